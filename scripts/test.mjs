@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+// Runs the whole suite in one node:test invocation so the runner prints one closing summary.
+// Tiers: unit (next to the source), integration (tests/), e2e (browser, needs a build).
+//   node scripts/test.mjs                 all tiers (builds the app first for e2e)
+//   node scripts/test.mjs --tier unit     only unit tests; also: integration, e2e
+//   node scripts/test.mjs path/to/x.test.ts ...   just those files
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const args = process.argv.slice(2);
+const tierIdx = args.indexOf('--tier');
+const tier = tierIdx >= 0 ? args[tierIdx + 1] : 'all';
+const explicit = args.filter((a, i) => !a.startsWith('--') && (tierIdx < 0 || i !== tierIdx + 1));
+
+function walk(dir, out = []) {
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) walk(p, out);
+    else out.push(p);
+  }
+  return out;
+}
+
+const tiers = {
+  unit: () => ['packages', 'apps'].flatMap((d) => walk(join(root, d))).filter((f) => f.endsWith('.test.ts') || f.endsWith('.test.tsx')),
+  integration: () => walk(join(root, 'tests')).filter((f) => f.endsWith('.test.ts')),
+  e2e: () => walk(join(root, 'e2e')).filter((f) => f.endsWith('.e2e.ts')),
+};
+
+let files;
+if (explicit.length) files = explicit;
+else if (tier === 'all') files = [...tiers.unit(), ...tiers.integration(), ...tiers.e2e()];
+else if (tiers[tier]) files = tiers[tier]();
+else { console.error(`unknown tier ${tier}`); process.exit(2); }
+
+const needsBuild = files.some((f) => f.endsWith('.e2e.ts')) && !process.env.SKIP_BUILD;
+if (needsBuild) {
+  console.log('building the app for the browser tests...');
+  const b = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  if (b.status !== 0) process.exit(b.status ?? 1);
+}
+
+console.log(`running ${files.length} test files`);
+const r = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...files.map((f) => relative(root, f))],
+  { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
+);
+process.exit(r.status ?? 1);

@@ -1,0 +1,163 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+
+/** Result of one statement. Rows come typed the same on both engines (see the parsers below). */
+export interface QueryResult<T> {
+  rows: T[];
+  rowCount: number;
+}
+
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
+}
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+/**
+ * The one database handle the server and repositories use. The same SQL runs on embedded PGlite
+ * (real Postgres compiled to WASM, one connection) and on a PostgreSQL server (a pool).
+ *
+ * Value mapping, identical on both: int8/bigserial → number (ids stay far below 2^53),
+ * numeric → string (exact; money and quantities never become floats), timestamptz → Date,
+ * json/jsonb → parsed value.
+ */
+export interface Db extends Queryable {
+  readonly kind: DatabaseKind;
+  /** Runs fn in one transaction on one connection; commits when it resolves, rolls back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Runs a multi-statement SQL script without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+  /** LISTEN on a channel; returns the function that stops listening. */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+export interface OpenDbOptions {
+  /** postgres://… → PostgreSQL; unset → embedded PGlite stored in dataDir. */
+  databaseUrl?: string | undefined;
+  /** Directory for the embedded database (created if missing). `memory://` keeps it in memory (tests). */
+  dataDir?: string | undefined;
+  /** Pool size for PostgreSQL. */
+  poolSize?: number;
+}
+
+export async function openDb(opts: OpenDbOptions): Promise<Db> {
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.poolSize ?? 10);
+  return openPglite(opts.dataDir ?? './data');
+}
+
+// ---------------------------------------------------------------------------------------------
+// PGlite
+
+const INT8_OID = 20;
+
+async function openPglite(dataDir: string): Promise<Db> {
+  let location: string | undefined;
+  if (dataDir !== 'memory://') {
+    location = `${dataDir.replace(/\/$/, '')}/pglite`;
+    mkdirSync(location, { recursive: true });
+  }
+  const lite = await PGlite.create(location ?? 'memory://', {
+    parsers: { [INT8_OID]: (v: string) => Number(v) },
+  });
+  // PGlite has a single connection: a transaction holds it, so plain queries issued meanwhile wait.
+  // That serialisation is what PGlite itself does; we only keep the API the same as for the pool.
+  const wrap = (q: { query: PGlite['query'] }): Queryable => ({
+    async query<T>(sql: string, params?: readonly unknown[]) {
+      const r = await q.query<T>(sql, params as unknown[] | undefined);
+      return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+    },
+  });
+  const base = wrap(lite);
+  return {
+    kind: 'pglite',
+    query: base.query,
+    transaction: (fn) => lite.transaction((tx) => fn(wrap(tx))),
+    exec: async (sql) => {
+      await lite.exec(sql);
+    },
+    listen: async (channel, onPayload) => {
+      const unsub = await lite.listen(channel, onPayload);
+      return async () => unsub();
+    },
+    close: () => lite.close(),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// PostgreSQL
+
+function pgTypes(): pg.CustomTypesConfig {
+  return {
+    getTypeParser: ((oid: number, format?: string) => {
+      if (oid === INT8_OID) return (v: string) => Number(v);
+      return pg.types.getTypeParser(oid, format as 'text');
+    }) as pg.CustomTypesConfig['getTypeParser'],
+  };
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<Db> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes() });
+  // A broken idle connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  // Fail fast at start when the server is unreachable.
+  const probe = await pool.connect();
+  probe.release();
+
+  const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
+    async query<T>(sql: string, params?: readonly unknown[]) {
+      const r = await c.query(sql, params as unknown[] | undefined);
+      return { rows: r.rows as T[], rowCount: r.rowCount ?? r.rows.length };
+    },
+  });
+  const base = wrap(pool);
+  let listener: pg.Client | undefined;
+  const handlers = new Map<string, Set<(p: string) => void>>();
+
+  return {
+    kind: 'postgres',
+    query: base.query,
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn(wrap(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    async exec(sql) {
+      await pool.query(sql);
+    },
+    async listen(channel, onPayload) {
+      if (!listener) {
+        listener = new pg.Client({ connectionString: url, types: pgTypes() });
+        listener.on('error', () => {});
+        await listener.connect();
+        listener.on('notification', (n) => {
+          for (const h of handlers.get(n.channel) ?? []) h(n.payload ?? '');
+        });
+      }
+      let set = handlers.get(channel);
+      if (!set) {
+        set = new Set();
+        handlers.set(channel, set);
+        await listener.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      }
+      set.add(onPayload);
+      return async () => {
+        set.delete(onPayload);
+      };
+    },
+    async close() {
+      await listener?.end().catch(() => {});
+      await pool.end();
+    },
+  };
+}

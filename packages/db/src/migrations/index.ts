@@ -1,0 +1,10 @@
+import m0001 from './0001_initial';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** Forward-only, applied in order. Append; never edit or remove a shipped entry. */
+export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'initial', sql: m0001 }];

@@ -1,0 +1,52 @@
+import type { Role } from '@fixdesk/protocol';
+
+/**
+ * Who may open a route (spec 000 §2, 001 §2).
+ * - public: anyone.
+ * - guest: the sign-in screen; a signed-in visitor is sent back where they came from.
+ * - signedIn: a user is required; with `roles`, the user's role must be one of them.
+ */
+export type RouteAccess =
+  | { kind: 'public' }
+  | { kind: 'guest' }
+  | { kind: 'signedIn'; roles?: readonly Role[] };
+
+export const PUBLIC: RouteAccess = { kind: 'public' };
+export const GUEST: RouteAccess = { kind: 'guest' };
+export const SIGNED_IN: RouteAccess = { kind: 'signedIn' };
+export const ADMIN_ONLY: RouteAccess = { kind: 'signedIn', roles: ['admin'] };
+
+export interface RouteSpec {
+  path: string;
+  /** Shown in the browser tab. */
+  title: string;
+  access: RouteAccess;
+}
+
+/**
+ * Every screen the app has. A route is listed here only once its screen exists; the
+ * navigation links only to listed paths, so adding a screen means one entry here plus its
+ * component in screens.tsx (the compiler insists on both).
+ */
+export const ROUTES = [
+  { path: '/', title: 'FIX order management for OTC brokers', access: PUBLIC },
+  { path: '/login', title: 'Sign In', access: GUEST },
+  { path: '/account', title: 'My Account', access: SIGNED_IN },
+  { path: '/privacy-policy', title: 'Privacy Policy', access: PUBLIC },
+  { path: '/cookie-policy', title: 'Cookie Policy', access: PUBLIC },
+  { path: '/terms', title: 'Terms and Conditions', access: PUBLIC },
+] as const satisfies readonly RouteSpec[];
+
+export type RoutePath = (typeof ROUTES)[number]['path'];
+
+const registered = new Set<string>(ROUTES.map((route) => route.path));
+
+/** True when the app has a screen at exactly this path (used to decide what to link). */
+export function isRegisteredPath(path: string): boolean {
+  return registered.has(path);
+}
+
+export const LOGIN_PATH = '/login' satisfies RoutePath;
+export const HOME_PATH = '/' satisfies RoutePath;
+/** Where the desktop shell lands a signed-in user (spec 000 §2), once that screen exists. */
+export const DESKTOP_SIGNED_IN_HOME = '/orders';

@@ -1,0 +1,67 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import fastifyWebsocket from '@fastify/websocket';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { AppContext } from './context';
+import { installAccessControl } from './http/access';
+import { apiError, installErrorHandling } from './http/errors';
+import { authRoutes } from './routes/auth';
+import { healthRoutes } from './routes/health';
+import { userRoutes } from './routes/users';
+
+/** Bodies above this are refused with 413; the largest legitimate body (a connector with certificates) is far smaller. */
+export const BODY_LIMIT_BYTES = 256 * 1024;
+
+export function defaultWebDist(): string {
+  // src/app.ts in development, dist/main.js when bundled: both sit two levels below apps/.
+  const here = dirname(fileURLToPath(import.meta.url));
+  return resolve(here, '..', '..', 'web', 'dist');
+}
+
+export async function buildApp(ctx: Omit<AppContext, 'log'>, logger: Logger): Promise<{ app: FastifyInstance; ctx: AppContext }> {
+  const app: FastifyInstance = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: false,
+    // Path parameters longer than this are refused before routing.
+    routerOptions: { maxParamLength: 200 },
+  });
+  const full: AppContext = { ...ctx, log: app.log };
+
+  installErrorHandling(app);
+  await app.register(fastifyCookie);
+  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+  installAccessControl(app, ctx.auth);
+
+  app.get('/ws', { websocket: true }, (socket) => full.hub.accept(socket));
+  healthRoutes(app, full);
+  authRoutes(app, full);
+  userRoutes(app, full);
+
+  const webDist = ctx.config.webDist ?? defaultWebDist();
+  const indexHtml = join(webDist, 'index.html');
+  const hasWeb = existsSync(indexHtml);
+  if (hasWeb) {
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, maxAge: '1h', immutable: false });
+  } else {
+    app.log.warn({ webDist }, 'web app not built: run npm run build');
+  }
+
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0]!;
+    if (path.startsWith('/api/') || path === '/api' || path === '/ws') {
+      return reply.status(404).send(apiError(404, `No such API route: ${req.method} ${path}`));
+    }
+    // Client routes of the single-page app (history fallback): anything that is not a file.
+    if ((req.method === 'GET' || req.method === 'HEAD') && hasWeb && !/\.[a-z0-9]+$/i.test(path)) {
+      return reply.type('text/html').header('cache-control', 'no-cache').send(readFileSync(indexHtml));
+    }
+    return reply.status(404).type('text/plain').send('Not found');
+  });
+
+  return { app, ctx: full };
+}

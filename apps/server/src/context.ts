@@ -1,0 +1,15 @@
+import type { Db } from '@fixdesk/db';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AuthService } from './auth/auth-service';
+import type { Config } from './config';
+import type { WsHub } from './ws/hub';
+
+/** What the routes share: built once in the composition root (main.ts) and passed down. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  auth: AuthService;
+  hub: WsHub;
+  log: FastifyBaseLogger;
+  version: string;
+}

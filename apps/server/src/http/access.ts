@@ -1,0 +1,67 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AUTH_COOKIE, AUTH_REQUIRED_MESSAGE, FORBIDDEN_MESSAGE, type Role, type SessionUser } from '@fixdesk/protocol';
+import type { AuthService } from '../auth/auth-service';
+import { apiError } from './errors';
+
+/**
+ * Who may call a route. Every /api route declares one in its config; a route without one is
+ * refused at start (see assertAccessDeclared), so nothing is public by accident.
+ *  - public: anyone
+ *  - read:   any signed-in user (viewer and up)
+ *  - trade:  trading actions (broker, admin)
+ *  - admin:  configuration writes and user administration
+ */
+export type Access = 'public' | 'read' | 'trade' | 'admin';
+
+const ALLOWED: Record<Exclude<Access, 'public'>, readonly Role[]> = {
+  read: ['admin', 'broker', 'viewer', 'user'],
+  trade: ['admin', 'broker'],
+  admin: ['admin'],
+};
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    user: SessionUser | null;
+    authToken: string | null;
+  }
+}
+
+/** The token from `Authorization: Bearer …` or, failing that, the HttpOnly session cookie. */
+export function tokenFrom(req: FastifyRequest): string | null {
+  const h = req.headers.authorization;
+  if (h) {
+    const m = /^Bearer\s+(\S+)$/i.exec(h);
+    if (m) return m[1]!;
+  }
+  return req.cookies?.[AUTH_COOKIE] ?? null;
+}
+
+export function installAccessControl(app: FastifyInstance, auth: AuthService): void {
+  app.decorateRequest('user', null);
+  app.decorateRequest('authToken', null);
+
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/') && !route.config?.access) {
+      throw new Error(`route ${route.method} ${route.url} declares no access level`);
+    }
+  });
+
+  app.addHook('preHandler', async (req: FastifyRequest, reply: FastifyReply) => {
+    const access = req.routeOptions.config?.access;
+    if (!access) return; // static files and the not-found handler
+    const token = tokenFrom(req);
+    if (token) {
+      const s = await auth.authenticate(token);
+      if (s) {
+        req.user = s.user;
+        req.authToken = token;
+      }
+    }
+    if (access === 'public') return;
+    if (!req.user) return reply.status(401).send(apiError(401, AUTH_REQUIRED_MESSAGE));
+    if (!ALLOWED[access].includes(req.user.role)) return reply.status(403).send(apiError(403, FORBIDDEN_MESSAGE));
+  });
+}

@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+import type { HealthResponse } from '@fixdesk/protocol';
+import type { AppContext } from '../context';
+import { apiError } from '../http/errors';
+
+export function healthRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.get('/api/health', { config: { access: 'public' } }, async (_req, reply) => {
+    try {
+      await ctx.db.query('SELECT 1');
+    } catch (err) {
+      ctx.log.error({ err }, 'health check: database unreachable');
+      return reply.status(503).send(apiError(503, 'Database unavailable'));
+    }
+    const body: HealthResponse = {
+      status: 'ok',
+      database: ctx.db.kind,
+      version: ctx.version,
+      uptimeSeconds: Math.round(process.uptime()),
+    };
+    return body;
+  });
+}

@@ -1,0 +1,84 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { migrate, openDb, seed, type Db, type SeedUser } from '@fixdesk/db';
+import pino from 'pino';
+import { buildApp } from './app';
+import { AuthService } from './auth/auth-service';
+import { generatePassword, hashPassword } from './auth/passwords';
+import type { Config } from './config';
+import type { AppContext } from './context';
+import { loadDictionaryData } from './dictionary';
+import { WsHub } from './ws/hub';
+
+export interface RunningServer {
+  ctx: AppContext;
+  url: string;
+  /** Demo users created at this start with generated passwords (printed once). */
+  generatedPasswords: Record<string, string>;
+  close(): Promise<void>;
+}
+
+export const VERSION = '0.1.0';
+
+/** Opens the database, migrates, seeds on first start, and listens. The composition root. */
+export async function startServer(config: Config, opts: { db?: Db; logger?: pino.Logger } = {}): Promise<RunningServer> {
+  const log = opts.logger ?? pino({ level: config.logLevel });
+  if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
+  const db = opts.db ?? (await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  const ownsDb = !opts.db;
+  try {
+    const m = await migrate(db);
+    if (m.applied.length) log.info({ applied: m.applied }, 'database migrated');
+
+    const generatedPasswords: Record<string, string> = {};
+    const pw = (name: string, given: string | undefined) => given ?? (generatedPasswords[name] = generatePassword());
+    const adminPassword = pw('admin', config.adminPassword);
+    const demoPassword = config.demoPassword ?? generatePassword();
+    const users: SeedUser[] = [
+      { username: 'admin', role: 'admin', password: adminPassword, first_name: 'Ada', last_name: 'Admin', email: 'admin@fixdesk.example' },
+      { username: 'broker', role: 'broker', password: demoPassword, first_name: 'Ben', last_name: 'Broker', email: 'broker@fixdesk.example' },
+      { username: 'viewer', role: 'viewer', password: demoPassword, first_name: 'Vera', last_name: 'Viewer', email: 'viewer@fixdesk.example' },
+    ];
+    const report = await seed(db, { dictionary: loadDictionaryData(), users, hashPassword });
+    if (report.dictionary || report.demo) log.info({ dictionary: report.dictionary, demo: report.demo }, 'database seeded');
+    // Only passwords that were actually set now are worth printing; later starts find the users there.
+    const printed: Record<string, string> = {};
+    for (const name of report.usersCreated) {
+      if (name === 'admin' && !config.adminPassword) printed.admin = adminPassword;
+      if (name !== 'admin' && !config.demoPassword) printed[name] = demoPassword;
+    }
+
+    const auth = new AuthService(db);
+    const hub = new WsHub(auth, log);
+    const { app, ctx } = await buildApp({ config, db, auth, hub, version: VERSION }, log);
+    hub.start();
+    await app.listen({ port: config.port, host: config.host });
+    const addr = app.server.address();
+    const port = typeof addr === 'object' && addr ? addr.port : config.port;
+    const local = ['0.0.0.0', '127.0.0.1', '::', '::1'].includes(config.host);
+    const url = `http://${local ? 'localhost' : config.host}:${port}`;
+
+    let closing: Promise<void> | undefined;
+    return {
+      ctx,
+      url,
+      generatedPasswords: printed,
+      close: () =>
+        (closing ??= (async () => {
+          await hub.close();
+          await app.close();
+          if (ownsDb) await db.close();
+        })()),
+    };
+  } catch (err) {
+    if (ownsDb) await db.close().catch(() => {});
+    throw err;
+  }
+}
+
+export function readPackageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return VERSION;
+  }
+}

@@ -1,0 +1,76 @@
+// Starts a real server (in this process) on a fresh database of either kind, for the API tests.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DatabaseKind } from '@fixdesk/db';
+import { createTestDatabase, type TestDatabase } from '@fixdesk/db/testing';
+import pino from 'pino';
+import { loadConfig, type Config } from '../../apps/server/src/config';
+import { startServer, type RunningServer } from '../../apps/server/src/server';
+
+export const ADMIN_PASSWORD = 'admin-test-pw-1';
+export const DEMO_PASSWORD = 'demo-test-pw-1';
+
+export interface TestServer {
+  url: string;
+  server: RunningServer;
+  database: TestDatabase;
+  config: Config;
+  /** Signs in and returns the bearer token. */
+  login(username: 'admin' | 'broker' | 'viewer'): Promise<string>;
+  api(path: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>;
+  stop(): Promise<void>;
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  const dataDir = mkdtempSync(join(tmpdir(), 'fixdesk-test-'));
+  return {
+    ...loadConfig({
+      PORT: '0',
+      FIX_PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ADMIN_PASSWORD,
+      DEMO_PASSWORD,
+      LOG_LEVEL: 'silent',
+      WEB_DIST: join(dataDir, 'no-web'),
+    }),
+    ...overrides,
+  };
+}
+
+export async function startTestServer(kind: DatabaseKind, overrides: Partial<Config> = {}): Promise<TestServer> {
+  const database = await createTestDatabase(kind, { migrate: false });
+  const config = testConfig(overrides);
+  const server = await startServer(config, { db: database.db, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  const url = server.url;
+  const api: TestServer['api'] = (path, init = {}) => {
+    const headers = new Headers(init.headers);
+    if (init.token) headers.set('authorization', `Bearer ${init.token}`);
+    let body = init.body;
+    if (init.json !== undefined) {
+      headers.set('content-type', 'application/json');
+      body = JSON.stringify(init.json);
+    }
+    return fetch(url + path, { ...init, headers, body });
+  };
+  return {
+    url,
+    server,
+    database,
+    config,
+    api,
+    async login(username) {
+      const password = username === 'admin' ? ADMIN_PASSWORD : DEMO_PASSWORD;
+      const r = await api('/api/auth/login', { method: 'POST', json: { username, password } });
+      const body = (await r.json()) as { token?: string; message?: string };
+      if (!r.ok || !body.token) throw new Error(`login ${username} failed: ${r.status} ${body.message}`);
+      return body.token;
+    },
+    async stop() {
+      await server.close();
+      await database.dispose();
+      rmSync(config.dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -73,6 +73,12 @@ class MemoryStore implements MessageStore {
     if (nextTargetMsgSeqNum !== undefined) this.data.nextTargetMsgSeqNum = nextTargetMsgSeqNum;
   }
 
+  async auditOutbound(message: StoredMessage): Promise<void> {
+    this.check();
+    if (message.direction !== 'TX') throw new Error('auditOutbound takes TX messages only');
+    this.data.audit.push(message);
+  }
+
   async setNextSenderMsgSeqNum(next: number): Promise<void> {
     this.check();
     assertSeqNum(next, 'next sender MsgSeqNum');

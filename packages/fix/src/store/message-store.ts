@@ -46,6 +46,12 @@ export interface MessageStore {
    * inbound number is set to it in the same atomic write (the message was accepted and processed).
    */
   saveInbound(message: StoredMessage, nextTargetMsgSeqNum?: number): Promise<void>;
+  /**
+   * Records for the audit an outbound copy that reuses an earlier number (a resent message with
+   * PossDupFlag=Y, a SequenceReset-GapFill, a refused logon's Logout): sequence numbers and the copies
+   * offered for resend stay as they were.
+   */
+  auditOutbound(message: StoredMessage): Promise<void>;
   setNextSenderMsgSeqNum(next: number): Promise<void>;
   setNextTargetMsgSeqNum(next: number): Promise<void>;
   /**

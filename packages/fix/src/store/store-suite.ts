@@ -120,6 +120,21 @@ export function runMessageStoreSuite(name: string, makeStore: () => Promise<Stor
       await store.close();
     });
 
+    it('audits resent copies without touching sequence numbers or the resendable copy', async () => {
+      const id = freshSession();
+      const store = await sut.factory.open(id, created);
+      await store.saveOutbound(message(id, 'TX', 1, 'A'));
+      await store.saveOutbound(message(id, 'TX', 2, 'D', { clOrdID: 'ORIGINAL' }));
+      await store.saveOutbound(message(id, 'TX', 3, '0'));
+      await store.auditOutbound(message(id, 'TX', 2, 'D', { clOrdID: 'POSSDUP-COPY' }));
+      await store.auditOutbound(message(id, 'TX', 1, '4'));
+      const s = await store.sequenceState();
+      assert.equal(s.nextSenderMsgSeqNum, 4);
+      const got = await store.outboundRange(1, 3, 10);
+      assert.deepEqual(got.map((m) => [m.msgSeqNum, m.msgType, m.clOrdID]), [[1, 'A', undefined], [2, 'D', 'ORIGINAL'], [3, '0', undefined]]);
+      await store.close();
+    });
+
     it('sets the next numbers explicitly (operator action, SequenceReset)', async () => {
       const id = freshSession();
       const store = await sut.factory.open(id, created);

@@ -1,0 +1,97 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { BlockList, isIP } from 'node:net';
+import type { InboundMessage } from './message';
+import { isWithinSchedule, type SessionSchedule } from './schedule';
+import type { SessionSettings } from './session-settings';
+import type { SessionID } from './session-id';
+
+/** What the acceptor knows when a Logon arrives on a new connection. */
+export interface LogonRequest {
+  /** From our side: senderCompID is ours (the Logon's 56), targetCompID the client's (its 49). */
+  readonly sessionID: SessionID;
+  readonly username: string | undefined;
+  readonly password: string | undefined;
+  /** The peer's IP address (IPv4-mapped IPv6 already unwrapped). */
+  readonly remoteAddress: string;
+  readonly logon: InboundMessage;
+  /** Milliseconds since epoch, from the session clock. */
+  readonly now: number;
+}
+
+export type LogonDecision =
+  | { readonly accept: true; readonly settings?: Partial<SessionSettings> }
+  | { readonly accept: false; readonly reason: string };
+
+/**
+ * Decides whether a Logon may open a session, and with which settings. A refused Logon is answered with
+ * a Logout carrying `reason` and the connection is closed; no sequence number changes.
+ */
+export interface Authenticator {
+  authenticate(request: LogonRequest): LogonDecision | Promise<LogonDecision>;
+}
+
+/** A counterparty as the acceptor knows it (the server builds these from its client connectors). */
+export interface CounterpartyConfig {
+  readonly active: boolean;
+  /** When set, the Logon must carry this Username (553). */
+  readonly username?: string | undefined;
+  /** When set, the Logon must carry a Password (554) this accepts (e.g. an argon2 verify). */
+  readonly verifyPassword?: ((password: string) => boolean | Promise<boolean>) | undefined;
+  /** Addresses or CIDR ranges the client may connect from; empty or absent allows any. */
+  readonly allowedSourceIps?: readonly string[] | undefined;
+  /** Outside its windows a Logon is refused. */
+  readonly schedule?: SessionSchedule | undefined;
+  readonly settings?: Partial<SessionSettings> | undefined;
+}
+
+/**
+ * The standard checks, in the order a client would want them reported: known pair, active, source IP,
+ * credentials, schedule. `lookup` is the server's connector table.
+ */
+export class CounterpartyAuthenticator implements Authenticator {
+  constructor(private readonly lookup: (sessionID: SessionID) => CounterpartyConfig | undefined | Promise<CounterpartyConfig | undefined>) {}
+
+  async authenticate(request: LogonRequest): Promise<LogonDecision> {
+    const config = await this.lookup(request.sessionID);
+    const { senderCompID, targetCompID } = request.sessionID;
+    if (!config) return refuse(`Unknown session: SenderCompID ${targetCompID} / TargetCompID ${senderCompID}`);
+    if (!config.active) return refuse(`Session ${targetCompID} is not active`);
+    if (config.allowedSourceIps && config.allowedSourceIps.length > 0 && !ipAllowed(request.remoteAddress, config.allowedSourceIps)) {
+      return refuse(`Connection from ${request.remoteAddress} not allowed`);
+    }
+    if (config.username !== undefined && !safeEqual(request.username ?? '', config.username)) {
+      return refuse('Invalid username or password');
+    }
+    if (config.verifyPassword) {
+      if (request.password === undefined || !(await config.verifyPassword(request.password))) return refuse('Invalid username or password');
+    }
+    if (config.schedule && !isWithinSchedule(config.schedule, request.now)) return refuse('Logon outside of session time');
+    return { accept: true, settings: config.settings };
+  }
+}
+
+function refuse(reason: string): LogonDecision {
+  return { accept: false, reason };
+}
+
+/** Compares without leaking the position of the first difference through timing. */
+export function safeEqual(a: string, b: string): boolean {
+  const ha = createHash('sha256').update(a).digest();
+  const hb = createHash('sha256').update(b).digest();
+  return timingSafeEqual(ha, hb);
+}
+
+export function ipAllowed(address: string, allowed: readonly string[]): boolean {
+  const family = isIP(address);
+  if (family === 0) return false;
+  const list = new BlockList();
+  for (const entry of allowed) {
+    const [net, bits] = entry.trim().split('/');
+    const netFamily = isIP(net ?? '');
+    if (netFamily === 0) continue;
+    const type = netFamily === 4 ? 'ipv4' : 'ipv6';
+    if (bits === undefined) list.addAddress(net!, type);
+    else list.addSubnet(net!, Number(bits), type);
+  }
+  return list.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}

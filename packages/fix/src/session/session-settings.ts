@@ -1,0 +1,68 @@
+import type { ResetFrequency, SessionSchedule } from './schedule';
+
+export interface SessionSettings {
+  readonly role: 'acceptor' | 'initiator';
+  /** Initiator: HeartBtInt (108) sent in our Logon. Acceptor: used only until the client's value arrives. */
+  readonly heartBtIntSec: number;
+  /** Initiator: send ResetSeqNumFlag=Y on every Logon. Acceptor: reset whenever a client Logon asks for it (always honoured). */
+  readonly resetOnLogon: boolean;
+  /** Scheduled reset, evaluated at logon against the store creation time. */
+  readonly resetFrequency: ResetFrequency;
+  /** IANA zone for scheduled resets (and the schedule). */
+  readonly timeZone: string;
+  /** When set, the session logs out at the end of a window and resets count from the window start. */
+  readonly schedule?: SessionSchedule | undefined;
+  /** Reject + Logout when |SendingTime - now| exceeds maxLatencySec. */
+  readonly checkLatency: boolean;
+  readonly maxLatencySec: number;
+  /** Validate inbound messages against the dictionary (session Reject on failure). */
+  readonly validate: boolean;
+  /** Initiator: extra Logon fields, added before the toAdmin hook. */
+  readonly username?: string | undefined;
+  readonly password?: string | undefined;
+  /** Disconnect when no Logon is completed in this time. */
+  readonly logonTimeoutMs: number;
+  /** After our Logout, wait this long for the peer's Logout before disconnecting. */
+  readonly logoutTimeoutMs: number;
+  /** Silence of HeartBtInt x this factor triggers a TestRequest, twice that a disconnect. */
+  readonly testRequestDelayFactor: number;
+  /** Stored messages fetched per store read while answering a ResendRequest. */
+  readonly resendChunkSize: number;
+  /** A ResendRequest spanning more numbers is rejected (373=5) instead of replayed. */
+  readonly maxResendRange: number;
+  /** More ResendRequests than this per minute is a storm: Logout and disconnect. */
+  readonly maxResendRequestsPerMinute: number;
+  /** Inbound messages held back behind a gap; past this the session disconnects. */
+  readonly maxQueuedMessages: number;
+  /** How often timer ticks are queued. */
+  readonly tickIntervalMs: number;
+  /** Send application messages while logged out: persist for later resend ('persist') or throw ('reject'). */
+  readonly whenNotLoggedOn: 'persist' | 'reject';
+}
+
+export const DEFAULT_SESSION_SETTINGS: Omit<SessionSettings, 'role'> = {
+  heartBtIntSec: 30,
+  resetOnLogon: false,
+  resetFrequency: 'NEVER',
+  timeZone: 'UTC',
+  checkLatency: true,
+  maxLatencySec: 120,
+  validate: true,
+  logonTimeoutMs: 10_000,
+  logoutTimeoutMs: 2_000,
+  testRequestDelayFactor: 1.2,
+  resendChunkSize: 500,
+  maxResendRange: 100_000,
+  maxResendRequestsPerMinute: 30,
+  maxQueuedMessages: 10_000,
+  tickIntervalMs: 1_000,
+  whenNotLoggedOn: 'persist',
+};
+
+export function sessionSettings(role: SessionSettings['role'], overrides: Partial<SessionSettings> = {}): SessionSettings {
+  const s: SessionSettings = { ...DEFAULT_SESSION_SETTINGS, ...overrides, role };
+  if (!Number.isInteger(s.heartBtIntSec) || s.heartBtIntSec < 0) throw new RangeError(`heartBtIntSec must be a non-negative integer, got ${s.heartBtIntSec}`);
+  if (!(s.maxLatencySec > 0)) throw new RangeError('maxLatencySec must be positive');
+  if (!(s.testRequestDelayFactor > 1)) throw new RangeError('testRequestDelayFactor must be above 1');
+  return s;
+}

@@ -1,0 +1,949 @@
+import { Tag } from '../dictionary/tags.generated';
+import type { MessageStore, StoredMessage } from '../store/message-store';
+import { BusinessRejectError, DoNotSend, RejectLogon, SessionRejectError, type Application } from './application';
+import type { Clock, TimerHandle, Timers } from './clock';
+import { formatUtcTimestamp, parseUtcTimestamp } from './fix-time';
+import type { SessionLog } from './log';
+import { getField, outgoing, type InboundMessage, type OutgoingMessage, type SessionCodec } from './message';
+import { isResetDue, isWithinSchedule } from './schedule';
+import type { SessionSettings } from './session-settings';
+import { sessionIdToString, type SessionID } from './session-id';
+import type { EventKind, SessionEvent, SessionState, StateName } from './session-state';
+import { IllegalTransitionError, isAllowedTransition } from './transitions';
+import { disconnectedState } from './disconnected-state';
+import { logonState } from './logon-state';
+import { inSessionState } from './in-session';
+import { resendState } from './resend-state';
+import { logoutState } from './logout-state';
+
+const STATES: Record<StateName, SessionState> = {
+  disconnected: disconnectedState,
+  logon: logonState,
+  inSession: inSessionState,
+  resend: resendState,
+  logout: logoutState,
+};
+
+/** Admin message types: never resent, replaced by SequenceReset-GapFill. */
+export const ADMIN_MSG_TYPES: ReadonlySet<string> = new Set(['0', '1', '2', '3', '4', '5', 'A']);
+
+/** The byte channel a session writes to; FixConnection implements it. */
+export interface SessionTransport {
+  readonly remoteAddress: string;
+  write(bytes: Buffer): Promise<void>;
+  /** Flushes, then closes. */
+  end(reason: string): void;
+}
+
+export interface SessionDeps {
+  readonly id: SessionID;
+  readonly settings: SessionSettings;
+  readonly store: MessageStore;
+  readonly app: Application;
+  readonly log: SessionLog;
+  readonly clock: Clock;
+  readonly timers: Timers;
+  readonly codec: SessionCodec;
+}
+
+export interface SessionStatus {
+  readonly sessionID: SessionID;
+  readonly state: StateName;
+  readonly connected: boolean;
+  readonly loggedOn: boolean;
+  readonly remoteAddress: string | undefined;
+  readonly nextSenderMsgSeqNum: number;
+  readonly nextTargetMsgSeqNum: number;
+  readonly heartBtIntSec: number;
+  /** Inbound messages waiting behind a gap. */
+  readonly queuedInbound: number;
+}
+
+/** Outcome of the checks every logged-on inbound message goes through. */
+type Verdict = 'process' | 'done' | 'disconnected';
+
+/**
+ * One FIX session: the context the state objects act on. All events (inbound messages, timer ticks,
+ * disconnects, operator and application calls) pass through one serial queue, so a session never
+ * handles two things at once and its store writes land in order.
+ */
+export class Session {
+  readonly id: SessionID;
+  readonly key: string;
+  settings: SessionSettings;
+  readonly store: MessageStore;
+  readonly app: Application;
+  readonly log: SessionLog;
+  readonly clock: Clock;
+  readonly codec: SessionCodec;
+  private readonly timers: Timers;
+
+  state: SessionState = disconnectedState;
+  nextSenderMsgSeqNum = 1;
+  nextTargetMsgSeqNum = 1;
+  creationTime = new Date(0);
+  heartBtIntSec: number;
+
+  transport: SessionTransport | undefined;
+  /** Set once both Logons were exchanged on the current connection. */
+  loggedOn = false;
+  /** Our Logon went out on this connection (initiator: waiting for the answer). */
+  logonSent = false;
+  /** Our Logon carried 141=Y: the answer must too, and its numbers start at 1. */
+  resetSentInLogon = false;
+  connectedAt = 0;
+  lastSentAt = 0;
+  lastReceivedAt = 0;
+  testRequestSentAt: number | undefined;
+  private testRequestCounter = 0;
+  logoutSentAt: number | undefined;
+
+  /** Inbound messages that arrived ahead of a gap, by MsgSeqNum. */
+  readonly queued = new Map<number, { message: InboundMessage; resendAnswered: boolean }>();
+  /** While in resend: the highest MsgSeqNum seen, which the gap fill must reach. */
+  resendTarget = 0;
+  private resendRequestTimes: number[] = [];
+
+  private tail: Promise<void> = Promise.resolve();
+  private tick: TimerHandle | undefined;
+  private closed = false;
+
+  private constructor(deps: SessionDeps) {
+    this.id = deps.id;
+    this.key = sessionIdToString(deps.id);
+    this.settings = deps.settings;
+    this.store = deps.store;
+    this.app = deps.app;
+    this.log = deps.log;
+    this.clock = deps.clock;
+    this.timers = deps.timers;
+    this.codec = deps.codec;
+    this.heartBtIntSec = deps.settings.heartBtIntSec;
+  }
+
+  static async create(deps: SessionDeps): Promise<Session> {
+    const session = new Session(deps);
+    await session.reloadSequenceState();
+    deps.app.onCreate?.(deps.id);
+    return session;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Public API: everything is queued.
+
+  /** A connection is up. Initiator: sends Logon. Acceptor: pass the peer's Logon right after via receive(). */
+  connect(transport: SessionTransport): Promise<void> {
+    return this.enqueue(async () => {
+      if (this.transport) throw new Error(`${this.key} already has a connection`);
+      this.transport = transport;
+      this.connectedAt = this.clock.now();
+      this.lastReceivedAt = this.connectedAt;
+      this.lastSentAt = this.connectedAt;
+      this.loggedOn = false;
+      this.logonSent = false;
+      this.resetSentInLogon = false;
+      this.logoutSentAt = undefined;
+      this.testRequestSentAt = undefined;
+      this.queued.clear();
+      this.resendTarget = 0;
+      this.startTicking();
+      await this.dispatch({ kind: 'connect' });
+    });
+  }
+
+  receive(message: InboundMessage): Promise<void> {
+    return this.enqueue(() => this.dispatch({ kind: 'message', message }));
+  }
+
+  receiveGarbled(reason: string): Promise<void> {
+    return this.enqueue(() => this.dispatch({ kind: 'garbled', reason }));
+  }
+
+  connectionClosed(reason: string): Promise<void> {
+    return this.enqueue(() => this.dispatch({ kind: 'disconnect', reason }));
+  }
+
+  /** Operator or application: log out gracefully (Logout, wait for the peer's, then close). */
+  logout(reason = 'Logout requested'): Promise<void> {
+    return this.enqueue(() => this.dispatch({ kind: 'operatorLogout', reason }));
+  }
+
+  /** Operator: drop the connection at once. */
+  disconnect(reason = 'Disconnected by operator'): Promise<void> {
+    return this.enqueue(() => this.dispatch({ kind: 'disconnect', reason }));
+  }
+
+  /**
+   * Sends an application message; resolves with its MsgSeqNum once it is persisted (and handed to the
+   * socket when logged on). While logged out it is persisted for resend, or refused (settings.whenNotLoggedOn).
+   */
+  send(message: OutgoingMessage): Promise<number> {
+    return this.enqueue(async () => {
+      if (!this.loggedOn && this.settings.whenNotLoggedOn === 'reject') throw new Error(`${this.key} is not logged on`);
+      return this.sendApp(message);
+    });
+  }
+
+  setNextSenderMsgSeqNum(next: number): Promise<void> {
+    return this.enqueue(async () => {
+      await this.store.setNextSenderMsgSeqNum(next);
+      this.nextSenderMsgSeqNum = next;
+      this.log.onEvent(`operator set next sender MsgSeqNum to ${next}`);
+    });
+  }
+
+  setNextTargetMsgSeqNum(next: number): Promise<void> {
+    return this.enqueue(async () => {
+      await this.store.setNextTargetMsgSeqNum(next);
+      this.nextTargetMsgSeqNum = next;
+      this.log.onEvent(`operator set next target MsgSeqNum to ${next}`);
+    });
+  }
+
+  /** Operator: start both sequences again at 1 (only while disconnected: a live peer would be confused). */
+  resetSequence(): Promise<void> {
+    return this.enqueue(async () => {
+      if (this.transport) throw new Error(`${this.key} is connected; log it out before resetting its sequence numbers`);
+      await this.resetStore('operator reset');
+    });
+  }
+
+  status(): SessionStatus {
+    return {
+      sessionID: this.id,
+      state: this.state.name,
+      connected: this.transport !== undefined,
+      loggedOn: this.loggedOn,
+      remoteAddress: this.transport?.remoteAddress,
+      nextSenderMsgSeqNum: this.nextSenderMsgSeqNum,
+      nextTargetMsgSeqNum: this.nextTargetMsgSeqNum,
+      heartBtIntSec: this.heartBtIntSec,
+      queuedInbound: this.queued.size,
+    };
+  }
+
+  get isConnected(): boolean {
+    return this.transport !== undefined;
+  }
+
+  /** Waits until every queued event has been handled (tests, shutdown). */
+  idle(): Promise<void> {
+    return this.enqueue(async () => {});
+  }
+
+  /** Drops the connection if any, stops timers, releases the store. */
+  async close(reason = 'session closed'): Promise<void> {
+    await this.enqueue(async () => {
+      if (this.transport) await this.dispatch({ kind: 'disconnect', reason });
+      this.closed = true;
+      this.stopTicking();
+      await this.store.close();
+    });
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Event loop
+
+  private enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(() => {
+      if (this.closed) throw new Error(`${this.key} is closed`);
+      return task();
+    });
+    this.tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  private async dispatch(event: SessionEvent): Promise<void> {
+    const from = this.state;
+    let to: StateName;
+    try {
+      switch (event.kind) {
+        case 'connect':
+          to = await from.onConnect(this);
+          break;
+        case 'message':
+          this.lastReceivedAt = this.clock.now();
+          this.log.onIncoming(event.message.raw);
+          to = await from.onMessage(this, event.message);
+          break;
+        case 'garbled':
+          this.log.onEvent(`garbled message ignored: ${event.reason}`);
+          to = await from.onGarbled(this, event.reason);
+          break;
+        case 'tick':
+          to = await from.onTick(this);
+          break;
+        case 'disconnect':
+          to = await from.onDisconnect(this, event.reason);
+          break;
+        case 'operatorLogout':
+          to = await from.onOperatorLogout(this, event.reason);
+          break;
+      }
+    } catch (err) {
+      // A failing store or a bug must not leave a half-processed session talking to the peer.
+      const text = err instanceof Error ? err.message : String(err);
+      this.log.onEvent(`error handling ${event.kind} in ${from.name}: ${text}`);
+      if (this.transport) await this.dropConnection(`internal error: ${text}`);
+      this.transition(from.name, event.kind, 'disconnected', true);
+      throw err;
+    }
+    this.transition(from.name, event.kind, to);
+  }
+
+  private transition(from: StateName, event: EventKind, to: StateName, force = false): void {
+    if (!force && !isAllowedTransition(from, event, to)) throw new IllegalTransitionError(from, event, to);
+    if (from !== to) this.log.onEvent(`state ${from} -> ${to} (${event})`);
+    this.state = STATES[to];
+    if (to === 'disconnected') this.stopTicking();
+  }
+
+  private startTicking(): void {
+    this.stopTicking();
+    this.tick = this.timers.every(this.settings.tickIntervalMs, () => {
+      // Ticks are only worth queueing when nothing is pending; a backlog already keeps the session busy.
+      void this.enqueue(() => this.dispatch({ kind: 'tick' })).catch(() => {});
+    });
+  }
+
+  private stopTicking(): void {
+    this.tick?.cancel();
+    this.tick = undefined;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Sending
+
+  private header(seq: number, extra: ReadonlyArray<readonly [number, string]>, sendingTime: string): Array<[number, string]> {
+    return [[Tag.SenderCompID, this.id.senderCompID], [Tag.TargetCompID, this.id.targetCompID], [Tag.MsgSeqNum, String(seq)], [Tag.SendingTime, sendingTime], ...extra.map(([t, v]) => [t, v] as [number, string])];
+  }
+
+  private record(message: OutgoingMessage, seq: number, sendingTime: string, raw: string): StoredMessage {
+    return {
+      direction: 'TX',
+      msgSeqNum: seq,
+      msgType: message.msgType,
+      senderCompID: this.id.senderCompID,
+      targetCompID: this.id.targetCompID,
+      sendingTime,
+      clOrdID: getField(message.body, Tag.ClOrdID),
+      brokerOrderID: getField(message.body, Tag.OrderID),
+      raw,
+    };
+  }
+
+  /** Persists (message and next sender number, atomically), then writes. The order is the crash-safety guarantee. */
+  private async persistAndSend(message: OutgoingMessage): Promise<number> {
+    const seq = this.nextSenderMsgSeqNum;
+    const sendingTime = formatUtcTimestamp(this.clock.now());
+    const raw = this.codec.encode(this.id.beginString, message.msgType, this.header(seq, message.header, sendingTime), message.body);
+    await this.store.saveOutbound(this.record(message, seq, sendingTime, raw));
+    this.nextSenderMsgSeqNum = seq + 1;
+    if (this.transport && (this.loggedOn || ADMIN_MSG_TYPES.has(message.msgType))) await this.write(raw);
+    return seq;
+  }
+
+  private async write(raw: string): Promise<void> {
+    if (!this.transport) return;
+    this.lastSentAt = this.clock.now();
+    this.log.onOutgoing(raw);
+    await this.transport.write(Buffer.from(raw, 'latin1'));
+  }
+
+  async sendAdmin(message: OutgoingMessage): Promise<number> {
+    this.app.toAdmin?.(message, this.id);
+    return this.persistAndSend(message);
+  }
+
+  async sendApp(message: OutgoingMessage): Promise<number> {
+    try {
+      this.app.toApp?.(message, this.id, false);
+    } catch (err) {
+      if (err instanceof DoNotSend) return 0;
+      throw err;
+    }
+    return this.persistAndSend(message);
+  }
+
+  async sendLogon(): Promise<void> {
+    const body: Array<[number, string]> = [
+      [Tag.EncryptMethod, '0'],
+      [Tag.HeartBtInt, String(this.heartBtIntSec)],
+    ];
+    if (this.resetSentInLogon) body.push([Tag.ResetSeqNumFlag, 'Y']);
+    if (this.settings.role === 'initiator') {
+      if (this.settings.username !== undefined) body.push([Tag.Username, this.settings.username]);
+      if (this.settings.password !== undefined) body.push([Tag.Password, this.settings.password]);
+    }
+    await this.sendAdmin(outgoing('A', body));
+    this.logonSent = true;
+  }
+
+  async sendLogout(text?: string): Promise<void> {
+    await this.sendAdmin(outgoing('5', text ? [[Tag.Text, text]] : []));
+    this.logoutSentAt = this.clock.now();
+  }
+
+  async sendHeartbeat(testReqID?: string): Promise<void> {
+    await this.sendAdmin(outgoing('0', testReqID !== undefined ? [[Tag.TestReqID, testReqID]] : []));
+  }
+
+  async sendTestRequest(): Promise<void> {
+    this.testRequestCounter += 1;
+    await this.sendAdmin(outgoing('1', [[Tag.TestReqID, `TEST${this.testRequestCounter}`]]));
+    this.testRequestSentAt = this.clock.now();
+  }
+
+  async sendResendRequest(begin: number): Promise<void> {
+    // EndSeqNo 0 ("everything after"), as FIX 4.4 recommends: the peer sends what it has in one pass.
+    await this.sendAdmin(outgoing('2', [[Tag.BeginSeqNo, String(begin)], [Tag.EndSeqNo, '0']]));
+    this.log.onEvent(`gap detected: sent ResendRequest ${begin}-0`);
+  }
+
+  async sendReject(ref: InboundMessage, reason: string, text: string, refTagID?: number): Promise<void> {
+    const body: Array<[number, string]> = [[Tag.RefSeqNum, ref.get(Tag.MsgSeqNum) ?? '0']];
+    if (refTagID !== undefined) body.push([Tag.RefTagID, String(refTagID)]);
+    if (ref.msgType) body.push([Tag.RefMsgType, ref.msgType]);
+    body.push([Tag.SessionRejectReason, reason], [Tag.Text, text]);
+    this.log.onEvent(`Reject ${reason} for MsgSeqNum ${ref.get(Tag.MsgSeqNum)}: ${text}`);
+    await this.sendAdmin(outgoing('3', body));
+  }
+
+  async sendBusinessReject(ref: InboundMessage, reason: string, text: string, refID?: string): Promise<void> {
+    const body: Array<[number, string]> = [
+      [Tag.RefSeqNum, ref.get(Tag.MsgSeqNum) ?? '0'],
+      [Tag.RefMsgType, ref.msgType],
+    ];
+    if (refID !== undefined) body.push([Tag.BusinessRejectRefID, refID]);
+    body.push([Tag.BusinessRejectReason, reason], [Tag.Text, text]);
+    await this.sendApp(outgoing('j', body));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Connection ending
+
+  /** Closes the socket (after flushing) and clears per-connection state; tells the application if it was logged on. */
+  async dropConnection(reason: string): Promise<void> {
+    const transport = this.transport;
+    this.transport = undefined;
+    this.stopTicking();
+    const wasLoggedOn = this.loggedOn;
+    this.loggedOn = false;
+    this.logonSent = false;
+    this.queued.clear();
+    this.resendTarget = 0;
+    this.log.onEvent(`disconnected: ${reason}`);
+    transport?.end(reason);
+    if (wasLoggedOn) {
+      try {
+        await this.app.onLogout?.(this.id, reason);
+      } catch (err) {
+        this.log.onEvent(`onLogout failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+  }
+
+  /** Logout with text, then close: the answer to a protocol violation the session cannot continue after. */
+  async logoutAndDrop(text: string): Promise<'disconnected'> {
+    await this.sendLogout(text);
+    await this.dropConnection(text);
+    return 'disconnected';
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Sequence numbers
+
+  async reloadSequenceState(): Promise<void> {
+    const s = await this.store.sequenceState();
+    this.nextSenderMsgSeqNum = s.nextSenderMsgSeqNum;
+    this.nextTargetMsgSeqNum = s.nextTargetMsgSeqNum;
+    this.creationTime = s.creationTime;
+  }
+
+  async resetStore(why: string): Promise<void> {
+    const now = new Date(this.clock.now());
+    await this.store.reset(now);
+    this.nextSenderMsgSeqNum = 1;
+    this.nextTargetMsgSeqNum = 1;
+    this.creationTime = now;
+    this.queued.clear();
+    this.resendTarget = 0;
+    this.log.onEvent(`sequence numbers reset (${why})`);
+  }
+
+  /** A scheduled reset (reset frequency in the connector's zone) is due for a logon now. */
+  isScheduledResetDue(): boolean {
+    const start = this.settings.schedule?.startTime;
+    return isResetDue(this.settings.resetFrequency, this.creationTime.getTime(), this.clock.now(), this.settings.timeZone, start);
+  }
+
+  isWithinSchedule(): boolean {
+    return !this.settings.schedule || isWithinSchedule(this.settings.schedule, this.clock.now());
+  }
+
+  private inboundRecord(message: InboundMessage): StoredMessage {
+    return {
+      direction: 'RX',
+      msgSeqNum: Number(message.get(Tag.MsgSeqNum) ?? 0) || 0,
+      msgType: message.msgType,
+      senderCompID: message.get(Tag.SenderCompID) ?? '',
+      targetCompID: message.get(Tag.TargetCompID) ?? '',
+      sendingTime: message.get(Tag.SendingTime) ?? '',
+      clOrdID: message.get(Tag.ClOrdID),
+      brokerOrderID: message.get(Tag.OrderID),
+      raw: message.raw,
+    };
+  }
+
+  /** Audit only (a duplicate, a message queued behind a gap, a refused one). */
+  async auditInbound(message: InboundMessage): Promise<void> {
+    await this.store.saveInbound(this.inboundRecord(message));
+  }
+
+  /** The message was processed: audit it (unless already audited on arrival) and persist the next number. */
+  async consumeInbound(message: InboundMessage, next: number, audited = false): Promise<void> {
+    if (audited) await this.store.setNextTargetMsgSeqNum(next);
+    else await this.store.saveInbound(this.inboundRecord(message), next);
+    this.nextTargetMsgSeqNum = next;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Inbound checks shared by the logged-on states
+
+  /** BeginString, CompIDs, SendingTime accuracy, PossDup rules: the header checks of FIX 4.4 vol. 2. */
+  async verifyHeader(message: InboundMessage, checkLatency = true): Promise<Verdict> {
+    const seq = msgSeqNum(message);
+    if (message.get(Tag.BeginString) !== this.id.beginString) {
+      await this.logoutAndDrop('Incorrect BeginString');
+      return 'disconnected';
+    }
+    if (seq === undefined) {
+      await this.logoutAndDrop('MsgSeqNum (34) missing or invalid');
+      return 'disconnected';
+    }
+    if (message.get(Tag.SenderCompID) !== this.id.targetCompID || message.get(Tag.TargetCompID) !== this.id.senderCompID) {
+      const refTag = message.get(Tag.SenderCompID) !== this.id.targetCompID ? Tag.SenderCompID : Tag.TargetCompID;
+      await this.rejectAndConsume(message, '9', 'CompID problem', refTag);
+      await this.logoutAndDrop('CompID problem');
+      return 'disconnected';
+    }
+    const sendingTime = parseUtcTimestamp(message.get(Tag.SendingTime) ?? '');
+    if (sendingTime === undefined) {
+      const present = message.get(Tag.SendingTime) !== undefined;
+      await this.rejectAndConsume(message, present ? '6' : '1', present ? 'Incorrect data format for value' : 'Required tag missing', Tag.SendingTime);
+      return 'done';
+    }
+    if (checkLatency && this.settings.checkLatency && Math.abs(this.clock.now() - sendingTime) > this.settings.maxLatencySec * 1000) {
+      await this.rejectAndConsume(message, '10', 'SendingTime accuracy problem', Tag.SendingTime);
+      await this.logoutAndDrop('SendingTime accuracy problem');
+      return 'disconnected';
+    }
+    if (message.get(Tag.PossDupFlag) === 'Y' && message.msgType !== '4') {
+      const orig = message.get(Tag.OrigSendingTime);
+      if (orig === undefined) {
+        await this.rejectAndConsume(message, '1', 'Required tag missing', Tag.OrigSendingTime);
+        return 'done';
+      }
+      const origTime = parseUtcTimestamp(orig);
+      if (origTime === undefined) {
+        await this.rejectAndConsume(message, '6', 'Incorrect data format for value', Tag.OrigSendingTime);
+        return 'done';
+      }
+      if (origTime > sendingTime) {
+        await this.rejectAndConsume(message, '10', 'SendingTime accuracy problem', Tag.OrigSendingTime);
+        await this.logoutAndDrop('SendingTime accuracy problem');
+        return 'disconnected';
+      }
+    }
+    return 'process';
+  }
+
+  /** Sends a Reject and, when the message was the one expected, consumes its number (it was processed). */
+  async rejectAndConsume(message: InboundMessage, reason: string, text: string, refTagID?: number): Promise<void> {
+    await this.sendReject(message, reason, text, refTagID);
+    const seq = msgSeqNum(message);
+    if (seq === this.nextTargetMsgSeqNum) await this.consumeInbound(message, seq + 1);
+    else await this.auditInbound(message);
+  }
+
+  /**
+   * The full handling of one inbound message while logged on (inSession, resend and logout states):
+   * header checks, sequence checks (gap → queue + ResendRequest; too low → Logout), then processing,
+   * then any queued messages the gap fill released. Returns false when the connection was dropped.
+   */
+  async handleLoggedOn(message: InboundMessage): Promise<boolean> {
+    // Message types whose MsgSeqNum is not checked before they act.
+    if (message.msgType === 'A' && message.get(Tag.ResetSeqNumFlag) === 'Y') return this.handleResetLogon(message);
+    if (message.msgType === '4' && message.get(Tag.GapFillFlag) !== 'Y') {
+      const v = await this.verifyHeader(message);
+      if (v !== 'process') return v !== 'disconnected';
+      await this.handleSequenceResetReset(message);
+      return this.drainQueue();
+    }
+    const verdict = await this.verifyHeader(message);
+    if (verdict !== 'process') return verdict !== 'disconnected';
+    const seq = msgSeqNum(message)!;
+    if (message.msgType === '5') return this.handleLogout(message);
+    if (seq > this.nextTargetMsgSeqNum) return this.queueAhead(message, seq);
+    if (seq < this.nextTargetMsgSeqNum) {
+      if (message.get(Tag.PossDupFlag) === 'Y') {
+        this.log.onEvent(`duplicate MsgSeqNum ${seq} ignored (expecting ${this.nextTargetMsgSeqNum})`);
+        await this.auditInbound(message);
+        return true;
+      }
+      const text = `MsgSeqNum too low, expecting ${this.nextTargetMsgSeqNum} but received ${seq}`;
+      await this.auditInbound(message);
+      await this.logoutAndDrop(text);
+      return false;
+    }
+    if (!(await this.processInSequence(message, false, false))) return false;
+    return this.drainQueue();
+  }
+
+  private async queueAhead(message: InboundMessage, seq: number): Promise<boolean> {
+    if (this.queued.size >= this.settings.maxQueuedMessages) {
+      await this.logoutAndDrop(`Too many messages queued behind a sequence gap (${this.queued.size})`);
+      return false;
+    }
+    let resendAnswered = false;
+    // The peer may be asking for our messages to fill its own gap: answer now, not after ours is filled.
+    if (message.msgType === '2') {
+      if (!(await this.answerResendRequest(message))) return false;
+      resendAnswered = true;
+    }
+    await this.auditInbound(message);
+    this.queued.set(seq, { message, resendAnswered });
+    if (this.state.name !== 'resend' || seq > this.resendTarget) {
+      const alreadyAsked = this.state.name === 'resend';
+      this.resendTarget = Math.max(this.resendTarget, seq);
+      if (!alreadyAsked) await this.sendResendRequest(this.nextTargetMsgSeqNum);
+    }
+    return true;
+  }
+
+  /** Processes queued messages that are now in sequence, in order. */
+  private async drainQueue(): Promise<boolean> {
+    for (const key of [...this.queued.keys()]) if (key < this.nextTargetMsgSeqNum) this.queued.delete(key);
+    for (;;) {
+      const entry = this.queued.get(this.nextTargetMsgSeqNum);
+      if (!entry) break;
+      this.queued.delete(this.nextTargetMsgSeqNum);
+      if (!(await this.processInSequence(entry.message, true, entry.resendAnswered))) return false;
+      for (const key of [...this.queued.keys()]) if (key < this.nextTargetMsgSeqNum) this.queued.delete(key);
+    }
+    return true;
+  }
+
+  /** True while a gap is open (messages are waiting or the gap fill has not reached the target yet). */
+  get gapOpen(): boolean {
+    return this.queued.size > 0 || this.nextTargetMsgSeqNum <= this.resendTarget;
+  }
+
+  /** A message whose MsgSeqNum is the expected one. */
+  private async processInSequence(message: InboundMessage, audited: boolean, resendAnswered: boolean): Promise<boolean> {
+    const seq = msgSeqNum(message)!;
+    if (this.settings.validate) {
+      const issue = this.codec.validate(message);
+      if (issue) {
+        await this.sendReject(message, issue.reason, issue.text, issue.refTagID);
+        await this.consumeInbound(message, seq + 1, audited);
+        return true;
+      }
+    }
+    if (ADMIN_MSG_TYPES.has(message.msgType)) {
+      try {
+        await this.app.fromAdmin?.(message, this.id);
+      } catch (err) {
+        this.log.onEvent(`fromAdmin failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    switch (message.msgType) {
+      case '0': {
+        const id = message.get(Tag.TestReqID);
+        if (id !== undefined && id === `TEST${this.testRequestCounter}`) this.testRequestSentAt = undefined;
+        break;
+      }
+      case '1':
+        await this.sendHeartbeat(message.get(Tag.TestReqID));
+        break;
+      case '2':
+        if (!resendAnswered && !(await this.answerResendRequest(message))) return false;
+        break;
+      case '3':
+        this.log.onEvent(`peer rejected our MsgSeqNum ${message.get(Tag.RefSeqNum)}: ${message.get(Tag.Text) ?? ''}`);
+        break;
+      case '4': {
+        // GapFill in sequence: jump to NewSeqNo.
+        const newSeqNo = Number(message.get(Tag.NewSeqNo));
+        if (!Number.isSafeInteger(newSeqNo) || newSeqNo <= seq) {
+          await this.sendReject(message, '5', `Attempt to lower sequence number, invalid value NewSeqNo(36)=${message.get(Tag.NewSeqNo)}`, Tag.NewSeqNo);
+          await this.consumeInbound(message, seq + 1, audited);
+          return true;
+        }
+        await this.consumeInbound(message, newSeqNo, audited);
+        return true;
+      }
+      case 'A':
+        await this.sendReject(message, '5', 'Logon received while already logged on (without ResetSeqNumFlag)', Tag.MsgType);
+        break;
+      default:
+        await this.deliverToApp(message);
+    }
+    await this.consumeInbound(message, seq + 1, audited);
+    return true;
+  }
+
+  private async deliverToApp(message: InboundMessage): Promise<void> {
+    try {
+      await this.app.fromApp(message, this.id);
+    } catch (err) {
+      if (err instanceof BusinessRejectError) await this.sendBusinessReject(message, err.reason, err.text, err.refID);
+      else if (err instanceof SessionRejectError) await this.sendReject(message, err.reason, err.text, err.refTagID);
+      else {
+        const text = err instanceof Error ? err.message : String(err);
+        this.log.onEvent(`fromApp failed for MsgSeqNum ${message.get(Tag.MsgSeqNum)}: ${text}`);
+        await this.sendBusinessReject(message, '0', 'Application error', message.get(Tag.ClOrdID));
+      }
+    }
+  }
+
+  /** SequenceReset in Reset mode: MsgSeqNum is ignored; NewSeqNo may only move forward. */
+  private async handleSequenceResetReset(message: InboundMessage): Promise<void> {
+    const raw = message.get(Tag.NewSeqNo);
+    const newSeqNo = Number(raw);
+    if (raw === undefined) {
+      await this.sendReject(message, '1', 'Required tag missing', Tag.NewSeqNo);
+      return;
+    }
+    if (!Number.isSafeInteger(newSeqNo) || newSeqNo < this.nextTargetMsgSeqNum) {
+      await this.sendReject(message, '5', `Value is incorrect (out of range) for this tag: NewSeqNo(36)=${raw} is below the expected ${this.nextTargetMsgSeqNum}`, Tag.NewSeqNo);
+      await this.auditInbound(message);
+      return;
+    }
+    if (newSeqNo === this.nextTargetMsgSeqNum) this.log.onEvent(`SequenceReset to the expected ${newSeqNo} (no change)`);
+    else this.log.onEvent(`SequenceReset: next expected MsgSeqNum ${this.nextTargetMsgSeqNum} -> ${newSeqNo}`);
+    await this.consumeInbound(message, newSeqNo);
+  }
+
+  /** The peer's Logout while logged on: answer (unless we asked) and close. */
+  private async handleLogout(message: InboundMessage): Promise<boolean> {
+    const seq = msgSeqNum(message)!;
+    if (seq === this.nextTargetMsgSeqNum) await this.consumeInbound(message, seq + 1);
+    else await this.auditInbound(message);
+    const text = message.get(Tag.Text);
+    if (this.logoutSentAt === undefined) await this.sendLogout();
+    await this.dropConnection(text ? `peer logged out: ${text}` : 'peer logged out');
+    return false;
+  }
+
+  /** A Logon with ResetSeqNumFlag=Y while logged on: both sides start again at 1. */
+  private async handleResetLogon(message: InboundMessage): Promise<boolean> {
+    const verdict = await this.verifyHeader(message);
+    if (verdict !== 'process') return verdict !== 'disconnected';
+    const seq = msgSeqNum(message)!;
+    if (seq !== 1) {
+      await this.logoutAndDrop(`MsgSeqNum must be 1 on a Logon with ResetSeqNumFlag=Y, received ${seq}`);
+      return false;
+    }
+    if (this.resetSentInLogon && this.logoutSentAt === undefined && this.nextTargetMsgSeqNum === 1) {
+      // The answer to our own reset Logon (initiator side of a mid-session reset).
+      await this.consumeInbound(message, 2);
+      this.resetSentInLogon = false;
+      return true;
+    }
+    await this.resetStore('peer Logon with ResetSeqNumFlag=Y');
+    this.resetSentInLogon = true;
+    await this.sendLogon();
+    this.resetSentInLogon = false;
+    await this.consumeInbound(message, 2);
+    return true;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Answering the peer's ResendRequest
+
+  /**
+   * Replays stored application messages (PossDupFlag=Y, OrigSendingTime = their original SendingTime,
+   * fresh SendingTime) and replaces admin messages and missing numbers with coalesced GapFills. Nothing
+   * here touches nextSenderMsgSeqNum: replays are copies, recorded for the audit only.
+   */
+  async answerResendRequest(message: InboundMessage): Promise<boolean> {
+    const begin = Number(message.get(Tag.BeginSeqNo));
+    const endRaw = Number(message.get(Tag.EndSeqNo));
+    if (!Number.isSafeInteger(begin) || begin < 1 || !Number.isSafeInteger(endRaw) || endRaw < 0) {
+      await this.sendReject(message, '5', 'Value is incorrect (out of range) for this tag', Number.isSafeInteger(begin) && begin >= 1 ? Tag.EndSeqNo : Tag.BeginSeqNo);
+      return true;
+    }
+    const now = this.clock.now();
+    this.resendRequestTimes = this.resendRequestTimes.filter((t) => now - t < 60_000);
+    this.resendRequestTimes.push(now);
+    if (this.resendRequestTimes.length > this.settings.maxResendRequestsPerMinute) {
+      await this.logoutAndDrop(`Too many ResendRequests (more than ${this.settings.maxResendRequestsPerMinute} per minute)`);
+      return false;
+    }
+    const lastSent = this.nextSenderMsgSeqNum - 1;
+    const end = endRaw === 0 || endRaw > lastSent ? lastSent : endRaw;
+    if (begin > end) {
+      this.log.onEvent(`ResendRequest ${begin}-${endRaw}: nothing sent in that range (last sent ${lastSent})`);
+      return true;
+    }
+    if (end - begin + 1 > this.settings.maxResendRange) {
+      await this.sendReject(message, '5', `Resend range ${begin}-${end} exceeds ${this.settings.maxResendRange} messages`, Tag.EndSeqNo);
+      return true;
+    }
+    this.log.onEvent(`resending ${begin}-${end}`);
+    let gapStart: number | undefined;
+    for (let chunkStart = begin; chunkStart <= end; chunkStart += this.settings.resendChunkSize) {
+      const chunkEnd = Math.min(end, chunkStart + this.settings.resendChunkSize - 1);
+      const stored = new Map((await this.store.outboundRange(chunkStart, chunkEnd, this.settings.resendChunkSize)).map((m) => [m.msgSeqNum, m]));
+      for (let seq = chunkStart; seq <= chunkEnd; seq++) {
+        const replay = this.replayable(stored.get(seq));
+        if (!replay) {
+          gapStart ??= seq;
+          continue;
+        }
+        if (gapStart !== undefined) {
+          await this.sendGapFill(gapStart, seq);
+          gapStart = undefined;
+        }
+        await this.resendOne(replay.message, replay.original);
+        if (!this.transport) return false;
+      }
+    }
+    if (gapStart !== undefined) await this.sendGapFill(gapStart, end + 1);
+    return this.transport !== undefined;
+  }
+
+  /** The stored message rebuilt for resend, or undefined when a GapFill should stand in for it. */
+  private replayable(stored: StoredMessage | undefined): { message: OutgoingMessage; original: StoredMessage } | undefined {
+    if (!stored || ADMIN_MSG_TYPES.has(stored.msgType)) return undefined;
+    let decoded: InboundMessage;
+    try {
+      decoded = this.codec.decode(stored.raw);
+    } catch (err) {
+      this.log.onEvent(`stored MsgSeqNum ${stored.msgSeqNum} unreadable, gap-filled: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    }
+    const origSendingTime = decoded.get(Tag.SendingTime) ?? stored.sendingTime;
+    const header: Array<[number, string]> = [
+      [Tag.PossDupFlag, 'Y'],
+      [Tag.OrigSendingTime, origSendingTime],
+    ];
+    const body: Array<[number, string]> = [];
+    for (const [tag, value] of decoded.fields) {
+      if (REBUILT_TAGS.has(tag)) continue;
+      if (this.codec.isHeaderTag(tag)) header.push([tag, value]);
+      else body.push([tag, value]);
+    }
+    const message = outgoing(decoded.msgType, body, header);
+    try {
+      this.app.toApp?.(message, this.id, true);
+    } catch (err) {
+      if (err instanceof DoNotSend) return undefined;
+      throw err;
+    }
+    return { message, original: stored };
+  }
+
+  private async resendOne(message: OutgoingMessage, original: StoredMessage): Promise<void> {
+    const sendingTime = formatUtcTimestamp(this.clock.now());
+    const raw = this.codec.encode(this.id.beginString, message.msgType, this.header(original.msgSeqNum, message.header, sendingTime), message.body);
+    await this.store.auditOutbound({ ...this.record(message, original.msgSeqNum, sendingTime, raw) });
+    await this.write(raw);
+  }
+
+  private async sendGapFill(seq: number, newSeqNo: number): Promise<void> {
+    const sendingTime = formatUtcTimestamp(this.clock.now());
+    const message = outgoing('4', [[Tag.GapFillFlag, 'Y'], [Tag.NewSeqNo, String(newSeqNo)]], [[Tag.PossDupFlag, 'Y'], [Tag.OrigSendingTime, sendingTime]]);
+    this.app.toAdmin?.(message, this.id);
+    const raw = this.codec.encode(this.id.beginString, '4', this.header(seq, message.header, sendingTime), message.body);
+    await this.store.auditOutbound(this.record(message, seq, sendingTime, raw));
+    await this.write(raw);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Timers
+
+  /**
+   * Heartbeat when we have been quiet for HeartBtInt; TestRequest when the peer has been quiet for
+   * HeartBtInt x factor; disconnect when it stays quiet as long again. Returns false when dropped.
+   */
+  async checkLiveness(): Promise<boolean> {
+    if (this.heartBtIntSec <= 0 || !this.transport) return true;
+    const now = this.clock.now();
+    const hb = this.heartBtIntSec * 1000;
+    const silence = hb * this.settings.testRequestDelayFactor;
+    if (this.testRequestSentAt !== undefined && now - this.lastReceivedAt >= silence && now - this.testRequestSentAt >= silence) {
+      await this.dropConnection(`peer silent for ${Math.round((now - this.lastReceivedAt) / 1000)}s after TestRequest`);
+      return false;
+    }
+    if (this.testRequestSentAt === undefined && now - this.lastReceivedAt >= silence) {
+      await this.sendTestRequest();
+    } else if (now - this.lastSentAt >= hb) {
+      await this.sendHeartbeat();
+    }
+    if (this.testRequestSentAt !== undefined && this.lastReceivedAt > this.testRequestSentAt) this.testRequestSentAt = undefined;
+    return true;
+  }
+
+  /** The sequence-number check for a Logon (or its answer); too low ends the connection. */
+  async checkLogonSeq(message: InboundMessage): Promise<'ok' | 'tooHigh' | 'disconnected'> {
+    const seq = msgSeqNum(message);
+    if (seq === undefined) {
+      await this.logoutAndDrop('MsgSeqNum (34) missing or invalid');
+      return 'disconnected';
+    }
+    if (seq < this.nextTargetMsgSeqNum) {
+      await this.auditInbound(message);
+      await this.logoutAndDrop(`MsgSeqNum too low, expecting ${this.nextTargetMsgSeqNum} but received ${seq}`);
+      return 'disconnected';
+    }
+    return seq > this.nextTargetMsgSeqNum ? 'tooHigh' : 'ok';
+  }
+
+  /** Completes a logon whose numbers checked out; returns the state to enter. */
+  async completeLogon(message: InboundMessage, seqCheck: 'ok' | 'tooHigh'): Promise<StateName> {
+    const seq = msgSeqNum(message)!;
+    this.loggedOn = true;
+    this.log.onEvent(`logged on (HeartBtInt ${this.heartBtIntSec}s, next sender ${this.nextSenderMsgSeqNum}, next target ${this.nextTargetMsgSeqNum})`);
+    let next: StateName = 'inSession';
+    if (seqCheck === 'ok') await this.consumeInbound(message, seq + 1);
+    else {
+      // The Logon itself stays unconsumed: the peer's resend will gap-fill it.
+      await this.auditInbound(message);
+      this.resendTarget = seq;
+      await this.sendResendRequest(this.nextTargetMsgSeqNum);
+      next = 'resend';
+    }
+    try {
+      await this.app.onLogon?.(this.id);
+    } catch (err) {
+      this.log.onEvent(`onLogon failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    return next;
+  }
+
+  /** fromAdmin for a Logon; RejectLogon refuses it. */
+  async admitLogon(message: InboundMessage): Promise<string | undefined> {
+    try {
+      await this.app.fromAdmin?.(message, this.id);
+      return undefined;
+    } catch (err) {
+      if (err instanceof RejectLogon) return err.text;
+      throw err;
+    }
+  }
+}
+
+/** Header and trailer fields a resend rebuilds. */
+const REBUILT_TAGS = new Set<number>([Tag.BeginString, Tag.BodyLength, Tag.MsgType, Tag.SenderCompID, Tag.TargetCompID, Tag.MsgSeqNum, Tag.SendingTime, Tag.PossDupFlag, Tag.OrigSendingTime, Tag.CheckSum]);
+
+export function msgSeqNum(message: InboundMessage): number | undefined {
+  const raw = message.get(Tag.MsgSeqNum);
+  if (raw === undefined || !/^\d{1,15}$/.test(raw)) return undefined;
+  const n = Number(raw);
+  return n >= 1 ? n : undefined;
+}

@@ -1,0 +1,116 @@
+import type { Socket } from 'node:net';
+
+export interface ConnectionOptions {
+  /**
+   * Bytes queued in user space beyond which the peer counts as a slow consumer and the connection is
+   * dropped, so one stuck client cannot grow the server's memory without bound.
+   */
+  readonly maxBufferedBytes?: number;
+}
+
+export interface ConnectionHandlers {
+  onData(chunk: Buffer): void;
+  onClose(reason: string): void;
+}
+
+const DEFAULT_MAX_BUFFERED = 64 * 1024 * 1024;
+
+/**
+ * One TCP or TLS connection carrying FIX. Writes made in the same tick go out in one segment (cork
+ * until the next tick: batching without added latency); write() resolves once the socket can take
+ * more, so a sender that awaits it respects backpressure.
+ */
+export class FixConnection {
+  readonly remoteAddress: string;
+  readonly remotePort: number;
+  private corked = false;
+  private closed = false;
+  private closeReason = '';
+  private readonly maxBuffered: number;
+  private drainWaiters: Array<() => void> = [];
+  private handlers: ConnectionHandlers | undefined;
+  private readonly early: Buffer[] = [];
+
+  constructor(
+    private readonly socket: Socket,
+    options: ConnectionOptions = {},
+  ) {
+    this.maxBuffered = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED;
+    this.remoteAddress = normalizeAddress(socket.remoteAddress ?? '');
+    this.remotePort = socket.remotePort ?? 0;
+    socket.setNoDelay(true);
+    socket.on('data', (chunk: Buffer) => {
+      if (this.handlers) this.handlers.onData(chunk);
+      else this.early.push(chunk);
+    });
+    socket.on('drain', () => this.releaseWaiters());
+    socket.on('error', (err) => {
+      this.closeReason ||= `socket error: ${err.message}`;
+    });
+    socket.on('close', () => {
+      this.closed = true;
+      this.releaseWaiters();
+      this.handlers?.onClose(this.closeReason || 'peer closed the connection');
+    });
+  }
+
+  /** Attaches the receiver; bytes that arrived before are delivered first. */
+  attach(handlers: ConnectionHandlers): void {
+    this.handlers = handlers;
+    for (const chunk of this.early.splice(0)) handlers.onData(chunk);
+    if (this.closed) handlers.onClose(this.closeReason || 'peer closed the connection');
+  }
+
+  get isOpen(): boolean {
+    return !this.closed && !this.socket.destroyed;
+  }
+
+  /** Queues bytes; resolves when the caller may write more. Never rejects: a dead socket just drops them. */
+  write(bytes: Buffer): Promise<void> {
+    if (!this.isOpen) return Promise.resolve();
+    if (!this.corked) {
+      this.corked = true;
+      this.socket.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        if (!this.socket.destroyed) this.socket.uncork();
+      });
+    }
+    const ok = this.socket.write(bytes);
+    if (this.socket.writableLength > this.maxBuffered) {
+      this.destroy(`slow consumer: more than ${this.maxBuffered} bytes unsent`);
+      return Promise.resolve();
+    }
+    if (ok) return Promise.resolve();
+    return new Promise((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  /** Flushes what was written, then closes; forces the close if the peer does not finish in time. */
+  end(reason: string, graceMs = 2000): void {
+    if (!this.isOpen) return;
+    this.closeReason ||= reason;
+    if (this.corked) {
+      this.corked = false;
+      this.socket.uncork();
+    }
+    this.socket.end();
+    const t = setTimeout(() => this.socket.destroy(), graceMs);
+    t.unref();
+  }
+
+  destroy(reason: string): void {
+    this.closeReason ||= reason;
+    this.socket.destroy();
+  }
+
+  private releaseWaiters(): void {
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const w of waiters) w();
+  }
+}
+
+/** "::ffff:10.0.0.1" (IPv4 on a dual-stack socket) reads as "10.0.0.1" so allow-lists hold plain IPv4. */
+export function normalizeAddress(address: string): string {
+  return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
+}

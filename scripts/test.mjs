@@ -36,6 +36,13 @@ else if (tier === 'all') files = [...tiers.unit(), ...tiers.integration(), ...ti
 else if (tiers[tier]) files = tiers[tier]();
 else { console.error(`unknown tier ${tier}`); process.exit(2); }
 
+// The whole suite starts with the static checks: types and lint (including the layer rules).
+if (tier === 'all' && !explicit.length && !process.env.SKIP_LINT) {
+  console.log('typecheck and lint...');
+  const l = spawnSync('npm', ['run', 'lint'], { cwd: root, stdio: 'inherit' });
+  if (l.status !== 0) process.exit(l.status ?? 1);
+}
+
 const needsBuild = files.some((f) => f.endsWith('.e2e.ts')) && !process.env.SKIP_BUILD;
 if (needsBuild) {
   console.log('building the app for the browser tests...');

@@ -1,0 +1,38 @@
+// Lint: TypeScript rules plus the layer rules of docs/ARCHITECTURE.md (imports flow downward only).
+import reactHooks from 'eslint-plugin-react-hooks';
+import tseslint from 'typescript-eslint';
+
+const layer = (files, forbidden, message) => ({
+  files,
+  rules: {
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      { patterns: forbidden.map((group) => ({ group: [group], message, allowTypeImports: false })) },
+    ],
+  },
+});
+
+const NODE_IO = ['node:fs', 'node:fs/*', 'node:net', 'node:tls', 'node:http', 'node:https', 'node:child_process', 'fs', 'net', 'pg', '@electric-sql/*'];
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '**/*.generated.*', 'bench/.build/**', '.tmp/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'no-console': 'off',
+    },
+  },
+  {
+    files: ['apps/web/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+  },
+  layer(['packages/protocol/**'], ['@fixdesk/*', ...NODE_IO], 'protocol is the bottom layer: types and schemas only'),
+  layer(['packages/domain/**'], ['@fixdesk/db', '@fixdesk/fix', '@fixdesk/server', '@fixdesk/web', ...NODE_IO], 'domain is pure: no I/O, no engine, no database'),
+  layer(['packages/fix/src/**'], ['@fixdesk/db', '@fixdesk/db/*', '@fixdesk/server', '@fixdesk/web', '@fixdesk/domain', 'pg', '@electric-sql/*'], 'the FIX engine knows nothing of our database, domain or HTTP'),
+  layer(['packages/db/**'], ['@fixdesk/server', '@fixdesk/web'], 'db sits below the apps'),
+  layer(['apps/web/**'], ['@fixdesk/db', '@fixdesk/db/*', '@fixdesk/fix', '@fixdesk/server', ...NODE_IO], 'the web app talks to the server over HTTP/WS only'),
+  layer(['apps/server/**'], ['@fixdesk/web'], 'the server does not import the web app'),
+);

@@ -25,7 +25,7 @@ export class ApiError extends Error {
 /** The request never produced an HTTP answer (server down, connection refused, aborted). */
 export class NetworkError extends Error {
   override readonly name = 'NetworkError';
-  constructor(readonly cause: unknown) {
+  constructor(override readonly cause: unknown) {
     super('Cannot reach the server. Check your connection and try again.');
   }
 }

@@ -1,0 +1,15 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { RoutePath } from './routes';
+
+/**
+ * The component behind each route, loaded on first visit. Keyed by RoutePath, so a route
+ * without a screen (or a screen without a route) does not compile.
+ */
+export const SCREENS: Record<RoutePath, LazyExoticComponent<ComponentType>> = {
+  '/': lazy(() => import('../pages/landing/LandingPage')),
+  '/login': lazy(() => import('../pages/login/LoginPage')),
+  '/account': lazy(() => import('../pages/account/AccountPage')),
+  '/privacy-policy': lazy(() => import('../pages/legal/PrivacyPolicyPage')),
+  '/cookie-policy': lazy(() => import('../pages/legal/CookiePolicyPage')),
+  '/terms': lazy(() => import('../pages/legal/TermsPage')),
+};

@@ -1,0 +1,160 @@
+import type { LoginRequest, SessionUser } from '@fixdesk/protocol';
+import { notifications } from '@mantine/notifications';
+import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import type { AuthStatus, SignInState } from '../../app/access';
+import { HOME_PATH, LOGIN_PATH } from '../../app/routes';
+import { authApi, sessionStore, setUnauthorizedHandler } from '../api/http';
+import { SESSION_KEYS, TOKEN_KEYS, sessionExpiry } from './sessionStore';
+
+interface AuthState {
+  status: AuthStatus;
+  user: SessionUser | null;
+  /** Epoch milliseconds at which the stored session lapses. */
+  expiresAt: number | null;
+}
+
+export interface AuthContextValue extends AuthState {
+  /** Resolves with the user; rejects with LoginFailedError whose message is for the Login Failed box. */
+  signIn(credentials: LoginRequest): Promise<SessionUser>;
+  /** Tells the server, forgets the session locally whatever the server said, then navigates. */
+  signOut(options?: { to?: string }): Promise<void>;
+}
+
+const AuthContext = createContext<AuthContextValue | null>(null);
+
+const SIGNED_OUT: AuthState = { status: 'signedOut', user: null, expiresAt: null };
+/** setTimeout's ceiling; a 24-hour session is well inside it. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+const SESSION_STORAGE_KEYS = new Set<string>([SESSION_KEYS.user, SESSION_KEYS.expiresAt, ...TOKEN_KEYS]);
+
+function initialState(): AuthState {
+  const stored = sessionStore.load();
+  // With a stored session the user sees their screens at once while the server confirms it;
+  // without one we still ask, because the HttpOnly cookie may carry a session.
+  return stored ? { status: 'signedIn', user: stored.user, expiresAt: stored.expiresAt } : { status: 'checking', user: null, expiresAt: null };
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [state, setState] = useState<AuthState>(initialState);
+
+  // Bumped by every sign-in and sign-out, so a start-up check that answers late cannot undo them.
+  const generation = useRef(0);
+  const locationRef = useRef(location);
+  useEffect(() => {
+    locationRef.current = location;
+  }, [location]);
+
+  /** The session ended without the user asking: forget it and send them to sign in, remembering where they were. */
+  const endSession = useCallback(
+    (reason: 'expired' | 'rejected') => {
+      generation.current += 1;
+      sessionStore.clear();
+      setState((previous) => {
+        if (previous.status === 'signedIn') {
+          notifications.show({
+            id: 'session-ended',
+            color: 'orange',
+            title: reason === 'expired' ? 'Session expired' : 'Signed out',
+            message:
+              reason === 'expired'
+                ? 'Your 24-hour session has ended. Please sign in again.'
+                : 'The server no longer recognises your session. Please sign in again.',
+          });
+        }
+        return SIGNED_OUT;
+      });
+      const here = locationRef.current;
+      if (here.pathname !== LOGIN_PATH) {
+        const state: SignInState = { from: { pathname: here.pathname, search: here.search, hash: here.hash } };
+        void navigate(LOGIN_PATH, { replace: true, state });
+      }
+    },
+    [navigate],
+  );
+
+  useEffect(() => setUnauthorizedHandler(() => endSession('rejected')), [endSession]);
+
+  // Start-up check: is the stored (or cookie) session still good on the server?
+  useEffect(() => {
+    const startedAt = generation.current;
+    authApi
+      .me()
+      .then((session) => {
+        if (generation.current !== startedAt) return;
+        if (!session) {
+          sessionStore.clear();
+          setState(SIGNED_OUT);
+          return;
+        }
+        const stored = sessionStore.load();
+        // The 24 hours run from sign-in, so an existing expiry is kept, never extended.
+        const expiresAt = stored?.expiresAt ?? sessionExpiry(session.expiresAt, Date.now());
+        sessionStore.save({ user: session.user, token: stored?.token ?? null, expiresAt });
+        setState({ status: 'signedIn', user: session.user, expiresAt });
+      })
+      .catch((error: unknown) => {
+        if (generation.current !== startedAt) return;
+        // Server unreachable: keep a stored session (calls will fail visibly); without one nobody is signed in.
+        console.warn('Could not confirm the session with the server', error);
+        setState((previous) => (previous.status === 'checking' ? SIGNED_OUT : previous));
+      });
+  }, []);
+
+  // Sign out at the stored expiry even if the tab just sits there.
+  useEffect(() => {
+    if (state.status !== 'signedIn' || state.expiresAt === null) return;
+    const delay = Math.min(Math.max(0, state.expiresAt - Date.now()), MAX_TIMER_MS);
+    const timer = window.setTimeout(() => endSession('expired'), delay);
+    return () => window.clearTimeout(timer);
+  }, [state.status, state.expiresAt, endSession]);
+
+  // Another tab signed in or out.
+  useEffect(() => {
+    function onStorage(event: StorageEvent) {
+      if (event.key !== null && !SESSION_STORAGE_KEYS.has(event.key)) return;
+      const stored = sessionStore.load();
+      generation.current += 1;
+      setState(stored ? { status: 'signedIn', user: stored.user, expiresAt: stored.expiresAt } : SIGNED_OUT);
+    }
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  }, []);
+
+  const signIn = useCallback(async (credentials: LoginRequest) => {
+    generation.current += 1;
+    const result = await authApi.login(credentials);
+    const expiresAt = sessionExpiry(result.expiresAt, Date.now());
+    sessionStore.save({ user: result.user, token: result.token, expiresAt });
+    setState({ status: 'signedIn', user: result.user, expiresAt });
+    return result.user;
+  }, []);
+
+  const signOut = useCallback(
+    async ({ to = HOME_PATH }: { to?: string } = {}) => {
+      generation.current += 1;
+      try {
+        await authApi.logout();
+      } catch (error) {
+        // Spec 000 §8: a failed logout is only logged; the local session is forgotten regardless.
+        console.warn('Sign-out request failed', error);
+      }
+      sessionStore.clear();
+      void navigate(to);
+      setState(SIGNED_OUT);
+      notifications.show({ id: 'signed-out', color: 'desk', title: 'Signed out', message: 'You have been signed out.' });
+    },
+    [navigate],
+  );
+
+  const value = useMemo<AuthContextValue>(() => ({ ...state, signIn, signOut }), [state, signIn, signOut]);
+  return <AuthContext value={value}>{children}</AuthContext>;
+}
+
+export function useAuth(): AuthContextValue {
+  const value = use(AuthContext);
+  if (!value) throw new Error('useAuth must be used inside <AuthProvider>');
+  return value;
+}

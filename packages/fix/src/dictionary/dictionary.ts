@@ -167,6 +167,11 @@ export class Dictionary {
   readonly charEnumByTag: readonly (Uint8Array | undefined)[];
   /** By tag: the enum values when at least one is longer than a character. */
   readonly stringEnumByTag: readonly (ReadonlySet<string> | undefined)[];
+  /**
+   * By tag: the same values as numbers (see enumValueKey), so a parser can check a value without
+   * decoding it to a string; undefined when some value cannot be keyed (long or non-ASCII).
+   */
+  readonly keyedEnumByTag: readonly (ReadonlySet<number> | undefined)[];
 
   private readonly fieldByTag: (FieldDef | undefined)[];
   private readonly fieldsByName = new Map<string, FieldDef>();
@@ -187,6 +192,7 @@ export class Dictionary {
     this.fieldByTag = new Array<FieldDef | undefined>(this.tagLimit).fill(undefined);
     const charEnums = new Array<Uint8Array | undefined>(this.tagLimit).fill(undefined);
     const stringEnums = new Array<ReadonlySet<string> | undefined>(this.tagLimit).fill(undefined);
+    const keyedEnums = new Array<ReadonlySet<number> | undefined>(this.tagLimit).fill(undefined);
 
     const lengthTags = this.pairDataFields(data);
     const fields: FieldDef[] = [];
@@ -208,12 +214,15 @@ export class Dictionary {
           charEnums[f.tag] = set;
         } else {
           stringEnums[f.tag] = new Set(values);
+          const keys = values.map(enumValueKey);
+          if (keys.every((k) => k >= 0)) keyedEnums[f.tag] = new Set(keys);
         }
       }
     }
     this.fields = fields;
     this.charEnumByTag = charEnums;
     this.stringEnumByTag = stringEnums;
+    this.keyedEnumByTag = keyedEnums;
 
     this.header = this.scope(this.collect(data.header));
     this.trailer = this.scope(this.collect(data.trailer));
@@ -378,4 +387,23 @@ export function msgTypeKey(msgType: string): number {
   let key = 0;
   for (let i = 0; i < msgType.length; i++) key = key * 256 + (msgType.charCodeAt(i) & 0xff);
   return key + msgType.length * 0x1000000;
+}
+
+/** Longest enum value enumValueKey can key: 7 ASCII characters fit in 50 bits. */
+export const ENUM_KEY_MAX_LENGTH = 7;
+
+/**
+ * A number identifying a short ASCII value (1 followed by 7 bits per character), or -1 when the
+ * value is empty, longer than ENUM_KEY_MAX_LENGTH or not ASCII. Parsers compute the same key
+ * straight from the bytes.
+ */
+export function enumValueKey(value: string): number {
+  if (value.length === 0 || value.length > ENUM_KEY_MAX_LENGTH) return -1;
+  let key = 1;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c >= 128) return -1;
+    key = key * 128 + c;
+  }
+  return key;
 }

@@ -1,0 +1,320 @@
+// A parsed FIX message: the raw bytes plus a flat table of field positions, decoded lazily.
+import type { Dictionary, MessageDef } from '../dictionary/dictionary';
+import type { FixRejection } from './rejection';
+import { FixTimestamp, FixValueError, isFixDecimal, parseMonthYear, parseUtcTimeOnly, parseUtcTimestamp, type FixMonthYear } from './values';
+
+/** Field table stride: tag, value start, value end, index of the next field at the same level. */
+export const FIELD_STRIDE = 4;
+
+const CHAR_STRINGS: readonly string[] = Array.from({ length: 256 }, (_, c) => String.fromCharCode(c));
+
+/**
+ * Shared by a message and its group-entry views. `f` holds FIELD_STRIDE numbers per field in wire
+ * order; a NumInGroup field's "next" skips its whole group, so walking "next" from a level's first
+ * field visits that level only.
+ */
+export class FieldTable {
+  private text: string | undefined;
+
+  constructor(
+    readonly raw: Buffer,
+    readonly f: readonly number[],
+    readonly count: number,
+    readonly dictionary: Dictionary,
+  ) {}
+
+  value(i: number): string {
+    const f = this.f;
+    const start = f[i * FIELD_STRIDE + 1]!;
+    const end = f[i * FIELD_STRIDE + 2]!;
+    if (end - start === 1) return CHAR_STRINGS[this.raw[start]!]!;
+    // One latin1 decode per message, then cheap substrings: faster than a native call per field
+    // once a handful of fields are read, and byte offsets equal string offsets in latin1.
+    this.text ??= this.raw.toString('latin1');
+    return this.text.substring(start, end);
+  }
+
+  get latin1(): string {
+    return (this.text ??= this.raw.toString('latin1'));
+  }
+}
+
+/** Read access to one level of fields: a whole message, or one entry of a repeating group. */
+export class FieldView {
+  /** @internal */
+  constructor(
+    protected readonly table: FieldTable,
+    /** First field index of this level. */
+    protected readonly from: number,
+    /** One past the last field index of this level. */
+    protected readonly to: number,
+  ) {}
+
+  /** Field index (wire position) of the first occurrence of tag at this level, or -1. */
+  indexOf(tag: number): number {
+    const f = this.table.f;
+    for (let i = this.from; i < this.to; i = f[i * FIELD_STRIDE + 3]!) {
+      if (f[i * FIELD_STRIDE] === tag && this.accepts(tag)) return i;
+    }
+    return -1;
+  }
+
+  /** Overridden by section views to restrict a level to header, body or trailer tags. */
+  protected accepts(_tag: number): boolean {
+    return true;
+  }
+
+  has(tag: number): boolean {
+    return this.indexOf(tag) >= 0;
+  }
+
+  /** The value as text (latin1: one character per byte), or undefined when the field is absent. */
+  get(tag: number): string | undefined {
+    const i = this.indexOf(tag);
+    return i < 0 ? undefined : this.table.value(i);
+  }
+
+  /** Like get, but throws when the field is absent. */
+  require(tag: number): string {
+    const i = this.indexOf(tag);
+    if (i < 0) throw new FixFieldMissingError(tag);
+    return this.table.value(i);
+  }
+
+  /** The raw value bytes (a view into the message; DATA fields may contain SOH). */
+  getBytes(tag: number): Buffer | undefined {
+    const i = this.indexOf(tag);
+    if (i < 0) return undefined;
+    const f = this.table.f;
+    return this.table.raw.subarray(f[i * FIELD_STRIDE + 1]!, f[i * FIELD_STRIDE + 2]!);
+  }
+
+  /** INT, LENGTH, SEQNUM, NUMINGROUP; decoded from the bytes, without building a string. */
+  getInt(tag: number): number | undefined {
+    const i = this.indexOf(tag);
+    if (i < 0) return undefined;
+    const f = this.table.f;
+    const raw = this.table.raw;
+    let p = f[i * FIELD_STRIDE + 1]!;
+    const end = f[i * FIELD_STRIDE + 2]!;
+    const negative = raw[p] === 0x2d;
+    if (negative) p++;
+    if (p === end || end - p > 15) throw new FixValueError(tag, this.table.value(i), 'integer');
+    let v = 0;
+    for (; p < end; p++) {
+      const d = raw[p]! - 0x30;
+      if (d < 0 || d > 9) throw new FixValueError(tag, this.table.value(i), 'integer');
+      v = v * 10 + d;
+    }
+    return negative ? -v : v;
+  }
+
+  /**
+   * PRICE, QTY, AMT, FLOAT, PRICEOFFSET, PERCENTAGE as the exact decimal text received (see
+   * values.ts for scaled-integer arithmetic). Never converted through Number.
+   */
+  getDecimal(tag: number): string | undefined {
+    const v = this.get(tag);
+    if (v === undefined) return undefined;
+    if (!isFixDecimal(v)) throw new FixValueError(tag, v, 'decimal');
+    return v;
+  }
+
+  getChar(tag: number): string | undefined {
+    const v = this.get(tag);
+    if (v !== undefined && v.length !== 1) throw new FixValueError(tag, v, 'char');
+    return v;
+  }
+
+  /** BOOLEAN: Y → true, N → false. */
+  getBoolean(tag: number): boolean | undefined {
+    const v = this.get(tag);
+    if (v === undefined) return undefined;
+    if (v === 'Y') return true;
+    if (v === 'N') return false;
+    throw new FixValueError(tag, v, 'boolean (Y/N)');
+  }
+
+  /** UTCTimestamp (YYYYMMDD-HH:MM:SS[.sss]): the instant plus the exact text. */
+  getTimestamp(tag: number): FixTimestamp | undefined {
+    const v = this.get(tag);
+    if (v === undefined) return undefined;
+    const ms = parseUtcTimestamp(v);
+    if (Number.isNaN(ms)) throw new FixValueError(tag, v, 'UTCTimestamp');
+    return new FixTimestamp(v, ms);
+  }
+
+  /** UTCTimeOnly (HH:MM:SS[.sss]) as milliseconds since midnight UTC. */
+  getTimeOnly(tag: number): number | undefined {
+    const v = this.get(tag);
+    if (v === undefined) return undefined;
+    const ms = parseUtcTimeOnly(v);
+    if (Number.isNaN(ms)) throw new FixValueError(tag, v, 'UTCTimeOnly');
+    return ms;
+  }
+
+  /** MonthYear (YYYYMM, YYYYMMDD or YYYYMMwN). */
+  getMonthYear(tag: number): FixMonthYear | undefined {
+    const v = this.get(tag);
+    if (v === undefined) return undefined;
+    const my = parseMonthYear(v);
+    if (!my) throw new FixValueError(tag, v, 'MonthYear');
+    return my;
+  }
+
+  /** Number of entries actually present in a repeating group (0 when absent). */
+  groupSize(countTag: number): number {
+    const i = this.indexOf(countTag);
+    return i < 0 ? 0 : this.entryStarts(i).length;
+  }
+
+  /**
+   * The entries of the repeating group opened by countTag (NoPartyIDs, NoLegs, ...), each a view
+   * with the same getters, nested groups included. Empty when the group is absent.
+   */
+  getGroup(countTag: number): FixGroupEntry[] {
+    const i = this.indexOf(countTag);
+    if (i < 0) return [];
+    const starts = this.entryStarts(i);
+    const end = this.table.f[i * FIELD_STRIDE + 3]!;
+    const entries: FixGroupEntry[] = new Array(starts.length);
+    for (let k = 0; k < starts.length; k++) entries[k] = new FixGroupEntry(this.table, starts[k]!, k + 1 < starts.length ? starts[k + 1]! : end);
+    return entries;
+  }
+
+  // An entry starts at each occurrence of the group's first field (the delimiter) at the group's level.
+  private entryStarts(countIndex: number): number[] {
+    const f = this.table.f;
+    const end = f[countIndex * FIELD_STRIDE + 3]!;
+    const first = countIndex + 1;
+    if (first >= end) return [];
+    const delimiter = f[first * FIELD_STRIDE]!;
+    const starts: number[] = [];
+    for (let k = first; k < end; k = f[k * FIELD_STRIDE + 3]!) if (f[k * FIELD_STRIDE] === delimiter) starts.push(k);
+    return starts;
+  }
+
+  /** This level's fields in wire order as [tag, value]; groups appear as their count field only. */
+  fields(): Array<[tag: number, value: string]> {
+    const out: Array<[number, string]> = [];
+    const f = this.table.f;
+    for (let i = this.from; i < this.to; i = f[i * FIELD_STRIDE + 3]!) {
+      const tag = f[i * FIELD_STRIDE]!;
+      if (this.accepts(tag)) out.push([tag, this.table.value(i)]);
+    }
+    return out;
+  }
+}
+
+/** One entry of a repeating group. */
+export class FixGroupEntry extends FieldView {}
+
+class SectionView extends FieldView {
+  constructor(
+    table: FieldTable,
+    from: number,
+    to: number,
+    private readonly section: 'header' | 'body' | 'trailer',
+  ) {
+    super(table, from, to);
+  }
+
+  protected override accepts(tag: number): boolean {
+    const d = this.table.dictionary;
+    if (this.section === 'header') return d.isHeaderTag(tag);
+    if (this.section === 'trailer') return d.isTrailerTag(tag);
+    return !d.isHeaderTag(tag) && !d.isTrailerTag(tag);
+  }
+}
+
+export class FixFieldMissingError extends Error {
+  constructor(readonly tag: number) {
+    super(`FIX tag ${tag} is missing`);
+    this.name = 'FixFieldMissingError';
+  }
+}
+
+/**
+ * A received message. Getters at this level see header, body and trailer fields (tags are unique
+ * across the three in FIX 4.4); `header`, `body` and `trailer` restrict to one section.
+ */
+export class FixMessage extends FieldView {
+  /** BeginString (8). */
+  readonly beginString: string;
+  /** MsgType (35); empty when the message is garbled before it. */
+  readonly msgType: string;
+  /** MsgSeqNum (34); undefined when absent or not a number. */
+  readonly msgSeqNum: number | undefined;
+  /** The dictionary definition of MsgType, undefined for MsgTypes the dictionary does not know. */
+  readonly definition: MessageDef | undefined;
+  /**
+   * Set when the bytes cannot be read as a FIX message at all (a field without '=', 8/9/35 not
+   * first, CheckSum not last, a DATA length running past the end). The session ignores such a
+   * message like a garbled frame: no Reject, no sequence number consumed.
+   */
+  readonly garbled: string | undefined;
+  /** Set when the message is readable but breaks the dictionary: answer with a session Reject. */
+  readonly rejection: FixRejection | undefined;
+
+  /** @internal Built by FixParser. */
+  constructor(
+    table: FieldTable,
+    beginString: string,
+    msgType: string,
+    msgSeqNum: number | undefined,
+    definition: MessageDef | undefined,
+    garbled: string | undefined,
+    rejection: FixRejection | undefined,
+  ) {
+    super(table, 0, table.count);
+    this.beginString = beginString;
+    this.msgType = msgType;
+    this.msgSeqNum = msgSeqNum;
+    this.definition = definition;
+    this.garbled = garbled;
+    this.rejection = rejection;
+  }
+
+  /** The bytes exactly as received (for the audit log). */
+  get raw(): Buffer {
+    return this.table.raw;
+  }
+
+  /** The bytes as a latin1 string (one character per byte). */
+  get rawText(): string {
+    return this.table.latin1;
+  }
+
+  get fieldCount(): number {
+    return this.table.count;
+  }
+
+  get header(): FieldView {
+    return new SectionView(this.table, 0, this.table.count, 'header');
+  }
+
+  get body(): FieldView {
+    return new SectionView(this.table, 0, this.table.count, 'body');
+  }
+
+  get trailer(): FieldView {
+    return new SectionView(this.table, 0, this.table.count, 'trailer');
+  }
+
+  /** True for a valid (neither garbled nor rejected) message. */
+  get isValid(): boolean {
+    return this.garbled === undefined && this.rejection === undefined;
+  }
+
+  /** Every field in wire order, group members included, as [tag, value]. */
+  allFields(): Array<[tag: number, value: string]> {
+    const out: Array<[number, string]> = new Array(this.table.count);
+    for (let i = 0; i < this.table.count; i++) out[i] = [this.table.f[i * FIELD_STRIDE]!, this.table.value(i)];
+    return out;
+  }
+
+  /** The message with SOH shown as '|', for logs. */
+  override toString(): string {
+    return this.table.latin1.replaceAll('\x01', '|');
+  }
+}

@@ -1,0 +1,507 @@
+// One pass over the bytes of a framed message: split fields, build repeating groups from the
+// dictionary and validate as we go. Every per-tag question is an array lookup; values are not
+// decoded to strings unless an enum check needs it.
+import { Dictionary, ENUM_KEY_MAX_LENGTH, Placement, ValueType, type GroupDef, type MessageDef } from '../dictionary/dictionary';
+import { FIELD_STRIDE, FieldTable, FixMessage } from './message';
+import { DEFAULT_VALIDATION, RejectReason, USER_DEFINED_TAG_MIN, rejection, type FixRejection, type ValidationOptions } from './rejection';
+
+const SOH = 0x01;
+const EQUALS = 0x3d;
+/** Tags below this get O(1) duplicate detection; higher (rare) ones fall back to a scan. */
+const STAMP_LIMIT = 10_000;
+/** Deeper nesting than any dictionary defines means hostile input; the cap bounds the work. */
+const MAX_GROUP_DEPTH = 16;
+const MAX_TAG_DIGITS = 9;
+
+const NO_ERROR = -1;
+
+export class FixParser {
+  readonly dictionary: Dictionary;
+  readonly options: Readonly<ValidationOptions>;
+
+  // Scope stamps: stamps[level][tag] === scope id ⇔ tag already seen in that scope. Level 0 is the
+  // message, level d the current entry of the group open at depth d. Scope ids only grow, so no
+  // clearing is needed between messages.
+  private readonly stamps: Uint32Array[] = [];
+  private scopeId = 0;
+
+  // Open repeating groups, by depth (1-based).
+  private readonly groupDef: GroupDef[] = [];
+  private readonly groupCountIndex: number[] = [];
+  private readonly groupDeclared: number[] = [];
+  private readonly groupEntries: number[] = [];
+  private readonly groupEntryScope: number[] = [];
+  private readonly groupLastRank: number[] = [];
+
+  // First problem found in each category while parsing the current message.
+  private fieldError: FixRejection | undefined;
+  private orderError: FixRejection | undefined;
+  private requiredError: FixRejection | undefined;
+
+  constructor(dictionary: Dictionary = Dictionary.fix44(), options: Partial<ValidationOptions> = {}) {
+    this.dictionary = dictionary;
+    this.options = { ...DEFAULT_VALIDATION, ...options };
+    this.stamps.push(new Uint32Array(Math.max(STAMP_LIMIT, dictionary.tagLimit)));
+  }
+
+  /**
+   * Parses one framed message (as produced by FixFramer: BodyLength and CheckSum already checked).
+   * Never throws on bad input: unreadable bytes come back with `garbled` set, dictionary violations
+   * with `rejection` set (SessionRejectReason, RefTagID, text).
+   */
+  parse(raw: Buffer): FixMessage {
+    const dict = this.dictionary;
+    const opts = this.options;
+    const validate = opts.validate;
+    const tagLimit = dict.tagLimit;
+    const lengthTagByDataTag = dict.lengthTagByDataTag;
+    const headerKind = dict.header.memberKind;
+    const trailerKind = dict.trailer.memberKind;
+    const len = raw.length;
+    const f: number[] = [];
+
+    this.fieldError = undefined;
+    this.orderError = undefined;
+    this.requiredError = undefined;
+    const messageScope = this.nextScope();
+    const topStamps = this.stamps[0]!;
+
+    let n = 0;
+    let pos = 0;
+    let depth = 0;
+    /** 0 header, 1 body, 2 trailer: for "header field after body" checks. */
+    let section = 0;
+    let garbled: string | undefined;
+    let beginString = '';
+    let msgType = '';
+    let msgSeqNum: number | undefined;
+    let def: MessageDef | undefined;
+    let placement: Uint8Array | undefined;
+
+    while (pos < len) {
+      // Tag: digits up to '='.
+      const tagStart = pos;
+      let tag = 0;
+      let badTag = false;
+      let c = raw[pos]!;
+      while (c !== EQUALS) {
+        if (c === SOH || pos + 1 >= len) {
+          garbled = 'field without "="';
+          break;
+        }
+        if (c < 0x30 || c > 0x39 || pos - tagStart >= MAX_TAG_DIGITS) badTag = true;
+        else tag = tag * 10 + (c - 0x30);
+        c = raw[++pos]!;
+      }
+      if (garbled !== undefined) break;
+      if (pos === tagStart || tag === 0) badTag = true;
+      const valueStart = ++pos;
+
+      // Value: up to SOH, except DATA fields whose byte count comes from their LENGTH field.
+      let valueEnd = -1;
+      const lengthTag = tag < tagLimit ? lengthTagByDataTag[tag]! : 0;
+      if (lengthTag !== 0 && n > 0 && f[(n - 1) * FIELD_STRIDE] === lengthTag) {
+        const dataLength = unsignedAt(raw, f[(n - 1) * FIELD_STRIDE + 1]!, f[(n - 1) * FIELD_STRIDE + 2]!);
+        if (dataLength >= 0) {
+          valueEnd = valueStart + dataLength;
+          if (valueEnd >= len || raw[valueEnd] !== SOH) {
+            garbled = `DATA field ${tag} is not ${dataLength} bytes long`;
+            break;
+          }
+        }
+      }
+      if (valueEnd < 0) {
+        valueEnd = valueStart;
+        while (valueEnd < len && raw[valueEnd] !== SOH) valueEnd++;
+        if (valueEnd >= len) {
+          garbled = 'last field not terminated by SOH';
+          break;
+        }
+      }
+      pos = valueEnd + 1;
+      const index = n++;
+      f.push(tag, valueStart, valueEnd, index + 1);
+
+      // BeginString, BodyLength, MsgType must open the message.
+      if (index < 3) {
+        if (badTag || tag !== (index === 0 ? 8 : index === 1 ? 9 : 35)) {
+          garbled = index === 0 ? 'BeginString (8) must be the first field' : index === 1 ? 'BodyLength (9) must be the second field' : 'MsgType (35) must be the third field';
+          break;
+        }
+        topStamps[tag] = messageScope;
+        if (index === 0) beginString = raw.toString('latin1', valueStart, valueEnd);
+        else if (index === 2) {
+          const typeLength = valueEnd - valueStart;
+          if (typeLength > 0 && typeLength <= 3) {
+            let key = 0;
+            for (let k = valueStart; k < valueEnd; k++) key = key * 256 + raw[k]!;
+            def = dict.messageByTypeKey(key + typeLength * 0x1000000);
+          }
+          msgType = def ? def.msgType : raw.toString('latin1', valueStart, valueEnd);
+          placement = def?.placement;
+        }
+        continue;
+      }
+
+      if (tag === 34 && depth === 0) {
+        const seq = unsignedAt(raw, valueStart, valueEnd);
+        if (seq >= 0) msgSeqNum = seq;
+      }
+
+      if (badTag) {
+        // A tag that is not a positive number cannot be named in RefTagID.
+        if (validate && this.fieldError === undefined) this.fieldError = rejection(RejectReason.InvalidTagNumber);
+        continue;
+      }
+
+      // Inside repeating groups: the field continues the innermost group that has it as a
+      // member, closing groups that do not.
+      if (depth > 0) {
+        let handled = false;
+        while (depth > 0) {
+          const g = this.groupDef[depth - 1]!;
+          if (tag === g.delimiter) {
+            this.closeEntry(depth);
+            this.groupEntries[depth - 1]!++;
+            const scope = this.nextScope();
+            this.groupEntryScope[depth - 1] = scope;
+            this.groupLastRank[depth - 1] = g.rank[tag]!;
+            this.stamps[depth]![tag] = scope;
+            handled = true;
+            break;
+          }
+          const kind = tag < tagLimit ? g.memberKind[tag]! : 0;
+          if (kind !== 0) {
+            if (validate) {
+              if (this.groupEntries[depth - 1] === 0) {
+                this.noteFieldError(RejectReason.RepeatingGroupFieldsOutOfOrder, tag);
+              } else {
+                const stamps = this.stamps[depth]!;
+                const rank = g.rank[tag]!;
+                if (stamps[tag] === this.groupEntryScope[depth - 1]) this.noteFieldError(RejectReason.TagAppearsMoreThanOnce, tag);
+                else if (rank < this.groupLastRank[depth - 1]! && opts.validateUnorderedGroupFields) {
+                  this.noteFieldError(RejectReason.RepeatingGroupFieldsOutOfOrder, tag);
+                }
+                this.groupLastRank[depth - 1] = rank;
+              }
+            }
+            this.stamps[depth]![tag] = this.groupEntryScope[depth - 1]!;
+            if (kind === 2) {
+              const nested = g.groups.get(tag)!;
+              if (!this.openGroup(nested, index, raw, valueStart, valueEnd, depth + 1)) {
+                garbled = 'repeating groups nested too deeply';
+                break;
+              }
+              depth++;
+            }
+            handled = true;
+            break;
+          }
+          this.closeGroup(depth, index, f);
+          depth--;
+        }
+        if (garbled !== undefined) break;
+        if (handled) {
+          if (validate) this.checkValue(raw, tag, valueStart, valueEnd);
+          continue;
+        }
+      }
+
+      // Top level: header, body or trailer.
+      let where: number;
+      if (placement !== undefined) where = tag < tagLimit ? placement[tag]! : Placement.None;
+      else if (tag < tagLimit && headerKind[tag] !== 0) where = headerKind[tag] === 2 ? Placement.HeaderGroup : Placement.Header;
+      else if (tag < tagLimit && trailerKind[tag] !== 0) where = Placement.Trailer;
+      else where = Placement.None;
+
+      if (where === Placement.Header || where === Placement.HeaderGroup) {
+        if (section !== 0 && validate && opts.validateFieldsOutOfOrder && this.orderError === undefined) {
+          this.orderError = rejection(RejectReason.TagSpecifiedOutOfRequiredOrder, tag);
+        }
+      } else if (where === Placement.Trailer) {
+        section = 2;
+      } else {
+        if (section === 2 && validate && opts.validateFieldsOutOfOrder && this.orderError === undefined) {
+          this.orderError = rejection(RejectReason.TagSpecifiedOutOfRequiredOrder, tag);
+        }
+        if (section === 0) section = 1;
+      }
+
+      if (validate) {
+        if (tag < STAMP_LIMIT ? topStamps[tag] === messageScope : this.seenAtTopLevel(f, index, tag)) {
+          this.noteFieldError(RejectReason.TagAppearsMoreThanOnce, tag);
+        }
+      }
+      if (tag < STAMP_LIMIT) topStamps[tag] = messageScope;
+
+      if (where === Placement.HeaderGroup || where === Placement.BodyGroup) {
+        const g = where === Placement.HeaderGroup ? dict.header.groups.get(tag)! : def!.body.groups.get(tag)!;
+        this.openGroup(g, index, raw, valueStart, valueEnd, 1);
+        depth = 1;
+      }
+
+      if (validate) {
+        if (where === Placement.None) this.checkUnknownTag(tag);
+        this.checkValue(raw, tag, valueStart, valueEnd);
+      }
+    }
+
+    if (garbled === undefined && (n < 4 || f[(n - 1) * FIELD_STRIDE] !== 10)) garbled = 'CheckSum (10) must be the last field';
+    while (depth > 0) {
+      this.closeGroup(depth, n, f);
+      depth--;
+    }
+
+    let result: FixRejection | undefined;
+    if (garbled === undefined && validate) {
+      if (def === undefined) result = rejection(RejectReason.InvalidMsgType, 35);
+      else {
+        this.checkRequired(dict.header.requiredTags, topStamps, messageScope);
+        this.checkRequired(def.body.requiredTags, topStamps, messageScope);
+        this.checkRequired(dict.trailer.requiredTags, topStamps, messageScope);
+        // QuickFIX's order: structure, then MsgType, then required fields, then field by field.
+        result = this.orderError ?? this.requiredError ?? this.fieldError;
+      }
+    }
+    return new FixMessage(new FieldTable(raw, f, n, dict), beginString, msgType, msgSeqNum, def, garbled, result);
+  }
+
+  private nextScope(): number {
+    if (this.scopeId >= 0xfffffff0) {
+      for (const s of this.stamps) s.fill(0);
+      this.scopeId = 0;
+    }
+    return ++this.scopeId;
+  }
+
+  private openGroup(g: GroupDef, countIndex: number, raw: Buffer, valueStart: number, valueEnd: number, depth: number): boolean {
+    if (depth > MAX_GROUP_DEPTH) return false;
+    const d = depth - 1;
+    this.groupDef[d] = g;
+    this.groupCountIndex[d] = countIndex;
+    this.groupDeclared[d] = unsignedAt(raw, valueStart, valueEnd);
+    this.groupEntries[d] = 0;
+    this.groupEntryScope[d] = this.nextScope();
+    this.groupLastRank[d] = 0;
+    if (this.stamps.length <= depth) this.stamps.push(new Uint32Array(this.dictionary.tagLimit));
+    return true;
+  }
+
+  /** Required members of the group entry that is ending at this depth. */
+  private closeEntry(depth: number): void {
+    if (!this.options.validate || this.groupEntries[depth - 1] === 0) return;
+    this.checkRequired(this.groupDef[depth - 1]!.requiredTags, this.stamps[depth]!, this.groupEntryScope[depth - 1]!);
+  }
+
+  /** Ends the group at this depth just before field `end`: links its count field past it, checks the count. */
+  private closeGroup(depth: number, end: number, f: number[]): void {
+    const d = depth - 1;
+    this.closeEntry(depth);
+    const countIndex = this.groupCountIndex[d]!;
+    f[countIndex * FIELD_STRIDE + 3] = end;
+    const declared = this.groupDeclared[d]!;
+    // A malformed count is reported by the format check of the count field itself.
+    if (this.options.validate && declared >= 0 && declared !== this.groupEntries[d]) {
+      this.noteFieldError(RejectReason.IncorrectNumInGroupCountForRepeatingGroup, this.groupDef[d]!.countTag);
+    }
+  }
+
+  private checkRequired(required: readonly number[], stamps: Uint32Array, scope: number): void {
+    if (this.requiredError !== undefined) return;
+    for (let k = 0; k < required.length; k++) {
+      const tag = required[k]!;
+      if (stamps[tag] !== scope) {
+        this.requiredError = rejection(RejectReason.RequiredTagMissing, tag);
+        return;
+      }
+    }
+  }
+
+  private noteFieldError(reason: RejectReason, tag: number): void {
+    if (this.fieldError === undefined) this.fieldError = rejection(reason, tag);
+  }
+
+  private seenAtTopLevel(f: number[], index: number, tag: number): boolean {
+    for (let i = 0; i < index; i = f[i * FIELD_STRIDE + 3]!) if (f[i * FIELD_STRIDE] === tag) return true;
+    return false;
+  }
+
+  /** A top-level tag the message type does not define. */
+  private checkUnknownTag(tag: number): void {
+    const opts = this.options;
+    if (tag >= USER_DEFINED_TAG_MIN) {
+      if (!opts.validateUserDefinedFields) return;
+    } else if (opts.allowUnknownMessageFields) return;
+    this.noteFieldError(this.dictionary.isDefinedTag(tag) ? RejectReason.TagNotDefinedForThisMessageType : RejectReason.InvalidTagNumber, tag);
+  }
+
+  /** Empty value, data format and enum checks for a field the dictionary defines. */
+  private checkValue(raw: Buffer, tag: number, start: number, end: number): void {
+    if (this.fieldError !== undefined) return;
+    if (start === end) {
+      if (this.options.validateFieldsHaveValues) this.noteFieldError(RejectReason.TagSpecifiedWithoutAValue, tag);
+      return;
+    }
+    const dict = this.dictionary;
+    if (tag >= dict.tagLimit) return;
+    const type = dict.valueTypeByTag[tag]!;
+    if (type === 255) return;
+    if (!isValidFormat(raw, type, start, end)) {
+      this.noteFieldError(RejectReason.IncorrectDataFormatForValue, tag);
+      return;
+    }
+    if (tag === 35) return; // an unknown MsgType is reported as Invalid MsgType
+    const charEnum = dict.charEnumByTag[tag];
+    if (charEnum !== undefined) {
+      if (end - start !== 1 || charEnum[raw[start]!] !== 1) this.noteFieldError(RejectReason.ValueIsIncorrect, tag);
+      return;
+    }
+    const keyed = dict.keyedEnumByTag[tag];
+    const strings = dict.stringEnumByTag[tag];
+    if (strings === undefined) return;
+    if (type === ValueType.MultipleValueString) {
+      // Space-separated values, each of which must be allowed.
+      let s = start;
+      for (let k = start; k <= end; k++) {
+        if (k === end || raw[k] === 0x20) {
+          if (k === s || !enumContains(raw, s, k, keyed, strings)) {
+            this.noteFieldError(RejectReason.ValueIsIncorrect, tag);
+            return;
+          }
+          s = k + 1;
+        }
+      }
+      return;
+    }
+    if (!enumContains(raw, start, end, keyed, strings)) this.noteFieldError(RejectReason.ValueIsIncorrect, tag);
+  }
+}
+
+function enumContains(raw: Buffer, start: number, end: number, keyed: ReadonlySet<number> | undefined, strings: ReadonlySet<string>): boolean {
+  if (keyed !== undefined) {
+    if (end - start > ENUM_KEY_MAX_LENGTH) return false;
+    let key = 1;
+    for (let k = start; k < end; k++) {
+      const c = raw[k]!;
+      if (c >= 128) return false;
+      key = key * 128 + c;
+    }
+    return keyed.has(key);
+  }
+  return strings.has(raw.toString('latin1', start, end));
+}
+
+/** Digits only → value; -1 when empty, not digits or too long to be a count or length. */
+function unsignedAt(raw: Buffer, start: number, end: number): number {
+  if (start === end || end - start > 9) return -1;
+  let v = 0;
+  for (let k = start; k < end; k++) {
+    const d = raw[k]! - 0x30;
+    if (d < 0 || d > 9) return -1;
+    v = v * 10 + d;
+  }
+  return v;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Format checks on bytes, one per ValueType family.
+
+export function isValidFormat(raw: Uint8Array, type: number, start: number, end: number): boolean {
+  switch (type) {
+    case ValueType.Int: {
+      let k = start;
+      if (raw[k] === 0x2d) k++;
+      return k < end && allDigits(raw, k, end);
+    }
+    case ValueType.UnsignedInt:
+      return allDigits(raw, start, end);
+    case ValueType.Decimal:
+      return isDecimalBytes(raw, start, end);
+    case ValueType.Char:
+      return end - start === 1;
+    case ValueType.Boolean:
+      return end - start === 1 && (raw[start] === 0x59 || raw[start] === 0x4e);
+    case ValueType.UtcTimestamp:
+      return isTimestampBytes(raw, start, end);
+    case ValueType.UtcTimeOnly:
+      return isTimeBytes(raw, start, end);
+    case ValueType.Date:
+      return end - start === 8 && isDateBytes(raw, start);
+    case ValueType.MonthYear:
+      return isMonthYearBytes(raw, start, end);
+    case ValueType.DayOfMonth: {
+      if (end - start > 2 || !allDigits(raw, start, end)) return false;
+      const v = numberAt(raw, start, end);
+      return v >= 1 && v <= 31;
+    }
+    default:
+      return true;
+  }
+}
+
+function allDigits(raw: Uint8Array, start: number, end: number): boolean {
+  if (start >= end) return false;
+  for (let k = start; k < end; k++) {
+    const c = raw[k]!;
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
+}
+
+function numberAt(raw: Uint8Array, start: number, end: number): number {
+  let v = 0;
+  for (let k = start; k < end; k++) v = v * 10 + (raw[k]! - 0x30);
+  return v;
+}
+
+function isDecimalBytes(raw: Uint8Array, start: number, end: number): boolean {
+  let k = start;
+  if (raw[k] === 0x2d) k++;
+  let digits = 0;
+  let dot = false;
+  for (; k < end; k++) {
+    const c = raw[k]!;
+    if (c >= 0x30 && c <= 0x39) digits++;
+    else if (c === 0x2e && !dot) dot = true;
+    else return false;
+  }
+  return digits > 0;
+}
+
+function isDateBytes(raw: Uint8Array, start: number): boolean {
+  if (!allDigits(raw, start, start + 8)) return false;
+  const year = numberAt(raw, start, start + 4);
+  const month = numberAt(raw, start + 4, start + 6);
+  const day = numberAt(raw, start + 6, start + 8);
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+}
+
+function isTimeBytes(raw: Uint8Array, start: number, end: number): boolean {
+  const len = end - start;
+  if (len < 8 || raw[start + 2] !== 0x3a || raw[start + 5] !== 0x3a) return false;
+  if (!allDigits(raw, start, start + 2) || !allDigits(raw, start + 3, start + 5) || !allDigits(raw, start + 6, start + 8)) return false;
+  if (numberAt(raw, start, start + 2) > 23 || numberAt(raw, start + 3, start + 5) > 59 || numberAt(raw, start + 6, start + 8) > 60) return false;
+  if (len === 8) return true;
+  return raw[start + 8] === 0x2e && len >= 10 && len <= 18 && allDigits(raw, start + 9, end);
+}
+
+function isTimestampBytes(raw: Uint8Array, start: number, end: number): boolean {
+  return end - start >= 17 && raw[start + 8] === 0x2d && isDateBytes(raw, start) && isTimeBytes(raw, start + 9, end);
+}
+
+function isMonthYearBytes(raw: Uint8Array, start: number, end: number): boolean {
+  const len = end - start;
+  if (len !== 6 && len !== 8) return false;
+  if (!allDigits(raw, start, start + 6)) return false;
+  const month = numberAt(raw, start + 4, start + 6);
+  if (month < 1 || month > 12) return false;
+  if (len === 6) return true;
+  if (raw[start + 6] === 0x77) return raw[start + 7]! >= 0x31 && raw[start + 7]! <= 0x35;
+  return isDateBytes(raw, start);
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+

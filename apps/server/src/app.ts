@@ -12,6 +12,8 @@ import { apiError, installErrorHandling } from './http/errors';
 import { authRoutes } from './routes/auth';
 import { healthRoutes } from './routes/health';
 import { userRoutes } from './routes/users';
+import { referenceRoutes } from './routes/reference';
+import { clientConnectorRoutes } from './routes/client-connectors';
 
 /** Bodies above this are refused with 413; the largest legitimate body (a connector with certificates) is far smaller. */
 export const BODY_LIMIT_BYTES = 256 * 1024;
@@ -41,6 +43,8 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, logger: Logger): Pr
   healthRoutes(app, full);
   authRoutes(app, full);
   userRoutes(app, full);
+  referenceRoutes(app, full);
+  clientConnectorRoutes(app, full);
 
   const webDist = ctx.config.webDist ?? defaultWebDist();
   const indexHtml = join(webDist, 'index.html');

@@ -2,6 +2,7 @@ import type { Db } from '@fixdesk/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuthService } from './auth/auth-service';
 import type { Config } from './config';
+import type { ServerEventBus } from './events';
 import type { WsHub } from './ws/hub';
 
 /** What the routes share: built once in the composition root (main.ts) and passed down. */
@@ -10,6 +11,7 @@ export interface AppContext {
   db: Db;
   auth: AuthService;
   hub: WsHub;
+  events: ServerEventBus;
   log: FastifyBaseLogger;
   version: string;
 }

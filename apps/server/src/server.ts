@@ -7,6 +7,7 @@ import { generatePassword, hashPassword } from './auth/passwords';
 import type { Config } from './config';
 import type { AppContext } from './context';
 import { loadDictionaryData } from './dictionary';
+import { ServerEventBus } from './events';
 import { WsHub } from './ws/hub';
 
 export interface RunningServer {
@@ -49,7 +50,8 @@ export async function startServer(config: Config, opts: { db?: Db; logger?: pino
 
     const auth = new AuthService(db);
     const hub = new WsHub(auth, log);
-    const { app, ctx } = await buildApp({ config, db, auth, hub, version: VERSION }, log);
+    const events = new ServerEventBus();
+    const { app, ctx } = await buildApp({ config, db, auth, hub, events, version: VERSION }, log);
     hub.start();
     await app.listen({ port: config.port, host: config.host });
     const addr = app.server.address();

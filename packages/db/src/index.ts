@@ -5,3 +5,5 @@ export * from './seed-data';
 export * from './seed-dictionary';
 export * from './repos/users';
 export * from './repos/auth-sessions';
+export * from './repos/connectors';
+export * from './repos/reference';

@@ -2,3 +2,4 @@ export * from './auth';
 export * from './errors';
 export * from './health';
 export * from './ws';
+export * from './connectors';

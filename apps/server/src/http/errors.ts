@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiError } from '@fixdesk/protocol';
-import { z } from 'zod';
+import type { z } from 'zod';
 
 /** An error with an HTTP status and a message meant for the user. */
 export class HttpError extends Error {
@@ -41,7 +41,8 @@ function issuePath(i: z.core.$ZodIssue): string {
 
 function issueMessage(i: z.core.$ZodIssue): string {
   if (i.code === 'unrecognized_keys') return `unknown field${i.keys.length > 1 ? 's' : ''}`;
-  if (i.code === 'invalid_type' && i.input === undefined) return 'is required';
+  // zod's stock wording for a missing value is 'Invalid input: expected …'; a schema's own message wins.
+  if (i.code === 'invalid_type' && i.input === undefined && i.message.startsWith('Invalid input')) return 'is required';
   return i.message;
 }
 

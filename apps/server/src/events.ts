@@ -1,0 +1,9 @@
+import { EventEmitter } from 'node:events';
+
+/** What parts of one node tell each other (the FIX acceptor follows connector changes, etc.). */
+export interface ServerEvents {
+  /** A client connector was created, changed or deleted (comp id as it is now, or as it was). */
+  'connector-changed': [compId: string];
+}
+
+export class ServerEventBus extends EventEmitter<ServerEvents> {}

@@ -1,0 +1,128 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  countConnectorOrders,
+  deleteConnector,
+  getConnector,
+  insertConnector,
+  listConnectors,
+  updateConnector,
+  type ConnectorColumn,
+  type ConnectorRow,
+} from '@fixdesk/db';
+import {
+  CompIdParamsSchema,
+  CreateConnectorSchema,
+  UpdateConnectorSchema,
+  type ClientConnector,
+  type UpdateConnectorInput,
+} from '@fixdesk/protocol';
+import type { AppContext } from '../context';
+import { HttpError, badRequest, conflict, notFound, parse } from '../http/errors';
+
+/** The API shape; secrets (FIX password, TLS private key) only for administrators. */
+export function presentConnector(row: ConnectorRow, isAdmin: boolean): ClientConnector {
+  const { tls_expires_at: _expires, ...rest } = row;
+  return {
+    ...rest,
+    lei: row.client_lei,
+    fix_password: isAdmin ? row.fix_password : null,
+    tls_key: isAdmin ? row.tls_key : null,
+    tls_enabled: Boolean(row.tls_cert),
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+/** Form input → column values: blank optional strings become null; `lei` is an alias of client_lei. */
+function toColumns(input: UpdateConnectorInput): Partial<Record<ConnectorColumn, unknown>> {
+  const { comp_id: _c, execution_id_prefix: _p, id: _i, is_connected: _ic, created_at: _ca, updated_at: _ua, lei, ...rest } = input;
+  const out: Partial<Record<ConnectorColumn, unknown>> = {};
+  for (const [k, v] of Object.entries(rest)) {
+    if (v === undefined) continue;
+    out[k as ConnectorColumn] = v === '' ? null : v;
+  }
+  if (lei !== undefined && out.client_lei === undefined) out.client_lei = lei === '' ? null : lei;
+  if (typeof out.whitelisted_ips === 'string') {
+    out.whitelisted_ips = out.whitelisted_ips.split(/[,\s]+/).filter(Boolean).join(',') || null;
+  }
+  return out;
+}
+
+function isUniqueViolation(err: unknown, constraint: string): boolean {
+  const e = err as { code?: string; constraint?: string; message?: string };
+  return e.code === '23505' && (e.constraint === constraint || (e.message ?? '').includes(constraint));
+}
+
+export function clientConnectorRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const isAdmin = (req: FastifyRequest) => req.user?.role === 'admin';
+
+  app.get('/api/client-connectors', { config: { access: 'read' } }, async (req) => {
+    const rows = await listConnectors(ctx.db);
+    return { success: true, data: rows.map((r) => presentConnector(r, isAdmin(req))) };
+  });
+
+  app.get('/api/client-connectors/:comp_id', { config: { access: 'read' } }, async (req) => {
+    const { comp_id } = parse(CompIdParamsSchema, req.params, 'params');
+    const row = await getConnector(ctx.db, comp_id);
+    if (!row) throw notFound(`Client connector ${comp_id} not found`);
+    return { success: true, data: presentConnector(row, isAdmin(req)) };
+  });
+
+  app.post('/api/client-connectors', { config: { access: 'admin' } }, async (req) => {
+    const input = parse(CreateConnectorSchema, req.body, 'body');
+    const values = toColumns(input);
+    values.target_comp_id ??= 'FIXDESK';
+    try {
+      const row = await insertConnector(ctx.db, input.comp_id, input.execution_id_prefix.toUpperCase(), values);
+      ctx.log.info({ compId: row.comp_id, by: req.user?.username }, 'client connector created');
+      ctx.events.emit('connector-changed', row.comp_id);
+      return { success: true, data: presentConnector(row, true), message: 'Client connector created successfully!' };
+    } catch (err) {
+      if (isUniqueViolation(err, 'client_connectors_comp_id_key')) throw new HttpError(409, `Component ID ${input.comp_id} already exists`, 'comp_id');
+      if (isUniqueViolation(err, 'client_connectors_execution_id_prefix_key')) {
+        throw new HttpError(409, `Execution ID prefix ${input.execution_id_prefix.toUpperCase()} is already used by another connector`, 'execution_id_prefix');
+      }
+      if ((err as { code?: string }).code === '23503') throw badRequest('broker_id does not name a broker', 'broker_id');
+      throw err;
+    }
+  });
+
+  app.put('/api/client-connectors/:comp_id', { config: { access: 'admin' } }, async (req) => {
+    const { comp_id } = parse(CompIdParamsSchema, req.params, 'params');
+    const input = parse(UpdateConnectorSchema, req.body, 'body');
+    const existing = await getConnector(ctx.db, comp_id);
+    if (!existing) throw notFound(`Client connector ${comp_id} not found`);
+    if (input.comp_id !== undefined && input.comp_id !== comp_id) {
+      throw badRequest('Component ID cannot be changed; create a new connector instead', 'comp_id');
+    }
+    if (input.execution_id_prefix !== undefined && input.execution_id_prefix.toUpperCase() !== existing.execution_id_prefix) {
+      throw badRequest('Execution ID prefix is fixed once the connector is created', 'execution_id_prefix');
+    }
+    try {
+      const row = await updateConnector(ctx.db, comp_id, toColumns(input));
+      if (!row) throw notFound(`Client connector ${comp_id} not found`);
+      ctx.log.info({ compId: comp_id, by: req.user?.username, fields: Object.keys(input) }, 'client connector updated');
+      ctx.events.emit('connector-changed', comp_id);
+      return { success: true, data: presentConnector(row, true), message: 'Client connector updated successfully!' };
+    } catch (err) {
+      if ((err as { code?: string }).code === '23503') throw badRequest('broker_id does not name a broker', 'broker_id');
+      if ((err as { code?: string }).code === '23514') throw badRequest(`Value out of range: ${(err as Error).message}`);
+      throw err;
+    }
+  });
+
+  app.delete('/api/client-connectors/:comp_id', { config: { access: 'admin' } }, async (req) => {
+    const { comp_id } = parse(CompIdParamsSchema, req.params, 'params');
+    const existing = await getConnector(ctx.db, comp_id);
+    if (!existing) throw notFound(`Client connector ${comp_id} not found`);
+    // Orders are compliance records: a connector with orders is deactivated, never deleted.
+    const orders = await countConnectorOrders(ctx.db, existing.id);
+    if (orders > 0) {
+      throw conflict(`Cannot delete client connector ${comp_id} - it has ${orders} order(s) in the system. Deactivate it instead.`);
+    }
+    await deleteConnector(ctx.db, comp_id);
+    ctx.log.info({ compId: comp_id, by: req.user?.username }, 'client connector deleted');
+    ctx.events.emit('connector-changed', comp_id);
+    return { success: true, message: `Client connector ${comp_id} deleted successfully` };
+  });
+}

@@ -1,0 +1,129 @@
+import type { Queryable } from '../db';
+
+/** Columns a create or update may write (comp_id and execution_id_prefix only on create). */
+export const CONNECTOR_WRITABLE = [
+  'target_comp_id', 'fix_version', 'broker_id', 'client_name', 'client_contact', 'client_email', 'client_phone', 'client_lei',
+  'company_website', 'company_name', 'logo_url', 'is_active', 'test_port', 'host', 'port', 'timeout', 'sessiontimeout',
+  'protocol', 'dictionary', 'fix_username', 'fix_password', 'heartbeatint', 'targetsubid', 'encryptmethod', 'reset_frequency',
+  'start_time', 'end_time', 'trading_days', 'timezone', 'max_orders_per_second', 'alert_email', 'enabletrace', 'tls_key',
+  'tls_cert', 'tls_ca', 'notes', 'whitelisted_ips', 'receive_notifications', 'whatsapp_notifications', 'trading_enabled',
+  'risk_check_enabled', 'resetseqnumflag', 'resetseqnums', 'useresetseqnums',
+] as const;
+export type ConnectorColumn = (typeof CONNECTOR_WRITABLE)[number];
+
+export interface ConnectorRow {
+  id: number;
+  comp_id: string;
+  execution_id_prefix: string;
+  target_comp_id: string;
+  fix_version: string;
+  broker_id: number | null;
+  client_name: string | null;
+  client_contact: string | null;
+  client_email: string | null;
+  client_phone: string | null;
+  client_lei: string | null;
+  company_website: string | null;
+  company_name: string | null;
+  logo_url: string | null;
+  is_active: boolean;
+  is_connected: boolean;
+  test_port: number | null;
+  host: string | null;
+  port: number;
+  timeout: number;
+  sessiontimeout: number;
+  protocol: string;
+  dictionary: string;
+  fix_username: string | null;
+  fix_password: string | null;
+  heartbeatint: number;
+  targetsubid: string | null;
+  encryptmethod: number;
+  reset_frequency: 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'NEVER';
+  start_time: string;
+  end_time: string;
+  trading_days: string;
+  timezone: string;
+  max_orders_per_second: number;
+  alert_email: string | null;
+  enabletrace: boolean;
+  tls_key: string | null;
+  tls_cert: string | null;
+  tls_ca: string | null;
+  tls_expires_at: Date | null;
+  notes: string | null;
+  whitelisted_ips: string | null;
+  receive_notifications: boolean;
+  whatsapp_notifications: boolean;
+  trading_enabled: boolean;
+  risk_check_enabled: boolean;
+  resetseqnumflag: boolean;
+  resetseqnums: boolean;
+  useresetseqnums: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const SELECT = `
+  SELECT c.*, c.start_time::text AS start_time, c.end_time::text AS end_time,
+         EXISTS (SELECT 1 FROM fix_session_state s WHERE s.target_comp_id = c.comp_id AND s.is_connected) AS is_connected
+    FROM client_connectors c`;
+
+export async function listConnectors(db: Queryable): Promise<ConnectorRow[]> {
+  const { rows } = await db.query<ConnectorRow>(`${SELECT} ORDER BY c.id`);
+  return rows;
+}
+
+export async function getConnector(db: Queryable, compId: string): Promise<ConnectorRow | undefined> {
+  const { rows } = await db.query<ConnectorRow>(`${SELECT} WHERE c.comp_id = $1`, [compId]);
+  return rows[0];
+}
+
+export async function getConnectorById(db: Queryable, id: number): Promise<ConnectorRow | undefined> {
+  const { rows } = await db.query<ConnectorRow>(`${SELECT} WHERE c.id = $1`, [id]);
+  return rows[0];
+}
+
+export async function insertConnector(
+  db: Queryable,
+  compId: string,
+  executionIdPrefix: string,
+  values: Partial<Record<ConnectorColumn, unknown>>,
+): Promise<ConnectorRow> {
+  const cols = Object.keys(values).filter((k): k is ConnectorColumn => (CONNECTOR_WRITABLE as readonly string[]).includes(k));
+  const names = ['comp_id', 'execution_id_prefix', ...cols];
+  const params = [compId, executionIdPrefix, ...cols.map((c) => values[c])];
+  const { rows } = await db.query<{ comp_id: string }>(
+    `INSERT INTO client_connectors (${names.join(', ')}) VALUES (${names.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING comp_id`,
+    params,
+  );
+  return (await getConnector(db, rows[0]!.comp_id))!;
+}
+
+export async function updateConnector(
+  db: Queryable,
+  compId: string,
+  values: Partial<Record<ConnectorColumn, unknown>>,
+): Promise<ConnectorRow | undefined> {
+  const cols = Object.keys(values).filter((k): k is ConnectorColumn => (CONNECTOR_WRITABLE as readonly string[]).includes(k));
+  if (cols.length > 0) {
+    const sets = cols.map((c, i) => `${c} = $${i + 2}`);
+    const r = await db.query(`UPDATE client_connectors SET ${sets.join(', ')}, updated_at = now() WHERE comp_id = $1`, [
+      compId,
+      ...cols.map((c) => values[c]),
+    ]);
+    if (r.rowCount === 0) return undefined;
+  }
+  return getConnector(db, compId);
+}
+
+export async function countConnectorOrders(db: Queryable, connectorId: number): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM orders WHERE client_connector_id = $1', [connectorId]);
+  return rows[0]!.n;
+}
+
+export async function deleteConnector(db: Queryable, compId: string): Promise<boolean> {
+  const r = await db.query('DELETE FROM client_connectors WHERE comp_id = $1', [compId]);
+  return r.rowCount > 0;
+}

@@ -1,0 +1,193 @@
+import { z } from 'zod';
+
+// Client connectors: one FIX session each (spec 001 §3 fields, §5 validations, §9 defaults).
+
+export const FIX_VERSIONS = ['FIX.4.2', 'FIX.4.4', 'FIX.5.0', 'FIXT.1.1'] as const;
+export const RESET_FREQUENCIES = ['DAILY', 'WEEKLY', 'MONTHLY', 'NEVER'] as const;
+export const CONNECTOR_TIMEZONES = ['Asia/Singapore', 'UTC', 'Asia/Tokyo', 'Europe/London', 'America/New_York'] as const;
+export const EXECUTION_ID_PREFIX_MAX = 3;
+export const LEI_MAX = 20;
+
+/** Fields only an administrator may read. */
+export const CONNECTOR_SECRET_FIELDS = ['fix_password', 'tls_key'] as const;
+
+const text = (max: number) => z.string().trim().max(max);
+const optText = (max: number) => text(max).nullable().optional();
+const time = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, 'must be a time HH:MM or HH:MM:SS')
+  .transform((s) => (s.length === 5 ? `${s}:00` : s));
+const tradingDays = z
+  .string()
+  .trim()
+  .max(40)
+  .regex(/^[MTWFS](,[MTWFS])*$/, "must be day letters separated by commas, e.g. 'M,T,W,T,F'");
+const port = z.coerce.number().int().min(1).max(65535);
+const ipList = z
+  .string()
+  .trim()
+  .max(2000)
+  .refine(
+    (s) => s === '' || s.split(/[,\s]+/).filter(Boolean).every((p) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(p)),
+    'must be IP addresses or CIDR ranges separated by commas',
+  );
+const pem = (label: string) =>
+  z.string().max(20_000).refine((s) => s === '' || s.includes('-----BEGIN'), `${label} must be PEM text`);
+
+const ConnectorFields = {
+  target_comp_id: text(64).min(1).optional(),
+  fix_version: z.enum(FIX_VERSIONS).optional(),
+  broker_id: z.number().int().positive().nullable().optional(),
+  client_name: optText(200),
+  client_contact: optText(200),
+  client_email: z.string().trim().max(254).email('must be an e-mail address').nullable().optional().or(z.literal('')),
+  client_phone: optText(50),
+  client_lei: z.string().trim().max(LEI_MAX, `LEI has at most ${LEI_MAX} characters`).nullable().optional(),
+  lei: z.string().trim().max(LEI_MAX, `LEI has at most ${LEI_MAX} characters`).nullable().optional(),
+  company_website: z.string().trim().max(500).url('must be a URL').nullable().optional().or(z.literal('')),
+  company_name: optText(200),
+  logo_url: z.string().trim().max(2000).nullable().optional(),
+  is_active: z.boolean().optional(),
+  test_port: port.nullable().optional(),
+  host: optText(255),
+  port: port.optional(),
+  timeout: z.coerce.number().int().min(100).max(600_000).optional(),
+  sessiontimeout: z.coerce.number().int().min(100).max(600_000).optional(),
+  protocol: z.enum(['ascii', 'binary']).optional(),
+  dictionary: z.enum(['repo44', 'fixt11', 'custom']).optional(),
+  fix_username: optText(128),
+  fix_password: z.string().max(256).nullable().optional(),
+  heartbeatint: z.coerce.number().int().min(1).max(3600).optional(),
+  targetsubid: optText(64),
+  encryptmethod: z.coerce.number().int().min(0).max(3).optional(),
+  reset_frequency: z.enum(RESET_FREQUENCIES).optional(),
+  start_time: time.optional(),
+  end_time: time.optional(),
+  trading_days: tradingDays.optional(),
+  timezone: z
+    .string()
+    .trim()
+    .max(64)
+    .refine((tz) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be an IANA time zone such as Asia/Singapore')
+    .optional(),
+  max_orders_per_second: z.coerce.number().int().min(1).max(100_000).optional(),
+  alert_email: z.string().trim().max(254).email('must be an e-mail address').nullable().optional().or(z.literal('')),
+  enabletrace: z.boolean().optional(),
+  tls_key: pem('tls_key').nullable().optional(),
+  tls_cert: pem('tls_cert').nullable().optional(),
+  tls_ca: pem('tls_ca').nullable().optional(),
+  notes: optText(5000),
+  whitelisted_ips: ipList.nullable().optional(),
+  receive_notifications: z.boolean().optional(),
+  whatsapp_notifications: z.boolean().optional(),
+  trading_enabled: z.boolean().optional(),
+  risk_check_enabled: z.boolean().optional(),
+  resetseqnumflag: z.boolean().optional(),
+  resetseqnums: z.boolean().optional(),
+  useresetseqnums: z.boolean().optional(),
+};
+
+const compId = z
+  .string({ error: 'Component ID is required' })
+  .trim()
+  .min(1, 'Component ID is required')
+  .max(64)
+  .regex(/^[A-Za-z0-9_.-]+$/, 'may contain letters, digits, _ . and - only');
+
+const executionIdPrefix = z
+  .string({ error: 'Execution ID prefix is required' })
+  .trim()
+  .min(1, 'Execution ID prefix is required')
+  .max(EXECUTION_ID_PREFIX_MAX, `Execution ID prefix has at most ${EXECUTION_ID_PREFIX_MAX} characters`)
+  .regex(/^[A-Za-z0-9]+$/, 'letters and digits only');
+
+export const CreateConnectorSchema = z.strictObject({
+  comp_id: compId,
+  execution_id_prefix: executionIdPrefix,
+  ...ConnectorFields,
+  // Read-only fields the edit form may echo back; ignored.
+  id: z.unknown().optional(),
+  is_connected: z.unknown().optional(),
+  created_at: z.unknown().optional(),
+  updated_at: z.unknown().optional(),
+});
+export type CreateConnectorInput = z.infer<typeof CreateConnectorSchema>;
+
+/** An update may not change comp_id or execution_id_prefix (fixed once created); echoing them unchanged is fine. */
+export const UpdateConnectorSchema = z.strictObject({
+  comp_id: compId.optional(),
+  execution_id_prefix: executionIdPrefix.optional(),
+  ...ConnectorFields,
+  id: z.unknown().optional(),
+  is_connected: z.unknown().optional(),
+  created_at: z.unknown().optional(),
+  updated_at: z.unknown().optional(),
+});
+export type UpdateConnectorInput = z.infer<typeof UpdateConnectorSchema>;
+
+export const CompIdParamsSchema = z.strictObject({ comp_id: compId });
+
+export interface ClientConnector {
+  id: number;
+  comp_id: string;
+  execution_id_prefix: string;
+  target_comp_id: string;
+  fix_version: string;
+  broker_id: number | null;
+  client_name: string | null;
+  client_contact: string | null;
+  client_email: string | null;
+  client_phone: string | null;
+  client_lei: string | null;
+  /** Same as client_lei (the spec's forms use both names). */
+  lei: string | null;
+  company_website: string | null;
+  company_name: string | null;
+  logo_url: string | null;
+  is_active: boolean;
+  is_connected: boolean;
+  test_port: number | null;
+  host: string | null;
+  port: number;
+  timeout: number;
+  sessiontimeout: number;
+  protocol: string;
+  dictionary: string;
+  fix_username: string | null;
+  /** Only for administrators; null for everyone else. */
+  fix_password: string | null;
+  heartbeatint: number;
+  targetsubid: string | null;
+  encryptmethod: number;
+  reset_frequency: (typeof RESET_FREQUENCIES)[number];
+  start_time: string;
+  end_time: string;
+  trading_days: string;
+  timezone: string;
+  max_orders_per_second: number;
+  alert_email: string | null;
+  enabletrace: boolean;
+  /** Only for administrators; null for everyone else. */
+  tls_key: string | null;
+  tls_cert: string | null;
+  tls_ca: string | null;
+  tls_enabled: boolean;
+  notes: string | null;
+  whitelisted_ips: string | null;
+  receive_notifications: boolean;
+  whatsapp_notifications: boolean;
+  trading_enabled: boolean;
+  risk_check_enabled: boolean;
+  resetseqnumflag: boolean;
+  resetseqnums: boolean;
+  useresetseqnums: boolean;
+  created_at: string;
+  updated_at: string;
+}

@@ -3,3 +3,4 @@ export * from './errors';
 export * from './health';
 export * from './ws';
 export * from './connectors';
+export * from './users';

@@ -1,0 +1,598 @@
+/**
+ * Symbols, contract months and strategy labels (spec 000 §9, spec 001 §3/§5/§9).
+ *
+ * Maturities travel as FIX MonthYear 'YYYYMM' and are shown as 'Mon-YY'. Strategies (quarter and calendar
+ * strips, spreads, custom combinations) are generated here as explicit legs so the FIX builder, the server
+ * and the screens all agree on legs, ratios and the composite symbol.
+ */
+import { Side, oppositeSide, SecurityType, type SecurityTypeCode, type SideCode } from './codes';
+
+export const MONTH_ABBREVIATIONS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
+
+/** A calendar month; `month` is 1-12. */
+export interface YearMonth {
+  year: number;
+  month: number;
+}
+
+const MIN_YEAR = 1900;
+const MAX_YEAR = 2199;
+
+/** Two-digit years below 50 are 20xx, the rest 19xx (spec 000 §9). */
+export function expandTwoDigitYear(yy: number): number {
+  return yy < 50 ? 2000 + yy : 1900 + yy;
+}
+
+function validYearMonth(year: number, month: number): YearMonth | null {
+  if (!Number.isInteger(year) || !Number.isInteger(month)) return null;
+  if (year < MIN_YEAR || year > MAX_YEAR || month < 1 || month > 12) return null;
+  return { year, month };
+}
+
+function monthIndex(abbr: string): number {
+  const i = MONTH_ABBREVIATIONS.findIndex((m) => m.toLowerCase() === abbr.toLowerCase());
+  return i + 1;
+}
+
+/**
+ * Reads a contract month in the forms that reach us: 'YYYYMM' (FIX), 'YYYYMMDD' (FIX MonthYear with a
+ * day), 'YYYY-MM', 'Mon-YY', 'Mon-YYYY', 'MonYY', 'Mon YY'. Null for anything else.
+ */
+export function parseMaturity(value: unknown): YearMonth | null {
+  if (typeof value === 'number' && Number.isInteger(value)) value = String(value);
+  if (typeof value !== 'string') return null;
+  const v = value.trim();
+  let m = /^(\d{4})(\d{2})(\d{2})?$/.exec(v);
+  if (m) return validYearMonth(Number(m[1]), Number(m[2]));
+  m = /^(\d{4})-(\d{2})$/.exec(v);
+  if (m) return validYearMonth(Number(m[1]), Number(m[2]));
+  m = /^([A-Za-z]{3})[- ]?(\d{2}|\d{4})$/.exec(v);
+  if (m) {
+    const month = monthIndex(m[1]!);
+    if (month === 0) return null;
+    const y = Number(m[2]);
+    return validYearMonth(m[2]!.length === 2 ? expandTwoDigitYear(y) : y, month);
+  }
+  return null;
+}
+
+/** 'YYYYMM' */
+export function toMaturity(ym: YearMonth): string {
+  return `${ym.year}${String(ym.month).padStart(2, '0')}`;
+}
+
+/** 'Mon-YY', e.g. Sep-25 */
+export function toMonthLabel(ym: YearMonth): string {
+  return `${MONTH_ABBREVIATIONS[ym.month - 1]}-${String(ym.year % 100).padStart(2, '0')}`;
+}
+
+/** Any accepted contract-month form → 'YYYYMM'; null when unreadable. */
+export function normalizeMaturity(value: unknown): string | null {
+  const ym = parseMaturity(value);
+  return ym ? toMaturity(ym) : null;
+}
+
+/** Any accepted contract-month form → 'Mon-YY'; null when unreadable. */
+export function maturityLabel(value: unknown): string | null {
+  const ym = parseMaturity(value);
+  return ym ? toMonthLabel(ym) : null;
+}
+
+export function addMonths(ym: YearMonth, months: number): YearMonth {
+  const index = ym.year * 12 + (ym.month - 1) + months;
+  return { year: Math.floor(index / 12), month: (index % 12) + 1 };
+}
+
+export function compareYearMonth(a: YearMonth, b: YearMonth): number {
+  return a.year * 12 + a.month - (b.year * 12 + b.month);
+}
+
+/**
+ * The calendar month `now` falls in at a given time zone (default UTC). The desk's pickers start from the
+ * trader's current month, which differs from UTC around midnight on the first of a month.
+ */
+export function currentYearMonth(now: Date, timeZone = 'UTC'): YearMonth {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric' }).formatToParts(now);
+  const year = Number(parts.find((p) => p.type === 'year')?.value);
+  const month = Number(parts.find((p) => p.type === 'month')?.value);
+  return { year, month };
+}
+
+export interface PickerOption<V = string> {
+  value: V;
+  label: string;
+}
+
+/** Contract months from the current month for `years` years, labelled like 'Sep-25 (202509)' (spec 000 §2). */
+export function contractMonthOptions(now: Date, options: { years?: number; timeZone?: string } = {}): PickerOption[] {
+  const start = currentYearMonth(now, options.timeZone);
+  const count = (options.years ?? 8) * 12;
+  return Array.from({ length: count }, (_, i) => {
+    const ym = addMonths(start, i);
+    const value = toMaturity(ym);
+    return { value, label: `${toMonthLabel(ym)} (${value})` };
+  });
+}
+
+// ───────────────────────────── quarters and calendar years ─────────────────────────────
+
+export interface QuarterDefinition {
+  quarter: 1 | 2 | 3 | 4;
+  /** 'Jan-Mar' */
+  months: string;
+  /** First month as two digits: '01', '04', '07', '10'. */
+  startMonth: string;
+}
+
+export const QUARTERS: readonly QuarterDefinition[] = [
+  { quarter: 1, months: 'Jan-Mar', startMonth: '01' },
+  { quarter: 2, months: 'Apr-Jun', startMonth: '04' },
+  { quarter: 3, months: 'Jul-Sep', startMonth: '07' },
+  { quarter: 4, months: 'Oct-Dec', startMonth: '10' },
+];
+
+export interface YearQuarter {
+  year: number;
+  quarter: 1 | 2 | 3 | 4;
+}
+
+export function quarterOfMonth(month: number): 1 | 2 | 3 | 4 {
+  return (Math.floor((month - 1) / 3) + 1) as 1 | 2 | 3 | 4;
+}
+
+/** 'Q3-25' */
+export function quarterLabel(q: YearQuarter): string {
+  return `Q${q.quarter}-${String(q.year % 100).padStart(2, '0')}`;
+}
+
+/** Reads 'Q3-25', 'Q3-2025', 'Q325', '2025-Q3', '2025Q3' (any case). */
+export function parseQuarter(value: unknown): YearQuarter | null {
+  if (typeof value !== 'string') return null;
+  const v = value.trim().toUpperCase();
+  let quarter: number;
+  let year: number;
+  let m = /^Q([1-4])[- ]?(\d{2}|\d{4})$/.exec(v);
+  if (m) {
+    quarter = Number(m[1]);
+    year = m[2]!.length === 2 ? expandTwoDigitYear(Number(m[2])) : Number(m[2]);
+  } else if ((m = /^(\d{4})[- ]?Q([1-4])$/.exec(v))) {
+    year = Number(m[1]);
+    quarter = Number(m[2]);
+  } else {
+    return null;
+  }
+  if (year < MIN_YEAR || year > MAX_YEAR) return null;
+  return { year, quarter: quarter as 1 | 2 | 3 | 4 };
+}
+
+/** The three contract months of a quarter, 'YYYYMM'. */
+export function quarterMonths(q: YearQuarter): string[] {
+  const first = (q.quarter - 1) * 3 + 1;
+  return [0, 1, 2].map((i) => toMaturity({ year: q.year, month: first + i }));
+}
+
+/** Quarters from the current one for `years` years (spec 000 §2: 8 years), valued and labelled 'Qn-YY'. */
+export function quarterOptions(now: Date, options: { years?: number; timeZone?: string } = {}): PickerOption[] {
+  const ym = currentYearMonth(now, options.timeZone);
+  const startIndex = ym.year * 4 + quarterOfMonth(ym.month) - 1;
+  return Array.from({ length: (options.years ?? 8) * 4 }, (_, i) => {
+    const idx = startIndex + i;
+    const label = quarterLabel({ year: Math.floor(idx / 4), quarter: ((idx % 4) + 1) as 1 | 2 | 3 | 4 });
+    return { value: label, label };
+  });
+}
+
+/** Reads a calendar year as 2026, '2026', '26' or 'CAL-26'. */
+export function parseCalYear(value: unknown): number | null {
+  let year: number;
+  if (typeof value === 'number') year = value;
+  else if (typeof value === 'string') {
+    const m = /^(?:CAL[- ]?)?(\d{2}|\d{4})$/i.exec(value.trim());
+    if (!m) return null;
+    year = m[1]!.length === 2 ? expandTwoDigitYear(Number(m[1])) : Number(m[1]);
+  } else return null;
+  return Number.isInteger(year) && year >= MIN_YEAR && year <= MAX_YEAR ? year : null;
+}
+
+/** 'CAL-26' */
+export function calLabel(year: number): string {
+  return `CAL-${String(year % 100).padStart(2, '0')}`;
+}
+
+export function calendarMonths(year: number): string[] {
+  return Array.from({ length: 12 }, (_, i) => toMaturity({ year, month: i + 1 }));
+}
+
+/** The year picker: `years` years from the current one (spec 000 §9: 10). */
+export function yearOptions(now: Date, options: { years?: number; timeZone?: string } = {}): PickerOption<number>[] {
+  const { year } = currentYearMonth(now, options.timeZone);
+  return Array.from({ length: options.years ?? 10 }, (_, i) => ({ value: year + i, label: String(year + i) }));
+}
+
+// ───────────────────────────── symbols and labels ─────────────────────────────
+
+/** 'C5TC - Capesize 5TC' → name 'C5TC', description 'Capesize 5TC'; no ' - ' → all name. */
+export function splitSymbolDisplay(text: string | null | undefined): { name: string; description: string } {
+  const value = (text ?? '').trim();
+  const at = value.indexOf(' - ');
+  if (at < 0) return { name: value, description: '' };
+  return { name: value.slice(0, at).trim(), description: value.slice(at + 3).trim() };
+}
+
+/** The symbol picker's label: 'symbol - instrument name'. */
+export function symbolPickerLabel(symbol: string, instrumentName?: string | null): string {
+  return instrumentName ? `${symbol} - ${instrumentName}` : symbol;
+}
+
+/** Single month: 'C5TC-Sep-25'. */
+export function singleMonthLabel(symbol: string, maturity: string | YearMonth): string {
+  const ym = typeof maturity === 'string' ? parseMaturity(maturity) : maturity;
+  return `${symbol}-${ym ? toMonthLabel(ym) : String(maturity)}`;
+}
+
+/** Quarter strip: 'C5TC-Q1-26' (3 contracts). */
+export function quarterStripLabel(symbol: string, q: YearQuarter): string {
+  return `${symbol}-${quarterLabel(q)}`;
+}
+
+/** Calendar strip: 'C5TC-CAL-26' (12 contracts). */
+export function calStripLabel(symbol: string, year: number): string {
+  return `${symbol}-${calLabel(year)}`;
+}
+
+/** Custom strategies: buy legs joined by '>', then '/', then sell legs joined by '>'. */
+export function customStrategyLabel(buyLabels: readonly string[], sellLabels: readonly string[]): string {
+  return `${buyLabels.join('>')}/${sellLabels.join('>')}`;
+}
+
+/** Client order id rule: '{execution_id_prefix or CLI}-{orders already sent by that sender + 1}.1'. */
+export function nextClientOrderId(executionIdPrefix: string | null | undefined, ordersFromSender: number): string {
+  const prefix = executionIdPrefix?.trim() || 'CLI';
+  const count = Number.isInteger(ordersFromSender) && ordersFromSender > 0 ? ordersFromSender : 0;
+  return `${prefix}-${count + 1}.1`;
+}
+
+// ───────────────────────────── strategy generation ─────────────────────────────
+
+export type MultilegType = 'quarterSpread' | 'calSpread' | 'basicSpread' | 'quarter' | 'calstrip';
+export const MULTILEG_TYPES: readonly MultilegType[] = ['quarterSpread', 'calSpread', 'basicSpread', 'quarter', 'calstrip'];
+export const MULTILEG_TYPE_LABELS: Record<MultilegType, string> = {
+  quarterSpread: 'Quarter Spread',
+  calSpread: 'Calendar Spread',
+  basicSpread: 'Month Spread',
+  quarter: 'Quarter Strip',
+  calstrip: 'Calendar Strip',
+};
+
+export interface GeneratedLeg {
+  symbol: string;
+  /** The leg's own trading direction. */
+  side: SideCode;
+  /** LegRatioQty: leg contracts per strategy unit. */
+  ratio: number;
+  /** LegMaturityMonthYear 'YYYYMM'. */
+  maturity: string;
+  /** The same month as 'Mon-YY'. */
+  contractMonth: string;
+  securityType: SecurityTypeCode;
+}
+
+export interface GeneratedStrategy {
+  /** The composite symbol sent in tag 55 and shown on the blotter. */
+  symbol: string;
+  legs: GeneratedLeg[];
+}
+
+export type GenerateResult = { ok: true; strategy: GeneratedStrategy } | { ok: false; error: string };
+
+export interface MultilegForm {
+  type: MultilegType | string;
+  side: SideCode | string;
+  stripSymbol: string;
+  quarterYear?: string | null;
+  quarterYear2?: string | null;
+  calYear?: string | number | null;
+  calYear2?: string | number | null;
+  month1?: string | null;
+  month2?: string | null;
+}
+
+function legsFor(symbol: string, maturities: readonly string[], side: SideCode, ratio = 1): GeneratedLeg[] {
+  return maturities.map((maturity) => ({
+    symbol,
+    side,
+    ratio,
+    maturity,
+    contractMonth: maturityLabel(maturity)!,
+    securityType: SecurityType.Future,
+  }));
+}
+
+const fail = (error: string): GenerateResult => ({ ok: false, error });
+
+/**
+ * Legs of a standard strategy. Leg sides are the real trading directions: the first (front) part of a
+ * spread trades on the order's side and the second part the other way; every month of a strip trades on
+ * the order's side. The strategy price is therefore always "first part minus second part".
+ */
+export function generateMultileg(form: MultilegForm): GenerateResult {
+  const symbol = (form.stripSymbol ?? '').trim();
+  if (!symbol) return fail('Please select a symbol');
+  if (form.side !== Side.Buy && form.side !== Side.Sell) return fail(`Invalid side '${String(form.side)}': side must be '1' (Buy) or '2' (Sell)`);
+  const side = form.side;
+  const other = oppositeSide(side);
+  switch (form.type) {
+    case 'basicSpread': {
+      const m1 = parseMaturity(form.month1);
+      const m2 = parseMaturity(form.month2);
+      if (!m1 || !m2) return fail('Please select both contract months');
+      if (compareYearMonth(m1, m2) === 0) return fail('The two contract months of a spread must differ');
+      return {
+        ok: true,
+        strategy: {
+          symbol: `${symbol}-${toMonthLabel(m1)}/${toMonthLabel(m2)}`,
+          legs: [...legsFor(symbol, [toMaturity(m1)], side), ...legsFor(symbol, [toMaturity(m2)], other)],
+        },
+      };
+    }
+    case 'quarterSpread': {
+      const q1 = parseQuarter(form.quarterYear);
+      const q2 = parseQuarter(form.quarterYear2);
+      if (!q1 || !q2) return fail('Please select both quarters');
+      if (q1.year === q2.year && q1.quarter === q2.quarter) return fail('The two quarters of a spread must differ');
+      return {
+        ok: true,
+        strategy: {
+          symbol: `${symbol}-${quarterLabel(q1)}/${quarterLabel(q2)}`,
+          legs: [...legsFor(symbol, quarterMonths(q1), side), ...legsFor(symbol, quarterMonths(q2), other)],
+        },
+      };
+    }
+    case 'calSpread': {
+      const y1 = parseCalYear(form.calYear);
+      const y2 = parseCalYear(form.calYear2);
+      if (y1 === null || y2 === null) return fail('Please select both calendar years');
+      if (y1 === y2) return fail('The two calendar years of a spread must differ');
+      return {
+        ok: true,
+        strategy: {
+          symbol: `${symbol}-${calLabel(y1)}/${calLabel(y2)}`,
+          legs: [...legsFor(symbol, calendarMonths(y1), side), ...legsFor(symbol, calendarMonths(y2), other)],
+        },
+      };
+    }
+    case 'quarter': {
+      const q = parseQuarter(form.quarterYear);
+      if (!q) return fail('Please select a quarter');
+      return { ok: true, strategy: { symbol: quarterStripLabel(symbol, q), legs: legsFor(symbol, quarterMonths(q), side) } };
+    }
+    case 'calstrip': {
+      const y = parseCalYear(form.calYear);
+      if (y === null) return fail('Please select a calendar year');
+      return { ok: true, strategy: { symbol: calStripLabel(symbol, y), legs: legsFor(symbol, calendarMonths(y), side) } };
+    }
+    default:
+      return fail(`Unknown multileg type '${String(form.type)}'`);
+  }
+}
+
+export type StrategyLegType = 'single' | 'quarter' | 'cal';
+
+/** One line of the custom builder (spec 000 §3 "Strategy leg"). */
+export interface StrategyLegInput {
+  type: StrategyLegType | string;
+  symbol: string;
+  contractMonth?: string | null;
+  quarterYear?: string | null;
+  calYear?: string | number | null;
+}
+
+/** Contract months a strategy leg covers: single 1, quarter 3, cal 12. */
+export const STRATEGY_LEG_MONTHS: Record<StrategyLegType, number> = { single: 1, quarter: 3, cal: 12 };
+
+function expandStrategyLeg(leg: StrategyLegInput, where: string): { label: string; maturities: string[]; symbol: string } | string {
+  const symbol = (leg.symbol ?? '').trim();
+  if (!symbol) return `${where}: select a symbol`;
+  switch (leg.type) {
+    case 'single': {
+      const ym = parseMaturity(leg.contractMonth);
+      if (!ym) return `${where}: select a contract month`;
+      return { symbol, label: singleMonthLabel(symbol, ym), maturities: [toMaturity(ym)] };
+    }
+    case 'quarter': {
+      const q = parseQuarter(leg.quarterYear);
+      if (!q) return `${where}: select a quarter`;
+      return { symbol, label: quarterStripLabel(symbol, q), maturities: quarterMonths(q) };
+    }
+    case 'cal': {
+      const y = parseCalYear(leg.calYear);
+      if (y === null) return `${where}: select a calendar year`;
+      return { symbol, label: calStripLabel(symbol, y), maturities: calendarMonths(y) };
+    }
+    default:
+      return `${where}: unknown leg type '${String(leg.type)}'`;
+  }
+}
+
+export function greatestCommonDivisor(a: number, b: number): number {
+  let x = Math.abs(a);
+  let y = Math.abs(b);
+  while (y) [x, y] = [y, x % y];
+  return x;
+}
+
+/**
+ * Ratios that balance a custom strategy: count contract months per side (single 1, quarter 3, cal 12) and
+ * divide both counts by their greatest common divisor. Each side's legs take the other side's reduced
+ * count, so both sides cover the same number of contracts: one month against a quarter trades 3 lots of
+ * the month against 1 lot of each quarter month.
+ */
+export function customLegRatios(buyMonthCount: number, sellMonthCount: number): { buyRatio: number; sellRatio: number } {
+  if (buyMonthCount <= 0 || sellMonthCount <= 0) return { buyRatio: 1, sellRatio: 1 };
+  const g = greatestCommonDivisor(buyMonthCount, sellMonthCount);
+  return { buyRatio: sellMonthCount / g, sellRatio: buyMonthCount / g };
+}
+
+export interface CustomMultilegForm {
+  side: SideCode | string;
+  buyLegs: readonly StrategyLegInput[];
+  sellLegs: readonly StrategyLegInput[];
+}
+
+/**
+ * Legs of a custom strategy. The buy legs trade on the order's side and the sell legs the other way, so
+ * selling the strategy sells the buy legs; the label keeps the strategy's own order (buy legs first).
+ */
+export function generateCustomMultileg(form: CustomMultilegForm): GenerateResult {
+  if (form.side !== Side.Buy && form.side !== Side.Sell) return fail(`Invalid side '${String(form.side)}': side must be '1' (Buy) or '2' (Sell)`);
+  if (form.buyLegs.length === 0 || form.sellLegs.length === 0) return fail('Add at least one buy leg and one sell leg');
+  const buys = form.buyLegs.map((leg, i) => expandStrategyLeg(leg, `Buy leg ${i + 1}`));
+  const sells = form.sellLegs.map((leg, i) => expandStrategyLeg(leg, `Sell leg ${i + 1}`));
+  const problem = [...buys, ...sells].find((x): x is string => typeof x === 'string');
+  if (problem) return fail(problem);
+  const buyParts = buys as Exclude<(typeof buys)[number], string>[];
+  const sellParts = sells as Exclude<(typeof sells)[number], string>[];
+  const count = (parts: typeof buyParts) => parts.reduce((n, p) => n + p.maturities.length, 0);
+  const { buyRatio, sellRatio } = customLegRatios(count(buyParts), count(sellParts));
+  const side = form.side;
+  const legs = [
+    ...buyParts.flatMap((p) => legsFor(p.symbol, p.maturities, side, buyRatio)),
+    ...sellParts.flatMap((p) => legsFor(p.symbol, p.maturities, oppositeSide(side), sellRatio)),
+  ];
+  const seen = new Set<string>();
+  for (const leg of legs) {
+    const k = `${leg.symbol}:${leg.maturity}`;
+    if (seen.has(k)) return fail(`${leg.symbol} ${leg.contractMonth} appears in more than one leg`);
+    seen.add(k);
+  }
+  return {
+    ok: true,
+    strategy: { symbol: customStrategyLabel(buyParts.map((p) => p.label), sellParts.map((p) => p.label)), legs },
+  };
+}
+
+// ───────────────────────────── reading composite symbols back ─────────────────────────────
+
+export type ParsedStrategySymbol =
+  | { kind: 'single'; symbol: string; maturities: [string] }
+  | { kind: 'quarter'; symbol: string; maturities: string[] }
+  | { kind: 'cal'; symbol: string; maturities: string[] }
+  | { kind: 'monthSpread'; symbol: string; maturities: [string, string] }
+  | { kind: 'quarterSpread'; symbol: string; first: string[]; second: string[] }
+  | { kind: 'calSpread'; symbol: string; first: string[]; second: string[] };
+
+/** The multileg modal's message when an order symbol cannot be read (spec 000 §8). */
+export function symbolParseErrorMessage(symbol: string): string {
+  return `ERROR: Could not parse order symbol: ${symbol}`;
+}
+
+/**
+ * Reads the generated formats back: SYMBOL-MMM-YY, SYMBOL-Qn-YY, SYMBOL-CAL-YY and the composites
+ * SYMBOL-MMM-YY/MMM-YY, SYMBOL-Q#-YY/Q#-YY, SYMBOL-CAL-YY/CAL-YY. Custom ('>') labels are not composite
+ * formats and return null, as does anything else.
+ */
+export function parseStrategySymbol(text: string | null | undefined): ParsedStrategySymbol | null {
+  const value = (text ?? '').trim();
+  if (!value || value.includes('>')) return null;
+  const [head, tail, ...rest] = value.split('/');
+  if (rest.length > 0 || head === undefined) return null;
+  const m = /^(.+)-(CAL-\d{2}|Q[1-4]-\d{2}|[A-Za-z]{3}-\d{2})$/i.exec(head);
+  if (!m) return null;
+  const symbol = m[1]!;
+  const period = m[2]!.toUpperCase();
+  if (tail === undefined) {
+    if (period.startsWith('CAL-')) return { kind: 'cal', symbol, maturities: calendarMonths(parseCalYear(period)!) };
+    if (period.startsWith('Q')) return { kind: 'quarter', symbol, maturities: quarterMonths(parseQuarter(period)!) };
+    const ym = parseMaturity(period);
+    return ym ? { kind: 'single', symbol, maturities: [toMaturity(ym)] } : null;
+  }
+  const second = tail.trim().toUpperCase();
+  if (period.startsWith('CAL-')) {
+    const y2 = /^CAL-\d{2}$/.test(second) ? parseCalYear(second) : null;
+    return y2 === null ? null : { kind: 'calSpread', symbol, first: calendarMonths(parseCalYear(period)!), second: calendarMonths(y2) };
+  }
+  if (period.startsWith('Q')) {
+    const q2 = /^Q[1-4]-\d{2}$/.test(second) ? parseQuarter(second) : null;
+    return q2 === null ? null : { kind: 'quarterSpread', symbol, first: quarterMonths(parseQuarter(period)!), second: quarterMonths(q2) };
+  }
+  const m1 = parseMaturity(period);
+  const m2 = /^[A-Z]{3}-\d{2}$/.test(second) ? parseMaturity(second) : null;
+  return m1 && m2 ? { kind: 'monthSpread', symbol, maturities: [toMaturity(m1), toMaturity(m2)] } : null;
+}
+
+// ───────────────────────────── demo contract specifications ─────────────────────────────
+
+/** A row of the security master as the seed writes it (spec 001 §3 Security, §9 contract specs). */
+export interface ContractSpec {
+  symbol: string;
+  instrument_name: string;
+  description: string;
+  instrument_type: 'Commodities' | 'Derivatives';
+  asset_class: 'FUTURES';
+  price_tick_size: string;
+  qty_tick_size: string;
+  contract_size: string;
+  contract_unit: string;
+  /** How many consecutive contract months are listed from the current one. */
+  series_months: number;
+  currency: string;
+  exchange_mics: string;
+}
+
+const timecharter = (symbol: string, instrument_name: string, description: string): ContractSpec => ({
+  symbol,
+  instrument_name,
+  description,
+  instrument_type: 'Commodities',
+  asset_class: 'FUTURES',
+  price_tick_size: '1',
+  qty_tick_size: '1',
+  contract_size: '1',
+  contract_unit: 'day ($/day)',
+  series_months: 84,
+  currency: 'USD',
+  exchange_mics: 'SGX,EEX',
+});
+
+const voyage = (symbol: string, instrument_name: string, description: string): ContractSpec => ({
+  symbol,
+  instrument_name,
+  description,
+  instrument_type: 'Commodities',
+  asset_class: 'FUTURES',
+  price_tick_size: '0.01',
+  qty_tick_size: '1',
+  contract_size: '1000',
+  contract_unit: 'tonnes ($/t)',
+  series_months: 36,
+  currency: 'USD',
+  exchange_mics: 'SGX,EEX',
+});
+
+/**
+ * The freight contracts of spec 001 §9: timecharter averages trade in days at whole dollars a day over 84
+ * series months; voyage routes in 1,000-tonne lots at a cent a tonne over 36 months.
+ */
+export const FREIGHT_CONTRACT_SPECS: readonly ContractSpec[] = [
+  timecharter('C5TC', 'Capesize 5TC', 'Capesize timecharter average of five routes'),
+  timecharter('P4TC', 'Panamax 4TC', 'Panamax timecharter average of four routes'),
+  timecharter('S10TC', 'Supramax 10TC', 'Supramax timecharter average of ten routes'),
+  voyage('C3', 'Capesize C3', 'Iron ore voyage Tubarao to Qingdao'),
+  voyage('C5', 'Capesize C5', 'Iron ore voyage West Australia to Qingdao'),
+  voyage('C7', 'Capesize C7', 'Coal voyage Bolivar to Rotterdam'),
+];
+
+/** Whether a contract month is listed: not before the current month and within `seriesMonths` of it. */
+export function contractMonthStatus(
+  maturity: string,
+  seriesMonths: number | null | undefined,
+  now: Date,
+  timeZone = 'UTC',
+): 'listed' | 'expired' | 'beyondSeries' | 'invalid' {
+  const ym = parseMaturity(maturity);
+  if (!ym) return 'invalid';
+  const offset = compareYearMonth(ym, currentYearMonth(now, timeZone));
+  if (offset < 0) return 'expired';
+  if (seriesMonths !== null && seriesMonths !== undefined && seriesMonths > 0 && offset >= seriesMonths) return 'beyondSeries';
+  return 'listed';
+}

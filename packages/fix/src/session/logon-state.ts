@@ -47,6 +47,8 @@ export const logonState: SessionState = {
       if (peerReset) {
         await s.resetStore('peer Logon with ResetSeqNumFlag=Y');
         s.resetSentInLogon = true;
+      } else if (s.settings.resetOnLogon) {
+        await s.resetStore('reset on logon');
       } else if (s.isScheduledResetDue()) {
         await s.resetStore(`scheduled ${s.settings.resetFrequency} reset`);
       }

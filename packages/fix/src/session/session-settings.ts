@@ -4,7 +4,10 @@ export interface SessionSettings {
   readonly role: 'acceptor' | 'initiator';
   /** Initiator: HeartBtInt (108) sent in our Logon. Acceptor: used only until the client's value arrives. */
   readonly heartBtIntSec: number;
-  /** Initiator: send ResetSeqNumFlag=Y on every Logon. Acceptor: reset whenever a client Logon asks for it (always honoured). */
+  /**
+   * Start both sequences at 1 on every logon. Initiator: our Logon carries ResetSeqNumFlag=Y.
+   * Acceptor: reset when a Logon arrives (a client's 141=Y is honoured whatever this says).
+   */
   readonly resetOnLogon: boolean;
   /** Scheduled reset, evaluated at logon against the store creation time. */
   readonly resetFrequency: ResetFrequency;

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Tag } from '../dictionary/tags.generated';
 import type { MessageStore, StoredMessage } from '../store/message-store';
 import { BusinessRejectError, DoNotSend, RejectLogon, SessionRejectError, type Application } from './application';
@@ -105,6 +106,7 @@ export class Session {
   private resendRequestTimes: number[] = [];
 
   private tail: Promise<void> = Promise.resolve();
+  private readonly inEvent = new AsyncLocalStorage<{ session: Session; active: boolean }>();
   private tick: TimerHandle | undefined;
   private closed = false;
 
@@ -151,16 +153,24 @@ export class Session {
     });
   }
 
-  receive(message: InboundMessage): Promise<void> {
-    return this.enqueue(() => this.dispatch({ kind: 'message', message }));
+  /** A message arrived on `transport` (dropped when that connection is no longer this session's). */
+  receive(transport: SessionTransport, message: InboundMessage): Promise<void> {
+    return this.enqueue(async () => {
+      if (this.transport === transport) await this.dispatch({ kind: 'message', message });
+    });
   }
 
-  receiveGarbled(reason: string): Promise<void> {
-    return this.enqueue(() => this.dispatch({ kind: 'garbled', reason }));
+  receiveGarbled(transport: SessionTransport, reason: string): Promise<void> {
+    return this.enqueue(async () => {
+      if (this.transport === transport) await this.dispatch({ kind: 'garbled', reason });
+    });
   }
 
-  connectionClosed(reason: string): Promise<void> {
-    return this.enqueue(() => this.dispatch({ kind: 'disconnect', reason }));
+  /** The socket of `transport` closed; ignored when the session has since moved to another connection. */
+  connectionClosed(transport: SessionTransport, reason: string): Promise<void> {
+    return this.enqueue(async () => {
+      if (this.transport === transport) await this.dispatch({ kind: 'disconnect', reason });
+    });
   }
 
   /** Operator or application: log out gracefully (Logout, wait for the peer's, then close). */
@@ -245,9 +255,19 @@ export class Session {
   // Event loop
 
   private enqueue<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.tail.then(() => {
+    // A callback of this session (fromApp sending a reply) runs inside the current event: queueing it
+    // behind that event would wait for itself.
+    const current = this.inEvent.getStore();
+    if (current?.session === this && current.active) return task();
+    const run = this.tail.then(async () => {
       if (this.closed) throw new Error(`${this.key} is closed`);
-      return task();
+      const ctx = { session: this as Session, active: true };
+      try {
+        return await this.inEvent.run(ctx, task);
+      } finally {
+        // Callbacks that outlive the event (a timer set in fromApp) must queue like everyone else.
+        ctx.active = false;
+      }
     });
     this.tail = run.then(
       () => undefined,
@@ -266,7 +286,7 @@ export class Session {
           break;
         case 'message':
           this.lastReceivedAt = this.clock.now();
-          this.log.onIncoming(event.message.raw);
+          this.log.onIncoming(event.message.rawText);
           to = await from.onMessage(this, event.message);
           break;
         case 'garbled':
@@ -494,7 +514,7 @@ export class Session {
       sendingTime: message.get(Tag.SendingTime) ?? '',
       clOrdID: message.get(Tag.ClOrdID),
       brokerOrderID: message.get(Tag.OrderID),
-      raw: message.raw,
+      raw: message.rawText,
     };
   }
 
@@ -822,7 +842,8 @@ export class Session {
     if (!stored || ADMIN_MSG_TYPES.has(stored.msgType)) return undefined;
     let decoded: InboundMessage;
     try {
-      decoded = this.codec.decode(stored.raw);
+      decoded = this.codec.decode(Buffer.from(stored.raw, 'latin1'));
+      if (decoded.garbled !== undefined) throw new Error(decoded.garbled);
     } catch (err) {
       this.log.onEvent(`stored MsgSeqNum ${stored.msgSeqNum} unreadable, gap-filled: ${err instanceof Error ? err.message : String(err)}`);
       return undefined;
@@ -833,7 +854,7 @@ export class Session {
       [Tag.OrigSendingTime, origSendingTime],
     ];
     const body: Array<[number, string]> = [];
-    for (const [tag, value] of decoded.fields) {
+    for (const [tag, value] of decoded.allFields()) {
       if (REBUILT_TAGS.has(tag)) continue;
       if (this.codec.isHeaderTag(tag)) header.push([tag, value]);
       else body.push([tag, value]);

@@ -65,6 +65,15 @@ export class FixConnection {
     return !this.closed && !this.socket.destroyed;
   }
 
+  /** Stops reading (inbound backpressure: the session has a backlog). */
+  pause(): void {
+    this.socket.pause();
+  }
+
+  resume(): void {
+    this.socket.resume();
+  }
+
   /** Queues bytes; resolves when the caller may write more. Never rejects: a dead socket just drops them. */
   write(bytes: Buffer): Promise<void> {
     if (!this.isOpen) return Promise.resolve();

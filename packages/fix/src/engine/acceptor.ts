@@ -1,0 +1,305 @@
+import { createServer as createTcpServer, type Server, type Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
+import { FixFramer } from '../codec/framer';
+import { Tag } from '../dictionary/tags.generated';
+import type { Application } from '../session/application';
+import type { Authenticator } from '../session/authenticator';
+import { systemClock, systemTimers, type Clock, type Timers } from '../session/clock';
+import { nullLogFactory, type LogFactory, type SessionLog } from '../session/log';
+import type { InboundMessage, OutgoingMessage, SessionCodec } from '../session/message';
+import { Session, type SessionStatus } from '../session/session';
+import { sessionIdToString, type SessionID } from '../session/session-id';
+import { sessionSettings, type SessionSettings } from '../session/session-settings';
+import { formatUtcTimestamp } from '../session/fix-time';
+import type { MessageStoreFactory } from '../store/message-store';
+import { FixConnection } from '../transport/connection';
+import { acceptorTlsOptions, type AcceptorTlsConfig } from '../transport/tls';
+import { decodeFrame, SessionFeed, type Decoded } from './wire';
+
+export interface AcceptorOptions {
+  readonly port: number;
+  readonly host?: string;
+  /** TLS server certificate and key; with `ca`, clients must present a certificate (mutual TLS). */
+  readonly tls?: AcceptorTlsConfig;
+  readonly beginString?: string;
+  readonly authenticator: Authenticator;
+  readonly app: Application;
+  readonly storeFactory: MessageStoreFactory;
+  readonly codec: SessionCodec;
+  readonly logFactory?: LogFactory;
+  readonly clock?: Clock;
+  readonly timers?: Timers;
+  /** Settings every session starts from; the authenticator's decision may override per counterparty. */
+  readonly defaultSettings?: Partial<SessionSettings>;
+  /** A connection must deliver its Logon within this time. */
+  readonly logonTimeoutMs?: number;
+  readonly maxMessageSize?: number;
+  readonly maxBufferedBytes?: number;
+}
+
+/**
+ * Accepts many FIX sessions on one port, keyed by CompIDs from the peer's Logon. Only one live
+ * connection per session: a second Logon for a connected pair is refused.
+ */
+export class Acceptor {
+  private readonly server: Server;
+  private readonly sessions = new Map<string, Session>();
+  /** Pairs whose Logon is being authenticated right now (two racing Logons must not both win). */
+  private readonly claims = new Set<string>();
+  private readonly connections = new Set<FixConnection>();
+  private readonly clock: Clock;
+  private readonly timers: Timers;
+  private readonly logFactory: LogFactory;
+  private readonly beginString: string;
+  private readonly connectionLog: SessionLog;
+  private listeningPort = 0;
+
+  private constructor(private readonly options: AcceptorOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.timers = options.timers ?? systemTimers;
+    this.logFactory = options.logFactory ?? nullLogFactory;
+    this.beginString = options.beginString ?? 'FIX.4.4';
+    this.connectionLog = this.logFactory.create(null);
+    const onSocket = (socket: Socket) => this.accept(socket);
+    this.server = options.tls ? createTlsServer(acceptorTlsOptions(options.tls), onSocket) : createTcpServer(onSocket);
+    this.server.on('tlsClientError', (err: Error) => this.connectionLog.onEvent(`TLS handshake failed: ${err.message}`));
+  }
+
+  /** Starts listening; resolves once the port is bound (port 0 picks a free one, see `port`). */
+  static async start(options: AcceptorOptions): Promise<Acceptor> {
+    const acceptor = new Acceptor(options);
+    await new Promise<void>((resolve, reject) => {
+      acceptor.server.once('error', reject);
+      acceptor.server.listen(options.port, options.host ?? '0.0.0.0', () => {
+        acceptor.server.off('error', reject);
+        resolve();
+      });
+    });
+    const address = acceptor.server.address();
+    acceptor.listeningPort = typeof address === 'object' && address ? address.port : options.port;
+    acceptor.connectionLog.onEvent(`acceptor listening on port ${acceptor.listeningPort}${options.tls ? ' (TLS)' : ''}`);
+    return acceptor;
+  }
+
+  get port(): number {
+    return this.listeningPort;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Operator functions
+
+  /** Every session seen since start (connected or not), with state and next sequence numbers. */
+  list(): SessionStatus[] {
+    return [...this.sessions.values()].map((s) => s.status());
+  }
+
+  session(id: SessionID): Session | undefined {
+    return this.sessions.get(sessionIdToString(id));
+  }
+
+  /** Drops a session's connection at once (no Logout). */
+  async disconnect(id: SessionID, reason = 'Disconnected by operator'): Promise<void> {
+    await this.require(id).disconnect(reason);
+  }
+
+  /** Sends a Logout and closes once the peer answers (or the logout timeout passes). */
+  async logout(id: SessionID, reason = 'Logout by operator'): Promise<void> {
+    await this.require(id).logout(reason);
+  }
+
+  async setNextSenderMsgSeqNum(id: SessionID, next: number): Promise<void> {
+    await (await this.sessionFor(id)).setNextSenderMsgSeqNum(next);
+  }
+
+  async setNextTargetMsgSeqNum(id: SessionID, next: number): Promise<void> {
+    await (await this.sessionFor(id)).setNextTargetMsgSeqNum(next);
+  }
+
+  /** Sends an application message to a session (persisted for resend if the client is logged out). */
+  async send(id: SessionID, message: OutgoingMessage): Promise<number> {
+    return (await this.sessionFor(id)).send(message);
+  }
+
+  /** Stops accepting, logs every session out (waiting up to graceMs) and closes the stores. */
+  async stop(graceMs = 2000): Promise<void> {
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await Promise.all(
+      [...this.sessions.values()].map(async (s) => {
+        if (s.status().loggedOn) {
+          await s.logout('Server shutting down').catch(() => {});
+          const until = Date.now() + graceMs;
+          while (s.isConnected && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+        }
+        await s.close('acceptor stopped').catch(() => {});
+      }),
+    );
+    for (const c of this.connections) c.destroy('acceptor stopped');
+    this.sessions.clear();
+  }
+
+  /**
+   * Simulates a crash (kill -9) for tests: sockets torn down, no Logout, no store close, nothing flushed
+   * beyond what the store had already made durable.
+   */
+  async crash(): Promise<void> {
+    for (const c of this.connections) c.destroy('crash');
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.sessions.clear();
+  }
+
+  private require(id: SessionID): Session {
+    const s = this.sessions.get(sessionIdToString(id));
+    if (!s) throw new Error(`no session ${sessionIdToString(id)}`);
+    return s;
+  }
+
+  /** The session object, created (store opened) if it was not seen since start. */
+  private async sessionFor(id: SessionID, overrides: Partial<SessionSettings> = {}): Promise<Session> {
+    const key = sessionIdToString(id);
+    const existing = this.sessions.get(key);
+    if (existing) {
+      existing.settings = sessionSettings('acceptor', { ...this.options.defaultSettings, ...overrides });
+      return existing;
+    }
+    const store = await this.options.storeFactory.open(id, new Date(this.clock.now()));
+    const raced = this.sessions.get(key);
+    if (raced) {
+      await store.close();
+      return raced;
+    }
+    const session = await Session.create({
+      id,
+      settings: sessionSettings('acceptor', { ...this.options.defaultSettings, ...overrides }),
+      store,
+      app: this.options.app,
+      log: this.logFactory.create(id),
+      clock: this.clock,
+      timers: this.timers,
+      codec: this.options.codec,
+    });
+    this.sessions.set(key, session);
+    return session;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Connections
+
+  private accept(socket: Socket): void {
+    const connection = new FixConnection(socket, { maxBufferedBytes: this.options.maxBufferedBytes });
+    this.connections.add(connection);
+    const framer = new FixFramer({ beginString: this.beginString, maxMessageSize: this.options.maxMessageSize });
+    const log = this.connectionLog;
+    log.onEvent(`connection from ${connection.remoteAddress}:${connection.remotePort}`);
+
+    let feed: SessionFeed | undefined;
+    let chain: Promise<void> = Promise.resolve();
+    let gone = false;
+    const logonTimer = this.timers.after(this.options.logonTimeoutMs ?? 10_000, () => {
+      if (!feed && !gone) connection.destroy('no Logon received in time');
+    });
+
+    const onFrame = async (decoded: Decoded) => {
+      if (gone) return;
+      if (feed) return feed.deliver(decoded);
+      if (decoded.kind === 'garbled') {
+        log.onEvent(`garbled message before Logon from ${connection.remoteAddress} ignored: ${decoded.reason}`);
+        return;
+      }
+      log.onIncoming(decoded.message.rawText);
+      const bound = await this.bindLogon(connection, decoded.message);
+      if (bound) {
+        logonTimer.cancel();
+        feed = bound;
+      }
+    };
+
+    connection.attach({
+      onData: (chunk) => {
+        for (const frame of framer.push(chunk)) {
+          const decoded = decodeFrame(frame, this.options.codec);
+          // One chain per connection: frames behind the Logon wait for its authentication, in order.
+          chain = chain.then(() => onFrame(decoded)).catch((err) => connection.destroy(`logon handling failed: ${String(err)}`));
+        }
+      },
+      onClose: (reason) => {
+        gone = true;
+        logonTimer.cancel();
+        this.connections.delete(connection);
+        framer.reset();
+        if (feed) feed.closed(reason);
+        else log.onEvent(`connection from ${connection.remoteAddress} closed before logon: ${reason}`);
+      },
+    });
+  }
+
+  /** Authenticates the first message of a connection; returns the session feed when it may proceed. */
+  private async bindLogon(connection: FixConnection, logon: InboundMessage): Promise<SessionFeed | undefined> {
+    const log = this.connectionLog;
+    const beginString = logon.get(Tag.BeginString) ?? '';
+    const ourCompID = logon.get(Tag.TargetCompID) ?? '';
+    const theirCompID = logon.get(Tag.SenderCompID) ?? '';
+    if (logon.msgType !== 'A') {
+      log.onEvent(`first message from ${connection.remoteAddress} was 35=${logon.msgType}, not a Logon: disconnected`);
+      connection.end('first message not a Logon');
+      return undefined;
+    }
+    if (beginString !== this.beginString) {
+      this.refuse(connection, logon, 'Incorrect BeginString');
+      return undefined;
+    }
+    const id: SessionID = { beginString, senderCompID: ourCompID, targetCompID: theirCompID };
+    const key = sessionIdToString(id);
+    const live = this.sessions.get(key);
+    if (this.claims.has(key) || live?.isConnected) {
+      this.refuse(connection, logon, 'Session already logged on', live);
+      return undefined;
+    }
+    this.claims.add(key);
+    try {
+      const decision = await this.options.authenticator.authenticate({
+        sessionID: id,
+        username: logon.get(Tag.Username),
+        password: logon.get(Tag.Password),
+        remoteAddress: connection.remoteAddress,
+        logon,
+        now: this.clock.now(),
+      });
+      if (!decision.accept) {
+        log.onEvent(`logon refused for ${key} from ${connection.remoteAddress}: ${decision.reason}`);
+        this.refuse(connection, logon, decision.reason, this.sessions.get(key));
+        return undefined;
+      }
+      if (!connection.isOpen) return undefined;
+      const session = await this.sessionFor(id, decision.settings ?? {});
+      const feed = new SessionFeed(connection, session);
+      await session.connect(connection);
+      feed.deliver({ kind: 'message', message: logon });
+      return feed;
+    } finally {
+      this.claims.delete(key);
+    }
+  }
+
+  /**
+   * Answers a refused Logon with a Logout and closes. The Logout reuses the session's next number
+   * without consuming it: a refused logon changes no sequence number.
+   */
+  private refuse(connection: FixConnection, logon: InboundMessage, reason: string, session?: Session): void {
+    const seq = session?.status().nextSenderMsgSeqNum ?? 1;
+    const raw = this.options.codec.encode(
+      logon.get(Tag.BeginString) ?? this.beginString,
+      '5',
+      [
+        [Tag.SenderCompID, logon.get(Tag.TargetCompID) ?? ''],
+        [Tag.TargetCompID, logon.get(Tag.SenderCompID) ?? ''],
+        [Tag.MsgSeqNum, String(seq)],
+        [Tag.SendingTime, formatUtcTimestamp(this.clock.now())],
+      ],
+      [[Tag.Text, reason]],
+    );
+    this.connectionLog.onOutgoing(raw);
+    this.connectionLog.onEvent(`refused logon from ${connection.remoteAddress}: ${reason}`);
+    void connection.write(Buffer.from(raw, 'latin1'));
+    connection.end(`logon refused: ${reason}`);
+  }
+}

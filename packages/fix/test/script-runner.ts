@@ -10,6 +10,7 @@
 //   eNOTHING                     nothing arrives within 150 ms
 //   ADVANCE 30                   the engine clock moves 30 s (timers fire)
 //   APP D:ORD1 F:CXL1            the application has received exactly these (MsgType:ClOrdID), in order
+//   SECOND_LOGON_REFUSED         a second connection logs on as TW and must be refused
 //   CRASH                        the acceptor dies like kill -9 and restarts over the same store
 //   SETSEQ sender=5 target=9     operator sets the session's next numbers
 //   SEQ sender=5 target=9        the session's next numbers are these
@@ -18,6 +19,15 @@ import { readFileSync } from 'node:fs';
 import { AcceptorHarness, assertMessage, expand, frame, rawFrame, show, TestClient, TW } from './harness';
 
 const EXPECT_TIMEOUT_MS = 3000;
+
+async function eventually(h: AcceptorHarness, ok: () => boolean, timeoutMs = 1000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    await h.settle();
+    if (ok() || Date.now() > until) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 
 export async function runScript(path: string, harness?: AcceptorHarness): Promise<void> {
   const lines = readFileSync(path, 'utf8').split('\n');
@@ -62,9 +72,17 @@ export async function runScript(path: string, harness?: AcceptorHarness): Promis
         h.clock.advance(Number(args[0]) * 1000);
         await h.settle();
       } else if (word === 'APP') {
-        await h.settle();
-        const got = h.delivered.map((d) => `${d.msgType}:${d.clOrdID ?? ''}`);
-        assert.deepEqual(got, args, `${where}: application deliveries`);
+        // Bytes just sent may still be in flight: poll until the expectation holds or time runs out.
+        const got = () => h.delivered.map((d) => `${d.msgType}:${d.clOrdID ?? ''}`);
+        await eventually(h, () => JSON.stringify(got()) === JSON.stringify(args));
+        assert.deepEqual(got(), args, `${where}: application deliveries`);
+      } else if (word === 'SECOND_LOGON_REFUSED') {
+        const other = await TestClient.open(h.port);
+        other.send(frame(expand('8=FIX.4.4|35=A|34=1|49=TW|52=<TIME>|56=ISLD|98=0|108=30', h.clock)));
+        const got = await other.next(EXPECT_TIMEOUT_MS);
+        assert.ok(got, `${where}: no answer to the second Logon`);
+        assertMessage(got, expand('8=FIX.4.4|35=5|34=<ANY>|49=ISLD|52=<TIME>|56=TW|58=Session already logged on', h.clock), where);
+        assert.equal(await other.next(EXPECT_TIMEOUT_MS), undefined, `${where}: second connection not closed`);
       } else if (word === 'CRASH') {
         await h.crashAndRestart();
         client = undefined;
@@ -75,6 +93,10 @@ export async function runScript(path: string, harness?: AcceptorHarness): Promis
           if (want.sender) await h.acceptor.setNextSenderMsgSeqNum(TW, Number(want.sender));
           if (want.target) await h.acceptor.setNextTargetMsgSeqNum(TW, Number(want.target));
         } else {
+          await eventually(h, () => {
+            const st = h.acceptor.session(TW)?.status();
+            return !!st && (!want.sender || st.nextSenderMsgSeqNum === Number(want.sender)) && (!want.target || st.nextTargetMsgSeqNum === Number(want.target));
+          });
           const s = h.acceptor.session(TW)?.status();
           assert.ok(s, `${where}: no session`);
           if (want.sender) assert.equal(s.nextSenderMsgSeqNum, Number(want.sender), `${where}: next sender`);

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { FixFramer } from '../src/codec/framer';
 import { ManualClock } from '../src/session/clock';
-import { formatUtcTimestamp } from '../src/session/fix-time';
+import { formatUtcTimestamp } from '../src/codec/values';
 import type { InboundMessage } from '../src/session/message';
 import type { SessionID } from '../src/session/session-id';
 import type { Acceptor } from '../src/engine/acceptor';

@@ -10,7 +10,7 @@ import type { InboundMessage, OutgoingMessage, SessionCodec } from '../session/m
 import { Session, type SessionStatus } from '../session/session';
 import { sessionIdToString, type SessionID } from '../session/session-id';
 import { sessionSettings, type SessionSettings } from '../session/session-settings';
-import { formatUtcTimestamp } from '../session/fix-time';
+import { formatUtcTimestamp } from '../codec/values';
 import type { MessageStoreFactory } from '../store/message-store';
 import { FixConnection } from '../transport/connection';
 import { acceptorTlsOptions, type AcceptorTlsConfig } from '../transport/tls';

@@ -3,7 +3,7 @@ import { Tag } from '../dictionary/tags.generated';
 import type { MessageStore, StoredMessage } from '../store/message-store';
 import { BusinessRejectError, DoNotSend, RejectLogon, SessionRejectError, type Application } from './application';
 import type { Clock, TimerHandle, Timers } from './clock';
-import { formatUtcTimestamp, parseUtcTimestamp } from './fix-time';
+import { formatUtcTimestamp, parseUtcTimestamp } from '../codec/values';
 import type { SessionLog } from './log';
 import { getField, outgoing, type InboundMessage, type OutgoingMessage, type SessionCodec } from './message';
 import { isResetDue, isWithinSchedule } from './schedule';
@@ -551,7 +551,7 @@ export class Session {
       return 'disconnected';
     }
     const sendingTime = parseUtcTimestamp(message.get(Tag.SendingTime) ?? '');
-    if (sendingTime === undefined) {
+    if (Number.isNaN(sendingTime)) {
       const present = message.get(Tag.SendingTime) !== undefined;
       await this.rejectAndConsume(message, present ? '6' : '1', present ? 'Incorrect data format for value' : 'Required tag missing', Tag.SendingTime);
       return 'done';
@@ -568,7 +568,7 @@ export class Session {
         return 'done';
       }
       const origTime = parseUtcTimestamp(orig);
-      if (origTime === undefined) {
+      if (Number.isNaN(origTime)) {
         await this.rejectAndConsume(message, '6', 'Incorrect data format for value', Tag.OrigSendingTime);
         return 'done';
       }

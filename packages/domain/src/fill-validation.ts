@@ -4,8 +4,10 @@
  */
 import { Decimal, type DecimalInput, percentDifference } from './decimal';
 import { OrdType, Side, type OrdTypeCode, type SideCode } from './codes';
+import { formatDate } from './format';
 
-export type CheckLevel = 'ok' | 'warning' | 'error';
+/** ok: fine; info: nothing to judge against; warning: allowed but worth a second look; error: blocks submission. */
+export type CheckLevel = 'ok' | 'info' | 'warning' | 'error';
 
 /** The outcome of one check: what the form shows under the field and whether it blocks submission. */
 export interface Check {
@@ -16,6 +18,7 @@ export interface Check {
 const ok = (message: string): Check => ({ level: 'ok', message });
 const warning = (message: string): Check => ({ level: 'warning', message });
 const error = (message: string): Check => ({ level: 'error', message });
+const info = (message: string): Check => ({ level: 'info', message });
 
 /** Percentage distance from the limit above which a fill price earns a warning (spec 000 §9). */
 export const FILL_PRICE_WARNING_PERCENT = 5;
@@ -37,6 +40,14 @@ export const FillText = {
   priceValid: 'Price is valid',
   cannotFillBuy: (px: string, limit: string) => `Cannot fill buy order at ${px} - exceeds limit price of ${limit}`,
   cannotFillSell: (px: string, limit: string) => `Cannot fill sell order at ${px} - below limit price of ${limit}`,
+  legPriceAwayFromReference: (px: string, percent: string, reference: string) =>
+    `Price ${px} differs from reference price ${reference} by ${percent}% - please verify`,
+  legDoesNotExist: (legIndex: number, legCount: number) => `Leg ${legIndex} does not exist: the order has ${legCount} leg(s)`,
+  sanityAway: (px: string, percent: string, reference: string, date: string) =>
+    `Price ${px} differs ${percent}% from latest trade price ${reference}${date ? ` (${date})` : ''}`,
+  sanityWithin: (threshold: string) => `Price within ${threshold}% of recent trades`,
+  sanityNoReference: 'No reference price available',
+  rejectReasonRequired: 'Rejection reason is required',
 } as const;
 
 /** Remaining quantity of an order: leavesqty, falling back to orderqty when leaves is absent (spec 000 §5). */
@@ -109,4 +120,175 @@ export function fillSubmitAlert(input: unknown, order: PricedOrder): string | nu
   if (order.side === Side.Buy && px.gt(limit)) return FillText.cannotFillBuy(px.toString(), limit.toString());
   if (order.side === Side.Sell && px.lt(limit)) return FillText.cannotFillSell(px.toString(), limit.toString());
   return null;
+}
+
+/** Submit Fill is enabled only with both inputs filled in and no error among the checks (spec 000 §5). */
+export function canSubmitFill(qtyInput: unknown, pxInput: unknown, checks: readonly Check[]): boolean {
+  const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+  return !blank(qtyInput) && !blank(pxInput) && checks.every((c) => c.level !== 'error');
+}
+
+/** A reject needs a reason once trimmed (accept notes are optional): the problem text, or null when fine. */
+export function rejectReasonProblem(reason: unknown): string | null {
+  return typeof reason === 'string' && reason.trim() !== '' ? null : FillText.rejectReasonRequired;
+}
+
+// ───────────────────────────── price sanity against recent trades ─────────────────────────────
+
+/** Percentage distance from the latest trade above which a price earns a warning (spec 000 §9). */
+export const PRICE_SANITY_THRESHOLD_PERCENT = 10;
+
+export interface ReferencePrice {
+  price: DecimalInput;
+  /** When that trade happened; shown as a date in the warning. */
+  executed?: Date | string | null;
+}
+
+/** A latest-price row as the server lists them (spec 000 §3 "Latest price"). */
+export interface LatestPrice extends ReferencePrice {
+  symbol: string;
+  type?: string | null;
+  contract?: string | null;
+}
+
+const key = (v: string | null | undefined) => (v ?? '').trim().toUpperCase();
+
+/** The most recent trade for the same symbol, type and contract, or null when there is none. */
+export function findReferencePrice(
+  latest: readonly LatestPrice[],
+  wanted: { symbol: string; type?: string | null; contract?: string | null },
+): LatestPrice | null {
+  let best: LatestPrice | null = null;
+  let bestTime = Number.NEGATIVE_INFINITY;
+  for (const row of latest) {
+    if (key(row.symbol) !== key(wanted.symbol)) continue;
+    if (key(row.type) !== key(wanted.type)) continue;
+    if (key(row.contract) !== key(wanted.contract)) continue;
+    if (!Decimal.tryFrom(row.price)) continue;
+    const time = row.executed ? new Date(row.executed).getTime() : Number.NEGATIVE_INFINITY;
+    const t = Number.isNaN(time) ? Number.NEGATIVE_INFINITY : time;
+    if (best === null || t > bestTime) {
+      best = row;
+      bestTime = t;
+    }
+  }
+  return best;
+}
+
+/**
+ * The price-sanity check: a price more than `thresholdPercent` away from the latest trade is a warning.
+ * A zero reference (a spread last traded flat) gives no percentage, so nothing is judged.
+ */
+export function checkPriceSanity(
+  input: unknown,
+  reference: ReferencePrice | null | undefined,
+  thresholdPercent: DecimalInput = PRICE_SANITY_THRESHOLD_PERCENT,
+): Check {
+  const px = Decimal.tryFrom(typeof input === 'string' ? input.trim() : input);
+  const ref = reference ? Decimal.tryFrom(reference.price) : null;
+  if (!px || !ref || ref.isZero()) return info(FillText.sanityNoReference);
+  const threshold = Decimal.from(thresholdPercent);
+  const away = percentDifference(px, ref, 1)!;
+  if (away.gt(threshold)) {
+    const date = reference?.executed ? formatDate(reference.executed) : '';
+    return warning(FillText.sanityAway(px.toString(), away.toFixed(1), ref.toString(), date));
+  }
+  return ok(FillText.sanityWithin(threshold.toString()));
+}
+
+// ───────────────────────────── multileg fills ─────────────────────────────
+//
+// A multileg order is worked in strategy units (its OrderQty). A fill arrives either
+//  • for the whole strategy (no legIndex): quantity in strategy units, the spread/strip price, which may be
+//    zero or negative; checked like an outright fill (≤ order leaves; buy ≤ limit, sell ≥ limit), or
+//  • for one leg (legIndex): quantity in that leg's contracts at that leg's outright price (> 0). A leg's
+//    size is ratio × OrderQty; what it still needs is ratio × OrderQty − the leg's filled quantity, which is
+//    ratio × order leaves while the legs move together. The order's CumQty is the number of complete
+//    strategy units (min over legs of legCum / ratio, rounded down), executed at the implied strategy price.
+
+export interface LegProgress {
+  side: SideCode;
+  ratio: DecimalInput;
+  /** Quantity of this leg already filled, in the leg's contracts. */
+  cumQty: DecimalInput;
+}
+
+/** The leg's total quantity: ratio × strategy quantity (spec 000 §2 "Leg quantity equals ratio times order quantity"). */
+export function legQuantity(ratio: DecimalInput, orderQty: DecimalInput): Decimal {
+  return Decimal.from(ratio).mul(orderQty);
+}
+
+export function legLeavesQuantity(leg: Pick<LegProgress, 'ratio' | 'cumQty'>, orderQty: DecimalInput): Decimal {
+  const leaves = legQuantity(leg.ratio, orderQty).sub(leg.cumQty);
+  return leaves.isNegative() ? Decimal.ZERO : leaves;
+}
+
+/** The leg form's quantity check, with its own texts for a full leg and for over-filling it. */
+export function checkLegFillQuantity(input: unknown, legs: readonly LegProgress[], legIndex: number, orderQty: DecimalInput): Check {
+  const leg = Number.isInteger(legIndex) ? legs[legIndex] : undefined;
+  if (!leg) return error(FillText.legDoesNotExist(legIndex, legs.length));
+  const qty = Decimal.tryFrom(typeof input === 'string' ? input.trim() : input);
+  if (!qty || !qty.isPositive()) return error(FillText.quantityNotPositive);
+  if (!qty.isInteger()) return error(FillText.quantityNotWhole(qty.toString()));
+  const legQty = legQuantity(leg.ratio, orderQty);
+  const done = Decimal.from(leg.cumQty);
+  if (done.gte(legQty)) return error(FillText.alreadyFullyFilled);
+  const total = done.add(qty);
+  if (total.gt(legQty)) return error(FillText.totalFillsExceed(total.toString(), legQty.toString()));
+  return ok(FillText.quantityValid);
+}
+
+/**
+ * A leg price is an outright futures price: it must be positive. Against a reference (the leg contract's
+ * latest trade) more than 5 % away is a warning.
+ */
+export function checkLegFillPrice(input: unknown, reference?: DecimalInput | null): Check {
+  const px = Decimal.tryFrom(typeof input === 'string' ? input.trim() : input);
+  if (!px) return error(FillText.priceRequired);
+  if (!px.isPositive()) return error(FillText.priceNotPositive);
+  const ref = reference === undefined || reference === null ? null : Decimal.tryFrom(reference);
+  const away = ref ? percentDifference(px, ref, 1) : null;
+  if (ref && away && away.gt(FILL_PRICE_WARNING_PERCENT)) {
+    return warning(FillText.legPriceAwayFromReference(px.toString(), away.toFixed(1), ref.toString()));
+  }
+  return ok(FillText.priceValid);
+}
+
+/** Complete strategy units given each leg's filled quantity: min over legs of ⌊legCum / ratio⌋. */
+export function completedStrategyUnits(legs: readonly Pick<LegProgress, 'ratio' | 'cumQty'>[]): Decimal {
+  if (legs.length === 0) return Decimal.ZERO;
+  let units: Decimal | null = null;
+  for (const leg of legs) {
+    const ratio = Decimal.from(leg.ratio);
+    if (!ratio.isPositive()) throw new RangeError(`Leg ratio must be greater than 0, got ${ratio.toString()}`);
+    const u = Decimal.from(leg.cumQty).div(ratio, 0, 'FLOOR');
+    units = units === null || u.lt(units) ? u : units;
+  }
+  return units!;
+}
+
+/**
+ * The strategy price implied by leg prices: (Σ ratio·px of legs on the order's side − Σ ratio·px of the
+ * others) / Σ ratio of legs on the order's side. A 1:1 spread gives p1 − p2, a strip the average of its
+ * months, a quarter spread the difference of the two quarter averages.
+ */
+export function impliedStrategyPrice(
+  orderSide: SideCode,
+  legs: readonly { side: SideCode; ratio: DecimalInput; px: DecimalInput }[],
+  scale = 8,
+): Decimal | null {
+  let same = Decimal.ZERO;
+  let other = Decimal.ZERO;
+  let sameRatio = Decimal.ZERO;
+  for (const leg of legs) {
+    const weighted = Decimal.from(leg.ratio).mul(leg.px);
+    if (leg.side === orderSide) {
+      same = same.add(weighted);
+      sameRatio = sameRatio.add(leg.ratio);
+    } else {
+      other = other.add(weighted);
+    }
+  }
+  if (sameRatio.isZero()) return null;
+  return same.sub(other).div(sameRatio, scale, 'HALF_EVEN').stripTrailingZeros();
 }

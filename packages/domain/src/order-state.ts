@@ -385,7 +385,7 @@ export function applyEvent(state: OrderState, event: OrderEvent): ApplyResult {
 
     case 'reject': {
       const reason = typeof event.reason === 'string' ? event.reason.trim() : '';
-      if (!reason) return refuse(state, 'REASON_REQUIRED', 'Rejection reason is required');
+      if (!reason) return refuse(state, 'REASON_REQUIRED', FillText.rejectReasonRequired);
       const next = { ...state, ...clearedLast, ordStatus: OrdStatus.Rejected, leavesQty: Decimal.ZERO };
       return {
         ok: true,

@@ -1,0 +1,175 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  selectCapability,
+  validateNewOrderMultileg,
+  validateNewOrderSingle,
+  type ClientCapability,
+  type IntakeContext,
+  type NewOrderMultilegInput,
+  type NewOrderSingleInput,
+  type SecurityInfo,
+} from './order-intake';
+
+const SECURITIES: Record<string, SecurityInfo> = {
+  C5TC: { symbol: 'C5TC', isActive: true, priceTickSize: '1', seriesMonths: 84 },
+  C3: { symbol: 'C3', isActive: true, priceTickSize: '0.01', seriesMonths: 36 },
+  OLD: { symbol: 'OLD', isActive: false },
+};
+const ctx: IntakeContext = { lookupSecurity: (s) => SECURITIES[s] };
+
+const outright: NewOrderSingleInput = {
+  clOrdId: 'ABC-1.1',
+  side: '1',
+  ordType: '2',
+  orderQty: '10',
+  price: '27000',
+  symbol: 'C5TC',
+  maturityMonthYear: '202612',
+  timeInForce: '0',
+};
+
+function rejected(result: ReturnType<typeof validateNewOrderSingle>, code: string, text: string) {
+  assert.deepEqual(result, { ok: false, ordRejReason: code, text });
+}
+
+describe('validateNewOrderSingle', () => {
+  it('accepts a well-formed outright order', () => {
+    assert.deepEqual(validateNewOrderSingle(outright, ctx), { ok: true });
+    assert.deepEqual(validateNewOrderSingle({ ...outright, ordType: '1', price: null }, ctx), { ok: true });
+    assert.deepEqual(validateNewOrderSingle({ ...outright, ordType: '1', price: '-5' }, ctx), { ok: true }); // a market order's price is ignored
+    assert.deepEqual(validateNewOrderSingle({ ...outright, timeInForce: undefined }, ctx), { ok: true });
+    assert.deepEqual(validateNewOrderSingle({ ...outright, orderQty: 5 }, ctx), { ok: true });
+  });
+
+  it('refuses each broken field with a stable code and text, in order', () => {
+    const cases: [Partial<NewOrderSingleInput>, string, string][] = [
+      [{ clOrdId: ' ' }, '99', 'ClOrdID (11) is required'],
+      [{ side: '3' }, '11', "Invalid side '3': side must be '1' (Buy) or '2' (Sell)"],
+      [{ side: null }, '11', "Invalid side '': side must be '1' (Buy) or '2' (Sell)"],
+      [{ ordType: '3' }, '11', 'Invalid order type: 3. Must be 1 (Market) or 2 (Limit)'],
+      [{ timeInForce: '6' }, '11', 'Invalid time in force: 6. Must be 0 (Day) or 1 (Good Till Cancel)'],
+      [{ orderQty: '0' }, '13', 'Order quantity must be greater than 0'],
+      [{ orderQty: 'ten' }, '13', 'Order quantity must be greater than 0'],
+      [{ orderQty: '-1' }, '13', 'Order quantity must be greater than 0'],
+      [{ orderQty: '1.5' }, '13', 'Order quantity 1.5 must be a whole number of lots'],
+      [{ price: null }, '99', 'Limit orders require a valid price greater than zero'],
+      [{ price: '0' }, '99', 'Limit orders require a valid price greater than zero'],
+      [{ price: '-10' }, '99', 'Limit orders require a valid price greater than zero'],
+      [{ price: 'abc' }, '99', 'Limit orders require a valid price greater than zero'],
+      [{ symbol: '' }, '1', 'Symbol (55) is required'],
+      [{ symbol: 'XYZ' }, '1', 'Unknown symbol XYZ'],
+      [{ symbol: 'OLD' }, '1', 'Symbol OLD is not active'],
+      [{ maturityMonthYear: undefined }, '1', "Maturity month-year '' is missing or not YYYYMM"],
+      [{ maturityMonthYear: 'Dec-26' }, '1', "Maturity month-year 'Dec-26' is missing or not YYYYMM"],
+      [{ maturityMonthYear: '202613' }, '1', "Maturity month-year '202613' is missing or not YYYYMM"],
+      [{ price: '27000.5' }, '99', 'Price 27000.5 is not a multiple of the tick size 1 for C5TC'],
+    ];
+    for (const [change, code, text] of cases) rejected(validateNewOrderSingle({ ...outright, ...change }, ctx), code, text);
+    // first failure wins
+    rejected(validateNewOrderSingle({ ...outright, side: '9', orderQty: 0 }, ctx), '11', "Invalid side '9': side must be '1' (Buy) or '2' (Sell)");
+  });
+
+  it('accepts an 8-digit MonthYear and a price on a finer tick', () => {
+    assert.deepEqual(validateNewOrderSingle({ ...outright, maturityMonthYear: '20261215' }, ctx), { ok: true });
+    assert.deepEqual(validateNewOrderSingle({ ...outright, symbol: 'C3', price: '12.35' }, ctx), { ok: true });
+    rejected(validateNewOrderSingle({ ...outright, symbol: 'C3', price: '12.355' }, ctx), '99', 'Price 12.355 is not a multiple of the tick size 0.01 for C3');
+  });
+
+  it('refuses a duplicate ClOrdID', () => {
+    const seen = new Set(['ABC-1.1']);
+    rejected(validateNewOrderSingle(outright, { ...ctx, isDuplicateClOrdId: (id) => seen.has(id) }), '6', 'Duplicate ClOrdID ABC-1.1');
+  });
+
+  it('with a clock, refuses expired and unlisted months', () => {
+    const now = new Date('2025-09-15T00:00:00Z');
+    rejected(validateNewOrderSingle({ ...outright, maturityMonthYear: '202508' }, { ...ctx, now }), '1', 'Contract month Aug-25 (202508) has expired');
+    rejected(validateNewOrderSingle({ ...outright, maturityMonthYear: '203209' }, { ...ctx, now }), '1', 'Contract month Sep-32 is beyond the 84-month series listed for C5TC');
+    assert.deepEqual(validateNewOrderSingle({ ...outright, maturityMonthYear: '202509' }, { ...ctx, now }), { ok: true });
+  });
+
+  describe('capabilities', () => {
+    const all: ClientCapability = { securitySymbol: null, isEnabled: true, canBuy: true, canSell: true };
+    it('an empty list means no permission; undefined skips the checks', () => {
+      rejected(validateNewOrderSingle(outright, { ...ctx, capabilities: [] }), '0', 'No trading permission for C5TC');
+      assert.deepEqual(validateNewOrderSingle(outright, { ...ctx, capabilities: [all] }), { ok: true });
+    });
+    it('enabled, side permissions, min and max quantity', () => {
+      const cases: [ClientCapability, Partial<NewOrderSingleInput>, string, string][] = [
+        [{ ...all, isEnabled: false }, {}, '0', 'Trading in C5TC is disabled for this client'],
+        [{ ...all, canBuy: false }, {}, '0', 'Client is not permitted to buy C5TC'],
+        [{ ...all, canSell: false }, { side: '2' }, '0', 'Client is not permitted to sell C5TC'],
+        [{ ...all, maxOrderQty: '5' }, {}, '3', 'Order quantity 10 exceeds the maximum of 5 for C5TC'],
+        [{ ...all, minOrderQty: '20' }, {}, '13', 'Order quantity 10 is below the minimum of 20 for C5TC'],
+      ];
+      for (const [cap, change, code, text] of cases) rejected(validateNewOrderSingle({ ...outright, ...change }, { ...ctx, capabilities: [cap] }), code, text);
+      assert.deepEqual(validateNewOrderSingle(outright, { ...ctx, capabilities: [{ ...all, canSell: false, maxOrderQty: '10', minOrderQty: '10' }] }), { ok: true });
+    });
+    it('a row for the security beats the All Securities row', () => {
+      const caps = [all, { ...all, securitySymbol: 'c5tc', canBuy: false }];
+      rejected(validateNewOrderSingle(outright, { ...ctx, capabilities: caps }), '0', 'Client is not permitted to buy C5TC');
+      assert.deepEqual(validateNewOrderSingle({ ...outright, symbol: 'C3', price: '12' }, { ...ctx, capabilities: caps }), { ok: true });
+    });
+    it('selectCapability prefers security and exchange specific rows', () => {
+      const caps: ClientCapability[] = [
+        { ...all, exchange: 'EEX', maxOrderQty: 1 },
+        { ...all, securitySymbol: 'C5TC', exchange: 'SGX', maxOrderQty: 2 },
+        { ...all, securitySymbol: 'C5TC', maxOrderQty: 3 },
+      ];
+      assert.equal(selectCapability(caps, 'C5TC', 'SGX')?.maxOrderQty, 2);
+      assert.equal(selectCapability(caps, 'C5TC', 'EEX')?.maxOrderQty, 3);
+      assert.equal(selectCapability(caps, 'C3', 'EEX')?.maxOrderQty, 1);
+      assert.equal(selectCapability(caps, 'C3', 'SGX'), undefined);
+      assert.equal(selectCapability(caps, 'C3', null)?.maxOrderQty, 1);
+    });
+  });
+});
+
+describe('validateNewOrderMultileg', () => {
+  const spread: NewOrderMultilegInput = {
+    clOrdId: 'ABC-2.1',
+    side: '1',
+    ordType: '2',
+    orderQty: '5',
+    price: '-250',
+    symbol: 'C5TC-Oct-26/Nov-26',
+    legs: [
+      { symbol: 'C5TC', side: '1', ratio: '1', maturityMonthYear: '202610' },
+      { symbol: 'C5TC', side: '2', ratio: '1', maturityMonthYear: '202611' },
+    ],
+  };
+
+  it('accepts spreads priced at zero or below', () => {
+    assert.deepEqual(validateNewOrderMultileg(spread, ctx), { ok: true });
+    assert.deepEqual(validateNewOrderMultileg({ ...spread, price: '0' }, ctx), { ok: true });
+    assert.deepEqual(validateNewOrderMultileg({ ...spread, ordType: '1', price: null }, ctx), { ok: true });
+    const noRatio = { ...spread, legs: spread.legs.map((l) => ({ ...l, ratio: undefined })) };
+    assert.deepEqual(validateNewOrderMultileg(noRatio, ctx), { ok: true });
+  });
+
+  it('refuses broken orders and legs', () => {
+    const legs = spread.legs;
+    const cases: [Partial<NewOrderMultilegInput>, string, string][] = [
+      [{ price: null }, '99', 'Limit orders require a valid price'],
+      [{ price: 'x' }, '99', 'Limit orders require a valid price'],
+      [{ legs: [] }, '11', 'Multileg order has no legs'],
+      [{ legs: [legs[0]!, { ...legs[1]!, side: 'S' }] }, '11', "Leg 2: Invalid side 'S': side must be '1' (Buy) or '2' (Sell)"],
+      [{ legs: [{ ...legs[0]!, ratio: '0' }, legs[1]!] }, '11', 'Leg 1: ratio must be a whole number greater than 0'],
+      [{ legs: [{ ...legs[0]!, ratio: '1.5' }, legs[1]!] }, '11', 'Leg 1: ratio must be a whole number greater than 0'],
+      [{ legs: [legs[0]!, { ...legs[1]!, symbol: 'ZZZ' }] }, '1', 'Leg 2: Unknown symbol ZZZ'],
+      [{ legs: [legs[0]!, { ...legs[1]!, symbol: 'OLD' }] }, '1', 'Leg 2: Symbol OLD is not active'],
+      [{ legs: [legs[0]!, { ...legs[1]!, maturityMonthYear: 'Nov-26' }] }, '1', "Leg 2: Maturity month-year 'Nov-26' is missing or not YYYYMM"],
+      [{ orderQty: 0 }, '13', 'Order quantity must be greater than 0'],
+    ];
+    for (const [change, code, text] of cases) rejected(validateNewOrderMultileg({ ...spread, ...change }, ctx), code, text);
+  });
+
+  it('checks each leg against the capability at ratio × quantity', () => {
+    const caps: ClientCapability[] = [{ securitySymbol: null, isEnabled: true, canBuy: true, canSell: false }];
+    rejected(validateNewOrderMultileg(spread, { ...ctx, capabilities: caps }), '0', 'Leg 2: Client is not permitted to sell C5TC');
+    const capped: ClientCapability[] = [{ securitySymbol: null, isEnabled: true, canBuy: true, canSell: true, maxOrderQty: 12 }];
+    const ratio3 = { ...spread, legs: [{ ...spread.legs[0]!, ratio: 3 }, spread.legs[1]!] };
+    rejected(validateNewOrderMultileg(ratio3, { ...ctx, capabilities: capped }), '3', 'Leg 1: Order quantity 15 exceeds the maximum of 12 for C5TC');
+    assert.deepEqual(validateNewOrderMultileg(spread, { ...ctx, capabilities: capped }), { ok: true });
+  });
+});

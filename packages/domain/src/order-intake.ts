@@ -1,0 +1,250 @@
+/**
+ * Intake rules for NewOrderSingle (D) and NewOrderMultileg (AB): what the broker checks before an order
+ * enters the book. Each failure carries the OrdRejReason (103) and the Text (58) of the business reject
+ * (ExecType 8 / OrdStatus 8). Checks run in a fixed order and stop at the first failure, so a client always
+ * gets the same answer for the same message.
+ *
+ * Lookups are passed in as functions and data: this module does no I/O.
+ */
+import { Decimal, type DecimalInput } from './decimal';
+import {
+  OrdRejReason,
+  OrdType,
+  Side,
+  TimeInForce,
+  type OrdRejReasonCode,
+  type SideCode,
+} from './codes';
+import { contractMonthStatus, maturityLabel, normalizeMaturity } from './instruments';
+
+export interface SecurityInfo {
+  symbol: string;
+  isActive: boolean;
+  priceTickSize?: DecimalInput | null;
+  /** Consecutive months listed from the current one; absent means no limit is checked. */
+  seriesMonths?: number | null;
+}
+
+/** A client capability row (spec 001 §3). `securitySymbol` null means All Securities. */
+export interface ClientCapability {
+  securitySymbol: string | null;
+  exchange?: string | null;
+  isEnabled: boolean;
+  canBuy: boolean;
+  canSell: boolean;
+  minOrderQty?: DecimalInput | null;
+  maxOrderQty?: DecimalInput | null;
+}
+
+export interface IntakeContext {
+  lookupSecurity: (symbol: string) => SecurityInfo | null | undefined;
+  /**
+   * The sending client's capability rows. Undefined skips the permission checks (no capability model
+   * configured); an empty list means the client may trade nothing.
+   */
+  capabilities?: readonly ClientCapability[];
+  /** True when this sender already used the ClOrdID today. */
+  isDuplicateClOrdId?: (clOrdId: string) => boolean;
+  /** With a clock, expired and unlisted contract months are refused. */
+  now?: Date;
+  timeZone?: string;
+}
+
+/** Raw values as they come off the wire: strings, possibly missing. */
+export interface NewOrderSingleInput {
+  clOrdId?: string | null;
+  side?: string | null;
+  ordType?: string | null;
+  orderQty?: DecimalInput | null;
+  price?: DecimalInput | null;
+  symbol?: string | null;
+  maturityMonthYear?: string | null;
+  timeInForce?: string | null;
+  exDestination?: string | null;
+}
+
+export interface MultilegLegInput {
+  symbol?: string | null;
+  side?: string | null;
+  ratio?: DecimalInput | null;
+  maturityMonthYear?: string | null;
+}
+
+export interface NewOrderMultilegInput extends Omit<NewOrderSingleInput, 'maturityMonthYear'> {
+  legs: readonly MultilegLegInput[];
+}
+
+export interface IntakeRejection {
+  ok: false;
+  ordRejReason: OrdRejReasonCode;
+  text: string;
+}
+
+export type IntakeResult = { ok: true } | IntakeRejection;
+
+const reject = (ordRejReason: OrdRejReasonCode, text: string): IntakeRejection => ({ ok: false, ordRejReason, text });
+
+export const IntakeText = {
+  clOrdIdRequired: 'ClOrdID (11) is required',
+  duplicateClOrdId: (id: string) => `Duplicate ClOrdID ${id}`,
+  invalidSide: (value: string) => `Invalid side '${value}': side must be '1' (Buy) or '2' (Sell)`,
+  invalidOrdType: (value: string) => `Invalid order type: ${value}. Must be 1 (Market) or 2 (Limit)`,
+  invalidTimeInForce: (value: string) => `Invalid time in force: ${value}. Must be 0 (Day) or 1 (Good Till Cancel)`,
+  quantityNotPositive: 'Order quantity must be greater than 0',
+  quantityNotWhole: (qty: string) => `Order quantity ${qty} must be a whole number of lots`,
+  limitPriceRequired: 'Limit orders require a valid price greater than zero',
+  strategyLimitPriceRequired: 'Limit orders require a valid price',
+  priceOffTick: (px: string, tick: string, symbol: string) => `Price ${px} is not a multiple of the tick size ${tick} for ${symbol}`,
+  symbolRequired: 'Symbol (55) is required',
+  unknownSymbol: (symbol: string) => `Unknown symbol ${symbol}`,
+  inactiveSymbol: (symbol: string) => `Symbol ${symbol} is not active`,
+  maturityInvalid: (value: string) => `Maturity month-year '${value}' is missing or not YYYYMM`,
+  maturityExpired: (label: string, maturity: string) => `Contract month ${label} (${maturity}) has expired`,
+  maturityBeyondSeries: (label: string, months: number, symbol: string) => `Contract month ${label} is beyond the ${months}-month series listed for ${symbol}`,
+  noLegs: 'Multileg order has no legs',
+  legRatioInvalid: 'ratio must be a whole number greater than 0',
+  noPermission: (symbol: string) => `No trading permission for ${symbol}`,
+  tradingDisabled: (symbol: string) => `Trading in ${symbol} is disabled for this client`,
+  mayNotBuy: (symbol: string) => `Client is not permitted to buy ${symbol}`,
+  mayNotSell: (symbol: string) => `Client is not permitted to sell ${symbol}`,
+  aboveMaximum: (qty: string, max: string, symbol: string) => `Order quantity ${qty} exceeds the maximum of ${max} for ${symbol}`,
+  belowMinimum: (qty: string, min: string, symbol: string) => `Order quantity ${qty} is below the minimum of ${min} for ${symbol}`,
+} as const;
+
+const text = (v: unknown) => (v === undefined || v === null ? '' : String(v).trim());
+const legPrefix = (index: number) => `Leg ${index + 1}: `;
+
+/**
+ * The capability row that governs a symbol: a row for that security beats an All Securities row, and a row
+ * for the order's exchange beats one for any exchange. Undefined when none applies.
+ */
+export function selectCapability(
+  capabilities: readonly ClientCapability[],
+  symbol: string,
+  exchange?: string | null,
+): ClientCapability | undefined {
+  const sym = symbol.trim().toUpperCase();
+  const ex = text(exchange).toUpperCase();
+  const applies = (c: ClientCapability) => {
+    const cs = c.securitySymbol === null ? null : c.securitySymbol.trim().toUpperCase();
+    const ce = text(c.exchange).toUpperCase();
+    return (cs === null || cs === sym) && (ce === '' || ex === '' || ex === 'ANY' || ce === ex);
+  };
+  const score = (c: ClientCapability) => (c.securitySymbol !== null ? 2 : 0) + (text(c.exchange) !== '' ? 1 : 0);
+  return capabilities.filter(applies).sort((a, b) => score(b) - score(a))[0];
+}
+
+function checkCommon(order: NewOrderSingleInput, ctx: IntakeContext): IntakeRejection | Decimal {
+  const clOrdId = text(order.clOrdId);
+  if (!clOrdId) return reject(OrdRejReason.Other, IntakeText.clOrdIdRequired);
+  if (ctx.isDuplicateClOrdId?.(clOrdId)) return reject(OrdRejReason.DuplicateOrder, IntakeText.duplicateClOrdId(clOrdId));
+  const side = text(order.side);
+  if (side !== Side.Buy && side !== Side.Sell) return reject(OrdRejReason.UnsupportedOrderCharacteristic, IntakeText.invalidSide(side));
+  const ordType = text(order.ordType);
+  if (ordType !== OrdType.Market && ordType !== OrdType.Limit) {
+    return reject(OrdRejReason.UnsupportedOrderCharacteristic, IntakeText.invalidOrdType(ordType));
+  }
+  const tif = text(order.timeInForce);
+  if (tif !== '' && tif !== TimeInForce.Day && tif !== TimeInForce.GoodTillCancel) {
+    return reject(OrdRejReason.UnsupportedOrderCharacteristic, IntakeText.invalidTimeInForce(tif));
+  }
+  const qty = order.orderQty === undefined || order.orderQty === null ? null : Decimal.tryFrom(order.orderQty);
+  if (!qty || !qty.isPositive()) return reject(OrdRejReason.IncorrectQuantity, IntakeText.quantityNotPositive);
+  if (!qty.isInteger()) return reject(OrdRejReason.IncorrectQuantity, IntakeText.quantityNotWhole(qty.toString()));
+  return qty;
+}
+
+function limitPrice(order: NewOrderSingleInput): Decimal | null {
+  return order.price === undefined || order.price === null ? null : Decimal.tryFrom(typeof order.price === 'string' ? order.price.trim() : order.price);
+}
+
+function checkInstrument(symbol: string, maturity: unknown, ctx: IntakeContext, prefix = ''): IntakeRejection | SecurityInfo {
+  if (!symbol) return reject(OrdRejReason.UnknownSymbol, prefix + IntakeText.symbolRequired);
+  const security = ctx.lookupSecurity(symbol);
+  if (!security) return reject(OrdRejReason.UnknownSymbol, prefix + IntakeText.unknownSymbol(symbol));
+  if (!security.isActive) return reject(OrdRejReason.UnknownSymbol, prefix + IntakeText.inactiveSymbol(symbol));
+  const yyyymm = normalizeMaturity(maturity);
+  if (!yyyymm || !/^\d{6}(\d{2})?$/.test(text(maturity))) {
+    return reject(OrdRejReason.UnknownSymbol, prefix + IntakeText.maturityInvalid(text(maturity)));
+  }
+  if (ctx.now) {
+    const status = contractMonthStatus(yyyymm, security.seriesMonths, ctx.now, ctx.timeZone);
+    const label = maturityLabel(yyyymm)!;
+    if (status === 'expired') return reject(OrdRejReason.UnknownSymbol, prefix + IntakeText.maturityExpired(label, yyyymm));
+    if (status === 'beyondSeries') {
+      return reject(OrdRejReason.UnknownSymbol, prefix + IntakeText.maturityBeyondSeries(label, security.seriesMonths!, symbol));
+    }
+  }
+  return security;
+}
+
+function checkTick(price: Decimal | null, security: SecurityInfo): IntakeRejection | null {
+  const tick = security.priceTickSize === undefined || security.priceTickSize === null ? null : Decimal.tryFrom(security.priceTickSize);
+  if (!price || !tick || !tick.isPositive() || price.isMultipleOf(tick)) return null;
+  return reject(OrdRejReason.Other, IntakeText.priceOffTick(price.toString(), tick.toString(), security.symbol));
+}
+
+function checkCapability(symbol: string, side: SideCode, qty: Decimal, ctx: IntakeContext, exchange?: string | null, prefix = ''): IntakeRejection | null {
+  if (ctx.capabilities === undefined) return null;
+  const cap = selectCapability(ctx.capabilities, symbol, exchange);
+  if (!cap) return reject(OrdRejReason.BrokerOption, prefix + IntakeText.noPermission(symbol));
+  if (!cap.isEnabled) return reject(OrdRejReason.BrokerOption, prefix + IntakeText.tradingDisabled(symbol));
+  if (side === Side.Buy && !cap.canBuy) return reject(OrdRejReason.BrokerOption, prefix + IntakeText.mayNotBuy(symbol));
+  if (side === Side.Sell && !cap.canSell) return reject(OrdRejReason.BrokerOption, prefix + IntakeText.mayNotSell(symbol));
+  const max = cap.maxOrderQty === undefined || cap.maxOrderQty === null ? null : Decimal.tryFrom(cap.maxOrderQty);
+  if (max && qty.gt(max)) return reject(OrdRejReason.OrderExceedsLimit, prefix + IntakeText.aboveMaximum(qty.toString(), max.toString(), symbol));
+  const min = cap.minOrderQty === undefined || cap.minOrderQty === null ? null : Decimal.tryFrom(cap.minOrderQty);
+  if (min && qty.lt(min)) return reject(OrdRejReason.IncorrectQuantity, prefix + IntakeText.belowMinimum(qty.toString(), min.toString(), symbol));
+  return null;
+}
+
+/**
+ * NewOrderSingle: ClOrdID, duplicate, side, order type, time in force, quantity, limit price (> 0 for an
+ * outright future), symbol known and active, maturity YYYYMM (listed, when a clock is given), price on the
+ * tick grid, then the client's capability for symbol, side and quantity. A market order's price is ignored.
+ */
+export function validateNewOrderSingle(order: NewOrderSingleInput, ctx: IntakeContext): IntakeResult {
+  const common = checkCommon(order, ctx);
+  if (!(common instanceof Decimal)) return common;
+  const qty = common;
+  const isLimit = text(order.ordType) === OrdType.Limit;
+  const price = isLimit ? limitPrice(order) : null;
+  if (isLimit && (!price || !price.isPositive())) return reject(OrdRejReason.Other, IntakeText.limitPriceRequired);
+  const symbol = text(order.symbol);
+  const security = checkInstrument(symbol, order.maturityMonthYear, ctx);
+  if ('ok' in security) return security;
+  const offTick = checkTick(price, security);
+  if (offTick) return offTick;
+  const denied = checkCapability(symbol, text(order.side) as SideCode, qty, ctx, order.exDestination);
+  return denied ?? { ok: true };
+}
+
+/**
+ * NewOrderMultileg: the same order-level checks, except that a spread's limit price may be zero or
+ * negative (it only has to be a number); then every leg: side, whole positive ratio, symbol and maturity,
+ * and the capability for that leg's symbol and side at ratio × order quantity.
+ */
+export function validateNewOrderMultileg(order: NewOrderMultilegInput, ctx: IntakeContext): IntakeResult {
+  const common = checkCommon(order, ctx);
+  if (!(common instanceof Decimal)) return common;
+  const qty = common;
+  const isLimit = text(order.ordType) === OrdType.Limit;
+  const price = isLimit ? limitPrice(order) : null;
+  if (isLimit && !price) return reject(OrdRejReason.Other, IntakeText.strategyLimitPriceRequired);
+  if (!Array.isArray(order.legs) || order.legs.length === 0) return reject(OrdRejReason.UnsupportedOrderCharacteristic, IntakeText.noLegs);
+  for (const [i, leg] of order.legs.entries()) {
+    const prefix = legPrefix(i);
+    const side = text(leg.side);
+    if (side !== Side.Buy && side !== Side.Sell) return reject(OrdRejReason.UnsupportedOrderCharacteristic, prefix + IntakeText.invalidSide(side));
+    const ratio = leg.ratio === undefined || leg.ratio === null || text(leg.ratio) === '' ? Decimal.ONE : Decimal.tryFrom(leg.ratio);
+    if (!ratio || !ratio.isPositive() || !ratio.isInteger()) return reject(OrdRejReason.UnsupportedOrderCharacteristic, prefix + IntakeText.legRatioInvalid);
+    const security = checkInstrument(text(leg.symbol), leg.maturityMonthYear, ctx, prefix);
+    if ('ok' in security) return security;
+  }
+  for (const [i, leg] of order.legs.entries()) {
+    const ratio = leg.ratio === undefined || leg.ratio === null || text(leg.ratio) === '' ? Decimal.ONE : Decimal.from(leg.ratio);
+    const denied = checkCapability(text(leg.symbol), text(leg.side) as SideCode, ratio.mul(qty), ctx, order.exDestination, legPrefix(i));
+    if (denied) return denied;
+  }
+  return { ok: true };
+}

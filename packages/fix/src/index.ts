@@ -28,3 +28,44 @@ export {
   scaledToDecimal,
 } from './codec/values';
 export type { FixMonthYear } from './codec/values';
+
+// Session layer: state machine, stores, transport, acceptor/initiator
+export { Session, ADMIN_MSG_TYPES } from './session/session';
+export type { SessionDeps, SessionStatus, SessionTransport } from './session/session';
+export type { SessionID } from './session/session-id';
+export { sameSessionID, sessionIdToString } from './session/session-id';
+export { DEFAULT_SESSION_SETTINGS, sessionSettings } from './session/session-settings';
+export type { SessionSettings } from './session/session-settings';
+export type { StateName, SessionEvent, SessionState } from './session/session-state';
+export { TRANSITIONS, isAllowedTransition } from './session/transitions';
+export { BusinessRejectError, DoNotSend, RejectLogon, SessionRejectError } from './session/application';
+export type { Application } from './session/application';
+export { CounterpartyAuthenticator, ipAllowed, safeEqual } from './session/authenticator';
+export type { Authenticator, CounterpartyConfig, LogonDecision, LogonRequest } from './session/authenticator';
+export { ManualClock, systemClock, systemTimers } from './session/clock';
+export type { Clock, TimerHandle, Timers } from './session/clock';
+export { MemoryLogFactory, nullLog, nullLogFactory } from './session/log';
+export type { LogFactory, LogLine, SessionLog } from './session/log';
+export { getField, outgoing, setField } from './session/message';
+export type { InboundMessage, OutgoingMessage, SessionCodec, ValidationIssue } from './session/message';
+export { createSessionCodec } from './session/codec-adapter';
+export {
+  RESET_FREQUENCIES,
+  isResetDue,
+  isWithinSchedule,
+  lastResetBoundary,
+  parseResetFrequency,
+  parseTimeOfDay,
+  parseTradingDays,
+} from './session/schedule';
+export type { ResetFrequency, SessionSchedule } from './session/schedule';
+export { StoreClosedError } from './store/message-store';
+export type { MessageDirection, MessageStore, MessageStoreFactory, SequenceState, StoredMessage } from './store/message-store';
+export { MemoryStoreFactory } from './store/memory-store';
+export { FixConnection } from './transport/connection';
+export type { AcceptorTlsConfig, InitiatorTlsConfig } from './transport/tls';
+export { Acceptor } from './engine/acceptor';
+export type { AcceptorOptions } from './engine/acceptor';
+export { Initiator } from './engine/initiator';
+export type { InitiatorOptions, ReconnectPolicy } from './engine/initiator';
+export { startConformanceAcceptor, EchoApplication, conformanceAuthenticator, CONFORMANCE_COMP_ID, CONFORMANCE_CLIENTS } from './conformance/conformance-acceptor';

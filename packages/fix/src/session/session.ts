@@ -514,6 +514,7 @@ export class Session {
       sendingTime: message.get(Tag.SendingTime) ?? '',
       clOrdID: message.get(Tag.ClOrdID),
       brokerOrderID: message.get(Tag.OrderID),
+      possDup: message.get(Tag.PossDupFlag) === 'Y',
       raw: message.rawText,
     };
   }

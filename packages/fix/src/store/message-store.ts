@@ -18,6 +18,8 @@ export interface StoredMessage {
   readonly clOrdID?: string | undefined;
   /** OrderID (37), the broker's order id, when present. */
   readonly brokerOrderID?: string | undefined;
+  /** PossDupFlag (43=Y) on an inbound message (audit only; outbound copies are flagged by auditOutbound). */
+  readonly possDup?: boolean | undefined;
   /** The complete message, one character per byte (latin1), SOH delimited, checksum included. */
   readonly raw: string;
 }

@@ -1,0 +1,521 @@
+/**
+ * FIX order messages built from the order-entry forms (spec 001 §3, §5): NewOrderSingle (35=D) for an
+ * outright month, NewOrderMultileg (35=AB) for standard and custom strategies. Shared by the FIX Client
+ * screen, the FIX Client Simulator, the specification page's examples and the tests, so a preview and the
+ * message actually sent are the same list of fields.
+ *
+ * The output is an ordered list of [tag, value]. `serializeFixMessage` turns it into wire text with
+ * BodyLength and CheckSum for preview and copy; the FIX engine has its own encoder for real sessions.
+ */
+import { Decimal } from './decimal';
+import {
+  MsgType,
+  OrdType,
+  PartyIDSource,
+  PartyRole,
+  SecurityType,
+  TimeInForce,
+} from './codes';
+import { formatFixTimestamp } from './format';
+import {
+  generateCustomMultileg,
+  generateMultileg,
+  normalizeMaturity,
+  type CustomMultilegForm,
+  type GeneratedLeg,
+  type MultilegForm,
+} from './instruments';
+import { IntakeText } from './order-intake';
+
+export type FixField = readonly [tag: number, value: string];
+
+/** The tags these builders write, by name, so call sites and tests never carry bare numbers. */
+export const Tag = {
+  BeginString: 8,
+  BodyLength: 9,
+  CheckSum: 10,
+  ClOrdID: 11,
+  MsgSeqNum: 34,
+  MsgType: 35,
+  OrderQty: 38,
+  OrdType: 40,
+  Price: 44,
+  SenderCompID: 49,
+  SendingTime: 52,
+  Side: 54,
+  Symbol: 55,
+  TargetCompID: 56,
+  Text: 58,
+  TimeInForce: 59,
+  TransactTime: 60,
+  ExDestination: 100,
+  SecurityType: 167,
+  MaturityMonthYear: 200,
+  PartyIDSource: 447,
+  PartyID: 448,
+  PartyRole: 452,
+  NoPartyIDs: 453,
+  NoLegs: 555,
+  LegSymbol: 600,
+  LegSecurityType: 609,
+  LegMaturityMonthYear: 610,
+  LegRatioQty: 623,
+  LegSide: 624,
+} as const;
+
+export const TAG_NAMES: Readonly<Record<number, string>> = Object.fromEntries(Object.entries(Tag).map(([name, tag]) => [tag, name]));
+
+/** Tags the session layer owns: never taken from defaults, never reported as missing. */
+const SESSION_TAGS = new Set<number>([Tag.BeginString, Tag.BodyLength, Tag.CheckSum, Tag.MsgSeqNum, Tag.MsgType, Tag.SenderCompID, Tag.TargetCompID, Tag.SendingTime]);
+/** Tags the builder writes as part of a repeating group; a flat default cannot set them. */
+const GROUP_TAGS = new Set<number>([
+  Tag.NoPartyIDs,
+  Tag.PartyID,
+  Tag.PartyIDSource,
+  Tag.PartyRole,
+  Tag.NoLegs,
+  Tag.LegSymbol,
+  Tag.LegSecurityType,
+  Tag.LegMaturityMonthYear,
+  Tag.LegRatioQty,
+  Tag.LegSide,
+]);
+
+// ───────────────────────────── form defaults (spec 001 §9) ─────────────────────────────
+
+export const ORDER_FORM_DEFAULTS = {
+  quantity: 10,
+  outrightPrice: 27000,
+  multilegPrice: 100,
+  exchange: 'Any',
+  timeInForce: TimeInForce.Day,
+  traderName: 'Web Trader',
+} as const;
+
+export const EXCHANGE_OPTIONS = ['Any', 'SGX', 'EEX'] as const;
+
+/** Input bounds of the FIX Client Simulator (spec 000 §5). */
+export const SIMULATOR_INPUT_LIMITS = {
+  outrightQuantity: { min: 1, max: 1000, step: 1 },
+  outrightPrice: { min: 1, step: 50 },
+  spreadPrice: { min: -10000, max: 10000, step: 10 },
+  delaySeconds: { min: 1, max: 10 },
+} as const;
+
+export const SEND_SUCCESS_TEXT = {
+  outright: 'Order sent successfully!',
+  multileg: 'Multileg order sent successfully!',
+  custom: 'Custom order sent successfully!',
+} as const;
+
+export const SendErrorText = {
+  network: (message: string) => `Error sending order: ${message}`,
+  failed: 'Failed to send order',
+  cancelNotImplemented: 'Cancel order functionality not yet implemented',
+  cancelFailed: (message: string) => `Failed to cancel order: ${message}`,
+} as const;
+
+// ───────────────────────────── client data and variables ─────────────────────────────
+
+/** What the builder needs of the selected client connector. The client is the sender. */
+export interface ClientData {
+  compId: string;
+  targetCompId: string;
+  clientName?: string | null;
+  clientLei?: string | null;
+  clientContact?: string | null;
+}
+
+/** Values for %variables% in client defaults (spec 001 §5); names are case-insensitive. */
+export function clientVariables(client: ClientData, now: Date): Record<string, string> {
+  return {
+    timestamp: formatFixTimestamp(now),
+    comp_id: client.compId,
+    sender_comp_id: client.compId,
+    target_comp_id: client.targetCompId,
+    client_name: client.clientName ?? '',
+    client_lei: client.clientLei ?? '',
+    client_contact: client.clientContact ?? '',
+    // the names the FIX Client Defaults screen shows on its chips
+    lei: client.clientLei ?? '',
+    contact_name: client.clientContact ?? '',
+  };
+}
+
+/** Replaces %name% from `variables`; unknown names stay as written and are reported. */
+export function substituteVariables(text: string, variables: Record<string, string>): { text: string; unresolved: string[] } {
+  const unresolved: string[] = [];
+  const out = text.replace(/%([A-Za-z][A-Za-z0-9_]*)%/g, (whole, name: string) => {
+    const value = variables[name.toLowerCase()];
+    if (value === undefined) {
+      unresolved.push(name);
+      return whole;
+    }
+    return value;
+  });
+  return { text: out, unresolved };
+}
+
+// ───────────────────────────── forms ─────────────────────────────
+
+interface CommonOrderFields {
+  quantity: number | string | null | undefined;
+  orderType: string;
+  price?: number | string | null;
+  timeInForce?: string | null;
+  exchange?: string | null;
+  enteringFirmLEI?: string | null;
+  traderName?: string | null;
+  clOrdId?: string | null;
+  text?: string | null;
+}
+
+export interface OutrightOrderForm extends CommonOrderFields {
+  symbol: string;
+  /** 'YYYYMM' or 'Mon-YY' */
+  contractMonth: string;
+  side: string;
+}
+
+export interface MultilegOrderForm extends MultilegForm, CommonOrderFields {
+  /** Legs already generated (and perhaps shown in the leg table); generated from the form when absent. */
+  legs?: readonly GeneratedLeg[];
+}
+
+export interface CustomMultilegOrderForm extends CustomMultilegForm, CommonOrderFields {
+  legs?: readonly GeneratedLeg[];
+}
+
+export interface PartyDefault {
+  id: string;
+  source?: string | null;
+  role: string;
+}
+
+export interface BuildContext {
+  client: ClientData;
+  now: Date;
+  /** Used when the form's ClOrdID is blank (see nextClientOrderId). */
+  clOrdId?: string;
+  /** MsgSeqNum for a complete preview; left out otherwise because the session assigns it. */
+  msgSeqNum?: number;
+  /** Client FIX defaults for this message type; values may hold %variables%. Form values win. */
+  defaults?: readonly { tag: number; value: string }[];
+  /** Party instances from the client's defaults (Entering Firm 7, Order Origination Trader 11). */
+  parties?: readonly PartyDefault[];
+  /** Mandatory tags of this message's spec; missing ones only warn. */
+  mandatoryTags?: readonly number[];
+}
+
+export interface BuiltOrder {
+  msgType: 'D' | 'AB';
+  clOrdId: string;
+  /** Tag 55: the outright symbol or the strategy's composite symbol. */
+  symbol: string;
+  legs: GeneratedLeg[];
+  fields: FixField[];
+  /** Things worth telling the user that do not stop the message: missing mandatory tags, unknown variables. */
+  warnings: string[];
+}
+
+/** Shown instead of the preview's parties when none can be resolved (spec 001 §8). */
+export const PARTY_DEFAULTS_MISSING_TEXT = 'Please configure party defaults in FIX Client Defaults, or enter LEI/Trader Name above';
+
+const blank = (v: unknown) => v === undefined || v === null || String(v).trim() === '';
+
+function flooredQuantity(value: number | string | null | undefined): string | null {
+  if (blank(value)) return null;
+  const q = Decimal.tryFrom(typeof value === 'string' ? value.trim() : value);
+  return q ? q.floor().toString() : null;
+}
+
+function priceText(value: number | string | null | undefined): string | null {
+  if (blank(value)) return null;
+  const p = Decimal.tryFrom(typeof value === 'string' ? value.trim() : value);
+  return p ? p.toString() : null;
+}
+
+class FieldList {
+  readonly fields: FixField[] = [];
+  readonly warnings: string[] = [];
+  add(tag: number, value: string | null | undefined): void {
+    if (value === null || value === undefined || value === '') return;
+    this.fields.push([tag, value]);
+  }
+  has(tag: number): boolean {
+    return this.fields.some(([t]) => t === tag);
+  }
+}
+
+function resolveParties(form: CommonOrderFields, ctx: BuildContext, vars: Record<string, string>, out: FieldList): void {
+  const fromDefaults = (role: string) => {
+    const p = ctx.parties?.find((x) => String(x.role) === role && !blank(x.id));
+    if (!p) return null;
+    const { text, unresolved } = substituteVariables(p.id, vars);
+    for (const name of unresolved) out.warnings.push(`Unknown variable %${name}% in party default for role ${role}`);
+    return blank(text) ? null : { id: text.trim(), source: p.source?.trim() || PartyIDSource.Proprietary };
+  };
+  const proprietary = (id: string | null | undefined) => (blank(id) ? null : { id: String(id).trim(), source: PartyIDSource.Proprietary });
+  const enteringFirm = proprietary(form.enteringFirmLEI) ?? fromDefaults(PartyRole.EnteringFirm) ?? proprietary(ctx.client.clientLei);
+  const trader =
+    proprietary(form.traderName) ??
+    fromDefaults(PartyRole.OrderOriginationTrader) ??
+    proprietary(ctx.client.clientContact) ??
+    proprietary(ORDER_FORM_DEFAULTS.traderName);
+  const parties: [typeof trader, string][] = [];
+  if (enteringFirm) parties.push([enteringFirm, PartyRole.EnteringFirm]);
+  else out.warnings.push(PARTY_DEFAULTS_MISSING_TEXT);
+  if (trader) parties.push([trader, PartyRole.OrderOriginationTrader]);
+  if (parties.length === 0) return;
+  out.add(Tag.NoPartyIDs, String(parties.length));
+  for (const [party, role] of parties) {
+    out.add(Tag.PartyID, party!.id);
+    out.add(Tag.PartyIDSource, party!.source);
+    out.add(Tag.PartyRole, role);
+  }
+}
+
+function header(msgType: 'D' | 'AB', ctx: BuildContext, out: FieldList): void {
+  out.add(Tag.MsgType, msgType);
+  out.add(Tag.SenderCompID, ctx.client.compId);
+  out.add(Tag.TargetCompID, ctx.client.targetCompId);
+  if (ctx.msgSeqNum !== undefined) out.add(Tag.MsgSeqNum, String(ctx.msgSeqNum));
+  out.add(Tag.SendingTime, formatFixTimestamp(ctx.now));
+}
+
+function applyDefaultsAndText(form: CommonOrderFields, ctx: BuildContext, vars: Record<string, string>, out: FieldList): void {
+  for (const d of ctx.defaults ?? []) {
+    if (!Number.isInteger(d.tag) || d.tag <= 0 || SESSION_TAGS.has(d.tag) || GROUP_TAGS.has(d.tag) || d.tag === Tag.Text || out.has(d.tag)) continue;
+    const { text, unresolved } = substituteVariables(String(d.value ?? ''), vars);
+    for (const name of unresolved) out.warnings.push(`Unknown variable %${name}% in default for tag ${d.tag}`);
+    out.add(d.tag, text);
+  }
+  const text = blank(form.text) ? ctx.defaults?.find((d) => d.tag === Tag.Text)?.value : form.text;
+  if (!blank(text)) out.add(Tag.Text, substituteVariables(String(text).trim(), vars).text);
+}
+
+function warnMissingMandatory(ctx: BuildContext, out: FieldList): void {
+  for (const tag of ctx.mandatoryTags ?? []) {
+    if (SESSION_TAGS.has(tag) || out.has(tag)) continue;
+    out.warnings.push(`Mandatory field ${tag}${TAG_NAMES[tag] ? ` (${TAG_NAMES[tag]})` : ''} is missing`);
+  }
+}
+
+function orderTerms(form: CommonOrderFields, out: FieldList): void {
+  out.add(Tag.OrderQty, flooredQuantity(form.quantity));
+  out.add(Tag.OrdType, String(form.orderType ?? '').trim());
+  if (String(form.orderType).trim() === OrdType.Limit) out.add(Tag.Price, priceText(form.price));
+  out.add(Tag.TimeInForce, blank(form.timeInForce) ? ORDER_FORM_DEFAULTS.timeInForce : String(form.timeInForce).trim());
+}
+
+function exDestination(form: CommonOrderFields): string | null {
+  const ex = (form.exchange ?? '').trim();
+  return ex === '' || ex.toLowerCase() === 'any' ? null : ex;
+}
+
+function clOrdIdOf(form: CommonOrderFields, ctx: BuildContext): string {
+  return (blank(form.clOrdId) ? ctx.clOrdId : String(form.clOrdId).trim()) ?? '';
+}
+
+/** NewOrderSingle (35=D, 167=FUT) for one contract month. */
+export function buildNewOrderSingle(form: OutrightOrderForm, ctx: BuildContext): BuiltOrder {
+  const out = new FieldList();
+  const vars = clientVariables(ctx.client, ctx.now);
+  const clOrdId = clOrdIdOf(form, ctx);
+  const symbol = (form.symbol ?? '').trim();
+  header(MsgType.NewOrderSingle, ctx, out);
+  out.add(Tag.ClOrdID, clOrdId);
+  resolveParties(form, ctx, vars, out);
+  out.add(Tag.ExDestination, exDestination(form));
+  out.add(Tag.Symbol, symbol);
+  out.add(Tag.SecurityType, SecurityType.Future);
+  const maturity = normalizeMaturity(form.contractMonth);
+  if (!maturity && !blank(form.contractMonth)) out.warnings.push(`Contract month '${form.contractMonth}' is not a month`);
+  out.add(Tag.MaturityMonthYear, maturity);
+  out.add(Tag.Side, String(form.side ?? '').trim());
+  out.add(Tag.TransactTime, formatFixTimestamp(ctx.now));
+  orderTerms(form, out);
+  applyDefaultsAndText(form, ctx, vars, out);
+  warnMissingMandatory(ctx, out);
+  return { msgType: 'D', clOrdId, symbol, legs: [], fields: out.fields, warnings: out.warnings };
+}
+
+function buildMultileg(form: CommonOrderFields & { side: string }, symbol: string, legs: readonly GeneratedLeg[], ctx: BuildContext, extraWarnings: string[]): BuiltOrder {
+  const out = new FieldList();
+  out.warnings.push(...extraWarnings);
+  const vars = clientVariables(ctx.client, ctx.now);
+  const clOrdId = clOrdIdOf(form, ctx);
+  header(MsgType.NewOrderMultileg, ctx, out);
+  out.add(Tag.ClOrdID, clOrdId);
+  resolveParties(form, ctx, vars, out);
+  out.add(Tag.ExDestination, exDestination(form));
+  out.add(Tag.Side, String(form.side ?? '').trim());
+  out.add(Tag.Symbol, symbol);
+  out.add(Tag.SecurityType, SecurityType.Multileg);
+  if (legs.length > 0) {
+    out.add(Tag.NoLegs, String(legs.length));
+    // FIX 4.4 InstrumentLeg order: LegSymbol first (the group delimiter), then 609, 610, 623, 624.
+    for (const leg of legs) {
+      out.add(Tag.LegSymbol, leg.symbol);
+      out.add(Tag.LegSecurityType, leg.securityType);
+      out.add(Tag.LegMaturityMonthYear, normalizeMaturity(leg.maturity) ?? leg.maturity);
+      out.add(Tag.LegRatioQty, String(leg.ratio));
+      out.add(Tag.LegSide, leg.side);
+    }
+  }
+  out.add(Tag.TransactTime, formatFixTimestamp(ctx.now));
+  orderTerms(form, out);
+  applyDefaultsAndText(form, ctx, vars, out);
+  warnMissingMandatory(ctx, out);
+  return { msgType: 'AB', clOrdId, symbol, legs: [...legs], fields: out.fields, warnings: out.warnings };
+}
+
+/** NewOrderMultileg (35=AB, 167=MLEG) for quarterSpread, calSpread, basicSpread, quarter and calstrip. */
+export function buildNewOrderMultileg(form: MultilegOrderForm, ctx: BuildContext): BuiltOrder {
+  const generated = generateMultileg(form);
+  const legs = form.legs && form.legs.length > 0 ? form.legs : generated.ok ? generated.strategy.legs : [];
+  const symbol = generated.ok ? generated.strategy.symbol : (form.stripSymbol ?? '').trim();
+  return buildMultileg(form, symbol, legs, ctx, generated.ok ? [] : [generated.error]);
+}
+
+/** NewOrderMultileg (35=AB, 167=MLEG) for a custom combination of buy and sell legs. */
+export function buildCustomMultileg(form: CustomMultilegOrderForm, ctx: BuildContext): BuiltOrder {
+  const generated = generateCustomMultileg(form);
+  const legs = form.legs && form.legs.length > 0 ? form.legs : generated.ok ? generated.strategy.legs : [];
+  const symbol = generated.ok ? generated.strategy.symbol : '';
+  return buildMultileg(form, symbol, legs, ctx, generated.ok ? [] : [generated.error]);
+}
+
+// ───────────────────────────── send validations ─────────────────────────────
+
+export type OrderKind = 'outright' | 'multileg' | 'custom';
+
+export const SendText = {
+  selectClient: 'Please select a client connector first',
+  selectSymbol: 'Please select a symbol',
+  noLegsMultileg: 'No legs generated for multileg order',
+  noLegsCustom: 'No legs generated for custom order',
+  invalidOrderType: (value: string) => IntakeText.invalidOrdType(value),
+  limitPriceRequired: IntakeText.limitPriceRequired,
+  strategyLimitPriceRequired: IntakeText.strategyLimitPriceRequired,
+} as const;
+
+export interface SendCheckInput {
+  kind: OrderKind;
+  clientSelected: boolean;
+  symbol?: string | null;
+  legs?: readonly unknown[] | null;
+  orderType: unknown;
+  price?: unknown;
+}
+
+/**
+ * The FIX Client screen's checks before sending, in the spec's order, stopping at the first (spec 001 §5).
+ * A strategy's limit price only has to be a number: spreads trade at zero or below.
+ */
+export function validateOrderSend(input: SendCheckInput): string | null {
+  if (!input.clientSelected) return SendText.selectClient;
+  if (input.kind === 'outright' && blank(input.symbol)) return SendText.selectSymbol;
+  if (input.kind !== 'outright' && (!input.legs || input.legs.length === 0)) {
+    return input.kind === 'custom' ? SendText.noLegsCustom : SendText.noLegsMultileg;
+  }
+  const ordType = String(input.orderType ?? '').trim();
+  if (ordType !== OrdType.Market && ordType !== OrdType.Limit) return SendText.invalidOrderType(ordType);
+  if (ordType === OrdType.Limit) {
+    const price = blank(input.price) ? null : Decimal.tryFrom(typeof input.price === 'string' ? input.price.trim() : input.price);
+    if (input.kind === 'outright' && (!price || !price.isPositive())) return SendText.limitPriceRequired;
+    if (input.kind !== 'outright' && !price) return SendText.strategyLimitPriceRequired;
+  }
+  return null;
+}
+
+export const SimulatorText = {
+  selectConnector: 'Please select a Client Connector first',
+  symbolAndQuantity: 'Please fill in Symbol and Quantity first',
+  limitPrice: 'Please enter Limit Price for limit orders',
+  noLegsMultileg: 'No legs found - please select a multileg type first',
+  noLegsCustom: 'No legs found - please add buy and sell legs first',
+  quantityRange: (min: number, max: number) => `Quantity must be between ${min} and ${max}`,
+  spreadPriceRange: (min: number, max: number) => `Spread price must be between ${min} and ${max}`,
+  clientNotRunning: 'FIX Client not running. Start client first.',
+} as const;
+
+export interface SimulatorSendInput {
+  kind: OrderKind;
+  connectorSelected: boolean;
+  fixClientRunning: boolean;
+  symbol?: string | null;
+  quantity?: unknown;
+  orderType: unknown;
+  price?: unknown;
+  legs?: readonly unknown[] | null;
+  /** Custom strategies need at least one of each. */
+  buyLegCount?: number;
+  sellLegCount?: number;
+}
+
+/**
+ * The FIX Client Simulator's checks (spec 000 §5): connector, then what the order needs (symbol and
+ * quantity, or generated legs), the limit price, the input ranges, and finally a running FIX client.
+ */
+export function validateSimulatorSend(input: SimulatorSendInput): string | null {
+  if (!input.connectorSelected) return SimulatorText.selectConnector;
+  const qty = blank(input.quantity) ? null : Decimal.tryFrom(typeof input.quantity === 'string' ? input.quantity.trim() : input.quantity);
+  if (input.kind === 'outright') {
+    if (blank(input.symbol) || !qty || !qty.isPositive()) return SimulatorText.symbolAndQuantity;
+    const { min, max } = SIMULATOR_INPUT_LIMITS.outrightQuantity;
+    if (qty.lt(min) || qty.gt(max)) return SimulatorText.quantityRange(min, max);
+  } else if (input.kind === 'custom') {
+    if ((input.buyLegCount ?? 0) < 1 || (input.sellLegCount ?? 0) < 1 || !input.legs || input.legs.length === 0 || !qty || !qty.isPositive()) {
+      return SimulatorText.noLegsCustom;
+    }
+  } else if (!input.legs || input.legs.length === 0 || !qty || !qty.isPositive()) {
+    return SimulatorText.noLegsMultileg;
+  }
+  if (String(input.orderType ?? '').trim() === OrdType.Limit) {
+    const price = blank(input.price) ? null : Decimal.tryFrom(typeof input.price === 'string' ? input.price.trim() : input.price);
+    if (!price) return SimulatorText.limitPrice;
+    if (input.kind === 'outright' && !price.isPositive()) return SimulatorText.limitPrice;
+    if (input.kind !== 'outright') {
+      const { min, max } = SIMULATOR_INPUT_LIMITS.spreadPrice;
+      if (price.lt(min) || price.gt(max)) return SimulatorText.spreadPriceRange(min, max);
+    }
+  }
+  if (!input.fixClientRunning) return SimulatorText.clientNotRunning;
+  return null;
+}
+
+// ───────────────────────────── wire text for preview and copy ─────────────────────────────
+
+export const SOH = '\u0001';
+
+const utf8 = new TextEncoder();
+
+/** Sum of the bytes modulo 256, three digits. */
+export function fixChecksum(text: string): string {
+  let sum = 0;
+  for (const byte of utf8.encode(text)) sum = (sum + byte) % 256;
+  return String(sum).padStart(3, '0');
+}
+
+/**
+ * 8=FIX.4.4␁9=len␁…␁10=ccc␁. Tags 8, 9 and 10 in the input are ignored and computed. A value holding the
+ * SOH delimiter, an empty value or a tag that is not a positive integer is refused: it cannot be framed.
+ */
+export function serializeFixMessage(fields: readonly FixField[], beginString = 'FIX.4.4'): string {
+  let body = '';
+  for (const [tag, value] of fields) {
+    if (tag === Tag.BeginString || tag === Tag.BodyLength || tag === Tag.CheckSum) continue;
+    if (!Number.isInteger(tag) || tag <= 0) throw new RangeError(`Invalid FIX tag: ${tag}`);
+    if (typeof value !== 'string' || value === '') throw new RangeError(`Tag ${tag} has no value`);
+    if (value.includes(SOH)) throw new RangeError(`Tag ${tag} value contains the SOH delimiter`);
+    body += `${tag}=${value}${SOH}`;
+  }
+  const head = `8=${beginString}${SOH}9=${utf8.encode(body).length}${SOH}`;
+  return `${head}${body}10=${fixChecksum(head + body)}${SOH}`;
+}
+
+/** For screens and copying: SOH shown as '|'. */
+export function fixForDisplay(raw: string): string {
+  return raw.split(SOH).join('|');
+}

@@ -7,3 +7,5 @@ export * from './repos/users';
 export * from './repos/auth-sessions';
 export * from './repos/connectors';
 export * from './repos/reference';
+export * from './fix-message-store';
+export * from './repos/orders';

@@ -7,6 +7,7 @@ import { ManualClock } from '../src/session/clock';
 import { formatUtcTimestamp } from '../src/codec/values';
 import type { InboundMessage } from '../src/session/message';
 import type { SessionID } from '../src/session/session-id';
+import type { SessionSettings } from '../src/session/session-settings';
 import type { Acceptor } from '../src/engine/acceptor';
 import { startConformanceAcceptor } from '../src/conformance/conformance-acceptor';
 import { MemoryStoreFactory } from '../src/store/memory-store';
@@ -165,6 +166,8 @@ export class AcceptorHarness {
   acceptor!: Acceptor;
   port = 0;
 
+  constructor(private readonly settings: Partial<SessionSettings> = {}) {}
+
   async start(): Promise<void> {
     this.acceptor = await startConformanceAcceptor({
       port: this.port,
@@ -173,6 +176,7 @@ export class AcceptorHarness {
       timers: this.clock,
       storeFactory: this.stores,
       logFactory: this.logs,
+      settings: this.settings,
       onFromApp: (m: InboundMessage) => this.delivered.push({ msgType: m.msgType, clOrdID: m.get(11), msgSeqNum: m.get(34) }),
     });
     this.port = this.acceptor.port;

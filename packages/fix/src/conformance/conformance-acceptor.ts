@@ -8,6 +8,7 @@ import { createSessionCodec } from '../session/codec-adapter';
 import type { LogFactory } from '../session/log';
 import { outgoing, type InboundMessage, type OutgoingMessage } from '../session/message';
 import { sessionIdToString, type SessionID } from '../session/session-id';
+import type { SessionSettings } from '../session/session-settings';
 import type { MessageStoreFactory } from '../store/message-store';
 import { MemoryStoreFactory } from '../store/memory-store';
 
@@ -28,6 +29,8 @@ export interface ConformanceAcceptorOptions {
   readonly timers?: Timers;
   readonly storeFactory?: MessageStoreFactory;
   readonly logFactory?: LogFactory;
+  /** Overrides of the conformance settings (tests of limits). */
+  readonly settings?: Partial<SessionSettings>;
   /** Observes every application message handed to the echo application (tests). */
   readonly onFromApp?: (message: InboundMessage, sessionID: SessionID) => void;
 }
@@ -86,7 +89,7 @@ export async function startConformanceAcceptor(options: ConformanceAcceptorOptio
     logFactory: options.logFactory,
     clock: options.clock,
     timers: options.timers,
-    defaultSettings: { resetOnLogon: true, validate: true, checkLatency: true, maxLatencySec: 120, heartBtIntSec: 30 },
+    defaultSettings: { resetOnLogon: true, validate: true, checkLatency: true, maxLatencySec: 120, heartBtIntSec: 30, ...options.settings },
   });
   app.send = (id, message) => acceptor.send(id, message);
   return acceptor;

@@ -120,6 +120,13 @@ export class Initiator {
     await this.session.close('initiator stopped').catch(() => {});
   }
 
+  /** Simulates a crash (kill -9) for tests: socket torn down, no Logout, store left as it is, no reconnect. */
+  crash(): void {
+    this.stopped = true;
+    this.retry?.cancel();
+    this.connection?.destroy('crash');
+  }
+
   private loggedOn(): void {
     this.delayMs = this.policy?.initialDelayMs ?? 0;
   }

@@ -1,0 +1,360 @@
+// Acceptor and initiator over real sockets: crash recovery, resend limits, reconnect, TLS, operator functions.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { Tag } from '../src/dictionary/tags.generated';
+import { Acceptor } from '../src/engine/acceptor';
+import { Initiator } from '../src/engine/initiator';
+import type { Application } from '../src/session/application';
+import { CounterpartyAuthenticator } from '../src/session/authenticator';
+import { ManualClock } from '../src/session/clock';
+import { createSessionCodec } from '../src/session/codec-adapter';
+import { MemoryLogFactory } from '../src/session/log';
+import { outgoing, type InboundMessage } from '../src/session/message';
+import type { SessionID } from '../src/session/session-id';
+import { MemoryStoreFactory } from '../src/store/memory-store';
+import { AcceptorHarness, assertMessage, expand, frame, TestClient, TW } from './harness';
+
+const BROKER: SessionID = { beginString: 'FIX.4.4', senderCompID: 'BROKER', targetCompID: 'CLIENT1' };
+const CLIENT: SessionID = { beginString: 'FIX.4.4', senderCompID: 'CLIENT1', targetCompID: 'BROKER' };
+const codec = createSessionCodec();
+
+async function until(what: string, ok: () => boolean, timeoutMs = 3000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!ok()) {
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+function executionReport(clOrdID: string, n: number) {
+  return outgoing('8', [
+    [Tag.OrderID, `BRK-${n}`],
+    [Tag.ClOrdID, clOrdID],
+    [Tag.ExecID, `EX-${n}`],
+    [Tag.ExecType, '0'],
+    [Tag.OrdStatus, '0'],
+    [Tag.Symbol, 'C5TC'],
+    [Tag.Side, '1'],
+    [Tag.LeavesQty, '10'],
+    [Tag.CumQty, '0'],
+    [Tag.AvgPx, '0'],
+  ]);
+}
+
+/** The broker side: acknowledges each order with an ExecutionReport. */
+class BrokerApp implements Application {
+  acceptor: Acceptor | undefined;
+  orders: string[] = [];
+  private n = 0;
+  async fromApp(m: InboundMessage, id: SessionID): Promise<void> {
+    const clOrdID = m.get(Tag.ClOrdID)!;
+    this.orders.push(clOrdID);
+    await this.acceptor!.send(id, executionReport(clOrdID, ++this.n));
+  }
+}
+
+/** The client side: records ExecutionReports with their PossDup facts. */
+class ClientApp implements Application {
+  reports: Array<{ clOrdID: string; possDup: boolean; seq: number; sendingTime: string; origSendingTime: string | undefined }> = [];
+  fromApp(m: InboundMessage): void {
+    this.reports.push({
+      clOrdID: m.get(Tag.ClOrdID)!,
+      possDup: m.get(Tag.PossDupFlag) === 'Y',
+      seq: Number(m.get(Tag.MsgSeqNum)),
+      sendingTime: m.get(Tag.SendingTime)!,
+      origSendingTime: m.get(Tag.OrigSendingTime),
+    });
+  }
+}
+
+function order(clOrdID: string) {
+  return outgoing('D', [
+    [Tag.ClOrdID, clOrdID],
+    [Tag.HandlInst, '1'],
+    [Tag.Symbol, 'C5TC'],
+    [Tag.Side, '1'],
+    [Tag.TransactTime, '20240102-09:00:00.000'],
+    [Tag.OrderQty, '10'],
+    [Tag.OrdType, '1'],
+  ]);
+}
+
+async function startBroker(clock: ManualClock, stores: MemoryStoreFactory, app: BrokerApp, port = 0, logs = new MemoryLogFactory()): Promise<Acceptor> {
+  const acceptor = await Acceptor.start({
+    port,
+    host: '127.0.0.1',
+    authenticator: new CounterpartyAuthenticator((id) => (id.senderCompID === 'BROKER' && id.targetCompID === 'CLIENT1' ? { active: true } : undefined)),
+    app,
+    storeFactory: stores,
+    codec,
+    clock,
+    timers: clock,
+    logFactory: logs,
+    defaultSettings: { heartBtIntSec: 30, checkLatency: false },
+  });
+  app.acceptor = acceptor;
+  return acceptor;
+}
+
+function startClient(clock: ManualClock, stores: MemoryStoreFactory, app: ClientApp, port: number): Promise<Initiator> {
+  return Initiator.start({
+    host: '127.0.0.1',
+    port,
+    sessionID: CLIENT,
+    settings: { heartBtIntSec: 30, checkLatency: false },
+    app,
+    storeFactory: stores,
+    codec,
+    clock,
+    timers: clock,
+    reconnect: { initialDelayMs: 1000, maxDelayMs: 8000, factor: 2 },
+  });
+}
+
+describe('crash recovery (kill -9 of either side)', () => {
+  it('both sides carry on from their stores, and the resends are answered from them', async () => {
+    const clock = new ManualClock();
+    const brokerStores = new MemoryStoreFactory();
+    const clientStores = new MemoryStoreFactory();
+    const brokerApp = new BrokerApp();
+    const clientApp = new ClientApp();
+    let broker = await startBroker(clock, brokerStores, brokerApp);
+    const port = broker.port;
+    let client = await startClient(clock, clientStores, clientApp, port);
+    try {
+      await until('logon', () => client.status().loggedOn);
+      await client.send(order('ORD1'));
+      await client.send(order('ORD2'));
+      await until('two acks', () => clientApp.reports.length === 2);
+      const firstAckTime = clientApp.reports[0]!.sendingTime;
+
+      // The broker dies: no Logout, no store close. A new process opens the same store.
+      await broker.crash();
+      await until('client noticed', () => !client.status().connected);
+      broker = await startBroker(clock, brokerStores, brokerApp, port);
+      // While the client is away the broker has a fill for it: persisted, not sent.
+      clock.advance(5000);
+      await broker.send(BROKER, executionReport('ORD2', 99));
+      assert.equal(broker.session(BROKER)?.status().nextSenderMsgSeqNum, 5, 'numbers continue after the crash (Logon, 2 acks, the new report)');
+
+      // The client reconnects after its backoff; the broker's Logon shows a gap; the client asks and gets the report.
+      clock.advance(1000);
+      await until('re-logon', () => client.status().loggedOn && !client.status().queuedInbound && clientApp.reports.length === 3);
+      assert.deepEqual(clientApp.reports.map((r) => r.clOrdID), ['ORD1', 'ORD2', 'ORD2']);
+      const resent = clientApp.reports[2]!;
+      assert.equal(resent.possDup, true);
+      await until('numbers agree', () => broker.session(BROKER)?.status().nextTargetMsgSeqNum === client.status().nextSenderMsgSeqNum);
+      assert.equal(broker.session(BROKER)!.status().nextSenderMsgSeqNum, client.status().nextTargetMsgSeqNum);
+
+      // Now the client dies and comes back having lost track of everything it received: it asks for all of it again.
+      client.crash();
+      await until('broker noticed', () => !broker.session(BROKER)!.status().connected);
+      const clientStore = await clientStores.open(CLIENT, new Date(clock.now()));
+      await clientStore.setNextTargetMsgSeqNum(1);
+      await clientStore.close();
+      clientApp.reports = [];
+      client = await startClient(clock, clientStores, clientApp, port);
+      await until('full replay', () => client.status().loggedOn && clientApp.reports.length === 3 && client.status().state === 'inSession');
+      assert.deepEqual(clientApp.reports.map((r) => [r.clOrdID, r.possDup]), [['ORD1', true], ['ORD2', true], ['ORD2', true]]);
+      assert.equal(clientApp.reports[0]!.origSendingTime, firstAckTime, 'OrigSendingTime is the original SendingTime, not the resend time');
+      assert.deepEqual(brokerApp.orders, ['ORD1', 'ORD2'], 'no order was delivered twice to the broker application');
+      await client.send(order('ORD3'));
+      await until('ack after recovery', () => clientApp.reports.length === 4);
+      assert.equal(clientApp.reports[3]!.possDup, false);
+      assert.equal(broker.session(BROKER)!.status().nextSenderMsgSeqNum, client.status().nextTargetMsgSeqNum);
+    } finally {
+      await client.stop(200);
+      await broker.stop(200);
+    }
+  });
+});
+
+describe('initiator reconnect', () => {
+  it('backs off exponentially while the acceptor is down, then logs on', async () => {
+    const clock = new ManualClock();
+    const probe = await startBroker(clock, new MemoryStoreFactory(), new BrokerApp());
+    const port = probe.port;
+    await probe.stop(0);
+    const client = await startClient(clock, new MemoryStoreFactory(), new ClientApp(), port);
+    try {
+      await until('first attempt failed', () => client.connectAttempts === 1 && !client.status().connected);
+      await new Promise((r) => setTimeout(r, 50));
+      clock.advance(999);
+      await new Promise((r) => setTimeout(r, 50));
+      assert.equal(client.connectAttempts, 1, 'no retry before the first delay');
+      clock.advance(1);
+      await until('second attempt', () => client.connectAttempts === 2);
+      await new Promise((r) => setTimeout(r, 50));
+      clock.advance(1999);
+      await new Promise((r) => setTimeout(r, 50));
+      assert.equal(client.connectAttempts, 2, 'the delay doubled');
+      const broker = await startBroker(clock, new MemoryStoreFactory(), new BrokerApp(), port);
+      clock.advance(1);
+      await until('logged on', () => client.status().loggedOn);
+      await client.stop(200);
+      await broker.stop(200);
+    } finally {
+      await client.stop(0);
+    }
+  });
+});
+
+describe('resend limits and operator functions (conformance acceptor)', () => {
+  const logon = '8=FIX.4.4|35=A|34=1|49=TW|52=<TIME>|56=ISLD|98=0|108=30';
+
+  it('a ResendRequest storm ends in a Logout', async () => {
+    const h = new AcceptorHarness({ maxResendRequestsPerMinute: 3 });
+    await h.start();
+    const c = await TestClient.open(h.port);
+    try {
+      c.send(frame(expand(logon, h.clock)));
+      assert.ok(await c.next(3000));
+      for (let seq = 2; seq <= 4; seq++) {
+        c.send(frame(expand(`8=FIX.4.4|35=2|34=${seq}|49=TW|52=<TIME>|56=ISLD|7=1|16=0`, h.clock)));
+        const gapFill = await c.next(3000);
+        assertMessage(gapFill!, expand('8=FIX.4.4|35=4|34=1|43=Y|49=ISLD|52=<TIME>|56=TW|122=<TIME>|123=Y|36=2', h.clock), `resend ${seq}`);
+      }
+      c.send(frame(expand('8=FIX.4.4|35=2|34=5|49=TW|52=<TIME>|56=ISLD|7=1|16=0', h.clock)));
+      assertMessage((await c.next(3000))!, expand('8=FIX.4.4|35=5|34=2|49=ISLD|52=<TIME>|56=TW|58=Too many ResendRequests (more than 3 per minute)', h.clock), 'storm');
+      assert.equal(await c.next(3000), undefined);
+    } finally {
+      c.close();
+      await h.stop();
+    }
+  });
+
+  it('a ResendRequest over too wide a range is rejected, not replayed', async () => {
+    const h = new AcceptorHarness({ maxResendRange: 2 });
+    await h.start();
+    const c = await TestClient.open(h.port);
+    try {
+      c.send(frame(expand(logon, h.clock)));
+      assert.ok(await c.next(3000));
+      for (let seq = 2; seq <= 4; seq++) {
+        c.send(frame(expand(`8=FIX.4.4|35=1|34=${seq}|49=TW|52=<TIME>|56=ISLD|112=T${seq}`, h.clock)));
+        assert.ok(await c.next(3000));
+      }
+      c.send(frame(expand('8=FIX.4.4|35=2|34=5|49=TW|52=<TIME>|56=ISLD|7=1|16=0', h.clock)));
+      assertMessage(
+        (await c.next(3000))!,
+        expand('8=FIX.4.4|35=3|34=5|49=ISLD|52=<TIME>|56=TW|45=5|371=16|372=2|373=5|58=Resend range 1-4 exceeds 2 messages', h.clock),
+        'range',
+      );
+    } finally {
+      c.close();
+      await h.stop();
+    }
+  });
+
+  it('lists sessions, sets sequence numbers, logs out with a timeout and disconnects', async () => {
+    const h = new AcceptorHarness();
+    await h.start();
+    const c = await TestClient.open(h.port);
+    try {
+      c.send(frame(expand(logon, h.clock)));
+      assert.ok(await c.next(3000));
+      await h.settle();
+      const [status] = h.acceptor.list();
+      assert.deepEqual(
+        { ...status, remoteAddress: undefined },
+        { sessionID: TW, state: 'inSession', connected: true, loggedOn: true, remoteAddress: undefined, nextSenderMsgSeqNum: 2, nextTargetMsgSeqNum: 2, heartBtIntSec: 30, queuedInbound: 0 },
+      );
+      assert.equal(status!.remoteAddress, '127.0.0.1');
+      await h.acceptor.setNextSenderMsgSeqNum(TW, 50);
+      await h.acceptor.setNextTargetMsgSeqNum(TW, 7);
+      c.send(frame(expand('8=FIX.4.4|35=1|34=7|49=TW|52=<TIME>|56=ISLD|112=X', h.clock)));
+      assertMessage((await c.next(3000))!, expand('8=FIX.4.4|35=0|34=50|49=ISLD|52=<TIME>|56=TW|112=X', h.clock), 'after set');
+      // Operator logout: Logout goes out, the peer stays silent, the logout timeout (2 s) closes.
+      await h.acceptor.logout(TW, 'End of day');
+      assertMessage((await c.next(3000))!, expand('8=FIX.4.4|35=5|34=51|49=ISLD|52=<TIME>|56=TW|58=End of day', h.clock), 'logout');
+      assert.equal(h.acceptor.session(TW)!.status().state, 'logout');
+      h.clock.advance(2000);
+      assert.equal(await c.next(3000), undefined);
+      await h.settle();
+      assert.equal(h.acceptor.session(TW)!.status().state, 'disconnected');
+      // Reconnect, then the operator drops the connection outright.
+      const c2 = await TestClient.open(h.port);
+      c2.send(frame(expand(logon, h.clock)));
+      assert.ok(await c2.next(3000));
+      await h.acceptor.disconnect(TW);
+      assert.equal(await c2.next(3000), undefined);
+      assert.ok(c2.closed);
+    } finally {
+      c.close();
+      await h.stop();
+    }
+  });
+});
+
+describe('TLS', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fix-tls-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
+  ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '1', '-subj', '/CN=test-ca');
+  for (const name of ['server', 'client']) {
+    ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name === 'server' ? 'localhost' : 'CLIENT1'}`);
+    writeFileSync(join(dir, `${name}.ext`), name === 'server' ? 'subjectAltName=DNS:localhost,IP:127.0.0.1\n' : 'extendedKeyUsage=clientAuth\n');
+    ssl('x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.pem`, '-days', '1', '-extfile', `${name}.ext`);
+  }
+  const pem = (f: string) => readFileSync(join(dir, f));
+
+  it('logs on over mutual TLS, and a client without a certificate is turned away', async () => {
+    const clock = new ManualClock();
+    const app = new BrokerApp();
+    const acceptor = await Acceptor.start({
+      port: 0,
+      host: '127.0.0.1',
+      tls: { cert: pem('server.pem'), key: pem('server.key'), ca: pem('ca.pem') },
+      authenticator: new CounterpartyAuthenticator(() => ({ active: true })),
+      app,
+      storeFactory: new MemoryStoreFactory(),
+      codec,
+      clock,
+      timers: clock,
+      defaultSettings: { checkLatency: false },
+    });
+    app.acceptor = acceptor;
+    const clientApp = new ClientApp();
+    const client = await Initiator.start({
+      host: '127.0.0.1',
+      port: acceptor.port,
+      tls: { ca: pem('ca.pem'), cert: pem('client.pem'), key: pem('client.key'), servername: 'localhost' },
+      sessionID: CLIENT,
+      app: clientApp,
+      storeFactory: new MemoryStoreFactory(),
+      codec,
+      clock,
+      timers: clock,
+      settings: { checkLatency: false },
+      reconnect: false,
+    });
+    const anonymous = await Initiator.start({
+      host: '127.0.0.1',
+      port: acceptor.port,
+      tls: { ca: pem('ca.pem'), servername: 'localhost' },
+      sessionID: { ...CLIENT, senderCompID: 'ANON' },
+      app: new ClientApp(),
+      storeFactory: new MemoryStoreFactory(),
+      codec,
+      clock,
+      timers: clock,
+      reconnect: false,
+    });
+    try {
+      await until('TLS logon', () => client.status().loggedOn);
+      await client.send(order('TLS1'));
+      await until('ack over TLS', () => clientApp.reports.length === 1);
+      await new Promise((r) => setTimeout(r, 200));
+      assert.equal(anonymous.status().loggedOn, false);
+      assert.equal(acceptor.session({ beginString: 'FIX.4.4', senderCompID: 'BROKER', targetCompID: 'ANON' }), undefined);
+    } finally {
+      await anonymous.stop(0);
+      await client.stop(200);
+      await acceptor.stop(200);
+    }
+  });
+});

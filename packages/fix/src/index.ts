@@ -69,3 +69,4 @@ export type { AcceptorOptions } from './engine/acceptor';
 export { Initiator } from './engine/initiator';
 export type { InitiatorOptions, ReconnectPolicy } from './engine/initiator';
 export { startConformanceAcceptor, EchoApplication, conformanceAuthenticator, CONFORMANCE_COMP_ID, CONFORMANCE_CLIENTS } from './conformance/conformance-acceptor';
+export { parseConformanceArgs, runConformanceCli } from './conformance/cli';

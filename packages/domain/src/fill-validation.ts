@@ -4,7 +4,7 @@
  */
 import { Decimal, type DecimalInput, percentDifference } from './decimal';
 import { OrdType, Side, type OrdTypeCode, type SideCode } from './codes';
-import { formatDate } from './format';
+import { formatDate, toDate } from './format';
 
 /** ok: fine; info: nothing to judge against; warning: allowed but worth a second look; error: blocks submission. */
 export type CheckLevel = 'ok' | 'info' | 'warning' | 'error';
@@ -165,8 +165,7 @@ export function findReferencePrice(
     if (key(row.type) !== key(wanted.type)) continue;
     if (key(row.contract) !== key(wanted.contract)) continue;
     if (!Decimal.tryFrom(row.price)) continue;
-    const time = row.executed ? new Date(row.executed).getTime() : Number.NEGATIVE_INFINITY;
-    const t = Number.isNaN(time) ? Number.NEGATIVE_INFINITY : time;
+    const t = toDate(row.executed)?.getTime() ?? Number.NEGATIVE_INFINITY;
     if (best === null || t > bestTime) {
       best = row;
       bestTime = t;

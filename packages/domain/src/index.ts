@@ -1,0 +1,9 @@
+// @fixdesk/domain: the desk's rules in one place, pure TypeScript without I/O.
+export * from './codes';
+export * from './decimal';
+export * from './order-state';
+export * from './fill-validation';
+export * from './order-intake';
+export * from './instruments';
+export * from './format';
+export * from './fix-order-builder';

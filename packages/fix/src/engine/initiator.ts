@@ -71,7 +71,8 @@ export class Initiator {
     const clock = options.clock ?? systemClock;
     const store = await options.storeFactory.open(options.sessionID, new Date(clock.now()));
     const app = options.app;
-    let initiator: Initiator | undefined;
+    // The session is built before the Initiator that owns it; its onLogon reaches the owner through this.
+    const owner: { initiator?: Initiator } = {};
     const session = await Session.create({
       id: options.sessionID,
       settings: sessionSettings('initiator', options.settings),
@@ -80,7 +81,7 @@ export class Initiator {
         ...app,
         fromApp: (m, id) => app.fromApp(m, id),
         onLogon: async (id) => {
-          initiator?.loggedOn();
+          owner.initiator?.loggedOn();
           await app.onLogon?.(id);
         },
       },
@@ -89,7 +90,8 @@ export class Initiator {
       timers: options.timers ?? systemTimers,
       codec: options.codec,
     });
-    initiator = new Initiator(options, session);
+    const initiator = new Initiator(options, session);
+    owner.initiator = initiator;
     initiator.connect();
     return initiator;
   }

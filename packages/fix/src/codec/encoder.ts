@@ -103,30 +103,48 @@ export class FixEncodeError extends Error {
 }
 
 /** Room before the body for "8=FIX.4.4<SOH>9=<length><SOH>", filled in once the length is known. */
-const PREFIX_ROOM = 64;
+const PREFIX_ROOM = 32;
+/** Tags below this have their "tag=" bytes precomputed. */
+const TAG_CACHE_LIMIT = 10_000;
+const SLAB_SIZE = 64 * 1024;
 
 export class FixEncoder {
   readonly dictionary: Dictionary;
   readonly beginString: string;
-  private buf: Buffer = Buffer.allocUnsafe(16 * 1024);
+  // Messages are written one after another into a slab and handed out as views of it, which
+  // saves a copy per message; a full slab is left to the messages still referencing it.
+  private buf: Buffer = Buffer.allocUnsafe(SLAB_SIZE);
+  /** Where the message being encoded starts in buf (its prefix room included). */
+  private base = 0;
   private pos = 0;
+  /** Running byte sum of everything written after the prefix, for CheckSum. */
+  private sum = 0;
   private readonly order: number[] = [];
-  private readonly beginStringBytes: Buffer;
+  private readonly prefixBytes: Buffer;
+  private readonly prefixSum: number;
   private readonly headerKind: Uint8Array;
   private readonly trailerKind: Uint8Array;
   private readonly tagLimit: number;
+  private readonly tagBytes: (Uint8Array | undefined)[] = new Array<Uint8Array | undefined>(TAG_CACHE_LIMIT).fill(undefined);
+  private readonly tagSums = new Uint16Array(TAG_CACHE_LIMIT);
 
   constructor(dictionary: Dictionary = Dictionary.fix44(), options: EncoderOptions = {}) {
     this.dictionary = dictionary;
     this.beginString = options.beginString ?? dictionary.beginString;
-    this.beginStringBytes = Buffer.from(`8=${this.beginString}\x019=`, 'latin1');
-    if (this.beginStringBytes.length + 12 > PREFIX_ROOM) throw new RangeError('BeginString too long');
+    this.prefixBytes = Buffer.from(`8=${this.beginString}\x019=`, 'latin1');
+    if (this.prefixBytes.length + 12 > PREFIX_ROOM) throw new RangeError('BeginString too long');
+    let prefixSum = 0;
+    for (const b of this.prefixBytes) prefixSum += b;
+    this.prefixSum = prefixSum;
     this.headerKind = dictionary.header.memberKind;
     this.trailerKind = dictionary.trailer.memberKind;
     this.tagLimit = dictionary.tagLimit;
   }
 
-  /** Encodes the message in QuickFIX field order; returns a new Buffer the caller owns. */
+  /**
+   * Encodes the message in QuickFIX field order. The result is a view of an internal slab that the
+   * encoder never writes again, so the caller may keep it.
+   */
   encode(message: FixMessageBuilder): Buffer {
     const tags = message.tags;
     const values = message.values;
@@ -144,25 +162,32 @@ export class FixEncoder {
       order[j + 1] = i;
     }
 
-    const def = this.dictionary.message(message.msgType);
-    this.pos = PREFIX_ROOM;
+    this.begin();
     this.writeField(35, message.msgType);
     const headerKind = this.headerKind;
     const trailerKind = this.trailerKind;
     const tagLimit = this.tagLimit;
     // Header fields by tag number, then body fields by tag number, then trailer fields.
-    for (let section = 0; section < 3; section++) {
+    let hasTrailer = false;
+    for (let k = 0; k < n; k++) {
+      const i = order[k]!;
+      const tag = tags[i]!;
+      if (tag < tagLimit && headerKind[tag] !== 0) this.writeAny(message, tag, values[i]!, true);
+    }
+    for (let k = 0; k < n; k++) {
+      const i = order[k]!;
+      const tag = tags[i]!;
+      if (tag < tagLimit && (headerKind[tag] !== 0 || trailerKind[tag] !== 0)) {
+        if (trailerKind[tag] !== 0) hasTrailer = true;
+        continue;
+      }
+      this.writeAny(message, tag, values[i]!, false);
+    }
+    if (hasTrailer) {
       for (let k = 0; k < n; k++) {
         const i = order[k]!;
         const tag = tags[i]!;
-        const inHeader = tag < tagLimit && headerKind[tag] !== 0;
-        const inTrailer = !inHeader && tag < tagLimit && trailerKind[tag] !== 0;
-        if ((section === 0) !== inHeader || (section === 2) !== inTrailer) continue;
-        const value = values[i]!;
-        if (Array.isArray(value)) {
-          const scope: FieldScope | undefined = inHeader ? this.dictionary.header : def?.body;
-          this.writeGroup(tag, value as readonly GroupEntryInput[], scope?.group(tag));
-        } else this.writeField(tag, value as FieldValue);
+        if (tag < tagLimit && trailerKind[tag] !== 0 && headerKind[tag] === 0) this.writeAny(message, tag, values[i]!, false);
       }
     }
     return this.finish();
@@ -173,7 +198,7 @@ export class FixEncoder {
    * for re-sending stored messages and for tests that need a specific wire order.
    */
   encodeOrdered(msgType: string, header: ReadonlyArray<readonly [number, FieldValue]>, body: ReadonlyArray<readonly [number, FieldValue]>): Buffer {
-    this.pos = PREFIX_ROOM;
+    this.begin();
     this.writeField(35, msgType);
     for (const [tag, value] of header) {
       if (!RESERVED_TAGS.has(tag)) this.writeField(tag, value);
@@ -184,20 +209,41 @@ export class FixEncoder {
     return this.finish();
   }
 
+  private writeAny(message: FixMessageBuilder, tag: number, value: StoredValue, inHeader: boolean): void {
+    if (Array.isArray(value)) {
+      const scope: FieldScope | undefined = inHeader ? this.dictionary.header : this.dictionary.message(message.msgType)?.body;
+      this.writeGroup(tag, value as readonly GroupEntryInput[], scope?.group(tag));
+    } else this.writeField(tag, value as FieldValue);
+  }
+
+  private begin(): void {
+    if (this.base + PREFIX_ROOM + 1024 > this.buf.length) {
+      this.buf = Buffer.allocUnsafe(SLAB_SIZE);
+      this.base = 0;
+    }
+    this.pos = this.base + PREFIX_ROOM;
+    this.sum = 0;
+  }
+
   private finish(): Buffer {
     const bodyEnd = this.pos;
-    const bodyLength = bodyEnd - PREFIX_ROOM;
-    const lengthDigits = bodyLength < 10 ? 1 : bodyLength < 100 ? 2 : bodyLength < 1000 ? 3 : bodyLength < 10000 ? 4 : bodyLength < 100000 ? 5 : String(bodyLength).length;
+    const bodyLength = bodyEnd - this.base - PREFIX_ROOM;
     this.ensure(8);
-    const prefix = this.beginStringBytes;
-    const start = PREFIX_ROOM - prefix.length - lengthDigits - 1;
     const buf = this.buf;
+    // "8=FIX.4.4<SOH>9=" + length + <SOH>, placed right before the body.
+    let p = this.base + PREFIX_ROOM - 1;
+    buf[p] = SOH;
+    let sum = this.sum + this.prefixSum + SOH;
+    let v = bodyLength;
+    do {
+      const digit = 0x30 + (v % 10);
+      buf[--p] = digit;
+      sum += digit;
+      v = Math.floor(v / 10);
+    } while (v > 0);
+    const prefix = this.prefixBytes;
+    const start = p - prefix.length;
     prefix.copy(buf, start);
-    let p = PREFIX_ROOM - 2;
-    for (let v = bodyLength; p >= PREFIX_ROOM - 1 - lengthDigits; v = Math.floor(v / 10)) buf[p--] = 0x30 + (v % 10);
-    buf[PREFIX_ROOM - 1] = SOH;
-    let sum = 0;
-    for (let k = start; k < bodyEnd; k++) sum += buf[k]!;
     sum &= 0xff;
     let q = bodyEnd;
     buf[q++] = 0x31;
@@ -207,15 +253,12 @@ export class FixEncoder {
     buf[q++] = 0x30 + (Math.floor(sum / 10) % 10);
     buf[q++] = 0x30 + (sum % 10);
     buf[q++] = SOH;
-    const out = Buffer.allocUnsafe(q - start);
-    buf.copy(out, 0, start, q);
-    return out;
+    this.base = q;
+    return buf.subarray(start, q);
   }
 
   private writeGroup(countTag: number, entries: readonly GroupEntryInput[], group: GroupDef | undefined): void {
-    this.writeTag(countTag);
-    this.writeUnsigned(entries.length);
-    this.buf[this.pos++] = SOH;
+    this.writeField(countTag, entries.length);
     for (const entry of entries) {
       // Members in dictionary order (delimiter first); tags the group does not define follow by number.
       const entryTags: number[] = [];
@@ -246,8 +289,8 @@ export class FixEncoder {
       case 'number':
         if (!Number.isSafeInteger(value)) throw new FixEncodeError(tag, `${value} is not an integer; pass decimals as strings`);
         if (value < 0) {
-          this.ensure(1);
           this.buf[this.pos++] = 0x2d;
+          this.sum += 0x2d;
           this.writeUnsigned(-value);
         } else this.writeUnsigned(value);
         break;
@@ -255,8 +298,8 @@ export class FixEncoder {
         this.writeString(tag, value.toString(), false);
         break;
       case 'boolean':
-        this.ensure(1);
         this.buf[this.pos++] = value ? 0x59 : 0x4e;
+        this.sum += value ? 0x59 : 0x4e;
         break;
       default:
         if (value instanceof Date) this.writeString(tag, formatUtcTimestamp(value), false);
@@ -266,34 +309,58 @@ export class FixEncoder {
           this.ensure(value.length);
           this.buf.set(value, this.pos);
           this.pos += value.length;
+          let sum = 0;
+          for (let k = 0; k < value.length; k++) sum += value[k]!;
+          this.sum += sum;
         } else throw new FixEncodeError(tag, `unsupported value ${String(value)}`);
     }
-    this.ensure(1);
     this.buf[this.pos++] = SOH;
+    this.sum += SOH;
   }
 
   private isDataField(tag: number): boolean {
     return tag < this.tagLimit && this.dictionary.lengthTagByDataTag[tag] !== 0;
   }
 
+  /** Writes "tag=" and guarantees room for at least 24 more bytes. */
   private writeTag(tag: number): void {
-    this.ensure(16);
-    this.writeUnsigned(tag);
-    this.buf[this.pos++] = 0x3d;
+    this.ensure(40);
+    if (tag >= TAG_CACHE_LIMIT) {
+      this.writeUnsigned(tag);
+      this.buf[this.pos++] = 0x3d;
+      this.sum += 0x3d;
+      return;
+    }
+    let bytes = this.tagBytes[tag];
+    if (bytes === undefined) {
+      bytes = Buffer.from(`${tag}=`, 'latin1');
+      this.tagBytes[tag] = bytes;
+      let sum = 0;
+      for (const b of bytes) sum += b;
+      this.tagSums[tag] = sum;
+    }
+    const buf = this.buf;
+    let p = this.pos;
+    for (let k = 0; k < bytes.length; k++) buf[p++] = bytes[k]!;
+    this.pos = p;
+    this.sum += this.tagSums[tag]!;
   }
 
   private writeUnsigned(v: number): void {
-    this.ensure(16);
     const buf = this.buf;
-    if (v < 10) {
-      buf[this.pos++] = 0x30 + v;
-      return;
-    }
     let digits = 1;
     for (let t = v; t >= 10; t = Math.floor(t / 10)) digits++;
-    let p = this.pos + digits - 1;
-    for (let t = v; p >= this.pos; t = Math.floor(t / 10)) buf[p--] = 0x30 + (t % 10);
-    this.pos += digits;
+    let p = this.pos + digits;
+    this.pos = p;
+    let sum = 0;
+    let t = v;
+    do {
+      const digit = 0x30 + (t % 10);
+      buf[--p] = digit;
+      sum += digit;
+      t = Math.floor(t / 10);
+    } while (t > 0);
+    this.sum += sum;
   }
 
   private writeString(tag: number, s: string, allowSoh: boolean): void {
@@ -301,20 +368,27 @@ export class FixEncoder {
     this.ensure(len);
     const buf = this.buf;
     let p = this.pos;
+    let sum = 0;
     for (let i = 0; i < len; i++) {
       const c = s.charCodeAt(i);
       if (c > 0xff || (c === SOH && !allowSoh)) {
         throw new FixEncodeError(tag, c === SOH ? 'SOH inside a non-DATA field' : `character U+${c.toString(16)} is not encodable (use an Encoded* field)`);
       }
       buf[p++] = c;
+      sum += c;
     }
     this.pos = p;
+    this.sum += sum;
   }
 
+  /** Makes room for `extra` more bytes (plus slack), moving the message in progress to a new slab if needed. */
   private ensure(extra: number): void {
-    if (this.pos + extra + 8 <= this.buf.length) return;
-    const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + extra + 1024));
-    this.buf.copy(grown, 0, 0, this.pos);
+    if (this.pos + extra + 16 <= this.buf.length) return;
+    const used = this.pos - this.base;
+    const grown = Buffer.allocUnsafe(Math.max(SLAB_SIZE, 2 * (used + extra + 1024)));
+    this.buf.copy(grown, 0, this.base, this.pos);
     this.buf = grown;
+    this.base = 0;
+    this.pos = used;
   }
 }

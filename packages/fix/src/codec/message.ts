@@ -1,5 +1,6 @@
 // A parsed FIX message: the raw bytes plus a flat table of field positions, decoded lazily.
 import type { Dictionary, MessageDef } from '../dictionary/dictionary';
+import type { TopLevelIndex } from './parser';
 import type { FixRejection } from './rejection';
 import { FixTimestamp, FixValueError, isFixDecimal, parseMonthYear, parseUtcTimeOnly, parseUtcTimestamp, type FixMonthYear } from './values';
 
@@ -54,7 +55,7 @@ export class FieldView {
   indexOf(tag: number): number {
     const f = this.table.f;
     for (let i = this.from; i < this.to; i = f[i * FIELD_STRIDE + 3]!) {
-      if (f[i * FIELD_STRIDE] === tag && this.accepts(tag)) return i;
+      if (f[i * FIELD_STRIDE] === tag) return i;
     }
     return -1;
   }
@@ -219,6 +220,10 @@ class SectionView extends FieldView {
     super(table, from, to);
   }
 
+  override indexOf(tag: number): number {
+    return this.accepts(tag) ? super.indexOf(tag) : -1;
+  }
+
   protected override accepts(tag: number): boolean {
     const d = this.table.dictionary;
     if (this.section === 'header') return d.isHeaderTag(tag);
@@ -256,6 +261,13 @@ export class FixMessage extends FieldView {
   /** Set when the message is readable but breaks the dictionary: answer with a session Reject. */
   readonly rejection: FixRejection | undefined;
 
+  // The parser's tag → first top-level index table, valid for this message while the parser's
+  // stamps still carry this message's scope (see indexOf).
+  private readonly lookup: TopLevelIndex | undefined;
+  private readonly scope: number;
+  private readonly epoch: number;
+  private readonly parseCount: number;
+
   /** @internal Built by FixParser. */
   constructor(
     table: FieldTable,
@@ -265,14 +277,32 @@ export class FixMessage extends FieldView {
     definition: MessageDef | undefined,
     garbled: string | undefined,
     rejection: FixRejection | undefined,
+    lookup?: TopLevelIndex,
+    scope = 0,
+    epoch = 0,
+    parseCount = 0,
   ) {
     super(table, 0, table.count);
+    this.lookup = lookup;
+    this.scope = scope;
+    this.epoch = epoch;
+    this.parseCount = parseCount;
     this.beginString = beginString;
     this.msgType = msgType;
     this.msgSeqNum = msgSeqNum;
     this.definition = definition;
     this.garbled = garbled;
     this.rejection = rejection;
+  }
+
+  override indexOf(tag: number): number {
+    const lookup = this.lookup;
+    if (lookup !== undefined && tag >= 0 && tag < lookup.stamps.length && lookup.epoch === this.epoch) {
+      if (lookup.stamps[tag] === this.scope) return lookup.index[tag]!;
+      // No message parsed since this one: the stamps are authoritative, the tag is absent.
+      if (lookup.parseCount === this.parseCount) return -1;
+    }
+    return super.indexOf(tag);
   }
 
   /** The bytes exactly as received (for the audit log). */

@@ -15,17 +15,30 @@ const MAX_TAG_DIGITS = 9;
 
 const NO_ERROR = -1;
 
-export class FixParser {
+/** Where a FixMessage can find its top-level fields in O(1) while its parser has not moved on. */
+export interface TopLevelIndex {
+  readonly stamps: Uint32Array;
+  readonly index: Int32Array;
+  readonly epoch: number;
+  readonly parseCount: number;
+}
+
+export class FixParser implements TopLevelIndex {
   readonly dictionary: Dictionary;
   readonly options: Readonly<ValidationOptions>;
 
-  // Scope stamps: stamps[level][tag] === scope id ⇔ tag already seen in that scope. Level 0 is the
-  // message, level d the current entry of the group open at depth d. Scope ids only grow, so no
-  // clearing is needed between messages.
-  private readonly stamps: Uint32Array[] = [];
+  // Scope stamps: levelStamps[level][tag] === scope id ⇔ tag already seen in that scope. Level 0
+  // is the message, level d the current entry of the group open at depth d. Scope ids only grow
+  // (until a wrap bumps the epoch), so nothing is cleared between messages.
+  private readonly levelStamps: Uint32Array[] = [];
   private scopeId = 0;
+  /** Level-0 stamps and the field index of each tag's first top-level occurrence. */
+  readonly stamps: Uint32Array;
+  readonly index: Int32Array;
+  epoch = 0;
+  parseCount = 0;
 
-  // Open repeating groups, by depth (1-based).
+  // Open repeating groups, by depth - 1.
   private readonly groupDef: GroupDef[] = [];
   private readonly groupCountIndex: number[] = [];
   private readonly groupDeclared: number[] = [];
@@ -33,15 +46,20 @@ export class FixParser {
   private readonly groupEntryScope: number[] = [];
   private readonly groupLastRank: number[] = [];
 
-  // First problem found in each category while parsing the current message.
-  private fieldError: FixRejection | undefined;
-  private orderError: FixRejection | undefined;
-  private requiredError: FixRejection | undefined;
+  // First problem per category in the current message (reason -1: none).
+  private fieldReason = NO_ERROR;
+  private fieldRef: number | undefined;
+  private requiredRef = 0;
+
+  private readonly beginStringBytes: Buffer;
 
   constructor(dictionary: Dictionary = Dictionary.fix44(), options: Partial<ValidationOptions> = {}) {
     this.dictionary = dictionary;
+    this.beginStringBytes = Buffer.from(dictionary.beginString, 'latin1');
     this.options = { ...DEFAULT_VALIDATION, ...options };
-    this.stamps.push(new Uint32Array(Math.max(STAMP_LIMIT, dictionary.tagLimit)));
+    this.stamps = new Uint32Array(Math.max(STAMP_LIMIT, dictionary.tagLimit));
+    this.index = new Int32Array(this.stamps.length);
+    this.levelStamps.push(this.stamps);
   }
 
   /**
@@ -53,18 +71,24 @@ export class FixParser {
     const dict = this.dictionary;
     const opts = this.options;
     const validate = opts.validate;
+    const checkOrder = validate && opts.validateFieldsOutOfOrder;
     const tagLimit = dict.tagLimit;
     const lengthTagByDataTag = dict.lengthTagByDataTag;
     const headerKind = dict.header.memberKind;
     const trailerKind = dict.trailer.memberKind;
     const len = raw.length;
-    const f: number[] = [];
+    // Sized for ~one field per 8 bytes (4 slots each) to avoid regrowing while pushing.
+    const f: number[] = new Array<number>(len >> 1);
 
-    this.fieldError = undefined;
-    this.orderError = undefined;
-    this.requiredError = undefined;
+    this.parseCount++;
+    this.fieldReason = NO_ERROR;
+    this.fieldRef = undefined;
+    this.requiredRef = 0;
+    let orderRef = 0;
     const messageScope = this.nextScope();
-    const topStamps = this.stamps[0]!;
+    const epoch = this.epoch;
+    const topStamps = this.stamps;
+    const topIndex = this.index;
 
     let n = 0;
     let pos = 0;
@@ -79,22 +103,23 @@ export class FixParser {
     let placement: Uint8Array | undefined;
 
     while (pos < len) {
-      // Tag: digits up to '='.
+      // Tag: digits up to '='. QuickFIX treats a non-numeric tag as an unreadable message.
       const tagStart = pos;
       let tag = 0;
-      let badTag = false;
       let c = raw[pos]!;
       while (c !== EQUALS) {
-        if (c === SOH || pos + 1 >= len) {
-          garbled = 'field without "="';
+        if (c < 0x30 || c > 0x39 || pos - tagStart >= MAX_TAG_DIGITS || pos + 1 >= len) {
+          garbled = c === SOH || pos + 1 >= len ? 'field without "="' : 'tag is not a number';
           break;
         }
-        if (c < 0x30 || c > 0x39 || pos - tagStart >= MAX_TAG_DIGITS) badTag = true;
-        else tag = tag * 10 + (c - 0x30);
+        tag = tag * 10 + (c - 0x30);
         c = raw[++pos]!;
       }
       if (garbled !== undefined) break;
-      if (pos === tagStart || tag === 0) badTag = true;
+      if (pos === tagStart) {
+        garbled = 'field without a tag';
+        break;
+      }
       const valueStart = ++pos;
 
       // Value: up to SOH, except DATA fields whose byte count comes from their LENGTH field.
@@ -120,16 +145,21 @@ export class FixParser {
       }
       pos = valueEnd + 1;
       const index = n++;
-      f.push(tag, valueStart, valueEnd, index + 1);
+      const slot = index * FIELD_STRIDE;
+      f[slot] = tag;
+      f[slot + 1] = valueStart;
+      f[slot + 2] = valueEnd;
+      f[slot + 3] = index + 1;
 
       // BeginString, BodyLength, MsgType must open the message.
       if (index < 3) {
-        if (badTag || tag !== (index === 0 ? 8 : index === 1 ? 9 : 35)) {
+        if (tag !== (index === 0 ? 8 : index === 1 ? 9 : 35)) {
           garbled = index === 0 ? 'BeginString (8) must be the first field' : index === 1 ? 'BodyLength (9) must be the second field' : 'MsgType (35) must be the third field';
           break;
         }
         topStamps[tag] = messageScope;
-        if (index === 0) beginString = raw.toString('latin1', valueStart, valueEnd);
+        topIndex[tag] = index;
+        if (index === 0) beginString = bytesEqual(raw, valueStart, valueEnd, this.beginStringBytes) ? dict.beginString : raw.toString('latin1', valueStart, valueEnd);
         else if (index === 2) {
           const typeLength = valueEnd - valueStart;
           if (typeLength > 0 && typeLength <= 3) {
@@ -137,61 +167,50 @@ export class FixParser {
             for (let k = valueStart; k < valueEnd; k++) key = key * 256 + raw[k]!;
             def = dict.messageByTypeKey(key + typeLength * 0x1000000);
           }
-          msgType = def ? def.msgType : raw.toString('latin1', valueStart, valueEnd);
+          msgType = def !== undefined ? def.msgType : raw.toString('latin1', valueStart, valueEnd);
           placement = def?.placement;
         }
         continue;
       }
 
-      if (tag === 34 && depth === 0) {
-        const seq = unsignedAt(raw, valueStart, valueEnd);
-        if (seq >= 0) msgSeqNum = seq;
-      }
-
-      if (badTag) {
-        // A tag that is not a positive number cannot be named in RefTagID.
-        if (validate && this.fieldError === undefined) this.fieldError = rejection(RejectReason.InvalidTagNumber);
-        continue;
-      }
-
       // Inside repeating groups: the field continues the innermost group that has it as a
-      // member, closing groups that do not.
+      // member, closing the groups that do not.
       if (depth > 0) {
         let handled = false;
         while (depth > 0) {
-          const g = this.groupDef[depth - 1]!;
+          const d = depth - 1;
+          const g = this.groupDef[d]!;
           if (tag === g.delimiter) {
             this.closeEntry(depth);
-            this.groupEntries[depth - 1]!++;
+            this.groupEntries[d]!++;
             const scope = this.nextScope();
-            this.groupEntryScope[depth - 1] = scope;
-            this.groupLastRank[depth - 1] = g.rank[tag]!;
-            this.stamps[depth]![tag] = scope;
+            this.groupEntryScope[d] = scope;
+            this.groupLastRank[d] = g.rank[tag]!;
+            this.levelStamps[depth]![tag] = scope;
             handled = true;
             break;
           }
           const kind = tag < tagLimit ? g.memberKind[tag]! : 0;
           if (kind !== 0) {
+            const stamps = this.levelStamps[depth]!;
             if (validate) {
-              if (this.groupEntries[depth - 1] === 0) {
-                this.noteFieldError(RejectReason.RepeatingGroupFieldsOutOfOrder, tag);
-              } else {
-                const stamps = this.stamps[depth]!;
+              if (this.groupEntries[d] === 0) this.noteFieldError(RejectReason.RepeatingGroupFieldsOutOfOrder, tag);
+              else {
                 const rank = g.rank[tag]!;
-                if (stamps[tag] === this.groupEntryScope[depth - 1]) this.noteFieldError(RejectReason.TagAppearsMoreThanOnce, tag);
-                else if (rank < this.groupLastRank[depth - 1]! && opts.validateUnorderedGroupFields) {
+                if (stamps[tag] === this.groupEntryScope[d]) this.noteFieldError(RejectReason.TagAppearsMoreThanOnce, tag);
+                else if (rank < this.groupLastRank[d]! && opts.validateUnorderedGroupFields) {
                   this.noteFieldError(RejectReason.RepeatingGroupFieldsOutOfOrder, tag);
                 }
-                this.groupLastRank[depth - 1] = rank;
+                this.groupLastRank[d] = rank;
               }
             }
-            this.stamps[depth]![tag] = this.groupEntryScope[depth - 1]!;
+            stamps[tag] = this.groupEntryScope[d]!;
             if (kind === 2) {
-              const nested = g.groups.get(tag)!;
-              if (!this.openGroup(nested, index, raw, valueStart, valueEnd, depth + 1)) {
+              if (depth >= MAX_GROUP_DEPTH) {
                 garbled = 'repeating groups nested too deeply';
                 break;
               }
+              this.openGroup(g.groups.get(tag)!, index, raw, valueStart, valueEnd, depth + 1);
               depth++;
             }
             handled = true;
@@ -202,9 +221,17 @@ export class FixParser {
         }
         if (garbled !== undefined) break;
         if (handled) {
-          if (validate) this.checkValue(raw, tag, valueStart, valueEnd);
+          if (validate && this.fieldReason === NO_ERROR) {
+            const problem = valueProblem(dict, opts.validateFieldsHaveValues, raw, tag, valueStart, valueEnd);
+            if (problem !== NO_ERROR) this.noteFieldError(problem, tag);
+          }
           continue;
         }
+      }
+
+      if (tag === 34 && msgSeqNum === undefined) {
+        const seq = unsignedAt(raw, valueStart, valueEnd);
+        if (seq >= 0) msgSeqNum = seq;
       }
 
       // Top level: header, body or trailer.
@@ -215,24 +242,22 @@ export class FixParser {
       else where = Placement.None;
 
       if (where === Placement.Header || where === Placement.HeaderGroup) {
-        if (section !== 0 && validate && opts.validateFieldsOutOfOrder && this.orderError === undefined) {
-          this.orderError = rejection(RejectReason.TagSpecifiedOutOfRequiredOrder, tag);
-        }
+        if (section !== 0 && checkOrder && orderRef === 0) orderRef = tag;
       } else if (where === Placement.Trailer) {
         section = 2;
       } else {
-        if (section === 2 && validate && opts.validateFieldsOutOfOrder && this.orderError === undefined) {
-          this.orderError = rejection(RejectReason.TagSpecifiedOutOfRequiredOrder, tag);
-        }
-        if (section === 0) section = 1;
+        if (section === 2 && checkOrder && orderRef === 0) orderRef = tag;
+        section = 1;
       }
 
-      if (validate) {
-        if (tag < STAMP_LIMIT ? topStamps[tag] === messageScope : this.seenAtTopLevel(f, index, tag)) {
-          this.noteFieldError(RejectReason.TagAppearsMoreThanOnce, tag);
+      if (tag < STAMP_LIMIT) {
+        if (topStamps[tag] === messageScope) {
+          if (validate) this.noteFieldError(RejectReason.TagAppearsMoreThanOnce, tag);
+        } else {
+          topStamps[tag] = messageScope;
+          topIndex[tag] = index;
         }
-      }
-      if (tag < STAMP_LIMIT) topStamps[tag] = messageScope;
+      } else if (validate && this.seenAtTopLevel(f, index, tag)) this.noteFieldError(RejectReason.TagAppearsMoreThanOnce, tag);
 
       if (where === Placement.HeaderGroup || where === Placement.BodyGroup) {
         const g = where === Placement.HeaderGroup ? dict.header.groups.get(tag)! : def!.body.groups.get(tag)!;
@@ -240,9 +265,12 @@ export class FixParser {
         depth = 1;
       }
 
-      if (validate) {
+      if (validate && this.fieldReason === NO_ERROR) {
         if (where === Placement.None) this.checkUnknownTag(tag);
-        this.checkValue(raw, tag, valueStart, valueEnd);
+        if (this.fieldReason === NO_ERROR) {
+          const problem = valueProblem(dict, opts.validateFieldsHaveValues, raw, tag, valueStart, valueEnd);
+          if (problem !== NO_ERROR) this.noteFieldError(problem, tag);
+        }
       }
     }
 
@@ -254,28 +282,31 @@ export class FixParser {
 
     let result: FixRejection | undefined;
     if (garbled === undefined && validate) {
-      if (def === undefined) result = rejection(RejectReason.InvalidMsgType, 35);
+      // QuickFIX's order: structure, then MsgType, then required fields, then field by field.
+      if (orderRef !== 0) result = rejection(RejectReason.TagSpecifiedOutOfRequiredOrder, orderRef);
+      else if (def === undefined) result = rejection(RejectReason.InvalidMsgType, 35);
       else {
         this.checkRequired(dict.header.requiredTags, topStamps, messageScope);
         this.checkRequired(def.body.requiredTags, topStamps, messageScope);
         this.checkRequired(dict.trailer.requiredTags, topStamps, messageScope);
-        // QuickFIX's order: structure, then MsgType, then required fields, then field by field.
-        result = this.orderError ?? this.requiredError ?? this.fieldError;
+        if (this.requiredRef !== 0) result = rejection(RejectReason.RequiredTagMissing, this.requiredRef);
+        else if (this.fieldReason !== NO_ERROR) result = rejection(this.fieldReason as RejectReason, this.fieldRef);
       }
     }
-    return new FixMessage(new FieldTable(raw, f, n, dict), beginString, msgType, msgSeqNum, def, garbled, result);
+    const lookup = garbled === undefined ? this : undefined;
+    return new FixMessage(new FieldTable(raw, f, n, dict), beginString, msgType, msgSeqNum, def, garbled, result, lookup, messageScope, epoch, this.parseCount);
   }
 
   private nextScope(): number {
     if (this.scopeId >= 0xfffffff0) {
-      for (const s of this.stamps) s.fill(0);
+      for (const s of this.levelStamps) s.fill(0);
       this.scopeId = 0;
+      this.epoch++;
     }
     return ++this.scopeId;
   }
 
-  private openGroup(g: GroupDef, countIndex: number, raw: Buffer, valueStart: number, valueEnd: number, depth: number): boolean {
-    if (depth > MAX_GROUP_DEPTH) return false;
+  private openGroup(g: GroupDef, countIndex: number, raw: Buffer, valueStart: number, valueEnd: number, depth: number): void {
     const d = depth - 1;
     this.groupDef[d] = g;
     this.groupCountIndex[d] = countIndex;
@@ -283,22 +314,20 @@ export class FixParser {
     this.groupEntries[d] = 0;
     this.groupEntryScope[d] = this.nextScope();
     this.groupLastRank[d] = 0;
-    if (this.stamps.length <= depth) this.stamps.push(new Uint32Array(this.dictionary.tagLimit));
-    return true;
+    if (this.levelStamps.length <= depth) this.levelStamps.push(new Uint32Array(this.dictionary.tagLimit));
   }
 
   /** Required members of the group entry that is ending at this depth. */
   private closeEntry(depth: number): void {
     if (!this.options.validate || this.groupEntries[depth - 1] === 0) return;
-    this.checkRequired(this.groupDef[depth - 1]!.requiredTags, this.stamps[depth]!, this.groupEntryScope[depth - 1]!);
+    this.checkRequired(this.groupDef[depth - 1]!.requiredTags, this.levelStamps[depth]!, this.groupEntryScope[depth - 1]!);
   }
 
   /** Ends the group at this depth just before field `end`: links its count field past it, checks the count. */
   private closeGroup(depth: number, end: number, f: number[]): void {
     const d = depth - 1;
     this.closeEntry(depth);
-    const countIndex = this.groupCountIndex[d]!;
-    f[countIndex * FIELD_STRIDE + 3] = end;
+    f[this.groupCountIndex[d]! * FIELD_STRIDE + 3] = end;
     const declared = this.groupDeclared[d]!;
     // A malformed count is reported by the format check of the count field itself.
     if (this.options.validate && declared >= 0 && declared !== this.groupEntries[d]) {
@@ -307,18 +336,21 @@ export class FixParser {
   }
 
   private checkRequired(required: readonly number[], stamps: Uint32Array, scope: number): void {
-    if (this.requiredError !== undefined) return;
+    if (this.requiredRef !== 0) return;
     for (let k = 0; k < required.length; k++) {
       const tag = required[k]!;
       if (stamps[tag] !== scope) {
-        this.requiredError = rejection(RejectReason.RequiredTagMissing, tag);
+        this.requiredRef = tag;
         return;
       }
     }
   }
 
-  private noteFieldError(reason: RejectReason, tag: number): void {
-    if (this.fieldError === undefined) this.fieldError = rejection(reason, tag);
+  private noteFieldError(reason: number, tag: number): void {
+    if (this.fieldReason === NO_ERROR) {
+      this.fieldReason = reason;
+      this.fieldRef = tag;
+    }
   }
 
   private seenAtTopLevel(f: number[], index: number, tag: number): boolean {
@@ -334,47 +366,39 @@ export class FixParser {
     } else if (opts.allowUnknownMessageFields) return;
     this.noteFieldError(this.dictionary.isDefinedTag(tag) ? RejectReason.TagNotDefinedForThisMessageType : RejectReason.InvalidTagNumber, tag);
   }
+}
 
-  /** Empty value, data format and enum checks for a field the dictionary defines. */
-  private checkValue(raw: Buffer, tag: number, start: number, end: number): void {
-    if (this.fieldError !== undefined) return;
-    if (start === end) {
-      if (this.options.validateFieldsHaveValues) this.noteFieldError(RejectReason.TagSpecifiedWithoutAValue, tag);
-      return;
-    }
-    const dict = this.dictionary;
-    if (tag >= dict.tagLimit) return;
-    const type = dict.valueTypeByTag[tag]!;
-    if (type === 255) return;
-    if (!isValidFormat(raw, type, start, end)) {
-      this.noteFieldError(RejectReason.IncorrectDataFormatForValue, tag);
-      return;
-    }
-    if (tag === 35) return; // an unknown MsgType is reported as Invalid MsgType
-    const charEnum = dict.charEnumByTag[tag];
-    if (charEnum !== undefined) {
-      if (end - start !== 1 || charEnum[raw[start]!] !== 1) this.noteFieldError(RejectReason.ValueIsIncorrect, tag);
-      return;
-    }
-    const keyed = dict.keyedEnumByTag[tag];
-    const strings = dict.stringEnumByTag[tag];
-    if (strings === undefined) return;
-    if (type === ValueType.MultipleValueString) {
-      // Space-separated values, each of which must be allowed.
-      let s = start;
-      for (let k = start; k <= end; k++) {
-        if (k === end || raw[k] === 0x20) {
-          if (k === s || !enumContains(raw, s, k, keyed, strings)) {
-            this.noteFieldError(RejectReason.ValueIsIncorrect, tag);
-            return;
-          }
-          s = k + 1;
-        }
+/** Empty value, data format and enum checks; returns a RejectReason or NO_ERROR. */
+function valueProblem(dict: Dictionary, checkHasValue: boolean, raw: Buffer, tag: number, start: number, end: number): number {
+  if (start === end) return checkHasValue ? RejectReason.TagSpecifiedWithoutAValue : NO_ERROR;
+  if (tag >= dict.tagLimit) return NO_ERROR;
+  const type = dict.valueTypeByTag[tag]!;
+  if (type === 255) return NO_ERROR;
+  if (type !== ValueType.String && !isValidFormat(raw, type, start, end)) return RejectReason.IncorrectDataFormatForValue;
+  if (tag === 35) return NO_ERROR; // an unknown MsgType is reported as Invalid MsgType
+  const charEnum = dict.charEnumByTag[tag];
+  if (charEnum !== undefined) return end - start === 1 && charEnum[raw[start]!] === 1 ? NO_ERROR : RejectReason.ValueIsIncorrect;
+  const strings = dict.stringEnumByTag[tag];
+  if (strings === undefined) return NO_ERROR;
+  const keyed = dict.keyedEnumByTag[tag];
+  if (type === ValueType.MultipleValueString) {
+    // Space-separated values, each of which must be allowed.
+    let s = start;
+    for (let k = start; k <= end; k++) {
+      if (k === end || raw[k] === 0x20) {
+        if (k === s || !enumContains(raw, s, k, keyed, strings)) return RejectReason.ValueIsIncorrect;
+        s = k + 1;
       }
-      return;
     }
-    if (!enumContains(raw, start, end, keyed, strings)) this.noteFieldError(RejectReason.ValueIsIncorrect, tag);
+    return NO_ERROR;
   }
+  return enumContains(raw, start, end, keyed, strings) ? NO_ERROR : RejectReason.ValueIsIncorrect;
+}
+
+function bytesEqual(raw: Buffer, start: number, end: number, expected: Buffer): boolean {
+  if (end - start !== expected.length) return false;
+  for (let k = 0; k < expected.length; k++) if (raw[start + k] !== expected[k]) return false;
+  return true;
 }
 
 function enumContains(raw: Buffer, start: number, end: number, keyed: ReadonlySet<number> | undefined, strings: ReadonlySet<string>): boolean {

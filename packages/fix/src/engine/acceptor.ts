@@ -299,6 +299,12 @@ export class Acceptor {
     );
     this.connectionLog.onOutgoing(raw);
     this.connectionLog.onEvent(`refused logon from ${connection.remoteAddress}: ${reason}`);
+    if (session) {
+      // Known session: the refusal belongs in its audit trail (the number is reused, not consumed).
+      void session.store
+        .auditOutbound({ direction: 'TX', msgSeqNum: seq, msgType: '5', senderCompID: session.id.senderCompID, targetCompID: session.id.targetCompID, sendingTime: formatUtcTimestamp(this.clock.now()), raw })
+        .catch((err: unknown) => this.connectionLog.onEvent(`audit of refused logon failed: ${String(err)}`));
+    }
     void connection.write(Buffer.from(raw, 'latin1'));
     connection.end(`logon refused: ${reason}`);
   }

@@ -66,7 +66,9 @@ export class CounterpartyAuthenticator implements Authenticator {
       if (request.password === undefined || !(await config.verifyPassword(request.password))) return refuse('Invalid username or password');
     }
     if (config.schedule && !isWithinSchedule(config.schedule, request.now)) return refuse('Logon outside of session time');
-    return { accept: true, settings: config.settings };
+    // The schedule that admitted the logon also ends the session (Logout at the window's end).
+    const settings = config.schedule ? { timeZone: config.schedule.timeZone, schedule: config.schedule, ...config.settings } : config.settings;
+    return { accept: true, settings };
   }
 }
 

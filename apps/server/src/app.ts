@@ -14,6 +14,8 @@ import { healthRoutes } from './routes/health';
 import { userRoutes } from './routes/users';
 import { referenceRoutes } from './routes/reference';
 import { clientConnectorRoutes } from './routes/client-connectors';
+import { orderRoutes } from './routes/orders';
+import { auditRoutes } from './routes/audit';
 
 /** Bodies above this are refused with 413; the largest legitimate body (a connector with certificates) is far smaller. */
 export const BODY_LIMIT_BYTES = 256 * 1024;
@@ -45,6 +47,8 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, logger: Logger): Pr
   userRoutes(app, full);
   referenceRoutes(app, full);
   clientConnectorRoutes(app, full);
+  orderRoutes(app, full);
+  auditRoutes(app, full);
 
   const webDist = ctx.config.webDist ?? defaultWebDist();
   const indexHtml = join(webDist, 'index.html');

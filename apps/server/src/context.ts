@@ -3,6 +3,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AuthService } from './auth/auth-service';
 import type { Config } from './config';
 import type { ServerEventBus } from './events';
+import type { OrderService } from './orders/order-service';
+import type { ClientOutbox } from './orders/outbox';
 import type { WsHub } from './ws/hub';
 
 /** What the routes share: built once in the composition root (main.ts) and passed down. */
@@ -12,6 +14,8 @@ export interface AppContext {
   auth: AuthService;
   hub: WsHub;
   events: ServerEventBus;
+  orders: OrderService;
+  outbox: ClientOutbox;
   log: FastifyBaseLogger;
   version: string;
 }

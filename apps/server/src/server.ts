@@ -8,6 +8,9 @@ import type { Config } from './config';
 import type { AppContext } from './context';
 import { loadDictionaryData } from './dictionary';
 import { ServerEventBus } from './events';
+import { OrderService } from './orders/order-service';
+import { ClientOutbox } from './orders/outbox';
+import { OrderPublisher } from './orders/publisher';
 import { WsHub } from './ws/hub';
 
 export interface RunningServer {
@@ -51,7 +54,13 @@ export async function startServer(config: Config, opts: { db?: Db; logger?: pino
     const auth = new AuthService(db);
     const hub = new WsHub(auth, log);
     const events = new ServerEventBus();
-    const { app, ctx } = await buildApp({ config, db, auth, hub, events, version: VERSION }, log);
+    const outbox = new ClientOutbox(db, log);
+    const orders = new OrderService(db, outbox, new OrderPublisher(db, hub, log), log);
+    events.on('connector-changed', (compId) => {
+      orders.invalidate(compId);
+      outbox.invalidateProfiles();
+    });
+    const { app, ctx } = await buildApp({ config, db, auth, hub, events, orders, outbox, version: VERSION }, log);
     hub.start();
     await app.listen({ port: config.port, host: config.host });
     const addr = app.server.address();

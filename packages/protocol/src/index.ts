@@ -4,3 +4,4 @@ export * from './health';
 export * from './ws';
 export * from './connectors';
 export * from './users';
+export * from './orders';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SessionUser } from './auth';
+import type { ExecutionReport, Order, OrderAction } from './orders';
 
 /**
  * The live connection at /ws. Bump the version on any incompatible change; a client that speaks
@@ -73,4 +74,47 @@ export interface WsErrorMessage {
   message: string;
 }
 
-export type WsServerMessage = WsWelcome | WsAuthenticated | WsPing | WsPong | WsHeartbeat | WsErrorMessage;
+/** A new client order (Pending New). */
+export interface WsNewOrder {
+  type: 'new_order';
+  orderData: Order;
+}
+/** An order changed (status, quantities, a pending request). The full order replaces the cached one. */
+export interface WsOrderUpdate {
+  type: 'order_update';
+  orderData: Order;
+}
+export interface WsExecutionReportMessage {
+  type: 'execution_report';
+  data: ExecutionReport;
+}
+export interface WsOrderActionMessage {
+  type: 'order_action';
+  data: OrderAction;
+}
+/** A client's FIX session logged on or off. */
+export interface WsClientConnectionStatus {
+  type: 'client_connection_status';
+  comp_id: string;
+  is_connected: boolean;
+  timestamp: string;
+  reason?: string;
+}
+export interface WsServiceStatus {
+  type: 'service_status';
+  data: { service_name: string; status: string; timestamp: string; metadata?: Record<string, unknown> };
+}
+
+export type WsServerMessage =
+  | WsWelcome
+  | WsAuthenticated
+  | WsPing
+  | WsPong
+  | WsHeartbeat
+  | WsErrorMessage
+  | WsNewOrder
+  | WsOrderUpdate
+  | WsExecutionReportMessage
+  | WsOrderActionMessage
+  | WsClientConnectionStatus
+  | WsServiceStatus;

@@ -1,4 +1,5 @@
 import m0001 from './0001_initial';
+import m0002 from './0002_order_outbox';
 
 export interface Migration {
   version: number;
@@ -7,4 +8,7 @@ export interface Migration {
 }
 
 /** Forward-only, applied in order. Append; never edit or remove a shipped entry. */
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'initial', sql: m0001 }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'initial', sql: m0001 },
+  { version: 2, name: 'order_outbox', sql: m0002 },
+];

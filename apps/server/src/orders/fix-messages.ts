@@ -1,0 +1,166 @@
+import type { ExecReportRow, OrderLegRow, OrderRow } from '@fixdesk/db';
+import { key, type ClientProfile } from './client-profile';
+
+/** An application message for a client session: body pairs in wire order (QuickFIX order). */
+export interface OutboundAppMessage {
+  msgType: string;
+  body: Array<[number, string]>;
+}
+
+// Member order inside the groups we write, as the FIX 4.4 dictionary lists them.
+const GROUP_MEMBER_ORDER: Record<number, number[]> = {
+  453: [448, 447, 452, 802],
+  555: [600, 601, 602, 603, 607, 608, 609, 610, 611, 612, 613, 614, 615, 616, 617, 618, 619, 620, 621, 622, 623, 624, 556, 740, 739,
+    955, 956, 687, 690, 539, 564, 565, 654, 566, 587, 588, 637],
+};
+
+/** Formats a UTCTimestamp with milliseconds: YYYYMMDD-HH:MM:SS.sss */
+export function utcTimestamp(d: Date): string {
+  const p = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${d.getUTCFullYear()}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}-${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}.${p(d.getUTCMilliseconds(), 3)}`;
+}
+
+/** Canonical decimal text for the wire: no exponent, no trailing zeros after the point. */
+export function wireDecimal(v: string | null | undefined): string | undefined {
+  if (v === null || v === undefined) return undefined;
+  let s = String(v);
+  if (s.includes('.')) s = s.replace(/0+$/, '').replace(/\.$/, '');
+  if (s === '-0') s = '0';
+  return s;
+}
+
+class BodyBuilder {
+  private readonly fields = new Map<number, string>();
+  private readonly groups = new Map<number, Array<Array<[number, string]>>>();
+
+  set(tag: number, value: string | number | null | undefined): this {
+    if (value === null || value === undefined || value === '') return this;
+    this.fields.set(tag, String(value));
+    return this;
+  }
+  setIfAbsent(tag: number, value: string): this {
+    if (!this.fields.has(tag) && !this.groups.has(tag)) this.fields.set(tag, value);
+    return this;
+  }
+  group(countTag: number, entries: Array<Array<[number, string]>>): this {
+    const order = GROUP_MEMBER_ORDER[countTag];
+    const sorted = entries.map((e) => (order ? [...e].sort((a, b) => rank(order, a[0]) - rank(order, b[0])) : e));
+    if (sorted.length) this.groups.set(countTag, sorted);
+    this.fields.delete(countTag);
+    return this;
+  }
+  has(tag: number): boolean {
+    return this.fields.has(tag) || this.groups.has(tag);
+  }
+  build(): Array<[number, string]> {
+    const tags = [...new Set([...this.fields.keys(), ...this.groups.keys()])].sort((a, b) => a - b);
+    const out: Array<[number, string]> = [];
+    for (const tag of tags) {
+      const entries = this.groups.get(tag);
+      if (entries) {
+        out.push([tag, String(entries.length)]);
+        for (const e of entries) out.push(...e);
+      } else out.push([tag, this.fields.get(tag)!]);
+    }
+    return out;
+  }
+}
+
+const rank = (order: number[], tag: number) => {
+  const i = order.indexOf(tag);
+  return i < 0 ? 10_000 + tag : i;
+};
+
+/** Applies the client's configured defaults and party instances for this message type / ExecType. */
+function applyProfile(b: BodyBuilder, profile: ClientProfile | undefined, msgType: string, execType: string | null): string[] {
+  if (!profile) return [];
+  for (const k of [key(msgType, execType), key(msgType, null)]) {
+    for (const [tag, value] of profile.defaults.get(k) ?? []) b.setIfAbsent(tag, value);
+    for (const [countTag, entries] of profile.groups.get(k) ?? []) if (!b.has(countTag)) b.group(countTag, entries);
+  }
+  const missing = (profile.mandatory.get(key(msgType, execType)) ?? []).filter((t) => !b.has(t));
+  return missing.map(String);
+}
+
+export interface BuiltMessage extends OutboundAppMessage {
+  /** Mandatory fields of the client's spec that have no value (logged; the report still goes out). */
+  missingMandatory: string[];
+}
+
+/** The ExecutionReport (35=8) for a stored report row, shaped for the client. */
+export function buildExecutionReport(er: ExecReportRow, order: OrderRow, legs: OrderLegRow[], profile: ClientProfile | undefined): BuiltMessage {
+  const b = new BodyBuilder()
+    .set(37, er.orderid)
+    .set(11, er.clordid)
+    .set(41, er.origclordid)
+    .set(17, er.execid)
+    .set(150, er.exectype)
+    .set(39, er.ordstatus)
+    .set(103, er.ordrejreason)
+    .set(55, order.symbol)
+    .set(167, order.security_type)
+    .set(200, order.maturity_month_year)
+    .set(54, order.side)
+    .set(38, wireDecimal(er.orderqty ?? order.orderqty))
+    .set(40, order.ordtype)
+    .set(44, wireDecimal(er.price ?? order.price))
+    .set(59, order.timeinforce)
+    .set(100, order.exchange)
+    .set(15, order.currency)
+    .set(1, order.account)
+    .set(151, wireDecimal(er.leavesqty))
+    .set(14, wireDecimal(er.cumqty))
+    .set(6, wireDecimal(er.avgpx))
+    .set(60, utcTimestamp(er.transacttime))
+    .set(58, er.text);
+  if (er.exectype === 'F') {
+    b.set(32, wireDecimal(er.lastqty)).set(31, wireDecimal(er.lastpx));
+  }
+  if (legs.length) {
+    b.group(
+      555,
+      legs.map((l) => {
+        const entry: Array<[number, string]> = [
+          [600, l.leg_symbol],
+          ...(l.leg_security_type ? [[609, l.leg_security_type] as [number, string]] : []),
+          ...(l.leg_maturity_month_year ? [[610, l.leg_maturity_month_year] as [number, string]] : []),
+          [623, wireDecimal(l.leg_ratio_qty)!],
+          [624, l.leg_side],
+        ];
+        // A leg fill names the leg's executed quantity and price.
+        if (er.exectype === 'F' && er.leg_index === l.leg_index) {
+          entry.push([687, wireDecimal(er.lastqty)!], [637, wireDecimal(er.lastpx)!]);
+        }
+        return entry;
+      }),
+    );
+  }
+  const missingMandatory = applyProfile(b, profile, '8', er.exectype);
+  return { msgType: '8', body: b.build(), missingMandatory };
+}
+
+export interface CancelRejectInput {
+  orderid: string;
+  clordid: string;
+  origclordid: string;
+  ordstatus: string;
+  responseTo: string;
+  reason: number | null;
+  text: string | null;
+  transacttime: Date;
+}
+
+/** OrderCancelReject (35=9). */
+export function buildCancelReject(r: CancelRejectInput, profile: ClientProfile | undefined): BuiltMessage {
+  const b = new BodyBuilder()
+    .set(37, r.orderid)
+    .set(11, r.clordid)
+    .set(41, r.origclordid)
+    .set(39, r.ordstatus)
+    .set(60, utcTimestamp(r.transacttime))
+    .set(102, r.reason)
+    .set(434, r.responseTo)
+    .set(58, r.text);
+  const missingMandatory = applyProfile(b, profile, '9', null);
+  return { msgType: '9', body: b.build(), missingMandatory };
+}

@@ -1,0 +1,633 @@
+import {
+  clordidExists,
+  decideOrderRequest,
+  findOrderByClOrdId,
+  findSecurity,
+  insertCancelReject,
+  insertExecReport,
+  insertOrder,
+  insertOrderAction,
+  insertOrderRequest,
+  insertTrade,
+  lockOrder,
+  nextExecIds,
+  orderFillTotals,
+  pendingOrderRequest,
+  updateLeg,
+  updateOrder,
+  type Db,
+  type ExecReportRow,
+  type NewOrderRecord,
+  type OrderLegRow,
+  type OrderRequestRow,
+  type OrderRow,
+  type Queryable,
+} from '@fixdesk/db';
+import {
+  applyEvent,
+  AVG_PX_SCALE,
+  checkLegFillPrice,
+  checkLegFillQuantity,
+  completedStrategyUnits,
+  CxlRejResponseTo,
+  Decimal,
+  impliedStrategyPrice,
+  limitViolation,
+  maturityLabel,
+  OrdRejReason,
+  validateNewOrderMultileg,
+  validateNewOrderSingle,
+  workingStatus,
+  type ClientCapability,
+  type OrderEvent,
+  type OrderState,
+  type OrdStatusCode,
+  type SecurityInfo,
+} from '@fixdesk/domain';
+import type { ActionType, SessionUser } from '@fixdesk/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import { HttpError } from '../http/errors';
+import type { ClientMessageSender, ClientOutbox } from './outbox';
+import { buildExecutionReport, utcTimestamp } from './fix-messages';
+import type { OrderPublisher } from './publisher';
+
+/** A new order as read from a NewOrderSingle (D) or NewOrderMultileg (AB). Values are raw wire text. */
+export interface IncomingNewOrder {
+  msgType: 'D' | 'AB';
+  senderCompId: string;
+  targetCompId: string;
+  clOrdId: string | undefined;
+  side: string | undefined;
+  ordType: string | undefined;
+  orderQty: string | undefined;
+  price: string | undefined;
+  symbol: string | undefined;
+  securityType: string | undefined;
+  maturityMonthYear: string | undefined;
+  timeInForce: string | undefined;
+  exDestination: string | undefined;
+  currency: string | undefined;
+  account: string | undefined;
+  text: string | undefined;
+  transactTime: Date | undefined;
+  legs: { symbol?: string; side?: string; ratio?: string; maturityMonthYear?: string; securityType?: string }[];
+  parties: { partyId: string; partyIdSource: string | null; partyRole: number; legIndex: number | null }[];
+}
+
+export interface IncomingCancel {
+  kind: 'F' | 'G';
+  senderCompId: string;
+  clOrdId: string;
+  origClOrdId: string;
+  orderId: string | undefined;
+  orderQty: string | undefined;
+  price: string | undefined;
+  ordType: string | undefined;
+  text: string | undefined;
+}
+
+interface ConnectorInfo {
+  id: number;
+  compId: string;
+  executionIdPrefix: string;
+  isActive: boolean;
+  tradingEnabled: boolean;
+  timezone: string;
+  maxOrdersPerSecond: number;
+}
+
+/** What a broker action answers over HTTP. */
+export interface ActionOutcome {
+  order: OrderRow;
+  fullyFilled: boolean;
+  message: string;
+}
+
+/** The client's trading day in its connector's time zone: ClOrdIDs are unique per day. */
+export function tradingDay(now: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+}
+
+/**
+ * The order core: FIX orders in, broker actions, execution reports out. Every change runs in one
+ * transaction with the order row locked, writes the order action and the execution report, and only
+ * after the commit is the report handed to the outbox and the browsers told.
+ */
+export class OrderService {
+  private readonly connectors = new Map<string, Promise<ConnectorInfo | undefined>>();
+  private readonly capabilities = new Map<number, Promise<ClientCapability[]>>();
+  private readonly rateWindows = new Map<string, { second: number; count: number }>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly outbox: ClientOutbox,
+    private readonly publish: OrderPublisher,
+    private readonly log: FastifyBaseLogger,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** Reference data changed: drop the caches. */
+  invalidate(compId?: string): void {
+    if (compId) this.connectors.delete(compId);
+    else this.connectors.clear();
+    this.capabilities.clear();
+  }
+
+  private connector(compId: string): Promise<ConnectorInfo | undefined> {
+    let p = this.connectors.get(compId);
+    if (!p) {
+      p = this.db
+        .query<{ id: number; comp_id: string; execution_id_prefix: string; is_active: boolean; trading_enabled: boolean; timezone: string; max_orders_per_second: number }>(
+          'SELECT id, comp_id, execution_id_prefix, is_active, trading_enabled, timezone, max_orders_per_second FROM client_connectors WHERE comp_id = $1',
+          [compId],
+        )
+        .then(({ rows }) => {
+          const r = rows[0];
+          return r && { id: r.id, compId: r.comp_id, executionIdPrefix: r.execution_id_prefix, isActive: r.is_active, tradingEnabled: r.trading_enabled, timezone: r.timezone, maxOrdersPerSecond: r.max_orders_per_second };
+        });
+      p.catch(() => this.connectors.delete(compId));
+      this.connectors.set(compId, p);
+    }
+    return p;
+  }
+
+  private clientCapabilities(connectorId: number): Promise<ClientCapability[]> {
+    let p = this.capabilities.get(connectorId);
+    if (!p) {
+      p = this.db
+        .query<{ symbol: string | null; exchange: string | null; is_enabled: boolean; can_buy: boolean; can_sell: boolean; min_order_qty: string | null; max_order_qty: string | null }>(
+          `SELECT s.symbol, cap.exchange, cap.is_enabled, cap.can_buy, cap.can_sell, cap.min_order_qty, cap.max_order_qty
+             FROM client_capabilities cap LEFT JOIN security_master s ON s.id = cap.security_master_id
+            WHERE cap.clientconnectors_id = $1`,
+          [connectorId],
+        )
+        .then(({ rows }) =>
+          rows.map((r) => ({ securitySymbol: r.symbol, exchange: r.exchange, isEnabled: r.is_enabled, canBuy: r.can_buy, canSell: r.can_sell, minOrderQty: r.min_order_qty, maxOrderQty: r.max_order_qty })),
+        );
+      p.catch(() => this.capabilities.delete(connectorId));
+      this.capabilities.set(connectorId, p);
+    }
+    return p;
+  }
+
+  /** True when the client is over its configured orders per second (checked per node; a session lives on one node). */
+  private overRate(c: ConnectorInfo): boolean {
+    const second = Math.floor(this.now().getTime() / 1000);
+    const w = this.rateWindows.get(c.compId);
+    if (!w || w.second !== second) {
+      this.rateWindows.set(c.compId, { second, count: 1 });
+      return false;
+    }
+    w.count++;
+    return w.count > c.maxOrdersPerSecond;
+  }
+
+  // ----------------------------------------------------------------------------------------------
+  // FIX intake
+
+  /**
+   * Validates and stores a new order, then queues its Pending New (or its rejection). Resolves after
+   * the commit, so the session counts the message as processed only once the order is durable.
+   */
+  async receiveNewOrder(o: IncomingNewOrder): Promise<{ accepted: boolean; brokerOrderId?: string; text?: string }> {
+    const connector = await this.connector(o.senderCompId);
+    const now = this.now();
+    if (!connector || !connector.isActive) {
+      return this.rejectIntake(o, connector, OrdRejReason.Other, `Client ${o.senderCompId} is not an active client connector`);
+    }
+    if (!connector.tradingEnabled) return this.rejectIntake(o, connector, OrdRejReason.ExchangeClosed, 'Trading is disabled for this client');
+    const sessionDate = tradingDay(now, connector.timezone);
+    const clOrdId = o.clOrdId?.trim() ?? '';
+
+    // Reference data for the pure rules.
+    const symbols = [o.symbol, ...o.legs.map((l) => l.symbol)].filter((s): s is string => !!s);
+    const securities = new Map<string, SecurityInfo>();
+    for (const s of new Set(symbols.map((x) => x.toUpperCase()))) {
+      const row = await findSecurity(this.db, s);
+      if (row) securities.set(s, { symbol: row.symbol, isActive: row.is_active, priceTickSize: row.price_tick_size });
+    }
+    const duplicate = clOrdId ? await clordidExists(this.db, o.senderCompId, sessionDate, clOrdId) : false;
+    const ctx = {
+      lookupSecurity: (s: string) => securities.get(s.toUpperCase()),
+      capabilities: await this.clientCapabilities(connector.id),
+      isDuplicateClOrdId: () => duplicate,
+      now,
+      timeZone: connector.timezone,
+    };
+    const verdict =
+      o.msgType === 'D'
+        ? validateNewOrderSingle({ clOrdId, side: o.side, ordType: o.ordType, orderQty: o.orderQty, price: o.price, symbol: o.symbol, maturityMonthYear: o.maturityMonthYear, timeInForce: o.timeInForce, exDestination: o.exDestination }, ctx)
+        : validateNewOrderMultileg({ clOrdId, side: o.side, ordType: o.ordType, orderQty: o.orderQty, price: o.price, symbol: o.symbol, timeInForce: o.timeInForce, exDestination: o.exDestination, legs: o.legs.map((l) => ({ symbol: l.symbol, side: l.side, ratio: l.ratio, maturityMonthYear: l.maturityMonthYear })) }, ctx);
+    if (!verdict.ok) return this.rejectIntake(o, connector, verdict.ordRejReason, verdict.text);
+    if (this.overRate(connector)) {
+      return this.rejectIntake(o, connector, OrdRejReason.Other, `Order rate limit of ${connector.maxOrdersPerSecond} orders per second exceeded`);
+    }
+
+    const security = o.symbol ? securities.get(o.symbol.toUpperCase()) : undefined;
+    const record: NewOrderRecord = {
+      clordid: clOrdId,
+      clientConnectorId: connector.id,
+      sendercompid: o.senderCompId,
+      targetcompid: o.targetCompId,
+      sessionDate,
+      msgType: o.msgType,
+      // A multileg order's Symbol is the strategy's name; without one, its legs' symbols joined.
+      symbol: security?.symbol ?? o.symbol ?? [...new Set(o.legs.map((l) => l.symbol))].join('/'),
+      securityType: o.securityType ?? (o.msgType === 'AB' ? 'MLEG' : 'FUT'),
+      maturityMonthYear: o.msgType === 'D' ? (o.maturityMonthYear ?? null) : null,
+      side: o.side as '1' | '2',
+      ordType: o.ordType as '1' | '2',
+      price: o.ordType === '2' ? Decimal.from(o.price!).toString() : null,
+      orderQty: Decimal.from(o.orderQty!).toString(),
+      timeInForce: o.timeInForce || '0',
+      exchange: o.exDestination ?? null,
+      currency: o.currency ?? null,
+      account: o.account ?? null,
+      text: o.text ?? null,
+      transactTime: o.transactTime ?? now,
+      legs: o.legs.map((l, i) => ({
+        legIndex: i,
+        symbol: securities.get(l.symbol!.toUpperCase())?.symbol ?? l.symbol!,
+        securityType: l.securityType ?? 'FUT',
+        maturityMonthYear: l.maturityMonthYear ?? null,
+        side: l.side as '1' | '2',
+        ratioQty: Decimal.from(l.ratio || '1').toString(),
+        price: null,
+      })),
+      parties: o.parties,
+    };
+
+    let stored: { order: OrderRow; er: ExecReportRow; legs: OrderLegRow[] };
+    try {
+      stored = await this.db.transaction(async (tx) => {
+        const order = await insertOrder(tx, record, 'A');
+        const [execId] = await nextExecIds(tx, connector.executionIdPrefix, 1);
+        const er = await insertExecReport(tx, {
+          orderId: order.id, execid: execId!, sendercompid: order.sendercompid, clordid: order.clordid, origclordid: null,
+          orderid: order.brokerorderid, exectype: 'A', ordstatus: 'A', side: order.side, symbol: order.symbol, orderqty: order.orderqty,
+          price: order.price, lastqty: '0', lastpx: '0', cumqty: '0', avgpx: '0', leavesqty: order.orderqty, legIndex: null,
+          ordrejreason: null, text: null, transacttime: now,
+        });
+        const { rows: legs } = await tx.query<OrderLegRow>('SELECT * FROM order_legs WHERE order_id = $1 ORDER BY leg_index', [order.id]);
+        return { order, er, legs };
+      });
+    } catch (err) {
+      if ((err as { code?: string }).code === '23505' && String((err as Error).message).includes('orders_clordid_per_day_key')) {
+        return this.rejectIntake(o, connector, OrdRejReason.DuplicateOrder, `Duplicate ClOrdID ${clOrdId}`);
+      }
+      throw err;
+    }
+    this.outbox.enqueueExecReport(o.senderCompId, connector.id, stored.er, stored.order, stored.legs);
+    this.publish.newOrder(stored.order.id, stored.er);
+    return { accepted: true, brokerOrderId: stored.order.brokerorderid };
+  }
+
+  /**
+   * A refused order: an ExecutionReport with ExecType 8 / OrdStatus 8, OrdRejReason and Text. Nothing
+   * enters the book; the inbound and outbound FIX messages stay in the audit log.
+   */
+  private async rejectIntake(o: IncomingNewOrder, connector: ConnectorInfo | undefined, reason: string, text: string) {
+    this.log.info({ compId: o.senderCompId, clOrdId: o.clOrdId, reason, text }, 'order rejected at intake');
+    const [execId] = await nextExecIds(this.db, connector?.executionIdPrefix ?? 'REJ', 1);
+    const body: Array<[number, string]> = [];
+    const add = (tag: number, v: string | undefined | null) => {
+      if (v !== undefined && v !== null && v !== '') body.push([tag, v]);
+    };
+    add(37, 'NONE');
+    add(11, o.clOrdId ?? 'NONE');
+    add(17, execId!);
+    add(150, '8');
+    add(39, '8');
+    add(103, reason);
+    add(55, o.symbol ?? 'NONE');
+    add(54, o.side === '1' || o.side === '2' ? o.side : '1');
+    add(38, o.orderQty);
+    add(40, o.ordType);
+    add(44, o.price);
+    add(151, '0');
+    add(14, '0');
+    add(6, '0');
+    add(60, utcTimestamp(this.now()));
+    add(58, text);
+    body.sort((a, b) => a[0] - b[0]);
+    await this.sender?.send(o.senderCompId, { msgType: '8', body });
+    return { accepted: false, text };
+  }
+
+  private sender: ClientMessageSender | undefined;
+  /** Direct sends (intake rejections, status reports) that are not outbox rows. */
+  attachSender(sender: ClientMessageSender): void {
+    this.sender = sender;
+  }
+
+  /** OrderCancelRequest (F) and OrderCancelReplaceRequest (G): the order waits for the broker's decision. */
+  async receiveCancelOrReplace(r: IncomingCancel): Promise<void> {
+    const connector = await this.connector(r.senderCompId);
+    const responseTo = r.kind === 'F' ? CxlRejResponseTo.CancelRequest : CxlRejResponseTo.CancelReplaceRequest;
+    const result = await this.db.transaction(async (tx) => {
+      const order = await findOrderByClOrdId(tx, r.senderCompId, r.origClOrdId, true);
+      if (!order || (r.orderId && r.orderId !== order.brokerorderid)) {
+        const rej = await insertCancelReject(tx, {
+          orderId: order?.id ?? null, sendercompid: r.senderCompId, clordid: r.clOrdId, origclordid: r.origClOrdId, orderid: r.orderId ?? 'NONE',
+          ordstatus: order?.ordstatus ?? '8', responseTo, reason: 1, text: `Unknown order: no order with ClOrdID ${r.origClOrdId}`,
+        });
+        return { kind: 'reject' as const, rej, order, reason: 1, text: `Unknown order: no order with ClOrdID ${r.origClOrdId}`, ordstatus: order?.ordstatus ?? '8' };
+      }
+      const state = await this.loadState(tx, order);
+      const event: OrderEvent = r.kind === 'F' ? { type: 'cancelRequest' } : { type: 'replaceRequest', orderQty: r.orderQty ?? order.orderqty, price: r.price ?? null, ordType: (r.ordType as '1' | '2' | undefined) ?? order.ordtype };
+      const applied = applyEvent(state, event);
+      if (!applied.ok) {
+        const rej = await insertCancelReject(tx, {
+          orderId: order.id, sendercompid: r.senderCompId, clordid: r.clOrdId, origclordid: r.origClOrdId, orderid: order.brokerorderid,
+          ordstatus: order.ordstatus, responseTo, reason: Number(applied.cxlRejReason ?? '99'), text: applied.reason,
+        });
+        return { kind: 'reject' as const, rej, order, reason: Number(applied.cxlRejReason ?? '99'), text: applied.reason, ordstatus: order.ordstatus };
+      }
+      const request = await insertOrderRequest(tx, {
+        orderId: order.id, type: r.kind, clordid: r.clOrdId, origclordid: r.origClOrdId,
+        newOrderQty: r.kind === 'G' ? (applied.state.pendingReplace?.orderQty.toString() ?? null) : null,
+        newPrice: r.kind === 'G' ? (applied.state.pendingReplace?.price?.toString() ?? null) : null,
+        newOrdType: r.kind === 'G' ? (applied.state.pendingReplace?.ordType ?? null) : null,
+        text: r.text ?? null,
+      });
+      if (applied.report.msgType !== '8') throw new Error('a cancel or replace request answers with an execution report');
+      const { updated, er } = await this.persist(tx, order, applied.state, applied.report, connector!, { clordid: r.clOrdId, origclordid: r.origClOrdId, keepClOrdId: true });
+      return { kind: 'pending' as const, order: updated, er, request };
+    });
+    if (result.kind === 'reject') {
+      this.outbox.enqueueCancelReject(r.senderCompId, connector?.id ?? 0, result.rej.id, {
+        orderid: result.order?.brokerorderid ?? r.orderId ?? 'NONE', clordid: r.clOrdId, origclordid: r.origClOrdId,
+        ordstatus: result.ordstatus, responseTo, reason: result.reason, text: result.text, transacttime: result.rej.transacttime,
+      });
+      return;
+    }
+    const legs = await this.legs(result.order.id);
+    this.outbox.enqueueExecReport(r.senderCompId, result.order.client_connector_id, result.er, result.order, legs);
+    this.publish.orderChanged(result.order.id, result.er, null);
+  }
+
+  /** OrderStatusRequest (H): an ExecutionReport with ExecType I for the order's current state. */
+  async receiveStatusRequest(compId: string, clOrdId: string, orderId: string | undefined): Promise<void> {
+    const order = await findOrderByClOrdId(this.db, compId, clOrdId);
+    const connector = await this.connector(compId);
+    const [execId] = await nextExecIds(this.db, connector?.executionIdPrefix ?? 'REJ', 1);
+    if (!order || (orderId && orderId !== order.brokerorderid)) {
+      const body: Array<[number, string]> = [
+        [6, '0'], [11, clOrdId], [14, '0'], [17, execId!], [37, orderId ?? 'NONE'], [39, '8'], [54, '1'], [55, 'NONE'], [58, `Unknown order: no order with ClOrdID ${clOrdId}`], [60, utcTimestamp(this.now())], [150, 'I'], [151, '0'],
+      ];
+      await this.sender?.send(compId, { msgType: '8', body });
+      return;
+    }
+    const legs = await this.legs(order.id);
+    const er = {
+      id: 0, order_id: order.id, execid: execId!, clordid: order.clordid, origclordid: order.origclordid, orderid: order.brokerorderid,
+      exectype: 'I', ordstatus: order.ordstatus, side: order.side, symbol: order.symbol, orderqty: order.orderqty, price: order.price,
+      lastqty: null, lastpx: null, cumqty: order.cumqty, avgpx: order.avgpx, leavesqty: order.leavesqty, leg_index: null, ordrejreason: null,
+      text: null, transacttime: this.now(), created_at: this.now(), sendercompid: compId, sent_seq_num: null, sent_at: null,
+    } satisfies ExecReportRow;
+    const built = buildExecutionReport(er, order, legs, undefined);
+    await this.sender?.send(compId, { msgType: '8', body: built.body });
+  }
+
+  // ----------------------------------------------------------------------------------------------
+  // Broker actions
+
+  async accept(ref: string, user: SessionUser, notes?: string, via?: string) {
+    return this.act(ref, user, 'ACCEPT', { type: 'accept' }, { notes, via });
+  }
+
+  async reject(ref: string, user: SessionUser, reasonText: string, ordRejReason?: string, notes?: string, via?: string) {
+    return this.act(ref, user, 'REJECT', { type: 'reject', reason: reasonText, ordRejReason: (ordRejReason ?? '0') as never }, { notes: notes ?? reasonText, via });
+  }
+
+  async doneForDay(ref: string, user: SessionUser, notes?: string, via?: string) {
+    return this.act(ref, user, 'DONE_FOR_DAY', { type: 'doneForDay' }, { notes, via });
+  }
+
+  async brokerCancel(ref: string, user: SessionUser, reason: string, notes?: string, via?: string) {
+    return this.act(ref, user, 'CANCEL', { type: 'brokerCancel', reason }, { notes: notes ?? reason, via });
+  }
+
+  async decideRequest(ref: string, user: SessionUser, kind: 'cancel' | 'replace', decision: 'confirm' | 'refuse', reason?: string, via?: string) {
+    const event: OrderEvent =
+      kind === 'cancel'
+        ? decision === 'confirm' ? { type: 'cancelConfirm' } : { type: 'cancelRefuse', reason: reason ?? '' }
+        : decision === 'confirm' ? { type: 'replaceConfirm' } : { type: 'replaceRefuse', reason: reason ?? '' };
+    const action: ActionType = `${kind === 'cancel' ? 'CANCEL' : 'REPLACE'}_${decision === 'confirm' ? 'CONFIRM' : 'REFUSE'}`;
+    return this.act(ref, user, action, event, { notes: reason, via, request: kind === 'cancel' ? 'F' : 'G' });
+  }
+
+  async fill(ref: string, user: SessionUser, qty: string, px: string, legIndex: number | undefined, notes?: string, via?: string) {
+    if (legIndex !== undefined) return this.legFill(ref, user, legIndex, qty, px, notes, via);
+    return this.act(ref, user, 'FILL', { type: 'fill', qty, px }, { notes, via, fill: { qty, px } });
+  }
+
+  private async act(
+    ref: string,
+    user: SessionUser,
+    actionType: ActionType,
+    event: OrderEvent,
+    opts: { notes?: string | undefined; via?: string | undefined; fill?: { qty: string; px: string }; request?: 'F' | 'G' },
+  ): Promise<ActionOutcome> {
+    const afterCommit: Array<() => void> = [];
+    const out = await this.db.transaction(async (tx) => {
+      const order = await lockOrder(tx, ref);
+      if (!order) throw new HttpError(404, `Order ${ref} not found`);
+      if (event.type === 'fill' && order.msg_type === 'AB') {
+        const legFills = await tx.query("SELECT 1 FROM execution_reports WHERE order_id = $1 AND exectype = 'F' AND leg_index IS NOT NULL LIMIT 1", [order.id]);
+        if (legFills.rows.length) throw new HttpError(409, 'This multileg order is being filled per leg; add the fill to a leg (legIndex)');
+      }
+      const connector = (await this.connector(order.sendercompid))!;
+      const state = await this.loadState(tx, order);
+      const applied = applyEvent(state, event);
+      if (!applied.ok) {
+        const status = applied.code === 'INVALID_QUANTITY' || applied.code === 'INVALID_PRICE' || applied.code === 'REASON_REQUIRED' ? 400 : 409;
+        throw new HttpError(status, applied.reason);
+      }
+      let request: OrderRequestRow | undefined;
+      if (opts.request) {
+        request = await pendingOrderRequest(tx, order.id);
+        if (!request || request.request_type !== opts.request) throw new HttpError(409, `No ${opts.request === 'F' ? 'cancel' : 'replace'} request is pending for order ${order.brokerorderid}`);
+        await decideOrderRequest(tx, request.id, event.type.endsWith('Confirm') ? 'CONFIRMED' : 'REFUSED', user.username, opts.notes ?? null);
+      }
+      const finalType: ActionType = actionType === 'FILL' && !applied.state.leavesQty.isZero() ? 'PARTIAL_FILL' : actionType;
+      let er: ExecReportRow | null = null;
+      let updated: OrderRow;
+      if (applied.report.msgType === '8') {
+        // A confirmed replace or cancel answers the request's ClOrdID; the order takes it on.
+        const ids = request && event.type.endsWith('Confirm') ? { clordid: request.clordid, origclordid: request.origclordid, keepClOrdId: false } : undefined;
+        const r = await this.persist(tx, order, applied.state, applied.report, connector, ids, actionType === 'ACCEPT' ? user.username : undefined);
+        updated = r.updated;
+        er = r.er;
+      } else {
+        // Refused request: OrderCancelReject (35=9) and the order back to its working status.
+        updated = await updateOrder(tx, order.id, { ...stateColumns(applied.state, order), ordstatus: applied.state.ordStatus });
+        const rej = await insertCancelReject(tx, {
+          orderId: order.id, sendercompid: order.sendercompid, clordid: request!.clordid, origclordid: request!.origclordid, orderid: order.brokerorderid,
+          ordstatus: applied.report.ordStatus, responseTo: applied.report.cxlRejResponseTo, reason: Number(applied.report.cxlRejReason), text: applied.report.text,
+        });
+        const report = applied.report;
+        afterCommit.push(() =>
+          this.outbox.enqueueCancelReject(order.sendercompid, order.client_connector_id, rej.id, {
+            orderid: order.brokerorderid, clordid: request!.clordid, origclordid: request!.origclordid, ordstatus: report.ordStatus,
+            responseTo: report.cxlRejResponseTo, reason: Number(report.cxlRejReason), text: report.text, transacttime: rej.transacttime,
+          }),
+        );
+      }
+      const action = await insertOrderAction(tx, {
+        orderId: order.id, brokerorderid: order.brokerorderid, clordid: order.clordid, sendercompid: order.sendercompid, symbol: order.symbol,
+        side: order.side, orderqty: order.orderqty, price: order.price, actionType: finalType, userId: user.username, userRef: user.user_id,
+        notes: opts.notes?.trim() || null,
+        actionData: { ...(opts.fill ? { fillQty: opts.fill.qty, fillPrice: opts.fill.px } : {}), ...(opts.via && opts.via !== user.username ? { via: opts.via } : {}), ordStatus: updated.ordstatus, execId: er?.execid },
+        fillQty: opts.fill?.qty ?? null, fillPrice: opts.fill?.px ?? null, legIndex: null,
+      });
+      if (er && er.exectype === 'F') {
+        await insertTrade(tx, { orderId: order.id, execReportId: er.id, symbol: order.symbol, type: order.msg_type === 'AB' ? 'multileg' : 'outright', contract: contractOf(order), side: order.side, price: er.lastpx!, quantity: er.lastqty! });
+      }
+      return { order: updated, er, actionId: action.id };
+    });
+    for (const cb of afterCommit) cb();
+    if (out.er) {
+      const legs = await this.legs(out.order.id);
+      this.outbox.enqueueExecReport(out.order.sendercompid, out.order.client_connector_id, out.er, out.order, legs);
+    }
+    this.publish.orderChanged(out.order.id, out.er, out.actionId);
+    return {
+      order: out.order,
+      fullyFilled: Decimal.from(out.order.leavesqty).isZero() && Decimal.from(out.order.cumqty).isPositive(),
+      message: `${actionType.replace(/_/g, ' ').toLowerCase()} done for ${out.order.brokerorderid}`,
+    };
+  }
+
+  /** A fill on one leg of a multileg order (quantity in the leg's contracts, at the leg's outright price). */
+  private async legFill(ref: string, user: SessionUser, legIndex: number, qtyText: string, pxText: string, notes?: string, via?: string): Promise<ActionOutcome> {
+    const out = await this.db.transaction(async (tx) => {
+      const order = await lockOrder(tx, ref);
+      if (!order) throw new HttpError(404, `Order ${ref} not found`);
+      if (order.msg_type !== 'AB') throw new HttpError(400, 'legIndex applies to multileg orders only', 'legIndex');
+      if (!['0', '1', '6', 'E'].includes(order.ordstatus)) throw new HttpError(409, `Cannot fill an order that is ${order.ordstatus === 'A' ? 'awaiting acceptance' : 'closed'}`);
+      const spreadFills = await orderFillTotals(tx, order.id, null);
+      if (!Decimal.from(spreadFills.qty).isZero()) throw new HttpError(409, 'This multileg order is being filled at the spread price; fill it without legIndex');
+      const legs = await this.legs(order.id, tx);
+      const legProgress = legs.map((l) => ({ side: l.leg_side, ratio: l.leg_ratio_qty, cumQty: l.leg_cumqty }));
+      const qtyCheck = checkLegFillQuantity(qtyText, legProgress, legIndex, order.orderqty);
+      if (qtyCheck.level === 'error') throw new HttpError(400, qtyCheck.message, 'fillQty');
+      const pxCheck = checkLegFillPrice(pxText);
+      if (pxCheck.level === 'error') throw new HttpError(400, pxCheck.message, 'fillPrice');
+      const leg = legs[legIndex]!;
+      const qty = Decimal.from(qtyText);
+      const px = Decimal.from(pxText);
+      const legTotals = await orderFillTotals(tx, order.id, legIndex);
+      const legCum = Decimal.from(legTotals.qty).add(qty);
+      const legAvg = Decimal.from(legTotals.notional).add(qty.mul(px)).div(legCum, AVG_PX_SCALE);
+      leg.leg_cumqty = legCum.toString();
+      leg.leg_avgpx = legAvg.stripTrailingZeros().toString();
+      const units = completedStrategyUnits(legs.map((l) => ({ ratio: l.leg_ratio_qty, cumQty: l.leg_cumqty })));
+      const implied = impliedStrategyPrice(order.side, legs.map((l) => ({ side: l.leg_side, ratio: l.leg_ratio_qty, px: Decimal.from(l.leg_avgpx).isZero() ? px : l.leg_avgpx })));
+      const cumQty = units;
+      const leavesQty = Decimal.from(order.orderqty).sub(cumQty);
+      if (units.gt(order.cumqty) && implied && order.ordtype === '2' && order.price !== null) {
+        const violation = limitViolation(implied, { side: order.side, ordType: '2', price: Decimal.from(order.price) });
+        if (violation) throw new HttpError(400, `Completing the strategy at the legs' prices gives ${implied.toString()}: ${violation}`, 'fillPrice');
+      }
+      await updateLeg(tx, order.id, legIndex, leg.leg_cumqty, leg.leg_avgpx);
+      const status = ['6', 'E'].includes(order.ordstatus) ? (order.ordstatus as OrdStatusCode) : workingStatus({ cumQty, leavesQty });
+      const avgPx = units.isPositive() && implied ? implied : Decimal.ZERO;
+      const updated = await updateOrder(tx, order.id, { ordstatus: status, cumqty: cumQty.toString(), leavesqty: leavesQty.toString(), avgpx: avgPx.toString(), lastqty: qty.toString(), lastpx: px.toString() });
+      const connector = (await this.connector(order.sendercompid))!;
+      const [execId] = await nextExecIds(tx, connector.executionIdPrefix, 1);
+      const er = await insertExecReport(tx, {
+        orderId: order.id, execid: execId!, sendercompid: order.sendercompid, clordid: order.clordid, origclordid: order.origclordid, orderid: order.brokerorderid,
+        exectype: 'F', ordstatus: status, side: order.side, symbol: order.symbol, orderqty: order.orderqty, price: order.price, lastqty: qty.toString(),
+        lastpx: px.toString(), cumqty: cumQty.toString(), avgpx: avgPx.toString(), leavesqty: leavesQty.toString(), legIndex, ordrejreason: null, text: null, transacttime: this.now(),
+      });
+      const legFullyFilled = legCum.gte(Decimal.from(leg.leg_ratio_qty).mul(order.orderqty));
+      const action = await insertOrderAction(tx, {
+        orderId: order.id, brokerorderid: order.brokerorderid, clordid: order.clordid, sendercompid: order.sendercompid, symbol: order.symbol, side: order.side,
+        orderqty: order.orderqty, price: order.price, actionType: leavesQty.isZero() ? 'FILL' : 'PARTIAL_FILL', userId: user.username, userRef: user.user_id,
+        notes: notes?.trim() || null, actionData: { legIndex, legSymbol: leg.leg_symbol, fillQty: qty.toString(), fillPrice: px.toString(), legFullyFilled, ...(via && via !== user.username ? { via } : {}), execId: er.execid },
+        fillQty: qty.toString(), fillPrice: px.toString(), legIndex,
+      });
+      await insertTrade(tx, { orderId: order.id, execReportId: er.id, symbol: leg.leg_symbol, type: 'outright', contract: maturityLabel(leg.leg_maturity_month_year) ?? leg.leg_maturity_month_year ?? '', side: leg.leg_side, price: px.toString(), quantity: qty.toString() });
+      return { order: updated, er, legs, actionId: action.id };
+    });
+    this.outbox.enqueueExecReport(out.order.sendercompid, out.order.client_connector_id, out.er, out.order, out.legs);
+    this.publish.orderChanged(out.order.id, out.er, out.actionId);
+    return { order: out.order, fullyFilled: Decimal.from(out.order.leavesqty).isZero(), message: `leg ${legIndex + 1} fill done for ${out.order.brokerorderid}` };
+  }
+
+  // ----------------------------------------------------------------------------------------------
+
+  private async legs(orderId: number, db: Queryable = this.db): Promise<OrderLegRow[]> {
+    const { rows } = await db.query<OrderLegRow>('SELECT * FROM order_legs WHERE order_id = $1 ORDER BY leg_index', [orderId]);
+    return rows;
+  }
+
+  /** The state machine's view of a stored order; the fill notional comes from the stored fills. */
+  private async loadState(tx: Queryable, order: OrderRow): Promise<OrderState> {
+    const totals = await orderFillTotals(tx, order.id, null);
+    const pending = await pendingOrderRequest(tx, order.id);
+    return {
+      ordStatus: order.ordstatus as OrdStatusCode,
+      side: order.side,
+      ordType: order.ordtype,
+      orderQty: Decimal.from(order.orderqty),
+      price: order.price === null ? null : Decimal.from(order.price),
+      cumQty: Decimal.from(order.cumqty),
+      leavesQty: Decimal.from(order.leavesqty),
+      fillNotional: Decimal.from(totals.notional),
+      avgPx: Decimal.from(order.avgpx),
+      lastQty: Decimal.from(order.lastqty ?? '0'),
+      lastPx: Decimal.from(order.lastpx ?? '0'),
+      pendingReplace:
+        pending?.request_type === 'G'
+          ? { orderQty: Decimal.from(pending.new_orderqty ?? order.orderqty), price: pending.new_price === null ? null : Decimal.from(pending.new_price), ordType: (pending.new_ordtype ?? order.ordtype) as '1' | '2' }
+          : null,
+    };
+  }
+
+  /** Writes the new state and its execution report. */
+  private async persist(
+    tx: Queryable,
+    order: OrderRow,
+    state: OrderState,
+    report: { execType: string; ordStatus: string; ordRejReason?: string; text?: string },
+    connector: ConnectorInfo,
+    ids?: { clordid: string; origclordid: string; keepClOrdId: boolean },
+    acceptedBy?: string,
+  ): Promise<{ updated: OrderRow; er: ExecReportRow }> {
+    const replaced = report.execType === '5';
+    const updated = await updateOrder(tx, order.id, {
+      ...stateColumns(state, order),
+      ordstatus: state.ordStatus,
+      ...(replaced ? { orderqty: state.orderQty.toString(), price: state.price?.toString() ?? null, ordtype: state.ordType } : {}),
+      ...(ids && !ids.keepClOrdId ? { clordid: ids.clordid, origclordid: ids.origclordid } : {}),
+      ...(acceptedBy ? { accepted_by: acceptedBy } : {}),
+    });
+    const [execId] = await nextExecIds(tx, connector.executionIdPrefix, 1);
+    const er = await insertExecReport(tx, {
+      orderId: order.id, execid: execId!, sendercompid: order.sendercompid,
+      clordid: ids?.clordid ?? updated.clordid, origclordid: ids?.origclordid ?? (report.execType === '4' ? null : null),
+      orderid: order.brokerorderid, exectype: report.execType, ordstatus: report.ordStatus, side: order.side, symbol: order.symbol,
+      orderqty: updated.orderqty, price: updated.price, lastqty: state.lastQty.toString(), lastpx: state.lastPx.toString(),
+      cumqty: state.cumQty.toString(), avgpx: state.avgPx.stripTrailingZeros().toString(), leavesqty: state.leavesQty.toString(),
+      legIndex: null, ordrejreason: report.ordRejReason !== undefined ? Number(report.ordRejReason) : null, text: report.text ?? null,
+      transacttime: this.now(),
+    });
+    return { updated, er };
+  }
+}
+
+function stateColumns(state: OrderState, order: OrderRow) {
+  return {
+    cumqty: state.cumQty.toString(),
+    leavesqty: state.leavesQty.toString(),
+    avgpx: state.avgPx.stripTrailingZeros().toString(),
+    lastqty: state.lastQty.isZero() ? order.lastqty : state.lastQty.toString(),
+    lastpx: state.lastPx.isZero() ? order.lastpx : state.lastPx.toString(),
+  };
+}
+
+function contractOf(order: OrderRow): string {
+  return maturityLabel(order.maturity_month_year) ?? order.maturity_month_year ?? order.symbol;
+}

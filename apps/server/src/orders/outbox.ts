@@ -1,0 +1,171 @@
+import {
+  getOrderBundle,
+  markCancelRejectSent,
+  markExecReportSent,
+  type Db,
+  type ExecReportRow,
+  type OrderLegRow,
+  type OrderRow,
+} from '@fixdesk/db';
+import type { FastifyBaseLogger } from 'fastify';
+import { loadClientProfile, type ClientProfile } from './client-profile';
+import { buildCancelReject, buildExecutionReport, type BuiltMessage, type CancelRejectInput } from './fix-messages';
+
+/**
+ * Where application messages for a client go: the FIX acceptor's live session for that comp id.
+ * `send` resolves with the MsgSeqNum once the message is stored by the session and written, or null
+ * when the client is not logged on (the message then stays in the outbox).
+ */
+export interface ClientMessageSender {
+  send(compId: string, msg: { msgType: string; body: Array<[number, string]>; possResend?: boolean }): Promise<number | null>;
+}
+
+type Item =
+  | { kind: 'er'; er: ExecReportRow; order: OrderRow; legs: OrderLegRow[]; connectorId: number; recovered: boolean }
+  | { kind: 'cxlrej'; id: number; reject: CancelRejectInput; connectorId: number };
+
+/**
+ * Sends committed execution reports and cancel rejects to clients in commit order, one queue per
+ * client, and marks each as sent. Reports are rows first (written in the order's transaction), so a
+ * report that could not be sent (client offline, node stopped) goes out at the client's next logon,
+ * flagged PossResend because it may have left once already.
+ */
+export class ClientOutbox {
+  private readonly queues = new Map<string, Item[]>();
+  private readonly running = new Set<string>();
+  private readonly profiles = new Map<number, Promise<ClientProfile | undefined>>();
+  private sender: ClientMessageSender | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  attach(sender: ClientMessageSender): void {
+    this.sender = sender;
+  }
+
+  /** Forget cached client profiles (defaults, groups or specs changed). */
+  invalidateProfiles(connectorId?: number): void {
+    if (connectorId === undefined) this.profiles.clear();
+    else this.profiles.delete(connectorId);
+  }
+
+  private profile(connectorId: number): Promise<ClientProfile | undefined> {
+    let p = this.profiles.get(connectorId);
+    if (!p) {
+      p = loadClientProfile(this.db, connectorId).catch((err) => {
+        this.profiles.delete(connectorId);
+        throw err;
+      });
+      this.profiles.set(connectorId, p);
+    }
+    return p;
+  }
+
+  enqueueExecReport(compId: string, connectorId: number, er: ExecReportRow, order: OrderRow, legs: OrderLegRow[]): void {
+    this.push(compId, { kind: 'er', er, order, legs, connectorId, recovered: false });
+  }
+
+  enqueueCancelReject(compId: string, connectorId: number, id: number, reject: CancelRejectInput): void {
+    this.push(compId, { kind: 'cxlrej', id, reject, connectorId });
+  }
+
+  /** At a client's logon: everything committed but never sent, oldest first. */
+  async recover(compId: string): Promise<number> {
+    const { rows: ers } = await this.db.query<ExecReportRow>(
+      'SELECT * FROM execution_reports WHERE sendercompid = $1 AND sent_at IS NULL ORDER BY id',
+      [compId],
+    );
+    const queued = new Set((this.queues.get(compId) ?? []).flatMap((i) => (i.kind === 'er' ? [i.er.id] : [])));
+    let n = 0;
+    const bundles = new Map<number, Awaited<ReturnType<typeof getOrderBundle>>>();
+    for (const er of ers) {
+      if (queued.has(er.id)) continue;
+      if (!bundles.has(er.order_id)) bundles.set(er.order_id, await getOrderBundle(this.db, er.order_id));
+      const b = bundles.get(er.order_id);
+      const order = b?.orders[0];
+      if (!b || !order) continue;
+      this.push(compId, { kind: 'er', er, order, legs: b.legs, connectorId: order.client_connector_id, recovered: true });
+      n++;
+    }
+    const { rows: rejects } = await this.db.query<{
+      id: number; order_id: number | null; clordid: string; origclordid: string; orderid: string; ordstatus: string;
+      cxl_rej_response_to: string; cxl_rej_reason: number | null; text: string | null; transacttime: Date; connector_id: number;
+    }>(
+      `SELECT r.*, c.id AS connector_id FROM order_cancel_rejects r JOIN client_connectors c ON c.comp_id = r.sendercompid
+        WHERE r.sendercompid = $1 AND r.sent_at IS NULL ORDER BY r.id`,
+      [compId],
+    );
+    for (const r of rejects) {
+      this.push(compId, {
+        kind: 'cxlrej',
+        id: r.id,
+        connectorId: r.connector_id,
+        reject: { orderid: r.orderid, clordid: r.clordid, origclordid: r.origclordid, ordstatus: r.ordstatus, responseTo: r.cxl_rej_response_to, reason: r.cxl_rej_reason, text: r.text, transacttime: r.transacttime },
+      });
+      n++;
+    }
+    return n;
+  }
+
+  private push(compId: string, item: Item): void {
+    let q = this.queues.get(compId);
+    if (!q) {
+      q = [];
+      this.queues.set(compId, q);
+    }
+    q.push(item);
+    if (!this.running.has(compId)) void this.drain(compId);
+  }
+
+  /** Resolves when nothing is queued for the client (tests, shutdown). */
+  async idle(compId?: string): Promise<void> {
+    for (;;) {
+      const busy = compId ? this.running.has(compId) : this.running.size > 0;
+      if (!busy) return;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
+  private async drain(compId: string): Promise<void> {
+    this.running.add(compId);
+    try {
+      const q = this.queues.get(compId)!;
+      while (q.length > 0) {
+        const item = q[0]!;
+        if (!this.sender) break;
+        let built: BuiltMessage;
+        try {
+          const profile = await this.profile(item.connectorId);
+          built = item.kind === 'er' ? buildExecutionReport(item.er, item.order, item.legs, profile) : buildCancelReject(item.reject, profile);
+        } catch (err) {
+          this.log.error({ err, compId }, 'could not build an outbound message; it stays in the outbox');
+          break;
+        }
+        if (built.missingMandatory.length) {
+          this.log.warn({ compId, msgType: built.msgType, missing: built.missingMandatory }, 'mandatory fields of the client spec have no value');
+        }
+        let seq: number | null;
+        try {
+          seq = await this.sender.send(compId, { msgType: built.msgType, body: built.body, possResend: item.kind === 'er' && item.recovered });
+        } catch (err) {
+          this.log.warn({ err, compId }, 'send failed; message stays in the outbox for the next logon');
+          seq = null;
+        }
+        if (seq === null) {
+          // Not logged on: keep the rest for recover() at the next logon.
+          q.length = 0;
+          break;
+        }
+        if (item.kind === 'er') await markExecReportSent(this.db, item.er.id, seq);
+        else await markCancelRejectSent(this.db, item.id, seq);
+        q.shift();
+      }
+    } catch (err) {
+      this.log.error({ err, compId }, 'outbox drain failed');
+    } finally {
+      this.running.delete(compId);
+    }
+  }
+}

@@ -1,0 +1,184 @@
+import type { ExecReportRow, OrderBundle, OrderLegRow, OrderPartyRow, OrderRequestRow } from '@fixdesk/db';
+import { Decimal, maturityLabel } from '@fixdesk/domain';
+import type { ExecutionReport, Order, OrderAction, OrderLeg, OrderParty, OrderRequest } from '@fixdesk/protocol';
+
+const dec = (v: string | null | undefined): string | null => (v === null || v === undefined ? null : Decimal.from(v).stripTrailingZeros().toString());
+const decReq = (v: string) => Decimal.from(v).stripTrailingZeros().toString();
+
+export function presentExecReport(e: ExecReportRow): ExecutionReport {
+  return {
+    id: e.id,
+    order_id: e.order_id,
+    execid: e.execid,
+    clordid: e.clordid,
+    origclordid: e.origclordid,
+    orderid: e.orderid,
+    exectype: e.exectype,
+    ordstatus: e.ordstatus,
+    side: e.side,
+    symbol: e.symbol,
+    orderqty: dec(e.orderqty),
+    price: dec(e.price),
+    lastqty: dec(e.lastqty),
+    lastpx: dec(e.lastpx),
+    cumqty: decReq(e.cumqty),
+    avgpx: decReq(e.avgpx),
+    leavesqty: decReq(e.leavesqty),
+    legIndex: e.leg_index,
+    ordrejreason: e.ordrejreason,
+    text: e.text,
+    transacttime: e.transacttime.toISOString(),
+    timestamp: e.created_at.toISOString(),
+  };
+}
+
+function presentLeg(l: OrderLegRow, orderQty: string): OrderLeg {
+  return {
+    legIndex: l.leg_index,
+    legSymbol: l.leg_symbol,
+    legSecurityType: l.leg_security_type,
+    legMaturityMonthYear: l.leg_maturity_month_year,
+    legSide: l.leg_side,
+    legRatioQty: decReq(l.leg_ratio_qty),
+    legPrice: dec(l.leg_price),
+    legCumQty: decReq(l.leg_cumqty),
+    legAvgPx: decReq(l.leg_avgpx),
+    symbol: l.leg_symbol,
+    side: l.leg_side,
+    ratio: decReq(l.leg_ratio_qty),
+    contractMonth: maturityLabel(l.leg_maturity_month_year),
+    orderQty: Decimal.from(l.leg_ratio_qty).mul(orderQty).stripTrailingZeros().toString(),
+  };
+}
+
+function presentParty(p: OrderPartyRow): OrderParty {
+  return { partyID: p.party_id, partyIDSource: p.party_id_source, partyRole: p.party_role, legIndex: p.leg_index };
+}
+
+function presentRequest(r: OrderRequestRow): OrderRequest {
+  return {
+    id: r.id,
+    request_type: r.request_type,
+    clordid: r.clordid,
+    origclordid: r.origclordid,
+    new_orderqty: dec(r.new_orderqty),
+    new_price: dec(r.new_price),
+    new_ordtype: r.new_ordtype,
+    text: r.text,
+    status: r.status,
+    decided_by: r.decided_by,
+    decided_at: r.decided_at?.toISOString() ?? null,
+    decision_text: r.decision_text,
+    created_at: r.created_at.toISOString(),
+  };
+}
+
+function groupBy<T extends { order_id: number }>(rows: T[]): Map<number, T[]> {
+  const m = new Map<number, T[]>();
+  for (const r of rows) {
+    let list = m.get(r.order_id);
+    if (!list) m.set(r.order_id, (list = []));
+    list.push(r);
+  }
+  return m;
+}
+
+export function presentOrders(b: OrderBundle, withExecReports: boolean): Order[] {
+  const legs = groupBy(b.legs);
+  const parties = groupBy(b.parties);
+  const requests = new Map(b.requests.map((r) => [r.order_id, r]));
+  const ers = withExecReports ? groupBy(b.execReports) : undefined;
+  return b.orders.map((o) => {
+    const orderqty = decReq(o.orderqty);
+    const req = requests.get(o.id);
+    const order: Order = {
+      id: o.id,
+      brokerorderid: o.brokerorderid,
+      orderid: o.brokerorderid,
+      clordid: o.clordid,
+      origclordid: o.origclordid,
+      client_connector_id: o.client_connector_id,
+      sendercompid: o.sendercompid,
+      targetcompid: o.targetcompid,
+      client_name: o.client_name,
+      client_phone: o.client_phone,
+      company_name: o.company_name,
+      msg_type: o.msg_type,
+      symbol: o.symbol,
+      security_type: o.security_type,
+      maturity_month_year: o.maturity_month_year,
+      side: o.side,
+      ordtype: o.ordtype,
+      price: dec(o.price),
+      orderqty,
+      order_qty: orderqty,
+      timeinforce: o.timeinforce,
+      exchange: o.exchange,
+      currency: o.currency,
+      account: o.account,
+      text: o.text,
+      ordstatus: o.ordstatus,
+      cumqty: decReq(o.cumqty),
+      leavesqty: decReq(o.leavesqty),
+      avgpx: decReq(o.avgpx),
+      lastqty: dec(o.lastqty),
+      lastpx: dec(o.lastpx),
+      transacttime: o.transacttime.toISOString(),
+      accepted_by: o.accepted_by,
+      created_at: o.created_at.toISOString(),
+      updated_at: o.updated_at.toISOString(),
+      legs: (legs.get(o.id) ?? []).map((l) => presentLeg(l, o.orderqty)),
+      parties: (parties.get(o.id) ?? []).map(presentParty),
+      pendingRequest: req ? presentRequest(req) : null,
+    };
+    if (ers) order.execReports = (ers.get(o.id) ?? []).map(presentExecReport);
+    return order;
+  });
+}
+
+export interface OrderActionRow {
+  id: number;
+  order_id: number | null;
+  brokerorderid: string | null;
+  clordid: string | null;
+  sendercompid: string | null;
+  client_name: string | null;
+  company_name: string | null;
+  symbol: string | null;
+  side: string | null;
+  orderqty: string | null;
+  price: string | null;
+  action_type: OrderAction['action_type'];
+  user_id: string;
+  notes: string | null;
+  action_data: Record<string, unknown>;
+  fill_qty: string | null;
+  fill_price: string | null;
+  leg_index: number | null;
+  created_at: Date;
+}
+
+export function presentAction(a: OrderActionRow): OrderAction {
+  return {
+    id: a.id,
+    order_id: a.order_id,
+    timestamp: a.created_at.toISOString(),
+    created_at: a.created_at.toISOString(),
+    brokerorderid: a.brokerorderid,
+    clordid: a.clordid,
+    sendercompid: a.sendercompid,
+    client_name: a.client_name,
+    company_name: a.company_name,
+    symbol: a.symbol,
+    side: a.side,
+    orderqty: dec(a.orderqty),
+    price: dec(a.price),
+    action_type: a.action_type,
+    user_id: a.user_id,
+    notes: a.notes,
+    action_data: a.action_data,
+    fillQty: dec(a.fill_qty),
+    fillPrice: dec(a.fill_price),
+    legIndex: a.leg_index,
+  };
+}

@@ -1,0 +1,38 @@
+import { getOrderBundle, type Db, type ExecReportRow } from '@fixdesk/db';
+import type { FastifyBaseLogger } from 'fastify';
+import type { WsHub } from '../ws/hub';
+import { presentAction, presentExecReport, presentOrders, type OrderActionRow } from './present';
+
+/** Tells the browsers about order changes: the whole order, then the report and the action. */
+export class OrderPublisher {
+  constructor(
+    private readonly db: Db,
+    private readonly hub: WsHub,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  newOrder(orderId: number, er: ExecReportRow): void {
+    void this.publish(orderId, er, null, true).catch((err) => this.log.error({ err, orderId }, 'publish new order failed'));
+  }
+
+  orderChanged(orderId: number, er: ExecReportRow | null, actionId: number | null): void {
+    void this.publish(orderId, er, actionId, false).catch((err) => this.log.error({ err, orderId }, 'publish order update failed'));
+  }
+
+  private async publish(orderId: number, er: ExecReportRow | null, actionId: number | null, isNew: boolean): Promise<void> {
+    const bundle = await getOrderBundle(this.db, orderId);
+    if (!bundle) return;
+    const [order] = presentOrders(bundle, false);
+    if (!order) return;
+    this.hub.broadcast(isNew ? { type: 'new_order', orderData: order } : { type: 'order_update', orderData: order });
+    if (er) this.hub.broadcast({ type: 'execution_report', data: presentExecReport(er) });
+    if (actionId !== null) {
+      const { rows } = await this.db.query<OrderActionRow>(
+        `SELECT a.*, c.client_name, c.company_name FROM order_actions a
+           LEFT JOIN client_connectors c ON c.comp_id = a.sendercompid WHERE a.id = $1`,
+        [actionId],
+      );
+      if (rows[0]) this.hub.broadcast({ type: 'order_action', data: presentAction(rows[0]) });
+    }
+  }
+}

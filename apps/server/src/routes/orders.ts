@@ -1,0 +1,113 @@
+import { getOrderBundle, listOrders } from '@fixdesk/db';
+import {
+  AcceptOrderSchema,
+  BrokerCancelSchema,
+  DecisionSchema,
+  DoneForDaySchema,
+  FillOrderSchema,
+  OrderIdParamsSchema,
+  OrdersQuerySchema,
+  RejectOrderSchema,
+  type OrderActionResponse,
+} from '@fixdesk/protocol';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context';
+import { badRequest, notFound, parse } from '../http/errors';
+import type { ActionOutcome } from '../orders/order-service';
+import { presentOrders } from '../orders/present';
+
+/** A date or date-time from a query; a bare end date includes its whole day (to 23:59:59.999). */
+export function parseDateParam(value: string | undefined, field: string, endOfDay = false): Date | undefined {
+  if (value === undefined || value === '') return undefined;
+  const bareDate = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const d = new Date(bareDate ? `${value}T00:00:00.000Z` : value);
+  if (Number.isNaN(d.getTime())) throw badRequest(`Invalid query: ${field}: must be a date (YYYY-MM-DD) or an ISO date-time`, field);
+  if (bareDate && endOfDay) d.setUTCHours(23, 59, 59, 999);
+  return d;
+}
+
+function startOfTodayUtc(now = new Date()): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+}
+
+export function orderRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const orders = ctx.orders;
+  const user = (req: FastifyRequest) => req.user!;
+
+  app.get('/api/orders', { config: { access: 'read' } }, async (req) => {
+    const q = parse(OrdersQuerySchema, req.query, 'query');
+    const statuses = q.status?.split(',').map((s) => s.trim()).filter(Boolean);
+    if (statuses?.some((s) => !/^[0-9A-Z]$/.test(s))) throw badRequest('Invalid query: status: a comma-separated list of OrdStatus codes', 'status');
+    const bundle = await listOrders(
+      ctx.db,
+      {
+        from: parseDateParam(q.from, 'from'),
+        to: parseDateParam(q.to, 'to', true),
+        statuses,
+        sendercompid: q.sendercompid,
+        symbol: q.symbol,
+        limit: q.limit,
+        todayStart: startOfTodayUtc(),
+      },
+      q.includeExecReports !== 'false',
+    );
+    return presentOrders(bundle, q.includeExecReports !== 'false');
+  });
+
+  app.get('/api/orders/:id', { config: { access: 'read' } }, async (req) => {
+    const { id } = parse(OrderIdParamsSchema, req.params, 'params');
+    const bundle = await getOrderBundle(ctx.db, id);
+    if (!bundle) throw notFound(`Order ${id} not found`);
+    return { success: true, data: presentOrders(bundle, true)[0] };
+  });
+
+  const answer = (o: ActionOutcome): OrderActionResponse => ({
+    success: true,
+    order: presentOrders({ orders: [{ ...o.order, client_name: null, client_phone: null, company_name: null }], legs: [], parties: [], requests: [], execReports: [] }, false)[0]!,
+    fullyFilled: o.fullyFilled,
+    message: o.message,
+  });
+  const trade = { config: { access: 'trade' as const } };
+
+  app.post('/api/orders/:id/accept', trade, async (req) => {
+    const { id } = parse(OrderIdParamsSchema, req.params, 'params');
+    const body = parse(AcceptOrderSchema, req.body ?? {}, 'body');
+    return answer(await orders.accept(id, user(req), body.notes, body.userId));
+  });
+
+  app.post('/api/orders/:id/reject', trade, async (req) => {
+    const { id } = parse(OrderIdParamsSchema, req.params, 'params');
+    const body = parse(RejectOrderSchema, req.body ?? {}, 'body');
+    return answer(await orders.reject(id, user(req), body.reasonText, body.rejectReason === undefined ? undefined : String(body.rejectReason), body.notes, body.userId));
+  });
+
+  app.post('/api/orders/:id/fill', trade, async (req) => {
+    const { id } = parse(OrderIdParamsSchema, req.params, 'params');
+    const body = parse(FillOrderSchema, req.body, 'body');
+    return answer(await orders.fill(id, user(req), body.fillQty, body.fillPrice, body.legIndex, body.notes, body.userId));
+  });
+
+  app.post('/api/orders/:id/done-for-day', trade, async (req) => {
+    const { id } = parse(OrderIdParamsSchema, req.params, 'params');
+    const body = parse(DoneForDaySchema, req.body ?? undefined, 'body');
+    return answer(await orders.doneForDay(id, user(req), body?.notes, body?.userId));
+  });
+
+  app.post('/api/orders/:id/cancel', trade, async (req) => {
+    const { id } = parse(OrderIdParamsSchema, req.params, 'params');
+    const body = parse(BrokerCancelSchema, req.body, 'body');
+    return answer(await orders.brokerCancel(id, user(req), body.reason, body.notes, body.userId));
+  });
+
+  for (const kind of ['cancel', 'replace'] as const) {
+    for (const decision of ['confirm', 'refuse'] as const) {
+      app.post(`/api/orders/:id/${kind}-request/${decision}`, trade, async (req) => {
+        const { id } = parse(OrderIdParamsSchema, req.params, 'params');
+        const body = parse(DecisionSchema, req.body ?? undefined, 'body');
+        const reason = body?.reason ?? body?.notes;
+        if (decision === 'refuse' && !reason?.trim()) throw badRequest('Invalid body: reason: a reason is required to refuse the request', 'reason');
+        return answer(await orders.decideRequest(id, user(req), kind, decision, reason, body?.userId));
+      });
+    }
+  }
+}

@@ -1,0 +1,474 @@
+import type { Queryable } from '../db';
+
+// Orders, their legs, parties, execution reports, client requests and broker actions.
+// Decimal columns travel as strings in both directions.
+
+export interface NewOrderLeg {
+  legIndex: number;
+  symbol: string;
+  securityType: string | null;
+  maturityMonthYear: string | null;
+  side: '1' | '2';
+  ratioQty: string;
+  price: string | null;
+}
+
+export interface NewOrderParty {
+  legIndex: number | null;
+  partyId: string;
+  partyIdSource: string | null;
+  partyRole: number;
+}
+
+export interface NewOrderRecord {
+  clordid: string;
+  clientConnectorId: number;
+  sendercompid: string;
+  targetcompid: string;
+  sessionDate: string;
+  msgType: 'D' | 'AB';
+  symbol: string;
+  securityType: string | null;
+  maturityMonthYear: string | null;
+  side: '1' | '2';
+  ordType: '1' | '2';
+  price: string | null;
+  orderQty: string;
+  timeInForce: string;
+  exchange: string | null;
+  currency: string | null;
+  account: string | null;
+  text: string | null;
+  transactTime: Date;
+  legs: NewOrderLeg[];
+  parties: NewOrderParty[];
+}
+
+export interface OrderRow {
+  id: number;
+  brokerorderid: string;
+  clordid: string;
+  origclordid: string | null;
+  client_connector_id: number;
+  sendercompid: string;
+  targetcompid: string;
+  session_date: string;
+  msg_type: 'D' | 'AB';
+  symbol: string;
+  security_type: string | null;
+  maturity_month_year: string | null;
+  side: '1' | '2';
+  ordtype: '1' | '2';
+  price: string | null;
+  orderqty: string;
+  timeinforce: string;
+  exchange: string | null;
+  currency: string | null;
+  account: string | null;
+  text: string | null;
+  ordstatus: string;
+  cumqty: string;
+  leavesqty: string;
+  avgpx: string;
+  lastqty: string | null;
+  lastpx: string | null;
+  transacttime: Date;
+  accepted_by: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface OrderLegRow {
+  id: number;
+  order_id: number;
+  leg_index: number;
+  leg_symbol: string;
+  leg_security_type: string | null;
+  leg_maturity_month_year: string | null;
+  leg_side: '1' | '2';
+  leg_ratio_qty: string;
+  leg_price: string | null;
+  leg_cumqty: string;
+  leg_avgpx: string;
+}
+
+export interface OrderPartyRow {
+  order_id: number;
+  leg_index: number | null;
+  position: number;
+  party_id: string;
+  party_id_source: string | null;
+  party_role: number;
+}
+
+export interface ExecReportRow {
+  id: number;
+  order_id: number;
+  execid: string;
+  clordid: string;
+  origclordid: string | null;
+  orderid: string;
+  exectype: string;
+  ordstatus: string;
+  side: string | null;
+  symbol: string | null;
+  orderqty: string | null;
+  price: string | null;
+  lastqty: string | null;
+  lastpx: string | null;
+  cumqty: string;
+  avgpx: string;
+  leavesqty: string;
+  leg_index: number | null;
+  ordrejreason: number | null;
+  text: string | null;
+  transacttime: Date;
+  created_at: Date;
+  sendercompid: string | null;
+  sent_seq_num: number | null;
+  sent_at: Date | null;
+}
+
+export interface OrderRequestRow {
+  id: number;
+  order_id: number;
+  request_type: 'F' | 'G';
+  clordid: string;
+  origclordid: string;
+  new_orderqty: string | null;
+  new_price: string | null;
+  new_ordtype: string | null;
+  text: string | null;
+  status: 'PENDING' | 'CONFIRMED' | 'REFUSED';
+  decided_by: string | null;
+  decided_at: Date | null;
+  decision_text: string | null;
+  created_at: Date;
+}
+
+
+/** ExecID: the connector's execution id prefix, then a database-wide sequence. */
+export function formatExecId(prefix: string, seq: number): string {
+  return `${prefix}-${String(seq).padStart(9, '0')}`;
+}
+
+export async function nextExecIds(db: Queryable, prefix: string, count: number): Promise<string[]> {
+  const { rows } = await db.query<{ n: number }>('SELECT nextval(\'exec_id_seq\')::int8 AS n FROM generate_series(1, $1)', [count]);
+  return rows.map((r) => formatExecId(prefix, r.n));
+}
+
+/** Whether this client already used the ClOrdID on this trading day. */
+export async function clordidExists(db: Queryable, sendercompid: string, sessionDate: string, clordid: string): Promise<boolean> {
+  const { rows } = await db.query(
+    'SELECT 1 FROM orders WHERE sendercompid = $1 AND session_date = $2 AND clordid = $3 LIMIT 1',
+    [sendercompid, sessionDate, clordid],
+  );
+  return rows.length > 0;
+}
+
+/** Inserts the order with legs and parties; returns the stored row. */
+export async function insertOrder(db: Queryable, o: NewOrderRecord, status: string): Promise<OrderRow> {
+  const { rows } = await db.query<OrderRow>(
+    `INSERT INTO orders (brokerorderid, clordid, client_connector_id, sendercompid, targetcompid, session_date, msg_type, symbol,
+                         security_type, maturity_month_year, side, ordtype, price, orderqty, timeinforce, exchange, currency,
+                         account, text, ordstatus, cumqty, leavesqty, avgpx, transacttime)
+     VALUES ('BO' || lpad(nextval('broker_order_seq')::text, 8, '0'), $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
+             $15, $16, $17, $18, $19, 0, $13, 0, $20)
+     RETURNING *, session_date::text AS session_date`,
+    [o.clordid, o.clientConnectorId, o.sendercompid, o.targetcompid, o.sessionDate, o.msgType, o.symbol, o.securityType,
+     o.maturityMonthYear, o.side, o.ordType, o.price, o.orderQty, o.timeInForce, o.exchange, o.currency, o.account, o.text, status,
+     o.transactTime],
+  );
+  const order = rows[0]!;
+  if (o.legs.length) {
+    await db.query(
+      `INSERT INTO order_legs (order_id, leg_index, leg_symbol, leg_security_type, leg_maturity_month_year, leg_side, leg_ratio_qty, leg_price)
+       SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::numeric[], $8::numeric[])`,
+      [order.id, o.legs.map((l) => l.legIndex), o.legs.map((l) => l.symbol), o.legs.map((l) => l.securityType),
+       o.legs.map((l) => l.maturityMonthYear), o.legs.map((l) => l.side), o.legs.map((l) => l.ratioQty), o.legs.map((l) => l.price)],
+    );
+  }
+  if (o.parties.length) {
+    await db.query(
+      `INSERT INTO order_parties (order_id, leg_index, position, party_id, party_id_source, party_role)
+       SELECT $1, * FROM unnest($2::int[], $3::int[], $4::text[], $5::text[], $6::int[])`,
+      [order.id, o.parties.map((p) => p.legIndex), o.parties.map((_, i) => i), o.parties.map((p) => p.partyId),
+       o.parties.map((p) => p.partyIdSource), o.parties.map((p) => p.partyRole)],
+    );
+  }
+  return order;
+}
+
+const ORDER_COLUMNS = '*, session_date::text AS session_date';
+
+/** Locks the order row for the rest of the transaction (one broker action at a time per order). */
+export async function lockOrder(db: Queryable, idOrBrokerId: string | number): Promise<OrderRow | undefined> {
+  const byId = typeof idOrBrokerId === 'number' || /^\d+$/.test(idOrBrokerId);
+  const { rows } = await db.query<OrderRow>(
+    `SELECT ${ORDER_COLUMNS} FROM orders WHERE ${byId ? 'id = $1::int8' : 'brokerorderid = $1'} FOR UPDATE`,
+    [String(idOrBrokerId)],
+  );
+  return rows[0];
+}
+
+export async function findOrderByClOrdId(db: Queryable, sendercompid: string, clordid: string, forUpdate = false): Promise<OrderRow | undefined> {
+  // The latest order with that ClOrdID from this client (ClOrdIDs are unique per trading day).
+  const { rows } = await db.query<OrderRow>(
+    `SELECT ${ORDER_COLUMNS} FROM orders WHERE sendercompid = $1 AND clordid = $2 ORDER BY id DESC LIMIT 1 ${forUpdate ? 'FOR UPDATE' : ''}`,
+    [sendercompid, clordid],
+  );
+  return rows[0];
+}
+
+export interface OrderUpdate {
+  ordstatus: string;
+  cumqty: string;
+  leavesqty: string;
+  avgpx: string;
+  lastqty: string | null;
+  lastpx: string | null;
+  orderqty?: string;
+  price?: string | null;
+  ordtype?: string;
+  clordid?: string;
+  origclordid?: string | null;
+  accepted_by?: string | null;
+}
+
+export async function updateOrder(db: Queryable, id: number, u: OrderUpdate): Promise<OrderRow> {
+  const { rows } = await db.query<OrderRow>(
+    `UPDATE orders SET ordstatus = $2, cumqty = $3, leavesqty = $4, avgpx = $5, lastqty = $6, lastpx = $7,
+            orderqty = coalesce($8, orderqty), price = CASE WHEN $9::boolean THEN $10::numeric ELSE price END,
+            ordtype = coalesce($11, ordtype), clordid = coalesce($12, clordid),
+            origclordid = CASE WHEN $13::boolean THEN $14 ELSE origclordid END,
+            accepted_by = coalesce($15, accepted_by), updated_at = now()
+      WHERE id = $1 RETURNING ${ORDER_COLUMNS}`,
+    [id, u.ordstatus, u.cumqty, u.leavesqty, u.avgpx, u.lastqty, u.lastpx, u.orderqty ?? null, u.price !== undefined, u.price ?? null,
+     u.ordtype ?? null, u.clordid ?? null, u.origclordid !== undefined, u.origclordid ?? null, u.accepted_by ?? null],
+  );
+  return rows[0]!;
+}
+
+export interface NewExecReport {
+  orderId: number;
+  execid: string;
+  sendercompid: string;
+  clordid: string;
+  origclordid: string | null;
+  orderid: string;
+  exectype: string;
+  ordstatus: string;
+  side: string;
+  symbol: string;
+  orderqty: string;
+  price: string | null;
+  lastqty: string | null;
+  lastpx: string | null;
+  cumqty: string;
+  avgpx: string;
+  leavesqty: string;
+  legIndex: number | null;
+  ordrejreason: number | null;
+  text: string | null;
+  transacttime: Date;
+}
+
+export async function insertExecReport(db: Queryable, e: NewExecReport): Promise<ExecReportRow> {
+  const { rows } = await db.query<ExecReportRow>(
+    `INSERT INTO execution_reports (order_id, execid, sendercompid, clordid, origclordid, orderid, exectype, ordstatus, side, symbol,
+                                    orderqty, price, lastqty, lastpx, cumqty, avgpx, leavesqty, leg_index, ordrejreason, text, transacttime)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21) RETURNING *`,
+    [e.orderId, e.execid, e.sendercompid, e.clordid, e.origclordid, e.orderid, e.exectype, e.ordstatus, e.side, e.symbol, e.orderqty,
+     e.price, e.lastqty, e.lastpx, e.cumqty, e.avgpx, e.leavesqty, e.legIndex, e.ordrejreason, e.text, e.transacttime],
+  );
+  return rows[0]!;
+}
+
+export async function markExecReportSent(db: Queryable, id: number, seqNum: number | null): Promise<void> {
+  await db.query('UPDATE execution_reports SET sent_at = now(), sent_seq_num = $2 WHERE id = $1 AND sent_at IS NULL', [id, seqNum]);
+}
+
+export async function unsentExecReports(db: Queryable, sendercompid: string): Promise<ExecReportRow[]> {
+  const { rows } = await db.query<ExecReportRow>(
+    'SELECT * FROM execution_reports WHERE sendercompid = $1 AND sent_at IS NULL ORDER BY id',
+    [sendercompid],
+  );
+  return rows;
+}
+
+/** Σ qty and Σ qty·px of the order-level fills, exact, for the average price. */
+export async function orderFillTotals(db: Queryable, orderId: number, legIndex: number | null = null): Promise<{ qty: string; notional: string }> {
+  const { rows } = await db.query<{ qty: string; notional: string }>(
+    `SELECT coalesce(sum(lastqty), 0)::text AS qty, coalesce(sum(lastqty * lastpx), 0)::text AS notional
+       FROM execution_reports
+      WHERE order_id = $1 AND exectype = 'F' AND leg_index IS NOT DISTINCT FROM $2::int`,
+    [orderId, legIndex],
+  );
+  return rows[0]!;
+}
+
+export async function updateLeg(db: Queryable, orderId: number, legIndex: number, cumqty: string, avgpx: string): Promise<void> {
+  await db.query('UPDATE order_legs SET leg_cumqty = $3, leg_avgpx = $4 WHERE order_id = $1 AND leg_index = $2', [orderId, legIndex, cumqty, avgpx]);
+}
+
+export interface NewOrderAction {
+  orderId: number | null;
+  brokerorderid: string | null;
+  clordid: string | null;
+  sendercompid: string | null;
+  symbol: string | null;
+  side: string | null;
+  orderqty: string | null;
+  price: string | null;
+  actionType: string;
+  userId: string;
+  userRef: number | null;
+  notes: string | null;
+  actionData: Record<string, unknown>;
+  fillQty: string | null;
+  fillPrice: string | null;
+  legIndex: number | null;
+}
+
+export async function insertOrderAction(db: Queryable, a: NewOrderAction): Promise<{ id: number; created_at: Date }> {
+  const { rows } = await db.query<{ id: number; created_at: Date }>(
+    `INSERT INTO order_actions (order_id, brokerorderid, clordid, sendercompid, symbol, side, orderqty, price, action_type, user_id,
+                                user_ref, notes, action_data, fill_qty, fill_price, leg_index)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id, created_at`,
+    [a.orderId, a.brokerorderid, a.clordid, a.sendercompid, a.symbol, a.side, a.orderqty, a.price, a.actionType, a.userId, a.userRef,
+     a.notes, JSON.stringify(a.actionData), a.fillQty, a.fillPrice, a.legIndex],
+  );
+  return rows[0]!;
+}
+
+export async function insertTrade(
+  db: Queryable,
+  t: { orderId: number; execReportId: number; symbol: string; type: string; contract: string; side: string; price: string; quantity: string },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO trade_history (order_id, execution_report_id, symbol, type, contract, securityid, side, price, quantity)
+     VALUES ($1, $2, $3, $4, $5, $3, $6, $7, $8)`,
+    [t.orderId, t.execReportId, t.symbol, t.type, t.contract, t.side, t.price, t.quantity],
+  );
+}
+
+// ------------------------------------------------------------------------------------------------
+// Client requests (cancel F / replace G)
+
+export async function insertOrderRequest(
+  db: Queryable,
+  r: { orderId: number; type: 'F' | 'G'; clordid: string; origclordid: string; newOrderQty: string | null; newPrice: string | null; newOrdType: string | null; text: string | null },
+): Promise<OrderRequestRow> {
+  const { rows } = await db.query<OrderRequestRow>(
+    `INSERT INTO order_requests (order_id, request_type, clordid, origclordid, new_orderqty, new_price, new_ordtype, text)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
+    [r.orderId, r.type, r.clordid, r.origclordid, r.newOrderQty, r.newPrice, r.newOrdType, r.text],
+  );
+  return rows[0]!;
+}
+
+export async function pendingOrderRequest(db: Queryable, orderId: number): Promise<OrderRequestRow | undefined> {
+  const { rows } = await db.query<OrderRequestRow>("SELECT * FROM order_requests WHERE order_id = $1 AND status = 'PENDING'", [orderId]);
+  return rows[0];
+}
+
+export async function decideOrderRequest(db: Queryable, id: number, status: 'CONFIRMED' | 'REFUSED', by: string, text: string | null): Promise<void> {
+  await db.query('UPDATE order_requests SET status = $2, decided_by = $3, decided_at = now(), decision_text = $4 WHERE id = $1', [id, status, by, text]);
+}
+
+export async function insertCancelReject(
+  db: Queryable,
+  r: { orderId: number | null; sendercompid: string; clordid: string; origclordid: string; orderid: string; ordstatus: string; responseTo: string; reason: number | null; text: string | null },
+): Promise<{ id: number; transacttime: Date }> {
+  const { rows } = await db.query<{ id: number; transacttime: Date }>(
+    `INSERT INTO order_cancel_rejects (order_id, sendercompid, clordid, origclordid, orderid, ordstatus, cxl_rej_response_to, cxl_rej_reason, text)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id, transacttime`,
+    [r.orderId, r.sendercompid, r.clordid, r.origclordid, r.orderid, r.ordstatus, r.responseTo, r.reason, r.text],
+  );
+  return rows[0]!;
+}
+
+export async function markCancelRejectSent(db: Queryable, id: number, seqNum: number | null): Promise<void> {
+  await db.query('UPDATE order_cancel_rejects SET sent_at = now(), sent_seq_num = $2 WHERE id = $1 AND sent_at IS NULL', [id, seqNum]);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Reads
+
+export interface OrderListFilter {
+  from?: Date;
+  to?: Date;
+  statuses?: string[];
+  sendercompid?: string;
+  symbol?: string;
+  limit?: number;
+  /** With no range: today's orders (since `todayStart`) plus every open one. */
+  todayStart?: Date;
+}
+
+export interface OrderBundle {
+  orders: (OrderRow & { client_name: string | null; client_phone: string | null; company_name: string | null })[];
+  legs: OrderLegRow[];
+  parties: OrderPartyRow[];
+  requests: OrderRequestRow[];
+  execReports: ExecReportRow[];
+}
+
+export async function listOrders(db: Queryable, f: OrderListFilter, withExecReports: boolean): Promise<OrderBundle> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const p = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  if (f.from || f.to) {
+    if (f.from) where.push(`o.created_at >= ${p(f.from)}`);
+    if (f.to) where.push(`o.created_at <= ${p(f.to)}`);
+  } else if (f.todayStart) {
+    where.push(`(o.created_at >= ${p(f.todayStart)} OR o.ordstatus IN ('A', '0', '1', '6', 'E'))`);
+  }
+  if (f.statuses?.length) where.push(`o.ordstatus = ANY(${p(f.statuses)}::text[])`);
+  if (f.sendercompid) where.push(`o.sendercompid = ${p(f.sendercompid)}`);
+  if (f.symbol) where.push(`o.symbol = ${p(f.symbol)}`);
+  const limit = p(f.limit ?? 100_000);
+  const { rows: orders } = await db.query<OrderBundle['orders'][number]>(
+    `SELECT o.*, o.session_date::text AS session_date, c.client_name, c.client_phone, c.company_name
+       FROM orders o JOIN client_connectors c ON c.id = o.client_connector_id
+      ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+      ORDER BY o.id DESC LIMIT ${limit}`,
+    params,
+  );
+  const ids = orders.map((o) => o.id);
+  if (!ids.length) return { orders, legs: [], parties: [], requests: [], execReports: [] };
+  const [legs, parties, requests, execReports] = await Promise.all([
+    db.query<OrderLegRow>('SELECT * FROM order_legs WHERE order_id = ANY($1::int8[]) ORDER BY order_id, leg_index', [ids]),
+    db.query<OrderPartyRow>('SELECT * FROM order_parties WHERE order_id = ANY($1::int8[]) ORDER BY order_id, position', [ids]),
+    db.query<OrderRequestRow>("SELECT * FROM order_requests WHERE order_id = ANY($1::int8[]) AND status = 'PENDING'", [ids]),
+    withExecReports
+      ? db.query<ExecReportRow>('SELECT * FROM execution_reports WHERE order_id = ANY($1::int8[]) ORDER BY order_id, id', [ids])
+      : Promise.resolve({ rows: [] as ExecReportRow[], rowCount: 0 }),
+  ]);
+  return { orders, legs: legs.rows, parties: parties.rows, requests: requests.rows, execReports: execReports.rows };
+}
+
+export async function getOrderBundle(db: Queryable, idOrBrokerId: string | number): Promise<OrderBundle | undefined> {
+  const byId = typeof idOrBrokerId === 'number' || /^\d+$/.test(idOrBrokerId);
+  const { rows } = await db.query<{ id: number }>(
+    `SELECT id FROM orders WHERE ${byId ? 'id = $1::int8' : 'brokerorderid = $1'}`,
+    [String(idOrBrokerId)],
+  );
+  const id = rows[0]?.id;
+  if (id === undefined) return undefined;
+  const { rows: orders } = await db.query<OrderBundle['orders'][number]>(
+    `SELECT o.*, o.session_date::text AS session_date, c.client_name, c.client_phone, c.company_name
+       FROM orders o JOIN client_connectors c ON c.id = o.client_connector_id WHERE o.id = $1`,
+    [id],
+  );
+  const [legs, parties, requests, execReports] = await Promise.all([
+    db.query<OrderLegRow>('SELECT * FROM order_legs WHERE order_id = $1 ORDER BY leg_index', [id]),
+    db.query<OrderPartyRow>('SELECT * FROM order_parties WHERE order_id = $1 ORDER BY position', [id]),
+    db.query<OrderRequestRow>("SELECT * FROM order_requests WHERE order_id = $1 AND status = 'PENDING'", [id]),
+    db.query<ExecReportRow>('SELECT * FROM execution_reports WHERE order_id = $1 ORDER BY id', [id]),
+  ]);
+  return { orders, legs: legs.rows, parties: parties.rows, requests: requests.rows, execReports: execReports.rows };
+}

@@ -1,0 +1,212 @@
+import { z } from 'zod';
+
+// Orders as the API and the live connection carry them (spec 000 §3). Prices and quantities are
+// decimal strings ('27000', '12.5'): exact, never binary floating point.
+
+export type DecimalString = string;
+
+export interface OrderParty {
+  partyID: string;
+  partyIDSource: string | null;
+  partyRole: number;
+  /** The leg the party belongs to (nested leg parties, 539), or null for the order's own (453). */
+  legIndex: number | null;
+}
+
+export interface OrderLeg {
+  legIndex: number;
+  legSymbol: string;
+  legSecurityType: string | null;
+  /** YYYYMM */
+  legMaturityMonthYear: string | null;
+  legSide: '1' | '2';
+  legRatioQty: DecimalString;
+  legPrice: DecimalString | null;
+  legCumQty: DecimalString;
+  legAvgPx: DecimalString;
+  // the short names the spec's screens also read
+  symbol: string;
+  side: '1' | '2';
+  ratio: DecimalString;
+  /** Mon-YY, e.g. Jan-26 */
+  contractMonth: string | null;
+  /** ratio × order quantity */
+  orderQty: DecimalString;
+}
+
+export interface ExecutionReport {
+  id: number;
+  order_id: number;
+  execid: string;
+  clordid: string;
+  origclordid: string | null;
+  orderid: string;
+  exectype: string;
+  ordstatus: string;
+  side: string | null;
+  symbol: string | null;
+  orderqty: DecimalString | null;
+  price: DecimalString | null;
+  lastqty: DecimalString | null;
+  lastpx: DecimalString | null;
+  cumqty: DecimalString;
+  avgpx: DecimalString;
+  leavesqty: DecimalString;
+  legIndex: number | null;
+  ordrejreason: number | null;
+  text: string | null;
+  transacttime: string;
+  timestamp: string;
+}
+
+export interface OrderRequest {
+  id: number;
+  request_type: 'F' | 'G';
+  clordid: string;
+  origclordid: string;
+  new_orderqty: DecimalString | null;
+  new_price: DecimalString | null;
+  new_ordtype: string | null;
+  text: string | null;
+  status: 'PENDING' | 'CONFIRMED' | 'REFUSED';
+  decided_by: string | null;
+  decided_at: string | null;
+  decision_text: string | null;
+  created_at: string;
+}
+
+export interface Order {
+  id: number;
+  brokerorderid: string;
+  /** Our OrderID (37) sent to the client: the broker order id. */
+  orderid: string;
+  clordid: string;
+  origclordid: string | null;
+  client_connector_id: number;
+  sendercompid: string;
+  targetcompid: string;
+  client_name: string | null;
+  client_phone: string | null;
+  company_name: string | null;
+  msg_type: 'D' | 'AB';
+  symbol: string;
+  security_type: string | null;
+  maturity_month_year: string | null;
+  side: '1' | '2';
+  ordtype: '1' | '2';
+  price: DecimalString | null;
+  orderqty: DecimalString;
+  order_qty: DecimalString;
+  timeinforce: string;
+  exchange: string | null;
+  currency: string | null;
+  account: string | null;
+  text: string | null;
+  ordstatus: string;
+  cumqty: DecimalString;
+  leavesqty: DecimalString;
+  avgpx: DecimalString;
+  lastqty: DecimalString | null;
+  lastpx: DecimalString | null;
+  transacttime: string;
+  accepted_by: string | null;
+  created_at: string;
+  updated_at: string;
+  legs: OrderLeg[];
+  parties: OrderParty[];
+  /** The cancel or replace request awaiting the broker's decision, if any. */
+  pendingRequest: OrderRequest | null;
+  execReports?: ExecutionReport[];
+}
+
+export const ACTION_TYPES = [
+  'ACCEPT', 'REJECT', 'FILL', 'PARTIAL_FILL', 'DONE_FOR_DAY', 'CANCEL',
+  'CANCEL_CONFIRM', 'CANCEL_REFUSE', 'REPLACE_CONFIRM', 'REPLACE_REFUSE',
+] as const;
+export type ActionType = (typeof ACTION_TYPES)[number];
+
+export interface OrderAction {
+  id: number;
+  order_id: number | null;
+  timestamp: string;
+  created_at: string;
+  brokerorderid: string | null;
+  clordid: string | null;
+  sendercompid: string | null;
+  client_name: string | null;
+  company_name: string | null;
+  symbol: string | null;
+  side: string | null;
+  orderqty: DecimalString | null;
+  price: DecimalString | null;
+  action_type: ActionType;
+  user_id: string;
+  notes: string | null;
+  action_data: Record<string, unknown>;
+  fillQty: DecimalString | null;
+  fillPrice: DecimalString | null;
+  legIndex: number | null;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Requests
+
+/** A decimal given as a JSON number or a string; kept as its exact text. */
+export const DecimalInputSchema = z
+  .union([z.number().finite(), z.string().trim().max(40)])
+  .transform((v) => (typeof v === 'number' ? String(v) : v))
+  .refine((s) => /^-?\d+(\.\d+)?$/.test(s) && s.replace(/^-|\./g, '').length <= 30, 'must be a decimal number');
+
+const Notes = z.string().max(2000).optional();
+/** The claimed actor (the simulators send it); the signed-in user is what the audit records. */
+const UserIdClaim = z.string().max(64).optional();
+
+export const OrderIdParamsSchema = z.strictObject({ id: z.string().min(1).max(64) });
+
+export const AcceptOrderSchema = z.strictObject({ notes: Notes, userId: UserIdClaim });
+
+export const RejectOrderSchema = z
+  .strictObject({
+    rejectReason: z.union([z.string().regex(/^\d{1,3}$/), z.number().int().min(0).max(999)]).optional(),
+    text: z.string().max(500).optional(),
+    reason: z.string().max(500).optional(),
+    notes: Notes,
+    userId: UserIdClaim,
+  })
+  .transform((b) => ({ ...b, reasonText: (b.text ?? b.reason ?? b.notes ?? '').trim() }))
+  .refine((b) => b.reasonText.length > 0, { message: 'A rejection reason is required', path: ['text'] });
+
+export const FillOrderSchema = z.strictObject({
+  fillQty: DecimalInputSchema,
+  fillPrice: DecimalInputSchema,
+  legIndex: z.number().int().min(0).max(99).optional(),
+  notes: Notes,
+  userId: UserIdClaim,
+});
+
+export const DoneForDaySchema = z.strictObject({ notes: Notes, userId: UserIdClaim }).optional();
+
+export const DecisionSchema = z.strictObject({ reason: z.string().max(500).optional(), notes: Notes, userId: UserIdClaim }).optional();
+
+export const BrokerCancelSchema = z.strictObject({ reason: z.string().trim().min(1, 'A cancel reason is required').max(500), notes: Notes, userId: UserIdClaim });
+
+export interface OrderActionResponse {
+  success: true;
+  order: Order;
+  fullyFilled: boolean;
+  message: string;
+}
+
+export const OPEN_STATUSES = ['A', '0', '1', '6', 'E'] as const;
+
+export const OrdersQuerySchema = z.strictObject({
+  /** ISO date or date-time, inclusive. */
+  from: z.string().max(40).optional(),
+  to: z.string().max(40).optional(),
+  status: z.string().max(40).optional(),
+  sendercompid: z.string().max(64).optional(),
+  symbol: z.string().max(40).optional(),
+  limit: z.coerce.number().int().min(1).max(100_000).optional(),
+  includeExecReports: z.enum(['true', 'false']).optional(),
+});
+export type OrdersQuery = z.infer<typeof OrdersQuerySchema>;

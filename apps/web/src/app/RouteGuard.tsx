@@ -1,7 +1,6 @@
 import { notifications } from '@mantine/notifications';
 import { useEffect, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { PageLoader } from '../components/layout/PageLoader';
 import { PRODUCT_NAME } from '../config/product';
 import { useAuth } from '../services/auth/AuthProvider';
 import { roleOf } from '../services/auth/roles';
@@ -26,8 +25,6 @@ export function RouteGuard({ route, children }: { route: RouteSpec; children: Re
   }, [decision.kind, route.title]);
 
   switch (decision.kind) {
-    case 'wait':
-      return <PageLoader label="Checking your session" />;
     case 'signIn': {
       const state: SignInState = { from: { pathname: location.pathname, search: location.search, hash: location.hash } };
       return <Navigate to={LOGIN_PATH} replace state={state} />;

@@ -5,15 +5,14 @@ import { ADMIN_ONLY, GUEST, PUBLIC, SIGNED_IN, type RouteAccess } from './routes
 
 describe('route guard', () => {
   it('lets anyone open a public route', () => {
-    for (const status of ['checking', 'signedIn', 'signedOut'] as const) {
+    for (const status of ['signedIn', 'signedOut'] as const) {
       assert.deepEqual(decideAccess(PUBLIC, status, null), { kind: 'allow' });
     }
   });
 
-  it('sends a visitor without a user to sign in, and waits while the session is being checked', () => {
+  it('sends a visitor without a user to sign in', () => {
     assert.deepEqual(decideAccess(SIGNED_IN, 'signedOut', null), { kind: 'signIn' });
     assert.deepEqual(decideAccess(ADMIN_ONLY, 'signedOut', null), { kind: 'signIn' });
-    assert.deepEqual(decideAccess(SIGNED_IN, 'checking', null), { kind: 'wait' });
   });
 
   it('redirects to / when the role is not in the required list', () => {
@@ -39,7 +38,6 @@ describe('route guard', () => {
   it('sends a signed-in user away from the sign-in screen', () => {
     assert.deepEqual(decideAccess(GUEST, 'signedIn', 'viewer'), { kind: 'alreadySignedIn' });
     assert.deepEqual(decideAccess(GUEST, 'signedOut', null), { kind: 'allow' });
-    assert.deepEqual(decideAccess(GUEST, 'checking', null), { kind: 'allow' });
   });
 });
 
@@ -66,8 +64,5 @@ describe('desktop shell landing', () => {
   it('goes to the blotter when signed in and the blotter exists', () => {
     assert.equal(desktopLandingRedirect('signedIn', (path) => path === '/orders'), '/orders');
     assert.equal(desktopLandingRedirect('signedIn', () => false), null);
-  });
-  it('stays put while the session is being checked', () => {
-    assert.equal(desktopLandingRedirect('checking', () => true), null);
   });
 });

@@ -1,13 +1,10 @@
 import type { Role } from '@fixdesk/protocol';
 import { DESKTOP_SIGNED_IN_HOME, HOME_PATH, LOGIN_PATH, isRegisteredPath, type RouteAccess } from './routes';
 
-/** 'checking' while the app has not yet learnt from the server whether a cookie session exists. */
-export type AuthStatus = 'checking' | 'signedIn' | 'signedOut';
+export type AuthStatus = 'signedIn' | 'signedOut';
 
 export type AccessDecision =
   | { kind: 'allow' }
-  /** Not known yet whether someone is signed in: show a placeholder, decide later. */
-  | { kind: 'wait' }
   /** Sign in first; the guard remembers the origin so sign-in can return there. */
   | { kind: 'signIn' }
   /** Signed in, but the role is not allowed here. */
@@ -23,7 +20,6 @@ export function decideAccess(access: RouteAccess, status: AuthStatus, role: Role
     case 'guest':
       return status === 'signedIn' ? { kind: 'alreadySignedIn' } : { kind: 'allow' };
     case 'signedIn': {
-      if (status === 'checking') return { kind: 'wait' };
       if (status === 'signedOut') return { kind: 'signIn' };
       const roles = access.roles ?? [];
       if (roles.length > 0 && !roles.includes(role ?? 'user')) return { kind: 'forbidden', redirectTo: HOME_PATH };
@@ -58,6 +54,5 @@ export function originFrom(state: unknown): string | null {
  */
 export function desktopLandingRedirect(status: AuthStatus, hasScreen: (path: string) => boolean = isRegisteredPath): string | null {
   if (status === 'signedOut') return LOGIN_PATH;
-  if (status === 'signedIn' && hasScreen(DESKTOP_SIGNED_IN_HOME)) return DESKTOP_SIGNED_IN_HOME;
-  return null;
+  return hasScreen(DESKTOP_SIGNED_IN_HOME) ? DESKTOP_SIGNED_IN_HOME : null;
 }

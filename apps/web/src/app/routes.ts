@@ -35,6 +35,7 @@ export const ROUTES = [
   { path: '/privacy-policy', title: 'Privacy Policy', access: PUBLIC },
   { path: '/cookie-policy', title: 'Cookie Policy', access: PUBLIC },
   { path: '/terms', title: 'Terms and Conditions', access: PUBLIC },
+  { path: '/config/user-management', title: 'User Management', access: ADMIN_ONLY },
 ] as const satisfies readonly RouteSpec[];
 
 export type RoutePath = (typeof ROUTES)[number]['path'];

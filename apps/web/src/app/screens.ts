@@ -12,4 +12,5 @@ export const SCREENS: Record<RoutePath, LazyExoticComponent<ComponentType>> = {
   '/privacy-policy': lazy(() => import('../pages/legal/PrivacyPolicyPage')),
   '/cookie-policy': lazy(() => import('../pages/legal/CookiePolicyPage')),
   '/terms': lazy(() => import('../pages/legal/TermsPage')),
+  '/config/user-management': lazy(() => import('../pages/config/UserManagementPage')),
 };

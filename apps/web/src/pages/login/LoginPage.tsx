@@ -1,6 +1,6 @@
 import { PASSWORD_MAX, USERNAME_MAX, type HealthResponse } from '@fixdesk/protocol';
 import { Alert, Anchor, Box, Button, Group, List, Paper, PasswordInput, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
-import { IconAlertCircle, IconCircleCheck, IconLock, IconPlugConnected, IconUser } from '@tabler/icons-react';
+import { IconAlertCircle, IconCircleCheck, IconLock, IconUser } from '@tabler/icons-react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { LogoMark } from '../../components/brand/Logo';
@@ -124,6 +124,7 @@ export default function LoginPage() {
                 required
                 maxLength={PASSWORD_MAX}
                 leftSection={<IconLock size={16} stroke={1.6} />}
+                visibilityToggleButtonProps={{ 'aria-label': 'Toggle password visibility' }}
                 value={password}
                 onChange={(event) => setPassword(event.currentTarget.value)}
                 disabled={submitting}
@@ -135,7 +136,6 @@ export default function LoginPage() {
           </form>
 
           <Group gap={6} mt="xl" className={classes.formFoot}>
-            <IconPlugConnected size={14} stroke={1.6} aria-hidden="true" />
             <Text fz="xs" c="dimmed">
               By signing in you agree to the{' '}
               <Anchor component={Link} to="/terms" fz="xs">

@@ -30,9 +30,8 @@ const SESSION_STORAGE_KEYS = new Set<string>([SESSION_KEYS.user, SESSION_KEYS.ex
 
 function initialState(): AuthState {
   const stored = sessionStore.load();
-  // With a stored session the user sees their screens at once while the server confirms it;
-  // without one we still ask, because the HttpOnly cookie may carry a session.
-  return stored ? { status: 'signedIn', user: stored.user, expiresAt: stored.expiresAt } : { status: 'checking', user: null, expiresAt: null };
+  // With a stored session the user sees their screens at once while the server confirms it.
+  return stored ? { status: 'signedIn', user: stored.user, expiresAt: stored.expiresAt } : SIGNED_OUT;
 }
 
 export function AuthProvider({ children }: { children: ReactNode }) {
@@ -77,31 +76,31 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => setUnauthorizedHandler(() => endSession('rejected')), [endSession]);
 
-  // Start-up check: is the stored (or cookie) session still good on the server?
+  // Start-up check, once per page load: is the stored session still good on the server?
+  const startupChecked = useRef(false);
   useEffect(() => {
+    if (startupChecked.current || !sessionStore.load()) return;
+    startupChecked.current = true;
     const startedAt = generation.current;
     authApi
       .me()
       .then((session) => {
         if (generation.current !== startedAt) return;
-        if (!session) {
-          sessionStore.clear();
-          setState(SIGNED_OUT);
+        const stored = sessionStore.load();
+        if (!session || !stored) {
+          endSession('rejected');
           return;
         }
-        const stored = sessionStore.load();
-        // The 24 hours run from sign-in, so an existing expiry is kept, never extended.
-        const expiresAt = stored?.expiresAt ?? sessionExpiry(session.expiresAt, Date.now());
-        sessionStore.save({ user: session.user, token: stored?.token ?? null, expiresAt });
-        setState({ status: 'signedIn', user: session.user, expiresAt });
+        // Refresh the user's details; the 24 hours run from sign-in, so the stored expiry is kept.
+        sessionStore.save({ ...stored, user: session.user });
+        setState({ status: 'signedIn', user: session.user, expiresAt: stored.expiresAt });
       })
       .catch((error: unknown) => {
         if (generation.current !== startedAt) return;
-        // Server unreachable: keep a stored session (calls will fail visibly); without one nobody is signed in.
+        // Server unreachable or failing: keep the stored session; the next call that needs it will tell.
         console.warn('Could not confirm the session with the server', error);
-        setState((previous) => (previous.status === 'checking' ? SIGNED_OUT : previous));
       });
-  }, []);
+  }, [endSession]);
 
   // Sign out at the stored expiry even if the tab just sits there.
   useEffect(() => {
@@ -142,7 +141,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         console.warn('Sign-out request failed', error);
       }
       sessionStore.clear();
-      void navigate(to);
+      // Leave the page first, committed synchronously: dropping the user while still on a
+      // guarded page would make its guard redirect to sign-in instead.
+      await navigate(to, { flushSync: true });
       setState(SIGNED_OUT);
       notifications.show({ id: 'signed-out', color: 'desk', title: 'Signed out', message: 'You have been signed out.' });
     },

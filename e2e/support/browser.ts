@@ -1,0 +1,59 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+const repoRoot = new URL('../..', import.meta.url).pathname;
+export const SCREENSHOT_DIR = join(repoRoot, 'e2e/screenshots');
+
+/**
+ * Debian's Chromium, headless. Playwright gives every launch a fresh temporary profile
+ * (user-data dir). The networking flags stop Chromium calling home, which this machine's
+ * closed network would refuse.
+ */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export interface ContextOptions {
+  /** Store a cookie choice before any page loads, so the banner stays out of the way. */
+  consentGiven?: boolean;
+}
+
+export async function newContext(browser: Browser, baseURL: string, { consentGiven = true }: ContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL, viewport: { width: 1366, height: 860 }, locale: 'en-GB' });
+  context.setDefaultTimeout(15_000);
+  context.setDefaultNavigationTimeout(30_000);
+  if (consentGiven) {
+    await context.addInitScript(() => {
+      if (!window.localStorage.getItem('cookieConsent')) {
+        window.localStorage.setItem(
+          'cookieConsent',
+          JSON.stringify({ necessary: true, analytics: false, functional: false, timestamp: new Date().toISOString() }),
+        );
+      }
+    });
+  }
+  return context;
+}
+
+export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage });
+}
+
+/** Waits until the page's path (and optionally search) is the expected one. */
+export async function waitForPath(page: Page, pathname: string): Promise<void> {
+  await page.waitForURL((url) => url.pathname === pathname, { timeout: 15_000 });
+}

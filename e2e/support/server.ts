@@ -1,0 +1,107 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const repoRoot = new URL('../..', import.meta.url).pathname;
+const serverMain = join(repoRoot, 'apps/server/dist/main.js');
+const webIndex = join(repoRoot, 'apps/web/dist/index.html');
+
+export interface RunningServer {
+  baseUrl: string;
+  adminPassword: string;
+  /** Password of the seeded broker and viewer accounts. */
+  demoPassword: string;
+  /** Everything the server printed, for failure messages. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Asks the OS for a port nobody listens on. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.unref();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      if (typeof address !== 'object' || address === null) return reject(new Error('no port assigned'));
+      probe.close(() => resolve(address.port));
+    });
+  });
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+/**
+ * Starts the built server (`node apps/server/dist/main.js`) on free ports with a fresh data
+ * directory and known passwords, and resolves once /api/health answers.
+ */
+export async function startServer(): Promise<RunningServer> {
+  for (const [file, what] of [
+    [serverMain, 'server'],
+    [webIndex, 'web app'],
+  ] as const) {
+    if (!existsSync(file)) throw new Error(`The ${what} is not built (${file} missing): run npm run build, or the e2e tier without SKIP_BUILD.`);
+  }
+  const [port, fixPort] = [await freePort(), await freePort()];
+  const dataDir = await mkdtemp(join(tmpdir(), 'fixdesk-e2e-'));
+  const adminPassword = `Adm-${randomBytes(9).toString('base64url')}`;
+  const demoPassword = `Demo-${randomBytes(9).toString('base64url')}`;
+
+  let output = '';
+  const child = spawn(process.execPath, [serverMain], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      FIX_PORT: String(fixPort),
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      ADMIN_PASSWORD: adminPassword,
+      DEMO_PASSWORD: demoPassword,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited(child);
+      clearTimeout(killer);
+    }
+    await rm(dataDir, { recursive: true, force: true });
+  };
+
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`server exited with code ${child.exitCode} before becoming healthy:\n${output}`);
+    }
+    try {
+      const response = await fetch(`${baseUrl}/api/health`);
+      if (response.ok && ((await response.json()) as { status?: string }).status === 'ok') break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`server did not become healthy within 90 s:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+
+  return { baseUrl, adminPassword, demoPassword, output: () => output, stop };
+}

@@ -29,6 +29,7 @@ describe('sign-in, guards and sign-out', () => {
 
       await login.signIn('admin', e2e.server.adminPassword);
       await waitForPath(page, '/');
+      await page.getByRole('heading', { level: 1 }).waitFor();
       await nav.userMenuButton.waitFor();
       assert.equal(await nav.userMenuButton.getAttribute('aria-label'), 'User menu for admin (Administrator)');
       assert.equal((await nav.roleBadge().textContent())?.trim(), 'admin');
@@ -48,6 +49,7 @@ describe('sign-in, guards and sign-out', () => {
       await menu.getByTestId('user-menu-full-name').waitFor();
       assert.ok((await menu.getByTestId('user-menu-email').textContent())?.trim(), 'e-mail line present');
       await menu.getByRole('menuitem', { name: 'Sign Out' }).waitFor();
+      await page.waitForTimeout(300); // let the menu's opening transition finish for the picture
       await screenshot(page, 'nav-user-menu');
     });
   });

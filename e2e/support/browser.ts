@@ -31,10 +31,12 @@ export function launchBrowser(): Promise<Browser> {
 export interface ContextOptions {
   /** Store a cookie choice before any page loads, so the banner stays out of the way. */
   consentGiven?: boolean;
+  /** Overrides the browser's user agent (the desktop shell is recognised by it). */
+  userAgent?: string;
 }
 
-export async function newContext(browser: Browser, baseURL: string, { consentGiven = true }: ContextOptions = {}): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL, viewport: { width: 1366, height: 860 }, locale: 'en-GB' });
+export async function newContext(browser: Browser, baseURL: string, { consentGiven = true, userAgent }: ContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL, viewport: { width: 1366, height: 860 }, locale: 'en-GB', ...(userAgent ? { userAgent } : {}) });
   context.setDefaultTimeout(15_000);
   context.setDefaultNavigationTimeout(30_000);
   if (consentGiven) {

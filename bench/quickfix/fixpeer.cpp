@@ -201,7 +201,7 @@ std::string settingsText(const Options& o) {
     << "TargetCompID=" << o.target << "\n"
     << "HeartBtInt=" << o.heartbeat << "\n"
     << "ReconnectInterval=1\n"
-    << "NonStopSession=Y\n"
+    << "NonStopSession=Y\nStartTime=00:00:00\nEndTime=00:00:00\n"
     << "FileStorePath=" << o.store << "\n"
     << "UseDataDictionary=Y\n"
     << "DataDictionary=" << o.dict << "\n"

@@ -1,0 +1,162 @@
+// Runs the QuickFIX C++ peer (bench/quickfix/fixpeer.cpp) as a child process: feeds it a script on
+// standard input and collects what it prints, so a test can assert on what QuickFIX sent and received.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
+
+export const SOH = '\x01';
+
+export interface PeerOptions {
+  readonly binary: string;
+  readonly mode: 'initiator' | 'acceptor';
+  readonly port: number;
+  readonly senderCompID: string;
+  readonly targetCompID: string;
+  readonly storeDir: string;
+  readonly dictionaryPath: string;
+  readonly heartBtIntSec?: number;
+  readonly echo?: boolean;
+  /** Default timeout of the script's wait commands. */
+  readonly waitTimeoutMs?: number;
+  /** The whole process is killed after this long. */
+  readonly killAfterMs?: number;
+}
+
+export interface PeerExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly lines: readonly string[];
+}
+
+/** A message as the peer printed it: "RX 8=FIX.4.4|9=...|35=D|..." → its fields in wire order. */
+export function fieldsOf(text: string): Array<[number, string]> {
+  return text
+    .split('|')
+    .filter(Boolean)
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      return [Number(pair.slice(0, eq)), pair.slice(eq + 1)] as [number, string];
+    });
+}
+
+export function field(text: string, tag: number): string | undefined {
+  return fieldsOf(text).find(([t]) => t === tag)?.[1];
+}
+
+/** Whether every tag=value of `want` is in the message. */
+export function hasFields(text: string, want: Record<number, string>): boolean {
+  const fields = fieldsOf(text);
+  return Object.entries(want).every(([tag, value]) => fields.some(([t, v]) => t === Number(tag) && v === value));
+}
+
+export class QuickfixPeer {
+  readonly lines: string[] = [];
+  readonly exited: Promise<PeerExit>;
+  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly listeners = new Set<() => void>();
+  private stderr = '';
+  private done = false;
+
+  constructor(options: PeerOptions) {
+    const args = [
+      '--mode', options.mode,
+      '--port', String(options.port),
+      '--sender', options.senderCompID,
+      '--target', options.targetCompID,
+      '--store', options.storeDir,
+      '--dict', options.dictionaryPath,
+      '--heartbeat', String(options.heartBtIntSec ?? 1),
+      '--timeout-ms', String(options.waitTimeoutMs ?? 5000),
+    ];
+    if (options.echo) args.push('--echo');
+    this.child = spawn(options.binary, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const killTimer = setTimeout(() => this.kill(), options.killAfterMs ?? 20_000);
+    createInterface({ input: this.child.stdout }).on('line', (line) => {
+      this.lines.push(line);
+      for (const l of this.listeners) l();
+    });
+    this.child.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
+    this.exited = new Promise((resolve) => {
+      this.child.on('close', (code, signal) => {
+        clearTimeout(killTimer);
+        this.done = true;
+        if (this.stderr) this.lines.push(`STDERR ${this.stderr.trim()}`);
+        for (const l of this.listeners) l();
+        resolve({ code, signal, lines: this.lines });
+      });
+    });
+  }
+
+  /** Sends script lines; `end` closes standard input (the peer stops and exits after the last command). */
+  script(text: string, end = false): void {
+    this.child.stdin.write(text.endsWith('\n') ? text : text + '\n');
+    if (end) this.child.stdin.end();
+  }
+
+  /** Resolves with the first printed line (from `from` on) that satisfies the test; rejects on exit or timeout. */
+  waitForLine(test: (line: string) => boolean, timeoutMs = 10_000, from = 0): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        for (let i = from; i < this.lines.length; i++) {
+          if (test(this.lines[i]!)) {
+            finish();
+            resolve(this.lines[i]!);
+            return;
+          }
+        }
+        if (this.done) {
+          finish();
+          reject(new Error(`QuickFIX peer exited before the expected line; output:\n${this.transcript()}`));
+        }
+      };
+      const timer = setTimeout(() => {
+        finish();
+        reject(new Error(`no expected line from the QuickFIX peer within ${timeoutMs} ms; output:\n${this.transcript()}`));
+      }, timeoutMs);
+      const finish = () => {
+        clearTimeout(timer);
+        this.listeners.delete(check);
+      };
+      this.listeners.add(check);
+      check();
+    });
+  }
+
+  /** Lines of one kind ("RX", "TX", "APP", ...) with the prefix removed. */
+  messages(kind: 'RX' | 'TX' | 'APP' | 'ADMIN'): string[] {
+    const prefix = `${kind} `;
+    return this.lines.filter((l) => l.startsWith(prefix)).map((l) => l.slice(prefix.length));
+  }
+
+  /** The peer's next sequence numbers as last printed by its `seqnums` command. */
+  lastSeqNums(): { sender: number; target: number } {
+    const line = [...this.lines].reverse().find((l) => l.startsWith('SEQNUMS '));
+    const m = line?.match(/sender=(\d+) target=(\d+)/);
+    if (!m) throw new Error(`the QuickFIX peer printed no SEQNUMS line; output:\n${this.transcript()}`);
+    return { sender: Number(m[1]), target: Number(m[2]) };
+  }
+
+  /** Waits for the peer to finish its script; fails (with its output) on a non-zero exit. */
+  async finished(): Promise<void> {
+    const exit = await this.exited;
+    if (exit.code !== 0) throw new Error(`QuickFIX peer exited with ${exit.code ?? exit.signal}; output:\n${this.transcript()}`);
+  }
+
+  kill(): void {
+    if (!this.done) this.child.kill('SIGKILL');
+  }
+
+  transcript(): string {
+    return this.lines.slice(-80).join('\n');
+  }
+}
+
+/** A port nothing listens on right now (for the QuickFIX acceptor, which needs a fixed port). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

@@ -128,6 +128,7 @@ describe('sign-in, guards and sign-out', () => {
       const usernames = page.getByRole('table', { name: 'Users' }).locator('tbody tr td:nth-child(2)');
       await usernames.filter({ hasText: 'viewer' }).waitFor();
       assert.deepEqual((await usernames.allTextContents()).sort(), ['admin', 'broker', 'viewer']);
+      await screenshot(page, 'user-management');
 
       await page.goto('/');
       await nav.menu('Settings').click();

@@ -111,6 +111,7 @@ export function CookieBanner() {
                     <Switch
                       checked
                       disabled
+                      classNames={{ track: classes.lockedTrack, thumb: classes.lockedThumb, label: classes.lockedLabel }}
                       label={
                         <Group gap={6}>
                           <span>Essential</span>

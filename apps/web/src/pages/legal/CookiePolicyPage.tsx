@@ -39,8 +39,8 @@ const SECTIONS: readonly LegalSection[] = [
             <Table.Tr>
               <Table.Th>Name</Table.Th>
               <Table.Th>Purpose</Table.Th>
-              <Table.Th>Category</Table.Th>
-              <Table.Th>Duration</Table.Th>
+              <Table.Th w={124}>Category</Table.Th>
+              <Table.Th w={96}>Duration</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>

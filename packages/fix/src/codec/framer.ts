@@ -40,9 +40,11 @@ export class FixFramer {
   private readonly beginStringBytes: Buffer;
   /** Unconsumed bytes; always either empty, a partial "8=FIX" prefix, or starting at a message's "8=". */
   private pending: Buffer = Buffer.alloc(0);
-  // Early-end scan state for an incomplete frame, relative to pending[0] (see scanForEarlyEnd).
+  // Early-end scan state for an incomplete frame, relative to its first byte (see scanForEarlyEnd):
+  // prefix[i] is the byte sum of the frame's first i bytes, known up to prefixLength.
   private scanPos = 0;
-  private scanSum = 0;
+  private prefix: Uint32Array | undefined;
+  private prefixLength = 0;
   private discarded = 0;
 
   constructor(options: FramerOptions = {}) {
@@ -66,8 +68,7 @@ export class FixFramer {
   /** Forget any partial message (on disconnect). */
   reset(): void {
     this.pending = Buffer.alloc(0);
-    this.scanPos = 0;
-    this.scanSum = 0;
+    this.resetScan();
   }
 
   /** Feeds one chunk from the socket; returns the frames it completed, in stream order. */
@@ -148,7 +149,7 @@ export class FixFramer {
         // Incomplete. Before waiting for more bytes, make sure the frame has not in fact already
         // ended (a BodyLength larger than the real body would otherwise hold every following
         // message hostage until enough bytes arrive).
-        if (this.scanForEarlyEnd(data, start, bodyStart, len, firstFrame)) {
+        if (this.scanForEarlyEnd(data.subarray(start), bodyStart - start, end - start, firstFrame && start === 0)) {
           pos = this.garbled(data, frames, start, len, 'BodyLength (9) larger than the message');
           firstFrame = false;
           continue;
@@ -189,8 +190,7 @@ export class FixFramer {
       else frames.push({ kind: 'wrongBeginString', bytes, beginString: data.toString('latin1', start + 2, bsEnd) });
       pos = end;
       firstFrame = false;
-      this.scanPos = 0;
-      this.scanSum = 0;
+      this.resetScan();
     }
   }
 
@@ -220,61 +220,122 @@ export class FixFramer {
     const upto = Math.min(Math.max(until, start + 1), data.length);
     frames.push({ kind: 'garbled', bytes: Buffer.from(data.subarray(start, upto)), reason });
     this.discarded += 1;
-    this.scanPos = 0;
-    this.scanSum = 0;
+    this.resetScan();
     return start + 1;
   }
 
   private savePending(data: Buffer, from: number, resumeScan: boolean): void {
     this.pending = from < data.length ? Buffer.from(data.subarray(from)) : Buffer.alloc(0);
-    if (!resumeScan) {
-      this.scanPos = 0;
-      this.scanSum = 0;
-    }
+    if (!resumeScan) this.resetScan();
+  }
+
+  private resetScan(): void {
+    this.scanPos = 0;
+    this.prefixLength = 0;
   }
 
   /**
-   * Looks in the bytes received so far for "<SOH>10=ddd<SOH>" where ddd is the checksum of
-   * everything before it: proof that the message ended before the declared BodyLength. A genuine
-   * message can contain that pattern only inside a DATA field and then only with a 1-in-256
-   * checksum coincidence, so the check does not break legitimate split messages in practice.
-   * The scan resumes where it stopped on the previous chunk, so total work stays linear.
+   * Decides, before waiting for the rest of an incomplete frame, whether it has in fact already
+   * ended: a BodyLength larger than the real body would otherwise hold every following message
+   * hostage until enough bytes arrive. Two proofs, looked for in the bytes received so far:
+   *  - "<SOH>10=ddd<SOH>" where ddd is the checksum of everything before it, or
+   *  - a complete, well-framed message (length and checksum correct) starting at an "8=FIX" inside
+   *    the frame's declared extent.
+   * A genuine message can contain either only inside a DATA field, and then only by checksum
+   * coincidence or by embedding a whole FIX message; the cost of such a false alarm is one message
+   * treated as garbled, which sequence-gap recovery repairs. Byte sums are kept as prefix sums and
+   * the scan resumes where it stopped, so the work stays linear in the bytes received.
    */
-  private scanForEarlyEnd(data: Buffer, start: number, bodyStart: number, len: number, resume: boolean): boolean {
-    let k: number;
-    let sum: number;
-    if (resume && start === 0 && this.scanPos > bodyStart) {
-      k = this.scanPos;
-      sum = this.scanSum;
-    } else {
-      sum = 0;
-      for (let j = start; j < bodyStart; j++) sum += data[j]!;
-      k = bodyStart;
+  private scanForEarlyEnd(frame: Buffer, bodyStart: number, declaredEnd: number, resume: boolean): boolean {
+    const len = frame.length;
+    if (!resume) this.resetScan();
+    if (this.prefix === undefined || this.prefix.length < Math.min(declaredEnd, this.maxMessageSize) + 1) {
+      const grown = new Uint32Array(this.maxMessageSize + 1);
+      if (this.prefix) grown.set(this.prefix.subarray(0, this.prefixLength + 1));
+      this.prefix = grown;
     }
+    const prefix = this.prefix;
+    let sum = this.prefixLength > 0 ? prefix[this.prefixLength]! : 0;
+    if (this.prefixLength === 0) prefix[0] = 0;
+    for (let k = this.prefixLength; k < len; k++) {
+      sum += frame[k]!;
+      prefix[k + 1] = sum;
+    }
+    this.prefixLength = len;
+
+    let k = Math.max(this.scanPos, bodyStart);
     for (; k < len; k++) {
-      const c = data[k]!;
-      sum += c;
+      const c = frame[k];
       if (c === SOH) {
-        if (k + TRAILER_LENGTH >= len) {
-          // Not enough bytes yet to see a whole trailer after this SOH: resume here next time.
-          sum -= c;
-          break;
-        }
-        if (data[k + 1] === 0x31 && data[k + 2] === 0x30 && data[k + 3] === 0x3d && data[k + TRAILER_LENGTH] === SOH) {
-          const d0 = data[k + 4]! - 0x30;
-          const d1 = data[k + 5]! - 0x30;
-          const d2 = data[k + 6]! - 0x30;
-          if (d0 >= 0 && d0 <= 9 && d1 >= 0 && d1 <= 9 && d2 >= 0 && d2 <= 9 && (sum & 0xff) === d0 * 100 + d1 * 10 + d2) {
-            return true;
-          }
-        }
-      }
+        if (k + TRAILER_LENGTH >= len) break;
+        if (isTrailerAt(frame, k + 1) && (prefix[k + 1]! & 0xff) === trailerValue(frame, k + 1)) return true;
+      } else if (c === 0x38 && k + START.length <= len && startsWithBeginString(frame, k)) {
+        const verdict = this.completeFrameAt(frame, k, declaredEnd, prefix);
+        if (verdict === FrameVerdict.Valid) return true;
+        if (verdict === FrameVerdict.Incomplete) break;
+      } else if (c === 0x38 && k + START.length > len) break;
     }
-    // Positions are kept relative to the pending buffer, which will start at this frame's "8=".
-    this.scanPos = k - start;
-    this.scanSum = sum;
+    this.scanPos = k;
     return false;
   }
+
+  /** Whether a message that fits inside the outer frame's declared extent starts at `at`. */
+  private completeFrameAt(frame: Buffer, at: number, declaredEnd: number, prefix: Uint32Array): FrameVerdict {
+    const len = frame.length;
+    let i = at + 2;
+    const bsLimit = at + 2 + MAX_BEGIN_STRING + 1;
+    while (i < len && i < bsLimit && frame[i] !== SOH) i++;
+    if (i >= len) return FrameVerdict.Incomplete;
+    if (frame[i] !== SOH) return FrameVerdict.Invalid;
+    i++;
+    if (i + 1 >= len) return FrameVerdict.Incomplete;
+    if (frame[i] !== 0x39 || frame[i + 1] !== 0x3d) return FrameVerdict.Invalid;
+    i += 2;
+    let bodyLength = 0;
+    let digits = 0;
+    while (i < len && digits <= MAX_BODY_LENGTH_DIGITS) {
+      const c = frame[i]!;
+      if (c < 0x30 || c > 0x39) break;
+      bodyLength = bodyLength * 10 + (c - 0x30);
+      digits++;
+      i++;
+    }
+    if (i >= len) return FrameVerdict.Incomplete;
+    if (frame[i] !== SOH || digits === 0 || digits > MAX_BODY_LENGTH_DIGITS) return FrameVerdict.Invalid;
+    const checksumStart = i + 1 + bodyLength;
+    const end = checksumStart + TRAILER_LENGTH;
+    // An inner frame reaching past the outer one cannot prove anything before the outer completes.
+    if (end > declaredEnd) return FrameVerdict.Invalid;
+    if (end > len) return FrameVerdict.Incomplete;
+    if (frame[checksumStart - 1] !== SOH || !isTrailerAt(frame, checksumStart)) return FrameVerdict.Invalid;
+    return ((prefix[checksumStart]! - prefix[at]!) & 0xff) === trailerValue(frame, checksumStart) ? FrameVerdict.Valid : FrameVerdict.Invalid;
+  }
+}
+
+const enum FrameVerdict {
+  Valid,
+  Invalid,
+  Incomplete,
+}
+
+/** "10=ddd<SOH>" at `at` (caller guarantees 7 bytes). */
+function isTrailerAt(data: Buffer, at: number): boolean {
+  if (data[at] !== 0x31 || data[at + 1] !== 0x30 || data[at + 2] !== 0x3d || data[at + 6] !== SOH) return false;
+  for (let k = at + 3; k < at + 6; k++) {
+    const c = data[k]!;
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
+}
+
+function trailerValue(data: Buffer, at: number): number {
+  return (data[at + 3]! - 0x30) * 100 + (data[at + 4]! - 0x30) * 10 + (data[at + 5]! - 0x30);
+}
+
+function startsWithBeginString(data: Buffer, at: number): boolean {
+  if (at + START.length > data.length) return false;
+  for (let k = 0; k < START.length; k++) if (data[at + k] !== START[k]) return false;
+  return true;
 }
 
 /** Length of the longest suffix of data[from..] that is a proper prefix of "8=FIX". */

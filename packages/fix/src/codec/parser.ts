@@ -14,6 +14,7 @@ const MAX_GROUP_DEPTH = 16;
 const MAX_TAG_DIGITS = 9;
 
 const NO_ERROR = -1;
+const UNREADABLE_COUNT = -2;
 
 /** Where a FixMessage can find its top-level fields in O(1) while its parser has not moved on. */
 export interface TopLevelIndex {
@@ -310,7 +311,9 @@ export class FixParser implements TopLevelIndex {
     const d = depth - 1;
     this.groupDef[d] = g;
     this.groupCountIndex[d] = countIndex;
-    this.groupDeclared[d] = unsignedAt(raw, valueStart, valueEnd);
+    const declared = unsignedAt(raw, valueStart, valueEnd);
+    // A count too long to read (but all digits) cannot match any number of entries we accept.
+    this.groupDeclared[d] = declared === -1 && isValidFormat(raw, ValueType.UnsignedInt, valueStart, valueEnd) ? UNREADABLE_COUNT : declared;
     this.groupEntries[d] = 0;
     this.groupEntryScope[d] = this.nextScope();
     this.groupLastRank[d] = 0;
@@ -330,7 +333,7 @@ export class FixParser implements TopLevelIndex {
     f[this.groupCountIndex[d]! * FIELD_STRIDE + 3] = end;
     const declared = this.groupDeclared[d]!;
     // A malformed count is reported by the format check of the count field itself.
-    if (this.options.validate && declared >= 0 && declared !== this.groupEntries[d]) {
+    if (this.options.validate && declared !== -1 && declared !== this.groupEntries[d]) {
       this.noteFieldError(RejectReason.IncorrectNumInGroupCountForRepeatingGroup, this.groupDef[d]!.countTag);
     }
   }

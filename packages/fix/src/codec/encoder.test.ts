@@ -1,0 +1,180 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Tag } from '../dictionary/tags.generated';
+import { FixEncodeError, FixEncoder, FixMessageBuilder } from './encoder';
+import { FixFramer } from './framer';
+import { FixParser } from './parser';
+import { checksumOf, pipes } from './test-support';
+
+const encoder = new FixEncoder();
+const parser = new FixParser();
+
+describe('FixEncoder: QuickFIX field order, byte for byte', () => {
+  it('ExecutionReport: 8, 9, 35, header by tag, body by tag, group entries in dictionary order, 10', () => {
+    // Fields are set in a scrambled order on purpose.
+    const er = new FixMessageBuilder('8')
+      .set(Tag.Symbol, 'TD3C')
+      .set(Tag.TargetCompID, 'CLIENT')
+      .set(Tag.OrderCapacity, 'A')
+      .setGroup(Tag.NoPartyIDs, [
+        { [Tag.PartyRole]: '3', [Tag.PartyIDSource]: 'D', [Tag.PartyID]: 'ACME' },
+        { [Tag.PartyID]: 'JSMITH', [Tag.PartyRole]: 11, [Tag.PartyIDSource]: 'D' },
+      ])
+      .set(Tag.LeavesQty, '100')
+      .set(Tag.OrigSendingTime, '20260315-09:29:59.000')
+      .set(Tag.ExecType, '0')
+      .set(Tag.MsgSeqNum, 7)
+      .set(Tag.Side, '1')
+      .set(Tag.SenderCompID, 'BROKER')
+      .set(Tag.AvgPx, '0')
+      .set(Tag.ClOrdID, 'ORD1')
+      .set(Tag.CumQty, '0')
+      .set(Tag.ExecID, 'E1')
+      .set(Tag.PossDupFlag, true)
+      .set(Tag.OrderID, 'O1')
+      .set(Tag.OrderQty, '100')
+      .set(Tag.OrdStatus, '0')
+      .set(Tag.SendingTime, new Date(Date.UTC(2026, 2, 15, 9, 30, 1, 200)))
+      .set(Tag.OrdType, '2')
+      .set(Tag.Price, '14325.5');
+    assert.equal(
+      pipes(encoder.encode(er)),
+      '8=FIX.4.4|9=227|35=8|34=7|43=Y|49=BROKER|52=20260315-09:30:01.200|56=CLIENT|122=20260315-09:29:59.000|' +
+        '6=0|11=ORD1|14=0|17=E1|37=O1|38=100|39=0|40=2|44=14325.5|54=1|55=TD3C|150=0|151=100|' +
+        '453=2|448=ACME|447=D|452=3|448=JSMITH|447=D|452=11|528=A|10=061|',
+    );
+  });
+
+  it('NewOrderMultileg: nested groups follow the dictionary, not tag numbers', () => {
+    const ml = new FixMessageBuilder('AB')
+      .set(Tag.MsgSeqNum, 3)
+      .set(Tag.SenderCompID, 'CLIENT')
+      .set(Tag.SendingTime, '20260315-09:30:02.450')
+      .set(Tag.TargetCompID, 'BROKER')
+      .set(Tag.ClOrdID, 'ML1')
+      .set(Tag.OrdType, '2')
+      .set(Tag.Price, '-125.25')
+      .set(Tag.Side, '1')
+      .set(Tag.Symbol, 'TD3C-SPREAD')
+      .setGroup(Tag.NoLegs, [
+        {
+          [Tag.LegRefID]: 'L1',
+          [Tag.NoNestedPartyIDs]: [{ [Tag.NestedPartyRole]: '3', [Tag.NestedPartyID]: 'ACME', [Tag.NestedPartyIDSource]: 'D' }],
+          [Tag.LegPositionEffect]: 'O',
+          [Tag.LegQty]: '1000',
+          [Tag.LegSide]: '1',
+          [Tag.LegMaturityMonthYear]: '202604',
+          [Tag.LegSymbol]: 'TD3C',
+        },
+        { [Tag.LegSymbol]: 'TD3C', [Tag.LegMaturityMonthYear]: '202605', [Tag.LegSide]: '2', [Tag.LegQty]: '1000', [Tag.LegPositionEffect]: 'O', [Tag.LegRefID]: 'L2' },
+      ])
+      .set(Tag.TransactTime, '20260315-09:30:02.450');
+    assert.equal(
+      pipes(encoder.encode(ml)),
+      '8=FIX.4.4|9=253|35=AB|34=3|49=CLIENT|52=20260315-09:30:02.450|56=BROKER|11=ML1|40=2|44=-125.25|54=1|55=TD3C-SPREAD|' +
+        '60=20260315-09:30:02.450|555=2|600=TD3C|610=202604|624=1|687=1000|564=O|539=1|524=ACME|525=D|538=3|654=L1|' +
+        '600=TD3C|610=202605|624=2|687=1000|564=O|654=L2|10=210|',
+    );
+  });
+
+  it('Heartbeat: header only', () => {
+    const hb = new FixMessageBuilder('0').set(56, 'B').set(52, '20260101-00:00:00.000').set(49, 'A').set(34, 1);
+    assert.equal(pipes(encoder.encode(hb)), '8=FIX.4.4|9=45|35=0|34=1|49=A|52=20260101-00:00:00.000|56=B|10=052|');
+  });
+
+  it('encodeOrdered keeps the given order', () => {
+    const bytes = encoder.encodeOrdered('0', [[56, 'B'], [49, 'A']], [[112, 'T']]);
+    const text = '8=FIX.4.4|9=21|35=0|56=B|49=A|112=T|';
+    assert.equal(pipes(bytes), `${text}10=${checksumOf(text.replaceAll('|', '\x01'))}|`);
+  });
+
+  it('writes another BeginString when configured', () => {
+    const bytes = new FixEncoder(undefined, { beginString: 'FIX.4.2' }).encode(new FixMessageBuilder('0').set(34, 1));
+    assert.match(pipes(bytes), /^8=FIX\.4\.2\|9=10\|35=0\|34=1\|10=\d{3}\|$/);
+  });
+});
+
+describe('FixEncoder values', () => {
+  it('formats dates, booleans, integers, bigints and DATA bytes', () => {
+    const b = new FixMessageBuilder('B')
+      .set(Tag.OrigTime, new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 6)))
+      .set(Tag.Urgency, 0)
+      .set(Tag.Headline, 'H')
+      .set(Tag.RawDataLength, 3)
+      .set(Tag.RawData, Buffer.from('a\x01b', 'latin1'))
+      .set(Tag.MsgSeqNum, 12345678901234n)
+      .set(Tag.PossResend, false)
+      .setGroup(Tag.NoLinesOfText, [{ [Tag.Text]: 'x' }]);
+    const text = pipes(encoder.encode(b));
+    assert.match(text, /\|34=12345678901234\|97=N\|/);
+    assert.match(text, /\|33=1\|58=x\|42=20260102-03:04:05\.006\|61=0\|95=3\|96=a\|b\|148=H\|/);
+  });
+
+  it('writes negative integers', () => {
+    assert.match(pipes(encoder.encode(new FixMessageBuilder('0').set(5001, -42))), /\|5001=-42\|/);
+  });
+
+  it('round-trips through the framer and the parser', () => {
+    const b = new FixMessageBuilder('D')
+      .set(34, 2).set(49, 'C').set(52, new Date()).set(56, 'B')
+      .set(11, 'A').set(54, '1').set(60, new Date()).set(40, '1')
+      .set(58, 'Zürich café')
+      .setGroup(453, [{ 448: 'X', 447: 'D', 452: '3' }]);
+    const bytes = encoder.encode(b);
+    const [frame] = new FixFramer().push(bytes);
+    assert.equal(frame!.kind, 'message');
+    const m = parser.parse(frame!.bytes);
+    assert.equal(m.rejection, undefined);
+    assert.equal(m.get(58), 'Zürich café');
+    assert.equal(m.getGroup(453)[0]!.get(448), 'X');
+  });
+
+  it('returns buffers that later encodes do not overwrite, across slab boundaries', () => {
+    const enc = new FixEncoder();
+    const kept: [Buffer, string][] = [];
+    for (let i = 0; i < 3000; i++) {
+      const bytes = enc.encode(new FixMessageBuilder('1').set(34, i).set(112, `T${i}-${'x'.repeat(i % 50)}`));
+      kept.push([bytes, pipes(bytes)]);
+    }
+    for (const [bytes, text] of kept) assert.equal(pipes(bytes), text);
+  });
+
+  it('grows for large messages', () => {
+    const big = 'y'.repeat(200_000);
+    const m = parser.parse(encoder.encode(new FixMessageBuilder('1').set(34, 1).set(49, 'A').set(56, 'B').set(52, '20260101-00:00:00').set(112, big)));
+    assert.equal(m.get(112), big);
+  });
+
+  it('refuses values that cannot go on the wire', () => {
+    assert.throws(() => encoder.encode(new FixMessageBuilder('0').set(58, 'a\x01b')), FixEncodeError);
+    assert.throws(() => encoder.encode(new FixMessageBuilder('0').set(58, 'emoji 😀')), /not encodable/);
+    assert.throws(() => encoder.encode(new FixMessageBuilder('0').set(44, 1.5)), /not an integer; pass decimals as strings/);
+    assert.throws(() => encoder.encode(new FixMessageBuilder('0').set(58, Buffer.from('a\x01'))), /SOH inside a non-DATA field/);
+    assert.throws(() => encoder.encode(new FixMessageBuilder('D').setGroup(453, [{ 447: 'D' }])), /must set the delimiter field 448/);
+    // The encoder stays usable after a refused message.
+    assert.match(pipes(encoder.encode(new FixMessageBuilder('0').set(34, 9))), /35=0\|34=9\|/);
+  });
+});
+
+describe('FixMessageBuilder', () => {
+  it('replaces, reads and deletes fields', () => {
+    const b = new FixMessageBuilder('D').set(11, 'A').set(54, '1').set(11, 'B');
+    assert.equal(b.get(11), 'B');
+    assert.ok(b.has(54));
+    assert.ok(b.delete(54));
+    assert.ok(!b.delete(54));
+    b.setIfDefined(58, undefined).setIfDefined(1, 'ACC');
+    assert.ok(!b.has(58));
+    assert.equal(b.get(1), 'ACC');
+    b.setGroup(453, []);
+    assert.ok(!b.has(453), 'an empty group is omitted');
+  });
+
+  it('refuses tags the encoder owns and malformed input', () => {
+    for (const tag of [8, 9, 10, 35]) assert.throws(() => new FixMessageBuilder('D').set(tag, 'x'), /written by the encoder/);
+    assert.throws(() => new FixMessageBuilder('D').set(0, 'x'), /bad FIX tag/);
+    assert.throws(() => new FixMessageBuilder('D').set(1.5, 'x'), /bad FIX tag/);
+    assert.throws(() => new FixMessageBuilder('D').set(58, ''), /empty value/);
+    assert.throws(() => new FixMessageBuilder(''), /bad MsgType/);
+  });
+});

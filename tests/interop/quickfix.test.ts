@@ -236,6 +236,7 @@ describe('interop with QuickFIX C++', { skip, timeout: 60_000 }, () => {
       assert.equal(ended.nextTargetMsgSeqNum, finalSeq.sender);
       assert.equal(ended.nextSenderMsgSeqNum, finalSeq.target);
       assert.deepEqual(desk.logons, [QF_CLIENT, QF_CLIENT]);
+      if (process.env.INTEROP_VERBOSE) console.log(`--- QuickFIX, first connection ---\n${first.lines.join('\n')}\n--- second ---\n${second.lines.join('\n')}`);
     } catch (err) {
       const ourLog = logs.lines.slice(-60).map((l) => `${l.kind} ${l.text.replaceAll('\x01', '|')}`).join('\n');
       throw new Error(`${err instanceof Error ? err.message : String(err)}\n--- our acceptor log ---\n${ourLog}`, { cause: err });
@@ -244,6 +245,58 @@ describe('interop with QuickFIX C++', { skip, timeout: 60_000 }, () => {
       await acceptor.stop(500);
     }
   });
+
+  // Engine bug (packages/fix/src/session/session.ts: startTicking() and checkLiveness()): liveness is
+  // checked only on ticks every settings.tickIntervalMs (1000 ms), started at connect, and a Heartbeat
+  // goes out on the first tick where now - lastSentAt >= HeartBtInt. Our Logon answer leaves a few ms
+  // after connect, so the tick one HeartBtInt later falls a few ms short and the Heartbeat waits for
+  // the next one: 2000 ms of silence after logon at HeartBtInt=1 (measured: 2000, 1003, 1001 ms).
+  // FIX 4.4 vol. 2 asks for a Heartbeat whenever nothing was sent for HeartBtInt seconds; QuickFIX
+  // sends a TestRequest after 1.2 x HeartBtInt of silence. The same holds for any message sent just
+  // after a tick, at any HeartBtInt (up to one tick late). Marked todo (it runs and is reported, but
+  // does not fail the suite) until the session fixes it; remove the todo then.
+  test(
+    'our acceptor heartbeats a quiet session every HeartBtInt (QuickFIX never needs a TestRequest)',
+    { todo: 'engine bug: a Heartbeat can go out one 1 s tick late (2 s after logon at HeartBtInt=1)' },
+    async () => {
+      const acceptor = await Acceptor.start({
+        port: 0,
+        host: '127.0.0.1',
+        authenticator: { authenticate: () => ({ accept: true }) },
+        app: { fromApp: () => {} },
+        storeFactory: new MemoryStoreFactory(),
+        codec: createSessionCodec(),
+      });
+      const qf = peer(
+        new QuickfixPeer({
+          binary: build.programs.fixpeer,
+          mode: 'initiator',
+          port: acceptor.port,
+          senderCompID: QF_CLIENT,
+          targetCompID: BROKER,
+          storeDir: tempDir('heartbeat-store'),
+          dictionaryPath: build.dictionaryPath,
+          heartBtIntSec: 1,
+        }),
+      );
+      try {
+        qf.script(['start', 'wait-logon', 'sleep 4500', 'logout', 'wait-logout'].join('\n'), true);
+        await qf.finished();
+        const fromUs = qf.messages('RX').filter((m) => !hasFields(m, { 35: '5' }));
+        const times = fromUs.map((m) => Date.parse(field(m, 52)!.replace(/^(\d{4})(\d{2})(\d{2})-/, '$1-$2-$3T') + 'Z'));
+        const gaps = times.slice(1).map((t, i) => t - times[i]!);
+        const probes = qf.messages('TX').filter((m) => hasFields(m, { 35: '1' }));
+        assert.deepEqual(probes, [], `QuickFIX had to send TestRequests; our send gaps were ${gaps.join(', ')} ms`);
+        assert.ok(
+          gaps.every((g) => g <= 1100),
+          `gaps between our messages ${gaps.join(', ')} ms exceed HeartBtInt=1 s`,
+        );
+      } finally {
+        qf.kill();
+        await acceptor.stop(500);
+      }
+    },
+  );
 
   test('our initiator → QuickFIX acceptor: logon, heartbeats, order echoed back, logout', async () => {
     const port = await freePort();

@@ -6,7 +6,8 @@ export type { DictionaryData, DictionaryItem, FieldDef, MessageDef } from './dic
 export * from './dictionary/tags.generated';
 export { FixFramer } from './codec/framer';
 export type { Frame, FramerOptions } from './codec/framer';
-export { FixParser, isValidFormat } from './codec/parser';
+export { FixParser } from './codec/parser';
+export { isValidFormat } from './codec/format';
 export { FieldView, FixFieldMissingError, FixGroupEntry, FixMessage } from './codec/message';
 export { FixEncodeError, FixEncoder, FixMessageBuilder } from './codec/encoder';
 export type { EncoderOptions, FieldValue, GroupEntryInput } from './codec/encoder';

@@ -160,6 +160,7 @@ describe('FixMessageBuilder', () => {
   it('replaces, reads and deletes fields', () => {
     const b = new FixMessageBuilder('D').set(11, 'A').set(54, '1').set(11, 'B');
     assert.equal(b.get(11), 'B');
+    assert.match(pipes(encoder.encode(b)), /\|11=B\|54=1\|10=/, 'the last value set is written, once');
     assert.ok(b.has(54));
     assert.ok(b.delete(54));
     assert.ok(!b.delete(54));

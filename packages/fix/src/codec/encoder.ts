@@ -26,7 +26,6 @@ const RESERVED_TAGS = new Set([8, 9, 10, 35]);
 export class FixMessageBuilder {
   /** @internal */ readonly tags: number[] = [];
   /** @internal */ readonly values: StoredValue[] = [];
-  private maxTag = 0;
 
   constructor(readonly msgType: string) {
     if (!msgType || msgType.length > 3) throw new RangeError(`bad MsgType '${msgType}'`);
@@ -34,7 +33,7 @@ export class FixMessageBuilder {
 
   /** Sets (or replaces) a field. Header fields (49, 56, 34, 52, 43, 122, ...) are placed in the header on encode. */
   set(tag: number, value: FieldValue): this {
-    if (!Number.isInteger(tag) || tag <= 0) throw new RangeError(`bad FIX tag ${tag}`);
+    if (!Number.isInteger(tag) || tag <= 0 || tag >= 0x40000000) throw new RangeError(`bad FIX tag ${tag}`);
     if (RESERVED_TAGS.has(tag)) throw new RangeError(`FIX tag ${tag} is written by the encoder`);
     if (typeof value === 'string' && value.length === 0) throw new RangeError(`FIX tag ${tag}: empty value`);
     this.store(tag, value);
@@ -49,14 +48,14 @@ export class FixMessageBuilder {
 
   /** Sets a repeating group; NumInGroup (countTag) is written as entries.length. Empty → the group is omitted. */
   setGroup(countTag: number, entries: readonly GroupEntryInput[]): this {
-    if (!Number.isInteger(countTag) || countTag <= 0) throw new RangeError(`bad FIX tag ${countTag}`);
+    if (!Number.isInteger(countTag) || countTag <= 0 || countTag >= 0x40000000) throw new RangeError(`bad FIX tag ${countTag}`);
     if (entries.length === 0) this.delete(countTag);
     else this.store(countTag, entries);
     return this;
   }
 
   get(tag: number): StoredValue | undefined {
-    const i = this.tags.indexOf(tag);
+    const i = this.tags.lastIndexOf(tag);
     return i < 0 ? undefined : this.values[i];
   }
 
@@ -65,22 +64,20 @@ export class FixMessageBuilder {
   }
 
   delete(tag: number): boolean {
-    const i = this.tags.indexOf(tag);
-    if (i < 0) return false;
-    this.tags.splice(i, 1);
-    this.values.splice(i, 1);
-    return true;
+    let found = false;
+    for (let i = this.tags.length - 1; i >= 0; i--) {
+      if (this.tags[i] === tag) {
+        this.tags.splice(i, 1);
+        this.values.splice(i, 1);
+        found = true;
+      }
+    }
+    return found;
   }
 
+  // Appending is O(1); a replaced field stays in the list and the encoder writes only the last value
+  // set for a tag.
   private store(tag: number, value: StoredValue): void {
-    // Fields are usually added in ascending order, so a new tag above the maximum cannot be a replacement.
-    if (tag <= this.maxTag) {
-      const i = this.tags.indexOf(tag);
-      if (i >= 0) {
-        this.values[i] = value;
-        return;
-      }
-    } else this.maxTag = tag;
     this.tags.push(tag);
     this.values.push(value);
   }
@@ -107,6 +104,8 @@ const PREFIX_ROOM = 32;
 /** Tags below this have their "tag=" bytes precomputed. */
 const TAG_CACHE_LIMIT = 10_000;
 const SLAB_SIZE = 64 * 1024;
+/** Tags are below 2^30 (checked in set), so section * 2^30 + tag orders by section, then tag. */
+const SECTION_WEIGHT = 0x40000000;
 
 export class FixEncoder {
   readonly dictionary: Dictionary;
@@ -120,10 +119,13 @@ export class FixEncoder {
   /** Running byte sum of everything written after the prefix, for CheckSum. */
   private sum = 0;
   private readonly order: number[] = [];
+  private readonly keys: number[] = [];
+  /** By tag: 0 header, 1 body, 2 trailer. */
+  private readonly sectionOf: Uint8Array;
+  /** By tag: 1 for DATA fields (which may contain SOH). */
+  private readonly dataTag: Uint8Array;
   private readonly prefixBytes: Buffer;
   private readonly prefixSum: number;
-  private readonly headerKind: Uint8Array;
-  private readonly trailerKind: Uint8Array;
   private readonly tagLimit: number;
   private readonly tagBytes: (Uint8Array | undefined)[] = new Array<Uint8Array | undefined>(TAG_CACHE_LIMIT).fill(undefined);
   private readonly tagSums = new Uint16Array(TAG_CACHE_LIMIT);
@@ -136,9 +138,14 @@ export class FixEncoder {
     let prefixSum = 0;
     for (const b of this.prefixBytes) prefixSum += b;
     this.prefixSum = prefixSum;
-    this.headerKind = dictionary.header.memberKind;
-    this.trailerKind = dictionary.trailer.memberKind;
     this.tagLimit = dictionary.tagLimit;
+    this.sectionOf = new Uint8Array(this.tagLimit).fill(1);
+    this.dataTag = new Uint8Array(this.tagLimit);
+    for (let tag = 1; tag < this.tagLimit; tag++) {
+      if (dictionary.header.has(tag)) this.sectionOf[tag] = 0;
+      else if (dictionary.trailer.has(tag)) this.sectionOf[tag] = 2;
+      if (dictionary.lengthTagByDataTag[tag] !== 0) this.dataTag[tag] = 1;
+    }
   }
 
   /**
@@ -149,13 +156,20 @@ export class FixEncoder {
     const tags = message.tags;
     const values = message.values;
     const n = tags.length;
+    const sectionOf = this.sectionOf;
+    const tagLimit = this.tagLimit;
+    // Sort key: section (header 0, body 1, trailer 2), then tag number. Insertion sort is O(n) for
+    // the usual input, which already lists header then body fields in ascending order.
+    const keys = this.keys;
     const order = this.order;
+    keys.length = n;
     order.length = n;
-    // Insertion sort by tag: O(n) for the usual ascending input.
     for (let i = 0; i < n; i++) {
       const tag = tags[i]!;
+      const key = (tag < tagLimit ? sectionOf[tag]! : 1) * SECTION_WEIGHT + tag;
+      keys[i] = key;
       let j = i - 1;
-      while (j >= 0 && tags[order[j]!]! > tag) {
+      while (j >= 0 && keys[order[j]!]! > key) {
         order[j + 1] = order[j]!;
         j--;
       }
@@ -163,32 +177,19 @@ export class FixEncoder {
     }
 
     this.begin();
-    this.writeField(35, message.msgType);
-    const headerKind = this.headerKind;
-    const trailerKind = this.trailerKind;
-    const tagLimit = this.tagLimit;
-    // Header fields by tag number, then body fields by tag number, then trailer fields.
-    let hasTrailer = false;
+    this.writeStringField(35, message.msgType);
     for (let k = 0; k < n; k++) {
       const i = order[k]!;
       const tag = tags[i]!;
-      if (tag < tagLimit && headerKind[tag] !== 0) this.writeAny(message, tag, values[i]!, true);
-    }
-    for (let k = 0; k < n; k++) {
-      const i = order[k]!;
-      const tag = tags[i]!;
-      if (tag < tagLimit && (headerKind[tag] !== 0 || trailerKind[tag] !== 0)) {
-        if (trailerKind[tag] !== 0) hasTrailer = true;
-        continue;
-      }
-      this.writeAny(message, tag, values[i]!, false);
-    }
-    if (hasTrailer) {
-      for (let k = 0; k < n; k++) {
-        const i = order[k]!;
-        const tag = tags[i]!;
-        if (tag < tagLimit && trailerKind[tag] !== 0 && headerKind[tag] === 0) this.writeAny(message, tag, values[i]!, false);
-      }
+      // The sort is stable, so when a tag was set more than once the last value set comes last.
+      if (k + 1 < n && tags[order[k + 1]!] === tag) continue;
+      const value = values[i]!;
+      if (typeof value === 'string') this.writeStringField(tag, value);
+      else if (Array.isArray(value)) {
+        const inHeader = keys[i]! < SECTION_WEIGHT;
+        const scope: FieldScope | undefined = inHeader ? this.dictionary.header : this.dictionary.message(message.msgType)?.body;
+        this.writeGroup(tag, value as readonly GroupEntryInput[], scope?.group(tag));
+      } else this.writeField(tag, value as FieldValue);
     }
     return this.finish();
   }
@@ -199,7 +200,7 @@ export class FixEncoder {
    */
   encodeOrdered(msgType: string, header: ReadonlyArray<readonly [number, FieldValue]>, body: ReadonlyArray<readonly [number, FieldValue]>): Buffer {
     this.begin();
-    this.writeField(35, msgType);
+    this.writeStringField(35, msgType);
     for (const [tag, value] of header) {
       if (!RESERVED_TAGS.has(tag)) this.writeField(tag, value);
     }
@@ -207,13 +208,6 @@ export class FixEncoder {
       if (!RESERVED_TAGS.has(tag)) this.writeField(tag, value);
     }
     return this.finish();
-  }
-
-  private writeAny(message: FixMessageBuilder, tag: number, value: StoredValue, inHeader: boolean): void {
-    if (Array.isArray(value)) {
-      const scope: FieldScope | undefined = inHeader ? this.dictionary.header : this.dictionary.message(message.msgType)?.body;
-      this.writeGroup(tag, value as readonly GroupEntryInput[], scope?.group(tag));
-    } else this.writeField(tag, value as FieldValue);
   }
 
   private begin(): void {
@@ -280,12 +274,12 @@ export class FixEncoder {
   }
 
   private writeField(tag: number, value: FieldValue): void {
+    if (typeof value === 'string') {
+      this.writeStringField(tag, value);
+      return;
+    }
     this.writeTag(tag);
     switch (typeof value) {
-      case 'string':
-        if (value.length === 0) throw new FixEncodeError(tag, 'empty value');
-        this.writeString(tag, value, this.isDataField(tag));
-        break;
       case 'number':
         if (!Number.isSafeInteger(value)) throw new FixEncodeError(tag, `${value} is not an integer; pass decimals as strings`);
         if (value < 0) {
@@ -319,7 +313,47 @@ export class FixEncoder {
   }
 
   private isDataField(tag: number): boolean {
-    return tag < this.tagLimit && this.dictionary.lengthTagByDataTag[tag] !== 0;
+    return tag < this.tagLimit && this.dataTag[tag] === 1;
+  }
+
+  /** tag=value<SOH> for a string value: the hot path, with locals instead of per-byte field access. */
+  private writeStringField(tag: number, s: string): void {
+    const len = s.length;
+    if (len === 0) throw new FixEncodeError(tag, 'empty value');
+    this.ensure(len + 24);
+    const buf = this.buf;
+    let p = this.pos;
+    let sum = this.sum;
+    if (tag < TAG_CACHE_LIMIT) {
+      const bytes = this.tagBytes[tag] ?? this.cacheTag(tag);
+      for (let k = 0; k < bytes.length; k++) buf[p++] = bytes[k]!;
+      sum += this.tagSums[tag]!;
+    } else {
+      this.writeTag(tag);
+      p = this.pos;
+      sum = this.sum;
+    }
+    const allowSoh = tag < this.tagLimit && this.dataTag[tag] === 1;
+    for (let i = 0; i < len; i++) {
+      const c = s.charCodeAt(i);
+      if (c > 0xff || (c === SOH && !allowSoh)) {
+        throw new FixEncodeError(tag, c === SOH ? 'SOH inside a non-DATA field' : `character U+${c.toString(16)} is not encodable (use an Encoded* field)`);
+      }
+      buf[p++] = c;
+      sum += c;
+    }
+    buf[p++] = SOH;
+    this.pos = p;
+    this.sum = sum + SOH;
+  }
+
+  private cacheTag(tag: number): Uint8Array {
+    const bytes = Buffer.from(`${tag}=`, 'latin1');
+    this.tagBytes[tag] = bytes;
+    let sum = 0;
+    for (const b of bytes) sum += b;
+    this.tagSums[tag] = sum;
+    return bytes;
   }
 
   /** Writes "tag=" and guarantees room for at least 24 more bytes. */
@@ -331,14 +365,7 @@ export class FixEncoder {
       this.sum += 0x3d;
       return;
     }
-    let bytes = this.tagBytes[tag];
-    if (bytes === undefined) {
-      bytes = Buffer.from(`${tag}=`, 'latin1');
-      this.tagBytes[tag] = bytes;
-      let sum = 0;
-      for (const b of bytes) sum += b;
-      this.tagSums[tag] = sum;
-    }
+    const bytes = this.tagBytes[tag] ?? this.cacheTag(tag);
     const buf = this.buf;
     let p = this.pos;
     for (let k = 0; k < bytes.length; k++) buf[p++] = bytes[k]!;

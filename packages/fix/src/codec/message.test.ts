@@ -60,6 +60,24 @@ describe('FixMessage', () => {
     assert.equal(String(t), '20260315-09:30:01.120');
   });
 
+  it('reads timestamps of every fraction length, validated or not', () => {
+    const cases: [string, number][] = [
+      ['20260315-09:30:01', 0],
+      ['20260315-09:30:01.5', 500],
+      ['20260315-09:30:01.25', 250],
+      ['20260315-09:30:01.123456', 123],
+      ['20261231-23:59:60.000', 0],
+    ];
+    for (const [text, ms] of cases) {
+      const base = text.endsWith(':60.000') ? Date.UTC(2027, 0, 1, 0, 0, 0) : Date.UTC(2026, 2, 15, 9, 30, 1, ms);
+      for (const p of [parser, new FixParser(undefined, { validate: false })]) {
+        const m = p.parse(fixMessage(`${header('D')}11=A|54=1|60=${text}|40=1|`));
+        assert.equal(m.getTimestamp(Tag.TransactTime)!.epochMs, base, text);
+        assert.equal(m.getTimestamp(Tag.TransactTime)!.text, text);
+      }
+    }
+  });
+
   it('reads MonthYear', () => {
     const m = parser.parse(NOS);
     assert.deepEqual(m.getMonthYear(Tag.MaturityMonthYear), { text: '202604', year: 2026, month: 4, day: undefined, week: undefined });
@@ -211,7 +229,7 @@ describe('FixParser structure errors (garbled: ignored, never rejected)', () => 
     ['no CheckSum', Buffer.from('8=FIX.4.4\x019=5\x0135=0\x01', 'latin1'), /CheckSum \(10\) must be the last/],
     ['an unterminated last field', Buffer.from('8=FIX.4.4\x019=5\x0135=0\x0110=000', 'latin1'), /not terminated/],
     ['a DATA length past the end', fixMessage(`${header('B', 5)}148=H|33=1|58=x|354=50|355=abc|`), /DATA field 355 is not 50 bytes/],
-    ['empty input', Buffer.alloc(0), /CheckSum/],
+    ['empty input', Buffer.alloc(0), /empty message/],
   ];
   for (const [name, bytes, reason] of cases) {
     it(name, () => {

@@ -1,8 +1,9 @@
 // A parsed FIX message: the raw bytes plus a flat table of field positions, decoded lazily.
-import type { Dictionary, MessageDef } from '../dictionary/dictionary';
+import { ValueType, type Dictionary, type MessageDef } from '../dictionary/dictionary';
+import { isValidFormat } from './format';
 import type { TopLevelIndex } from './parser';
 import type { FixRejection } from './rejection';
-import { FixTimestamp, FixValueError, isFixDecimal, parseMonthYear, parseUtcTimeOnly, parseUtcTimestamp, type FixMonthYear } from './values';
+import { FixTimestamp, FixValueError, parseMonthYear, parseUtcTimeOnly, type FixMonthYear } from './values';
 
 /** Field table stride: tag, value start, value end, index of the next field at the same level. */
 export const FIELD_STRIDE = 4;
@@ -22,7 +23,24 @@ export class FieldTable {
     readonly f: readonly number[],
     readonly count: number,
     readonly dictionary: Dictionary,
+    /**
+     * True when the parser validated the whole message without finding anything wrong: every field
+     * the dictionary types has then had its format checked, and typed getters can skip re-checking.
+     */
+    readonly formatsChecked = false,
   ) {}
+
+  /** Whether field i's format is already known to match the given ValueType. */
+  checked(i: number, type: number): boolean {
+    if (!this.formatsChecked) return false;
+    const tag = this.f[i * FIELD_STRIDE]!;
+    return tag < this.dictionary.tagLimit && this.dictionary.valueTypeByTag[tag] === type;
+  }
+
+  /** Whether the bytes of field i have the given ValueType's format. */
+  hasFormat(i: number, type: number): boolean {
+    return this.checked(i, type) || isValidFormat(this.raw, type, this.f[i * FIELD_STRIDE + 1]!, this.f[i * FIELD_STRIDE + 2]!);
+  }
 
   value(i: number): string {
     const f = this.f;
@@ -115,15 +133,17 @@ export class FieldView {
    * values.ts for scaled-integer arithmetic). Never converted through Number.
    */
   getDecimal(tag: number): string | undefined {
-    const v = this.get(tag);
-    if (v === undefined) return undefined;
-    if (!isFixDecimal(v)) throw new FixValueError(tag, v, 'decimal');
-    return v;
+    const i = this.indexOf(tag);
+    if (i < 0) return undefined;
+    if (!this.table.hasFormat(i, ValueType.Decimal)) throw new FixValueError(tag, this.table.value(i), 'decimal');
+    return this.table.value(i);
   }
 
   getChar(tag: number): string | undefined {
-    const v = this.get(tag);
-    if (v !== undefined && v.length !== 1) throw new FixValueError(tag, v, 'char');
+    const i = this.indexOf(tag);
+    if (i < 0) return undefined;
+    const v = this.table.value(i);
+    if (v.length !== 1) throw new FixValueError(tag, v, 'char');
     return v;
   }
 
@@ -138,11 +158,27 @@ export class FieldView {
 
   /** UTCTimestamp (YYYYMMDD-HH:MM:SS[.sss]): the instant plus the exact text. */
   getTimestamp(tag: number): FixTimestamp | undefined {
-    const v = this.get(tag);
-    if (v === undefined) return undefined;
-    const ms = parseUtcTimestamp(v);
-    if (Number.isNaN(ms)) throw new FixValueError(tag, v, 'UTCTimestamp');
-    return new FixTimestamp(v, ms);
+    const i = this.indexOf(tag);
+    if (i < 0) return undefined;
+    const f = this.table.f;
+    const start = f[i * FIELD_STRIDE + 1]!;
+    const end = f[i * FIELD_STRIDE + 2]!;
+    const raw = this.table.raw;
+    if (!this.table.hasFormat(i, ValueType.UtcTimestamp)) throw new FixValueError(tag, this.table.value(i), 'UTCTimestamp');
+    // Format known good: read the digits straight from the bytes.
+    const d = (k: number): number => raw[start + k]! - 0x30;
+    const fraction = end - start - 18;
+    const millis = fraction <= 0 ? 0 : fraction >= 3 ? d(18) * 100 + d(19) * 10 + d(20) : fraction === 2 ? d(18) * 100 + d(19) * 10 : d(18) * 100;
+    const ms = Date.UTC(
+      d(0) * 1000 + d(1) * 100 + d(2) * 10 + d(3),
+      d(4) * 10 + d(5) - 1,
+      d(6) * 10 + d(7),
+      d(9) * 10 + d(10),
+      d(12) * 10 + d(13),
+      d(15) * 10 + d(16),
+      millis,
+    );
+    return new FixTimestamp(this.table.value(i), ms);
   }
 
   /** UTCTimeOnly (HH:MM:SS[.sss]) as milliseconds since midnight UTC. */

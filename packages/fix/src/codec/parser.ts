@@ -2,6 +2,7 @@
 // dictionary and validate as we go. Every per-tag question is an array lookup; values are not
 // decoded to strings unless an enum check needs it.
 import { Dictionary, ENUM_KEY_MAX_LENGTH, Placement, ValueType, type GroupDef, type MessageDef } from '../dictionary/dictionary';
+import { isValidFormat } from './format';
 import { FIELD_STRIDE, FieldTable, FixMessage } from './message';
 import { DEFAULT_VALIDATION, RejectReason, USER_DEFINED_TAG_MIN, rejection, type FixRejection, type ValidationOptions } from './rejection';
 
@@ -53,10 +54,20 @@ export class FixParser implements TopLevelIndex {
   private requiredRef = 0;
 
   private readonly beginStringBytes: Buffer;
+  /** By tag: 1 when the value has a format or enum to check (STRING without enum and DATA have none). */
+  private readonly checks: Uint8Array;
 
   constructor(dictionary: Dictionary = Dictionary.fix44(), options: Partial<ValidationOptions> = {}) {
     this.dictionary = dictionary;
     this.beginStringBytes = Buffer.from(dictionary.beginString, 'latin1');
+    this.checks = new Uint8Array(dictionary.tagLimit);
+    for (const field of dictionary.fields) {
+      const plain = field.valueType === ValueType.String || field.valueType === ValueType.Data;
+      // MsgType is checked against the message definitions, not its enum.
+      if (field.tag !== 35 && (!plain || dictionary.charEnumByTag[field.tag] !== undefined || dictionary.stringEnumByTag[field.tag] !== undefined)) {
+        this.checks[field.tag] = 1;
+      }
+    }
     this.options = { ...DEFAULT_VALIDATION, ...options };
     this.stamps = new Uint32Array(Math.max(STAMP_LIMIT, dictionary.tagLimit));
     this.index = new Int32Array(this.stamps.length);
@@ -77,6 +88,7 @@ export class FixParser implements TopLevelIndex {
     const lengthTagByDataTag = dict.lengthTagByDataTag;
     const headerKind = dict.header.memberKind;
     const trailerKind = dict.trailer.memberKind;
+    const checks = this.checks;
     const len = raw.length;
     // Sized for ~one field per 8 bytes (4 slots each) to avoid regrowing while pushing.
     const f: number[] = new Array<number>(len >> 1);
@@ -103,46 +115,49 @@ export class FixParser implements TopLevelIndex {
     let def: MessageDef | undefined;
     let placement: Uint8Array | undefined;
 
-    while (pos < len) {
+    // Every field ends with SOH, so the last byte must be one; the loops below then need no bounds
+    // checks: an SOH always stops them.
+    if (len === 0 || raw[len - 1] !== SOH) garbled = len === 0 ? 'empty message' : 'last field not terminated by SOH';
+
+    while (pos < len && garbled === undefined) {
       // Tag: digits up to '='. QuickFIX treats a non-numeric tag as an unreadable message.
       const tagStart = pos;
       let tag = 0;
       let c = raw[pos]!;
       while (c !== EQUALS) {
-        if (c < 0x30 || c > 0x39 || pos - tagStart >= MAX_TAG_DIGITS || pos + 1 >= len) {
-          garbled = c === SOH || pos + 1 >= len ? 'field without "="' : 'tag is not a number';
+        const digit = c - 0x30;
+        if (digit < 0 || digit > 9) {
+          garbled = c === SOH ? 'field without "="' : 'tag is not a number';
           break;
         }
-        tag = tag * 10 + (c - 0x30);
+        tag = tag * 10 + digit;
         c = raw[++pos]!;
       }
       if (garbled !== undefined) break;
-      if (pos === tagStart) {
-        garbled = 'field without a tag';
+      if (pos === tagStart || pos - tagStart > MAX_TAG_DIGITS) {
+        garbled = pos === tagStart ? 'field without a tag' : 'tag number too long';
         break;
       }
       const valueStart = ++pos;
 
       // Value: up to SOH, except DATA fields whose byte count comes from their LENGTH field.
       let valueEnd = -1;
-      const lengthTag = tag < tagLimit ? lengthTagByDataTag[tag]! : 0;
-      if (lengthTag !== 0 && n > 0 && f[(n - 1) * FIELD_STRIDE] === lengthTag) {
-        const dataLength = unsignedAt(raw, f[(n - 1) * FIELD_STRIDE + 1]!, f[(n - 1) * FIELD_STRIDE + 2]!);
-        if (dataLength >= 0) {
-          valueEnd = valueStart + dataLength;
-          if (valueEnd >= len || raw[valueEnd] !== SOH) {
-            garbled = `DATA field ${tag} is not ${dataLength} bytes long`;
-            break;
+      if (tag < tagLimit) {
+        const lengthTag = lengthTagByDataTag[tag]!;
+        if (lengthTag !== 0 && n > 0 && f[(n - 1) * FIELD_STRIDE] === lengthTag) {
+          const dataLength = unsignedAt(raw, f[(n - 1) * FIELD_STRIDE + 1]!, f[(n - 1) * FIELD_STRIDE + 2]!);
+          if (dataLength >= 0) {
+            valueEnd = valueStart + dataLength;
+            if (valueEnd >= len || raw[valueEnd] !== SOH) {
+              garbled = `DATA field ${tag} is not ${dataLength} bytes long`;
+              break;
+            }
           }
         }
       }
       if (valueEnd < 0) {
         valueEnd = valueStart;
-        while (valueEnd < len && raw[valueEnd] !== SOH) valueEnd++;
-        if (valueEnd >= len) {
-          garbled = 'last field not terminated by SOH';
-          break;
-        }
+        while (raw[valueEnd] !== SOH) valueEnd++;
       }
       pos = valueEnd + 1;
       const index = n++;
@@ -222,7 +237,7 @@ export class FixParser implements TopLevelIndex {
         }
         if (garbled !== undefined) break;
         if (handled) {
-          if (validate && this.fieldReason === NO_ERROR) {
+          if (validate && this.fieldReason === NO_ERROR && (valueStart === valueEnd || (tag < tagLimit && checks[tag] !== 0))) {
             const problem = valueProblem(dict, opts.validateFieldsHaveValues, raw, tag, valueStart, valueEnd);
             if (problem !== NO_ERROR) this.noteFieldError(problem, tag);
           }
@@ -268,7 +283,7 @@ export class FixParser implements TopLevelIndex {
 
       if (validate && this.fieldReason === NO_ERROR) {
         if (where === Placement.None) this.checkUnknownTag(tag);
-        if (this.fieldReason === NO_ERROR) {
+        if (this.fieldReason === NO_ERROR && (valueStart === valueEnd || (tag < tagLimit && checks[tag] !== 0))) {
           const problem = valueProblem(dict, opts.validateFieldsHaveValues, raw, tag, valueStart, valueEnd);
           if (problem !== NO_ERROR) this.noteFieldError(problem, tag);
         }
@@ -295,7 +310,8 @@ export class FixParser implements TopLevelIndex {
       }
     }
     const lookup = garbled === undefined ? this : undefined;
-    return new FixMessage(new FieldTable(raw, f, n, dict), beginString, msgType, msgSeqNum, def, garbled, result, lookup, messageScope, epoch, this.parseCount);
+    const clean = validate && garbled === undefined && result === undefined;
+    return new FixMessage(new FieldTable(raw, f, n, dict, clean), beginString, msgType, msgSeqNum, def, garbled, result, lookup, messageScope, epoch, this.parseCount);
   }
 
   private nextScope(): number {
@@ -405,8 +421,7 @@ function bytesEqual(raw: Buffer, start: number, end: number, expected: Buffer): 
 }
 
 function enumContains(raw: Buffer, start: number, end: number, keyed: ReadonlySet<number> | undefined, strings: ReadonlySet<string>): boolean {
-  if (keyed !== undefined) {
-    if (end - start > ENUM_KEY_MAX_LENGTH) return false;
+  if (keyed !== undefined && end - start <= ENUM_KEY_MAX_LENGTH) {
     let key = 1;
     for (let k = start; k < end; k++) {
       const c = raw[k]!;
@@ -428,107 +443,5 @@ function unsignedAt(raw: Buffer, start: number, end: number): number {
     v = v * 10 + d;
   }
   return v;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Format checks on bytes, one per ValueType family.
-
-export function isValidFormat(raw: Uint8Array, type: number, start: number, end: number): boolean {
-  switch (type) {
-    case ValueType.Int: {
-      let k = start;
-      if (raw[k] === 0x2d) k++;
-      return k < end && allDigits(raw, k, end);
-    }
-    case ValueType.UnsignedInt:
-      return allDigits(raw, start, end);
-    case ValueType.Decimal:
-      return isDecimalBytes(raw, start, end);
-    case ValueType.Char:
-      return end - start === 1;
-    case ValueType.Boolean:
-      return end - start === 1 && (raw[start] === 0x59 || raw[start] === 0x4e);
-    case ValueType.UtcTimestamp:
-      return isTimestampBytes(raw, start, end);
-    case ValueType.UtcTimeOnly:
-      return isTimeBytes(raw, start, end);
-    case ValueType.Date:
-      return end - start === 8 && isDateBytes(raw, start);
-    case ValueType.MonthYear:
-      return isMonthYearBytes(raw, start, end);
-    case ValueType.DayOfMonth: {
-      if (end - start > 2 || !allDigits(raw, start, end)) return false;
-      const v = numberAt(raw, start, end);
-      return v >= 1 && v <= 31;
-    }
-    default:
-      return true;
-  }
-}
-
-function allDigits(raw: Uint8Array, start: number, end: number): boolean {
-  if (start >= end) return false;
-  for (let k = start; k < end; k++) {
-    const c = raw[k]!;
-    if (c < 0x30 || c > 0x39) return false;
-  }
-  return true;
-}
-
-function numberAt(raw: Uint8Array, start: number, end: number): number {
-  let v = 0;
-  for (let k = start; k < end; k++) v = v * 10 + (raw[k]! - 0x30);
-  return v;
-}
-
-function isDecimalBytes(raw: Uint8Array, start: number, end: number): boolean {
-  let k = start;
-  if (raw[k] === 0x2d) k++;
-  let digits = 0;
-  let dot = false;
-  for (; k < end; k++) {
-    const c = raw[k]!;
-    if (c >= 0x30 && c <= 0x39) digits++;
-    else if (c === 0x2e && !dot) dot = true;
-    else return false;
-  }
-  return digits > 0;
-}
-
-function isDateBytes(raw: Uint8Array, start: number): boolean {
-  if (!allDigits(raw, start, start + 8)) return false;
-  const year = numberAt(raw, start, start + 4);
-  const month = numberAt(raw, start + 4, start + 6);
-  const day = numberAt(raw, start + 6, start + 8);
-  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
-}
-
-function isTimeBytes(raw: Uint8Array, start: number, end: number): boolean {
-  const len = end - start;
-  if (len < 8 || raw[start + 2] !== 0x3a || raw[start + 5] !== 0x3a) return false;
-  if (!allDigits(raw, start, start + 2) || !allDigits(raw, start + 3, start + 5) || !allDigits(raw, start + 6, start + 8)) return false;
-  if (numberAt(raw, start, start + 2) > 23 || numberAt(raw, start + 3, start + 5) > 59 || numberAt(raw, start + 6, start + 8) > 60) return false;
-  if (len === 8) return true;
-  return raw[start + 8] === 0x2e && len >= 10 && len <= 18 && allDigits(raw, start + 9, end);
-}
-
-function isTimestampBytes(raw: Uint8Array, start: number, end: number): boolean {
-  return end - start >= 17 && raw[start + 8] === 0x2d && isDateBytes(raw, start) && isTimeBytes(raw, start + 9, end);
-}
-
-function isMonthYearBytes(raw: Uint8Array, start: number, end: number): boolean {
-  const len = end - start;
-  if (len !== 6 && len !== 8) return false;
-  if (!allDigits(raw, start, start + 6)) return false;
-  const month = numberAt(raw, start + 4, start + 6);
-  if (month < 1 || month > 12) return false;
-  if (len === 6) return true;
-  if (raw[start + 6] === 0x77) return raw[start + 7]! >= 0x31 && raw[start + 7]! <= 0x35;
-  return isDateBytes(raw, start);
-}
-
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
-  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 

@@ -168,8 +168,8 @@ export class Dictionary {
   /** By tag: the enum values when at least one is longer than a character. */
   readonly stringEnumByTag: readonly (ReadonlySet<string> | undefined)[];
   /**
-   * By tag: the same values as numbers (see enumValueKey), so a parser can check a value without
-   * decoding it to a string; undefined when some value cannot be keyed (long or non-ASCII).
+   * By tag: the short ASCII values among stringEnumByTag as numbers (see enumValueKey), so a parser
+   * can check a short value without decoding it to a string; longer values need the string set.
    */
   readonly keyedEnumByTag: readonly (ReadonlySet<number> | undefined)[];
 
@@ -214,8 +214,7 @@ export class Dictionary {
           charEnums[f.tag] = set;
         } else {
           stringEnums[f.tag] = new Set(values);
-          const keys = values.map(enumValueKey);
-          if (keys.every((k) => k >= 0)) keyedEnums[f.tag] = new Set(keys);
+          keyedEnums[f.tag] = new Set(values.map(enumValueKey).filter((k) => k >= 0));
         }
       }
     }

@@ -143,6 +143,9 @@ describe('interop with QuickFIX C++', { skip, timeout: 60_000 }, () => {
           'wait-rx 35=0 112=IOP-TR-1', // our answer to its TestRequest
           newOrderLine('IOP-1'),
           'wait-app 35=8 11=IOP-1',
+          // No Side (54): our dictionary check answers with a session Reject that QuickFIX must accept.
+          `send 35=D|11=IOP-BAD|55=TD3C|60=${formatUtcTimestamp(Date.now())}|38=1|40=1`,
+          'wait-rx 35=3 373=1 371=54',
           'skip 3', // QuickFIX's next three numbers are never sent: we must ask for them
           newOrderLine('IOP-2'),
           'wait-rx 35=2', // our ResendRequest
@@ -165,7 +168,11 @@ describe('interop with QuickFIX C++', { skip, timeout: 60_000 }, () => {
       assert.ok(gapFill, 'QuickFIX answered the ResendRequest with a SequenceReset-GapFill');
       assert.equal(field(gapFill, 34), String(order2Seq - 3));
       assert.equal(Number(field(gapFill, 36)), order2Seq, 'the GapFill reaches the queued order');
-      assert.deepEqual(desk.clOrdIDs(), ['IOP-1', 'IOP-2'], 'each order reached our application once, in sequence');
+      assert.deepEqual(desk.clOrdIDs(), ['IOP-1', 'IOP-2'], 'each valid order reached our application once, in sequence');
+      const reject = first.messages('ADMIN').find((m) => hasFields(m, { 35: '3' }))!;
+      const badOrder = sent.find((m) => hasFields(m, { 35: 'D', 11: 'IOP-BAD' }))!;
+      assert.equal(field(reject, 45), field(badOrder, 34), 'the Reject names the invalid order');
+      assert.equal(field(reject, 372), 'D');
       assert.ok(first.messages('RX').some((m) => hasFields(m, { 35: '5' })), 'we answered the Logout');
 
       const afterFirst = first.lastSeqNums();
@@ -229,7 +236,7 @@ describe('interop with QuickFIX C++', { skip, timeout: 60_000 }, () => {
       assert.equal(desk.received[2]!.get(Tag.PossDupFlag), 'Y', 'IOP-3 reached us as the resend it was');
       assert.equal(second.lines.filter((l) => l.startsWith('ERROR')).length, 0);
       const rejects = [...first.messages('RX'), ...second.messages('RX'), ...first.messages('TX'), ...second.messages('TX')].filter((m) => hasFields(m, { 35: '3' }));
-      assert.deepEqual(rejects, [], 'neither side rejected anything');
+      assert.equal(rejects.length, 1, 'nothing but the invalid order was rejected, by either side');
 
       const finalSeq = second.lastSeqNums();
       const ended = acceptor.list().find((s) => s.sessionID.targetCompID === QF_CLIENT)!;
@@ -298,7 +305,7 @@ describe('interop with QuickFIX C++', { skip, timeout: 60_000 }, () => {
     },
   );
 
-  test('our initiator → QuickFIX acceptor: logon, heartbeats, order echoed back, logout', async () => {
+  test('our initiator → QuickFIX acceptor: logon, heartbeats, order echoed back, logout, reconnect on stored numbers with a resend', async () => {
     const port = await freePort();
     const qf = peer(
       new QuickfixPeer({
@@ -313,80 +320,142 @@ describe('interop with QuickFIX C++', { skip, timeout: 60_000 }, () => {
         waitTimeoutMs: 10_000,
       }),
     );
-    qf.script(['start', 'wait-logon', 'wait-app 35=D 11=OUT-1', 'wait-logout'].join('\n'), true);
+    qf.script(
+      [
+        'start',
+        'wait-logon',
+        'wait-app 35=D 11=OUT-1',
+        'wait-logout',
+        // While we are away QuickFIX has an order for us: stored, sent when we ask for it.
+        `send 35=D|11=QF-AWAY|55=TD3C|54=1|60=${formatUtcTimestamp(Date.now())}|38=10|40=1`,
+        'wait-logon',
+        'wait-app 35=D 11=OUT-2',
+        'wait-logout',
+        'seqnums',
+      ].join('\n'),
+      true,
+    );
     await qf.waitForLine((l) => l === 'READY');
 
-    const echoed: InboundMessage[] = [];
+    const received: InboundMessage[] = [];
+    const waiters = new Set<() => void>();
     const logs = new MemoryLogFactory();
-    let loggedOn!: () => void;
-    const logon = new Promise<void>((resolve) => (loggedOn = resolve));
-    let gotEcho!: () => void;
-    const echo = new Promise<void>((resolve) => (gotEcho = resolve));
-    const initiator = await Initiator.start({
-      host: '127.0.0.1',
-      port,
-      sessionID: { beginString: 'FIX.4.4', senderCompID: BROKER, targetCompID: QF_BROKER },
-      settings: { heartBtIntSec: 1, validate: true },
-      app: {
-        onLogon: () => loggedOn(),
-        fromApp: (m) => {
-          echoed.push(m);
-          gotEcho();
+    const storeFactory = new MemoryStoreFactory();
+    const ourID: SessionID = { beginString: 'FIX.4.4', senderCompID: BROKER, targetCompID: QF_BROKER };
+    const connectOnce = async () => {
+      let loggedOn!: () => void;
+      const logon = new Promise<void>((resolve) => (loggedOn = resolve));
+      const initiator = await Initiator.start({
+        host: '127.0.0.1',
+        port,
+        sessionID: ourID,
+        settings: { heartBtIntSec: 1, validate: true },
+        app: {
+          onLogon: () => loggedOn(),
+          fromApp: (m) => {
+            received.push(m);
+            for (const w of waiters) w();
+          },
         },
-      },
-      storeFactory: new MemoryStoreFactory(),
-      codec: createSessionCodec(),
-      logFactory: logs,
-      reconnect: { initialDelayMs: 100, maxDelayMs: 500 },
-    });
-    try {
-      await withTimeout(logon, 10_000, 'logon to the QuickFIX acceptor');
-      const seq = await initiator.send(
-        outgoing('D', [
-          [Tag.ClOrdID, 'OUT-1'],
-          [Tag.Account, 'ACC-7788'],
-          [Tag.NoPartyIDs, '1'],
-          [Tag.PartyID, 'JSMITH'],
-          [Tag.PartyIDSource, 'D'],
-          [Tag.PartyRole, '11'],
-          [Tag.Symbol, 'TD3C'],
-          [Tag.Side, '2'],
-          [Tag.TransactTime, formatUtcTimestamp(Date.now())],
-          [Tag.OrderQty, '1500'],
-          [Tag.OrdType, '2'],
-          [Tag.Price, '14300.25'],
-        ]),
+        storeFactory,
+        codec: createSessionCodec(),
+        logFactory: logs,
+        reconnect: { initialDelayMs: 100, maxDelayMs: 500 },
+      });
+      return { initiator, logon };
+    };
+    const receivedOrder = (clOrdID: string) =>
+      withTimeout(
+        new Promise<InboundMessage>((resolve) => {
+          const check = () => {
+            const m = received.find((r) => r.get(Tag.ClOrdID) === clOrdID);
+            if (m) {
+              waiters.delete(check);
+              resolve(m);
+            }
+          };
+          waiters.add(check);
+          check();
+        }),
+        10_000,
+        `order ${clOrdID} from QuickFIX`,
       );
-      await withTimeout(echo, 10_000, 'the echoed order');
+    const order = (clOrdID: string) =>
+      outgoing('D', [
+        [Tag.ClOrdID, clOrdID],
+        [Tag.Account, 'ACC-7788'],
+        [Tag.NoPartyIDs, '1'],
+        [Tag.PartyID, 'JSMITH'],
+        [Tag.PartyIDSource, 'D'],
+        [Tag.PartyRole, '11'],
+        [Tag.Symbol, 'TD3C'],
+        [Tag.Side, '2'],
+        [Tag.TransactTime, formatUtcTimestamp(Date.now())],
+        [Tag.OrderQty, '1500'],
+        [Tag.OrdType, '2'],
+        [Tag.Price, '14300.25'],
+      ]);
+
+    let current: Initiator | undefined;
+    try {
+      const first = await connectOnce();
+      current = first.initiator;
+      await withTimeout(first.logon, 10_000, 'logon to the QuickFIX acceptor');
+      const seq = await first.initiator.send(order('OUT-1'));
+      const back = await receivedOrder('OUT-1');
       // A heartbeat each way at HeartBtInt=1 before we leave.
       await qf.waitForLine((l) => l.startsWith('RX ') && hasFields(l.slice(3), { 35: '0' }), 5000);
       await qf.waitForLine((l) => l.startsWith('TX ') && hasFields(l.slice(3), { 35: '0' }), 5000);
-      await initiator.stop(3000);
-      await qf.finished();
+      await first.initiator.stop(3000);
+      await qf.waitForLine((l) => l.startsWith('LOGOUT '), 5000);
 
-      const received = qf.messages('APP').find((m) => hasFields(m, { 35: 'D', 11: 'OUT-1' }))!;
-      assert.equal(field(received, 34), String(seq));
-      assert.equal(field(received, 448), 'JSMITH', 'the party group survived QuickFIX parsing');
-      assert.equal(field(received, 44), '14300.25');
-      assert.equal(echoed.length, 1);
-      const back = echoed[0]!;
-      assert.equal(back.get(Tag.ClOrdID), 'OUT-1');
+      const got = qf.messages('APP').find((m) => hasFields(m, { 35: 'D', 11: 'OUT-1' }))!;
+      assert.equal(field(got, 34), String(seq));
+      assert.equal(field(got, 448), 'JSMITH', 'the party group survived QuickFIX parsing');
+      assert.equal(field(got, 44), '14300.25');
       assert.equal(back.getDecimal(Tag.Price), '14300.25');
       assert.equal(back.getGroup(Tag.NoPartyIDs)[0]?.get(Tag.PartyID), 'JSMITH');
-      assert.ok(qf.lines.some((l) => l.startsWith('LOGOUT ')), 'QuickFIX saw the session log out');
       assert.ok(
-        logs.lines.some((l) => l.kind === 'in' && l.text.includes(`${'\x01'}35=5${'\x01'}`)),
+        logs.lines.some((l) => l.kind === 'in' && l.text.includes('\x0135=5\x01')),
         'QuickFIX answered our Logout',
+      );
+      assert.equal(first.initiator.status().loggedOn, false);
+
+      // Second connection from the same store: no reset, QuickFIX's stored order arrives by our ResendRequest.
+      await qf.waitForLine((l) => l.startsWith('OK send 35=D|11=QF-AWAY'), 5000);
+      const second = await connectOnce();
+      current = second.initiator;
+      await withTimeout(second.logon, 10_000, 'the second logon');
+      const away = await receivedOrder('QF-AWAY');
+      assert.equal(away.get(Tag.PossDupFlag), 'Y', 'QuickFIX resent its order as a possible duplicate');
+      await second.initiator.send(order('OUT-2'));
+      await receivedOrder('OUT-2');
+      await second.initiator.stop(3000);
+      await qf.finished();
+
+      const logons = qf.messages('RX').filter((m) => hasFields(m, { 35: 'A' }));
+      assert.equal(logons.length, 2);
+      assert.equal(field(logons[1]!, 141), undefined, 'no sequence reset on reconnect');
+      assert.ok(Number(field(logons[1]!, 34)) > 1, 'the second Logon continues our numbering');
+      const ourResend = qf.messages('RX').find((m) => hasFields(m, { 35: '2' }));
+      assert.ok(ourResend, 'we asked QuickFIX for what it sent while we were away');
+      assert.deepEqual(
+        received.map((m) => m.get(Tag.ClOrdID)),
+        ['OUT-1', 'QF-AWAY', 'OUT-2'],
+        'every order once, in sequence',
       );
       const rejects = [...qf.messages('RX'), ...qf.messages('TX')].filter((m) => hasFields(m, { 35: '3' }));
       assert.deepEqual(rejects, []);
-      assert.equal(initiator.status().loggedOn, false);
+      const final = qf.lastSeqNums();
+      const ours = second.initiator.status();
+      assert.equal(ours.nextSenderMsgSeqNum, final.target, 'QuickFIX expects what we send next');
+      assert.equal(ours.nextTargetMsgSeqNum, final.sender, 'we expect what QuickFIX sends next');
     } catch (err) {
       const ourLog = logs.lines.slice(-40).map((l) => `${l.kind} ${l.text.replaceAll('\x01', '|')}`).join('\n');
       throw new Error(`${err instanceof Error ? err.message : String(err)}\n--- QuickFIX ---\n${qf.transcript()}\n--- our initiator log ---\n${ourLog}`, { cause: err });
     } finally {
       qf.kill();
-      await initiator.stop(500).catch(() => {});
+      await current?.stop(500).catch(() => {});
     }
   });
 });

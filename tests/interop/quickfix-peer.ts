@@ -16,6 +16,8 @@ export interface PeerOptions {
   readonly dictionaryPath: string;
   readonly heartBtIntSec?: number;
   readonly echo?: boolean;
+  /** QuickFIX's ResetOnLogon=Y: its Logon carries ResetSeqNumFlag=Y and both sides start at 1. */
+  readonly resetOnLogon?: boolean;
   /** Default timeout of the script's wait commands. */
   readonly waitTimeoutMs?: number;
   /** The whole process is killed after this long. */
@@ -69,6 +71,7 @@ export class QuickfixPeer {
       '--timeout-ms', String(options.waitTimeoutMs ?? 5000),
     ];
     if (options.echo) args.push('--echo');
+    if (options.resetOnLogon) args.push('--reset-on-logon');
     this.child = spawn(options.binary, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     const killTimer = setTimeout(() => this.kill(), options.killAfterMs ?? 20_000);
     createInterface({ input: this.child.stdout }).on('line', (line) => {

@@ -176,6 +176,26 @@ describe('sign-in, guards and sign-out', () => {
     });
   });
 
+  it('treats a 401 from any API call as the end of the session, keeping the page to return to', async () => {
+    await e2e.withPage(async (page) => {
+      const login = new LoginPage(page);
+      await login.goto();
+      await login.signIn('admin', e2e.server.adminPassword);
+      await new NavBar(page).userMenuButton.waitFor();
+      await page.goto('/config/user-management');
+      await page.getByRole('table', { name: 'Users' }).locator('tbody td').first().waitFor();
+
+      const token = await page.evaluate(() => window.localStorage.getItem('token'));
+      await fetch(`${e2e.server.baseUrl}/api/auth/logout`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } });
+
+      await page.getByRole('button', { name: 'Refresh users' }).click();
+      await waitForPath(page, '/login');
+      assert.equal(await page.evaluate(() => window.localStorage.getItem('token')), null, 'session cleared');
+      await login.signIn('admin', e2e.server.adminPassword);
+      await waitForPath(page, '/config/user-management');
+    });
+  });
+
   it('sends the user to sign in when the server no longer accepts the stored session', async () => {
     await e2e.withPage(async (page) => {
       const login = new LoginPage(page);

@@ -6,6 +6,7 @@
 // Each engine runs in its own process, one after the other, so none shares a JIT, a heap or a core.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -66,6 +67,8 @@ function ourExecutionReport(): string {
 
 // ---------------------------------------------------------------------------------------------------
 const startedAt = new Date();
+// The machine may be shared; the load average says how much the numbers can be trusted.
+const loadAtStart = loadavg()[0]!;
 const tsx = ['--import', 'tsx'];
 
 const ours = runJson<CodecRun & { nosBytes: number; multilegBytes: number; executionReportBytes: number }>(
@@ -132,6 +135,7 @@ const rtt = runJson<SessionRttResult>('session round trip: bench/session-rtt.ts'
   '--warmup', quick ? '1000' : '5000',
 ]);
 const elapsedSec = Math.round((Date.now() - startedAt.getTime()) / 1000);
+const loadAtEnd = loadavg()[0]!;
 
 // ---------------------------------------------------------------------------------------------------
 // Report
@@ -177,7 +181,7 @@ const section = `
 ## FIX engine: codec and session
 
 Run ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC${quick ? ' (**quick run**: 3 rounds)' : ''}, ${elapsedSec} s.
-Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.os}, Node ${machine.node}.
+Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.os}, Node ${machine.node}; 1-minute load average ${loadAtStart.toFixed(2)} at the start, ${loadAtEnd.toFixed(2)} at the end (anything near or above the core count means other work shared the cores).
 Compared with QuickFIX C++ ${quickfixVersion} (Debian libquickfix, g++ -O2) and jspurefix ${js?.version ?? JSPUREFIX_VERSION}.
 
 ### Codec throughput (median messages/s over ${rounds} timed rounds after warm-up; higher is better)

@@ -166,16 +166,20 @@ export class FieldView {
     const raw = this.table.raw;
     if (!this.table.hasFormat(i, ValueType.UtcTimestamp)) throw new FixValueError(tag, this.table.value(i), 'UTCTimestamp');
     // Format known good: read the digits straight from the bytes.
-    const d = (k: number): number => raw[start + k]! - 0x30;
     const fraction = end - start - 18;
-    const millis = fraction <= 0 ? 0 : fraction >= 3 ? d(18) * 100 + d(19) * 10 + d(20) : fraction === 2 ? d(18) * 100 + d(19) * 10 : d(18) * 100;
+    let millis = 0;
+    if (fraction > 0) {
+      millis = (raw[start + 18]! - 0x30) * 100;
+      if (fraction > 1) millis += (raw[start + 19]! - 0x30) * 10;
+      if (fraction > 2) millis += raw[start + 20]! - 0x30;
+    }
     const ms = Date.UTC(
-      d(0) * 1000 + d(1) * 100 + d(2) * 10 + d(3),
-      d(4) * 10 + d(5) - 1,
-      d(6) * 10 + d(7),
-      d(9) * 10 + d(10),
-      d(12) * 10 + d(13),
-      d(15) * 10 + d(16),
+      (raw[start]! - 0x30) * 1000 + (raw[start + 1]! - 0x30) * 100 + (raw[start + 2]! - 0x30) * 10 + (raw[start + 3]! - 0x30),
+      (raw[start + 4]! - 0x30) * 10 + (raw[start + 5]! - 0x30) - 1,
+      (raw[start + 6]! - 0x30) * 10 + (raw[start + 7]! - 0x30),
+      (raw[start + 9]! - 0x30) * 10 + (raw[start + 10]! - 0x30),
+      (raw[start + 12]! - 0x30) * 10 + (raw[start + 13]! - 0x30),
+      (raw[start + 15]! - 0x30) * 10 + (raw[start + 16]! - 0x30),
       millis,
     );
     return new FixTimestamp(this.table.value(i), ms);

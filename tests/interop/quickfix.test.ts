@@ -305,6 +305,55 @@ describe('interop with QuickFIX C++', { skip, timeout: 60_000 }, () => {
     },
   );
 
+  // Engine bug (packages/fix/src/engine/acceptor.ts, stop(), first statement): stop() awaits
+  // server.close()'s callback before anything else, and Node calls it only once every connection has
+  // ended. With a counterparty logged on, the Logout and the connection teardown that follow never run:
+  // stop() hangs for as long as the client stays (its heartbeats keep it there forever) and the client
+  // is never told we are going. A graceful shutdown must send each logged-on session a Logout (FIX 4.4
+  // vol. 2, logout process), wait up to graceMs for the answer, then close. Todo until fixed.
+  test(
+    'stopping our acceptor logs a connected QuickFIX client out and returns',
+    { todo: 'engine bug: Acceptor.stop() waits for clients to disconnect before logging them out' },
+    async () => {
+      const acceptor = await Acceptor.start({
+        port: 0,
+        host: '127.0.0.1',
+        authenticator: { authenticate: () => ({ accept: true }) },
+        app: { fromApp: () => {} },
+        storeFactory: new MemoryStoreFactory(),
+        codec: createSessionCodec(),
+      });
+      const qf = peer(
+        new QuickfixPeer({
+          binary: build.programs.fixpeer,
+          mode: 'initiator',
+          port: acceptor.port,
+          senderCompID: QF_CLIENT,
+          targetCompID: BROKER,
+          storeDir: tempDir('stop-store'),
+          dictionaryPath: build.dictionaryPath,
+          heartBtIntSec: 1,
+        }),
+      );
+      let stopped = false;
+      try {
+        qf.script(['start', 'wait-logon', 'wait-logout 8000'].join('\n'), true);
+        await qf.waitForLine((l) => l.startsWith('LOGON '), 10_000);
+        const stopping = acceptor.stop(2000).then(() => (stopped = true));
+        await Promise.race([stopping, new Promise((resolve) => setTimeout(resolve, 4000))]);
+        assert.ok(stopped, 'Acceptor.stop(2000) did not return within 4 s while a client was logged on');
+        await qf.finished();
+        assert.ok(
+          qf.messages('RX').some((m) => hasFields(m, { 35: '5' })),
+          'QuickFIX received our Logout',
+        );
+      } finally {
+        qf.kill();
+        if (!stopped) await acceptor.stop(200).catch(() => {});
+      }
+    },
+  );
+
   test('our initiator → QuickFIX acceptor: logon, heartbeats, order echoed back, logout, reconnect on stored numbers with a resend', async () => {
     const port = await freePort();
     const qf = peer(

@@ -100,7 +100,7 @@ describe('FixEncoder values', () => {
       .set(Tag.OrigTime, new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 6)))
       .set(Tag.Urgency, 0)
       .set(Tag.Headline, 'H')
-      .set(Tag.RawDataLength, 3)
+      .set(Tag.RawDataLength, 99)
       .set(Tag.RawData, Buffer.from('a\x01b', 'latin1'))
       .set(Tag.MsgSeqNum, 12345678901234n)
       .set(Tag.PossResend, false)
@@ -108,6 +108,17 @@ describe('FixEncoder values', () => {
     const text = pipes(encoder.encode(b));
     assert.match(text, /\|34=12345678901234\|97=N\|/);
     assert.match(text, /\|33=1\|58=x\|42=20260102-03:04:05\.006\|61=0\|95=3\|96=a\|b\|148=H\|/);
+  });
+
+  it('writes the LENGTH of each DATA field itself, right before it (SignatureLength before Signature)', () => {
+    const b = new FixMessageBuilder('0').set(Tag.Signature, 'si\x01g').set(Tag.EncodedTextLen, 1).set(Tag.SignatureLength, 1).set(Tag.MsgSeqNum, 4);
+    const text = pipes(encoder.encode(b));
+    assert.match(text, /\|34=4\|354=1\|93=4\|89=si\|g\|10=\d{3}\|$/, 'a LENGTH without its DATA field is written as given');
+    const m = parser.parse(encoder.encode(b));
+    assert.equal(m.trailer.get(Tag.Signature), 'si\x01g');
+    const g = new FixMessageBuilder('B').set(Tag.Headline, 'H').setGroup(Tag.NoLinesOfText, [{ [Tag.Text]: 't', [Tag.EncodedTextLen]: 7, [Tag.EncodedText]: Buffer.from('\x01x') }]);
+    assert.match(pipes(encoder.encode(g)), /\|33=1\|58=t\|354=2\|355=\|x\|148=H\|/);
+    assert.match(pipes(encoder.encodeOrdered('B', [], [[148, 'H'], [354, 9], [355, 'ab']])), /\|148=H\|354=2\|355=ab\|/);
   });
 
   it('writes negative integers', () => {

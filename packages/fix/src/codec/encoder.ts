@@ -124,6 +124,8 @@ export class FixEncoder {
   private readonly sectionOf: Uint8Array;
   /** By tag: 1 for DATA fields (which may contain SOH). */
   private readonly dataTag: Uint8Array;
+  /** LENGTH tag → its DATA tag. */
+  private readonly dataOfLength = new Map<number, number>();
   private readonly prefixBytes: Buffer;
   private readonly prefixSum: number;
   private readonly tagLimit: number;
@@ -144,7 +146,10 @@ export class FixEncoder {
     for (let tag = 1; tag < this.tagLimit; tag++) {
       if (dictionary.header.has(tag)) this.sectionOf[tag] = 0;
       else if (dictionary.trailer.has(tag)) this.sectionOf[tag] = 2;
-      if (dictionary.lengthTagByDataTag[tag] !== 0) this.dataTag[tag] = 1;
+      if (dictionary.lengthTagByDataTag[tag] !== 0) {
+        this.dataTag[tag] = 1;
+        this.dataOfLength.set(dictionary.lengthTagByDataTag[tag]!, tag);
+      }
     }
   }
 
@@ -164,9 +169,17 @@ export class FixEncoder {
     const order = this.order;
     keys.length = n;
     order.length = n;
+    let lengthTagsToSkip: Set<number> | undefined;
     for (let i = 0; i < n; i++) {
       const tag = tags[i]!;
-      const key = (tag < tagLimit ? sectionOf[tag]! : 1) * SECTION_WEIGHT + tag;
+      let key = (tag < tagLimit ? sectionOf[tag]! : 1) * SECTION_WEIGHT + tag;
+      if (tag < tagLimit && this.dataTag[tag] === 1) {
+        // The encoder writes a DATA field's LENGTH itself, right before it (so SignatureLength
+        // goes before Signature even though its tag is higher).
+        const lengthTag = this.dictionary.lengthTagByDataTag[tag]!;
+        (lengthTagsToSkip ??= new Set()).add(lengthTag);
+        if (lengthTag > tag) key += lengthTag - tag + 0.5;
+      }
       keys[i] = key;
       let j = i - 1;
       while (j >= 0 && keys[order[j]!]! > key) {
@@ -183,6 +196,7 @@ export class FixEncoder {
       const tag = tags[i]!;
       // The sort is stable, so when a tag was set more than once the last value set comes last.
       if (k + 1 < n && tags[order[k + 1]!] === tag) continue;
+      if (lengthTagsToSkip !== undefined && lengthTagsToSkip.has(tag)) continue;
       const value = values[i]!;
       if (typeof value === 'string') this.writeStringField(tag, value);
       else if (Array.isArray(value)) {
@@ -201,11 +215,15 @@ export class FixEncoder {
   encodeOrdered(msgType: string, header: ReadonlyArray<readonly [number, FieldValue]>, body: ReadonlyArray<readonly [number, FieldValue]>): Buffer {
     this.begin();
     this.writeStringField(35, msgType);
+    const skip = new Set(RESERVED_TAGS);
+    for (const [tag] of [...header, ...body]) {
+      if (this.isDataField(tag)) skip.add(this.dictionary.lengthTagByDataTag[tag]!);
+    }
     for (const [tag, value] of header) {
-      if (!RESERVED_TAGS.has(tag)) this.writeField(tag, value);
+      if (!skip.has(tag)) this.writeField(tag, value);
     }
     for (const [tag, value] of body) {
-      if (!RESERVED_TAGS.has(tag)) this.writeField(tag, value);
+      if (!skip.has(tag)) this.writeField(tag, value);
     }
     return this.finish();
   }
@@ -266,6 +284,7 @@ export class FixEncoder {
         throw new FixEncodeError(countTag, `every ${group.name} entry must set the delimiter field ${group.delimiter}`);
       }
       for (const tag of entryTags) {
+        if (this.isLengthOfDataIn(tag, entry)) continue;
         const value = entry[tag]!;
         if (Array.isArray(value)) this.writeGroup(tag, value as readonly GroupEntryInput[], group?.group(tag));
         else this.writeField(tag, value as FieldValue);
@@ -278,6 +297,7 @@ export class FixEncoder {
       this.writeStringField(tag, value);
       return;
     }
+    if (value instanceof Uint8Array && value.length > 0 && this.isDataField(tag)) this.writeDataLength(tag, value.length);
     this.writeTag(tag);
     switch (typeof value) {
       case 'number':
@@ -312,6 +332,21 @@ export class FixEncoder {
     this.sum += SOH;
   }
 
+  /** A LENGTH tag whose DATA field is also in the entry (the encoder writes the length itself). */
+  private isLengthOfDataIn(tag: number, entry: GroupEntryInput): boolean {
+    const data = this.dataOfLength.get(tag);
+    return data !== undefined && entry[data] !== undefined;
+  }
+
+  /** Writes "lengthTag=<byte count><SOH>" for the DATA field about to be written. */
+  private writeDataLength(dataTag: number, byteLength: number): void {
+    const lengthTag = this.dictionary.lengthTagByDataTag[dataTag]!;
+    this.writeTag(lengthTag);
+    this.writeUnsigned(byteLength);
+    this.buf[this.pos++] = SOH;
+    this.sum += SOH;
+  }
+
   private isDataField(tag: number): boolean {
     return tag < this.tagLimit && this.dataTag[tag] === 1;
   }
@@ -320,6 +355,8 @@ export class FixEncoder {
   private writeStringField(tag: number, s: string): void {
     const len = s.length;
     if (len === 0) throw new FixEncodeError(tag, 'empty value');
+    const allowSoh = tag < this.tagLimit && this.dataTag[tag] === 1;
+    if (allowSoh) this.writeDataLength(tag, len);
     this.ensure(len + 24);
     const buf = this.buf;
     let p = this.pos;
@@ -333,7 +370,6 @@ export class FixEncoder {
       p = this.pos;
       sum = this.sum;
     }
-    const allowSoh = tag < this.tagLimit && this.dataTag[tag] === 1;
     for (let i = 0; i < len; i++) {
       const c = s.charCodeAt(i);
       if (c > 0xff || (c === SOH && !allowSoh)) {

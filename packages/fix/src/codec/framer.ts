@@ -249,8 +249,11 @@ export class FixFramer {
   private scanForEarlyEnd(frame: Buffer, bodyStart: number, declaredEnd: number, resume: boolean): boolean {
     const len = frame.length;
     if (!resume) this.resetScan();
-    if (this.prefix === undefined || this.prefix.length < Math.min(declaredEnd, this.maxMessageSize) + 1) {
-      const grown = new Uint32Array(this.maxMessageSize + 1);
+    // Sized to the frame's declared extent (bounded by maxMessageSize), growing by powers of two.
+    if (this.prefix === undefined || this.prefix.length < declaredEnd + 1) {
+      let size = 1024;
+      while (size < declaredEnd + 1) size *= 2;
+      const grown = new Uint32Array(size);
       if (this.prefix) grown.set(this.prefix.subarray(0, this.prefixLength + 1));
       this.prefix = grown;
     }

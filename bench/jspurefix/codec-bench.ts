@@ -1,6 +1,6 @@
 // jspurefix side of the codec benchmark: the same NewOrderSingle / NewOrderMultileg bytes through its
 // AsciiParser (tokenise + structure against the dictionary), the checks its session makes on every
-// inbound message (invalid(), undefinedForMsg(), missing()), then toObject() and the same typed reads;
+// inbound message (CheckSum, invalid(), undefinedForMsg(), missing()), then toObject() and the same typed reads;
 // and the same ExecutionReport through its AsciiMsgTransmitter (header from its session factory, body,
 // BodyLength patch, checksum) into a Buffer.
 //
@@ -28,6 +28,8 @@ if (!args.prefix || !args.dict) throw new Error('usage: codec-bench.ts --prefix 
 // The slice of jspurefix's API used here (the package is loaded at run time, so no compile-time types).
 type Loose = Record<string, unknown>;
 interface MsgView {
+  getString(tag: number): string | null;
+  checksum(): number;
   invalid(): number[];
   undefinedForMsg(): string | null;
   missing(): number[];
@@ -83,6 +85,8 @@ const parser = new jsfix.AsciiParser(
 );
 let lastObject: Loose | null = null;
 parser.on('msg', (_msgType, view) => {
+  // What its session's checkIntegrity does first: the parser itself does not verify the CheckSum.
+  if (Number.parseInt(view.getString(10) ?? '', 10) !== view.checksum()) throw new Error('jspurefix: checksum mismatch');
   const invalid = view.invalid();
   const undefinedForMsg = view.undefinedForMsg();
   const missing = view.missing();

@@ -1,6 +1,8 @@
 // FIX codec throughput: parse+validate into a typed object (NewOrderSingle with two parties,
 // NewOrderMultileg with two legs) and ExecutionReport encode. Prints one JSON object.
 // Run: npx tsx bench/fix-codec.ts   (about 15 s; median msgs/s over several timed rounds after warm-up)
+// "Typed object" means the fields an order desk reads (ids, side, instrument, exact decimal
+// quantity and price, times, parties, legs) pulled into a plain object, as the server does.
 import {
   Dictionary,
   FixEncoder,
@@ -8,6 +10,7 @@ import {
   FixParser,
   MsgType,
   Tag,
+  formatUtcTimestamp,
   type FixMessage,
   type FixTimestamp,
 } from '../packages/fix/src/index';
@@ -85,13 +88,12 @@ const dictionary = Dictionary.fix44();
 const parser = new FixParser(dictionary);
 const encoder = new FixEncoder(dictionary);
 let seq = 1000;
-const sendingTime = Date.UTC(2026, 2, 15, 9, 30, 1, 200);
 
 function encodeExecutionReport(): Buffer {
   const er = new FixMessageBuilder(MsgType.ExecutionReport)
     .set(Tag.MsgSeqNum, ++seq)
     .set(Tag.SenderCompID, 'FIXDESKBRK')
-    .set(Tag.SendingTime, '20260315-09:30:01.200')
+    .set(Tag.SendingTime, formatUtcTimestamp(Date.now()))
     .set(Tag.TargetCompID, 'CLIENTDESK01')
     .set(Tag.Account, 'ACC-778812')
     .set(Tag.AvgPx, '14325.5')
@@ -113,7 +115,6 @@ function encodeExecutionReport(): Buffer {
     .set(Tag.LeavesQty, '1500')
     .set(Tag.SecurityType, 'FUT')
     .set(Tag.MaturityMonthYear, '202604');
-  void sendingTime;
   return encoder.encode(er);
 }
 

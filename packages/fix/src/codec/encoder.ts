@@ -34,7 +34,7 @@ export class FixMessageBuilder {
   /** Sets (or replaces) a field. Header fields (49, 56, 34, 52, 43, 122, ...) are placed in the header on encode. */
   set(tag: number, value: FieldValue): this {
     if (!Number.isInteger(tag) || tag <= 0 || tag >= 0x40000000) throw new RangeError(`bad FIX tag ${tag}`);
-    if (RESERVED_TAGS.has(tag)) throw new RangeError(`FIX tag ${tag} is written by the encoder`);
+    if (tag === 8 || tag === 9 || tag === 10 || tag === 35) throw new RangeError(`FIX tag ${tag} is written by the encoder`);
     if (typeof value === 'string' && value.length === 0) throw new RangeError(`FIX tag ${tag}: empty value`);
     this.store(tag, value);
     return this;
@@ -113,6 +113,8 @@ export class FixEncoder {
   // Messages are written one after another into a slab and handed out as views of it, which
   // saves a copy per message; a full slab is left to the messages still referencing it.
   private buf: Buffer = Buffer.allocUnsafe(SLAB_SIZE);
+  /** A view of buf for writing a short tag's "tag=" bytes with one 32-bit store. */
+  private view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.length);
   /** Where the message being encoded starts in buf (its prefix room included). */
   private base = 0;
   private pos = 0;
@@ -131,6 +133,8 @@ export class FixEncoder {
   private readonly tagLimit: number;
   private readonly tagBytes: (Uint8Array | undefined)[] = new Array<Uint8Array | undefined>(TAG_CACHE_LIMIT).fill(undefined);
   private readonly tagSums = new Uint16Array(TAG_CACHE_LIMIT);
+  private readonly tagWords = new Uint32Array(1000);
+  private readonly tagLengths = new Uint8Array(1000);
 
   constructor(dictionary: Dictionary = Dictionary.fix44(), options: EncoderOptions = {}) {
     this.dictionary = dictionary;
@@ -230,7 +234,7 @@ export class FixEncoder {
 
   private begin(): void {
     if (this.base + PREFIX_ROOM + 1024 > this.buf.length) {
-      this.buf = Buffer.allocUnsafe(SLAB_SIZE);
+      this.setSlab(Buffer.allocUnsafe(SLAB_SIZE));
       this.base = 0;
     }
     this.pos = this.base + PREFIX_ROOM;
@@ -361,7 +365,14 @@ export class FixEncoder {
     const buf = this.buf;
     let p = this.pos;
     let sum = this.sum;
-    if (tag < TAG_CACHE_LIMIT) {
+    if (tag < 1000) {
+      // "tag=" is at most 4 bytes: one little-endian 32-bit store (ensure() left room for the
+      // extra bytes, which the value overwrites).
+      if (this.tagBytes[tag] === undefined) this.cacheTag(tag);
+      this.view.setUint32(p, this.tagWords[tag]!, true);
+      p += this.tagLengths[tag]!;
+      sum += this.tagSums[tag]!;
+    } else if (tag < TAG_CACHE_LIMIT) {
       const bytes = this.tagBytes[tag] ?? this.cacheTag(tag);
       for (let k = 0; k < bytes.length; k++) buf[p++] = bytes[k]!;
       sum += this.tagSums[tag]!;
@@ -387,8 +398,16 @@ export class FixEncoder {
     const bytes = Buffer.from(`${tag}=`, 'latin1');
     this.tagBytes[tag] = bytes;
     let sum = 0;
-    for (const b of bytes) sum += b;
+    let word = 0;
+    for (let k = 0; k < bytes.length; k++) {
+      sum += bytes[k]!;
+      if (k < 4) word += bytes[k]! * 2 ** (8 * k);
+    }
     this.tagSums[tag] = sum;
+    if (tag < 1000) {
+      this.tagWords[tag] = word;
+      this.tagLengths[tag] = bytes.length;
+    }
     return bytes;
   }
 
@@ -444,13 +463,18 @@ export class FixEncoder {
     this.sum += sum;
   }
 
+  private setSlab(buf: Buffer): void {
+    this.buf = buf;
+    this.view = new DataView(buf.buffer, buf.byteOffset, buf.length);
+  }
+
   /** Makes room for `extra` more bytes (plus slack), moving the message in progress to a new slab if needed. */
   private ensure(extra: number): void {
     if (this.pos + extra + 16 <= this.buf.length) return;
     const used = this.pos - this.base;
     const grown = Buffer.allocUnsafe(Math.max(SLAB_SIZE, 2 * (used + extra + 1024)));
     this.buf.copy(grown, 0, this.base, this.pos);
-    this.buf = grown;
+    this.setSlab(grown);
     this.base = 0;
     this.pos = used;
   }

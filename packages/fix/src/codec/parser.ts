@@ -34,10 +34,13 @@ export class FixParser implements TopLevelIndex {
   // (until a wrap bumps the epoch), so nothing is cleared between messages.
   private readonly levelStamps: Uint32Array[] = [];
   private scopeId = 0;
-  /** Level-0 stamps and the field index of each tag's first top-level occurrence. */
+  /** @internal Level-0 stamps and the field index of each tag's first top-level occurrence. */
   readonly stamps: Uint32Array;
+  /** @internal */
   readonly index: Int32Array;
+  /** @internal Bumped when scope ids wrap, which invalidates every earlier message's stamps. */
   epoch = 0;
+  /** @internal Messages parsed so far; a message whose count is current owns the stamps outright. */
   parseCount = 0;
 
   // Open repeating groups, by depth - 1.

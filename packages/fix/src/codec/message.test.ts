@@ -206,6 +206,23 @@ describe('FixMessage', () => {
     assert.equal(second.get(Tag.Account), undefined);
   });
 
+  it('keeps answering correctly across the scope-id wrap-around of the parser', () => {
+    const p = new FixParser();
+    const kept = [p.parse(NOS)];
+    // The next message still fits below the limit, the one after forces a restart of scope ids.
+    (p as unknown as { scopeId: number }).scopeId = 0xffffffff - 3 - MULTILEG.length;
+    for (let i = 1; i < 6; i++) kept.push(p.parse(i % 2 ? MULTILEG : NOS));
+    assert.equal(kept[1]!.get(Tag.ClOrdID), 'ML-7');
+    assert.equal(p.epoch, 1);
+    for (let i = 0; i < 6; i++) {
+      const m = kept[i]!;
+      assert.equal(m.rejection, undefined);
+      assert.equal(m.get(Tag.ClOrdID), i % 2 ? 'ML-7' : 'ORD-000042');
+      assert.equal(m.get(Tag.Account), i % 2 ? undefined : 'ACC-7788');
+      assert.equal(m.getGroup(Tag.NoPartyIDs).length, i % 2 ? 1 : 2);
+    }
+  });
+
   it('returns the first occurrence of a repeated tag', () => {
     const m = parser.parse(fixMessage(`${header('0', 2)}112=first|112=second|`));
     assert.equal(m.get(Tag.TestReqID), 'first');

@@ -97,6 +97,7 @@ export class FixParser implements TopLevelIndex {
     const f: number[] = new Array<number>(len >> 1);
 
     this.parseCount++;
+    this.wrapScopesIfNeeded(len);
     this.fieldReason = NO_ERROR;
     this.fieldRef = undefined;
     this.requiredRef = 0;
@@ -318,12 +319,18 @@ export class FixParser implements TopLevelIndex {
   }
 
   private nextScope(): number {
-    if (this.scopeId >= 0xfffffff0) {
-      for (const s of this.levelStamps) s.fill(0);
-      this.scopeId = 0;
-      this.epoch++;
-    }
     return ++this.scopeId;
+  }
+
+  /**
+   * Restarts scope ids before they could overflow during this message (a message uses at most one
+   * scope per field plus one), never in the middle of one, which would wipe its own stamps.
+   */
+  private wrapScopesIfNeeded(messageLength: number): void {
+    if (this.scopeId + messageLength + 2 < 0xffffffff) return;
+    for (const s of this.levelStamps) s.fill(0);
+    this.scopeId = 0;
+    this.epoch++;
   }
 
   private openGroup(g: GroupDef, countIndex: number, raw: Buffer, valueStart: number, valueEnd: number, depth: number): void {

@@ -3,6 +3,7 @@
 // Run: npx tsx bench/fix-codec.ts   (about 15 s; median msgs/s over several timed rounds after warm-up)
 // "Typed object" means the fields an order desk reads (ids, side, instrument, exact decimal
 // quantity and price, times, parties, legs) pulled into a plain object, as the server does.
+import { loadavg } from 'node:os';
 import {
   Dictionary,
   FixEncoder,
@@ -10,36 +11,14 @@ import {
   FixParser,
   MsgType,
   Tag,
-  formatUtcTimestamp,
   type FixMessage,
   type FixTimestamp,
 } from '../packages/fix/src/index';
+import { EXECUTION_REPORT, NEW_ORDER_MULTILEG, NEW_ORDER_SINGLE } from './codec-messages';
 
-const SOH = '\x01';
-
-function frame(body: string): Buffer {
-  const b = body.replaceAll('|', SOH);
-  const head = `8=FIX.4.4${SOH}9=${Buffer.byteLength(b, 'latin1')}${SOH}`;
-  const msg = head + b;
-  let sum = 0;
-  for (let i = 0; i < msg.length; i++) sum += msg.charCodeAt(i);
-  return Buffer.from(`${msg}10=${String(sum % 256).padStart(3, '0')}${SOH}`, 'latin1');
-}
-
-// A NewOrderSingle as a client desk sends it: account, FFA instrument, limit price, two parties.
-const NOS = frame(
-  '35=D|34=1542|49=CLIENTDESK1|52=20260315-09:30:01.123|56=FIXDESKBRK|1=ACC-7788|11=ORD-000042|' +
-    '38=2500|40=2|44=14325.50|54=1|55=TD3C|59=0|60=20260315-09:30:01.120|167=FUT|200=202604|' +
-    '453=2|448=JSMITH|447=D|452=11|448=ACME-CAP|447=D|452=3|',
-);
-
-const NOML = frame(
-  '35=AB|34=1543|49=CLIENTDESK01|52=20260315-09:30:02.456|56=FIXDESKBRK|1=ACC-778812|11=ML-20260315-000007|' +
-    '40=2|44=-125.25|54=1|55=TD3C-SPREAD|60=20260315-09:30:02.450|' +
-    '453=1|448=TRADER-JSMITH|447=D|452=11|' +
-    '555=2|600=TD3C|608=FXXXXX|610=202604|623=1|624=1|687=1000|539=1|524=ACME-CAPITAL|525=D|538=3|' +
-    '600=TD3C|608=FXXXXX|610=202605|623=1|624=2|687=1000|539=1|524=ACME-CAPITAL|525=D|538=3|',
-);
+// The same bytes bench/run.ts gives QuickFIX C++ and jspurefix.
+const NOS = NEW_ORDER_SINGLE;
+const NOML = NEW_ORDER_MULTILEG;
 
 interface Party { id: string | undefined; source: string | undefined; role: string | undefined }
 interface NewOrder {
@@ -87,13 +66,13 @@ function toMultileg(m: FixMessage): NewOrder & { legs: Leg[] } {
 const dictionary = Dictionary.fix44();
 const parser = new FixParser(dictionary);
 const encoder = new FixEncoder(dictionary);
-let seq = 1000;
+let seq = EXECUTION_REPORT.firstSeqNum - 1;
 
 function encodeExecutionReport(): Buffer {
   const er = new FixMessageBuilder(MsgType.ExecutionReport)
     .set(Tag.MsgSeqNum, ++seq)
     .set(Tag.SenderCompID, 'FIXDESKBRK')
-    .set(Tag.SendingTime, formatUtcTimestamp(Date.now()))
+    .set(Tag.SendingTime, '20260315-09:30:01.200')
     .set(Tag.TargetCompID, 'CLIENTDESK01')
     .set(Tag.Account, 'ACC-778812')
     .set(Tag.AvgPx, '14325.5')
@@ -136,6 +115,10 @@ const sample = toMultileg(parser.parse(NOML));
 if (sample.legs.length !== 2 || sample.legs[1]!.parties[0]!.id !== 'ACME-CAPITAL') throw new Error('multileg sample did not parse');
 if (toNewOrder(parser.parse(NOS)).parties.length !== 2) throw new Error('NOS sample did not parse');
 const erSample = parser.parse(encodeExecutionReport());
+// The builder chain above spells out EXECUTION_REPORT field by field (the way a server builds one).
+for (const [tag, value] of Object.entries({ ...EXECUTION_REPORT.header, ...EXECUTION_REPORT.body })) {
+  if (erSample.get(Number(tag)) !== value) throw new Error(`ExecutionReport tag ${tag} differs from bench/codec-messages.ts`);
+}
 if (!erSample.isValid) throw new Error(`encoded ExecutionReport does not validate: ${JSON.stringify(erSample.rejection ?? erSample.garbled)}`);
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 9);
@@ -149,6 +132,8 @@ console.log(
     {
       benchmark: 'fix-codec',
       node: process.version,
+      // Other work on the machine skews throughput; the 1-minute load average says how much.
+      loadAverage1m: Number(loadavg()[0]!.toFixed(2)),
       nosBytes: NOS.length,
       multilegBytes: NOML.length,
       executionReportBytes: erSample.raw.length,

@@ -260,11 +260,9 @@ describe('interop with QuickFIX C++', { skip, timeout: 60_000 }, () => {
   // the next one: 2000 ms of silence after logon at HeartBtInt=1 (measured: 2000, 1003, 1001 ms).
   // FIX 4.4 vol. 2 asks for a Heartbeat whenever nothing was sent for HeartBtInt seconds; QuickFIX
   // sends a TestRequest after 1.2 x HeartBtInt of silence. The same holds for any message sent just
-  // after a tick, at any HeartBtInt (up to one tick late). Marked todo (it runs and is reported, but
-  // does not fail the suite) until the session fixes it; remove the todo then.
+  // after a tick, at any HeartBtInt (up to one tick late). Fixed: the tick is now a tenth of HeartBtInt.
   test(
     'our acceptor heartbeats a quiet session every HeartBtInt (QuickFIX never needs a TestRequest)',
-    { todo: 'engine bug: a Heartbeat can go out one 1 s tick late (2 s after logon at HeartBtInt=1)' },
     async () => {
       const acceptor = await Acceptor.start({
         port: 0,
@@ -310,10 +308,9 @@ describe('interop with QuickFIX C++', { skip, timeout: 60_000 }, () => {
   // ended. With a counterparty logged on, the Logout and the connection teardown that follow never run:
   // stop() hangs for as long as the client stays (its heartbeats keep it there forever) and the client
   // is never told we are going. A graceful shutdown must send each logged-on session a Logout (FIX 4.4
-  // vol. 2, logout process), wait up to graceMs for the answer, then close. Todo until fixed.
+  // vol. 2, logout process), wait up to graceMs for the answer, then close. Fixed.
   test(
     'stopping our acceptor logs a connected QuickFIX client out and returns',
-    { todo: 'engine bug: Acceptor.stop() waits for clients to disconnect before logging them out' },
     async () => {
       const acceptor = await Acceptor.start({
         port: 0,

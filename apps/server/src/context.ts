@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AuthService } from './auth/auth-service';
 import type { Config } from './config';
 import type { ServerEventBus } from './events';
+import type { FixGateway } from './fix/gateway';
 import type { OrderService } from './orders/order-service';
 import type { ClientOutbox } from './orders/outbox';
 import type { WsHub } from './ws/hub';
@@ -16,6 +17,7 @@ export interface AppContext {
   events: ServerEventBus;
   orders: OrderService;
   outbox: ClientOutbox;
+  fix: FixGateway;
   log: FastifyBaseLogger;
   version: string;
 }

@@ -15,7 +15,7 @@ async function main(): Promise<void> {
     '',
     `  FixDesk is running at ${server.url}`,
     `  database: ${db}`,
-    `  FIX acceptor port: ${config.fixPort}`,
+    `  FIX acceptor: port ${server.ctx.fix.port} (clients connect with TargetCompID FIXDESK)`,
     '',
     '  Sign in as admin (administrator), broker (trading) or viewer (read only).',
   ];

@@ -8,6 +8,7 @@ import type { Config } from './config';
 import type { AppContext } from './context';
 import { loadDictionaryData } from './dictionary';
 import { ServerEventBus } from './events';
+import { FixGateway } from './fix/gateway';
 import { OrderService } from './orders/order-service';
 import { ClientOutbox } from './orders/outbox';
 import { OrderPublisher } from './orders/publisher';
@@ -60,9 +61,16 @@ export async function startServer(config: Config, opts: { db?: Db; logger?: pino
       orders.invalidate(compId);
       outbox.invalidateProfiles();
     });
-    const { app, ctx } = await buildApp({ config, db, auth, hub, events, orders, outbox, version: VERSION }, log);
+    const fix = new FixGateway(db, config, orders, outbox, hub, events, log);
+    const { app, ctx } = await buildApp({ config, db, auth, hub, events, orders, outbox, fix, version: VERSION }, log);
     hub.start();
     await app.listen({ port: config.port, host: config.host });
+    try {
+      await fix.start();
+    } catch (err) {
+      await app.close();
+      throw err;
+    }
     const addr = app.server.address();
     const port = typeof addr === 'object' && addr ? addr.port : config.port;
     const local = ['0.0.0.0', '127.0.0.1', '::', '::1'].includes(config.host);
@@ -75,6 +83,8 @@ export async function startServer(config: Config, opts: { db?: Db; logger?: pino
       generatedPasswords: printed,
       close: () =>
         (closing ??= (async () => {
+          // FIX first: clients get a Logout while the database still records it.
+          await fix.stop().catch((err) => log.error({ err }, 'FIX acceptor stop failed'));
           await hub.close();
           await app.close();
           if (ownsDb) await db.close();

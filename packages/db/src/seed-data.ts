@@ -212,7 +212,8 @@ export const PARTY_DEFAULTS = [
     name: 'Entering Firm',
     fields: [
       { tag: 448, default_value: '%LEI%' },
-      { tag: 447, default_value: 'N' },
+      // FIX 4.4 has no LEI source code (N came with FIX 5.0 SP2): the LEI travels as a proprietary id.
+      { tag: 447, default_value: 'D' },
       { tag: 452, default_value: '7' },
     ],
   },

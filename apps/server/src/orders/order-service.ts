@@ -133,10 +133,11 @@ export class OrderService {
     this.capabilities.clear();
   }
 
-  private connector(compId: string): Promise<ConnectorInfo | undefined> {
+  /** Pass the transaction when calling inside one: PGlite has a single connection. */
+  private connector(compId: string, q: Queryable = this.db): Promise<ConnectorInfo | undefined> {
     let p = this.connectors.get(compId);
     if (!p) {
-      p = this.db
+      p = q
         .query<{ id: number; comp_id: string; execution_id_prefix: string; is_active: boolean; trading_enabled: boolean; timezone: string; max_orders_per_second: number }>(
           'SELECT id, comp_id, execution_id_prefix, is_active, trading_enabled, timezone, max_orders_per_second FROM client_connectors WHERE comp_id = $1',
           [compId],
@@ -437,7 +438,7 @@ export class OrderService {
         const legFills = await tx.query("SELECT 1 FROM execution_reports WHERE order_id = $1 AND exectype = 'F' AND leg_index IS NOT NULL LIMIT 1", [order.id]);
         if (legFills.rows.length) throw new HttpError(409, 'This multileg order is being filled per leg; add the fill to a leg (legIndex)');
       }
-      const connector = (await this.connector(order.sendercompid))!;
+      const connector = (await this.connector(order.sendercompid, tx))!;
       const state = await this.loadState(tx, order);
       const applied = applyEvent(state, event);
       if (!applied.ok) {
@@ -534,7 +535,7 @@ export class OrderService {
       const status = ['6', 'E'].includes(order.ordstatus) ? (order.ordstatus as OrdStatusCode) : workingStatus({ cumQty, leavesQty });
       const avgPx = units.isPositive() && implied ? implied : Decimal.ZERO;
       const updated = await updateOrder(tx, order.id, { ordstatus: status, cumqty: cumQty.toString(), leavesqty: leavesQty.toString(), avgpx: avgPx.toString(), lastqty: qty.toString(), lastpx: px.toString() });
-      const connector = (await this.connector(order.sendercompid))!;
+      const connector = (await this.connector(order.sendercompid, tx))!;
       const [execId] = await nextExecIds(tx, connector.executionIdPrefix, 1);
       const er = await insertExecReport(tx, {
         orderId: order.id, execid: execId!, sendercompid: order.sendercompid, clordid: order.clordid, origclordid: order.origclordid, orderid: order.brokerorderid,

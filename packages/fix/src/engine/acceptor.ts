@@ -122,7 +122,9 @@ export class Acceptor {
 
   /** Stops accepting, logs every session out (waiting up to graceMs) and closes the stores. */
   async stop(graceMs = 2000): Promise<void> {
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    // Stop accepting now; server.close() only calls back once every connection has ended, so the
+    // sessions are logged out first and the close is awaited at the end.
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     await Promise.all(
       [...this.sessions.values()].map(async (s) => {
         if (s.status().loggedOn) {
@@ -135,6 +137,7 @@ export class Acceptor {
     );
     for (const c of this.connections) c.destroy('acceptor stopped');
     this.sessions.clear();
+    await closed;
   }
 
   /**

@@ -16,6 +16,7 @@ export const disconnectedState: SessionState = {
         s.resetSentInLogon = true;
       }
       s.heartBtIntSec = s.settings.heartBtIntSec;
+      s.startTicking();
       await s.sendLogon();
     }
     return 'logon';

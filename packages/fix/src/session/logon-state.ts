@@ -56,6 +56,7 @@ export const logonState: SessionState = {
       if (seqCheck === 'disconnected') return 'disconnected';
       // The client's HeartBtInt governs the session and is echoed back.
       s.heartBtIntSec = Number(heartBtInt);
+      s.startTicking();
       await s.sendLogon();
       s.resetSentInLogon = false;
       return s.completeLogon(message, seqCheck);

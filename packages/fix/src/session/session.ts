@@ -321,9 +321,14 @@ export class Session {
     if (to === 'disconnected') this.stopTicking();
   }
 
-  private startTicking(): void {
+  /**
+   * Ticks drive heartbeats and liveness checks. A tick of a tenth of HeartBtInt (at most the configured
+   * interval) keeps a heartbeat from going out a whole tick late on short heartbeat intervals.
+   */
+  startTicking(): void {
     this.stopTicking();
-    this.tick = this.timers.every(this.settings.tickIntervalMs, () => {
+    const interval = this.heartBtIntSec > 0 ? Math.min(this.settings.tickIntervalMs, Math.max(50, this.heartBtIntSec * 100)) : this.settings.tickIntervalMs;
+    this.tick = this.timers.every(interval, () => {
       // Ticks are only worth queueing when nothing is pending; a backlog already keeps the session busy.
       void this.enqueue(() => this.dispatch({ kind: 'tick' })).catch(() => {});
     });

@@ -1,0 +1,293 @@
+import { PgMessageStoreFactory, getConnector, type Db, type ConnectorRow } from '@fixdesk/db';
+import {
+  Acceptor,
+  BusinessRejectError,
+  CounterpartyAuthenticator,
+  createSessionCodec,
+  outgoing,
+  parseTradingDays,
+  safeEqual,
+  Tag,
+  type Application,
+  type CounterpartyConfig,
+  type FixMessage,
+  type LogFactory,
+  type SessionID,
+  type SessionLog,
+  type SessionStatus,
+} from '@fixdesk/fix';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config';
+import type { ServerEventBus } from '../events';
+import type { OrderService, IncomingNewOrder } from '../orders/order-service';
+import type { ClientMessageSender, ClientOutbox } from '../orders/outbox';
+import type { WsHub } from '../ws/hub';
+
+/** The clean ends of a session: the Completed status on the Client Sessions screen, not Disconnected. */
+const CLEAN_LOGOUT = /^peer logged out|^logout/i;
+
+interface LiveSession {
+  rowId: number;
+  sent: number;
+  received: number;
+  orders: number;
+}
+
+/** A connector row as the engine's authenticator sees it. Settings apply from the next logon. */
+export function counterpartyFor(c: ConnectorRow): CounterpartyConfig {
+  const ips = (c.whitelisted_ips ?? '').split(/[,\s]+/).filter(Boolean);
+  let schedule: CounterpartyConfig['schedule'];
+  try {
+    schedule = { timeZone: c.timezone, tradingDays: parseTradingDays(c.trading_days), startTime: c.start_time, endTime: c.end_time };
+  } catch {
+    schedule = undefined;
+  }
+  return {
+    active: c.is_active,
+    username: c.fix_username || undefined,
+    verifyPassword: c.fix_password ? (pw: string) => safeEqual(pw, c.fix_password!) : undefined,
+    allowedSourceIps: ips,
+    schedule,
+    settings: {
+      heartBtIntSec: c.heartbeatint,
+      resetOnLogon: c.resetseqnumflag || c.resetseqnums,
+      resetFrequency: c.reset_frequency,
+      timeZone: c.timezone,
+      logonTimeoutMs: c.timeout,
+    },
+  };
+}
+
+function text(m: FixMessage, tag: number): string | undefined {
+  const v = m.get(tag);
+  return v === undefined || v === '' ? undefined : v;
+}
+
+/** Reads a NewOrderSingle or NewOrderMultileg into the order core's input. */
+export function readNewOrder(m: FixMessage, id: SessionID): IncomingNewOrder {
+  const parties: IncomingNewOrder['parties'] = m.getGroup(Tag.NoPartyIDs).map((p) => ({
+    partyId: p.get(Tag.PartyID) ?? '',
+    partyIdSource: p.get(Tag.PartyIDSource) ?? null,
+    partyRole: Number(p.get(Tag.PartyRole) ?? 0),
+    legIndex: null,
+  }));
+  const legs = m.getGroup(Tag.NoLegs).map((l, i) => {
+    for (const np of l.getGroup(Tag.NoNestedPartyIDs)) {
+      parties.push({ partyId: np.get(Tag.NestedPartyID) ?? '', partyIdSource: np.get(Tag.NestedPartyIDSource) ?? null, partyRole: Number(np.get(Tag.NestedPartyRole) ?? 0), legIndex: i });
+    }
+    return {
+      symbol: l.get(Tag.LegSymbol),
+      side: l.get(Tag.LegSide),
+      ratio: l.get(Tag.LegRatioQty),
+      maturityMonthYear: l.get(Tag.LegMaturityMonthYear),
+      securityType: l.get(Tag.LegSecurityType),
+    };
+  });
+  let transactTime: Date | undefined;
+  try {
+    transactTime = m.has(Tag.TransactTime) ? m.getTimestamp(Tag.TransactTime)?.date : undefined;
+  } catch {
+    transactTime = undefined;
+  }
+  return {
+    msgType: m.msgType === 'AB' ? 'AB' : 'D',
+    senderCompId: id.targetCompID,
+    targetCompId: id.senderCompID,
+    clOrdId: text(m, Tag.ClOrdID),
+    side: text(m, Tag.Side),
+    ordType: text(m, Tag.OrdType),
+    orderQty: text(m, Tag.OrderQty),
+    price: text(m, Tag.Price),
+    symbol: text(m, Tag.Symbol),
+    securityType: text(m, Tag.SecurityType),
+    maturityMonthYear: text(m, Tag.MaturityMonthYear),
+    timeInForce: text(m, Tag.TimeInForce),
+    exDestination: text(m, Tag.ExDestination),
+    currency: text(m, Tag.Currency),
+    account: text(m, Tag.Account),
+    text: text(m, Tag.Text),
+    transactTime,
+    legs: legs.map((l) => ({
+      ...(l.symbol !== undefined ? { symbol: l.symbol } : {}),
+      ...(l.side !== undefined ? { side: l.side } : {}),
+      ...(l.ratio !== undefined ? { ratio: l.ratio } : {}),
+      ...(l.maturityMonthYear !== undefined ? { maturityMonthYear: l.maturityMonthYear } : {}),
+      ...(l.securityType !== undefined ? { securityType: l.securityType } : {}),
+    })),
+    parties,
+  };
+}
+
+/**
+ * The FIX side of the server: our acceptor for client sessions. Authenticates logons against the
+ * client connectors, hands application messages to the order core (a message counts as processed
+ * only once the order core has committed), and carries the outbox's reports to the live sessions.
+ */
+export class FixGateway implements ClientMessageSender {
+  private acceptor: Acceptor | undefined;
+  private readonly live = new Map<string, LiveSession>();
+  /** Our comp id for each client's live session. */
+  private readonly sessions = new Map<string, SessionID>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly config: Config,
+    private readonly orders: OrderService,
+    private readonly outbox: ClientOutbox,
+    private readonly hub: WsHub,
+    private readonly events: ServerEventBus,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  get port(): number {
+    return this.acceptor?.port ?? 0;
+  }
+
+  async start(): Promise<void> {
+    // Sessions this database believed connected belonged to a process that is gone.
+    await this.db.query('UPDATE fix_session_state SET is_connected = false, owner_node = NULL WHERE is_connected');
+    await this.db.query("UPDATE client_sessions SET session_end = now(), disconnect_reason = 'server restarted' WHERE session_end IS NULL");
+    const authenticator = new CounterpartyAuthenticator(async (id) => {
+      const c = await getConnector(this.db, id.targetCompID);
+      if (!c || c.target_comp_id !== id.senderCompID) return undefined;
+      return counterpartyFor(c);
+    });
+    const self = this;
+    const app: Application = {
+      onLogon: (id) => self.onLogon(id),
+      onLogout: (id, reason) => self.onLogout(id, reason),
+      fromApp: (m, id) => self.fromApp(m, id),
+    };
+    const logFactory: LogFactory = {
+      create: (id) => self.sessionLog(id),
+    };
+    this.acceptor = await Acceptor.start({
+      port: this.config.fixPort,
+      host: this.config.host,
+      authenticator,
+      app,
+      storeFactory: new PgMessageStoreFactory(this.db),
+      codec: createSessionCodec(),
+      logFactory,
+    });
+    this.outbox.attach(this);
+    this.orders.attachSender(this);
+    this.events.on('connector-changed', (compId) => void this.onConnectorChanged(compId));
+    this.log.info({ port: this.acceptor.port }, 'FIX acceptor listening');
+  }
+
+  private sessionLog(id: SessionID | null): SessionLog {
+    const log = this.log.child({ fix: id ? `${id.senderCompID}->${id.targetCompID}` : 'acceptor' });
+    const compId = id?.targetCompID;
+    return {
+      onIncoming: () => {
+        const l = compId ? this.live.get(compId) : undefined;
+        if (l) l.received++;
+      },
+      onOutgoing: () => {
+        const l = compId ? this.live.get(compId) : undefined;
+        if (l) l.sent++;
+      },
+      onEvent: (text) => log.info(text),
+    };
+  }
+
+  list(): SessionStatus[] {
+    return this.acceptor?.list() ?? [];
+  }
+
+  private async onLogon(id: SessionID): Promise<void> {
+    const compId = id.targetCompID;
+    this.sessions.set(compId, id);
+    const status = this.acceptor?.list().find((s) => s.sessionID.targetCompID === compId);
+    const { rows } = await this.db.query<{ id: number }>(
+      'INSERT INTO client_sessions (comp_id, session_start, remote_address, node_id) VALUES ($1, now(), $2, $3) RETURNING id',
+      [compId, status?.remoteAddress ?? null, this.config.nodeId],
+    );
+    this.live.set(compId, { rowId: rows[0]!.id, sent: 0, received: 0, orders: 0 });
+    await this.db.query(
+      'UPDATE fix_session_state SET is_connected = true, connected_at = now(), owner_node = $4 WHERE begin_string = $1 AND sender_comp_id = $2 AND target_comp_id = $3',
+      [id.beginString, id.senderCompID, id.targetCompID, this.config.nodeId],
+    );
+    this.log.info({ compId, remote: status?.remoteAddress }, 'client logged on');
+    this.hub.broadcast({ type: 'client_connection_status', comp_id: compId, is_connected: true, timestamp: new Date().toISOString() });
+    // Reports committed while the client was away go out now, in order.
+    const pending = await this.outbox.recover(compId);
+    if (pending) this.log.info({ compId, pending }, 'sending reports queued while the client was offline');
+  }
+
+  private async onLogout(id: SessionID, reason: string): Promise<void> {
+    const compId = id.targetCompID;
+    this.sessions.delete(compId);
+    const l = this.live.get(compId);
+    this.live.delete(compId);
+    if (l) {
+      await this.db.query(
+        'UPDATE client_sessions SET session_end = now(), disconnect_reason = $2, messages_sent = $3, messages_received = $4, orders_processed = $5 WHERE id = $1',
+        [l.rowId, CLEAN_LOGOUT.test(reason) ? null : reason.slice(0, 500), l.sent, l.received, l.orders],
+      );
+    }
+    await this.db.query(
+      'UPDATE fix_session_state SET is_connected = false, owner_node = NULL WHERE begin_string = $1 AND sender_comp_id = $2 AND target_comp_id = $3',
+      [id.beginString, id.senderCompID, id.targetCompID],
+    );
+    this.log.info({ compId, reason }, 'client logged out');
+    this.hub.broadcast({ type: 'client_connection_status', comp_id: compId, is_connected: false, timestamp: new Date().toISOString(), reason });
+  }
+
+  private async fromApp(m: FixMessage, id: SessionID): Promise<void> {
+    const compId = id.targetCompID;
+    switch (m.msgType) {
+      case 'D':
+      case 'AB': {
+        const l = this.live.get(compId);
+        if (l) l.orders++;
+        await this.orders.receiveNewOrder(readNewOrder(m, id));
+        return;
+      }
+      case 'F':
+      case 'G':
+        await this.orders.receiveCancelOrReplace({
+          kind: m.msgType,
+          senderCompId: compId,
+          clOrdId: text(m, Tag.ClOrdID) ?? '',
+          origClOrdId: text(m, Tag.OrigClOrdID) ?? '',
+          orderId: text(m, Tag.OrderID),
+          orderQty: text(m, Tag.OrderQty),
+          price: text(m, Tag.Price),
+          ordType: text(m, Tag.OrdType),
+          text: text(m, Tag.Text),
+        });
+        return;
+      case 'H':
+        await this.orders.receiveStatusRequest(compId, text(m, Tag.ClOrdID) ?? '', text(m, Tag.OrderID));
+        return;
+      default:
+        // BusinessRejectReason 3: Unsupported Message Type.
+        throw new BusinessRejectError('3', 'Unsupported Message Type');
+    }
+  }
+
+  /** ClientMessageSender: to the client's live session, or null when it is not logged on here. */
+  async send(compId: string, msg: { msgType: string; body: Array<[number, string]>; possResend?: boolean }): Promise<number | null> {
+    const id = this.sessions.get(compId);
+    if (!id || !this.acceptor) return null;
+    const header: Array<[number, string]> = msg.possResend ? [[Tag.PossResend, 'Y']] : [];
+    return this.acceptor.send(id, outgoing(msg.msgType, msg.body, header));
+  }
+
+  private async onConnectorChanged(compId: string): Promise<void> {
+    const id = this.sessions.get(compId);
+    if (!id || !this.acceptor) return;
+    const c = await getConnector(this.db, compId);
+    if (!c || !c.is_active) {
+      this.log.info({ compId }, 'client connector deactivated or deleted: logging the session out');
+      await this.acceptor.logout(id, c ? 'Client connector deactivated' : 'Client connector deleted').catch((err) => this.log.warn({ err }, 'logout failed'));
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.acceptor?.stop();
+    this.acceptor = undefined;
+  }
+}

@@ -1,0 +1,148 @@
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { createTestDatabase, TEST_DB_KINDS, type TestDatabase } from '@fixdesk/db/testing';
+import pino from 'pino';
+import { startServer, type RunningServer } from '../../apps/server/src/server';
+import { maturity, newOrderSingle, TestFixClient, ts } from '../support/fix-client';
+import { DEMO_PASSWORD, testConfig } from '../support/server';
+
+const silent = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+
+for (const kind of TEST_DB_KINDS) {
+  describe(`FIX order flow through the acceptor on ${kind}`, () => {
+    let database: TestDatabase;
+    let server: RunningServer;
+    let client: TestFixClient;
+    let token: string;
+    const config = testConfig();
+
+    const api = (path: string, json?: unknown) =>
+      fetch(server.url + path, {
+        method: json === undefined ? 'GET' : 'POST',
+        headers: { authorization: `Bearer ${token}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: json === undefined ? undefined : JSON.stringify(json),
+      });
+    const signIn = async () => {
+      const r = await fetch(`${server.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'broker', password: DEMO_PASSWORD }),
+      });
+      token = ((await r.json()) as { token: string }).token;
+    };
+
+    before(async () => {
+      database = await createTestDatabase(kind, { migrate: false });
+      server = await startServer(config, { db: database.db, logger: silent });
+      await signIn();
+      client = new TestFixClient('SGX_CLIENT_1');
+      await client.connect(server.ctx.fix.port);
+    });
+    after(async () => {
+      await client?.stop();
+      await server?.close();
+      await database?.dispose();
+      rmSync(config.dataDir, { recursive: true, force: true });
+    });
+
+    it('shows the client as connected while logged on', async () => {
+      const r = await api('/api/client-connectors');
+      const list = ((await r.json()) as { data: { comp_id: string; is_connected: boolean }[] }).data;
+      assert.equal(list.find((c) => c.comp_id === 'SGX_CLIENT_1')?.is_connected, true);
+      assert.equal(list.find((c) => c.comp_id === 'EEX_CLIENT_1')?.is_connected, false);
+    });
+
+    it('acknowledges a NewOrderSingle with Pending New and sends each broker decision as a report', async () => {
+      await client.send('D', newOrderSingle('FIX-1', { qty: '10', price: '27000' }));
+      const ack = await client.waitForReport('FIX-1', (m) => m.get(150) === 'A');
+      assert.equal(ack.get(39), 'A');
+      const id = ack.get(37)!;
+      assert.match(id, /^BO\d{8}$/);
+
+      assert.equal((await api(`/api/orders/${id}/accept`, {})).status, 200);
+      await client.waitForReport('FIX-1', (m) => m.get(150) === '0');
+      assert.equal((await api(`/api/orders/${id}/fill`, { fillQty: 3, fillPrice: 26990 })).status, 200);
+      const partial = await client.waitForReport('FIX-1', (m) => m.get(150) === 'F' && m.get(39) === '1');
+      assert.deepEqual([partial.get(32), partial.get(31), partial.get(14), partial.get(151)], ['3', '26990', '3', '7']);
+      assert.equal((await api(`/api/orders/${id}/fill`, { fillQty: 7, fillPrice: 27000 })).status, 200);
+      const full = await client.waitForReport('FIX-1', (m) => m.get(39) === '2');
+      assert.equal(full.get(6), '26997');
+      assert.equal((await api(`/api/orders/${id}/done-for-day`, {})).status, 200);
+      await client.waitForReport('FIX-1', (m) => m.get(150) === '3');
+
+      // Every message in and out is in the audit log with its sequence number and ids.
+      const msgs = ((await (await api(`/api/fix-messages?clordid=FIX-1`)).json()) as { messages: { direction: string; msgtype: string; msgseqnum: number; brokerorderid: string | null }[] }).messages;
+      assert.ok(msgs.some((m) => m.direction === 'RX' && m.msgtype === 'D'));
+      assert.equal(msgs.filter((m) => m.direction === 'TX' && m.msgtype === '8').length, 5);
+      assert.ok(msgs.every((m) => m.msgseqnum > 0));
+    });
+
+    it('rejects a bad order with an execution report and keeps the session up', async () => {
+      await client.send('D', newOrderSingle('FIX-BAD', { symbol: 'ZZZ' }));
+      const rej = await client.waitForReport('FIX-BAD');
+      assert.deepEqual([rej.get(150), rej.get(39), rej.get(103)], ['8', '8', '1']);
+      assert.match(rej.get(58)!, /Unknown symbol ZZZ/);
+      assert.ok(client.isLoggedOn);
+    });
+
+    it('answers an unsupported application message with a BusinessMessageReject', async () => {
+      const seq = await client.send('R', [[131, 'QR-1'], [146, '1'], [55, 'C5TC']]);
+      const j = await client.waitFor(() => client.received.find((m) => m.msgType === 'j'), 'business reject');
+      assert.equal(j.get(380), '3');
+      assert.equal(j.get(45), String(seq));
+    });
+
+    it('takes a NewOrderMultileg and reports leg fills', async () => {
+      await client.send('AB', [
+        [11, 'FIX-ML'], [38, '2'], [40, '2'], [44, '300'], [54, '1'], [55, 'C5TC'], [59, '0'], [60, ts()], [167, 'MLEG'],
+        [555, '2'],
+        [600, 'C5TC'], [609, 'FUT'], [610, maturity(2)], [623, '1'], [624, '1'],
+        [600, 'C5TC'], [609, 'FUT'], [610, maturity(3)], [623, '1'], [624, '2'],
+      ]);
+      const ack = await client.waitForReport('FIX-ML', (m) => m.get(150) === 'A');
+      const id = ack.get(37)!;
+      assert.equal((await api(`/api/orders/${id}/accept`, {})).status, 200);
+      assert.equal((await api(`/api/orders/${id}/fill`, { fillQty: 2, fillPrice: 27300, legIndex: 0 })).status, 200);
+      assert.equal((await api(`/api/orders/${id}/fill`, { fillQty: 2, fillPrice: 27100, legIndex: 1 })).status, 200);
+      const done = await client.waitForReport('FIX-ML', (m) => m.get(39) === '2');
+      assert.equal(done.get(14), '2');
+      assert.equal(done.get(6), '200');
+    });
+
+    it('handles a cancel request confirmed by the broker', async () => {
+      await client.send('D', newOrderSingle('FIX-C1'));
+      const ack = await client.waitForReport('FIX-C1', (m) => m.get(150) === 'A');
+      const id = ack.get(37)!;
+      await api(`/api/orders/${id}/accept`, {});
+      await client.send('F', [[11, 'FIX-C1-X'], [37, id], [38, '10'], [41, 'FIX-C1'], [54, '1'], [55, 'C5TC'], [60, ts()]]);
+      await client.waitForReport('FIX-C1-X', (m) => m.get(150) === '6');
+      assert.equal((await api(`/api/orders/${id}/cancel-request/confirm`, {})).status, 200);
+      const canceled = await client.waitForReport('FIX-C1-X', (m) => m.get(150) === '4');
+      assert.equal(canceled.get(41), 'FIX-C1');
+    });
+
+    it('survives a server restart: the order, the reports queued meanwhile and the sequence numbers carry on', async () => {
+      await client.send('D', newOrderSingle('FIX-R1'));
+      const ack = await client.waitForReport('FIX-R1', (m) => m.get(150) === 'A');
+      const id = ack.get(37)!;
+      const before = client.status();
+
+      // The server stops (the client sees a Logout); the broker accepts on the restarted server before the client is back.
+      await server.close();
+      server = await startServer({ ...config, fixPort: config.fixPort }, { db: database.db, logger: silent });
+      await signIn();
+      assert.equal((await api(`/api/orders/${id}/accept`, {})).status, 200);
+
+      await client.stop();
+      await client.connect(server.ctx.fix.port);
+      const accepted = await client.waitForReport('FIX-R1', (m) => m.get(150) === '0');
+      assert.equal(accepted.get(97), 'Y', 'a report sent after recovery is flagged PossResend');
+      const afterStatus = client.status();
+      assert.ok(afterStatus.nextSenderMsgSeqNum > before.nextSenderMsgSeqNum, 'client numbers carry on');
+      assert.ok(afterStatus.nextTargetMsgSeqNum > before.nextTargetMsgSeqNum, 'server numbers carry on');
+      const order = ((await (await api(`/api/orders/${id}`)).json()) as { data: { ordstatus: string } }).data;
+      assert.equal(order.ordstatus, '0');
+    });
+  });
+}

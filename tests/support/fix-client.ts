@@ -1,0 +1,113 @@
+// A FIX client for the integration tests: our own initiator logged on as a client connector.
+import { createSessionCodec, Initiator, MemoryStoreFactory, outgoing, type FixMessage, type SessionID } from '@fixdesk/fix';
+
+export interface ReceivedMessage {
+  msgType: string;
+  seq: number;
+  get(tag: number): string | undefined;
+  raw: string;
+  message: FixMessage;
+}
+
+export class TestFixClient {
+  readonly received: ReceivedMessage[] = [];
+  private initiator: Initiator | undefined;
+  private loggedOn = false;
+  readonly sessionID: SessionID;
+
+  constructor(
+    readonly compId: string,
+    readonly storeFactory = new MemoryStoreFactory(),
+    readonly targetCompId = 'FIXDESK',
+  ) {
+    this.sessionID = { beginString: 'FIX.4.4', senderCompID: compId, targetCompID: targetCompId };
+  }
+
+  async connect(port: number, settings: Record<string, unknown> = {}): Promise<void> {
+    this.initiator = await Initiator.start({
+      host: '127.0.0.1',
+      port,
+      sessionID: this.sessionID,
+      settings: { heartBtIntSec: 30, ...settings },
+      storeFactory: this.storeFactory,
+      codec: createSessionCodec(),
+      reconnect: { initialDelayMs: 100, maxDelayMs: 500, factor: 2 },
+      app: {
+        onLogon: () => {
+          this.loggedOn = true;
+        },
+        onLogout: () => {
+          this.loggedOn = false;
+        },
+        fromApp: (m) => {
+          this.received.push({ msgType: m.msgType, seq: m.msgSeqNum ?? 0, get: (t) => m.get(t), raw: m.raw.toString('latin1'), message: m });
+        },
+      },
+    });
+    await this.waitFor(() => this.loggedOn, 'logon');
+  }
+
+  get isLoggedOn(): boolean {
+    return this.loggedOn;
+  }
+
+  status() {
+    return this.initiator!.status();
+  }
+
+  send(msgType: string, body: Array<[number, string]>): Promise<number> {
+    return this.initiator!.send(outgoing(msgType, body));
+  }
+
+  async waitFor<T>(fn: () => T | undefined | false, what: string, timeoutMs = 10_000): Promise<T> {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const v = fn();
+      if (v) return v;
+      if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  /** The next report for a ClOrdID matching a predicate (ExecType etc). */
+  waitForReport(clOrdId: string, pred: (m: ReceivedMessage) => boolean = () => true, what = `report for ${clOrdId}`): Promise<ReceivedMessage> {
+    return this.waitFor(() => this.received.find((m) => m.get(11) === clOrdId && pred(m)), what);
+  }
+
+  async stop(): Promise<void> {
+    await this.initiator?.stop();
+    this.initiator = undefined;
+  }
+
+  /** Drops the connection without a Logout, as a crash would. */
+  crash(): void {
+    this.initiator?.crash();
+    this.initiator = undefined;
+    this.loggedOn = false;
+  }
+}
+
+export function ts(d = new Date()): string {
+  const p = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${d.getUTCFullYear()}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}-${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}.${p(d.getUTCMilliseconds(), 3)}`;
+}
+
+export function maturity(monthsAhead = 2): string {
+  const d = new Date();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() + monthsAhead);
+  return `${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
+}
+
+/** NewOrderSingle body in tag order. */
+export function newOrderSingle(clOrdId: string, o: { side?: string; qty?: string; price?: string; symbol?: string; ordType?: string } = {}): Array<[number, string]> {
+  const body: Array<[number, string]> = [
+    [11, clOrdId],
+    [38, o.qty ?? '10'],
+    [40, o.ordType ?? '2'],
+  ];
+  if ((o.ordType ?? '2') === '2') body.push([44, o.price ?? '27000']);
+  body.push([54, o.side ?? '1'], [55, o.symbol ?? 'C5TC'], [59, '0'], [60, ts()], [167, 'FUT'], [200, maturity()]);
+  body.push([453, '1'], [448, 'TRADER1'], [447, 'D'], [452, '11']);
+  return body;
+}

@@ -107,7 +107,7 @@ export function newOrderSingle(clOrdId: string, o: { side?: string; qty?: string
     [40, o.ordType ?? '2'],
   ];
   if ((o.ordType ?? '2') === '2') body.push([44, o.price ?? '27000']);
-  body.push([54, o.side ?? '1'], [55, o.symbol ?? 'C5TC'], [59, '0'], [60, ts()], [167, 'FUT'], [200, maturity()]);
+  body.push([54, o.side ?? '1'], [55, o.symbol ?? 'C5TC'], [59, '0'], [60, ts()], [100, 'SGX'], [167, 'FUT'], [200, maturity()]);
   body.push([453, '1'], [448, 'TRADER1'], [447, 'D'], [452, '11']);
   return body;
 }

@@ -152,14 +152,13 @@ export class FixGateway implements ClientMessageSender {
       if (!c || c.target_comp_id !== id.senderCompID) return undefined;
       return counterpartyFor(c);
     });
-    const self = this;
     const app: Application = {
-      onLogon: (id) => self.onLogon(id),
-      onLogout: (id, reason) => self.onLogout(id, reason),
-      fromApp: (m, id) => self.fromApp(m, id),
+      onLogon: (id) => this.onLogon(id),
+      onLogout: (id, reason) => this.onLogout(id, reason),
+      fromApp: (m, id) => this.fromApp(m, id),
     };
     const logFactory: LogFactory = {
-      create: (id) => self.sessionLog(id),
+      create: (id) => this.sessionLog(id),
     };
     this.acceptor = await Acceptor.start({
       port: this.config.fixPort,

@@ -1,4 +1,5 @@
 import type { ExecReportRow, OrderLegRow, OrderRow } from '@fixdesk/db';
+import { Dictionary } from '@fixdesk/fix';
 import { key, type ClientProfile } from './client-profile';
 
 /** An application message for a client session: body pairs in wire order (QuickFIX order). */
@@ -29,6 +30,8 @@ export function wireDecimal(v: string | null | undefined): string | undefined {
   return s;
 }
 
+const FIX44 = Dictionary.fix44();
+
 class BodyBuilder {
   private readonly fields = new Map<number, string>();
   private readonly groups = new Map<number, Array<Array<[number, string]>>>();
@@ -52,8 +55,19 @@ class BodyBuilder {
   has(tag: number): boolean {
     return this.fields.has(tag) || this.groups.has(tag);
   }
-  build(): Array<[number, string]> {
-    const tags = [...new Set([...this.fields.keys(), ...this.groups.keys()])].sort((a, b) => a - b);
+  /**
+   * The body in QuickFIX order. Tags the FIX 4.4 dictionary does not define for this message (a
+   * mistyped client default, say) are left out and reported, so the client never has to reject.
+   */
+  build(msgType: string, dropped: string[]): Array<[number, string]> {
+    const def = FIX44.message(msgType);
+    const tags = [...new Set([...this.fields.keys(), ...this.groups.keys()])]
+      .filter((tag) => {
+        if (!def || def.body.has(tag)) return true;
+        dropped.push(String(tag));
+        return false;
+      })
+      .sort((a, b) => a - b);
     const out: Array<[number, string]> = [];
     for (const tag of tags) {
       const entries = this.groups.get(tag);
@@ -85,6 +99,8 @@ function applyProfile(b: BodyBuilder, profile: ClientProfile | undefined, msgTyp
 export interface BuiltMessage extends OutboundAppMessage {
   /** Mandatory fields of the client's spec that have no value (logged; the report still goes out). */
   missingMandatory: string[];
+  /** Configured tags not defined for this message type in FIX 4.4, left out (logged). */
+  dropped: string[];
 }
 
 /** The ExecutionReport (35=8) for a stored report row, shaped for the client. */
@@ -105,7 +121,8 @@ export function buildExecutionReport(er: ExecReportRow, order: OrderRow, legs: O
     .set(40, order.ordtype)
     .set(44, wireDecimal(er.price ?? order.price))
     .set(59, order.timeinforce)
-    .set(100, order.exchange)
+    // ExDestination (100) is not an ExecutionReport field in FIX 4.4; the market goes in SecurityExchange.
+    .set(207, order.exchange)
     .set(15, order.currency)
     .set(1, order.account)
     .set(151, wireDecimal(er.leavesqty))
@@ -136,7 +153,8 @@ export function buildExecutionReport(er: ExecReportRow, order: OrderRow, legs: O
     );
   }
   const missingMandatory = applyProfile(b, profile, '8', er.exectype);
-  return { msgType: '8', body: b.build(), missingMandatory };
+  const dropped: string[] = [];
+  return { msgType: '8', body: b.build('8', dropped), missingMandatory, dropped };
 }
 
 export interface CancelRejectInput {
@@ -162,5 +180,6 @@ export function buildCancelReject(r: CancelRejectInput, profile: ClientProfile |
     .set(434, r.responseTo)
     .set(58, r.text);
   const missingMandatory = applyProfile(b, profile, '9', null);
-  return { msgType: '9', body: b.build(), missingMandatory };
+  const dropped: string[] = [];
+  return { msgType: '9', body: b.build('9', dropped), missingMandatory, dropped };
 }

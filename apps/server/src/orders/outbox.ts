@@ -143,6 +143,9 @@ export class ClientOutbox {
           this.log.error({ err, compId }, 'could not build an outbound message; it stays in the outbox');
           break;
         }
+        if (built.dropped.length) {
+          this.log.warn({ compId, msgType: built.msgType, tags: built.dropped }, 'configured fields not defined for this message type were left out');
+        }
         if (built.missingMandatory.length) {
           this.log.warn({ compId, msgType: built.msgType, missing: built.missingMandatory }, 'mandatory fields of the client spec have no value');
         }

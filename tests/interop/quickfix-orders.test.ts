@@ -1,0 +1,98 @@
+// Order-level interop: a QuickFIX C++ client (Debian's libquickfix) logs on to our server as a client
+// connector, sends a NewOrderSingle and a NewOrderMultileg, and receives our execution reports as the
+// broker acts through the HTTP API.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { formatUtcTimestamp } from '@fixdesk/fix';
+import { buildQuickfix, quickfixUnavailable, type QuickfixBuild } from '../../bench/quickfix/build';
+import { maturity } from '../support/fix-client';
+import { startTestServer, type TestServer } from '../support/server';
+import { field, hasFields, QuickfixPeer } from './quickfix-peer';
+
+const unavailable = quickfixUnavailable();
+if (unavailable && process.env.CI) throw new Error(`QuickFIX interop cannot run in CI: ${unavailable}`);
+const skip = unavailable ? `QuickFIX interop skipped: ${unavailable}` : false;
+
+describe('QuickFIX client ↔ our order desk', { skip }, () => {
+  let build: QuickfixBuild;
+  let t: TestServer;
+  let token: string;
+  let qf: QuickfixPeer | undefined;
+  const store = mkdtempSync(join(tmpdir(), 'qf-orders-'));
+
+  before(async () => {
+    build = buildQuickfix(['fixpeer']);
+    t = await startTestServer('pglite');
+    token = await t.login('broker');
+  });
+  after(async () => {
+    qf?.kill();
+    await t?.stop();
+    rmSync(store, { recursive: true, force: true });
+  });
+
+  const api = async (path: string, json: unknown = {}) => {
+    const r = await t.api(path, { method: 'POST', token, json });
+    assert.equal(r.status, 200, `${path}: ${await r.clone().text()}`);
+  };
+  /** Waits until QuickFIX handed an application message with these fields to its application. */
+  const report = async (want: Record<number, string>) => {
+    const line = await qf!.waitForLine((l) => l.startsWith('APP') && hasFields(l.slice(4), want), 10_000);
+    return line.slice(4);
+  };
+
+  test('logon, NewOrderSingle and NewOrderMultileg, reports as the broker acts, logout', async () => {
+    qf = new QuickfixPeer({
+      binary: build.programs.fixpeer,
+      mode: 'initiator',
+      port: t.server.ctx.fix.port,
+      senderCompID: 'SGX_CLIENT_1',
+      targetCompID: 'FIXDESK',
+      storeDir: store,
+      dictionaryPath: build.dictionaryPath,
+      heartBtIntSec: 5,
+    });
+    qf.script('start\nwait-logon');
+    await qf.waitForLine((l) => l.startsWith('LOGON'));
+
+    // An outright order.
+    qf.script(
+      `send 35=D|11=QF-1|453=2|448=JSMITH|447=D|452=11|448=STRAITS|447=D|452=7|55=C5TC|167=FUT|200=${maturity(2)}|54=2|` +
+        `60=${formatUtcTimestamp(Date.now())}|38=15|40=2|44=24500|59=0|100=SGX`,
+    );
+    const ack = await report({ 35: '8', 11: 'QF-1', 150: 'A', 39: 'A' });
+    const id = field(ack, 37)!;
+    await api(`/api/orders/${id}/accept`, { notes: 'QuickFIX interop' });
+    await report({ 11: 'QF-1', 150: '0', 39: '0' });
+    await api(`/api/orders/${id}/fill`, { fillQty: 5, fillPrice: 24550 });
+    await report({ 11: 'QF-1', 150: 'F', 39: '1', 32: '5', 31: '24550', 14: '5', 151: '10' });
+    await api(`/api/orders/${id}/fill`, { fillQty: 10, fillPrice: 24500 });
+    const full = await report({ 11: 'QF-1', 150: 'F', 39: '2', 14: '15', 151: '0' });
+    assert.equal(field(full, 6), '24516.66666667');
+    await api(`/api/orders/${id}/done-for-day`);
+    await report({ 11: 'QF-1', 150: '3', 39: '3' });
+
+    // A calendar spread as a NewOrderMultileg.
+    qf.script(
+      `send 35=AB|11=QF-ML|55=C5TC|167=MLEG|54=1|60=${formatUtcTimestamp(Date.now())}|38=3|40=2|44=250|59=0|` +
+        `555=2|600=C5TC|609=FUT|610=${maturity(2)}|623=1|624=1|600=C5TC|609=FUT|610=${maturity(3)}|623=1|624=2`,
+    );
+    const mlAck = await report({ 11: 'QF-ML', 150: 'A' });
+    const mlId = field(mlAck, 37)!;
+    assert.equal(field(mlAck, 555), '2');
+    await api(`/api/orders/${mlId}/accept`);
+    await api(`/api/orders/${mlId}/fill`, { fillQty: 3, fillPrice: 26000, legIndex: 0 });
+    await report({ 11: 'QF-ML', 150: 'F', 39: '0', 14: '0', 637: '26000' });
+    await api(`/api/orders/${mlId}/fill`, { fillQty: 3, fillPrice: 25800, legIndex: 1 });
+    const mlDone = await report({ 11: 'QF-ML', 150: 'F', 39: '2', 14: '3' });
+    assert.equal(field(mlDone, 6), '200');
+
+    // QuickFIX validated every report against its data dictionary: nothing was rejected.
+    assert.deepEqual(qf.messages('TX').filter((m) => hasFields(m, { 35: '3' })), [], 'QuickFIX sent a session Reject');
+    qf.script('logout\nwait-logout', true);
+    await qf.finished();
+  });
+});

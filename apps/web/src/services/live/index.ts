@@ -1,0 +1,15 @@
+export { live, liveSocketUrl } from './live';
+export { useLiveConnection, useLiveMessages } from './useLive';
+export { LiveConnectionNotice } from './LiveConnectionNotice';
+export {
+  IDLE_CLOSE_MS,
+  MAX_RECONNECT_ATTEMPTS,
+  RECONNECT_INTERVAL_MS,
+  createLiveClient,
+  type LiveClient,
+  type LiveHandler,
+  type LiveMessage,
+  type LiveMessageType,
+  type LiveState,
+  type LiveStatus,
+} from './liveClient';

@@ -1,0 +1,234 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createLiveClient, MAX_RECONNECT_ATTEMPTS, RECONNECT_INTERVAL_MS, SILENCE_TIMEOUT_MS, type SocketLike } from './liveClient';
+
+class FakeSocket implements SocketLike {
+  readyState = 0;
+  sent: unknown[] = [];
+  closedWith: { code?: number; reason?: string } | null = null;
+  onopen: SocketLike['onopen'] = null;
+  onmessage: SocketLike['onmessage'] = null;
+  onclose: SocketLike['onclose'] = null;
+  onerror: SocketLike['onerror'] = null;
+  constructor(readonly url: string) {}
+  send(data: string) {
+    this.sent.push(JSON.parse(data));
+  }
+  close(code?: number, reason?: string) {
+    this.closedWith = { code, reason };
+    this.readyState = 3;
+  }
+  // server side
+  receive(message: unknown) {
+    this.readyState = 1;
+    this.onmessage?.({ data: typeof message === 'string' ? message : JSON.stringify(message) });
+  }
+  drop(code = 1006, reason = '') {
+    this.readyState = 3;
+    this.onclose?.({ code, reason });
+  }
+}
+
+function harness(token: string | null = 'tok') {
+  let now = 1_000_000;
+  const timers = new Map<number, { at: number; fn: () => void }>();
+  let nextId = 1;
+  const sockets: FakeSocket[] = [];
+  const warnings: string[] = [];
+  const client = createLiveClient({
+    url: () => 'ws://desk.test/ws',
+    getToken: () => token,
+    createSocket: (url) => {
+      const s = new FakeSocket(url);
+      sockets.push(s);
+      return s;
+    },
+    setTimeout: (fn, ms) => {
+      const id = nextId++;
+      timers.set(id, { at: now + ms, fn });
+      return id;
+    },
+    clearTimeout: (id) => timers.delete(id as number),
+    now: () => now,
+    warn: (message) => warnings.push(message),
+  });
+  function advance(ms: number) {
+    const until = now + ms;
+    for (;;) {
+      const due = [...timers.entries()].filter(([, t]) => t.at <= until).sort((a, b) => a[1].at - b[1].at)[0];
+      if (!due) break;
+      timers.delete(due[0]);
+      now = due[1].at;
+      due[1].fn();
+    }
+    now = until;
+  }
+  const last = () => sockets[sockets.length - 1]!;
+  const welcomeAndAuth = (s = last()) => {
+    s.receive({ type: 'welcome', protocolVersion: 1, serverTime: '', message: '' });
+    s.receive({
+      type: 'authenticated',
+      user: { username: 'broker' },
+      connectedUsers: 2,
+      activeUsers: [{ username: 'broker' }, { username: 'admin' }],
+    });
+  };
+  return { client, sockets, warnings, advance, last, welcomeAndAuth, setToken: (t: string | null) => (token = t) };
+}
+
+describe('live client', () => {
+  it('opens on the first hold, authenticates with the stored token and reports users online', () => {
+    const h = harness();
+    assert.equal(h.client.getState().status, 'idle');
+    h.client.hold();
+    assert.equal(h.client.getState().status, 'connecting');
+    assert.equal(h.last().url, 'ws://desk.test/ws');
+    h.welcomeAndAuth();
+    assert.deepEqual(h.last().sent[0], { type: 'authenticate', token: 'tok', protocolVersion: 1 });
+    const s = h.client.getState();
+    assert.equal(s.status, 'connected');
+    assert.equal(s.connectedUsers, 2);
+    assert.equal(s.activeUsers.length, 2);
+    assert.equal(s.session, 1);
+    h.last().receive({ type: 'heartbeat', timestamp: '', connectedUsers: 1, activeUsers: [{ username: 'broker' }] });
+    assert.equal(h.client.getState().connectedUsers, 1);
+  });
+
+  it('dispatches messages by type, in order, and warns about types nobody handles', () => {
+    const h = harness();
+    const seen: string[] = [];
+    h.client.subscribe('new_order', (m) => seen.push(`new:${m.orderData.id}`));
+    const off = h.client.subscribe('order_update', (m) => seen.push(`upd:${m.orderData.id}`));
+    h.client.hold();
+    h.welcomeAndAuth();
+    h.last().receive({ type: 'new_order', orderData: { id: 1 } });
+    h.last().receive({ type: 'order_update', orderData: { id: 1 } });
+    off();
+    h.last().receive({ type: 'order_update', orderData: { id: 2 } });
+    h.last().receive('not json');
+    h.last().receive({ no: 'type' });
+    assert.deepEqual(seen, ['new:1', 'upd:1']);
+    assert.ok(h.warnings.some((w) => w.includes('unhandled message type order_update')));
+    assert.ok(h.warnings.some((w) => w.includes('not JSON')));
+    assert.ok(h.warnings.some((w) => w.includes('without a type')));
+  });
+
+  it('keeps dispatching when one handler throws', () => {
+    const h = harness();
+    const seen: number[] = [];
+    h.client.subscribe('new_order', () => {
+      throw new Error('boom');
+    });
+    h.client.subscribe('new_order', (m) => seen.push(m.orderData.id));
+    h.client.hold();
+    h.welcomeAndAuth();
+    h.last().receive({ type: 'new_order', orderData: { id: 7 } });
+    assert.deepEqual(seen, [7]);
+  });
+
+  it('answers the server ping with a pong', () => {
+    const h = harness();
+    h.client.hold();
+    h.welcomeAndAuth();
+    h.last().receive({ type: 'ping', timestamp: 42 });
+    assert.deepEqual(h.last().sent.at(-1), { type: 'pong', timestamp: 42 });
+  });
+
+  it(`reconnects every ${RECONNECT_INTERVAL_MS} ms, at most ${MAX_RECONNECT_ATTEMPTS} tries, then is offline until Retry`, () => {
+    const h = harness();
+    h.client.hold();
+    h.welcomeAndAuth();
+    h.last().drop();
+    for (let attempt = 1; attempt <= MAX_RECONNECT_ATTEMPTS; attempt++) {
+      const s = h.client.getState();
+      assert.equal(s.status, 'reconnecting');
+      assert.equal(s.attempt, attempt);
+      const before = h.sockets.length;
+      h.advance(RECONNECT_INTERVAL_MS - 1);
+      assert.equal(h.sockets.length, before, 'no try before the interval');
+      h.advance(1);
+      assert.equal(h.sockets.length, before + 1, `try ${attempt} after the interval`);
+      h.last().drop();
+    }
+    assert.equal(h.client.getState().status, 'offline');
+    const count = h.sockets.length;
+    h.advance(60_000);
+    assert.equal(h.sockets.length, count, 'no more tries once offline');
+    assert.equal(h.sockets.length, 1 + MAX_RECONNECT_ATTEMPTS);
+
+    h.client.retry();
+    assert.equal(h.client.getState().status, 'connecting');
+    h.welcomeAndAuth();
+    assert.equal(h.client.getState().status, 'connected');
+    assert.equal(h.client.getState().attempt, 0);
+    assert.equal(h.client.getState().session, 2, 'a new session tells subscribers to resynchronise');
+  });
+
+  it('starts a fresh budget of tries after a successful reconnect', () => {
+    const h = harness();
+    h.client.hold();
+    h.welcomeAndAuth();
+    h.last().drop();
+    h.advance(RECONNECT_INTERVAL_MS);
+    h.last().drop();
+    h.advance(RECONNECT_INTERVAL_MS);
+    h.welcomeAndAuth();
+    h.last().drop();
+    assert.equal(h.client.getState().attempt, 1);
+  });
+
+  it('treats 40 s of silence as a lost connection', () => {
+    const h = harness();
+    h.client.hold();
+    h.welcomeAndAuth();
+    h.advance(SILENCE_TIMEOUT_MS - 1);
+    assert.equal(h.client.getState().status, 'connected');
+    h.advance(1);
+    assert.equal(h.client.getState().status, 'reconnecting');
+    assert.ok(h.sockets[0]!.closedWith);
+  });
+
+  it('does not retry a refused token', () => {
+    const h = harness();
+    h.client.hold();
+    h.last().receive({ type: 'welcome' });
+    h.last().drop(4003, 'Invalid or expired token');
+    assert.equal(h.client.getState().status, 'refused');
+    assert.equal(h.client.getState().lastError, 'Invalid or expired token');
+    h.advance(60_000);
+    assert.equal(h.sockets.length, 1);
+  });
+
+  it('does not connect without a token', () => {
+    const h = harness(null);
+    h.client.hold();
+    assert.equal(h.sockets.length, 0);
+    assert.equal(h.client.getState().status, 'refused');
+  });
+
+  it('closes shortly after the last hold is released, and not when a new hold arrives in time', () => {
+    const h = harness();
+    const release = h.client.hold();
+    h.welcomeAndAuth();
+    release();
+    h.advance(500);
+    const again = h.client.hold();
+    h.advance(10_000);
+    assert.equal(h.client.getState().status, 'connected');
+    assert.equal(h.sockets.length, 1);
+    again();
+    h.advance(10_000);
+    assert.equal(h.client.getState().status, 'idle');
+    assert.ok(h.sockets[0]!.closedWith);
+  });
+
+  it('stop() closes at once and schedules nothing', () => {
+    const h = harness();
+    h.client.hold();
+    h.welcomeAndAuth();
+    h.client.stop();
+    assert.equal(h.client.getState().status, 'idle');
+    h.advance(60_000);
+    assert.equal(h.sockets.length, 1);
+  });
+});

@@ -16,6 +16,7 @@ import { referenceRoutes } from './routes/reference';
 import { clientConnectorRoutes } from './routes/client-connectors';
 import { orderRoutes } from './routes/orders';
 import { auditRoutes } from './routes/audit';
+import { testClientRoutes } from './routes/test-client';
 
 /** Bodies above this are refused with 413; the largest legitimate body (a connector with certificates) is far smaller. */
 export const BODY_LIMIT_BYTES = 256 * 1024;
@@ -49,6 +50,7 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, logger: Logger): Pr
   clientConnectorRoutes(app, full);
   orderRoutes(app, full);
   auditRoutes(app, full);
+  testClientRoutes(app, full);
 
   const webDist = ctx.config.webDist ?? defaultWebDist();
   const indexHtml = join(webDist, 'index.html');

@@ -5,6 +5,7 @@ import type { Config } from './config';
 import type { ServerEventBus } from './events';
 import type { FixGateway } from './fix/gateway';
 import type { OrderService } from './orders/order-service';
+import type { TestClientService } from './test-client/service';
 import type { ClientOutbox } from './orders/outbox';
 import type { WsHub } from './ws/hub';
 
@@ -18,6 +19,7 @@ export interface AppContext {
   orders: OrderService;
   outbox: ClientOutbox;
   fix: FixGateway;
+  testClients: TestClientService;
   log: FastifyBaseLogger;
   version: string;
 }

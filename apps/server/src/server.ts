@@ -12,6 +12,7 @@ import { FixGateway } from './fix/gateway';
 import { OrderService } from './orders/order-service';
 import { ClientOutbox } from './orders/outbox';
 import { OrderPublisher } from './orders/publisher';
+import { TestClientService, testClientOptionsFromEnv, type TestClientOptions } from './test-client/service';
 import { WsHub } from './ws/hub';
 
 export interface RunningServer {
@@ -25,7 +26,10 @@ export interface RunningServer {
 export const VERSION = '0.1.0';
 
 /** Opens the database, migrates, seeds on first start, and listens. The composition root. */
-export async function startServer(config: Config, opts: { db?: Db; logger?: pino.Logger } = {}): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  opts: { db?: Db; logger?: pino.Logger; /** Defaults to TEST_CLIENT_PORTS from the environment. */ testClient?: TestClientOptions } = {},
+): Promise<RunningServer> {
   const log = opts.logger ?? pino({ level: config.logLevel });
   if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
   const db = opts.db ?? (await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
@@ -62,12 +66,16 @@ export async function startServer(config: Config, opts: { db?: Db; logger?: pino
       outbox.invalidateProfiles();
     });
     const fix = new FixGateway(db, config, orders, outbox, hub, events, log);
-    const { app, ctx } = await buildApp({ config, db, auth, hub, events, orders, outbox, fix, version: VERSION }, log);
+    const testClients = new TestClientService(db, config, fix, hub, events, log, opts.testClient ?? testClientOptionsFromEnv());
+    const { app, ctx } = await buildApp({ config, db, auth, hub, events, orders, outbox, fix, testClients, version: VERSION }, log);
     hub.start();
     await app.listen({ port: config.port, host: config.host });
     try {
       await fix.start();
+      await testClients.start();
     } catch (err) {
+      await testClients.stop().catch(() => {});
+      await fix.stop().catch(() => {});
       await app.close();
       throw err;
     }
@@ -83,7 +91,8 @@ export async function startServer(config: Config, opts: { db?: Db; logger?: pino
       generatedPasswords: printed,
       close: () =>
         (closing ??= (async () => {
-          // FIX first: clients get a Logout while the database still records it.
+          // FIX first: clients get a Logout while the database still records it; our own simulated clients log out before the acceptor goes.
+          await testClients.stop().catch((err) => log.error({ err }, 'test-client service stop failed'));
           await fix.stop().catch((err) => log.error({ err }, 'FIX acceptor stop failed'));
           await hub.close();
           await app.close();

@@ -5,3 +5,4 @@ export * from './ws';
 export * from './connectors';
 export * from './users';
 export * from './orders';
+export * from './test-client';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { SessionUser } from './auth';
 import type { ExecutionReport, Order, OrderAction } from './orders';
+import type { WsTestClientMessage } from './test-client';
 
 /**
  * The live connection at /ws. Bump the version on any incompatible change; a client that speaks
@@ -117,4 +118,5 @@ export type WsServerMessage =
   | WsExecutionReportMessage
   | WsOrderActionMessage
   | WsClientConnectionStatus
-  | WsServiceStatus;
+  | WsServiceStatus
+  | WsTestClientMessage;

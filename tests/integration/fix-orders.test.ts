@@ -3,6 +3,7 @@ import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, TEST_DB_KINDS, type TestDatabase } from '@fixdesk/db/testing';
 import pino from 'pino';
+import { WebSocket } from 'ws';
 import { startServer, type RunningServer } from '../../apps/server/src/server';
 import { maturity, newOrderSingle, TestFixClient, ts } from '../support/fix-client';
 import { DEMO_PASSWORD, testConfig } from '../support/server';
@@ -76,6 +77,47 @@ for (const kind of TEST_DB_KINDS) {
       assert.ok(msgs.some((m) => m.direction === 'RX' && m.msgtype === 'D'));
       assert.equal(msgs.filter((m) => m.direction === 'TX' && m.msgtype === '8').length, 5);
       assert.ok(msgs.every((m) => m.msgseqnum > 0));
+    });
+
+    it('pushes new orders, updates, reports, actions and connection changes to signed-in browsers', async () => {
+      const ws = new WebSocket(server.url.replace('http', 'ws') + '/ws');
+      const got: { type: string; orderData?: { clordid: string; ordstatus: string; brokerorderid: string }; data?: { action_type?: string; exectype?: string; clordid?: string }; comp_id?: string; is_connected?: boolean }[] = [];
+      ws.on('message', (d) => got.push(JSON.parse(String(d))));
+      await new Promise((r) => ws.once('open', r));
+      ws.send(JSON.stringify({ type: 'authenticate', token }));
+      await client.waitFor(() => got.some((m) => m.type === 'authenticated'), 'ws authenticated');
+
+      await client.send('D', newOrderSingle('FIX-WS'));
+      const created = await client.waitFor(() => got.find((m) => m.type === 'new_order' && m.orderData?.clordid === 'FIX-WS'), 'new_order');
+      assert.equal(created.orderData!.ordstatus, 'A');
+      await client.waitFor(() => got.find((m) => m.type === 'execution_report' && m.data?.clordid === 'FIX-WS' && m.data.exectype === 'A'), 'pending new report');
+      assert.equal((await api(`/api/orders/${created.orderData!.brokerorderid}/accept`, {})).status, 200);
+      await client.waitFor(() => got.find((m) => m.type === 'order_update' && m.orderData?.clordid === 'FIX-WS' && m.orderData.ordstatus === '0'), 'order_update');
+      await client.waitFor(() => got.find((m) => m.type === 'order_action' && m.data?.action_type === 'ACCEPT'), 'order_action');
+
+      const other = new TestFixClient('EEX_CLIENT_1');
+      await other.connect(server.ctx.fix.port);
+      await client.waitFor(() => got.find((m) => m.type === 'client_connection_status' && m.comp_id === 'EEX_CLIENT_1' && m.is_connected), 'connected status');
+      await other.stop();
+      await client.waitFor(() => got.find((m) => m.type === 'client_connection_status' && m.comp_id === 'EEX_CLIENT_1' && m.is_connected === false), 'disconnected status');
+      const sessions = ((await (await api('/api/client-sessions?comp_id=EEX_CLIENT_1')).json()) as { data?: { session_end: string | null; disconnect_reason: string | null }[] }).data;
+      if (sessions) assert.ok(sessions.some((s) => s.session_end !== null));
+      ws.close();
+    });
+
+    it('logs a session out when its connector is deactivated, and refuses its next logon', async () => {
+      const admin = await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'admin-test-pw-1' }) });
+      const adminToken = ((await admin.json()) as { token: string }).token;
+      const put = (json: unknown) => fetch(`${server.url}/api/client-connectors/EEX_CLIENT_1`, { method: 'PUT', headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify(json) });
+      const other = new TestFixClient('EEX_CLIENT_1');
+      await other.connect(server.ctx.fix.port);
+      assert.equal((await put({ is_active: false })).status, 200);
+      await other.waitFor(() => !other.isLoggedOn, 'logged out');
+      await other.stop();
+      const again = new TestFixClient('EEX_CLIENT_1');
+      await assert.rejects(again.connect(server.ctx.fix.port, {}, 1500), /timed out/);
+      await again.stop();
+      assert.equal((await put({ is_active: true })).status, 200);
     });
 
     it('rejects a bad order with an execution report and keeps the session up', async () => {

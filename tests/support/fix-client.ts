@@ -23,7 +23,7 @@ export class TestFixClient {
     this.sessionID = { beginString: 'FIX.4.4', senderCompID: compId, targetCompID: targetCompId };
   }
 
-  async connect(port: number, settings: Record<string, unknown> = {}): Promise<void> {
+  async connect(port: number, settings: Record<string, unknown> = {}, timeoutMs = 10_000): Promise<void> {
     this.initiator = await Initiator.start({
       host: '127.0.0.1',
       port,
@@ -44,7 +44,7 @@ export class TestFixClient {
         },
       },
     });
-    await this.waitFor(() => this.loggedOn, 'logon');
+    await this.waitFor(() => this.loggedOn, 'logon', timeoutMs);
   }
 
   get isLoggedOn(): boolean {

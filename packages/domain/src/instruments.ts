@@ -91,8 +91,16 @@ export function compareYearMonth(a: YearMonth, b: YearMonth): number {
  * The calendar month `now` falls in at a given time zone (default UTC). The desk's pickers start from the
  * trader's current month, which differs from UTC around midnight on the first of a month.
  */
+// Building an Intl.DateTimeFormat costs far more than using one; order intake calls this per order.
+const yearMonthFormatters = new Map<string, Intl.DateTimeFormat>();
+
 export function currentYearMonth(now: Date, timeZone = 'UTC'): YearMonth {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric' }).formatToParts(now);
+  let f = yearMonthFormatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric' });
+    yearMonthFormatters.set(timeZone, f);
+  }
+  const parts = f.formatToParts(now);
   const year = Number(parts.find((p) => p.type === 'year')?.value);
   const month = Number(parts.find((p) => p.type === 'month')?.value);
   return { year, month };

@@ -89,6 +89,9 @@ export interface IncomingCancel {
 interface ConnectorInfo {
   id: number;
   compId: string;
+  clientName: string | null;
+  clientPhone: string | null;
+  companyName: string | null;
   executionIdPrefix: string;
   isActive: boolean;
   tradingEnabled: boolean;
@@ -104,8 +107,14 @@ export interface ActionOutcome {
 }
 
 /** The client's trading day in its connector's time zone: ClOrdIDs are unique per day. */
+const dayFormatters = new Map<string, Intl.DateTimeFormat>();
 export function tradingDay(now: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  let f = dayFormatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormatters.set(timeZone, f);
+  }
+  return f.format(now);
 }
 
 /**
@@ -117,6 +126,8 @@ export class OrderService {
   private readonly connectors = new Map<string, Promise<ConnectorInfo | undefined>>();
   private readonly capabilities = new Map<number, Promise<ClientCapability[]>>();
   private readonly rateWindows = new Map<string, { second: number; count: number }>();
+  /** Security master rows by upper-case symbol (null: known not to exist); cleared on reference changes. */
+  private readonly securities = new Map<string, Promise<SecurityInfo | null>>();
 
   constructor(
     private readonly db: Db,
@@ -131,6 +142,18 @@ export class OrderService {
     if (compId) this.connectors.delete(compId);
     else this.connectors.clear();
     this.capabilities.clear();
+    this.securities.clear();
+  }
+
+  private security(symbol: string): Promise<SecurityInfo | null> {
+    const key = symbol.toUpperCase();
+    let p = this.securities.get(key);
+    if (!p) {
+      p = findSecurity(this.db, key).then((row) => (row ? { symbol: row.symbol, isActive: row.is_active, priceTickSize: row.price_tick_size } : null));
+      p.catch(() => this.securities.delete(key));
+      this.securities.set(key, p);
+    }
+    return p;
   }
 
   /** Pass the transaction when calling inside one: PGlite has a single connection. */
@@ -138,13 +161,18 @@ export class OrderService {
     let p = this.connectors.get(compId);
     if (!p) {
       p = q
-        .query<{ id: number; comp_id: string; execution_id_prefix: string; is_active: boolean; trading_enabled: boolean; timezone: string; max_orders_per_second: number }>(
-          'SELECT id, comp_id, execution_id_prefix, is_active, trading_enabled, timezone, max_orders_per_second FROM client_connectors WHERE comp_id = $1',
+        .query<{ id: number; comp_id: string; client_name: string | null; client_phone: string | null; company_name: string | null; execution_id_prefix: string; is_active: boolean; trading_enabled: boolean; timezone: string; max_orders_per_second: number }>(
+          `SELECT id, comp_id, client_name, client_phone, company_name, execution_id_prefix, is_active, trading_enabled, timezone, max_orders_per_second
+             FROM client_connectors WHERE comp_id = $1`,
           [compId],
         )
         .then(({ rows }) => {
           const r = rows[0];
-          return r && { id: r.id, compId: r.comp_id, executionIdPrefix: r.execution_id_prefix, isActive: r.is_active, tradingEnabled: r.trading_enabled, timezone: r.timezone, maxOrdersPerSecond: r.max_orders_per_second };
+          return r && {
+            id: r.id, compId: r.comp_id, clientName: r.client_name, clientPhone: r.client_phone, companyName: r.company_name,
+            executionIdPrefix: r.execution_id_prefix, isActive: r.is_active, tradingEnabled: r.trading_enabled, timezone: r.timezone,
+            maxOrdersPerSecond: r.max_orders_per_second,
+          };
         });
       p.catch(() => this.connectors.delete(compId));
       this.connectors.set(compId, p);
@@ -204,8 +232,8 @@ export class OrderService {
     const symbols = [o.symbol, ...o.legs.map((l) => l.symbol)].filter((s): s is string => !!s);
     const securities = new Map<string, SecurityInfo>();
     for (const s of new Set(symbols.map((x) => x.toUpperCase()))) {
-      const row = await findSecurity(this.db, s);
-      if (row) securities.set(s, { symbol: row.symbol, isActive: row.is_active, priceTickSize: row.price_tick_size });
+      const info = await this.security(s);
+      if (info) securities.set(s, info);
     }
     const duplicate = clOrdId ? await clordidExists(this.db, o.senderCompId, sessionDate, clOrdId) : false;
     const ctx = {
@@ -279,7 +307,14 @@ export class OrderService {
       throw err;
     }
     this.outbox.enqueueExecReport(o.senderCompId, connector.id, stored.er, stored.order, stored.legs);
-    this.publish.newOrder(stored.order.id, stored.er);
+    // Everything the browsers need is in hand: no second read of the order.
+    this.publish.newOrderFrom({
+      orders: [{ ...stored.order, client_name: connector.clientName, client_phone: connector.clientPhone, company_name: connector.companyName }],
+      legs: stored.legs,
+      parties: record.parties.map((p, i) => ({ order_id: stored.order.id, leg_index: p.legIndex, position: i, party_id: p.partyId, party_id_source: p.partyIdSource, party_role: p.partyRole })),
+      requests: [],
+      execReports: [],
+    }, stored.er);
     return { accepted: true, brokerOrderId: stored.order.brokerorderid };
   }
 

@@ -1,7 +1,7 @@
 import {
   getOrderBundle,
   markCancelRejectSent,
-  markExecReportSent,
+  markExecReportsSent,
   type Db,
   type ExecReportRow,
   type OrderLegRow,
@@ -122,10 +122,32 @@ export class ClientOutbox {
   /** Resolves when nothing is queued for the client (tests, shutdown). */
   async idle(compId?: string): Promise<void> {
     for (;;) {
-      const busy = compId ? this.running.has(compId) : this.running.size > 0;
+      await this.marking;
+      const busy = (compId ? this.running.has(compId) : this.running.size > 0) || this.marking !== undefined;
       if (!busy) return;
       await new Promise((r) => setTimeout(r, 5));
     }
+  }
+
+  private marks: Array<[number, number]> = [];
+  private marking: Promise<void> | undefined;
+
+  /**
+   * Records that a report went out, batched into one UPDATE per burst. The message itself is already
+   * durable in the FIX store; a mark lost in a crash only means the report is sent again, PossResend.
+   */
+  private markSent(id: number, seq: number): void {
+    this.marks.push([id, seq]);
+    this.marking ??= new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+      const batch = this.marks;
+      this.marks = [];
+      this.marking = undefined;
+      try {
+        await markExecReportsSent(this.db, batch);
+      } catch (err) {
+        this.log.warn({ err, count: batch.length }, 'could not mark reports as sent; they will be resent flagged PossResend');
+      }
+    });
   }
 
   private async drain(compId: string): Promise<void> {
@@ -161,7 +183,7 @@ export class ClientOutbox {
           q.length = 0;
           break;
         }
-        if (item.kind === 'er') await markExecReportSent(this.db, item.er.id, seq);
+        if (item.kind === 'er') this.markSent(item.er.id, seq);
         else await markCancelRejectSent(this.db, item.id, seq);
         q.shift();
       }

@@ -1,4 +1,4 @@
-import { getOrderBundle, type Db, type ExecReportRow } from '@fixdesk/db';
+import { getOrderBundle, type Db, type ExecReportRow, type OrderBundle } from '@fixdesk/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WsHub } from '../ws/hub';
 import { presentAction, presentExecReport, presentOrders, type OrderActionRow } from './present';
@@ -13,6 +13,14 @@ export class OrderPublisher {
 
   newOrder(orderId: number, er: ExecReportRow): void {
     void this.publish(orderId, er, null, true).catch((err) => this.log.error({ err, orderId }, 'publish new order failed'));
+  }
+
+  /** A new order whose rows the caller already holds. */
+  newOrderFrom(bundle: OrderBundle, er: ExecReportRow): void {
+    const [order] = presentOrders(bundle, false);
+    if (!order) return;
+    this.hub.broadcast({ type: 'new_order', orderData: order });
+    this.hub.broadcast({ type: 'execution_report', data: presentExecReport(er) });
   }
 
   orderChanged(orderId: number, er: ExecReportRow | null, actionId: number | null): void {

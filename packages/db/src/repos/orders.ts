@@ -288,6 +288,17 @@ export async function markExecReportSent(db: Queryable, id: number, seqNum: numb
   await db.query('UPDATE execution_reports SET sent_at = now(), sent_seq_num = $2 WHERE id = $1 AND sent_at IS NULL', [id, seqNum]);
 }
 
+/** Marks many reports sent at once: [report id, MsgSeqNum] pairs. */
+export async function markExecReportsSent(db: Queryable, marks: ReadonlyArray<readonly [number, number]>): Promise<void> {
+  if (!marks.length) return;
+  await db.query(
+    `UPDATE execution_reports e SET sent_at = now(), sent_seq_num = m.seq
+       FROM unnest($1::int8[], $2::int[]) AS m(id, seq)
+      WHERE e.id = m.id AND e.sent_at IS NULL`,
+    [marks.map((m) => m[0]), marks.map((m) => m[1])],
+  );
+}
+
 export async function unsentExecReports(db: Queryable, sendercompid: string): Promise<ExecReportRow[]> {
   const { rows } = await db.query<ExecReportRow>(
     'SELECT * FROM execution_reports WHERE sendercompid = $1 AND sent_at IS NULL ORDER BY id',

@@ -1,0 +1,170 @@
+// Order intake benchmark: 10 FIX client sessions send NewOrderSingles to a real server; we measure
+// the Pending New acknowledgement latency (order sent → ack received) at a fixed rate, and the
+// sustained rate at full speed. On embedded PGlite and on PostgreSQL (synchronous_commit on: every
+// ack follows a durable commit). The clients run in this same process on the same 2 cores, so the
+// numbers include their cost. Results go to the "orders" section of BENCHMARKS.md.
+//
+//   npx tsx bench/orders.ts [--quick] [--no-write] [--db pglite|postgres|both]
+import { rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { DatabaseKind } from '@fixdesk/db';
+import { createTestDatabase } from '@fixdesk/db/testing';
+import pino from 'pino';
+import { startServer } from '../apps/server/src/server';
+import { newOrderSingle, TestFixClient } from '../tests/support/fix-client';
+import { testConfig } from '../tests/support/server';
+import { machineDescription, writeSection } from './benchmarks-md';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const { values: args } = parseArgs({
+  options: { quick: { type: 'boolean', default: false }, 'no-write': { type: 'boolean', default: false }, db: { type: 'string', default: 'both' } },
+});
+const SESSIONS = 10;
+const FIXED_RATE = 2000;
+const FIXED_SECONDS = args.quick ? 3 : 10;
+const FULL_SECONDS = args.quick ? 3 : 10;
+/** Orders in flight per session at full speed (a client pipelines; the session acks in order). */
+const WINDOW = 50;
+
+interface RunResult {
+  db: DatabaseKind;
+  fixed: { rate: number; sent: number; acked: number; p50: number; p99: number; max: number; achieved: number };
+  full: { sent: number; acked: number; seconds: number; ordersPerSecond: number; p50: number; p99: number };
+}
+
+function pct(sorted: number[], p: number): number {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function runOne(db: DatabaseKind): Promise<RunResult> {
+  const database = await createTestDatabase(db, { migrate: false });
+  const config = { ...testConfig(), logLevel: 'silent' as const };
+  const server = await startServer(config, { db: database.db, logger: pino({ level: 'silent' }) });
+  const compIds = Array.from({ length: SESSIONS }, (_, i) => `BENCH_${i + 1}`);
+  // Ten client connectors that may trade anything in any size.
+  for (const [i, compId] of compIds.entries()) {
+    const { rows } = await database.db.query<{ id: number }>(
+      `INSERT INTO client_connectors (comp_id, execution_id_prefix, target_comp_id, start_time, end_time, trading_days, max_orders_per_second)
+       VALUES ($1, $2, 'FIXDESK', '00:00:00', '23:59:59', 'M,T,W,T,F,S,S', 100000) RETURNING id`,
+      [compId, `B${String(i).padStart(2, '0')}`],
+    );
+    await database.db.query(`INSERT INTO client_capabilities (clientconnectors_id, asset_class, max_order_qty) VALUES ($1, 'FUTURES', 1000000)`, [rows[0]!.id]);
+  }
+  const clients = compIds.map((c) => new TestFixClient(c));
+  await Promise.all(clients.map((c) => c.connect(server.ctx.fix.port)));
+
+  // Latency is measured per ClOrdID: the time from send to the Pending New arriving at the client.
+  const sentAt = new Map<string, number>();
+  const latencies: number[] = [];
+  const inflight = new Map(clients.map((c) => [c.compId, 0]));
+  for (const c of clients) {
+    const received = c.received;
+    const push = received.push.bind(received);
+    received.push = (...items) => {
+      const now = performance.now();
+      for (const m of items) {
+        if (m.msgType === '8' && m.get(150) === 'A') {
+          const id = m.get(11)!;
+          const t0 = sentAt.get(id);
+          if (t0 !== undefined) {
+            latencies.push(now - t0);
+            sentAt.delete(id);
+            inflight.set(c.compId, inflight.get(c.compId)! - 1);
+          }
+        }
+      }
+      return push(...items);
+    };
+  }
+  let seq = 0;
+  const send = (c: TestFixClient) => {
+    const id = `${c.compId}-${++seq}`;
+    sentAt.set(id, performance.now());
+    inflight.set(c.compId, inflight.get(c.compId)! + 1);
+    void c.send('D', newOrderSingle(id, { qty: '10', price: '27000' }));
+  };
+
+  // --- fixed rate: FIXED_RATE orders/s spread over the sessions, in 5 ms ticks
+  const perTick = (FIXED_RATE * 5) / 1000;
+  let owed = 0;
+  let sentFixed = 0;
+  const t0 = performance.now();
+  while (performance.now() - t0 < FIXED_SECONDS * 1000) {
+    owed += perTick;
+    while (owed >= 1) {
+      send(clients[sentFixed % SESSIONS]!);
+      sentFixed++;
+      owed--;
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const fixedElapsed = (performance.now() - t0) / 1000;
+  const drainUntil = Date.now() + 10_000;
+  while (sentAt.size > 0 && Date.now() < drainUntil) await new Promise((r) => setTimeout(r, 20));
+  const fixedLat = [...latencies].sort((a, b) => a - b);
+  const fixed = {
+    rate: FIXED_RATE,
+    sent: sentFixed,
+    acked: fixedLat.length,
+    p50: pct(fixedLat, 50),
+    p99: pct(fixedLat, 99),
+    max: fixedLat.at(-1) ?? NaN,
+    achieved: fixedLat.length / fixedElapsed,
+  };
+  console.log(`[${db}] fixed ${FIXED_RATE}/s: ${JSON.stringify(fixed)}`);
+
+  // --- full speed: each session keeps WINDOW orders in flight
+  latencies.length = 0;
+  sentAt.clear();
+  let sentFull = 0;
+  const t1 = performance.now();
+  const stopAt = t1 + FULL_SECONDS * 1000;
+  while (performance.now() < stopAt) {
+    for (const c of clients) {
+      for (let k = inflight.get(c.compId)!; k < WINDOW; k++) {
+        send(c);
+        sentFull++;
+      }
+    }
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  const fullElapsed = (performance.now() - t1) / 1000;
+  const ackedFull = latencies.length;
+  const fullLat = [...latencies].sort((a, b) => a - b);
+  const full = { sent: sentFull, acked: ackedFull, seconds: fullElapsed, ordersPerSecond: ackedFull / fullElapsed, p50: pct(fullLat, 50), p99: pct(fullLat, 99) };
+  console.log(`[${db}] full speed: ${JSON.stringify(full)}`);
+
+  await Promise.all(clients.map((c) => c.stop().catch(() => {})));
+  await server.close();
+  await database.dispose();
+  rmSync(config.dataDir, { recursive: true, force: true });
+  return { db, fixed, full };
+}
+
+const kinds: DatabaseKind[] = args.db === 'both' ? ['pglite', 'postgres'] : [args.db as DatabaseKind];
+const results: RunResult[] = [];
+for (const k of kinds) results.push(await runOne(k));
+
+const m = machineDescription();
+const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : 'n/a');
+const section = `
+## Order intake (${new Date().toISOString().slice(0, 10)})
+
+Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, ${m.os}.
+${SESSIONS} FIX sessions (our initiator, in the benchmark's own process) send NewOrderSingles to the
+server; latency is order sent → Pending New received, and every Pending New follows the order's
+commit (PostgreSQL with synchronous_commit on). Targets on PostgreSQL: p50 ≤ 0.5 ms and p99 ≤ 2 ms
+at 2,000 orders/s; ≥ 10,000 orders/s sustained.
+
+| database | fixed rate | acked/sent | p50 ms | p99 ms | max ms | full speed orders/s | full p50 ms | full p99 ms |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|
+${results
+  .map((r) => `| ${r.db} | ${r.fixed.rate}/s for ${FIXED_SECONDS}s | ${r.fixed.acked}/${r.fixed.sent} | ${ms(r.fixed.p50)} | ${ms(r.fixed.p99)} | ${ms(r.fixed.max)} | ${r.full.ordersPerSecond.toFixed(0)} | ${ms(r.full.p50)} | ${ms(r.full.p99)} |`)
+  .join('\n')}
+`;
+console.log(section);
+if (!args['no-write'] && !args.quick) writeSection(join(root, 'BENCHMARKS.md'), 'orders', section);
+process.exit(0);

@@ -12,11 +12,15 @@ const webIndex = join(repoRoot, 'apps/web/dist/index.html');
 
 export interface RunningServer {
   baseUrl: string;
+  /** The FIX acceptor's port (clients log on here with their comp id). */
+  fixPort: number;
   adminPassword: string;
   /** Password of the seeded broker and viewer accounts. */
   demoPassword: string;
   /** Everything the server printed, for failure messages. */
   output(): string;
+  /** Stops the process and starts it again on the same ports and data (a server restart). */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -55,53 +59,66 @@ export async function startServer(): Promise<RunningServer> {
   const demoPassword = `Demo-${randomBytes(9).toString('base64url')}`;
 
   let output = '';
-  const child = spawn(process.execPath, [serverMain], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      FIX_PORT: String(fixPort),
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      ADMIN_PASSWORD: adminPassword,
-      DEMO_PASSWORD: demoPassword,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    FIX_PORT: String(fixPort),
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    ADMIN_PASSWORD: adminPassword,
+    DEMO_PASSWORD: demoPassword,
+    LOG_LEVEL: 'warn',
+  };
+  const spawnServer = () => {
+    const proc = spawn(process.execPath, [serverMain], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    proc.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    proc.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    return proc;
+  };
+  let child = spawnServer();
 
   const baseUrl = `http://127.0.0.1:${port}`;
-  const stop = async () => {
+  const kill = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
       const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
       await exited(child);
       clearTimeout(killer);
     }
+  };
+  const stop = async () => {
+    await kill();
     await rm(dataDir, { recursive: true, force: true });
   };
 
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) {
-      await stop();
-      throw new Error(`server exited with code ${child.exitCode} before becoming healthy:\n${output}`);
+  const waitHealthy = async () => {
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      if (child.exitCode !== null) {
+        await stop();
+        throw new Error(`server exited with code ${child.exitCode} before becoming healthy:\n${output}`);
+      }
+      try {
+        const response = await fetch(`${baseUrl}/api/health`);
+        if (response.ok && ((await response.json()) as { status?: string }).status === 'ok') break;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) {
+        await stop();
+        throw new Error(`server did not become healthy within 90 s:\n${output}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    try {
-      const response = await fetch(`${baseUrl}/api/health`);
-      if (response.ok && ((await response.json()) as { status?: string }).status === 'ok') break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`server did not become healthy within 90 s:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  };
+  await waitHealthy();
 
-  return { baseUrl, adminPassword, demoPassword, output: () => output, stop };
+  const restart = async () => {
+    await kill();
+    child = spawnServer();
+    await waitHealthy();
+  };
+
+  return { baseUrl, fixPort, adminPassword, demoPassword, output: () => output, restart, stop };
 }

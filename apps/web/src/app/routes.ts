@@ -36,6 +36,8 @@ export const ROUTES = [
   { path: '/cookie-policy', title: 'Cookie Policy', access: PUBLIC },
   { path: '/terms', title: 'Terms and Conditions', access: PUBLIC },
   { path: '/config/user-management', title: 'User Management', access: ADMIN_ONLY },
+  { path: '/orders', title: 'Blotter', access: SIGNED_IN },
+  { path: '/order-detail/:orderid', title: 'Order Detail', access: SIGNED_IN },
 ] as const satisfies readonly RouteSpec[];
 
 export type RoutePath = (typeof ROUTES)[number]['path'];

@@ -13,4 +13,6 @@ export const SCREENS: Record<RoutePath, LazyExoticComponent<ComponentType>> = {
   '/cookie-policy': lazy(() => import('../pages/legal/CookiePolicyPage')),
   '/terms': lazy(() => import('../pages/legal/TermsPage')),
   '/config/user-management': lazy(() => import('../pages/config/UserManagementPage')),
+  '/orders': lazy(() => import('../screens/blotter/BlotterPage')),
+  '/order-detail/:orderid': lazy(() => import('../screens/order-detail/OrderDetailPage')),
 };

@@ -110,8 +110,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Types the client consumes itself; nobody needs to subscribe to them for them to be "handled". */
-const SELF_HANDLED = new Set<string>(['welcome', 'authenticated', 'heartbeat', 'ping', 'pong', 'error']);
+/**
+ * Every type the protocol defines. A known type nobody listens to right now is normal (the blotter
+ * ignores order_action while no order is open); a type outside this list is worth a warning.
+ */
+const KNOWN_TYPES: ReadonlySet<string> = new Set<LiveMessageType>([
+  'welcome', 'authenticated', 'ping', 'pong', 'heartbeat', 'error', 'new_order', 'order_update', 'execution_report',
+  'order_action', 'client_connection_status', 'service_status',
+] satisfies LiveMessageType[]);
 
 export function createLiveClient(deps: LiveClientDeps): LiveClient {
   let state: LiveState = INITIAL;
@@ -158,7 +164,7 @@ export function createLiveClient(deps: LiveClientDeps): LiveClient {
           deps.warn(`live: a ${message.type} handler failed`, error);
         }
       }
-    } else if (!SELF_HANDLED.has(message.type)) {
+    } else if (!KNOWN_TYPES.has(message.type)) {
       deps.warn(`live: unhandled message type ${message.type}`);
     }
   }

@@ -1,0 +1,211 @@
+import './blotter.css';
+import type { Order } from '@fixdesk/protocol';
+import { Alert, Box, Button, Group, Loader, Stack, Text } from '@mantine/core';
+import { IconAlertCircle, IconRefresh } from '@tabler/icons-react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useLocation } from 'react-router';
+import { chromeFor } from '../../app/chrome';
+import { useDesktopShell } from '../../app/desktopShell';
+import { isRegisteredPath } from '../../app/routes';
+import { useAuth } from '../../services/auth/AuthProvider';
+import { LiveConnectionNotice } from '../../services/live/LiveConnectionNotice';
+import { useLiveConnection } from '../../services/live/useLive';
+import { ordersApi } from '../../services/orders/http';
+import { useNewOrderAlerts } from '../../services/orders/newOrderAlerts';
+import { useBookExecutionReports, useBookOrder, useBookView, useOrderBookFeed, useOrderBookInstance } from '../../services/orders/useOrderBook';
+import { useClientConnectors, useLatestPrices } from '../../services/orders/useDeskReference';
+import { useOrderActions } from '../../services/orders/useOrderActions';
+import classes from './Blotter.module.css';
+import { BlotterCellActionsContext, type BlotterCellActions } from './blotterContext';
+import { BlotterHeader } from './BlotterHeader';
+import { BlotterLayout } from './BlotterLayout';
+import { ExecutionsGrid } from './ExecutionsGrid';
+import { OrderInfoPanel } from './order-info/OrderInfoPanel';
+import { OrdersGrid } from './OrdersGrid';
+import { openAxesWindow, openOrderWindow } from './windows';
+
+const NAV_HEIGHT = { main: 52, compact: 60, none: 0 } as const;
+
+/** The blotter (spec 000 §2): live orders, the selected order's executions and its Order Info panel. */
+export default function BlotterPage() {
+  const { user } = useAuth();
+  const live = useLiveConnection();
+  const book = useOrderBookInstance();
+  const fetchSnapshot = useCallback(() => ordersApi.list(), []);
+  useOrderBookFeed(book, live, fetchSnapshot);
+  const view = useBookView(book);
+  const connectors = useClientConnectors();
+  const latest = useLatestPrices();
+  const actions = useOrderActions(book);
+  const desktop = useDesktopShell();
+  const { pathname } = useLocation();
+  const pageHeight = `calc(100dvh - ${NAV_HEIGHT[chromeFor(pathname, desktop).topNav]}px)`;
+
+  const [selectedId, setSelectedId] = useState<number | null>(null);
+  const selected = useBookOrder(book, selectedId);
+  const reports = useBookExecutionReports(book, selectedId);
+  const [detailError, setDetailError] = useState<string | null>(null);
+  const qtyRef = useRef<HTMLInputElement>(null);
+
+  const select = useCallback((order: Order) => {
+    if (!order.brokerorderid) {
+      // Spec 000 §2: rows without a broker order id are ignored with a warning.
+      console.warn('Blotter: ignored a row without a broker order id', order);
+      return;
+    }
+    setSelectedId(order.id);
+  }, []);
+
+  const alerts = useNewOrderAlerts(user?.username ?? null, select);
+
+  // Selecting a row loads its legs, parties and execution reports.
+  useEffect(() => {
+    if (selectedId === null) return;
+    const abort = new AbortController();
+    setDetailError(null);
+    ordersApi
+      .get(selectedId, abort.signal)
+      .then((full) => {
+        if (full) book.applyOrderDetail(full);
+        else setDetailError('The server no longer knows this order.');
+      })
+      .catch((error: unknown) => {
+        if (!abort.signal.aborted) setDetailError(error instanceof Error ? error.message : String(error));
+      });
+    return () => abort.abort();
+  }, [book, selectedId]);
+
+  const cellActions = useMemo<BlotterCellActions>(
+    () => ({
+      accept: (order) => {
+        // Failures are shown by useOrderActions; the button simply returns to Accept.
+        actions.accept(order.id).catch(() => undefined);
+      },
+    }),
+    [actions],
+  );
+
+  const focusFillForm = useCallback(() => {
+    const target = qtyRef.current ?? document.getElementById('fill-panel-first');
+    target?.focus();
+  }, []);
+
+  const firstName = user?.first_name || user?.username || '';
+  const axesAvailable = isRegisteredPath('/axes');
+
+  let body;
+  if (view.status === 'error') {
+    body = (
+      <Box className={classes.state}>
+        <Alert color="red" icon={<IconAlertCircle />} title="Error Loading Orders" maw={520} data-testid="orders-error">
+          <Stack gap={8}>
+            <Text fz="sm">{view.error}</Text>
+            <Group>
+              <Button size="xs" variant="light" color="red" leftSection={<IconRefresh size={14} />} onClick={() => void book.load(fetchSnapshot)}>
+                Retry
+              </Button>
+            </Group>
+          </Stack>
+        </Alert>
+      </Box>
+    );
+  } else if (view.status === 'loading') {
+    body = (
+      <Box className={classes.state}>
+        <Group gap="sm" data-testid="orders-loading">
+          <Loader size="sm" />
+          <Text fz="sm" c="dimmed">
+            Loading Orders...
+          </Text>
+        </Group>
+      </Box>
+    );
+  } else if (view.status === 'idle') {
+    body = (
+      <Box className={classes.state}>
+        <Stack gap={6} align="center" data-testid="blotter-not-ready">
+          <Loader size="sm" type="dots" />
+          <Text fw={600}>Initializing Order Management System</Text>
+          <Text fz="sm" c="dimmed">
+            WebSocket Connection: {live.status === 'connected' ? 'Connected' : 'Connecting...'}
+          </Text>
+        </Stack>
+      </Box>
+    );
+  } else {
+    body = (
+      <BlotterCellActionsContext value={cellActions}>
+        <BlotterLayout
+          userKey={user?.username ?? 'anonymous'}
+          orders={
+            <div className={classes.pane} data-testid="orders-pane">
+              <div className={classes.paneTitle}>
+                <span data-testid="orders-title">Orders ({view.count})</span>
+              </div>
+              <div className={classes.gridBox} data-testid="orders-grid">
+                <OrdersGrid book={book} selectedId={selectedId} onSelect={select} onEnter={focusFillForm} />
+              </div>
+            </div>
+          }
+          executions={
+            <div className={classes.pane} data-testid="executions-pane">
+              <div className={classes.paneTitle}>
+                <span data-testid="executions-title">Executions ({reports?.length ?? 0})</span>
+                {selected && <span style={{ fontWeight: 500, textTransform: 'none' }}>{selected.brokerorderid}</span>}
+              </div>
+              <div className={classes.gridBox} data-testid="executions-grid">
+                <ExecutionsGrid reports={reports ?? []} loading={selectedId !== null && reports === null && detailError === null} />
+              </div>
+            </div>
+          }
+          info={
+            <div className={classes.pane} data-testid="order-info-pane">
+              {selected ? (
+                <>
+                  {detailError && (
+                    <Alert color="orange" p={6} radius={0}>
+                      <Text fz="xs">Could not load the order's details: {detailError}</Text>
+                    </Alert>
+                  )}
+                  <OrderInfoPanel
+                    key={selected.id}
+                    order={selected}
+                    actions={actions}
+                    latestPrices={latest.data}
+                    connectors={connectors.data}
+                    executionCount={reports?.length}
+                    onPopOut={desktop ? () => openOrderWindow(selected.brokerorderid) : undefined}
+                    qtyRef={qtyRef}
+                  />
+                </>
+              ) : (
+                <div className={classes.emptyInfo} data-testid="order-info-empty">
+                  <Text fw={700} c="gray.7">
+                    Select an order
+                  </Text>
+                  <Text fz="sm">Click on an order to view details and add fills.</Text>
+                </div>
+              )}
+            </div>
+          }
+        />
+      </BlotterCellActionsContext>
+    );
+  }
+
+  return (
+    <Box className={classes.page} style={{ height: pageHeight }} data-testid="blotter">
+      <BlotterHeader
+        firstName={firstName}
+        connectors={connectors.data}
+        liveStatus={live.status}
+        connectedUsers={live.connectedUsers}
+        activeUsers={live.activeUsers}
+        onOpenAxes={axesAvailable ? openAxesWindow : undefined}
+        alerts={alerts}
+      />
+      <LiveConnectionNotice state={live} onRetry={live.retry} />
+      {body}
+    </Box>
+  );
+}

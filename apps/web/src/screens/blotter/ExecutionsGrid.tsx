@@ -1,0 +1,37 @@
+import type { ExecutionReport } from '@fixdesk/protocol';
+import type { GetRowIdParams } from 'ag-grid-community';
+import { AgGridReact } from 'ag-grid-react';
+import { useMemo } from 'react';
+import { EXECUTION_COLUMNS } from './executionColumns';
+import { deskGridTheme } from './gridTheme';
+import { toColDefs } from './orderColumns';
+
+function NoExecutions() {
+  return (
+    <div className="fd-grid-empty" data-testid="executions-empty">
+      <b>No execution reports yet</b>
+      <span>Select an order above to see its execution reports...</span>
+    </div>
+  );
+}
+
+const getRowId = (p: GetRowIdParams<ExecutionReport>) => String(p.data.id);
+
+/** The selected order's execution reports, oldest first (spec 000 §2). */
+export function ExecutionsGrid({ reports, loading }: { reports: readonly ExecutionReport[]; loading: boolean }) {
+  const columnDefs = useMemo(() => toColDefs(EXECUTION_COLUMNS), []);
+  const rowData = useMemo(() => [...reports], [reports]);
+  return (
+    <AgGridReact<ExecutionReport>
+      theme={deskGridTheme}
+      columnDefs={columnDefs}
+      rowData={rowData}
+      getRowId={getRowId}
+      loading={loading}
+      noRowsOverlayComponent={NoExecutions}
+      suppressCellFocus={false}
+      enableCellTextSelection
+      animateRows={false}
+    />
+  );
+}

@@ -1,0 +1,34 @@
+import { AllCommunityModule, ModuleRegistry, themeQuartz } from 'ag-grid-community';
+
+ModuleRegistry.registerModules([AllCommunityModule]);
+
+/** Spec 000 §9: row and header height 35 px. */
+export const GRID_ROW_HEIGHT = 35;
+/** Spec 000 §2: the multileg legs grids use 30 px rows. */
+export const LEGS_ROW_HEIGHT = 30;
+
+/** The desk's grid look: dense, quiet borders, the theme's blue for focus and selection. */
+export const deskGridTheme = themeQuartz.withParams({
+  fontFamily: 'inherit',
+  fontSize: 12,
+  headerFontSize: 11,
+  headerFontWeight: 600,
+  headerTextColor: '#4a5a73',
+  headerBackgroundColor: '#f1f4f9',
+  foregroundColor: '#0f1b2d',
+  backgroundColor: '#ffffff',
+  borderColor: '#e1e6ee',
+  rowBorder: { color: '#edf0f5' },
+  columnBorder: false,
+  accentColor: '#1656c5',
+  selectedRowBackgroundColor: 'rgba(22, 86, 197, 0.13)',
+  rowHoverColor: 'rgba(22, 86, 197, 0.05)',
+  rowHeight: GRID_ROW_HEIGHT,
+  headerHeight: GRID_ROW_HEIGHT,
+  cellHorizontalPadding: 8,
+  wrapperBorder: false,
+  wrapperBorderRadius: 0,
+  spacing: 4,
+});
+
+export const legsGridTheme = deskGridTheme.withParams({ rowHeight: LEGS_ROW_HEIGHT, headerHeight: LEGS_ROW_HEIGHT });

@@ -1,0 +1,365 @@
+import {
+  canSubmitFill,
+  checkFillPrice,
+  checkFillQuantity,
+  checkLegFillPrice,
+  checkLegFillQuantity,
+  checkPriceSanity,
+  Decimal,
+  fillSubmitAlert,
+  formatBlotterPrice,
+  formatMaturity,
+  formatOrderPrice,
+  formatPrice,
+  formatQuantity,
+  legLeavesQuantity,
+  legQuantity,
+  normalizeSide,
+  ORD_TYPE_LABELS,
+  parseStrategySymbol,
+  Side,
+  symbolParseErrorMessage,
+  type LatestPrice,
+  type LegProgress,
+  type OrdTypeCode,
+} from '@fixdesk/domain';
+import type { ClientConnector, Order, OrderLeg } from '@fixdesk/protocol';
+import { Alert, Badge, Box, Button, Group, Modal, Paper, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import type { ColDef, GetRowIdParams, RowSelectedEvent } from 'ag-grid-community';
+import { AgGridReact } from 'ag-grid-react';
+import { useMemo, useState } from 'react';
+import { legReferencePrice, orderReferencePrice } from '../../../services/orders/referencePrice';
+import { actionErrorMessage, useInFlight, type OrderActions } from '../../../services/orders/useOrderActions';
+import { legsGridTheme } from '../gridTheme';
+import { CheckLine } from './CheckLine';
+import { eventsFor, pricedOrder, priceLabel } from './FillPanel';
+import { sideVerb, traderParty } from './orderText';
+
+function Info({ label, value, testId }: { label: string; value: string; testId?: string }) {
+  return (
+    <Box>
+      <Text fz={10.5} tt="uppercase" c="dimmed" fw={600}>
+        {label}
+      </Text>
+      <Text fz="sm" fw={600} className="fd-num" data-testid={testId}>
+        {value}
+      </Text>
+    </Box>
+  );
+}
+
+function legProgress(order: Order): LegProgress[] {
+  const out: LegProgress[] = [];
+  for (const leg of order.legs) out[leg.legIndex] = { side: leg.legSide, ratio: leg.legRatioQty, cumQty: leg.legCumQty };
+  return out;
+}
+
+/** The whole strategy at the spread (or strip) price: quantity in strategy units, price may be zero or negative. */
+function SpreadFillEntry({ order, actions, latestPrices, enabled }: { order: Order; actions: OrderActions; latestPrices: readonly LatestPrice[]; enabled: boolean }) {
+  const inFlight = useInFlight(order.id);
+  const [qty, setQty] = useState('');
+  const [px, setPx] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const priced = pricedOrder(order);
+  const qtyCheck = qty.trim() === '' ? null : checkFillQuantity(qty, { leavesQty: order.leavesqty, orderQty: order.orderqty });
+  const pxCheck = px.trim() === '' ? null : checkFillPrice(px, priced);
+  const sanity = px.trim() === '' ? null : checkPriceSanity(px, orderReferencePrice(latestPrices, order));
+  const checks = [qtyCheck, pxCheck].filter((c) => c !== null);
+  const submittable = enabled && canSubmitFill(qty, px, checks) && inFlight === undefined;
+
+  const submit = async () => {
+    const alert = fillSubmitAlert(px, priced);
+    if (alert) {
+      setError(alert);
+      notifications.show({ color: 'red', title: 'Fill not sent', message: alert });
+      return;
+    }
+    if (!submittable) return;
+    setError(null);
+    try {
+      await actions.fill(order.id, { fillQty: qty, fillPrice: px });
+      notifications.show({ color: 'green', title: 'Spread fill booked', message: `${formatQuantity(qty)} @ ${formatPrice(px)} on ${order.brokerorderid}`, autoClose: 3000 });
+      setQty('');
+      setPx('');
+    } catch (e) {
+      setError(actionErrorMessage(e));
+    }
+  };
+
+  return (
+    <Paper withBorder p={10} radius="sm" data-testid="spread-fill">
+      <Text fz="xs" fw={700} tt="uppercase" c="gray.7" mb={6}>
+        Spread fill
+      </Text>
+      <Box
+        component="form"
+        aria-label="Spread fill"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <Group align="flex-start" gap={8} grow>
+          <Box>
+            <TextInput
+              size="xs"
+              type="number"
+              min={1}
+              step={1}
+              label={`Quantity (leaves ${formatQuantity(order.leavesqty)})`}
+              aria-label="Spread fill quantity"
+              value={qty}
+              onChange={(e) => setQty(e.currentTarget.value)}
+              disabled={!enabled}
+              classNames={{ input: 'fd-num' }}
+            />
+            <CheckLine check={qtyCheck} />
+          </Box>
+          <Box>
+            <TextInput
+              size="xs"
+              type="number"
+              step={0.01}
+              label={priceLabel(order).replace('Fill price', 'Spread price')}
+              aria-label="Spread fill price"
+              value={px}
+              onChange={(e) => setPx(e.currentTarget.value)}
+              disabled={!enabled}
+              classNames={{ input: 'fd-num' }}
+            />
+            <CheckLine check={pxCheck} />
+            <CheckLine check={sanity} />
+          </Box>
+          <Button type="submit" size="xs" mt={19} disabled={!submittable} loading={inFlight === 'fill'} style={{ flexGrow: 0, minWidth: 120 }}>
+            Submit Spread Fill
+          </Button>
+        </Group>
+        {error && (
+          <Text fz="xs" c="red.8" role="alert" mt={4} data-testid="server-error">
+            {error}
+          </Text>
+        )}
+      </Box>
+    </Paper>
+  );
+}
+
+interface LegRow {
+  leg: OrderLeg;
+  legQty: string;
+  leaves: string;
+}
+
+const legColumns: ColDef<LegRow>[] = [
+  { headerName: 'Leg', valueGetter: (p) => (p.data ? p.data.leg.legIndex + 1 : ''), width: 52 },
+  { headerName: 'Contract', valueGetter: (p) => (p.data ? `${p.data.leg.legSymbol} ${p.data.leg.contractMonth ?? formatMaturity(p.data.leg.legMaturityMonthYear)}` : ''), flex: 1, minWidth: 110 },
+  { headerName: 'Ratio', valueGetter: (p) => p.data?.leg.legRatioQty ?? '', width: 62, type: 'rightAligned', cellClass: 'fd-num' },
+  { headerName: 'Qty', valueGetter: (p) => (p.data ? formatQuantity(p.data.legQty) : ''), width: 68, type: 'rightAligned', cellClass: 'fd-num' },
+  { headerName: 'Filled', valueGetter: (p) => (p.data ? formatQuantity(p.data.leg.legCumQty) : ''), width: 66, type: 'rightAligned', cellClass: 'fd-num' },
+  { headerName: 'Leaves', valueGetter: (p) => (p.data ? formatQuantity(p.data.leaves) : ''), width: 66, type: 'rightAligned', cellClass: 'fd-num' },
+  { headerName: 'Avg Px', valueGetter: (p) => (p.data && Number(p.data.leg.legCumQty) > 0 ? formatBlotterPrice(p.data.leg.legAvgPx) : ''), width: 86, type: 'rightAligned', cellClass: 'fd-num' },
+];
+
+function NoContracts() {
+  return <div className="fd-grid-empty">No contracts found</div>;
+}
+
+/** One side's legs: a contract grid and a fill entry for the selected contract (POST fill with legIndex). */
+function LegPanel({ title, side, order, actions, latestPrices, enabled }: { title: string; side: '1' | '2'; order: Order; actions: OrderActions; latestPrices: readonly LatestPrice[]; enabled: boolean }) {
+  const inFlight = useInFlight(order.id);
+  const rows = useMemo<LegRow[]>(
+    () =>
+      order.legs
+        .filter((l) => l.legSide === side)
+        .map((leg) => ({ leg, legQty: legQuantity(leg.legRatioQty, order.orderqty).toString(), leaves: legLeavesQuantity({ ratio: leg.legRatioQty, cumQty: leg.legCumQty }, order.orderqty).toString() })),
+    [order, side],
+  );
+  const [selected, setSelected] = useState<number | null>(null);
+  const legIndex = selected ?? rows[0]?.leg.legIndex ?? null;
+  const leg = order.legs.find((l) => l.legIndex === legIndex) ?? null;
+  const [qty, setQty] = useState('');
+  const [px, setPx] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const reference = leg ? legReferencePrice(latestPrices, leg) : null;
+  const qtyCheck = qty.trim() === '' || legIndex === null ? null : checkLegFillQuantity(qty, legProgress(order), legIndex, order.orderqty);
+  const pxCheck = px.trim() === '' ? null : checkLegFillPrice(px, reference?.price ?? null);
+  const checks = [qtyCheck, pxCheck].filter((c) => c !== null);
+  const submittable = enabled && legIndex !== null && canSubmitFill(qty, px, checks) && inFlight === undefined;
+  const sideName = side === Side.Buy ? 'buy' : 'sell';
+
+  const submit = async () => {
+    if (!submittable || legIndex === null) return;
+    setError(null);
+    try {
+      await actions.fill(order.id, { fillQty: qty, fillPrice: px, legIndex });
+      notifications.show({ color: 'green', title: `Leg ${legIndex + 1} fill booked`, message: `${formatQuantity(qty)} @ ${formatPrice(px)}`, autoClose: 3000 });
+      setQty('');
+      setPx('');
+    } catch (e) {
+      setError(actionErrorMessage(e));
+    }
+  };
+
+  return (
+    <Paper withBorder p={10} radius="sm" data-testid={`leg-panel-${sideName}`}>
+      <Group justify="space-between" mb={6}>
+        <Text fz="xs" fw={700} tt="uppercase" c={side === Side.Buy ? 'green.8' : 'red.8'}>
+          {title}
+        </Text>
+        {leg && (
+          <Badge size="sm" variant="light" color="gray">
+            Leg {leg.legIndex + 1}: {leg.legSymbol} {leg.contractMonth ?? formatMaturity(leg.legMaturityMonthYear)}
+          </Badge>
+        )}
+      </Group>
+      <Box
+        component="form"
+        aria-label={`${title} fill`}
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <Group align="flex-start" gap={8} grow>
+          <Box>
+            <TextInput
+              size="xs"
+              type="number"
+              min={1}
+              step={1}
+              label="Contracts"
+              aria-label={`${title} quantity`}
+              value={qty}
+              onChange={(e) => setQty(e.currentTarget.value)}
+              disabled={!enabled || !leg}
+              classNames={{ input: 'fd-num' }}
+            />
+            <CheckLine check={qtyCheck} />
+          </Box>
+          <Box>
+            <TextInput
+              size="xs"
+              type="number"
+              step={0.01}
+              label={reference ? `Price (last ${formatPrice(reference.price)})` : 'Price'}
+              aria-label={`${title} price`}
+              value={px}
+              onChange={(e) => setPx(e.currentTarget.value)}
+              disabled={!enabled || !leg}
+              classNames={{ input: 'fd-num' }}
+            />
+            <CheckLine check={pxCheck} />
+          </Box>
+          <Button type="submit" size="xs" mt={19} disabled={!submittable} loading={inFlight === 'fill'} style={{ flexGrow: 0 }}>
+            Fill Leg
+          </Button>
+        </Group>
+        {error && (
+          <Text fz="xs" c="red.8" role="alert" mt={4} data-testid="server-error">
+            {error}
+          </Text>
+        )}
+      </Box>
+      <Box h={Math.min(6, Math.max(rows.length, 2)) * 30 + 34} mt={8}>
+        <AgGridReact<LegRow>
+          theme={legsGridTheme}
+          rowData={rows}
+          columnDefs={legColumns}
+          getRowId={(p: GetRowIdParams<LegRow>) => String(p.data.leg.legIndex)}
+          rowSelection={{ mode: 'singleRow', checkboxes: false, enableClickSelection: true }}
+          onRowSelected={(e: RowSelectedEvent<LegRow>) => {
+            if (e.node.isSelected() && e.data) setSelected(e.data.leg.legIndex);
+          }}
+          noRowsOverlayComponent={NoContracts}
+          animateRows={false}
+        />
+      </Box>
+    </Paper>
+  );
+}
+
+/**
+ * Multileg Trade Capture (spec 000 §2): the order summary with Trade Analysis, the client box, a
+ * spread fill entry for the whole strategy, and a buy-leg and a sell-leg panel for leg fills.
+ */
+export function MultilegModal({
+  opened,
+  onClose,
+  order,
+  actions,
+  latestPrices,
+  connector,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  order: Order;
+  actions: OrderActions;
+  latestPrices: readonly LatestPrice[];
+  connector?: ClientConnector | undefined;
+}) {
+  const trader = traderParty(order);
+  const canFill = eventsFor(order).includes('fill') && Decimal.from(order.leavesqty).isPositive();
+  const parsed = parseStrategySymbol(order.symbol);
+  const unreadable = order.legs.length === 0 && parsed === null;
+  const side = normalizeSide(order.side);
+
+  return (
+    <Modal opened={opened} onClose={onClose} size="80rem" title={<Text fw={700}>Multileg Trade Capture - {order.brokerorderid}</Text>} data-testid="multileg-modal">
+      <Stack gap={10}>
+        {unreadable && (
+          <Alert color="red" p={8}>
+            {symbolParseErrorMessage(order.symbol)}
+          </Alert>
+        )}
+        <SimpleGrid cols={{ base: 1, md: 4 }} spacing={10}>
+          <Paper withBorder p={10} radius="sm" style={{ gridColumn: 'span 3' }}>
+            <Text fz="xs" fw={700} tt="uppercase" c="gray.7" mb={6}>
+              Trade Analysis
+            </Text>
+            <SimpleGrid cols={3} spacing={8} verticalSpacing={6}>
+              <Info label="Order ID" value={order.brokerorderid} />
+              <Info label="Symbol" value={order.symbol} />
+              <Info label="Side" value={side === Side.Sell ? 'Sell' : 'Buy'} />
+              <Info label="Order Qty" value={formatQuantity(order.orderqty)} />
+              <Info label="Cum Qty" value={formatQuantity(order.cumqty)} testId="ml-cumqty" />
+              <Info label="Leaves Qty" value={formatQuantity(order.leavesqty)} testId="ml-leavesqty" />
+              <Info label="Price" value={formatOrderPrice(order.price)} />
+              <Info label="Avg Px" value={Number(order.cumqty) > 0 ? formatBlotterPrice(order.avgpx) : '—'} />
+              <Info label="Order Type" value={ORD_TYPE_LABELS[order.ordtype as OrdTypeCode] ?? order.ordtype} />
+            </SimpleGrid>
+            <Text fz="xs" c="dimmed" mt={6}>
+              Client {sideVerb(order)} {formatQuantity(order.orderqty)} {order.symbol}: each leg trades ratio × order quantity.
+            </Text>
+          </Paper>
+          <Paper withBorder p={10} radius="sm" bg="gray.0">
+            <Text fz="xs" fw={700} tt="uppercase" c="gray.7" mb={6}>
+              Client Info
+            </Text>
+            <Stack gap={4}>
+              <Info label="Client" value={order.client_name ?? order.sendercompid} />
+              <Info label="Trader" value={trader?.partyID ?? '—'} />
+              <Info label="Phone" value={order.client_phone ?? connector?.client_phone ?? '—'} />
+              <Info label="Contact" value={connector?.client_contact ?? '—'} />
+            </Stack>
+          </Paper>
+        </SimpleGrid>
+        {!canFill && (
+          <Alert color="gray" p={8}>
+            <Text fz="xs">No fills can be added: the order is {order.ordstatus === 'A' ? 'not accepted yet' : 'not open for fills'}.</Text>
+          </Alert>
+        )}
+        <SpreadFillEntry order={order} actions={actions} latestPrices={latestPrices} enabled={canFill} />
+        <SimpleGrid cols={{ base: 1, md: 2 }} spacing={10}>
+          <LegPanel title="Buy leg" side={Side.Buy} order={order} actions={actions} latestPrices={latestPrices} enabled={canFill} />
+          <LegPanel title="Sell leg" side={Side.Sell} order={order} actions={actions} latestPrices={latestPrices} enabled={canFill} />
+        </SimpleGrid>
+        <Group justify="flex-end">
+          <Button variant="default" size="xs" onClick={onClose}>
+            Close
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

@@ -1,0 +1,102 @@
+import '../blotter/blotter.css';
+import type { Order } from '@fixdesk/protocol';
+import { Alert, Box, Button, Group, Loader, Paper, Text } from '@mantine/core';
+import { IconAlertCircle, IconArrowLeft } from '@tabler/icons-react';
+import { useCallback, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { isRegisteredPath } from '../../app/routes';
+import { LiveConnectionNotice } from '../../services/live/LiveConnectionNotice';
+import { useLiveConnection } from '../../services/live/useLive';
+import { ordersApi } from '../../services/orders/http';
+import { useBookExecutionReports, useBookOrder, useBookView, useOrderBookFeed, useOrderBookInstance } from '../../services/orders/useOrderBook';
+import { useClientConnectors, useLatestPrices } from '../../services/orders/useDeskReference';
+import { useOrderActions } from '../../services/orders/useOrderActions';
+import { OrderInfoPanel } from '../blotter/order-info/OrderInfoPanel';
+
+/** How many ids the Order Not Found message lists. */
+const AVAILABLE_IDS_SHOWN = 20;
+
+type Lookup = { kind: 'pending' } | { kind: 'found'; id: number } | { kind: 'notFound'; message: string };
+
+/**
+ * /order-detail/{orderid} (spec 000 §2): a loading note, then the Order Info panel at full height (no
+ * pop-out), kept live like the blotter; or Order Not Found with the ids that do exist.
+ */
+export default function OrderDetailPage() {
+  const { orderid = '' } = useParams();
+  const live = useLiveConnection();
+  const book = useOrderBookInstance();
+  const [lookup, setLookup] = useState<Lookup>({ kind: 'pending' });
+
+  const fetchSnapshot = useCallback(async (): Promise<Order[]> => {
+    const full = await ordersApi.get(orderid);
+    if (full) {
+      book.applyOrderDetail(full);
+      setLookup({ kind: 'found', id: full.id });
+      return [full];
+    }
+    let available = '';
+    try {
+      const all = await ordersApi.list();
+      available = all
+        .map((o) => o.brokerorderid)
+        .filter(Boolean)
+        .slice(0, AVAILABLE_IDS_SHOWN)
+        .join(', ');
+    } catch {
+      available = '';
+    }
+    setLookup({ kind: 'notFound', message: available ? `Order ${orderid} not found. Available orders: ${available}` : `Could not find order with ID: ${orderid}` });
+    return [];
+  }, [book, orderid]);
+
+  useOrderBookFeed(book, live, fetchSnapshot);
+  const view = useBookView(book);
+  const order = useBookOrder(book, lookup.kind === 'found' ? lookup.id : null);
+  const reports = useBookExecutionReports(book, order?.id);
+  const actions = useOrderActions(book);
+  const latest = useLatestPrices();
+  const connectors = useClientConnectors();
+
+  let body;
+  if (view.status === 'error') {
+    body = (
+      <Alert color="red" icon={<IconAlertCircle />} title="Error Loading Order" m="md" data-testid="order-detail-error">
+        {view.error}
+      </Alert>
+    );
+  } else if (lookup.kind === 'notFound') {
+    body = (
+      <Alert color="orange" icon={<IconAlertCircle />} title="Order Not Found" m="md" data-testid="order-not-found">
+        <Text fz="sm">{lookup.message}</Text>
+        {isRegisteredPath('/orders') && (
+          <Button component={Link} to="/orders" mt="sm" size="xs" variant="light" leftSection={<IconArrowLeft size={14} />}>
+            Back to the blotter
+          </Button>
+        )}
+      </Alert>
+    );
+  } else if (!order) {
+    body = (
+      <Group gap="sm" p="md" data-testid="order-detail-loading">
+        <Loader size="sm" />
+        <Text fz="sm" c="dimmed">
+          Loading order {orderid}...
+        </Text>
+      </Group>
+    );
+  } else {
+    body = (
+      <Paper withBorder radius={0} style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
+        <OrderInfoPanel order={order} actions={actions} latestPrices={latest.data} connectors={connectors.data} executionCount={reports?.length} />
+      </Paper>
+    );
+  }
+
+  return (
+    <Box style={{ display: 'flex', flexDirection: 'column', flex: 1, minHeight: 0, height: 'calc(100dvh - 60px)', maxWidth: 880, width: '100%', margin: '0 auto' }} data-testid="order-detail">
+      <LiveConnectionNotice state={live} onRetry={live.retry} />
+      {body}
+    </Box>
+  );
+}

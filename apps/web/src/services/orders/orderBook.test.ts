@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Order } from '@fixdesk/protocol';
+import { OrderBook, type BookDelta } from './orderBook';
+import { anOrder, aReport } from './testOrders';
+
+function harness() {
+  const flushes: (() => void)[] = [];
+  const warnings: string[] = [];
+  const errors: string[] = [];
+  const book = new OrderBook({
+    schedule: (fn) => flushes.push(fn),
+    now: () => 0,
+    warn: (m) => warnings.push(m),
+    error: (m) => errors.push(m),
+  });
+  const deltas: BookDelta[] = [];
+  book.onDelta((d) => deltas.push(d));
+  const runFlushes = () => {
+    while (flushes.length) flushes.shift()!();
+  };
+  return { book, deltas, warnings, errors, runFlushes, pending: () => flushes.length };
+}
+
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+const at = (minute: number) => `2026-03-02T10:${String(minute).padStart(2, '0')}:00.000Z`;
+
+describe('order book: snapshot then deltas', () => {
+  it('queues live messages while the snapshot loads and replays them in order', async () => {
+    const h = harness();
+    const snapshot = deferred<Order[]>();
+    const loading = h.book.load(() => snapshot.promise);
+    assert.equal(h.book.getView().status, 'loading');
+    h.book.receive({ type: 'new_order', orderData: anOrder({ id: 2, clordid: 'C2', brokerorderid: 'BO2', updated_at: at(2) }) });
+    h.book.receive({ type: 'order_update', orderData: anOrder({ id: 2, clordid: 'C2', brokerorderid: 'BO2', ordstatus: '0', updated_at: at(3) }) });
+    h.book.receive({ type: 'order_update', orderData: anOrder({ id: 1, ordstatus: '0', updated_at: at(4) }) });
+    snapshot.resolve([anOrder({ id: 1, updated_at: at(1) })]);
+    await loading;
+    h.runFlushes();
+    assert.equal(h.book.getView().status, 'ready');
+    assert.equal(h.book.getOrder(1)!.ordstatus, '0', 'the queued update applies over the older snapshot');
+    assert.equal(h.book.getOrder(2)!.ordstatus, '0', 'new then update, in order');
+    assert.equal(h.deltas.length, 1, 'one batched change');
+    assert.equal(h.deltas[0]!.reset, true);
+  });
+
+  it('a queued older copy does not regress a newer snapshot', async () => {
+    const h = harness();
+    const snapshot = deferred<Order[]>();
+    const loading = h.book.load(() => snapshot.promise);
+    h.book.receive({ type: 'order_update', orderData: anOrder({ ordstatus: '1', cumqty: '4', updated_at: at(2) }) });
+    h.book.receive({ type: 'execution_report', data: aReport({ ordstatus: '1', cumqty: '4', timestamp: at(2) }) });
+    snapshot.resolve([anOrder({ ordstatus: '2', cumqty: '10', leavesqty: '0', updated_at: at(5) })]);
+    await loading;
+    assert.equal(h.book.getOrder(1)!.ordstatus, '2');
+    assert.equal(h.book.getOrder(1)!.cumqty, '10');
+  });
+
+  it('batches many updates of one order into one flush with the latest state', async () => {
+    const h = harness();
+    await h.book.load(async () => [anOrder()]);
+    h.runFlushes();
+    for (let i = 1; i <= 50; i++) {
+      h.book.receive({ type: 'order_update', orderData: anOrder({ ordstatus: '1', cumqty: String(i), updated_at: `2026-03-02T11:00:00.${String(i).padStart(3, '0')}Z` }) });
+    }
+    assert.equal(h.pending(), 1, 'one flush scheduled for 50 messages');
+    h.runFlushes();
+    const last = h.deltas.at(-1)!;
+    assert.equal(last.update.length, 1);
+    assert.equal(last.update[0]!.cumqty, '50');
+  });
+
+  it('execution reports are matched by clordid and recorded in a loaded history', async () => {
+    const h = harness();
+    await h.book.load(async () => [anOrder({ ordstatus: '0', updated_at: at(1) })]);
+    h.book.applyOrderDetail({ ...anOrder({ ordstatus: '0', updated_at: at(1) }), execReports: [aReport({ id: 1 })] });
+    h.book.receive({ type: 'execution_report', data: aReport({ id: 2, exectype: 'F', ordstatus: '1', cumqty: '3', leavesqty: '7', lastqty: '3', lastpx: '26950', avgpx: '26950', timestamp: at(2) }) });
+    h.book.receive({ type: 'execution_report', data: aReport({ id: 9, clordid: 'UNKNOWN', order_id: 999 }) });
+    h.book.receive({ type: 'execution_report', data: aReport({ id: 10, clordid: '' }) });
+    h.runFlushes();
+    assert.equal(h.book.getOrder(1)!.cumqty, '3');
+    assert.deepEqual(h.book.getExecutionReports(1)!.map((r) => r.id), [1, 2]);
+    assert.ok(h.warnings.some((w) => w.includes('without clordid')));
+  });
+
+  it('skips snapshot orders without id and rejects updates without id or new orders without brokerorderid', async () => {
+    const h = harness();
+    await h.book.load(async () => [anOrder(), { ...anOrder(), id: undefined } as unknown as Order]);
+    assert.equal(h.book.getView().status, 'ready');
+    h.runFlushes();
+    assert.equal(h.book.getView().count, 1);
+    h.book.receive({ type: 'order_update', orderData: { ...anOrder(), id: undefined } as unknown as Order });
+    h.book.receive({ type: 'new_order', orderData: anOrder({ id: 5, brokerorderid: '' }) });
+    h.runFlushes();
+    assert.equal(h.book.getView().count, 1);
+    assert.equal(h.errors.length, 2);
+    assert.ok(h.warnings.some((w) => w.includes('without id')));
+  });
+
+  it('a reload after reconnect is applied as adds, updates and removes', async () => {
+    const h = harness();
+    await h.book.load(async () => [anOrder({ id: 1 }), anOrder({ id: 2, clordid: 'C2' })]);
+    h.runFlushes();
+    await h.book.load(async () => [anOrder({ id: 2, clordid: 'C2', ordstatus: '0', updated_at: at(9) }), anOrder({ id: 3, clordid: 'C3' })]);
+    h.runFlushes();
+    const d = h.deltas.at(-1)!;
+    assert.equal(d.reset, false);
+    assert.deepEqual(d.add.map((o) => o.id), [3]);
+    assert.deepEqual(d.update.map((o) => o.id), [2]);
+    assert.deepEqual(d.remove.map((o) => o.id), [1]);
+  });
+
+  it('reports a failed first load as an error with the message', async () => {
+    const h = harness();
+    await h.book.load(async () => {
+      throw new Error('Request failed (500)');
+    });
+    assert.equal(h.book.getView().status, 'error');
+    assert.equal(h.book.getView().error, 'Request failed (500)');
+  });
+
+  it('an action answer updates the order before the live echo', async () => {
+    const h = harness();
+    await h.book.load(async () => [anOrder()]);
+    h.runFlushes();
+    h.book.applyActionAnswer(anOrder({ ordstatus: '0', accepted_by: 'broker', updated_at: at(1), client_name: null }));
+    h.runFlushes();
+    assert.equal(h.book.getOrder(1)!.ordstatus, '0');
+    assert.equal(h.book.getOrder(1)!.client_name, 'SGX Client');
+    assert.deepEqual(h.deltas.at(-1)!.update.map((o) => o.id), [1]);
+  });
+});

@@ -1,0 +1,75 @@
+import type { Order } from '@fixdesk/protocol';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useLiveMessages } from '../live/useLive';
+import type { LiveState } from '../live/liveClient';
+import { OrderBook } from './orderBook';
+
+/** Flushes on the next animation frame, or after 100 ms when the tab is hidden and frames stop. */
+function nextFrame(flush: () => void): void {
+  let done = false;
+  const run = () => {
+    if (done) return;
+    done = true;
+    flush();
+  };
+  requestAnimationFrame(run);
+  window.setTimeout(run, 100);
+}
+
+export function createBrowserOrderBook(): OrderBook {
+  return new OrderBook({
+    schedule: nextFrame,
+    now: () => performance.now(),
+    warn: (message, detail) => console.warn(message, detail ?? ''),
+    error: (message, detail) => console.error(message, detail ?? ''),
+  });
+}
+
+/** One order book for the lifetime of the calling screen. */
+export function useOrderBookInstance(): OrderBook {
+  const [book] = useState(createBrowserOrderBook);
+  return book;
+}
+
+/**
+ * Feeds a book from the live connection and loads its snapshot: first once the socket is
+ * authenticated (so no message falls between the snapshot and the first delta), again on every
+ * reconnect (messages may have been missed), and once anyway when the connection is offline so the
+ * broker still sees the orders (flagged stale by the offline notice).
+ */
+export function useOrderBookFeed(book: OrderBook, live: LiveState, fetchSnapshot: () => Promise<Order[]>): void {
+  useLiveMessages('new_order', (m) => book.receive(m, performance.now()));
+  useLiveMessages('order_update', (m) => book.receive(m, performance.now()));
+  useLiveMessages('execution_report', (m) => book.receive(m, performance.now()));
+
+  const fetchRef = useRef(fetchSnapshot);
+  useEffect(() => {
+    fetchRef.current = fetchSnapshot;
+  });
+  const loadedSession = useRef<number | null>(null);
+  const { session, status } = live;
+  const unreachable = status === 'offline' || status === 'refused';
+  useEffect(() => {
+    if (status === 'connected' && loadedSession.current !== session) {
+      loadedSession.current = session;
+      void book.load(() => fetchRef.current());
+    } else if (unreachable && loadedSession.current === null) {
+      loadedSession.current = -1;
+      void book.load(() => fetchRef.current());
+    }
+  }, [book, session, status, unreachable]);
+}
+
+export function useBookView(book: OrderBook) {
+  return useSyncExternalStore(book.onView, book.getView, book.getView);
+}
+
+export function useBookOrder(book: OrderBook, id: number | null | undefined): Order | undefined {
+  const get = () => book.getOrder(id);
+  return useSyncExternalStore(book.onView, get, get);
+}
+
+export function useBookExecutionReports(book: OrderBook, id: number | null | undefined) {
+  const get = () => book.getExecutionReports(id);
+  return useSyncExternalStore(book.onView, get, get);
+}

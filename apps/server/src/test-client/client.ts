@@ -117,7 +117,11 @@ export class TestClient {
   async status(): Promise<TestClientStatus> {
     const c = this.connector;
     const s = this.initiator?.status();
-    const ordersFromSender = await countConnectorOrders(this.deps.db, c.id);
+    // The order book may not have the order just sent yet; the blotter has it at once.
+    const counters = this.blotter.counters();
+    const ordersFromSender = Math.max(await countConnectorOrders(this.deps.db, c.id), counters.sent);
+    let nextClOrdId = nextClientOrderId(c.execution_id_prefix, ordersFromSender);
+    for (let n = ordersFromSender + 1; this.blotter.hasClOrdId(nextClOrdId); n++) nextClOrdId = nextClientOrderId(c.execution_id_prefix, n);
     const stored = s ? undefined : await this.storedNumbers();
     return {
       compId: c.comp_id,
@@ -132,9 +136,9 @@ export class TestClient {
       nextSenderMsgSeqNum: s?.nextSenderMsgSeqNum ?? stored!.nextSender,
       nextTargetMsgSeqNum: s?.nextTargetMsgSeqNum ?? stored!.nextTarget,
       ordersFromSender,
-      nextClOrdId: nextClientOrderId(c.execution_id_prefix, ordersFromSender),
+      nextClOrdId,
       executionIdPrefix: c.execution_id_prefix,
-      counters: this.blotter.counters(),
+      counters,
       lastEvent: this.lastEvent?.text ?? null,
       lastEventAt: this.lastEvent?.at.toISOString() ?? null,
     };
@@ -274,6 +278,8 @@ export class TestClient {
     if (!change) return;
     if (change.execution) this.deps.publish({ type: 'test_client_execution', comp_id: this.compId, execution: change.execution, order: change.order });
     else this.deps.publish({ type: 'test_client_order', comp_id: this.compId, order: change.order });
+    // The counters moved.
+    this.publishStatus();
   }
 
   private parties() {

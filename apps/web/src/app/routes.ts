@@ -38,6 +38,9 @@ export const ROUTES = [
   { path: '/config/user-management', title: 'User Management', access: ADMIN_ONLY },
   { path: '/orders', title: 'Blotter', access: SIGNED_IN },
   { path: '/order-detail/:orderid', title: 'Order Detail', access: SIGNED_IN },
+  { path: '/fix-test-client', title: 'FIX Client Simulator', access: SIGNED_IN },
+  { path: '/fix-client', title: 'FIX Client', access: SIGNED_IN },
+  { path: '/broker-simulator', title: 'Broker Simulator', access: { kind: 'signedIn', roles: ['admin', 'broker'] } },
 ] as const satisfies readonly RouteSpec[];
 
 export type RoutePath = (typeof ROUTES)[number]['path'];

@@ -15,4 +15,7 @@ export const SCREENS: Record<RoutePath, LazyExoticComponent<ComponentType>> = {
   '/config/user-management': lazy(() => import('../pages/config/UserManagementPage')),
   '/orders': lazy(() => import('../screens/blotter/BlotterPage')),
   '/order-detail/:orderid': lazy(() => import('../screens/order-detail/OrderDetailPage')),
+  '/fix-test-client': lazy(() => import('../screens/simulators/fix-test-client/FixTestClientPage')),
+  '/fix-client': lazy(() => import('../screens/simulators/fix-client/FixClientPage')),
+  '/broker-simulator': lazy(() => import('../screens/simulators/broker-simulator/BrokerSimulatorPage')),
 };

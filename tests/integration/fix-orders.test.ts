@@ -120,6 +120,36 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal((await put({ is_active: true })).status, 200);
     });
 
+    it('checks the logon password and never shows it in the FIX message audit; sign-out closes live sockets', async () => {
+      const admin = await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'admin-test-pw-1' }) });
+      const adminToken = ((await admin.json()) as { token: string }).token;
+      const put = (json: unknown) => fetch(`${server.url}/api/client-connectors/EEX_CLIENT_1`, { method: 'PUT', headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify(json) });
+      assert.equal((await put({ fix_password: 'S3cret-pw' })).status, 200);
+      const wrong = new TestFixClient('EEX_CLIENT_1');
+      await assert.rejects(wrong.connect(server.ctx.fix.port, { password: 'guess' }, 1500), /timed out/);
+      await wrong.stop();
+      const right = new TestFixClient('EEX_CLIENT_1');
+      await right.connect(server.ctx.fix.port, { password: 'S3cret-pw' });
+      await right.stop();
+      const logons = ((await (await api('/api/fix-messages?msgType=A&compId=EEX_CLIENT_1&limit=50')).json()) as { messages: { raw_fix: string }[] }).messages;
+      assert.ok(logons.some((m) => m.raw_fix.includes('554=********')));
+      assert.ok(logons.every((m) => !m.raw_fix.includes('S3cret-pw') && !m.raw_fix.includes('554=guess')));
+      assert.equal((await put({ fix_password: null })).status, 200);
+
+      // A socket opened with a token is closed when that token signs out.
+      const login = await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'viewer', password: DEMO_PASSWORD }) });
+      const viewerToken = ((await login.json()) as { token: string }).token;
+      const ws = new WebSocket(server.url.replace('http', 'ws') + '/ws');
+      const types: string[] = [];
+      ws.on('message', (d) => types.push((JSON.parse(String(d)) as { type: string }).type));
+      await new Promise((r) => ws.once('open', r));
+      ws.send(JSON.stringify({ type: 'authenticate', token: viewerToken }));
+      await client.waitFor(() => types.includes('authenticated'), 'authenticated');
+      const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
+      await fetch(`${server.url}/api/auth/logout`, { method: 'POST', headers: { authorization: `Bearer ${viewerToken}` } });
+      assert.equal(await closed, 4003);
+    });
+
     it('rejects a bad order with an execution report and keeps the session up', async () => {
       await client.send('D', newOrderSingle('FIX-BAD', { symbol: 'ZZZ' }));
       const rej = await client.waitForReport('FIX-BAD');

@@ -233,6 +233,46 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(unk?.fields.get(102), '1');
     });
 
+    it('refuses what a review found slipping through: bad prices, duplicate request ids, bad replace terms, bad ids', async () => {
+      const o = nos({ orderQty: '10', price: '27000' });
+      const { brokerOrderId: id } = await t.server.ctx.orders.receiveNewOrder(o);
+      await post(`/api/orders/${id}/accept`, {});
+      for (const fillPrice of [0, -5]) {
+        const r = await post(`/api/orders/${id}/fill`, { fillQty: 1, fillPrice });
+        assert.equal(r.status, 400, `fill at ${fillPrice}`);
+      }
+      // A cancel request reusing an existing ClOrdID → OrderCancelReject with CxlRejReason 6.
+      const other = nos();
+      await t.server.ctx.orders.receiveNewOrder(other);
+      await t.server.ctx.orders.receiveCancelOrReplace({ kind: 'F', senderCompId: 'SGX_CLIENT_1', clOrdId: other.clOrdId!, origClOrdId: o.clOrdId!, orderId: id, orderQty: undefined, price: undefined, ordType: undefined, text: undefined });
+      await t.server.ctx.outbox.idle();
+      const dup = sent.filter((m) => m.msgType === '9' && m.fields.get(41) === o.clOrdId).at(-1);
+      assert.equal(dup?.fields.get(102), '6');
+      // Replace terms get the intake rules: order type, size limit, positive outright price.
+      for (const [terms, text] of [
+        [{ ordType: '3', orderQty: '10', price: '27000' }, /order type/i],
+        [{ ordType: '2', orderQty: '5000', price: '27000' }, /exceeds the maximum/],
+        [{ ordType: '2', orderQty: '10', price: '-1' }, /price/i],
+      ] as const) {
+        const clOrdId = `${o.clOrdId}-R${Math.random().toString(36).slice(2, 7)}`;
+        await t.server.ctx.orders.receiveCancelOrReplace({ kind: 'G', senderCompId: 'SGX_CLIENT_1', clOrdId, origClOrdId: o.clOrdId!, orderId: id, text: undefined, ...terms });
+        const rej = await lastFor(clOrdId);
+        assert.equal(rej?.msgType, '9', JSON.stringify(terms));
+        assert.match(rej!.fields.get(58)!, text);
+      }
+      // A broker cancel answers a waiting client cancel request on the request's ClOrdID.
+      await t.server.ctx.orders.receiveCancelOrReplace({ kind: 'F', senderCompId: 'SGX_CLIENT_1', clOrdId: `${o.clOrdId}-CX`, origClOrdId: o.clOrdId!, orderId: id, orderQty: undefined, price: undefined, ordType: undefined, text: undefined });
+      assert.equal((await post(`/api/orders/${id}/cancel`, { reason: 'Desk closing' })).status, 200);
+      const canceled = await lastFor(`${o.clOrdId}-CX`);
+      assert.deepEqual([canceled?.fields.get(150), canceled?.fields.get(41)], ['4', o.clOrdId]);
+      assert.equal((await getOrder(id!)).pendingRequest, null);
+
+      assert.equal((await t.api('/api/orders/99999999999999999999', { token: viewer })).status, 400);
+      assert.equal((await t.api('/api/orders?from=-100000-01-01', { token: viewer })).status, 400);
+      assert.equal((await t.api('/api/fix-messages?start=%2B200000-01-01', { token: viewer })).status, 400);
+      assert.equal((await post(`/api/orders/${id}/reject`, { rejectReason: 500, text: 'x' })).status, 400);
+    });
+
     it('takes a multileg order and fills it per leg', async () => {
       const m1 = nextMonth(2);
       const m2 = nextMonth(3);

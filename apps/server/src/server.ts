@@ -38,23 +38,20 @@ export async function startServer(
     const m = await migrate(db);
     if (m.applied.length) log.info({ applied: m.applied }, 'database migrated');
 
-    const generatedPasswords: Record<string, string> = {};
-    const pw = (name: string, given: string | undefined) => given ?? (generatedPasswords[name] = generatePassword());
-    const adminPassword = pw('admin', config.adminPassword);
-    const demoPassword = config.demoPassword ?? generatePassword();
+    // Each demo user gets its own password: ADMIN_PASSWORD for admin, DEMO_PASSWORD for broker and
+    // viewer when set (a demo convenience), otherwise one generated per user and printed once.
+    const generated: Record<string, string> = {};
+    const passwordFor = (name: string, given: string | undefined) => given ?? (generated[name] = generatePassword());
     const users: SeedUser[] = [
-      { username: 'admin', role: 'admin', password: adminPassword, first_name: 'Ada', last_name: 'Admin', email: 'admin@fixdesk.example' },
-      { username: 'broker', role: 'broker', password: demoPassword, first_name: 'Ben', last_name: 'Broker', email: 'broker@fixdesk.example' },
-      { username: 'viewer', role: 'viewer', password: demoPassword, first_name: 'Vera', last_name: 'Viewer', email: 'viewer@fixdesk.example' },
+      { username: 'admin', role: 'admin', password: passwordFor('admin', config.adminPassword), first_name: 'Ada', last_name: 'Admin', email: 'admin@fixdesk.example' },
+      { username: 'broker', role: 'broker', password: passwordFor('broker', config.demoPassword), first_name: 'Ben', last_name: 'Broker', email: 'broker@fixdesk.example' },
+      { username: 'viewer', role: 'viewer', password: passwordFor('viewer', config.demoPassword), first_name: 'Vera', last_name: 'Viewer', email: 'viewer@fixdesk.example' },
     ];
     const report = await seed(db, { dictionary: loadDictionaryData(), users, hashPassword });
     if (report.dictionary || report.demo) log.info({ dictionary: report.dictionary, demo: report.demo }, 'database seeded');
     // Only passwords that were actually set now are worth printing; later starts find the users there.
     const printed: Record<string, string> = {};
-    for (const name of report.usersCreated) {
-      if (name === 'admin' && !config.adminPassword) printed.admin = adminPassword;
-      if (name !== 'admin' && !config.demoPassword) printed[name] = demoPassword;
-    }
+    for (const name of report.usersCreated) if (generated[name]) printed[name] = generated[name];
 
     const auth = new AuthService(db);
     const hub = new WsHub(auth, log);

@@ -109,9 +109,9 @@ async function seedDemo(tx: Queryable): Promise<void> {
       `INSERT INTO client_connectors (comp_id, execution_id_prefix, target_comp_id, broker_id, client_name, client_contact,
                                       client_email, client_phone, client_lei, company_website, company_name, test_port,
                                       host, heartbeatint, timezone, start_time, end_time, trading_days, reset_frequency,
-                                      max_orders_per_second, notes)
+                                      max_orders_per_second, notes, whitelisted_ips)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, '127.0.0.1', 30, $13, '00:00:00', '23:59:59',
-               'M,T,W,T,F,S,S', 'DAILY', 100, $14)
+               'M,T,W,T,F,S,S', 'DAILY', 100, $14, '127.0.0.1,::1')
        RETURNING id`,
       [c.comp_id, c.execution_id_prefix, c.target_comp_id, brokerId, c.client_name, c.client_contact, c.client_email,
        c.client_phone, c.client_lei, c.company_website, c.company_name, c.test_port, c.timezone, c.notes],

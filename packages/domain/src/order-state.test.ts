@@ -300,7 +300,8 @@ describe('cancel', () => {
   it('client requests get OrderCancelReject reasons', () => {
     const pendingNew = applyEvent(orderIn('A'), { type: 'cancelRequest' });
     assert.ok(!pendingNew.ok);
-    assert.equal(pendingNew.cxlRejReason, '3');
+    // 3 means "already pending cancel or replace" in FIX 4.4; an unacknowledged order is the broker's option (2).
+    assert.equal(pendingNew.cxlRejReason, '2');
     assert.match(pendingNew.reason, /awaiting acceptance/);
     const twice = applyEvent(orderIn('6'), { type: 'cancelRequest' });
     assert.ok(!twice.ok);

@@ -346,7 +346,7 @@ function notAllowed(state: OrderState, event: OrderEventType): Refused {
   const isClientRequest = event === 'cancelRequest' || event === 'replaceRequest';
   if (isClientRequest) {
     if (status === OrdStatus.PendingNew) {
-      return refuse(state, 'ALREADY_PENDING', `Order is awaiting acceptance by the broker and cannot be ${event === 'cancelRequest' ? 'canceled' : 'replaced'} yet`, CxlRejReason.AlreadyPending);
+      return refuse(state, 'ALREADY_PENDING', `Order is awaiting acceptance by the broker and cannot be ${event === 'cancelRequest' ? 'canceled' : 'replaced'} yet`, CxlRejReason.BrokerOption);
     }
     if (status === OrdStatus.PendingCancel || status === OrdStatus.PendingReplace) {
       return refuse(state, 'ALREADY_PENDING', `Order already has a ${label.toLowerCase()} request awaiting the broker`, CxlRejReason.AlreadyPending);

@@ -161,13 +161,23 @@ const Notes = z.string().max(2000).optional();
 /** The claimed actor (the simulators send it); the signed-in user is what the audit records. */
 const UserIdClaim = z.string().max(64).optional();
 
-export const OrderIdParamsSchema = z.strictObject({ id: z.string().min(1).max(64) });
+/** An order's numeric id or its broker order id (BO00000042). */
+export const OrderIdParamsSchema = z.strictObject({
+  id: z.string().regex(/^(\d{1,15}|[A-Za-z][A-Za-z0-9_-]{0,39})$/, 'must be an order id or a broker order id'),
+});
+
+/** OrdRejReason (103) values FIX 4.4 defines. */
+export const ORD_REJ_REASONS = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '13', '14', '15', '99'] as const;
 
 export const AcceptOrderSchema = z.strictObject({ notes: Notes, userId: UserIdClaim });
 
 export const RejectOrderSchema = z
   .strictObject({
-    rejectReason: z.union([z.string().regex(/^\d{1,3}$/), z.number().int().min(0).max(999)]).optional(),
+    rejectReason: z
+      .union([z.string(), z.number().int()])
+      .transform(String)
+      .refine((v) => (ORD_REJ_REASONS as readonly string[]).includes(v), 'must be a FIX 4.4 OrdRejReason (0-11, 13-15 or 99)')
+      .optional(),
     text: z.string().max(500).optional(),
     reason: z.string().max(500).optional(),
     notes: Notes,

@@ -26,6 +26,7 @@ import {
 import {
   applyEvent,
   AVG_PX_SCALE,
+  checkFillPrice,
   checkLegFillPrice,
   checkLegFillQuantity,
   completedStrategyUnits,
@@ -106,6 +107,30 @@ export interface ActionOutcome {
   message: string;
 }
 
+function loadCapabilities(q: Queryable, connectorId: number): Promise<ClientCapability[]> {
+  return q
+    .query<{ symbol: string | null; exchange: string | null; is_enabled: boolean; can_buy: boolean; can_sell: boolean; min_order_qty: string | null; max_order_qty: string | null }>(
+      `SELECT s.symbol, cap.exchange, cap.is_enabled, cap.can_buy, cap.can_sell, cap.min_order_qty, cap.max_order_qty
+         FROM client_capabilities cap LEFT JOIN security_master s ON s.id = cap.security_master_id
+        WHERE cap.clientconnectors_id = $1`,
+      [connectorId],
+    )
+    .then(({ rows }) =>
+      rows.map((r) => ({ securitySymbol: r.symbol, exchange: r.exchange, isEnabled: r.is_enabled, canBuy: r.can_buy, canSell: r.can_sell, minOrderQty: r.min_order_qty, maxOrderQty: r.max_order_qty })),
+    );
+}
+
+/** Whether a ClOrdID is already used that day by the client, on an order or on a cancel/replace request. */
+async function requestClOrdIdTaken(q: Queryable, sendercompid: string, sessionDate: string, clordid: string): Promise<boolean> {
+  if (await clordidExists(q, sendercompid, sessionDate, clordid)) return true;
+  const { rows } = await q.query(
+    `SELECT 1 FROM order_requests r JOIN orders o ON o.id = r.order_id
+      WHERE o.sendercompid = $1 AND r.clordid = $2 AND r.created_at >= $3::date - 1 LIMIT 1`,
+    [sendercompid, clordid, sessionDate],
+  );
+  return rows.length > 0;
+}
+
 /** The client's trading day in its connector's time zone: ClOrdIDs are unique per day. */
 const dayFormatters = new Map<string, Intl.DateTimeFormat>();
 export function tradingDay(now: Date, timeZone: string): string {
@@ -139,8 +164,13 @@ export class OrderService {
 
   /** Reference data changed: drop the caches. */
   invalidate(compId?: string): void {
-    if (compId) this.connectors.delete(compId);
-    else this.connectors.clear();
+    if (compId) {
+      this.connectors.delete(compId);
+      this.connectorRows.delete(compId);
+    } else {
+      this.connectors.clear();
+      this.connectorRows.clear();
+    }
     this.capabilities.clear();
     this.securities.clear();
   }
@@ -156,11 +186,30 @@ export class OrderService {
     return p;
   }
 
-  /** Pass the transaction when calling inside one: PGlite has a single connection. */
-  private connector(compId: string, q: Queryable = this.db): Promise<ConnectorInfo | undefined> {
+  /** Connectors already loaded; what a transaction may use without a query. */
+  private readonly connectorRows = new Map<string, ConnectorInfo>();
+
+  /**
+   * The connector inside a transaction. It never waits on a lookup that another caller started on
+   * the pool: on PGlite (one connection) that lookup queues behind this very transaction (deadlock).
+   */
+  private async connectorIn(tx: Queryable, compId: string): Promise<ConnectorInfo | undefined> {
+    return this.connectorRows.get(compId) ?? (await this.loadConnector(tx, compId));
+  }
+
+  private connector(compId: string): Promise<ConnectorInfo | undefined> {
     let p = this.connectors.get(compId);
     if (!p) {
-      p = q
+      p = this.loadConnector(this.db, compId);
+      p.catch(() => this.connectors.delete(compId));
+      this.connectors.set(compId, p);
+    }
+    return p;
+  }
+
+  private loadConnector(q: Queryable, compId: string): Promise<ConnectorInfo | undefined> {
+    {
+      const p = q
         .query<{ id: number; comp_id: string; client_name: string | null; client_phone: string | null; company_name: string | null; execution_id_prefix: string; is_active: boolean; trading_enabled: boolean; timezone: string; max_orders_per_second: number }>(
           `SELECT id, comp_id, client_name, client_phone, company_name, execution_id_prefix, is_active, trading_enabled, timezone, max_orders_per_second
              FROM client_connectors WHERE comp_id = $1`,
@@ -173,26 +222,24 @@ export class OrderService {
             executionIdPrefix: r.execution_id_prefix, isActive: r.is_active, tradingEnabled: r.trading_enabled, timezone: r.timezone,
             maxOrdersPerSecond: r.max_orders_per_second,
           };
+        })
+        .then((info) => {
+          if (info) this.connectorRows.set(compId, info);
+          return info;
         });
-      p.catch(() => this.connectors.delete(compId));
-      this.connectors.set(compId, p);
+      return p;
     }
-    return p;
+  }
+
+  /** Inside a transaction: read directly (see connectorIn). */
+  private capabilitiesIn(tx: Queryable, connectorId: number): Promise<ClientCapability[]> {
+    return loadCapabilities(tx, connectorId);
   }
 
   private clientCapabilities(connectorId: number): Promise<ClientCapability[]> {
     let p = this.capabilities.get(connectorId);
     if (!p) {
-      p = this.db
-        .query<{ symbol: string | null; exchange: string | null; is_enabled: boolean; can_buy: boolean; can_sell: boolean; min_order_qty: string | null; max_order_qty: string | null }>(
-          `SELECT s.symbol, cap.exchange, cap.is_enabled, cap.can_buy, cap.can_sell, cap.min_order_qty, cap.max_order_qty
-             FROM client_capabilities cap LEFT JOIN security_master s ON s.id = cap.security_master_id
-            WHERE cap.clientconnectors_id = $1`,
-          [connectorId],
-        )
-        .then(({ rows }) =>
-          rows.map((r) => ({ securitySymbol: r.symbol, exchange: r.exchange, isEnabled: r.is_enabled, canBuy: r.can_buy, canSell: r.can_sell, minOrderQty: r.min_order_qty, maxOrderQty: r.max_order_qty })),
-        );
+      p = loadCapabilities(this.db, connectorId);
       p.catch(() => this.capabilities.delete(connectorId));
       this.capabilities.set(connectorId, p);
     }
@@ -369,6 +416,21 @@ export class OrderService {
         });
         return { kind: 'reject' as const, rej, order, reason: 1, text: `Unknown order: no order with ClOrdID ${r.origClOrdId}`, ordstatus: order?.ordstatus ?? '8' };
       }
+      const refuse = async (reason: number, text: string) => {
+        const rej = await insertCancelReject(tx, {
+          orderId: order.id, sendercompid: r.senderCompId, clordid: r.clOrdId, origclordid: r.origClOrdId, orderid: order.brokerorderid,
+          ordstatus: order.ordstatus, responseTo, reason, text,
+        });
+        return { kind: 'reject' as const, rej, order, reason, text, ordstatus: order.ordstatus };
+      };
+      // ClOrdIDs are unique per client and day, requests included (CxlRejReason 6: Duplicate ClOrdID).
+      if (!r.clOrdId || (await requestClOrdIdTaken(tx, r.senderCompId, order.session_date, r.clOrdId))) {
+        return refuse(6, r.clOrdId ? `Duplicate ClOrdID ${r.clOrdId}` : 'ClOrdID (11) is required');
+      }
+      if (r.kind === 'G') {
+        const problem = await this.checkReplaceTerms(tx, order, r);
+        if (problem) return refuse(2, problem);
+      }
       const state = await this.loadState(tx, order);
       const event: OrderEvent = r.kind === 'F' ? { type: 'cancelRequest' } : { type: 'replaceRequest', orderQty: r.orderQty ?? order.orderqty, price: r.price ?? null, ordType: (r.ordType as '1' | '2' | undefined) ?? order.ordtype };
       const applied = applyEvent(state, event);
@@ -387,8 +449,9 @@ export class OrderService {
         text: r.text ?? null,
       });
       if (applied.report.msgType !== '8') throw new Error('a cancel or replace request answers with an execution report');
-      const { updated, er } = await this.persist(tx, order, applied.state, applied.report, connector!, { clordid: r.clOrdId, origclordid: r.origClOrdId, keepClOrdId: true });
-      return { kind: 'pending' as const, order: updated, er, request };
+      const { updated, er } = await this.persist(tx, order, applied.state, applied.report, (await this.connectorIn(tx, order.sendercompid))!, { clordid: r.clOrdId, origclordid: r.origClOrdId, keepClOrdId: true });
+      const legs = order.msg_type === 'AB' ? await this.legs(order.id, tx) : [];
+      return { kind: 'pending' as const, order: updated, er, request, legs };
     });
     if (result.kind === 'reject') {
       this.outbox.enqueueCancelReject(r.senderCompId, connector?.id ?? 0, result.rej.id, {
@@ -397,9 +460,35 @@ export class OrderService {
       });
       return;
     }
-    const legs = await this.legs(result.order.id);
-    this.outbox.enqueueExecReport(r.senderCompId, result.order.client_connector_id, result.er, result.order, legs);
+    this.outbox.enqueueExecReport(r.senderCompId, result.order.client_connector_id, result.er, result.order, result.legs);
     this.publish.orderChanged(result.order.id, result.er, null);
+  }
+
+  /**
+   * The amended terms of a cancel/replace request get the intake rules a new order would: order type,
+   * price (positive for an outright limit), whole positive quantity, tick size and the client's
+   * capability for size and side. Null when they pass.
+   */
+  private async checkReplaceTerms(tx: Queryable, order: OrderRow, r: IncomingCancel): Promise<string | null> {
+    const connector = await this.connectorIn(tx, order.sendercompid);
+    if (!connector) return 'Unknown client';
+    const symbols = order.msg_type === 'AB' ? (await this.legs(order.id, tx)).map((l) => l.leg_symbol) : [order.symbol];
+    const securities = new Map<string, SecurityInfo>();
+    for (const sym of new Set(symbols.map((x) => x.toUpperCase()))) {
+      const row = await findSecurity(tx, sym);
+      if (row) securities.set(sym, { symbol: row.symbol, isActive: row.is_active, priceTickSize: row.price_tick_size });
+    }
+    const ctx = {
+      lookupSecurity: (sym: string) => securities.get(sym.toUpperCase()),
+      capabilities: await this.capabilitiesIn(tx, connector.id),
+      isDuplicateClOrdId: () => false,
+    };
+    const terms = { clOrdId: r.clOrdId, side: order.side, ordType: r.ordType ?? order.ordtype, orderQty: r.orderQty ?? order.orderqty, price: r.price ?? order.price ?? undefined, timeInForce: order.timeinforce, exDestination: order.exchange };
+    const verdict =
+      order.msg_type === 'AB'
+        ? validateNewOrderMultileg({ ...terms, symbol: order.symbol, legs: (await this.legs(order.id, tx)).map((l) => ({ symbol: l.leg_symbol, side: l.leg_side, ratio: l.leg_ratio_qty, maturityMonthYear: l.leg_maturity_month_year })) }, ctx)
+        : validateNewOrderSingle({ ...terms, symbol: order.symbol, maturityMonthYear: order.maturity_month_year }, ctx);
+    return verdict.ok ? null : verdict.text;
   }
 
   /** OrderStatusRequest (H): an ExecutionReport with ExecType I for the order's current state. */
@@ -473,7 +562,11 @@ export class OrderService {
         const legFills = await tx.query("SELECT 1 FROM execution_reports WHERE order_id = $1 AND exectype = 'F' AND leg_index IS NOT NULL LIMIT 1", [order.id]);
         if (legFills.rows.length) throw new HttpError(409, 'This multileg order is being filled per leg; add the fill to a leg (legIndex)');
       }
-      const connector = (await this.connector(order.sendercompid, tx))!;
+      if (event.type === 'fill') {
+        const px = checkFillPrice(event.px, { side: order.side, ordType: order.ordtype, price: order.price, isStrategy: order.msg_type === 'AB' });
+        if (px.level === 'error') throw new HttpError(400, px.message, 'fillPrice');
+      }
+      const connector = (await this.connectorIn(tx, order.sendercompid))!;
       const state = await this.loadState(tx, order);
       const applied = applyEvent(state, event);
       if (!applied.ok) {
@@ -486,12 +579,35 @@ export class OrderService {
         if (!request || request.request_type !== opts.request) throw new HttpError(409, `No ${opts.request === 'F' ? 'cancel' : 'replace'} request is pending for order ${order.brokerorderid}`);
         await decideOrderRequest(tx, request.id, event.type.endsWith('Confirm') ? 'CONFIRMED' : 'REFUSED', user.username, opts.notes ?? null);
       }
+      // A broker cancel answers a client request that is waiting: a cancel request is thereby done
+      // (the report carries its ClOrdID), a replace request is refused with an OrderCancelReject.
+      let answeredRequest: OrderRequestRow | undefined;
+      if (event.type === 'brokerCancel') {
+        const waiting = await pendingOrderRequest(tx, order.id);
+        if (waiting?.request_type === 'F') {
+          answeredRequest = waiting;
+          await decideOrderRequest(tx, waiting.id, 'CONFIRMED', user.username, opts.notes ?? null);
+        } else if (waiting?.request_type === 'G') {
+          await decideOrderRequest(tx, waiting.id, 'REFUSED', user.username, 'Order canceled by the broker');
+          const rej = await insertCancelReject(tx, {
+            orderId: order.id, sendercompid: order.sendercompid, clordid: waiting.clordid, origclordid: waiting.origclordid, orderid: order.brokerorderid,
+            ordstatus: '4', responseTo: CxlRejResponseTo.CancelReplaceRequest, reason: 0, text: 'Order canceled by the broker',
+          });
+          afterCommit.push(() =>
+            this.outbox.enqueueCancelReject(order.sendercompid, order.client_connector_id, rej.id, {
+              orderid: order.brokerorderid, clordid: waiting.clordid, origclordid: waiting.origclordid, ordstatus: '4',
+              responseTo: CxlRejResponseTo.CancelReplaceRequest, reason: 0, text: 'Order canceled by the broker', transacttime: rej.transacttime,
+            }),
+          );
+        }
+      }
       const finalType: ActionType = actionType === 'FILL' && !applied.state.leavesQty.isZero() ? 'PARTIAL_FILL' : actionType;
       let er: ExecReportRow | null = null;
       let updated: OrderRow;
       if (applied.report.msgType === '8') {
         // A confirmed replace or cancel answers the request's ClOrdID; the order takes it on.
-        const ids = request && event.type.endsWith('Confirm') ? { clordid: request.clordid, origclordid: request.origclordid, keepClOrdId: false } : undefined;
+        const answered = request && event.type.endsWith('Confirm') ? request : answeredRequest;
+        const ids = answered ? { clordid: answered.clordid, origclordid: answered.origclordid, keepClOrdId: false } : undefined;
         const r = await this.persist(tx, order, applied.state, applied.report, connector, ids, actionType === 'ACCEPT' ? user.username : undefined);
         updated = r.updated;
         er = r.er;
@@ -520,13 +636,12 @@ export class OrderService {
       if (er && er.exectype === 'F') {
         await insertTrade(tx, { orderId: order.id, execReportId: er.id, symbol: order.symbol, type: order.msg_type === 'AB' ? 'multileg' : 'outright', contract: contractOf(order), side: order.side, price: er.lastpx!, quantity: er.lastqty! });
       }
-      return { order: updated, er, actionId: action.id };
+      const legs = er && order.msg_type === 'AB' ? await this.legs(order.id, tx) : [];
+      return { order: updated, er, legs, actionId: action.id };
     });
+    // Straight after the commit, before any await: reports to a client keep their commit order.
+    if (out.er) this.outbox.enqueueExecReport(out.order.sendercompid, out.order.client_connector_id, out.er, out.order, out.legs);
     for (const cb of afterCommit) cb();
-    if (out.er) {
-      const legs = await this.legs(out.order.id);
-      this.outbox.enqueueExecReport(out.order.sendercompid, out.order.client_connector_id, out.er, out.order, legs);
-    }
     this.publish.orderChanged(out.order.id, out.er, out.actionId);
     return {
       order: out.order,
@@ -570,7 +685,7 @@ export class OrderService {
       const status = ['6', 'E'].includes(order.ordstatus) ? (order.ordstatus as OrdStatusCode) : workingStatus({ cumQty, leavesQty });
       const avgPx = units.isPositive() && implied ? implied : Decimal.ZERO;
       const updated = await updateOrder(tx, order.id, { ordstatus: status, cumqty: cumQty.toString(), leavesqty: leavesQty.toString(), avgpx: avgPx.toString(), lastqty: qty.toString(), lastpx: px.toString() });
-      const connector = (await this.connector(order.sendercompid, tx))!;
+      const connector = (await this.connectorIn(tx, order.sendercompid))!;
       const [execId] = await nextExecIds(tx, connector.executionIdPrefix, 1);
       const er = await insertExecReport(tx, {
         orderId: order.id, execid: execId!, sendercompid: order.sendercompid, clordid: order.clordid, origclordid: order.origclordid, orderid: order.brokerorderid,

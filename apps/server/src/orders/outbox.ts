@@ -78,6 +78,7 @@ export class ClientOutbox {
       [compId],
     );
     const queued = new Set((this.queues.get(compId) ?? []).flatMap((i) => (i.kind === 'er' ? [i.er.id] : [])));
+    const recovered: Array<{ at: number; item: Item }> = [];
     let n = 0;
     const bundles = new Map<number, Awaited<ReturnType<typeof getOrderBundle>>>();
     for (const er of ers) {
@@ -86,7 +87,7 @@ export class ClientOutbox {
       const b = bundles.get(er.order_id);
       const order = b?.orders[0];
       if (!b || !order) continue;
-      this.push(compId, { kind: 'er', er, order, legs: b.legs, connectorId: order.client_connector_id, recovered: true });
+      recovered.push({ at: er.created_at.getTime(), item: { kind: 'er', er, order, legs: b.legs, connectorId: order.client_connector_id, recovered: true } });
       n++;
     }
     const { rows: rejects } = await this.db.query<{
@@ -98,14 +99,17 @@ export class ClientOutbox {
       [compId],
     );
     for (const r of rejects) {
-      this.push(compId, {
+      recovered.push({ at: r.transacttime.getTime(), item: {
         kind: 'cxlrej',
         id: r.id,
         connectorId: r.connector_id,
         reject: { orderid: r.orderid, clordid: r.clordid, origclordid: r.origclordid, ordstatus: r.ordstatus, responseTo: r.cxl_rej_response_to, reason: r.cxl_rej_reason, text: r.text, transacttime: r.transacttime },
-      });
+      } });
       n++;
     }
+    // Both kinds in the order they were committed (a stable sort keeps each table's own order).
+    recovered.sort((a, b) => a.at - b.at);
+    for (const r of recovered) this.push(compId, r.item);
     return n;
   }
 
@@ -175,8 +179,11 @@ export class ClientOutbox {
         try {
           seq = await this.sender.send(compId, { msgType: built.msgType, body: built.body, possResend: item.kind === 'er' && item.recovered });
         } catch (err) {
-          this.log.warn({ err, compId }, 'send failed; message stays in the outbox for the next logon');
-          seq = null;
+          // The session is up but the send failed (e.g. the store write): try the same message again,
+          // so nothing later overtakes it.
+          this.log.warn({ err, compId }, 'send failed; retrying in 1 s');
+          await new Promise((r) => setTimeout(r, 1000));
+          continue;
         }
         if (seq === null) {
           // Not logged on: keep the rest for recover() at the next logon.

@@ -5,6 +5,15 @@ import { badRequest, parse } from '../http/errors';
 import { presentAction, type OrderActionRow } from '../orders/present';
 import { parseDateParam } from './orders';
 
+/**
+ * Credentials inside FIX messages (Password 554, NewPassword 925, RawData 96 on a Logon) are never
+ * shown: the stored message is the compliance record, the screen gets it with the values masked.
+ */
+const SECRET_TAGS = /(^|\x01)(554|925|96)=[^\x01]*/g;
+export function redactFix(raw: string): string {
+  return raw.replace(SECRET_TAGS, (_m, sep: string, tag: string) => `${sep}${tag}=********`);
+}
+
 /** Session-level message types (hidden by "ignore session messages"). */
 export const SESSION_MSG_TYPES = ['0', '1', '2', '3', '4', '5', 'A'] as const;
 
@@ -87,7 +96,7 @@ export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
       clordid: r.clordid,
       brokerorderid: r.brokerorderid,
       poss_dup: r.poss_dup,
-      raw_fix: r.raw_fix,
+      raw_fix: redactFix(r.raw_fix),
     }));
   }
 

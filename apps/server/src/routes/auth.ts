@@ -45,7 +45,10 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
   });
 
   app.post('/api/auth/logout', { config: { access: 'public' } }, async (req, reply) => {
-    if (req.authToken) await ctx.auth.logout(req.authToken);
+    if (req.authToken) {
+      await ctx.auth.logout(req.authToken);
+      ctx.hub.revokeToken(req.authToken);
+    }
     reply.clearCookie(AUTH_COOKIE, { path: '/' });
     return { success: true };
   });

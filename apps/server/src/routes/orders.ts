@@ -21,7 +21,10 @@ export function parseDateParam(value: string | undefined, field: string, endOfDa
   if (value === undefined || value === '') return undefined;
   const bareDate = /^\d{4}-\d{2}-\d{2}$/.test(value);
   const d = new Date(bareDate ? `${value}T00:00:00.000Z` : value);
-  if (Number.isNaN(d.getTime())) throw badRequest(`Invalid query: ${field}: must be a date (YYYY-MM-DD) or an ISO date-time`, field);
+  const year = d.getUTCFullYear();
+  if (Number.isNaN(d.getTime()) || year < 1970 || year > 9999) {
+    throw badRequest(`Invalid query: ${field}: must be a date (YYYY-MM-DD) or an ISO date-time between 1970 and 9999`, field);
+  }
   if (bareDate && endOfDay) d.setUTCHours(23, 59, 59, 999);
   return d;
 }

@@ -15,6 +15,8 @@ import type { AuthService } from '../auth/auth-service';
 interface Client {
   socket: WebSocket;
   user: SessionUser | null;
+  /** The token the socket authenticated with: re-checked on every heartbeat, closed when revoked. */
+  token: string | null;
   authTimer: NodeJS.Timeout | undefined;
 }
 
@@ -35,12 +37,35 @@ export class WsHub {
   ) {}
 
   start(): void {
-    this.heartbeat = setInterval(() => this.sendHeartbeat(), WS_HEARTBEAT_MS);
+    this.heartbeat = setInterval(() => {
+      void this.revalidate()
+        .catch((err) => this.log.warn({ err }, 'ws session re-check failed'))
+        .finally(() => this.sendHeartbeat());
+    }, WS_HEARTBEAT_MS);
     this.heartbeat.unref();
   }
 
+  /** Closes sockets whose sign-in expired, was revoked, or whose user was deactivated. */
+  private async revalidate(): Promise<void> {
+    const tokens = new Set([...this.clients].flatMap((c) => (c.token ? [c.token] : [])));
+    for (const token of tokens) {
+      if (!(await this.auth.authenticate(token))) this.revokeToken(token, 'Session expired or revoked');
+    }
+  }
+
+  /** Sign-out (or revocation): every socket opened with this token is closed at once. */
+  revokeToken(token: string, reason = 'Signed out'): void {
+    for (const c of this.clients) {
+      if (c.token === token) {
+        c.user = null;
+        c.token = null;
+        c.socket.close(WS_CLOSE.authFailed, reason);
+      }
+    }
+  }
+
   accept(socket: WebSocket): void {
-    const client: Client = { socket, user: null, authTimer: undefined };
+    const client: Client = { socket, user: null, token: null, authTimer: undefined };
     this.clients.add(client);
     client.authTimer = setTimeout(() => socket.close(WS_CLOSE.authTimeout, 'Authentication timeout'), WS_AUTH_TIMEOUT_MS);
     this.send(client, {
@@ -93,6 +118,7 @@ export class WsHub {
         }
         clearTimeout(client.authTimer);
         client.user = s.user;
+        client.token = msg.token;
         const online = this.onlineUsers();
         this.send(client, { type: 'authenticated', user: s.user, connectedUsers: online.length, activeUsers: online });
         this.sendHeartbeat();

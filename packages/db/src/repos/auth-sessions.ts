@@ -85,12 +85,12 @@ export async function countRecentFailures(
   const { rows } = await db.query<{ key: string; count: number; oldest: Date | null }>(
     `WITH u AS (
        SELECT count(*)::int AS count, min(created_at) AS oldest FROM login_attempts
-        WHERE lower(username) = lower($1) AND NOT succeeded AND created_at > $3
+        WHERE lower(username) = lower($1) AND NOT succeeded AND reason IS DISTINCT FROM 'rate_limited' AND created_at > $3
           AND created_at > coalesce((SELECT max(created_at) FROM login_attempts
                                       WHERE lower(username) = lower($1) AND succeeded), '-infinity')
      ), i AS (
        SELECT count(*)::int AS count, min(created_at) AS oldest FROM login_attempts
-        WHERE ip = $2 AND NOT succeeded AND created_at > $3
+        WHERE ip = $2 AND NOT succeeded AND reason IS DISTINCT FROM 'rate_limited' AND created_at > $3
      )
      SELECT 'u' AS key, count, oldest FROM u UNION ALL SELECT 'i', count, oldest FROM i`,
     [username, ip, since],

@@ -1,11 +1,14 @@
+import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { SessionID } from '@fixdesk/fix';
 import { runMessageStoreSuite } from '@fixdesk/fix/store-suite';
 import { openDb, type Db } from './db';
 import { PgMessageStoreFactory } from './fix-message-store';
 import { migrate } from './migrate';
-import { createTestDatabase } from './testing';
+import { createTestDatabase, TEST_DB_KINDS } from './testing';
 
 // PGlite on disk in a temp dir: "reopen" opens the same directory again, as a restarted process would.
 runMessageStoreSuite('PostgreSQL store on PGlite (temp dir)', async () => {
@@ -45,4 +48,52 @@ runMessageStoreSuite('PostgreSQL store on PostgreSQL (throwaway database)', asyn
       await t.dispose();
     },
   };
+});
+
+// Behaviour of the group commit itself, beyond the shared suite.
+describe('PgMessageStore group commit', () => {
+  const created = new Date('2024-01-02T09:00:00.000Z');
+  const soh = '\x01';
+  const raw = (seq: number) => `8=FIX.4.4${soh}9=5${soh}35=D${soh}34=${seq}${soh}10=000${soh}`;
+  const tx = (id: SessionID, seq: number) => ({ direction: 'TX' as const, msgSeqNum: seq, msgType: 'D', senderCompID: id.senderCompID, targetCompID: id.targetCompID, sendingTime: '20240102-09:00:00.000', raw: raw(seq) });
+  let n = 0;
+  const session = (): SessionID => ({ beginString: 'FIX.4.4', senderCompID: 'BROKER', targetCompID: `GC_${process.pid}_${++n}` });
+
+  for (const kind of TEST_DB_KINDS) {
+    it(`keeps a reset between writes issued without waiting in its place (${kind})`, async () => {
+      const t = await createTestDatabase(kind);
+      try {
+        const id = session();
+        const store = await new PgMessageStoreFactory(t.db).open(id, created);
+        const writes = [store.saveOutbound(tx(id, 1)), store.saveOutbound(tx(id, 2)), store.reset(new Date('2024-01-03T00:00:00Z')), store.saveOutbound(tx(id, 1))];
+        await Promise.all(writes);
+        const s = await store.sequenceState();
+        assert.deepEqual([s.nextSenderMsgSeqNum, s.nextTargetMsgSeqNum], [2, 1]);
+        assert.equal((await store.outboundRange(1, 10, 10)).length, 1, 'only the message after the reset is offered for resend');
+        const { rows } = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM fix_messages WHERE target_comp_id = $1', [id.targetCompID]);
+        assert.equal(rows[0]!.n, 3, 'the audit keeps all three');
+      } finally {
+        await t.dispose();
+      }
+    });
+
+    it(`a bad write fails alone; its neighbours in the same flush commit (${kind})`, async () => {
+      const t = await createTestDatabase(kind);
+      try {
+        const a = session();
+        const b = session();
+        const factory = new PgMessageStoreFactory(t.db);
+        const [sa, sb] = await Promise.all([factory.open(a, created), factory.open(b, created)]);
+        // A NUL byte, which PostgreSQL text cannot hold, fails the whole statement it is batched in.
+        const bad = { ...tx(b, 1), raw: `8=FIX.4.4${soh}\u0000${soh}` };
+        const results = await Promise.allSettled([sa.saveOutbound(tx(a, 1)), sb.saveOutbound(bad), sa.saveInbound({ ...tx(a, 1), direction: 'RX' }, 2)]);
+        assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
+        const s = await sa.sequenceState();
+        assert.deepEqual([s.nextSenderMsgSeqNum, s.nextTargetMsgSeqNum], [2, 2]);
+        assert.equal((await sb.sequenceState()).nextSenderMsgSeqNum, 1);
+      } finally {
+        await t.dispose();
+      }
+    });
+  }
 });

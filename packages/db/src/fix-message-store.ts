@@ -1,8 +1,9 @@
 // The FIX message store on PostgreSQL/PGlite: fix_session_state holds each session's numbers,
 // fix_messages every message in and out (the compliance audit) and, for outbound ones, the copies a
 // ResendRequest is answered from. Writes from all sessions are group-committed: whatever was queued
-// while the previous transaction ran goes into the next one, so a busy server pays one commit for
-// many messages while each caller still learns only once its own write is durable.
+// while the previous flush ran goes into the next one, as a single statement (one round trip, one
+// WAL flush), so a busy server pays one commit for many messages while each caller still learns
+// only once its own write is durable. Writes land in the order they were issued.
 import {
   formatUtcTimestamp,
   parseUtcTimestamp,
@@ -16,16 +17,23 @@ import {
 } from '@fixdesk/fix';
 import type { Db, Queryable } from './db';
 
-type Statement = readonly [sql: string, params: readonly unknown[]];
+/** One change to the store; a write is a list of them that must land together. */
+type Op =
+  | { readonly kind: 'message'; readonly key: SessionKey; readonly m: StoredMessage; readonly possDup: boolean }
+  | { readonly kind: 'senderSeq'; readonly key: SessionKey; readonly next: number }
+  | { readonly kind: 'targetSeq'; readonly key: SessionKey; readonly next: number }
+  | { readonly kind: 'reset'; readonly key: SessionKey; readonly creationTime: Date };
+
+type SessionKey = readonly [beginString: string, senderCompID: string, targetCompID: string];
 
 interface PendingWrite {
-  readonly statements: readonly Statement[];
+  readonly ops: readonly Op[];
   readonly resolve: () => void;
   readonly reject: (err: unknown) => void;
 }
 
 export interface PgMessageStoreOptions {
-  /** Most writes folded into one transaction. */
+  /** Most writes folded into one flush. */
   readonly maxBatch?: number;
 }
 
@@ -40,7 +48,7 @@ export class PgMessageStoreFactory implements MessageStoreFactory {
     private readonly db: Db,
     options: PgMessageStoreOptions = {},
   ) {
-    this.maxBatch = options.maxBatch ?? 500;
+    this.maxBatch = options.maxBatch ?? 1000;
   }
 
   async open(sessionID: SessionID, now: Date): Promise<MessageStore> {
@@ -50,36 +58,38 @@ export class PgMessageStoreFactory implements MessageStoreFactory {
        VALUES ($1, $2, $3, 1, 1, $4) ON CONFLICT DO NOTHING`,
       [...key, now],
     );
-    return new PgMessageStore(sessionID, this.db, (statements) => this.write(statements));
+    return new PgMessageStore(sessionID, this.db, (ops) => this.write(ops));
   }
 
-  /** Queues statements to run, in order, inside the next group transaction. */
-  private write(statements: readonly Statement[]): Promise<void> {
+  /** Queues a write for the next flush; resolves once it is committed. */
+  private write(ops: readonly Op[]): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ statements, resolve, reject });
-      if (!this.flushing) void this.flush();
+      this.queue.push({ ops, resolve, reject });
+      if (!this.flushing) {
+        this.flushing = true;
+        // Start after the current burst of callbacks: writes issued in the same tick (an order's
+        // report and the inbound number it completes) then share one commit.
+        process.nextTick(() => void this.flush());
+      }
     });
   }
 
   private async flush(): Promise<void> {
-    this.flushing = true;
     try {
       while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, this.maxBatch);
+        const batch = this.takeBatch();
         try {
-          await this.db.transaction(async (tx) => {
-            for (const w of batch) await run(tx, w.statements);
-          });
+          await this.commit(batch);
           for (const w of batch) w.resolve();
         } catch (err) {
           if (batch.length === 1) {
             batch[0]!.reject(err);
             continue;
           }
-          // One bad write must not fail its neighbours: replay the batch one transaction each.
+          // One bad write must not fail its neighbours: replay the batch one write at a time.
           for (const w of batch) {
             try {
-              await this.db.transaction((tx) => run(tx, w.statements));
+              await this.commit([w]);
               w.resolve();
             } catch (e) {
               w.reject(e);
@@ -91,24 +101,128 @@ export class PgMessageStoreFactory implements MessageStoreFactory {
       this.flushing = false;
     }
   }
+
+  /**
+   * The writes for one commit. A reset changes the store epoch that later inserts of its session must
+   * read, so a write holding one goes alone (resets are rare: a logon, an operator).
+   */
+  private takeBatch(): PendingWrite[] {
+    const first = this.queue[0]!;
+    if (first.ops.some((o) => o.kind === 'reset')) return this.queue.splice(0, 1);
+    let n = 1;
+    while (n < this.queue.length && n < this.maxBatch && !this.queue[n]!.ops.some((o) => o.kind === 'reset')) n++;
+    return this.queue.splice(0, n);
+  }
+
+  /**
+   * Commits the writes as one statement: every message row in one multi-row INSERT and each session's
+   * final numbers in one UPDATE. A single statement is its own transaction, so the whole batch costs
+   * one round trip and one WAL flush.
+   */
+  private async commit(batch: readonly PendingWrite[]): Promise<void> {
+    const ops = batch.flatMap((w) => w.ops);
+    if (ops.some((o) => o.kind === 'reset')) {
+      await this.db.transaction(async (tx) => {
+        for (const op of ops) await runOne(tx, op);
+      });
+      return;
+    }
+    const msgs = ops.filter((o): o is Extract<Op, { kind: 'message' }> => o.kind === 'message');
+    // Later numbers overwrite earlier ones, as the writes would have one after another.
+    const seqs = new Map<string, { key: SessionKey; sender: number | null; target: number | null }>();
+    for (const o of ops) {
+      if (o.kind !== 'senderSeq' && o.kind !== 'targetSeq') continue;
+      const k = o.key.join('\u0001');
+      let s = seqs.get(k);
+      if (!s) seqs.set(k, (s = { key: o.key, sender: null, target: null }));
+      if (o.kind === 'senderSeq') s.sender = o.next;
+      else s.target = o.next;
+    }
+    const states = [...seqs.values()];
+    await this.db.query(BATCH_SQL, [
+      msgs.map((o) => o.key[0]),
+      msgs.map((o) => o.key[1]),
+      msgs.map((o) => o.key[2]),
+      msgs.map((o) => o.m.direction),
+      msgs.map((o) => o.m.msgSeqNum),
+      msgs.map((o) => o.m.msgType),
+      msgs.map((o) => o.possDup),
+      msgs.map((o) => o.m.clOrdID ?? null),
+      msgs.map((o) => o.m.brokerOrderID ?? null),
+      msgs.map((o) => sendingTime(o.m)),
+      msgs.map((o) => o.m.raw),
+      states.map((s) => s.key[0]),
+      states.map((s) => s.key[1]),
+      states.map((s) => s.key[2]),
+      states.map((s) => s.sender),
+      states.map((s) => s.target),
+    ]);
+  }
 }
 
-async function run(tx: Queryable, statements: readonly Statement[]): Promise<void> {
-  for (const [sql, params] of statements) await tx.query(sql, params);
+// Both parts read the state row as it was before the statement, which is why a reset (a new store
+// epoch) never shares a statement with the messages that follow it.
+const BATCH_SQL = `
+WITH msg AS (
+  INSERT INTO fix_messages
+    (begin_string, sender_comp_id, target_comp_id, store_epoch, direction, msg_seq_num, msg_type, poss_dup, clordid, brokerorderid, sending_time, raw_fix)
+  SELECT m.b, m.s, m.t, st.store_epoch, m.direction, m.seq, m.msg_type, m.poss_dup, m.clordid, m.brokerorderid, m.sending_time, m.raw
+    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::boolean[], $8::text[], $9::text[], $10::timestamptz[], $11::text[])
+         WITH ORDINALITY AS m(b, s, t, direction, seq, msg_type, poss_dup, clordid, brokerorderid, sending_time, raw, ord)
+    JOIN fix_session_state st ON st.begin_string = m.b AND st.sender_comp_id = m.s AND st.target_comp_id = m.t
+   ORDER BY m.ord
+),
+seq AS (
+  UPDATE fix_session_state st
+     SET next_sender_seq = coalesce(v.sender, st.next_sender_seq),
+         next_target_seq = coalesce(v.target, st.next_target_seq),
+         updated_at = now()
+    FROM unnest($12::text[], $13::text[], $14::text[], $15::int[], $16::int[]) AS v(b, s, t, sender, target)
+   WHERE st.begin_string = v.b AND st.sender_comp_id = v.s AND st.target_comp_id = v.t
+)
+SELECT 1`;
+
+const INSERT_MESSAGE = `INSERT INTO fix_messages
+  (begin_string, sender_comp_id, target_comp_id, store_epoch, direction, msg_seq_num, msg_type, poss_dup, clordid, brokerorderid, sending_time, raw_fix)
+  SELECT $1, $2, $3, s.store_epoch, $4::text, $5::integer, $6::text, $7::boolean, $8::text, $9::text, $10::timestamptz, $11::text
+  FROM fix_session_state s WHERE s.begin_string = $1 AND s.sender_comp_id = $2 AND s.target_comp_id = $3`;
+
+/** One operation as its own statement (the path of writes that hold a reset). */
+async function runOne(tx: Queryable, op: Op): Promise<void> {
+  const key = op.key;
+  switch (op.kind) {
+    case 'message': {
+      const m = op.m;
+      await tx.query(INSERT_MESSAGE, [...key, m.direction, m.msgSeqNum, m.msgType, op.possDup, m.clOrdID ?? null, m.brokerOrderID ?? null, sendingTime(m), m.raw]);
+      return;
+    }
+    case 'senderSeq':
+      await tx.query(`UPDATE fix_session_state SET next_sender_seq = $4, updated_at = now() WHERE ${KEY}`, [...key, op.next]);
+      return;
+    case 'targetSeq':
+      await tx.query(`UPDATE fix_session_state SET next_target_seq = $4, updated_at = now() WHERE ${KEY}`, [...key, op.next]);
+      return;
+    case 'reset':
+      await tx.query(
+        `UPDATE fix_session_state SET next_sender_seq = 1, next_target_seq = 1, store_epoch = store_epoch + 1,
+                creation_time = $4, updated_at = now() WHERE ${KEY}`,
+        [...key, op.creationTime],
+      );
+  }
 }
 
-function keyParams(id: SessionID): [string, string, string] {
+function sendingTime(m: StoredMessage): Date | null {
+  const t = parseUtcTimestamp(m.sendingTime);
+  return Number.isNaN(t) ? null : new Date(t);
+}
+
+function keyParams(id: SessionID): SessionKey {
   return [id.beginString, id.senderCompID, id.targetCompID];
 }
 
 function assertSeq(n: number, what: string): void {
   if (!Number.isSafeInteger(n) || n < 1 || n > 2_147_483_647) throw new RangeError(`${what} must be a positive integer, got ${n}`);
 }
-
-const INSERT_MESSAGE = `INSERT INTO fix_messages
-  (begin_string, sender_comp_id, target_comp_id, store_epoch, direction, msg_seq_num, msg_type, poss_dup, clordid, brokerorderid, sending_time, raw_fix)
-  SELECT $1, $2, $3, s.store_epoch, $4::text, $5::integer, $6::text, $7::boolean, $8::text, $9::text, $10::timestamptz, $11::text
-  FROM fix_session_state s WHERE s.begin_string = $1 AND s.sender_comp_id = $2 AND s.target_comp_id = $3`;
 
 interface StateRow {
   next_sender_seq: number;
@@ -130,12 +244,12 @@ interface MessageRow {
 
 class PgMessageStore implements MessageStore {
   private closed = false;
-  private readonly key: [string, string, string];
+  private readonly key: SessionKey;
 
   constructor(
     readonly sessionID: SessionID,
     private readonly db: Db,
-    private readonly write: (statements: readonly Statement[]) => Promise<void>,
+    private readonly write: (ops: readonly Op[]) => Promise<void>,
   ) {
     this.key = keyParams(sessionID);
   }
@@ -155,21 +269,18 @@ class PgMessageStore implements MessageStore {
     this.check();
     assertSeq(message.msgSeqNum, 'MsgSeqNum');
     if (message.direction !== 'TX') throw new Error('saveOutbound takes TX messages only');
-    await this.write([
-      this.insert(message, false),
-      [`UPDATE fix_session_state SET next_sender_seq = $4, updated_at = now() WHERE ${KEY}`, [...this.key, message.msgSeqNum + 1]],
-    ]);
+    await this.write([this.insert(message, false), { kind: 'senderSeq', key: this.key, next: message.msgSeqNum + 1 }]);
   }
 
   async saveInbound(message: StoredMessage, nextTargetMsgSeqNum?: number): Promise<void> {
     this.check();
     if (message.direction !== 'RX') throw new Error('saveInbound takes RX messages only');
-    const statements: Statement[] = [this.insert(message, message.possDup === true)];
+    const ops: Op[] = [this.insert(message, message.possDup === true)];
     if (nextTargetMsgSeqNum !== undefined) {
       assertSeq(nextTargetMsgSeqNum, 'next target MsgSeqNum');
-      statements.push([`UPDATE fix_session_state SET next_target_seq = $4, updated_at = now() WHERE ${KEY}`, [...this.key, nextTargetMsgSeqNum]]);
+      ops.push({ kind: 'targetSeq', key: this.key, next: nextTargetMsgSeqNum });
     }
-    await this.write(statements);
+    await this.write(ops);
   }
 
   async auditOutbound(message: StoredMessage): Promise<void> {
@@ -182,13 +293,13 @@ class PgMessageStore implements MessageStore {
   async setNextSenderMsgSeqNum(next: number): Promise<void> {
     this.check();
     assertSeq(next, 'next sender MsgSeqNum');
-    await this.write([[`UPDATE fix_session_state SET next_sender_seq = $4, updated_at = now() WHERE ${KEY}`, [...this.key, next]]]);
+    await this.write([{ kind: 'senderSeq', key: this.key, next }]);
   }
 
   async setNextTargetMsgSeqNum(next: number): Promise<void> {
     this.check();
     assertSeq(next, 'next target MsgSeqNum');
-    await this.write([[`UPDATE fix_session_state SET next_target_seq = $4, updated_at = now() WHERE ${KEY}`, [...this.key, next]]]);
+    await this.write([{ kind: 'targetSeq', key: this.key, next }]);
   }
 
   async outboundRange(begin: number, end: number, limit: number): Promise<StoredMessage[]> {
@@ -223,25 +334,15 @@ class PgMessageStore implements MessageStore {
 
   async reset(creationTime: Date): Promise<void> {
     this.check();
-    await this.write([
-      [
-        `UPDATE fix_session_state SET next_sender_seq = 1, next_target_seq = 1, store_epoch = store_epoch + 1,
-                creation_time = $4, updated_at = now() WHERE ${KEY}`,
-        [...this.key, creationTime],
-      ],
-    ]);
+    await this.write([{ kind: 'reset', key: this.key, creationTime }]);
   }
 
   async close(): Promise<void> {
     this.closed = true;
   }
 
-  private insert(m: StoredMessage, possDup: boolean): Statement {
-    const sent = parseUtcTimestamp(m.sendingTime);
-    return [
-      INSERT_MESSAGE,
-      [...this.key, m.direction, m.msgSeqNum, m.msgType, possDup, m.clOrdID ?? null, m.brokerOrderID ?? null, Number.isNaN(sent) ? null : new Date(sent), m.raw],
-    ];
+  private insert(m: StoredMessage, possDup: boolean): Op {
+    return { kind: 'message', key: this.key, m, possDup };
   }
 
   private check(): void {

@@ -4,7 +4,9 @@ import type { SessionID } from './session-id';
 /**
  * The application behind a session. A message counts as processed (its MsgSeqNum consumed and
  * persisted) only after fromApp/fromAdmin resolved; the session waits before taking the next event,
- * so the application sees messages strictly in sequence.
+ * so the application sees messages strictly in sequence. With settings.pipelineApplication, messages
+ * of the listed types are handed to fromApp, still in sequence, without waiting for the previous
+ * fromApp; their numbers are persisted in order as they finish (see SessionSettings).
  */
 export interface Application {
   /** The session object exists (store opened); called once per session. */

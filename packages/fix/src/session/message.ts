@@ -11,6 +11,9 @@ import type { FixMessage } from '../codec/message';
  */
 export type InboundMessage = FixMessage;
 
+/** Admin (session-level) message types: never resent (replaced by SequenceReset-GapFill), never pipelined. */
+export const ADMIN_MSG_TYPES: ReadonlySet<string> = new Set(['0', '1', '2', '3', '4', '5', 'A']);
+
 /** An outbound message before the session adds its header (8, 9, 35, 49, 56, 34, 52) and trailer. */
 export interface OutgoingMessage {
   readonly msgType: string;

@@ -1,3 +1,4 @@
+import { ADMIN_MSG_TYPES } from './message';
 import type { ResetFrequency, SessionSchedule } from './schedule';
 
 export interface SessionSettings {
@@ -41,6 +42,17 @@ export interface SessionSettings {
   readonly tickIntervalMs: number;
   /** Send application messages while logged out: persist for later resend ('persist') or throw ('reject'). */
   readonly whenNotLoggedOn: 'persist' | 'reject';
+  /**
+   * Application message types the session may hand to fromApp before the previous message's fromApp
+   * has resolved (empty: none, one message at a time). fromApp is still called in MsgSeqNum order and
+   * each number is still persisted only once its fromApp resolved, in order; any other message, timer
+   * or operator action first waits for every handed-on message. The application must keep its own
+   * effects in the order it was called, and a pipelined fromApp must not wait for this session
+   * (e.g. await a send to it): the session may be waiting for that fromApp.
+   */
+  readonly pipelineApplication: readonly string[];
+  /** Handed-on messages not yet finished by the application beyond which the session waits for them. */
+  readonly maxPipelinedMessages: number;
 }
 
 export const DEFAULT_SESSION_SETTINGS: Omit<SessionSettings, 'role'> = {
@@ -60,6 +72,8 @@ export const DEFAULT_SESSION_SETTINGS: Omit<SessionSettings, 'role'> = {
   maxQueuedMessages: 10_000,
   tickIntervalMs: 1_000,
   whenNotLoggedOn: 'persist',
+  pipelineApplication: [],
+  maxPipelinedMessages: 1_000,
 };
 
 export function sessionSettings(role: SessionSettings['role'], overrides: Partial<SessionSettings> = {}): SessionSettings {
@@ -67,5 +81,8 @@ export function sessionSettings(role: SessionSettings['role'], overrides: Partia
   if (!Number.isInteger(s.heartBtIntSec) || s.heartBtIntSec < 0) throw new RangeError(`heartBtIntSec must be a non-negative integer, got ${s.heartBtIntSec}`);
   if (!(s.maxLatencySec > 0)) throw new RangeError('maxLatencySec must be positive');
   if (!(s.testRequestDelayFactor > 1)) throw new RangeError('testRequestDelayFactor must be above 1');
+  const admin = s.pipelineApplication.filter((t) => ADMIN_MSG_TYPES.has(t));
+  if (admin.length) throw new RangeError(`pipelineApplication takes application message types only, got ${admin.join(', ')}`);
+  if (!Number.isInteger(s.maxPipelinedMessages) || s.maxPipelinedMessages < 1) throw new RangeError(`maxPipelinedMessages must be a positive integer, got ${s.maxPipelinedMessages}`);
   return s;
 }

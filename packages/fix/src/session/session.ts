@@ -5,7 +5,7 @@ import { BusinessRejectError, DoNotSend, RejectLogon, SessionRejectError, type A
 import type { Clock, TimerHandle, Timers } from './clock';
 import { formatUtcTimestamp, parseUtcTimestamp } from '../codec/values';
 import type { SessionLog } from './log';
-import { getField, outgoing, type InboundMessage, type OutgoingMessage, type SessionCodec } from './message';
+import { ADMIN_MSG_TYPES, getField, outgoing, type InboundMessage, type OutgoingMessage, type SessionCodec } from './message';
 import { isResetDue, isWithinSchedule } from './schedule';
 import type { SessionSettings } from './session-settings';
 import { sessionIdToString, type SessionID } from './session-id';
@@ -25,8 +25,7 @@ const STATES: Record<StateName, SessionState> = {
   logout: logoutState,
 };
 
-/** Admin message types: never resent, replaced by SequenceReset-GapFill. */
-export const ADMIN_MSG_TYPES: ReadonlySet<string> = new Set(['0', '1', '2', '3', '4', '5', 'A']);
+export { ADMIN_MSG_TYPES };
 
 /** The byte channel a session writes to; FixConnection implements it. */
 export interface SessionTransport {
@@ -62,6 +61,32 @@ export interface SessionStatus {
 
 /** Outcome of the checks every logged-on inbound message goes through. */
 type Verdict = 'process' | 'done' | 'disconnected';
+
+/**
+ * An inbound message whose number is not persisted yet because an earlier one is still with the
+ * application (settings.pipelineApplication). Messages the session finished itself wait here too,
+ * already settled, so numbers are always persisted in order.
+ */
+interface Unconsumed {
+  readonly message: InboundMessage;
+  /** The next expected inbound number once this message counts as processed. */
+  readonly next: number;
+  /** Already in the audit (it waited behind a gap): only the number is left to persist. */
+  readonly audited: boolean;
+  settled: boolean;
+  /** fromApp threw: the answer (Reject, BusinessMessageReject) goes out before the number is persisted. */
+  failure: { readonly error: unknown } | undefined;
+  readonly whenSettled: Promise<void>;
+}
+
+/** An application message waiting to be sent with others queued back to back. */
+interface QueuedSend {
+  readonly message: OutgoingMessage;
+  readonly resolve: (seq: number) => void;
+  readonly reject: (err: unknown) => void;
+}
+
+const SETTLED = Promise.resolve();
 
 /**
  * One FIX session: the context the state objects act on. All events (inbound messages, timer ticks,
@@ -109,6 +134,16 @@ export class Session {
   private readonly inEvent = new AsyncLocalStorage<{ session: Session; active: boolean }>();
   private tick: TimerHandle | undefined;
   private closed = false;
+
+  /** Pipelining: inbound messages handed on whose numbers are not persisted yet, in MsgSeqNum order. */
+  private readonly unconsumed: Unconsumed[] = [];
+  private completionQueued = false;
+  /** Pipelining: the store writes persisting finished messages' numbers (never rejects). */
+  private consumeWrites: Promise<void> = SETTLED;
+  private consumeWritesPending = 0;
+  private consumeFailure: { readonly error: unknown } | undefined;
+  /** Sends queued since the last other event: they go out as one batch (one store round). */
+  private openSendBatch: QueuedSend[] | undefined;
 
   private constructor(deps: SessionDeps) {
     this.id = deps.id;
@@ -188,14 +223,37 @@ export class Session {
    * socket when logged on). While logged out it is persisted for resend, or refused (settings.whenNotLoggedOn).
    */
   send(message: OutgoingMessage): Promise<number> {
-    return this.enqueue(async () => {
-      if (!this.loggedOn && this.settings.whenNotLoggedOn === 'reject') throw new Error(`${this.key} is not logged on`);
-      return this.sendApp(message);
+    const current = this.inEvent.getStore();
+    if (current?.session === this && current.active) {
+      // A reply from inside the current event (fromApp answering) goes out right away.
+      return this.enqueue(async () => this.sendOne(message));
+    }
+    // Sends queued back to back, with no other event between them, are persisted together and then
+    // written in order: the same order and the same guarantee as one by one, one store round for all.
+    if (this.openSendBatch) {
+      const batch = this.openSendBatch;
+      return new Promise((resolve, reject) => batch.push({ message, resolve, reject }));
+    }
+    const batch: QueuedSend[] = [];
+    const sent = new Promise<number>((resolve, reject) => batch.push({ message, resolve, reject }));
+    this.enqueue(async () => {
+      if (this.openSendBatch === batch) this.openSendBatch = undefined;
+      await this.sendBatch(batch);
+    }).catch((err: unknown) => {
+      for (const q of batch.splice(0)) q.reject(err);
     });
+    this.openSendBatch = batch;
+    return sent;
+  }
+
+  private async sendOne(message: OutgoingMessage): Promise<number> {
+    if (!this.loggedOn && this.settings.whenNotLoggedOn === 'reject') throw new Error(`${this.key} is not logged on`);
+    return this.sendApp(message);
   }
 
   setNextSenderMsgSeqNum(next: number): Promise<void> {
     return this.enqueue(async () => {
+      await this.settlePipeline();
       await this.store.setNextSenderMsgSeqNum(next);
       this.nextSenderMsgSeqNum = next;
       this.log.onEvent(`operator set next sender MsgSeqNum to ${next}`);
@@ -204,6 +262,7 @@ export class Session {
 
   setNextTargetMsgSeqNum(next: number): Promise<void> {
     return this.enqueue(async () => {
+      await this.settlePipeline();
       await this.store.setNextTargetMsgSeqNum(next);
       this.nextTargetMsgSeqNum = next;
       this.log.onEvent(`operator set next target MsgSeqNum to ${next}`);
@@ -213,6 +272,7 @@ export class Session {
   /** Operator: start both sequences again at 1 (only while disconnected: a live peer would be confused). */
   resetSequence(): Promise<void> {
     return this.enqueue(async () => {
+      await this.settlePipeline();
       if (this.transport) throw new Error(`${this.key} is connected; log it out before resetting its sequence numbers`);
       await this.resetStore('operator reset');
     });
@@ -238,13 +298,14 @@ export class Session {
 
   /** Waits until every queued event has been handled (tests, shutdown). */
   idle(): Promise<void> {
-    return this.enqueue(async () => {});
+    return this.enqueue(() => this.settlePipeline());
   }
 
   /** Drops the connection if any, stops timers, releases the store. */
   async close(reason = 'session closed'): Promise<void> {
     await this.enqueue(async () => {
       if (this.transport) await this.dispatch({ kind: 'disconnect', reason });
+      else await this.settlePipeline().catch(() => {});
       this.closed = true;
       this.stopTicking();
       await this.store.close();
@@ -254,11 +315,13 @@ export class Session {
   // ---------------------------------------------------------------------------------------------
   // Event loop
 
-  private enqueue<T>(task: () => Promise<T>): Promise<T> {
+  private enqueue<T>(task: () => Promise<T>, keepSendBatch = false): Promise<T> {
     // A callback of this session (fromApp sending a reply) runs inside the current event: queueing it
     // behind that event would wait for itself.
     const current = this.inEvent.getStore();
     if (current?.session === this && current.active) return task();
+    // Any other event ends the run of sends that may still join one batch (their order is kept).
+    if (!keepSendBatch) this.openSendBatch = undefined;
     const run = this.tail.then(async () => {
       if (this.closed) throw new Error(`${this.key} is closed`);
       const ctx = { session: this as Session, active: true };
@@ -280,6 +343,8 @@ export class Session {
     const from = this.state;
     let to: StateName;
     try {
+      // Only an application message that may overlap its predecessors skips the wait for them.
+      if (this.pipelineBusy && (event.kind !== 'message' || !this.mayOverlap(event.message))) await this.settlePipeline();
       switch (event.kind) {
         case 'connect':
           to = await from.onConnect(this);
@@ -381,6 +446,64 @@ export class Session {
   async sendAdmin(message: OutgoingMessage): Promise<number> {
     this.app.toAdmin?.(message, this.id);
     return this.persistAndSend(message);
+  }
+
+  /**
+   * Sends queued back to back (see send): each persisted before it is written, all store writes issued
+   * together. A failed store write fails that message, stops the writing and drops the connection
+   * (the peer resynchronises from the durable numbers at the next logon); the messages that were
+   * persisted count as sent, as they would be while logged out.
+   */
+  private async sendBatch(batch: QueuedSend[]): Promise<void> {
+    if (batch.length === 1) {
+      const q = batch[0]!;
+      try {
+        q.resolve(await this.sendOne(q.message));
+      } catch (err) {
+        q.reject(err);
+      }
+      return;
+    }
+    if (!this.loggedOn && this.settings.whenNotLoggedOn === 'reject') {
+      for (const q of batch) q.reject(new Error(`${this.key} is not logged on`));
+      return;
+    }
+    const prepared: Array<{ q: QueuedSend; seq: number; raw: string; stored: Promise<void> }> = [];
+    for (const q of batch) {
+      try {
+        this.app.toApp?.(q.message, this.id, false);
+      } catch (err) {
+        if (err instanceof DoNotSend) q.resolve(0);
+        else q.reject(err);
+        continue;
+      }
+      const seq = this.nextSenderMsgSeqNum;
+      const sendingTime = formatUtcTimestamp(this.clock.now());
+      const raw = this.codec.encode(this.id.beginString, q.message.msgType, this.header(seq, q.message.header, sendingTime), q.message.body);
+      const stored = this.store.saveOutbound(this.record(q.message, seq, sendingTime, raw));
+      stored.catch(() => {});
+      this.nextSenderMsgSeqNum = seq + 1;
+      prepared.push({ q, seq, raw, stored });
+    }
+    let failure: unknown;
+    let failed = false;
+    for (const p of prepared) {
+      try {
+        await p.stored;
+      } catch (err) {
+        failure ??= err;
+        failed = true;
+        p.q.reject(err);
+        continue;
+      }
+      if (!failed && this.transport && this.loggedOn) await this.write(p.raw);
+      p.q.resolve(p.seq);
+    }
+    if (failed) {
+      const text = failure instanceof Error ? failure.message : String(failure);
+      this.log.onEvent(`message store failed while sending: ${text}`);
+      await this.dispatch({ kind: 'disconnect', reason: `message store failed: ${text}` });
+    }
   }
 
   async sendApp(message: OutgoingMessage): Promise<number> {
@@ -531,6 +654,12 @@ export class Session {
 
   /** The message was processed: audit it (unless already audited on arrival) and persist the next number. */
   async consumeInbound(message: InboundMessage, next: number, audited = false): Promise<void> {
+    if (this.unconsumed.length > 0) {
+      // An earlier message is still with the application: this number is persisted after its.
+      this.unconsumed.push({ message, next, audited, settled: true, failure: undefined, whenSettled: SETTLED });
+      this.nextTargetMsgSeqNum = next;
+      return;
+    }
     if (audited) await this.store.setNextTargetMsgSeqNum(next);
     else await this.store.saveInbound(this.inboundRecord(message), next);
     this.nextTargetMsgSeqNum = next;
@@ -716,6 +845,10 @@ export class Session {
         await this.sendReject(message, '5', 'Logon received while already logged on (without ResetSeqNumFlag)', Tag.MsgType);
         break;
       default:
+        if (this.settings.pipelineApplication.includes(message.msgType)) {
+          this.handOn(message, seq + 1, audited);
+          return true;
+        }
         await this.deliverToApp(message);
     }
     await this.consumeInbound(message, seq + 1, audited);
@@ -726,13 +859,141 @@ export class Session {
     try {
       await this.app.fromApp(message, this.id);
     } catch (err) {
-      if (err instanceof BusinessRejectError) await this.sendBusinessReject(message, err.reason, err.text, err.refID);
-      else if (err instanceof SessionRejectError) await this.sendReject(message, err.reason, err.text, err.refTagID);
-      else {
-        const text = err instanceof Error ? err.message : String(err);
-        this.log.onEvent(`fromApp failed for MsgSeqNum ${message.get(Tag.MsgSeqNum)}: ${text}`);
-        await this.sendBusinessReject(message, '0', 'Application error', message.get(Tag.ClOrdID));
-      }
+      await this.answerAppFailure(message, err);
+    }
+  }
+
+  private async answerAppFailure(message: InboundMessage, err: unknown): Promise<void> {
+    if (err instanceof BusinessRejectError) await this.sendBusinessReject(message, err.reason, err.text, err.refID);
+    else if (err instanceof SessionRejectError) await this.sendReject(message, err.reason, err.text, err.refTagID);
+    else {
+      const text = err instanceof Error ? err.message : String(err);
+      this.log.onEvent(`fromApp failed for MsgSeqNum ${message.get(Tag.MsgSeqNum)}: ${text}`);
+      await this.sendBusinessReject(message, '0', 'Application error', message.get(Tag.ClOrdID));
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Pipelining (settings.pipelineApplication)
+
+  /**
+   * Whether an inbound message may be handled while earlier ones are still with the application: an
+   * application message of a pipelined type, exactly in sequence, logged on with no gap open, and the
+   * pipeline not full. Everything else first waits for the pipeline (settlePipeline), so admin
+   * messages, gaps, rejects and logouts see the session exactly as without pipelining.
+   */
+  private mayOverlap(message: InboundMessage): boolean {
+    return (
+      this.settings.pipelineApplication.includes(message.msgType) &&
+      this.unconsumed.length < this.settings.maxPipelinedMessages &&
+      this.state.name === 'inSession' &&
+      this.transport !== undefined &&
+      !this.gapOpen &&
+      msgSeqNum(message) === this.nextTargetMsgSeqNum
+    );
+  }
+
+  /**
+   * Hands an in-sequence application message to fromApp without waiting for it. The number moves on in
+   * memory so the next message is in sequence; it is persisted once fromApp resolved and every earlier
+   * number was persisted (completeSettled).
+   */
+  private handOn(message: InboundMessage, next: number, audited: boolean): void {
+    let settle!: () => void;
+    const entry: Unconsumed = { message, next, audited, settled: false, failure: undefined, whenSettled: new Promise<void>((r) => (settle = r)) };
+    this.unconsumed.push(entry);
+    this.nextTargetMsgSeqNum = next;
+    let result: void | Promise<void>;
+    try {
+      // Outside this event's context: whatever fromApp does after its first await (a send to this
+      // session) queues like any other caller instead of running inside an event that has ended.
+      result = this.inEvent.exit(() => this.app.fromApp(message, this.id));
+    } catch (err) {
+      result = Promise.reject(err);
+    }
+    Promise.resolve(result)
+      .then(
+        () => {
+          entry.settled = true;
+        },
+        (err: unknown) => {
+          entry.settled = true;
+          entry.failure = { error: err };
+        },
+      )
+      .then(() => {
+        settle();
+        if (this.unconsumed[0] === entry) this.queueCompletion();
+      });
+  }
+
+  private queueCompletion(): void {
+    if (this.completionQueued) return;
+    this.completionQueued = true;
+    // Persisting inbound numbers has no order to keep with outbound sends: a batch stays open.
+    this.enqueue(async () => {
+      this.completionQueued = false;
+      await this.completeSettled();
+    }, true).catch((err: unknown) => this.log.onEvent(`completing handed-on messages failed: ${err instanceof Error ? err.message : String(err)}`));
+  }
+
+  /**
+   * Inside an event: answers the failures of the finished messages at the head of the pipeline and
+   * persists their numbers, in order. The writes are not awaited here (the store keeps them in issue
+   * order), so an outbound report queued right behind shares their commit; settlePipeline awaits them.
+   */
+  private async completeSettled(): Promise<void> {
+    const done: Unconsumed[] = [];
+    while (this.unconsumed[0]?.settled) {
+      const entry = this.unconsumed.shift()!;
+      if (entry.failure) await this.answerAppFailure(entry.message, entry.failure.error);
+      done.push(entry);
+    }
+    if (!done.length) return;
+    // Only the last carries the next number: the others are audit records.
+    const writes = done.map((e, i) => {
+      const next = i === done.length - 1 ? e.next : undefined;
+      if (!e.audited) return this.store.saveInbound(this.inboundRecord(e.message), next);
+      return next === undefined ? SETTLED : this.store.setNextTargetMsgSeqNum(next);
+    });
+    this.consumeWritesPending += 1;
+    const written = Promise.all(writes).then(
+      () => {
+        this.consumeWritesPending -= 1;
+      },
+      (err: unknown) => {
+        this.consumeWritesPending -= 1;
+        // The numbers stay behind in the store: after a reconnect the peer resends those messages
+        // (PossDupFlag=Y) and the application recognises what it already has.
+        this.consumeFailure ??= { error: err };
+        this.log.onEvent(`could not persist inbound MsgSeqNum up to ${done.at(-1)!.next - 1}: ${err instanceof Error ? err.message : String(err)}`);
+        this.enqueue(() => this.dispatch({ kind: 'disconnect', reason: 'message store failed' })).catch(() => {});
+      },
+    );
+    this.consumeWrites = Promise.all([this.consumeWrites, written]).then(() => undefined);
+  }
+
+  /**
+   * Waits until every handed-on message is finished and its number persisted (a barrier before any
+   * event that must see the session as if messages went one at a time). Throws a store failure of
+   * the persisting writes, so the event fails and the connection is dropped.
+   */
+  private get pipelineBusy(): boolean {
+    return this.unconsumed.length > 0 || this.consumeWritesPending > 0 || this.consumeFailure !== undefined;
+  }
+
+  private async settlePipeline(): Promise<void> {
+    if (!this.pipelineBusy) return;
+    while (this.unconsumed.length > 0) {
+      const head = this.unconsumed[0]!;
+      if (!head.settled) await head.whenSettled;
+      await this.completeSettled();
+    }
+    if (this.consumeWritesPending > 0) await this.consumeWrites;
+    const failure = this.consumeFailure;
+    if (failure) {
+      this.consumeFailure = undefined;
+      throw failure.error;
     }
   }
 

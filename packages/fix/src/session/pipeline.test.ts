@@ -1,0 +1,358 @@
+// settings.pipelineApplication: application messages handed on before earlier ones finished, numbers
+// persisted in order once they did, and everything else waiting for the pipeline. A Session driven
+// directly (no sockets) with an application whose fromApp calls finish when the test says so.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { FixFramer } from '../codec/framer';
+import { formatUtcTimestamp } from '../codec/values';
+import type { MessageStore, StoredMessage } from '../store/message-store';
+import { MemoryStoreFactory } from '../store/memory-store';
+import { BusinessRejectError, type Application } from './application';
+import { ManualClock } from './clock';
+import { createSessionCodec } from './codec-adapter';
+import { MemoryLogFactory } from './log';
+import { outgoing, type InboundMessage } from './message';
+import { Session, type SessionTransport } from './session';
+import type { SessionID } from './session-id';
+import { sessionSettings, type SessionSettings } from './session-settings';
+
+const codec = createSessionCodec();
+const ID: SessionID = { beginString: 'FIX.4.4', senderCompID: 'BROKER', targetCompID: 'CLIENT' };
+const SOH = '\x01';
+
+class RecordingTransport implements SessionTransport {
+  readonly remoteAddress = '127.0.0.1';
+  readonly sent: string[] = [];
+  ended: string | undefined;
+  async write(bytes: Buffer): Promise<void> {
+    for (const f of new FixFramer().push(bytes)) this.sent.push(f.bytes.toString('latin1').replaceAll(SOH, '|'));
+  }
+  end(reason: string): void {
+    this.ended = reason;
+  }
+  types(): string[] {
+    return this.sent.map((m) => /\|35=([^|]+)/.exec(m)![1]!);
+  }
+  take(): string[] {
+    return this.sent.splice(0);
+  }
+}
+
+/** One fromApp call the test finishes by hand. */
+interface Call {
+  readonly label: string;
+  finish(): void;
+  fail(err: unknown): void;
+}
+
+/** An application whose fromApp promises stay pending until the test finishes them. */
+class ControlledApp implements Application {
+  readonly calls: Call[] = [];
+  async fromApp(m: InboundMessage): Promise<void> {
+    const label = `${m.msgType}:${m.get(11) ?? ''}`;
+    await new Promise<void>((resolve, reject) => this.calls.push({ label, finish: resolve, fail: reject }));
+  }
+  get labels(): string[] {
+    return this.calls.map((c) => c.label);
+  }
+  call(label: string): Call {
+    const c = this.calls.find((x) => x.label === label);
+    assert.ok(c, `fromApp was not called for ${label} (calls: ${this.labels.join(', ')})`);
+    return c;
+  }
+}
+
+/** Lets promise callbacks and queued session events run. */
+const flush = () => new Promise<void>((r) => setImmediate(r));
+
+interface Rig {
+  session: Session;
+  app: ControlledApp;
+  transport: RecordingTransport;
+  stores: MemoryStoreFactory;
+  clock: ManualClock;
+  receive(fields: string): Promise<void>;
+  /** The next expected inbound number as the store has it (what a restart would start from). */
+  durableTarget(): Promise<number>;
+}
+
+async function rig(overrides: Partial<SessionSettings> = {}, stores = new MemoryStoreFactory(), wrapStore?: (s: MessageStore) => MessageStore): Promise<Rig> {
+  const clock = new ManualClock();
+  const app = new ControlledApp();
+  let store = await stores.open(ID, new Date(clock.now()));
+  if (wrapStore) store = wrapStore(store);
+  const session = await Session.create({
+    id: ID,
+    settings: sessionSettings('acceptor', overrides),
+    store,
+    app,
+    log: new MemoryLogFactory().create(ID),
+    clock,
+    timers: clock,
+    codec,
+  });
+  const transport = new RecordingTransport();
+  const receive = (fields: string) => {
+    const parts = fields.split('|');
+    const header: Array<[number, string]> = [
+      [49, ID.targetCompID],
+      [56, ID.senderCompID],
+      [34, parts.find((p) => p.startsWith('34='))!.slice(3)],
+      [52, formatUtcTimestamp(clock.now())],
+    ];
+    const rest = parts.filter((p) => !p.startsWith('35=') && !p.startsWith('34='));
+    const extraHeader = rest.filter((p) => /^(43|122|97)=/.test(p)).map((p) => p.split('=')).map(([t, v]) => [Number(t), v!] as [number, string]);
+    const body = rest.filter((p) => !/^(43|122|97)=/.test(p)).map((p) => {
+      const i = p.indexOf('=');
+      return [Number(p.slice(0, i)), p.slice(i + 1)] as [number, string];
+    });
+    const raw = codec.encode('FIX.4.4', parts.find((p) => p.startsWith('35='))!.slice(3), [...header, ...extraHeader], body);
+    return session.receive(transport, codec.decode(Buffer.from(raw, 'latin1')));
+  };
+  const durableTarget = async () => (await (await stores.open(ID, new Date(clock.now()))).sequenceState()).nextTargetMsgSeqNum;
+  await session.connect(transport);
+  await receive('35=A|34=1|98=0|108=30');
+  assert.equal(session.state.name, 'inSession');
+  transport.take();
+  return { session, app, transport, stores, clock, receive, durableTarget };
+}
+
+const D = (seq: number, id: string) => `35=D|34=${seq}|11=${id}|21=1|55=C5TC|54=1|60=20240102-09:00:00|38=10|40=1`;
+const F = (seq: number, id: string, orig: string) => `35=F|34=${seq}|11=${id}|41=${orig}|55=C5TC|54=1|60=20240102-09:00:00|38=10`;
+const PIPELINED = { pipelineApplication: ['D'] };
+
+describe('application pipelining', () => {
+  it('is off by default: the next message waits until fromApp of the previous one resolved', async () => {
+    const r = await rig();
+    void r.receive(D(2, 'A'));
+    void r.receive(D(3, 'B'));
+    await flush();
+    assert.deepEqual(r.app.labels, ['D:A']);
+    r.app.call('D:A').finish();
+    await flush();
+    assert.deepEqual(r.app.labels, ['D:A', 'D:B']);
+    r.app.call('D:B').finish();
+    await r.session.idle();
+    assert.equal(await r.durableTarget(), 4);
+  });
+
+  it('hands on messages in sequence without waiting, and persists each number only once it and every earlier one finished', async () => {
+    const r = await rig(PIPELINED);
+    await r.receive(D(2, 'A'));
+    await r.receive(D(3, 'B'));
+    await r.receive(D(4, 'C'));
+    assert.deepEqual(r.app.labels, ['D:A', 'D:B', 'D:C'], 'fromApp called in MsgSeqNum order before any finished');
+    assert.equal(r.session.status().nextTargetMsgSeqNum, 5, 'the next message is in sequence');
+    assert.equal(await r.durableTarget(), 2, 'nothing persisted while A is with the application');
+
+    r.app.call('D:B').finish();
+    await flush();
+    assert.equal(await r.durableTarget(), 2, 'B finished first, but A is still open: a crash now must replay A and B');
+
+    r.app.call('D:A').finish();
+    await flush();
+    assert.equal(await r.durableTarget(), 4, 'A and B persisted together, C still open');
+
+    r.app.call('D:C').finish();
+    await r.session.idle();
+    assert.equal(await r.durableTarget(), 5);
+    const audit = r.stores.audit(ID).filter((m) => m.direction === 'RX' && m.msgType === 'D');
+    assert.deepEqual(audit.map((m) => m.msgSeqNum), [2, 3, 4], 'audit records in sequence');
+  });
+
+  it('a crash with messages still open restarts from the first unfinished number', async () => {
+    const r = await rig(PIPELINED);
+    await r.receive(D(2, 'A'));
+    await r.receive(D(3, 'B'));
+    r.app.call('D:A').finish();
+    await flush();
+    // kill -9: nothing more happens to this session; a new process opens the same store.
+    const restarted = await Session.create({
+      id: ID,
+      settings: sessionSettings('acceptor', PIPELINED),
+      store: await r.stores.open(ID, new Date(r.clock.now())),
+      app: new ControlledApp(),
+      log: new MemoryLogFactory().create(ID),
+      clock: r.clock,
+      timers: r.clock,
+      codec,
+    });
+    assert.equal(restarted.status().nextTargetMsgSeqNum, 3, 'B was never finished: the peer must resend it');
+  });
+
+  it('an admin message waits for the pipeline: its answer and its number come after the open orders', async () => {
+    const r = await rig(PIPELINED);
+    await r.receive(D(2, 'A'));
+    const testRequest = r.receive('35=1|34=3|112=PING');
+    await flush();
+    assert.deepEqual(r.transport.types(), [], 'no Heartbeat while A is open');
+    r.app.call('D:A').finish();
+    await testRequest;
+    assert.deepEqual(r.transport.types(), ['0']);
+    assert.match(r.transport.sent[0]!, /\|112=PING\|/);
+    assert.equal(await r.durableTarget(), 4);
+  });
+
+  it('a message type that is not pipelined is a barrier: its fromApp waits for the open ones', async () => {
+    const r = await rig(PIPELINED);
+    await r.receive(D(2, 'A'));
+    void r.receive(F(3, 'A2', 'A'));
+    await flush();
+    assert.deepEqual(r.app.labels, ['D:A'], 'the cancel must see the order it refers to');
+    r.app.call('D:A').finish();
+    await flush();
+    assert.deepEqual(r.app.labels, ['D:A', 'F:A2']);
+    void r.receive(D(4, 'B'));
+    await flush();
+    assert.deepEqual(r.app.labels, ['D:A', 'F:A2'], 'and messages behind it wait for it');
+    r.app.call('F:A2').finish();
+    await flush();
+    assert.deepEqual(r.app.labels, ['D:A', 'F:A2', 'D:B']);
+    r.app.call('D:B').finish();
+    await r.session.idle();
+    assert.equal(await r.durableTarget(), 5);
+  });
+
+  it('a gap behind open messages is handled once they finished, as without pipelining', async () => {
+    const r = await rig(PIPELINED);
+    await r.receive(D(2, 'A'));
+    const ahead = r.receive(D(4, 'C'));
+    await flush();
+    assert.deepEqual(r.transport.types(), [], 'no ResendRequest before A is finished');
+    r.app.call('D:A').finish();
+    await ahead;
+    assert.equal(r.session.state.name, 'resend');
+    assert.match(r.transport.take()[0]!, /\|35=2\|.*\|7=3\|16=0\|/);
+    await r.receive(`${D(3, 'B')}`.replace('|11=', '|43=Y|122=20240102-08:59:59.000|11='));
+    assert.deepEqual(r.app.labels, ['D:A', 'D:B', 'D:C'], 'the gap fill releases the queued message in order');
+    r.app.call('D:B').finish();
+    r.app.call('D:C').finish();
+    await r.session.idle();
+    assert.equal(r.session.state.name, 'inSession');
+    assert.equal(await r.durableTarget(), 5);
+  });
+
+  it('a failing fromApp is answered in order and its number consumed after the earlier ones', async () => {
+    const r = await rig(PIPELINED);
+    await r.receive(D(2, 'A'));
+    await r.receive(D(3, 'B'));
+    r.app.call('D:B').fail(new BusinessRejectError('0', 'No thanks', 'B'));
+    await flush();
+    assert.deepEqual(r.transport.types(), [], 'B answered only after A');
+    assert.equal(await r.durableTarget(), 2);
+    r.app.call('D:A').finish();
+    await r.session.idle();
+    assert.deepEqual(r.transport.types(), ['j']);
+    assert.match(r.transport.sent[0]!, /\|45=3\|.*\|379=B\|380=0\|58=No thanks\|/);
+    assert.equal(await r.durableTarget(), 4);
+  });
+
+  it('a session Reject of a malformed message behind open ones keeps its number in order', async () => {
+    const r = await rig(PIPELINED);
+    await r.receive(D(2, 'A'));
+    // Side (54) missing: the dictionary rejects it without the application seeing it.
+    await r.receive('35=D|34=3|11=B|21=1|55=C5TC|60=20240102-09:00:00|38=10|40=1');
+    assert.deepEqual(r.transport.types(), ['3']);
+    assert.equal(r.session.status().nextTargetMsgSeqNum, 4);
+    assert.equal(await r.durableTarget(), 2, 'not before A');
+    r.app.call('D:A').finish();
+    await r.session.idle();
+    assert.equal(await r.durableTarget(), 4);
+  });
+
+  it('a disconnect waits for the open messages and persists their numbers', async () => {
+    const r = await rig(PIPELINED);
+    await r.receive(D(2, 'A'));
+    const closed = r.session.connectionClosed(r.transport, 'peer went away');
+    await flush();
+    assert.equal(r.session.state.name, 'inSession');
+    r.app.call('D:A').finish();
+    await closed;
+    assert.equal(r.session.state.name, 'disconnected');
+    assert.equal(await r.durableTarget(), 3);
+  });
+
+  it('holds at most maxPipelinedMessages open; the next one waits', async () => {
+    const r = await rig({ ...PIPELINED, maxPipelinedMessages: 2 });
+    await r.receive(D(2, 'A'));
+    await r.receive(D(3, 'B'));
+    void r.receive(D(4, 'C'));
+    await flush();
+    assert.deepEqual(r.app.labels, ['D:A', 'D:B']);
+    r.app.call('D:A').finish();
+    r.app.call('D:B').finish();
+    await flush();
+    assert.deepEqual(r.app.labels, ['D:A', 'D:B', 'D:C']);
+    r.app.call('D:C').finish();
+    await r.session.idle();
+    assert.equal(await r.durableTarget(), 5);
+  });
+
+  it('refuses admin message types in the setting', () => {
+    assert.throws(() => sessionSettings('acceptor', { pipelineApplication: ['D', '0'] }), /application message types only/);
+    assert.throws(() => sessionSettings('acceptor', { maxPipelinedMessages: 0 }), /positive integer/);
+  });
+});
+
+const ER = (id: string) => outgoing('8', [[37, `B-${id}`], [11, id], [17, `E-${id}`], [150, '0'], [39, '0'], [55, 'C5TC'], [54, '1'], [151, '10'], [14, '0'], [6, '0']]);
+
+/** Counts store writes and can make the n-th saveOutbound fail. */
+function countingStore(inner: MessageStore, failOutboundSeq?: number) {
+  const stats = { outboundCalls: 0, concurrentMax: 0, inFlight: 0 };
+  const store: MessageStore = {
+    sessionID: inner.sessionID,
+    sequenceState: () => inner.sequenceState(),
+    saveOutbound: async (m: StoredMessage) => {
+      stats.outboundCalls++;
+      stats.inFlight++;
+      stats.concurrentMax = Math.max(stats.concurrentMax, stats.inFlight);
+      await flush();
+      stats.inFlight--;
+      if (m.msgSeqNum === failOutboundSeq) throw new Error('disk full');
+      return inner.saveOutbound(m);
+    },
+    saveInbound: (m, n) => inner.saveInbound(m, n),
+    auditOutbound: (m) => inner.auditOutbound(m),
+    setNextSenderMsgSeqNum: (n) => inner.setNextSenderMsgSeqNum(n),
+    setNextTargetMsgSeqNum: (n) => inner.setNextTargetMsgSeqNum(n),
+    outboundRange: (b, e, l) => inner.outboundRange(b, e, l),
+    reset: (t) => inner.reset(t),
+    close: () => inner.close(),
+  };
+  return { store, stats };
+}
+
+describe('sends queued back to back', () => {
+  it('are persisted together and written in order, each after its store write', async () => {
+    let counting!: ReturnType<typeof countingStore>;
+    const r = await rig({}, new MemoryStoreFactory(), (s) => (counting = countingStore(s)).store);
+    const seqs = await Promise.all(['X1', 'X2', 'X3'].map((id) => r.session.send(ER(id))));
+    assert.deepEqual(seqs, [2, 3, 4]);
+    assert.equal(counting.stats.concurrentMax, 3, 'the three store writes were issued together');
+    assert.deepEqual(r.transport.sent.map((m) => /\|11=([^|]+)/.exec(m)![1]), ['X1', 'X2', 'X3']);
+    assert.deepEqual(r.transport.sent.map((m) => /\|34=(\d+)/.exec(m)![1]), ['2', '3', '4']);
+    assert.equal((await (await r.stores.open(ID, new Date())).sequenceState()).nextSenderMsgSeqNum, 5);
+  });
+
+  it('keep their place around other events: a send after a logout is not written', async () => {
+    const r = await rig();
+    const first = r.session.send(ER('BEFORE'));
+    const logout = r.session.logout('bye');
+    const second = r.session.send(ER('AFTER'));
+    await Promise.all([first, logout, second]);
+    assert.deepEqual(r.transport.types(), ['8', '5', '8'], 'the second report is written after the Logout, as one by one');
+  });
+
+  it('a failed store write fails that message, writes nothing after it and drops the connection', async () => {
+    const r = await rig({}, new MemoryStoreFactory(), (s) => countingStore(s, 3).store);
+    const results = await Promise.allSettled(['X1', 'X2', 'X3'].map((id) => r.session.send(ER(id))));
+    assert.deepEqual(results.map((x) => x.status), ['fulfilled', 'rejected', 'fulfilled']);
+    await r.session.idle();
+    assert.deepEqual(r.transport.sent.map((m) => /\|11=([^|]+)/.exec(m)![1]), ['X1'], 'nothing written past the failure');
+    assert.equal(r.session.state.name, 'disconnected');
+    assert.match(r.transport.ended ?? '', /message store failed/);
+    // X3 is in the store: a resend after the next logon offers it; 3 is missing and gets gap-filled.
+    const stored = await (await r.stores.open(ID, new Date())).outboundRange(1, 10, 10);
+    assert.deepEqual(stored.map((m) => m.msgSeqNum), [1, 2, 4]);
+  });
+});

@@ -5,7 +5,6 @@ import {
   findSecurity,
   insertCancelReject,
   insertExecReport,
-  insertOrder,
   insertOrderAction,
   insertOrderRequest,
   insertTrade,
@@ -16,6 +15,8 @@ import {
   updateLeg,
   updateOrder,
   type Db,
+  type ExistingOrderFacts,
+  type IntakeOutcome,
   type ExecReportRow,
   type NewOrderRecord,
   type OrderLegRow,
@@ -35,6 +36,7 @@ import {
   impliedStrategyPrice,
   limitViolation,
   maturityLabel,
+  IntakeText,
   OrdRejReason,
   validateNewOrderMultileg,
   validateNewOrderSingle,
@@ -50,6 +52,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { HttpError } from '../http/errors';
 import type { ClientMessageSender, ClientOutbox } from './outbox';
 import { buildExecutionReport, utcTimestamp } from './fix-messages';
+import { IntakeBatcher } from './intake-batcher';
 import type { OrderPublisher } from './publisher';
 
 /** A new order as read from a NewOrderSingle (D) or NewOrderMultileg (AB). Values are raw wire text. */
@@ -73,6 +76,8 @@ export interface IncomingNewOrder {
   transactTime: Date | undefined;
   legs: { symbol?: string; side?: string; ratio?: string; maturityMonthYear?: string; securityType?: string }[];
   parties: { partyId: string; partyIdSource: string | null; partyRole: number; legIndex: number | null }[];
+  /** PossDupFlag or PossResend was set: the client may have sent this order before. */
+  possibleDuplicate?: boolean;
 }
 
 export interface IncomingCancel {
@@ -98,6 +103,24 @@ interface ConnectorInfo {
   tradingEnabled: boolean;
   timezone: string;
   maxOrdersPerSecond: number;
+}
+
+/** What the intake made of a new order. */
+export interface IntakeResult {
+  accepted: boolean;
+  brokerOrderId?: string;
+  text?: string;
+  /** A possible resend of an order already held: nothing stored, nothing sent. */
+  alreadyReceived?: boolean;
+}
+
+const SETTLED: Promise<void> = Promise.resolve();
+const noop = () => {};
+
+/** Whether a possible resend carries the same order as the one stored under its ClOrdID. */
+function sameOrder(r: NewOrderRecord, x: ExistingOrderFacts): boolean {
+  const eq = (a: string | null, b: string | null) => (a === null || b === null ? a === b : Decimal.from(a).eq(Decimal.from(b)));
+  return r.side === x.side && r.ordType === x.ordtype && r.symbol.toUpperCase() === x.symbol.toUpperCase() && eq(r.orderQty, x.orderqty) && eq(r.price, x.price);
 }
 
 /** What a broker action answers over HTTP. */
@@ -160,7 +183,11 @@ export class OrderService {
     private readonly publish: OrderPublisher,
     private readonly log: FastifyBaseLogger,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.batcher = new IntakeBatcher(db, log);
+  }
+
+  private readonly batcher: IntakeBatcher;
 
   /** Reference data changed: drop the caches. */
   invalidate(compId?: string): void {
@@ -262,16 +289,34 @@ export class OrderService {
   // FIX intake
 
   /**
-   * Validates and stores a new order, then queues its Pending New (or its rejection). Resolves after
-   * the commit, so the session counts the message as processed only once the order is durable.
+   * Validates a new order with cached reference data and queues it for the next intake batch. Resolves
+   * after the batch committed and the Pending New (or the refusal) was handed to the outbox, so the
+   * session counts the message as processed only once the order is durable.
+   *
+   * Orders of one client are validated and queued strictly in the order of the calls, even while
+   * earlier ones still wait for their commit (the FIX session hands them on pipelined).
    */
-  async receiveNewOrder(o: IncomingNewOrder): Promise<{ accepted: boolean; brokerOrderId?: string; text?: string }> {
+  receiveNewOrder(o: IncomingNewOrder): Promise<IntakeResult> {
+    const client = o.senderCompId;
+    const admitted = (this.intakeTails.get(client) ?? SETTLED).then(() => this.admit(o));
+    const tail = admitted.then(noop, noop);
+    this.intakeTails.set(client, tail);
+    void tail.then(() => {
+      if (this.intakeTails.get(client) === tail) this.intakeTails.delete(client);
+    });
+    return admitted.then((a) => a.committed);
+  }
+
+  /** Per client: the admission of its latest order (validation up to the batcher's queue). */
+  private readonly intakeTails = new Map<string, Promise<void>>();
+
+  private async admit(o: IncomingNewOrder): Promise<{ committed: Promise<IntakeResult> }> {
     const connector = await this.connector(o.senderCompId);
     const now = this.now();
     if (!connector || !connector.isActive) {
-      return this.rejectIntake(o, connector, OrdRejReason.Other, `Client ${o.senderCompId} is not an active client connector`);
+      return this.refuse(o, connector, now, OrdRejReason.Other, `Client ${o.senderCompId} is not an active client connector`);
     }
-    if (!connector.tradingEnabled) return this.rejectIntake(o, connector, OrdRejReason.ExchangeClosed, 'Trading is disabled for this client');
+    if (!connector.tradingEnabled) return this.refuse(o, connector, now, OrdRejReason.ExchangeClosed, 'Trading is disabled for this client');
     const sessionDate = tradingDay(now, connector.timezone);
     const clOrdId = o.clOrdId?.trim() ?? '';
 
@@ -282,11 +327,11 @@ export class OrderService {
       const info = await this.security(s);
       if (info) securities.set(s, info);
     }
-    const duplicate = clOrdId ? await clordidExists(this.db, o.senderCompId, sessionDate, clOrdId) : false;
+    // The duplicate ClOrdID check is the batch's unique-key insert (a read here could not see the
+    // orders still queued or in flight): a duplicate is refused after the other checks.
     const ctx = {
       lookupSecurity: (s: string) => securities.get(s.toUpperCase()),
       capabilities: await this.clientCapabilities(connector.id),
-      isDuplicateClOrdId: () => duplicate,
       now,
       timeZone: connector.timezone,
     };
@@ -294,9 +339,9 @@ export class OrderService {
       o.msgType === 'D'
         ? validateNewOrderSingle({ clOrdId, side: o.side, ordType: o.ordType, orderQty: o.orderQty, price: o.price, symbol: o.symbol, maturityMonthYear: o.maturityMonthYear, timeInForce: o.timeInForce, exDestination: o.exDestination }, ctx)
         : validateNewOrderMultileg({ clOrdId, side: o.side, ordType: o.ordType, orderQty: o.orderQty, price: o.price, symbol: o.symbol, timeInForce: o.timeInForce, exDestination: o.exDestination, legs: o.legs.map((l) => ({ symbol: l.symbol, side: l.side, ratio: l.ratio, maturityMonthYear: l.maturityMonthYear })) }, ctx);
-    if (!verdict.ok) return this.rejectIntake(o, connector, verdict.ordRejReason, verdict.text);
+    if (!verdict.ok) return this.refuse(o, connector, now, verdict.ordRejReason, verdict.text);
     if (this.overRate(connector)) {
-      return this.rejectIntake(o, connector, OrdRejReason.Other, `Order rate limit of ${connector.maxOrdersPerSecond} orders per second exceeded`);
+      return this.refuse(o, connector, now, OrdRejReason.Other, `Order rate limit of ${connector.maxOrdersPerSecond} orders per second exceeded`);
     }
 
     const security = o.symbol ? securities.get(o.symbol.toUpperCase()) : undefined;
@@ -333,52 +378,62 @@ export class OrderService {
       parties: o.parties,
     };
 
-    let stored: { order: OrderRow; er: ExecReportRow; legs: OrderLegRow[] };
-    try {
-      stored = await this.db.transaction(async (tx) => {
-        const order = await insertOrder(tx, record, 'A');
-        const [execId] = await nextExecIds(tx, connector.executionIdPrefix, 1);
-        const er = await insertExecReport(tx, {
-          orderId: order.id, execid: execId!, sendercompid: order.sendercompid, clordid: order.clordid, origclordid: null,
-          orderid: order.brokerorderid, exectype: 'A', ordstatus: 'A', side: order.side, symbol: order.symbol, orderqty: order.orderqty,
-          price: order.price, lastqty: '0', lastpx: '0', cumqty: '0', avgpx: '0', leavesqty: order.orderqty, legIndex: null,
-          ordrejreason: null, text: null, transacttime: now,
-        });
-        const { rows: legs } = await tx.query<OrderLegRow>('SELECT * FROM order_legs WHERE order_id = $1 ORDER BY leg_index', [order.id]);
-        return { order, er, legs };
-      });
-    } catch (err) {
-      if ((err as { code?: string }).code === '23505' && String((err as Error).message).includes('orders_clordid_per_day_key')) {
-        return this.rejectIntake(o, connector, OrdRejReason.DuplicateOrder, `Duplicate ClOrdID ${clOrdId}`);
-      }
-      throw err;
+    let result: IntakeResult = { accepted: false };
+    const committed = this.batcher.submit({ order: record, execIdPrefix: connector.executionIdPrefix, reportTime: now }, (outcome) => {
+      result = this.onIntakeCommitted(o, record, connector, now, outcome);
+    });
+    return { committed: committed.then(() => result) };
+  }
+
+  /** Right after the batch commit, in commit order: the report to the outbox, the order to the browsers. */
+  private onIntakeCommitted(o: IncomingNewOrder, record: NewOrderRecord, connector: ConnectorInfo, now: Date, outcome: IntakeOutcome): IntakeResult {
+    if (outcome.kind === 'stored') {
+      const { order, er, legs } = outcome;
+      this.outbox.enqueueExecReport(o.senderCompId, connector.id, er, order, legs);
+      // Everything the browsers need is in hand: no second read of the order.
+      this.publish.newOrderFrom({
+        orders: [{ ...order, client_name: connector.clientName, client_phone: connector.clientPhone, company_name: connector.companyName }],
+        legs,
+        parties: record.parties.map((p, i) => ({ order_id: order.id, leg_index: p.legIndex, position: i, party_id: p.partyId, party_id_source: p.partyIdSource, party_role: p.partyRole })),
+        requests: [],
+        execReports: [],
+      }, er);
+      return { accepted: true, brokerOrderId: order.brokerorderid };
     }
-    this.outbox.enqueueExecReport(o.senderCompId, connector.id, stored.er, stored.order, stored.legs);
-    // Everything the browsers need is in hand: no second read of the order.
-    this.publish.newOrderFrom({
-      orders: [{ ...stored.order, client_name: connector.clientName, client_phone: connector.clientPhone, company_name: connector.companyName }],
-      legs: stored.legs,
-      parties: record.parties.map((p, i) => ({ order_id: stored.order.id, leg_index: p.legIndex, position: i, party_id: p.partyId, party_id_source: p.partyIdSource, party_role: p.partyRole })),
-      requests: [],
-      execReports: [],
-    }, stored.er);
-    return { accepted: true, brokerOrderId: stored.order.brokerorderid };
+    if (outcome.kind === 'duplicate' && o.possibleDuplicate && (outcome.existing === null || sameOrder(record, outcome.existing))) {
+      // A possible resend (PossDupFlag or PossResend) of an order we already hold, typically after a
+      // crash between the order's commit and the persisting of its MsgSeqNum: not a second order,
+      // and not a duplicate to refuse. Nothing is sent: its reports are in the FIX store (resendable)
+      // or still unsent in the outbox (sent at logon, PossResend).
+      this.log.info({ compId: o.senderCompId, clOrdId: record.clordid, brokerOrderId: outcome.existing?.brokerorderid }, 'possible resend of an order already received: ignored');
+      return { accepted: true, alreadyReceived: true, ...(outcome.existing ? { brokerOrderId: outcome.existing.brokerorderid } : {}) };
+    }
+    const text = IntakeText.duplicateClOrdId(record.clordid);
+    this.sendRefusal(o, outcome.execId, now, OrdRejReason.DuplicateOrder, text);
+    return { accepted: false, text };
   }
 
   /**
    * A refused order: an ExecutionReport with ExecType 8 / OrdStatus 8, OrdRejReason and Text. Nothing
-   * enters the book; the inbound and outbound FIX messages stay in the audit log.
+   * enters the book; the inbound and outbound FIX messages stay in the audit log. It goes through the
+   * intake batch for its ExecID and so keeps its place among the client's reports.
    */
-  private async rejectIntake(o: IncomingNewOrder, connector: ConnectorInfo | undefined, reason: string, text: string) {
+  private refuse(o: IncomingNewOrder, connector: ConnectorInfo | undefined, now: Date, reason: string, text: string): { committed: Promise<IntakeResult> } {
     this.log.info({ compId: o.senderCompId, clOrdId: o.clOrdId, reason, text }, 'order rejected at intake');
-    const [execId] = await nextExecIds(this.db, connector?.executionIdPrefix ?? 'REJ', 1);
+    const committed = this.batcher.submit({ order: null, execIdPrefix: connector?.executionIdPrefix ?? 'REJ', reportTime: now }, (outcome) => {
+      if (outcome.kind === 'refusal') this.sendRefusal(o, outcome.execId, now, reason, text);
+    });
+    return { committed: committed.then((): IntakeResult => ({ accepted: false, text })) };
+  }
+
+  private sendRefusal(o: IncomingNewOrder, execId: string, now: Date, reason: string, text: string): void {
     const body: Array<[number, string]> = [];
     const add = (tag: number, v: string | undefined | null) => {
       if (v !== undefined && v !== null && v !== '') body.push([tag, v]);
     };
     add(37, 'NONE');
     add(11, o.clOrdId ?? 'NONE');
-    add(17, execId!);
+    add(17, execId);
     add(150, '8');
     add(39, '8');
     add(103, reason);
@@ -390,11 +445,15 @@ export class OrderService {
     add(151, '0');
     add(14, '0');
     add(6, '0');
-    add(60, utcTimestamp(this.now()));
+    add(60, utcTimestamp(now));
     add(58, text);
     body.sort((a, b) => a[0] - b[0]);
-    await this.sender?.send(o.senderCompId, { msgType: '8', body });
-    return { accepted: false, text };
+    this.outbox.enqueueDirect(o.senderCompId, { msgType: '8', body });
+  }
+
+  /** Resolves once no order is waiting for its commit (tests, shutdown). */
+  intakeIdle(): Promise<void> {
+    return this.batcher.idle();
   }
 
   private sender: ClientMessageSender | undefined;

@@ -22,7 +22,12 @@ export interface ClientMessageSender {
 
 type Item =
   | { kind: 'er'; er: ExecReportRow; order: OrderRow; legs: OrderLegRow[]; connectorId: number; recovered: boolean }
-  | { kind: 'cxlrej'; id: number; reject: CancelRejectInput; connectorId: number };
+  | { kind: 'cxlrej'; id: number; reject: CancelRejectInput; connectorId: number }
+  /** A message with no row behind it (an intake refusal): sent in its place, lost if the client is offline. */
+  | { kind: 'direct'; msg: { msgType: string; body: Array<[number, string]> } };
+
+/** Most messages handed to a session at once (they share its store round). */
+const MAX_BURST = 500;
 
 /**
  * Sends committed execution reports and cancel rejects to clients in commit order, one queue per
@@ -69,6 +74,11 @@ export class ClientOutbox {
 
   enqueueCancelReject(compId: string, connectorId: number, id: number, reject: CancelRejectInput): void {
     this.push(compId, { kind: 'cxlrej', id, reject, connectorId });
+  }
+
+  /** A message built by the caller, sent behind what is already queued for the client. */
+  enqueueDirect(compId: string, msg: { msgType: string; body: Array<[number, string]> }): void {
+    this.push(compId, { kind: 'direct', msg });
   }
 
   /** At a client's logon: everything committed but never sent, oldest first. */
@@ -154,50 +164,76 @@ export class ClientOutbox {
     });
   }
 
+  /**
+   * Sends the client's queue in bursts: every message of a burst is handed to the session at once (it
+   * persists them in one store round and writes them in order), then each is marked as sent.
+   */
   private async drain(compId: string): Promise<void> {
     this.running.add(compId);
     try {
       const q = this.queues.get(compId)!;
-      while (q.length > 0) {
-        const item = q[0]!;
-        if (!this.sender) break;
-        let built: BuiltMessage;
-        try {
-          const profile = await this.profile(item.connectorId);
-          built = item.kind === 'er' ? buildExecutionReport(item.er, item.order, item.legs, profile) : buildCancelReject(item.reject, profile);
-        } catch (err) {
-          this.log.error({ err, compId }, 'could not build an outbound message; it stays in the outbox');
-          break;
+      while (q.length > 0 && this.sender) {
+        const burst: Array<{ item: Item; built: { msgType: string; body: Array<[number, string]> } }> = [];
+        for (const item of q.slice(0, MAX_BURST)) {
+          try {
+            burst.push({ item, built: await this.build(compId, item) });
+          } catch (err) {
+            this.log.error({ err, compId }, 'could not build an outbound message; it stays in the outbox');
+            break;
+          }
         }
-        if (built.dropped.length) {
-          this.log.warn({ compId, msgType: built.msgType, tags: built.dropped }, 'configured fields not defined for this message type were left out');
+        if (!burst.length) break;
+        const sender = this.sender;
+        const results = await Promise.all(
+          burst.map(({ item, built }) =>
+            sender.send(compId, { msgType: built.msgType, body: built.body, possResend: item.kind === 'er' && item.recovered }).then(
+              (seq) => ({ seq }),
+              (err: unknown) => ({ err }),
+            ),
+          ),
+        );
+        const failed: Item[] = [];
+        let offline = false;
+        for (const [i, r] of results.entries()) {
+          const item = burst[i]!.item;
+          if ('err' in r) {
+            this.log.warn({ err: r.err, compId }, 'send failed; retrying in 1 s');
+            failed.push(item);
+          } else if (r.seq === null) {
+            offline = true;
+          } else if (item.kind === 'er') {
+            this.markSent(item.er.id, r.seq);
+          } else if (item.kind === 'cxlrej') {
+            await markCancelRejectSent(this.db, item.id, r.seq);
+          }
         }
-        if (built.missingMandatory.length) {
-          this.log.warn({ compId, msgType: built.msgType, missing: built.missingMandatory }, 'mandatory fields of the client spec have no value');
-        }
-        let seq: number | null;
-        try {
-          seq = await this.sender.send(compId, { msgType: built.msgType, body: built.body, possResend: item.kind === 'er' && item.recovered });
-        } catch (err) {
-          // The session is up but the send failed (e.g. the store write): try the same message again,
-          // so nothing later overtakes it.
-          this.log.warn({ err, compId }, 'send failed; retrying in 1 s');
-          await new Promise((r) => setTimeout(r, 1000));
-          continue;
-        }
-        if (seq === null) {
+        if (offline) {
           // Not logged on: keep the rest for recover() at the next logon.
           q.length = 0;
           break;
         }
-        if (item.kind === 'er') this.markSent(item.er.id, seq);
-        else await markCancelRejectSent(this.db, item.id, seq);
-        q.shift();
+        // A message whose send failed while the session is up is tried again before anything queued
+        // after its burst.
+        q.splice(0, burst.length, ...failed);
+        if (failed.length) await new Promise((r) => setTimeout(r, 1000));
       }
     } catch (err) {
       this.log.error({ err, compId }, 'outbox drain failed');
     } finally {
       this.running.delete(compId);
     }
+  }
+
+  private async build(compId: string, item: Item): Promise<{ msgType: string; body: Array<[number, string]> }> {
+    if (item.kind === 'direct') return item.msg;
+    const profile = await this.profile(item.connectorId);
+    const built: BuiltMessage = item.kind === 'er' ? buildExecutionReport(item.er, item.order, item.legs, profile) : buildCancelReject(item.reject, profile);
+    if (built.dropped.length) {
+      this.log.warn({ compId, msgType: built.msgType, tags: built.dropped }, 'configured fields not defined for this message type were left out');
+    }
+    if (built.missingMandatory.length) {
+      this.log.warn({ compId, msgType: built.msgType, missing: built.missingMandatory }, 'mandatory fields of the client spec have no value');
+    }
+    return built;
   }
 }

@@ -199,6 +199,208 @@ export async function insertOrder(db: Queryable, o: NewOrderRecord, status: stri
   return order;
 }
 
+// ------------------------------------------------------------------------------------------------
+// Order intake in batches
+
+/** One entry of an intake batch: a new order to store, or (order null) only an ExecID for a refusal report. */
+export interface IntakeEntry {
+  readonly order: NewOrderRecord | null;
+  readonly execIdPrefix: string;
+  /** TransactTime of the Pending New (the intake time). */
+  readonly reportTime: Date;
+}
+
+/** The order a refused duplicate collided with, as far as the batch could see it. */
+export interface ExistingOrderFacts {
+  brokerorderid: string;
+  side: string;
+  symbol: string;
+  orderqty: string;
+  ordtype: string;
+  price: string | null;
+}
+
+export type IntakeOutcome =
+  | { kind: 'stored'; order: OrderRow; er: ExecReportRow; legs: OrderLegRow[] }
+  /** The ClOrdID was already used that trading day: nothing stored. `existing` is null when the other order is not visible yet. */
+  | { kind: 'duplicate'; execId: string; existing: ExistingOrderFacts | null }
+  | { kind: 'refusal'; execId: string };
+
+/**
+ * Stores a batch of new orders (legs, parties and each Pending New execution report) and draws ExecIDs
+ * for the refusals in it, in ONE statement: one round trip and one commit however many orders. An
+ * order whose (SenderCompID, trading day, ClOrdID) exists already is left out and reported as a
+ * duplicate. Keys must be distinct within a batch (the caller refuses the later one itself).
+ */
+export async function storeIntakeBatch(db: Queryable, entries: readonly IntakeEntry[]): Promise<IntakeOutcome[]> {
+  if (!entries.length) return [];
+  const keys = new Set<string>();
+  for (const e of entries) {
+    if (!e.order) continue;
+    const k = `${e.order.sendercompid}\u0001${e.order.sessionDate}\u0001${e.order.clordid}`;
+    if (keys.has(k)) throw new Error(`ClOrdID ${e.order.clordid} appears twice in one intake batch`);
+    keys.add(k);
+  }
+  const col = <T>(f: (o: NewOrderRecord) => T) => entries.map((e) => (e.order ? f(e.order) : null));
+  const legs = entries.flatMap((e, i) => (e.order?.legs ?? []).map((l) => ({ ord: i + 1, l })));
+  const parties = entries.flatMap((e, i) => (e.order?.parties ?? []).map((p, position) => ({ ord: i + 1, p, position })));
+  const { rows } = await db.query<OrderRow & IntakeRowExtras>(INTAKE_BATCH_SQL, [
+    entries.map((e) => e.order !== null),
+    col((o) => o.clordid),
+    col((o) => o.clientConnectorId),
+    col((o) => o.sendercompid),
+    col((o) => o.targetcompid),
+    col((o) => o.sessionDate),
+    col((o) => o.msgType),
+    col((o) => o.symbol),
+    col((o) => o.securityType),
+    col((o) => o.maturityMonthYear),
+    col((o) => o.side),
+    col((o) => o.ordType),
+    col((o) => o.price),
+    col((o) => o.orderQty),
+    col((o) => o.timeInForce),
+    col((o) => o.exchange),
+    col((o) => o.currency),
+    col((o) => o.account),
+    col((o) => o.text),
+    col((o) => o.transactTime),
+    entries.map((e) => e.execIdPrefix),
+    entries.map((e) => e.reportTime),
+    legs.map((x) => x.ord),
+    legs.map((x) => x.l.legIndex),
+    legs.map((x) => x.l.symbol),
+    legs.map((x) => x.l.securityType),
+    legs.map((x) => x.l.maturityMonthYear),
+    legs.map((x) => x.l.side),
+    legs.map((x) => x.l.ratioQty),
+    legs.map((x) => x.l.price),
+    parties.map((x) => x.ord),
+    parties.map((x) => x.p.legIndex),
+    parties.map((x) => x.position),
+    parties.map((x) => x.p.partyId),
+    parties.map((x) => x.p.partyIdSource),
+    parties.map((x) => x.p.partyRole),
+  ]);
+  if (rows.length !== entries.length) throw new Error(`intake batch returned ${rows.length} rows for ${entries.length} entries`);
+  return rows.map((r, i): IntakeOutcome => {
+    const entry = entries[i]!;
+    if (!entry.order) return { kind: 'refusal', execId: r.intake_execid };
+    if (r.id === null) {
+      const existing = r.dup_brokerorderid === null ? null : {
+        brokerorderid: r.dup_brokerorderid, side: r.dup_side!, symbol: r.dup_symbol!, orderqty: r.dup_orderqty!, ordtype: r.dup_ordtype!, price: r.dup_price,
+      };
+      return { kind: 'duplicate', execId: r.intake_execid, existing };
+    }
+    const order = orderColumns(r);
+    const { intake_execid, er_id, er_created_at, leg_ids } = r;
+    const legIds = leg_ids ? leg_ids.split(',').map(Number) : [];
+    const legRows: OrderLegRow[] = entry.order.legs.map((l, k) => ({
+      id: legIds[k]!, order_id: order.id, leg_index: l.legIndex, leg_symbol: l.symbol, leg_security_type: l.securityType,
+      leg_maturity_month_year: l.maturityMonthYear, leg_side: l.side, leg_ratio_qty: l.ratioQty, leg_price: l.price, leg_cumqty: '0', leg_avgpx: '0',
+    }));
+    const er: ExecReportRow = {
+      id: er_id!, order_id: order.id, execid: intake_execid, clordid: order.clordid, origclordid: null, orderid: order.brokerorderid, exectype: 'A',
+      ordstatus: 'A', side: order.side, symbol: order.symbol, orderqty: order.orderqty, price: order.price, lastqty: '0', lastpx: '0', cumqty: '0',
+      avgpx: '0', leavesqty: order.orderqty, leg_index: null, ordrejreason: null, text: null, transacttime: entry.reportTime,
+      created_at: er_created_at!, sendercompid: order.sendercompid, sent_seq_num: null, sent_at: null,
+    };
+    return { kind: 'stored', order, er, legs: legRows };
+  });
+}
+
+/** The order's own columns of an intake row (the row also carries the batch's bookkeeping). */
+function orderColumns(r: OrderRow & IntakeRowExtras): OrderRow {
+  return {
+    id: r.id, brokerorderid: r.brokerorderid, clordid: r.clordid, origclordid: r.origclordid, client_connector_id: r.client_connector_id,
+    sendercompid: r.sendercompid, targetcompid: r.targetcompid, session_date: r.session_date, msg_type: r.msg_type, symbol: r.symbol,
+    security_type: r.security_type, maturity_month_year: r.maturity_month_year, side: r.side, ordtype: r.ordtype, price: r.price,
+    orderqty: r.orderqty, timeinforce: r.timeinforce, exchange: r.exchange, currency: r.currency, account: r.account, text: r.text,
+    ordstatus: r.ordstatus, cumqty: r.cumqty, leavesqty: r.leavesqty, avgpx: r.avgpx, lastqty: r.lastqty, lastpx: r.lastpx,
+    transacttime: r.transacttime, accepted_by: r.accepted_by, created_at: r.created_at, updated_at: r.updated_at,
+  };
+}
+
+interface IntakeRowExtras {
+  intake_execid: string;
+  er_id: number | null;
+  er_created_at: Date | null;
+  leg_ids: string | null;
+  dup_brokerorderid: string | null;
+  dup_side: string | null;
+  dup_symbol: string | null;
+  dup_orderqty: string | null;
+  dup_ordtype: string | null;
+  dup_price: string | null;
+}
+
+// Sequence numbers are padded, never cut: lpad to at least the width.
+const padded = (n: string, width: number) => `lpad(${n}, greatest(${width}, length(${n})), '0')`;
+
+// Data-modifying CTEs run as one statement: the legs, parties and reports join the RETURNING rows
+// of the orders insert, the foreign keys are checked at its end, and `orders x` (the statement's
+// snapshot) sees only orders that existed before it, i.e. the one a refused duplicate collided with.
+const INTAKE_BATCH_SQL = `
+WITH input AS MATERIALIZED (
+  SELECT i.*,
+         i.exec_prefix || '-' || ${padded("nextval('exec_id_seq')::text", 9)} AS execid,
+         CASE WHEN i.is_order THEN 'BO' || ${padded("nextval('broker_order_seq')::text", 8)} END AS brokerorderid
+    FROM unnest($1::boolean[], $2::text[], $3::int[], $4::text[], $5::text[], $6::date[], $7::text[], $8::text[], $9::text[], $10::text[],
+                $11::text[], $12::text[], $13::numeric[], $14::numeric[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[],
+                $20::timestamptz[], $21::text[], $22::timestamptz[])
+         WITH ORDINALITY AS i(is_order, clordid, connector_id, sendercompid, targetcompid, session_date, msg_type, symbol, security_type,
+                              maturity_month_year, side, ordtype, price, orderqty, timeinforce, exchange, currency, account, text, transacttime,
+                              exec_prefix, report_time, ord)
+   ORDER BY i.ord
+),
+ins AS (
+  INSERT INTO orders (brokerorderid, clordid, client_connector_id, sendercompid, targetcompid, session_date, msg_type, symbol, security_type,
+                      maturity_month_year, side, ordtype, price, orderqty, timeinforce, exchange, currency, account, text, ordstatus, cumqty,
+                      leavesqty, avgpx, transacttime)
+  SELECT brokerorderid, clordid, connector_id, sendercompid, targetcompid, session_date, msg_type, symbol, security_type, maturity_month_year,
+         side, ordtype, price, orderqty, timeinforce, exchange, currency, account, text, 'A', 0, orderqty, 0, transacttime
+    FROM input WHERE is_order ORDER BY ord
+  ON CONFLICT (sendercompid, session_date, clordid) DO NOTHING
+  RETURNING *
+),
+stored AS (
+  SELECT i.ord, i.execid, i.report_time, o.*
+    FROM ins o JOIN input i ON i.is_order AND i.sendercompid = o.sendercompid AND i.session_date = o.session_date AND i.clordid = o.clordid
+),
+er AS (
+  INSERT INTO execution_reports (order_id, execid, sendercompid, clordid, origclordid, orderid, exectype, ordstatus, side, symbol, orderqty, price,
+                                 lastqty, lastpx, cumqty, avgpx, leavesqty, leg_index, ordrejreason, text, transacttime)
+  SELECT s.id, s.execid, s.sendercompid, s.clordid, NULL, s.brokerorderid, 'A', 'A', s.side, s.symbol, s.orderqty, s.price,
+         0, 0, 0, 0, s.orderqty, NULL, NULL, NULL, s.report_time
+    FROM stored s ORDER BY s.ord
+  RETURNING id, order_id, created_at
+),
+legs AS (
+  INSERT INTO order_legs (order_id, leg_index, leg_symbol, leg_security_type, leg_maturity_month_year, leg_side, leg_ratio_qty, leg_price)
+  SELECT s.id, l.leg_index, l.symbol, l.security_type, l.maturity_month_year, l.side, l.ratio_qty, l.price
+    FROM unnest($23::int[], $24::int[], $25::text[], $26::text[], $27::text[], $28::text[], $29::numeric[], $30::numeric[])
+         AS l(ord, leg_index, symbol, security_type, maturity_month_year, side, ratio_qty, price)
+    JOIN stored s ON s.ord = l.ord
+  RETURNING id, order_id, leg_index
+),
+parties AS (
+  INSERT INTO order_parties (order_id, leg_index, position, party_id, party_id_source, party_role)
+  SELECT s.id, p.leg_index, p.position, p.party_id, p.party_id_source, p.party_role
+    FROM unnest($31::int[], $32::int[], $33::int[], $34::text[], $35::text[], $36::int[])
+         AS p(ord, leg_index, position, party_id, party_id_source, party_role)
+    JOIN stored s ON s.ord = p.ord
+)
+SELECT s.*, s.session_date::text AS session_date, i.execid AS intake_execid, e.id AS er_id, e.created_at AS er_created_at,
+       (SELECT string_agg(l.id::text, ',' ORDER BY l.leg_index) FROM legs l WHERE l.order_id = s.id) AS leg_ids,
+       x.brokerorderid AS dup_brokerorderid, x.side AS dup_side, x.symbol AS dup_symbol, x.orderqty::text AS dup_orderqty,
+       x.ordtype AS dup_ordtype, x.price::text AS dup_price
+  FROM input i
+  LEFT JOIN stored s ON s.ord = i.ord
+  LEFT JOIN er e ON e.order_id = s.id
+  LEFT JOIN orders x ON i.is_order AND s.id IS NULL
+                    AND x.sendercompid = i.sendercompid AND x.session_date = i.session_date AND x.clordid = i.clordid
+ ORDER BY i.ord`;
+
 const ORDER_COLUMNS = '*, session_date::text AS session_date';
 
 /** Locks the order row for the rest of the transaction (one broker action at a time per order). */

@@ -1,0 +1,123 @@
+// Order intake under pipelining and batching: what must not change when orders overlap (acks after the
+// commit and in order, a cancel sees the order sent just before it), and the resend of an order the
+// server already holds (a crash between the order's commit and the persisting of its MsgSeqNum).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { TEST_DB_KINDS } from '@fixdesk/db/testing';
+import type { IncomingNewOrder } from '../../apps/server/src/orders/order-service';
+import { maturity, newOrderSingle, TestFixClient, ts } from '../support/fix-client';
+import { startTestServer, type TestServer } from '../support/server';
+
+let clSeq = 0;
+function nos(over: Partial<IncomingNewOrder> = {}): IncomingNewOrder {
+  return {
+    msgType: 'D', senderCompId: 'EEX_CLIENT_1', targetCompId: 'FIXDESK', clOrdId: `IN-${Date.now()}-${++clSeq}`, side: '1', ordType: '2',
+    orderQty: '10', price: '27000', symbol: 'C5TC', securityType: 'FUT', maturityMonthYear: maturity(2), timeInForce: '0', exDestination: undefined,
+    currency: 'USD', account: undefined, text: undefined, transactTime: new Date(), legs: [], parties: [],
+    ...over,
+  };
+}
+
+async function until(ok: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await ok())) {
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+for (const kind of TEST_DB_KINDS) {
+  describe(`order intake on ${kind}`, () => {
+    let t: TestServer;
+    let client: TestFixClient;
+    const state = async () =>
+      (await t.database.db.query<{ next_target_seq: number }>("SELECT next_target_seq FROM fix_session_state WHERE sender_comp_id = 'FIXDESK' AND target_comp_id = 'SGX_CLIENT_1'")).rows[0]!;
+    const ordersWith = async (clOrdId: string) =>
+      (await t.database.db.query<{ n: number }>('SELECT count(*)::int AS n FROM orders WHERE clordid = $1', [clOrdId])).rows[0]!.n;
+
+    before(async () => {
+      t = await startTestServer(kind);
+      client = new TestFixClient('SGX_CLIENT_1');
+      await client.connect(t.server.ctx.fix.port);
+    });
+    after(async () => {
+      await client?.stop();
+      await t?.stop();
+    });
+
+    it('acknowledges a burst of pipelined orders in the order they were sent, each after its commit', async () => {
+      const ids = Array.from({ length: 60 }, (_, i) => `BURST-${i}`);
+      await Promise.all(ids.map((id) => client.send('D', newOrderSingle(id))));
+      await client.waitFor(() => ids.every((id) => client.received.some((m) => m.get(11) === id && m.get(150) === 'A')), 'all Pending News');
+      const acks = client.received.filter((m) => m.get(150) === 'A' && ids.includes(m.get(11)!));
+      assert.deepEqual(acks.map((m) => m.get(11)), ids, 'Pending News in sequence order');
+      const brokerIds = acks.map((m) => Number(m.get(37)!.slice(2)));
+      assert.deepEqual(brokerIds, [...brokerIds].sort((a, b) => a - b), 'orders stored in sequence order');
+      // Every acknowledged order is in the database (the ack followed its commit).
+      const { rows } = await t.database.db.query<{ n: number }>('SELECT count(*)::int AS n FROM orders WHERE clordid = ANY($1::text[])', [ids]);
+      assert.equal(rows[0]!.n, ids.length);
+      await until(async () => (await state()).next_target_seq === client.status().nextSenderMsgSeqNum, 'inbound numbers persisted');
+    });
+
+    it('a cancel sent right behind its order waits for that order: it is found, not refused as unknown', async () => {
+      void client.send('D', newOrderSingle('CHASE-1'));
+      void client.send('F', [[11, 'CHASE-1-X'], [38, '10'], [41, 'CHASE-1'], [54, '1'], [55, 'C5TC'], [60, ts()]]);
+      const answer = await client.waitFor(() => client.received.find((m) => m.get(11) === 'CHASE-1-X'), 'answer to the cancel');
+      // The order is still awaiting the broker's acceptance, so the cancel is refused, but for that
+      // reason (CxlRejReason 0 Too late / 99), never as an unknown order (1).
+      assert.equal(answer.msgType, '9');
+      assert.notEqual(answer.get(102), '1', answer.get(58));
+      assert.doesNotMatch(answer.get(58) ?? '', /Unknown order/);
+      assert.ok(client.received.findIndex((m) => m.get(11) === 'CHASE-1' && m.get(150) === 'A') < client.received.indexOf(answer), 'Pending New first');
+    });
+
+    it('a resend (PossDupFlag=Y) of an order already stored creates no second order and is not refused', async () => {
+      const seq = await client.send('D', newOrderSingle('CRASHED-1'));
+      await client.waitForReport('CRASHED-1', (m) => m.get(150) === 'A');
+      await client.stop();
+      // The crash this stands for: the order committed, its MsgSeqNum never persisted. The server then
+      // expects that number again, asks for it at the next logon and the client resends the order.
+      await t.database.db.query("UPDATE fix_session_state SET next_target_seq = $1 WHERE sender_comp_id = 'FIXDESK' AND target_comp_id = 'SGX_CLIENT_1'", [seq]);
+      await client.connect(t.server.ctx.fix.port);
+      await until(async () => (await state()).next_target_seq >= client.status().nextSenderMsgSeqNum, 'the resent messages processed');
+      const audit = await t.database.db.query<{ poss_dup: boolean }>(
+        "SELECT poss_dup FROM fix_messages WHERE direction = 'RX' AND msg_type = 'D' AND clordid = 'CRASHED-1' ORDER BY id",
+      );
+      assert.deepEqual(audit.rows.map((r) => r.poss_dup), [false, true], 'the order did arrive a second time, flagged');
+      await t.server.ctx.outbox.idle();
+      assert.equal(await ordersWith('CRASHED-1'), 1);
+      const reports = client.received.filter((m) => m.get(11) === 'CRASHED-1');
+      assert.deepEqual(reports.map((m) => m.get(150)), ['A'], 'no refusal, no second Pending New');
+      // The session goes on normally.
+      await client.send('D', newOrderSingle('AFTER-CRASH'));
+      await client.waitForReport('AFTER-CRASH', (m) => m.get(150) === 'A');
+    });
+
+    it('order core: a possible resend is stored when it is new, ignored when held, refused when it differs', async () => {
+      const orders = t.server.ctx.orders;
+      const fresh = nos({ possibleDuplicate: true });
+      const first = await orders.receiveNewOrder(fresh);
+      assert.equal(first.accepted, true, 'a resend of an order the crash lost is taken');
+      assert.equal(first.alreadyReceived, undefined);
+
+      const again = await orders.receiveNewOrder({ ...fresh, possibleDuplicate: true });
+      assert.deepEqual(again, { accepted: true, alreadyReceived: true, brokerOrderId: first.brokerOrderId });
+
+      const differs = await orders.receiveNewOrder({ ...fresh, side: '2', possibleDuplicate: true });
+      assert.equal(differs.accepted, false);
+      assert.match(differs.text!, /Duplicate ClOrdID/);
+
+      const plain = await orders.receiveNewOrder({ ...fresh, possibleDuplicate: false });
+      assert.equal(plain.accepted, false, 'without the flag a reused ClOrdID is a duplicate');
+      assert.equal(await ordersWith(fresh.clOrdId!), 1);
+    });
+
+    it('order core: the same ClOrdID twice in one burst is stored once and refused once, in order', async () => {
+      const o = nos();
+      const [a, b] = await Promise.all([t.server.ctx.orders.receiveNewOrder(o), t.server.ctx.orders.receiveNewOrder({ ...o })]);
+      assert.equal(a.accepted, true);
+      assert.equal(b.accepted, false);
+      assert.equal(await ordersWith(o.clOrdId!), 1);
+    });
+  });
+}

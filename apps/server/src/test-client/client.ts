@@ -31,6 +31,8 @@ import { buildCancelRequest, buildReplaceRequest, nextRequestClOrdId } from './r
 const BLOTTER_MSG_TYPES = ['D', 'AB', 'F', 'G', 'AC', '8', '9', '3', 'j'];
 /** Most messages read back per client at start; older orders drop off the simulated client's blotter. */
 const HISTORY_LIMIT = 5000;
+/** Engine log lines worth showing as the client's last event (failures, refusals, logouts, retries). */
+const NOTEWORTHY = /fail|refus|reject|logout|logged out|disconnect|error|timeout|timed out|reconnecting|ECONN|outside/i;
 /** How long /connect waits for the Logon answer before reporting the client as still connecting. */
 export const CONNECT_WAIT_MS = 5000;
 
@@ -211,7 +213,8 @@ export class TestClient {
         onIncoming: () => {},
         onOutgoing: () => {},
         onEvent: (text) => {
-          this.event(text);
+          // State changes are the engine's business; what the user needs is why the session is not up.
+          if (NOTEWORTHY.test(text)) this.event(text);
           log.debug(text);
         },
       }),

@@ -1,4 +1,4 @@
-import { blotterStatusColour, formatOrderPrice, formatQuantity, formatTime, ordStatusLabel, SIDE_LABELS, type SideCode } from '@fixdesk/domain';
+import { blotterStatusColour, formatOrderPrice, formatPrice, formatQuantity, formatTime, ordStatusLabel, SIDE_LABELS, type SideCode } from '@fixdesk/domain';
 import { Alert, Badge, Container, Grid, Group, NumberInput, Paper, Progress, ScrollArea, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
 import { IconAlertCircle, IconRobot } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -65,9 +65,11 @@ function OrderCard({ sim }: { sim: SimOrder }) {
           {o.brokerorderid}
         </Text>
         <Group gap={4} wrap="nowrap">
-          <Badge size="sm" variant="light" color={phase.color}>
-            {phase.label}
-          </Badge>
+          {sim.phase !== 'done' && sim.phase !== 'watching' && (
+            <Badge size="sm" variant="light" color={phase.color} data-testid="sim-order-phase">
+              {phase.label}
+            </Badge>
+          )}
           <Badge size="sm" color={colour} data-testid="sim-order-status">
             {ordStatusLabel(o.ordstatus)}
           </Badge>
@@ -90,7 +92,7 @@ function OrderCard({ sim }: { sim: SimOrder }) {
       </Group>
       {sim.fills.length > 0 && (
         <Text fz="xs" c="dimmed" mt={4} data-testid="sim-order-fills">
-          {sim.fills.length} fill{sim.fills.length === 1 ? '' : 's'}: {sim.fills.map((f) => `${f.qty} @ ${f.price}`).join(', ')}
+          {sim.fills.length} fill{sim.fills.length === 1 ? '' : 's'}: {sim.fills.map((f) => `${formatQuantity(f.qty)} @ ${formatPrice(f.price)}`).join(', ')}
         </Text>
       )}
       {sim.note && (

@@ -105,6 +105,7 @@ export function OrderEntry({ variant, connector, status, securities, onSent }: O
   const patch = <K extends OrderKind>(k: K) => (change: Partial<OrderFormValues[K]>) => setForms((f) => ({ ...f, [k]: { ...f[k], ...change } }));
 
   const send = async () => {
+    setBanner(null);
     const problem =
       variant === 'simulator'
         ? simulatorSendProblem(kind, forms, { connectorSelected: connector !== null, fixClientRunning: status?.fixConnected === true })

@@ -180,11 +180,11 @@ function StrategyLine({ leg, onChange, onDelete, canDelete, securities, side, in
   const name = `${side === '1' ? 'Buy' : 'Sell'} leg ${index + 1}`;
   return (
     <Group gap={6} align="flex-end" wrap="nowrap" data-testid={`${side === '1' ? 'buy' : 'sell'}-leg-${index + 1}`} aria-label={name} role="group">
-      <Select w={150} label={index === 0 ? 'Type' : undefined} aria-label={`${name} type`} data={LEG_TYPES} value={leg.type} onChange={(v) => onChange({ ...leg, type: (v ?? 'single') as StrategyLegType })} allowDeselect={false} />
+      <Select w={190} label={index === 0 ? 'Type' : undefined} aria-label={`${name} type`} data={LEG_TYPES} value={leg.type} onChange={(v) => onChange({ ...leg, type: (v ?? 'single') as StrategyLegType })} allowDeselect={false} />
       <div style={{ flex: 1, minWidth: 140 }}>
         <SymbolSelect label={index === 0 ? 'Symbol' : ''} value={leg.symbol} onChange={(symbol) => onChange({ ...leg, symbol })} securities={securities} />
       </div>
-      <div style={{ width: 170 }}>
+      <div style={{ width: 200 }}>
         {leg.type === 'single' && <ContractMonthSelect label={index === 0 ? 'Period' : ''} value={leg.contractMonth} onChange={(contractMonth) => onChange({ ...leg, contractMonth })} />}
         {leg.type === 'quarter' && <QuarterSelect label={index === 0 ? 'Period' : ''} value={leg.quarterYear} onChange={(quarterYear) => onChange({ ...leg, quarterYear })} />}
         {leg.type === 'cal' && <YearSelect label={index === 0 ? 'Period' : ''} value={leg.calYear} onChange={(calYear) => onChange({ ...leg, calYear })} />}
@@ -246,7 +246,7 @@ export function CustomMultilegForm({
   const sellRatio = legs.find((l) => l.side !== values.side)?.ratio;
   return (
     <Stack gap="sm">
-      <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="sm">
+      <SimpleGrid cols={1} spacing="sm">
         <StrategySide title="Buy legs" side="1" legs={values.buyLegs} onChange={(buyLegs) => onChange({ buyLegs })} securities={securities} />
         <StrategySide title="Sell legs" side="2" legs={values.sellLegs} onChange={(sellLegs) => onChange({ sellLegs })} securities={securities} />
       </SimpleGrid>

@@ -269,6 +269,36 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(noChange.status, 400);
     });
 
+    it('answers a cancel of a still-pending order with the broker\'s cancel reject', async () => {
+      await tc('SGX_CLIENT_1', 'send-order', { fixMessage: outright('SGX-5.1', { qty: 3 }) });
+      await clientOrder('SGX-5.1', (o) => o.ordstatus === 'A', 'pending new');
+      const cancel = (await tc('SGX_CLIENT_1', 'cancel-order', { origClOrdId: 'SGX-5.1' })).body as unknown as SendOrderResponse;
+      assert.equal(cancel.success, true, cancel.error);
+      const o = await clientOrder('SGX-5.1', (x) => x.pendingRequest === null && x.ordstatus === 'A', 'cancel refused');
+      const reject = (await blotter()).executions.find((e) => e.orderKey === o.id && e.msgtype === '9');
+      assert.ok(reject, 'the OrderCancelReject is on the client blotter');
+      assert.equal(reject.clordid, 'SGX-5.2');
+      assert.ok(reject.text, 'with the broker\'s reason');
+    });
+
+    it('logs on with the connector\'s FIX username and password, and follows deactivation', async () => {
+      const put = await call('/api/client-connectors/EEX_CLIENT_1', { token: tokens.admin, method: 'PUT', json: { fix_username: 'eex-user', fix_password: 's3cret-pw' } });
+      assert.equal(put.status, 200);
+      const connected = (await tc('EEX_CLIENT_1', 'connect')).body as unknown as TestClientControlResponse;
+      assert.equal(connected.success, true, connected.error);
+      assert.equal(connected.status.fixConnected, true, 'the acceptor took the credentials');
+      const off = await call('/api/client-connectors/EEX_CLIENT_1', { token: tokens.admin, method: 'PUT', json: { is_active: false } });
+      assert.equal(off.status, 200);
+      await until(async () => (await tc('EEX_CLIENT_1', 'status')).status === 404, 'test client removed');
+      assert.equal(server.ctx.testClients.get('EEX_CLIENT_1'), undefined);
+      await until(async () => {
+        const list = (await call('/api/client-connectors')).body.data as Array<{ comp_id: string; is_connected: boolean }>;
+        return list.find((c) => c.comp_id === 'EEX_CLIENT_1')?.is_connected === false;
+      }, 'EEX session ended');
+      await call('/api/client-connectors/EEX_CLIENT_1', { token: tokens.admin, method: 'PUT', json: { is_active: true } });
+      await until(async () => (await tc('EEX_CLIENT_1', 'status')).status === 200, 'test client back');
+    });
+
     it('keeps its numbers and its blotter across a stop and a server restart', async () => {
       const stopped = (await tc('SGX_CLIENT_1', 'disconnect')).body as unknown as TestClientControlResponse;
       assert.equal(stopped.success, true);
@@ -286,7 +316,7 @@ for (const kind of TEST_DB_KINDS) {
       const status = (await tc('SGX_CLIENT_1', 'status')).body as unknown as TestClientStatus;
       assert.equal(status.nextSenderMsgSeqNum, nextSender, 'durable sequence numbers');
       const orders = (await blotter()).orders;
-      assert.deepEqual(orders.map((o) => o.id).sort(), ['SGX-1.1', 'SGX-2.1', 'SGX-3.1', 'SGX-4.1']);
+      assert.deepEqual(orders.map((o) => o.id).sort(), ['SGX-1.1', 'SGX-2.1', 'SGX-3.1', 'SGX-4.1', 'SGX-5.1']);
       assert.equal(orders.find((o) => o.id === 'SGX-1.1')?.ordstatus, '3');
       const connected = (await tc('SGX_CLIENT_1', 'connect')).body as unknown as TestClientControlResponse;
       assert.equal(connected.success, true, connected.error);

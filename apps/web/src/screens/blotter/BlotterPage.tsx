@@ -12,7 +12,9 @@ import { LiveConnectionNotice } from '../../services/live/LiveConnectionNotice';
 import { useLiveConnection } from '../../services/live/useLive';
 import { ordersApi } from '../../services/orders/http';
 import { useNewOrderAlerts } from '../../services/orders/newOrderAlerts';
-import { useBookExecutionReports, useBookOrder, useBookView, useOrderBookFeed, useOrderBookInstance } from '../../services/orders/useOrderBook';
+import { fetchOrderSnapshot } from '../../services/orders/snapshot';
+import type { OrderBook } from '../../services/orders/orderBook';
+import { useBookCount, useBookExecutionReports, useBookOrder, useBookStatus, useOrderBookFeed, useOrderBookInstance } from '../../services/orders/useOrderBook';
 import { useClientConnectors, useLatestPrices } from '../../services/orders/useDeskReference';
 import { useOrderActions } from '../../services/orders/useOrderActions';
 import classes from './Blotter.module.css';
@@ -26,14 +28,28 @@ import { openAxesWindow, openOrderWindow } from './windows';
 
 const NAV_HEIGHT = { main: 52, compact: 60, none: 0 } as const;
 
+/** The only part of the page that changes with every batch of updates: the count. */
+function OrdersTitle({ book, loadingMore }: { book: OrderBook; loadingMore: boolean }) {
+  const count = useBookCount(book);
+  return (
+    <span data-testid="orders-title">
+      Orders ({count})
+      {loadingMore && (
+        <Text span fz={11} c="dimmed" tt="none" fw={500} ml={6}>
+          loading…
+        </Text>
+      )}
+    </span>
+  );
+}
+
 /** The blotter (spec 000 §2): live orders, the selected order's executions and its Order Info panel. */
 export default function BlotterPage() {
   const { user } = useAuth();
   const live = useLiveConnection();
   const book = useOrderBookInstance();
-  const fetchSnapshot = useCallback(() => ordersApi.list(), []);
-  useOrderBookFeed(book, live, fetchSnapshot);
-  const view = useBookView(book);
+  useOrderBookFeed(book, live, fetchOrderSnapshot);
+  const view = useBookStatus(book);
   const connectors = useClientConnectors();
   const latest = useLatestPrices();
   const actions = useOrderActions(book);
@@ -101,7 +117,7 @@ export default function BlotterPage() {
           <Stack gap={8}>
             <Text fz="sm">{view.error}</Text>
             <Group>
-              <Button size="xs" variant="light" color="red" leftSection={<IconRefresh size={14} />} onClick={() => void book.load(fetchSnapshot)}>
+              <Button size="xs" variant="light" color="red" leftSection={<IconRefresh size={14} />} onClick={() => void book.load(fetchOrderSnapshot)}>
                 Retry
               </Button>
             </Group>
@@ -140,7 +156,12 @@ export default function BlotterPage() {
           orders={
             <div className={classes.pane} data-testid="orders-pane">
               <div className={classes.paneTitle}>
-                <span data-testid="orders-title">Orders ({view.count})</span>
+                <OrdersTitle book={book} loadingMore={view.loadingMore} />
+                {view.error && (
+                  <Text span fz={11} c="orange.8" tt="none" fw={500}>
+                    Order list incomplete: {view.error}
+                  </Text>
+                )}
               </div>
               <div className={classes.gridBox} data-testid="orders-grid">
                 <OrdersGrid book={book} selectedId={selectedId} onSelect={select} onEnter={focusFillForm} />

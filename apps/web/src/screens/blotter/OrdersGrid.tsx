@@ -1,9 +1,9 @@
 import type { Order } from '@fixdesk/protocol';
 import type { CellFocusedEvent, CellKeyDownEvent, GetRowIdParams, GridApi, GridReadyEvent, RowClassParams, RowSelectedEvent } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
 import type { OrderBook } from '../../services/orders/orderBook';
-import { blotterMetrics } from './blotterMetrics';
+import { blotterMetrics } from '../../services/orders/blotterMetrics';
 import { deskGridTheme } from './gridTheme';
 import { ORDER_COLUMNS, toColDefs } from './orderColumns';
 
@@ -17,6 +17,9 @@ function NoOrders() {
 }
 
 const getRowId = (p: GetRowIdParams<Order>) => String(p.data.id);
+// Stable objects: a new object on a re-render would make AG Grid re-apply the option.
+const ROW_SELECTION = { mode: 'singleRow', checkboxes: false, enableClickSelection: true } as const;
+const DEFAULT_COL_DEF = { floatingFilter: false };
 const getRowClass = (p: RowClassParams<Order>) => (p.data?.side === '1' ? 'fd-row-buy' : p.data?.side === '2' ? 'fd-row-sell' : undefined);
 
 export interface OrdersGridProps {
@@ -32,7 +35,7 @@ export interface OrdersGridProps {
  * The Orders grid. Rows come from the order book: the first snapshot as rowData, then each batched
  * delta as one AG Grid async transaction, so a burst of live messages costs one grid update.
  */
-export function OrdersGrid({ book, selectedId, onSelect, onEnter, onReady }: OrdersGridProps) {
+export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect, onEnter, onReady }: OrdersGridProps) {
   const apiRef = useRef<GridApi<Order> | null>(null);
   const columnDefs = useMemo(() => toColDefs(ORDER_COLUMNS), []);
   const selectedRef = useRef(selectedId);
@@ -45,13 +48,20 @@ export function OrdersGrid({ book, selectedId, onSelect, onEnter, onReady }: Ord
       const api = apiRef.current;
       if (!api) return;
       if (delta.reset) {
-        api.setGridOption('rowData', book.getOrders());
-        blotterMetrics.painted(null);
+        blotterMetrics.time('grid:setRowData', () => api.setGridOption('rowData', book.getOrders()));
+        blotterMetrics.snapshotApplied();
         return;
       }
       if (delta.add.length === 0 && delta.update.length === 0 && delta.remove.length === 0) return;
-      const received = delta.firstReceivedAt;
-      api.applyTransactionAsync({ add: delta.add, update: delta.update, remove: delta.remove }, () => blotterMetrics.painted(received));
+      // The grid may have taken rows from getOrders() when it was created before this batch flushed.
+      const add: Order[] = [];
+      const update = [...delta.update];
+      for (const order of delta.add) (api.getRowNode(String(order.id)) ? update : add).push(order);
+      // The book already batches per animation frame, so the transaction is applied at once.
+      blotterMetrics.time(`grid:transaction:${add.length}+${update.length}`, () =>
+        api.applyTransaction({ add, update, remove: delta.remove.filter((o) => api.getRowNode(String(o.id))) }),
+      );
+      blotterMetrics.updatesApplied();
     });
     return () => {
       off();
@@ -74,6 +84,7 @@ export function OrdersGrid({ book, selectedId, onSelect, onEnter, onReady }: Ord
       apiRef.current = event.api;
       event.api.setGridOption('rowData', book.getOrders());
       blotterMetrics.gridReady();
+      if (book.getView().status === 'ready') blotterMetrics.snapshotApplied();
       onReady?.(event.api);
     },
     [book, onReady],
@@ -108,20 +119,20 @@ export function OrdersGrid({ book, selectedId, onSelect, onEnter, onReady }: Ord
     <AgGridReact<Order>
       theme={deskGridTheme}
       columnDefs={columnDefs}
-      defaultColDef={{ suppressHeaderMenuButton: false, floatingFilter: false }}
+      defaultColDef={DEFAULT_COL_DEF}
       getRowId={getRowId}
       getRowClass={getRowClass}
-      rowSelection={{ mode: 'singleRow', checkboxes: false, enableClickSelection: true }}
+      rowSelection={ROW_SELECTION}
       onGridReady={onGridReady}
       onRowSelected={onRowSelected}
       onCellFocused={onCellFocused}
       onCellKeyDown={onCellKeyDown}
       noRowsOverlayComponent={NoOrders}
-      asyncTransactionWaitMillis={16}
+      deltaSort
       suppressScrollOnNewData
       animateRows={false}
       enableCellTextSelection
       ensureDomOrder={false}
     />
   );
-}
+});

@@ -1,6 +1,35 @@
-import { AllCommunityModule, ModuleRegistry, themeQuartz } from 'ag-grid-community';
+import {
+  CellStyleModule,
+  ClientSideRowModelApiModule,
+  ClientSideRowModelModule,
+  ColumnApiModule,
+  CsvExportModule,
+  ModuleRegistry,
+  NumberFilterModule,
+  RowApiModule,
+  RowSelectionModule,
+  RowStyleModule,
+  ScrollApiModule,
+  TextFilterModule,
+  TooltipModule,
+  themeQuartz,
+} from 'ag-grid-community';
 
-ModuleRegistry.registerModules([AllCommunityModule]);
+// Only the features the desk uses, so the grid chunk stays small (AllCommunityModule is ~1 MB).
+ModuleRegistry.registerModules([
+  ClientSideRowModelModule,
+  ClientSideRowModelApiModule,
+  RowApiModule,
+  ColumnApiModule,
+  ScrollApiModule,
+  RowSelectionModule,
+  RowStyleModule,
+  CellStyleModule,
+  TextFilterModule,
+  NumberFilterModule,
+  TooltipModule,
+  CsvExportModule,
+]);
 
 /** Spec 000 §9: row and header height 35 px. */
 export const GRID_ROW_HEIGHT = 35;

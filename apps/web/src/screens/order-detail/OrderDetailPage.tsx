@@ -37,7 +37,7 @@ export default function OrderDetailPage() {
     }
     let available = '';
     try {
-      const all = await ordersApi.list();
+      const all = await ordersApi.list({ limit: AVAILABLE_IDS_SHOWN });
       available = all
         .map((o) => o.brokerorderid)
         .filter(Boolean)

@@ -1,18 +1,23 @@
 /**
  * Measurement hooks for the blotter benchmark (bench/blotter.ts). Off unless the page was opened with
- * localStorage 'fixdesk.blotterMetrics' = '1'; then it records when the grid became ready and, for
- * every batch of live updates, the time from the first message's arrival to the next painted frame.
- * Costs one branch per batch when off.
+ * localStorage 'fixdesk.blotterMetrics' = '1'; then it records when the grid came up and, for every
+ * live order message, the time from its arrival to the first frame painted after the grid applied it.
+ * When off, each hook is one branch.
  */
-interface MetricsSink {
+export interface BlotterMetricsSink {
+  /** performance.now() when the Orders grid was created. */
   gridReadyAt: number | null;
+  /** performance.now() of the first frame painted with the snapshot's rows. */
   firstRowsAt: number | null;
+  /** Message received → row painted, ms, one entry per live order message. */
   latencies: number[];
+  /** Messages received and not yet applied to the grid. */
+  pending: number[];
 }
 
 declare global {
   interface Window {
-    __blotterMetrics?: MetricsSink;
+    __blotterMetrics?: BlotterMetricsSink;
   }
 }
 
@@ -25,26 +30,42 @@ function enabled(): boolean {
 }
 
 const on = enabled();
-if (on) window.__blotterMetrics = { gridReadyAt: null, firstRowsAt: null, latencies: [] };
+const sink: BlotterMetricsSink | null = on ? { gridReadyAt: null, firstRowsAt: null, latencies: [], pending: [] } : null;
+if (sink) window.__blotterMetrics = sink;
+
+/** Runs after the next frame has been painted (a task queued from inside requestAnimationFrame runs after that paint). */
+function afterNextPaint(fn: (now: number) => void): void {
+  requestAnimationFrame(() => setTimeout(() => fn(performance.now()), 0));
+}
 
 export const blotterMetrics = {
-  gridReady(): void {
-    if (on && window.__blotterMetrics!.gridReadyAt === null) window.__blotterMetrics!.gridReadyAt = performance.now();
+  /** Times fn as a performance measure named `name` when metrics are on. */
+  time<T>(name: string, fn: () => T): T {
+    if (!sink) return fn();
+    const start = performance.now();
+    try {
+      return fn();
+    } finally {
+      performance.measure(name, { start, end: performance.now() });
+    }
   },
-  /** Rows from `receivedAt` are in the DOM; the paint follows on the next frame. */
-  painted(receivedAt: number | null): void {
-    if (!on) return;
-    requestAnimationFrame(() => {
-      // The frame after the DOM change: setTimeout 0 inside rAF runs after that frame has painted.
-      setTimeout(() => {
-        const sink = window.__blotterMetrics!;
-        const now = performance.now();
-        if (receivedAt === null) {
-          sink.firstRowsAt ??= now;
-          return;
-        }
-        sink.latencies.push(now - receivedAt);
-      }, 0);
+  gridReady(): void {
+    if (sink && sink.gridReadyAt === null) sink.gridReadyAt = performance.now();
+  },
+  received(at: number): void {
+    sink?.pending.push(at);
+  },
+  /** The grid holds the snapshot rows now. */
+  snapshotApplied(): void {
+    if (sink && sink.firstRowsAt === null) afterNextPaint((now) => (sink.firstRowsAt ??= now));
+  },
+  /** Called when the grid has applied a transaction: every message received before now is in it. */
+  updatesApplied(): void {
+    if (!sink || sink.pending.length === 0) return;
+    const batch = sink.pending;
+    sink.pending = [];
+    afterNextPaint((now) => {
+      for (const t of batch) sink.latencies.push(now - t);
     });
   },
 };

@@ -138,4 +138,49 @@ describe('order book: snapshot then deltas', () => {
     assert.equal(h.book.getOrder(1)!.client_name, 'SGX Client');
     assert.deepEqual(h.deltas.at(-1)!.update.map((o) => o.id), [1]);
   });
+
+  it('shows a chunked first snapshot progressively and replays live messages only once it is complete', async () => {
+    const h = harness();
+    const gate = deferred<void>();
+    const loading = h.book.load(async (push) => {
+      push([anOrder({ id: 3, clordid: 'C3' }), anOrder({ id: 2, clordid: 'C2' })]);
+      await gate.promise;
+      push([anOrder({ id: 1, clordid: 'C1' })]);
+    });
+    await Promise.resolve();
+    h.runFlushes();
+    assert.equal(h.book.getView().status, 'ready', 'the first chunk already shows');
+    assert.equal(h.book.getView().loadingMore, true);
+    assert.equal(h.deltas.at(-1)!.reset, true);
+    h.book.receive({ type: 'order_update', orderData: anOrder({ id: 1, clordid: 'C1', ordstatus: '0', updated_at: at(5) }) });
+    assert.equal(h.book.getOrder(1), undefined, 'queued until the snapshot is complete');
+    gate.resolve();
+    await loading;
+    h.runFlushes();
+    assert.equal(h.book.getView().loadingMore, false);
+    assert.equal(h.book.getOrder(1)!.ordstatus, '0');
+    assert.deepEqual(h.deltas.at(-1)!.add.map((o) => o.id), [1], 'later chunks arrive as additions');
+    assert.equal(h.book.getView().count, 3);
+  });
+
+  it('spreads a large addition over several flushes when asked to', async () => {
+    const flushes: (() => void)[] = [];
+    const book = new OrderBook({ schedule: (fn) => flushes.push(fn), now: () => 0, warn: () => {}, error: () => {}, maxAddsPerFlush: 2 });
+    const deltas: BookDelta[] = [];
+    book.onDelta((d) => deltas.push(d));
+    const gate = deferred<void>();
+    const loading = book.load(async (push) => {
+      push([anOrder({ id: 9, clordid: 'C9' })]);
+      await gate.promise;
+      push([1, 2, 3, 4, 5].map((id) => anOrder({ id, clordid: `C${id}` })));
+    });
+    await Promise.resolve();
+    while (flushes.length) flushes.shift()!();
+    gate.resolve();
+    await loading;
+    while (flushes.length) flushes.shift()!();
+    assert.equal(deltas[0]!.reset, true);
+    assert.deepEqual(deltas.slice(1).map((d) => d.add.map((o) => o.id)), [[1, 2], [3, 4], [5]]);
+    assert.equal(book.getView().count, 6);
+  });
 });

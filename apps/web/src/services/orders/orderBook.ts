@@ -30,11 +30,22 @@ export interface OrderBookDeps {
   now: () => number;
   warn: (message: string, detail?: unknown) => void;
   error: (message: string, detail?: unknown) => void;
+  /**
+   * At most this many added orders per flush (the rest follow in the next flushes), so a snapshot
+   * arriving in big chunks becomes many short grid updates instead of one long one. Default: no limit.
+   */
+  maxAddsPerFlush?: number;
 }
+
+/** Hands the snapshot over in chunks through `push`, or returns it whole. */
+export type SnapshotSource = (push: (orders: readonly Order[]) => void) => Promise<readonly Order[] | void>;
 
 export interface OrderBookView {
   status: BookStatus;
+  /** The first load's failure, or why the last reload stopped (the blotter keeps what it has). */
   error: string | null;
+  /** A first snapshot is still arriving in chunks (the grid already shows the first ones). */
+  loadingMore: boolean;
   count: number;
   /** Bumped on every flush; React reads it to re-render counts and panels. */
   version: number;
@@ -57,7 +68,7 @@ export class OrderBook {
   private pendingSince: number | null = null;
   private flushScheduled = false;
 
-  private view: OrderBookView = { status: 'idle', error: null, count: 0, version: 0 };
+  private view: OrderBookView = { status: 'idle', error: null, loadingMore: false, count: 0, version: 0 };
   private readonly deltaListeners = new Set<(delta: BookDelta) => void>();
   private readonly viewListeners = new Set<() => void>();
 
@@ -90,53 +101,64 @@ export class OrderBook {
   // ───────────── snapshot ─────────────
 
   /**
-   * Loads (or reloads after a reconnect) the state of the world. Live messages received meanwhile
-   * are queued and replayed in order once the snapshot is in. The first load resets the set; a reload
-   * is applied as adds, updates and removes so the grid keeps its scroll and selection.
+   * Loads (or reloads after a reconnect) the state of the world. The source hands over the orders in
+   * one or more chunks (or returns them); the first chunk of a first load already shows, the others
+   * follow as additions. Live messages received meanwhile are queued and replayed in arrival order
+   * once the whole snapshot is in. A reload is applied as adds, updates and removes so the grid keeps
+   * its scroll and selection.
    */
-  async load(fetchOrders: () => Promise<Order[]>): Promise<void> {
+  async load(source: SnapshotSource): Promise<void> {
     const generation = ++this.loadGeneration;
     const first = this.view.status !== 'ready';
     this.queue = this.queue ?? [];
-    if (first) this.setView({ status: 'loading', error: null });
-    let snapshot: Order[];
+    if (first) this.setView({ status: 'loading', error: null, loadingMore: false });
+    const seen = new Set<number>();
+    let chunks = 0;
+    const push = (orders: readonly Order[]) => {
+      if (generation !== this.loadGeneration) return;
+      const resetting = first && chunks === 0;
+      chunks += 1;
+      if (resetting) {
+        this.orders.clear();
+        this.byClOrdId.clear();
+        this.byBrokerOrderId.clear();
+        this.pendingAdd.clear();
+        this.pendingUpdate.clear();
+        this.pendingRemove.clear();
+        this.pendingReset = true;
+      }
+      for (const order of orders) {
+        if (typeof order?.id !== 'number') {
+          // Spec 000 §5: orders without id are skipped with a warning.
+          this.deps.warn('orders: skipped an order without id', order);
+          continue;
+        }
+        seen.add(order.id);
+        this.upsert(order, resetting ? 'snapshot' : 'reload');
+      }
+      if (first) this.setView({ status: 'ready', error: null, loadingMore: true }, false);
+      this.scheduleFlush();
+    };
     try {
-      snapshot = await fetchOrders();
+      const returned = await source(push);
+      if (returned) push(returned);
+      else if (chunks === 0) push([]);
     } catch (error) {
       if (generation !== this.loadGeneration) return;
       const queued = this.queue ?? [];
       this.queue = null;
-      if (first) {
-        this.setView({ status: 'error', error: error instanceof Error ? error.message : String(error) });
+      if (first && chunks === 0) {
+        this.setView({ status: 'error', error: error instanceof Error ? error.message : String(error), loadingMore: false });
         return;
       }
-      // A failed reload keeps the data on screen and still applies what arrived meanwhile.
-      this.deps.warn('orders: reload failed; keeping the current blotter', error);
+      // A failed reload (or a first load cut short) keeps what is on screen and still applies what arrived meanwhile.
+      this.deps.warn('orders: snapshot incomplete; keeping the current blotter', error);
       for (const item of queued) this.applyMessage(item.message, item.receivedAt);
+      this.setView({ loadingMore: false, error: error instanceof Error ? error.message : String(error) }, false);
       this.scheduleFlush();
       return;
     }
     if (generation !== this.loadGeneration) return;
-
-    const seen = new Set<number>();
-    if (first) {
-      this.orders.clear();
-      this.byClOrdId.clear();
-      this.byBrokerOrderId.clear();
-      this.pendingAdd.clear();
-      this.pendingUpdate.clear();
-      this.pendingRemove.clear();
-      this.pendingReset = true;
-    }
-    for (const order of snapshot) {
-      if (typeof order?.id !== 'number') {
-        // Spec 000 §5: orders without id are skipped with a warning.
-        this.deps.warn('orders: skipped an order without id', order);
-        continue;
-      }
-      seen.add(order.id);
-      this.upsert(order, first ? 'snapshot' : 'reload');
-    }
     if (!first) {
       for (const [id, order] of this.orders) {
         if (!seen.has(id)) this.remove(id, order);
@@ -145,7 +167,7 @@ export class OrderBook {
     const queued = this.queue ?? [];
     this.queue = null;
     for (const item of queued) this.applyMessage(item.message, item.receivedAt);
-    this.setView({ status: 'ready', error: null }, false);
+    this.setView({ status: 'ready', error: null, loadingMore: false }, false);
     this.scheduleFlush();
   }
 
@@ -226,6 +248,8 @@ export class OrderBook {
   private upsert(order: Order, origin: 'snapshot' | 'reload' | 'live', receivedAt?: number): void {
     const cached = this.orders.get(order.id);
     if (cached && !isAtLeastAsNew(order, cached)) return;
+    // A snapshot chunk repeating what the book already holds (the head fetched first, a reload) changes nothing.
+    if (cached && origin !== 'live' && cached.updated_at === order.updated_at) return;
     if (cached && cached.clordid !== order.clordid) this.byClOrdId.set(cached.clordid, order.id);
     this.orders.set(order.id, order);
     this.byClOrdId.set(order.clordid, order.id);
@@ -284,20 +308,29 @@ export class OrderBook {
       }
       return out;
     };
+    let adds = this.pendingAdd;
+    let later: Set<number> | null = null;
+    const max = this.deps.maxAddsPerFlush;
+    if (!this.pendingReset && max !== undefined && adds.size > max) {
+      adds = new Set<number>();
+      later = new Set<number>();
+      for (const id of this.pendingAdd) (adds.size < max ? adds : later).add(id);
+    }
     const delta: BookDelta = {
       reset: this.pendingReset,
-      add: this.pendingReset ? [] : resolve(this.pendingAdd),
+      add: this.pendingReset ? [] : resolve(adds),
       update: this.pendingReset ? [] : resolve(this.pendingUpdate),
       remove: this.pendingReset ? [] : [...this.pendingRemove.values()],
       firstReceivedAt: this.pendingSince,
     };
     this.pendingReset = false;
-    this.pendingAdd = new Set();
+    this.pendingAdd = later ?? new Set();
     this.pendingUpdate = new Set();
     this.pendingRemove = new Map();
     this.pendingSince = null;
     for (const listener of [...this.deltaListeners]) listener(delta);
-    this.setView({ count: this.orders.size, version: this.view.version + 1 });
+    this.setView({ count: this.orders.size - this.pendingAdd.size, version: this.view.version + 1 });
+    if (this.pendingAdd.size > 0) this.scheduleFlush();
   }
 
   private setView(patch: Partial<OrderBookView>, notify = true): void {

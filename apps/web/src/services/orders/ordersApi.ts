@@ -19,7 +19,8 @@ export type RequestKind = 'cancel' | 'replace';
 export type RequestDecision = 'confirm' | 'refuse';
 
 export interface OrdersApi {
-  list(signal?: AbortSignal): Promise<Order[]>;
+  /** Today's orders and every open order, newest first; `limit` keeps only the newest. */
+  list(options?: { limit?: number; signal?: AbortSignal }): Promise<Order[]>;
   /** One order with its legs, parties and execution reports; null when the server does not know it. */
   get(id: number | string, signal?: AbortSignal): Promise<(Order & { execReports: ExecutionReport[] }) | null>;
   accept(id: number, notes?: string): Promise<OrderActionResponse>;
@@ -39,7 +40,7 @@ function isNotFound(error: unknown): boolean {
 export function createOrdersApi(api: ApiClient): OrdersApi {
   const path = (id: number | string) => `/api/orders/${encodeURIComponent(String(id))}`;
   return {
-    list: (signal) => api.get<Order[]>('/api/orders', { signal, query: { includeExecReports: false } }),
+    list: ({ limit, signal } = {}) => api.get<Order[]>('/api/orders', { signal, query: { includeExecReports: false, limit } }),
     async get(id, signal) {
       try {
         const body = await api.get<{ success: boolean; data: Order & { execReports: ExecutionReport[] } }>(path(id), { signal });

@@ -2,7 +2,8 @@ import type { Order } from '@fixdesk/protocol';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useLiveMessages } from '../live/useLive';
 import type { LiveState } from '../live/liveClient';
-import { OrderBook } from './orderBook';
+import { blotterMetrics } from './blotterMetrics';
+import { OrderBook, type OrderMessage, type SnapshotSource } from './orderBook';
 
 /** Flushes on the next animation frame, or after 100 ms when the tab is hidden and frames stop. */
 function nextFrame(flush: () => void): void {
@@ -22,6 +23,8 @@ export function createBrowserOrderBook(): OrderBook {
     now: () => performance.now(),
     warn: (message, detail) => console.warn(message, detail ?? ''),
     error: (message, detail) => console.error(message, detail ?? ''),
+    // About 10 ms of grid work per frame while a big snapshot streams in.
+    maxAddsPerFlush: 2000,
   });
 }
 
@@ -37,10 +40,15 @@ export function useOrderBookInstance(): OrderBook {
  * reconnect (messages may have been missed), and once anyway when the connection is offline so the
  * broker still sees the orders (flagged stale by the offline notice).
  */
-export function useOrderBookFeed(book: OrderBook, live: LiveState, fetchSnapshot: () => Promise<Order[]>): void {
-  useLiveMessages('new_order', (m) => book.receive(m, performance.now()));
-  useLiveMessages('order_update', (m) => book.receive(m, performance.now()));
-  useLiveMessages('execution_report', (m) => book.receive(m, performance.now()));
+export function useOrderBookFeed(book: OrderBook, live: LiveState, fetchSnapshot: SnapshotSource): void {
+  const receive = (m: OrderMessage) => {
+    const now = performance.now();
+    blotterMetrics.received(now);
+    book.receive(m, now);
+  };
+  useLiveMessages('new_order', receive);
+  useLiveMessages('order_update', receive);
+  useLiveMessages('execution_report', receive);
 
   const fetchRef = useRef(fetchSnapshot);
   useEffect(() => {
@@ -52,16 +60,29 @@ export function useOrderBookFeed(book: OrderBook, live: LiveState, fetchSnapshot
   useEffect(() => {
     if (status === 'connected' && loadedSession.current !== session) {
       loadedSession.current = session;
-      void book.load(() => fetchRef.current());
+      void book.load((push) => fetchRef.current(push));
     } else if (unreachable && loadedSession.current === null) {
       loadedSession.current = -1;
-      void book.load(() => fetchRef.current());
+      void book.load((push) => fetchRef.current(push));
     }
   }, [book, session, status, unreachable]);
 }
 
+/** The whole view (count and version change on every flush: use it only where that is wanted). */
 export function useBookView(book: OrderBook) {
   return useSyncExternalStore(book.onView, book.getView, book.getView);
+}
+
+/** Status, error and loadingMore only: a screen using this re-renders on state changes, not on every flush. */
+export function useBookStatus(book: OrderBook) {
+  const status = useSyncExternalStore(book.onView, () => book.getView().status);
+  const error = useSyncExternalStore(book.onView, () => book.getView().error);
+  const loadingMore = useSyncExternalStore(book.onView, () => book.getView().loadingMore);
+  return { status, error, loadingMore };
+}
+
+export function useBookCount(book: OrderBook): number {
+  return useSyncExternalStore(book.onView, () => book.getView().count);
 }
 
 export function useBookOrder(book: OrderBook, id: number | null | undefined): Order | undefined {

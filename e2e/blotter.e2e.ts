@@ -1,0 +1,479 @@
+/// <reference lib="dom" />
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { maturity, newOrderSingle, TestFixClient, ts, type ReceivedMessage } from '../tests/support/fix-client';
+import { BlotterPage } from './pages/BlotterPage';
+import { LoginPage } from './pages/LoginPage';
+import { screenshot, waitForPath } from './support/browser';
+import { E2E } from './support/fixture';
+
+const e2e = new E2E();
+let client: TestFixClient;
+let clOrdSeq = 0;
+/** A fresh ClOrdID per order so tests never see each other's reports. */
+const nextClOrdId = (tag: string) => `BL-${tag}-${++clOrdSeq}`;
+
+before(async () => {
+  await e2e.start();
+  client = new TestFixClient('SGX_CLIENT_1');
+  await client.connect(e2e.server.fixPort);
+});
+after(async () => {
+  await client?.stop();
+  await e2e.stop();
+});
+
+/** AG Grid reports a missing module or a bad option as a console error and carries on: that is a bug here. */
+let gridErrors: string[] = [];
+afterEach(() => {
+  const found = gridErrors;
+  gridErrors = [];
+  assert.deepEqual(found, [], 'no AG Grid errors in the console');
+});
+
+async function signInToBlotter(page: Page, username = 'broker'): Promise<BlotterPage> {
+  page.on('console', (message) => {
+    if (process.env.E2E_CONSOLE) console.log('PAGE', message.type(), message.text());
+    if ((message.type() === 'error' || message.type() === 'warning') && /AG Grid/i.test(message.text())) gridErrors.push(message.text());
+  });
+  const login = new LoginPage(page);
+  await login.goto();
+  await login.signIn(username, username === 'admin' ? e2e.server.adminPassword : e2e.server.demoPassword);
+  await page.waitForURL((url) => url.pathname !== '/login');
+  const blotter = new BlotterPage(page);
+  await blotter.goto();
+  return blotter;
+}
+
+/** Sends a NewOrderSingle from the FIX client and returns its broker order id from the Pending New report. */
+async function sendOrder(o: { side?: string; qty?: string; price?: string; ordType?: string } = {}, tag = 'O'): Promise<{ clOrdId: string; id: string }> {
+  const clOrdId = nextClOrdId(tag);
+  await client.send('D', newOrderSingle(clOrdId, o));
+  const ack = await client.waitForReport(clOrdId, (m) => m.get(150) === 'A');
+  return { clOrdId, id: ack.get(37)! };
+}
+
+function reportsFor(clOrdId: string): ReceivedMessage[] {
+  return client.received.filter((m) => m.msgType === '8' && m.get(11) === clOrdId);
+}
+
+async function apiCall(token: string, path: string, body?: unknown): Promise<Response> {
+  return fetch(`${e2e.server.baseUrl}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+describe('blotter', () => {
+  it('shows an order sent over FIX without a reload; accept, partial fill, fill, done for day each reach the initiator', async () => {
+    await e2e.withPage(async (page) => {
+      const blotter = await signInToBlotter(page);
+      assert.equal(await page.getByTestId('blotter-first-name').textContent(), 'Ben');
+      await page.getByTestId('order-info-empty').getByText('Select an order').waitFor();
+      await screenshot(page, 'blotter-ready');
+      const before = await blotter.orderCount();
+
+      const { clOrdId, id } = await sendOrder({ qty: '10', price: '27000' }, 'FLOW');
+      await blotter.row(id).waitFor();
+      assert.equal(await blotter.orderCount(), before + 1, 'the count follows the live order');
+      await blotter.acceptButton(id).waitFor();
+      const rowClass = (await blotter.row(id).getAttribute('class')) ?? '';
+      assert.match(rowClass, /fd-row-buy/, 'buy rows are tinted green');
+
+      // The newest order is the first row (id descending).
+      const firstRow = blotter.ordersGrid.locator('.ag-row[row-index="0"]');
+      assert.match((await firstRow.textContent()) ?? '', new RegExp(id));
+      await screenshot(page, 'blotter-new-order');
+
+      await blotter.acceptButton(id).click();
+      await client.waitForReport(clOrdId, (m) => m.get(150) === '0');
+      await blotter.statusCell(id).getByText('by broker').waitFor();
+      assert.match((await blotter.statusCell(id).textContent()) ?? '', /Accepted\s*by broker/);
+
+      await blotter.select(id);
+      await blotter.info.fill('4', '26990');
+      const partial = await client.waitForReport(clOrdId, (m) => m.get(150) === 'F' && m.get(39) === '1');
+      assert.deepEqual([partial.get(32), partial.get(31), partial.get(14), partial.get(151)], ['4', '26990', '4', '6']);
+      await page.waitForTimeout(1500);
+      await screenshot(page, 'dbg');
+      console.log('DBGCELL', await blotter.statusCell(id).innerHTML());
+      await blotter.statusCell(id).getByText('40%').waitFor();
+      await page.waitForFunction(() => document.querySelector('[data-testid="order-filled"]')?.textContent === '4/10');
+      assert.equal(await blotter.info.avgPx.textContent(), '26,990.00');
+      await blotter.executionRows().nth(2).waitFor();
+      assert.deepEqual(await blotter.executionTypes(), ['A · Pending', '0 · Accepted', 'F · Trade']);
+      await screenshot(page, 'blotter-partial');
+
+      await blotter.info.fill('6', '27000');
+      const full = await client.waitForReport(clOrdId, (m) => m.get(150) === 'F' && m.get(39) === '2');
+      assert.equal(full.get(14), '10');
+      await blotter.info.fullyFilled.waitFor();
+      await blotter.statusCell(id).getByText('Filled').waitFor();
+      await screenshot(page, 'blotter-filled');
+
+      await blotter.info.doneForDay.click();
+      await client.waitForReport(clOrdId, (m) => m.get(150) === '3');
+      await blotter.statusCell(id).getByText('Done').waitFor();
+      await page.waitForFunction(() => document.querySelector('[data-testid="executions-title"]')?.textContent === 'Executions (5)');
+      assert.deepEqual(
+        reportsFor(clOrdId).map((m) => `${m.get(150)}/${m.get(39)}`),
+        ['A/A', '0/0', 'F/1', 'F/2', '3/3'],
+        'the initiator received each execution report in order',
+      );
+      await screenshot(page, 'blotter-done');
+    });
+  });
+
+  it('rejects a pending order with a required reason that reaches the client', async () => {
+    await e2e.withPage(async (page) => {
+      const blotter = await signInToBlotter(page);
+      const { clOrdId, id } = await sendOrder({ side: '2', qty: '5', price: '26500' }, 'REJ');
+      await blotter.row(id).waitFor();
+      assert.match((await blotter.row(id).getAttribute('class')) ?? '', /fd-row-sell/, 'sell rows are tinted red');
+      await blotter.select(id);
+      assert.equal(await blotter.info.reject.isDisabled(), true, 'Reject is disabled without a reason');
+      await blotter.info.rejectReason.fill('   ');
+      assert.equal(await blotter.info.reject.isDisabled(), true, 'a blank reason does not count');
+      assert.equal(await blotter.info.rejectReason.getAttribute('placeholder'), 'Rejection reason (required)');
+      await blotter.info.rejectReason.fill('Outside the client credit line');
+      await screenshot(page, 'blotter-reject');
+      await blotter.info.reject.click();
+      const rejected = await client.waitForReport(clOrdId, (m) => m.get(150) === '8');
+      assert.equal(rejected.get(58), 'Outside the client credit line');
+      await blotter.statusCell(id).getByText('Rejected').waitFor();
+      await blotter.info.root.getByTestId('no-action').waitFor();
+    });
+  });
+
+  it('shows every fill check with the exact texts and keeps Submit Fill disabled while invalid', async () => {
+    await e2e.withPage(async (page) => {
+      const blotter = await signInToBlotter(page);
+      const { id } = await sendOrder({ qty: '10', price: '27000' }, 'VAL');
+      await blotter.acceptButton(id).click();
+      await blotter.statusCell(id).getByText('Accepted').waitFor();
+      await blotter.select(id);
+      const info = blotter.info;
+      await info.fillQty.waitFor();
+      assert.match((await info.root.textContent()) ?? '', /Fill price \(limit 27,000\.00, maximum\)/);
+
+      const expectCheck = async (which: 'qty' | 'price' | 'sanity', text: string) => {
+        const locator = which === 'qty' ? info.qtyCheck : which === 'price' ? info.priceCheck : info.sanityCheck;
+        await locator.getByText(text, { exact: true }).waitFor();
+      };
+
+      await info.fillQty.fill('11');
+      await expectCheck('qty', 'Fill quantity 11 exceeds remaining quantity 10');
+      await info.fillQty.fill('0');
+      await expectCheck('qty', 'Fill quantity must be greater than 0');
+      await info.fillQty.fill('3');
+      await expectCheck('qty', 'Quantity is valid');
+
+      await info.fillPrice.fill('27001');
+      await expectCheck('price', 'Buy order fill price 27001 exceeds limit price 27000 (must be ≤)');
+      assert.equal(await info.submitFill.isDisabled(), true, 'disabled with a price through the limit');
+      await screenshot(page, 'blotter-validation-limit');
+
+      await info.fillPrice.fill('25000');
+      await expectCheck('price', 'Fill price 25000 is 7.4% away from limit price 27000 - please check fill price is valid');
+      assert.equal(await info.submitFill.isDisabled(), false, 'a warning does not block');
+
+      // The first test traded this contract last at 27000: within 10 % of it.
+      await expectCheck('sanity', 'Price within 10% of recent trades');
+      await info.fillPrice.fill('27000');
+      await expectCheck('price', 'Price is within limit');
+      await info.fillQty.fill('');
+      assert.equal(await info.submitFill.isDisabled(), true, 'disabled while a field is empty');
+    });
+  });
+
+  it('warns when a price is more than 10% from the latest trade, and says so when it is within', async () => {
+    await e2e.withPage(async (page) => {
+      const blotter = await signInToBlotter(page);
+      const { id } = await sendOrder({ qty: '10', ordType: '1' }, 'SAN');
+      await blotter.acceptButton(id).click();
+      await blotter.statusCell(id).getByText('Accepted').waitFor();
+      await blotter.select(id);
+      const info = blotter.info;
+      assert.match((await info.root.textContent()) ?? '', /market order: no limit/);
+      await info.fillQty.fill('1');
+      await info.fillPrice.fill('20000');
+      await info.priceCheck.getByText('Price is valid', { exact: true }).waitFor();
+      const today = new Date().toISOString().slice(0, 10);
+      await info.sanityCheck.getByText(`Price 20000 differs 25.9% from latest trade price 27000 (${today})`, { exact: true }).waitFor();
+      await screenshot(page, 'blotter-validation-sanity');
+      await info.fillPrice.fill('26500');
+      await info.sanityCheck.getByText('Price within 10% of recent trades', { exact: true }).waitFor();
+      assert.equal(await info.submitFill.isDisabled(), false);
+    });
+  });
+
+  it("shows the server's refusal to a viewer instead of swallowing it", async () => {
+    const viewerToken = await e2e.apiLogin('viewer', e2e.server.demoPassword);
+    const probe = await sendOrder({ qty: '2', price: '27000' }, 'VIEWAPI');
+    const refusal = await apiCall(viewerToken, `/api/orders/${probe.id}/accept`, {});
+    assert.equal(refusal.status, 403);
+    const serverText = ((await refusal.json()) as { message: string }).message;
+    await e2e.withPage(async (page) => {
+      const blotter = await signInToBlotter(page, 'viewer');
+      const { id } = await sendOrder({ qty: '2', price: '27000' }, 'VIEW');
+      await blotter.acceptButton(id).click();
+      const toast = page.locator('.mantine-Notification-root', { hasText: 'Failed to accept order' });
+      await toast.waitFor();
+      assert.ok(((await toast.textContent()) ?? '').includes(serverText), `the server's words are shown: ${serverText}`);
+      await blotter.acceptButton(id).getByText('Accept', { exact: true }).waitFor();
+      await screenshot(page, 'blotter-server-refusal');
+    });
+  });
+
+  it('shows a client cancel request on the order and confirms it', async () => {
+    await e2e.withPage(async (page) => {
+      const blotter = await signInToBlotter(page);
+      const { clOrdId, id } = await sendOrder({ qty: '8', price: '27000' }, 'CXL');
+      await blotter.acceptButton(id).click();
+      await blotter.statusCell(id).getByText('Accepted').waitFor();
+      await blotter.select(id);
+
+      const cancelId = `${clOrdId}-X`;
+      await client.send('F', [[11, cancelId], [37, id], [38, '8'], [41, clOrdId], [54, '1'], [55, 'C5TC'], [60, ts()]]);
+      await client.waitForReport(cancelId, (m) => m.get(150) === '6');
+      await blotter.info.pendingRequest.waitFor();
+      await blotter.statusCell(id).getByText('Pending Cancel').waitFor();
+      assert.match((await blotter.info.pendingRequest.textContent()) ?? '', /Client requests cancel/);
+      const refuse = blotter.info.pendingRequest.getByRole('button', { name: 'Refuse' });
+      assert.equal(await refuse.isDisabled(), true, 'refusing needs a reason');
+      await screenshot(page, 'blotter-cancel-request');
+
+      await blotter.info.pendingRequest.getByRole('button', { name: 'Confirm Cancel' }).click();
+      const canceled = await client.waitForReport(cancelId, (m) => m.get(150) === '4');
+      assert.equal(canceled.get(41), clOrdId);
+      await blotter.statusCell(id).getByText('Canceled').waitFor();
+      await blotter.info.pendingRequest.waitFor({ state: 'detached' });
+    });
+  });
+
+  it('captures a multileg order: spread entry, buy and sell leg panels, leg fills', async () => {
+    await e2e.withPage(async (page) => {
+      const blotter = await signInToBlotter(page);
+      const clOrdId = nextClOrdId('ML');
+      await client.send('AB', [
+        [11, clOrdId], [38, '2'], [40, '2'], [44, '300'], [54, '1'], [55, 'C5TC'], [59, '0'], [60, ts()], [167, 'MLEG'],
+        [555, '2'],
+        [600, 'C5TC'], [609, 'FUT'], [610, maturity(2)], [623, '1'], [624, '1'],
+        [600, 'C5TC'], [609, 'FUT'], [610, maturity(3)], [623, '1'], [624, '2'],
+      ]);
+      const id = (await client.waitForReport(clOrdId, (m) => m.get(150) === 'A')).get(37)!;
+      await blotter.acceptButton(id).click();
+      await blotter.statusCell(id).getByText('Accepted').waitFor();
+      await blotter.select(id);
+      await blotter.info.root.getByTestId('multileg-section').waitFor();
+      await blotter.info.openTradeCapture.click();
+      const modal = page.getByRole('dialog');
+      await modal.getByText('Trade Analysis').waitFor();
+      await modal.getByText('Client Info').waitFor();
+      await modal.getByTestId('spread-fill').waitFor();
+      const buyLeg = modal.getByTestId('leg-panel-buy');
+      const sellLeg = modal.getByTestId('leg-panel-sell');
+      await buyLeg.locator('.ag-row').first().waitFor();
+      await sellLeg.locator('.ag-row').first().waitFor();
+      const rowHeight = await buyLeg.locator('.ag-row').first().evaluate((el) => el.getBoundingClientRect().height);
+      assert.equal(Math.round(rowHeight), 30, 'legs grid rows are 30 px');
+
+      // The leg form's own texts.
+      await buyLeg.getByRole('spinbutton', { name: 'Buy leg quantity' }).fill('3');
+      await buyLeg.getByText('Total fills (3) would exceed order quantity (2)', { exact: true }).waitFor();
+      await screenshot(page, 'blotter-multileg');
+
+      await buyLeg.getByRole('spinbutton', { name: 'Buy leg quantity' }).fill('2');
+      await buyLeg.getByRole('spinbutton', { name: 'Buy leg price' }).fill('27300');
+      await buyLeg.getByRole('button', { name: 'Fill Leg' }).click();
+      await client.waitForReport(clOrdId, (m) => m.get(150) === 'F');
+      await buyLeg.getByRole('spinbutton', { name: 'Buy leg quantity' }).fill('1');
+      await buyLeg.getByText('Order is already fully filled', { exact: true }).waitFor();
+
+      await sellLeg.getByRole('spinbutton', { name: 'Sell leg quantity' }).fill('2');
+      await sellLeg.getByRole('spinbutton', { name: 'Sell leg price' }).fill('27100');
+      await sellLeg.getByRole('button', { name: 'Fill Leg' }).click();
+      const done = await client.waitForReport(clOrdId, (m) => m.get(39) === '2');
+      assert.equal(done.get(14), '2');
+      assert.equal(done.get(6), '200', 'the implied spread price');
+      await modal.getByTestId('ml-cumqty').getByText('2', { exact: true }).waitFor();
+      await screenshot(page, 'blotter-multileg-filled');
+
+      await page.keyboard.press('Escape');
+      await modal.waitFor({ state: 'detached' });
+      await blotter.statusCell(id).getByText('Filled').waitFor();
+    });
+  });
+
+  it('moves the selection with the arrow keys and Enter goes to the fill form', async () => {
+    await e2e.withPage(async (page) => {
+      const blotter = await signInToBlotter(page);
+      const a = await sendOrder({ qty: '3', price: '27000' }, 'KEY');
+      const b = await sendOrder({ qty: '4', price: '27000' }, 'KEY');
+      await blotter.acceptButton(a.id).click();
+      await blotter.statusCell(a.id).getByText('Accepted').waitFor();
+      await blotter.select(b.id);
+      await blotter.row(b.id).locator('[col-id="brokerorderid"]').click();
+      await page.keyboard.press('ArrowDown');
+      await page.locator(`[data-testid="order-info"][data-order="${a.id}"]`).waitFor();
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Fill quantity');
+      await page.keyboard.type('2');
+      assert.equal(await blotter.info.fillQty.inputValue(), '2');
+      await blotter.info.root.getByTestId('fill-qty-check').getByText('Quantity is valid').waitFor();
+    });
+  });
+
+  it('lays the panes out 65/35 and 60/40 by default and remembers a resize per user', async () => {
+    await e2e.withPage(async (page) => {
+      await signInToBlotter(page);
+      const width = async (testId: string) => (await page.getByTestId(testId).boundingBox())!.width;
+      const height = async (testId: string) => (await page.getByTestId(testId).boundingBox())!.height;
+      const left = await width('orders-pane');
+      const right = await width('order-info-pane');
+      const ratio = left / (left + right);
+      assert.ok(Math.abs(ratio - 0.65) < 0.01, `left pane is 65 % (${ratio.toFixed(3)})`);
+      const top = await height('orders-pane');
+      const bottom = await height('executions-pane');
+      assert.ok(Math.abs(top / (top + bottom) - 0.6) < 0.01, 'top pane is 60 %');
+
+      const separator = page.getByRole('separator', { name: 'Resize orders and order info' });
+      const box = (await separator.boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + 200);
+      await page.mouse.down();
+      await page.mouse.move(box.x - 2000, box.y + 200, { steps: 5 });
+      await page.mouse.up();
+      const total = (await width('orders-pane')) + (await width('order-info-pane')) + box.width;
+      const clamped = (await width('orders-pane')) / ((await width('orders-pane')) + (await width('order-info-pane')));
+      const expected = Math.max(0.2, 300 / total);
+      assert.ok(Math.abs(clamped - expected) < 0.01, `left pane stops at max(20 %, 300 px) (${clamped.toFixed(3)} vs ${expected.toFixed(3)})`);
+      await page.waitForTimeout(300);
+      await page.reload();
+      await page.getByTestId('orders-pane').waitFor();
+      const kept = (await width('orders-pane')) / ((await width('orders-pane')) + (await width('order-info-pane')));
+      assert.ok(Math.abs(kept - clamped) < 0.01, 'the resize is remembered');
+      const saved = await page.evaluate(() => Object.keys(window.localStorage).filter((k) => k.includes('blotter') && k.includes('broker')));
+      assert.ok(saved.length > 0, 'saved under the user');
+    });
+  });
+
+  it('raises a New Order Received browser notification', async () => {
+    await e2e.withPage(async (page, context) => {
+      await context.grantPermissions(['notifications'], { origin: e2e.server.baseUrl });
+      // Record what the page shows. Plain text, not a function: the test transpiler would add helpers the page lacks.
+      await context.addInitScript({
+        content: `
+          window.__notifications = [];
+          window.Notification = new Proxy(window.Notification, {
+            construct(target, args) {
+              window.__notifications.push({ title: args[0], body: args[1] && args[1].body, requireInteraction: args[1] && args[1].requireInteraction });
+              return Reflect.construct(target, args);
+            },
+          });
+        `,
+      });
+      const blotter = await signInToBlotter(page);
+      const { id } = await sendOrder({ qty: '7', price: '27000' }, 'NOTE');
+      await blotter.row(id).waitFor();
+      const shown = await page.waitForFunction(
+        (orderId) => (window as unknown as { __notifications: { title: string; body?: string }[] }).__notifications.find((n) => n.body?.includes(orderId)),
+        id,
+      );
+      const n = (await shown.jsonValue()) as { title: string; body: string; requireInteraction: boolean };
+      assert.equal(n.title, 'New Order Received');
+      assert.equal(n.requireInteraction, true, 'stays until dismissed');
+      assert.match(n.body, /BUYS 7 C5TC @ 27,000\.00/);
+    });
+  });
+
+  it('opens /order-detail/{orderid}, and says Order Not Found with the ids that exist', async () => {
+    await e2e.withPage(async (page) => {
+      await signInToBlotter(page);
+      const { id } = await sendOrder({ qty: '9', price: '27000' }, 'DET');
+      await page.goto(`/order-detail/${id}`);
+      const info = page.locator(`[data-testid="order-info"][data-order="${id}"]`);
+      await info.waitFor();
+      assert.equal(await info.getByRole('button', { name: 'Pop out order' }).count(), 0, 'no pop-out on the detail screen');
+      await info.getByRole('button', { name: 'Accept', exact: true }).click();
+      await info.getByTestId('order-status').getByText('Accepted').waitFor();
+      await screenshot(page, 'order-detail');
+
+      await page.goto('/order-detail/BO99999999');
+      const notFound = page.getByTestId('order-not-found');
+      await notFound.waitFor();
+      assert.match((await notFound.textContent()) ?? '', new RegExp(`Order BO99999999 not found\\. Available orders: .*${id}`));
+      await screenshot(page, 'order-detail-not-found');
+    });
+  });
+
+  it('in the desktop shell: / goes to the blotter, no footer, and the pop-out opens the order in its own window', async () => {
+    await e2e.withPage(
+      async (page, context) => {
+        const blotter = await signInToBlotter(page);
+        await page.goto('/');
+        await waitForPath(page, '/orders');
+        await blotter.waitReady();
+        assert.equal(await page.getByRole('contentinfo').count(), 0, 'no footer');
+        assert.equal((await page.getByRole('banner').boundingBox())?.height, 60, 'compact bar');
+        const { id } = await sendOrder({ qty: '1', price: '27000' }, 'POP');
+        await blotter.row(id).waitFor();
+        await blotter.select(id);
+        const [popup] = await Promise.all([context.waitForEvent('page'), blotter.info.root.getByRole('button', { name: 'Pop out order' }).click()]);
+        await popup.waitForURL((url) => url.pathname === `/order-detail/${id}`);
+        await popup.locator(`[data-testid="order-info"][data-order="${id}"]`).waitFor();
+        await screenshot(page, 'blotter-desktop-shell');
+        await popup.close();
+      },
+      { userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36 FixDeskDesktop/1.0' },
+    );
+  });
+
+  it('reconnects after the server restarts and keeps receiving orders', async () => {
+    await e2e.withPage(async (page) => {
+      const blotter = await signInToBlotter(page);
+      await e2e.server.restart();
+      // The page may reconnect before a screenshot could catch the notice; the dot must go green again.
+      await page.locator('[data-testid="live-dot"][data-live="true"]').waitFor({ timeout: 30_000 });
+      await client.waitFor(() => client.isLoggedOn, 'FIX client logged on again', 30_000);
+      const { id } = await sendOrder({ qty: '2', price: '27000' }, 'RST');
+      await blotter.row(id).waitFor();
+      await screenshot(page, 'blotter-after-restart');
+    });
+  });
+});
+
+describe('blotter offline state', () => {
+  it('shows the reconnect tries, then Offline with a Retry that reconnects', async () => {
+    await e2e.withPage(async (page) => {
+      // The socket passes through to the server until the "network" drops.
+      let networkDown = false;
+      let current: { close(options?: { code?: number; reason?: string }): Promise<void> } | null = null;
+      await page.routeWebSocket(/\/ws$/, (ws) => {
+        if (networkDown) {
+          void ws.close({ code: 4500, reason: 'network down' });
+          return;
+        }
+        current = ws;
+        ws.connectToServer();
+      });
+      const blotter = await signInToBlotter(page);
+      networkDown = true;
+      await current!.close({ code: 4500, reason: 'network down' });
+      await blotter.reconnecting.waitFor();
+      assert.match((await blotter.reconnecting.textContent()) ?? '', /try 1 of 5/);
+      await screenshot(page, 'blotter-reconnecting');
+      await blotter.offline.waitFor({ timeout: 30_000 });
+      assert.equal(await blotter.liveDot.getAttribute('data-status'), 'offline');
+      await screenshot(page, 'blotter-offline');
+
+      networkDown = false;
+      await blotter.offline.getByRole('button', { name: 'Retry' }).click();
+      await page.locator('[data-testid="live-dot"][data-live="true"]').waitFor();
+      await blotter.offline.waitFor({ state: 'detached' });
+      const { id } = await sendOrder({ qty: '1', price: '27000' }, 'RETRY');
+      await blotter.row(id).waitFor();
+    });
+  });
+});

@@ -87,19 +87,17 @@ async function runOne(db: DatabaseKind): Promise<RunResult> {
     void c.send('D', newOrderSingle(id, { qty: '10', price: '27000' }));
   };
 
-  // --- fixed rate: FIXED_RATE orders/s spread over the sessions, in 5 ms ticks
-  const perTick = (FIXED_RATE * 5) / 1000;
-  let owed = 0;
+  // --- fixed rate: FIXED_RATE orders/s spread over the sessions. What is due is computed from the
+  // clock, so a late timer sends the orders it owes instead of quietly lowering the rate.
   let sentFixed = 0;
   const t0 = performance.now();
   while (performance.now() - t0 < FIXED_SECONDS * 1000) {
-    owed += perTick;
-    while (owed >= 1) {
+    const due = Math.floor(((performance.now() - t0) / 1000) * FIXED_RATE);
+    while (sentFixed < due) {
       send(clients[sentFixed % SESSIONS]!);
       sentFixed++;
-      owed--;
     }
-    await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 1));
   }
   const fixedElapsed = (performance.now() - t0) / 1000;
   const drainUntil = Date.now() + 10_000;

@@ -230,7 +230,8 @@ export type IntakeOutcome =
  * Stores a batch of new orders (legs, parties and each Pending New execution report) and draws ExecIDs
  * for the refusals in it, in ONE statement: one round trip and one commit however many orders. An
  * order whose (SenderCompID, trading day, ClOrdID) exists already is left out and reported as a
- * duplicate. Keys must be distinct within a batch (the caller refuses the later one itself).
+ * duplicate, with the facts of the order it collided with (read after the commit; rare). Keys must be
+ * distinct within a batch (the caller refuses the later one itself).
  */
 export async function storeIntakeBatch(db: Queryable, entries: readonly IntakeEntry[]): Promise<IntakeOutcome[]> {
   if (!entries.length) return [];
@@ -244,7 +245,7 @@ export async function storeIntakeBatch(db: Queryable, entries: readonly IntakeEn
   const col = <T>(f: (o: NewOrderRecord) => T) => entries.map((e) => (e.order ? f(e.order) : null));
   const legs = entries.flatMap((e, i) => (e.order?.legs ?? []).map((l) => ({ ord: i + 1, l })));
   const parties = entries.flatMap((e, i) => (e.order?.parties ?? []).map((p, position) => ({ ord: i + 1, p, position })));
-  const { rows } = await db.query<OrderRow & IntakeRowExtras>(INTAKE_BATCH_SQL, [
+  const params: unknown[] = [
     entries.map((e) => e.order !== null),
     col((o) => o.clordid),
     col((o) => o.clientConnectorId),
@@ -267,30 +268,29 @@ export async function storeIntakeBatch(db: Queryable, entries: readonly IntakeEn
     col((o) => o.transactTime),
     entries.map((e) => e.execIdPrefix),
     entries.map((e) => e.reportTime),
-    legs.map((x) => x.ord),
-    legs.map((x) => x.l.legIndex),
-    legs.map((x) => x.l.symbol),
-    legs.map((x) => x.l.securityType),
-    legs.map((x) => x.l.maturityMonthYear),
-    legs.map((x) => x.l.side),
-    legs.map((x) => x.l.ratioQty),
-    legs.map((x) => x.l.price),
-    parties.map((x) => x.ord),
-    parties.map((x) => x.p.legIndex),
-    parties.map((x) => x.position),
-    parties.map((x) => x.p.partyId),
-    parties.map((x) => x.p.partyIdSource),
-    parties.map((x) => x.p.partyRole),
-  ]);
+  ];
+  if (legs.length) {
+    params.push(
+      legs.map((x) => x.ord), legs.map((x) => x.l.legIndex), legs.map((x) => x.l.symbol), legs.map((x) => x.l.securityType),
+      legs.map((x) => x.l.maturityMonthYear), legs.map((x) => x.l.side), legs.map((x) => x.l.ratioQty), legs.map((x) => x.l.price),
+    );
+  }
+  if (parties.length) {
+    params.push(
+      parties.map((x) => x.ord), parties.map((x) => x.p.legIndex), parties.map((x) => x.position), parties.map((x) => x.p.partyId),
+      parties.map((x) => x.p.partyIdSource), parties.map((x) => x.p.partyRole),
+    );
+  }
+  const { rows } = await db.query<OrderRow & IntakeRowExtras>(intakeBatchSql(legs.length > 0, parties.length > 0), params);
   if (rows.length !== entries.length) throw new Error(`intake batch returned ${rows.length} rows for ${entries.length} entries`);
+  const duplicates = entries.flatMap((e, i) => (e.order && rows[i]!.id === null ? [e.order] : []));
+  const existing = duplicates.length ? await existingOrders(db, duplicates) : new Map<string, ExistingOrderFacts>();
   return rows.map((r, i): IntakeOutcome => {
     const entry = entries[i]!;
     if (!entry.order) return { kind: 'refusal', execId: r.intake_execid };
     if (r.id === null) {
-      const existing = r.dup_brokerorderid === null ? null : {
-        brokerorderid: r.dup_brokerorderid, side: r.dup_side!, symbol: r.dup_symbol!, orderqty: r.dup_orderqty!, ordtype: r.dup_ordtype!, price: r.dup_price,
-      };
-      return { kind: 'duplicate', execId: r.intake_execid, existing };
+      const o = entry.order;
+      return { kind: 'duplicate', execId: r.intake_execid, existing: existing.get(`${o.sendercompid}\u0001${o.sessionDate}\u0001${o.clordid}`) ?? null };
     }
     const order = orderColumns(r);
     const { intake_execid, er_id, er_created_at, leg_ids } = r;
@@ -307,6 +307,20 @@ export async function storeIntakeBatch(db: Queryable, entries: readonly IntakeEn
     };
     return { kind: 'stored', order, er, legs: legRows };
   });
+}
+
+/** The orders that refused duplicates collided with, by (sender, day, ClOrdID). */
+async function existingOrders(db: Queryable, orders: readonly NewOrderRecord[]): Promise<Map<string, ExistingOrderFacts>> {
+  const { rows } = await db.query<ExistingOrderFacts & { sendercompid: string; session_date: string; clordid: string }>(
+    `SELECT o.sendercompid, o.session_date::text AS session_date, o.clordid, o.brokerorderid, o.side, o.symbol, o.orderqty::text AS orderqty,
+            o.ordtype, o.price::text AS price
+       FROM orders o JOIN unnest($1::text[], $2::date[], $3::text[]) AS k(sendercompid, session_date, clordid)
+         ON o.sendercompid = k.sendercompid AND o.session_date = k.session_date AND o.clordid = k.clordid`,
+    [orders.map((o) => o.sendercompid), orders.map((o) => o.sessionDate), orders.map((o) => o.clordid)],
+  );
+  return new Map(rows.map((r) => [`${r.sendercompid}\u0001${r.session_date}\u0001${r.clordid}`, {
+    brokerorderid: r.brokerorderid, side: r.side, symbol: r.symbol, orderqty: r.orderqty, ordtype: r.ordtype, price: r.price,
+  }]));
 }
 
 /** The order's own columns of an intake row (the row also carries the batch's bookkeeping). */
@@ -326,21 +340,46 @@ interface IntakeRowExtras {
   er_id: number | null;
   er_created_at: Date | null;
   leg_ids: string | null;
-  dup_brokerorderid: string | null;
-  dup_side: string | null;
-  dup_symbol: string | null;
-  dup_orderqty: string | null;
-  dup_ordtype: string | null;
-  dup_price: string | null;
 }
 
 // Sequence numbers are padded, never cut: lpad to at least the width.
 const padded = (n: string, width: number) => `lpad(${n}, greatest(${width}, length(${n})), '0')`;
 
-// Data-modifying CTEs run as one statement: the legs, parties and reports join the RETURNING rows
-// of the orders insert, the foreign keys are checked at its end, and `orders x` (the statement's
-// snapshot) sees only orders that existed before it, i.e. the one a refused duplicate collided with.
-const INTAKE_BATCH_SQL = `
+const intakeSqlVariants = new Map<string, string>();
+
+/**
+ * The batch statement. Its data-modifying CTEs run as one statement: the legs, parties and reports
+ * join the RETURNING rows of the orders insert and the foreign keys are checked at its end. Batches
+ * without legs or parties leave those parts out (less to plan on the hot path).
+ */
+function intakeBatchSql(withLegs: boolean, withParties: boolean): string {
+  const key = `${withLegs}${withParties}`;
+  let sql = intakeSqlVariants.get(key);
+  if (sql) return sql;
+  let n = 22;
+  const next = () => `$${++n}`;
+  const legsCte = withLegs
+    ? `,
+legs AS (
+  INSERT INTO order_legs (order_id, leg_index, leg_symbol, leg_security_type, leg_maturity_month_year, leg_side, leg_ratio_qty, leg_price)
+  SELECT s.id, l.leg_index, l.symbol, l.security_type, l.maturity_month_year, l.side, l.ratio_qty, l.price
+    FROM unnest(${next()}::int[], ${next()}::int[], ${next()}::text[], ${next()}::text[], ${next()}::text[], ${next()}::text[], ${next()}::numeric[], ${next()}::numeric[])
+         AS l(ord, leg_index, symbol, security_type, maturity_month_year, side, ratio_qty, price)
+    JOIN stored s ON s.ord = l.ord
+  RETURNING id, order_id, leg_index
+)`
+    : '';
+  const partiesCte = withParties
+    ? `,
+parties AS (
+  INSERT INTO order_parties (order_id, leg_index, position, party_id, party_id_source, party_role)
+  SELECT s.id, p.leg_index, p.position, p.party_id, p.party_id_source, p.party_role
+    FROM unnest(${next()}::int[], ${next()}::int[], ${next()}::int[], ${next()}::text[], ${next()}::text[], ${next()}::int[])
+         AS p(ord, leg_index, position, party_id, party_id_source, party_role)
+    JOIN stored s ON s.ord = p.ord
+)`
+    : '';
+  sql = `
 WITH input AS MATERIALIZED (
   SELECT i.*,
          i.exec_prefix || '-' || ${padded("nextval('exec_id_seq')::text", 9)} AS execid,
@@ -364,42 +403,26 @@ ins AS (
   RETURNING *
 ),
 stored AS (
-  SELECT i.ord, i.execid, i.report_time, o.*
+  SELECT i.ord, i.report_time, o.*
     FROM ins o JOIN input i ON i.is_order AND i.sendercompid = o.sendercompid AND i.session_date = o.session_date AND i.clordid = o.clordid
 ),
 er AS (
   INSERT INTO execution_reports (order_id, execid, sendercompid, clordid, origclordid, orderid, exectype, ordstatus, side, symbol, orderqty, price,
                                  lastqty, lastpx, cumqty, avgpx, leavesqty, leg_index, ordrejreason, text, transacttime)
-  SELECT s.id, s.execid, s.sendercompid, s.clordid, NULL, s.brokerorderid, 'A', 'A', s.side, s.symbol, s.orderqty, s.price,
+  SELECT s.id, i.execid, s.sendercompid, s.clordid, NULL, s.brokerorderid, 'A', 'A', s.side, s.symbol, s.orderqty, s.price,
          0, 0, 0, 0, s.orderqty, NULL, NULL, NULL, s.report_time
-    FROM stored s ORDER BY s.ord
+    FROM stored s JOIN input i ON i.ord = s.ord ORDER BY s.ord
   RETURNING id, order_id, created_at
-),
-legs AS (
-  INSERT INTO order_legs (order_id, leg_index, leg_symbol, leg_security_type, leg_maturity_month_year, leg_side, leg_ratio_qty, leg_price)
-  SELECT s.id, l.leg_index, l.symbol, l.security_type, l.maturity_month_year, l.side, l.ratio_qty, l.price
-    FROM unnest($23::int[], $24::int[], $25::text[], $26::text[], $27::text[], $28::text[], $29::numeric[], $30::numeric[])
-         AS l(ord, leg_index, symbol, security_type, maturity_month_year, side, ratio_qty, price)
-    JOIN stored s ON s.ord = l.ord
-  RETURNING id, order_id, leg_index
-),
-parties AS (
-  INSERT INTO order_parties (order_id, leg_index, position, party_id, party_id_source, party_role)
-  SELECT s.id, p.leg_index, p.position, p.party_id, p.party_id_source, p.party_role
-    FROM unnest($31::int[], $32::int[], $33::int[], $34::text[], $35::text[], $36::int[])
-         AS p(ord, leg_index, position, party_id, party_id_source, party_role)
-    JOIN stored s ON s.ord = p.ord
-)
+)${legsCte}${partiesCte}
 SELECT s.*, s.session_date::text AS session_date, i.execid AS intake_execid, e.id AS er_id, e.created_at AS er_created_at,
-       (SELECT string_agg(l.id::text, ',' ORDER BY l.leg_index) FROM legs l WHERE l.order_id = s.id) AS leg_ids,
-       x.brokerorderid AS dup_brokerorderid, x.side AS dup_side, x.symbol AS dup_symbol, x.orderqty::text AS dup_orderqty,
-       x.ordtype AS dup_ordtype, x.price::text AS dup_price
+       ${withLegs ? "(SELECT string_agg(l.id::text, ',' ORDER BY l.leg_index) FROM legs l WHERE l.order_id = s.id)" : 'NULL::text'} AS leg_ids
   FROM input i
   LEFT JOIN stored s ON s.ord = i.ord
   LEFT JOIN er e ON e.order_id = s.id
-  LEFT JOIN orders x ON i.is_order AND s.id IS NULL
-                    AND x.sendercompid = i.sendercompid AND x.session_date = i.session_date AND x.clordid = i.clordid
  ORDER BY i.ord`;
+  intakeSqlVariants.set(key, sql);
+  return sql;
+}
 
 const ORDER_COLUMNS = '*, session_date::text AS session_date';
 

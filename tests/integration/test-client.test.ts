@@ -137,6 +137,9 @@ for (const kind of TEST_DB_KINDS) {
       const unknown = await call('/test-client/NOPE/status');
       assert.equal(unknown.status, 404);
       assert.equal(unknown.body.error, 'No test client proxy path configured for comp_id: NOPE');
+      const noEndpoint = await call('/test-client/SGX_CLIENT_1/nothing-here');
+      assert.equal(noEndpoint.status, 404);
+      assert.match(String(noEndpoint.body.error), /No such test client endpoint/);
     });
 
     it('refuses bad messages with the reason, before anything is sent', async () => {

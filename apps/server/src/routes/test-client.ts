@@ -2,7 +2,7 @@ import { TEST_CLIENT_PROXY_PREFIX } from '@fixdesk/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context';
-import { parse } from '../http/errors';
+import { notFound, parse } from '../http/errors';
 import { registerControlApi } from '../test-client/control-api';
 
 const Params = z.object({ compId: z.string().min(1).max(64) });
@@ -15,4 +15,8 @@ const Params = z.object({ compId: z.string().min(1).max(64) });
 export function testClientRoutes(app: FastifyInstance, ctx: AppContext): void {
   const resolve = (req: FastifyRequest) => ctx.testClients.require(parse(Params, req.params, 'params').compId);
   registerControlApi(app, `${TEST_CLIENT_PROXY_PREFIX}/:compId`, resolve, { config: { access: 'trade' } });
+  // Anything else under the proxy path is an API miss, not a page of the web app.
+  app.all(`${TEST_CLIENT_PROXY_PREFIX}/*`, { config: { access: 'trade' } }, async (req) => {
+    throw notFound(`No such test client endpoint: ${req.method} ${req.url.split('?')[0]}`);
+  });
 }

@@ -165,7 +165,7 @@ async function run(kind: DatabaseKind) {
     });
     // Usable: a click on a row selects it and opens its Order Info.
     const clickStart = Date.now();
-    await page.locator('[data-testid="orders-grid"] .ag-row[row-index="3"] [col-id="brokerorderid"]').click();
+    await page.locator('[data-testid="orders-grid"] .ag-row[row-index="3"] [col-id="side"]').click();
     await page.getByTestId('order-info').waitFor();
     const selectMs = Date.now() - clickStart;
     const loadProbe = (await page.evaluate(() => (window as unknown as { __bench: PageProbe }).__bench)) as PageProbe;

@@ -315,7 +315,7 @@ describe('blotter', () => {
       await blotter.acceptButton(a.id).click();
       await blotter.statusCell(a.id).getByText('Accepted').waitFor();
       await blotter.select(b.id);
-      await blotter.row(b.id).locator('[col-id="brokerorderid"]').click();
+      await blotter.row(b.id).locator('[col-id="side"]').click();
       await page.keyboard.press('ArrowDown');
       await page.locator(`[data-testid="order-info"][data-order="${a.id}"]`).waitFor();
       await page.keyboard.press('Enter');

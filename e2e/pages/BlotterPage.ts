@@ -57,7 +57,7 @@ export class BlotterPage {
   }
 
   async select(brokerOrderId: string): Promise<void> {
-    await this.row(brokerOrderId).locator('[col-id="brokerorderid"]').click();
+    await this.row(brokerOrderId).locator('[col-id="side"]').click();
     await this.page.locator(`[data-testid="order-info"][data-order="${brokerOrderId}"]`).waitFor();
   }
 

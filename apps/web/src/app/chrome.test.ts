@@ -11,6 +11,7 @@ describe('page chrome', () => {
     assert.deepEqual(chromeFor('/orders', false), { topNav: 'main', footer: false });
     assert.deepEqual(chromeFor('/fix-client/', false), { topNav: 'main', footer: false });
     assert.deepEqual(chromeFor('/axes', false), { topNav: 'none', footer: false });
+    assert.deepEqual(chromeFor('/order-detail/BO00000042', false), { topNav: 'main', footer: false });
   });
   it('uses the compact bar and no footer in the desktop shell', () => {
     assert.deepEqual(chromeFor('/', true), { topNav: 'compact', footer: false });

@@ -5,6 +5,8 @@
  */
 export const PATHS_WITHOUT_TOP_NAV: readonly string[] = ['/axes'];
 export const PATHS_WITHOUT_FOOTER: readonly string[] = ['/orders', '/axes', '/fix-client'];
+/** Work screens addressed by id: the order detail fills the window like the blotter's panel. */
+export const PATH_PREFIXES_WITHOUT_FOOTER: readonly string[] = ['/order-detail/'];
 
 export interface PageChrome {
   topNav: 'main' | 'compact' | 'none';
@@ -18,6 +20,6 @@ function normalise(pathname: string): string {
 export function chromeFor(pathname: string, desktopShell: boolean): PageChrome {
   const path = normalise(pathname);
   const topNav = PATHS_WITHOUT_TOP_NAV.includes(path) ? 'none' : desktopShell ? 'compact' : 'main';
-  const footer = !desktopShell && !PATHS_WITHOUT_FOOTER.includes(path);
+  const footer = !desktopShell && !PATHS_WITHOUT_FOOTER.includes(path) && !PATH_PREFIXES_WITHOUT_FOOTER.some((prefix) => path.startsWith(prefix));
   return { topNav, footer };
 }

@@ -129,6 +129,8 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
       onCellKeyDown={onCellKeyDown}
       noRowsOverlayComponent={NoOrders}
       deltaSort
+      // Fifteen columns: drawing them all keeps every cell in the DOM while scrolling sideways.
+      suppressColumnVirtualisation
       suppressScrollOnNewData
       animateRows={false}
       enableCellTextSelection

@@ -15,7 +15,7 @@ export const EXECUTION_COLUMNS: readonly BlotterColumn<ExecutionReport>[] = [
     header: 'Exec Type',
     value: (r) => r.exectype,
     format: (r) => `${r.exectype} · ${execTypeLabel(r.exectype)}`,
-    width: 108,
+    width: 128,
     grid: {
       cellStyle: (p): CellStyle => {
         const token = execTypeColour(p.data?.exectype);

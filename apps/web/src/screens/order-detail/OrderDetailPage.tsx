@@ -3,7 +3,9 @@ import type { Order } from '@fixdesk/protocol';
 import { Alert, Box, Button, Group, Loader, Paper, Text } from '@mantine/core';
 import { IconAlertCircle, IconArrowLeft } from '@tabler/icons-react';
 import { useCallback, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
+import { chromeFor } from '../../app/chrome';
+import { useDesktopShell } from '../../app/desktopShell';
 import { isRegisteredPath } from '../../app/routes';
 import { LiveConnectionNotice } from '../../services/live/LiveConnectionNotice';
 import { useLiveConnection } from '../../services/live/useLive';
@@ -57,6 +59,8 @@ export default function OrderDetailPage() {
   const actions = useOrderActions(book);
   const latest = useLatestPrices();
   const connectors = useClientConnectors();
+  const { pathname } = useLocation();
+  const navHeight = { main: 52, compact: 60, none: 0 }[chromeFor(pathname, useDesktopShell()).topNav];
 
   let body;
   if (view.status === 'error') {
@@ -87,14 +91,14 @@ export default function OrderDetailPage() {
     );
   } else {
     body = (
-      <Paper withBorder radius={0} style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
+      <Paper radius={0} style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
         <OrderInfoPanel order={order} actions={actions} latestPrices={latest.data} connectors={connectors.data} executionCount={reports?.length} />
       </Paper>
     );
   }
 
   return (
-    <Box style={{ display: 'flex', flexDirection: 'column', flex: 1, minHeight: 0, height: 'calc(100dvh - 60px)', maxWidth: 880, width: '100%', margin: '0 auto' }} data-testid="order-detail">
+    <Box style={{ display: 'flex', flexDirection: 'column', flex: 1, minHeight: 0, height: `calc(100dvh - ${navHeight}px)`, maxWidth: 880, width: '100%', margin: '0 auto', background: 'var(--mantine-color-white)', borderLeft: '1px solid var(--fd-border)', borderRight: '1px solid var(--fd-border)' }} data-testid="order-detail">
       <LiveConnectionNotice state={live} onRetry={live.retry} />
       {body}
     </Box>

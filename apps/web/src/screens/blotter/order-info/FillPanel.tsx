@@ -117,7 +117,7 @@ function AcceptRejectForm({ order, actions }: { order: Order; actions: OrderActi
           size="xs"
           fullWidth
           color="red"
-          variant="light"
+          variant={reasonMissing ? 'light' : 'filled'}
           leftSection={<IconX size={14} />}
           disabled={reasonMissing || (inFlight !== undefined && inFlight !== 'reject')}
           loading={inFlight === 'reject'}

@@ -69,6 +69,8 @@ export async function startServer(): Promise<RunningServer> {
     ADMIN_PASSWORD: adminPassword,
     DEMO_PASSWORD: demoPassword,
     LOG_LEVEL: 'warn',
+    // Simulated clients on ephemeral ports: several test servers may run at once.
+    TEST_CLIENT_PORTS: 'auto',
   };
   const spawnServer = () => {
     const proc = spawn(process.execPath, [serverMain], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -35,7 +35,7 @@ for (const kind of TEST_DB_KINDS) {
 
     before(async () => {
       database = await createTestDatabase(kind, { migrate: false });
-      server = await startServer(config, { db: database.db, logger: silent });
+      server = await startServer(config, { db: database.db, logger: silent, testClient: { ports: 'off' } });
       await signIn();
       client = new TestFixClient('SGX_CLIENT_1');
       await client.connect(server.ctx.fix.port);
@@ -48,8 +48,13 @@ for (const kind of TEST_DB_KINDS) {
     });
 
     it('shows the client as connected while logged on', async () => {
-      const r = await api('/api/client-connectors');
-      const list = ((await r.json()) as { data: { comp_id: string; is_connected: boolean }[] }).data;
+      // The logon is recorded just after our Logon answer leaves, so poll briefly.
+      let list: { comp_id: string; is_connected: boolean }[] = [];
+      for (let i = 0; i < 100; i++) {
+        list = ((await (await api('/api/client-connectors')).json()) as { data: typeof list }).data;
+        if (list.find((c) => c.comp_id === 'SGX_CLIENT_1')?.is_connected) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
       assert.equal(list.find((c) => c.comp_id === 'SGX_CLIENT_1')?.is_connected, true);
       assert.equal(list.find((c) => c.comp_id === 'EEX_CLIENT_1')?.is_connected, false);
     });
@@ -202,7 +207,7 @@ for (const kind of TEST_DB_KINDS) {
 
       // The server stops (the client sees a Logout); the broker accepts on the restarted server before the client is back.
       await server.close();
-      server = await startServer({ ...config, fixPort: config.fixPort }, { db: database.db, logger: silent });
+      server = await startServer({ ...config, fixPort: config.fixPort }, { db: database.db, logger: silent, testClient: { ports: 'off' } });
       await signIn();
       assert.equal((await api(`/api/orders/${id}/accept`, {})).status, 200);
 

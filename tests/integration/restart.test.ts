@@ -22,12 +22,12 @@ describe('a restart keeps every user and sign-in session', () => {
   it('on embedded PGlite in DATA_DIR', async () => {
     const config = testConfig();
     try {
-      const first = await startServer(config, { logger: silent });
+      const first = await startServer(config, { logger: silent, testClient: { ports: 'off' } });
       const token = await signIn(first.url);
       await first.close();
 
       // Second start: the seed must not run again and must not print passwords again.
-      const second = await startServer({ ...config, adminPassword: undefined, demoPassword: undefined }, { logger: silent });
+      const second = await startServer({ ...config, adminPassword: undefined, demoPassword: undefined }, { logger: silent, testClient: { ports: 'off' } });
       try {
         assert.deepEqual(second.generatedPasswords, {});
         const me = await fetch(`${second.url}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
@@ -48,12 +48,12 @@ describe('a restart keeps every user and sign-in session', () => {
     const database = await createTestDatabase('postgres', { migrate: false });
     const config = testConfig({ databaseUrl: database.url });
     try {
-      const first = await startServer(config, { logger: silent });
+      const first = await startServer(config, { logger: silent, testClient: { ports: 'off' } });
       const health = (await (await fetch(`${first.url}/api/health`)).json()) as { database: string };
       assert.equal(health.database, 'postgres');
       const token = await signIn(first.url);
       await first.close();
-      const second = await startServer(config, { logger: silent });
+      const second = await startServer(config, { logger: silent, testClient: { ports: 'off' } });
       try {
         const me = await fetch(`${second.url}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
         assert.equal(me.status, 200);
@@ -69,7 +69,7 @@ describe('a restart keeps every user and sign-in session', () => {
   it('generates and reports passwords on first start when none are configured', async () => {
     const config = testConfig({ adminPassword: undefined, demoPassword: undefined });
     try {
-      const s = await startServer(config, { logger: silent });
+      const s = await startServer(config, { logger: silent, testClient: { ports: 'off' } });
       try {
         assert.deepEqual(Object.keys(s.generatedPasswords).sort(), ['admin', 'broker', 'viewer']);
         assert.notEqual(s.generatedPasswords.broker, s.generatedPasswords.viewer, 'a viewer must not know the trading password');

@@ -42,7 +42,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 export async function startTestServer(kind: DatabaseKind, overrides: Partial<Config> = {}): Promise<TestServer> {
   const database = await createTestDatabase(kind, { migrate: false });
   const config = testConfig(overrides);
-  const server = await startServer(config, { db: database.db, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  // No fixed localhost ports for the simulated clients: tests run several servers at once.
+  const server = await startServer(config, { db: database.db, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), testClient: { ports: 'off' } });
   const url = server.url;
   const api: TestServer['api'] = (path, init = {}) => {
     const headers = new Headers(init.headers);

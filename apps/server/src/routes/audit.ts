@@ -31,6 +31,8 @@ const FixMessagesQuery = z.strictObject({
   direction: z.enum(['TX', 'RX']).optional(),
   limit: z.coerce.number().int().min(1).max(100_000).optional(),
   beforeId: z.coerce.number().int().positive().optional(),
+  /** Also the simulated clients' own copies (the test-client service's sessions). */
+  includeSimulated: bool,
 });
 
 const ActionsQuery = z.strictObject({
@@ -66,6 +68,10 @@ export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
       params.push(v);
       return `$${params.length}`;
     };
+    // Rows are stored by session, from that session's side. Ours (the acceptor's) have our comp id,
+    // the target of some client connector, as the session's sender; the simulated clients' copies of
+    // the same traffic are hidden unless asked for.
+    if (q.includeSimulated !== 'true') where.push(`sender_comp_id IN (SELECT DISTINCT target_comp_id FROM client_connectors)`);
     if (q.ignoreHeartbeats !== 'false') where.push(`msg_type <> '0'`);
     if (q.ignoreSessionMessages === 'true') where.push(`msg_type <> ALL(${p([...SESSION_MSG_TYPES])}::text[])`);
     const start = parseDateParam(q.start, 'start');
@@ -91,8 +97,9 @@ export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
       direction: r.direction,
       msgtype: r.msg_type,
       msgseqnum: r.msg_seq_num,
-      sender_comp_id: r.sender_comp_id,
-      target_comp_id: r.target_comp_id,
+      // The message's own SenderCompID / TargetCompID (the session key is from our side).
+      sender_comp_id: r.direction === 'TX' ? r.sender_comp_id : r.target_comp_id,
+      target_comp_id: r.direction === 'TX' ? r.target_comp_id : r.sender_comp_id,
       clordid: r.clordid,
       brokerorderid: r.brokerorderid,
       poss_dup: r.poss_dup,

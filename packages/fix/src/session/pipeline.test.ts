@@ -323,6 +323,29 @@ function countingStore(inner: MessageStore, failOutboundSeq?: number) {
 }
 
 describe('sends queued back to back', () => {
+  it('replies fired together from inside fromApp get distinct numbers, in order', async () => {
+    const clock = new ManualClock();
+    const stores = new MemoryStoreFactory();
+    let session!: Session;
+    const app: Application = {
+      // Three reports without waiting for each: they run inside the event, side by side.
+      fromApp: async () => {
+        await Promise.all(['R1', 'R2', 'R3'].map((id) => session.send(ER(id))));
+      },
+    };
+    session = await Session.create({ id: ID, settings: sessionSettings('acceptor'), store: await stores.open(ID, new Date(clock.now())), app, log: new MemoryLogFactory().create(ID), clock, timers: clock, codec });
+    const transport = new RecordingTransport();
+    await session.connect(transport);
+    const msg = (fields: Array<[number, string]>, type: string, seq: number) =>
+      codec.decode(Buffer.from(codec.encode('FIX.4.4', type, [[49, ID.targetCompID], [56, ID.senderCompID], [34, String(seq)], [52, formatUtcTimestamp(clock.now())]], fields), 'latin1'));
+    await session.receive(transport, msg([[98, '0'], [108, '30']], 'A', 1));
+    transport.take();
+    await session.receive(transport, msg([[11, 'O1'], [21, '1'], [55, 'C5TC'], [54, '1'], [60, '20240102-09:00:00'], [38, '10'], [40, '1']], 'D', 2));
+    await session.idle();
+    assert.deepEqual(transport.sent.map((m) => [/\|34=(\d+)/.exec(m)![1], /\|11=([^|]+)/.exec(m)![1]]), [['2', 'R1'], ['3', 'R2'], ['4', 'R3']]);
+    assert.deepEqual((await (await stores.open(ID, new Date())).outboundRange(2, 4, 10)).map((m) => m.clOrdID), ['R1', 'R2', 'R3']);
+  });
+
   it('are persisted together and written in order, each after its store write', async () => {
     let counting!: ReturnType<typeof countingStore>;
     const r = await rig({}, new MemoryStoreFactory(), (s) => (counting = countingStore(s)).store);

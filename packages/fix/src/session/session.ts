@@ -433,13 +433,25 @@ export class Session {
     };
   }
 
-  /** Persists (message and next sender number, atomically), then writes. The order is the crash-safety guarantee. */
+  /**
+   * Persists (message and next sender number, atomically), then writes. The order is the crash-safety
+   * guarantee. The number is taken before the store write, so sends running side by side (replies an
+   * application fires together from inside an event) get distinct numbers; the store keeps writes in
+   * issue order, so they are written in number order too.
+   */
   private async persistAndSend(message: OutgoingMessage): Promise<number> {
     const seq = this.nextSenderMsgSeqNum;
-    const sendingTime = formatUtcTimestamp(this.clock.now());
-    const raw = this.codec.encode(this.id.beginString, message.msgType, this.header(seq, message.header, sendingTime), message.body);
-    await this.store.saveOutbound(this.record(message, seq, sendingTime, raw));
     this.nextSenderMsgSeqNum = seq + 1;
+    const sendingTime = formatUtcTimestamp(this.clock.now());
+    let raw: string;
+    try {
+      raw = this.codec.encode(this.id.beginString, message.msgType, this.header(seq, message.header, sendingTime), message.body);
+      await this.store.saveOutbound(this.record(message, seq, sendingTime, raw));
+    } catch (err) {
+      // Nothing went out under this number: it is free again unless a later send took the next one.
+      if (this.nextSenderMsgSeqNum === seq + 1) this.nextSenderMsgSeqNum = seq;
+      throw err;
+    }
     if (this.transport && (this.loggedOn || ADMIN_MSG_TYPES.has(message.msgType))) await this.write(raw);
     return seq;
   }

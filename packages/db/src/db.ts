@@ -8,8 +8,16 @@ export interface QueryResult<T> {
   rowCount: number;
 }
 
+export interface QueryOptions {
+  /**
+   * Prepare the statement once per connection under this name and reuse the plan (PostgreSQL; PGlite
+   * ignores it). For hot statements whose planning costs as much as running them; one name, one text.
+   */
+  readonly name?: string;
+}
+
 export interface Queryable {
-  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<T>>;
 }
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -106,8 +114,9 @@ async function openPostgres(url: string, poolSize: number): Promise<Db> {
   probe.release();
 
   const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
-    async query<T>(sql: string, params?: readonly unknown[]) {
-      const r = await c.query(sql, params as unknown[] | undefined);
+    async query<T>(sql: string, params?: readonly unknown[], options?: QueryOptions) {
+      const values = params as unknown[] | undefined;
+      const r = await (options?.name ? c.query({ name: options.name, text: sql, values }) : c.query(sql, values));
       return { rows: r.rows as T[], rowCount: r.rowCount ?? r.rows.length };
     },
   });

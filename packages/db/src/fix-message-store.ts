@@ -156,7 +156,7 @@ export class PgMessageStoreFactory implements MessageStoreFactory {
       states.map((s) => s.key[2]),
       states.map((s) => s.sender),
       states.map((s) => s.target),
-    ]);
+    ], { name: 'fix_store_flush' });
   }
 }
 

@@ -281,7 +281,11 @@ export async function storeIntakeBatch(db: Queryable, entries: readonly IntakeEn
       parties.map((x) => x.p.partyIdSource), parties.map((x) => x.p.partyRole),
     );
   }
-  const { rows } = await db.query<OrderRow & IntakeRowExtras>(intakeBatchSql(legs.length > 0, parties.length > 0), params);
+  const withLegs = legs.length > 0;
+  const withParties = parties.length > 0;
+  const { rows } = await db.query<OrderRow & IntakeRowExtras>(intakeBatchSql(withLegs, withParties), params, {
+    name: `intake_batch_${withLegs ? 'l' : ''}${withParties ? 'p' : ''}`,
+  });
   if (rows.length !== entries.length) throw new Error(`intake batch returned ${rows.length} rows for ${entries.length} entries`);
   const duplicates = entries.flatMap((e, i) => (e.order && rows[i]!.id === null ? [e.order] : []));
   const existing = duplicates.length ? await existingOrders(db, duplicates) : new Map<string, ExistingOrderFacts>();
@@ -513,14 +517,21 @@ export async function markExecReportSent(db: Queryable, id: number, seqNum: numb
   await db.query('UPDATE execution_reports SET sent_at = now(), sent_seq_num = $2 WHERE id = $1 AND sent_at IS NULL', [id, seqNum]);
 }
 
-/** Marks many reports sent at once: [report id, MsgSeqNum] pairs. */
+/**
+ * Marks many reports sent at once: [report id, MsgSeqNum] pairs. The commit does not wait for the
+ * WAL flush (synchronous_commit off for this statement's own transaction): the report is already
+ * durable in the FIX store, and a mark a crash loses only means the report goes out again at the
+ * next logon, flagged PossResend. The orders and the FIX store keep synchronous commits.
+ */
 export async function markExecReportsSent(db: Queryable, marks: ReadonlyArray<readonly [number, number]>): Promise<void> {
   if (!marks.length) return;
   await db.query(
-    `UPDATE execution_reports e SET sent_at = now(), sent_seq_num = m.seq
-       FROM unnest($1::int8[], $2::int[]) AS m(id, seq)
+    `WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true))
+     UPDATE execution_reports e SET sent_at = now(), sent_seq_num = m.seq
+       FROM unnest($1::int8[], $2::int[]) AS m(id, seq), relaxed
       WHERE e.id = m.id AND e.sent_at IS NULL`,
     [marks.map((m) => m[0]), marks.map((m) => m[1])],
+    { name: 'mark_reports_sent' },
   );
 }
 

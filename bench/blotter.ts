@@ -216,6 +216,11 @@ async function run(kind: DatabaseKind) {
     // Let the last batches paint.
     await page.waitForFunction((n) => window.__blotterMetrics!.latencies.length >= n, total, { timeout: 60_000 }).catch(() => undefined);
     await page.waitForTimeout(500);
+    if (process.env.BENCH_MEASURES) {
+      const tx = await page.evaluate((from) => performance.getEntriesByType('measure').filter((m) => m.startTime >= from && m.name.startsWith('grid:transaction')).map((m) => m.duration), phaseStart);
+      tx.sort((a, b) => a - b);
+      log(`update transactions: ${tx.length}, p50 ${percentile(tx, 50).toFixed(1)} ms, p99 ${percentile(tx, 99).toFixed(1)} ms, max ${tx.at(-1)?.toFixed(1)} ms`);
+    }
     const after = await page.evaluate(() => ({ latencies: window.__blotterMetrics!.latencies, now: performance.now(), probe: (window as unknown as { __bench: PageProbe }).__bench }));
     const phaseEnd = after.now;
     const frames = after.probe.frames.filter((f) => f >= phaseStart && f <= phaseEnd);

@@ -2,7 +2,7 @@ import './blotter.css';
 import type { Order } from '@fixdesk/protocol';
 import { Alert, Box, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconAlertCircle, IconRefresh } from '@tabler/icons-react';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { chromeFor } from '../../app/chrome';
 import { useDesktopShell } from '../../app/desktopShell';
@@ -21,12 +21,25 @@ import classes from './Blotter.module.css';
 import { BlotterCellActionsContext, type BlotterCellActions } from './blotterContext';
 import { BlotterHeader } from './BlotterHeader';
 import { BlotterLayout } from './BlotterLayout';
-import { ExecutionsGrid } from './ExecutionsGrid';
 import { OrderInfoPanel } from './order-info/OrderInfoPanel';
-import { OrdersGrid } from './OrdersGrid';
 import { openAxesWindow, openOrderWindow } from './windows';
 
 const NAV_HEIGHT = { main: 52, compact: 60, none: 0 } as const;
+
+// The grid library is large: loaded in its own chunk, requested as soon as this screen loads, so
+// its start-up runs in a task of its own while the live connection and the orders are on the way.
+const loadOrdersGrid = () => import('./OrdersGrid');
+const loadExecutionsGrid = () => import('./ExecutionsGrid');
+const OrdersGrid = lazy(() => loadOrdersGrid().then((m) => ({ default: m.OrdersGrid })));
+const ExecutionsGrid = lazy(() => loadExecutionsGrid().then((m) => ({ default: m.ExecutionsGrid })));
+
+function GridLoading() {
+  return (
+    <Group justify="center" p="md">
+      <Loader size="xs" type="dots" />
+    </Group>
+  );
+}
 
 /** The only part of the page that changes with every batch of updates: the count. */
 function OrdersTitle({ book, loadingMore }: { book: OrderBook; loadingMore: boolean }) {
@@ -47,6 +60,10 @@ function OrdersTitle({ book, loadingMore }: { book: OrderBook; loadingMore: bool
 export default function BlotterPage() {
   const { user } = useAuth();
   const live = useLiveConnection();
+  useEffect(() => {
+    void loadOrdersGrid();
+    void loadExecutionsGrid();
+  }, []);
   const book = useOrderBookInstance();
   useOrderBookFeed(book, live, fetchOrderSnapshot);
   const view = useBookStatus(book);
@@ -164,7 +181,9 @@ export default function BlotterPage() {
                 )}
               </div>
               <div className={classes.gridBox} data-testid="orders-grid">
-                <OrdersGrid book={book} selectedId={selectedId} onSelect={select} onEnter={focusFillForm} />
+                <Suspense fallback={<GridLoading />}>
+                  <OrdersGrid book={book} selectedId={selectedId} onSelect={select} onEnter={focusFillForm} />
+                </Suspense>
               </div>
             </div>
           }
@@ -175,7 +194,9 @@ export default function BlotterPage() {
                 {selected && <span style={{ fontWeight: 500, textTransform: 'none' }}>{selected.brokerorderid}</span>}
               </div>
               <div className={classes.gridBox} data-testid="executions-grid">
-                <ExecutionsGrid reports={reports ?? []} loading={selectedId !== null && reports === null && detailError === null} />
+                <Suspense fallback={<GridLoading />}>
+                  <ExecutionsGrid reports={reports ?? []} loading={selectedId !== null && reports === null && detailError === null} />
+                </Suspense>
               </div>
             </div>
           }

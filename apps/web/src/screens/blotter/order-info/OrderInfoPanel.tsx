@@ -17,14 +17,16 @@ import {
 import type { ClientConnector, Order } from '@fixdesk/protocol';
 import { ActionIcon, Badge, Box, Button, Collapse, Group, Paper, ScrollArea, SimpleGrid, Stack, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconChevronRight, IconExternalLink, IconPhone, IconStack2 } from '@tabler/icons-react';
-import { useState, type ReactNode, type Ref } from 'react';
+import { lazy, Suspense, useState, type ReactNode, type Ref } from 'react';
 import type { OrderActions } from '../../../services/orders/useOrderActions';
 import { TOKEN_MANTINE } from '../colours';
 import { FillPanel } from './FillPanel';
-import { MultilegModal } from './MultilegModal';
 import { OrderHistory } from './OrderHistory';
 import { PARTY_ID_SOURCE_NAMES, PARTY_ROLE_NAMES, sideVerb, traderParty } from './orderText';
 import { PendingRequestPanel } from './PendingRequestPanel';
+
+// The trade capture draws AG Grid leg grids: loaded when first opened.
+const MultilegModal = lazy(() => import('./MultilegModal').then((m) => ({ default: m.MultilegModal })));
 
 function Figure({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   return (
@@ -193,14 +195,18 @@ export function OrderInfoPanel({ order, actions, latestPrices, connectors = [], 
               <Button id="fill-panel-first" size="xs" fullWidth leftSection={<IconStack2 size={14} />} onClick={() => setMultilegOpen(true)}>
                 Open Trade Capture
               </Button>
-              <MultilegModal
-                opened={multilegOpen}
-                onClose={() => setMultilegOpen(false)}
-                order={order}
-                actions={actions}
-                latestPrices={latestPrices}
-                connector={connector}
-              />
+              {multilegOpen && (
+                <Suspense fallback={null}>
+                  <MultilegModal
+                    opened={multilegOpen}
+                    onClose={() => setMultilegOpen(false)}
+                    order={order}
+                    actions={actions}
+                    latestPrices={latestPrices}
+                    connector={connector}
+                  />
+                </Suspense>
+              )}
               {order.ordstatus === 'A' && (
                 <Box mt={10}>
                   <FillPanel order={order} actions={actions} latestPrices={latestPrices} />

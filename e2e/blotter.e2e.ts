@@ -253,6 +253,31 @@ describe('blotter', () => {
     });
   });
 
+  it('shows a client replace request with the new terms and refuses it with a reason', async () => {
+    await e2e.withPage(async (page) => {
+      const blotter = await signInToBlotter(page);
+      const { clOrdId, id } = await sendOrder({ qty: '8', price: '27000' }, 'RPL');
+      await blotter.acceptButton(id).click();
+      await blotter.statusCell(id).getByText('Accepted').waitFor();
+      await blotter.select(id);
+      const replaceId = `${clOrdId}-R`;
+      await client.send('G', [[11, replaceId], [37, id], [38, '12'], [40, '2'], [41, clOrdId], [44, '26900'], [54, '1'], [55, 'C5TC'], [60, ts()]]);
+      await client.waitForReport(replaceId, (m) => m.get(150) === 'E');
+      const request = blotter.info.pendingRequest;
+      await request.getByText('Client requests replace').waitFor();
+      assert.match((await request.textContent()) ?? '', /Qty8.*12.*Price27,000\.00.*26,900\.00/);
+      await blotter.statusCell(id).getByText('Pending Replace').waitFor();
+      await screenshot(page, 'blotter-replace-request');
+      await request.getByRole('textbox', { name: 'Reason (required to refuse)' }).fill('Size not available at that level');
+      await request.getByRole('button', { name: 'Refuse' }).click();
+      const refusal = await client.waitFor(() => client.received.find((m) => m.msgType === '9' && m.get(11) === replaceId), 'OrderCancelReject');
+      assert.equal(refusal.get(434), '2', 'answers the cancel/replace request');
+      assert.equal(refusal.get(58), 'Size not available at that level');
+      await blotter.statusCell(id).getByText('Accepted').waitFor();
+      await request.waitFor({ state: 'detached' });
+    });
+  });
+
   it('captures a multileg order: spread entry, buy and sell leg panels, leg fills', async () => {
     await e2e.withPage(async (page) => {
       const blotter = await signInToBlotter(page);
@@ -304,6 +329,55 @@ describe('blotter', () => {
       await page.keyboard.press('Escape');
       await modal.waitFor({ state: 'detached' });
       await blotter.statusCell(id).getByText('Filled').waitFor();
+    });
+  });
+
+  it('books a spread fill for the whole strategy from the trade capture', async () => {
+    await e2e.withPage(async (page) => {
+      const blotter = await signInToBlotter(page);
+      const clOrdId = nextClOrdId('SPR');
+      await client.send('AB', [
+        [11, clOrdId], [38, '3'], [40, '2'], [44, '-150'], [54, '2'], [55, 'C5TC'], [59, '0'], [60, ts()], [167, 'MLEG'],
+        [555, '2'],
+        [600, 'C5TC'], [609, 'FUT'], [610, maturity(4)], [623, '1'], [624, '2'],
+        [600, 'C5TC'], [609, 'FUT'], [610, maturity(5)], [623, '1'], [624, '1'],
+      ]);
+      const id = (await client.waitForReport(clOrdId, (m) => m.get(150) === 'A')).get(37)!;
+      await blotter.acceptButton(id).click();
+      await blotter.statusCell(id).getByText('Accepted').waitFor();
+      await blotter.select(id);
+      await blotter.info.openTradeCapture.click();
+      const spread = page.getByRole('dialog').getByTestId('spread-fill');
+      await spread.getByRole('spinbutton', { name: 'Spread fill price' }).fill('-160');
+      await spread.getByText('Sell order fill price -160 is below limit price -150 (must be ≥)', { exact: true }).waitFor();
+      await spread.getByRole('spinbutton', { name: 'Spread fill quantity' }).fill('1');
+      await spread.getByRole('spinbutton', { name: 'Spread fill price' }).fill('-140');
+      await spread.getByRole('button', { name: 'Submit Spread Fill' }).click();
+      const fill = await client.waitForReport(clOrdId, (m) => m.get(150) === 'F');
+      assert.deepEqual([fill.get(32), fill.get(31), fill.get(39)], ['1', '-140', '1']);
+      await page.getByRole('dialog').getByTestId('ml-cumqty').getByText('1', { exact: true }).waitFor();
+    });
+  });
+
+  it('shows Error Loading Orders with the server message, and Retry loads them', async () => {
+    await e2e.withPage(async (page) => {
+      let failing = true;
+      await page.route(/\/api\/orders\?/, async (route) => {
+        if (!failing) return route.fallback();
+        await route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ success: false, message: 'Order store unavailable' }) });
+      });
+      const login = new LoginPage(page);
+      await login.goto();
+      await login.signIn('broker', e2e.server.demoPassword);
+      await page.waitForURL((url) => url.pathname !== '/login');
+      await page.goto('/orders');
+      const error = page.getByTestId('orders-error');
+      await error.waitFor();
+      assert.match((await error.textContent()) ?? '', /Error Loading Orders.*Order store unavailable/);
+      await screenshot(page, 'blotter-error');
+      failing = false;
+      await error.getByRole('button', { name: 'Retry' }).click();
+      await page.getByTestId('orders-title').waitFor();
     });
   });
 

@@ -64,12 +64,16 @@ export function orderRoutes(app: FastifyInstance, ctx: AppContext): void {
     return { success: true, data: presentOrders(bundle, true)[0] };
   });
 
-  const answer = (o: ActionOutcome): OrderActionResponse => ({
-    success: true,
-    order: presentOrders({ orders: [{ ...o.order, client_name: null, client_phone: null, company_name: null }], legs: [], parties: [], requests: [], execReports: [] }, false)[0]!,
-    fullyFilled: o.fullyFilled,
-    message: o.message,
-  });
+  // The whole order as the screens show it (legs, parties, client, pending request), after the commit.
+  const answer = async (o: ActionOutcome): Promise<OrderActionResponse> => {
+    const bundle = await getOrderBundle(ctx.db, o.order.id);
+    return {
+      success: true,
+      order: presentOrders(bundle ?? { orders: [{ ...o.order, client_name: null, client_phone: null, company_name: null }], legs: [], parties: [], requests: [], execReports: [] }, false)[0]!,
+      fullyFilled: o.fullyFilled,
+      message: o.message,
+    };
+  };
   const trade = { config: { access: 'trade' as const } };
 
   app.post('/api/orders/:id/accept', trade, async (req) => {

@@ -103,3 +103,28 @@ describe('sessionExpiry', () => {
     assert.equal(sessionExpiry('not a date', now), now + SESSION_TTL_MS);
   });
 });
+
+describe('sessionStore with two tabs', () => {
+  it('a read between the writes of another tab neither signs out nor clears', () => {
+    const data = new Map<string, string>();
+    const writes: string[] = [];
+    const storage = {
+      getItem: (k: string) => data.get(k) ?? null,
+      setItem: (k: string, v: string) => {
+        writes.push(k);
+        data.set(k, v);
+      },
+      removeItem: (k: string) => void data.delete(k),
+    };
+    const store = createSessionStore(storage, () => 1_000);
+    const user = { user_id: 1, username: 'broker', role: 'broker' as const, first_name: 'Ben', last_name: null, email: null };
+    store.save({ user, token: 't1', expiresAt: 5_000 });
+    assert.equal(writes.at(-1), 'user', 'the user key is written last');
+    // Tab B half-way through a new sign-in: token and expiry rewritten, the user not yet.
+    data.set('token', 't2');
+    data.set('sessionExpiresAt', '9000');
+    const seen = store.load();
+    assert.equal(seen?.token, 't2');
+    assert.equal(data.get('user') !== undefined, true, 'nothing was cleared');
+  });
+});

@@ -79,6 +79,9 @@ export function createSessionStore(storage: KeyValueStorage, now: () => number =
       if (readToken() !== null) clear();
       return null;
     }
+    // Another tab may be in the middle of save(): the user key is written last, so a user without an
+    // expiry is a write in progress, not a broken session to clear.
+    if (rawExpiry === null) return null;
     const expiresAt = Number(rawExpiry);
     let user: SessionUser | null = null;
     try {
@@ -97,11 +100,14 @@ export function createSessionStore(storage: KeyValueStorage, now: () => number =
   return {
     load,
     clear,
+    // Overwrites in place, user last, so a second tab reading meanwhile never sees a half-written
+    // session and clears it.
     save(session) {
-      clear();
-      storage.setItem(SESSION_KEYS.user, JSON.stringify(session.user));
-      storage.setItem(SESSION_KEYS.expiresAt, String(session.expiresAt));
+      for (const key of TOKEN_KEYS) if (key !== SESSION_KEYS.token) storage.removeItem(key);
       if (session.token) storage.setItem(SESSION_KEYS.token, session.token);
+      else storage.removeItem(SESSION_KEYS.token);
+      storage.setItem(SESSION_KEYS.expiresAt, String(session.expiresAt));
+      storage.setItem(SESSION_KEYS.user, JSON.stringify(session.user));
     },
     token() {
       return load()?.token ?? null;

@@ -171,7 +171,8 @@ export class FixGateway implements ClientMessageSender {
       logFactory,
       // New orders overlap: the order core queues them in sequence and they commit in batches, each
       // MsgSeqNum persisted once its order committed. Cancels, replaces and status requests wait.
-      defaultSettings: { pipelineApplication: ['D', 'AB'] },
+      // Reports going out do not hold the next inbound order while their store write commits.
+      defaultSettings: { pipelineApplication: ['D', 'AB'], pipelineSends: true },
     });
     this.outbox.attach(this);
     this.orders.attachSender(this);

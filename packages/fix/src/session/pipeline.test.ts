@@ -379,3 +379,97 @@ describe('sends queued back to back', () => {
     assert.deepEqual(stored.map((m) => m.msgSeqNum), [1, 2, 4]);
   });
 });
+
+/** A store whose outbound writes wait until the test opens the gate. */
+function gatedStore(inner: MessageStore) {
+  const gates: Array<{ seq: number; open: () => void; fail: (err: unknown) => void }> = [];
+  const store: MessageStore = {
+    sessionID: inner.sessionID,
+    sequenceState: () => inner.sequenceState(),
+    saveOutbound: async (m: StoredMessage) => {
+      if (m.msgType === '8') await new Promise<void>((open, fail) => gates.push({ seq: m.msgSeqNum, open, fail }));
+      return inner.saveOutbound(m);
+    },
+    saveInbound: (m, n) => inner.saveInbound(m, n),
+    auditOutbound: (m) => inner.auditOutbound(m),
+    setNextSenderMsgSeqNum: (n) => inner.setNextSenderMsgSeqNum(n),
+    setNextTargetMsgSeqNum: (n) => inner.setNextTargetMsgSeqNum(n),
+    outboundRange: (b, e, l) => inner.outboundRange(b, e, l),
+    reset: (t) => inner.reset(t),
+    close: () => inner.close(),
+  };
+  const gate = (seq: number) => {
+    const g = gates.find((x) => x.seq === seq);
+    assert.ok(g, `no store write waiting for MsgSeqNum ${seq}`);
+    return g;
+  };
+  return { store, gate };
+}
+
+describe('sends behind the event queue (settings.pipelineSends)', () => {
+  const SETTINGS = { pipelineApplication: ['D'], pipelineSends: true };
+
+  it('an inbound order does not wait for the store write of a report going out', async () => {
+    let gated!: ReturnType<typeof gatedStore>;
+    const r = await rig(SETTINGS, new MemoryStoreFactory(), (s) => (gated = gatedStore(s)).store);
+    const sent = r.session.send(ER('X1'));
+    await flush();
+    await r.receive(D(2, 'A'));
+    assert.deepEqual(r.app.labels, ['D:A'], 'handed on while the report waits for its commit');
+    assert.deepEqual(r.transport.types(), [], 'nothing written before the store write');
+    gated.gate(2).open();
+    assert.equal(await sent, 2);
+    assert.deepEqual(r.transport.types(), ['8']);
+    r.app.call('D:A').finish();
+    await r.session.idle();
+  });
+
+  it('writes in MsgSeqNum order even when a later store write finishes first', async () => {
+    let gated!: ReturnType<typeof gatedStore>;
+    const r = await rig(SETTINGS, new MemoryStoreFactory(), (s) => (gated = gatedStore(s)).store);
+    const first = r.session.send(ER('X1'));
+    await flush();
+    const second = r.session.send(ER('X2'));
+    await flush();
+    gated.gate(3).open();
+    await flush();
+    assert.deepEqual(r.transport.sent, [], 'X2 waits for X1');
+    gated.gate(2).open();
+    assert.deepEqual(await Promise.all([first, second]), [2, 3]);
+    assert.deepEqual(r.transport.sent.map((m) => /\|11=([^|]+)/.exec(m)![1]), ['X1', 'X2']);
+  });
+
+  it('a ResendRequest is answered only once the reports numbered before it are stored', async () => {
+    let gated!: ReturnType<typeof gatedStore>;
+    const r = await rig(SETTINGS, new MemoryStoreFactory(), (s) => (gated = gatedStore(s)).store);
+    void r.session.send(ER('X1'));
+    await flush();
+    const resend = r.receive('35=2|34=2|7=2|16=0');
+    await flush();
+    assert.deepEqual(r.transport.types(), []);
+    gated.gate(2).open();
+    await resend;
+    // The report itself, then its copy for the resend (PossDupFlag=Y): never a GapFill over it.
+    assert.deepEqual(r.transport.types(), ['8', '8']);
+    assert.match(r.transport.sent[1]!, /\|43=Y\|/);
+  });
+
+  it('a failed store write writes nothing after it and drops the connection; the next logon reloads the numbers', async () => {
+    let gated!: ReturnType<typeof gatedStore>;
+    const r = await rig(SETTINGS, new MemoryStoreFactory(), (s) => (gated = gatedStore(s)).store);
+    const results = Promise.allSettled(['X1', 'X2', 'X3'].map((id) => r.session.send(ER(id))));
+    await flush();
+    gated.gate(2).open();
+    gated.gate(3).fail(new Error('disk full'));
+    gated.gate(4).open();
+    assert.deepEqual((await results).map((x) => x.status), ['fulfilled', 'rejected', 'fulfilled']);
+    await r.session.idle();
+    assert.deepEqual(r.transport.sent.map((m) => /\|11=([^|]+)/.exec(m)![1]), ['X1']);
+    assert.equal(r.session.state.name, 'disconnected');
+    assert.match(r.transport.ended ?? '', /message store failed/);
+    // Reconnect: the durable numbers (X3 stored, so next is 5) are the truth again.
+    const again = new RecordingTransport();
+    await r.session.connect(again);
+    assert.equal(r.session.status().nextSenderMsgSeqNum, 5);
+  });
+});

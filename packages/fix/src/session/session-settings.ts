@@ -53,6 +53,13 @@ export interface SessionSettings {
   readonly pipelineApplication: readonly string[];
   /** Handed-on messages not yet finished by the application beyond which the session waits for them. */
   readonly maxPipelinedMessages: number;
+  /**
+   * Application messages sent from outside an event (send()) no longer hold the session's event queue
+   * while their store write commits: the next event (an inbound order) goes ahead. Each message is
+   * still persisted before its bytes are written, and bytes still go out in MsgSeqNum order; events
+   * that need the wire settled (a ResendRequest answer, a reset, a logon) wait for them.
+   */
+  readonly pipelineSends: boolean;
 }
 
 export const DEFAULT_SESSION_SETTINGS: Omit<SessionSettings, 'role'> = {
@@ -74,6 +81,7 @@ export const DEFAULT_SESSION_SETTINGS: Omit<SessionSettings, 'role'> = {
   whenNotLoggedOn: 'persist',
   pipelineApplication: [],
   maxPipelinedMessages: 1_000,
+  pipelineSends: false,
 };
 
 export function sessionSettings(role: SessionSettings['role'], overrides: Partial<SessionSettings> = {}): SessionSettings {

@@ -146,12 +146,19 @@ export class Session {
   /** Pipelining: inbound messages handed on whose numbers are not persisted yet, in MsgSeqNum order. */
   private readonly unconsumed: Unconsumed[] = [];
   private completionQueued = false;
+  /** completeSettled is answering a failure: numbers behind it must wait for it. */
+  private completing = false;
   /** Pipelining: the store writes persisting finished messages' numbers (never rejects). */
   private consumeWrites: Promise<void> = SETTLED;
   private consumeWritesPending = 0;
   private consumeFailure: { readonly error: unknown } | undefined;
   /** Sends queued since the last other event: they go out as one batch (one store round). */
   private openSendBatch: QueuedSend[] | undefined;
+  /** Socket writes in MsgSeqNum order: each waits for its own store write and for the write before it. */
+  private wireTail: Promise<void> = SETTLED;
+  private wirePending = 0;
+  /** A store write of an outbound message failed: nothing more is written on this connection. */
+  private wireBroken = false;
 
   private constructor(deps: SessionDeps) {
     this.id = deps.id;
@@ -191,6 +198,7 @@ export class Session {
       this.testRequestSentAt = undefined;
       this.queued.clear();
       this.resendTarget = 0;
+      this.wireBroken = false;
       this.startTicking();
       await this.dispatch({ kind: 'connect' });
     });
@@ -443,17 +451,43 @@ export class Session {
     const seq = this.nextSenderMsgSeqNum;
     this.nextSenderMsgSeqNum = seq + 1;
     const sendingTime = formatUtcTimestamp(this.clock.now());
-    let raw: string;
+    let written: Promise<void>;
     try {
-      raw = this.codec.encode(this.id.beginString, message.msgType, this.header(seq, message.header, sendingTime), message.body);
-      await this.store.saveOutbound(this.record(message, seq, sendingTime, raw));
+      const raw = this.codec.encode(this.id.beginString, message.msgType, this.header(seq, message.header, sendingTime), message.body);
+      written = this.queueWrite(this.store.saveOutbound(this.record(message, seq, sendingTime, raw)), raw, ADMIN_MSG_TYPES.has(message.msgType));
+      await written;
     } catch (err) {
       // Nothing went out under this number: it is free again unless a later send took the next one.
       if (this.nextSenderMsgSeqNum === seq + 1) this.nextSenderMsgSeqNum = seq;
       throw err;
     }
-    if (this.transport && (this.loggedOn || ADMIN_MSG_TYPES.has(message.msgType))) await this.write(raw);
     return seq;
+  }
+
+  /**
+   * Writes `raw` once `stored` resolved and every earlier message was written: the store keeps writes
+   * in issue order, so bytes leave in MsgSeqNum order. Only to the connection that was current when
+   * the message was sent, and app messages only while logged on (else they wait in the store for a
+   * resend). Rejects, writing nothing, when the store write failed.
+   */
+  private queueWrite(stored: Promise<void>, raw: string, admin: boolean): Promise<void> {
+    const transport = this.transport;
+    this.wirePending += 1;
+    const written = this.wireTail
+      .then(() => stored)
+      .then(async () => {
+        if (!this.wireBroken && transport && this.transport === transport && (admin || this.loggedOn)) await this.write(raw);
+      })
+      .finally(() => {
+        this.wirePending -= 1;
+      });
+    this.wireTail = written.catch(() => {});
+    return written;
+  }
+
+  /** Resolves once every message handed to the wire chain was written (or dropped). */
+  private async wireSettled(): Promise<void> {
+    while (this.wirePending > 0) await this.wireTail;
   }
 
   private async write(raw: string): Promise<void> {
@@ -475,6 +509,10 @@ export class Session {
    * persisted count as sent, as they would be while logged out.
    */
   private async sendBatch(batch: QueuedSend[]): Promise<void> {
+    if (this.settings.pipelineSends) {
+      this.sendBehind(batch);
+      return;
+    }
     if (batch.length === 1) {
       const q = batch[0]!;
       try {
@@ -524,6 +562,49 @@ export class Session {
       this.log.onEvent(`message store failed while sending: ${text}`);
       await this.dispatch({ kind: 'disconnect', reason: `message store failed: ${text}` });
     }
+  }
+
+  /**
+   * settings.pipelineSends: numbers taken and store writes issued now, bytes written by the wire chain
+   * as each write commits; the event ends without waiting. A failed store write stops the writing and
+   * drops the connection (the next logon reloads the durable numbers); messages that were persisted
+   * count as sent, as while logged out.
+   */
+  private sendBehind(batch: QueuedSend[]): void {
+    if (!this.loggedOn && this.settings.whenNotLoggedOn === 'reject') {
+      for (const q of batch) q.reject(new Error(`${this.key} is not logged on`));
+      return;
+    }
+    for (const q of batch) {
+      try {
+        this.app.toApp?.(q.message, this.id, false);
+      } catch (err) {
+        if (err instanceof DoNotSend) q.resolve(0);
+        else q.reject(err);
+        continue;
+      }
+      const seq = this.nextSenderMsgSeqNum;
+      this.nextSenderMsgSeqNum = seq + 1;
+      const sendingTime = formatUtcTimestamp(this.clock.now());
+      const raw = this.codec.encode(this.id.beginString, q.message.msgType, this.header(seq, q.message.header, sendingTime), q.message.body);
+      const stored = this.store.saveOutbound(this.record(q.message, seq, sendingTime, raw));
+      const failedStore = stored.then(() => false, () => true);
+      this.queueWrite(stored, raw, false).then(
+        () => q.resolve(seq),
+        (err: unknown) => {
+          q.reject(err);
+          void failedStore.then((storeFailed) => storeFailed && this.outboundStoreFailed(err));
+        },
+      );
+    }
+  }
+
+  private outboundStoreFailed(err: unknown): void {
+    if (this.wireBroken) return;
+    this.wireBroken = true;
+    const text = err instanceof Error ? err.message : String(err);
+    this.log.onEvent(`message store failed while sending: ${text}`);
+    this.enqueue(() => this.dispatch({ kind: 'disconnect', reason: `message store failed: ${text}` })).catch(() => {});
   }
 
   async sendApp(message: OutgoingMessage): Promise<number> {
@@ -943,7 +1024,7 @@ export class Session {
       )
       .then(() => {
         settle();
-        if (this.unconsumed[0] === entry) this.queueCompletion();
+        if (this.unconsumed[0] === entry) this.completeFinished();
       });
   }
 
@@ -958,17 +1039,44 @@ export class Session {
   }
 
   /**
+   * Right when a handed-on message finished (outside any event): persists the numbers of the finished
+   * messages at the head of the pipeline, in order, at once, so they share the commit of the report
+   * the application queued for the same order. A failed message needs an answer sent from inside an
+   * event: from there on the completion event takes over.
+   */
+  private completeFinished(): void {
+    if (this.completing) {
+      this.queueCompletion();
+      return;
+    }
+    const done: Unconsumed[] = [];
+    while (this.unconsumed[0]?.settled && !this.unconsumed[0].failure) done.push(this.unconsumed.shift()!);
+    this.persistConsumed(done);
+    if (this.unconsumed[0]?.settled) this.queueCompletion();
+  }
+
+  /**
    * Inside an event: answers the failures of the finished messages at the head of the pipeline and
    * persists their numbers, in order. The writes are not awaited here (the store keeps them in issue
    * order), so an outbound report queued right behind shares their commit; settlePipeline awaits them.
    */
   private async completeSettled(): Promise<void> {
     const done: Unconsumed[] = [];
-    while (this.unconsumed[0]?.settled) {
-      const entry = this.unconsumed.shift()!;
-      if (entry.failure) await this.answerAppFailure(entry.message, entry.failure.error);
-      done.push(entry);
+    this.completing = true;
+    try {
+      while (this.unconsumed[0]?.settled) {
+        const entry = this.unconsumed[0];
+        // Not persisted past a failure whose answer could not be sent: it is tried again later.
+        if (entry.failure) await this.answerAppFailure(entry.message, entry.failure.error);
+        done.push(this.unconsumed.shift()!);
+      }
+    } finally {
+      this.completing = false;
+      this.persistConsumed(done);
     }
+  }
+
+  private persistConsumed(done: readonly Unconsumed[]): void {
     if (!done.length) return;
     // Only the last carries the next number: the others are audit records.
     const writes = done.map((e, i) => {
@@ -999,7 +1107,7 @@ export class Session {
    * the persisting writes, so the event fails and the connection is dropped.
    */
   private get pipelineBusy(): boolean {
-    return this.unconsumed.length > 0 || this.consumeWritesPending > 0 || this.consumeFailure !== undefined;
+    return this.unconsumed.length > 0 || this.consumeWritesPending > 0 || this.consumeFailure !== undefined || this.wirePending > 0;
   }
 
   private async settlePipeline(): Promise<void> {
@@ -1010,6 +1118,7 @@ export class Session {
       await this.completeSettled();
     }
     if (this.consumeWritesPending > 0) await this.consumeWrites;
+    await this.wireSettled();
     const failure = this.consumeFailure;
     if (failure) {
       this.consumeFailure = undefined;
@@ -1078,6 +1187,8 @@ export class Session {
    * here touches nextSenderMsgSeqNum: replays are copies, recorded for the audit only.
    */
   async answerResendRequest(message: InboundMessage): Promise<boolean> {
+    // Everything numbered so far must be in the store before it is read back.
+    await this.wireSettled();
     const begin = Number(message.get(Tag.BeginSeqNo));
     const endRaw = Number(message.get(Tag.EndSeqNo));
     if (!Number.isSafeInteger(begin) || begin < 1 || !Number.isSafeInteger(endRaw) || endRaw < 0) {

@@ -326,14 +326,14 @@ describe('sends queued back to back', () => {
   it('replies fired together from inside fromApp get distinct numbers, in order', async () => {
     const clock = new ManualClock();
     const stores = new MemoryStoreFactory();
-    let session!: Session;
+    const self: { session?: Session } = {};
     const app: Application = {
       // Three reports without waiting for each: they run inside the event, side by side.
       fromApp: async () => {
-        await Promise.all(['R1', 'R2', 'R3'].map((id) => session.send(ER(id))));
+        await Promise.all(['R1', 'R2', 'R3'].map((id) => self.session!.send(ER(id))));
       },
     };
-    session = await Session.create({ id: ID, settings: sessionSettings('acceptor'), store: await stores.open(ID, new Date(clock.now())), app, log: new MemoryLogFactory().create(ID), clock, timers: clock, codec });
+    const session = (self.session = await Session.create({ id: ID, settings: sessionSettings('acceptor'), store: await stores.open(ID, new Date(clock.now())), app, log: new MemoryLogFactory().create(ID), clock, timers: clock, codec }));
     const transport = new RecordingTransport();
     await session.connect(transport);
     const msg = (fields: Array<[number, string]>, type: string, seq: number) =>

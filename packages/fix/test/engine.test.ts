@@ -358,3 +358,37 @@ describe('TLS', () => {
     }
   });
 });
+
+describe('operator calls on a live session', () => {
+  it('keep the settings the authenticator gave the counterparty at logon', async () => {
+    const acceptor = await Acceptor.start({
+      port: 0,
+      host: '127.0.0.1',
+      authenticator: new CounterpartyAuthenticator(() => ({ active: true, settings: { maxLatencySec: 7, timeZone: 'Asia/Singapore' } })),
+      app: { fromApp: () => {} },
+      storeFactory: new MemoryStoreFactory(),
+      codec,
+    });
+    const initiator = await Initiator.start({
+      host: '127.0.0.1',
+      port: acceptor.port,
+      sessionID: CLIENT,
+      settings: { heartBtIntSec: 30 },
+      app: { fromApp: () => {} },
+      storeFactory: new MemoryStoreFactory(),
+      codec,
+      reconnect: false,
+    });
+    try {
+      await until('logon', () => acceptor.list().some((s) => s.loggedOn));
+      await acceptor.send(BROKER, executionReport('OP-1', 1));
+      await acceptor.setNextTargetMsgSeqNum(BROKER, acceptor.list()[0]!.nextTargetMsgSeqNum);
+      const settings = acceptor.session(BROKER)!.settings;
+      assert.equal(settings.maxLatencySec, 7);
+      assert.equal(settings.timeZone, 'Asia/Singapore');
+    } finally {
+      await initiator.stop();
+      await acceptor.stop(500);
+    }
+  });
+});

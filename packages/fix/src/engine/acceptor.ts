@@ -157,11 +157,15 @@ export class Acceptor {
   }
 
   /** The session object, created (store opened) if it was not seen since start. */
-  private async sessionFor(id: SessionID, overrides: Partial<SessionSettings> = {}): Promise<Session> {
+  /**
+   * The session object for an id. `overrides` (the authenticator's settings for this counterparty)
+   * are applied only on a logon; operator calls and sends leave a live session's settings alone.
+   */
+  private async sessionFor(id: SessionID, overrides?: Partial<SessionSettings>): Promise<Session> {
     const key = sessionIdToString(id);
     const existing = this.sessions.get(key);
     if (existing) {
-      existing.settings = sessionSettings('acceptor', { ...this.options.defaultSettings, ...overrides });
+      if (overrides) existing.settings = sessionSettings('acceptor', { ...this.options.defaultSettings, ...overrides });
       return existing;
     }
     const store = await this.options.storeFactory.open(id, new Date(this.clock.now()));
@@ -172,7 +176,7 @@ export class Acceptor {
     }
     const session = await Session.create({
       id,
-      settings: sessionSettings('acceptor', { ...this.options.defaultSettings, ...overrides }),
+      settings: sessionSettings('acceptor', { ...this.options.defaultSettings, ...(overrides ?? {}) }),
       store,
       app: this.options.app,
       log: this.logFactory.create(id),

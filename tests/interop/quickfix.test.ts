@@ -293,7 +293,9 @@ describe('interop with QuickFIX C++', { skip, timeout: 60_000 }, () => {
         const probes = qf.messages('TX').filter((m) => hasFields(m, { 35: '1' }));
         assert.deepEqual(probes, [], `QuickFIX had to send TestRequests; our send gaps were ${gaps.join(', ')} ms`);
         assert.ok(
-          gaps.every((g) => g <= 1100),
+          // HeartBtInt plus our tick (50 ms) plus event-loop delay on a busy machine, always short of
+          // the 1.2 x HeartBtInt after which QuickFIX would have to probe with a TestRequest.
+          gaps.every((g) => g < 1200),
           `gaps between our messages ${gaps.join(', ')} ms exceed HeartBtInt=1 s`,
         );
       } finally {

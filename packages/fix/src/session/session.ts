@@ -403,12 +403,12 @@ export class Session {
   }
 
   /**
-   * Ticks drive heartbeats and liveness checks. A tick of a tenth of HeartBtInt (at most the configured
-   * interval) keeps a heartbeat from going out a whole tick late on short heartbeat intervals.
+   * Ticks drive heartbeats and liveness checks. A tick of a twentieth of HeartBtInt (at most the
+   * configured interval) keeps a heartbeat within 5 % of HeartBtInt on short heartbeat intervals.
    */
   startTicking(): void {
     this.stopTicking();
-    const interval = this.heartBtIntSec > 0 ? Math.min(this.settings.tickIntervalMs, Math.max(50, this.heartBtIntSec * 100)) : this.settings.tickIntervalMs;
+    const interval = this.heartBtIntSec > 0 ? Math.min(this.settings.tickIntervalMs, Math.max(25, this.heartBtIntSec * 50)) : this.settings.tickIntervalMs;
     this.tick = this.timers.every(interval, () => {
       // Ticks are only worth queueing when nothing is pending; a backlog already keeps the session busy.
       void this.enqueue(() => this.dispatch({ kind: 'tick' })).catch(() => {});

@@ -1,19 +1,9 @@
 import type { Queryable } from './db';
 
-// The shape of the engine's generated dictionary data (packages/fix/src/dictionary/fix44.generated.json).
-export type DictionaryItem =
-  | { field: number; required: boolean }
-  | { component: string; required: boolean }
-  | { group: number; required: boolean; items: DictionaryItem[] };
+// The engine's generated dictionary data (packages/fix/src/dictionary/fix44.generated.json).
+import type { DictionaryData, DictionaryItem } from '@fixdesk/fix';
 
-export interface DictionaryData {
-  beginString: string;
-  fields: { tag: number; name: string; type: string; enums?: { value: string; description: string }[] }[];
-  header: DictionaryItem[];
-  trailer: DictionaryItem[];
-  components: Record<string, DictionaryItem[]>;
-  messages: { name: string; msgType: string; category: 'admin' | 'app'; items: DictionaryItem[] }[];
-}
+export type { DictionaryData, DictionaryItem };
 
 // Links to our own FIX specification page, never to an outside site.
 const REFERENCE_BASE = '/fix-specification?component=';

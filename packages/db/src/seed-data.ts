@@ -1,5 +1,6 @@
 // Demo reference data written on first start. Fictitious firms and people; real contract
 // specifications (spec 001 §9 for the freight contracts).
+import { FREIGHT_CONTRACT_SPECS, type ContractSpec } from '@fixdesk/domain';
 
 export interface DemoSecurity {
   symbol: string;
@@ -18,36 +19,11 @@ export interface DemoSecurity {
   trading_hours: string;
 }
 
-const freight = (
-  symbol: string,
-  instrument_name: string,
-  description: string,
-  kind: 'timecharter' | 'voyage',
-): DemoSecurity => ({
-  symbol,
-  instrument_name,
-  description,
-  instrument_type: 'Commodities',
-  asset_class: 'FUTURES',
-  // Timecharter averages trade in days at whole dollars a day; voyage routes in 1,000 t lots at cents a tonne.
-  price_tick_size: kind === 'timecharter' ? '1' : '0.01',
-  qty_tick_size: '1',
-  contract_size: kind === 'timecharter' ? '1' : '1000',
-  contract_unit: kind === 'timecharter' ? 'day ($/day)' : 'tonnes ($/t)',
-  series_months: kind === 'timecharter' ? 84 : 36,
-  currency: 'USD',
-  exchange: 'SGX',
-  exchange_mics: 'SGX,EEX',
-  trading_hours: '08:00-19:00 SGT',
-});
+/** The freight contracts come from the domain's table (spec 001 §9); the seed adds where they trade. */
+const freight = (spec: ContractSpec): DemoSecurity => ({ ...spec, exchange: 'SGX', trading_hours: '08:00-19:00 SGT' });
 
 export const DEMO_SECURITIES: DemoSecurity[] = [
-  freight('C5TC', 'Capesize 5TC', 'Capesize timecharter average of five routes', 'timecharter'),
-  freight('P4TC', 'Panamax 4TC', 'Panamax timecharter average of four routes', 'timecharter'),
-  freight('S10TC', 'Supramax 10TC', 'Supramax timecharter average of ten routes', 'timecharter'),
-  freight('C3', 'Capesize C3', 'Iron ore voyage Tubarao to Qingdao', 'voyage'),
-  freight('C5', 'Capesize C5', 'Iron ore voyage West Australia to Qingdao', 'voyage'),
-  freight('C7', 'Capesize C7', 'Coal voyage Bolivar to Rotterdam', 'voyage'),
+  ...FREIGHT_CONTRACT_SPECS.map(freight),
   {
     symbol: 'FO380',
     instrument_name: 'Fuel Oil 380cst',

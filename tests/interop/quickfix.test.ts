@@ -337,7 +337,9 @@ describe('interop with QuickFIX C++', { skip, timeout: 60_000 }, () => {
       let stopped = false;
       try {
         qf.script(['start', 'wait-logon', 'wait-logout 8000'].join('\n'), true);
-        await qf.waitForLine((l) => l.startsWith('LOGON '), 10_000);
+        // Stop only once the peer's own wait-logon has seen the logon: a Logout that arrived before
+        // that command ran would leave it waiting for a second logon.
+        await qf.waitForLine((l) => l.startsWith('OK wait-logon'), 10_000);
         const stopping = acceptor.stop(2000).then(() => (stopped = true));
         await Promise.race([stopping, new Promise((resolve) => setTimeout(resolve, 4000))]);
         assert.ok(stopped, 'Acceptor.stop(2000) did not return within 4 s while a client was logged on');

@@ -16,28 +16,37 @@ export async function loggedOnTick(s: Session, stay: StateName): Promise<StateNa
   return (await s.checkLiveness()) ? stay : 'disconnected';
 }
 
-export const inSessionState: SessionState = {
-  name: 'inSession',
+/**
+ * The handlers of a logged-on state. In session and resend differ only in their name (a gap is
+ * tracked by the session itself), so both states are built here and stay one file each.
+ */
+export function loggedOnState(name: 'inSession' | 'resend'): SessionState {
+  return {
+    name,
 
-  async onConnect(s: Session): Promise<StateName> {
-    throw new Error(`${s.key}: connect while logged on`);
-  },
+    async onConnect(s: Session): Promise<StateName> {
+      throw new Error(`${s.key}: connect while logged on`);
+    },
 
-  onMessage: loggedOnMessage,
+    onMessage: loggedOnMessage,
 
-  async onGarbled(): Promise<StateName> {
-    return 'inSession';
-  },
+    async onGarbled(): Promise<StateName> {
+      return name;
+    },
 
-  onTick: (s) => loggedOnTick(s, 'inSession'),
+    onTick: (s) => loggedOnTick(s, name),
 
-  async onDisconnect(s: Session, reason: string): Promise<StateName> {
-    await s.dropConnection(reason);
-    return 'disconnected';
-  },
+    async onDisconnect(s: Session, reason: string): Promise<StateName> {
+      await s.dropConnection(reason);
+      return 'disconnected';
+    },
 
-  async onOperatorLogout(s: Session, reason: string): Promise<StateName> {
-    await s.sendLogout(reason);
-    return 'logout';
-  },
-};
+    async onOperatorLogout(s: Session, reason: string): Promise<StateName> {
+      await s.sendLogout(reason);
+      return 'logout';
+    },
+  };
+}
+
+/** Logged on, inbound numbers in line. */
+export const inSessionState: SessionState = loggedOnState('inSession');

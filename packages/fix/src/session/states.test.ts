@@ -2,15 +2,15 @@
 // transport that records what would have gone on the wire.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FixFramer } from '../codec/framer';
 import { formatUtcTimestamp } from '../codec/values';
 import { MemoryStoreFactory } from '../store/memory-store';
 import type { Application } from './application';
 import { ManualClock } from './clock';
 import { createSessionCodec } from './codec-adapter';
 import { MemoryLogFactory } from './log';
+import { RecordingTransport } from './recording-transport.test-support';
 import { outgoing, type InboundMessage } from './message';
-import { Session, type SessionTransport } from './session';
+import { Session } from './session';
 import type { SessionID } from './session-id';
 import { sessionSettings, type SessionSettings } from './session-settings';
 import type { EventKind, StateName } from './session-state';
@@ -18,26 +18,7 @@ import { TRANSITIONS } from './transitions';
 
 const codec = createSessionCodec();
 const ID: SessionID = { beginString: 'FIX.4.4', senderCompID: 'BROKER', targetCompID: 'CLIENT' };
-const SOH = '\x01';
 
-class RecordingTransport implements SessionTransport {
-  readonly remoteAddress = '127.0.0.1';
-  readonly sent: string[] = [];
-  ended: string | undefined;
-  async write(bytes: Buffer): Promise<void> {
-    for (const f of new FixFramer().push(bytes)) this.sent.push(f.bytes.toString('latin1').replaceAll(SOH, '|'));
-  }
-  end(reason: string): void {
-    this.ended = reason;
-  }
-  /** Sent messages as "35=X|...body" without the varying header. */
-  types(): string[] {
-    return this.sent.map((m) => /\|35=([^|]+)/.exec(m)![1]!);
-  }
-  take(): string[] {
-    return this.sent.splice(0);
-  }
-}
 
 interface Rig {
   session: Session;

@@ -5,7 +5,8 @@
 // numbers include their cost. Results go to the "orders" section of BENCHMARKS.md.
 //
 //   npx tsx bench/orders.ts [--quick] [--no-write] [--db pglite|postgres|both]
-import { rmSync } from 'node:fs';
+import { fork } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,25 +15,55 @@ import type { DatabaseKind } from '@fixdesk/db';
 import { createTestDatabase } from '@fixdesk/db/testing';
 import pino from 'pino';
 import { startServer } from '../apps/server/src/server';
-import { newOrderSingle, TestFixClient } from '../tests/support/fix-client';
+import type { ClientCommand, PhaseResult } from './order-clients';
 import { testConfig } from '../tests/support/server';
 import { machineDescription, writeSection } from './benchmarks-md';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: args } = parseArgs({
-  options: { quick: { type: 'boolean', default: false }, 'no-write': { type: 'boolean', default: false }, db: { type: 'string', default: 'both' } },
+  options: {
+    quick: { type: 'boolean', default: false },
+    'no-write': { type: 'boolean', default: false },
+    db: { type: 'string', default: 'both' },
+    rate: { type: 'string' },
+  },
 });
 const SESSIONS = 10;
-const FIXED_RATE = 2000;
+const FIXED_RATE = args.rate ? Number(args.rate) : 2000;
 const FIXED_SECONDS = args.quick ? 3 : 10;
 const FULL_SECONDS = args.quick ? 3 : 10;
 /** Orders in flight per session at full speed (a client pipelines; the session acks in order). */
 const WINDOW = 50;
 
+
 interface RunResult {
   db: DatabaseKind;
   fixed: { rate: number; sent: number; acked: number; p50: number; p99: number; max: number; achieved: number };
-  full: { sent: number; acked: number; seconds: number; ordersPerSecond: number; p50: number; p99: number };
+  full: { sent: number; acked: number; seconds: number; ordersPerSecond: number; p50: number; p99: number; serverCpuUsPerOrder: number; clientCpuUsPerOrder: number; pgCpuUsPerOrder: number };
+}
+
+/** CPU seconds used so far by every PostgreSQL process on the machine (user + system), from /proc. */
+function postgresCpuSeconds(): number {
+  let ticks = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      if (!stat.slice(stat.indexOf('(') + 1, close).startsWith('postgres')) continue;
+      const f = stat.slice(close + 2).split(' ');
+      ticks += Number(f[11]) + Number(f[12]);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return ticks / 100;
+}
+
+/** CPU used by this process and by PostgreSQL since `from`. */
+function cpuSince(from: { node: NodeJS.CpuUsage; pg: number }): { node: number; pg: number } {
+  const u = process.cpuUsage(from.node);
+  return { node: (u.user + u.system) / 1e6, pg: postgresCpuSeconds() - from.pg };
 }
 
 function pct(sorted: number[], p: number): number {
@@ -54,100 +85,53 @@ async function runOne(db: DatabaseKind): Promise<RunResult> {
     );
     await database.db.query(`INSERT INTO client_capabilities (clientconnectors_id, asset_class, max_order_qty) VALUES ($1, 'FUTURES', 1000000)`, [rows[0]!.id]);
   }
-  const clients = compIds.map((c) => new TestFixClient(c));
-  await Promise.all(clients.map((c) => c.connect(server.ctx.fix.port)));
-
-  // Latency is measured per ClOrdID: the time from send to the Pending New arriving at the client.
-  const sentAt = new Map<string, number>();
-  const latencies: number[] = [];
-  const inflight = new Map(clients.map((c) => [c.compId, 0]));
-  for (const c of clients) {
-    const received = c.received;
-    const push = received.push.bind(received);
-    received.push = (...items) => {
-      const now = performance.now();
-      for (const m of items) {
-        if (m.msgType === '8' && m.get(150) === 'A') {
-          const id = m.get(11)!;
-          const t0 = sentAt.get(id);
-          if (t0 !== undefined) {
-            latencies.push(now - t0);
-            sentAt.delete(id);
-            inflight.set(c.compId, inflight.get(c.compId)! - 1);
-          }
-        }
-      }
-      return push(...items);
-    };
-  }
-  let seq = 0;
-  const send = (c: TestFixClient) => {
-    const id = `${c.compId}-${++seq}`;
-    sentAt.set(id, performance.now());
-    inflight.set(c.compId, inflight.get(c.compId)! + 1);
-    void c.send('D', newOrderSingle(id, { qty: '10', price: '27000' }));
+  // The clients run in their own process (bench/order-clients.ts), as they would on their own machines.
+  const child = fork(join(root, 'bench/order-clients.ts'), [String(server.ctx.fix.port), ...compIds], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const replies: Array<(m: { ok?: boolean; result?: PhaseResult | null; error?: string; ready?: boolean }) => void> = [];
+  child.on('message', (m: { ready?: boolean }) => replies.shift()?.(m));
+  const next = () => new Promise<{ ok?: boolean; result?: PhaseResult | null; error?: string }>((r) => replies.push(r));
+  await next(); // ready: every session logged on
+  const command = async (c: ClientCommand): Promise<PhaseResult | null> => {
+    const answer = next();
+    child.send(c);
+    const m = await answer;
+    if (!m.ok) throw new Error(`client process: ${m.error}`);
+    return m.result ?? null;
   };
 
   // --- warm-up (not measured): prepared statements, JIT, connection pool
-  for (let i = 0; i < 400; i++) {
-    send(clients[i % SESSIONS]!);
-    if (i % 20 === 19) await new Promise((r) => setTimeout(r, 5));
-  }
-  const warmUntil = Date.now() + 10_000;
-  while (sentAt.size > 0 && Date.now() < warmUntil) await new Promise((r) => setTimeout(r, 20));
-  latencies.length = 0;
-  sentAt.clear();
-  for (const c of clients) inflight.set(c.compId, 0);
+  await command({ cmd: 'warmup', orders: 400 });
 
-  // --- fixed rate: FIXED_RATE orders/s spread over the sessions. What is due is computed from the
-  // clock, so a late timer sends the orders it owes instead of quietly lowering the rate.
-  let sentFixed = 0;
-  const t0 = performance.now();
-  while (performance.now() - t0 < FIXED_SECONDS * 1000) {
-    const due = Math.floor(((performance.now() - t0) / 1000) * FIXED_RATE);
-    while (sentFixed < due) {
-      send(clients[sentFixed % SESSIONS]!);
-      sentFixed++;
-    }
-    await new Promise((r) => setTimeout(r, 1));
-  }
-  const fixedElapsed = (performance.now() - t0) / 1000;
-  const drainUntil = Date.now() + 10_000;
-  while (sentAt.size > 0 && Date.now() < drainUntil) await new Promise((r) => setTimeout(r, 20));
-  const fixedLat = [...latencies].sort((a, b) => a - b);
+  // --- fixed rate: FIXED_RATE orders/s spread over the sessions.
+  const f = (await command({ cmd: 'fixed', rate: FIXED_RATE, seconds: FIXED_SECONDS }))!;
   const fixed = {
     rate: FIXED_RATE,
-    sent: sentFixed,
-    acked: fixedLat.length,
-    p50: pct(fixedLat, 50),
-    p99: pct(fixedLat, 99),
-    max: fixedLat.at(-1) ?? NaN,
-    achieved: fixedLat.length / fixedElapsed,
+    sent: f.sent,
+    acked: f.acked,
+    p50: pct(f.latencies, 50),
+    p99: pct(f.latencies, 99),
+    max: f.latencies.at(-1) ?? NaN,
+    achieved: f.acked / f.seconds,
   };
   console.log(`[${db}] fixed ${FIXED_RATE}/s: ${JSON.stringify(fixed)}`);
 
   // --- full speed: each session keeps WINDOW orders in flight
-  latencies.length = 0;
-  sentAt.clear();
-  let sentFull = 0;
-  const t1 = performance.now();
-  const stopAt = t1 + FULL_SECONDS * 1000;
-  while (performance.now() < stopAt) {
-    for (const c of clients) {
-      for (let k = inflight.get(c.compId)!; k < WINDOW; k++) {
-        send(c);
-        sentFull++;
-      }
-    }
-    await new Promise((r) => setTimeout(r, 1));
-  }
-  const fullElapsed = (performance.now() - t1) / 1000;
-  const ackedFull = latencies.length;
-  const fullLat = [...latencies].sort((a, b) => a - b);
-  const full = { sent: sentFull, acked: ackedFull, seconds: fullElapsed, ordersPerSecond: ackedFull / fullElapsed, p50: pct(fullLat, 50), p99: pct(fullLat, 99) };
+  const cpu0 = { node: process.cpuUsage(), pg: postgresCpuSeconds() };
+  const u = (await command({ cmd: 'full', seconds: FULL_SECONDS, window: WINDOW }))!;
+  const cpu = cpuSince(cpu0);
+  const full = {
+    sent: u.sent, acked: u.acked, seconds: u.seconds, ordersPerSecond: u.acked / u.seconds, p50: pct(u.latencies, 50), p99: pct(u.latencies, 99),
+    // CPU per acknowledged order: the server's process, the clients' process and PostgreSQL (all its processes).
+    serverCpuUsPerOrder: (cpu.node / u.acked) * 1e6,
+    clientCpuUsPerOrder: (u.cpuSeconds / u.acked) * 1e6,
+    pgCpuUsPerOrder: db === 'postgres' ? (cpu.pg / u.acked) * 1e6 : NaN,
+  };
   console.log(`[${db}] full speed: ${JSON.stringify(full)}`);
 
-  await Promise.all(clients.map((c) => c.stop().catch(() => {})));
+  await command({ cmd: 'stop' });
   await server.close();
   await database.dispose();
   rmSync(config.dataDir, { recursive: true, force: true });

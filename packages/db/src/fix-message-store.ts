@@ -349,3 +349,70 @@ class PgMessageStore implements MessageStore {
     if (this.closed) throw new StoreClosedError(sessionIdToString(this.sessionID));
   }
 }
+
+/** An outbound message whose number a session reserved (Session.reserveSend), to persist in the caller's commit. */
+export interface ReservedOutbound {
+  readonly beginString: string;
+  readonly record: StoredMessage;
+  /** The store's creation time when the number was taken: after a reset the number means nothing. */
+  readonly storeCreationTime: Date;
+  /** The execution report row this message carries, marked as sent under the number. */
+  readonly execReportId?: number;
+}
+
+/**
+ * Persists reserved outbound messages inside the caller's transaction, as the store would have:
+ * the message rows (resendable) and each session's next sender number, which only ever moves up here
+ * (the store's own writes for later numbers may have committed first). The report rows they carry are
+ * marked as sent. Throws (so the caller rolls back) when a session's store was reset since a number
+ * was taken: the numbers would belong to the new sequence.
+ */
+export async function persistReservedOutbound(tx: Queryable, items: readonly ReservedOutbound[]): Promise<void> {
+  if (!items.length) return;
+  const withReport = items.filter((i) => i.execReportId !== undefined);
+  const { rows } = await tx.query<{ n: number }>(RESERVED_SQL, [
+    items.map((i) => i.beginString),
+    items.map((i) => i.record.senderCompID),
+    items.map((i) => i.record.targetCompID),
+    items.map((i) => i.record.msgSeqNum),
+    items.map((i) => i.record.msgType),
+    items.map((i) => i.record.clOrdID ?? null),
+    items.map((i) => i.record.brokerOrderID ?? null),
+    items.map((i) => sendingTime(i.record)),
+    items.map((i) => i.record.raw),
+    items.map((i) => i.storeCreationTime),
+    withReport.map((i) => i.execReportId!),
+    withReport.map((i) => i.record.msgSeqNum),
+  ], { name: 'fix_store_reserved' });
+  const stored = Number(rows[0]?.n ?? 0);
+  if (stored !== items.length) {
+    throw new Error(`persisting reserved outbound messages: ${items.length - stored} belong to a session whose store was reset since`);
+  }
+}
+
+const RESERVED_SQL = `
+WITH m AS MATERIALIZED (
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::text[], $10::timestamptz[])
+         WITH ORDINALITY AS m(b, s, t, seq, msg_type, clordid, brokerorderid, sending_time, raw, creation_time, ord)
+),
+msg AS (
+  INSERT INTO fix_messages
+    (begin_string, sender_comp_id, target_comp_id, store_epoch, direction, msg_seq_num, msg_type, poss_dup, clordid, brokerorderid, sending_time, raw_fix)
+  SELECT m.b, m.s, m.t, st.store_epoch, 'TX', m.seq, m.msg_type, false, m.clordid, m.brokerorderid, m.sending_time, m.raw
+    FROM m JOIN fix_session_state st
+      ON st.begin_string = m.b AND st.sender_comp_id = m.s AND st.target_comp_id = m.t AND st.creation_time = m.creation_time
+   ORDER BY m.ord
+  RETURNING 1
+),
+seq AS (
+  UPDATE fix_session_state st
+     SET next_sender_seq = greatest(st.next_sender_seq, v.next), updated_at = now()
+    FROM (SELECT b, s, t, creation_time, max(seq) + 1 AS next FROM m GROUP BY b, s, t, creation_time) v
+   WHERE st.begin_string = v.b AND st.sender_comp_id = v.s AND st.target_comp_id = v.t AND st.creation_time = v.creation_time
+),
+sent AS (
+  UPDATE execution_reports e SET sent_at = now(), sent_seq_num = x.seq
+    FROM unnest($11::int8[], $12::int[]) AS x(id, seq)
+   WHERE e.id = x.id
+)
+SELECT count(*)::int AS n FROM msg`;

@@ -94,7 +94,19 @@ export function compareYearMonth(a: YearMonth, b: YearMonth): number {
 // Building an Intl.DateTimeFormat costs far more than using one; order intake calls this per order.
 const yearMonthFormatters = new Map<string, Intl.DateTimeFormat>();
 
+/** The last answer per time zone, by minute (a month starts on a minute in every zone). */
+const lastYearMonth = new Map<string, { minute: number; ym: YearMonth }>();
+
 export function currentYearMonth(now: Date, timeZone = 'UTC'): YearMonth {
+  const minute = Math.floor(now.getTime() / 60_000);
+  const hit = lastYearMonth.get(timeZone);
+  if (hit && hit.minute === minute) return { ...hit.ym };
+  const ym = computeYearMonth(now, timeZone);
+  lastYearMonth.set(timeZone, { minute, ym });
+  return { ...ym };
+}
+
+function computeYearMonth(now: Date, timeZone: string): YearMonth {
   let f = yearMonthFormatters.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric' });

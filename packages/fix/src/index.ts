@@ -32,7 +32,7 @@ export type { FixMonthYear } from './codec/values';
 
 // Session layer: state machine, stores, transport, acceptor/initiator
 export { Session, ADMIN_MSG_TYPES } from './session/session';
-export type { SessionDeps, SessionStatus, SessionTransport } from './session/session';
+export type { SendReservation, SessionDeps, SessionStatus, SessionTransport } from './session/session';
 export type { SessionID } from './session/session-id';
 export { sameSessionID, sessionIdToString } from './session/session-id';
 export { DEFAULT_SESSION_SETTINGS, sessionSettings } from './session/session-settings';

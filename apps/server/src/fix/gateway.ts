@@ -13,13 +13,14 @@ import {
   type FixMessage,
   type LogFactory,
   type SessionID,
+  type SendReservation,
   type SessionLog,
   type SessionStatus,
 } from '@fixdesk/fix';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { ServerEventBus } from '../events';
-import type { OrderService, IncomingNewOrder } from '../orders/order-service';
+import type { OrderService, IncomingNewOrder, OutgoingReply, ReplyReserver } from '../orders/order-service';
 import type { ClientMessageSender, ClientOutbox } from '../orders/outbox';
 import type { WsHub } from '../ws/hub';
 
@@ -124,7 +125,7 @@ export function readNewOrder(m: FixMessage, id: SessionID): IncomingNewOrder {
  * client connectors, hands application messages to the order core (a message counts as processed
  * only once the order core has committed), and carries the outbox's reports to the live sessions.
  */
-export class FixGateway implements ClientMessageSender {
+export class FixGateway implements ClientMessageSender, ReplyReserver {
   private acceptor: Acceptor | undefined;
   private readonly live = new Map<string, LiveSession>();
   /** Our comp id for each client's live session. */
@@ -176,6 +177,7 @@ export class FixGateway implements ClientMessageSender {
     });
     this.outbox.attach(this);
     this.orders.attachSender(this);
+    this.orders.attachReplyReserver(this);
     this.events.on('connector-changed', (compId) => void this.onConnectorChanged(compId));
     this.log.info({ port: this.acceptor.port }, 'FIX acceptor listening');
   }
@@ -270,6 +272,21 @@ export class FixGateway implements ClientMessageSender {
         // BusinessRejectReason 3: Unsupported Message Type.
         throw new BusinessRejectError('3', 'Unsupported Message Type');
     }
+  }
+
+  /** ReplyReserver: whether the client is logged on to this node. */
+  isLive(compId: string): boolean {
+    const id = this.sessions.get(compId);
+    return !!id && !!this.acceptor?.session(id)?.loggedOn;
+  }
+
+  /** ReplyReserver: the next number on the client's live session (Session.reserveSend), or undefined. */
+  reserve(compId: string, msg: OutgoingReply): { beginString: string; reservation: SendReservation } | undefined {
+    const id = this.sessions.get(compId);
+    const session = id && this.acceptor?.session(id);
+    if (!session) return undefined;
+    const reservation = session.reserveSend(outgoing(msg.msgType, msg.body));
+    return reservation && { beginString: id.beginString, reservation };
   }
 
   /** ClientMessageSender: to the client's live session, or null when it is not logged on here. */

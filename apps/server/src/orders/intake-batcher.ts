@@ -1,9 +1,36 @@
-import { storeIntakeBatch, type Db, type IntakeEntry, type IntakeOutcome } from '@fixdesk/db';
+import { persistReservedOutbound, storeIntakeBatch, type Db, type IntakeEntry, type IntakeOutcome, type ReservedOutbound } from '@fixdesk/db';
+import type { SendReservation } from '@fixdesk/fix';
 import type { FastifyBaseLogger } from 'fastify';
+
+/** A reply whose number a session reserved, persisted in the batch's own commit and written after it. */
+export interface CoCommittedSend {
+  readonly outbound: ReservedOutbound;
+  readonly reservation: SendReservation;
+}
+
+/** Shared by the reserve calls of one batch (in queue order): clients whose replies go the usual way. */
+export interface BatchScope {
+  readonly queuedClients: Set<string>;
+}
+
+/**
+ * Inside the batch's transaction, right after its rows were written: the reply to send for the entry,
+ * reserved on the client's session and persisted in the same commit, or undefined (sent after the
+ * commit through the outbox, as without it).
+ */
+export type ReserveReply = (outcome: IntakeOutcome, scope: BatchScope) => CoCommittedSend | undefined;
+
+/** The batch failed after replies were reserved in it: worth one more try without them. */
+class ReplyPersistError extends Error {
+  constructor(override readonly cause: unknown) {
+    super(`intake batch with reserved replies failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+}
 
 interface Queued {
   readonly entry: IntakeEntry;
-  readonly onCommitted: (outcome: IntakeOutcome) => void;
+  readonly onCommitted: (outcome: IntakeOutcome, replied: boolean) => void;
+  readonly reserve: ReserveReply | undefined;
   readonly resolve: (outcome: IntakeOutcome) => void;
   readonly reject: (err: unknown) => void;
 }
@@ -21,6 +48,10 @@ export interface IntakeBatcherOptions {
  * Each entry's onCommitted runs right after its batch committed, in queue order and before any later
  * batch: that is where reports are handed to the outbox, so a client's reports leave in commit order
  * and never before their commit.
+ *
+ * An entry may also reserve its reply on the client's live session inside the batch's transaction
+ * (reserve): the reply is then persisted in the FIX store by the same commit as the order and written
+ * right after it, so the acknowledgement costs one commit, not two. docs/adr/0007.
  */
 export class IntakeBatcher {
   private queue: Queued[] = [];
@@ -37,9 +68,9 @@ export class IntakeBatcher {
   }
 
   /** Queues an entry; resolves with its outcome after the commit (and after onCommitted ran). */
-  submit(entry: IntakeEntry, onCommitted: (outcome: IntakeOutcome) => void): Promise<IntakeOutcome> {
+  submit(entry: IntakeEntry, onCommitted: (outcome: IntakeOutcome, replied: boolean) => void, reserve?: ReserveReply): Promise<IntakeOutcome> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ entry, onCommitted, resolve, reject });
+      this.queue.push({ entry, onCommitted, reserve, resolve, reject });
       if (!this.running) {
         this.running = true;
         // After the current tick: orders that arrived together share the first commit.
@@ -59,8 +90,19 @@ export class IntakeBatcher {
       while (this.queue.length > 0) {
         const batch = this.takeBatch();
         try {
-          this.settle(batch, await storeIntakeBatch(this.db, batch.map((q) => q.entry)));
+          this.settle(batch, await this.commit(batch));
         } catch (err) {
+          if (err instanceof ReplyPersistError) {
+            // The replies could not join the commit (their sessions drop the connection): the orders
+            // still go in, and their replies through the outbox.
+            this.log.warn({ err: err.cause, orders: batch.length }, 'replies could not be persisted with their orders; committing the orders alone');
+            try {
+              this.settle(batch, await this.commit(batch, false));
+              continue;
+            } catch (again) {
+              err = again;
+            }
+          }
           if (batch.length === 1) {
             batch[0]!.reject(err);
             continue;
@@ -69,7 +111,7 @@ export class IntakeBatcher {
           this.log.warn({ err, orders: batch.length }, 'intake batch failed; storing its orders one by one');
           for (const q of batch) {
             try {
-              this.settle([q], await storeIntakeBatch(this.db, [q.entry]));
+              this.settle([q], await this.commit([q], false));
             } catch (e) {
               q.reject(e);
             }
@@ -101,10 +143,38 @@ export class IntakeBatcher {
     return this.queue.splice(0, n);
   }
 
-  private settle(batch: readonly Queued[], outcomes: readonly IntakeOutcome[]): void {
+  /**
+   * Writes the batch: one statement, or, when entries may reserve their replies, that statement and
+   * the replies' store rows in one transaction. Reserved replies are written once it committed; when
+   * it failed, their sessions drop the connection (the numbers were used and nothing holds them).
+   */
+  private async commit(batch: readonly Queued[], withReplies = true): Promise<{ outcomes: IntakeOutcome[]; sends: Array<CoCommittedSend | undefined> }> {
+    const entries = batch.map((q) => q.entry);
+    if (!withReplies || !batch.some((q) => q.reserve)) return { outcomes: await storeIntakeBatch(this.db, entries), sends: [] };
+    let sends: Array<CoCommittedSend | undefined> = [];
+    try {
+      const outcomes = await this.db.transaction(async (tx) => {
+        const outcomes = await storeIntakeBatch(tx, entries);
+        const scope: BatchScope = { queuedClients: new Set() };
+        sends = batch.map((q, i) => q.reserve?.(outcomes[i]!, scope));
+        const reserved = sends.filter((x): x is CoCommittedSend => x !== undefined);
+        if (reserved.length) await persistReservedOutbound(tx, reserved.map((x) => x.outbound));
+        return outcomes;
+      });
+      for (const x of sends) if (x) void x.reservation.committed();
+      return { outcomes, sends };
+    } catch (err) {
+      const reserved = sends.filter((x) => x !== undefined);
+      for (const x of reserved) x.reservation.failed(err);
+      throw reserved.length ? new ReplyPersistError(err) : err;
+    }
+  }
+
+  private settle(batch: readonly Queued[], result: { outcomes: readonly IntakeOutcome[]; sends: ReadonlyArray<CoCommittedSend | undefined> }): void {
+    const { outcomes, sends } = result;
     batch.forEach((q, i) => {
       try {
-        q.onCommitted(outcomes[i]!);
+        q.onCommitted(outcomes[i]!, sends[i] !== undefined);
       } catch (err) {
         this.log.error({ err }, 'handling a committed order failed');
       }

@@ -52,7 +52,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { HttpError } from '../http/errors';
 import type { ClientMessageSender, ClientOutbox } from './outbox';
 import { buildExecutionReport, utcTimestamp } from './fix-messages';
-import { IntakeBatcher } from './intake-batcher';
+import { IntakeBatcher, type CoCommittedSend, type ReserveReply } from './intake-batcher';
 import type { OrderPublisher } from './publisher';
 
 /** A new order as read from a NewOrderSingle (D) or NewOrderMultileg (AB). Values are raw wire text. */
@@ -103,6 +103,22 @@ interface ConnectorInfo {
   tradingEnabled: boolean;
   timezone: string;
   maxOrdersPerSecond: number;
+}
+
+/** An application message for a client, before its session header. */
+export interface OutgoingReply {
+  msgType: string;
+  body: Array<[number, string]>;
+}
+
+/**
+ * Reserves replies on clients' live sessions (the FIX gateway): see Session.reserveSend. The reply
+ * is then persisted in the caller's commit and written once the reservation is settled.
+ */
+export interface ReplyReserver {
+  /** Whether the client is logged on to this node (a cheap check before opening a transaction). */
+  isLive(compId: string): boolean;
+  reserve(compId: string, msg: OutgoingReply): { beginString: string; reservation: CoCommittedSend['reservation'] } | undefined;
 }
 
 /** What the intake made of a new order. */
@@ -156,7 +172,18 @@ async function requestClOrdIdTaken(q: Queryable, sendercompid: string, sessionDa
 
 /** The client's trading day in its connector's time zone: ClOrdIDs are unique per day. */
 const dayFormatters = new Map<string, Intl.DateTimeFormat>();
+/** The last answer per time zone, by minute (a day starts on a minute in every zone). */
+const lastDay = new Map<string, { minute: number; day: string }>();
 export function tradingDay(now: Date, timeZone: string): string {
+  const minute = Math.floor(now.getTime() / 60_000);
+  const hit = lastDay.get(timeZone);
+  if (hit && hit.minute === minute) return hit.day;
+  const day = formatDay(now, timeZone);
+  lastDay.set(timeZone, { minute, day });
+  return day;
+}
+
+function formatDay(now: Date, timeZone: string): string {
   let f = dayFormatters.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
@@ -379,17 +406,68 @@ export class OrderService {
     };
 
     let result: IntakeResult = { accepted: false };
-    const committed = this.batcher.submit({ order: record, execIdPrefix: connector.executionIdPrefix, reportTime: now }, (outcome) => {
-      result = this.onIntakeCommitted(o, record, connector, now, outcome);
-    });
+    const committed = this.batcher.submit(
+      { order: record, execIdPrefix: connector.executionIdPrefix, reportTime: now },
+      (outcome, replied) => {
+        result = this.onIntakeCommitted(o, record, connector, now, outcome, replied);
+      },
+      this.replyReserver(o.senderCompId, (outcome) => {
+        if (outcome.kind === 'stored') {
+          const built = this.outbox.buildNow(o.senderCompId, connector.id, outcome.er, outcome.order, outcome.legs);
+          return built && { msg: built, execReportId: outcome.er.id };
+        }
+        if (outcome.kind === 'duplicate' && !this.isKnownResend(o, record, outcome)) {
+          return { msg: this.refusalMessage(o, outcome.execId, now, OrdRejReason.DuplicateOrder, IntakeText.duplicateClOrdId(record.clordid)) };
+        }
+        return null;
+      }),
+    );
     return { committed: committed.then(() => result) };
   }
 
-  /** Right after the batch commit, in commit order: the report to the outbox, the order to the browsers. */
-  private onIntakeCommitted(o: IncomingNewOrder, record: NewOrderRecord, connector: ConnectorInfo, now: Date, outcome: IntakeOutcome): IntakeResult {
+  /** Where replies are reserved on live sessions (the FIX gateway); without it every reply goes through the outbox. */
+  private replies: ReplyReserver | undefined;
+
+  attachReplyReserver(replies: ReplyReserver): void {
+    this.replies = replies;
+  }
+
+  /**
+   * The batcher's reserve hook for one intake entry: its reply taken on the client's live session and
+   * persisted in the order's own commit, when nothing else for that client waits in the outbox (a
+   * reply must never overtake one queued before it). `reply` gives the message for the outcome, null
+   * when nothing is to be sent, undefined when it cannot be built now (the outbox then sends it).
+   */
+  private replyReserver(compId: string, reply: (outcome: IntakeOutcome) => { msg: OutgoingReply; execReportId?: number } | null | undefined): ReserveReply | undefined {
+    const replies = this.replies;
+    if (!replies?.isLive(compId)) return undefined;
+    return (outcome, scope) => {
+      if (scope.queuedClients.has(compId)) return undefined;
+      const built = this.outbox.isIdle(compId) ? reply(outcome) : undefined;
+      if (built === null) return undefined;
+      const reserved = built && replies.reserve(compId, built.msg);
+      if (!reserved) {
+        // From here on this client's replies in the batch queue behind this one.
+        scope.queuedClients.add(compId);
+        return undefined;
+      }
+      return {
+        reservation: reserved.reservation,
+        outbound: { beginString: reserved.beginString, record: reserved.reservation.record, storeCreationTime: reserved.reservation.storeCreationTime, ...(built.execReportId !== undefined ? { execReportId: built.execReportId } : {}) },
+      };
+    };
+  }
+
+  /** A duplicate ClOrdID that is a possible resend of the very order already held (see onIntakeCommitted). */
+  private isKnownResend(o: IncomingNewOrder, record: NewOrderRecord, outcome: Extract<IntakeOutcome, { kind: 'duplicate' }>): boolean {
+    return !!o.possibleDuplicate && (outcome.existing === null || sameOrder(record, outcome.existing));
+  }
+
+  /** Right after the batch commit, in commit order: the report to the outbox (unless already sent), the order to the browsers. */
+  private onIntakeCommitted(o: IncomingNewOrder, record: NewOrderRecord, connector: ConnectorInfo, now: Date, outcome: IntakeOutcome, replied: boolean): IntakeResult {
     if (outcome.kind === 'stored') {
       const { order, er, legs } = outcome;
-      this.outbox.enqueueExecReport(o.senderCompId, connector.id, er, order, legs);
+      if (!replied) this.outbox.enqueueExecReport(o.senderCompId, connector.id, er, order, legs);
       // Everything the browsers need is in hand: no second read of the order.
       this.publish.newOrderFrom({
         orders: [{ ...order, client_name: connector.clientName, client_phone: connector.clientPhone, company_name: connector.companyName }],
@@ -400,7 +478,7 @@ export class OrderService {
       }, er);
       return { accepted: true, brokerOrderId: order.brokerorderid };
     }
-    if (outcome.kind === 'duplicate' && o.possibleDuplicate && (outcome.existing === null || sameOrder(record, outcome.existing))) {
+    if (outcome.kind === 'duplicate' && this.isKnownResend(o, record, outcome)) {
       // A possible resend (PossDupFlag or PossResend) of an order we already hold, typically after a
       // crash between the order's commit and the persisting of its MsgSeqNum: not a second order,
       // and not a duplicate to refuse. Nothing is sent: its reports are in the FIX store (resendable)
@@ -409,7 +487,7 @@ export class OrderService {
       return { accepted: true, alreadyReceived: true, ...(outcome.existing ? { brokerOrderId: outcome.existing.brokerorderid } : {}) };
     }
     const text = IntakeText.duplicateClOrdId(record.clordid);
-    this.sendRefusal(o, outcome.execId, now, OrdRejReason.DuplicateOrder, text);
+    if (!replied) this.sendRefusal(o, outcome.execId, now, OrdRejReason.DuplicateOrder, text);
     return { accepted: false, text };
   }
 
@@ -420,13 +498,21 @@ export class OrderService {
    */
   private refuse(o: IncomingNewOrder, connector: ConnectorInfo | undefined, now: Date, reason: string, text: string): { committed: Promise<IntakeResult> } {
     this.log.info({ compId: o.senderCompId, clOrdId: o.clOrdId, reason, text }, 'order rejected at intake');
-    const committed = this.batcher.submit({ order: null, execIdPrefix: connector?.executionIdPrefix ?? 'REJ', reportTime: now }, (outcome) => {
-      if (outcome.kind === 'refusal') this.sendRefusal(o, outcome.execId, now, reason, text);
-    });
+    const committed = this.batcher.submit(
+      { order: null, execIdPrefix: connector?.executionIdPrefix ?? 'REJ', reportTime: now },
+      (outcome, replied) => {
+        if (outcome.kind === 'refusal' && !replied) this.sendRefusal(o, outcome.execId, now, reason, text);
+      },
+      this.replyReserver(o.senderCompId, (outcome) => (outcome.kind === 'refusal' ? { msg: this.refusalMessage(o, outcome.execId, now, reason, text) } : null)),
+    );
     return { committed: committed.then((): IntakeResult => ({ accepted: false, text })) };
   }
 
   private sendRefusal(o: IncomingNewOrder, execId: string, now: Date, reason: string, text: string): void {
+    this.outbox.enqueueDirect(o.senderCompId, this.refusalMessage(o, execId, now, reason, text));
+  }
+
+  private refusalMessage(o: IncomingNewOrder, execId: string, now: Date, reason: string, text: string): OutgoingReply {
     const body: Array<[number, string]> = [];
     const add = (tag: number, v: string | undefined | null) => {
       if (v !== undefined && v !== null && v !== '') body.push([tag, v]);
@@ -448,7 +534,7 @@ export class OrderService {
     add(60, utcTimestamp(now));
     add(58, text);
     body.sort((a, b) => a[0] - b[0]);
-    this.outbox.enqueueDirect(o.senderCompId, { msgType: '8', body });
+    return { msgType: '8', body };
   }
 
   /** Resolves once no order is waiting for its commit (tests, shutdown). */

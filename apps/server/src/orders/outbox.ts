@@ -52,20 +52,56 @@ export class ClientOutbox {
 
   /** Forget cached client profiles (defaults, groups or specs changed). */
   invalidateProfiles(connectorId?: number): void {
-    if (connectorId === undefined) this.profiles.clear();
-    else this.profiles.delete(connectorId);
+    if (connectorId === undefined) {
+      this.profiles.clear();
+      this.loadedProfiles.clear();
+    } else {
+      this.profiles.delete(connectorId);
+      this.loadedProfiles.delete(connectorId);
+    }
   }
+
+  /** Profiles already loaded, for callers that cannot wait (see buildNow). */
+  private readonly loadedProfiles = new Map<number, ClientProfile | undefined>();
 
   private profile(connectorId: number): Promise<ClientProfile | undefined> {
     let p = this.profiles.get(connectorId);
     if (!p) {
-      p = loadClientProfile(this.db, connectorId).catch((err) => {
-        this.profiles.delete(connectorId);
-        throw err;
-      });
+      const loading: Promise<ClientProfile | undefined> = loadClientProfile(this.db, connectorId).then(
+        (profile) => {
+          // Only if no invalidation came in between: a stale profile must not be served from here.
+          if (this.profiles.get(connectorId) === loading) this.loadedProfiles.set(connectorId, profile);
+          return profile;
+        },
+        (err: unknown) => {
+          this.profiles.delete(connectorId);
+          throw err;
+        },
+      );
+      p = loading;
       this.profiles.set(connectorId, p);
     }
     return p;
+  }
+
+  /**
+   * True when nothing is queued or being sent for the client: a message sent now some other way (a
+   * report the order core persists in the order's own commit) cannot overtake one of ours.
+   */
+  isIdle(compId: string): boolean {
+    return !this.running.has(compId) && !(this.queues.get(compId)?.length);
+  }
+
+  /**
+   * Builds an execution report now, from the client's profile if it is already loaded (else starts
+   * loading it and returns undefined: the caller then goes through the queue).
+   */
+  buildNow(compId: string, connectorId: number, er: ExecReportRow, order: OrderRow, legs: OrderLegRow[]): { msgType: string; body: Array<[number, string]> } | undefined {
+    if (!this.loadedProfiles.has(connectorId)) {
+      this.profile(connectorId).catch(() => {});
+      return undefined;
+    }
+    return this.checked(compId, buildExecutionReport(er, order, legs, this.loadedProfiles.get(connectorId)));
   }
 
   enqueueExecReport(compId: string, connectorId: number, er: ExecReportRow, order: OrderRow, legs: OrderLegRow[]): void {
@@ -228,6 +264,11 @@ export class ClientOutbox {
     if (item.kind === 'direct') return item.msg;
     const profile = await this.profile(item.connectorId);
     const built: BuiltMessage = item.kind === 'er' ? buildExecutionReport(item.er, item.order, item.legs, profile) : buildCancelReject(item.reject, profile);
+    return this.checked(compId, built);
+  }
+
+  /** Logs what a client's configuration asked for and the message could not carry. */
+  private checked(compId: string, built: BuiltMessage): BuiltMessage {
     if (built.dropped.length) {
       this.log.warn({ compId, msgType: built.msgType, tags: built.dropped }, 'configured fields not defined for this message type were left out');
     }

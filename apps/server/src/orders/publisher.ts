@@ -17,6 +17,8 @@ export class OrderPublisher {
 
   /** A new order whose rows the caller already holds. */
   newOrderFrom(bundle: OrderBundle, er: ExecReportRow): void {
+    // Nobody signed in to tell: nothing to present (a busy intake with no browser open).
+    if (!this.hub.hasSubscribers()) return;
     const [order] = presentOrders(bundle, false);
     if (!order) return;
     this.hub.broadcast({ type: 'new_order', orderData: order });

@@ -133,6 +133,12 @@ export class WsHub {
   }
 
   /** Sends to every authenticated socket. */
+  /** Whether any signed-in browser would receive a broadcast (callers may skip building one). */
+  hasSubscribers(): boolean {
+    for (const c of this.clients) if (c.user) return true;
+    return false;
+  }
+
   broadcast(msg: WsServerMessage): void {
     const text = JSON.stringify(msg);
     for (const c of this.clients) if (c.user && c.socket.readyState === c.socket.OPEN) c.socket.send(text);

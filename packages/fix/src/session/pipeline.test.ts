@@ -455,3 +455,65 @@ describe('sends behind the event queue (settings.pipelineSends)', () => {
     assert.equal(r.session.status().nextSenderMsgSeqNum, 5);
   });
 });
+
+describe('sends the caller persists itself (reserveSend)', () => {
+  const SETTINGS = { pipelineApplication: ['D'], pipelineSends: true };
+
+  it('takes the next number at once and writes only once the caller says its commit succeeded', async () => {
+    const r = await rig(SETTINGS);
+    const reservation = r.session.reserveSend(ER('X1'));
+    assert.ok(reservation);
+    assert.equal(reservation.msgSeqNum, 2);
+    assert.equal(reservation.record.msgSeqNum, 2);
+    assert.equal(reservation.record.clOrdID, 'X1');
+    assert.match(reservation.record.raw, /\u000134=2\u0001/);
+    assert.equal(r.session.status().nextSenderMsgSeqNum, 3);
+    await flush();
+    assert.deepEqual(r.transport.sent, [], 'nothing written before the caller committed');
+    await reservation.committed();
+    assert.deepEqual(r.transport.sent.map((m) => /\|11=([^|]+)/.exec(m)![1]), ['X1']);
+    assert.equal(r.transport.sent[0], reservation.record.raw.replaceAll('\u0001', '|'));
+  });
+
+  it('keeps number order with ordinary sends around it', async () => {
+    let gated!: ReturnType<typeof gatedStore>;
+    const r = await rig(SETTINGS, new MemoryStoreFactory(), (s) => (gated = gatedStore(s)).store);
+    const first = r.session.send(ER('X1'));
+    await flush();
+    const reserved = r.session.reserveSend(ER('X2'))!;
+    assert.equal(reserved.msgSeqNum, 3);
+    const third = r.session.send(ER('X3'));
+    await flush();
+    gated.gate(4).open();
+    void reserved.committed();
+    await flush();
+    assert.deepEqual(r.transport.sent, [], 'X2 and X3 wait for X1');
+    gated.gate(2).open();
+    assert.deepEqual(await Promise.all([first, third]), [2, 4]);
+    assert.deepEqual(r.transport.sent.map((m) => /\|11=([^|]+)/.exec(m)![1]), ['X1', 'X2', 'X3']);
+  });
+
+  it('a failed commit writes nothing after it and drops the connection', async () => {
+    const r = await rig(SETTINGS);
+    const reserved = r.session.reserveSend(ER('X1'))!;
+    const behind = r.session.send(ER('X2'));
+    await flush();
+    reserved.failed(new Error('could not commit'));
+    await Promise.allSettled([behind]);
+    await r.session.idle();
+    assert.deepEqual(r.transport.sent, []);
+    assert.equal(r.session.state.name, 'disconnected');
+    assert.match(r.transport.ended ?? '', /could not commit/);
+  });
+
+  it('is refused while not logged on, without pipelineSends, or with sends already queued', async () => {
+    const plain = await rig({ pipelineApplication: ['D'] });
+    assert.equal(plain.session.reserveSend(ER('X1')), undefined, 'pipelineSends is off');
+    const r = await rig(SETTINGS);
+    void r.session.send(ER('X1'));
+    assert.equal(r.session.reserveSend(ER('X2')), undefined, 'a send is queued: it must keep its place');
+    await r.session.idle();
+    await r.session.disconnect('test');
+    assert.equal(r.session.reserveSend(ER('X3')), undefined, 'logged out');
+  });
+});

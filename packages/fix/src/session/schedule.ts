@@ -86,7 +86,19 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
+/** The last answer per time zone: sessions ask for the same second over and over (one Intl call per second). */
+const lastParts = new Map<string, { second: number; parts: LocalParts }>();
+
 export function localParts(instant: number, timeZone: string): LocalParts {
+  const second = Math.floor(instant / 1000);
+  const hit = lastParts.get(timeZone);
+  if (hit && hit.second === second) return hit.parts;
+  const parts = computeLocalParts(second * 1000, timeZone);
+  lastParts.set(timeZone, { second, parts });
+  return parts;
+}
+
+function computeLocalParts(instant: number, timeZone: string): LocalParts {
   const parts: Record<string, string> = {};
   for (const p of formatter(timeZone).formatToParts(new Date(instant))) parts[p.type] = p.value;
   const weekday = DAY_NAMES.indexOf((parts.weekday ?? '').toUpperCase().slice(0, 3));

@@ -80,6 +80,19 @@ interface Unconsumed {
 }
 
 /** An application message waiting to be sent with others queued back to back. */
+/** A number taken by Session.reserveSend: the caller persists `record` in its own commit, then settles. */
+export interface SendReservation {
+  readonly msgSeqNum: number;
+  /** The message as the store keeps it (raw bytes, numbers, ClOrdID and OrderID for the audit). */
+  readonly record: StoredMessage;
+  /** The store's creation time when the number was taken: a reset since then makes the number void. */
+  readonly storeCreationTime: Date;
+  /** The caller's commit holding `record` succeeded: write the bytes (resolves once written or dropped). */
+  committed(): Promise<void>;
+  /** The caller's commit failed: nothing holds this number, so the connection is dropped. */
+  failed(err: unknown): void;
+}
+
 interface QueuedSend {
   readonly message: OutgoingMessage;
   readonly resolve: (seq: number) => void;
@@ -597,6 +610,62 @@ export class Session {
         },
       );
     }
+  }
+
+  /**
+   * Takes the next MsgSeqNum for an application message now and encodes it, for a caller that makes
+   * the message durable in its own commit: the message record and the next sender number (msgSeqNum + 1,
+   * never lowering a higher stored one), atomically with whatever else that commit holds, such as the
+   * order a report acknowledges. One commit then covers the order and its reply.
+   *
+   * The bytes wait in the wire chain, in number order behind everything taken before, until the caller
+   * settles the reservation: `committed()` writes them, `failed(err)` drops the connection (the number
+   * is used and nothing holds the message; the peer resynchronises from the store at the next logon).
+   * Until it is settled nothing behind it is written, so a caller must settle every reservation.
+   *
+   * Only while logged on, with settings.pipelineSends and nothing queued to send: otherwise undefined,
+   * and the caller sends the usual way. Runs outside the event queue (it only takes a number and queues
+   * bytes), so it is safe inside the caller's open transaction.
+   */
+  reserveSend(message: OutgoingMessage): SendReservation | undefined {
+    if (!this.settings.pipelineSends || this.closed || !this.loggedOn || this.wireBroken || !this.transport) return undefined;
+    if (this.state.name !== 'inSession' || this.openSendBatch) return undefined;
+    try {
+      this.app.toApp?.(message, this.id, false);
+    } catch {
+      // A veto (DoNotSend) or a failing hook: the usual path gives the caller the usual answer.
+      return undefined;
+    }
+    const seq = this.nextSenderMsgSeqNum;
+    this.nextSenderMsgSeqNum = seq + 1;
+    const sendingTime = formatUtcTimestamp(this.clock.now());
+    const raw = this.codec.encode(this.id.beginString, message.msgType, this.header(seq, message.header, sendingTime), message.body);
+    let resolveStored!: () => void;
+    let rejectStored!: (err: unknown) => void;
+    const stored = new Promise<void>((resolve, reject) => {
+      resolveStored = resolve;
+      rejectStored = reject;
+    });
+    const written = this.queueWrite(stored, raw, false);
+    written.catch(() => {});
+    let settled = false;
+    return {
+      msgSeqNum: seq,
+      record: this.record(message, seq, sendingTime, raw),
+      storeCreationTime: this.creationTime,
+      committed: () => {
+        if (settled) return written;
+        settled = true;
+        resolveStored();
+        return written;
+      },
+      failed: (err: unknown) => {
+        if (settled) return;
+        settled = true;
+        rejectStored(err);
+        this.outboundStoreFailed(err);
+      },
+    };
   }
 
   private outboundStoreFailed(err: unknown): void {

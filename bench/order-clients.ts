@@ -1,0 +1,122 @@
+// The client side of the order benchmark, in its own process (as clients are on their own machines):
+// SESSIONS FIX initiators logged on to the server under test, driven by the parent over IPC. Each
+// command runs one phase and answers with the latencies (order sent → Pending New received) and the
+// CPU this process used.
+//
+//   forked by bench/orders.ts; argv: port compId...
+import { newOrderSingle, TestFixClient } from '../tests/support/fix-client';
+
+export type ClientCommand =
+  | { cmd: 'warmup'; orders: number }
+  | { cmd: 'fixed'; rate: number; seconds: number }
+  | { cmd: 'full'; seconds: number; window: number }
+  | { cmd: 'stop' };
+
+export interface PhaseResult {
+  sent: number;
+  acked: number;
+  seconds: number;
+  /** Sorted latencies in ms. */
+  latencies: number[];
+  cpuSeconds: number;
+}
+
+const [portArg, ...compIds] = process.argv.slice(2);
+const clients = compIds.map((c) => new TestFixClient(c));
+await Promise.all(clients.map((c) => c.connect(Number(portArg))));
+
+const sentAt = new Map<string, number>();
+let latencies: number[] = [];
+const inflight = new Map(clients.map((c) => [c.compId, 0]));
+for (const c of clients) {
+  const received = c.received;
+  received.push = (...items) => {
+    const now = performance.now();
+    for (const m of items) {
+      if (m.msgType === '8' && m.get(150) === 'A') {
+        const id = m.get(11)!;
+        const t0 = sentAt.get(id);
+        if (t0 !== undefined) {
+          latencies.push(now - t0);
+          sentAt.delete(id);
+          inflight.set(c.compId, inflight.get(c.compId)! - 1);
+        }
+      }
+    }
+    // Nothing is kept: a long run would otherwise hold every report.
+    return 0;
+  };
+}
+let seq = 0;
+const send = (c: TestFixClient) => {
+  const id = `${c.compId}-${++seq}`;
+  sentAt.set(id, performance.now());
+  inflight.set(c.compId, inflight.get(c.compId)! + 1);
+  void c.send('D', newOrderSingle(id, { qty: '10', price: '27000' }));
+};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function drain(ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (sentAt.size > 0 && Date.now() < until) await sleep(20);
+}
+function reset(): void {
+  latencies = [];
+  sentAt.clear();
+  for (const c of clients) inflight.set(c.compId, 0);
+}
+
+async function run(c: ClientCommand): Promise<PhaseResult | undefined> {
+  reset();
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  let sent = 0;
+  let elapsed = 0;
+  if (c.cmd === 'warmup') {
+    for (let i = 0; i < c.orders; i++) {
+      send(clients[i % clients.length]!);
+      if (i % 20 === 19) await sleep(5);
+    }
+    await drain(10_000);
+    return undefined;
+  }
+  if (c.cmd === 'fixed') {
+    // What is due is computed from the clock, so a late timer sends the orders it owes instead of
+    // quietly lowering the rate.
+    while (performance.now() - t0 < c.seconds * 1000) {
+      const due = Math.floor(((performance.now() - t0) / 1000) * c.rate);
+      while (sent < due) send(clients[sent++ % clients.length]!);
+      await sleep(1);
+    }
+    elapsed = (performance.now() - t0) / 1000;
+    await drain(10_000);
+  } else if (c.cmd === 'full') {
+    const stopAt = t0 + c.seconds * 1000;
+    while (performance.now() < stopAt) {
+      for (const cl of clients) {
+        for (let k = inflight.get(cl.compId)!; k < c.window; k++) {
+          send(cl);
+          sent++;
+        }
+      }
+      await sleep(1);
+    }
+    elapsed = (performance.now() - t0) / 1000;
+  } else {
+    await Promise.all(clients.map((cl) => cl.stop().catch(() => {})));
+    return undefined;
+  }
+  const u = process.cpuUsage(cpu0);
+  const acked = latencies.length;
+  return { sent, acked, seconds: elapsed, latencies: latencies.sort((a, b) => a - b), cpuSeconds: (u.user + u.system) / 1e6 };
+}
+
+process.on('message', (c: ClientCommand) => {
+  void run(c).then(
+    (r) => {
+      process.send!({ ok: true, result: r ?? null });
+      if (c.cmd === 'stop') setTimeout(() => process.exit(0), 50);
+    },
+    (err: unknown) => process.send!({ ok: false, error: String(err) }),
+  );
+});
+process.send!({ ready: true });

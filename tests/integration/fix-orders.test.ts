@@ -185,6 +185,11 @@ for (const kind of TEST_DB_KINDS) {
       const done = await client.waitForReport('FIX-ML', (m) => m.get(39) === '2');
       assert.equal(done.get(14), '2');
       assert.equal(done.get(6), '200');
+      // MultiLegReportingType: the order-level reports say 3 (multileg), each leg fill 2 (one leg).
+      assert.equal(ack.get(442), '3');
+      const legFills = client.received.filter((m) => m.get(11) === 'FIX-ML' && m.get(150) === 'F');
+      assert.equal(legFills.length, 2);
+      for (const f of legFills) assert.equal(f.get(442), '2');
     });
 
     it('handles a cancel request confirmed by the broker', async () => {

@@ -9,6 +9,7 @@ import type { AppContext } from './context';
 import { loadDictionaryData } from './dictionary';
 import { ServerEventBus } from './events';
 import { FixGateway } from './fix/gateway';
+import { DayOrderExpiry } from './orders/day-expiry';
 import { OrderService } from './orders/order-service';
 import { ClientOutbox } from './orders/outbox';
 import { OrderPublisher } from './orders/publisher';
@@ -20,6 +21,8 @@ export interface RunningServer {
   url: string;
   /** Demo users created at this start with generated passwords (printed once). */
   generatedPasswords: Record<string, string>;
+  /** End-of-session expiry of Day orders (sweeps every minute; tests call sweep with a clock). */
+  dayOrderExpiry: DayOrderExpiry;
   close(): Promise<void>;
 }
 
@@ -64,12 +67,14 @@ export async function startServer(
     });
     const fix = new FixGateway(db, config, orders, outbox, hub, events, log);
     const testClients = new TestClientService(db, config, fix, hub, events, log, opts.testClient ?? testClientOptionsFromEnv());
+    const dayOrderExpiry = new DayOrderExpiry(db, orders, log);
     const { app, ctx } = await buildApp({ config, db, auth, hub, events, orders, outbox, fix, testClients, version: VERSION }, log);
     hub.start();
     await app.listen({ port: config.port, host: config.host });
     try {
       await fix.start();
       await testClients.start();
+      dayOrderExpiry.start();
     } catch (err) {
       await testClients.stop().catch(() => {});
       await fix.stop().catch(() => {});
@@ -86,8 +91,10 @@ export async function startServer(
       ctx,
       url,
       generatedPasswords: printed,
+      dayOrderExpiry,
       close: () =>
         (closing ??= (async () => {
+          await dayOrderExpiry.stop();
           // FIX first: clients get a Logout while the database still records it; our own simulated clients log out before the acceptor goes.
           await testClients.stop().catch((err) => log.error({ err }, 'test-client service stop failed'));
           await fix.stop().catch((err) => log.error({ err }, 'FIX acceptor stop failed'));

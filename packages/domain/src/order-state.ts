@@ -227,6 +227,7 @@ export const ORDER_TRANSITIONS: readonly Transition[] = [
   t('1', 'brokerCancel',    '4',         '4'),
   t('6', 'brokerCancel',    '4',         '4'),
   t('E', 'brokerCancel',    '4',         '4'),
+  t('A', 'expire',          'C',         'C'),
   t('0', 'expire',          'C',         'C'),
   t('1', 'expire',          'C',         'C'),
   t('6', 'expire',          'C',         'C'),

@@ -56,6 +56,7 @@ export {
   isWithinSchedule,
   lastResetBoundary,
   parseResetFrequency,
+  localParts,
   parseTimeOfDay,
   parseTradingDays,
 } from './session/schedule';

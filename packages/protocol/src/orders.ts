@@ -121,7 +121,7 @@ export interface Order {
 
 export const ACTION_TYPES = [
   'ACCEPT', 'REJECT', 'FILL', 'PARTIAL_FILL', 'DONE_FOR_DAY', 'CANCEL',
-  'CANCEL_CONFIRM', 'CANCEL_REFUSE', 'REPLACE_CONFIRM', 'REPLACE_REFUSE',
+  'CANCEL_CONFIRM', 'CANCEL_REFUSE', 'REPLACE_CONFIRM', 'REPLACE_REFUSE', 'EXPIRE',
 ] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
 

@@ -134,6 +134,8 @@ export function buildExecutionReport(er: ExecReportRow, order: OrderRow, legs: O
     b.set(32, wireDecimal(er.lastqty)).set(31, wireDecimal(er.lastpx));
   }
   if (legs.length) {
+    // MultiLegReportingType: 3 for a report on the whole multileg order, 2 for a fill of one leg.
+    b.set(442, er.leg_index !== null && er.leg_index !== undefined ? '2' : '3');
     b.group(
       555,
       legs.map((l) => {

@@ -131,6 +131,9 @@ export interface IntakeResult {
 }
 
 const SETTLED: Promise<void> = Promise.resolve();
+
+/** Who acts when nobody does: end-of-day expiry. Not a user row (user_ref stays empty). */
+export const SYSTEM_USER: SessionUser = { user_id: 0, username: 'SYSTEM', role: 'admin', first_name: null, last_name: null, email: null };
 const noop = () => {};
 
 /** Whether a possible resend carries the same order as the one stored under its ClOrdID. */
@@ -674,6 +677,14 @@ export class OrderService {
     return this.act(ref, user, 'DONE_FOR_DAY', { type: 'doneForDay' }, { notes, via });
   }
 
+  /**
+   * The end of the client's trading session passed with this Day order still open: it expires
+   * (ExecType/OrdStatus C, nothing left). Recorded as an action of the system, not of a person.
+   */
+  async expire(orderId: number, notes: string) {
+    return this.act(String(orderId), SYSTEM_USER, 'EXPIRE', { type: 'expire' }, { notes });
+  }
+
   async brokerCancel(ref: string, user: SessionUser, reason: string, notes?: string, via?: string) {
     return this.act(ref, user, 'CANCEL', { type: 'brokerCancel', reason }, { notes: notes ?? reason, via });
   }
@@ -746,6 +757,25 @@ export class OrderService {
           );
         }
       }
+      // An order that expires answers a client request still waiting with an OrderCancelReject.
+      if (event.type === 'expire') {
+        const waiting = await pendingOrderRequest(tx, order.id);
+        if (waiting) {
+          const text = 'Order expired at the end of the trading day';
+          const responseTo = waiting.request_type === 'F' ? CxlRejResponseTo.CancelRequest : CxlRejResponseTo.CancelReplaceRequest;
+          await decideOrderRequest(tx, waiting.id, 'REFUSED', user.username, text);
+          const rej = await insertCancelReject(tx, {
+            orderId: order.id, sendercompid: order.sendercompid, clordid: waiting.clordid, origclordid: waiting.origclordid, orderid: order.brokerorderid,
+            ordstatus: 'C', responseTo, reason: 0, text,
+          });
+          afterCommit.push(() =>
+            this.outbox.enqueueCancelReject(order.sendercompid, order.client_connector_id, rej.id, {
+              orderid: order.brokerorderid, clordid: waiting.clordid, origclordid: waiting.origclordid, ordstatus: 'C', responseTo, reason: 0, text,
+              transacttime: rej.transacttime,
+            }),
+          );
+        }
+      }
       const finalType: ActionType = actionType === 'FILL' && !applied.state.leavesQty.isZero() ? 'PARTIAL_FILL' : actionType;
       let er: ExecReportRow | null = null;
       let updated: OrderRow;
@@ -773,7 +803,7 @@ export class OrderService {
       }
       const action = await insertOrderAction(tx, {
         orderId: order.id, brokerorderid: order.brokerorderid, clordid: order.clordid, sendercompid: order.sendercompid, symbol: order.symbol,
-        side: order.side, orderqty: order.orderqty, price: order.price, actionType: finalType, userId: user.username, userRef: user.user_id,
+        side: order.side, orderqty: order.orderqty, price: order.price, actionType: finalType, userId: user.username, userRef: user.user_id > 0 ? user.user_id : null,
         notes: opts.notes?.trim() || null,
         actionData: { ...(opts.fill ? { fillQty: opts.fill.qty, fillPrice: opts.fill.px } : {}), ...(opts.via && opts.via !== user.username ? { via: opts.via } : {}), ordStatus: updated.ordstatus, execId: er?.execid },
         fillQty: opts.fill?.qty ?? null, fillPrice: opts.fill?.px ?? null, legIndex: null,

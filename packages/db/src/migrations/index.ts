@@ -1,5 +1,6 @@
 import m0001 from './0001_initial';
 import m0002 from './0002_order_outbox';
+import m0003 from './0003_order_expiry';
 
 export interface Migration {
   version: number;
@@ -11,4 +12,5 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: m0001 },
   { version: 2, name: 'order_outbox', sql: m0002 },
+  { version: 3, name: 'order_expiry', sql: m0003 },
 ];

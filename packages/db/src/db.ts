@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { parseTimestamptz } from './timestamp-parser';
 
 /** Result of one statement. Rows come typed the same on both engines (see the parsers below). */
 export interface QueryResult<T> {
@@ -59,6 +60,7 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
 // PGlite
 
 const INT8_OID = 20;
+const TIMESTAMPTZ_OID = 1184;
 
 async function openPglite(dataDir: string): Promise<Db> {
   let location: string | undefined;
@@ -100,6 +102,10 @@ function pgTypes(): pg.CustomTypesConfig {
   return {
     getTypeParser: ((oid: number, format?: string) => {
       if (oid === INT8_OID) return (v: string) => Number(v);
+      if (oid === TIMESTAMPTZ_OID && format !== 'binary') {
+        const general = pg.types.getTypeParser(oid, 'text');
+        return (v: string) => parseTimestamptz(v, general);
+      }
       return pg.types.getTypeParser(oid, format as 'text');
     }) as pg.CustomTypesConfig['getTypeParser'],
   };

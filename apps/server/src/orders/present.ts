@@ -2,8 +2,28 @@ import type { ExecReportRow, OrderBundle, OrderLegRow, OrderPartyRow, OrderReque
 import { Decimal, maturityLabel } from '@fixdesk/domain';
 import type { ExecutionReport, Order, OrderAction, OrderLeg, OrderParty, OrderRequest } from '@fixdesk/protocol';
 
-const dec = (v: string | null | undefined): string | null => (v === null || v === undefined ? null : Decimal.from(v).stripTrailingZeros().toString());
-const decReq = (v: string) => Decimal.from(v).stripTrailingZeros().toString();
+const PLAIN_DECIMAL = /^-?\d+(?:\.\d+)?$/;
+
+/**
+ * A decimal without trailing zeros. Database and wire text ('27000.500') is trimmed as text (lists of
+ * 100,000 orders present millions of these); anything else goes through Decimal.
+ */
+export function trimDecimal(v: string): string {
+  if (!PLAIN_DECIMAL.test(v)) return Decimal.from(v).stripTrailingZeros().toString();
+  let start = v.charCodeAt(0) === 45 ? 1 : 0;
+  // Leading zeros of the integer part ('007.50'): Decimal drops them.
+  while (start < v.length - 1 && v.charCodeAt(start) === 48 && v.charCodeAt(start + 1) !== 46) start++;
+  let end = v.length;
+  if (v.includes('.')) {
+    while (v.charCodeAt(end - 1) === 48) end--;
+    if (v.charCodeAt(end - 1) === 46) end--;
+  }
+  const digits = v.slice(start, end);
+  if (digits === '0') return '0';
+  return v.charCodeAt(0) === 45 ? `-${digits}` : digits;
+}
+const dec = (v: string | null | undefined): string | null => (v === null || v === undefined ? null : trimDecimal(v));
+const decReq = (v: string) => trimDecimal(v);
 
 export function presentExecReport(e: ExecReportRow): ExecutionReport {
   return {
@@ -182,3 +202,4 @@ export function presentAction(a: OrderActionRow): OrderAction {
     legIndex: a.leg_index,
   };
 }
+

@@ -8,11 +8,9 @@ import {
   buildCustomMultileg,
   buildNewOrderMultileg,
   buildNewOrderSingle,
-  clientVariables,
   fixChecksum,
   fixForDisplay,
   serializeFixMessage,
-  substituteVariables,
   validateOrderSend,
   validateSimulatorSend,
   type BuildContext,
@@ -225,16 +223,6 @@ describe('buildCustomMultileg', () => {
     const built = buildCustomMultileg({ side: '1', buyLegs: [], sellLegs: [], quantity: 1, orderType: '1' }, ctx);
     assert.deepEqual(built.legs, []);
     assert.deepEqual(built.warnings.slice(0, 1), ['Add at least one buy leg and one sell leg']);
-  });
-});
-
-describe('variables', () => {
-  it('substitutes client data, case-insensitively, including the chip names', () => {
-    const vars = clientVariables(ctx.client, now);
-    assert.deepEqual(substituteVariables('%COMP_ID%/%target_comp_id%/%Sender_Comp_Id%', vars), { text: 'ACME/BROKER/ACME', unresolved: [] });
-    assert.deepEqual(substituteVariables('%LEI% %CONTACT_NAME% %CLIENT_LEI% %client_contact%', vars).text, '5493001KJTIIGC8Y1R12 Jane Trader 5493001KJTIIGC8Y1R12 Jane Trader');
-    assert.equal(substituteVariables('%timestamp%', vars).text, '20250905-07:08:09');
-    assert.deepEqual(substituteVariables('100% sure %X% %', vars), { text: '100% sure %X% %', unresolved: ['X'] });
   });
 });
 

@@ -1,5 +1,5 @@
 import type { Queryable } from '@fixdesk/db';
-import { clientVariables, clockVariables, substituteVariables, usesClock, type ClientData } from '@fixdesk/domain';
+import { clientVariables, clockVariables, frameGroupEntries, substituteVariables, usesClock, type ClientData } from '@fixdesk/domain';
 
 /**
  * What shapes the messages we send one client: its connector data (for %VARIABLES%), the field
@@ -16,8 +16,8 @@ export interface ClientProfile {
   variables: Record<string, string>;
   /** msgType|execType → tag → value (execType '' = any). */
   defaults: Map<string, Map<number, ProfileValue>>;
-  /** msgType|execType → group count tag → instances, each [tag, value] in the group's field order. */
-  groups: Map<string, Map<number, Array<Array<[number, ProfileValue]>>>>;
+  /** msgType|execType → group count tag → its instances. */
+  groups: Map<string, Map<number, ProfileGroup>>;
   /** msgType|execType → mandatory tags. */
   mandatory: Map<string, number[]>;
 }
@@ -27,6 +27,12 @@ export interface ClientProfile {
  * resolved for each message (see valueAt).
  */
 export type ProfileValue = { value: string } | { raw: string };
+
+/**
+ * A group's instances, each [tag, value] in the group's field order: framed once when no value uses the
+ * clock, else resolved per message (see entriesAt).
+ */
+export type ProfileGroup = { entries: Array<Array<[number, string]>> } | { instances: Array<Array<[number, ProfileValue]>> };
 
 export const key = (msgType: string, execType: string | null | undefined) => `${msgType}|${execType ?? ''}`;
 
@@ -38,6 +44,12 @@ function prepare(raw: string, variables: Record<string, string>): ProfileValue {
 export function valueAt(v: ProfileValue, profile: ClientProfile, now: Date): string {
   if ('value' in v) return v.value;
   return substituteVariables(v.raw, { ...profile.variables, ...clockVariables(now) }).text.trim();
+}
+
+/** A group's entries for a message built at `now`. */
+export function entriesAt(g: ProfileGroup, profile: ClientProfile, now: Date): Array<Array<[number, string]>> {
+  if ('entries' in g) return g.entries;
+  return frameGroupEntries(g.instances.map((fields) => fields.map(([tag, v]) => [tag, valueAt(v, profile, now)] as const)));
 }
 
 interface ConnectorAndBroker {
@@ -92,7 +104,7 @@ export async function loadClientProfile(db: Queryable, connectorId: number): Pro
     defaults.get(k)!.set(r.tag, prepare(r.default_value, variables));
   }
 
-  const groups = new Map<string, Map<number, Array<Array<[number, ProfileValue]>>>>();
+  const instances = new Map<string, Map<number, Array<Array<[number, ProfileValue]>>>>();
   const g = await db.query<{ msg_type: string; exec_type: string | null; group_field_number: number | null; group_instance_number: number; tag: number; default_value: string; position: number | null }>(
     `SELECT i.msg_type, i.exec_type, b.group_field_number, i.group_instance_number, f.tag, f.default_value, bf.field_position AS position
        FROM fix_client_group_instances i
@@ -106,15 +118,24 @@ export async function loadClientProfile(db: Queryable, connectorId: number): Pro
   for (const r of g.rows) {
     if (r.group_field_number === null) continue;
     const k = key(r.msg_type, r.exec_type);
-    if (!groups.has(k)) groups.set(k, new Map());
-    const byGroup = groups.get(k)!;
+    if (!instances.has(k)) instances.set(k, new Map());
+    const byGroup = instances.get(k)!;
     if (!byGroup.has(r.group_field_number)) byGroup.set(r.group_field_number, []);
     const entries = byGroup.get(r.group_field_number)!;
     const idx = r.group_instance_number - 1;
     while (entries.length <= idx) entries.push([]);
     entries[idx]!.push([r.tag, prepare(r.default_value, variables)]);
   }
-  for (const byGroup of groups.values()) for (const [tag, entries] of byGroup) byGroup.set(tag, entries.filter((e) => e.length > 0));
+  const groups = new Map<string, Map<number, ProfileGroup>>();
+  for (const [k, byGroup] of instances) {
+    const prepared = new Map<number, ProfileGroup>();
+    for (const [tag, entries] of byGroup) {
+      const present = entries.filter((e) => e.length > 0);
+      const fixed = present.every((e) => e.every(([, v]) => 'value' in v));
+      prepared.set(tag, fixed ? { entries: frameGroupEntries(present.map((e) => e.map(([t, v]) => [t, (v as { value: string }).value] as const))) } : { instances: present });
+    }
+    groups.set(k, prepared);
+  }
 
   const mandatory = new Map<string, number[]>();
   const m = await db.query<{ msg_type: string; exec_type: string | null; field_number: number }>(

@@ -1,7 +1,6 @@
 import type { ExecReportRow, OrderLegRow, OrderRow } from '@fixdesk/db';
 import { Dictionary } from '@fixdesk/fix';
-import { frameGroupEntries } from '@fixdesk/domain';
-import { key, valueAt, type ClientProfile } from './client-profile';
+import { entriesAt, key, valueAt, type ClientProfile } from './client-profile';
 
 /** An application message for a client session: body pairs in wire order (QuickFIX order). */
 export interface OutboundAppMessage {
@@ -99,10 +98,7 @@ function applyProfile(b: BodyBuilder, profile: ClientProfile | undefined, msgTyp
       const value = valueAt(v, profile, now);
       if (value !== '') b.setIfAbsent(tag, value);
     }
-    for (const [countTag, instances] of profile.groups.get(k) ?? []) {
-      if (b.has(countTag)) continue;
-      b.group(countTag, frameGroupEntries(instances.map((fields) => fields.map(([tag, v]) => [tag, valueAt(v, profile, now)] as const))));
-    }
+    for (const [countTag, group] of profile.groups.get(k) ?? []) if (!b.has(countTag)) b.group(countTag, entriesAt(group, profile, now));
   }
   const missing = (profile.mandatory.get(key(msgType, execType)) ?? []).filter((t) => !b.has(t));
   return missing.map(String);

@@ -14,6 +14,7 @@ import { healthRoutes } from './routes/health';
 import { userRoutes } from './routes/users';
 import { referenceRoutes } from './routes/reference';
 import { clientConnectorRoutes } from './routes/client-connectors';
+import { fixClientDefaultsRoutes } from './routes/fix-client-defaults';
 import { orderRoutes } from './routes/orders';
 import { auditRoutes } from './routes/audit';
 import { testClientRoutes } from './routes/test-client';
@@ -48,6 +49,7 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, logger: Logger): Pr
   userRoutes(app, full);
   referenceRoutes(app, full);
   clientConnectorRoutes(app, full);
+  fixClientDefaultsRoutes(app, full);
   orderRoutes(app, full);
   auditRoutes(app, full);
   testClientRoutes(app, full);

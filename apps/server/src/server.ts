@@ -65,6 +65,8 @@ export async function startServer(
       orders.invalidate(compId);
       outbox.invalidateProfiles();
     });
+    // The next report to the client is shaped by its new defaults.
+    events.on('client-defaults-changed', (connectorId) => outbox.invalidateProfiles(connectorId));
     const fix = new FixGateway(db, config, orders, outbox, hub, events, log);
     const testClients = new TestClientService(db, config, fix, hub, events, log, opts.testClient ?? testClientOptionsFromEnv());
     const dayOrderExpiry = new DayOrderExpiry(db, orders, log);

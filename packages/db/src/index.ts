@@ -9,3 +9,4 @@ export * from './repos/connectors';
 export * from './repos/reference';
 export * from './fix-message-store';
 export * from './repos/orders';
+export * from './repos/client-defaults';

@@ -182,7 +182,10 @@ export const FIELD_DEFAULTS = [
   { msg_type: '8', exec_type: null, tag: 1, default_value: '%COMP_ID%', notes: 'Account: the client comp id' },
 ];
 
-/** Parties instances on execution reports: Entering Firm (7) and Order Origination Trader (11). */
+/** The message types the demo clients' Parties defaults are for: our execution reports and their orders. */
+export const PARTY_DEFAULT_MSG_TYPES = ['8', 'D', 'AB'] as const;
+
+/** Parties instances: Entering Firm (7) and Order Origination Trader (11). */
 export const PARTY_DEFAULTS = [
   {
     name: 'Entering Firm',
@@ -196,7 +199,7 @@ export const PARTY_DEFAULTS = [
   {
     name: 'Order Origination Trader',
     fields: [
-      { tag: 448, default_value: '%CLIENT_CONTACT%' },
+      { tag: 448, default_value: '%CONTACT_NAME%' },
       { tag: 447, default_value: 'D' },
       { tag: 452, default_value: '11' },
     ],

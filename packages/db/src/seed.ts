@@ -1,5 +1,5 @@
 import type { Db, Queryable } from './db';
-import { DEMO_SECURITIES, DEMO_BROKER, DEMO_CONNECTORS, SERVICES, MESSAGE_SPECS, PARTY_DEFAULTS, FIELD_DEFAULTS } from './seed-data';
+import { DEMO_SECURITIES, DEMO_BROKER, DEMO_CONNECTORS, SERVICES, MESSAGE_SPECS, PARTY_DEFAULTS, PARTY_DEFAULT_MSG_TYPES, FIELD_DEFAULTS } from './seed-data';
 import { seedDictionary, type DictionaryData } from './seed-dictionary';
 
 export interface SeedUser {
@@ -150,25 +150,30 @@ async function seedDemo(tx: Queryable): Promise<void> {
   }
 }
 
-/** Entering Firm (role 7) and Order Origination Trader (role 11) on every execution report. */
+/**
+ * Entering Firm (role 7) and Order Origination Trader (role 11): on every execution report we send, and
+ * on the orders the client's FIX Client builds (D, AB).
+ */
 async function seedPartyDefaults(tx: Queryable, connectorId: number): Promise<void> {
   const block = await tx.query<{ id: number }>("SELECT id FROM component_blocks WHERE block_name = 'Parties'");
   const blockId = block.rows[0]?.id;
   if (blockId === undefined) return;
-  let instance = 1;
-  for (const party of PARTY_DEFAULTS) {
-    const row = await tx.query<{ id: number }>(
-      `INSERT INTO fix_client_group_instances (client_connector_id, msg_type, exec_type, component_block_id, group_instance_number)
-       VALUES ($1, '8', NULL, $2, $3) RETURNING id`,
-      [connectorId, blockId, instance++],
-    );
-    for (const f of party.fields) {
-      await tx.query('INSERT INTO fix_client_group_fields (instance_id, tag, default_value, notes) VALUES ($1, $2, $3, $4)', [
-        row.rows[0]!.id,
-        f.tag,
-        f.default_value,
-        party.name,
-      ]);
+  for (const msgType of PARTY_DEFAULT_MSG_TYPES) {
+    let instance = 1;
+    for (const party of PARTY_DEFAULTS) {
+      const row = await tx.query<{ id: number }>(
+        `INSERT INTO fix_client_group_instances (client_connector_id, msg_type, exec_type, component_block_id, group_instance_number)
+         VALUES ($1, $2, NULL, $3, $4) RETURNING id`,
+        [connectorId, msgType, blockId, instance++],
+      );
+      for (const f of party.fields) {
+        await tx.query('INSERT INTO fix_client_group_fields (instance_id, tag, default_value, notes) VALUES ($1, $2, $3, $4)', [
+          row.rows[0]!.id,
+          f.tag,
+          f.default_value,
+          party.name,
+        ]);
+      }
     }
   }
 }

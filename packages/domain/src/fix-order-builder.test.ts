@@ -8,11 +8,9 @@ import {
   buildCustomMultileg,
   buildNewOrderMultileg,
   buildNewOrderSingle,
-  clientVariables,
   fixChecksum,
   fixForDisplay,
   serializeFixMessage,
-  substituteVariables,
   validateOrderSend,
   validateSimulatorSend,
   type BuildContext,
@@ -128,6 +126,28 @@ describe('buildNewOrderSingle', () => {
     assert.deepEqual(built.fields.at(-1), [58, 'Sent by Acme Shipping at 20250905-07:08:09']);
   });
 
+  it('adds the groups the defaults configure and the form does not write; warns when a default resolves to nothing', () => {
+    const built = buildNewOrderSingle(outright, {
+      ...ctx,
+      client: { compId: 'ACME', targetCompId: 'BROKER', clientContact: 'Jane Trader' },
+      defaults: [{ tag: 1, value: '%CLIENT_NAME%' }],
+      groups: [
+        { countTag: 453, instances: [[{ tag: 448, value: '%LEI%' }, { tag: 447, value: 'N' }, { tag: 452, value: '7' }]] },
+        { countTag: 386, instances: [[{ tag: 336, value: 'DAY' }], [{ tag: 336, value: '%LEI%' }]] },
+        { countTag: 555, instances: [[{ tag: 600, value: 'NOT-MINE' }]] },
+      ],
+    });
+    // No LEI anywhere: no entering firm, the missing-party notice; the trader from the client's contact.
+    assert.deepEqual(built.fields.filter(([t]) => t === 448).map(([, v]) => v), ['Jane Trader']);
+    assert.deepEqual(built.fields.slice(-2), [
+      [386, '1'],
+      [336, 'DAY'],
+    ]);
+    assert.equal(value(built.fields, 555), undefined, 'legs are the form\'s only');
+    assert.equal(value(built.fields, 1), undefined);
+    assert.deepEqual(built.warnings, [PARTY_DEFAULTS_MISSING_TEXT, 'The default for tag 1 is left out: %CLIENT_NAME% has no value for this client']);
+  });
+
   it('missing mandatory fields only warn', () => {
     const built = buildNewOrderSingle({ ...outright, symbol: '', price: '' }, { ...ctx, mandatoryTags: [11, 55, 44, 34, 52, 9999] });
     assert.deepEqual(built.warnings, ['Mandatory field 55 (Symbol) is missing', 'Mandatory field 44 (Price) is missing', 'Mandatory field 9999 is missing']);
@@ -225,16 +245,6 @@ describe('buildCustomMultileg', () => {
     const built = buildCustomMultileg({ side: '1', buyLegs: [], sellLegs: [], quantity: 1, orderType: '1' }, ctx);
     assert.deepEqual(built.legs, []);
     assert.deepEqual(built.warnings.slice(0, 1), ['Add at least one buy leg and one sell leg']);
-  });
-});
-
-describe('variables', () => {
-  it('substitutes client data, case-insensitively, including the chip names', () => {
-    const vars = clientVariables(ctx.client, now);
-    assert.deepEqual(substituteVariables('%COMP_ID%/%target_comp_id%/%Sender_Comp_Id%', vars), { text: 'ACME/BROKER/ACME', unresolved: [] });
-    assert.deepEqual(substituteVariables('%LEI% %CONTACT_NAME% %CLIENT_LEI% %client_contact%', vars).text, '5493001KJTIIGC8Y1R12 Jane Trader 5493001KJTIIGC8Y1R12 Jane Trader');
-    assert.equal(substituteVariables('%timestamp%', vars).text, '20250905-07:08:09');
-    assert.deepEqual(substituteVariables('100% sure %X% %', vars), { text: '100% sure %X% %', unresolved: ['X'] });
   });
 });
 

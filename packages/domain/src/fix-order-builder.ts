@@ -16,6 +16,7 @@ import {
   SecurityType,
   TimeInForce,
 } from './codes';
+import { clientVariables, resolveGroupInstances, substituteVariables, type ClientData, type FieldDefault, type GroupDefault } from './client-defaults';
 import { formatFixTimestamp } from './format';
 import {
   generateCustomMultileg,
@@ -115,47 +116,6 @@ export const SendErrorText = {
   cancelFailed: (message: string) => `Failed to cancel order: ${message}`,
 } as const;
 
-// ───────────────────────────── client data and variables ─────────────────────────────
-
-/** What the builder needs of the selected client connector. The client is the sender. */
-export interface ClientData {
-  compId: string;
-  targetCompId: string;
-  clientName?: string | null;
-  clientLei?: string | null;
-  clientContact?: string | null;
-}
-
-/** Values for %variables% in client defaults (spec 001 §5); names are case-insensitive. */
-export function clientVariables(client: ClientData, now: Date): Record<string, string> {
-  return {
-    timestamp: formatFixTimestamp(now),
-    comp_id: client.compId,
-    sender_comp_id: client.compId,
-    target_comp_id: client.targetCompId,
-    client_name: client.clientName ?? '',
-    client_lei: client.clientLei ?? '',
-    client_contact: client.clientContact ?? '',
-    // the names the FIX Client Defaults screen shows on its chips
-    lei: client.clientLei ?? '',
-    contact_name: client.clientContact ?? '',
-  };
-}
-
-/** Replaces %name% from `variables`; unknown names stay as written and are reported. */
-export function substituteVariables(text: string, variables: Record<string, string>): { text: string; unresolved: string[] } {
-  const unresolved: string[] = [];
-  const out = text.replace(/%([A-Za-z][A-Za-z0-9_]*)%/g, (whole, name: string) => {
-    const value = variables[name.toLowerCase()];
-    if (value === undefined) {
-      unresolved.push(name);
-      return whole;
-    }
-    return value;
-  });
-  return { text: out, unresolved };
-}
-
 // ───────────────────────────── forms ─────────────────────────────
 
 interface CommonOrderFields {
@@ -186,6 +146,7 @@ export interface CustomMultilegOrderForm extends CustomMultilegForm, CommonOrder
   legs?: readonly GeneratedLeg[];
 }
 
+/** A party from the client's defaults: PartyID (may hold %variables%), PartyIDSource and PartyRole. */
 export interface PartyDefault {
   id: string;
   source?: string | null;
@@ -200,11 +161,27 @@ export interface BuildContext {
   /** MsgSeqNum for a complete preview; left out otherwise because the session assigns it. */
   msgSeqNum?: number;
   /** Client FIX defaults for this message type; values may hold %variables%. Form values win. */
-  defaults?: readonly { tag: number; value: string }[];
-  /** Party instances from the client's defaults (Entering Firm 7, Order Origination Trader 11). */
+  defaults?: readonly FieldDefault[];
+  /**
+   * Repeating-group instances from the client's defaults. Parties (453) merge with the form's LEI and
+   * trader name; other groups the form does not write are added as configured. NoLegs (555) is the form's.
+   */
+  groups?: readonly GroupDefault[];
+  /** Party instances given directly (instead of a Parties group in `groups`). */
   parties?: readonly PartyDefault[];
   /** Mandatory tags of this message's spec; missing ones only warn. */
   mandatoryTags?: readonly number[];
+}
+
+/** The party instances of a Parties (453) group default. */
+export function partyDefaultsOf(groups: readonly GroupDefault[] | undefined): PartyDefault[] {
+  const parties = groups?.find((g) => g.countTag === Tag.NoPartyIDs);
+  const value = (fields: readonly FieldDefault[], tag: number) => fields.find((f) => f.tag === tag)?.value;
+  return (parties?.instances ?? []).map((fields) => ({
+    id: value(fields, Tag.PartyID) ?? '',
+    source: value(fields, Tag.PartyIDSource) ?? null,
+    role: value(fields, Tag.PartyRole) ?? '',
+  }));
 }
 
 export interface BuiltOrder {
@@ -247,31 +224,48 @@ class FieldList {
   }
 }
 
+interface ResolvedParty {
+  id: string;
+  source: string;
+  role: string;
+}
+
+/**
+ * Parties (453): the entering firm (7) from the form's LEI, else the client's party default, else the
+ * client's LEI; the order origination trader (11) from the form's trader name, else the default, else the
+ * client's contact, else 'Web Trader'; then any other party the defaults configure.
+ */
 function resolveParties(form: CommonOrderFields, ctx: BuildContext, vars: Record<string, string>, out: FieldList): void {
-  const fromDefaults = (role: string) => {
-    const p = ctx.parties?.find((x) => String(x.role) === role && !blank(x.id));
-    if (!p) return null;
-    const { text, unresolved } = substituteVariables(p.id, vars);
-    for (const name of unresolved) out.warnings.push(`Unknown variable %${name}% in party default for role ${role}`);
-    return blank(text) ? null : { id: text.trim(), source: p.source?.trim() || PartyIDSource.Proprietary };
-  };
-  const proprietary = (id: string | null | undefined) => (blank(id) ? null : { id: String(id).trim(), source: PartyIDSource.Proprietary });
-  const enteringFirm = proprietary(form.enteringFirmLEI) ?? fromDefaults(PartyRole.EnteringFirm) ?? proprietary(ctx.client.clientLei);
+  const configured: ResolvedParty[] = [];
+  for (const p of ctx.parties ?? partyDefaultsOf(ctx.groups)) {
+    const role = String(p.role ?? '').trim();
+    const id = substituteVariables(String(p.id ?? ''), vars);
+    for (const name of id.unresolved) out.warnings.push(`Unknown variable %${name}% in party default for role ${role || '?'}`);
+    const source = substituteVariables(String(p.source ?? ''), vars).text.trim();
+    if (role === '' || blank(id.text) || configured.some((c) => c.role === role)) continue;
+    configured.push({ id: id.text.trim(), source: source || PartyIDSource.Proprietary, role });
+  }
+  const byRole = (role: string) => configured.find((p) => p.role === role) ?? null;
+  const proprietary = (id: string | null | undefined, role: string): ResolvedParty | null =>
+    blank(id) ? null : { id: String(id).trim(), source: PartyIDSource.Proprietary, role };
+  const enteringFirm =
+    proprietary(form.enteringFirmLEI, PartyRole.EnteringFirm) ?? byRole(PartyRole.EnteringFirm) ?? proprietary(ctx.client.clientLei, PartyRole.EnteringFirm);
   const trader =
-    proprietary(form.traderName) ??
-    fromDefaults(PartyRole.OrderOriginationTrader) ??
-    proprietary(ctx.client.clientContact) ??
-    proprietary(ORDER_FORM_DEFAULTS.traderName);
-  const parties: [typeof trader, string][] = [];
-  if (enteringFirm) parties.push([enteringFirm, PartyRole.EnteringFirm]);
+    proprietary(form.traderName, PartyRole.OrderOriginationTrader) ??
+    byRole(PartyRole.OrderOriginationTrader) ??
+    proprietary(ctx.client.clientContact, PartyRole.OrderOriginationTrader) ??
+    proprietary(ORDER_FORM_DEFAULTS.traderName, PartyRole.OrderOriginationTrader);
+  const parties: ResolvedParty[] = [];
+  if (enteringFirm) parties.push(enteringFirm);
   else out.warnings.push(PARTY_DEFAULTS_MISSING_TEXT);
-  if (trader) parties.push([trader, PartyRole.OrderOriginationTrader]);
+  if (trader) parties.push(trader);
+  parties.push(...configured.filter((p) => p.role !== PartyRole.EnteringFirm && p.role !== PartyRole.OrderOriginationTrader));
   if (parties.length === 0) return;
   out.add(Tag.NoPartyIDs, String(parties.length));
-  for (const [party, role] of parties) {
-    out.add(Tag.PartyID, party!.id);
-    out.add(Tag.PartyIDSource, party!.source);
-    out.add(Tag.PartyRole, role);
+  for (const party of parties) {
+    out.add(Tag.PartyID, party.id);
+    out.add(Tag.PartyIDSource, party.source);
+    out.add(Tag.PartyRole, party.role);
   }
 }
 
@@ -283,15 +277,35 @@ function header(msgType: 'D' | 'AB', ctx: BuildContext, out: FieldList): void {
   out.add(Tag.SendingTime, formatFixTimestamp(ctx.now));
 }
 
+/**
+ * The client's defaults fill the tags the form did not set (spec 001 §5), values resolved; then the
+ * repeating groups the form does not write; then Text: the form's, else the default's.
+ */
 function applyDefaultsAndText(form: CommonOrderFields, ctx: BuildContext, vars: Record<string, string>, out: FieldList): void {
+  const resolve = (value: string, what: string) => {
+    const s = substituteVariables(String(value ?? ''), vars);
+    for (const name of s.unresolved) out.warnings.push(`Unknown variable %${name}% in ${what}`);
+    const text = s.text.trim();
+    if (text === '' && s.empty.length > 0) out.warnings.push(`The ${what} is left out: ${s.empty.map((n) => `%${n}%`).join(', ')} has no value for this client`);
+    return text;
+  };
   for (const d of ctx.defaults ?? []) {
     if (!Number.isInteger(d.tag) || d.tag <= 0 || SESSION_TAGS.has(d.tag) || GROUP_TAGS.has(d.tag) || d.tag === Tag.Text || out.has(d.tag)) continue;
-    const { text, unresolved } = substituteVariables(String(d.value ?? ''), vars);
-    for (const name of unresolved) out.warnings.push(`Unknown variable %${name}% in default for tag ${d.tag}`);
-    out.add(d.tag, text);
+    out.add(d.tag, resolve(d.value, `default for tag ${d.tag}`));
   }
-  const text = blank(form.text) ? ctx.defaults?.find((d) => d.tag === Tag.Text)?.value : form.text;
-  if (!blank(text)) out.add(Tag.Text, substituteVariables(String(text).trim(), vars).text);
+  for (const group of ctx.groups ?? []) {
+    if (group.countTag === Tag.NoPartyIDs || group.countTag === Tag.NoLegs || SESSION_TAGS.has(group.countTag) || out.has(group.countTag)) continue;
+    const { entries, unresolved } = resolveGroupInstances(group, vars);
+    for (const name of unresolved) out.warnings.push(`Unknown variable %${name}% in group ${group.countTag} default`);
+    if (entries.length === 0) continue;
+    out.add(group.countTag, String(entries.length));
+    for (const entry of entries) for (const [tag, value] of entry) out.add(tag, value);
+  }
+  if (!blank(form.text)) out.add(Tag.Text, String(form.text).trim());
+  else {
+    const d = ctx.defaults?.find((x) => x.tag === Tag.Text);
+    if (d) out.add(Tag.Text, resolve(d.value, 'default for tag 58'));
+  }
 }
 
 function warnMissingMandatory(ctx: BuildContext, out: FieldList): void {

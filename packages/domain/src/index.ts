@@ -6,4 +6,5 @@ export * from './fill-validation';
 export * from './order-intake';
 export * from './instruments';
 export * from './format';
+export * from './client-defaults';
 export * from './fix-order-builder';

@@ -6,3 +6,4 @@ export * from './connectors';
 export * from './users';
 export * from './orders';
 export * from './test-client';
+export * from './client-defaults';

@@ -1,4 +1,5 @@
 import type { Queryable } from '@fixdesk/db';
+import { clientVariables, clockVariables, frameGroupEntries, substituteVariables, usesClock, type ClientData } from '@fixdesk/domain';
 
 /**
  * What shapes the messages we send one client: its connector data (for %VARIABLES%), the field
@@ -10,72 +11,89 @@ export interface ClientProfile {
   compId: string;
   targetCompId: string;
   executionIdPrefix: string;
+  client: ClientData;
+  /** The client's variables without the clock's (those are resolved per message). */
   variables: Record<string, string>;
   /** msgType|execType → tag → value (execType '' = any). */
-  defaults: Map<string, Map<number, string>>;
-  /** msgType|execType → group count tag → entries. */
-  groups: Map<string, Map<number, Array<Array<[number, string]>>>>;
+  defaults: Map<string, Map<number, ProfileValue>>;
+  /** msgType|execType → group count tag → its instances. */
+  groups: Map<string, Map<number, ProfileGroup>>;
   /** msgType|execType → mandatory tags. */
   mandatory: Map<string, number[]>;
 }
 
+/**
+ * A default's value: resolved when the profile loads, unless it uses the clock (%TIMESTAMP%), which is
+ * resolved for each message (see valueAt).
+ */
+export type ProfileValue = { value: string } | { raw: string };
+
+/**
+ * A group's instances, each [tag, value] in the group's field order: framed once when no value uses the
+ * clock, else resolved per message (see entriesAt).
+ */
+export type ProfileGroup = { entries: Array<Array<[number, string]>> } | { instances: Array<Array<[number, ProfileValue]>> };
+
 export const key = (msgType: string, execType: string | null | undefined) => `${msgType}|${execType ?? ''}`;
 
-/** Replaces %NAME% with the client's value; unknown variables stay as written so a mistake is visible. */
-export function substitute(value: string, variables: Record<string, string>): string {
-  return value.replace(/%([A-Z_]+)%/g, (whole, name: string) => variables[name] ?? whole);
+function prepare(raw: string, variables: Record<string, string>): ProfileValue {
+  return usesClock(raw) ? { raw } : { value: substituteVariables(raw, variables).text.trim() };
 }
 
-/** The variables a default value may use (spec 001 §2: %COMP_ID%, %LEI%, %CONTACT_NAME%, %CLIENT_NAME% …). */
-export function connectorVariables(c: {
-  comp_id: string;
-  target_comp_id: string;
-  client_name: string | null;
-  client_contact: string | null;
-  client_email: string | null;
-  client_phone: string | null;
-  client_lei: string | null;
-  company_name: string | null;
-  execution_id_prefix: string;
-}, broker: { company_name: string | null; lei: string | null; party_id: string | null } | undefined): Record<string, string> {
-  const v: Record<string, string | null | undefined> = {
-    COMP_ID: c.comp_id,
-    SENDER_COMP_ID: c.comp_id,
-    TARGET_COMP_ID: c.target_comp_id,
-    CLIENT_NAME: c.client_name,
-    CLIENT_CONTACT: c.client_contact,
-    CONTACT_NAME: c.client_contact,
-    CLIENT_EMAIL: c.client_email,
-    CLIENT_PHONE: c.client_phone,
-    CLIENT_LEI: c.client_lei,
-    LEI: c.client_lei,
-    COMPANY_NAME: c.company_name,
-    EXECUTION_ID_PREFIX: c.execution_id_prefix,
-    BROKER_NAME: broker?.company_name,
-    BROKER_LEI: broker?.lei,
-    BROKER_PARTY_ID: broker?.party_id,
+/** The value of a default for a message built at `now` ('' when it resolves to nothing: left out). */
+export function valueAt(v: ProfileValue, profile: ClientProfile, now: Date): string {
+  if ('value' in v) return v.value;
+  return substituteVariables(v.raw, { ...profile.variables, ...clockVariables(now) }).text.trim();
+}
+
+/** A group's entries for a message built at `now`. */
+export function entriesAt(g: ProfileGroup, profile: ClientProfile, now: Date): Array<Array<[number, string]>> {
+  if ('entries' in g) return g.entries;
+  return frameGroupEntries(g.instances.map((fields) => fields.map(([tag, v]) => [tag, valueAt(v, profile, now)] as const)));
+}
+
+interface ConnectorAndBroker {
+  id: number; comp_id: string; target_comp_id: string; execution_id_prefix: string; client_name: string | null;
+  client_contact: string | null; client_email: string | null; client_phone: string | null; client_lei: string | null;
+  company_name: string | null; b_company_name: string | null; b_lei: string | null; b_party_id: string | null;
+}
+
+function clientDataOf(c: ConnectorAndBroker): ClientData {
+  return {
+    compId: c.comp_id,
+    targetCompId: c.target_comp_id,
+    clientName: c.client_name,
+    clientLei: c.client_lei,
+    clientContact: c.client_contact,
+    clientEmail: c.client_email,
+    clientPhone: c.client_phone,
+    companyName: c.company_name,
+    executionIdPrefix: c.execution_id_prefix,
+    brokerName: c.b_company_name,
+    brokerLei: c.b_lei,
+    brokerPartyId: c.b_party_id,
   };
-  const out: Record<string, string> = {};
-  for (const [k, val] of Object.entries(v)) if (val) out[k] = val;
-  return out;
 }
 
-export async function loadClientProfile(db: Queryable, connectorId: number): Promise<ClientProfile | undefined> {
-  const { rows } = await db.query<{
-    id: number; comp_id: string; target_comp_id: string; execution_id_prefix: string; client_name: string | null;
-    client_contact: string | null; client_email: string | null; client_phone: string | null; client_lei: string | null;
-    company_name: string | null; b_company_name: string | null; b_lei: string | null; b_party_id: string | null;
-  }>(
+/** What the %variables% of a client resolve from: its connector and the connector's broker. */
+export async function loadClientData(db: Queryable, connectorId: number): Promise<{ row: ConnectorAndBroker; client: ClientData } | undefined> {
+  const { rows } = await db.query<ConnectorAndBroker>(
     `SELECT c.id, c.comp_id, c.target_comp_id, c.execution_id_prefix, c.client_name, c.client_contact, c.client_email,
             c.client_phone, c.client_lei, c.company_name, b.company_name AS b_company_name, b.lei AS b_lei, b.party_id AS b_party_id
        FROM client_connectors c LEFT JOIN broker_information b ON b.id = c.broker_id WHERE c.id = $1`,
     [connectorId],
   );
-  const c = rows[0];
-  if (!c) return undefined;
-  const variables = connectorVariables(c, { company_name: c.b_company_name, lei: c.b_lei, party_id: c.b_party_id });
+  const row = rows[0];
+  return row ? { row, client: clientDataOf(row) } : undefined;
+}
 
-  const defaults = new Map<string, Map<number, string>>();
+export async function loadClientProfile(db: Queryable, connectorId: number): Promise<ClientProfile | undefined> {
+  const loaded = await loadClientData(db, connectorId);
+  if (!loaded) return undefined;
+  const { row: c, client } = loaded;
+  const variables = clientVariables(client);
+
+  const defaults = new Map<string, Map<number, ProfileValue>>();
   const d = await db.query<{ msg_type: string; exec_type: string | null; tag: number; default_value: string }>(
     'SELECT msg_type, exec_type, tag, default_value FROM fix_client_defaults WHERE client_connector_id = $1 ORDER BY tag',
     [connectorId],
@@ -83,10 +101,10 @@ export async function loadClientProfile(db: Queryable, connectorId: number): Pro
   for (const r of d.rows) {
     const k = key(r.msg_type, r.exec_type);
     if (!defaults.has(k)) defaults.set(k, new Map());
-    defaults.get(k)!.set(r.tag, substitute(r.default_value, variables));
+    defaults.get(k)!.set(r.tag, prepare(r.default_value, variables));
   }
 
-  const groups = new Map<string, Map<number, Array<Array<[number, string]>>>>();
+  const instances = new Map<string, Map<number, Array<Array<[number, ProfileValue]>>>>();
   const g = await db.query<{ msg_type: string; exec_type: string | null; group_field_number: number | null; group_instance_number: number; tag: number; default_value: string; position: number | null }>(
     `SELECT i.msg_type, i.exec_type, b.group_field_number, i.group_instance_number, f.tag, f.default_value, bf.field_position AS position
        FROM fix_client_group_instances i
@@ -100,15 +118,24 @@ export async function loadClientProfile(db: Queryable, connectorId: number): Pro
   for (const r of g.rows) {
     if (r.group_field_number === null) continue;
     const k = key(r.msg_type, r.exec_type);
-    if (!groups.has(k)) groups.set(k, new Map());
-    const byGroup = groups.get(k)!;
+    if (!instances.has(k)) instances.set(k, new Map());
+    const byGroup = instances.get(k)!;
     if (!byGroup.has(r.group_field_number)) byGroup.set(r.group_field_number, []);
     const entries = byGroup.get(r.group_field_number)!;
     const idx = r.group_instance_number - 1;
     while (entries.length <= idx) entries.push([]);
-    entries[idx]!.push([r.tag, substitute(r.default_value, variables)]);
+    entries[idx]!.push([r.tag, prepare(r.default_value, variables)]);
   }
-  for (const byGroup of groups.values()) for (const [tag, entries] of byGroup) byGroup.set(tag, entries.filter((e) => e.length > 0));
+  const groups = new Map<string, Map<number, ProfileGroup>>();
+  for (const [k, byGroup] of instances) {
+    const prepared = new Map<number, ProfileGroup>();
+    for (const [tag, entries] of byGroup) {
+      const present = entries.filter((e) => e.length > 0);
+      const fixed = present.every((e) => e.every(([, v]) => 'value' in v));
+      prepared.set(tag, fixed ? { entries: frameGroupEntries(present.map((e) => e.map(([t, v]) => [t, (v as { value: string }).value] as const))) } : { instances: present });
+    }
+    groups.set(k, prepared);
+  }
 
   const mandatory = new Map<string, number[]>();
   const m = await db.query<{ msg_type: string; exec_type: string | null; field_number: number }>(
@@ -125,6 +152,7 @@ export async function loadClientProfile(db: Queryable, connectorId: number): Pro
     compId: c.comp_id,
     targetCompId: c.target_comp_id,
     executionIdPrefix: c.execution_id_prefix,
+    client,
     variables,
     defaults,
     groups,

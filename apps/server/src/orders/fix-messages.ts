@@ -1,6 +1,6 @@
 import type { ExecReportRow, OrderLegRow, OrderRow } from '@fixdesk/db';
 import { Dictionary } from '@fixdesk/fix';
-import { key, type ClientProfile } from './client-profile';
+import { entriesAt, key, valueAt, type ClientProfile } from './client-profile';
 
 /** An application message for a client session: body pairs in wire order (QuickFIX order). */
 export interface OutboundAppMessage {
@@ -85,12 +85,20 @@ const rank = (order: number[], tag: number) => {
   return i < 0 ? 10_000 + tag : i;
 };
 
-/** Applies the client's configured defaults and party instances for this message type / ExecType. */
-function applyProfile(b: BodyBuilder, profile: ClientProfile | undefined, msgType: string, execType: string | null): string[] {
+/**
+ * Applies the client's configured defaults and group instances for this message type / ExecType to the
+ * fields the message does not carry yet (an ExecType's own defaults before the message type's general
+ * ones), %variables% resolved for a message built at `now`.
+ */
+function applyProfile(b: BodyBuilder, profile: ClientProfile | undefined, msgType: string, execType: string | null, now: Date): string[] {
   if (!profile) return [];
-  for (const k of [key(msgType, execType), key(msgType, null)]) {
-    for (const [tag, value] of profile.defaults.get(k) ?? []) b.setIfAbsent(tag, value);
-    for (const [countTag, entries] of profile.groups.get(k) ?? []) if (!b.has(countTag)) b.group(countTag, entries);
+  const keys = execType === null ? [key(msgType, null)] : [key(msgType, execType), key(msgType, null)];
+  for (const k of keys) {
+    for (const [tag, v] of profile.defaults.get(k) ?? []) {
+      const value = valueAt(v, profile, now);
+      if (value !== '') b.setIfAbsent(tag, value);
+    }
+    for (const [countTag, group] of profile.groups.get(k) ?? []) if (!b.has(countTag)) b.group(countTag, entriesAt(group, profile, now));
   }
   const missing = (profile.mandatory.get(key(msgType, execType)) ?? []).filter((t) => !b.has(t));
   return missing.map(String);
@@ -154,7 +162,7 @@ export function buildExecutionReport(er: ExecReportRow, order: OrderRow, legs: O
       }),
     );
   }
-  const missingMandatory = applyProfile(b, profile, '8', er.exectype);
+  const missingMandatory = applyProfile(b, profile, '8', er.exectype, er.transacttime);
   const dropped: string[] = [];
   return { msgType: '8', body: b.build('8', dropped), missingMandatory, dropped };
 }
@@ -181,7 +189,20 @@ export function buildCancelReject(r: CancelRejectInput, profile: ClientProfile |
     .set(102, r.reason)
     .set(434, r.responseTo)
     .set(58, r.text);
-  const missingMandatory = applyProfile(b, profile, '9', null);
+  const missingMandatory = applyProfile(b, profile, '9', null, r.transacttime);
   const dropped: string[] = [];
   return { msgType: '9', body: b.build('9', dropped), missingMandatory, dropped };
+}
+
+/**
+ * A request the simulated client sends (OrderCancelRequest F, OrderCancelReplaceRequest G), shaped by
+ * the client's own defaults for that message type like the FIX Client shapes its orders: configured
+ * fields the request does not carry are added, then the body is put in dictionary order.
+ */
+export function shapeClientRequest(msgType: string, body: ReadonlyArray<readonly [number, string]>, profile: ClientProfile | undefined, now: Date): BuiltMessage {
+  const b = new BodyBuilder();
+  for (const [tag, value] of body) b.set(tag, value);
+  const missingMandatory = applyProfile(b, profile, msgType, null, now);
+  const dropped: string[] = [];
+  return { msgType, body: b.build(msgType, dropped), missingMandatory, dropped };
 }

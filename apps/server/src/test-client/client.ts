@@ -25,6 +25,8 @@ import { counterpartyFor } from '../fix/gateway';
 import { HttpError } from '../http/errors';
 import { ClientBlotter } from './blotter';
 import { checkOutboundMessage, checkOutboundParts, type CheckedMessage } from './message-check';
+import { loadClientProfile } from '../orders/client-profile';
+import { shapeClientRequest } from '../orders/fix-messages';
 import { buildCancelRequest, buildReplaceRequest, nextRequestClOrdId } from './requests';
 
 /** Message types the blotter is built from when the service starts. */
@@ -299,14 +301,28 @@ export class TestClient {
     if (!this.loggedOn || !this.initiator) throw notLoggedOn();
     const order = this.orderFor(req.origClOrdId);
     const clOrdId = this.requestClOrdId(order.clordid, req.clOrdId);
-    return this.sendChecked(checkOutboundParts('F', [], buildCancelRequest(order, clOrdId, new Date(), req.text), this.parties()));
+    const now = new Date();
+    return this.sendChecked(checkOutboundParts('F', [], await this.shaped('F', buildCancelRequest(order, clOrdId, now, req.text), now), this.parties()));
   }
 
   async replace(req: ReplaceOrderRequest): Promise<SendOrderResponse> {
     if (!this.loggedOn || !this.initiator) throw notLoggedOn();
     const order = this.orderFor(req.origClOrdId);
     const clOrdId = this.requestClOrdId(order.clordid, req.clOrdId);
-    return this.sendChecked(checkOutboundParts('G', [], buildReplaceRequest(order, clOrdId, req, new Date()), this.parties()));
+    const now = new Date();
+    return this.sendChecked(checkOutboundParts('G', [], await this.shaped('G', buildReplaceRequest(order, clOrdId, req, now), now), this.parties()));
+  }
+
+  /**
+   * The client's FIX defaults for the request's message type fill what the request does not carry, as
+   * the FIX Client screen applies them to the orders it builds. Read afresh: requests are rare and an
+   * edit on the defaults screen applies to the next one.
+   */
+  private async shaped(msgType: 'F' | 'G', body: Array<[number, string]>, now: Date): Promise<Array<[number, string]>> {
+    const profile = await loadClientProfile(this.deps.db, this.connector.id);
+    const built = shapeClientRequest(msgType, body, profile, now);
+    if (built.dropped.length) this.deps.log.warn({ compId: this.compId, msgType, tags: built.dropped }, 'client defaults not defined for this message type left out');
+    return built.body;
   }
 
   private orderFor(clOrdId: string) {

@@ -29,6 +29,41 @@ describe('order forms into FIX messages', () => {
     assert.match(raw, /\u000110=\d{3}\u0001$/);
   });
 
+  it("applies the client's FIX defaults: fields the form leaves out, Parties instances, %variables% resolved", () => {
+    const forms = defaultOrderForms(now, 'C5TC');
+    const clientDefaults = {
+      defaults: [
+        { tag: 1, value: '%EXECUTION_ID_PREFIX%-%COMP_ID%' },
+        { tag: 38, value: '999' },
+        { tag: 58, value: 'for %BROKER_NAME%' },
+      ],
+      groups: [
+        {
+          countTag: 453,
+          instances: [
+            [{ tag: 448, value: '%LEI%' }, { tag: 447, value: 'N' }, { tag: 452, value: '7' }],
+            [{ tag: 448, value: 'Desk of %CLIENT_NAME%' }, { tag: 447, value: 'D' }, { tag: 452, value: '11' }],
+            [{ tag: 448, value: '%COMP_ID%' }, { tag: 447, value: 'D' }, { tag: 452, value: '3' }],
+          ],
+        },
+      ],
+    };
+    const broker = { id: 1, company_name: 'FixDesk Brokers', lei: null, party_id: null };
+    const { built, raw } = buildOrderMessage('outright', forms, { connector: { ...connector, execution_id_prefix: 'SGX' }, clOrdId: 'SGX-3.1', now, clientDefaults, broker });
+    assert.deepEqual(field(raw, 1), ['SGX-SGX_CLIENT_1']);
+    assert.deepEqual(field(raw, 38), ['10'], 'the form wins');
+    assert.deepEqual(field(raw, 58), ['for FixDesk Brokers']);
+    assert.deepEqual(field(raw, 453), ['3']);
+    assert.deepEqual(field(raw, 448), ['549300STRAITS000SG01', 'Desk of Straits Shipping Capital', 'SGX_CLIENT_1']);
+    assert.deepEqual(field(raw, 447), ['N', 'D', 'D']);
+    assert.deepEqual(field(raw, 452), ['7', '11', '3']);
+    assert.deepEqual(built.warnings, []);
+
+    // The form's LEI and trader name still win over the defaults.
+    const typed = buildOrderMessage('outright', { ...forms, outright: { ...forms.outright, enteringFirmLEI: 'LEI-TYPED', traderName: 'Bob' } }, { connector, clOrdId: 'SGX-3.1', now, clientDefaults });
+    assert.deepEqual(field(typed.raw, 448), ['LEI-TYPED', 'Bob', 'SGX_CLIENT_1']);
+  });
+
   it('builds the quarter strip and a custom strategy balanced by the greatest common divisor', () => {
     const forms = defaultOrderForms(now, 'C5TC');
     const strip = buildOrderMessage('multileg', forms, { connector, clOrdId: 'SGX-4.1', now });

@@ -14,7 +14,6 @@ import {
   generateMultileg,
   ORDER_FORM_DEFAULTS,
   OrdType,
-  PartyRole,
   quarterOptions,
   serializeFixMessage,
   Side,
@@ -25,11 +24,11 @@ import {
   type GeneratedLeg,
   type MultilegType,
   type OrdTypeCode,
-  type PartyDefault,
   type SideCode,
   type StrategyLegType,
 } from '@fixdesk/domain';
 import type { ClientConnector } from '@fixdesk/protocol';
+import type { BrokerRef, ClientMessageDefaults } from './simulatorApi';
 
 export type OrderKind = 'outright' | 'multileg' | 'custom';
 export type NumberValue = number | string;
@@ -44,9 +43,9 @@ interface CommonValues {
   text: string;
   /** Blank: the next id by the client order id rule. */
   clOrdId: string;
-  /** Blank: from the client's defaults (here: the connector's LEI). */
+  /** Blank: the client's Parties default for role 7, else the connector's LEI. */
   enteringFirmLEI: string;
-  /** Blank: from the client's defaults (here: the connector's contact). */
+  /** Blank: the client's Parties default for role 11, else the connector's contact. */
   traderName: string;
 }
 
@@ -148,26 +147,28 @@ export function defaultOrderForms(now: Date, firstSymbol = ''): OrderFormValues 
   };
 }
 
-/** What the builders need of the selected connector: the client is the sender. */
-export function clientDataOf(connector: ClientConnector): ClientData {
+/** What the builders need of the selected connector and its broker: the client is the sender. */
+export function clientDataOf(connector: ClientConnector, broker?: BrokerRef | null): ClientData {
   return {
     compId: connector.comp_id,
     targetCompId: connector.target_comp_id,
     clientName: connector.client_name,
     clientLei: connector.client_lei ?? connector.lei,
     clientContact: connector.client_contact,
+    clientEmail: connector.client_email,
+    clientPhone: connector.client_phone,
+    companyName: connector.company_name,
+    executionIdPrefix: connector.execution_id_prefix,
+    brokerName: broker?.company_name,
+    brokerLei: broker?.lei,
+    brokerPartyId: broker?.party_id,
   };
 }
 
-/**
- * Party defaults until the FIX Client Defaults API exists: the entering firm (7) is the connector's LEI and
- * the order origination trader (11) its contact, written as the %variables% the defaults screen uses so
- * they resolve through the same substitution as configured defaults will.
- */
-export const CONNECTOR_PARTY_DEFAULTS: readonly PartyDefault[] = [
-  { id: '%client_lei%', role: PartyRole.EnteringFirm },
-  { id: '%client_contact%', role: PartyRole.OrderOriginationTrader },
-];
+/** The message type an order-entry tab builds. */
+export function msgTypeOf(kind: OrderKind): 'D' | 'AB' {
+  return kind === 'outright' ? 'D' : 'AB';
+}
 
 /** The generated legs of a standard or custom strategy (for the leg table), or the reason there are none. */
 export function strategyLegs(kind: Exclude<OrderKind, 'outright'>, forms: OrderFormValues): { legs: GeneratedLeg[]; symbol: string; error: string | null } {
@@ -186,6 +187,10 @@ export interface MessageContext {
   /** For a complete preview (the session assigns the real one). */
   msgSeqNum?: number;
   mandatoryTags?: readonly number[];
+  /** The client's FIX defaults for this message type: fill what the form leaves out, %variables% resolved. */
+  clientDefaults?: ClientMessageDefaults;
+  /** The connector's executing broker, for %BROKER_…% variables. */
+  broker?: BrokerRef | null;
 }
 
 export interface BuiltMessage {
@@ -197,11 +202,12 @@ export interface BuiltMessage {
 /** The FIX message for the active tab, built by the domain's shared builders. */
 export function buildOrderMessage(kind: OrderKind, forms: OrderFormValues, ctx: MessageContext): BuiltMessage {
   const base = {
-    client: clientDataOf(ctx.connector),
+    client: clientDataOf(ctx.connector, ctx.broker),
     now: ctx.now,
     clOrdId: ctx.clOrdId,
     msgSeqNum: ctx.msgSeqNum,
-    parties: CONNECTOR_PARTY_DEFAULTS,
+    defaults: ctx.clientDefaults?.defaults,
+    groups: ctx.clientDefaults?.groups,
     mandatoryTags: ctx.mandatoryTags,
   };
   const built =

@@ -1,7 +1,9 @@
-import type { LatestPrice } from '@fixdesk/domain';
+import type { FieldDefault, GroupDefault, LatestPrice } from '@fixdesk/domain';
 import {
   testClientPath,
   type CancelOrderRequest,
+  type ClientFieldDefault,
+  type ClientGroupDefaults,
   type ClientBlotterResponse,
   type ClientConnector,
   type Order,
@@ -22,6 +24,20 @@ export interface SecurityRef {
   is_active: boolean;
   price_tick_size: string | null;
   exchange_mics: string | null;
+}
+
+/** What the order builders read of the executing broker a connector belongs to (for %BROKER_…% variables). */
+export interface BrokerRef {
+  id: number;
+  company_name: string | null;
+  lei: string | null;
+  party_id: string | null;
+}
+
+/** A client's FIX defaults for one message type, as the order builders take them. */
+export interface ClientMessageDefaults {
+  defaults: FieldDefault[];
+  groups: GroupDefault[];
 }
 
 export interface MessageSpecField {
@@ -48,6 +64,9 @@ export interface SimulatorApi extends BrokerSimApi {
   securities(signal?: AbortSignal): Promise<SecurityRef[]>;
   /** Mandatory fields of a message type's spec (cached per type, spec 000 §7). */
   mandatoryTags(msgType: string): Promise<number[]>;
+  /** The client's FIX defaults and group instances for a message type (spec 001 §7), fetched afresh. */
+  clientDefaults(connectorId: number, msgType: string, signal?: AbortSignal): Promise<ClientMessageDefaults>;
+  brokers(signal?: AbortSignal): Promise<BrokerRef[]>;
   orders(signal?: AbortSignal): Promise<Order[]>;
   latestPrices(signal?: AbortSignal): Promise<LatestPrice[]>;
 }
@@ -82,6 +101,21 @@ export function createSimulatorApi(api: ApiClient): SimulatorApi {
       }
       return cached;
     },
+    async clientDefaults(connectorId, msgType, signal) {
+      const base = `/api/fix-client-defaults/${connectorId}/${encodeURIComponent(msgType)}`;
+      const [fields, groups] = await Promise.all([
+        api.get<{ data?: ClientFieldDefault[] }>(base, { signal }),
+        api.get<{ data?: ClientGroupDefaults[] }>(`${base}/groups`, { signal }),
+      ]);
+      return {
+        defaults: list(fields).map((d) => ({ tag: d.tag, value: d.default_value })),
+        groups: list(groups).map((g) => ({
+          countTag: g.group_field_number,
+          instances: g.instances.map((i) => i.fields.map((f) => ({ tag: f.tag, value: f.default_value }))),
+        })),
+      };
+    },
+    brokers: async (signal) => list(await api.get<{ data?: BrokerRef[] } | BrokerRef[]>('/api/broker-information', { signal })),
     orders: (signal) => api.get<Order[]>('/api/orders', { signal, query: { includeExecReports: false } }),
     latestPrices: async (signal) => list(await api.get<{ data?: LatestPrice[] } | LatestPrice[]>('/api/trade-history/latest-prices', { signal })),
     accept: (id, body) => api.post<OrderActionResponse>(order(id, 'accept'), body),

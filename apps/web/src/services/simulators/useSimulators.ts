@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLiveConnection, useLiveMessages } from '../live/useLive';
 import { applyTestClientMessage, EMPTY_BLOTTER, type ClientBlotterState } from './clientBlotterState';
 import { simulatorApi } from './http';
-import type { SecurityRef } from './simulatorApi';
+import type { BrokerRef, ClientMessageDefaults, SecurityRef } from './simulatorApi';
 
 export interface Loaded<T> {
   data: T;
@@ -65,6 +65,53 @@ export function useMandatoryTags(msgType: string): number[] {
     };
   }, [msgType]);
   return tags;
+}
+
+/** The message types the order entry builds: outright (D) and strategies (AB). */
+export const ORDER_MSG_TYPES = ['D', 'AB'] as const;
+export type OrderMsgType = (typeof ORDER_MSG_TYPES)[number];
+
+export interface ClientDefaultsState {
+  /** By message type; absent until loaded (or when the load failed). */
+  byMsgType: Partial<Record<OrderMsgType, ClientMessageDefaults>>;
+  /** The executing broker of the connector, for the %BROKER_…% variables. */
+  broker: BrokerRef | null;
+  loading: boolean;
+  error: string | null;
+}
+
+const NO_DEFAULTS: ClientDefaultsState = { byMsgType: {}, broker: null, loading: false, error: null };
+
+/**
+ * The selected client's FIX defaults and group instances for the orders the screen builds (spec 001 §5),
+ * read afresh whenever the client changes or the order entry opens, so an edit on the FIX Client Defaults
+ * screen applies to the next order. A failed load is only a warning: the order is built without them.
+ */
+export function useClientDefaults(connectorId: number | null, brokerId: number | null): ClientDefaultsState {
+  const [state, setState] = useState<ClientDefaultsState>(NO_DEFAULTS);
+  useEffect(() => {
+    if (connectorId === null) {
+      setState(NO_DEFAULTS);
+      return;
+    }
+    const abort = new AbortController();
+    setState({ ...NO_DEFAULTS, loading: true });
+    const broker = brokerId === null ? Promise.resolve(null) : simulatorApi.brokers(abort.signal).then((all) => all.find((b) => b.id === brokerId) ?? null, () => null);
+    Promise.all([Promise.all(ORDER_MSG_TYPES.map((t) => simulatorApi.clientDefaults(connectorId, t, abort.signal))), broker])
+      .then(([loaded, b]) => {
+        if (abort.signal.aborted) return;
+        const byMsgType: ClientDefaultsState['byMsgType'] = {};
+        ORDER_MSG_TYPES.forEach((t, i) => (byMsgType[t] = loaded[i]));
+        setState({ byMsgType, broker: b, loading: false, error: null });
+      })
+      .catch((error: unknown) => {
+        if (abort.signal.aborted) return;
+        console.warn('client FIX defaults could not be loaded', error);
+        setState({ ...NO_DEFAULTS, error: errorMessage(error) });
+      });
+    return () => abort.abort();
+  }, [connectorId, brokerId]);
+  return state;
 }
 
 export interface TestClientControl {

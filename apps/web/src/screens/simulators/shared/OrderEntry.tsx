@@ -9,13 +9,14 @@ import {
   buildOrderMessage,
   clientSendProblem,
   defaultOrderForms,
+  msgTypeOf,
   simulatorSendProblem,
   strategyLegs,
   type OrderFormValues,
   type OrderKind,
 } from '../../../services/simulators/orderForms';
 import type { SecurityRef } from '../../../services/simulators/simulatorApi';
-import { useMandatoryTags } from '../../../services/simulators/useSimulators';
+import { useClientDefaults, useMandatoryTags } from '../../../services/simulators/useSimulators';
 import type { FormVariant } from './FormParts';
 import { FixPreview } from './FixPreview';
 import { CustomMultilegForm, MultilegForm, OutrightForm } from './OrderForms';
@@ -53,7 +54,10 @@ export function OrderEntry({ variant, connector, status, securities, onSent }: O
   const [sending, setSending] = useState(false);
   const [banner, setBanner] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
   const bannerTimer = useRef<number | null>(null);
-  const mandatory = useMandatoryTags(kind === 'outright' ? 'D' : 'AB');
+  const msgType = msgTypeOf(kind);
+  const mandatory = useMandatoryTags(msgType);
+  const clientDefaults = useClientDefaults(connector?.id ?? null, connector?.broker_id ?? null);
+  const defaultsFor = clientDefaults.byMsgType[msgType];
 
   // The symbol pickers start on the first security once the list arrives.
   const firstSymbol = securities[0]?.symbol ?? '';
@@ -88,6 +92,9 @@ export function OrderEntry({ variant, connector, status, securities, onSent }: O
 
   const preview = useMemo(() => {
     if (!connector) return { raw: null, warnings: [] as string[], notice: 'Please select a client connector' };
+    // Until the client's defaults arrive the message would be built without them: say so rather than show it.
+    if (clientDefaults.loading) return { raw: null, warnings: [] as string[], notice: 'Loading the client\'s FIX defaults…' };
+    const loadProblem = clientDefaults.error ? [`Client FIX defaults could not be loaded (${clientDefaults.error}); the message is built without them`] : [];
     try {
       const { built, raw } = buildOrderMessage(kind, forms, {
         connector,
@@ -95,12 +102,14 @@ export function OrderEntry({ variant, connector, status, securities, onSent }: O
         now: new Date(),
         msgSeqNum: status?.nextSenderMsgSeqNum,
         mandatoryTags: mandatory,
+        clientDefaults: defaultsFor,
+        broker: clientDefaults.broker,
       });
-      return { raw, warnings: built.warnings, notice: null };
+      return { raw, warnings: [...loadProblem, ...built.warnings], notice: null };
     } catch (e) {
-      return { raw: null, warnings: [] as string[], notice: `The message cannot be built yet: ${e instanceof Error ? e.message : String(e)}` };
+      return { raw: null, warnings: loadProblem, notice: `The message cannot be built yet: ${e instanceof Error ? e.message : String(e)}` };
     }
-  }, [kind, forms, connector, nextClOrdId, status?.nextSenderMsgSeqNum, mandatory]);
+  }, [kind, forms, connector, nextClOrdId, status?.nextSenderMsgSeqNum, mandatory, clientDefaults, defaultsFor]);
 
   const patch = <K extends OrderKind>(k: K) => (change: Partial<OrderFormValues[K]>) => setForms((f) => ({ ...f, [k]: { ...f[k], ...change } }));
 
@@ -116,7 +125,14 @@ export function OrderEntry({ variant, connector, status, securities, onSent }: O
     }
     let raw: string;
     try {
-      raw = buildOrderMessage(kind, forms, { connector, clOrdId: nextClOrdId, now: new Date(), msgSeqNum: status?.nextSenderMsgSeqNum }).raw;
+      raw = buildOrderMessage(kind, forms, {
+        connector,
+        clOrdId: nextClOrdId,
+        now: new Date(),
+        msgSeqNum: status?.nextSenderMsgSeqNum,
+        clientDefaults: defaultsFor,
+        broker: clientDefaults.broker,
+      }).raw;
     } catch (e) {
       show({ kind: 'error', text: e instanceof Error ? e.message : String(e) });
       return;
@@ -201,7 +217,7 @@ export function OrderEntry({ variant, connector, status, securities, onSent }: O
           {kind === 'outright' ? 'NewOrderSingle (35=D, 167=FUT)' : `NewOrderMultileg (35=AB, 167=MLEG)${strategy && strategy.legs.length ? `, ${strategy.legs.length} legs` : ''}`}
           {nextClOrdId ? ` · next ClOrdID ${nextClOrdId}` : ''}
         </Text>
-        <Button leftSection={<IconSend size={15} />} onClick={() => void send()} loading={sending} data-testid="send-order">
+        <Button leftSection={<IconSend size={15} />} onClick={() => void send()} loading={sending || clientDefaults.loading} data-testid="send-order">
           {kind === 'outright' ? 'Send Order' : kind === 'multileg' ? 'Send Multileg Order' : 'Send Custom Order'}
         </Button>
       </Group>

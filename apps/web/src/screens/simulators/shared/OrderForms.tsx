@@ -51,8 +51,8 @@ function ClientExtras<T extends OutrightValues | MultilegValues | CustomValues>(
     <Stack gap={8}>
       <SimpleGrid cols={{ base: 1, md: 3 }} spacing="sm">
         <TextInput label="ClOrdID" placeholder={nextClOrdId || 'next by the client order id rule'} value={values.clOrdId} onChange={(e) => onChange({ clOrdId: e.currentTarget.value } as Partial<T>)} />
-        <TextInput label="Entering firm LEI" placeholder="from the connector (%CLIENT_LEI%)" value={values.enteringFirmLEI} onChange={(e) => onChange({ enteringFirmLEI: e.currentTarget.value } as Partial<T>)} maxLength={20} />
-        <TextInput label="Trader name" placeholder="from the connector (%CLIENT_CONTACT%)" value={values.traderName} onChange={(e) => onChange({ traderName: e.currentTarget.value } as Partial<T>)} />
+        <TextInput label="Entering firm LEI" placeholder="client default (party role 7)" value={values.enteringFirmLEI} onChange={(e) => onChange({ enteringFirmLEI: e.currentTarget.value } as Partial<T>)} maxLength={20} />
+        <TextInput label="Trader name" placeholder="client default (party role 11)" value={values.traderName} onChange={(e) => onChange({ traderName: e.currentTarget.value } as Partial<T>)} />
       </SimpleGrid>
       <Textarea label="Text (optional comment)" autosize minRows={1} maxRows={3} maxLength={500} value={values.text} onChange={(e) => onChange({ text: e.currentTarget.value } as Partial<T>)} />
     </Stack>

@@ -12,5 +12,5 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: m0001 },
   { version: 2, name: 'order_outbox', sql: m0002 },
-  { version: 3, name: 'order_expiry', sql: m0003 },
+  { version: 3, name: 'order_expiry_and_brin', sql: m0003 },
 ];

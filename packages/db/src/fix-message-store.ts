@@ -356,21 +356,24 @@ export interface ReservedOutbound {
   readonly record: StoredMessage;
   /** The store's creation time when the number was taken: after a reset the number means nothing. */
   readonly storeCreationTime: Date;
-  /** The execution report row this message carries, marked as sent under the number. */
-  readonly execReportId?: number;
 }
 
 /**
  * Persists reserved outbound messages inside the caller's transaction, as the store would have:
  * the message rows (resendable) and each session's next sender number, which only ever moves up here
- * (the store's own writes for later numbers may have committed first). The report rows they carry are
- * marked as sent. Throws (so the caller rolls back) when a session's store was reset since a number
- * was taken: the numbers would belong to the new sequence.
+ * (the store's own writes for later numbers may have committed first). Throws (so the caller rolls
+ * back) when a session's store was reset since a number was taken: the numbers would belong to the new
+ * sequence. `extra` adds the caller's own data-modifying CTEs to the same statement (one round trip):
+ * its SQL numbers its parameters from `$${RESERVED_PARAMS + 1}`; with `returnsRows`, its CTE named
+ * `result`, which must have a non-null `id` column, is answered (its rows, in no set order).
  */
-export async function persistReservedOutbound(tx: Queryable, items: readonly ReservedOutbound[]): Promise<void> {
-  if (!items.length) return;
-  const withReport = items.filter((i) => i.execReportId !== undefined);
-  const { rows } = await tx.query<{ n: number }>(RESERVED_SQL, [
+export async function persistReservedOutbound<R extends { id: unknown } = never>(
+  tx: Queryable,
+  items: readonly ReservedOutbound[],
+  extra?: { readonly name: string; readonly ctes: string; readonly params: readonly unknown[]; readonly returnsRows?: boolean },
+): Promise<R[]> {
+  if (!items.length && !extra) return [];
+  const { rows } = await tx.query<{ n: number } & R>(reservedSql(extra?.ctes, extra?.returnsRows ?? false), [
     items.map((i) => i.beginString),
     items.map((i) => i.record.senderCompID),
     items.map((i) => i.record.targetCompID),
@@ -381,16 +384,26 @@ export async function persistReservedOutbound(tx: Queryable, items: readonly Res
     items.map((i) => sendingTime(i.record)),
     items.map((i) => i.record.raw),
     items.map((i) => i.storeCreationTime),
-    withReport.map((i) => i.execReportId!),
-    withReport.map((i) => i.record.msgSeqNum),
-  ], { name: 'fix_store_reserved' });
+    ...(extra?.params ?? []),
+  ], { name: extra ? `fix_store_reserved_${extra.name}` : 'fix_store_reserved' });
   const stored = Number(rows[0]?.n ?? 0);
   if (stored !== items.length) {
     throw new Error(`persisting reserved outbound messages: ${items.length - stored} belong to a session whose store was reset since`);
   }
+  // An empty result still gives the one row that carries n, with a null id.
+  return extra?.returnsRows ? rows.filter((r) => (r as { id?: unknown }).id != null) : [];
 }
 
-const RESERVED_SQL = `
+/** Parameters the reserved-messages statement takes itself. */
+export const RESERVED_PARAMS = 10;
+
+const reservedSqlCache = new Map<string, string>();
+
+function reservedSql(extraCtes: string | undefined, returnsRows: boolean): string {
+  const key = `${extraCtes ?? ''}\u0000${returnsRows}`;
+  let sql = reservedSqlCache.get(key);
+  if (sql) return sql;
+  sql = `
 WITH m AS MATERIALIZED (
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::text[], $10::timestamptz[])
          WITH ORDINALITY AS m(b, s, t, seq, msg_type, clordid, brokerorderid, sending_time, raw, creation_time, ord)
@@ -409,10 +422,8 @@ seq AS (
      SET next_sender_seq = greatest(st.next_sender_seq, v.next), updated_at = now()
     FROM (SELECT b, s, t, creation_time, max(seq) + 1 AS next FROM m GROUP BY b, s, t, creation_time) v
    WHERE st.begin_string = v.b AND st.sender_comp_id = v.s AND st.target_comp_id = v.t AND st.creation_time = v.creation_time
-),
-sent AS (
-  UPDATE execution_reports e SET sent_at = now(), sent_seq_num = x.seq
-    FROM unnest($11::int8[], $12::int[]) AS x(id, seq)
-   WHERE e.id = x.id
-)
-SELECT count(*)::int AS n FROM msg`;
+)${extraCtes ? `,\n${extraCtes}` : ''}
+${returnsRows ? 'SELECT c.n, r.* FROM (SELECT count(*)::int AS n FROM msg) c LEFT JOIN result r ON true' : 'SELECT count(*)::int AS n FROM msg'}`;
+  reservedSqlCache.set(key, sql);
+  return sql;
+}

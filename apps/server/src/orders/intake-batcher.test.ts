@@ -83,7 +83,7 @@ for (const kind of TEST_DB_KINDS) {
           if (o.kind !== 'stored') return undefined;
           const committed = fake.reservation.committed;
           return {
-            outbound: { beginString: SESSION.b, record: fake.reservation.record, storeCreationTime: creationTime, execReportId: o.er.id },
+            outbound: { beginString: SESSION.b, record: fake.reservation.record, storeCreationTime: creationTime },
             reservation: {
               ...fake.reservation,
               committed: () =>
@@ -121,7 +121,7 @@ for (const kind of TEST_DB_KINDS) {
       const batcher = new IntakeBatcher(t.db, log);
       const fake = fakeReservation(6, 'CO-2', creationTime);
       await batcher.submit(entry('CO-2'), () => {}, (o) =>
-        o.kind === 'stored' ? { outbound: { beginString: SESSION.b, record: fake.reservation.record, storeCreationTime: creationTime, execReportId: o.er.id }, reservation: fake.reservation } : undefined,
+        o.kind === 'stored' ? { outbound: { beginString: SESSION.b, record: fake.reservation.record, storeCreationTime: creationTime }, reservation: fake.reservation } : undefined,
       );
       const { rows } = await t.db.query<{ next_sender_seq: number }>('SELECT next_sender_seq FROM fix_session_state WHERE target_comp_id = $1', [SESSION.t]);
       assert.equal(rows[0]!.next_sender_seq, 20);
@@ -138,7 +138,7 @@ for (const kind of TEST_DB_KINDS) {
         },
         (o) =>
           o.kind === 'stored'
-            ? { outbound: { beginString: SESSION.b, record: stale.reservation.record, storeCreationTime: stale.reservation.storeCreationTime, execReportId: o.er.id }, reservation: stale.reservation }
+            ? { outbound: { beginString: SESSION.b, record: stale.reservation.record, storeCreationTime: stale.reservation.storeCreationTime }, reservation: stale.reservation }
             : undefined,
       );
       assert.equal(outcome.kind, 'stored');

@@ -1,4 +1,13 @@
-import { persistReservedOutbound, storeIntakeBatch, type Db, type IntakeEntry, type IntakeOutcome, type ReservedOutbound } from '@fixdesk/db';
+import {
+  intakeReportsCtes,
+  persistReservedOutbound,
+  RESERVED_PARAMS,
+  storeIntakeBatch,
+  type Db,
+  type IntakeEntry,
+  type IntakeOutcome,
+  type ReservedOutbound,
+} from '@fixdesk/db';
 import type { SendReservation } from '@fixdesk/fix';
 import type { FastifyBaseLogger } from 'fastify';
 
@@ -154,11 +163,29 @@ export class IntakeBatcher {
     let sends: Array<CoCommittedSend | undefined> = [];
     try {
       const outcomes = await this.db.transaction(async (tx) => {
-        const outcomes = await storeIntakeBatch(tx, entries);
+        // The Pending New rows wait for the replies' numbers: each is written once, with its send recorded.
+        const outcomes = await storeIntakeBatch(tx, entries, { deferReports: true });
         const scope: BatchScope = { queuedClients: new Set() };
         sends = batch.map((q, i) => q.reserve?.(outcomes[i]!, scope));
         const reserved = sends.filter((x): x is CoCommittedSend => x !== undefined);
-        if (reserved.length) await persistReservedOutbound(tx, reserved.map((x) => x.outbound));
+        const reports = outcomes.flatMap((o, i) => (o.kind === 'stored' ? [{ er: o.er, sentSeqNum: sends[i]?.reservation.msgSeqNum ?? null }] : []));
+        const ctes = reports.length ? intakeReportsCtes(reports, RESERVED_PARAMS + 1) : undefined;
+        const written = await persistReservedOutbound<{ id: number; execid: string; created_at: Date }>(
+          tx,
+          reserved.map((x) => x.outbound),
+          ctes && { name: 'intake_reports', ctes: ctes.ctes, params: ctes.params, returnsRows: true },
+        );
+        const byExecId = new Map(written.map((r) => [r.execid, r]));
+        for (const r of reports) {
+          const row = byExecId.get(r.er.execid);
+          if (!row) throw new Error(`the Pending New ${r.er.execid} was not stored`);
+          r.er.id = row.id;
+          r.er.created_at = row.created_at;
+          if (r.sentSeqNum !== null) {
+            r.er.sent_seq_num = r.sentSeqNum;
+            r.er.sent_at = row.created_at;
+          }
+        }
         return outcomes;
       });
       for (const x of sends) if (x) void x.reservation.committed();

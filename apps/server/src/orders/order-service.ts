@@ -417,7 +417,7 @@ export class OrderService {
       this.replyReserver(o.senderCompId, (outcome) => {
         if (outcome.kind === 'stored') {
           const built = this.outbox.buildNow(o.senderCompId, connector.id, outcome.er, outcome.order, outcome.legs);
-          return built && { msg: built, execReportId: outcome.er.id };
+          return built && { msg: built };
         }
         if (outcome.kind === 'duplicate' && !this.isKnownResend(o, record, outcome)) {
           return { msg: this.refusalMessage(o, outcome.execId, now, OrdRejReason.DuplicateOrder, IntakeText.duplicateClOrdId(record.clordid)) };
@@ -441,7 +441,7 @@ export class OrderService {
    * reply must never overtake one queued before it). `reply` gives the message for the outcome, null
    * when nothing is to be sent, undefined when it cannot be built now (the outbox then sends it).
    */
-  private replyReserver(compId: string, reply: (outcome: IntakeOutcome) => { msg: OutgoingReply; execReportId?: number } | null | undefined): ReserveReply | undefined {
+  private replyReserver(compId: string, reply: (outcome: IntakeOutcome) => { msg: OutgoingReply } | null | undefined): ReserveReply | undefined {
     const replies = this.replies;
     if (!replies?.isLive(compId)) return undefined;
     return (outcome, scope) => {
@@ -456,7 +456,7 @@ export class OrderService {
       }
       return {
         reservation: reserved.reservation,
-        outbound: { beginString: reserved.beginString, record: reserved.reservation.record, storeCreationTime: reserved.reservation.storeCreationTime, ...(built.execReportId !== undefined ? { execReportId: built.execReportId } : {}) },
+        outbound: { beginString: reserved.beginString, record: reserved.reservation.record, storeCreationTime: reserved.reservation.storeCreationTime },
       };
     };
   }

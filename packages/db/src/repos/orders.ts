@@ -233,7 +233,8 @@ export type IntakeOutcome =
  * duplicate, with the facts of the order it collided with (read after the commit; rare). Keys must be
  * distinct within a batch (the caller refuses the later one itself).
  */
-export async function storeIntakeBatch(db: Queryable, entries: readonly IntakeEntry[]): Promise<IntakeOutcome[]> {
+export async function storeIntakeBatch(db: Queryable, entries: readonly IntakeEntry[], options: { deferReports?: boolean } = {}): Promise<IntakeOutcome[]> {
+  const withReports = !options.deferReports;
   if (!entries.length) return [];
   const keys = new Set<string>();
   for (const e of entries) {
@@ -283,8 +284,8 @@ export async function storeIntakeBatch(db: Queryable, entries: readonly IntakeEn
   }
   const withLegs = legs.length > 0;
   const withParties = parties.length > 0;
-  const { rows } = await db.query<OrderRow & IntakeRowExtras>(intakeBatchSql(withLegs, withParties), params, {
-    name: `intake_batch_${withLegs ? 'l' : ''}${withParties ? 'p' : ''}`,
+  const { rows } = await db.query<OrderRow & IntakeRowExtras>(intakeBatchSql(withLegs, withParties, withReports), params, {
+    name: `intake_batch_${withLegs ? 'l' : ''}${withParties ? 'p' : ''}${withReports ? 'r' : ''}`,
   });
   if (rows.length !== entries.length) throw new Error(`intake batch returned ${rows.length} rows for ${entries.length} entries`);
   const duplicates = entries.flatMap((e, i) => (e.order && rows[i]!.id === null ? [e.order] : []));
@@ -303,11 +304,12 @@ export async function storeIntakeBatch(db: Queryable, entries: readonly IntakeEn
       id: legIds[k]!, order_id: order.id, leg_index: l.legIndex, leg_symbol: l.symbol, leg_security_type: l.securityType,
       leg_maturity_month_year: l.maturityMonthYear, leg_side: l.side, leg_ratio_qty: l.ratioQty, leg_price: l.price, leg_cumqty: '0', leg_avgpx: '0',
     }));
+    // Deferred reports: id and created_at are filled in once storeIntakeReports wrote them.
     const er: ExecReportRow = {
-      id: er_id!, order_id: order.id, execid: intake_execid, clordid: order.clordid, origclordid: null, orderid: order.brokerorderid, exectype: 'A',
+      id: er_id ?? 0, order_id: order.id, execid: intake_execid, clordid: order.clordid, origclordid: null, orderid: order.brokerorderid, exectype: 'A',
       ordstatus: 'A', side: order.side, symbol: order.symbol, orderqty: order.orderqty, price: order.price, lastqty: '0', lastpx: '0', cumqty: '0',
       avgpx: '0', leavesqty: order.orderqty, leg_index: null, ordrejreason: null, text: null, transacttime: entry.reportTime,
-      created_at: er_created_at!, sendercompid: order.sendercompid, sent_seq_num: null, sent_at: null,
+      created_at: er_created_at ?? entry.reportTime, sendercompid: order.sendercompid, sent_seq_num: null, sent_at: null,
     };
     return { kind: 'stored', order, er, legs: legRows };
   });
@@ -356,8 +358,8 @@ const intakeSqlVariants = new Map<string, string>();
  * join the RETURNING rows of the orders insert and the foreign keys are checked at its end. Batches
  * without legs or parties leave those parts out (less to plan on the hot path).
  */
-function intakeBatchSql(withLegs: boolean, withParties: boolean): string {
-  const key = `${withLegs}${withParties}`;
+function intakeBatchSql(withLegs: boolean, withParties: boolean, withReports: boolean): string {
+  const key = `${withLegs}${withParties}${withReports}`;
   let sql = intakeSqlVariants.get(key);
   if (sql) return sql;
   let n = 22;
@@ -411,12 +413,12 @@ stored AS (
     FROM ins o JOIN input i ON i.is_order AND i.sendercompid = o.sendercompid AND i.session_date = o.session_date AND i.clordid = o.clordid
 ),
 er AS (
-  INSERT INTO execution_reports (order_id, execid, sendercompid, clordid, origclordid, orderid, exectype, ordstatus, side, symbol, orderqty, price,
+  ${withReports ? `INSERT INTO execution_reports (order_id, execid, sendercompid, clordid, origclordid, orderid, exectype, ordstatus, side, symbol, orderqty, price,
                                  lastqty, lastpx, cumqty, avgpx, leavesqty, leg_index, ordrejreason, text, transacttime)
   SELECT s.id, i.execid, s.sendercompid, s.clordid, NULL, s.brokerorderid, 'A', 'A', s.side, s.symbol, s.orderqty, s.price,
          0, 0, 0, 0, s.orderqty, NULL, NULL, NULL, s.report_time
     FROM stored s JOIN input i ON i.ord = s.ord ORDER BY s.ord
-  RETURNING id, order_id, created_at
+  RETURNING id, order_id, created_at` : 'SELECT NULL::int8 AS id, NULL::int8 AS order_id, NULL::timestamptz AS created_at WHERE false'}
 )${legsCte}${partiesCte}
 SELECT s.*, s.session_date::text AS session_date, i.execid AS intake_execid, e.id AS er_id, e.created_at AS er_created_at,
        ${withLegs ? "(SELECT string_agg(l.id::text, ',' ORDER BY l.leg_index) FROM legs l WHERE l.order_id = s.id)" : 'NULL::text'} AS leg_ids
@@ -426,6 +428,35 @@ SELECT s.*, s.session_date::text AS session_date, i.execid AS intake_execid, e.i
  ORDER BY i.ord`;
   intakeSqlVariants.set(key, sql);
   return sql;
+}
+
+/**
+ * The Pending New rows of an intake batch stored with storeIntakeBatch(..., { deferReports: true }),
+ * as CTEs for persistReservedOutbound (the statement that also stores the replies carrying them):
+ * each row is written once, already marked as sent when its reply was reserved (no second write of
+ * the row). Parameters from `$${firstParam}`; its `result` CTE gives (id, execid, created_at).
+ */
+export function intakeReportsCtes(reports: ReadonlyArray<{ er: ExecReportRow; sentSeqNum: number | null }>, firstParam: number): { ctes: string; params: unknown[] } {
+  const p = (k: number) => `$${firstParam + k}`;
+  return {
+    ctes: `result AS (
+  INSERT INTO execution_reports (order_id, execid, sendercompid, clordid, origclordid, orderid, exectype, ordstatus, side, symbol, orderqty, price,
+                                 lastqty, lastpx, cumqty, avgpx, leavesqty, leg_index, ordrejreason, text, transacttime, sent_seq_num, sent_at)
+  SELECT r.order_id, r.execid, r.sendercompid, r.clordid, NULL, r.orderid, r.exectype, r.ordstatus, r.side, r.symbol, r.orderqty, r.price,
+         0, 0, 0, 0, r.leavesqty, NULL, NULL, NULL, r.transacttime, r.seq, CASE WHEN r.seq IS NULL THEN NULL ELSE now() END
+    FROM unnest(${p(0)}::int8[], ${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[], ${p(4)}::text[], ${p(5)}::text[], ${p(6)}::text[],
+                ${p(7)}::text[], ${p(8)}::text[], ${p(9)}::numeric[], ${p(10)}::numeric[], ${p(11)}::numeric[], ${p(12)}::timestamptz[], ${p(13)}::int[])
+         WITH ORDINALITY AS r(order_id, execid, sendercompid, clordid, orderid, exectype, ordstatus, side, symbol, orderqty, price, leavesqty, transacttime, seq, ord)
+   ORDER BY r.ord
+  RETURNING id, execid, created_at
+)`,
+    params: [
+      reports.map((x) => x.er.order_id), reports.map((x) => x.er.execid), reports.map((x) => x.er.sendercompid), reports.map((x) => x.er.clordid),
+      reports.map((x) => x.er.orderid), reports.map((x) => x.er.exectype), reports.map((x) => x.er.ordstatus), reports.map((x) => x.er.side),
+      reports.map((x) => x.er.symbol), reports.map((x) => x.er.orderqty), reports.map((x) => x.er.price), reports.map((x) => x.er.leavesqty),
+      reports.map((x) => x.er.transacttime), reports.map((x) => x.sentSeqNum),
+    ],
+  };
 }
 
 const ORDER_COLUMNS = '*, session_date::text AS session_date';

@@ -472,7 +472,7 @@ export class OrderService {
       const { order, er, legs } = outcome;
       if (!replied) this.outbox.enqueueExecReport(o.senderCompId, connector.id, er, order, legs);
       // Everything the browsers need is in hand: no second read of the order.
-      this.publish.newOrderFrom({
+      if (this.publish.hasAudience()) this.publish.newOrderFrom({
         orders: [{ ...order, client_name: connector.clientName, client_phone: connector.clientPhone, company_name: connector.companyName }],
         legs,
         parties: record.parties.map((p, i) => ({ order_id: order.id, leg_index: p.legIndex, position: i, party_id: p.partyId, party_id_source: p.partyIdSource, party_role: p.partyRole })),

@@ -15,6 +15,11 @@ export class OrderPublisher {
     void this.publish(orderId, er, null, true).catch((err) => this.log.error({ err, orderId }, 'publish new order failed'));
   }
 
+  /** Whether anybody would hear a publication (callers may skip preparing one). */
+  hasAudience(): boolean {
+    return this.hub.hasSubscribers();
+  }
+
   /** A new order whose rows the caller already holds. */
   newOrderFrom(bundle: OrderBundle, er: ExecReportRow): void {
     // Nobody signed in to tell: nothing to present (a busy intake with no browser open).

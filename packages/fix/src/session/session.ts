@@ -646,6 +646,7 @@ export class Session {
       resolveStored = resolve;
       rejectStored = reject;
     });
+    const reservedOn = this.transport;
     const written = this.queueWrite(stored, raw, false);
     written.catch(() => {});
     let settled = false;
@@ -663,7 +664,8 @@ export class Session {
         if (settled) return;
         settled = true;
         rejectStored(err);
-        this.outboundStoreFailed(err);
+        // Only the connection the number was taken on is affected; a newer one reloaded the numbers.
+        if (this.transport === reservedOn) this.outboundStoreFailed(err);
       },
     };
   }

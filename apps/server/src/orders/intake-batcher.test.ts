@@ -127,6 +127,28 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(rows[0]!.next_sender_seq, 20);
     });
 
+    it('a hook that throws leaves no reservation unsettled: the ones before it commit, its order goes in with its reply left to the outbox', async () => {
+      const batcher = new IntakeBatcher(t.db, log);
+      const first = fakeReservation(30, 'CO-4', creationTime);
+      await t.db.query('UPDATE fix_session_state SET next_sender_seq = 30 WHERE target_comp_id = $1', [SESSION.t]);
+      const replied: boolean[] = [];
+      const [a, b] = await Promise.all([
+        batcher.submit(entry('CO-4'), (_o, r) => replied.push(r), (o) =>
+          o.kind === 'stored' ? { outbound: { beginString: SESSION.b, record: first.reservation.record, storeCreationTime: creationTime }, reservation: first.reservation } : undefined,
+        ),
+        batcher.submit(entry('CO-5'), (_o, r) => replied.push(r), () => {
+          throw new Error('character U+0141 cannot be encoded');
+        }),
+      ]);
+      assert.deepEqual([a.kind, b.kind], ['stored', 'stored']);
+      assert.deepEqual(first.events, ['committed']);
+      assert.deepEqual(replied, [true, false]);
+      const { rows } = await t.db.query<{ clordid: string; sent_seq_num: number | null }>(
+        `SELECT clordid, sent_seq_num FROM execution_reports WHERE clordid IN ('CO-4', 'CO-5') ORDER BY clordid`,
+      );
+      assert.deepEqual(rows, [{ clordid: 'CO-4', sent_seq_num: 30 }, { clordid: 'CO-5', sent_seq_num: null }]);
+    });
+
     it('a reply numbered before a store reset fails its session, and the order is still stored, its report left to the outbox', async () => {
       const batcher = new IntakeBatcher(t.db, log);
       const stale = fakeReservation(7, 'CO-3', new Date('2025-03-13T08:00:00.000Z'));

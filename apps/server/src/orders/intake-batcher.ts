@@ -166,7 +166,18 @@ export class IntakeBatcher {
         // The Pending New rows wait for the replies' numbers: each is written once, with its send recorded.
         const outcomes = await storeIntakeBatch(tx, entries, { deferReports: true });
         const scope: BatchScope = { queuedClients: new Set() };
-        sends = batch.map((q, i) => q.reserve?.(outcomes[i]!, scope));
+        // Filled one by one: whatever happens later, the catch below sees every reservation taken.
+        for (const [i, q] of batch.entries()) {
+          let send: CoCommittedSend | undefined;
+          try {
+            send = q.reserve?.(outcomes[i]!, scope);
+          } catch (err) {
+            // The hook keeps its own client's order (it catches its failures); this only makes sure
+            // a throwing hook can neither fail the batch nor leave taken numbers unsettled.
+            this.log.error({ err }, 'reserving a reply failed; it goes through the outbox');
+          }
+          sends.push(send);
+        }
         const reserved = sends.filter((x): x is CoCommittedSend => x !== undefined);
         const reports = outcomes.flatMap((o, i) => (o.kind === 'stored' ? [{ er: o.er, sentSeqNum: sends[i]?.reservation.msgSeqNum ?? null }] : []));
         const ctes = reports.length ? intakeReportsCtes(reports, RESERVED_PARAMS + 1) : undefined;

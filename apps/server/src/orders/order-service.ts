@@ -446,10 +446,17 @@ export class OrderService {
     if (!replies?.isLive(compId)) return undefined;
     return (outcome, scope) => {
       if (scope.queuedClients.has(compId)) return undefined;
-      const built = this.outbox.isIdle(compId) ? reply(outcome) : undefined;
-      if (built === null) return undefined;
-      const reserved = built && replies.reserve(compId, built.msg);
-      if (!reserved) {
+      let built: { msg: OutgoingReply } | null | undefined;
+      let reserved: ReturnType<ReplyReserver['reserve']>;
+      try {
+        built = this.outbox.isIdle(compId) ? reply(outcome) : undefined;
+        if (built === null) return undefined;
+        reserved = built && replies.reserve(compId, built.msg);
+      } catch (err) {
+        this.log.error({ err, compId }, 'could not build or reserve a reply; it goes through the outbox');
+        reserved = undefined;
+      }
+      if (!reserved || !built) {
         // From here on this client's replies in the batch queue behind this one.
         scope.queuedClients.add(compId);
         return undefined;

@@ -506,6 +506,15 @@ describe('sends the caller persists itself (reserveSend)', () => {
     assert.match(r.transport.ended ?? '', /could not commit/);
   });
 
+  it('a message that cannot be encoded is refused and uses up no number', async () => {
+    const r = await rig(SETTINGS);
+    const before = r.session.status().nextSenderMsgSeqNum;
+    assert.equal(r.session.reserveSend(outgoing('8', [[37, 'B-1'], [11, 'X1'], [58, 'Łódź']])), undefined);
+    assert.equal(r.session.status().nextSenderMsgSeqNum, before);
+    await assert.rejects(r.session.send(outgoing('8', [[37, 'B-1'], [11, 'X1'], [58, 'Łódź']])));
+    assert.equal(r.session.status().nextSenderMsgSeqNum, before, 'nor does an ordinary send of it');
+  });
+
   it('is refused while not logged on, without pipelineSends, or with sends already queued', async () => {
     const plain = await rig({ pipelineApplication: ['D'] });
     assert.equal(plain.session.reserveSend(ER('X1')), undefined, 'pipelineSends is off');

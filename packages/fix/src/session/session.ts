@@ -597,9 +597,16 @@ export class Session {
         continue;
       }
       const seq = this.nextSenderMsgSeqNum;
-      this.nextSenderMsgSeqNum = seq + 1;
       const sendingTime = formatUtcTimestamp(this.clock.now());
-      const raw = this.codec.encode(this.id.beginString, q.message.msgType, this.header(seq, q.message.header, sendingTime), q.message.body);
+      let raw: string;
+      try {
+        // Before the number is taken: a message that cannot be encoded uses up no number.
+        raw = this.codec.encode(this.id.beginString, q.message.msgType, this.header(seq, q.message.header, sendingTime), q.message.body);
+      } catch (err) {
+        q.reject(err);
+        continue;
+      }
+      this.nextSenderMsgSeqNum = seq + 1;
       const stored = this.store.saveOutbound(this.record(q.message, seq, sendingTime, raw));
       const failedStore = stored.then(() => false, () => true);
       this.queueWrite(stored, raw, false).then(
@@ -636,10 +643,16 @@ export class Session {
       // A veto (DoNotSend) or a failing hook: the usual path gives the caller the usual answer.
       return undefined;
     }
+    // Encoded before the number is taken: a message that cannot be encoded uses up no number.
     const seq = this.nextSenderMsgSeqNum;
-    this.nextSenderMsgSeqNum = seq + 1;
     const sendingTime = formatUtcTimestamp(this.clock.now());
-    const raw = this.codec.encode(this.id.beginString, message.msgType, this.header(seq, message.header, sendingTime), message.body);
+    let raw: string;
+    try {
+      raw = this.codec.encode(this.id.beginString, message.msgType, this.header(seq, message.header, sendingTime), message.body);
+    } catch {
+      return undefined;
+    }
+    this.nextSenderMsgSeqNum = seq + 1;
     let resolveStored!: () => void;
     let rejectStored!: (err: unknown) => void;
     const stored = new Promise<void>((resolve, reject) => {

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import type { SessionID } from '@fixdesk/fix';
 import { runMessageStoreSuite } from '@fixdesk/fix/store-suite';
 import { openDb, type Db } from './db';
-import { PgMessageStoreFactory } from './fix-message-store';
+import { persistReservedOutbound, PgMessageStoreFactory } from './fix-message-store';
 import { migrate } from './migrate';
 import { createTestDatabase, TEST_DB_KINDS } from './testing';
 
@@ -91,6 +91,33 @@ describe('PgMessageStore group commit', () => {
         const s = await sa.sequenceState();
         assert.deepEqual([s.nextSenderMsgSeqNum, s.nextTargetMsgSeqNum], [2, 2]);
         assert.equal((await sb.sequenceState()).nextSenderMsgSeqNum, 1);
+      } finally {
+        await t.dispose();
+      }
+    });
+  }
+});
+
+describe('the PostgreSQL store next to replies persisted in an order commit', () => {
+  for (const kind of TEST_DB_KINDS) {
+    it(`on ${kind}: a message sent with a lower number, committed later, never lowers the next sender number`, async () => {
+      const t = await createTestDatabase(kind);
+      try {
+        const factory = new PgMessageStoreFactory(t.db);
+        const id = { beginString: 'FIX.4.4', senderCompID: 'FIXDESK', targetCompID: 'ORDERLY' };
+        const store = await factory.open(id, new Date('2026-01-01T00:00:00Z'));
+        const { creationTime } = await store.sequenceState();
+        // Number 2 went into an order's commit (the reply), number 1 (a Reject) is still being stored.
+        await persistReservedOutbound(t.db, [{
+          beginString: 'FIX.4.4', storeCreationTime: creationTime,
+          record: { direction: 'TX', msgSeqNum: 2, msgType: '8', senderCompID: 'FIXDESK', targetCompID: 'ORDERLY', sendingTime: '20260101-00:00:01.000', raw: 'reply' },
+        }]);
+        await store.saveOutbound({ direction: 'TX', msgSeqNum: 1, msgType: '3', senderCompID: 'FIXDESK', targetCompID: 'ORDERLY', sendingTime: '20260101-00:00:00.500', raw: 'reject' });
+        assert.equal((await store.sequenceState()).nextSenderMsgSeqNum, 3);
+        // An operator's set is taken as it is.
+        await store.setNextSenderMsgSeqNum(2);
+        assert.equal((await store.sequenceState()).nextSenderMsgSeqNum, 2);
+        assert.deepEqual((await store.outboundRange(1, 2, 10)).map((m) => m.raw), ['reject', 'reply']);
       } finally {
         await t.dispose();
       }

@@ -20,7 +20,8 @@ import type { Db, Queryable } from './db';
 /** One change to the store; a write is a list of them that must land together. */
 type Op =
   | { readonly kind: 'message'; readonly key: SessionKey; readonly m: StoredMessage; readonly possDup: boolean }
-  | { readonly kind: 'senderSeq'; readonly key: SessionKey; readonly next: number }
+  /** `advance`: moved by a message sent (never lowers: a later number may have committed first); else set as is (operator). */
+  | { readonly kind: 'senderSeq'; readonly key: SessionKey; readonly next: number; readonly advance: boolean }
   | { readonly kind: 'targetSeq'; readonly key: SessionKey; readonly next: number }
   | { readonly kind: 'reset'; readonly key: SessionKey; readonly creationTime: Date };
 
@@ -129,14 +130,20 @@ export class PgMessageStoreFactory implements MessageStoreFactory {
     }
     const msgs = ops.filter((o): o is Extract<Op, { kind: 'message' }> => o.kind === 'message');
     // Later numbers overwrite earlier ones, as the writes would have one after another.
-    const seqs = new Map<string, { key: SessionKey; sender: number | null; target: number | null }>();
+    const seqs = new Map<string, { key: SessionKey; sender: number | null; senderSet: boolean; target: number | null }>();
     for (const o of ops) {
       if (o.kind !== 'senderSeq' && o.kind !== 'targetSeq') continue;
       const k = o.key.join('\u0001');
       let s = seqs.get(k);
-      if (!s) seqs.set(k, (s = { key: o.key, sender: null, target: null }));
-      if (o.kind === 'senderSeq') s.sender = o.next;
-      else s.target = o.next;
+      if (!s) seqs.set(k, (s = { key: o.key, sender: null, senderSet: false, target: null }));
+      if (o.kind === 'senderSeq') {
+        // After an operator's set, numbers advance from it; before one, the set wins.
+        if (o.advance) s.sender = s.sender === null ? o.next : Math.max(s.sender, o.next);
+        else {
+          s.sender = o.next;
+          s.senderSet = true;
+        }
+      } else s.target = o.next;
     }
     const states = [...seqs.values()];
     await this.db.query(BATCH_SQL, [
@@ -156,6 +163,7 @@ export class PgMessageStoreFactory implements MessageStoreFactory {
       states.map((s) => s.key[2]),
       states.map((s) => s.sender),
       states.map((s) => s.target),
+      states.map((s) => s.senderSet),
     ], { name: 'fix_store_flush' });
   }
 }
@@ -174,10 +182,14 @@ WITH msg AS (
 ),
 seq AS (
   UPDATE fix_session_state st
-     SET next_sender_seq = coalesce(v.sender, st.next_sender_seq),
+     SET next_sender_seq = CASE WHEN v.sender IS NULL THEN st.next_sender_seq
+                                WHEN v.sender_set THEN v.sender
+                                -- Sent messages only move it up: a reply persisted in an order's own
+                                -- commit (persistReservedOutbound) may hold a higher number already.
+                                ELSE greatest(st.next_sender_seq, v.sender) END,
          next_target_seq = coalesce(v.target, st.next_target_seq),
          updated_at = now()
-    FROM unnest($12::text[], $13::text[], $14::text[], $15::int[], $16::int[]) AS v(b, s, t, sender, target)
+    FROM unnest($12::text[], $13::text[], $14::text[], $15::int[], $16::int[], $17::boolean[]) AS v(b, s, t, sender, target, sender_set)
    WHERE st.begin_string = v.b AND st.sender_comp_id = v.s AND st.target_comp_id = v.t
 )
 SELECT 1`;
@@ -197,7 +209,10 @@ async function runOne(tx: Queryable, op: Op): Promise<void> {
       return;
     }
     case 'senderSeq':
-      await tx.query(`UPDATE fix_session_state SET next_sender_seq = $4, updated_at = now() WHERE ${KEY}`, [...key, op.next]);
+      await tx.query(
+        `UPDATE fix_session_state SET next_sender_seq = ${op.advance ? 'greatest(next_sender_seq, $4)' : '$4'}, updated_at = now() WHERE ${KEY}`,
+        [...key, op.next],
+      );
       return;
     case 'targetSeq':
       await tx.query(`UPDATE fix_session_state SET next_target_seq = $4, updated_at = now() WHERE ${KEY}`, [...key, op.next]);
@@ -269,7 +284,7 @@ class PgMessageStore implements MessageStore {
     this.check();
     assertSeq(message.msgSeqNum, 'MsgSeqNum');
     if (message.direction !== 'TX') throw new Error('saveOutbound takes TX messages only');
-    await this.write([this.insert(message, false), { kind: 'senderSeq', key: this.key, next: message.msgSeqNum + 1 }]);
+    await this.write([this.insert(message, false), { kind: 'senderSeq', key: this.key, next: message.msgSeqNum + 1, advance: true }]);
   }
 
   async saveInbound(message: StoredMessage, nextTargetMsgSeqNum?: number): Promise<void> {
@@ -293,7 +308,7 @@ class PgMessageStore implements MessageStore {
   async setNextSenderMsgSeqNum(next: number): Promise<void> {
     this.check();
     assertSeq(next, 'next sender MsgSeqNum');
-    await this.write([{ kind: 'senderSeq', key: this.key, next }]);
+    await this.write([{ kind: 'senderSeq', key: this.key, next, advance: false }]);
   }
 
   async setNextTargetMsgSeqNum(next: number): Promise<void> {

@@ -46,7 +46,6 @@ for (const kind of TEST_DB_KINDS) {
         },
       };
       t.server.ctx.outbox.attach(sender);
-      t.server.ctx.orders.attachSender(sender);
     });
     after(async () => {
       await t?.stop();

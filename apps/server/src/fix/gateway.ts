@@ -173,10 +173,11 @@ export class FixGateway implements ClientMessageSender, ReplyReserver {
       // New orders overlap: the order core queues them in sequence and they commit in batches, each
       // MsgSeqNum persisted once its order committed. Cancels, replaces and status requests wait.
       // Reports going out do not hold the next inbound order while their store write commits.
-      defaultSettings: { pipelineApplication: ['D', 'AB'], pipelineSends: true },
+      // A message for a client that is not logged on stays with the outbox (sent at its next logon,
+      // PossResend) instead of being numbered into a sequence the next logon may reset.
+      defaultSettings: { pipelineApplication: ['D', 'AB'], pipelineSends: true, whenNotLoggedOn: 'reject' },
     });
     this.outbox.attach(this);
-    this.orders.attachSender(this);
     this.orders.attachReplyReserver(this);
     this.events.on('connector-changed', (compId) => void this.onConnectorChanged(compId));
     this.log.info({ port: this.acceptor.port }, 'FIX acceptor listening');

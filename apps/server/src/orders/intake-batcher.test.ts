@@ -22,7 +22,7 @@ function record(clordid: string, connectorId: number): NewOrderRecord {
 }
 
 /** A reservation as a session would hand it out, recording how it was settled. */
-function fakeReservation(seq: number, clOrdID: string, creationTime: Date) {
+function fakeReservation(seq: number, clOrdID: string, creationTime: Date, written = true) {
   const events: string[] = [];
   const reservation: SendReservation = {
     msgSeqNum: seq,
@@ -33,6 +33,7 @@ function fakeReservation(seq: number, clOrdID: string, creationTime: Date) {
     storeCreationTime: creationTime,
     committed: async () => {
       events.push('committed');
+      return written;
     },
     failed: (err) => {
       events.push(`failed: ${err instanceof Error ? err.message : String(err)}`);
@@ -72,7 +73,7 @@ for (const kind of TEST_DB_KINDS) {
       const fake = fakeReservation(5, 'CO-1', creationTime);
       let replied: boolean | undefined;
       let seenInDbWhenCommitted: number | undefined;
-      let committedRun: Promise<void> | undefined;
+      let committedRun: Promise<boolean> | undefined;
       const outcome = await batcher.submit(
         entry('CO-1'),
         (_o, r) => {
@@ -91,7 +92,7 @@ for (const kind of TEST_DB_KINDS) {
                   // The bytes go out only once the order and the reply are both durable.
                   const { rows } = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM fix_messages WHERE clordid = 'CO-1' AND direction = 'TX'`);
                   seenInDbWhenCommitted = rows[0]!.n;
-                  await committed();
+                  return committed();
                 })()),
             },
           };
@@ -125,6 +126,21 @@ for (const kind of TEST_DB_KINDS) {
       );
       const { rows } = await t.db.query<{ next_sender_seq: number }>('SELECT next_sender_seq FROM fix_session_state WHERE target_comp_id = $1', [SESSION.t]);
       assert.equal(rows[0]!.next_sender_seq, 20);
+    });
+
+    it('a reply stored but never written (the connection went) leaves its report for the outbox at the next logon', async () => {
+      const batcher = new IntakeBatcher(t.db, log);
+      await t.db.query('UPDATE fix_session_state SET next_sender_seq = 40 WHERE target_comp_id = $1', [SESSION.t]);
+      const lost = fakeReservation(40, 'CO-6', creationTime, false);
+      await batcher.submit(entry('CO-6'), () => {}, (o) =>
+        o.kind === 'stored' ? { outbound: { beginString: SESSION.b, record: lost.reservation.record, storeCreationTime: creationTime }, reservation: lost.reservation } : undefined,
+      );
+      let row: { sent_at: Date | null } | undefined;
+      for (let i = 0; i < 100 && row?.sent_at !== null; i++) {
+        await new Promise((r) => setTimeout(r, 10));
+        row = (await t.db.query<{ sent_at: Date | null }>(`SELECT sent_at FROM execution_reports WHERE clordid = 'CO-6'`)).rows[0];
+      }
+      assert.equal(row?.sent_at, null, 'unsent again: recover() sends it, PossResend');
     });
 
     it('a hook that throws leaves no reservation unsettled: the ones before it commit, its order goes in with its reply left to the outbox', async () => {

@@ -1,5 +1,6 @@
 import {
   intakeReportsCtes,
+  markExecReportUnsent,
   persistReservedOutbound,
   RESERVED_PARAMS,
   storeIntakeBatch,
@@ -160,7 +161,7 @@ export class IntakeBatcher {
   private async commit(batch: readonly Queued[], withReplies = true): Promise<{ outcomes: IntakeOutcome[]; sends: Array<CoCommittedSend | undefined> }> {
     const entries = batch.map((q) => q.entry);
     if (!withReplies || !batch.some((q) => q.reserve)) return { outcomes: await storeIntakeBatch(this.db, entries), sends: [] };
-    let sends: Array<CoCommittedSend | undefined> = [];
+    const sends: Array<CoCommittedSend | undefined> = [];
     try {
       const outcomes = await this.db.transaction(async (tx) => {
         // The Pending New rows wait for the replies' numbers: each is written once, with its send recorded.
@@ -199,7 +200,16 @@ export class IntakeBatcher {
         }
         return outcomes;
       });
-      for (const x of sends) if (x) void x.reservation.committed();
+      for (const [i, x] of sends.entries()) {
+        if (!x) continue;
+        const outcome = outcomes[i];
+        const erId = outcome?.kind === 'stored' ? outcome.er.id : undefined;
+        void x.reservation.committed().then((written) => {
+          if (!written && erId !== undefined) {
+            markExecReportUnsent(this.db, erId).catch((err: unknown) => this.log.warn({ err, erId }, 'could not mark an unwritten report for sending at the next logon'));
+          }
+        });
+      }
       return { outcomes, sends };
     } catch (err) {
       const reserved = sends.filter((x) => x !== undefined);

@@ -50,7 +50,7 @@ import {
 import type { ActionType, SessionUser } from '@fixdesk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { HttpError } from '../http/errors';
-import type { ClientMessageSender, ClientOutbox } from './outbox';
+import type { ClientOutbox } from './outbox';
 import { buildExecutionReport, utcTimestamp } from './fix-messages';
 import { IntakeBatcher, type CoCommittedSend, type ReserveReply } from './intake-batcher';
 import type { OrderPublisher } from './publisher';
@@ -552,11 +552,6 @@ export class OrderService {
     return this.batcher.idle();
   }
 
-  private sender: ClientMessageSender | undefined;
-  /** Direct sends (intake rejections, status reports) that are not outbox rows. */
-  attachSender(sender: ClientMessageSender): void {
-    this.sender = sender;
-  }
 
   /** OrderCancelRequest (F) and OrderCancelReplaceRequest (G): the order waits for the broker's decision. */
   async receiveCancelOrReplace(r: IncomingCancel): Promise<void> {
@@ -655,7 +650,8 @@ export class OrderService {
       const body: Array<[number, string]> = [
         [6, '0'], [11, clOrdId], [14, '0'], [17, execId!], [37, orderId ?? 'NONE'], [39, '8'], [54, '1'], [55, 'NONE'], [58, `Unknown order: no order with ClOrdID ${clOrdId}`], [60, utcTimestamp(this.now())], [150, 'I'], [151, '0'],
       ];
-      await this.sender?.send(compId, { msgType: '8', body });
+      // Behind whatever the outbox holds for the client: a status never overtakes the reports it describes.
+      this.outbox.enqueueDirect(compId, { msgType: '8', body });
       return;
     }
     const legs = await this.legs(order.id);
@@ -666,7 +662,7 @@ export class OrderService {
       text: null, transacttime: this.now(), created_at: this.now(), sendercompid: compId, sent_seq_num: null, sent_at: null,
     } satisfies ExecReportRow;
     const built = buildExecutionReport(er, order, legs, undefined);
-    await this.sender?.send(compId, { msgType: '8', body: built.body });
+    this.outbox.enqueueDirect(compId, { msgType: '8', body: built.body });
   }
 
   // ----------------------------------------------------------------------------------------------

@@ -74,7 +74,7 @@ export class ClientOutbox {
           return profile;
         },
         (err: unknown) => {
-          this.profiles.delete(connectorId);
+          if (this.profiles.get(connectorId) === loading) this.profiles.delete(connectorId);
           throw err;
         },
       );

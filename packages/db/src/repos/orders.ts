@@ -544,6 +544,15 @@ export async function insertExecReport(db: Queryable, e: NewExecReport): Promise
   return rows[0]!;
 }
 
+/**
+ * A report whose reply was stored but never written (the client's connection was gone): the outbox
+ * sends it again at the client's next logon, flagged PossResend (a client whose numbers reset at that
+ * logon could never ask for the stored copy).
+ */
+export async function markExecReportUnsent(db: Queryable, id: number): Promise<void> {
+  await db.query('UPDATE execution_reports SET sent_at = NULL, sent_seq_num = NULL WHERE id = $1', [id]);
+}
+
 export async function markExecReportSent(db: Queryable, id: number, seqNum: number | null): Promise<void> {
   await db.query('UPDATE execution_reports SET sent_at = now(), sent_seq_num = $2 WHERE id = $1 AND sent_at IS NULL', [id, seqNum]);
 }

@@ -87,8 +87,11 @@ export interface SendReservation {
   readonly record: StoredMessage;
   /** The store's creation time when the number was taken: a reset since then makes the number void. */
   readonly storeCreationTime: Date;
-  /** The caller's commit holding `record` succeeded: write the bytes (resolves once written or dropped). */
-  committed(): Promise<void>;
+  /**
+   * The caller's commit holding `record` succeeded: write the bytes. Resolves true once written, false
+   * when the connection was gone by then (the message waits in the store for a resend).
+   */
+  committed(): Promise<boolean>;
   /** The caller's commit failed: nothing holds this number, so the connection is dropped. */
   failed(err: unknown): void;
 }
@@ -168,7 +171,7 @@ export class Session {
   /** Sends queued since the last other event: they go out as one batch (one store round). */
   private openSendBatch: QueuedSend[] | undefined;
   /** Socket writes in MsgSeqNum order: each waits for its own store write and for the write before it. */
-  private wireTail: Promise<void> = SETTLED;
+  private wireTail: Promise<unknown> = SETTLED;
   private wirePending = 0;
   /** A store write of an outbound message failed: nothing more is written on this connection. */
   private wireBroken = false;
@@ -464,7 +467,7 @@ export class Session {
     const seq = this.nextSenderMsgSeqNum;
     this.nextSenderMsgSeqNum = seq + 1;
     const sendingTime = formatUtcTimestamp(this.clock.now());
-    let written: Promise<void>;
+    let written: Promise<boolean>;
     try {
       const raw = this.codec.encode(this.id.beginString, message.msgType, this.header(seq, message.header, sendingTime), message.body);
       written = this.queueWrite(this.store.saveOutbound(this.record(message, seq, sendingTime, raw)), raw, ADMIN_MSG_TYPES.has(message.msgType));
@@ -483,13 +486,17 @@ export class Session {
    * the message was sent, and app messages only while logged on (else they wait in the store for a
    * resend). Rejects, writing nothing, when the store write failed.
    */
-  private queueWrite(stored: Promise<void>, raw: string, admin: boolean): Promise<void> {
+  private queueWrite(stored: Promise<void>, raw: string, admin: boolean): Promise<boolean> {
     const transport = this.transport;
     this.wirePending += 1;
     const written = this.wireTail
       .then(() => stored)
       .then(async () => {
-        if (!this.wireBroken && transport && this.transport === transport && (admin || this.loggedOn)) await this.write(raw);
+        if (!this.wireBroken && transport && this.transport === transport && (admin || this.loggedOn)) {
+          await this.write(raw);
+          return true;
+        }
+        return false;
       })
       .finally(() => {
         this.wirePending -= 1;

@@ -32,14 +32,22 @@ export type ReserveReply = (outcome: IntakeOutcome, scope: BatchScope) => CoComm
 
 /** The batch failed after replies were reserved in it: worth one more try without them. */
 class ReplyPersistError extends Error {
-  constructor(override readonly cause: unknown) {
+  constructor(
+    override readonly cause: unknown,
+    /** Per entry, the broker order id the failed attempt gave it (a commit that went through after all keeps it). */
+    readonly attemptedOrderIds: ReadonlyArray<string | undefined>,
+  ) {
     super(`intake batch with reserved replies failed: ${cause instanceof Error ? cause.message : String(cause)}`);
   }
 }
 
 interface Queued {
   readonly entry: IntakeEntry;
-  readonly onCommitted: (outcome: IntakeOutcome, replied: boolean) => void;
+  /**
+   * `ownDuplicate`: a duplicate met by the retry after a failure, colliding with the very order the
+   * failed attempt stored (its commit went through after all): not a client's duplicate.
+   */
+  readonly onCommitted: (outcome: IntakeOutcome, replied: boolean, ownDuplicate: boolean) => void;
   readonly reserve: ReserveReply | undefined;
   readonly resolve: (outcome: IntakeOutcome) => void;
   readonly reject: (err: unknown) => void;
@@ -78,7 +86,7 @@ export class IntakeBatcher {
   }
 
   /** Queues an entry; resolves with its outcome after the commit (and after onCommitted ran). */
-  submit(entry: IntakeEntry, onCommitted: (outcome: IntakeOutcome, replied: boolean) => void, reserve?: ReserveReply): Promise<IntakeOutcome> {
+  submit(entry: IntakeEntry, onCommitted: (outcome: IntakeOutcome, replied: boolean, ownDuplicate: boolean) => void, reserve?: ReserveReply): Promise<IntakeOutcome> {
     return new Promise((resolve, reject) => {
       this.queue.push({ entry, onCommitted, reserve, resolve, reject });
       if (!this.running) {
@@ -106,8 +114,13 @@ export class IntakeBatcher {
             // The replies could not join the commit (their sessions drop the connection): the orders
             // still go in, and their replies through the outbox.
             this.log.warn({ err: err.cause, orders: batch.length }, 'replies could not be persisted with their orders; committing the orders alone');
+            const attempted = err.attemptedOrderIds;
             try {
-              this.settle(batch, await this.commit(batch, false));
+              // The failure may have come after the commit went through (a lost answer to COMMIT):
+              // the orders then meet themselves as duplicates, which the caller must not refuse.
+              const retried = await this.commit(batch, false);
+              const ours = retried.outcomes.map((o, i) => o.kind === 'duplicate' && !!o.existing && o.existing.brokerorderid === attempted[i]);
+              this.settle(batch, retried, ours);
               continue;
             } catch (again) {
               err = again;
@@ -162,10 +175,12 @@ export class IntakeBatcher {
     const entries = batch.map((q) => q.entry);
     if (!withReplies || !batch.some((q) => q.reserve)) return { outcomes: await storeIntakeBatch(this.db, entries), sends: [] };
     const sends: Array<CoCommittedSend | undefined> = [];
+    let attempted: Array<string | undefined> = [];
     try {
       const outcomes = await this.db.transaction(async (tx) => {
         // The Pending New rows wait for the replies' numbers: each is written once, with its send recorded.
         const outcomes = await storeIntakeBatch(tx, entries, { deferReports: true });
+        attempted = outcomes.map((o) => (o.kind === 'stored' ? o.order.brokerorderid : undefined));
         const scope: BatchScope = { queuedClients: new Set() };
         // Filled one by one: whatever happens later, the catch below sees every reservation taken.
         for (const [i, q] of batch.entries()) {
@@ -214,15 +229,15 @@ export class IntakeBatcher {
     } catch (err) {
       const reserved = sends.filter((x) => x !== undefined);
       for (const x of reserved) x.reservation.failed(err);
-      throw reserved.length ? new ReplyPersistError(err) : err;
+      throw reserved.length ? new ReplyPersistError(err, attempted) : err;
     }
   }
 
-  private settle(batch: readonly Queued[], result: { outcomes: readonly IntakeOutcome[]; sends: ReadonlyArray<CoCommittedSend | undefined> }): void {
+  private settle(batch: readonly Queued[], result: { outcomes: readonly IntakeOutcome[]; sends: ReadonlyArray<CoCommittedSend | undefined> }, ours: readonly boolean[] = []): void {
     const { outcomes, sends } = result;
     batch.forEach((q, i) => {
       try {
-        q.onCommitted(outcomes[i]!, sends[i] !== undefined);
+        q.onCommitted(outcomes[i]!, sends[i] !== undefined, ours[i] ?? false);
       } catch (err) {
         this.log.error({ err }, 'handling a committed order failed');
       }

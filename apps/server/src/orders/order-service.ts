@@ -411,8 +411,8 @@ export class OrderService {
     let result: IntakeResult = { accepted: false };
     const committed = this.batcher.submit(
       { order: record, execIdPrefix: connector.executionIdPrefix, reportTime: now },
-      (outcome, replied) => {
-        result = this.onIntakeCommitted(o, record, connector, now, outcome, replied);
+      (outcome, replied, ownDuplicate) => {
+        result = this.onIntakeCommitted(o, record, connector, now, outcome, replied, ownDuplicate);
       },
       this.replyReserver(o.senderCompId, (outcome) => {
         if (outcome.kind === 'stored') {
@@ -474,7 +474,7 @@ export class OrderService {
   }
 
   /** Right after the batch commit, in commit order: the report to the outbox (unless already sent), the order to the browsers. */
-  private onIntakeCommitted(o: IncomingNewOrder, record: NewOrderRecord, connector: ConnectorInfo, now: Date, outcome: IntakeOutcome, replied: boolean): IntakeResult {
+  private onIntakeCommitted(o: IncomingNewOrder, record: NewOrderRecord, connector: ConnectorInfo, now: Date, outcome: IntakeOutcome, replied: boolean, ownDuplicate = false): IntakeResult {
     if (outcome.kind === 'stored') {
       const { order, er, legs } = outcome;
       if (!replied) this.outbox.enqueueExecReport(o.senderCompId, connector.id, er, order, legs);
@@ -487,6 +487,12 @@ export class OrderService {
         execReports: [],
       }, er);
       return { accepted: true, brokerOrderId: order.brokerorderid };
+    }
+    // The very order an attempt that seemed to fail stored after all: its reply is in the FIX store
+    // (the client gets it by ResendRequest), so nothing is sent; the order is in the book.
+    if (outcome.kind === 'duplicate' && ownDuplicate) {
+      this.log.warn({ compId: o.senderCompId, clOrdId: record.clordid, brokerOrderId: outcome.existing?.brokerorderid }, 'order stored by a commit reported as failed');
+      return { accepted: true, alreadyReceived: true, ...(outcome.existing ? { brokerOrderId: outcome.existing.brokerorderid } : {}) };
     }
     if (outcome.kind === 'duplicate' && this.isKnownResend(o, record, outcome)) {
       // A possible resend (PossDupFlag or PossResend) of an order we already hold, typically after a

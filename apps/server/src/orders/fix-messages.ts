@@ -59,7 +59,7 @@ class BodyBuilder {
    * The body in QuickFIX order. Tags the FIX 4.4 dictionary does not define for this message (a
    * mistyped client default, say) are left out and reported, so the client never has to reject.
    */
-  build(msgType: string, dropped: string[]): Array<[number, string]> {
+  build(msgType: string, dropped: string[], replaced: string[] = []): Array<[number, string]> {
     const def = FIX44.message(msgType);
     const tags = [...new Set([...this.fields.keys(), ...this.groups.keys()])]
       .filter((tag) => {
@@ -73,11 +73,25 @@ class BodyBuilder {
       const entries = this.groups.get(tag);
       if (entries) {
         out.push([tag, String(entries.length)]);
-        for (const e of entries) out.push(...e);
-      } else out.push([tag, this.fields.get(tag)!]);
+        for (const e of entries) for (const [t, v] of e) out.push([t, wireText(t, v, replaced)]);
+      } else out.push([tag, wireText(tag, this.fields.get(tag)!, replaced)]);
     }
     return out;
   }
+}
+
+const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
+const BEYOND_LATIN1_ALL = /[^\u0000-\u00ff]/g;
+
+/**
+ * A value as the wire can carry it: FIX text fields are single bytes here, so a character beyond
+ * Latin-1 (a client name in a default, say) becomes '?' and the tag is reported, instead of the whole
+ * report failing to encode and blocking every report behind it.
+ */
+function wireText(tag: number, value: string, replaced: string[]): string {
+  if (!BEYOND_LATIN1.test(value)) return value;
+  replaced.push(String(tag));
+  return value.replace(BEYOND_LATIN1_ALL, '?');
 }
 
 const rank = (order: number[], tag: number) => {
@@ -109,6 +123,8 @@ export interface BuiltMessage extends OutboundAppMessage {
   missingMandatory: string[];
   /** Configured tags not defined for this message type in FIX 4.4, left out (logged). */
   dropped: string[];
+  /** Tags whose value had characters beyond Latin-1, sent as '?' (logged). */
+  replaced: string[];
 }
 
 /** The ExecutionReport (35=8) for a stored report row, shaped for the client. */
@@ -164,7 +180,8 @@ export function buildExecutionReport(er: ExecReportRow, order: OrderRow, legs: O
   }
   const missingMandatory = applyProfile(b, profile, '8', er.exectype, er.transacttime);
   const dropped: string[] = [];
-  return { msgType: '8', body: b.build('8', dropped), missingMandatory, dropped };
+  const replaced: string[] = [];
+  return { msgType: '8', body: b.build('8', dropped, replaced), missingMandatory, dropped, replaced };
 }
 
 export interface CancelRejectInput {
@@ -191,7 +208,8 @@ export function buildCancelReject(r: CancelRejectInput, profile: ClientProfile |
     .set(58, r.text);
   const missingMandatory = applyProfile(b, profile, '9', null, r.transacttime);
   const dropped: string[] = [];
-  return { msgType: '9', body: b.build('9', dropped), missingMandatory, dropped };
+  const replaced: string[] = [];
+  return { msgType: '9', body: b.build('9', dropped, replaced), missingMandatory, dropped, replaced };
 }
 
 /**
@@ -204,5 +222,6 @@ export function shapeClientRequest(msgType: string, body: ReadonlyArray<readonly
   for (const [tag, value] of body) b.set(tag, value);
   const missingMandatory = applyProfile(b, profile, msgType, null, now);
   const dropped: string[] = [];
-  return { msgType, body: b.build(msgType, dropped), missingMandatory, dropped };
+  const replaced: string[] = [];
+  return { msgType, body: b.build(msgType, dropped, replaced), missingMandatory, dropped, replaced };
 }

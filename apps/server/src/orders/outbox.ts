@@ -272,6 +272,9 @@ export class ClientOutbox {
     if (built.dropped.length) {
       this.log.warn({ compId, msgType: built.msgType, tags: built.dropped }, 'configured fields not defined for this message type were left out');
     }
+    if (built.replaced.length) {
+      this.log.warn({ compId, msgType: built.msgType, tags: built.replaced }, 'characters beyond Latin-1 in these fields were sent as ?');
+    }
     if (built.missingMandatory.length) {
       this.log.warn({ compId, msgType: built.msgType, missing: built.missingMandatory }, 'mandatory fields of the client spec have no value');
     }

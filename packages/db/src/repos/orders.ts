@@ -172,7 +172,7 @@ export async function insertOrder(db: Queryable, o: NewOrderRecord, status: stri
     `INSERT INTO orders (brokerorderid, clordid, client_connector_id, sendercompid, targetcompid, session_date, msg_type, symbol,
                          security_type, maturity_month_year, side, ordtype, price, orderqty, timeinforce, exchange, currency,
                          account, text, ordstatus, cumqty, leavesqty, avgpx, transacttime)
-     VALUES ('BO' || lpad(nextval('broker_order_seq')::text, 8, '0'), $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
+     VALUES ((SELECT 'BO' || ${padded('n::text', 8)} FROM nextval('broker_order_seq') AS n), $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
              $15, $16, $17, $18, $19, 0, $13, 0, $20)
      RETURNING *, session_date::text AS session_date`,
     [o.clordid, o.clientConnectorId, o.sendercompid, o.targetcompid, o.sessionDate, o.msgType, o.symbol, o.securityType,
@@ -388,14 +388,16 @@ parties AS (
   sql = `
 WITH input AS MATERIALIZED (
   SELECT i.*,
-         i.exec_prefix || '-' || ${padded("nextval('exec_id_seq')::text", 9)} AS execid,
-         CASE WHEN i.is_order THEN 'BO' || ${padded("nextval('broker_order_seq')::text", 8)} END AS brokerorderid
+         i.exec_prefix || '-' || ${padded('n.e::text', 9)} AS execid,
+         CASE WHEN i.is_order THEN 'BO' || ${padded('n.b::text', 8)} END AS brokerorderid
     FROM unnest($1::boolean[], $2::text[], $3::int[], $4::text[], $5::text[], $6::date[], $7::text[], $8::text[], $9::text[], $10::text[],
                 $11::text[], $12::text[], $13::numeric[], $14::numeric[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[],
                 $20::timestamptz[], $21::text[], $22::timestamptz[])
          WITH ORDINALITY AS i(is_order, clordid, connector_id, sendercompid, targetcompid, session_date, msg_type, symbol, security_type,
                               maturity_month_year, side, ordtype, price, orderqty, timeinforce, exchange, currency, account, text, transacttime,
                               exec_prefix, report_time, ord)
+    -- Each number drawn once per row (the padding reads it twice).
+    CROSS JOIN LATERAL (SELECT nextval('exec_id_seq') AS e, CASE WHEN i.is_order THEN nextval('broker_order_seq') END AS b) n
    ORDER BY i.ord
 ),
 ins AS (

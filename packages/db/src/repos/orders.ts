@@ -166,39 +166,6 @@ export async function clordidExists(db: Queryable, sendercompid: string, session
   return rows.length > 0;
 }
 
-/** Inserts the order with legs and parties; returns the stored row. */
-export async function insertOrder(db: Queryable, o: NewOrderRecord, status: string): Promise<OrderRow> {
-  const { rows } = await db.query<OrderRow>(
-    `INSERT INTO orders (brokerorderid, clordid, client_connector_id, sendercompid, targetcompid, session_date, msg_type, symbol,
-                         security_type, maturity_month_year, side, ordtype, price, orderqty, timeinforce, exchange, currency,
-                         account, text, ordstatus, cumqty, leavesqty, avgpx, transacttime)
-     VALUES ((SELECT 'BO' || ${padded('n::text', 8)} FROM nextval('broker_order_seq') AS n), $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
-             $15, $16, $17, $18, $19, 0, $13, 0, $20)
-     RETURNING *, session_date::text AS session_date`,
-    [o.clordid, o.clientConnectorId, o.sendercompid, o.targetcompid, o.sessionDate, o.msgType, o.symbol, o.securityType,
-     o.maturityMonthYear, o.side, o.ordType, o.price, o.orderQty, o.timeInForce, o.exchange, o.currency, o.account, o.text, status,
-     o.transactTime],
-  );
-  const order = rows[0]!;
-  if (o.legs.length) {
-    await db.query(
-      `INSERT INTO order_legs (order_id, leg_index, leg_symbol, leg_security_type, leg_maturity_month_year, leg_side, leg_ratio_qty, leg_price)
-       SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::numeric[], $8::numeric[])`,
-      [order.id, o.legs.map((l) => l.legIndex), o.legs.map((l) => l.symbol), o.legs.map((l) => l.securityType),
-       o.legs.map((l) => l.maturityMonthYear), o.legs.map((l) => l.side), o.legs.map((l) => l.ratioQty), o.legs.map((l) => l.price)],
-    );
-  }
-  if (o.parties.length) {
-    await db.query(
-      `INSERT INTO order_parties (order_id, leg_index, position, party_id, party_id_source, party_role)
-       SELECT $1, * FROM unnest($2::int[], $3::int[], $4::text[], $5::text[], $6::int[])`,
-      [order.id, o.parties.map((p) => p.legIndex), o.parties.map((_, i) => i), o.parties.map((p) => p.partyId),
-       o.parties.map((p) => p.partyIdSource), o.parties.map((p) => p.partyRole)],
-    );
-  }
-  return order;
-}
-
 // ------------------------------------------------------------------------------------------------
 // Order intake in batches
 

@@ -74,7 +74,7 @@ function pct(sorted: number[], p: number): number {
 async function runOne(db: DatabaseKind): Promise<RunResult> {
   const database = await createTestDatabase(db, { migrate: false });
   const config = { ...testConfig(), logLevel: 'silent' as const };
-  const server = await startServer(config, { db: database.db, logger: pino({ level: 'silent' }), testClient: { ports: 'off' } });
+  const server = await startServer(config, { db: database.db, logger: pino({ level: process.env.BENCH_LOG_LEVEL ?? 'silent' }), testClient: { ports: 'off' } });
   const compIds = Array.from({ length: SESSIONS }, (_, i) => `BENCH_${i + 1}`);
   // Ten client connectors that may trade anything in any size.
   for (const [i, compId] of compIds.entries()) {

@@ -77,6 +77,22 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(rows[0]!.n, 2, 'one per trading day');
     });
 
+    it('draws a distinct ExecID and broker order id for every entry of big batches, again and again', async () => {
+      // Big enough for the planner to consider caching parts of the statement: the numbers must still
+      // be drawn once per row.
+      const seen = new Set<string>();
+      for (let round = 0; round < 3; round++) {
+        const batch = Array.from({ length: 400 }, (_, i) => entry(i % 7 === 3 ? null : record(`BIG-${round}-${i}`)));
+        for (const o of await storeIntakeBatch(t.db, batch, { deferReports: round % 2 === 1 })) {
+          const ids = o.kind === 'stored' ? [o.order.brokerorderid, o.er.execid] : [o.execId];
+          for (const id of ids) {
+            assert.ok(!seen.has(id), `${id} drawn twice`);
+            seen.add(id);
+          }
+        }
+      }
+    });
+
     it('refuses a batch holding the same key twice', async () => {
       await assert.rejects(storeIntakeBatch(t.db, [entry(record('TWICE')), entry(record('TWICE'))]), /appears twice/);
     });

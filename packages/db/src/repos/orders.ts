@@ -355,16 +355,18 @@ parties AS (
   sql = `
 WITH input AS MATERIALIZED (
   SELECT i.*,
-         i.exec_prefix || '-' || ${padded('n.e::text', 9)} AS execid,
-         CASE WHEN i.is_order THEN 'BO' || ${padded('n.b::text', 8)} END AS brokerorderid
-    FROM unnest($1::boolean[], $2::text[], $3::int[], $4::text[], $5::text[], $6::date[], $7::text[], $8::text[], $9::text[], $10::text[],
-                $11::text[], $12::text[], $13::numeric[], $14::numeric[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[],
-                $20::timestamptz[], $21::text[], $22::timestamptz[])
-         WITH ORDINALITY AS i(is_order, clordid, connector_id, sendercompid, targetcompid, session_date, msg_type, symbol, security_type,
-                              maturity_month_year, side, ordtype, price, orderqty, timeinforce, exchange, currency, account, text, transacttime,
-                              exec_prefix, report_time, ord)
-    -- Each number drawn once per row (the padding reads it twice).
-    CROSS JOIN LATERAL (SELECT nextval('exec_id_seq') AS e, CASE WHEN i.is_order THEN nextval('broker_order_seq') END AS b) n
+         i.exec_prefix || '-' || ${padded('i.e::text', 9)} AS execid,
+         CASE WHEN i.is_order THEN 'BO' || ${padded('i.b::text', 8)} END AS brokerorderid
+    -- The numbers are drawn in the subquery's select list, once per row (a volatile select list keeps it
+    -- a subquery; the padding then reads each number twice).
+    FROM (SELECT u.*, nextval('exec_id_seq') AS e, CASE WHEN u.is_order THEN nextval('broker_order_seq') END AS b
+            FROM unnest($1::boolean[], $2::text[], $3::int[], $4::text[], $5::text[], $6::date[], $7::text[], $8::text[], $9::text[], $10::text[],
+                        $11::text[], $12::text[], $13::numeric[], $14::numeric[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[],
+                        $20::timestamptz[], $21::text[], $22::timestamptz[])
+                 WITH ORDINALITY AS u(is_order, clordid, connector_id, sendercompid, targetcompid, session_date, msg_type, symbol, security_type,
+                                      maturity_month_year, side, ordtype, price, orderqty, timeinforce, exchange, currency, account, text, transacttime,
+                                      exec_prefix, report_time, ord)
+           ORDER BY u.ord) i
    ORDER BY i.ord
 ),
 ins AS (

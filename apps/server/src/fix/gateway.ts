@@ -294,7 +294,8 @@ export class FixGateway implements ClientMessageSender, ReplyReserver {
   async send(compId: string, msg: { msgType: string; body: Array<[number, string]>; possResend?: boolean }): Promise<number | null> {
     const id = this.sessions.get(compId);
     const session = id && this.acceptor?.session(id);
-    if (!session) return null;
+    // Not logged on (or logging out): the outbox keeps the message for the next logon.
+    if (!session || !session.loggedOn) return null;
     const header: Array<[number, string]> = msg.possResend ? [[Tag.PossResend, 'Y']] : [];
     // Straight to the session, synchronously: a burst from the outbox reaches it in order and back
     // to back, so it is persisted in one store round.

@@ -84,10 +84,21 @@ async function insertOrders(db: { query: (sql: string, params?: unknown[]) => Pr
 
 /** Runs in the page before the app: long tasks and frame times for the whole visit. */
 const PAGE_PROBE = `
-  window.__bench = { longTasks: [], frames: [] };
+  window.__bench = { longTasks: [], frames: [], frameAttribution: [] };
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) window.__bench.longTasks.push({ start: e.startTime, duration: e.duration });
   }).observe({ type: 'longtask', buffered: true });
+  // Long animation frames (over 50 ms) with the scripts that ran in them: what a long task was made of.
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        window.__bench.frameAttribution.push({
+          start: e.startTime, duration: e.duration, renderStart: e.renderStart, styleAndLayoutStart: e.styleAndLayoutStart,
+          scripts: e.scripts.map((x) => ({ invoker: x.invoker, type: x.invokerType, source: (x.sourceURL || '').split('/').pop() + ':' + x.sourceFunctionName + '@' + x.sourceCharPosition, start: x.startTime, duration: x.duration, forcedLayout: x.forcedStyleAndLayoutDuration })),
+        });
+      }
+    }).observe({ type: 'long-animation-frame', buffered: true });
+  } catch {}
   const frame = (t) => { window.__bench.frames.push(t); requestAnimationFrame(frame); };
   requestAnimationFrame(frame);
 `;
@@ -95,6 +106,22 @@ const PAGE_PROBE = `
 interface PageProbe {
   longTasks: { start: number; duration: number }[];
   frames: number[];
+  frameAttribution: { start: number; duration: number; renderStart: number; styleAndLayoutStart: number; scripts: { invoker: string; type: string; source: string; start: number; duration: number; forcedLayout: number }[] }[];
+}
+
+/** BENCH_MEASURES: each long task with the long animation frame around it and the scripts that ran in it. */
+function describeLongTasks(probe: PageProbe, from: number, to: number): string {
+  const lines: string[] = [];
+  for (const task of probe.longTasks.filter((l) => l.start >= from && l.start <= to)) {
+    lines.push(`long task @${Math.round(task.start - from)} ms (phase time) ${Math.round(task.duration)} ms`);
+    const frame = probe.frameAttribution.find((f) => f.start <= task.start + 1 && f.start + f.duration >= task.start + task.duration - 1);
+    if (!frame) continue;
+    const render = frame.renderStart ? frame.start + frame.duration - frame.renderStart : 0;
+    const layout = frame.styleAndLayoutStart ? frame.start + frame.duration - frame.styleAndLayoutStart : 0;
+    lines.push(`  frame ${Math.round(frame.duration)} ms: rendering ${Math.round(render)} ms (style+layout+paint from ${Math.round(layout)} ms before the end)`);
+    for (const x of frame.scripts) lines.push(`  script ${Math.round(x.duration)} ms (forced layout ${Math.round(x.forcedLayout)}) ${x.type} ${x.invoker} ${x.source}`);
+  }
+  return lines.join('\n');
 }
 
 async function run(kind: DatabaseKind) {
@@ -136,20 +163,36 @@ async function run(kind: DatabaseKind) {
     const pageErrors: string[] = [];
     page.on('pageerror', (e) => pageErrors.push(e.message));
 
+    // BENCH_TRACE=file.json records a Chromium performance trace of one phase, BENCH_TRACE_PHASE=load or
+    // updates (the default): open it in the DevTools Performance panel. The profiler's start-up is a
+    // long task of its own at the start of the trace.
+    const tracePath = process.env.BENCH_TRACE;
+    const tracePhase = process.env.BENCH_TRACE_PHASE === 'load' ? 'load' : 'updates';
+    const startTrace = () =>
+      browser.startTracing(page, {
+        path: tracePath,
+        categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', 'blink.user_timing', 'v8'],
+      });
+    const stopTrace = async () => {
+      await browser.stopTracing();
+      log(`trace of the ${tracePhase} phase written to ${tracePath}`);
+    };
+
     // ── load ──
+    if (tracePath && tracePhase === 'load') await startTrace();
     await page.goto('/orders');
     await page.waitForFunction(() => window.__blotterMetrics?.firstRowsAt != null, undefined, { timeout: 120_000 });
     // The rest of the snapshot arrives in chunks after the first rows show.
     await page.waitForFunction((n) => document.querySelector('[data-testid="orders-title"]')?.textContent === `Orders (${n})`, ORDERS, { timeout: 120_000 });
     const allRowsAt = await page.evaluate(() => performance.now());
+    if (tracePath && tracePhase === 'load') await stopTrace();
     const loadedTitle = (await page.getByTestId('orders-title').textContent()) ?? '';
     if (!loadedTitle.includes(`(${ORDERS})`)) throw new Error(`the grid shows ${loadedTitle} after loading, expected ${ORDERS} orders`);
     if (process.env.BENCH_MEASURES) {
       const measures = await page.evaluate(() => performance.getEntriesByType('measure').map((m) => `${m.name} @${Math.round(m.startTime)} ${Math.round(m.duration)}ms`));
       log(`rows in grid: ${await page.evaluate(() => document.querySelector('[data-testid="orders-grid"] [aria-rowcount]')?.getAttribute('aria-rowcount'))}`);
       log(measures.join('\n'));
-      const lt = await page.evaluate(() => (window as unknown as { __bench: PageProbe }).__bench.longTasks.map((l) => `long @${Math.round(l.start)} ${Math.round(l.duration)}ms`));
-      log(lt.join('\n'));
+      log(describeLongTasks(await page.evaluate(() => (window as unknown as { __bench: PageProbe }).__bench), 0, allRowsAt));
     }
     const load = await page.evaluate(() => {
       const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
@@ -178,7 +221,7 @@ async function run(kind: DatabaseKind) {
       window.__blotterMetrics!.pending = [];
     });
     const phaseStart = await page.evaluate(() => performance.now());
-
+    if (tracePath && tracePhase === 'updates') await startTrace();
     // ── updates: RATE order_update messages per second, each the full order with new fill state ──
     const hub = server.ctx.hub;
     const perTick = Math.max(1, Math.round((RATE * TICK_MS) / 1000));
@@ -213,6 +256,7 @@ async function run(kind: DatabaseKind) {
       tick();
     });
     const driveMs = performance.now() - started;
+    if (tracePath && tracePhase === 'updates') await stopTrace();
     // Let the last batches paint.
     await page.waitForFunction((n) => window.__blotterMetrics!.latencies.length >= n, total, { timeout: 60_000 }).catch(() => undefined);
     await page.waitForTimeout(500);
@@ -223,6 +267,7 @@ async function run(kind: DatabaseKind) {
     }
     const after = await page.evaluate(() => ({ latencies: window.__blotterMetrics!.latencies, now: performance.now(), probe: (window as unknown as { __bench: PageProbe }).__bench }));
     const phaseEnd = after.now;
+    if (process.env.BENCH_MEASURES) log(describeLongTasks(after.probe, phaseStart, phaseEnd));
     const frames = after.probe.frames.filter((f) => f >= phaseStart && f <= phaseEnd);
     const fps = frames.length > 1 ? ((frames.length - 1) * 1000) / (frames.at(-1)! - frames[0]!) : 0;
     const gaps = frames.slice(1).map((f, i) => f - frames[i]!).sort((a, b) => a - b);

@@ -1,4 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { preloadBlotterGrids } from '../screens/blotter/gridChunks';
 import type { RoutePath } from './routes';
 
 /**
@@ -13,7 +14,10 @@ export const SCREENS: Record<RoutePath, LazyExoticComponent<ComponentType>> = {
   '/cookie-policy': lazy(() => import('../pages/legal/CookiePolicyPage')),
   '/terms': lazy(() => import('../pages/legal/TermsPage')),
   '/config/user-management': lazy(() => import('../pages/config/UserManagementPage')),
-  '/orders': lazy(() => import('../screens/blotter/BlotterPage')),
+  '/orders': lazy(() => {
+    preloadBlotterGrids();
+    return import('../screens/blotter/BlotterPage');
+  }),
   '/order-detail/:orderid': lazy(() => import('../screens/order-detail/OrderDetailPage')),
   '/fix-test-client': lazy(() => import('../screens/simulators/fix-test-client/FixTestClientPage')),
   '/fix-client': lazy(() => import('../screens/simulators/fix-client/FixClientPage')),

@@ -2,7 +2,7 @@ import './blotter.css';
 import type { Order } from '@fixdesk/protocol';
 import { Alert, Box, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconAlertCircle, IconRefresh } from '@tabler/icons-react';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { chromeFor } from '../../app/chrome';
 import { useDesktopShell } from '../../app/desktopShell';
@@ -20,20 +20,21 @@ import { useOrderActions } from '../../services/orders/useOrderActions';
 import classes from './Blotter.module.css';
 import { BlotterCellActionsContext, type BlotterCellActions } from './blotterContext';
 import { BlotterHeader } from './BlotterHeader';
+import { loadExecutionsGrid, loadOrdersGrid, useChunk, type Chunk } from './gridChunks';
 import { BlotterLayout } from './BlotterLayout';
 import { OrderInfoPanel } from './order-info/OrderInfoPanel';
 import { openAxesWindow, openOrderWindow } from './windows';
 
 const NAV_HEIGHT = { main: 52, compact: 60, none: 0 } as const;
 
-// The grid library is large: loaded in its own chunk, requested as soon as this screen loads, so
-// its start-up runs in a task of its own while the live connection and the orders are on the way.
-const loadOrdersGrid = () => import('./OrdersGrid');
-const loadExecutionsGrid = () => import('./ExecutionsGrid');
-const OrdersGrid = lazy(() => loadOrdersGrid().then((m) => ({ default: m.OrdersGrid })));
-const ExecutionsGrid = lazy(() => loadExecutionsGrid().then((m) => ({ default: m.ExecutionsGrid })));
-
-function GridLoading() {
+function GridLoading({ chunk }: { chunk: Chunk<unknown> }) {
+  if (chunk.status === 'error') {
+    return (
+      <Text fz="sm" c="red" p="md">
+        The grid could not be loaded: {chunk.error}
+      </Text>
+    );
+  }
   return (
     <Group justify="center" p="md">
       <Loader size="xs" type="dots" />
@@ -60,10 +61,8 @@ function OrdersTitle({ book, loadingMore }: { book: OrderBook; loadingMore: bool
 export default function BlotterPage() {
   const { user } = useAuth();
   const live = useLiveConnection();
-  useEffect(() => {
-    void loadOrdersGrid();
-    void loadExecutionsGrid();
-  }, []);
+  const ordersGrid = useChunk(loadOrdersGrid);
+  const executionsGrid = useChunk(loadExecutionsGrid);
   const book = useOrderBookInstance();
   useOrderBookFeed(book, live, fetchOrderSnapshot);
   const view = useBookStatus(book);
@@ -181,9 +180,11 @@ export default function BlotterPage() {
                 )}
               </div>
               <div className={classes.gridBox} data-testid="orders-grid">
-                <Suspense fallback={<GridLoading />}>
-                  <OrdersGrid book={book} selectedId={selectedId} onSelect={select} onEnter={focusFillForm} />
-                </Suspense>
+                {ordersGrid.status === 'ready' ? (
+                  <ordersGrid.module.OrdersGrid book={book} selectedId={selectedId} onSelect={select} onEnter={focusFillForm} />
+                ) : (
+                  <GridLoading chunk={ordersGrid} />
+                )}
               </div>
             </div>
           }
@@ -194,9 +195,11 @@ export default function BlotterPage() {
                 {selected && <span style={{ fontWeight: 500, textTransform: 'none' }}>{selected.brokerorderid}</span>}
               </div>
               <div className={classes.gridBox} data-testid="executions-grid">
-                <Suspense fallback={<GridLoading />}>
-                  <ExecutionsGrid reports={reports ?? []} loading={selectedId !== null && reports === null && detailError === null} />
-                </Suspense>
+                {executionsGrid.status === 'ready' ? (
+                  <executionsGrid.module.ExecutionsGrid reports={reports ?? []} loading={selectedId !== null && reports === null && detailError === null} />
+                ) : (
+                  <GridLoading chunk={executionsGrid} />
+                )}
               </div>
             </div>
           }

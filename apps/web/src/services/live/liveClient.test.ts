@@ -190,6 +190,20 @@ describe('live client', () => {
     assert.ok(h.sockets[0]!.closedWith);
   });
 
+  it('counts the silence from the last frame, however many frames came before', () => {
+    const h = harness();
+    h.client.hold();
+    h.welcomeAndAuth();
+    for (let i = 0; i < 30; i++) {
+      h.advance(1000);
+      h.last().receive({ type: 'heartbeat', connectedUsers: 1, activeUsers: [] });
+    }
+    h.advance(SILENCE_TIMEOUT_MS - 1);
+    assert.equal(h.client.getState().status, 'connected');
+    h.advance(1);
+    assert.equal(h.client.getState().status, 'reconnecting');
+  });
+
   it('does not retry a refused token', () => {
     const h = harness();
     h.client.hold();

@@ -129,6 +129,8 @@ export function createLiveClient(deps: LiveClientDeps): LiveClient {
   let retryTimer: unknown = null;
   let idleTimer: unknown = null;
   let silenceTimer: unknown = null;
+  /** deps.now() of the socket's last frame (or its opening). */
+  let lastFrameAt = 0;
   /** True while we want a connection (held, not refused, not stopped). */
   let wanted = false;
 
@@ -142,15 +144,29 @@ export function createLiveClient(deps: LiveClientDeps): LiveClient {
     return null;
   }
 
+  /**
+   * Notes that the socket spoke. The timer is not re-armed per frame (at a thousand messages a
+   * second that was a clearTimeout and a setTimeout each): it runs on, and when it fires early it
+   * waits out the rest of the silence since the last frame.
+   */
   function armSilenceTimer(): void {
-    silenceTimer = clearTimer(silenceTimer);
+    lastFrameAt = deps.now();
+    if (silenceTimer === null) startSilenceTimer(SILENCE_TIMEOUT_MS);
+  }
+
+  function startSilenceTimer(ms: number): void {
     silenceTimer = deps.setTimeout(() => {
       silenceTimer = null;
       const s = socket;
       if (!s) return;
+      const quiet = deps.now() - lastFrameAt;
+      if (quiet < SILENCE_TIMEOUT_MS) {
+        startSilenceTimer(SILENCE_TIMEOUT_MS - quiet);
+        return;
+      }
       dropSocket('No message from the server for 40 s');
       s.close(4000, 'No message from the server');
-    }, SILENCE_TIMEOUT_MS);
+    }, ms);
   }
 
   function dispatch(message: WsServerMessage): void {
@@ -283,6 +299,7 @@ export function createLiveClient(deps: LiveClientDeps): LiveClient {
       return;
     }
     socket = s;
+    silenceTimer = clearTimer(silenceTimer);
     armSilenceTimer();
     s.onmessage = (event) => {
       if (socket === s) onFrame(event.data);

@@ -1,0 +1,38 @@
+import { useEffect, useState } from 'react';
+
+/**
+ * The grid library is large, so the blotter's grids live in chunks of their own. The /orders route
+ * requests them together with the blotter screen (app/screens.ts), so they download in parallel
+ * with it instead of after it, and their start-up runs in tasks of their own while the live
+ * connection and the orders are on the way.
+ */
+export const loadOrdersGrid = () => import('./OrdersGrid');
+export const loadExecutionsGrid = () => import('./ExecutionsGrid');
+
+export function preloadBlotterGrids(): void {
+  // A failure here shows where the grid is used (useChunk); nothing to report twice.
+  loadOrdersGrid().catch(() => undefined);
+  loadExecutionsGrid().catch(() => undefined);
+}
+
+export type Chunk<T> = { status: 'loading' } | { status: 'ready'; module: T } | { status: 'error'; error: string };
+
+/**
+ * A code-split module as state. React.lazy with Suspense would do, except that React holds back
+ * revealing a boundary's content for up to 300 ms after its fallback showed (Suspense throttling):
+ * the grid arriving just after the orders then waited that long before it was even created.
+ */
+export function useChunk<T>(load: () => Promise<T>): Chunk<T> {
+  const [chunk, setChunk] = useState<Chunk<T>>({ status: 'loading' });
+  useEffect(() => {
+    let current = true;
+    load().then(
+      (module) => current && setChunk({ status: 'ready', module }),
+      (error: unknown) => current && setChunk({ status: 'error', error: error instanceof Error ? error.message : String(error) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [load]);
+  return chunk;
+}

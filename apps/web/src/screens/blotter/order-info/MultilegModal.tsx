@@ -28,11 +28,12 @@ import { Alert, Badge, Box, Button, Group, Modal, Paper, SimpleGrid, Stack, Text
 import { notifications } from '@mantine/notifications';
 import type { ColDef, GetRowIdParams, RowSelectedEvent } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
-import { useMemo, useState } from 'react';
+import { Fragment, useMemo, useState, type ReactNode } from 'react';
 import { legReferencePrice, orderReferencePrice } from '../../../services/orders/referencePrice';
 import { actionErrorMessage, useInFlight, type OrderActions } from '../../../services/orders/useOrderActions';
 import { legsGridTheme } from '../gridTheme';
 import { CheckLine } from './CheckLine';
+import classes from './MultilegModal.module.css';
 import { eventsFor, pricedOrder, priceLabel } from './FillPanel';
 import { sideVerb, traderParty } from './orderText';
 
@@ -46,6 +47,24 @@ function Info({ label, value, testId }: { label: string; value: string; testId?:
         {value}
       </Text>
     </Box>
+  );
+}
+
+/**
+ * Two labelled inputs and their submit button on one line, each input's checks under it. A grid
+ * rather than a growing Group: the button's column is as wide as its text, so the button is never
+ * squeezed below it and never pushed past the panel's edge, and the button sits level with the
+ * inputs (bottom-aligned) whatever the labels' height, even when a long label wraps.
+ */
+function EntryRow({ fields, checks, submit }: { fields: [ReactNode, ReactNode]; checks: [ReactNode, ReactNode]; submit: ReactNode }) {
+  return (
+    <div className={classes.entryRow}>
+      {fields[0]}
+      {fields[1]}
+      {submit}
+      <div className={classes.entryChecks}>{checks[0]}</div>
+      <div className={classes.entryChecks}>{checks[1]}</div>
+    </div>
   );
 }
 
@@ -100,9 +119,10 @@ function SpreadFillEntry({ order, actions, latestPrices, enabled }: { order: Ord
           void submit();
         }}
       >
-        <Group align="flex-start" gap={8} grow>
-          <Box>
+        <EntryRow
+          fields={[
             <TextInput
+              key="qty"
               size="xs"
               type="number"
               min={1}
@@ -113,11 +133,9 @@ function SpreadFillEntry({ order, actions, latestPrices, enabled }: { order: Ord
               onChange={(e) => setQty(e.currentTarget.value)}
               disabled={!enabled}
               classNames={{ input: 'fd-num' }}
-            />
-            <CheckLine check={qtyCheck} />
-          </Box>
-          <Box>
+            />,
             <TextInput
+              key="px"
               size="xs"
               type="number"
               step={0.01}
@@ -127,14 +145,21 @@ function SpreadFillEntry({ order, actions, latestPrices, enabled }: { order: Ord
               onChange={(e) => setPx(e.currentTarget.value)}
               disabled={!enabled}
               classNames={{ input: 'fd-num' }}
-            />
-            <CheckLine check={pxCheck} />
-            <CheckLine check={sanity} />
-          </Box>
-          <Button type="submit" size="xs" mt={19} disabled={!submittable} loading={inFlight === 'fill'} style={{ flexGrow: 0, minWidth: 120 }}>
-            Submit Spread Fill
-          </Button>
-        </Group>
+            />,
+          ]}
+          checks={[
+            <CheckLine key="qty" check={qtyCheck} />,
+            <Fragment key="px">
+              <CheckLine check={pxCheck} />
+              <CheckLine check={sanity} />
+            </Fragment>,
+          ]}
+          submit={
+            <Button type="submit" size="xs" disabled={!submittable} loading={inFlight === 'fill'}>
+              Submit Spread Fill
+            </Button>
+          }
+        />
         {error && (
           <Text fz="xs" c="red.8" role="alert" mt={4} data-testid="server-error">
             {error}
@@ -221,9 +246,10 @@ function LegPanel({ title, side, order, actions, latestPrices, enabled }: { titl
           void submit();
         }}
       >
-        <Group align="flex-start" gap={8} grow>
-          <Box>
+        <EntryRow
+          fields={[
             <TextInput
+              key="qty"
               size="xs"
               type="number"
               min={1}
@@ -234,11 +260,9 @@ function LegPanel({ title, side, order, actions, latestPrices, enabled }: { titl
               onChange={(e) => setQty(e.currentTarget.value)}
               disabled={!enabled || !leg}
               classNames={{ input: 'fd-num' }}
-            />
-            <CheckLine check={qtyCheck} />
-          </Box>
-          <Box>
+            />,
             <TextInput
+              key="px"
               size="xs"
               type="number"
               step={0.01}
@@ -248,13 +272,15 @@ function LegPanel({ title, side, order, actions, latestPrices, enabled }: { titl
               onChange={(e) => setPx(e.currentTarget.value)}
               disabled={!enabled || !leg}
               classNames={{ input: 'fd-num' }}
-            />
-            <CheckLine check={pxCheck} />
-          </Box>
-          <Button type="submit" size="xs" mt={19} disabled={!submittable} loading={inFlight === 'fill'} style={{ flexGrow: 0 }}>
-            Fill Leg
-          </Button>
-        </Group>
+            />,
+          ]}
+          checks={[<CheckLine key="qty" check={qtyCheck} />, <CheckLine key="px" check={pxCheck} />]}
+          submit={
+            <Button type="submit" size="xs" disabled={!submittable} loading={inFlight === 'fill'}>
+              Fill Leg
+            </Button>
+          }
+        />
         {error && (
           <Text fz="xs" c="red.8" role="alert" mt={4} data-testid="server-error">
             {error}

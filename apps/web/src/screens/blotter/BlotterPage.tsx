@@ -2,14 +2,15 @@ import './blotter.css';
 import type { Order } from '@fixdesk/protocol';
 import { Alert, Box, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconAlertCircle, IconRefresh } from '@tabler/icons-react';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type ComponentProps } from 'react';
 import { useLocation } from 'react-router';
 import { chromeFor } from '../../app/chrome';
 import { useDesktopShell } from '../../app/desktopShell';
 import { isRegisteredPath } from '../../app/routes';
 import { useAuth } from '../../services/auth/AuthProvider';
 import { LiveConnectionNotice } from '../../services/live/LiveConnectionNotice';
-import { useLiveConnection } from '../../services/live/useLive';
+import { live } from '../../services/live/live';
+import { useLiveHold, useLiveSelect } from '../../services/live/useLive';
 import { ordersApi } from '../../services/orders/http';
 import { useNewOrderAlerts } from '../../services/orders/newOrderAlerts';
 import { fetchOrderSnapshot } from '../../services/orders/snapshot';
@@ -57,14 +58,30 @@ function OrdersTitle({ book, loadingMore }: { book: OrderBook; loadingMore: bool
   );
 }
 
+/** The header with the live parts (connection dot, users online) it alone re-renders for. */
+function LiveBlotterHeader(props: Omit<ComponentProps<typeof BlotterHeader>, 'liveStatus' | 'connectedUsers' | 'activeUsers'>) {
+  const liveStatus = useLiveSelect((s) => s.status);
+  const connectedUsers = useLiveSelect((s) => s.connectedUsers);
+  const activeUsers = useLiveSelect((s) => s.activeUsers);
+  return <BlotterHeader {...props} liveStatus={liveStatus} connectedUsers={connectedUsers} activeUsers={activeUsers} />;
+}
+
+function LiveNotice() {
+  const state = useLiveSelect((s) => s);
+  return <LiveConnectionNotice state={state} onRetry={live.retry} />;
+}
+
 /** The blotter (spec 000 §2): live orders, the selected order's executions and its Order Info panel. */
 export default function BlotterPage() {
   const { user } = useAuth();
-  const live = useLiveConnection();
+  // Only the parts this screen needs: the users-online heartbeat re-renders the header, not the desk.
+  useLiveHold();
+  const liveStatus = useLiveSelect((s) => s.status);
+  const liveSession = useLiveSelect((s) => s.session);
   const ordersGrid = useChunk(loadOrdersGrid);
   const executionsGrid = useChunk(loadExecutionsGrid);
   const book = useOrderBookInstance();
-  useOrderBookFeed(book, live, fetchOrderSnapshot);
+  useOrderBookFeed(book, { status: liveStatus, session: liveSession }, fetchOrderSnapshot);
   const view = useBookStatus(book);
   const connectors = useClientConnectors();
   const latest = useLatestPrices();
@@ -125,6 +142,10 @@ export default function BlotterPage() {
   const firstName = user?.first_name || user?.username || '';
   const axesAvailable = isRegisteredPath('/axes');
 
+  // Revealed in a render of its own, after the one that hands the first orders to the grid: the
+  // grid's first rows and the page's reveal are then two tasks, not one long one.
+  const ready = useDeferredValue(view.status === 'ready');
+
   let body;
   if (view.status === 'error') {
     body = (
@@ -141,115 +162,112 @@ export default function BlotterPage() {
         </Alert>
       </Box>
     );
-  } else if (view.status === 'loading') {
-    body = (
-      <Box className={classes.state}>
-        <Group gap="sm" data-testid="orders-loading">
-          <Loader size="sm" />
-          <Text fz="sm" c="dimmed">
-            Loading Orders...
-          </Text>
-        </Group>
-      </Box>
-    );
-  } else if (view.status === 'idle') {
-    body = (
-      <Box className={classes.state}>
-        <Stack gap={6} align="center" data-testid="blotter-not-ready">
-          <Loader size="sm" type="dots" />
-          <Text fw={600}>Initializing Order Management System</Text>
-          <Text fz="sm" c="dimmed">
-            WebSocket Connection: {live.status === 'connected' ? 'Connected' : 'Connecting...'}
-          </Text>
-        </Stack>
-      </Box>
-    );
   } else {
+    // The desk is laid out (grids created) while the connection and the orders are still on the way,
+    // hidden under the loading state: the grid's start-up then overlaps the network waits instead of
+    // following them, and the first rows only have to be drawn once they arrive.
     body = (
-      <BlotterCellActionsContext value={cellActions}>
-        <BlotterLayout
-          userKey={user?.username ?? 'anonymous'}
-          orders={
-            <div className={classes.pane} data-testid="orders-pane">
-              <div className={classes.paneTitle}>
-                <OrdersTitle book={book} loadingMore={view.loadingMore} />
-                {view.error && (
-                  <Text span fz={11} c="orange.8" tt="none" fw={500}>
-                    Order list incomplete: {view.error}
-                  </Text>
-                )}
-              </div>
-              <div className={classes.gridBox} data-testid="orders-grid">
-                {ordersGrid.status === 'ready' ? (
-                  <ordersGrid.module.OrdersGrid book={book} selectedId={selectedId} onSelect={select} onEnter={focusFillForm} />
-                ) : (
-                  <GridLoading chunk={ordersGrid} />
-                )}
-              </div>
-            </div>
-          }
-          executions={
-            <div className={classes.pane} data-testid="executions-pane">
-              <div className={classes.paneTitle}>
-                <span data-testid="executions-title">Executions ({reports?.length ?? 0})</span>
-                {selected && <span style={{ fontWeight: 500, textTransform: 'none' }}>{selected.brokerorderid}</span>}
-              </div>
-              <div className={classes.gridBox} data-testid="executions-grid">
-                {executionsGrid.status === 'ready' ? (
-                  <executionsGrid.module.ExecutionsGrid reports={reports ?? []} loading={selectedId !== null && reports === null && detailError === null} />
-                ) : (
-                  <GridLoading chunk={executionsGrid} />
-                )}
-              </div>
-            </div>
-          }
-          info={
-            <div className={classes.pane} data-testid="order-info-pane">
-              {selected ? (
-                <>
-                  {detailError && (
-                    <Alert color="orange" p={6} radius={0}>
-                      <Text fz="xs">Could not load the order's details: {detailError}</Text>
-                    </Alert>
-                  )}
-                  <OrderInfoPanel
-                    key={selected.id}
-                    order={selected}
-                    actions={actions}
-                    latestPrices={latest.data}
-                    connectors={connectors.data}
-                    executionCount={reports?.length}
-                    onPopOut={desktop ? () => openOrderWindow(selected.brokerorderid) : undefined}
-                    qtyRef={qtyRef}
-                  />
-                </>
-              ) : (
-                <div className={classes.emptyInfo} data-testid="order-info-empty">
-                  <Text fw={700} c="gray.7">
-                    Select an order
-                  </Text>
-                  <Text fz="sm">Click on an order to view details and add fills.</Text>
+      <div className={classes.body}>
+        <div className={classes.desk} data-hidden={!ready || undefined} aria-hidden={!ready || undefined} inert={!ready}>
+          <BlotterCellActionsContext value={cellActions}>
+            <BlotterLayout
+              userKey={user?.username ?? 'anonymous'}
+              orders={
+                <div className={classes.pane} data-testid="orders-pane">
+                  <div className={classes.paneTitle}>
+                    <OrdersTitle book={book} loadingMore={view.loadingMore} />
+                    {view.error && (
+                      <Text span fz={11} c="orange.8" tt="none" fw={500}>
+                        Order list incomplete: {view.error}
+                      </Text>
+                    )}
+                  </div>
+                  <div className={classes.gridBox} data-testid="orders-grid">
+                    {ordersGrid.status === 'ready' ? (
+                      <ordersGrid.module.OrdersGrid book={book} selectedId={selectedId} onSelect={select} onEnter={focusFillForm} />
+                    ) : (
+                      <GridLoading chunk={ordersGrid} />
+                    )}
+                  </div>
                 </div>
-              )}
-            </div>
-          }
-        />
-      </BlotterCellActionsContext>
+              }
+              executions={
+                <div className={classes.pane} data-testid="executions-pane">
+                  <div className={classes.paneTitle}>
+                    <span data-testid="executions-title">Executions ({reports?.length ?? 0})</span>
+                    {selected && <span style={{ fontWeight: 500, textTransform: 'none' }}>{selected.brokerorderid}</span>}
+                  </div>
+                  <div className={classes.gridBox} data-testid="executions-grid">
+                    {executionsGrid.status === 'ready' ? (
+                      <executionsGrid.module.ExecutionsGrid reports={reports ?? []} loading={selectedId !== null && reports === null && detailError === null} />
+                    ) : (
+                      <GridLoading chunk={executionsGrid} />
+                    )}
+                  </div>
+                </div>
+              }
+              info={
+                <div className={classes.pane} data-testid="order-info-pane">
+                  {selected ? (
+                    <>
+                      {detailError && (
+                        <Alert color="orange" p={6} radius={0}>
+                          <Text fz="xs">Could not load the order's details: {detailError}</Text>
+                        </Alert>
+                      )}
+                      <OrderInfoPanel
+                        key={selected.id}
+                        order={selected}
+                        actions={actions}
+                        latestPrices={latest.data}
+                        connectors={connectors.data}
+                        executionCount={reports?.length}
+                        onPopOut={desktop ? () => openOrderWindow(selected.brokerorderid) : undefined}
+                        qtyRef={qtyRef}
+                      />
+                    </>
+                  ) : (
+                    <div className={classes.emptyInfo} data-testid="order-info-empty">
+                      <Text fw={700} c="gray.7">
+                        Select an order
+                      </Text>
+                      <Text fz="sm">Click on an order to view details and add fills.</Text>
+                    </div>
+                  )}
+                </div>
+              }
+            />
+          </BlotterCellActionsContext>
+        </div>
+        {!ready && view.status !== 'idle' && (
+          <Box className={classes.stateOver}>
+            <Group gap="sm" data-testid="orders-loading">
+              <Loader size="sm" />
+              <Text fz="sm" c="dimmed">
+                Loading Orders...
+              </Text>
+            </Group>
+          </Box>
+        )}
+        {!ready && view.status === 'idle' && (
+          <Box className={classes.stateOver}>
+            <Stack gap={6} align="center" data-testid="blotter-not-ready">
+              <Loader size="sm" type="dots" />
+              <Text fw={600}>Initializing Order Management System</Text>
+              <Text fz="sm" c="dimmed">
+                WebSocket Connection: {liveStatus === 'connected' ? 'Connected' : 'Connecting...'}
+              </Text>
+            </Stack>
+          </Box>
+        )}
+      </div>
     );
   }
 
   return (
     <Box className={classes.page} style={{ height: pageHeight }} data-testid="blotter">
-      <BlotterHeader
-        firstName={firstName}
-        connectors={connectors.data}
-        liveStatus={live.status}
-        connectedUsers={live.connectedUsers}
-        activeUsers={live.activeUsers}
-        onOpenAxes={axesAvailable ? openAxesWindow : undefined}
-        alerts={alerts}
-      />
-      <LiveConnectionNotice state={live} onRetry={live.retry} />
+      <LiveBlotterHeader firstName={firstName} connectors={connectors.data} onOpenAxes={axesAvailable ? openAxesWindow : undefined} alerts={alerts} />
+      <LiveNotice />
       {body}
     </Box>
   );

@@ -5,9 +5,27 @@ import type { LiveClient, LiveMessageType, LiveHandler, LiveState } from './live
 
 /**
  * Keeps the live connection open while the calling screen is mounted and a user is signed in, and
- * returns its state (status, users online, session number) plus retry().
+ * returns its state (status, users online, session number) plus retry(). The caller re-renders on
+ * every change of the state, the users-online heartbeat included; a big screen that needs only a
+ * part holds the connection with useLiveHold and reads its parts with useLiveSelect.
  */
 export function useLiveConnection(client: LiveClient = live): LiveState & { retry: () => void } {
+  useLiveHold(client);
+  const state = useSyncExternalStore(client.onState, client.getState, client.getState);
+  return { ...state, retry: client.retry };
+}
+
+/**
+ * One part of the live state: the caller re-renders only when that part changes (compared with
+ * Object.is, so select a primitive or a part the client keeps as it is).
+ */
+export function useLiveSelect<T>(select: (state: LiveState) => T, client: LiveClient = live): T {
+  const get = () => select(client.getState());
+  return useSyncExternalStore(client.onState, get, get);
+}
+
+/** Keeps the live connection open while the calling screen is mounted and a user is signed in. */
+export function useLiveHold(client: LiveClient = live): void {
   const { status, user } = useAuth();
   const signedIn = status === 'signedIn';
   const username = user?.username ?? null;
@@ -19,8 +37,6 @@ export function useLiveConnection(client: LiveClient = live): LiveState & { retr
   useEffect(() => {
     if (!signedIn) client.stop();
   }, [client, signedIn]);
-  const state = useSyncExternalStore(client.onState, client.getState, client.getState);
-  return { ...state, retry: client.retry };
 }
 
 /**

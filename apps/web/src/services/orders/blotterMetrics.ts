@@ -33,6 +33,8 @@ const on = enabled();
 const sink: BlotterMetricsSink | null = on ? { gridReadyAt: null, firstRowsAt: null, latencies: [], pending: [] } : null;
 if (sink) window.__blotterMetrics = sink;
 
+let waitingForRows = false;
+
 /** Runs after the next frame has been painted (a task queued from inside requestAnimationFrame runs after that paint). */
 function afterNextPaint(fn: (now: number) => void): void {
   requestAnimationFrame(() => setTimeout(() => fn(performance.now()), 0));
@@ -55,9 +57,20 @@ export const blotterMetrics = {
   received(at: number): void {
     sink?.pending.push(at);
   },
-  /** The grid holds the snapshot rows now. */
-  snapshotApplied(): void {
-    if (sink && sink.firstRowsAt === null) afterNextPaint((now) => (sink.firstRowsAt ??= now));
+  /**
+   * The grid holds the snapshot rows now. The time taken is that of the first frame painted once
+   * `shown` says the rows are on screen (drawn and not hidden by a loading state).
+   */
+  snapshotApplied(shown: () => boolean): void {
+    if (!sink || sink.firstRowsAt !== null || waitingForRows) return;
+    waitingForRows = true;
+    const check = (now: number) => {
+      if (shown()) {
+        waitingForRows = false;
+        sink.firstRowsAt ??= now;
+      } else afterNextPaint(check);
+    };
+    afterNextPaint(check);
   },
   /** Called when the grid has applied a transaction: every message received before now is in it. */
   updatesApplied(): void {

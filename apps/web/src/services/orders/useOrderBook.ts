@@ -40,7 +40,7 @@ export function useOrderBookInstance(): OrderBook {
  * reconnect (messages may have been missed), and once anyway when the connection is offline so the
  * broker still sees the orders (flagged stale by the offline notice).
  */
-export function useOrderBookFeed(book: OrderBook, live: LiveState, fetchSnapshot: SnapshotSource): void {
+export function useOrderBookFeed(book: OrderBook, live: Pick<LiveState, 'session' | 'status'>, fetchSnapshot: SnapshotSource): void {
   const receive = (m: OrderMessage) => {
     const now = performance.now();
     blotterMetrics.received(now);

@@ -96,9 +96,6 @@ describe('blotter', () => {
       await blotter.info.fill('4', '26990');
       const partial = await client.waitForReport(clOrdId, (m) => m.get(150) === 'F' && m.get(39) === '1');
       assert.deepEqual([partial.get(32), partial.get(31), partial.get(14), partial.get(151)], ['4', '26990', '4', '6']);
-      await page.waitForTimeout(1500);
-      await screenshot(page, 'dbg');
-      console.log('DBGCELL', await blotter.statusCell(id).innerHTML());
       await blotter.statusCell(id).getByText('40%').waitFor();
       await page.waitForFunction(() => document.querySelector('[data-testid="order-filled"]')?.textContent === '4/10');
       assert.equal(await blotter.info.avgPx.textContent(), '26,990.00');
@@ -123,6 +120,34 @@ describe('blotter', () => {
         'the initiator received each execution report in order',
       );
       await screenshot(page, 'blotter-done');
+    });
+  });
+
+  it('moves a live update to its place while the broker sorts by a column it changes', async () => {
+    await e2e.withPage(async (page) => {
+      const blotter = await signInToBlotter(page);
+      // Larger than any order of the other tests, so these two lead a sort by leaves, largest first.
+      const a = await sendOrder({ qty: '900', price: '27000' }, 'SORTA');
+      const b = await sendOrder({ qty: '800', price: '27000' }, 'SORTB');
+      for (const o of [a, b]) {
+        await blotter.acceptButton(o.id).click();
+        await blotter.statusCell(o.id).getByText('by broker').waitFor();
+      }
+      const leaves = blotter.ordersGrid.locator('.ag-header-cell[col-id="leavesqty"]');
+      await leaves.click();
+      await leaves.click();
+      const rowAt = (index: number) => blotter.ordersGrid.locator(`.ag-row[row-index="${index}"] [col-id="brokerorderid"]`);
+      assert.deepEqual([await rowAt(0).textContent(), await rowAt(1).textContent()], [a.id, b.id], 'sorted by leaves, largest first');
+
+      await blotter.select(a.id);
+      await blotter.info.fill('200', '27000');
+      await client.waitForReport(a.clOrdId, (m) => m.get(150) === 'F');
+      // A now leaves 700: the live update takes it below B.
+      await page.waitForFunction(
+        (ids) => ids.every((id, i) => document.querySelector(`[data-testid="orders-grid"] .ag-row[row-index="${i}"] [col-id="brokerorderid"]`)?.textContent === id),
+        [b.id, a.id],
+      );
+      assert.equal(await blotter.row(a.id).locator('[col-id="leavesqty"]').textContent(), '700');
     });
   });
 

@@ -58,19 +58,24 @@ export const blotterMetrics = {
     sink?.pending.push(at);
   },
   /**
-   * The grid holds the snapshot rows now. The time taken is that of the first frame painted once
-   * `shown` says the rows are on screen (drawn and not hidden by a loading state).
+   * The grid holds the snapshot rows now. The time taken is that of the first frame painted with
+   * them on screen: `shown` (a row drawn and not hidden by a loading state) is asked at the start of
+   * each frame, and the time read after that frame's paint.
    */
   snapshotApplied(shown: () => boolean): void {
     if (!sink || sink.firstRowsAt !== null || waitingForRows) return;
     waitingForRows = true;
-    const check = (now: number) => {
-      if (shown()) {
+    const frame = () => {
+      if (!shown()) {
+        requestAnimationFrame(frame);
+        return;
+      }
+      setTimeout(() => {
         waitingForRows = false;
-        sink.firstRowsAt ??= now;
-      } else afterNextPaint(check);
+        sink.firstRowsAt ??= performance.now();
+      }, 0);
     };
-    afterNextPaint(check);
+    requestAnimationFrame(frame);
   },
   /** Called when the grid has applied a transaction: every message received before now is in it. */
   updatesApplied(): void {

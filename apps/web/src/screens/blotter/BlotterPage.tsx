@@ -142,9 +142,15 @@ export default function BlotterPage() {
   const firstName = user?.first_name || user?.username || '';
   const axesAvailable = isRegisteredPath('/axes');
 
-  // Revealed in a render of its own, after the one that hands the first orders to the grid: the
-  // grid's first rows and the page's reveal are then two tasks, not one long one.
-  const ready = useDeferredValue(view.status === 'ready');
+  // Each step of bringing the desk up is a render and a task of its own: the page's first render
+  // (header and loading state), then the hidden desk, then the Orders grid's creation, then the
+  // Executions grid's, then the first orders, then the reveal. Together they were one long task.
+  const deskMounted = useDeferredValue(true, false);
+  const [ordersGridUp, setOrdersGridUp] = useState(false);
+  const onOrdersGridReady = useCallback(() => {
+    window.setTimeout(() => setOrdersGridUp(true), 0);
+  }, []);
+  const ready = useDeferredValue(view.status === 'ready') && deskMounted;
 
   let body;
   if (view.status === 'error') {
@@ -169,75 +175,77 @@ export default function BlotterPage() {
     body = (
       <div className={classes.body}>
         <div className={classes.desk} data-hidden={!ready || undefined} aria-hidden={!ready || undefined} inert={!ready}>
-          <BlotterCellActionsContext value={cellActions}>
-            <BlotterLayout
-              userKey={user?.username ?? 'anonymous'}
-              orders={
-                <div className={classes.pane} data-testid="orders-pane">
-                  <div className={classes.paneTitle}>
-                    <OrdersTitle book={book} loadingMore={view.loadingMore} />
-                    {view.error && (
-                      <Text span fz={11} c="orange.8" tt="none" fw={500}>
-                        Order list incomplete: {view.error}
-                      </Text>
-                    )}
-                  </div>
-                  <div className={classes.gridBox} data-testid="orders-grid">
-                    {ordersGrid.status === 'ready' ? (
-                      <ordersGrid.module.OrdersGrid book={book} selectedId={selectedId} onSelect={select} onEnter={focusFillForm} />
-                    ) : (
-                      <GridLoading chunk={ordersGrid} />
-                    )}
-                  </div>
-                </div>
-              }
-              executions={
-                <div className={classes.pane} data-testid="executions-pane">
-                  <div className={classes.paneTitle}>
-                    <span data-testid="executions-title">Executions ({reports?.length ?? 0})</span>
-                    {selected && <span style={{ fontWeight: 500, textTransform: 'none' }}>{selected.brokerorderid}</span>}
-                  </div>
-                  <div className={classes.gridBox} data-testid="executions-grid">
-                    {executionsGrid.status === 'ready' ? (
-                      <executionsGrid.module.ExecutionsGrid reports={reports ?? []} loading={selectedId !== null && reports === null && detailError === null} />
-                    ) : (
-                      <GridLoading chunk={executionsGrid} />
-                    )}
-                  </div>
-                </div>
-              }
-              info={
-                <div className={classes.pane} data-testid="order-info-pane">
-                  {selected ? (
-                    <>
-                      {detailError && (
-                        <Alert color="orange" p={6} radius={0}>
-                          <Text fz="xs">Could not load the order's details: {detailError}</Text>
-                        </Alert>
+          {deskMounted && (
+            <BlotterCellActionsContext value={cellActions}>
+              <BlotterLayout
+                userKey={user?.username ?? 'anonymous'}
+                orders={
+                  <div className={classes.pane} data-testid="orders-pane">
+                    <div className={classes.paneTitle}>
+                      <OrdersTitle book={book} loadingMore={view.loadingMore} />
+                      {view.error && (
+                        <Text span fz={11} c="orange.8" tt="none" fw={500}>
+                          Order list incomplete: {view.error}
+                        </Text>
                       )}
-                      <OrderInfoPanel
-                        key={selected.id}
-                        order={selected}
-                        actions={actions}
-                        latestPrices={latest.data}
-                        connectors={connectors.data}
-                        executionCount={reports?.length}
-                        onPopOut={desktop ? () => openOrderWindow(selected.brokerorderid) : undefined}
-                        qtyRef={qtyRef}
-                      />
-                    </>
-                  ) : (
-                    <div className={classes.emptyInfo} data-testid="order-info-empty">
-                      <Text fw={700} c="gray.7">
-                        Select an order
-                      </Text>
-                      <Text fz="sm">Click on an order to view details and add fills.</Text>
                     </div>
-                  )}
-                </div>
-              }
-            />
-          </BlotterCellActionsContext>
+                    <div className={classes.gridBox} data-testid="orders-grid">
+                      {ordersGrid.status === 'ready' ? (
+                        <ordersGrid.module.OrdersGrid book={book} selectedId={selectedId} onSelect={select} onEnter={focusFillForm} onReady={onOrdersGridReady} />
+                      ) : (
+                        <GridLoading chunk={ordersGrid} />
+                      )}
+                    </div>
+                  </div>
+                }
+                executions={
+                  <div className={classes.pane} data-testid="executions-pane">
+                    <div className={classes.paneTitle}>
+                      <span data-testid="executions-title">Executions ({reports?.length ?? 0})</span>
+                      {selected && <span style={{ fontWeight: 500, textTransform: 'none' }}>{selected.brokerorderid}</span>}
+                    </div>
+                    <div className={classes.gridBox} data-testid="executions-grid">
+                      {executionsGrid.status === 'ready' && ordersGridUp ? (
+                        <executionsGrid.module.ExecutionsGrid reports={reports ?? []} loading={selectedId !== null && reports === null && detailError === null} />
+                      ) : (
+                        <GridLoading chunk={executionsGrid} />
+                      )}
+                    </div>
+                  </div>
+                }
+                info={
+                  <div className={classes.pane} data-testid="order-info-pane">
+                    {selected ? (
+                      <>
+                        {detailError && (
+                          <Alert color="orange" p={6} radius={0}>
+                            <Text fz="xs">Could not load the order's details: {detailError}</Text>
+                          </Alert>
+                        )}
+                        <OrderInfoPanel
+                          key={selected.id}
+                          order={selected}
+                          actions={actions}
+                          latestPrices={latest.data}
+                          connectors={connectors.data}
+                          executionCount={reports?.length}
+                          onPopOut={desktop ? () => openOrderWindow(selected.brokerorderid) : undefined}
+                          qtyRef={qtyRef}
+                        />
+                      </>
+                    ) : (
+                      <div className={classes.emptyInfo} data-testid="order-info-empty">
+                        <Text fw={700} c="gray.7">
+                          Select an order
+                        </Text>
+                        <Text fz="sm">Click on an order to view details and add fills.</Text>
+                      </div>
+                    )}
+                  </div>
+                }
+              />
+            </BlotterCellActionsContext>
+          )}
         </div>
         {!ready && view.status !== 'idle' && (
           <Box className={classes.stateOver}>

@@ -21,7 +21,7 @@ import { useOrderActions } from '../../services/orders/useOrderActions';
 import classes from './Blotter.module.css';
 import { BlotterCellActionsContext, type BlotterCellActions } from './blotterContext';
 import { BlotterHeader } from './BlotterHeader';
-import { loadExecutionsGrid, loadOrdersGrid, useChunk, type Chunk } from './gridChunks';
+import { loadExecutionsGrid, loadOrdersGrid, useChunk, usePaintedAfter, type Chunk } from './gridChunks';
 import { BlotterLayout } from './BlotterLayout';
 import { OrderInfoPanel } from './order-info/OrderInfoPanel';
 import { openAxesWindow, openOrderWindow } from './windows';
@@ -143,9 +143,11 @@ export default function BlotterPage() {
   const axesAvailable = isRegisteredPath('/axes');
 
   // Each step of bringing the desk up is a render and a task of its own: the page's first render
-  // (header and loading state), then the hidden desk, then the Orders grid's creation, then the
-  // Executions grid's, then the first orders, then the reveal. Together they were one long task.
+  // (header and loading state), then the hidden desk, then (after a paint) the Orders grid's
+  // creation, then the Executions grid's, then the first orders, then the reveal. Together they
+  // were one long task.
   const deskMounted = useDeferredValue(true, false);
+  const deskPainted = usePaintedAfter(deskMounted);
   const [ordersGridUp, setOrdersGridUp] = useState(false);
   const onOrdersGridReady = useCallback(() => {
     window.setTimeout(() => setOrdersGridUp(true), 0);
@@ -190,7 +192,7 @@ export default function BlotterPage() {
                       )}
                     </div>
                     <div className={classes.gridBox} data-testid="orders-grid">
-                      {ordersGrid.status === 'ready' ? (
+                      {ordersGrid.status === 'ready' && deskPainted ? (
                         <ordersGrid.module.OrdersGrid book={book} selectedId={selectedId} onSelect={select} onEnter={focusFillForm} onReady={onOrdersGridReady} />
                       ) : (
                         <GridLoading chunk={ordersGrid} />

@@ -36,3 +36,24 @@ export function useChunk<T>(load: () => Promise<T>): Chunk<T> {
   }, [load]);
   return chunk;
 }
+
+/**
+ * True once a frame has been painted after `after` became true. A grid created in the same task as
+ * the layout around it measures that whole new layout there and then (a forced layout in an already
+ * long task); created after the paint, it measures only itself.
+ */
+export function usePaintedAfter(after: boolean): boolean {
+  const [painted, setPainted] = useState(false);
+  useEffect(() => {
+    if (!after || painted) return;
+    let timer: number | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = window.setTimeout(() => setPainted(true), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      if (timer !== undefined) window.clearTimeout(timer);
+    };
+  }, [after, painted]);
+  return painted;
+}

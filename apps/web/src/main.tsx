@@ -9,7 +9,10 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { router } from './app/router';
+import { preloadScreenFor } from './app/screens';
 import { theme } from './theme';
+
+preloadScreenFor(window.location.pathname);
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');

@@ -2,6 +2,21 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { preloadBlotterGrids } from '../screens/blotter/gridChunks';
 import type { RoutePath } from './routes';
 
+/** The blotter screen, with its grids' chunks requested alongside (they download in parallel). */
+function loadBlotter() {
+  preloadBlotterGrids();
+  return import('../screens/blotter/BlotterPage');
+}
+
+/**
+ * The desk's main screen is worth requesting before the app's first render when the page opens on
+ * it (a reload, the installed app's start page): its chunks then download while the app's own code
+ * runs, instead of after its first render. Loading twice is free; the module system keeps one copy.
+ */
+export function preloadScreenFor(pathname: string): void {
+  if (pathname === '/orders') loadBlotter().catch(() => undefined);
+}
+
 /**
  * The component behind each route, loaded on first visit. Keyed by RoutePath, so a route
  * without a screen (or a screen without a route) does not compile.
@@ -14,10 +29,7 @@ export const SCREENS: Record<RoutePath, LazyExoticComponent<ComponentType>> = {
   '/cookie-policy': lazy(() => import('../pages/legal/CookiePolicyPage')),
   '/terms': lazy(() => import('../pages/legal/TermsPage')),
   '/config/user-management': lazy(() => import('../pages/config/UserManagementPage')),
-  '/orders': lazy(() => {
-    preloadBlotterGrids();
-    return import('../screens/blotter/BlotterPage');
-  }),
+  '/orders': lazy(loadBlotter),
   '/order-detail/:orderid': lazy(() => import('../screens/order-detail/OrderDetailPage')),
   '/fix-test-client': lazy(() => import('../screens/simulators/fix-test-client/FixTestClientPage')),
   '/fix-client': lazy(() => import('../screens/simulators/fix-client/FixClientPage')),

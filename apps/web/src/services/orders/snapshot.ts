@@ -13,6 +13,20 @@ export const SNAPSHOT_CHUNK = 2000;
  */
 export const SNAPSHOT_HEAD = 500;
 
+/** Resolves after the next frame has been painted, or after 100 ms where frames do not run (a hidden tab). */
+function afterNextPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      resolve();
+    };
+    requestAnimationFrame(() => setTimeout(finish, 0));
+    setTimeout(finish, 100);
+  });
+}
+
 /**
  * The blotter's snapshot (GET /api/orders, today's and every open order), delivered in chunks.
  * Fetched and parsed in a worker; where workers are unavailable, or the worker's request fails in a
@@ -22,6 +36,11 @@ export async function fetchOrderSnapshot(onChunk: (orders: readonly Order[]) => 
   const head = await ordersApi.list({ limit: SNAPSHOT_HEAD });
   onChunk(head);
   if (head.length < SNAPSHOT_HEAD) return;
+  // The rest is asked for once the head is on screen (drawn, then revealed: two frames): the
+  // worker's parse of tens of thousands of orders would otherwise take cores from drawing the first
+  // rows (and so would the server's assembling them, where it shares the machine).
+  await afterNextPaint();
+  await afterNextPaint();
   if (typeof Worker === 'undefined') {
     onChunk(await ordersApi.list());
     return;

@@ -2,16 +2,11 @@
 // (ExecType/OrdStatus C), the client gets the report, the audit shows who did it (the system), and a
 // client request still waiting is answered with an OrderCancelReject. Good-till-cancel orders stay.
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { createTestDatabase, TEST_DB_KINDS, type TestDatabase } from '@fixdesk/db/testing';
-import pino from 'pino';
+import { TEST_DB_KINDS } from '@fixdesk/db/testing';
 import { dayOrderExpired } from '../../apps/server/src/orders/day-expiry';
-import { startServer, type RunningServer } from '../../apps/server/src/server';
 import { newOrderSingle, TestFixClient, ts } from '../support/fix-client';
-import { DEMO_PASSWORD, testConfig } from '../support/server';
-
-const silent = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+import { startTestServer, type TestServer } from '../support/server';
 
 describe('when a Day order has seen its session end', () => {
   const at = (iso: string) => new Date(iso);
@@ -35,35 +30,20 @@ describe('when a Day order has seen its session end', () => {
 
 for (const kind of TEST_DB_KINDS) {
   describe(`Day order expiry on ${kind}`, () => {
-    let database: TestDatabase;
-    let server: RunningServer;
+    let t: TestServer;
     let client: TestFixClient;
     let token: string;
-    const config = testConfig();
-    const api = (path: string, json?: unknown) =>
-      fetch(server.url + path, {
-        method: json === undefined ? 'GET' : 'POST',
-        headers: { authorization: `Bearer ${token}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: json === undefined ? undefined : JSON.stringify(json),
-      });
+    const api = (path: string, json?: unknown) => t.api(path, { method: json === undefined ? 'GET' : 'POST', token, json });
 
     before(async () => {
-      database = await createTestDatabase(kind, { migrate: false });
-      server = await startServer(config, { db: database.db, logger: silent, testClient: { ports: 'off' } });
-      const r = await fetch(`${server.url}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username: 'broker', password: DEMO_PASSWORD }),
-      });
-      token = ((await r.json()) as { token: string }).token;
+      t = await startTestServer(kind);
+      token = await t.login('broker');
       client = new TestFixClient('SGX_CLIENT_1');
-      await client.connect(server.ctx.fix.port);
+      await client.connect(t.server.ctx.fix.port);
     });
     after(async () => {
       await client?.stop();
-      await server?.close();
-      await database?.dispose();
-      rmSync(config.dataDir, { recursive: true, force: true });
+      await t?.stop();
     });
 
     it('expires open Day orders, answers a waiting cancel request, and leaves GTC and closed orders alone', async () => {
@@ -82,8 +62,8 @@ for (const kind of TEST_DB_KINDS) {
       await client.waitForReport('EXP-CXL-X', (m) => m.get(150) === '6');
 
       // The same moment is not yet the end of the session; a day later it is.
-      assert.equal(await server.dayOrderExpiry.sweep(new Date()), 0);
-      assert.equal(await server.dayOrderExpiry.sweep(new Date(Date.now() + 86_400_000)), 3);
+      assert.equal(await t.server.dayOrderExpiry.sweep(new Date()), 0);
+      assert.equal(await t.server.dayOrderExpiry.sweep(new Date(Date.now() + 86_400_000)), 3);
 
       const expired = await client.waitForReport('EXP-DAY', (m) => m.get(150) === 'C');
       assert.deepEqual([expired.get(39), expired.get(14), expired.get(151)], ['C', '4', '0']);
@@ -104,7 +84,7 @@ for (const kind of TEST_DB_KINDS) {
       assert.ok(expiries.every((a) => a.user_id === 'SYSTEM'));
 
       // A second sweep finds nothing left to expire.
-      assert.equal(await server.dayOrderExpiry.sweep(new Date(Date.now() + 86_400_000)), 0);
+      assert.equal(await t.server.dayOrderExpiry.sweep(new Date(Date.now() + 86_400_000)), 0);
     });
   });
 }

@@ -3,25 +3,40 @@ import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import './styles/global.css';
 
-import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router/dom';
-import { router } from './app/router';
-import { preloadScreenFor } from './app/screens';
-import { theme } from './theme';
 
-preloadScreenFor(window.location.pathname);
-
+/*
+ * Start-up in several short tasks instead of one long one (issue 5: no task over 100 ms while the
+ * blotter loads). A page's module scripts are evaluated in one go, imports and all, so:
+ *  1. this entry holds only React and React DOM;
+ *  2. the screen the page opens on has its chunks requested from a small module of its own
+ *     (inserting their preload links is work of its own), after this task;
+ *  3. the app (Mantine, the router, the frame) is a second module graph, evaluated in its own task
+ *     when it has arrived; it is requested now, so it downloads while React is evaluated;
+ *  4. the first render is a transition, which React renders in slices of a few milliseconds
+ *     instead of one task, and commits on its own.
+ */
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
+const root = createRoot(container);
+const app = import('./app/App');
 
-createRoot(container).render(
-  <StrictMode>
-    <MantineProvider theme={theme} defaultColorScheme="light">
-      <Notifications position="top-right" limit={4} autoClose={5000} zIndex={400} />
-      <RouterProvider router={router} />
-    </MantineProvider>
-  </StrictMode>,
-);
+setTimeout(() => {
+  const pathname = window.location.pathname;
+  import('./app/screens').then(({ preloadScreenFor }) => preloadScreenFor(pathname)).catch(() => undefined);
+}, 0);
+
+app.then(({ App }) => {
+  startTransition(() => {
+    root.render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+  });
+}).catch((error: unknown) => {
+  // Without its code the app cannot show anything else; say so instead of a blank page.
+  container.textContent = `The app could not load (${error instanceof Error ? error.message : String(error)}). Reload the page to try again.`;
+  throw error;
+});

@@ -12,15 +12,17 @@ import { createRoot } from 'react-dom/client';
  *  1. this entry holds only React and React DOM;
  *  2. the screen the page opens on has its chunks requested from a small module of its own
  *     (inserting their preload links is work of its own), after this task;
- *  3. the app (Mantine, the router, the frame) is a second module graph, evaluated in its own task
- *     when it has arrived; it is requested now, so it downloads while React is evaluated;
- *  4. the first render is a transition, which React renders in slices of a few milliseconds
+ *  3. the shared HTTP/WS schemas (@fixdesk/protocol with zod, built when their module runs) are
+ *     evaluated in a task of their own;
+ *  4. then the app (Mantine, the router, the frame), a module graph of its own. Everything is
+ *     requested from the HTML (vite.config.ts), so nothing waits for the previous step to download;
+ *  5. the first render is a transition, which React renders in slices of a few milliseconds
  *     instead of one task, and commits on its own.
  */
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 const root = createRoot(container);
-const app = import('./app/App');
+const app = import('@fixdesk/protocol').then(() => import('./app/App'));
 
 setTimeout(() => {
   const pathname = window.location.pathname;

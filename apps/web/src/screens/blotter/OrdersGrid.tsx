@@ -1,7 +1,7 @@
 import type { Order } from '@fixdesk/protocol';
 import type { CellFocusedEvent, CellKeyDownEvent, GetRowIdParams, GridApi, GridReadyEvent, RowClassParams, RowSelectedEvent } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
-import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { OrderBook } from '../../services/orders/orderBook';
 import { blotterMetrics } from '../../services/orders/blotterMetrics';
 import { deskGridTheme } from './gridTheme';
@@ -20,6 +20,8 @@ const getRowId = (p: GetRowIdParams<Order>) => String(p.data.id);
 // Stable objects: a new object on a re-render would make AG Grid re-apply the option.
 const ROW_SELECTION = { mode: 'singleRow', checkboxes: false, enableClickSelection: true } as const;
 const DEFAULT_COL_DEF = { floatingFilter: false };
+/** Rows drawn above and below the visible ones, ready for scrolling (the grid's default). */
+const ROW_BUFFER = 10;
 const getRowClass = (p: RowClassParams<Order>) => (p.data?.side === '1' ? 'fd-row-buy' : p.data?.side === '2' ? 'fd-row-sell' : undefined);
 
 const byIdDesc = (a: Order, b: Order) => b.id - a.id;
@@ -110,6 +112,13 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
   const rowsShown = useCallback(() => boxRef.current?.querySelector('.ag-row')?.checkVisibility({ visibilityProperty: true }) ?? false, []);
   const rangeRef = useRef<IdRange | null>(null);
   const columnDefs = useMemo(() => toColDefs(ORDER_COLUMNS), []);
+  // The first rows drawn are only the visible ones; the rows beyond them follow in a task of their own
+  // once those are painted. Every row is fifteen React cells, and drawing the buffer with the first
+  // rows made the blotter's longest task while it loads (issue 5).
+  const [rowBuffer, setRowBuffer] = useState(0);
+  const onFirstDataRendered = useCallback(() => {
+    requestAnimationFrame(() => window.setTimeout(() => setRowBuffer(ROW_BUFFER), 0));
+  }, []);
   const selectedRef = useRef(selectedId);
   useEffect(() => {
     selectedRef.current = selectedId;
@@ -204,6 +213,8 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
         deltaSort
         // Fifteen columns: drawing them all keeps every cell in the DOM while scrolling sideways.
         suppressColumnVirtualisation
+        rowBuffer={rowBuffer}
+        onFirstDataRendered={onFirstDataRendered}
         suppressScrollOnNewData
         animateRows={false}
         enableCellTextSelection

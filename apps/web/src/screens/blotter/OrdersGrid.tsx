@@ -113,8 +113,8 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
   const rangeRef = useRef<IdRange | null>(null);
   const columnDefs = useMemo(() => toColDefs(ORDER_COLUMNS), []);
   // The first rows drawn are only the visible ones; the rows beyond them follow in a task of their own
-  // once those are painted. Every row is fifteen React cells, and drawing the buffer with the first
-  // rows made the blotter's longest task while it loads (issue 5).
+  // once those are painted. Every row is fifteen React cells, and the first rows' render is one of the
+  // longest tasks while the blotter loads (issue 5).
   const [rowBuffer, setRowBuffer] = useState(0);
   const onFirstDataRendered = useCallback(() => {
     requestAnimationFrame(() => window.setTimeout(() => setRowBuffer(ROW_BUFFER), 0));

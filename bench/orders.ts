@@ -1,10 +1,10 @@
 // Order intake benchmark: 10 FIX client sessions send NewOrderSingles to a real server; we measure
 // the Pending New acknowledgement latency (order sent → ack received) at a fixed rate, and the
 // sustained rate at full speed. On embedded PGlite and on PostgreSQL (synchronous_commit on: every
-// ack follows a durable commit). The clients run in this same process on the same 2 cores, so the
-// numbers include their cost. Results go to the "orders" section of BENCHMARKS.md.
+// ack follows a durable commit). The clients run in a process of their own (bench/order-clients.ts)
+// on the same 2 cores. Results go to the "orders" section of BENCHMARKS.md.
 //
-//   npx tsx bench/orders.ts [--quick] [--no-write] [--db pglite|postgres|both]
+//   npx tsx bench/orders.ts [--quick] [--no-write] [--db pglite|postgres|both] [--rate N]
 import { fork } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -154,15 +154,15 @@ const section = `
 
 Run ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${Math.round((Date.now() - startedAt.getTime()) / 1000)} s.
 Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, ${m.os}; 1-minute load average ${loadAtStart.toFixed(2)} at the start, ${loadAtEnd.toFixed(2)} at the end (anything near or above the core count means other work shared the cores).
-${SESSIONS} FIX sessions (our initiator, in the benchmark's own process) send NewOrderSingles to the
+${SESSIONS} FIX sessions (our initiator, in a process of their own) send NewOrderSingles to the
 server; latency is order sent → Pending New received, and every Pending New follows the order's
 commit (PostgreSQL with synchronous_commit on). Targets on PostgreSQL: p50 ≤ 0.5 ms and p99 ≤ 2 ms
 at 2,000 orders/s; ≥ 10,000 orders/s sustained.
 
-| database | fixed rate | acked/sent | p50 ms | p99 ms | max ms | full speed orders/s | full p50 ms | full p99 ms |
-|---|---:|---:|---:|---:|---:|---:|---:|---:|
+| database | fixed rate | acked/sent | p50 ms | p99 ms | max ms | full speed orders/s | full p50 ms | full p99 ms | CPU µs/order: server / clients / PostgreSQL |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|
 ${results
-  .map((r) => `| ${r.db} | ${r.fixed.rate}/s for ${FIXED_SECONDS}s | ${r.fixed.acked}/${r.fixed.sent} | ${ms(r.fixed.p50)} | ${ms(r.fixed.p99)} | ${ms(r.fixed.max)} | ${r.full.ordersPerSecond.toFixed(0)} | ${ms(r.full.p50)} | ${ms(r.full.p99)} |`)
+  .map((r) => `| ${r.db} | ${r.fixed.rate}/s for ${FIXED_SECONDS}s | ${r.fixed.acked}/${r.fixed.sent} | ${ms(r.fixed.p50)} | ${ms(r.fixed.p99)} | ${ms(r.fixed.max)} | ${r.full.ordersPerSecond.toFixed(0)} | ${ms(r.full.p50)} | ${ms(r.full.p99)} | ${r.full.serverCpuUsPerOrder.toFixed(0)} / ${r.full.clientCpuUsPerOrder.toFixed(0)} / ${Number.isFinite(r.full.pgCpuUsPerOrder) ? r.full.pgCpuUsPerOrder.toFixed(0) : 'in the server'} |`)
   .join('\n')}
 ${pg ? `
 | target (issue 4, PostgreSQL) | measured | |
@@ -174,15 +174,19 @@ ${pg ? `
 ### What is measured
 - **Path**: the server's FIX acceptor hands each NewOrderSingle to the order core without waiting for
   the previous one (the session's pipelined mode); the order core validates it with cached reference
-  data and queues it; one intake statement at a time commits everything queued (orders, parties,
-  Pending New rows); each report is then persisted in the FIX message store (group-committed, one
-  statement per flush) before its bytes are written. docs/adr/0005-order-intake-batching.md.
+  data and queues it; one intake transaction at a time stores everything queued (orders, parties)
+  and, in the same commit, each order's Pending New: its row and the FIX message itself, numbered on
+  the client's session and stored in the FIX store, so one WAL flush makes order and acknowledgement
+  durable; the bytes are written after the commit (docs/adr/0005, docs/adr/0007). The inbound
+  message's own number is persisted by the session's store in a commit of its own, off that path.
 - **Fixed rate**: ${FIXED_RATE} orders/s for ${FIXED_SECONDS} s, round-robin over the sessions, due orders computed from the clock
   (1 ms timer), after a warm-up of 400 orders that is not counted. **Full speed**: each session keeps
   ${WINDOW} orders in flight for ${FULL_SECONDS} s; orders/s = Pending News received / elapsed.
 - The clients (our own initiator sessions with memory stores: encode, persist, parse and validate
-  every report) run in the benchmark's process and share its event loop and the 2 cores with the
-  server and PostgreSQL, so their cost is inside every number.
+  every report) run in a process of their own (\`bench/order-clients.ts\`), as on their own machines,
+  but on the same 2 cores as the server and PostgreSQL. **CPU per order** (full speed): CPU time of
+  the server's process, of the clients' process and of all PostgreSQL processes, divided by the
+  Pending News received; 2 cores give 2,000,000 µs per second, so their sum bounds the rate.
 `;
 console.log(section);
 if (!args['no-write'] && !args.quick) writeSection(join(root, 'BENCHMARKS.md'), 'orders', section);

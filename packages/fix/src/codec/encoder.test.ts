@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { Dictionary } from '../dictionary/dictionary';
 import { Tag } from '../dictionary/tags.generated';
-import { FixEncodeError, FixEncoder, FixMessageBuilder } from './encoder';
+import { FixEncodeError, FixEncoder, FixMessageBuilder, type FieldValue, type GroupEntryInput } from './encoder';
 import { FixFramer } from './framer';
 import { FixParser } from './parser';
-import { checksumOf, pipes } from './test-support';
+import { checksumOf, fixMessage, pipes } from './test-support';
+import { formatUtcTimestamp } from './values';
 
 const encoder = new FixEncoder();
 const parser = new FixParser();
@@ -188,5 +190,166 @@ describe('FixMessageBuilder', () => {
     assert.throws(() => new FixMessageBuilder('D').set(1.5, 'x'), /bad FIX tag/);
     assert.throws(() => new FixMessageBuilder('D').set(58, ''), /empty value/);
     assert.throws(() => new FixMessageBuilder(''), /bad MsgType/);
+  });
+});
+
+describe('FixEncoder: fields set in wire order take the unsorted path, with the same bytes', () => {
+  const dictionary = Dictionary.fix44();
+  // Seeded, so a failure reproduces.
+  function rng(seed: number): () => number {
+    let a = seed >>> 0;
+    return () => {
+      a = (a + 0x6d2b79f5) >>> 0;
+      let t = a;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+  const r = rng(Number(process.env.FIX_FUZZ_SEED ?? 20260315));
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(r() * items.length)]!;
+  // ASCII, latin1 beyond ASCII (é, ü, ÿ, NBSP) and lengths on both sides of the four-byte steps.
+  const LATIN1 = 'ABCxyz0189-.:/ _#éüÿ\u00a0';
+  const text = (max = 30) => Array.from({ length: 1 + Math.floor(r() * max) }, () => pick([...LATIN1])).join('');
+  const date = () => new Date(Date.UTC(1990, 0, 1) + Math.floor(r() * 2e12));
+  const flatValue = (): FieldValue =>
+    pick<() => FieldValue>([
+      () => text(),
+      () => text(3),
+      () => Math.floor(r() * 1e6),
+      () => pick([0, 9, 10, 99, 4294967295, 4294967296, Number.MAX_SAFE_INTEGER, -1, -123456]),
+      () => BigInt(Math.floor(r() * 1e15)),
+      () => r() < 0.5,
+      date,
+    ])();
+  /** The wire text of a value, written here independently of the encoder. */
+  const wire = (v: FieldValue): string =>
+    typeof v === 'boolean' ? (v ? 'Y' : 'N') : v instanceof Date ? formatUtcTimestamp(v) : v instanceof Uint8Array ? Buffer.from(v).toString('latin1') : String(v);
+  const HEADER = [34, 43, 49, 50, 52, 56, 57, 97, 115, 116, 122, 128, 142, 369];
+  const BODY = [1, 6, 11, 14, 17, 31, 32, 37, 38, 39, 40, 44, 54, 55, 58, 59, 60, 150, 151, 167, 200, 528, 5001, 9999, 20001];
+  const party = (): GroupEntryInput => {
+    const entry: Record<number, FieldValue | GroupEntryInput[]> = { 448: text(12), 447: 'D', 452: pick([1, 3, '11', 12]) };
+    if (r() < 0.3) entry[802] = [{ 523: text(8), 803: 4 }];
+    return entry;
+  };
+  const partyWire = (e: GroupEntryInput): string => {
+    let out = `448=${wire(e[448] as FieldValue)}|447=D|452=${wire(e[452] as FieldValue)}|`;
+    const sub = e[802] as GroupEntryInput[] | undefined;
+    if (sub) out += `802=${sub.length}|${sub.map((s) => `523=${wire(s[523] as FieldValue)}|803=4|`).join('')}`;
+    return out;
+  };
+
+  interface Sample {
+    msgType: string;
+    /** In wire order: header by tag, then body by tag, a group at its count tag. */
+    fields: Array<[number, FieldValue | GroupEntryInput[]]>;
+  }
+  function sample(): Sample {
+    const msgType = pick(['8', 'D', '0', 'j', 'U1']);
+    const fields: Sample['fields'] = [];
+    for (const tag of HEADER) if (r() < 0.5) fields.push([tag, flatValue()]);
+    for (const tag of BODY) if (r() < 0.5) fields.push([tag, flatValue()]);
+    // Parties only where the dictionary defines them (elsewhere members go by tag number).
+    if ((msgType === '8' || msgType === 'D') && r() < 0.6) {
+      const entries = Array.from({ length: 1 + Math.floor(r() * 3) }, party);
+      const at = fields.findIndex(([tag]) => !dictionary.isHeaderTag(tag) && tag > 453);
+      fields.splice(at < 0 ? fields.length : at, 0, [453, entries]);
+    }
+    return { msgType, fields };
+  }
+  const build = (msgType: string, fields: Sample['fields']) => {
+    const b = new FixMessageBuilder(msgType);
+    for (const [tag, value] of fields) {
+      if (Array.isArray(value)) b.setGroup(tag, value);
+      else b.set(tag, value as FieldValue);
+    }
+    return b;
+  };
+  const shuffled = <T>(items: T[]): T[] => {
+    const out = [...items];
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = Math.floor(r() * (i + 1));
+      [out[i], out[j]] = [out[j]!, out[i]!];
+    }
+    return out;
+  };
+  /** Counts the messages the in-order path encodes, so the test knows it exercised both paths. */
+  function countInOrder(enc: FixEncoder): { calls: number } {
+    const counter = { calls: 0 };
+    const target = enc as unknown as { encodeInOrder: (m: FixMessageBuilder) => Buffer };
+    const original = target.encodeInOrder.bind(enc);
+    target.encodeInOrder = (m) => {
+      counter.calls++;
+      return original(m);
+    };
+    return counter;
+  }
+
+  it('random messages: in order, shuffled, with replaced fields and through encodeOrdered, against an independent framing', () => {
+    const enc = new FixEncoder(dictionary);
+    const inOrder = countInOrder(enc);
+    const rounds = 3000;
+    let expectedInOrder = 0;
+    for (let round = 0; round < rounds; round++) {
+      const { msgType, fields } = sample();
+      const expected = fixMessage(
+        `35=${msgType}|` +
+          fields.map(([tag, v]) => (Array.isArray(v) ? `${tag}=${v.length}|${v.map(partyWire).join('')}` : `${tag}=${wire(v as FieldValue)}|`)).join(''),
+      ).toString('latin1');
+      const label = `round ${round}: ${pipes(expected)}`;
+      assert.equal(enc.encode(build(msgType, fields)).toString('latin1'), expected, label);
+      const mixed = shuffled(fields);
+      assert.equal(enc.encode(build(msgType, mixed)).toString('latin1'), expected, `${label} (shuffled)`);
+      // Tags from 10,000 up are left to the sort; a shuffle may leave the order as it was.
+      if (fields.every(([tag]) => tag < 10_000)) expectedInOrder += mixed.every((f, i) => f === fields[i]) ? 2 : 1;
+      // A field set twice: the last value is written, in its place.
+      if (fields.length > 0) {
+        const twice = build(msgType, [[fields[0]![0], 'STALE'], ...fields.slice(1), fields[0]!]);
+        assert.equal(enc.encode(twice).toString('latin1'), expected, `${label} (replaced)`);
+      }
+      if (fields.every(([, v]) => !Array.isArray(v))) {
+        const pairs = fields as Array<[number, FieldValue]>;
+        const split = pairs.findIndex(([tag]) => !dictionary.isHeaderTag(tag));
+        const head = split < 0 ? pairs : pairs.slice(0, split);
+        const body = split < 0 ? [] : pairs.slice(split);
+        assert.equal(enc.encodeOrdered(msgType, head, body).toString('latin1'), expected, `${label} (encodeOrdered)`);
+      }
+    }
+    assert.equal(inOrder.calls, expectedInOrder, 'the in-order path takes exactly the messages set in wire order');
+    assert.ok(expectedInOrder > rounds / 3 && expectedInOrder < 2 * rounds, `both paths exercised (${expectedInOrder} in order)`);
+  });
+
+  it('refuses the same values with the same error on both paths, and keeps working', () => {
+    const enc = new FixEncoder(dictionary);
+    for (let round = 0; round < 500; round++) {
+      const fields: Array<[number, FieldValue]> = [[34, 7], [49, 'A'], [56, 'B'], [11, text()], [55, text()], [58, text()]];
+      const bad = text(20);
+      const at = Math.floor(r() * (bad.length + 1));
+      const poisoned = bad.slice(0, at) + pick(['\x01', '\u20ac', '\ud83d\ude00', '\u0100']) + bad.slice(at);
+      fields[3 + Math.floor(r() * 3)]![1] = poisoned;
+      const errorOf = (b: FixMessageBuilder): string => {
+        try {
+          enc.encode(b);
+        } catch (err) {
+          assert.ok(err instanceof FixEncodeError);
+          return err.message;
+        }
+        assert.fail(`encoded ${JSON.stringify(poisoned)}`);
+      };
+      const first = errorOf(build('D', fields));
+      assert.match(first, /SOH inside a non-DATA field|is not encodable/);
+      assert.equal(errorOf(build('D', shuffled(fields))), first);
+      assert.match(pipes(enc.encode(new FixMessageBuilder('0').set(34, round))), new RegExp(`\\|34=${round}\\|10=`));
+    }
+  });
+
+  it('Dates: one formatted second serves every millisecond in it, and the next second is formatted afresh', () => {
+    const enc = new FixEncoder(dictionary);
+    const base = Date.UTC(2026, 2, 15, 9, 30, 1);
+    for (const ms of [base, base + 1, base + 999, base + 1000, base + 1001, base - 1, Date.UTC(1969, 11, 31, 23, 59, 59, 999), Date.UTC(2000, 1, 29, 0, 0, 0, 50)]) {
+      const text = pipes(enc.encode(new FixMessageBuilder('0').set(34, 1).set(52, new Date(ms))));
+      assert.match(text, new RegExp(`\\|52=${formatUtcTimestamp(ms)}\\|10=`));
+    }
+    assert.throws(() => enc.encode(new FixMessageBuilder('0').set(52, new Date(Number.NaN))), RangeError);
   });
 });

@@ -22,10 +22,16 @@ type StoredValue = FieldValue | readonly GroupEntryInput[];
 /** Tags the encoder owns: BeginString, BodyLength, MsgType, CheckSum. */
 const RESERVED_TAGS = new Set([8, 9, 10, 35]);
 
+/** Room for this many fields is allocated with the builder (it grows past it). */
+const INITIAL_FIELDS = 32;
+
 /** An outgoing message being assembled; encode it with FixEncoder. Header and body tags go through the same set(). */
 export class FixMessageBuilder {
-  /** @internal */ readonly tags: number[] = [];
-  /** @internal */ readonly values: StoredValue[] = [];
+  // Preallocated rather than grown by push: allocating once is cheaper than two regrowths per
+  // message. Only the first `count` slots are in use.
+  /** @internal */ readonly tags: number[] = new Array<number>(INITIAL_FIELDS);
+  /** @internal */ readonly values: StoredValue[] = new Array<StoredValue>(INITIAL_FIELDS);
+  /** @internal The number of fields set, replaced ones included. */ count = 0;
 
   constructor(readonly msgType: string) {
     if (!msgType || msgType.length > 3) throw new RangeError(`bad MsgType '${msgType}'`);
@@ -55,31 +61,39 @@ export class FixMessageBuilder {
   }
 
   get(tag: number): StoredValue | undefined {
-    const i = this.tags.lastIndexOf(tag);
-    return i < 0 ? undefined : this.values[i];
+    for (let i = this.count - 1; i >= 0; i--) if (this.tags[i] === tag) return this.values[i];
+    return undefined;
   }
 
   has(tag: number): boolean {
-    return this.tags.indexOf(tag) >= 0;
+    for (let i = 0; i < this.count; i++) if (this.tags[i] === tag) return true;
+    return false;
   }
 
   delete(tag: number): boolean {
-    let found = false;
-    for (let i = this.tags.length - 1; i >= 0; i--) {
-      if (this.tags[i] === tag) {
-        this.tags.splice(i, 1);
-        this.values.splice(i, 1);
-        found = true;
-      }
+    const tags = this.tags;
+    const values = this.values;
+    let kept = 0;
+    for (let i = 0; i < this.count; i++) {
+      if (tags[i] === tag) continue;
+      tags[kept] = tags[i]!;
+      values[kept] = values[i]!;
+      kept++;
     }
+    const found = kept < this.count;
+    // Free the dropped values' slots for the garbage collector.
+    for (let i = kept; i < this.count; i++) values[i] = undefined as unknown as StoredValue;
+    this.count = kept;
     return found;
   }
 
   // Appending is O(1); a replaced field stays in the list and the encoder writes only the last value
   // set for a tag.
   private store(tag: number, value: StoredValue): void {
-    this.tags.push(tag);
-    this.values.push(value);
+    const n = this.count;
+    this.tags[n] = tag;
+    this.values[n] = value;
+    this.count = n + 1;
   }
 }
 
@@ -106,6 +120,22 @@ const TAG_CACHE_LIMIT = 10_000;
 const SLAB_SIZE = 64 * 1024;
 /** Tags are below 2^30 (checked in set), so section * 2^30 + tag orders by section, then tag. */
 const SECTION_WEIGHT = 0x40000000;
+/** "YYYYMMDD-HH:MM:SS." */
+const STAMP_PREFIX_LENGTH = 18;
+/** The in-order check's key: section * SECTION_STEP + tag, for tags below TAG_CACHE_LIMIT. */
+const SECTION_STEP = 0x4000;
+
+function firstUnencodable(s: string, from: number): number {
+  for (let k = from; k < s.length; k++) {
+    const c = s.charCodeAt(k);
+    if (c > 0xff || c === SOH) return c;
+  }
+  return SOH;
+}
+
+function unencodable(tag: number, c: number): FixEncodeError {
+  return new FixEncodeError(tag, c === SOH ? 'SOH inside a non-DATA field' : `character U+${c.toString(16)} is not encodable (use an Encoded* field)`);
+}
 
 export class FixEncoder {
   readonly dictionary: Dictionary;
@@ -135,6 +165,12 @@ export class FixEncoder {
   private readonly tagSums = new Uint16Array(TAG_CACHE_LIMIT);
   private readonly tagWords = new Uint32Array(1000);
   private readonly tagLengths = new Uint8Array(1000);
+  /** "YYYYMMDD-HH:MM:SS." of the last Date written, for the second stampSecond, and its byte sum. */
+  private readonly stampPrefix = new Uint8Array(STAMP_PREFIX_LENGTH);
+  private stampSecond = Number.NaN;
+  private stampSum = 0;
+  /** By tag: section * SECTION_STEP + tag, or 0 for tags the in-order path leaves to the sort (DATA and LENGTH fields). */
+  private readonly orderKey = new Uint16Array(TAG_CACHE_LIMIT);
 
   constructor(dictionary: Dictionary = Dictionary.fix44(), options: EncoderOptions = {}) {
     this.dictionary = dictionary;
@@ -155,6 +191,28 @@ export class FixEncoder {
         this.dataOfLength.set(dictionary.lengthTagByDataTag[tag]!, tag);
       }
     }
+    for (let tag = 1; tag < TAG_CACHE_LIMIT; tag++) {
+      const section = tag < this.tagLimit ? this.sectionOf[tag]! : 1;
+      this.orderKey[tag] = section * SECTION_STEP + tag;
+      if (tag < 1000) {
+        // "tag=" as a little-endian word for one 32-bit store, its length and its byte sum.
+        let word = 0;
+        let sum = 0;
+        const text = `${tag}=`;
+        for (let k = 0; k < text.length; k++) {
+          word += text.charCodeAt(k) * 2 ** (8 * k);
+          sum += text.charCodeAt(k);
+        }
+        this.tagWords[tag] = word;
+        this.tagLengths[tag] = text.length;
+        this.tagSums[tag] = sum;
+      }
+    }
+    for (const tag of RESERVED_TAGS) this.orderKey[tag] = 0;
+    for (const [lengthTag, dataTag] of this.dataOfLength) {
+      if (lengthTag < TAG_CACHE_LIMIT) this.orderKey[lengthTag] = 0;
+      if (dataTag < TAG_CACHE_LIMIT) this.orderKey[dataTag] = 0;
+    }
   }
 
   /**
@@ -162,9 +220,123 @@ export class FixEncoder {
    * encoder never writes again, so the caller may keep it.
    */
   encode(message: FixMessageBuilder): Buffer {
+    // Callers usually set the header and then the body fields by ascending tag, which is already the
+    // wire order: one pass over the tags proves it and the fields are written as they are. Anything
+    // else (another order, a tag set twice, DATA fields and their lengths, very high tags) is sorted.
+    const tags = message.tags;
+    const n = message.count;
+    const orderKey = this.orderKey;
+    let previous = 0;
+    for (let i = 0; i < n; i++) {
+      const tag = tags[i]!;
+      const key = tag < TAG_CACHE_LIMIT ? orderKey[tag]! : 0;
+      if (key <= previous) return this.encodeSorted(message);
+      previous = key;
+    }
+    return this.encodeInOrder(message);
+  }
+
+  /** encode() for fields already in wire order, each exactly once: no sort, locals instead of fields. */
+  private encodeInOrder(message: FixMessageBuilder): Buffer {
     const tags = message.tags;
     const values = message.values;
-    const n = tags.length;
+    const n = message.count;
+    this.begin();
+    this.writeStringField(35, message.msgType);
+    const tagWords = this.tagWords;
+    const tagLengths = this.tagLengths;
+    const tagSums = this.tagSums;
+    let buf = this.buf;
+    let view = this.view;
+    let p = this.pos;
+    let sum = this.sum;
+    for (let i = 0; i < n; i++) {
+      const tag = tags[i]!;
+      const value = values[i]!;
+      if (typeof value === 'string' && tag < 1000) {
+        const len = value.length;
+        if (p + len + 24 > buf.length) {
+          this.pos = p;
+          this.ensure(len + 24);
+          buf = this.buf;
+          view = this.view;
+          p = this.pos;
+        }
+        if (len === 0) throw new FixEncodeError(tag, 'empty value');
+        // "tag=" in one 32-bit store; the value overwrites the spare bytes.
+        view.setUint32(p, tagWords[tag]!, true);
+        p += tagLengths[tag]!;
+        sum += tagSums[tag]!;
+        // Four characters per step, stored as one word: reading the string is most of the work.
+        let k = 0;
+        for (; k + 4 <= len; k += 4) {
+          const c0 = value.charCodeAt(k);
+          const c1 = value.charCodeAt(k + 1);
+          const c2 = value.charCodeAt(k + 2);
+          const c3 = value.charCodeAt(k + 3);
+          if ((c0 | c1 | c2 | c3) > 0xff || c0 === SOH || c1 === SOH || c2 === SOH || c3 === SOH) {
+            throw unencodable(tag, firstUnencodable(value, k));
+          }
+          view.setUint32(p, c0 | (c1 << 8) | (c2 << 16) | (c3 << 24), true);
+          p += 4;
+          sum += c0 + c1 + c2 + c3;
+        }
+        for (; k < len; k++) {
+          const c = value.charCodeAt(k);
+          if (c > 0xff || c === SOH) throw unencodable(tag, c);
+          buf[p++] = c;
+          sum += c;
+        }
+        buf[p++] = SOH;
+        sum += SOH;
+      } else if (typeof value === 'number' && tag < 1000 && value >= 0 && value <= 0xffffffff && value % 1 === 0) {
+        // Counters and sequence numbers: digits written backwards from the end of the number.
+        if (p + 40 > buf.length) {
+          this.pos = p;
+          this.ensure(40);
+          buf = this.buf;
+          view = this.view;
+          p = this.pos;
+        }
+        view.setUint32(p, tagWords[tag]!, true);
+        p += tagLengths[tag]!;
+        sum += tagSums[tag]!;
+        let digits = 1;
+        for (let t = value; t >= 10; t = (t / 10) >>> 0) digits++;
+        let q = p + digits;
+        p = q;
+        let t = value;
+        do {
+          const next = (t / 10) >>> 0;
+          const digit = 0x30 + t - next * 10;
+          buf[--q] = digit;
+          sum += digit;
+          t = next;
+        } while (t > 0);
+        buf[p++] = SOH;
+        sum += SOH;
+      } else {
+        this.pos = p;
+        this.sum = sum;
+        if (Array.isArray(value)) {
+          const scope = this.orderKey[tag]! < SECTION_STEP ? this.dictionary.header : this.dictionary.message(message.msgType)?.body;
+          this.writeGroup(tag, value as readonly GroupEntryInput[], scope?.group(tag));
+        } else this.writeField(tag, value as FieldValue);
+        buf = this.buf;
+        view = this.view;
+        p = this.pos;
+        sum = this.sum;
+      }
+    }
+    this.pos = p;
+    this.sum = sum;
+    return this.finish();
+  }
+
+  private encodeSorted(message: FixMessageBuilder): Buffer {
+    const tags = message.tags;
+    const values = message.values;
+    const n = message.count;
     const sectionOf = this.sectionOf;
     const tagLimit = this.tagLimit;
     // Sort key: section (header 0, body 1, trailer 2), then tag number. Insertion sort is O(n) for
@@ -217,19 +389,32 @@ export class FixEncoder {
    * for re-sending stored messages and for tests that need a specific wire order.
    */
   encodeOrdered(msgType: string, header: ReadonlyArray<readonly [number, FieldValue]>, body: ReadonlyArray<readonly [number, FieldValue]>): Buffer {
+    // The encoder writes a DATA field's LENGTH itself, so a LENGTH given with its DATA is skipped.
+    const lengthTags = this.lengthTagsOfData(body, this.lengthTagsOfData(header, undefined));
     this.begin();
     this.writeStringField(35, msgType);
-    const skip = new Set(RESERVED_TAGS);
-    for (const [tag] of [...header, ...body]) {
-      if (this.isDataField(tag)) skip.add(this.dictionary.lengthTagByDataTag[tag]!);
-    }
-    for (const [tag, value] of header) {
-      if (!skip.has(tag)) this.writeField(tag, value);
-    }
-    for (const [tag, value] of body) {
-      if (!skip.has(tag)) this.writeField(tag, value);
-    }
+    this.writeInGivenOrder(header, lengthTags);
+    this.writeInGivenOrder(body, lengthTags);
     return this.finish();
+  }
+
+  private lengthTagsOfData(fields: ReadonlyArray<readonly [number, FieldValue]>, found: Set<number> | undefined): Set<number> | undefined {
+    for (let i = 0; i < fields.length; i++) {
+      const tag = fields[i]![0];
+      if (this.isDataField(tag)) (found ??= new Set()).add(this.dictionary.lengthTagByDataTag[tag]!);
+    }
+    return found;
+  }
+
+  private writeInGivenOrder(fields: ReadonlyArray<readonly [number, FieldValue]>, skip: Set<number> | undefined): void {
+    for (let i = 0; i < fields.length; i++) {
+      const field = fields[i]!;
+      const tag = field[0];
+      if (tag === 8 || tag === 9 || tag === 10 || tag === 35 || (skip !== undefined && skip.has(tag))) continue;
+      const value = field[1];
+      if (typeof value === 'string') this.writeStringField(tag, value);
+      else this.writeField(tag, value);
+    }
   }
 
   private begin(): void {
@@ -259,7 +444,7 @@ export class FixEncoder {
     } while (v > 0);
     const prefix = this.prefixBytes;
     const start = p - prefix.length;
-    prefix.copy(buf, start);
+    for (let k = 0; k < prefix.length; k++) buf[start + k] = prefix[k]!;
     sum &= 0xff;
     let q = bodyEnd;
     buf[q++] = 0x31;
@@ -270,7 +455,8 @@ export class FixEncoder {
     buf[q++] = 0x30 + (sum % 10);
     buf[q++] = SOH;
     this.base = q;
-    return buf.subarray(start, q);
+    // Same as buf.subarray(start, q), without the species lookup.
+    return Buffer.from(buf.buffer, buf.byteOffset + start, q - start);
   }
 
   private writeGroup(countTag: number, entries: readonly GroupEntryInput[], group: GroupDef | undefined): void {
@@ -320,7 +506,7 @@ export class FixEncoder {
         this.sum += value ? 0x59 : 0x4e;
         break;
       default:
-        if (value instanceof Date) this.writeString(tag, formatUtcTimestamp(value), false);
+        if (value instanceof Date) this.writeTimestamp(value);
         else if (value instanceof Uint8Array) {
           if (!this.isDataField(tag) && value.includes(SOH)) throw new FixEncodeError(tag, 'SOH inside a non-DATA field');
           if (value.length === 0) throw new FixEncodeError(tag, 'empty value');
@@ -368,7 +554,6 @@ export class FixEncoder {
     if (tag < 1000) {
       // "tag=" is at most 4 bytes: one little-endian 32-bit store (ensure() left room for the
       // extra bytes, which the value overwrites).
-      if (this.tagBytes[tag] === undefined) this.cacheTag(tag);
       this.view.setUint32(p, this.tagWords[tag]!, true);
       p += this.tagLengths[tag]!;
       sum += this.tagSums[tag]!;
@@ -381,11 +566,24 @@ export class FixEncoder {
       p = this.pos;
       sum = this.sum;
     }
-    for (let i = 0; i < len; i++) {
-      const c = s.charCodeAt(i);
-      if (c > 0xff || (c === SOH && !allowSoh)) {
-        throw new FixEncodeError(tag, c === SOH ? 'SOH inside a non-DATA field' : `character U+${c.toString(16)} is not encodable (use an Encoded* field)`);
+    let k = 0;
+    if (!allowSoh) {
+      // Four characters per step, stored as one word: reading the string is most of the work.
+      const view = this.view;
+      for (; k + 4 <= len; k += 4) {
+        const c0 = s.charCodeAt(k);
+        const c1 = s.charCodeAt(k + 1);
+        const c2 = s.charCodeAt(k + 2);
+        const c3 = s.charCodeAt(k + 3);
+        if ((c0 | c1 | c2 | c3) > 0xff || c0 === SOH || c1 === SOH || c2 === SOH || c3 === SOH) throw unencodable(tag, firstUnencodable(s, k));
+        view.setUint32(p, c0 | (c1 << 8) | (c2 << 16) | (c3 << 24), true);
+        p += 4;
+        sum += c0 + c1 + c2 + c3;
       }
+    }
+    for (; k < len; k++) {
+      const c = s.charCodeAt(k);
+      if (c > 0xff || (c === SOH && !allowSoh)) throw unencodable(tag, c);
       buf[p++] = c;
       sum += c;
     }
@@ -398,16 +596,8 @@ export class FixEncoder {
     const bytes = Buffer.from(`${tag}=`, 'latin1');
     this.tagBytes[tag] = bytes;
     let sum = 0;
-    let word = 0;
-    for (let k = 0; k < bytes.length; k++) {
-      sum += bytes[k]!;
-      if (k < 4) word += bytes[k]! * 2 ** (8 * k);
-    }
+    for (let k = 0; k < bytes.length; k++) sum += bytes[k]!;
     this.tagSums[tag] = sum;
-    if (tag < 1000) {
-      this.tagWords[tag] = word;
-      this.tagLengths[tag] = bytes.length;
-    }
     return bytes;
   }
 
@@ -443,6 +633,39 @@ export class FixEncoder {
       t = Math.floor(t / 10);
     } while (t > 0);
     this.sum += sum;
+  }
+
+  /**
+   * A UTCTimestamp with milliseconds, straight into the buffer. Timestamps within one second share
+   * "YYYYMMDD-HH:MM:SS.", which is formatted once per second and kept as bytes.
+   */
+  private writeTimestamp(time: Date): void {
+    const ms = time.getTime();
+    const second = Math.floor(ms / 1000);
+    const prefix = this.stampPrefix;
+    if (second !== this.stampSecond) {
+      // Throws for an invalid Date or a year outside 0-9999.
+      const text = formatUtcTimestamp(ms);
+      let sum = 0;
+      for (let k = 0; k < STAMP_PREFIX_LENGTH; k++) {
+        prefix[k] = text.charCodeAt(k);
+        sum += prefix[k]!;
+      }
+      this.stampSum = sum;
+      this.stampSecond = second;
+    }
+    const buf = this.buf;
+    let p = this.pos;
+    for (let k = 0; k < STAMP_PREFIX_LENGTH; k++) buf[p++] = prefix[k]!;
+    const millis = ms - second * 1000;
+    const d0 = 0x30 + Math.floor(millis / 100);
+    const d1 = 0x30 + (Math.floor(millis / 10) % 10);
+    const d2 = 0x30 + (millis % 10);
+    buf[p++] = d0;
+    buf[p++] = d1;
+    buf[p++] = d2;
+    this.pos = p;
+    this.sum += this.stampSum + d0 + d1 + d2;
   }
 
   private writeString(tag: number, s: string, allowSoh: boolean): void {

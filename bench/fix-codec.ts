@@ -67,12 +67,15 @@ const dictionary = Dictionary.fix44();
 const parser = new FixParser(dictionary);
 const encoder = new FixEncoder(dictionary);
 let seq = EXECUTION_REPORT.firstSeqNum - 1;
+// SendingTime is passed as a Date, as a sender passes its clock's now, and formatted per message; a
+// fixed instant keeps the bytes comparable with QuickFIX's (bench/run.ts checks them).
+const SENDING_TIME_MS = Date.UTC(2026, 2, 15, 9, 30, 1, 200);
 
 function encodeExecutionReport(): Buffer {
   const er = new FixMessageBuilder(MsgType.ExecutionReport)
     .set(Tag.MsgSeqNum, ++seq)
     .set(Tag.SenderCompID, 'FIXDESKBRK')
-    .set(Tag.SendingTime, '20260315-09:30:01.200')
+    .set(Tag.SendingTime, new Date(SENDING_TIME_MS))
     .set(Tag.TargetCompID, 'CLIENTDESK01')
     .set(Tag.Account, 'ACC-778812')
     .set(Tag.AvgPx, '14325.5')

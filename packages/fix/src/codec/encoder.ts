@@ -22,6 +22,12 @@ type StoredValue = FieldValue | readonly GroupEntryInput[];
 /** Tags the encoder owns: BeginString, BodyLength, MsgType, CheckSum. */
 const RESERVED_TAGS = new Set([8, 9, 10, 35]);
 
+function refuse(tag: number): never {
+  if (!Number.isInteger(tag) || tag <= 0 || tag >= 0x40000000) throw new RangeError(`bad FIX tag ${tag}`);
+  if (tag === 8 || tag === 9 || tag === 10 || tag === 35) throw new RangeError(`FIX tag ${tag} is written by the encoder`);
+  throw new RangeError(`FIX tag ${tag}: empty value`);
+}
+
 /** Room for this many fields is allocated with the builder (it grows past it). */
 const INITIAL_FIELDS = 32;
 
@@ -39,9 +45,8 @@ export class FixMessageBuilder {
 
   /** Sets (or replaces) a field. Header fields (49, 56, 34, 52, 43, 122, ...) are placed in the header on encode. */
   set(tag: number, value: FieldValue): this {
-    if (!Number.isInteger(tag) || tag <= 0 || tag >= 0x40000000) throw new RangeError(`bad FIX tag ${tag}`);
-    if (tag === 8 || tag === 9 || tag === 10 || tag === 35) throw new RangeError(`FIX tag ${tag} is written by the encoder`);
-    if (typeof value === 'string' && value.length === 0) throw new RangeError(`FIX tag ${tag}: empty value`);
+    // One test for the common case; the reason is worked out only for a refused field.
+    if (!(tag > 0 && tag < 0x40000000 && tag % 1 === 0) || tag === 8 || tag === 9 || tag === 10 || tag === 35 || value === '') refuse(tag);
     this.store(tag, value);
     return this;
   }
@@ -313,6 +318,22 @@ export class FixEncoder {
           sum += digit;
           t = next;
         } while (t > 0);
+        buf[p++] = SOH;
+        sum += SOH;
+      } else if (value instanceof Date && tag < 1000) {
+        if (p + 40 > buf.length) {
+          this.pos = p;
+          this.ensure(40);
+          buf = this.buf;
+          view = this.view;
+          p = this.pos;
+        }
+        view.setUint32(p, tagWords[tag]!, true);
+        this.pos = p + tagLengths[tag]!;
+        this.sum = sum + tagSums[tag]!;
+        this.writeTimestamp(value);
+        p = this.pos;
+        sum = this.sum;
         buf[p++] = SOH;
         sum += SOH;
       } else {

@@ -21,8 +21,7 @@ export function createSessionCodec(dictionary: Dictionary = Dictionary.fix44(), 
         encoder = new FixEncoder(dictionary, { beginString });
         encoders.set(beginString, encoder);
       }
-      const sorted = [...header].sort((a, b) => a[0] - b[0]);
-      return encoder.encodeOrdered(msgType, sorted, body).toString('latin1');
+      return encoder.encodeOrdered(msgType, byTag(header), body).toString('latin1');
     },
     validate(message: InboundMessage): ValidationIssue | undefined {
       const r = message.rejection;
@@ -30,4 +29,12 @@ export function createSessionCodec(dictionary: Dictionary = Dictionary.fix44(), 
     },
     isHeaderTag: (tag) => dictionary.isHeaderTag(tag),
   };
+}
+
+/** The fields by tag number; the same array when they already are (the session builds its header so). */
+function byTag<T extends readonly [number, unknown]>(fields: ReadonlyArray<T>): ReadonlyArray<T> {
+  for (let i = 1; i < fields.length; i++) {
+    if (fields[i]![0] < fields[i - 1]![0]) return [...fields].sort((a, b) => a[0] - b[0]);
+  }
+  return fields;
 }

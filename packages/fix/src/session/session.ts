@@ -440,7 +440,10 @@ export class Session {
   // Sending
 
   private header(seq: number, extra: ReadonlyArray<readonly [number, string]>, sendingTime: string): Array<[number, string]> {
-    return [[Tag.SenderCompID, this.id.senderCompID], [Tag.TargetCompID, this.id.targetCompID], [Tag.MsgSeqNum, String(seq)], [Tag.SendingTime, sendingTime], ...extra.map(([t, v]) => [t, v] as [number, string])];
+    // By tag number, the order they go out in, so the codec has nothing to sort unless extras come along.
+    const header: Array<[number, string]> = [[Tag.MsgSeqNum, String(seq)], [Tag.SenderCompID, this.id.senderCompID], [Tag.SendingTime, sendingTime], [Tag.TargetCompID, this.id.targetCompID]];
+    for (const [t, v] of extra) header.push([t, v]);
+    return header;
   }
 
   private record(message: OutgoingMessage, seq: number, sendingTime: string, raw: string): StoredMessage {

@@ -45,9 +45,13 @@ export class FixMessageBuilder {
 
   /** Sets (or replaces) a field. Header fields (49, 56, 34, 52, 43, 122, ...) are placed in the header on encode. */
   set(tag: number, value: FieldValue): this {
-    // One test for the common case; the reason is worked out only for a refused field.
-    if (!(tag > 0 && tag < 0x40000000 && tag % 1 === 0) || tag === 8 || tag === 9 || tag === 10 || tag === 35 || value === '') refuse(tag);
-    this.store(tag, value);
+    // Kept small so that a chain of set() calls is inlined: one test for the common case (the mask
+    // keeps integers from 0 to 2^30 - 1 as they are), the reason worked out only for a refused field.
+    if ((tag & 0x3fffffff) !== tag || tag === 0 || (tag >= 8 && tag <= 10) || tag === 35 || value === '') refuse(tag);
+    const n = this.count;
+    this.tags[n] = tag;
+    this.values[n] = value;
+    this.count = n + 1;
     return this;
   }
 

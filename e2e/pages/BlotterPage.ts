@@ -68,6 +68,16 @@ export class BlotterPage {
   async executionTypes(): Promise<string[]> {
     return (await this.executionsGrid.locator('.ag-row [col-id="exectype"]').allTextContents()).map((t) => t.trim());
   }
+
+  /** The selected order's executions once they satisfy `ready` (they load after the selection), or the last seen on timeout. */
+  async executionTypesWhen(ready: (types: string[]) => boolean, timeoutMs = 10_000): Promise<string[]> {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const types = await this.executionTypes();
+      if (ready(types) || Date.now() > until) return types;
+      await this.page.waitForTimeout(100);
+    }
+  }
 }
 
 /** The Order Info panel (blotter right pane and the order detail screen). */

@@ -133,9 +133,15 @@ export function useTestClient(compId: string | null): TestClientControl {
   const [busy, setBusy] = useState<TestClientControl['busy']>(null);
   const [reloads, setReloads] = useState(0);
   const { session } = useLiveConnection();
+  const statusOf = useRef<string | null>(null);
 
   useEffect(() => {
-    setStatus(null);
+    // A re-read for the same client (the live connection came back, a refresh) keeps what is shown
+    // until the answer is in: a status blanked meanwhile would read as "not running" to the send check.
+    if (statusOf.current !== compId) {
+      setStatus(null);
+      statusOf.current = compId;
+    }
     setError(null);
     if (!compId) return;
     const abort = new AbortController();

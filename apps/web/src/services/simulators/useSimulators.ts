@@ -134,6 +134,8 @@ export function useTestClient(compId: string | null): TestClientControl {
   const [reloads, setReloads] = useState(0);
   const { session } = useLiveConnection();
   const statusOf = useRef<string | null>(null);
+  /** Bumped by every newer word on the status (a live message, Start, Stop): an older read must not overwrite it. */
+  const newer = useRef(0);
 
   useEffect(() => {
     // A re-read for the same client (the live connection came back, a refresh) keeps what is shown
@@ -146,9 +148,13 @@ export function useTestClient(compId: string | null): TestClientControl {
     if (!compId) return;
     const abort = new AbortController();
     setLoading(true);
+    const asked = newer.current;
     simulatorApi
       .testClientStatus(compId, abort.signal)
-      .then((s) => setStatus(s))
+      .then((s) => {
+        // A live message or a Start/Stop answer that came meanwhile is newer than this read.
+        if (newer.current === asked) setStatus(s);
+      })
       .catch((e: unknown) => {
         if (!abort.signal.aborted) setError(errorMessage(e));
       })
@@ -159,7 +165,9 @@ export function useTestClient(compId: string | null): TestClientControl {
   }, [compId, session, reloads]);
 
   useLiveMessages('test_client_status', (m) => {
-    if (m.comp_id === compId) setStatus(m.data);
+    if (m.comp_id !== compId) return;
+    newer.current++;
+    setStatus(m.data);
   });
 
   const start = useCallback(async () => {
@@ -167,6 +175,7 @@ export function useTestClient(compId: string | null): TestClientControl {
     setBusy('starting');
     try {
       const r = await simulatorApi.startClient(compId);
+      newer.current++;
       setStatus(r.status);
       setError(null);
       return { ok: r.success, message: r.success ? (r.message ?? 'FIX client started') : (r.error ?? 'FIX client not logged on') };
@@ -182,6 +191,7 @@ export function useTestClient(compId: string | null): TestClientControl {
     setBusy('stopping');
     try {
       const r = await simulatorApi.stopClient(compId);
+      newer.current++;
       setStatus(r.status);
       return { ok: r.success, message: r.message ?? 'FIX client stopped' };
     } catch (e) {

@@ -29,6 +29,11 @@ export class E2E {
       const result = await run(page, context);
       if (pageErrors.length > 0) throw new Error(`uncaught errors in the page:\n${pageErrors.join('\n')}`);
       return result;
+    } catch (err) {
+      // What the server logged (warnings and up) is the first thing to read when a screen test fails.
+      const log = this.server.output().trim();
+      if (log) console.error(`server log (last 40 lines):\n${log.split('\n').slice(-40).join('\n')}`);
+      throw err;
     } finally {
       await context.close();
     }

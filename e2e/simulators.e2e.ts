@@ -53,7 +53,7 @@ describe('simulators', () => {
       const sim = new SimulatorClientPage(page);
       await sim.goto();
       assert.match(await sim.connectorInfo.innerText(), /SGX_CLIENT_1 → FIXDESK/);
-      assert.equal((await sim.clientStatus.textContent())?.trim(), 'Disconnected');
+      await sim.clientStatus.filter({ hasText: 'Disconnected' }).waitFor();
 
       const preview = await sim.entry.previewText.innerText();
       assert.match(preview, /^8=FIX\.4\.4\|9=\d+\|35=D\|/);

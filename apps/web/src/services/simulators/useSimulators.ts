@@ -134,7 +134,7 @@ export function useTestClient(compId: string | null): TestClientControl {
   const [reloads, setReloads] = useState(0);
   const { session } = useLiveConnection();
   const statusOf = useRef<string | null>(null);
-  /** Bumped by every newer word on the status (a live message, Start, Stop): an older read must not overwrite it. */
+  /** Bumped by every live status message: an HTTP answer asked for before one of them is older and is dropped. */
   const newer = useRef(0);
 
   useEffect(() => {
@@ -152,7 +152,7 @@ export function useTestClient(compId: string | null): TestClientControl {
     simulatorApi
       .testClientStatus(compId, abort.signal)
       .then((s) => {
-        // A live message or a Start/Stop answer that came meanwhile is newer than this read.
+        // A live message that came meanwhile is newer than this read.
         if (newer.current === asked) setStatus(s);
       })
       .catch((e: unknown) => {
@@ -174,9 +174,11 @@ export function useTestClient(compId: string | null): TestClientControl {
     if (!compId) return { ok: false, message: 'Please select a Client Connector first' };
     setBusy('starting');
     try {
+      const asked = newer.current;
       const r = await simulatorApi.startClient(compId);
-      newer.current++;
-      setStatus(r.status);
+      // The answer was taken when the request finished on the server; a live message that came since
+      // (the logon, under load often before this answer) is newer.
+      if (newer.current === asked) setStatus(r.status);
       setError(null);
       return { ok: r.success, message: r.success ? (r.message ?? 'FIX client started') : (r.error ?? 'FIX client not logged on') };
     } catch (e) {
@@ -190,9 +192,9 @@ export function useTestClient(compId: string | null): TestClientControl {
     if (!compId) return { ok: false, message: 'Please select a Client Connector first' };
     setBusy('stopping');
     try {
+      const asked = newer.current;
       const r = await simulatorApi.stopClient(compId);
-      newer.current++;
-      setStatus(r.status);
+      if (newer.current === asked) setStatus(r.status);
       return { ok: r.success, message: r.message ?? 'FIX client stopped' };
     } catch (e) {
       return { ok: false, message: errorMessage(e) };

@@ -446,6 +446,17 @@ export class Session {
     return header;
   }
 
+  /**
+   * The message encoded under the next MsgSeqNum, which is not taken yet: the caller takes it
+   * (nextSenderMsgSeqNum = seq + 1) only once encoding succeeded, so a message that cannot be
+   * encoded uses up no number.
+   */
+  private encodeNext(message: OutgoingMessage): { seq: number; sendingTime: string; raw: string } {
+    const seq = this.nextSenderMsgSeqNum;
+    const sendingTime = formatUtcTimestamp(this.clock.now());
+    return { seq, sendingTime, raw: this.codec.encode(this.id.beginString, message.msgType, this.header(seq, message.header, sendingTime), message.body) };
+  }
+
   private record(message: OutgoingMessage, seq: number, sendingTime: string, raw: string): StoredMessage {
     return {
       direction: 'TX',
@@ -558,9 +569,7 @@ export class Session {
         else q.reject(err);
         continue;
       }
-      const seq = this.nextSenderMsgSeqNum;
-      const sendingTime = formatUtcTimestamp(this.clock.now());
-      const raw = this.codec.encode(this.id.beginString, q.message.msgType, this.header(seq, q.message.header, sendingTime), q.message.body);
+      const { seq, sendingTime, raw } = this.encodeNext(q.message);
       const stored = this.store.saveOutbound(this.record(q.message, seq, sendingTime, raw));
       stored.catch(() => {});
       this.nextSenderMsgSeqNum = seq + 1;
@@ -606,16 +615,14 @@ export class Session {
         else q.reject(err);
         continue;
       }
-      const seq = this.nextSenderMsgSeqNum;
-      const sendingTime = formatUtcTimestamp(this.clock.now());
-      let raw: string;
+      let encoded: { seq: number; sendingTime: string; raw: string };
       try {
-        // Before the number is taken: a message that cannot be encoded uses up no number.
-        raw = this.codec.encode(this.id.beginString, q.message.msgType, this.header(seq, q.message.header, sendingTime), q.message.body);
+        encoded = this.encodeNext(q.message);
       } catch (err) {
         q.reject(err);
         continue;
       }
+      const { seq, sendingTime, raw } = encoded;
       this.nextSenderMsgSeqNum = seq + 1;
       const stored = this.store.saveOutbound(this.record(q.message, seq, sendingTime, raw));
       const failedStore = stored.then(() => false, () => true);
@@ -653,15 +660,13 @@ export class Session {
       // A veto (DoNotSend) or a failing hook: the usual path gives the caller the usual answer.
       return undefined;
     }
-    // Encoded before the number is taken: a message that cannot be encoded uses up no number.
-    const seq = this.nextSenderMsgSeqNum;
-    const sendingTime = formatUtcTimestamp(this.clock.now());
-    let raw: string;
+    let encoded: { seq: number; sendingTime: string; raw: string };
     try {
-      raw = this.codec.encode(this.id.beginString, message.msgType, this.header(seq, message.header, sendingTime), message.body);
+      encoded = this.encodeNext(message);
     } catch {
       return undefined;
     }
+    const { seq, sendingTime, raw } = encoded;
     this.nextSenderMsgSeqNum = seq + 1;
     let resolveStored!: () => void;
     let rejectStored!: (err: unknown) => void;

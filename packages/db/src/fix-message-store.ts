@@ -388,7 +388,32 @@ export async function persistReservedOutbound<R extends { id: unknown } = never>
   extra?: { readonly name: string; readonly ctes: string; readonly params: readonly unknown[]; readonly returnsRows?: boolean },
 ): Promise<R[]> {
   if (!items.length && !extra) return [];
-  const { rows } = await tx.query<{ n: number } & R>(reservedSql(extra?.ctes, extra?.returnsRows ?? false), [
+  const { rows } = await tx.query<{ n: number } & R>(reservedSql(extra?.ctes, extra?.returnsRows ? 'rows' : 'count'), reservedParams(items, extra), { name: extra ? `fix_store_reserved_${extra.name}` : 'fix_store_reserved' });
+  const stored = Number(rows[0]?.n ?? 0);
+  if (stored !== items.length) {
+    throw new Error(`persisting reserved outbound messages: ${items.length - stored} belong to a session whose store was reset since`);
+  }
+  // An empty result still gives the one row that carries n, with a null id.
+  return extra?.returnsRows ? rows.filter((r) => (r as { id?: unknown }).id != null) : [];
+}
+
+/**
+ * persistReservedOutbound as one statement that is its own transaction (run it outside one, e.g. on
+ * the pool): the reserved messages and the caller's CTEs commit together or not at all. A message
+ * whose session's store was reset since its number was taken fails the whole statement (checked in
+ * it, since nothing could roll it back afterwards). Answers the time of the write (now()).
+ */
+export async function persistReservedOutboundAtomically(
+  db: Queryable,
+  items: readonly ReservedOutbound[],
+  extra: { readonly name: string; readonly ctes: string; readonly params: readonly unknown[] },
+): Promise<Date> {
+  const { rows } = await db.query<{ at: Date }>(reservedSql(extra.ctes, 'atomic'), reservedParams(items, extra), { name: `fix_store_atomic_${extra.name}` });
+  return rows[0]!.at;
+}
+
+function reservedParams(items: readonly ReservedOutbound[], extra: { readonly params: readonly unknown[] } | undefined): unknown[] {
+  return [
     items.map((i) => i.beginString),
     items.map((i) => i.record.senderCompID),
     items.map((i) => i.record.targetCompID),
@@ -400,13 +425,7 @@ export async function persistReservedOutbound<R extends { id: unknown } = never>
     items.map((i) => i.record.raw),
     items.map((i) => i.storeCreationTime),
     ...(extra?.params ?? []),
-  ], { name: extra ? `fix_store_reserved_${extra.name}` : 'fix_store_reserved' });
-  const stored = Number(rows[0]?.n ?? 0);
-  if (stored !== items.length) {
-    throw new Error(`persisting reserved outbound messages: ${items.length - stored} belong to a session whose store was reset since`);
-  }
-  // An empty result still gives the one row that carries n, with a null id.
-  return extra?.returnsRows ? rows.filter((r) => (r as { id?: unknown }).id != null) : [];
+  ];
 }
 
 /** Parameters the reserved-messages statement takes itself. */
@@ -414,8 +433,8 @@ export const RESERVED_PARAMS = 10;
 
 const reservedSqlCache = new Map<string, string>();
 
-function reservedSql(extraCtes: string | undefined, returnsRows: boolean): string {
-  const key = `${extraCtes ?? ''}\u0000${returnsRows}`;
+function reservedSql(extraCtes: string | undefined, answer: 'count' | 'rows' | 'atomic'): string {
+  const key = `${extraCtes ?? ''}\u0000${answer}`;
   let sql = reservedSqlCache.get(key);
   if (sql) return sql;
   sql = `
@@ -438,7 +457,14 @@ seq AS (
     FROM (SELECT b, s, t, creation_time, max(seq) + 1 AS next FROM m GROUP BY b, s, t, creation_time) v
    WHERE st.begin_string = v.b AND st.sender_comp_id = v.s AND st.target_comp_id = v.t AND st.creation_time = v.creation_time
 )${extraCtes ? `,\n${extraCtes}` : ''}
-${returnsRows ? 'SELECT c.n, r.* FROM (SELECT count(*)::int AS n FROM msg) c LEFT JOIN result r ON true' : 'SELECT count(*)::int AS n FROM msg'}`;
+${
+  answer === 'rows'
+    ? 'SELECT c.n, r.* FROM (SELECT count(*)::int AS n FROM msg) c LEFT JOIN result r ON true'
+    : answer === 'count'
+      ? 'SELECT count(*)::int AS n FROM msg'
+      : `SELECT now() AS at, fixdesk_assert((SELECT count(*) FROM msg) = (SELECT count(*) FROM m),
+                                  'persisting reserved outbound messages: some belong to a session whose store was reset since') AS ok`
+}`;
   reservedSqlCache.set(key, sql);
   return sql;
 }

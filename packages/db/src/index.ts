@@ -9,4 +9,5 @@ export * from './repos/connectors';
 export * from './repos/reference';
 export * from './fix-message-store';
 export * from './repos/orders';
+export * from './repos/intake-plan';
 export * from './repos/client-defaults';

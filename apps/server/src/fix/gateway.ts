@@ -206,6 +206,7 @@ export class FixGateway implements ClientMessageSender, ReplyReserver {
   private async onLogon(id: SessionID): Promise<void> {
     const compId = id.targetCompID;
     this.sessions.set(compId, id);
+    this.orders.clientLoggedOn(compId);
     const status = this.acceptor?.list().find((s) => s.sessionID.targetCompID === compId);
     const { rows } = await this.db.query<{ id: number }>(
       'INSERT INTO client_sessions (comp_id, session_start, remote_address, node_id) VALUES ($1, now(), $2, $3) RETURNING id',

@@ -3,7 +3,7 @@
 // commit never costs the order.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { IntakeEntry, IntakeOutcome, NewOrderRecord } from '@fixdesk/db';
+import { getOrderBundle, type IntakeEntry, type IntakeOutcome, type NewOrderRecord } from '@fixdesk/db';
 import { createTestDatabase, TEST_DB_KINDS, type TestDatabase } from '@fixdesk/db/testing';
 import type { SendReservation } from '@fixdesk/fix';
 import pino from 'pino';
@@ -42,8 +42,8 @@ function fakeReservation(seq: number, clOrdID: string, creationTime: Date, writt
   return { reservation, events };
 }
 
-for (const kind of TEST_DB_KINDS) {
-  describe(`intake batcher replies in the order's commit, on ${kind}`, () => {
+for (const kind of TEST_DB_KINDS) for (const planned of [true, false]) {
+  describe(`intake batcher replies in the order's commit, on ${kind}, ${planned ? 'planned (one statement)' : 'in a transaction'}`, () => {
     let t: TestDatabase;
     let connectorId = 0;
     const creationTime = new Date('2025-03-14T08:00:00.000Z');
@@ -69,7 +69,7 @@ for (const kind of TEST_DB_KINDS) {
     const entry = (clordid: string): IntakeEntry => ({ order: record(clordid, connectorId), execIdPrefix: 'COC', reportTime: new Date() });
 
     it('stores the reply with the order, marks its report sent, and writes it only after the commit', async () => {
-      const batcher = new IntakeBatcher(t.db, log);
+      const batcher = new IntakeBatcher(t.db, log, { planned });
       const fake = fakeReservation(5, 'CO-1', creationTime);
       let replied: boolean | undefined;
       let seenInDbWhenCommitted: number | undefined;
@@ -119,7 +119,7 @@ for (const kind of TEST_DB_KINDS) {
 
     it('never lowers a next sender number the store already moved past', async () => {
       await t.db.query('UPDATE fix_session_state SET next_sender_seq = 20 WHERE target_comp_id = $1', [SESSION.t]);
-      const batcher = new IntakeBatcher(t.db, log);
+      const batcher = new IntakeBatcher(t.db, log, { planned });
       const fake = fakeReservation(6, 'CO-2', creationTime);
       await batcher.submit(entry('CO-2'), () => {}, (o) =>
         o.kind === 'stored' ? { outbound: { beginString: SESSION.b, record: fake.reservation.record, storeCreationTime: creationTime }, reservation: fake.reservation } : undefined,
@@ -129,7 +129,7 @@ for (const kind of TEST_DB_KINDS) {
     });
 
     it('a reply stored but never written (the connection went) leaves its report for the outbox at the next logon', async () => {
-      const batcher = new IntakeBatcher(t.db, log);
+      const batcher = new IntakeBatcher(t.db, log, { planned });
       await t.db.query('UPDATE fix_session_state SET next_sender_seq = 40 WHERE target_comp_id = $1', [SESSION.t]);
       const lost = fakeReservation(40, 'CO-6', creationTime, false);
       await batcher.submit(entry('CO-6'), () => {}, (o) =>
@@ -144,7 +144,7 @@ for (const kind of TEST_DB_KINDS) {
     });
 
     it('a hook that throws leaves no reservation unsettled: the ones before it commit, its order goes in with its reply left to the outbox', async () => {
-      const batcher = new IntakeBatcher(t.db, log);
+      const batcher = new IntakeBatcher(t.db, log, { planned });
       const first = fakeReservation(30, 'CO-4', creationTime);
       await t.db.query('UPDATE fix_session_state SET next_sender_seq = 30 WHERE target_comp_id = $1', [SESSION.t]);
       const replied: boolean[] = [];
@@ -166,7 +166,7 @@ for (const kind of TEST_DB_KINDS) {
     });
 
     it('a reply numbered before a store reset fails its session, and the order is still stored, its report left to the outbox', async () => {
-      const batcher = new IntakeBatcher(t.db, log);
+      const batcher = new IntakeBatcher(t.db, log, { planned });
       const stale = fakeReservation(7, 'CO-3', new Date('2025-03-13T08:00:00.000Z'));
       let replied: boolean | undefined;
       const outcome = await batcher.submit(
@@ -189,6 +189,126 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(msgs.length, 0, 'nothing stored under the void number');
       const { rows: ers } = await t.db.query<{ sent_at: Date | null }>(`SELECT sent_at FROM execution_reports WHERE clordid = 'CO-3'`);
       assert.equal(ers[0]!.sent_at, null);
+    });
+  });
+}
+
+// The planned path (docs/adr/0009): ids drawn ahead, ClOrdIDs known per client and day, one statement.
+for (const kind of TEST_DB_KINDS) {
+  describe(`planned intake on ${kind}`, () => {
+    let t: TestDatabase;
+    let connectorId = 0;
+    const creationTime = new Date('2025-03-14T08:00:00.000Z');
+
+    before(async () => {
+      t = await createTestDatabase(kind);
+      const { rows } = await t.db.query<{ id: number }>(
+        `INSERT INTO client_connectors (comp_id, execution_id_prefix, target_comp_id, start_time, end_time, trading_days)
+         VALUES ($1, 'PLN', $2, '00:00:00', '23:59:59', 'M,T,W,T,F') RETURNING id`,
+        [SESSION.t, SESSION.s],
+      );
+      connectorId = rows[0]!.id;
+      await t.db.query(
+        `INSERT INTO fix_session_state (begin_string, sender_comp_id, target_comp_id, next_sender_seq, next_target_seq, creation_time)
+         VALUES ($1, $2, $3, 1, 1, $4)`,
+        [SESSION.b, SESSION.s, SESSION.t, creationTime],
+      );
+    });
+    after(async () => {
+      await t?.dispose();
+    });
+
+    const entry = (clordid: string): IntakeEntry => ({ order: record(clordid, connectorId), execIdPrefix: 'PLN', reportTime: new Date() });
+    const multileg = (clordid: string): IntakeEntry => ({
+      order: {
+        ...record(clordid, connectorId), msgType: 'AB', symbol: 'C5TC/P4TC', securityType: 'MLEG', maturityMonthYear: null, currency: 'US',
+        legs: [
+          { legIndex: 0, symbol: 'C5TC', securityType: 'FUT', maturityMonthYear: '202506', side: '1', ratioQty: '1', price: null },
+          { legIndex: 1, symbol: 'P4TC', securityType: 'FUT', maturityMonthYear: '202507', side: '2', ratioQty: '2.5', price: null },
+        ],
+        parties: [
+          { legIndex: null, partyId: 'DESK-1', partyIdSource: 'D', partyRole: 11 },
+          { legIndex: 1, partyId: 'ACME', partyIdSource: null, partyRole: 1 },
+        ],
+      },
+      execIdPrefix: 'PLN',
+      reportTime: new Date('2025-03-14T09:00:01.123Z'),
+    });
+
+    it('answers outcomes equal to the rows the database holds (order, legs, report), and stores the parties', async () => {
+      const batcher = new IntakeBatcher(t.db, log, { planned: true });
+      const outcomes = await Promise.all([batcher.submit(multileg('PL-1'), () => {}), batcher.submit(multileg('PL-2'), () => {})]);
+      for (const o of outcomes) {
+        assert.equal(o.kind, 'stored');
+        if (o.kind !== 'stored') continue;
+        const bundle = (await getOrderBundle(t.db, o.order.id))!;
+        const { client_name: _n, client_phone: _p, company_name: _c, ...row } = bundle.orders[0]!;
+        assert.deepEqual(o.order, row);
+        assert.deepEqual(o.legs, bundle.legs);
+        assert.deepEqual(o.er, bundle.execReports[0]);
+        assert.deepEqual(
+          bundle.parties.map((p) => [p.leg_index, p.position, p.party_id, p.party_id_source, p.party_role]),
+          [[null, 0, 'DESK-1', 'D', 11], [1, 1, 'ACME', null, 1]],
+        );
+        assert.match(o.order.brokerorderid, /^BO\d{8,}$/);
+        assert.match(o.er.execid, /^PLN-\d{9,}$/);
+      }
+      const [a, b] = outcomes as Array<Extract<IntakeOutcome, { kind: 'stored' }>>;
+      assert.ok(a!.order.id < b!.order.id && a!.order.brokerorderid < b!.order.brokerorderid, 'ids grow in queue order');
+    });
+
+    it('refuses a ClOrdID already used that day as a duplicate, with the facts of the order it met', async () => {
+      const batcher = new IntakeBatcher(t.db, log, { planned: true });
+      const first = await batcher.submit(entry('PL-DUP'), () => {});
+      const second = await batcher.submit(entry('PL-DUP'), () => {});
+      assert.equal(first.kind, 'stored');
+      assert.equal(second.kind, 'duplicate');
+      if (first.kind !== 'stored' || second.kind !== 'duplicate') return;
+      assert.equal(second.existing?.brokerorderid, first.order.brokerorderid);
+      // A new batcher (a restart) knows it from the database.
+      const again = await new IntakeBatcher(t.db, log, { planned: true }).submit(entry('PL-DUP'), () => {});
+      assert.equal(again.kind, 'duplicate');
+    });
+
+    it('an order stored behind its back (stale ClOrdIDs) fails the whole statement, and the careful path refuses the duplicate', async () => {
+      const batcher = new IntakeBatcher(t.db, log, { planned: true });
+      await batcher.submit(entry('PL-WARM'), () => {}); // the day's ClOrdIDs are now known to the batcher
+      // Another writer (e.g. the session's earlier owner) stores PL-STALE meanwhile.
+      const other = await new IntakeBatcher(t.db, log, { planned: false }).submit(entry('PL-STALE'), () => {});
+      assert.equal(other.kind, 'stored');
+      await t.db.query('UPDATE fix_session_state SET next_sender_seq = 50 WHERE target_comp_id = $1', [SESSION.t]);
+      const fake = fakeReservation(50, 'PL-FRESH', creationTime);
+      const [fresh, stale] = await Promise.all([
+        batcher.submit(entry('PL-FRESH'), () => {}, (o) =>
+          o.kind === 'stored' ? { outbound: { beginString: SESSION.b, record: fake.reservation.record, storeCreationTime: creationTime }, reservation: fake.reservation } : undefined,
+        ),
+        batcher.submit(entry('PL-STALE'), () => {}),
+      ]);
+      assert.equal(fresh.kind, 'stored', 'its neighbour is stored by the retry');
+      assert.equal(stale.kind, 'duplicate');
+      assert.equal(fake.events.length, 1);
+      assert.match(fake.events[0]!, /^failed: /, 'the reply taken in the failed statement is given up (its session resynchronises)');
+      const { rows } = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM fix_messages WHERE clordid = 'PL-FRESH'`);
+      assert.equal(rows[0]!.n, 0, 'nothing of the failed statement was kept');
+      const { rows: orders } = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM orders WHERE clordid IN ('PL-FRESH', 'PL-STALE')`);
+      assert.equal(orders[0]!.n, 2, 'one of each, no double');
+      // The index was dropped: the next order plans again from what the database holds.
+      const next = await batcher.submit(entry('PL-STALE'), () => {});
+      assert.equal(next.kind, 'duplicate');
+    });
+
+    it('a logon drops what the node knew of the client: the next order rereads the day', async () => {
+      const batcher = new IntakeBatcher(t.db, log, { planned: true });
+      await batcher.submit(entry('PL-L1'), () => {});
+      await new IntakeBatcher(t.db, log, { planned: false }).submit(entry('PL-L2'), () => {});
+      batcher.forgetClient(SESSION.t);
+      const fake = fakeReservation(60, 'PL-L2', creationTime);
+      await t.db.query('UPDATE fix_session_state SET next_sender_seq = 60 WHERE target_comp_id = $1', [SESSION.t]);
+      const o = await batcher.submit(entry('PL-L2'), () => {}, (x) =>
+        x.kind === 'duplicate' ? { outbound: { beginString: SESSION.b, record: fake.reservation.record, storeCreationTime: creationTime }, reservation: fake.reservation } : undefined,
+      );
+      assert.equal(o.kind, 'duplicate');
+      assert.deepEqual(fake.events, ['committed'], 'refused the careful way, its reply not given up');
     });
   });
 }

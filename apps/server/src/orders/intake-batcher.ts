@@ -1,8 +1,15 @@
 import {
+  ClOrdIdIndex,
+  intakeNeeds,
   intakeReportsCtes,
+  IntakeIdPool,
   markExecReportUnsent,
   persistReservedOutbound,
+  persistReservedOutboundAtomically,
+  planIntake,
+  plannedIntakeCtes,
   RESERVED_PARAMS,
+  stampPlannedIntake,
   storeIntakeBatch,
   type Db,
   type IntakeEntry,
@@ -56,6 +63,11 @@ interface Queued {
 export interface IntakeBatcherOptions {
   /** Most orders in one statement. */
   readonly maxBatch?: number;
+  /**
+   * Plan batches ahead (ids drawn in blocks, ClOrdIDs known per client and day) and write each in one
+   * self-committing statement (docs/adr/0009). Off: every batch takes the transaction path.
+   */
+  readonly planned?: boolean;
 }
 
 /**
@@ -76,6 +88,7 @@ export class IntakeBatcher {
   private running = false;
   private drained: Array<() => void> = [];
   private readonly maxBatch: number;
+  private readonly planned: { readonly ids: IntakeIdPool; readonly index: ClOrdIdIndex } | undefined;
 
   constructor(
     private readonly db: Db,
@@ -83,6 +96,12 @@ export class IntakeBatcher {
     options: IntakeBatcherOptions = {},
   ) {
     this.maxBatch = options.maxBatch ?? 1000;
+    this.planned = options.planned === false ? undefined : { ids: new IntakeIdPool(db), index: new ClOrdIdIndex(db) };
+  }
+
+  /** A client logged on: what this node knew of its ClOrdIDs may be stale (its session may have lived elsewhere). */
+  forgetClient(compId: string): void {
+    this.planned?.index.forget(compId);
   }
 
   /** Queues an entry; resolves with its outcome after the commit (and after onCommitted ran). */
@@ -172,28 +191,114 @@ export class IntakeBatcher {
    * it failed, their sessions drop the connection (the numbers were used and nothing holds them).
    */
   private async commit(batch: readonly Queued[], withReplies = true): Promise<{ outcomes: IntakeOutcome[]; sends: Array<CoCommittedSend | undefined> }> {
+    if (withReplies && this.planned) {
+      const done = await this.commitPlanned(batch, this.planned);
+      if (done) return done;
+    }
+    const result = await this.commitInTransaction(batch, withReplies);
+    // Orders stored this way count as used ClOrdIDs for the planned batches that follow.
+    for (const o of result.outcomes) if (o.kind === 'stored') this.planned?.index.used(o.order.sendercompid, o.order.session_date)?.add(o.order.clordid);
+    return result;
+  }
+
+  /**
+   * The planned path: the batch's ids drawn ahead and its ClOrdIDs known to be free, so its outcomes
+   * and replies are complete before anything is written, and one self-committing statement stores it
+   * all. Undefined (nothing taken, nothing written) when the batch cannot be planned: a ClOrdID is
+   * already used (the transaction path refuses it as a duplicate with the facts of the other order).
+   */
+  private async commitPlanned(
+    batch: readonly Queued[],
+    planned: { readonly ids: IntakeIdPool; readonly index: ClOrdIdIndex },
+  ): Promise<{ outcomes: IntakeOutcome[]; sends: Array<CoCommittedSend | undefined> } | undefined> {
+    const { ids, index } = planned;
+    const entries = batch.map((q) => q.entry);
+    const days = new Map<string, { sender: string; day: string }>();
+    for (const e of entries) {
+      if (e.order && !index.used(e.order.sendercompid, e.order.sessionDate)) {
+        days.set(`${e.order.sendercompid}\u0001${e.order.sessionDate}`, { sender: e.order.sendercompid, day: e.order.sessionDate });
+      }
+    }
+    if (days.size) await Promise.all([...days.values()].map((d) => index.load(d.sender, d.day)));
+    const wanted = intakeNeeds(entries, index);
+    if (!wanted) return undefined;
+    let drawn = ids.take(wanted);
+    if (!drawn) {
+      await ids.refill(wanted);
+      // The index may have changed while the ids were drawn.
+      const need = intakeNeeds(entries, index);
+      drawn = need && ids.take(need);
+      if (!drawn) return undefined;
+    }
+    const plan = planIntake(entries, drawn, index, new Date());
+    const { outcomes } = plan;
+    const sends = this.reserveReplies(batch, outcomes);
+    try {
+      const seqs = outcomes.map((o, i) => (o.kind === 'stored' ? (sends[i]?.reservation.msgSeqNum ?? null) : null));
+      const reserved = sends.filter((x): x is CoCommittedSend => x !== undefined);
+      const at = await persistReservedOutboundAtomically(this.db, reserved.map((x) => x.outbound), plannedIntakeCtes(plan, seqs, RESERVED_PARAMS + 1));
+      outcomes.forEach((o, i) => {
+        if (o.kind === 'stored') o.er.sent_seq_num = seqs[i] ?? null;
+      });
+      stampPlannedIntake(plan, at);
+    } catch (err) {
+      // Nothing of the batch is known to be stored: what the index learnt from it may be wrong.
+      index.forgetAll();
+      const reserved = sends.filter((x) => x !== undefined);
+      for (const x of reserved) x.reservation.failed(err);
+      const attempted = outcomes.map((o) => (o.kind === 'stored' ? o.order.brokerorderid : undefined));
+      throw reserved.length ? new ReplyPersistError(err, attempted) : err;
+    }
+    this.settleReservations(outcomes, sends);
+    return { outcomes, sends };
+  }
+
+  /**
+   * Each entry's reserve hook, in queue order, on the batch's outcomes. Filled one by one: whatever
+   * happens later, the caller sees every reservation taken (and must settle each).
+   */
+  private reserveReplies(batch: readonly Queued[], outcomes: readonly IntakeOutcome[]): Array<CoCommittedSend | undefined> {
+    const sends: Array<CoCommittedSend | undefined> = [];
+    const scope: BatchScope = { queuedClients: new Set() };
+    for (const [i, q] of batch.entries()) {
+      let send: CoCommittedSend | undefined;
+      try {
+        send = q.reserve?.(outcomes[i]!, scope);
+      } catch (err) {
+        // The hook keeps its own client's order (it catches its failures); this only makes sure
+        // a throwing hook can neither fail the batch nor leave taken numbers unsettled.
+        this.log.error({ err }, 'reserving a reply failed; it goes through the outbox');
+      }
+      sends.push(send);
+    }
+    return sends;
+  }
+
+  /** After the commit: the reserved replies are written; one that could not be is marked for the next logon. */
+  private settleReservations(outcomes: readonly IntakeOutcome[], sends: ReadonlyArray<CoCommittedSend | undefined>): void {
+    for (const [i, x] of sends.entries()) {
+      if (!x) continue;
+      const outcome = outcomes[i];
+      const erId = outcome?.kind === 'stored' ? outcome.er.id : undefined;
+      void x.reservation.committed().then((written) => {
+        if (!written && erId !== undefined) {
+          markExecReportUnsent(this.db, erId).catch((err: unknown) => this.log.warn({ err, erId }, 'could not mark an unwritten report for sending at the next logon'));
+        }
+      });
+    }
+  }
+
+  private async commitInTransaction(batch: readonly Queued[], withReplies: boolean): Promise<{ outcomes: IntakeOutcome[]; sends: Array<CoCommittedSend | undefined> }> {
     const entries = batch.map((q) => q.entry);
     if (!withReplies || !batch.some((q) => q.reserve)) return { outcomes: await storeIntakeBatch(this.db, entries), sends: [] };
-    const sends: Array<CoCommittedSend | undefined> = [];
+    let sends: Array<CoCommittedSend | undefined> = [];
     let attempted: Array<string | undefined> = [];
     try {
       const outcomes = await this.db.transaction(async (tx) => {
         // The Pending New rows wait for the replies' numbers: each is written once, with its send recorded.
         const outcomes = await storeIntakeBatch(tx, entries, { deferReports: true });
         attempted = outcomes.map((o) => (o.kind === 'stored' ? o.order.brokerorderid : undefined));
-        const scope: BatchScope = { queuedClients: new Set() };
-        // Filled one by one: whatever happens later, the catch below sees every reservation taken.
-        for (const [i, q] of batch.entries()) {
-          let send: CoCommittedSend | undefined;
-          try {
-            send = q.reserve?.(outcomes[i]!, scope);
-          } catch (err) {
-            // The hook keeps its own client's order (it catches its failures); this only makes sure
-            // a throwing hook can neither fail the batch nor leave taken numbers unsettled.
-            this.log.error({ err }, 'reserving a reply failed; it goes through the outbox');
-          }
-          sends.push(send);
-        }
+        sends = this.reserveReplies(batch, outcomes);
         const reserved = sends.filter((x): x is CoCommittedSend => x !== undefined);
         const reports = outcomes.flatMap((o, i) => (o.kind === 'stored' ? [{ er: o.er, sentSeqNum: sends[i]?.reservation.msgSeqNum ?? null }] : []));
         const ctes = reports.length ? intakeReportsCtes(reports, RESERVED_PARAMS + 1) : undefined;
@@ -215,16 +320,7 @@ export class IntakeBatcher {
         }
         return outcomes;
       });
-      for (const [i, x] of sends.entries()) {
-        if (!x) continue;
-        const outcome = outcomes[i];
-        const erId = outcome?.kind === 'stored' ? outcome.er.id : undefined;
-        void x.reservation.committed().then((written) => {
-          if (!written && erId !== undefined) {
-            markExecReportUnsent(this.db, erId).catch((err: unknown) => this.log.warn({ err, erId }, 'could not mark an unwritten report for sending at the next logon'));
-          }
-        });
-      }
+      this.settleReservations(outcomes, sends);
       return { outcomes, sends };
     } catch (err) {
       const reserved = sends.filter((x) => x !== undefined);

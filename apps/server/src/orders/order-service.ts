@@ -553,6 +553,11 @@ export class OrderService {
     return { msgType: '8', body };
   }
 
+  /** A client logged on (on this node): its session may have lived on another node since we last saw it. */
+  clientLoggedOn(compId: string): void {
+    this.batcher.forgetClient(compId);
+  }
+
   /** Resolves once no order is waiting for its commit (tests, shutdown). */
   intakeIdle(): Promise<void> {
     return this.batcher.idle();

@@ -1,0 +1,347 @@
+import type { Queryable } from '../db';
+import {
+  formatExecId,
+  type ExecReportRow,
+  type IntakeEntry,
+  type IntakeOutcome,
+  type NewOrderRecord,
+  type OrderLegRow,
+  type OrderRow,
+} from './orders';
+
+// The planned intake (docs/adr/0009): everything the database would draw for a batch of new orders
+// (row ids, broker order ids, ExecIDs) is drawn ahead in blocks, and a ClOrdID already used that day
+// is recognised from an index kept by the node that owns the client's session. A batch is then fully
+// known before it is written: its replies can be numbered and encoded first, and orders, parties,
+// legs, Pending News and the replies' FIX store rows go to the database in ONE statement, whose own
+// implicit transaction makes them durable together: one round trip and one commit per batch.
+
+/** How many values of each kind a batch needs. */
+export interface IntakeIdNeeds {
+  readonly orders: number;
+  readonly reports: number;
+  readonly legs: number;
+  readonly execIds: number;
+}
+
+/** Values drawn from the database's sequences for one batch. */
+export interface DrawnIds {
+  readonly orders: readonly number[];
+  readonly reports: readonly number[];
+  readonly legs: readonly number[];
+  readonly execIds: readonly number[];
+  readonly brokerIds: readonly number[];
+}
+
+type Kind = keyof DrawnIds;
+const KINDS: readonly Kind[] = ['orders', 'reports', 'legs', 'execIds', 'brokerIds'];
+const SEQUENCES: Record<Kind, string> = {
+  orders: 'orders_id_seq',
+  reports: 'execution_reports_id_seq',
+  legs: 'order_legs_id_seq',
+  execIds: 'exec_id_seq',
+  brokerIds: 'broker_order_seq',
+};
+
+const DRAW_SQL = `SELECT ${KINDS.map((k, i) => `(SELECT string_agg(nextval('${SEQUENCES[k]}')::text, ',') FROM generate_series(1, $${i + 1}::int)) AS "${k}"`).join(',\n       ')}`;
+
+/**
+ * Sequence values drawn ahead in blocks, one statement for all kinds. Values are handed out in
+ * ascending order, so on one node ids still grow in commit order. Values drawn and never used
+ * (a restart) leave gaps, as a rolled-back nextval always could.
+ */
+export class IntakeIdPool {
+  private readonly pools: Record<Kind, number[]> = { orders: [], reports: [], legs: [], execIds: [], brokerIds: [] };
+  /** Read position per kind (values before it were handed out). */
+  private readonly heads: Record<Kind, number> = { orders: 0, reports: 0, legs: 0, execIds: 0, brokerIds: 0 };
+  private refilling: Promise<void> | undefined;
+
+  constructor(
+    private readonly db: Queryable,
+    /** Values drawn per kind at a time; a block lasts `block` orders. */
+    private readonly block = 512,
+  ) {}
+
+  private available(kind: Kind): number {
+    return this.pools[kind].length - this.heads[kind];
+  }
+
+  private covers(need: IntakeIdNeeds): boolean {
+    return (
+      this.available('orders') >= need.orders &&
+      this.available('brokerIds') >= need.orders &&
+      this.available('reports') >= need.reports &&
+      this.available('legs') >= need.legs &&
+      this.available('execIds') >= need.execIds
+    );
+  }
+
+  /** The values for a batch when all are at hand (nothing is taken otherwise); starts a refill when running low. */
+  take(need: IntakeIdNeeds): DrawnIds | undefined {
+    if (!this.covers(need)) return undefined;
+    const grab = (kind: Kind, n: number) => {
+      const h = this.heads[kind];
+      this.heads[kind] = h + n;
+      return this.pools[kind].slice(h, h + n);
+    };
+    const ids: DrawnIds = {
+      orders: grab('orders', need.orders),
+      brokerIds: grab('brokerIds', need.orders),
+      reports: grab('reports', need.reports),
+      legs: grab('legs', need.legs),
+      execIds: grab('execIds', need.execIds),
+    };
+    if (KINDS.some((k) => this.available(k) < this.block / 2)) void this.refill(need).catch(() => {});
+    return ids;
+  }
+
+  /** Draws another block of every kind that runs low (at least `need` more); one draw at a time. */
+  async refill(need: IntakeIdNeeds = { orders: 0, reports: 0, legs: 0, execIds: 0 }): Promise<void> {
+    while (this.refilling) await this.refilling;
+    if (this.covers(need) && KINDS.every((k) => this.available(k) >= this.block / 2)) return;
+    const wanted: Record<Kind, number> = {
+      orders: need.orders,
+      brokerIds: need.orders,
+      reports: need.reports,
+      legs: need.legs,
+      execIds: need.execIds,
+    };
+    const counts = KINDS.map((k) => (this.available(k) < this.block / 2 || this.available(k) < wanted[k] ? this.block + wanted[k] : 0));
+    this.refilling = (async () => {
+      const { rows } = await this.db.query<Record<Kind, string | null>>(DRAW_SQL, counts, { name: 'intake_draw_ids' });
+      for (const k of KINDS) {
+        const text = rows[0]?.[k];
+        if (!text) continue;
+        const fresh = text.split(',').map(Number).sort((a, b) => a - b);
+        const pool = this.pools[k].slice(this.heads[k]);
+        pool.push(...fresh);
+        this.pools[k] = pool;
+        this.heads[k] = 0;
+      }
+    })();
+    try {
+      await this.refilling;
+    } finally {
+      this.refilling = undefined;
+    }
+  }
+}
+
+/**
+ * The ClOrdIDs each client used per trading day, for the clients whose sessions this node owns (one
+ * owner per session, so no other node adds to them meanwhile). Loaded from the database the first
+ * time a (client, day) is seen; forgotten when the client logs on again (its session may have lived
+ * on another node meanwhile). Only the two latest days of a client are kept. The unique key in the
+ * database stays the last word: a batch that meets it after all fails and is redone the careful way.
+ */
+export class ClOrdIdIndex {
+  private readonly days = new Map<string, Map<string, Set<string>>>();
+  private readonly loading = new Map<string, Promise<void>>();
+  /** Bumped by forget(): a load that started before it must not install a stale set. */
+  private generation = 0;
+
+  constructor(private readonly db: Queryable) {}
+
+  /** The set for (client, day), when loaded. */
+  used(sendercompid: string, sessionDate: string): Set<string> | undefined {
+    return this.days.get(sendercompid)?.get(sessionDate);
+  }
+
+  /** Loads the ClOrdIDs of (client, day) unless they are at hand. */
+  async load(sendercompid: string, sessionDate: string): Promise<void> {
+    if (this.used(sendercompid, sessionDate)) return;
+    const key = `${sendercompid}\u0001${sessionDate}`;
+    let p = this.loading.get(key);
+    if (!p) {
+      const generation = this.generation;
+      p = (async () => {
+        const { rows } = await this.db.query<{ clordid: string }>(
+          'SELECT clordid FROM orders WHERE sendercompid = $1 AND session_date = $2',
+          [sendercompid, sessionDate],
+          { name: 'intake_clordids_of_day' },
+        );
+        if (generation !== this.generation) return;
+        let byDay = this.days.get(sendercompid);
+        if (!byDay) this.days.set(sendercompid, (byDay = new Map()));
+        byDay.set(sessionDate, new Set(rows.map((r) => r.clordid)));
+        // Keep the two latest days (a day that just ended still receives late resends).
+        const keep = [...byDay.keys()].sort().slice(-2);
+        for (const d of [...byDay.keys()]) if (!keep.includes(d)) byDay.delete(d);
+      })().finally(() => this.loading.delete(key));
+      this.loading.set(key, p);
+    }
+    await p;
+  }
+
+  /** Drops what is known of a client (its next order reloads it). */
+  forget(sendercompid: string): void {
+    this.generation++;
+    this.days.delete(sendercompid);
+  }
+
+  /** Drops everything (after a failed batch whose effect is not known). */
+  forgetAll(): void {
+    this.generation++;
+    this.days.clear();
+  }
+}
+
+/** A batch whose rows are fully known before the statement that writes them. */
+export interface PlannedIntake {
+  readonly entries: readonly IntakeEntry[];
+  /** Per entry; a stored order's rows carry placeholders for created_at until the write's time is known. */
+  readonly outcomes: IntakeOutcome[];
+}
+
+/** What the batch needs drawn; undefined when the batch cannot be planned (an order's ClOrdID is already used). */
+export function intakeNeeds(entries: readonly IntakeEntry[], index: ClOrdIdIndex): IntakeIdNeeds | undefined {
+  let orders = 0;
+  let legs = 0;
+  for (const e of entries) {
+    const o = e.order;
+    if (!o) continue;
+    const used = index.used(o.sendercompid, o.sessionDate);
+    if (!used || used.has(o.clordid)) return undefined;
+    orders++;
+    legs += o.legs.length;
+  }
+  return { orders, reports: orders, legs, execIds: entries.length };
+}
+
+/**
+ * Plans a batch: ids from `ids`, outcomes as the database will hold them. Every order's ClOrdID must
+ * be free (intakeNeeds said so); the ClOrdIDs are marked used in the index at once, so the next
+ * batch sees them even before this one committed.
+ */
+export function planIntake(entries: readonly IntakeEntry[], ids: DrawnIds, index: ClOrdIdIndex, placeholderTime: Date): PlannedIntake {
+  let o = 0;
+  let leg = 0;
+  const outcomes = entries.map((entry, i): IntakeOutcome => {
+    const execId = formatExecId(entry.execIdPrefix, ids.execIds[i]!);
+    const r = entry.order;
+    if (!r) return { kind: 'refusal', execId };
+    const id = ids.orders[o]!;
+    const reportId = ids.reports[o]!;
+    const brokerorderid = formatBrokerOrderId(ids.brokerIds[o]!);
+    o++;
+    index.used(r.sendercompid, r.sessionDate)!.add(r.clordid);
+    const order = plannedOrderRow(r, id, brokerorderid, placeholderTime);
+    const legs: OrderLegRow[] = r.legs.map((l) => ({
+      id: ids.legs[leg++]!, order_id: id, leg_index: l.legIndex, leg_symbol: l.symbol, leg_security_type: l.securityType,
+      leg_maturity_month_year: l.maturityMonthYear, leg_side: l.side, leg_ratio_qty: l.ratioQty, leg_price: l.price, leg_cumqty: '0', leg_avgpx: '0',
+    }));
+    const er: ExecReportRow = {
+      id: reportId, order_id: id, execid: execId, clordid: r.clordid, origclordid: null, orderid: brokerorderid, exectype: 'A', ordstatus: 'A',
+      side: r.side, symbol: r.symbol, orderqty: r.orderQty, price: r.price, lastqty: '0', lastpx: '0', cumqty: '0', avgpx: '0', leavesqty: r.orderQty,
+      leg_index: null, ordrejreason: null, text: null, transacttime: entry.reportTime, created_at: placeholderTime, sendercompid: r.sendercompid,
+      sent_seq_num: null, sent_at: null,
+    };
+    return { kind: 'stored', order, er, legs };
+  });
+  return { entries, outcomes };
+}
+
+/** The broker's OrderID (37): BO and the sequence number, eight digits at least. */
+export function formatBrokerOrderId(seq: number): string {
+  return `BO${String(seq).padStart(8, '0')}`;
+}
+
+function plannedOrderRow(r: NewOrderRecord, id: number, brokerorderid: string, at: Date): OrderRow {
+  return {
+    id, brokerorderid, clordid: r.clordid, origclordid: null, client_connector_id: r.clientConnectorId, sendercompid: r.sendercompid,
+    targetcompid: r.targetcompid, session_date: r.sessionDate, msg_type: r.msgType, symbol: r.symbol, security_type: r.securityType,
+    maturity_month_year: r.maturityMonthYear, side: r.side, ordtype: r.ordType, price: r.price, orderqty: r.orderQty, timeinforce: r.timeInForce,
+    exchange: r.exchange, currency: r.currency === null ? null : r.currency.padEnd(3), account: r.account, text: r.text, ordstatus: 'A', cumqty: '0',
+    leavesqty: r.orderQty, avgpx: '0', lastqty: null, lastpx: null, transacttime: r.transactTime, accepted_by: null, created_at: at, updated_at: at,
+  };
+}
+
+/** Once the statement ran: the database's time of the write on every row that carries one. */
+export function stampPlannedIntake(plan: PlannedIntake, at: Date): void {
+  for (const o of plan.outcomes) {
+    if (o.kind !== 'stored') continue;
+    o.order.created_at = at;
+    o.order.updated_at = at;
+    o.er.created_at = at;
+    if (o.er.sent_seq_num !== null) o.er.sent_at = at;
+  }
+}
+
+/**
+ * The planned batch's rows as CTEs for persistReservedOutbound's statement (parameters from
+ * `$${firstParam}`): orders, legs, parties and Pending News, each written once; a Pending New whose
+ * reply was reserved is written already marked as sent with that reply's number (`sentSeqNums`, per
+ * outcome, null when its reply goes through the outbox).
+ */
+export function plannedIntakeCtes(plan: PlannedIntake, sentSeqNums: ReadonlyArray<number | null>, firstParam: number): { name: string; ctes: string; params: unknown[] } {
+  let n = firstParam - 1;
+  const p = () => `$${++n}`;
+  const orders: OrderRow[] = [];
+  const reports: Array<{ er: ExecReportRow; seq: number | null }> = [];
+  const legs: OrderLegRow[] = [];
+  const parties: Array<{ orderId: number; legIndex: number | null; position: number; partyId: string; source: string | null; role: number }> = [];
+  plan.outcomes.forEach((o, i) => {
+    if (o.kind !== 'stored') return;
+    orders.push(o.order);
+    reports.push({ er: o.er, seq: sentSeqNums[i] ?? null });
+    legs.push(...o.legs);
+    plan.entries[i]!.order!.parties.forEach((x, position) =>
+      parties.push({ orderId: o.order.id, legIndex: x.legIndex, position, partyId: x.partyId, source: x.partyIdSource, role: x.partyRole }),
+    );
+  });
+  const params: unknown[] = [];
+  const col = <T>(rows: readonly T[], f: (r: T) => unknown) => {
+    params.push(rows.map(f));
+    return p();
+  };
+  const parts: string[] = [];
+  if (orders.length) {
+    parts.push(`planned_orders AS (
+  INSERT INTO orders (id, brokerorderid, clordid, client_connector_id, sendercompid, targetcompid, session_date, msg_type, symbol, security_type,
+                      maturity_month_year, side, ordtype, price, orderqty, timeinforce, exchange, currency, account, text, ordstatus, cumqty,
+                      leavesqty, avgpx, transacttime)
+  SELECT u.id, u.brokerorderid, u.clordid, u.connector_id, u.sendercompid, u.targetcompid, u.session_date, u.msg_type, u.symbol, u.security_type,
+         u.maturity_month_year, u.side, u.ordtype, u.price, u.orderqty, u.timeinforce, u.exchange, u.currency, u.account, u.text, 'A', 0,
+         u.orderqty, 0, u.transacttime
+    FROM unnest(${col(orders, (o) => o.id)}::int8[], ${col(orders, (o) => o.brokerorderid)}::text[], ${col(orders, (o) => o.clordid)}::text[],
+                ${col(orders, (o) => o.client_connector_id)}::int[], ${col(orders, (o) => o.sendercompid)}::text[], ${col(orders, (o) => o.targetcompid)}::text[],
+                ${col(orders, (o) => o.session_date)}::date[], ${col(orders, (o) => o.msg_type)}::text[], ${col(orders, (o) => o.symbol)}::text[],
+                ${col(orders, (o) => o.security_type)}::text[], ${col(orders, (o) => o.maturity_month_year)}::text[], ${col(orders, (o) => o.side)}::text[],
+                ${col(orders, (o) => o.ordtype)}::text[], ${col(orders, (o) => o.price)}::numeric[], ${col(orders, (o) => o.orderqty)}::numeric[],
+                ${col(orders, (o) => o.timeinforce)}::text[], ${col(orders, (o) => o.exchange)}::text[], ${col(orders, (o) => o.currency)}::text[],
+                ${col(orders, (o) => o.account)}::text[], ${col(orders, (o) => o.text)}::text[], ${col(orders, (o) => o.transacttime)}::timestamptz[])
+         WITH ORDINALITY AS u(id, brokerorderid, clordid, connector_id, sendercompid, targetcompid, session_date, msg_type, symbol, security_type,
+                              maturity_month_year, side, ordtype, price, orderqty, timeinforce, exchange, currency, account, text, transacttime, ord)
+   ORDER BY u.ord
+)`);
+    parts.push(`planned_reports AS (
+  INSERT INTO execution_reports (id, order_id, execid, sendercompid, clordid, orderid, exectype, ordstatus, side, symbol, orderqty, price,
+                                 lastqty, lastpx, cumqty, avgpx, leavesqty, transacttime, sent_seq_num, sent_at)
+  SELECT r.id, r.order_id, r.execid, r.sendercompid, r.clordid, r.orderid, 'A', 'A', r.side, r.symbol, r.orderqty, r.price,
+         0, 0, 0, 0, r.orderqty, r.transacttime, r.seq, CASE WHEN r.seq IS NULL THEN NULL ELSE now() END
+    FROM unnest(${col(reports, (x) => x.er.id)}::int8[], ${col(reports, (x) => x.er.order_id)}::int8[], ${col(reports, (x) => x.er.execid)}::text[],
+                ${col(reports, (x) => x.er.sendercompid)}::text[], ${col(reports, (x) => x.er.clordid)}::text[], ${col(reports, (x) => x.er.orderid)}::text[],
+                ${col(reports, (x) => x.er.side)}::text[], ${col(reports, (x) => x.er.symbol)}::text[], ${col(reports, (x) => x.er.orderqty)}::numeric[],
+                ${col(reports, (x) => x.er.price)}::numeric[], ${col(reports, (x) => x.er.transacttime)}::timestamptz[], ${col(reports, (x) => x.seq)}::int[])
+         WITH ORDINALITY AS r(id, order_id, execid, sendercompid, clordid, orderid, side, symbol, orderqty, price, transacttime, seq, ord)
+   ORDER BY r.ord
+)`);
+  }
+  if (legs.length) {
+    parts.push(`planned_legs AS (
+  INSERT INTO order_legs (id, order_id, leg_index, leg_symbol, leg_security_type, leg_maturity_month_year, leg_side, leg_ratio_qty, leg_price)
+  SELECT * FROM unnest(${col(legs, (l) => l.id)}::int8[], ${col(legs, (l) => l.order_id)}::int8[], ${col(legs, (l) => l.leg_index)}::int[],
+                       ${col(legs, (l) => l.leg_symbol)}::text[], ${col(legs, (l) => l.leg_security_type)}::text[], ${col(legs, (l) => l.leg_maturity_month_year)}::text[],
+                       ${col(legs, (l) => l.leg_side)}::text[], ${col(legs, (l) => l.leg_ratio_qty)}::numeric[], ${col(legs, (l) => l.leg_price)}::numeric[])
+)`);
+  }
+  if (parties.length) {
+    parts.push(`planned_parties AS (
+  INSERT INTO order_parties (order_id, leg_index, position, party_id, party_id_source, party_role)
+  SELECT * FROM unnest(${col(parties, (x) => x.orderId)}::int8[], ${col(parties, (x) => x.legIndex)}::int[], ${col(parties, (x) => x.position)}::int[],
+                       ${col(parties, (x) => x.partyId)}::text[], ${col(parties, (x) => x.source)}::text[], ${col(parties, (x) => x.role)}::int[])
+)`);
+  }
+  const name = `planned_intake_${orders.length ? 'o' : ''}${legs.length ? 'l' : ''}${parties.length ? 'p' : ''}`;
+  return { name, ctes: parts.join(',\n'), params };
+}

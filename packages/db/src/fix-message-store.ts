@@ -16,6 +16,7 @@ import {
   type StoredMessage,
 } from '@fixdesk/fix';
 import type { Db, Queryable } from './db';
+import { pgArray } from './pg-array';
 
 /** One change to the store; a write is a list of them that must land together. */
 type Op =
@@ -147,23 +148,23 @@ export class PgMessageStoreFactory implements MessageStoreFactory {
     }
     const states = [...seqs.values()];
     await this.db.query(BATCH_SQL, [
-      msgs.map((o) => o.key[0]),
-      msgs.map((o) => o.key[1]),
-      msgs.map((o) => o.key[2]),
-      msgs.map((o) => o.m.direction),
-      msgs.map((o) => o.m.msgSeqNum),
-      msgs.map((o) => o.m.msgType),
-      msgs.map((o) => o.possDup),
-      msgs.map((o) => o.m.clOrdID ?? null),
-      msgs.map((o) => o.m.brokerOrderID ?? null),
-      msgs.map((o) => sendingTime(o.m)),
-      msgs.map((o) => o.m.raw),
-      states.map((s) => s.key[0]),
-      states.map((s) => s.key[1]),
-      states.map((s) => s.key[2]),
-      states.map((s) => s.sender),
-      states.map((s) => s.target),
-      states.map((s) => s.senderSet),
+      pgArray(msgs.map((o) => o.key[0])),
+      pgArray(msgs.map((o) => o.key[1])),
+      pgArray(msgs.map((o) => o.key[2])),
+      pgArray(msgs.map((o) => o.m.direction)),
+      pgArray(msgs.map((o) => o.m.msgSeqNum)),
+      pgArray(msgs.map((o) => o.m.msgType)),
+      pgArray(msgs.map((o) => o.possDup)),
+      pgArray(msgs.map((o) => o.m.clOrdID ?? null)),
+      pgArray(msgs.map((o) => o.m.brokerOrderID ?? null)),
+      pgArray(msgs.map((o) => sendingTime(o.m))),
+      pgArray(msgs.map((o) => o.m.raw)),
+      pgArray(states.map((s) => s.key[0])),
+      pgArray(states.map((s) => s.key[1])),
+      pgArray(states.map((s) => s.key[2])),
+      pgArray(states.map((s) => s.sender)),
+      pgArray(states.map((s) => s.target)),
+      pgArray(states.map((s) => s.senderSet)),
     ], { name: 'fix_store_flush' });
   }
 }
@@ -414,16 +415,16 @@ export async function persistReservedOutboundAtomically(
 
 function reservedParams(items: readonly ReservedOutbound[], extra: { readonly params: readonly unknown[] } | undefined): unknown[] {
   return [
-    items.map((i) => i.beginString),
-    items.map((i) => i.record.senderCompID),
-    items.map((i) => i.record.targetCompID),
-    items.map((i) => i.record.msgSeqNum),
-    items.map((i) => i.record.msgType),
-    items.map((i) => i.record.clOrdID ?? null),
-    items.map((i) => i.record.brokerOrderID ?? null),
-    items.map((i) => sendingTime(i.record)),
-    items.map((i) => i.record.raw),
-    items.map((i) => i.storeCreationTime),
+    pgArray(items.map((i) => i.beginString)),
+    pgArray(items.map((i) => i.record.senderCompID)),
+    pgArray(items.map((i) => i.record.targetCompID)),
+    pgArray(items.map((i) => i.record.msgSeqNum)),
+    pgArray(items.map((i) => i.record.msgType)),
+    pgArray(items.map((i) => i.record.clOrdID ?? null)),
+    pgArray(items.map((i) => i.record.brokerOrderID ?? null)),
+    pgArray(items.map((i) => sendingTime(i.record))),
+    pgArray(items.map((i) => i.record.raw)),
+    pgArray(items.map((i) => i.storeCreationTime)),
     ...(extra?.params ?? []),
   ];
 }

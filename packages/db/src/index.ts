@@ -1,4 +1,5 @@
 export * from './db';
+export * from './pg-array';
 export * from './migrate';
 export * from './seed';
 export * from './seed-data';

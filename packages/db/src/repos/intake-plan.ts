@@ -1,4 +1,5 @@
 import type { Queryable } from '../db';
+import { pgArray, type PgArrayElement } from '../pg-array';
 import {
   formatExecId,
   type ExecReportRow,
@@ -290,8 +291,8 @@ export function plannedIntakeCtes(plan: PlannedIntake, sentSeqNums: ReadonlyArra
     );
   });
   const params: unknown[] = [];
-  const col = <T>(rows: readonly T[], f: (r: T) => unknown) => {
-    params.push(rows.map(f));
+  const col = <T>(rows: readonly T[], f: (r: T) => PgArrayElement) => {
+    params.push(pgArray(rows.map(f)));
     return p();
   };
   const parts: string[] = [];

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db';
+import { pgArray, type PgArrayElement } from '../pg-array';
 
 // Orders, their legs, parties, execution reports, client requests and broker actions.
 // Decimal columns travel as strings in both directions.
@@ -251,7 +252,7 @@ export async function storeIntakeBatch(db: Queryable, entries: readonly IntakeEn
   }
   const withLegs = legs.length > 0;
   const withParties = parties.length > 0;
-  const { rows } = await db.query<OrderRow & IntakeRowExtras>(intakeBatchSql(withLegs, withParties, withReports), params, {
+  const { rows } = await db.query<OrderRow & IntakeRowExtras>(intakeBatchSql(withLegs, withParties, withReports), params.map((a) => pgArray(a as PgArrayElement[])), {
     name: `intake_batch_${withLegs ? 'l' : ''}${withParties ? 'p' : ''}${withReports ? 'r' : ''}`,
   });
   if (rows.length !== entries.length) throw new Error(`intake batch returned ${rows.length} rows for ${entries.length} entries`);
@@ -421,12 +422,12 @@ export function intakeReportsCtes(reports: ReadonlyArray<{ er: ExecReportRow; se
    ORDER BY r.ord
   RETURNING id, execid, created_at
 )`,
-    params: [
+    params: ([
       reports.map((x) => x.er.order_id), reports.map((x) => x.er.execid), reports.map((x) => x.er.sendercompid), reports.map((x) => x.er.clordid),
       reports.map((x) => x.er.orderid), reports.map((x) => x.er.exectype), reports.map((x) => x.er.ordstatus), reports.map((x) => x.er.side),
       reports.map((x) => x.er.symbol), reports.map((x) => x.er.orderqty), reports.map((x) => x.er.price), reports.map((x) => x.er.leavesqty),
       reports.map((x) => x.er.transacttime), reports.map((x) => x.sentSeqNum),
-    ],
+    ] as PgArrayElement[][]).map(pgArray),
   };
 }
 

@@ -202,6 +202,15 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal((await api(`/api/orders/${id}/cancel-request/confirm`, {})).status, 200);
       const canceled = await client.waitForReport('FIX-C1-X', (m) => m.get(150) === '4');
       assert.equal(canceled.get(41), 'FIX-C1');
+      // The cancel's ClOrdID is now the order's: a new order under it is a duplicate, refused on a session that stays up.
+      const logons = client.logons;
+      await client.send('D', newOrderSingle('FIX-C1-X'));
+      const refused = await client.waitForReport('FIX-C1-X', (m) => m.get(150) === '8');
+      assert.equal(refused.get(103), '6', 'OrdRejReason 6: duplicate order');
+      await client.send('D', newOrderSingle('FIX-C1-Y'));
+      await client.waitForReport('FIX-C1-Y', (m) => m.get(150) === 'A');
+      assert.equal(client.logons, logons, 'no reconnect');
+      assert.ok(client.isLoggedOn);
     });
 
     it('survives a server restart: the order, the reports queued meanwhile and the sequence numbers carry on', async () => {

@@ -35,6 +35,7 @@ export class TestFixClient {
       app: {
         onLogon: () => {
           this.loggedOn = true;
+          this.logons++;
         },
         onLogout: () => {
           this.loggedOn = false;
@@ -46,6 +47,9 @@ export class TestFixClient {
     });
     await this.waitFor(() => this.loggedOn, 'logon', timeoutMs);
   }
+
+  /** Logons so far (a reconnect counts): a session that stayed up keeps the count. */
+  logons = 0;
 
   get isLoggedOn(): boolean {
     return this.loggedOn;

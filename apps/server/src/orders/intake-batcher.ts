@@ -104,6 +104,15 @@ export class IntakeBatcher {
     this.planned?.index.forget(compId);
   }
 
+  /**
+   * An order took another ClOrdID (a confirmed cancel or replace request carries its own): it is used
+   * on the order's trading day from now on. Noted before that change commits: a key noted for nothing
+   * only sends an order the careful way.
+   */
+  noteUsedClOrdId(sendercompid: string, sessionDate: string, clordid: string): void {
+    this.planned?.index.used(sendercompid, sessionDate)?.add(clordid);
+  }
+
   /** Queues an entry; resolves with its outcome after the commit (and after onCommitted ran). */
   submit(entry: IntakeEntry, onCommitted: (outcome: IntakeOutcome, replied: boolean, ownDuplicate: boolean) => void, reserve?: ReserveReply): Promise<IntakeOutcome> {
     return new Promise((resolve, reject) => {

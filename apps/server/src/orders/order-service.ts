@@ -937,6 +937,8 @@ export class OrderService {
     acceptedBy?: string,
   ): Promise<{ updated: OrderRow; er: ExecReportRow }> {
     const replaced = report.execType === '5';
+    // The intake's ClOrdID index learns the order's new key before it is written (see noteUsedClOrdId).
+    if (ids && !ids.keepClOrdId) this.batcher.noteUsedClOrdId(order.sendercompid, order.session_date, ids.clordid);
     const updated = await updateOrder(tx, order.id, {
       ...stateColumns(state, order),
       ordstatus: state.ordStatus,

@@ -432,11 +432,13 @@ function reservedParams(items: readonly ReservedOutbound[], extra: { readonly pa
 /** Parameters the reserved-messages statement takes itself. */
 export const RESERVED_PARAMS = 10;
 
-const reservedSqlCache = new Map<string, string>();
+/** By the caller's CTE text (the same string each time for a statement shape, so its hash is cached), then the answer. */
+const reservedSqlCache = new Map<string, Map<string, string>>();
 
 function reservedSql(extraCtes: string | undefined, answer: 'count' | 'rows' | 'atomic'): string {
-  const key = `${extraCtes ?? ''}\u0000${answer}`;
-  let sql = reservedSqlCache.get(key);
+  let byAnswer = reservedSqlCache.get(extraCtes ?? '');
+  if (!byAnswer) reservedSqlCache.set(extraCtes ?? '', (byAnswer = new Map()));
+  let sql = byAnswer.get(answer);
   if (sql) return sql;
   sql = `
 WITH m AS MATERIALIZED (
@@ -466,6 +468,6 @@ ${
       : `SELECT now() AS at, fixdesk_assert((SELECT count(*) FROM msg) = (SELECT count(*) FROM m),
                                   'persisting reserved outbound messages: some belong to a session whose store was reset since') AS ok`
 }`;
-  reservedSqlCache.set(key, sql);
+  byAnswer.set(answer, sql);
   return sql;
 }

@@ -268,35 +268,54 @@ export function stampPlannedIntake(plan: PlannedIntake, at: Date): void {
   }
 }
 
-/**
- * The planned batch's rows as CTEs for persistReservedOutbound's statement (parameters from
- * `$${firstParam}`): orders, legs, parties and Pending News, each written once; a Pending New whose
- * reply was reserved is written already marked as sent with that reply's number (`sentSeqNums`, per
- * outcome, null when its reply goes through the outbox).
- */
-export function plannedIntakeCtes(plan: PlannedIntake, sentSeqNums: ReadonlyArray<number | null>, firstParam: number): { name: string; ctes: string; params: unknown[] } {
-  let n = firstParam - 1;
-  const p = () => `$${++n}`;
-  const orders: OrderRow[] = [];
-  const reports: Array<{ er: ExecReportRow; seq: number | null }> = [];
-  const legs: OrderLegRow[] = [];
-  const parties: Array<{ orderId: number; legIndex: number | null; position: number; partyId: string; source: string | null; role: number }> = [];
-  plan.outcomes.forEach((o, i) => {
-    if (o.kind !== 'stored') return;
-    orders.push(o.order);
-    reports.push({ er: o.er, seq: sentSeqNums[i] ?? null });
-    legs.push(...o.legs);
-    plan.entries[i]!.order!.parties.forEach((x, position) =>
-      parties.push({ orderId: o.order.id, legIndex: x.legIndex, position, partyId: x.partyId, source: x.partyIdSource, role: x.partyRole }),
-    );
-  });
-  const params: unknown[] = [];
-  const col = <T>(rows: readonly T[], f: (r: T) => PgArrayElement) => {
-    params.push(pgArray(rows.map(f)));
-    return p();
+/** The columns each planned table gets, in parameter order, with their array types. */
+const ORDER_COLUMNS: ReadonlyArray<readonly [string, string, (o: OrderRow) => PgArrayElement]> = [
+  ['id', 'int8', (o) => o.id], ['brokerorderid', 'text', (o) => o.brokerorderid], ['clordid', 'text', (o) => o.clordid],
+  ['connector_id', 'int', (o) => o.client_connector_id], ['sendercompid', 'text', (o) => o.sendercompid], ['targetcompid', 'text', (o) => o.targetcompid],
+  ['session_date', 'date', (o) => o.session_date], ['msg_type', 'text', (o) => o.msg_type], ['symbol', 'text', (o) => o.symbol],
+  ['security_type', 'text', (o) => o.security_type], ['maturity_month_year', 'text', (o) => o.maturity_month_year], ['side', 'text', (o) => o.side],
+  ['ordtype', 'text', (o) => o.ordtype], ['price', 'numeric', (o) => o.price], ['orderqty', 'numeric', (o) => o.orderqty],
+  ['timeinforce', 'text', (o) => o.timeinforce], ['exchange', 'text', (o) => o.exchange], ['currency', 'text', (o) => o.currency],
+  ['account', 'text', (o) => o.account], ['text', 'text', (o) => o.text], ['transacttime', 'timestamptz', (o) => o.transacttime],
+];
+const REPORT_COLUMNS: ReadonlyArray<readonly [string, string, (r: { er: ExecReportRow; seq: number | null }) => PgArrayElement]> = [
+  ['id', 'int8', (r) => r.er.id], ['order_id', 'int8', (r) => r.er.order_id], ['execid', 'text', (r) => r.er.execid],
+  ['sendercompid', 'text', (r) => r.er.sendercompid], ['clordid', 'text', (r) => r.er.clordid], ['orderid', 'text', (r) => r.er.orderid],
+  ['side', 'text', (r) => r.er.side], ['symbol', 'text', (r) => r.er.symbol], ['orderqty', 'numeric', (r) => r.er.orderqty],
+  ['price', 'numeric', (r) => r.er.price], ['transacttime', 'timestamptz', (r) => r.er.transacttime], ['seq', 'int', (r) => r.seq],
+];
+const LEG_COLUMNS: ReadonlyArray<readonly [string, string, (l: OrderLegRow) => PgArrayElement]> = [
+  ['id', 'int8', (l) => l.id], ['order_id', 'int8', (l) => l.order_id], ['leg_index', 'int', (l) => l.leg_index],
+  ['leg_symbol', 'text', (l) => l.leg_symbol], ['leg_security_type', 'text', (l) => l.leg_security_type],
+  ['leg_maturity_month_year', 'text', (l) => l.leg_maturity_month_year], ['leg_side', 'text', (l) => l.leg_side],
+  ['leg_ratio_qty', 'numeric', (l) => l.leg_ratio_qty], ['leg_price', 'numeric', (l) => l.leg_price],
+];
+interface PlannedParty { orderId: number; legIndex: number | null; position: number; partyId: string; source: string | null; role: number }
+const PARTY_COLUMNS: ReadonlyArray<readonly [string, string, (p: PlannedParty) => PgArrayElement]> = [
+  ['order_id', 'int8', (p) => p.orderId], ['leg_index', 'int', (p) => p.legIndex], ['position', 'int', (p) => p.position],
+  ['party_id', 'text', (p) => p.partyId], ['party_id_source', 'text', (p) => p.source], ['party_role', 'int', (p) => p.role],
+];
+
+/** `unnest($a::t[], …) WITH ORDINALITY AS alias(cols…, ord)` for columns numbered from `first`. */
+function unnestOf(columns: ReadonlyArray<readonly [string, string, unknown]>, first: number, alias: string): string {
+  return `unnest(${columns.map(([, type], k) => `$${first + k}::${type}[]`).join(', ')}) WITH ORDINALITY AS ${alias}(${columns.map(([name]) => name).join(', ')}, ord)`;
+}
+
+const plannedSqlCache = new Map<string, string>();
+
+/** The CTEs of a batch shape (the statement text is the same for every batch of that shape). */
+function plannedSql(withOrders: boolean, withLegs: boolean, withParties: boolean, firstParam: number): string {
+  const key = `${withOrders}${withLegs}${withParties}${firstParam}`;
+  let sql = plannedSqlCache.get(key);
+  if (sql !== undefined) return sql;
+  let n = firstParam;
+  const take = <T>(columns: readonly T[]) => {
+    const first = n;
+    n += columns.length;
+    return first;
   };
   const parts: string[] = [];
-  if (orders.length) {
+  if (withOrders) {
     parts.push(`planned_orders AS (
   INSERT INTO orders (id, brokerorderid, clordid, client_connector_id, sendercompid, targetcompid, session_date, msg_type, symbol, security_type,
                       maturity_month_year, side, ordtype, price, orderqty, timeinforce, exchange, currency, account, text, ordstatus, cumqty,
@@ -304,15 +323,7 @@ export function plannedIntakeCtes(plan: PlannedIntake, sentSeqNums: ReadonlyArra
   SELECT u.id, u.brokerorderid, u.clordid, u.connector_id, u.sendercompid, u.targetcompid, u.session_date, u.msg_type, u.symbol, u.security_type,
          u.maturity_month_year, u.side, u.ordtype, u.price, u.orderqty, u.timeinforce, u.exchange, u.currency, u.account, u.text, 'A', 0,
          u.orderqty, 0, u.transacttime
-    FROM unnest(${col(orders, (o) => o.id)}::int8[], ${col(orders, (o) => o.brokerorderid)}::text[], ${col(orders, (o) => o.clordid)}::text[],
-                ${col(orders, (o) => o.client_connector_id)}::int[], ${col(orders, (o) => o.sendercompid)}::text[], ${col(orders, (o) => o.targetcompid)}::text[],
-                ${col(orders, (o) => o.session_date)}::date[], ${col(orders, (o) => o.msg_type)}::text[], ${col(orders, (o) => o.symbol)}::text[],
-                ${col(orders, (o) => o.security_type)}::text[], ${col(orders, (o) => o.maturity_month_year)}::text[], ${col(orders, (o) => o.side)}::text[],
-                ${col(orders, (o) => o.ordtype)}::text[], ${col(orders, (o) => o.price)}::numeric[], ${col(orders, (o) => o.orderqty)}::numeric[],
-                ${col(orders, (o) => o.timeinforce)}::text[], ${col(orders, (o) => o.exchange)}::text[], ${col(orders, (o) => o.currency)}::text[],
-                ${col(orders, (o) => o.account)}::text[], ${col(orders, (o) => o.text)}::text[], ${col(orders, (o) => o.transacttime)}::timestamptz[])
-         WITH ORDINALITY AS u(id, brokerorderid, clordid, connector_id, sendercompid, targetcompid, session_date, msg_type, symbol, security_type,
-                              maturity_month_year, side, ordtype, price, orderqty, timeinforce, exchange, currency, account, text, transacttime, ord)
+    FROM ${unnestOf(ORDER_COLUMNS, take(ORDER_COLUMNS), 'u')}
    ORDER BY u.ord
 )`);
     parts.push(`planned_reports AS (
@@ -320,29 +331,67 @@ export function plannedIntakeCtes(plan: PlannedIntake, sentSeqNums: ReadonlyArra
                                  lastqty, lastpx, cumqty, avgpx, leavesqty, transacttime, sent_seq_num, sent_at)
   SELECT r.id, r.order_id, r.execid, r.sendercompid, r.clordid, r.orderid, 'A', 'A', r.side, r.symbol, r.orderqty, r.price,
          0, 0, 0, 0, r.orderqty, r.transacttime, r.seq, CASE WHEN r.seq IS NULL THEN NULL ELSE now() END
-    FROM unnest(${col(reports, (x) => x.er.id)}::int8[], ${col(reports, (x) => x.er.order_id)}::int8[], ${col(reports, (x) => x.er.execid)}::text[],
-                ${col(reports, (x) => x.er.sendercompid)}::text[], ${col(reports, (x) => x.er.clordid)}::text[], ${col(reports, (x) => x.er.orderid)}::text[],
-                ${col(reports, (x) => x.er.side)}::text[], ${col(reports, (x) => x.er.symbol)}::text[], ${col(reports, (x) => x.er.orderqty)}::numeric[],
-                ${col(reports, (x) => x.er.price)}::numeric[], ${col(reports, (x) => x.er.transacttime)}::timestamptz[], ${col(reports, (x) => x.seq)}::int[])
-         WITH ORDINALITY AS r(id, order_id, execid, sendercompid, clordid, orderid, side, symbol, orderqty, price, transacttime, seq, ord)
+    FROM ${unnestOf(REPORT_COLUMNS, take(REPORT_COLUMNS), 'r')}
    ORDER BY r.ord
 )`);
   }
-  if (legs.length) {
+  if (withLegs) {
     parts.push(`planned_legs AS (
   INSERT INTO order_legs (id, order_id, leg_index, leg_symbol, leg_security_type, leg_maturity_month_year, leg_side, leg_ratio_qty, leg_price)
-  SELECT * FROM unnest(${col(legs, (l) => l.id)}::int8[], ${col(legs, (l) => l.order_id)}::int8[], ${col(legs, (l) => l.leg_index)}::int[],
-                       ${col(legs, (l) => l.leg_symbol)}::text[], ${col(legs, (l) => l.leg_security_type)}::text[], ${col(legs, (l) => l.leg_maturity_month_year)}::text[],
-                       ${col(legs, (l) => l.leg_side)}::text[], ${col(legs, (l) => l.leg_ratio_qty)}::numeric[], ${col(legs, (l) => l.leg_price)}::numeric[])
+  SELECT l.id, l.order_id, l.leg_index, l.leg_symbol, l.leg_security_type, l.leg_maturity_month_year, l.leg_side, l.leg_ratio_qty, l.leg_price
+    FROM ${unnestOf(LEG_COLUMNS, take(LEG_COLUMNS), 'l')}
 )`);
   }
-  if (parties.length) {
+  if (withParties) {
     parts.push(`planned_parties AS (
   INSERT INTO order_parties (order_id, leg_index, position, party_id, party_id_source, party_role)
-  SELECT * FROM unnest(${col(parties, (x) => x.orderId)}::int8[], ${col(parties, (x) => x.legIndex)}::int[], ${col(parties, (x) => x.position)}::int[],
-                       ${col(parties, (x) => x.partyId)}::text[], ${col(parties, (x) => x.source)}::text[], ${col(parties, (x) => x.role)}::int[])
+  SELECT p.order_id, p.leg_index, p.position, p.party_id, p.party_id_source, p.party_role
+    FROM ${unnestOf(PARTY_COLUMNS, take(PARTY_COLUMNS), 'p')}
 )`);
   }
+  sql = parts.join(',\n');
+  plannedSqlCache.set(key, sql);
+  return sql;
+}
+
+/** One array parameter per column. */
+function columnParams<T>(rows: readonly T[], columns: ReadonlyArray<readonly [string, string, (r: T) => PgArrayElement]>, into: unknown[]): void {
+  const values: PgArrayElement[] = new Array<PgArrayElement>(rows.length);
+  for (const [, , get] of columns) {
+    for (let i = 0; i < rows.length; i++) values[i] = get(rows[i]!);
+    into.push(pgArray(values));
+  }
+}
+
+/**
+ * The planned batch's rows as CTEs for persistReservedOutbound's statement (parameters from
+ * `$${firstParam}`): orders, legs, parties and Pending News, each written once; a Pending New whose
+ * reply was reserved is written already marked as sent with that reply's number (`sentSeqNums`, per
+ * outcome, null when its reply goes through the outbox).
+ */
+export function plannedIntakeCtes(plan: PlannedIntake, sentSeqNums: ReadonlyArray<number | null>, firstParam: number): { name: string; ctes: string; params: unknown[] } {
+  const orders: OrderRow[] = [];
+  const reports: Array<{ er: ExecReportRow; seq: number | null }> = [];
+  const legs: OrderLegRow[] = [];
+  const parties: PlannedParty[] = [];
+  plan.outcomes.forEach((o, i) => {
+    if (o.kind !== 'stored') return;
+    orders.push(o.order);
+    reports.push({ er: o.er, seq: sentSeqNums[i] ?? null });
+    for (const l of o.legs) legs.push(l);
+    const orderParties = plan.entries[i]!.order!.parties;
+    for (let position = 0; position < orderParties.length; position++) {
+      const x = orderParties[position]!;
+      parties.push({ orderId: o.order.id, legIndex: x.legIndex, position, partyId: x.partyId, source: x.partyIdSource, role: x.partyRole });
+    }
+  });
+  const params: unknown[] = [];
+  if (orders.length) {
+    columnParams(orders, ORDER_COLUMNS, params);
+    columnParams(reports, REPORT_COLUMNS, params);
+  }
+  if (legs.length) columnParams(legs, LEG_COLUMNS, params);
+  if (parties.length) columnParams(parties, PARTY_COLUMNS, params);
   const name = `planned_intake_${orders.length ? 'o' : ''}${legs.length ? 'l' : ''}${parties.length ? 'p' : ''}`;
-  return { name, ctes: parts.join(',\n'), params };
+  return { name, ctes: plannedSql(orders.length > 0, legs.length > 0, parties.length > 0, firstParam), params };
 }

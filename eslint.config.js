@@ -15,7 +15,7 @@ const layer = (files, forbidden, message) => ({
 const NODE_IO = ['node:fs', 'node:fs/*', 'node:net', 'node:tls', 'node:http', 'node:https', 'node:child_process', 'fs', 'net', 'pg', '@electric-sql/*'];
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '**/*.generated.*', 'bench/.build/**', '.tmp/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '**/*.generated.*', 'bench/.build/**', 'bench/.scratch/**', '.tmp/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

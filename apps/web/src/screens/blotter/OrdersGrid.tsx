@@ -191,17 +191,23 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
     // blotter loads, issue 5): the grid itself, in a task of its own rather than in this effect (a
     // synchronous render, such as one for a live-state change, runs its effects inside its own task);
     // after a paint, its columns (the header: fifteen header cells); then the rows the book holds.
-    // Live deltas are applied once the rows are in; until then the book keeps them and the rows are
-    // drawn from it.
+    // Live deltas are applied as transactions once the rows are in; until then the book keeps them and
+    // the rows are drawn from it.
     let step: 'grid' | 'columns' | 'rows' | 'live' = 'grid';
     let timer: number | undefined;
     let cancelPaint = () => {};
     const showRows = (api: GridApi<Order>) => {
-      window.clearTimeout(timer);
       step = 'live';
       blotterMetrics.time('grid:setRowData', () => api.setGridOption('rowData', newestFirst(book.getOrders())));
       range.current = idRange(api);
       if (book.getView().status === 'ready') blotterMetrics.snapshotApplied(rowsShown);
+      blotterMetrics.updatesApplied();
+    };
+    /** The rows are (re)drawn from the book in a task of their own; the deltas until then are in the book. */
+    const showRowsSoon = (api: GridApi<Order>) => {
+      if (step === 'rows') return;
+      step = 'rows';
+      timer = window.setTimeout(() => showRows(api), 0);
     };
     const showColumns = (api: GridApi<Order>) => {
       blotterMetrics.time('grid:columns', () => api.setGridOption('columnDefs', toColDefs(ORDER_COLUMNS)));
@@ -209,10 +215,7 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
       blotterMetrics.gridReady();
       props.current.onReady?.(api);
       if (book.getOrders().length === 0) step = 'live';
-      else {
-        step = 'rows';
-        timer = window.setTimeout(() => showRows(api), 0);
-      }
+      else showRowsSoon(api);
     };
     timer = window.setTimeout(() => {
       const api = blotterMetrics.time('grid:create', () => createGrid(box, options));
@@ -223,10 +226,10 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
     const off = book.onDelta((delta) => {
       const api = apiRef.current;
       if (!api || step === 'grid' || step === 'columns') return;
+      // The first snapshot (or a reset) arrives in the book's animation-frame flush: drawn there, its
+      // rows and that frame's rendering were one task.
       if (delta.reset || step === 'rows') {
-        // The book's orders include this delta's changes.
-        showRows(api);
-        if (!delta.reset) blotterMetrics.updatesApplied();
+        showRowsSoon(api);
         return;
       }
       if (delta.add.length === 0 && delta.update.length === 0 && delta.remove.length === 0) return;

@@ -35,6 +35,7 @@ export class StatusCellRenderer implements ICellRendererComp<Order> {
   /** The in-flight action drawn, to redraw only when it changes. */
   private drawnInFlight: string | undefined;
   private unsubscribe: (() => void) | null = null;
+  private button: HTMLButtonElement | null = null;
 
   init(params: ICellRendererParams<Order, unknown, BlotterCellActions>): void {
     this.gui.className = 'fd-status';
@@ -71,15 +72,31 @@ export class StatusCellRenderer implements ICellRendererComp<Order> {
     this.draw();
   }
 
+  /** The pending order's Accept button, kept across redraws so a focused button stays focused. */
+  private acceptButton(): HTMLButtonElement {
+    if (this.button) return this.button;
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'fd-accept';
+    button.addEventListener('click', () => {
+      const order = this.order;
+      if (order?.ordstatus === OrdStatus.PendingNew && inFlight.get(order.id) !== 'accept') this.actions?.accept(order);
+    });
+    this.button = button;
+    return button;
+  }
+
   private draw(): void {
     const { gui, order } = this;
-    gui.replaceChildren();
     gui.removeAttribute('data-status');
     gui.removeAttribute('title');
     gui.style.color = '';
     gui.style.background = '';
     this.drawnInFlight = undefined;
-    if (!order) return;
+    if (!order) {
+      gui.replaceChildren();
+      return;
+    }
     const status = order.ordstatus;
     const style = blotterStatusColour(status, { cumQty: order.cumqty, orderQty: order.orderqty });
     const label = blotterStatusLabel(status);
@@ -88,21 +105,17 @@ export class StatusCellRenderer implements ICellRendererComp<Order> {
       const action = inFlight.get(order.id);
       this.drawnInFlight = action;
       const accepting = action === 'accept';
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.className = 'fd-accept';
+      const button = this.acceptButton();
       button.dataset.colour = TOKEN_MANTINE[acceptButtonColour(accepting)];
       button.dataset.testid = `accept-${order.brokerorderid}`;
       button.setAttribute('aria-label', `Accept order ${order.brokerorderid}`);
       button.disabled = action !== undefined && !accepting;
       button.textContent = accepting ? ACCEPT_BUTTON_TEXT.inFlight : ACCEPT_BUTTON_TEXT.idle;
-      button.addEventListener('click', () => {
-        if (!accepting) this.actions?.accept(order);
-      });
-      gui.append(button);
+      if (gui.childNodes.length !== 1 || gui.firstChild !== button) gui.replaceChildren(button);
       return;
     }
 
+    gui.replaceChildren();
     gui.dataset.status = status;
     if (status === OrdStatus.PartiallyFilled) {
       const pct = percentFilled(order);

@@ -19,7 +19,7 @@ import { useBookCount, useBookExecutionReports, useBookOrder, useBookStatus, use
 import { useClientConnectors, useLatestPrices } from '../../services/orders/useDeskReference';
 import { useOrderActions } from '../../services/orders/useOrderActions';
 import classes from './Blotter.module.css';
-import { BlotterCellActionsContext, type BlotterCellActions } from './blotterContext';
+import type { BlotterCellActions } from './blotterContext';
 import { BlotterHeader } from './BlotterHeader';
 import { loadExecutionsGrid, loadOrdersGrid, useChunk, usePaintedAfter, type Chunk } from './gridChunks';
 import { BlotterLayout } from './BlotterLayout';
@@ -178,62 +178,61 @@ export default function BlotterPage() {
       <div className={classes.body}>
         <div className={classes.desk} data-hidden={!ready || undefined} aria-hidden={!ready || undefined} inert={!ready}>
           {deskMounted && (
-            <BlotterCellActionsContext value={cellActions}>
-              <BlotterLayout
-                userKey={user?.username ?? 'anonymous'}
-                orders={
-                  <div className={classes.pane} data-testid="orders-pane">
-                    <div className={classes.paneTitle}>
-                      <OrdersTitle book={book} loadingMore={view.loadingMore} />
-                      {view.error && (
-                        <Text span fz={11} c="orange.8" tt="none" fw={500}>
-                          Order list incomplete: {view.error}
-                        </Text>
-                      )}
-                    </div>
-                    <div className={classes.gridBox} data-testid="orders-grid">
-                      {ordersGrid.status === 'ready' && deskPainted ? (
-                        <ordersGrid.module.OrdersGrid book={book} selectedId={selectedId} onSelect={select} onEnter={focusFillForm} onReady={onOrdersGridReady} />
-                      ) : (
-                        <GridLoading chunk={ordersGrid} />
-                      )}
-                    </div>
+            <BlotterLayout
+              userKey={user?.username ?? 'anonymous'}
+              orders={
+                <div className={classes.pane} data-testid="orders-pane">
+                  <div className={classes.paneTitle}>
+                    <OrdersTitle book={book} loadingMore={view.loadingMore} />
+                    {view.error && (
+                      <Text span fz={11} c="orange.8" tt="none" fw={500}>
+                        Order list incomplete: {view.error}
+                      </Text>
+                    )}
                   </div>
-                }
-                executions={
-                  <div className={classes.pane} data-testid="executions-pane">
-                    <div className={classes.paneTitle}>
-                      <span data-testid="executions-title">Executions ({reports?.length ?? 0})</span>
-                      {selected && <span style={{ fontWeight: 500, textTransform: 'none' }}>{selected.brokerorderid}</span>}
-                    </div>
-                    <div className={classes.gridBox} data-testid="executions-grid">
-                      {executionsGrid.status === 'ready' && ordersGridUp ? (
-                        <executionsGrid.module.ExecutionsGrid reports={reports ?? []} loading={selectedId !== null && reports === null && detailError === null} />
-                      ) : (
-                        <GridLoading chunk={executionsGrid} />
-                      )}
-                    </div>
+                  <div className={classes.gridBox} data-testid="orders-grid">
+                    {ordersGrid.status === 'ready' && deskPainted ? (
+                      <ordersGrid.module.OrdersGrid book={book} selectedId={selectedId} onSelect={select} onEnter={focusFillForm} onReady={onOrdersGridReady} cellActions={cellActions} />
+                    ) : (
+                      <GridLoading chunk={ordersGrid} />
+                    )}
                   </div>
-                }
-                info={
-                  <div className={classes.pane} data-testid="order-info-pane">
-                    {selected ? (
-                      <>
-                        {detailError && (
-                          <Alert color="orange" p={6} radius={0}>
-                            <Text fz="xs">Could not load the order's details: {detailError}</Text>
-                          </Alert>
-                        )}
-                        <OrderInfoPanel
-                          key={selected.id}
-                          order={selected}
-                          actions={actions}
-                          latestPrices={latest.data}
-                          connectors={connectors.data}
-                          executionCount={reports?.length}
-                          onPopOut={desktop ? () => openOrderWindow(selected.brokerorderid) : undefined}
-                          qtyRef={qtyRef}
-                        />
+                </div>
+              }
+              executions={
+                <div className={classes.pane} data-testid="executions-pane">
+                  <div className={classes.paneTitle}>
+                    <span data-testid="executions-title">Executions ({reports?.length ?? 0})</span>
+                    {selected && <span style={{ fontWeight: 500, textTransform: 'none' }}>{selected.brokerorderid}</span>}
+                  </div>
+                  <div className={classes.gridBox} data-testid="executions-grid">
+                    {executionsGrid.status === 'ready' && ordersGridUp ? (
+                      <executionsGrid.module.ExecutionsGrid reports={reports ?? []} loading={selectedId !== null && reports === null && detailError === null} />
+                    ) : (
+                      <GridLoading chunk={executionsGrid} />
+                    )}
+                  </div>
+                </div>
+              }
+              info={
+                <div className={classes.pane} data-testid="order-info-pane">
+                  {selected ? (
+                    <>
+                      {detailError && (
+                        <Alert color="orange" p={6} radius={0}>
+                          <Text fz="xs">Could not load the order's details: {detailError}</Text>
+                        </Alert>
+                      )}
+                      <OrderInfoPanel
+                        key={selected.id}
+                        order={selected}
+                        actions={actions}
+                        latestPrices={latest.data}
+                        connectors={connectors.data}
+                        executionCount={reports?.length}
+                        onPopOut={desktop ? () => openOrderWindow(selected.brokerorderid) : undefined}
+                        qtyRef={qtyRef}
+                      />
                       </>
                     ) : (
                       <div className={classes.emptyInfo} data-testid="order-info-empty">
@@ -246,7 +245,6 @@ export default function BlotterPage() {
                   </div>
                 }
               />
-            </BlotterCellActionsContext>
           )}
         </div>
         {!ready && view.status !== 'idle' && (

@@ -1,20 +1,15 @@
 import type { Order } from '@fixdesk/protocol';
-import type { CellFocusedEvent, CellKeyDownEvent, GetRowIdParams, GridApi, GridReadyEvent, RowClassParams, RowSelectedEvent } from 'ag-grid-community';
-import { AgGridReact } from 'ag-grid-react';
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { createGrid, type GetRowIdParams, type GridApi, type GridOptions, type RowClassParams } from 'ag-grid-community';
+import { memo, useEffect, useRef } from 'react';
 import type { OrderBook } from '../../services/orders/orderBook';
 import { blotterMetrics } from '../../services/orders/blotterMetrics';
+import type { BlotterCellActions } from './blotterContext';
 import { deskGridTheme } from './gridTheme';
 import { ORDER_COLUMNS, toColDefs } from './orderColumns';
 
-function NoOrders() {
-  return (
-    <div className="fd-grid-empty" data-testid="orders-empty">
-      <b>No orders yet</b>
-      <span>Waiting for order updates from the WebSocket server...</span>
-    </div>
-  );
-}
+/** Static markup, no data in it. */
+const NO_ORDERS =
+  '<div class="fd-grid-empty" data-testid="orders-empty"><b>No orders yet</b><span>Waiting for order updates from the WebSocket server...</span></div>';
 
 const getRowId = (p: GetRowIdParams<Order>) => String(p.data.id);
 // Stable objects: a new object on a re-render would make AG Grid re-apply the option.
@@ -23,6 +18,28 @@ const DEFAULT_COL_DEF = { floatingFilter: false };
 /** Rows drawn above and below the visible ones, ready for scrolling (the grid's default). */
 const ROW_BUFFER = 10;
 const getRowClass = (p: RowClassParams<Order>) => (p.data?.side === '1' ? 'fd-row-buy' : p.data?.side === '2' ? 'fd-row-sell' : undefined);
+
+/**
+ * Runs `fn` in a task after the next frame has been painted (a task queued from requestAnimationFrame
+ * runs after that paint), or after 100 ms where frames do not run (a hidden tab). Returns a cancel.
+ */
+function afterNextPaint(fn: () => void): () => void {
+  let timer: number | undefined;
+  const cancel = () => {
+    cancelAnimationFrame(frame);
+    window.clearTimeout(fallback);
+    window.clearTimeout(timer);
+  };
+  const run = () => {
+    cancel();
+    fn();
+  };
+  const frame = requestAnimationFrame(() => {
+    timer = window.setTimeout(run, 0);
+  });
+  const fallback = window.setTimeout(run, 100);
+  return cancel;
+}
 
 const byIdDesc = (a: Order, b: Order) => b.id - a.id;
 function newestFirst(orders: Order[]): Order[] {
@@ -99,49 +116,134 @@ export interface OrdersGridProps {
   /** Enter on a row: move to the fill form. */
   onEnter: () => void;
   onReady?: (api: GridApi<Order>) => void;
+  /** What the status cells' buttons do. */
+  cellActions: BlotterCellActions;
 }
 
 /**
  * The Orders grid. Rows come from the order book: the first snapshot as rowData, then each batched
  * delta as one AG Grid async transaction, so a burst of live messages costs one grid update.
+ *
+ * The grid is AG Grid's plain JavaScript grid, created in an effect, rather than the React wrapper:
+ * the wrapper draws every header, row and cell as a React component, and with fifteen columns that
+ * made creating the grid and drawing its first rows the longest tasks while the blotter loads
+ * (issue 5). The cells are plain DOM too (statusCell.ts).
  */
-export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect, onEnter, onReady }: OrdersGridProps) {
-  const apiRef = useRef<GridApi<Order> | null>(null);
+export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect, onEnter, onReady, cellActions }: OrdersGridProps) {
   const boxRef = useRef<HTMLDivElement>(null);
-  /** For the benchmark's "usable" time: a row is drawn and visible (not under the loading state). */
-  const rowsShown = useCallback(() => boxRef.current?.querySelector('.ag-row')?.checkVisibility({ visibilityProperty: true }) ?? false, []);
-  const rangeRef = useRef<IdRange | null>(null);
-  const columnDefs = useMemo(() => toColDefs(ORDER_COLUMNS), []);
-  // The first rows drawn are only the visible ones; the rows beyond them follow in a task of their own
-  // once those are painted. Every row is fifteen React cells, and the first rows' render is one of the
-  // longest tasks while the blotter loads (issue 5).
-  const [rowBuffer, setRowBuffer] = useState(0);
-  const onFirstDataRendered = useCallback(() => {
-    requestAnimationFrame(() => window.setTimeout(() => setRowBuffer(ROW_BUFFER), 0));
-  }, []);
-  const selectedRef = useRef(selectedId);
+  const apiRef = useRef<GridApi<Order> | null>(null);
+  // The grid is created once; its handlers read the latest props.
+  const props = useRef({ onSelect, onEnter, onReady, cellActions });
   useEffect(() => {
-    selectedRef.current = selectedId;
+    props.current = { onSelect, onEnter, onReady, cellActions };
   });
 
   useEffect(() => {
+    const box = boxRef.current;
+    if (!box) return;
+    /** For the benchmark's "usable" time: a row is drawn and visible (not under the loading state). */
+    const rowsShown = () => box.querySelector('.ag-row')?.checkVisibility({ visibilityProperty: true }) ?? false;
+    const range: { current: IdRange | null } = { current: null };
+    const context: BlotterCellActions = { accept: (order) => props.current.cellActions.accept(order) };
+    const options: GridOptions<Order> = {
+      theme: deskGridTheme,
+      defaultColDef: DEFAULT_COL_DEF,
+      context,
+      getRowId,
+      getRowClass,
+      rowSelection: ROW_SELECTION,
+      // No rows until the book's are drawn (an empty blotter shows the no-rows overlay, not the loading one).
+      rowData: [],
+      overlayNoRowsTemplate: NO_ORDERS,
+      deltaSort: true,
+      // Fifteen columns: drawing them all keeps every cell in the DOM while scrolling sideways.
+      suppressColumnVirtualisation: true,
+      // The first rows drawn are only the visible ones; the rows beyond them follow in a task of their
+      // own once those are painted.
+      rowBuffer: 0,
+      onFirstDataRendered: (event) => {
+        requestAnimationFrame(() => window.setTimeout(() => event.api.isDestroyed() || event.api.setGridOption('rowBuffer', ROW_BUFFER), 0));
+      },
+      suppressScrollOnNewData: true,
+      animateRows: false,
+      enableCellTextSelection: true,
+      ensureDomOrder: false,
+      onRowSelected: (event) => {
+        if (event.node.isSelected() && event.data) props.current.onSelect(event.data);
+      },
+      // Arrow keys move the focused cell; the selection follows it (spec: arrow keys move the selection).
+      onCellFocused: (event) => {
+        if (event.rowIndex === null || event.rowPinned) return;
+        const node = event.api.getDisplayedRowAtIndex(event.rowIndex);
+        if (node && !node.isSelected()) node.setSelected(true, true);
+      },
+      onCellKeyDown: (event) => {
+        const key = (event.event as KeyboardEvent | null)?.key;
+        if (key === 'Enter') {
+          event.event?.preventDefault();
+          props.current.onEnter();
+        }
+      },
+      onSortChanged: (event) => matchModelUpdatesToView(event.api),
+      onFilterChanged: (event) => matchModelUpdatesToView(event.api),
+    };
+    // Four steps, each a task of its own (together they were one of the longest tasks while the
+    // blotter loads, issue 5): the grid itself, in a task of its own rather than in this effect (a
+    // synchronous render, such as one for a live-state change, runs its effects inside its own task);
+    // after a paint, its columns (the header: fifteen header cells); then the rows the book holds.
+    // Live deltas are applied as transactions once the rows are in; until then the book keeps them and
+    // the rows are drawn from it.
+    let step: 'grid' | 'columns' | 'rows' | 'live' = 'grid';
+    let timer: number | undefined;
+    let cancelPaint = () => {};
+    const showRows = (api: GridApi<Order>) => {
+      step = 'live';
+      blotterMetrics.time('grid:setRowData', () => api.setGridOption('rowData', newestFirst(book.getOrders())));
+      range.current = idRange(api);
+      if (book.getView().status === 'ready') blotterMetrics.snapshotApplied(rowsShown);
+      blotterMetrics.updatesApplied();
+    };
+    /** The rows are (re)drawn from the book in a task of their own; the deltas until then are in the book. */
+    const showRowsSoon = (api: GridApi<Order>) => {
+      if (step === 'rows') return;
+      step = 'rows';
+      timer = window.setTimeout(() => showRows(api), 0);
+    };
+    const showColumns = (api: GridApi<Order>) => {
+      blotterMetrics.time('grid:columns', () => api.setGridOption('columnDefs', toColDefs(ORDER_COLUMNS)));
+      matchModelUpdatesToView(api);
+      blotterMetrics.gridReady();
+      props.current.onReady?.(api);
+      if (book.getOrders().length === 0) step = 'live';
+      else showRowsSoon(api);
+    };
+    timer = window.setTimeout(() => {
+      const api = blotterMetrics.time('grid:create', () => createGrid(box, options));
+      apiRef.current = api;
+      step = 'columns';
+      cancelPaint = afterNextPaint(() => showColumns(api));
+    }, 0);
     const off = book.onDelta((delta) => {
       const api = apiRef.current;
-      if (!api) return;
-      if (delta.reset) {
-        blotterMetrics.time('grid:setRowData', () => api.setGridOption('rowData', newestFirst(book.getOrders())));
-        rangeRef.current = idRange(api);
-        blotterMetrics.snapshotApplied(rowsShown);
+      if (!api || step === 'grid' || step === 'columns') return;
+      // The first snapshot (or a reset) arrives in the book's animation-frame flush: drawn there, its
+      // rows and that frame's rendering were one task.
+      if (delta.reset || step === 'rows') {
+        showRowsSoon(api);
         return;
       }
       if (delta.add.length === 0 && delta.update.length === 0 && delta.remove.length === 0) return;
-      blotterMetrics.time(`grid:transaction:${delta.add.length}+${delta.update.length}`, () => applyDelta(api, book, rangeRef, delta.add, delta.update, delta.remove));
+      blotterMetrics.time(`grid:transaction:${delta.add.length}+${delta.update.length}`, () => applyDelta(api, book, range, delta.add, delta.update, delta.remove));
       blotterMetrics.updatesApplied();
     });
     return () => {
+      window.clearTimeout(timer);
+      cancelPaint();
       off();
+      apiRef.current?.destroy();
+      apiRef.current = null;
     };
-  }, [book, rowsShown]);
+  }, [book]);
 
   // Keep the grid's selection in step with the screen's (a notification click, the detail page).
   useEffect(() => {
@@ -154,72 +256,5 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
     }
   }, [selectedId]);
 
-  const onGridReady = useCallback(
-    (event: GridReadyEvent<Order>) => {
-      apiRef.current = event.api;
-      event.api.setGridOption('rowData', newestFirst(book.getOrders()));
-      rangeRef.current = idRange(event.api);
-      matchModelUpdatesToView(event.api);
-      blotterMetrics.gridReady();
-      if (book.getView().status === 'ready') blotterMetrics.snapshotApplied(rowsShown);
-      onReady?.(event.api);
-    },
-    [book, onReady, rowsShown],
-  );
-
-  const onViewChanged = useCallback((event: { api: GridApi<Order> }) => matchModelUpdatesToView(event.api), []);
-
-  const onRowSelected = useCallback(
-    (event: RowSelectedEvent<Order>) => {
-      if (event.node.isSelected() && event.data) onSelect(event.data);
-    },
-    [onSelect],
-  );
-
-  // Arrow keys move the focused cell; the selection follows it (spec: arrow keys move the selection).
-  const onCellFocused = useCallback((event: CellFocusedEvent<Order>) => {
-    if (event.rowIndex === null || event.rowPinned) return;
-    const node = event.api.getDisplayedRowAtIndex(event.rowIndex);
-    if (node && !node.isSelected()) node.setSelected(true, true);
-  }, []);
-
-  const onCellKeyDown = useCallback(
-    (event: CellKeyDownEvent<Order>) => {
-      const key = (event.event as KeyboardEvent | null)?.key;
-      if (key === 'Enter') {
-        event.event?.preventDefault();
-        onEnter();
-      }
-    },
-    [onEnter],
-  );
-
-  return (
-    <div ref={boxRef} style={{ height: '100%' }}>
-      <AgGridReact<Order>
-        theme={deskGridTheme}
-        columnDefs={columnDefs}
-        defaultColDef={DEFAULT_COL_DEF}
-        getRowId={getRowId}
-        getRowClass={getRowClass}
-        rowSelection={ROW_SELECTION}
-        onGridReady={onGridReady}
-        onRowSelected={onRowSelected}
-        onCellFocused={onCellFocused}
-        onCellKeyDown={onCellKeyDown}
-        onSortChanged={onViewChanged}
-        onFilterChanged={onViewChanged}
-        noRowsOverlayComponent={NoOrders}
-        deltaSort
-        // Fifteen columns: drawing them all keeps every cell in the DOM while scrolling sideways.
-        suppressColumnVirtualisation
-        rowBuffer={rowBuffer}
-        onFirstDataRendered={onFirstDataRendered}
-        suppressScrollOnNewData
-        animateRows={false}
-        enableCellTextSelection
-        ensureDomOrder={false}
-      />
-    </div>
-  );
+  return <div ref={boxRef} style={{ height: '100%' }} />;
 });

@@ -13,7 +13,7 @@ import {
 } from '@fixdesk/domain';
 import type { Order } from '@fixdesk/protocol';
 import type { ColDef, ValueFormatterParams, ValueGetterParams } from 'ag-grid-community';
-import { StatusCell } from './StatusCell';
+import { StatusCellRenderer } from './statusCell';
 
 /**
  * The Orders grid's columns, declared once (STYLE "columns declared once"): header, value, display
@@ -55,7 +55,7 @@ export const ORDER_COLUMNS: readonly BlotterColumn<Order>[] = [
     format: (o) => ordStatusLabel(o.ordstatus),
     width: 142,
     filter: 'text',
-    grid: { cellRenderer: StatusCell, cellClass: 'fd-status-cell', filterValueGetter: (p) => (p.data ? blotterStatusLabel(p.data.ordstatus) : '') },
+    grid: { cellRenderer: StatusCellRenderer, cellClass: 'fd-status-cell', filterValueGetter: (p) => (p.data ? blotterStatusLabel(p.data.ordstatus) : '') },
   },
   {
     id: 'side',

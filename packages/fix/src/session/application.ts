@@ -7,6 +7,11 @@ import type { SessionID } from './session-id';
  * so the application sees messages strictly in sequence. With settings.pipelineApplication, messages
  * of the listed types are handed to fromApp, still in sequence, without waiting for the previous
  * fromApp; their numbers are persisted in order as they finish (see SessionSettings).
+ *
+ * While the session waits for fromApp, fromAdmin, onLogon or onLogout, a send to it (the callback's
+ * reply, before or after an await, or anyone else's) goes out at once, behind the sends queued before
+ * it. Other calls (logout, disconnect, sequence number changes, idle) queue behind the current event:
+ * a callback may make them but must not wait for them.
  */
 export interface Application {
   /** The session object exists (store opened); called once per session. */

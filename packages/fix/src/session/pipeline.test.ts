@@ -339,6 +339,45 @@ describe('sends queued back to back', () => {
     assert.equal((await (await r.stores.open(ID, new Date())).sequenceState()).nextSenderMsgSeqNum, 5);
   });
 
+  it('sends while fromApp runs go out at once, behind the sends queued before it', async () => {
+    const r = await rig();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let reply: Promise<number> | undefined;
+    r.app.fromApp = async () => {
+      await gate;
+      reply = r.session.send(ER('REPLY'));
+      // Never resolves if the reply waits behind the event that waits for this fromApp.
+      await reply;
+    };
+    const received = r.receive(D(2, 'O1'));
+    const queued = r.session.send(ER('QUEUED'));
+    await flush();
+    assert.deepEqual(r.transport.sent, [], 'queued behind the event, which waits for fromApp');
+    const during = r.session.send(ER('DURING'));
+    await flush();
+    assert.deepEqual(r.transport.sent.map((m) => /\|11=([^|]+)/.exec(m)![1]), ['QUEUED', 'DURING']);
+    release();
+    await received;
+    assert.deepEqual(await Promise.all([queued, during, reply!]), [2, 3, 4]);
+    assert.deepEqual(r.transport.sent.map((m) => /\|11=([^|]+)/.exec(m)![1]), ['QUEUED', 'DURING', 'REPLY']);
+    assert.equal(await r.durableTarget(), 3);
+    assert.equal((await (await r.stores.open(ID, new Date())).sequenceState()).nextSenderMsgSeqNum, 5);
+  });
+
+  it('a send after the callback finished queues behind the event again', async () => {
+    const r = await rig();
+    let late: Promise<number> | undefined;
+    r.app.fromApp = () => {
+      // Runs once fromApp returned, while the event still persists the inbound number.
+      queueMicrotask(() => (late = r.session.send(ER('LATE'))));
+    };
+    await r.receive(D(2, 'O1'));
+    assert.ok(late);
+    assert.equal(await late, 2);
+    assert.deepEqual(r.transport.types(), ['8']);
+  });
+
   it('keep their place around other events: a send after a logout is not written', async () => {
     const r = await rig();
     const first = r.session.send(ER('BEFORE'));

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { Tag } from '../dictionary/tags.generated';
 import type { MessageStore, StoredMessage } from '../store/message-store';
 import { BusinessRejectError, DoNotSend, RejectLogon, SessionRejectError, type Application } from './application';
@@ -79,7 +78,6 @@ interface Unconsumed {
   readonly whenSettled: Promise<void>;
 }
 
-/** An application message waiting to be sent with others queued back to back. */
 /** A number taken by Session.reserveSend: the caller persists `record` in its own commit, then settles. */
 export interface SendReservation {
   readonly msgSeqNum: number;
@@ -96,6 +94,7 @@ export interface SendReservation {
   failed(err: unknown): void;
 }
 
+/** An application message waiting to be sent with others queued back to back. */
 interface QueuedSend {
   readonly message: OutgoingMessage;
   readonly resolve: (seq: number) => void;
@@ -103,13 +102,6 @@ interface QueuedSend {
 }
 
 const SETTLED = Promise.resolve();
-
-/**
- * One AsyncLocalStorage for every session: on Node 20 each instance adds work to every promise the
- * process creates, so a storage per session made a server with many sessions spend a quarter of its
- * CPU copying contexts. The stored value names its session.
- */
-const EVENT_CONTEXT = new AsyncLocalStorage<{ session: Session; active: boolean }>();
 
 /**
  * One FIX session: the context the state objects act on. All events (inbound messages, timer ticks,
@@ -154,8 +146,11 @@ export class Session {
   private resendRequestTimes: number[] = [];
 
   private tail: Promise<void> = Promise.resolve();
-  /** Which session's event the current async context belongs to (one storage for all sessions). */
-  private readonly inEvent = EVENT_CONTEXT;
+  /**
+   * Application callbacks (fromApp, fromAdmin, onLogon, onLogout) the current event is waiting for.
+   * While one runs, a send goes out at once instead of queueing behind the event that waits for it.
+   */
+  private appCallbacks = 0;
   private tick: TimerHandle | undefined;
   private closed = false;
 
@@ -170,6 +165,8 @@ export class Session {
   private consumeFailure: { readonly error: unknown } | undefined;
   /** Sends queued since the last other event: they go out as one batch (one store round). */
   private openSendBatch: QueuedSend[] | undefined;
+  /** Send batches waiting in the event queue, oldest first (a send during a callback starts them first). */
+  private readonly queuedSendBatches: QueuedSend[][] = [];
   /** Socket writes in MsgSeqNum order: each waits for its own store write and for the write before it. */
   private wireTail: Promise<unknown> = SETTLED;
   private wirePending = 0;
@@ -255,10 +252,12 @@ export class Session {
    * socket when logged on). While logged out it is persisted for resend, or refused (settings.whenNotLoggedOn).
    */
   send(message: OutgoingMessage): Promise<number> {
-    const current = this.inEvent.getStore();
-    if (current?.session === this && current.active) {
-      // A reply from inside the current event (fromApp answering) goes out right away.
-      return this.enqueue(async () => this.sendOne(message));
+    if (this.appCallbacks > 0) {
+      // The current event waits for the application: a send now (fromApp answering, or a send from
+      // elsewhere while it runs) goes out right away, since queueing it behind that event could wait
+      // for itself. Sends queued earlier go first, so every caller's sends keep their order.
+      this.startQueuedSends();
+      return this.sendOne(message);
     }
     // Sends queued back to back, with no other event between them, are persisted together and then
     // written in order: the same order and the same guarantee as one by one, one store round for all.
@@ -268,14 +267,68 @@ export class Session {
     }
     const batch: QueuedSend[] = [];
     const sent = new Promise<number>((resolve, reject) => batch.push({ message, resolve, reject }));
-    this.enqueue(async () => {
-      if (this.openSendBatch === batch) this.openSendBatch = undefined;
-      await this.sendBatch(batch);
+    this.queuedSendBatches.push(batch);
+    let taken: QueuedSend[] = [];
+    this.enqueue(() => {
+      this.unqueueSendBatch(batch);
+      taken = batch.splice(0);
+      return taken.length ? this.sendBatch(taken) : SETTLED;
     }).catch((err: unknown) => {
-      for (const q of batch.splice(0)) q.reject(err);
+      this.unqueueSendBatch(batch);
+      for (const q of [...taken, ...batch.splice(0)]) q.reject(err);
     });
     this.openSendBatch = batch;
     return sent;
+  }
+
+  private unqueueSendBatch(batch: QueuedSend[]): void {
+    if (this.openSendBatch === batch) this.openSendBatch = undefined;
+    const i = this.queuedSendBatches.indexOf(batch);
+    if (i >= 0) this.queuedSendBatches.splice(i, 1);
+  }
+
+  /**
+   * Starts the send batches still waiting in the event queue, oldest first. Each takes its numbers
+   * before its first await, so a send right behind gets a higher number and is written after them.
+   */
+  private startQueuedSends(): void {
+    while (this.queuedSendBatches.length > 0) {
+      const batch = this.queuedSendBatches[0]!;
+      this.unqueueSendBatch(batch);
+      const taken = batch.splice(0);
+      if (!taken.length) continue;
+      this.sendBatch(taken).catch((err: unknown) => {
+        for (const q of taken) q.reject(err);
+      });
+    }
+  }
+
+  /**
+   * Runs an application callback the current event waits for (see appCallbacks); a callback that
+   * returns no promise is done when it returns.
+   */
+  private callApp(call: () => void | PromiseLike<void>): void | Promise<void> {
+    this.appCallbacks += 1;
+    let result: void | PromiseLike<void>;
+    try {
+      result = call();
+    } catch (err) {
+      this.appCallbacks -= 1;
+      throw err;
+    }
+    if (typeof result?.then !== 'function') {
+      this.appCallbacks -= 1;
+      return;
+    }
+    return Promise.resolve(result).then(
+      () => {
+        this.appCallbacks -= 1;
+      },
+      (err: unknown) => {
+        this.appCallbacks -= 1;
+        throw err;
+      },
+    );
   }
 
   private async sendOne(message: OutgoingMessage): Promise<number> {
@@ -348,21 +401,11 @@ export class Session {
   // Event loop
 
   private enqueue<T>(task: () => Promise<T>, keepSendBatch = false): Promise<T> {
-    // A callback of this session (fromApp sending a reply) runs inside the current event: queueing it
-    // behind that event would wait for itself.
-    const current = this.inEvent.getStore();
-    if (current?.session === this && current.active) return task();
     // Any other event ends the run of sends that may still join one batch (their order is kept).
     if (!keepSendBatch) this.openSendBatch = undefined;
-    const run = this.tail.then(async () => {
+    const run = this.tail.then(() => {
       if (this.closed) throw new Error(`${this.key} is closed`);
-      const ctx = { session: this as Session, active: true };
-      try {
-        return await this.inEvent.run(ctx, task);
-      } finally {
-        // Callbacks that outlive the event (a timer set in fromApp) must queue like everyone else.
-        ctx.active = false;
-      }
+      return task();
     });
     this.tail = run.then(
       () => undefined,
@@ -787,7 +830,8 @@ export class Session {
     transport?.end(reason);
     if (wasLoggedOn) {
       try {
-        await this.app.onLogout?.(this.id, reason);
+        const onLogout = this.app.onLogout;
+        if (onLogout) await this.callApp(() => onLogout.call(this.app, this.id, reason));
       } catch (err) {
         this.log.onEvent(`onLogout failed: ${err instanceof Error ? err.message : String(err)}`);
       }
@@ -1010,7 +1054,8 @@ export class Session {
     }
     if (ADMIN_MSG_TYPES.has(message.msgType)) {
       try {
-        await this.app.fromAdmin?.(message, this.id);
+        const fromAdmin = this.app.fromAdmin;
+        if (fromAdmin) await this.callApp(() => fromAdmin.call(this.app, message, this.id));
       } catch (err) {
         this.log.onEvent(`fromAdmin failed: ${err instanceof Error ? err.message : String(err)}`);
       }
@@ -1057,7 +1102,7 @@ export class Session {
 
   private async deliverToApp(message: InboundMessage): Promise<void> {
     try {
-      await this.app.fromApp(message, this.id);
+      await this.callApp(() => this.app.fromApp(message, this.id));
     } catch (err) {
       await this.answerAppFailure(message, err);
     }
@@ -1105,9 +1150,8 @@ export class Session {
     this.nextTargetMsgSeqNum = next;
     let result: void | Promise<void>;
     try {
-      // Outside this event's context: whatever fromApp does after its first await (a send to this
-      // session) queues like any other caller instead of running inside an event that has ended.
-      result = this.inEvent.exit(() => this.app.fromApp(message, this.id));
+      // Not a callback the event waits for: its sends queue like any other caller's.
+      result = this.app.fromApp(message, this.id);
     } catch (err) {
       result = Promise.reject(err);
     }
@@ -1437,7 +1481,8 @@ export class Session {
       next = 'resend';
     }
     try {
-      await this.app.onLogon?.(this.id);
+      const onLogon = this.app.onLogon;
+      if (onLogon) await this.callApp(() => onLogon.call(this.app, this.id));
     } catch (err) {
       this.log.onEvent(`onLogon failed: ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -1447,7 +1492,8 @@ export class Session {
   /** fromAdmin for a Logon; RejectLogon refuses it. */
   async admitLogon(message: InboundMessage): Promise<string | undefined> {
     try {
-      await this.app.fromAdmin?.(message, this.id);
+      const fromAdmin = this.app.fromAdmin;
+      if (fromAdmin) await this.callApp(() => fromAdmin.call(this.app, message, this.id));
       return undefined;
     } catch (err) {
       if (err instanceof RejectLogon) return err.text;

@@ -89,7 +89,7 @@ async function rig(overrides: Partial<SessionSettings> = {}, stores = new Memory
       return [Number(p.slice(0, i)), p.slice(i + 1)] as [number, string];
     });
     const raw = codec.encode('FIX.4.4', parts.find((p) => p.startsWith('35='))!.slice(3), [...header, ...extraHeader], body);
-    return session.receive(transport, codec.decode(Buffer.from(raw, 'latin1')));
+    return session.receive(transport, codec.decode(raw));
   };
   const durableTarget = async () => (await (await stores.open(ID, new Date(clock.now()))).sequenceState()).nextTargetMsgSeqNum;
   await session.connect(transport);
@@ -319,7 +319,7 @@ describe('sends queued back to back', () => {
     const transport = new RecordingTransport();
     await session.connect(transport);
     const msg = (fields: Array<[number, string]>, type: string, seq: number) =>
-      codec.decode(Buffer.from(codec.encode('FIX.4.4', type, [[49, ID.targetCompID], [56, ID.senderCompID], [34, String(seq)], [52, formatUtcTimestamp(clock.now())]], fields), 'latin1'));
+      codec.decode(codec.encode('FIX.4.4', type, [[49, ID.targetCompID], [56, ID.senderCompID], [34, String(seq)], [52, formatUtcTimestamp(clock.now())]], fields));
     await session.receive(transport, msg([[98, '0'], [108, '30']], 'A', 1));
     transport.take();
     await session.receive(transport, msg([[11, 'O1'], [21, '1'], [55, 'C5TC'], [54, '1'], [60, '20240102-09:00:00'], [38, '10'], [40, '1']], 'D', 2));
@@ -368,14 +368,16 @@ describe('sends queued back to back', () => {
   it('a send after the callback finished queues behind the event again', async () => {
     const r = await rig();
     let late: Promise<number> | undefined;
-    r.app.fromApp = () => {
-      // Runs once fromApp returned, while the event still persists the inbound number.
+    (r.app as Application).fromApp = () => {
+      // Runs once fromApp returned, before the event persisted the inbound number.
       queueMicrotask(() => (late = r.session.send(ER('LATE'))));
     };
     await r.receive(D(2, 'O1'));
     assert.ok(late);
     assert.equal(await late, 2);
     assert.deepEqual(r.transport.types(), ['8']);
+    const audit = r.stores.audit(ID).slice(-2).map((m) => `${m.direction}:${m.msgType}`);
+    assert.deepEqual(audit, ['RX:D', 'TX:8'], 'the send waited for the event that handed on the order');
   });
 
   it('keep their place around other events: a send after a logout is not written', async () => {

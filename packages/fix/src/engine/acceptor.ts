@@ -293,7 +293,7 @@ export class Acceptor {
    */
   private refuse(connection: FixConnection, logon: InboundMessage, reason: string, session?: Session): void {
     const seq = session?.status().nextSenderMsgSeqNum ?? 1;
-    const raw = this.options.codec.encode(
+    const bytes = this.options.codec.encode(
       logon.get(Tag.BeginString) ?? this.beginString,
       '5',
       [
@@ -304,6 +304,7 @@ export class Acceptor {
       ],
       [[Tag.Text, reason]],
     );
+    const raw = bytes.toString('latin1');
     this.connectionLog.onOutgoing(raw);
     this.connectionLog.onEvent(`refused logon from ${connection.remoteAddress}: ${reason}`);
     if (session) {
@@ -312,7 +313,7 @@ export class Acceptor {
         .auditOutbound({ direction: 'TX', msgSeqNum: seq, msgType: '5', senderCompID: session.id.senderCompID, targetCompID: session.id.targetCompID, sendingTime: formatUtcTimestamp(this.clock.now()), raw })
         .catch((err: unknown) => this.connectionLog.onEvent(`audit of refused logon failed: ${String(err)}`));
     }
-    void connection.write(Buffer.from(raw, 'latin1'));
+    void connection.write(bytes);
     connection.end(`logon refused: ${reason}`);
   }
 }

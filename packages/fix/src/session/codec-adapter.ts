@@ -21,7 +21,8 @@ export function createSessionCodec(dictionary: Dictionary = Dictionary.fix44(), 
         encoder = new FixEncoder(dictionary, { beginString });
         encoders.set(beginString, encoder);
       }
-      return encoder.encodeOrdered(msgType, byTag(header), body).toString('latin1');
+      // A view of the encoder's slab, which it never writes again: no copy.
+      return encoder.encodeOrdered(msgType, byTag(header), body);
     },
     validate(message: InboundMessage): ValidationIssue | undefined {
       const r = message.rejection;

@@ -54,9 +54,9 @@ export interface SessionCodec {
   decode(raw: Buffer): InboundMessage;
   /**
    * Encodes a message: BeginString, BodyLength and MsgType first, the header fields in header order,
-   * the body as given, CheckSum last. Returns one character per byte.
+   * the body as given, CheckSum last. The bytes are the caller's: the codec never writes them again.
    */
-  encode(beginString: string, msgType: string, header: ReadonlyArray<readonly [number, string]>, body: ReadonlyArray<readonly [number, string]>): string;
+  encode(beginString: string, msgType: string, header: ReadonlyArray<readonly [number, string]>, body: ReadonlyArray<readonly [number, string]>): Buffer;
   /** The dictionary verdict on a decoded message; undefined when valid. */
   validate(message: InboundMessage): ValidationIssue | undefined;
   isHeaderTag(tag: number): boolean;

@@ -102,6 +102,14 @@ interface QueuedSend {
 }
 
 const SETTLED = Promise.resolve();
+const ignore = (): void => {};
+
+/** An outbound message as encoded: the bytes for the socket and the same as text for the store and log. */
+interface Encoded {
+  readonly bytes: Buffer;
+  /** One character per byte (latin1), as StoredMessage.raw. */
+  readonly raw: string;
+}
 
 /**
  * One FIX session: the context the state objects act on. All events (inbound messages, timer ticks,
@@ -167,8 +175,11 @@ export class Session {
   private openSendBatch: QueuedSend[] | undefined;
   /** Send batches waiting in the event queue, oldest first (a send during a callback starts them first). */
   private readonly queuedSendBatches: QueuedSend[][] = [];
-  /** Socket writes in MsgSeqNum order: each waits for its own store write and for the write before it. */
-  private wireTail: Promise<unknown> = SETTLED;
+  /**
+   * Socket writes in MsgSeqNum order: each waits for its own store write and, while wirePending says
+   * one is still on its way, for the write before it (the last one queued; it may reject).
+   */
+  private wireLast: Promise<boolean> | undefined;
   private wirePending = 0;
   /** A store write of an outbound message failed: nothing more is written on this connection. */
   private wireBroken = false;
@@ -494,10 +505,16 @@ export class Session {
    * (nextSenderMsgSeqNum = seq + 1) only once encoding succeeded, so a message that cannot be
    * encoded uses up no number.
    */
-  private encodeNext(message: OutgoingMessage): { seq: number; sendingTime: string; raw: string } {
+  private encodeNext(message: OutgoingMessage): { seq: number; sendingTime: string; encoded: Encoded } {
     const seq = this.nextSenderMsgSeqNum;
     const sendingTime = formatUtcTimestamp(this.clock.now());
-    return { seq, sendingTime, raw: this.codec.encode(this.id.beginString, message.msgType, this.header(seq, message.header, sendingTime), message.body) };
+    return { seq, sendingTime, encoded: this.encode(message, seq, sendingTime) };
+  }
+
+  /** The codec's bytes (a buffer it never writes again) go to the socket as they are. */
+  private encode(message: OutgoingMessage, seq: number, sendingTime: string): Encoded {
+    const bytes = this.codec.encode(this.id.beginString, message.msgType, this.header(seq, message.header, sendingTime), message.body);
+    return { bytes, raw: bytes.toString('latin1') };
   }
 
   private record(message: OutgoingMessage, seq: number, sendingTime: string, raw: string): StoredMessage {
@@ -526,8 +543,8 @@ export class Session {
     const sendingTime = formatUtcTimestamp(this.clock.now());
     let written: Promise<boolean>;
     try {
-      const raw = this.codec.encode(this.id.beginString, message.msgType, this.header(seq, message.header, sendingTime), message.body);
-      written = this.queueWrite(this.store.saveOutbound(this.record(message, seq, sendingTime, raw)), raw, ADMIN_MSG_TYPES.has(message.msgType));
+      const encoded = this.encode(message, seq, sendingTime);
+      written = this.queueWrite(this.store.saveOutbound(this.record(message, seq, sendingTime, encoded.raw)), encoded, ADMIN_MSG_TYPES.has(message.msgType));
       await written;
     } catch (err) {
       // Nothing went out under this number: it is free again unless a later send took the next one.
@@ -538,40 +555,45 @@ export class Session {
   }
 
   /**
-   * Writes `raw` once `stored` resolved and every earlier message was written: the store keeps writes
-   * in issue order, so bytes leave in MsgSeqNum order. Only to the connection that was current when
-   * the message was sent, and app messages only while logged on (else they wait in the store for a
-   * resend). Rejects, writing nothing, when the store write failed.
+   * Writes the message once `stored` resolved and every earlier message was written: the store keeps
+   * writes in issue order, so bytes leave in MsgSeqNum order. Only to the connection that was current
+   * when the message was sent, and app messages only while logged on (else they wait in the store for
+   * a resend). Rejects, writing nothing, when the store write failed.
    */
-  private queueWrite(stored: Promise<void>, raw: string, admin: boolean): Promise<boolean> {
-    const transport = this.transport;
+  private queueWrite(stored: Promise<void>, encoded: Encoded, admin: boolean): Promise<boolean> {
+    // With nothing else on its way to the wire, only this message's own store write is waited for.
+    const before = this.wirePending > 0 ? this.wireLast : undefined;
     this.wirePending += 1;
-    const written = this.wireTail
-      .then(() => stored)
-      .then(async () => {
-        if (!this.wireBroken && transport && this.transport === transport && (admin || this.loggedOn)) {
-          await this.write(raw);
-          return true;
-        }
-        return false;
-      })
-      .finally(() => {
-        this.wirePending -= 1;
-      });
-    this.wireTail = written.catch(() => {});
+    const written = this.writeWhenStored(before, stored, this.transport, encoded, admin);
+    this.wireLast = written;
     return written;
+  }
+
+  private async writeWhenStored(before: Promise<boolean> | undefined, stored: Promise<void>, transport: SessionTransport | undefined, encoded: Encoded, admin: boolean): Promise<boolean> {
+    try {
+      if (before) await before.then(ignore, ignore);
+      await stored;
+      if (!this.wireBroken && transport && this.transport === transport && (admin || this.loggedOn)) {
+        await this.write(encoded);
+        return true;
+      }
+      return false;
+    } finally {
+      this.wirePending -= 1;
+    }
   }
 
   /** Resolves once every message handed to the wire chain was written (or dropped). */
   private async wireSettled(): Promise<void> {
-    while (this.wirePending > 0) await this.wireTail;
+    while (this.wirePending > 0) await this.wireLast?.then(ignore, ignore);
   }
 
-  private async write(raw: string): Promise<void> {
-    if (!this.transport) return;
+  /** Hands the bytes to the socket; the promise (if any) resolves when the socket can take more. */
+  private write(encoded: Encoded): Promise<void> | undefined {
+    if (!this.transport) return undefined;
     this.lastSentAt = this.clock.now();
-    this.log.onOutgoing(raw);
-    await this.transport.write(Buffer.from(raw, 'latin1'));
+    this.log.onOutgoing(encoded.raw);
+    return this.transport.write(encoded.bytes);
   }
 
   async sendAdmin(message: OutgoingMessage): Promise<number> {
@@ -603,7 +625,7 @@ export class Session {
       for (const q of batch) q.reject(new Error(`${this.key} is not logged on`));
       return;
     }
-    const prepared: Array<{ q: QueuedSend; seq: number; raw: string; stored: Promise<void> }> = [];
+    const prepared: Array<{ q: QueuedSend; seq: number; encoded: Encoded; stored: Promise<void> }> = [];
     for (const q of batch) {
       try {
         this.app.toApp?.(q.message, this.id, false);
@@ -612,11 +634,11 @@ export class Session {
         else q.reject(err);
         continue;
       }
-      const { seq, sendingTime, raw } = this.encodeNext(q.message);
-      const stored = this.store.saveOutbound(this.record(q.message, seq, sendingTime, raw));
+      const { seq, sendingTime, encoded } = this.encodeNext(q.message);
+      const stored = this.store.saveOutbound(this.record(q.message, seq, sendingTime, encoded.raw));
       stored.catch(() => {});
       this.nextSenderMsgSeqNum = seq + 1;
-      prepared.push({ q, seq, raw, stored });
+      prepared.push({ q, seq, encoded, stored });
     }
     let failure: unknown;
     let failed = false;
@@ -629,7 +651,7 @@ export class Session {
         p.q.reject(err);
         continue;
       }
-      if (!failed && this.transport && this.loggedOn) await this.write(p.raw);
+      if (!failed && this.transport && this.loggedOn) await this.write(p.encoded);
       p.q.resolve(p.seq);
     }
     if (failed) {
@@ -658,18 +680,18 @@ export class Session {
         else q.reject(err);
         continue;
       }
-      let encoded: { seq: number; sendingTime: string; raw: string };
+      let next: { seq: number; sendingTime: string; encoded: Encoded };
       try {
-        encoded = this.encodeNext(q.message);
+        next = this.encodeNext(q.message);
       } catch (err) {
         q.reject(err);
         continue;
       }
-      const { seq, sendingTime, raw } = encoded;
+      const { seq, sendingTime, encoded } = next;
       this.nextSenderMsgSeqNum = seq + 1;
-      const stored = this.store.saveOutbound(this.record(q.message, seq, sendingTime, raw));
+      const stored = this.store.saveOutbound(this.record(q.message, seq, sendingTime, encoded.raw));
       const failedStore = stored.then(() => false, () => true);
-      this.queueWrite(stored, raw, false).then(
+      this.queueWrite(stored, encoded, false).then(
         () => q.resolve(seq),
         (err: unknown) => {
           q.reject(err);
@@ -703,13 +725,13 @@ export class Session {
       // A veto (DoNotSend) or a failing hook: the usual path gives the caller the usual answer.
       return undefined;
     }
-    let encoded: { seq: number; sendingTime: string; raw: string };
+    let next: { seq: number; sendingTime: string; encoded: Encoded };
     try {
-      encoded = this.encodeNext(message);
+      next = this.encodeNext(message);
     } catch {
       return undefined;
     }
-    const { seq, sendingTime, raw } = encoded;
+    const { seq, sendingTime, encoded } = next;
     this.nextSenderMsgSeqNum = seq + 1;
     let resolveStored!: () => void;
     let rejectStored!: (err: unknown) => void;
@@ -718,12 +740,12 @@ export class Session {
       rejectStored = reject;
     });
     const reservedOn = this.transport;
-    const written = this.queueWrite(stored, raw, false);
+    const written = this.queueWrite(stored, encoded, false);
     written.catch(() => {});
     let settled = false;
     return {
       msgSeqNum: seq,
-      record: this.record(message, seq, sendingTime, raw),
+      record: this.record(message, seq, sendingTime, encoded.raw),
       storeCreationTime: this.creationTime,
       committed: () => {
         if (settled) return written;
@@ -1412,18 +1434,18 @@ export class Session {
 
   private async resendOne(message: OutgoingMessage, original: StoredMessage): Promise<void> {
     const sendingTime = formatUtcTimestamp(this.clock.now());
-    const raw = this.codec.encode(this.id.beginString, message.msgType, this.header(original.msgSeqNum, message.header, sendingTime), message.body);
-    await this.store.auditOutbound({ ...this.record(message, original.msgSeqNum, sendingTime, raw) });
-    await this.write(raw);
+    const encoded = this.encode(message, original.msgSeqNum, sendingTime);
+    await this.store.auditOutbound({ ...this.record(message, original.msgSeqNum, sendingTime, encoded.raw) });
+    await this.write(encoded);
   }
 
   private async sendGapFill(seq: number, newSeqNo: number): Promise<void> {
     const sendingTime = formatUtcTimestamp(this.clock.now());
     const message = outgoing('4', [[Tag.GapFillFlag, 'Y'], [Tag.NewSeqNo, String(newSeqNo)]], [[Tag.PossDupFlag, 'Y'], [Tag.OrigSendingTime, sendingTime]]);
     this.app.toAdmin?.(message, this.id);
-    const raw = this.codec.encode(this.id.beginString, '4', this.header(seq, message.header, sendingTime), message.body);
-    await this.store.auditOutbound(this.record(message, seq, sendingTime, raw));
-    await this.write(raw);
+    const encoded = this.encode(message, seq, sendingTime);
+    await this.store.auditOutbound(this.record(message, seq, sendingTime, encoded.raw));
+    await this.write(encoded);
   }
 
   // ---------------------------------------------------------------------------------------------

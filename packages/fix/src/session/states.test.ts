@@ -61,7 +61,7 @@ async function rig(role: SessionSettings['role'], overrides: Partial<SessionSett
     const extraHeader = body.filter((p) => /^(43|122|97)=/.test(p)).map((p) => p.split('=') as [string, string]).map(([t, v]) => [Number(t), v] as [number, string]);
     const bodyFields = body.filter((p) => !/^(43|122|97)=/.test(p)).map((p) => { const i = p.indexOf('='); return [Number(p.slice(0, i)), p.slice(i + 1)] as [number, string]; });
     const raw = codec.encode('FIX.4.4', parts.find((p) => p.startsWith('35='))!.slice(3), [...header, ...extraHeader], bodyFields);
-    await session.receive(transport, codec.decode(Buffer.from(raw, 'latin1')));
+    await session.receive(transport, codec.decode(raw));
   };
   return { session, clock, transport, stores, delivered, receive };
 }

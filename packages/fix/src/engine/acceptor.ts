@@ -116,8 +116,11 @@ export class Acceptor {
   }
 
   /** Sends an application message to a session (persisted for resend if the client is logged out). */
-  async send(id: SessionID, message: OutgoingMessage): Promise<number> {
-    return (await this.sessionFor(id)).send(message);
+  send(id: SessionID, message: OutgoingMessage): Promise<number> {
+    // A live session takes it at once (no hop through sessionFor), so a reply keeps its place.
+    const existing = this.sessions.get(sessionIdToString(id));
+    if (existing) return existing.send(message);
+    return this.sessionFor(id).then((session) => session.send(message));
   }
 
   /** Stops accepting, logs every session out (waiting up to graceMs) and closes the stores. */
@@ -200,6 +203,8 @@ export class Acceptor {
 
     let feed: SessionFeed | undefined;
     let chain: Promise<void> = Promise.resolve();
+    /** Frames still in the chain: once a session is bound and none are left, frames go straight to it. */
+    let chained = 0;
     let gone = false;
     const logonTimer = this.timers.after(this.options.logonTimeoutMs ?? 10_000, () => {
       if (!feed && !gone) connection.destroy('no Logon received in time');
@@ -224,8 +229,18 @@ export class Acceptor {
       onData: (chunk) => {
         for (const frame of framer.push(chunk)) {
           const decoded = decodeFrame(frame, this.options.codec);
+          if (feed && chained === 0 && !gone) {
+            feed.deliver(decoded);
+            continue;
+          }
           // One chain per connection: frames behind the Logon wait for its authentication, in order.
-          chain = chain.then(() => onFrame(decoded)).catch((err) => connection.destroy(`logon handling failed: ${String(err)}`));
+          chained += 1;
+          chain = chain
+            .then(() => onFrame(decoded))
+            .catch((err) => connection.destroy(`logon handling failed: ${String(err)}`))
+            .finally(() => {
+              chained -= 1;
+            });
         }
       },
       onClose: (reason) => {

@@ -34,13 +34,13 @@ export class SessionFeed {
     this.backlog += 1;
     if (this.backlog === BACKLOG_HIGH) this.connection.pause();
     const done = d.kind === 'message' ? this.session.receive(this.connection, d.message) : this.session.receiveGarbled(this.connection, d.reason);
-    void done
-      .catch(() => {})
-      .finally(() => {
-        this.backlog -= 1;
-        if (this.backlog === BACKLOG_HIGH / 2) this.connection.resume();
-      });
+    done.then(this.delivered, this.delivered);
   }
+
+  private readonly delivered = (): void => {
+    this.backlog -= 1;
+    if (this.backlog === BACKLOG_HIGH / 2) this.connection.resume();
+  };
 
   closed(reason: string): void {
     void this.session.connectionClosed(this.connection, reason).catch(() => {});

@@ -342,8 +342,8 @@ export class Session {
     );
   }
 
-  private async sendOne(message: OutgoingMessage): Promise<number> {
-    if (!this.loggedOn && this.settings.whenNotLoggedOn === 'reject') throw new Error(`${this.key} is not logged on`);
+  private sendOne(message: OutgoingMessage): Promise<number> {
+    if (!this.loggedOn && this.settings.whenNotLoggedOn === 'reject') return Promise.reject(new Error(`${this.key} is not logged on`));
     return this.sendApp(message);
   }
 
@@ -771,12 +771,11 @@ export class Session {
     this.enqueue(() => this.dispatch({ kind: 'disconnect', reason: `message store failed: ${text}` })).catch(() => {});
   }
 
-  async sendApp(message: OutgoingMessage): Promise<number> {
+  sendApp(message: OutgoingMessage): Promise<number> {
     try {
       this.app.toApp?.(message, this.id, false);
     } catch (err) {
-      if (err instanceof DoNotSend) return 0;
-      throw err;
+      return err instanceof DoNotSend ? Promise.resolve(0) : Promise.reject(err);
     }
     return this.persistAndSend(message);
   }
@@ -1021,7 +1020,7 @@ export class Session {
       return false;
     }
     if (!(await this.processInSequence(message, false, false))) return false;
-    return this.drainQueue();
+    return this.queued.size > 0 ? this.drainQueue() : true;
   }
 
   private async queueAhead(message: InboundMessage, seq: number): Promise<boolean> {

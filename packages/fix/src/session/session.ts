@@ -61,6 +61,12 @@ export interface SessionStatus {
 /** Outcome of the checks every logged-on inbound message goes through. */
 type Verdict = 'process' | 'done' | 'disconnected';
 
+/** A failed header check: the Reject to send (reason, text, RefTagID), and the Logout text when the connection ends. */
+interface HeaderProblem {
+  readonly reject?: readonly [reason: string, text: string, refTagID: number];
+  readonly logout?: string;
+}
+
 /**
  * An inbound message whose number is not persisted yet because an earlier one is still with the
  * application (settings.pipelineApplication). Messages the session finished itself wait here too,
@@ -934,51 +940,43 @@ export class Session {
   // Inbound checks shared by the logged-on states
 
   /** BeginString, CompIDs, SendingTime accuracy, PossDup rules: the header checks of FIX 4.4 vol. 2. */
-  async verifyHeader(message: InboundMessage, checkLatency = true): Promise<Verdict> {
-    const seq = msgSeqNum(message);
-    if (message.get(Tag.BeginString) !== this.id.beginString) {
-      await this.logoutAndDrop('Incorrect BeginString');
-      return 'disconnected';
-    }
-    if (seq === undefined) {
-      await this.logoutAndDrop('MsgSeqNum (34) missing or invalid');
-      return 'disconnected';
-    }
+  verifyHeader(message: InboundMessage, checkLatency = true): Verdict | Promise<Verdict> {
+    const problem = this.headerProblem(message, checkLatency);
+    return problem ? this.answerHeaderProblem(message, problem) : 'process';
+  }
+
+  /** The first header check the message fails, or undefined (checked without waiting for anything). */
+  private headerProblem(message: InboundMessage, checkLatency: boolean): HeaderProblem | undefined {
+    if (message.get(Tag.BeginString) !== this.id.beginString) return { logout: 'Incorrect BeginString' };
+    if (msgSeqNum(message) === undefined) return { logout: 'MsgSeqNum (34) missing or invalid' };
     if (message.get(Tag.SenderCompID) !== this.id.targetCompID || message.get(Tag.TargetCompID) !== this.id.senderCompID) {
       const refTag = message.get(Tag.SenderCompID) !== this.id.targetCompID ? Tag.SenderCompID : Tag.TargetCompID;
-      await this.rejectAndConsume(message, '9', 'CompID problem', refTag);
-      await this.logoutAndDrop('CompID problem');
-      return 'disconnected';
+      return { reject: ['9', 'CompID problem', refTag], logout: 'CompID problem' };
     }
     const sendingTime = parseUtcTimestamp(message.get(Tag.SendingTime) ?? '');
     if (Number.isNaN(sendingTime)) {
       const present = message.get(Tag.SendingTime) !== undefined;
-      await this.rejectAndConsume(message, present ? '6' : '1', present ? 'Incorrect data format for value' : 'Required tag missing', Tag.SendingTime);
-      return 'done';
+      return { reject: [present ? '6' : '1', present ? 'Incorrect data format for value' : 'Required tag missing', Tag.SendingTime] };
     }
     if (checkLatency && this.settings.checkLatency && Math.abs(this.clock.now() - sendingTime) > this.settings.maxLatencySec * 1000) {
-      await this.rejectAndConsume(message, '10', 'SendingTime accuracy problem', Tag.SendingTime);
-      await this.logoutAndDrop('SendingTime accuracy problem');
-      return 'disconnected';
+      return { reject: ['10', 'SendingTime accuracy problem', Tag.SendingTime], logout: 'SendingTime accuracy problem' };
     }
     if (message.get(Tag.PossDupFlag) === 'Y' && message.msgType !== '4') {
       const orig = message.get(Tag.OrigSendingTime);
-      if (orig === undefined) {
-        await this.rejectAndConsume(message, '1', 'Required tag missing', Tag.OrigSendingTime);
-        return 'done';
-      }
+      if (orig === undefined) return { reject: ['1', 'Required tag missing', Tag.OrigSendingTime] };
       const origTime = parseUtcTimestamp(orig);
-      if (Number.isNaN(origTime)) {
-        await this.rejectAndConsume(message, '6', 'Incorrect data format for value', Tag.OrigSendingTime);
-        return 'done';
-      }
-      if (origTime > sendingTime) {
-        await this.rejectAndConsume(message, '10', 'SendingTime accuracy problem', Tag.OrigSendingTime);
-        await this.logoutAndDrop('SendingTime accuracy problem');
-        return 'disconnected';
-      }
+      if (Number.isNaN(origTime)) return { reject: ['6', 'Incorrect data format for value', Tag.OrigSendingTime] };
+      if (origTime > sendingTime) return { reject: ['10', 'SendingTime accuracy problem', Tag.OrigSendingTime], logout: 'SendingTime accuracy problem' };
     }
-    return 'process';
+    return undefined;
+  }
+
+  /** Reject (consuming the number when it was the expected one), then Logout and close when the problem calls for it. */
+  private async answerHeaderProblem(message: InboundMessage, problem: HeaderProblem): Promise<Verdict> {
+    if (problem.reject) await this.rejectAndConsume(message, ...problem.reject);
+    if (problem.logout === undefined) return 'done';
+    await this.logoutAndDrop(problem.logout);
+    return 'disconnected';
   }
 
   /** Sends a Reject and, when the message was the one expected, consumes its number (it was processed). */
@@ -1003,7 +1001,8 @@ export class Session {
       await this.handleSequenceResetReset(message);
       return this.drainQueue();
     }
-    const verdict = await this.verifyHeader(message);
+    const checked = this.verifyHeader(message);
+    const verdict = checked === 'process' ? checked : await checked;
     if (verdict !== 'process') return verdict !== 'disconnected';
     const seq = msgSeqNum(message)!;
     if (message.msgType === '5') return this.handleLogout(message);

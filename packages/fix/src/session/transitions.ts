@@ -47,10 +47,18 @@ export const TRANSITIONS: ReadonlyArray<readonly [from: StateName, event: EventK
   ['logout',       'operatorLogout', 'logout',       'already logging out'],
 ];
 
-const allowed = new Set(TRANSITIONS.map(([from, event, to]) => `${from}|${event}|${to}`));
+/** from -> event -> the states it may lead to (looked up on every event, so no key strings are built). */
+const allowed = new Map<StateName, Map<EventKind, Set<StateName>>>();
+for (const [from, event, to] of TRANSITIONS) {
+  let byEvent = allowed.get(from);
+  if (!byEvent) allowed.set(from, (byEvent = new Map()));
+  let targets = byEvent.get(event);
+  if (!targets) byEvent.set(event, (targets = new Set()));
+  targets.add(to);
+}
 
 export function isAllowedTransition(from: StateName, event: EventKind, to: StateName): boolean {
-  return allowed.has(`${from}|${event}|${to}`);
+  return allowed.get(from)?.get(event)?.has(to) ?? false;
 }
 
 export class IllegalTransitionError extends Error {

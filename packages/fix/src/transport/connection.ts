@@ -15,15 +15,19 @@ export interface ConnectionHandlers {
 
 const DEFAULT_MAX_BUFFERED = 64 * 1024 * 1024;
 
+const WRITTEN = Promise.resolve();
+
 /**
- * One TCP or TLS connection carrying FIX. Writes made in the same tick go out in one segment (cork
- * until the next tick: batching without added latency); write() resolves once the socket can take
- * more, so a sender that awaits it respects backpressure.
+ * One TCP or TLS connection carrying FIX. Writes made in the same tick go out together at its end, as
+ * one buffer and one socket write (batching without added latency; a lone message is written as it
+ * is); write() resolves once the socket can take more, so a sender that awaits it respects backpressure.
  */
 export class FixConnection {
   readonly remoteAddress: string;
   readonly remotePort: number;
-  private corked = false;
+  /** Bytes written in this tick, handed to the socket at its end (flush). */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
   private closed = false;
   private closeReason = '';
   private readonly maxBuffered: number;
@@ -76,32 +80,36 @@ export class FixConnection {
 
   /** Queues bytes; resolves when the caller may write more. Never rejects: a dead socket just drops them. */
   write(bytes: Buffer): Promise<void> {
-    if (!this.isOpen) return Promise.resolve();
-    if (!this.corked) {
-      this.corked = true;
-      this.socket.cork();
-      process.nextTick(() => {
-        this.corked = false;
-        if (!this.socket.destroyed) this.socket.uncork();
-      });
-    }
-    const ok = this.socket.write(bytes);
-    if (this.socket.writableLength > this.maxBuffered) {
+    if (!this.isOpen) return WRITTEN;
+    if (this.pending.length === 0) process.nextTick(this.flush);
+    this.pending.push(bytes);
+    this.pendingBytes += bytes.length;
+    const queued = this.socket.writableLength + this.pendingBytes;
+    if (queued > this.maxBuffered) {
       this.destroy(`slow consumer: more than ${this.maxBuffered} bytes unsent`);
-      return Promise.resolve();
+      return WRITTEN;
     }
-    if (ok) return Promise.resolve();
+    if (queued < this.socket.writableHighWaterMark && !this.socket.writableNeedDrain) return WRITTEN;
     return new Promise((resolve) => this.drainWaiters.push(resolve));
   }
+
+  /** Hands this tick's bytes to the socket: one buffer, so one write however many messages. */
+  private readonly flush = (): void => {
+    const chunks = this.pending;
+    if (chunks.length === 0) return;
+    const length = this.pendingBytes;
+    this.pending = [];
+    this.pendingBytes = 0;
+    if (this.socket.destroyed) return;
+    // The socket took it all: a sender waiting because this tick's bytes ran over the mark goes on.
+    if (this.socket.write(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length))) this.releaseWaiters();
+  };
 
   /** Flushes what was written, then closes; forces the close if the peer does not finish in time. */
   end(reason: string, graceMs = 2000): void {
     if (!this.isOpen) return;
     this.closeReason ||= reason;
-    if (this.corked) {
-      this.corked = false;
-      this.socket.uncork();
-    }
+    this.flush();
     this.socket.end();
     const t = setTimeout(() => this.socket.destroy(), graceMs);
     t.unref();

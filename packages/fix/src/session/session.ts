@@ -29,7 +29,8 @@ export { ADMIN_MSG_TYPES };
 /** The byte channel a session writes to; FixConnection implements it. */
 export interface SessionTransport {
   readonly remoteAddress: string;
-  write(bytes: Buffer): Promise<void>;
+  /** Queues bytes. Undefined when it can take more at once, else a promise that resolves once it can. */
+  write(bytes: Buffer): Promise<void> | undefined;
   /** Flushes, then closes. */
   end(reason: string): void;
 }
@@ -236,22 +237,16 @@ export class Session {
 
   /** A message arrived on `transport` (dropped when that connection is no longer this session's). */
   receive(transport: SessionTransport, message: InboundMessage): Promise<void> {
-    return this.enqueue(async () => {
-      if (this.transport === transport) await this.dispatch({ kind: 'message', message });
-    });
+    return this.enqueue(() => (this.transport === transport ? this.dispatch({ kind: 'message', message }) : SETTLED));
   }
 
   receiveGarbled(transport: SessionTransport, reason: string): Promise<void> {
-    return this.enqueue(async () => {
-      if (this.transport === transport) await this.dispatch({ kind: 'garbled', reason });
-    });
+    return this.enqueue(() => (this.transport === transport ? this.dispatch({ kind: 'garbled', reason }) : SETTLED));
   }
 
   /** The socket of `transport` closed; ignored when the session has since moved to another connection. */
   connectionClosed(transport: SessionTransport, reason: string): Promise<void> {
-    return this.enqueue(async () => {
-      if (this.transport === transport) await this.dispatch({ kind: 'disconnect', reason });
-    });
+    return this.enqueue(() => (this.transport === transport ? this.dispatch({ kind: 'disconnect', reason }) : SETTLED));
   }
 
   /** Operator or application: log out gracefully (Logout, wait for the peer's, then close). */
@@ -580,7 +575,8 @@ export class Session {
       if (before) await before.then(ignore, ignore);
       await stored;
       if (!this.wireBroken && transport && this.transport === transport && (admin || this.loggedOn)) {
-        await this.write(encoded);
+        const taken = this.write(encoded);
+        if (taken) await taken;
         return true;
       }
       return false;
@@ -594,7 +590,7 @@ export class Session {
     while (this.wirePending > 0) await this.wireLast?.then(ignore, ignore);
   }
 
-  /** Hands the bytes to the socket; the promise (if any) resolves when the socket can take more. */
+  /** Hands the bytes to the socket; undefined when it can take more at once (see SessionTransport.write). */
   private write(encoded: Encoded): Promise<void> | undefined {
     if (!this.transport) return undefined;
     this.lastSentAt = this.clock.now();

@@ -15,12 +15,11 @@ export interface ConnectionHandlers {
 
 const DEFAULT_MAX_BUFFERED = 64 * 1024 * 1024;
 
-const WRITTEN = Promise.resolve();
-
 /**
  * One TCP or TLS connection carrying FIX. Writes made in the same tick go out together at its end, as
  * one buffer and one socket write (batching without added latency; a lone message is written as it
- * is); write() resolves once the socket can take more, so a sender that awaits it respects backpressure.
+ * is); write() returns a promise when the socket holds too much, so a sender that awaits it respects
+ * backpressure.
  */
 export class FixConnection {
   readonly remoteAddress: string;
@@ -78,18 +77,21 @@ export class FixConnection {
     this.socket.resume();
   }
 
-  /** Queues bytes; resolves when the caller may write more. Never rejects: a dead socket just drops them. */
-  write(bytes: Buffer): Promise<void> {
-    if (!this.isOpen) return WRITTEN;
+  /**
+   * Queues bytes. Undefined when the caller may write more at once, else a promise that resolves once
+   * it may. Never rejects: a dead socket just drops them.
+   */
+  write(bytes: Buffer): Promise<void> | undefined {
+    if (!this.isOpen) return undefined;
     if (this.pending.length === 0) process.nextTick(this.flush);
     this.pending.push(bytes);
     this.pendingBytes += bytes.length;
     const queued = this.socket.writableLength + this.pendingBytes;
     if (queued > this.maxBuffered) {
       this.destroy(`slow consumer: more than ${this.maxBuffered} bytes unsent`);
-      return WRITTEN;
+      return undefined;
     }
-    if (queued < this.socket.writableHighWaterMark && !this.socket.writableNeedDrain) return WRITTEN;
+    if (queued < this.socket.writableHighWaterMark && !this.socket.writableNeedDrain) return undefined;
     return new Promise((resolve) => this.drainWaiters.push(resolve));
   }
 

@@ -1521,9 +1521,15 @@ export class Session {
 /** Header and trailer fields a resend rebuilds. */
 const REBUILT_TAGS = new Set<number>([Tag.BeginString, Tag.BodyLength, Tag.MsgType, Tag.SenderCompID, Tag.TargetCompID, Tag.MsgSeqNum, Tag.SendingTime, Tag.PossDupFlag, Tag.OrigSendingTime, Tag.CheckSum]);
 
+/** MsgSeqNum (34) when it is 1 to 15 digits and at least 1 (read on every check of every message). */
 export function msgSeqNum(message: InboundMessage): number | undefined {
   const raw = message.get(Tag.MsgSeqNum);
-  if (raw === undefined || !/^\d{1,15}$/.test(raw)) return undefined;
-  const n = Number(raw);
+  if (raw === undefined || raw.length === 0 || raw.length > 15) return undefined;
+  let n = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const digit = raw.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return undefined;
+    n = n * 10 + digit;
+  }
   return n >= 1 ? n : undefined;
 }

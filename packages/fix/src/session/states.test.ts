@@ -10,7 +10,7 @@ import { createSessionCodec } from './codec-adapter';
 import { MemoryLogFactory } from './log';
 import { RecordingTransport } from './recording-transport.test-support';
 import { outgoing, type InboundMessage } from './message';
-import { Session } from './session';
+import { msgSeqNum, Session } from './session';
 import type { SessionID } from './session-id';
 import { sessionSettings, type SessionSettings } from './session-settings';
 import type { EventKind, StateName } from './session-state';
@@ -268,5 +268,26 @@ describe('logout state', () => {
     await r.receive(D(2, 'INFLIGHT'));
     assert.deepEqual(r.delivered, ['D:INFLIGHT']);
     assert.equal(r.session.state.name, 'logout');
+  });
+});
+
+describe('msgSeqNum', () => {
+  const withSeq = (raw: string): InboundMessage => ({ get: (tag: number) => (tag === 34 ? raw : undefined) }) as unknown as InboundMessage;
+  it('reads 1 to 15 digits of at least 1, and nothing else', () => {
+    for (const [raw, expected] of [
+      ['1', 1],
+      ['0042', 42],
+      ['999999999999999', 999_999_999_999_999],
+      ['0', undefined],
+      ['', undefined],
+      ['-1', undefined],
+      ['+1', undefined],
+      ['1.0', undefined],
+      [' 1', undefined],
+      ['1e3', undefined],
+      ['1000000000000000', undefined],
+    ] as const) {
+      assert.equal(msgSeqNum(withSeq(raw)), expected, `34=${raw}`);
+    }
   });
 });

@@ -133,6 +133,9 @@ export class Session {
   readonly clock: Clock;
   readonly codec: SessionCodec;
   private readonly timers: Timers;
+  /** The header fields every outbound message carries as they are (shared, never changed). */
+  private readonly senderField: readonly [number, string];
+  private readonly targetField: readonly [number, string];
 
   state: SessionState = disconnectedState;
   nextSenderMsgSeqNum = 1;
@@ -193,6 +196,8 @@ export class Session {
 
   private constructor(deps: SessionDeps) {
     this.id = deps.id;
+    this.senderField = [Tag.SenderCompID, deps.id.senderCompID];
+    this.targetField = [Tag.TargetCompID, deps.id.targetCompID];
     this.key = sessionIdToString(deps.id);
     this.settings = deps.settings;
     this.store = deps.store;
@@ -494,10 +499,10 @@ export class Session {
   // ---------------------------------------------------------------------------------------------
   // Sending
 
-  private header(seq: number, extra: ReadonlyArray<readonly [number, string]>, sendingTime: string): Array<[number, string]> {
+  private header(seq: number, extra: ReadonlyArray<readonly [number, string]>, sendingTime: string): Array<readonly [number, string]> {
     // By tag number, the order they go out in, so the codec has nothing to sort unless extras come along.
-    const header: Array<[number, string]> = [[Tag.MsgSeqNum, String(seq)], [Tag.SenderCompID, this.id.senderCompID], [Tag.SendingTime, sendingTime], [Tag.TargetCompID, this.id.targetCompID]];
-    for (const [t, v] of extra) header.push([t, v]);
+    const header: Array<readonly [number, string]> = [[Tag.MsgSeqNum, String(seq)], this.senderField, [Tag.SendingTime, sendingTime], this.targetField];
+    for (let i = 0; i < extra.length; i++) header.push(extra[i]!);
     return header;
   }
 

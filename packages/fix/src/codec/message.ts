@@ -11,16 +11,19 @@ export const FIELD_STRIDE = 4;
 const CHAR_STRINGS: readonly string[] = Array.from({ length: 256 }, (_, c) => String.fromCharCode(c));
 
 /**
- * Shared by a message and its group-entry views. `f` holds FIELD_STRIDE numbers per field in wire
- * order; a NumInGroup field's "next" skips its whole group, so walking "next" from a level's first
- * field visits that level only.
+ * Shared by a message and its group-entry views. From `base` on, `f` holds FIELD_STRIDE numbers per
+ * field in wire order (the parser cuts the tables of many messages from one array); field indexes
+ * count from 0 at `base`. A NumInGroup field's "next" skips its whole group, so walking "next" from
+ * a level's first field visits that level only.
  */
 export class FieldTable {
   private text: string | undefined;
 
   constructor(
     readonly raw: Buffer,
-    readonly f: readonly number[],
+    readonly f: Int32Array,
+    /** Slot of field 0 in f. */
+    readonly base: number,
     readonly count: number,
     readonly dictionary: Dictionary,
     /**
@@ -33,19 +36,20 @@ export class FieldTable {
   /** Whether field i's format is already known to match the given ValueType. */
   checked(i: number, type: number): boolean {
     if (!this.formatsChecked) return false;
-    const tag = this.f[i * FIELD_STRIDE]!;
+    const tag = this.f[this.base + i * FIELD_STRIDE]!;
     return tag < this.dictionary.tagLimit && this.dictionary.valueTypeByTag[tag] === type;
   }
 
   /** Whether the bytes of field i have the given ValueType's format. */
   hasFormat(i: number, type: number): boolean {
-    return this.checked(i, type) || isValidFormat(this.raw, type, this.f[i * FIELD_STRIDE + 1]!, this.f[i * FIELD_STRIDE + 2]!);
+    const slot = this.base + i * FIELD_STRIDE;
+    return this.checked(i, type) || isValidFormat(this.raw, type, this.f[slot + 1]!, this.f[slot + 2]!);
   }
 
   value(i: number): string {
-    const f = this.f;
-    const start = f[i * FIELD_STRIDE + 1]!;
-    const end = f[i * FIELD_STRIDE + 2]!;
+    const slot = this.base + i * FIELD_STRIDE;
+    const start = this.f[slot + 1]!;
+    const end = this.f[slot + 2]!;
     if (end - start === 1) return CHAR_STRINGS[this.raw[start]!]!;
     // One latin1 decode per message, then cheap substrings: faster than a native call per field
     // once a handful of fields are read, and byte offsets equal string offsets in latin1.
@@ -72,8 +76,9 @@ export class FieldView {
   /** Field index (wire position) of the first occurrence of tag at this level, or -1. */
   indexOf(tag: number): number {
     const f = this.table.f;
-    for (let i = this.from; i < this.to; i = f[i * FIELD_STRIDE + 3]!) {
-      if (f[i * FIELD_STRIDE] === tag) return i;
+    const base = this.table.base;
+    for (let i = this.from; i < this.to; i = f[base + i * FIELD_STRIDE + 3]!) {
+      if (f[base + i * FIELD_STRIDE] === tag) return i;
     }
     return -1;
   }
@@ -105,7 +110,8 @@ export class FieldView {
     const i = this.indexOf(tag);
     if (i < 0) return undefined;
     const f = this.table.f;
-    return this.table.raw.subarray(f[i * FIELD_STRIDE + 1]!, f[i * FIELD_STRIDE + 2]!);
+    const slot = this.table.base + i * FIELD_STRIDE;
+    return this.table.raw.subarray(f[slot + 1]!, f[slot + 2]!);
   }
 
   /** INT, LENGTH, SEQNUM, NUMINGROUP; decoded from the bytes, without building a string. */
@@ -114,8 +120,9 @@ export class FieldView {
     if (i < 0) return undefined;
     const f = this.table.f;
     const raw = this.table.raw;
-    let p = f[i * FIELD_STRIDE + 1]!;
-    const end = f[i * FIELD_STRIDE + 2]!;
+    const slot = this.table.base + i * FIELD_STRIDE;
+    let p = f[slot + 1]!;
+    const end = f[slot + 2]!;
     const negative = raw[p] === 0x2d;
     if (negative) p++;
     if (p === end || end - p > 15) throw new FixValueError(tag, this.table.value(i), 'integer');
@@ -161,8 +168,9 @@ export class FieldView {
     const i = this.indexOf(tag);
     if (i < 0) return undefined;
     const f = this.table.f;
-    const start = f[i * FIELD_STRIDE + 1]!;
-    const end = f[i * FIELD_STRIDE + 2]!;
+    const slot = this.table.base + i * FIELD_STRIDE;
+    const start = f[slot + 1]!;
+    const end = f[slot + 2]!;
     const raw = this.table.raw;
     if (!this.table.hasFormat(i, ValueType.UtcTimestamp)) throw new FixValueError(tag, this.table.value(i), 'UTCTimestamp');
     // Format known good: read the digits straight from the bytes.
@@ -217,7 +225,7 @@ export class FieldView {
     const i = this.indexOf(countTag);
     if (i < 0) return [];
     const starts = this.entryStarts(i);
-    const end = this.table.f[i * FIELD_STRIDE + 3]!;
+    const end = this.table.f[this.table.base + i * FIELD_STRIDE + 3]!;
     const entries: FixGroupEntry[] = new Array(starts.length);
     for (let k = 0; k < starts.length; k++) entries[k] = new FixGroupEntry(this.table, starts[k]!, k + 1 < starts.length ? starts[k + 1]! : end);
     return entries;
@@ -226,12 +234,13 @@ export class FieldView {
   // An entry starts at each occurrence of the group's first field (the delimiter) at the group's level.
   private entryStarts(countIndex: number): number[] {
     const f = this.table.f;
-    const end = f[countIndex * FIELD_STRIDE + 3]!;
+    const base = this.table.base;
+    const end = f[base + countIndex * FIELD_STRIDE + 3]!;
     const first = countIndex + 1;
     if (first >= end) return [];
-    const delimiter = f[first * FIELD_STRIDE]!;
+    const delimiter = f[base + first * FIELD_STRIDE]!;
     const starts: number[] = [];
-    for (let k = first; k < end; k = f[k * FIELD_STRIDE + 3]!) if (f[k * FIELD_STRIDE] === delimiter) starts.push(k);
+    for (let k = first; k < end; k = f[base + k * FIELD_STRIDE + 3]!) if (f[base + k * FIELD_STRIDE] === delimiter) starts.push(k);
     return starts;
   }
 
@@ -239,8 +248,9 @@ export class FieldView {
   fields(): Array<[tag: number, value: string]> {
     const out: Array<[number, string]> = [];
     const f = this.table.f;
-    for (let i = this.from; i < this.to; i = f[i * FIELD_STRIDE + 3]!) {
-      const tag = f[i * FIELD_STRIDE]!;
+    const base = this.table.base;
+    for (let i = this.from; i < this.to; i = f[base + i * FIELD_STRIDE + 3]!) {
+      const tag = f[base + i * FIELD_STRIDE]!;
       if (this.accepts(tag)) out.push([tag, this.table.value(i)]);
     }
     return out;
@@ -379,7 +389,7 @@ export class FixMessage extends FieldView {
   /** Every field in wire order, group members included, as [tag, value]. */
   allFields(): Array<[tag: number, value: string]> {
     const out: Array<[number, string]> = new Array(this.table.count);
-    for (let i = 0; i < this.table.count; i++) out[i] = [this.table.f[i * FIELD_STRIDE]!, this.table.value(i)];
+    for (let i = 0; i < this.table.count; i++) out[i] = [this.table.f[this.table.base + i * FIELD_STRIDE]!, this.table.value(i)];
     return out;
   }
 

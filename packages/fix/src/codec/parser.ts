@@ -13,6 +13,11 @@ const STAMP_LIMIT = 10_000;
 /** Deeper nesting than any dictionary defines means hostile input; the cap bounds the work. */
 const MAX_GROUP_DEPTH = 16;
 const MAX_TAG_DIGITS = 9;
+/**
+ * Field tables of consecutive messages are cut from one shared Int32Array of this many slots, so a
+ * message costs no table allocation of its own; a message keeps its slab alive.
+ */
+const SLAB_SLOTS = 16_384;
 
 const NO_ERROR = -1;
 const UNREADABLE_COUNT = -2;
@@ -42,6 +47,10 @@ export class FixParser implements TopLevelIndex {
   epoch = 0;
   /** @internal Messages parsed so far; a message whose count is current owns the stamps outright. */
   parseCount = 0;
+
+  // Where the next message's field table starts: slab[slabUsed...] is not used by any message.
+  private slab = new Int32Array(SLAB_SLOTS);
+  private slabUsed = 0;
 
   // Open repeating groups, by depth - 1.
   private readonly groupDef: GroupDef[] = [];
@@ -93,8 +102,14 @@ export class FixParser implements TopLevelIndex {
     const trailerKind = dict.trailer.memberKind;
     const checks = this.checks;
     const len = raw.length;
-    // Sized for ~one field per 8 bytes (4 slots each) to avoid regrowing while pushing.
-    const f: number[] = new Array<number>(len >> 1);
+    // Every field takes at least 3 bytes (a tag digit, '=', SOH): reserve room for that many.
+    const reserve = ((len / 3) | 0) * FIELD_STRIDE + FIELD_STRIDE;
+    if (this.slabUsed + reserve > this.slab.length) {
+      this.slab = new Int32Array(Math.max(SLAB_SLOTS, reserve));
+      this.slabUsed = 0;
+    }
+    const f = this.slab;
+    const base = this.slabUsed;
 
     this.parseCount++;
     this.wrapScopesIfNeeded(len);
@@ -148,8 +163,8 @@ export class FixParser implements TopLevelIndex {
       let valueEnd = -1;
       if (tag < tagLimit) {
         const lengthTag = lengthTagByDataTag[tag]!;
-        if (lengthTag !== 0 && n > 0 && f[(n - 1) * FIELD_STRIDE] === lengthTag) {
-          const dataLength = unsignedAt(raw, f[(n - 1) * FIELD_STRIDE + 1]!, f[(n - 1) * FIELD_STRIDE + 2]!);
+        if (lengthTag !== 0 && n > 0 && f[base + (n - 1) * FIELD_STRIDE] === lengthTag) {
+          const dataLength = unsignedAt(raw, f[base + (n - 1) * FIELD_STRIDE + 1]!, f[base + (n - 1) * FIELD_STRIDE + 2]!);
           if (dataLength >= 0) {
             valueEnd = valueStart + dataLength;
             if (valueEnd >= len || raw[valueEnd] !== SOH) {
@@ -165,7 +180,7 @@ export class FixParser implements TopLevelIndex {
       }
       pos = valueEnd + 1;
       const index = n++;
-      const slot = index * FIELD_STRIDE;
+      const slot = base + index * FIELD_STRIDE;
       f[slot] = tag;
       f[slot + 1] = valueStart;
       f[slot + 2] = valueEnd;
@@ -236,7 +251,7 @@ export class FixParser implements TopLevelIndex {
             handled = true;
             break;
           }
-          this.closeGroup(depth, index, f);
+          this.closeGroup(depth, index, f, base);
           depth--;
         }
         if (garbled !== undefined) break;
@@ -277,7 +292,7 @@ export class FixParser implements TopLevelIndex {
           topStamps[tag] = messageScope;
           topIndex[tag] = index;
         }
-      } else if (validate && this.seenAtTopLevel(f, index, tag)) this.noteFieldError(RejectReason.TagAppearsMoreThanOnce, tag);
+      } else if (validate && this.seenAtTopLevel(f, base, index, tag)) this.noteFieldError(RejectReason.TagAppearsMoreThanOnce, tag);
 
       if (where === Placement.HeaderGroup || where === Placement.BodyGroup) {
         const g = where === Placement.HeaderGroup ? dict.header.groups.get(tag)! : def!.body.groups.get(tag)!;
@@ -294,9 +309,9 @@ export class FixParser implements TopLevelIndex {
       }
     }
 
-    if (garbled === undefined && (n < 4 || f[(n - 1) * FIELD_STRIDE] !== 10)) garbled = 'CheckSum (10) must be the last field';
+    if (garbled === undefined && (n < 4 || f[base + (n - 1) * FIELD_STRIDE] !== 10)) garbled = 'CheckSum (10) must be the last field';
     while (depth > 0) {
-      this.closeGroup(depth, n, f);
+      this.closeGroup(depth, n, f, base);
       depth--;
     }
 
@@ -313,9 +328,10 @@ export class FixParser implements TopLevelIndex {
         else if (this.fieldReason !== NO_ERROR) result = rejection(this.fieldReason as RejectReason, this.fieldRef);
       }
     }
+    this.slabUsed = base + n * FIELD_STRIDE;
     const lookup = garbled === undefined ? this : undefined;
     const clean = validate && garbled === undefined && result === undefined;
-    return new FixMessage(new FieldTable(raw, f, n, dict, clean), beginString, msgType, msgSeqNum, def, garbled, result, lookup, messageScope, epoch, this.parseCount);
+    return new FixMessage(new FieldTable(raw, f, base, n, dict, clean), beginString, msgType, msgSeqNum, def, garbled, result, lookup, messageScope, epoch, this.parseCount);
   }
 
   private nextScope(): number {
@@ -353,10 +369,10 @@ export class FixParser implements TopLevelIndex {
   }
 
   /** Ends the group at this depth just before field `end`: links its count field past it, checks the count. */
-  private closeGroup(depth: number, end: number, f: number[]): void {
+  private closeGroup(depth: number, end: number, f: Int32Array, base: number): void {
     const d = depth - 1;
     this.closeEntry(depth);
-    f[this.groupCountIndex[d]! * FIELD_STRIDE + 3] = end;
+    f[base + this.groupCountIndex[d]! * FIELD_STRIDE + 3] = end;
     const declared = this.groupDeclared[d]!;
     // A malformed count is reported by the format check of the count field itself.
     if (this.options.validate && declared !== -1 && declared !== this.groupEntries[d]) {
@@ -382,8 +398,8 @@ export class FixParser implements TopLevelIndex {
     }
   }
 
-  private seenAtTopLevel(f: number[], index: number, tag: number): boolean {
-    for (let i = 0; i < index; i = f[i * FIELD_STRIDE + 3]!) if (f[i * FIELD_STRIDE] === tag) return true;
+  private seenAtTopLevel(f: Int32Array, base: number, index: number, tag: number): boolean {
+    for (let i = 0; i < index; i = f[base + i * FIELD_STRIDE + 3]!) if (f[base + i * FIELD_STRIDE] === tag) return true;
     return false;
   }
 

@@ -3,7 +3,7 @@ import { ValueType, type Dictionary, type MessageDef } from '../dictionary/dicti
 import { isValidFormat } from './format';
 import type { TopLevelIndex } from './parser';
 import type { FixRejection } from './rejection';
-import { FixTimestamp, FixValueError, parseMonthYear, parseUtcTimeOnly, type FixMonthYear } from './values';
+import { FixTimestamp, FixValueError, parseMonthYear, parseUtcTimeOnly, utcEpochMs, type FixMonthYear } from './values';
 
 /** Field table stride: tag, value start, value end, index of the next field at the same level. */
 export const FIELD_STRIDE = 4;
@@ -149,9 +149,11 @@ export class FieldView {
   getChar(tag: number): string | undefined {
     const i = this.indexOf(tag);
     if (i < 0) return undefined;
-    const v = this.table.value(i);
-    if (v.length !== 1) throw new FixValueError(tag, v, 'char');
-    return v;
+    const table = this.table;
+    const slot = table.base + i * FIELD_STRIDE;
+    const start = table.f[slot + 1]!;
+    if (table.f[slot + 2]! - start !== 1) throw new FixValueError(tag, table.value(i), 'char');
+    return CHAR_STRINGS[table.raw[start]!]!;
   }
 
   /** BOOLEAN: Y → true, N → false. */
@@ -181,9 +183,9 @@ export class FieldView {
       if (fraction > 1) millis += (raw[start + 19]! - 0x30) * 10;
       if (fraction > 2) millis += raw[start + 20]! - 0x30;
     }
-    const ms = Date.UTC(
+    const ms = utcEpochMs(
       (raw[start]! - 0x30) * 1000 + (raw[start + 1]! - 0x30) * 100 + (raw[start + 2]! - 0x30) * 10 + (raw[start + 3]! - 0x30),
-      (raw[start + 4]! - 0x30) * 10 + (raw[start + 5]! - 0x30) - 1,
+      (raw[start + 4]! - 0x30) * 10 + (raw[start + 5]! - 0x30),
       (raw[start + 6]! - 0x30) * 10 + (raw[start + 7]! - 0x30),
       (raw[start + 9]! - 0x30) * 10 + (raw[start + 10]! - 0x30),
       (raw[start + 12]! - 0x30) * 10 + (raw[start + 13]! - 0x30),
@@ -214,7 +216,10 @@ export class FieldView {
   /** Number of entries actually present in a repeating group (0 when absent). */
   groupSize(countTag: number): number {
     const i = this.indexOf(countTag);
-    return i < 0 ? 0 : this.entryStarts(i).length;
+    if (i < 0) return 0;
+    let size = 0;
+    this.forEachEntry(i, () => size++);
+    return size;
   }
 
   /**
@@ -222,26 +227,29 @@ export class FieldView {
    * with the same getters, nested groups included. Empty when the group is absent.
    */
   getGroup(countTag: number): FixGroupEntry[] {
+    const entries: FixGroupEntry[] = [];
     const i = this.indexOf(countTag);
-    if (i < 0) return [];
-    const starts = this.entryStarts(i);
-    const end = this.table.f[this.table.base + i * FIELD_STRIDE + 3]!;
-    const entries: FixGroupEntry[] = new Array(starts.length);
-    for (let k = 0; k < starts.length; k++) entries[k] = new FixGroupEntry(this.table, starts[k]!, k + 1 < starts.length ? starts[k + 1]! : end);
+    if (i >= 0) this.forEachEntry(i, (from, to) => entries.push(new FixGroupEntry(this.table, from, to)));
     return entries;
   }
 
-  // An entry starts at each occurrence of the group's first field (the delimiter) at the group's level.
-  private entryStarts(countIndex: number): number[] {
+  // An entry starts at each occurrence of the group's first field (the delimiter) at the group's
+  // level and ends where the next one starts, the last one where the group ends.
+  private forEachEntry(countIndex: number, entry: (from: number, to: number) => void): void {
     const f = this.table.f;
     const base = this.table.base;
     const end = f[base + countIndex * FIELD_STRIDE + 3]!;
     const first = countIndex + 1;
-    if (first >= end) return [];
+    if (first >= end) return;
     const delimiter = f[base + first * FIELD_STRIDE]!;
-    const starts: number[] = [];
-    for (let k = first; k < end; k = f[base + k * FIELD_STRIDE + 3]!) if (f[base + k * FIELD_STRIDE] === delimiter) starts.push(k);
-    return starts;
+    let from = first;
+    for (let k = f[base + first * FIELD_STRIDE + 3]!; k < end; k = f[base + k * FIELD_STRIDE + 3]!) {
+      if (f[base + k * FIELD_STRIDE] === delimiter) {
+        entry(from, k);
+        from = k;
+      }
+    }
+    entry(from, end);
   }
 
   /** This level's fields in wire order as [tag, value]; groups appear as their count field only. */

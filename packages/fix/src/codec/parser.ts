@@ -22,6 +22,17 @@ const SLAB_SLOTS = 16_384;
 const NO_ERROR = -1;
 const UNREADABLE_COUNT = -2;
 
+/** What a tag's non-empty value needs checked, in FixParser.checks. */
+const Check = {
+  None: 0,
+  /** One byte from the tag's charEnum; any allowed byte also passes the type's format. */
+  CharEnum: 1,
+  /** The type's format, no enum. */
+  Format: 2,
+  /** Anything else (string enums, enums whose values can fail the format): valueProblem. */
+  Full: 3,
+} as const;
+
 /** Where a FixMessage can find its top-level fields in O(1) while its parser has not moved on. */
 export interface TopLevelIndex {
   readonly stamps: Uint32Array;
@@ -66,7 +77,7 @@ export class FixParser implements TopLevelIndex {
   private requiredRef = 0;
 
   private readonly beginStringBytes: Buffer;
-  /** By tag: 1 when the value has a format or enum to check (STRING without enum and DATA have none). */
+  /** By tag: the Check a non-empty value needs (STRING without enum and DATA need none). */
   private readonly checks: Uint8Array;
 
   constructor(dictionary: Dictionary = Dictionary.fix44(), options: Partial<ValidationOptions> = {}) {
@@ -74,11 +85,17 @@ export class FixParser implements TopLevelIndex {
     this.beginStringBytes = Buffer.from(dictionary.beginString, 'latin1');
     this.checks = new Uint8Array(dictionary.tagLimit);
     for (const field of dictionary.fields) {
-      const plain = field.valueType === ValueType.String || field.valueType === ValueType.Data;
+      const tag = field.tag;
+      const type = field.valueType;
+      const charEnum = dictionary.charEnumByTag[tag];
       // MsgType is checked against the message definitions, not its enum.
-      if (field.tag !== 35 && (!plain || dictionary.charEnumByTag[field.tag] !== undefined || dictionary.stringEnumByTag[field.tag] !== undefined)) {
-        this.checks[field.tag] = 1;
-      }
+      if (tag === 35) continue;
+      if (charEnum !== undefined) {
+        let formatHolds = true;
+        for (let c = 0; c < 256; c++) if (charEnum[c] === 1 && type !== ValueType.String && !isValidFormat(Uint8Array.of(c), type, 0, 1)) formatHolds = false;
+        this.checks[tag] = formatHolds ? Check.CharEnum : Check.Full;
+      } else if (dictionary.stringEnumByTag[tag] !== undefined) this.checks[tag] = Check.Full;
+      else if (type !== ValueType.String && type !== ValueType.Data) this.checks[tag] = Check.Format;
     }
     this.options = { ...DEFAULT_VALIDATION, ...options };
     this.stamps = new Uint32Array(Math.max(STAMP_LIMIT, dictionary.tagLimit));
@@ -256,9 +273,12 @@ export class FixParser implements TopLevelIndex {
         }
         if (garbled !== undefined) break;
         if (handled) {
-          if (validate && this.fieldReason === NO_ERROR && (valueStart === valueEnd || (tag < tagLimit && checks[tag] !== 0))) {
-            const problem = valueProblem(dict, opts.validateFieldsHaveValues, raw, tag, valueStart, valueEnd);
-            if (problem !== NO_ERROR) this.noteFieldError(problem, tag);
+          if (validate && this.fieldReason === NO_ERROR) {
+            const check = tag < tagLimit ? checks[tag]! : Check.None;
+            if (valueStart === valueEnd || check !== Check.None) {
+              const problem = this.valueCheck(raw, tag, check, valueStart, valueEnd);
+              if (problem !== NO_ERROR) this.noteFieldError(problem, tag);
+            }
           }
           continue;
         }
@@ -302,8 +322,9 @@ export class FixParser implements TopLevelIndex {
 
       if (validate && this.fieldReason === NO_ERROR) {
         if (where === Placement.None) this.checkUnknownTag(tag);
-        if (this.fieldReason === NO_ERROR && (valueStart === valueEnd || (tag < tagLimit && checks[tag] !== 0))) {
-          const problem = valueProblem(dict, opts.validateFieldsHaveValues, raw, tag, valueStart, valueEnd);
+        const check = tag < tagLimit ? checks[tag]! : Check.None;
+        if (this.fieldReason === NO_ERROR && (valueStart === valueEnd || check !== Check.None)) {
+          const problem = this.valueCheck(raw, tag, check, valueStart, valueEnd);
           if (problem !== NO_ERROR) this.noteFieldError(problem, tag);
         }
       }
@@ -389,6 +410,18 @@ export class FixParser implements TopLevelIndex {
         return;
       }
     }
+  }
+
+  /** RejectReason for a value, or NO_ERROR; the common cases without the general valueProblem. */
+  private valueCheck(raw: Buffer, tag: number, check: number, start: number, end: number): number {
+    if (start !== end) {
+      if (check === Check.CharEnum) {
+        if (end - start === 1 && this.dictionary.charEnumByTag[tag]![raw[start]!] === 1) return NO_ERROR;
+      } else if (check === Check.Format) {
+        return isValidFormat(raw, this.dictionary.valueTypeByTag[tag]!, start, end) ? NO_ERROR : RejectReason.IncorrectDataFormatForValue;
+      }
+    }
+    return valueProblem(this.dictionary, this.options.validateFieldsHaveValues, raw, tag, start, end);
   }
 
   private noteFieldError(reason: number, tag: number): void {

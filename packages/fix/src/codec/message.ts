@@ -10,6 +10,15 @@ export const FIELD_STRIDE = 4;
 
 const CHAR_STRINGS: readonly string[] = Array.from({ length: 256 }, (_, c) => String.fromCharCode(c));
 
+// Buffer's latin1 decoder itself: Buffer#toString spends about as long checking its arguments and
+// looking up the encoding as decoding a small message. Not part of Node's documented API, so
+// toString stays the fallback.
+const latin1Slice = (Buffer.prototype as { latin1Slice?: (this: Buffer, start: number, end: number) => string }).latin1Slice;
+
+function decodeLatin1(raw: Buffer): string {
+  return latin1Slice !== undefined ? latin1Slice.call(raw, 0, raw.length) : raw.toString('latin1');
+}
+
 /**
  * Shared by a message and its group-entry views. From `base` on, `f` holds FIELD_STRIDE numbers per
  * field in wire order (the parser cuts the tables of many messages from one array); field indexes
@@ -53,12 +62,12 @@ export class FieldTable {
     if (end - start === 1) return CHAR_STRINGS[this.raw[start]!]!;
     // One latin1 decode per message, then cheap substrings: faster than a native call per field
     // once a handful of fields are read, and byte offsets equal string offsets in latin1.
-    this.text ??= this.raw.toString('latin1');
+    this.text ??= decodeLatin1(this.raw);
     return this.text.substring(start, end);
   }
 
   get latin1(): string {
-    return (this.text ??= this.raw.toString('latin1'));
+    return (this.text ??= decodeLatin1(this.raw));
   }
 }
 
@@ -216,10 +225,7 @@ export class FieldView {
   /** Number of entries actually present in a repeating group (0 when absent). */
   groupSize(countTag: number): number {
     const i = this.indexOf(countTag);
-    if (i < 0) return 0;
-    let size = 0;
-    this.forEachEntry(i, () => size++);
-    return size;
+    return i < 0 ? 0 : this.entryCount(i);
   }
 
   /**
@@ -227,29 +233,39 @@ export class FieldView {
    * with the same getters, nested groups included. Empty when the group is absent.
    */
   getGroup(countTag: number): FixGroupEntry[] {
-    const entries: FixGroupEntry[] = [];
     const i = this.indexOf(countTag);
-    if (i >= 0) this.forEachEntry(i, (from, to) => entries.push(new FixGroupEntry(this.table, from, to)));
+    if (i < 0) return [];
+    // An entry starts at each occurrence of the group's first field (the delimiter) at the group's
+    // level and ends where the next one starts, the last one where the group ends.
+    const table = this.table;
+    const f = table.f;
+    const base = table.base;
+    const end = f[base + i * FIELD_STRIDE + 3]!;
+    const entries: FixGroupEntry[] = new Array(this.entryCount(i));
+    if (entries.length === 0) return entries;
+    const delimiter = f[base + (i + 1) * FIELD_STRIDE]!;
+    let from = i + 1;
+    let k = 0;
+    for (let j = f[base + from * FIELD_STRIDE + 3]!; j < end; j = f[base + j * FIELD_STRIDE + 3]!) {
+      if (f[base + j * FIELD_STRIDE] === delimiter) {
+        entries[k++] = new FixGroupEntry(table, from, j);
+        from = j;
+      }
+    }
+    entries[k] = new FixGroupEntry(table, from, end);
     return entries;
   }
 
-  // An entry starts at each occurrence of the group's first field (the delimiter) at the group's
-  // level and ends where the next one starts, the last one where the group ends.
-  private forEachEntry(countIndex: number, entry: (from: number, to: number) => void): void {
+  private entryCount(countIndex: number): number {
     const f = this.table.f;
     const base = this.table.base;
     const end = f[base + countIndex * FIELD_STRIDE + 3]!;
     const first = countIndex + 1;
-    if (first >= end) return;
+    if (first >= end) return 0;
     const delimiter = f[base + first * FIELD_STRIDE]!;
-    let from = first;
-    for (let k = f[base + first * FIELD_STRIDE + 3]!; k < end; k = f[base + k * FIELD_STRIDE + 3]!) {
-      if (f[base + k * FIELD_STRIDE] === delimiter) {
-        entry(from, k);
-        from = k;
-      }
-    }
-    entry(from, end);
+    let count = 0;
+    for (let j = first; j < end; j = f[base + j * FIELD_STRIDE + 3]!) if (f[base + j * FIELD_STRIDE] === delimiter) count++;
+    return count;
   }
 
   /** This level's fields in wire order as [tag, value]; groups appear as their count field only. */

@@ -22,7 +22,7 @@ const SLAB_SLOTS = 16_384;
 const NO_ERROR = -1;
 const UNREADABLE_COUNT = -2;
 
-/** What a tag's non-empty value needs checked, in FixParser.checks. */
+/** What a tag's non-empty value needs checked: the low 2 bits of FixParser.checks. */
 const Check = {
   None: 0,
   /** One byte from the tag's charEnum; any allowed byte also passes the type's format. */
@@ -77,13 +77,21 @@ export class FixParser implements TopLevelIndex {
   private requiredRef = 0;
 
   private readonly beginStringBytes: Buffer;
-  /** By tag: the Check a non-empty value needs (STRING without enum and DATA need none). */
-  private readonly checks: Uint8Array;
+  /**
+   * By tag: the Check a non-empty value needs (STRING without enum and DATA need none); for
+   * Check.CharEnum, bits 2 and up number the tag's 256-byte row in charAllowed.
+   */
+  private readonly checks: Uint16Array;
+  /** Rows of 256 bytes, 1 where that byte is an allowed single-character value. */
+  private readonly charAllowed: Uint8Array;
+  private readonly valueTypes: Uint8Array;
 
   constructor(dictionary: Dictionary = Dictionary.fix44(), options: Partial<ValidationOptions> = {}) {
     this.dictionary = dictionary;
     this.beginStringBytes = Buffer.from(dictionary.beginString, 'latin1');
-    this.checks = new Uint8Array(dictionary.tagLimit);
+    this.checks = new Uint16Array(dictionary.tagLimit);
+    this.valueTypes = dictionary.valueTypeByTag;
+    const rows: Uint8Array[] = [];
     for (const field of dictionary.fields) {
       const tag = field.tag;
       const type = field.valueType;
@@ -93,10 +101,15 @@ export class FixParser implements TopLevelIndex {
       if (charEnum !== undefined) {
         let formatHolds = true;
         for (let c = 0; c < 256; c++) if (charEnum[c] === 1 && type !== ValueType.String && !isValidFormat(Uint8Array.of(c), type, 0, 1)) formatHolds = false;
-        this.checks[tag] = formatHolds ? Check.CharEnum : Check.Full;
+        if (formatHolds) {
+          this.checks[tag] = Check.CharEnum | (rows.length << 2);
+          rows.push(charEnum);
+        } else this.checks[tag] = Check.Full;
       } else if (dictionary.stringEnumByTag[tag] !== undefined) this.checks[tag] = Check.Full;
       else if (type !== ValueType.String && type !== ValueType.Data) this.checks[tag] = Check.Format;
     }
+    this.charAllowed = new Uint8Array(rows.length * 256);
+    rows.forEach((row, k) => this.charAllowed.set(row.subarray(0, 256), k * 256));
     this.options = { ...DEFAULT_VALIDATION, ...options };
     this.stamps = new Uint32Array(Math.max(STAMP_LIMIT, dictionary.tagLimit));
     this.index = new Int32Array(this.stamps.length);
@@ -415,10 +428,11 @@ export class FixParser implements TopLevelIndex {
   /** RejectReason for a value, or NO_ERROR; the common cases without the general valueProblem. */
   private valueCheck(raw: Buffer, tag: number, check: number, start: number, end: number): number {
     if (start !== end) {
-      if (check === Check.CharEnum) {
-        if (end - start === 1 && this.dictionary.charEnumByTag[tag]![raw[start]!] === 1) return NO_ERROR;
-      } else if (check === Check.Format) {
-        return isValidFormat(raw, this.dictionary.valueTypeByTag[tag]!, start, end) ? NO_ERROR : RejectReason.IncorrectDataFormatForValue;
+      const kind = check & 3;
+      if (kind === Check.CharEnum) {
+        if (end - start === 1 && this.charAllowed[((check >> 2) << 8) | raw[start]!] === 1) return NO_ERROR;
+      } else if (kind === Check.Format) {
+        return isValidFormat(raw, this.valueTypes[tag]!, start, end) ? NO_ERROR : RejectReason.IncorrectDataFormatForValue;
       }
     }
     return valueProblem(this.dictionary, this.options.validateFieldsHaveValues, raw, tag, start, end);

@@ -9,6 +9,8 @@ const MAX_BODY_LENGTH_DIGITS = 9;
 /** "10=" + three digits + SOH. */
 const TRAILER_LENGTH = 7;
 const START = Buffer.from('8=FIX', 'latin1');
+/** The pending bytes when there are none; zero-length, so sharing it is safe. */
+const EMPTY = Buffer.alloc(0);
 
 export type Frame =
   /** A complete message whose BodyLength and CheckSum are correct. */
@@ -39,7 +41,7 @@ export class FixFramer {
   private readonly copyMessages: boolean;
   private readonly beginStringBytes: Buffer;
   /** Unconsumed bytes; always either empty, a partial "8=FIX" prefix, or starting at a message's "8=". */
-  private pending: Buffer = Buffer.alloc(0);
+  private pending: Buffer = EMPTY;
   // Early-end scan state for an incomplete frame, relative to its first byte (see scanForEarlyEnd):
   // prefix[i] is the byte sum of the frame's first i bytes, known up to prefixLength.
   private scanPos = 0;
@@ -67,7 +69,7 @@ export class FixFramer {
 
   /** Forget any partial message (on disconnect). */
   reset(): void {
-    this.pending = Buffer.alloc(0);
+    this.pending = EMPTY;
     this.resetScan();
   }
 
@@ -79,7 +81,7 @@ export class FixFramer {
     else if (chunk.length === 0) data = this.pending;
     else data = Buffer.concat([this.pending, chunk]);
     const keepScan = this.pending.length > 0;
-    this.pending = Buffer.alloc(0);
+    this.pending = EMPTY;
     this.scan(data, frames, keepScan);
     return frames;
   }
@@ -178,14 +180,15 @@ export class FixFramer {
         continue;
       }
       let sum = 0;
-      for (let k = start; k < checksumStart; k++) sum += data[k]!;
+      let k = start;
+      for (const unrolled = checksumStart - 3; k < unrolled; k += 4) sum += data[k]! + data[k + 1]! + data[k + 2]! + data[k + 3]!;
+      for (; k < checksumStart; k++) sum += data[k]!;
       if ((sum & 0xff) !== d0 * 100 + d1 * 10 + d2) {
         pos = this.garbled(data, frames, start, end, `CheckSum (10) mismatch: computed ${pad3(sum & 0xff)}`);
         firstFrame = false;
         continue;
       }
-      const view = data.subarray(start, end);
-      const bytes = this.copyMessages ? Buffer.from(view) : view;
+      const bytes = this.copyMessages ? copyOut(data, start, end) : data.subarray(start, end);
       if (this.isExpectedBeginString(data, start + 2, bsEnd)) frames.push({ kind: 'message', bytes });
       else frames.push({ kind: 'wrongBeginString', bytes, beginString: data.toString('latin1', start + 2, bsEnd) });
       pos = end;
@@ -195,6 +198,8 @@ export class FixFramer {
   }
 
   private findStart(data: Buffer, from: number): number {
+    // Too few bytes left for "8=FIX" (the caller keeps a partial one): no need to search.
+    if (from + START.length > data.length) return -1;
     if (
       from + 5 <= data.length &&
       data[from] === 0x38 &&
@@ -225,7 +230,7 @@ export class FixFramer {
   }
 
   private savePending(data: Buffer, from: number, resumeScan: boolean): void {
-    this.pending = from < data.length ? Buffer.from(data.subarray(from)) : Buffer.alloc(0);
+    this.pending = from < data.length ? copyOut(data, from, data.length) : EMPTY;
     if (!resumeScan) this.resetScan();
   }
 
@@ -313,6 +318,13 @@ export class FixFramer {
     if (frame[checksumStart - 1] !== SOH || !isTrailerAt(frame, checksumStart)) return FrameVerdict.Invalid;
     return ((prefix[checksumStart]! - prefix[at]!) & 0xff) === trailerValue(frame, checksumStart) ? FrameVerdict.Valid : FrameVerdict.Invalid;
   }
+}
+
+/** A copy of data[start, end) in a buffer of its own, without first making a view of the range. */
+function copyOut(data: Buffer, start: number, end: number): Buffer {
+  const copy = Buffer.allocUnsafe(end - start);
+  copy.set(new Uint8Array(data.buffer, data.byteOffset + start, end - start));
+  return copy;
 }
 
 const enum FrameVerdict {

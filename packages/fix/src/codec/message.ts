@@ -3,24 +3,36 @@ import { ValueType, type Dictionary, type MessageDef } from '../dictionary/dicti
 import { isValidFormat } from './format';
 import type { TopLevelIndex } from './parser';
 import type { FixRejection } from './rejection';
-import { FixTimestamp, FixValueError, parseMonthYear, parseUtcTimeOnly, type FixMonthYear } from './values';
+import { FixTimestamp, FixValueError, parseMonthYear, parseUtcTimeOnly, utcEpochMs, type FixMonthYear } from './values';
 
 /** Field table stride: tag, value start, value end, index of the next field at the same level. */
 export const FIELD_STRIDE = 4;
 
 const CHAR_STRINGS: readonly string[] = Array.from({ length: 256 }, (_, c) => String.fromCharCode(c));
 
+// Buffer's latin1 decoder itself: Buffer#toString spends about as long checking its arguments and
+// looking up the encoding as decoding a small message. Not part of Node's documented API, so
+// toString stays the fallback.
+const latin1Slice = (Buffer.prototype as { latin1Slice?: (this: Buffer, start: number, end: number) => string }).latin1Slice;
+
+function decodeLatin1(raw: Buffer): string {
+  return latin1Slice !== undefined ? latin1Slice.call(raw, 0, raw.length) : raw.toString('latin1');
+}
+
 /**
- * Shared by a message and its group-entry views. `f` holds FIELD_STRIDE numbers per field in wire
- * order; a NumInGroup field's "next" skips its whole group, so walking "next" from a level's first
- * field visits that level only.
+ * Shared by a message and its group-entry views. From `base` on, `f` holds FIELD_STRIDE numbers per
+ * field in wire order (the parser cuts the tables of many messages from one array); field indexes
+ * count from 0 at `base`. A NumInGroup field's "next" skips its whole group, so walking "next" from
+ * a level's first field visits that level only.
  */
 export class FieldTable {
   private text: string | undefined;
 
   constructor(
     readonly raw: Buffer,
-    readonly f: readonly number[],
+    readonly f: Int32Array,
+    /** Slot of field 0 in f. */
+    readonly base: number,
     readonly count: number,
     readonly dictionary: Dictionary,
     /**
@@ -33,28 +45,29 @@ export class FieldTable {
   /** Whether field i's format is already known to match the given ValueType. */
   checked(i: number, type: number): boolean {
     if (!this.formatsChecked) return false;
-    const tag = this.f[i * FIELD_STRIDE]!;
+    const tag = this.f[this.base + i * FIELD_STRIDE]!;
     return tag < this.dictionary.tagLimit && this.dictionary.valueTypeByTag[tag] === type;
   }
 
   /** Whether the bytes of field i have the given ValueType's format. */
   hasFormat(i: number, type: number): boolean {
-    return this.checked(i, type) || isValidFormat(this.raw, type, this.f[i * FIELD_STRIDE + 1]!, this.f[i * FIELD_STRIDE + 2]!);
+    const slot = this.base + i * FIELD_STRIDE;
+    return this.checked(i, type) || isValidFormat(this.raw, type, this.f[slot + 1]!, this.f[slot + 2]!);
   }
 
   value(i: number): string {
-    const f = this.f;
-    const start = f[i * FIELD_STRIDE + 1]!;
-    const end = f[i * FIELD_STRIDE + 2]!;
+    const slot = this.base + i * FIELD_STRIDE;
+    const start = this.f[slot + 1]!;
+    const end = this.f[slot + 2]!;
     if (end - start === 1) return CHAR_STRINGS[this.raw[start]!]!;
     // One latin1 decode per message, then cheap substrings: faster than a native call per field
     // once a handful of fields are read, and byte offsets equal string offsets in latin1.
-    this.text ??= this.raw.toString('latin1');
+    this.text ??= decodeLatin1(this.raw);
     return this.text.substring(start, end);
   }
 
   get latin1(): string {
-    return (this.text ??= this.raw.toString('latin1'));
+    return (this.text ??= decodeLatin1(this.raw));
   }
 }
 
@@ -72,8 +85,9 @@ export class FieldView {
   /** Field index (wire position) of the first occurrence of tag at this level, or -1. */
   indexOf(tag: number): number {
     const f = this.table.f;
-    for (let i = this.from; i < this.to; i = f[i * FIELD_STRIDE + 3]!) {
-      if (f[i * FIELD_STRIDE] === tag) return i;
+    const base = this.table.base;
+    for (let i = this.from; i < this.to; i = f[base + i * FIELD_STRIDE + 3]!) {
+      if (f[base + i * FIELD_STRIDE] === tag) return i;
     }
     return -1;
   }
@@ -105,7 +119,8 @@ export class FieldView {
     const i = this.indexOf(tag);
     if (i < 0) return undefined;
     const f = this.table.f;
-    return this.table.raw.subarray(f[i * FIELD_STRIDE + 1]!, f[i * FIELD_STRIDE + 2]!);
+    const slot = this.table.base + i * FIELD_STRIDE;
+    return this.table.raw.subarray(f[slot + 1]!, f[slot + 2]!);
   }
 
   /** INT, LENGTH, SEQNUM, NUMINGROUP; decoded from the bytes, without building a string. */
@@ -114,8 +129,9 @@ export class FieldView {
     if (i < 0) return undefined;
     const f = this.table.f;
     const raw = this.table.raw;
-    let p = f[i * FIELD_STRIDE + 1]!;
-    const end = f[i * FIELD_STRIDE + 2]!;
+    const slot = this.table.base + i * FIELD_STRIDE;
+    let p = f[slot + 1]!;
+    const end = f[slot + 2]!;
     const negative = raw[p] === 0x2d;
     if (negative) p++;
     if (p === end || end - p > 15) throw new FixValueError(tag, this.table.value(i), 'integer');
@@ -142,9 +158,11 @@ export class FieldView {
   getChar(tag: number): string | undefined {
     const i = this.indexOf(tag);
     if (i < 0) return undefined;
-    const v = this.table.value(i);
-    if (v.length !== 1) throw new FixValueError(tag, v, 'char');
-    return v;
+    const table = this.table;
+    const slot = table.base + i * FIELD_STRIDE;
+    const start = table.f[slot + 1]!;
+    if (table.f[slot + 2]! - start !== 1) throw new FixValueError(tag, table.value(i), 'char');
+    return CHAR_STRINGS[table.raw[start]!]!;
   }
 
   /** BOOLEAN: Y → true, N → false. */
@@ -161,8 +179,9 @@ export class FieldView {
     const i = this.indexOf(tag);
     if (i < 0) return undefined;
     const f = this.table.f;
-    const start = f[i * FIELD_STRIDE + 1]!;
-    const end = f[i * FIELD_STRIDE + 2]!;
+    const slot = this.table.base + i * FIELD_STRIDE;
+    const start = f[slot + 1]!;
+    const end = f[slot + 2]!;
     const raw = this.table.raw;
     if (!this.table.hasFormat(i, ValueType.UtcTimestamp)) throw new FixValueError(tag, this.table.value(i), 'UTCTimestamp');
     // Format known good: read the digits straight from the bytes.
@@ -173,9 +192,9 @@ export class FieldView {
       if (fraction > 1) millis += (raw[start + 19]! - 0x30) * 10;
       if (fraction > 2) millis += raw[start + 20]! - 0x30;
     }
-    const ms = Date.UTC(
+    const ms = utcEpochMs(
       (raw[start]! - 0x30) * 1000 + (raw[start + 1]! - 0x30) * 100 + (raw[start + 2]! - 0x30) * 10 + (raw[start + 3]! - 0x30),
-      (raw[start + 4]! - 0x30) * 10 + (raw[start + 5]! - 0x30) - 1,
+      (raw[start + 4]! - 0x30) * 10 + (raw[start + 5]! - 0x30),
       (raw[start + 6]! - 0x30) * 10 + (raw[start + 7]! - 0x30),
       (raw[start + 9]! - 0x30) * 10 + (raw[start + 10]! - 0x30),
       (raw[start + 12]! - 0x30) * 10 + (raw[start + 13]! - 0x30),
@@ -206,7 +225,7 @@ export class FieldView {
   /** Number of entries actually present in a repeating group (0 when absent). */
   groupSize(countTag: number): number {
     const i = this.indexOf(countTag);
-    return i < 0 ? 0 : this.entryStarts(i).length;
+    return i < 0 ? 0 : this.entryCount(i);
   }
 
   /**
@@ -216,31 +235,46 @@ export class FieldView {
   getGroup(countTag: number): FixGroupEntry[] {
     const i = this.indexOf(countTag);
     if (i < 0) return [];
-    const starts = this.entryStarts(i);
-    const end = this.table.f[i * FIELD_STRIDE + 3]!;
-    const entries: FixGroupEntry[] = new Array(starts.length);
-    for (let k = 0; k < starts.length; k++) entries[k] = new FixGroupEntry(this.table, starts[k]!, k + 1 < starts.length ? starts[k + 1]! : end);
+    // An entry starts at each occurrence of the group's first field (the delimiter) at the group's
+    // level and ends where the next one starts, the last one where the group ends.
+    const table = this.table;
+    const f = table.f;
+    const base = table.base;
+    const end = f[base + i * FIELD_STRIDE + 3]!;
+    const entries: FixGroupEntry[] = new Array(this.entryCount(i));
+    if (entries.length === 0) return entries;
+    const delimiter = f[base + (i + 1) * FIELD_STRIDE]!;
+    let from = i + 1;
+    let k = 0;
+    for (let j = f[base + from * FIELD_STRIDE + 3]!; j < end; j = f[base + j * FIELD_STRIDE + 3]!) {
+      if (f[base + j * FIELD_STRIDE] === delimiter) {
+        entries[k++] = new FixGroupEntry(table, from, j);
+        from = j;
+      }
+    }
+    entries[k] = new FixGroupEntry(table, from, end);
     return entries;
   }
 
-  // An entry starts at each occurrence of the group's first field (the delimiter) at the group's level.
-  private entryStarts(countIndex: number): number[] {
+  private entryCount(countIndex: number): number {
     const f = this.table.f;
-    const end = f[countIndex * FIELD_STRIDE + 3]!;
+    const base = this.table.base;
+    const end = f[base + countIndex * FIELD_STRIDE + 3]!;
     const first = countIndex + 1;
-    if (first >= end) return [];
-    const delimiter = f[first * FIELD_STRIDE]!;
-    const starts: number[] = [];
-    for (let k = first; k < end; k = f[k * FIELD_STRIDE + 3]!) if (f[k * FIELD_STRIDE] === delimiter) starts.push(k);
-    return starts;
+    if (first >= end) return 0;
+    const delimiter = f[base + first * FIELD_STRIDE]!;
+    let count = 0;
+    for (let j = first; j < end; j = f[base + j * FIELD_STRIDE + 3]!) if (f[base + j * FIELD_STRIDE] === delimiter) count++;
+    return count;
   }
 
   /** This level's fields in wire order as [tag, value]; groups appear as their count field only. */
   fields(): Array<[tag: number, value: string]> {
     const out: Array<[number, string]> = [];
     const f = this.table.f;
-    for (let i = this.from; i < this.to; i = f[i * FIELD_STRIDE + 3]!) {
-      const tag = f[i * FIELD_STRIDE]!;
+    const base = this.table.base;
+    for (let i = this.from; i < this.to; i = f[base + i * FIELD_STRIDE + 3]!) {
+      const tag = f[base + i * FIELD_STRIDE]!;
       if (this.accepts(tag)) out.push([tag, this.table.value(i)]);
     }
     return out;
@@ -379,7 +413,7 @@ export class FixMessage extends FieldView {
   /** Every field in wire order, group members included, as [tag, value]. */
   allFields(): Array<[tag: number, value: string]> {
     const out: Array<[number, string]> = new Array(this.table.count);
-    for (let i = 0; i < this.table.count; i++) out[i] = [this.table.f[i * FIELD_STRIDE]!, this.table.value(i)];
+    for (let i = 0; i < this.table.count; i++) out[i] = [this.table.f[this.table.base + i * FIELD_STRIDE]!, this.table.value(i)];
     return out;
   }
 

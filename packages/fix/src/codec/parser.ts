@@ -13,9 +13,25 @@ const STAMP_LIMIT = 10_000;
 /** Deeper nesting than any dictionary defines means hostile input; the cap bounds the work. */
 const MAX_GROUP_DEPTH = 16;
 const MAX_TAG_DIGITS = 9;
+/**
+ * Field tables of consecutive messages are cut from one shared Int32Array of this many slots, so a
+ * message costs no table allocation of its own; a message keeps its slab alive.
+ */
+const SLAB_SLOTS = 16_384;
 
 const NO_ERROR = -1;
 const UNREADABLE_COUNT = -2;
+
+/** What a tag's non-empty value needs checked: the low 2 bits of FixParser.checks. */
+const Check = {
+  None: 0,
+  /** One byte from the tag's charEnum; any allowed byte also passes the type's format. */
+  CharEnum: 1,
+  /** The type's format, no enum. */
+  Format: 2,
+  /** Anything else (string enums, enums whose values can fail the format): valueProblem. */
+  Full: 3,
+} as const;
 
 /** Where a FixMessage can find its top-level fields in O(1) while its parser has not moved on. */
 export interface TopLevelIndex {
@@ -43,6 +59,10 @@ export class FixParser implements TopLevelIndex {
   /** @internal Messages parsed so far; a message whose count is current owns the stamps outright. */
   parseCount = 0;
 
+  // Where the next message's field table starts: slab[slabUsed...] is not used by any message.
+  private slab = new Int32Array(SLAB_SLOTS);
+  private slabUsed = 0;
+
   // Open repeating groups, by depth - 1.
   private readonly groupDef: GroupDef[] = [];
   private readonly groupCountIndex: number[] = [];
@@ -57,20 +77,39 @@ export class FixParser implements TopLevelIndex {
   private requiredRef = 0;
 
   private readonly beginStringBytes: Buffer;
-  /** By tag: 1 when the value has a format or enum to check (STRING without enum and DATA have none). */
-  private readonly checks: Uint8Array;
+  /**
+   * By tag: the Check a non-empty value needs (STRING without enum and DATA need none); for
+   * Check.CharEnum, bits 2 and up number the tag's 256-byte row in charAllowed.
+   */
+  private readonly checks: Uint16Array;
+  /** Rows of 256 bytes, 1 where that byte is an allowed single-character value. */
+  private readonly charAllowed: Uint8Array;
+  private readonly valueTypes: Uint8Array;
 
   constructor(dictionary: Dictionary = Dictionary.fix44(), options: Partial<ValidationOptions> = {}) {
     this.dictionary = dictionary;
     this.beginStringBytes = Buffer.from(dictionary.beginString, 'latin1');
-    this.checks = new Uint8Array(dictionary.tagLimit);
+    this.checks = new Uint16Array(dictionary.tagLimit);
+    this.valueTypes = dictionary.valueTypeByTag;
+    const rows: Uint8Array[] = [];
     for (const field of dictionary.fields) {
-      const plain = field.valueType === ValueType.String || field.valueType === ValueType.Data;
+      const tag = field.tag;
+      const type = field.valueType;
+      const charEnum = dictionary.charEnumByTag[tag];
       // MsgType is checked against the message definitions, not its enum.
-      if (field.tag !== 35 && (!plain || dictionary.charEnumByTag[field.tag] !== undefined || dictionary.stringEnumByTag[field.tag] !== undefined)) {
-        this.checks[field.tag] = 1;
-      }
+      if (tag === 35) continue;
+      if (charEnum !== undefined) {
+        let formatHolds = true;
+        for (let c = 0; c < 256; c++) if (charEnum[c] === 1 && type !== ValueType.String && !isValidFormat(Uint8Array.of(c), type, 0, 1)) formatHolds = false;
+        if (formatHolds) {
+          this.checks[tag] = Check.CharEnum | (rows.length << 2);
+          rows.push(charEnum);
+        } else this.checks[tag] = Check.Full;
+      } else if (dictionary.stringEnumByTag[tag] !== undefined) this.checks[tag] = Check.Full;
+      else if (type !== ValueType.String && type !== ValueType.Data) this.checks[tag] = Check.Format;
     }
+    this.charAllowed = new Uint8Array(rows.length * 256);
+    rows.forEach((row, k) => this.charAllowed.set(row.subarray(0, 256), k * 256));
     this.options = { ...DEFAULT_VALIDATION, ...options };
     this.stamps = new Uint32Array(Math.max(STAMP_LIMIT, dictionary.tagLimit));
     this.index = new Int32Array(this.stamps.length);
@@ -93,8 +132,14 @@ export class FixParser implements TopLevelIndex {
     const trailerKind = dict.trailer.memberKind;
     const checks = this.checks;
     const len = raw.length;
-    // Sized for ~one field per 8 bytes (4 slots each) to avoid regrowing while pushing.
-    const f: number[] = new Array<number>(len >> 1);
+    // Every field takes at least 3 bytes (a tag digit, '=', SOH): reserve room for that many.
+    const reserve = ((len / 3) | 0) * FIELD_STRIDE + FIELD_STRIDE;
+    if (this.slabUsed + reserve > this.slab.length) {
+      this.slab = new Int32Array(Math.max(SLAB_SLOTS, reserve));
+      this.slabUsed = 0;
+    }
+    const f = this.slab;
+    const base = this.slabUsed;
 
     this.parseCount++;
     this.wrapScopesIfNeeded(len);
@@ -148,8 +193,8 @@ export class FixParser implements TopLevelIndex {
       let valueEnd = -1;
       if (tag < tagLimit) {
         const lengthTag = lengthTagByDataTag[tag]!;
-        if (lengthTag !== 0 && n > 0 && f[(n - 1) * FIELD_STRIDE] === lengthTag) {
-          const dataLength = unsignedAt(raw, f[(n - 1) * FIELD_STRIDE + 1]!, f[(n - 1) * FIELD_STRIDE + 2]!);
+        if (lengthTag !== 0 && n > 0 && f[base + (n - 1) * FIELD_STRIDE] === lengthTag) {
+          const dataLength = unsignedAt(raw, f[base + (n - 1) * FIELD_STRIDE + 1]!, f[base + (n - 1) * FIELD_STRIDE + 2]!);
           if (dataLength >= 0) {
             valueEnd = valueStart + dataLength;
             if (valueEnd >= len || raw[valueEnd] !== SOH) {
@@ -165,7 +210,7 @@ export class FixParser implements TopLevelIndex {
       }
       pos = valueEnd + 1;
       const index = n++;
-      const slot = index * FIELD_STRIDE;
+      const slot = base + index * FIELD_STRIDE;
       f[slot] = tag;
       f[slot + 1] = valueStart;
       f[slot + 2] = valueEnd;
@@ -236,14 +281,17 @@ export class FixParser implements TopLevelIndex {
             handled = true;
             break;
           }
-          this.closeGroup(depth, index, f);
+          this.closeGroup(depth, index, f, base);
           depth--;
         }
         if (garbled !== undefined) break;
         if (handled) {
-          if (validate && this.fieldReason === NO_ERROR && (valueStart === valueEnd || (tag < tagLimit && checks[tag] !== 0))) {
-            const problem = valueProblem(dict, opts.validateFieldsHaveValues, raw, tag, valueStart, valueEnd);
-            if (problem !== NO_ERROR) this.noteFieldError(problem, tag);
+          if (validate && this.fieldReason === NO_ERROR) {
+            const check = tag < tagLimit ? checks[tag]! : Check.None;
+            if (valueStart === valueEnd || check !== Check.None) {
+              const problem = this.valueCheck(raw, tag, check, valueStart, valueEnd);
+              if (problem !== NO_ERROR) this.noteFieldError(problem, tag);
+            }
           }
           continue;
         }
@@ -277,7 +325,7 @@ export class FixParser implements TopLevelIndex {
           topStamps[tag] = messageScope;
           topIndex[tag] = index;
         }
-      } else if (validate && this.seenAtTopLevel(f, index, tag)) this.noteFieldError(RejectReason.TagAppearsMoreThanOnce, tag);
+      } else if (validate && this.seenAtTopLevel(f, base, index, tag)) this.noteFieldError(RejectReason.TagAppearsMoreThanOnce, tag);
 
       if (where === Placement.HeaderGroup || where === Placement.BodyGroup) {
         const g = where === Placement.HeaderGroup ? dict.header.groups.get(tag)! : def!.body.groups.get(tag)!;
@@ -287,16 +335,17 @@ export class FixParser implements TopLevelIndex {
 
       if (validate && this.fieldReason === NO_ERROR) {
         if (where === Placement.None) this.checkUnknownTag(tag);
-        if (this.fieldReason === NO_ERROR && (valueStart === valueEnd || (tag < tagLimit && checks[tag] !== 0))) {
-          const problem = valueProblem(dict, opts.validateFieldsHaveValues, raw, tag, valueStart, valueEnd);
+        const check = tag < tagLimit ? checks[tag]! : Check.None;
+        if (this.fieldReason === NO_ERROR && (valueStart === valueEnd || check !== Check.None)) {
+          const problem = this.valueCheck(raw, tag, check, valueStart, valueEnd);
           if (problem !== NO_ERROR) this.noteFieldError(problem, tag);
         }
       }
     }
 
-    if (garbled === undefined && (n < 4 || f[(n - 1) * FIELD_STRIDE] !== 10)) garbled = 'CheckSum (10) must be the last field';
+    if (garbled === undefined && (n < 4 || f[base + (n - 1) * FIELD_STRIDE] !== 10)) garbled = 'CheckSum (10) must be the last field';
     while (depth > 0) {
-      this.closeGroup(depth, n, f);
+      this.closeGroup(depth, n, f, base);
       depth--;
     }
 
@@ -313,9 +362,10 @@ export class FixParser implements TopLevelIndex {
         else if (this.fieldReason !== NO_ERROR) result = rejection(this.fieldReason as RejectReason, this.fieldRef);
       }
     }
+    this.slabUsed = base + n * FIELD_STRIDE;
     const lookup = garbled === undefined ? this : undefined;
     const clean = validate && garbled === undefined && result === undefined;
-    return new FixMessage(new FieldTable(raw, f, n, dict, clean), beginString, msgType, msgSeqNum, def, garbled, result, lookup, messageScope, epoch, this.parseCount);
+    return new FixMessage(new FieldTable(raw, f, base, n, dict, clean), beginString, msgType, msgSeqNum, def, garbled, result, lookup, messageScope, epoch, this.parseCount);
   }
 
   private nextScope(): number {
@@ -353,10 +403,10 @@ export class FixParser implements TopLevelIndex {
   }
 
   /** Ends the group at this depth just before field `end`: links its count field past it, checks the count. */
-  private closeGroup(depth: number, end: number, f: number[]): void {
+  private closeGroup(depth: number, end: number, f: Int32Array, base: number): void {
     const d = depth - 1;
     this.closeEntry(depth);
-    f[this.groupCountIndex[d]! * FIELD_STRIDE + 3] = end;
+    f[base + this.groupCountIndex[d]! * FIELD_STRIDE + 3] = end;
     const declared = this.groupDeclared[d]!;
     // A malformed count is reported by the format check of the count field itself.
     if (this.options.validate && declared !== -1 && declared !== this.groupEntries[d]) {
@@ -375,6 +425,19 @@ export class FixParser implements TopLevelIndex {
     }
   }
 
+  /** RejectReason for a value, or NO_ERROR; the common cases without the general valueProblem. */
+  private valueCheck(raw: Buffer, tag: number, check: number, start: number, end: number): number {
+    if (start !== end) {
+      const kind = check & 3;
+      if (kind === Check.CharEnum) {
+        if (end - start === 1 && this.charAllowed[((check >> 2) << 8) | raw[start]!] === 1) return NO_ERROR;
+      } else if (kind === Check.Format) {
+        return isValidFormat(raw, this.valueTypes[tag]!, start, end) ? NO_ERROR : RejectReason.IncorrectDataFormatForValue;
+      }
+    }
+    return valueProblem(this.dictionary, this.options.validateFieldsHaveValues, raw, tag, start, end);
+  }
+
   private noteFieldError(reason: number, tag: number): void {
     if (this.fieldReason === NO_ERROR) {
       this.fieldReason = reason;
@@ -382,8 +445,8 @@ export class FixParser implements TopLevelIndex {
     }
   }
 
-  private seenAtTopLevel(f: number[], index: number, tag: number): boolean {
-    for (let i = 0; i < index; i = f[i * FIELD_STRIDE + 3]!) if (f[i * FIELD_STRIDE] === tag) return true;
+  private seenAtTopLevel(f: Int32Array, base: number, index: number, tag: number): boolean {
+    for (let i = 0; i < index; i = f[base + i * FIELD_STRIDE + 3]!) if (f[base + i * FIELD_STRIDE] === tag) return true;
     return false;
   }
 

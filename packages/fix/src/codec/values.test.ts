@@ -12,6 +12,7 @@ import {
   parseUtcTimeOnly,
   parseUtcTimestamp,
   scaledToDecimal,
+  utcEpochMs,
 } from './values';
 
 describe('decimals', () => {
@@ -64,6 +65,20 @@ describe('timestamps', () => {
     assert.equal(formatUtcTimestamp(Date.UTC(2026, 0, 1, 0, 0, 1, 0)), '20260101-00:00:01.000');
     assert.throws(() => formatUtcTimestamp(NaN), /invalid time/);
     assert.equal(formatUtcDate(Date.UTC(2026, 1, 3)), '20260203');
+  });
+
+  it('computes the same instants as Date.UTC', () => {
+    const daysIn = (y: number, m: number) => [31, y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]!;
+    const years = [0, 1, 99, 100, 101, 399, 400, 1600, 1899, 1900, 1969, 1970, 1999, 2000, 2024, 2026, 2100, 2400, 9999];
+    for (const year of years) {
+      for (let month = 1; month <= 12; month++) {
+        for (const day of [1, 15, 28, daysIn(year, month)]) {
+          for (const [h, mi, s, ms] of [[0, 0, 0, 0], [23, 59, 59, 999], [23, 59, 60, 0], [9, 30, 1, 120]] as const) {
+            assert.equal(utcEpochMs(year, month, day, h, mi, s, ms), Date.UTC(year, month - 1, day, h, mi, s, ms), `${year}-${month}-${day} ${h}:${mi}:${s}.${ms}`);
+          }
+        }
+      }
+    }
   });
 
   it('parses UTCTimestamp with and without fractions', () => {

@@ -160,6 +160,21 @@ export function parseUtcTimestamp(s: string): number {
   return Date.UTC(year, month - 1, day, hour, minute, second, millis);
 }
 
+/**
+ * Date.UTC(year, month - 1, day, hour, minute, second, millis) for the ranges a checked timestamp
+ * has (month 1-12, day valid for it, second up to 60), computed without Date.UTC's generic argument
+ * handling (days from civil date: the Gregorian calendar repeats every 400 years of 146097 days).
+ */
+export function utcEpochMs(year: number, month: number, day: number, hour: number, minute: number, second: number, millis: number): number {
+  if (year < 100) return Date.UTC(year, month - 1, day, hour, minute, second, millis); // Date.UTC's 19xx years
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1; // from March 1
+  const days = era * 146097 + yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear - 719468;
+  return ((days * 24 + hour) * 60 + minute) * 60000 + second * 1000 + millis;
+}
+
 /** Parses HH:MM:SS[.fraction]; returns ms since midnight or NaN. */
 export function parseUtcTimeOnly(s: string): number {
   const len = s.length;

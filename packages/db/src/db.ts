@@ -15,6 +15,11 @@ export interface QueryOptions {
    * ignores it). For hot statements whose planning costs as much as running them; one name, one text.
    */
   readonly name?: string;
+  /**
+   * 'array': each row is an array of the column values in select order instead of an object (no
+   * property per column to create; for wide, long results read by position).
+   */
+  readonly rowMode?: 'array';
 }
 
 export interface Queryable {
@@ -74,8 +79,8 @@ async function openPglite(dataDir: string): Promise<Db> {
   // PGlite has a single connection: a transaction holds it, so plain queries issued meanwhile wait.
   // That serialisation is what PGlite itself does; we only keep the API the same as for the pool.
   const wrap = (q: { query: PGlite['query'] }): Queryable => ({
-    async query<T>(sql: string, params?: readonly unknown[]) {
-      const r = await q.query<T>(sql, params as unknown[] | undefined);
+    async query<T>(sql: string, params?: readonly unknown[], options?: QueryOptions) {
+      const r = await q.query<T>(sql, params as unknown[] | undefined, options?.rowMode ? { rowMode: options.rowMode } : undefined);
       return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
     },
   });
@@ -122,7 +127,8 @@ async function openPostgres(url: string, poolSize: number): Promise<Db> {
   const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
     async query<T>(sql: string, params?: readonly unknown[], options?: QueryOptions) {
       const values = params as unknown[] | undefined;
-      const r = await (options?.name ? c.query({ name: options.name, text: sql, values }) : c.query(sql, values));
+      const config: pg.QueryConfig = options?.name ? { name: options.name, text: sql, values } : { text: sql, values };
+      const r = await (options?.rowMode ? c.query({ ...config, rowMode: options.rowMode }) : options?.name ? c.query(config) : c.query(sql, values));
       return { rows: r.rows as T[], rowCount: r.rowCount ?? r.rows.length };
     },
   });

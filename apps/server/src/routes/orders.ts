@@ -1,4 +1,5 @@
-import { getOrderBundle, listOrders } from '@fixdesk/db';
+import { Readable } from 'node:stream';
+import { getOrderBundle, listOrderRows } from '@fixdesk/db';
 import {
   AcceptOrderSchema,
   BrokerCancelSchema,
@@ -14,6 +15,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { badRequest, notFound, parse } from '../http/errors';
 import type { ActionOutcome } from '../orders/order-service';
+import { orderListJson } from '../orders/order-list-json';
 import { presentOrders } from '../orders/present';
 
 /** A date or date-time from a query; a bare end date includes its whole day (to 23:59:59.999). */
@@ -37,11 +39,12 @@ export function orderRoutes(app: FastifyInstance, ctx: AppContext): void {
   const orders = ctx.orders;
   const user = (req: FastifyRequest) => req.user!;
 
-  app.get('/api/orders', { config: { access: 'read' } }, async (req) => {
+  app.get('/api/orders', { config: { access: 'read' } }, async (req, reply) => {
     const q = parse(OrdersQuerySchema, req.query, 'query');
     const statuses = q.status?.split(',').map((s) => s.trim()).filter(Boolean);
     if (statuses?.some((s) => !/^[0-9A-Z]$/.test(s))) throw badRequest('Invalid query: status: a comma-separated list of OrdStatus codes', 'status');
-    const bundle = await listOrders(
+    const withExecReports = q.includeExecReports !== 'false';
+    const rows = await listOrderRows(
       ctx.db,
       {
         from: parseDateParam(q.from, 'from'),
@@ -52,9 +55,11 @@ export function orderRoutes(app: FastifyInstance, ctx: AppContext): void {
         limit: q.limit,
         todayStart: startOfTodayUtc(),
       },
-      q.includeExecReports !== 'false',
+      withExecReports,
     );
-    return presentOrders(bundle, q.includeExecReports !== 'false');
+    // The JSON of presentOrders, written from the rows piece by piece as the reply takes it.
+    reply.type('application/json; charset=utf-8');
+    return Readable.from(orderListJson(rows, withExecReports), { objectMode: false });
   });
 
   app.get('/api/orders/:id', { config: { access: 'read' } }, async (req) => {

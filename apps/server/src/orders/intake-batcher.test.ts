@@ -297,6 +297,74 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(next.kind, 'duplicate');
     });
 
+    it('two batches in flight: the later may commit first, its outcome still reaches the caller after the earlier one', async () => {
+      // The first batch's statement is held back until the second one has committed.
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      let statements = 1; // the warm-up order below passes
+      const slow = {
+        ...t.db,
+        query: async (sql: string, params?: readonly unknown[], options?: { name?: string }) => {
+          if (options?.name?.startsWith('fix_store_atomic') && statements++ === 0) await held;
+          return t.db.query(sql, params, options);
+        },
+      } as typeof t.db;
+      const batcher = new IntakeBatcher(slow, log, { planned: true });
+      await batcher.submit(entry('PL-P0'), () => {}); // the day's ClOrdIDs and the ids are at hand
+      statements = 0;
+      const order: string[] = [];
+      const first = batcher.submit(entry('PL-P1'), () => order.push('P1 committed'));
+      await new Promise((r) => setImmediate(r)); // the first batch is in flight
+      const second = batcher.submit(entry('PL-P2'), () => order.push('P2 committed'));
+      for (let i = 0; i < 200; i++) {
+        const { rows } = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM orders WHERE clordid = 'PL-P2'`);
+        if (rows[0]!.n === 1) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      const { rows } = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM orders WHERE clordid IN ('PL-P1', 'PL-P2')`);
+      assert.equal(rows[0]!.n, 1, 'the second batch committed while the first was still held');
+      assert.deepEqual(order, [], 'but its outcome waits for the first');
+      release();
+      const [a, b] = await Promise.all([first, second]);
+      assert.deepEqual([a.kind, b.kind], ['stored', 'stored']);
+      assert.deepEqual(order, ['P1 committed', 'P2 committed']);
+      if (a.kind === 'stored' && b.kind === 'stored') assert.ok(a.order.id < b.order.id);
+    });
+
+    it('a reply bound for the outbox in a batch still in flight keeps the client\'s later replies from being reserved', async () => {
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      let statements = 1; // the warm-up order below passes
+      const slow = {
+        ...t.db,
+        query: async (sql: string, params?: readonly unknown[], options?: { name?: string }) => {
+          if (options?.name?.startsWith('fix_store_atomic') && statements++ === 0) await held;
+          return t.db.query(sql, params, options);
+        },
+      } as typeof t.db;
+      const batcher = new IntakeBatcher(slow, log, { planned: true });
+      await batcher.submit(entry('PL-Q0'), () => {});
+      statements = 0;
+      await t.db.query('UPDATE fix_session_state SET next_sender_seq = 70 WHERE target_comp_id = $1', [SESSION.t]);
+      const replied: Array<[string, boolean]> = [];
+      // The first order's reply goes through the outbox (no session to reserve it on).
+      const first = batcher.submit(entry('PL-Q1'), (_o, r) => replied.push(['Q1', r]));
+      await new Promise((r) => setImmediate(r));
+      const fake = fakeReservation(70, 'PL-Q2', creationTime);
+      let asked = false;
+      const second = batcher.submit(entry('PL-Q2'), (_o, r) => replied.push(['Q2', r]), (o, scope) => {
+        asked = true;
+        if (scope.queuedClients.has(SESSION.t)) return undefined;
+        return o.kind === 'stored' ? { outbound: { beginString: SESSION.b, record: fake.reservation.record, storeCreationTime: creationTime }, reservation: fake.reservation } : undefined;
+      });
+      await new Promise((r) => setTimeout(r, 50));
+      release();
+      await Promise.all([first, second]);
+      assert.ok(asked);
+      assert.deepEqual(replied, [['Q1', false], ['Q2', false]], 'both through the outbox, in order');
+      assert.deepEqual(fake.events, [], 'nothing reserved');
+    });
+
     it('a logon drops what the node knew of the client: the next order rereads the day', async () => {
       const batcher = new IntakeBatcher(t.db, log, { planned: true });
       await batcher.submit(entry('PL-L1'), () => {});

@@ -56,13 +56,32 @@ interface Queued {
    */
   readonly onCommitted: (outcome: IntakeOutcome, replied: boolean, ownDuplicate: boolean) => void;
   readonly reserve: ReserveReply | undefined;
+  /** The client the entry's reply goes to (its SenderCompID). */
+  readonly client: string;
   readonly resolve: (outcome: IntakeOutcome) => void;
   readonly reject: (err: unknown) => void;
+}
+
+/** What became of one entry of a batch, applied in queue order once every earlier batch was settled. */
+type Settlement =
+  | { readonly ok: true; readonly outcome: IntakeOutcome; readonly replied: boolean; readonly own: boolean }
+  | { readonly ok: false; readonly err: unknown };
+
+/** A batch between its start and its settlement. */
+interface InFlight {
+  /** Clients with an entry in it whose reply goes through the outbox (after the settlement). */
+  readonly outboxBound: Set<string>;
 }
 
 export interface IntakeBatcherOptions {
   /** Most orders in one statement. */
   readonly maxBatch?: number;
+  /**
+   * Batches written at once (each on its own connection); their outcomes are still settled in queue
+   * order. Default 2: while one batch's statement runs, the orders that arrived meanwhile need not wait
+   * for it, and a busy server keeps both of PostgreSQL's cores at work.
+   */
+  readonly inFlight?: number;
   /**
    * Plan batches ahead (ids drawn in blocks, ClOrdIDs known per client and day) and write each in one
    * self-committing statement (docs/adr/0009). Off: every batch takes the transaction path.
@@ -85,8 +104,15 @@ export interface IntakeBatcherOptions {
  */
 export class IntakeBatcher {
   private queue: Queued[] = [];
-  private running = false;
   private drained: Array<() => void> = [];
+  private readonly maxInFlight: number;
+  private readonly inFlight = new Set<InFlight>();
+  /** A pump is scheduled for the end of the tick. */
+  private pumpScheduled = false;
+  /** Resolves once the latest batch started was settled (the next one settles after it). */
+  private settledTail: Promise<void> = Promise.resolve();
+  /** Per client: batches in flight that hold a reply of it bound for the outbox. */
+  private readonly outboxBound = new Map<string, number>();
   private readonly maxBatch: number;
   private readonly planned: { readonly ids: IntakeIdPool; readonly index: ClOrdIdIndex } | undefined;
 
@@ -96,6 +122,7 @@ export class IntakeBatcher {
     options: IntakeBatcherOptions = {},
   ) {
     this.maxBatch = options.maxBatch ?? 1000;
+    this.maxInFlight = Math.max(1, options.inFlight ?? 2);
     this.planned = options.planned === false ? undefined : { ids: new IntakeIdPool(db), index: new ClOrdIdIndex(db) };
   }
 
@@ -114,65 +141,123 @@ export class IntakeBatcher {
   }
 
   /** Queues an entry; resolves with its outcome after the commit (and after onCommitted ran). */
-  submit(entry: IntakeEntry, onCommitted: (outcome: IntakeOutcome, replied: boolean, ownDuplicate: boolean) => void, reserve?: ReserveReply): Promise<IntakeOutcome> {
+  submit(
+    entry: IntakeEntry,
+    onCommitted: (outcome: IntakeOutcome, replied: boolean, ownDuplicate: boolean) => void,
+    reserve?: ReserveReply,
+    client: string = entry.order?.sendercompid ?? '',
+  ): Promise<IntakeOutcome> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ entry, onCommitted, reserve, resolve, reject });
-      if (!this.running) {
-        this.running = true;
-        // After the current tick: orders that arrived together share the first commit.
-        process.nextTick(() => void this.run());
+      this.queue.push({ entry, onCommitted, reserve, client, resolve, reject });
+      if (!this.pumpScheduled && this.inFlight.size < this.maxInFlight) {
+        this.pumpScheduled = true;
+        // After the current tick: orders that arrived together share a commit.
+        process.nextTick(this.pump);
       }
     });
   }
 
   /** Resolves once nothing is queued or in flight (tests, shutdown). */
   idle(): Promise<void> {
-    if (!this.running) return Promise.resolve();
+    if (this.inFlight.size === 0 && this.queue.length === 0 && !this.pumpScheduled) return Promise.resolve();
     return new Promise((resolve) => this.drained.push(resolve));
   }
 
-  private async run(): Promise<void> {
+  /** Starts batches from the queue while there is room in flight. */
+  private readonly pump = (): void => {
+    this.pumpScheduled = false;
+    while (this.queue.length > 0 && this.inFlight.size < this.maxInFlight) {
+      const batch = this.takeBatch();
+      const flight: InFlight = { outboxBound: new Set() };
+      this.inFlight.add(flight);
+      const prior = this.settledTail;
+      const settled = this.process(batch, flight).then(async (settlements) => {
+        // Outcomes reach the callers in queue order: a later batch may commit first, never settle first.
+        await prior;
+        this.apply(batch, settlements);
+      });
+      this.settledTail = settled.then(
+        () => this.finish(flight),
+        (err: unknown) => {
+          this.log.error({ err }, 'settling an intake batch failed');
+          this.finish(flight);
+        },
+      );
+    }
+  };
+
+  private finish(flight: InFlight): void {
+    this.inFlight.delete(flight);
+    for (const c of flight.outboxBound) {
+      const n = (this.outboxBound.get(c) ?? 1) - 1;
+      if (n > 0) this.outboxBound.set(c, n);
+      else this.outboxBound.delete(c);
+    }
+    if (this.queue.length > 0) this.pump();
+    else if (this.inFlight.size === 0 && !this.pumpScheduled) for (const d of this.drained.splice(0)) d();
+  }
+
+  /** An entry of this batch replies through the outbox: no later batch may reserve a reply of that client before it settled. */
+  private markOutboxBound(flight: InFlight, client: string): void {
+    if (flight.outboxBound.has(client)) return;
+    flight.outboxBound.add(client);
+    this.outboxBound.set(client, (this.outboxBound.get(client) ?? 0) + 1);
+  }
+
+  /** Writes a batch (with the retries its failures call for); never rejects: each entry gets its settlement. */
+  private async process(batch: readonly Queued[], flight: InFlight): Promise<Settlement[]> {
+    const stored = (r: { outcomes: readonly IntakeOutcome[]; sends: ReadonlyArray<CoCommittedSend | undefined> }, ours: readonly boolean[] = []) =>
+      batch.map((_q, i): Settlement => ({ ok: true, outcome: r.outcomes[i]!, replied: r.sends[i] !== undefined, own: ours[i] ?? false }));
     try {
-      while (this.queue.length > 0) {
-        const batch = this.takeBatch();
+      return stored(await this.commit(batch, flight));
+    } catch (first) {
+      let err = first;
+      if (err instanceof ReplyPersistError) {
+        // The replies could not join the commit (their sessions drop the connection): the orders
+        // still go in, and their replies through the outbox.
+        this.log.warn({ err: err.cause, orders: batch.length }, 'replies could not be persisted with their orders; committing the orders alone');
+        const attempted = err.attemptedOrderIds;
         try {
-          this.settle(batch, await this.commit(batch));
-        } catch (err) {
-          if (err instanceof ReplyPersistError) {
-            // The replies could not join the commit (their sessions drop the connection): the orders
-            // still go in, and their replies through the outbox.
-            this.log.warn({ err: err.cause, orders: batch.length }, 'replies could not be persisted with their orders; committing the orders alone');
-            const attempted = err.attemptedOrderIds;
-            try {
-              // The failure may have come after the commit went through (a lost answer to COMMIT):
-              // the orders then meet themselves as duplicates, which the caller must not refuse.
-              const retried = await this.commit(batch, false);
-              const ours = retried.outcomes.map((o, i) => o.kind === 'duplicate' && !!o.existing && o.existing.brokerorderid === attempted[i]);
-              this.settle(batch, retried, ours);
-              continue;
-            } catch (again) {
-              err = again;
-            }
-          }
-          if (batch.length === 1) {
-            batch[0]!.reject(err);
-            continue;
-          }
-          // One bad order must not fail its neighbours: replay the batch one order at a time.
-          this.log.warn({ err, orders: batch.length }, 'intake batch failed; storing its orders one by one');
-          for (const q of batch) {
-            try {
-              this.settle([q], await this.commit([q], false));
-            } catch (e) {
-              q.reject(e);
-            }
-          }
+          // The failure may have come after the commit went through (a lost answer to COMMIT):
+          // the orders then meet themselves as duplicates, which the caller must not refuse.
+          const retried = await this.commit(batch, flight, false);
+          return stored(retried, retried.outcomes.map((o, i) => o.kind === 'duplicate' && !!o.existing && o.existing.brokerorderid === attempted[i]));
+        } catch (again) {
+          err = again;
         }
       }
-    } finally {
-      this.running = false;
-      for (const d of this.drained.splice(0)) d();
+      if (batch.length === 1) return [{ ok: false, err }];
+      // One bad order must not fail its neighbours: replay the batch one order at a time.
+      this.log.warn({ err, orders: batch.length }, 'intake batch failed; storing its orders one by one');
+      const out: Settlement[] = [];
+      for (const q of batch) {
+        try {
+          const [outcome] = (await this.commit([q], flight, false)).outcomes;
+          out.push({ ok: true, outcome: outcome!, replied: false, own: false });
+        } catch (e) {
+          out.push({ ok: false, err: e });
+        }
+      }
+      return out;
     }
+  }
+
+  /** Each entry's onCommitted, then its promise, in queue order. */
+  private apply(batch: readonly Queued[], settlements: readonly Settlement[]): void {
+    batch.forEach((q, i) => {
+      const s = settlements[i]!;
+      if (!s.ok) return;
+      try {
+        q.onCommitted(s.outcome, s.replied, s.own);
+      } catch (err) {
+        this.log.error({ err }, 'handling a committed order failed');
+      }
+    });
+    batch.forEach((q, i) => {
+      const s = settlements[i]!;
+      if (s.ok) q.resolve(s.outcome);
+      else q.reject(s.err);
+    });
   }
 
   /**
@@ -199,12 +284,14 @@ export class IntakeBatcher {
    * the replies' store rows in one transaction. Reserved replies are written once it committed; when
    * it failed, their sessions drop the connection (the numbers were used and nothing holds them).
    */
-  private async commit(batch: readonly Queued[], withReplies = true): Promise<{ outcomes: IntakeOutcome[]; sends: Array<CoCommittedSend | undefined> }> {
+  private async commit(batch: readonly Queued[], flight: InFlight, withReplies = true): Promise<{ outcomes: IntakeOutcome[]; sends: Array<CoCommittedSend | undefined> }> {
     if (withReplies && this.planned) {
-      const done = await this.commitPlanned(batch, this.planned);
+      const done = await this.commitPlanned(batch, flight, this.planned);
       if (done) return done;
     }
-    const result = await this.commitInTransaction(batch, withReplies);
+    // Without replies taken here, every reply of the batch goes through the outbox.
+    if (!withReplies || !batch.some((q) => q.reserve)) for (const q of batch) this.markOutboxBound(flight, q.client);
+    const result = await this.commitInTransaction(batch, flight, withReplies);
     // Orders stored this way count as used ClOrdIDs for the planned batches that follow.
     for (const o of result.outcomes) if (o.kind === 'stored') this.planned?.index.used(o.order.sendercompid, o.order.session_date)?.add(o.order.clordid);
     return result;
@@ -218,6 +305,7 @@ export class IntakeBatcher {
    */
   private async commitPlanned(
     batch: readonly Queued[],
+    flight: InFlight,
     planned: { readonly ids: IntakeIdPool; readonly index: ClOrdIdIndex },
   ): Promise<{ outcomes: IntakeOutcome[]; sends: Array<CoCommittedSend | undefined> } | undefined> {
     const { ids, index } = planned;
@@ -241,7 +329,7 @@ export class IntakeBatcher {
     }
     const plan = planIntake(entries, drawn, index, new Date());
     const { outcomes } = plan;
-    const sends = this.reserveReplies(batch, outcomes);
+    const sends = this.reserveReplies(batch, outcomes, flight);
     try {
       const seqs = outcomes.map((o, i) => (o.kind === 'stored' ? (sends[i]?.reservation.msgSeqNum ?? null) : null));
       const reserved = sends.filter((x): x is CoCommittedSend => x !== undefined);
@@ -266,9 +354,11 @@ export class IntakeBatcher {
    * Each entry's reserve hook, in queue order, on the batch's outcomes. Filled one by one: whatever
    * happens later, the caller sees every reservation taken (and must settle each).
    */
-  private reserveReplies(batch: readonly Queued[], outcomes: readonly IntakeOutcome[]): Array<CoCommittedSend | undefined> {
+  private reserveReplies(batch: readonly Queued[], outcomes: readonly IntakeOutcome[], flight: InFlight): Array<CoCommittedSend | undefined> {
     const sends: Array<CoCommittedSend | undefined> = [];
-    const scope: BatchScope = { queuedClients: new Set() };
+    // A client with a reply bound for the outbox in another batch still in flight gets none reserved
+    // here: its replies must not overtake that one.
+    const scope: BatchScope = { queuedClients: new Set([...this.outboxBound.keys()].filter((c) => !flight.outboxBound.has(c) || this.outboxBound.get(c)! > 1)) };
     for (const [i, q] of batch.entries()) {
       let send: CoCommittedSend | undefined;
       try {
@@ -279,6 +369,11 @@ export class IntakeBatcher {
         this.log.error({ err }, 'reserving a reply failed; it goes through the outbox');
       }
       sends.push(send);
+      if (!send) {
+        // Its reply (if any) goes through the outbox after the settlement: the client's later ones too.
+        scope.queuedClients.add(q.client);
+        this.markOutboxBound(flight, q.client);
+      }
     }
     return sends;
   }
@@ -297,7 +392,7 @@ export class IntakeBatcher {
     }
   }
 
-  private async commitInTransaction(batch: readonly Queued[], withReplies: boolean): Promise<{ outcomes: IntakeOutcome[]; sends: Array<CoCommittedSend | undefined> }> {
+  private async commitInTransaction(batch: readonly Queued[], flight: InFlight, withReplies: boolean): Promise<{ outcomes: IntakeOutcome[]; sends: Array<CoCommittedSend | undefined> }> {
     const entries = batch.map((q) => q.entry);
     if (!withReplies || !batch.some((q) => q.reserve)) return { outcomes: await storeIntakeBatch(this.db, entries), sends: [] };
     let sends: Array<CoCommittedSend | undefined> = [];
@@ -307,7 +402,7 @@ export class IntakeBatcher {
         // The Pending New rows wait for the replies' numbers: each is written once, with its send recorded.
         const outcomes = await storeIntakeBatch(tx, entries, { deferReports: true });
         attempted = outcomes.map((o) => (o.kind === 'stored' ? o.order.brokerorderid : undefined));
-        sends = this.reserveReplies(batch, outcomes);
+        sends = this.reserveReplies(batch, outcomes, flight);
         const reserved = sends.filter((x): x is CoCommittedSend => x !== undefined);
         const reports = outcomes.flatMap((o, i) => (o.kind === 'stored' ? [{ er: o.er, sentSeqNum: sends[i]?.reservation.msgSeqNum ?? null }] : []));
         const ctes = reports.length ? intakeReportsCtes(reports, RESERVED_PARAMS + 1) : undefined;
@@ -338,15 +433,5 @@ export class IntakeBatcher {
     }
   }
 
-  private settle(batch: readonly Queued[], result: { outcomes: readonly IntakeOutcome[]; sends: ReadonlyArray<CoCommittedSend | undefined> }, ours: readonly boolean[] = []): void {
-    const { outcomes, sends } = result;
-    batch.forEach((q, i) => {
-      try {
-        q.onCommitted(outcomes[i]!, sends[i] !== undefined, ours[i] ?? false);
-      } catch (err) {
-        this.log.error({ err }, 'handling a committed order failed');
-      }
-    });
-    batch.forEach((q, i) => q.resolve(outcomes[i]!));
-  }
+
 }

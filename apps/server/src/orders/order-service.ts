@@ -488,6 +488,7 @@ export class OrderService {
         }
         return null;
       }),
+      o.senderCompId,
     );
     return { committed: committed.then(() => result) };
   }
@@ -584,6 +585,7 @@ export class OrderService {
         if (outcome.kind === 'refusal' && !replied) this.sendRefusal(o, outcome.execId, now, reason, text);
       },
       this.replyReserver(o.senderCompId, (outcome) => (outcome.kind === 'refusal' ? { msg: this.refusalMessage(o, outcome.execId, now, reason, text) } : null)),
+      o.senderCompId,
     );
     return { committed: committed.then((): IntakeResult => ({ accepted: false, text })) };
   }

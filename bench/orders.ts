@@ -174,7 +174,7 @@ ${pg ? `
 ### What is measured
 - **Path**: the server's FIX acceptor hands each NewOrderSingle to the order core without waiting for
   the previous one (the session's pipelined mode); the order core validates it with cached reference
-  data and queues it; one intake transaction at a time stores everything queued (orders, parties)
+  data and queues it; an intake batch (two in flight at a time) stores everything queued (orders, parties)
   and, in the same commit, each order's Pending New: its row and the FIX message itself, numbered on
   the client's session and stored in the FIX store, so one WAL flush makes order and acknowledgement
   durable; the bytes are written after the commit (docs/adr/0005, docs/adr/0007). The inbound

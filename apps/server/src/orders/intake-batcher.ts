@@ -90,13 +90,15 @@ export interface IntakeBatcherOptions {
 }
 
 /**
- * Group commit for new orders. Validated orders queue here; one batch is in flight at a time, and
- * whatever queued while it committed goes into the next one (one statement, one commit for all). A
- * quiet server commits each order on its own at once; a busy one commits many per round trip.
+ * Group commit for new orders. Validated orders queue here; up to `inFlight` batches (default two)
+ * are written at once, and whatever queued meanwhile goes into the next one (one statement, one commit
+ * for all). A quiet server commits each order on its own at once; a busy one commits many per round
+ * trip and keeps two of the database's backends at work.
  *
- * Each entry's onCommitted runs right after its batch committed, in queue order and before any later
- * batch: that is where reports are handed to the outbox, so a client's reports leave in commit order
- * and never before their commit.
+ * Each entry's onCommitted runs once its batch committed and every earlier batch was settled, in
+ * queue order: that is where reports are handed to the outbox, so a client's reports leave in queue
+ * order and never before their commit. A later batch reserves no reply for a client whose reply in
+ * an unsettled earlier batch goes through the outbox.
  *
  * An entry may also reserve its reply on the client's live session inside the batch's transaction
  * (reserve): the reply is then persisted in the FIX store by the same commit as the order and written

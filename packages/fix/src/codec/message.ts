@@ -19,68 +19,21 @@ function decodeLatin1(raw: Buffer): string {
   return latin1Slice !== undefined ? latin1Slice.call(raw, 0, raw.length) : raw.toString('latin1');
 }
 
-/**
- * Shared by a message and its group-entry views. From `base` on, `f` holds FIELD_STRIDE numbers per
- * field in wire order (the parser cuts the tables of many messages from one array); field indexes
- * count from 0 at `base`. A NumInGroup field's "next" skips its whole group, so walking "next" from
- * a level's first field visits that level only.
- */
-export class FieldTable {
-  private text: string | undefined;
-
-  constructor(
-    readonly raw: Buffer,
-    readonly f: Int32Array,
-    /** Slot of field 0 in f. */
-    readonly base: number,
-    readonly count: number,
-    readonly dictionary: Dictionary,
-    /**
-     * True when the parser validated the whole message without finding anything wrong: every field
-     * the dictionary types has then had its format checked, and typed getters can skip re-checking.
-     */
-    readonly formatsChecked = false,
-  ) {}
-
-  /** Whether field i's format is already known to match the given ValueType. */
-  checked(i: number, type: number): boolean {
-    if (!this.formatsChecked) return false;
-    const tag = this.f[this.base + i * FIELD_STRIDE]!;
-    return tag < this.dictionary.tagLimit && this.dictionary.valueTypeByTag[tag] === type;
-  }
-
-  /** Whether the bytes of field i have the given ValueType's format. */
-  hasFormat(i: number, type: number): boolean {
-    const slot = this.base + i * FIELD_STRIDE;
-    return this.checked(i, type) || isValidFormat(this.raw, type, this.f[slot + 1]!, this.f[slot + 2]!);
-  }
-
-  value(i: number): string {
-    const slot = this.base + i * FIELD_STRIDE;
-    const start = this.f[slot + 1]!;
-    const end = this.f[slot + 2]!;
-    if (end - start === 1) return CHAR_STRINGS[this.raw[start]!]!;
-    // One latin1 decode per message, then cheap substrings: faster than a native call per field
-    // once a handful of fields are read, and byte offsets equal string offsets in latin1.
-    this.text ??= decodeLatin1(this.raw);
-    return this.text.substring(start, end);
-  }
-
-  get latin1(): string {
-    return (this.text ??= decodeLatin1(this.raw));
-  }
-}
-
 /** Read access to one level of fields: a whole message, or one entry of a repeating group. */
 export class FieldView {
-  /** @internal */
+  /** The message whose field table this level reads: the message itself for a FixMessage. */
+  protected readonly table: FixMessage;
+
+  /** @internal `table` undefined: this view is the message itself. */
   constructor(
-    protected readonly table: FieldTable,
+    table: FixMessage | undefined,
     /** First field index of this level. */
     protected readonly from: number,
     /** One past the last field index of this level. */
     protected readonly to: number,
-  ) {}
+  ) {
+    this.table = table ?? (this as unknown as FixMessage);
+  }
 
   /** Field index (wire position) of the first occurrence of tag at this level, or -1. */
   indexOf(tag: number): number {
@@ -286,7 +239,7 @@ export class FixGroupEntry extends FieldView {}
 
 class SectionView extends FieldView {
   constructor(
-    table: FieldTable,
+    table: FixMessage,
     from: number,
     to: number,
     private readonly section: 'header' | 'body' | 'trailer',
@@ -316,8 +269,30 @@ export class FixFieldMissingError extends Error {
 /**
  * A received message. Getters at this level see header, body and trailer fields (tags are unique
  * across the three in FIX 4.4); `header`, `body` and `trailer` restrict to one section.
+ *
+ * The message also holds the field table its group-entry views share (one object per message): from
+ * `base` on, `f` holds FIELD_STRIDE numbers per field in wire order (the parser cuts the tables of
+ * many messages from one array); field indexes count from 0 at `base`. A NumInGroup field's "next"
+ * skips its whole group, so walking "next" from a level's first field visits that level only.
  */
 export class FixMessage extends FieldView {
+  /** The bytes exactly as received (for the audit log). */
+  readonly raw: Buffer;
+  /** @internal */
+  readonly f: Int32Array;
+  /** @internal Slot of field 0 in f. */
+  readonly base: number;
+  /** @internal Number of fields. */
+  readonly count: number;
+  /** @internal */
+  readonly dictionary: Dictionary;
+  /**
+   * @internal True when the parser validated the whole message without finding anything wrong:
+   * every field the dictionary types has then had its format checked, and typed getters can skip
+   * re-checking.
+   */
+  readonly formatsChecked: boolean;
+  private text: string | undefined;
   /** BeginString (8). */
   readonly beginString: string;
   /** MsgType (35); empty when the message is garbled before it. */
@@ -344,7 +319,12 @@ export class FixMessage extends FieldView {
 
   /** @internal Built by FixParser. */
   constructor(
-    table: FieldTable,
+    raw: Buffer,
+    f: Int32Array,
+    base: number,
+    count: number,
+    dictionary: Dictionary,
+    formatsChecked: boolean,
     beginString: string,
     msgType: string,
     msgSeqNum: number | undefined,
@@ -356,7 +336,14 @@ export class FixMessage extends FieldView {
     epoch = 0,
     parseCount = 0,
   ) {
-    super(table, 0, table.count);
+    super(undefined, 0, count);
+    this.raw = raw;
+    this.f = f;
+    this.base = base;
+    this.count = count;
+    this.dictionary = dictionary;
+    this.formatsChecked = formatsChecked;
+    this.text = undefined;
     this.lookup = lookup;
     this.scope = scope;
     this.epoch = epoch;
@@ -379,30 +366,50 @@ export class FixMessage extends FieldView {
     return super.indexOf(tag);
   }
 
-  /** The bytes exactly as received (for the audit log). */
-  get raw(): Buffer {
-    return this.table.raw;
+  /** @internal Whether field i's format is already known to match the given ValueType. */
+  checked(i: number, type: number): boolean {
+    if (!this.formatsChecked) return false;
+    const tag = this.f[this.base + i * FIELD_STRIDE]!;
+    return tag < this.dictionary.tagLimit && this.dictionary.valueTypeByTag[tag] === type;
+  }
+
+  /** @internal Whether the bytes of field i have the given ValueType's format. */
+  hasFormat(i: number, type: number): boolean {
+    const slot = this.base + i * FIELD_STRIDE;
+    return this.checked(i, type) || isValidFormat(this.raw, type, this.f[slot + 1]!, this.f[slot + 2]!);
+  }
+
+  /** @internal The value of field i as text. */
+  value(i: number): string {
+    const slot = this.base + i * FIELD_STRIDE;
+    const start = this.f[slot + 1]!;
+    const end = this.f[slot + 2]!;
+    if (end - start === 1) return CHAR_STRINGS[this.raw[start]!]!;
+    // One latin1 decode per message, then cheap substrings: faster than a native call per field
+    // once a handful of fields are read, and byte offsets equal string offsets in latin1.
+    this.text ??= decodeLatin1(this.raw);
+    return this.text.substring(start, end);
   }
 
   /** The bytes as a latin1 string (one character per byte). */
   get rawText(): string {
-    return this.table.latin1;
+    return (this.text ??= decodeLatin1(this.raw));
   }
 
   get fieldCount(): number {
-    return this.table.count;
+    return this.count;
   }
 
   get header(): FieldView {
-    return new SectionView(this.table, 0, this.table.count, 'header');
+    return new SectionView(this, 0, this.count, 'header');
   }
 
   get body(): FieldView {
-    return new SectionView(this.table, 0, this.table.count, 'body');
+    return new SectionView(this, 0, this.count, 'body');
   }
 
   get trailer(): FieldView {
-    return new SectionView(this.table, 0, this.table.count, 'trailer');
+    return new SectionView(this, 0, this.count, 'trailer');
   }
 
   /** True for a valid (neither garbled nor rejected) message. */
@@ -412,13 +419,13 @@ export class FixMessage extends FieldView {
 
   /** Every field in wire order, group members included, as [tag, value]. */
   allFields(): Array<[tag: number, value: string]> {
-    const out: Array<[number, string]> = new Array(this.table.count);
-    for (let i = 0; i < this.table.count; i++) out[i] = [this.table.f[this.table.base + i * FIELD_STRIDE]!, this.table.value(i)];
+    const out: Array<[number, string]> = new Array(this.count);
+    for (let i = 0; i < this.count; i++) out[i] = [this.f[this.base + i * FIELD_STRIDE]!, this.value(i)];
     return out;
   }
 
   /** The message with SOH shown as '|', for logs. */
   override toString(): string {
-    return this.table.latin1.replaceAll('\x01', '|');
+    return this.rawText.replaceAll('\x01', '|');
   }
 }

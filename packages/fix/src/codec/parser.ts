@@ -3,7 +3,7 @@
 // decoded to strings unless an enum check needs it.
 import { Dictionary, ENUM_KEY_MAX_LENGTH, Placement, ValueType, type GroupDef, type MessageDef } from '../dictionary/dictionary';
 import { isValidFormat } from './format';
-import { FIELD_STRIDE, FieldTable, FixMessage } from './message';
+import { FIELD_STRIDE, FixMessage } from './message';
 import { DEFAULT_VALIDATION, RejectReason, USER_DEFINED_TAG_MIN, rejection, type FixRejection, type ValidationOptions } from './rejection';
 
 const SOH = 0x01;
@@ -22,16 +22,20 @@ const SLAB_SLOTS = 16_384;
 const NO_ERROR = -1;
 const UNREADABLE_COUNT = -2;
 
-/** What a tag's non-empty value needs checked: the low 2 bits of FixParser.checks. */
+/** What a tag's non-empty value needs checked: the low CHECK_BITS bits of FixParser.checks. */
 const Check = {
   None: 0,
   /** One byte from the tag's charEnum; any allowed byte also passes the type's format. */
   CharEnum: 1,
   /** The type's format, no enum. */
   Format: 2,
-  /** Anything else (string enums, enums whose values can fail the format): valueProblem. */
+  /** Anything else (multiple-value strings, enums whose values can fail the format): valueProblem. */
   Full: 3,
+  /** The type's format (none for STRING), then one value of the tag's string enum. */
+  Enum: 4,
 } as const;
+const CHECK_BITS = 3;
+const CHECK_KIND = (1 << CHECK_BITS) - 1;
 
 /** Where a FixMessage can find its top-level fields in O(1) while its parser has not moved on. */
 export interface TopLevelIndex {
@@ -79,18 +83,25 @@ export class FixParser implements TopLevelIndex {
   private readonly beginStringBytes: Buffer;
   /**
    * By tag: the Check a non-empty value needs (STRING without enum and DATA need none); for
-   * Check.CharEnum, bits 2 and up number the tag's 256-byte row in charAllowed.
+   * Check.CharEnum, bits CHECK_BITS and up number the tag's 256-byte row in charAllowed.
    */
   private readonly checks: Uint16Array;
   /** Rows of 256 bytes, 1 where that byte is an allowed single-character value. */
   private readonly charAllowed: Uint8Array;
   private readonly valueTypes: Uint8Array;
+  private readonly stringEnums: readonly (ReadonlySet<string> | undefined)[];
+  private readonly keyedEnums: readonly (ReadonlySet<number> | undefined)[];
+  // The last MsgType looked up: consecutive messages mostly share their type.
+  private lastTypeKey = -1;
+  private lastTypeDef: MessageDef | undefined;
 
   constructor(dictionary: Dictionary = Dictionary.fix44(), options: Partial<ValidationOptions> = {}) {
     this.dictionary = dictionary;
     this.beginStringBytes = Buffer.from(dictionary.beginString, 'latin1');
     this.checks = new Uint16Array(dictionary.tagLimit);
     this.valueTypes = dictionary.valueTypeByTag;
+    this.stringEnums = dictionary.stringEnumByTag;
+    this.keyedEnums = dictionary.keyedEnumByTag;
     const rows: Uint8Array[] = [];
     for (const field of dictionary.fields) {
       const tag = field.tag;
@@ -102,10 +113,10 @@ export class FixParser implements TopLevelIndex {
         let formatHolds = true;
         for (let c = 0; c < 256; c++) if (charEnum[c] === 1 && type !== ValueType.String && !isValidFormat(Uint8Array.of(c), type, 0, 1)) formatHolds = false;
         if (formatHolds) {
-          this.checks[tag] = Check.CharEnum | (rows.length << 2);
+          this.checks[tag] = Check.CharEnum | (rows.length << CHECK_BITS);
           rows.push(charEnum);
         } else this.checks[tag] = Check.Full;
-      } else if (dictionary.stringEnumByTag[tag] !== undefined) this.checks[tag] = Check.Full;
+      } else if (dictionary.stringEnumByTag[tag] !== undefined) this.checks[tag] = type === ValueType.MultipleValueString ? Check.Full : Check.Enum;
       else if (type !== ValueType.String && type !== ValueType.Data) this.checks[tag] = Check.Format;
     }
     this.charAllowed = new Uint8Array(rows.length * 256);
@@ -131,6 +142,7 @@ export class FixParser implements TopLevelIndex {
     const headerKind = dict.header.memberKind;
     const trailerKind = dict.trailer.memberKind;
     const checks = this.checks;
+    const charAllowed = this.charAllowed;
     const len = raw.length;
     // Every field takes at least 3 bytes (a tag digit, '=', SOH): reserve room for that many.
     const reserve = ((len / 3) | 0) * FIELD_STRIDE + FIELD_STRIDE;
@@ -230,7 +242,13 @@ export class FixParser implements TopLevelIndex {
           if (typeLength > 0 && typeLength <= 3) {
             let key = 0;
             for (let k = valueStart; k < valueEnd; k++) key = key * 256 + raw[k]!;
-            def = dict.messageByTypeKey(key + typeLength * 0x1000000);
+            key += typeLength * 0x1000000;
+            if (key === this.lastTypeKey) def = this.lastTypeDef;
+            else {
+              def = dict.messageByTypeKey(key);
+              this.lastTypeKey = key;
+              this.lastTypeDef = def;
+            }
           }
           msgType = def !== undefined ? def.msgType : raw.toString('latin1', valueStart, valueEnd);
           placement = def?.placement;
@@ -288,7 +306,8 @@ export class FixParser implements TopLevelIndex {
         if (handled) {
           if (validate && this.fieldReason === NO_ERROR) {
             const check = tag < tagLimit ? checks[tag]! : Check.None;
-            if (valueStart === valueEnd || check !== Check.None) {
+            // An allowed single character is checked here, anything else by valueCheck.
+            if (valueStart === valueEnd || (check !== Check.None && !((check & CHECK_KIND) === Check.CharEnum && valueEnd - valueStart === 1 && charAllowed[((check >> CHECK_BITS) << 8) | raw[valueStart]!] === 1))) {
               const problem = this.valueCheck(raw, tag, check, valueStart, valueEnd);
               if (problem !== NO_ERROR) this.noteFieldError(problem, tag);
             }
@@ -336,7 +355,7 @@ export class FixParser implements TopLevelIndex {
       if (validate && this.fieldReason === NO_ERROR) {
         if (where === Placement.None) this.checkUnknownTag(tag);
         const check = tag < tagLimit ? checks[tag]! : Check.None;
-        if (this.fieldReason === NO_ERROR && (valueStart === valueEnd || check !== Check.None)) {
+        if (this.fieldReason === NO_ERROR && (valueStart === valueEnd || (check !== Check.None && !((check & CHECK_KIND) === Check.CharEnum && valueEnd - valueStart === 1 && charAllowed[((check >> CHECK_BITS) << 8) | raw[valueStart]!] === 1)))) {
           const problem = this.valueCheck(raw, tag, check, valueStart, valueEnd);
           if (problem !== NO_ERROR) this.noteFieldError(problem, tag);
         }
@@ -365,7 +384,7 @@ export class FixParser implements TopLevelIndex {
     this.slabUsed = base + n * FIELD_STRIDE;
     const lookup = garbled === undefined ? this : undefined;
     const clean = validate && garbled === undefined && result === undefined;
-    return new FixMessage(new FieldTable(raw, f, base, n, dict, clean), beginString, msgType, msgSeqNum, def, garbled, result, lookup, messageScope, epoch, this.parseCount);
+    return new FixMessage(raw, f, base, n, dict, clean, beginString, msgType, msgSeqNum, def, garbled, result, lookup, messageScope, epoch, this.parseCount);
   }
 
   private nextScope(): number {
@@ -428,11 +447,15 @@ export class FixParser implements TopLevelIndex {
   /** RejectReason for a value, or NO_ERROR; the common cases without the general valueProblem. */
   private valueCheck(raw: Buffer, tag: number, check: number, start: number, end: number): number {
     if (start !== end) {
-      const kind = check & 3;
+      const kind = check & CHECK_KIND;
       if (kind === Check.CharEnum) {
-        if (end - start === 1 && this.charAllowed[((check >> 2) << 8) | raw[start]!] === 1) return NO_ERROR;
+        if (end - start === 1 && this.charAllowed[((check >> CHECK_BITS) << 8) | raw[start]!] === 1) return NO_ERROR;
       } else if (kind === Check.Format) {
         return isValidFormat(raw, this.valueTypes[tag]!, start, end) ? NO_ERROR : RejectReason.IncorrectDataFormatForValue;
+      } else if (kind === Check.Enum) {
+        const type = this.valueTypes[tag]!;
+        if (type !== ValueType.String && !isValidFormat(raw, type, start, end)) return RejectReason.IncorrectDataFormatForValue;
+        return enumContains(raw, start, end, this.keyedEnums[tag], this.stringEnums[tag]!) ? NO_ERROR : RejectReason.ValueIsIncorrect;
       }
     }
     return valueProblem(this.dictionary, this.options.validateFieldsHaveValues, raw, tag, start, end);

@@ -194,18 +194,18 @@ export class FieldView {
     const f = table.f;
     const base = table.base;
     const end = f[base + i * FIELD_STRIDE + 3]!;
-    const entries: FixGroupEntry[] = new Array(this.entryCount(i));
-    if (entries.length === 0) return entries;
-    const delimiter = f[base + (i + 1) * FIELD_STRIDE]!;
+    // One pass, growing a packed array (entries are few).
+    const entries: FixGroupEntry[] = [];
     let from = i + 1;
-    let k = 0;
+    if (from >= end) return entries;
+    const delimiter = f[base + from * FIELD_STRIDE]!;
     for (let j = f[base + from * FIELD_STRIDE + 3]!; j < end; j = f[base + j * FIELD_STRIDE + 3]!) {
       if (f[base + j * FIELD_STRIDE] === delimiter) {
-        entries[k++] = new FixGroupEntry(table, from, j);
+        entries.push(new FixGroupEntry(table, from, j));
         from = j;
       }
     }
-    entries[k] = new FixGroupEntry(table, from, end);
+    entries.push(new FixGroupEntry(table, from, end));
     return entries;
   }
 

@@ -365,6 +365,35 @@ for (const kind of TEST_DB_KINDS) {
       assert.deepEqual(fake.events, [], 'nothing reserved');
     });
 
+    it('the same ClOrdID twice in a burst: the second waits for the first, which is stored, and is refused', async () => {
+      // The first batch's statement is held: the second (a duplicate, so the careful path) must not
+      // insert its order before the first one's statement has run.
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      let statements = 1; // the warm-up order below passes
+      const slow = {
+        ...t.db,
+        query: async (sql: string, params?: readonly unknown[], options?: { name?: string }) => {
+          if (options?.name?.startsWith('fix_store_atomic') && statements++ === 0) await held;
+          return t.db.query(sql, params, options);
+        },
+      } as typeof t.db;
+      const batcher = new IntakeBatcher(slow, log, { planned: true });
+      await batcher.submit(entry('PL-B0'), () => {});
+      statements = 0;
+      await t.db.query('UPDATE fix_session_state SET next_sender_seq = 80 WHERE target_comp_id = $1', [SESSION.t]);
+      const fake = fakeReservation(80, 'PL-B1', creationTime);
+      const first = batcher.submit(entry('PL-B1'), () => {}, (o) =>
+        o.kind === 'stored' ? { outbound: { beginString: SESSION.b, record: fake.reservation.record, storeCreationTime: creationTime }, reservation: fake.reservation } : undefined,
+      );
+      const second = batcher.submit(entry('PL-B1'), () => {});
+      await new Promise((r) => setTimeout(r, 100));
+      release();
+      const [a, b] = await Promise.all([first, second]);
+      assert.deepEqual([a.kind, b.kind], ['stored', 'duplicate']);
+      assert.deepEqual(fake.events, ['committed'], 'the first one\'s statement did not fail');
+    });
+
     it('a logon drops what the node knew of the client: the next order rereads the day', async () => {
       const batcher = new IntakeBatcher(t.db, log, { planned: true });
       await batcher.submit(entry('PL-L1'), () => {});

@@ -113,6 +113,8 @@ export class IntakeBatcher {
   private pumpScheduled = false;
   /** Resolves once the latest batch started was settled (the next one settles after it). */
   private settledTail: Promise<void> = Promise.resolve();
+  /** Resolves once the latest batch to plan has planned and reserved its replies (see commit). */
+  private planLock: Promise<void> = Promise.resolve();
   /** Per client: batches in flight that hold a reply of it bound for the outbox. */
   private readonly outboxBound = new Map<string, number>();
   private readonly maxBatch: number;
@@ -173,7 +175,7 @@ export class IntakeBatcher {
       const flight: InFlight = { outboxBound: new Set() };
       this.inFlight.add(flight);
       const prior = this.settledTail;
-      const settled = this.process(batch, flight).then(async (settlements) => {
+      const settled = this.process(batch, flight, prior).then(async (settlements) => {
         // Outcomes reach the callers in queue order: a later batch may commit first, never settle first.
         await prior;
         this.apply(batch, settlements);
@@ -207,11 +209,11 @@ export class IntakeBatcher {
   }
 
   /** Writes a batch (with the retries its failures call for); never rejects: each entry gets its settlement. */
-  private async process(batch: readonly Queued[], flight: InFlight): Promise<Settlement[]> {
+  private async process(batch: readonly Queued[], flight: InFlight, prior: Promise<void>): Promise<Settlement[]> {
     const stored = (r: { outcomes: readonly IntakeOutcome[]; sends: ReadonlyArray<CoCommittedSend | undefined> }, ours: readonly boolean[] = []) =>
       batch.map((_q, i): Settlement => ({ ok: true, outcome: r.outcomes[i]!, replied: r.sends[i] !== undefined, own: ours[i] ?? false }));
     try {
-      return stored(await this.commit(batch, flight));
+      return stored(await this.commit(batch, flight, prior));
     } catch (first) {
       let err = first;
       if (err instanceof ReplyPersistError) {
@@ -222,7 +224,7 @@ export class IntakeBatcher {
         try {
           // The failure may have come after the commit went through (a lost answer to COMMIT):
           // the orders then meet themselves as duplicates, which the caller must not refuse.
-          const retried = await this.commit(batch, flight, false);
+          const retried = await this.commit(batch, flight, prior, false);
           return stored(retried, retried.outcomes.map((o, i) => o.kind === 'duplicate' && !!o.existing && o.existing.brokerorderid === attempted[i]));
         } catch (again) {
           err = again;
@@ -234,7 +236,7 @@ export class IntakeBatcher {
       const out: Settlement[] = [];
       for (const q of batch) {
         try {
-          const [outcome] = (await this.commit([q], flight, false)).outcomes;
+          const [outcome] = (await this.commit([q], flight, prior, false)).outcomes;
           out.push({ ok: true, outcome: outcome!, replied: false, own: false });
         } catch (e) {
           out.push({ ok: false, err: e });
@@ -286,11 +288,35 @@ export class IntakeBatcher {
    * the replies' store rows in one transaction. Reserved replies are written once it committed; when
    * it failed, their sessions drop the connection (the numbers were used and nothing holds them).
    */
-  private async commit(batch: readonly Queued[], flight: InFlight, withReplies = true): Promise<{ outcomes: IntakeOutcome[]; sends: Array<CoCommittedSend | undefined> }> {
-    if (withReplies && this.planned) {
-      const done = await this.commitPlanned(batch, flight, this.planned);
-      if (done) return done;
+  private async commit(
+    batch: readonly Queued[],
+    flight: InFlight,
+    prior: Promise<void>,
+    withReplies = true,
+  ): Promise<{ outcomes: IntakeOutcome[]; sends: Array<CoCommittedSend | undefined> }> {
+    if (!withReplies) return this.commitCarefully(batch, flight, false);
+    // Batches plan and take their replies' numbers one at a time, in queue order: what one batch
+    // learns (its ClOrdIDs, its numbers) the next one sees.
+    const previous = this.planLock;
+    let release!: () => void;
+    this.planLock = new Promise((r) => (release = r));
+    try {
+      await previous;
+      if (this.planned) {
+        // Releases the lock once its replies are reserved, before its statement runs.
+        const done = await this.commitPlanned(batch, flight, this.planned, release);
+        if (done) return done;
+      }
+      // The careful path reserves its replies inside its transaction: it runs alone, after every
+      // earlier batch, and no later batch plans meanwhile.
+      await prior;
+      return await this.commitCarefully(batch, flight, true);
+    } finally {
+      release();
     }
+  }
+
+  private async commitCarefully(batch: readonly Queued[], flight: InFlight, withReplies: boolean): Promise<{ outcomes: IntakeOutcome[]; sends: Array<CoCommittedSend | undefined> }> {
     // Without replies taken here, every reply of the batch goes through the outbox.
     if (!withReplies || !batch.some((q) => q.reserve)) for (const q of batch) this.markOutboxBound(flight, q.client);
     const result = await this.commitInTransaction(batch, flight, withReplies);
@@ -298,6 +324,7 @@ export class IntakeBatcher {
     for (const o of result.outcomes) if (o.kind === 'stored') this.planned?.index.used(o.order.sendercompid, o.order.session_date)?.add(o.order.clordid);
     return result;
   }
+
 
   /**
    * The planned path: the batch's ids drawn ahead and its ClOrdIDs known to be free, so its outcomes
@@ -309,6 +336,7 @@ export class IntakeBatcher {
     batch: readonly Queued[],
     flight: InFlight,
     planned: { readonly ids: IntakeIdPool; readonly index: ClOrdIdIndex },
+    onPlanned: () => void,
   ): Promise<{ outcomes: IntakeOutcome[]; sends: Array<CoCommittedSend | undefined> } | undefined> {
     const { ids, index } = planned;
     const entries = batch.map((q) => q.entry);
@@ -332,6 +360,8 @@ export class IntakeBatcher {
     const plan = planIntake(entries, drawn, index, new Date());
     const { outcomes } = plan;
     const sends = this.reserveReplies(batch, outcomes, flight);
+    // Planned and numbered: the next batch may plan while this one's statement runs.
+    onPlanned();
     try {
       const seqs = outcomes.map((o, i) => (o.kind === 'stored' ? (sends[i]?.reservation.msgSeqNum ?? null) : null));
       const reserved = sends.filter((x): x is CoCommittedSend => x !== undefined);

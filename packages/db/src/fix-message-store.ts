@@ -171,6 +171,17 @@ export class PgMessageStoreFactory implements MessageStoreFactory {
 
 // Both parts read the state row as it was before the statement, which is why a reset (a new store
 // epoch) never shares a statement with the messages that follow it.
+/**
+ * The session rows a statement updates, locked first and in key order (as the subquery `k`): two
+ * statements that update several sessions' rows (a store flush and an intake batch, two intake
+ * batches) then always lock them in the same order and cannot deadlock. Without it each locked them
+ * in its own join order, and PostgreSQL broke the cycle after deadlock_timeout (a second) by failing
+ * one of them.
+ */
+const LOCKED_IN_KEY_ORDER = (keys: string) => `(SELECT l.begin_string, l.sender_comp_id, l.target_comp_id FROM fix_session_state l
+           WHERE (l.begin_string, l.sender_comp_id, l.target_comp_id) IN (${keys})
+           ORDER BY l.begin_string, l.sender_comp_id, l.target_comp_id FOR UPDATE) k`;
+
 const BATCH_SQL = `
 WITH msg AS (
   INSERT INTO fix_messages
@@ -190,8 +201,10 @@ seq AS (
                                 ELSE greatest(st.next_sender_seq, v.sender) END,
          next_target_seq = coalesce(v.target, st.next_target_seq),
          updated_at = now()
-    FROM unnest($12::text[], $13::text[], $14::text[], $15::int[], $16::int[], $17::boolean[]) AS v(b, s, t, sender, target, sender_set)
+    FROM unnest($12::text[], $13::text[], $14::text[], $15::int[], $16::int[], $17::boolean[]) AS v(b, s, t, sender, target, sender_set),
+         ${LOCKED_IN_KEY_ORDER('SELECT * FROM unnest($12::text[], $13::text[], $14::text[])')}
    WHERE st.begin_string = v.b AND st.sender_comp_id = v.s AND st.target_comp_id = v.t
+     AND k.begin_string = v.b AND k.sender_comp_id = v.s AND k.target_comp_id = v.t
 )
 SELECT 1`;
 
@@ -457,8 +470,10 @@ msg AS (
 seq AS (
   UPDATE fix_session_state st
      SET next_sender_seq = greatest(st.next_sender_seq, v.next), updated_at = now()
-    FROM (SELECT b, s, t, creation_time, max(seq) + 1 AS next FROM m GROUP BY b, s, t, creation_time) v
+    FROM (SELECT b, s, t, creation_time, max(seq) + 1 AS next FROM m GROUP BY b, s, t, creation_time) v,
+         ${LOCKED_IN_KEY_ORDER('SELECT b, s, t FROM m')}
    WHERE st.begin_string = v.b AND st.sender_comp_id = v.s AND st.target_comp_id = v.t AND st.creation_time = v.creation_time
+     AND k.begin_string = v.b AND k.sender_comp_id = v.s AND k.target_comp_id = v.t
 )${extraCtes ? `,\n${extraCtes}` : ''}
 ${
   answer === 'rows'

@@ -4,15 +4,36 @@
 //   node scripts/test.mjs                 all tiers (builds the app first for e2e)
 //   node scripts/test.mjs --tier unit     only unit tests; also: integration, e2e
 //   node scripts/test.mjs path/to/x.test.ts ...   just those files
+//   node scripts/test.mjs packages/fix ...        every test file under those directories
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const args = process.argv.slice(2);
+const USAGE = `usage: node scripts/test.mjs [--tier unit|integration|e2e] [test file or directory ...]
+  no arguments: the whole suite (types and lint first); a directory: every test file under it`;
+if (args.includes('--help') || args.includes('-h')) {
+  console.log(USAGE);
+  process.exit(0);
+}
 const tierIdx = args.indexOf('--tier');
 const tier = tierIdx >= 0 ? args[tierIdx + 1] : 'all';
-const explicit = args.filter((a, i) => !a.startsWith('--') && (tierIdx < 0 || i !== tierIdx + 1));
+const unknown = args.filter((a, i) => a.startsWith('-') && a !== '--tier' && !(tierIdx >= 0 && i === tierIdx + 1));
+if (unknown.length) {
+  console.error(`unknown option ${unknown.join(', ')}\n${USAGE}`);
+  process.exit(2);
+}
+const isTestFile = (f) => f.endsWith('.test.ts') || f.endsWith('.test.tsx') || f.endsWith('.e2e.ts');
+const explicit = args
+  .filter((a, i) => !a.startsWith('-') && (tierIdx < 0 || i !== tierIdx + 1))
+  .flatMap((a) => {
+    if (!existsSync(a)) {
+      console.error(`no such test file or directory: ${a}`);
+      process.exit(2);
+    }
+    return statSync(a).isDirectory() ? walk(resolve(a)).filter(isTestFile) : [a];
+  });
 
 function walk(dir, out = []) {
   for (const name of readdirSync(dir)) {
@@ -32,6 +53,10 @@ const tiers = {
 
 let files;
 if (explicit.length) files = explicit;
+else if (args.some((a) => !a.startsWith('-') && (tierIdx < 0 || args.indexOf(a) !== tierIdx + 1))) {
+  console.error('no test files under the given directories');
+  process.exit(2);
+}
 else if (tier === 'all') files = [...tiers.unit(), ...tiers.integration(), ...tiers.e2e()];
 else if (tiers[tier]) files = tiers[tier]();
 else { console.error(`unknown tier ${tier}`); process.exit(2); }

@@ -67,7 +67,13 @@ export class OrderEntryPanel {
     // A success banner stays 3 s, so the previous order's may still be up: wait for a different one.
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      if ((await this.error.count()) > 0) throw new Error(`sending failed: ${(await this.error.innerText()).trim()}`);
+      if ((await this.error.count()) > 0) {
+        // What the page showed of the simulated client at that moment (a send refused as "not running"
+        // right after the badge read Connected was seen under load; this says which status it had).
+        const badge = this.page.locator('[data-testid="fix-client-status"]');
+        const shown = (await badge.count()) > 0 ? (await badge.first().innerText().catch(() => '?')).trim() : 'no badge';
+        throw new Error(`sending failed: ${(await this.error.innerText()).trim()} (FIX client badge: ${shown})`);
+      }
       if ((await this.success.count()) > 0) {
         const text = (await this.success.innerText().catch(() => '')).trim();
         if (text && text !== before) return text;

@@ -68,7 +68,7 @@ export async function startServer(): Promise<RunningServer> {
     DATABASE_URL: '',
     ADMIN_PASSWORD: adminPassword,
     DEMO_PASSWORD: demoPassword,
-    LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
+    LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'info',
     // Simulated clients on ephemeral ports: several test servers may run at once.
     TEST_CLIENT_PORTS: 'auto',
   };

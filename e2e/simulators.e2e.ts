@@ -101,8 +101,10 @@ describe('simulators', () => {
       const sim = new SimulatorClientPage(client);
       await sim.goto();
       await sim.start.click();
-      await client.locator('[data-testid="fix-client-status"]', { hasText: 'Connected' }).waitFor();
-      await client.locator('[data-testid="connector-session"]', { hasText: 'Connected' }).waitFor();
+      // Whole text: a string would match as a case-insensitive substring, and "Disconnected" contains it
+      // (the test then sent while the client was still logging on, which failed under load).
+      await client.locator('[data-testid="fix-client-status"]', { hasText: /^Connected$/ }).waitFor();
+      await client.locator('[data-testid="connector-session"]', { hasText: /^Connected$/ }).waitFor();
 
       const sent: string[] = [];
       const clOrdIdOf = (banner: string) => /ClOrdID (\S+)\)/.exec(banner)?.[1] ?? '';

@@ -3,7 +3,7 @@
 // commit never costs the order.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { getOrderBundle, type IntakeEntry, type IntakeOutcome, type NewOrderRecord } from '@fixdesk/db';
+import { getOrderBundle, type Db, type IntakeEntry, type IntakeOutcome, type NewOrderRecord } from '@fixdesk/db';
 import { createTestDatabase, TEST_DB_KINDS, type TestDatabase } from '@fixdesk/db/testing';
 import type { SendReservation } from '@fixdesk/fix';
 import pino from 'pino';
@@ -42,6 +42,49 @@ function fakeReservation(seq: number, clOrdID: string, creationTime: Date, writt
   return { reservation, events };
 }
 
+/** A new database with the test client's connector (ExecID prefix) and its session row (next sender number). */
+async function clientDatabase(kind: (typeof TEST_DB_KINDS)[number], prefix: string, nextSender: number, creationTime: Date): Promise<{ t: TestDatabase; connectorId: number }> {
+  const t = await createTestDatabase(kind);
+  const { rows } = await t.db.query<{ id: number }>(
+    `INSERT INTO client_connectors (comp_id, execution_id_prefix, target_comp_id, start_time, end_time, trading_days)
+     VALUES ($1, $2, $3, '00:00:00', '23:59:59', 'M,T,W,T,F') RETURNING id`,
+    [SESSION.t, prefix, SESSION.s],
+  );
+  await t.db.query(
+    `INSERT INTO fix_session_state (begin_string, sender_comp_id, target_comp_id, next_sender_seq, next_target_seq, creation_time)
+     VALUES ($1, $2, $3, $4, 1, $5)`,
+    [SESSION.b, SESSION.s, SESSION.t, nextSender, creationTime],
+  );
+  return { t, connectorId: rows[0]!.id };
+}
+
+/**
+ * The database with the planned intake's statements held back on demand: after `holdNext()`, the next
+ * one waits until `release()` (to have a batch in flight while later ones are submitted).
+ */
+function holdingDb(db: Db): { db: Db; holdNext(): void; release(): void } {
+  let gate: Promise<void> | undefined;
+  let open = () => {};
+  const held: Db = {
+    ...db,
+    query: async (sql, params, options) => {
+      const wait = options?.name?.startsWith('fix_store_atomic') ? gate : undefined;
+      if (wait) {
+        gate = undefined;
+        await wait;
+      }
+      return db.query(sql, params, options);
+    },
+  } as Db;
+  return {
+    db: held,
+    holdNext: () => {
+      gate = new Promise<void>((r) => (open = r));
+    },
+    release: () => open(),
+  };
+}
+
 for (const kind of TEST_DB_KINDS) for (const planned of [true, false]) {
   describe(`intake batcher replies in the order's commit, on ${kind}, ${planned ? 'planned (one statement)' : 'in a transaction'}`, () => {
     let t: TestDatabase;
@@ -49,18 +92,7 @@ for (const kind of TEST_DB_KINDS) for (const planned of [true, false]) {
     const creationTime = new Date('2025-03-14T08:00:00.000Z');
 
     before(async () => {
-      t = await createTestDatabase(kind);
-      const { rows } = await t.db.query<{ id: number }>(
-        `INSERT INTO client_connectors (comp_id, execution_id_prefix, target_comp_id, start_time, end_time, trading_days)
-         VALUES ($1, 'COC', $2, '00:00:00', '23:59:59', 'M,T,W,T,F') RETURNING id`,
-        [SESSION.t, SESSION.s],
-      );
-      connectorId = rows[0]!.id;
-      await t.db.query(
-        `INSERT INTO fix_session_state (begin_string, sender_comp_id, target_comp_id, next_sender_seq, next_target_seq, creation_time)
-         VALUES ($1, $2, $3, 5, 1, $4)`,
-        [SESSION.b, SESSION.s, SESSION.t, creationTime],
-      );
+      ({ t, connectorId } = await clientDatabase(kind, 'COC', 5, creationTime));
     });
     after(async () => {
       await t?.dispose();
@@ -201,18 +233,7 @@ for (const kind of TEST_DB_KINDS) {
     const creationTime = new Date('2025-03-14T08:00:00.000Z');
 
     before(async () => {
-      t = await createTestDatabase(kind);
-      const { rows } = await t.db.query<{ id: number }>(
-        `INSERT INTO client_connectors (comp_id, execution_id_prefix, target_comp_id, start_time, end_time, trading_days)
-         VALUES ($1, 'PLN', $2, '00:00:00', '23:59:59', 'M,T,W,T,F') RETURNING id`,
-        [SESSION.t, SESSION.s],
-      );
-      connectorId = rows[0]!.id;
-      await t.db.query(
-        `INSERT INTO fix_session_state (begin_string, sender_comp_id, target_comp_id, next_sender_seq, next_target_seq, creation_time)
-         VALUES ($1, $2, $3, 1, 1, $4)`,
-        [SESSION.b, SESSION.s, SESSION.t, creationTime],
-      );
+      ({ t, connectorId } = await clientDatabase(kind, 'PLN', 1, creationTime));
     });
     after(async () => {
       await t?.dispose();
@@ -299,19 +320,10 @@ for (const kind of TEST_DB_KINDS) {
 
     it('two batches in flight: the later may commit first, its outcome still reaches the caller after the earlier one', async () => {
       // The first batch's statement is held back until the second one has committed.
-      let release!: () => void;
-      const held = new Promise<void>((r) => (release = r));
-      let statements = 1; // the warm-up order below passes
-      const slow = {
-        ...t.db,
-        query: async (sql: string, params?: readonly unknown[], options?: { name?: string }) => {
-          if (options?.name?.startsWith('fix_store_atomic') && statements++ === 0) await held;
-          return t.db.query(sql, params, options);
-        },
-      } as typeof t.db;
-      const batcher = new IntakeBatcher(slow, log, { planned: true });
+      const slow = holdingDb(t.db);
+      const batcher = new IntakeBatcher(slow.db, log, { planned: true });
       await batcher.submit(entry('PL-P0'), () => {}); // the day's ClOrdIDs and the ids are at hand
-      statements = 0;
+      slow.holdNext();
       const order: string[] = [];
       const first = batcher.submit(entry('PL-P1'), () => order.push('P1 committed'));
       await new Promise((r) => setImmediate(r)); // the first batch is in flight
@@ -324,7 +336,7 @@ for (const kind of TEST_DB_KINDS) {
       const { rows } = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM orders WHERE clordid IN ('PL-P1', 'PL-P2')`);
       assert.equal(rows[0]!.n, 1, 'the second batch committed while the first was still held');
       assert.deepEqual(order, [], 'but its outcome waits for the first');
-      release();
+      slow.release();
       const [a, b] = await Promise.all([first, second]);
       assert.deepEqual([a.kind, b.kind], ['stored', 'stored']);
       assert.deepEqual(order, ['P1 committed', 'P2 committed']);
@@ -332,19 +344,10 @@ for (const kind of TEST_DB_KINDS) {
     });
 
     it('a reply bound for the outbox in a batch still in flight keeps the client\'s later replies from being reserved', async () => {
-      let release!: () => void;
-      const held = new Promise<void>((r) => (release = r));
-      let statements = 1; // the warm-up order below passes
-      const slow = {
-        ...t.db,
-        query: async (sql: string, params?: readonly unknown[], options?: { name?: string }) => {
-          if (options?.name?.startsWith('fix_store_atomic') && statements++ === 0) await held;
-          return t.db.query(sql, params, options);
-        },
-      } as typeof t.db;
-      const batcher = new IntakeBatcher(slow, log, { planned: true });
+      const slow = holdingDb(t.db);
+      const batcher = new IntakeBatcher(slow.db, log, { planned: true });
       await batcher.submit(entry('PL-Q0'), () => {});
-      statements = 0;
+      slow.holdNext();
       await t.db.query('UPDATE fix_session_state SET next_sender_seq = 70 WHERE target_comp_id = $1', [SESSION.t]);
       const replied: Array<[string, boolean]> = [];
       // The first order's reply goes through the outbox (no session to reserve it on).
@@ -358,7 +361,7 @@ for (const kind of TEST_DB_KINDS) {
         return o.kind === 'stored' ? { outbound: { beginString: SESSION.b, record: fake.reservation.record, storeCreationTime: creationTime }, reservation: fake.reservation } : undefined;
       });
       await new Promise((r) => setTimeout(r, 50));
-      release();
+      slow.release();
       await Promise.all([first, second]);
       assert.ok(asked);
       assert.deepEqual(replied, [['Q1', false], ['Q2', false]], 'both through the outbox, in order');
@@ -368,19 +371,10 @@ for (const kind of TEST_DB_KINDS) {
     it('the same ClOrdID twice in a burst: the second waits for the first, which is stored, and is refused', async () => {
       // The first batch's statement is held: the second (a duplicate, so the careful path) must not
       // insert its order before the first one's statement has run.
-      let release!: () => void;
-      const held = new Promise<void>((r) => (release = r));
-      let statements = 1; // the warm-up order below passes
-      const slow = {
-        ...t.db,
-        query: async (sql: string, params?: readonly unknown[], options?: { name?: string }) => {
-          if (options?.name?.startsWith('fix_store_atomic') && statements++ === 0) await held;
-          return t.db.query(sql, params, options);
-        },
-      } as typeof t.db;
-      const batcher = new IntakeBatcher(slow, log, { planned: true });
+      const slow = holdingDb(t.db);
+      const batcher = new IntakeBatcher(slow.db, log, { planned: true });
       await batcher.submit(entry('PL-B0'), () => {});
-      statements = 0;
+      slow.holdNext();
       await t.db.query('UPDATE fix_session_state SET next_sender_seq = 80 WHERE target_comp_id = $1', [SESSION.t]);
       const fake = fakeReservation(80, 'PL-B1', creationTime);
       const first = batcher.submit(entry('PL-B1'), () => {}, (o) =>
@@ -388,7 +382,7 @@ for (const kind of TEST_DB_KINDS) {
       );
       const second = batcher.submit(entry('PL-B1'), () => {});
       await new Promise((r) => setTimeout(r, 100));
-      release();
+      slow.release();
       const [a, b] = await Promise.all([first, second]);
       assert.deepEqual([a.kind, b.kind], ['stored', 'duplicate']);
       assert.deepEqual(fake.events, ['committed'], 'the first one\'s statement did not fail');

@@ -390,7 +390,8 @@ export class IntakeBatcher {
     const sends: Array<CoCommittedSend | undefined> = [];
     // A client with a reply bound for the outbox in another batch still in flight gets none reserved
     // here: its replies must not overtake that one.
-    const scope: BatchScope = { queuedClients: new Set([...this.outboxBound.keys()].filter((c) => !flight.outboxBound.has(c) || this.outboxBound.get(c)! > 1)) };
+    // (This batch has marked none of its own yet: its replies are reserved once, before anything else.)
+    const scope: BatchScope = { queuedClients: new Set(this.outboxBound.keys()) };
     for (const [i, q] of batch.entries()) {
       let send: CoCommittedSend | undefined;
       try {

@@ -11,7 +11,7 @@ import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { DatabaseKind } from '@fixdesk/db';
+import type { DatabaseKind, Queryable } from '@fixdesk/db';
 import { createTestDatabase } from '@fixdesk/db/testing';
 import pino from 'pino';
 import { startServer } from '../apps/server/src/server';
@@ -38,6 +38,10 @@ const WINDOW = 50;
 
 interface RunResult {
   db: DatabaseKind;
+  /** PostgreSQL only: one-row durable commits at the fixed rate, nothing else running (the database's own floor). */
+  commitFloor?: { p50: number; p99: number };
+  /** CPU used during the fixed-rate phase, in cores (2 cores = 2.0): server, clients, PostgreSQL. */
+  fixedCpu?: { server: number; clients: number; pg: number };
   fixed: { rate: number; sent: number; acked: number; p50: number; p99: number; max: number; achieved: number };
   full: { sent: number; acked: number; seconds: number; ordersPerSecond: number; p50: number; p99: number; serverCpuUsPerOrder: number; clientCpuUsPerOrder: number; pgCpuUsPerOrder: number };
 }
@@ -71,6 +75,42 @@ function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
+/**
+ * The database's floor at the fixed rate: one-row INSERTs into a scratch table (primary key only), each
+ * its own durable commit, started on the same clock-driven 1 ms timer as the orders, from this process
+ * while nothing else runs. An acknowledgement can be no faster than this plus two loopback hops.
+ */
+async function commitFloor(db: Queryable, rate: number, seconds: number): Promise<{ p50: number; p99: number }> {
+  await db.query('CREATE TABLE bench_commit_floor (id bigserial PRIMARY KEY, payload text NOT NULL)');
+  const payload = 'x'.repeat(300);
+  const latencies: number[] = [];
+  const pending = new Set<Promise<void>>();
+  const one = () => {
+    const t0 = performance.now();
+    const p: Promise<void> = db.query('INSERT INTO bench_commit_floor (payload) VALUES ($1)', [payload], { name: 'bench_commit_floor' }).then(() => {
+      latencies.push(performance.now() - t0);
+      pending.delete(p);
+    });
+    pending.add(p);
+  };
+  for (let i = 0; i < 200; i++) await db.query('INSERT INTO bench_commit_floor (payload) VALUES ($1)', [payload], { name: 'bench_commit_floor' });
+  latencies.length = 0;
+  const t0 = performance.now();
+  let sent = 0;
+  while (performance.now() - t0 < seconds * 1000) {
+    const due = Math.floor(((performance.now() - t0) / 1000) * rate);
+    while (sent < due) {
+      one();
+      sent++;
+    }
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  await Promise.all(pending);
+  await db.query('DROP TABLE bench_commit_floor');
+  latencies.sort((a, b) => a - b);
+  return { p50: pct(latencies, 50), p99: pct(latencies, 99) };
+}
+
 async function runOne(db: DatabaseKind): Promise<RunResult> {
   const database = await createTestDatabase(db, { migrate: false });
   const config = { ...testConfig(), logLevel: 'silent' as const };
@@ -94,6 +134,8 @@ async function runOne(db: DatabaseKind): Promise<RunResult> {
   child.on('message', (m: { ready?: boolean }) => replies.shift()?.(m));
   const next = () => new Promise<{ ok?: boolean; result?: PhaseResult | null; error?: string }>((r) => replies.push(r));
   await next(); // ready: every session logged on
+  const floor = db === 'postgres' ? await commitFloor(database.db, FIXED_RATE, FIXED_SECONDS / 2) : undefined;
+  if (floor) console.log(`[${db}] one-row commit floor at ${FIXED_RATE}/s: ${JSON.stringify(floor)}`);
   const command = async (c: ClientCommand): Promise<PhaseResult | null> => {
     const answer = next();
     child.send(c);
@@ -106,7 +148,10 @@ async function runOne(db: DatabaseKind): Promise<RunResult> {
   await command({ cmd: 'warmup', orders: 400 });
 
   // --- fixed rate: FIXED_RATE orders/s spread over the sessions.
+  const fixedCpu0 = { node: process.cpuUsage(), pg: postgresCpuSeconds() };
   const f = (await command({ cmd: 'fixed', rate: FIXED_RATE, seconds: FIXED_SECONDS }))!;
+  const fc = cpuSince(fixedCpu0);
+  const fixedCpu = { server: fc.node / f.seconds, clients: f.cpuSeconds / f.seconds, pg: db === 'postgres' ? fc.pg / f.seconds : NaN };
   const fixed = {
     rate: FIXED_RATE,
     sent: f.sent,
@@ -135,7 +180,7 @@ async function runOne(db: DatabaseKind): Promise<RunResult> {
   await server.close();
   await database.dispose();
   rmSync(config.dataDir, { recursive: true, force: true });
-  return { db, fixed, full };
+  return { db, fixed, full, fixedCpu, ...(floor ? { commitFloor: floor } : {}) };
 }
 
 const kinds: DatabaseKind[] = args.db === 'both' ? ['pglite', 'postgres'] : [args.db as DatabaseKind];
@@ -170,7 +215,12 @@ ${pg ? `
 | Pending New p50 ≤ 0.5 ms at 2,000 orders/s | ${ms(pg.fixed.p50)} ms | ${verdict(pg.fixed.p50 <= 0.5 && pg.fixed.acked === pg.fixed.sent)} |
 | Pending New p99 ≤ 2 ms at 2,000 orders/s | ${ms(pg.fixed.p99)} ms | ${verdict(pg.fixed.p99 <= 2 && pg.fixed.acked === pg.fixed.sent)} |
 | ≥ 10,000 orders/s sustained | ${pg.full.ordersPerSecond.toFixed(0)}/s | ${verdict(pg.full.ordersPerSecond >= 10_000)} |
-` : ''}
+${pg.commitFloor && pg.fixedCpu ? `
+What the machine allows at ${FIXED_RATE}/s, measured in the same run:
+- one-row durable commits alone (the database's floor, nothing else running): p50 ${ms(pg.commitFloor.p50)} ms, p99 ${ms(pg.commitFloor.p99)} ms;
+- cores busy during the fixed-rate phase: server ${pg.fixedCpu.server.toFixed(2)}, clients ${pg.fixedCpu.clients.toFixed(2)}, PostgreSQL ${pg.fixedCpu.pg.toFixed(2)} of 2
+  (at this rate batches hold one to three orders, so per-statement and per-wake-up costs dominate: compare the CPU per order at full speed).
+` : ''}` : ''}
 ### What is measured
 - **Path**: the server's FIX acceptor hands each NewOrderSingle to the order core without waiting for
   the previous one (the session's pipelined mode); the order core validates it with cached reference
@@ -187,6 +237,10 @@ ${pg ? `
   but on the same 2 cores as the server and PostgreSQL. **CPU per order** (full speed): CPU time of
   the server's process, of the clients' process and of all PostgreSQL processes, divided by the
   Pending News received; 2 cores give 2,000,000 µs per second, so their sum bounds the rate.
+- **Floor** (PostgreSQL): before the orders, ${FIXED_RATE} one-row INSERTs a second into a scratch table with a
+  primary key only, each its own commit with synchronous_commit on, from the benchmark's process on
+  the same 1 ms timer, for ${FIXED_SECONDS / 2} s; nothing else runs meanwhile. **Cores busy**: CPU time of each
+  process during the fixed-rate phase divided by its length.
 `;
 console.log(section);
 if (!args['no-write'] && !args.quick) writeSection(join(root, 'BENCHMARKS.md'), 'orders', section);

@@ -8,6 +8,7 @@ import type { OrderService } from './orders/order-service';
 import type { TestClientService } from './test-client/service';
 import type { ClientOutbox } from './orders/outbox';
 import type { WsHub } from './ws/hub';
+import type { ServiceMonitor } from './status/service-monitor';
 
 /** What the routes share: built once in the composition root (main.ts) and passed down. */
 export interface AppContext {
@@ -20,6 +21,7 @@ export interface AppContext {
   outbox: ClientOutbox;
   fix: FixGateway;
   testClients: TestClientService;
+  services: ServiceMonitor;
   log: FastifyBaseLogger;
   version: string;
 }

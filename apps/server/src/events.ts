@@ -6,6 +6,8 @@ export interface ServerEvents {
   'connector-changed': [compId: string];
   /** A client's FIX defaults or group instances were created, changed or deleted (connector id). */
   'client-defaults-changed': [connectorId: number];
+  /** A client's FIX session logged on or off (its comp id). */
+  'fix-session-changed': [compId: string];
 }
 
 export class ServerEventBus extends EventEmitter<ServerEvents> {}

@@ -15,6 +15,8 @@ import { ClientOutbox } from './orders/outbox';
 import { OrderPublisher } from './orders/publisher';
 import { TestClientService, testClientOptionsFromEnv, type TestClientOptions } from './test-client/service';
 import { WsHub } from './ws/hub';
+import { listConnectors } from '@fixdesk/db';
+import { ServiceMonitor } from './status/service-monitor';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -70,13 +72,32 @@ export async function startServer(
     const fix = new FixGateway(db, config, orders, outbox, hub, events, log);
     const testClients = new TestClientService(db, config, fix, hub, events, log, opts.testClient ?? testClientOptionsFromEnv());
     const dayOrderExpiry = new DayOrderExpiry(db, orders, log);
-    const { app, ctx } = await buildApp({ config, db, auth, hub, events, orders, outbox, fix, testClients, version: VERSION }, log);
+    const services = new ServiceMonitor(
+      {
+        nodeId: config.nodeId,
+        version: VERSION,
+        databaseKind: db.kind,
+        probeDatabase: async () => void (await db.query('SELECT 1')),
+        acceptorPort: () => fix.port,
+        activeConnectors: async () => (await listConnectors(db)).filter((c) => c.is_active).map((c) => ({ compId: c.comp_id, ourCompId: c.target_comp_id })),
+        sessions: () => fix.list(),
+        lastReceivedAt: (compId) => fix.lastReceivedAt(compId),
+        testClients: () => testClients.summary(),
+        browsersConnected: () => hub.onlineUsers().reduce((n, u) => n + u.connections, 0),
+        broadcast: (msg) => hub.broadcast(msg),
+      },
+      log,
+    );
+    events.on('fix-session-changed', () => services.poke());
+    events.on('connector-changed', () => services.poke());
+    const { app, ctx } = await buildApp({ config, db, auth, hub, events, orders, outbox, fix, testClients, services, version: VERSION }, log);
     hub.start();
     await app.listen({ port: config.port, host: config.host });
     try {
       await fix.start();
       await testClients.start();
       dayOrderExpiry.start();
+      services.start();
     } catch (err) {
       await testClients.stop().catch(() => {});
       await fix.stop().catch(() => {});
@@ -96,6 +117,7 @@ export async function startServer(
       dayOrderExpiry,
       close: () =>
         (closing ??= (async () => {
+          services.stop();
           await dayOrderExpiry.stop();
           // FIX first: clients get a Logout while the database still records it; our own simulated clients log out before the acceptor goes.
           await testClients.stop().catch((err) => log.error({ err }, 'test-client service stop failed'));

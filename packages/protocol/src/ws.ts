@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { SessionUser } from './auth';
 import type { ExecutionReport, Order, OrderAction } from './orders';
+import type { ServiceHealth, ServiceStatusEntry } from './health';
 import type { WsTestClientMessage } from './test-client';
 
 /**
@@ -101,9 +102,10 @@ export interface WsClientConnectionStatus {
   timestamp: string;
   reason?: string;
 }
+/** A service's health changed (sent on every change of status or connection, not periodically). */
 export interface WsServiceStatus {
   type: 'service_status';
-  data: { service_name: string; status: string; timestamp: string; metadata?: Record<string, unknown> };
+  data: { service_name: string; status: ServiceHealth; timestamp: string; metadata?: Record<string, unknown>; service: ServiceStatusEntry };
 }
 
 export type WsServerMessage =

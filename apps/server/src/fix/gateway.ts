@@ -32,6 +32,8 @@ interface LiveSession {
   sent: number;
   received: number;
   orders: number;
+  /** When the client's last message arrived (ms since the epoch): the session's heartbeat. */
+  lastReceivedAt: number;
 }
 
 /** A connector row as the engine's authenticator sees it. Settings apply from the next logon. */
@@ -189,7 +191,10 @@ export class FixGateway implements ClientMessageSender, ReplyReserver {
     return {
       onIncoming: () => {
         const l = compId ? this.live.get(compId) : undefined;
-        if (l) l.received++;
+        if (l) {
+          l.received++;
+          l.lastReceivedAt = Date.now();
+        }
       },
       onOutgoing: () => {
         const l = compId ? this.live.get(compId) : undefined;
@@ -203,6 +208,11 @@ export class FixGateway implements ClientMessageSender, ReplyReserver {
     return this.acceptor?.list() ?? [];
   }
 
+  /** When the logged-on client's last message arrived (ms since the epoch); undefined when it is not logged on. */
+  lastReceivedAt(compId: string): number | undefined {
+    return this.live.get(compId)?.lastReceivedAt;
+  }
+
   private async onLogon(id: SessionID): Promise<void> {
     const compId = id.targetCompID;
     this.sessions.set(compId, id);
@@ -212,13 +222,14 @@ export class FixGateway implements ClientMessageSender, ReplyReserver {
       'INSERT INTO client_sessions (comp_id, session_start, remote_address, node_id) VALUES ($1, now(), $2, $3) RETURNING id',
       [compId, status?.remoteAddress ?? null, this.config.nodeId],
     );
-    this.live.set(compId, { rowId: rows[0]!.id, sent: 0, received: 0, orders: 0 });
+    this.live.set(compId, { rowId: rows[0]!.id, sent: 0, received: 0, orders: 0, lastReceivedAt: Date.now() });
     await this.db.query(
       'UPDATE fix_session_state SET is_connected = true, connected_at = now(), owner_node = $4 WHERE begin_string = $1 AND sender_comp_id = $2 AND target_comp_id = $3',
       [id.beginString, id.senderCompID, id.targetCompID, this.config.nodeId],
     );
     this.log.info({ compId, remote: status?.remoteAddress }, 'client logged on');
     this.hub.broadcast({ type: 'client_connection_status', comp_id: compId, is_connected: true, timestamp: new Date().toISOString() });
+    this.events.emit('fix-session-changed', compId);
     // Reports committed while the client was away go out now, in order.
     const pending = await this.outbox.recover(compId);
     if (pending) this.log.info({ compId, pending }, 'sending reports queued while the client was offline');
@@ -241,6 +252,7 @@ export class FixGateway implements ClientMessageSender, ReplyReserver {
     );
     this.log.info({ compId, reason }, 'client logged out');
     this.hub.broadcast({ type: 'client_connection_status', comp_id: compId, is_connected: false, timestamp: new Date().toISOString(), reason });
+    this.events.emit('fix-session-changed', compId);
   }
 
   private async fromApp(m: FixMessage, id: SessionID): Promise<void> {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { HealthResponse } from '@fixdesk/protocol';
+import type { HealthResponse, ServiceStatusResponse } from '@fixdesk/protocol';
 import type { AppContext } from '../context';
 import { apiError } from '../http/errors';
 
@@ -17,6 +17,12 @@ export function healthRoutes(app: FastifyInstance, ctx: AppContext): void {
       version: ctx.version,
       uptimeSeconds: Math.round(process.uptime()),
     };
+    return body;
+  });
+
+  // Any signed-in user (spec 001: the service status screen is for everyone signed in).
+  app.get('/api/service-status', { config: { access: 'read' } }, async () => {
+    const body: ServiceStatusResponse = { data: await ctx.services.list() };
     return body;
   });
 }

@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { TEST_DB_KINDS } from '@fixdesk/db/testing';
+import type { ServiceStatusEntry, ServiceStatusResponse, WsServerMessage } from '@fixdesk/protocol';
+import { WebSocket } from 'ws';
+import { TestFixClient } from '../support/fix-client';
+import { startTestServer, type TestServer } from '../support/server';
+
+for (const kind of TEST_DB_KINDS) {
+  describe(`service status on ${kind}`, () => {
+    let t: TestServer;
+    before(async () => {
+      t = await startTestServer(kind);
+    });
+    after(async () => {
+      await t?.stop();
+    });
+
+    it('GET /api/service-status needs a sign-in and lists the database, the acceptor, each client session, the API and the test clients', async () => {
+      assert.equal((await t.api('/api/service-status')).status, 401);
+      const r = await t.api('/api/service-status', { token: await t.login('viewer') });
+      assert.equal(r.status, 200);
+      const body = (await r.json()) as ServiceStatusResponse;
+      assert.ok(!Number.isNaN(Date.parse(body.data.lastUpdated)));
+      const by = new Map(body.data.services.map((s) => [s.name, s]));
+      assert.equal(by.get('database')?.status, 'healthy');
+      assert.equal(by.get('database')?.metadata.engine, kind);
+      assert.equal(by.get('database')?.critical, true);
+      assert.equal(by.get('fix-acceptor')?.status, 'healthy');
+      assert.equal(by.get('fix-acceptor')?.metadata.port, t.server.ctx.fix.port);
+      assert.equal(by.get('api')?.status, 'healthy');
+      // The demo connectors, not logged on.
+      const sgx = by.get('fix-session:SGX_CLIENT_1');
+      assert.equal(sgx?.status, 'offline');
+      assert.equal(sgx?.isConnected, false);
+      assert.equal(sgx?.metadata.targetCompID, 'SGX_CLIENT_1');
+      assert.equal(sgx?.metadata.senderCompID, 'FIXDESK');
+      for (const s of body.data.services) {
+        assert.equal(s.containerName, t.config.nodeId);
+        assert.ok(['healthy', 'degraded', 'down', 'offline'].includes(s.status), s.name);
+      }
+    });
+
+    it('pushes service_status when a client logs on and off, with its sequence numbers', async () => {
+      const token = await t.login('broker');
+      const ws = new WebSocket(t.url.replace('http', 'ws') + '/ws');
+      const got: WsServerMessage[] = [];
+      ws.on('message', (d) => got.push(JSON.parse(String(d)) as WsServerMessage));
+      await new Promise((r) => ws.once('open', r));
+      ws.send(JSON.stringify({ type: 'authenticate', token }));
+      const sessionUpdate = async (status: string): Promise<ServiceStatusEntry> => {
+        for (let i = 0; i < 500; i++) {
+          const m = got.find((x) => x.type === 'service_status' && x.data.service_name === 'fix-session:SGX_CLIENT_1' && x.data.status === status);
+          if (m && m.type === 'service_status') return m.data.service;
+          await new Promise((r) => setTimeout(r, 10));
+        }
+        throw new Error(`no service_status ${status} for SGX_CLIENT_1; got ${JSON.stringify(got.filter((x) => x.type === 'service_status'))}`);
+      };
+      const client = new TestFixClient('SGX_CLIENT_1');
+      try {
+        await client.connect(t.server.ctx.fix.port);
+        const on = await sessionUpdate('healthy');
+        assert.equal(on.isConnected, true);
+        assert.equal(on.metadata.connected, true);
+        assert.equal(on.metadata.sessionID, 'FIX.4.4:FIXDESK->SGX_CLIENT_1');
+        assert.equal(on.metadata.txSeqNum, 1, 'our Logon');
+        assert.equal(on.metadata.rxSeqNum, 1, 'their Logon');
+        assert.ok(on.lastHeartbeat && Date.now() - Date.parse(on.lastHeartbeat) < 10_000);
+      } finally {
+        await client.stop();
+      }
+      const off = await sessionUpdate('offline');
+      assert.equal(off.isConnected, false);
+      // Nothing else changed, so nothing else was pushed after the first list.
+      assert.equal(got.filter((x) => x.type === 'service_status' && x.data.service_name === 'database').length, 0);
+      ws.close();
+    });
+  });
+}

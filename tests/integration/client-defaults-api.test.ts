@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { TEST_DB_KINDS } from '@fixdesk/db/testing';
 import { buildNewOrderSingle, contractMonthOptions, serializeFixMessage, type ClientData, type GroupDefault } from '@fixdesk/domain';
 import type { ClientDefaultsPreview, ClientFieldDefault, ClientGroupDefaults, FixFieldInfo, SendOrderResponse } from '@fixdesk/protocol';
+import { newOrderSingle, TestFixClient } from '../support/fix-client';
 import { startTestServer, type TestServer } from '../support/server';
 
 type Json = Record<string, unknown>;
@@ -327,6 +328,49 @@ for (const kind of TEST_DB_KINDS) {
       assert.deepEqual(fieldsOf(f, 58), ['Cancel from Mei Lin Tan']);
       assert.deepEqual(fieldsOf(f, 41), ['DEF-1.1']);
       await call('POST', '/test-client/SGX_CLIENT_1/disconnect', broker, {});
+    });
+
+    it('shapes intake refusals and order status answers with the client defaults too', async () => {
+      const client = new TestFixClient('EEX_CLIENT_1');
+      await client.connect(t.server.ctx.fix.port);
+      try {
+        const eex = (await get<{ data: Array<{ id: number; comp_id: string }> }>('/api/client-connectors')).body.data.find((c) => c.comp_id === 'EEX_CLIENT_1')!.id;
+        const parties = (await get<{ data: ClientGroupDefaults[] }>(`/api/fix-client-defaults/${eex}/8/groups`)).body.data;
+        const preview = (await post<{ data: ClientDefaultsPreview }>('/api/fix-client-defaults/preview', { client_connector_id: eex, msg_type: '8' })).body.data!;
+        // The PartyIDs (448) the client's report defaults resolve to, in order.
+        const partyIds = preview.groups.flatMap((g) => g.instances.flatMap((i) => i.fields.filter((f) => f.tag === 448).map((f) => f.resolved_value)));
+        assert.ok(parties.length > 0, 'EEX has Parties instances for its reports');
+        const fieldsOfMessage = (m: { raw: string }, tag: number) => fieldsOf(m.raw, tag);
+
+        // Refused at intake (unknown symbol): 150=8 with the client's Account and Parties.
+        await client.send('D', newOrderSingle('REF-1', { symbol: 'NOSUCH' }));
+        const refusal = await client.waitForReport('REF-1', (m) => m.get(150) === '8');
+        assert.equal(refusal.get(39), '8');
+        assert.equal(refusal.get(103), '1', 'unknown symbol');
+        assert.deepEqual(fieldsOfMessage(refusal, 1), ['EEX_CLIENT_1'], 'Account %COMP_ID%');
+        assert.ok(fieldsOfMessage(refusal, 448).length >= 1, `Parties on the refusal: ${refusal.raw}`);
+        assert.deepEqual(fieldsOfMessage(refusal, 448), partyIds);
+
+        // Status of an order we do not hold: ExecType I, OrdStatus 8, OrdRejReason 5, shaped as well.
+        await client.send('H', [[11, 'NO-SUCH-ORDER'], [54, '2'], [55, 'C5TC']]);
+        const unknown = await client.waitForReport('NO-SUCH-ORDER', (m) => m.get(150) === 'I');
+        assert.equal(unknown.get(39), '8');
+        assert.equal(unknown.get(103), '5');
+        assert.equal(unknown.get(54), '2');
+        assert.match(unknown.get(58) ?? '', /Unknown order/);
+        assert.deepEqual(fieldsOfMessage(unknown, 1), ['EEX_CLIENT_1']);
+
+        // Status of a live order: its state, shaped.
+        await client.send('D', newOrderSingle('REF-2'));
+        await client.waitForReport('REF-2', (m) => m.get(150) === 'A');
+        await client.send('H', [[11, 'REF-2'], [54, '1'], [55, 'C5TC']]);
+        const status = await client.waitForReport('REF-2', (m) => m.get(150) === 'I');
+        assert.equal(status.get(39), 'A');
+        assert.deepEqual(fieldsOfMessage(status, 1), ['EEX_CLIENT_1']);
+        assert.deepEqual(fieldsOfMessage(status, 448), partyIds);
+      } finally {
+        await client.stop();
+      }
     });
   });
 }

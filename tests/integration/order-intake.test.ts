@@ -63,11 +63,10 @@ for (const kind of TEST_DB_KINDS) {
       void client.send('D', newOrderSingle('CHASE-1'));
       void client.send('F', [[11, 'CHASE-1-X'], [38, '10'], [41, 'CHASE-1'], [54, '1'], [55, 'C5TC'], [60, ts()]]);
       const answer = await client.waitFor(() => client.received.find((m) => m.get(11) === 'CHASE-1-X'), 'answer to the cancel');
-      // The order is still awaiting the broker's acceptance, so the cancel is refused, but for that
-      // reason (CxlRejReason 0 Too late / 99), never as an unknown order (1).
-      assert.equal(answer.msgType, '9');
-      assert.notEqual(answer.get(102), '1', answer.get(58));
-      assert.doesNotMatch(answer.get(58) ?? '', /Unknown order/);
+      // The order was found (never refused as unknown): it goes Pending Cancel for the broker to decide.
+      assert.equal(answer.msgType, '8', answer.get(58));
+      assert.equal(`${answer.get(150)}/${answer.get(39)}`, '6/6');
+      assert.equal(answer.get(41), 'CHASE-1');
       assert.ok(client.received.findIndex((m) => m.get(11) === 'CHASE-1' && m.get(150) === 'A') < client.received.indexOf(answer), 'Pending New first');
     });
 
@@ -110,6 +109,62 @@ for (const kind of TEST_DB_KINDS) {
       const plain = await orders.receiveNewOrder({ ...fresh, possibleDuplicate: false });
       assert.equal(plain.accepted, false, 'without the flag a reused ClOrdID is a duplicate');
       assert.equal(await ordersWith(fresh.clOrdId!), 1);
+    });
+
+    it('refuses in the documented order: a duplicate ClOrdID before the capabilities and the rate, reports in sequence order', async () => {
+      const sgx = (await t.database.db.query<{ id: number }>("SELECT id FROM client_connectors WHERE comp_id = 'SGX_CLIENT_1'")).rows[0]!.id;
+      await t.database.db.query('UPDATE client_capabilities SET max_order_qty = 50 WHERE clientconnectors_id = $1', [sgx]);
+      t.server.ctx.events.emit('connector-changed', 'SGX_CLIENT_1');
+      try {
+        await client.send('D', newOrderSingle('CAP-1'));
+        await client.waitForReport('CAP-1', (m) => m.get(150) === 'A');
+        const before = client.received.length;
+        // One burst: a duplicate over the maximum, a fresh order over the maximum, a good order, and a
+        // ClOrdID reused (over the maximum) right behind its first use, still in flight.
+        await Promise.all([
+          client.send('D', newOrderSingle('CAP-1', { qty: '100' })),
+          client.send('D', newOrderSingle('CAP-2', { qty: '100' })),
+          client.send('D', newOrderSingle('CAP-3')),
+          client.send('D', newOrderSingle('CAP-4')),
+          client.send('D', newOrderSingle('CAP-4', { qty: '100' })),
+        ]);
+        await client.waitFor(() => client.received.length >= before + 5, 'five answers');
+        const answers = client.received.slice(before, before + 5).map((m) => `${m.get(11)} ${m.get(150)}/${m.get(103) ?? '-'}`);
+        assert.deepEqual(answers, ['CAP-1 8/6', 'CAP-2 8/3', 'CAP-3 A/-', 'CAP-4 A/-', 'CAP-4 8/6']);
+        const cap2 = client.received.slice(before).find((m) => m.get(11) === 'CAP-2')!;
+        assert.equal(cap2.get(58), 'Order quantity 100 exceeds the maximum of 50 for C5TC');
+        assert.equal(await ordersWith('CAP-1'), 1);
+        assert.equal(await ordersWith('CAP-2'), 0);
+      } finally {
+        await t.database.db.query('UPDATE client_capabilities SET max_order_qty = NULL WHERE clientconnectors_id = $1', [sgx]);
+        t.server.ctx.events.emit('connector-changed', 'SGX_CLIENT_1');
+      }
+    });
+
+    it("refuses orders over the connector's max orders per second (103=99), a duplicate among them as a duplicate", async () => {
+      const admin = await t.login('admin');
+      const put = (max: number) => t.api('/api/client-connectors/SGX_CLIENT_1', { method: 'PUT', token: admin, json: { max_orders_per_second: max } });
+      assert.equal((await put(3)).status, 200);
+      try {
+        // A fresh one-second window (earlier tests' orders counted in theirs).
+        await new Promise((r) => setTimeout(r, 1_020 - (Date.now() % 1_000)));
+        const before = client.received.length;
+        const ids = Array.from({ length: 10 }, (_, i) => `RATE-${i}`);
+        // The last one reuses the first one's ClOrdID.
+        await Promise.all([...ids, 'RATE-0'].map((id) => client.send('D', newOrderSingle(id))));
+        await client.waitFor(() => client.received.length >= before + 11, 'eleven answers');
+        const answers = client.received.slice(before, before + 11);
+        const accepted = answers.filter((m) => m.get(150) === 'A');
+        const overRate = answers.filter((m) => m.get(150) === '8' && m.get(103) === '99');
+        assert.ok(accepted.length >= 3 && accepted.length <= 6, `3 a second (the burst may straddle two seconds): ${accepted.length} accepted`);
+        assert.ok(overRate.length >= 4, `${overRate.length} refused for the rate`);
+        for (const m of overRate) assert.equal(m.get(58), 'Order rate limit of 3 orders per second exceeded');
+        assert.deepEqual(answers.map((m) => m.get(11)), [...ids, 'RATE-0'], 'answers in sequence order');
+        const last = answers.at(-1)!;
+        assert.equal(`${last.get(150)}/${last.get(103)}`, '8/6', 'a duplicate, whatever the rate');
+      } finally {
+        assert.equal((await put(100)).status, 200);
+      }
     });
 
     it('order core: the same ClOrdID twice in one burst is stored once and refused once, in order', async () => {

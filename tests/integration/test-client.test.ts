@@ -272,16 +272,27 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(noChange.status, 400);
     });
 
-    it('answers a cancel of a still-pending order with the broker\'s cancel reject', async () => {
+    it('a cancel of an order the broker has not accepted yet goes Pending Cancel; refused, the order is pending again', async () => {
       await tc('SGX_CLIENT_1', 'send-order', { fixMessage: outright('SGX-5.1', { qty: 3 }) });
       await clientOrder('SGX-5.1', (o) => o.ordstatus === 'A', 'pending new');
       const cancel = (await tc('SGX_CLIENT_1', 'cancel-order', { origClOrdId: 'SGX-5.1' })).body as unknown as SendOrderResponse;
       assert.equal(cancel.success, true, cancel.error);
+      await clientOrder('SGX-5.1', (o) => o.ordstatus === '6', 'pending cancel on the client');
+      const held = await until(async () => {
+        const o = await brokerOrder('SGX-5.1');
+        return o.ordstatus === '6' && o.pendingRequest ? o : undefined;
+      }, 'the request on the desk');
+      // It cannot be filled before it is accepted, request or not.
+      assert.equal((await call(`/api/orders/${held.brokerorderid}/fill`, { json: { fillQty: '1', fillPrice: '27000' } })).status, 409);
+      const refused = await call(`/api/orders/${held.brokerorderid}/cancel-request/refuse`, { json: { reason: 'Already working it' } });
+      assert.equal(refused.status, 200, JSON.stringify(refused.body));
       const o = await clientOrder('SGX-5.1', (x) => x.pendingRequest === null && x.ordstatus === 'A', 'cancel refused');
       const reject = (await blotter()).executions.find((e) => e.orderKey === o.id && e.msgtype === '9');
       assert.ok(reject, 'the OrderCancelReject is on the client blotter');
       assert.equal(reject.clordid, 'SGX-5.2');
-      assert.ok(reject.text, 'with the broker\'s reason');
+      assert.equal(reject.text, 'Already working it');
+      assert.equal((await brokerOrder('SGX-5.1')).ordstatus, 'A', 'pending new again on the desk');
+      assert.equal((await call(`/api/orders/${held.brokerorderid}/accept`, { json: {} })).status, 200);
     });
 
     it('logs on with the connector\'s FIX username and password, and follows deactivation', async () => {

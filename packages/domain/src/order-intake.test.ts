@@ -70,6 +70,21 @@ describe('validateNewOrderSingle', () => {
     rejected(validateNewOrderSingle({ ...outright, side: '9', orderQty: 0 }, ctx), '11', "Invalid side '9': side must be '1' (Buy) or '2' (Sell)");
   });
 
+  it('checks in the documented order: symbol, side, type and price, quantity, duplicate, capability', () => {
+    const seen = { isDuplicateClOrdId: (id: string) => id === 'ABC-1.1' };
+    const noBuy: ClientCapability[] = [{ securitySymbol: null, isEnabled: true, canBuy: false, canSell: true }];
+    const all = { ...ctx, ...seen, capabilities: noBuy };
+    const bad: Partial<NewOrderSingleInput> = { symbol: 'XYZ', side: '9', ordType: '7', orderQty: '0' };
+    rejected(validateNewOrderSingle({ ...outright, ...bad }, all), '1', 'Unknown symbol XYZ');
+    rejected(validateNewOrderSingle({ ...outright, ...bad, symbol: 'C5TC' }, all), '11', "Invalid side '9': side must be '1' (Buy) or '2' (Sell)");
+    rejected(validateNewOrderSingle({ ...outright, ...bad, symbol: 'C5TC', side: '1' }, all), '11', 'Invalid order type: 7. Must be 1 (Market) or 2 (Limit)');
+    rejected(validateNewOrderSingle({ ...outright, orderQty: '0', price: '0' }, all), '99', 'Limit orders require a valid price greater than zero');
+    rejected(validateNewOrderSingle({ ...outright, orderQty: '0' }, all), '13', 'Order quantity must be greater than 0');
+    // A duplicate that the client may not buy either is a duplicate.
+    rejected(validateNewOrderSingle(outright, all), '6', 'Duplicate ClOrdID ABC-1.1');
+    rejected(validateNewOrderSingle({ ...outright, clOrdId: 'NEW-1' }, all), '0', 'Client is not permitted to buy C5TC');
+  });
+
   it('accepts an 8-digit MonthYear and a price on a finer tick', () => {
     assert.deepEqual(validateNewOrderSingle({ ...outright, maturityMonthYear: '20261215' }, ctx), { ok: true });
     assert.deepEqual(validateNewOrderSingle({ ...outright, symbol: 'C3', price: '12.35' }, ctx), { ok: true });
@@ -162,6 +177,14 @@ describe('validateNewOrderMultileg', () => {
       [{ orderQty: 0 }, '13', 'Order quantity must be greater than 0'],
     ];
     for (const [change, code, text] of cases) rejected(validateNewOrderMultileg({ ...spread, ...change }, ctx), code, text);
+  });
+
+  it("checks the legs' symbols before the order's terms, and a duplicate before the capabilities", () => {
+    const unknownLeg = { ...spread, side: '7', legs: [spread.legs[0]!, { ...spread.legs[1]!, symbol: 'ZZZ', side: 'S' }] };
+    rejected(validateNewOrderMultileg(unknownLeg, ctx), '1', 'Leg 2: Unknown symbol ZZZ');
+    rejected(validateNewOrderMultileg({ ...unknownLeg, legs: spread.legs }, ctx), '11', "Invalid side '7': side must be '1' (Buy) or '2' (Sell)");
+    const noSell: ClientCapability[] = [{ securitySymbol: null, isEnabled: true, canBuy: true, canSell: false }];
+    rejected(validateNewOrderMultileg(spread, { ...ctx, capabilities: noSell, isDuplicateClOrdId: () => true }), '6', 'Duplicate ClOrdID ABC-2.1');
   });
 
   it('checks each leg against the capability at ratio × quantity', () => {

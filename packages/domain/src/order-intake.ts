@@ -134,10 +134,13 @@ export function selectCapability(
   return capabilities.filter(applies).sort((a, b) => score(b) - score(a))[0];
 }
 
-function checkCommon(order: NewOrderSingleInput, ctx: IntakeContext): IntakeRejection | Decimal {
-  const clOrdId = text(order.clOrdId);
-  if (!clOrdId) return reject(OrdRejReason.Other, IntakeText.clOrdIdRequired);
-  if (ctx.isDuplicateClOrdId?.(clOrdId)) return reject(OrdRejReason.DuplicateOrder, IntakeText.duplicateClOrdId(clOrdId));
+/** ClOrdID present: without it nothing else can be answered. */
+function checkClOrdId(order: NewOrderSingleInput): IntakeRejection | null {
+  return text(order.clOrdId) ? null : reject(OrdRejReason.Other, IntakeText.clOrdIdRequired);
+}
+
+/** Side, order type, time in force, then quantity (after the symbol checks, which come first). */
+function checkTerms(order: NewOrderSingleInput): IntakeRejection | null {
   const side = text(order.side);
   if (side !== Side.Buy && side !== Side.Sell) return reject(OrdRejReason.UnsupportedOrderCharacteristic, IntakeText.invalidSide(side));
   const ordType = text(order.ordType);
@@ -148,10 +151,19 @@ function checkCommon(order: NewOrderSingleInput, ctx: IntakeContext): IntakeReje
   if (tif !== '' && tif !== TimeInForce.Day && tif !== TimeInForce.GoodTillCancel) {
     return reject(OrdRejReason.UnsupportedOrderCharacteristic, IntakeText.invalidTimeInForce(tif));
   }
+  return null;
+}
+
+function checkQuantity(order: NewOrderSingleInput): IntakeRejection | Decimal {
   const qty = order.orderQty === undefined || order.orderQty === null ? null : Decimal.tryFrom(order.orderQty);
   if (!qty || !qty.isPositive()) return reject(OrdRejReason.IncorrectQuantity, IntakeText.quantityNotPositive);
   if (!qty.isInteger()) return reject(OrdRejReason.IncorrectQuantity, IntakeText.quantityNotWhole(qty.toString()));
   return qty;
+}
+
+function checkDuplicate(order: NewOrderSingleInput, ctx: IntakeContext): IntakeRejection | null {
+  const clOrdId = text(order.clOrdId);
+  return ctx.isDuplicateClOrdId?.(clOrdId) ? reject(OrdRejReason.DuplicateOrder, IntakeText.duplicateClOrdId(clOrdId)) : null;
 }
 
 function limitPrice(order: NewOrderSingleInput): Decimal | null {
@@ -199,48 +211,77 @@ function checkCapability(symbol: string, side: SideCode, qty: Decimal, ctx: Inta
 }
 
 /**
- * NewOrderSingle: ClOrdID, duplicate, side, order type, time in force, quantity, limit price (> 0 for an
- * outright future), symbol known and active, maturity YYYYMM (listed, when a clock is given), price on the
- * tick grid, then the client's capability for symbol, side and quantity. A market order's price is ignored.
+ * NewOrderSingle, in this order (the first failure is the answer): ClOrdID present; symbol known and
+ * active, maturity YYYYMM (listed, when a clock is given); side; order type and time in force; a limit
+ * price > 0 (a market order's price is ignored); quantity a whole number > 0; price on the tick grid;
+ * ClOrdID not used today (when the context can tell); then the client's capability for symbol, side and
+ * quantity (checkNewOrderSinglePermissions).
  */
 export function validateNewOrderSingle(order: NewOrderSingleInput, ctx: IntakeContext): IntakeResult {
-  const common = checkCommon(order, ctx);
-  if (!(common instanceof Decimal)) return common;
-  const qty = common;
-  const isLimit = text(order.ordType) === OrdType.Limit;
-  const price = isLimit ? limitPrice(order) : null;
-  if (isLimit && (!price || !price.isPositive())) return reject(OrdRejReason.Other, IntakeText.limitPriceRequired);
+  const missing = checkClOrdId(order);
+  if (missing) return missing;
   const symbol = text(order.symbol);
   const security = checkInstrument(symbol, order.maturityMonthYear, ctx);
   if ('ok' in security) return security;
+  const terms = checkTerms(order);
+  if (terms) return terms;
+  const isLimit = text(order.ordType) === OrdType.Limit;
+  const price = isLimit ? limitPrice(order) : null;
+  if (isLimit && (!price || !price.isPositive())) return reject(OrdRejReason.Other, IntakeText.limitPriceRequired);
+  const qty = checkQuantity(order);
+  if (!(qty instanceof Decimal)) return qty;
   const offTick = checkTick(price, security);
   if (offTick) return offTick;
-  const denied = checkCapability(symbol, text(order.side) as SideCode, qty, ctx, order.exDestination);
-  return denied ?? { ok: true };
+  const duplicate = checkDuplicate(order, ctx);
+  if (duplicate) return duplicate;
+  return checkNewOrderSinglePermissions(order, ctx);
 }
 
 /**
- * NewOrderMultileg: the same order-level checks, except that a spread's limit price may be zero or
- * negative (it only has to be a number); then every leg: side, whole positive ratio, symbol and maturity,
- * and the capability for that leg's symbol and side at ratio × order quantity.
+ * The client's capability for a NewOrderSingle whose terms are valid (validateNewOrderSingle's last
+ * step): a separate step so that a caller which decides duplicates elsewhere can check them in between.
+ */
+export function checkNewOrderSinglePermissions(order: NewOrderSingleInput, ctx: IntakeContext): IntakeResult {
+  const qty = Decimal.from(order.orderQty!);
+  return checkCapability(text(order.symbol), text(order.side) as SideCode, qty, ctx, order.exDestination) ?? { ok: true };
+}
+
+/**
+ * NewOrderMultileg, in this order: ClOrdID present; legs present, each leg's symbol known and active
+ * with its maturity; side, order type and time in force; a limit price that is a number (a spread's may
+ * be zero or negative); quantity; each leg's side and whole positive ratio; ClOrdID not used today; then
+ * the capability for each leg's symbol and side at ratio × order quantity (checkNewOrderMultilegPermissions).
  */
 export function validateNewOrderMultileg(order: NewOrderMultilegInput, ctx: IntakeContext): IntakeResult {
-  const common = checkCommon(order, ctx);
-  if (!(common instanceof Decimal)) return common;
-  const qty = common;
+  const missing = checkClOrdId(order);
+  if (missing) return missing;
+  if (!Array.isArray(order.legs) || order.legs.length === 0) return reject(OrdRejReason.UnsupportedOrderCharacteristic, IntakeText.noLegs);
+  for (const [i, leg] of order.legs.entries()) {
+    const security = checkInstrument(text(leg.symbol), leg.maturityMonthYear, ctx, legPrefix(i));
+    if ('ok' in security) return security;
+  }
+  const terms = checkTerms(order);
+  if (terms) return terms;
   const isLimit = text(order.ordType) === OrdType.Limit;
   const price = isLimit ? limitPrice(order) : null;
   if (isLimit && !price) return reject(OrdRejReason.Other, IntakeText.strategyLimitPriceRequired);
-  if (!Array.isArray(order.legs) || order.legs.length === 0) return reject(OrdRejReason.UnsupportedOrderCharacteristic, IntakeText.noLegs);
+  const qty = checkQuantity(order);
+  if (!(qty instanceof Decimal)) return qty;
   for (const [i, leg] of order.legs.entries()) {
     const prefix = legPrefix(i);
     const side = text(leg.side);
     if (side !== Side.Buy && side !== Side.Sell) return reject(OrdRejReason.UnsupportedOrderCharacteristic, prefix + IntakeText.invalidSide(side));
     const ratio = leg.ratio === undefined || leg.ratio === null || text(leg.ratio) === '' ? Decimal.ONE : Decimal.tryFrom(leg.ratio);
     if (!ratio || !ratio.isPositive() || !ratio.isInteger()) return reject(OrdRejReason.UnsupportedOrderCharacteristic, prefix + IntakeText.legRatioInvalid);
-    const security = checkInstrument(text(leg.symbol), leg.maturityMonthYear, ctx, prefix);
-    if ('ok' in security) return security;
   }
+  const duplicate = checkDuplicate(order, ctx);
+  if (duplicate) return duplicate;
+  return checkNewOrderMultilegPermissions(order, ctx);
+}
+
+/** The capability for each leg of a NewOrderMultileg whose terms are valid (validateNewOrderMultileg's last step). */
+export function checkNewOrderMultilegPermissions(order: NewOrderMultilegInput, ctx: IntakeContext): IntakeResult {
+  const qty = Decimal.from(order.orderQty!);
   for (const [i, leg] of order.legs.entries()) {
     const ratio = leg.ratio === undefined || leg.ratio === null || text(leg.ratio) === '' ? Decimal.ONE : Decimal.from(leg.ratio);
     const denied = checkCapability(text(leg.symbol), text(leg.side) as SideCode, ratio.mul(qty), ctx, order.exDestination, legPrefix(i));

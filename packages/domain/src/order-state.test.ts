@@ -43,7 +43,7 @@ function orderIn(status: OrdStatusCode): OrderState {
     C: { ...partly, leavesQty: D(0) },
     E: { ...partly, pendingReplace: { orderQty: D(12), price: D(101), ordType: '2' } },
   };
-  return { ...base, ...shapes[status], ordStatus: status };
+  return { ...base, ...shapes[status], ordStatus: status, awaitingAcceptance: status === 'A' };
 }
 
 const EVENTS: Record<OrderEventType, OrderEvent> = {
@@ -68,7 +68,7 @@ const EVENTS: Record<OrderEventType, OrderEvent> = {
  */
 const GRID = `
 status accept reject fill doneForDay cancelRequest cancelConfirm cancelRefuse replaceRequest replaceConfirm replaceRefuse brokerCancel expire
-A      0/0    8/8    NA   NA         AP            NA            NA           AP             NA             NA            NA           C/C
+A      0/0    8/8    NA   NA         6/6           NA            NA           E/E            NA             NA            NA           C/C
 0      NA     NA     1/F  NA         6/6           NA            NA           E/E            NA             NA            4/4          C/C
 1      NA     NA     1/F  3/3        6/6           NA            NA           E/E            NA             NA            4/4          C/C
 2      TL     TL     TL   3/3        TL            TL            TL           TL             TL             TL            TL           TL
@@ -122,7 +122,7 @@ describe('every (status, event) pair', () => {
       assert.deepEqual(allowedEvents(s), s === '2' ? ['doneForDay'] : []);
     }
     for (const s of OPEN_ORD_STATUSES) assert.ok(allowedEvents(s).length > 0);
-    assert.deepEqual(allowedEvents('A'), ['accept', 'reject', 'expire']);
+    assert.deepEqual(allowedEvents('A'), ['accept', 'reject', 'cancelRequest', 'replaceRequest', 'expire']);
   });
 });
 
@@ -298,11 +298,7 @@ describe('cancel', () => {
   });
 
   it('client requests get OrderCancelReject reasons', () => {
-    const pendingNew = applyEvent(orderIn('A'), { type: 'cancelRequest' });
-    assert.ok(!pendingNew.ok);
-    // 3 means "already pending cancel or replace" in FIX 4.4; an unacknowledged order is the broker's option (2).
-    assert.equal(pendingNew.cxlRejReason, '2');
-    assert.match(pendingNew.reason, /awaiting acceptance/);
+    // An order the broker has not accepted yet can be canceled (see below); a second request cannot.
     const twice = applyEvent(orderIn('6'), { type: 'cancelRequest' });
     assert.ok(!twice.ok);
     assert.equal(twice.cxlRejReason, '3');
@@ -482,5 +478,37 @@ describe('labels', () => {
     assert.equal(execTypeLabel('Z'), 'Z');
     assert.equal(execTypeLabel(undefined), '');
     assert.equal(Object.keys(EXEC_TYPE_LABELS).length, 16);
+  });
+});
+
+describe('a cancel or replace request before the broker accepted the order', () => {
+  const pending = newOrderState({ side: '1', ordType: '2', orderQty: 10, price: 100 });
+  const ok = (r: ApplyResult) => {
+    if (!r.ok) assert.fail(r.reason);
+    return r;
+  };
+  it('goes Pending Cancel; refused, it is Pending New again; confirmed, it is canceled', () => {
+    const requested = ok(applyEvent(pending, { type: 'cancelRequest' })).state;
+    assert.equal(requested.ordStatus, '6');
+    const fill = applyEvent(requested, { type: 'fill', qty: 2, px: 99 });
+    assert.deepEqual(fill.ok ? 'applied' : [fill.code, fill.reason], ['NOT_ALLOWED', 'Order must be accepted before it can be filled']);
+    const refused = ok(applyEvent(requested, { type: 'cancelRefuse', reason: 'Working it' }));
+    assert.equal(refused.state.ordStatus, 'A');
+    assert.equal(refused.report.msgType, '9');
+    assert.equal(refused.report.ordStatus, 'A');
+    const accepted = ok(applyEvent(refused.state, { type: 'accept' })).state;
+    assert.equal(accepted.ordStatus, '0');
+    assert.equal(ok(applyEvent(accepted, { type: 'fill', qty: 2, px: 99 })).state.ordStatus, '1');
+    const canceled = ok(applyEvent(requested, { type: 'cancelConfirm' }));
+    assert.deepEqual([canceled.state.ordStatus, canceled.report.msgType === '8' && canceled.report.execType], ['4', '4']);
+  });
+  it('goes Pending Replace; confirmed, it stays Pending New with the new terms', () => {
+    const requested = ok(applyEvent(pending, { type: 'replaceRequest', orderQty: 8, price: 101 })).state;
+    assert.equal(requested.ordStatus, 'E');
+    const replaced = ok(applyEvent(requested, { type: 'replaceConfirm' }));
+    assert.equal(replaced.state.ordStatus, 'A');
+    assert.equal(replaced.state.orderQty.toString(), '8');
+    assert.equal(replaced.state.leavesQty.toString(), '8');
+    assert.equal(replaced.report.msgType === '8' && replaced.report.execType, '5');
   });
 });

@@ -144,6 +144,11 @@ export interface OrderState {
   lastPx: Decimal;
   /** The amendment waiting for the broker while the status is Pending Replace. */
   pendingReplace: PendingReplace | null;
+  /**
+   * The broker has not accepted the order yet: Pending New, or a cancel or replace request that came in
+   * while it was (refusing the request returns the order to Pending New; it cannot be filled meanwhile).
+   */
+  awaitingAcceptance?: boolean;
 }
 
 export interface PendingReplace {
@@ -209,6 +214,8 @@ export const ORDER_TRANSITIONS: readonly Transition[] = [
   // from event              to           ExecType
   t('A', 'accept',          '0',         '0'),
   t('A', 'reject',          '8',         '8'),
+  t('A', 'cancelRequest',   '6',         '6'), // the client changed its mind before the broker accepted
+  t('A', 'replaceRequest',  'E',         'E'),
   t('0', 'fill',            'byFill',    'F'),
   t('1', 'fill',            'byFill',    'F'),
   t('6', 'fill',            'keep',      'F'),
@@ -301,6 +308,7 @@ export function newOrderState(terms: NewOrderTerms): OrderState {
     lastQty: Decimal.ZERO,
     lastPx: Decimal.ZERO,
     pendingReplace: null,
+    awaitingAcceptance: true,
   };
 }
 
@@ -310,7 +318,8 @@ export const PENDING_NEW_REPORT: OutboundReport = { msgType: '8', execType: Exec
  * The status an order has by its quantities alone, ignoring pending requests: what it returns to when a
  * cancel or replace is refused.
  */
-export function workingStatus(state: Pick<OrderState, 'cumQty' | 'leavesQty'>): OrdStatusCode {
+export function workingStatus(state: Pick<OrderState, 'cumQty' | 'leavesQty' | 'awaitingAcceptance'>): OrdStatusCode {
+  if (state.awaitingAcceptance) return OrdStatus.PendingNew;
   if (state.leavesQty.isZero() && state.cumQty.isPositive()) return OrdStatus.Filled;
   return state.cumQty.isPositive() ? OrdStatus.PartiallyFilled : OrdStatus.New;
 }
@@ -346,9 +355,6 @@ function notAllowed(state: OrderState, event: OrderEventType): Refused {
   const label = ordStatusLabel(status);
   const isClientRequest = event === 'cancelRequest' || event === 'replaceRequest';
   if (isClientRequest) {
-    if (status === OrdStatus.PendingNew) {
-      return refuse(state, 'ALREADY_PENDING', `Order is awaiting acceptance by the broker and cannot be ${event === 'cancelRequest' ? 'canceled' : 'replaced'} yet`, CxlRejReason.BrokerOption);
-    }
     if (status === OrdStatus.PendingCancel || status === OrdStatus.PendingReplace) {
       return refuse(state, 'ALREADY_PENDING', `Order already has a ${label.toLowerCase()} request awaiting the broker`, CxlRejReason.AlreadyPending);
     }
@@ -382,7 +388,7 @@ export function applyEvent(state: OrderState, event: OrderEvent): ApplyResult {
 
   switch (event.type) {
     case 'accept':
-      return applied({ ...state, ...clearedLast, ordStatus: OrdStatus.New }, transition);
+      return applied({ ...state, ...clearedLast, ordStatus: OrdStatus.New, awaitingAcceptance: false }, transition);
 
     case 'reject': {
       const reason = typeof event.reason === 'string' ? event.reason.trim() : '';
@@ -396,6 +402,7 @@ export function applyEvent(state: OrderState, event: OrderEvent): ApplyResult {
     }
 
     case 'fill': {
+      if (state.awaitingAcceptance) return refuse(state, 'NOT_ALLOWED', 'Order must be accepted before it can be filled');
       if (state.leavesQty.isZero()) return refuse(state, 'INVALID_QUANTITY', FillText.alreadyFullyFilled);
       const qtyCheck = checkFillQuantity(event.qty, { leavesQty: state.leavesQty, orderQty: state.orderQty });
       if (qtyCheck.level === 'error') return refuse(state, 'INVALID_QUANTITY', qtyCheck.message);

@@ -280,7 +280,7 @@ export class FixGateway implements ClientMessageSender, ReplyReserver {
         });
         return;
       case 'H':
-        await this.orders.receiveStatusRequest(compId, text(m, Tag.ClOrdID) ?? '', text(m, Tag.OrderID));
+        await this.orders.receiveStatusRequest(compId, text(m, Tag.ClOrdID) ?? '', text(m, Tag.OrderID), text(m, Tag.Side), text(m, Tag.Symbol));
         return;
       default:
         // BusinessRejectReason 3: Unsupported Message Type.

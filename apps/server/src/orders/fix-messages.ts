@@ -225,3 +225,72 @@ export function shapeClientRequest(msgType: string, body: ReadonlyArray<readonly
   const replaced: string[] = [];
   return { msgType, body: b.build(msgType, dropped, replaced), missingMandatory, dropped, replaced };
 }
+
+/** An intake refusal: the order as the client sent it (nothing of it entered the book). */
+export interface RefusalInput {
+  clOrdId: string | undefined;
+  execId: string;
+  ordRejReason: string;
+  text: string;
+  symbol: string | undefined;
+  side: string | undefined;
+  orderQty: string | undefined;
+  ordType: string | undefined;
+  price: string | undefined;
+  account: string | undefined;
+  transactTime: Date;
+}
+
+/**
+ * The ExecutionReport refusing an order at intake (150=8, 39=8, OrdRejReason 103, Text 58), shaped by
+ * the client's configured defaults for ExecType 8 like every other report.
+ */
+export function buildRefusalReport(r: RefusalInput, profile: ClientProfile | undefined): BuiltMessage {
+  const b = new BodyBuilder()
+    .set(37, 'NONE')
+    .set(11, r.clOrdId || 'NONE')
+    .set(17, r.execId)
+    .set(150, '8')
+    .set(39, '8')
+    .set(103, r.ordRejReason)
+    .set(55, r.symbol || 'NONE')
+    .set(54, r.side === '1' || r.side === '2' ? r.side : '1')
+    .set(38, r.orderQty)
+    .set(40, r.ordType)
+    .set(44, r.price)
+    .set(1, r.account)
+    .set(151, '0')
+    .set(14, '0')
+    .set(6, '0')
+    .set(60, utcTimestamp(r.transactTime))
+    .set(58, r.text);
+  const missingMandatory = applyProfile(b, profile, '8', '8', r.transactTime);
+  const dropped: string[] = [];
+  const replaced: string[] = [];
+  return { msgType: '8', body: b.build('8', dropped, replaced), missingMandatory, dropped, replaced };
+}
+
+/**
+ * The answer to an OrderStatusRequest for an order we do not hold: ExecType I (order status),
+ * OrdStatus 8 and OrdRejReason 5 (unknown order), shaped by the client's defaults for ExecType I.
+ */
+export function buildUnknownOrderStatus(r: { clOrdId: string; orderId: string | undefined; execId: string; side: string | undefined; symbol: string | undefined; transactTime: Date }, profile: ClientProfile | undefined): BuiltMessage {
+  const b = new BodyBuilder()
+    .set(37, r.orderId || 'NONE')
+    .set(11, r.clOrdId)
+    .set(17, r.execId)
+    .set(150, 'I')
+    .set(39, '8')
+    .set(103, '5')
+    .set(55, r.symbol || 'NONE')
+    .set(54, r.side === '1' || r.side === '2' ? r.side : '1')
+    .set(151, '0')
+    .set(14, '0')
+    .set(6, '0')
+    .set(60, utcTimestamp(r.transactTime))
+    .set(58, `Unknown order: no order with ClOrdID ${r.clOrdId}`);
+  const missingMandatory = applyProfile(b, profile, '8', 'I', r.transactTime);
+  const dropped: string[] = [];
+  const replaced: string[] = [];
+  return { msgType: '8', body: b.build('8', dropped, replaced), missingMandatory, dropped, replaced };
+}

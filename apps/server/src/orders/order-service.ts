@@ -38,6 +38,8 @@ import {
   maturityLabel,
   IntakeText,
   OrdRejReason,
+  checkNewOrderMultilegPermissions,
+  checkNewOrderSinglePermissions,
   validateNewOrderMultileg,
   validateNewOrderSingle,
   workingStatus,
@@ -51,7 +53,8 @@ import type { ActionType, SessionUser } from '@fixdesk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { HttpError } from '../http/errors';
 import type { ClientOutbox } from './outbox';
-import { buildExecutionReport, utcTimestamp } from './fix-messages';
+import type { ClientProfile } from './client-profile';
+import { buildExecutionReport, buildRefusalReport, buildUnknownOrderStatus, type BuiltMessage } from './fix-messages';
 import { IntakeBatcher, type CoCommittedSend, type ReserveReply } from './intake-batcher';
 import type { OrderPublisher } from './publisher';
 
@@ -131,6 +134,9 @@ export interface IntakeResult {
 }
 
 const SETTLED: Promise<void> = Promise.resolve();
+
+/** An order handed to the intake batch: resolves once its batch committed and its reply is on its way. */
+type Admission = { committed: Promise<IntakeResult> };
 
 /** Who acts when nobody does: end-of-day expiry. Not a user row (user_ref stays empty). */
 export const SYSTEM_USER: SessionUser = { user_id: 0, username: 'SYSTEM', role: 'admin', first_name: null, last_name: null, email: null };
@@ -350,12 +356,19 @@ export class OrderService {
     if (!this.intakeTails.has(client)) {
       try {
         const now = this.admitFromLoaded(o);
-        if (now) return now.committed;
+        if (now && !(now instanceof Promise)) return now.committed;
+        // Its admission has to wait for something (the rare refusal that must rule out a duplicate
+        // first): the client's next orders queue behind it.
+        if (now) return this.admissionTail(client, now);
       } catch (err) {
         return Promise.reject(err);
       }
     }
-    const admitted = (this.intakeTails.get(client) ?? SETTLED).then(() => this.admit(o));
+    return this.admissionTail(client, (this.intakeTails.get(client) ?? SETTLED).then(() => this.admit(o)));
+  }
+
+  /** The client's next orders are admitted after this one. */
+  private admissionTail(client: string, admitted: Promise<Admission>): Promise<IntakeResult> {
     const tail = admitted.then(noop, noop);
     this.intakeTails.set(client, tail);
     void tail.then(() => {
@@ -363,6 +376,9 @@ export class OrderService {
     });
     return admitted.then((a) => a.committed);
   }
+
+  /** Per client: the commit of its latest order handed to the intake batcher (settled in queue order). */
+  private readonly lastSubmitted = new Map<string, Promise<unknown>>();
 
   /** Per client: the admission of its latest order (validation up to the batcher's queue). */
   private readonly intakeTails = new Map<string, Promise<void>>();
@@ -380,7 +396,7 @@ export class OrderService {
     return out;
   }
 
-  private async admit(o: IncomingNewOrder): Promise<{ committed: Promise<IntakeResult> }> {
+  private async admit(o: IncomingNewOrder): Promise<Admission> {
     const connector = await this.connector(o.senderCompId);
     if (!connector || !connector.isActive) {
       return this.refuse(o, connector, this.now(), OrdRejReason.Other, `Client ${o.senderCompId} is not an active client connector`);
@@ -396,7 +412,7 @@ export class OrderService {
   }
 
   /** admit() without waiting, when everything it reads is loaded already; undefined otherwise. */
-  private admitFromLoaded(o: IncomingNewOrder): { committed: Promise<IntakeResult> } | undefined {
+  private admitFromLoaded(o: IncomingNewOrder): Admission | Promise<Admission> | undefined {
     const connector = this.connectorRows.get(o.senderCompId);
     if (!connector || !connector.isActive || !connector.tradingEnabled) return undefined;
     const capabilities = this.capabilitiesLoaded.get(connector.id);
@@ -416,28 +432,47 @@ export class OrderService {
     connector: ConnectorInfo,
     securities: ReadonlyMap<string, SecurityInfo>,
     capabilities: ClientCapability[],
-  ): { committed: Promise<IntakeResult> } {
+  ): Admission | Promise<Admission> {
     const now = this.now();
     const sessionDate = tradingDay(now, connector.timezone);
     const clOrdId = o.clOrdId?.trim() ?? '';
     // The duplicate ClOrdID check is the batch's (its ClOrdID index, or the unique-key insert): a
     // read here could not see the orders still queued or in flight. A duplicate is refused after the
     // other checks.
+    // The checks of the issue's order: the order's own terms, then (the batch's) duplicate ClOrdID, then
+    // the client's capabilities, then its rate.
     const ctx = {
       lookupSecurity: (s: string) => securities.get(s.toUpperCase()),
       capabilities,
       now,
       timeZone: connector.timezone,
     };
-    const verdict =
-      o.msgType === 'D'
-        ? validateNewOrderSingle({ clOrdId, side: o.side, ordType: o.ordType, orderQty: o.orderQty, price: o.price, symbol: o.symbol, maturityMonthYear: o.maturityMonthYear, timeInForce: o.timeInForce, exDestination: o.exDestination }, ctx)
-        : validateNewOrderMultileg({ clOrdId, side: o.side, ordType: o.ordType, orderQty: o.orderQty, price: o.price, symbol: o.symbol, timeInForce: o.timeInForce, exDestination: o.exDestination, legs: o.legs.map((l) => ({ symbol: l.symbol, side: l.side, ratio: l.ratio, maturityMonthYear: l.maturityMonthYear })) }, ctx);
+    const terms = { ...ctx, capabilities: undefined };
+    const single = o.msgType === 'D' ? { clOrdId, side: o.side, ordType: o.ordType, orderQty: o.orderQty, price: o.price, symbol: o.symbol, maturityMonthYear: o.maturityMonthYear, timeInForce: o.timeInForce, exDestination: o.exDestination } : undefined;
+    const multileg = single ? undefined : { clOrdId, side: o.side, ordType: o.ordType, orderQty: o.orderQty, price: o.price, symbol: o.symbol, timeInForce: o.timeInForce, exDestination: o.exDestination, legs: o.legs.map((l) => ({ symbol: l.symbol, side: l.side, ratio: l.ratio, maturityMonthYear: l.maturityMonthYear })) };
+    const verdict = single ? validateNewOrderSingle(single, terms) : validateNewOrderMultileg(multileg!, terms);
     if (!verdict.ok) return this.refuse(o, connector, now, verdict.ordRejReason, verdict.text);
-    if (this.overRate(connector)) {
-      return this.refuse(o, connector, now, OrdRejReason.Other, `Order rate limit of ${connector.maxOrdersPerSecond} orders per second exceeded`);
+    const permitted = single ? checkNewOrderSinglePermissions(single, ctx) : checkNewOrderMultilegPermissions(multileg!, ctx);
+    const refusal = !permitted.ok
+      ? permitted
+      : this.overRate(connector)
+        ? { ordRejReason: OrdRejReason.Other, text: `Order rate limit of ${connector.maxOrdersPerSecond} orders per second exceeded` }
+        : undefined;
+    if (refusal) {
+      // A duplicate ClOrdID is the answer before the capabilities and the rate: once the client's earlier
+      // orders are settled, a ClOrdID already used today takes the duplicate path of the batch.
+      return (async (): Promise<Admission> => {
+        await (this.lastSubmitted.get(o.senderCompId) ?? SETTLED).catch(noop);
+        const { rows } = await this.db.query('SELECT 1 FROM orders WHERE sendercompid = $1 AND session_date = $2 AND clordid = $3 LIMIT 1', [o.senderCompId, sessionDate, clOrdId]);
+        if (rows.length) return this.submitOrder(o, connector, securities, now, sessionDate, clOrdId);
+        return this.refuse(o, connector, now, refusal.ordRejReason, refusal.text);
+      })();
     }
+    return this.submitOrder(o, connector, securities, now, sessionDate, clOrdId);
+  }
 
+  /** A checked order into the intake batch (which refuses a duplicate ClOrdID). */
+  private submitOrder(o: IncomingNewOrder, connector: ConnectorInfo, securities: ReadonlyMap<string, SecurityInfo>, now: Date, sessionDate: string, clOrdId: string): Admission {
     const security = o.symbol ? securities.get(o.symbol.toUpperCase()) : undefined;
     const record: NewOrderRecord = {
       clordid: clOrdId,
@@ -484,12 +519,14 @@ export class OrderService {
           return built && { msg: built };
         }
         if (outcome.kind === 'duplicate' && !this.isKnownResend(o, record, outcome)) {
-          return { msg: this.refusalMessage(o, outcome.execId, now, OrdRejReason.DuplicateOrder, IntakeText.duplicateClOrdId(record.clordid)) };
+          const built = this.outbox.shapeNow(o.senderCompId, connector.id, this.refusal(o, outcome.execId, now, OrdRejReason.DuplicateOrder, IntakeText.duplicateClOrdId(record.clordid)));
+          return built && { msg: built };
         }
         return null;
       }),
       o.senderCompId,
     );
+    this.lastSubmitted.set(o.senderCompId, committed);
     return { committed: committed.then(() => result) };
   }
 
@@ -568,7 +605,7 @@ export class OrderService {
       return { accepted: true, alreadyReceived: true, ...(outcome.existing ? { brokerOrderId: outcome.existing.brokerorderid } : {}) };
     }
     const text = IntakeText.duplicateClOrdId(record.clordid);
-    if (!replied) this.sendRefusal(o, outcome.execId, now, OrdRejReason.DuplicateOrder, text);
+    if (!replied) this.sendRefusal(o, connector, outcome.execId, now, OrdRejReason.DuplicateOrder, text);
     return { accepted: false, text };
   }
 
@@ -582,41 +619,35 @@ export class OrderService {
     const committed = this.batcher.submit(
       { order: null, execIdPrefix: connector?.executionIdPrefix ?? 'REJ', reportTime: now },
       (outcome, replied) => {
-        if (outcome.kind === 'refusal' && !replied) this.sendRefusal(o, outcome.execId, now, reason, text);
+        if (outcome.kind === 'refusal' && !replied) this.sendRefusal(o, connector, outcome.execId, now, reason, text);
       },
-      this.replyReserver(o.senderCompId, (outcome) => (outcome.kind === 'refusal' ? { msg: this.refusalMessage(o, outcome.execId, now, reason, text) } : null)),
+      this.replyReserver(o.senderCompId, (outcome) => {
+        if (outcome.kind !== 'refusal') return null;
+        const build = this.refusal(o, outcome.execId, now, reason, text);
+        if (!connector) return { msg: build(undefined) };
+        const built = this.outbox.shapeNow(o.senderCompId, connector.id, build);
+        return built && { msg: built };
+      }),
       o.senderCompId,
     );
+    this.lastSubmitted.set(o.senderCompId, committed);
     return { committed: committed.then((): IntakeResult => ({ accepted: false, text })) };
   }
 
-  private sendRefusal(o: IncomingNewOrder, execId: string, now: Date, reason: string, text: string): void {
-    this.outbox.enqueueDirect(o.senderCompId, this.refusalMessage(o, execId, now, reason, text));
+  private sendRefusal(o: IncomingNewOrder, connector: ConnectorInfo | undefined, execId: string, now: Date, reason: string, text: string): void {
+    const build = this.refusal(o, execId, now, reason, text);
+    // An unknown client has no profile: the plain report.
+    if (connector) this.outbox.enqueueShaped(o.senderCompId, connector.id, build);
+    else this.outbox.enqueueDirect(o.senderCompId, build(undefined));
   }
 
-  private refusalMessage(o: IncomingNewOrder, execId: string, now: Date, reason: string, text: string): OutgoingReply {
-    const body: Array<[number, string]> = [];
-    const add = (tag: number, v: string | undefined | null) => {
-      if (v !== undefined && v !== null && v !== '') body.push([tag, v]);
-    };
-    add(37, 'NONE');
-    add(11, o.clOrdId ?? 'NONE');
-    add(17, execId);
-    add(150, '8');
-    add(39, '8');
-    add(103, reason);
-    add(55, o.symbol ?? 'NONE');
-    add(54, o.side === '1' || o.side === '2' ? o.side : '1');
-    add(38, o.orderQty);
-    add(40, o.ordType);
-    add(44, o.price);
-    add(151, '0');
-    add(14, '0');
-    add(6, '0');
-    add(60, utcTimestamp(now));
-    add(58, text);
-    body.sort((a, b) => a[0] - b[0]);
-    return { msgType: '8', body };
+  /** The refusal report for an order, to be shaped by its client's profile. */
+  private refusal(o: IncomingNewOrder, execId: string, now: Date, reason: string, text: string): (profile: ClientProfile | undefined) => BuiltMessage {
+    return (profile) =>
+      buildRefusalReport(
+        { clOrdId: o.clOrdId, execId, ordRejReason: reason, text, symbol: o.symbol, side: o.side, orderQty: o.orderQty, ordType: o.ordType, price: o.price, account: o.account, transactTime: now },
+        profile,
+      );
   }
 
   /** A client logged on (on this node): its session may have lived on another node since we last saw it. */
@@ -719,16 +750,16 @@ export class OrderService {
   }
 
   /** OrderStatusRequest (H): an ExecutionReport with ExecType I for the order's current state. */
-  async receiveStatusRequest(compId: string, clOrdId: string, orderId: string | undefined): Promise<void> {
+  async receiveStatusRequest(compId: string, clOrdId: string, orderId: string | undefined, side?: string, symbol?: string): Promise<void> {
     const order = await findOrderByClOrdId(this.db, compId, clOrdId);
     const connector = await this.connector(compId);
     const [execId] = await nextExecIds(this.db, connector?.executionIdPrefix ?? 'REJ', 1);
+    const now = this.now();
     if (!order || (orderId && orderId !== order.brokerorderid)) {
-      const body: Array<[number, string]> = [
-        [6, '0'], [11, clOrdId], [14, '0'], [17, execId!], [37, orderId ?? 'NONE'], [39, '8'], [54, '1'], [55, 'NONE'], [58, `Unknown order: no order with ClOrdID ${clOrdId}`], [60, utcTimestamp(this.now())], [150, 'I'], [151, '0'],
-      ];
+      const build = (profile: ClientProfile | undefined) => buildUnknownOrderStatus({ clOrdId, orderId, execId: execId!, side, symbol, transactTime: now }, profile);
       // Behind whatever the outbox holds for the client: a status never overtakes the reports it describes.
-      this.outbox.enqueueDirect(compId, { msgType: '8', body });
+      if (connector) this.outbox.enqueueShaped(compId, connector.id, build);
+      else this.outbox.enqueueDirect(compId, build(undefined));
       return;
     }
     const legs = await this.legs(order.id);
@@ -736,10 +767,10 @@ export class OrderService {
       id: 0, order_id: order.id, execid: execId!, clordid: order.clordid, origclordid: order.origclordid, orderid: order.brokerorderid,
       exectype: 'I', ordstatus: order.ordstatus, side: order.side, symbol: order.symbol, orderqty: order.orderqty, price: order.price,
       lastqty: null, lastpx: null, cumqty: order.cumqty, avgpx: order.avgpx, leavesqty: order.leavesqty, leg_index: null, ordrejreason: null,
-      text: null, transacttime: this.now(), created_at: this.now(), sendercompid: compId, sent_seq_num: null, sent_at: null,
+      text: null, transacttime: now, created_at: now, sendercompid: compId, sent_seq_num: null, sent_at: null,
     } satisfies ExecReportRow;
-    const built = buildExecutionReport(er, order, legs, undefined);
-    this.outbox.enqueueDirect(compId, { msgType: '8', body: built.body });
+    if (connector) this.outbox.enqueueShaped(compId, connector.id, (profile) => buildExecutionReport(er, order, legs, profile));
+    else this.outbox.enqueueDirect(compId, buildExecutionReport(er, order, legs, undefined));
   }
 
   // ----------------------------------------------------------------------------------------------
@@ -912,6 +943,7 @@ export class OrderService {
       if (!order) throw new HttpError(404, `Order ${ref} not found`);
       if (order.msg_type !== 'AB') throw new HttpError(400, 'legIndex applies to multileg orders only', 'legIndex');
       if (!['0', '1', '6', 'E'].includes(order.ordstatus)) throw new HttpError(409, `Cannot fill an order that is ${order.ordstatus === 'A' ? 'awaiting acceptance' : 'closed'}`);
+      if ((await this.loadState(tx, order)).awaitingAcceptance) throw new HttpError(409, 'Order must be accepted before it can be filled');
       const spreadFills = await orderFillTotals(tx, order.id, null);
       if (!Decimal.from(spreadFills.qty).isZero()) throw new HttpError(409, 'This multileg order is being filled at the spread price; fill it without legIndex');
       const legs = await this.legs(order.id, tx);
@@ -989,6 +1021,8 @@ export class OrderService {
         pending?.request_type === 'G'
           ? { orderQty: Decimal.from(pending.new_orderqty ?? order.orderqty), price: pending.new_price === null ? null : Decimal.from(pending.new_price), ordType: (pending.new_ordtype ?? order.ordtype) as '1' | '2' }
           : null,
+      // Not accepted yet: Pending New, or a request that came in before the broker accepted it.
+      awaitingAcceptance: order.ordstatus === 'A' || (['6', 'E'].includes(order.ordstatus) && order.accepted_by === null && Decimal.from(order.cumqty).isZero()),
     };
   }
 

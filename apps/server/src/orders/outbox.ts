@@ -23,8 +23,10 @@ export interface ClientMessageSender {
 type Item =
   | { kind: 'er'; er: ExecReportRow; order: OrderRow; legs: OrderLegRow[]; connectorId: number; recovered: boolean }
   | { kind: 'cxlrej'; id: number; reject: CancelRejectInput; connectorId: number }
-  /** A message with no row behind it (an intake refusal): sent in its place, lost if the client is offline. */
-  | { kind: 'direct'; msg: { msgType: string; body: Array<[number, string]> } };
+  /** A message with no row behind it: sent in its place, lost if the client is offline. */
+  | { kind: 'direct'; msg: { msgType: string; body: Array<[number, string]> } }
+  /** Likewise, shaped by the client's profile when it is built (an intake refusal, a status answer). */
+  | { kind: 'shaped'; connectorId: number; build: (profile: ClientProfile | undefined) => BuiltMessage };
 
 /** Most messages handed to a session at once (they share its store round). */
 const MAX_BURST = 500;
@@ -110,6 +112,23 @@ export class ClientOutbox {
 
   enqueueCancelReject(compId: string, connectorId: number, id: number, reject: CancelRejectInput): void {
     this.push(compId, { kind: 'cxlrej', id, reject, connectorId });
+  }
+
+  /**
+   * A message with no row behind it, built from the client's profile (defaults, Parties, mandatory
+   * fields) once it is its turn, behind what is already queued for the client.
+   */
+  enqueueShaped(compId: string, connectorId: number, build: (profile: ClientProfile | undefined) => BuiltMessage): void {
+    this.push(compId, { kind: 'shaped', connectorId, build });
+  }
+
+  /** enqueueShaped's message built now when the client's profile is loaded; undefined otherwise (it starts loading). */
+  shapeNow(compId: string, connectorId: number, build: (profile: ClientProfile | undefined) => BuiltMessage): BuiltMessage | undefined {
+    if (!this.loadedProfiles.has(connectorId)) {
+      this.profile(connectorId).catch(() => {});
+      return undefined;
+    }
+    return this.checked(compId, build(this.loadedProfiles.get(connectorId)));
   }
 
   /** A message built by the caller, sent behind what is already queued for the client. */
@@ -263,6 +282,7 @@ export class ClientOutbox {
   private async build(compId: string, item: Item): Promise<{ msgType: string; body: Array<[number, string]> }> {
     if (item.kind === 'direct') return item.msg;
     const profile = await this.profile(item.connectorId);
+    if (item.kind === 'shaped') return this.checked(compId, item.build(profile));
     const built: BuiltMessage = item.kind === 'er' ? buildExecutionReport(item.er, item.order, item.legs, profile) : buildCancelReject(item.reject, profile);
     return this.checked(compId, built);
   }

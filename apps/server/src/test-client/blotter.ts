@@ -364,6 +364,10 @@ export class ClientBlotter {
     };
     if (!this.recordExecution(execution)) return null;
     if (order.pendingRequest && (!clOrdId || order.pendingRequest.clOrdId === clOrdId)) order.pendingRequest = null;
+    // The reject's OrdStatus (39) is the order's status now: a refused request leaves Pending Cancel or
+    // Pending Replace (back to Pending New, New or Partially Filled).
+    const status = text(m, T.OrdStatus);
+    if (status && (order.ordstatus === '6' || order.ordstatus === 'E')) order.ordstatus = status;
     return { order, execution };
   }
 

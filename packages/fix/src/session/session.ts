@@ -518,8 +518,8 @@ export class Session {
   }
 
   /** The codec's bytes (a buffer it never writes again) go to the socket as they are. */
-  private encode(message: OutgoingMessage, seq: number, sendingTime: string): Encoded {
-    const bytes = this.codec.encode(this.id.beginString, message.msgType, this.header(seq, message.header, sendingTime), message.body);
+  private encode(message: OutgoingMessage, seq: number, sendingTime: string, bodyOrder: 'quickfix' | 'asGiven' = 'quickfix'): Encoded {
+    const bytes = this.codec.encode(this.id.beginString, message.msgType, this.header(seq, message.header, sendingTime), message.body, bodyOrder);
     return { bytes, raw: bytes.toString('latin1') };
   }
 
@@ -1433,7 +1433,8 @@ export class Session {
 
   private async resendOne(message: OutgoingMessage, original: StoredMessage): Promise<void> {
     const sendingTime = formatUtcTimestamp(this.clock.now());
-    const encoded = this.encode(message, original.msgSeqNum, sendingTime);
+    // The stored body goes out again byte for byte (it was written in QuickFIX order when first sent).
+    const encoded = this.encode(message, original.msgSeqNum, sendingTime, 'asGiven');
     await this.store.auditOutbound({ ...this.record(message, original.msgSeqNum, sendingTime, encoded.raw) });
     await this.write(encoded);
   }

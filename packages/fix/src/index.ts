@@ -11,6 +11,7 @@ export { isValidFormat } from './codec/format';
 export { FieldView, FixFieldMissingError, FixGroupEntry, FixMessage } from './codec/message';
 export { FixEncodeError, FixEncoder, FixMessageBuilder } from './codec/encoder';
 export type { EncoderOptions, FieldValue, GroupEntryInput } from './codec/encoder';
+export { inQuickFixOrder } from './codec/field-order';
 export { DEFAULT_VALIDATION, REJECT_REASON_TEXT, RejectReason, USER_DEFINED_TAG_MIN, rejection } from './codec/rejection';
 export type { FixRejection, ValidationOptions } from './codec/rejection';
 export {

@@ -1,13 +1,15 @@
 import { FixEncoder } from '../codec/encoder';
+import { inQuickFixOrder } from '../codec/field-order';
 import { FixParser } from '../codec/parser';
 import type { ValidationOptions } from '../codec/rejection';
 import { Dictionary } from '../dictionary/dictionary';
 import type { InboundMessage, SessionCodec, ValidationIssue } from './message';
 
 /**
- * The session's codec over the project's parser, encoder and dictionary. Header fields go out in
- * QuickFIX order (8, 9, 35, then by tag); the body exactly as given, so a resend reproduces the
- * original body byte for byte.
+ * The session's codec over the project's parser, encoder and dictionary. Fields go out in QuickFIX
+ * order (8, 9, 35, the header by tag, the body by tag with each group at its NumInGroup tag and its
+ * entries in dictionary order), so our bytes compare with QuickFIX's. A resend passes
+ * `bodyOrder: 'asGiven'`: the stored body goes out again byte for byte.
  */
 export function createSessionCodec(dictionary: Dictionary = Dictionary.fix44(), validation: Partial<ValidationOptions> = {}): SessionCodec {
   const parser = new FixParser(dictionary, validation);
@@ -15,14 +17,15 @@ export function createSessionCodec(dictionary: Dictionary = Dictionary.fix44(), 
   const encoders = new Map<string, FixEncoder>();
   return {
     decode: (raw: Buffer) => parser.parse(raw),
-    encode(beginString, msgType, header, body) {
+    encode(beginString, msgType, header, body, bodyOrder = 'quickfix') {
       let encoder = encoders.get(beginString);
       if (!encoder) {
         encoder = new FixEncoder(dictionary, { beginString });
         encoders.set(beginString, encoder);
       }
       // A view of the encoder's slab, which it never writes again: no copy.
-      return encoder.encodeOrdered(msgType, byTag(header), body);
+      const ordered = bodyOrder === 'asGiven' ? body : inQuickFixOrder(dictionary.message(msgType)?.body, body);
+      return encoder.encodeOrdered(msgType, inQuickFixOrder(dictionary.header, header), ordered);
     },
     validate(message: InboundMessage): ValidationIssue | undefined {
       const r = message.rejection;
@@ -30,12 +33,4 @@ export function createSessionCodec(dictionary: Dictionary = Dictionary.fix44(), 
     },
     isHeaderTag: (tag) => dictionary.isHeaderTag(tag),
   };
-}
-
-/** The fields by tag number; the same array when they already are (the session builds its header so). */
-function byTag<T extends readonly [number, unknown]>(fields: ReadonlyArray<T>): ReadonlyArray<T> {
-  for (let i = 1; i < fields.length; i++) {
-    if (fields[i]![0] < fields[i - 1]![0]) return [...fields].sort((a, b) => a[0] - b[0]);
-  }
-  return fields;
 }

@@ -27,20 +27,18 @@ export const logonState: SessionState = {
       else await s.dropConnection(`first message was not a Logon (35=${message.msgType})`);
       return 'disconnected';
     }
-    const verdict = await s.verifyHeader(message);
-    if (verdict === 'disconnected') return 'disconnected';
-    if (verdict === 'done') return s.logoutAndDrop('Invalid Logon');
+    // Every refusal from here on is a Logout with the reason and a disconnect that changes no
+    // sequence number (Session.refuseLogon): nothing of this Logon was processed.
+    const headerProblem = s.logonHeaderProblem(message);
+    if (headerProblem !== undefined) return s.refuseLogon(message, headerProblem);
     if (s.settings.validate) {
       const issue = s.codec.validate(message);
-      if (issue) {
-        await s.sendReject(message, issue.reason, issue.text, issue.refTagID);
-        return s.logoutAndDrop(`Invalid Logon: ${issue.text}`);
-      }
+      if (issue) return s.refuseLogon(message, `Invalid Logon: ${issue.text}${issue.refTagID !== undefined ? ` (${issue.refTagID})` : ''}`);
     }
     const heartBtInt = message.get(Tag.HeartBtInt);
-    if (heartBtInt === undefined || !/^\d{1,6}$/.test(heartBtInt)) return s.logoutAndDrop('Invalid Logon: HeartBtInt (108) missing or not a whole number of seconds');
+    if (heartBtInt === undefined || !/^\d{1,6}$/.test(heartBtInt)) return s.refuseLogon(message, 'Invalid Logon: HeartBtInt (108) missing or not a whole number of seconds');
     const refused = await s.admitLogon(message);
-    if (refused !== undefined) return s.logoutAndDrop(refused);
+    if (refused !== undefined) return s.refuseLogon(message, refused);
 
     const peerReset = message.get(Tag.ResetSeqNumFlag) === 'Y';
     if (s.settings.role === 'acceptor') {

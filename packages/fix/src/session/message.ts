@@ -19,7 +19,7 @@ export interface OutgoingMessage {
   readonly msgType: string;
   /** Extra header fields in order (e.g. 43, 122, 50, 57, 115, 128); the session's own fields are added for you. */
   header: Array<[tag: number, value: string]>;
-  /** Body fields in wire order, repeating groups already in their order. */
+  /** Body fields; they go out in QuickFIX order (by tag, each group's entries together after its NumInGroup). */
   body: Array<[tag: number, value: string]>;
 }
 
@@ -53,10 +53,18 @@ export interface SessionCodec {
   /** Decodes one framed message (BodyLength and CheckSum already checked); never throws, see FixMessage.garbled. */
   decode(raw: Buffer): InboundMessage;
   /**
-   * Encodes a message: BeginString, BodyLength and MsgType first, the header fields in header order,
-   * the body as given, CheckSum last. The bytes are the caller's: the codec never writes them again.
+   * Encodes a message the way QuickFIX writes it: BeginString, BodyLength and MsgType first, the other
+   * header fields by tag, the body fields by tag with each repeating group at its NumInGroup tag and its
+   * entries' fields in dictionary order, CheckSum last. `bodyOrder: 'asGiven'` keeps the body as passed
+   * (a resend of stored bytes). The bytes are the caller's: the codec never writes them again.
    */
-  encode(beginString: string, msgType: string, header: ReadonlyArray<readonly [number, string]>, body: ReadonlyArray<readonly [number, string]>): Buffer;
+  encode(
+    beginString: string,
+    msgType: string,
+    header: ReadonlyArray<readonly [number, string]>,
+    body: ReadonlyArray<readonly [number, string]>,
+    bodyOrder?: 'quickfix' | 'asGiven',
+  ): Buffer;
   /** The dictionary verdict on a decoded message; undefined when valid. */
   validate(message: InboundMessage): ValidationIssue | undefined;
   isHeaderTag(tag: number): boolean;

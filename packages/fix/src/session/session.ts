@@ -518,8 +518,8 @@ export class Session {
   }
 
   /** The codec's bytes (a buffer it never writes again) go to the socket as they are. */
-  private encode(message: OutgoingMessage, seq: number, sendingTime: string): Encoded {
-    const bytes = this.codec.encode(this.id.beginString, message.msgType, this.header(seq, message.header, sendingTime), message.body);
+  private encode(message: OutgoingMessage, seq: number, sendingTime: string, bodyOrder: 'quickfix' | 'asGiven' = 'quickfix'): Encoded {
+    const bytes = this.codec.encode(this.id.beginString, message.msgType, this.header(seq, message.header, sendingTime), message.body, bodyOrder);
     return { bytes, raw: bytes.toString('latin1') };
   }
 
@@ -864,6 +864,37 @@ export class Session {
         this.log.onEvent(`onLogout failed: ${err instanceof Error ? err.message : String(err)}`);
       }
     }
+  }
+
+  /**
+   * Refuses a Logon: a Logout with the reason, then close, and no sequence number changes. The Logout
+   * reuses our next number without taking it and the Logon's number is not consumed (both are kept
+   * in the audit only), so the next logon starts from exactly the numbers the store had before.
+   */
+  async refuseLogon(logon: InboundMessage, text: string): Promise<'disconnected'> {
+    await this.auditInbound(logon);
+    await this.wireSettled();
+    const logout = outgoing('5', [[Tag.Text, text]]);
+    try {
+      this.app.toAdmin?.(logout, this.id);
+    } catch (err) {
+      this.log.onEvent(`toAdmin failed for the refusal Logout: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    const seq = this.nextSenderMsgSeqNum;
+    const sendingTime = formatUtcTimestamp(this.clock.now());
+    const encoded = this.encode(logout, seq, sendingTime);
+    await this.store.auditOutbound(this.record(logout, seq, sendingTime, encoded.raw));
+    const taken = this.write(encoded);
+    if (taken) await taken;
+    await this.dropConnection(`logon refused: ${text}`);
+    return 'disconnected';
+  }
+
+  /** The header check a Logon fails, as the text of the Logout refusing it; undefined when it passes. */
+  logonHeaderProblem(message: InboundMessage): string | undefined {
+    const problem = this.headerProblem(message, true);
+    if (!problem) return undefined;
+    return problem.logout ?? `Invalid Logon: ${problem.reject![1]}`;
   }
 
   /** Logout with text, then close: the answer to a protocol violation the session cannot continue after. */
@@ -1433,7 +1464,8 @@ export class Session {
 
   private async resendOne(message: OutgoingMessage, original: StoredMessage): Promise<void> {
     const sendingTime = formatUtcTimestamp(this.clock.now());
-    const encoded = this.encode(message, original.msgSeqNum, sendingTime);
+    // The stored body goes out again byte for byte (it was written in QuickFIX order when first sent).
+    const encoded = this.encode(message, original.msgSeqNum, sendingTime, 'asGiven');
     await this.store.auditOutbound({ ...this.record(message, original.msgSeqNum, sendingTime, encoded.raw) });
     await this.write(encoded);
   }
@@ -1475,15 +1507,9 @@ export class Session {
   /** The sequence-number check for a Logon (or its answer); too low ends the connection. */
   async checkLogonSeq(message: InboundMessage): Promise<'ok' | 'tooHigh' | 'disconnected'> {
     const seq = msgSeqNum(message);
-    if (seq === undefined) {
-      await this.logoutAndDrop('MsgSeqNum (34) missing or invalid');
-      return 'disconnected';
-    }
-    if (seq < this.nextTargetMsgSeqNum) {
-      await this.auditInbound(message);
-      await this.logoutAndDrop(`MsgSeqNum too low, expecting ${this.nextTargetMsgSeqNum} but received ${seq}`);
-      return 'disconnected';
-    }
+    if (seq === undefined) return this.refuseLogon(message, 'MsgSeqNum (34) missing or invalid');
+    // A refusal like any other: neither side's number moves.
+    if (seq < this.nextTargetMsgSeqNum) return this.refuseLogon(message, `MsgSeqNum too low, expecting ${this.nextTargetMsgSeqNum} but received ${seq}`);
     return seq > this.nextTargetMsgSeqNum ? 'tooHigh' : 'ok';
   }
 

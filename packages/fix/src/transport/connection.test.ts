@@ -79,4 +79,27 @@ describe('FixConnection writes', () => {
       await p.close();
     }
   });
+
+  it('a slow consumer (a peer that stops reading) is disconnected once maxBufferedBytes are unsent', async () => {
+    const p = await pair();
+    try {
+      p.peer.pause();
+      const limit = 256 * 1024;
+      const connection = new FixConnection(p.client, { maxBufferedBytes: limit });
+      const closed = new Promise<string>((resolve) => connection.attach({ onData: () => {}, onClose: resolve }));
+      const chunk = Buffer.alloc(16 * 1024, 0x43);
+      let written = 0;
+      // Writes on without waiting, as a sender ignoring backpressure would; the socket fills, then the limit trips.
+      for (let i = 0; i < 1000 && connection.isOpen; i++) {
+        connection.write(chunk);
+        written += chunk.length;
+        await new Promise((r) => setImmediate(r));
+      }
+      assert.equal(connection.isOpen, false, `still open after ${written} bytes`);
+      assert.match(await closed, new RegExp(`slow consumer: more than ${limit} bytes unsent`));
+      assert.ok(written < 64 * 1024 * 1024, 'stopped long before an unbounded buffer would');
+    } finally {
+      await p.close();
+    }
+  });
 });

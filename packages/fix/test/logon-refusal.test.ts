@@ -1,0 +1,138 @@
+// A refused logon gets a Logout with the reason, then a disconnect, and changes no sequence number:
+// a known session (it logged on before, so the acceptor holds its store) refused by the authenticator
+// (inactive, bad password, source IP, schedule), by the application (RejectLogon) or for an invalid
+// Logon, over real sockets. After every refusal the stored numbers are what they were, and the last
+// logon carries on from them.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Acceptor } from '../src/engine/acceptor';
+import { RejectLogon, type Application } from '../src/session/application';
+import { CounterpartyAuthenticator, type CounterpartyConfig } from '../src/session/authenticator';
+import { ManualClock } from '../src/session/clock';
+import { createSessionCodec } from '../src/session/codec-adapter';
+import { MemoryLogFactory } from '../src/session/log';
+import type { InboundMessage } from '../src/session/message';
+import { parseTradingDays } from '../src/session/schedule';
+import type { SessionID } from '../src/session/session-id';
+import { MemoryStoreFactory } from '../src/store/memory-store';
+import { assertMessage, expand, frame, TestClient } from './harness';
+
+const ID: SessionID = { beginString: 'FIX.4.4', senderCompID: 'BROKER', targetCompID: 'CLIENT1' };
+const GOOD: CounterpartyConfig = { active: true, username: 'u1', verifyPassword: (p) => p === 'secret' };
+const LOGON = (seq: number, extra = '|553=u1|554=secret') => `8=FIX.4.4|35=A|34=${seq}|49=CLIENT1|52=<TIME>|56=BROKER|98=0|108=30${extra}`;
+
+describe('a refused logon of a known session changes no sequence number', () => {
+  const clock = new ManualClock(Date.UTC(2024, 0, 2, 9, 0, 0));
+  let config: CounterpartyConfig = GOOD;
+  let rejectLogon: string | undefined;
+  const app: Application = {
+    fromApp: () => {},
+    fromAdmin: (m: InboundMessage) => {
+      if (m.msgType === 'A' && rejectLogon !== undefined) throw new RejectLogon(rejectLogon);
+    },
+  };
+  let acceptor: Acceptor;
+
+  before(async () => {
+    acceptor = await Acceptor.start({
+      port: 0,
+      host: '127.0.0.1',
+      authenticator: new CounterpartyAuthenticator(() => config),
+      app,
+      storeFactory: new MemoryStoreFactory(),
+      codec: createSessionCodec(),
+      logFactory: new MemoryLogFactory(),
+      clock,
+      timers: clock,
+      defaultSettings: { checkLatency: true, maxLatencySec: 120 },
+    });
+    // One logon and one exchange, then the client drops: next sender 3 (Logon, Heartbeat), next target 3.
+    const client = await TestClient.open(acceptor.port);
+    client.send(frame(expand(LOGON(1), clock)));
+    assertMessage((await client.next(3000))!, expand('8=FIX.4.4|35=A|34=1|49=BROKER|52=<TIME>|56=CLIENT1|98=0|108=30', clock), 'first logon');
+    client.send(frame(expand('8=FIX.4.4|35=1|34=2|49=CLIENT1|52=<TIME>|56=BROKER|112=T1', clock)));
+    assertMessage((await client.next(3000))!, expand('8=FIX.4.4|35=0|34=2|49=BROKER|52=<TIME>|56=CLIENT1|112=T1', clock), 'heartbeat');
+    client.close();
+    const until = Date.now() + 3000;
+    while (acceptor.session(ID)?.isConnected && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+  });
+
+  after(() => acceptor.stop(200));
+
+  async function expectNumbersUnchanged(where: string): Promise<void> {
+    const session = acceptor.session(ID)!;
+    await session.idle();
+    assert.equal(session.isConnected, false, `${where}: disconnected`);
+    const status = session.status();
+    assert.deepEqual([status.nextSenderMsgSeqNum, status.nextTargetMsgSeqNum], [3, 3], `${where}: next numbers in memory`);
+    const stored = await session.store.sequenceState();
+    assert.deepEqual([stored.nextSenderMsgSeqNum, stored.nextTargetMsgSeqNum], [3, 3], `${where}: next numbers in the store`);
+  }
+
+  async function refused(where: string, logon: string, text: string): Promise<void> {
+    const client = await TestClient.open(acceptor.port);
+    try {
+      client.send(frame(expand(logon, clock)));
+      const got = await client.next(3000);
+      assert.ok(got, `${where}: no answer`);
+      // The Logout carries our next number without taking it.
+      assertMessage(got, expand(`8=FIX.4.4|35=5|34=3|49=BROKER|52=<TIME>|56=CLIENT1|58=${text}`, clock), where);
+      assert.equal(await client.next(3000), undefined, `${where}: nothing after the Logout`);
+      assert.ok(client.closed, `${where}: the connection is closed`);
+    } finally {
+      client.close();
+    }
+    await expectNumbersUnchanged(where);
+  }
+
+  it('inactive', async () => {
+    config = { ...GOOD, active: false };
+    await refused('inactive', LOGON(3), 'Session CLIENT1 is not active');
+  });
+
+  it('bad password', async () => {
+    config = GOOD;
+    await refused('bad password', LOGON(3, '|553=u1|554=wrong'), 'Invalid username or password');
+  });
+
+  it('source IP not allowed', async () => {
+    config = { ...GOOD, allowedSourceIps: ['10.0.0.0/8'] };
+    await refused('source IP', LOGON(3), 'Connection from 127.0.0.1 not allowed');
+  });
+
+  it('outside schedule', async () => {
+    // 09:00 UTC on a Tuesday; the window opens at 10:00.
+    config = { ...GOOD, schedule: { timeZone: 'UTC', tradingDays: parseTradingDays('M,T,W,T,F'), startTime: '10:00', endTime: '17:00' } };
+    await refused('schedule', LOGON(3), 'Logon outside of session time');
+  });
+
+  it("the application's RejectLogon", async () => {
+    config = GOOD;
+    rejectLogon = 'Trading halted';
+    try {
+      await refused('RejectLogon', LOGON(3), 'Trading halted');
+    } finally {
+      rejectLogon = undefined;
+    }
+  });
+
+  it('an invalid Logon (HeartBtInt missing, bad SendingTime, MsgSeqNum too low)', async () => {
+    config = GOOD;
+    await refused('no HeartBtInt', '8=FIX.4.4|35=A|34=3|49=CLIENT1|52=<TIME>|56=BROKER|98=0|553=u1|554=secret', 'Invalid Logon: Required tag missing (108)');
+    await refused('stale SendingTime', LOGON(3).replace('<TIME>', '<TIME-600>'), 'SendingTime accuracy problem');
+    await refused('MsgSeqNum too low', LOGON(2), 'MsgSeqNum too low, expecting 3 but received 2');
+  });
+
+  it('after all of them the next logon carries on from the stored numbers', async () => {
+    config = GOOD;
+    const client = await TestClient.open(acceptor.port);
+    try {
+      client.send(frame(expand(LOGON(3), clock)));
+      assertMessage((await client.next(3000))!, expand('8=FIX.4.4|35=A|34=3|49=BROKER|52=<TIME>|56=CLIENT1|98=0|108=30', clock), 'logon');
+      await acceptor.session(ID)!.idle();
+      assert.deepEqual([acceptor.session(ID)!.status().nextSenderMsgSeqNum, acceptor.session(ID)!.status().nextTargetMsgSeqNum], [4, 4]);
+    } finally {
+      client.close();
+    }
+  });
+});

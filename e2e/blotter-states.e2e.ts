@@ -64,19 +64,23 @@ describe('blotter states on an empty desk', () => {
       const blotter = new BlotterPage(page);
       await blotter.goto();
       const logo = page.getByTestId('connector-SGX_CLIENT_1');
-      const look = () => logo.evaluate((el) => ({ title: el.getAttribute('title') ?? '', filter: getComputedStyle(el).filter, connected: el.getAttribute('data-connected') }));
+      const look = () =>
+        logo.evaluate((el) => {
+          const [r, g, b] = (getComputedStyle(el).color.match(/\d+/g) ?? []).map(Number);
+          return { title: el.getAttribute('title') ?? '', red: r! > 150 && r! > g! + 60 && r! > b! + 60, connected: el.getAttribute('data-connected') };
+        });
 
       const before = await look();
       assert.match(before.title, / Disconnected$/);
       assert.equal(before.connected, 'false');
-      assert.match(before.filter, /grayscale/, 'greyed while disconnected');
+      assert.equal(before.red, true, 'red while disconnected (spec 000 §2: inverted or red)');
 
       client = new TestFixClient('SGX_CLIENT_1');
       await client.connect(e2e.server.fixPort);
       await page.locator('[data-testid="connector-SGX_CLIENT_1"][data-connected="true"]').waitFor();
       const connected = await look();
       assert.equal(connected.title, before.title.replace(/ Disconnected$/, ' Connected'));
-      assert.equal(connected.filter, 'none', 'in colour while connected');
+      assert.equal(connected.red, false, 'not red while connected');
       await screenshot(page, 'blotter-client-connected');
 
       await client.stop();
@@ -84,7 +88,7 @@ describe('blotter states on an empty desk', () => {
       await page.locator('[data-testid="connector-SGX_CLIENT_1"][data-connected="false"]').waitFor();
       const after = await look();
       assert.equal(after.title, before.title, 'Disconnected again after the logout');
-      assert.match(after.filter, /grayscale/);
+      assert.equal(after.red, true);
       await logo.hover();
       await page.getByRole('tooltip').getByText(before.title).waitFor();
       await screenshot(page, 'blotter-client-disconnected');

@@ -66,8 +66,12 @@ describe('blotter states on an empty desk', () => {
       const logo = page.getByTestId('connector-SGX_CLIENT_1');
       const look = () =>
         logo.evaluate((el) => {
-          const [r, g, b] = (getComputedStyle(el).color.match(/\d+/g) ?? []).map(Number);
-          return { title: el.getAttribute('title') ?? '', red: r! > 150 && r! > g! + 60 && r! > b! + 60, connected: el.getAttribute('data-connected') };
+          // The initials are drawn by the avatar's placeholder, in the avatar's colour.
+          const initials = el.querySelector('.mantine-Avatar-placeholder') ?? el;
+          const [r, g, b] = (getComputedStyle(initials).color.match(/\d+/g) ?? []).map(Number);
+          // Red as drawn: a filter (greyscale, as before) would drain the colour.
+          const drawnRed = r! > 150 && r! > g! + 60 && r! > b! + 60 && getComputedStyle(el).filter === 'none';
+          return { title: el.getAttribute('title') ?? '', red: drawnRed, connected: el.getAttribute('data-connected') };
         });
 
       const before = await look();

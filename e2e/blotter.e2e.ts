@@ -47,9 +47,12 @@ async function signInToBlotter(page: Page, username = 'broker'): Promise<Blotter
 }
 
 /** Sends a NewOrderSingle from the FIX client and returns its broker order id from the Pending New report. */
-async function sendOrder(o: { side?: string; qty?: string; price?: string; ordType?: string } = {}, tag = 'O'): Promise<{ clOrdId: string; id: string }> {
+async function sendOrder(o: { side?: string; qty?: string; price?: string; ordType?: string; text?: string } = {}, tag = 'O'): Promise<{ clOrdId: string; id: string }> {
   const clOrdId = nextClOrdId(tag);
-  await client.send('D', newOrderSingle(clOrdId, o));
+  const body = newOrderSingle(clOrdId, o);
+  // The client's instructions (Text 58), before the parties group.
+  if (o.text) body.splice(body.findIndex(([tag]) => tag === 453), 0, [58, o.text]);
+  await client.send('D', body);
   const ack = await client.waitForReport(clOrdId, (m) => m.get(150) === 'A');
   return { clOrdId, id: ack.get(37)! };
 }
@@ -107,6 +110,8 @@ describe('blotter', () => {
       const full = await client.waitForReport(clOrdId, (m) => m.get(150) === 'F' && m.get(39) === '2');
       assert.equal(full.get(14), '10');
       await blotter.info.fullyFilled.waitFor();
+      // Spec 000 §2: "warning Order Fully Filled".
+      assert.match((await blotter.info.fullyFilled.getAttribute('style')) ?? '', /--alert-bg:\s*var\(--mantine-color-yellow-light\)/, 'drawn as a warning');
       await blotter.statusCell(id).getByText('Filled').waitFor();
       await screenshot(page, 'blotter-filled');
 
@@ -154,7 +159,7 @@ describe('blotter', () => {
   it('rejects a pending order with a required reason that reaches the client', async () => {
     await e2e.withPage(async (page) => {
       const blotter = await signInToBlotter(page);
-      const { clOrdId, id } = await sendOrder({ side: '2', qty: '5', price: '26500' }, 'REJ');
+      const { clOrdId, id } = await sendOrder({ side: '2', qty: '5', price: '26500', text: 'Work it in two clips' }, 'REJ');
       await blotter.row(id).waitFor();
       assert.match((await blotter.row(id).getAttribute('class')) ?? '', /fd-row-sell/, 'sell rows are tinted red');
       await blotter.select(id);
@@ -169,6 +174,12 @@ describe('blotter', () => {
       assert.equal(rejected.get(58), 'Outside the client credit line');
       await blotter.statusCell(id).getByText('Rejected').waitFor();
       await blotter.info.root.getByTestId('no-action').waitFor();
+      // The report's text is the broker's reason, shown as such; the client's instructions stay the client's.
+      const reason = blotter.info.root.getByTestId('report-text');
+      await reason.waitFor();
+      assert.equal(await reason.textContent(), 'Reject reasonOutside the client credit line');
+      assert.equal(await blotter.info.root.getByTestId('client-instructions').textContent(), 'Client instructionsWork it in two clips');
+      await screenshot(page, 'blotter-rejected');
     });
   });
 
@@ -224,12 +235,15 @@ describe('blotter', () => {
       assert.match((await info.root.textContent()) ?? '', /market order: no limit/);
       await info.fillQty.fill('1');
       await info.fillPrice.fill('20000');
-      await info.priceCheck.getByText('Price is valid', { exact: true }).waitFor();
+      // No limit: spec 000 §5 judges it "from limit or reference price" (the first test last traded 27000).
+      await info.priceCheck.getByText('Price 20000 differs from reference price 27000 by 25.9% - please verify', { exact: true }).waitFor();
+      assert.equal(await info.submitFill.isDisabled(), false, 'a warning does not block');
       const today = new Date().toISOString().slice(0, 10);
       await info.sanityCheck.getByText(`Price 20000 differs 25.9% from latest trade price 27000 (${today})`, { exact: true }).waitFor();
       await screenshot(page, 'blotter-validation-sanity');
       await info.fillPrice.fill('26500');
       await info.sanityCheck.getByText('Price within 10% of recent trades', { exact: true }).waitFor();
+      await info.priceCheck.getByText('Price is valid', { exact: true }).waitFor();
       assert.equal(await info.submitFill.isDisabled(), false);
     });
   });
@@ -249,6 +263,61 @@ describe('blotter', () => {
       assert.ok(((await toast.textContent()) ?? '').includes(serverText), `the server's words are shown: ${serverText}`);
       await blotter.acceptButton(id).getByText('Accept', { exact: true }).waitFor();
       await screenshot(page, 'blotter-server-refusal');
+    });
+  });
+
+  it("shows the server's refusal of a fill (another user filled first) as a toast and inline", async () => {
+    const adminToken = await e2e.apiLogin('admin', e2e.server.adminPassword);
+    await e2e.withPage(async (page) => {
+      const blotter = await signInToBlotter(page);
+      const { id } = await sendOrder({ qty: '10', price: '27000' }, 'RACE');
+      await blotter.acceptButton(id).click();
+      await blotter.statusCell(id).getByText('Accepted').waitFor();
+      await blotter.select(id);
+      const orderId = await blotter.row(id).locator('[col-id="id"]').textContent();
+      // While the broker's fill of 6 is on its way, another user fills 5: only 5 are left when it lands.
+      let refusedWith = 0;
+      await page.route(/\/api\/orders\/\d+\/fill$/, async (route) => {
+        const other = await apiCall(adminToken, `/api/orders/${orderId}/fill`, { fillQty: 5, fillPrice: 27000 });
+        assert.equal(other.status, 200, 'the other fill is booked');
+        const response = await route.fetch();
+        refusedWith = response.status();
+        await route.fulfill({ response });
+      });
+      await blotter.info.fill('6', '27000');
+      const toast = page.locator('.mantine-Notification-root', { hasText: 'Failed to fill order' });
+      await toast.waitFor();
+      assert.ok([400, 409].includes(refusedWith), `refused with 400 or 409 (got ${refusedWith})`);
+      assert.match((await toast.textContent()) ?? '', /exceeds remaining quantity 5/, "the server's words in the toast");
+      await blotter.info.serverError.getByText('The server refused').waitFor();
+      assert.match((await blotter.info.serverError.textContent()) ?? '', /exceeds remaining quantity 5/, "and under the form");
+      await page.waitForFunction(() => document.querySelector('[data-testid="order-filled"]')?.textContent === '5/10');
+      assert.equal(await blotter.info.fillQty.inputValue(), '6', 'the input is kept to correct it');
+      await screenshot(page, 'blotter-fill-refused');
+    });
+  });
+
+  it('shows Accepting... in orange on the row while the accept is on its way', async () => {
+    await e2e.withPage(async (page) => {
+      const blotter = await signInToBlotter(page);
+      const { clOrdId, id } = await sendOrder({ qty: '3', price: '27000' }, 'SLOW');
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/\/api\/orders\/\d+\/accept$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      const button = blotter.acceptButton(id);
+      const idleColour = await button.evaluate((el) => getComputedStyle(el).backgroundColor);
+      await button.click();
+      await button.getByText('Accepting...', { exact: true }).waitFor();
+      assert.equal(await button.getAttribute('data-colour'), 'orange');
+      const busyColour = await button.evaluate((el) => getComputedStyle(el).backgroundColor);
+      assert.notEqual(busyColour, idleColour, 'the button changes colour');
+      await screenshot(page, 'blotter-accepting');
+      release();
+      await client.waitForReport(clOrdId, (m) => m.get(150) === '0');
+      await blotter.statusCell(id).getByText('Accepted').waitFor();
     });
   });
 
@@ -314,10 +383,19 @@ describe('blotter', () => {
         [600, 'C5TC'], [609, 'FUT'], [610, maturity(3)], [623, '1'], [624, '2'],
       ]);
       const id = (await client.waitForReport(clOrdId, (m) => m.get(150) === 'A')).get(37)!;
+      // Pending: the trade capture button and the accept form are both shown; Enter goes to the accept form.
+      await blotter.select(id);
+      await blotter.info.root.getByTestId('accept-reject-panel').waitFor();
+      assert.equal(await page.locator('[id="fill-panel-first"]').count(), 1, 'one element is the Enter target');
+      await blotter.row(id).locator('[col-id="side"]').click();
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => document.activeElement?.closest('[data-testid="accept-reject-panel"]') !== null && document.activeElement?.tagName === 'INPUT');
       await blotter.acceptButton(id).click();
       await blotter.statusCell(id).getByText('Accepted').waitFor();
-      await blotter.select(id);
       await blotter.info.root.getByTestId('multileg-section').waitFor();
+      await blotter.row(id).locator('[col-id="side"]').click();
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => document.activeElement?.textContent === 'Open Trade Capture');
       await blotter.info.openTradeCapture.click();
       const modal = page.getByRole('dialog');
       await modal.getByText('Trade Analysis').waitFor();
@@ -354,6 +432,34 @@ describe('blotter', () => {
       await page.keyboard.press('Escape');
       await modal.waitFor({ state: 'detached' });
       await blotter.statusCell(id).getByText('Filled').waitFor();
+    });
+  });
+
+  it('lays the trade capture out in one column in a 760 px window, Trade Analysis on its own row', async () => {
+    await e2e.withPage(async (page) => {
+      await signInToBlotter(page);
+      const clOrdId = nextClOrdId('NARROW');
+      await client.send('AB', [
+        [11, clOrdId], [38, '2'], [40, '2'], [44, '250'], [54, '1'], [55, 'C5TC'], [59, '0'], [60, ts()], [167, 'MLEG'],
+        [555, '2'],
+        [600, 'C5TC'], [609, 'FUT'], [610, maturity(2)], [623, '1'], [624, '1'],
+        [600, 'C5TC'], [609, 'FUT'], [610, maturity(3)], [623, '1'], [624, '2'],
+      ]);
+      const id = (await client.waitForReport(clOrdId, (m) => m.get(150) === 'A')).get(37)!;
+      // The desktop pop-out's size (windows.ts).
+      await page.setViewportSize({ width: 760, height: 920 });
+      await page.goto(`/order-detail/${id}`);
+      await page.getByRole('button', { name: 'Open Trade Capture' }).click();
+      const modal = page.getByRole('dialog');
+      const analysis = modal.getByTestId('trade-analysis');
+      await analysis.waitFor();
+      const a = (await analysis.boundingBox())!;
+      const c = (await modal.getByText('Client Info').locator('xpath=ancestor::div[contains(@class,"mantine-Paper-root")][1]').boundingBox())!;
+      const body = (await modal.locator('.mantine-Modal-body').boundingBox())!;
+      assert.ok(c.y >= a.y + a.height, 'Client Info is below Trade Analysis');
+      assert.ok(Math.abs(a.width - c.width) < 1, `both span the one column (${a.width} vs ${c.width})`);
+      assert.ok(a.x + a.width <= body.x + body.width + 0.5, 'Trade Analysis stays inside the modal');
+      await screenshot(page, 'blotter-multileg-narrow');
     });
   });
 
@@ -527,6 +633,70 @@ describe('blotter', () => {
       },
       { userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36 FixDeskDesktop/1.0' },
     );
+  });
+
+  it('as an installed app (display-mode standalone): / goes to sign-in, then the blotter; compact bar, no footer, pop-out window', async () => {
+    await e2e.withPage(
+      async (page, context) => {
+        await page.goto('/');
+        await waitForPath(page, '/login');
+        const login = new LoginPage(page);
+        await login.signIn('broker', e2e.server.demoPassword);
+        await page.waitForURL((url) => url.pathname !== '/login');
+        await page.goto('/');
+        await waitForPath(page, '/orders');
+        const blotter = new BlotterPage(page);
+        await blotter.waitReady();
+        const banner = page.getByRole('banner');
+        assert.equal(await banner.getAttribute('data-variant'), 'compact');
+        assert.equal((await banner.boundingBox())?.height, 60, 'compact bar, 60 px');
+        assert.equal(await banner.getByRole('link', { name: 'FixDesk home' }).getAttribute('href'), '/orders', 'the logo goes to the blotter');
+        await banner.getByRole('button', { name: 'Logout' }).waitFor();
+        // A browser tab shows the footer on the simulator; the installed app never does.
+        await page.goto('/fix-test-client');
+        await page.getByRole('main').getByRole('heading').first().waitFor();
+        assert.equal(await page.getByRole('contentinfo').count(), 0, 'no footer, even where a tab shows one');
+        await blotter.goto();
+        const { id } = await sendOrder({ qty: '1', price: '27000' }, 'PWA');
+        await blotter.row(id).waitFor();
+        await blotter.select(id);
+        const [popup] = await Promise.all([context.waitForEvent('page'), blotter.info.root.getByRole('button', { name: 'Pop out order' }).click()]);
+        await popup.waitForURL((url) => url.pathname === `/order-detail/${id}`);
+        await popup.locator(`[data-testid="order-info"][data-order="${id}"]`).waitFor();
+        assert.equal(await popup.getByRole('banner').getAttribute('data-variant'), 'compact', 'the pop-out is the installed app too');
+        await screenshot(page, 'blotter-standalone');
+        await screenshot(popup, 'order-popout-standalone');
+        await popup.close();
+      },
+      { standalone: true },
+    );
+  });
+
+  it('is installable: the manifest and its 192 and 512 px PNG icons are served, and Chromium finds nothing missing', async () => {
+    const manifestResponse = await fetch(`${e2e.server.baseUrl}/manifest.webmanifest`);
+    assert.equal(manifestResponse.status, 200);
+    const manifest = (await manifestResponse.json()) as { display: string; start_url: string; icons: { src: string; sizes: string; type: string }[] };
+    assert.equal(manifest.display, 'standalone');
+    for (const size of [192, 512]) {
+      const icon = manifest.icons.find((i) => i.sizes === `${size}x${size}` && i.type === 'image/png');
+      assert.ok(icon, `a ${size}x${size} PNG icon is listed`);
+      const response = await fetch(`${e2e.server.baseUrl}${icon.src}`);
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('content-type'), 'image/png');
+      const png = Buffer.from(await response.arrayBuffer());
+      assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG');
+      assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [size, size], `${icon.src} is ${size}x${size}`);
+    }
+    await e2e.withPage(async (page, context) => {
+      await page.goto('/');
+      await page.locator('link[rel="manifest"]').waitFor({ state: 'attached' });
+      const cdp = await context.newCDPSession(page);
+      const { errors } = (await cdp.send('Page.getAppManifest')) as { errors: { message: string }[] };
+      assert.deepEqual(errors, [], 'Chromium parses the manifest');
+      const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: { errorId: string }[] };
+      // A Playwright context is an incognito profile, which Chromium never installs from; nothing else may be missing.
+      assert.deepEqual(installabilityErrors.map((e) => e.errorId).filter((e) => e !== 'in-incognito'), []);
+    });
   });
 
   it('reconnects after the server restarts and keeps receiving orders', async () => {

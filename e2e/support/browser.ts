@@ -33,10 +33,37 @@ export interface ContextOptions {
   consentGiven?: boolean;
   /** Overrides the browser's user agent (the desktop shell is recognised by it). */
   userAgent?: string;
+  /**
+   * Runs the app as an installed app: '(display-mode: standalone)' matches. Chromium's CDP
+   * Emulation.setEmulatedMedia does not emulate display-mode (checked with Chromium 156: the query
+   * stays false), so matchMedia answers that query as if installed, in every page of the context
+   * (pop-outs too).
+   */
+  standalone?: boolean;
 }
 
-export async function newContext(browser: Browser, baseURL: string, { consentGiven = true, userAgent }: ContextOptions = {}): Promise<BrowserContext> {
+/** Plain text, not a function: the test transpiler could add helpers the page lacks. */
+const STANDALONE_SCRIPT = `
+  (() => {
+    const real = window.matchMedia.bind(window);
+    const installed = /\\(\\s*display-mode\\s*:\\s*standalone\\s*\\)/i;
+    window.matchMedia = (query) => {
+      if (!installed.test(query)) return real(query);
+      const list = real('all');
+      return new Proxy(list, {
+        get(target, key) {
+          if (key === 'media') return query;
+          const value = Reflect.get(target, key, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+    };
+  })();
+`;
+
+export async function newContext(browser: Browser, baseURL: string, { consentGiven = true, userAgent, standalone = false }: ContextOptions = {}): Promise<BrowserContext> {
   const context = await browser.newContext({ baseURL, viewport: { width: 1366, height: 860 }, locale: 'en-GB', ...(userAgent ? { userAgent } : {}) });
+  if (standalone) await context.addInitScript({ content: STANDALONE_SCRIPT });
   context.setDefaultTimeout(15_000);
   context.setDefaultNavigationTimeout(30_000);
   if (consentGiven) {

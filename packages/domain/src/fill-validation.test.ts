@@ -10,7 +10,6 @@ import {
   checkLegFillQuantity,
   checkPriceSanity,
   completedStrategyUnits,
-  fillSubmitAlert,
   findReferencePrice,
   impliedStrategyPrice,
   legLeavesQuantity,
@@ -73,7 +72,20 @@ describe('fill price (spec 000 §5)', () => {
     const market = { side: '1', ordType: '1', price: null } as const;
     assert.deepEqual(checkFillPrice('123456', market), { level: 'ok', message: 'Price is valid' });
     assert.deepEqual(checkFillPrice('123456', { ...market, price: '1' }), { level: 'ok', message: 'Price is valid' });
-    assert.equal(fillSubmitAlert('999', market), null);
+  });
+  it('market orders: more than 5% from the reference price is a warning (spec 000 §5 "from limit or reference price")', () => {
+    const market = { side: '1', ordType: '1', price: null } as const;
+    assert.deepEqual(checkFillPrice('20000', market, '27000'), {
+      level: 'warning',
+      message: 'Price 20000 differs from reference price 27000 by 25.9% - please verify',
+    });
+    assert.deepEqual(checkFillPrice('26500', market, '27000'), { level: 'ok', message: 'Price is valid' });
+    assert.deepEqual(checkFillPrice('28350', market, '27000'), { level: 'ok', message: 'Price is valid' }); // exactly 5 %
+    assert.deepEqual(checkFillPrice('20000', market, null), { level: 'ok', message: 'Price is valid' });
+    assert.deepEqual(checkFillPrice('20000', market, '0'), { level: 'ok', message: 'Price is valid' });
+  });
+  it('a limit order is judged against its limit, not the reference', () => {
+    assert.deepEqual(checkFillPrice('96', buy, '50'), { level: 'ok', message: 'Price is within limit' });
   });
   it('outright prices must be positive; strategy prices may be zero or negative', () => {
     assert.deepEqual(checkFillPrice('0', buy), { level: 'error', message: 'Fill price must be greater than 0' });
@@ -88,12 +100,6 @@ describe('fill price (spec 000 §5)', () => {
     });
     const flat = { side: '2', ordType: '2', price: '0', isStrategy: true } as const;
     assert.deepEqual(checkFillPrice('25', flat), { level: 'ok', message: 'Price is within limit' }); // no % against 0
-  });
-  it('submit alerts', () => {
-    assert.equal(fillSubmitAlert('101', buy), 'Cannot fill buy order at 101 - exceeds limit price of 100');
-    assert.equal(fillSubmitAlert('99', sell), 'Cannot fill sell order at 99 - below limit price of 100');
-    assert.equal(fillSubmitAlert('100', buy), null);
-    assert.equal(fillSubmitAlert('junk', buy), null);
   });
   it('limitViolation is the hard rule alone', () => {
     assert.equal(limitViolation(Decimal.parse('100.01'), buy), 'Buy order fill price 100.01 exceeds limit price 100 (must be ≤)');

@@ -38,8 +38,6 @@ export const FillText = {
     `Fill price ${px} is ${percent}% away from limit price ${limit} - please check fill price is valid`,
   priceWithinLimit: 'Price is within limit',
   priceValid: 'Price is valid',
-  cannotFillBuy: (px: string, limit: string) => `Cannot fill buy order at ${px} - exceeds limit price of ${limit}`,
-  cannotFillSell: (px: string, limit: string) => `Cannot fill sell order at ${px} - below limit price of ${limit}`,
   legPriceAwayFromReference: (px: string, percent: string, reference: string) =>
     `Price ${px} differs from reference price ${reference} by ${percent}% - please verify`,
   legDoesNotExist: (legIndex: number, legCount: number) => `Leg ${legIndex} does not exist: the order has ${legCount} leg(s)`,
@@ -95,16 +93,17 @@ export function limitViolation(px: Decimal, order: PricedOrder): string | null {
 /**
  * Fill price as the broker types it: the limit rule is an error, more than 5 % away from the limit is a
  * warning (the price is legal but probably mistyped), otherwise 'Price is within limit'. Market orders have
- * no limit, so any sensible price is 'Price is valid'.
+ * no limit: spec 000 §5 judges them "from limit or reference price", so with a reference (the contract's
+ * latest trade) more than 5 % away from it is a warning, in the leg form's words; otherwise 'Price is valid'.
  */
-export function checkFillPrice(input: unknown, order: PricedOrder): Check {
+export function checkFillPrice(input: unknown, order: PricedOrder, reference?: DecimalInput | null): Check {
   const px = Decimal.tryFrom(typeof input === 'string' ? input.trim() : input);
   if (!px) return error(FillText.priceRequired);
   if (!order.isStrategy && !px.isPositive()) return error(FillText.priceNotPositive);
   const violation = limitViolation(px, order);
   if (violation) return error(violation);
   const limit = limitOf(order);
-  if (!limit) return ok(FillText.priceValid);
+  if (!limit) return awayFromReference(px, reference) ?? ok(FillText.priceValid);
   const away = percentDifference(px, limit, 1);
   if (away && away.gt(FILL_PRICE_WARNING_PERCENT)) {
     return warning(FillText.awayFromLimit(px.toString(), away.toFixed(1), limit.toString()));
@@ -112,14 +111,12 @@ export function checkFillPrice(input: unknown, order: PricedOrder): Check {
   return ok(FillText.priceWithinLimit);
 }
 
-/** The alert shown when Submit Fill is pressed with a price through the limit; null when it may go. */
-export function fillSubmitAlert(input: unknown, order: PricedOrder): string | null {
-  const px = Decimal.tryFrom(typeof input === 'string' ? input.trim() : input);
-  const limit = limitOf(order);
-  if (!px || !limit) return null;
-  if (order.side === Side.Buy && px.gt(limit)) return FillText.cannotFillBuy(px.toString(), limit.toString());
-  if (order.side === Side.Sell && px.lt(limit)) return FillText.cannotFillSell(px.toString(), limit.toString());
-  return null;
+/** The 5 % warning against a reference price (a zero reference gives no percentage); null when within. */
+function awayFromReference(px: Decimal, reference: DecimalInput | null | undefined): Check | null {
+  const ref = reference === undefined || reference === null ? null : Decimal.tryFrom(reference);
+  const away = ref ? percentDifference(px, ref, 1) : null;
+  if (!ref || !away || !away.gt(FILL_PRICE_WARNING_PERCENT)) return null;
+  return warning(FillText.legPriceAwayFromReference(px.toString(), away.toFixed(1), ref.toString()));
 }
 
 /** Submit Fill is enabled only with both inputs filled in and no error among the checks (spec 000 §5). */
@@ -245,12 +242,7 @@ export function checkLegFillPrice(input: unknown, reference?: DecimalInput | nul
   const px = Decimal.tryFrom(typeof input === 'string' ? input.trim() : input);
   if (!px) return error(FillText.priceRequired);
   if (!px.isPositive()) return error(FillText.priceNotPositive);
-  const ref = reference === undefined || reference === null ? null : Decimal.tryFrom(reference);
-  const away = ref ? percentDifference(px, ref, 1) : null;
-  if (ref && away && away.gt(FILL_PRICE_WARNING_PERCENT)) {
-    return warning(FillText.legPriceAwayFromReference(px.toString(), away.toFixed(1), ref.toString()));
-  }
-  return ok(FillText.priceValid);
+  return awayFromReference(px, reference) ?? ok(FillText.priceValid);
 }
 
 /** Complete strategy units given each leg's filled quantity: min over legs of ⌊legCum / ratio⌋. */

@@ -101,7 +101,13 @@ export interface Order {
   exchange: string | null;
   currency: string | null;
   account: string | null;
+  /** The client's own Text (58) from the order: its instructions. Never replaced by a report's text. */
   text: string | null;
+  /**
+   * Set by the browser's live cache only (spec 000 §4 copies a report's text onto the order for
+   * status 4 or 8): the Text of the latest cancel or reject report, kept apart from the client's text.
+   */
+  reportText?: string | null;
   ordstatus: string;
   cumqty: DecimalString;
   leavesqty: DecimalString;

@@ -8,7 +8,8 @@ import { router } from './router';
 export function App() {
   return (
     <MantineProvider theme={theme} defaultColorScheme="light">
-      <Notifications position="top-right" limit={4} autoClose={5000} zIndex={400} />
+      {/* Bottom right: at the top they covered the user menu and the Order Info status badge. */}
+      <Notifications position="bottom-right" limit={4} autoClose={5000} zIndex={400} />
       <RouterProvider router={router} />
     </MantineProvider>
   );

@@ -13,13 +13,14 @@ function initials(name: string): string {
 /**
  * A client's logo, titled with its name and FIX session state (spec 000 §2). The external logo
  * service is not used: the desk must work on a closed network, so a configured logo_url or the
- * client's initials are shown; a disconnected client is drawn greyed with a red ring.
+ * client's initials are shown; a disconnected client is drawn red (an image inverted).
  */
 function ConnectorLogo({ connector }: { connector: ClientConnector }) {
   const name = connector.client_name ?? connector.company_name ?? connector.comp_id;
   const state = connector.is_connected ? 'Connected' : 'Disconnected';
   return (
-    <Tooltip label={`${name} ${state}`}>
+    // Below the logo: above it the tooltip covered the navigation bar's user menu.
+    <Tooltip label={`${name} ${state}`} position="bottom">
       <Avatar
         src={connector.logo_url || null}
         alt={`${name} ${state}`}

@@ -23,6 +23,7 @@ import type { BlotterCellActions } from './blotterContext';
 import { BlotterHeader } from './BlotterHeader';
 import { loadExecutionsGrid, loadOrdersGrid, useChunk, usePaintedAfter, type Chunk } from './gridChunks';
 import { BlotterLayout } from './BlotterLayout';
+import { FILL_FOCUS_ID } from './order-info/FillPanel';
 import { OrderInfoPanel } from './order-info/OrderInfoPanel';
 import { openAxesWindow, openOrderWindow } from './windows';
 
@@ -135,7 +136,7 @@ export default function BlotterPage() {
   );
 
   const focusFillForm = useCallback(() => {
-    const target = qtyRef.current ?? document.getElementById('fill-panel-first');
+    const target = qtyRef.current ?? document.getElementById(FILL_FOCUS_ID);
     target?.focus();
   }, []);
 

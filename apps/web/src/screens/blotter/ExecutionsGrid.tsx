@@ -4,7 +4,7 @@ import { AgGridReact } from 'ag-grid-react';
 import { useMemo } from 'react';
 import { EXECUTION_COLUMNS } from './executionColumns';
 import { deskGridTheme } from './gridTheme';
-import { toColDefs } from './orderColumns';
+import { toColDefs } from './columns';
 
 function NoExecutions() {
   return (

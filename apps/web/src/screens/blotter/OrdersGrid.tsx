@@ -5,7 +5,8 @@ import type { OrderBook } from '../../services/orders/orderBook';
 import { blotterMetrics } from '../../services/orders/blotterMetrics';
 import type { BlotterCellActions } from './blotterContext';
 import { deskGridTheme } from './gridTheme';
-import { ORDER_COLUMNS, toColDefs } from './orderColumns';
+import { toColDefs } from './columns';
+import { ORDER_COLUMNS } from './orderColumns';
 
 /** Static markup, no data in it. */
 const NO_ORDERS =
@@ -14,7 +15,6 @@ const NO_ORDERS =
 const getRowId = (p: GetRowIdParams<Order>) => String(p.data.id);
 // Stable objects: a new object on a re-render would make AG Grid re-apply the option.
 const ROW_SELECTION = { mode: 'singleRow', checkboxes: false, enableClickSelection: true } as const;
-const DEFAULT_COL_DEF = { floatingFilter: false };
 /** Rows drawn above and below the visible ones, ready for scrolling (the grid's default). */
 const ROW_BUFFER = 10;
 const getRowClass = (p: RowClassParams<Order>) => (p.data?.side === '1' ? 'fd-row-buy' : p.data?.side === '2' ? 'fd-row-sell' : undefined);
@@ -53,7 +53,7 @@ function newestFirst(orders: Order[]): Order[] {
  * orders of a snapshot still arriving go at the bottom; anything else (a reload after a reconnect
  * filling a gap) re-lays the rows in order, which the grid does keeping its row nodes.
  */
-/** The highest and lowest order ids in the grid, whatever sort or filter the broker applied. */
+/** The highest and lowest order ids in the grid, whatever sort the broker applied. */
 interface IdRange {
   max: number;
   min: number;
@@ -72,15 +72,15 @@ function idRange(api: GridApi<Order>): IdRange | null {
 }
 
 /**
- * With no sort and no filter in force, the rows' order is their position, which an update never
- * changes; the grid is then told to skip its row-model pass after an update-only transaction. That
- * pass walks all rows (filter, sort, and re-positioning every one of the 50,000): at 1,000 updates a
- * second it was most of the main thread's time. A sort or filter set by the broker needs it (an
- * update may move or hide a row), so the pass runs again while either is in force.
+ * With no sort in force, the rows' order is their position, which an update never changes; the grid
+ * is then told to skip its row-model pass after an update-only transaction. That pass walks all rows
+ * (sort, and re-positioning every one of the 50,000): at 1,000 updates a second it was most of the
+ * main thread's time. A sort set by the broker needs it (an update may move a row), so the pass runs
+ * again while one is in force. (The grid has no filters.)
  */
 function matchModelUpdatesToView(api: GridApi<Order>): void {
   const ordered = api.getColumnState().some((c) => c.sort);
-  api.setGridOption('suppressModelUpdateAfterUpdateTransaction', !ordered && !api.isAnyFilterPresent());
+  api.setGridOption('suppressModelUpdateAfterUpdateTransaction', !ordered);
 }
 
 function applyDelta(api: GridApi<Order>, book: OrderBook, range: { current: IdRange | null }, added: Order[], update: Order[], removed: Order[]): void {
@@ -147,7 +147,6 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
     const context: BlotterCellActions = { accept: (order) => props.current.cellActions.accept(order) };
     const options: GridOptions<Order> = {
       theme: deskGridTheme,
-      defaultColDef: DEFAULT_COL_DEF,
       context,
       getRowId,
       getRowClass,
@@ -185,7 +184,6 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
         }
       },
       onSortChanged: (event) => matchModelUpdatesToView(event.api),
-      onFilterChanged: (event) => matchModelUpdatesToView(event.api),
     };
     // Four steps, each a task of its own (together they were one of the longest tasks while the
     // blotter loads, issue 5): the grid itself, in a task of its own rather than in this effect (a

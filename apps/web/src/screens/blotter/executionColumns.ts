@@ -2,7 +2,7 @@ import { execTypeColour, execTypeLabel, formatBlotterPrice, formatQuantity, form
 import type { ExecutionReport } from '@fixdesk/protocol';
 import type { CellStyle } from 'ag-grid-community';
 import { tokenCss, tokenFill } from './colours';
-import type { BlotterColumn } from './orderColumns';
+import type { BlotterColumn } from './columns';
 
 const num = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? null : Number(v));
 

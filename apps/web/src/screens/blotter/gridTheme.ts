@@ -5,12 +5,10 @@ import {
   ColumnApiModule,
   CsvExportModule,
   ModuleRegistry,
-  NumberFilterModule,
   RowApiModule,
   RowSelectionModule,
   RowStyleModule,
   ScrollApiModule,
-  TextFilterModule,
   TooltipModule,
   themeQuartz,
 } from 'ag-grid-community';
@@ -25,8 +23,6 @@ ModuleRegistry.registerModules([
   RowSelectionModule,
   RowStyleModule,
   CellStyleModule,
-  TextFilterModule,
-  NumberFilterModule,
   TooltipModule,
   CsvExportModule,
 ]);

@@ -251,6 +251,8 @@ export class OrderBook {
     // A snapshot chunk repeating what the book already holds (the head fetched first, a reload) changes nothing.
     if (cached && origin !== 'live' && cached.updated_at === order.updated_at) return;
     if (cached && cached.clordid !== order.clordid) this.byClOrdId.set(cached.clordid, order.id);
+    // A full order from the server carries the client's text only; a cancel or reject report's text seen live stays.
+    if (cached?.reportText != null && order.reportText === undefined) order = { ...order, reportText: cached.reportText };
     this.orders.set(order.id, order);
     this.byClOrdId.set(order.clordid, order.id);
     if (order.origclordid) this.byClOrdId.set(order.origclordid, order.id);

@@ -35,10 +35,16 @@ describe('execution reports applied to the cached order (spec 000 §4)', () => {
     }
   });
 
-  it('copies text only for canceled and rejected', () => {
-    assert.equal(applyExecutionReport(anOrder(), aReport({ ordstatus: '8', text: 'No credit' })).text, 'No credit');
-    assert.equal(applyExecutionReport(anOrder({ ordstatus: '0' }), aReport({ ordstatus: '4', text: 'Client asked' })).text, 'Client asked');
-    assert.equal(applyExecutionReport(anOrder({ text: 'client note' }), aReport({ ordstatus: '0', text: 'ack' })).text, 'client note');
+  it('copies text only for canceled and rejected, beside the client text and never over it', () => {
+    const rejected = applyExecutionReport(anOrder({ text: 'Work it slowly' }), aReport({ ordstatus: '8', text: 'No credit' }));
+    assert.equal(rejected.reportText, 'No credit');
+    assert.equal(rejected.text, 'Work it slowly', "the client's instructions stay");
+    const canceled = applyExecutionReport(anOrder({ ordstatus: '0', text: null }), aReport({ ordstatus: '4', text: 'Client asked' }));
+    assert.equal(canceled.reportText, 'Client asked');
+    assert.equal(canceled.text, null);
+    const acked = applyExecutionReport(anOrder({ text: 'client note' }), aReport({ ordstatus: '0', text: 'ack' }));
+    assert.equal(acked.text, 'client note');
+    assert.equal(acked.reportText, undefined);
   });
 
   it('ignores a report older than the cached order', () => {

@@ -25,7 +25,7 @@ const TEXT_STATUSES: readonly string[] = [OrdStatus.Canceled, OrdStatus.Rejected
 /**
  * An execution report applied to its cached order (spec 000 §4): status and time always; fill
  * quantities, prices, cumqty, avgpx and leavesqty only when the new status is 1 or 2; text only for 4
- * or 8. Id, price, quantity, symbol, side and identifiers are never overwritten; a move from A to 0
+ * or 8, as reportText (the order's own text stays the client's instructions). Id, price, quantity, symbol, side and identifiers are never overwritten; a move from A to 0
  * copies no fill data. Returns the same object when nothing applies (a report older than the order).
  */
 export function applyExecutionReport(order: Order, report: ExecutionReport): Order {
@@ -40,7 +40,9 @@ export function applyExecutionReport(order: Order, report: ExecutionReport): Ord
     next.avgpx = report.avgpx;
     next.leavesqty = report.leavesqty;
   }
-  if (TEXT_STATUSES.includes(report.ordstatus) && report.text !== null) next.text = report.text;
+  // The report's text (a reject reason, why it was canceled) is the broker's or the desk's words, not the
+  // client's instructions: it goes beside the order's own text, never over it.
+  if (TEXT_STATUSES.includes(report.ordstatus) && report.text !== null) next.reportText = report.text;
   return next;
 }
 

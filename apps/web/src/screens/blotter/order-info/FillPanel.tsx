@@ -5,7 +5,6 @@ import {
   checkFillQuantity,
   checkPriceSanity,
   Decimal,
-  fillSubmitAlert,
   formatPrice,
   formatQuantity,
   isOrdStatusCode,
@@ -22,11 +21,17 @@ import {
 import type { Order } from '@fixdesk/protocol';
 import { Alert, Box, Button, Group, Paper, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconCheck, IconCircleCheck, IconMoonStars, IconX } from '@tabler/icons-react';
+import { IconAlertTriangle, IconCheck, IconMoonStars, IconX } from '@tabler/icons-react';
 import { useState, type Ref } from 'react';
 import { orderReferencePrice } from '../../../services/orders/referencePrice';
 import { actionErrorMessage, useInFlight, type OrderActions } from '../../../services/orders/useOrderActions';
 import { CheckLine } from './CheckLine';
+
+/**
+ * The id of the element Enter on an Orders row moves to (the first field the broker acts with). Exactly
+ * one element of the Order Info panel carries it at a time.
+ */
+export const FILL_FOCUS_ID = 'fill-panel-first';
 
 export function pricedOrder(order: Order): PricedOrder {
   return {
@@ -79,7 +84,7 @@ function AcceptRejectForm({ order, actions }: { order: Order; actions: OrderActi
     <Stack gap={10} data-testid="accept-reject-panel">
       <Box>
         <TextInput
-          id="fill-panel-first"
+          id={FILL_FOCUS_ID}
           size="xs"
           label="Message to client (optional)"
           value={notes}
@@ -140,20 +145,17 @@ function FillForm({ order, actions, latestPrices, qtyRef }: { order: Order; acti
   const priced = pricedOrder(order);
   const remaining = { leavesQty: order.leavesqty, orderQty: order.orderqty };
   const qtyCheck = qty.trim() === '' ? null : checkFillQuantity(qty, remaining);
-  const pxCheck = px.trim() === '' ? null : checkFillPrice(px, priced);
   const reference = orderReferencePrice(latestPrices, order);
+  const pxCheck = px.trim() === '' ? null : checkFillPrice(px, priced, reference?.price);
   const sanity = px.trim() === '' ? null : checkPriceSanity(px, reference);
   const checks = [qtyCheck, pxCheck].filter((c) => c !== null);
   const submittable = canSubmitFill(qty, px, checks) && inFlight === undefined;
   const canDoneForDay = eventsFor(order).includes('doneForDay');
 
+  // Spec 000 §5 also names a submit-time alert for a price through the limit, but Submit Fill is disabled
+  // while any check is an error, and the limit breach is one (shown under the price): that alert could
+  // never show, so there is none. The server refuses such a fill in any case.
   const submit = async () => {
-    const alert = fillSubmitAlert(px, priced);
-    if (alert) {
-      notifications.show({ color: 'red', title: 'Fill not sent', message: alert });
-      setError(alert);
-      return;
-    }
     if (!canSubmitFill(qty, px, checks)) return;
     setError(null);
     try {
@@ -185,7 +187,7 @@ function FillForm({ order, actions, latestPrices, qtyRef }: { order: Order; acti
         <Box>
           <TextInput
             ref={qtyRef}
-            id="fill-panel-first"
+            id={FILL_FOCUS_ID}
             size="xs"
             type="number"
             inputMode="numeric"
@@ -280,7 +282,8 @@ export function FillPanel({ order, actions, latestPrices, qtyRef }: { order: Ord
   } else if (leaves.isZero() && Decimal.from(order.cumqty).gte(order.orderqty)) {
     body = (
       <Stack gap={8}>
-        <Alert color="green" p={8} icon={<IconCircleCheck size={16} />} title="Order Fully Filled" data-testid="fully-filled">
+        {/* Spec 000 §2: "warning Order Fully Filled": nothing more can be filled, which the broker should notice. */}
+        <Alert color="yellow" variant="light" p={8} icon={<IconAlertTriangle size={16} />} title="Order Fully Filled" data-testid="fully-filled" data-level="warning">
           <Text fz="xs">
             {formatQuantity(order.cumqty)} filled at an average of {formatPrice(order.avgpx)}.
             {order.ordstatus === OrdStatus.Filled ? ' Mark it done for the day when the client has confirmed.' : ''}

@@ -6,7 +6,6 @@ import {
   checkLegFillQuantity,
   checkPriceSanity,
   Decimal,
-  fillSubmitAlert,
   formatBlotterPrice,
   formatMaturity,
   formatOrderPrice,
@@ -82,18 +81,14 @@ function SpreadFillEntry({ order, actions, latestPrices, enabled }: { order: Ord
   const [error, setError] = useState<string | null>(null);
   const priced = pricedOrder(order);
   const qtyCheck = qty.trim() === '' ? null : checkFillQuantity(qty, { leavesQty: order.leavesqty, orderQty: order.orderqty });
-  const pxCheck = px.trim() === '' ? null : checkFillPrice(px, priced);
-  const sanity = px.trim() === '' ? null : checkPriceSanity(px, orderReferencePrice(latestPrices, order));
+  const reference = orderReferencePrice(latestPrices, order);
+  const pxCheck = px.trim() === '' ? null : checkFillPrice(px, priced, reference?.price);
+  const sanity = px.trim() === '' ? null : checkPriceSanity(px, reference);
   const checks = [qtyCheck, pxCheck].filter((c) => c !== null);
   const submittable = enabled && canSubmitFill(qty, px, checks) && inFlight === undefined;
 
+  // No submit-time limit alert: Submit is disabled while the price breaks the limit (see FillPanel).
   const submit = async () => {
-    const alert = fillSubmitAlert(px, priced);
-    if (alert) {
-      setError(alert);
-      notifications.show({ color: 'red', title: 'Fill not sent', message: alert });
-      return;
-    }
     if (!submittable) return;
     setError(null);
     try {
@@ -339,7 +334,7 @@ export function MultilegModal({
           </Alert>
         )}
         <SimpleGrid cols={{ base: 1, md: 4 }} spacing={10}>
-          <Paper withBorder p={10} radius="sm" style={{ gridColumn: 'span 3' }}>
+          <Paper withBorder p={10} radius="sm" className={classes.analysis} data-testid="trade-analysis">
             <Text fz="xs" fw={700} tt="uppercase" c="gray.7" mb={6}>
               Trade Analysis
             </Text>

@@ -7,6 +7,7 @@ import {
   formatTimestamp,
   blotterStatusColour,
   ordStatusLabel,
+  OrdStatus,
   ORD_TYPE_LABELS,
   splitSymbolDisplay,
   TIME_IN_FORCE_LABELS,
@@ -20,7 +21,7 @@ import { IconChevronDown, IconChevronRight, IconExternalLink, IconPhone, IconSta
 import { lazy, Suspense, useState, type ReactNode, type Ref } from 'react';
 import type { OrderActions } from '../../../services/orders/useOrderActions';
 import { TOKEN_MANTINE } from '../colours';
-import { FillPanel } from './FillPanel';
+import { FILL_FOCUS_ID, FillPanel } from './FillPanel';
 import { OrderHistory } from './OrderHistory';
 import { PARTY_ID_SOURCE_NAMES, PARTY_ROLE_NAMES, sideVerb, traderParty } from './orderText';
 import { PendingRequestPanel } from './PendingRequestPanel';
@@ -163,6 +164,15 @@ export function OrderInfoPanel({ order, actions, latestPrices, connectors = [], 
             </Paper>
           )}
 
+          {order.reportText && (
+            <Paper withBorder p={8} radius="sm" bg="red.0" data-testid="report-text">
+              <Text fz={10.5} tt="uppercase" c="dimmed" fw={600}>
+                {order.ordstatus === OrdStatus.Rejected ? 'Reject reason' : order.ordstatus === OrdStatus.Canceled ? 'Cancel reason' : 'Report text'}
+              </Text>
+              <Text fz="xs">{order.reportText}</Text>
+            </Paper>
+          )}
+
           <PendingRequestPanel key={`req-${order.pendingRequest?.id ?? 'none'}`} order={order} actions={actions} />
 
           {hasLegs ? (
@@ -192,7 +202,8 @@ export function OrderInfoPanel({ order, actions, latestPrices, connectors = [], 
                   ))}
                 </Table.Tbody>
               </Table>
-              <Button id="fill-panel-first" size="xs" fullWidth leftSection={<IconStack2 size={14} />} onClick={() => setMultilegOpen(true)}>
+              {/* A pending order's Enter target is the accept form below: one element carries the id. */}
+              <Button id={order.ordstatus === OrdStatus.PendingNew ? undefined : FILL_FOCUS_ID} size="xs" fullWidth leftSection={<IconStack2 size={14} />} onClick={() => setMultilegOpen(true)}>
                 Open Trade Capture
               </Button>
               {multilegOpen && (
@@ -207,7 +218,7 @@ export function OrderInfoPanel({ order, actions, latestPrices, connectors = [], 
                   />
                 </Suspense>
               )}
-              {order.ordstatus === 'A' && (
+              {order.ordstatus === OrdStatus.PendingNew && (
                 <Box mt={10}>
                   <FillPanel order={order} actions={actions} latestPrices={latestPrices} />
                 </Box>

@@ -18,7 +18,7 @@ import { useClientBlotter, useConnectors, useSecurities, useSelectedConnector, u
 import classes from '../../blotter/Blotter.module.css';
 import '../../blotter/blotter.css';
 import { deskGridTheme, legsGridTheme } from '../../blotter/gridTheme';
-import { toColDefs } from '../../blotter/orderColumns';
+import { toColDefs } from '../../blotter/columns';
 import { connectorLabel, ConnectorLogo, FixClientControl } from '../shared/ConnectorParts';
 import { OrderEntry, SUCCESS_BANNER_MS } from '../shared/OrderEntry';
 import { CLIENT_EXECUTION_COLUMNS, CLIENT_LEG_COLUMNS, CLIENT_ORDER_COLUMNS, partyRoleLabel, partySourceLabel, type LegRow } from './clientColumns';

@@ -15,7 +15,7 @@ import {
 } from '@fixdesk/domain';
 import type { ClientExecution, ClientOrder, ClientOrderLeg, ClientOrderParty } from '@fixdesk/protocol';
 import type { CellStyle } from 'ag-grid-community';
-import type { BlotterColumn } from '../../blotter/orderColumns';
+import type { BlotterColumn } from '../../blotter/columns';
 import { tokenCss, tokenFill } from '../shared/colours';
 
 /**
@@ -36,19 +36,18 @@ export function statusStyle(ordStatus: string | null): CellStyle {
 
 export const CLIENT_ORDER_COLUMNS: readonly BlotterColumn<ClientOrder>[] = [
   { id: 'time', header: 'Sent', value: (o) => o.timestamp, format: (o) => time(o.timestamp), width: 78, grid: { sort: 'desc', tooltipValueGetter: (p) => (p.data ? `${formatTimestamp(p.data.timestamp)} UTC` : '') } },
-  { id: 'clordid', header: 'ClOrdID', value: (o) => o.clordid, width: 104, filter: 'text' },
+  { id: 'clordid', header: 'ClOrdID', value: (o) => o.clordid, width: 104 },
   {
     id: 'status',
     header: 'Status',
     value: (o) => `${o.ordstatus ?? ''}|${o.pendingRequest?.clOrdId ?? ''}`,
     format: (o) => `${clientOrdStatusLabel(o.ordstatus)}${o.pendingRequest ? ` (${o.pendingRequest.type === 'F' ? 'cancel' : 'replace'} sent)` : ''}`,
     width: 132,
-    filter: 'text',
     grid: { cellStyle: (p) => statusStyle(p.data?.ordstatus ?? null) },
   },
   { id: 'side', header: 'Side', value: (o) => o.side, format: (o) => side(o.side), width: 58, grid: { cellClass: (p) => sideClass(p.data?.side) } },
   { id: 'orderqty', header: 'Qty', value: (o) => num(o.orderqty), format: (o) => formatQuantity(o.orderqty), width: 64, numeric: true },
-  { id: 'symbol', header: 'Symbol', value: (o) => o.symbol, width: 150, filter: 'text', grid: { tooltipValueGetter: (p) => p.data?.symbol } },
+  { id: 'symbol', header: 'Symbol', value: (o) => o.symbol, width: 150, grid: { tooltipValueGetter: (p) => p.data?.symbol } },
   { id: 'maturity', header: 'Contract', value: (o) => o.maturity, format: (o) => (o.maturity ? formatMaturity(o.maturity) : o.legs.length ? `${o.legs.length} legs` : ''), width: 72 },
   { id: 'ordtype', header: 'Type', value: (o) => o.ordtype, format: (o) => ORD_TYPE_LABELS[o.ordtype as OrdTypeCode] ?? o.ordtype, width: 66 },
   { id: 'price', header: 'Price', value: (o) => num(o.price), format: (o) => (o.price === null ? formatOrderPrice(null) : formatBlotterPrice(o.price)), width: 90, numeric: true },
@@ -59,7 +58,7 @@ export const CLIENT_ORDER_COLUMNS: readonly BlotterColumn<ClientOrder>[] = [
   { id: 'lastpx', header: 'Last Px', value: (o) => num(o.lastpx), format: (o) => (o.lastqty ? formatBlotterPrice(o.lastpx) : ''), width: 88, numeric: true },
   { id: 'exchange', header: 'Exch', value: (o) => o.exchange, width: 56 },
   { id: 'trader', header: 'Trader', value: (o) => o.tradername, width: 110 },
-  { id: 'brokerorderid', header: 'Broker Order ID', value: (o) => o.brokerorderid, width: 112, filter: 'text' },
+  { id: 'brokerorderid', header: 'Broker Order ID', value: (o) => o.brokerorderid, width: 112 },
   { id: 'msgtype', header: 'Msg', value: (o) => o.msgtype, width: 52 },
   { id: 'text', header: 'Text', value: (o) => o.text, width: 180, grid: { flex: 1, minWidth: 120, tooltipValueGetter: (p) => p.data?.text ?? '' } },
 ];

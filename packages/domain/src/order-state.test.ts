@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { Decimal } from './decimal';
 import { ORD_STATUS_CODES, type OrdStatusCode } from './codes';
 import {
+  isAwaitingAcceptance,
   BLOTTER_STATUS_LABELS,
   EXEC_TYPE_LABELS,
   ORDER_EVENT_TYPES,
@@ -510,5 +511,16 @@ describe('a cancel or replace request before the broker accepted the order', () 
     assert.equal(replaced.state.orderQty.toString(), '8');
     assert.equal(replaced.state.leavesQty.toString(), '8');
     assert.equal(replaced.report.msgType === '8' && replaced.report.execType, '5');
+  });
+});
+
+describe('isAwaitingAcceptance', () => {
+  it('is true for Pending New and for a request on an order nobody accepted, false once accepted or filled', () => {
+    assert.equal(isAwaitingAcceptance({ ordstatus: 'A', accepted_by: null, cumqty: '0' }), true);
+    assert.equal(isAwaitingAcceptance({ ordstatus: '6', accepted_by: null, cumqty: '0' }), true);
+    assert.equal(isAwaitingAcceptance({ ordstatus: 'E', accepted_by: null, cumqty: '0' }), true);
+    assert.equal(isAwaitingAcceptance({ ordstatus: '6', accepted_by: 'broker', cumqty: '0' }), false);
+    assert.equal(isAwaitingAcceptance({ ordstatus: '6', accepted_by: null, cumqty: '2' }), false);
+    assert.equal(isAwaitingAcceptance({ ordstatus: '0', accepted_by: null, cumqty: '0' }), false);
   });
 });

@@ -318,6 +318,15 @@ export const PENDING_NEW_REPORT: OutboundReport = { msgType: '8', execType: Exec
  * The status an order has by its quantities alone, ignoring pending requests: what it returns to when a
  * cancel or replace is refused.
  */
+/**
+ * Whether the broker has yet to accept a stored order: Pending New, or a cancel or replace request that
+ * came in before the broker accepted it (nothing filled, nobody accepted). Such an order takes no fill.
+ */
+export function isAwaitingAcceptance(order: { ordstatus: string; accepted_by: string | null; cumqty: DecimalInput }): boolean {
+  if (order.ordstatus === OrdStatus.PendingNew) return true;
+  return (order.ordstatus === OrdStatus.PendingCancel || order.ordstatus === OrdStatus.PendingReplace) && !order.accepted_by && !Decimal.from(order.cumqty).isPositive();
+}
+
 export function workingStatus(state: Pick<OrderState, 'cumQty' | 'leavesQty' | 'awaitingAcceptance'>): OrdStatusCode {
   if (state.awaitingAcceptance) return OrdStatus.PendingNew;
   if (state.leavesQty.isZero() && state.cumQty.isPositive()) return OrdStatus.Filled;

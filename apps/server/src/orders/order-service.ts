@@ -43,6 +43,7 @@ import {
   validateNewOrderMultileg,
   validateNewOrderSingle,
   workingStatus,
+  isAwaitingAcceptance,
   type ClientCapability,
   type OrderEvent,
   type OrderState,
@@ -1022,7 +1023,7 @@ export class OrderService {
           ? { orderQty: Decimal.from(pending.new_orderqty ?? order.orderqty), price: pending.new_price === null ? null : Decimal.from(pending.new_price), ordType: (pending.new_ordtype ?? order.ordtype) as '1' | '2' }
           : null,
       // Not accepted yet: Pending New, or a request that came in before the broker accepted it.
-      awaitingAcceptance: order.ordstatus === 'A' || (['6', 'E'].includes(order.ordstatus) && order.accepted_by === null && Decimal.from(order.cumqty).isZero()),
+      awaitingAcceptance: isAwaitingAcceptance(order),
     };
   }
 

@@ -1,5 +1,6 @@
 import {
   allowedEvents,
+  isAwaitingAcceptance,
   canSubmitFill,
   checkFillPrice,
   checkFillQuantity,
@@ -43,7 +44,10 @@ export function pricedOrder(order: Order): PricedOrder {
 }
 
 export function eventsFor(order: Order) {
-  return isOrdStatusCode(order.ordstatus) ? allowedEvents(order.ordstatus) : [];
+  if (!isOrdStatusCode(order.ordstatus)) return [];
+  const events = allowedEvents(order.ordstatus);
+  // A client's request on an order the broker has not accepted yet: the request is decided first, no fills.
+  return isAwaitingAcceptance(order) ? events.filter((e) => e !== 'fill') : events;
 }
 
 /** The limit label of the price field: the limit and whether it is a maximum (buy) or minimum (sell). */

@@ -41,7 +41,7 @@ export type { SessionSettings } from './session/session-settings';
 export type { StateName, SessionEvent, SessionState } from './session/session-state';
 export { TRANSITIONS, isAllowedTransition } from './session/transitions';
 export { BusinessRejectError, DoNotSend, RejectLogon, SessionRejectError } from './session/application';
-export type { Application } from './session/application';
+export type { Application, AppReceipt } from './session/application';
 export { CounterpartyAuthenticator, ipAllowed, safeEqual } from './session/authenticator';
 export type { Authenticator, CounterpartyConfig, LogonDecision, LogonRequest } from './session/authenticator';
 export { ManualClock, systemClock, systemTimers } from './session/clock';

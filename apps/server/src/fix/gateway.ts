@@ -9,6 +9,7 @@ import {
   safeEqual,
   Tag,
   type Application,
+  type AppReceipt,
   type CounterpartyConfig,
   type FixMessage,
   type LogFactory,
@@ -255,15 +256,16 @@ export class FixGateway implements ClientMessageSender, ReplyReserver {
     this.events.emit('fix-session-changed', compId);
   }
 
-  private async fromApp(m: FixMessage, id: SessionID): Promise<void> {
+  private async fromApp(m: FixMessage, id: SessionID): Promise<AppReceipt | undefined> {
     const compId = id.targetCompID;
     switch (m.msgType) {
       case 'D':
       case 'AB': {
         const l = this.live.get(compId);
         if (l) l.orders++;
-        await this.orders.receiveNewOrder(readNewOrder(m, id));
-        return;
+        const result = await this.orders.receiveNewOrder(readNewOrder(m, id));
+        // The audit record of the client's order message names the order it created.
+        return result.brokerOrderId ? { brokerOrderID: result.brokerOrderId } : undefined;
       }
       case 'F':
       case 'G':
@@ -278,10 +280,10 @@ export class FixGateway implements ClientMessageSender, ReplyReserver {
           ordType: text(m, Tag.OrdType),
           text: text(m, Tag.Text),
         });
-        return;
+        return undefined;
       case 'H':
         await this.orders.receiveStatusRequest(compId, text(m, Tag.ClOrdID) ?? '', text(m, Tag.OrderID), text(m, Tag.Side), text(m, Tag.Symbol));
-        return;
+        return undefined;
       default:
         // BusinessRejectReason 3: Unsupported Message Type.
         throw new BusinessRejectError('3', 'Unsupported Message Type');

@@ -31,7 +31,16 @@ export interface Application {
    * An application message in sequence. Throw BusinessRejectError or SessionRejectError to answer it
    * with 35=j or 35=3; any other error is logged and answered with a BusinessMessageReject (Other).
    */
-  fromApp(message: InboundMessage, sessionID: SessionID): void | Promise<void>;
+  fromApp(message: InboundMessage, sessionID: SessionID): void | AppReceipt | Promise<void | AppReceipt>;
+}
+
+/**
+ * What fromApp may report about a message for its audit record, which is written once the message
+ * counts as processed: e.g. the OrderID (37) the application assigned to the NewOrderSingle, which
+ * the client's message cannot carry.
+ */
+export interface AppReceipt {
+  readonly brokerOrderID?: string | undefined;
 }
 
 /** Refuses a Logon (from fromAdmin): the peer gets a Logout with this text and is disconnected. */

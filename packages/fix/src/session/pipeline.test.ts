@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { formatUtcTimestamp } from '../codec/values';
 import type { MessageStore, StoredMessage } from '../store/message-store';
 import { MemoryStoreFactory } from '../store/memory-store';
-import { BusinessRejectError, type Application } from './application';
+import { BusinessRejectError, type Application, type AppReceipt } from './application';
 import { ManualClock } from './clock';
 import { createSessionCodec } from './codec-adapter';
 import { MemoryLogFactory } from './log';
@@ -23,16 +23,16 @@ const ID: SessionID = { beginString: 'FIX.4.4', senderCompID: 'BROKER', targetCo
 /** One fromApp call the test finishes by hand. */
 interface Call {
   readonly label: string;
-  finish(): void;
+  finish(receipt?: AppReceipt): void;
   fail(err: unknown): void;
 }
 
 /** An application whose fromApp promises stay pending until the test finishes them. */
 class ControlledApp implements Application {
   readonly calls: Call[] = [];
-  async fromApp(m: InboundMessage): Promise<void> {
+  async fromApp(m: InboundMessage): Promise<AppReceipt | void> {
     const label = `${m.msgType}:${m.get(11) ?? ''}`;
-    await new Promise<void>((resolve, reject) => this.calls.push({ label, finish: resolve, fail: reject }));
+    return new Promise<AppReceipt | void>((resolve, reject) => this.calls.push({ label, finish: resolve, fail: reject }));
   }
   get labels(): string[] {
     return this.calls.map((c) => c.label);
@@ -140,6 +140,22 @@ describe('application pipelining', () => {
     assert.equal(await r.durableTarget(), 5);
     const audit = r.stores.audit(ID).filter((m) => m.direction === 'RX' && m.msgType === 'D');
     assert.deepEqual(audit.map((m) => m.msgSeqNum), [2, 3, 4], 'audit records in sequence');
+  });
+
+  it("writes the OrderID fromApp reports into the message's audit record, pipelined or not", async () => {
+    for (const settings of [PIPELINED, {}]) {
+      const r = await rig(settings);
+      void r.receive(D(2, 'A'));
+      await flush();
+      void r.receive(D(3, 'B'));
+      await flush();
+      r.app.call('D:A').finish({ brokerOrderID: 'BO00000001' });
+      await flush();
+      r.app.call('D:B').finish();
+      await r.session.idle();
+      const audit = r.stores.audit(ID).filter((m) => m.direction === 'RX' && m.msgType === 'D');
+      assert.deepEqual(audit.map((m) => [m.clOrdID, m.brokerOrderID]), [['A', 'BO00000001'], ['B', undefined]], JSON.stringify(settings));
+    }
   });
 
   it('a crash with messages still open restarts from the first unfinished number', async () => {

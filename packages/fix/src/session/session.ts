@@ -1,6 +1,6 @@
 import { Tag } from '../dictionary/tags.generated';
 import type { MessageStore, StoredMessage } from '../store/message-store';
-import { BusinessRejectError, DoNotSend, RejectLogon, SessionRejectError, type Application } from './application';
+import { BusinessRejectError, DoNotSend, RejectLogon, SessionRejectError, type Application, type AppReceipt } from './application';
 import type { Clock, TimerHandle, Timers } from './clock';
 import { formatUtcTimestamp, parseUtcTimestamp } from '../codec/values';
 import type { SessionLog } from './log';
@@ -82,6 +82,8 @@ interface Unconsumed {
   settled: boolean;
   /** fromApp threw: the answer (Reject, BusinessMessageReject) goes out before the number is persisted. */
   failure: { readonly error: unknown } | undefined;
+  /** What fromApp reported for the message's audit record. */
+  receipt?: AppReceipt | undefined;
   readonly whenSettled: Promise<void>;
 }
 
@@ -324,22 +326,23 @@ export class Session {
    * Runs an application callback the current event waits for (see appCallbacks); a callback that
    * returns no promise is done when it returns.
    */
-  private callApp(call: () => void | PromiseLike<void>): void | Promise<void> {
+  private callApp<T>(call: () => T | PromiseLike<T>): T | Promise<T> {
     this.appCallbacks += 1;
-    let result: void | PromiseLike<void>;
+    let result: T | PromiseLike<T>;
     try {
       result = call();
     } catch (err) {
       this.appCallbacks -= 1;
       throw err;
     }
-    if (typeof result?.then !== 'function') {
+    if (typeof (result as PromiseLike<T> | undefined)?.then !== 'function') {
       this.appCallbacks -= 1;
-      return;
+      return result as T;
     }
     return Promise.resolve(result).then(
-      () => {
+      (value) => {
         this.appCallbacks -= 1;
+        return value;
       },
       (err: unknown) => {
         this.appCallbacks -= 1;
@@ -935,7 +938,7 @@ export class Session {
     return !this.settings.schedule || isWithinSchedule(this.settings.schedule, this.clock.now());
   }
 
-  private inboundRecord(message: InboundMessage): StoredMessage {
+  private inboundRecord(message: InboundMessage, receipt?: AppReceipt): StoredMessage {
     return {
       direction: 'RX',
       msgSeqNum: Number(message.get(Tag.MsgSeqNum) ?? 0) || 0,
@@ -944,7 +947,7 @@ export class Session {
       targetCompID: message.get(Tag.TargetCompID) ?? '',
       sendingTime: message.get(Tag.SendingTime) ?? '',
       clOrdID: message.get(Tag.ClOrdID),
-      brokerOrderID: message.get(Tag.OrderID),
+      brokerOrderID: message.get(Tag.OrderID) ?? receipt?.brokerOrderID,
       possDup: message.get(Tag.PossDupFlag) === 'Y',
       raw: message.rawText,
     };
@@ -956,15 +959,15 @@ export class Session {
   }
 
   /** The message was processed: audit it (unless already audited on arrival) and persist the next number. */
-  async consumeInbound(message: InboundMessage, next: number, audited = false): Promise<void> {
+  async consumeInbound(message: InboundMessage, next: number, audited = false, receipt?: AppReceipt): Promise<void> {
     if (this.unconsumed.length > 0) {
       // An earlier message is still with the application: this number is persisted after its.
-      this.unconsumed.push({ message, next, audited, settled: true, failure: undefined, whenSettled: SETTLED });
+      this.unconsumed.push({ message, next, audited, settled: true, failure: undefined, receipt, whenSettled: SETTLED });
       this.nextTargetMsgSeqNum = next;
       return;
     }
     if (audited) await this.store.setNextTargetMsgSeqNum(next);
-    else await this.store.saveInbound(this.inboundRecord(message), next);
+    else await this.store.saveInbound(this.inboundRecord(message, receipt), next);
     this.nextTargetMsgSeqNum = next;
   }
 
@@ -1096,6 +1099,7 @@ export class Session {
   /** A message whose MsgSeqNum is the expected one. */
   private async processInSequence(message: InboundMessage, audited: boolean, resendAnswered: boolean): Promise<boolean> {
     const seq = msgSeqNum(message)!;
+    let receipt: AppReceipt | undefined;
     if (this.settings.validate) {
       const issue = this.codec.validate(message);
       if (issue) {
@@ -1146,17 +1150,18 @@ export class Session {
           this.handOn(message, seq + 1, audited);
           return true;
         }
-        await this.deliverToApp(message);
+        receipt = await this.deliverToApp(message);
     }
-    await this.consumeInbound(message, seq + 1, audited);
+    await this.consumeInbound(message, seq + 1, audited, receipt);
     return true;
   }
 
-  private async deliverToApp(message: InboundMessage): Promise<void> {
+  private async deliverToApp(message: InboundMessage): Promise<AppReceipt | undefined> {
     try {
-      await this.callApp(() => this.app.fromApp(message, this.id));
+      return (await this.callApp(() => this.app.fromApp(message, this.id))) || undefined;
     } catch (err) {
       await this.answerAppFailure(message, err);
+      return undefined;
     }
   }
 
@@ -1200,7 +1205,7 @@ export class Session {
     const entry: Unconsumed = { message, next, audited, settled: false, failure: undefined, whenSettled: new Promise<void>((r) => (settle = r)) };
     this.unconsumed.push(entry);
     this.nextTargetMsgSeqNum = next;
-    let result: void | Promise<void>;
+    let result: ReturnType<Application['fromApp']>;
     try {
       // Not a callback the event waits for: its sends queue like any other caller's.
       result = this.app.fromApp(message, this.id);
@@ -1209,8 +1214,9 @@ export class Session {
     }
     Promise.resolve(result)
       .then(
-        () => {
+        (receipt) => {
           entry.settled = true;
+          entry.receipt = receipt || undefined;
         },
         (err: unknown) => {
           entry.settled = true;
@@ -1276,7 +1282,7 @@ export class Session {
     // Only the last carries the next number: the others are audit records.
     const writes = done.map((e, i) => {
       const next = i === done.length - 1 ? e.next : undefined;
-      if (!e.audited) return this.store.saveInbound(this.inboundRecord(e.message), next);
+      if (!e.audited) return this.store.saveInbound(this.inboundRecord(e.message, e.receipt), next);
       return next === undefined ? SETTLED : this.store.setNextTargetMsgSeqNum(next);
     });
     this.consumeWritesPending += 1;

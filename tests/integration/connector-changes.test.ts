@@ -1,0 +1,203 @@
+// Client connector changes take effect without a restart (spec 001 "Client Connectors"): a new connector
+// can log on at once; heartbeat, allowed IPs and schedule changes apply at the next logon; and the
+// connector's secrets are shown to administrators only.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { TEST_DB_KINDS } from '@fixdesk/db/testing';
+import { createSessionCodec, Initiator, MemoryLogFactory, MemoryStoreFactory } from '@fixdesk/fix';
+import { TestFixClient } from '../support/fix-client';
+import { startTestServer, type TestServer } from '../support/server';
+
+const COMP = 'NEW_FIX_CLIENT';
+const ALL_DAYS = 'M,T,W,T,F,S,S';
+const DAY_LETTERS = ['S', 'M', 'T', 'W', 'T', 'F', 'S'];
+const TLS_KEY = '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIFakeKeyForTestsOnly0000000000000000000000\n-----END PRIVATE KEY-----\n';
+
+interface Connector {
+  comp_id: string;
+  fix_password: string | null;
+  tls_key: string | null;
+  heartbeatint: number;
+}
+
+interface FixMessageRecord {
+  direction: 'TX' | 'RX';
+  msgtype: string;
+  sender_comp_id: string;
+  raw_fix: string;
+}
+
+/**
+ * One logon attempt with no reconnect: resolves with the session's events (the Logout's text among
+ * them) once the logon completed or the connection was closed.
+ */
+async function logonAttempt(port: number, compId: string, stores: MemoryStoreFactory, timeoutMs = 5000): Promise<{ loggedOn: boolean; events: string[] }> {
+  const logs = new MemoryLogFactory();
+  let loggedOn = false;
+  const initiator = await Initiator.start({
+    host: '127.0.0.1',
+    port,
+    sessionID: { beginString: 'FIX.4.4', senderCompID: compId, targetCompID: 'FIXDESK' },
+    settings: { heartBtIntSec: 30 },
+    storeFactory: stores,
+    codec: createSessionCodec(),
+    logFactory: logs,
+    reconnect: false,
+    app: { onLogon: () => void (loggedOn = true), fromApp: () => undefined },
+  });
+  const until = Date.now() + timeoutMs;
+  while (!loggedOn && Date.now() < until && !logs.lines.some((l) => l.kind === 'event' && l.text.startsWith('disconnected: '))) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  await new Promise((r) => setTimeout(r, 50));
+  const events = logs.lines.map((l) => `${l.kind}: ${l.text}`);
+  await initiator.stop();
+  return { loggedOn, events };
+}
+
+for (const kind of TEST_DB_KINDS) {
+  describe(`client connector changes without a restart on ${kind}`, () => {
+    let t: TestServer;
+    let admin: string;
+    let broker: string;
+    let viewer: string;
+    // The new client's sequence numbers, kept across its logons as a real client keeps them.
+    const stores = new MemoryStoreFactory();
+    const put = async (compId: string, json: unknown) => {
+      const r = await t.api(`/api/client-connectors/${compId}`, { method: 'PUT', token: admin, json });
+      assert.equal(r.status, 200, await r.text());
+    };
+    const refusedLogons = async (compId: string) =>
+      ((await (await t.api(`/api/fix-messages?compId=${compId}&msgType=5&direction=TX`, { token: viewer })).json()) as { messages: FixMessageRecord[] }).messages;
+
+    before(async () => {
+      t = await startTestServer(kind);
+      [admin, broker, viewer] = await Promise.all([t.login('admin'), t.login('broker'), t.login('viewer')]);
+    });
+    after(async () => {
+      await t?.stop();
+    });
+
+    it('lets a connector created through the API log on at once', async () => {
+      const r = await t.api('/api/client-connectors', {
+        method: 'POST',
+        token: admin,
+        json: { comp_id: COMP, execution_id_prefix: 'NFX', timezone: 'UTC', trading_days: ALL_DAYS, start_time: '00:00', end_time: '23:59:59', whitelisted_ips: '127.0.0.1, ::1' },
+      });
+      assert.equal(r.status, 200, await r.text());
+      const client = new TestFixClient(COMP, stores);
+      try {
+        await client.connect(t.server.ctx.fix.port, {}, 5000);
+        assert.ok(client.isLoggedOn);
+        // The logon is recorded just after our Logon answer leaves: poll briefly.
+        let connected = false;
+        for (let i = 0; i < 100 && !connected; i++) {
+          const list = ((await (await t.api('/api/client-connectors', { token: viewer })).json()) as { data: { comp_id: string; is_connected: boolean }[] }).data;
+          connected = list.find((c) => c.comp_id === COMP)?.is_connected ?? false;
+          if (!connected) await new Promise((res) => setTimeout(res, 20));
+        }
+        assert.equal(connected, true);
+      } finally {
+        await client.stop();
+      }
+    });
+
+    it('refuses the next logon with a Logout reason once the allowed IPs exclude the client', async () => {
+      await put(COMP, { whitelisted_ips: '10.1.2.3, 192.168.0.0/16' });
+      const attempt = await logonAttempt(t.server.ctx.fix.port, COMP, stores);
+      assert.equal(attempt.loggedOn, false);
+      assert.ok(attempt.events.some((e) => e.includes('Connection from 127.0.0.1 not allowed')), attempt.events.join('\n'));
+      const refusals = await refusedLogons(COMP);
+      assert.ok(refusals.some((m) => m.raw_fix.includes('\x0158=Connection from 127.0.0.1 not allowed\x01')), JSON.stringify(refusals));
+      // An empty list allows any address again.
+      await put(COMP, { whitelisted_ips: '' });
+      const ok = await logonAttempt(t.server.ctx.fix.port, COMP, stores);
+      assert.equal(ok.loggedOn, true, ok.events.join('\n'));
+    });
+
+    it('refuses the next logon outside the trading days or hours once the schedule changes', async () => {
+      const today = DAY_LETTERS[new Date().getUTCDay()]!;
+      // Every day but today (by letter: Tuesday and Thursday share T, Saturday and Sunday share S).
+      const otherDays = ['M', 'T', 'W', 'F', 'S'].filter((d) => d !== today).join(',');
+      await put(COMP, { trading_days: otherDays, start_time: '00:00', end_time: '23:59:59' });
+      const offDay = await logonAttempt(t.server.ctx.fix.port, COMP, stores);
+      assert.equal(offDay.loggedOn, false);
+      assert.ok(offDay.events.some((e) => e.includes('Logon outside of session time')), offDay.events.join('\n'));
+
+      // Today, but a one-minute window that ended two hours ago.
+      const h = (new Date().getUTCHours() + 22) % 24;
+      const hh = String(h).padStart(2, '0');
+      await put(COMP, { trading_days: ALL_DAYS, start_time: `${hh}:00`, end_time: `${hh}:01` });
+      const offHours = await logonAttempt(t.server.ctx.fix.port, COMP, stores);
+      assert.equal(offHours.loggedOn, false);
+      assert.ok(offHours.events.some((e) => e.includes('Logon outside of session time')), offHours.events.join('\n'));
+      const refusals = await refusedLogons(COMP);
+      assert.ok(refusals.filter((m) => m.raw_fix.includes('\x0158=Logon outside of session time\x01')).length >= 2);
+
+      await put(COMP, { trading_days: ALL_DAYS, start_time: '00:00', end_time: '23:59:59' });
+      assert.equal((await logonAttempt(t.server.ctx.fix.port, COMP, stores)).loggedOn, true);
+    });
+
+    it("applies a heartbeat interval change at the simulated client's next logon", async () => {
+      const logonHeartBtInts = async () =>
+        ((await (await t.api('/api/fix-messages?compId=SGX_CLIENT_1&msgType=A', { token: viewer })).json()) as { messages: FixMessageRecord[] }).messages.map((m) => ({
+          direction: m.direction,
+          hb: /\x01108=(\d+)\x01/.exec(m.raw_fix)?.[1],
+        }));
+      // The latest logon's two messages (the Logon and our answer), in either order.
+      const latest = async () => (await logonHeartBtInts()).slice(0, 2).sort((a, b) => a.direction.localeCompare(b.direction));
+      const connect = async () => {
+        const r = await t.api('/test-client/SGX_CLIENT_1/connect', { method: 'POST', token: broker, json: {} });
+        assert.equal(r.status, 200, await r.text());
+        const until = Date.now() + 10_000;
+        for (;;) {
+          const s = (await (await t.api('/test-client/SGX_CLIENT_1/status', { token: broker })).json()) as { fixConnected?: boolean };
+          if (s.fixConnected) return;
+          if (Date.now() > until) assert.fail('simulated client did not log on');
+          await new Promise((res) => setTimeout(res, 25));
+        }
+      };
+      const disconnect = async () => {
+        const r = await t.api('/test-client/SGX_CLIENT_1/disconnect', { method: 'POST', token: broker, json: {} });
+        assert.equal(r.status, 200, await r.text());
+      };
+
+      await put('SGX_CLIENT_1', { heartbeatint: 7 });
+      await connect();
+      // The acceptor's copy of the session: the client's Logon and our answer both say 7.
+      assert.deepEqual(await latest(), [{ direction: 'RX', hb: '7' }, { direction: 'TX', hb: '7' }]);
+      // A change while logged on waits for the next logon.
+      await put('SGX_CLIENT_1', { heartbeatint: 11 });
+      assert.equal((await logonHeartBtInts()).filter((m) => m.hb === '11').length, 0);
+      await disconnect();
+      await connect();
+      assert.deepEqual(await latest(), [{ direction: 'RX', hb: '11' }, { direction: 'TX', hb: '11' }]);
+      await disconnect();
+      await put('SGX_CLIENT_1', { heartbeatint: 30 });
+    });
+
+    it('shows fix_password and tls_key to administrators only, in the list and one by one', async () => {
+      await put(COMP, { fix_password: 'N3w-secret-pw', tls_key: TLS_KEY });
+      for (const token of [broker, viewer]) {
+        const listed = ((await (await t.api('/api/client-connectors', { token })).json()) as { data: Connector[] }).data.find((c) => c.comp_id === COMP)!;
+        const one = ((await (await t.api(`/api/client-connectors/${COMP}`, { token })).json()) as { data: Connector }).data;
+        for (const c of [listed, one]) {
+          assert.equal(c.fix_password, null);
+          assert.equal(c.tls_key, null);
+        }
+        const raw = await (await t.api(`/api/client-connectors/${COMP}`, { token })).text();
+        assert.ok(!raw.includes('N3w-secret-pw') && !raw.includes('PRIVATE KEY'), raw);
+        const rawList = await (await t.api('/api/client-connectors', { token })).text();
+        assert.ok(!rawList.includes('N3w-secret-pw') && !rawList.includes('PRIVATE KEY'));
+      }
+      const listed = ((await (await t.api('/api/client-connectors', { token: admin })).json()) as { data: Connector[] }).data.find((c) => c.comp_id === COMP)!;
+      const one = ((await (await t.api(`/api/client-connectors/${COMP}`, { token: admin })).json()) as { data: Connector }).data;
+      for (const c of [listed, one]) {
+        assert.equal(c.fix_password, 'N3w-secret-pw');
+        assert.equal(c.tls_key, TLS_KEY);
+      }
+      // Nor does a non-administrator see them through the connector's write answer: it may not write at all.
+      assert.equal((await t.api(`/api/client-connectors/${COMP}`, { method: 'PUT', token: broker, json: { notes: 'x' } })).status, 403);
+    });
+  });
+}

@@ -136,6 +136,8 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal((await fill(orderId, { fillQty: 1, fillPrice: 0 })).status, 200);
       const o = await order(orderId);
       assert.deepEqual([o.ordstatus, o.cumqty, o.avgpx], ['2', '2', '-25']);
+      // Every leg executed ratio × the spread's quantity.
+      assert.deepEqual(o.legs.map((l) => l.legCumQty), ['2', '2']);
       await refusedWith(await fill(orderId, { fillQty: 1, fillPrice: 0 }), 409, 'Order is already fully filled');
     });
   });

@@ -922,6 +922,13 @@ export class OrderService {
       });
       if (er && er.exectype === 'F') {
         await insertTrade(tx, { orderId: order.id, execReportId: er.id, symbol: order.symbol, type: order.msg_type === 'AB' ? 'multileg' : 'outright', contract: contractOf(order), side: order.side, price: er.lastpx!, quantity: er.lastqty! });
+        if (order.msg_type === 'AB') {
+          // A fill at the spread price executes every leg: ratio × the strategy's executed quantity (the
+          // legs' own prices are not known, so their average price is left as it was).
+          for (const l of await this.legs(order.id, tx)) {
+            await updateLeg(tx, order.id, l.leg_index, Decimal.from(l.leg_ratio_qty).mul(updated.cumqty).toString(), l.leg_avgpx);
+          }
+        }
       }
       const legs = er && order.msg_type === 'AB' ? await this.legs(order.id, tx) : [];
       return { order: updated, er, legs, actionId: action.id };

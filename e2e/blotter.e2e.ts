@@ -728,13 +728,17 @@ describe('blotter offline state', () => {
         ws.connectToServer();
       });
       const blotter = await signInToBlotter(page);
+      const gridTop = async () => (await page.locator('[data-testid="orders-grid"]').boundingBox())?.y;
+      const topBefore = await gridTop();
       networkDown = true;
       await current!.close({ code: 4500, reason: 'network down' });
       await blotter.reconnecting.waitFor();
+      assert.equal(await gridTop(), topBefore, 'the notice floats over the desk: the grid does not move');
       assert.match((await blotter.reconnecting.textContent()) ?? '', /try 1 of 5/);
       await screenshot(page, 'blotter-reconnecting');
       await blotter.offline.waitFor({ timeout: 30_000 });
       assert.equal(await blotter.liveDot.getAttribute('data-status'), 'offline');
+      assert.equal(await gridTop(), topBefore);
       await screenshot(page, 'blotter-offline');
 
       networkDown = false;

@@ -276,7 +276,10 @@ export default function BlotterPage() {
   return (
     <Box className={classes.page} style={{ height: pageHeight }} data-testid="blotter">
       <LiveBlotterHeader firstName={firstName} connectors={connectors.data} onOpenAxes={axesAvailable ? openAxesWindow : undefined} alerts={alerts} />
-      <LiveNotice />
+      {/* Over the desk, not above it: the grids do not move when the connection drops or comes back. */}
+      <div className={classes.liveNotice}>
+        <LiveNotice />
+      </div>
       {body}
     </Box>
   );

@@ -23,15 +23,88 @@ export function inQuickFixOrder<V>(scope: FieldScope | undefined, fields: Readon
   if (scope === undefined) return ascendingUnlessRepeated(fields);
   // Fast path: tags strictly ascending and no group among them is QuickFIX order as it stands.
   let ordered = true;
+  let groups = false;
   const kind = scope.memberKind;
   for (let i = 0; i < fields.length; i++) {
     const tag = fields[i]![0];
-    if ((i > 0 && tag <= fields[i - 1]![0]) || (tag < kind.length && kind[tag] === MemberKind.Group)) {
+    if (i > 0 && tag <= fields[i - 1]![0]) {
       ordered = false;
       break;
     }
+    if (tag < kind.length && kind[tag] === MemberKind.Group) {
+      groups = true;
+      break;
+    }
   }
-  if (ordered) return fields;
+  if (ordered && !groups) return fields;
+  // Groups (an execution report's Parties, say) already in order: checked in one pass, no allocation
+  // beyond a small list per group.
+  if (alreadyInQuickFixOrder(scope, fields)) return fields;
+  return sortIntoQuickFixOrder(scope, fields);
+}
+
+/**
+ * Whether sortIntoQuickFixOrder would give the fields back in the order they are in: top-level tags
+ * not decreasing, each group's entries cut where sortIntoQuickFixOrder cuts them (a member tag the
+ * entry already has, within the count; a non-member ends the group) with their members in strictly
+ * ascending dictionary rank, nested groups likewise.
+ */
+export function alreadyInQuickFixOrder<V>(scope: FieldScope, fields: ReadonlyArray<Field<V>>): boolean {
+  let prev = -1;
+  let i = 0;
+  while (i < fields.length) {
+    const field = fields[i]!;
+    const tag = field[0];
+    if (tag < prev) return false;
+    prev = tag;
+    const group = scope.group(tag);
+    if (group === undefined) {
+      i++;
+      continue;
+    }
+    const end = orderedGroupEnd(group, count(field[1]), fields, i + 1);
+    if (end < 0) return false;
+    i = end;
+  }
+  return true;
+}
+
+/** The index after a group whose entries are in order, or -1 when one is not. */
+function orderedGroupEnd<V>(group: GroupDef, expected: number, fields: ReadonlyArray<Field<V>>, from: number): number {
+  const rank = group.rank;
+  // Ranks of the current entry's own members, ascending.
+  const ranks: number[] = [];
+  let entries = 0;
+  let i = from;
+  while (i < fields.length) {
+    const field = fields[i]!;
+    const tag = field[0];
+    if (!group.has(tag)) break;
+    const r = rank[tag]!;
+    const last = ranks.length ? ranks[ranks.length - 1]! : 0;
+    if (entries === 0 || r <= last) {
+      // A member at or before the last one's place starts the next entry only if this entry has it already.
+      if (entries > 0) {
+        if (!ranks.includes(r)) return -1;
+        if (entries >= expected) break;
+      }
+      ranks.length = 0;
+      entries++;
+    }
+    ranks.push(r);
+    const nested = group.group(tag);
+    if (nested === undefined) i++;
+    else {
+      const end = orderedGroupEnd(nested, count(field[1]), fields, i + 1);
+      if (end < 0) return -1;
+      i = end;
+    }
+  }
+  return i;
+}
+
+/** inQuickFixOrder without the fast paths: the fields sorted into QuickFIX order (the same array when nothing moved). */
+export function sortIntoQuickFixOrder<V>(scope: FieldScope, fields: ReadonlyArray<Field<V>>): ReadonlyArray<Field<V>> {
   const items: Array<Item<V>> = [];
   let i = 0;
   while (i < fields.length) {

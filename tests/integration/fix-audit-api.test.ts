@@ -73,9 +73,11 @@ for (const kind of TEST_DB_KINDS) {
     it("records an order's D and its Pending New with direction, type, number, comp ids, ClOrdID and broker order id", async () => {
       const msgs = await list('clordid=AUD-1');
       assert.equal(msgs.length, 2);
-      // Not checked: which of the two is listed first (see the report: the D's row may be written after its answer's).
-      const d = msgs.find((m) => m.direction === 'RX')!;
-      const pendingNew = msgs.find((m) => m.direction === 'TX')!;
+      // Newest first by the time each crossed the wire: the Pending New, then the D it answers (whose
+      // row is written once it was processed, after its answer's, but carries its arrival time).
+      assert.deepEqual(msgs.map((m) => m.direction), ['TX', 'RX']);
+      const [pendingNew, d] = msgs as [(typeof msgs)[number], (typeof msgs)[number]];
+      assert.ok(Date.parse(d.timestamp) <= Date.parse(pendingNew.timestamp), `D received ${d.timestamp}, Pending New sent ${pendingNew.timestamp}`);
       assert.deepEqual(Object.keys(d).sort(), RECORD_FIELDS);
       assert.deepEqual(
         [d.direction, d.msgtype, d.msgseqnum, d.sender_comp_id, d.target_comp_id, d.clordid],
@@ -144,7 +146,11 @@ for (const kind of TEST_DB_KINDS) {
       const eexOnly = await list('compId=EEX_CLIENT_1&ignoreHeartbeats=false');
       assert.ok(eexOnly.every((m) => m.sender_comp_id === 'EEX_CLIENT_1' || m.target_comp_id === 'EEX_CLIENT_1'));
       const all = await list('');
-      assert.deepEqual(all.map((m) => m.id), [...all.map((m) => m.id)].sort((a, b) => b - a));
+      // Newest first by time (then id; the times are stored to the microsecond, shown to the millisecond).
+      for (let i = 1; i < all.length; i++) {
+        const [a, b] = [all[i - 1]!, all[i]!];
+        assert.ok(Date.parse(a.timestamp) >= Date.parse(b.timestamp), `${a.id} ${a.timestamp} before ${b.id} ${b.timestamp}`);
+      }
       assert.deepEqual((await list('limit=2')).map((m) => m.id), all.slice(0, 2).map((m) => m.id));
       assert.deepEqual((await list(`beforeId=${all[1]!.id}`)).map((m) => m.id), all.slice(2).map((m) => m.id));
       assert.equal((await t.api('/api/fix-messages?colour=red', { token: viewer })).status, 400);

@@ -165,6 +165,8 @@ export class PgMessageStoreFactory implements MessageStoreFactory {
       pgArray(states.map((s) => s.sender)),
       pgArray(states.map((s) => s.target)),
       pgArray(states.map((s) => s.senderSet)),
+      // An inbound message's row carries its arrival, not the time of this write.
+      pgArray(msgs.map((o) => (o.m.receivedAt === undefined ? null : new Date(o.m.receivedAt)))),
     ], { name: 'fix_store_flush' });
   }
 }
@@ -185,10 +187,10 @@ const LOCKED_IN_KEY_ORDER = (keys: string) => `(SELECT l.begin_string, l.sender_
 const BATCH_SQL = `
 WITH msg AS (
   INSERT INTO fix_messages
-    (begin_string, sender_comp_id, target_comp_id, store_epoch, direction, msg_seq_num, msg_type, poss_dup, clordid, brokerorderid, sending_time, raw_fix)
-  SELECT m.b, m.s, m.t, st.store_epoch, m.direction, m.seq, m.msg_type, m.poss_dup, m.clordid, m.brokerorderid, m.sending_time, m.raw
-    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::boolean[], $8::text[], $9::text[], $10::timestamptz[], $11::text[])
-         WITH ORDINALITY AS m(b, s, t, direction, seq, msg_type, poss_dup, clordid, brokerorderid, sending_time, raw, ord)
+    (begin_string, sender_comp_id, target_comp_id, store_epoch, direction, msg_seq_num, msg_type, poss_dup, clordid, brokerorderid, sending_time, raw_fix, created_at)
+  SELECT m.b, m.s, m.t, st.store_epoch, m.direction, m.seq, m.msg_type, m.poss_dup, m.clordid, m.brokerorderid, m.sending_time, m.raw, coalesce(m.received_at, now())
+    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::boolean[], $8::text[], $9::text[], $10::timestamptz[], $11::text[], $18::timestamptz[])
+         WITH ORDINALITY AS m(b, s, t, direction, seq, msg_type, poss_dup, clordid, brokerorderid, sending_time, raw, received_at, ord)
     JOIN fix_session_state st ON st.begin_string = m.b AND st.sender_comp_id = m.s AND st.target_comp_id = m.t
    ORDER BY m.ord
 ),
@@ -209,8 +211,8 @@ seq AS (
 SELECT 1`;
 
 const INSERT_MESSAGE = `INSERT INTO fix_messages
-  (begin_string, sender_comp_id, target_comp_id, store_epoch, direction, msg_seq_num, msg_type, poss_dup, clordid, brokerorderid, sending_time, raw_fix)
-  SELECT $1, $2, $3, s.store_epoch, $4::text, $5::integer, $6::text, $7::boolean, $8::text, $9::text, $10::timestamptz, $11::text
+  (begin_string, sender_comp_id, target_comp_id, store_epoch, direction, msg_seq_num, msg_type, poss_dup, clordid, brokerorderid, sending_time, raw_fix, created_at)
+  SELECT $1, $2, $3, s.store_epoch, $4::text, $5::integer, $6::text, $7::boolean, $8::text, $9::text, $10::timestamptz, $11::text, coalesce($12::timestamptz, now())
   FROM fix_session_state s WHERE s.begin_string = $1 AND s.sender_comp_id = $2 AND s.target_comp_id = $3`;
 
 /** One operation as its own statement (the path of writes that hold a reset). */
@@ -219,7 +221,7 @@ async function runOne(tx: Queryable, op: Op): Promise<void> {
   switch (op.kind) {
     case 'message': {
       const m = op.m;
-      await tx.query(INSERT_MESSAGE, [...key, m.direction, m.msgSeqNum, m.msgType, op.possDup, m.clOrdID ?? null, m.brokerOrderID ?? null, sendingTime(m), m.raw]);
+      await tx.query(INSERT_MESSAGE, [...key, m.direction, m.msgSeqNum, m.msgType, op.possDup, m.clOrdID ?? null, m.brokerOrderID ?? null, sendingTime(m), m.raw, m.receivedAt === undefined ? null : new Date(m.receivedAt)]);
       return;
     }
     case 'senderSeq':

@@ -83,11 +83,18 @@ export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
     if (q.compId) where.push(`(sender_comp_id = ${p(q.compId)} OR target_comp_id = $${params.length})`);
     if (q.msgType) where.push(`msg_type = ${p(q.msgType)}`);
     if (q.direction) where.push(`direction = ${p(q.direction)}`);
-    if (q.beforeId) where.push(`id < ${p(q.beforeId)}`);
+    if (q.beforeId) {
+      // The page after the message `beforeId`, in the list's order (time, then id).
+      const { rows: at } = await ctx.db.query<{ created_at: Date }>('SELECT created_at FROM fix_messages WHERE id = $1', [q.beforeId]);
+      if (at[0]) where.push(`(created_at, id) < (${p(at[0].created_at)}, ${p(q.beforeId)})`);
+      else where.push(`id < ${p(q.beforeId)}`);
+    }
+    // Newest first by the time each message crossed the wire: an inbound message's row is written once
+    // it was processed, after the replies it caused, but carries the time it arrived.
     const { rows } = await ctx.db.query<FixMessageRow>(
       `SELECT id, created_at, sending_time, direction, msg_type, msg_seq_num, sender_comp_id, target_comp_id, clordid, brokerorderid, poss_dup, raw_fix
          FROM fix_messages ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-        ORDER BY id DESC LIMIT ${p(q.limit ?? defaultLimit)}`,
+        ORDER BY created_at DESC, id DESC LIMIT ${p(q.limit ?? defaultLimit)}`,
       params,
     );
     return rows.map((r) => ({

@@ -104,6 +104,27 @@ const F = (seq: number, id: string, orig: string) => `35=F|34=${seq}|11=${id}|41
 const PIPELINED = { pipelineApplication: ['D'] };
 
 describe('application pipelining', () => {
+  it("records an inbound message with the time it arrived, not the time its processing ended", async () => {
+    const saved: StoredMessage[] = [];
+    const r = await rig(PIPELINED, new MemoryStoreFactory(), (s) =>
+      new Proxy(s, {
+        get(target, prop) {
+          if (prop === 'saveInbound') return (m: StoredMessage, n?: number) => (saved.push(m), target.saveInbound(m, n));
+          const v = Reflect.get(target, prop) as unknown;
+          return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+        },
+      }),
+    );
+    const arrived = r.clock.now();
+    void r.receive(D(2, 'A'));
+    await flush();
+    r.clock.advance(750);
+    r.app.call('D:A').finish();
+    await r.session.idle();
+    const d = saved.find((m) => m.msgType === 'D')!;
+    assert.equal(d.receivedAt, arrived);
+  });
+
   it('is off by default: the next message waits until fromApp of the previous one resolved', async () => {
     const r = await rig();
     void r.receive(D(2, 'A'));

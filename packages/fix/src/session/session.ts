@@ -244,6 +244,7 @@ export class Session {
 
   /** A message arrived on `transport` (dropped when that connection is no longer this session's). */
   receive(transport: SessionTransport, message: InboundMessage): Promise<void> {
+    this.arrivals.set(message, this.clock.now());
     return this.enqueue(() => (this.transport === transport ? this.dispatch({ kind: 'message', message }) : SETTLED));
   }
 
@@ -950,8 +951,12 @@ export class Session {
       brokerOrderID: message.get(Tag.OrderID) ?? receipt?.brokerOrderID,
       possDup: message.get(Tag.PossDupFlag) === 'Y',
       raw: message.rawText,
+      receivedAt: this.arrivals.get(message),
     };
   }
+
+  /** When each inbound message arrived (for its audit record, written once it was processed). */
+  private readonly arrivals = new WeakMap<InboundMessage, number>();
 
   /** Audit only (a duplicate, a message queued behind a gap, a refused one). */
   async auditInbound(message: InboundMessage): Promise<void> {

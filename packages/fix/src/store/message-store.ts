@@ -22,6 +22,11 @@ export interface StoredMessage {
   readonly possDup?: boolean | undefined;
   /** The complete message, one character per byte (latin1), SOH delimited, checksum included. */
   readonly raw: string;
+  /**
+   * An inbound message: when it arrived (ms since the epoch). It is stored once processed, after the
+   * replies it caused; the audit's time of an inbound message is its arrival, not that later write.
+   */
+  readonly receivedAt?: number | undefined;
 }
 
 export interface SequenceState {

@@ -136,3 +136,52 @@ describe('a refused logon of a known session changes no sequence number', () => 
     }
   });
 });
+
+describe('a configured counterparty refused before the acceptor saw it since its start', () => {
+  it("gets the Logout under its stored next number and consumes none; an unknown pair opens nothing", async () => {
+    const clock = new ManualClock(Date.UTC(2024, 0, 2, 9, 0, 0));
+    const stores = new MemoryStoreFactory();
+    // A previous run left the session at next sender 7, next target 4.
+    const store = await stores.open(ID, new Date(clock.now()));
+    await store.setNextSenderMsgSeqNum(7);
+    await store.setNextTargetMsgSeqNum(4);
+    const acceptor = await Acceptor.start({
+      port: 0,
+      host: '127.0.0.1',
+      authenticator: new CounterpartyAuthenticator((id) => (id.targetCompID === 'CLIENT1' ? { ...GOOD, active: false } : undefined)),
+      app: { fromApp: () => {} },
+      storeFactory: stores,
+      codec: createSessionCodec(),
+      logFactory: new MemoryLogFactory(),
+      clock,
+      timers: clock,
+    });
+    try {
+      const client = await TestClient.open(acceptor.port);
+      try {
+        client.send(frame(expand(LOGON(4), clock)));
+        const got = await client.next(3000);
+        assert.ok(got, 'no answer');
+        assertMessage(got, expand('8=FIX.4.4|35=5|34=7|49=BROKER|52=<TIME>|56=CLIENT1|58=Session CLIENT1 is not active', clock), 'refused');
+      } finally {
+        client.close();
+      }
+      const s = acceptor.session(ID)!;
+      await s.idle();
+      const stored = await s.store.sequenceState();
+      assert.deepEqual([stored.nextSenderMsgSeqNum, stored.nextTargetMsgSeqNum], [7, 4], 'no number consumed');
+      // An unknown pair opens nothing.
+      const stranger = await TestClient.open(acceptor.port);
+      try {
+        stranger.send(frame(expand(LOGON(1).replace('49=CLIENT1', '49=NOBODY'), clock)));
+        const answer = await stranger.next(3000);
+        assert.match(answer ?? '', /35=5\x01/);
+      } finally {
+        stranger.close();
+      }
+      assert.equal(acceptor.session({ ...ID, targetCompID: 'NOBODY' }), undefined);
+    } finally {
+      await acceptor.stop(200);
+    }
+  });
+});

@@ -288,7 +288,17 @@ export class Acceptor {
       });
       if (!decision.accept) {
         log.onEvent(`logon refused for ${key} from ${connection.remoteAddress}: ${decision.reason}`);
-        this.refuse(connection, logon, decision.reason, this.sessions.get(key));
+        // A configured counterparty not seen since start: open its session (its store) so that the
+        // Logout carries the stored next number and lands in its audit trail.
+        let session = this.sessions.get(key);
+        if (!session && decision.knownSession) {
+          try {
+            session = await this.sessionFor(id);
+          } catch (err) {
+            log.onEvent(`could not open the store of refused ${key}: ${String(err)}`);
+          }
+        }
+        this.refuse(connection, logon, decision.reason, session);
         return undefined;
       }
       if (!connection.isOpen) return undefined;

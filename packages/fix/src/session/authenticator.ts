@@ -20,7 +20,11 @@ export interface LogonRequest {
 
 export type LogonDecision =
   | { readonly accept: true; readonly settings?: Partial<SessionSettings> }
-  | { readonly accept: false; readonly reason: string };
+  /**
+   * `knownSession`: the pair is a configured counterparty (refused for being inactive, its address,
+   * credentials or schedule): the refusal's Logout then carries the session's stored next number.
+   */
+  | { readonly accept: false; readonly reason: string; readonly knownSession?: boolean };
 
 /**
  * Decides whether a Logon may open a session, and with which settings. A refused Logon is answered with
@@ -55,25 +59,25 @@ export class CounterpartyAuthenticator implements Authenticator {
     const config = await this.lookup(request.sessionID);
     const { senderCompID, targetCompID } = request.sessionID;
     if (!config) return refuse(`Unknown session: SenderCompID ${targetCompID} / TargetCompID ${senderCompID}`);
-    if (!config.active) return refuse(`Session ${targetCompID} is not active`);
+    if (!config.active) return refuse(`Session ${targetCompID} is not active`, true);
     if (config.allowedSourceIps && config.allowedSourceIps.length > 0 && !ipAllowed(request.remoteAddress, config.allowedSourceIps)) {
-      return refuse(`Connection from ${request.remoteAddress} not allowed`);
+      return refuse(`Connection from ${request.remoteAddress} not allowed`, true);
     }
     if (config.username !== undefined && !safeEqual(request.username ?? '', config.username)) {
-      return refuse('Invalid username or password');
+      return refuse('Invalid username or password', true);
     }
     if (config.verifyPassword) {
-      if (request.password === undefined || !(await config.verifyPassword(request.password))) return refuse('Invalid username or password');
+      if (request.password === undefined || !(await config.verifyPassword(request.password))) return refuse('Invalid username or password', true);
     }
-    if (config.schedule && !isWithinSchedule(config.schedule, request.now)) return refuse('Logon outside of session time');
+    if (config.schedule && !isWithinSchedule(config.schedule, request.now)) return refuse('Logon outside of session time', true);
     // The schedule that admitted the logon also ends the session (Logout at the window's end).
     const settings = config.schedule ? { timeZone: config.schedule.timeZone, schedule: config.schedule, ...config.settings } : config.settings;
     return { accept: true, settings };
   }
 }
 
-function refuse(reason: string): LogonDecision {
-  return { accept: false, reason };
+function refuse(reason: string, knownSession = false): LogonDecision {
+  return knownSession ? { accept: false, reason, knownSession } : { accept: false, reason };
 }
 
 /** Compares without leaking the position of the first difference through timing. */

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FixFramer } from '../src/codec/framer';
 import { AcceptorHarness, assertMessage, checksum, expand, frame, show, TestClient, TW } from './harness';
+import { seededRandom } from '../src/codec/test-support';
 
 const SEED = Number(process.env.FIX_FUZZ_SEED ?? 20260316);
 const SCALE = Number(process.env.FIX_FUZZ_SCALE ?? 1);
@@ -13,16 +14,7 @@ const MAX_QUEUED = 40;
 /** The acceptor's framer default (the conformance acceptor sets none). */
 const MAX_MESSAGE_SIZE = 64 * 1024;
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = seededRandom;
 
 /** Everything thrown where nobody catches it while the tests run. */
 const uncaught: unknown[] = [];

@@ -5,7 +5,7 @@ import { Tag } from '../dictionary/tags.generated';
 import { FixEncodeError, FixEncoder, FixMessageBuilder, type FieldValue, type GroupEntryInput } from './encoder';
 import { FixFramer } from './framer';
 import { FixParser } from './parser';
-import { checksumOf, fixMessage, pipes } from './test-support';
+import { checksumOf, fixMessage, pipes, seededRandom } from './test-support';
 import { formatUtcTimestamp } from './values';
 
 const encoder = new FixEncoder();
@@ -195,17 +195,8 @@ describe('FixMessageBuilder', () => {
 
 describe('FixEncoder: fields set in wire order take the unsorted path, with the same bytes', () => {
   const dictionary = Dictionary.fix44();
-  // Seeded, so a failure reproduces.
-  function rng(seed: number): () => number {
-    let a = seed >>> 0;
-    return () => {
-      a = (a + 0x6d2b79f5) >>> 0;
-      let t = a;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
+// Seeded, so a failure reproduces.
+  const rng = seededRandom;
   const r = rng(Number(process.env.FIX_FUZZ_SEED ?? 20260315));
   const pick = <T>(items: readonly T[]): T => items[Math.floor(r() * items.length)]!;
   // ASCII, latin1 beyond ASCII (é, ü, ÿ, NBSP) and lengths on both sides of the four-byte steps.

@@ -4,20 +4,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Dictionary, type FieldScope } from '../dictionary/dictionary';
 import { alreadyInQuickFixOrder, inQuickFixOrder, sortIntoQuickFixOrder } from './field-order';
+import { seededRandom } from './test-support';
 
 type F = [number, string];
-
-/** A small seeded PRNG (mulberry32), so a failure can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Random fields of a scope: members in dictionary order (some skipped), groups with 0-3 entries, then mangled a little. */
 function randomFields(scope: FieldScope, rnd: () => number, depth = 0): F[] {
@@ -58,7 +47,7 @@ describe('alreadyInQuickFixOrder', () => {
   const dict = Dictionary.fix44();
 
   it('agrees with sorting on random bodies of execution reports, new orders (single and multileg)', () => {
-    const rnd = prng(20261125);
+    const rnd = seededRandom(20261125);
     let ordered = 0;
     let withGroups = 0;
     for (const msgType of ['8', 'D', 'AB', 'j', '3']) {

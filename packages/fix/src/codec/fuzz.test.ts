@@ -8,22 +8,13 @@ import { FixEncoder, FixMessageBuilder, type GroupEntryInput } from './encoder';
 import { FixFramer, type Frame } from './framer';
 import type { FieldView, FixMessage } from './message';
 import { FixParser } from './parser';
-import { fixMessage, header } from './test-support';
+import { fixMessage, header, seededRandom } from './test-support';
 
 const SEED = Number(process.env.FIX_FUZZ_SEED ?? 20260315);
 const SCALE = Number(process.env.FIX_FUZZ_SCALE ?? 1);
 const MAX_SIZE = 4096;
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = seededRandom;
 
 const dictionary = Dictionary.fix44();
 const parser = new FixParser(dictionary);

@@ -34,3 +34,15 @@ export function fixMessage(body: string, overrides: { beginString?: string; body
 export function header(msgType: string, seq = 2): string {
   return `35=${msgType}|34=${seq}|49=CLIENT|52=20260315-09:30:01.123|56=BROKER|`;
 }
+
+/** A seeded PRNG (mulberry32) for the randomised tests: the same seed gives the same run, so a failure can be replayed. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

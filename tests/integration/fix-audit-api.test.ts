@@ -138,6 +138,24 @@ for (const kind of TEST_DB_KINDS) {
       assert.match(body.message, /must be a date \(YYYY-MM-DD\)/);
     });
 
+    it('pages with beforeId through messages stored in the same microsecond, none skipped; refuses an id beyond range', async () => {
+      // One flush writes many rows with one time: a page boundary inside them must lose none.
+      await t.database.db.query(
+        `INSERT INTO fix_messages (begin_string, sender_comp_id, target_comp_id, store_epoch, direction, msg_seq_num, msg_type, poss_dup, sending_time, raw_fix, created_at)
+         SELECT 'FIX.4.4', 'FIXDESK', 'PAGING', 1, 'TX', g, '8', false, now(), '8=FIX.4.4', now() FROM generate_series(1, 5) g`,
+      );
+      const all = await list('compId=PAGING');
+      assert.equal(all.length, 5);
+      assert.deepEqual(all.map((m) => m.msgseqnum), [5, 4, 3, 2, 1], 'the same time: by id, newest first');
+      assert.deepEqual((await list(`compId=PAGING&beforeId=${all[1]!.id}`)).map((m) => m.msgseqnum), [3, 2, 1]);
+      // Pages follow each other without a gap or an overlap.
+      const first = await list('limit=3');
+      const next = await list(`limit=3&beforeId=${Math.min(...first.map((m) => m.id))}`);
+      assert.ok(Math.max(...next.map((m) => m.id)) < Math.min(...first.map((m) => m.id)));
+      assert.deepEqual((await list(`compId=PAGING&limit=2&beforeId=${all[1]!.id}`)).map((m) => m.msgseqnum), [3, 2]);
+      assert.equal((await t.api('/api/fix-messages?beforeId=9223372036854775808', { token: viewer })).status, 400);
+    });
+
     it('filters by direction, message type, comp id and limit, newest first, and refuses unknown parameters', async () => {
       const rx = await list('direction=RX');
       assert.ok(rx.length > 0 && rx.every((m) => m.direction === 'RX'));
@@ -146,13 +164,16 @@ for (const kind of TEST_DB_KINDS) {
       const eexOnly = await list('compId=EEX_CLIENT_1&ignoreHeartbeats=false');
       assert.ok(eexOnly.every((m) => m.sender_comp_id === 'EEX_CLIENT_1' || m.target_comp_id === 'EEX_CLIENT_1'));
       const all = await list('');
-      // Newest first by time (then id; the times are stored to the microsecond, shown to the millisecond).
+      // Newest first by time (the times are stored to the microsecond, shown to the millisecond).
       for (let i = 1; i < all.length; i++) {
         const [a, b] = [all[i - 1]!, all[i]!];
         assert.ok(Date.parse(a.timestamp) >= Date.parse(b.timestamp), `${a.id} ${a.timestamp} before ${b.id} ${b.timestamp}`);
       }
-      assert.deepEqual((await list('limit=2')).map((m) => m.id), all.slice(0, 2).map((m) => m.id));
-      assert.deepEqual((await list(`beforeId=${all[1]!.id}`)).map((m) => m.id), all.slice(2).map((m) => m.id));
+      // A page is the newest rows by id, listed by time; beforeId continues below the given id.
+      const ids = all.map((m) => m.id).sort((a, b) => b - a);
+      assert.deepEqual((await list('limit=2')).map((m) => m.id).sort((a, b) => b - a), ids.slice(0, 2));
+      const below = ids[1]!;
+      assert.deepEqual((await list(`beforeId=${below}`)).map((m) => m.id), all.filter((m) => m.id < below).map((m) => m.id));
       assert.equal((await t.api('/api/fix-messages?colour=red', { token: viewer })).status, 400);
       assert.equal((await t.api('/api/fix-messages?direction=UP', { token: viewer })).status, 400);
       assert.equal((await t.api('/api/fix-messages')).status, 401);

@@ -188,7 +188,8 @@ const BATCH_SQL = `
 WITH msg AS (
   INSERT INTO fix_messages
     (begin_string, sender_comp_id, target_comp_id, store_epoch, direction, msg_seq_num, msg_type, poss_dup, clordid, brokerorderid, sending_time, raw_fix, created_at)
-  SELECT m.b, m.s, m.t, st.store_epoch, m.direction, m.seq, m.msg_type, m.poss_dup, m.clordid, m.brokerorderid, m.sending_time, m.raw, coalesce(m.received_at, now())
+  SELECT m.b, m.s, m.t, st.store_epoch, m.direction, m.seq, m.msg_type, m.poss_dup, m.clordid, m.brokerorderid, m.sending_time, m.raw,
+         CASE WHEN m.direction = 'TX' THEN coalesce(m.sending_time, now()) ELSE coalesce(m.received_at, now()) END
     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::boolean[], $8::text[], $9::text[], $10::timestamptz[], $11::text[], $18::timestamptz[])
          WITH ORDINALITY AS m(b, s, t, direction, seq, msg_type, poss_dup, clordid, brokerorderid, sending_time, raw, received_at, ord)
     JOIN fix_session_state st ON st.begin_string = m.b AND st.sender_comp_id = m.s AND st.target_comp_id = m.t
@@ -212,7 +213,8 @@ SELECT 1`;
 
 const INSERT_MESSAGE = `INSERT INTO fix_messages
   (begin_string, sender_comp_id, target_comp_id, store_epoch, direction, msg_seq_num, msg_type, poss_dup, clordid, brokerorderid, sending_time, raw_fix, created_at)
-  SELECT $1, $2, $3, s.store_epoch, $4::text, $5::integer, $6::text, $7::boolean, $8::text, $9::text, $10::timestamptz, $11::text, coalesce($12::timestamptz, now())
+  SELECT $1, $2, $3, s.store_epoch, $4::text, $5::integer, $6::text, $7::boolean, $8::text, $9::text, $10::timestamptz, $11::text,
+    CASE WHEN $4::text = 'TX' THEN coalesce($10::timestamptz, now()) ELSE coalesce($12::timestamptz, now()) END
   FROM fix_session_state s WHERE s.begin_string = $1 AND s.sender_comp_id = $2 AND s.target_comp_id = $3`;
 
 /** One operation as its own statement (the path of writes that hold a reset). */
@@ -462,8 +464,8 @@ WITH m AS MATERIALIZED (
 ),
 msg AS (
   INSERT INTO fix_messages
-    (begin_string, sender_comp_id, target_comp_id, store_epoch, direction, msg_seq_num, msg_type, poss_dup, clordid, brokerorderid, sending_time, raw_fix)
-  SELECT m.b, m.s, m.t, st.store_epoch, 'TX', m.seq, m.msg_type, false, m.clordid, m.brokerorderid, m.sending_time, m.raw
+    (begin_string, sender_comp_id, target_comp_id, store_epoch, direction, msg_seq_num, msg_type, poss_dup, clordid, brokerorderid, sending_time, raw_fix, created_at)
+  SELECT m.b, m.s, m.t, st.store_epoch, 'TX', m.seq, m.msg_type, false, m.clordid, m.brokerorderid, m.sending_time, m.raw, coalesce(m.sending_time, now())
     FROM m JOIN fix_session_state st
       ON st.begin_string = m.b AND st.sender_comp_id = m.s AND st.target_comp_id = m.t AND st.creation_time = m.creation_time
    ORDER BY m.ord

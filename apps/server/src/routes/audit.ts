@@ -30,7 +30,7 @@ const FixMessagesQuery = z.strictObject({
   msgType: z.string().max(4).optional(),
   direction: z.enum(['TX', 'RX']).optional(),
   limit: z.coerce.number().int().min(1).max(100_000).optional(),
-  beforeId: z.coerce.number().int().positive().optional(),
+  beforeId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
   /** Also the simulated clients' own copies (the test-client service's sessions). */
   includeSimulated: bool,
 });
@@ -83,18 +83,17 @@ export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
     if (q.compId) where.push(`(sender_comp_id = ${p(q.compId)} OR target_comp_id = $${params.length})`);
     if (q.msgType) where.push(`msg_type = ${p(q.msgType)}`);
     if (q.direction) where.push(`direction = ${p(q.direction)}`);
-    if (q.beforeId) {
-      // The page after the message `beforeId`, in the list's order (time, then id).
-      const { rows: at } = await ctx.db.query<{ created_at: Date }>('SELECT created_at FROM fix_messages WHERE id = $1', [q.beforeId]);
-      if (at[0]) where.push(`(created_at, id) < (${p(at[0].created_at)}, ${p(q.beforeId)})`);
-      else where.push(`id < ${p(q.beforeId)}`);
-    }
-    // Newest first by the time each message crossed the wire: an inbound message's row is written once
-    // it was processed, after the replies it caused, but carries the time it arrived.
+    if (q.beforeId) where.push(`id < ${p(q.beforeId)}`);
+    // A page is the newest rows by id (the primary key: cheap at any size; beforeId pages on), listed
+    // by the time each message crossed the wire on our clock: an inbound message's row is written once
+    // it was processed, after the replies it caused, but carries the time it arrived; an outbound one
+    // carries its SendingTime. Within one millisecond an answer is listed above the message it answers.
     const { rows } = await ctx.db.query<FixMessageRow>(
-      `SELECT id, created_at, sending_time, direction, msg_type, msg_seq_num, sender_comp_id, target_comp_id, clordid, brokerorderid, poss_dup, raw_fix
-         FROM fix_messages ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-        ORDER BY created_at DESC, id DESC LIMIT ${p(q.limit ?? defaultLimit)}`,
+      `SELECT * FROM (
+         SELECT id, created_at, sending_time, direction, msg_type, msg_seq_num, sender_comp_id, target_comp_id, clordid, brokerorderid, poss_dup, raw_fix
+           FROM fix_messages ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+          ORDER BY id DESC LIMIT ${p(q.limit ?? defaultLimit)}) page
+        ORDER BY created_at DESC, direction = 'TX' DESC, id DESC`,
       params,
     );
     return rows.map((r) => ({

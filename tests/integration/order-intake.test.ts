@@ -135,6 +135,13 @@ for (const kind of TEST_DB_KINDS) {
         assert.equal(cap2.get(58), 'Order quantity 100 exceeds the maximum of 50 for C5TC');
         assert.equal(await ordersWith('CAP-1'), 1);
         assert.equal(await ordersWith('CAP-2'), 0);
+        // After a logon the node knows none of the client's ClOrdIDs: the database answers, once the
+        // client's earlier orders settled.
+        t.server.ctx.orders.clientLoggedOn('SGX_CLIENT_1');
+        const mark = client.received.length;
+        await Promise.all([client.send('D', newOrderSingle('CAP-5')), client.send('D', newOrderSingle('CAP-5', { qty: '100' })), client.send('D', newOrderSingle('CAP-1', { qty: '100' }))]);
+        await client.waitFor(() => client.received.length >= mark + 3, 'three answers');
+        assert.deepEqual(client.received.slice(mark, mark + 3).map((m) => `${m.get(11)} ${m.get(150)}/${m.get(103) ?? '-'}`), ['CAP-5 A/-', 'CAP-5 8/6', 'CAP-1 8/6']);
       } finally {
         await t.database.db.query('UPDATE client_capabilities SET max_order_qty = NULL WHERE clientconnectors_id = $1', [sgx]);
         t.server.ctx.events.emit('connector-changed', 'SGX_CLIENT_1');

@@ -151,6 +151,8 @@ export class IntakeBatcher {
     reserve?: ReserveReply,
     client: string = entry.order?.sendercompid ?? '',
   ): Promise<IntakeOutcome> {
+    const key = entry.order ? clOrdIdKey(entry.order.sendercompid, entry.order.sessionDate, entry.order.clordid) : undefined;
+    if (key !== undefined) this.unsettledKeys.set(key, (this.unsettledKeys.get(key) ?? 0) + 1);
     return new Promise((resolve, reject) => {
       this.queue.push({ entry, onCommitted, reserve, client, resolve, reject });
       if (!this.pumpScheduled && this.inFlight.size < this.maxInFlight) {
@@ -159,6 +161,32 @@ export class IntakeBatcher {
         process.nextTick(this.pump);
       }
     });
+  }
+
+  /**
+   * Whether a client already used a ClOrdID on a trading day, when that can be told without waiting:
+   * true if an order with it is stored (the planned intake's index) or still queued or in flight here;
+   * false if neither; undefined when the day's ClOrdIDs are not loaded (ask the database after the
+   * client's earlier orders settled).
+   */
+  clOrdIdTaken(sendercompid: string, sessionDate: string, clordid: string): boolean | undefined {
+    if (this.unsettledKeys.has(clOrdIdKey(sendercompid, sessionDate, clordid))) return true;
+    const used = this.planned?.index.used(sendercompid, sessionDate);
+    return used ? used.has(clordid) : undefined;
+  }
+
+  /** ClOrdIDs of orders submitted and not yet settled (queued or in flight), with their counts. */
+  private readonly unsettledKeys = new Map<string, number>();
+
+  private releaseKeys(batch: readonly Queued[]): void {
+    for (const q of batch) {
+      const o = q.entry.order;
+      if (!o) continue;
+      const key = clOrdIdKey(o.sendercompid, o.sessionDate, o.clordid);
+      const n = (this.unsettledKeys.get(key) ?? 1) - 1;
+      if (n > 0) this.unsettledKeys.set(key, n);
+      else this.unsettledKeys.delete(key);
+    }
   }
 
   /** Resolves once nothing is queued or in flight (tests, shutdown). */
@@ -175,11 +203,13 @@ export class IntakeBatcher {
       const flight: InFlight = { outboxBound: new Set() };
       this.inFlight.add(flight);
       const prior = this.settledTail;
-      const settled = this.process(batch, flight, prior).then(async (settlements) => {
-        // Outcomes reach the callers in queue order: a later batch may commit first, never settle first.
-        await prior;
-        this.apply(batch, settlements);
-      });
+      const settled = this.process(batch, flight, prior)
+        .then(async (settlements) => {
+          // Outcomes reach the callers in queue order: a later batch may commit first, never settle first.
+          await prior;
+          this.apply(batch, settlements);
+        })
+        .finally(() => this.releaseKeys(batch));
       this.settledTail = settled.then(
         () => this.finish(flight),
         (err: unknown) => {
@@ -467,4 +497,8 @@ export class IntakeBatcher {
   }
 
 
+}
+
+function clOrdIdKey(sendercompid: string, sessionDate: string, clordid: string): string {
+  return `${sendercompid}\u0001${sessionDate}\u0001${clordid}`;
 }

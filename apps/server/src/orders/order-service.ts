@@ -460,16 +460,37 @@ export class OrderService {
         ? { ordRejReason: OrdRejReason.Other, text: `Order rate limit of ${connector.maxOrdersPerSecond} orders per second exceeded` }
         : undefined;
     if (refusal) {
-      // A duplicate ClOrdID is the answer before the capabilities and the rate: once the client's earlier
-      // orders are settled, a ClOrdID already used today takes the duplicate path of the batch.
+      // A duplicate ClOrdID is the answer before the capabilities and the rate. Most of the time the
+      // batcher can tell at once (its ClOrdID index and the orders it holds); otherwise the database is
+      // asked once the client's earlier orders settled (their admission queues behind this one).
+      const duplicate = () => this.duplicateRefusal(o, connector, securities, now, sessionDate, clOrdId);
+      const taken = this.batcher.clOrdIdTaken(o.senderCompId, sessionDate, clOrdId);
+      if (taken === true) return duplicate();
+      if (taken === false) return this.refuse(o, connector, now, refusal.ordRejReason, refusal.text);
       return (async (): Promise<Admission> => {
         await (this.lastSubmitted.get(o.senderCompId) ?? SETTLED).catch(noop);
-        const { rows } = await this.db.query('SELECT 1 FROM orders WHERE sendercompid = $1 AND session_date = $2 AND clordid = $3 LIMIT 1', [o.senderCompId, sessionDate, clOrdId]);
-        if (rows.length) return this.submitOrder(o, connector, securities, now, sessionDate, clOrdId);
-        return this.refuse(o, connector, now, refusal.ordRejReason, refusal.text);
+        let used = false;
+        try {
+          const { rows } = await this.db.query('SELECT 1 FROM orders WHERE sendercompid = $1 AND session_date = $2 AND clordid = $3 LIMIT 1', [o.senderCompId, sessionDate, clOrdId]);
+          used = rows.length > 0;
+        } catch (err) {
+          // The order is refused either way; without the answer, for its own reason.
+          this.log.warn({ err, compId: o.senderCompId, clOrdId }, 'could not check a refused order for a duplicate ClOrdID');
+        }
+        return used ? duplicate() : this.refuse(o, connector, now, refusal.ordRejReason, refusal.text);
       })();
     }
     return this.submitOrder(o, connector, securities, now, sessionDate, clOrdId);
+  }
+
+  /**
+   * An order that failed its capabilities or the rate and whose ClOrdID is taken: refused as a duplicate
+   * (103=6). A possible resend (PossDupFlag) goes to the batch instead, which ignores a resend of the
+   * very order it holds and refuses anything else as a duplicate.
+   */
+  private duplicateRefusal(o: IncomingNewOrder, connector: ConnectorInfo, securities: ReadonlyMap<string, SecurityInfo>, now: Date, sessionDate: string, clOrdId: string): Admission {
+    if (o.possibleDuplicate) return this.submitOrder(o, connector, securities, now, sessionDate, clOrdId);
+    return this.refuse(o, connector, now, OrdRejReason.DuplicateOrder, IntakeText.duplicateClOrdId(clOrdId));
   }
 
   /** A checked order into the intake batch (which refuses a duplicate ClOrdID). */

@@ -112,6 +112,18 @@ describe('ServiceMonitor', () => {
     assert.equal(s.staleDuration, 26_000);
   });
 
+  it('pushes nothing once stopped (the server closing logs its clients out)', async () => {
+    const t = setup();
+    await t.monitor.refresh();
+    const before = t.sent.length;
+    t.monitor.stop();
+    t.logOn('SGX_CLIENT_1');
+    t.monitor.poke();
+    await t.monitor.refresh();
+    await new Promise((r) => setTimeout(r, 80));
+    assert.equal(t.sent.length, before);
+  });
+
   it('answers a recent list without rebuilding it, and rebuilds one that is too old', async () => {
     const t = setup();
     let probes = 0;

@@ -74,13 +74,17 @@ export class ServiceMonitor {
   }
 
   stop(): void {
+    this.stopped = true;
     clearInterval(this.timer);
     clearTimeout(this.pokeTimer);
   }
 
+  /** After stop (the server closing): nothing is rebuilt or pushed any more. */
+  private stopped = false;
+
   /** Something changed (a client logged on or off): rebuild soon, once for a burst of pokes. */
   poke(): void {
-    if (this.pokeTimer) return;
+    if (this.pokeTimer || this.stopped) return;
     this.pokeTimer = setTimeout(() => {
       this.pokeTimer = undefined;
       void this.refresh();
@@ -97,6 +101,7 @@ export class ServiceMonitor {
 
   /** Rebuilds the list and pushes what changed; one rebuild at a time (a call meanwhile gets the next). */
   refresh(): Promise<ServiceStatusEntry[]> {
+    if (this.stopped) return Promise.resolve(this.last?.services ?? []);
     if (this.running) {
       this.again = true;
       return this.running;
@@ -104,12 +109,15 @@ export class ServiceMonitor {
     this.running = (async () => {
       try {
         let services: ServiceStatusEntry[];
+        // A change during a rebuild gets one more rebuild (at most two more in a row: a stream of
+        // changes must not keep a caller waiting; the next poke or tick catches up).
+        let rounds = 0;
         do {
           this.again = false;
           services = await this.build();
           this.last = { services, at: this.now() };
-          this.pushChanges(services);
-        } while (this.again);
+          if (!this.stopped) this.pushChanges(services);
+        } while (this.again && !this.stopped && ++rounds < 3);
         return services;
       } catch (err) {
         this.log.warn({ err }, 'service status: rebuilding the list failed');
@@ -187,7 +195,7 @@ export class ServiceMonitor {
     let connectors: ReadonlyArray<{ compId: string; ourCompId: string }> = [];
     if (dbStatus !== 'down') {
       try {
-        connectors = await p.activeConnectors();
+        connectors = await withTimeout(p.activeConnectors(), DB_TIMEOUT_MS);
       } catch (err) {
         this.log.warn({ err }, 'service status: could not read the client connectors');
       }

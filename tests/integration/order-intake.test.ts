@@ -174,6 +174,25 @@ for (const kind of TEST_DB_KINDS) {
       }
     });
 
+    it("a request whose ClOrdID a new order took meanwhile cannot be confirmed: 409 with the reason, and it can still be refused", async () => {
+      const broker = await t.login('broker');
+      await client.send('D', newOrderSingle('RQ-1'));
+      const ack = await client.waitForReport('RQ-1', (m) => m.get(150) === 'A');
+      const id = ack.get(37)!;
+      assert.equal((await t.api(`/api/orders/${id}/accept`, { method: 'POST', token: broker, json: {} })).status, 200);
+      await client.send('F', [[11, 'RQ-2'], [38, '10'], [41, 'RQ-1'], [54, '1'], [55, 'C5TC'], [60, ts()]]);
+      await client.waitForReport('RQ-2', (m) => m.get(150) === '6');
+      // Known gap: the intake does not yet refuse a new order reusing a pending request's ClOrdID.
+      await client.send('D', newOrderSingle('RQ-2'));
+      await client.waitFor(() => client.received.find((m) => m.get(11) === 'RQ-2' && m.get(41) === undefined && m.msgType === '8'), 'an answer to the second RQ-2');
+      assert.equal(await ordersWith('RQ-2'), 1, 'the gap: the new order took the pending request\'s ClOrdID');
+      const confirm = await t.api(`/api/orders/${id}/cancel-request/confirm`, { method: 'POST', token: broker, json: {} });
+      assert.equal(confirm.status, 409);
+      assert.match(((await confirm.json()) as { message: string }).message, /ClOrdID RQ-2 is already used by another order of SGX_CLIENT_1 today: refuse the request/);
+      const refuse = await t.api(`/api/orders/${id}/cancel-request/refuse`, { method: 'POST', token: broker, json: { reason: 'ClOrdID reused' } });
+      assert.equal(refuse.status, 200);
+    });
+
     it('order core: the same ClOrdID twice in one burst is stored once and refused once, in order', async () => {
       const o = nos();
       const [a, b] = await Promise.all([t.server.ctx.orders.receiveNewOrder(o), t.server.ctx.orders.receiveNewOrder({ ...o })]);

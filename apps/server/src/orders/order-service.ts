@@ -916,6 +916,11 @@ export class OrderService {
         // A confirmed replace or cancel answers the request's ClOrdID; the order takes it on.
         const answered = request && event.type.endsWith('Confirm') ? request : answeredRequest;
         const ids = answered ? { clordid: answered.clordid, origclordid: answered.origclordid, keepClOrdId: false } : undefined;
+        if (ids && ids.clordid !== order.clordid) {
+          // A new order may have taken the request's ClOrdID meanwhile: the order cannot take it on.
+          const { rows: taken } = await tx.query('SELECT 1 FROM orders WHERE sendercompid = $1 AND session_date = $2 AND clordid = $3 AND id <> $4 LIMIT 1', [order.sendercompid, order.session_date, ids.clordid, order.id]);
+          if (taken.length) throw new HttpError(409, `The request's ClOrdID ${ids.clordid} is already used by another order of ${order.sendercompid} today: refuse the request`);
+        }
         const r = await this.persist(tx, order, applied.state, applied.report, connector, ids, actionType === 'ACCEPT' ? user.username : undefined);
         updated = r.updated;
         er = r.er;

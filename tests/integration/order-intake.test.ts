@@ -174,7 +174,7 @@ for (const kind of TEST_DB_KINDS) {
       }
     });
 
-    it("a request whose ClOrdID a new order took meanwhile cannot be confirmed: 409 with the reason, and it can still be refused", async () => {
+    it("a new order may not take the ClOrdID of the client's cancel request of the same day: refused 103=6, and the request confirms", async () => {
       const broker = await t.login('broker');
       await client.send('D', newOrderSingle('RQ-1'));
       const ack = await client.waitForReport('RQ-1', (m) => m.get(150) === 'A');
@@ -182,15 +182,22 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal((await t.api(`/api/orders/${id}/accept`, { method: 'POST', token: broker, json: {} })).status, 200);
       await client.send('F', [[11, 'RQ-2'], [38, '10'], [41, 'RQ-1'], [54, '1'], [55, 'C5TC'], [60, ts()]]);
       await client.waitForReport('RQ-2', (m) => m.get(150) === '6');
-      // Known gap: the intake does not yet refuse a new order reusing a pending request's ClOrdID.
+      // Right behind the request (the node knows its ClOrdID), and again after a logon (the index reloads
+      // from the database, requests included).
       await client.send('D', newOrderSingle('RQ-2'));
-      await client.waitFor(() => client.received.find((m) => m.get(11) === 'RQ-2' && m.get(41) === undefined && m.msgType === '8'), 'an answer to the second RQ-2');
-      assert.equal(await ordersWith('RQ-2'), 1, 'the gap: the new order took the pending request\'s ClOrdID');
+      const refused = await client.waitForReport('RQ-2', (m) => m.get(150) === '8');
+      assert.equal(`${refused.get(39)}/${refused.get(103)}`, '8/6');
+      assert.equal(refused.get(58), 'Duplicate ClOrdID RQ-2');
+      t.server.ctx.orders.clientLoggedOn('SGX_CLIENT_1');
+      const mark = client.received.length;
+      await client.send('D', newOrderSingle('RQ-2', { qty: '3' }));
+      const again = await client.waitFor(() => client.received.slice(mark).find((m) => m.get(11) === 'RQ-2' && m.get(150) === '8'), 'the second refusal');
+      assert.equal(again.get(103), '6');
+      assert.equal(await ordersWith('RQ-2'), 0);
       const confirm = await t.api(`/api/orders/${id}/cancel-request/confirm`, { method: 'POST', token: broker, json: {} });
-      assert.equal(confirm.status, 409);
-      assert.match(((await confirm.json()) as { message: string }).message, /ClOrdID RQ-2 is already used by another order of SGX_CLIENT_1 today: refuse the request/);
-      const refuse = await t.api(`/api/orders/${id}/cancel-request/refuse`, { method: 'POST', token: broker, json: { reason: 'ClOrdID reused' } });
-      assert.equal(refuse.status, 200);
+      assert.equal(confirm.status, 200, await confirm.text());
+      const canceled = await client.waitForReport('RQ-2', (m) => m.get(150) === '4');
+      assert.equal(canceled.get(41), 'RQ-1');
     });
 
     it('order core: the same ClOrdID twice in one burst is stored once and refused once, in order', async () => {

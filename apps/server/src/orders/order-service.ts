@@ -742,6 +742,9 @@ export class OrderService {
     }
     this.outbox.enqueueExecReport(r.senderCompId, result.order.client_connector_id, result.er, result.order, result.legs);
     this.publish.orderChanged(result.order.id, result.er, null);
+    // The request's ClOrdID is used today: a new order may not take it (the client's next messages are
+    // handed on only after this one's processing).
+    if (connector) this.batcher.noteUsedClOrdId(r.senderCompId, tradingDay(this.now(), connector.timezone), r.clOrdId);
   }
 
   /**

@@ -156,8 +156,14 @@ export class ClOrdIdIndex {
     if (!p) {
       const generation = this.generation;
       p = (async () => {
+        // The orders' ClOrdIDs and those of the client's cancel/replace requests received that trading day
+        // (in its connector's time zone): a ClOrdID is used once a day, whatever message carried it.
         const { rows } = await this.db.query<{ clordid: string }>(
-          'SELECT clordid FROM orders WHERE sendercompid = $1 AND session_date = $2',
+          `SELECT clordid FROM orders WHERE sendercompid = $1 AND session_date = $2
+           UNION ALL
+           SELECT r.clordid FROM order_requests r JOIN orders o ON o.id = r.order_id JOIN client_connectors c ON c.id = o.client_connector_id
+            WHERE o.sendercompid = $1 AND r.created_at >= $2::date - 1 AND r.created_at < $2::date + 2
+              AND (r.created_at AT TIME ZONE c.timezone)::date = $2::date`,
           [sendercompid, sessionDate],
           { name: 'intake_clordids_of_day' },
         );

@@ -376,7 +376,15 @@ ins AS (
                       leavesqty, avgpx, transacttime)
   SELECT brokerorderid, clordid, connector_id, sendercompid, targetcompid, session_date, msg_type, symbol, security_type, maturity_month_year,
          side, ordtype, price, orderqty, timeinforce, exchange, currency, account, text, 'A', 0, orderqty, 0, transacttime
-    FROM input WHERE is_order ORDER BY ord
+    FROM input i
+   WHERE i.is_order
+     -- A ClOrdID one of the client's cancel/replace requests carried that trading day is taken too.
+     AND NOT EXISTS (
+       SELECT 1 FROM order_requests r JOIN orders o ON o.id = r.order_id JOIN client_connectors c ON c.id = o.client_connector_id
+        WHERE o.sendercompid = i.sendercompid AND r.clordid = i.clordid
+          AND r.created_at >= i.session_date - 1 AND r.created_at < i.session_date + 2
+          AND (r.created_at AT TIME ZONE c.timezone)::date = i.session_date)
+   ORDER BY i.ord
   ON CONFLICT (sendercompid, session_date, clordid) DO NOTHING
   RETURNING *
 ),

@@ -58,6 +58,8 @@ interface Queued {
   readonly reserve: ReserveReply | undefined;
   /** The client the entry's reply goes to (its SenderCompID). */
   readonly client: string;
+  /** An order's (client, trading day, ClOrdID), made once: its batch and the unsettled set use it. */
+  readonly key: string | undefined;
   readonly resolve: (outcome: IntakeOutcome) => void;
   readonly reject: (err: unknown) => void;
 }
@@ -154,7 +156,7 @@ export class IntakeBatcher {
     const key = entry.order ? clOrdIdKey(entry.order.sendercompid, entry.order.sessionDate, entry.order.clordid) : undefined;
     if (key !== undefined) this.unsettledKeys.set(key, (this.unsettledKeys.get(key) ?? 0) + 1);
     return new Promise((resolve, reject) => {
-      this.queue.push({ entry, onCommitted, reserve, client, resolve, reject });
+      this.queue.push({ entry, onCommitted, reserve, client, key, resolve, reject });
       if (!this.pumpScheduled && this.inFlight.size < this.maxInFlight) {
         this.pumpScheduled = true;
         // After the current tick: orders that arrived together share a commit.
@@ -179,10 +181,8 @@ export class IntakeBatcher {
   private readonly unsettledKeys = new Map<string, number>();
 
   private releaseKeys(batch: readonly Queued[]): void {
-    for (const q of batch) {
-      const o = q.entry.order;
-      if (!o) continue;
-      const key = clOrdIdKey(o.sendercompid, o.sessionDate, o.clordid);
+    for (const { key } of batch) {
+      if (key === undefined) continue;
       const n = (this.unsettledKeys.get(key) ?? 1) - 1;
       if (n > 0) this.unsettledKeys.set(key, n);
       else this.unsettledKeys.delete(key);
@@ -302,9 +302,8 @@ export class IntakeBatcher {
     const keys = new Set<string>();
     let n = 0;
     while (n < this.queue.length && n < this.maxBatch) {
-      const o = this.queue[n]!.entry.order;
-      if (o) {
-        const key = `${o.sendercompid}\u0001${o.sessionDate}\u0001${o.clordid}`;
+      const key = this.queue[n]!.key;
+      if (key !== undefined) {
         if (keys.has(key)) break;
         keys.add(key);
       }

@@ -1,5 +1,5 @@
 import {
-  clordidExists,
+  clordidUsedOnDay,
   decideOrderRequest,
   findOrderByClOrdId,
   findSecurity,
@@ -167,17 +167,6 @@ function loadCapabilities(q: Queryable, connectorId: number): Promise<ClientCapa
     .then(({ rows }) =>
       rows.map((r) => ({ securitySymbol: r.symbol, exchange: r.exchange, isEnabled: r.is_enabled, canBuy: r.can_buy, canSell: r.can_sell, minOrderQty: r.min_order_qty, maxOrderQty: r.max_order_qty })),
     );
-}
-
-/** Whether a ClOrdID is already used that day by the client, on an order or on a cancel/replace request. */
-async function requestClOrdIdTaken(q: Queryable, sendercompid: string, sessionDate: string, clordid: string): Promise<boolean> {
-  if (await clordidExists(q, sendercompid, sessionDate, clordid)) return true;
-  const { rows } = await q.query(
-    `SELECT 1 FROM order_requests r JOIN orders o ON o.id = r.order_id
-      WHERE o.sendercompid = $1 AND r.clordid = $2 AND r.created_at >= $3::date - 1 LIMIT 1`,
-    [sendercompid, clordid, sessionDate],
-  );
-  return rows.length > 0;
 }
 
 /** The client's trading day in its connector's time zone: ClOrdIDs are unique per day. */
@@ -378,9 +367,6 @@ export class OrderService {
     return admitted.then((a) => a.committed);
   }
 
-  /** Per client: the commit of its latest order handed to the intake batcher (settled in queue order). */
-  private readonly lastSubmitted = new Map<string, Promise<unknown>>();
-
   /** Per client: the admission of its latest order (validation up to the batcher's queue). */
   private readonly intakeTails = new Map<string, Promise<void>>();
 
@@ -437,9 +423,6 @@ export class OrderService {
     const now = this.now();
     const sessionDate = tradingDay(now, connector.timezone);
     const clOrdId = o.clOrdId?.trim() ?? '';
-    // The duplicate ClOrdID check is the batch's (its ClOrdID index, or the unique-key insert): a
-    // read here could not see the orders still queued or in flight. A duplicate is refused after the
-    // other checks.
     // The checks of the issue's order: the order's own terms, then (the batch's) duplicate ClOrdID, then
     // the client's capabilities, then its rate.
     const ctx = {
@@ -461,18 +444,17 @@ export class OrderService {
         : undefined;
     if (refusal) {
       // A duplicate ClOrdID is the answer before the capabilities and the rate. Most of the time the
-      // batcher can tell at once (its ClOrdID index and the orders it holds); otherwise the database is
-      // asked once the client's earlier orders settled (their admission queues behind this one).
+      // batcher can tell at once (its ClOrdID index and the orders it holds). Otherwise the database is
+      // asked: every order of the client the batcher does not hold is committed, and the client's later
+      // orders are admitted after this one.
       const duplicate = () => this.duplicateRefusal(o, connector, securities, now, sessionDate, clOrdId);
       const taken = this.batcher.clOrdIdTaken(o.senderCompId, sessionDate, clOrdId);
       if (taken === true) return duplicate();
       if (taken === false) return this.refuse(o, connector, now, refusal.ordRejReason, refusal.text);
       return (async (): Promise<Admission> => {
-        await (this.lastSubmitted.get(o.senderCompId) ?? SETTLED).catch(noop);
         let used = false;
         try {
-          const { rows } = await this.db.query('SELECT 1 FROM orders WHERE sendercompid = $1 AND session_date = $2 AND clordid = $3 LIMIT 1', [o.senderCompId, sessionDate, clOrdId]);
-          used = rows.length > 0;
+          used = await clordidUsedOnDay(this.db, o.senderCompId, sessionDate, clOrdId);
         } catch (err) {
           // The order is refused either way; without the answer, for its own reason.
           this.log.warn({ err, compId: o.senderCompId, clOrdId }, 'could not check a refused order for a duplicate ClOrdID');
@@ -548,7 +530,6 @@ export class OrderService {
       }),
       o.senderCompId,
     );
-    this.lastSubmitted.set(o.senderCompId, committed);
     return { committed: committed.then(() => result) };
   }
 
@@ -652,7 +633,6 @@ export class OrderService {
       }),
       o.senderCompId,
     );
-    this.lastSubmitted.set(o.senderCompId, committed);
     return { committed: committed.then((): IntakeResult => ({ accepted: false, text })) };
   }
 
@@ -704,7 +684,7 @@ export class OrderService {
         return { kind: 'reject' as const, rej, order, reason, text, ordstatus: order.ordstatus };
       };
       // ClOrdIDs are unique per client and day, requests included (CxlRejReason 6: Duplicate ClOrdID).
-      if (!r.clOrdId || (await requestClOrdIdTaken(tx, r.senderCompId, order.session_date, r.clOrdId))) {
+      if (!r.clOrdId || (await clordidUsedOnDay(tx, r.senderCompId, order.session_date, r.clOrdId))) {
         return refuse(6, r.clOrdId ? `Duplicate ClOrdID ${r.clOrdId}` : 'ClOrdID (11) is required');
       }
       if (r.kind === 'G') {
@@ -980,7 +960,7 @@ export class OrderService {
       if (!order) throw new HttpError(404, `Order ${ref} not found`);
       if (order.msg_type !== 'AB') throw new HttpError(400, 'legIndex applies to multileg orders only', 'legIndex');
       if (!['0', '1', '6', 'E'].includes(order.ordstatus)) throw new HttpError(409, `Cannot fill an order that is ${order.ordstatus === 'A' ? 'awaiting acceptance' : 'closed'}`);
-      if ((await this.loadState(tx, order)).awaitingAcceptance) throw new HttpError(409, 'Order must be accepted before it can be filled');
+      if (isAwaitingAcceptance(order)) throw new HttpError(409, 'Order must be accepted before it can be filled');
       const spreadFills = await orderFillTotals(tx, order.id, null);
       if (!Decimal.from(spreadFills.qty).isZero()) throw new HttpError(409, 'This multileg order is being filled at the spread price; fill it without legIndex');
       const legs = await this.legs(order.id, tx);

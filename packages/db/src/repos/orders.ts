@@ -159,12 +159,25 @@ export async function nextExecIds(db: Queryable, prefix: string, count: number):
 }
 
 /** Whether this client already used the ClOrdID on this trading day. */
-export async function clordidExists(db: Queryable, sendercompid: string, sessionDate: string, clordid: string): Promise<boolean> {
+/**
+ * SQL: whether client `sender` sent ClOrdID `clordid` on trading day `day` (a date) in a cancel/replace
+ * request; the request's day is taken in its connector's time zone. The arguments are SQL expressions.
+ */
+export function requestClOrdIdOnDaySql(sender: string, clordid: string, day: string): string {
+  return `EXISTS (SELECT 1 FROM order_requests r JOIN orders ro ON ro.id = r.order_id JOIN client_connectors rc ON rc.id = ro.client_connector_id
+                   WHERE ro.sendercompid = ${sender} AND r.clordid = ${clordid}
+                     AND r.created_at >= ${day} - 1 AND r.created_at < ${day} + 2
+                     AND (r.created_at AT TIME ZONE rc.timezone)::date = ${day})`;
+}
+
+/** Whether a client already used a ClOrdID on a trading day, on an order or on a cancel/replace request. */
+export async function clordidUsedOnDay(db: Queryable, sendercompid: string, sessionDate: string, clordid: string): Promise<boolean> {
   const { rows } = await db.query(
-    'SELECT 1 FROM orders WHERE sendercompid = $1 AND session_date = $2 AND clordid = $3 LIMIT 1',
+    `SELECT EXISTS (SELECT 1 FROM orders WHERE sendercompid = $1 AND session_date = $2::date AND clordid = $3)
+            OR ${requestClOrdIdOnDaySql('$1', '$3', '$2::date')} AS used`,
     [sendercompid, sessionDate, clordid],
   );
-  return rows.length > 0;
+  return rows[0]?.used === true;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -379,11 +392,7 @@ ins AS (
     FROM input i
    WHERE i.is_order
      -- A ClOrdID one of the client's cancel/replace requests carried that trading day is taken too.
-     AND NOT EXISTS (
-       SELECT 1 FROM order_requests r JOIN orders o ON o.id = r.order_id JOIN client_connectors c ON c.id = o.client_connector_id
-        WHERE o.sendercompid = i.sendercompid AND r.clordid = i.clordid
-          AND r.created_at >= i.session_date - 1 AND r.created_at < i.session_date + 2
-          AND (r.created_at AT TIME ZONE c.timezone)::date = i.session_date)
+     AND NOT ${requestClOrdIdOnDaySql('i.sendercompid', 'i.clordid', 'i.session_date')}
    ORDER BY i.ord
   ON CONFLICT (sendercompid, session_date, clordid) DO NOTHING
   RETURNING *

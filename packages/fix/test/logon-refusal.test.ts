@@ -1,8 +1,10 @@
-// A refused logon gets a Logout with the reason, then a disconnect, and changes no sequence number:
-// a known session (it logged on before, so the acceptor holds its store) refused by the authenticator
-// (inactive, bad password, source IP, schedule), by the application (RejectLogon) or for an invalid
-// Logon, over real sockets. After every refusal the stored numbers are what they were, and the last
-// logon carries on from them.
+// A refused logon changes no sequence number, over real sockets, for a known session (it logged on
+// before, so the acceptor holds its store). Until the peer is authenticated (source address,
+// credentials) and for an invalid Logon, the connection is closed with nothing sent; an authenticated
+// peer refused for its connector's state (inactive, schedule), by the application (RejectLogon) or for
+// a MsgSeqNum too low gets a Logout with the reason. A second Logon while the session is logged on is
+// disconnected with nothing sent and the live session carries on. After every refusal the stored
+// numbers are what they were, and the last logon carries on from them.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Acceptor } from '../src/engine/acceptor';
@@ -85,6 +87,19 @@ describe('a refused logon of a known session changes no sequence number', () => 
     await expectNumbersUnchanged(where);
   }
 
+  async function silentlyDropped(where: string, logon: string): Promise<void> {
+    const client = await TestClient.open(acceptor.port);
+    try {
+      client.send(frame(expand(logon, clock)));
+      const got = await client.next(3000);
+      assert.equal(got, undefined, `${where}: nothing is sent`);
+      assert.ok(client.closed, `${where}: the connection is closed`);
+    } finally {
+      client.close();
+    }
+    await expectNumbersUnchanged(where);
+  }
+
   it('inactive', async () => {
     config = { ...GOOD, active: false };
     await refused('inactive', LOGON(3), 'Session CLIENT1 is not active');
@@ -92,12 +107,12 @@ describe('a refused logon of a known session changes no sequence number', () => 
 
   it('bad password', async () => {
     config = GOOD;
-    await refused('bad password', LOGON(3, '|553=u1|554=wrong'), 'Invalid username or password');
+    await silentlyDropped('bad password', LOGON(3, '|553=u1|554=wrong'));
   });
 
   it('source IP not allowed', async () => {
     config = { ...GOOD, allowedSourceIps: ['10.0.0.0/8'] };
-    await refused('source IP', LOGON(3), 'Connection from 127.0.0.1 not allowed');
+    await silentlyDropped('source IP', LOGON(3));
   });
 
   it('outside schedule', async () => {
@@ -116,11 +131,47 @@ describe('a refused logon of a known session changes no sequence number', () => 
     }
   });
 
-  it('an invalid Logon (HeartBtInt missing, bad SendingTime, MsgSeqNum too low)', async () => {
+  it('an invalid Logon (HeartBtInt missing, bad SendingTime, wrong BeginString) is dropped with nothing sent', async () => {
     config = GOOD;
-    await refused('no HeartBtInt', '8=FIX.4.4|35=A|34=3|49=CLIENT1|52=<TIME>|56=BROKER|98=0|553=u1|554=secret', 'Invalid Logon: Required tag missing (108)');
-    await refused('stale SendingTime', LOGON(3).replace('<TIME>', '<TIME-600>'), 'SendingTime accuracy problem');
+    await silentlyDropped('no HeartBtInt', '8=FIX.4.4|35=A|34=3|49=CLIENT1|52=<TIME>|56=BROKER|98=0|553=u1|554=secret');
+    await silentlyDropped('stale SendingTime', LOGON(3).replace('<TIME>', '<TIME-600>'));
+    await silentlyDropped('wrong BeginString', LOGON(3).replace('FIX.4.4', 'FIX.4.2'));
+  });
+
+  it('a valid Logon with MsgSeqNum too low gets a Logout with the reason', async () => {
+    config = GOOD;
     await refused('MsgSeqNum too low', LOGON(2), 'MsgSeqNum too low, expecting 3 but received 2');
+  });
+
+  it('a second Logon while logged on is dropped with nothing sent; the live session carries on', async () => {
+    config = GOOD;
+    const live = await TestClient.open(acceptor.port);
+    try {
+      live.send(frame(expand(LOGON(3), clock)));
+      assertMessage((await live.next(3000))!, expand('8=FIX.4.4|35=A|34=3|49=BROKER|52=<TIME>|56=CLIENT1|98=0|108=30', clock), 'live logon');
+      const intruder = await TestClient.open(acceptor.port);
+      try {
+        intruder.send(frame(expand(LOGON(1), clock)));
+        assert.equal(await intruder.next(3000), undefined, 'nothing is sent to the second connection');
+        assert.ok(intruder.closed, 'the second connection is closed');
+      } finally {
+        intruder.close();
+      }
+      // The live session's numbers are untouched: its next exchange uses 4 both ways.
+      live.send(frame(expand('8=FIX.4.4|35=1|34=4|49=CLIENT1|52=<TIME>|56=BROKER|112=T2', clock)));
+      assertMessage((await live.next(3000))!, expand('8=FIX.4.4|35=0|34=4|49=BROKER|52=<TIME>|56=CLIENT1|112=T2', clock), 'live heartbeat');
+      // Back to where the other cases expect it: log out (5 both ways), then reset the numbers to 3.
+      live.send(frame(expand('8=FIX.4.4|35=5|34=5|49=CLIENT1|52=<TIME>|56=BROKER', clock)));
+      assertMessage((await live.next(3000))!, expand('8=FIX.4.4|35=5|34=5|49=BROKER|52=<TIME>|56=CLIENT1', clock), 'logout answered');
+    } finally {
+      live.close();
+    }
+    const session = acceptor.session(ID)!;
+    const until = Date.now() + 3000;
+    while (session.isConnected && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+    await acceptor.setNextSenderMsgSeqNum(ID, 3);
+    await acceptor.setNextTargetMsgSeqNum(ID, 3);
+    await expectNumbersUnchanged('after the live session');
   });
 
   it('after all of them the next logon carries on from the stored numbers', async () => {
@@ -170,12 +221,12 @@ describe('a configured counterparty refused before the acceptor saw it since its
       await s.idle();
       const stored = await s.store.sequenceState();
       assert.deepEqual([stored.nextSenderMsgSeqNum, stored.nextTargetMsgSeqNum], [7, 4], 'no number consumed');
-      // An unknown pair opens nothing.
+      // An unknown pair opens nothing and is told nothing.
       const stranger = await TestClient.open(acceptor.port);
       try {
         stranger.send(frame(expand(LOGON(1).replace('49=CLIENT1', '49=NOBODY'), clock)));
-        const answer = await stranger.next(3000);
-        assert.match(answer ?? '', /35=5\x01/);
+        assert.equal(await stranger.next(3000), undefined);
+        assert.ok(stranger.closed);
       } finally {
         stranger.close();
       }

@@ -62,8 +62,9 @@ function garble(valid: string, random: () => number): { kind: string; bytes: str
       return { kind: 'wrong BodyLength', bytes: `${text}10=${checksum(text)}\x01` };
     }
     case 2:
-      // Cut short: the rest never comes, the next message must still get through.
-      return { kind: 'truncated', bytes: valid.slice(0, bodyLengthEnd + 1 + Math.floor(random() * (trailerAt - bodyLengthEnd - 1))) };
+      // Cut short, and the next message sent right behind it: as at QuickFIX the frame ends at that
+      // message's CheckSum, so both are garbled; the message after them must still get through.
+      return { kind: 'truncated', bytes: valid.slice(0, bodyLengthEnd + 1 + Math.floor(random() * (trailerAt - bodyLengthEnd - 1))) + valid };
     default: {
       const text = `${valid.slice(0, bodyLengthAt)}${99_999_999}${valid.slice(bodyLengthEnd, trailerAt)}`;
       return { kind: 'huge BodyLength', bytes: `${text}10=${checksum(text)}\x01` };

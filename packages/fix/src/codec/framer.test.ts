@@ -90,29 +90,37 @@ describe('FixFramer', () => {
     assert.deepEqual(kinds(frames), ['garbled', 'message:2']);
   });
 
-  it('does not let a too-large BodyLength swallow the messages behind it', () => {
-    const body = `${header('D', 1)}11=X|`;
-    const bad = fixMessage(body, { bodyLength: 5000 });
+  it('ends a too-large BodyLength frame at the first CheckSum after its declared end, as QuickFIX does', () => {
+    const bad = fixMessage(`${header('D', 1)}11=X|`, { bodyLength: 90 });
+    // The declared body reaches into the heartbeat: the frame ends at that heartbeat's CheckSum.
+    const frames = new FixFramer().push(Buffer.concat([bad, heartbeat(2), heartbeat(3)]));
+    assert.deepEqual(kinds(frames), ['garbled', 'message:3']);
+    assert.match((frames[0] as { reason: string }).reason, /does not match the CheckSum/);
+  });
+
+  it('waits for the CheckSum after a too-large BodyLength across chunks, then goes on', () => {
+    const bad = fixMessage(`${header('D', 1)}11=X|`, { bodyLength: 900 });
     const framer = new FixFramer();
-    // Only a few hundred bytes follow, far less than the claimed 5000.
-    const frames = framer.push(Buffer.concat([bad, heartbeat(2), order(3)]));
-    assert.deepEqual(kinds(frames), ['garbled', 'message:2', 'message:3']);
-    assert.match((frames[0] as { reason: string }).reason, /larger than the message/);
+    const padding = Buffer.alloc(900, 0x41);
+    const stream = Buffer.concat([bad, heartbeat(2), padding, heartbeat(3), heartbeat(4)]);
+    const frames: Frame[] = [];
+    for (let i = 0; i < stream.length; i += 7) frames.push(...framer.push(stream.subarray(i, i + 7)));
+    assert.deepEqual(kinds(frames), ['garbled', 'message:4']);
+  });
+
+  it('gives up on a frame with no CheckSum within the size limit and rescans it', () => {
+    const framer = new FixFramer({ maxMessageSize: 1024 });
+    const bad = Buffer.from(`8=FIX.4.4\x019=900\x0135=D\x01${'A'.repeat(1100)}`, 'latin1');
+    const frames = framer.push(Buffer.concat([bad, heartbeat(2)]));
+    assert.deepEqual(kinds(frames), ['garbled', 'message:2']);
+    assert.match((frames[0] as { reason: string }).reason, /no CheckSum/);
     assert.equal(framer.bufferedBytes, 0);
   });
 
-  it('detects a too-large BodyLength even when the rest arrives in later chunks', () => {
-    const bad = fixMessage(`${header('D', 1)}11=X|`, { bodyLength: 900 });
-    const framer = new FixFramer();
-    const stream = Buffer.concat([bad, heartbeat(2)]);
-    const frames: Frame[] = [];
-    for (let i = 0; i < stream.length; i += 7) frames.push(...framer.push(stream.subarray(i, i + 7)));
-    assert.deepEqual(kinds(frames), ['garbled', 'message:2']);
-  });
-
-  it('does not wait for a too-large BodyLength when the CheckSum is wrong too but a message follows', () => {
-    const bad = fixMessage(`${header('D', 1)}11=X|`, { bodyLength: 2000, checksum: '001' });
-    const frames = new FixFramer().push(Buffer.concat([bad, heartbeat(2)]));
+  it('ends a frame with a malformed CheckSum at that CheckSum (QuickFIX 2d)', () => {
+    const body = `${header('0', 1)}`;
+    const raw = pipes(fixMessage(body)).replace(/10=\d{3}\|$/, '10=0|');
+    const frames = new FixFramer().push(Buffer.concat([Buffer.from(raw.replaceAll('|', '\x01'), 'latin1'), heartbeat(2)]));
     assert.deepEqual(kinds(frames), ['garbled', 'message:2']);
   });
 
@@ -154,12 +162,15 @@ describe('FixFramer', () => {
     assert.equal(frames[1]!.kind, 'message');
   });
 
-  it('finds a message that starts right after the "8=" of a garbled one', () => {
-    // The corrupted frame's bytes are rescanned from just after its start.
+  it('rescans a frame broken before its BodyLength from just after its "8="', () => {
     const good = heartbeat(2);
-    const stream = Buffer.concat([Buffer.from('8=FIX.4.4\x019=40\x0135=0\x01', 'latin1'), good]);
-    const frames = new FixFramer().push(stream);
-    assert.deepEqual(kinds(frames).at(-1), 'message:2');
+    const stream = Buffer.concat([Buffer.from('8=FIX.4.4\x019=4x', 'latin1'), good]);
+    assert.deepEqual(kinds(new FixFramer().push(stream)), ['garbled', 'message:2']);
+  });
+
+  it('takes a frame whose BodyLength was read up to the next CheckSum, the message there with it (QuickFIX)', () => {
+    const stream = Buffer.concat([Buffer.from('8=FIX.4.4\x019=40\x0135=0\x01', 'latin1'), heartbeat(2), heartbeat(3)]);
+    assert.deepEqual(kinds(new FixFramer().push(stream)), ['garbled', 'message:3']);
   });
 
   it('keeps DATA fields containing SOH intact', () => {

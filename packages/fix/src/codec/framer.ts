@@ -1,7 +1,10 @@
-// Cuts a TCP byte stream into FIX messages. The frame is trusted only when BeginString, BodyLength
-// and CheckSum all agree; anything else is reported as garbled so the session can ignore it
-// (no Reject, no sequence number consumed) and scanning resumes right after the bad frame's
-// "8=" — so a corrupt or hostile frame can never swallow the valid message behind it.
+// Cuts a TCP byte stream into FIX messages, with QuickFIX's rule for where a frame ends: BodyLength
+// says where CheckSum starts, and the frame ends at the first "<SOH>10=...<SOH>" from there on. The
+// frame is trusted only when BeginString, BodyLength and CheckSum all agree; anything else is
+// reported as garbled so the session can ignore it (no Reject, no sequence number consumed) and
+// scanning resumes after it. So a too-long BodyLength swallows the message it reaches into, exactly
+// as at a QuickFIX peer, and the session's gap detection asks for it again. A frame broken before its
+// BodyLength is readable, or one that would exceed maxMessageSize, is skipped from just after its "8=".
 
 const SOH = 0x01;
 const MAX_BEGIN_STRING = 16;
@@ -9,6 +12,7 @@ const MAX_BODY_LENGTH_DIGITS = 9;
 /** "10=" + three digits + SOH. */
 const TRAILER_LENGTH = 7;
 const START = Buffer.from('8=FIX', 'latin1');
+const TRAILER_START = Buffer.from('\x0110=', 'latin1');
 /** The pending bytes when there are none; zero-length, so sharing it is safe. */
 const EMPTY = Buffer.alloc(0);
 
@@ -42,11 +46,6 @@ export class FixFramer {
   private readonly beginStringBytes: Buffer;
   /** Unconsumed bytes; always either empty, a partial "8=FIX" prefix, or starting at a message's "8=". */
   private pending: Buffer = EMPTY;
-  // Early-end scan state for an incomplete frame, relative to its first byte (see scanForEarlyEnd):
-  // prefix[i] is the byte sum of the frame's first i bytes, known up to prefixLength.
-  private scanPos = 0;
-  private prefix: Uint32Array | undefined;
-  private prefixLength = 0;
   private discarded = 0;
 
   constructor(options: FramerOptions = {}) {
@@ -70,7 +69,6 @@ export class FixFramer {
   /** Forget any partial message (on disconnect). */
   reset(): void {
     this.pending = EMPTY;
-    this.resetScan();
   }
 
   /** Feeds one chunk from the socket; returns the frames it completed, in stream order. */
@@ -80,47 +78,40 @@ export class FixFramer {
     if (this.pending.length === 0) data = chunk;
     else if (chunk.length === 0) data = this.pending;
     else data = Buffer.concat([this.pending, chunk]);
-    const keepScan = this.pending.length > 0;
     this.pending = EMPTY;
-    this.scan(data, frames, keepScan);
+    this.scan(data, frames);
     return frames;
   }
 
-  private scan(data: Buffer, frames: Frame[], resumeScan: boolean): void {
+  private scan(data: Buffer, frames: Frame[]): void {
     const len = data.length;
     let pos = 0;
-    let firstFrame = resumeScan;
     for (;;) {
       const start = this.findStart(data, pos);
       if (start < 0) {
         // Keep a tail that could be the beginning of "8=FIX" split across chunks.
         const keep = partialStartLength(data, pos);
         this.discarded += len - pos - keep;
-        this.savePending(data, len - keep, false);
+        this.savePending(data, len - keep);
         return;
       }
-      if (start > pos) {
-        this.discarded += start - pos;
-        firstFrame = false;
-      }
+      if (start > pos) this.discarded += start - pos;
 
       // 8=<BeginString><SOH>
       let i = start + 2;
       const bsLimit = Math.min(len, i + MAX_BEGIN_STRING + 1);
       while (i < bsLimit && data[i] !== SOH) i++;
-      if (i >= len) return this.savePending(data, start, firstFrame);
+      if (i >= len) return this.savePending(data, start);
       if (data[i] !== SOH) {
         pos = this.garbled(data, frames, start, i, 'BeginString too long or not terminated');
-        firstFrame = false;
         continue;
       }
       const bsEnd = i;
       // 9=<digits><SOH>
       i++;
-      if (i + 1 >= len) return this.savePending(data, start, firstFrame);
+      if (i + 1 >= len) return this.savePending(data, start);
       if (data[i] !== 0x39 || data[i + 1] !== 0x3d) {
         pos = this.garbled(data, frames, start, i, 'BodyLength (9) must be the second field');
-        firstFrame = false;
         continue;
       }
       i += 2;
@@ -133,10 +124,9 @@ export class FixFramer {
         digits++;
         i++;
       }
-      if (i >= len) return this.savePending(data, start, firstFrame);
+      if (i >= len) return this.savePending(data, start);
       if (data[i] !== SOH || digits === 0 || digits > MAX_BODY_LENGTH_DIGITS) {
         pos = this.garbled(data, frames, start, i, 'BodyLength (9) is not a number');
-        firstFrame = false;
         continue;
       }
       const bodyStart = i + 1;
@@ -144,39 +134,32 @@ export class FixFramer {
       const end = checksumStart + TRAILER_LENGTH;
       if (end - start > this.maxMessageSize) {
         pos = this.garbled(data, frames, start, bodyStart, `BodyLength ${bodyLength} exceeds the ${this.maxMessageSize}-byte limit`);
-        firstFrame = false;
         continue;
       }
-      if (end > len) {
-        // Incomplete. Before waiting for more bytes, make sure the frame has not in fact already
-        // ended (a BodyLength larger than the real body would otherwise hold every following
-        // message hostage until enough bytes arrive).
-        if (this.scanForEarlyEnd(data.subarray(start), bodyStart - start, end - start, firstFrame && start === 0)) {
-          pos = this.garbled(data, frames, start, len, 'BodyLength (9) larger than the message');
-          firstFrame = false;
+      // The usual case: <SOH>10=ddd<SOH> exactly where BodyLength says.
+      const trailerInPlace =
+        end <= len &&
+        data[checksumStart - 1] === SOH &&
+        data[checksumStart] === 0x31 &&
+        data[checksumStart + 1] === 0x30 &&
+        data[checksumStart + 2] === 0x3d &&
+        data[end - 1] === SOH;
+      if (!trailerInPlace) {
+        // The frame ends at the first "<SOH>10=...<SOH>" from the declared CheckSum on (QuickFIX).
+        const frameEnd = trailerEnd(data, checksumStart - 1);
+        if (frameEnd < 0 || frameEnd - start > this.maxMessageSize) {
+          if (len - start <= this.maxMessageSize && frameEnd < 0) return this.savePending(data, start);
+          pos = this.garbled(data, frames, start, bodyStart, `no CheckSum (10) within the ${this.maxMessageSize}-byte limit`);
           continue;
         }
-        this.pending = data.subarray(start);
-        return;
-      }
-      // <SOH>10=ddd<SOH> exactly where BodyLength says.
-      if (
-        data[checksumStart - 1] !== SOH ||
-        data[checksumStart] !== 0x31 ||
-        data[checksumStart + 1] !== 0x30 ||
-        data[checksumStart + 2] !== 0x3d ||
-        data[end - 1] !== SOH
-      ) {
-        pos = this.garbled(data, frames, start, end, 'BodyLength (9) does not match the CheckSum (10) position');
-        firstFrame = false;
+        pos = this.garbled(data, frames, start, frameEnd, 'BodyLength (9) does not match the CheckSum (10) position', frameEnd);
         continue;
       }
       const d0 = data[checksumStart + 3]! - 0x30;
       const d1 = data[checksumStart + 4]! - 0x30;
       const d2 = data[checksumStart + 5]! - 0x30;
       if (d0 < 0 || d0 > 9 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9) {
-        pos = this.garbled(data, frames, start, end, 'CheckSum (10) is not three digits');
-        firstFrame = false;
+        pos = this.garbled(data, frames, start, end, 'CheckSum (10) is not three digits', end);
         continue;
       }
       let sum = 0;
@@ -184,16 +167,13 @@ export class FixFramer {
       for (const unrolled = checksumStart - 3; k < unrolled; k += 4) sum += data[k]! + data[k + 1]! + data[k + 2]! + data[k + 3]!;
       for (; k < checksumStart; k++) sum += data[k]!;
       if ((sum & 0xff) !== d0 * 100 + d1 * 10 + d2) {
-        pos = this.garbled(data, frames, start, end, `CheckSum (10) mismatch: computed ${pad3(sum & 0xff)}`);
-        firstFrame = false;
+        pos = this.garbled(data, frames, start, end, `CheckSum (10) mismatch: computed ${pad3(sum & 0xff)}`, end);
         continue;
       }
       const bytes = this.copyMessages ? copyOut(data, start, end) : data.subarray(start, end);
       if (this.isExpectedBeginString(data, start + 2, bsEnd)) frames.push({ kind: 'message', bytes });
       else frames.push({ kind: 'wrongBeginString', bytes, beginString: data.toString('latin1', start + 2, bsEnd) });
       pos = end;
-      firstFrame = false;
-      this.resetScan();
     }
   }
 
@@ -220,103 +200,20 @@ export class FixFramer {
     return true;
   }
 
-  /** Reports data[start, until) as garbled and returns where to resume: just after this frame's "8". */
-  private garbled(data: Buffer, frames: Frame[], start: number, until: number, reason: string): number {
+  /**
+   * Reports data[start, until) as garbled and returns where to resume: `frameEnd` when the frame's end
+   * is known, else just after this frame's "8".
+   */
+  private garbled(data: Buffer, frames: Frame[], start: number, until: number, reason: string, frameEnd?: number): number {
     const upto = Math.min(Math.max(until, start + 1), data.length);
     frames.push({ kind: 'garbled', bytes: Buffer.from(data.subarray(start, upto)), reason });
-    this.discarded += 1;
-    this.resetScan();
-    return start + 1;
+    const resume = frameEnd ?? start + 1;
+    this.discarded += resume - start;
+    return resume;
   }
 
-  private savePending(data: Buffer, from: number, resumeScan: boolean): void {
+  private savePending(data: Buffer, from: number): void {
     this.pending = from < data.length ? copyOut(data, from, data.length) : EMPTY;
-    if (!resumeScan) this.resetScan();
-  }
-
-  private resetScan(): void {
-    this.scanPos = 0;
-    this.prefixLength = 0;
-  }
-
-  /**
-   * Decides, before waiting for the rest of an incomplete frame, whether it has in fact already
-   * ended: a BodyLength larger than the real body would otherwise hold every following message
-   * hostage until enough bytes arrive. Two proofs, looked for in the bytes received so far:
-   *  - "<SOH>10=ddd<SOH>" where ddd is the checksum of everything before it, or
-   *  - a complete, well-framed message (length and checksum correct) starting at an "8=FIX" inside
-   *    the frame's declared extent.
-   * A genuine message can contain either only inside a DATA field, and then only by checksum
-   * coincidence or by embedding a whole FIX message; the cost of such a false alarm is one message
-   * treated as garbled, which sequence-gap recovery repairs. Byte sums are kept as prefix sums and
-   * the scan resumes where it stopped, so the work stays linear in the bytes received.
-   */
-  private scanForEarlyEnd(frame: Buffer, bodyStart: number, declaredEnd: number, resume: boolean): boolean {
-    const len = frame.length;
-    if (!resume) this.resetScan();
-    // Sized to the frame's declared extent (bounded by maxMessageSize), growing by powers of two.
-    if (this.prefix === undefined || this.prefix.length < declaredEnd + 1) {
-      let size = 1024;
-      while (size < declaredEnd + 1) size *= 2;
-      const grown = new Uint32Array(size);
-      if (this.prefix) grown.set(this.prefix.subarray(0, this.prefixLength + 1));
-      this.prefix = grown;
-    }
-    const prefix = this.prefix;
-    let sum = this.prefixLength > 0 ? prefix[this.prefixLength]! : 0;
-    if (this.prefixLength === 0) prefix[0] = 0;
-    for (let k = this.prefixLength; k < len; k++) {
-      sum += frame[k]!;
-      prefix[k + 1] = sum;
-    }
-    this.prefixLength = len;
-
-    let k = Math.max(this.scanPos, bodyStart);
-    for (; k < len; k++) {
-      const c = frame[k];
-      if (c === SOH) {
-        if (k + TRAILER_LENGTH >= len) break;
-        if (isTrailerAt(frame, k + 1) && (prefix[k + 1]! & 0xff) === trailerValue(frame, k + 1)) return true;
-      } else if (c === 0x38 && k + START.length <= len && startsWithBeginString(frame, k)) {
-        const verdict = this.completeFrameAt(frame, k, declaredEnd, prefix);
-        if (verdict === FrameVerdict.Valid) return true;
-        if (verdict === FrameVerdict.Incomplete) break;
-      } else if (c === 0x38 && k + START.length > len) break;
-    }
-    this.scanPos = k;
-    return false;
-  }
-
-  /** Whether a message that fits inside the outer frame's declared extent starts at `at`. */
-  private completeFrameAt(frame: Buffer, at: number, declaredEnd: number, prefix: Uint32Array): FrameVerdict {
-    const len = frame.length;
-    let i = at + 2;
-    const bsLimit = at + 2 + MAX_BEGIN_STRING + 1;
-    while (i < len && i < bsLimit && frame[i] !== SOH) i++;
-    if (i >= len) return FrameVerdict.Incomplete;
-    if (frame[i] !== SOH) return FrameVerdict.Invalid;
-    i++;
-    if (i + 1 >= len) return FrameVerdict.Incomplete;
-    if (frame[i] !== 0x39 || frame[i + 1] !== 0x3d) return FrameVerdict.Invalid;
-    i += 2;
-    let bodyLength = 0;
-    let digits = 0;
-    while (i < len && digits <= MAX_BODY_LENGTH_DIGITS) {
-      const c = frame[i]!;
-      if (c < 0x30 || c > 0x39) break;
-      bodyLength = bodyLength * 10 + (c - 0x30);
-      digits++;
-      i++;
-    }
-    if (i >= len) return FrameVerdict.Incomplete;
-    if (frame[i] !== SOH || digits === 0 || digits > MAX_BODY_LENGTH_DIGITS) return FrameVerdict.Invalid;
-    const checksumStart = i + 1 + bodyLength;
-    const end = checksumStart + TRAILER_LENGTH;
-    // An inner frame reaching past the outer one cannot prove anything before the outer completes.
-    if (end > declaredEnd) return FrameVerdict.Invalid;
-    if (end > len) return FrameVerdict.Incomplete;
-    if (frame[checksumStart - 1] !== SOH || !isTrailerAt(frame, checksumStart)) return FrameVerdict.Invalid;
-    return ((prefix[checksumStart]! - prefix[at]!) & 0xff) === trailerValue(frame, checksumStart) ? FrameVerdict.Valid : FrameVerdict.Invalid;
   }
 }
 
@@ -327,30 +224,12 @@ function copyOut(data: Buffer, start: number, end: number): Buffer {
   return copy;
 }
 
-const enum FrameVerdict {
-  Valid,
-  Invalid,
-  Incomplete,
-}
-
-/** "10=ddd<SOH>" at `at` (caller guarantees 7 bytes). */
-function isTrailerAt(data: Buffer, at: number): boolean {
-  if (data[at] !== 0x31 || data[at + 1] !== 0x30 || data[at + 2] !== 0x3d || data[at + 6] !== SOH) return false;
-  for (let k = at + 3; k < at + 6; k++) {
-    const c = data[k]!;
-    if (c < 0x30 || c > 0x39) return false;
-  }
-  return true;
-}
-
-function trailerValue(data: Buffer, at: number): number {
-  return (data[at + 3]! - 0x30) * 100 + (data[at + 4]! - 0x30) * 10 + (data[at + 5]! - 0x30);
-}
-
-function startsWithBeginString(data: Buffer, at: number): boolean {
-  if (at + START.length > data.length) return false;
-  for (let k = 0; k < START.length; k++) if (data[at + k] !== START[k]) return false;
-  return true;
+/** The end (past its SOH) of the first "<SOH>10=...<SOH>" at or after `from`, or -1 when not there yet. */
+function trailerEnd(data: Buffer, from: number): number {
+  const t = data.indexOf(TRAILER_START, from);
+  if (t < 0) return -1;
+  const soh = data.indexOf(SOH, t + TRAILER_START.length);
+  return soh < 0 ? -1 : soh + 1;
 }
 
 /** Length of the longest suffix of data[from..] that is a proper prefix of "8=FIX". */

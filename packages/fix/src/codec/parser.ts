@@ -194,7 +194,16 @@ export class FixParser implements TopLevelIndex {
         tag = tag * 10 + digit;
         c = raw[++pos]!;
       }
-      if (garbled !== undefined) break;
+      if (garbled !== undefined) {
+        // A negative tag ("-1=HI") is a number but never a tag: QuickFIX rejects it as an invalid tag
+        // number (373=0, 371=-1) rather than dropping the message. The field is not kept.
+        const skipTo = n >= 3 ? negativeTagFieldEnd(raw, tagStart) : -1;
+        if (skipTo < 0) break;
+        garbled = undefined;
+        if (validate) this.noteFieldError(RejectReason.InvalidTagNumber, -unsignedAt(raw, tagStart + 1, raw.indexOf(EQUALS, tagStart)));
+        pos = skipTo;
+        continue;
+      }
       if (pos === tagStart || pos - tagStart > MAX_TAG_DIGITS) {
         garbled = pos === tagStart ? 'field without a tag' : 'tag number too long';
         break;
@@ -372,7 +381,7 @@ export class FixParser implements TopLevelIndex {
     if (garbled === undefined && validate) {
       // QuickFIX's order: structure, then MsgType, then required fields, then field by field.
       if (orderRef !== 0) result = rejection(RejectReason.TagSpecifiedOutOfRequiredOrder, orderRef);
-      else if (def === undefined) result = rejection(RejectReason.InvalidMsgType, 35);
+      else if (def === undefined) result = rejection(RejectReason.InvalidMsgType);
       else {
         this.checkRequired(dict.header.requiredTags, topStamps, messageScope);
         this.checkRequired(def.body.requiredTags, topStamps, messageScope);
@@ -527,6 +536,16 @@ function enumContains(raw: Buffer, start: number, end: number, keyed: ReadonlySe
     return keyed.has(key);
   }
   return strings.has(raw.toString('latin1', start, end));
+}
+
+/** Where the field after a "-<digits>=<value>" at `at` starts (past its SOH), or -1 when it is not one. */
+function negativeTagFieldEnd(raw: Buffer, at: number): number {
+  if (raw[at] !== 0x2d) return -1;
+  let k = at + 1;
+  while (raw[k]! >= 0x30 && raw[k]! <= 0x39) k++;
+  if (k === at + 1 || k - at - 1 > MAX_TAG_DIGITS || raw[k] !== EQUALS) return -1;
+  const soh = raw.indexOf(SOH, k);
+  return soh < 0 ? -1 : soh + 1;
 }
 
 /** Digits only → value; -1 when empty, not digits or too long to be a count or length. */

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { Dictionary } from '../dictionary/dictionary';
 import { FixParser } from './parser';
 import { REJECT_REASON_TEXT, RejectReason, type ValidationOptions } from './rejection';
 import { fixMessage, header } from './test-support';
@@ -108,10 +109,17 @@ describe('validation: session reject reasons (373), RefTagID (371) and texts (58
     expectReject(fixMessage('35=1|34=2|49=A|52=now|56=B|112=T|'), RejectReason.IncorrectDataFormatForValue, 52);
   });
 
-  it('11 Invalid MsgType', () => {
-    expectReject(fixMessage(`${header('ZZ')}`), RejectReason.InvalidMsgType, 35);
-    expectReject(fixMessage(`${header('')}`), RejectReason.InvalidMsgType, 35);
-    expectReject(fixMessage(`${header('DDDD')}`), RejectReason.InvalidMsgType, 35);
+  it('11 Invalid MsgType (no RefTagID, as QuickFIX)', () => {
+    expectReject(fixMessage(`${header('ZZ')}`), RejectReason.InvalidMsgType, undefined);
+    expectReject(fixMessage(`${header('')}`), RejectReason.InvalidMsgType, undefined);
+    expectReject(fixMessage(`${header('DDDD')}`), RejectReason.InvalidMsgType, undefined);
+  });
+
+  it('0 Invalid tag number for a negative tag, which is kept out of the fields', () => {
+    expectReject(fixMessage(`${header('0')}-1=HI|`), RejectReason.InvalidTagNumber, -1);
+    const msg = new FixParser(Dictionary.fix44()).parse(fixMessage(`${header('0')}-12=HI|`));
+    assert.equal(msg.garbled, undefined);
+    assert.equal(msg.get(-12), undefined);
   });
 
   it('13 Tag appears more than once', () => {

@@ -39,7 +39,8 @@ export interface AcceptorOptions {
 
 /**
  * Accepts many FIX sessions on one port, keyed by CompIDs from the peer's Logon. Only one live
- * connection per session: a second Logon for a connected pair is refused.
+ * connection per session: a second Logon for a connected pair is disconnected with nothing sent, and
+ * the live session carries on untouched.
  */
 export class Acceptor {
   private readonly server: Server;
@@ -214,7 +215,10 @@ export class Acceptor {
       if (gone) return;
       if (feed) return feed.deliver(decoded);
       if (decoded.kind === 'garbled') {
-        log.onEvent(`garbled message before Logon from ${connection.remoteAddress} ignored: ${decoded.reason}`);
+        // Nothing identifies the peer yet, so nothing is sent (QuickFIX 1d: an invalid Logon length).
+        log.onEvent(`garbled message before Logon from ${connection.remoteAddress}: ${decoded.reason}: disconnected`);
+        connection.end('garbled message before Logon');
+        gone = true;
         return;
       }
       log.onIncoming(decoded.message.rawText);
@@ -265,15 +269,17 @@ export class Acceptor {
       connection.end('first message not a Logon');
       return undefined;
     }
+    // Until the peer is authenticated, a refusal sends nothing: a stranger learns nothing, and no
+    // live session's number is used or shown.
     if (beginString !== this.beginString) {
-      this.refuse(connection, logon, 'Incorrect BeginString');
+      this.dropUnauthenticated(connection, `Incorrect BeginString ${beginString}`);
       return undefined;
     }
     const id: SessionID = { beginString, senderCompID: ourCompID, targetCompID: theirCompID };
     const key = sessionIdToString(id);
     const live = this.sessions.get(key);
     if (this.claims.has(key) || live?.isConnected) {
-      this.refuse(connection, logon, 'Session already logged on', live);
+      this.dropUnauthenticated(connection, `Session ${key} already logged on`);
       return undefined;
     }
     this.claims.add(key);
@@ -287,11 +293,15 @@ export class Acceptor {
         now: this.clock.now(),
       });
       if (!decision.accept) {
+        if (!decision.authenticated) {
+          this.dropUnauthenticated(connection, `logon refused for ${key}: ${decision.reason}`);
+          return undefined;
+        }
         log.onEvent(`logon refused for ${key} from ${connection.remoteAddress}: ${decision.reason}`);
-        // A configured counterparty not seen since start: open its session (its store) so that the
+        // An authenticated counterparty not seen since start: open its session (its store) so that the
         // Logout carries the stored next number and lands in its audit trail.
         let session = this.sessions.get(key);
-        if (!session && decision.knownSession) {
+        if (!session) {
           try {
             session = await this.sessionFor(id);
           } catch (err) {
@@ -312,9 +322,15 @@ export class Acceptor {
     }
   }
 
+  /** Closes a connection whose peer is not authenticated, with nothing sent; the log says why. */
+  private dropUnauthenticated(connection: FixConnection, why: string): void {
+    this.connectionLog.onEvent(`refused logon from ${connection.remoteAddress}: ${why}: disconnected, nothing sent`);
+    connection.end(why);
+  }
+
   /**
-   * Answers a refused Logon with a Logout and closes. The Logout reuses the session's next number
-   * without consuming it: a refused logon changes no sequence number.
+   * Answers an authenticated counterparty's refused Logon with a Logout and closes. The Logout reuses
+   * the session's next number without consuming it: a refused logon changes no sequence number.
    */
   private refuse(connection: FixConnection, logon: InboundMessage, reason: string, session?: Session): void {
     const seq = session?.status().nextSenderMsgSeqNum ?? 1;

@@ -21,14 +21,16 @@ export interface LogonRequest {
 export type LogonDecision =
   | { readonly accept: true; readonly settings?: Partial<SessionSettings> }
   /**
-   * `knownSession`: the pair is a configured counterparty (refused for being inactive, its address,
-   * credentials or schedule): the refusal's Logout then carries the session's stored next number.
+   * `authenticated`: the counterparty proved who it is (a configured pair, an allowed address, its
+   * credentials) and is refused for its connector's state (inactive, outside its schedule): it gets a
+   * Logout with `reason`, under the session's stored next number. Otherwise nothing is sent (a
+   * stranger learns nothing); `reason` goes to the log only.
    */
-  | { readonly accept: false; readonly reason: string; readonly knownSession?: boolean };
+  | { readonly accept: false; readonly reason: string; readonly authenticated?: boolean };
 
 /**
- * Decides whether a Logon may open a session, and with which settings. A refused Logon is answered with
- * a Logout carrying `reason` and the connection is closed; no sequence number changes.
+ * Decides whether a Logon may open a session, and with which settings. A refused Logon never changes a
+ * sequence number; see LogonDecision for what the peer is told.
  */
 export interface Authenticator {
   authenticate(request: LogonRequest): LogonDecision | Promise<LogonDecision>;
@@ -49,8 +51,9 @@ export interface CounterpartyConfig {
 }
 
 /**
- * The standard checks, in the order a client would want them reported: known pair, active, source IP,
- * credentials, schedule. `lookup` is the server's connector table.
+ * The standard checks: first who the peer is (known pair, source address, credentials), refused
+ * silently; then, for an authenticated peer, its connector's state (active, schedule), refused with a
+ * Logout that says why. `lookup` is the server's connector table.
  */
 export class CounterpartyAuthenticator implements Authenticator {
   constructor(private readonly lookup: (sessionID: SessionID) => CounterpartyConfig | undefined | Promise<CounterpartyConfig | undefined>) {}
@@ -59,16 +62,16 @@ export class CounterpartyAuthenticator implements Authenticator {
     const config = await this.lookup(request.sessionID);
     const { senderCompID, targetCompID } = request.sessionID;
     if (!config) return refuse(`Unknown session: SenderCompID ${targetCompID} / TargetCompID ${senderCompID}`);
-    if (!config.active) return refuse(`Session ${targetCompID} is not active`, true);
     if (config.allowedSourceIps && config.allowedSourceIps.length > 0 && !ipAllowed(request.remoteAddress, config.allowedSourceIps)) {
-      return refuse(`Connection from ${request.remoteAddress} not allowed`, true);
+      return refuse(`Connection from ${request.remoteAddress} not allowed`);
     }
     if (config.username !== undefined && !safeEqual(request.username ?? '', config.username)) {
-      return refuse('Invalid username or password', true);
+      return refuse('Invalid username or password');
     }
     if (config.verifyPassword) {
-      if (request.password === undefined || !(await config.verifyPassword(request.password))) return refuse('Invalid username or password', true);
+      if (request.password === undefined || !(await config.verifyPassword(request.password))) return refuse('Invalid username or password');
     }
+    if (!config.active) return refuse(`Session ${targetCompID} is not active`, true);
     if (config.schedule && !isWithinSchedule(config.schedule, request.now)) return refuse('Logon outside of session time', true);
     // The schedule that admitted the logon also ends the session (Logout at the window's end).
     const settings = config.schedule ? { timeZone: config.schedule.timeZone, schedule: config.schedule, ...config.settings } : config.settings;
@@ -76,8 +79,8 @@ export class CounterpartyAuthenticator implements Authenticator {
   }
 }
 
-function refuse(reason: string, knownSession = false): LogonDecision {
-  return knownSession ? { accept: false, reason, knownSession } : { accept: false, reason };
+function refuse(reason: string, authenticated = false): LogonDecision {
+  return authenticated ? { accept: false, reason, authenticated } : { accept: false, reason };
 }
 
 /** Compares without leaking the position of the first difference through timing. */

@@ -27,16 +27,17 @@ export const logonState: SessionState = {
       else await s.dropConnection(`first message was not a Logon (35=${message.msgType})`);
       return 'disconnected';
     }
-    // Every refusal from here on is a Logout with the reason and a disconnect that changes no
-    // sequence number (Session.refuseLogon): nothing of this Logon was processed.
+    // An invalid Logon (header, format, dictionary) ends the connection with nothing sent, as QuickFIX
+    // does. A valid one refused (the application's RejectLogon, a MsgSeqNum too low) gets a Logout
+    // with the reason. Neither changes a sequence number: nothing of this Logon was processed.
     const headerProblem = s.logonHeaderProblem(message);
-    if (headerProblem !== undefined) return s.refuseLogon(message, headerProblem);
+    if (headerProblem !== undefined) return s.dropInvalidLogon(message, headerProblem);
     if (s.settings.validate) {
       const issue = s.codec.validate(message);
-      if (issue) return s.refuseLogon(message, `Invalid Logon: ${issue.text}${issue.refTagID !== undefined ? ` (${issue.refTagID})` : ''}`);
+      if (issue) return s.dropInvalidLogon(message, `${issue.text}${issue.refTagID !== undefined ? ` (${issue.refTagID})` : ''}`);
     }
     const heartBtInt = message.get(Tag.HeartBtInt);
-    if (heartBtInt === undefined || !/^\d{1,6}$/.test(heartBtInt)) return s.refuseLogon(message, 'Invalid Logon: HeartBtInt (108) missing or not a whole number of seconds');
+    if (heartBtInt === undefined || !/^\d{1,6}$/.test(heartBtInt)) return s.dropInvalidLogon(message, 'HeartBtInt (108) missing or not a whole number of seconds');
     const refused = await s.admitLogon(message);
     if (refused !== undefined) return s.refuseLogon(message, refused);
 

@@ -62,10 +62,13 @@ export interface SessionStatus {
 /** Outcome of the checks every logged-on inbound message goes through. */
 type Verdict = 'process' | 'done' | 'disconnected';
 
-/** A failed header check: the Reject to send (reason, text, RefTagID), and the Logout text when the connection ends. */
+/**
+ * A failed header check: the Reject to send (reason, text, RefTagID when one tag is at fault), and when
+ * the connection ends, why (for the log) and the Logout's Text (QuickFIX sends one only for some causes).
+ */
 interface HeaderProblem {
-  readonly reject?: readonly [reason: string, text: string, refTagID: number];
-  readonly logout?: string;
+  readonly reject?: readonly [reason: string, text: string, refTagID?: number];
+  readonly logout?: { readonly why: string; readonly text: string | undefined };
 }
 
 /**
@@ -156,7 +159,6 @@ export class Session {
   lastSentAt = 0;
   lastReceivedAt = 0;
   testRequestSentAt: number | undefined;
-  private testRequestCounter = 0;
   logoutSentAt: number | undefined;
 
   /** Inbound messages that arrived ahead of a gap, by MsgSeqNum. */
@@ -815,8 +817,7 @@ export class Session {
   }
 
   async sendTestRequest(): Promise<void> {
-    this.testRequestCounter += 1;
-    await this.sendAdmin(outgoing('1', [[Tag.TestReqID, `TEST${this.testRequestCounter}`]]));
+    await this.sendAdmin(outgoing('1', [[Tag.TestReqID, TEST_REQ_ID]]));
     this.testRequestSentAt = this.clock.now();
   }
 
@@ -832,7 +833,7 @@ export class Session {
     if (ref.msgType) body.push([Tag.RefMsgType, ref.msgType]);
     body.push([Tag.SessionRejectReason, reason], [Tag.Text, text]);
     this.log.onEvent(`Reject ${reason} for MsgSeqNum ${ref.get(Tag.MsgSeqNum)}: ${text}`);
-    await this.sendAdmin(outgoing('3', body));
+    await this.sendAdmin(outgoing('3', body, reverseRoute(ref)));
   }
 
   async sendBusinessReject(ref: InboundMessage, reason: string, text: string, refID?: string): Promise<void> {
@@ -842,7 +843,7 @@ export class Session {
     ];
     if (refID !== undefined) body.push([Tag.BusinessRejectRefID, refID]);
     body.push([Tag.BusinessRejectReason, reason], [Tag.Text, text]);
-    await this.sendApp(outgoing('j', body));
+    await this.sendApp(outgoing('j', body, reverseRoute(ref)));
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -894,17 +895,30 @@ export class Session {
     return 'disconnected';
   }
 
-  /** The header check a Logon fails, as the text of the Logout refusing it; undefined when it passes. */
+  /** The header check a Logon fails, for the log; undefined when it passes. */
   logonHeaderProblem(message: InboundMessage): string | undefined {
     const problem = this.headerProblem(message, true);
     if (!problem) return undefined;
-    return problem.logout ?? `Invalid Logon: ${problem.reject![1]}`;
+    return problem.logout?.why ?? problem.reject![1] + (problem.reject![2] !== undefined ? ` (${problem.reject![2]})` : '');
   }
 
-  /** Logout with text, then close: the answer to a protocol violation the session cannot continue after. */
-  async logoutAndDrop(text: string): Promise<'disconnected'> {
+  /**
+   * An invalid Logon (a header, format or dictionary problem): the connection is closed with nothing
+   * sent, as QuickFIX does, and no number changes; the Logon is kept in the audit.
+   */
+  async dropInvalidLogon(logon: InboundMessage, why: string): Promise<'disconnected'> {
+    await this.auditInbound(logon);
+    await this.dropConnection(`invalid Logon: ${why}`);
+    return 'disconnected';
+  }
+
+  /**
+   * Logout, then close: the answer to a protocol violation the session cannot continue after. `text`
+   * goes out as the Logout's Text (none when undefined); `why` is what the log says.
+   */
+  async logoutAndDrop(text: string | undefined, why = text ?? 'protocol violation'): Promise<'disconnected'> {
     await this.sendLogout(text);
-    await this.dropConnection(text);
+    await this.dropConnection(why);
     return 'disconnected';
   }
 
@@ -980,18 +994,27 @@ export class Session {
   // Inbound checks shared by the logged-on states
 
   /** BeginString, CompIDs, SendingTime accuracy, PossDup rules: the header checks of FIX 4.4 vol. 2. */
-  verifyHeader(message: InboundMessage, checkLatency = true): Verdict | Promise<Verdict> {
-    const problem = this.headerProblem(message, checkLatency);
+  verifyHeader(message: InboundMessage, checkLatency = true, checkSeq = true): Verdict | Promise<Verdict> {
+    const problem = this.headerProblem(message, checkLatency, checkSeq);
     return problem ? this.answerHeaderProblem(message, problem) : 'process';
   }
 
-  /** The first header check the message fails, or undefined (checked without waiting for anything). */
-  private headerProblem(message: InboundMessage, checkLatency: boolean): HeaderProblem | undefined {
-    if (message.get(Tag.BeginString) !== this.id.beginString) return { logout: 'Incorrect BeginString' };
-    if (msgSeqNum(message) === undefined) return { logout: 'MsgSeqNum (34) missing or invalid' };
+  /**
+   * The first header check the message fails, or undefined (checked without waiting for anything).
+   * The answers are QuickFIX's: a missing or empty CompID is rejected for that tag; a CompID or
+   * SendingTime problem is rejected without RefTagID, then a Logout without Text ends the session.
+   * `checkSeq` false: the MsgSeqNum is not looked at (SequenceReset in Reset mode ignores it).
+   */
+  private headerProblem(message: InboundMessage, checkLatency: boolean, checkSeq = true): HeaderProblem | undefined {
+    if (message.get(Tag.BeginString) !== this.id.beginString) return { logout: { why: 'Incorrect BeginString', text: 'Incorrect BeginString' } };
+    if (checkSeq && msgSeqNum(message) === undefined) return { logout: { why: 'MsgSeqNum (34) missing or invalid', text: 'MsgSeqNum (34) missing or invalid' } };
+    for (const tag of COMP_ID_TAGS) {
+      const value = message.get(tag);
+      if (value === undefined) return { reject: ['1', 'Required tag missing', tag] };
+      if (value === '') return { reject: ['4', 'Tag specified without a value', tag] };
+    }
     if (message.get(Tag.SenderCompID) !== this.id.targetCompID || message.get(Tag.TargetCompID) !== this.id.senderCompID) {
-      const refTag = message.get(Tag.SenderCompID) !== this.id.targetCompID ? Tag.SenderCompID : Tag.TargetCompID;
-      return { reject: ['9', 'CompID problem', refTag], logout: 'CompID problem' };
+      return { reject: ['9', 'CompID problem'], logout: { why: 'CompID problem', text: undefined } };
     }
     const sendingTime = parseUtcTimestamp(message.get(Tag.SendingTime) ?? '');
     if (Number.isNaN(sendingTime)) {
@@ -999,14 +1022,14 @@ export class Session {
       return { reject: [present ? '6' : '1', present ? 'Incorrect data format for value' : 'Required tag missing', Tag.SendingTime] };
     }
     if (checkLatency && this.settings.checkLatency && Math.abs(this.clock.now() - sendingTime) > this.settings.maxLatencySec * 1000) {
-      return { reject: ['10', 'SendingTime accuracy problem', Tag.SendingTime], logout: 'SendingTime accuracy problem' };
+      return { reject: ['10', 'SendingTime accuracy problem'], logout: { why: 'SendingTime accuracy problem', text: undefined } };
     }
     if (message.get(Tag.PossDupFlag) === 'Y' && message.msgType !== '4') {
       const orig = message.get(Tag.OrigSendingTime);
       if (orig === undefined) return { reject: ['1', 'Required tag missing', Tag.OrigSendingTime] };
       const origTime = parseUtcTimestamp(orig);
       if (Number.isNaN(origTime)) return { reject: ['6', 'Incorrect data format for value', Tag.OrigSendingTime] };
-      if (origTime > sendingTime) return { reject: ['10', 'SendingTime accuracy problem', Tag.OrigSendingTime], logout: 'SendingTime accuracy problem' };
+      if (origTime > sendingTime) return { reject: ['10', 'SendingTime accuracy problem'], logout: { why: 'OrigSendingTime later than SendingTime', text: undefined } };
     }
     return undefined;
   }
@@ -1015,7 +1038,7 @@ export class Session {
   private async answerHeaderProblem(message: InboundMessage, problem: HeaderProblem): Promise<Verdict> {
     if (problem.reject) await this.rejectAndConsume(message, ...problem.reject);
     if (problem.logout === undefined) return 'done';
-    await this.logoutAndDrop(problem.logout);
+    await this.logoutAndDrop(problem.logout.text, problem.logout.why);
     return 'disconnected';
   }
 
@@ -1036,7 +1059,8 @@ export class Session {
     // Message types whose MsgSeqNum is not checked before they act.
     if (message.msgType === 'A' && message.get(Tag.ResetSeqNumFlag) === 'Y') return this.handleResetLogon(message);
     if (message.msgType === '4' && message.get(Tag.GapFillFlag) !== 'Y') {
-      const v = await this.verifyHeader(message);
+      // Reset mode: the MsgSeqNum is ignored (FIX 4.4 vol. 2; QuickFIX 11a-11c).
+      const v = await this.verifyHeader(message, true, false);
       if (v !== 'process') return v !== 'disconnected';
       await this.handleSequenceResetReset(message);
       return this.drainQueue();
@@ -1048,6 +1072,13 @@ export class Session {
     if (message.msgType === '5') return this.handleLogout(message);
     if (seq > this.nextTargetMsgSeqNum) return this.queueAhead(message, seq);
     if (seq < this.nextTargetMsgSeqNum) {
+      if (message.msgType === '2') {
+        // A ResendRequest is answered whatever its number (QuickFIX): the peer is missing our messages.
+        // Its own number is not consumed, and one too low is not a reason to end the session.
+        this.log.onEvent(`ResendRequest with MsgSeqNum ${seq} below the expected ${this.nextTargetMsgSeqNum} answered`);
+        await this.auditInbound(message);
+        return this.answerResendRequest(message);
+      }
       if (message.get(Tag.PossDupFlag) === 'Y') {
         this.log.onEvent(`duplicate MsgSeqNum ${seq} ignored (expecting ${this.nextTargetMsgSeqNum})`);
         await this.auditInbound(message);
@@ -1124,7 +1155,7 @@ export class Session {
     switch (message.msgType) {
       case '0': {
         const id = message.get(Tag.TestReqID);
-        if (id !== undefined && id === `TEST${this.testRequestCounter}`) this.testRequestSentAt = undefined;
+        if (id === TEST_REQ_ID) this.testRequestSentAt = undefined;
         break;
       }
       case '1':
@@ -1341,7 +1372,9 @@ export class Session {
       return;
     }
     if (!Number.isSafeInteger(newSeqNo) || newSeqNo < this.nextTargetMsgSeqNum) {
-      await this.sendReject(message, '5', `Value is incorrect (out of range) for this tag: NewSeqNo(36)=${raw} is below the expected ${this.nextTargetMsgSeqNum}`, Tag.NewSeqNo);
+      // QuickFIX's answer, without RefTagID; the log says what was wrong.
+      this.log.onEvent(`SequenceReset to NewSeqNo ${raw} below the expected ${this.nextTargetMsgSeqNum} rejected`);
+      await this.sendReject(message, '5', 'Value is incorrect (out of range) for this tag');
       await this.auditInbound(message);
       return;
     }
@@ -1495,7 +1528,8 @@ export class Session {
 
   /**
    * Heartbeat when we have been quiet for HeartBtInt; TestRequest when the peer has been quiet for
-   * HeartBtInt x factor; disconnect when it stays quiet as long again. Returns false when dropped.
+   * HeartBtInt x factor; disconnect when it stays quiet as long again. As at QuickFIX, no Heartbeat
+   * goes out while our TestRequest waits for its answer. Returns false when dropped.
    */
   async checkLiveness(): Promise<boolean> {
     if (this.heartBtIntSec <= 0 || !this.transport) return true;
@@ -1508,7 +1542,7 @@ export class Session {
     }
     if (this.testRequestSentAt === undefined && now - this.lastReceivedAt >= silence) {
       await this.sendTestRequest();
-    } else if (now - this.lastSentAt >= hb) {
+    } else if (this.testRequestSentAt === undefined && now - this.lastSentAt >= hb) {
       await this.sendHeartbeat();
     }
     if (this.testRequestSentAt !== undefined && this.lastReceivedAt > this.testRequestSentAt) this.testRequestSentAt = undefined;
@@ -1518,7 +1552,7 @@ export class Session {
   /** The sequence-number check for a Logon (or its answer); too low ends the connection. */
   async checkLogonSeq(message: InboundMessage): Promise<'ok' | 'tooHigh' | 'disconnected'> {
     const seq = msgSeqNum(message);
-    if (seq === undefined) return this.refuseLogon(message, 'MsgSeqNum (34) missing or invalid');
+    if (seq === undefined) return this.dropInvalidLogon(message, 'MsgSeqNum (34) missing or invalid');
     // A refusal like any other: neither side's number moves.
     if (seq < this.nextTargetMsgSeqNum) return this.refuseLogon(message, `MsgSeqNum too low, expecting ${this.nextTargetMsgSeqNum} but received ${seq}`);
     return seq > this.nextTargetMsgSeqNum ? 'tooHigh' : 'ok';
@@ -1559,6 +1593,35 @@ export class Session {
     }
   }
 }
+
+/** The TestReqID of our TestRequests (QuickFIX's: any message from the peer answers it anyway). */
+const TEST_REQ_ID = 'TEST';
+
+/**
+ * Routing fields a reply carries back (QuickFIX's reverse route): the peer's OnBehalfOf* becomes our
+ * DeliverTo* and the other way round; empty values are not reversed.
+ */
+const REVERSE_ROUTE: ReadonlyArray<readonly [from: number, to: number]> = [
+  [Tag.OnBehalfOfCompID, Tag.DeliverToCompID],
+  [Tag.DeliverToCompID, Tag.OnBehalfOfCompID],
+  [Tag.OnBehalfOfSubID, Tag.DeliverToSubID],
+  [Tag.DeliverToSubID, Tag.OnBehalfOfSubID],
+  [Tag.OnBehalfOfLocationID, Tag.DeliverToLocationID],
+  [Tag.DeliverToLocationID, Tag.OnBehalfOfLocationID],
+];
+
+/** The header routing fields of a reply to `ref`. */
+export function reverseRoute(ref: InboundMessage): Array<[number, string]> {
+  const header: Array<[number, string]> = [];
+  for (const [from, to] of REVERSE_ROUTE) {
+    const value = ref.get(from);
+    if (value) header.push([to, value]);
+  }
+  return header;
+}
+
+/** Every message must name both CompIDs (checked before whether they are ours). */
+const COMP_ID_TAGS = [Tag.TargetCompID, Tag.SenderCompID] as const;
 
 /** Header and trailer fields a resend rebuilds. */
 const REBUILT_TAGS = new Set<number>([Tag.BeginString, Tag.BodyLength, Tag.MsgType, Tag.SenderCompID, Tag.TargetCompID, Tag.MsgSeqNum, Tag.SendingTime, Tag.PossDupFlag, Tag.OrigSendingTime, Tag.CheckSum]);

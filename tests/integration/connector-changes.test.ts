@@ -102,13 +102,15 @@ for (const kind of TEST_DB_KINDS) {
       }
     });
 
-    it('refuses the next logon with a Logout reason once the allowed IPs exclude the client', async () => {
+    it('refuses the next logon, telling the unauthenticated peer nothing, once the allowed IPs exclude the client', async () => {
       await put(COMP, { whitelisted_ips: '10.1.2.3, 192.168.0.0/16' });
+      const before = (await refusedLogons(COMP)).length;
       const attempt = await logonAttempt(t.server.ctx.fix.port, COMP, stores);
       assert.equal(attempt.loggedOn, false);
-      assert.ok(attempt.events.some((e) => e.includes('Connection from 127.0.0.1 not allowed')), attempt.events.join('\n'));
-      const refusals = await refusedLogons(COMP);
-      assert.ok(refusals.some((m) => m.raw_fix.includes('\x0158=Connection from 127.0.0.1 not allowed\x01')), JSON.stringify(refusals));
+      // The connection is closed with nothing sent: no Logout reaches the client, none is recorded.
+      assert.ok(attempt.events.some((e) => e.startsWith('event: disconnected: ')), attempt.events.join('\n'));
+      assert.ok(!attempt.events.some((e) => e.startsWith('in: ')), attempt.events.join('\n'));
+      assert.equal((await refusedLogons(COMP)).length, before);
       // An empty list allows any address again.
       await put(COMP, { whitelisted_ips: '' });
       const ok = await logonAttempt(t.server.ctx.fix.port, COMP, stores);

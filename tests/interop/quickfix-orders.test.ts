@@ -1,6 +1,10 @@
 // Order-level interop: a QuickFIX C++ client (Debian's libquickfix) logs on to our server as a client
-// connector, sends a NewOrderSingle and a NewOrderMultileg, and receives our execution reports as the
-// broker acts through the HTTP API.
+// connector, sends orders, cancel, cancel/replace and status requests, and receives our execution
+// reports as the broker acts through the HTTP API. It validates everything it receives against the
+// FIX 4.4 data dictionary (UseDataDictionary=Y, as real clients run): every report shape we send
+// (Pending New, New, fills, Done for Day, Rejected, Pending Cancel, Canceled, OrderCancelReject,
+// Pending Replace, Replaced, status answer, BusinessMessageReject, multileg with legs and parties)
+// must reach its application with no session Reject.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,9 +79,51 @@ describe('QuickFIX client ↔ our order desk', { skip }, () => {
     await api(`/api/orders/${id}/done-for-day`);
     await report({ 11: 'QF-1', 150: '3', 39: '3' });
 
-    // A calendar spread as a NewOrderMultileg.
+    // Rejected by the broker.
+    const order = (clOrdID: string) =>
+      `send 35=D|11=${clOrdID}|453=1|448=JSMITH|447=D|452=11|55=C5TC|167=FUT|200=${maturity(2)}|54=2|60=${formatUtcTimestamp(Date.now())}|38=10|40=2|44=24500|59=0|100=SGX`;
+    const accepted = async (clOrdID: string) => {
+      qf!.script(order(clOrdID));
+      const id = field(await report({ 11: clOrdID, 150: 'A', 39: 'A' }), 37)!;
+      await api(`/api/orders/${id}/accept`);
+      await report({ 11: clOrdID, 150: '0', 39: '0' });
+      return id;
+    };
+    qf.script(order('QF-2'));
+    const rejId = field(await report({ 11: 'QF-2', 150: 'A' }), 37)!;
+    await api(`/api/orders/${rejId}/reject`, { reason: 'Outside the client limits' });
+    await report({ 11: 'QF-2', 150: '8', 39: '8', 58: 'Outside the client limits' });
+
+    // A cancel request: Pending Cancel, then Canceled; another one refused: OrderCancelReject.
+    const cxlId = await accepted('QF-3');
+    qf.script(`send 35=F|11=QF-3-X|41=QF-3|37=${cxlId}|55=C5TC|167=FUT|200=${maturity(2)}|54=2|60=${formatUtcTimestamp(Date.now())}|38=10`);
+    await report({ 11: 'QF-3-X', 41: 'QF-3', 150: '6', 39: '6' });
+    await api(`/api/orders/${cxlId}/cancel-request/confirm`);
+    await report({ 11: 'QF-3-X', 41: 'QF-3', 150: '4', 39: '4' });
+    const keepId = await accepted('QF-4');
+    qf.script(`send 35=F|11=QF-4-X|41=QF-4|37=${keepId}|55=C5TC|167=FUT|200=${maturity(2)}|54=2|60=${formatUtcTimestamp(Date.now())}|38=10`);
+    await report({ 11: 'QF-4-X', 150: '6' });
+    await api(`/api/orders/${keepId}/cancel-request/refuse`, { reason: 'Already working on the exchange' });
+    await report({ 35: '9', 11: 'QF-4-X', 41: 'QF-4', 434: '1' });
+
+    // A cancel/replace: Pending Replace, then Replaced; then an OrderStatusRequest answered.
+    const rplId = await accepted('QF-5');
     qf.script(
-      `send 35=AB|11=QF-ML|55=C5TC|167=MLEG|54=1|60=${formatUtcTimestamp(Date.now())}|38=3|40=2|44=250|59=0|` +
+      `send 35=G|11=QF-5-R|41=QF-5|37=${rplId}|55=C5TC|167=FUT|200=${maturity(2)}|54=2|60=${formatUtcTimestamp(Date.now())}|38=20|40=2|44=24600|59=0`,
+    );
+    await report({ 11: 'QF-5-R', 41: 'QF-5', 150: 'E', 39: 'E' });
+    await api(`/api/orders/${rplId}/replace-request/confirm`);
+    await report({ 11: 'QF-5-R', 41: 'QF-5', 150: '5', 39: '0', 38: '20', 44: '24600' });
+    qf.script(`send 35=H|11=QF-5-R|37=${rplId}|55=C5TC|167=FUT|200=${maturity(2)}|54=2`);
+    await report({ 11: 'QF-5-R', 150: 'I', 39: '0' });
+
+    // A message type the desk does not take: BusinessMessageReject, Unsupported Message Type.
+    qf.script('send 35=R|131=QR-1|146=1|55=C5TC');
+    await report({ 35: 'j', 372: 'R', 380: '3' });
+
+    // A calendar spread as a NewOrderMultileg, with parties.
+    qf.script(
+      `send 35=AB|11=QF-ML|453=1|448=JSMITH|447=D|452=11|55=C5TC|167=MLEG|54=1|60=${formatUtcTimestamp(Date.now())}|38=3|40=2|44=250|59=0|` +
         `555=2|600=C5TC|609=FUT|610=${maturity(2)}|623=1|624=1|600=C5TC|609=FUT|610=${maturity(3)}|623=1|624=2`,
     );
     const mlAck = await report({ 11: 'QF-ML', 150: 'A' });

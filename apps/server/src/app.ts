@@ -52,7 +52,8 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, logger: Logger): Pr
   const app: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: false,
+    // A number of hops: the nearest that many proxies are believed.
+    trustProxy: typeof ctx.config.trustProxy === 'number' ? ((_addr: string, hop: number) => hop < (ctx.config.trustProxy as number)) : ctx.config.trustProxy,
     // Path parameters longer than this are refused before routing.
     routerOptions: { maxParamLength: 200 },
   });

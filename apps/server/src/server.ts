@@ -71,7 +71,7 @@ export async function startServer(
     // The next report to the client is shaped by its new defaults.
     events.on('client-defaults-changed', (connectorId) => outbox.invalidateProfiles(connectorId));
     const fix = new FixGateway(db, config, orders, outbox, hub, events, log);
-    const testClients = new TestClientService(db, config, fix, hub, events, log, opts.testClient ?? testClientOptionsFromEnv());
+    const testClients = new TestClientService(db, config, fix, hub, events, log, opts.testClient ?? testClientOptionsFromEnv(), auth);
     const dayOrderExpiry = new DayOrderExpiry(db, orders, log);
     const auditSealer = new AuditSealer(db, log);
     const services = new ServiceMonitor(

@@ -1,4 +1,4 @@
-import { Tag } from '../dictionary/tags.generated';
+import { MsgType, Tag } from '../dictionary/tags.generated';
 import type { InboundMessage } from './message';
 import type { Session } from './session';
 import type { SessionState, StateName } from './session-state';
@@ -15,13 +15,13 @@ export const logonState: SessionState = {
   },
 
   async onMessage(s: Session, message: InboundMessage): Promise<StateName> {
-    if (message.msgType === '5') {
+    if (message.msgType === MsgType.Logout) {
       const text = message.get(Tag.Text);
       await s.auditInbound(message);
       await s.dropConnection(text ? `Logout before logon completed: ${text}` : 'Logout before logon completed');
       return 'disconnected';
     }
-    if (message.msgType !== 'A') {
+    if (message.msgType !== MsgType.Logon) {
       await s.auditInbound(message);
       if (s.settings.role === 'initiator') await s.logoutAndDrop(`First message was not a Logon (35=${message.msgType})`);
       else await s.dropConnection(`first message was not a Logon (35=${message.msgType})`);

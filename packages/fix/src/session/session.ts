@@ -1,4 +1,4 @@
-import { Tag } from '../dictionary/tags.generated';
+import { MsgType, Tag } from '../dictionary/tags.generated';
 import type { MessageStore, StoredMessage } from '../store/message-store';
 import { BusinessRejectError, DoNotSend, RejectLogon, SessionRejectError, type Application, type AppReceipt } from './application';
 import type { Clock, TimerHandle, Timers } from './clock';
@@ -485,14 +485,15 @@ export class Session {
   }
 
   /**
-   * Ticks drive heartbeats and liveness checks. A tick of a twentieth of HeartBtInt (at most the
-   * configured interval) keeps a heartbeat within 5 % of HeartBtInt on short heartbeat intervals.
+   * Ticks drive heartbeats, liveness checks and the logon and logout timeouts. The interval is
+   * settings.tickIntervalMs, or a twentieth of HeartBtInt when that is shorter (never under 25 ms),
+   * so a heartbeat goes out within 5 % of HeartBtInt on short heartbeat intervals.
    */
   startTicking(): void {
     this.stopTicking();
     const interval = this.heartBtIntSec > 0 ? Math.min(this.settings.tickIntervalMs, Math.max(25, this.heartBtIntSec * 50)) : this.settings.tickIntervalMs;
     this.tick = this.timers.every(interval, () => {
-      // Ticks are only worth queueing when nothing is pending; a backlog already keeps the session busy.
+      // Every tick is queued like any other event: it runs after whatever is already queued.
       void this.enqueue(() => this.dispatch({ kind: 'tick' })).catch(() => {});
     });
   }
@@ -803,27 +804,27 @@ export class Session {
       if (this.settings.username !== undefined) body.push([Tag.Username, this.settings.username]);
       if (this.settings.password !== undefined) body.push([Tag.Password, this.settings.password]);
     }
-    await this.sendAdmin(outgoing('A', body));
+    await this.sendAdmin(outgoing(MsgType.Logon, body));
     this.logonSent = true;
   }
 
   async sendLogout(text?: string): Promise<void> {
-    await this.sendAdmin(outgoing('5', text ? [[Tag.Text, text]] : []));
+    await this.sendAdmin(outgoing(MsgType.Logout, text ? [[Tag.Text, text]] : []));
     this.logoutSentAt = this.clock.now();
   }
 
   async sendHeartbeat(testReqID?: string): Promise<void> {
-    await this.sendAdmin(outgoing('0', testReqID !== undefined ? [[Tag.TestReqID, testReqID]] : []));
+    await this.sendAdmin(outgoing(MsgType.Heartbeat, testReqID !== undefined ? [[Tag.TestReqID, testReqID]] : []));
   }
 
   async sendTestRequest(): Promise<void> {
-    await this.sendAdmin(outgoing('1', [[Tag.TestReqID, TEST_REQ_ID]]));
+    await this.sendAdmin(outgoing(MsgType.TestRequest, [[Tag.TestReqID, TEST_REQ_ID]]));
     this.testRequestSentAt = this.clock.now();
   }
 
   async sendResendRequest(begin: number): Promise<void> {
     // EndSeqNo 0 ("everything after"), as FIX 4.4 recommends: the peer sends what it has in one pass.
-    await this.sendAdmin(outgoing('2', [[Tag.BeginSeqNo, String(begin)], [Tag.EndSeqNo, '0']]));
+    await this.sendAdmin(outgoing(MsgType.ResendRequest, [[Tag.BeginSeqNo, String(begin)], [Tag.EndSeqNo, '0']]));
     this.log.onEvent(`gap detected: sent ResendRequest ${begin}-0`);
   }
 
@@ -833,7 +834,7 @@ export class Session {
     if (ref.msgType) body.push([Tag.RefMsgType, ref.msgType]);
     body.push([Tag.SessionRejectReason, reason], [Tag.Text, text]);
     this.log.onEvent(`Reject ${reason} for MsgSeqNum ${ref.get(Tag.MsgSeqNum)}: ${text}`);
-    await this.sendAdmin(outgoing('3', body, reverseRoute(ref)));
+    await this.sendAdmin(outgoing(MsgType.Reject, body, reverseRoute(ref)));
   }
 
   async sendBusinessReject(ref: InboundMessage, reason: string, text: string, refID?: string): Promise<void> {
@@ -843,7 +844,7 @@ export class Session {
     ];
     if (refID !== undefined) body.push([Tag.BusinessRejectRefID, refID]);
     body.push([Tag.BusinessRejectReason, reason], [Tag.Text, text]);
-    await this.sendApp(outgoing('j', body, reverseRoute(ref)));
+    await this.sendApp(outgoing(MsgType.BusinessMessageReject, body, reverseRoute(ref)));
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -879,7 +880,7 @@ export class Session {
   async refuseLogon(logon: InboundMessage, text: string): Promise<'disconnected'> {
     await this.auditInbound(logon);
     await this.wireSettled();
-    const logout = outgoing('5', [[Tag.Text, text]]);
+    const logout = outgoing(MsgType.Logout, [[Tag.Text, text]]);
     try {
       this.app.toAdmin?.(logout, this.id);
     } catch (err) {
@@ -1024,7 +1025,7 @@ export class Session {
     if (checkLatency && this.settings.checkLatency && Math.abs(this.clock.now() - sendingTime) > this.settings.maxLatencySec * 1000) {
       return { reject: ['10', 'SendingTime accuracy problem'], logout: { why: 'SendingTime accuracy problem', text: undefined } };
     }
-    if (message.get(Tag.PossDupFlag) === 'Y' && message.msgType !== '4') {
+    if (message.get(Tag.PossDupFlag) === 'Y' && message.msgType !== MsgType.SequenceReset) {
       const orig = message.get(Tag.OrigSendingTime);
       if (orig === undefined) return { reject: ['1', 'Required tag missing', Tag.OrigSendingTime] };
       const origTime = parseUtcTimestamp(orig);
@@ -1057,8 +1058,8 @@ export class Session {
    */
   async handleLoggedOn(message: InboundMessage): Promise<boolean> {
     // Message types whose MsgSeqNum is not checked before they act.
-    if (message.msgType === 'A' && message.get(Tag.ResetSeqNumFlag) === 'Y') return this.handleResetLogon(message);
-    if (message.msgType === '4' && message.get(Tag.GapFillFlag) !== 'Y') {
+    if (message.msgType === MsgType.Logon && message.get(Tag.ResetSeqNumFlag) === 'Y') return this.handleResetLogon(message);
+    if (message.msgType === MsgType.SequenceReset && message.get(Tag.GapFillFlag) !== 'Y') {
       // Reset mode: the MsgSeqNum is ignored (FIX 4.4 vol. 2; QuickFIX 11a-11c).
       const v = await this.verifyHeader(message, true, false);
       if (v !== 'process') return v !== 'disconnected';
@@ -1069,10 +1070,10 @@ export class Session {
     const verdict = checked === 'process' ? checked : await checked;
     if (verdict !== 'process') return verdict !== 'disconnected';
     const seq = msgSeqNum(message)!;
-    if (message.msgType === '5') return this.handleLogout(message);
+    if (message.msgType === MsgType.Logout) return this.handleLogout(message);
     if (seq > this.nextTargetMsgSeqNum) return this.queueAhead(message, seq);
     if (seq < this.nextTargetMsgSeqNum) {
-      if (message.msgType === '2') {
+      if (message.msgType === MsgType.ResendRequest) {
         // A ResendRequest is answered whatever its number (QuickFIX): the peer is missing our messages.
         // Its own number is not consumed, and one too low is not a reason to end the session.
         this.log.onEvent(`ResendRequest with MsgSeqNum ${seq} below the expected ${this.nextTargetMsgSeqNum} answered`);
@@ -1100,7 +1101,7 @@ export class Session {
     }
     let resendAnswered = false;
     // The peer may be asking for our messages to fill its own gap: answer now, not after ours is filled.
-    if (message.msgType === '2') {
+    if (message.msgType === MsgType.ResendRequest) {
       if (!(await this.answerResendRequest(message))) return false;
       resendAnswered = true;
     }
@@ -1153,21 +1154,21 @@ export class Session {
       }
     }
     switch (message.msgType) {
-      case '0': {
+      case MsgType.Heartbeat: {
         const id = message.get(Tag.TestReqID);
         if (id === TEST_REQ_ID) this.testRequestSentAt = undefined;
         break;
       }
-      case '1':
+      case MsgType.TestRequest:
         await this.sendHeartbeat(message.get(Tag.TestReqID));
         break;
-      case '2':
+      case MsgType.ResendRequest:
         if (!resendAnswered && !(await this.answerResendRequest(message))) return false;
         break;
-      case '3':
+      case MsgType.Reject:
         this.log.onEvent(`peer rejected our MsgSeqNum ${message.get(Tag.RefSeqNum)}: ${message.get(Tag.Text) ?? ''}`);
         break;
-      case '4': {
+      case MsgType.SequenceReset: {
         // GapFill in sequence: jump to NewSeqNo.
         const newSeqNo = Number(message.get(Tag.NewSeqNo));
         if (!Number.isSafeInteger(newSeqNo) || newSeqNo <= seq) {
@@ -1178,7 +1179,7 @@ export class Session {
         await this.consumeInbound(message, newSeqNo, audited);
         return true;
       }
-      case 'A':
+      case MsgType.Logon:
         await this.sendReject(message, '5', 'Logon received while already logged on (without ResetSeqNumFlag)', Tag.MsgType);
         break;
       default:
@@ -1516,7 +1517,7 @@ export class Session {
 
   private async sendGapFill(seq: number, newSeqNo: number): Promise<void> {
     const sendingTime = formatUtcTimestamp(this.clock.now());
-    const message = outgoing('4', [[Tag.GapFillFlag, 'Y'], [Tag.NewSeqNo, String(newSeqNo)]], [[Tag.PossDupFlag, 'Y'], [Tag.OrigSendingTime, sendingTime]]);
+    const message = outgoing(MsgType.SequenceReset, [[Tag.GapFillFlag, 'Y'], [Tag.NewSeqNo, String(newSeqNo)]], [[Tag.PossDupFlag, 'Y'], [Tag.OrigSendingTime, sendingTime]]);
     this.app.toAdmin?.(message, this.id);
     const encoded = this.encode(message, seq, sendingTime);
     await this.store.auditOutbound(this.record(message, seq, sendingTime, encoded.raw));

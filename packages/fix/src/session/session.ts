@@ -4,12 +4,13 @@ import { BusinessRejectError, DoNotSend, RejectLogon, SessionRejectError, type A
 import type { Clock, TimerHandle, Timers } from './clock';
 import { formatUtcTimestamp, parseUtcTimestamp } from '../codec/values';
 import type { SessionLog } from './log';
-import { ADMIN_MSG_TYPES, getField, outgoing, type InboundMessage, type OutgoingMessage, type SessionCodec } from './message';
+import { ADMIN_MSG_TYPES, outgoing, type InboundMessage, type OutgoingMessage, type SessionCodec } from './message';
 import { isResetDue, isWithinSchedule } from './schedule';
 import type { SessionSettings } from './session-settings';
 import { sessionIdToString, type SessionID } from './session-id';
 import type { EventKind, SessionEvent, SessionState, StateName } from './session-state';
 import { IllegalTransitionError, isAllowedTransition } from './transitions';
+import { Outbound, type QueuedSend, type SendReservation, type SessionTransport } from './outbound';
 import { disconnectedState } from './disconnected-state';
 import { logonState } from './logon-state';
 import { inSessionState } from './in-session';
@@ -25,15 +26,7 @@ const STATES: Record<StateName, SessionState> = {
 };
 
 export { ADMIN_MSG_TYPES };
-
-/** The byte channel a session writes to; FixConnection implements it. */
-export interface SessionTransport {
-  readonly remoteAddress: string;
-  /** Queues bytes. Undefined when it can take more at once, else a promise that resolves once it can. */
-  write(bytes: Buffer): Promise<void> | undefined;
-  /** Flushes, then closes. */
-  end(reason: string): void;
-}
+export type { SendReservation, SessionTransport } from './outbound';
 
 export interface SessionDeps {
   readonly id: SessionID;
@@ -90,39 +83,7 @@ interface Unconsumed {
   readonly whenSettled: Promise<void>;
 }
 
-/** A number taken by Session.reserveSend: the caller persists `record` in its own commit, then settles. */
-export interface SendReservation {
-  readonly msgSeqNum: number;
-  /** The message as the store keeps it (raw bytes, numbers, ClOrdID and OrderID for the audit). */
-  readonly record: StoredMessage;
-  /** The store's creation time when the number was taken: a reset since then makes the number void. */
-  readonly storeCreationTime: Date;
-  /**
-   * The caller's commit holding `record` succeeded: write the bytes. Resolves true once written, false
-   * when the connection was gone by then (the message waits in the store for a resend).
-   */
-  committed(): Promise<boolean>;
-  /** The caller's commit failed: nothing holds this number, so the connection is dropped. */
-  failed(err: unknown): void;
-}
-
-/** An application message waiting to be sent with others queued back to back. */
-interface QueuedSend {
-  readonly message: OutgoingMessage;
-  readonly resolve: (seq: number) => void;
-  readonly reject: (err: unknown) => void;
-}
-
 const SETTLED = Promise.resolve();
-const ignore = (): void => {};
-
-/** An outbound message as encoded: the bytes for the socket and the same as text for the store and log. */
-interface Encoded {
-  readonly bytes: Buffer;
-  /** One character per byte (latin1), as StoredMessage.raw. */
-  readonly raw: string;
-}
-
 /**
  * One FIX session: the context the state objects act on. All events (inbound messages, timer ticks,
  * disconnects, operator and application calls) pass through one serial queue, so a session never
@@ -138,12 +99,10 @@ export class Session {
   readonly clock: Clock;
   readonly codec: SessionCodec;
   private readonly timers: Timers;
-  /** The header fields every outbound message carries as they are (shared, never changed). */
-  private readonly senderField: readonly [number, string];
-  private readonly targetField: readonly [number, string];
+  /** The outbound pipeline: numbers, persisting, the wire. */
+  private readonly out: Outbound;
 
   state: SessionState = disconnectedState;
-  nextSenderMsgSeqNum = 1;
   nextTargetMsgSeqNum = 1;
   creationTime = new Date(0);
   heartBtIntSec: number;
@@ -156,7 +115,6 @@ export class Session {
   /** Our Logon carried 141=Y: the answer must too, and its numbers start at 1. */
   resetSentInLogon = false;
   connectedAt = 0;
-  lastSentAt = 0;
   lastReceivedAt = 0;
   testRequestSentAt: number | undefined;
   logoutSentAt: number | undefined;
@@ -189,19 +147,8 @@ export class Session {
   private openSendBatch: QueuedSend[] | undefined;
   /** Send batches waiting in the event queue, oldest first (a send during a callback starts them first). */
   private readonly queuedSendBatches: QueuedSend[][] = [];
-  /**
-   * Socket writes in MsgSeqNum order: each waits for its own store write and, while wirePending says
-   * one is still on its way, for the write before it (the last one queued; it may reject).
-   */
-  private wireLast: Promise<boolean> | undefined;
-  private wirePending = 0;
-  /** A store write of an outbound message failed: nothing more is written on this connection. */
-  private wireBroken = false;
-
   private constructor(deps: SessionDeps) {
     this.id = deps.id;
-    this.senderField = [Tag.SenderCompID, deps.id.senderCompID];
-    this.targetField = [Tag.TargetCompID, deps.id.targetCompID];
     this.key = sessionIdToString(deps.id);
     this.settings = deps.settings;
     this.store = deps.store;
@@ -211,6 +158,19 @@ export class Session {
     this.timers = deps.timers;
     this.codec = deps.codec;
     this.heartBtIntSec = deps.settings.heartBtIntSec;
+    this.out = new Outbound(deps, {
+      transport: () => this.transport,
+      loggedOn: () => this.loggedOn,
+      queueDisconnect: (reason) => {
+        this.enqueue(() => this.dispatch({ kind: 'disconnect', reason })).catch(() => {});
+      },
+      disconnectNow: (reason) => this.dispatch({ kind: 'disconnect', reason }),
+    });
+  }
+
+  /** The MsgSeqNum our next message will take. */
+  get nextSenderMsgSeqNum(): number {
+    return this.out.nextSenderMsgSeqNum;
   }
 
   static async create(deps: SessionDeps): Promise<Session> {
@@ -230,7 +190,7 @@ export class Session {
       this.transport = transport;
       this.connectedAt = this.clock.now();
       this.lastReceivedAt = this.connectedAt;
-      this.lastSentAt = this.connectedAt;
+      this.out.connected(this.connectedAt);
       this.loggedOn = false;
       this.logonSent = false;
       this.resetSentInLogon = false;
@@ -238,7 +198,6 @@ export class Session {
       this.testRequestSentAt = undefined;
       this.queued.clear();
       this.resendTarget = 0;
-      this.wireBroken = false;
       this.startTicking();
       await this.dispatch({ kind: 'connect' });
     });
@@ -363,7 +322,7 @@ export class Session {
     return this.enqueue(async () => {
       await this.settlePipeline();
       await this.store.setNextSenderMsgSeqNum(next);
-      this.nextSenderMsgSeqNum = next;
+      this.out.setNextSenderMsgSeqNum(next);
       this.log.onEvent(`operator set next sender MsgSeqNum to ${next}`);
     });
   }
@@ -506,127 +465,21 @@ export class Session {
   // ---------------------------------------------------------------------------------------------
   // Sending
 
-  private header(seq: number, extra: ReadonlyArray<readonly [number, string]>, sendingTime: string): Array<readonly [number, string]> {
-    // By tag number, the order they go out in, so the codec has nothing to sort unless extras come along.
-    const header: Array<readonly [number, string]> = [[Tag.MsgSeqNum, String(seq)], this.senderField, [Tag.SendingTime, sendingTime], this.targetField];
-    for (let i = 0; i < extra.length; i++) header.push(extra[i]!);
-    return header;
+  sendAdmin(message: OutgoingMessage): Promise<number> {
+    return this.out.sendAdmin(message);
+  }
+
+  sendApp(message: OutgoingMessage): Promise<number> {
+    return this.out.sendApp(message);
   }
 
   /**
-   * The message encoded under the next MsgSeqNum, which is not taken yet: the caller takes it
-   * (nextSenderMsgSeqNum = seq + 1) only once encoding succeeded, so a message that cannot be
-   * encoded uses up no number.
-   */
-  private encodeNext(message: OutgoingMessage): { seq: number; sendingTime: string; encoded: Encoded } {
-    const seq = this.nextSenderMsgSeqNum;
-    const sendingTime = formatUtcTimestamp(this.clock.now());
-    return { seq, sendingTime, encoded: this.encode(message, seq, sendingTime) };
-  }
-
-  /** The codec's bytes (a buffer it never writes again) go to the socket as they are. */
-  private encode(message: OutgoingMessage, seq: number, sendingTime: string, bodyOrder: 'quickfix' | 'asGiven' = 'quickfix'): Encoded {
-    const bytes = this.codec.encode(this.id.beginString, message.msgType, this.header(seq, message.header, sendingTime), message.body, bodyOrder);
-    return { bytes, raw: bytes.toString('latin1') };
-  }
-
-  private record(message: OutgoingMessage, seq: number, sendingTime: string, raw: string): StoredMessage {
-    return {
-      direction: 'TX',
-      msgSeqNum: seq,
-      msgType: message.msgType,
-      senderCompID: this.id.senderCompID,
-      targetCompID: this.id.targetCompID,
-      sendingTime,
-      clOrdID: getField(message.body, Tag.ClOrdID),
-      brokerOrderID: getField(message.body, Tag.OrderID),
-      raw,
-    };
-  }
-
-  /**
-   * Persists (message and next sender number, atomically), then writes. The order is the crash-safety
-   * guarantee. The number is taken before the store write, so sends running side by side (replies an
-   * application fires together from inside an event) get distinct numbers; the store keeps writes in
-   * issue order, so they are written in number order too.
-   */
-  private async persistAndSend(message: OutgoingMessage): Promise<number> {
-    const seq = this.nextSenderMsgSeqNum;
-    this.nextSenderMsgSeqNum = seq + 1;
-    const sendingTime = formatUtcTimestamp(this.clock.now());
-    let written: Promise<boolean>;
-    try {
-      const encoded = this.encode(message, seq, sendingTime);
-      written = this.queueWrite(this.store.saveOutbound(this.record(message, seq, sendingTime, encoded.raw)), encoded, ADMIN_MSG_TYPES.has(message.msgType));
-      await written;
-    } catch (err) {
-      // Nothing went out under this number: it is free again unless a later send took the next one.
-      if (this.nextSenderMsgSeqNum === seq + 1) this.nextSenderMsgSeqNum = seq;
-      throw err;
-    }
-    return seq;
-  }
-
-  /**
-   * Writes the message once `stored` resolved and every earlier message was written: the store keeps
-   * writes in issue order, so bytes leave in MsgSeqNum order. Only to the connection that was current
-   * when the message was sent, and app messages only while logged on (else they wait in the store for
-   * a resend). Rejects, writing nothing, when the store write failed.
-   */
-  private queueWrite(stored: Promise<void>, encoded: Encoded, admin: boolean): Promise<boolean> {
-    // With nothing else on its way to the wire, only this message's own store write is waited for.
-    const before = this.wirePending > 0 ? this.wireLast : undefined;
-    this.wirePending += 1;
-    const written = this.writeWhenStored(before, stored, this.transport, encoded, admin);
-    this.wireLast = written;
-    return written;
-  }
-
-  private async writeWhenStored(before: Promise<boolean> | undefined, stored: Promise<void>, transport: SessionTransport | undefined, encoded: Encoded, admin: boolean): Promise<boolean> {
-    try {
-      if (before) await before.then(ignore, ignore);
-      await stored;
-      if (!this.wireBroken && transport && this.transport === transport && (admin || this.loggedOn)) {
-        const taken = this.write(encoded);
-        if (taken) await taken;
-        return true;
-      }
-      return false;
-    } finally {
-      this.wirePending -= 1;
-    }
-  }
-
-  /** Resolves once every message handed to the wire chain was written (or dropped). */
-  private async wireSettled(): Promise<void> {
-    while (this.wirePending > 0) await this.wireLast?.then(ignore, ignore);
-  }
-
-  /** Hands the bytes to the socket; undefined when it can take more at once (see SessionTransport.write). */
-  private write(encoded: Encoded): Promise<void> | undefined {
-    if (!this.transport) return undefined;
-    this.lastSentAt = this.clock.now();
-    this.log.onOutgoing(encoded.raw);
-    return this.transport.write(encoded.bytes);
-  }
-
-  async sendAdmin(message: OutgoingMessage): Promise<number> {
-    this.app.toAdmin?.(message, this.id);
-    return this.persistAndSend(message);
-  }
-
-  /**
-   * Sends queued back to back (see send): each persisted before it is written, all store writes issued
-   * together. A failed store write fails that message, stops the writing and drops the connection
-   * (the peer resynchronises from the durable numbers at the next logon); the messages that were
-   * persisted count as sent, as they would be while logged out.
+   * Sends queued back to back (see send), through the outbound pipeline. One message without
+   * settings.pipelineSends goes the one-at-a-time way (a failed store write fails only that send).
    */
   private async sendBatch(batch: QueuedSend[]): Promise<void> {
-    if (this.settings.pipelineSends) {
-      this.sendBehind(batch);
-      return;
-    }
-    if (batch.length === 1) {
+    const pipelined = this.settings.pipelineSends;
+    if (!pipelined && batch.length === 1) {
       const q = batch[0]!;
       try {
         q.resolve(await this.sendOne(q.message));
@@ -639,80 +492,7 @@ export class Session {
       for (const q of batch) q.reject(new Error(`${this.key} is not logged on`));
       return;
     }
-    const prepared: Array<{ q: QueuedSend; seq: number; encoded: Encoded; stored: Promise<void> }> = [];
-    for (const q of batch) {
-      try {
-        this.app.toApp?.(q.message, this.id, false);
-      } catch (err) {
-        if (err instanceof DoNotSend) q.resolve(0);
-        else q.reject(err);
-        continue;
-      }
-      const { seq, sendingTime, encoded } = this.encodeNext(q.message);
-      const stored = this.store.saveOutbound(this.record(q.message, seq, sendingTime, encoded.raw));
-      stored.catch(() => {});
-      this.nextSenderMsgSeqNum = seq + 1;
-      prepared.push({ q, seq, encoded, stored });
-    }
-    let failure: unknown;
-    let failed = false;
-    for (const p of prepared) {
-      try {
-        await p.stored;
-      } catch (err) {
-        failure ??= err;
-        failed = true;
-        p.q.reject(err);
-        continue;
-      }
-      if (!failed && this.transport && this.loggedOn) await this.write(p.encoded);
-      p.q.resolve(p.seq);
-    }
-    if (failed) {
-      const text = failure instanceof Error ? failure.message : String(failure);
-      this.log.onEvent(`message store failed while sending: ${text}`);
-      await this.dispatch({ kind: 'disconnect', reason: `message store failed: ${text}` });
-    }
-  }
-
-  /**
-   * settings.pipelineSends: numbers taken and store writes issued now, bytes written by the wire chain
-   * as each write commits; the event ends without waiting. A failed store write stops the writing and
-   * drops the connection (the next logon reloads the durable numbers); messages that were persisted
-   * count as sent, as while logged out.
-   */
-  private sendBehind(batch: QueuedSend[]): void {
-    if (!this.loggedOn && this.settings.whenNotLoggedOn === 'reject') {
-      for (const q of batch) q.reject(new Error(`${this.key} is not logged on`));
-      return;
-    }
-    for (const q of batch) {
-      try {
-        this.app.toApp?.(q.message, this.id, false);
-      } catch (err) {
-        if (err instanceof DoNotSend) q.resolve(0);
-        else q.reject(err);
-        continue;
-      }
-      let next: { seq: number; sendingTime: string; encoded: Encoded };
-      try {
-        next = this.encodeNext(q.message);
-      } catch (err) {
-        q.reject(err);
-        continue;
-      }
-      const { seq, sendingTime, encoded } = next;
-      this.nextSenderMsgSeqNum = seq + 1;
-      const stored = this.store.saveOutbound(this.record(q.message, seq, sendingTime, encoded.raw));
-      const failedStore = stored.then(() => false, () => true);
-      this.queueWrite(stored, encoded, false).then(
-        () => q.resolve(seq),
-        (err: unknown) => {
-          q.reject(err);
-          void failedStore.then((storeFailed) => storeFailed && this.outboundStoreFailed(err));
-        },
-      );
-    }
+    await this.out.sendBatch(batch, pipelined);
   }
 
   /**
@@ -731,67 +511,9 @@ export class Session {
    * bytes), so it is safe inside the caller's open transaction.
    */
   reserveSend(message: OutgoingMessage): SendReservation | undefined {
-    if (!this.settings.pipelineSends || this.closed || !this.loggedOn || this.wireBroken || !this.transport) return undefined;
+    if (!this.settings.pipelineSends || this.closed || !this.loggedOn || this.out.broken || !this.transport) return undefined;
     if (this.state.name !== 'inSession' || this.openSendBatch) return undefined;
-    try {
-      this.app.toApp?.(message, this.id, false);
-    } catch {
-      // A veto (DoNotSend) or a failing hook: the usual path gives the caller the usual answer.
-      return undefined;
-    }
-    let next: { seq: number; sendingTime: string; encoded: Encoded };
-    try {
-      next = this.encodeNext(message);
-    } catch {
-      return undefined;
-    }
-    const { seq, sendingTime, encoded } = next;
-    this.nextSenderMsgSeqNum = seq + 1;
-    let resolveStored!: () => void;
-    let rejectStored!: (err: unknown) => void;
-    const stored = new Promise<void>((resolve, reject) => {
-      resolveStored = resolve;
-      rejectStored = reject;
-    });
-    const reservedOn = this.transport;
-    const written = this.queueWrite(stored, encoded, false);
-    written.catch(() => {});
-    let settled = false;
-    return {
-      msgSeqNum: seq,
-      record: this.record(message, seq, sendingTime, encoded.raw),
-      storeCreationTime: this.creationTime,
-      committed: () => {
-        if (settled) return written;
-        settled = true;
-        resolveStored();
-        return written;
-      },
-      failed: (err: unknown) => {
-        if (settled) return;
-        settled = true;
-        rejectStored(err);
-        // Only the connection the number was taken on is affected; a newer one reloaded the numbers.
-        if (this.transport === reservedOn) this.outboundStoreFailed(err);
-      },
-    };
-  }
-
-  private outboundStoreFailed(err: unknown): void {
-    if (this.wireBroken) return;
-    this.wireBroken = true;
-    const text = err instanceof Error ? err.message : String(err);
-    this.log.onEvent(`message store failed while sending: ${text}`);
-    this.enqueue(() => this.dispatch({ kind: 'disconnect', reason: `message store failed: ${text}` })).catch(() => {});
-  }
-
-  sendApp(message: OutgoingMessage): Promise<number> {
-    try {
-      this.app.toApp?.(message, this.id, false);
-    } catch (err) {
-      return err instanceof DoNotSend ? Promise.resolve(0) : Promise.reject(err);
-    }
-    return this.persistAndSend(message);
+    return this.out.reserve(message, this.creationTime);
   }
 
   async sendLogon(): Promise<void> {
@@ -879,19 +601,14 @@ export class Session {
    */
   async refuseLogon(logon: InboundMessage, text: string): Promise<'disconnected'> {
     await this.auditInbound(logon);
-    await this.wireSettled();
+    await this.out.settled();
     const logout = outgoing(MsgType.Logout, [[Tag.Text, text]]);
     try {
       this.app.toAdmin?.(logout, this.id);
     } catch (err) {
       this.log.onEvent(`toAdmin failed for the refusal Logout: ${err instanceof Error ? err.message : String(err)}`);
     }
-    const seq = this.nextSenderMsgSeqNum;
-    const sendingTime = formatUtcTimestamp(this.clock.now());
-    const encoded = this.encode(logout, seq, sendingTime);
-    await this.store.auditOutbound(this.record(logout, seq, sendingTime, encoded.raw));
-    const taken = this.write(encoded);
-    if (taken) await taken;
+    await this.out.sendCopy(logout, this.out.nextSenderMsgSeqNum, formatUtcTimestamp(this.clock.now()));
     await this.dropConnection(`logon refused: ${text}`);
     return 'disconnected';
   }
@@ -928,7 +645,7 @@ export class Session {
 
   async reloadSequenceState(): Promise<void> {
     const s = await this.store.sequenceState();
-    this.nextSenderMsgSeqNum = s.nextSenderMsgSeqNum;
+    this.out.setNextSenderMsgSeqNum(s.nextSenderMsgSeqNum);
     this.nextTargetMsgSeqNum = s.nextTargetMsgSeqNum;
     this.creationTime = s.creationTime;
   }
@@ -936,7 +653,7 @@ export class Session {
   async resetStore(why: string): Promise<void> {
     const now = new Date(this.clock.now());
     await this.store.reset(now);
-    this.nextSenderMsgSeqNum = 1;
+    this.out.setNextSenderMsgSeqNum(1);
     this.nextTargetMsgSeqNum = 1;
     this.creationTime = now;
     this.queued.clear();
@@ -1345,7 +1062,7 @@ export class Session {
    * the persisting writes, so the event fails and the connection is dropped.
    */
   private get pipelineBusy(): boolean {
-    return this.unconsumed.length > 0 || this.consumeWritesPending > 0 || this.consumeFailure !== undefined || this.wirePending > 0;
+    return this.unconsumed.length > 0 || this.consumeWritesPending > 0 || this.consumeFailure !== undefined || this.out.busy;
   }
 
   private async settlePipeline(): Promise<void> {
@@ -1356,7 +1073,7 @@ export class Session {
       await this.completeSettled();
     }
     if (this.consumeWritesPending > 0) await this.consumeWrites;
-    await this.wireSettled();
+    await this.out.settled();
     const failure = this.consumeFailure;
     if (failure) {
       this.consumeFailure = undefined;
@@ -1428,7 +1145,7 @@ export class Session {
    */
   async answerResendRequest(message: InboundMessage): Promise<boolean> {
     // Everything numbered so far must be in the store before it is read back.
-    await this.wireSettled();
+    await this.out.settled();
     const begin = Number(message.get(Tag.BeginSeqNo));
     const endRaw = Number(message.get(Tag.EndSeqNo));
     if (!Number.isSafeInteger(begin) || begin < 1 || !Number.isSafeInteger(endRaw) || endRaw < 0) {
@@ -1510,18 +1227,14 @@ export class Session {
   private async resendOne(message: OutgoingMessage, original: StoredMessage): Promise<void> {
     const sendingTime = formatUtcTimestamp(this.clock.now());
     // The stored body goes out again byte for byte (it was written in QuickFIX order when first sent).
-    const encoded = this.encode(message, original.msgSeqNum, sendingTime, 'asGiven');
-    await this.store.auditOutbound({ ...this.record(message, original.msgSeqNum, sendingTime, encoded.raw) });
-    await this.write(encoded);
+    await this.out.sendCopy(message, original.msgSeqNum, sendingTime, 'asGiven');
   }
 
   private async sendGapFill(seq: number, newSeqNo: number): Promise<void> {
     const sendingTime = formatUtcTimestamp(this.clock.now());
     const message = outgoing(MsgType.SequenceReset, [[Tag.GapFillFlag, 'Y'], [Tag.NewSeqNo, String(newSeqNo)]], [[Tag.PossDupFlag, 'Y'], [Tag.OrigSendingTime, sendingTime]]);
     this.app.toAdmin?.(message, this.id);
-    const encoded = this.encode(message, seq, sendingTime);
-    await this.store.auditOutbound(this.record(message, seq, sendingTime, encoded.raw));
-    await this.write(encoded);
+    await this.out.sendCopy(message, seq, sendingTime);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -1543,7 +1256,7 @@ export class Session {
     }
     if (this.testRequestSentAt === undefined && now - this.lastReceivedAt >= silence) {
       await this.sendTestRequest();
-    } else if (this.testRequestSentAt === undefined && now - this.lastSentAt >= hb) {
+    } else if (this.testRequestSentAt === undefined && now - this.out.lastSentAt >= hb) {
       await this.sendHeartbeat();
     }
     if (this.testRequestSentAt !== undefined && this.lastReceivedAt > this.testRequestSentAt) this.testRequestSentAt = undefined;

@@ -1,8 +1,8 @@
 import { MsgType, Tag } from '../dictionary/tags.generated';
-import type { MessageStore, StoredMessage } from '../store/message-store';
-import { BusinessRejectError, DoNotSend, RejectLogon, SessionRejectError, type Application, type AppReceipt } from './application';
+import type { MessageStore } from '../store/message-store';
+import { BusinessRejectError, RejectLogon, SessionRejectError, type Application, type AppReceipt } from './application';
 import type { Clock, TimerHandle, Timers } from './clock';
-import { formatUtcTimestamp, parseUtcTimestamp } from '../codec/values';
+import { formatUtcTimestamp } from '../codec/values';
 import type { SessionLog } from './log';
 import { ADMIN_MSG_TYPES, outgoing, type InboundMessage, type OutgoingMessage, type SessionCodec } from './message';
 import { isResetDue, isWithinSchedule } from './schedule';
@@ -10,6 +10,7 @@ import type { SessionSettings } from './session-settings';
 import { sessionIdToString, type SessionID } from './session-id';
 import type { EventKind, SessionEvent, SessionState, StateName } from './session-state';
 import { IllegalTransitionError, isAllowedTransition } from './transitions';
+import { Inbound, msgSeqNum, type HeaderProblem } from './inbound';
 import { Outbound, type QueuedSend, type SendReservation, type SessionTransport } from './outbound';
 import { disconnectedState } from './disconnected-state';
 import { logonState } from './logon-state';
@@ -55,34 +56,6 @@ export interface SessionStatus {
 /** Outcome of the checks every logged-on inbound message goes through. */
 type Verdict = 'process' | 'done' | 'disconnected';
 
-/**
- * A failed header check: the Reject to send (reason, text, RefTagID when one tag is at fault), and when
- * the connection ends, why (for the log) and the Logout's Text (QuickFIX sends one only for some causes).
- */
-interface HeaderProblem {
-  readonly reject?: readonly [reason: string, text: string, refTagID?: number];
-  readonly logout?: { readonly why: string; readonly text: string | undefined };
-}
-
-/**
- * An inbound message whose number is not persisted yet because an earlier one is still with the
- * application (settings.pipelineApplication). Messages the session finished itself wait here too,
- * already settled, so numbers are always persisted in order.
- */
-interface Unconsumed {
-  readonly message: InboundMessage;
-  /** The next expected inbound number once this message counts as processed. */
-  readonly next: number;
-  /** Already in the audit (it waited behind a gap): only the number is left to persist. */
-  readonly audited: boolean;
-  settled: boolean;
-  /** fromApp threw: the answer (Reject, BusinessMessageReject) goes out before the number is persisted. */
-  failure: { readonly error: unknown } | undefined;
-  /** What fromApp reported for the message's audit record. */
-  receipt?: AppReceipt | undefined;
-  readonly whenSettled: Promise<void>;
-}
-
 const SETTLED = Promise.resolve();
 /**
  * One FIX session: the context the state objects act on. All events (inbound messages, timer ticks,
@@ -101,9 +74,10 @@ export class Session {
   private readonly timers: Timers;
   /** The outbound pipeline: numbers, persisting, the wire. */
   private readonly out: Outbound;
+  /** Inbound sequencing: expected numbers, header checks, the gap queue, pipelining, resend answers. */
+  readonly inbound: Inbound;
 
   state: SessionState = disconnectedState;
-  nextTargetMsgSeqNum = 1;
   creationTime = new Date(0);
   heartBtIntSec: number;
 
@@ -119,12 +93,6 @@ export class Session {
   testRequestSentAt: number | undefined;
   logoutSentAt: number | undefined;
 
-  /** Inbound messages that arrived ahead of a gap, by MsgSeqNum. */
-  readonly queued = new Map<number, { message: InboundMessage; resendAnswered: boolean }>();
-  /** While in resend: the highest MsgSeqNum seen, which the gap fill must reach. */
-  resendTarget = 0;
-  private resendRequestTimes: number[] = [];
-
   private tail: Promise<void> = Promise.resolve();
   /**
    * Application callbacks (fromApp, fromAdmin, onLogon, onLogout) the current event is waiting for.
@@ -134,15 +102,6 @@ export class Session {
   private tick: TimerHandle | undefined;
   private closed = false;
 
-  /** Pipelining: inbound messages handed on whose numbers are not persisted yet, in MsgSeqNum order. */
-  private readonly unconsumed: Unconsumed[] = [];
-  private completionQueued = false;
-  /** completeSettled is answering a failure: numbers behind it must wait for it. */
-  private completing = false;
-  /** Pipelining: the store writes persisting finished messages' numbers (never rejects). */
-  private consumeWrites: Promise<void> = SETTLED;
-  private consumeWritesPending = 0;
-  private consumeFailure: { readonly error: unknown } | undefined;
   /** Sends queued since the last other event: they go out as one batch (one store round). */
   private openSendBatch: QueuedSend[] | undefined;
   /** Send batches waiting in the event queue, oldest first (a send during a callback starts them first). */
@@ -166,6 +125,25 @@ export class Session {
       },
       disconnectNow: (reason) => this.dispatch({ kind: 'disconnect', reason }),
     });
+    this.inbound = new Inbound(
+      { ...deps, out: this.out },
+      {
+        settings: () => this.settings,
+        connected: () => this.transport !== undefined,
+        answerAppFailure: (message, err) => this.answerAppFailure(message, err),
+        sendReject: (ref, reason, text, refTagID) => this.sendReject(ref, reason, text, refTagID),
+        logoutAndDrop: (text) => this.logoutAndDrop(text),
+        queueTask: (task) => this.enqueue(task, true),
+        queueDisconnect: (reason) => {
+          this.enqueue(() => this.dispatch({ kind: 'disconnect', reason })).catch(() => {});
+        },
+      },
+    );
+  }
+
+  /** The MsgSeqNum expected next from the peer. */
+  get nextTargetMsgSeqNum(): number {
+    return this.inbound.nextTargetMsgSeqNum;
   }
 
   /** The MsgSeqNum our next message will take. */
@@ -196,8 +174,7 @@ export class Session {
       this.resetSentInLogon = false;
       this.logoutSentAt = undefined;
       this.testRequestSentAt = undefined;
-      this.queued.clear();
-      this.resendTarget = 0;
+      this.inbound.clearGap();
       this.startTicking();
       await this.dispatch({ kind: 'connect' });
     });
@@ -205,7 +182,7 @@ export class Session {
 
   /** A message arrived on `transport` (dropped when that connection is no longer this session's). */
   receive(transport: SessionTransport, message: InboundMessage): Promise<void> {
-    this.arrivals.set(message, this.clock.now());
+    this.inbound.arrived(message, this.clock.now());
     return this.enqueue(() => (this.transport === transport ? this.dispatch({ kind: 'message', message }) : SETTLED));
   }
 
@@ -331,7 +308,7 @@ export class Session {
     return this.enqueue(async () => {
       await this.settlePipeline();
       await this.store.setNextTargetMsgSeqNum(next);
-      this.nextTargetMsgSeqNum = next;
+      this.inbound.setNextTargetMsgSeqNum(next);
       this.log.onEvent(`operator set next target MsgSeqNum to ${next}`);
     });
   }
@@ -355,7 +332,7 @@ export class Session {
       nextSenderMsgSeqNum: this.nextSenderMsgSeqNum,
       nextTargetMsgSeqNum: this.nextTargetMsgSeqNum,
       heartBtIntSec: this.heartBtIntSec,
-      queuedInbound: this.queued.size,
+      queuedInbound: this.inbound.queuedCount,
     };
   }
 
@@ -580,8 +557,7 @@ export class Session {
     const wasLoggedOn = this.loggedOn;
     this.loggedOn = false;
     this.logonSent = false;
-    this.queued.clear();
-    this.resendTarget = 0;
+    this.inbound.clearGap();
     this.log.onEvent(`disconnected: ${reason}`);
     transport?.end(reason);
     if (wasLoggedOn) {
@@ -615,7 +591,7 @@ export class Session {
 
   /** The header check a Logon fails, for the log; undefined when it passes. */
   logonHeaderProblem(message: InboundMessage): string | undefined {
-    const problem = this.headerProblem(message, true);
+    const problem = this.inbound.headerProblem(message, true);
     if (!problem) return undefined;
     return problem.logout?.why ?? problem.reject![1] + (problem.reject![2] !== undefined ? ` (${problem.reject![2]})` : '');
   }
@@ -646,7 +622,7 @@ export class Session {
   async reloadSequenceState(): Promise<void> {
     const s = await this.store.sequenceState();
     this.out.setNextSenderMsgSeqNum(s.nextSenderMsgSeqNum);
-    this.nextTargetMsgSeqNum = s.nextTargetMsgSeqNum;
+    this.inbound.setNextTargetMsgSeqNum(s.nextTargetMsgSeqNum);
     this.creationTime = s.creationTime;
   }
 
@@ -654,10 +630,9 @@ export class Session {
     const now = new Date(this.clock.now());
     await this.store.reset(now);
     this.out.setNextSenderMsgSeqNum(1);
-    this.nextTargetMsgSeqNum = 1;
+    this.inbound.setNextTargetMsgSeqNum(1);
     this.creationTime = now;
-    this.queued.clear();
-    this.resendTarget = 0;
+    this.inbound.clearGap();
     this.log.onEvent(`sequence numbers reset (${why})`);
   }
 
@@ -671,41 +646,14 @@ export class Session {
     return !this.settings.schedule || isWithinSchedule(this.settings.schedule, this.clock.now());
   }
 
-  private inboundRecord(message: InboundMessage, receipt?: AppReceipt): StoredMessage {
-    return {
-      direction: 'RX',
-      msgSeqNum: Number(message.get(Tag.MsgSeqNum) ?? 0) || 0,
-      msgType: message.msgType,
-      senderCompID: message.get(Tag.SenderCompID) ?? '',
-      targetCompID: message.get(Tag.TargetCompID) ?? '',
-      sendingTime: message.get(Tag.SendingTime) ?? '',
-      clOrdID: message.get(Tag.ClOrdID),
-      brokerOrderID: message.get(Tag.OrderID) ?? receipt?.brokerOrderID,
-      possDup: message.get(Tag.PossDupFlag) === 'Y',
-      raw: message.rawText,
-      receivedAt: this.arrivals.get(message),
-    };
-  }
-
-  /** When each inbound message arrived (for its audit record, written once it was processed). */
-  private readonly arrivals = new WeakMap<InboundMessage, number>();
-
   /** Audit only (a duplicate, a message queued behind a gap, a refused one). */
-  async auditInbound(message: InboundMessage): Promise<void> {
-    await this.store.saveInbound(this.inboundRecord(message));
+  auditInbound(message: InboundMessage): Promise<void> {
+    return this.inbound.audit(message);
   }
 
   /** The message was processed: audit it (unless already audited on arrival) and persist the next number. */
-  async consumeInbound(message: InboundMessage, next: number, audited = false, receipt?: AppReceipt): Promise<void> {
-    if (this.unconsumed.length > 0) {
-      // An earlier message is still with the application: this number is persisted after its.
-      this.unconsumed.push({ message, next, audited, settled: true, failure: undefined, receipt, whenSettled: SETTLED });
-      this.nextTargetMsgSeqNum = next;
-      return;
-    }
-    if (audited) await this.store.setNextTargetMsgSeqNum(next);
-    else await this.store.saveInbound(this.inboundRecord(message, receipt), next);
-    this.nextTargetMsgSeqNum = next;
+  consumeInbound(message: InboundMessage, next: number, audited = false, receipt?: AppReceipt): Promise<void> {
+    return this.inbound.consume(message, next, audited, receipt);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -713,43 +661,8 @@ export class Session {
 
   /** BeginString, CompIDs, SendingTime accuracy, PossDup rules: the header checks of FIX 4.4 vol. 2. */
   verifyHeader(message: InboundMessage, checkLatency = true, checkSeq = true): Verdict | Promise<Verdict> {
-    const problem = this.headerProblem(message, checkLatency, checkSeq);
+    const problem = this.inbound.headerProblem(message, checkLatency, checkSeq);
     return problem ? this.answerHeaderProblem(message, problem) : 'process';
-  }
-
-  /**
-   * The first header check the message fails, or undefined (checked without waiting for anything).
-   * The answers are QuickFIX's: a missing or empty CompID is rejected for that tag; a CompID or
-   * SendingTime problem is rejected without RefTagID, then a Logout without Text ends the session.
-   * `checkSeq` false: the MsgSeqNum is not looked at (SequenceReset in Reset mode ignores it).
-   */
-  private headerProblem(message: InboundMessage, checkLatency: boolean, checkSeq = true): HeaderProblem | undefined {
-    if (message.get(Tag.BeginString) !== this.id.beginString) return { logout: { why: 'Incorrect BeginString', text: 'Incorrect BeginString' } };
-    if (checkSeq && msgSeqNum(message) === undefined) return { logout: { why: 'MsgSeqNum (34) missing or invalid', text: 'MsgSeqNum (34) missing or invalid' } };
-    for (const tag of COMP_ID_TAGS) {
-      const value = message.get(tag);
-      if (value === undefined) return { reject: ['1', 'Required tag missing', tag] };
-      if (value === '') return { reject: ['4', 'Tag specified without a value', tag] };
-    }
-    if (message.get(Tag.SenderCompID) !== this.id.targetCompID || message.get(Tag.TargetCompID) !== this.id.senderCompID) {
-      return { reject: ['9', 'CompID problem'], logout: { why: 'CompID problem', text: undefined } };
-    }
-    const sendingTime = parseUtcTimestamp(message.get(Tag.SendingTime) ?? '');
-    if (Number.isNaN(sendingTime)) {
-      const present = message.get(Tag.SendingTime) !== undefined;
-      return { reject: [present ? '6' : '1', present ? 'Incorrect data format for value' : 'Required tag missing', Tag.SendingTime] };
-    }
-    if (checkLatency && this.settings.checkLatency && Math.abs(this.clock.now() - sendingTime) > this.settings.maxLatencySec * 1000) {
-      return { reject: ['10', 'SendingTime accuracy problem'], logout: { why: 'SendingTime accuracy problem', text: undefined } };
-    }
-    if (message.get(Tag.PossDupFlag) === 'Y' && message.msgType !== MsgType.SequenceReset) {
-      const orig = message.get(Tag.OrigSendingTime);
-      if (orig === undefined) return { reject: ['1', 'Required tag missing', Tag.OrigSendingTime] };
-      const origTime = parseUtcTimestamp(orig);
-      if (Number.isNaN(origTime)) return { reject: ['6', 'Incorrect data format for value', Tag.OrigSendingTime] };
-      if (origTime > sendingTime) return { reject: ['10', 'SendingTime accuracy problem'], logout: { why: 'OrigSendingTime later than SendingTime', text: undefined } };
-    }
-    return undefined;
   }
 
   /** Reject (consuming the number when it was the expected one), then Logout and close when the problem calls for it. */
@@ -808,12 +721,12 @@ export class Session {
       return false;
     }
     if (!(await this.processInSequence(message, false, false))) return false;
-    return this.queued.size > 0 ? this.drainQueue() : true;
+    return this.inbound.queuedCount > 0 ? this.drainQueue() : true;
   }
 
   private async queueAhead(message: InboundMessage, seq: number): Promise<boolean> {
-    if (this.queued.size >= this.settings.maxQueuedMessages) {
-      await this.logoutAndDrop(`Too many messages queued behind a sequence gap (${this.queued.size})`);
+    if (this.inbound.queuedCount >= this.settings.maxQueuedMessages) {
+      await this.logoutAndDrop(`Too many messages queued behind a sequence gap (${this.inbound.queuedCount})`);
       return false;
     }
     let resendAnswered = false;
@@ -823,31 +736,24 @@ export class Session {
       resendAnswered = true;
     }
     await this.auditInbound(message);
-    this.queued.set(seq, { message, resendAnswered });
-    if (this.state.name !== 'resend' || seq > this.resendTarget) {
-      const alreadyAsked = this.state.name === 'resend';
-      this.resendTarget = Math.max(this.resendTarget, seq);
-      if (!alreadyAsked) await this.sendResendRequest(this.nextTargetMsgSeqNum);
-    }
+    this.inbound.hold(seq, { message, resendAnswered });
+    this.inbound.extendGap(seq);
+    // One ResendRequest per gap: while in resend it is out already (EndSeqNo 0 covers later numbers).
+    if (this.state.name !== 'resend') await this.sendResendRequest(this.nextTargetMsgSeqNum);
     return true;
   }
 
   /** Processes queued messages that are now in sequence, in order. */
   private async drainQueue(): Promise<boolean> {
-    for (const key of [...this.queued.keys()]) if (key < this.nextTargetMsgSeqNum) this.queued.delete(key);
-    for (;;) {
-      const entry = this.queued.get(this.nextTargetMsgSeqNum);
-      if (!entry) break;
-      this.queued.delete(this.nextTargetMsgSeqNum);
+    for (let entry = this.inbound.takeReady(); entry; entry = this.inbound.takeReady()) {
       if (!(await this.processInSequence(entry.message, true, entry.resendAnswered))) return false;
-      for (const key of [...this.queued.keys()]) if (key < this.nextTargetMsgSeqNum) this.queued.delete(key);
     }
     return true;
   }
 
   /** True while a gap is open (messages are waiting or the gap fill has not reached the target yet). */
   get gapOpen(): boolean {
-    return this.queued.size > 0 || this.nextTargetMsgSeqNum <= this.resendTarget;
+    return this.inbound.gapOpen;
   }
 
   /** A message whose MsgSeqNum is the expected one. */
@@ -901,7 +807,7 @@ export class Session {
         break;
       default:
         if (this.settings.pipelineApplication.includes(message.msgType)) {
-          this.handOn(message, seq + 1, audited);
+          this.inbound.handOn(message, seq + 1, audited);
           return true;
         }
         receipt = await this.deliverToApp(message);
@@ -939,146 +845,17 @@ export class Session {
    * messages, gaps, rejects and logouts see the session exactly as without pipelining.
    */
   private mayOverlap(message: InboundMessage): boolean {
-    return (
-      this.settings.pipelineApplication.includes(message.msgType) &&
-      this.unconsumed.length < this.settings.maxPipelinedMessages &&
-      this.state.name === 'inSession' &&
-      this.transport !== undefined &&
-      !this.gapOpen &&
-      msgSeqNum(message) === this.nextTargetMsgSeqNum
-    );
+    return this.state.name === 'inSession' && this.transport !== undefined && this.inbound.mayOverlap(message);
   }
 
-  /**
-   * Hands an in-sequence application message to fromApp without waiting for it. The number moves on in
-   * memory so the next message is in sequence; it is persisted once fromApp resolved and every earlier
-   * number was persisted (completeSettled).
-   */
-  private handOn(message: InboundMessage, next: number, audited: boolean): void {
-    let settle!: () => void;
-    const entry: Unconsumed = { message, next, audited, settled: false, failure: undefined, whenSettled: new Promise<void>((r) => (settle = r)) };
-    this.unconsumed.push(entry);
-    this.nextTargetMsgSeqNum = next;
-    let result: ReturnType<Application['fromApp']>;
-    try {
-      // Not a callback the event waits for: its sends queue like any other caller's.
-      result = this.app.fromApp(message, this.id);
-    } catch (err) {
-      result = Promise.reject(err);
-    }
-    Promise.resolve(result)
-      .then(
-        (receipt) => {
-          entry.settled = true;
-          entry.receipt = receipt || undefined;
-        },
-        (err: unknown) => {
-          entry.settled = true;
-          entry.failure = { error: err };
-        },
-      )
-      .then(() => {
-        settle();
-        if (this.unconsumed[0] === entry) this.completeFinished();
-      });
-  }
-
-  private queueCompletion(): void {
-    if (this.completionQueued) return;
-    this.completionQueued = true;
-    // Persisting inbound numbers has no order to keep with outbound sends: a batch stays open.
-    this.enqueue(async () => {
-      this.completionQueued = false;
-      await this.completeSettled();
-    }, true).catch((err: unknown) => this.log.onEvent(`completing handed-on messages failed: ${err instanceof Error ? err.message : String(err)}`));
-  }
-
-  /**
-   * Right when a handed-on message finished (outside any event): persists the numbers of the finished
-   * messages at the head of the pipeline, in order, at once, so they share the commit of the report
-   * the application queued for the same order. A failed message needs an answer sent from inside an
-   * event: from there on the completion event takes over.
-   */
-  private completeFinished(): void {
-    if (this.completing) {
-      this.queueCompletion();
-      return;
-    }
-    const done: Unconsumed[] = [];
-    while (this.unconsumed[0]?.settled && !this.unconsumed[0].failure) done.push(this.unconsumed.shift()!);
-    this.persistConsumed(done);
-    if (this.unconsumed[0]?.settled) this.queueCompletion();
-  }
-
-  /**
-   * Inside an event: answers the failures of the finished messages at the head of the pipeline and
-   * persists their numbers, in order. The writes are not awaited here (the store keeps them in issue
-   * order), so an outbound report queued right behind shares their commit; settlePipeline awaits them.
-   */
-  private async completeSettled(): Promise<void> {
-    const done: Unconsumed[] = [];
-    this.completing = true;
-    try {
-      while (this.unconsumed[0]?.settled) {
-        const entry = this.unconsumed[0];
-        // Not persisted past a failure whose answer could not be sent: it is tried again later.
-        if (entry.failure) await this.answerAppFailure(entry.message, entry.failure.error);
-        done.push(this.unconsumed.shift()!);
-      }
-    } finally {
-      this.completing = false;
-      this.persistConsumed(done);
-    }
-  }
-
-  private persistConsumed(done: readonly Unconsumed[]): void {
-    if (!done.length) return;
-    // Only the last carries the next number: the others are audit records.
-    const writes = done.map((e, i) => {
-      const next = i === done.length - 1 ? e.next : undefined;
-      if (!e.audited) return this.store.saveInbound(this.inboundRecord(e.message, e.receipt), next);
-      return next === undefined ? SETTLED : this.store.setNextTargetMsgSeqNum(next);
-    });
-    this.consumeWritesPending += 1;
-    const written = Promise.all(writes).then(
-      () => {
-        this.consumeWritesPending -= 1;
-      },
-      (err: unknown) => {
-        this.consumeWritesPending -= 1;
-        // The numbers stay behind in the store: after a reconnect the peer resends those messages
-        // (PossDupFlag=Y) and the application recognises what it already has.
-        this.consumeFailure ??= { error: err };
-        this.log.onEvent(`could not persist inbound MsgSeqNum up to ${done.at(-1)!.next - 1}: ${err instanceof Error ? err.message : String(err)}`);
-        this.enqueue(() => this.dispatch({ kind: 'disconnect', reason: 'message store failed' })).catch(() => {});
-      },
-    );
-    this.consumeWrites = Promise.all([this.consumeWrites, written]).then(() => undefined);
-  }
-
-  /**
-   * Waits until every handed-on message is finished and its number persisted (a barrier before any
-   * event that must see the session as if messages went one at a time). Throws a store failure of
-   * the persisting writes, so the event fails and the connection is dropped.
-   */
+  /** Inbound and outbound work still on its way. */
   private get pipelineBusy(): boolean {
-    return this.unconsumed.length > 0 || this.consumeWritesPending > 0 || this.consumeFailure !== undefined || this.out.busy;
+    return this.inbound.busy || this.out.busy;
   }
 
+  /** Waits for the pipeline and the wire (see Inbound.settle); throws a store failure of either. */
   private async settlePipeline(): Promise<void> {
-    if (!this.pipelineBusy) return;
-    while (this.unconsumed.length > 0) {
-      const head = this.unconsumed[0]!;
-      if (!head.settled) await head.whenSettled;
-      await this.completeSettled();
-    }
-    if (this.consumeWritesPending > 0) await this.consumeWrites;
-    await this.out.settled();
-    const failure = this.consumeFailure;
-    if (failure) {
-      this.consumeFailure = undefined;
-      throw failure.error;
-    }
+    if (this.pipelineBusy) await this.inbound.settle();
   }
 
   /** SequenceReset in Reset mode: MsgSeqNum is ignored; NewSeqNo may only move forward. */
@@ -1135,106 +912,8 @@ export class Session {
     return true;
   }
 
-  // ---------------------------------------------------------------------------------------------
-  // Answering the peer's ResendRequest
-
-  /**
-   * Replays stored application messages (PossDupFlag=Y, OrigSendingTime = their original SendingTime,
-   * fresh SendingTime) and replaces admin messages and missing numbers with coalesced GapFills. Nothing
-   * here touches nextSenderMsgSeqNum: replays are copies, recorded for the audit only.
-   */
-  async answerResendRequest(message: InboundMessage): Promise<boolean> {
-    // Everything numbered so far must be in the store before it is read back.
-    await this.out.settled();
-    const begin = Number(message.get(Tag.BeginSeqNo));
-    const endRaw = Number(message.get(Tag.EndSeqNo));
-    if (!Number.isSafeInteger(begin) || begin < 1 || !Number.isSafeInteger(endRaw) || endRaw < 0) {
-      await this.sendReject(message, '5', 'Value is incorrect (out of range) for this tag', Number.isSafeInteger(begin) && begin >= 1 ? Tag.EndSeqNo : Tag.BeginSeqNo);
-      return true;
-    }
-    const now = this.clock.now();
-    this.resendRequestTimes = this.resendRequestTimes.filter((t) => now - t < 60_000);
-    this.resendRequestTimes.push(now);
-    if (this.resendRequestTimes.length > this.settings.maxResendRequestsPerMinute) {
-      await this.logoutAndDrop(`Too many ResendRequests (more than ${this.settings.maxResendRequestsPerMinute} per minute)`);
-      return false;
-    }
-    const lastSent = this.nextSenderMsgSeqNum - 1;
-    const end = endRaw === 0 || endRaw > lastSent ? lastSent : endRaw;
-    if (begin > end) {
-      this.log.onEvent(`ResendRequest ${begin}-${endRaw}: nothing sent in that range (last sent ${lastSent})`);
-      return true;
-    }
-    if (end - begin + 1 > this.settings.maxResendRange) {
-      await this.sendReject(message, '5', `Resend range ${begin}-${end} exceeds ${this.settings.maxResendRange} messages`, Tag.EndSeqNo);
-      return true;
-    }
-    this.log.onEvent(`resending ${begin}-${end}`);
-    let gapStart: number | undefined;
-    for (let chunkStart = begin; chunkStart <= end; chunkStart += this.settings.resendChunkSize) {
-      const chunkEnd = Math.min(end, chunkStart + this.settings.resendChunkSize - 1);
-      const stored = new Map((await this.store.outboundRange(chunkStart, chunkEnd, this.settings.resendChunkSize)).map((m) => [m.msgSeqNum, m]));
-      for (let seq = chunkStart; seq <= chunkEnd; seq++) {
-        const replay = this.replayable(stored.get(seq));
-        if (!replay) {
-          gapStart ??= seq;
-          continue;
-        }
-        if (gapStart !== undefined) {
-          await this.sendGapFill(gapStart, seq);
-          gapStart = undefined;
-        }
-        await this.resendOne(replay.message, replay.original);
-        if (!this.transport) return false;
-      }
-    }
-    if (gapStart !== undefined) await this.sendGapFill(gapStart, end + 1);
-    return this.transport !== undefined;
-  }
-
-  /** The stored message rebuilt for resend, or undefined when a GapFill should stand in for it. */
-  private replayable(stored: StoredMessage | undefined): { message: OutgoingMessage; original: StoredMessage } | undefined {
-    if (!stored || ADMIN_MSG_TYPES.has(stored.msgType)) return undefined;
-    let decoded: InboundMessage;
-    try {
-      decoded = this.codec.decode(Buffer.from(stored.raw, 'latin1'));
-      if (decoded.garbled !== undefined) throw new Error(decoded.garbled);
-    } catch (err) {
-      this.log.onEvent(`stored MsgSeqNum ${stored.msgSeqNum} unreadable, gap-filled: ${err instanceof Error ? err.message : String(err)}`);
-      return undefined;
-    }
-    const origSendingTime = decoded.get(Tag.SendingTime) ?? stored.sendingTime;
-    const header: Array<[number, string]> = [
-      [Tag.PossDupFlag, 'Y'],
-      [Tag.OrigSendingTime, origSendingTime],
-    ];
-    const body: Array<[number, string]> = [];
-    for (const [tag, value] of decoded.allFields()) {
-      if (REBUILT_TAGS.has(tag)) continue;
-      if (this.codec.isHeaderTag(tag)) header.push([tag, value]);
-      else body.push([tag, value]);
-    }
-    const message = outgoing(decoded.msgType, body, header);
-    try {
-      this.app.toApp?.(message, this.id, true);
-    } catch (err) {
-      if (err instanceof DoNotSend) return undefined;
-      throw err;
-    }
-    return { message, original: stored };
-  }
-
-  private async resendOne(message: OutgoingMessage, original: StoredMessage): Promise<void> {
-    const sendingTime = formatUtcTimestamp(this.clock.now());
-    // The stored body goes out again byte for byte (it was written in QuickFIX order when first sent).
-    await this.out.sendCopy(message, original.msgSeqNum, sendingTime, 'asGiven');
-  }
-
-  private async sendGapFill(seq: number, newSeqNo: number): Promise<void> {
-    const sendingTime = formatUtcTimestamp(this.clock.now());
-    const message = outgoing(MsgType.SequenceReset, [[Tag.GapFillFlag, 'Y'], [Tag.NewSeqNo, String(newSeqNo)]], [[Tag.PossDupFlag, 'Y'], [Tag.OrigSendingTime, sendingTime]]);
-    this.app.toAdmin?.(message, this.id);
-    await this.out.sendCopy(message, seq, sendingTime);
+  answerResendRequest(message: InboundMessage): Promise<boolean> {
+    return this.inbound.answerResendRequest(message);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -1282,7 +961,7 @@ export class Session {
     else {
       // The Logon itself stays unconsumed: the peer's resend will gap-fill it.
       await this.auditInbound(message);
-      this.resendTarget = seq;
+      this.inbound.extendGap(seq);
       await this.sendResendRequest(this.nextTargetMsgSeqNum);
       next = 'resend';
     }
@@ -1334,21 +1013,4 @@ export function reverseRoute(ref: InboundMessage): Array<[number, string]> {
   return header;
 }
 
-/** Every message must name both CompIDs (checked before whether they are ours). */
-const COMP_ID_TAGS = [Tag.TargetCompID, Tag.SenderCompID] as const;
-
-/** Header and trailer fields a resend rebuilds. */
-const REBUILT_TAGS = new Set<number>([Tag.BeginString, Tag.BodyLength, Tag.MsgType, Tag.SenderCompID, Tag.TargetCompID, Tag.MsgSeqNum, Tag.SendingTime, Tag.PossDupFlag, Tag.OrigSendingTime, Tag.CheckSum]);
-
-/** MsgSeqNum (34) when it is 1 to 15 digits and at least 1 (read on every check of every message). */
-export function msgSeqNum(message: InboundMessage): number | undefined {
-  const raw = message.get(Tag.MsgSeqNum);
-  if (raw === undefined || raw.length === 0 || raw.length > 15) return undefined;
-  let n = 0;
-  for (let i = 0; i < raw.length; i++) {
-    const digit = raw.charCodeAt(i) - 48;
-    if (digit < 0 || digit > 9) return undefined;
-    n = n * 10 + digit;
-  }
-  return n >= 1 ? n : undefined;
-}
+export { msgSeqNum };

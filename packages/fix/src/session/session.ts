@@ -1,6 +1,6 @@
 import { MsgType, Tag } from '../dictionary/tags.generated';
 import type { MessageStore } from '../store/message-store';
-import { BusinessRejectError, RejectLogon, SessionRejectError, type Application, type AppReceipt } from './application';
+import { BusinessRejectError, SessionRejectError, type Application, type AppReceipt } from './application';
 import type { Clock, TimerHandle, Timers } from './clock';
 import { formatUtcTimestamp } from '../codec/values';
 import type { SessionLog } from './log';
@@ -8,13 +8,13 @@ import { ADMIN_MSG_TYPES, outgoing, type InboundMessage, type OutgoingMessage, t
 import { isResetDue, isWithinSchedule } from './schedule';
 import type { SessionSettings } from './session-settings';
 import { sessionIdToString, type SessionID } from './session-id';
-import type { EventKind, SessionEvent, SessionState, StateName } from './session-state';
+import type { EventKind, SessionContext, SessionEvent, SessionState, StateName } from './session-state';
 import { IllegalTransitionError, isAllowedTransition } from './transitions';
-import { Inbound, msgSeqNum, type HeaderProblem } from './inbound';
-import { Outbound, type QueuedSend, type SendReservation, type SessionTransport } from './outbound';
+import { Inbound, msgSeqNum } from './inbound';
+import { errorText, Outbound, type QueuedSend, type SendReservation, type SessionTransport } from './outbound';
 import { disconnectedState } from './disconnected-state';
 import { logonState } from './logon-state';
-import { inSessionState } from './in-session';
+import { inSessionState, TEST_REQ_ID } from './in-session';
 import { resendState } from './resend-state';
 import { logoutState } from './logout-state';
 
@@ -53,16 +53,13 @@ export interface SessionStatus {
   readonly queuedInbound: number;
 }
 
-/** Outcome of the checks every logged-on inbound message goes through. */
-type Verdict = 'process' | 'done' | 'disconnected';
-
 const SETTLED = Promise.resolve();
 /**
  * One FIX session: the context the state objects act on. All events (inbound messages, timer ticks,
  * disconnects, operator and application calls) pass through one serial queue, so a session never
  * handles two things at once and its store writes land in order.
  */
-export class Session {
+export class Session implements SessionContext {
   readonly id: SessionID;
   readonly key: string;
   settings: SessionSettings;
@@ -570,41 +567,8 @@ export class Session {
     }
   }
 
-  /**
-   * Refuses a Logon: a Logout with the reason, then close, and no sequence number changes. The Logout
-   * reuses our next number without taking it and the Logon's number is not consumed (both are kept
-   * in the audit only), so the next logon starts from exactly the numbers the store had before.
-   */
-  async refuseLogon(logon: InboundMessage, text: string): Promise<'disconnected'> {
-    await this.auditInbound(logon);
-    await this.out.settled();
-    const logout = outgoing(MsgType.Logout, [[Tag.Text, text]]);
-    try {
-      this.app.toAdmin?.(logout, this.id);
-    } catch (err) {
-      this.log.onEvent(`toAdmin failed for the refusal Logout: ${err instanceof Error ? err.message : String(err)}`);
-    }
-    await this.out.sendCopy(logout, this.out.nextSenderMsgSeqNum, formatUtcTimestamp(this.clock.now()));
-    await this.dropConnection(`logon refused: ${text}`);
-    return 'disconnected';
-  }
 
-  /** The header check a Logon fails, for the log; undefined when it passes. */
-  logonHeaderProblem(message: InboundMessage): string | undefined {
-    const problem = this.inbound.headerProblem(message, true);
-    if (!problem) return undefined;
-    return problem.logout?.why ?? problem.reject![1] + (problem.reject![2] !== undefined ? ` (${problem.reject![2]})` : '');
-  }
 
-  /**
-   * An invalid Logon (a header, format or dictionary problem): the connection is closed with nothing
-   * sent, as QuickFIX does, and no number changes; the Logon is kept in the audit.
-   */
-  async dropInvalidLogon(logon: InboundMessage, why: string): Promise<'disconnected'> {
-    await this.auditInbound(logon);
-    await this.dropConnection(`invalid Logon: ${why}`);
-    return 'disconnected';
-  }
 
   /**
    * Logout, then close: the answer to a protocol violation the session cannot continue after. `text`
@@ -659,173 +623,20 @@ export class Session {
   // ---------------------------------------------------------------------------------------------
   // Inbound checks shared by the logged-on states
 
-  /** BeginString, CompIDs, SendingTime accuracy, PossDup rules: the header checks of FIX 4.4 vol. 2. */
-  verifyHeader(message: InboundMessage, checkLatency = true, checkSeq = true): Verdict | Promise<Verdict> {
-    const problem = this.inbound.headerProblem(message, checkLatency, checkSeq);
-    return problem ? this.answerHeaderProblem(message, problem) : 'process';
-  }
 
-  /** Reject (consuming the number when it was the expected one), then Logout and close when the problem calls for it. */
-  private async answerHeaderProblem(message: InboundMessage, problem: HeaderProblem): Promise<Verdict> {
-    if (problem.reject) await this.rejectAndConsume(message, ...problem.reject);
-    if (problem.logout === undefined) return 'done';
-    await this.logoutAndDrop(problem.logout.text, problem.logout.why);
-    return 'disconnected';
-  }
 
-  /** Sends a Reject and, when the message was the one expected, consumes its number (it was processed). */
-  async rejectAndConsume(message: InboundMessage, reason: string, text: string, refTagID?: number): Promise<void> {
-    await this.sendReject(message, reason, text, refTagID);
-    const seq = msgSeqNum(message);
-    if (seq === this.nextTargetMsgSeqNum) await this.consumeInbound(message, seq + 1);
-    else await this.auditInbound(message);
-  }
 
-  /**
-   * The full handling of one inbound message while logged on (inSession, resend and logout states):
-   * header checks, sequence checks (gap → queue + ResendRequest; too low → Logout), then processing,
-   * then any queued messages the gap fill released. Returns false when the connection was dropped.
-   */
-  async handleLoggedOn(message: InboundMessage): Promise<boolean> {
-    // Message types whose MsgSeqNum is not checked before they act.
-    if (message.msgType === MsgType.Logon && message.get(Tag.ResetSeqNumFlag) === 'Y') return this.handleResetLogon(message);
-    if (message.msgType === MsgType.SequenceReset && message.get(Tag.GapFillFlag) !== 'Y') {
-      // Reset mode: the MsgSeqNum is ignored (FIX 4.4 vol. 2; QuickFIX 11a-11c).
-      const v = await this.verifyHeader(message, true, false);
-      if (v !== 'process') return v !== 'disconnected';
-      await this.handleSequenceResetReset(message);
-      return this.drainQueue();
-    }
-    const checked = this.verifyHeader(message);
-    const verdict = checked === 'process' ? checked : await checked;
-    if (verdict !== 'process') return verdict !== 'disconnected';
-    const seq = msgSeqNum(message)!;
-    if (message.msgType === MsgType.Logout) return this.handleLogout(message);
-    if (seq > this.nextTargetMsgSeqNum) return this.queueAhead(message, seq);
-    if (seq < this.nextTargetMsgSeqNum) {
-      if (message.msgType === MsgType.ResendRequest) {
-        // A ResendRequest is answered whatever its number (QuickFIX): the peer is missing our messages.
-        // Its own number is not consumed, and one too low is not a reason to end the session.
-        this.log.onEvent(`ResendRequest with MsgSeqNum ${seq} below the expected ${this.nextTargetMsgSeqNum} answered`);
-        await this.auditInbound(message);
-        return this.answerResendRequest(message);
-      }
-      if (message.get(Tag.PossDupFlag) === 'Y') {
-        this.log.onEvent(`duplicate MsgSeqNum ${seq} ignored (expecting ${this.nextTargetMsgSeqNum})`);
-        await this.auditInbound(message);
-        return true;
-      }
-      const text = `MsgSeqNum too low, expecting ${this.nextTargetMsgSeqNum} but received ${seq}`;
-      await this.auditInbound(message);
-      await this.logoutAndDrop(text);
-      return false;
-    }
-    if (!(await this.processInSequence(message, false, false))) return false;
-    return this.inbound.queuedCount > 0 ? this.drainQueue() : true;
-  }
 
-  private async queueAhead(message: InboundMessage, seq: number): Promise<boolean> {
-    if (this.inbound.queuedCount >= this.settings.maxQueuedMessages) {
-      await this.logoutAndDrop(`Too many messages queued behind a sequence gap (${this.inbound.queuedCount})`);
-      return false;
-    }
-    let resendAnswered = false;
-    // The peer may be asking for our messages to fill its own gap: answer now, not after ours is filled.
-    if (message.msgType === MsgType.ResendRequest) {
-      if (!(await this.answerResendRequest(message))) return false;
-      resendAnswered = true;
-    }
-    await this.auditInbound(message);
-    this.inbound.hold(seq, { message, resendAnswered });
-    this.inbound.extendGap(seq);
-    // One ResendRequest per gap: while in resend it is out already (EndSeqNo 0 covers later numbers).
-    if (this.state.name !== 'resend') await this.sendResendRequest(this.nextTargetMsgSeqNum);
-    return true;
-  }
 
-  /** Processes queued messages that are now in sequence, in order. */
-  private async drainQueue(): Promise<boolean> {
-    for (let entry = this.inbound.takeReady(); entry; entry = this.inbound.takeReady()) {
-      if (!(await this.processInSequence(entry.message, true, entry.resendAnswered))) return false;
-    }
-    return true;
-  }
 
   /** True while a gap is open (messages are waiting or the gap fill has not reached the target yet). */
   get gapOpen(): boolean {
     return this.inbound.gapOpen;
   }
 
-  /** A message whose MsgSeqNum is the expected one. */
-  private async processInSequence(message: InboundMessage, audited: boolean, resendAnswered: boolean): Promise<boolean> {
-    const seq = msgSeqNum(message)!;
-    let receipt: AppReceipt | undefined;
-    if (this.settings.validate) {
-      const issue = this.codec.validate(message);
-      if (issue) {
-        await this.sendReject(message, issue.reason, issue.text, issue.refTagID);
-        await this.consumeInbound(message, seq + 1, audited);
-        return true;
-      }
-    }
-    if (ADMIN_MSG_TYPES.has(message.msgType)) {
-      try {
-        const fromAdmin = this.app.fromAdmin;
-        if (fromAdmin) await this.callApp(() => fromAdmin.call(this.app, message, this.id));
-      } catch (err) {
-        this.log.onEvent(`fromAdmin failed: ${err instanceof Error ? err.message : String(err)}`);
-      }
-    }
-    switch (message.msgType) {
-      case MsgType.Heartbeat: {
-        const id = message.get(Tag.TestReqID);
-        if (id === TEST_REQ_ID) this.testRequestSentAt = undefined;
-        break;
-      }
-      case MsgType.TestRequest:
-        await this.sendHeartbeat(message.get(Tag.TestReqID));
-        break;
-      case MsgType.ResendRequest:
-        if (!resendAnswered && !(await this.answerResendRequest(message))) return false;
-        break;
-      case MsgType.Reject:
-        this.log.onEvent(`peer rejected our MsgSeqNum ${message.get(Tag.RefSeqNum)}: ${message.get(Tag.Text) ?? ''}`);
-        break;
-      case MsgType.SequenceReset: {
-        // GapFill in sequence: jump to NewSeqNo.
-        const newSeqNo = Number(message.get(Tag.NewSeqNo));
-        if (!Number.isSafeInteger(newSeqNo) || newSeqNo <= seq) {
-          await this.sendReject(message, '5', `Attempt to lower sequence number, invalid value NewSeqNo(36)=${message.get(Tag.NewSeqNo)}`, Tag.NewSeqNo);
-          await this.consumeInbound(message, seq + 1, audited);
-          return true;
-        }
-        await this.consumeInbound(message, newSeqNo, audited);
-        return true;
-      }
-      case MsgType.Logon:
-        await this.sendReject(message, '5', 'Logon received while already logged on (without ResetSeqNumFlag)', Tag.MsgType);
-        break;
-      default:
-        if (this.settings.pipelineApplication.includes(message.msgType)) {
-          this.inbound.handOn(message, seq + 1, audited);
-          return true;
-        }
-        receipt = await this.deliverToApp(message);
-    }
-    await this.consumeInbound(message, seq + 1, audited, receipt);
-    return true;
-  }
 
-  private async deliverToApp(message: InboundMessage): Promise<AppReceipt | undefined> {
-    try {
-      return (await this.callApp(() => this.app.fromApp(message, this.id))) || undefined;
-    } catch (err) {
-      await this.answerAppFailure(message, err);
-      return undefined;
-    }
-  }
 
-  private async answerAppFailure(message: InboundMessage, err: unknown): Promise<void> {
+  async answerAppFailure(message: InboundMessage, err: unknown): Promise<void> {
     if (err instanceof BusinessRejectError) await this.sendBusinessReject(message, err.reason, err.text, err.refID);
     else if (err instanceof SessionRejectError) await this.sendReject(message, err.reason, err.text, err.refTagID);
     else {
@@ -858,59 +669,8 @@ export class Session {
     if (this.pipelineBusy) await this.inbound.settle();
   }
 
-  /** SequenceReset in Reset mode: MsgSeqNum is ignored; NewSeqNo may only move forward. */
-  private async handleSequenceResetReset(message: InboundMessage): Promise<void> {
-    const raw = message.get(Tag.NewSeqNo);
-    const newSeqNo = Number(raw);
-    if (raw === undefined) {
-      await this.sendReject(message, '1', 'Required tag missing', Tag.NewSeqNo);
-      return;
-    }
-    if (!Number.isSafeInteger(newSeqNo) || newSeqNo < this.nextTargetMsgSeqNum) {
-      // QuickFIX's answer, without RefTagID; the log says what was wrong.
-      this.log.onEvent(`SequenceReset to NewSeqNo ${raw} below the expected ${this.nextTargetMsgSeqNum} rejected`);
-      await this.sendReject(message, '5', 'Value is incorrect (out of range) for this tag');
-      await this.auditInbound(message);
-      return;
-    }
-    if (newSeqNo === this.nextTargetMsgSeqNum) this.log.onEvent(`SequenceReset to the expected ${newSeqNo} (no change)`);
-    else this.log.onEvent(`SequenceReset: next expected MsgSeqNum ${this.nextTargetMsgSeqNum} -> ${newSeqNo}`);
-    await this.consumeInbound(message, newSeqNo);
-  }
 
-  /** The peer's Logout while logged on: answer (unless we asked) and close. */
-  private async handleLogout(message: InboundMessage): Promise<boolean> {
-    const seq = msgSeqNum(message)!;
-    if (seq === this.nextTargetMsgSeqNum) await this.consumeInbound(message, seq + 1);
-    else await this.auditInbound(message);
-    const text = message.get(Tag.Text);
-    if (this.logoutSentAt === undefined) await this.sendLogout();
-    await this.dropConnection(text ? `peer logged out: ${text}` : 'peer logged out');
-    return false;
-  }
 
-  /** A Logon with ResetSeqNumFlag=Y while logged on: both sides start again at 1. */
-  private async handleResetLogon(message: InboundMessage): Promise<boolean> {
-    const verdict = await this.verifyHeader(message);
-    if (verdict !== 'process') return verdict !== 'disconnected';
-    const seq = msgSeqNum(message)!;
-    if (seq !== 1) {
-      await this.logoutAndDrop(`MsgSeqNum must be 1 on a Logon with ResetSeqNumFlag=Y, received ${seq}`);
-      return false;
-    }
-    if (this.resetSentInLogon && this.logoutSentAt === undefined && this.nextTargetMsgSeqNum === 1) {
-      // The answer to our own reset Logon (initiator side of a mid-session reset).
-      await this.consumeInbound(message, 2);
-      this.resetSentInLogon = false;
-      return true;
-    }
-    await this.resetStore('peer Logon with ResetSeqNumFlag=Y');
-    this.resetSentInLogon = true;
-    await this.sendLogon();
-    this.resetSentInLogon = false;
-    await this.consumeInbound(message, 2);
-    return true;
-  }
 
   answerResendRequest(message: InboundMessage): Promise<boolean> {
     return this.inbound.answerResendRequest(message);
@@ -919,76 +679,59 @@ export class Session {
   // ---------------------------------------------------------------------------------------------
   // Timers
 
-  /**
-   * Heartbeat when we have been quiet for HeartBtInt; TestRequest when the peer has been quiet for
-   * HeartBtInt x factor; disconnect when it stays quiet as long again. As at QuickFIX, no Heartbeat
-   * goes out while our TestRequest waits for its answer. Returns false when dropped.
-   */
-  async checkLiveness(): Promise<boolean> {
-    if (this.heartBtIntSec <= 0 || !this.transport) return true;
-    const now = this.clock.now();
-    const hb = this.heartBtIntSec * 1000;
-    const silence = hb * this.settings.testRequestDelayFactor;
-    if (this.testRequestSentAt !== undefined && now - this.lastReceivedAt >= silence && now - this.testRequestSentAt >= silence) {
-      await this.dropConnection(`peer silent for ${Math.round((now - this.lastReceivedAt) / 1000)}s after TestRequest`);
-      return false;
-    }
-    if (this.testRequestSentAt === undefined && now - this.lastReceivedAt >= silence) {
-      await this.sendTestRequest();
-    } else if (this.testRequestSentAt === undefined && now - this.out.lastSentAt >= hb) {
-      await this.sendHeartbeat();
-    }
-    if (this.testRequestSentAt !== undefined && this.lastReceivedAt > this.testRequestSentAt) this.testRequestSentAt = undefined;
-    return true;
+
+
+
+
+  // ---------------------------------------------------------------------------------------------
+  // The rest of SessionContext (what the states may see and do)
+
+  get stateName(): StateName {
+    return this.state.name;
   }
 
-  /** The sequence-number check for a Logon (or its answer); too low ends the connection. */
-  async checkLogonSeq(message: InboundMessage): Promise<'ok' | 'tooHigh' | 'disconnected'> {
-    const seq = msgSeqNum(message);
-    if (seq === undefined) return this.dropInvalidLogon(message, 'MsgSeqNum (34) missing or invalid');
-    // A refusal like any other: neither side's number moves.
-    if (seq < this.nextTargetMsgSeqNum) return this.refuseLogon(message, `MsgSeqNum too low, expecting ${this.nextTargetMsgSeqNum} but received ${seq}`);
-    return seq > this.nextTargetMsgSeqNum ? 'tooHigh' : 'ok';
+  now(): number {
+    return this.clock.now();
   }
 
-  /** Completes a logon whose numbers checked out; returns the state to enter. */
-  async completeLogon(message: InboundMessage, seqCheck: 'ok' | 'tooHigh'): Promise<StateName> {
-    const seq = msgSeqNum(message)!;
+  get connected(): boolean {
+    return this.transport !== undefined;
+  }
+
+  get lastSentAt(): number {
+    return this.out.lastSentAt;
+  }
+
+  markLoggedOn(): void {
     this.loggedOn = true;
-    this.log.onEvent(`logged on (HeartBtInt ${this.heartBtIntSec}s, next sender ${this.nextSenderMsgSeqNum}, next target ${this.nextTargetMsgSeqNum})`);
-    let next: StateName = 'inSession';
-    if (seqCheck === 'ok') await this.consumeInbound(message, seq + 1);
-    else {
-      // The Logon itself stays unconsumed: the peer's resend will gap-fill it.
-      await this.auditInbound(message);
-      this.inbound.extendGap(seq);
-      await this.sendResendRequest(this.nextTargetMsgSeqNum);
-      next = 'resend';
-    }
-    try {
-      const onLogon = this.app.onLogon;
-      if (onLogon) await this.callApp(() => onLogon.call(this.app, this.id));
-    } catch (err) {
-      this.log.onEvent(`onLogon failed: ${err instanceof Error ? err.message : String(err)}`);
-    }
-    return next;
   }
 
-  /** fromAdmin for a Logon; RejectLogon refuses it. */
-  async admitLogon(message: InboundMessage): Promise<string | undefined> {
+  async sendRefusalLogout(text: string): Promise<void> {
+    await this.out.settled();
+    const logout = outgoing(MsgType.Logout, [[Tag.Text, text]]);
     try {
-      const fromAdmin = this.app.fromAdmin;
-      if (fromAdmin) await this.callApp(() => fromAdmin.call(this.app, message, this.id));
-      return undefined;
+      this.app.toAdmin?.(logout, this.id);
     } catch (err) {
-      if (err instanceof RejectLogon) return err.text;
-      throw err;
+      this.log.onEvent(`toAdmin failed for the refusal Logout: ${errorText(err)}`);
     }
+    await this.out.sendCopy(logout, this.out.nextSenderMsgSeqNum, formatUtcTimestamp(this.clock.now()));
+  }
+
+  async fromAdmin(message: InboundMessage): Promise<void> {
+    const fromAdmin = this.app.fromAdmin;
+    if (fromAdmin) await this.callApp(() => fromAdmin.call(this.app, message, this.id));
+  }
+
+  fromApp(message: InboundMessage): Promise<AppReceipt | void | undefined> {
+    return Promise.resolve(this.callApp(() => this.app.fromApp(message, this.id)));
+  }
+
+  async onLogon(): Promise<void> {
+    const onLogon = this.app.onLogon;
+    if (onLogon) await this.callApp(() => onLogon.call(this.app, this.id));
   }
 }
 
-/** The TestReqID of our TestRequests (QuickFIX's: any message from the peer answers it anyway). */
-const TEST_REQ_ID = 'TEST';
 
 /**
  * Routing fields a reply carries back (QuickFIX's reverse route): the peer's OnBehalfOf* becomes our

@@ -4,7 +4,7 @@ import {
   BusinessRejectError,
   CounterpartyAuthenticator,
   createSessionCodec,
-  outgoing,
+  MsgType,
   parseTradingDays,
   safeEqual,
   Tag,
@@ -14,16 +14,17 @@ import {
   type FixMessage,
   type LogFactory,
   type SessionID,
-  type SendReservation,
   type SessionLog,
   type SessionStatus,
 } from '@fixdesk/fix';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { ServerEventBus } from '../events';
-import type { OrderService, IncomingNewOrder, OutgoingReply, ReplyReserver } from '../orders/order-service';
-import type { ClientMessageSender, ClientOutbox } from '../orders/outbox';
+import type { IncomingNewOrder } from '../orders/intake';
+import type { OrderService } from '../orders/order-service';
+import type { ClientOutbox } from '../orders/outbox';
 import type { WsHub } from '../ws/hub';
+import type { ClientSessions } from './client-sessions';
 
 /** The clean ends of a session: the Completed status on the Client Sessions screen, not Disconnected. */
 const CLEAN_LOGOUT = /^peer logged out|^logout/i;
@@ -94,7 +95,7 @@ export function readNewOrder(m: FixMessage, id: SessionID): IncomingNewOrder {
     transactTime = undefined;
   }
   return {
-    msgType: m.msgType === 'AB' ? 'AB' : 'D',
+    msgType: m.msgType === MsgType.NewOrderMultileg ? MsgType.NewOrderMultileg : MsgType.NewOrderSingle,
     senderCompId: id.targetCompID,
     targetCompId: id.senderCompID,
     clOrdId: text(m, Tag.ClOrdID),
@@ -126,19 +127,19 @@ export function readNewOrder(m: FixMessage, id: SessionID): IncomingNewOrder {
 /**
  * The FIX side of the server: our acceptor for client sessions. Authenticates logons against the
  * client connectors, hands application messages to the order core (a message counts as processed
- * only once the order core has committed), and carries the outbox's reports to the live sessions.
+ * only once the order core has committed), and opens each logged-on client's session in
+ * ClientSessions, through which the order core and the outbox reach it.
  */
-export class FixGateway implements ClientMessageSender, ReplyReserver {
+export class FixGateway {
   private acceptor: Acceptor | undefined;
   private readonly live = new Map<string, LiveSession>();
-  /** Our comp id for each client's live session. */
-  private readonly sessions = new Map<string, SessionID>();
 
   constructor(
     private readonly db: Db,
     private readonly config: Config,
     private readonly orders: OrderService,
     private readonly outbox: ClientOutbox,
+    private readonly sessions: ClientSessions,
     private readonly hub: WsHub,
     private readonly events: ServerEventBus,
     private readonly log: FastifyBaseLogger,
@@ -180,8 +181,6 @@ export class FixGateway implements ClientMessageSender, ReplyReserver {
       // PossResend) instead of being numbered into a sequence the next logon may reset.
       defaultSettings: { pipelineApplication: ['D', 'AB'], pipelineSends: true, whenNotLoggedOn: 'reject' },
     });
-    this.outbox.attach(this);
-    this.orders.attachReplyReserver(this);
     this.events.on('connector-changed', (compId) => void this.onConnectorChanged(compId));
     this.log.info({ port: this.acceptor.port }, 'FIX acceptor listening');
   }
@@ -216,7 +215,8 @@ export class FixGateway implements ClientMessageSender, ReplyReserver {
 
   private async onLogon(id: SessionID): Promise<void> {
     const compId = id.targetCompID;
-    this.sessions.set(compId, id);
+    const session = this.acceptor?.session(id);
+    if (session) this.sessions.open(compId, id, session);
     this.orders.clientLoggedOn(compId);
     const status = this.acceptor?.list().find((s) => s.sessionID.targetCompID === compId);
     const { rows } = await this.db.query<{ id: number }>(
@@ -238,7 +238,7 @@ export class FixGateway implements ClientMessageSender, ReplyReserver {
 
   private async onLogout(id: SessionID, reason: string): Promise<void> {
     const compId = id.targetCompID;
-    this.sessions.delete(compId);
+    this.sessions.close(compId);
     const l = this.live.get(compId);
     this.live.delete(compId);
     if (l) {
@@ -259,16 +259,16 @@ export class FixGateway implements ClientMessageSender, ReplyReserver {
   private async fromApp(m: FixMessage, id: SessionID): Promise<AppReceipt | undefined> {
     const compId = id.targetCompID;
     switch (m.msgType) {
-      case 'D':
-      case 'AB': {
+      case MsgType.NewOrderSingle:
+      case MsgType.NewOrderMultileg: {
         const l = this.live.get(compId);
         if (l) l.orders++;
         const result = await this.orders.receiveNewOrder(readNewOrder(m, id));
         // The audit record of the client's order message names the order it created.
         return result.brokerOrderId ? { brokerOrderID: result.brokerOrderId } : undefined;
       }
-      case 'F':
-      case 'G':
+      case MsgType.OrderCancelRequest:
+      case MsgType.OrderCancelReplaceRequest:
         await this.orders.receiveCancelOrReplace({
           kind: m.msgType,
           senderCompId: compId,
@@ -281,7 +281,7 @@ export class FixGateway implements ClientMessageSender, ReplyReserver {
           text: text(m, Tag.Text),
         });
         return undefined;
-      case 'H':
+      case MsgType.OrderStatusRequest:
         await this.orders.receiveStatusRequest(compId, text(m, Tag.ClOrdID) ?? '', text(m, Tag.OrderID), text(m, Tag.Side), text(m, Tag.Symbol));
         return undefined;
       default:
@@ -290,35 +290,8 @@ export class FixGateway implements ClientMessageSender, ReplyReserver {
     }
   }
 
-  /** ReplyReserver: whether the client is logged on to this node. */
-  isLive(compId: string): boolean {
-    const id = this.sessions.get(compId);
-    return !!id && !!this.acceptor?.session(id)?.loggedOn;
-  }
-
-  /** ReplyReserver: the next number on the client's live session (Session.reserveSend), or undefined. */
-  reserve(compId: string, msg: OutgoingReply): { beginString: string; reservation: SendReservation } | undefined {
-    const id = this.sessions.get(compId);
-    const session = id && this.acceptor?.session(id);
-    if (!session) return undefined;
-    const reservation = session.reserveSend(outgoing(msg.msgType, msg.body));
-    return reservation && { beginString: id.beginString, reservation };
-  }
-
-  /** ClientMessageSender: to the client's live session, or null when it is not logged on here. */
-  async send(compId: string, msg: { msgType: string; body: Array<[number, string]>; possResend?: boolean }): Promise<number | null> {
-    const id = this.sessions.get(compId);
-    const session = id && this.acceptor?.session(id);
-    // Not logged on (or logging out): the outbox keeps the message for the next logon.
-    if (!session || !session.loggedOn) return null;
-    const header: Array<[number, string]> = msg.possResend ? [[Tag.PossResend, 'Y']] : [];
-    // Straight to the session, synchronously: a burst from the outbox reaches it in order and back
-    // to back, so it is persisted in one store round.
-    return session.send(outgoing(msg.msgType, msg.body, header));
-  }
-
   private async onConnectorChanged(compId: string): Promise<void> {
-    const id = this.sessions.get(compId);
+    const id = this.sessions.idOf(compId);
     if (!id || !this.acceptor) return;
     const c = await getConnector(this.db, compId);
     if (!c || !c.is_active) {

@@ -41,16 +41,13 @@ export class ClientOutbox {
   private readonly queues = new Map<string, Item[]>();
   private readonly running = new Set<string>();
   private readonly profiles = new Map<number, Promise<ClientProfile | undefined>>();
-  private sender: ClientMessageSender | undefined;
 
   constructor(
     private readonly db: Db,
+    /** The clients' live sessions (ClientSessions). */
+    private readonly sender: ClientMessageSender,
     private readonly log: FastifyBaseLogger,
   ) {}
-
-  attach(sender: ClientMessageSender): void {
-    this.sender = sender;
-  }
 
   /** Forget cached client profiles (defaults, groups or specs changed). */
   invalidateProfiles(connectorId?: number): void {
@@ -227,7 +224,7 @@ export class ClientOutbox {
     this.running.add(compId);
     try {
       const q = this.queues.get(compId)!;
-      while (q.length > 0 && this.sender) {
+      while (q.length > 0) {
         const burst: Array<{ item: Item; built: { msgType: string; body: Array<[number, string]> } }> = [];
         for (const item of q.slice(0, MAX_BURST)) {
           try {

@@ -127,3 +127,26 @@ export async function deleteConnector(db: Queryable, compId: string): Promise<bo
   const r = await db.query('DELETE FROM client_connectors WHERE comp_id = $1', [compId]);
   return r.rowCount > 0;
 }
+
+/** What the order core reads of a connector for every order (kept in its cache). */
+export interface OrderConnectorRow {
+  id: number;
+  comp_id: string;
+  client_name: string | null;
+  client_phone: string | null;
+  company_name: string | null;
+  execution_id_prefix: string;
+  is_active: boolean;
+  trading_enabled: boolean;
+  timezone: string;
+  max_orders_per_second: number;
+}
+
+export async function getOrderConnector(db: Queryable, compId: string): Promise<OrderConnectorRow | undefined> {
+  const { rows } = await db.query<OrderConnectorRow>(
+    `SELECT id, comp_id, client_name, client_phone, company_name, execution_id_prefix, is_active, trading_enabled, timezone, max_orders_per_second
+       FROM client_connectors WHERE comp_id = $1`,
+    [compId],
+  );
+  return rows[0];
+}

@@ -583,6 +583,23 @@ export async function orderFillTotals(db: Queryable, orderId: number, legIndex: 
   return rows[0]!;
 }
 
+export async function listOrderLegs(db: Queryable, orderId: number): Promise<OrderLegRow[]> {
+  const { rows } = await db.query<OrderLegRow>('SELECT * FROM order_legs WHERE order_id = $1 ORDER BY leg_index', [orderId]);
+  return rows;
+}
+
+/** Whether a multileg order has been filled per leg (it then takes no fill at the spread price). */
+export async function hasLegFills(db: Queryable, orderId: number): Promise<boolean> {
+  const { rows } = await db.query("SELECT 1 FROM execution_reports WHERE order_id = $1 AND exectype = 'F' AND leg_index IS NOT NULL LIMIT 1", [orderId]);
+  return rows.length > 0;
+}
+
+/** Whether another order of the client holds this ClOrdID on the trading day. */
+export async function clOrdIdTakenByOtherOrder(db: Queryable, sendercompid: string, sessionDate: string, clordid: string, orderId: number): Promise<boolean> {
+  const { rows } = await db.query('SELECT 1 FROM orders WHERE sendercompid = $1 AND session_date = $2 AND clordid = $3 AND id <> $4 LIMIT 1', [sendercompid, sessionDate, clordid, orderId]);
+  return rows.length > 0;
+}
+
 export async function updateLeg(db: Queryable, orderId: number, legIndex: number, cumqty: string, avgpx: string): Promise<void> {
   await db.query('UPDATE order_legs SET leg_cumqty = $3, leg_avgpx = $4 WHERE order_id = $1 AND leg_index = $2', [orderId, legIndex, cumqty, avgpx]);
 }

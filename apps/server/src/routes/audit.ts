@@ -1,3 +1,4 @@
+import { MsgType } from '@fixdesk/domain';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context';
@@ -15,7 +16,7 @@ export function redactFix(raw: string): string {
 }
 
 /** Session-level message types (hidden by "ignore session messages"). */
-export const SESSION_MSG_TYPES = ['0', '1', '2', '3', '4', '5', 'A'] as const;
+export const SESSION_MSG_TYPES = [MsgType.Heartbeat, MsgType.TestRequest, MsgType.ResendRequest, MsgType.Reject, MsgType.SequenceReset, MsgType.Logout, MsgType.Logon] as const;
 
 const bool = z.enum(['true', 'false']).optional();
 

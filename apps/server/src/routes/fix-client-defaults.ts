@@ -13,7 +13,7 @@ import {
   type GroupInstanceFieldRow,
   type Queryable,
 } from '@fixdesk/db';
-import { CLIENT_VARIABLES, clientVariables, substituteVariables, unknownVariables } from '@fixdesk/domain';
+import { CLIENT_VARIABLES, clientVariables, MsgType, substituteVariables, unknownVariables } from '@fixdesk/domain';
 import { Dictionary, isValidFormat, MemberKind, type GroupDef, type MessageDef } from '@fixdesk/fix';
 import {
   CLIENT_DEFAULT_MSG_TYPES,
@@ -79,7 +79,7 @@ function writableMessage(msgType: string, field = 'msg_type'): MessageDef {
 
 function checkExecType(msgType: string, execType: string | null | undefined, where: Where, field: string): string | null {
   if (execType === null || execType === undefined) return null;
-  if (msgType !== '8') throw invalid(where, field, 'applies to ExecutionReport (8) defaults only');
+  if (msgType !== MsgType.ExecutionReport) throw invalid(where, field, 'applies to ExecutionReport (8) defaults only');
   if (!FIX44.isValidEnumValue(150, execType)) throw invalid(where, field, `'${execType}' is not an ExecType (150) code`);
   return execType;
 }

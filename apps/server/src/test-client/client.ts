@@ -1,5 +1,5 @@
 import { countConnectorOrders, type ConnectorRow, type Db } from '@fixdesk/db';
-import { nextClientOrderId, SimulatorText } from '@fixdesk/domain';
+import { MsgType, nextClientOrderId, SimulatorText } from '@fixdesk/domain';
 import {
   createSessionCodec,
   FixParser,
@@ -238,7 +238,7 @@ export class TestClient {
         this.publishStatus();
       },
       fromAdmin: (m) => {
-        if (m.msgType === '3') this.received(m);
+        if (m.msgType === MsgType.Reject) this.received(m);
       },
       fromApp: (m) => this.received(m),
     };
@@ -341,7 +341,7 @@ export class TestClient {
     const initiator = this.initiator;
     if (!initiator || !this.loggedOn) throw notLoggedOn();
     const { msgType, clOrdId } = checked;
-    const isNewOrder = msgType === 'D' || msgType === 'AB';
+    const isNewOrder = msgType === MsgType.NewOrderSingle || msgType === MsgType.NewOrderMultileg;
     if (isNewOrder && clOrdId && this.blotter.hasClOrdId(clOrdId)) {
       throw new HttpError(409, `ClOrdID ${clOrdId} was already used by ${this.compId}; each order needs a new one`, '11');
     }

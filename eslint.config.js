@@ -35,4 +35,19 @@ export default tseslint.config(
   layer(['packages/db/**'], ['@fixdesk/server', '@fixdesk/web'], 'db sits below the apps'),
   layer(['apps/web/**'], ['@fixdesk/db', '@fixdesk/db/*', '@fixdesk/fix', '@fixdesk/server', ...NODE_IO], 'the web app talks to the server over HTTP/WS only'),
   layer(['apps/server/**'], ['@fixdesk/web'], 'the server does not import the web app'),
+  // SQL belongs to packages/db: everything else reads and writes through its repositories. Tests and
+  // benchmarks may look at the database directly to check what the code under test did.
+  {
+    files: ['apps/**/*.{ts,tsx}', 'packages/{protocol,domain,fix}/**/*.ts', 'scripts/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.type='MemberExpression'][callee.property.name='query']",
+          message: 'SQL lives in packages/db: call (or add) a repository function there instead of .query()',
+        },
+      ],
+    },
+  },
 );

@@ -13,3 +13,5 @@ export * from './repos/orders';
 export * from './repos/intake-plan';
 export * from './repos/client-defaults';
 export * from './repos/health';
+export * from './repos/audit';
+export * from './repos/client-sessions';

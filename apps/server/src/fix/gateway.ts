@@ -1,4 +1,4 @@
-import { PgMessageStoreFactory, getConnector, type Db, type ConnectorRow } from '@fixdesk/db';
+import { closeClientSession, closeSessionsOfStoppedProcess, getConnector, openClientSession, PgMessageStoreFactory, type ConnectorRow, type Db } from '@fixdesk/db';
 import {
   Acceptor,
   BusinessRejectError,
@@ -151,8 +151,7 @@ export class FixGateway {
 
   async start(): Promise<void> {
     // Sessions this database believed connected belonged to a process that is gone.
-    await this.db.query('UPDATE fix_session_state SET is_connected = false, owner_node = NULL WHERE is_connected');
-    await this.db.query("UPDATE client_sessions SET session_end = now(), disconnect_reason = 'server restarted' WHERE session_end IS NULL");
+    await closeSessionsOfStoppedProcess(this.db);
     const authenticator = new CounterpartyAuthenticator(async (id) => {
       const c = await getConnector(this.db, id.targetCompID);
       if (!c || c.target_comp_id !== id.senderCompID) return undefined;
@@ -219,15 +218,8 @@ export class FixGateway {
     if (session) this.sessions.open(compId, id, session);
     this.orders.clientLoggedOn(compId);
     const status = this.acceptor?.list().find((s) => s.sessionID.targetCompID === compId);
-    const { rows } = await this.db.query<{ id: number }>(
-      'INSERT INTO client_sessions (comp_id, session_start, remote_address, node_id) VALUES ($1, now(), $2, $3) RETURNING id',
-      [compId, status?.remoteAddress ?? null, this.config.nodeId],
-    );
-    this.live.set(compId, { rowId: rows[0]!.id, sent: 0, received: 0, orders: 0, lastReceivedAt: Date.now() });
-    await this.db.query(
-      'UPDATE fix_session_state SET is_connected = true, connected_at = now(), owner_node = $4 WHERE begin_string = $1 AND sender_comp_id = $2 AND target_comp_id = $3',
-      [id.beginString, id.senderCompID, id.targetCompID, this.config.nodeId],
-    );
+    const rowId = await openClientSession(this.db, id, compId, status?.remoteAddress ?? null, this.config.nodeId);
+    this.live.set(compId, { rowId, sent: 0, received: 0, orders: 0, lastReceivedAt: Date.now() });
     this.log.info({ compId, remote: status?.remoteAddress }, 'client logged on');
     this.hub.broadcast({ type: 'client_connection_status', comp_id: compId, is_connected: true, timestamp: new Date().toISOString() });
     this.events.emit('fix-session-changed', compId);
@@ -241,15 +233,10 @@ export class FixGateway {
     this.sessions.close(compId);
     const l = this.live.get(compId);
     this.live.delete(compId);
-    if (l) {
-      await this.db.query(
-        'UPDATE client_sessions SET session_end = now(), disconnect_reason = $2, messages_sent = $3, messages_received = $4, orders_processed = $5 WHERE id = $1',
-        [l.rowId, CLEAN_LOGOUT.test(reason) ? null : reason.slice(0, 500), l.sent, l.received, l.orders],
-      );
-    }
-    await this.db.query(
-      'UPDATE fix_session_state SET is_connected = false, owner_node = NULL WHERE begin_string = $1 AND sender_comp_id = $2 AND target_comp_id = $3',
-      [id.beginString, id.senderCompID, id.targetCompID],
+    await closeClientSession(
+      this.db,
+      id,
+      l && { id: l.rowId, disconnectReason: CLEAN_LOGOUT.test(reason) ? null : reason.slice(0, 500), sent: l.sent, received: l.received, orders: l.orders },
     );
     this.log.info({ compId, reason }, 'client logged out');
     this.hub.broadcast({ type: 'client_connection_status', comp_id: compId, is_connected: false, timestamp: new Date().toISOString(), reason });

@@ -150,3 +150,45 @@ export async function getOrderConnector(db: Queryable, compId: string): Promise<
   );
   return rows[0];
 }
+
+export async function connectorExists(db: Queryable, id: number): Promise<boolean> {
+  const { rows } = await db.query('SELECT 1 FROM client_connectors WHERE id = $1', [id]);
+  return rows.length > 0;
+}
+
+/** A connector with its broker's names, what a client's %VARIABLES% resolve from. */
+export interface ConnectorAndBrokerRow {
+  id: number; comp_id: string; target_comp_id: string; execution_id_prefix: string; client_name: string | null;
+  client_contact: string | null; client_email: string | null; client_phone: string | null; client_lei: string | null;
+  company_name: string | null; b_company_name: string | null; b_lei: string | null; b_party_id: string | null;
+}
+
+export async function getConnectorAndBroker(db: Queryable, connectorId: number): Promise<ConnectorAndBrokerRow | undefined> {
+  const { rows } = await db.query<ConnectorAndBrokerRow>(
+    `SELECT c.id, c.comp_id, c.target_comp_id, c.execution_id_prefix, c.client_name, c.client_contact, c.client_email,
+            c.client_phone, c.client_lei, c.company_name, b.company_name AS b_company_name, b.lei AS b_lei, b.party_id AS b_party_id
+       FROM client_connectors c LEFT JOIN broker_information b ON b.id = c.broker_id WHERE c.id = $1`,
+    [connectorId],
+  );
+  return rows[0];
+}
+
+/** Day orders (TimeInForce 0) still open, with their client's session end and time zone. */
+export interface OpenDayOrderRow {
+  id: number;
+  brokerorderid: string;
+  sendercompid: string;
+  created_at: Date;
+  end_time: string;
+  timezone: string;
+}
+
+export async function listOpenDayOrders(db: Queryable): Promise<OpenDayOrderRow[]> {
+  const { rows } = await db.query<OpenDayOrderRow>(
+    `SELECT o.id, o.brokerorderid, o.sendercompid, o.created_at, c.end_time::text AS end_time, c.timezone
+       FROM orders o JOIN client_connectors c ON c.id = o.client_connector_id
+      WHERE o.timeinforce = '0' AND o.ordstatus IN ('A', '0', '1', '6', 'E')
+      ORDER BY o.id`,
+  );
+  return rows;
+}

@@ -681,6 +681,21 @@ export async function insertCancelReject(
   return rows[0]!;
 }
 
+/** A cancel reject committed but never sent, with its client's connector id. */
+export interface UnsentCancelRejectRow {
+  id: number; order_id: number | null; clordid: string; origclordid: string; orderid: string; ordstatus: string;
+  cxl_rej_response_to: string; cxl_rej_reason: number | null; text: string | null; transacttime: Date; connector_id: number;
+}
+
+export async function unsentCancelRejects(db: Queryable, sendercompid: string): Promise<UnsentCancelRejectRow[]> {
+  const { rows } = await db.query<UnsentCancelRejectRow>(
+    `SELECT r.*, c.id AS connector_id FROM order_cancel_rejects r JOIN client_connectors c ON c.comp_id = r.sendercompid
+      WHERE r.sendercompid = $1 AND r.sent_at IS NULL ORDER BY r.id`,
+    [sendercompid],
+  );
+  return rows;
+}
+
 export async function markCancelRejectSent(db: Queryable, id: number, seqNum: number | null): Promise<void> {
   await db.query('UPDATE order_cancel_rejects SET sent_at = now(), sent_seq_num = $2 WHERE id = $1 AND sent_at IS NULL', [id, seqNum]);
 }

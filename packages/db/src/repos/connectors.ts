@@ -80,11 +80,6 @@ export async function getConnector(db: Queryable, compId: string): Promise<Conne
   return rows[0];
 }
 
-export async function getConnectorById(db: Queryable, id: number): Promise<ConnectorRow | undefined> {
-  const { rows } = await db.query<ConnectorRow>(`${SELECT} WHERE c.id = $1`, [id]);
-  return rows[0];
-}
-
 export async function insertConnector(
   db: Queryable,
   compId: string,

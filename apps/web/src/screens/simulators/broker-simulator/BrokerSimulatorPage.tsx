@@ -4,7 +4,7 @@ import { IconAlertCircle, IconRobot } from '@tabler/icons-react';
 import { useState } from 'react';
 import { LiveConnectionNotice } from '../../../services/live/LiveConnectionNotice';
 import { useLiveConnection } from '../../../services/live/useLive';
-import { BROKER_SIM_DELAY_LIMITS, BROKER_SIM_USER_ID, delayProblem, FILL_CHUNKS, type SimOrder, type SimPhase } from '../../../services/simulators/brokerSimulator';
+import { BROKER_SIM_DELAY_LIMITS, BROKER_SIM_USER_ID, delayProblem, FILL_CHUNKS, type SimOrder, type SimPhase } from '@fixdesk/client';
 import { useBrokerSimulator } from '../../../services/simulators/useBrokerSimulator';
 import { TOKEN_MANTINE } from '../shared/colours';
 import { LiveBadge } from '../shared/ConnectorParts';

@@ -9,7 +9,7 @@ import { Group as SplitGroup, Panel, Separator } from 'react-resizable-panels';
 import { useLocation } from 'react-router';
 import { chromeFor } from '../../../app/chrome';
 import { useDesktopShell } from '../../../app/desktopShell';
-import { ApiError } from '../../../services/api/apiClient';
+import { ApiError } from '@fixdesk/client';
 import { LiveConnectionNotice } from '../../../services/live/LiveConnectionNotice';
 import { useLiveConnection } from '../../../services/live/useLive';
 import { executionsOf } from '../../../services/simulators/clientBlotterState';

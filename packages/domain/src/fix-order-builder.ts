@@ -18,14 +18,8 @@ import {
 } from './codes';
 import { clientVariables, resolveGroupInstances, substituteVariables, type ClientData, type FieldDefault, type GroupDefault } from './client-defaults';
 import { formatFixTimestamp } from './format';
-import {
-  generateCustomMultileg,
-  generateMultileg,
-  normalizeMaturity,
-  type CustomMultilegForm,
-  type GeneratedLeg,
-  type MultilegForm,
-} from './instruments';
+import { normalizeMaturity } from './maturities';
+import { generateCustomMultileg, generateMultileg, type CustomMultilegForm, type GeneratedLeg, type MultilegForm } from './strategies';
 import { Tag } from './fix-tags.generated';
 import { IntakeText } from './order-intake';
 

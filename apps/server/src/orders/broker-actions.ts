@@ -164,15 +164,19 @@ export class BrokerActions {
         updated = await updateOrder(tx, order.id, { ...stateColumns(applied.state, order), ordstatus: applied.state.ordStatus });
         afterCommit.push(
           await this.replies.cancelReject(tx, {
-            orderId: order.id, compId: order.sendercompid, connectorId: order.client_connector_id, clordid: request!.clordid, origclordid: request!.origclordid,
-            orderid: order.brokerorderid, ordstatus: report.ordStatus, responseTo: report.cxlRejResponseTo, reason: Number(report.cxlRejReason), text: report.text,
+            orderId: order.id, compId: order.sendercompid, connectorId: order.client_connector_id, clordid: request!.clordid,
+            origclordid: request!.origclordid,
+            orderid: order.brokerorderid, ordstatus: report.ordStatus, responseTo: report.cxlRejResponseTo,
+            reason: Number(report.cxlRejReason), text: report.text,
           }),
         );
       }
       const finalType: ActionType = actionType === 'FILL' && !applied.state.leavesQty.isZero() ? 'PARTIAL_FILL' : actionType;
       const action = await insertOrderAction(tx, {
-        orderId: order.id, brokerorderid: order.brokerorderid, clordid: order.clordid, sendercompid: order.sendercompid, symbol: order.symbol,
-        side: order.side, orderqty: order.orderqty, price: order.price, actionType: finalType, userId: user.username, userRef: user.user_id > 0 ? user.user_id : null,
+        orderId: order.id, brokerorderid: order.brokerorderid, clordid: order.clordid, sendercompid: order.sendercompid,
+        symbol: order.symbol,
+        side: order.side, orderqty: order.orderqty, price: order.price, actionType: finalType, userId: user.username,
+        userRef: user.user_id > 0 ? user.user_id : null,
         notes: opts.notes?.trim() || null,
         actionData: { ...(opts.fill ? { fillQty: opts.fill.qty, fillPrice: opts.fill.px } : {}), ...(opts.via && opts.via !== user.username ? { via: opts.via } : {}), ordStatus: updated.ordstatus, execId: er?.execid },
         fillQty: opts.fill?.qty ?? null, fillPrice: opts.fill?.px ?? null, legIndex: null,
@@ -238,7 +242,8 @@ export class BrokerActions {
     await decideOrderRequest(tx, waiting.id, 'REFUSED', user.username, text);
     afterCommit.push(
       await this.replies.cancelReject(tx, {
-        orderId: order.id, compId: order.sendercompid, connectorId: order.client_connector_id, clordid: waiting.clordid, origclordid: waiting.origclordid,
+        orderId: order.id, compId: order.sendercompid, connectorId: order.client_connector_id, clordid: waiting.clordid,
+        origclordid: waiting.origclordid,
         orderid: order.brokerorderid, ordstatus,
         responseTo: waiting.request_type === MsgType.OrderCancelRequest ? CxlRejResponseTo.CancelRequest : CxlRejResponseTo.CancelReplaceRequest,
         reason: Number(CxlRejReason.TooLateToCancel), text,
@@ -299,21 +304,28 @@ export class BrokerActions {
       const next = applied.state;
       await updateLeg(tx, order.id, legIndex, leg.leg_cumqty, leg.leg_avgpx);
       const updated = await updateOrder(tx, order.id, {
-        ordstatus: next.ordStatus, cumqty: next.cumQty.toString(), leavesqty: next.leavesQty.toString(), avgpx: next.avgPx.toString(), lastqty: qty.toString(), lastpx: px.toString(),
+        ordstatus: next.ordStatus, cumqty: next.cumQty.toString(), leavesqty: next.leavesQty.toString(),
+        avgpx: next.avgPx.toString(), lastqty: qty.toString(), lastpx: px.toString(),
       });
       const connector = (await this.refs.connectorIn(tx, order.sendercompid))!;
       const [execId] = await nextExecIds(tx, connector.executionIdPrefix, 1);
       const er = await insertExecReport(tx, {
-        orderId: order.id, execid: execId!, sendercompid: order.sendercompid, clordid: order.clordid, origclordid: order.origclordid, orderid: order.brokerorderid,
-        exectype: applied.report.msgType === MsgType.ExecutionReport ? applied.report.execType : ExecType.Trade, ordstatus: next.ordStatus, side: order.side, symbol: order.symbol,
-        orderqty: order.orderqty, price: order.price, lastqty: qty.toString(), lastpx: px.toString(), cumqty: next.cumQty.toString(), avgpx: next.avgPx.toString(),
+        orderId: order.id, execid: execId!, sendercompid: order.sendercompid, clordid: order.clordid,
+        origclordid: order.origclordid, orderid: order.brokerorderid,
+        exectype: applied.report.msgType === MsgType.ExecutionReport ? applied.report.execType : ExecType.Trade,
+        ordstatus: next.ordStatus, side: order.side, symbol: order.symbol,
+        orderqty: order.orderqty, price: order.price, lastqty: qty.toString(), lastpx: px.toString(),
+        cumqty: next.cumQty.toString(), avgpx: next.avgPx.toString(),
         leavesqty: next.leavesQty.toString(), legIndex, ordrejreason: null, text: null, transacttime: this.now(),
       });
       const legFullyFilled = legCum.gte(Decimal.from(leg.leg_ratio_qty).mul(order.orderqty));
       const action = await insertOrderAction(tx, {
-        orderId: order.id, brokerorderid: order.brokerorderid, clordid: order.clordid, sendercompid: order.sendercompid, symbol: order.symbol, side: order.side,
-        orderqty: order.orderqty, price: order.price, actionType: next.leavesQty.isZero() ? 'FILL' : 'PARTIAL_FILL', userId: user.username, userRef: user.user_id,
-        notes: notes?.trim() || null, actionData: { legIndex, legSymbol: leg.leg_symbol, fillQty: qty.toString(), fillPrice: px.toString(), legFullyFilled, ...(via && via !== user.username ? { via } : {}), execId: er.execid },
+        orderId: order.id, brokerorderid: order.brokerorderid, clordid: order.clordid, sendercompid: order.sendercompid,
+        symbol: order.symbol, side: order.side,
+        orderqty: order.orderqty, price: order.price, actionType: next.leavesQty.isZero() ? 'FILL' : 'PARTIAL_FILL',
+        userId: user.username, userRef: user.user_id,
+        notes: notes?.trim() || null,
+        actionData: { legIndex, legSymbol: leg.leg_symbol, fillQty: qty.toString(), fillPrice: px.toString(), legFullyFilled, ...(via && via !== user.username ? { via } : {}), execId: er.execid },
         fillQty: qty.toString(), fillPrice: px.toString(), legIndex,
       });
       await insertTrade(tx, { orderId: order.id, execReportId: er.id, symbol: leg.leg_symbol, type: 'outright', contract: maturityLabel(leg.leg_maturity_month_year) ?? leg.leg_maturity_month_year ?? '', side: leg.leg_side, price: px.toString(), quantity: qty.toString() });

@@ -56,7 +56,8 @@ export class ClientRequests {
       const refuse = async (reason: number, text: string) => ({
         kind: 'reject' as const,
         send: await this.replies.cancelReject(tx, {
-          orderId: order?.id ?? null, compId: r.senderCompId, connectorId: connector?.id ?? 0, clordid: r.clOrdId, origclordid: r.origClOrdId,
+          orderId: order?.id ?? null, compId: r.senderCompId, connectorId: connector?.id ?? 0, clordid: r.clOrdId,
+          origclordid: r.origClOrdId,
           orderid: order?.brokerorderid ?? r.orderId ?? 'NONE', ordstatus: order?.ordstatus ?? OrdStatus.Rejected, responseTo, reason, text,
         }),
       });
@@ -64,8 +65,10 @@ export class ClientRequests {
         return {
           kind: 'reject' as const,
           send: await this.replies.cancelReject(tx, {
-            orderId: order?.id ?? null, compId: r.senderCompId, connectorId: connector?.id ?? 0, clordid: r.clOrdId, origclordid: r.origClOrdId,
-            orderid: r.orderId ?? 'NONE', sentOrderid: order?.brokerorderid ?? r.orderId ?? 'NONE', ordstatus: order?.ordstatus ?? OrdStatus.Rejected, responseTo,
+            orderId: order?.id ?? null, compId: r.senderCompId, connectorId: connector?.id ?? 0, clordid: r.clOrdId,
+            origclordid: r.origClOrdId,
+            orderid: r.orderId ?? 'NONE', sentOrderid: order?.brokerorderid ?? r.orderId ?? 'NONE',
+            ordstatus: order?.ordstatus ?? OrdStatus.Rejected, responseTo,
             reason: Number(CxlRejReason.UnknownOrder), text: `Unknown order: no order with ClOrdID ${r.origClOrdId}`,
           }),
         };
@@ -151,8 +154,10 @@ export class ClientRequests {
     const legs = await this.writes.legs(this.db, order.id);
     const er = {
       id: 0, order_id: order.id, execid: execId!, clordid: order.clordid, origclordid: order.origclordid, orderid: order.brokerorderid,
-      exectype: ExecType.OrderStatus, ordstatus: order.ordstatus, side: order.side, symbol: order.symbol, orderqty: order.orderqty, price: order.price,
-      lastqty: null, lastpx: null, cumqty: order.cumqty, avgpx: order.avgpx, leavesqty: order.leavesqty, leg_index: null, ordrejreason: null,
+      exectype: ExecType.OrderStatus, ordstatus: order.ordstatus, side: order.side, symbol: order.symbol, orderqty: order.orderqty,
+      price: order.price,
+      lastqty: null, lastpx: null, cumqty: order.cumqty, avgpx: order.avgpx, leavesqty: order.leavesqty, leg_index: null,
+      ordrejreason: null,
       text: null, transacttime: now, created_at: now, sendercompid: compId, sent_seq_num: null, sent_at: null,
     } satisfies ExecReportRow;
     this.replies.unstored(compId, connector?.id, (profile) => buildExecutionReport(er, order, legs, profile));

@@ -33,6 +33,22 @@ export default tseslint.config(
   layer(['packages/domain/**'], ['@fixdesk/db', '@fixdesk/fix', '@fixdesk/server', '@fixdesk/web', ...NODE_IO], 'domain is pure: no I/O, no engine, no database'),
   layer(['packages/fix/src/**'], ['@fixdesk/db', '@fixdesk/db/*', '@fixdesk/server', '@fixdesk/web', '@fixdesk/domain', 'pg', '@electric-sql/*'], 'the FIX engine knows nothing of our database, domain or HTTP'),
   layer(['packages/db/**'], ['@fixdesk/server', '@fixdesk/web'], 'db sits below the apps'),
+  layer(['packages/client/**'], ['@fixdesk/db', '@fixdesk/db/*', '@fixdesk/fix', '@fixdesk/server', '@fixdesk/web', 'react', 'react-dom', '@mantine/*', ...NODE_IO], 'the client is framework-free: it talks to the server over HTTP/WS with protocol types and domain rules only'),
   layer(['apps/web/**'], ['@fixdesk/db', '@fixdesk/db/*', '@fixdesk/fix', '@fixdesk/server', ...NODE_IO], 'the web app talks to the server over HTTP/WS only'),
   layer(['apps/server/**'], ['@fixdesk/web'], 'the server does not import the web app'),
+  // SQL belongs to packages/db: everything else reads and writes through its repositories. Tests and
+  // benchmarks may look at the database directly to check what the code under test did.
+  {
+    files: ['apps/**/*.{ts,tsx}', 'packages/{protocol,domain,fix}/**/*.ts', 'scripts/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.type='MemberExpression'][callee.property.name='query']",
+          message: 'SQL lives in packages/db: call (or add) a repository function there instead of .query()',
+        },
+      ],
+    },
+  },
 );

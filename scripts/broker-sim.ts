@@ -7,10 +7,10 @@
 //   BROKER_SIM_PASSWORD    its password (default DEMO_PASSWORD)
 //   BROKER_SIM_ACCEPT_DELAY, BROKER_SIM_FILL_DELAY   seconds, 1 to 10 (defaults 2 and 3)
 import WebSocket from 'ws';
-import { createApiClient } from '../apps/web/src/services/api/apiClient';
-import { createLiveClient, type SocketLike } from '../apps/web/src/services/live/liveClient';
-import { BROKER_SIM_DEFAULTS, BROKER_SIM_USER_ID, BrokerSimulator, delayProblem, type SimActivity } from '../apps/web/src/services/simulators/brokerSimulator';
-import { createSimulatorApi } from '../apps/web/src/services/simulators/simulatorApi';
+import { createApiClient } from '@fixdesk/client';
+import { createLiveClient, type SocketLike } from '@fixdesk/client';
+import { BROKER_SIM_DEFAULTS, BROKER_SIM_USER_ID, BrokerSimulator, delayProblem, type SimActivity } from '@fixdesk/client';
+import { createSimulatorApi } from '@fixdesk/client';
 
 /** After the live client gives up (5 tries 3 s apart), try again this much later: a headless run keeps going. */
 const OFFLINE_RETRY_MS = 10_000;

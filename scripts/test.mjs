@@ -45,9 +45,12 @@ function walk(dir, out = []) {
   return out;
 }
 
+// A package's test/ folder holds its tests over real sockets (the FIX engine's scripted sessions, the
+// QuickFIX acceptance suite): integration tier, like tests/. Unit tests sit next to the source.
+const isSocketTest = (f) => /[\\/]packages[\\/][^\\/]+[\\/]test[\\/]/.test(relative(root, f).replace(/^/, '/'));
 const tiers = {
-  unit: () => ['packages', 'apps'].flatMap((d) => walk(join(root, d))).filter((f) => f.endsWith('.test.ts') || f.endsWith('.test.tsx')),
-  integration: () => walk(join(root, 'tests')).filter((f) => f.endsWith('.test.ts')),
+  unit: () => ['packages', 'apps'].flatMap((d) => walk(join(root, d))).filter((f) => (f.endsWith('.test.ts') || f.endsWith('.test.tsx')) && !isSocketTest(f)),
+  integration: () => [...walk(join(root, 'tests')), ...walk(join(root, 'packages')).filter(isSocketTest)].filter((f) => f.endsWith('.test.ts')),
   e2e: () => walk(join(root, 'e2e')).filter((f) => f.endsWith('.e2e.ts')),
 };
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { TEST_DB_KINDS } from '@fixdesk/db/testing';
 import type { Order } from '@fixdesk/protocol';
-import type { IncomingNewOrder } from '../../apps/server/src/orders/order-service';
+import type { IncomingNewOrder } from '../../apps/server/src/orders/intake';
 import { startTestServer, type TestServer } from '../support/server';
 
 interface Sent {
@@ -37,15 +37,14 @@ for (const kind of TEST_DB_KINDS) {
     const sent: Sent[] = [];
     let seq = 1;
     before(async () => {
-      t = await startTestServer(kind);
-      [broker, viewer] = await Promise.all([t.login('broker'), t.login('viewer')]);
       const sender = {
         send: async (compId: string, msg: { msgType: string; body: Array<[number, string]> }) => {
           sent.push({ compId, msgType: msg.msgType, fields: new Map(msg.body), body: msg.body });
           return seq++;
         },
       };
-      t.server.ctx.outbox.attach(sender);
+      t = await startTestServer(kind, {}, { clientSender: sender });
+      [broker, viewer] = await Promise.all([t.login('broker'), t.login('viewer')]);
     });
     after(async () => {
       await t?.stop();

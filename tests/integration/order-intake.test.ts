@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { TEST_DB_KINDS } from '@fixdesk/db/testing';
-import type { IncomingNewOrder } from '../../apps/server/src/orders/order-service';
+import type { IncomingNewOrder } from '../../apps/server/src/orders/intake';
 import { maturity, newOrderSingle, TestFixClient, ts } from '../support/fix-client';
 import { startTestServer, type TestServer } from '../support/server';
 

@@ -6,6 +6,7 @@ import type { DatabaseKind } from '@fixdesk/db';
 import { createTestDatabase, type TestDatabase } from '@fixdesk/db/testing';
 import pino from 'pino';
 import { loadConfig, type Config } from '../../apps/server/src/config';
+import type { ClientMessageSender } from '../../apps/server/src/orders/outbox';
 import { startServer, type RunningServer } from '../../apps/server/src/server';
 
 export const ADMIN_PASSWORD = 'admin-test-pw-1';
@@ -39,11 +40,16 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   };
 }
 
-export async function startTestServer(kind: DatabaseKind, overrides: Partial<Config> = {}): Promise<TestServer> {
+export async function startTestServer(
+  kind: DatabaseKind,
+  overrides: Partial<Config> = {},
+  /** Where the outbox sends instead of the clients' FIX sessions (to record what the clients would get). */
+  opts: { clientSender?: ClientMessageSender } = {},
+): Promise<TestServer> {
   const database = await createTestDatabase(kind, { migrate: false });
   const config = testConfig(overrides);
   // No fixed localhost ports for the simulated clients: tests run several servers at once.
-  const server = await startServer(config, { db: database.db, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), testClient: { ports: 'off' } });
+  const server = await startServer(config, { db: database.db, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), testClient: { ports: 'off' }, ...opts });
   const url = server.url;
   const api: TestServer['api'] = (path, init = {}) => {
     const headers = new Headers(init.headers);

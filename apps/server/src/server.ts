@@ -2,22 +2,14 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { migrate, openDb, seed, type Db, type SeedUser } from '@fixdesk/db';
 import pino from 'pino';
 import { buildApp } from './app';
-import { AuditSealer } from './compliance/audit-sealer';
-import { AuthService } from './auth/auth-service';
 import { generatePassword, hashPassword } from './auth/passwords';
 import type { Config } from './config';
 import type { AppContext } from './context';
 import { loadDictionaryData } from './dictionary';
-import { ServerEventBus } from './events';
-import { FixGateway } from './fix/gateway';
-import { DayOrderExpiry } from './orders/day-expiry';
-import { OrderService } from './orders/order-service';
-import { ClientOutbox } from './orders/outbox';
-import { OrderPublisher } from './orders/publisher';
-import { TestClientService, testClientOptionsFromEnv, type TestClientOptions } from './test-client/service';
-import { WsHub } from './ws/hub';
-import { listConnectors } from '@fixdesk/db';
-import { ServiceMonitor } from './status/service-monitor';
+import type { DayOrderExpiry } from './orders/day-expiry';
+import type { ClientMessageSender } from './orders/outbox';
+import { testClientOptionsFromEnv, type TestClientOptions } from './test-client/service';
+import { wireServer } from './wiring';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -31,10 +23,17 @@ export interface RunningServer {
 
 export const VERSION = '0.1.0';
 
-/** Opens the database, migrates, seeds on first start, and listens. The composition root. */
+/** Opens the database, migrates, seeds on first start, wires the parts (wiring.ts) and listens. */
 export async function startServer(
   config: Config,
-  opts: { db?: Db; logger?: pino.Logger; /** Defaults to TEST_CLIENT_PORTS from the environment. */ testClient?: TestClientOptions } = {},
+  opts: {
+    db?: Db;
+    logger?: pino.Logger;
+    /** Defaults to TEST_CLIENT_PORTS from the environment. */
+    testClient?: TestClientOptions;
+    /** Tests: where the outbox sends instead of the clients' live FIX sessions. */
+    clientSender?: ClientMessageSender;
+  } = {},
 ): Promise<RunningServer> {
   const log = opts.logger ?? pino({ level: config.logLevel });
   if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
@@ -59,39 +58,11 @@ export async function startServer(
     const printed: Record<string, string> = {};
     for (const name of report.usersCreated) if (generated[name]) printed[name] = generated[name];
 
-    const auth = new AuthService(db);
-    const hub = new WsHub(auth, log);
-    const events = new ServerEventBus();
-    const outbox = new ClientOutbox(db, log);
-    const orders = new OrderService(db, outbox, new OrderPublisher(db, hub, log), log);
-    events.on('connector-changed', (compId) => {
-      orders.invalidate(compId);
-      outbox.invalidateProfiles();
+    const { auth, hub, events, orders, outbox, fix, testClients, dayOrderExpiry, auditSealer, services } = wireServer(db, config, log, {
+      version: VERSION,
+      testClient: opts.testClient ?? testClientOptionsFromEnv(),
+      clientSender: opts.clientSender,
     });
-    // The next report to the client is shaped by its new defaults.
-    events.on('client-defaults-changed', (connectorId) => outbox.invalidateProfiles(connectorId));
-    const fix = new FixGateway(db, config, orders, outbox, hub, events, log);
-    const testClients = new TestClientService(db, config, fix, hub, events, log, opts.testClient ?? testClientOptionsFromEnv(), auth);
-    const dayOrderExpiry = new DayOrderExpiry(db, orders, log);
-    const auditSealer = new AuditSealer(db, log);
-    const services = new ServiceMonitor(
-      {
-        nodeId: config.nodeId,
-        version: VERSION,
-        databaseKind: db.kind,
-        probeDatabase: async () => void (await db.query('SELECT 1')),
-        acceptorPort: () => fix.port,
-        activeConnectors: async () => (await listConnectors(db)).filter((c) => c.is_active).map((c) => ({ compId: c.comp_id, ourCompId: c.target_comp_id })),
-        sessions: () => fix.list(),
-        lastReceivedAt: (compId) => fix.lastReceivedAt(compId),
-        testClients: () => testClients.summary(),
-        browsersConnected: () => hub.onlineUsers().reduce((n, u) => n + u.connections, 0),
-        broadcast: (msg) => hub.broadcast(msg),
-      },
-      log,
-    );
-    events.on('fix-session-changed', () => services.poke());
-    events.on('connector-changed', () => services.poke());
     const { app, ctx } = await buildApp({ config, db, auth, hub, events, orders, outbox, fix, testClients, services, version: VERSION }, log);
     hub.start();
     await app.listen({ port: config.port, host: config.host });

@@ -1,15 +1,150 @@
-export * from './db';
-export * from './pg-array';
-export * from './migrate';
-export * from './seed';
-export * from './seed-data';
-export * from './seed-dictionary';
-export * from './repos/users';
-export * from './repos/auth-sessions';
-export * from './repos/connectors';
-export * from './repos/reference';
-export * from './fix-message-store';
-export * from './repos/orders';
-export * from './repos/intake-plan';
-export * from './repos/client-defaults';
-export * from './audit/seals';
+// @fixdesk/db: the database behind FixDesk. Every SQL statement of the product lives in this package
+// (lint refuses .query() elsewhere); the apps call the functions below. Listed by name on purpose: SQL
+// fragment builders and their parameter-numbering contracts stay inside.
+
+// ── connection, schema, first-start data ──
+export { openDb, type DatabaseKind, type Db, type OpenDbOptions, type Queryable, type QueryOptions, type QueryResult } from './db';
+export { migrate, type MigrationReport } from './migrate';
+export { seed, type SeedOptions, type SeedReport, type SeedUser } from './seed';
+export type { DictionaryData } from './seed-dictionary';
+export { pingDatabase } from './repos/health';
+
+// ── users and sign-in ──
+export { findUserByUsername, listUsers, recordLogin, type UserRow, type UserWithHash } from './repos/users';
+export {
+  beginSignInAttempt,
+  createAuthSession,
+  findActiveSession,
+  finishSignInAttempt,
+  revokeAuthSession,
+  type ActiveSession,
+  type NewAuthSession,
+  type SignInAttempt,
+} from './repos/auth-sessions';
+
+// ── client connectors and their FIX sessions ──
+export {
+  connectorExists,
+  countConnectorOrders,
+  deleteConnector,
+  getConnector,
+  getConnectorAndBroker,
+  getOrderConnector,
+  insertConnector,
+  listConnectors,
+  listOpenDayOrders,
+  updateConnector,
+  CONNECTOR_WRITABLE,
+  type ConnectorAndBrokerRow,
+  type ConnectorColumn,
+  type ConnectorRow,
+  type OpenDayOrderRow,
+  type OrderConnectorRow,
+} from './repos/connectors';
+export { closeClientSession, closeSessionsOfStoppedProcess, openClientSession, storedSequenceNumbers, type StoredSessionKey } from './repos/client-sessions';
+export { PgMessageStoreFactory, type PgMessageStoreOptions, type ReservedOutbound } from './fix-message-store';
+
+// ── client FIX defaults ──
+export {
+  deleteClientDefault,
+  deleteGroupInstance,
+  getClientDefault,
+  getComponentBlock,
+  getFieldInfo,
+  insertClientDefault,
+  insertGroupInstance,
+  listClientDefaults,
+  listGroupDefaults,
+  listMandatoryFields,
+  listProfileDefaults,
+  listProfileGroupFields,
+  updateClientDefault,
+  type ClientDefaultRow,
+  type ComponentBlockRow,
+  type FieldInfoRow,
+  type GroupInstanceFieldRow,
+  type ProfileGroupFieldRow,
+} from './repos/client-defaults';
+
+// ── reference data ──
+export {
+  findSecurity,
+  latestPrices,
+  listBrokers,
+  listCapabilities,
+  listClientCapabilities,
+  listFixEnums,
+  listFixFields,
+  listMessageSpecs,
+  listSecurities,
+  repeatingGroupFields,
+  type ClientCapabilityRow,
+  type SecurityRow,
+} from './repos/reference';
+
+// ── orders: rows, the intake, one order at a time, the list read model ──
+export type {
+  ExecReportRow,
+  NewOrderLeg,
+  NewOrderParty,
+  NewOrderRecord,
+  OrderLegRow,
+  OrderPartyRow,
+  OrderRequestRow,
+  OrderRow,
+} from './repos/orders/rows';
+export { clordidUsedOnDay, nextExecIds } from './repos/orders/ids';
+export { storeIntakeBatch, type ExistingOrderFacts, type IntakeEntry, type IntakeOutcome } from './repos/orders/intake-batch';
+export { ClOrdIdIndex, IntakeIdPool, intakeNeeds, planIntake, stampPlannedIntake, type PlannedIntake } from './repos/intake-plan';
+export { storeIntakeReportsWithReplies, storePlannedIntakeWithReplies } from './repos/orders/intake-replies';
+export {
+  clOrdIdTakenByOtherOrder,
+  decideOrderRequest,
+  findOrderByClOrdId,
+  hasLegFills,
+  insertCancelReject,
+  insertExecReport,
+  insertOrderAction,
+  insertOrderRequest,
+  insertTrade,
+  listOrderLegs,
+  lockOrder,
+  markCancelRejectSent,
+  markExecReportsSent,
+  markExecReportUnsent,
+  orderFillTotals,
+  pendingOrderRequest,
+  unsentCancelRejects,
+  unsentExecReports,
+  updateLeg,
+  updateOrder,
+  type NewExecReport,
+  type NewOrderAction,
+  type OrderUpdate,
+  type UnsentCancelRejectRow,
+} from './repos/orders/writes';
+export {
+  getOrderBundle,
+  listOrderRows,
+  listOrders,
+  ORDER_LIST_COLUMNS,
+  type OrderBundle,
+  type OrderListFilter,
+  type OrderListRows,
+  type TextRow,
+} from './repos/orders/list';
+
+// ── compliance reads ──
+export {
+  getOrderAction,
+  listFixMessages,
+  listOrderActions,
+  listSessionMessages,
+  type FixMessageFilter,
+  type FixMessageRow,
+  type OrderActionFilter,
+  type OrderActionRow,
+} from './repos/audit';
+
+// ── the compliance record's seals (ADR 0010) ──
+export { chainHash, genesisHash, SEAL_BLOCK_ROWS, SEALED_TABLES, sealPending, verifyChain, type ChainVerdict, type SealedTable } from './audit/seals';

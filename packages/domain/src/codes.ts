@@ -76,6 +76,7 @@ export const CxlRejReason = {
   UnknownOrder: '1',
   BrokerOption: '2',
   AlreadyPending: '3',
+  DuplicateClOrdId: '6',
   Other: '99',
 } as const;
 export type CxlRejReasonCode = (typeof CxlRejReason)[keyof typeof CxlRejReason];

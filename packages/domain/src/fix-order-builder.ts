@@ -18,51 +18,15 @@ import {
 } from './codes';
 import { clientVariables, resolveGroupInstances, substituteVariables, type ClientData, type FieldDefault, type GroupDefault } from './client-defaults';
 import { formatFixTimestamp } from './format';
-import {
-  generateCustomMultileg,
-  generateMultileg,
-  normalizeMaturity,
-  type CustomMultilegForm,
-  type GeneratedLeg,
-  type MultilegForm,
-} from './instruments';
+import { normalizeMaturity } from './maturities';
+import { generateCustomMultileg, generateMultileg, type CustomMultilegForm, type GeneratedLeg, type MultilegForm } from './strategies';
+import { Tag } from './fix-tags.generated';
 import { IntakeText } from './order-intake';
 
 export type FixField = readonly [tag: number, value: string];
 
-/** The tags these builders write, by name, so call sites and tests never carry bare numbers. */
-export const Tag = {
-  BeginString: 8,
-  BodyLength: 9,
-  CheckSum: 10,
-  ClOrdID: 11,
-  MsgSeqNum: 34,
-  MsgType: 35,
-  OrderQty: 38,
-  OrdType: 40,
-  Price: 44,
-  SenderCompID: 49,
-  SendingTime: 52,
-  Side: 54,
-  Symbol: 55,
-  TargetCompID: 56,
-  Text: 58,
-  TimeInForce: 59,
-  TransactTime: 60,
-  ExDestination: 100,
-  SecurityType: 167,
-  MaturityMonthYear: 200,
-  PartyIDSource: 447,
-  PartyID: 448,
-  PartyRole: 452,
-  NoPartyIDs: 453,
-  NoLegs: 555,
-  LegSymbol: 600,
-  LegSecurityType: 609,
-  LegMaturityMonthYear: 610,
-  LegRatioQty: 623,
-  LegSide: 624,
-} as const;
+/** Tags by name (generated from the FIX 4.4 dictionary), so call sites and tests never carry bare numbers. */
+export { Tag };
 
 export const TAG_NAMES: Readonly<Record<number, string>> = Object.fromEntries(Object.entries(Tag).map(([name, tag]) => [tag, name]));
 

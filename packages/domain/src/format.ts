@@ -6,7 +6,7 @@
  * its theme.
  */
 import { Decimal, type DecimalInput } from './decimal';
-import { maturityLabel } from './instruments';
+import { maturityLabel } from './maturities';
 import { OrdStatus, Side, type SideCode } from './codes';
 
 // ───────────────────────────── numbers ─────────────────────────────

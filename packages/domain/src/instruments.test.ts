@@ -1,3 +1,4 @@
+// The instrument modules together: maturities.ts, strategies.ts, contract-specs.ts.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -35,7 +36,7 @@ import {
   yearOptions,
   type GenerateResult,
   type GeneratedStrategy,
-} from './instruments';
+} from './index';
 
 const strategy = (r: GenerateResult): GeneratedStrategy => {
   assert.ok(r.ok, r.ok ? '' : r.error);

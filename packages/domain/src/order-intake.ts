@@ -15,7 +15,8 @@ import {
   type OrdRejReasonCode,
   type SideCode,
 } from './codes';
-import { contractMonthStatus, maturityLabel, normalizeMaturity } from './instruments';
+import { contractMonthStatus } from './contract-specs';
+import { maturityLabel, normalizeMaturity } from './maturities';
 
 export interface SecurityInfo {
   symbol: string;

@@ -51,6 +51,7 @@ const EVENTS: Record<OrderEventType, OrderEvent> = {
   accept: { type: 'accept' },
   reject: { type: 'reject', reason: 'Outside trading hours' },
   fill: { type: 'fill', qty: 2, px: 99 },
+  legFill: { type: 'legFill', cumQty: 5, avgPx: '99.6', lastQty: 3, lastPx: 98 },
   doneForDay: { type: 'doneForDay' },
   cancelRequest: { type: 'cancelRequest' },
   cancelConfirm: { type: 'cancelConfirm' },
@@ -68,18 +69,18 @@ const EVENTS: Record<OrderEventType, OrderEvent> = {
  * NA = refused NOT_ALLOWED, TL = TOO_LATE, AP = ALREADY_PENDING.
  */
 const GRID = `
-status accept reject fill doneForDay cancelRequest cancelConfirm cancelRefuse replaceRequest replaceConfirm replaceRefuse brokerCancel expire
-A      0/0    8/8    NA   NA         6/6           NA            NA           E/E            NA             NA            NA           C/C
-0      NA     NA     1/F  NA         6/6           NA            NA           E/E            NA             NA            4/4          C/C
-1      NA     NA     1/F  3/3        6/6           NA            NA           E/E            NA             NA            4/4          C/C
-2      TL     TL     TL   3/3        TL            TL            TL           TL             TL             TL            TL           TL
-3      TL     TL     TL   TL         TL            TL            TL           TL             TL             TL            TL           TL
-4      TL     TL     TL   TL         TL            TL            TL           TL             TL             TL            TL           TL
-5      TL     TL     TL   TL         TL            TL            TL           TL             TL             TL            TL           TL
-6      AP     AP     6/F  AP         AP            4/4           1/9          AP             NA             NA            4/4          C/C
-8      TL     TL     TL   TL         TL            TL            TL           TL             TL             TL            TL           TL
-C      TL     TL     TL   TL         TL            TL            TL           TL             TL             TL            TL           TL
-E      AP     AP     E/F  AP         AP            NA            NA           AP             1/5            1/9           4/4          C/C
+status accept reject fill legFill doneForDay cancelRequest cancelConfirm cancelRefuse replaceRequest replaceConfirm replaceRefuse brokerCancel expire
+A      0/0    8/8    NA   NA      NA         6/6           NA            NA           E/E            NA             NA            NA           C/C
+0      NA     NA     1/F  1/F     NA         6/6           NA            NA           E/E            NA             NA            4/4          C/C
+1      NA     NA     1/F  1/F     3/3        6/6           NA            NA           E/E            NA             NA            4/4          C/C
+2      TL     TL     TL   TL      3/3        TL            TL            TL           TL             TL             TL            TL           TL
+3      TL     TL     TL   TL      TL         TL            TL            TL           TL             TL             TL            TL           TL
+4      TL     TL     TL   TL      TL         TL            TL            TL           TL             TL             TL            TL           TL
+5      TL     TL     TL   TL      TL         TL            TL            TL           TL             TL             TL            TL           TL
+6      AP     AP     6/F  6/F     AP         AP            4/4           1/9          AP             NA             NA            4/4          C/C
+8      TL     TL     TL   TL      TL         TL            TL            TL           TL             TL             TL            TL           TL
+C      TL     TL     TL   TL      TL         TL            TL            TL           TL             TL             TL            TL           TL
+E      AP     AP     E/F  E/F     AP         AP            NA            NA           AP             1/5            1/9           4/4          C/C
 `;
 
 const REFUSAL: Record<string, string> = { NA: 'NOT_ALLOWED', TL: 'TOO_LATE', AP: 'ALREADY_PENDING' };
@@ -522,5 +523,23 @@ describe('isAwaitingAcceptance', () => {
     assert.equal(isAwaitingAcceptance({ ordstatus: '6', accepted_by: 'broker', cumqty: '0' }), false);
     assert.equal(isAwaitingAcceptance({ ordstatus: '6', accepted_by: null, cumqty: '2' }), false);
     assert.equal(isAwaitingAcceptance({ ordstatus: '0', accepted_by: null, cumqty: '0' }), false);
+  });
+});
+
+describe('leg fills', () => {
+  it('a leg fill that completes the strategy fills the order; one that completes no unit keeps it New', () => {
+    const done = applyEvent(orderIn('1'), { type: 'legFill', cumQty: 10, avgPx: '99.8', lastQty: 2, lastPx: 98 });
+    assert.ok(done.ok);
+    assert.equal(done.state.ordStatus, '2');
+    assert.equal(done.state.leavesQty.toString(), '0');
+    assert.equal(done.state.avgPx.toString(), '99.8');
+    const none = applyEvent(orderIn('0'), { type: 'legFill', cumQty: 0, avgPx: 0, lastQty: 2, lastPx: 98 });
+    assert.ok(none.ok);
+    assert.equal(none.state.ordStatus, '0');
+    assert.equal(none.state.lastQty.toString(), '2');
+  });
+  it('refuses a strategy quantity that goes back or beyond the order', () => {
+    assert.equal(describeResult(applyEvent(orderIn('1'), { type: 'legFill', cumQty: 3, avgPx: 99, lastQty: 1, lastPx: 99 })), 'INVALID_QUANTITY');
+    assert.equal(describeResult(applyEvent(orderIn('1'), { type: 'legFill', cumQty: 11, avgPx: 99, lastQty: 1, lastPx: 99 })), 'INVALID_QUANTITY');
   });
 });

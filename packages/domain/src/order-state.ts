@@ -161,6 +161,12 @@ export type OrderEvent =
   | { type: 'accept' }
   | { type: 'reject'; reason: string; ordRejReason?: OrdRejReasonCode }
   | { type: 'fill'; qty: DecimalInput; px: DecimalInput }
+  /**
+   * A fill on one leg of a multileg order. The strategy's executed quantity is the number of whole
+   * strategy units its legs complete (completedStrategyUnits) and its average price the price those
+   * legs imply (impliedStrategyPrice); lastQty/lastPx are the leg fill's own.
+   */
+  | { type: 'legFill'; cumQty: DecimalInput; avgPx: DecimalInput; lastQty: DecimalInput; lastPx: DecimalInput }
   | { type: 'doneForDay' }
   | { type: 'cancelRequest' }
   | { type: 'cancelConfirm' }
@@ -176,6 +182,7 @@ export const ORDER_EVENT_TYPES: readonly OrderEventType[] = [
   'accept',
   'reject',
   'fill',
+  'legFill',
   'doneForDay',
   'cancelRequest',
   'cancelConfirm',
@@ -220,6 +227,10 @@ export const ORDER_TRANSITIONS: readonly Transition[] = [
   t('1', 'fill',            'byFill',    'F'),
   t('6', 'fill',            'keep',      'F'),
   t('E', 'fill',            'keep',      'F'),
+  t('0', 'legFill',         'byFill',    'F'),
+  t('1', 'legFill',         'byFill',    'F'),
+  t('6', 'legFill',         'keep',      'F'),
+  t('E', 'legFill',         'keep',      'F'),
   t('1', 'doneForDay',      '3',         '3'), // the unfilled rest expires: leaves 0
   t('2', 'doneForDay',      '3',         '3'),
   t('0', 'cancelRequest',   '6',         '6'),
@@ -339,6 +350,7 @@ const EVENT_WORDING: Record<OrderEventType, string> = {
   accept: 'accept',
   reject: 'reject',
   fill: 'fill',
+  legFill: 'fill a leg of',
   doneForDay: 'mark done for day',
   cancelRequest: 'cancel',
   cancelConfirm: 'confirm a cancel of',
@@ -369,7 +381,7 @@ function notAllowed(state: OrderState, event: OrderEventType): Refused {
     }
     return refuse(state, 'TOO_LATE', `Too late to ${event === 'cancelRequest' ? 'cancel' : 'replace'}: order is ${label}`, CxlRejReason.TooLateToCancel);
   }
-  if (event === 'fill' && status === OrdStatus.PendingNew) {
+  if ((event === 'fill' || event === 'legFill') && status === OrdStatus.PendingNew) {
     return refuse(state, 'NOT_ALLOWED', 'Order must be accepted before it can be filled');
   }
   if (event === 'fill' && status === OrdStatus.Filled) {
@@ -424,6 +436,23 @@ export function applyEvent(state: OrderState, event: OrderEvent): ApplyResult {
       const leavesQty = state.leavesQty.sub(qty);
       const fillNotional = state.fillNotional.add(qty.mul(px));
       const filled = { ...state, cumQty, leavesQty, fillNotional, avgPx: fillNotional.div(cumQty, AVG_PX_SCALE), lastQty: qty, lastPx: px };
+      const ordStatus = transition.to === 'keep' ? state.ordStatus : workingStatus(filled);
+      return applied({ ...filled, ordStatus }, transition);
+    }
+
+    case 'legFill': {
+      if (state.awaitingAcceptance) return refuse(state, 'NOT_ALLOWED', 'Order must be accepted before it can be filled');
+      const cumQty = Decimal.tryFrom(event.cumQty);
+      if (!cumQty || cumQty.lt(state.cumQty) || cumQty.gt(state.orderQty)) {
+        return refuse(state, 'INVALID_QUANTITY', `The legs' executed strategy quantity must lie between ${state.cumQty.toString()} and ${state.orderQty.toString()}`);
+      }
+      const lastQty = Decimal.tryFrom(event.lastQty);
+      const lastPx = Decimal.tryFrom(event.lastPx);
+      const avgPx = Decimal.tryFrom(event.avgPx);
+      if (!lastQty || !lastQty.isPositive()) return refuse(state, 'INVALID_QUANTITY', 'Fill quantity must be greater than 0');
+      if (!lastPx || !avgPx) return refuse(state, 'INVALID_PRICE', FillText.priceRequired);
+      // The strategy's notional is not the sum of leg notionals: avgPx is the legs' implied price.
+      const filled = { ...state, cumQty, leavesQty: state.orderQty.sub(cumQty), avgPx, lastQty, lastPx };
       const ordStatus = transition.to === 'keep' ? state.ordStatus : workingStatus(filled);
       return applied({ ...filled, ordStatus }, transition);
     }

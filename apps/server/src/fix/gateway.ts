@@ -1,10 +1,10 @@
-import { PgMessageStoreFactory, getConnector, type Db, type ConnectorRow } from '@fixdesk/db';
+import { closeClientSession, closeSessionsOfStoppedProcess, getConnector, openClientSession, PgMessageStoreFactory, type ConnectorRow, type Db } from '@fixdesk/db';
 import {
   Acceptor,
   BusinessRejectError,
   CounterpartyAuthenticator,
   createSessionCodec,
-  outgoing,
+  MsgType,
   parseTradingDays,
   safeEqual,
   Tag,
@@ -14,16 +14,17 @@ import {
   type FixMessage,
   type LogFactory,
   type SessionID,
-  type SendReservation,
   type SessionLog,
   type SessionStatus,
 } from '@fixdesk/fix';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { ServerEventBus } from '../events';
-import type { OrderService, IncomingNewOrder, OutgoingReply, ReplyReserver } from '../orders/order-service';
-import type { ClientMessageSender, ClientOutbox } from '../orders/outbox';
+import type { IncomingNewOrder } from '../orders/intake';
+import type { OrderService } from '../orders/order-service';
+import type { ClientOutbox } from '../orders/outbox';
 import type { WsHub } from '../ws/hub';
+import type { ClientSessions } from './client-sessions';
 
 /** The clean ends of a session: the Completed status on the Client Sessions screen, not Disconnected. */
 const CLEAN_LOGOUT = /^peer logged out|^logout/i;
@@ -94,7 +95,7 @@ export function readNewOrder(m: FixMessage, id: SessionID): IncomingNewOrder {
     transactTime = undefined;
   }
   return {
-    msgType: m.msgType === 'AB' ? 'AB' : 'D',
+    msgType: m.msgType === MsgType.NewOrderMultileg ? MsgType.NewOrderMultileg : MsgType.NewOrderSingle,
     senderCompId: id.targetCompID,
     targetCompId: id.senderCompID,
     clOrdId: text(m, Tag.ClOrdID),
@@ -126,19 +127,19 @@ export function readNewOrder(m: FixMessage, id: SessionID): IncomingNewOrder {
 /**
  * The FIX side of the server: our acceptor for client sessions. Authenticates logons against the
  * client connectors, hands application messages to the order core (a message counts as processed
- * only once the order core has committed), and carries the outbox's reports to the live sessions.
+ * only once the order core has committed), and opens each logged-on client's session in
+ * ClientSessions, through which the order core and the outbox reach it.
  */
-export class FixGateway implements ClientMessageSender, ReplyReserver {
+export class FixGateway {
   private acceptor: Acceptor | undefined;
   private readonly live = new Map<string, LiveSession>();
-  /** Our comp id for each client's live session. */
-  private readonly sessions = new Map<string, SessionID>();
 
   constructor(
     private readonly db: Db,
     private readonly config: Config,
     private readonly orders: OrderService,
     private readonly outbox: ClientOutbox,
+    private readonly sessions: ClientSessions,
     private readonly hub: WsHub,
     private readonly events: ServerEventBus,
     private readonly log: FastifyBaseLogger,
@@ -150,8 +151,7 @@ export class FixGateway implements ClientMessageSender, ReplyReserver {
 
   async start(): Promise<void> {
     // Sessions this database believed connected belonged to a process that is gone.
-    await this.db.query('UPDATE fix_session_state SET is_connected = false, owner_node = NULL WHERE is_connected');
-    await this.db.query("UPDATE client_sessions SET session_end = now(), disconnect_reason = 'server restarted' WHERE session_end IS NULL");
+    await closeSessionsOfStoppedProcess(this.db);
     const authenticator = new CounterpartyAuthenticator(async (id) => {
       const c = await getConnector(this.db, id.targetCompID);
       if (!c || c.target_comp_id !== id.senderCompID) return undefined;
@@ -180,8 +180,6 @@ export class FixGateway implements ClientMessageSender, ReplyReserver {
       // PossResend) instead of being numbered into a sequence the next logon may reset.
       defaultSettings: { pipelineApplication: ['D', 'AB'], pipelineSends: true, whenNotLoggedOn: 'reject' },
     });
-    this.outbox.attach(this);
-    this.orders.attachReplyReserver(this);
     this.events.on('connector-changed', (compId) => void this.onConnectorChanged(compId));
     this.log.info({ port: this.acceptor.port }, 'FIX acceptor listening');
   }
@@ -216,18 +214,12 @@ export class FixGateway implements ClientMessageSender, ReplyReserver {
 
   private async onLogon(id: SessionID): Promise<void> {
     const compId = id.targetCompID;
-    this.sessions.set(compId, id);
+    const session = this.acceptor?.session(id);
+    if (session) this.sessions.open(compId, id, session);
     this.orders.clientLoggedOn(compId);
     const status = this.acceptor?.list().find((s) => s.sessionID.targetCompID === compId);
-    const { rows } = await this.db.query<{ id: number }>(
-      'INSERT INTO client_sessions (comp_id, session_start, remote_address, node_id) VALUES ($1, now(), $2, $3) RETURNING id',
-      [compId, status?.remoteAddress ?? null, this.config.nodeId],
-    );
-    this.live.set(compId, { rowId: rows[0]!.id, sent: 0, received: 0, orders: 0, lastReceivedAt: Date.now() });
-    await this.db.query(
-      'UPDATE fix_session_state SET is_connected = true, connected_at = now(), owner_node = $4 WHERE begin_string = $1 AND sender_comp_id = $2 AND target_comp_id = $3',
-      [id.beginString, id.senderCompID, id.targetCompID, this.config.nodeId],
-    );
+    const rowId = await openClientSession(this.db, id, compId, status?.remoteAddress ?? null, this.config.nodeId);
+    this.live.set(compId, { rowId, sent: 0, received: 0, orders: 0, lastReceivedAt: Date.now() });
     this.log.info({ compId, remote: status?.remoteAddress }, 'client logged on');
     this.hub.broadcast({ type: 'client_connection_status', comp_id: compId, is_connected: true, timestamp: new Date().toISOString() });
     this.events.emit('fix-session-changed', compId);
@@ -238,18 +230,13 @@ export class FixGateway implements ClientMessageSender, ReplyReserver {
 
   private async onLogout(id: SessionID, reason: string): Promise<void> {
     const compId = id.targetCompID;
-    this.sessions.delete(compId);
+    this.sessions.close(compId);
     const l = this.live.get(compId);
     this.live.delete(compId);
-    if (l) {
-      await this.db.query(
-        'UPDATE client_sessions SET session_end = now(), disconnect_reason = $2, messages_sent = $3, messages_received = $4, orders_processed = $5 WHERE id = $1',
-        [l.rowId, CLEAN_LOGOUT.test(reason) ? null : reason.slice(0, 500), l.sent, l.received, l.orders],
-      );
-    }
-    await this.db.query(
-      'UPDATE fix_session_state SET is_connected = false, owner_node = NULL WHERE begin_string = $1 AND sender_comp_id = $2 AND target_comp_id = $3',
-      [id.beginString, id.senderCompID, id.targetCompID],
+    await closeClientSession(
+      this.db,
+      id,
+      l && { id: l.rowId, disconnectReason: CLEAN_LOGOUT.test(reason) ? null : reason.slice(0, 500), sent: l.sent, received: l.received, orders: l.orders },
     );
     this.log.info({ compId, reason }, 'client logged out');
     this.hub.broadcast({ type: 'client_connection_status', comp_id: compId, is_connected: false, timestamp: new Date().toISOString(), reason });
@@ -259,16 +246,16 @@ export class FixGateway implements ClientMessageSender, ReplyReserver {
   private async fromApp(m: FixMessage, id: SessionID): Promise<AppReceipt | undefined> {
     const compId = id.targetCompID;
     switch (m.msgType) {
-      case 'D':
-      case 'AB': {
+      case MsgType.NewOrderSingle:
+      case MsgType.NewOrderMultileg: {
         const l = this.live.get(compId);
         if (l) l.orders++;
         const result = await this.orders.receiveNewOrder(readNewOrder(m, id));
         // The audit record of the client's order message names the order it created.
         return result.brokerOrderId ? { brokerOrderID: result.brokerOrderId } : undefined;
       }
-      case 'F':
-      case 'G':
+      case MsgType.OrderCancelRequest:
+      case MsgType.OrderCancelReplaceRequest:
         await this.orders.receiveCancelOrReplace({
           kind: m.msgType,
           senderCompId: compId,
@@ -281,7 +268,7 @@ export class FixGateway implements ClientMessageSender, ReplyReserver {
           text: text(m, Tag.Text),
         });
         return undefined;
-      case 'H':
+      case MsgType.OrderStatusRequest:
         await this.orders.receiveStatusRequest(compId, text(m, Tag.ClOrdID) ?? '', text(m, Tag.OrderID), text(m, Tag.Side), text(m, Tag.Symbol));
         return undefined;
       default:
@@ -290,35 +277,8 @@ export class FixGateway implements ClientMessageSender, ReplyReserver {
     }
   }
 
-  /** ReplyReserver: whether the client is logged on to this node. */
-  isLive(compId: string): boolean {
-    const id = this.sessions.get(compId);
-    return !!id && !!this.acceptor?.session(id)?.loggedOn;
-  }
-
-  /** ReplyReserver: the next number on the client's live session (Session.reserveSend), or undefined. */
-  reserve(compId: string, msg: OutgoingReply): { beginString: string; reservation: SendReservation } | undefined {
-    const id = this.sessions.get(compId);
-    const session = id && this.acceptor?.session(id);
-    if (!session) return undefined;
-    const reservation = session.reserveSend(outgoing(msg.msgType, msg.body));
-    return reservation && { beginString: id.beginString, reservation };
-  }
-
-  /** ClientMessageSender: to the client's live session, or null when it is not logged on here. */
-  async send(compId: string, msg: { msgType: string; body: Array<[number, string]>; possResend?: boolean }): Promise<number | null> {
-    const id = this.sessions.get(compId);
-    const session = id && this.acceptor?.session(id);
-    // Not logged on (or logging out): the outbox keeps the message for the next logon.
-    if (!session || !session.loggedOn) return null;
-    const header: Array<[number, string]> = msg.possResend ? [[Tag.PossResend, 'Y']] : [];
-    // Straight to the session, synchronously: a burst from the outbox reaches it in order and back
-    // to back, so it is persisted in one store round.
-    return session.send(outgoing(msg.msgType, msg.body, header));
-  }
-
   private async onConnectorChanged(compId: string): Promise<void> {
-    const id = this.sessions.get(compId);
+    const id = this.sessions.idOf(compId);
     if (!id || !this.acceptor) return;
     const c = await getConnector(this.db, compId);
     if (!c || !c.is_active) {

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, type DomainErrorKind } from '@fixdesk/domain';
 import type { ApiError } from '@fixdesk/protocol';
 import type { z } from 'zod';
 
@@ -67,9 +68,16 @@ function issueMessage(i: z.core.$ZodIssue): string {
   return i.message;
 }
 
+/** The HTTP status of each kind of domain error: the one place the order core's refusals meet HTTP. */
+export const DOMAIN_ERROR_STATUS: Record<DomainErrorKind, number> = { not_found: 404, invalid: 400, conflict: 409 };
+
 /** One error shape for every API answer; a 500 never reveals internals. */
 export function installErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((err: FastifyError | HttpError, req: FastifyRequest, reply: FastifyReply) => {
+  app.setErrorHandler((err: FastifyError | HttpError | DomainError, req: FastifyRequest, reply: FastifyReply) => {
+    if (err instanceof DomainError) {
+      const status = DOMAIN_ERROR_STATUS[err.kind];
+      return reply.status(status).send(apiError(status, err.message, err.field ? { field: err.field } : {}));
+    }
     if (err instanceof HttpError) {
       const extra: Partial<ApiError> = {};
       if (err.field) extra.field = err.field;

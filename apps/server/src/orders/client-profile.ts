@@ -1,4 +1,4 @@
-import type { Queryable } from '@fixdesk/db';
+import { getConnectorAndBroker, listMandatoryFields, listProfileDefaults, listProfileGroupFields, type ConnectorAndBrokerRow, type Queryable } from '@fixdesk/db';
 import { clientVariables, clockVariables, frameGroupEntries, substituteVariables, usesClock, type ClientData } from '@fixdesk/domain';
 
 /**
@@ -52,13 +52,7 @@ export function entriesAt(g: ProfileGroup, profile: ClientProfile, now: Date): A
   return frameGroupEntries(g.instances.map((fields) => fields.map(([tag, v]) => [tag, valueAt(v, profile, now)] as const)));
 }
 
-interface ConnectorAndBroker {
-  id: number; comp_id: string; target_comp_id: string; execution_id_prefix: string; client_name: string | null;
-  client_contact: string | null; client_email: string | null; client_phone: string | null; client_lei: string | null;
-  company_name: string | null; b_company_name: string | null; b_lei: string | null; b_party_id: string | null;
-}
-
-function clientDataOf(c: ConnectorAndBroker): ClientData {
+function clientDataOf(c: ConnectorAndBrokerRow): ClientData {
   return {
     compId: c.comp_id,
     targetCompId: c.target_comp_id,
@@ -76,14 +70,8 @@ function clientDataOf(c: ConnectorAndBroker): ClientData {
 }
 
 /** What the %variables% of a client resolve from: its connector and the connector's broker. */
-export async function loadClientData(db: Queryable, connectorId: number): Promise<{ row: ConnectorAndBroker; client: ClientData } | undefined> {
-  const { rows } = await db.query<ConnectorAndBroker>(
-    `SELECT c.id, c.comp_id, c.target_comp_id, c.execution_id_prefix, c.client_name, c.client_contact, c.client_email,
-            c.client_phone, c.client_lei, c.company_name, b.company_name AS b_company_name, b.lei AS b_lei, b.party_id AS b_party_id
-       FROM client_connectors c LEFT JOIN broker_information b ON b.id = c.broker_id WHERE c.id = $1`,
-    [connectorId],
-  );
-  const row = rows[0];
+export async function loadClientData(db: Queryable, connectorId: number): Promise<{ row: ConnectorAndBrokerRow; client: ClientData } | undefined> {
+  const row = await getConnectorAndBroker(db, connectorId);
   return row ? { row, client: clientDataOf(row) } : undefined;
 }
 
@@ -94,28 +82,14 @@ export async function loadClientProfile(db: Queryable, connectorId: number): Pro
   const variables = clientVariables(client);
 
   const defaults = new Map<string, Map<number, ProfileValue>>();
-  const d = await db.query<{ msg_type: string; exec_type: string | null; tag: number; default_value: string }>(
-    'SELECT msg_type, exec_type, tag, default_value FROM fix_client_defaults WHERE client_connector_id = $1 ORDER BY tag',
-    [connectorId],
-  );
-  for (const r of d.rows) {
+  for (const r of await listProfileDefaults(db, connectorId)) {
     const k = key(r.msg_type, r.exec_type);
     if (!defaults.has(k)) defaults.set(k, new Map());
     defaults.get(k)!.set(r.tag, prepare(r.default_value, variables));
   }
 
   const instances = new Map<string, Map<number, Array<Array<[number, ProfileValue]>>>>();
-  const g = await db.query<{ msg_type: string; exec_type: string | null; group_field_number: number | null; group_instance_number: number; tag: number; default_value: string; position: number | null }>(
-    `SELECT i.msg_type, i.exec_type, b.group_field_number, i.group_instance_number, f.tag, f.default_value, bf.field_position AS position
-       FROM fix_client_group_instances i
-       JOIN component_blocks b ON b.id = i.component_block_id
-       JOIN fix_client_group_fields f ON f.instance_id = i.id
-       LEFT JOIN component_block_fields bf ON bf.block_id = b.id AND bf.field_number = f.tag
-      WHERE i.client_connector_id = $1
-      ORDER BY i.msg_type, i.exec_type NULLS FIRST, b.group_field_number, i.group_instance_number, bf.field_position NULLS LAST, f.tag`,
-    [connectorId],
-  );
-  for (const r of g.rows) {
+  for (const r of await listProfileGroupFields(db, connectorId)) {
     if (r.group_field_number === null) continue;
     const k = key(r.msg_type, r.exec_type);
     if (!instances.has(k)) instances.set(k, new Map());
@@ -138,10 +112,7 @@ export async function loadClientProfile(db: Queryable, connectorId: number): Pro
   }
 
   const mandatory = new Map<string, number[]>();
-  const m = await db.query<{ msg_type: string; exec_type: string | null; field_number: number }>(
-    'SELECT msg_type, exec_type, field_number FROM fix_message_specs WHERE is_mandatory ORDER BY field_position',
-  );
-  for (const r of m.rows) {
+  for (const r of await listMandatoryFields(db)) {
     const k = key(r.msg_type, r.exec_type);
     if (!mandatory.has(k)) mandatory.set(k, []);
     mandatory.get(k)!.push(r.field_number);

@@ -1,4 +1,4 @@
-import type { Db } from '@fixdesk/db';
+import { listOpenDayOrders, type Db } from '@fixdesk/db';
 import { localParts, parseTimeOfDay } from '@fixdesk/fix';
 import type { FastifyBaseLogger } from 'fastify';
 import type { OrderService } from './order-service';
@@ -26,15 +26,6 @@ export function dayOrderExpired(createdAt: Date, now: Date, endTime: string, tim
   const created = localMoment(createdAt.getTime(), timeZone);
   const firstEnd: LocalMoment = created.seconds < end ? { day: created.day, seconds: end } : { day: created.day + 1, seconds: end };
   return !before(localMoment(now.getTime(), timeZone), firstEnd);
-}
-
-interface OpenDayOrder {
-  id: number;
-  brokerorderid: string;
-  sendercompid: string;
-  created_at: Date;
-  end_time: string;
-  timezone: string;
 }
 
 /**
@@ -77,12 +68,7 @@ export class DayOrderExpiry {
   }
 
   private async sweepOnce(now: Date): Promise<number> {
-    const { rows } = await this.db.query<OpenDayOrder>(
-      `SELECT o.id, o.brokerorderid, o.sendercompid, o.created_at, c.end_time::text AS end_time, c.timezone
-         FROM orders o JOIN client_connectors c ON c.id = o.client_connector_id
-        WHERE o.timeinforce = '0' AND o.ordstatus IN ('A', '0', '1', '6', 'E')
-        ORDER BY o.id`,
-    );
+    const rows = await listOpenDayOrders(this.db);
     let expired = 0;
     for (const o of rows) {
       let due: boolean;

@@ -1,4 +1,5 @@
 import type { ExecReportRow, OrderLegRow, OrderRow } from '@fixdesk/db';
+import { ExecType, isSideCode, Side } from '@fixdesk/domain';
 import { Dictionary } from '@fixdesk/fix';
 import { entriesAt, key, valueAt, type ClientProfile } from './client-profile';
 
@@ -154,7 +155,7 @@ export function buildExecutionReport(er: ExecReportRow, order: OrderRow, legs: O
     .set(6, wireDecimal(er.avgpx))
     .set(60, utcTimestamp(er.transacttime))
     .set(58, er.text);
-  if (er.exectype === 'F') {
+  if (er.exectype === ExecType.Trade) {
     b.set(32, wireDecimal(er.lastqty)).set(31, wireDecimal(er.lastpx));
   }
   if (legs.length) {
@@ -171,7 +172,7 @@ export function buildExecutionReport(er: ExecReportRow, order: OrderRow, legs: O
           [624, l.leg_side],
         ];
         // A leg fill names the leg's executed quantity and price.
-        if (er.exectype === 'F' && er.leg_index === l.leg_index) {
+        if (er.exectype === ExecType.Trade && er.leg_index === l.leg_index) {
           entry.push([687, wireDecimal(er.lastqty)!], [637, wireDecimal(er.lastpx)!]);
         }
         return entry;
@@ -254,7 +255,7 @@ export function buildRefusalReport(r: RefusalInput, profile: ClientProfile | und
     .set(39, '8')
     .set(103, r.ordRejReason)
     .set(55, r.symbol || 'NONE')
-    .set(54, r.side === '1' || r.side === '2' ? r.side : '1')
+    .set(54, isSideCode(r.side) ? r.side : Side.Buy)
     .set(38, r.orderQty)
     .set(40, r.ordType)
     .set(44, r.price)
@@ -283,7 +284,7 @@ export function buildUnknownOrderStatus(r: { clOrdId: string; orderId: string | 
     .set(39, '8')
     .set(103, '5')
     .set(55, r.symbol || 'NONE')
-    .set(54, r.side === '1' || r.side === '2' ? r.side : '1')
+    .set(54, isSideCode(r.side) ? r.side : Side.Buy)
     .set(151, '0')
     .set(14, '0')
     .set(6, '0')

@@ -1,16 +1,13 @@
 import {
   ClOrdIdIndex,
   intakeNeeds,
-  intakeReportsCtes,
   IntakeIdPool,
   markExecReportUnsent,
-  persistReservedOutbound,
-  persistReservedOutboundAtomically,
   planIntake,
-  plannedIntakeCtes,
-  RESERVED_PARAMS,
   stampPlannedIntake,
   storeIntakeBatch,
+  storeIntakeReportsWithReplies,
+  storePlannedIntakeWithReplies,
   type Db,
   type IntakeEntry,
   type IntakeOutcome,
@@ -394,7 +391,7 @@ export class IntakeBatcher {
     try {
       const seqs = outcomes.map((o, i) => (o.kind === 'stored' ? (sends[i]?.reservation.msgSeqNum ?? null) : null));
       const reserved = sends.filter((x): x is CoCommittedSend => x !== undefined);
-      const at = await persistReservedOutboundAtomically(this.db, reserved.map((x) => x.outbound), plannedIntakeCtes(plan, seqs, RESERVED_PARAMS + 1));
+      const at = await storePlannedIntakeWithReplies(this.db, plan, seqs, reserved.map((x) => x.outbound));
       outcomes.forEach((o, i) => {
         if (o.kind === 'stored') o.er.sent_seq_num = seqs[i] ?? null;
       });
@@ -467,12 +464,7 @@ export class IntakeBatcher {
         sends = this.reserveReplies(batch, outcomes, flight);
         const reserved = sends.filter((x): x is CoCommittedSend => x !== undefined);
         const reports = outcomes.flatMap((o, i) => (o.kind === 'stored' ? [{ er: o.er, sentSeqNum: sends[i]?.reservation.msgSeqNum ?? null }] : []));
-        const ctes = reports.length ? intakeReportsCtes(reports, RESERVED_PARAMS + 1) : undefined;
-        const written = await persistReservedOutbound<{ id: number; execid: string; created_at: Date }>(
-          tx,
-          reserved.map((x) => x.outbound),
-          ctes && { name: 'intake_reports', ctes: ctes.ctes, params: ctes.params, returnsRows: true },
-        );
+        const written = await storeIntakeReportsWithReplies(tx, reports, reserved.map((x) => x.outbound));
         const byExecId = new Map(written.map((r) => [r.execid, r]));
         for (const r of reports) {
           const row = byExecId.get(r.er.execid);

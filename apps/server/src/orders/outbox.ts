@@ -2,6 +2,8 @@ import {
   getOrderBundle,
   markCancelRejectSent,
   markExecReportsSent,
+  unsentCancelRejects,
+  unsentExecReports,
   type Db,
   type ExecReportRow,
   type OrderLegRow,
@@ -41,16 +43,13 @@ export class ClientOutbox {
   private readonly queues = new Map<string, Item[]>();
   private readonly running = new Set<string>();
   private readonly profiles = new Map<number, Promise<ClientProfile | undefined>>();
-  private sender: ClientMessageSender | undefined;
 
   constructor(
     private readonly db: Db,
+    /** The clients' live sessions (ClientSessions). */
+    private readonly sender: ClientMessageSender,
     private readonly log: FastifyBaseLogger,
   ) {}
-
-  attach(sender: ClientMessageSender): void {
-    this.sender = sender;
-  }
 
   /** Forget cached client profiles (defaults, groups or specs changed). */
   invalidateProfiles(connectorId?: number): void {
@@ -138,10 +137,7 @@ export class ClientOutbox {
 
   /** At a client's logon: everything committed but never sent, oldest first. */
   async recover(compId: string): Promise<number> {
-    const { rows: ers } = await this.db.query<ExecReportRow>(
-      'SELECT * FROM execution_reports WHERE sendercompid = $1 AND sent_at IS NULL ORDER BY id',
-      [compId],
-    );
+    const ers = await unsentExecReports(this.db, compId);
     const queued = new Set((this.queues.get(compId) ?? []).flatMap((i) => (i.kind === 'er' ? [i.er.id] : [])));
     const recovered: Array<{ at: number; item: Item }> = [];
     let n = 0;
@@ -155,15 +151,7 @@ export class ClientOutbox {
       recovered.push({ at: er.created_at.getTime(), item: { kind: 'er', er, order, legs: b.legs, connectorId: order.client_connector_id, recovered: true } });
       n++;
     }
-    const { rows: rejects } = await this.db.query<{
-      id: number; order_id: number | null; clordid: string; origclordid: string; orderid: string; ordstatus: string;
-      cxl_rej_response_to: string; cxl_rej_reason: number | null; text: string | null; transacttime: Date; connector_id: number;
-    }>(
-      `SELECT r.*, c.id AS connector_id FROM order_cancel_rejects r JOIN client_connectors c ON c.comp_id = r.sendercompid
-        WHERE r.sendercompid = $1 AND r.sent_at IS NULL ORDER BY r.id`,
-      [compId],
-    );
-    for (const r of rejects) {
+    for (const r of await unsentCancelRejects(this.db, compId)) {
       recovered.push({ at: r.transacttime.getTime(), item: {
         kind: 'cxlrej',
         id: r.id,
@@ -227,7 +215,7 @@ export class ClientOutbox {
     this.running.add(compId);
     try {
       const q = this.queues.get(compId)!;
-      while (q.length > 0 && this.sender) {
+      while (q.length > 0) {
         const burst: Array<{ item: Item; built: { msgType: string; body: Array<[number, string]> } }> = [];
         for (const item of q.slice(0, MAX_BURST)) {
           try {

@@ -1,4 +1,4 @@
-import type { ExecReportRow, OrderBundle, OrderLegRow, OrderPartyRow, OrderRequestRow } from '@fixdesk/db';
+import type { ExecReportRow, OrderActionRow, OrderBundle, OrderLegRow, OrderPartyRow, OrderRequestRow } from '@fixdesk/db';
 import { Decimal, maturityLabel } from '@fixdesk/domain';
 import type { ExecutionReport, Order, OrderAction, OrderLeg, OrderParty, OrderRequest } from '@fixdesk/protocol';
 
@@ -156,28 +156,6 @@ export function presentOrders(b: OrderBundle, withExecReports: boolean): Order[]
   });
 }
 
-export interface OrderActionRow {
-  id: number;
-  order_id: number | null;
-  brokerorderid: string | null;
-  clordid: string | null;
-  sendercompid: string | null;
-  client_name: string | null;
-  company_name: string | null;
-  symbol: string | null;
-  side: string | null;
-  orderqty: string | null;
-  price: string | null;
-  action_type: OrderAction['action_type'];
-  user_id: string;
-  notes: string | null;
-  action_data: Record<string, unknown>;
-  fill_qty: string | null;
-  fill_price: string | null;
-  leg_index: number | null;
-  created_at: Date;
-}
-
 export function presentAction(a: OrderActionRow): OrderAction {
   return {
     id: a.id,
@@ -193,7 +171,7 @@ export function presentAction(a: OrderActionRow): OrderAction {
     side: a.side,
     orderqty: dec(a.orderqty),
     price: dec(a.price),
-    action_type: a.action_type,
+    action_type: a.action_type as OrderAction['action_type'],
     user_id: a.user_id,
     notes: a.notes,
     action_data: a.action_data,

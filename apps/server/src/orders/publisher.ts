@@ -1,7 +1,7 @@
-import { getOrderBundle, type Db, type ExecReportRow, type OrderBundle } from '@fixdesk/db';
+import { getOrderAction, getOrderBundle, type Db, type ExecReportRow, type OrderBundle } from '@fixdesk/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WsHub } from '../ws/hub';
-import { presentAction, presentExecReport, presentOrders, type OrderActionRow } from './present';
+import { presentAction, presentExecReport, presentOrders } from './present';
 
 /** Tells the browsers about order changes: the whole order, then the report and the action. */
 export class OrderPublisher {
@@ -42,12 +42,8 @@ export class OrderPublisher {
     this.hub.broadcast(isNew ? { type: 'new_order', orderData: order } : { type: 'order_update', orderData: order });
     if (er) this.hub.broadcast({ type: 'execution_report', data: presentExecReport(er) });
     if (actionId !== null) {
-      const { rows } = await this.db.query<OrderActionRow>(
-        `SELECT a.*, c.client_name, c.company_name FROM order_actions a
-           LEFT JOIN client_connectors c ON c.comp_id = a.sendercompid WHERE a.id = $1`,
-        [actionId],
-      );
-      if (rows[0]) this.hub.broadcast({ type: 'order_action', data: presentAction(rows[0]) });
+      const action = await getOrderAction(this.db, actionId);
+      if (action) this.hub.broadcast({ type: 'order_action', data: presentAction(action) });
     }
   }
 }

@@ -1,8 +1,10 @@
+import { listFixMessages, listOrderActions } from '@fixdesk/db';
+import { MsgType } from '@fixdesk/domain';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context';
 import { badRequest, parse } from '../http/errors';
-import { presentAction, type OrderActionRow } from '../orders/present';
+import { presentAction } from '../orders/present';
 import { parseDateParam } from './orders';
 
 /**
@@ -15,7 +17,7 @@ export function redactFix(raw: string): string {
 }
 
 /** Session-level message types (hidden by "ignore session messages"). */
-export const SESSION_MSG_TYPES = ['0', '1', '2', '3', '4', '5', 'A'] as const;
+export const SESSION_MSG_TYPES = [MsgType.Heartbeat, MsgType.TestRequest, MsgType.ResendRequest, MsgType.Reject, MsgType.SequenceReset, MsgType.Logout, MsgType.Logon] as const;
 
 const bool = z.enum(['true', 'false']).optional();
 
@@ -43,59 +45,24 @@ const ActionsQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100_000).optional(),
 });
 
-interface FixMessageRow {
-  id: number;
-  created_at: Date;
-  sending_time: Date | null;
-  direction: 'TX' | 'RX';
-  msg_type: string;
-  msg_seq_num: number;
-  sender_comp_id: string;
-  target_comp_id: string;
-  clordid: string | null;
-  brokerorderid: string | null;
-  poss_dup: boolean;
-  raw_fix: string;
-}
-
 export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
   const read = { config: { access: 'read' as const } };
 
   async function fixMessages(q: z.infer<typeof FixMessagesQuery>, defaultLimit: number) {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    const p = (v: unknown) => {
-      params.push(v);
-      return `$${params.length}`;
-    };
-    // Rows are stored by session, from that session's side. Ours (the acceptor's) have our comp id,
-    // the target of some client connector, as the session's sender; the simulated clients' copies of
-    // the same traffic are hidden unless asked for.
-    if (q.includeSimulated !== 'true') where.push(`sender_comp_id IN (SELECT DISTINCT target_comp_id FROM client_connectors)`);
-    if (q.ignoreHeartbeats !== 'false') where.push(`msg_type <> '0'`);
-    if (q.ignoreSessionMessages === 'true') where.push(`msg_type <> ALL(${p([...SESSION_MSG_TYPES])}::text[])`);
-    const start = parseDateParam(q.start, 'start');
-    const end = parseDateParam(q.end, 'end', true);
-    if (start) where.push(`created_at >= ${p(start)}`);
-    if (end) where.push(`created_at <= ${p(end)}`);
-    if (q.clordid) where.push(`clordid = ${p(q.clordid)}`);
-    if (q.brokerorderid) where.push(`brokerorderid = ${p(q.brokerorderid)}`);
-    if (q.compId) where.push(`(sender_comp_id = ${p(q.compId)} OR target_comp_id = $${params.length})`);
-    if (q.msgType) where.push(`msg_type = ${p(q.msgType)}`);
-    if (q.direction) where.push(`direction = ${p(q.direction)}`);
-    if (q.beforeId) where.push(`id < ${p(q.beforeId)}`);
-    // A page is the newest rows by id (the primary key: cheap at any size; beforeId pages on), listed
-    // by the time each message crossed the wire on our clock: an inbound message's row is written once
-    // it was processed, after the replies it caused, but carries the time it arrived; an outbound one
-    // carries its SendingTime. Within one millisecond an answer is listed above the message it answers.
-    const { rows } = await ctx.db.query<FixMessageRow>(
-      `SELECT * FROM (
-         SELECT id, created_at, sending_time, direction, msg_type, msg_seq_num, sender_comp_id, target_comp_id, clordid, brokerorderid, poss_dup, raw_fix
-           FROM fix_messages ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-          ORDER BY id DESC LIMIT ${p(q.limit ?? defaultLimit)}) page
-        ORDER BY created_at DESC, direction = 'TX' DESC, id DESC`,
-      params,
-    );
+    const rows = await listFixMessages(ctx.db, {
+      includeSimulated: q.includeSimulated === 'true',
+      ignoreHeartbeats: q.ignoreHeartbeats !== 'false',
+      excludeMsgTypes: q.ignoreSessionMessages === 'true' ? SESSION_MSG_TYPES : undefined,
+      start: parseDateParam(q.start, 'start'),
+      end: parseDateParam(q.end, 'end', true),
+      clordid: q.clordid,
+      brokerorderid: q.brokerorderid,
+      compId: q.compId,
+      msgType: q.msgType,
+      direction: q.direction,
+      beforeId: q.beforeId,
+      limit: q.limit ?? defaultLimit,
+    });
     return rows.map((r) => ({
       id: r.id,
       timestamp: r.created_at.toISOString(),
@@ -128,25 +95,13 @@ export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   app.get('/api/order-actions', read, async (req) => {
     const q = parse(ActionsQuery, req.query, 'query');
-    const where: string[] = [];
-    const params: unknown[] = [];
-    const p = (v: unknown) => {
-      params.push(v);
-      return `$${params.length}`;
-    };
-    const start = parseDateParam(q.start, 'start');
-    const end = parseDateParam(q.end, 'end', true);
-    if (start) where.push(`a.created_at >= ${p(start)}`);
-    if (end) where.push(`a.created_at <= ${p(end)}`);
-    if (q.brokerorderid) where.push(`a.brokerorderid = ${p(q.brokerorderid)}`);
-    if (q.actionType) where.push(`a.action_type = ${p(q.actionType)}`);
-    const { rows } = await ctx.db.query<OrderActionRow>(
-      `SELECT a.*, c.client_name, c.company_name
-         FROM order_actions a LEFT JOIN client_connectors c ON c.comp_id = a.sendercompid
-        ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-        ORDER BY a.id DESC LIMIT ${p(q.limit ?? 10_000)}`,
-      params,
-    );
+    const rows = await listOrderActions(ctx.db, {
+      start: parseDateParam(q.start, 'start'),
+      end: parseDateParam(q.end, 'end', true),
+      brokerorderid: q.brokerorderid,
+      actionType: q.actionType,
+      limit: q.limit ?? 10_000,
+    });
     const actions = rows.map(presentAction);
     return { success: true, actions, data: actions };
   });

@@ -1,4 +1,5 @@
 import {
+  connectorExists,
   deleteClientDefault,
   deleteGroupInstance,
   getClientDefault,
@@ -13,7 +14,7 @@ import {
   type GroupInstanceFieldRow,
   type Queryable,
 } from '@fixdesk/db';
-import { CLIENT_VARIABLES, clientVariables, substituteVariables, unknownVariables } from '@fixdesk/domain';
+import { CLIENT_VARIABLES, clientVariables, MsgType, substituteVariables, unknownVariables } from '@fixdesk/domain';
 import { Dictionary, isValidFormat, MemberKind, type GroupDef, type MessageDef } from '@fixdesk/fix';
 import {
   CLIENT_DEFAULT_MSG_TYPES,
@@ -79,7 +80,7 @@ function writableMessage(msgType: string, field = 'msg_type'): MessageDef {
 
 function checkExecType(msgType: string, execType: string | null | undefined, where: Where, field: string): string | null {
   if (execType === null || execType === undefined) return null;
-  if (msgType !== '8') throw invalid(where, field, 'applies to ExecutionReport (8) defaults only');
+  if (msgType !== MsgType.ExecutionReport) throw invalid(where, field, 'applies to ExecutionReport (8) defaults only');
   if (!FIX44.isValidEnumValue(150, execType)) throw invalid(where, field, `'${execType}' is not an ExecType (150) code`);
   return execType;
 }
@@ -112,9 +113,8 @@ function checkFieldTag(def: MessageDef, tag: number): void {
   if (kind !== MemberKind.Field) throw invalid('body', 'tag', `${fieldLabel(tag)} is not a field of ${def.name} (${def.msgType}) in FIX 4.4`);
 }
 
-async function connectorExists(db: Queryable, id: number, field: string): Promise<void> {
-  const { rows } = await db.query('SELECT 1 FROM client_connectors WHERE id = $1', [id]);
-  if (rows.length === 0) throw new HttpError(404, `Client connector ${id} not found`, field);
+async function requireConnector(db: Queryable, id: number, field: string): Promise<void> {
+  if (!(await connectorExists(db, id))) throw new HttpError(404, `Client connector ${id} not found`, field);
 }
 
 function presentDefault(r: ClientDefaultRow): ClientFieldDefault {
@@ -174,7 +174,7 @@ export function fixClientDefaultsRoutes(app: FastifyInstance, ctx: AppContext): 
     const q = parse(ExecTypeQuerySchema, req.query, 'query');
     messageOf(msgType, 'params', 'msgType');
     const execType = checkExecType(msgType, q.execType, 'query', 'execType');
-    await connectorExists(ctx.db, clientId, 'clientId');
+    await requireConnector(ctx.db, clientId, 'clientId');
     const rows = await listClientDefaults(ctx.db, clientId, msgType, execType);
     return { success: true, data: rows.map(presentDefault) };
   });
@@ -184,7 +184,7 @@ export function fixClientDefaultsRoutes(app: FastifyInstance, ctx: AppContext): 
     const q = parse(ExecTypeQuerySchema, req.query, 'query');
     messageOf(msgType, 'params', 'msgType');
     const execType = checkExecType(msgType, q.execType, 'query', 'execType');
-    await connectorExists(ctx.db, clientId, 'clientId');
+    await requireConnector(ctx.db, clientId, 'clientId');
     return { success: true, data: presentGroups(msgType, await listGroupDefaults(ctx.db, clientId, msgType, execType)) };
   });
 
@@ -232,7 +232,7 @@ export function fixClientDefaultsRoutes(app: FastifyInstance, ctx: AppContext): 
     const execType = checkExecType(input.msg_type, input.exec_type, 'body', 'exec_type');
     checkFieldTag(def, input.tag);
     checkValue(input.tag, input.default_value, 'default_value');
-    await connectorExists(ctx.db, input.client_connector_id, 'client_connector_id');
+    await requireConnector(ctx.db, input.client_connector_id, 'client_connector_id');
     try {
       const row = await insertClientDefault(ctx.db, { ...input, exec_type: execType, notes: input.notes || null });
       changed(row.client_connector_id);
@@ -288,7 +288,7 @@ export function fixClientDefaultsRoutes(app: FastifyInstance, ctx: AppContext): 
     const input = parse(CreateGroupDefaultSchema, req.body, 'body');
     const def = writableMessage(input.msg_type);
     const execType = checkExecType(input.msg_type, input.exec_type, 'body', 'exec_type');
-    await connectorExists(ctx.db, input.client_connector_id, 'client_connector_id');
+    await requireConnector(ctx.db, input.client_connector_id, 'client_connector_id');
     const block = await getComponentBlock(ctx.db, input.component_block_id);
     if (!block) throw new HttpError(404, `Component block ${input.component_block_id} not found`, 'component_block_id');
     const group: GroupDef | undefined = block.group_field_number === null ? undefined : def.body.group(block.group_field_number);
@@ -345,7 +345,7 @@ export function fixClientDefaultsRoutes(app: FastifyInstance, ctx: AppContext): 
     const q = parse(ExecTypeQuerySchema, req.query, 'query');
     messageOf(p.msgType, 'params', 'msgType');
     const execType = checkExecType(p.msgType, q.execType, 'query', 'execType');
-    await connectorExists(ctx.db, p.connectorId, 'connectorId');
+    await requireConnector(ctx.db, p.connectorId, 'connectorId');
     const deleted = await deleteGroupInstance(ctx.db, {
       client_connector_id: p.connectorId,
       msg_type: p.msgType,

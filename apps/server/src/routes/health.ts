@@ -1,3 +1,4 @@
+import { pingDatabase } from '@fixdesk/db';
 import type { FastifyInstance } from 'fastify';
 import type { HealthResponse, ServiceStatusResponse } from '@fixdesk/protocol';
 import type { AppContext } from '../context';
@@ -6,7 +7,7 @@ import { apiError } from '../http/errors';
 export function healthRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get('/api/health', { config: { access: 'public' } }, async (_req, reply) => {
     try {
-      await ctx.db.query('SELECT 1');
+      await pingDatabase(ctx.db);
     } catch (err) {
       ctx.log.error({ err }, 'health check: database unreachable');
       return reply.status(503).send(apiError(503, 'Database unavailable'));

@@ -14,7 +14,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { badRequest, notFound, parse } from '../http/errors';
-import type { ActionOutcome } from '../orders/order-service';
+import type { ActionOutcome } from '../orders/broker-actions';
 import { orderListJson } from '../orders/order-list-json';
 import { presentOrders } from '../orders/present';
 

@@ -1,4 +1,4 @@
-import { Decimal, OrdStatus, ExecType } from '@fixdesk/domain';
+import { Decimal, ExecType, MsgType, OrdStatus, PartyRole, Tag } from '@fixdesk/domain';
 import type { ClientExecution, ClientOrder, ClientOrderLeg, ClientOrderParty, TestClientCounters } from '@fixdesk/protocol';
 
 /**
@@ -14,47 +14,11 @@ export interface MessageView {
   getGroup(countTag: number): ReadonlyArray<{ get(tag: number): string | undefined }>;
 }
 
-const T = {
-  Account: 1,
-  AvgPx: 6,
-  ClOrdID: 11,
-  CumQty: 14,
-  ExecID: 17,
-  LastPx: 31,
-  LastQty: 32,
-  OrderID: 37,
-  OrderQty: 38,
-  OrdStatus: 39,
-  OrdType: 40,
-  OrigClOrdID: 41,
-  Price: 44,
-  RefSeqNum: 45,
-  Side: 54,
-  Symbol: 55,
-  Text: 58,
-  TimeInForce: 59,
-  TransactTime: 60,
-  ExDestination: 100,
-  ExecType: 150,
-  LeavesQty: 151,
-  SecurityType: 167,
-  MaturityMonthYear: 200,
-  SecurityExchange: 207,
-  RefMsgType: 372,
-  BusinessRejectRefID: 379,
-  PartyIDSource: 447,
-  PartyID: 448,
-  PartyRole: 452,
-  NoPartyIDs: 453,
-  NoLegs: 555,
-  LegSymbol: 600,
-  LegSecurityType: 609,
-  LegMaturityMonthYear: 610,
-  LegRatioQty: 623,
-  LegSide: 624,
-} as const;
+const T = Tag;
 
-const TRADER_ROLE = '11';
+const TRADER_ROLE = PartyRole.OrderOriginationTrader;
+/** BusinessMessageReject (j): not one of the desk's own message types. */
+const BUSINESS_MESSAGE_REJECT = 'j';
 const FINISHED: ReadonlySet<string> = new Set([OrdStatus.DoneForDay, OrdStatus.Canceled, OrdStatus.Rejected, OrdStatus.Expired, OrdStatus.Replaced]);
 /** Most executions kept in memory per client; the oldest go first. */
 const MAX_EXECUTIONS = 20_000;
@@ -126,7 +90,7 @@ export class ClientBlotter {
   applySent(m: MessageView, msgSeqNum: number, sentAt: Date): BlotterChange | null {
     const clOrdId = text(m, T.ClOrdID);
     if (!clOrdId) return null;
-    if (m.msgType === 'D' || m.msgType === 'AB') {
+    if (m.msgType === MsgType.NewOrderSingle || m.msgType === MsgType.NewOrderMultileg) {
       if (this.byClOrdId.has(clOrdId)) {
         const existing = this.order(clOrdId)!;
         if (existing.msgSeqNum === 0) existing.msgSeqNum = msgSeqNum;
@@ -139,14 +103,14 @@ export class ClientBlotter {
       this.bySentSeq.set(msgSeqNum, { key: order.id, msgType: m.msgType });
       return { order };
     }
-    if (m.msgType === 'F' || m.msgType === 'G' || m.msgType === 'AC') {
+    if (m.msgType === MsgType.OrderCancelRequest || m.msgType === MsgType.OrderCancelReplaceRequest || m.msgType === MsgType.MultilegOrderCancelReplace) {
       const orig = text(m, T.OrigClOrdID);
       const key = orig ? this.byClOrdId.get(orig) : undefined;
       const order = key === undefined ? undefined : this.orders.get(key);
       if (!order) return null;
       this.byClOrdId.set(clOrdId, order.id);
       this.bySentSeq.set(msgSeqNum, { key: order.id, msgType: m.msgType });
-      order.pendingRequest = { type: m.msgType === 'F' ? 'F' : 'G', clOrdId, sentAt: sentAt.toISOString() };
+      order.pendingRequest = { type: m.msgType === MsgType.OrderCancelRequest ? MsgType.OrderCancelRequest : MsgType.OrderCancelReplaceRequest, clOrdId, sentAt: sentAt.toISOString() };
       return { order };
     }
     return null;
@@ -175,12 +139,12 @@ export class ClientBlotter {
   /** A message this client received: 8, 9, a session Reject (3) or a BusinessMessageReject (j). */
   applyReceived(m: MessageView, msgSeqNum: number, receivedAt: Date): BlotterChange | null {
     switch (m.msgType) {
-      case '8':
+      case MsgType.ExecutionReport:
         return this.executionReport(m, msgSeqNum, receivedAt);
-      case '9':
+      case MsgType.OrderCancelReject:
         return this.cancelReject(m, msgSeqNum, receivedAt);
-      case '3':
-      case 'j':
+      case MsgType.Reject:
+      case BUSINESS_MESSAGE_REJECT:
         return this.rejectOfOurs(m, receivedAt);
       default:
         return null;
@@ -209,7 +173,7 @@ export class ClientBlotter {
       id: clOrdId,
       clordid: clOrdId,
       origclordid: null,
-      msgtype: m.msgType === 'AB' ? 'AB' : 'D',
+      msgtype: m.msgType === MsgType.NewOrderMultileg ? MsgType.NewOrderMultileg : MsgType.NewOrderSingle,
       ordstatus: null,
       timestamp: sentAt.toISOString(),
       transacttime: fixTimeToIso(text(m, T.TransactTime)),
@@ -367,7 +331,7 @@ export class ClientBlotter {
     // The reject's OrdStatus (39) is the order's status now: a refused request leaves Pending Cancel or
     // Pending Replace (back to Pending New, New or Partially Filled).
     const status = text(m, T.OrdStatus);
-    if (status && (order.ordstatus === '6' || order.ordstatus === 'E')) order.ordstatus = status;
+    if (status && (order.ordstatus === OrdStatus.PendingCancel || order.ordstatus === OrdStatus.PendingReplace)) order.ordstatus = status;
     return { order, execution };
   }
 
@@ -379,9 +343,9 @@ export class ClientBlotter {
     const key = sent?.key ?? (refId ? this.byClOrdId.get(refId) : undefined);
     const order = key === undefined ? undefined : this.orders.get(key);
     if (!order) return null;
-    const reason = `${m.msgType === '3' ? 'Session Reject' : 'Business Reject'}: ${text(m, T.Text) ?? 'no reason given'}`;
+    const reason = `${m.msgType === MsgType.Reject ? 'Session Reject' : 'Business Reject'}: ${text(m, T.Text) ?? 'no reason given'}`;
     const refType = sent?.msgType ?? text(m, T.RefMsgType);
-    if (refType === 'D' || refType === 'AB') {
+    if (refType === MsgType.NewOrderSingle || refType === MsgType.NewOrderMultileg) {
       if (order.ordstatus === null) order.ordstatus = OrdStatus.Rejected;
       order.leavesqty = '0';
     } else {

@@ -1,5 +1,5 @@
-import { countConnectorOrders, type ConnectorRow, type Db } from '@fixdesk/db';
-import { nextClientOrderId, SimulatorText } from '@fixdesk/domain';
+import { countConnectorOrders, listSessionMessages, storedSequenceNumbers, type ConnectorRow, type Db } from '@fixdesk/db';
+import { MsgType, nextClientOrderId, SimulatorText } from '@fixdesk/domain';
 import {
   createSessionCodec,
   FixParser,
@@ -30,7 +30,10 @@ import { shapeClientRequest } from '../orders/fix-messages';
 import { buildCancelRequest, buildReplaceRequest, nextRequestClOrdId } from './requests';
 
 /** Message types the blotter is built from when the service starts. */
-const BLOTTER_MSG_TYPES = ['D', 'AB', 'F', 'G', 'AC', '8', '9', '3', 'j'];
+const BLOTTER_MSG_TYPES = [
+  MsgType.NewOrderSingle, MsgType.NewOrderMultileg, MsgType.OrderCancelRequest, MsgType.OrderCancelReplaceRequest, MsgType.MultilegOrderCancelReplace,
+  MsgType.ExecutionReport, MsgType.OrderCancelReject, MsgType.Reject, /* BusinessMessageReject */ 'j',
+];
 /** Most messages read back per client at start; older orders drop off the simulated client's blotter. */
 const HISTORY_LIMIT = 5000;
 /** Engine log lines worth showing as the client's last event (failures, refusals, logouts, retries). */
@@ -101,13 +104,7 @@ export class TestClient {
   /** Reads the session's past orders and reports back into the blotter. */
   async loadHistory(): Promise<void> {
     const id = this.sessionID;
-    const { rows } = await this.deps.db.query<{ direction: 'TX' | 'RX'; msg_seq_num: number; raw_fix: string; created_at: Date }>(
-      `SELECT direction, msg_seq_num, raw_fix, created_at FROM fix_messages
-        WHERE begin_string = $1 AND sender_comp_id = $2 AND target_comp_id = $3 AND msg_type = ANY($4::text[])
-          AND NOT (direction = 'TX' AND poss_dup)
-        ORDER BY id DESC LIMIT ${HISTORY_LIMIT}`,
-      [id.beginString, id.senderCompID, id.targetCompID, BLOTTER_MSG_TYPES],
-    );
+    const rows = await listSessionMessages(this.deps.db, id, BLOTTER_MSG_TYPES, HISTORY_LIMIT);
     const parser = new FixParser(undefined, { validate: false });
     for (const row of rows.reverse()) {
       const m = parser.parse(Buffer.from(row.raw_fix, 'latin1'));
@@ -156,13 +153,8 @@ export class TestClient {
     return { success: true, compId: this.compId, orders: this.blotter.listOrders(), executions: this.blotter.listExecutions() };
   }
 
-  private async storedNumbers(): Promise<{ nextSender: number; nextTarget: number }> {
-    const id = this.sessionID;
-    const { rows } = await this.deps.db.query<{ next_sender_seq: number; next_target_seq: number }>(
-      'SELECT next_sender_seq, next_target_seq FROM fix_session_state WHERE begin_string = $1 AND sender_comp_id = $2 AND target_comp_id = $3',
-      [id.beginString, id.senderCompID, id.targetCompID],
-    );
-    return { nextSender: rows[0]?.next_sender_seq ?? 1, nextTarget: rows[0]?.next_target_seq ?? 1 };
+  private storedNumbers(): Promise<{ nextSender: number; nextTarget: number }> {
+    return storedSequenceNumbers(this.deps.db, this.sessionID);
   }
 
   private event(text: string): void {
@@ -238,7 +230,7 @@ export class TestClient {
         this.publishStatus();
       },
       fromAdmin: (m) => {
-        if (m.msgType === '3') this.received(m);
+        if (m.msgType === MsgType.Reject) this.received(m);
       },
       fromApp: (m) => this.received(m),
     };
@@ -341,7 +333,7 @@ export class TestClient {
     const initiator = this.initiator;
     if (!initiator || !this.loggedOn) throw notLoggedOn();
     const { msgType, clOrdId } = checked;
-    const isNewOrder = msgType === 'D' || msgType === 'AB';
+    const isNewOrder = msgType === MsgType.NewOrderSingle || msgType === MsgType.NewOrderMultileg;
     if (isNewOrder && clOrdId && this.blotter.hasClOrdId(clOrdId)) {
       throw new HttpError(409, `ClOrdID ${clOrdId} was already used by ${this.compId}; each order needs a new one`, '11');
     }

@@ -1,4 +1,4 @@
-import { Decimal, formatFixTimestamp, OrdType, SecurityType } from '@fixdesk/domain';
+import { Decimal, formatFixTimestamp, MsgType, OrdType, SecurityType, TERMINAL_ORD_STATUSES } from '@fixdesk/domain';
 import type { ClientOrder } from '@fixdesk/protocol';
 import { MessageCheckError } from './message-check';
 
@@ -8,7 +8,7 @@ import { MessageCheckError } from './message-check';
  * the same fields from G and AC, and G needs no leg group.
  */
 
-const TERMINAL = new Set(['2', '3', '4', '5', '8', 'C']);
+const TERMINAL: ReadonlySet<string> = new Set(TERMINAL_ORD_STATUSES);
 
 /**
  * The request's ClOrdID: the order's id with its version suffix raised ('SGX-7.1' → 'SGX-7.2', the
@@ -28,14 +28,14 @@ function requestable(order: ClientOrder, what: 'cancel' | 'replace'): void {
     throw new MessageCheckError(`Order ${order.clordid} is finished (OrdStatus ${order.ordstatus}); there is nothing to ${what}`);
   }
   if (order.pendingRequest) {
-    const kind = order.pendingRequest.type === 'F' ? 'cancel' : 'replace';
+    const kind = order.pendingRequest.type === MsgType.OrderCancelRequest ? 'cancel' : 'replace';
     throw new MessageCheckError(`Order ${order.clordid} already has a ${kind} request (${order.pendingRequest.clOrdId}) waiting for the broker`);
   }
 }
 
 function instrument(order: ClientOrder): Array<[number, string]> {
   const fields: Array<[number, string]> = [[55, order.symbol]];
-  fields.push([167, order.msgtype === 'AB' ? SecurityType.Multileg : SecurityType.Future]);
+  fields.push([167, order.msgtype === MsgType.NewOrderMultileg ? SecurityType.Multileg : SecurityType.Future]);
   if (order.maturity) fields.push([200, order.maturity]);
   return fields;
 }
@@ -75,7 +75,7 @@ export function buildReplaceRequest(
     const p = Decimal.tryFrom(change.price);
     if (!p) throw new MessageCheckError('The new price must be a number', 44);
     // Spreads trade at zero or below; an outright's limit must be above zero.
-    if (order.msgtype === 'D' && !p.isPositive()) throw new MessageCheckError('Limit orders require a valid price greater than zero', 44);
+    if (order.msgtype === MsgType.NewOrderSingle && !p.isPositive()) throw new MessageCheckError('Limit orders require a valid price greater than zero', 44);
     price = p.toString();
   }
   if (change.orderQty === undefined && change.price === undefined) throw new MessageCheckError('Give a new quantity or a new price', 38);

@@ -1,8 +1,8 @@
 import { Suspense } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { PageLoader } from '../components/layout/PageLoader';
-import { NotFoundPage } from '../pages/errors/NotFoundPage';
-import { RouteErrorPage } from '../pages/errors/RouteErrorPage';
+import { NotFoundPage } from '../screens/errors/NotFoundPage';
+import { RouteErrorPage } from '../screens/errors/RouteErrorPage';
 import { AppLayout } from './AppLayout';
 import { RouteGuard } from './RouteGuard';
 import { ROUTES } from './routes';

@@ -22,13 +22,13 @@ export function preloadScreenFor(pathname: string): void {
  * without a screen (or a screen without a route) does not compile.
  */
 export const SCREENS: Record<RoutePath, LazyExoticComponent<ComponentType>> = {
-  '/': lazy(() => import('../pages/landing/LandingPage')),
-  '/login': lazy(() => import('../pages/login/LoginPage')),
-  '/account': lazy(() => import('../pages/account/AccountPage')),
-  '/privacy-policy': lazy(() => import('../pages/legal/PrivacyPolicyPage')),
-  '/cookie-policy': lazy(() => import('../pages/legal/CookiePolicyPage')),
-  '/terms': lazy(() => import('../pages/legal/TermsPage')),
-  '/config/user-management': lazy(() => import('../pages/config/UserManagementPage')),
+  '/': lazy(() => import('../screens/landing/LandingPage')),
+  '/login': lazy(() => import('../screens/login/LoginPage')),
+  '/account': lazy(() => import('../screens/account/AccountPage')),
+  '/privacy-policy': lazy(() => import('../screens/legal/PrivacyPolicyPage')),
+  '/cookie-policy': lazy(() => import('../screens/legal/CookiePolicyPage')),
+  '/terms': lazy(() => import('../screens/legal/TermsPage')),
+  '/config/user-management': lazy(() => import('../screens/user-management/UserManagementPage')),
   '/orders': lazy(loadBlotter),
   '/order-detail/:orderid': lazy(() => import('../screens/order-detail/OrderDetailPage')),
   '/fix-test-client': lazy(() => import('../screens/simulators/fix-test-client/FixTestClientPage')),

@@ -42,15 +42,6 @@ export async function revokeAuthSession(db: Queryable, tokenHash: string): Promi
   return r.rowCount > 0;
 }
 
-export async function revokeUserSessions(db: Queryable, userId: number): Promise<void> {
-  await db.query('UPDATE auth_sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [userId]);
-}
-
-export async function deleteExpiredSessions(db: Queryable, olderThan: Date): Promise<number> {
-  const r = await db.query('DELETE FROM auth_sessions WHERE expires_at < $1', [olderThan]);
-  return r.rowCount;
-}
-
 /** Any fixed number: with a key's hash it names the lock that orders one key's sign-in attempts. */
 const SIGN_IN_LOCK = 7_301_106;
 

@@ -206,3 +206,46 @@ export async function getFieldInfo(db: Queryable, tag: number): Promise<FieldInf
   );
   return { ...f, enums: e.rows };
 }
+
+// What shapes the messages sent to one client (its "profile"): every default, every group field, and
+// the mandatory fields of our message specs, read at once.
+
+export async function listProfileDefaults(db: Queryable, connectorId: number): Promise<Array<{ msg_type: string; exec_type: string | null; tag: number; default_value: string }>> {
+  const { rows } = await db.query<{ msg_type: string; exec_type: string | null; tag: number; default_value: string }>(
+    'SELECT msg_type, exec_type, tag, default_value FROM fix_client_defaults WHERE client_connector_id = $1 ORDER BY tag',
+    [connectorId],
+  );
+  return rows;
+}
+
+export interface ProfileGroupFieldRow {
+  msg_type: string;
+  exec_type: string | null;
+  group_field_number: number | null;
+  group_instance_number: number;
+  tag: number;
+  default_value: string;
+  position: number | null;
+}
+
+/** Every field of the client's group instances, in message, group, instance and field order. */
+export async function listProfileGroupFields(db: Queryable, connectorId: number): Promise<ProfileGroupFieldRow[]> {
+  const { rows } = await db.query<ProfileGroupFieldRow>(
+    `SELECT i.msg_type, i.exec_type, b.group_field_number, i.group_instance_number, f.tag, f.default_value, bf.field_position AS position
+       FROM fix_client_group_instances i
+       JOIN component_blocks b ON b.id = i.component_block_id
+       JOIN fix_client_group_fields f ON f.instance_id = i.id
+       LEFT JOIN component_block_fields bf ON bf.block_id = b.id AND bf.field_number = f.tag
+      WHERE i.client_connector_id = $1
+      ORDER BY i.msg_type, i.exec_type NULLS FIRST, b.group_field_number, i.group_instance_number, bf.field_position NULLS LAST, f.tag`,
+    [connectorId],
+  );
+  return rows;
+}
+
+export async function listMandatoryFields(db: Queryable): Promise<Array<{ msg_type: string; exec_type: string | null; field_number: number }>> {
+  const { rows } = await db.query<{ msg_type: string; exec_type: string | null; field_number: number }>(
+    'SELECT msg_type, exec_type, field_number FROM fix_message_specs WHERE is_mandatory ORDER BY field_position',
+  );
+  return rows;
+}

@@ -80,11 +80,6 @@ export async function getConnector(db: Queryable, compId: string): Promise<Conne
   return rows[0];
 }
 
-export async function getConnectorById(db: Queryable, id: number): Promise<ConnectorRow | undefined> {
-  const { rows } = await db.query<ConnectorRow>(`${SELECT} WHERE c.id = $1`, [id]);
-  return rows[0];
-}
-
 export async function insertConnector(
   db: Queryable,
   compId: string,
@@ -126,4 +121,69 @@ export async function countConnectorOrders(db: Queryable, connectorId: number): 
 export async function deleteConnector(db: Queryable, compId: string): Promise<boolean> {
   const r = await db.query('DELETE FROM client_connectors WHERE comp_id = $1', [compId]);
   return r.rowCount > 0;
+}
+
+/** What the order core reads of a connector for every order (kept in its cache). */
+export interface OrderConnectorRow {
+  id: number;
+  comp_id: string;
+  client_name: string | null;
+  client_phone: string | null;
+  company_name: string | null;
+  execution_id_prefix: string;
+  is_active: boolean;
+  trading_enabled: boolean;
+  timezone: string;
+  max_orders_per_second: number;
+}
+
+export async function getOrderConnector(db: Queryable, compId: string): Promise<OrderConnectorRow | undefined> {
+  const { rows } = await db.query<OrderConnectorRow>(
+    `SELECT id, comp_id, client_name, client_phone, company_name, execution_id_prefix, is_active, trading_enabled, timezone, max_orders_per_second
+       FROM client_connectors WHERE comp_id = $1`,
+    [compId],
+  );
+  return rows[0];
+}
+
+export async function connectorExists(db: Queryable, id: number): Promise<boolean> {
+  const { rows } = await db.query('SELECT 1 FROM client_connectors WHERE id = $1', [id]);
+  return rows.length > 0;
+}
+
+/** A connector with its broker's names, what a client's %VARIABLES% resolve from. */
+export interface ConnectorAndBrokerRow {
+  id: number; comp_id: string; target_comp_id: string; execution_id_prefix: string; client_name: string | null;
+  client_contact: string | null; client_email: string | null; client_phone: string | null; client_lei: string | null;
+  company_name: string | null; b_company_name: string | null; b_lei: string | null; b_party_id: string | null;
+}
+
+export async function getConnectorAndBroker(db: Queryable, connectorId: number): Promise<ConnectorAndBrokerRow | undefined> {
+  const { rows } = await db.query<ConnectorAndBrokerRow>(
+    `SELECT c.id, c.comp_id, c.target_comp_id, c.execution_id_prefix, c.client_name, c.client_contact, c.client_email,
+            c.client_phone, c.client_lei, c.company_name, b.company_name AS b_company_name, b.lei AS b_lei, b.party_id AS b_party_id
+       FROM client_connectors c LEFT JOIN broker_information b ON b.id = c.broker_id WHERE c.id = $1`,
+    [connectorId],
+  );
+  return rows[0];
+}
+
+/** Day orders (TimeInForce 0) still open, with their client's session end and time zone. */
+export interface OpenDayOrderRow {
+  id: number;
+  brokerorderid: string;
+  sendercompid: string;
+  created_at: Date;
+  end_time: string;
+  timezone: string;
+}
+
+export async function listOpenDayOrders(db: Queryable): Promise<OpenDayOrderRow[]> {
+  const { rows } = await db.query<OpenDayOrderRow>(
+    `SELECT o.id, o.brokerorderid, o.sendercompid, o.created_at, c.end_time::text AS end_time, c.timezone
+       FROM orders o JOIN client_connectors c ON c.id = o.client_connector_id
+      WHERE o.timeinforce = '0' AND o.ordstatus IN ('A', '0', '1', '6', 'E')
+      ORDER BY o.id`,
+  );
+  return rows;
 }

@@ -1,14 +1,8 @@
 import type { Queryable } from '../db';
 import { pgArray, type PgArrayElement } from '../pg-array';
-import {
-  formatExecId,
-  type ExecReportRow,
-  type IntakeEntry,
-  type IntakeOutcome,
-  type NewOrderRecord,
-  type OrderLegRow,
-  type OrderRow,
-} from './orders';
+import { formatExecId } from './orders/ids';
+import type { IntakeEntry, IntakeOutcome } from './orders/intake-batch';
+import type { ExecReportRow, NewOrderRecord, OrderLegRow, OrderRow } from './orders/rows';
 
 // The planned intake (docs/adr/0009): everything the database would draw for a batch of new orders
 // (row ids, broker order ids, ExecIDs) is drawn ahead in blocks, and a ClOrdID already used that day

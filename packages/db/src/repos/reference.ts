@@ -115,3 +115,24 @@ export async function latestPrices(db: Queryable) {
   );
   return rows;
 }
+
+/** A client's capabilities as the intake rules read them (symbol or exchange, side, size limits). */
+export interface ClientCapabilityRow {
+  symbol: string | null;
+  exchange: string | null;
+  is_enabled: boolean;
+  can_buy: boolean;
+  can_sell: boolean;
+  min_order_qty: string | null;
+  max_order_qty: string | null;
+}
+
+export async function listClientCapabilities(db: Queryable, connectorId: number): Promise<ClientCapabilityRow[]> {
+  const { rows } = await db.query<ClientCapabilityRow>(
+    `SELECT s.symbol, cap.exchange, cap.is_enabled, cap.can_buy, cap.can_sell, cap.min_order_qty, cap.max_order_qty
+       FROM client_capabilities cap LEFT JOIN security_master s ON s.id = cap.security_master_id
+      WHERE cap.clientconnectors_id = $1`,
+    [connectorId],
+  );
+  return rows;
+}

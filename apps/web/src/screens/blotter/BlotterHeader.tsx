@@ -1,7 +1,7 @@
 import type { ClientConnector, OnlineUser } from '@fixdesk/protocol';
 import { ActionIcon, Avatar, Box, Group, HoverCard, Menu, Stack, Switch, Text, Title, Tooltip } from '@mantine/core';
 import { IconBell, IconBellOff, IconLayoutBoard, IconUsers } from '@tabler/icons-react';
-import type { LiveStatus } from '../../services/live/liveClient';
+import type { LiveStatus } from '@fixdesk/client';
 import type { AlertPreferences, PermissionState } from '../../services/orders/newOrderAlerts';
 import classes from './Blotter.module.css';
 

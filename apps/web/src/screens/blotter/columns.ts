@@ -3,8 +3,8 @@ import type { ColDef, ValueFormatterParams, ValueGetterParams } from 'ag-grid-co
 type FilterSetting = 'filter' | 'filterParams' | 'floatingFilter' | 'filterValueGetter' | 'suppressHeaderFilterButton';
 
 /**
- * A grid's columns, declared once (STYLE "columns declared once"): header, value, display format and
- * CSV text come from one table. No column filters: spec 000 §2 gives the blotter none, and AG Grid
+ * A grid's columns, declared once (STYLE "columns declared once"): header, value and display format
+ * come from one table (an export, when a screen gets one, takes its text from `format` too). No column filters: spec 000 §2 gives the blotter none, and AG Grid
  * Community has no column menu to open them from (they were configured but unreachable), so a table
  * cannot declare one, not even through `grid`.
  */
@@ -13,7 +13,7 @@ export interface BlotterColumn<T> {
   header: string;
   /** The raw value (sorting). */
   value: (row: T) => string | number | null;
-  /** Shown text and CSV text. */
+  /** Shown text. */
   format?: (row: T) => string;
   width: number;
   numeric?: boolean;
@@ -35,12 +35,4 @@ export function toColDefs<T>(columns: readonly BlotterColumn<T>[]): ColDef<T>[] 
     resizable: true,
     ...c.grid,
   }));
-}
-
-/** A column table as CSV text (header row, then each row with its shown text). */
-export function toCsv<T>(columns: readonly BlotterColumn<T>[], rows: readonly T[]): string {
-  const cell = (text: string) => (/[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
-  const lines = [columns.map((c) => cell(c.header)).join(',')];
-  for (const row of rows) lines.push(columns.map((c) => cell(c.format ? c.format(row) : String(c.value(row) ?? ''))).join(','));
-  return lines.join('\n');
 }

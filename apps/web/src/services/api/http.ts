@@ -1,6 +1,6 @@
 import { createAuthApi } from '../auth/authApi';
 import { createSessionStore } from '../auth/sessionStore';
-import { createApiClient } from './apiClient';
+import { createApiClient } from '@fixdesk/client';
 
 /**
  * The browser's instances: one session store over localStorage and one API client that

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { SessionUser } from '@fixdesk/protocol';
-import { ApiError, NetworkError, createApiClient } from '../api/apiClient';
+import { ApiError, NetworkError, createApiClient } from '@fixdesk/client';
 import { LOGIN_ERROR_TEXT, LoginFailedError, createAuthApi, loginErrorText } from './authApi';
 
 const admin: SessionUser = { user_id: 1, username: 'admin', role: 'admin', first_name: 'Ada', last_name: 'Admin', email: null };

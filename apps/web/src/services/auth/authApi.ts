@@ -6,7 +6,7 @@ import {
   type MeResponse,
   type SessionUser,
 } from '@fixdesk/protocol';
-import { ApiError, serverMessage, type ApiClient } from '../api/apiClient';
+import { ApiError, serverMessage, type ApiClient } from '@fixdesk/client';
 
 /** The texts a failed sign-in can show (spec 000 §8), besides the server's own message. */
 export const LOGIN_ERROR_TEXT = {

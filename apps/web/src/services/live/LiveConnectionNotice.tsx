@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Text } from '@mantine/core';
 import { IconPlugConnectedX, IconRefresh } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import type { LiveState } from './liveClient';
+import type { LiveState } from '@fixdesk/client';
 
 function secondsUntil(at: number | null, now: number): number {
   return at === null ? 0 : Math.max(0, Math.ceil((at - now) / 1000));

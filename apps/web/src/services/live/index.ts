@@ -12,4 +12,4 @@ export {
   type LiveMessageType,
   type LiveState,
   type LiveStatus,
-} from './liveClient';
+} from '@fixdesk/client';

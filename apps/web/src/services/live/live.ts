@@ -1,5 +1,5 @@
 import { sessionStore } from '../api/http';
-import { createLiveClient, type SocketLike } from './liveClient';
+import { createLiveClient, type SocketLike } from '@fixdesk/client';
 
 /** The socket URL: same origin as the page (ws:, or wss: when the page is https:), or beside VITE_API_BASE_URL. */
 export function liveSocketUrl(location: Pick<Location, 'protocol' | 'host'>, apiBase: string | undefined): string {

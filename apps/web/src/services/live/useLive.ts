@@ -1,7 +1,7 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { useAuth } from '../auth/AuthProvider';
 import { live } from './live';
-import type { LiveClient, LiveMessageType, LiveHandler, LiveState } from './liveClient';
+import type { LiveClient, LiveMessageType, LiveHandler, LiveState } from '@fixdesk/client';
 
 /**
  * Keeps the live connection open while the calling screen is mounted and a user is signed in, and

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Order } from '@fixdesk/protocol';
 import { OrderBook, type BookDelta } from './orderBook';
-import { anOrder, aReport } from './testOrders';
+import { anOrder, aReport } from '../../../test/orders';
 
 function harness() {
   const flushes: (() => void)[] = [];

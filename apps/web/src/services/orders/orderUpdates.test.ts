@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { applyActionAnswer, applyExecutionReport, isAtLeastAsNew, mergeExecutionReports } from './orderUpdates';
-import { anOrder, aReport } from './testOrders';
+import { anOrder, aReport } from '../../../test/orders';
 
 describe('execution reports applied to the cached order (spec 000 §4)', () => {
   it('A → 0 changes status and time and copies no fill data', () => {

@@ -1,6 +1,6 @@
 import type { ClientConnector, ExecutionReport, Order, OrderAction, OrderActionResponse } from '@fixdesk/protocol';
 import type { LatestPrice } from '@fixdesk/domain';
-import type { ApiClient } from '../api/apiClient';
+import type { ApiClient } from '@fixdesk/client';
 
 /**
  * The order calls of spec 000 §7 over the app's one HTTP client. The server is the authority on

@@ -1,7 +1,7 @@
 import type { OrderActionResponse } from '@fixdesk/protocol';
 import { notifications } from '@mantine/notifications';
 import { useCallback, useMemo, useSyncExternalStore } from 'react';
-import { ApiError, NetworkError } from '../api/apiClient';
+import { ApiError, NetworkError } from '@fixdesk/client';
 import { ordersApi } from './http';
 import type { OrderBook } from './orderBook';
 import type { FillRequest, RequestDecision, RequestKind } from './ordersApi';

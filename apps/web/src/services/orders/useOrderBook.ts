@@ -1,7 +1,7 @@
 import type { Order } from '@fixdesk/protocol';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useLiveMessages } from '../live/useLive';
-import type { LiveState } from '../live/liveClient';
+import type { LiveState } from '@fixdesk/client';
 import { blotterMetrics } from './blotterMetrics';
 import { OrderBook, type OrderMessage, type SnapshotSource } from './orderBook';
 

@@ -28,7 +28,7 @@ import {
   type StrategyLegType,
 } from '@fixdesk/domain';
 import type { ClientConnector } from '@fixdesk/protocol';
-import type { BrokerRef, ClientMessageDefaults } from './simulatorApi';
+import type { BrokerRef, ClientMessageDefaults } from '@fixdesk/client';
 
 export type OrderKind = 'outright' | 'multileg' | 'custom';
 export type NumberValue = number | string;

@@ -1,7 +1,7 @@
 import type { LatestPrice } from '@fixdesk/domain';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useLiveConnection, useLiveMessages } from '../live/useLive';
-import { BROKER_SIM_DEFAULTS, BrokerSimulator, type BrokerSimSettings, type BrokerSimState } from './brokerSimulator';
+import { BROKER_SIM_DEFAULTS, BrokerSimulator, type BrokerSimSettings, type BrokerSimState } from '@fixdesk/client';
 import { simulatorApi } from './http';
 import { errorMessage } from './useSimulators';
 

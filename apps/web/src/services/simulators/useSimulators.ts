@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLiveConnection, useLiveMessages } from '../live/useLive';
 import { applyTestClientMessage, EMPTY_BLOTTER, type ClientBlotterState } from './clientBlotterState';
 import { simulatorApi } from './http';
-import type { BrokerRef, ClientMessageDefaults, SecurityRef } from './simulatorApi';
+import type { BrokerRef, ClientMessageDefaults, SecurityRef } from '@fixdesk/client';
 
 export interface Loaded<T> {
   data: T;

@@ -27,6 +27,7 @@ import { useState, type Ref } from 'react';
 import { orderReferencePrice } from '../../../services/orders/referencePrice';
 import { actionErrorMessage, useInFlight, type OrderActions } from '../../../services/orders/useOrderActions';
 import { CheckLine } from './CheckLine';
+import { PriceField, QuantityField } from '../../../components/orders/FillFields';
 
 /**
  * The id of the element Enter on an Orders row moves to (the first field the broker acts with). Exactly
@@ -189,21 +190,14 @@ function FillForm({ order, actions, latestPrices, qtyRef }: { order: Order; acti
     >
       <Group gap={8} align="flex-start" grow>
         <Box>
-          <TextInput
-            ref={qtyRef}
+          <QuantityField
+            {...(qtyRef ? { inputRef: qtyRef } : {})}
             id={FILL_FOCUS_ID}
-            size="xs"
-            type="number"
-            inputMode="numeric"
-            min={1}
-            step={1}
             label={`Fill quantity (leaves ${formatQuantity(order.leavesqty)})`}
-            aria-label="Fill quantity"
+            ariaLabel="Fill quantity"
             value={qty}
-            onChange={(e) => setQty(e.currentTarget.value)}
-            classNames={{ input: 'fd-num' }}
-            rightSectionWidth={44}
-            rightSection={
+            onChange={setQty}
+            action={
               <Button variant="subtle" size="compact-xs" px={4} onClick={() => setQty(Decimal.from(order.leavesqty).toString())} tabIndex={-1} title="Fill the remaining quantity">
                 Max
               </Button>
@@ -212,18 +206,12 @@ function FillForm({ order, actions, latestPrices, qtyRef }: { order: Order; acti
           <CheckLine check={qtyCheck} testId="fill-qty-check" />
         </Box>
         <Box>
-          <TextInput
-            size="xs"
-            type="number"
-            inputMode="decimal"
-            step={0.01}
+          <PriceField
             label={priceLabel(order)}
-            aria-label="Fill price"
+            ariaLabel="Fill price"
             value={px}
-            onChange={(e) => setPx(e.currentTarget.value)}
-            classNames={{ input: 'fd-num' }}
-            rightSectionWidth={44}
-            rightSection={
+            onChange={setPx}
+            action={
               order.price !== null ? (
                 <Button variant="subtle" size="compact-xs" px={4} onClick={() => setPx(order.price!)} tabIndex={-1} title="Use the limit price">
                   Limit

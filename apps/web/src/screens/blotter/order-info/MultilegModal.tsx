@@ -23,7 +23,7 @@ import {
   type OrdTypeCode,
 } from '@fixdesk/domain';
 import type { ClientConnector, Order, OrderLeg } from '@fixdesk/protocol';
-import { Alert, Badge, Box, Button, Group, Modal, Paper, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Badge, Box, Button, Group, Modal, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { ColDef, GetRowIdParams, RowSelectedEvent } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
@@ -35,6 +35,7 @@ import { CheckLine } from './CheckLine';
 import classes from './MultilegModal.module.css';
 import { eventsFor, pricedOrder, priceLabel } from './FillPanel';
 import { sideVerb, traderParty } from './orderText';
+import { PriceField, QuantityField } from '../../../components/orders/FillFields';
 
 function Info({ label, value, testId }: { label: string; value: string; testId?: string }) {
   return (
@@ -116,31 +117,8 @@ function SpreadFillEntry({ order, actions, latestPrices, enabled }: { order: Ord
       >
         <EntryRow
           fields={[
-            <TextInput
-              key="qty"
-              size="xs"
-              type="number"
-              min={1}
-              step={1}
-              label={`Quantity (leaves ${formatQuantity(order.leavesqty)})`}
-              aria-label="Spread fill quantity"
-              value={qty}
-              onChange={(e) => setQty(e.currentTarget.value)}
-              disabled={!enabled}
-              classNames={{ input: 'fd-num' }}
-            />,
-            <TextInput
-              key="px"
-              size="xs"
-              type="number"
-              step={0.01}
-              label={priceLabel(order).replace('Fill price', 'Spread price')}
-              aria-label="Spread fill price"
-              value={px}
-              onChange={(e) => setPx(e.currentTarget.value)}
-              disabled={!enabled}
-              classNames={{ input: 'fd-num' }}
-            />,
+            <QuantityField key="qty" label={`Quantity (leaves ${formatQuantity(order.leavesqty)})`} ariaLabel="Spread fill quantity" value={qty} onChange={setQty} disabled={!enabled} />,
+            <PriceField key="px" label={priceLabel(order).replace('Fill price', 'Spread price')} ariaLabel="Spread fill price" value={px} onChange={setPx} disabled={!enabled} />,
           ]}
           checks={[
             <CheckLine key="qty" check={qtyCheck} />,
@@ -243,30 +221,14 @@ function LegPanel({ title, side, order, actions, latestPrices, enabled }: { titl
       >
         <EntryRow
           fields={[
-            <TextInput
-              key="qty"
-              size="xs"
-              type="number"
-              min={1}
-              step={1}
-              label="Contracts"
-              aria-label={`${title} quantity`}
-              value={qty}
-              onChange={(e) => setQty(e.currentTarget.value)}
-              disabled={!enabled || !leg}
-              classNames={{ input: 'fd-num' }}
-            />,
-            <TextInput
+            <QuantityField key="qty" label="Contracts" ariaLabel={`${title} quantity`} value={qty} onChange={setQty} disabled={!enabled || !leg} />,
+            <PriceField
               key="px"
-              size="xs"
-              type="number"
-              step={0.01}
               label={reference ? `Price (last ${formatPrice(reference.price)})` : 'Price'}
-              aria-label={`${title} price`}
+              ariaLabel={`${title} price`}
               value={px}
-              onChange={(e) => setPx(e.currentTarget.value)}
+              onChange={setPx}
               disabled={!enabled || !leg}
-              classNames={{ input: 'fd-num' }}
             />,
           ]}
           checks={[<CheckLine key="qty" check={qtyCheck} />, <CheckLine key="px" check={pxCheck} />]}

@@ -25,6 +25,7 @@ import { FILL_FOCUS_ID, FillPanel } from './FillPanel';
 import { OrderHistory } from './OrderHistory';
 import { PARTY_ID_SOURCE_NAMES, PARTY_ROLE_NAMES, sideVerb, traderParty } from './orderText';
 import { PendingRequestPanel } from './PendingRequestPanel';
+import { PartiesTable } from '../../../components/orders/PartiesTable';
 
 // The trade capture draws AG Grid leg grids: loaded when first opened.
 const MultilegModal = lazy(() => import('./MultilegModal').then((m) => ({ default: m.MultilegModal })));
@@ -255,26 +256,15 @@ export function OrderInfoPanel({ order, actions, latestPrices, connectors = [], 
                 No parties on this order.
               </Text>
             ) : (
-              <Table fz="xs" verticalSpacing={3} striped>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Party ID</Table.Th>
-                    <Table.Th>Party Role</Table.Th>
-                    <Table.Th>ID Source</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {order.parties.map((p, i) => (
-                    <Table.Tr key={`${p.partyID}-${p.partyRole}-${i}`}>
-                      <Table.Td>{p.partyID}</Table.Td>
-                      <Table.Td>
-                        {PARTY_ROLE_NAMES[String(p.partyRole)] ?? 'Role'} ({p.partyRole}){p.legIndex !== null ? ` · leg ${p.legIndex + 1}` : ''}
-                      </Table.Td>
-                      <Table.Td>{p.partyIDSource ? `${PARTY_ID_SOURCE_NAMES[p.partyIDSource] ?? ''} (${p.partyIDSource})` : '—'}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
+              <PartiesTable
+                striped
+                parties={order.parties.map((p, i) => ({
+                  key: `${p.partyID}-${p.partyRole}-${i}`,
+                  partyId: p.partyID,
+                  role: `${PARTY_ROLE_NAMES[String(p.partyRole)] ?? 'Role'} (${p.partyRole})${p.legIndex !== null ? ` · leg ${p.legIndex + 1}` : ''}`,
+                  source: p.partyIDSource ? `${PARTY_ID_SOURCE_NAMES[p.partyIDSource] ?? ''} (${p.partyIDSource})` : '—',
+                }))}
+              />
             )}
           </Section>
         </Stack>

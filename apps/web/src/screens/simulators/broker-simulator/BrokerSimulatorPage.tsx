@@ -1,13 +1,14 @@
 import { blotterStatusColour, formatOrderPrice, formatPrice, formatQuantity, formatTime, ordStatusLabel, SIDE_LABELS, type SideCode } from '@fixdesk/domain';
-import { Alert, Badge, Container, Grid, Group, NumberInput, Paper, Progress, ScrollArea, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
+import { Alert, Badge, Container, Grid, Group, NumberInput, Paper, Progress, ScrollArea, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
 import { IconAlertCircle, IconRobot } from '@tabler/icons-react';
 import { useState } from 'react';
 import { LiveConnectionNotice } from '../../../services/live/LiveConnectionNotice';
 import { useLiveConnection } from '../../../services/live/useLive';
-import { BROKER_SIM_DELAY_LIMITS, BROKER_SIM_USER_ID, delayProblem, FILL_CHUNKS, type SimOrder, type SimPhase } from '../../../services/simulators/brokerSimulator';
+import { BROKER_SIM_DELAY_LIMITS, BROKER_SIM_USER_ID, delayProblem, FILL_CHUNKS, type SimOrder, type SimPhase } from '@fixdesk/client';
 import { useBrokerSimulator } from '../../../services/simulators/useBrokerSimulator';
 import { TOKEN_MANTINE } from '../shared/colours';
 import { LiveBadge } from '../shared/ConnectorParts';
+import { PageHeader } from '../../../components/layout/PageHeader';
 
 const PHASE_BADGE: Record<SimPhase, { label: string; color: string }> = {
   watching: { label: 'Watching', color: 'gray' },
@@ -118,20 +119,12 @@ export default function BrokerSimulatorPage() {
     <Stack gap={0} w="100%">
       <LiveConnectionNotice state={live} onRetry={live.retry} />
       <Container size="xl" py="md" w="100%">
-        <Group justify="space-between" mb="md" align="flex-end">
-          <Stack gap={2}>
-            <Group gap="xs">
-              <IconRobot size={20} stroke={1.7} aria-hidden="true" />
-              <Title order={1} fz="h2">
-                Broker Simulator
-              </Title>
-            </Group>
-            <Text fz="sm" c="dimmed">
-              Accepts and fills client orders as {BROKER_SIM_USER_ID} while this page is open ({FILL_CHUNKS.min}-{FILL_CHUNKS.max} fills, 2 s apart, then done for day).
-            </Text>
-          </Stack>
-          <LiveBadge state={live} />
-        </Group>
+        <PageHeader
+          icon={IconRobot}
+          title="Broker Simulator"
+          description={`Accepts and fills client orders as ${BROKER_SIM_USER_ID} while this page is open (${FILL_CHUNKS.min}-${FILL_CHUNKS.max} fills, 2 s apart, then done for day).`}
+          actions={<LiveBadge state={live} />}
+        />
 
         {sim.error && (
           <Alert color="red" icon={<IconAlertCircle size={16} />} mb="md" title="Error Loading Orders">

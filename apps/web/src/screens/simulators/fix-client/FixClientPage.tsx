@@ -1,6 +1,6 @@
 import { clientOrdStatusLabel, SendErrorText } from '@fixdesk/domain';
 import type { ClientExecution, ClientOrder } from '@fixdesk/protocol';
-import { Alert, Badge, Box, Button, Collapse, Group, Modal, NumberInput, Paper, Select, Stack, Table, Text, Textarea, Title, Tooltip, UnstyledButton } from '@mantine/core';
+import { Alert, Badge, Box, Button, Collapse, Group, Modal, NumberInput, Paper, Select, Stack, Text, Textarea, Title, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconAlertCircle, IconArrowsExchange, IconChevronDown, IconChevronRight, IconCircleCheck, IconEdit, IconPlus, IconX } from '@tabler/icons-react';
 import type { GetRowIdParams, RowClassParams, RowClickedEvent } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
@@ -9,7 +9,7 @@ import { Group as SplitGroup, Panel, Separator } from 'react-resizable-panels';
 import { useLocation } from 'react-router';
 import { chromeFor } from '../../../app/chrome';
 import { useDesktopShell } from '../../../app/desktopShell';
-import { ApiError } from '../../../services/api/apiClient';
+import { ApiError } from '@fixdesk/client';
 import { LiveConnectionNotice } from '../../../services/live/LiveConnectionNotice';
 import { useLiveConnection } from '../../../services/live/useLive';
 import { executionsOf } from '../../../services/simulators/clientBlotterState';
@@ -22,6 +22,7 @@ import { toColDefs } from '../../blotter/columns';
 import { connectorLabel, ConnectorLogo, FixClientControl } from '../shared/ConnectorParts';
 import { OrderEntry, SUCCESS_BANNER_MS } from '../shared/OrderEntry';
 import { CLIENT_EXECUTION_COLUMNS, CLIENT_LEG_COLUMNS, CLIENT_ORDER_COLUMNS, partyRoleLabel, partySourceLabel, type LegRow } from './clientColumns';
+import { PartiesTable } from '../../../components/orders/PartiesTable';
 
 /** The browser key under which the selected client connector's id is kept (spec 001 §2). */
 export const SELECTED_CLIENT_KEY = 'selectedClientId';
@@ -362,24 +363,11 @@ export default function FixClientPage() {
                     No parties on this order
                   </Text>
                 ) : (
-                  <Table fz="xs" verticalSpacing={3} horizontalSpacing="sm" aria-label="Order parties">
-                    <Table.Thead>
-                      <Table.Tr>
-                        <Table.Th>Party ID</Table.Th>
-                        <Table.Th>Party Role</Table.Th>
-                        <Table.Th>ID Source</Table.Th>
-                      </Table.Tr>
-                    </Table.Thead>
-                    <Table.Tbody>
-                      {selected.parties.map((p) => (
-                        <Table.Tr key={`${p.partyRole}-${p.partyID}`}>
-                          <Table.Td ff="monospace">{p.partyID}</Table.Td>
-                          <Table.Td>{partyRoleLabel(p.partyRole)}</Table.Td>
-                          <Table.Td>{partySourceLabel(p.partyIDSource)}</Table.Td>
-                        </Table.Tr>
-                      ))}
-                    </Table.Tbody>
-                  </Table>
+                  <PartiesTable
+                    monospaceIds
+                    label="Order parties"
+                    parties={selected.parties.map((p) => ({ key: `${p.partyRole}-${p.partyID}`, partyId: p.partyID, role: partyRoleLabel(p.partyRole), source: partySourceLabel(p.partyIDSource) }))}
+                  />
                 )}
               </Collapse>
             </Box>

@@ -1,6 +1,6 @@
 import { clientOrdStatusLabel, clientStatusColour, formatOrderPrice, formatQuantity, SIDE_LABELS, type SideCode } from '@fixdesk/domain';
 import type { ClientOrder } from '@fixdesk/protocol';
-import { Alert, Badge, Container, Grid, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Container, Grid, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { IconAlertCircle, IconTerminal2 } from '@tabler/icons-react';
 import { LiveConnectionNotice } from '../../../services/live/LiveConnectionNotice';
 import { useLiveConnection } from '../../../services/live/useLive';
@@ -8,6 +8,7 @@ import { useClientBlotter, useConnectors, useSecurities, useSelectedConnector, u
 import { TOKEN_MANTINE } from '../shared/colours';
 import { ConnectorInfo, ConnectorSelect, FixClientControl, LiveBadge } from '../shared/ConnectorParts';
 import { OrderEntry } from '../shared/OrderEntry';
+import { PageHeader } from '../../../components/layout/PageHeader';
 
 const STORAGE_KEY = 'fixdesk.simulator.connector';
 
@@ -113,20 +114,12 @@ export default function FixTestClientPage() {
     <Stack gap={0} w="100%">
       <LiveConnectionNotice state={live} onRetry={live.retry} />
       <Container size="xl" py="md" w="100%">
-        <Group justify="space-between" mb="md" align="flex-end">
-          <Stack gap={2}>
-            <Group gap="xs">
-              <IconTerminal2 size={20} stroke={1.7} aria-hidden="true" />
-              <Title order={1} fz="h2">
-                FIX Client Simulator
-              </Title>
-            </Group>
-            <Text fz="sm" c="dimmed">
-              Log on as a client connector and send real FIX orders to the desk.
-            </Text>
-          </Stack>
-          <LiveBadge state={live} />
-        </Group>
+        <PageHeader
+          icon={IconTerminal2}
+          title="FIX Client Simulator"
+          description="Log on as a client connector and send real FIX orders to the desk."
+          actions={<LiveBadge state={live} />}
+        />
 
         {(connectors.error || securities.error) && (
           <Alert color="red" icon={<IconAlertCircle size={16} />} mb="md" title="Reference data">

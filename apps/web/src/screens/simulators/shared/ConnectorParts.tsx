@@ -3,7 +3,7 @@ import { Avatar, Badge, Button, Group, Image, Select, Stack, Text, Tooltip } fro
 import { notifications } from '@mantine/notifications';
 import { IconPlayerPlay, IconPlayerStop } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
-import type { LiveState } from '../../../services/live/liveClient';
+import type { LiveState } from '@fixdesk/client';
 import type { TestClientControl } from '../../../services/simulators/useSimulators';
 
 /** 'SGX_CLIENT_1 → FIXDESK' (spec 001 §2: comp id, an arrow, then target comp id). */

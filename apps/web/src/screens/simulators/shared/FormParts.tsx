@@ -13,7 +13,7 @@ import {
 import { NumberInput, SegmentedControl, Select, Stack, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { EXCHANGES, type NumberValue } from '../../../services/simulators/orderForms';
-import type { SecurityRef } from '../../../services/simulators/simulatorApi';
+import type { SecurityRef } from '@fixdesk/client';
 
 /**
  * The form parts both order-entry screens share (spec 000 §2 "Shared form parts"): symbol, contract

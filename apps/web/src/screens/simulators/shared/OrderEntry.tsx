@@ -3,7 +3,7 @@ import type { ClientConnector, SendOrderResponse, TestClientStatus } from '@fixd
 import { Alert, Button, Group, Stack, Tabs, Text } from '@mantine/core';
 import { IconAlertCircle, IconCircleCheck, IconSend } from '@tabler/icons-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { ApiError } from '../../../services/api/apiClient';
+import { ApiError } from '@fixdesk/client';
 import { simulatorApi } from '../../../services/simulators/http';
 import {
   buildOrderMessage,
@@ -15,7 +15,7 @@ import {
   type OrderFormValues,
   type OrderKind,
 } from '../../../services/simulators/orderForms';
-import type { SecurityRef } from '../../../services/simulators/simulatorApi';
+import type { SecurityRef } from '@fixdesk/client';
 import { useClientDefaults, useMandatoryTags } from '../../../services/simulators/useSimulators';
 import type { FormVariant } from './FormParts';
 import { FixPreview } from './FixPreview';

@@ -8,7 +8,7 @@ import {
   type OutrightValues,
   type StrategyLegValues,
 } from '../../../services/simulators/orderForms';
-import type { SecurityRef } from '../../../services/simulators/simulatorApi';
+import type { SecurityRef } from '@fixdesk/client';
 import {
   ContractMonthSelect,
   ExchangeSelect,

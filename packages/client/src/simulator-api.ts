@@ -14,8 +14,8 @@ import {
   type TestClientHealth,
   type TestClientStatus,
 } from '@fixdesk/protocol';
-import type { ApiClient } from '../api/apiClient';
-import type { BrokerSimApi } from './brokerSimulator';
+import type { ApiClient } from './api-client';
+import type { BrokerSimApi } from './broker-simulator';
 
 /** What the simulators read of a security master row. */
 export interface SecurityRef {

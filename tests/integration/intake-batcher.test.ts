@@ -7,7 +7,7 @@ import { getOrderBundle, type Db, type IntakeEntry, type IntakeOutcome, type New
 import { createTestDatabase, TEST_DB_KINDS, type TestDatabase } from '@fixdesk/db/testing';
 import type { SendReservation } from '@fixdesk/fix';
 import pino from 'pino';
-import { IntakeBatcher, type CoCommittedSend } from './intake-batcher';
+import { IntakeBatcher, type CoCommittedSend } from '../../apps/server/src/orders/intake-batcher';
 
 const log = pino({ level: 'silent' });
 const SESSION = { b: 'FIX.4.4', s: 'FIXDESK', t: 'CO_CLIENT' };

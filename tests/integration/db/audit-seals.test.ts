@@ -3,8 +3,8 @@
 // with triggers disabled) is caught by the verifier, which names the block.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createTestDatabase, TEST_DB_KINDS, type TestDatabase } from '../testing';
-import { SEAL_BLOCK_ROWS, sealPending, verifyChain } from './seals';
+import { createTestDatabase, TEST_DB_KINDS, type TestDatabase } from '@fixdesk/db/testing';
+import { SEAL_BLOCK_ROWS, sealPending, verifyChain } from '@fixdesk/db';
 
 async function addMessages(t: TestDatabase, n: number, from: number): Promise<void> {
   await t.db.query(

@@ -10,7 +10,7 @@ import {
   jitteredPrice,
   splitQuantity,
   type BrokerSimApi,
-} from './brokerSimulator';
+} from './broker-simulator';
 
 function order(o: Partial<Order> = {}): Order {
   return {

@@ -1,6 +1,6 @@
 import type { ExecutionReport, Order } from '@fixdesk/protocol';
 
-/** A complete order as the server presents it, for unit tests. */
+/** A complete order as the server presents it, for unit tests (test data: kept out of src/). */
 export function anOrder(patch: Partial<Order> = {}): Order {
   return {
     id: 1,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ApiError, NetworkError, createApiClient, serverMessage, type ApiClientDeps } from './apiClient';
+import { ApiError, NetworkError, createApiClient, serverMessage, type ApiClientDeps } from './api-client';
 
 interface Recorded {
   url: string;

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { describe, it } from 'node:test';
-import { FixConnection } from './connection';
+import { FixConnection } from '../../packages/fix/src/transport/connection';
 
 async function pair(): Promise<{ client: Socket; peer: Socket; close(): Promise<void> }> {
   const server = createServer();

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { SessionID } from '@fixdesk/fix';
 import { runMessageStoreSuite } from '@fixdesk/fix/store-suite';
-import { openDb, type Db } from './db';
-import { persistReservedOutbound, PgMessageStoreFactory } from './fix-message-store';
-import { migrate } from './migrate';
-import { createTestDatabase, TEST_DB_KINDS } from './testing';
+import { openDb, type Db } from '../../../packages/db/src/db';
+import { persistReservedOutbound, PgMessageStoreFactory } from '../../../packages/db/src/fix-message-store';
+import { migrate } from '../../../packages/db/src/migrate';
+import { createTestDatabase, TEST_DB_KINDS } from '@fixdesk/db/testing';
 
 // PGlite on disk in a temp dir: "reopen" opens the same directory again, as a restarted process would.
 runMessageStoreSuite('PostgreSQL store on PGlite (temp dir)', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createLiveClient, MAX_RECONNECT_ATTEMPTS, RECONNECT_INTERVAL_MS, SILENCE_TIMEOUT_MS, type SocketLike } from './liveClient';
+import { createLiveClient, MAX_RECONNECT_ATTEMPTS, RECONNECT_INTERVAL_MS, SILENCE_TIMEOUT_MS, type SocketLike } from './live-client';
 
 class FakeSocket implements SocketLike {
   readyState = 0;

@@ -1,9 +1,10 @@
 import { USER_TYPE_LABELS, type UserSummary } from '@fixdesk/protocol';
-import { ActionIcon, Alert, Badge, Button, Container, Group, Paper, Skeleton, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Button, Container, Group, Paper, Skeleton, Table, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconAlertCircle, IconRefresh, IconSearch, IconUsers } from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { RoleBadge } from '../../components/nav/RoleBadge';
 import { fetchUsers } from '../../services/users/users';
+import { PageHeader } from '../../components/layout/PageHeader';
 
 type Load = { state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; users: UserSummary[] };
 
@@ -43,39 +44,35 @@ export default function UserManagementPage() {
 
   return (
     <Container size="xl" py="lg" w="100%">
-      <Group justify="space-between" mb="md" align="flex-end">
-        <Stack gap={2}>
+      <PageHeader
+        icon={IconUsers}
+        title="User Management"
+        count={
+          load.state === 'ready' && (
+            <Badge variant="light" color="gray" size="sm" className="fd-numeric">
+              {load.users.length}
+            </Badge>
+          )
+        }
+        description="Accounts that can sign in to the desk, with their role and last sign-in."
+        actions={
           <Group gap="xs">
-            <IconUsers size={20} stroke={1.7} aria-hidden="true" />
-            <Title order={1} fz="h2">
-              User Management
-            </Title>
-            {load.state === 'ready' && (
-              <Badge variant="light" color="gray" size="sm" className="fd-numeric">
-                {load.users.length}
-              </Badge>
-            )}
+            <TextInput
+              aria-label="Filter users"
+              placeholder="Filter by name, e-mail, role…"
+              leftSection={<IconSearch size={15} />}
+              value={filter}
+              onChange={(event) => setFilter(event.currentTarget.value)}
+              w={260}
+            />
+            <Tooltip label="Refresh">
+              <ActionIcon variant="default" size={36} onClick={reload} aria-label="Refresh users" loading={load.state === 'loading'}>
+                <IconRefresh size={17} />
+              </ActionIcon>
+            </Tooltip>
           </Group>
-          <Text fz="sm" c="dimmed">
-            Accounts that can sign in to the desk, with their role and last sign-in.
-          </Text>
-        </Stack>
-        <Group gap="xs">
-          <TextInput
-            aria-label="Filter users"
-            placeholder="Filter by name, e-mail, role…"
-            leftSection={<IconSearch size={15} />}
-            value={filter}
-            onChange={(event) => setFilter(event.currentTarget.value)}
-            w={260}
-          />
-          <Tooltip label="Refresh">
-            <ActionIcon variant="default" size={36} onClick={reload} aria-label="Refresh users" loading={load.state === 'loading'}>
-              <IconRefresh size={17} />
-            </ActionIcon>
-          </Tooltip>
-        </Group>
-      </Group>
+        }
+      />
 
       {load.state === 'error' && (
         <Alert color="red" title="Failed to fetch users" icon={<IconAlertCircle size={18} />} mb="md">

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { migrate, splitStatements } from './migrate';
-import { MIGRATIONS } from './migrations';
-import { createTestDatabase, TEST_DB_KINDS } from './testing';
+import { migrate, splitStatements } from '../../../packages/db/src/migrate';
+import { MIGRATIONS } from '../../../packages/db/src/migrations';
+import { createTestDatabase, TEST_DB_KINDS } from '@fixdesk/db/testing';
 
 describe('splitStatements', () => {
   it('splits at top-level semicolons only', () => {

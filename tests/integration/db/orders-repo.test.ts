@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createTestDatabase, TEST_DB_KINDS, type TestDatabase } from '../testing';
-import { getOrderBundle, storeIntakeBatch, type IntakeEntry, type NewOrderRecord } from './orders';
+import { createTestDatabase, TEST_DB_KINDS, type TestDatabase } from '@fixdesk/db/testing';
+import { storeIntakeBatch, type IntakeEntry } from '../../../packages/db/src/repos/orders/intake-batch';
+import { getOrderBundle } from '../../../packages/db/src/repos/orders/list';
+import type { NewOrderRecord } from '../../../packages/db/src/repos/orders/rows';
 
 function record(clordid: string, over: Partial<NewOrderRecord> = {}): NewOrderRecord {
   return {

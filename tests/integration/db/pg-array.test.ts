@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { pgArray } from './pg-array';
-import { createTestDatabase, TEST_DB_KINDS, type TestDatabase } from './testing';
+import { pgArray } from '../../../packages/db/src/pg-array';
+import { createTestDatabase, TEST_DB_KINDS, type TestDatabase } from '@fixdesk/db/testing';
 
 describe('pgArray', () => {
   it('writes scalars, nulls and quoted strings', () => {

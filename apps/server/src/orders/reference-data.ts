@@ -1,0 +1,182 @@
+import { findSecurity, getOrderConnector, listClientCapabilities, type Db, type Queryable } from '@fixdesk/db';
+import type { ClientCapability, SecurityInfo } from '@fixdesk/domain';
+
+/** What the order core needs of a client connector, for every order. */
+export interface ConnectorInfo {
+  id: number;
+  compId: string;
+  clientName: string | null;
+  clientPhone: string | null;
+  companyName: string | null;
+  executionIdPrefix: string;
+  isActive: boolean;
+  tradingEnabled: boolean;
+  timezone: string;
+  maxOrdersPerSecond: number;
+}
+
+/** The client's trading day in its connector's time zone: ClOrdIDs are unique per day. */
+const dayFormatters = new Map<string, Intl.DateTimeFormat>();
+/** The last answer per time zone, by minute (a day starts on a minute in every zone). */
+const lastDay = new Map<string, { minute: number; day: string }>();
+export function tradingDay(now: Date, timeZone: string): string {
+  const minute = Math.floor(now.getTime() / 60_000);
+  const hit = lastDay.get(timeZone);
+  if (hit && hit.minute === minute) return hit.day;
+  const day = formatDay(now, timeZone);
+  lastDay.set(timeZone, { minute, day });
+  return day;
+}
+
+function formatDay(now: Date, timeZone: string): string {
+  let f = dayFormatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormatters.set(timeZone, f);
+  }
+  return f.format(now);
+}
+
+async function loadCapabilities(q: Queryable, connectorId: number): Promise<ClientCapability[]> {
+  const rows = await listClientCapabilities(q, connectorId);
+  return rows.map((r) => ({ securitySymbol: r.symbol, exchange: r.exchange, isEnabled: r.is_enabled, canBuy: r.can_buy, canSell: r.can_sell, minOrderQty: r.min_order_qty, maxOrderQty: r.max_order_qty }));
+}
+
+async function loadConnector(q: Queryable, compId: string): Promise<ConnectorInfo | undefined> {
+  const r = await getOrderConnector(q, compId);
+  return r && {
+    id: r.id, compId: r.comp_id, clientName: r.client_name, clientPhone: r.client_phone, companyName: r.company_name,
+    executionIdPrefix: r.execution_id_prefix, isActive: r.is_active, tradingEnabled: r.trading_enabled, timezone: r.timezone,
+    maxOrdersPerSecond: r.max_orders_per_second,
+  };
+}
+
+export async function securityIn(q: Queryable, symbol: string): Promise<SecurityInfo | null> {
+  const row = await findSecurity(q, symbol);
+  return row ? { symbol: row.symbol, isActive: row.is_active, priceTickSize: row.price_tick_size } : null;
+}
+
+/**
+ * The reference data every order is checked against (connectors, securities, capabilities) and the
+ * per-client order rate, cached until a reference change invalidates them. Each cache has a promise
+ * (the load under way) and the loaded value, which the intake's no-wait path reads.
+ */
+export class OrderReferenceData {
+  private readonly connectors = new Map<string, Promise<ConnectorInfo | undefined>>();
+  /** Connectors already loaded; what a transaction may use without a query. */
+  private readonly connectorRows = new Map<string, ConnectorInfo>();
+  private readonly capabilities = new Map<number, Promise<ClientCapability[]>>();
+  private readonly capabilitiesLoaded = new Map<number, ClientCapability[]>();
+  /** Security master rows by upper-case symbol (null: known not to exist). */
+  private readonly securities = new Map<string, Promise<SecurityInfo | null>>();
+  private readonly securitiesLoaded = new Map<string, SecurityInfo | null>();
+  private readonly rateWindows = new Map<string, { second: number; count: number }>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => Date,
+  ) {}
+
+  /** Reference data changed: drop the caches (one connector's, or all). */
+  invalidate(compId?: string): void {
+    if (compId) {
+      this.connectors.delete(compId);
+      this.connectorRows.delete(compId);
+    } else {
+      this.connectors.clear();
+      this.connectorRows.clear();
+    }
+    this.capabilities.clear();
+    this.securities.clear();
+    this.capabilitiesLoaded.clear();
+    this.securitiesLoaded.clear();
+  }
+
+  connector(compId: string): Promise<ConnectorInfo | undefined> {
+    let p = this.connectors.get(compId);
+    if (!p) {
+      p = this.load(this.db, compId);
+      p.catch(() => this.connectors.delete(compId));
+      this.connectors.set(compId, p);
+    }
+    return p;
+  }
+
+  /** The connector if it is loaded already (no waiting). */
+  loadedConnector(compId: string): ConnectorInfo | undefined {
+    return this.connectorRows.get(compId);
+  }
+
+  /**
+   * The connector inside a transaction. It never waits on a lookup that another caller started on
+   * the pool: on PGlite (one connection) that lookup queues behind this very transaction (deadlock).
+   */
+  async connectorIn(tx: Queryable, compId: string): Promise<ConnectorInfo | undefined> {
+    return this.connectorRows.get(compId) ?? (await this.load(tx, compId));
+  }
+
+  private async load(q: Queryable, compId: string): Promise<ConnectorInfo | undefined> {
+    const info = await loadConnector(q, compId);
+    if (info) this.connectorRows.set(compId, info);
+    return info;
+  }
+
+  security(symbol: string): Promise<SecurityInfo | null> {
+    const key = symbol.toUpperCase();
+    let p = this.securities.get(key);
+    if (!p) {
+      const loading = securityIn(this.db, key);
+      p = loading;
+      loading.then(
+        (info) => {
+          if (this.securities.get(key) === loading) this.securitiesLoaded.set(key, info);
+        },
+        () => this.securities.delete(key),
+      );
+      this.securities.set(key, p);
+    }
+    return p;
+  }
+
+  /** The security if it is loaded: undefined when not known yet, null when known not to exist. */
+  loadedSecurity(symbol: string): SecurityInfo | null | undefined {
+    return this.securitiesLoaded.get(symbol.toUpperCase());
+  }
+
+  clientCapabilities(connectorId: number): Promise<ClientCapability[]> {
+    let p = this.capabilities.get(connectorId);
+    if (!p) {
+      const loading = loadCapabilities(this.db, connectorId);
+      p = loading;
+      loading.then(
+        (caps) => {
+          if (this.capabilities.get(connectorId) === loading) this.capabilitiesLoaded.set(connectorId, caps);
+        },
+        () => this.capabilities.delete(connectorId),
+      );
+      this.capabilities.set(connectorId, p);
+    }
+    return p;
+  }
+
+  loadedCapabilities(connectorId: number): ClientCapability[] | undefined {
+    return this.capabilitiesLoaded.get(connectorId);
+  }
+
+  /** Inside a transaction: read directly (see connectorIn). */
+  capabilitiesIn(tx: Queryable, connectorId: number): Promise<ClientCapability[]> {
+    return loadCapabilities(tx, connectorId);
+  }
+
+  /** True when the client is over its configured orders per second (checked per node; a session lives on one node). */
+  overRate(c: ConnectorInfo): boolean {
+    const second = Math.floor(this.now().getTime() / 1000);
+    const w = this.rateWindows.get(c.compId);
+    if (!w || w.second !== second) {
+      this.rateWindows.set(c.compId, { second, count: 1 });
+      return false;
+    }
+    w.count++;
+    return w.count > c.maxOrdersPerSecond;
+  }
+}

@@ -1,0 +1,7 @@
+// @fixdesk/client: a framework-free client of the FixDesk server, for the web app and for scripts
+// (scripts/broker-sim.ts): the HTTP API client, the one WebSocket client, the simulator API and the
+// Broker Simulator's logic. No React, no DOM beyond fetch and a WebSocket-like socket handed in.
+export * from './api-client';
+export * from './live-client';
+export * from './simulator-api';
+export * from './broker-simulator';

@@ -1,0 +1,154 @@
+import type { Queryable } from '../db';
+
+// The compliance reads: FIX messages in and out, and the order actions (who did what to which order).
+
+export interface FixMessageRow {
+  id: number;
+  created_at: Date;
+  sending_time: Date | null;
+  direction: 'TX' | 'RX';
+  msg_type: string;
+  msg_seq_num: number;
+  sender_comp_id: string;
+  target_comp_id: string;
+  clordid: string | null;
+  brokerorderid: string | null;
+  poss_dup: boolean;
+  raw_fix: string;
+}
+
+export interface FixMessageFilter {
+  /** Also the simulated clients' own copies (the test-client service's sessions). */
+  includeSimulated: boolean;
+  ignoreHeartbeats: boolean;
+  /** Leave out these message types (the session-level ones). */
+  excludeMsgTypes?: readonly string[] | undefined;
+  start?: Date | undefined;
+  end?: Date | undefined;
+  clordid?: string | undefined;
+  brokerorderid?: string | undefined;
+  compId?: string | undefined;
+  msgType?: string | undefined;
+  direction?: 'TX' | 'RX' | undefined;
+  beforeId?: number | undefined;
+  limit: number;
+}
+
+/** Numbered parameters for a statement built piece by piece. */
+function params() {
+  const values: unknown[] = [];
+  return {
+    values,
+    p: (v: unknown) => {
+      values.push(v);
+      return `$${values.length}`;
+    },
+  };
+}
+
+/**
+ * A page of FIX messages: the newest rows by id (the primary key: cheap at any size; beforeId pages
+ * on), listed by the time each message crossed the wire on our clock: an inbound message's row is
+ * written once it was processed, after the replies it caused, but carries the time it arrived; an
+ * outbound one carries its SendingTime. Within one millisecond an answer is listed above the message
+ * it answers.
+ */
+export async function listFixMessages(db: Queryable, f: FixMessageFilter): Promise<FixMessageRow[]> {
+  const where: string[] = [];
+  const { values, p } = params();
+  // Rows are stored by session, from that session's side. Ours (the acceptor's) have our comp id,
+  // the target of some client connector, as the session's sender; the simulated clients' copies of
+  // the same traffic are hidden unless asked for.
+  if (!f.includeSimulated) where.push(`sender_comp_id IN (SELECT DISTINCT target_comp_id FROM client_connectors)`);
+  if (f.ignoreHeartbeats) where.push(`msg_type <> '0'`);
+  if (f.excludeMsgTypes) where.push(`msg_type <> ALL(${p([...f.excludeMsgTypes])}::text[])`);
+  if (f.start) where.push(`created_at >= ${p(f.start)}`);
+  if (f.end) where.push(`created_at <= ${p(f.end)}`);
+  if (f.clordid) where.push(`clordid = ${p(f.clordid)}`);
+  if (f.brokerorderid) where.push(`brokerorderid = ${p(f.brokerorderid)}`);
+  if (f.compId) where.push(`(sender_comp_id = ${p(f.compId)} OR target_comp_id = $${values.length})`);
+  if (f.msgType) where.push(`msg_type = ${p(f.msgType)}`);
+  if (f.direction) where.push(`direction = ${p(f.direction)}`);
+  if (f.beforeId) where.push(`id < ${p(f.beforeId)}`);
+  const { rows } = await db.query<FixMessageRow>(
+    `SELECT * FROM (
+       SELECT id, created_at, sending_time, direction, msg_type, msg_seq_num, sender_comp_id, target_comp_id, clordid, brokerorderid, poss_dup, raw_fix
+         FROM fix_messages ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+        ORDER BY id DESC LIMIT ${p(f.limit)}) page
+      ORDER BY created_at DESC, direction = 'TX' DESC, id DESC`,
+    values,
+  );
+  return rows;
+}
+
+/** A session's own messages of the given types, newest first (a simulated client rebuilding its blotter). */
+export async function listSessionMessages(
+  db: Queryable,
+  session: { beginString: string; senderCompID: string; targetCompID: string },
+  msgTypes: readonly string[],
+  limit: number,
+): Promise<Array<{ direction: 'TX' | 'RX'; msg_seq_num: number; raw_fix: string; created_at: Date }>> {
+  const { rows } = await db.query<{ direction: 'TX' | 'RX'; msg_seq_num: number; raw_fix: string; created_at: Date }>(
+    `SELECT direction, msg_seq_num, raw_fix, created_at FROM fix_messages
+      WHERE begin_string = $1 AND sender_comp_id = $2 AND target_comp_id = $3 AND msg_type = ANY($4::text[])
+        AND NOT (direction = 'TX' AND poss_dup)
+      ORDER BY id DESC LIMIT ${Number(limit)}`,
+    [session.beginString, session.senderCompID, session.targetCompID, [...msgTypes]],
+  );
+  return rows;
+}
+
+/** An order action with its client's names, as the audit screens and the blotter show it. */
+export interface OrderActionRow {
+  id: number;
+  order_id: number | null;
+  brokerorderid: string | null;
+  clordid: string | null;
+  sendercompid: string | null;
+  client_name: string | null;
+  company_name: string | null;
+  symbol: string | null;
+  side: string | null;
+  orderqty: string | null;
+  price: string | null;
+  action_type: string;
+  user_id: string;
+  notes: string | null;
+  action_data: Record<string, unknown>;
+  fill_qty: string | null;
+  fill_price: string | null;
+  leg_index: number | null;
+  created_at: Date;
+}
+
+export interface OrderActionFilter {
+  start?: Date | undefined;
+  end?: Date | undefined;
+  brokerorderid?: string | undefined;
+  actionType?: string | undefined;
+  limit: number;
+}
+
+const ACTION_WITH_CLIENT = `SELECT a.*, c.client_name, c.company_name
+  FROM order_actions a LEFT JOIN client_connectors c ON c.comp_id = a.sendercompid`;
+
+export async function listOrderActions(db: Queryable, f: OrderActionFilter): Promise<OrderActionRow[]> {
+  const where: string[] = [];
+  const { values, p } = params();
+  if (f.start) where.push(`a.created_at >= ${p(f.start)}`);
+  if (f.end) where.push(`a.created_at <= ${p(f.end)}`);
+  if (f.brokerorderid) where.push(`a.brokerorderid = ${p(f.brokerorderid)}`);
+  if (f.actionType) where.push(`a.action_type = ${p(f.actionType)}`);
+  const { rows } = await db.query<OrderActionRow>(
+    `${ACTION_WITH_CLIENT}
+      ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+      ORDER BY a.id DESC LIMIT ${p(f.limit)}`,
+    values,
+  );
+  return rows;
+}
+
+export async function getOrderAction(db: Queryable, id: number): Promise<OrderActionRow | undefined> {
+  const { rows } = await db.query<OrderActionRow>(`${ACTION_WITH_CLIENT} WHERE a.id = $1`, [id]);
+  return rows[0];
+}

@@ -1,0 +1,57 @@
+import type { Queryable } from '../db';
+
+// The clients' FIX sessions as the Client Sessions and service screens see them: one client_sessions
+// row per logon, and the connection flag of each session's stored state (fix_session_state).
+
+/** The session key as stored (our side's view). */
+export interface StoredSessionKey {
+  beginString: string;
+  senderCompID: string;
+  targetCompID: string;
+}
+
+/** At start: sessions this database believed connected belonged to a process that is gone. */
+export async function closeSessionsOfStoppedProcess(db: Queryable): Promise<void> {
+  await db.query('UPDATE fix_session_state SET is_connected = false, owner_node = NULL WHERE is_connected');
+  await db.query("UPDATE client_sessions SET session_end = now(), disconnect_reason = 'server restarted' WHERE session_end IS NULL");
+}
+
+/** A client logged on: its session row (returns its id) and the session marked connected to this node. */
+export async function openClientSession(db: Queryable, key: StoredSessionKey, compId: string, remoteAddress: string | null, nodeId: string): Promise<number> {
+  const { rows } = await db.query<{ id: number }>(
+    'INSERT INTO client_sessions (comp_id, session_start, remote_address, node_id) VALUES ($1, now(), $2, $3) RETURNING id',
+    [compId, remoteAddress, nodeId],
+  );
+  await db.query(
+    'UPDATE fix_session_state SET is_connected = true, connected_at = now(), owner_node = $4 WHERE begin_string = $1 AND sender_comp_id = $2 AND target_comp_id = $3',
+    [key.beginString, key.senderCompID, key.targetCompID, nodeId],
+  );
+  return rows[0]!.id;
+}
+
+/** A client logged out: its session row closed with its counters (when it had one), the session marked disconnected. */
+export async function closeClientSession(
+  db: Queryable,
+  key: StoredSessionKey,
+  row: { id: number; disconnectReason: string | null; sent: number; received: number; orders: number } | undefined,
+): Promise<void> {
+  if (row) {
+    await db.query(
+      'UPDATE client_sessions SET session_end = now(), disconnect_reason = $2, messages_sent = $3, messages_received = $4, orders_processed = $5 WHERE id = $1',
+      [row.id, row.disconnectReason, row.sent, row.received, row.orders],
+    );
+  }
+  await db.query(
+    'UPDATE fix_session_state SET is_connected = false, owner_node = NULL WHERE begin_string = $1 AND sender_comp_id = $2 AND target_comp_id = $3',
+    [key.beginString, key.senderCompID, key.targetCompID],
+  );
+}
+
+/** The next sequence numbers stored for a session (1 and 1 when it never ran). */
+export async function storedSequenceNumbers(db: Queryable, key: StoredSessionKey): Promise<{ nextSender: number; nextTarget: number }> {
+  const { rows } = await db.query<{ next_sender_seq: number; next_target_seq: number }>(
+    'SELECT next_sender_seq, next_target_seq FROM fix_session_state WHERE begin_string = $1 AND sender_comp_id = $2 AND target_comp_id = $3',
+    [key.beginString, key.senderCompID, key.targetCompID],
+  );
+  return { nextSender: rows[0]?.next_sender_seq ?? 1, nextTarget: rows[0]?.next_target_seq ?? 1 };
+}

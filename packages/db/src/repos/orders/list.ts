@@ -1,0 +1,282 @@
+import type { Queryable } from '../../db';
+import type { ExecReportRow, OrderLegRow, OrderPartyRow, OrderRequestRow, OrderRow } from './rows';
+
+// The order list read model: bundles of orders with their legs, parties, requests and reports, and
+// the same as text rows for the API's JSON.
+
+// ------------------------------------------------------------------------------------------------
+// Reads
+
+export interface OrderListFilter {
+  from?: Date;
+  to?: Date;
+  statuses?: string[];
+  sendercompid?: string;
+  symbol?: string;
+  limit?: number;
+  /** With no range: today's orders (since `todayStart`) plus every open one. */
+  todayStart?: Date;
+}
+
+export interface OrderBundle {
+  orders: (OrderRow & { client_name: string | null; client_phone: string | null; company_name: string | null })[];
+  legs: OrderLegRow[];
+  parties: OrderPartyRow[];
+  requests: OrderRequestRow[];
+  execReports: ExecReportRow[];
+}
+
+/** The WHERE clause and parameters of an order list (orders aliased `o`); the limit is the last parameter. */
+function orderListWhere(f: OrderListFilter): { where: string; limit: string; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const p = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  if (f.from || f.to) {
+    if (f.from) where.push(`o.created_at >= ${p(f.from)}`);
+    if (f.to) where.push(`o.created_at <= ${p(f.to)}`);
+  } else if (f.todayStart) {
+    where.push(`(o.created_at >= ${p(f.todayStart)} OR o.ordstatus IN ('A', '0', '1', '6', 'E'))`);
+  }
+  if (f.statuses?.length) where.push(`o.ordstatus = ANY(${p(f.statuses)}::text[])`);
+  if (f.sendercompid) where.push(`o.sendercompid = ${p(f.sendercompid)}`);
+  if (f.symbol) where.push(`o.symbol = ${p(f.symbol)}`);
+  const limit = p(f.limit ?? 100_000);
+  return { where: where.length ? `WHERE ${where.join(' AND ')}` : '', limit, params };
+}
+
+export async function listOrders(db: Queryable, f: OrderListFilter, withExecReports: boolean): Promise<OrderBundle> {
+  const { where, limit, params } = orderListWhere(f);
+  const { rows: orders } = await db.query<OrderBundle['orders'][number]>(
+    `SELECT o.*, o.session_date::text AS session_date, c.client_name, c.client_phone, c.company_name
+       FROM orders o JOIN client_connectors c ON c.id = o.client_connector_id
+      ${where}
+      ORDER BY o.id DESC LIMIT ${limit}`,
+    params,
+  );
+  const ids = orders.map((o) => o.id);
+  if (!ids.length) return { orders, legs: [], parties: [], requests: [], execReports: [] };
+  const [legs, parties, requests, execReports] = await Promise.all([
+    db.query<OrderLegRow>('SELECT * FROM order_legs WHERE order_id = ANY($1::int8[]) ORDER BY order_id, leg_index', [ids]),
+    db.query<OrderPartyRow>('SELECT * FROM order_parties WHERE order_id = ANY($1::int8[]) ORDER BY order_id, position', [ids]),
+    db.query<OrderRequestRow>("SELECT * FROM order_requests WHERE order_id = ANY($1::int8[]) AND status = 'PENDING'", [ids]),
+    withExecReports
+      ? db.query<ExecReportRow>('SELECT * FROM execution_reports WHERE order_id = ANY($1::int8[]) ORDER BY order_id, id', [ids])
+      : Promise.resolve({ rows: [] as ExecReportRow[], rowCount: 0 }),
+  ]);
+  return { orders, legs: legs.rows, parties: parties.rows, requests: requests.rows, execReports: execReports.rows };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The order list as text rows, for writing the API's JSON without building objects (see
+// listOrderRows). Every value is a string or null, already in the form the JSON carries:
+
+/** A decimal without trailing zeros ('27000.500' → '27000.5', '0.000' → '0'), as text. */
+const decimalText = (col: string) => `trim_scale(${col})::text`;
+
+/**
+ * A timestamptz as JavaScript's Date#toISOString writes it: UTC, milliseconds truncated as reading it
+ * into a Date does, four-digit years, and outside years 1–9999 a signed six-digit year ('+010000',
+ * '0000' for 1 BC, '-000001' for 2 BC).
+ */
+function isoText(col: string): string {
+  const utc = `(${col} AT TIME ZONE 'UTC')`;
+  const year = `(extract(year FROM ${utc})::int + CASE WHEN ${utc} < '0001-01-01' THEN 1 ELSE 0 END)`;
+  return `CASE WHEN ${utc} >= '0001-01-01' AND ${utc} < '10000-01-01' THEN to_char(${utc}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+    ELSE CASE WHEN ${year} < 0 THEN '-' || lpad((-${year})::text, 6, '0') WHEN ${year} = 0 THEN '0000' ELSE '+' || lpad(${year}::text, 6, '0') END
+         || to_char(${utc}, '-MM-DD"T"HH24:MI:SS.MS"Z"') END`;
+}
+
+/** Integers as their digits. */
+const intText = (col: string) => `${col}::text`;
+
+function columns<const N extends string>(cols: readonly (readonly [N, string])[]): { names: readonly N[]; sql: string } {
+  return { names: cols.map(([n]) => n), sql: cols.map(([, e]) => e).join(', ') };
+}
+
+/** Columns of the order rows of listOrderRows, in this order. */
+const ORDER_LIST_ORDER = columns([
+  ['id', intText('o.id')],
+  ['brokerorderid', 'o.brokerorderid'],
+  ['clordid', 'o.clordid'],
+  ['origclordid', 'o.origclordid'],
+  ['client_connector_id', intText('o.client_connector_id')],
+  ['sendercompid', 'o.sendercompid'],
+  ['targetcompid', 'o.targetcompid'],
+  ['client_name', 'c.client_name'],
+  ['client_phone', 'c.client_phone'],
+  ['company_name', 'c.company_name'],
+  ['msg_type', 'o.msg_type'],
+  ['symbol', 'o.symbol'],
+  ['security_type', 'o.security_type'],
+  ['maturity_month_year', 'o.maturity_month_year'],
+  ['side', 'o.side'],
+  ['ordtype', 'o.ordtype'],
+  ['price', decimalText('o.price')],
+  ['orderqty', decimalText('o.orderqty')],
+  ['timeinforce', 'o.timeinforce'],
+  ['exchange', 'o.exchange'],
+  ['currency', 'o.currency'],
+  ['account', 'o.account'],
+  ['text', 'o.text'],
+  ['ordstatus', 'o.ordstatus'],
+  ['cumqty', decimalText('o.cumqty')],
+  ['leavesqty', decimalText('o.leavesqty')],
+  ['avgpx', decimalText('o.avgpx')],
+  ['lastqty', decimalText('o.lastqty')],
+  ['lastpx', decimalText('o.lastpx')],
+  ['transacttime', isoText('o.transacttime')],
+  ['accepted_by', 'o.accepted_by'],
+  ['created_at', isoText('o.created_at')],
+  ['updated_at', isoText('o.updated_at')],
+]);
+
+/** Columns of the leg rows; `orderqty` is the leg's quantity (ratio × the order's quantity). */
+const ORDER_LIST_LEG = columns([
+  ['order_id', intText('l.order_id')],
+  ['leg_index', intText('l.leg_index')],
+  ['leg_symbol', 'l.leg_symbol'],
+  ['leg_security_type', 'l.leg_security_type'],
+  ['leg_maturity_month_year', 'l.leg_maturity_month_year'],
+  ['leg_side', 'l.leg_side'],
+  ['leg_ratio_qty', decimalText('l.leg_ratio_qty')],
+  ['leg_price', decimalText('l.leg_price')],
+  ['leg_cumqty', decimalText('l.leg_cumqty')],
+  ['leg_avgpx', decimalText('l.leg_avgpx')],
+  ['orderqty', decimalText('l.leg_ratio_qty * o.orderqty')],
+]);
+
+const ORDER_LIST_PARTY = columns([
+  ['order_id', intText('p.order_id')],
+  ['party_id', 'p.party_id'],
+  ['party_id_source', 'p.party_id_source'],
+  ['party_role', intText('p.party_role')],
+  ['leg_index', intText('p.leg_index')],
+]);
+
+const ORDER_LIST_REQUEST = columns([
+  ['order_id', intText('r.order_id')],
+  ['id', intText('r.id')],
+  ['request_type', 'r.request_type'],
+  ['clordid', 'r.clordid'],
+  ['origclordid', 'r.origclordid'],
+  ['new_orderqty', decimalText('r.new_orderqty')],
+  ['new_price', decimalText('r.new_price')],
+  ['new_ordtype', 'r.new_ordtype'],
+  ['text', 'r.text'],
+  ['status', 'r.status'],
+  ['decided_by', 'r.decided_by'],
+  ['decided_at', isoText('r.decided_at')],
+  ['decision_text', 'r.decision_text'],
+  ['created_at', isoText('r.created_at')],
+]);
+
+const ORDER_LIST_EXEC_REPORT = columns([
+  ['order_id', intText('e.order_id')],
+  ['id', intText('e.id')],
+  ['execid', 'e.execid'],
+  ['clordid', 'e.clordid'],
+  ['origclordid', 'e.origclordid'],
+  ['orderid', 'e.orderid'],
+  ['exectype', 'e.exectype'],
+  ['ordstatus', 'e.ordstatus'],
+  ['side', 'e.side'],
+  ['symbol', 'e.symbol'],
+  ['orderqty', decimalText('e.orderqty')],
+  ['price', decimalText('e.price')],
+  ['lastqty', decimalText('e.lastqty')],
+  ['lastpx', decimalText('e.lastpx')],
+  ['cumqty', decimalText('e.cumqty')],
+  ['avgpx', decimalText('e.avgpx')],
+  ['leavesqty', decimalText('e.leavesqty')],
+  ['leg_index', intText('e.leg_index')],
+  ['ordrejreason', intText('e.ordrejreason')],
+  ['text', 'e.text'],
+  ['transacttime', isoText('e.transacttime')],
+  ['created_at', isoText('e.created_at')],
+]);
+
+/** Names of the columns of each kind of row of an OrderListRows, by position. */
+export const ORDER_LIST_COLUMNS = {
+  orders: ORDER_LIST_ORDER.names,
+  legs: ORDER_LIST_LEG.names,
+  parties: ORDER_LIST_PARTY.names,
+  requests: ORDER_LIST_REQUEST.names,
+  execReports: ORDER_LIST_EXEC_REPORT.names,
+};
+
+export type TextRow = (string | null)[];
+
+/**
+ * The same orders, legs, parties, pending requests and execution reports as listOrders, as rows of
+ * text (columns: ORDER_LIST_COLUMNS). Orders come newest first (id descending); every child row starts
+ * with its order's id, and the children come in the orders' order (legs by index, parties by
+ * position, reports by id), so a writer walks them alongside the orders.
+ */
+export interface OrderListRows {
+  orders: TextRow[];
+  legs: TextRow[];
+  parties: TextRow[];
+  requests: TextRow[];
+  execReports: TextRow[];
+}
+
+export async function listOrderRows(db: Queryable, f: OrderListFilter, withExecReports: boolean): Promise<OrderListRows> {
+  const { where, limit, params } = orderListWhere(f);
+  const array = { rowMode: 'array' } as const;
+  const { rows: orders } = await db.query<TextRow>(
+    `SELECT ${ORDER_LIST_ORDER.sql}
+       FROM orders o JOIN client_connectors c ON c.id = o.client_connector_id
+      ${where}
+      ORDER BY o.id DESC LIMIT ${limit}`,
+    params,
+    array,
+  );
+  if (!orders.length) return { orders, legs: [], parties: [], requests: [], execReports: [] };
+  // The ids as an array literal (their digits as read), not a JavaScript array for the driver to convert.
+  let ids = '{';
+  for (let i = 0; i < orders.length; i++) ids += (i ? ',' : '') + orders[i]![0]!;
+  ids += '}';
+  const [legs, parties, requests, execReports] = await Promise.all([
+    db.query<TextRow>(
+      `SELECT ${ORDER_LIST_LEG.sql} FROM order_legs l JOIN orders o ON o.id = l.order_id
+        WHERE l.order_id = ANY($1::int8[]) ORDER BY l.order_id DESC, l.leg_index`,
+      [ids],
+      array,
+    ),
+    db.query<TextRow>(`SELECT ${ORDER_LIST_PARTY.sql} FROM order_parties p WHERE p.order_id = ANY($1::int8[]) ORDER BY p.order_id DESC, p.position`, [ids], array),
+    db.query<TextRow>(
+      `SELECT ${ORDER_LIST_REQUEST.sql} FROM order_requests r WHERE r.order_id = ANY($1::int8[]) AND r.status = 'PENDING' ORDER BY r.order_id DESC`,
+      [ids],
+      array,
+    ),
+    withExecReports
+      ? db.query<TextRow>(`SELECT ${ORDER_LIST_EXEC_REPORT.sql} FROM execution_reports e WHERE e.order_id = ANY($1::int8[]) ORDER BY e.order_id DESC, e.id`, [ids], array)
+      : Promise.resolve({ rows: [] as TextRow[], rowCount: 0 }),
+  ]);
+  return { orders, legs: legs.rows, parties: parties.rows, requests: requests.rows, execReports: execReports.rows };
+}
+
+export async function getOrderBundle(db: Queryable, idOrBrokerId: string | number): Promise<OrderBundle | undefined> {
+  const byId = typeof idOrBrokerId === 'number' || /^\d+$/.test(idOrBrokerId);
+  const { rows } = await db.query<{ id: number }>(
+    `SELECT id FROM orders WHERE ${byId ? 'id = $1::int8' : 'brokerorderid = $1'}`,
+    [String(idOrBrokerId)],
+  );
+  const id = rows[0]?.id;
+  if (id === undefined) return undefined;
+  const { rows: orders } = await db.query<OrderBundle['orders'][number]>(
+    `SELECT o.*, o.session_date::text AS session_date, c.client_name, c.client_phone, c.company_name
+       FROM orders o JOIN client_connectors c ON c.id = o.client_connector_id WHERE o.id = $1`,
+    [id],
+  );
+  const [legs, parties, requests, execReports] = await Promise.all([
+    db.query<OrderLegRow>('SELECT * FROM order_legs WHERE order_id = $1 ORDER BY leg_index', [id]),
+    db.query<OrderPartyRow>('SELECT * FROM order_parties WHERE order_id = $1 ORDER BY position', [id]),
+    db.query<OrderRequestRow>("SELECT * FROM order_requests WHERE order_id = $1 AND status = 'PENDING'", [id]),
+    db.query<ExecReportRow>('SELECT * FROM execution_reports WHERE order_id = $1 ORDER BY id', [id]),
+  ]);
+  return { orders, legs: legs.rows, parties: parties.rows, requests: requests.rows, execReports: execReports.rows };
+}

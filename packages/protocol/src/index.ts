@@ -7,3 +7,4 @@ export * from './users';
 export * from './orders';
 export * from './test-client';
 export * from './client-defaults';
+export * from './audit';

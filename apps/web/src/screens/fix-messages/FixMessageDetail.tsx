@@ -79,16 +79,23 @@ function ParsedFields({ parsed }: { parsed: ParsedFixMessage }) {
   const sections: FixSection[] = ['header', 'body', 'trailer'];
   return (
     <Table striped={false} highlightOnHover withTableBorder verticalSpacing={3} horizontalSpacing={8} fz={12} stickyHeader layout="fixed" data-testid="parsed-fields">
+      <colgroup>
+        <col style={{ width: 52 }} />
+        <col style={{ width: 168 }} />
+        <col style={{ width: 200 }} />
+        <col style={{ width: 108 }} />
+        <col style={{ width: 40 }} />
+        <col style={{ width: 100 }} />
+        <col />
+      </colgroup>
       <Table.Thead>
         <Table.Tr>
-          <Table.Th w={56}>Tag</Table.Th>
-          <Table.Th w={190}>Field</Table.Th>
-          <Table.Th w={200}>Value</Table.Th>
-          <Table.Th w={110}>Type</Table.Th>
-          <Table.Th w={44} ta="center">
-            Req
-          </Table.Th>
-          <Table.Th w={110}>Group</Table.Th>
+          <Table.Th>Tag</Table.Th>
+          <Table.Th>Field</Table.Th>
+          <Table.Th>Value</Table.Th>
+          <Table.Th>Type</Table.Th>
+          <Table.Th ta="center">Req</Table.Th>
+          <Table.Th>Group</Table.Th>
           <Table.Th>Valid Values / Description</Table.Th>
         </Table.Tr>
       </Table.Thead>
@@ -270,7 +277,7 @@ export function FixMessageDetail({ message, timeZone, onClose }: { message: FixM
                 </Alert>
               )}
               <Tabs.Panel value="fields">
-                <ScrollArea.Autosize mah="calc(100vh - 330px)" type="auto">
+                <ScrollArea.Autosize mah="calc(100dvh - 330px)" type="auto" scrollbars="y">
                   <ParsedFields parsed={parse.parsed} />
                 </ScrollArea.Autosize>
               </Tabs.Panel>

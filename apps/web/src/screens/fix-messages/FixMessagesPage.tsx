@@ -182,6 +182,7 @@ export default function FixMessagesPage() {
               enableCellTextSelection
               animateRows={false}
               suppressCellFocus
+              suppressColumnVirtualisation
             />
           </Box>
         )}

@@ -194,7 +194,7 @@ export default function OrderActionsPage() {
   };
 
   return (
-    <Box px="md" py="sm" style={{ flex: 1, display: 'flex', flexDirection: 'column', minHeight: 0 }} data-testid="order-actions-page">
+    <Box px="md" py="sm" data-testid="order-actions-page">
       <Group justify="space-between" mb={8} wrap="nowrap">
         <Group gap="xs" wrap="nowrap">
           <IconClipboardList size={20} stroke={1.7} aria-hidden="true" />
@@ -226,11 +226,12 @@ export default function OrderActionsPage() {
         </Text>
       </Alert>
 
-      <Box style={{ flex: 1, minHeight: 320, position: 'relative' }}>
+      {/* The table fills the window below the header (the site footer follows below the fold). */}
+      <Box style={{ height: 'calc(100dvh - 212px)', minHeight: 320, position: 'relative' }}>
         {load.state === 'loading' && <AuditLoading label="Loading order actions..." testId="order-actions-loading" />}
         {load.state === 'error' && <AuditError title="Error Loading Order Actions" text={load.text} onRetry={() => setReloads((n) => n + 1)} testId="order-actions-error" />}
         {load.state === 'ready' && (
-          <Box h="100%" style={{ border: '1px solid var(--mantine-color-gray-3)', borderRadius: 4, overflow: 'hidden' }} data-testid="order-actions-grid">
+          <Box style={{ position: 'absolute', inset: 0, border: '1px solid var(--mantine-color-gray-3)', borderRadius: 4, overflow: 'hidden' }} data-testid="order-actions-grid">
             <AgGridReact<OrderAction>
               theme={deskGridTheme}
               columnDefs={colDefs}
@@ -240,6 +241,7 @@ export default function OrderActionsPage() {
               enableCellTextSelection
               animateRows={false}
               suppressCellFocus
+              suppressColumnVirtualisation
             />
           </Box>
         )}

@@ -81,13 +81,15 @@ async function downloadText(download: Download): Promise<string> {
   return text.replace(/^\ufeff/, '');
 }
 
-async function shots(page: Page, name: string): Promise<void> {
+/** Screenshots at 1600x1000 and 1280x800; `prepare` runs after each resize (a hover, a popup). */
+async function shots(page: Page, name: string, prepare?: () => Promise<void>): Promise<void> {
   for (const [w, h] of [
     [1600, 1000],
     [1280, 800],
   ] as const) {
     await page.setViewportSize({ width: w, height: h });
     await page.waitForTimeout(150);
+    if (prepare) await prepare();
     await screenshot(page, `${name}-${w}x${h}`);
   }
 }
@@ -150,13 +152,20 @@ describe('Order Actions', () => {
       // Notes cut at 30 characters, the full text in a popup on hover.
       const truncated = screen.cell(accept.id, 'notes').getByTestId('notes-truncated');
       assert.equal(await truncated.innerText(), `${ACCEPT_NOTES.slice(0, 30)}...`);
-      await truncated.hover();
       const popup = page.getByTestId('notes-popup');
-      await popup.waitFor();
+      const hoverNotes = async () => {
+        await page.mouse.move(5, 5);
+        await popup.waitFor({ state: 'hidden' });
+        await truncated.hover();
+        await popup.waitFor();
+        await page.waitForTimeout(300); // the popup's fade-in
+      };
+      await hoverNotes();
       assert.match(await popup.innerText(), /checked with the client by phone, ok to work/);
-      await shots(page, 'order-actions-notes-popup');
+      await shots(page, 'order-actions-notes-popup', hoverNotes);
       await page.mouse.move(5, 5);
       await popup.waitFor({ state: 'hidden' });
+      await screen.grid.locator('.ag-body-horizontal-scroll-viewport').evaluate((el) => el.scrollTo({ left: 0 }));
       await shots(page, 'order-actions');
     });
   });

@@ -80,7 +80,8 @@ export default function FixMessagesPage() {
       direction: { cellRenderer: DirectionCell },
       raw: { cellRenderer: ViewRawCell, cellRendererParams: { onView: setDetail } },
     };
-    return toColDefs(columns).map((def) => ({ ...def, ...renderers[def.colId!] }));
+    // Numbers right-aligned like their headers (the grid's own right-aligned class next to ours).
+    return toColDefs(columns).map((def) => ({ ...def, ...(def.type === 'rightAligned' ? { cellClass: 'fd-num ag-right-aligned-cell' } : {}), ...renderers[def.colId!] }));
   }, [columns]);
 
   const all = useMemo(() => (load.state === 'ready' ? load.messages : []), [load]);

@@ -62,7 +62,7 @@ function ClientCell({ data, connectors }: ICellRendererParams<OrderAction> & { c
   const name = clientName(data);
   const connector = data.sendercompid ? connectors.get(data.sendercompid) : undefined;
   return (
-    <Group gap={6} wrap="nowrap" h="100%" title={data.sendercompid ?? undefined}>
+    <Group gap={6} wrap="nowrap" title={data.sendercompid ?? undefined} style={{ minWidth: 0 }}>
       <ClientLogo name={name} url={connector?.logo_url} />
       <Text fz={12} truncate>
         {name}
@@ -159,13 +159,14 @@ export default function OrderActionsPage() {
   const columns = useMemo(() => orderActionColumns(timeZone), [timeZone]);
   const colDefs = useMemo<ColDef<OrderAction>[]>(() => {
     const renderers: Record<string, Partial<ColDef<OrderAction>>> = {
-      client: { cellRenderer: ClientCell, cellRendererParams: { connectors } },
+      client: { cellRenderer: ClientCell, cellRendererParams: { connectors }, cellStyle: { display: 'flex', alignItems: 'center' } },
       side: { cellRenderer: SideCell },
       action_type: { cellRenderer: ActionTypeCell },
       notes: { cellRenderer: NotesCell },
       action_data: { cellRenderer: ActionDataCell, cellRendererParams: { onView: setJson } },
     };
-    return toColDefs(columns).map((def) => ({ ...def, ...renderers[def.colId!] }));
+    // Numbers right-aligned like their headers (the grid's own right-aligned class next to ours).
+    return toColDefs(columns).map((def) => ({ ...def, ...(def.type === 'rightAligned' ? { cellClass: 'fd-num ag-right-aligned-cell' } : {}), ...renderers[def.colId!] }));
   }, [columns, connectors]);
 
   const all = useMemo(() => (load.state === 'ready' ? load.actions : []), [load]);

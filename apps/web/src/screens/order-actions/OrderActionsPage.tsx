@@ -49,9 +49,9 @@ function initials(name: string): string {
 
 function ClientLogo({ name, url }: { name: string; url: string | null | undefined }) {
   const [failed, setFailed] = useState(false);
-  if (url && !failed) return <Image src={url} alt="" h={18} w={18} fit="contain" onError={() => setFailed(true)} />;
+  if (url && !failed) return <Image src={url} alt="" h={18} w={18} fit="contain" style={{ flexShrink: 0 }} onError={() => setFailed(true)} />;
   return (
-    <Avatar size={18} radius="xs" color="navy" variant="filled" styles={{ placeholder: { fontSize: 8 } }} aria-hidden="true">
+    <Avatar size={18} radius="xs" color="navy" variant="filled" style={{ flexShrink: 0 }} styles={{ placeholder: { fontSize: 8 } }} aria-hidden="true">
       {initials(name) || '?'}
     </Avatar>
   );
@@ -62,9 +62,9 @@ function ClientCell({ data, connectors }: ICellRendererParams<OrderAction> & { c
   const name = clientName(data);
   const connector = data.sendercompid ? connectors.get(data.sendercompid) : undefined;
   return (
-    <Group gap={6} wrap="nowrap" title={data.sendercompid ?? undefined} style={{ minWidth: 0 }}>
+    <Group gap={6} wrap="nowrap" title={data.sendercompid ?? undefined} style={{ minWidth: 0, width: '100%', overflow: 'hidden' }}>
       <ClientLogo name={name} url={connector?.logo_url} />
-      <Text fz={12} truncate>
+      <Text fz={12} truncate style={{ minWidth: 0, flex: 1 }}>
         {name}
       </Text>
     </Group>
@@ -159,7 +159,7 @@ export default function OrderActionsPage() {
   const columns = useMemo(() => orderActionColumns(timeZone), [timeZone]);
   const colDefs = useMemo<ColDef<OrderAction>[]>(() => {
     const renderers: Record<string, Partial<ColDef<OrderAction>>> = {
-      client: { cellRenderer: ClientCell, cellRendererParams: { connectors }, cellStyle: { display: 'flex', alignItems: 'center' } },
+      client: { cellRenderer: ClientCell, cellRendererParams: { connectors }, cellStyle: { display: 'flex', alignItems: 'center', overflow: 'hidden' } },
       side: { cellRenderer: SideCell },
       action_type: { cellRenderer: ActionTypeCell },
       notes: { cellRenderer: NotesCell },

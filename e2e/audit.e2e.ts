@@ -383,6 +383,7 @@ describe('FIX Messages', () => {
       await screen.cell(990001, 'raw').getByRole('button', { name: 'View Raw' }).click();
       await page.getByTestId('raw-notice').getByText('No Message Data').waitFor();
       await page.getByTestId('parse-notice').getByText('No FIX message data to parse').waitFor();
+      await page.waitForTimeout(300); // the modal's fade-in
       await screenshot(page, 'fix-messages-detail-no-data');
       await page.keyboard.press('Escape');
       await screen.modal.waitFor({ state: 'hidden' });

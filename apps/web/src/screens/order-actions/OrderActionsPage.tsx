@@ -11,7 +11,7 @@ import { downloadCsv, toCsvText } from '../../components/export/csv';
 import { ExportDialog } from '../../components/export/ExportDialog';
 import { exportFileName } from '../../components/export/exportRange';
 import { timeZoneLabel, userTimeZone } from '../../components/time/localTime';
-import { loadErrorText } from '../../services/audit/auditApi';
+import { EXPORT_ROW_LIMIT, loadErrorText } from '../../services/audit/auditApi';
 import { auditApi } from '../../services/audit/http';
 import { toColDefs } from '../blotter/columns';
 import { deskGridTheme } from '../blotter/gridTheme';
@@ -188,6 +188,10 @@ export default function OrderActionsPage() {
       const rows = await auditApi.orderActions({ start: bounds.startIso, end: bounds.endIso });
       downloadCsv(exportFileName('order_actions', range), toCsvText(columns, rows));
       notifications.show({ color: 'green', title: 'Export ready', message: `${rows.length.toLocaleString('en-GB')} order actions exported` });
+      if (rows.length >= EXPORT_ROW_LIMIT) {
+        // One request holds at most the newest EXPORT_ROW_LIMIT rows of the range: say so rather than cut silently.
+        notifications.show({ color: 'yellow', title: 'Export limited', message: `The file holds the newest ${EXPORT_ROW_LIMIT.toLocaleString('en-GB')} order actions of the range; export shorter ranges for the rest.`, autoClose: false });
+      }
       setExporting(false);
     } catch (err) {
       notifications.show({ color: 'red', title: 'Export failed', message: `Export failed: ${err instanceof Error ? err.message : String(err)}`, autoClose: 8000 });

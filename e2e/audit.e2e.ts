@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import type { Download, Page } from 'playwright-core';
 import Papa from 'papaparse';
-import { newOrderSingle, TestFixClient } from '../tests/support/fix-client';
+import { maturity, newOrderSingle, TestFixClient, ts } from '../tests/support/fix-client';
 import { ExportDialogPart, FixMessagesScreen, OrderActionsScreen } from './pages/AuditPages';
 import { LoginPage } from './pages/LoginPage';
 import { NavBar } from './pages/NavBar';
@@ -47,6 +47,7 @@ async function api<T>(token: string, path: string, body?: unknown): Promise<T> {
 let brokerToken = '';
 let actions: ActionRecord[] = [];
 let orderMessage: FixRecord;
+let spreadMessage: FixRecord;
 
 before(async () => {
   await e2e.start();
@@ -62,6 +63,16 @@ before(async () => {
   const messages = (await api<{ messages: FixRecord[] }>(brokerToken, `/api/fix-messages?clordid=${encodeURIComponent(FORMULA_CLORDID)}`)).messages;
   orderMessage = messages.find((m) => m.msgtype === 'D')!;
   assert.ok(orderMessage, 'the D is recorded');
+  // A calendar spread (NewOrderMultileg, two legs) at a negative spread price.
+  await client.send('AB', [
+    [11, 'SPREAD-1'], [38, '5'], [40, '2'], [44, '-250'], [54, '1'], [55, 'C5TC'], [59, '0'], [60, ts()], [167, 'MLEG'],
+    [555, '2'],
+    [600, 'C5TC'], [609, 'FUT'], [610, maturity(2)], [623, '1'], [624, '1'],
+    [600, 'C5TC'], [609, 'FUT'], [610, maturity(3)], [623, '1'], [624, '2'],
+  ]);
+  await client.waitForReport('SPREAD-1', () => true);
+  spreadMessage = (await api<{ messages: FixRecord[] }>(brokerToken, '/api/fix-messages?clordid=SPREAD-1&msgType=AB')).messages[0]!;
+  assert.ok(spreadMessage, 'the AB is recorded');
 });
 after(async () => {
   await client?.stop();
@@ -366,6 +377,26 @@ describe('FIX Messages', () => {
       },
       {},
     );
+  });
+
+  it('lists the legs of a multileg order, each leg labelled', async () => {
+    await e2e.withPage(async (page) => {
+      await signIn(page);
+      const screen = new FixMessagesScreen(page);
+      await screen.goto();
+      await screen.cell(spreadMessage.id, 'raw').getByRole('button', { name: 'View Raw' }).click();
+      await page.getByTestId('parsed-fields').waitFor();
+      const legLabels = await page.locator('[data-testid="parsed-field"][data-tag="600"]').getByTestId('group-label').allInnerTexts();
+      assert.deepEqual(legLabels, ['Leg 1', 'Leg 2']);
+      await screen.modal.getByRole('tab', { name: 'Legs' }).click();
+      const legs = page.getByTestId('legs-table');
+      await legs.waitFor();
+      const rows = await legs.locator('tbody tr').allInnerTexts();
+      assert.equal(rows.length, 2);
+      assert.match(rows[0]!, /Leg 1\s+C5TC\s+FUT\s+\d{6}\s+1 \(Buy\)\s+1/);
+      assert.match(rows[1]!, /Leg 2\s+C5TC\s+FUT\s+\d{6}\s+2 \(Sell\)\s+1/);
+      await shots(page, 'fix-messages-detail-legs', () => page.waitForTimeout(300));
+    });
   });
 
   it('shows the notices: No Message Data, No FIX message data to parse, Unable to parse fields from FIX message', async () => {

@@ -1,4 +1,4 @@
-import { truncateText } from '@fixdesk/domain';
+import { SIDE_LABELS, truncateText, type SideCode } from '@fixdesk/domain';
 import type { FixMessageRecord, FixSection, ParsedFixField, ParsedFixMessage } from '@fixdesk/protocol';
 import { Alert, Badge, Box, Button, Center, Code, Group, Loader, Modal, ScrollArea, Table, Tabs, Text } from '@mantine/core';
 import { IconAlertTriangle, IconCheck, IconCircleCheckFilled, IconCopy } from '@tabler/icons-react';
@@ -149,7 +149,9 @@ function Legs({ parsed }: { parsed: ParsedFixMessage }) {
             <Table.Td fw={600}>Leg {leg.leg}</Table.Td>
             {LEG_COLUMNS.map(([tag]) => {
               const f = leg.fields.get(tag);
-              return <Table.Td key={tag}>{f ? `${f.value}${f.valueName ? ` (${f.valueName})` : ''}` : ''}</Table.Td>;
+              // LegSide (624) takes Side's values, which the FIX 4.4 dictionary does not repeat for it.
+              const meaning = f?.valueName ?? (tag === 624 && f ? (SIDE_LABELS[f.value as SideCode] ?? null) : null);
+              return <Table.Td key={tag}>{f ? `${f.value}${meaning ? ` (${meaning})` : ''}` : ''}</Table.Td>;
             })}
           </Table.Tr>
         ))}

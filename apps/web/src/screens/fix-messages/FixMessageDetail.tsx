@@ -257,7 +257,8 @@ export function FixMessageDetail({ message, timeZone, onClose }: { message: FixM
           <Tabs.Tab value="fields">Parsed Fields</Tabs.Tab>
           <Tabs.Tab value="legs">Legs</Tabs.Tab>
         </Tabs.List>
-        <Box pt={8}>
+        {/* One height for every tab and state (loading, fields, legs, notices): the modal does not jump. */}
+        <Box pt={8} h="calc(100dvh - 340px)" mih={220} style={{ display: 'flex', flexDirection: 'column' }}>
           {!hasRaw ? (
             <Notice testId="parse-notice" text="No FIX message data to parse" />
           ) : parse.state === 'loading' || parse.state === 'idle' ? (
@@ -278,10 +279,10 @@ export function FixMessageDetail({ message, timeZone, onClose }: { message: FixM
                   <Text fz="xs">The FIX 4.4 dictionary does not accept this message as it is: {parse.parsed.problem}</Text>
                 </Alert>
               )}
-              <Tabs.Panel value="fields">
-                <ScrollArea.Autosize mah="calc(100dvh - 330px)" type="auto" scrollbars="y">
+              <Tabs.Panel value="fields" style={{ flex: 1, minHeight: 0 }}>
+                <ScrollArea h="100%" type="auto" scrollbars="y">
                   <ParsedFields parsed={parse.parsed} />
-                </ScrollArea.Autosize>
+                </ScrollArea>
               </Tabs.Panel>
               <Tabs.Panel value="legs">
                 <Legs parsed={parse.parsed} />

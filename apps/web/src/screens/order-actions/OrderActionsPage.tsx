@@ -1,4 +1,5 @@
 import '../blotter/blotter.css';
+import '../../components/audit/auditGrid.css';
 import type { ClientConnector, OrderAction } from '@fixdesk/protocol';
 import { Alert, Avatar, Badge, Box, Button, Code, Group, HoverCard, Image, Modal, ScrollArea, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -62,7 +63,7 @@ function ClientCell({ data, connectors }: ICellRendererParams<OrderAction> & { c
   const name = clientName(data);
   const connector = data.sendercompid ? connectors.get(data.sendercompid) : undefined;
   return (
-    <Group gap={6} wrap="nowrap" title={data.sendercompid ?? undefined} style={{ minWidth: 0, width: '100%', overflow: 'hidden' }}>
+    <Group gap={6} wrap="nowrap" title={data.sendercompid ? `${name} (${data.sendercompid})` : name} style={{ minWidth: 0, overflow: 'hidden' }}>
       <ClientLogo name={name} url={connector?.logo_url} />
       <Text fz={12} truncate style={{ minWidth: 0, flex: 1 }}>
         {name}
@@ -159,7 +160,7 @@ export default function OrderActionsPage() {
   const columns = useMemo(() => orderActionColumns(timeZone), [timeZone]);
   const colDefs = useMemo<ColDef<OrderAction>[]>(() => {
     const renderers: Record<string, Partial<ColDef<OrderAction>>> = {
-      client: { cellRenderer: ClientCell, cellRendererParams: { connectors }, cellStyle: { display: 'flex', alignItems: 'center', overflow: 'hidden' } },
+      client: { cellRenderer: ClientCell, cellRendererParams: { connectors }, cellClass: 'fd-flex-cell' },
       side: { cellRenderer: SideCell },
       action_type: { cellRenderer: ActionTypeCell },
       notes: { cellRenderer: NotesCell },
@@ -210,7 +211,7 @@ export default function OrderActionsPage() {
         <Group gap="xs" wrap="nowrap">
           <TextInput
             size="xs"
-            w={320}
+            w={380}
             aria-label="Filter order actions"
             placeholder="Filter by ID, symbol, action type, user, notes, buy/sell…"
             leftSection={<IconSearch size={14} />}

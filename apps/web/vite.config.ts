@@ -47,7 +47,9 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    sourcemap: true,
+    // Source maps only for a debugging build (WEB_SOURCEMAP=1): the served app does not hand its
+    // whole source to anyone who asks (issue 21).
+    sourcemap: process.env.WEB_SOURCEMAP === '1',
     chunkSizeWarningLimit: 900,
     rolldownOptions: {
       output: {

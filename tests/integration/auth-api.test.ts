@@ -75,6 +75,34 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(other.status, 200);
     });
 
+    it('throttles one address and username pair without locking the account out elsewhere', async () => {
+      // The admin's password guessed wrong from one address, well past its free failures.
+      for (let i = 0; i < 7; i++) await t.api('/api/auth/login', { method: 'POST', json: { username: 'admin', password: `guess-${i}` } });
+      const here = await t.api('/api/auth/login', { method: 'POST', json: { username: 'admin', password: 'admin-test-pw-1' } });
+      assert.equal(here.status, 429, 'the guessing pair waits, even with the right password');
+      assert.ok(Number(here.headers.get('retry-after')) >= 1);
+      // The same account from another address (through a trusted proxy) signs in at once.
+      const p = await startTestServer(kind, { trustProxy: ['127.0.0.1'] });
+      try {
+        const guess = (i: number) =>
+          p.api('/api/auth/login', { method: 'POST', headers: { 'x-forwarded-for': '203.0.113.9' }, json: { username: 'admin', password: `guess-${i}` } });
+        for (let i = 0; i < 7; i++) await guess(i);
+        assert.equal((await guess(8)).status, 429);
+        const elsewhere = await p.api('/api/auth/login', { method: 'POST', headers: { 'x-forwarded-for': '198.51.100.7' }, json: { username: 'admin', password: 'admin-test-pw-1' } });
+        assert.equal(elsewhere.status, 200, 'the admin is not locked out by a stranger');
+      } finally {
+        await p.stop();
+      }
+    });
+
+    it('checks the throttle and records the failure as one step: of 50 parallel wrong passwords only the free ones are checked', async () => {
+      const results = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => t.api('/api/auth/login', { method: 'POST', json: { username: 'racer', password: `bad-${i}` } }).then((r) => r.status)),
+      );
+      assert.equal(results.filter((s) => s === 401).length, 5, JSON.stringify(results));
+      assert.equal(results.filter((s) => s === 429).length, 45);
+    });
+
     it('logout revokes the token', async () => {
       const token = await t.login('broker');
       assert.equal((await t.api('/api/auth/me', { token })).status, 200);

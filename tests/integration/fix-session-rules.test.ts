@@ -2,6 +2,7 @@
 // QuickFIX's acceptance suite hold on the server's own FIX port, with its stored sequence numbers
 // (no reset on logon), against a configured client connector. Scripts in the suite's format
 // (packages/fix/test/quickfix-at.ts), played over TCP.
+import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { TEST_DB_KINDS } from '@fixdesk/db/testing';
 import { playScenario } from '../../packages/fix/test/quickfix-at';
@@ -76,5 +77,24 @@ for (const kind of TEST_DB_KINDS) {
         E8=FIX.4.4|35=5|34=11|${S}|
         eDISCONNECT
       `));
+
+    it('a NUL byte in a field gets a session Reject (no order), the message is kept for the audit, the session carries on', async () => {
+      await play(`
+        iCONNECT
+        I8=FIX.4.4|35=A|34=27|${C}|98=0|108=30|
+        E8=FIX.4.4|35=A|34=12|${S}|98=0|108=30|
+        I8=FIX.4.4|35=D|34=28|${C}|11=NUL-1|21=1|38=10|40=1|54=1|55=C5TC|58=a\x00b|60=<TIME>|
+        E8=FIX.4.4|35=3|34=13|${S}|45=28|58=Incorrect data format for value|371=58|372=D|373=6|
+        I8=FIX.4.4|35=1|34=29|${C}|112=AFTER|
+        E8=FIX.4.4|35=0|34=14|${S}|112=AFTER|
+        I8=FIX.4.4|35=5|34=30|${C}|
+        E8=FIX.4.4|35=5|34=15|${S}|
+        eDISCONNECT
+      `);
+      // The refused message is in the audit, its NUL kept visible as U+FFFD.
+      const { rows } = await t.database.db.query<{ raw_fix: string }>(`SELECT raw_fix FROM fix_messages WHERE direction = 'RX' AND msg_seq_num = 28`);
+      assert.equal(rows.length, 1);
+      assert.ok(rows[0]!.raw_fix.includes('58=a\uFFFDb\x01'));
+    });
   });
 }

@@ -1,6 +1,7 @@
 // The test-client service (spec 000 §7): simulated clients logged on to our own acceptor, controlled
 // over their localhost ports and through the signed-in proxy path, with the client's own blotter.
 import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
 import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, TEST_DB_KINDS, type TestDatabase } from '@fixdesk/db/testing';
@@ -105,7 +106,8 @@ for (const kind of TEST_DB_KINDS) {
       const client = server.ctx.testClients.require('SGX_CLIENT_1');
       const port = client.port.listeningPort;
       assert.ok(port, 'the control port listens');
-      const local = (path: string, method = 'GET') => fetch(`http://127.0.0.1:${port}${path}`, { method }).then(async (r) => ({ status: r.status, body: (await r.json()) as Json }));
+      const local = (path: string, method = 'GET') =>
+        fetch(`http://127.0.0.1:${port}${path}`, { method, headers: { authorization: `Bearer ${tokens.broker}` } }).then(async (r) => ({ status: r.status, body: (await r.json()) as Json }));
 
       const health = await local('/health');
       assert.deepEqual(health.body, { status: 'ok', compId: 'SGX_CLIENT_1', fixConnected: false, running: false });
@@ -126,6 +128,32 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(connectors.find((c) => c.comp_id === 'SGX_CLIENT_1')?.is_connected, true);
       await until(() => pushes.some((m) => m.type === 'test_client_status' && m.comp_id === 'SGX_CLIENT_1' && m.data.fixConnected), 'status push');
       await until(() => pushes.some((m) => m.type === 'client_connection_status' && m.comp_id === 'SGX_CLIENT_1' && m.is_connected), 'acceptor push');
+    });
+
+    it('guards the localhost control port like the proxy path, and against other sites and their addresses', async () => {
+      const port = server.ctx.testClients.require('EEX_CLIENT_1').port.listeningPort;
+      assert.ok(port);
+      const order = outright('PORT-1').replace('SGX_CLIENT_1', 'EEX_CLIENT_1');
+      const post = (headers: Record<string, string>) =>
+        fetch(`http://127.0.0.1:${port}/send-order`, { method: 'POST', headers: { 'content-type': 'text/plain', ...headers }, body: JSON.stringify({ fixMessage: order }) }).then((r) => r.status);
+      assert.equal(await post({}), 401, 'no sign-in');
+      assert.equal(await post({ authorization: `Bearer ${tokens.viewer}` }), 403, 'a viewer cannot trade');
+      // A page of another site: a text/plain POST (no preflight) carries its Origin; DNS rebinding its own Host.
+      assert.equal(await post({ authorization: `Bearer ${tokens.broker}`, origin: 'https://evil.example' }), 403);
+      assert.equal(await post({ authorization: `Bearer ${tokens.broker}`, 'sec-fetch-site': 'cross-site' }), 403);
+      // fetch will not set Host: a plain HTTP request does, as a rebinding browser would.
+      const rebound = await new Promise<number>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port, path: '/status', headers: { host: `evil.example:${port}`, authorization: `Bearer ${tokens.broker}` } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      assert.equal(rebound, 403, 'a Host other than the listening address');
+      const status = await fetch(`http://127.0.0.1:${port}/status`, { headers: { authorization: `Bearer ${tokens.broker}` } });
+      assert.equal(status.status, 200);
+      assert.equal(((await status.json()) as TestClientStatus).counters.sent, 0, 'none of the refused orders was sent');
     });
 
     it('guards the proxy path: 401 without sign-in, 403 for a viewer, 404 for an unknown comp id', async () => {

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -23,6 +24,25 @@ import { testClientRoutes } from './routes/test-client';
 /** Bodies above this are refused with 413; the largest legitimate body (a connector with certificates) is far smaller. */
 export const BODY_LIMIT_BYTES = 256 * 1024;
 
+/**
+ * What the browser may load (issue 21): our own scripts only, no inline script; styles inline too,
+ * as the grid and the component library set style attributes; client logos from any https origin;
+ * never framed.
+ */
+export const CONTENT_SECURITY_POLICY = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'https:'],
+  fontSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  baseUri: ["'self'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+  upgradeInsecureRequests: null,
+};
+
 export function defaultWebDist(): string {
   // src/app.ts in development, dist/main.js when bundled: both sit two levels below apps/.
   const here = dirname(fileURLToPath(import.meta.url));
@@ -33,13 +53,19 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, logger: Logger): Pr
   const app: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: false,
+    // A number of hops: the nearest that many proxies are believed.
+    trustProxy: typeof ctx.config.trustProxy === 'number' ? ((_addr: string, hop: number) => hop < (ctx.config.trustProxy as number)) : ctx.config.trustProxy,
     // Path parameters longer than this are refused before routing.
     routerOptions: { maxParamLength: 200 },
   });
   const full: AppContext = { ...ctx, log: app.log };
 
   installErrorHandling(app);
+  await app.register(fastifyHelmet, { contentSecurityPolicy: { directives: CONTENT_SECURITY_POLICY }, referrerPolicy: { policy: 'same-origin' } });
+  // Answers of the API are never kept by a browser or a proxy cache.
+  app.addHook('onSend', async (req, reply) => {
+    if (req.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  });
   await app.register(fastifyCookie);
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
   installAccessControl(app, ctx.auth);

@@ -19,6 +19,24 @@ const EnvSchema = z.object({
   /** Where the built web app lives; defaults to apps/web/dist next to this server. */
   WEB_DIST: z.string().optional(),
   NODE_ID: z.string().optional(),
+  /**
+   * Which proxies in front of the server to believe about the client's address (X-Forwarded-For):
+   * unset or false none; true every one; a number that many hops; or addresses and CIDR ranges
+   * separated by commas. The sign-in throttle counts failures per client address.
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v, ctx): boolean | number | string[] => {
+      if (v === undefined || v === '' || v === 'false') return false;
+      if (v === 'true') return true;
+      if (/^\d{1,2}$/.test(v)) return Number(v);
+      const list = v.split(',').map((p) => p.trim()).filter(Boolean);
+      if (list.every((p) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(p))) return list;
+      ctx.addIssue({ code: 'custom', message: 'must be true, false, a number of hops, or addresses and CIDR ranges separated by commas' });
+      return z.NEVER;
+    }),
 });
 
 export interface Config {
@@ -32,6 +50,7 @@ export interface Config {
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   webDist: string | undefined;
   nodeId: string;
+  trustProxy: boolean | number | string[];
 }
 
 /** Reads the configuration from the environment; a bad value stops the start with the variable's name. */
@@ -53,5 +72,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST,
     nodeId: e.NODE_ID ?? `node-${process.pid}`,
+    trustProxy: e.TRUST_PROXY,
   };
 }

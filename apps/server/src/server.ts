@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { migrate, openDb, seed, type Db, type SeedUser } from '@fixdesk/db';
 import pino from 'pino';
 import { buildApp } from './app';
+import { AuditSealer } from './compliance/audit-sealer';
 import { AuthService } from './auth/auth-service';
 import { generatePassword, hashPassword } from './auth/passwords';
 import type { Config } from './config';
@@ -70,8 +71,9 @@ export async function startServer(
     // The next report to the client is shaped by its new defaults.
     events.on('client-defaults-changed', (connectorId) => outbox.invalidateProfiles(connectorId));
     const fix = new FixGateway(db, config, orders, outbox, hub, events, log);
-    const testClients = new TestClientService(db, config, fix, hub, events, log, opts.testClient ?? testClientOptionsFromEnv());
+    const testClients = new TestClientService(db, config, fix, hub, events, log, opts.testClient ?? testClientOptionsFromEnv(), auth);
     const dayOrderExpiry = new DayOrderExpiry(db, orders, log);
+    const auditSealer = new AuditSealer(db, log);
     const services = new ServiceMonitor(
       {
         nodeId: config.nodeId,
@@ -97,6 +99,7 @@ export async function startServer(
       await fix.start();
       await testClients.start();
       dayOrderExpiry.start();
+      auditSealer.start();
       services.start();
     } catch (err) {
       await testClients.stop().catch(() => {});
@@ -124,6 +127,7 @@ export async function startServer(
           await fix.stop().catch((err) => log.error({ err }, 'FIX acceptor stop failed'));
           await hub.close();
           await app.close();
+          await auditSealer.stop();
           if (ownsDb) await db.close();
         })()),
     };

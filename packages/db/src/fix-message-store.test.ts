@@ -101,13 +101,27 @@ describe('PgMessageStore group commit', () => {
         const b = session();
         const factory = new PgMessageStoreFactory(t.db);
         const [sa, sb] = await Promise.all([factory.open(a, created), factory.open(b, created)]);
-        // A NUL byte, which PostgreSQL text cannot hold, fails the whole statement it is batched in.
-        const bad = { ...tx(b, 1), raw: `8=FIX.4.4${soh}\u0000${soh}` };
-        const results = await Promise.allSettled([sa.saveOutbound(tx(a, 1)), sb.saveOutbound(bad), sa.saveInbound({ ...tx(a, 1), direction: 'RX' }, 2)]);
+        // An arrival time no timestamp can hold fails the whole statement it is batched in.
+        const bad = sb.saveInbound({ ...tx(b, 1), direction: 'RX', receivedAt: 1e20 }, 2);
+        const results = await Promise.allSettled([sa.saveOutbound(tx(a, 1)), bad, sa.saveInbound({ ...tx(a, 1), direction: 'RX' }, 2)]);
         assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
         const s = await sa.sequenceState();
         assert.deepEqual([s.nextSenderMsgSeqNum, s.nextTargetMsgSeqNum], [2, 2]);
-        assert.equal((await sb.sequenceState()).nextSenderMsgSeqNum, 1);
+        assert.equal((await sb.sequenceState()).nextTargetMsgSeqNum, 1);
+      } finally {
+        await t.dispose();
+      }
+    });
+
+    it(`keeps a message with a NUL byte, which a text column cannot hold, with U+FFFD in its place (${kind})`, async () => {
+      const t = await createTestDatabase(kind);
+      try {
+        const a = session();
+        const store = await new PgMessageStoreFactory(t.db).open(a, created);
+        await store.saveInbound({ ...tx(a, 1), direction: 'RX', clOrdID: 'X\u0000', raw: `8=FIX.4.4${soh}58=a\u0000b${soh}` }, 2);
+        const { rows } = await t.db.query<{ raw_fix: string; clordid: string }>(`SELECT raw_fix, clordid FROM fix_messages WHERE direction = 'RX'`);
+        assert.deepEqual(rows, [{ raw_fix: `8=FIX.4.4${soh}58=a\uFFFDb${soh}`, clordid: 'X\uFFFD' }]);
+        assert.equal((await store.sequenceState()).nextTargetMsgSeqNum, 2);
       } finally {
         await t.dispose();
       }

@@ -244,6 +244,27 @@ async function runOne(tx: Queryable, op: Op): Promise<void> {
   }
 }
 
+/**
+ * The record as a text column can hold it: PostgreSQL text takes no NUL, so a NUL byte a peer sent
+ * (the session rejects such a message, and keeps it for the audit) is stored as U+FFFD, which the
+ * one-byte-per-character raw text can never hold otherwise.
+ */
+function storable(m: StoredMessage): StoredMessage {
+  const fields = [m.raw, m.clOrdID, m.brokerOrderID, m.senderCompID, m.targetCompID, m.msgType, m.sendingTime];
+  if (!fields.some((v) => v !== undefined && v.includes('\0'))) return m;
+  const clean = <T extends string | undefined>(v: T): T => (v === undefined ? v : (v.replaceAll('\0', '\uFFFD') as T));
+  return {
+    ...m,
+    raw: clean(m.raw),
+    clOrdID: clean(m.clOrdID),
+    brokerOrderID: clean(m.brokerOrderID),
+    senderCompID: clean(m.senderCompID),
+    targetCompID: clean(m.targetCompID),
+    msgType: clean(m.msgType),
+    sendingTime: clean(m.sendingTime),
+  };
+}
+
 function sendingTime(m: StoredMessage): Date | null {
   const t = parseUtcTimestamp(m.sendingTime);
   return Number.isNaN(t) ? null : new Date(t);
@@ -375,7 +396,7 @@ class PgMessageStore implements MessageStore {
   }
 
   private insert(m: StoredMessage, possDup: boolean): Op {
-    return { kind: 'message', key: this.key, m, possDup };
+    return { kind: 'message', key: this.key, m: storable(m), possDup };
   }
 
   private check(): void {

@@ -13,3 +13,4 @@ export * from './repos/orders';
 export * from './repos/intake-plan';
 export * from './repos/client-defaults';
 export * from './repos/fix-message-detail';
+export * from './audit/seals';

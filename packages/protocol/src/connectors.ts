@@ -34,6 +34,25 @@ const ipList = z
 const pem = (label: string) =>
   z.string().max(20_000).refine((s) => s === '' || s.includes('-----BEGIN'), `${label} must be PEM text`);
 
+/**
+ * An http(s) address and nothing else: no `javascript:`, `data:`, `file:` or protocol-relative URL can
+ * reach a link or an image of any screen (issue 21).
+ */
+export const httpUrl = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .refine((s) => {
+      if (s === '') return true;
+      try {
+        const u = new URL(s);
+        return (u.protocol === 'http:' || u.protocol === 'https:') && /^https?:\/\//i.test(s);
+      } catch {
+        return false;
+      }
+    }, 'must be an http:// or https:// address');
+
 const ConnectorFields = {
   target_comp_id: text(64).min(1).optional(),
   fix_version: z.enum(FIX_VERSIONS).optional(),
@@ -44,9 +63,9 @@ const ConnectorFields = {
   client_phone: optText(50),
   client_lei: z.string().trim().max(LEI_MAX, `LEI has at most ${LEI_MAX} characters`).nullable().optional(),
   lei: z.string().trim().max(LEI_MAX, `LEI has at most ${LEI_MAX} characters`).nullable().optional(),
-  company_website: z.string().trim().max(500).url('must be a URL').nullable().optional().or(z.literal('')),
+  company_website: httpUrl(500).nullable().optional(),
   company_name: optText(200),
-  logo_url: z.string().trim().max(2000).nullable().optional(),
+  logo_url: httpUrl(2000).nullable().optional(),
   is_active: z.boolean().optional(),
   test_port: port.nullable().optional(),
   host: optText(255),

@@ -1,3 +1,5 @@
+// First: how zod builds the schemas below (no eval in browsers).
+import './schema-config';
 export * from './auth';
 export * from './errors';
 export * from './health';

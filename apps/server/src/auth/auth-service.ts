@@ -1,22 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
-  countRecentFailures,
+  beginSignInAttempt,
   createAuthSession,
   findActiveSession,
   findUserByUsername,
+  finishSignInAttempt,
   recordLogin,
-  recordLoginAttempt,
   revokeAuthSession,
   type Db,
   type UserRow,
 } from '@fixdesk/db';
 import { SESSION_TTL_MS, type SessionUser } from '@fixdesk/protocol';
 import { dummyPasswordHash, verifyPassword } from './passwords';
-
-/** Failed sign-ins allowed in the window before further attempts are refused. */
-export const MAX_FAILURES_PER_USERNAME = 5;
-export const MAX_FAILURES_PER_IP = 20;
-export const FAILURE_WINDOW_MS = 15 * 60_000;
+import { FAILURE_WINDOW_MS, throttle } from './sign-in-throttle';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
 
@@ -39,24 +35,23 @@ export class AuthService {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /**
+   * Checks a password under the sign-in throttle (sign-in-throttle.ts). The attempt is recorded and
+   * counted before the password is checked, so parallel attempts cannot slip past the throttle.
+   */
   async login(username: string, password: string, ip: string, userAgent: string | null): Promise<LoginResult> {
-    const since = new Date(this.now() - FAILURE_WINDOW_MS);
-    const failures = await countRecentFailures(this.db, username, ip, since);
-    const locked = [
-      failures.byUsername.count >= MAX_FAILURES_PER_USERNAME ? failures.byUsername.oldest : null,
-      failures.byIp.count >= MAX_FAILURES_PER_IP ? failures.byIp.oldest : null,
-    ].filter((d): d is Date => d !== null);
-    if (locked.length > 0) {
-      const until = Math.max(...locked.map((d) => d.getTime() + FAILURE_WINDOW_MS));
-      await recordLoginAttempt(this.db, { username, ip, succeeded: false, reason: 'rate_limited' });
-      return { kind: 'locked', retryAfterSeconds: Math.max(1, Math.ceil((until - this.now()) / 1000)) };
+    const attempt = await beginSignInAttempt(this.db, username, ip, new Date(this.now() - FAILURE_WINDOW_MS));
+    const verdict = throttle(attempt, this.now());
+    if (!verdict.allowed) {
+      await finishSignInAttempt(this.db, attempt.id, false, 'rate_limited');
+      return { kind: 'locked', retryAfterSeconds: verdict.retryAfterSeconds };
     }
 
     const user = await findUserByUsername(this.db, username);
     const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), password);
     if (!user || !ok || !user.is_active) {
       const reason = !user ? 'unknown_user' : !ok ? 'bad_password' : 'inactive';
-      await recordLoginAttempt(this.db, { username, ip, succeeded: false, reason });
+      await finishSignInAttempt(this.db, attempt.id, false, reason);
       return { kind: 'invalid' };
     }
 
@@ -65,7 +60,7 @@ export class AuthService {
     await this.db.transaction(async (tx) => {
       await createAuthSession(tx, { tokenHash: hashToken(token), userId: user.user_id, expiresAt, ip, userAgent });
       await recordLogin(tx, user.user_id);
-      await recordLoginAttempt(tx, { username, ip, succeeded: true, reason: null });
+      await finishSignInAttempt(tx, attempt.id, true, null);
     });
     return { kind: 'ok', user: toSessionUser(user), token, expiresAt };
   }

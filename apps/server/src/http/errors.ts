@@ -24,14 +24,35 @@ export function apiError(statusCode: number, message: string, extra: Partial<Api
 
 type Where = 'body' | 'query' | 'params';
 
-/** Validates one part of a request; a failure becomes a 400 naming the field and the reason. */
+/**
+ * Validates one part of a request; a failure becomes a 400 naming the field and the reason. A text
+ * holding a NUL character, which no database text column can store, is refused here for every route.
+ */
 export function parse<S extends z.ZodType>(schema: S, value: unknown, where: Where): z.infer<S> {
+  const nul = nulPath(value, '');
+  if (nul !== undefined) {
+    const field = nul || where;
+    throw new HttpError(400, `Invalid ${where}: ${field}: must not contain a NUL character`, field, [{ path: nul, message: 'must not contain a NUL character' }]);
+  }
   const r = schema.safeParse(value ?? (where === 'body' ? undefined : {}));
   if (r.success) return r.data;
   const issues = r.error.issues.map((i) => ({ path: issuePath(i), message: issueMessage(i) }));
   const first = issues[0]!;
   const field = first.path || where;
   throw new HttpError(400, `Invalid ${where}: ${field}: ${first.message}`, field, issues);
+}
+
+/** The path of the first string (or key) holding a NUL character, or undefined when there is none. */
+function nulPath(value: unknown, path: string, depth = 0): string | undefined {
+  if (typeof value === 'string') return value.includes('\0') ? path : undefined;
+  if (value === null || typeof value !== 'object' || depth > 64) return undefined;
+  for (const [key, v] of Object.entries(value)) {
+    const at = path ? `${path}.${key}` : key;
+    if (key.includes('\0')) return at;
+    const found = nulPath(v, at, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 function issuePath(i: z.core.$ZodIssue): string {

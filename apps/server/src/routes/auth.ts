@@ -33,6 +33,7 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
       return reply.status(401).send({ success: false, message: INVALID_CREDENTIALS, error: INVALID_CREDENTIALS });
     }
     ctx.log.info({ username: result.user.username, role: result.user.role, ip: req.ip }, 'signed in');
+    // Secure when the browser reached us over TLS, directly or through a trusted proxy (TRUST_PROXY).
     setCookie(reply, result.token, req.protocol === 'https');
     const ok: LoginResponse = {
       success: true,

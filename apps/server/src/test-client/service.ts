@@ -3,17 +3,21 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from '../config';
 import type { ServerEventBus } from '../events';
 import type { FixGateway } from '../fix/gateway';
+import type { AuthService } from '../auth/auth-service';
+import { installAccessControl } from '../http/access';
 import { HttpError, installErrorHandling } from '../http/errors';
 import type { WsHub } from '../ws/hub';
 import { TestClient } from './client';
 import { registerControlApi } from './control-api';
+import { installControlPortGuard } from './control-port-guard';
 
 /**
  * Where each client's control API listens besides the proxy path:
  *  - connector: on the connector's test_port (spec 000 §7; the default)
  *  - auto:      on a free port the OS picks (tests running several servers side by side)
  *  - off:       nowhere; the proxy path only
- * Always on localhost: the ports carry no sign-in.
+ * Always on localhost, and guarded like the proxy path (control-port-guard.ts): a signed-in broker or
+ * admin, the listening address as Host, and no request from a web page of another origin.
  */
 export type TestClientPortMode = 'connector' | 'auto' | 'off';
 export const TEST_CLIENT_PORT_MODES: readonly TestClientPortMode[] = ['connector', 'auto', 'off'];
@@ -58,6 +62,7 @@ export class TestClientService {
     private readonly events: ServerEventBus,
     private readonly log: FastifyBaseLogger,
     private readonly options: TestClientOptions,
+    private readonly auth: AuthService,
   ) {
     this.storeFactory = new PgMessageStoreFactory(db);
   }
@@ -166,7 +171,9 @@ export class TestClientService {
     const logger = this.log.child({ testClientPort: compId }, { level: 'warn' }) as FastifyBaseLogger;
     const app = Fastify({ loggerInstance: logger, bodyLimit: 64 * 1024 });
     installErrorHandling(app);
-    registerControlApi(app, '', () => this.require(compId));
+    installControlPortGuard(app, () => this.ports.get(compId)?.port);
+    installAccessControl(app, this.auth);
+    registerControlApi(app, '', () => this.require(compId), { config: { access: 'trade' } });
     try {
       await app.listen({ port: wanted, host: LOCALHOST });
     } catch (err) {

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db';
+import type { Db, Queryable } from '../db';
 import type { UserRow } from './users';
 
 export interface NewAuthSession {
@@ -51,53 +51,47 @@ export async function deleteExpiredSessions(db: Queryable, olderThan: Date): Pro
   return r.rowCount;
 }
 
-export interface LoginAttempt {
-  username: string;
-  ip: string;
-  succeeded: boolean;
-  reason: string | null;
-}
+/** Any fixed number: with a key's hash it names the lock that orders one key's sign-in attempts. */
+const SIGN_IN_LOCK = 7_301_106;
 
-export async function recordLoginAttempt(db: Queryable, a: LoginAttempt): Promise<void> {
-  await db.query('INSERT INTO login_attempts (username, ip, succeeded, reason) VALUES ($1, $2, $3, $4)', [
-    a.username.slice(0, 128),
-    a.ip,
-    a.succeeded,
-    a.reason,
-  ]);
-}
-
-export interface FailureWindow {
-  count: number;
-  oldest: Date | null;
+export interface SignInAttempt {
+  /** The attempt's row, to be finished with finishSignInAttempt. */
+  readonly id: number;
+  /** The pair's failures in the window since its last success (attempts still pending count). */
+  readonly pair: { readonly count: number; readonly last: Date | null };
+  /** The address's failures in the window, every username. */
+  readonly address: { readonly count: number; readonly oldest: Date | null };
 }
 
 /**
- * Failed attempts since `since` for a username and for an address, each counted only after that
- * key's last success (a correct password clears the slate for that username).
+ * Records a sign-in attempt as pending and reads the failures before it, as one step: the attempts of
+ * one address, and so of one (username, address) pair, take turns (a transaction lock per key), so
+ * fifty parallel attempts each see the ones before them. Pending attempts count as failures until
+ * finished. Rate-limited attempts are kept but never counted.
  */
-export async function countRecentFailures(
-  db: Queryable,
-  username: string,
-  ip: string,
-  since: Date,
-): Promise<{ byUsername: FailureWindow; byIp: FailureWindow }> {
-  const { rows } = await db.query<{ key: string; count: number; oldest: Date | null }>(
-    `WITH u AS (
-       SELECT count(*)::int AS count, min(created_at) AS oldest FROM login_attempts
-        WHERE lower(username) = lower($1) AND NOT succeeded AND reason IS DISTINCT FROM 'rate_limited' AND created_at > $3
-          AND created_at > coalesce((SELECT max(created_at) FROM login_attempts
-                                      WHERE lower(username) = lower($1) AND succeeded), '-infinity')
-     ), i AS (
-       SELECT count(*)::int AS count, min(created_at) AS oldest FROM login_attempts
-        WHERE ip = $2 AND NOT succeeded AND reason IS DISTINCT FROM 'rate_limited' AND created_at > $3
-     )
-     SELECT 'u' AS key, count, oldest FROM u UNION ALL SELECT 'i', count, oldest FROM i`,
-    [username, ip, since],
-  );
-  const get = (k: string): FailureWindow => {
-    const r = rows.find((x) => x.key === k);
-    return { count: r?.count ?? 0, oldest: r?.oldest ?? null };
-  };
-  return { byUsername: get('u'), byIp: get('i') };
+export async function beginSignInAttempt(db: Db, username: string, ip: string, since: Date): Promise<SignInAttempt> {
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [SIGN_IN_LOCK, ip]);
+    const { rows } = await tx.query<{ id: number; pair_count: number; pair_last: Date | null; addr_count: number; addr_oldest: Date | null }>(
+      `WITH me AS (
+         INSERT INTO login_attempts (username, ip, succeeded, reason) VALUES ($1, $2, false, 'pending') RETURNING id
+       ), pair AS (
+         SELECT count(*)::int AS n, max(created_at) AS last FROM login_attempts
+          WHERE lower(username) = lower($1) AND ip = $2 AND NOT succeeded AND reason IS DISTINCT FROM 'rate_limited' AND created_at > $3
+            AND created_at > coalesce((SELECT max(created_at) FROM login_attempts WHERE lower(username) = lower($1) AND ip = $2 AND succeeded), '-infinity')
+       ), addr AS (
+         SELECT count(*)::int AS n, min(created_at) AS oldest FROM login_attempts
+          WHERE ip = $2 AND NOT succeeded AND reason IS DISTINCT FROM 'rate_limited' AND created_at > $3
+       )
+       SELECT me.id, pair.n AS pair_count, pair.last AS pair_last, addr.n AS addr_count, addr.oldest AS addr_oldest FROM me, pair, addr`,
+      [username.slice(0, 128), ip, since],
+    );
+    const r = rows[0]!;
+    return { id: r.id, pair: { count: r.pair_count, last: r.pair_last }, address: { count: r.addr_count, oldest: r.addr_oldest } };
+  });
+}
+
+/** The outcome of a pending attempt: succeeded, or refused and why ('bad_password', 'rate_limited', ...). */
+export async function finishSignInAttempt(db: Queryable, id: number, succeeded: boolean, reason: string | null): Promise<void> {
+  await db.query('UPDATE login_attempts SET succeeded = $2, reason = $3 WHERE id = $1', [id, succeeded, reason]);
 }

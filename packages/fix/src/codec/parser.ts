@@ -377,6 +377,10 @@ export class FixParser implements TopLevelIndex {
       depth--;
     }
 
+    // A NUL byte outside a DATA field is not a character any text field can hold (nor the audit store):
+    // Incorrect data format for that field. memchr-fast, and only then a walk over the fields.
+    if (garbled === undefined && validate && this.fieldReason === NO_ERROR && raw.indexOf(0) >= 0) this.checkNulBytes(raw, f, base, n);
+
     let result: FixRejection | undefined;
     if (garbled === undefined && validate) {
       // QuickFIX's order: structure, then MsgType, then required fields, then field by field.
@@ -468,6 +472,21 @@ export class FixParser implements TopLevelIndex {
       }
     }
     return valueProblem(this.dictionary, this.options.validateFieldsHaveValues, raw, tag, start, end);
+  }
+
+  /** Notes the first field, DATA fields aside, whose value holds a NUL byte. */
+  private checkNulBytes(raw: Buffer, f: Int32Array, base: number, n: number): void {
+    const types = this.dictionary.valueTypeByTag;
+    for (let i = 0; i < n; i++) {
+      const slot = base + i * FIELD_STRIDE;
+      const tag = f[slot]!;
+      if (tag < types.length && types[tag] === ValueType.Data) continue;
+      const at = raw.indexOf(0, f[slot + 1]!);
+      if (at >= 0 && at < f[slot + 2]!) {
+        this.noteFieldError(RejectReason.IncorrectDataFormatForValue, tag);
+        return;
+      }
+    }
   }
 
   private noteFieldError(reason: number, tag: number): void {

@@ -115,6 +115,11 @@ describe('validation: session reject reasons (373), RefTagID (371) and texts (58
     expectReject(fixMessage(`${header('DDDD')}`), RejectReason.InvalidMsgType, undefined);
   });
 
+  it('6 Incorrect data format for a NUL byte in a text field (not in a DATA field)', () => {
+    expectReject(nos('58=a\x00b|'), RejectReason.IncorrectDataFormatForValue, 58);
+    expectReject(fixMessage(`${header('D')}11=A\x00|21=1|40=1|54=1|55=X|60=20260315-09:30:01.000|`), RejectReason.IncorrectDataFormatForValue, 11);
+  });
+
   it('0 Invalid tag number for a negative tag, which is kept out of the fields', () => {
     expectReject(fixMessage(`${header('0')}-1=HI|`), RejectReason.InvalidTagNumber, -1);
     const msg = new FixParser(Dictionary.fix44()).parse(fixMessage(`${header('0')}-12=HI|`));

@@ -1,5 +1,5 @@
 import { Dictionary } from '../dictionary/dictionary';
-import { Tag } from '../dictionary/tags.generated';
+import { MsgType, Tag } from '../dictionary/tags.generated';
 import { Acceptor } from '../engine/acceptor';
 import { BusinessRejectError, type Application } from '../session/application';
 import type { Authenticator } from '../session/authenticator';
@@ -20,7 +20,7 @@ import { MemoryStoreFactory } from '../store/memory-store';
  */
 export const CONFORMANCE_COMP_ID = 'ISLD';
 export const CONFORMANCE_CLIENTS: readonly string[] = ['TW', 'TW44'];
-const ECHOED_TYPES = new Set(['D', 'd', 'C']);
+const ECHOED_TYPES = new Set<string>([MsgType.NewOrderSingle, MsgType.SecurityDefinition, MsgType.Email]);
 
 export interface ConformanceAcceptorOptions {
   readonly port: number;

@@ -1,7 +1,7 @@
 import { createServer as createTcpServer, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import { FixFramer } from '../codec/framer';
-import { Tag } from '../dictionary/tags.generated';
+import { MsgType, Tag } from '../dictionary/tags.generated';
 import type { Application } from '../session/application';
 import type { Authenticator } from '../session/authenticator';
 import { systemClock, systemTimers, type Clock, type Timers } from '../session/clock';
@@ -264,7 +264,7 @@ export class Acceptor {
     const beginString = logon.get(Tag.BeginString) ?? '';
     const ourCompID = logon.get(Tag.TargetCompID) ?? '';
     const theirCompID = logon.get(Tag.SenderCompID) ?? '';
-    if (logon.msgType !== 'A') {
+    if (logon.msgType !== MsgType.Logon) {
       log.onEvent(`first message from ${connection.remoteAddress} was 35=${logon.msgType}, not a Logon: disconnected`);
       connection.end('first message not a Logon');
       return undefined;
@@ -336,7 +336,7 @@ export class Acceptor {
     const seq = session?.status().nextSenderMsgSeqNum ?? 1;
     const bytes = this.options.codec.encode(
       logon.get(Tag.BeginString) ?? this.beginString,
-      '5',
+      MsgType.Logout,
       [
         [Tag.SenderCompID, logon.get(Tag.TargetCompID) ?? ''],
         [Tag.TargetCompID, logon.get(Tag.SenderCompID) ?? ''],
@@ -351,7 +351,7 @@ export class Acceptor {
     if (session) {
       // Known session: the refusal belongs in its audit trail (the number is reused, not consumed).
       void session.store
-        .auditOutbound({ direction: 'TX', msgSeqNum: seq, msgType: '5', senderCompID: session.id.senderCompID, targetCompID: session.id.targetCompID, sendingTime: formatUtcTimestamp(this.clock.now()), raw })
+        .auditOutbound({ direction: 'TX', msgSeqNum: seq, msgType: MsgType.Logout, senderCompID: session.id.senderCompID, targetCompID: session.id.targetCompID, sendingTime: formatUtcTimestamp(this.clock.now()), raw })
         .catch((err: unknown) => this.connectionLog.onEvent(`audit of refused logon failed: ${String(err)}`));
     }
     void connection.write(bytes);

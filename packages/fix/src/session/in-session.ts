@@ -1,52 +1,203 @@
-import type { InboundMessage } from './message';
-import type { Session } from './session';
-import type { SessionState, StateName } from './session-state';
+import { MsgType, Tag } from '../dictionary/tags.generated';
+import type { AppReceipt } from './application';
+import { msgSeqNum, type HeaderProblem } from './inbound';
+import { loggedOnState } from './logged-on-state';
+import { handleLogout } from './logout-state';
+import { ADMIN_MSG_TYPES, type InboundMessage } from './message';
+import { errorText } from './outbound';
+import { drainQueue, queueAhead } from './resend-state';
+import type { SessionContext, SessionState, StateName } from './session-state';
 
-/** Logged on, inbound numbers in line. Resend state shares these handlers; only the name differs. */
-export async function loggedOnMessage(s: Session, message: InboundMessage): Promise<StateName> {
-  if (!(await s.handleLoggedOn(message))) return 'disconnected';
-  return s.gapOpen ? 'resend' : 'inSession';
-}
+/** Outcome of the checks every logged-on inbound message goes through. */
+type Verdict = 'process' | 'done' | 'disconnected';
 
-export async function loggedOnTick(s: Session, stay: StateName): Promise<StateName> {
-  if (!s.isWithinSchedule()) {
-    await s.sendLogout('Session end time reached');
-    return 'logout';
-  }
-  return (await s.checkLiveness()) ? stay : 'disconnected';
+/**
+ * Logged on, inbound numbers in line: the rules for each message (header and sequence checks, then
+ * Heartbeat, TestRequest, ResendRequest, Reject, SequenceReset, Logon, Logout, application messages).
+ * The resend and logout states handle messages with the same rules (handleLoggedOn).
+ */
+export const inSessionState: SessionState = loggedOnState('inSession', loggedOnMessage);
+
+export async function loggedOnMessage(ctx: SessionContext, message: InboundMessage): Promise<StateName> {
+  if (!(await handleLoggedOn(ctx, message))) return 'disconnected';
+  return ctx.inbound.gapOpen ? 'resend' : 'inSession';
 }
 
 /**
- * The handlers of a logged-on state. In session and resend differ only in their name (a gap is
- * tracked by the session itself), so both states are built here and stay one file each.
+ * The full handling of one inbound message while logged on (inSession, resend and logout states):
+ * header checks, sequence checks (gap → queue + ResendRequest; too low → Logout), then processing,
+ * then any queued messages the gap fill released. Returns false when the connection was dropped.
  */
-export function loggedOnState(name: 'inSession' | 'resend'): SessionState {
-  return {
-    name,
-
-    async onConnect(s: Session): Promise<StateName> {
-      throw new Error(`${s.key}: connect while logged on`);
-    },
-
-    onMessage: loggedOnMessage,
-
-    async onGarbled(): Promise<StateName> {
-      return name;
-    },
-
-    onTick: (s) => loggedOnTick(s, name),
-
-    async onDisconnect(s: Session, reason: string): Promise<StateName> {
-      await s.dropConnection(reason);
-      return 'disconnected';
-    },
-
-    async onOperatorLogout(s: Session, reason: string): Promise<StateName> {
-      await s.sendLogout(reason);
-      return 'logout';
-    },
-  };
+export async function handleLoggedOn(ctx: SessionContext, message: InboundMessage): Promise<boolean> {
+  // Message types whose MsgSeqNum is not checked before they act.
+  if (message.msgType === MsgType.Logon && message.get(Tag.ResetSeqNumFlag) === 'Y') return handleResetLogon(ctx, message);
+  if (message.msgType === MsgType.SequenceReset && message.get(Tag.GapFillFlag) !== 'Y') {
+    // Reset mode: the MsgSeqNum is ignored (FIX 4.4 vol. 2; QuickFIX 11a-11c).
+    const v = await verifyHeader(ctx, message, true, false);
+    if (v !== 'process') return v !== 'disconnected';
+    await handleSequenceResetReset(ctx, message);
+    return drainQueue(ctx, processInSequence);
+  }
+  const checked = verifyHeader(ctx, message);
+  const verdict = checked === 'process' ? checked : await checked;
+  if (verdict !== 'process') return verdict !== 'disconnected';
+  const seq = msgSeqNum(message)!;
+  if (message.msgType === MsgType.Logout) return handleLogout(ctx, message);
+  if (seq > ctx.nextTargetMsgSeqNum) return queueAhead(ctx, message, seq);
+  if (seq < ctx.nextTargetMsgSeqNum) {
+    if (message.msgType === MsgType.ResendRequest) {
+      // A ResendRequest is answered whatever its number (QuickFIX): the peer is missing our messages.
+      // Its own number is not consumed, and one too low is not a reason to end the session.
+      ctx.log.onEvent(`ResendRequest with MsgSeqNum ${seq} below the expected ${ctx.nextTargetMsgSeqNum} answered`);
+      await ctx.auditInbound(message);
+      return ctx.answerResendRequest(message);
+    }
+    if (message.get(Tag.PossDupFlag) === 'Y') {
+      ctx.log.onEvent(`duplicate MsgSeqNum ${seq} ignored (expecting ${ctx.nextTargetMsgSeqNum})`);
+      await ctx.auditInbound(message);
+      return true;
+    }
+    const text = `MsgSeqNum too low, expecting ${ctx.nextTargetMsgSeqNum} but received ${seq}`;
+    await ctx.auditInbound(message);
+    await ctx.logoutAndDrop(text);
+    return false;
+  }
+  if (!(await processInSequence(ctx, message, false, false))) return false;
+  return ctx.inbound.queuedCount > 0 ? drainQueue(ctx, processInSequence) : true;
 }
 
-/** Logged on, inbound numbers in line. */
-export const inSessionState: SessionState = loggedOnState('inSession');
+/** BeginString, CompIDs, SendingTime accuracy, PossDup rules: the header checks of FIX 4.4 vol. 2. */
+export function verifyHeader(ctx: SessionContext, message: InboundMessage, checkLatency = true, checkSeq = true): Verdict | Promise<Verdict> {
+  const problem = ctx.inbound.headerProblem(message, checkLatency, checkSeq);
+  return problem ? answerHeaderProblem(ctx, message, problem) : 'process';
+}
+
+/** Reject (consuming the number when it was the expected one), then Logout and close when the problem calls for it. */
+export async function answerHeaderProblem(ctx: SessionContext, message: InboundMessage, problem: HeaderProblem): Promise<Verdict> {
+  if (problem.reject) await rejectAndConsume(ctx, message, ...problem.reject);
+  if (problem.logout === undefined) return 'done';
+  await ctx.logoutAndDrop(problem.logout.text, problem.logout.why);
+  return 'disconnected';
+}
+
+/** Sends a Reject and, when the message was the one expected, consumes its number (it was processed). */
+export async function rejectAndConsume(ctx: SessionContext, message: InboundMessage, reason: string, text: string, refTagID?: number): Promise<void> {
+  await ctx.sendReject(message, reason, text, refTagID);
+  const seq = msgSeqNum(message);
+  if (seq === ctx.nextTargetMsgSeqNum) await ctx.consumeInbound(message, seq + 1);
+  else await ctx.auditInbound(message);
+}
+
+/** A message whose MsgSeqNum is the expected one. */
+export async function processInSequence(ctx: SessionContext, message: InboundMessage, audited: boolean, resendAnswered: boolean): Promise<boolean> {
+  const seq = msgSeqNum(message)!;
+  let receipt: AppReceipt | undefined;
+  if (ctx.settings.validate) {
+    const issue = ctx.codec.validate(message);
+    if (issue) {
+      await ctx.sendReject(message, issue.reason, issue.text, issue.refTagID);
+      await ctx.consumeInbound(message, seq + 1, audited);
+      return true;
+    }
+  }
+  if (ADMIN_MSG_TYPES.has(message.msgType)) {
+    try {
+      await ctx.fromAdmin(message);
+    } catch (err) {
+      ctx.log.onEvent(`fromAdmin failed: ${errorText(err)}`);
+    }
+  }
+  switch (message.msgType) {
+    case MsgType.Heartbeat: {
+      const id = message.get(Tag.TestReqID);
+      if (id === TEST_REQ_ID) ctx.testRequestSentAt = undefined;
+      break;
+    }
+    case MsgType.TestRequest:
+      await ctx.sendHeartbeat(message.get(Tag.TestReqID));
+      break;
+    case MsgType.ResendRequest:
+      if (!resendAnswered && !(await ctx.answerResendRequest(message))) return false;
+      break;
+    case MsgType.Reject:
+      ctx.log.onEvent(`peer rejected our MsgSeqNum ${message.get(Tag.RefSeqNum)}: ${message.get(Tag.Text) ?? ''}`);
+      break;
+    case MsgType.SequenceReset: {
+      // GapFill in sequence: jump to NewSeqNo.
+      const newSeqNo = Number(message.get(Tag.NewSeqNo));
+      if (!Number.isSafeInteger(newSeqNo) || newSeqNo <= seq) {
+        await ctx.sendReject(message, '5', `Attempt to lower sequence number, invalid value NewSeqNo(36)=${message.get(Tag.NewSeqNo)}`, Tag.NewSeqNo);
+        await ctx.consumeInbound(message, seq + 1, audited);
+        return true;
+      }
+      await ctx.consumeInbound(message, newSeqNo, audited);
+      return true;
+    }
+    case MsgType.Logon:
+      await ctx.sendReject(message, '5', 'Logon received while already logged on (without ResetSeqNumFlag)', Tag.MsgType);
+      break;
+    default:
+      if (ctx.settings.pipelineApplication.includes(message.msgType)) {
+        ctx.inbound.handOn(message, seq + 1, audited);
+        return true;
+      }
+      receipt = await deliverToApp(ctx, message);
+  }
+  await ctx.consumeInbound(message, seq + 1, audited, receipt);
+  return true;
+}
+
+export async function deliverToApp(ctx: SessionContext, message: InboundMessage): Promise<AppReceipt | undefined> {
+  try {
+    return (await ctx.fromApp(message)) || undefined;
+  } catch (err) {
+    await ctx.answerAppFailure(message, err);
+    return undefined;
+  }
+}
+
+/** SequenceReset in Reset mode: MsgSeqNum is ignored; NewSeqNo may only move forward. */
+export async function handleSequenceResetReset(ctx: SessionContext, message: InboundMessage): Promise<void> {
+  const raw = message.get(Tag.NewSeqNo);
+  const newSeqNo = Number(raw);
+  if (raw === undefined) {
+    await ctx.sendReject(message, '1', 'Required tag missing', Tag.NewSeqNo);
+    return;
+  }
+  if (!Number.isSafeInteger(newSeqNo) || newSeqNo < ctx.nextTargetMsgSeqNum) {
+    // QuickFIX's answer, without RefTagID; the log says what was wrong.
+    ctx.log.onEvent(`SequenceReset to NewSeqNo ${raw} below the expected ${ctx.nextTargetMsgSeqNum} rejected`);
+    await ctx.sendReject(message, '5', 'Value is incorrect (out of range) for this tag');
+    await ctx.auditInbound(message);
+    return;
+  }
+  if (newSeqNo === ctx.nextTargetMsgSeqNum) ctx.log.onEvent(`SequenceReset to the expected ${newSeqNo} (no change)`);
+  else ctx.log.onEvent(`SequenceReset: next expected MsgSeqNum ${ctx.nextTargetMsgSeqNum} -> ${newSeqNo}`);
+  await ctx.consumeInbound(message, newSeqNo);
+}
+
+/** A Logon with ResetSeqNumFlag=Y while logged on: both sides start again at 1. */
+export async function handleResetLogon(ctx: SessionContext, message: InboundMessage): Promise<boolean> {
+  const verdict = await verifyHeader(ctx, message);
+  if (verdict !== 'process') return verdict !== 'disconnected';
+  const seq = msgSeqNum(message)!;
+  if (seq !== 1) {
+    await ctx.logoutAndDrop(`MsgSeqNum must be 1 on a Logon with ResetSeqNumFlag=Y, received ${seq}`);
+    return false;
+  }
+  if (ctx.resetSentInLogon && ctx.logoutSentAt === undefined && ctx.nextTargetMsgSeqNum === 1) {
+    // The answer to our own reset Logon (initiator side of a mid-session reset).
+    await ctx.consumeInbound(message, 2);
+    ctx.resetSentInLogon = false;
+    return true;
+  }
+  await ctx.resetStore('peer Logon with ResetSeqNumFlag=Y');
+  ctx.resetSentInLogon = true;
+  await ctx.sendLogon();
+  ctx.resetSentInLogon = false;
+  await ctx.consumeInbound(message, 2);
+  return true;
+}
+
+/** The TestReqID of our TestRequests (QuickFIX's: any message from the peer answers it anyway). */
+export const TEST_REQ_ID = 'TEST';

@@ -1,7 +1,9 @@
-import { Tag } from '../dictionary/tags.generated';
+import { MsgType, Tag } from '../dictionary/tags.generated';
+import { RejectLogon } from './application';
+import { msgSeqNum } from './inbound';
 import type { InboundMessage } from './message';
-import type { Session } from './session';
-import type { SessionState, StateName } from './session-state';
+import { errorText } from './outbound';
+import type { SessionContext, SessionState, StateName } from './session-state';
 
 /**
  * Connected, not yet logged on. Acceptor: the first message must be the peer's Logon (already
@@ -10,83 +12,154 @@ import type { SessionState, StateName } from './session-state';
 export const logonState: SessionState = {
   name: 'logon',
 
-  async onConnect(s: Session): Promise<StateName> {
-    throw new Error(`${s.key}: connect while a connection is already logging on`);
+  async onConnect(ctx: SessionContext): Promise<StateName> {
+    throw new Error(`${ctx.key}: connect while a connection is already logging on`);
   },
 
-  async onMessage(s: Session, message: InboundMessage): Promise<StateName> {
-    if (message.msgType === '5') {
+  async onMessage(ctx: SessionContext, message: InboundMessage): Promise<StateName> {
+    if (message.msgType === MsgType.Logout) {
       const text = message.get(Tag.Text);
-      await s.auditInbound(message);
-      await s.dropConnection(text ? `Logout before logon completed: ${text}` : 'Logout before logon completed');
+      await ctx.auditInbound(message);
+      await ctx.dropConnection(text ? `Logout before logon completed: ${text}` : 'Logout before logon completed');
       return 'disconnected';
     }
-    if (message.msgType !== 'A') {
-      await s.auditInbound(message);
-      if (s.settings.role === 'initiator') await s.logoutAndDrop(`First message was not a Logon (35=${message.msgType})`);
-      else await s.dropConnection(`first message was not a Logon (35=${message.msgType})`);
+    if (message.msgType !== MsgType.Logon) {
+      await ctx.auditInbound(message);
+      if (ctx.settings.role === 'initiator') await ctx.logoutAndDrop(`First message was not a Logon (35=${message.msgType})`);
+      else await ctx.dropConnection(`first message was not a Logon (35=${message.msgType})`);
       return 'disconnected';
     }
     // An invalid Logon (header, format, dictionary) ends the connection with nothing sent, as QuickFIX
     // does. A valid one refused (the application's RejectLogon, a MsgSeqNum too low) gets a Logout
     // with the reason. Neither changes a sequence number: nothing of this Logon was processed.
-    const headerProblem = s.logonHeaderProblem(message);
-    if (headerProblem !== undefined) return s.dropInvalidLogon(message, headerProblem);
-    if (s.settings.validate) {
-      const issue = s.codec.validate(message);
-      if (issue) return s.dropInvalidLogon(message, `${issue.text}${issue.refTagID !== undefined ? ` (${issue.refTagID})` : ''}`);
+    const headerProblem = logonHeaderProblem(ctx, message);
+    if (headerProblem !== undefined) return dropInvalidLogon(ctx, message, headerProblem);
+    if (ctx.settings.validate) {
+      const issue = ctx.codec.validate(message);
+      if (issue) return dropInvalidLogon(ctx, message, `${issue.text}${issue.refTagID !== undefined ? ` (${issue.refTagID})` : ''}`);
     }
     const heartBtInt = message.get(Tag.HeartBtInt);
-    if (heartBtInt === undefined || !/^\d{1,6}$/.test(heartBtInt)) return s.dropInvalidLogon(message, 'HeartBtInt (108) missing or not a whole number of seconds');
-    const refused = await s.admitLogon(message);
-    if (refused !== undefined) return s.refuseLogon(message, refused);
+    if (heartBtInt === undefined || !/^\d{1,6}$/.test(heartBtInt)) return dropInvalidLogon(ctx, message, 'HeartBtInt (108) missing or not a whole number of seconds');
+    const refused = await admitLogon(ctx, message);
+    if (refused !== undefined) return refuseLogon(ctx, message, refused);
 
     const peerReset = message.get(Tag.ResetSeqNumFlag) === 'Y';
-    if (s.settings.role === 'acceptor') {
+    if (ctx.settings.role === 'acceptor') {
       if (peerReset) {
-        await s.resetStore('peer Logon with ResetSeqNumFlag=Y');
-        s.resetSentInLogon = true;
-      } else if (s.settings.resetOnLogon) {
-        await s.resetStore('reset on logon');
-      } else if (s.isScheduledResetDue()) {
-        await s.resetStore(`scheduled ${s.settings.resetFrequency} reset`);
+        await ctx.resetStore('peer Logon with ResetSeqNumFlag=Y');
+        ctx.resetSentInLogon = true;
+      } else if (ctx.settings.resetOnLogon) {
+        await ctx.resetStore('reset on logon');
+      } else if (ctx.isScheduledResetDue()) {
+        await ctx.resetStore(`scheduled ${ctx.settings.resetFrequency} reset`);
       }
-      const seqCheck = await s.checkLogonSeq(message);
+      const seqCheck = await checkLogonSeq(ctx, message);
       if (seqCheck === 'disconnected') return 'disconnected';
       // The client's HeartBtInt governs the session and is echoed back.
-      s.heartBtIntSec = Number(heartBtInt);
-      s.startTicking();
-      await s.sendLogon();
-      s.resetSentInLogon = false;
-      return s.completeLogon(message, seqCheck);
+      ctx.heartBtIntSec = Number(heartBtInt);
+      ctx.startTicking();
+      await ctx.sendLogon();
+      ctx.resetSentInLogon = false;
+      return completeLogon(ctx, message, seqCheck);
     }
 
-    if (s.resetSentInLogon && !peerReset) s.log.onEvent('peer answered our ResetSeqNumFlag=Y Logon without the flag');
-    s.resetSentInLogon = false;
-    const seqCheck = await s.checkLogonSeq(message);
+    if (ctx.resetSentInLogon && !peerReset) ctx.log.onEvent('peer answered our ResetSeqNumFlag=Y Logon without the flag');
+    ctx.resetSentInLogon = false;
+    const seqCheck = await checkLogonSeq(ctx, message);
     if (seqCheck === 'disconnected') return 'disconnected';
-    return s.completeLogon(message, seqCheck);
+    return completeLogon(ctx, message, seqCheck);
   },
 
   async onGarbled(): Promise<StateName> {
     return 'logon';
   },
 
-  async onTick(s: Session): Promise<StateName> {
-    if (s.clock.now() - s.connectedAt >= s.settings.logonTimeoutMs) {
-      await s.dropConnection(`no Logon within ${s.settings.logonTimeoutMs} ms`);
+  async onTick(ctx: SessionContext): Promise<StateName> {
+    if (ctx.now() - ctx.connectedAt >= ctx.settings.logonTimeoutMs) {
+      await ctx.dropConnection(`no Logon within ${ctx.settings.logonTimeoutMs} ms`);
       return 'disconnected';
     }
     return 'logon';
   },
 
-  async onDisconnect(s: Session, reason: string): Promise<StateName> {
-    await s.dropConnection(reason);
+  async onDisconnect(ctx: SessionContext, reason: string): Promise<StateName> {
+    await ctx.dropConnection(reason);
     return 'disconnected';
   },
 
-  async onOperatorLogout(s: Session, reason: string): Promise<StateName> {
-    await s.dropConnection(reason);
+  async onOperatorLogout(ctx: SessionContext, reason: string): Promise<StateName> {
+    await ctx.dropConnection(reason);
     return 'disconnected';
   },
 };
+
+/** The header check a Logon fails, for the log; undefined when it passes. */
+export function logonHeaderProblem(ctx: SessionContext, message: InboundMessage): string | undefined {
+  const problem = ctx.inbound.headerProblem(message, true);
+  if (!problem) return undefined;
+  return problem.logout?.why ?? problem.reject![1] + (problem.reject![2] !== undefined ? ` (${problem.reject![2]})` : '');
+}
+
+/**
+ * An invalid Logon (a header, format or dictionary problem): the connection is closed with nothing
+ * sent, as QuickFIX does, and no number changes; the Logon is kept in the audit.
+ */
+export async function dropInvalidLogon(ctx: SessionContext, logon: InboundMessage, why: string): Promise<'disconnected'> {
+  await ctx.auditInbound(logon);
+  await ctx.dropConnection(`invalid Logon: ${why}`);
+  return 'disconnected';
+}
+
+/**
+ * Refuses a Logon: a Logout with the reason, then close, and no sequence number changes. The Logout
+ * reuses our next number without taking it and the Logon's number is not consumed (both are kept
+ * in the audit only), so the next logon starts from exactly the numbers the store had before.
+ */
+export async function refuseLogon(ctx: SessionContext, logon: InboundMessage, text: string): Promise<'disconnected'> {
+  await ctx.auditInbound(logon);
+  await ctx.sendRefusalLogout(text);
+  await ctx.dropConnection(`logon refused: ${text}`);
+  return 'disconnected';
+}
+
+/** The sequence-number check for a Logon (or its answer); too low ends the connection. */
+export async function checkLogonSeq(ctx: SessionContext, message: InboundMessage): Promise<'ok' | 'tooHigh' | 'disconnected'> {
+  const seq = msgSeqNum(message);
+  if (seq === undefined) return dropInvalidLogon(ctx, message, 'MsgSeqNum (34) missing or invalid');
+  // A refusal like any other: neither side's number moves.
+  if (seq < ctx.nextTargetMsgSeqNum) return refuseLogon(ctx, message, `MsgSeqNum too low, expecting ${ctx.nextTargetMsgSeqNum} but received ${seq}`);
+  return seq > ctx.nextTargetMsgSeqNum ? 'tooHigh' : 'ok';
+}
+
+/** Completes a logon whose numbers checked out; returns the state to enter. */
+export async function completeLogon(ctx: SessionContext, message: InboundMessage, seqCheck: 'ok' | 'tooHigh'): Promise<StateName> {
+  const seq = msgSeqNum(message)!;
+  ctx.markLoggedOn();
+  ctx.log.onEvent(`logged on (HeartBtInt ${ctx.heartBtIntSec}s, next sender ${ctx.nextSenderMsgSeqNum}, next target ${ctx.nextTargetMsgSeqNum})`);
+  let next: StateName = 'inSession';
+  if (seqCheck === 'ok') await ctx.consumeInbound(message, seq + 1);
+  else {
+    // The Logon itself stays unconsumed: the peer's resend will gap-fill it.
+    await ctx.auditInbound(message);
+    ctx.inbound.extendGap(seq);
+    await ctx.sendResendRequest(ctx.nextTargetMsgSeqNum);
+    next = 'resend';
+  }
+  try {
+    await ctx.onLogon();
+  } catch (err) {
+    ctx.log.onEvent(`onLogon failed: ${errorText(err)}`);
+  }
+  return next;
+}
+
+/** fromAdmin for a Logon; RejectLogon refuses it. */
+export async function admitLogon(ctx: SessionContext, message: InboundMessage): Promise<string | undefined> {
+  try {
+    await ctx.fromAdmin(message);
+    return undefined;
+  } catch (err) {
+    if (err instanceof RejectLogon) return err.text;
+    throw err;
+  }
+}

@@ -1,33 +1,35 @@
+import { Tag } from '../dictionary/tags.generated';
+import { handleLoggedOn } from './in-session';
+import { msgSeqNum } from './inbound';
 import type { InboundMessage } from './message';
-import type { Session } from './session';
-import type { SessionState, StateName } from './session-state';
+import type { SessionContext, SessionState, StateName } from './session-state';
 
 /** Our Logout is out: keep processing what arrives until the peer's Logout, or give up after the timeout. */
 export const logoutState: SessionState = {
   name: 'logout',
 
-  async onConnect(s: Session): Promise<StateName> {
-    throw new Error(`${s.key}: connect while logging out`);
+  async onConnect(ctx: SessionContext): Promise<StateName> {
+    throw new Error(`${ctx.key}: connect while logging out`);
   },
 
-  async onMessage(s: Session, message: InboundMessage): Promise<StateName> {
-    return (await s.handleLoggedOn(message)) ? 'logout' : 'disconnected';
+  async onMessage(ctx: SessionContext, message: InboundMessage): Promise<StateName> {
+    return (await handleLoggedOn(ctx, message)) ? 'logout' : 'disconnected';
   },
 
   async onGarbled(): Promise<StateName> {
     return 'logout';
   },
 
-  async onTick(s: Session): Promise<StateName> {
-    if (s.logoutSentAt !== undefined && s.clock.now() - s.logoutSentAt >= s.settings.logoutTimeoutMs) {
-      await s.dropConnection(`no Logout answer within ${s.settings.logoutTimeoutMs} ms`);
+  async onTick(ctx: SessionContext): Promise<StateName> {
+    if (ctx.logoutSentAt !== undefined && ctx.now() - ctx.logoutSentAt >= ctx.settings.logoutTimeoutMs) {
+      await ctx.dropConnection(`no Logout answer within ${ctx.settings.logoutTimeoutMs} ms`);
       return 'disconnected';
     }
     return 'logout';
   },
 
-  async onDisconnect(s: Session, reason: string): Promise<StateName> {
-    await s.dropConnection(reason);
+  async onDisconnect(ctx: SessionContext, reason: string): Promise<StateName> {
+    await ctx.dropConnection(reason);
     return 'disconnected';
   },
 
@@ -35,3 +37,14 @@ export const logoutState: SessionState = {
     return 'logout';
   },
 };
+
+/** The peer's Logout while logged on: answer (unless we asked) and close. */
+export async function handleLogout(ctx: SessionContext, message: InboundMessage): Promise<boolean> {
+  const seq = msgSeqNum(message)!;
+  if (seq === ctx.nextTargetMsgSeqNum) await ctx.consumeInbound(message, seq + 1);
+  else await ctx.auditInbound(message);
+  const text = message.get(Tag.Text);
+  if (ctx.logoutSentAt === undefined) await ctx.sendLogout();
+  await ctx.dropConnection(text ? `peer logged out: ${text}` : 'peer logged out');
+  return false;
+}

@@ -1,4 +1,5 @@
 import type { FixMessage } from '../codec/message';
+import { MsgType } from '../dictionary/tags.generated';
 
 /**
  * The session's view of FIX messages. Parsing, encoding and validation are the codec's; these types are
@@ -12,7 +13,15 @@ import type { FixMessage } from '../codec/message';
 export type InboundMessage = FixMessage;
 
 /** Admin (session-level) message types: never resent (replaced by SequenceReset-GapFill), never pipelined. */
-export const ADMIN_MSG_TYPES: ReadonlySet<string> = new Set(['0', '1', '2', '3', '4', '5', 'A']);
+export const ADMIN_MSG_TYPES: ReadonlySet<string> = new Set<string>([
+  MsgType.Heartbeat,
+  MsgType.TestRequest,
+  MsgType.ResendRequest,
+  MsgType.Reject,
+  MsgType.SequenceReset,
+  MsgType.Logout,
+  MsgType.Logon,
+]);
 
 /** An outbound message before the session adds its header (8, 9, 35, 49, 56, 34, 52) and trailer. */
 export interface OutgoingMessage {

@@ -38,7 +38,7 @@ export interface SessionSettings {
   readonly maxResendRequestsPerMinute: number;
   /** Inbound messages held back behind a gap; past this the session disconnects. */
   readonly maxQueuedMessages: number;
-  /** How often timer ticks are queued. */
+  /** How often timer ticks are queued at most: a short HeartBtInt ticks every twentieth of it instead. */
   readonly tickIntervalMs: number;
   /** Send application messages while logged out: persist for later resend ('persist') or throw ('reject'). */
   readonly whenNotLoggedOn: 'persist' | 'reject';

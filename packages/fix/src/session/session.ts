@@ -1,18 +1,20 @@
-import { Tag } from '../dictionary/tags.generated';
-import type { MessageStore, StoredMessage } from '../store/message-store';
-import { BusinessRejectError, DoNotSend, RejectLogon, SessionRejectError, type Application, type AppReceipt } from './application';
+import { MsgType, Tag } from '../dictionary/tags.generated';
+import type { MessageStore } from '../store/message-store';
+import { BusinessRejectError, SessionRejectError, type Application, type AppReceipt } from './application';
 import type { Clock, TimerHandle, Timers } from './clock';
-import { formatUtcTimestamp, parseUtcTimestamp } from '../codec/values';
+import { formatUtcTimestamp } from '../codec/values';
 import type { SessionLog } from './log';
-import { ADMIN_MSG_TYPES, getField, outgoing, type InboundMessage, type OutgoingMessage, type SessionCodec } from './message';
+import { ADMIN_MSG_TYPES, outgoing, type InboundMessage, type OutgoingMessage, type SessionCodec } from './message';
 import { isResetDue, isWithinSchedule } from './schedule';
 import type { SessionSettings } from './session-settings';
 import { sessionIdToString, type SessionID } from './session-id';
-import type { EventKind, SessionEvent, SessionState, StateName } from './session-state';
+import type { EventKind, SessionContext, SessionEvent, SessionState, StateName } from './session-state';
 import { IllegalTransitionError, isAllowedTransition } from './transitions';
+import { Inbound, msgSeqNum } from './inbound';
+import { errorText, Outbound, type QueuedSend, type SendReservation, type SessionTransport } from './outbound';
 import { disconnectedState } from './disconnected-state';
 import { logonState } from './logon-state';
-import { inSessionState } from './in-session';
+import { inSessionState, TEST_REQ_ID } from './in-session';
 import { resendState } from './resend-state';
 import { logoutState } from './logout-state';
 
@@ -25,15 +27,7 @@ const STATES: Record<StateName, SessionState> = {
 };
 
 export { ADMIN_MSG_TYPES };
-
-/** The byte channel a session writes to; FixConnection implements it. */
-export interface SessionTransport {
-  readonly remoteAddress: string;
-  /** Queues bytes. Undefined when it can take more at once, else a promise that resolves once it can. */
-  write(bytes: Buffer): Promise<void> | undefined;
-  /** Flushes, then closes. */
-  end(reason: string): void;
-}
+export type { SendReservation, SessionTransport } from './outbound';
 
 export interface SessionDeps {
   readonly id: SessionID;
@@ -59,76 +53,13 @@ export interface SessionStatus {
   readonly queuedInbound: number;
 }
 
-/** Outcome of the checks every logged-on inbound message goes through. */
-type Verdict = 'process' | 'done' | 'disconnected';
-
-/**
- * A failed header check: the Reject to send (reason, text, RefTagID when one tag is at fault), and when
- * the connection ends, why (for the log) and the Logout's Text (QuickFIX sends one only for some causes).
- */
-interface HeaderProblem {
-  readonly reject?: readonly [reason: string, text: string, refTagID?: number];
-  readonly logout?: { readonly why: string; readonly text: string | undefined };
-}
-
-/**
- * An inbound message whose number is not persisted yet because an earlier one is still with the
- * application (settings.pipelineApplication). Messages the session finished itself wait here too,
- * already settled, so numbers are always persisted in order.
- */
-interface Unconsumed {
-  readonly message: InboundMessage;
-  /** The next expected inbound number once this message counts as processed. */
-  readonly next: number;
-  /** Already in the audit (it waited behind a gap): only the number is left to persist. */
-  readonly audited: boolean;
-  settled: boolean;
-  /** fromApp threw: the answer (Reject, BusinessMessageReject) goes out before the number is persisted. */
-  failure: { readonly error: unknown } | undefined;
-  /** What fromApp reported for the message's audit record. */
-  receipt?: AppReceipt | undefined;
-  readonly whenSettled: Promise<void>;
-}
-
-/** A number taken by Session.reserveSend: the caller persists `record` in its own commit, then settles. */
-export interface SendReservation {
-  readonly msgSeqNum: number;
-  /** The message as the store keeps it (raw bytes, numbers, ClOrdID and OrderID for the audit). */
-  readonly record: StoredMessage;
-  /** The store's creation time when the number was taken: a reset since then makes the number void. */
-  readonly storeCreationTime: Date;
-  /**
-   * The caller's commit holding `record` succeeded: write the bytes. Resolves true once written, false
-   * when the connection was gone by then (the message waits in the store for a resend).
-   */
-  committed(): Promise<boolean>;
-  /** The caller's commit failed: nothing holds this number, so the connection is dropped. */
-  failed(err: unknown): void;
-}
-
-/** An application message waiting to be sent with others queued back to back. */
-interface QueuedSend {
-  readonly message: OutgoingMessage;
-  readonly resolve: (seq: number) => void;
-  readonly reject: (err: unknown) => void;
-}
-
 const SETTLED = Promise.resolve();
-const ignore = (): void => {};
-
-/** An outbound message as encoded: the bytes for the socket and the same as text for the store and log. */
-interface Encoded {
-  readonly bytes: Buffer;
-  /** One character per byte (latin1), as StoredMessage.raw. */
-  readonly raw: string;
-}
-
 /**
  * One FIX session: the context the state objects act on. All events (inbound messages, timer ticks,
  * disconnects, operator and application calls) pass through one serial queue, so a session never
  * handles two things at once and its store writes land in order.
  */
-export class Session {
+export class Session implements SessionContext {
   readonly id: SessionID;
   readonly key: string;
   settings: SessionSettings;
@@ -138,13 +69,12 @@ export class Session {
   readonly clock: Clock;
   readonly codec: SessionCodec;
   private readonly timers: Timers;
-  /** The header fields every outbound message carries as they are (shared, never changed). */
-  private readonly senderField: readonly [number, string];
-  private readonly targetField: readonly [number, string];
+  /** The outbound pipeline: numbers, persisting, the wire. */
+  private readonly out: Outbound;
+  /** Inbound sequencing: expected numbers, header checks, the gap queue, pipelining, resend answers. */
+  readonly inbound: Inbound;
 
   state: SessionState = disconnectedState;
-  nextSenderMsgSeqNum = 1;
-  nextTargetMsgSeqNum = 1;
   creationTime = new Date(0);
   heartBtIntSec: number;
 
@@ -156,16 +86,9 @@ export class Session {
   /** Our Logon carried 141=Y: the answer must too, and its numbers start at 1. */
   resetSentInLogon = false;
   connectedAt = 0;
-  lastSentAt = 0;
   lastReceivedAt = 0;
   testRequestSentAt: number | undefined;
   logoutSentAt: number | undefined;
-
-  /** Inbound messages that arrived ahead of a gap, by MsgSeqNum. */
-  readonly queued = new Map<number, { message: InboundMessage; resendAnswered: boolean }>();
-  /** While in resend: the highest MsgSeqNum seen, which the gap fill must reach. */
-  resendTarget = 0;
-  private resendRequestTimes: number[] = [];
 
   private tail: Promise<void> = Promise.resolve();
   /**
@@ -176,32 +99,12 @@ export class Session {
   private tick: TimerHandle | undefined;
   private closed = false;
 
-  /** Pipelining: inbound messages handed on whose numbers are not persisted yet, in MsgSeqNum order. */
-  private readonly unconsumed: Unconsumed[] = [];
-  private completionQueued = false;
-  /** completeSettled is answering a failure: numbers behind it must wait for it. */
-  private completing = false;
-  /** Pipelining: the store writes persisting finished messages' numbers (never rejects). */
-  private consumeWrites: Promise<void> = SETTLED;
-  private consumeWritesPending = 0;
-  private consumeFailure: { readonly error: unknown } | undefined;
   /** Sends queued since the last other event: they go out as one batch (one store round). */
   private openSendBatch: QueuedSend[] | undefined;
   /** Send batches waiting in the event queue, oldest first (a send during a callback starts them first). */
   private readonly queuedSendBatches: QueuedSend[][] = [];
-  /**
-   * Socket writes in MsgSeqNum order: each waits for its own store write and, while wirePending says
-   * one is still on its way, for the write before it (the last one queued; it may reject).
-   */
-  private wireLast: Promise<boolean> | undefined;
-  private wirePending = 0;
-  /** A store write of an outbound message failed: nothing more is written on this connection. */
-  private wireBroken = false;
-
   private constructor(deps: SessionDeps) {
     this.id = deps.id;
-    this.senderField = [Tag.SenderCompID, deps.id.senderCompID];
-    this.targetField = [Tag.TargetCompID, deps.id.targetCompID];
     this.key = sessionIdToString(deps.id);
     this.settings = deps.settings;
     this.store = deps.store;
@@ -211,6 +114,38 @@ export class Session {
     this.timers = deps.timers;
     this.codec = deps.codec;
     this.heartBtIntSec = deps.settings.heartBtIntSec;
+    this.out = new Outbound(deps, {
+      transport: () => this.transport,
+      loggedOn: () => this.loggedOn,
+      queueDisconnect: (reason) => {
+        this.enqueue(() => this.dispatch({ kind: 'disconnect', reason })).catch(() => {});
+      },
+      disconnectNow: (reason) => this.dispatch({ kind: 'disconnect', reason }),
+    });
+    this.inbound = new Inbound(
+      { ...deps, out: this.out },
+      {
+        settings: () => this.settings,
+        connected: () => this.transport !== undefined,
+        answerAppFailure: (message, err) => this.answerAppFailure(message, err),
+        sendReject: (ref, reason, text, refTagID) => this.sendReject(ref, reason, text, refTagID),
+        logoutAndDrop: (text) => this.logoutAndDrop(text),
+        queueTask: (task) => this.enqueue(task, true),
+        queueDisconnect: (reason) => {
+          this.enqueue(() => this.dispatch({ kind: 'disconnect', reason })).catch(() => {});
+        },
+      },
+    );
+  }
+
+  /** The MsgSeqNum expected next from the peer. */
+  get nextTargetMsgSeqNum(): number {
+    return this.inbound.nextTargetMsgSeqNum;
+  }
+
+  /** The MsgSeqNum our next message will take. */
+  get nextSenderMsgSeqNum(): number {
+    return this.out.nextSenderMsgSeqNum;
   }
 
   static async create(deps: SessionDeps): Promise<Session> {
@@ -230,15 +165,13 @@ export class Session {
       this.transport = transport;
       this.connectedAt = this.clock.now();
       this.lastReceivedAt = this.connectedAt;
-      this.lastSentAt = this.connectedAt;
+      this.out.connected(this.connectedAt);
       this.loggedOn = false;
       this.logonSent = false;
       this.resetSentInLogon = false;
       this.logoutSentAt = undefined;
       this.testRequestSentAt = undefined;
-      this.queued.clear();
-      this.resendTarget = 0;
-      this.wireBroken = false;
+      this.inbound.clearGap();
       this.startTicking();
       await this.dispatch({ kind: 'connect' });
     });
@@ -246,7 +179,7 @@ export class Session {
 
   /** A message arrived on `transport` (dropped when that connection is no longer this session's). */
   receive(transport: SessionTransport, message: InboundMessage): Promise<void> {
-    this.arrivals.set(message, this.clock.now());
+    this.inbound.arrived(message, this.clock.now());
     return this.enqueue(() => (this.transport === transport ? this.dispatch({ kind: 'message', message }) : SETTLED));
   }
 
@@ -363,7 +296,7 @@ export class Session {
     return this.enqueue(async () => {
       await this.settlePipeline();
       await this.store.setNextSenderMsgSeqNum(next);
-      this.nextSenderMsgSeqNum = next;
+      this.out.setNextSenderMsgSeqNum(next);
       this.log.onEvent(`operator set next sender MsgSeqNum to ${next}`);
     });
   }
@@ -372,7 +305,7 @@ export class Session {
     return this.enqueue(async () => {
       await this.settlePipeline();
       await this.store.setNextTargetMsgSeqNum(next);
-      this.nextTargetMsgSeqNum = next;
+      this.inbound.setNextTargetMsgSeqNum(next);
       this.log.onEvent(`operator set next target MsgSeqNum to ${next}`);
     });
   }
@@ -396,7 +329,7 @@ export class Session {
       nextSenderMsgSeqNum: this.nextSenderMsgSeqNum,
       nextTargetMsgSeqNum: this.nextTargetMsgSeqNum,
       heartBtIntSec: this.heartBtIntSec,
-      queuedInbound: this.queued.size,
+      queuedInbound: this.inbound.queuedCount,
     };
   }
 
@@ -485,14 +418,15 @@ export class Session {
   }
 
   /**
-   * Ticks drive heartbeats and liveness checks. A tick of a twentieth of HeartBtInt (at most the
-   * configured interval) keeps a heartbeat within 5 % of HeartBtInt on short heartbeat intervals.
+   * Ticks drive heartbeats, liveness checks and the logon and logout timeouts. The interval is
+   * settings.tickIntervalMs, or a twentieth of HeartBtInt when that is shorter (never under 25 ms),
+   * so a heartbeat goes out within 5 % of HeartBtInt on short heartbeat intervals.
    */
   startTicking(): void {
     this.stopTicking();
     const interval = this.heartBtIntSec > 0 ? Math.min(this.settings.tickIntervalMs, Math.max(25, this.heartBtIntSec * 50)) : this.settings.tickIntervalMs;
     this.tick = this.timers.every(interval, () => {
-      // Ticks are only worth queueing when nothing is pending; a backlog already keeps the session busy.
+      // Every tick is queued like any other event: it runs after whatever is already queued.
       void this.enqueue(() => this.dispatch({ kind: 'tick' })).catch(() => {});
     });
   }
@@ -505,127 +439,21 @@ export class Session {
   // ---------------------------------------------------------------------------------------------
   // Sending
 
-  private header(seq: number, extra: ReadonlyArray<readonly [number, string]>, sendingTime: string): Array<readonly [number, string]> {
-    // By tag number, the order they go out in, so the codec has nothing to sort unless extras come along.
-    const header: Array<readonly [number, string]> = [[Tag.MsgSeqNum, String(seq)], this.senderField, [Tag.SendingTime, sendingTime], this.targetField];
-    for (let i = 0; i < extra.length; i++) header.push(extra[i]!);
-    return header;
+  sendAdmin(message: OutgoingMessage): Promise<number> {
+    return this.out.sendAdmin(message);
+  }
+
+  sendApp(message: OutgoingMessage): Promise<number> {
+    return this.out.sendApp(message);
   }
 
   /**
-   * The message encoded under the next MsgSeqNum, which is not taken yet: the caller takes it
-   * (nextSenderMsgSeqNum = seq + 1) only once encoding succeeded, so a message that cannot be
-   * encoded uses up no number.
-   */
-  private encodeNext(message: OutgoingMessage): { seq: number; sendingTime: string; encoded: Encoded } {
-    const seq = this.nextSenderMsgSeqNum;
-    const sendingTime = formatUtcTimestamp(this.clock.now());
-    return { seq, sendingTime, encoded: this.encode(message, seq, sendingTime) };
-  }
-
-  /** The codec's bytes (a buffer it never writes again) go to the socket as they are. */
-  private encode(message: OutgoingMessage, seq: number, sendingTime: string, bodyOrder: 'quickfix' | 'asGiven' = 'quickfix'): Encoded {
-    const bytes = this.codec.encode(this.id.beginString, message.msgType, this.header(seq, message.header, sendingTime), message.body, bodyOrder);
-    return { bytes, raw: bytes.toString('latin1') };
-  }
-
-  private record(message: OutgoingMessage, seq: number, sendingTime: string, raw: string): StoredMessage {
-    return {
-      direction: 'TX',
-      msgSeqNum: seq,
-      msgType: message.msgType,
-      senderCompID: this.id.senderCompID,
-      targetCompID: this.id.targetCompID,
-      sendingTime,
-      clOrdID: getField(message.body, Tag.ClOrdID),
-      brokerOrderID: getField(message.body, Tag.OrderID),
-      raw,
-    };
-  }
-
-  /**
-   * Persists (message and next sender number, atomically), then writes. The order is the crash-safety
-   * guarantee. The number is taken before the store write, so sends running side by side (replies an
-   * application fires together from inside an event) get distinct numbers; the store keeps writes in
-   * issue order, so they are written in number order too.
-   */
-  private async persistAndSend(message: OutgoingMessage): Promise<number> {
-    const seq = this.nextSenderMsgSeqNum;
-    this.nextSenderMsgSeqNum = seq + 1;
-    const sendingTime = formatUtcTimestamp(this.clock.now());
-    let written: Promise<boolean>;
-    try {
-      const encoded = this.encode(message, seq, sendingTime);
-      written = this.queueWrite(this.store.saveOutbound(this.record(message, seq, sendingTime, encoded.raw)), encoded, ADMIN_MSG_TYPES.has(message.msgType));
-      await written;
-    } catch (err) {
-      // Nothing went out under this number: it is free again unless a later send took the next one.
-      if (this.nextSenderMsgSeqNum === seq + 1) this.nextSenderMsgSeqNum = seq;
-      throw err;
-    }
-    return seq;
-  }
-
-  /**
-   * Writes the message once `stored` resolved and every earlier message was written: the store keeps
-   * writes in issue order, so bytes leave in MsgSeqNum order. Only to the connection that was current
-   * when the message was sent, and app messages only while logged on (else they wait in the store for
-   * a resend). Rejects, writing nothing, when the store write failed.
-   */
-  private queueWrite(stored: Promise<void>, encoded: Encoded, admin: boolean): Promise<boolean> {
-    // With nothing else on its way to the wire, only this message's own store write is waited for.
-    const before = this.wirePending > 0 ? this.wireLast : undefined;
-    this.wirePending += 1;
-    const written = this.writeWhenStored(before, stored, this.transport, encoded, admin);
-    this.wireLast = written;
-    return written;
-  }
-
-  private async writeWhenStored(before: Promise<boolean> | undefined, stored: Promise<void>, transport: SessionTransport | undefined, encoded: Encoded, admin: boolean): Promise<boolean> {
-    try {
-      if (before) await before.then(ignore, ignore);
-      await stored;
-      if (!this.wireBroken && transport && this.transport === transport && (admin || this.loggedOn)) {
-        const taken = this.write(encoded);
-        if (taken) await taken;
-        return true;
-      }
-      return false;
-    } finally {
-      this.wirePending -= 1;
-    }
-  }
-
-  /** Resolves once every message handed to the wire chain was written (or dropped). */
-  private async wireSettled(): Promise<void> {
-    while (this.wirePending > 0) await this.wireLast?.then(ignore, ignore);
-  }
-
-  /** Hands the bytes to the socket; undefined when it can take more at once (see SessionTransport.write). */
-  private write(encoded: Encoded): Promise<void> | undefined {
-    if (!this.transport) return undefined;
-    this.lastSentAt = this.clock.now();
-    this.log.onOutgoing(encoded.raw);
-    return this.transport.write(encoded.bytes);
-  }
-
-  async sendAdmin(message: OutgoingMessage): Promise<number> {
-    this.app.toAdmin?.(message, this.id);
-    return this.persistAndSend(message);
-  }
-
-  /**
-   * Sends queued back to back (see send): each persisted before it is written, all store writes issued
-   * together. A failed store write fails that message, stops the writing and drops the connection
-   * (the peer resynchronises from the durable numbers at the next logon); the messages that were
-   * persisted count as sent, as they would be while logged out.
+   * Sends queued back to back (see send), through the outbound pipeline. One message without
+   * settings.pipelineSends goes the one-at-a-time way (a failed store write fails only that send).
    */
   private async sendBatch(batch: QueuedSend[]): Promise<void> {
-    if (this.settings.pipelineSends) {
-      this.sendBehind(batch);
-      return;
-    }
-    if (batch.length === 1) {
+    const pipelined = this.settings.pipelineSends;
+    if (!pipelined && batch.length === 1) {
       const q = batch[0]!;
       try {
         q.resolve(await this.sendOne(q.message));
@@ -638,80 +466,7 @@ export class Session {
       for (const q of batch) q.reject(new Error(`${this.key} is not logged on`));
       return;
     }
-    const prepared: Array<{ q: QueuedSend; seq: number; encoded: Encoded; stored: Promise<void> }> = [];
-    for (const q of batch) {
-      try {
-        this.app.toApp?.(q.message, this.id, false);
-      } catch (err) {
-        if (err instanceof DoNotSend) q.resolve(0);
-        else q.reject(err);
-        continue;
-      }
-      const { seq, sendingTime, encoded } = this.encodeNext(q.message);
-      const stored = this.store.saveOutbound(this.record(q.message, seq, sendingTime, encoded.raw));
-      stored.catch(() => {});
-      this.nextSenderMsgSeqNum = seq + 1;
-      prepared.push({ q, seq, encoded, stored });
-    }
-    let failure: unknown;
-    let failed = false;
-    for (const p of prepared) {
-      try {
-        await p.stored;
-      } catch (err) {
-        failure ??= err;
-        failed = true;
-        p.q.reject(err);
-        continue;
-      }
-      if (!failed && this.transport && this.loggedOn) await this.write(p.encoded);
-      p.q.resolve(p.seq);
-    }
-    if (failed) {
-      const text = failure instanceof Error ? failure.message : String(failure);
-      this.log.onEvent(`message store failed while sending: ${text}`);
-      await this.dispatch({ kind: 'disconnect', reason: `message store failed: ${text}` });
-    }
-  }
-
-  /**
-   * settings.pipelineSends: numbers taken and store writes issued now, bytes written by the wire chain
-   * as each write commits; the event ends without waiting. A failed store write stops the writing and
-   * drops the connection (the next logon reloads the durable numbers); messages that were persisted
-   * count as sent, as while logged out.
-   */
-  private sendBehind(batch: QueuedSend[]): void {
-    if (!this.loggedOn && this.settings.whenNotLoggedOn === 'reject') {
-      for (const q of batch) q.reject(new Error(`${this.key} is not logged on`));
-      return;
-    }
-    for (const q of batch) {
-      try {
-        this.app.toApp?.(q.message, this.id, false);
-      } catch (err) {
-        if (err instanceof DoNotSend) q.resolve(0);
-        else q.reject(err);
-        continue;
-      }
-      let next: { seq: number; sendingTime: string; encoded: Encoded };
-      try {
-        next = this.encodeNext(q.message);
-      } catch (err) {
-        q.reject(err);
-        continue;
-      }
-      const { seq, sendingTime, encoded } = next;
-      this.nextSenderMsgSeqNum = seq + 1;
-      const stored = this.store.saveOutbound(this.record(q.message, seq, sendingTime, encoded.raw));
-      const failedStore = stored.then(() => false, () => true);
-      this.queueWrite(stored, encoded, false).then(
-        () => q.resolve(seq),
-        (err: unknown) => {
-          q.reject(err);
-          void failedStore.then((storeFailed) => storeFailed && this.outboundStoreFailed(err));
-        },
-      );
-    }
+    await this.out.sendBatch(batch, pipelined);
   }
 
   /**
@@ -730,67 +485,9 @@ export class Session {
    * bytes), so it is safe inside the caller's open transaction.
    */
   reserveSend(message: OutgoingMessage): SendReservation | undefined {
-    if (!this.settings.pipelineSends || this.closed || !this.loggedOn || this.wireBroken || !this.transport) return undefined;
+    if (!this.settings.pipelineSends || this.closed || !this.loggedOn || this.out.broken || !this.transport) return undefined;
     if (this.state.name !== 'inSession' || this.openSendBatch) return undefined;
-    try {
-      this.app.toApp?.(message, this.id, false);
-    } catch {
-      // A veto (DoNotSend) or a failing hook: the usual path gives the caller the usual answer.
-      return undefined;
-    }
-    let next: { seq: number; sendingTime: string; encoded: Encoded };
-    try {
-      next = this.encodeNext(message);
-    } catch {
-      return undefined;
-    }
-    const { seq, sendingTime, encoded } = next;
-    this.nextSenderMsgSeqNum = seq + 1;
-    let resolveStored!: () => void;
-    let rejectStored!: (err: unknown) => void;
-    const stored = new Promise<void>((resolve, reject) => {
-      resolveStored = resolve;
-      rejectStored = reject;
-    });
-    const reservedOn = this.transport;
-    const written = this.queueWrite(stored, encoded, false);
-    written.catch(() => {});
-    let settled = false;
-    return {
-      msgSeqNum: seq,
-      record: this.record(message, seq, sendingTime, encoded.raw),
-      storeCreationTime: this.creationTime,
-      committed: () => {
-        if (settled) return written;
-        settled = true;
-        resolveStored();
-        return written;
-      },
-      failed: (err: unknown) => {
-        if (settled) return;
-        settled = true;
-        rejectStored(err);
-        // Only the connection the number was taken on is affected; a newer one reloaded the numbers.
-        if (this.transport === reservedOn) this.outboundStoreFailed(err);
-      },
-    };
-  }
-
-  private outboundStoreFailed(err: unknown): void {
-    if (this.wireBroken) return;
-    this.wireBroken = true;
-    const text = err instanceof Error ? err.message : String(err);
-    this.log.onEvent(`message store failed while sending: ${text}`);
-    this.enqueue(() => this.dispatch({ kind: 'disconnect', reason: `message store failed: ${text}` })).catch(() => {});
-  }
-
-  sendApp(message: OutgoingMessage): Promise<number> {
-    try {
-      this.app.toApp?.(message, this.id, false);
-    } catch (err) {
-      return err instanceof DoNotSend ? Promise.resolve(0) : Promise.reject(err);
-    }
-    return this.persistAndSend(message);
+    return this.out.reserve(message, this.creationTime);
   }
 
   async sendLogon(): Promise<void> {
@@ -803,27 +500,27 @@ export class Session {
       if (this.settings.username !== undefined) body.push([Tag.Username, this.settings.username]);
       if (this.settings.password !== undefined) body.push([Tag.Password, this.settings.password]);
     }
-    await this.sendAdmin(outgoing('A', body));
+    await this.sendAdmin(outgoing(MsgType.Logon, body));
     this.logonSent = true;
   }
 
   async sendLogout(text?: string): Promise<void> {
-    await this.sendAdmin(outgoing('5', text ? [[Tag.Text, text]] : []));
+    await this.sendAdmin(outgoing(MsgType.Logout, text ? [[Tag.Text, text]] : []));
     this.logoutSentAt = this.clock.now();
   }
 
   async sendHeartbeat(testReqID?: string): Promise<void> {
-    await this.sendAdmin(outgoing('0', testReqID !== undefined ? [[Tag.TestReqID, testReqID]] : []));
+    await this.sendAdmin(outgoing(MsgType.Heartbeat, testReqID !== undefined ? [[Tag.TestReqID, testReqID]] : []));
   }
 
   async sendTestRequest(): Promise<void> {
-    await this.sendAdmin(outgoing('1', [[Tag.TestReqID, TEST_REQ_ID]]));
+    await this.sendAdmin(outgoing(MsgType.TestRequest, [[Tag.TestReqID, TEST_REQ_ID]]));
     this.testRequestSentAt = this.clock.now();
   }
 
   async sendResendRequest(begin: number): Promise<void> {
     // EndSeqNo 0 ("everything after"), as FIX 4.4 recommends: the peer sends what it has in one pass.
-    await this.sendAdmin(outgoing('2', [[Tag.BeginSeqNo, String(begin)], [Tag.EndSeqNo, '0']]));
+    await this.sendAdmin(outgoing(MsgType.ResendRequest, [[Tag.BeginSeqNo, String(begin)], [Tag.EndSeqNo, '0']]));
     this.log.onEvent(`gap detected: sent ResendRequest ${begin}-0`);
   }
 
@@ -833,7 +530,7 @@ export class Session {
     if (ref.msgType) body.push([Tag.RefMsgType, ref.msgType]);
     body.push([Tag.SessionRejectReason, reason], [Tag.Text, text]);
     this.log.onEvent(`Reject ${reason} for MsgSeqNum ${ref.get(Tag.MsgSeqNum)}: ${text}`);
-    await this.sendAdmin(outgoing('3', body, reverseRoute(ref)));
+    await this.sendAdmin(outgoing(MsgType.Reject, body, reverseRoute(ref)));
   }
 
   async sendBusinessReject(ref: InboundMessage, reason: string, text: string, refID?: string): Promise<void> {
@@ -843,7 +540,7 @@ export class Session {
     ];
     if (refID !== undefined) body.push([Tag.BusinessRejectRefID, refID]);
     body.push([Tag.BusinessRejectReason, reason], [Tag.Text, text]);
-    await this.sendApp(outgoing('j', body, reverseRoute(ref)));
+    await this.sendApp(outgoing(MsgType.BusinessMessageReject, body, reverseRoute(ref)));
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -857,8 +554,7 @@ export class Session {
     const wasLoggedOn = this.loggedOn;
     this.loggedOn = false;
     this.logonSent = false;
-    this.queued.clear();
-    this.resendTarget = 0;
+    this.inbound.clearGap();
     this.log.onEvent(`disconnected: ${reason}`);
     transport?.end(reason);
     if (wasLoggedOn) {
@@ -871,46 +567,8 @@ export class Session {
     }
   }
 
-  /**
-   * Refuses a Logon: a Logout with the reason, then close, and no sequence number changes. The Logout
-   * reuses our next number without taking it and the Logon's number is not consumed (both are kept
-   * in the audit only), so the next logon starts from exactly the numbers the store had before.
-   */
-  async refuseLogon(logon: InboundMessage, text: string): Promise<'disconnected'> {
-    await this.auditInbound(logon);
-    await this.wireSettled();
-    const logout = outgoing('5', [[Tag.Text, text]]);
-    try {
-      this.app.toAdmin?.(logout, this.id);
-    } catch (err) {
-      this.log.onEvent(`toAdmin failed for the refusal Logout: ${err instanceof Error ? err.message : String(err)}`);
-    }
-    const seq = this.nextSenderMsgSeqNum;
-    const sendingTime = formatUtcTimestamp(this.clock.now());
-    const encoded = this.encode(logout, seq, sendingTime);
-    await this.store.auditOutbound(this.record(logout, seq, sendingTime, encoded.raw));
-    const taken = this.write(encoded);
-    if (taken) await taken;
-    await this.dropConnection(`logon refused: ${text}`);
-    return 'disconnected';
-  }
 
-  /** The header check a Logon fails, for the log; undefined when it passes. */
-  logonHeaderProblem(message: InboundMessage): string | undefined {
-    const problem = this.headerProblem(message, true);
-    if (!problem) return undefined;
-    return problem.logout?.why ?? problem.reject![1] + (problem.reject![2] !== undefined ? ` (${problem.reject![2]})` : '');
-  }
 
-  /**
-   * An invalid Logon (a header, format or dictionary problem): the connection is closed with nothing
-   * sent, as QuickFIX does, and no number changes; the Logon is kept in the audit.
-   */
-  async dropInvalidLogon(logon: InboundMessage, why: string): Promise<'disconnected'> {
-    await this.auditInbound(logon);
-    await this.dropConnection(`invalid Logon: ${why}`);
-    return 'disconnected';
-  }
 
   /**
    * Logout, then close: the answer to a protocol violation the session cannot continue after. `text`
@@ -927,19 +585,18 @@ export class Session {
 
   async reloadSequenceState(): Promise<void> {
     const s = await this.store.sequenceState();
-    this.nextSenderMsgSeqNum = s.nextSenderMsgSeqNum;
-    this.nextTargetMsgSeqNum = s.nextTargetMsgSeqNum;
+    this.out.setNextSenderMsgSeqNum(s.nextSenderMsgSeqNum);
+    this.inbound.setNextTargetMsgSeqNum(s.nextTargetMsgSeqNum);
     this.creationTime = s.creationTime;
   }
 
   async resetStore(why: string): Promise<void> {
     const now = new Date(this.clock.now());
     await this.store.reset(now);
-    this.nextSenderMsgSeqNum = 1;
-    this.nextTargetMsgSeqNum = 1;
+    this.out.setNextSenderMsgSeqNum(1);
+    this.inbound.setNextTargetMsgSeqNum(1);
     this.creationTime = now;
-    this.queued.clear();
-    this.resendTarget = 0;
+    this.inbound.clearGap();
     this.log.onEvent(`sequence numbers reset (${why})`);
   }
 
@@ -953,255 +610,33 @@ export class Session {
     return !this.settings.schedule || isWithinSchedule(this.settings.schedule, this.clock.now());
   }
 
-  private inboundRecord(message: InboundMessage, receipt?: AppReceipt): StoredMessage {
-    return {
-      direction: 'RX',
-      msgSeqNum: Number(message.get(Tag.MsgSeqNum) ?? 0) || 0,
-      msgType: message.msgType,
-      senderCompID: message.get(Tag.SenderCompID) ?? '',
-      targetCompID: message.get(Tag.TargetCompID) ?? '',
-      sendingTime: message.get(Tag.SendingTime) ?? '',
-      clOrdID: message.get(Tag.ClOrdID),
-      brokerOrderID: message.get(Tag.OrderID) ?? receipt?.brokerOrderID,
-      possDup: message.get(Tag.PossDupFlag) === 'Y',
-      raw: message.rawText,
-      receivedAt: this.arrivals.get(message),
-    };
-  }
-
-  /** When each inbound message arrived (for its audit record, written once it was processed). */
-  private readonly arrivals = new WeakMap<InboundMessage, number>();
-
   /** Audit only (a duplicate, a message queued behind a gap, a refused one). */
-  async auditInbound(message: InboundMessage): Promise<void> {
-    await this.store.saveInbound(this.inboundRecord(message));
+  auditInbound(message: InboundMessage): Promise<void> {
+    return this.inbound.audit(message);
   }
 
   /** The message was processed: audit it (unless already audited on arrival) and persist the next number. */
-  async consumeInbound(message: InboundMessage, next: number, audited = false, receipt?: AppReceipt): Promise<void> {
-    if (this.unconsumed.length > 0) {
-      // An earlier message is still with the application: this number is persisted after its.
-      this.unconsumed.push({ message, next, audited, settled: true, failure: undefined, receipt, whenSettled: SETTLED });
-      this.nextTargetMsgSeqNum = next;
-      return;
-    }
-    if (audited) await this.store.setNextTargetMsgSeqNum(next);
-    else await this.store.saveInbound(this.inboundRecord(message, receipt), next);
-    this.nextTargetMsgSeqNum = next;
+  consumeInbound(message: InboundMessage, next: number, audited = false, receipt?: AppReceipt): Promise<void> {
+    return this.inbound.consume(message, next, audited, receipt);
   }
 
   // ---------------------------------------------------------------------------------------------
   // Inbound checks shared by the logged-on states
 
-  /** BeginString, CompIDs, SendingTime accuracy, PossDup rules: the header checks of FIX 4.4 vol. 2. */
-  verifyHeader(message: InboundMessage, checkLatency = true, checkSeq = true): Verdict | Promise<Verdict> {
-    const problem = this.headerProblem(message, checkLatency, checkSeq);
-    return problem ? this.answerHeaderProblem(message, problem) : 'process';
-  }
 
-  /**
-   * The first header check the message fails, or undefined (checked without waiting for anything).
-   * The answers are QuickFIX's: a missing or empty CompID is rejected for that tag; a CompID or
-   * SendingTime problem is rejected without RefTagID, then a Logout without Text ends the session.
-   * `checkSeq` false: the MsgSeqNum is not looked at (SequenceReset in Reset mode ignores it).
-   */
-  private headerProblem(message: InboundMessage, checkLatency: boolean, checkSeq = true): HeaderProblem | undefined {
-    if (message.get(Tag.BeginString) !== this.id.beginString) return { logout: { why: 'Incorrect BeginString', text: 'Incorrect BeginString' } };
-    if (checkSeq && msgSeqNum(message) === undefined) return { logout: { why: 'MsgSeqNum (34) missing or invalid', text: 'MsgSeqNum (34) missing or invalid' } };
-    for (const tag of COMP_ID_TAGS) {
-      const value = message.get(tag);
-      if (value === undefined) return { reject: ['1', 'Required tag missing', tag] };
-      if (value === '') return { reject: ['4', 'Tag specified without a value', tag] };
-    }
-    if (message.get(Tag.SenderCompID) !== this.id.targetCompID || message.get(Tag.TargetCompID) !== this.id.senderCompID) {
-      return { reject: ['9', 'CompID problem'], logout: { why: 'CompID problem', text: undefined } };
-    }
-    const sendingTime = parseUtcTimestamp(message.get(Tag.SendingTime) ?? '');
-    if (Number.isNaN(sendingTime)) {
-      const present = message.get(Tag.SendingTime) !== undefined;
-      return { reject: [present ? '6' : '1', present ? 'Incorrect data format for value' : 'Required tag missing', Tag.SendingTime] };
-    }
-    if (checkLatency && this.settings.checkLatency && Math.abs(this.clock.now() - sendingTime) > this.settings.maxLatencySec * 1000) {
-      return { reject: ['10', 'SendingTime accuracy problem'], logout: { why: 'SendingTime accuracy problem', text: undefined } };
-    }
-    if (message.get(Tag.PossDupFlag) === 'Y' && message.msgType !== '4') {
-      const orig = message.get(Tag.OrigSendingTime);
-      if (orig === undefined) return { reject: ['1', 'Required tag missing', Tag.OrigSendingTime] };
-      const origTime = parseUtcTimestamp(orig);
-      if (Number.isNaN(origTime)) return { reject: ['6', 'Incorrect data format for value', Tag.OrigSendingTime] };
-      if (origTime > sendingTime) return { reject: ['10', 'SendingTime accuracy problem'], logout: { why: 'OrigSendingTime later than SendingTime', text: undefined } };
-    }
-    return undefined;
-  }
 
-  /** Reject (consuming the number when it was the expected one), then Logout and close when the problem calls for it. */
-  private async answerHeaderProblem(message: InboundMessage, problem: HeaderProblem): Promise<Verdict> {
-    if (problem.reject) await this.rejectAndConsume(message, ...problem.reject);
-    if (problem.logout === undefined) return 'done';
-    await this.logoutAndDrop(problem.logout.text, problem.logout.why);
-    return 'disconnected';
-  }
 
-  /** Sends a Reject and, when the message was the one expected, consumes its number (it was processed). */
-  async rejectAndConsume(message: InboundMessage, reason: string, text: string, refTagID?: number): Promise<void> {
-    await this.sendReject(message, reason, text, refTagID);
-    const seq = msgSeqNum(message);
-    if (seq === this.nextTargetMsgSeqNum) await this.consumeInbound(message, seq + 1);
-    else await this.auditInbound(message);
-  }
 
-  /**
-   * The full handling of one inbound message while logged on (inSession, resend and logout states):
-   * header checks, sequence checks (gap → queue + ResendRequest; too low → Logout), then processing,
-   * then any queued messages the gap fill released. Returns false when the connection was dropped.
-   */
-  async handleLoggedOn(message: InboundMessage): Promise<boolean> {
-    // Message types whose MsgSeqNum is not checked before they act.
-    if (message.msgType === 'A' && message.get(Tag.ResetSeqNumFlag) === 'Y') return this.handleResetLogon(message);
-    if (message.msgType === '4' && message.get(Tag.GapFillFlag) !== 'Y') {
-      // Reset mode: the MsgSeqNum is ignored (FIX 4.4 vol. 2; QuickFIX 11a-11c).
-      const v = await this.verifyHeader(message, true, false);
-      if (v !== 'process') return v !== 'disconnected';
-      await this.handleSequenceResetReset(message);
-      return this.drainQueue();
-    }
-    const checked = this.verifyHeader(message);
-    const verdict = checked === 'process' ? checked : await checked;
-    if (verdict !== 'process') return verdict !== 'disconnected';
-    const seq = msgSeqNum(message)!;
-    if (message.msgType === '5') return this.handleLogout(message);
-    if (seq > this.nextTargetMsgSeqNum) return this.queueAhead(message, seq);
-    if (seq < this.nextTargetMsgSeqNum) {
-      if (message.msgType === '2') {
-        // A ResendRequest is answered whatever its number (QuickFIX): the peer is missing our messages.
-        // Its own number is not consumed, and one too low is not a reason to end the session.
-        this.log.onEvent(`ResendRequest with MsgSeqNum ${seq} below the expected ${this.nextTargetMsgSeqNum} answered`);
-        await this.auditInbound(message);
-        return this.answerResendRequest(message);
-      }
-      if (message.get(Tag.PossDupFlag) === 'Y') {
-        this.log.onEvent(`duplicate MsgSeqNum ${seq} ignored (expecting ${this.nextTargetMsgSeqNum})`);
-        await this.auditInbound(message);
-        return true;
-      }
-      const text = `MsgSeqNum too low, expecting ${this.nextTargetMsgSeqNum} but received ${seq}`;
-      await this.auditInbound(message);
-      await this.logoutAndDrop(text);
-      return false;
-    }
-    if (!(await this.processInSequence(message, false, false))) return false;
-    return this.queued.size > 0 ? this.drainQueue() : true;
-  }
 
-  private async queueAhead(message: InboundMessage, seq: number): Promise<boolean> {
-    if (this.queued.size >= this.settings.maxQueuedMessages) {
-      await this.logoutAndDrop(`Too many messages queued behind a sequence gap (${this.queued.size})`);
-      return false;
-    }
-    let resendAnswered = false;
-    // The peer may be asking for our messages to fill its own gap: answer now, not after ours is filled.
-    if (message.msgType === '2') {
-      if (!(await this.answerResendRequest(message))) return false;
-      resendAnswered = true;
-    }
-    await this.auditInbound(message);
-    this.queued.set(seq, { message, resendAnswered });
-    if (this.state.name !== 'resend' || seq > this.resendTarget) {
-      const alreadyAsked = this.state.name === 'resend';
-      this.resendTarget = Math.max(this.resendTarget, seq);
-      if (!alreadyAsked) await this.sendResendRequest(this.nextTargetMsgSeqNum);
-    }
-    return true;
-  }
-
-  /** Processes queued messages that are now in sequence, in order. */
-  private async drainQueue(): Promise<boolean> {
-    for (const key of [...this.queued.keys()]) if (key < this.nextTargetMsgSeqNum) this.queued.delete(key);
-    for (;;) {
-      const entry = this.queued.get(this.nextTargetMsgSeqNum);
-      if (!entry) break;
-      this.queued.delete(this.nextTargetMsgSeqNum);
-      if (!(await this.processInSequence(entry.message, true, entry.resendAnswered))) return false;
-      for (const key of [...this.queued.keys()]) if (key < this.nextTargetMsgSeqNum) this.queued.delete(key);
-    }
-    return true;
-  }
 
   /** True while a gap is open (messages are waiting or the gap fill has not reached the target yet). */
   get gapOpen(): boolean {
-    return this.queued.size > 0 || this.nextTargetMsgSeqNum <= this.resendTarget;
+    return this.inbound.gapOpen;
   }
 
-  /** A message whose MsgSeqNum is the expected one. */
-  private async processInSequence(message: InboundMessage, audited: boolean, resendAnswered: boolean): Promise<boolean> {
-    const seq = msgSeqNum(message)!;
-    let receipt: AppReceipt | undefined;
-    if (this.settings.validate) {
-      const issue = this.codec.validate(message);
-      if (issue) {
-        await this.sendReject(message, issue.reason, issue.text, issue.refTagID);
-        await this.consumeInbound(message, seq + 1, audited);
-        return true;
-      }
-    }
-    if (ADMIN_MSG_TYPES.has(message.msgType)) {
-      try {
-        const fromAdmin = this.app.fromAdmin;
-        if (fromAdmin) await this.callApp(() => fromAdmin.call(this.app, message, this.id));
-      } catch (err) {
-        this.log.onEvent(`fromAdmin failed: ${err instanceof Error ? err.message : String(err)}`);
-      }
-    }
-    switch (message.msgType) {
-      case '0': {
-        const id = message.get(Tag.TestReqID);
-        if (id === TEST_REQ_ID) this.testRequestSentAt = undefined;
-        break;
-      }
-      case '1':
-        await this.sendHeartbeat(message.get(Tag.TestReqID));
-        break;
-      case '2':
-        if (!resendAnswered && !(await this.answerResendRequest(message))) return false;
-        break;
-      case '3':
-        this.log.onEvent(`peer rejected our MsgSeqNum ${message.get(Tag.RefSeqNum)}: ${message.get(Tag.Text) ?? ''}`);
-        break;
-      case '4': {
-        // GapFill in sequence: jump to NewSeqNo.
-        const newSeqNo = Number(message.get(Tag.NewSeqNo));
-        if (!Number.isSafeInteger(newSeqNo) || newSeqNo <= seq) {
-          await this.sendReject(message, '5', `Attempt to lower sequence number, invalid value NewSeqNo(36)=${message.get(Tag.NewSeqNo)}`, Tag.NewSeqNo);
-          await this.consumeInbound(message, seq + 1, audited);
-          return true;
-        }
-        await this.consumeInbound(message, newSeqNo, audited);
-        return true;
-      }
-      case 'A':
-        await this.sendReject(message, '5', 'Logon received while already logged on (without ResetSeqNumFlag)', Tag.MsgType);
-        break;
-      default:
-        if (this.settings.pipelineApplication.includes(message.msgType)) {
-          this.handOn(message, seq + 1, audited);
-          return true;
-        }
-        receipt = await this.deliverToApp(message);
-    }
-    await this.consumeInbound(message, seq + 1, audited, receipt);
-    return true;
-  }
 
-  private async deliverToApp(message: InboundMessage): Promise<AppReceipt | undefined> {
-    try {
-      return (await this.callApp(() => this.app.fromApp(message, this.id))) || undefined;
-    } catch (err) {
-      await this.answerAppFailure(message, err);
-      return undefined;
-    }
-  }
 
-  private async answerAppFailure(message: InboundMessage, err: unknown): Promise<void> {
+  async answerAppFailure(message: InboundMessage, err: unknown): Promise<void> {
     if (err instanceof BusinessRejectError) await this.sendBusinessReject(message, err.reason, err.text, err.refID);
     else if (err instanceof SessionRejectError) await this.sendReject(message, err.reason, err.text, err.refTagID);
     else {
@@ -1221,381 +656,82 @@ export class Session {
    * messages, gaps, rejects and logouts see the session exactly as without pipelining.
    */
   private mayOverlap(message: InboundMessage): boolean {
-    return (
-      this.settings.pipelineApplication.includes(message.msgType) &&
-      this.unconsumed.length < this.settings.maxPipelinedMessages &&
-      this.state.name === 'inSession' &&
-      this.transport !== undefined &&
-      !this.gapOpen &&
-      msgSeqNum(message) === this.nextTargetMsgSeqNum
-    );
+    return this.state.name === 'inSession' && this.transport !== undefined && this.inbound.mayOverlap(message);
   }
 
-  /**
-   * Hands an in-sequence application message to fromApp without waiting for it. The number moves on in
-   * memory so the next message is in sequence; it is persisted once fromApp resolved and every earlier
-   * number was persisted (completeSettled).
-   */
-  private handOn(message: InboundMessage, next: number, audited: boolean): void {
-    let settle!: () => void;
-    const entry: Unconsumed = { message, next, audited, settled: false, failure: undefined, whenSettled: new Promise<void>((r) => (settle = r)) };
-    this.unconsumed.push(entry);
-    this.nextTargetMsgSeqNum = next;
-    let result: ReturnType<Application['fromApp']>;
-    try {
-      // Not a callback the event waits for: its sends queue like any other caller's.
-      result = this.app.fromApp(message, this.id);
-    } catch (err) {
-      result = Promise.reject(err);
-    }
-    Promise.resolve(result)
-      .then(
-        (receipt) => {
-          entry.settled = true;
-          entry.receipt = receipt || undefined;
-        },
-        (err: unknown) => {
-          entry.settled = true;
-          entry.failure = { error: err };
-        },
-      )
-      .then(() => {
-        settle();
-        if (this.unconsumed[0] === entry) this.completeFinished();
-      });
-  }
-
-  private queueCompletion(): void {
-    if (this.completionQueued) return;
-    this.completionQueued = true;
-    // Persisting inbound numbers has no order to keep with outbound sends: a batch stays open.
-    this.enqueue(async () => {
-      this.completionQueued = false;
-      await this.completeSettled();
-    }, true).catch((err: unknown) => this.log.onEvent(`completing handed-on messages failed: ${err instanceof Error ? err.message : String(err)}`));
-  }
-
-  /**
-   * Right when a handed-on message finished (outside any event): persists the numbers of the finished
-   * messages at the head of the pipeline, in order, at once, so they share the commit of the report
-   * the application queued for the same order. A failed message needs an answer sent from inside an
-   * event: from there on the completion event takes over.
-   */
-  private completeFinished(): void {
-    if (this.completing) {
-      this.queueCompletion();
-      return;
-    }
-    const done: Unconsumed[] = [];
-    while (this.unconsumed[0]?.settled && !this.unconsumed[0].failure) done.push(this.unconsumed.shift()!);
-    this.persistConsumed(done);
-    if (this.unconsumed[0]?.settled) this.queueCompletion();
-  }
-
-  /**
-   * Inside an event: answers the failures of the finished messages at the head of the pipeline and
-   * persists their numbers, in order. The writes are not awaited here (the store keeps them in issue
-   * order), so an outbound report queued right behind shares their commit; settlePipeline awaits them.
-   */
-  private async completeSettled(): Promise<void> {
-    const done: Unconsumed[] = [];
-    this.completing = true;
-    try {
-      while (this.unconsumed[0]?.settled) {
-        const entry = this.unconsumed[0];
-        // Not persisted past a failure whose answer could not be sent: it is tried again later.
-        if (entry.failure) await this.answerAppFailure(entry.message, entry.failure.error);
-        done.push(this.unconsumed.shift()!);
-      }
-    } finally {
-      this.completing = false;
-      this.persistConsumed(done);
-    }
-  }
-
-  private persistConsumed(done: readonly Unconsumed[]): void {
-    if (!done.length) return;
-    // Only the last carries the next number: the others are audit records.
-    const writes = done.map((e, i) => {
-      const next = i === done.length - 1 ? e.next : undefined;
-      if (!e.audited) return this.store.saveInbound(this.inboundRecord(e.message, e.receipt), next);
-      return next === undefined ? SETTLED : this.store.setNextTargetMsgSeqNum(next);
-    });
-    this.consumeWritesPending += 1;
-    const written = Promise.all(writes).then(
-      () => {
-        this.consumeWritesPending -= 1;
-      },
-      (err: unknown) => {
-        this.consumeWritesPending -= 1;
-        // The numbers stay behind in the store: after a reconnect the peer resends those messages
-        // (PossDupFlag=Y) and the application recognises what it already has.
-        this.consumeFailure ??= { error: err };
-        this.log.onEvent(`could not persist inbound MsgSeqNum up to ${done.at(-1)!.next - 1}: ${err instanceof Error ? err.message : String(err)}`);
-        this.enqueue(() => this.dispatch({ kind: 'disconnect', reason: 'message store failed' })).catch(() => {});
-      },
-    );
-    this.consumeWrites = Promise.all([this.consumeWrites, written]).then(() => undefined);
-  }
-
-  /**
-   * Waits until every handed-on message is finished and its number persisted (a barrier before any
-   * event that must see the session as if messages went one at a time). Throws a store failure of
-   * the persisting writes, so the event fails and the connection is dropped.
-   */
+  /** Inbound and outbound work still on its way. */
   private get pipelineBusy(): boolean {
-    return this.unconsumed.length > 0 || this.consumeWritesPending > 0 || this.consumeFailure !== undefined || this.wirePending > 0;
+    return this.inbound.busy || this.out.busy;
   }
 
+  /** Waits for the pipeline and the wire (see Inbound.settle); throws a store failure of either. */
   private async settlePipeline(): Promise<void> {
-    if (!this.pipelineBusy) return;
-    while (this.unconsumed.length > 0) {
-      const head = this.unconsumed[0]!;
-      if (!head.settled) await head.whenSettled;
-      await this.completeSettled();
-    }
-    if (this.consumeWritesPending > 0) await this.consumeWrites;
-    await this.wireSettled();
-    const failure = this.consumeFailure;
-    if (failure) {
-      this.consumeFailure = undefined;
-      throw failure.error;
-    }
+    if (this.pipelineBusy) await this.inbound.settle();
   }
 
-  /** SequenceReset in Reset mode: MsgSeqNum is ignored; NewSeqNo may only move forward. */
-  private async handleSequenceResetReset(message: InboundMessage): Promise<void> {
-    const raw = message.get(Tag.NewSeqNo);
-    const newSeqNo = Number(raw);
-    if (raw === undefined) {
-      await this.sendReject(message, '1', 'Required tag missing', Tag.NewSeqNo);
-      return;
-    }
-    if (!Number.isSafeInteger(newSeqNo) || newSeqNo < this.nextTargetMsgSeqNum) {
-      // QuickFIX's answer, without RefTagID; the log says what was wrong.
-      this.log.onEvent(`SequenceReset to NewSeqNo ${raw} below the expected ${this.nextTargetMsgSeqNum} rejected`);
-      await this.sendReject(message, '5', 'Value is incorrect (out of range) for this tag');
-      await this.auditInbound(message);
-      return;
-    }
-    if (newSeqNo === this.nextTargetMsgSeqNum) this.log.onEvent(`SequenceReset to the expected ${newSeqNo} (no change)`);
-    else this.log.onEvent(`SequenceReset: next expected MsgSeqNum ${this.nextTargetMsgSeqNum} -> ${newSeqNo}`);
-    await this.consumeInbound(message, newSeqNo);
-  }
 
-  /** The peer's Logout while logged on: answer (unless we asked) and close. */
-  private async handleLogout(message: InboundMessage): Promise<boolean> {
-    const seq = msgSeqNum(message)!;
-    if (seq === this.nextTargetMsgSeqNum) await this.consumeInbound(message, seq + 1);
-    else await this.auditInbound(message);
-    const text = message.get(Tag.Text);
-    if (this.logoutSentAt === undefined) await this.sendLogout();
-    await this.dropConnection(text ? `peer logged out: ${text}` : 'peer logged out');
-    return false;
-  }
 
-  /** A Logon with ResetSeqNumFlag=Y while logged on: both sides start again at 1. */
-  private async handleResetLogon(message: InboundMessage): Promise<boolean> {
-    const verdict = await this.verifyHeader(message);
-    if (verdict !== 'process') return verdict !== 'disconnected';
-    const seq = msgSeqNum(message)!;
-    if (seq !== 1) {
-      await this.logoutAndDrop(`MsgSeqNum must be 1 on a Logon with ResetSeqNumFlag=Y, received ${seq}`);
-      return false;
-    }
-    if (this.resetSentInLogon && this.logoutSentAt === undefined && this.nextTargetMsgSeqNum === 1) {
-      // The answer to our own reset Logon (initiator side of a mid-session reset).
-      await this.consumeInbound(message, 2);
-      this.resetSentInLogon = false;
-      return true;
-    }
-    await this.resetStore('peer Logon with ResetSeqNumFlag=Y');
-    this.resetSentInLogon = true;
-    await this.sendLogon();
-    this.resetSentInLogon = false;
-    await this.consumeInbound(message, 2);
-    return true;
-  }
 
-  // ---------------------------------------------------------------------------------------------
-  // Answering the peer's ResendRequest
-
-  /**
-   * Replays stored application messages (PossDupFlag=Y, OrigSendingTime = their original SendingTime,
-   * fresh SendingTime) and replaces admin messages and missing numbers with coalesced GapFills. Nothing
-   * here touches nextSenderMsgSeqNum: replays are copies, recorded for the audit only.
-   */
-  async answerResendRequest(message: InboundMessage): Promise<boolean> {
-    // Everything numbered so far must be in the store before it is read back.
-    await this.wireSettled();
-    const begin = Number(message.get(Tag.BeginSeqNo));
-    const endRaw = Number(message.get(Tag.EndSeqNo));
-    if (!Number.isSafeInteger(begin) || begin < 1 || !Number.isSafeInteger(endRaw) || endRaw < 0) {
-      await this.sendReject(message, '5', 'Value is incorrect (out of range) for this tag', Number.isSafeInteger(begin) && begin >= 1 ? Tag.EndSeqNo : Tag.BeginSeqNo);
-      return true;
-    }
-    const now = this.clock.now();
-    this.resendRequestTimes = this.resendRequestTimes.filter((t) => now - t < 60_000);
-    this.resendRequestTimes.push(now);
-    if (this.resendRequestTimes.length > this.settings.maxResendRequestsPerMinute) {
-      await this.logoutAndDrop(`Too many ResendRequests (more than ${this.settings.maxResendRequestsPerMinute} per minute)`);
-      return false;
-    }
-    const lastSent = this.nextSenderMsgSeqNum - 1;
-    const end = endRaw === 0 || endRaw > lastSent ? lastSent : endRaw;
-    if (begin > end) {
-      this.log.onEvent(`ResendRequest ${begin}-${endRaw}: nothing sent in that range (last sent ${lastSent})`);
-      return true;
-    }
-    if (end - begin + 1 > this.settings.maxResendRange) {
-      await this.sendReject(message, '5', `Resend range ${begin}-${end} exceeds ${this.settings.maxResendRange} messages`, Tag.EndSeqNo);
-      return true;
-    }
-    this.log.onEvent(`resending ${begin}-${end}`);
-    let gapStart: number | undefined;
-    for (let chunkStart = begin; chunkStart <= end; chunkStart += this.settings.resendChunkSize) {
-      const chunkEnd = Math.min(end, chunkStart + this.settings.resendChunkSize - 1);
-      const stored = new Map((await this.store.outboundRange(chunkStart, chunkEnd, this.settings.resendChunkSize)).map((m) => [m.msgSeqNum, m]));
-      for (let seq = chunkStart; seq <= chunkEnd; seq++) {
-        const replay = this.replayable(stored.get(seq));
-        if (!replay) {
-          gapStart ??= seq;
-          continue;
-        }
-        if (gapStart !== undefined) {
-          await this.sendGapFill(gapStart, seq);
-          gapStart = undefined;
-        }
-        await this.resendOne(replay.message, replay.original);
-        if (!this.transport) return false;
-      }
-    }
-    if (gapStart !== undefined) await this.sendGapFill(gapStart, end + 1);
-    return this.transport !== undefined;
-  }
-
-  /** The stored message rebuilt for resend, or undefined when a GapFill should stand in for it. */
-  private replayable(stored: StoredMessage | undefined): { message: OutgoingMessage; original: StoredMessage } | undefined {
-    if (!stored || ADMIN_MSG_TYPES.has(stored.msgType)) return undefined;
-    let decoded: InboundMessage;
-    try {
-      decoded = this.codec.decode(Buffer.from(stored.raw, 'latin1'));
-      if (decoded.garbled !== undefined) throw new Error(decoded.garbled);
-    } catch (err) {
-      this.log.onEvent(`stored MsgSeqNum ${stored.msgSeqNum} unreadable, gap-filled: ${err instanceof Error ? err.message : String(err)}`);
-      return undefined;
-    }
-    const origSendingTime = decoded.get(Tag.SendingTime) ?? stored.sendingTime;
-    const header: Array<[number, string]> = [
-      [Tag.PossDupFlag, 'Y'],
-      [Tag.OrigSendingTime, origSendingTime],
-    ];
-    const body: Array<[number, string]> = [];
-    for (const [tag, value] of decoded.allFields()) {
-      if (REBUILT_TAGS.has(tag)) continue;
-      if (this.codec.isHeaderTag(tag)) header.push([tag, value]);
-      else body.push([tag, value]);
-    }
-    const message = outgoing(decoded.msgType, body, header);
-    try {
-      this.app.toApp?.(message, this.id, true);
-    } catch (err) {
-      if (err instanceof DoNotSend) return undefined;
-      throw err;
-    }
-    return { message, original: stored };
-  }
-
-  private async resendOne(message: OutgoingMessage, original: StoredMessage): Promise<void> {
-    const sendingTime = formatUtcTimestamp(this.clock.now());
-    // The stored body goes out again byte for byte (it was written in QuickFIX order when first sent).
-    const encoded = this.encode(message, original.msgSeqNum, sendingTime, 'asGiven');
-    await this.store.auditOutbound({ ...this.record(message, original.msgSeqNum, sendingTime, encoded.raw) });
-    await this.write(encoded);
-  }
-
-  private async sendGapFill(seq: number, newSeqNo: number): Promise<void> {
-    const sendingTime = formatUtcTimestamp(this.clock.now());
-    const message = outgoing('4', [[Tag.GapFillFlag, 'Y'], [Tag.NewSeqNo, String(newSeqNo)]], [[Tag.PossDupFlag, 'Y'], [Tag.OrigSendingTime, sendingTime]]);
-    this.app.toAdmin?.(message, this.id);
-    const encoded = this.encode(message, seq, sendingTime);
-    await this.store.auditOutbound(this.record(message, seq, sendingTime, encoded.raw));
-    await this.write(encoded);
+  answerResendRequest(message: InboundMessage): Promise<boolean> {
+    return this.inbound.answerResendRequest(message);
   }
 
   // ---------------------------------------------------------------------------------------------
   // Timers
 
-  /**
-   * Heartbeat when we have been quiet for HeartBtInt; TestRequest when the peer has been quiet for
-   * HeartBtInt x factor; disconnect when it stays quiet as long again. As at QuickFIX, no Heartbeat
-   * goes out while our TestRequest waits for its answer. Returns false when dropped.
-   */
-  async checkLiveness(): Promise<boolean> {
-    if (this.heartBtIntSec <= 0 || !this.transport) return true;
-    const now = this.clock.now();
-    const hb = this.heartBtIntSec * 1000;
-    const silence = hb * this.settings.testRequestDelayFactor;
-    if (this.testRequestSentAt !== undefined && now - this.lastReceivedAt >= silence && now - this.testRequestSentAt >= silence) {
-      await this.dropConnection(`peer silent for ${Math.round((now - this.lastReceivedAt) / 1000)}s after TestRequest`);
-      return false;
-    }
-    if (this.testRequestSentAt === undefined && now - this.lastReceivedAt >= silence) {
-      await this.sendTestRequest();
-    } else if (this.testRequestSentAt === undefined && now - this.lastSentAt >= hb) {
-      await this.sendHeartbeat();
-    }
-    if (this.testRequestSentAt !== undefined && this.lastReceivedAt > this.testRequestSentAt) this.testRequestSentAt = undefined;
-    return true;
+
+
+
+
+  // ---------------------------------------------------------------------------------------------
+  // The rest of SessionContext (what the states may see and do)
+
+  get stateName(): StateName {
+    return this.state.name;
   }
 
-  /** The sequence-number check for a Logon (or its answer); too low ends the connection. */
-  async checkLogonSeq(message: InboundMessage): Promise<'ok' | 'tooHigh' | 'disconnected'> {
-    const seq = msgSeqNum(message);
-    if (seq === undefined) return this.dropInvalidLogon(message, 'MsgSeqNum (34) missing or invalid');
-    // A refusal like any other: neither side's number moves.
-    if (seq < this.nextTargetMsgSeqNum) return this.refuseLogon(message, `MsgSeqNum too low, expecting ${this.nextTargetMsgSeqNum} but received ${seq}`);
-    return seq > this.nextTargetMsgSeqNum ? 'tooHigh' : 'ok';
+  now(): number {
+    return this.clock.now();
   }
 
-  /** Completes a logon whose numbers checked out; returns the state to enter. */
-  async completeLogon(message: InboundMessage, seqCheck: 'ok' | 'tooHigh'): Promise<StateName> {
-    const seq = msgSeqNum(message)!;
+  get connected(): boolean {
+    return this.transport !== undefined;
+  }
+
+  get lastSentAt(): number {
+    return this.out.lastSentAt;
+  }
+
+  markLoggedOn(): void {
     this.loggedOn = true;
-    this.log.onEvent(`logged on (HeartBtInt ${this.heartBtIntSec}s, next sender ${this.nextSenderMsgSeqNum}, next target ${this.nextTargetMsgSeqNum})`);
-    let next: StateName = 'inSession';
-    if (seqCheck === 'ok') await this.consumeInbound(message, seq + 1);
-    else {
-      // The Logon itself stays unconsumed: the peer's resend will gap-fill it.
-      await this.auditInbound(message);
-      this.resendTarget = seq;
-      await this.sendResendRequest(this.nextTargetMsgSeqNum);
-      next = 'resend';
-    }
-    try {
-      const onLogon = this.app.onLogon;
-      if (onLogon) await this.callApp(() => onLogon.call(this.app, this.id));
-    } catch (err) {
-      this.log.onEvent(`onLogon failed: ${err instanceof Error ? err.message : String(err)}`);
-    }
-    return next;
   }
 
-  /** fromAdmin for a Logon; RejectLogon refuses it. */
-  async admitLogon(message: InboundMessage): Promise<string | undefined> {
+  async sendRefusalLogout(text: string): Promise<void> {
+    await this.out.settled();
+    const logout = outgoing(MsgType.Logout, [[Tag.Text, text]]);
     try {
-      const fromAdmin = this.app.fromAdmin;
-      if (fromAdmin) await this.callApp(() => fromAdmin.call(this.app, message, this.id));
-      return undefined;
+      this.app.toAdmin?.(logout, this.id);
     } catch (err) {
-      if (err instanceof RejectLogon) return err.text;
-      throw err;
+      this.log.onEvent(`toAdmin failed for the refusal Logout: ${errorText(err)}`);
     }
+    await this.out.sendCopy(logout, this.out.nextSenderMsgSeqNum, formatUtcTimestamp(this.clock.now()));
+  }
+
+  async fromAdmin(message: InboundMessage): Promise<void> {
+    const fromAdmin = this.app.fromAdmin;
+    if (fromAdmin) await this.callApp(() => fromAdmin.call(this.app, message, this.id));
+  }
+
+  fromApp(message: InboundMessage): Promise<AppReceipt | void | undefined> {
+    return Promise.resolve(this.callApp(() => this.app.fromApp(message, this.id)));
+  }
+
+  async onLogon(): Promise<void> {
+    const onLogon = this.app.onLogon;
+    if (onLogon) await this.callApp(() => onLogon.call(this.app, this.id));
   }
 }
 
-/** The TestReqID of our TestRequests (QuickFIX's: any message from the peer answers it anyway). */
-const TEST_REQ_ID = 'TEST';
 
 /**
  * Routing fields a reply carries back (QuickFIX's reverse route): the peer's OnBehalfOf* becomes our
@@ -1620,21 +756,4 @@ export function reverseRoute(ref: InboundMessage): Array<[number, string]> {
   return header;
 }
 
-/** Every message must name both CompIDs (checked before whether they are ours). */
-const COMP_ID_TAGS = [Tag.TargetCompID, Tag.SenderCompID] as const;
-
-/** Header and trailer fields a resend rebuilds. */
-const REBUILT_TAGS = new Set<number>([Tag.BeginString, Tag.BodyLength, Tag.MsgType, Tag.SenderCompID, Tag.TargetCompID, Tag.MsgSeqNum, Tag.SendingTime, Tag.PossDupFlag, Tag.OrigSendingTime, Tag.CheckSum]);
-
-/** MsgSeqNum (34) when it is 1 to 15 digits and at least 1 (read on every check of every message). */
-export function msgSeqNum(message: InboundMessage): number | undefined {
-  const raw = message.get(Tag.MsgSeqNum);
-  if (raw === undefined || raw.length === 0 || raw.length > 15) return undefined;
-  let n = 0;
-  for (let i = 0; i < raw.length; i++) {
-    const digit = raw.charCodeAt(i) - 48;
-    if (digit < 0 || digit > 9) return undefined;
-    n = n * 10 + digit;
-  }
-  return n >= 1 ? n : undefined;
-}
+export { msgSeqNum };

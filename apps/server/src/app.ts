@@ -18,6 +18,7 @@ import { clientConnectorRoutes } from './routes/client-connectors';
 import { fixClientDefaultsRoutes } from './routes/fix-client-defaults';
 import { orderRoutes } from './routes/orders';
 import { auditRoutes } from './routes/audit';
+import { fixMessageParsedRoutes } from './routes/fix-message-parsed';
 import { testClientRoutes } from './routes/test-client';
 
 /** Bodies above this are refused with 413; the largest legitimate body (a connector with certificates) is far smaller. */
@@ -78,6 +79,7 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, logger: Logger): Pr
   fixClientDefaultsRoutes(app, full);
   orderRoutes(app, full);
   auditRoutes(app, full);
+  fixMessageParsedRoutes(app, full);
   testClientRoutes(app, full);
 
   const webDist = ctx.config.webDist ?? defaultWebDist();

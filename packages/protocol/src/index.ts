@@ -9,3 +9,4 @@ export * from './users';
 export * from './orders';
 export * from './test-client';
 export * from './client-defaults';
+export * from './audit';

@@ -38,6 +38,8 @@ export const ROUTES = [
   { path: '/config/user-management', title: 'User Management', access: ADMIN_ONLY },
   { path: '/orders', title: 'Blotter', access: SIGNED_IN },
   { path: '/order-detail/:orderid', title: 'Order Detail', access: SIGNED_IN },
+  { path: '/order-actions', title: 'Order Actions', access: SIGNED_IN },
+  { path: '/fix-messages', title: 'FIX Messages', access: SIGNED_IN },
   { path: '/fix-test-client', title: 'FIX Client Simulator', access: SIGNED_IN },
   { path: '/fix-client', title: 'FIX Client', access: SIGNED_IN },
   { path: '/broker-simulator', title: 'Broker Simulator', access: { kind: 'signedIn', roles: ['admin', 'broker'] } },

@@ -31,6 +31,8 @@ export const SCREENS: Record<RoutePath, LazyExoticComponent<ComponentType>> = {
   '/config/user-management': lazy(() => import('../screens/user-management/UserManagementPage')),
   '/orders': lazy(loadBlotter),
   '/order-detail/:orderid': lazy(() => import('../screens/order-detail/OrderDetailPage')),
+  '/order-actions': lazy(() => import('../screens/order-actions/OrderActionsPage')),
+  '/fix-messages': lazy(() => import('../screens/fix-messages/FixMessagesPage')),
   '/fix-test-client': lazy(() => import('../screens/simulators/fix-test-client/FixTestClientPage')),
   '/fix-client': lazy(() => import('../screens/simulators/fix-client/FixClientPage')),
   '/broker-simulator': lazy(() => import('../screens/simulators/broker-simulator/BrokerSimulatorPage')),

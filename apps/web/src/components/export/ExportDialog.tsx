@@ -1,0 +1,92 @@
+import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { IconDownload } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { timeZoneLabel, userTimeZone } from '../time/localTime';
+import { checkExportRange, defaultExportRange, type ExportRange } from './exportRange';
+
+export interface ExportDialogProps {
+  opened: boolean;
+  title: string;
+  /** What the file holds, one line under the dates. */
+  description: string;
+  onClose: () => void;
+  /** Runs the export with the checked range; the dialog shows it running until it settles. */
+  onExport: (range: ExportRange, bounds: { startIso: string; endIso: string }) => Promise<void>;
+}
+
+/**
+ * The export's dates (spec 000 §2, §5, §9): start and end both required, the last 30 days by default,
+ * the end day inclusive to 23:59:59.999, days in the user's time zone.
+ */
+export function ExportDialog({ opened, title, description, onClose, onExport }: ExportDialogProps) {
+  const [range, setRange] = useState<ExportRange>(() => defaultExportRange());
+  const [error, setError] = useState<{ field: 'start' | 'end'; message: string } | null>(null);
+  const [running, setRunning] = useState(false);
+
+  useEffect(() => {
+    if (opened) {
+      setRange(defaultExportRange());
+      setError(null);
+    }
+  }, [opened]);
+
+  const submit = async () => {
+    const check = checkExportRange(range);
+    if (!check.ok) {
+      setError({ field: check.field, message: check.message });
+      return;
+    }
+    setError(null);
+    setRunning(true);
+    try {
+      await onExport(range, { startIso: check.startIso, endIso: check.endIso });
+    } finally {
+      setRunning(false);
+    }
+  };
+
+  return (
+    <Modal opened={opened} onClose={running ? () => undefined : onClose} title={title} centered size="sm" data-testid="export-dialog">
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+      >
+        <Stack gap="sm">
+          <Group grow gap="sm" align="flex-start">
+            <TextInput
+              type="date"
+              label="Start date"
+              required
+              value={range.start}
+              onChange={(e) => setRange((r) => ({ ...r, start: e.currentTarget.value }))}
+              error={error?.field === 'start' ? error.message : undefined}
+              data-testid="export-start"
+            />
+            <TextInput
+              type="date"
+              label="End date"
+              required
+              value={range.end}
+              onChange={(e) => setRange((r) => ({ ...r, end: e.currentTarget.value }))}
+              error={error?.field === 'end' ? error.message : undefined}
+              data-testid="export-end"
+            />
+          </Group>
+          <Text fz="xs" c="dimmed">
+            {description} From the start of the first day to 23:59:59.999 on the last, {timeZoneLabel(userTimeZone())}.
+          </Text>
+          <Group justify="flex-end" gap="xs">
+            <Button variant="default" onClick={onClose} disabled={running}>
+              Cancel
+            </Button>
+            <Button type="submit" leftSection={<IconDownload size={15} />} loading={running} data-testid="export-submit">
+              Export
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,276 @@
+import '../blotter/blotter.css';
+import '../../components/audit/auditGrid.css';
+import type { ClientConnector, OrderAction } from '@fixdesk/protocol';
+import { Alert, Avatar, Badge, Box, Button, Code, Group, HoverCard, Image, Modal, ScrollArea, Text, TextInput, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconClipboardList, IconDownload, IconInfoCircle, IconSearch } from '@tabler/icons-react';
+import type { ColDef, GetRowIdParams, ICellRendererParams } from 'ag-grid-community';
+import { AgGridReact } from 'ag-grid-react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { AuditEmpty, AuditError, AuditLoading } from '../../components/audit/AuditStates';
+import { downloadCsv, toCsvText } from '../../components/export/csv';
+import { ExportDialog } from '../../components/export/ExportDialog';
+import { exportFileName } from '../../components/export/exportRange';
+import { timeZoneLabel, userTimeZone } from '../../components/time/localTime';
+import { EXPORT_ROW_LIMIT, loadErrorText } from '../../services/audit/auditApi';
+import { auditApi } from '../../services/audit/http';
+import { toColDefs } from '../blotter/columns';
+import { deskGridTheme } from '../blotter/gridTheme';
+import { actionTypeLabel, clientName, hasActionData, matchesOrderAction, orderActionColumns, sideLabel } from './orderActionColumns';
+
+/** Spec 000 §9: popup hover delays. */
+const POPUP_OPEN_DELAY_MS = 50;
+const POPUP_CLOSE_DELAY_MS = 70;
+const NOTES_LIMIT = 30;
+
+type Load = { state: 'loading' } | { state: 'error'; text: string } | { state: 'ready'; actions: OrderAction[] };
+
+const ACTION_COLOURS: Record<string, string> = {
+  ACCEPT: 'blue',
+  REJECT: 'red',
+  FILL: 'green',
+  PARTIAL_FILL: 'teal',
+  DONE_FOR_DAY: 'gray',
+  CANCEL: 'orange',
+  CANCEL_CONFIRM: 'orange',
+  CANCEL_REFUSE: 'grape',
+  REPLACE_CONFIRM: 'violet',
+  REPLACE_REFUSE: 'grape',
+  EXPIRE: 'dark',
+};
+
+function initials(name: string): string {
+  return name
+    .split(/[\s_-]+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((w) => w[0]!.toUpperCase())
+    .join('');
+}
+
+function ClientLogo({ name, url }: { name: string; url: string | null | undefined }) {
+  const [failed, setFailed] = useState(false);
+  if (url && !failed) return <Image src={url} alt="" h={18} w={18} fit="contain" style={{ flexShrink: 0 }} onError={() => setFailed(true)} />;
+  return (
+    <Avatar size={18} radius="xs" color="navy" variant="filled" style={{ flexShrink: 0 }} styles={{ placeholder: { fontSize: 8 } }} aria-hidden="true">
+      {initials(name) || '?'}
+    </Avatar>
+  );
+}
+
+function ClientCell({ data, connectors }: ICellRendererParams<OrderAction> & { connectors: ReadonlyMap<string, ClientConnector> }) {
+  if (!data) return null;
+  const name = clientName(data);
+  const connector = data.sendercompid ? connectors.get(data.sendercompid) : undefined;
+  return (
+    <Group gap={6} wrap="nowrap" title={data.sendercompid ? `${name} (${data.sendercompid})` : name} style={{ minWidth: 0, overflow: 'hidden' }}>
+      <ClientLogo name={name} url={connector?.logo_url} />
+      <Text fz={12} truncate style={{ minWidth: 0, flex: 1 }}>
+        {name}
+      </Text>
+    </Group>
+  );
+}
+
+function SideCell({ data }: ICellRendererParams<OrderAction>) {
+  if (!data?.side) return null;
+  return (
+    <Badge size="sm" radius="sm" variant="light" color={data.side === '1' ? 'green' : data.side === '2' ? 'red' : 'gray'}>
+      {sideLabel(data.side)}
+    </Badge>
+  );
+}
+
+function ActionTypeCell({ data }: ICellRendererParams<OrderAction>) {
+  if (!data) return null;
+  return (
+    <Badge size="sm" radius="sm" variant="light" color={ACTION_COLOURS[data.action_type] ?? 'gray'} data-testid="action-type-badge">
+      {actionTypeLabel(data.action_type)}
+    </Badge>
+  );
+}
+
+function NotesCell({ data, valueFormatted }: ICellRendererParams<OrderAction>) {
+  const notes = data?.notes ?? '';
+  if (notes.length <= NOTES_LIMIT) return <span>{notes}</span>;
+  return (
+    <HoverCard openDelay={POPUP_OPEN_DELAY_MS} closeDelay={POPUP_CLOSE_DELAY_MS} width={360} shadow="md" position="bottom-start" withinPortal>
+      <HoverCard.Target>
+        <span data-testid="notes-truncated" style={{ cursor: 'help', borderBottom: '1px dotted var(--mantine-color-gray-5)' }}>
+          {valueFormatted}
+        </span>
+      </HoverCard.Target>
+      <HoverCard.Dropdown data-testid="notes-popup">
+        <Text fz="xs" c="dimmed" mb={4}>
+          Notes
+        </Text>
+        <Text fz="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+          {notes}
+        </Text>
+      </HoverCard.Dropdown>
+    </HoverCard>
+  );
+}
+
+function ActionDataCell({ data, onView }: ICellRendererParams<OrderAction> & { onView: (a: OrderAction) => void }) {
+  if (!data || !hasActionData(data)) return <Text fz={12} c="dimmed">—</Text>;
+  return (
+    <Button size="compact-xs" variant="subtle" onClick={() => onView(data)} data-testid="view-json">
+      View JSON
+    </Button>
+  );
+}
+
+const rowId = (p: GetRowIdParams<OrderAction>) => String(p.data.id);
+
+/**
+ * /order-actions (spec 000 §2 "Order Actions audit screen"): every action taken on an order, who
+ * took it and when; filter, View JSON, Export CSV of a date range.
+ */
+export default function OrderActionsPage() {
+  const timeZone = useMemo(() => userTimeZone(), []);
+  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const [reloads, setReloads] = useState(0);
+  const [filter, setFilter] = useState('');
+  const [connectors, setConnectors] = useState<ReadonlyMap<string, ClientConnector>>(new Map());
+  const [json, setJson] = useState<OrderAction | null>(null);
+  const [exporting, setExporting] = useState(false);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setLoad({ state: 'loading' });
+    auditApi
+      .orderActions(undefined, controller.signal)
+      .then((actions) => setLoad({ state: 'ready', actions }))
+      .catch((err: unknown) => {
+        if (!controller.signal.aborted) setLoad({ state: 'error', text: loadErrorText(err) });
+      });
+    return () => controller.abort();
+  }, [reloads]);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    auditApi
+      .clientConnectors(controller.signal)
+      .then((list) => setConnectors(new Map(list.map((c) => [c.comp_id, c]))))
+      .catch(() => undefined); // logos are decoration: initials stand in
+    return () => controller.abort();
+  }, []);
+
+  const columns = useMemo(() => orderActionColumns(timeZone), [timeZone]);
+  const colDefs = useMemo<ColDef<OrderAction>[]>(() => {
+    const renderers: Record<string, Partial<ColDef<OrderAction>>> = {
+      client: { cellRenderer: ClientCell, cellRendererParams: { connectors }, cellClass: 'fd-flex-cell' },
+      side: { cellRenderer: SideCell },
+      action_type: { cellRenderer: ActionTypeCell },
+      notes: { cellRenderer: NotesCell },
+      action_data: { cellRenderer: ActionDataCell, cellRendererParams: { onView: setJson } },
+    };
+    // Numbers right-aligned like their headers (the grid's own right-aligned class next to ours).
+    return toColDefs(columns).map((def) => ({ ...def, ...(def.type === 'rightAligned' ? { cellClass: 'fd-num ag-right-aligned-cell' } : {}), ...renderers[def.colId!] }));
+  }, [columns, connectors]);
+
+  const all = useMemo(() => (load.state === 'ready' ? load.actions : []), [load]);
+  const visible = useMemo(() => all.filter((a) => matchesOrderAction(a, filter)), [all, filter]);
+  const filtered = filter.trim() !== '';
+
+  const noRows = useCallback(
+    () =>
+      filtered ? (
+        <AuditEmpty testId="order-actions-empty" title="No Matching Order Actions" text="No order action matches the filter. Clear or change it to see more." />
+      ) : (
+        <AuditEmpty testId="order-actions-empty" title="No Order Actions Found" text="Accepts, rejects, fills and other actions on orders will appear here." />
+      ),
+    [filtered],
+  );
+
+  const runExport = async (range: { start: string; end: string }, bounds: { startIso: string; endIso: string }) => {
+    try {
+      const rows = await auditApi.orderActions({ start: bounds.startIso, end: bounds.endIso });
+      downloadCsv(exportFileName('order_actions', range), toCsvText(columns, rows));
+      notifications.show({ color: 'green', title: 'Export ready', message: `${rows.length.toLocaleString('en-GB')} order actions exported` });
+      if (rows.length >= EXPORT_ROW_LIMIT) {
+        // One request holds at most the newest EXPORT_ROW_LIMIT rows of the range: say so rather than cut silently.
+        notifications.show({ color: 'yellow', title: 'Export limited', message: `The file holds the newest ${EXPORT_ROW_LIMIT.toLocaleString('en-GB')} order actions of the range; export shorter ranges for the rest.`, autoClose: false });
+      }
+      setExporting(false);
+    } catch (err) {
+      notifications.show({ color: 'red', title: 'Export failed', message: `Export failed: ${err instanceof Error ? err.message : String(err)}`, autoClose: 8000 });
+    }
+  };
+
+  return (
+    <Box px="md" py="sm" data-testid="order-actions-page">
+      <Group justify="space-between" mb={8} wrap="nowrap">
+        <Group gap="xs" wrap="nowrap">
+          <IconClipboardList size={20} stroke={1.7} aria-hidden="true" />
+          <Title order={1} fz="h3">
+            Order Actions
+          </Title>
+        </Group>
+        <Group gap="xs" wrap="nowrap">
+          <TextInput
+            size="xs"
+            w={380}
+            aria-label="Filter order actions"
+            placeholder="Filter by ID, symbol, action type, user, notes, buy/sell…"
+            leftSection={<IconSearch size={14} />}
+            value={filter}
+            onChange={(e) => setFilter(e.currentTarget.value)}
+            data-testid="order-actions-filter"
+          />
+          <Button size="xs" leftSection={<IconDownload size={14} />} onClick={() => setExporting(true)} data-testid="order-actions-export">
+            Export CSV
+          </Button>
+        </Group>
+      </Group>
+
+      <Alert variant="light" color="blue" icon={<IconInfoCircle size={16} />} py={6} mb={8} data-testid="order-actions-info">
+        <Text fz="xs">
+          Audit trail of every action taken on an order: accepts, rejects, fills, done for day, cancels and replaces, with the user who took it.
+          Records are kept unchanged for compliance. Times are in {timeZoneLabel(timeZone)}; exports carry ISO 8601 UTC.
+        </Text>
+      </Alert>
+
+      {/* The table fills the window below the header (the site footer follows below the fold). */}
+      <Box style={{ height: 'calc(100dvh - 212px)', minHeight: 320, position: 'relative' }}>
+        {load.state === 'loading' && <AuditLoading label="Loading order actions..." testId="order-actions-loading" />}
+        {load.state === 'error' && <AuditError title="Error Loading Order Actions" text={load.text} onRetry={() => setReloads((n) => n + 1)} testId="order-actions-error" />}
+        {load.state === 'ready' && (
+          <Box style={{ position: 'absolute', inset: 0, border: '1px solid var(--mantine-color-gray-3)', borderRadius: 4, overflow: 'hidden' }} data-testid="order-actions-grid">
+            <AgGridReact<OrderAction>
+              theme={deskGridTheme}
+              columnDefs={colDefs}
+              rowData={visible}
+              getRowId={rowId}
+              noRowsOverlayComponent={noRows}
+              enableCellTextSelection
+              animateRows={false}
+              suppressCellFocus
+              suppressColumnVirtualisation
+            />
+          </Box>
+        )}
+      </Box>
+      <Text fz="xs" c="dimmed" mt={6} h={18} data-testid="order-actions-footer">
+        {load.state === 'ready' ? `Showing ${visible.length} of ${all.length} actions` : ''}
+      </Text>
+
+      <Modal opened={json !== null} onClose={() => setJson(null)} title={json ? `Action Data · #${json.id} ${actionTypeLabel(json.action_type)}` : ''} size="lg" centered data-testid="action-json-modal">
+        <ScrollArea.Autosize mah="60vh">
+          <Code block fz="xs" data-testid="action-json">
+            {json ? JSON.stringify(json.action_data, null, 2) : ''}
+          </Code>
+        </ScrollArea.Autosize>
+      </Modal>
+
+      <ExportDialog
+        opened={exporting}
+        title="Export Order Actions"
+        description="Every order action in the range, as CSV."
+        onClose={() => setExporting(false)}
+        onExport={runExport}
+      />
+    </Box>
+  );
+}

@@ -1,0 +1,65 @@
+import type { ClientConnector, FixMessageRecord, OrderAction, ParsedFixMessage } from '@fixdesk/protocol';
+import { ApiError, type ApiClient } from '@fixdesk/client';
+
+/**
+ * The compliance screens' calls (spec 000 §7): GET /api/order-actions, GET /api/fix-messages and
+ * /api/fix-messages/export, the detail view's GET /api/fix-messages/{id}/parsed, and the client
+ * connectors for the clients' logos.
+ */
+export interface FixMessageOptions {
+  ignoreHeartbeats: boolean;
+  ignoreSessionMessages: boolean;
+}
+
+export interface AuditApi {
+  orderActions(range?: { start: string; end: string; limit?: number }, signal?: AbortSignal): Promise<OrderAction[]>;
+  fixMessages(options: FixMessageOptions, signal?: AbortSignal): Promise<FixMessageRecord[]>;
+  exportFixMessages(range: { start: string; end: string }, options: FixMessageOptions, signal?: AbortSignal): Promise<FixMessageRecord[]>;
+  parsedFixMessage(id: number, signal?: AbortSignal): Promise<ParsedFixMessage>;
+  clientConnectors(signal?: AbortSignal): Promise<ClientConnector[]>;
+}
+
+/** The most rows one export asks for (the server's cap per request). */
+export const EXPORT_ROW_LIMIT = 100_000;
+
+function list<T>(body: { actions?: T[]; messages?: T[]; data?: T[] } | T[] | null): T[] {
+  if (Array.isArray(body)) return body;
+  return body?.actions ?? body?.messages ?? body?.data ?? [];
+}
+
+const flags = (o: FixMessageOptions) => ({ ignoreHeartbeats: o.ignoreHeartbeats, ignoreSessionMessages: o.ignoreSessionMessages });
+
+export function createAuditApi(api: ApiClient): AuditApi {
+  return {
+    async orderActions(range, signal) {
+      const query = range ? { start: range.start, end: range.end, limit: range.limit ?? EXPORT_ROW_LIMIT } : undefined;
+      return list(await api.get<{ actions?: OrderAction[] } | OrderAction[]>('/api/order-actions', { signal, query }));
+    },
+    async fixMessages(options, signal) {
+      return list(await api.get<{ messages?: FixMessageRecord[] } | FixMessageRecord[]>('/api/fix-messages', { signal, query: flags(options) }));
+    },
+    async exportFixMessages(range, options, signal) {
+      try {
+        const query = { start: range.start, end: range.end, ...flags(options) };
+        return list(await api.get<{ messages?: FixMessageRecord[] } | FixMessageRecord[]>('/api/fix-messages/export', { signal, query }));
+      } catch (err) {
+        // Spec 000 §8: 'Failed to export FIX messages: {status}', with the server's reason when it gave one.
+        if (err instanceof ApiError) throw new Error(`Failed to export FIX messages: ${err.status}${err.message && !/^Request failed \(/.test(err.message) ? ` (${err.message})` : ''}`);
+        throw err;
+      }
+    },
+    async parsedFixMessage(id, signal) {
+      const body = await api.get<{ data: ParsedFixMessage }>(`/api/fix-messages/${encodeURIComponent(String(id))}/parsed`, { signal });
+      return body.data;
+    },
+    async clientConnectors(signal) {
+      return list(await api.get<{ data?: ClientConnector[] } | ClientConnector[]>('/api/client-connectors', { signal }));
+    },
+  };
+}
+
+/** The error states' text (spec 000 §8): 'HTTP error! status: {code}', or why no answer came. */
+export function loadErrorText(err: unknown): string {
+  if (err instanceof ApiError) return `HTTP error! status: ${err.status}`;
+  return err instanceof Error ? err.message : String(err);
+}

@@ -97,6 +97,15 @@ export { clordidUsedOnDay, nextExecIds } from './repos/orders/ids';
 export { storeIntakeBatch, type ExistingOrderFacts, type IntakeEntry, type IntakeOutcome } from './repos/orders/intake-batch';
 export { ClOrdIdIndex, IntakeIdPool, intakeNeeds, planIntake, stampPlannedIntake, type PlannedIntake } from './repos/intake-plan';
 export { storeIntakeReportsWithReplies, storePlannedIntakeWithReplies } from './repos/orders/intake-replies';
+export { getRefusedOrderRow, storeRefusedOrders, type RefusedOrderRecord } from './repos/orders/refused';
+export {
+  orderTimelineRows,
+  type OrderTimelineRows,
+  type TimelineActionRow,
+  type TimelineFixRow,
+  type TimelineOrderRow,
+  type TimelineReportRow,
+} from './repos/orders/timeline';
 export {
   clOrdIdTakenByOtherOrder,
   decideOrderRequest,

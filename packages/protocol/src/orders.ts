@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { FixMessageRecord } from './audit';
 
 // Orders as the API and the live connection carry them (spec 000 §3). Prices and quantities are
 // decimal strings ('27000', '12.5'): exact, never binary floating point.
@@ -123,6 +124,63 @@ export interface Order {
   /** The cancel or replace request awaiting the broker's decision, if any. */
   pendingRequest: OrderRequest | null;
   execReports?: ExecutionReport[];
+  /**
+   * Set only on an order refused at intake (never stored as an order: no broker order id, status 8,
+   * its terms as far as they were terms): the OrdRejReason (103) and Text (58) the client was sent.
+   */
+  refusal?: { ordRejReason: number; text: string };
+}
+
+/** One entry of an order's timeline (GET /api/orders/{id}/timeline), in time order. */
+export type OrderTimelineEntry =
+  | {
+      kind: 'fix';
+      /** ISO 8601 UTC with microseconds. */
+      at: string;
+      message: FixMessageRecord;
+      /** ExecType (150), OrdStatus (39), Text (58)... of the message, tag → value, as far as present. */
+      fields: Record<string, string>;
+    }
+  | {
+      kind: 'state';
+      at: string;
+      /** The execution report that made the change, or null for a refusal at intake. */
+      reportId: number | null;
+      execId: string | null;
+      execType: string;
+      ordStatus: string;
+      /** The status before this change (null for the first). */
+      previousStatus: string | null;
+      lastQty: DecimalString | null;
+      lastPx: DecimalString | null;
+      cumQty: DecimalString | null;
+      leavesQty: DecimalString | null;
+      ordRejReason: number | null;
+      text: string | null;
+      /** The FIX message that told the client, when one was sent. */
+      fixMessageId: number | null;
+    }
+  | {
+      kind: 'action';
+      at: string;
+      actionId: number;
+      actionType: ActionType;
+      userId: string;
+      notes: string | null;
+      fillQty: DecimalString | null;
+      fillPrice: DecimalString | null;
+      legIndex: number | null;
+      /** The message the action's report went out in. */
+      fixMessageId: number | null;
+    };
+
+export interface OrderTimeline {
+  orderId: number;
+  brokerorderid: string;
+  clordid: string;
+  sendercompid: string;
+  refused: boolean;
+  entries: OrderTimelineEntry[];
 }
 
 export const ACTION_TYPES = [
@@ -224,5 +282,7 @@ export const OrdersQuerySchema = z.strictObject({
   symbol: z.string().max(40).optional(),
   limit: z.coerce.number().int().min(1).max(100_000).optional(),
   includeExecReports: z.enum(['true', 'false']).optional(),
+  /** Orders refused at intake (status 8): listed with the rest (default), left out, or alone. */
+  refused: z.enum(['include', 'exclude', 'only']).optional(),
 });
 export type OrdersQuery = z.infer<typeof OrdersQuerySchema>;

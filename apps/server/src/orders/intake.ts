@@ -1,4 +1,4 @@
-import { clordidUsedOnDay, type Db, type ExistingOrderFacts, type IntakeOutcome, type NewOrderRecord } from '@fixdesk/db';
+import { clordidUsedOnDay, type Db, type ExistingOrderFacts, type IntakeOutcome, type NewOrderRecord, type RefusedOrderRecord } from '@fixdesk/db';
 import {
   checkNewOrderMultilegPermissions,
   checkNewOrderSinglePermissions,
@@ -18,6 +18,8 @@ import {
 } from '@fixdesk/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildRefusalReport } from './fix-messages';
+import { refusedOrdersFromRows } from './order-list-json';
+import { RefusedOrderRecorder } from './refused-orders';
 import type { IntakeBatcher } from './intake-batcher';
 import type { OrderPublisher } from './publisher';
 import { tradingDay, type ConnectorInfo, type OrderReferenceData } from './reference-data';
@@ -90,6 +92,8 @@ function symbolsOf(o: IncomingNewOrder): string[] {
 export class OrderIntake {
   /** Per client: the admission of its latest order (validation up to the batcher's queue). */
   private readonly intakeTails = new Map<string, Promise<void>>();
+  /** Orders refused at intake are kept as records (refused_orders), after the refusal's commit. */
+  private readonly refused: RefusedOrderRecorder;
 
   constructor(
     private readonly db: Db,
@@ -99,7 +103,15 @@ export class OrderIntake {
     private readonly publish: OrderPublisher,
     private readonly log: FastifyBaseLogger,
     private readonly now: () => Date,
-  ) {}
+  ) {
+    this.refused = new RefusedOrderRecorder(
+      db,
+      (rows) => {
+        if (this.publish.hasAudience()) for (const order of refusedOrdersFromRows(rows)) this.publish.refusedOrder(order);
+      },
+      log,
+    );
+  }
 
   // ── receive ──────────────────────────────────────────────────────────────────────────────────
 
@@ -247,10 +259,15 @@ export class OrderIntake {
   private store(o: IncomingNewOrder, connector: ConnectorInfo, securities: ReadonlyMap<string, SecurityInfo>, now: Date, sessionDate: string, clOrdId: string): Admission {
     const record = newOrderRecord(o, connector, securities, now, sessionDate, clOrdId);
     let result: IntakeResult = { accepted: false };
+    let kept: Promise<void> | undefined;
     const committed = this.batcher.submit(
       { order: record, execIdPrefix: connector.executionIdPrefix, reportTime: now },
       (outcome, replied, ownDuplicate) => {
         result = this.onCommitted(o, record, connector, now, outcome, replied, ownDuplicate);
+        // A duplicate refused by the batch is a refused order too.
+        if (!result.accepted && outcome.kind === 'duplicate') {
+          kept = this.refused.record(refusedOrderRecord(o, connector, now, Number(OrdRejReason.DuplicateOrder), result.text ?? '', outcome.execId));
+        }
       },
       this.replies.reserver(o.senderCompId, (outcome) => {
         if (outcome.kind === 'stored') {
@@ -265,7 +282,7 @@ export class OrderIntake {
       }),
       o.senderCompId,
     );
-    return { committed: committed.then(() => result) };
+    return { committed: committed.then(() => (kept ? kept.then(() => result) : result)) };
   }
 
   /** A duplicate ClOrdID that is a possible resend of the very order already held (see onCommitted). */
@@ -323,10 +340,13 @@ export class OrderIntake {
    */
   private refuse(o: IncomingNewOrder, connector: ConnectorInfo | undefined, now: Date, reason: string, text: string): Admission {
     this.log.info({ compId: o.senderCompId, clOrdId: o.clOrdId, reason, text }, 'order rejected at intake');
+    let kept: Promise<void> | undefined;
     const committed = this.batcher.submit(
       { order: null, execIdPrefix: connector?.executionIdPrefix ?? 'REJ', reportTime: now },
       (outcome, replied) => {
         if (outcome.kind === 'refusal' && !replied) this.replies.unstored(o.senderCompId, connector?.id, refusalReport(o, outcome.execId, now, reason, text));
+        // The refused order's record, once the refusal (and its ExecID) is committed.
+        kept = this.refused.record(refusedOrderRecord(o, connector, now, Number(reason), text, outcome.kind === 'refusal' ? outcome.execId : null));
       },
       this.replies.reserver(o.senderCompId, (outcome) => {
         if (outcome.kind !== 'refusal') return null;
@@ -337,8 +357,42 @@ export class OrderIntake {
       }),
       o.senderCompId,
     );
-    return { committed: committed.then((): IntakeResult => ({ accepted: false, text })) };
+    return { committed: committed.then(async (): Promise<IntakeResult> => {
+      await kept;
+      return { accepted: false, text };
+    }) };
   }
+}
+
+/** What a refused order is kept as: the terms as the client sent them, and why it was refused. */
+function refusedOrderRecord(o: IncomingNewOrder, connector: ConnectorInfo | undefined, now: Date, reason: number, text: string, execId: string | null): RefusedOrderRecord {
+  const multileg = o.msgType === MsgType.NewOrderMultileg;
+  const legSymbols = [...new Set(o.legs.map((l) => l.symbol).filter(Boolean))].join('/');
+  return {
+    sendercompid: o.senderCompId,
+    targetcompid: o.targetCompId,
+    clientConnectorId: connector?.id ?? null,
+    sessionDate: connector ? tradingDay(now, connector.timezone) : null,
+    msgType: o.msgType,
+    clordid: o.clOrdId?.trim() || null,
+    symbol: o.symbol ?? (multileg && legSymbols ? legSymbols : null),
+    securityType: o.securityType ?? null,
+    maturityMonthYear: o.maturityMonthYear ?? null,
+    side: o.side ?? null,
+    ordType: o.ordType ?? null,
+    price: o.price ?? null,
+    orderQty: o.orderQty ?? null,
+    timeInForce: o.timeInForce ?? null,
+    exchange: o.exDestination ?? null,
+    currency: o.currency ?? null,
+    account: o.account ?? null,
+    text: o.text ?? null,
+    legs: o.legs.map((l) => ({ ...l })),
+    ordRejReason: Number.isFinite(reason) ? reason : 99,
+    rejectText: text,
+    execId,
+    transactTime: o.transactTime ?? null,
+  };
 }
 
 /** The refusal report for an order, to be shaped by its client's profile. */

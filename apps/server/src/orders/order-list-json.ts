@@ -1,5 +1,6 @@
 import { ORDER_LIST_COLUMNS, type OrderListRows, type TextRow } from '@fixdesk/db';
 import { maturityLabel } from '@fixdesk/domain';
+import type { Order } from '@fixdesk/protocol';
 
 // GET /api/orders answers up to 100,000 orders (with their execution reports, well over 100 MB of
 // JSON). Building an Order object per order (presentOrders) and letting the framework stringify the
@@ -67,6 +68,10 @@ const ORDER = fieldsOf('orders', [
   ['created_at', 'created_at', 'plain'],
   ['updated_at', 'updated_at', 'plain'],
 ]);
+
+// An order refused at intake carries its refusal last: `"refusal":{"ordRejReason":N,"text":"…"}`.
+const REFUSED_REASON = ORDER_LIST_COLUMNS.orders.indexOf('refused_reason');
+const REFUSED_TEXT = ORDER_LIST_COLUMNS.orders.indexOf('refused_text');
 
 // contractMonth (between ratio and orderQty) is derived from the maturity here.
 const LEG_HEAD = fieldsOf('legs', [
@@ -173,6 +178,12 @@ function childrenOf(rows: readonly TextRow[], start: number, id: string, idNumbe
 /** Size of the pieces handed to the reply, in characters. */
 const CHUNK = 1 << 17;
 
+/** Order list rows of orders refused at intake (no legs, parties or reports of their own) as Orders. */
+export function refusedOrdersFromRows(rows: TextRow[]): Order[] {
+  if (!rows.length) return [];
+  return JSON.parse([...orderListJson({ orders: rows, legs: [], parties: [], requests: [], execReports: [] }, false)].join('')) as Order[];
+}
+
 /** The JSON array of presentOrders(listOrders(…), withExecReports), as consecutive pieces of text. */
 export function* orderListJson(rows: OrderListRows, withExecReports: boolean): Generator<string, void, undefined> {
   let out = '[';
@@ -208,6 +219,8 @@ export function* orderListJson(rows: OrderListRows, withExecReports: boolean): G
       });
       out += ']';
     }
+    const refusedReason = o[REFUSED_REASON];
+    if (refusedReason !== null && refusedReason !== undefined) out += `,"refusal":{"ordRejReason":${refusedReason},"text":${jsonString(o[REFUSED_TEXT] ?? '')}}`;
     out += '}';
     if (out.length >= CHUNK) {
       yield out;

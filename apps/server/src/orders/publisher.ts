@@ -1,4 +1,5 @@
 import { getOrderAction, getOrderBundle, type Db, type ExecReportRow, type OrderBundle } from '@fixdesk/db';
+import type { Order } from '@fixdesk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WsHub } from '../ws/hub';
 import { presentAction, presentExecReport, presentOrders } from './present';
@@ -28,6 +29,11 @@ export class OrderPublisher {
     if (!order) return;
     this.hub.broadcast({ type: 'new_order', orderData: order });
     this.hub.broadcast({ type: 'execution_report', data: presentExecReport(er) });
+  }
+
+  /** An order refused at intake (never in the book's tables: its list row, presented). */
+  refusedOrder(order: Order): void {
+    this.hub.broadcast({ type: 'new_order', orderData: order });
   }
 
   orderChanged(orderId: number, er: ExecReportRow | null, actionId: number | null): void {

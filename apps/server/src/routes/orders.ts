@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { getOrderBundle, listOrderRows } from '@fixdesk/db';
+import { getOrderBundle, getRefusedOrderRow, listOrderRows, orderTimelineRows, type TimelineFixRow } from '@fixdesk/db';
 import {
   AcceptOrderSchema,
   BrokerCancelSchema,
@@ -9,14 +9,36 @@ import {
   OrderIdParamsSchema,
   OrdersQuerySchema,
   RejectOrderSchema,
+  type FixMessageRecord,
   type OrderActionResponse,
 } from '@fixdesk/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { badRequest, notFound, parse } from '../http/errors';
 import type { ActionOutcome } from '../orders/broker-actions';
-import { orderListJson } from '../orders/order-list-json';
+import { orderListJson, refusedOrdersFromRows } from '../orders/order-list-json';
 import { presentOrders } from '../orders/present';
+import { buildTimeline } from '../orders/timeline';
+import { redactFix } from './audit';
+
+/** A timeline's FIX message as the FIX Messages screen has it (its detail modal opens it as is). */
+function timelineMessage(m: TimelineFixRow): FixMessageRecord {
+  return {
+    id: m.id,
+    timestamp: m.at,
+    transacttime: m.sending_time ?? m.at,
+    direction: m.direction,
+    msgtype: m.msg_type,
+    msgseqnum: m.msg_seq_num,
+    // The message's own SenderCompID / TargetCompID (the session key is from our side).
+    sender_comp_id: m.direction === 'TX' ? m.sender_comp_id : m.target_comp_id,
+    target_comp_id: m.direction === 'TX' ? m.target_comp_id : m.sender_comp_id,
+    clordid: m.clordid,
+    brokerorderid: m.brokerorderid,
+    poss_dup: m.poss_dup,
+    raw_fix: redactFix(m.raw_fix),
+  };
+}
 
 /** A date or date-time from a query; a bare end date includes its whole day (to 23:59:59.999). */
 export function parseDateParam(value: string | undefined, field: string, endOfDay = false): Date | undefined {
@@ -54,6 +76,7 @@ export function orderRoutes(app: FastifyInstance, ctx: AppContext): void {
         symbol: q.symbol,
         limit: q.limit,
         todayStart: startOfTodayUtc(),
+        refused: q.refused,
       },
       withExecReports,
     );
@@ -65,8 +88,22 @@ export function orderRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get('/api/orders/:id', { config: { access: 'read' } }, async (req) => {
     const { id } = parse(OrderIdParamsSchema, req.params, 'params');
     const bundle = await getOrderBundle(ctx.db, id);
-    if (!bundle) throw notFound(`Order ${id} not found`);
+    if (!bundle) {
+      // An order refused at intake, by its id.
+      const refused = /^\d+$/.test(id) ? await getRefusedOrderRow(ctx.db, Number(id)) : undefined;
+      if (refused) return { success: true, data: { ...refusedOrdersFromRows([refused])[0]!, execReports: [] } };
+      throw notFound(`Order ${id} not found`);
+    }
     return { success: true, data: presentOrders(bundle, true)[0] };
+  });
+
+  // The order's whole story: FIX messages in and out, state changes and user actions in time order.
+  app.get('/api/orders/:id/timeline', { config: { access: 'read' } }, async (req) => {
+    const { id } = parse(OrderIdParamsSchema, req.params, 'params');
+    const rows = await orderTimelineRows(ctx.db, id);
+    if (!rows) throw notFound(`Order ${id} not found`);
+    const timeline = buildTimeline(rows, timelineMessage);
+    return { success: true, data: timeline };
   });
 
   // The whole order as the screens show it (legs, parties, client, pending request), after the commit.

@@ -16,6 +16,11 @@ export interface OrderListFilter {
   limit?: number;
   /** With no range: today's orders (since `todayStart`) plus every open one. */
   todayStart?: Date;
+  /**
+   * Orders refused at intake (table refused_orders, status 8): listed with the others ('include', the
+   * default, in id order among them), left out ('exclude') or alone ('only'). Only listOrderRows reads them.
+   */
+  refused?: 'include' | 'exclude' | 'only';
 }
 
 export interface OrderBundle {
@@ -131,7 +136,65 @@ const ORDER_LIST_ORDER = columns([
   ['accepted_by', 'o.accepted_by'],
   ['created_at', isoText('o.created_at')],
   ['updated_at', isoText('o.updated_at')],
+  // Set only on orders refused at intake: their OrdRejReason (103) and Text (58).
+  ['refused_reason', 'NULL::text'],
+  ['refused_text', 'NULL::text'],
 ]);
+
+/** A refused order's wire text as a decimal, when it is one. */
+const wireDecimal = (col: string) => `CASE WHEN ${col} ~ '^-?[0-9]{1,30}([.][0-9]{1,30})?$' THEN ${decimalText(`${col}::numeric`)} END`;
+
+/**
+ * The same columns for an order refused at intake (refused_orders `r`, its connector `c` if known):
+ * status Rejected, nothing filled, the terms as far as they are terms (a side or type outside the
+ * codes stays as sent, a quantity or price that is no number is left out), no broker order id.
+ */
+const REFUSED_LIST_ORDER = columns<(typeof ORDER_LIST_ORDER.names)[number]>([
+  ['id', intText('r.id')],
+  ['brokerorderid', "''"],
+  ['clordid', "coalesce(r.clordid, '')"],
+  ['origclordid', 'NULL::text'],
+  ['client_connector_id', "coalesce(r.client_connector_id, 0)::text"],
+  ['sendercompid', 'r.sendercompid'],
+  ['targetcompid', 'r.targetcompid'],
+  ['client_name', 'c.client_name'],
+  ['client_phone', 'c.client_phone'],
+  ['company_name', 'c.company_name'],
+  ['msg_type', 'r.msg_type'],
+  ['symbol', "coalesce(r.symbol, '')"],
+  ['security_type', 'r.security_type'],
+  ['maturity_month_year', 'r.maturity_month_year'],
+  ['side', "coalesce(r.side, '')"],
+  ['ordtype', "coalesce(r.ordtype, '')"],
+  ['price', wireDecimal('r.price')],
+  ['orderqty', `coalesce(${wireDecimal('r.orderqty')}, '0')`],
+  ['timeinforce', "coalesce(r.timeinforce, '0')"],
+  ['exchange', 'r.exchange'],
+  ['currency', 'r.currency'],
+  ['account', 'r.account'],
+  ['text', 'r.text'],
+  ['ordstatus', "'8'"],
+  ['cumqty', "'0'"],
+  ['leavesqty', "'0'"],
+  ['avgpx', "'0'"],
+  ['lastqty', 'NULL::text'],
+  ['lastpx', 'NULL::text'],
+  ['transacttime', isoText('coalesce(r.transacttime, r.created_at)')],
+  ['accepted_by', 'NULL::text'],
+  ['created_at', isoText('r.created_at')],
+  ['updated_at', isoText('r.created_at')],
+  ['refused_reason', intText('r.ordrejreason')],
+  ['refused_text', 'r.reject_text'],
+]);
+if (REFUSED_LIST_ORDER.names.join() !== ORDER_LIST_ORDER.names.join()) throw new Error('refused order columns differ from the order list columns');
+
+/**
+ * The SELECT of refused orders as order list rows (columns: ORDER_LIST_COLUMNS.orders), from the table
+ * or from rows shaped like it (an insert's RETURNING *); the caller adds WHERE and ORDER BY.
+ */
+export function refusedOrderRowsSql(source = 'refused_orders'): string {
+  return `SELECT ${REFUSED_LIST_ORDER.sql} FROM ${source} r LEFT JOIN client_connectors c ON c.id = r.client_connector_id`;
+}
 
 /** Columns of the leg rows; `orderqty` is the leg's quantity (ratio × the order's quantity). */
 const ORDER_LIST_LEG = columns([
@@ -223,17 +286,64 @@ export interface OrderListRows {
   execReports: TextRow[];
 }
 
+/** The refused orders of a list, newest first (they are never open: with no range, today's). */
+async function listRefusedOrderRows(db: Queryable, f: OrderListFilter): Promise<TextRow[]> {
+  if (f.refused === 'exclude' || (f.statuses?.length && !f.statuses.includes('8'))) return [];
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const p = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  if (f.from || f.to) {
+    if (f.from) where.push(`r.created_at >= ${p(f.from)}`);
+    if (f.to) where.push(`r.created_at <= ${p(f.to)}`);
+  } else if (f.todayStart) {
+    where.push(`r.created_at >= ${p(f.todayStart)}`);
+  }
+  if (f.sendercompid) where.push(`r.sendercompid = ${p(f.sendercompid)}`);
+  if (f.symbol) where.push(`r.symbol = ${p(f.symbol)}`);
+  const { rows } = await db.query<TextRow>(
+    `${refusedOrderRowsSql()} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY r.id DESC LIMIT ${p(f.limit ?? 100_000)}`,
+    params,
+    { rowMode: 'array' },
+  );
+  return rows;
+}
+
+/** Two lists of order rows, each newest first (by id), merged newest first and cut at `limit`. */
+function mergeById(a: TextRow[], b: TextRow[], limit: number): TextRow[] {
+  if (!b.length) return a;
+  if (!a.length) return b.slice(0, limit);
+  const out: TextRow[] = [];
+  let i = 0;
+  let j = 0;
+  while (out.length < limit && (i < a.length || j < b.length)) {
+    if (j >= b.length || (i < a.length && Number(a[i]![0]) > Number(b[j]![0]))) out.push(a[i++]!);
+    else out.push(b[j++]!);
+  }
+  return out;
+}
+
 export async function listOrderRows(db: Queryable, f: OrderListFilter, withExecReports: boolean): Promise<OrderListRows> {
   const { where, limit, params } = orderListWhere(f);
   const array = { rowMode: 'array' } as const;
-  const { rows: orders } = await db.query<TextRow>(
-    `SELECT ${ORDER_LIST_ORDER.sql}
-       FROM orders o JOIN client_connectors c ON c.id = o.client_connector_id
-      ${where}
-      ORDER BY o.id DESC LIMIT ${limit}`,
-    params,
-    array,
-  );
+  // The orders' own statement is the one it always was; refused orders are read apart (few, indexed by
+  // time) and merged in by id.
+  const [{ rows: accepted }, refused] = await Promise.all([
+    f.refused === 'only'
+      ? Promise.resolve({ rows: [] as TextRow[] })
+      : db.query<TextRow>(
+          `SELECT ${ORDER_LIST_ORDER.sql}
+             FROM orders o JOIN client_connectors c ON c.id = o.client_connector_id
+            ${where}
+            ORDER BY o.id DESC LIMIT ${limit}`,
+          params,
+          array,
+        ),
+    listRefusedOrderRows(db, f),
+  ]);
+  const orders = mergeById(accepted, refused, f.limit ?? 100_000);
   if (!orders.length) return { orders, legs: [], parties: [], requests: [], execReports: [] };
   // The ids as an array literal (their digits as read), not a JavaScript array for the driver to convert.
   let ids = '{';

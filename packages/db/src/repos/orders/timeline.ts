@@ -1,0 +1,152 @@
+import type { Queryable } from '../../db';
+
+// An order's whole story for the timeline (GET /api/orders/{id}/timeline): every FIX message in and out
+// for it, every action on it, every execution report (each a state change), and for an order refused at
+// intake its refusal. Times come as text in UTC with microseconds ('2026-03-15T10:30:01.123456Z').
+
+/** A timestamptz as ISO 8601 UTC text with microseconds. */
+const microText = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+export interface TimelineOrderRow {
+  id: number;
+  /** '' for an order refused at intake. */
+  brokerorderid: string;
+  clordid: string;
+  sendercompid: string;
+  targetcompid: string;
+  ordstatus: string;
+  created_at: string;
+  refused: boolean;
+  ordrejreason: number | null;
+  reject_text: string | null;
+  refusal_execid: string | null;
+}
+
+export interface TimelineFixRow {
+  id: number;
+  at: string;
+  direction: 'TX' | 'RX';
+  msg_type: string;
+  msg_seq_num: number;
+  sender_comp_id: string;
+  target_comp_id: string;
+  clordid: string | null;
+  brokerorderid: string | null;
+  poss_dup: boolean;
+  sending_time: string | null;
+  raw_fix: string;
+}
+
+export interface TimelineReportRow {
+  id: number;
+  at: string;
+  execid: string;
+  clordid: string;
+  origclordid: string | null;
+  exectype: string;
+  ordstatus: string;
+  lastqty: string | null;
+  lastpx: string | null;
+  cumqty: string;
+  leavesqty: string;
+  avgpx: string;
+  leg_index: number | null;
+  ordrejreason: number | null;
+  text: string | null;
+  sent_at: string | null;
+}
+
+export interface TimelineActionRow {
+  id: number;
+  at: string;
+  action_type: string;
+  user_id: string;
+  notes: string | null;
+  fill_qty: string | null;
+  fill_price: string | null;
+  leg_index: number | null;
+  action_data: Record<string, unknown>;
+}
+
+export interface OrderTimelineRows {
+  order: TimelineOrderRow;
+  messages: TimelineFixRow[];
+  reports: TimelineReportRow[];
+  actions: TimelineActionRow[];
+}
+
+const FIX_COLUMNS = `m.id, ${microText('m.created_at')} AS at, m.direction, m.msg_type, m.msg_seq_num, m.sender_comp_id, m.target_comp_id, m.clordid,
+       m.brokerorderid, m.poss_dup, ${microText('m.sending_time')} AS sending_time, m.raw_fix`;
+
+/**
+ * The rows of an order's timeline, by its id or broker order id (an accepted order) or its id (a refused
+ * one); undefined when there is no such order.
+ */
+export async function orderTimelineRows(db: Queryable, idOrBrokerId: string): Promise<OrderTimelineRows | undefined> {
+  const byId = /^\d+$/.test(idOrBrokerId);
+  const { rows: orders } = await db.query<TimelineOrderRow>(
+    `SELECT o.id, o.brokerorderid, o.clordid, o.sendercompid, o.targetcompid, o.ordstatus, ${microText('o.created_at')} AS created_at,
+            false AS refused, NULL::int AS ordrejreason, NULL::text AS reject_text, NULL::text AS refusal_execid
+       FROM orders o WHERE ${byId ? 'o.id = $1::int8' : 'o.brokerorderid = $1'}
+     ${byId ? `UNION ALL
+     SELECT r.id, '', coalesce(r.clordid, ''), r.sendercompid, r.targetcompid, '8', ${microText('r.created_at')}, true, r.ordrejreason, r.reject_text, r.execid
+       FROM refused_orders r WHERE r.id = $1::int8` : ''}`,
+    [idOrBrokerId],
+  );
+  const order = orders[0];
+  if (!order) return undefined;
+  if (order.refused) return refusedTimeline(db, order);
+  const id = order.id;
+  const [messages, reports, actions] = await Promise.all([
+    // Our side of the client's session: the messages naming the order (our reports and cancel rejects,
+    // its D or AB, requests carrying OrderID), and the client's cancel/replace requests, which may name
+    // only their own ClOrdID, by the ClOrdIDs of the order's chain.
+    db.query<TimelineFixRow>(
+      `SELECT ${FIX_COLUMNS}
+         FROM fix_messages m
+        WHERE m.sender_comp_id = $2 AND m.target_comp_id = $3
+          AND (m.brokerorderid = $4
+               OR (m.brokerorderid IS NULL AND m.created_at >= $5::timestamptz - interval '1 minute'
+                   AND m.clordid IN (SELECT r.clordid FROM order_requests r WHERE r.order_id = $1
+                                     UNION SELECT e.clordid FROM execution_reports e WHERE e.order_id = $1 AND e.clordid <> $6)))
+        ORDER BY m.created_at, m.id`,
+      [id, order.targetcompid, order.sendercompid, order.brokerorderid, order.created_at, order.clordid],
+    ),
+    db.query<TimelineReportRow>(
+      `SELECT e.id, ${microText('e.created_at')} AS at, e.execid, e.clordid, e.origclordid, e.exectype, e.ordstatus,
+              trim_scale(e.lastqty)::text AS lastqty, trim_scale(e.lastpx)::text AS lastpx, trim_scale(e.cumqty)::text AS cumqty,
+              trim_scale(e.leavesqty)::text AS leavesqty, trim_scale(e.avgpx)::text AS avgpx, e.leg_index, e.ordrejreason, e.text,
+              ${microText('e.sent_at')} AS sent_at
+         FROM execution_reports e WHERE e.order_id = $1 ORDER BY e.id`,
+      [id],
+    ),
+    db.query<TimelineActionRow>(
+      `SELECT a.id, ${microText('a.created_at')} AS at, a.action_type, a.user_id, a.notes, trim_scale(a.fill_qty)::text AS fill_qty,
+              trim_scale(a.fill_price)::text AS fill_price, a.leg_index, a.action_data
+         FROM order_actions a WHERE a.order_id = $1 ORDER BY a.id`,
+      [id],
+    ),
+  ]);
+  return { order, messages: messages.rows, reports: reports.rows, actions: actions.rows };
+}
+
+/**
+ * A refused order's story: the client's message (its ClOrdID, arrived within the minute before the
+ * refusal was stored, the latest such) and our refusal (the report carrying the refusal's ExecID).
+ */
+async function refusedTimeline(db: Queryable, order: TimelineOrderRow): Promise<OrderTimelineRows> {
+  const { rows } = await db.query<TimelineFixRow>(
+    `(SELECT ${FIX_COLUMNS} FROM fix_messages m
+       WHERE m.sender_comp_id = $1 AND m.target_comp_id = $2 AND m.direction = 'RX' AND m.clordid = $3 AND m.msg_type IN ('D', 'AB')
+         AND m.created_at <= $4::timestamptz AND m.created_at >= $4::timestamptz - interval '1 minute'
+       ORDER BY m.created_at DESC, m.id DESC LIMIT 1)
+     UNION ALL
+     (SELECT ${FIX_COLUMNS} FROM fix_messages m
+       WHERE m.sender_comp_id = $1 AND m.target_comp_id = $2 AND m.direction = 'TX' AND m.msg_type = '8' AND m.clordid = $3
+         AND m.created_at >= $4::timestamptz - interval '1 minute' AND m.created_at <= $4::timestamptz + interval '1 minute'
+         AND position(E'\\x0117=' || $5 || E'\\x01' IN m.raw_fix) > 0
+       ORDER BY m.id LIMIT 1)`,
+    [order.targetcompid, order.sendercompid, order.clordid, order.created_at, order.refusal_execid ?? ''],
+  );
+  return { order, messages: rows, reports: [], actions: [] };
+}

@@ -543,3 +543,13 @@ describe('leg fills', () => {
     assert.equal(describeResult(applyEvent(orderIn('1'), { type: 'legFill', cumQty: 11, avgPx: 99, lastQty: 1, lastPx: 99 })), 'INVALID_QUANTITY');
   });
 });
+
+describe('ordRejReasonLabel', () => {
+  it('names FIX 4.4 reasons with their code, and leaves others as the code', async () => {
+    const { ordRejReasonLabel } = await import('./order-state');
+    assert.equal(ordRejReasonLabel(1), 'Unknown symbol (1)');
+    assert.equal(ordRejReasonLabel('6'), 'Duplicate order (6)');
+    assert.equal(ordRejReasonLabel(42), '42');
+    assert.equal(ordRejReasonLabel(null), '');
+  });
+});

@@ -120,6 +120,34 @@ export function execTypeLabel(code: string | null | undefined): string {
   return (EXEC_TYPE_LABELS as Record<string, string>)[code] ?? code;
 }
 
+/** OrdRejReason (103) as FIX 4.4 names its values. */
+export const ORD_REJ_REASON_LABELS: Readonly<Record<string, string>> = {
+  '0': 'Broker / Exchange option',
+  '1': 'Unknown symbol',
+  '2': 'Exchange closed',
+  '3': 'Order exceeds limit',
+  '4': 'Too late to enter',
+  '5': 'Unknown order',
+  '6': 'Duplicate order',
+  '7': 'Duplicate of a verbally communicated order',
+  '8': 'Stale order',
+  '9': 'Trade along required',
+  '10': 'Invalid Investor ID',
+  '11': 'Unsupported order characteristic',
+  '12': 'Surveillance option',
+  '13': 'Incorrect quantity',
+  '14': 'Incorrect allocated quantity',
+  '15': 'Unknown account(s)',
+  '99': 'Other',
+};
+
+/** 'Unknown symbol (1)'; the code alone when FIX 4.4 does not name it; '' for none. */
+export function ordRejReasonLabel(code: string | number | null | undefined): string {
+  if (code === null || code === undefined || code === '') return '';
+  const name = ORD_REJ_REASON_LABELS[String(code)];
+  return name ? `${name} (${code})` : String(code);
+}
+
 /** Statuses in which the order is still working (can trade or is waiting for the broker). */
 export const OPEN_ORD_STATUSES: readonly OrdStatusCode[] = ['A', '0', '1', '6', 'E'];
 /** Statuses after which nothing more happens to the order. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatLocalTime, timeZoneLabel } from './localTime';
+import { formatLocalTime, formatLocalTimeMicros, timeZoneLabel } from './localTime';
 
 describe('audit times in the user zone', () => {
   it('shows the time in the given zone with milliseconds and the zone named', () => {
@@ -18,5 +18,11 @@ describe('audit times in the user zone', () => {
   it('names the zone', () => {
     assert.equal(timeZoneLabel('UTC'), 'UTC');
     assert.equal(timeZoneLabel('Europe/Paris', new Date('2026-01-10T00:00:00Z')), 'Europe/Paris (CET)');
+  });
+
+  it('keeps the microseconds the server sends', () => {
+    assert.equal(formatLocalTimeMicros('2026-03-15T09:30:01.123456Z', 'Europe/Paris'), '2026-03-15 10:30:01.123456 CET');
+    assert.equal(formatLocalTimeMicros('2026-03-15T09:30:01.123Z', 'UTC'), '2026-03-15 09:30:01.123 UTC');
+    assert.equal(formatLocalTimeMicros(null, 'UTC'), '');
   });
 });

@@ -50,3 +50,14 @@ export function timeZoneLabel(timeZone: string, at = new Date()): string {
   const short = formatter(timeZone).formatToParts(at).find((p) => p.type === 'timeZoneName')?.value;
   return short ? `${timeZone} (${short})` : timeZone;
 }
+
+/**
+ * As formatLocalTime, to the microsecond when the ISO text carries one ('…:01.123456Z' →
+ * '… 10:30:01.123456 GMT+1'): a Date holds milliseconds, the digits beyond come from the text.
+ */
+export function formatLocalTimeMicros(iso: string | null | undefined, timeZone: string): string {
+  const shown = formatLocalTime(iso, timeZone);
+  const micros = iso ? /\.\d{3}(\d{3})/.exec(iso)?.[1] : undefined;
+  if (!micros || !shown || shown === iso) return shown;
+  return shown.replace(/(\d{2}:\d{2}:\d{2}\.\d{3})/, `$1${micros}`);
+}

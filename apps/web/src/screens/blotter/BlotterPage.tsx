@@ -1,6 +1,6 @@
 import './blotter.css';
 import type { Order } from '@fixdesk/protocol';
-import { Alert, Box, Button, Group, Loader, Stack, Text } from '@mantine/core';
+import { Alert, Box, Button, Checkbox, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconAlertCircle, IconRefresh } from '@tabler/icons-react';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type ComponentProps } from 'react';
 import { useLocation } from 'react-router';
@@ -95,10 +95,12 @@ export default function BlotterPage() {
   const selected = useBookOrder(book, selectedId);
   const reports = useBookExecutionReports(book, selectedId);
   const [detailError, setDetailError] = useState<string | null>(null);
+  const [showRefused, setShowRefused] = useState(true);
   const qtyRef = useRef<HTMLInputElement>(null);
 
   const select = useCallback((order: Order) => {
-    if (!order.brokerorderid) {
+    // An order refused at intake has no broker order id: it is a record, selected by its id.
+    if (!order.brokerorderid && !order.refusal) {
       // Spec 000 §2: rows without a broker order id are ignored with a warning.
       console.warn('Blotter: ignored a row without a broker order id', order);
       return;
@@ -185,6 +187,15 @@ export default function BlotterPage() {
                 <div className={classes.pane} data-testid="orders-pane">
                   <div className={classes.paneTitle}>
                     <OrdersTitle book={book} loadingMore={view.loadingMore} />
+                    <Checkbox
+                      size="xs"
+                      ml="auto"
+                      label="Show refused at intake"
+                      checked={showRefused}
+                      onChange={(e) => setShowRefused(e.currentTarget.checked)}
+                      data-testid="show-refused"
+                      styles={{ label: { fontSize: 11, textTransform: 'none', fontWeight: 500, paddingLeft: 6 } }}
+                    />
                     {view.error && (
                       <Text span fz={11} c="orange.8" tt="none" fw={500}>
                         Order list incomplete: {view.error}
@@ -193,7 +204,7 @@ export default function BlotterPage() {
                   </div>
                   <div className={classes.gridBox} data-testid="orders-grid">
                     {ordersGrid.status === 'ready' && deskPainted ? (
-                      <ordersGrid.module.OrdersGrid book={book} selectedId={selectedId} onSelect={select} onEnter={focusFillForm} onReady={onOrdersGridReady} cellActions={cellActions} />
+                      <ordersGrid.module.OrdersGrid book={book} selectedId={selectedId} onSelect={select} onEnter={focusFillForm} onReady={onOrdersGridReady} cellActions={cellActions} showRefused={showRefused} />
                     ) : (
                       <GridLoading chunk={ordersGrid} />
                     )}
@@ -204,7 +215,7 @@ export default function BlotterPage() {
                 <div className={classes.pane} data-testid="executions-pane">
                   <div className={classes.paneTitle}>
                     <span data-testid="executions-title">Executions ({reports?.length ?? 0})</span>
-                    {selected && <span style={{ fontWeight: 500, textTransform: 'none' }}>{selected.brokerorderid}</span>}
+                    {selected && <span style={{ fontWeight: 500, textTransform: 'none' }}>{selected.brokerorderid || (selected.refusal ? `refused #${selected.id}` : '')}</span>}
                   </div>
                   <div className={classes.gridBox} data-testid="executions-grid">
                     {executionsGrid.status === 'ready' && ordersGridUp ? (
@@ -231,7 +242,7 @@ export default function BlotterPage() {
                         latestPrices={latest.data}
                         connectors={connectors.data}
                         executionCount={reports?.length}
-                        onPopOut={desktop ? () => openOrderWindow(selected.brokerorderid) : undefined}
+                        onPopOut={desktop ? () => openOrderWindow(selected.brokerorderid || String(selected.id)) : undefined}
                         qtyRef={qtyRef}
                       />
                       </>

@@ -118,6 +118,8 @@ export interface OrdersGridProps {
   onReady?: (api: GridApi<Order>) => void;
   /** What the status cells' buttons do. */
   cellActions: BlotterCellActions;
+  /** Orders refused at intake are shown (they are never working orders; the broker may hide them). */
+  showRefused?: boolean;
 }
 
 /**
@@ -129,7 +131,7 @@ export interface OrdersGridProps {
  * made creating the grid and drawing its first rows the longest tasks while the blotter loads
  * (issue 5). The cells are plain DOM too (statusCell.ts).
  */
-export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect, onEnter, onReady, cellActions }: OrdersGridProps) {
+export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect, onEnter, onReady, cellActions, showRefused = true }: OrdersGridProps) {
   const boxRef = useRef<HTMLDivElement>(null);
   const apiRef = useRef<GridApi<Order> | null>(null);
   // The grid is created once; its handlers read the latest props.
@@ -137,6 +139,7 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
   useEffect(() => {
     props.current = { onSelect, onEnter, onReady, cellActions };
   });
+  const hideRefused = useRef(!showRefused);
 
   useEffect(() => {
     const box = boxRef.current;
@@ -184,6 +187,10 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
         }
       },
       onSortChanged: (event) => matchModelUpdatesToView(event.api),
+      // The one filter: orders refused at intake hidden. (A refused order never changes, so an update
+      // cannot move a row in or out of it: update-only transactions still skip the model pass.)
+      isExternalFilterPresent: () => hideRefused.current,
+      doesExternalFilterPass: (node) => !node.data?.refusal,
     };
     // Four steps, each a task of its own (together they were one of the longest tasks while the
     // blotter loads, issue 5): the grid itself, in a task of its own rather than in this effect (a
@@ -242,6 +249,12 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
       apiRef.current = null;
     };
   }, [book]);
+
+  useEffect(() => {
+    if (hideRefused.current === !showRefused) return;
+    hideRefused.current = !showRefused;
+    apiRef.current?.onFilterChanged();
+  }, [showRefused]);
 
   // Keep the grid's selection in step with the screen's (a notification click, the detail page).
   useEffect(() => {

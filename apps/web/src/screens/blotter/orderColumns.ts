@@ -6,7 +6,9 @@ import {
   formatOrderPrice,
   formatQuantity,
   formatTimestamp,
+  ordRejReasonLabel,
   ordStatusLabel,
+  ORD_REJ_REASON_LABELS,
   SIDE_LABELS,
   type SideCode,
 } from '@fixdesk/domain';
@@ -20,6 +22,7 @@ function formatReceived(value: string): string {
   return formatDate(value) === today ? formatTime(value) : formatTimestamp(value).slice(0, 16);
 }
 
+const refusalReason = (code: number) => ORD_REJ_REASON_LABELS[String(code)] ?? `Refused (${code})`;
 const sideLabel = (o: Order) => (SIDE_LABELS[o.side as SideCode] ?? o.side).toUpperCase();
 const num = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? null : Number(v));
 
@@ -54,7 +57,17 @@ export const ORDER_COLUMNS: readonly BlotterColumn<Order>[] = [
   { id: 'leavesqty', header: 'Leaves', value: (o) => num(o.leavesqty), format: (o) => formatQuantity(o.leavesqty), width: 64, numeric: true },
   { id: 'avgpx', header: 'Avg Px', value: (o) => num(o.avgpx), format: (o) => (num(o.cumqty) ? formatBlotterPrice(o.avgpx) : ''), width: 92, numeric: true },
   { id: 'client', header: 'Client', value: (o) => o.client_name ?? o.sendercompid, width: 140, grid: { tooltipValueGetter: (p) => (p.data ? `${p.data.client_name ?? ''} (${p.data.sendercompid})` : '') } },
-  { id: 'brokerorderid', header: 'Broker Order ID', value: (o) => o.brokerorderid, width: 112 },
+  {
+    id: 'brokerorderid',
+    header: 'Broker Order ID',
+    // An order refused at intake has none: its reason stands there instead.
+    value: (o) => o.brokerorderid || (o.refusal ? refusalReason(o.refusal.ordRejReason) : ''),
+    width: 112,
+    grid: {
+      cellClass: (p) => (p.data?.refusal ? 'fd-refusal' : ''),
+      tooltipValueGetter: (p) => (p.data?.refusal ? `${ordRejReasonLabel(p.data.refusal.ordRejReason)}: ${p.data.refusal.text}` : undefined),
+    },
+  },
   { id: 'time', header: 'Received', value: (o) => o.created_at, format: (o) => formatReceived(o.created_at), width: 96, grid: { tooltipValueGetter: (p) => (p.data ? `${formatTimestamp(p.data.created_at)} UTC` : '') } },
   { id: 'clordid', header: 'Client Order ID', value: (o) => o.clordid, width: 116 },
   { id: 'exchange', header: 'Exch', value: (o) => o.exchange, width: 58 },

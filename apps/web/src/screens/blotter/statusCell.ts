@@ -1,4 +1,4 @@
-import { ACCEPT_BUTTON_TEXT, acceptButtonColour, blotterStatusColour, blotterStatusLabel, Decimal, formatQuantity, OrdStatus } from '@fixdesk/domain';
+import { ACCEPT_BUTTON_TEXT, acceptButtonColour, blotterStatusColour, blotterStatusLabel, Decimal, formatQuantity, ordRejReasonLabel, OrdStatus } from '@fixdesk/domain';
 import type { Order } from '@fixdesk/protocol';
 import type { ICellRendererComp, ICellRendererParams } from 'ag-grid-community';
 import { inFlight } from '../../services/orders/useOrderActions';
@@ -130,6 +130,10 @@ export class StatusCellRenderer implements ICellRendererComp<Order> {
     const filledBackground = status === OrdStatus.Filled ? tokenFill('green') : status === OrdStatus.Canceled || status === OrdStatus.Rejected ? tokenFill('red') : undefined;
     if (filledBackground) gui.style.background = filledBackground;
     gui.append(span(null, label));
+    if (order.refusal) {
+      gui.append(span('fd-status-user', 'at intake'));
+      gui.title = `Refused at intake: ${ordRejReasonLabel(order.refusal.ordRejReason)}. ${order.refusal.text}`;
+    }
     if (status === OrdStatus.New && order.accepted_by) gui.append(span('fd-status-user', `by ${order.accepted_by}`));
     if (order.pendingRequest && status !== OrdStatus.PendingCancel && status !== OrdStatus.PendingReplace) gui.append(span('fd-status-user', 'request'));
   }

@@ -92,7 +92,7 @@ export default function OrderDetailPage() {
   } else {
     body = (
       <Paper radius={0} style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
-        <OrderInfoPanel order={order} actions={actions} latestPrices={latest.data} connectors={connectors.data} executionCount={reports?.length} />
+        <OrderInfoPanel order={order} actions={actions} latestPrices={latest.data} connectors={connectors.data} executionCount={reports?.length} timelineOpen />
       </Paper>
     );
   }

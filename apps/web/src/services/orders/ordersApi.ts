@@ -1,4 +1,4 @@
-import type { ClientConnector, ExecutionReport, Order, OrderAction, OrderActionResponse } from '@fixdesk/protocol';
+import type { ClientConnector, ExecutionReport, Order, OrderAction, OrderActionResponse, OrderTimeline } from '@fixdesk/protocol';
 import type { LatestPrice } from '@fixdesk/domain';
 import type { ApiClient } from '@fixdesk/client';
 
@@ -29,6 +29,8 @@ export interface OrdersApi {
   doneForDay(id: number): Promise<OrderActionResponse>;
   decide(id: number, kind: RequestKind, decision: RequestDecision, reason?: string): Promise<OrderActionResponse>;
   actions(brokerOrderId: string, signal?: AbortSignal): Promise<OrderAction[]>;
+  /** The order's whole story (FIX messages, state changes, actions in time order), by id or broker order id. */
+  timeline(id: number | string, signal?: AbortSignal): Promise<OrderTimeline>;
   clientConnectors(signal?: AbortSignal): Promise<ClientConnector[]>;
   latestPrices(signal?: AbortSignal): Promise<LatestPrice[]>;
 }
@@ -65,6 +67,10 @@ export function createOrdersApi(api: ApiClient): OrdersApi {
     async actions(brokerOrderId, signal) {
       const body = await api.get<{ actions?: OrderAction[] } | OrderAction[]>('/api/order-actions', { signal, query: { brokerorderid: brokerOrderId, limit: 500 } });
       return Array.isArray(body) ? body : (body.actions ?? []);
+    },
+    async timeline(id, signal) {
+      const body = await api.get<{ success: boolean; data: OrderTimeline }>(`${path(id)}/timeline`, { signal });
+      return body.data;
     },
     async clientConnectors(signal) {
       const body = await api.get<{ data?: ClientConnector[] } | ClientConnector[]>('/api/client-connectors', { signal });

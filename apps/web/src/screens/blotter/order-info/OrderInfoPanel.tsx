@@ -6,6 +6,7 @@ import {
   formatQuantity,
   formatTimestamp,
   blotterStatusColour,
+  ordRejReasonLabel,
   ordStatusLabel,
   OrdStatus,
   ORD_TYPE_LABELS,
@@ -23,6 +24,7 @@ import type { OrderActions } from '../../../services/orders/useOrderActions';
 import { TOKEN_MANTINE } from '../colours';
 import { FILL_FOCUS_ID, FillPanel } from './FillPanel';
 import { OrderHistory } from './OrderHistory';
+import { OrderTimeline } from './OrderTimeline';
 import { PARTY_ID_SOURCE_NAMES, PARTY_ROLE_NAMES, sideVerb, traderParty } from './orderText';
 import { PendingRequestPanel } from './PendingRequestPanel';
 import { PartiesTable } from '../../../components/orders/PartiesTable';
@@ -43,8 +45,11 @@ function Figure({ label, children, testId }: { label: string; children: ReactNod
   );
 }
 
-function Section({ title, children, defaultOpen = false, testId }: { title: string; children: ReactNode; defaultOpen?: boolean; testId?: string }) {
+function Section({ title, children, defaultOpen = false, testId, mountWhenOpen = false }: { title: string; children: ReactNode; defaultOpen?: boolean; testId?: string; mountWhenOpen?: boolean }) {
   const [open, setOpen] = useState(defaultOpen);
+  // A section that loads something (the timeline) does so only once opened.
+  const [opened, setOpened] = useState(defaultOpen);
+  if (open && !opened) setOpened(true);
   return (
     <Box data-testid={testId}>
       <UnstyledButton onClick={() => setOpen((o) => !o)} aria-expanded={open} w="100%" py={4}>
@@ -55,7 +60,7 @@ function Section({ title, children, defaultOpen = false, testId }: { title: stri
           </Text>
         </Group>
       </UnstyledButton>
-      <Collapse expanded={open}>{children}</Collapse>
+      <Collapse expanded={open}>{mountWhenOpen && !opened ? null : children}</Collapse>
     </Box>
   );
 }
@@ -69,6 +74,8 @@ export interface OrderInfoPanelProps {
   /** Only in the desktop shell: opens the order in its own window. */
   onPopOut?: () => void;
   qtyRef?: Ref<HTMLInputElement>;
+  /** The timeline section starts open (the order detail page). */
+  timelineOpen?: boolean;
 }
 
 /**
@@ -76,19 +83,21 @@ export interface OrderInfoPanelProps {
  * at what price, progress, the client's instructions, a client request awaiting the broker, and what
  * the broker can do now (fill/accept/reject panel, or the multileg trade capture).
  */
-export function OrderInfoPanel({ order, actions, latestPrices, connectors = [], executionCount, onPopOut, qtyRef }: OrderInfoPanelProps) {
+export function OrderInfoPanel({ order, actions, latestPrices, connectors = [], executionCount, onPopOut, qtyRef, timelineOpen = false }: OrderInfoPanelProps) {
   const [multilegOpen, setMultilegOpen] = useState(false);
   const trader = traderParty(order);
   const symbol = splitSymbolDisplay(order.symbol);
   const status = blotterStatusColour(order.ordstatus, { cumQty: order.cumqty, orderQty: order.orderqty });
   const connector = connectors.find((c) => c.comp_id === order.sendercompid);
   const hasLegs = order.legs.length > 0;
+  // An order refused at intake: a record of what the client tried, nothing to act on.
+  const refusal = order.refusal;
 
   return (
-    <Stack gap={0} h="100%" data-testid="order-info" data-order={order.brokerorderid}>
+    <Stack gap={0} h="100%" data-testid="order-info" data-order={order.brokerorderid || undefined} data-refused={refusal ? true : undefined}>
       <Group justify="space-between" wrap="nowrap" px={12} py={6} style={{ borderBottom: '1px solid var(--fd-border)', minHeight: 36 }}>
         <Text fw={700} fz="sm" component="h2" m={0}>
-          Order Info - {order.brokerorderid}
+          {refusal ? `Order Info - refused order #${order.id}` : `Order Info - ${order.brokerorderid}`}
         </Text>
         <Group gap={6} wrap="nowrap">
           <Badge color={TOKEN_MANTINE[status.colour]} variant="light" data-testid="order-status">
@@ -165,7 +174,19 @@ export function OrderInfoPanel({ order, actions, latestPrices, connectors = [], 
             </Paper>
           )}
 
-          {order.reportText && (
+          {refusal && (
+            <Paper withBorder p={8} radius="sm" bg="red.0" data-testid="refusal">
+              <Text fz={10.5} tt="uppercase" c="red.9" fw={700}>
+                Refused at intake · {ordRejReasonLabel(refusal.ordRejReason)}
+              </Text>
+              <Text fz="xs">{refusal.text}</Text>
+              <Text fz={11} c="dimmed" mt={2}>
+                The client was told at once (ExecutionReport 150=8); nothing entered the book.
+              </Text>
+            </Paper>
+          )}
+
+          {order.reportText && !refusal && (
             <Paper withBorder p={8} radius="sm" bg="red.0" data-testid="report-text">
               <Text fz={10.5} tt="uppercase" c="dimmed" fw={600}>
                 {order.ordstatus === OrdStatus.Rejected ? 'Reject reason' : order.ordstatus === OrdStatus.Canceled ? 'Cancel reason' : 'Report text'}
@@ -174,9 +195,9 @@ export function OrderInfoPanel({ order, actions, latestPrices, connectors = [], 
             </Paper>
           )}
 
-          <PendingRequestPanel key={`req-${order.pendingRequest?.id ?? 'none'}`} order={order} actions={actions} />
+          {!refusal && <PendingRequestPanel key={`req-${order.pendingRequest?.id ?? 'none'}`} order={order} actions={actions} />}
 
-          {hasLegs ? (
+          {refusal ? null : hasLegs ? (
             <Paper withBorder p={10} radius="sm" data-testid="multileg-section">
               <Group justify="space-between" mb={6}>
                 <Text fz="xs" fw={700} tt="uppercase" c="gray.7">
@@ -229,9 +250,15 @@ export function OrderInfoPanel({ order, actions, latestPrices, connectors = [], 
             <FillPanel order={order} actions={actions} latestPrices={latestPrices} qtyRef={qtyRef} />
           )}
 
-          <Section title="Order history" testId="order-history">
-            <OrderHistory brokerOrderId={order.brokerorderid} />
+          <Section title="Timeline" testId="order-timeline-section" defaultOpen={timelineOpen || !!refusal} mountWhenOpen>
+            <OrderTimeline order={order} />
           </Section>
+
+          {!refusal && (
+            <Section title="Order history" testId="order-history">
+              <OrderHistory brokerOrderId={order.brokerorderid} />
+            </Section>
+          )}
 
           <Section title="Related info">
             <SimpleGrid cols={2} spacing={6} verticalSpacing={4} py={4}>

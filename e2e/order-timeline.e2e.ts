@@ -127,10 +127,10 @@ describe('orders refused at intake', () => {
       assert.match((await refusal.textContent()) ?? '', /Unknown symbol \(1\)/);
       await page.getByTestId('order-timeline').waitFor();
       await shots(page, 'refused-order-info');
-      await page.getByTestId('show-refused').locator('input').uncheck();
+      await page.getByTestId('show-refused').uncheck();
       await row.waitFor({ state: 'detached' });
       assert.equal(await blotter.ordersGrid.locator('.ag-row', { hasText: brokerOrderId }).count(), 1, 'the accepted order stays');
-      await page.getByTestId('show-refused').locator('input').check();
+      await page.getByTestId('show-refused').check();
       await row.waitFor();
     });
   });

@@ -74,6 +74,11 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(dup!.orderqty, '99');
       assert.equal(dup!.refusal?.ordRejReason, 6);
       assert.ok(dup!.id > original!.id, 'newest first, ids never shared');
+      // The refused order's id comes from the orders' own block: the next order sorts above it.
+      await client.send('D', newOrderSingle('REF-DUP-2'));
+      await client.waitForReport('REF-DUP-2', (m) => m.get(150) === 'A');
+      const ids = (await list()).filter((o) => o.clordid.startsWith('REF-DUP-')).map((o) => `${o.clordid}:${o.ordstatus}`);
+      assert.deepEqual(ids, ['REF-DUP-2:A', 'REF-DUP-1:8', 'REF-DUP-1:A'], 'newest first, in arrival order');
     });
 
     it("tells an order's story: the D, its Pending New, the broker's accept with its note, each linked to its message", async () => {

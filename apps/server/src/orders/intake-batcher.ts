@@ -186,6 +186,11 @@ export class IntakeBatcher {
     }
   }
 
+  /** An id for an order refused at intake, in arrival order among the planned orders' ids (undefined: the database draws one). */
+  refusedOrderId(): number | undefined {
+    return this.planned?.ids.takeOrderId();
+  }
+
   /** Resolves once nothing is queued or in flight (tests, shutdown). */
   idle(): Promise<void> {
     if (this.inFlight.size === 0 && this.queue.length === 0 && !this.pumpScheduled) return Promise.resolve();

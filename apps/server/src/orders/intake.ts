@@ -266,7 +266,7 @@ export class OrderIntake {
         result = this.onCommitted(o, record, connector, now, outcome, replied, ownDuplicate);
         // A duplicate refused by the batch is a refused order too.
         if (!result.accepted && outcome.kind === 'duplicate') {
-          kept = this.refused.record(refusedOrderRecord(o, connector, now, Number(OrdRejReason.DuplicateOrder), result.text ?? '', outcome.execId));
+          kept = this.refused.record({ ...refusedOrderRecord(o, connector, now, Number(OrdRejReason.DuplicateOrder), result.text ?? '', outcome.execId), id: this.batcher.refusedOrderId() });
         }
       },
       this.replies.reserver(o.senderCompId, (outcome) => {
@@ -341,12 +341,13 @@ export class OrderIntake {
   private refuse(o: IncomingNewOrder, connector: ConnectorInfo | undefined, now: Date, reason: string, text: string): Admission {
     this.log.info({ compId: o.senderCompId, clOrdId: o.clOrdId, reason, text }, 'order rejected at intake');
     let kept: Promise<void> | undefined;
+    const id = this.batcher.refusedOrderId();
     const committed = this.batcher.submit(
       { order: null, execIdPrefix: connector?.executionIdPrefix ?? 'REJ', reportTime: now },
       (outcome, replied) => {
         if (outcome.kind === 'refusal' && !replied) this.replies.unstored(o.senderCompId, connector?.id, refusalReport(o, outcome.execId, now, reason, text));
         // The refused order's record, once the refusal (and its ExecID) is committed.
-        kept = this.refused.record(refusedOrderRecord(o, connector, now, Number(reason), text, outcome.kind === 'refusal' ? outcome.execId : null));
+        kept = this.refused.record({ ...refusedOrderRecord(o, connector, now, Number(reason), text, outcome.kind === 'refusal' ? outcome.execId : null), id });
       },
       this.replies.reserver(o.senderCompId, (outcome) => {
         if (outcome.kind !== 'refusal') return null;

@@ -90,6 +90,18 @@ export class IntakeIdPool {
     return ids;
   }
 
+  /**
+   * One order id for a row kept beside the orders (an order refused at intake), from the same block,
+   * so it sorts among the orders by arrival as theirs do; undefined when none is at hand.
+   */
+  takeOrderId(): number | undefined {
+    if (this.available('orders') < 1) return undefined;
+    const id = this.pools.orders[this.heads.orders]!;
+    this.heads.orders += 1;
+    if (this.available('orders') < this.block / 2) void this.refill().catch(() => {});
+    return id;
+  }
+
   /** Draws another block of every kind that runs low (at least `need` more); one draw at a time. */
   async refill(need: IntakeIdNeeds = { orders: 0, reports: 0, legs: 0, execIds: 0 }): Promise<void> {
     while (this.refilling) await this.refilling;

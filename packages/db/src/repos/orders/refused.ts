@@ -7,6 +7,8 @@ import { refusedOrderRowsSql, type TextRow } from './list';
 
 /** A refused new order: the wire text of its terms (they may be missing or malformed) and the refusal. */
 export interface RefusedOrderRecord {
+  /** From the orders' id block (IntakeIdPool.takeOrderId), or null for the sequence's next value. */
+  id?: number | null;
   sendercompid: string;
   targetcompid: string;
   clientConnectorId: number | null;
@@ -41,6 +43,7 @@ export async function storeRefusedOrders(db: Queryable, records: readonly Refuse
   const json = JSON.stringify(
     records.map((r, i) => ({
       ord: i,
+      id: r.id ?? null,
       sendercompid: r.sendercompid,
       targetcompid: r.targetcompid,
       client_connector_id: r.clientConnectorId,
@@ -68,16 +71,16 @@ export async function storeRefusedOrders(db: Queryable, records: readonly Refuse
   );
   const { rows } = await db.query<TextRow>(
     `WITH input AS (
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(ord int, sendercompid text, targetcompid text, client_connector_id int, session_date date,
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(ord int, id int8, sendercompid text, targetcompid text, client_connector_id int, session_date date,
               msg_type text, clordid text, symbol text, security_type text, maturity_month_year text, side text, ordtype text, price text,
               orderqty text, timeinforce text, exchange text, currency text, account text, text text, legs jsonb, ordrejreason int,
               reject_text text, execid text, transacttime timestamptz)
      ),
      ins AS (
-       INSERT INTO refused_orders (sendercompid, targetcompid, client_connector_id, session_date, msg_type, clordid, symbol, security_type,
+       INSERT INTO refused_orders (id, sendercompid, targetcompid, client_connector_id, session_date, msg_type, clordid, symbol, security_type,
                                    maturity_month_year, side, ordtype, price, orderqty, timeinforce, exchange, currency, account, text, legs,
                                    ordrejreason, reject_text, execid, transacttime)
-       SELECT sendercompid, targetcompid, client_connector_id, session_date, msg_type, clordid, symbol, security_type, maturity_month_year,
+       SELECT coalesce(id, nextval('orders_id_seq')), sendercompid, targetcompid, client_connector_id, session_date, msg_type, clordid, symbol, security_type, maturity_month_year,
               side, ordtype, price, orderqty, timeinforce, exchange, currency, account, text, coalesce(legs, '[]'::jsonb), ordrejreason,
               reject_text, execid, transacttime
          FROM input ORDER BY ord

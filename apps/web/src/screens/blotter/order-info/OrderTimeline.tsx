@@ -107,7 +107,7 @@ export function OrderTimeline({ order }: { order: Order }) {
                   </Text>
                   {raw && (
                     <Anchor component="button" type="button" fz={11} onClick={() => setOpen(raw)} data-testid="timeline-raw" style={{ whiteSpace: 'nowrap' }}>
-                      {e.kind === 'fix' ? 'View message' : `Message #${raw.msgseqnum}`}
+                      {e.kind === 'fix' ? 'View message' : `View report (seq ${raw.msgseqnum})`}
                     </Anchor>
                   )}
                 </Group>

@@ -116,8 +116,9 @@ describe('orders refused at intake', () => {
       await blotter.goto();
       const row = blotter.ordersGrid.locator('.ag-row', { hasText: 'TL-E2E-BAD' });
       await row.waitFor();
-      assert.match((await row.locator('[col-id="status"]').textContent()) ?? '', /Rejected\s*at intake/);
-      assert.match((await row.locator('[col-id="brokerorderid"]').textContent()) ?? '', /Unknown symbol/);
+      assert.match((await row.locator('[col-id="status"]').textContent()) ?? '', /Rejected\s*Unknown symbol/);
+      assert.match((await row.locator('[col-id="status"] .fd-status').getAttribute('title')) ?? '', /Unknown symbol \(1\)\. Unknown symbol NOSUCH/);
+      assert.match((await row.locator('[col-id="brokerorderid"]').textContent()) ?? '', /Refused at intake/);
       const dup = blotter.ordersGrid.locator('.ag-row', { hasText: 'Duplicate order' });
       await dup.waitFor();
       await shots(page, 'refused-blotter');

@@ -4,6 +4,7 @@ import {
   ClientSideRowModelModule,
   ColumnApiModule,
   CsvExportModule,
+  ExternalFilterModule,
   ModuleRegistry,
   RowApiModule,
   RowSelectionModule,
@@ -25,6 +26,8 @@ ModuleRegistry.registerModules([
   CellStyleModule,
   TooltipModule,
   CsvExportModule,
+  // The Orders grid's one filter: orders refused at intake hidden at the broker's choice.
+  ExternalFilterModule,
 ]);
 
 // Creating a grid sorts the registered modules' names with localeCompare, and the page's first

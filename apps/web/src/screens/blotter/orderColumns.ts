@@ -8,7 +8,6 @@ import {
   formatTimestamp,
   ordRejReasonLabel,
   ordStatusLabel,
-  ORD_REJ_REASON_LABELS,
   SIDE_LABELS,
   type SideCode,
 } from '@fixdesk/domain';
@@ -22,7 +21,6 @@ function formatReceived(value: string): string {
   return formatDate(value) === today ? formatTime(value) : formatTimestamp(value).slice(0, 16);
 }
 
-const refusalReason = (code: number) => ORD_REJ_REASON_LABELS[String(code)] ?? `Refused (${code})`;
 const sideLabel = (o: Order) => (SIDE_LABELS[o.side as SideCode] ?? o.side).toUpperCase();
 const num = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? null : Number(v));
 
@@ -60,8 +58,8 @@ export const ORDER_COLUMNS: readonly BlotterColumn<Order>[] = [
   {
     id: 'brokerorderid',
     header: 'Broker Order ID',
-    // An order refused at intake has none: its reason stands there instead.
-    value: (o) => o.brokerorderid || (o.refusal ? refusalReason(o.refusal.ordRejReason) : ''),
+    // An order refused at intake has none: it says so (its reason is in the status cell).
+    value: (o) => o.brokerorderid || (o.refusal ? 'Refused at intake' : ''),
     width: 112,
     grid: {
       cellClass: (p) => (p.data?.refusal ? 'fd-refusal' : ''),

@@ -1,4 +1,4 @@
-import { ACCEPT_BUTTON_TEXT, acceptButtonColour, blotterStatusColour, blotterStatusLabel, Decimal, formatQuantity, ordRejReasonLabel, OrdStatus } from '@fixdesk/domain';
+import { ACCEPT_BUTTON_TEXT, acceptButtonColour, blotterStatusColour, blotterStatusLabel, Decimal, formatQuantity, ORD_REJ_REASON_LABELS, ordRejReasonLabel, OrdStatus } from '@fixdesk/domain';
 import type { Order } from '@fixdesk/protocol';
 import type { ICellRendererComp, ICellRendererParams } from 'ag-grid-community';
 import { inFlight } from '../../services/orders/useOrderActions';
@@ -131,7 +131,8 @@ export class StatusCellRenderer implements ICellRendererComp<Order> {
     if (filledBackground) gui.style.background = filledBackground;
     gui.append(span(null, label));
     if (order.refusal) {
-      gui.append(span('fd-status-user', 'at intake'));
+      // The reason at a glance ('Unknown symbol'); its code and the text the client got on hover.
+      gui.append(span('fd-status-user', ORD_REJ_REASON_LABELS[String(order.refusal.ordRejReason)] ?? 'at intake'));
       gui.title = `Refused at intake: ${ordRejReasonLabel(order.refusal.ordRejReason)}. ${order.refusal.text}`;
     }
     if (status === OrdStatus.New && order.accepted_by) gui.append(span('fd-status-user', `by ${order.accepted_by}`));

@@ -81,6 +81,28 @@ for (const kind of TEST_DB_KINDS) {
       assert.deepEqual(ids, ['REF-DUP-2:A', 'REF-DUP-1:8', 'REF-DUP-1:A'], 'newest first, in arrival order');
     });
 
+    it('a burst over the rate: every refusal kept, in arrival order among the accepted orders, with its reason', async () => {
+      const admin = await t.login('admin');
+      const put = (max: number) => t.api('/api/client-connectors/SGX_CLIENT_1', { method: 'PUT', token: admin, json: { max_orders_per_second: max } });
+      assert.equal((await put(2)).status, 200);
+      try {
+        await new Promise((r) => setTimeout(r, 1_020 - (Date.now() % 1_000)));
+        const ids = Array.from({ length: 30 }, (_, i) => `REF-RATE-${String(i).padStart(2, '0')}`);
+        await Promise.all(ids.map((id) => client.send('D', newOrderSingle(id))));
+        await client.waitFor(() => ids.every((id) => client.received.some((m) => m.get(11) === id)), 'thirty answers');
+        const refusedIds = ids.filter((id) => client.received.find((m) => m.get(11) === id)!.get(150) === '8');
+        assert.ok(refusedIds.length >= 20, `${refusedIds.length} refused`);
+        const listed = (await list()).filter((o) => o.clordid.startsWith('REF-RATE-'));
+        assert.deepEqual(listed.map((o) => o.clordid), [...ids].reverse(), 'all thirty, newest first, refused among accepted');
+        for (const o of listed.filter((x) => x.refusal)) {
+          assert.deepEqual(o.refusal, { ordRejReason: 99, text: 'Order rate limit of 2 orders per second exceeded' });
+        }
+        assert.deepEqual(listed.filter((o) => o.refusal).map((o) => o.clordid).sort(), refusedIds.sort());
+      } finally {
+        assert.equal((await put(100)).status, 200);
+      }
+    });
+
     it("tells an order's story: the D, its Pending New, the broker's accept with its note, each linked to its message", async () => {
       await client.send('D', newOrderSingle('TL-1'));
       const ack = await client.waitForReport('TL-1', (m) => m.get(150) === 'A');

@@ -341,12 +341,13 @@ export class OrderIntake {
   private refuse(o: IncomingNewOrder, connector: ConnectorInfo | undefined, now: Date, reason: string, text: string): Admission {
     this.log.info({ compId: o.senderCompId, clOrdId: o.clOrdId, reason, text }, 'order rejected at intake');
     let kept: Promise<void> | undefined;
-    const id = this.batcher.refusedOrderId();
     const committed = this.batcher.submit(
       { order: null, execIdPrefix: connector?.executionIdPrefix ?? 'REJ', reportTime: now },
       (outcome, replied) => {
         if (outcome.kind === 'refusal' && !replied) this.replies.unstored(o.senderCompId, connector?.id, refusalReport(o, outcome.execId, now, reason, text));
         // The refused order's record, once the refusal (and its ExecID) is committed.
+        // Its id: drawn with its batch's (in queue order among the orders), else the next at hand.
+        const id = outcome.kind === 'refusal' && outcome.orderId !== undefined ? outcome.orderId : this.batcher.refusedOrderId();
         kept = this.refused.record({ ...refusedOrderRecord(o, connector, now, Number(reason), text, outcome.kind === 'refusal' ? outcome.execId : null), id });
       },
       this.replies.reserver(o.senderCompId, (outcome) => {

@@ -14,6 +14,8 @@ import type { ExecReportRow, NewOrderRecord, OrderLegRow, OrderRow } from './ord
 /** How many values of each kind a batch needs. */
 export interface IntakeIdNeeds {
   readonly orders: number;
+  /** Orders refused at intake in the batch: each takes an order id (refused_orders shares the orders' ids), nothing else. */
+  readonly refusals?: number;
   readonly reports: number;
   readonly legs: number;
   readonly execIds: number;
@@ -63,7 +65,7 @@ export class IntakeIdPool {
 
   private covers(need: IntakeIdNeeds): boolean {
     return (
-      this.available('orders') >= need.orders &&
+      this.available('orders') >= need.orders + (need.refusals ?? 0) &&
       this.available('brokerIds') >= need.orders &&
       this.available('reports') >= need.reports &&
       this.available('legs') >= need.legs &&
@@ -80,7 +82,7 @@ export class IntakeIdPool {
       return this.pools[kind].slice(h, h + n);
     };
     const ids: DrawnIds = {
-      orders: grab('orders', need.orders),
+      orders: grab('orders', need.orders + (need.refusals ?? 0)),
       brokerIds: grab('brokerIds', need.orders),
       reports: grab('reports', need.reports),
       legs: grab('legs', need.legs),
@@ -107,7 +109,7 @@ export class IntakeIdPool {
     while (this.refilling) await this.refilling;
     if (this.covers(need) && KINDS.every((k) => this.available(k) >= this.block / 2)) return;
     const wanted: Record<Kind, number> = {
-      orders: need.orders,
+      orders: need.orders + (need.refusals ?? 0),
       brokerIds: need.orders,
       reports: need.reports,
       legs: need.legs,
@@ -209,16 +211,20 @@ export interface PlannedIntake {
 /** What the batch needs drawn; undefined when the batch cannot be planned (an order's ClOrdID is already used). */
 export function intakeNeeds(entries: readonly IntakeEntry[], index: ClOrdIdIndex): IntakeIdNeeds | undefined {
   let orders = 0;
+  let refusals = 0;
   let legs = 0;
   for (const e of entries) {
     const o = e.order;
-    if (!o) continue;
+    if (!o) {
+      refusals++;
+      continue;
+    }
     const used = index.used(o.sendercompid, o.sessionDate);
     if (!used || used.has(o.clordid)) return undefined;
     orders++;
     legs += o.legs.length;
   }
-  return { orders, reports: orders, legs, execIds: entries.length };
+  return { orders, refusals, reports: orders, legs, execIds: entries.length };
 }
 
 /**
@@ -228,12 +234,17 @@ export function intakeNeeds(entries: readonly IntakeEntry[], index: ClOrdIdIndex
  */
 export function planIntake(entries: readonly IntakeEntry[], ids: DrawnIds, index: ClOrdIdIndex, placeholderTime: Date): PlannedIntake {
   let o = 0;
+  // Order ids go to refusals too, in queue order (refused_orders shares them); the rest only to orders.
+  let oid = 0;
   let leg = 0;
   const outcomes = entries.map((entry, i): IntakeOutcome => {
     const execId = formatExecId(entry.execIdPrefix, ids.execIds[i]!);
     const r = entry.order;
-    if (!r) return { kind: 'refusal', execId };
-    const id = ids.orders[o]!;
+    if (!r) {
+      const orderId = ids.orders[oid++];
+      return orderId === undefined ? { kind: 'refusal', execId } : { kind: 'refusal', execId, orderId };
+    }
+    const id = ids.orders[oid++]!;
     const reportId = ids.reports[o]!;
     const brokerorderid = formatBrokerOrderId(ids.brokerIds[o]!);
     o++;

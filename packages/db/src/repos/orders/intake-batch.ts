@@ -30,7 +30,8 @@ export type IntakeOutcome =
   | { kind: 'stored'; order: OrderRow; er: ExecReportRow; legs: OrderLegRow[] }
   /** The ClOrdID was already used that trading day: nothing stored. `existing` is null when the other order is not visible yet. */
   | { kind: 'duplicate'; execId: string; existing: ExistingOrderFacts | null }
-  | { kind: 'refusal'; execId: string };
+  /** `orderId`: the id a planned batch drew for the refused order's record (refused_orders), in queue order. */
+  | { kind: 'refusal'; execId: string; orderId?: number };
 
 /**
  * Stores a batch of new orders (legs, parties and each Pending New execution report) and draws ExecIDs

@@ -76,7 +76,8 @@ function idRange(api: GridApi<Order>): IdRange | null {
  * is then told to skip its row-model pass after an update-only transaction. That pass walks all rows
  * (sort, and re-positioning every one of the 50,000): at 1,000 updates a second it was most of the
  * main thread's time. A sort set by the broker needs it (an update may move a row), so the pass runs
- * again while one is in force. (The grid has no filters.)
+ * again while one is in force. (Its one filter, refused orders hidden, cannot change with an update:
+ * a refused order never changes.)
  */
 function matchModelUpdatesToView(api: GridApi<Order>): void {
   const ordered = api.getColumnState().some((c) => c.sort);

@@ -121,6 +121,14 @@ describe('broker simulator auto mode', () => {
     assert.deepEqual(h.calls.map((c) => c.what), ['accept'], 'only the pending order, not the one a person accepted');
   });
 
+  it('does not count or work orders refused at intake (records without a broker order id)', async () => {
+    const h = harness();
+    const refused = (id: number) => order({ id, brokerorderid: '', ordstatus: '8', refusal: { ordRejReason: 1, text: 'Unknown symbol X' } });
+    h.sim.loadOrders([order(), refused(7)]);
+    h.sim.onOrder(refused(8));
+    assert.deepEqual(h.sim.getState().counters, { pending: 1, active: 0, completedToday: 0, processed: 0 });
+  });
+
   it('stops an order when the desk refuses a call, and stops everything when auto mode is turned off', async () => {
     const h = harness();
     h.sim.setSettings({ auto: true, acceptDelaySec: 1, fillDelaySec: 1 });

@@ -244,6 +244,8 @@ export class BrokerSimulator {
   }
 
   private upsert(order: Order, live: boolean): void {
+    // An order refused at intake is a record, not an order to work (and has no broker order id).
+    if (order.refusal) return;
     const key = order.brokerorderid;
     const known = this.orders.get(key);
     if (known) {

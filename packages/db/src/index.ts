@@ -147,5 +147,7 @@ export {
 } from './repos/audit';
 export { fixFieldDescriptions, getFixMessageText, type StoredFixMessageText } from './repos/fix-message-detail';
 
+export { listAuditAccess, recordAuditAccess, type AuditAccess, type AuditAccessAction, type AuditAccessRow } from './repos/audit-access';
+
 // ── the compliance record's seals (ADR 0010) ──
 export { chainHash, genesisHash, SEAL_BLOCK_ROWS, SEALED_TABLES, sealPending, verifyChain, type ChainVerdict, type SealedTable } from './audit/seals';

@@ -134,6 +134,14 @@ export default function OrderActionsPage() {
   const [filter, setFilter] = useState('');
   const [connectors, setConnectors] = useState<ReadonlyMap<string, ClientConnector>>(new Map());
   const [json, setJson] = useState<OrderAction | null>(null);
+  // The row's data shows at once; the server's copy, fetched for the who-looked record, replaces it.
+  const openJson = useCallback((a: OrderAction) => {
+    setJson(a);
+    auditApi
+      .orderAction(a.id)
+      .then((fresh) => setJson((shown) => (shown?.id === fresh.id ? fresh : shown)))
+      .catch(() => undefined);
+  }, []);
   const [exporting, setExporting] = useState(false);
 
   useEffect(() => {
@@ -164,11 +172,11 @@ export default function OrderActionsPage() {
       side: { cellRenderer: SideCell },
       action_type: { cellRenderer: ActionTypeCell },
       notes: { cellRenderer: NotesCell },
-      action_data: { cellRenderer: ActionDataCell, cellRendererParams: { onView: setJson } },
+      action_data: { cellRenderer: ActionDataCell, cellRendererParams: { onView: openJson } },
     };
     // Numbers right-aligned like their headers (the grid's own right-aligned class next to ours).
     return toColDefs(columns).map((def) => ({ ...def, ...(def.type === 'rightAligned' ? { cellClass: 'fd-num ag-right-aligned-cell' } : {}), ...renderers[def.colId!] }));
-  }, [columns, connectors]);
+  }, [columns, connectors, openJson]);
 
   const all = useMemo(() => (load.state === 'ready' ? load.actions : []), [load]);
   const visible = useMemo(() => all.filter((a) => matchesOrderAction(a, filter)), [all, filter]);

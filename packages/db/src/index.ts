@@ -41,7 +41,7 @@ export {
   type OpenDayOrderRow,
   type OrderConnectorRow,
 } from './repos/connectors';
-export { closeClientSession, closeSessionsOfStoppedProcess, openClientSession, storedSequenceNumbers, type StoredSessionKey } from './repos/client-sessions';
+export { closeClientSession, closeSessionsOfStoppedProcess, openClientSession, recordRefusedLogon, storedSequenceNumbers, type StoredSessionKey } from './repos/client-sessions';
 export { PgMessageStoreFactory, type PgMessageStoreOptions, type ReservedOutbound } from './fix-message-store';
 
 // ── client FIX defaults ──

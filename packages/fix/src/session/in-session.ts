@@ -4,6 +4,7 @@ import { msgSeqNum, type HeaderProblem } from './inbound';
 import { loggedOnState } from './logged-on-state';
 import { handleLogout } from './logout-state';
 import { ADMIN_MSG_TYPES, type InboundMessage } from './message';
+import { TEST_REQ_ID } from './admin-messages';
 import { errorText } from './outbound';
 import { drainQueue, queueAhead } from './resend-state';
 import type { SessionContext, SessionState, StateName } from './session-state';
@@ -198,6 +199,3 @@ export async function handleResetLogon(ctx: SessionContext, message: InboundMess
   await ctx.consumeInbound(message, 2);
   return true;
 }
-
-/** The TestReqID of our TestRequests (QuickFIX's: any message from the peer answers it anyway). */
-export const TEST_REQ_ID = 'TEST';

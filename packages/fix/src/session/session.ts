@@ -11,10 +11,12 @@ import { sessionIdToString, type SessionID } from './session-id';
 import type { EventKind, SessionContext, SessionEvent, SessionState, StateName } from './session-state';
 import { IllegalTransitionError, isAllowedTransition } from './transitions';
 import { Inbound, msgSeqNum } from './inbound';
-import { errorText, Outbound, type QueuedSend, type SendReservation, type SessionTransport } from './outbound';
+import { errorText, Outbound, type SendReservation, type SessionTransport } from './outbound';
 import { disconnectedState } from './disconnected-state';
 import { logonState } from './logon-state';
-import { inSessionState, TEST_REQ_ID } from './in-session';
+import { inSessionState } from './in-session';
+import { businessRejectMessage, heartbeatMessage, logonMessage, logoutMessage, rejectMessage, resendRequestMessage, testRequestMessage } from './admin-messages';
+import { SendQueue } from './send-queue';
 import { resendState } from './resend-state';
 import { logoutState } from './logout-state';
 
@@ -98,11 +100,9 @@ export class Session implements SessionContext {
   private appCallbacks = 0;
   private tick: TimerHandle | undefined;
   private closed = false;
+  /** The application's sends on their way into the event queue (batched back to back). */
+  private readonly sendQueue: SendQueue;
 
-  /** Sends queued since the last other event: they go out as one batch (one store round). */
-  private openSendBatch: QueuedSend[] | undefined;
-  /** Send batches waiting in the event queue, oldest first (a send during a callback starts them first). */
-  private readonly queuedSendBatches: QueuedSend[][] = [];
   private constructor(deps: SessionDeps) {
     this.id = deps.id;
     this.key = sessionIdToString(deps.id);
@@ -121,6 +121,13 @@ export class Session implements SessionContext {
         this.enqueue(() => this.dispatch({ kind: 'disconnect', reason })).catch(() => {});
       },
       disconnectNow: (reason) => this.dispatch({ kind: 'disconnect', reason }),
+    });
+    this.sendQueue = new SendQueue(this.out, {
+      key: this.key,
+      settings: () => this.settings,
+      loggedOn: () => this.loggedOn,
+      inAppCallback: () => this.appCallbacks > 0,
+      enqueue: (task) => this.enqueue(task),
     });
     this.inbound = new Inbound(
       { ...deps, out: this.out },
@@ -205,57 +212,10 @@ export class Session implements SessionContext {
   /**
    * Sends an application message; resolves with its MsgSeqNum once it is persisted (and handed to the
    * socket when logged on). While logged out it is persisted for resend, or refused (settings.whenNotLoggedOn).
+   * Sends queued back to back go out as one batch; see send-queue.ts.
    */
   send(message: OutgoingMessage): Promise<number> {
-    if (this.appCallbacks > 0) {
-      // The current event waits for the application: a send now (fromApp answering, or a send from
-      // elsewhere while it runs) goes out right away, since queueing it behind that event could wait
-      // for itself. Sends queued earlier go first, so every caller's sends keep their order.
-      this.startQueuedSends();
-      return this.sendOne(message);
-    }
-    // Sends queued back to back, with no other event between them, are persisted together and then
-    // written in order: the same order and the same guarantee as one by one, one store round for all.
-    if (this.openSendBatch) {
-      const batch = this.openSendBatch;
-      return new Promise((resolve, reject) => batch.push({ message, resolve, reject }));
-    }
-    const batch: QueuedSend[] = [];
-    const sent = new Promise<number>((resolve, reject) => batch.push({ message, resolve, reject }));
-    this.queuedSendBatches.push(batch);
-    let taken: QueuedSend[] = [];
-    this.enqueue(() => {
-      this.unqueueSendBatch(batch);
-      taken = batch.splice(0);
-      return taken.length ? this.sendBatch(taken) : SETTLED;
-    }).catch((err: unknown) => {
-      this.unqueueSendBatch(batch);
-      for (const q of [...taken, ...batch.splice(0)]) q.reject(err);
-    });
-    this.openSendBatch = batch;
-    return sent;
-  }
-
-  private unqueueSendBatch(batch: QueuedSend[]): void {
-    if (this.openSendBatch === batch) this.openSendBatch = undefined;
-    const i = this.queuedSendBatches.indexOf(batch);
-    if (i >= 0) this.queuedSendBatches.splice(i, 1);
-  }
-
-  /**
-   * Starts the send batches still waiting in the event queue, oldest first. Each takes its numbers
-   * before its first await, so a send right behind gets a higher number and is written after them.
-   */
-  private startQueuedSends(): void {
-    while (this.queuedSendBatches.length > 0) {
-      const batch = this.queuedSendBatches[0]!;
-      this.unqueueSendBatch(batch);
-      const taken = batch.splice(0);
-      if (!taken.length) continue;
-      this.sendBatch(taken).catch((err: unknown) => {
-        for (const q of taken) q.reject(err);
-      });
-    }
+    return this.sendQueue.send(message);
   }
 
   /**
@@ -285,11 +245,6 @@ export class Session implements SessionContext {
         throw err;
       },
     );
-  }
-
-  private sendOne(message: OutgoingMessage): Promise<number> {
-    if (!this.loggedOn && this.settings.whenNotLoggedOn === 'reject') return Promise.reject(new Error(`${this.key} is not logged on`));
-    return this.sendApp(message);
   }
 
   setNextSenderMsgSeqNum(next: number): Promise<void> {
@@ -358,7 +313,7 @@ export class Session implements SessionContext {
 
   private enqueue<T>(task: () => Promise<T>, keepSendBatch = false): Promise<T> {
     // Any other event ends the run of sends that may still join one batch (their order is kept).
-    if (!keepSendBatch) this.openSendBatch = undefined;
+    if (!keepSendBatch) this.sendQueue.closeBatch();
     const run = this.tail.then(() => {
       if (this.closed) throw new Error(`${this.key} is closed`);
       return task();
@@ -448,28 +403,6 @@ export class Session implements SessionContext {
   }
 
   /**
-   * Sends queued back to back (see send), through the outbound pipeline. One message without
-   * settings.pipelineSends goes the one-at-a-time way (a failed store write fails only that send).
-   */
-  private async sendBatch(batch: QueuedSend[]): Promise<void> {
-    const pipelined = this.settings.pipelineSends;
-    if (!pipelined && batch.length === 1) {
-      const q = batch[0]!;
-      try {
-        q.resolve(await this.sendOne(q.message));
-      } catch (err) {
-        q.reject(err);
-      }
-      return;
-    }
-    if (!this.loggedOn && this.settings.whenNotLoggedOn === 'reject') {
-      for (const q of batch) q.reject(new Error(`${this.key} is not logged on`));
-      return;
-    }
-    await this.out.sendBatch(batch, pipelined);
-  }
-
-  /**
    * Takes the next MsgSeqNum for an application message now and encodes it, for a caller that makes
    * the message durable in its own commit: the message record and the next sender number (msgSeqNum + 1,
    * never lowering a higher stored one), atomically with whatever else that commit holds, such as the
@@ -486,61 +419,41 @@ export class Session implements SessionContext {
    */
   reserveSend(message: OutgoingMessage): SendReservation | undefined {
     if (!this.settings.pipelineSends || this.closed || !this.loggedOn || this.out.broken || !this.transport) return undefined;
-    if (this.state.name !== 'inSession' || this.openSendBatch) return undefined;
+    if (this.state.name !== 'inSession' || this.sendQueue.batchOpen) return undefined;
     return this.out.reserve(message, this.creationTime);
   }
 
   async sendLogon(): Promise<void> {
-    const body: Array<[number, string]> = [
-      [Tag.EncryptMethod, '0'],
-      [Tag.HeartBtInt, String(this.heartBtIntSec)],
-    ];
-    if (this.resetSentInLogon) body.push([Tag.ResetSeqNumFlag, 'Y']);
-    if (this.settings.role === 'initiator') {
-      if (this.settings.username !== undefined) body.push([Tag.Username, this.settings.username]);
-      if (this.settings.password !== undefined) body.push([Tag.Password, this.settings.password]);
-    }
-    await this.sendAdmin(outgoing(MsgType.Logon, body));
+    await this.sendAdmin(logonMessage(this.heartBtIntSec, this.resetSentInLogon, this.settings.role === 'initiator' ? this.settings : undefined));
     this.logonSent = true;
   }
 
   async sendLogout(text?: string): Promise<void> {
-    await this.sendAdmin(outgoing(MsgType.Logout, text ? [[Tag.Text, text]] : []));
+    await this.sendAdmin(logoutMessage(text));
     this.logoutSentAt = this.clock.now();
   }
 
   async sendHeartbeat(testReqID?: string): Promise<void> {
-    await this.sendAdmin(outgoing(MsgType.Heartbeat, testReqID !== undefined ? [[Tag.TestReqID, testReqID]] : []));
+    await this.sendAdmin(heartbeatMessage(testReqID));
   }
 
   async sendTestRequest(): Promise<void> {
-    await this.sendAdmin(outgoing(MsgType.TestRequest, [[Tag.TestReqID, TEST_REQ_ID]]));
+    await this.sendAdmin(testRequestMessage());
     this.testRequestSentAt = this.clock.now();
   }
 
   async sendResendRequest(begin: number): Promise<void> {
-    // EndSeqNo 0 ("everything after"), as FIX 4.4 recommends: the peer sends what it has in one pass.
-    await this.sendAdmin(outgoing(MsgType.ResendRequest, [[Tag.BeginSeqNo, String(begin)], [Tag.EndSeqNo, '0']]));
+    await this.sendAdmin(resendRequestMessage(begin));
     this.log.onEvent(`gap detected: sent ResendRequest ${begin}-0`);
   }
 
   async sendReject(ref: InboundMessage, reason: string, text: string, refTagID?: number): Promise<void> {
-    const body: Array<[number, string]> = [[Tag.RefSeqNum, ref.get(Tag.MsgSeqNum) ?? '0']];
-    if (refTagID !== undefined) body.push([Tag.RefTagID, String(refTagID)]);
-    if (ref.msgType) body.push([Tag.RefMsgType, ref.msgType]);
-    body.push([Tag.SessionRejectReason, reason], [Tag.Text, text]);
     this.log.onEvent(`Reject ${reason} for MsgSeqNum ${ref.get(Tag.MsgSeqNum)}: ${text}`);
-    await this.sendAdmin(outgoing(MsgType.Reject, body, reverseRoute(ref)));
+    await this.sendAdmin(rejectMessage(ref, reason, text, refTagID));
   }
 
   async sendBusinessReject(ref: InboundMessage, reason: string, text: string, refID?: string): Promise<void> {
-    const body: Array<[number, string]> = [
-      [Tag.RefSeqNum, ref.get(Tag.MsgSeqNum) ?? '0'],
-      [Tag.RefMsgType, ref.msgType],
-    ];
-    if (refID !== undefined) body.push([Tag.BusinessRejectRefID, refID]);
-    body.push([Tag.BusinessRejectReason, reason], [Tag.Text, text]);
-    await this.sendApp(outgoing(MsgType.BusinessMessageReject, body, reverseRoute(ref)));
+    await this.sendApp(businessRejectMessage(ref, reason, text, refID));
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -566,9 +479,6 @@ export class Session implements SessionContext {
       }
     }
   }
-
-
-
 
   /**
    * Logout, then close: the answer to a protocol violation the session cannot continue after. `text`
@@ -623,18 +533,10 @@ export class Session implements SessionContext {
   // ---------------------------------------------------------------------------------------------
   // Inbound checks shared by the logged-on states
 
-
-
-
-
-
-
   /** True while a gap is open (messages are waiting or the gap fill has not reached the target yet). */
   get gapOpen(): boolean {
     return this.inbound.gapOpen;
   }
-
-
 
   async answerAppFailure(message: InboundMessage, err: unknown): Promise<void> {
     if (err instanceof BusinessRejectError) await this.sendBusinessReject(message, err.reason, err.text, err.refID);
@@ -669,19 +571,12 @@ export class Session implements SessionContext {
     if (this.pipelineBusy) await this.inbound.settle();
   }
 
-
-
-
   answerResendRequest(message: InboundMessage): Promise<boolean> {
     return this.inbound.answerResendRequest(message);
   }
 
   // ---------------------------------------------------------------------------------------------
   // Timers
-
-
-
-
 
   // ---------------------------------------------------------------------------------------------
   // The rest of SessionContext (what the states may see and do)
@@ -732,28 +627,5 @@ export class Session implements SessionContext {
   }
 }
 
-
-/**
- * Routing fields a reply carries back (QuickFIX's reverse route): the peer's OnBehalfOf* becomes our
- * DeliverTo* and the other way round; empty values are not reversed.
- */
-const REVERSE_ROUTE: ReadonlyArray<readonly [from: number, to: number]> = [
-  [Tag.OnBehalfOfCompID, Tag.DeliverToCompID],
-  [Tag.DeliverToCompID, Tag.OnBehalfOfCompID],
-  [Tag.OnBehalfOfSubID, Tag.DeliverToSubID],
-  [Tag.DeliverToSubID, Tag.OnBehalfOfSubID],
-  [Tag.OnBehalfOfLocationID, Tag.DeliverToLocationID],
-  [Tag.DeliverToLocationID, Tag.OnBehalfOfLocationID],
-];
-
-/** The header routing fields of a reply to `ref`. */
-export function reverseRoute(ref: InboundMessage): Array<[number, string]> {
-  const header: Array<[number, string]> = [];
-  for (const [from, to] of REVERSE_ROUTE) {
-    const value = ref.get(from);
-    if (value) header.push([to, value]);
-  }
-  return header;
-}
-
+export { reverseRoute } from './admin-messages';
 export { msgSeqNum };

@@ -1,9 +1,19 @@
 import { MsgType, Tag } from '../dictionary/tags.generated';
+import { formatUtcTimestamp } from '../codec/values';
+import type { Application } from './application';
+import type { Clock } from './clock';
+import type { ConnectionState } from './connection-state';
+import type { SessionLog } from './log';
 import { outgoing, type InboundMessage, type OutgoingMessage } from './message';
+import { errorText, type Outbound } from './outbound';
+import type { SessionID } from './session-id';
+import type { SessionSettings } from './session-settings';
+import type { AdminSends } from './session-state';
 
 /**
  * The session's own messages, built (not sent): Logon, Logout, Heartbeat, TestRequest, ResendRequest,
- * Reject and BusinessMessageReject. The outbound pipeline numbers, persists and writes them.
+ * Reject and BusinessMessageReject; and AdminSender, which sends them for the states. The outbound
+ * pipeline numbers, persists and writes them.
  */
 
 /** The TestReqID of our TestRequests (QuickFIX's: any message from the peer answers it anyway). */
@@ -80,4 +90,75 @@ export function reverseRoute(ref: InboundMessage): Array<[number, string]> {
     if (value) header.push([to, value]);
   }
   return header;
+}
+
+/** What the admin sends use of the session. */
+export interface AdminSenderDeps {
+  readonly id: SessionID;
+  readonly app: Application;
+  readonly log: SessionLog;
+  readonly clock: Clock;
+  readonly out: Outbound;
+  readonly connection: ConnectionState;
+  settings(): SessionSettings;
+}
+
+/** The states' admin sends (AdminSends), through the outbound pipeline; notes on the connection when they went out. */
+export class AdminSender implements AdminSends {
+  constructor(private readonly d: AdminSenderDeps) {}
+
+  async logon(resetSeqNum: boolean): Promise<void> {
+    this.d.connection.logonSent(resetSeqNum);
+    await this.sendLogon(resetSeqNum);
+  }
+
+  async logonAnswer(resetSeqNum: boolean): Promise<void> {
+    await this.sendLogon(resetSeqNum);
+    this.d.connection.resetAnswered();
+  }
+
+  private async sendLogon(resetSeqNum: boolean): Promise<void> {
+    const settings = this.d.settings();
+    await this.d.out.sendAdmin(logonMessage(this.d.connection.heartBtIntSec, resetSeqNum, settings.role === 'initiator' ? settings : undefined));
+  }
+
+  async logout(text?: string): Promise<void> {
+    await this.d.out.sendAdmin(logoutMessage(text));
+    this.d.connection.logoutSent(this.d.clock.now());
+  }
+
+  async heartbeat(testReqID?: string): Promise<void> {
+    await this.d.out.sendAdmin(heartbeatMessage(testReqID));
+  }
+
+  async testRequest(): Promise<void> {
+    await this.d.out.sendAdmin(testRequestMessage());
+    this.d.connection.testRequestSent(this.d.clock.now());
+  }
+
+  async resendRequest(begin: number): Promise<void> {
+    await this.d.out.sendAdmin(resendRequestMessage(begin));
+    this.d.log.onEvent(`gap detected: sent ResendRequest ${begin}-0`);
+  }
+
+  async reject(ref: InboundMessage, reason: string, text: string, refTagID?: number): Promise<void> {
+    this.d.log.onEvent(`Reject ${reason} for MsgSeqNum ${ref.get(Tag.MsgSeqNum)}: ${text}`);
+    await this.d.out.sendAdmin(rejectMessage(ref, reason, text, refTagID));
+  }
+
+  /** An application-level reject (numbered as an application message). */
+  async businessReject(ref: InboundMessage, reason: string, text: string, refID?: string): Promise<void> {
+    await this.d.out.sendApp(businessRejectMessage(ref, reason, text, refID));
+  }
+
+  async refusalLogout(text: string): Promise<void> {
+    await this.d.out.settled();
+    const logout = outgoing(MsgType.Logout, [[Tag.Text, text]]);
+    try {
+      this.d.app.toAdmin?.(logout, this.d.id);
+    } catch (err) {
+      this.d.log.onEvent(`toAdmin failed for the refusal Logout: ${errorText(err)}`);
+    }
+    await this.d.out.sendCopy(logout, this.d.out.nextSenderMsgSeqNum, formatUtcTimestamp(this.d.clock.now()));
+  }
 }

@@ -1,22 +1,22 @@
-import { MsgType, Tag } from '../dictionary/tags.generated';
 import type { MessageStore } from '../store/message-store';
-import { BusinessRejectError, SessionRejectError, type Application, type AppReceipt } from './application';
+import type { Application } from './application';
 import type { Clock, TimerHandle, Timers } from './clock';
-import { formatUtcTimestamp } from '../codec/values';
 import type { SessionLog } from './log';
-import { ADMIN_MSG_TYPES, outgoing, type InboundMessage, type OutgoingMessage, type SessionCodec } from './message';
+import { ADMIN_MSG_TYPES, type InboundMessage, type OutgoingMessage, type SessionCodec } from './message';
 import { isResetDue, isWithinSchedule } from './schedule';
 import type { SessionSettings } from './session-settings';
 import { sessionIdToString, type SessionID } from './session-id';
 import type { EventKind, SessionContext, SessionEvent, SessionState, StateName } from './session-state';
 import { IllegalTransitionError, isAllowedTransition } from './transitions';
 import { Inbound, msgSeqNum } from './inbound';
-import { errorText, Outbound, type SendReservation, type SessionTransport } from './outbound';
+import { Outbound, type SendReservation, type SessionTransport } from './outbound';
+import { AdminSender } from './admin-messages';
+import { AppCalls } from './app-calls';
+import { ConnectionState } from './connection-state';
+import { SendQueue } from './send-queue';
 import { disconnectedState } from './disconnected-state';
 import { logonState } from './logon-state';
 import { inSessionState } from './in-session';
-import { businessRejectMessage, heartbeatMessage, logonMessage, logoutMessage, rejectMessage, resendRequestMessage, testRequestMessage } from './admin-messages';
-import { SendQueue } from './send-queue';
 import { resendState } from './resend-state';
 import { logoutState } from './logout-state';
 
@@ -61,88 +61,93 @@ const SETTLED = Promise.resolve();
  * disconnects, operator and application calls) pass through one serial queue, so a session never
  * handles two things at once and its store writes land in order.
  */
-export class Session implements SessionContext {
+export class Session {
   readonly id: SessionID;
   readonly key: string;
-  settings: SessionSettings;
+  /** The session's message store (the acceptor audits a refused Logon's Logout in it). */
   readonly store: MessageStore;
-  readonly app: Application;
-  readonly log: SessionLog;
-  readonly clock: Clock;
-  readonly codec: SessionCodec;
+  private currentSettings: SessionSettings;
+  private readonly log: SessionLog;
+  private readonly clock: Clock;
   private readonly timers: Timers;
   /** The outbound pipeline: numbers, persisting, the wire. */
   private readonly out: Outbound;
   /** Inbound sequencing: expected numbers, header checks, the gap queue, pipelining, resend answers. */
-  readonly inbound: Inbound;
-
-  state: SessionState = disconnectedState;
-  creationTime = new Date(0);
-  heartBtIntSec: number;
-
-  transport: SessionTransport | undefined;
-  /** Set once both Logons were exchanged on the current connection. */
-  loggedOn = false;
-  /** Our Logon went out on this connection (initiator: waiting for the answer). */
-  logonSent = false;
-  /** Our Logon carried 141=Y: the answer must too, and its numbers start at 1. */
-  resetSentInLogon = false;
-  connectedAt = 0;
-  lastReceivedAt = 0;
-  testRequestSentAt: number | undefined;
-  logoutSentAt: number | undefined;
-
-  private tail: Promise<void> = Promise.resolve();
-  /**
-   * Application callbacks (fromApp, fromAdmin, onLogon, onLogout) the current event is waiting for.
-   * While one runs, a send goes out at once instead of queueing behind the event that waits for it.
-   */
-  private appCallbacks = 0;
-  private tick: TimerHandle | undefined;
-  private closed = false;
+  private readonly inbound: Inbound;
+  /** What the current connection keeps. */
+  private readonly connection: ConnectionState;
+  private readonly admin: AdminSender;
+  private readonly appCalls: AppCalls;
   /** The application's sends on their way into the event queue (batched back to back). */
   private readonly sendQueue: SendQueue;
+  /** What the states see of the session. */
+  private readonly ctx: SessionContext;
+
+  private state: SessionState = disconnectedState;
+  private creationTime = new Date(0);
+  private tail: Promise<void> = Promise.resolve();
+  private tick: TimerHandle | undefined;
+  private closed = false;
 
   private constructor(deps: SessionDeps) {
     this.id = deps.id;
     this.key = sessionIdToString(deps.id);
-    this.settings = deps.settings;
+    this.currentSettings = deps.settings;
     this.store = deps.store;
-    this.app = deps.app;
     this.log = deps.log;
     this.clock = deps.clock;
     this.timers = deps.timers;
-    this.codec = deps.codec;
-    this.heartBtIntSec = deps.settings.heartBtIntSec;
+    const queueDisconnect = (reason: string): void => {
+      this.enqueue(() => this.dispatch({ kind: 'disconnect', reason })).catch(() => {});
+    };
     this.out = new Outbound(deps, {
-      transport: () => this.transport,
-      loggedOn: () => this.loggedOn,
-      queueDisconnect: (reason) => {
-        this.enqueue(() => this.dispatch({ kind: 'disconnect', reason })).catch(() => {});
-      },
+      transport: () => this.connection.transport,
+      loggedOn: () => this.connection.loggedOn,
+      queueDisconnect,
       disconnectNow: (reason) => this.dispatch({ kind: 'disconnect', reason }),
     });
+    this.connection = new ConnectionState(deps.settings.heartBtIntSec, () => this.out.lastSentAt);
+    const settings = (): SessionSettings => this.currentSettings;
+    this.admin = new AdminSender({ ...deps, out: this.out, connection: this.connection, settings });
+    this.appCalls = new AppCalls(deps.id, deps.app, deps.log, this.admin);
     this.sendQueue = new SendQueue(this.out, {
       key: this.key,
-      settings: () => this.settings,
-      loggedOn: () => this.loggedOn,
-      inAppCallback: () => this.appCallbacks > 0,
+      settings,
+      loggedOn: () => this.connection.loggedOn,
+      inAppCallback: () => this.appCalls.inCallback,
       enqueue: (task) => this.enqueue(task),
     });
     this.inbound = new Inbound(
       { ...deps, out: this.out },
       {
-        settings: () => this.settings,
-        connected: () => this.transport !== undefined,
-        answerAppFailure: (message, err) => this.answerAppFailure(message, err),
-        sendReject: (ref, reason, text, refTagID) => this.sendReject(ref, reason, text, refTagID),
+        settings,
+        connected: () => this.connection.connected,
+        answerAppFailure: (message, err) => this.appCalls.answerFailure(message, err),
+        sendReject: (ref, reason, text, refTagID) => this.admin.reject(ref, reason, text, refTagID),
         logoutAndDrop: (text) => this.logoutAndDrop(text),
         queueTask: (task) => this.enqueue(task, true),
-        queueDisconnect: (reason) => {
-          this.enqueue(() => this.dispatch({ kind: 'disconnect', reason })).catch(() => {});
-        },
+        queueDisconnect,
       },
     );
+    this.ctx = this.stateContext(deps.codec);
+  }
+
+  /** The settings in force. */
+  get settings(): SessionSettings {
+    return this.currentSettings;
+  }
+
+  /**
+   * Acceptor, at a logon: the counterparty's settings (the authenticator's) replace the session's, in
+   * force from the Logon that follows. Operator calls and sends leave a live session's settings alone.
+   */
+  applySettings(settings: SessionSettings): void {
+    this.currentSettings = settings;
+  }
+
+  /** Both Logons were exchanged on the current connection. */
+  get loggedOn(): boolean {
+    return this.connection.loggedOn;
   }
 
   /** The MsgSeqNum expected next from the peer. */
@@ -168,16 +173,10 @@ export class Session implements SessionContext {
   /** A connection is up. Initiator: sends Logon. Acceptor: pass the peer's Logon right after via receive(). */
   connect(transport: SessionTransport): Promise<void> {
     return this.enqueue(async () => {
-      if (this.transport) throw new Error(`${this.key} already has a connection`);
-      this.transport = transport;
-      this.connectedAt = this.clock.now();
-      this.lastReceivedAt = this.connectedAt;
-      this.out.connected(this.connectedAt);
-      this.loggedOn = false;
-      this.logonSent = false;
-      this.resetSentInLogon = false;
-      this.logoutSentAt = undefined;
-      this.testRequestSentAt = undefined;
+      if (this.connection.transport) throw new Error(`${this.key} already has a connection`);
+      const now = this.clock.now();
+      this.connection.open(transport, now);
+      this.out.connected(now);
       this.inbound.clearGap();
       this.startTicking();
       await this.dispatch({ kind: 'connect' });
@@ -187,16 +186,16 @@ export class Session implements SessionContext {
   /** A message arrived on `transport` (dropped when that connection is no longer this session's). */
   receive(transport: SessionTransport, message: InboundMessage): Promise<void> {
     this.inbound.arrived(message, this.clock.now());
-    return this.enqueue(() => (this.transport === transport ? this.dispatch({ kind: 'message', message }) : SETTLED));
+    return this.enqueue(() => (this.connection.transport === transport ? this.dispatch({ kind: 'message', message }) : SETTLED));
   }
 
   receiveGarbled(transport: SessionTransport, reason: string): Promise<void> {
-    return this.enqueue(() => (this.transport === transport ? this.dispatch({ kind: 'garbled', reason }) : SETTLED));
+    return this.enqueue(() => (this.connection.transport === transport ? this.dispatch({ kind: 'garbled', reason }) : SETTLED));
   }
 
   /** The socket of `transport` closed; ignored when the session has since moved to another connection. */
   connectionClosed(transport: SessionTransport, reason: string): Promise<void> {
-    return this.enqueue(() => (this.transport === transport ? this.dispatch({ kind: 'disconnect', reason }) : SETTLED));
+    return this.enqueue(() => (this.connection.transport === transport ? this.dispatch({ kind: 'disconnect', reason }) : SETTLED));
   }
 
   /** Operator or application: log out gracefully (Logout, wait for the peer's, then close). */
@@ -216,35 +215,6 @@ export class Session implements SessionContext {
    */
   send(message: OutgoingMessage): Promise<number> {
     return this.sendQueue.send(message);
-  }
-
-  /**
-   * Runs an application callback the current event waits for (see appCallbacks); a callback that
-   * returns no promise is done when it returns.
-   */
-  private callApp<T>(call: () => T | PromiseLike<T>): T | Promise<T> {
-    this.appCallbacks += 1;
-    let result: T | PromiseLike<T>;
-    try {
-      result = call();
-    } catch (err) {
-      this.appCallbacks -= 1;
-      throw err;
-    }
-    if (typeof (result as PromiseLike<T> | undefined)?.then !== 'function') {
-      this.appCallbacks -= 1;
-      return result as T;
-    }
-    return Promise.resolve(result).then(
-      (value) => {
-        this.appCallbacks -= 1;
-        return value;
-      },
-      (err: unknown) => {
-        this.appCallbacks -= 1;
-        throw err;
-      },
-    );
   }
 
   setNextSenderMsgSeqNum(next: number): Promise<void> {
@@ -269,7 +239,7 @@ export class Session implements SessionContext {
   resetSequence(): Promise<void> {
     return this.enqueue(async () => {
       await this.settlePipeline();
-      if (this.transport) throw new Error(`${this.key} is connected; log it out before resetting its sequence numbers`);
+      if (this.connection.connected) throw new Error(`${this.key} is connected; log it out before resetting its sequence numbers`);
       await this.resetStore('operator reset');
     });
   }
@@ -278,18 +248,18 @@ export class Session implements SessionContext {
     return {
       sessionID: this.id,
       state: this.state.name,
-      connected: this.transport !== undefined,
-      loggedOn: this.loggedOn,
-      remoteAddress: this.transport?.remoteAddress,
+      connected: this.connection.connected,
+      loggedOn: this.connection.loggedOn,
+      remoteAddress: this.connection.transport?.remoteAddress,
       nextSenderMsgSeqNum: this.nextSenderMsgSeqNum,
       nextTargetMsgSeqNum: this.nextTargetMsgSeqNum,
-      heartBtIntSec: this.heartBtIntSec,
+      heartBtIntSec: this.connection.heartBtIntSec,
       queuedInbound: this.inbound.queuedCount,
     };
   }
 
   get isConnected(): boolean {
-    return this.transport !== undefined;
+    return this.connection.connected;
   }
 
   /** Waits until every queued event has been handled (tests, shutdown). */
@@ -300,7 +270,7 @@ export class Session implements SessionContext {
   /** Drops the connection if any, stops timers, releases the store. */
   async close(reason = 'session closed'): Promise<void> {
     await this.enqueue(async () => {
-      if (this.transport) await this.dispatch({ kind: 'disconnect', reason });
+      if (this.connection.connected) await this.dispatch({ kind: 'disconnect', reason });
       else await this.settlePipeline().catch(() => {});
       this.closed = true;
       this.stopTicking();
@@ -333,32 +303,32 @@ export class Session implements SessionContext {
       if (this.pipelineBusy && (event.kind !== 'message' || !this.mayOverlap(event.message))) await this.settlePipeline();
       switch (event.kind) {
         case 'connect':
-          to = await from.onConnect(this);
+          to = await from.onConnect(this.ctx);
           break;
         case 'message':
-          this.lastReceivedAt = this.clock.now();
+          this.connection.received(this.clock.now());
           this.log.onIncoming(event.message.rawText);
-          to = await from.onMessage(this, event.message);
+          to = await from.onMessage(this.ctx, event.message);
           break;
         case 'garbled':
           this.log.onEvent(`garbled message ignored: ${event.reason}`);
-          to = await from.onGarbled(this, event.reason);
+          to = await from.onGarbled(this.ctx, event.reason);
           break;
         case 'tick':
-          to = await from.onTick(this);
+          to = await from.onTick(this.ctx);
           break;
         case 'disconnect':
-          to = await from.onDisconnect(this, event.reason);
+          to = await from.onDisconnect(this.ctx, event.reason);
           break;
         case 'operatorLogout':
-          to = await from.onOperatorLogout(this, event.reason);
+          to = await from.onOperatorLogout(this.ctx, event.reason);
           break;
       }
     } catch (err) {
       // A failing store or a bug must not leave a half-processed session talking to the peer.
       const text = err instanceof Error ? err.message : String(err);
       this.log.onEvent(`error handling ${event.kind} in ${from.name}: ${text}`);
-      if (this.transport) await this.dropConnection(`internal error: ${text}`);
+      if (this.connection.connected) await this.dropConnection(`internal error: ${text}`);
       this.transition(from.name, event.kind, 'disconnected', true);
       throw err;
     }
@@ -377,9 +347,10 @@ export class Session implements SessionContext {
    * settings.tickIntervalMs, or a twentieth of HeartBtInt when that is shorter (never under 25 ms),
    * so a heartbeat goes out within 5 % of HeartBtInt on short heartbeat intervals.
    */
-  startTicking(): void {
+  private startTicking(): void {
     this.stopTicking();
-    const interval = this.heartBtIntSec > 0 ? Math.min(this.settings.tickIntervalMs, Math.max(25, this.heartBtIntSec * 50)) : this.settings.tickIntervalMs;
+    const hb = this.connection.heartBtIntSec;
+    const interval = hb > 0 ? Math.min(this.settings.tickIntervalMs, Math.max(25, hb * 50)) : this.settings.tickIntervalMs;
     this.tick = this.timers.every(interval, () => {
       // Every tick is queued like any other event: it runs after whatever is already queued.
       void this.enqueue(() => this.dispatch({ kind: 'tick' })).catch(() => {});
@@ -393,14 +364,6 @@ export class Session implements SessionContext {
 
   // ---------------------------------------------------------------------------------------------
   // Sending
-
-  sendAdmin(message: OutgoingMessage): Promise<number> {
-    return this.out.sendAdmin(message);
-  }
-
-  sendApp(message: OutgoingMessage): Promise<number> {
-    return this.out.sendApp(message);
-  }
 
   /**
    * Takes the next MsgSeqNum for an application message now and encodes it, for a caller that makes
@@ -418,74 +381,30 @@ export class Session implements SessionContext {
    * bytes), so it is safe inside the caller's open transaction.
    */
   reserveSend(message: OutgoingMessage): SendReservation | undefined {
-    if (!this.settings.pipelineSends || this.closed || !this.loggedOn || this.out.broken || !this.transport) return undefined;
+    if (!this.settings.pipelineSends || this.closed || !this.connection.loggedOn || this.out.broken || !this.connection.transport) return undefined;
     if (this.state.name !== 'inSession' || this.sendQueue.batchOpen) return undefined;
     return this.out.reserve(message, this.creationTime);
-  }
-
-  async sendLogon(): Promise<void> {
-    await this.sendAdmin(logonMessage(this.heartBtIntSec, this.resetSentInLogon, this.settings.role === 'initiator' ? this.settings : undefined));
-    this.logonSent = true;
-  }
-
-  async sendLogout(text?: string): Promise<void> {
-    await this.sendAdmin(logoutMessage(text));
-    this.logoutSentAt = this.clock.now();
-  }
-
-  async sendHeartbeat(testReqID?: string): Promise<void> {
-    await this.sendAdmin(heartbeatMessage(testReqID));
-  }
-
-  async sendTestRequest(): Promise<void> {
-    await this.sendAdmin(testRequestMessage());
-    this.testRequestSentAt = this.clock.now();
-  }
-
-  async sendResendRequest(begin: number): Promise<void> {
-    await this.sendAdmin(resendRequestMessage(begin));
-    this.log.onEvent(`gap detected: sent ResendRequest ${begin}-0`);
-  }
-
-  async sendReject(ref: InboundMessage, reason: string, text: string, refTagID?: number): Promise<void> {
-    this.log.onEvent(`Reject ${reason} for MsgSeqNum ${ref.get(Tag.MsgSeqNum)}: ${text}`);
-    await this.sendAdmin(rejectMessage(ref, reason, text, refTagID));
-  }
-
-  async sendBusinessReject(ref: InboundMessage, reason: string, text: string, refID?: string): Promise<void> {
-    await this.sendApp(businessRejectMessage(ref, reason, text, refID));
   }
 
   // ---------------------------------------------------------------------------------------------
   // Connection ending
 
   /** Closes the socket (after flushing) and clears per-connection state; tells the application if it was logged on. */
-  async dropConnection(reason: string): Promise<void> {
-    const transport = this.transport;
-    this.transport = undefined;
+  private async dropConnection(reason: string): Promise<void> {
+    const { transport, wasLoggedOn } = this.connection.close();
     this.stopTicking();
-    const wasLoggedOn = this.loggedOn;
-    this.loggedOn = false;
-    this.logonSent = false;
     this.inbound.clearGap();
     this.log.onEvent(`disconnected: ${reason}`);
     transport?.end(reason);
-    if (wasLoggedOn) {
-      try {
-        const onLogout = this.app.onLogout;
-        if (onLogout) await this.callApp(() => onLogout.call(this.app, this.id, reason));
-      } catch (err) {
-        this.log.onEvent(`onLogout failed: ${err instanceof Error ? err.message : String(err)}`);
-      }
-    }
+    if (wasLoggedOn) await this.appCalls.onLogout(reason);
   }
 
   /**
    * Logout, then close: the answer to a protocol violation the session cannot continue after. `text`
    * goes out as the Logout's Text (none when undefined); `why` is what the log says.
    */
-  async logoutAndDrop(text: string | undefined, why = text ?? 'protocol violation'): Promise<'disconnected'> {
-    await this.sendLogout(text);
+  private async logoutAndDrop(text: string | undefined, why = text ?? 'protocol violation'): Promise<'disconnected'> {
+    await this.admin.logout(text);
     await this.dropConnection(why);
     return 'disconnected';
   }
@@ -493,14 +412,14 @@ export class Session implements SessionContext {
   // ---------------------------------------------------------------------------------------------
   // Sequence numbers
 
-  async reloadSequenceState(): Promise<void> {
+  private async reloadSequenceState(): Promise<void> {
     const s = await this.store.sequenceState();
     this.out.setNextSenderMsgSeqNum(s.nextSenderMsgSeqNum);
     this.inbound.setNextTargetMsgSeqNum(s.nextTargetMsgSeqNum);
     this.creationTime = s.creationTime;
   }
 
-  async resetStore(why: string): Promise<void> {
+  private async resetStore(why: string): Promise<void> {
     const now = new Date(this.clock.now());
     await this.store.reset(now);
     this.out.setNextSenderMsgSeqNum(1);
@@ -511,41 +430,13 @@ export class Session implements SessionContext {
   }
 
   /** A scheduled reset (reset frequency in the connector's zone) is due for a logon now. */
-  isScheduledResetDue(): boolean {
+  private isScheduledResetDue(): boolean {
     const start = this.settings.schedule?.startTime;
     return isResetDue(this.settings.resetFrequency, this.creationTime.getTime(), this.clock.now(), this.settings.timeZone, start);
   }
 
-  isWithinSchedule(): boolean {
+  private isWithinSchedule(): boolean {
     return !this.settings.schedule || isWithinSchedule(this.settings.schedule, this.clock.now());
-  }
-
-  /** Audit only (a duplicate, a message queued behind a gap, a refused one). */
-  auditInbound(message: InboundMessage): Promise<void> {
-    return this.inbound.audit(message);
-  }
-
-  /** The message was processed: audit it (unless already audited on arrival) and persist the next number. */
-  consumeInbound(message: InboundMessage, next: number, audited = false, receipt?: AppReceipt): Promise<void> {
-    return this.inbound.consume(message, next, audited, receipt);
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // Inbound checks shared by the logged-on states
-
-  /** True while a gap is open (messages are waiting or the gap fill has not reached the target yet). */
-  get gapOpen(): boolean {
-    return this.inbound.gapOpen;
-  }
-
-  async answerAppFailure(message: InboundMessage, err: unknown): Promise<void> {
-    if (err instanceof BusinessRejectError) await this.sendBusinessReject(message, err.reason, err.text, err.refID);
-    else if (err instanceof SessionRejectError) await this.sendReject(message, err.reason, err.text, err.refTagID);
-    else {
-      const text = err instanceof Error ? err.message : String(err);
-      this.log.onEvent(`fromApp failed for MsgSeqNum ${message.get(Tag.MsgSeqNum)}: ${text}`);
-      await this.sendBusinessReject(message, '0', 'Application error', message.get(Tag.ClOrdID));
-    }
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -558,7 +449,7 @@ export class Session implements SessionContext {
    * messages, gaps, rejects and logouts see the session exactly as without pipelining.
    */
   private mayOverlap(message: InboundMessage): boolean {
-    return this.state.name === 'inSession' && this.transport !== undefined && this.inbound.mayOverlap(message);
+    return this.state.name === 'inSession' && this.connection.connected && this.inbound.mayOverlap(message);
   }
 
   /** Inbound and outbound work still on its way. */
@@ -571,59 +462,47 @@ export class Session implements SessionContext {
     if (this.pipelineBusy) await this.inbound.settle();
   }
 
-  answerResendRequest(message: InboundMessage): Promise<boolean> {
-    return this.inbound.answerResendRequest(message);
-  }
-
   // ---------------------------------------------------------------------------------------------
-  // Timers
+  // What the states see (SessionContext)
 
-  // ---------------------------------------------------------------------------------------------
-  // The rest of SessionContext (what the states may see and do)
-
-  get stateName(): StateName {
-    return this.state.name;
-  }
-
-  now(): number {
-    return this.clock.now();
-  }
-
-  get connected(): boolean {
-    return this.transport !== undefined;
-  }
-
-  get lastSentAt(): number {
-    return this.out.lastSentAt;
-  }
-
-  markLoggedOn(): void {
-    this.loggedOn = true;
-  }
-
-  async sendRefusalLogout(text: string): Promise<void> {
-    await this.out.settled();
-    const logout = outgoing(MsgType.Logout, [[Tag.Text, text]]);
-    try {
-      this.app.toAdmin?.(logout, this.id);
-    } catch (err) {
-      this.log.onEvent(`toAdmin failed for the refusal Logout: ${errorText(err)}`);
-    }
-    await this.out.sendCopy(logout, this.out.nextSenderMsgSeqNum, formatUtcTimestamp(this.clock.now()));
-  }
-
-  async fromAdmin(message: InboundMessage): Promise<void> {
-    const fromAdmin = this.app.fromAdmin;
-    if (fromAdmin) await this.callApp(() => fromAdmin.call(this.app, message, this.id));
-  }
-
-  fromApp(message: InboundMessage): Promise<AppReceipt | void | undefined> {
-    return Promise.resolve(this.callApp(() => this.app.fromApp(message, this.id)));
-  }
-
-  async onLogon(): Promise<void> {
-    const onLogon = this.app.onLogon;
-    if (onLogon) await this.callApp(() => onLogon.call(this.app, this.id));
+  private stateContext(codec: SessionCodec): SessionContext {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the getters below read the session
+    const session = this;
+    const { out, inbound, connection } = this;
+    return {
+      key: this.key,
+      log: this.log,
+      codec,
+      get settings() {
+        return session.currentSettings;
+      },
+      get stateName() {
+        return session.state.name;
+      },
+      now: () => this.clock.now(),
+      isWithinSchedule: () => this.isWithinSchedule(),
+      numbers: {
+        get nextSender() {
+          return out.nextSenderMsgSeqNum;
+        },
+        get nextTarget() {
+          return inbound.nextTargetMsgSeqNum;
+        },
+        reload: () => this.reloadSequenceState(),
+        reset: (why) => this.resetStore(why),
+        resetDue: () => this.isScheduledResetDue(),
+      },
+      inbound,
+      connection,
+      send: this.admin,
+      app: this.appCalls,
+      startHeartbeats: (heartBtIntSec) => {
+        connection.setHeartBtInt(heartBtIntSec);
+        this.startTicking();
+      },
+      dropConnection: (reason) => this.dropConnection(reason),
+      logoutAndDrop: (text, why) => this.logoutAndDrop(text, why),
+    };
   }
 }
 

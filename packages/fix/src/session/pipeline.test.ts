@@ -94,7 +94,7 @@ async function rig(overrides: Partial<SessionSettings> = {}, stores = new Memory
   const durableTarget = async () => (await (await stores.open(ID, new Date(clock.now()))).sequenceState()).nextTargetMsgSeqNum;
   await session.connect(transport);
   await receive('35=A|34=1|98=0|108=30');
-  assert.equal(session.state.name, 'inSession');
+  assert.equal(session.status().state, 'inSession');
   transport.take();
   return { session, app, transport, stores, clock, receive, durableTarget };
 }
@@ -240,14 +240,14 @@ describe('application pipelining', () => {
     assert.deepEqual(r.transport.types(), [], 'no ResendRequest before A is finished');
     r.app.call('D:A').finish();
     await ahead;
-    assert.equal(r.session.state.name, 'resend');
+    assert.equal(r.session.status().state, 'resend');
     assert.match(r.transport.take()[0]!, /\|35=2\|.*\|7=3\|16=0\|/);
     await r.receive(`${D(3, 'B')}`.replace('|11=', '|43=Y|122=20240102-08:59:59.000|11='));
     assert.deepEqual(r.app.labels, ['D:A', 'D:B', 'D:C'], 'the gap fill releases the queued message in order');
     r.app.call('D:B').finish();
     r.app.call('D:C').finish();
     await r.session.idle();
-    assert.equal(r.session.state.name, 'inSession');
+    assert.equal(r.session.status().state, 'inSession');
     assert.equal(await r.durableTarget(), 5);
   });
 
@@ -284,10 +284,10 @@ describe('application pipelining', () => {
     await r.receive(D(2, 'A'));
     const closed = r.session.connectionClosed(r.transport, 'peer went away');
     await flush();
-    assert.equal(r.session.state.name, 'inSession');
+    assert.equal(r.session.status().state, 'inSession');
     r.app.call('D:A').finish();
     await closed;
-    assert.equal(r.session.state.name, 'disconnected');
+    assert.equal(r.session.status().state, 'disconnected');
     assert.equal(await r.durableTarget(), 3);
   });
 
@@ -432,7 +432,7 @@ describe('sends queued back to back', () => {
     assert.deepEqual(results.map((x) => x.status), ['fulfilled', 'rejected', 'fulfilled']);
     await r.session.idle();
     assert.deepEqual(r.transport.sent.map((m) => /\|11=([^|]+)/.exec(m)![1]), ['X1'], 'nothing written past the failure');
-    assert.equal(r.session.state.name, 'disconnected');
+    assert.equal(r.session.status().state, 'disconnected');
     assert.match(r.transport.ended ?? '', /message store failed/);
     // X3 is in the store: a resend after the next logon offers it; 3 is missing and gets gap-filled.
     const stored = await (await r.stores.open(ID, new Date())).outboundRange(1, 10, 10);
@@ -525,7 +525,7 @@ describe('sends behind the event queue (settings.pipelineSends)', () => {
     assert.deepEqual((await results).map((x) => x.status), ['fulfilled', 'rejected', 'fulfilled']);
     await r.session.idle();
     assert.deepEqual(r.transport.sent.map((m) => /\|11=([^|]+)/.exec(m)![1]), ['X1']);
-    assert.equal(r.session.state.name, 'disconnected');
+    assert.equal(r.session.status().state, 'disconnected');
     assert.match(r.transport.ended ?? '', /message store failed/);
     // Reconnect: the durable numbers (X3 stored, so next is 5) are the truth again.
     const again = new RecordingTransport();
@@ -580,7 +580,7 @@ describe('sends the caller persists itself (reserveSend)', () => {
     await Promise.allSettled([behind]);
     await r.session.idle();
     assert.deepEqual(r.transport.sent, []);
-    assert.equal(r.session.state.name, 'disconnected');
+    assert.equal(r.session.status().state, 'disconnected');
     assert.match(r.transport.ended ?? '', /could not commit/);
   });
 

@@ -257,6 +257,29 @@ describe('Order Actions', () => {
     });
   });
 
+  it('shows administrators who looked: the export of a viewer is there; a viewer has no such button', async () => {
+    await e2e.withPage(async (page) => {
+      await signIn(page);
+      await new OrderActionsScreen(page).goto();
+      await page.getByTestId('order-actions-export').waitFor();
+      assert.equal(await page.getByTestId('who-looked').count(), 0, 'not offered to a viewer');
+    });
+    await e2e.withPage(async (page) => {
+      const login = new LoginPage(page);
+      await login.goto();
+      await login.signIn('admin', e2e.server.adminPassword);
+      await page.waitForURL((url) => url.pathname !== '/login');
+      await new OrderActionsScreen(page).goto();
+      await page.getByTestId('who-looked').click();
+      const modal = page.getByTestId('who-looked-modal');
+      await modal.getByTestId('who-looked-grid').locator('.ag-row[row-id]').first().waitFor();
+      const text = await modal.innerText();
+      assert.match(text, /Exported order actions/);
+      assert.match(text, /viewer/);
+      await shots(page, 'order-actions-who-looked');
+    });
+  });
+
   it('shows No Order Actions Found, and Error Loading Order Actions with Retry', async () => {
     await e2e.withPage(async (page) => {
       await signIn(page);

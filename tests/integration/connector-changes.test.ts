@@ -111,6 +111,13 @@ for (const kind of TEST_DB_KINDS) {
       assert.ok(attempt.events.some((e) => e.startsWith('event: disconnected: ')), attempt.events.join('\n'));
       assert.ok(!attempt.events.some((e) => e.startsWith('in: ')), attempt.events.join('\n'));
       assert.equal((await refusedLogons(COMP)).length, before);
+      // The operator sees why in the client's session history.
+      const { rows: history } = await t.database.db.query<{ disconnect_reason: string; remote_address: string }>(
+        `SELECT disconnect_reason, remote_address FROM client_sessions WHERE comp_id = $1 ORDER BY id DESC LIMIT 1`,
+        [COMP],
+      );
+      assert.equal(history[0]?.disconnect_reason, 'logon refused: Connection from 127.0.0.1 not allowed');
+      assert.equal(history[0]?.remote_address, '127.0.0.1');
       // An empty list allows any address again.
       await put(COMP, { whitelisted_ips: '' });
       const ok = await logonAttempt(t.server.ctx.fix.port, COMP, stores);
@@ -146,8 +153,16 @@ for (const kind of TEST_DB_KINDS) {
           direction: m.direction,
           hb: /\x01108=(\d+)\x01/.exec(m.raw_fix)?.[1],
         }));
-      // The latest logon's two messages (the Logon and our answer), in either order.
-      const latest = async () => (await logonHeartBtInts()).slice(0, 2).sort((a, b) => a.direction.localeCompare(b.direction));
+      // The latest logon's two messages (the Logon and our answer), in either order. The inbound
+      // Logon's record is written once it was processed, which can trail the client's own view.
+      const latest = async (want?: string) => {
+        const until = Date.now() + 5000;
+        for (;;) {
+          const two = (await logonHeartBtInts()).slice(0, 2).sort((a, b) => a.direction.localeCompare(b.direction));
+          if (!want || two.every((m) => m.hb === want) || Date.now() > until) return two;
+          await new Promise((res) => setTimeout(res, 25));
+        }
+      };
       const connect = async () => {
         const r = await t.api('/test-client/SGX_CLIENT_1/connect', { method: 'POST', token: broker, json: {} });
         assert.equal(r.status, 200, await r.text());
@@ -167,13 +182,13 @@ for (const kind of TEST_DB_KINDS) {
       await put('SGX_CLIENT_1', { heartbeatint: 7 });
       await connect();
       // The acceptor's copy of the session: the client's Logon and our answer both say 7.
-      assert.deepEqual(await latest(), [{ direction: 'RX', hb: '7' }, { direction: 'TX', hb: '7' }]);
+      assert.deepEqual(await latest('7'), [{ direction: 'RX', hb: '7' }, { direction: 'TX', hb: '7' }]);
       // A change while logged on waits for the next logon.
       await put('SGX_CLIENT_1', { heartbeatint: 11 });
       assert.equal((await logonHeartBtInts()).filter((m) => m.hb === '11').length, 0);
       await disconnect();
       await connect();
-      assert.deepEqual(await latest(), [{ direction: 'RX', hb: '11' }, { direction: 'TX', hb: '11' }]);
+      assert.deepEqual(await latest('11'), [{ direction: 'RX', hb: '11' }, { direction: 'TX', hb: '11' }]);
       await disconnect();
       await put('SGX_CLIENT_1', { heartbeatint: 30 });
     });

@@ -7,116 +7,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { openDb, PgMessageStoreFactory, type Db } from '@fixdesk/db';
 import { createTestDatabase, TEST_DB_KINDS } from '@fixdesk/db/testing';
-import {
-  Acceptor,
-  CounterpartyAuthenticator,
-  createSessionCodec,
-  Initiator,
-  ManualClock,
-  outgoing,
-  Tag,
-  type Application,
-  type InboundMessage,
-  type MessageStoreFactory,
-  type SessionID,
-} from '@fixdesk/fix';
+import { ManualClock, Tag, type Acceptor, type Initiator } from '@fixdesk/fix';
+import { bodyOf, BROKER, BrokerApp, CLIENT, ClientApp, executionReport, order, startBroker, startClient, until } from '@fixdesk/fix/test-support';
 
-const BROKER: SessionID = { beginString: 'FIX.4.4', senderCompID: 'BROKER', targetCompID: 'CLIENT1' };
-const CLIENT: SessionID = { beginString: 'FIX.4.4', senderCompID: 'CLIENT1', targetCompID: 'BROKER' };
-const codec = createSessionCodec();
 const SOH = '\x01';
-
-async function until(what: string, ok: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!ok()) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-const report = (clOrdID: string, n: number) =>
-  outgoing('8', [
-    [Tag.AvgPx, '0'], [Tag.ClOrdID, clOrdID], [Tag.CumQty, '0'], [Tag.ExecID, `EX-${n}`], [Tag.OrderID, `BRK-${n}`],
-    [Tag.OrdStatus, '0'], [Tag.Side, '1'], [Tag.Symbol, 'C5TC'], [Tag.ExecType, '0'], [Tag.LeavesQty, '10'],
-  ]);
-
-const order = (clOrdID: string) =>
-  outgoing('D', [[Tag.ClOrdID, clOrdID], [Tag.HandlInst, '1'], [Tag.Side, '1'], [Tag.Symbol, 'C5TC'], [Tag.TransactTime, '20240102-09:00:00.000'], [Tag.OrderQty, '10'], [Tag.OrdType, '1']]);
-
-class BrokerApp implements Application {
-  acceptor: Acceptor | undefined;
-  orders: string[] = [];
-  private n = 0;
-  async fromApp(m: InboundMessage, id: SessionID): Promise<void> {
-    this.orders.push(m.get(Tag.ClOrdID)!);
-    await this.acceptor!.send(id, report(m.get(Tag.ClOrdID)!, ++this.n));
-  }
-}
-
-interface Received {
-  clOrdID: string;
-  seq: number;
-  possDup: boolean;
-  origSendingTime: string | undefined;
-  /** The fields after the standard header (49, 56, 34, 52, 43, 122) and before 10. */
-  body: string;
-}
-
-class ClientApp implements Application {
-  reports: Received[] = [];
-  fromApp(m: InboundMessage): void {
-    this.reports.push({
-      clOrdID: m.get(Tag.ClOrdID)!,
-      seq: Number(m.get(Tag.MsgSeqNum)),
-      possDup: m.get(Tag.PossDupFlag) === 'Y',
-      origSendingTime: m.get(Tag.OrigSendingTime),
-      body: bodyOf(m.rawText),
-    });
-  }
-}
-
-/** The body of a raw message: what follows the last header field, up to the CheckSum. */
-function bodyOf(raw: string): string {
-  const header = new Set([8, 9, 35, 34, 43, 49, 52, 56, 122]);
-  return raw
-    .split(SOH)
-    .filter((f) => f && !header.has(Number(f.slice(0, f.indexOf('=')))) && !f.startsWith('10='))
-    .join('|');
-}
 
 function fieldOf(raw: string, tag: number): string | undefined {
   return raw.split(SOH).find((f) => f.startsWith(`${tag}=`))?.slice(String(tag).length + 1);
-}
-
-async function startBroker(clock: ManualClock, stores: MessageStoreFactory, app: BrokerApp, port = 0): Promise<Acceptor> {
-  const acceptor = await Acceptor.start({
-    port,
-    host: '127.0.0.1',
-    authenticator: new CounterpartyAuthenticator((id) => (id.targetCompID === 'CLIENT1' ? { active: true } : undefined)),
-    app,
-    storeFactory: stores,
-    codec,
-    clock,
-    timers: clock,
-    defaultSettings: { heartBtIntSec: 30, checkLatency: false },
-  });
-  app.acceptor = acceptor;
-  return acceptor;
-}
-
-function startClient(clock: ManualClock, stores: MessageStoreFactory, app: ClientApp, port: number): Promise<Initiator> {
-  return Initiator.start({
-    host: '127.0.0.1',
-    port,
-    sessionID: CLIENT,
-    settings: { heartBtIntSec: 30, checkLatency: false },
-    app,
-    storeFactory: stores,
-    codec,
-    clock,
-    timers: clock,
-    reconnect: { initialDelayMs: 1000, maxDelayMs: 8000, factor: 2 },
-  });
 }
 
 describe('kill -9 of both FIX engines on the PostgreSQL store', () => {
@@ -155,7 +52,7 @@ describe('kill -9 of both FIX engines on the PostgreSQL store', () => {
         clock.advance(5000);
         const brokerStores = new PgMessageStoreFactory(await restartedDb());
         broker = await startBroker(clock, brokerStores, brokerApp, port);
-        await broker.send(BROKER, report('ORD2', 99));
+        await broker.send(BROKER, executionReport('ORD2', 99));
         assert.deepEqual(
           [broker.session(BROKER)!.status().nextSenderMsgSeqNum, broker.session(BROKER)!.status().nextTargetMsgSeqNum],
           [5, 4],

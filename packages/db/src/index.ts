@@ -41,7 +41,7 @@ export {
   type OpenDayOrderRow,
   type OrderConnectorRow,
 } from './repos/connectors';
-export { closeClientSession, closeSessionsOfStoppedProcess, openClientSession, storedSequenceNumbers, type StoredSessionKey } from './repos/client-sessions';
+export { closeClientSession, closeSessionsOfStoppedProcess, openClientSession, recordRefusedLogon, storedSequenceNumbers, type StoredSessionKey } from './repos/client-sessions';
 export { PgMessageStoreFactory, type PgMessageStoreOptions, type ReservedOutbound } from './fix-message-store';
 
 // ── client FIX defaults ──
@@ -155,6 +155,8 @@ export {
   type OrderActionRow,
 } from './repos/audit';
 export { fixFieldDescriptions, getFixMessageText, type StoredFixMessageText } from './repos/fix-message-detail';
+
+export { listAuditAccess, recordAuditAccess, type AuditAccess, type AuditAccessAction, type AuditAccessRow } from './repos/audit-access';
 
 // ── the compliance record's seals (ADR 0010) ──
 export { chainHash, genesisHash, SEAL_BLOCK_ROWS, SEALED_TABLES, sealPending, verifyChain, type ChainVerdict, type SealedTable } from './audit/seals';

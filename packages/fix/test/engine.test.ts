@@ -5,115 +5,16 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { Tag } from '../src/dictionary/tags.generated';
 import { Acceptor } from '../src/engine/acceptor';
 import { Initiator } from '../src/engine/initiator';
-import type { Application } from '../src/session/application';
 import { CounterpartyAuthenticator } from '../src/session/authenticator';
 import { ManualClock } from '../src/session/clock';
 import { createSessionCodec } from '../src/session/codec-adapter';
-import { MemoryLogFactory } from '../src/session/log';
-import { outgoing, type InboundMessage } from '../src/session/message';
-import type { SessionID } from '../src/session/session-id';
 import { MemoryStoreFactory } from '../src/store/memory-store';
 import { AcceptorHarness, assertMessage, expand, frame, TestClient, TW } from './harness';
+import { BROKER, BrokerApp, CLIENT, ClientApp, executionReport, order, startBroker, startClient, until } from './broker-client';
 
-const BROKER: SessionID = { beginString: 'FIX.4.4', senderCompID: 'BROKER', targetCompID: 'CLIENT1' };
-const CLIENT: SessionID = { beginString: 'FIX.4.4', senderCompID: 'CLIENT1', targetCompID: 'BROKER' };
 const codec = createSessionCodec();
-
-async function until(what: string, ok: () => boolean, timeoutMs = 3000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!ok()) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
-function executionReport(clOrdID: string, n: number) {
-  return outgoing('8', [
-    [Tag.OrderID, `BRK-${n}`],
-    [Tag.ClOrdID, clOrdID],
-    [Tag.ExecID, `EX-${n}`],
-    [Tag.ExecType, '0'],
-    [Tag.OrdStatus, '0'],
-    [Tag.Symbol, 'C5TC'],
-    [Tag.Side, '1'],
-    [Tag.LeavesQty, '10'],
-    [Tag.CumQty, '0'],
-    [Tag.AvgPx, '0'],
-  ]);
-}
-
-/** The broker side: acknowledges each order with an ExecutionReport. */
-class BrokerApp implements Application {
-  acceptor: Acceptor | undefined;
-  orders: string[] = [];
-  private n = 0;
-  async fromApp(m: InboundMessage, id: SessionID): Promise<void> {
-    const clOrdID = m.get(Tag.ClOrdID)!;
-    this.orders.push(clOrdID);
-    await this.acceptor!.send(id, executionReport(clOrdID, ++this.n));
-  }
-}
-
-/** The client side: records ExecutionReports with their PossDup facts. */
-class ClientApp implements Application {
-  reports: Array<{ clOrdID: string; possDup: boolean; seq: number; sendingTime: string; origSendingTime: string | undefined }> = [];
-  fromApp(m: InboundMessage): void {
-    this.reports.push({
-      clOrdID: m.get(Tag.ClOrdID)!,
-      possDup: m.get(Tag.PossDupFlag) === 'Y',
-      seq: Number(m.get(Tag.MsgSeqNum)),
-      sendingTime: m.get(Tag.SendingTime)!,
-      origSendingTime: m.get(Tag.OrigSendingTime),
-    });
-  }
-}
-
-function order(clOrdID: string) {
-  return outgoing('D', [
-    [Tag.ClOrdID, clOrdID],
-    [Tag.HandlInst, '1'],
-    [Tag.Symbol, 'C5TC'],
-    [Tag.Side, '1'],
-    [Tag.TransactTime, '20240102-09:00:00.000'],
-    [Tag.OrderQty, '10'],
-    [Tag.OrdType, '1'],
-  ]);
-}
-
-async function startBroker(clock: ManualClock, stores: MemoryStoreFactory, app: BrokerApp, port = 0, logs = new MemoryLogFactory()): Promise<Acceptor> {
-  const acceptor = await Acceptor.start({
-    port,
-    host: '127.0.0.1',
-    authenticator: new CounterpartyAuthenticator((id) => (id.senderCompID === 'BROKER' && id.targetCompID === 'CLIENT1' ? { active: true } : undefined)),
-    app,
-    storeFactory: stores,
-    codec,
-    clock,
-    timers: clock,
-    logFactory: logs,
-    defaultSettings: { heartBtIntSec: 30, checkLatency: false },
-  });
-  app.acceptor = acceptor;
-  return acceptor;
-}
-
-function startClient(clock: ManualClock, stores: MemoryStoreFactory, app: ClientApp, port: number): Promise<Initiator> {
-  return Initiator.start({
-    host: '127.0.0.1',
-    port,
-    sessionID: CLIENT,
-    settings: { heartBtIntSec: 30, checkLatency: false },
-    app,
-    storeFactory: stores,
-    codec,
-    clock,
-    timers: clock,
-    reconnect: { initialDelayMs: 1000, maxDelayMs: 8000, factor: 2 },
-  });
-}
 
 describe('crash recovery (kill -9 of either side)', () => {
   it('both sides carry on from their stores, and the resends are answered from them', async () => {

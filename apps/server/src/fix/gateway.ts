@@ -1,4 +1,4 @@
-import { closeClientSession, closeSessionsOfStoppedProcess, getConnector, openClientSession, PgMessageStoreFactory, type ConnectorRow, type Db } from '@fixdesk/db';
+import { closeClientSession, closeSessionsOfStoppedProcess, getConnector, openClientSession, PgMessageStoreFactory, recordRefusedLogon, type ConnectorRow, type Db } from '@fixdesk/db';
 import {
   Acceptor,
   BusinessRejectError,
@@ -9,6 +9,7 @@ import {
   safeEqual,
   Tag,
   type Application,
+  type Authenticator,
   type AppReceipt,
   type CounterpartyConfig,
   type FixMessage,
@@ -152,11 +153,24 @@ export class FixGateway {
   async start(): Promise<void> {
     // Sessions this database believed connected belonged to a process that is gone.
     await closeSessionsOfStoppedProcess(this.db);
-    const authenticator = new CounterpartyAuthenticator(async (id) => {
+    const counterparties = new CounterpartyAuthenticator(async (id) => {
       const c = await getConnector(this.db, id.targetCompID);
       if (!c || c.target_comp_id !== id.senderCompID) return undefined;
       return counterpartyFor(c);
     });
+    // A configured client's refused logon goes into its session history with the reason, whether or
+    // not the client was told (an unauthenticated one is told nothing); a stranger's only to the log.
+    const authenticator: Authenticator = {
+      authenticate: async (request) => {
+        const decision = await counterparties.authenticate(request);
+        if (!decision.accept) {
+          await recordRefusedLogon(this.db, request.sessionID.targetCompID, request.remoteAddress, this.config.nodeId, decision.reason).catch((err: unknown) =>
+            this.log.warn({ err, compId: request.sessionID.targetCompID }, 'could not record a refused logon'),
+          );
+        }
+        return decision;
+      },
+    };
     const app: Application = {
       onLogon: (id) => this.onLogon(id),
       onLogout: (id, reason) => this.onLogout(id, reason),

@@ -1,9 +1,10 @@
-import { listFixMessages, listOrderActions } from '@fixdesk/db';
+import { getOrderAction, listAuditAccess, listFixMessages, listOrderActions } from '@fixdesk/db';
 import { MsgType } from '@fixdesk/domain';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context';
-import { badRequest, parse } from '../http/errors';
+import { recordLook } from '../audit/who-looked';
+import { badRequest, notFound, parse } from '../http/errors';
 import { presentAction } from '../orders/present';
 import { parseDateParam } from './orders';
 
@@ -43,6 +44,14 @@ const ActionsQuery = z.strictObject({
   brokerorderid: z.string().max(64).optional(),
   actionType: z.string().max(32).optional(),
   limit: z.coerce.number().int().min(1).max(100_000).optional(),
+});
+
+const IdParams = z.strictObject({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+
+const AccessQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(10_000).optional(),
+  beforeId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+  username: z.string().max(128).optional(),
 });
 
 export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -90,19 +99,59 @@ export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
     const q = parse(FixMessagesQuery, req.query, 'query');
     if (!q.start || !q.end) throw badRequest('Invalid query: start and end dates are required for an export', q.start ? 'end' : 'start');
     const messages = await fixMessages(q, 100_000);
+    await recordLook(ctx.db, req, 'export_fix_messages', { rangeStart: parseDateParam(q.start, 'start'), rangeEnd: parseDateParam(q.end, 'end', true), rowCount: messages.length });
     return { success: true, messages, data: messages };
   });
 
-  app.get('/api/order-actions', read, async (req) => {
-    const q = parse(ActionsQuery, req.query, 'query');
-    const rows = await listOrderActions(ctx.db, {
+  const orderActions = (q: z.infer<typeof ActionsQuery>, defaultLimit: number) =>
+    listOrderActions(ctx.db, {
       start: parseDateParam(q.start, 'start'),
       end: parseDateParam(q.end, 'end', true),
       brokerorderid: q.brokerorderid,
       actionType: q.actionType,
-      limit: q.limit ?? 10_000,
-    });
-    const actions = rows.map(presentAction);
+      limit: q.limit ?? defaultLimit,
+    }).then((rows) => rows.map(presentAction));
+
+  app.get('/api/order-actions', read, async (req) => {
+    const actions = await orderActions(parse(ActionsQuery, req.query, 'query'), 10_000);
     return { success: true, actions, data: actions };
+  });
+
+  app.get('/api/order-actions/export', read, async (req) => {
+    const q = parse(ActionsQuery, req.query, 'query');
+    if (!q.start || !q.end) throw badRequest('Invalid query: start and end dates are required for an export', q.start ? 'end' : 'start');
+    const actions = await orderActions(q, 100_000);
+    await recordLook(ctx.db, req, 'export_order_actions', { rangeStart: parseDateParam(q.start, 'start'), rangeEnd: parseDateParam(q.end, 'end', true), rowCount: actions.length });
+    return { success: true, actions, data: actions };
+  });
+
+  app.get('/api/order-actions/:id', read, async (req) => {
+    const { id } = parse(IdParams, req.params, 'params');
+    const row = await getOrderAction(ctx.db, id);
+    if (!row) throw notFound(`Order action ${id} not found`);
+    await recordLook(ctx.db, req, 'view_order_action', { subjectId: id });
+    const action = presentAction(row);
+    return { success: true, action, data: action };
+  });
+
+  // Who looked: every export and detail view of the audit screens, for administrators.
+  app.get('/api/audit-access', { config: { access: 'admin' as const } }, async (req) => {
+    const q = parse(AccessQuery, req.query, 'query');
+    const rows = await listAuditAccess(ctx.db, { limit: q.limit ?? 1000, beforeId: q.beforeId, username: q.username });
+    const data = rows.map((r) => ({
+      id: r.id,
+      timestamp: r.created_at.toISOString(),
+      user_id: r.user_id,
+      username: r.username,
+      role: r.role,
+      action: r.action,
+      subject_id: r.subject_id,
+      range_start: r.range_start?.toISOString() ?? null,
+      range_end: r.range_end?.toISOString() ?? null,
+      filter: r.filter,
+      row_count: r.row_count,
+      ip: r.ip,
+    }));
+    return { success: true, data };
   });
 }

@@ -3,6 +3,7 @@ import type { ParsedFixMessage } from '@fixdesk/protocol';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { describeFixMessage } from '../audit/describe-fix-message';
+import { recordLook } from '../audit/who-looked';
 import type { AppContext } from '../context';
 import { notFound, parse } from '../http/errors';
 import { redactFix } from './audit';
@@ -23,6 +24,7 @@ export function fixMessageParsedRoutes(app: FastifyInstance, ctx: AppContext): v
     const tags = [...raw.matchAll(/(?:^|\x01)(\d{1,9})=/g)].map((m) => Number(m[1]));
     const described = describeFixMessage(raw, await fixFieldDescriptions(ctx.db, tags));
     const data: ParsedFixMessage = { id: row.id, ...described, msgType: described.msgType || row.msg_type };
+    await recordLook(ctx.db, req, 'view_fix_message', { subjectId: id });
     return { success: true, data };
   });
 }

@@ -29,6 +29,19 @@ export async function openClientSession(db: Queryable, key: StoredSessionKey, co
   return rows[0]!.id;
 }
 
+/**
+ * A configured client's logon was refused (unknown address, wrong credentials, inactive, outside its
+ * hours): a closed session row saying why, so the operator sees every attempt in the client's
+ * session history, including the refusals the client itself was told nothing about.
+ */
+export async function recordRefusedLogon(db: Queryable, compId: string, remoteAddress: string | null, nodeId: string, reason: string): Promise<void> {
+  await db.query(
+    `INSERT INTO client_sessions (comp_id, session_start, session_end, disconnect_reason, remote_address, node_id)
+     SELECT comp_id, now(), now(), $2, $3, $4 FROM client_connectors WHERE comp_id = $1`,
+    [compId, `logon refused: ${reason}`.slice(0, 500), remoteAddress, nodeId],
+  );
+}
+
 /** A client logged out: its session row closed with its counters (when it had one), the session marked disconnected. */
 export async function closeClientSession(
   db: Queryable,

@@ -169,7 +169,7 @@ export class Acceptor {
     const key = sessionIdToString(id);
     const existing = this.sessions.get(key);
     if (existing) {
-      if (overrides) existing.settings = sessionSettings('acceptor', { ...this.options.defaultSettings, ...overrides });
+      if (overrides) existing.applySettings(sessionSettings('acceptor', { ...this.options.defaultSettings, ...overrides }));
       return existing;
     }
     const store = await this.options.storeFactory.open(id, new Date(this.clock.now()));

@@ -7,16 +7,13 @@ export const disconnectedState: SessionState = {
 
   async onConnect(ctx: SessionContext): Promise<StateName> {
     // The durable numbers are the truth after a restart or an operator change made elsewhere.
-    await ctx.reloadSequenceState();
+    await ctx.numbers.reload();
     if (ctx.settings.role === 'initiator') {
-      const scheduled = ctx.isScheduledResetDue();
-      if (ctx.settings.resetOnLogon || scheduled) {
-        await ctx.resetStore(scheduled ? `scheduled ${ctx.settings.resetFrequency} reset` : 'reset on logon');
-        ctx.resetSentInLogon = true;
-      }
-      ctx.heartBtIntSec = ctx.settings.heartBtIntSec;
-      ctx.startTicking();
-      await ctx.sendLogon();
+      const scheduled = ctx.numbers.resetDue();
+      const reset = ctx.settings.resetOnLogon || scheduled;
+      if (reset) await ctx.numbers.reset(scheduled ? `scheduled ${ctx.settings.resetFrequency} reset` : 'reset on logon');
+      ctx.startHeartbeats(ctx.settings.heartBtIntSec);
+      await ctx.send.logon(reset);
     }
     return 'logon';
   },

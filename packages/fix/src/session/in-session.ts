@@ -4,6 +4,7 @@ import { msgSeqNum, type HeaderProblem } from './inbound';
 import { loggedOnState } from './logged-on-state';
 import { handleLogout } from './logout-state';
 import { ADMIN_MSG_TYPES, type InboundMessage } from './message';
+import { TEST_REQ_ID } from './admin-messages';
 import { errorText } from './outbound';
 import { drainQueue, queueAhead } from './resend-state';
 import type { SessionContext, SessionState, StateName } from './session-state';
@@ -43,22 +44,22 @@ export async function handleLoggedOn(ctx: SessionContext, message: InboundMessag
   if (verdict !== 'process') return verdict !== 'disconnected';
   const seq = msgSeqNum(message)!;
   if (message.msgType === MsgType.Logout) return handleLogout(ctx, message);
-  if (seq > ctx.nextTargetMsgSeqNum) return queueAhead(ctx, message, seq);
-  if (seq < ctx.nextTargetMsgSeqNum) {
+  if (seq > ctx.numbers.nextTarget) return queueAhead(ctx, message, seq);
+  if (seq < ctx.numbers.nextTarget) {
     if (message.msgType === MsgType.ResendRequest) {
       // A ResendRequest is answered whatever its number (QuickFIX): the peer is missing our messages.
       // Its own number is not consumed, and one too low is not a reason to end the session.
-      ctx.log.onEvent(`ResendRequest with MsgSeqNum ${seq} below the expected ${ctx.nextTargetMsgSeqNum} answered`);
-      await ctx.auditInbound(message);
-      return ctx.answerResendRequest(message);
+      ctx.log.onEvent(`ResendRequest with MsgSeqNum ${seq} below the expected ${ctx.numbers.nextTarget} answered`);
+      await ctx.inbound.audit(message);
+      return ctx.inbound.answerResendRequest(message);
     }
     if (message.get(Tag.PossDupFlag) === 'Y') {
-      ctx.log.onEvent(`duplicate MsgSeqNum ${seq} ignored (expecting ${ctx.nextTargetMsgSeqNum})`);
-      await ctx.auditInbound(message);
+      ctx.log.onEvent(`duplicate MsgSeqNum ${seq} ignored (expecting ${ctx.numbers.nextTarget})`);
+      await ctx.inbound.audit(message);
       return true;
     }
-    const text = `MsgSeqNum too low, expecting ${ctx.nextTargetMsgSeqNum} but received ${seq}`;
-    await ctx.auditInbound(message);
+    const text = `MsgSeqNum too low, expecting ${ctx.numbers.nextTarget} but received ${seq}`;
+    await ctx.inbound.audit(message);
     await ctx.logoutAndDrop(text);
     return false;
   }
@@ -82,10 +83,10 @@ export async function answerHeaderProblem(ctx: SessionContext, message: InboundM
 
 /** Sends a Reject and, when the message was the one expected, consumes its number (it was processed). */
 export async function rejectAndConsume(ctx: SessionContext, message: InboundMessage, reason: string, text: string, refTagID?: number): Promise<void> {
-  await ctx.sendReject(message, reason, text, refTagID);
+  await ctx.send.reject(message, reason, text, refTagID);
   const seq = msgSeqNum(message);
-  if (seq === ctx.nextTargetMsgSeqNum) await ctx.consumeInbound(message, seq + 1);
-  else await ctx.auditInbound(message);
+  if (seq === ctx.numbers.nextTarget) await ctx.inbound.consume(message, seq + 1);
+  else await ctx.inbound.audit(message);
 }
 
 /** A message whose MsgSeqNum is the expected one. */
@@ -95,14 +96,14 @@ export async function processInSequence(ctx: SessionContext, message: InboundMes
   if (ctx.settings.validate) {
     const issue = ctx.codec.validate(message);
     if (issue) {
-      await ctx.sendReject(message, issue.reason, issue.text, issue.refTagID);
-      await ctx.consumeInbound(message, seq + 1, audited);
+      await ctx.send.reject(message, issue.reason, issue.text, issue.refTagID);
+      await ctx.inbound.consume(message, seq + 1, audited);
       return true;
     }
   }
   if (ADMIN_MSG_TYPES.has(message.msgType)) {
     try {
-      await ctx.fromAdmin(message);
+      await ctx.app.fromAdmin(message);
     } catch (err) {
       ctx.log.onEvent(`fromAdmin failed: ${errorText(err)}`);
     }
@@ -110,14 +111,14 @@ export async function processInSequence(ctx: SessionContext, message: InboundMes
   switch (message.msgType) {
     case MsgType.Heartbeat: {
       const id = message.get(Tag.TestReqID);
-      if (id === TEST_REQ_ID) ctx.testRequestSentAt = undefined;
+      if (id === TEST_REQ_ID) ctx.connection.testRequestAnswered();
       break;
     }
     case MsgType.TestRequest:
-      await ctx.sendHeartbeat(message.get(Tag.TestReqID));
+      await ctx.send.heartbeat(message.get(Tag.TestReqID));
       break;
     case MsgType.ResendRequest:
-      if (!resendAnswered && !(await ctx.answerResendRequest(message))) return false;
+      if (!resendAnswered && !(await ctx.inbound.answerResendRequest(message))) return false;
       break;
     case MsgType.Reject:
       ctx.log.onEvent(`peer rejected our MsgSeqNum ${message.get(Tag.RefSeqNum)}: ${message.get(Tag.Text) ?? ''}`);
@@ -126,15 +127,15 @@ export async function processInSequence(ctx: SessionContext, message: InboundMes
       // GapFill in sequence: jump to NewSeqNo.
       const newSeqNo = Number(message.get(Tag.NewSeqNo));
       if (!Number.isSafeInteger(newSeqNo) || newSeqNo <= seq) {
-        await ctx.sendReject(message, '5', `Attempt to lower sequence number, invalid value NewSeqNo(36)=${message.get(Tag.NewSeqNo)}`, Tag.NewSeqNo);
-        await ctx.consumeInbound(message, seq + 1, audited);
+        await ctx.send.reject(message, '5', `Attempt to lower sequence number, invalid value NewSeqNo(36)=${message.get(Tag.NewSeqNo)}`, Tag.NewSeqNo);
+        await ctx.inbound.consume(message, seq + 1, audited);
         return true;
       }
-      await ctx.consumeInbound(message, newSeqNo, audited);
+      await ctx.inbound.consume(message, newSeqNo, audited);
       return true;
     }
     case MsgType.Logon:
-      await ctx.sendReject(message, '5', 'Logon received while already logged on (without ResetSeqNumFlag)', Tag.MsgType);
+      await ctx.send.reject(message, '5', 'Logon received while already logged on (without ResetSeqNumFlag)', Tag.MsgType);
       break;
     default:
       if (ctx.settings.pipelineApplication.includes(message.msgType)) {
@@ -143,15 +144,15 @@ export async function processInSequence(ctx: SessionContext, message: InboundMes
       }
       receipt = await deliverToApp(ctx, message);
   }
-  await ctx.consumeInbound(message, seq + 1, audited, receipt);
+  await ctx.inbound.consume(message, seq + 1, audited, receipt);
   return true;
 }
 
 export async function deliverToApp(ctx: SessionContext, message: InboundMessage): Promise<AppReceipt | undefined> {
   try {
-    return (await ctx.fromApp(message)) || undefined;
+    return (await ctx.app.fromApp(message)) || undefined;
   } catch (err) {
-    await ctx.answerAppFailure(message, err);
+    await ctx.app.answerFailure(message, err);
     return undefined;
   }
 }
@@ -161,19 +162,19 @@ export async function handleSequenceResetReset(ctx: SessionContext, message: Inb
   const raw = message.get(Tag.NewSeqNo);
   const newSeqNo = Number(raw);
   if (raw === undefined) {
-    await ctx.sendReject(message, '1', 'Required tag missing', Tag.NewSeqNo);
+    await ctx.send.reject(message, '1', 'Required tag missing', Tag.NewSeqNo);
     return;
   }
-  if (!Number.isSafeInteger(newSeqNo) || newSeqNo < ctx.nextTargetMsgSeqNum) {
+  if (!Number.isSafeInteger(newSeqNo) || newSeqNo < ctx.numbers.nextTarget) {
     // QuickFIX's answer, without RefTagID; the log says what was wrong.
-    ctx.log.onEvent(`SequenceReset to NewSeqNo ${raw} below the expected ${ctx.nextTargetMsgSeqNum} rejected`);
-    await ctx.sendReject(message, '5', 'Value is incorrect (out of range) for this tag');
-    await ctx.auditInbound(message);
+    ctx.log.onEvent(`SequenceReset to NewSeqNo ${raw} below the expected ${ctx.numbers.nextTarget} rejected`);
+    await ctx.send.reject(message, '5', 'Value is incorrect (out of range) for this tag');
+    await ctx.inbound.audit(message);
     return;
   }
-  if (newSeqNo === ctx.nextTargetMsgSeqNum) ctx.log.onEvent(`SequenceReset to the expected ${newSeqNo} (no change)`);
-  else ctx.log.onEvent(`SequenceReset: next expected MsgSeqNum ${ctx.nextTargetMsgSeqNum} -> ${newSeqNo}`);
-  await ctx.consumeInbound(message, newSeqNo);
+  if (newSeqNo === ctx.numbers.nextTarget) ctx.log.onEvent(`SequenceReset to the expected ${newSeqNo} (no change)`);
+  else ctx.log.onEvent(`SequenceReset: next expected MsgSeqNum ${ctx.numbers.nextTarget} -> ${newSeqNo}`);
+  await ctx.inbound.consume(message, newSeqNo);
 }
 
 /** A Logon with ResetSeqNumFlag=Y while logged on: both sides start again at 1. */
@@ -185,19 +186,14 @@ export async function handleResetLogon(ctx: SessionContext, message: InboundMess
     await ctx.logoutAndDrop(`MsgSeqNum must be 1 on a Logon with ResetSeqNumFlag=Y, received ${seq}`);
     return false;
   }
-  if (ctx.resetSentInLogon && ctx.logoutSentAt === undefined && ctx.nextTargetMsgSeqNum === 1) {
+  if (ctx.connection.resetSentInLogon && ctx.connection.logoutSentAt === undefined && ctx.numbers.nextTarget === 1) {
     // The answer to our own reset Logon (initiator side of a mid-session reset).
-    await ctx.consumeInbound(message, 2);
-    ctx.resetSentInLogon = false;
+    await ctx.inbound.consume(message, 2);
+    ctx.connection.resetAnswered();
     return true;
   }
-  await ctx.resetStore('peer Logon with ResetSeqNumFlag=Y');
-  ctx.resetSentInLogon = true;
-  await ctx.sendLogon();
-  ctx.resetSentInLogon = false;
-  await ctx.consumeInbound(message, 2);
+  await ctx.numbers.reset('peer Logon with ResetSeqNumFlag=Y');
+  await ctx.send.logonAnswer(true);
+  await ctx.inbound.consume(message, 2);
   return true;
 }
-
-/** The TestReqID of our TestRequests (QuickFIX's: any message from the peer answers it anyway). */
-export const TEST_REQ_ID = 'TEST';

@@ -8,6 +8,7 @@ import { ADMIN_MSG_TYPES, outgoing, type InboundMessage, type OutgoingMessage, t
 import { errorText, type Outbound } from './outbound';
 import type { SessionID } from './session-id';
 import type { SessionSettings } from './session-settings';
+import type { InboundSequencing } from './session-state';
 
 /**
  * Inbound sequencing of a session: the next expected MsgSeqNum and its persisting, the audit of what
@@ -81,7 +82,7 @@ export interface InboundHost {
 
 const SETTLED = Promise.resolve();
 
-export class Inbound {
+export class Inbound implements InboundSequencing {
   private nextTarget = 1;
   /** Inbound messages that arrived ahead of a gap, by MsgSeqNum. */
   private readonly queued = new Map<number, Queued>();

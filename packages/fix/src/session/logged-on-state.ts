@@ -21,7 +21,7 @@ export function loggedOnState(name: 'inSession' | 'resend', onMessage: (ctx: Ses
 
     async onTick(ctx: SessionContext): Promise<StateName> {
       if (!ctx.isWithinSchedule()) {
-        await ctx.sendLogout('Session end time reached');
+        await ctx.send.logout('Session end time reached');
         return 'logout';
       }
       return (await checkLiveness(ctx)) ? name : 'disconnected';
@@ -33,7 +33,7 @@ export function loggedOnState(name: 'inSession' | 'resend', onMessage: (ctx: Ses
     },
 
     async onOperatorLogout(ctx: SessionContext, reason: string): Promise<StateName> {
-      await ctx.sendLogout(reason);
+      await ctx.send.logout(reason);
       return 'logout';
     },
   };
@@ -45,19 +45,19 @@ export function loggedOnState(name: 'inSession' | 'resend', onMessage: (ctx: Ses
  * goes out while our TestRequest waits for its answer. Returns false when dropped.
  */
 export async function checkLiveness(ctx: SessionContext): Promise<boolean> {
-  if (ctx.heartBtIntSec <= 0 || !ctx.connected) return true;
+  if (ctx.connection.heartBtIntSec <= 0 || !ctx.connection.connected) return true;
   const now = ctx.now();
-  const hb = ctx.heartBtIntSec * 1000;
+  const hb = ctx.connection.heartBtIntSec * 1000;
   const silence = hb * ctx.settings.testRequestDelayFactor;
-  if (ctx.testRequestSentAt !== undefined && now - ctx.lastReceivedAt >= silence && now - ctx.testRequestSentAt >= silence) {
-    await ctx.dropConnection(`peer silent for ${Math.round((now - ctx.lastReceivedAt) / 1000)}s after TestRequest`);
+  if (ctx.connection.testRequestSentAt !== undefined && now - ctx.connection.lastReceivedAt >= silence && now - ctx.connection.testRequestSentAt >= silence) {
+    await ctx.dropConnection(`peer silent for ${Math.round((now - ctx.connection.lastReceivedAt) / 1000)}s after TestRequest`);
     return false;
   }
-  if (ctx.testRequestSentAt === undefined && now - ctx.lastReceivedAt >= silence) {
-    await ctx.sendTestRequest();
-  } else if (ctx.testRequestSentAt === undefined && now - ctx.lastSentAt >= hb) {
-    await ctx.sendHeartbeat();
+  if (ctx.connection.testRequestSentAt === undefined && now - ctx.connection.lastReceivedAt >= silence) {
+    await ctx.send.testRequest();
+  } else if (ctx.connection.testRequestSentAt === undefined && now - ctx.connection.lastSentAt >= hb) {
+    await ctx.send.heartbeat();
   }
-  if (ctx.testRequestSentAt !== undefined && ctx.lastReceivedAt > ctx.testRequestSentAt) ctx.testRequestSentAt = undefined;
+  if (ctx.connection.testRequestSentAt !== undefined && ctx.connection.lastReceivedAt > ctx.connection.testRequestSentAt) ctx.connection.testRequestAnswered();
   return true;
 }

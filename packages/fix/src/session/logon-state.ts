@@ -19,12 +19,12 @@ export const logonState: SessionState = {
   async onMessage(ctx: SessionContext, message: InboundMessage): Promise<StateName> {
     if (message.msgType === MsgType.Logout) {
       const text = message.get(Tag.Text);
-      await ctx.auditInbound(message);
+      await ctx.inbound.audit(message);
       await ctx.dropConnection(text ? `Logout before logon completed: ${text}` : 'Logout before logon completed');
       return 'disconnected';
     }
     if (message.msgType !== MsgType.Logon) {
-      await ctx.auditInbound(message);
+      await ctx.inbound.audit(message);
       if (ctx.settings.role === 'initiator') await ctx.logoutAndDrop(`First message was not a Logon (35=${message.msgType})`);
       else await ctx.dropConnection(`first message was not a Logon (35=${message.msgType})`);
       return 'disconnected';
@@ -46,25 +46,22 @@ export const logonState: SessionState = {
     const peerReset = message.get(Tag.ResetSeqNumFlag) === 'Y';
     if (ctx.settings.role === 'acceptor') {
       if (peerReset) {
-        await ctx.resetStore('peer Logon with ResetSeqNumFlag=Y');
-        ctx.resetSentInLogon = true;
+        await ctx.numbers.reset('peer Logon with ResetSeqNumFlag=Y');
       } else if (ctx.settings.resetOnLogon) {
-        await ctx.resetStore('reset on logon');
-      } else if (ctx.isScheduledResetDue()) {
-        await ctx.resetStore(`scheduled ${ctx.settings.resetFrequency} reset`);
+        await ctx.numbers.reset('reset on logon');
+      } else if (ctx.numbers.resetDue()) {
+        await ctx.numbers.reset(`scheduled ${ctx.settings.resetFrequency} reset`);
       }
       const seqCheck = await checkLogonSeq(ctx, message);
       if (seqCheck === 'disconnected') return 'disconnected';
       // The client's HeartBtInt governs the session and is echoed back.
-      ctx.heartBtIntSec = Number(heartBtInt);
-      ctx.startTicking();
-      await ctx.sendLogon();
-      ctx.resetSentInLogon = false;
+      ctx.startHeartbeats(Number(heartBtInt));
+      await ctx.send.logonAnswer(peerReset);
       return completeLogon(ctx, message, seqCheck);
     }
 
-    if (ctx.resetSentInLogon && !peerReset) ctx.log.onEvent('peer answered our ResetSeqNumFlag=Y Logon without the flag');
-    ctx.resetSentInLogon = false;
+    if (ctx.connection.resetSentInLogon && !peerReset) ctx.log.onEvent('peer answered our ResetSeqNumFlag=Y Logon without the flag');
+    ctx.connection.resetAnswered();
     const seqCheck = await checkLogonSeq(ctx, message);
     if (seqCheck === 'disconnected') return 'disconnected';
     return completeLogon(ctx, message, seqCheck);
@@ -75,7 +72,7 @@ export const logonState: SessionState = {
   },
 
   async onTick(ctx: SessionContext): Promise<StateName> {
-    if (ctx.now() - ctx.connectedAt >= ctx.settings.logonTimeoutMs) {
+    if (ctx.now() - ctx.connection.connectedAt >= ctx.settings.logonTimeoutMs) {
       await ctx.dropConnection(`no Logon within ${ctx.settings.logonTimeoutMs} ms`);
       return 'disconnected';
     }
@@ -105,7 +102,7 @@ export function logonHeaderProblem(ctx: SessionContext, message: InboundMessage)
  * sent, as QuickFIX does, and no number changes; the Logon is kept in the audit.
  */
 export async function dropInvalidLogon(ctx: SessionContext, logon: InboundMessage, why: string): Promise<'disconnected'> {
-  await ctx.auditInbound(logon);
+  await ctx.inbound.audit(logon);
   await ctx.dropConnection(`invalid Logon: ${why}`);
   return 'disconnected';
 }
@@ -116,8 +113,8 @@ export async function dropInvalidLogon(ctx: SessionContext, logon: InboundMessag
  * in the audit only), so the next logon starts from exactly the numbers the store had before.
  */
 export async function refuseLogon(ctx: SessionContext, logon: InboundMessage, text: string): Promise<'disconnected'> {
-  await ctx.auditInbound(logon);
-  await ctx.sendRefusalLogout(text);
+  await ctx.inbound.audit(logon);
+  await ctx.send.refusalLogout(text);
   await ctx.dropConnection(`logon refused: ${text}`);
   return 'disconnected';
 }
@@ -127,26 +124,26 @@ export async function checkLogonSeq(ctx: SessionContext, message: InboundMessage
   const seq = msgSeqNum(message);
   if (seq === undefined) return dropInvalidLogon(ctx, message, 'MsgSeqNum (34) missing or invalid');
   // A refusal like any other: neither side's number moves.
-  if (seq < ctx.nextTargetMsgSeqNum) return refuseLogon(ctx, message, `MsgSeqNum too low, expecting ${ctx.nextTargetMsgSeqNum} but received ${seq}`);
-  return seq > ctx.nextTargetMsgSeqNum ? 'tooHigh' : 'ok';
+  if (seq < ctx.numbers.nextTarget) return refuseLogon(ctx, message, `MsgSeqNum too low, expecting ${ctx.numbers.nextTarget} but received ${seq}`);
+  return seq > ctx.numbers.nextTarget ? 'tooHigh' : 'ok';
 }
 
 /** Completes a logon whose numbers checked out; returns the state to enter. */
 export async function completeLogon(ctx: SessionContext, message: InboundMessage, seqCheck: 'ok' | 'tooHigh'): Promise<StateName> {
   const seq = msgSeqNum(message)!;
-  ctx.markLoggedOn();
-  ctx.log.onEvent(`logged on (HeartBtInt ${ctx.heartBtIntSec}s, next sender ${ctx.nextSenderMsgSeqNum}, next target ${ctx.nextTargetMsgSeqNum})`);
+  ctx.connection.markLoggedOn();
+  ctx.log.onEvent(`logged on (HeartBtInt ${ctx.connection.heartBtIntSec}s, next sender ${ctx.numbers.nextSender}, next target ${ctx.numbers.nextTarget})`);
   let next: StateName = 'inSession';
-  if (seqCheck === 'ok') await ctx.consumeInbound(message, seq + 1);
+  if (seqCheck === 'ok') await ctx.inbound.consume(message, seq + 1);
   else {
     // The Logon itself stays unconsumed: the peer's resend will gap-fill it.
-    await ctx.auditInbound(message);
+    await ctx.inbound.audit(message);
     ctx.inbound.extendGap(seq);
-    await ctx.sendResendRequest(ctx.nextTargetMsgSeqNum);
+    await ctx.send.resendRequest(ctx.numbers.nextTarget);
     next = 'resend';
   }
   try {
-    await ctx.onLogon();
+    await ctx.app.onLogon();
   } catch (err) {
     ctx.log.onEvent(`onLogon failed: ${errorText(err)}`);
   }
@@ -156,7 +153,7 @@ export async function completeLogon(ctx: SessionContext, message: InboundMessage
 /** fromAdmin for a Logon; RejectLogon refuses it. */
 export async function admitLogon(ctx: SessionContext, message: InboundMessage): Promise<string | undefined> {
   try {
-    await ctx.fromAdmin(message);
+    await ctx.app.fromAdmin(message);
     return undefined;
   } catch (err) {
     if (err instanceof RejectLogon) return err.text;

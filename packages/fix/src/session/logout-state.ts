@@ -21,7 +21,7 @@ export const logoutState: SessionState = {
   },
 
   async onTick(ctx: SessionContext): Promise<StateName> {
-    if (ctx.logoutSentAt !== undefined && ctx.now() - ctx.logoutSentAt >= ctx.settings.logoutTimeoutMs) {
+    if (ctx.connection.logoutSentAt !== undefined && ctx.now() - ctx.connection.logoutSentAt >= ctx.settings.logoutTimeoutMs) {
       await ctx.dropConnection(`no Logout answer within ${ctx.settings.logoutTimeoutMs} ms`);
       return 'disconnected';
     }
@@ -41,10 +41,10 @@ export const logoutState: SessionState = {
 /** The peer's Logout while logged on: answer (unless we asked) and close. */
 export async function handleLogout(ctx: SessionContext, message: InboundMessage): Promise<boolean> {
   const seq = msgSeqNum(message)!;
-  if (seq === ctx.nextTargetMsgSeqNum) await ctx.consumeInbound(message, seq + 1);
-  else await ctx.auditInbound(message);
+  if (seq === ctx.numbers.nextTarget) await ctx.inbound.consume(message, seq + 1);
+  else await ctx.inbound.audit(message);
   const text = message.get(Tag.Text);
-  if (ctx.logoutSentAt === undefined) await ctx.sendLogout();
+  if (ctx.connection.logoutSentAt === undefined) await ctx.send.logout();
   await ctx.dropConnection(text ? `peer logged out: ${text}` : 'peer logged out');
   return false;
 }

@@ -45,7 +45,7 @@ async function loggedOn(app: Application) {
     session.receive(transport, codec.decode(codec.encode('FIX.4.4', msgType, [[49, 'CLIENT'], [56, 'BROKER'], [34, String(seq)], [52, STAMP], ...header], body, 'asGiven')));
   await session.connect(transport);
   await receive('A', 1, [[98, '0'], [108, '30']]);
-  assert.equal(session.state.name, 'inSession');
+  assert.equal(session.status().state, 'inSession');
   transport.take();
   return { session, transport, receive };
 }

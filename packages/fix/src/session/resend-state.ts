@@ -19,14 +19,14 @@ export async function queueAhead(ctx: SessionContext, message: InboundMessage, s
   let resendAnswered = false;
   // The peer may be asking for our messages to fill its own gap: answer now, not after ours is filled.
   if (message.msgType === MsgType.ResendRequest) {
-    if (!(await ctx.answerResendRequest(message))) return false;
+    if (!(await ctx.inbound.answerResendRequest(message))) return false;
     resendAnswered = true;
   }
-  await ctx.auditInbound(message);
+  await ctx.inbound.audit(message);
   ctx.inbound.hold(seq, { message, resendAnswered });
   ctx.inbound.extendGap(seq);
   // One ResendRequest per gap: while in resend it is out already (EndSeqNo 0 covers later numbers).
-  if (ctx.stateName !== 'resend') await ctx.sendResendRequest(ctx.nextTargetMsgSeqNum);
+  if (ctx.stateName !== 'resend') await ctx.send.resendRequest(ctx.numbers.nextTarget);
   return true;
 }
 

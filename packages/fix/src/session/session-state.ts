@@ -1,5 +1,5 @@
 import type { AppReceipt } from './application';
-import type { Inbound } from './inbound';
+import type { HeaderProblem, Queued } from './inbound';
 import type { SessionLog } from './log';
 import type { InboundMessage, SessionCodec } from './message';
 import type { SessionSettings } from './session-settings';
@@ -33,61 +33,109 @@ export interface SessionState {
 }
 
 /**
- * What a state may see and do: the session's narrow API for its states (Session implements it). The
- * numbers are read-only here; they move only through the inbound sequencing and the outbound pipeline.
+ * What a state may see and do: the session's narrow API for its states, in groups. The numbers are
+ * read-only here; they move only through the inbound sequencing and the outbound pipeline.
  */
 export interface SessionContext {
   readonly key: string;
   readonly settings: SessionSettings;
   readonly log: SessionLog;
-  readonly codec: SessionCodec;
+  /** The dictionary check of a message. */
+  readonly codec: Pick<SessionCodec, 'validate'>;
   readonly stateName: StateName;
   now(): number;
-
-  // Numbers and the store
-  readonly nextSenderMsgSeqNum: number;
-  readonly nextTargetMsgSeqNum: number;
-  /** Inbound sequencing: header checks, the gap queue, pipelining (see inbound.ts). */
-  readonly inbound: Inbound;
-  auditInbound(message: InboundMessage): Promise<void>;
-  consumeInbound(message: InboundMessage, next: number, audited?: boolean, receipt?: AppReceipt): Promise<void>;
-  answerResendRequest(message: InboundMessage): Promise<boolean>;
-  reloadSequenceState(): Promise<void>;
-  resetStore(why: string): Promise<void>;
-  isScheduledResetDue(): boolean;
+  /** Within the session's schedule now (always, without one). */
   isWithinSchedule(): boolean;
 
-  // The connection, and what the states keep for it (reset on every connect)
+  readonly numbers: SequenceNumbers;
+  readonly inbound: InboundSequencing;
+  readonly connection: ConnectionView;
+  /** Admin messages (numbered, persisted, written by the outbound pipeline). */
+  readonly send: AdminSends;
+  /** The application, awaited by the current event. */
+  readonly app: AppCallbacks;
+
+  /** HeartBtInt in force from now on (the initiator's, echoed by the acceptor); starts the ticks for it. */
+  startHeartbeats(heartBtIntSec: number): void;
+  /** Closes the socket and clears what the connection kept; tells the application if it was logged on. */
+  dropConnection(reason: string): Promise<void>;
+  /** Logout (Text `text`, none when undefined), then close; `why` is what the log says. */
+  logoutAndDrop(text: string | undefined, why?: string): Promise<'disconnected'>;
+}
+
+/** Both sequences, and their reset. */
+export interface SequenceNumbers {
+  /** The MsgSeqNum our next message will take. */
+  readonly nextSender: number;
+  /** The MsgSeqNum expected next from the peer. */
+  readonly nextTarget: number;
+  /** Reads both numbers back from the store (the truth after a restart or an operator change). */
+  reload(): Promise<void>;
+  /** Both sequences start again at 1 (store, memory, the gap). */
+  reset(why: string): Promise<void>;
+  /** A scheduled reset (reset frequency in the connector's zone) is due for a logon now. */
+  resetDue(): boolean;
+}
+
+/** The part of inbound sequencing (inbound.ts) the states use. */
+export interface InboundSequencing {
+  /** Audit only (a duplicate, a message queued behind a gap, a refused one). */
+  audit(message: InboundMessage): Promise<void>;
+  /** The message was processed: audit it (unless already audited on arrival) and persist the next number. */
+  consume(message: InboundMessage, next: number, audited?: boolean, receipt?: AppReceipt): Promise<void>;
+  headerProblem(message: InboundMessage, checkLatency: boolean, checkSeq?: boolean): HeaderProblem | undefined;
+  /** True while a gap is open (messages are waiting or the gap fill has not reached the target yet). */
+  readonly gapOpen: boolean;
+  readonly queuedCount: number;
+  hold(seq: number, entry: Queued): void;
+  extendGap(seq: number): boolean;
+  takeReady(): Queued | undefined;
+  /** Pipelining: hands an in-sequence application message to fromApp without waiting for it. */
+  handOn(message: InboundMessage, next: number, audited: boolean): void;
+  /** Replays or gap-fills what the peer asks for; false when the connection was dropped. */
+  answerResendRequest(message: InboundMessage): Promise<boolean>;
+}
+
+/** What the current connection keeps (reset on every connect), read-only but for the three marks. */
+export interface ConnectionView {
   readonly connected: boolean;
   readonly connectedAt: number;
   readonly lastReceivedAt: number;
   readonly lastSentAt: number;
+  /** The HeartBtInt in force. */
+  readonly heartBtIntSec: number;
+  /** Our Logon with 141=Y waits for its answer (which must carry it too; numbers start at 1). */
+  readonly resetSentInLogon: boolean;
+  /** Our TestRequest waits for its answer since then. */
+  readonly testRequestSentAt: number | undefined;
   /** When our Logout went out on this connection. */
   readonly logoutSentAt: number | undefined;
-  /** The HeartBtInt in force (the initiator's, echoed by the acceptor). */
-  heartBtIntSec: number;
-  /** Our Logon carries (or carried) 141=Y: the answer must too, and its numbers start at 1. */
-  resetSentInLogon: boolean;
-  /** Our TestRequest waits for its answer since then. */
-  testRequestSentAt: number | undefined;
-  startTicking(): void;
+  /** Both Logons were exchanged. */
   markLoggedOn(): void;
-  dropConnection(reason: string): Promise<void>;
-  logoutAndDrop(text: string | undefined, why?: string): Promise<'disconnected'>;
+  /** The answer to our 141=Y Logon arrived. */
+  resetAnswered(): void;
+  /** The peer answered our TestRequest (or sent something after it). */
+  testRequestAnswered(): void;
+}
 
-  // Admin messages (numbered, persisted, written by the outbound pipeline)
-  sendLogon(): Promise<void>;
-  sendLogout(text?: string): Promise<void>;
-  sendHeartbeat(testReqID?: string): Promise<void>;
-  sendTestRequest(): Promise<void>;
-  sendResendRequest(begin: number): Promise<void>;
-  sendReject(ref: InboundMessage, reason: string, text: string, refTagID?: number): Promise<void>;
+export interface AdminSends {
+  /** Our Logon, waiting for an answer: 141=Y when `resetSeqNum` (see ConnectionView.resetSentInLogon). */
+  logon(resetSeqNum: boolean): Promise<void>;
+  /** Our Logon answering the peer's: 141=Y when `resetSeqNum`. */
+  logonAnswer(resetSeqNum: boolean): Promise<void>;
+  logout(text?: string): Promise<void>;
+  heartbeat(testReqID?: string): Promise<void>;
+  testRequest(): Promise<void>;
+  resendRequest(begin: number): Promise<void>;
+  reject(ref: InboundMessage, reason: string, text: string, refTagID?: number): Promise<void>;
   /** The Logout refusing a Logon: our next number reused, not taken (audit only). */
-  sendRefusalLogout(text: string): Promise<void>;
+  refusalLogout(text: string): Promise<void>;
+}
 
-  // The application, awaited by the current event
+export interface AppCallbacks {
   fromAdmin(message: InboundMessage): Promise<void>;
   fromApp(message: InboundMessage): Promise<AppReceipt | void | undefined>;
   onLogon(): Promise<void>;
-  answerAppFailure(message: InboundMessage, err: unknown): Promise<void>;
+  /** fromApp failed: Reject or BusinessMessageReject, as the error says. */
+  answerFailure(message: InboundMessage, err: unknown): Promise<void>;
 }

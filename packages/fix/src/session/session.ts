@@ -1,20 +1,22 @@
-import { MsgType, Tag } from '../dictionary/tags.generated';
 import type { MessageStore } from '../store/message-store';
-import { BusinessRejectError, SessionRejectError, type Application, type AppReceipt } from './application';
+import type { Application } from './application';
 import type { Clock, TimerHandle, Timers } from './clock';
-import { formatUtcTimestamp } from '../codec/values';
 import type { SessionLog } from './log';
-import { ADMIN_MSG_TYPES, outgoing, type InboundMessage, type OutgoingMessage, type SessionCodec } from './message';
+import { ADMIN_MSG_TYPES, type InboundMessage, type OutgoingMessage, type SessionCodec } from './message';
 import { isResetDue, isWithinSchedule } from './schedule';
 import type { SessionSettings } from './session-settings';
 import { sessionIdToString, type SessionID } from './session-id';
 import type { EventKind, SessionContext, SessionEvent, SessionState, StateName } from './session-state';
 import { IllegalTransitionError, isAllowedTransition } from './transitions';
 import { Inbound, msgSeqNum } from './inbound';
-import { errorText, Outbound, type QueuedSend, type SendReservation, type SessionTransport } from './outbound';
+import { Outbound, type SendReservation, type SessionTransport } from './outbound';
+import { AdminSender } from './admin-messages';
+import { AppCalls } from './app-calls';
+import { ConnectionState } from './connection-state';
+import { SendQueue } from './send-queue';
 import { disconnectedState } from './disconnected-state';
 import { logonState } from './logon-state';
-import { inSessionState, TEST_REQ_ID } from './in-session';
+import { inSessionState } from './in-session';
 import { resendState } from './resend-state';
 import { logoutState } from './logout-state';
 
@@ -59,83 +61,93 @@ const SETTLED = Promise.resolve();
  * disconnects, operator and application calls) pass through one serial queue, so a session never
  * handles two things at once and its store writes land in order.
  */
-export class Session implements SessionContext {
+export class Session {
   readonly id: SessionID;
   readonly key: string;
-  settings: SessionSettings;
+  /** The session's message store (the acceptor audits a refused Logon's Logout in it). */
   readonly store: MessageStore;
-  readonly app: Application;
-  readonly log: SessionLog;
-  readonly clock: Clock;
-  readonly codec: SessionCodec;
+  private currentSettings: SessionSettings;
+  private readonly log: SessionLog;
+  private readonly clock: Clock;
   private readonly timers: Timers;
   /** The outbound pipeline: numbers, persisting, the wire. */
   private readonly out: Outbound;
   /** Inbound sequencing: expected numbers, header checks, the gap queue, pipelining, resend answers. */
-  readonly inbound: Inbound;
+  private readonly inbound: Inbound;
+  /** What the current connection keeps. */
+  private readonly connection: ConnectionState;
+  private readonly admin: AdminSender;
+  private readonly appCalls: AppCalls;
+  /** The application's sends on their way into the event queue (batched back to back). */
+  private readonly sendQueue: SendQueue;
+  /** What the states see of the session. */
+  private readonly ctx: SessionContext;
 
-  state: SessionState = disconnectedState;
-  creationTime = new Date(0);
-  heartBtIntSec: number;
-
-  transport: SessionTransport | undefined;
-  /** Set once both Logons were exchanged on the current connection. */
-  loggedOn = false;
-  /** Our Logon went out on this connection (initiator: waiting for the answer). */
-  logonSent = false;
-  /** Our Logon carried 141=Y: the answer must too, and its numbers start at 1. */
-  resetSentInLogon = false;
-  connectedAt = 0;
-  lastReceivedAt = 0;
-  testRequestSentAt: number | undefined;
-  logoutSentAt: number | undefined;
-
+  private state: SessionState = disconnectedState;
+  private creationTime = new Date(0);
   private tail: Promise<void> = Promise.resolve();
-  /**
-   * Application callbacks (fromApp, fromAdmin, onLogon, onLogout) the current event is waiting for.
-   * While one runs, a send goes out at once instead of queueing behind the event that waits for it.
-   */
-  private appCallbacks = 0;
   private tick: TimerHandle | undefined;
   private closed = false;
 
-  /** Sends queued since the last other event: they go out as one batch (one store round). */
-  private openSendBatch: QueuedSend[] | undefined;
-  /** Send batches waiting in the event queue, oldest first (a send during a callback starts them first). */
-  private readonly queuedSendBatches: QueuedSend[][] = [];
   private constructor(deps: SessionDeps) {
     this.id = deps.id;
     this.key = sessionIdToString(deps.id);
-    this.settings = deps.settings;
+    this.currentSettings = deps.settings;
     this.store = deps.store;
-    this.app = deps.app;
     this.log = deps.log;
     this.clock = deps.clock;
     this.timers = deps.timers;
-    this.codec = deps.codec;
-    this.heartBtIntSec = deps.settings.heartBtIntSec;
+    const queueDisconnect = (reason: string): void => {
+      this.enqueue(() => this.dispatch({ kind: 'disconnect', reason })).catch(() => {});
+    };
     this.out = new Outbound(deps, {
-      transport: () => this.transport,
-      loggedOn: () => this.loggedOn,
-      queueDisconnect: (reason) => {
-        this.enqueue(() => this.dispatch({ kind: 'disconnect', reason })).catch(() => {});
-      },
+      transport: () => this.connection.transport,
+      loggedOn: () => this.connection.loggedOn,
+      queueDisconnect,
       disconnectNow: (reason) => this.dispatch({ kind: 'disconnect', reason }),
+    });
+    this.connection = new ConnectionState(deps.settings.heartBtIntSec, () => this.out.lastSentAt);
+    const settings = (): SessionSettings => this.currentSettings;
+    this.admin = new AdminSender({ ...deps, out: this.out, connection: this.connection, settings });
+    this.appCalls = new AppCalls(deps.id, deps.app, deps.log, this.admin);
+    this.sendQueue = new SendQueue(this.out, {
+      key: this.key,
+      settings,
+      loggedOn: () => this.connection.loggedOn,
+      inAppCallback: () => this.appCalls.inCallback,
+      enqueue: (task) => this.enqueue(task),
     });
     this.inbound = new Inbound(
       { ...deps, out: this.out },
       {
-        settings: () => this.settings,
-        connected: () => this.transport !== undefined,
-        answerAppFailure: (message, err) => this.answerAppFailure(message, err),
-        sendReject: (ref, reason, text, refTagID) => this.sendReject(ref, reason, text, refTagID),
+        settings,
+        connected: () => this.connection.connected,
+        answerAppFailure: (message, err) => this.appCalls.answerFailure(message, err),
+        sendReject: (ref, reason, text, refTagID) => this.admin.reject(ref, reason, text, refTagID),
         logoutAndDrop: (text) => this.logoutAndDrop(text),
         queueTask: (task) => this.enqueue(task, true),
-        queueDisconnect: (reason) => {
-          this.enqueue(() => this.dispatch({ kind: 'disconnect', reason })).catch(() => {});
-        },
+        queueDisconnect,
       },
     );
+    this.ctx = this.stateContext(deps.codec);
+  }
+
+  /** The settings in force. */
+  get settings(): SessionSettings {
+    return this.currentSettings;
+  }
+
+  /**
+   * Acceptor, at a logon: the counterparty's settings (the authenticator's) replace the session's, in
+   * force from the Logon that follows. Operator calls and sends leave a live session's settings alone.
+   */
+  applySettings(settings: SessionSettings): void {
+    this.currentSettings = settings;
+  }
+
+  /** Both Logons were exchanged on the current connection. */
+  get loggedOn(): boolean {
+    return this.connection.loggedOn;
   }
 
   /** The MsgSeqNum expected next from the peer. */
@@ -161,16 +173,10 @@ export class Session implements SessionContext {
   /** A connection is up. Initiator: sends Logon. Acceptor: pass the peer's Logon right after via receive(). */
   connect(transport: SessionTransport): Promise<void> {
     return this.enqueue(async () => {
-      if (this.transport) throw new Error(`${this.key} already has a connection`);
-      this.transport = transport;
-      this.connectedAt = this.clock.now();
-      this.lastReceivedAt = this.connectedAt;
-      this.out.connected(this.connectedAt);
-      this.loggedOn = false;
-      this.logonSent = false;
-      this.resetSentInLogon = false;
-      this.logoutSentAt = undefined;
-      this.testRequestSentAt = undefined;
+      if (this.connection.transport) throw new Error(`${this.key} already has a connection`);
+      const now = this.clock.now();
+      this.connection.open(transport, now);
+      this.out.connected(now);
       this.inbound.clearGap();
       this.startTicking();
       await this.dispatch({ kind: 'connect' });
@@ -180,16 +186,16 @@ export class Session implements SessionContext {
   /** A message arrived on `transport` (dropped when that connection is no longer this session's). */
   receive(transport: SessionTransport, message: InboundMessage): Promise<void> {
     this.inbound.arrived(message, this.clock.now());
-    return this.enqueue(() => (this.transport === transport ? this.dispatch({ kind: 'message', message }) : SETTLED));
+    return this.enqueue(() => (this.connection.transport === transport ? this.dispatch({ kind: 'message', message }) : SETTLED));
   }
 
   receiveGarbled(transport: SessionTransport, reason: string): Promise<void> {
-    return this.enqueue(() => (this.transport === transport ? this.dispatch({ kind: 'garbled', reason }) : SETTLED));
+    return this.enqueue(() => (this.connection.transport === transport ? this.dispatch({ kind: 'garbled', reason }) : SETTLED));
   }
 
   /** The socket of `transport` closed; ignored when the session has since moved to another connection. */
   connectionClosed(transport: SessionTransport, reason: string): Promise<void> {
-    return this.enqueue(() => (this.transport === transport ? this.dispatch({ kind: 'disconnect', reason }) : SETTLED));
+    return this.enqueue(() => (this.connection.transport === transport ? this.dispatch({ kind: 'disconnect', reason }) : SETTLED));
   }
 
   /** Operator or application: log out gracefully (Logout, wait for the peer's, then close). */
@@ -205,91 +211,10 @@ export class Session implements SessionContext {
   /**
    * Sends an application message; resolves with its MsgSeqNum once it is persisted (and handed to the
    * socket when logged on). While logged out it is persisted for resend, or refused (settings.whenNotLoggedOn).
+   * Sends queued back to back go out as one batch; see send-queue.ts.
    */
   send(message: OutgoingMessage): Promise<number> {
-    if (this.appCallbacks > 0) {
-      // The current event waits for the application: a send now (fromApp answering, or a send from
-      // elsewhere while it runs) goes out right away, since queueing it behind that event could wait
-      // for itself. Sends queued earlier go first, so every caller's sends keep their order.
-      this.startQueuedSends();
-      return this.sendOne(message);
-    }
-    // Sends queued back to back, with no other event between them, are persisted together and then
-    // written in order: the same order and the same guarantee as one by one, one store round for all.
-    if (this.openSendBatch) {
-      const batch = this.openSendBatch;
-      return new Promise((resolve, reject) => batch.push({ message, resolve, reject }));
-    }
-    const batch: QueuedSend[] = [];
-    const sent = new Promise<number>((resolve, reject) => batch.push({ message, resolve, reject }));
-    this.queuedSendBatches.push(batch);
-    let taken: QueuedSend[] = [];
-    this.enqueue(() => {
-      this.unqueueSendBatch(batch);
-      taken = batch.splice(0);
-      return taken.length ? this.sendBatch(taken) : SETTLED;
-    }).catch((err: unknown) => {
-      this.unqueueSendBatch(batch);
-      for (const q of [...taken, ...batch.splice(0)]) q.reject(err);
-    });
-    this.openSendBatch = batch;
-    return sent;
-  }
-
-  private unqueueSendBatch(batch: QueuedSend[]): void {
-    if (this.openSendBatch === batch) this.openSendBatch = undefined;
-    const i = this.queuedSendBatches.indexOf(batch);
-    if (i >= 0) this.queuedSendBatches.splice(i, 1);
-  }
-
-  /**
-   * Starts the send batches still waiting in the event queue, oldest first. Each takes its numbers
-   * before its first await, so a send right behind gets a higher number and is written after them.
-   */
-  private startQueuedSends(): void {
-    while (this.queuedSendBatches.length > 0) {
-      const batch = this.queuedSendBatches[0]!;
-      this.unqueueSendBatch(batch);
-      const taken = batch.splice(0);
-      if (!taken.length) continue;
-      this.sendBatch(taken).catch((err: unknown) => {
-        for (const q of taken) q.reject(err);
-      });
-    }
-  }
-
-  /**
-   * Runs an application callback the current event waits for (see appCallbacks); a callback that
-   * returns no promise is done when it returns.
-   */
-  private callApp<T>(call: () => T | PromiseLike<T>): T | Promise<T> {
-    this.appCallbacks += 1;
-    let result: T | PromiseLike<T>;
-    try {
-      result = call();
-    } catch (err) {
-      this.appCallbacks -= 1;
-      throw err;
-    }
-    if (typeof (result as PromiseLike<T> | undefined)?.then !== 'function') {
-      this.appCallbacks -= 1;
-      return result as T;
-    }
-    return Promise.resolve(result).then(
-      (value) => {
-        this.appCallbacks -= 1;
-        return value;
-      },
-      (err: unknown) => {
-        this.appCallbacks -= 1;
-        throw err;
-      },
-    );
-  }
-
-  private sendOne(message: OutgoingMessage): Promise<number> {
-    if (!this.loggedOn && this.settings.whenNotLoggedOn === 'reject') return Promise.reject(new Error(`${this.key} is not logged on`));
-    return this.sendApp(message);
+    return this.sendQueue.send(message);
   }
 
   setNextSenderMsgSeqNum(next: number): Promise<void> {
@@ -314,7 +239,7 @@ export class Session implements SessionContext {
   resetSequence(): Promise<void> {
     return this.enqueue(async () => {
       await this.settlePipeline();
-      if (this.transport) throw new Error(`${this.key} is connected; log it out before resetting its sequence numbers`);
+      if (this.connection.connected) throw new Error(`${this.key} is connected; log it out before resetting its sequence numbers`);
       await this.resetStore('operator reset');
     });
   }
@@ -323,18 +248,18 @@ export class Session implements SessionContext {
     return {
       sessionID: this.id,
       state: this.state.name,
-      connected: this.transport !== undefined,
-      loggedOn: this.loggedOn,
-      remoteAddress: this.transport?.remoteAddress,
+      connected: this.connection.connected,
+      loggedOn: this.connection.loggedOn,
+      remoteAddress: this.connection.transport?.remoteAddress,
       nextSenderMsgSeqNum: this.nextSenderMsgSeqNum,
       nextTargetMsgSeqNum: this.nextTargetMsgSeqNum,
-      heartBtIntSec: this.heartBtIntSec,
+      heartBtIntSec: this.connection.heartBtIntSec,
       queuedInbound: this.inbound.queuedCount,
     };
   }
 
   get isConnected(): boolean {
-    return this.transport !== undefined;
+    return this.connection.connected;
   }
 
   /** Waits until every queued event has been handled (tests, shutdown). */
@@ -345,7 +270,7 @@ export class Session implements SessionContext {
   /** Drops the connection if any, stops timers, releases the store. */
   async close(reason = 'session closed'): Promise<void> {
     await this.enqueue(async () => {
-      if (this.transport) await this.dispatch({ kind: 'disconnect', reason });
+      if (this.connection.connected) await this.dispatch({ kind: 'disconnect', reason });
       else await this.settlePipeline().catch(() => {});
       this.closed = true;
       this.stopTicking();
@@ -358,7 +283,7 @@ export class Session implements SessionContext {
 
   private enqueue<T>(task: () => Promise<T>, keepSendBatch = false): Promise<T> {
     // Any other event ends the run of sends that may still join one batch (their order is kept).
-    if (!keepSendBatch) this.openSendBatch = undefined;
+    if (!keepSendBatch) this.sendQueue.closeBatch();
     const run = this.tail.then(() => {
       if (this.closed) throw new Error(`${this.key} is closed`);
       return task();
@@ -378,32 +303,32 @@ export class Session implements SessionContext {
       if (this.pipelineBusy && (event.kind !== 'message' || !this.mayOverlap(event.message))) await this.settlePipeline();
       switch (event.kind) {
         case 'connect':
-          to = await from.onConnect(this);
+          to = await from.onConnect(this.ctx);
           break;
         case 'message':
-          this.lastReceivedAt = this.clock.now();
+          this.connection.received(this.clock.now());
           this.log.onIncoming(event.message.rawText);
-          to = await from.onMessage(this, event.message);
+          to = await from.onMessage(this.ctx, event.message);
           break;
         case 'garbled':
           this.log.onEvent(`garbled message ignored: ${event.reason}`);
-          to = await from.onGarbled(this, event.reason);
+          to = await from.onGarbled(this.ctx, event.reason);
           break;
         case 'tick':
-          to = await from.onTick(this);
+          to = await from.onTick(this.ctx);
           break;
         case 'disconnect':
-          to = await from.onDisconnect(this, event.reason);
+          to = await from.onDisconnect(this.ctx, event.reason);
           break;
         case 'operatorLogout':
-          to = await from.onOperatorLogout(this, event.reason);
+          to = await from.onOperatorLogout(this.ctx, event.reason);
           break;
       }
     } catch (err) {
       // A failing store or a bug must not leave a half-processed session talking to the peer.
       const text = err instanceof Error ? err.message : String(err);
       this.log.onEvent(`error handling ${event.kind} in ${from.name}: ${text}`);
-      if (this.transport) await this.dropConnection(`internal error: ${text}`);
+      if (this.connection.connected) await this.dropConnection(`internal error: ${text}`);
       this.transition(from.name, event.kind, 'disconnected', true);
       throw err;
     }
@@ -422,9 +347,10 @@ export class Session implements SessionContext {
    * settings.tickIntervalMs, or a twentieth of HeartBtInt when that is shorter (never under 25 ms),
    * so a heartbeat goes out within 5 % of HeartBtInt on short heartbeat intervals.
    */
-  startTicking(): void {
+  private startTicking(): void {
     this.stopTicking();
-    const interval = this.heartBtIntSec > 0 ? Math.min(this.settings.tickIntervalMs, Math.max(25, this.heartBtIntSec * 50)) : this.settings.tickIntervalMs;
+    const hb = this.connection.heartBtIntSec;
+    const interval = hb > 0 ? Math.min(this.settings.tickIntervalMs, Math.max(25, hb * 50)) : this.settings.tickIntervalMs;
     this.tick = this.timers.every(interval, () => {
       // Every tick is queued like any other event: it runs after whatever is already queued.
       void this.enqueue(() => this.dispatch({ kind: 'tick' })).catch(() => {});
@@ -438,36 +364,6 @@ export class Session implements SessionContext {
 
   // ---------------------------------------------------------------------------------------------
   // Sending
-
-  sendAdmin(message: OutgoingMessage): Promise<number> {
-    return this.out.sendAdmin(message);
-  }
-
-  sendApp(message: OutgoingMessage): Promise<number> {
-    return this.out.sendApp(message);
-  }
-
-  /**
-   * Sends queued back to back (see send), through the outbound pipeline. One message without
-   * settings.pipelineSends goes the one-at-a-time way (a failed store write fails only that send).
-   */
-  private async sendBatch(batch: QueuedSend[]): Promise<void> {
-    const pipelined = this.settings.pipelineSends;
-    if (!pipelined && batch.length === 1) {
-      const q = batch[0]!;
-      try {
-        q.resolve(await this.sendOne(q.message));
-      } catch (err) {
-        q.reject(err);
-      }
-      return;
-    }
-    if (!this.loggedOn && this.settings.whenNotLoggedOn === 'reject') {
-      for (const q of batch) q.reject(new Error(`${this.key} is not logged on`));
-      return;
-    }
-    await this.out.sendBatch(batch, pipelined);
-  }
 
   /**
    * Takes the next MsgSeqNum for an application message now and encodes it, for a caller that makes
@@ -485,97 +381,30 @@ export class Session implements SessionContext {
    * bytes), so it is safe inside the caller's open transaction.
    */
   reserveSend(message: OutgoingMessage): SendReservation | undefined {
-    if (!this.settings.pipelineSends || this.closed || !this.loggedOn || this.out.broken || !this.transport) return undefined;
-    if (this.state.name !== 'inSession' || this.openSendBatch) return undefined;
+    if (!this.settings.pipelineSends || this.closed || !this.connection.loggedOn || this.out.broken || !this.connection.transport) return undefined;
+    if (this.state.name !== 'inSession' || this.sendQueue.batchOpen) return undefined;
     return this.out.reserve(message, this.creationTime);
-  }
-
-  async sendLogon(): Promise<void> {
-    const body: Array<[number, string]> = [
-      [Tag.EncryptMethod, '0'],
-      [Tag.HeartBtInt, String(this.heartBtIntSec)],
-    ];
-    if (this.resetSentInLogon) body.push([Tag.ResetSeqNumFlag, 'Y']);
-    if (this.settings.role === 'initiator') {
-      if (this.settings.username !== undefined) body.push([Tag.Username, this.settings.username]);
-      if (this.settings.password !== undefined) body.push([Tag.Password, this.settings.password]);
-    }
-    await this.sendAdmin(outgoing(MsgType.Logon, body));
-    this.logonSent = true;
-  }
-
-  async sendLogout(text?: string): Promise<void> {
-    await this.sendAdmin(outgoing(MsgType.Logout, text ? [[Tag.Text, text]] : []));
-    this.logoutSentAt = this.clock.now();
-  }
-
-  async sendHeartbeat(testReqID?: string): Promise<void> {
-    await this.sendAdmin(outgoing(MsgType.Heartbeat, testReqID !== undefined ? [[Tag.TestReqID, testReqID]] : []));
-  }
-
-  async sendTestRequest(): Promise<void> {
-    await this.sendAdmin(outgoing(MsgType.TestRequest, [[Tag.TestReqID, TEST_REQ_ID]]));
-    this.testRequestSentAt = this.clock.now();
-  }
-
-  async sendResendRequest(begin: number): Promise<void> {
-    // EndSeqNo 0 ("everything after"), as FIX 4.4 recommends: the peer sends what it has in one pass.
-    await this.sendAdmin(outgoing(MsgType.ResendRequest, [[Tag.BeginSeqNo, String(begin)], [Tag.EndSeqNo, '0']]));
-    this.log.onEvent(`gap detected: sent ResendRequest ${begin}-0`);
-  }
-
-  async sendReject(ref: InboundMessage, reason: string, text: string, refTagID?: number): Promise<void> {
-    const body: Array<[number, string]> = [[Tag.RefSeqNum, ref.get(Tag.MsgSeqNum) ?? '0']];
-    if (refTagID !== undefined) body.push([Tag.RefTagID, String(refTagID)]);
-    if (ref.msgType) body.push([Tag.RefMsgType, ref.msgType]);
-    body.push([Tag.SessionRejectReason, reason], [Tag.Text, text]);
-    this.log.onEvent(`Reject ${reason} for MsgSeqNum ${ref.get(Tag.MsgSeqNum)}: ${text}`);
-    await this.sendAdmin(outgoing(MsgType.Reject, body, reverseRoute(ref)));
-  }
-
-  async sendBusinessReject(ref: InboundMessage, reason: string, text: string, refID?: string): Promise<void> {
-    const body: Array<[number, string]> = [
-      [Tag.RefSeqNum, ref.get(Tag.MsgSeqNum) ?? '0'],
-      [Tag.RefMsgType, ref.msgType],
-    ];
-    if (refID !== undefined) body.push([Tag.BusinessRejectRefID, refID]);
-    body.push([Tag.BusinessRejectReason, reason], [Tag.Text, text]);
-    await this.sendApp(outgoing(MsgType.BusinessMessageReject, body, reverseRoute(ref)));
   }
 
   // ---------------------------------------------------------------------------------------------
   // Connection ending
 
   /** Closes the socket (after flushing) and clears per-connection state; tells the application if it was logged on. */
-  async dropConnection(reason: string): Promise<void> {
-    const transport = this.transport;
-    this.transport = undefined;
+  private async dropConnection(reason: string): Promise<void> {
+    const { transport, wasLoggedOn } = this.connection.close();
     this.stopTicking();
-    const wasLoggedOn = this.loggedOn;
-    this.loggedOn = false;
-    this.logonSent = false;
     this.inbound.clearGap();
     this.log.onEvent(`disconnected: ${reason}`);
     transport?.end(reason);
-    if (wasLoggedOn) {
-      try {
-        const onLogout = this.app.onLogout;
-        if (onLogout) await this.callApp(() => onLogout.call(this.app, this.id, reason));
-      } catch (err) {
-        this.log.onEvent(`onLogout failed: ${err instanceof Error ? err.message : String(err)}`);
-      }
-    }
+    if (wasLoggedOn) await this.appCalls.onLogout(reason);
   }
-
-
-
 
   /**
    * Logout, then close: the answer to a protocol violation the session cannot continue after. `text`
    * goes out as the Logout's Text (none when undefined); `why` is what the log says.
    */
-  async logoutAndDrop(text: string | undefined, why = text ?? 'protocol violation'): Promise<'disconnected'> {
-    await this.sendLogout(text);
+  private async logoutAndDrop(text: string | undefined, why = text ?? 'protocol violation'): Promise<'disconnected'> {
+    await this.admin.logout(text);
     await this.dropConnection(why);
     return 'disconnected';
   }
@@ -583,14 +412,14 @@ export class Session implements SessionContext {
   // ---------------------------------------------------------------------------------------------
   // Sequence numbers
 
-  async reloadSequenceState(): Promise<void> {
+  private async reloadSequenceState(): Promise<void> {
     const s = await this.store.sequenceState();
     this.out.setNextSenderMsgSeqNum(s.nextSenderMsgSeqNum);
     this.inbound.setNextTargetMsgSeqNum(s.nextTargetMsgSeqNum);
     this.creationTime = s.creationTime;
   }
 
-  async resetStore(why: string): Promise<void> {
+  private async resetStore(why: string): Promise<void> {
     const now = new Date(this.clock.now());
     await this.store.reset(now);
     this.out.setNextSenderMsgSeqNum(1);
@@ -601,49 +430,13 @@ export class Session implements SessionContext {
   }
 
   /** A scheduled reset (reset frequency in the connector's zone) is due for a logon now. */
-  isScheduledResetDue(): boolean {
+  private isScheduledResetDue(): boolean {
     const start = this.settings.schedule?.startTime;
     return isResetDue(this.settings.resetFrequency, this.creationTime.getTime(), this.clock.now(), this.settings.timeZone, start);
   }
 
-  isWithinSchedule(): boolean {
+  private isWithinSchedule(): boolean {
     return !this.settings.schedule || isWithinSchedule(this.settings.schedule, this.clock.now());
-  }
-
-  /** Audit only (a duplicate, a message queued behind a gap, a refused one). */
-  auditInbound(message: InboundMessage): Promise<void> {
-    return this.inbound.audit(message);
-  }
-
-  /** The message was processed: audit it (unless already audited on arrival) and persist the next number. */
-  consumeInbound(message: InboundMessage, next: number, audited = false, receipt?: AppReceipt): Promise<void> {
-    return this.inbound.consume(message, next, audited, receipt);
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // Inbound checks shared by the logged-on states
-
-
-
-
-
-
-
-  /** True while a gap is open (messages are waiting or the gap fill has not reached the target yet). */
-  get gapOpen(): boolean {
-    return this.inbound.gapOpen;
-  }
-
-
-
-  async answerAppFailure(message: InboundMessage, err: unknown): Promise<void> {
-    if (err instanceof BusinessRejectError) await this.sendBusinessReject(message, err.reason, err.text, err.refID);
-    else if (err instanceof SessionRejectError) await this.sendReject(message, err.reason, err.text, err.refTagID);
-    else {
-      const text = err instanceof Error ? err.message : String(err);
-      this.log.onEvent(`fromApp failed for MsgSeqNum ${message.get(Tag.MsgSeqNum)}: ${text}`);
-      await this.sendBusinessReject(message, '0', 'Application error', message.get(Tag.ClOrdID));
-    }
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -656,7 +449,7 @@ export class Session implements SessionContext {
    * messages, gaps, rejects and logouts see the session exactly as without pipelining.
    */
   private mayOverlap(message: InboundMessage): boolean {
-    return this.state.name === 'inSession' && this.transport !== undefined && this.inbound.mayOverlap(message);
+    return this.state.name === 'inSession' && this.connection.connected && this.inbound.mayOverlap(message);
   }
 
   /** Inbound and outbound work still on its way. */
@@ -669,91 +462,49 @@ export class Session implements SessionContext {
     if (this.pipelineBusy) await this.inbound.settle();
   }
 
-
-
-
-  answerResendRequest(message: InboundMessage): Promise<boolean> {
-    return this.inbound.answerResendRequest(message);
-  }
-
   // ---------------------------------------------------------------------------------------------
-  // Timers
+  // What the states see (SessionContext)
 
-
-
-
-
-  // ---------------------------------------------------------------------------------------------
-  // The rest of SessionContext (what the states may see and do)
-
-  get stateName(): StateName {
-    return this.state.name;
-  }
-
-  now(): number {
-    return this.clock.now();
-  }
-
-  get connected(): boolean {
-    return this.transport !== undefined;
-  }
-
-  get lastSentAt(): number {
-    return this.out.lastSentAt;
-  }
-
-  markLoggedOn(): void {
-    this.loggedOn = true;
-  }
-
-  async sendRefusalLogout(text: string): Promise<void> {
-    await this.out.settled();
-    const logout = outgoing(MsgType.Logout, [[Tag.Text, text]]);
-    try {
-      this.app.toAdmin?.(logout, this.id);
-    } catch (err) {
-      this.log.onEvent(`toAdmin failed for the refusal Logout: ${errorText(err)}`);
-    }
-    await this.out.sendCopy(logout, this.out.nextSenderMsgSeqNum, formatUtcTimestamp(this.clock.now()));
-  }
-
-  async fromAdmin(message: InboundMessage): Promise<void> {
-    const fromAdmin = this.app.fromAdmin;
-    if (fromAdmin) await this.callApp(() => fromAdmin.call(this.app, message, this.id));
-  }
-
-  fromApp(message: InboundMessage): Promise<AppReceipt | void | undefined> {
-    return Promise.resolve(this.callApp(() => this.app.fromApp(message, this.id)));
-  }
-
-  async onLogon(): Promise<void> {
-    const onLogon = this.app.onLogon;
-    if (onLogon) await this.callApp(() => onLogon.call(this.app, this.id));
+  private stateContext(codec: SessionCodec): SessionContext {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the getters below read the session
+    const session = this;
+    const { out, inbound, connection } = this;
+    return {
+      key: this.key,
+      log: this.log,
+      codec,
+      get settings() {
+        return session.currentSettings;
+      },
+      get stateName() {
+        return session.state.name;
+      },
+      now: () => this.clock.now(),
+      isWithinSchedule: () => this.isWithinSchedule(),
+      numbers: {
+        get nextSender() {
+          return out.nextSenderMsgSeqNum;
+        },
+        get nextTarget() {
+          return inbound.nextTargetMsgSeqNum;
+        },
+        reload: () => this.reloadSequenceState(),
+        reset: (why) => this.resetStore(why),
+        resetDue: () => this.isScheduledResetDue(),
+      },
+      inbound,
+      connection,
+      send: this.admin,
+      app: this.appCalls,
+      startHeartbeats: (heartBtIntSec) => {
+        connection.setHeartBtInt(heartBtIntSec);
+        this.startTicking();
+      },
+      dropConnection: (reason) => this.dropConnection(reason),
+      logoutAndDrop: (text, why) => this.logoutAndDrop(text, why),
+    };
   }
 }
 
-
-/**
- * Routing fields a reply carries back (QuickFIX's reverse route): the peer's OnBehalfOf* becomes our
- * DeliverTo* and the other way round; empty values are not reversed.
- */
-const REVERSE_ROUTE: ReadonlyArray<readonly [from: number, to: number]> = [
-  [Tag.OnBehalfOfCompID, Tag.DeliverToCompID],
-  [Tag.DeliverToCompID, Tag.OnBehalfOfCompID],
-  [Tag.OnBehalfOfSubID, Tag.DeliverToSubID],
-  [Tag.DeliverToSubID, Tag.OnBehalfOfSubID],
-  [Tag.OnBehalfOfLocationID, Tag.DeliverToLocationID],
-  [Tag.DeliverToLocationID, Tag.OnBehalfOfLocationID],
-];
-
-/** The header routing fields of a reply to `ref`. */
-export function reverseRoute(ref: InboundMessage): Array<[number, string]> {
-  const header: Array<[number, string]> = [];
-  for (const [from, to] of REVERSE_ROUTE) {
-    const value = ref.get(from);
-    if (value) header.push([to, value]);
-  }
-  return header;
-}
-
+export { reverseRoute } from './admin-messages';
 export { msgSeqNum };

@@ -71,7 +71,7 @@ async function loggedOn(role: SessionSettings['role'] = 'acceptor', overrides: P
   await r.session.connect(r.transport);
   if (role === 'acceptor') await r.receive('35=A|34=1|98=0|108=30');
   else await r.receive('35=A|34=1|98=0|108=30');
-  assert.equal(r.session.state.name, 'inSession');
+  assert.equal(r.session.status().state, 'inSession');
   r.transport.take();
   return r;
 }
@@ -97,7 +97,7 @@ describe('disconnected state', () => {
     const r = await rig('initiator', { resetOnLogon: true, username: 'u1', password: 'p1' });
     await r.session.setNextSenderMsgSeqNum(9);
     await r.session.connect(r.transport);
-    assert.equal(r.session.state.name, 'logon');
+    assert.equal(r.session.status().state, 'logon');
     assert.match(r.transport.sent[0]!, /\|35=A\|34=1\|.*98=0\|108=30\|141=Y\|553=u1\|554=p1\|/);
   });
 
@@ -123,7 +123,7 @@ describe('disconnected state', () => {
   it('drops late messages of a closed connection', async () => {
     const r = await loggedOn();
     await r.session.disconnect('test');
-    assert.equal(r.session.state.name, 'disconnected');
+    assert.equal(r.session.status().state, 'disconnected');
     await r.receive(D(2, 'LATE'));
     assert.deepEqual(r.delivered, []);
   });
@@ -134,7 +134,7 @@ describe('logon state', () => {
     const r = await rig('acceptor', { heartBtIntSec: 30 });
     await r.session.connect(r.transport);
     await r.receive('35=A|34=1|98=0|108=7');
-    assert.equal(r.session.state.name, 'inSession');
+    assert.equal(r.session.status().state, 'inSession');
     assert.match(r.transport.sent[0]!, /\|35=A\|.*\|108=7\|/);
     assert.equal(r.session.status().heartBtIntSec, 7);
   });
@@ -143,7 +143,7 @@ describe('logon state', () => {
     const r = await rig('acceptor');
     await r.session.connect(r.transport);
     await r.receive(D(1, 'X'));
-    assert.equal(r.session.state.name, 'disconnected');
+    assert.equal(r.session.status().state, 'disconnected');
     assert.deepEqual(r.transport.sent, []);
     assert.ok(r.transport.ended);
   });
@@ -153,7 +153,7 @@ describe('logon state', () => {
     await r.session.setNextTargetMsgSeqNum(5);
     await r.session.connect(r.transport);
     await r.receive('35=A|34=3|98=0|108=30');
-    assert.equal(r.session.state.name, 'disconnected');
+    assert.equal(r.session.status().state, 'disconnected');
     assert.match(r.transport.sent[0]!, /\|35=5\|.*58=MsgSeqNum too low, expecting 5 but received 3\|/);
     assert.equal(r.session.status().nextTargetMsgSeqNum, 5);
   });
@@ -163,17 +163,17 @@ describe('logon state', () => {
     await r.session.connect(r.transport);
     r.clock.advance(4000);
     await r.session.idle();
-    assert.equal(r.session.state.name, 'logon');
+    assert.equal(r.session.status().state, 'logon');
     r.clock.advance(1000);
     await r.session.idle();
-    assert.equal(r.session.state.name, 'disconnected');
+    assert.equal(r.session.status().state, 'disconnected');
   });
 
   it('initiator: a Logout instead of the Logon answer disconnects', async () => {
     const r = await rig('initiator');
     await r.session.connect(r.transport);
     await r.receive('35=5|34=1|58=Invalid password');
-    assert.equal(r.session.state.name, 'disconnected');
+    assert.equal(r.session.status().state, 'disconnected');
   });
 });
 
@@ -188,27 +188,27 @@ describe('in-session state', () => {
     assert.deepEqual(r.transport.types(), ['0', '1']);
     r.clock.advance(36_000);
     await r.session.idle();
-    assert.equal(r.session.state.name, 'disconnected');
+    assert.equal(r.session.status().state, 'disconnected');
   });
 
   it('a gap moves to resend state; messages are delivered in order once filled', async () => {
     const r = await loggedOn();
     await r.receive(D(3, 'SECOND'));
-    assert.equal(r.session.state.name, 'resend');
+    assert.equal(r.session.status().state, 'resend');
     assert.match(r.transport.take()[0]!, /\|35=2\|.*\|7=2\|16=0\|/);
     assert.deepEqual(r.delivered, []);
     await r.receive(D(4, 'THIRD'));
     assert.deepEqual(r.delivered, []);
     await r.receive(D(2, 'FIRST', '43=Y|122=20240102-08:59:59.000|'));
     assert.deepEqual(r.delivered, ['D:FIRST', 'D:SECOND', 'D:THIRD']);
-    assert.equal(r.session.state.name, 'inSession');
+    assert.equal(r.session.status().state, 'inSession');
     assert.equal(r.session.status().nextTargetMsgSeqNum, 5);
   });
 
   it('operator logout sends Logout and waits in logout state', async () => {
     const r = await loggedOn();
     await r.session.logout('bye');
-    assert.equal(r.session.state.name, 'logout');
+    assert.equal(r.session.status().state, 'logout');
     assert.match(r.transport.take()[0]!, /\|35=5\|.*58=bye\|/);
   });
 
@@ -226,21 +226,21 @@ describe('resend state', () => {
   it('a GapFill closes the gap and releases the queued messages', async () => {
     const r = await loggedOn();
     await r.receive(D(5, 'AFTER'));
-    assert.equal(r.session.state.name, 'resend');
+    assert.equal(r.session.status().state, 'resend');
     await r.receive('35=4|34=2|43=Y|122=20240102-08:59:59.000|123=Y|36=5');
     assert.deepEqual(r.delivered, ['D:AFTER']);
-    assert.equal(r.session.state.name, 'inSession');
+    assert.equal(r.session.status().state, 'inSession');
   });
 
   it('stays in resend while the gap is only partly filled', async () => {
     const r = await loggedOn();
     await r.receive(D(4, 'LATER'));
     await r.receive(D(2, 'A', '43=Y|122=20240102-08:59:59.000|'));
-    assert.equal(r.session.state.name, 'resend');
+    assert.equal(r.session.status().state, 'resend');
     assert.deepEqual(r.delivered, ['D:A']);
     await r.receive(D(3, 'B', '43=Y|122=20240102-08:59:59.000|'));
     assert.deepEqual(r.delivered, ['D:A', 'D:B', 'D:LATER']);
-    assert.equal(r.session.state.name, 'inSession');
+    assert.equal(r.session.status().state, 'inSession');
   });
 });
 
@@ -250,7 +250,7 @@ describe('logout state', () => {
     await r.session.logout('bye');
     r.transport.take();
     await r.receive('35=5|34=2');
-    assert.equal(r.session.state.name, 'disconnected');
+    assert.equal(r.session.status().state, 'disconnected');
     assert.deepEqual(r.transport.sent, []);
   });
 
@@ -259,7 +259,7 @@ describe('logout state', () => {
     await r.session.logout('bye');
     r.clock.advance(3000);
     await r.session.idle();
-    assert.equal(r.session.state.name, 'disconnected');
+    assert.equal(r.session.status().state, 'disconnected');
   });
 
   it('still processes messages that arrive before the Logout answer', async () => {
@@ -267,7 +267,7 @@ describe('logout state', () => {
     await r.session.logout('bye');
     await r.receive(D(2, 'INFLIGHT'));
     assert.deepEqual(r.delivered, ['D:INFLIGHT']);
-    assert.equal(r.session.state.name, 'logout');
+    assert.equal(r.session.status().state, 'logout');
   });
 });
 

@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { MsgType } from '../dictionary/tags.generated';
 import type { SessionID } from '../session/session-id';
 import type { MessageStoreFactory, StoredMessage } from './message-store';
 
@@ -28,7 +29,7 @@ function freshSession(): SessionID {
   return { beginString: 'FIX.4.4', senderCompID: 'BROKER', targetCompID: `CLIENT${process.pid}_${Date.now()}_${sessionCounter}` };
 }
 
-function message(id: SessionID, direction: 'TX' | 'RX', seq: number, msgType = 'D', extra: Partial<StoredMessage> = {}): StoredMessage {
+function message(id: SessionID, direction: 'TX' | 'RX', seq: number, msgType: string = MsgType.NewOrderSingle, extra: Partial<StoredMessage> = {}): StoredMessage {
   const [sender, target] = direction === 'TX' ? [id.senderCompID, id.targetCompID] : [id.targetCompID, id.senderCompID];
   const body = `35=${msgType}${SOH}49=${sender}${SOH}56=${target}${SOH}34=${seq}${SOH}52=20240102-09:00:00.${String(seq % 1000).padStart(3, '0')}${SOH}`;
   return {
@@ -38,7 +39,7 @@ function message(id: SessionID, direction: 'TX' | 'RX', seq: number, msgType = '
     senderCompID: sender,
     targetCompID: target,
     sendingTime: `20240102-09:00:00.${String(seq % 1000).padStart(3, '0')}`,
-    clOrdID: msgType === 'D' ? `ORD-${seq}` : undefined,
+    clOrdID: msgType === MsgType.NewOrderSingle ? `ORD-${seq}` : undefined,
     raw: `8=FIX.4.4${SOH}9=${body.length}${SOH}${body}10=000${SOH}`,
     ...extra,
   };
@@ -68,7 +69,7 @@ export function runMessageStoreSuite(name: string, makeStore: () => Promise<Stor
     it('saves an outbound message and advances the sender number in one step', async () => {
       const id = freshSession();
       const store = await sut.factory.open(id, created);
-      await store.saveOutbound(message(id, 'TX', 1, 'A'));
+      await store.saveOutbound(message(id, 'TX', 1, MsgType.Logon));
       await store.saveOutbound(message(id, 'TX', 2));
       const s = await store.sequenceState();
       assert.equal(s.nextSenderMsgSeqNum, 3);
@@ -79,14 +80,14 @@ export function runMessageStoreSuite(name: string, makeStore: () => Promise<Stor
     it('returns outbound messages by inclusive range, ascending, with limit, gaps absent', async () => {
       const id = freshSession();
       const store = await sut.factory.open(id, created);
-      for (const seq of [1, 2, 3, 5, 6]) await store.saveOutbound(message(id, 'TX', seq, seq === 1 ? 'A' : 'D'));
+      for (const seq of [1, 2, 3, 5, 6]) await store.saveOutbound(message(id, 'TX', seq, seq === 1 ? MsgType.Logon : MsgType.NewOrderSingle));
       const all = await store.outboundRange(1, Number.MAX_SAFE_INTEGER, 100);
       assert.deepEqual(all.map((m) => m.msgSeqNum), [1, 2, 3, 5, 6]);
       assert.deepEqual((await store.outboundRange(2, 5, 100)).map((m) => m.msgSeqNum), [2, 3, 5]);
       assert.deepEqual((await store.outboundRange(2, 6, 2)).map((m) => m.msgSeqNum), [2, 3]);
       assert.deepEqual(await store.outboundRange(7, 9, 10), []);
       const first = all[0]!;
-      assert.equal(first.msgType, 'A');
+      assert.equal(first.msgType, MsgType.Logon);
       assert.equal(first.direction, 'TX');
       assert.equal(first.senderCompID, id.senderCompID);
       assert.equal(first.targetCompID, id.targetCompID);
@@ -99,7 +100,7 @@ export function runMessageStoreSuite(name: string, makeStore: () => Promise<Stor
       const id = freshSession();
       const store = await sut.factory.open(id, created);
       const raw = `8=FIX.4.4${SOH}9=20${SOH}35=C${SOH}58=Gr\u00fc\u00dfe \u00e9\u00ff${SOH}10=123${SOH}`;
-      await store.saveOutbound(message(id, 'TX', 1, 'C', { raw }));
+      await store.saveOutbound(message(id, 'TX', 1, MsgType.Email, { raw }));
       const [m] = await store.outboundRange(1, 1, 1);
       assert.equal(m?.raw, raw);
       await store.close();
@@ -108,12 +109,12 @@ export function runMessageStoreSuite(name: string, makeStore: () => Promise<Stor
     it('records inbound messages, advancing the target number only when asked', async () => {
       const id = freshSession();
       const store = await sut.factory.open(id, created);
-      await store.saveInbound(message(id, 'RX', 1, 'A'), 2);
-      await store.saveInbound(message(id, 'RX', 5, 'D'));
+      await store.saveInbound(message(id, 'RX', 1, MsgType.Logon), 2);
+      await store.saveInbound(message(id, 'RX', 5, MsgType.NewOrderSingle));
       let s = await store.sequenceState();
       assert.equal(s.nextTargetMsgSeqNum, 2);
       assert.equal(s.nextSenderMsgSeqNum, 1);
-      await store.saveInbound(message(id, 'RX', 2, 'D'), 3);
+      await store.saveInbound(message(id, 'RX', 2, MsgType.NewOrderSingle), 3);
       s = await store.sequenceState();
       assert.equal(s.nextTargetMsgSeqNum, 3);
       assert.deepEqual(await store.outboundRange(1, 100, 100), [], 'inbound messages are never offered for resend');
@@ -123,15 +124,15 @@ export function runMessageStoreSuite(name: string, makeStore: () => Promise<Stor
     it('audits resent copies without touching sequence numbers or the resendable copy', async () => {
       const id = freshSession();
       const store = await sut.factory.open(id, created);
-      await store.saveOutbound(message(id, 'TX', 1, 'A'));
-      await store.saveOutbound(message(id, 'TX', 2, 'D', { clOrdID: 'ORIGINAL' }));
-      await store.saveOutbound(message(id, 'TX', 3, '0'));
-      await store.auditOutbound(message(id, 'TX', 2, 'D', { clOrdID: 'POSSDUP-COPY' }));
-      await store.auditOutbound(message(id, 'TX', 1, '4'));
+      await store.saveOutbound(message(id, 'TX', 1, MsgType.Logon));
+      await store.saveOutbound(message(id, 'TX', 2, MsgType.NewOrderSingle, { clOrdID: 'ORIGINAL' }));
+      await store.saveOutbound(message(id, 'TX', 3, MsgType.Heartbeat));
+      await store.auditOutbound(message(id, 'TX', 2, MsgType.NewOrderSingle, { clOrdID: 'POSSDUP-COPY' }));
+      await store.auditOutbound(message(id, 'TX', 1, MsgType.SequenceReset));
       const s = await store.sequenceState();
       assert.equal(s.nextSenderMsgSeqNum, 4);
       const got = await store.outboundRange(1, 3, 10);
-      assert.deepEqual(got.map((m) => [m.msgSeqNum, m.msgType, m.clOrdID]), [[1, 'A', undefined], [2, 'D', 'ORIGINAL'], [3, '0', undefined]]);
+      assert.deepEqual(got.map((m) => [m.msgSeqNum, m.msgType, m.clOrdID]), [[1, MsgType.Logon, undefined], [2, MsgType.NewOrderSingle, 'ORIGINAL'], [3, MsgType.Heartbeat, undefined]]);
       await store.close();
     });
 
@@ -152,10 +153,10 @@ export function runMessageStoreSuite(name: string, makeStore: () => Promise<Stor
     it('a re-sent sequence number replaces the earlier copy for resend', async () => {
       const id = freshSession();
       const store = await sut.factory.open(id, created);
-      await store.saveOutbound(message(id, 'TX', 1, 'A'));
-      await store.saveOutbound(message(id, 'TX', 2, 'D', { clOrdID: 'FIRST' }));
+      await store.saveOutbound(message(id, 'TX', 1, MsgType.Logon));
+      await store.saveOutbound(message(id, 'TX', 2, MsgType.NewOrderSingle, { clOrdID: 'FIRST' }));
       await store.setNextSenderMsgSeqNum(2);
-      await store.saveOutbound(message(id, 'TX', 2, 'D', { clOrdID: 'SECOND' }));
+      await store.saveOutbound(message(id, 'TX', 2, MsgType.NewOrderSingle, { clOrdID: 'SECOND' }));
       const got = await store.outboundRange(2, 2, 10);
       assert.equal(got.length, 1);
       assert.equal(got[0]!.clOrdID, 'SECOND');
@@ -166,14 +167,14 @@ export function runMessageStoreSuite(name: string, makeStore: () => Promise<Stor
       const id = freshSession();
       const store = await sut.factory.open(id, created);
       for (let seq = 1; seq <= 3; seq++) await store.saveOutbound(message(id, 'TX', seq));
-      await store.saveInbound(message(id, 'RX', 1, 'A'), 2);
+      await store.saveInbound(message(id, 'RX', 1, MsgType.Logon), 2);
       const later = new Date('2024-01-03T09:00:00.000Z');
       await store.reset(later);
       let s = await store.sequenceState();
       assert.deepEqual([s.nextSenderMsgSeqNum, s.nextTargetMsgSeqNum], [1, 1]);
       assert.equal(s.creationTime.getTime(), later.getTime());
       assert.deepEqual(await store.outboundRange(1, 100, 100), []);
-      await store.saveOutbound(message(id, 'TX', 1, 'A', { sendingTime: '20240103-09:00:00.000' }));
+      await store.saveOutbound(message(id, 'TX', 1, MsgType.Logon, { sendingTime: '20240103-09:00:00.000' }));
       const again = await store.outboundRange(1, 100, 100);
       assert.deepEqual(again.map((m) => [m.msgSeqNum, m.sendingTime]), [[1, '20240103-09:00:00.000']]);
       s = await store.sequenceState();
@@ -184,8 +185,8 @@ export function runMessageStoreSuite(name: string, makeStore: () => Promise<Stor
     it('keeps the state when the session closes its store and opens it again', async () => {
       const id = freshSession();
       let store = await sut.factory.open(id, created);
-      await store.saveOutbound(message(id, 'TX', 1, 'A'));
-      await store.saveInbound(message(id, 'RX', 1, 'A'), 2);
+      await store.saveOutbound(message(id, 'TX', 1, MsgType.Logon));
+      await store.saveInbound(message(id, 'RX', 1, MsgType.Logon), 2);
       await store.close();
       store = await sut.factory.open(id, new Date('2030-01-01T00:00:00Z'));
       const s = await store.sequenceState();
@@ -246,9 +247,9 @@ export function runMessageStoreSuite(name: string, makeStore: () => Promise<Stor
       }
       const id = freshSession();
       const store = await sut.factory.open(id, created);
-      await store.saveOutbound(message(id, 'TX', 1, 'A'));
+      await store.saveOutbound(message(id, 'TX', 1, MsgType.Logon));
       await store.saveOutbound(message(id, 'TX', 2));
-      await store.saveInbound(message(id, 'RX', 1, 'A'), 2);
+      await store.saveInbound(message(id, 'RX', 1, MsgType.Logon), 2);
       // No close: a kill -9 does not close anything.
       const restarted = await sut.reopen();
       const again = await restarted.open(id, new Date('2030-01-01T00:00:00Z'));

@@ -3,7 +3,7 @@ import '../../components/audit/auditGrid.css';
 import type { ClientConnector, OrderAction } from '@fixdesk/protocol';
 import { Alert, Avatar, Badge, Box, Button, Code, Group, HoverCard, Image, Modal, ScrollArea, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconClipboardList, IconDownload, IconInfoCircle, IconSearch } from '@tabler/icons-react';
+import { IconClipboardList, IconDownload, IconEye, IconInfoCircle, IconSearch } from '@tabler/icons-react';
 import type { ColDef, GetRowIdParams, ICellRendererParams } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
@@ -14,6 +14,9 @@ import { exportFileName } from '../../components/export/exportRange';
 import { timeZoneLabel, userTimeZone } from '../../components/time/localTime';
 import { EXPORT_ROW_LIMIT, loadErrorText } from '../../services/audit/auditApi';
 import { auditApi } from '../../services/audit/http';
+import { useAuth } from '../../services/auth/AuthProvider';
+import { roleOf } from '../../services/auth/roles';
+import { WhoLookedModal } from './WhoLookedModal';
 import { toColDefs } from '../blotter/columns';
 import { deskGridTheme } from '../blotter/gridTheme';
 import { actionTypeLabel, clientName, hasActionData, matchesOrderAction, orderActionColumns, sideLabel } from './orderActionColumns';
@@ -134,6 +137,16 @@ export default function OrderActionsPage() {
   const [filter, setFilter] = useState('');
   const [connectors, setConnectors] = useState<ReadonlyMap<string, ClientConnector>>(new Map());
   const [json, setJson] = useState<OrderAction | null>(null);
+  const [whoLooked, setWhoLooked] = useState(false);
+  const isAdmin = roleOf(useAuth().user) === 'admin';
+  // The row's data shows at once; the server's copy, fetched for the who-looked record, replaces it.
+  const openJson = useCallback((a: OrderAction) => {
+    setJson(a);
+    auditApi
+      .orderAction(a.id)
+      .then((fresh) => setJson((shown) => (shown?.id === fresh.id ? fresh : shown)))
+      .catch(() => undefined);
+  }, []);
   const [exporting, setExporting] = useState(false);
 
   useEffect(() => {
@@ -164,11 +177,11 @@ export default function OrderActionsPage() {
       side: { cellRenderer: SideCell },
       action_type: { cellRenderer: ActionTypeCell },
       notes: { cellRenderer: NotesCell },
-      action_data: { cellRenderer: ActionDataCell, cellRendererParams: { onView: setJson } },
+      action_data: { cellRenderer: ActionDataCell, cellRendererParams: { onView: openJson } },
     };
     // Numbers right-aligned like their headers (the grid's own right-aligned class next to ours).
     return toColDefs(columns).map((def) => ({ ...def, ...(def.type === 'rightAligned' ? { cellClass: 'fd-num ag-right-aligned-cell' } : {}), ...renderers[def.colId!] }));
-  }, [columns, connectors]);
+  }, [columns, connectors, openJson]);
 
   const all = useMemo(() => (load.state === 'ready' ? load.actions : []), [load]);
   const visible = useMemo(() => all.filter((a) => matchesOrderAction(a, filter)), [all, filter]);
@@ -219,6 +232,11 @@ export default function OrderActionsPage() {
             onChange={(e) => setFilter(e.currentTarget.value)}
             data-testid="order-actions-filter"
           />
+          {isAdmin && (
+            <Button size="xs" variant="default" leftSection={<IconEye size={14} />} onClick={() => setWhoLooked(true)} data-testid="who-looked">
+              Who Looked
+            </Button>
+          )}
           <Button size="xs" leftSection={<IconDownload size={14} />} onClick={() => setExporting(true)} data-testid="order-actions-export">
             Export CSV
           </Button>
@@ -255,6 +273,8 @@ export default function OrderActionsPage() {
       <Text fz="xs" c="dimmed" mt={6} h={18} data-testid="order-actions-footer">
         {load.state === 'ready' ? `Showing ${visible.length} of ${all.length} actions` : ''}
       </Text>
+
+      <WhoLookedModal opened={whoLooked} onClose={() => setWhoLooked(false)} />
 
       <Modal opened={json !== null} onClose={() => setJson(null)} title={json ? `Action Data · #${json.id} ${actionTypeLabel(json.action_type)}` : ''} size="lg" centered data-testid="action-json-modal">
         <ScrollArea.Autosize mah="60vh">

@@ -11,8 +11,27 @@ export interface FixMessageOptions {
   ignoreSessionMessages: boolean;
 }
 
+/** One entry of the who-looked log (GET /api/audit-access). */
+export interface AuditAccessEntry {
+  id: number;
+  timestamp: string;
+  username: string;
+  role: string;
+  action: 'export_fix_messages' | 'export_order_actions' | 'view_fix_message' | 'view_order_action';
+  subject_id: number | null;
+  range_start: string | null;
+  range_end: string | null;
+  filter: Record<string, unknown>;
+  row_count: number | null;
+  ip: string | null;
+}
+
 export interface AuditApi {
   orderActions(range?: { start: string; end: string; limit?: number }, signal?: AbortSignal): Promise<OrderAction[]>;
+  /** One action as the detail view opens it (the server records who looked). */
+  orderAction(id: number, signal?: AbortSignal): Promise<OrderAction>;
+  /** Who exported from or opened the audit record, newest first (administrators only). */
+  auditAccess(signal?: AbortSignal): Promise<AuditAccessEntry[]>;
   fixMessages(options: FixMessageOptions, signal?: AbortSignal): Promise<FixMessageRecord[]>;
   exportFixMessages(range: { start: string; end: string }, options: FixMessageOptions, signal?: AbortSignal): Promise<FixMessageRecord[]>;
   parsedFixMessage(id: number, signal?: AbortSignal): Promise<ParsedFixMessage>;
@@ -32,8 +51,16 @@ const flags = (o: FixMessageOptions) => ({ ignoreHeartbeats: o.ignoreHeartbeats,
 export function createAuditApi(api: ApiClient): AuditApi {
   return {
     async orderActions(range, signal) {
+      // A date range is an export: its own endpoint, which records who exported what (who looked).
       const query = range ? { start: range.start, end: range.end, limit: range.limit ?? EXPORT_ROW_LIMIT } : undefined;
-      return list(await api.get<{ actions?: OrderAction[] } | OrderAction[]>('/api/order-actions', { signal, query }));
+      return list(await api.get<{ actions?: OrderAction[] } | OrderAction[]>(range ? '/api/order-actions/export' : '/api/order-actions', { signal, query }));
+    },
+    async auditAccess(signal) {
+      return list(await api.get<{ data?: AuditAccessEntry[] }>('/api/audit-access', { signal }));
+    },
+    async orderAction(id, signal) {
+      const body = await api.get<{ data: OrderAction }>(`/api/order-actions/${encodeURIComponent(String(id))}`, { signal });
+      return body.data;
     },
     async fixMessages(options, signal) {
       return list(await api.get<{ messages?: FixMessageRecord[] } | FixMessageRecord[]>('/api/fix-messages', { signal, query: flags(options) }));

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db';
 import { refusedOrderRowsSql, type TextRow } from './list';
 
-// Orders refused at intake (migration 0007): what the client sent, why it was refused, and the ExecID
+// Orders refused at intake (migration 0008): what the client sent, why it was refused, and the ExecID
 // of the report that told it. Written after the refusal's own commit, several at once when they come
 // together (a client over its rate); never on the path of an accepted order.
 

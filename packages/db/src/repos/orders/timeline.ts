@@ -97,20 +97,25 @@ export async function orderTimelineRows(db: Queryable, idOrBrokerId: string): Pr
   if (!order) return undefined;
   if (order.refused) return refusedTimeline(db, order);
   const id = order.id;
+  // The ClOrdIDs of the order's chain after its own: its cancel/replace requests'.
+  const { rows: chain } = await db.query<{ clordid: string }>(
+    `SELECT r.clordid FROM order_requests r WHERE r.order_id = $1
+     UNION SELECT e.clordid FROM execution_reports e WHERE e.order_id = $1 AND e.clordid <> $2`,
+    [id, order.clordid],
+  );
   const [messages, reports, actions] = await Promise.all([
     // Our side of the client's session: the messages naming the order (our reports and cancel rejects,
     // its D or AB, requests carrying OrderID), and the client's cancel/replace requests, which may name
-    // only their own ClOrdID, by the ClOrdIDs of the order's chain.
+    // only their own ClOrdID, by the ClOrdIDs of the chain. Both through their indexes (a BitmapOr of
+    // fix_messages_brokerorderid_idx and fix_messages_clordid_idx), never a scan of the whole log.
     db.query<TimelineFixRow>(
       `SELECT ${FIX_COLUMNS}
          FROM fix_messages m
-        WHERE m.sender_comp_id = $2 AND m.target_comp_id = $3
-          AND (m.brokerorderid = $4
-               OR (m.brokerorderid IS NULL AND m.created_at >= $5::timestamptz - interval '1 minute'
-                   AND m.clordid IN (SELECT r.clordid FROM order_requests r WHERE r.order_id = $1
-                                     UNION SELECT e.clordid FROM execution_reports e WHERE e.order_id = $1 AND e.clordid <> $6)))
+        WHERE m.sender_comp_id = $1 AND m.target_comp_id = $2
+          AND (m.brokerorderid = $3
+               OR (m.clordid = ANY($5::text[]) AND m.brokerorderid IS NULL AND m.created_at >= $4::timestamptz - interval '1 minute'))
         ORDER BY m.created_at, m.id`,
-      [id, order.targetcompid, order.sendercompid, order.brokerorderid, order.created_at, order.clordid],
+      [order.targetcompid, order.sendercompid, order.brokerorderid, order.created_at, chain.map((c) => c.clordid)],
     ),
     db.query<TimelineReportRow>(
       `SELECT e.id, ${microText('e.created_at')} AS at, e.execid, e.clordid, e.origclordid, e.exectype, e.ordstatus,

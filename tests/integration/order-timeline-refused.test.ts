@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { TEST_DB_KINDS } from '@fixdesk/db/testing';
 import type { Order, OrderTimeline } from '@fixdesk/protocol';
-import { newOrderSingle, TestFixClient } from '../support/fix-client';
+import { newOrderSingle, TestFixClient, ts } from '../support/fix-client';
 import { startTestServer, type TestServer } from '../support/server';
 
 const MICROS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
@@ -137,6 +137,26 @@ for (const kind of TEST_DB_KINDS) {
       // The numeric id answers the same story.
       const byId = (await get<{ data: OrderTimeline }>(`/api/orders/${order.id}/timeline`)).data;
       assert.equal(byId.entries.length, tl.entries.length);
+    });
+
+    it("a client's cancel request (without OrderID) and our cancel reject are in the story, with the broker's refusal", async () => {
+      await client.send('D', newOrderSingle('TL-F-1'));
+      await client.waitForReport('TL-F-1', (m) => m.get(150) === 'A');
+      const order = (await list()).find((o) => o.clordid === 'TL-F-1')!;
+      await client.send('F', [[11, 'TL-F-1-X'], [41, 'TL-F-1'], [38, '10'], [54, '1'], [55, 'C5TC'], [60, ts()]]);
+      await client.waitFor(() => client.received.find((m) => m.get(11) === 'TL-F-1-X' && m.get(150) === '6'), 'pending cancel');
+      const refused = await t.api(`/api/orders/${order.id}/cancel-request/refuse`, { method: 'POST', token: broker, json: { reason: 'keep working it' } });
+      assert.equal(refused.status, 200, await refused.clone().text());
+      await client.waitFor(() => client.received.find((m) => m.msgType === '9' && m.get(11) === 'TL-F-1-X'), 'cancel reject');
+      let kinds: string[] = [];
+      for (let i = 0; i < 100; i++) {
+        const tl = (await get<{ data: OrderTimeline }>(`/api/orders/${order.id}/timeline`)).data;
+        kinds = tl.entries.map((e) => (e.kind === 'fix' ? `${e.message.direction} ${e.message.msgtype}` : e.kind === 'state' ? `state ${e.ordStatus}` : `action ${e.actionType}`));
+        if (kinds.includes('TX 9') && kinds.includes('RX F')) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      for (const k of ['RX D', 'TX 8', 'RX F', 'state 6', 'action CANCEL_REFUSE', 'TX 9']) assert.ok(kinds.includes(k), `${k} in ${kinds.join(', ')}`);
+      assert.ok(kinds.indexOf('RX F') < kinds.indexOf('TX 9'), 'request before its reject');
     });
 
     it("tells a refused order's story: the client's message and our refusal", async () => {

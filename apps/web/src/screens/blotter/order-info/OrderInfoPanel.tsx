@@ -155,14 +155,14 @@ export function OrderInfoPanel({ order, actions, latestPrices, connectors = [], 
               {order.price === null ? formatOrderPrice(null) : formatBlotterPrice(order.price)}
             </Figure>
             <Figure label="Filled" testId="order-filled">
-              {formatFilledProgress(order.cumqty, order.orderqty)}
+              {refusal ? '—' : formatFilledProgress(order.cumqty, order.orderqty)}
             </Figure>
             <Figure label="Avg Price" testId="order-avgpx">
               {Number(order.cumqty) > 0 ? formatBlotterPrice(order.avgpx) : '—'}
             </Figure>
             <Figure label="Type">{ORD_TYPE_LABELS[order.ordtype as OrdTypeCode] ?? order.ordtype}</Figure>
             <Figure label="TIF">{TIME_IN_FORCE_LABELS[order.timeinforce as TimeInForceCode] ?? order.timeinforce}</Figure>
-            <Figure label="Leaves">{formatQuantity(order.leavesqty)}</Figure>
+            <Figure label="Leaves">{refusal ? '—' : formatQuantity(order.leavesqty)}</Figure>
           </SimpleGrid>
 
           {order.text && (

@@ -18,6 +18,9 @@ import { fixClientDefaultsRoutes } from './routes/fix-client-defaults';
 import { orderRoutes } from './routes/orders';
 import { auditRoutes } from './routes/audit';
 import { testClientRoutes } from './routes/test-client';
+import { securityMasterRoutes } from './routes/security-master';
+import { fixMessageSpecRoutes } from './routes/fix-message-specs';
+import { componentBlockRoutes } from './routes/component-blocks';
 
 /** Bodies above this are refused with 413; the largest legitimate body (a connector with certificates) is far smaller. */
 export const BODY_LIMIT_BYTES = 256 * 1024;
@@ -53,6 +56,9 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, logger: Logger): Pr
   orderRoutes(app, full);
   auditRoutes(app, full);
   testClientRoutes(app, full);
+  securityMasterRoutes(app, full);
+  fixMessageSpecRoutes(app, full);
+  componentBlockRoutes(app, full);
 
   const webDist = ctx.config.webDist ?? defaultWebDist();
   const indexHtml = join(webDist, 'index.html');

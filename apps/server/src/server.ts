@@ -69,6 +69,9 @@ export async function startServer(
     });
     // The next report to the client is shaped by its new defaults.
     events.on('client-defaults-changed', (connectorId) => outbox.invalidateProfiles(connectorId));
+    // A new, changed or (de)activated security applies to the next order; new specs to the next report.
+    events.on('security-changed', () => orders.invalidate());
+    events.on('message-specs-changed', () => outbox.invalidateProfiles());
     const fix = new FixGateway(db, config, orders, outbox, hub, events, log);
     const testClients = new TestClientService(db, config, fix, hub, events, log, opts.testClient ?? testClientOptionsFromEnv());
     const dayOrderExpiry = new DayOrderExpiry(db, orders, log);

@@ -12,3 +12,5 @@ export * from './fix-message-store';
 export * from './repos/orders';
 export * from './repos/intake-plan';
 export * from './repos/client-defaults';
+export * from './repos/security-master';
+export * from './repos/fix-message-specs';

@@ -8,3 +8,4 @@ export * from './instruments';
 export * from './format';
 export * from './client-defaults';
 export * from './fix-order-builder';
+export * from './tick-size';

@@ -7,3 +7,6 @@ export * from './users';
 export * from './orders';
 export * from './test-client';
 export * from './client-defaults';
+export * from './admin-fields';
+export * from './security-master';
+export * from './fix-message-specs';

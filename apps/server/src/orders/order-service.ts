@@ -28,6 +28,8 @@ import {
   applyEvent,
   AVG_PX_SCALE,
   checkFillPrice,
+  checkFillPriceTick,
+  type DecimalInput,
   checkLegFillPrice,
   checkLegFillQuantity,
   completedStrategyUnits,
@@ -837,6 +839,7 @@ export class OrderService {
       if (event.type === 'fill') {
         const px = checkFillPrice(event.px, { side: order.side, ordType: order.ordtype, price: order.price, isStrategy: order.msg_type === 'AB' });
         if (px.level === 'error') throw new HttpError(400, px.message, 'fillPrice');
+        if (order.msg_type === 'D') await assertFillOnTick(tx, order.symbol, event.px);
       }
       const connector = (await this.connectorIn(tx, order.sendercompid))!;
       const state = await this.loadState(tx, order);
@@ -970,6 +973,7 @@ export class OrderService {
       const pxCheck = checkLegFillPrice(pxText);
       if (pxCheck.level === 'error') throw new HttpError(400, pxCheck.message, 'fillPrice');
       const leg = legs[legIndex]!;
+      await assertFillOnTick(tx, leg.leg_symbol, pxText);
       const qty = Decimal.from(qtyText);
       const px = Decimal.from(pxText);
       const legTotals = await orderFillTotals(tx, order.id, legIndex);
@@ -1089,4 +1093,15 @@ function stateColumns(state: OrderState, order: OrderRow) {
 
 function contractOf(order: OrderRow): string {
   return maturityLabel(order.maturity_month_year) ?? order.maturity_month_year ?? order.symbol;
+}
+
+/**
+ * A manual fill price must be on the security's price grid (its price_tick_size, read in the fill's
+ * transaction so a tick changed a moment ago applies). A strategy fill at the spread price is not
+ * checked: a strip's average need not be a whole number of ticks.
+ */
+async function assertFillOnTick(tx: Queryable, symbol: string, px: DecimalInput): Promise<void> {
+  const security = await findSecurity(tx, symbol);
+  const offTick = checkFillPriceTick(px, security ? { symbol: security.symbol, priceTickSize: security.price_tick_size } : null);
+  if (offTick) throw new HttpError(400, offTick.message, 'fillPrice');
 }

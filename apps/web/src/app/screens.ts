@@ -29,6 +29,7 @@ export const SCREENS: Record<RoutePath, LazyExoticComponent<ComponentType>> = {
   '/cookie-policy': lazy(() => import('../pages/legal/CookiePolicyPage')),
   '/terms': lazy(() => import('../pages/legal/TermsPage')),
   '/config/user-management': lazy(() => import('../pages/config/UserManagementPage')),
+  '/config/security-master': lazy(() => import('../screens/security-master/SecurityMasterScreen')),
   '/orders': lazy(loadBlotter),
   '/order-detail/:orderid': lazy(() => import('../screens/order-detail/OrderDetailPage')),
   '/fix-test-client': lazy(() => import('../screens/simulators/fix-test-client/FixTestClientPage')),

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { SecurityText } from '@fixdesk/protocol';
+import { ClientDefaultsText, SecurityText } from '@fixdesk/protocol';
 import { newOrderSingle, TestFixClient } from '../tests/support/fix-client';
 import { screenshot, waitForPath } from './support/browser';
 import { E2E } from './support/fixture';
@@ -131,5 +131,66 @@ describe('security master screen', () => {
     } finally {
       await client.stop();
     }
+  });
+});
+
+describe('FIX client defaults screen', () => {
+  it('lists, adds, previews and deletes a client default; shows the Parties instances and the variables', async () => {
+    await e2e.withPage(async (page) => {
+      await signIn(page, 'admin', '/config/fix-client-defaults');
+      await waitForPath(page, '/config/fix-client-defaults');
+      const parties = page.getByRole('region', { name: 'Repeating group Parties' });
+      await parties.locator('.mantine-Badge-root', { hasText: 'Entering Firm' }).waitFor();
+      await parties.locator('.mantine-Badge-root', { hasText: 'Order Origination Trader' }).waitFor();
+      const chips = page.getByLabel('Variables');
+      await chips.getByText('%COMP_ID%').waitFor();
+      assert.equal(await chips.locator('.mantine-Badge-root').count(), 12, 'the first 12 variables');
+      for (const size of SIZES) {
+        await page.setViewportSize(size);
+        await page.waitForTimeout(200);
+        await screenshot(page, `fix-client-defaults-${size.width}x${size.height}`);
+      }
+      await page.setViewportSize(SIZES[0]);
+
+      // Add Account (1) on NewOrderSingle with a variable.
+      await page.getByRole('button', { name: 'Add Default' }).click();
+      const form = page.getByRole('form', { name: /Add default to D/ });
+      await form.getByRole('button', { name: 'Create Default' }).click();
+      await form.getByText(ClientDefaultsText.fillRequired).waitFor();
+      await form.getByLabel('Tag').fill('1');
+      await form.getByLabel('Default Value').fill('%COMP_ID%-ACC');
+      await form.getByLabel('Notes').fill('<i>desk</i> account');
+      await form.getByRole('button', { name: 'Create Default' }).click();
+      await page.getByTestId('admin-success').getByText(ClientDefaultsText.created).waitFor();
+      const grid = page.getByRole('region', { name: 'Field defaults' });
+      await grid.getByText('%COMP_ID%-ACC').waitFor();
+      await grid.getByText('<i>desk</i> account').waitFor();
+
+      // The same tag again: the server's 409 reason in the form.
+      await page.getByRole('button', { name: 'Add Default' }).click();
+      const again = page.getByRole('form', { name: /Add default to D/ });
+      await again.getByLabel('Tag').fill('1');
+      await again.getByLabel('Default Value').fill('X');
+      await again.getByRole('button', { name: 'Create Default' }).click();
+      await again.getByText(/already has a default for Account \(1\)/).waitFor();
+      await again.getByRole('button', { name: 'Cancel' }).click();
+
+      // Preview: the variable resolved for this client.
+      await page.getByRole('button', { name: 'Preview with Variables' }).click();
+      const preview = page.getByRole('dialog', { name: 'Preview with Variables' });
+      await preview.getByText('SGX_CLIENT_1-ACC').waitFor();
+      await screenshot(page, 'fix-client-defaults-preview');
+      await page.keyboard.press('Escape');
+      await preview.waitFor({ state: 'detached' });
+
+      // Delete asks first.
+      page.once('dialog', (d) => {
+        assert.equal(d.message(), ClientDefaultsText.confirmDelete);
+        void d.accept();
+      });
+      await grid.getByRole('button', { name: 'Delete default Account (1)' }).click();
+      await page.getByTestId('admin-success').getByText('Default deleted successfully').waitFor();
+      await grid.getByText('%COMP_ID%-ACC').waitFor({ state: 'detached' });
+    });
   });
 });

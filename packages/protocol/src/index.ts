@@ -10,3 +10,4 @@ export * from './client-defaults';
 export * from './admin-fields';
 export * from './security-master';
 export * from './fix-message-specs';
+export * from './client-defaults-screen';

@@ -26,6 +26,10 @@ export interface AdminFormModalProps {
   onSubmit: (payload: Record<string, unknown>) => Promise<void>;
   /** The server's field-level answer, shown under that field. */
   serverErrors?: Readonly<Record<string, string>>;
+  /** Sent with the form's own fields (what the screen's selectors chose); validated with them. */
+  extraPayload?: Readonly<Record<string, unknown>>;
+  /** Runs before the schema: a text here stops the submit and shows at the top of the form. */
+  precheck?: (payload: Record<string, unknown>) => string | null;
   /** A failure not tied to a field, shown at the top of the form. */
   formError?: string | null;
   children?: ReactNode;
@@ -35,9 +39,10 @@ export interface AdminFormModalProps {
  * The admin pattern's add/edit form: one input per descriptor, checked with the resource's schema
  * before anything is sent (the same verdicts as the server's 400s), the server's own answer kept.
  */
-export function AdminFormModal({ opened, title, fields, schema, values, onChange: change, locked = {}, hidden = [], options = {}, submitLabel, onClose, onSubmit, serverErrors = {}, formError, children }: AdminFormModalProps) {
+export function AdminFormModal({ opened, title, fields, schema, values, onChange: change, locked = {}, hidden = [], options = {}, submitLabel, onClose, onSubmit, serverErrors = {}, formError, extraPayload, precheck, children }: AdminFormModalProps) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [submitting, setSubmitting] = useState(false);
+  const [precheckError, setPrecheckError] = useState<string | null>(null);
   const shown = fields.filter((f) => !hidden.includes(f.name));
   // An answer about a value stops applying once the value changes.
   const [edited, setEdited] = useState<ReadonlySet<string>>(new Set());
@@ -54,10 +59,18 @@ export function AdminFormModal({ opened, title, fields, schema, values, onChange
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const payload = toPayload(shown, values);
+    const payload = { ...extraPayload, ...toPayload(shown, values) };
+    const blocked = precheck?.(payload) ?? null;
+    setPrecheckError(blocked);
+    if (blocked) return;
     const problems = validate(schema, shown, payload);
     setErrors(problems ?? {});
-    if (problems) return;
+    if (problems) {
+      // A problem in what the screen supplied (not an input of this form) shows at the top.
+      const outside = Object.entries(problems).find(([name]) => !shown.some((f) => f.name === name));
+      if (outside) setPrecheckError(outside[1]);
+      return;
+    }
     setSubmitting(true);
     try {
       await onSubmit(payload);
@@ -113,9 +126,9 @@ export function AdminFormModal({ opened, title, fields, schema, values, onChange
   return (
     <Modal opened={opened} onClose={onClose} title={title} size="xl" centered closeOnClickOutside={!submitting}>
       <form onSubmit={(e) => void submit(e)} noValidate aria-label={title}>
-        {formError && (
+        {(precheckError ?? formError) && (
           <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} mb="md" role="alert">
-            {formError}
+            {precheckError ?? formError}
           </Alert>
         )}
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="sm">

@@ -8,6 +8,7 @@ import {
   updateMessageSpec,
   type MessageSpecRow,
   type MessageSpecWrite,
+  type Queryable,
 } from '@fixdesk/db';
 import { Dictionary } from '@fixdesk/fix';
 import {
@@ -67,11 +68,11 @@ interface SpecTerms {
 }
 
 /** The dictionary's verdict on a spec's message, ExecType and field; the message's name. */
-async function checkAgainstDictionary(ctx: AppContext, s: SpecTerms): Promise<string> {
+async function checkAgainstDictionary(db: Queryable, s: SpecTerms): Promise<string> {
   const message = FIX44.message(s.msg_type);
   if (!message) throw invalid('msg_type', `'${s.msg_type}' is not a FIX 4.4 message type`);
   if (s.exec_type !== null && !FIX44.isValidEnumValue(150, s.exec_type)) throw invalid('exec_type', `'${s.exec_type}' is not an ExecType (150) code`);
-  const field = await getFixField(ctx.db, s.field_number);
+  const field = await getFixField(db, s.field_number);
   if (!field) throw invalid('field_number', `${s.field_number} is not a FIX 4.4 field`);
   const structure = messageStructure(DATA, s.msg_type);
   if (structure && !structure.tags.has(s.field_number)) {
@@ -111,7 +112,7 @@ export function fixMessageSpecRoutes(app: FastifyInstance, ctx: AppContext): voi
 
   app.post('/api/fix-message-specs', admin, async (req) => {
     const input = parse(CreateMessageSpecSchema, req.body, 'body');
-    const msgName = await checkAgainstDictionary(ctx, input);
+    const msgName = await checkAgainstDictionary(ctx.db, input);
     const values: MessageSpecWrite = {
       msg_type: input.msg_type,
       msg_name: input.msg_name ?? msgName,
@@ -167,7 +168,7 @@ export function fixMessageSpecRoutes(app: FastifyInstance, ctx: AppContext): voi
           if (given.field_name === before.field_name) terms.field_name = undefined;
           if (given.field_type === before.field_type) terms.field_type = undefined;
         }
-        const msgName = await checkAgainstDictionary(ctx, terms);
+        const msgName = await checkAgainstDictionary(tx, terms);
         const values: MessageSpecWrite = {
           msg_type: msgType,
           exec_type: execType,

@@ -38,6 +38,7 @@ export const ROUTES = [
   { path: '/config/user-management', title: 'User Management', access: ADMIN_ONLY },
   { path: '/config/security-master', title: 'Security Master', access: ADMIN_ONLY },
   { path: '/config/fix-client-defaults', title: 'FIX Client Defaults', access: ADMIN_ONLY },
+  { path: '/config/fix-message-specs', title: 'FIX Message Specifications', access: ADMIN_ONLY },
   { path: '/orders', title: 'Blotter', access: SIGNED_IN },
   { path: '/order-detail/:orderid', title: 'Order Detail', access: SIGNED_IN },
   { path: '/fix-test-client', title: 'FIX Client Simulator', access: SIGNED_IN },

@@ -31,6 +31,7 @@ export const SCREENS: Record<RoutePath, LazyExoticComponent<ComponentType>> = {
   '/config/user-management': lazy(() => import('../pages/config/UserManagementPage')),
   '/config/security-master': lazy(() => import('../screens/security-master/SecurityMasterScreen')),
   '/config/fix-client-defaults': lazy(() => import('../screens/fix-client-defaults/FixClientDefaultsScreen')),
+  '/config/fix-message-specs': lazy(() => import('../screens/fix-message-specs/FixMessageSpecsScreen')),
   '/orders': lazy(loadBlotter),
   '/order-detail/:orderid': lazy(() => import('../screens/order-detail/OrderDetailPage')),
   '/fix-test-client': lazy(() => import('../screens/simulators/fix-test-client/FixTestClientPage')),

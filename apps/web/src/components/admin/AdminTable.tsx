@@ -20,13 +20,15 @@ export interface AdminTableProps<T> {
   editBlocked?: (row: T) => string | null;
   deleteBlocked?: (row: T) => string | null;
   height?: number | string;
+  /** Shown when there are no rows. */
+  emptyText?: string;
 }
 
 /**
  * The admin pattern's table: AG Grid (community) with the resource's columns and an Actions column
  * (Edit, Delete). Cell values are rendered as text, never as markup.
  */
-export function AdminTable<T>({ label, rows, columns, getRowId, rowName, onEdit, onDelete, editBlocked, deleteBlocked, height = 'calc(100vh - 260px)' }: AdminTableProps<T>) {
+export function AdminTable<T>({ label, rows, columns, getRowId, rowName, onEdit, onDelete, editBlocked, deleteBlocked, height = 'calc(100vh - 260px)', emptyText = 'Nothing here yet' }: AdminTableProps<T>) {
   const columnDefs = useMemo<ColDef<T>[]>(() => {
     if (!onEdit && !onDelete) return columns;
     const Actions = ({ data }: ICellRendererParams<T>) => {
@@ -65,10 +67,15 @@ export function AdminTable<T>({ label, rows, columns, getRowId, rowName, onEdit,
         getRowId={(p) => getRowId(p.data)}
         defaultColDef={{ sortable: true, resizable: true }}
         loading={rows === null}
-        overlayNoRowsTemplate="Nothing here yet"
+        overlayNoRowsTemplate={`<span>${escapeHtml(emptyText)}</span>`}
         enableCellTextSelection
         animateRows={false}
       />
     </Paper>
   );
+}
+
+/** The grid's overlay is HTML: the text goes in escaped. */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

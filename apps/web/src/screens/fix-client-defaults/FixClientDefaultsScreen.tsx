@@ -162,7 +162,7 @@ export default function FixClientDefaultsScreen() {
       <AdminBanners banners={banners} />
       <Paper withBorder p="sm" mb="md">
         <Group gap="md" align="flex-end">
-          <Select label="Client connector" data={connectorOptions} value={connectorId ? String(connectorId) : null} onChange={(v) => setConnectorId(v ? Number(v) : null)} w={360} searchable />
+          <Select label="Client connector" data={connectorOptions} value={connectorId ? String(connectorId) : null} onChange={(v) => setConnectorId(v ? Number(v) : null)} w={420} searchable />
           <Select
             label="Message type"
             data={CLIENT_DEFAULT_SCREEN_MSG_TYPES.map((t) => ({ value: t, label: `${t} · ${MSG_NAMES[t] ?? ''}` }))}
@@ -208,7 +208,8 @@ export default function FixClientDefaultsScreen() {
         onDelete={writable ? (r) => void remove(r) : undefined}
         editBlocked={locked}
         deleteBlocked={locked}
-        height={360}
+        height={300}
+        emptyText="No field defaults for this client and message type"
       />
       <GroupDefaults connectorId={connectorId} msgType={msgType} execType={activeExec} groups={groups} blocks={blocks} writable={writable} banners={banners} onChanged={reload} />
       <AdminFormModal

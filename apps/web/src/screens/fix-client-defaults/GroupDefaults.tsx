@@ -78,12 +78,7 @@ export function GroupDefaults({ connectorId, msgType, execType, groups, blocks, 
           <Card key={id} withBorder padding="md" aria-label={`Repeating group ${name}`} role="region">
             <Group justify="space-between" mb="xs" wrap="nowrap">
               <Stack gap={0}>
-                <Text fw={700}>
-                  {name}{' '}
-                  <Text span c="dimmed" fz="sm">
-                    counted by tag {g?.group_field_number ?? block?.group_field_number}
-                  </Text>
-                </Text>
+                <Text fw={700}>{name}</Text>
                 <Text fz="sm" c="dimmed">
                   {g?.description ?? block?.description ?? ''}
                   {reference && (
@@ -103,7 +98,7 @@ export function GroupDefaults({ connectorId, msgType, execType, groups, blocks, 
             <Table withTableBorder striped fz="sm" aria-label={`${name} instances`}>
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th w={90}>Instance</Table.Th>
+                  <Table.Th w={250}>Instance</Table.Th>
                   <Table.Th>Fields</Table.Th>
                   <Table.Th>Notes</Table.Th>
                   <Table.Th w={60}>Actions</Table.Th>
@@ -129,7 +124,7 @@ export function GroupDefaults({ connectorId, msgType, execType, groups, blocks, 
                             {i.group_instance_number}
                           </Text>
                           {label && (
-                            <Badge size="sm" variant="light">
+                            <Badge size="sm" variant="light" tt="none" style={{ maxWidth: 'none' }}>
                               {label}
                             </Badge>
                           )}

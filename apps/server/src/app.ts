@@ -20,6 +20,9 @@ import { orderRoutes } from './routes/orders';
 import { auditRoutes } from './routes/audit';
 import { fixMessageParsedRoutes } from './routes/fix-message-parsed';
 import { testClientRoutes } from './routes/test-client';
+import { securityMasterRoutes } from './routes/security-master';
+import { fixMessageSpecRoutes } from './routes/fix-message-specs';
+import { componentBlockRoutes } from './routes/component-blocks';
 
 /** Bodies above this are refused with 413; the largest legitimate body (a connector with certificates) is far smaller. */
 export const BODY_LIMIT_BYTES = 256 * 1024;
@@ -81,6 +84,9 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, logger: Logger): Pr
   auditRoutes(app, full);
   fixMessageParsedRoutes(app, full);
   testClientRoutes(app, full);
+  securityMasterRoutes(app, full);
+  fixMessageSpecRoutes(app, full);
+  componentBlockRoutes(app, full);
 
   const webDist = ctx.config.webDist ?? defaultWebDist();
   const indexHtml = join(webDist, 'index.html');

@@ -6,6 +6,10 @@ export interface ServerEvents {
   'connector-changed': [compId: string];
   /** A client's FIX defaults or group instances were created, changed or deleted (connector id). */
   'client-defaults-changed': [connectorId: number];
+  /** A security was created, changed or deleted (its symbol): the intake's caches are renewed. */
+  'security-changed': [symbol: string];
+  /** A FIX message specification was created, changed or deleted: outbound checks read the new specs. */
+  'message-specs-changed': [msgType: string];
   /** A client's FIX session logged on or off (its comp id). */
   'fix-session-changed': [compId: string];
 }

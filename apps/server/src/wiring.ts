@@ -58,6 +58,9 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
   });
   // The next report to the client is shaped by its new defaults.
   events.on('client-defaults-changed', (connectorId) => outbox.invalidateProfiles(connectorId));
+  // A new, changed or (de)activated security applies to the next order; new specs to the next report.
+  events.on('security-changed', () => orders.invalidate());
+  events.on('message-specs-changed', () => outbox.invalidateProfiles());
   events.on('fix-session-changed', () => services.poke());
   events.on('connector-changed', () => services.poke());
 

@@ -6,7 +6,7 @@
 export { openDb, type DatabaseKind, type Db, type OpenDbOptions, type Queryable, type QueryOptions, type QueryResult } from './db';
 export { migrate, type MigrationReport } from './migrate';
 export { seed, type SeedOptions, type SeedReport, type SeedUser } from './seed';
-export type { DictionaryData } from './seed-dictionary';
+export type { DictionaryData, DictionaryItem } from './seed-dictionary';
 export { pingDatabase } from './repos/health';
 
 // ── users and sign-in ──
@@ -157,6 +157,41 @@ export {
 export { fixFieldDescriptions, getFixMessageText, type StoredFixMessageText } from './repos/fix-message-detail';
 
 export { listAuditAccess, recordAuditAccess, type AuditAccess, type AuditAccessAction, type AuditAccessRow } from './repos/audit-access';
+
+// ── reference data: the security master and the FIX message specifications ──
+export {
+  countSecurityOrders,
+  deleteSecurity,
+  findSecurityBySymbol,
+  getSecurityById,
+  insertSecurity,
+  listReferenceChanges,
+  lockOrdersForCount,
+  recordReferenceChange,
+  SECURITY_COLUMNS,
+  updateSecurity,
+  type ReferenceChange,
+  type ReferenceChangeRow,
+  type ReferenceEntity,
+  type SecurityColumn,
+  type SecurityMasterRow,
+  type SecurityWrite,
+} from './repos/security-master';
+export {
+  componentBlockFields,
+  componentBlocksByName,
+  deleteMessageSpec,
+  getFixField,
+  getMessageSpec,
+  insertMessageSpec,
+  MESSAGE_SPEC_COLUMNS,
+  updateMessageSpec,
+  type ComponentBlockFieldRow,
+  type FixFieldRow,
+  type MessageSpecColumn,
+  type MessageSpecRow,
+  type MessageSpecWrite,
+} from './repos/fix-message-specs';
 
 // ── the compliance record's seals (ADR 0010) ──
 export { chainHash, genesisHash, SEAL_BLOCK_ROWS, SEALED_TABLES, sealPending, verifyChain, type ChainVerdict, type SealedTable } from './audit/seals';

@@ -11,3 +11,4 @@ export * from './format';
 export * from './client-defaults';
 export * from './fix-order-builder';
 export * from './errors';
+export * from './tick-size';

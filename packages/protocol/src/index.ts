@@ -10,3 +10,7 @@ export * from './orders';
 export * from './test-client';
 export * from './client-defaults';
 export * from './audit';
+export * from './admin-fields';
+export * from './security-master';
+export * from './fix-message-specs';
+export * from './client-defaults-screen';

@@ -16,12 +16,14 @@ import {
   type OrderLegRow,
   type OrderRequestRow,
   type OrderRow,
+  findSecurity,
   type Queryable,
 } from '@fixdesk/db';
 import {
   applyEvent,
   AVG_PX_SCALE,
   checkFillPrice,
+  checkFillPriceTick,
   checkLegFillPrice,
   checkLegFillQuantity,
   completedStrategyUnits,
@@ -207,6 +209,8 @@ export class BrokerActions {
     }
     const check = checkFillPrice(px, { side: order.side, ordType: order.ordtype, price: order.price, isStrategy: order.msg_type === MsgType.NewOrderMultileg });
     if (check.level === 'error') throw invalidError(check.message, 'fillPrice');
+    // A strategy filled at its spread price is not checked: a strip's average need not be whole ticks.
+    if (order.msg_type === MsgType.NewOrderSingle) await assertFillOnTick(tx, order.symbol, px);
   }
 
   /** The client request a broker decision answers, marked decided. */
@@ -285,6 +289,7 @@ export class BrokerActions {
       const pxCheck = checkLegFillPrice(pxText);
       if (pxCheck.level === 'error') throw invalidError(pxCheck.message, 'fillPrice');
       const leg = legs[legIndex]!;
+      await assertFillOnTick(tx, leg.leg_symbol, pxText);
       const qty = Decimal.from(qtyText);
       const px = Decimal.from(pxText);
       const legTotals = await orderFillTotals(tx, order.id, legIndex);
@@ -334,4 +339,14 @@ export class BrokerActions {
     this.tell(out);
     return { order: out.order, fullyFilled: Decimal.from(out.order.leavesqty).isZero(), message: `leg ${legIndex + 1} fill done for ${out.order.brokerorderid}` };
   }
+}
+
+/**
+ * A manual fill price must be on the security's price grid (its price_tick_size, read in the fill's
+ * transaction so a tick changed a moment ago applies).
+ */
+async function assertFillOnTick(tx: Queryable, symbol: string, px: DecimalInput): Promise<void> {
+  const security = await findSecurity(tx, symbol);
+  const offTick = checkFillPriceTick(px, security ? { symbol: security.symbol, priceTickSize: security.price_tick_size } : null);
+  if (offTick) throw invalidError(offTick.message, 'fillPrice');
 }

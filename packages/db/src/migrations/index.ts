@@ -2,6 +2,7 @@ import m0001 from './0001_initial';
 import m0002 from './0002_order_outbox';
 import m0003 from './0003_order_expiry';
 import m0004 from './0004_planned_intake';
+import m0005 from './0005_reference_changes';
 import m0006 from './0006_audit_seals';
 import m0007 from './0007_audit_access';
 import m0008 from './0008_refused_orders';
@@ -18,6 +19,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: 'order_outbox', sql: m0002 },
   { version: 3, name: 'order_expiry_and_brin', sql: m0003 },
   { version: 4, name: 'planned_intake', sql: m0004 },
+  { version: 5, name: 'reference_changes', sql: m0005 },
   { version: 6, name: 'audit_seals', sql: m0006 },
   { version: 7, name: 'audit_access', sql: m0007 },
   { version: 8, name: 'refused_orders', sql: m0008 },

@@ -1,0 +1,234 @@
+import {
+  CLIENT_DEFAULT_FIELDS,
+  CLIENT_DEFAULT_MSG_TYPES,
+  CLIENT_DEFAULT_SCREEN_MSG_TYPES,
+  ClientDefaultsText,
+  CreateClientDefaultSchema,
+  isDropdownControlledTag,
+  UpdateClientDefaultSchema,
+  VARIABLE_CHIPS,
+  type ClientConnector,
+  type ClientDefaultsPreview,
+  type ClientFieldDefault,
+  type ClientGroupDefaults,
+  type ClientVariableInfo,
+  type ComponentBlock,
+} from '@fixdesk/protocol';
+import { Badge, Button, Container, Group, Paper, Select, Text, Tooltip } from '@mantine/core';
+import { IconEye, IconListDetails, IconPlus } from '@tabler/icons-react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { AdminBanners } from '../../components/admin/AdminBanners';
+import { AdminFormModal } from '../../components/admin/AdminFormModal';
+import { AdminPageHeader } from '../../components/admin/AdminPageHeader';
+import { AdminTable } from '../../components/admin/AdminTable';
+import { adminErrorText } from '../../components/admin/errors';
+import { initialValues, type FormValues } from '../../components/admin/formValues';
+import { useBanners } from '../../components/admin/useBanners';
+import { ApiError } from '@fixdesk/client';
+import { clientDefaultsApi } from '../../services/client-defaults/clientDefaultsApi';
+import { DEFAULT_COLUMNS } from './defaultColumns';
+import { GroupDefaults } from './GroupDefaults';
+import { PreviewModal } from './PreviewModal';
+
+const FIELDS = Object.values(CLIENT_DEFAULT_FIELDS);
+const MSG_NAMES: Record<string, string> = {
+  D: 'NewOrderSingle', AB: 'NewOrderMultileg', F: 'OrderCancelRequest', G: 'OrderCancelReplaceRequest', AC: 'MultilegOrderCancelReplace', '8': 'ExecutionReport',
+  '0': 'Heartbeat', '1': 'TestRequest', '2': 'ResendRequest', '4': 'SequenceReset', '5': 'Logout', A: 'Logon',
+};
+const WRITABLE = new Set<string>(CLIENT_DEFAULT_MSG_TYPES);
+
+type Editing = { mode: 'add' } | { mode: 'edit'; row: ClientFieldDefault } | null;
+
+/** Client FIX field defaults (spec 001 §2 "Client FIX field defaults"; issue 14), admin only. */
+export default function FixClientDefaultsScreen() {
+  const banners = useBanners();
+  const { showError } = banners;
+  const [connectors, setConnectors] = useState<ClientConnector[]>([]);
+  const [execTypes, setExecTypes] = useState<Array<{ enum_value: string; description: string }>>([]);
+  const [variables, setVariables] = useState<ClientVariableInfo[]>([]);
+  const [connectorId, setConnectorId] = useState<number | null>(null);
+  const [msgType, setMsgType] = useState<string | null>('D');
+  const [execType, setExecType] = useState<string | null>(null);
+  const [rows, setRows] = useState<ClientFieldDefault[] | null>([]);
+  const [groups, setGroups] = useState<ClientGroupDefaults[]>([]);
+  const [blocks, setBlocks] = useState<ComponentBlock[]>([]);
+  const [reloads, setReloads] = useState(0);
+  const [editing, setEditing] = useState<Editing>(null);
+  const [values, setValues] = useState<FormValues>({});
+  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [preview, setPreview] = useState<ClientDefaultsPreview | null>(null);
+  const [previewing, setPreviewing] = useState(false);
+  const reload = useCallback(() => setReloads((n) => n + 1), []);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    const warn = (what: string) => (err: unknown) => !controller.signal.aborted && console.warn(`FIX Client Defaults: ${what} failed`, err);
+    clientDefaultsApi.connectors(controller.signal).then((list) => {
+      setConnectors(list);
+      setConnectorId((id) => id ?? list[0]?.id ?? null);
+    }, warn('client connectors'));
+    clientDefaultsApi.execTypes(controller.signal).then(setExecTypes, warn('ExecTypes'));
+    clientDefaultsApi.variables(controller.signal).then(setVariables, warn('variables'));
+    return () => controller.abort();
+  }, []);
+
+  const activeExec = msgType === '8' ? execType : null;
+  useEffect(() => {
+    if (!connectorId || !msgType) return;
+    const controller = new AbortController();
+    setRows(null);
+    clientDefaultsApi
+      .defaults(connectorId, msgType, activeExec, controller.signal)
+      .then(setRows)
+      .catch((err: unknown) => {
+        if (controller.signal.aborted) return;
+        setRows([]);
+        showError(adminErrorText(err, ClientDefaultsText.fetchFieldsFailed, ClientDefaultsText.fetchFieldsError));
+      });
+    // Other fetch failures only log warnings (spec 001 §8).
+    clientDefaultsApi.groups(connectorId, msgType, activeExec, controller.signal).then(setGroups, (err: unknown) => !controller.signal.aborted && console.warn('groups failed', err));
+    clientDefaultsApi.blocks(msgType, controller.signal).then(setBlocks, (err: unknown) => !controller.signal.aborted && console.warn('component blocks failed', err));
+    return () => controller.abort();
+  }, [connectorId, msgType, activeExec, reloads, showError]);
+
+  const writable = msgType !== null && WRITABLE.has(msgType);
+  const open = (next: Editing) => {
+    setEditing(next);
+    setValues(initialValues(FIELDS, next?.mode === 'edit' ? (next.row as unknown as Record<string, unknown>) : null));
+    setServerErrors({});
+    setFormError(null);
+  };
+
+  const save = async (payload: Record<string, unknown>) => {
+    if (!editing) return;
+    try {
+      const answer =
+        editing.mode === 'add'
+          ? await clientDefaultsApi.create(payload)
+          : await clientDefaultsApi.update(editing.row.default_id, { default_value: payload.default_value, notes: payload.notes === '' ? null : payload.notes });
+      setEditing(null);
+      banners.showSuccess(answer.message ?? ClientDefaultsText.created);
+      reload();
+    } catch (err) {
+      const text = adminErrorText(err, ClientDefaultsText.saveFailed, (m) => `${ClientDefaultsText.saveFailed}: ${m}`);
+      const field = err instanceof ApiError ? err.field : undefined;
+      if (field && FIELDS.some((f) => f.name === field)) setServerErrors({ [field]: text });
+      else setFormError(text);
+      throw err;
+    }
+  };
+
+  const remove = async (row: ClientFieldDefault) => {
+    if (!window.confirm(ClientDefaultsText.confirmDelete)) return;
+    try {
+      const answer = await clientDefaultsApi.remove(row.default_id);
+      banners.showSuccess(answer.message ?? 'Default deleted successfully');
+      reload();
+    } catch (err) {
+      banners.showError(adminErrorText(err, ClientDefaultsText.deleteFailed, (m) => `${ClientDefaultsText.deleteFailed}: ${m}`));
+    }
+  };
+
+  const runPreview = async () => {
+    if (!connectorId || !msgType) return showError(ClientDefaultsText.selectClient);
+    setPreviewing(true);
+    try {
+      setPreview(await clientDefaultsApi.preview({ client_connector_id: connectorId, msg_type: msgType, exec_type: activeExec }));
+    } catch (err) {
+      showError(adminErrorText(err, ClientDefaultsText.previewFailed, ClientDefaultsText.previewError));
+    } finally {
+      setPreviewing(false);
+    }
+  };
+
+  const connectorOptions = useMemo(() => connectors.map((c) => ({ value: String(c.id), label: `${c.comp_id} → ${c.target_comp_id}${c.client_name ? ` · ${c.client_name}` : ''}` })), [connectors]);
+  const locked = useCallback((r: ClientFieldDefault) => (isDropdownControlledTag(r.tag) ? 'Set by a dropdown in the order forms' : null), []);
+  const rowName = useCallback((r: ClientFieldDefault) => `default ${r.field_name} (${r.tag})`, []);
+  const getRowId = useCallback((r: ClientFieldDefault) => String(r.default_id), []);
+
+  return (
+    <Container size="xl" py="lg" w="100%">
+      <AdminPageHeader icon={IconListDetails} title="FIX Client Defaults" description="Field values written into a client's messages when the message leaves them out; %VARIABLES% are resolved per client." count={rows?.length}>
+        <Button variant="default" leftSection={<IconEye size={16} />} onClick={() => void runPreview()} loading={previewing}>
+          Preview with Variables
+        </Button>
+        <Tooltip label={writable ? 'Add a field default' : `Defaults apply to ${CLIENT_DEFAULT_MSG_TYPES.join(', ')}`}>
+          <Button leftSection={<IconPlus size={16} />} onClick={() => open({ mode: 'add' })} disabled={!writable}>
+            Add Default
+          </Button>
+        </Tooltip>
+      </AdminPageHeader>
+      <AdminBanners banners={banners} />
+      <Paper withBorder p="sm" mb="md">
+        <Group gap="md" align="flex-end">
+          <Select label="Client connector" data={connectorOptions} value={connectorId ? String(connectorId) : null} onChange={(v) => setConnectorId(v ? Number(v) : null)} w={420} searchable />
+          <Select
+            label="Message type"
+            data={CLIENT_DEFAULT_SCREEN_MSG_TYPES.map((t) => ({ value: t, label: `${t} · ${MSG_NAMES[t] ?? ''}` }))}
+            value={msgType}
+            onChange={(v) => {
+              setMsgType(v);
+              if (v !== '8') setExecType(null);
+            }}
+            w={260}
+            allowDeselect={false}
+          />
+          <Select
+            label="Execution type (optional)"
+            placeholder={msgType === '8' ? 'All ExecTypes' : 'ExecutionReport (8) only'}
+            data={execTypes.map((e) => ({ value: e.enum_value, label: `${e.enum_value} · ${e.description}` }))}
+            value={activeExec}
+            onChange={setExecType}
+            disabled={msgType !== '8'}
+            clearable
+            w={260}
+          />
+        </Group>
+        <Group gap={6} mt="sm" aria-label="Variables">
+          <Text fz="xs" c="dimmed" mr={4}>
+            Variables:
+          </Text>
+          {variables.slice(0, VARIABLE_CHIPS).map((v) => (
+            <Tooltip key={v.name} label={`${v.description} (${v.source})`}>
+              <Badge variant="light" color="indigo" size="sm" tt="none" ff="monospace" style={{ cursor: 'help' }}>
+                {v.placeholder}
+              </Badge>
+            </Tooltip>
+          ))}
+        </Group>
+      </Paper>
+      <AdminTable<ClientFieldDefault>
+        label="Field defaults"
+        rows={rows}
+        columns={DEFAULT_COLUMNS}
+        getRowId={getRowId}
+        rowName={rowName}
+        onEdit={writable ? (r) => open({ mode: 'edit', row: r }) : undefined}
+        onDelete={writable ? (r) => void remove(r) : undefined}
+        editBlocked={locked}
+        deleteBlocked={locked}
+        height={300}
+        emptyText="No field defaults for this client and message type"
+      />
+      <GroupDefaults connectorId={connectorId} msgType={msgType} execType={activeExec} groups={groups} blocks={blocks} writable={writable} banners={banners} onChanged={reload} />
+      <AdminFormModal
+        opened={editing !== null}
+        title={editing?.mode === 'edit' ? `Edit default ${editing.row.field_name} (${editing.row.tag})` : `Add default to ${msgType ?? ''}${activeExec ? ` ExecType ${activeExec}` : ''}`}
+        fields={FIELDS}
+        schema={editing?.mode === 'edit' ? UpdateClientDefaultSchema : CreateClientDefaultSchema}
+        values={values}
+        onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))}
+        locked={editing?.mode === 'edit' ? { tag: 'Read-only when editing' } : {}}
+        extraPayload={editing?.mode === 'edit' ? {} : { client_connector_id: connectorId, msg_type: msgType, exec_type: activeExec }}
+        precheck={(p) => (editing?.mode === 'add' && (!p.client_connector_id || !p.msg_type || p.tag === '' || p.tag === undefined) ? ClientDefaultsText.fillRequired : null)}
+        submitLabel={editing?.mode === 'edit' ? 'Save Changes' : 'Create Default'}
+        onClose={() => setEditing(null)}
+        onSubmit={save}
+        serverErrors={serverErrors}
+        formError={formError}
+      />
+      <PreviewModal preview={preview} onClose={() => setPreview(null)} />
+    </Container>
+  );
+}

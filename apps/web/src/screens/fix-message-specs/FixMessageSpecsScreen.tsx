@@ -1,0 +1,203 @@
+import {
+  CreateMessageSpecSchema,
+  isHeaderTypeField,
+  isSystemControlledField,
+  MESSAGE_SPEC_FIELDS,
+  MessageSpecText,
+  UpdateMessageSpecSchema,
+  type FixField,
+  type MessageSpec,
+} from '@fixdesk/protocol';
+import { Button, Container, Group, Select, Tabs, TextInput } from '@mantine/core';
+import { IconBook, IconFileCode, IconPlus, IconSearch } from '@tabler/icons-react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { AdminBanners } from '../../components/admin/AdminBanners';
+import { AdminFormModal } from '../../components/admin/AdminFormModal';
+import { AdminPageHeader } from '../../components/admin/AdminPageHeader';
+import { AdminTable } from '../../components/admin/AdminTable';
+import { adminErrorText } from '../../components/admin/errors';
+import { initialValues, type FormValue, type FormValues } from '../../components/admin/formValues';
+import { useBanners } from '../../components/admin/useBanners';
+import { ApiError } from '@fixdesk/client';
+import { messageSpecsApi } from '../../services/fix-message-specs/messageSpecsApi';
+import { FIELD_COLUMNS, SPEC_COLUMNS } from './specColumns';
+
+const FIELDS = Object.values(MESSAGE_SPEC_FIELDS);
+/** FIX 4.4 message types a specification is commonly written for (the list adds any others in use). */
+const MESSAGE_TYPES: Record<string, string> = {
+  D: 'NewOrderSingle', AB: 'NewOrderMultileg', F: 'OrderCancelRequest', G: 'OrderCancelReplaceRequest', H: 'OrderStatusRequest', AC: 'MultilegOrderCancelReplace',
+  '8': 'ExecutionReport', '9': 'OrderCancelReject', j: 'BusinessMessageReject', '3': 'Reject', A: 'Logon', '5': 'Logout', '0': 'Heartbeat', '1': 'TestRequest', '2': 'ResendRequest', '4': 'SequenceReset',
+};
+
+type Editing = { mode: 'add' } | { mode: 'edit'; spec: MessageSpec } | null;
+
+/** FIX Message Specifications Management (spec 001 §2; issue 14), admin only. */
+export default function FixMessageSpecsScreen() {
+  const banners = useBanners();
+  const { showError } = banners;
+  const [specs, setSpecs] = useState<MessageSpec[] | null>(null);
+  const [fields, setFields] = useState<FixField[] | null>(null);
+  const [execTypes, setExecTypes] = useState<Array<{ enum_value: string; description: string }>>([]);
+  const [msgFilter, setMsgFilter] = useState<string | null>(null);
+  const [execFilter, setExecFilter] = useState<string | null>(null);
+  const [fieldFilter, setFieldFilter] = useState('');
+  const [reloads, setReloads] = useState(0);
+  const [editing, setEditing] = useState<Editing>(null);
+  const [values, setValues] = useState<FormValues>({});
+  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    messageSpecsApi.list(controller.signal).then(setSpecs, (err: unknown) => {
+      if (controller.signal.aborted) return;
+      setSpecs((s) => s ?? []);
+      showError(adminErrorText(err, MessageSpecText.operationFailed, MessageSpecText.error));
+    });
+    return () => controller.abort();
+  }, [reloads, showError]);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    const warn = (err: unknown) => !controller.signal.aborted && console.warn('FIX message specs: reference data failed', err);
+    messageSpecsApi.fields(controller.signal).then(setFields, (err: unknown) => {
+      warn(err);
+      if (!controller.signal.aborted) setFields([]);
+    });
+    messageSpecsApi.execTypes(controller.signal).then(setExecTypes, warn);
+    return () => controller.abort();
+  }, []);
+
+  const fieldByNumber = useMemo(() => new Map((fields ?? []).map((f) => [f.field_number, f])), [fields]);
+  const msgOptions = useMemo(() => {
+    const types = new Map(Object.entries(MESSAGE_TYPES));
+    for (const s of specs ?? []) if (!types.has(s.msg_type)) types.set(s.msg_type, s.msg_name ?? s.msg_type);
+    return [...types].map(([value, name]) => ({ value, label: `${value} · ${name}` }));
+  }, [specs]);
+  const execOptions = useMemo(() => execTypes.map((e) => ({ value: e.enum_value, label: `${e.enum_value} · ${e.description}` })), [execTypes]);
+
+  const visible = useMemo(
+    () => (specs === null ? null : specs.filter((s) => (!msgFilter || s.msg_type === msgFilter) && (msgFilter !== '8' || !execFilter || s.exec_type === execFilter))),
+    [specs, msgFilter, execFilter],
+  );
+  const visibleFields = useMemo(() => {
+    const n = fieldFilter.trim().toLowerCase();
+    return fields === null ? null : fields.filter((f) => !n || String(f.field_number) === n || f.field_name.toLowerCase().includes(n) || (f.description ?? '').toLowerCase().includes(n));
+  }, [fields, fieldFilter]);
+
+  const open = (next: Editing) => {
+    setEditing(next);
+    const start = initialValues(FIELDS, next?.mode === 'edit' ? (next.spec as unknown as Record<string, unknown>) : null);
+    if (next?.mode === 'add' && msgFilter) {
+      start.msg_type = msgFilter;
+      if (msgFilter === '8' && execFilter) start.exec_type = execFilter;
+    }
+    setValues(start);
+    setServerErrors({});
+    setFormError(null);
+  };
+
+  // The field's name and type come from the dictionary as the number is typed; ExecType only for 8.
+  const change = (name: string, value: FormValue) =>
+    setValues((v) => {
+      const next = { ...v, [name]: value };
+      if (name === 'field_number') {
+        const f = fieldByNumber.get(Number(value));
+        next.field_name = f?.field_name ?? '';
+        next.field_type = f?.field_type ?? '';
+      }
+      if (name === 'msg_type' && value !== '8') next.exec_type = '';
+      return next;
+    });
+
+  const save = async (payload: Record<string, unknown>) => {
+    if (!editing) return;
+    const adding = editing.mode === 'add';
+    try {
+      const answer = adding ? await messageSpecsApi.create(payload) : await messageSpecsApi.update(editing.spec.id, payload);
+      setEditing(null);
+      banners.showSuccess(answer.message ?? (adding ? MessageSpecText.created : MessageSpecText.updated));
+      setReloads((n) => n + 1);
+    } catch (err) {
+      const text = adminErrorText(err, MessageSpecText.operationFailed, MessageSpecText.error);
+      const field = err instanceof ApiError ? err.field : undefined;
+      if (field && FIELDS.some((f) => f.name === field)) setServerErrors({ [field]: text });
+      else setFormError(text);
+      throw err;
+    }
+  };
+
+  const remove = async (spec: MessageSpec) => {
+    if (!window.confirm(`Delete the specification of ${spec.field_name} (${spec.field_number}) for ${spec.msg_name ?? spec.msg_type}${spec.exec_type ? ` ExecType ${spec.exec_type}` : ''}?`)) return;
+    try {
+      const answer = await messageSpecsApi.remove(spec.id);
+      banners.showSuccess(answer.message ?? MessageSpecText.deleted);
+      setReloads((n) => n + 1);
+    } catch (err) {
+      banners.showError(adminErrorText(err, MessageSpecText.deleteFailed, MessageSpecText.error));
+    }
+  };
+
+  const editBlocked = useCallback((s: MessageSpec) => (isSystemControlledField(s.field_number) ? 'System controlled' : null), []);
+  const deleteBlocked = useCallback((s: MessageSpec) => (isSystemControlledField(s.field_number) || isHeaderTypeField(s.field_number) ? 'Locked' : null), []);
+  const rowName = useCallback((s: MessageSpec) => `specification ${s.msg_type}${s.exec_type ? `/${s.exec_type}` : ''} ${s.field_name} (${s.field_number})`, []);
+  const specId = useCallback((s: MessageSpec) => String(s.id), []);
+  const fieldId = useCallback((f: FixField) => String(f.field_number), []);
+  const fieldName = useCallback((f: FixField) => f.field_name, []);
+
+  const isEdit = editing?.mode === 'edit';
+  const editingHeader = isEdit && isHeaderTypeField(editing.spec.field_number);
+  const locked: Record<string, string> = { field_name: 'From the dictionary', field_type: 'From the dictionary' };
+  if (editingHeader) {
+    locked.field_number = 'Header-type field: locked';
+    locked.field_position = 'Header-type field: position locked';
+  }
+
+  return (
+    <Container size="xl" py="lg" w="100%">
+      <AdminPageHeader icon={IconFileCode} title="FIX Message Specifications" description="The fields we promise per message type (and per ExecType for execution reports); outbound reports are checked against the mandatory ones." count={specs?.length}>
+        <Button leftSection={<IconPlus size={16} />} onClick={() => open({ mode: 'add' })}>
+          Add Specification
+        </Button>
+      </AdminPageHeader>
+      <AdminBanners banners={banners} />
+      <Tabs defaultValue="specs" keepMounted={false}>
+        <Tabs.List mb="sm">
+          <Tabs.Tab value="specs" leftSection={<IconFileCode size={15} />}>
+            Message Specifications
+          </Tabs.Tab>
+          <Tabs.Tab value="fields" leftSection={<IconBook size={15} />}>
+            FIX Fields Reference
+          </Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="specs">
+          <Group gap="md" mb="sm" align="flex-end">
+            <Select label="Message type" placeholder="All message types" data={msgOptions} value={msgFilter} onChange={(v) => { setMsgFilter(v); setExecFilter(null); }} clearable searchable w={300} />
+            {msgFilter === '8' && <Select label="ExecType" placeholder="All ExecTypes" data={execOptions} value={execFilter} onChange={setExecFilter} clearable searchable w={260} />}
+          </Group>
+          <AdminTable<MessageSpec> label="Message specifications" rows={visible} columns={SPEC_COLUMNS} getRowId={specId} rowName={rowName} onEdit={(s) => open({ mode: 'edit', spec: s })} onDelete={(s) => void remove(s)} editBlocked={editBlocked} deleteBlocked={deleteBlocked} height="calc(100vh - 330px)" emptyText="No specifications for this filter" />
+        </Tabs.Panel>
+        <Tabs.Panel value="fields">
+          <TextInput aria-label="Filter fields" placeholder="Filter by number, name or description…" leftSection={<IconSearch size={15} />} value={fieldFilter} onChange={(e) => setFieldFilter(e.currentTarget.value)} w={320} mb="sm" />
+          <AdminTable<FixField> label="FIX fields" rows={visibleFields} columns={FIELD_COLUMNS} getRowId={fieldId} rowName={fieldName} height="calc(100vh - 330px)" emptyText="No field matches the filter" />
+        </Tabs.Panel>
+      </Tabs>
+      <AdminFormModal
+        opened={editing !== null}
+        title={isEdit ? `Edit specification ${editing.spec.msg_type} ${editing.spec.field_name} (${editing.spec.field_number})` : 'Add Message Specification'}
+        fields={FIELDS}
+        schema={isEdit ? UpdateMessageSpecSchema : CreateMessageSpecSchema}
+        values={values}
+        onChange={change}
+        locked={locked}
+        hidden={values.msg_type === '8' ? [] : ['exec_type']}
+        options={{ msg_type: msgOptions, exec_type: execOptions }}
+        submitLabel={isEdit ? 'Save Changes' : 'Create Specification'}
+        onClose={() => setEditing(null)}
+        onSubmit={save}
+        serverErrors={serverErrors}
+        formError={formError}
+      />
+    </Container>
+  );
+}

@@ -86,7 +86,7 @@ for (const kind of TEST_DB_KINDS) {
         [{ symbol: 'X1', instrument_name: 'X', instrument_type: 'FX', asset_class: 'SHARES' }, 'asset_class', /FUTURES/],
         [{ symbol: 'X1', instrument_name: 'X', instrument_type: 'FX', is_active: 'yes' }, 'is_active', /true or false/],
         [{ symbol: 'X1', instrument_name: 'X', instrument_type: 'FX', evil: 1 }, 'evil', /unknown field/],
-        [{ symbol: 'X1', instrument_name: 'X\u0000', instrument_type: 'FX' }, 'instrument_name', /control characters/],
+        [{ symbol: 'X1', instrument_name: 'X\u0000', instrument_type: 'FX' }, 'instrument_name', /NUL character/], // refused for every route (http/errors.ts)
       ];
       for (const [json, field, reason] of cases) {
         const r = await create(json);

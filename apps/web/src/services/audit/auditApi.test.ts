@@ -21,7 +21,7 @@ describe('audit API', () => {
     const audit = createAuditApi(api);
     assert.deepEqual(await audit.orderActions(), [{ id: 1 }]);
     assert.deepEqual(await audit.orderActions({ start: 'S', end: 'E' }), [{ id: 2 }]);
-    assert.deepEqual(calls[1], { path: '/api/order-actions', query: { start: 'S', end: 'E', limit: 100_000 } });
+    assert.deepEqual(calls[1], { path: '/api/order-actions/export', query: { start: 'S', end: 'E', limit: 100_000 } });
   });
 
   it('passes the switches to the FIX message list and export', async () => {

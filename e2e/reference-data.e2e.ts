@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { ClientDefaultsText, SecurityText } from '@fixdesk/protocol';
+import { ClientDefaultsText, MessageSpecText, SecurityText } from '@fixdesk/protocol';
 import { newOrderSingle, TestFixClient } from '../tests/support/fix-client';
 import { screenshot, waitForPath } from './support/browser';
 import { E2E } from './support/fixture';
@@ -191,6 +191,65 @@ describe('FIX client defaults screen', () => {
       await grid.getByRole('button', { name: 'Delete default Account (1)' }).click();
       await page.getByTestId('admin-success').getByText('Default deleted successfully').waitFor();
       await grid.getByText('%COMP_ID%-ACC').waitFor({ state: 'detached' });
+    });
+  });
+});
+
+describe('FIX message specifications screen', () => {
+  it('filters, adds, edits and deletes a specification; system fields are locked; the fields reference is read-only', async () => {
+    await e2e.withPage(async (page) => {
+      await signIn(page, 'admin', '/config/fix-message-specs');
+      await waitForPath(page, '/config/fix-message-specs');
+      const grid = page.getByRole('region', { name: 'Message specifications' });
+      await grid.getByText('ExecutionReport').first().waitFor();
+
+      // Filter: ExecutionReport, ExecType F (Trade).
+      await page.getByRole('combobox', { name: 'Message type', exact: true }).click();
+      await page.getByRole('option', { name: /^8 · ExecutionReport/ }).click();
+      await page.getByRole('combobox', { name: 'ExecType', exact: true }).click();
+      await page.getByRole('option', { name: /^F · / }).click();
+      await grid.getByText('LastPx').waitFor();
+      const types = await grid.locator('.ag-row [col-id="exec_type"]').allTextContents();
+      assert.ok(types.length > 0 && types.every((x) => x === 'F'), `only ExecType F: ${types.join(',')}`);
+      for (const size of SIZES) {
+        await page.setViewportSize(size);
+        await page.waitForTimeout(200);
+        await screenshot(page, `fix-message-specs-${size.width}x${size.height}`);
+      }
+      await page.setViewportSize(SIZES[0]);
+
+      // Add: Account (1) on 8/F; ExecType is required for 8.
+      await page.getByRole('button', { name: 'Add Specification' }).click();
+      const form = page.getByRole('form', { name: 'Add Message Specification' });
+      assert.equal(await form.getByRole('combobox', { name: 'ExecType (150)' }).inputValue(), 'F · TRADE', 'ExecType from the filter');
+      await form.getByLabel('Field Number').fill('1');
+      await form.getByLabel('Description').fill('The <u>client</u> account');
+      assert.equal(await form.getByLabel('Field Name').inputValue(), 'Account', 'name from the dictionary');
+      await form.getByRole('button', { name: 'Create Specification' }).click();
+      await page.getByTestId('admin-success').getByText(MessageSpecText.created).waitFor();
+      await grid.getByText('The <u>client</u> account').waitFor();
+      await screenshot(page, 'fix-message-specs-added');
+
+      // System-controlled ExecType (150) offers no edit or delete; the new one offers both.
+      assert.equal(await grid.getByRole('button', { name: /specification 8\/F ExecType \(150\)/ }).count(), 0);
+      await grid.getByRole('button', { name: 'Edit specification 8/F Account (1)' }).click();
+      const edit = page.getByRole('form', { name: /Edit specification 8 Account \(1\)/ });
+      await edit.getByLabel('Mandatory').check({ force: true });
+      await edit.getByRole('button', { name: 'Save Changes' }).click();
+      await page.getByTestId('admin-success').getByText(MessageSpecText.updated).waitFor();
+
+      page.once('dialog', (d) => void d.accept());
+      await grid.getByRole('button', { name: 'Delete specification 8/F Account (1)' }).click();
+      await page.getByTestId('admin-success').getByText(MessageSpecText.deleted).waitFor();
+      await grid.getByText('The <u>client</u> account').waitFor({ state: 'detached' });
+
+      // FIX Fields Reference: read-only, with valid values.
+      await page.getByRole('tab', { name: 'FIX Fields Reference' }).click();
+      const fields = page.getByRole('region', { name: 'FIX fields' });
+      await page.getByRole('textbox', { name: 'Filter fields' }).fill('OrdStatus');
+      await fields.getByText('OrdStatus', { exact: true }).waitFor();
+      assert.equal(await fields.getByRole('button', { name: /Edit|Delete/ }).count(), 0);
+      await screenshot(page, 'fix-message-specs-fields-reference');
     });
   });
 });

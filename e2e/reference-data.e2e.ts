@@ -57,6 +57,7 @@ describe('security master screen', () => {
       await form.getByLabel('Price Tick Size').fill('0');
       await form.getByRole('button', { name: 'Add Security' }).click();
       await form.getByText(/Price Tick Size must be a tick size greater than 0/).waitFor();
+      await page.waitForTimeout(400); // the modal's fade-in
       await screenshot(page, 'security-master-form-errors');
 
       // A duplicate symbol: the server's 409 shows under the field.
@@ -72,6 +73,7 @@ describe('security master screen', () => {
       await form.getByLabel('Instrument Name').fill(name);
       await form.getByLabel('Price Tick Size').fill('0.5');
       await form.getByLabel('Series Months').fill('24');
+      await page.waitForTimeout(400); // the modal's fade-in
       await screenshot(page, 'security-master-add');
       await form.getByRole('button', { name: 'Add Security' }).click();
       await page.getByTestId('admin-success').getByText(SecurityText.created).waitFor();
@@ -102,6 +104,7 @@ describe('security master screen', () => {
       await dialog.getByLabel('Confirmation').fill(name.slice(0, -1));
       assert.equal(await confirm.isDisabled(), true, 'a near miss does not count');
       await dialog.getByLabel('Confirmation').fill(name);
+      await page.waitForTimeout(400); // the modal's fade-in
       await screenshot(page, 'security-master-delete-confirm');
       await confirm.click();
       const error = page.getByTestId('admin-error');
@@ -179,6 +182,7 @@ describe('FIX client defaults screen', () => {
       await page.getByRole('button', { name: 'Preview with Variables' }).click();
       const preview = page.getByRole('dialog', { name: 'Preview with Variables' });
       await preview.getByText('SGX_CLIENT_1-ACC').waitFor();
+      await page.waitForTimeout(400); // the modal's fade-in
       await screenshot(page, 'fix-client-defaults-preview');
       await page.keyboard.press('Escape');
       await preview.waitFor({ state: 'detached' });

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { ClientDefaultsText, SecurityText } from '@fixdesk/protocol';
+import { ClientDefaultsText, MessageSpecText, SecurityText } from '@fixdesk/protocol';
 import { newOrderSingle, TestFixClient } from '../tests/support/fix-client';
 import { screenshot, waitForPath } from './support/browser';
 import { E2E } from './support/fixture';
@@ -57,6 +57,7 @@ describe('security master screen', () => {
       await form.getByLabel('Price Tick Size').fill('0');
       await form.getByRole('button', { name: 'Add Security' }).click();
       await form.getByText(/Price Tick Size must be a tick size greater than 0/).waitFor();
+      await page.waitForTimeout(400); // the modal's fade-in
       await screenshot(page, 'security-master-form-errors');
 
       // A duplicate symbol: the server's 409 shows under the field.
@@ -72,6 +73,7 @@ describe('security master screen', () => {
       await form.getByLabel('Instrument Name').fill(name);
       await form.getByLabel('Price Tick Size').fill('0.5');
       await form.getByLabel('Series Months').fill('24');
+      await page.waitForTimeout(400); // the modal's fade-in
       await screenshot(page, 'security-master-add');
       await form.getByRole('button', { name: 'Add Security' }).click();
       await page.getByTestId('admin-success').getByText(SecurityText.created).waitFor();
@@ -102,6 +104,7 @@ describe('security master screen', () => {
       await dialog.getByLabel('Confirmation').fill(name.slice(0, -1));
       assert.equal(await confirm.isDisabled(), true, 'a near miss does not count');
       await dialog.getByLabel('Confirmation').fill(name);
+      await page.waitForTimeout(400); // the modal's fade-in
       await screenshot(page, 'security-master-delete-confirm');
       await confirm.click();
       const error = page.getByTestId('admin-error');
@@ -179,6 +182,7 @@ describe('FIX client defaults screen', () => {
       await page.getByRole('button', { name: 'Preview with Variables' }).click();
       const preview = page.getByRole('dialog', { name: 'Preview with Variables' });
       await preview.getByText('SGX_CLIENT_1-ACC').waitFor();
+      await page.waitForTimeout(400); // the modal's fade-in
       await screenshot(page, 'fix-client-defaults-preview');
       await page.keyboard.press('Escape');
       await preview.waitFor({ state: 'detached' });
@@ -191,6 +195,65 @@ describe('FIX client defaults screen', () => {
       await grid.getByRole('button', { name: 'Delete default Account (1)' }).click();
       await page.getByTestId('admin-success').getByText('Default deleted successfully').waitFor();
       await grid.getByText('%COMP_ID%-ACC').waitFor({ state: 'detached' });
+    });
+  });
+});
+
+describe('FIX message specifications screen', () => {
+  it('filters, adds, edits and deletes a specification; system fields are locked; the fields reference is read-only', async () => {
+    await e2e.withPage(async (page) => {
+      await signIn(page, 'admin', '/config/fix-message-specs');
+      await waitForPath(page, '/config/fix-message-specs');
+      const grid = page.getByRole('region', { name: 'Message specifications' });
+      await grid.getByText('ExecutionReport').first().waitFor();
+
+      // Filter: ExecutionReport, ExecType F (Trade).
+      await page.getByRole('combobox', { name: 'Message type', exact: true }).click();
+      await page.getByRole('option', { name: /^8 · ExecutionReport/ }).click();
+      await page.getByRole('combobox', { name: 'ExecType', exact: true }).click();
+      await page.getByRole('option', { name: /^F · / }).click();
+      await grid.getByText('LastPx').waitFor();
+      const types = await grid.locator('.ag-row [col-id="exec_type"]').allTextContents();
+      assert.ok(types.length > 0 && types.every((x) => x === 'F'), `only ExecType F: ${types.join(',')}`);
+      for (const size of SIZES) {
+        await page.setViewportSize(size);
+        await page.waitForTimeout(200);
+        await screenshot(page, `fix-message-specs-${size.width}x${size.height}`);
+      }
+      await page.setViewportSize(SIZES[0]);
+
+      // Add: Account (1) on 8/F; ExecType is required for 8.
+      await page.getByRole('button', { name: 'Add Specification' }).click();
+      const form = page.getByRole('form', { name: 'Add Message Specification' });
+      assert.equal(await form.getByRole('combobox', { name: 'ExecType (150)' }).inputValue(), 'F · TRADE', 'ExecType from the filter');
+      await form.getByLabel('Field Number').fill('1');
+      await form.getByLabel('Description').fill('The <u>client</u> account');
+      assert.equal(await form.getByLabel('Field Name').inputValue(), 'Account', 'name from the dictionary');
+      await form.getByRole('button', { name: 'Create Specification' }).click();
+      await page.getByTestId('admin-success').getByText(MessageSpecText.created).waitFor();
+      await grid.getByText('The <u>client</u> account').waitFor();
+      await screenshot(page, 'fix-message-specs-added');
+
+      // System-controlled ExecType (150) offers no edit or delete; the new one offers both.
+      assert.equal(await grid.getByRole('button', { name: /specification 8\/F ExecType \(150\)/ }).count(), 0);
+      await grid.getByRole('button', { name: 'Edit specification 8/F Account (1)' }).click();
+      const edit = page.getByRole('form', { name: /Edit specification 8 Account \(1\)/ });
+      await edit.getByLabel('Mandatory').check({ force: true });
+      await edit.getByRole('button', { name: 'Save Changes' }).click();
+      await page.getByTestId('admin-success').getByText(MessageSpecText.updated).waitFor();
+
+      page.once('dialog', (d) => void d.accept());
+      await grid.getByRole('button', { name: 'Delete specification 8/F Account (1)' }).click();
+      await page.getByTestId('admin-success').getByText(MessageSpecText.deleted).waitFor();
+      await grid.getByText('The <u>client</u> account').waitFor({ state: 'detached' });
+
+      // FIX Fields Reference: read-only, with valid values.
+      await page.getByRole('tab', { name: 'FIX Fields Reference' }).click();
+      const fields = page.getByRole('region', { name: 'FIX fields' });
+      await page.getByRole('textbox', { name: 'Filter fields' }).fill('OrdStatus');
+      await fields.getByText('OrdStatus', { exact: true }).waitFor();
+      assert.equal(await fields.getByRole('button', { name: /Edit|Delete/ }).count(), 0);
+      await screenshot(page, 'fix-message-specs-fields-reference');
     });
   });
 });

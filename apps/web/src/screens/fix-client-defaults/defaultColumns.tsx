@@ -21,7 +21,7 @@ function TagCell({ data }: ICellRendererParams<ClientFieldDefault>) {
 
 /** Spec 001 §2: tag, field name, description, default value, notes, mandatory (Actions added by the table). */
 export const DEFAULT_COLUMNS: ColDef<ClientFieldDefault>[] = [
-  { headerName: 'Tag', field: 'tag', width: 110, cellRenderer: TagCell, sort: 'asc' },
+  { headerName: 'Tag', field: 'tag', width: 110, cellRenderer: TagCell, sort: 'asc', cellStyle: { display: 'flex', alignItems: 'center' } },
   { headerName: 'Field Name', field: 'field_name', width: 170, cellStyle: { fontWeight: 600 } },
   { headerName: 'Description', field: 'field_description', flex: 1, minWidth: 160, tooltipField: 'field_description' },
   { headerName: 'Default Value', field: 'default_value', flex: 1, minWidth: 180, cellStyle: { fontFamily: 'var(--mantine-font-family-monospace)' } },

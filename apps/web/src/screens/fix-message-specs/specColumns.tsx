@@ -31,7 +31,7 @@ export const SPEC_COLUMNS: ColDef<MessageSpec>[] = [
   { headerName: 'Msg Type', field: 'msg_type', width: 95 },
   { headerName: MESSAGE_SPEC_FIELDS.msg_name.label, field: 'msg_name', width: 190 },
   { headerName: 'ExecType', field: 'exec_type', width: 95, valueFormatter: (p) => p.value ?? '' },
-  { headerName: 'Field', field: 'field_number', width: 150, cellRenderer: FieldCell },
+  { headerName: 'Field', field: 'field_number', width: 150, cellRenderer: FieldCell, cellStyle: { display: 'flex', alignItems: 'center' } },
   { headerName: MESSAGE_SPEC_FIELDS.field_name.label, field: 'field_name', width: 170, cellStyle: { fontWeight: 600 } },
   { headerName: 'Type', field: 'field_type', width: 110 },
   { headerName: MESSAGE_SPEC_FIELDS.field_position.label, field: 'field_position', width: 95, type: 'numericColumn' },

@@ -1,6 +1,9 @@
 import { SEALED_TABLES, sealPending, type Db } from '@fixdesk/db';
 import type { FastifyBaseLogger } from 'fastify';
 
+/** Rows found by one pass above which the desk counts as busy. */
+const BUSY_ROWS = 2000;
+
 /**
  * Seals the compliance record (order actions, FIX messages) every second: what was written since the
  * last pass gets chained seals (docs/adr/0010), so a change made around the database triggers shows
@@ -9,7 +12,7 @@ import type { FastifyBaseLogger } from 'fastify';
  */
 export class AuditSealer {
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private running: Promise<number> | undefined;
 
   constructor(
     private readonly db: Db,
@@ -18,34 +21,50 @@ export class AuditSealer {
   ) {}
 
   start(): void {
-    this.timer = setInterval(() => void this.seal(), this.intervalMs);
+    this.schedule(this.intervalMs);
+  }
+
+  /**
+   * Every second while the desk is quiet; after a pass that found a burst (more rows than a second of
+   * calm produces), the next waits ten times longer, so sealing takes its share of the cores when
+   * the order intake has less use for them. The work is the same; only when it is done moves.
+   */
+  private schedule(delayMs: number): void {
+    this.timer = setTimeout(() => {
+      void this.seal().then((rows) => {
+        if (this.timer) this.schedule(rows > BUSY_ROWS ? this.intervalMs * 10 : this.intervalMs);
+      });
+    }, delayMs);
     this.timer.unref();
   }
 
   /** Stops the timer and seals what is left (called before the database closes). */
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
+    if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     await this.running;
     await this.seal();
   }
 
-  /** One pass over both tables (one at a time; a pass asked for while one runs joins it). */
-  seal(): Promise<void> {
+  /** One pass over both tables (one at a time; a pass asked for while one runs joins it); resolves with the rows sealed. */
+  seal(): Promise<number> {
     this.running ??= this.sealOnce().finally(() => {
       this.running = undefined;
     });
     return this.running;
   }
 
-  private async sealOnce(): Promise<void> {
+  private async sealOnce(): Promise<number> {
+    let rows = 0;
     for (const table of SEALED_TABLES) {
       try {
         const sealed = await sealPending(this.db, table);
+        rows += sealed.rows;
         if (sealed.blocks) this.log.debug({ table, ...sealed }, 'audit records sealed');
       } catch (err) {
         this.log.error({ err, table }, 'sealing the audit records failed; they will be sealed at the next pass');
       }
     }
+    return rows;
   }
 }

@@ -13,13 +13,16 @@ export type SealedTable = (typeof SEALED_TABLES)[number];
 export const SEAL_BLOCK_ROWS = 5000;
 
 /**
- * The text a row is hashed as: its jsonb (stable key order and value forms), read in UTC. order_id and
- * user_ref are left out: ON DELETE SET NULL may clear them, and the order and user they name are in
- * the row anyway (brokerorderid, user_id).
+ * The text a row is hashed as: its named columns as a row value's text (stable, cheap to produce),
+ * read in UTC. Named, so a column added later leaves old rows' text as it was. order_id and user_ref
+ * are left out: ON DELETE SET NULL may clear them, and the order and user they name are in the row
+ * anyway (brokerorderid, user_id).
  */
 const CANONICAL: Record<SealedTable, string> = {
-  order_actions: `(to_jsonb(t) - 'order_id' - 'user_ref')::text`,
-  fix_messages: `to_jsonb(t)::text`,
+  order_actions: `row(t.id, t.brokerorderid, t.clordid, t.sendercompid, t.symbol, t.side, t.orderqty, t.price, t.action_type, t.user_id,
+                      t.notes, t.action_data, t.fill_qty, t.fill_price, t.leg_index, t.created_at)::text`,
+  fix_messages: `row(t.id, t.begin_string, t.sender_comp_id, t.target_comp_id, t.store_epoch, t.direction, t.msg_seq_num, t.msg_type,
+                     t.poss_dup, t.clordid, t.brokerorderid, t.sending_time, t.raw_fix, t.created_at)::text`,
 };
 
 /** Any fixed numbers: the advisory lock that lets one sealer at a time extend a table's chain. */

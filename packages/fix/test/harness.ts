@@ -110,9 +110,10 @@ export class TestClient {
     socket.on('error', () => {});
   }
 
-  static open(port: number): Promise<TestClient> {
+  static open(port: number, host = '127.0.0.1'): Promise<TestClient> {
     return new Promise((resolve, reject) => {
-      const s = connect({ host: '127.0.0.1', port }, () => resolve(new TestClient(s)));
+      const s = connect({ host, port }, () => resolve(new TestClient(s)));
+      s.setNoDelay(true);
       s.once('error', reject);
     });
   }

@@ -13,9 +13,8 @@
 //
 // Used by quickfix-at.test.ts (CI) and by `npm run fix:at` against any acceptor.
 import { readdirSync, readFileSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { FixFramer } from '../src/codec/framer';
+import { TestClient } from './harness';
 
 const SOH = '\x01';
 
@@ -147,68 +146,11 @@ export function compareMessage(actual: string, expected: string, patterns: Map<n
 
 const show = (raw: string) => raw.replaceAll(SOH, '|');
 
-/** One connection of the scripted counterparty: frames what the acceptor sends. */
-class Connection {
-  private readonly framer = new FixFramer({ beginString: 'FIX.4.4' });
-  private readonly received: string[] = [];
-  private waiter: (() => void) | undefined;
-  closed = false;
-
-  private constructor(private readonly socket: Socket) {
-    socket.on('data', (chunk: Buffer) => {
-      for (const f of this.framer.push(chunk)) this.received.push(f.kind === 'garbled' ? `GARBLED(${f.reason})` : f.bytes.toString('latin1'));
-      this.wake();
-    });
-    socket.on('close', () => {
-      this.closed = true;
-      this.wake();
-    });
-    socket.on('error', () => {});
-  }
-
-  static open(host: string, port: number): Promise<Connection> {
-    return new Promise((resolve, reject) => {
-      const s = connect({ host, port }, () => resolve(new Connection(s)));
-      s.setNoDelay(true);
-      s.once('error', reject);
-    });
-  }
-
-  send(bytes: string): Promise<void> {
-    return new Promise((resolve) => this.socket.write(Buffer.from(bytes, 'latin1'), () => resolve()));
-  }
-
-  close(): void {
-    this.socket.destroy();
-  }
-
-  private wake(): void {
-    const w = this.waiter;
-    this.waiter = undefined;
-    w?.();
-  }
-
-  /** The next message; undefined when the connection closed (with nothing left) or the time ran out. */
-  async next(timeoutMs: number): Promise<string | undefined> {
-    const until = Date.now() + timeoutMs;
-    while (this.received.length === 0 && !this.closed && Date.now() < until) {
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, Math.max(1, until - Date.now()));
-        this.waiter = () => {
-          clearTimeout(t);
-          resolve();
-        };
-      });
-    }
-    return this.received.shift();
-  }
-}
-
 /** Plays one scenario; throws an Error naming the line and the difference when it fails. */
 export async function playScenario(text: string, patterns: Map<number, RegExp>, options: ScenarioOptions): Promise<void> {
   const timeout = options.expectTimeoutMs ?? 20_000;
   const trace = options.trace ?? (() => {});
-  const conns = new Map<number, Connection>();
+  const conns = new Map<number, TestClient>();
   const conn = (n: number, line: number) => {
     const c = conns.get(n);
     if (!c) throw new Error(`line ${line}: connection ${n} is not open`);
@@ -218,7 +160,7 @@ export async function playScenario(text: string, patterns: Map<number, RegExp>, 
     for (const step of parseScenario(text)) {
       switch (step.kind) {
         case 'connect':
-          conns.set(step.conn, await Connection.open(options.host, options.port));
+          conns.set(step.conn, await TestClient.open(options.port, options.host));
           trace(`${step.conn} connected`);
           break;
         case 'disconnect':
@@ -229,7 +171,7 @@ export async function playScenario(text: string, patterns: Map<number, RegExp>, 
         case 'send': {
           const bytes = outboundBytes(expandTime(step.text));
           trace(`${step.conn} > ${show(bytes)}`);
-          await conn(step.conn, step.line).send(bytes);
+          conn(step.conn, step.line).send(bytes);
           break;
         }
         case 'expect': {

@@ -4,9 +4,9 @@ import { Alert, Badge, Box, Button, Checkbox, Group, Text, TextInput, Title } fr
 import { notifications } from '@mantine/notifications';
 import { IconDownload, IconInfoCircle, IconMessages, IconRefresh, IconSearch } from '@tabler/icons-react';
 import type { ColDef, GetRowIdParams, ICellRendererParams } from 'ag-grid-community';
-import { AgGridReact } from 'ag-grid-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { AuditEmpty, AuditError, AuditLoading } from '../../components/audit/AuditStates';
+import { AuditGrid } from '../../components/audit/AuditGrid';
+import { AuditEmpty } from '../../components/audit/AuditStates';
 import { downloadCsv, toCsvText } from '../../components/export/csv';
 import { ExportDialog } from '../../components/export/ExportDialog';
 import { exportFileName } from '../../components/export/exportRange';
@@ -14,7 +14,6 @@ import { timeZoneLabel, userTimeZone } from '../../components/time/localTime';
 import { EXPORT_ROW_LIMIT, loadErrorText, type FixMessageOptions } from '../../services/audit/auditApi';
 import { auditApi } from '../../services/audit/http';
 import { toColDefs } from '../blotter/columns';
-import { deskGridTheme } from '../blotter/gridTheme';
 import { FixMessageDetail } from './FixMessageDetail';
 import { fixMessageColumns, matchesFixMessage } from './fixMessageColumns';
 
@@ -174,23 +173,18 @@ export default function FixMessagesPage() {
       </Group>
 
       <Box h={TABLE_HEIGHT} style={{ position: 'relative' }}>
-        {load.state === 'loading' && <AuditLoading label="Loading FIX messages..." testId="fix-messages-loading" />}
-        {load.state === 'error' && <AuditError title="Error Loading FIX Messages" text={load.text} onRetry={retry} testId="fix-messages-error" />}
-        {load.state === 'ready' && (
-          <Box h="100%" style={{ border: '1px solid var(--mantine-color-gray-3)', borderRadius: 4, overflow: 'hidden' }} data-testid="fix-messages-grid">
-            <AgGridReact<FixMessageRecord>
-              theme={deskGridTheme}
-              columnDefs={colDefs}
-              rowData={visible}
-              getRowId={rowId}
-              noRowsOverlayComponent={noRows}
-              enableCellTextSelection
-              animateRows={false}
-              suppressCellFocus
-              suppressColumnVirtualisation
-            />
-          </Box>
-        )}
+        <AuditGrid<FixMessageRecord>
+          load={load}
+          loadingLabel="Loading FIX messages..."
+          errorTitle="Error Loading FIX Messages"
+          onRetry={retry}
+          testId="fix-messages"
+          columnDefs={colDefs}
+          rows={visible}
+          getRowId={rowId}
+          noRows={noRows}
+          frameStyle={{ height: '100%' }}
+        />
       </Box>
       <Text fz="xs" c="dimmed" mt={6} h={18} data-testid="fix-messages-footer">
         {load.state === 'ready' ? `Showing ${visible.length} of ${all.length} messages` : ''}

@@ -5,9 +5,9 @@ import { Alert, Avatar, Badge, Box, Button, Code, Group, HoverCard, Image, Modal
 import { notifications } from '@mantine/notifications';
 import { IconClipboardList, IconDownload, IconEye, IconInfoCircle, IconSearch } from '@tabler/icons-react';
 import type { ColDef, GetRowIdParams, ICellRendererParams } from 'ag-grid-community';
-import { AgGridReact } from 'ag-grid-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { AuditEmpty, AuditError, AuditLoading } from '../../components/audit/AuditStates';
+import { AuditGrid } from '../../components/audit/AuditGrid';
+import { AuditEmpty } from '../../components/audit/AuditStates';
 import { downloadCsv, toCsvText } from '../../components/export/csv';
 import { ExportDialog } from '../../components/export/ExportDialog';
 import { exportFileName } from '../../components/export/exportRange';
@@ -18,7 +18,6 @@ import { useAuth } from '../../services/auth/AuthProvider';
 import { roleOf } from '../../services/auth/roles';
 import { WhoLookedModal } from './WhoLookedModal';
 import { toColDefs } from '../blotter/columns';
-import { deskGridTheme } from '../blotter/gridTheme';
 import { actionTypeLabel, clientName, hasActionData, matchesOrderAction, orderActionColumns, sideLabel } from './orderActionColumns';
 
 /** Spec 000 §9: popup hover delays. */
@@ -252,23 +251,18 @@ export default function OrderActionsPage() {
 
       {/* The table fills the window below the header (the site footer follows below the fold). */}
       <Box style={{ height: 'calc(100dvh - 212px)', minHeight: 320, position: 'relative' }}>
-        {load.state === 'loading' && <AuditLoading label="Loading order actions..." testId="order-actions-loading" />}
-        {load.state === 'error' && <AuditError title="Error Loading Order Actions" text={load.text} onRetry={() => setReloads((n) => n + 1)} testId="order-actions-error" />}
-        {load.state === 'ready' && (
-          <Box style={{ position: 'absolute', inset: 0, border: '1px solid var(--mantine-color-gray-3)', borderRadius: 4, overflow: 'hidden' }} data-testid="order-actions-grid">
-            <AgGridReact<OrderAction>
-              theme={deskGridTheme}
-              columnDefs={colDefs}
-              rowData={visible}
-              getRowId={rowId}
-              noRowsOverlayComponent={noRows}
-              enableCellTextSelection
-              animateRows={false}
-              suppressCellFocus
-              suppressColumnVirtualisation
-            />
-          </Box>
-        )}
+        <AuditGrid<OrderAction>
+          load={load}
+          loadingLabel="Loading order actions..."
+          errorTitle="Error Loading Order Actions"
+          onRetry={() => setReloads((n) => n + 1)}
+          testId="order-actions"
+          columnDefs={colDefs}
+          rows={visible}
+          getRowId={rowId}
+          noRows={noRows}
+          frameStyle={{ position: 'absolute', inset: 0 }}
+        />
       </Box>
       <Text fz="xs" c="dimmed" mt={6} h={18} data-testid="order-actions-footer">
         {load.state === 'ready' ? `Showing ${visible.length} of ${all.length} actions` : ''}

@@ -8,7 +8,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppContext } from './context';
-import { installAccessControl } from './http/access';
+import { installAccessControl, type RouteAccess } from './http/access';
 import { apiError, installErrorHandling } from './http/errors';
 import { authRoutes } from './routes/auth';
 import { healthRoutes } from './routes/health';
@@ -52,7 +52,10 @@ export function defaultWebDist(): string {
   return resolve(here, '..', '..', 'web', 'dist');
 }
 
-export async function buildApp(ctx: Omit<AppContext, 'log'>, logger: Logger): Promise<{ app: FastifyInstance; ctx: AppContext }> {
+export async function buildApp(
+  ctx: Omit<AppContext, 'log'>,
+  logger: Logger,
+): Promise<{ app: FastifyInstance; ctx: AppContext; routes: readonly RouteAccess[] }> {
   const app: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -71,7 +74,7 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, logger: Logger): Pr
   });
   await app.register(fastifyCookie);
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
-  installAccessControl(app, ctx.auth);
+  const routes = installAccessControl(app, ctx.auth);
 
   app.get('/ws', { websocket: true }, (socket) => full.hub.accept(socket));
   healthRoutes(app, full);
@@ -109,5 +112,5 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, logger: Logger): Pr
     return reply.status(404).type('text/plain').send('Not found');
   });
 
-  return { app, ctx: full };
+  return { app, ctx: full, routes };
 }

@@ -5,6 +5,7 @@ import { buildApp } from './app';
 import { generatePassword, hashPassword } from './auth/passwords';
 import type { Config } from './config';
 import type { AppContext } from './context';
+import type { RouteAccess } from './http/access';
 import { loadDictionaryData } from './dictionary';
 import type { DayOrderExpiry } from './orders/day-expiry';
 import type { ClientMessageSender } from './orders/outbox';
@@ -18,6 +19,8 @@ export interface RunningServer {
   generatedPasswords: Record<string, string>;
   /** End-of-session expiry of Day orders (sweeps every minute; tests call sweep with a clock). */
   dayOrderExpiry: DayOrderExpiry;
+  /** Every route with its declared access (the authorization matrix test walks it). */
+  routes: readonly RouteAccess[];
   close(): Promise<void>;
 }
 
@@ -63,7 +66,7 @@ export async function startServer(
       testClient: opts.testClient ?? testClientOptionsFromEnv(),
       clientSender: opts.clientSender,
     });
-    const { app, ctx } = await buildApp({ config, db, auth, hub, events, orders, outbox, fix, testClients, services, version: VERSION }, log);
+    const { app, ctx, routes } = await buildApp({ config, db, auth, hub, events, orders, outbox, fix, testClients, services, version: VERSION }, log);
     hub.start();
     await app.listen({ port: config.port, host: config.host });
     try {
@@ -89,6 +92,7 @@ export async function startServer(
       url,
       generatedPasswords: printed,
       dayOrderExpiry,
+      routes,
       close: () =>
         (closing ??= (async () => {
           services.stop();

@@ -39,14 +39,31 @@ export function tokenFrom(req: FastifyRequest): string | null {
   return req.cookies?.[AUTH_COOKIE] ?? null;
 }
 
-export function installAccessControl(app: FastifyInstance, auth: AuthService): void {
+/** One route that declares who may call it (every /api route must; the test client's proxy does too). */
+export interface RouteAccess {
+  readonly method: string;
+  readonly url: string;
+  readonly access: Access;
+}
+
+/**
+ * Installs the session and role check, and returns the table of every route with its declared
+ * access, filled as routes are registered (the authorization matrix test walks it, so a new route is
+ * covered the moment it exists).
+ */
+export function installAccessControl(app: FastifyInstance, auth: AuthService): readonly RouteAccess[] {
+  const routes: RouteAccess[] = [];
   app.decorateRequest('user', null);
   app.decorateRequest('authToken', null);
 
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/api/') && !route.config?.access) {
-      throw new Error(`route ${route.method} ${route.url} declares no access level`);
+    const access = route.config?.access;
+    if (!access) {
+      if (route.url.startsWith('/api/')) throw new Error(`route ${route.method} ${route.url} declares no access level`);
+      return; // the web app's files, the WebSocket upgrade
     }
+    // The HEAD route fastify adds for each GET is the GET's twin.
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url, access });
   });
 
   app.addHook('preHandler', async (req: FastifyRequest, reply: FastifyReply) => {
@@ -64,4 +81,5 @@ export function installAccessControl(app: FastifyInstance, auth: AuthService): v
     if (!req.user) return reply.status(401).send(apiError(401, AUTH_REQUIRED_MESSAGE));
     if (!ALLOWED[access].includes(req.user.role)) return reply.status(403).send(apiError(403, FORBIDDEN_MESSAGE));
   });
+  return routes;
 }

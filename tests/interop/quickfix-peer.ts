@@ -53,6 +53,8 @@ export function hasFields(text: string, want: Record<number, string>): boolean {
 
 export class QuickfixPeer {
   readonly lines: string[] = [];
+  /** When each line arrived (Date.now()), index for index with lines. */
+  readonly times: number[] = [];
   readonly exited: Promise<PeerExit>;
   private readonly child: ChildProcessWithoutNullStreams;
   private readonly listeners = new Set<() => void>();
@@ -76,6 +78,7 @@ export class QuickfixPeer {
     const killTimer = setTimeout(() => this.kill(), options.killAfterMs ?? 20_000);
     createInterface({ input: this.child.stdout }).on('line', (line) => {
       this.lines.push(line);
+      this.times.push(Date.now());
       for (const l of this.listeners) l();
     });
     this.child.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
@@ -96,11 +99,13 @@ export class QuickfixPeer {
     if (end) this.child.stdin.end();
   }
 
-  /** Resolves with the first printed line (from `from` on) that satisfies the test; rejects on exit or timeout. */
+  /** Resolves with the first printed line (from `from` on) that satisfies the test, each line tested once; rejects on exit or timeout. */
   waitForLine(test: (line: string) => boolean, timeoutMs = 10_000, from = 0): Promise<string> {
     return new Promise((resolve, reject) => {
+      // Each line is tested once, as it arrives (a rescan per line would be quadratic in a burst).
+      let i = from;
       const check = () => {
-        for (let i = from; i < this.lines.length; i++) {
+        for (; i < this.lines.length; i++) {
           if (test(this.lines[i]!)) {
             finish();
             resolve(this.lines[i]!);

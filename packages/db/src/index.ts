@@ -125,6 +125,7 @@ export {
   pendingOrderRequest,
   unsentCancelRejects,
   unsentExecReports,
+  unsentExecReportsWithOrders,
   updateLeg,
   updateOrder,
   type NewExecReport,

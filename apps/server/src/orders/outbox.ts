@@ -1,9 +1,8 @@
 import {
-  getOrderBundle,
   markCancelRejectSent,
   markExecReportsSent,
   unsentCancelRejects,
-  unsentExecReports,
+  unsentExecReportsWithOrders,
   type Db,
   type ExecReportRow,
   type OrderLegRow,
@@ -137,18 +136,16 @@ export class ClientOutbox {
 
   /** At a client's logon: everything committed but never sent, oldest first. */
   async recover(compId: string): Promise<number> {
-    const ers = await unsentExecReports(this.db, compId);
+    const { reports, orders, legs } = await unsentExecReportsWithOrders(this.db, compId);
     const queued = new Set((this.queues.get(compId) ?? []).flatMap((i) => (i.kind === 'er' ? [i.er.id] : [])));
     const recovered: Array<{ at: number; item: Item }> = [];
     let n = 0;
-    const bundles = new Map<number, Awaited<ReturnType<typeof getOrderBundle>>>();
-    for (const er of ers) {
+    for (const er of reports) {
       if (queued.has(er.id)) continue;
-      if (!bundles.has(er.order_id)) bundles.set(er.order_id, await getOrderBundle(this.db, er.order_id));
-      const b = bundles.get(er.order_id);
-      const order = b?.orders[0];
-      if (!b || !order) continue;
-      recovered.push({ at: er.created_at.getTime(), item: { kind: 'er', er, order, legs: b.legs, connectorId: order.client_connector_id, recovered: true } });
+      const order = orders.get(Number(er.order_id));
+      if (!order) continue;
+      const item: Item = { kind: 'er', er, order, legs: legs.get(order.id) ?? [], connectorId: order.client_connector_id, recovered: true };
+      recovered.push({ at: er.created_at.getTime(), item });
       n++;
     }
     for (const r of await unsentCancelRejects(this.db, compId)) {

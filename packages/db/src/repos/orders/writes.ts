@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db';
+import { pgArray } from '../../pg-array';
 import type { ExecReportRow, OrderLegRow, OrderRequestRow, OrderRow } from './rows';
 
 // One order at a time, inside the transaction of a broker action or a client request: the order row
@@ -122,6 +123,32 @@ export async function unsentExecReports(db: Queryable, sendercompid: string): Pr
     [sendercompid],
   );
   return rows;
+}
+
+/**
+ * A client's unsent reports with the orders and legs they are built from, in three statements
+ * however many there are (a restart after a burst can leave thousands waiting for the next logon).
+ */
+export async function unsentExecReportsWithOrders(
+  db: Queryable,
+  sendercompid: string,
+): Promise<{ reports: ExecReportRow[]; orders: Map<number, OrderRow>; legs: Map<number, OrderLegRow[]> }> {
+  const reports = await unsentExecReports(db, sendercompid);
+  const orders = new Map<number, OrderRow>();
+  const legs = new Map<number, OrderLegRow[]>();
+  if (!reports.length) return { reports, orders, legs };
+  const ids = pgArray([...new Set(reports.map((r) => Number(r.order_id)))]);
+  const [orderRows, legRows] = await Promise.all([
+    db.query<OrderRow>(`SELECT ${ORDER_COLUMNS} FROM orders WHERE id = ANY($1::int8[])`, [ids]),
+    db.query<OrderLegRow>('SELECT * FROM order_legs WHERE order_id = ANY($1::int8[]) ORDER BY order_id, leg_index', [ids]),
+  ]);
+  for (const o of orderRows.rows) orders.set(Number(o.id), o);
+  for (const l of legRows.rows) {
+    const list = legs.get(Number(l.order_id));
+    if (list) list.push(l);
+    else legs.set(Number(l.order_id), [l]);
+  }
+  return { reports, orders, legs };
 }
 
 /** Σ qty and Σ qty·px of the order-level fills, exact, for the average price. */

@@ -9,7 +9,7 @@ import type { ReactNode } from 'react';
  */
 export function PageHeader({ icon: IconComponent, title, count, description, actions }: { icon: Icon; title: string; count?: ReactNode; description?: ReactNode; actions?: ReactNode }) {
   return (
-    <Group justify="space-between" mb="md" align="flex-end">
+    <Group justify="space-between" mb="md" align="flex-end" wrap="nowrap">
       <Stack gap={2}>
         <Group gap="xs">
           <IconComponent size={20} stroke={1.7} aria-hidden="true" />

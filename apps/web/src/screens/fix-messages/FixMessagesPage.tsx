@@ -1,11 +1,12 @@
 import '../blotter/blotter.css';
 import type { FixMessageRecord } from '@fixdesk/protocol';
-import { Alert, Badge, Box, Button, Checkbox, Group, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Box, Button, Checkbox, Group, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconDownload, IconInfoCircle, IconMessages, IconRefresh, IconSearch } from '@tabler/icons-react';
 import type { ColDef, GetRowIdParams, ICellRendererParams } from 'ag-grid-community';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { AuditGrid } from '../../components/audit/AuditGrid';
+import { PageHeader } from '../../components/layout/PageHeader';
 import { AuditEmpty } from '../../components/audit/AuditStates';
 import { downloadCsv, toCsvText } from '../../components/export/csv';
 import { ExportDialog } from '../../components/export/ExportDialog';
@@ -119,22 +120,21 @@ export default function FixMessagesPage() {
 
   return (
     <Box px="md" py="sm" data-testid="fix-messages-page">
-      <Group justify="space-between" mb={8} wrap="nowrap">
-        <Group gap="xs" wrap="nowrap">
-          <IconMessages size={20} stroke={1.7} aria-hidden="true" />
-          <Title order={1} fz="h3">
-            FIX Messages
-          </Title>
-        </Group>
-        <Group gap="xs" wrap="nowrap">
+      <PageHeader
+        compact
+        icon={IconMessages}
+        title="FIX Messages"
+        actions={
+          <Group gap="xs" wrap="nowrap">
           <Button size="xs" variant="default" leftSection={<IconRefresh size={14} />} loading={refreshing && load.state === 'ready'} onClick={() => setReloads((n) => n + 1)} data-testid="fix-messages-refresh">
             Refresh
           </Button>
           <Button size="xs" leftSection={<IconDownload size={14} />} onClick={() => setExporting(true)} data-testid="fix-messages-export">
             Export CSV
           </Button>
-        </Group>
-      </Group>
+          </Group>
+        }
+      />
 
       <Group gap="md" mb={8} wrap="nowrap">
         <TextInput

@@ -1,12 +1,13 @@
 import '../blotter/blotter.css';
 import '../../components/audit/auditGrid.css';
 import type { ClientConnector, OrderAction } from '@fixdesk/protocol';
-import { Alert, Avatar, Badge, Box, Button, Code, Group, HoverCard, Image, Modal, ScrollArea, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Avatar, Badge, Box, Button, Code, Group, HoverCard, Image, Modal, ScrollArea, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconClipboardList, IconDownload, IconEye, IconInfoCircle, IconSearch } from '@tabler/icons-react';
 import type { ColDef, GetRowIdParams, ICellRendererParams } from 'ag-grid-community';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { AuditGrid } from '../../components/audit/AuditGrid';
+import { PageHeader } from '../../components/layout/PageHeader';
 import { AuditEmpty } from '../../components/audit/AuditStates';
 import { downloadCsv, toCsvText } from '../../components/export/csv';
 import { ExportDialog } from '../../components/export/ExportDialog';
@@ -213,14 +214,12 @@ export default function OrderActionsPage() {
 
   return (
     <Box px="md" py="sm" data-testid="order-actions-page">
-      <Group justify="space-between" mb={8} wrap="nowrap">
-        <Group gap="xs" wrap="nowrap">
-          <IconClipboardList size={20} stroke={1.7} aria-hidden="true" />
-          <Title order={1} fz="h3">
-            Order Actions
-          </Title>
-        </Group>
-        <Group gap="xs" wrap="nowrap">
+      <PageHeader
+        compact
+        icon={IconClipboardList}
+        title="Order Actions"
+        actions={
+          <Group gap="xs" wrap="nowrap">
           <TextInput
             size="xs"
             w={380}
@@ -239,8 +238,9 @@ export default function OrderActionsPage() {
           <Button size="xs" leftSection={<IconDownload size={14} />} onClick={() => setExporting(true)} data-testid="order-actions-export">
             Export CSV
           </Button>
-        </Group>
-      </Group>
+          </Group>
+        }
+      />
 
       <Alert variant="light" color="blue" icon={<IconInfoCircle size={16} />} py={6} mb={8} data-testid="order-actions-info">
         <Text fz="xs">

@@ -174,6 +174,28 @@ for (const kind of TEST_DB_KINDS) {
       }
     });
 
+    it('possible resends of held orders do not use up the rate; a possible resend that is a new order does', async () => {
+      const admin = await t.login('admin');
+      const put = (max: number) => t.api('/api/client-connectors/EEX_CLIENT_1', { method: 'PUT', token: admin, json: { max_orders_per_second: max } });
+      assert.equal((await put(3)).status, 200);
+      const orders = t.server.ctx.orders;
+      try {
+        await new Promise((r) => setTimeout(r, 1_020 - (Date.now() % 1_000)));
+        const held = [nos(), nos()];
+        for (const o of held) assert.equal((await orders.receiveNewOrder(o)).accepted, true);
+        // After a crash the client resends what it sent, flagged: held orders, ignored and not counted.
+        for (const o of held) {
+          for (let i = 0; i < 3; i++) assert.equal((await orders.receiveNewOrder({ ...o, possibleDuplicate: true })).alreadyReceived, true);
+        }
+        assert.equal((await orders.receiveNewOrder(nos())).accepted, true, 'the third order of the second is within the rate');
+        const flaggedButNew = await orders.receiveNewOrder(nos({ possibleDuplicate: true }));
+        assert.equal(flaggedButNew.accepted, false, 'a flagged order the desk never had is a new order and counts');
+        assert.equal(flaggedButNew.text, 'Order rate limit of 3 orders per second exceeded');
+      } finally {
+        assert.equal((await put(100)).status, 200);
+      }
+    });
+
     it("a new order may not take the ClOrdID of the client's cancel request of the same day: refused 103=6, and the request confirms", async () => {
       const broker = await t.login('broker');
       await client.send('D', newOrderSingle('RQ-1'));

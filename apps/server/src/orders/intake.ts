@@ -215,11 +215,10 @@ export class OrderIntake {
     const verdict = single ? validateNewOrderSingle(single, terms) : validateNewOrderMultileg(multileg!, terms);
     if (!verdict.ok) return this.refuse(o, connector, now, verdict.ordRejReason, verdict.text);
     const permitted = single ? checkNewOrderSinglePermissions(single, ctx) : checkNewOrderMultilegPermissions(multileg!, ctx);
-    const refusal = !permitted.ok
-      ? permitted
-      : this.refs.overRate(connector)
-        ? { ordRejReason: OrdRejReason.Other, text: `Order rate limit of ${connector.maxOrdersPerSecond} orders per second exceeded` }
-        : undefined;
+    const overRate = () =>
+      this.refs.overRate(connector) ? { ordRejReason: OrdRejReason.Other, text: `Order rate limit of ${connector.maxOrdersPerSecond} orders per second exceeded` } : undefined;
+    // A possible resend is counted against the rate only once it proves to be a new order (below).
+    const refusal = !permitted.ok ? permitted : o.possibleDuplicate ? undefined : overRate();
     if (refusal) {
       // A duplicate ClOrdID is the answer before the capabilities and the rate. Most of the time the
       // batcher can tell at once (its ClOrdID index and the orders it holds). Otherwise the database is
@@ -240,7 +239,36 @@ export class OrderIntake {
         return used ? duplicate() : this.refuse(o, connector, now, refusal.ordRejReason, refusal.text);
       })();
     }
+    if (o.possibleDuplicate) return this.admitPossibleResend(o, connector, securities, now, sessionDate, clOrdId, overRate);
     return this.store(o, connector, securities, now, sessionDate, clOrdId);
+  }
+
+  /**
+   * A possible resend (PossDupFlag or PossResend) that passed its checks. One whose ClOrdID the client
+   * already used today goes to the batch, which ignores a resend of the very order it holds (after a
+   * crash a client resends hundreds at once: they are not new orders and do not use up its rate);
+   * anything else is a new order and counts against the rate like any other.
+   */
+  private admitPossibleResend(
+    o: IncomingNewOrder,
+    connector: ConnectorInfo,
+    securities: ReadonlyMap<string, SecurityInfo>,
+    now: Date,
+    sessionDate: string,
+    clOrdId: string,
+    overRate: () => { ordRejReason: string; text: string } | undefined,
+  ): Admission | Promise<Admission> {
+    const admit = (used: boolean): Admission => {
+      const refusal = used ? undefined : overRate();
+      return refusal ? this.refuse(o, connector, now, refusal.ordRejReason, refusal.text) : this.store(o, connector, securities, now, sessionDate, clOrdId);
+    };
+    const taken = this.batcher.clOrdIdTaken(o.senderCompId, sessionDate, clOrdId);
+    if (taken !== undefined) return admit(taken);
+    return clordidUsedOnDay(this.db, o.senderCompId, sessionDate, clOrdId).then(admit, (err: unknown) => {
+      // Without the answer the batch still tells a held order from a new one; only the rate goes uncounted.
+      this.log.warn({ err, compId: o.senderCompId, clOrdId }, 'could not check a possible resend for its ClOrdID');
+      return admit(true);
+    });
   }
 
   /**

@@ -147,6 +147,7 @@ export {
 // ── compliance reads ──
 export {
   getOrderAction,
+  countFixMessages,
   listFixMessages,
   listOrderActions,
   listSessionMessages,

@@ -133,6 +133,16 @@ export function msgTypeName(msgType: string): string {
   return (MSG_TYPE_NAMES as Record<string, string>)[msgType] ?? msgType;
 }
 
+/** Types the desk sends or answers beyond the named ones above, for the audit screens and files. */
+const MORE_MSG_TYPE_NAMES: Record<string, string> = { H: 'Order Status Request', j: 'Business Message Reject', AE: 'Trade Capture Report' };
+
+/** '8 · Execution Report' (spec 000 §2: msg type with its friendly name); the code alone when unnamed. */
+export function msgTypeLabel(msgType: string): string {
+  const name = msgTypeName(msgType);
+  const friendly = name !== msgType ? name : MORE_MSG_TYPE_NAMES[msgType];
+  return friendly ? `${msgType} · ${friendly}` : msgType;
+}
+
 export function isSideCode(value: unknown): value is SideCode {
   return value === Side.Buy || value === Side.Sell;
 }

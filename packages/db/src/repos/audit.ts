@@ -54,8 +54,28 @@ function params() {
  * it answers.
  */
 export async function listFixMessages(db: Queryable, f: FixMessageFilter): Promise<FixMessageRow[]> {
-  const where: string[] = [];
   const { values, p } = params();
+  const where = fixMessageWhere(f, p, values);
+  const { rows } = await db.query<FixMessageRow>(
+    `SELECT * FROM (
+       SELECT id, created_at, sending_time, direction, msg_type, msg_seq_num, sender_comp_id, target_comp_id, clordid, brokerorderid, poss_dup, raw_fix
+         FROM fix_messages ${where}
+        ORDER BY id DESC LIMIT ${p(f.limit)}) page
+      ORDER BY created_at DESC, direction = 'TX' DESC, id DESC`,
+    values,
+  );
+  return rows;
+}
+
+/** How many FIX messages a filter selects (an export's total, for its progress). */
+export async function countFixMessages(db: Queryable, f: Omit<FixMessageFilter, 'limit' | 'beforeId'>): Promise<number> {
+  const { values, p } = params();
+  const { rows } = await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM fix_messages ${fixMessageWhere(f, p, values)}`, values);
+  return Number(rows[0]?.n ?? 0);
+}
+
+function fixMessageWhere(f: Omit<FixMessageFilter, 'limit'>, p: (v: unknown) => string, values: unknown[]): string {
+  const where: string[] = [];
   // Rows are stored by session, from that session's side. Ours (the acceptor's) have our comp id,
   // the target of some client connector, as the session's sender; the simulated clients' copies of
   // the same traffic are hidden unless asked for.
@@ -70,15 +90,7 @@ export async function listFixMessages(db: Queryable, f: FixMessageFilter): Promi
   if (f.msgType) where.push(`msg_type = ${p(f.msgType)}`);
   if (f.direction) where.push(`direction = ${p(f.direction)}`);
   if (f.beforeId) where.push(`id < ${p(f.beforeId)}`);
-  const { rows } = await db.query<FixMessageRow>(
-    `SELECT * FROM (
-       SELECT id, created_at, sending_time, direction, msg_type, msg_seq_num, sender_comp_id, target_comp_id, clordid, brokerorderid, poss_dup, raw_fix
-         FROM fix_messages ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-        ORDER BY id DESC LIMIT ${p(f.limit)}) page
-      ORDER BY created_at DESC, direction = 'TX' DESC, id DESC`,
-    values,
-  );
-  return rows;
+  return where.length ? `WHERE ${where.join(' AND ')}` : '';
 }
 
 /** A session's own messages of the given types, newest first (a simulated client rebuilding its blotter). */

@@ -58,6 +58,8 @@ export interface ApiClientDeps {
 
 export interface ApiClient {
   request<T>(path: string, options?: ApiRequestOptions): Promise<T>;
+  /** A GET whose answer is read by the caller (a streamed file): the Response when it is ok; errors as request's. */
+  stream(path: string, options?: Omit<ApiRequestOptions, 'method' | 'body'>): Promise<Response>;
   get<T>(path: string, options?: Omit<ApiRequestOptions, 'method' | 'body'>): Promise<T>;
   post<T>(path: string, body?: unknown, options?: Omit<ApiRequestOptions, 'method' | 'body'>): Promise<T>;
   put<T>(path: string, body?: unknown, options?: Omit<ApiRequestOptions, 'method' | 'body'>): Promise<T>;
@@ -102,9 +104,9 @@ async function readBody(response: Response): Promise<unknown> {
 }
 
 export function createApiClient(deps: ApiClientDeps): ApiClient {
-  async function request<T>(path: string, options: ApiRequestOptions = {}): Promise<T> {
+  async function send(path: string, options: ApiRequestOptions, accept: string): Promise<Response> {
     const { method = 'GET', body, query, signal, on401 = 'signOut' } = options;
-    const headers: Record<string, string> = { Accept: 'application/json' };
+    const headers: Record<string, string> = { Accept: accept };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     const token = deps.getToken();
     if (token) headers.Authorization = `Bearer ${token}`;
@@ -121,17 +123,22 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     } catch (cause) {
       throw new NetworkError(cause);
     }
-
-    const parsed = await readBody(response);
     if (!response.ok) {
+      const parsed = await readBody(response);
       if (response.status === 401 && on401 === 'signOut') deps.onUnauthorized();
       throw new ApiError(serverMessage(parsed) ?? `Request failed (${response.status})`, response.status, parsed);
     }
-    return parsed as T;
+    return response;
+  }
+
+  async function request<T>(path: string, options: ApiRequestOptions = {}): Promise<T> {
+    const response = await send(path, options, 'application/json');
+    return (await readBody(response)) as T;
   }
 
   return {
     request,
+    stream: (path, options) => send(path, { ...options, method: 'GET' }, '*/*'),
     get: (path, options) => request(path, { ...options, method: 'GET' }),
     post: (path, body, options) => request(path, { ...options, method: 'POST', body }),
     put: (path, body, options) => request(path, { ...options, method: 'PUT', body }),

@@ -22,15 +22,20 @@ export const FORMULA_TRIGGER = /^(?:[=+@\t\r]|-(?!\d+(?:\.\d+)?$))/;
 
 const cell = (v: string | number | null | undefined) => (v === null || v === undefined ? '' : String(v));
 
+/** A whole file's text: the heading row, then one row per record, CRLF between lines (no BOM). */
+export function csvText<T>(fields: readonly CsvField<T>[], rows: readonly T[], heading = true): string {
+  return Papa.unparse(
+    { fields: fields.map((f) => f.header), data: rows.map((row) => fields.map((f) => cell(f.value(row)))) },
+    { escapeFormulae: FORMULA_TRIGGER, newline: '\r\n', header: heading },
+  );
+}
+
 /**
  * Rows of a file as text, each ending CRLF; with `heading`, the heading row first. Pieces written one
  * after the other make one file (a streamed export writes a page at a time).
  */
 export function csvChunk<T>(fields: readonly CsvField<T>[], rows: readonly T[], heading = false): string {
   if (!rows.length && !heading) return '';
-  const text = Papa.unparse(
-    { fields: fields.map((f) => f.header), data: rows.map((row) => fields.map((f) => cell(f.value(row)))) },
-    { escapeFormulae: FORMULA_TRIGGER, newline: '\r\n', header: heading },
-  );
+  const text = csvText(fields, rows, heading);
   return text ? `${text}\r\n` : '';
 }

@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Progress, Stack, Text, TextInput } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { timeZoneLabel, userTimeZone } from '../time/localTime';
@@ -12,13 +12,17 @@ export interface ExportDialogProps {
   onClose: () => void;
   /** Runs the export with the checked range; the dialog shows it running until it settles. */
   onExport: (range: ExportRange, bounds: { startIso: string; endIso: string }) => Promise<void>;
+  /** Rows received so far of a streamed export, and the total when known (shown while it runs). */
+  progress?: { rows: number; total: number | null } | null;
 }
+
+const count = (n: number) => n.toLocaleString('en-GB');
 
 /**
  * The export's dates (spec 000 §2, §5, §9): start and end both required, the last 30 days by default,
  * the end day inclusive to 23:59:59.999, days in the user's time zone.
  */
-export function ExportDialog({ opened, title, description, onClose, onExport }: ExportDialogProps) {
+export function ExportDialog({ opened, title, description, onClose, onExport, progress }: ExportDialogProps) {
   const [range, setRange] = useState<ExportRange>(() => defaultExportRange());
   const [error, setError] = useState<{ field: 'start' | 'end'; message: string } | null>(null);
   const [running, setRunning] = useState(false);
@@ -77,6 +81,19 @@ export function ExportDialog({ opened, title, description, onClose, onExport }: 
           <Text fz="xs" c="dimmed">
             {description} From the start of the first day to 23:59:59.999 on the last, {timeZoneLabel(userTimeZone())}.
           </Text>
+          {running && progress && (
+            <Stack gap={4} data-testid="export-progress">
+              <Progress
+                size="sm"
+                value={progress.total ? Math.min(100, (progress.rows / progress.total) * 100) : 100}
+                animated={!progress.total}
+                aria-label="Export progress"
+              />
+              <Text fz="xs" c="dimmed" className="fd-numeric">
+                {progress.total === null ? `${count(progress.rows)} rows` : `${count(progress.rows)} of ${count(progress.total)} rows`}
+              </Text>
+            </Stack>
+          )}
           <Group justify="flex-end" gap="xs">
             <Button variant="default" onClick={onClose} disabled={running}>
               Cancel

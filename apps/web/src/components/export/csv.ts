@@ -1,10 +1,10 @@
-import Papa from 'papaparse';
+import { csvText, type CsvField } from '@fixdesk/client';
 
 /**
  * CSV exports of the audit screens, built in one place from the same column tables as their grids
  * (a grid's columns plus, where the file needs other text than the screen, `csv` / `csvHeader`).
- * Quoting and escaping are papaparse's; formula neutralisation is papaparse's too, with OWASP's
- * trigger characters (see FORMULA_TRIGGER).
+ * The writer (quoting, escaping, formula neutralisation with OWASP's trigger characters) is the one
+ * the server's streamed exports use, in @fixdesk/client.
  */
 export interface CsvColumn<T> {
   header: string;
@@ -23,33 +23,23 @@ export interface CsvColumn<T> {
 /** What a grid's column table adds so the CSV can come from the same table. */
 export type CsvExtras<T> = Pick<CsvColumn<T>, 'csv' | 'csvHeader' | 'noCsv'>;
 
-/**
- * A cell a spreadsheet could run as a formula: one starting with '=', '+', '-', '@', tab or carriage
- * return (OWASP "CSV Injection"). Such a cell is written as text: prefixed with ' and quoted. A plain
- * negative number (-5, -12.25: spread prices are negative) is not a formula and stays a number.
- */
-export const FORMULA_TRIGGER = /^(?:[=+@\t\r]|-(?!\d+(?:\.\d+)?$))/;
-
-function cellText<T>(column: CsvColumn<T>, row: T): string {
-  const v = column.csv ? column.csv(row) : column.format ? column.format(row) : column.value(row);
-  return v === null || v === undefined ? '' : String(v);
+function cellText<T>(column: CsvColumn<T>, row: T): string | number | null {
+  return column.csv ? column.csv(row) : column.format ? column.format(row) : column.value(row);
 }
 
-/** The file's text: a heading row, then one row per record; CRLF line ends (RFC 4180). */
+/** The file's text: a heading row, then one row per record; CRLF line ends (RFC 4180); formula-safe (@fixdesk/client's writer). */
 export function toCsvText<T>(columns: readonly CsvColumn<T>[], rows: readonly T[]): string {
-  const included = columns.filter((c) => !c.noCsv);
-  return Papa.unparse(
-    {
-      fields: included.map((c) => c.csvHeader ?? c.header),
-      data: rows.map((row) => included.map((c) => cellText(c, row))),
-    },
-    { escapeFormulae: FORMULA_TRIGGER, newline: '\r\n', header: true },
-  );
+  const fields = columns.filter((c) => !c.noCsv).map((c): CsvField<T> => ({ id: c.header, header: c.csvHeader ?? c.header, value: (row) => cellText(c, row) }));
+  return csvText(fields, rows);
 }
 
 /** Saves text as a CSV file through the browser's download (a UTF-8 BOM so spreadsheets read accents). */
 export function downloadCsv(fileName: string, text: string): void {
-  const blob = new Blob(['\ufeff', text], { type: 'text/csv;charset=utf-8' });
+  downloadBlob(fileName, new Blob(['\ufeff', text], { type: 'text/csv;charset=utf-8' }));
+}
+
+/** Saves a file the page holds (a CSV streamed from the server) through the browser's download. */
+export function downloadBlob(fileName: string, blob: Blob): void {
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;

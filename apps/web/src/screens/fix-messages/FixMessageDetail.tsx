@@ -5,7 +5,9 @@ import { IconAlertTriangle, IconCheck, IconCircleCheckFilled, IconCopy } from '@
 import { useEffect, useRef, useState } from 'react';
 import { formatLocalTime } from '../../components/time/localTime';
 import { auditApi } from '../../services/audit/http';
-import { DESCRIPTION_LIMIT, legsOf, msgTypeLabel, rawForDisplay, validValuesOrDescription } from './fixMessageColumns';
+import { DESCRIPTION_LIMIT, legsOf, validValuesOrDescription } from './fixMessageColumns';
+import { rawForDisplay } from '@fixdesk/client';
+import { msgTypeLabel } from '@fixdesk/domain';
 
 /** Spec 000 §2: 'Copied!' for 2 seconds. */
 const COPIED_MS = 2000;

@@ -8,11 +8,11 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { AuditGrid } from '../../components/audit/AuditGrid';
 import { PageHeader } from '../../components/layout/PageHeader';
 import { AuditEmpty } from '../../components/audit/AuditStates';
-import { downloadCsv, toCsvText } from '../../components/export/csv';
+import { downloadBlob } from '../../components/export/csv';
 import { ExportDialog } from '../../components/export/ExportDialog';
 import { exportFileName } from '../../components/export/exportRange';
 import { timeZoneLabel, userTimeZone } from '../../components/time/localTime';
-import { EXPORT_ROW_LIMIT, loadErrorText, type FixMessageOptions } from '../../services/audit/auditApi';
+import { loadErrorText, type ExportProgress, type FixMessageOptions } from '../../services/audit/auditApi';
 import { auditApi } from '../../services/audit/http';
 import { toColDefs } from '../blotter/columns';
 import { FixMessageDetail } from './FixMessageDetail';
@@ -98,18 +98,19 @@ export default function FixMessagesPage() {
     [filtered],
   );
 
+  const [exportProgress, setExportProgress] = useState<ExportProgress | null>(null);
   const runExport = async (range: { start: string; end: string }, bounds: { startIso: string; endIso: string }) => {
+    setExportProgress({ rows: 0, total: null });
     try {
-      const rows = await auditApi.exportFixMessages({ start: bounds.startIso, end: bounds.endIso }, options);
-      downloadCsv(exportFileName('fix_messages', range), toCsvText(columns, rows));
-      notifications.show({ color: 'green', title: 'Export ready', message: `${rows.length.toLocaleString('en-GB')} FIX messages exported` });
-      if (rows.length >= EXPORT_ROW_LIMIT) {
-        // One request holds at most the newest EXPORT_ROW_LIMIT rows of the range: say so rather than cut silently.
-        notifications.show({ color: 'yellow', title: 'Export limited', message: `The file holds the newest ${EXPORT_ROW_LIMIT.toLocaleString('en-GB')} FIX messages of the range; export shorter ranges for the rest.`, autoClose: false });
-      }
+      // The server streams the whole range; the file is read as it comes, with its progress shown.
+      const { file, rows } = await auditApi.exportFixMessagesCsv({ start: bounds.startIso, end: bounds.endIso }, options, setExportProgress);
+      downloadBlob(exportFileName('fix_messages', range), file);
+      notifications.show({ color: 'green', title: 'Export ready', message: `${rows.toLocaleString('en-GB')} FIX messages exported` });
       setExporting(false);
     } catch (err) {
       notifications.show({ color: 'red', title: 'Export failed', message: `Export failed: ${err instanceof Error ? err.message : String(err)}`, autoClose: 8000 });
+    } finally {
+      setExportProgress(null);
     }
   };
 
@@ -202,6 +203,7 @@ export default function FixMessagesPage() {
         description={`Every FIX message in the range, as CSV${options.ignoreHeartbeats ? ', without heartbeats' : ''}${options.ignoreSessionMessages ? ', without session messages' : ''}.`}
         onClose={() => setExporting(false)}
         onExport={runExport}
+        progress={exportProgress}
       />
     </Box>
   );

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FixMessageRecord, ParsedFixField } from '@fixdesk/protocol';
+import { csvText, FIX_MESSAGE_CSV_FIELDS, rawForDisplay } from '@fixdesk/client';
+import { msgTypeLabel } from '@fixdesk/domain';
 import Papa from 'papaparse';
-import { toCsvText } from '../../components/export/csv';
-import { fixMessageColumns, legsOf, matchesFixMessage, msgTypeLabel, rawForDisplay } from './fixMessageColumns';
+import { fixMessageColumns, legsOf, matchesFixMessage } from './fixMessageColumns';
 
 const RAW = '8=FIX.4.4\x019=60\x0135=D\x0149=SGX_CLIENT_1\x0156=FIXDESK\x0111==cmd|calc\x0110=123\x01';
 const msg = (over: Partial<FixMessageRecord> = {}): FixMessageRecord => ({
@@ -39,8 +40,15 @@ describe('FIX Messages columns', () => {
     assert.equal(rawForDisplay(null), '');
   });
 
+  it("the server's file has the table's columns, one for one and in order", () => {
+    assert.deepEqual(
+      FIX_MESSAGE_CSV_FIELDS.map((f) => f.id),
+      fixMessageColumns('UTC').map((c) => c.id),
+    );
+  });
+
   it('export UTC times, the raw message and neutralised cells', () => {
-    const [head, row] = Papa.parse<string[]>(toCsvText(fixMessageColumns('Asia/Singapore'), [msg()])).data;
+    const [head, row] = Papa.parse<string[]>(csvText(FIX_MESSAGE_CSV_FIELDS, [msg()])).data;
     assert.deepEqual(head, ['ID', 'TransactTime (UTC)', 'Direction', 'Msg Type', 'Seq Num', 'Sender', 'Target', 'Client Order ID', 'Broker Order ID', 'Raw Message']);
     assert.equal(row![1], '2026-03-15T09:30:01.123Z');
     assert.equal(row![3], 'D · New Order Single');

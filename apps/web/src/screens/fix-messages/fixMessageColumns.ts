@@ -1,32 +1,17 @@
-import { msgTypeName } from '@fixdesk/domain';
+import { msgTypeLabel } from '@fixdesk/domain';
 import type { FixMessageRecord, ParsedFixField } from '@fixdesk/protocol';
 import { formatLocalTime } from '../../components/time/localTime';
 import type { AuditColumn } from '../order-actions/orderActionColumns';
 
-/** Types the desk sends or answers beyond the domain's named ones. */
-const MORE_NAMES: Record<string, string> = { H: 'Order Status Request', j: 'Business Message Reject', AE: 'Trade Capture Report' };
-
-/** '8 · Execution Report' (spec 000 §2: msg type with its friendly name). */
-export function msgTypeLabel(msgType: string): string {
-  const name = msgTypeName(msgType);
-  const friendly = name !== msgType ? name : MORE_NAMES[msgType];
-  return friendly ? `${msgType} · ${friendly}` : msgType;
-}
-
-/** The raw message as shown and exported: SOH as '|'. */
-export function rawForDisplay(raw: string | null | undefined): string {
-  return (raw ?? '').replaceAll('\x01', '|');
-}
-
 /**
- * The FIX Messages table (spec 000 §2), declared once for the grid and the CSV: times in the user's
- * zone on screen and ISO 8601 UTC in the file; View Raw is a button on screen and the raw message
- * (SOH as '|') in the file.
+ * The FIX Messages table (spec 000 §2): times in the user's zone. Its file is the server's streamed
+ * export, whose columns (FIX_MESSAGE_CSV_FIELDS in @fixdesk/client) follow these one for one (tested):
+ * times ISO 8601 UTC there, and the raw message (SOH as '|') where the table has its View Raw button.
  */
 export function fixMessageColumns(timeZone: string): AuditColumn<FixMessageRecord>[] {
   return [
     { id: 'id', header: 'ID', value: (m) => m.id, width: 70, numeric: true },
-    { id: 'transacttime', header: 'TransactTime', value: (m) => m.transacttime, format: (m) => formatLocalTime(m.transacttime, timeZone), csv: (m) => m.transacttime, csvHeader: 'TransactTime (UTC)', width: 196 },
+    { id: 'transacttime', header: 'TransactTime', value: (m) => m.transacttime, format: (m) => formatLocalTime(m.transacttime, timeZone), width: 196 },
     { id: 'direction', header: 'Direction', value: (m) => m.direction, width: 84 },
     { id: 'msgtype', header: 'Msg Type', value: (m) => m.msgtype, format: (m) => msgTypeLabel(m.msgtype), width: 200 },
     { id: 'msgseqnum', header: 'Seq Num', value: (m) => m.msgseqnum, width: 80, numeric: true },
@@ -34,7 +19,7 @@ export function fixMessageColumns(timeZone: string): AuditColumn<FixMessageRecor
     { id: 'target', header: 'Target', value: (m) => m.target_comp_id, width: 130 },
     { id: 'clordid', header: 'Client Order ID', value: (m) => m.clordid, width: 140 },
     { id: 'brokerorderid', header: 'Broker Order ID', value: (m) => m.brokerorderid, width: 130, grid: { flex: 1, minWidth: 120 } },
-    { id: 'raw', header: 'View Raw', value: () => null, format: () => '', csv: (m) => rawForDisplay(m.raw_fix), csvHeader: 'Raw Message', width: 96, grid: { sortable: false } },
+    { id: 'raw', header: 'View Raw', value: () => null, format: () => '', width: 96, grid: { sortable: false } },
   ];
 }
 

@@ -34,8 +34,48 @@ export interface AuditApi {
   auditAccess(signal?: AbortSignal): Promise<AuditAccessEntry[]>;
   fixMessages(options: FixMessageOptions, signal?: AbortSignal): Promise<FixMessageRecord[]>;
   exportFixMessages(range: { start: string; end: string }, options: FixMessageOptions, signal?: AbortSignal): Promise<FixMessageRecord[]>;
+  /**
+   * The range as the server's streamed CSV file (GET /api/fix-messages/export.csv), read as it comes:
+   * onProgress hears the rows received so far and the total the server announced.
+   */
+  exportFixMessagesCsv(
+    range: { start: string; end: string },
+    options: FixMessageOptions,
+    onProgress: (progress: ExportProgress) => void,
+    signal?: AbortSignal,
+  ): Promise<{ file: Blob; rows: number }>;
   parsedFixMessage(id: number, signal?: AbortSignal): Promise<ParsedFixMessage>;
   clientConnectors(signal?: AbortSignal): Promise<ClientConnector[]>;
+}
+
+/** How far a streamed export has come. */
+export interface ExportProgress {
+  rows: number;
+  /** What the server announced (X-Export-Rows); null when it did not. */
+  total: number | null;
+}
+
+/** Reads a streamed CSV answer to the end: its parts as a Blob, rows counted as lines after the heading. */
+async function readCsv(response: Response, onProgress: (progress: ExportProgress) => void): Promise<{ file: Blob; rows: number }> {
+  const announced = response.headers.get('x-export-rows');
+  const total = announced === null ? null : Number(announced);
+  const parts: Uint8Array[] = [];
+  let lines = 0;
+  const reader = response.body!.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+    for (let i = 0; i < value.length; i++) if (value[i] === 10) lines++;
+    onProgress({ rows: Math.max(0, lines - 1), total });
+  }
+  return { file: new Blob(parts as BlobPart[], { type: 'text/csv;charset=utf-8' }), rows: Math.max(0, lines - 1) };
+}
+
+/** Spec 000 §8: 'Failed to export FIX messages: {status}', with the server's reason when it gave one. */
+function exportError(err: unknown): unknown {
+  if (err instanceof ApiError) return new Error(`Failed to export FIX messages: ${err.status}${err.message && !/^Request failed \(/.test(err.message) ? ` (${err.message})` : ''}`);
+  return err;
 }
 
 /** The most rows one export asks for (the server's cap per request). */
@@ -70,9 +110,15 @@ export function createAuditApi(api: ApiClient): AuditApi {
         const query = { start: range.start, end: range.end, ...flags(options) };
         return list(await api.get<{ messages?: FixMessageRecord[] } | FixMessageRecord[]>('/api/fix-messages/export', { signal, query }));
       } catch (err) {
-        // Spec 000 §8: 'Failed to export FIX messages: {status}', with the server's reason when it gave one.
-        if (err instanceof ApiError) throw new Error(`Failed to export FIX messages: ${err.status}${err.message && !/^Request failed \(/.test(err.message) ? ` (${err.message})` : ''}`);
-        throw err;
+        throw exportError(err);
+      }
+    },
+    async exportFixMessagesCsv(range, options, onProgress, signal) {
+      try {
+        const query = { start: range.start, end: range.end, ...flags(options) };
+        return await readCsv(await api.stream('/api/fix-messages/export.csv', { signal, query }), onProgress);
+      } catch (err) {
+        throw exportError(err);
       }
     },
     async parsedFixMessage(id, signal) {

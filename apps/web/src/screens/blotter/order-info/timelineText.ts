@@ -1,6 +1,6 @@
 import { execTypeLabel, formatBlotterPrice, formatQuantity, ordRejReasonLabel, ordStatusLabel } from '@fixdesk/domain';
 import type { OrderTimelineEntry } from '@fixdesk/protocol';
-import { msgTypeLabel } from '../../fix-messages/fixMessageColumns';
+import { msgTypeLabel } from '@fixdesk/domain';
 
 /** How a timeline entry reads: who or which way, what, and the details under it. */
 export interface TimelineLine {

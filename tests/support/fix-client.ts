@@ -1,5 +1,5 @@
 // A FIX client for the integration tests: our own initiator logged on as a client connector.
-import { createSessionCodec, Initiator, MemoryStoreFactory, outgoing, type FixMessage, type SessionID } from '@fixdesk/fix';
+import { createSessionCodec, Initiator, MemoryStoreFactory, outgoing, type FixMessage, type InitiatorTlsConfig, type SessionID } from '@fixdesk/fix';
 
 export interface ReceivedMessage {
   msgType: string;
@@ -23,10 +23,11 @@ export class TestFixClient {
     this.sessionID = { beginString: 'FIX.4.4', senderCompID: compId, targetCompID: targetCompId };
   }
 
-  async connect(port: number, settings: Record<string, unknown> = {}, timeoutMs = 10_000): Promise<void> {
+  async connect(port: number, settings: Record<string, unknown> = {}, timeoutMs = 10_000, tls?: InitiatorTlsConfig): Promise<void> {
     this.initiator = await Initiator.start({
       host: '127.0.0.1',
       port,
+      ...(tls ? { tls } : {}),
       sessionID: this.sessionID,
       settings: { heartBtIntSec: 30, ...settings },
       storeFactory: this.storeFactory,

@@ -49,7 +49,12 @@ export function toCsvText<T>(columns: readonly CsvColumn<T>[], rows: readonly T[
 
 /** Saves text as a CSV file through the browser's download (a UTF-8 BOM so spreadsheets read accents). */
 export function downloadCsv(fileName: string, text: string): void {
-  const blob = new Blob(['\ufeff', text], { type: 'text/csv;charset=utf-8' });
+  downloadFile(fileName, ['\ufeff', text], 'text/csv;charset=utf-8');
+}
+
+/** Saves text the page made as a file (a CSV export, a certificate, a settings file). */
+export function downloadFile(fileName: string, parts: BlobPart[], type: string): void {
+  const blob = new Blob(parts, { type });
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;

@@ -129,7 +129,8 @@ export function previewSessionAction(action: SessionAction, s: SessionConsoleSta
   const keep = `The sequence numbers stay as they are: the next Logon will carry 34=${s.nextTargetMsgSeqNum} and our answer 34=${s.nextSenderMsgSeqNum}.`;
   switch (action) {
     case 'logout':
-      return `Sends ${s.compId} a Logout with your reason as its text (58) and closes once the client answers. ${keep}`;
+      // Our Logout takes 34=nextSender and the client's answer 34=nextTarget; the numbers go on from there.
+      return `Sends ${s.compId} a Logout (34=${s.nextSenderMsgSeqNum}) with your reason as its text (58) and closes once the client answers. The sequence numbers go on: the next Logon will carry 34=${s.nextTargetMsgSeqNum + 1} and our answer 34=${s.nextSenderMsgSeqNum + 1}.`;
     case 'disconnect':
       return `Closes ${s.compId}'s connection at once, without a Logout. ${keep}`;
     case 'reset_seqnums':

@@ -19,9 +19,19 @@ const REFRESH_MS = 2000;
 const REASON_MIN = 3;
 const ORDER: readonly SessionAction[] = ['logout', 'disconnect', 'reset_seqnums', 'set_next_sender', 'set_next_target'];
 
-function lastText(m: LastMessage | null, tz: string): string {
-  if (!m) return '—';
-  return `35=${m.msgType}${m.msgSeqNum !== null ? ` 34=${m.msgSeqNum}` : ''} · ${formatLocalTime(m.at, tz)}`;
+function LastCell({ m, tz }: { m: LastMessage | null; tz: string }) {
+  if (!m) return <>—</>;
+  return (
+    <>
+      <Text fz="sm" ff="monospace" span>
+        35={m.msgType}
+        {m.msgSeqNum !== null ? ` 34=${m.msgSeqNum}` : ''}
+      </Text>
+      <Text fz="xs" c="dimmed">
+        {formatLocalTime(m.at, tz)}
+      </Text>
+    </>
+  );
 }
 
 function StateBadge({ s }: { s: SessionConsoleState }) {
@@ -129,12 +139,12 @@ export function SessionConsole({ compId }: { compId: string }) {
             {done}
           </Alert>
         )}
-        <Table withTableBorder fz="sm" aria-label="Session state" layout="fixed">
+        <Table withTableBorder fz="sm" aria-label="Session state" layout="fixed" verticalSpacing={6}>
           <Table.Tbody>
             <Table.Tr>
-              <Table.Th w={170}>State</Table.Th>
+              <Table.Th w={140}>State</Table.Th>
               <Table.Td data-testid="console-state">{s.state}</Table.Td>
-              <Table.Th w={170}>Remote address</Table.Th>
+              <Table.Th w={150}>Remote address</Table.Th>
               <Table.Td className="fd-numeric">{s.remoteAddress ?? '—'}</Table.Td>
             </Table.Tr>
             <Table.Tr>
@@ -147,9 +157,13 @@ export function SessionConsole({ compId }: { compId: string }) {
             </Table.Tr>
             <Table.Tr>
               <Table.Th>Last message in</Table.Th>
-              <Table.Td className="fd-numeric">{lastText(s.lastIn, tz)}</Table.Td>
+              <Table.Td className="fd-numeric">
+                <LastCell m={s.lastIn} tz={tz} />
+              </Table.Td>
               <Table.Th>Last message out</Table.Th>
-              <Table.Td className="fd-numeric">{lastText(s.lastOut, tz)}</Table.Td>
+              <Table.Td className="fd-numeric">
+                <LastCell m={s.lastOut} tz={tz} />
+              </Table.Td>
             </Table.Tr>
           </Table.Tbody>
         </Table>

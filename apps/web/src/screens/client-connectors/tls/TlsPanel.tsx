@@ -68,6 +68,13 @@ export function TlsPanel({ compId }: { compId: string | undefined }) {
     setConnector(null);
     setConfig(null);
     setShowKey(false);
+    setShowConfig(false);
+    setCommonName('');
+    setOrganization('');
+    setCountry(CERT_COUNTRY_DEFAULT);
+    setFieldErrors({});
+    setSuccess(null);
+    setError(null);
     void load(compId, ctrl.signal);
     return () => ctrl.abort();
   }, [compId, load]);
@@ -200,14 +207,14 @@ export function TlsPanel({ compId }: { compId: string | undefined }) {
           </Button>
         </Group>
         {showConfig && (
-          <SimpleGrid cols={{ base: 1, md: 2 }} spacing="sm">
-            <Code block fz={11} aria-label="Session config (JSON)">
-              {JSON.stringify({ ...config, settingsFile: undefined }, null, 2)}
-            </Code>
-            <Code block fz={11} aria-label="QuickFIX settings file">
+          <Stack gap="xs">
+            <Code block fz={11} aria-label="QuickFIX settings file" style={{ maxHeight: 320, overflow: 'auto' }}>
               {config.settingsFile}
             </Code>
-          </SimpleGrid>
+            <Code block fz={11} aria-label="Session config (JSON)" style={{ maxHeight: 240, overflow: 'auto' }}>
+              {JSON.stringify({ ...config, settingsFile: undefined }, null, 2)}
+            </Code>
+          </Stack>
         )}
       </Stack>
     </Stack>

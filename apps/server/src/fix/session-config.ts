@@ -47,6 +47,19 @@ export function buildSessionConfig(c: ConnectorRow, acceptor: AcceptorAddress, n
   const startTime = c.start_time.slice(0, 8);
   const endTime = c.end_time.slice(0, 8);
 
+  // TLS settings sit in [DEFAULT]: QuickFIX C++'s SSL initiator reads them there only (one SSL context
+  // per initiator); QuickFIX/J's sessions inherit them from it.
+  const tlsLines = tlsEnabled
+    ? [
+        '# TLS with the client certificate issued by the desk (a Logon without it is refused).',
+        'SocketUseSSL=Y',
+        'SSLProtocol=+TLSv1_2',
+        `ClientCertificateFile=${files.certificateFile}`,
+        `ClientCertificateKeyFile=${files.privateKeyFile}`,
+        `CertificationAuthoritiesFile=${files.caFile}`,
+        ...(tlsPort ? [] : ['# The desk has not opened its TLS port yet: ask the desk before connecting.']),
+      ]
+    : [];
   const lines: string[] = [
     `# FixDesk session configuration for ${settingValue(c.comp_id)}${c.client_name ? ` (${settingValue(c.client_name)})` : ''}`,
     `# Generated ${now.toISOString()}. A QuickFIX initiator settings file; adjust the paths to your installation.`,
@@ -60,6 +73,7 @@ export function buildSessionConfig(c: ConnectorRow, acceptor: AcceptorAddress, n
     'FileLogPath=log',
     'UseDataDictionary=Y',
     'DataDictionary=FIX44.xml',
+    ...tlsLines,
     '',
     '[SESSION]',
     `BeginString=${settingValue(c.fix_version)}`,
@@ -75,17 +89,6 @@ export function buildSessionConfig(c: ConnectorRow, acceptor: AcceptorAddress, n
     `ResetOnLogon=${resetOnLogon ? 'Y' : 'N'}`,
   ];
   if (c.fix_username) lines.push(`# Logon carries Username (553)=${settingValue(c.fix_username)} and the Password (554) agreed with the desk.`);
-  if (tlsEnabled) {
-    lines.push(
-      '# TLS with the client certificate issued by the desk (the connection is refused without it).',
-      'SocketUseSSL=Y',
-      'SSLProtocol=+TLSv1_2',
-      `ClientCertificateFile=${files.certificateFile}`,
-      `ClientCertificateKeyFile=${files.privateKeyFile}`,
-      `CertificationAuthoritiesFile=${files.caFile}`,
-    );
-    if (!tlsPort) lines.push('# The desk has not opened its TLS port yet: ask the desk before connecting.');
-  }
 
   return {
     compId: c.comp_id,

@@ -76,7 +76,13 @@ export function sessionConsoleRoutes(app: FastifyInstance, ctx: AppContext): voi
         await ctx.fix.setNextTargetMsgSeqNum(c, input.value);
         break;
     }
-    const after = await ctx.fix.consoleState(c);
+    let after = await ctx.fix.consoleState(c);
+    // A Logout completes when the client answers (or the logout timeout ends it): record the numbers
+    // as they are once the connection is gone, waiting a few seconds at most.
+    for (let waited = 0; input.action === 'logout' && after.connected && waited < 3000; waited += 100) {
+      await new Promise((r) => setTimeout(r, 100));
+      after = await ctx.fix.consoleState(c);
+    }
     await recordSessionOperation(ctx.db, {
       compId: c.comp_id,
       action: AUDIT_ACTION[input.action],

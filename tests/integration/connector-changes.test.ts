@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { TEST_DB_KINDS } from '@fixdesk/db/testing';
-import { createSessionCodec, Initiator, MemoryLogFactory, MemoryStoreFactory } from '@fixdesk/fix';
-import { TestFixClient } from '../support/fix-client';
+import { MemoryStoreFactory } from '@fixdesk/fix';
+import { logonAttempt, TestFixClient } from '../support/fix-client';
 import { startTestServer, type TestServer } from '../support/server';
 
 const COMP = 'NEW_FIX_CLIENT';
@@ -25,34 +25,6 @@ interface FixMessageRecord {
   msgtype: string;
   sender_comp_id: string;
   raw_fix: string;
-}
-
-/**
- * One logon attempt with no reconnect: resolves with the session's events (the Logout's text among
- * them) once the logon completed or the connection was closed.
- */
-async function logonAttempt(port: number, compId: string, stores: MemoryStoreFactory, timeoutMs = 5000): Promise<{ loggedOn: boolean; events: string[] }> {
-  const logs = new MemoryLogFactory();
-  let loggedOn = false;
-  const initiator = await Initiator.start({
-    host: '127.0.0.1',
-    port,
-    sessionID: { beginString: 'FIX.4.4', senderCompID: compId, targetCompID: 'FIXDESK' },
-    settings: { heartBtIntSec: 30 },
-    storeFactory: stores,
-    codec: createSessionCodec(),
-    logFactory: logs,
-    reconnect: false,
-    app: { onLogon: () => void (loggedOn = true), fromApp: () => undefined },
-  });
-  const until = Date.now() + timeoutMs;
-  while (!loggedOn && Date.now() < until && !logs.lines.some((l) => l.kind === 'event' && l.text.startsWith('disconnected: '))) {
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  await new Promise((r) => setTimeout(r, 50));
-  const events = logs.lines.map((l) => `${l.kind}: ${l.text}`);
-  await initiator.stop();
-  return { loggedOn, events };
 }
 
 for (const kind of TEST_DB_KINDS) {

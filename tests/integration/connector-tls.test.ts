@@ -7,8 +7,9 @@ import { X509Certificate } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { getPki } from '@fixdesk/db';
 import { TEST_DB_KINDS } from '@fixdesk/db/testing';
-import { createSessionCodec, Initiator, MemoryLogFactory, MemoryStoreFactory, type InitiatorTlsConfig } from '@fixdesk/fix';
+import { MemoryStoreFactory, type InitiatorTlsConfig } from '@fixdesk/fix';
 import type { SessionConfig } from '@fixdesk/protocol';
+import { logonAttempt } from '../support/fix-client';
 import { startTestServer, type TestServer } from '../support/server';
 
 const TLS_COMP = 'TLS_CLIENT_1';
@@ -23,34 +24,8 @@ interface ConnectorTls {
   tls_enabled: boolean;
 }
 
-/** One logon attempt, no reconnect: whether it logged on, and the session's log. */
-async function logonAttempt(port: number, compId: string, tls?: InitiatorTlsConfig, timeoutMs = 4000): Promise<{ loggedOn: boolean; events: string[] }> {
-  const logs = new MemoryLogFactory();
-  let loggedOn = false;
-  const initiator = await Initiator.start({
-    host: '127.0.0.1',
-    port,
-    ...(tls ? { tls } : {}),
-    sessionID: { beginString: 'FIX.4.4', senderCompID: compId, targetCompID: 'FIXDESK' },
-    settings: { heartBtIntSec: 30, resetOnLogon: true },
-    storeFactory: new MemoryStoreFactory(),
-    codec: createSessionCodec(),
-    logFactory: logs,
-    reconnect: false,
-    app: { onLogon: () => void (loggedOn = true), fromApp: () => undefined },
-  });
-  const until = Date.now() + timeoutMs;
-  while (!loggedOn && Date.now() < until && !logs.lines.some((l) => l.kind === 'event' && l.text.startsWith('disconnected'))) {
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  const events = logs.lines.map((l) => `${l.kind}: ${l.text}`);
-  if (loggedOn) {
-    await initiator.session.logout('test done').catch(() => {});
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  await initiator.stop();
-  return { loggedOn, events };
-}
+/** One attempt with a fresh client store: 141=Y so that the server's numbers from earlier attempts do not matter. */
+const attempt = (port: number, compId: string, tls?: InitiatorTlsConfig) => logonAttempt(port, compId, new MemoryStoreFactory(), { tls, resetOnLogon: true, timeoutMs: 4000 });
 
 for (const kind of TEST_DB_KINDS) {
   describe(`connector certificates and the TLS acceptor on ${kind}`, () => {
@@ -144,15 +119,15 @@ for (const kind of TEST_DB_KINDS) {
       assert.ok(tlsPort > 0 && tlsPort !== t.server.ctx.fix.port);
       const mine = certs.get(TLS_COMP)!;
       const other = certs.get(OTHER_COMP)!;
-      const ok = await logonAttempt(tlsPort, TLS_COMP, { ca: mine.tls_ca!, cert: mine.tls_cert!, key: mine.tls_key!, servername: 'localhost' });
+      const ok = await attempt(tlsPort, TLS_COMP, { ca: mine.tls_ca!, cert: mine.tls_cert!, key: mine.tls_key!, servername: 'localhost' });
       assert.ok(ok.loggedOn, ok.events.join('\n'));
 
       const before = (await refusals(TLS_COMP)).length;
-      const plain = await logonAttempt(t.server.ctx.fix.port, TLS_COMP);
+      const plain = await attempt(t.server.ctx.fix.port, TLS_COMP);
       assert.equal(plain.loggedOn, false);
-      const bare = await logonAttempt(tlsPort, TLS_COMP, { ca: mine.tls_ca!, servername: 'localhost' });
+      const bare = await attempt(tlsPort, TLS_COMP, { ca: mine.tls_ca!, servername: 'localhost' });
       assert.equal(bare.loggedOn, false);
-      const stolen = await logonAttempt(tlsPort, TLS_COMP, { ca: mine.tls_ca!, cert: other.tls_cert!, key: other.tls_key!, servername: 'localhost' });
+      const stolen = await attempt(tlsPort, TLS_COMP, { ca: mine.tls_ca!, cert: other.tls_cert!, key: other.tls_key!, servername: 'localhost' });
       assert.equal(stolen.loggedOn, false);
       // Refused like any unauthenticated logon (nothing sent to the peer), and recorded with why.
       for (const r of [plain, bare, stolen]) assert.ok(!r.events.some((e) => e.startsWith('in: ')), r.events.join('\n'));
@@ -163,13 +138,13 @@ for (const kind of TEST_DB_KINDS) {
         `logon refused: TLS client certificate (CN tls-client-2.example) is not the one issued to ${TLS_COMP}`,
       ]);
       // The other client's certificate still works for its own connector.
-      assert.ok((await logonAttempt(tlsPort, OTHER_COMP, { ca: other.tls_ca!, cert: other.tls_cert!, key: other.tls_key!, servername: 'localhost' })).loggedOn);
+      assert.ok((await attempt(tlsPort, OTHER_COMP, { ca: other.tls_ca!, cert: other.tls_cert!, key: other.tls_key!, servername: 'localhost' })).loggedOn);
     });
 
     it('lets a connector without TLS log on over plain TCP and over TLS without a certificate', async () => {
-      assert.ok((await logonAttempt(t.server.ctx.fix.port, PLAIN_COMP)).loggedOn);
+      assert.ok((await attempt(t.server.ctx.fix.port, PLAIN_COMP)).loggedOn);
       const ca = certs.get(TLS_COMP)!.tls_ca!;
-      assert.ok((await logonAttempt(t.server.ctx.fix.tlsPort, PLAIN_COMP, { ca, servername: 'localhost' })).loggedOn);
+      assert.ok((await attempt(t.server.ctx.fix.tlsPort, PLAIN_COMP, { ca, servername: 'localhost' })).loggedOn);
     });
 
     it('answers the session configuration as JSON and as a QuickFIX settings file', async () => {

@@ -19,9 +19,12 @@ export interface QuickfixBuild {
   readonly programs: Readonly<Record<QuickfixProgram, string>>;
 }
 
-/** QuickFIX 1.15's headers use dynamic exception specifications, which C++17 removed. */
-const CXXFLAGS = ['-std=c++14', '-O2', '-Wall', '-Wno-deprecated', '-Wno-deprecated-declarations'];
-const LIBS = ['-lquickfix', '-lpthread'];
+/**
+ * QuickFIX 1.15's headers use dynamic exception specifications, which C++17 removed. Debian builds
+ * libquickfix with SSL (it links libssl); HAVE_SSL=1 opens its SSL initiator's header to us.
+ */
+const CXXFLAGS = ['-std=c++14', '-O2', '-Wall', '-Wno-deprecated', '-Wno-deprecated-declarations', '-DHAVE_SSL=1'];
+const LIBS = ['-lquickfix', '-lpthread', '-lssl', '-lcrypto'];
 
 /** Why the QuickFIX programs cannot be built here, or undefined when they can. */
 export function quickfixUnavailable(): string | undefined {

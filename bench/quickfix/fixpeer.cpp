@@ -2,6 +2,11 @@
 //
 //   fixpeer --mode initiator|acceptor --port P --sender S --target T --store DIR --dict FIX44.xml
 //           [--host H] [--heartbeat SEC] [--reset-on-logon] [--echo] [--timeout-ms MS] [--script FILE]
+//   fixpeer --mode initiator --settings FILE --dict FIX44.xml [--ssl] [--echo] [--timeout-ms MS] [--script FILE]
+//
+// With --settings the QuickFIX settings file is used as it is (its first session is the peer's; relative
+// paths in it are read from the working directory); --ssl runs QuickFIX's SSL initiator, which reads the
+// file's ClientCertificateFile, ClientCertificateKeyFile, CertificationAuthoritiesFile and SSLProtocol.
 //
 // The script (a file, or standard input) has one command per line; '#' starts a comment:
 //   start | stop                      start/stop the QuickFIX initiator or acceptor
@@ -26,6 +31,7 @@
 #include <quickfix/SessionSettings.h>
 #include <quickfix/SocketAcceptor.h>
 #include <quickfix/SocketInitiator.h>
+#include <quickfix/ThreadedSSLSocketInitiator.h>
 
 #include <chrono>
 #include <condition_variable>
@@ -36,6 +42,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -157,7 +164,8 @@ struct Options {
   std::string mode = "initiator";
   std::string host = "127.0.0.1";
   int port = 0;
-  std::string sender, target, store, dict, script;
+  std::string sender, target, store, dict, script, settingsFile;
+  bool ssl = false;
   int heartbeat = 30;
   bool resetOnLogon = false;
   bool echo = false;
@@ -184,9 +192,16 @@ Options parseArgs(int argc, char** argv) {
     else if (a == "--timeout-ms") o.timeoutMs = std::atoi(value().c_str());
     else if (a == "--reset-on-logon") o.resetOnLogon = true;
     else if (a == "--echo") o.echo = true;
+    else if (a == "--settings") o.settingsFile = value();
+    else if (a == "--ssl") o.ssl = true;
     else fail("unknown argument " + a);
   }
   if (o.mode != "initiator" && o.mode != "acceptor") fail("--mode must be initiator or acceptor");
+  if (!o.settingsFile.empty()) {
+    if (o.mode != "initiator" || o.dict.empty()) fail("--settings needs --mode initiator and --dict");
+    return o;
+  }
+  if (o.ssl) fail("--ssl needs --settings");
   if (o.port <= 0 || o.sender.empty() || o.target.empty() || o.store.empty() || o.dict.empty())
     fail("--port, --sender, --target, --store and --dict are required");
   return o;
@@ -275,10 +290,18 @@ int main(int argc, char** argv) {
     fail(std::string("data dictionary: ") + e.what());
   }
 
-  std::istringstream settingsStream(settingsText(o));
   std::unique_ptr<FIX::SessionSettings> settings;
   try {
-    settings.reset(new FIX::SessionSettings(settingsStream));
+    if (o.settingsFile.empty()) {
+      std::istringstream settingsStream(settingsText(o));
+      settings.reset(new FIX::SessionSettings(settingsStream));
+    } else {
+      settings.reset(new FIX::SessionSettings(o.settingsFile));
+      const std::set<FIX::SessionID> ids = settings->getSessions();
+      if (ids.empty()) fail("no [SESSION] in " + o.settingsFile);
+      o.sender = ids.begin()->getSenderCompID().getValue();
+      o.target = ids.begin()->getTargetCompID().getValue();
+    }
   } catch (std::exception& e) {
     fail(std::string("settings: ") + e.what());
   }
@@ -288,12 +311,13 @@ int main(int argc, char** argv) {
   std::unique_ptr<FIX::Initiator> initiator;
   std::unique_ptr<FIX::Acceptor> acceptor;
   try {
-    if (o.mode == "initiator") initiator.reset(new FIX::SocketInitiator(app, storeFactory, *settings, logFactory));
+    if (o.ssl) initiator.reset(new FIX::ThreadedSSLSocketInitiator(app, storeFactory, *settings, logFactory));
+    else if (o.mode == "initiator") initiator.reset(new FIX::SocketInitiator(app, storeFactory, *settings, logFactory));
     else acceptor.reset(new FIX::SocketAcceptor(app, storeFactory, *settings, logFactory));
   } catch (std::exception& e) {
     fail(std::string("cannot create the ") + o.mode + ": " + e.what());
   }
-  const FIX::SessionID sessionID("FIX.4.4", o.sender, o.target);
+  const FIX::SessionID sessionID(o.settingsFile.empty() ? std::string("FIX.4.4") : settings->getSessions().begin()->getBeginString().getValue(), o.sender, o.target);
   FIX::Session* session = FIX::Session::lookupSession(sessionID);
   if (!session) fail("session " + sessionID.toString() + " was not created");
 

@@ -24,6 +24,20 @@ export interface PeerOptions {
   readonly killAfterMs?: number;
 }
 
+/** A QuickFIX initiator run from a settings file as a client's FIX team would write it (see fixpeer --settings). */
+export interface SettingsPeerOptions {
+  readonly binary: string;
+  /** The settings file; its relative paths (store, log, dictionary, certificates) are read from `cwd`. */
+  readonly settingsFile: string;
+  readonly cwd: string;
+  /** The dictionary the peer builds the script's messages with. */
+  readonly dictionaryPath: string;
+  /** QuickFIX's SSL initiator (ClientCertificateFile, CertificationAuthoritiesFile... from the file). */
+  readonly ssl?: boolean;
+  readonly waitTimeoutMs?: number;
+  readonly killAfterMs?: number;
+}
+
 export interface PeerExit {
   readonly code: number | null;
   readonly signal: NodeJS.Signals | null;
@@ -61,20 +75,26 @@ export class QuickfixPeer {
   private stderr = '';
   private done = false;
 
-  constructor(options: PeerOptions) {
-    const args = [
-      '--mode', options.mode,
-      '--port', String(options.port),
-      '--sender', options.senderCompID,
-      '--target', options.targetCompID,
-      '--store', options.storeDir,
-      '--dict', options.dictionaryPath,
-      '--heartbeat', String(options.heartBtIntSec ?? 1),
-      '--timeout-ms', String(options.waitTimeoutMs ?? 5000),
-    ];
-    if (options.echo) args.push('--echo');
-    if (options.resetOnLogon) args.push('--reset-on-logon');
-    this.child = spawn(options.binary, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  constructor(options: PeerOptions | SettingsPeerOptions) {
+    let args: string[];
+    if ('settingsFile' in options) {
+      args = ['--mode', 'initiator', '--settings', options.settingsFile, '--dict', options.dictionaryPath, '--timeout-ms', String(options.waitTimeoutMs ?? 5000)];
+      if (options.ssl) args.push('--ssl');
+    } else {
+      args = [
+        '--mode', options.mode,
+        '--port', String(options.port),
+        '--sender', options.senderCompID,
+        '--target', options.targetCompID,
+        '--store', options.storeDir,
+        '--dict', options.dictionaryPath,
+        '--heartbeat', String(options.heartBtIntSec ?? 1),
+        '--timeout-ms', String(options.waitTimeoutMs ?? 5000),
+      ];
+      if (options.echo) args.push('--echo');
+      if (options.resetOnLogon) args.push('--reset-on-logon');
+    }
+    this.child = spawn(options.binary, args, { stdio: ['pipe', 'pipe', 'pipe'], ...('cwd' in options ? { cwd: options.cwd } : {}) });
     const killTimer = setTimeout(() => this.kill(), options.killAfterMs ?? 20_000);
     createInterface({ input: this.child.stdout }).on('line', (line) => {
       this.lines.push(line);

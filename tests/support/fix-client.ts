@@ -1,5 +1,5 @@
 // A FIX client for the integration tests: our own initiator logged on as a client connector.
-import { createSessionCodec, Initiator, MemoryStoreFactory, outgoing, type FixMessage, type SessionID } from '@fixdesk/fix';
+import { createSessionCodec, Initiator, MemoryLogFactory, MemoryStoreFactory, outgoing, type FixMessage, type InitiatorTlsConfig, type SessionID } from '@fixdesk/fix';
 
 export interface ReceivedMessage {
   msgType: string;
@@ -7,6 +7,41 @@ export interface ReceivedMessage {
   get(tag: number): string | undefined;
   raw: string;
   message: FixMessage;
+}
+
+/**
+ * One logon attempt with no reconnect: resolves with the session's events (the Logout's text among
+ * them) once the logon completed or the connection was closed. `stores` keeps the client's numbers
+ * across attempts, as a real client keeps them.
+ */
+export async function logonAttempt(
+  port: number,
+  compId: string,
+  stores: MemoryStoreFactory = new MemoryStoreFactory(),
+  options: { tls?: InitiatorTlsConfig; resetOnLogon?: boolean; timeoutMs?: number } = {},
+): Promise<{ loggedOn: boolean; events: string[] }> {
+  const logs = new MemoryLogFactory();
+  let loggedOn = false;
+  const initiator = await Initiator.start({
+    host: '127.0.0.1',
+    port,
+    ...(options.tls ? { tls: options.tls } : {}),
+    sessionID: { beginString: 'FIX.4.4', senderCompID: compId, targetCompID: 'FIXDESK' },
+    settings: { heartBtIntSec: 30, resetOnLogon: options.resetOnLogon ?? false },
+    storeFactory: stores,
+    codec: createSessionCodec(),
+    logFactory: logs,
+    reconnect: false,
+    app: { onLogon: () => void (loggedOn = true), fromApp: () => undefined },
+  });
+  const until = Date.now() + (options.timeoutMs ?? 5000);
+  while (!loggedOn && Date.now() < until && !logs.lines.some((l) => l.kind === 'event' && l.text.startsWith('disconnected: '))) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  await new Promise((r) => setTimeout(r, 50));
+  const events = logs.lines.map((l) => `${l.kind}: ${l.text}`);
+  await initiator.stop();
+  return { loggedOn, events };
 }
 
 export class TestFixClient {
@@ -23,10 +58,11 @@ export class TestFixClient {
     this.sessionID = { beginString: 'FIX.4.4', senderCompID: compId, targetCompID: targetCompId };
   }
 
-  async connect(port: number, settings: Record<string, unknown> = {}, timeoutMs = 10_000): Promise<void> {
+  async connect(port: number, settings: Record<string, unknown> = {}, timeoutMs = 10_000, tls?: InitiatorTlsConfig): Promise<void> {
     this.initiator = await Initiator.start({
       host: '127.0.0.1',
       port,
+      ...(tls ? { tls } : {}),
       sessionID: this.sessionID,
       settings: { heartBtIntSec: 30, ...settings },
       storeFactory: this.storeFactory,

@@ -15,6 +15,8 @@ import { healthRoutes } from './routes/health';
 import { userRoutes } from './routes/users';
 import { referenceRoutes } from './routes/reference';
 import { clientConnectorRoutes } from './routes/client-connectors';
+import { connectorCertificateRoutes } from './routes/connector-certificates';
+import { sessionConsoleRoutes } from './routes/session-console';
 import { fixClientDefaultsRoutes } from './routes/fix-client-defaults';
 import { orderRoutes } from './routes/orders';
 import { auditRoutes } from './routes/audit';
@@ -82,6 +84,8 @@ export async function buildApp(
   userRoutes(app, full);
   referenceRoutes(app, full);
   clientConnectorRoutes(app, full);
+  connectorCertificateRoutes(app, full);
+  sessionConsoleRoutes(app, full);
   fixClientDefaultsRoutes(app, full);
   orderRoutes(app, full);
   auditRoutes(app, full);

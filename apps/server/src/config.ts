@@ -7,6 +7,10 @@ const EnvSchema = z.object({
   PORT: port(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   FIX_PORT: port(9876),
+  /** A TLS port for client FIX sessions beside FIX_PORT; unset: no TLS listener. */
+  FIX_TLS_PORT: z.union([z.literal('').transform(() => undefined), z.coerce.number().int().min(0).max(65535)]).optional(),
+  /** Host names and addresses the acceptor's server certificate names (comma-separated). */
+  FIX_TLS_NAMES: z.string().trim().optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
     .string()
@@ -43,6 +47,10 @@ export interface Config {
   port: number;
   host: string;
   fixPort: number;
+  /** The TLS acceptor's port; undefined when none is configured (0 picks a free one). */
+  fixTlsPort: number | undefined;
+  /** The names the acceptor's server certificate carries (what clients connect to). */
+  fixTlsNames: string[];
   dataDir: string;
   databaseUrl: string | undefined;
   adminPassword: string | undefined;
@@ -65,6 +73,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     fixPort: e.FIX_PORT,
+    fixTlsPort: e.FIX_TLS_PORT,
+    fixTlsNames: tlsNames(e.FIX_TLS_NAMES, e.HOST),
     dataDir: resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     adminPassword: e.ADMIN_PASSWORD,
@@ -74,4 +84,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nodeId: e.NODE_ID ?? `node-${process.pid}`,
     trustProxy: e.TRUST_PROXY,
   };
+}
+
+/** FIX_TLS_NAMES, or localhost, 127.0.0.1 and HOST (when it names one address). */
+function tlsNames(configured: string | undefined, host: string): string[] {
+  const names = configured ? configured.split(',').map((n) => n.trim()).filter(Boolean) : ['localhost', '127.0.0.1'];
+  if (!configured && host !== '0.0.0.0' && host !== '::' && !names.includes(host)) names.push(host);
+  return names;
 }

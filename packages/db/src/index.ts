@@ -197,3 +197,15 @@ export {
 
 // ── the compliance record's seals (ADR 0010) ──
 export { chainHash, genesisHash, SEAL_BLOCK_ROWS, SEALED_TABLES, sealPending, verifyChain, type ChainVerdict, type SealedTable } from './audit/seals';
+
+// ── issue 15: the desk's certificates and the session console's audit trail ──
+export { getPki, insertPkiOnce, replacePki, setConnectorCertificate, type ConnectorCertificate, type PkiKind, type PkiRow } from './repos/desk-pki';
+export {
+  lastSessionMessages,
+  listSessionOperations,
+  recordSessionOperation,
+  type LastMessageRow,
+  type SessionOperation,
+  type SessionOperationAction,
+  type SessionOperationRow,
+} from './repos/session-operations';

@@ -66,7 +66,7 @@ export { StoreClosedError } from './store/message-store';
 export type { MessageDirection, MessageStore, MessageStoreFactory, SequenceState, StoredMessage } from './store/message-store';
 export { MemoryStoreFactory } from './store/memory-store';
 export { FixConnection } from './transport/connection';
-export type { AcceptorTlsConfig, InitiatorTlsConfig } from './transport/tls';
+export type { AcceptorTlsConfig, InitiatorTlsConfig, PeerCertificate, TransportInfo } from './transport/tls';
 export { Acceptor } from './engine/acceptor';
 export type { AcceptorOptions } from './engine/acceptor';
 export { Initiator } from './engine/initiator';

@@ -1,4 +1,4 @@
-import { closeClientSession, closeSessionsOfStoppedProcess, getConnector, openClientSession, PgMessageStoreFactory, recordRefusedLogon, type ConnectorRow, type Db } from '@fixdesk/db';
+import { closeClientSession, closeSessionsOfStoppedProcess, getConnector, lastSessionMessages, openClientSession, PgMessageStoreFactory, recordRefusedLogon, type ConnectorRow, type Db } from '@fixdesk/db';
 import {
   Acceptor,
   BusinessRejectError,
@@ -17,7 +17,9 @@ import {
   type SessionID,
   type SessionLog,
   type SessionStatus,
+  type TransportInfo,
 } from '@fixdesk/fix';
+import type { LastMessage, SessionConsoleState } from '@fixdesk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { ServerEventBus } from '../events';
@@ -26,6 +28,7 @@ import type { OrderService } from '../orders/order-service';
 import type { ClientOutbox } from '../orders/outbox';
 import type { WsHub } from '../ws/hub';
 import type { ClientSessions } from './client-sessions';
+import { ensureServerCertificate, fingerprintOf } from '../pki/desk-pki';
 
 /** The clean ends of a session: the Completed status on the Client Sessions screen, not Disconnected. */
 const CLEAN_LOGOUT = /^peer logged out|^logout/i;
@@ -37,6 +40,43 @@ interface LiveSession {
   orders: number;
   /** When the client's last message arrived (ms since the epoch): the session's heartbeat. */
   lastReceivedAt: number;
+}
+
+/** The last raw message each way of a client's session, and when (parsed only when the console asks). */
+interface LastTraffic {
+  inRaw?: string;
+  inAt?: number;
+  outRaw?: string;
+  outAt?: number;
+  tls?: boolean;
+}
+
+/**
+ * Why a connector whose TLS is enabled (it has a certificate) may not log on over this transport;
+ * undefined when it may. The client must come over TLS with the very certificate issued to it (bound
+ * by its SHA-256 fingerprint), verified against the desk CA.
+ */
+export function tlsLogonProblem(c: ConnectorRow, transport: TransportInfo | undefined): string | undefined {
+  if (!c.tls_cert) return undefined;
+  if (!transport?.tls) return 'TLS required: Logon over plain TCP refused';
+  const peer = transport.peerCertificate;
+  if (!peer) return 'TLS client certificate required';
+  if (!peer.authorized) return `TLS client certificate not trusted: ${peer.authorizationError ?? 'not signed by the desk CA'}`;
+  let expected: string;
+  try {
+    expected = fingerprintOf(c.tls_cert);
+  } catch {
+    return 'the connector\'s stored certificate cannot be read';
+  }
+  if (peer.fingerprint256 !== expected) return `TLS client certificate${peer.subjectCN ? ` (CN ${peer.subjectCN})` : ''} is not the one issued to ${c.comp_id}`;
+  return undefined;
+}
+
+function lastMessage(raw: string | undefined, at: number | undefined): LastMessage | null {
+  if (raw === undefined || at === undefined) return null;
+  const type = /(?:^|\x01)35=([^\x01]*)/.exec(raw)?.[1] ?? '?';
+  const seq = /\x0134=(\d+)/.exec(raw)?.[1];
+  return { msgType: type, msgSeqNum: seq === undefined ? null : Number(seq), at: new Date(at).toISOString() };
 }
 
 /** A connector row as the engine's authenticator sees it. Settings apply from the next logon. */
@@ -134,6 +174,7 @@ export function readNewOrder(m: FixMessage, id: SessionID): IncomingNewOrder {
 export class FixGateway {
   private acceptor: Acceptor | undefined;
   private readonly live = new Map<string, LiveSession>();
+  private readonly traffic = new Map<string, LastTraffic>();
 
   constructor(
     private readonly db: Db,
@@ -150,6 +191,11 @@ export class FixGateway {
     return this.acceptor?.port ?? 0;
   }
 
+  /** The TLS acceptor's port; 0 when none is configured. */
+  get tlsPort(): number {
+    return this.acceptor?.tlsPort ?? 0;
+  }
+
   async start(): Promise<void> {
     // Sessions this database believed connected belonged to a process that is gone.
     await closeSessionsOfStoppedProcess(this.db);
@@ -162,7 +208,15 @@ export class FixGateway {
     // not the client was told (an unauthenticated one is told nothing); a stranger's only to the log.
     const authenticator: Authenticator = {
       authenticate: async (request) => {
-        const decision = await counterparties.authenticate(request);
+        let decision = await counterparties.authenticate(request);
+        if (decision.accept) {
+          // A connector whose TLS is enabled logs on only over TLS with its own certificate; anything
+          // else is refused like an unknown peer (nothing sent), and recorded with why.
+          const c = await getConnector(this.db, request.sessionID.targetCompID);
+          const problem = c ? tlsLogonProblem(c, request.transport) : 'connector deleted';
+          if (problem) decision = { accept: false, reason: problem };
+          else this.trafficOf(request.sessionID.targetCompID).tls = request.transport?.tls ?? false;
+        }
         if (!decision.accept) {
           await recordRefusedLogon(this.db, request.sessionID.targetCompID, request.remoteAddress, this.config.nodeId, decision.reason).catch((err: unknown) =>
             this.log.warn({ err, compId: request.sessionID.targetCompID }, 'could not record a refused logon'),
@@ -179,8 +233,17 @@ export class FixGateway {
     const logFactory: LogFactory = {
       create: (id) => this.sessionLog(id),
     };
+    let tlsListener: Parameters<typeof Acceptor.start>[0]['tlsListener'];
+    if (this.config.fixTlsPort !== undefined) {
+      // The desk CA (created on first use) signs the server certificate; clients of TLS-enabled
+      // connectors must present the certificate issued to them, verified against the same CA. Others
+      // may use the TLS port without one.
+      const { server, ca } = await ensureServerCertificate(this.db, this.config.fixTlsNames);
+      tlsListener = { port: this.config.fixTlsPort, tls: { cert: server.cert_pem, key: server.key_pem, ca: ca.cert_pem, requireClientCert: false } };
+    }
     this.acceptor = await Acceptor.start({
       port: this.config.fixPort,
+      tlsListener,
       host: this.config.host,
       authenticator,
       app,
@@ -195,23 +258,32 @@ export class FixGateway {
       defaultSettings: { pipelineApplication: ['D', 'AB'], pipelineSends: true, whenNotLoggedOn: 'reject' },
     });
     this.events.on('connector-changed', (compId) => void this.onConnectorChanged(compId));
-    this.log.info({ port: this.acceptor.port }, 'FIX acceptor listening');
+    this.log.info({ port: this.acceptor.port, tlsPort: this.acceptor.tlsPort || undefined }, 'FIX acceptor listening');
   }
 
   private sessionLog(id: SessionID | null): SessionLog {
     const log = this.log.child({ fix: id ? `${id.senderCompID}->${id.targetCompID}` : 'acceptor' });
     const compId = id?.targetCompID;
     return {
-      onIncoming: () => {
-        const l = compId ? this.live.get(compId) : undefined;
+      onIncoming: (raw) => {
+        if (!compId) return;
+        const now = Date.now();
+        const l = this.live.get(compId);
         if (l) {
           l.received++;
-          l.lastReceivedAt = Date.now();
+          l.lastReceivedAt = now;
         }
+        const t = this.trafficOf(compId);
+        t.inRaw = raw;
+        t.inAt = now;
       },
-      onOutgoing: () => {
-        const l = compId ? this.live.get(compId) : undefined;
+      onOutgoing: (raw) => {
+        if (!compId) return;
+        const l = this.live.get(compId);
         if (l) l.sent++;
+        const t = this.trafficOf(compId);
+        t.outRaw = raw;
+        t.outAt = Date.now();
       },
       onEvent: (text) => log.info(text),
     };
@@ -219,6 +291,78 @@ export class FixGateway {
 
   list(): SessionStatus[] {
     return this.acceptor?.list() ?? [];
+  }
+
+  private trafficOf(compId: string): LastTraffic {
+    let t = this.traffic.get(compId);
+    if (!t) {
+      t = {};
+      this.traffic.set(compId, t);
+    }
+    return t;
+  }
+
+  private requireAcceptor(): Acceptor {
+    if (!this.acceptor) throw new Error('the FIX acceptor is not running');
+    return this.acceptor;
+  }
+
+  /** The session id of a connector's FIX session, from our side. */
+  sessionIdOf(c: Pick<ConnectorRow, 'comp_id' | 'target_comp_id'>): SessionID {
+    return { beginString: 'FIX.4.4', senderCompID: c.target_comp_id, targetCompID: c.comp_id };
+  }
+
+  /** A client's FIX session for the console: state, address, heartbeat, next numbers, last message each way. */
+  async consoleState(c: ConnectorRow): Promise<SessionConsoleState> {
+    const id = this.sessionIdOf(c);
+    const status = await this.requireAcceptor().statusOf(id);
+    const t = this.traffic.get(c.comp_id);
+    let lastIn = lastMessage(t?.inRaw, t?.inAt);
+    let lastOut = lastMessage(t?.outRaw, t?.outAt);
+    if (!lastIn || !lastOut) {
+      // Nothing seen since this process started: what the store last kept.
+      for (const m of await lastSessionMessages(this.db, id.senderCompID, id.targetCompID)) {
+        const entry = { msgType: m.msg_type, msgSeqNum: m.msg_seq_num, at: m.created_at.toISOString() };
+        if (m.direction === 'RX') lastIn ??= entry;
+        else lastOut ??= entry;
+      }
+    }
+    return {
+      compId: c.comp_id,
+      ourCompId: id.senderCompID,
+      state: status.state,
+      connected: status.connected,
+      loggedOn: status.loggedOn,
+      remoteAddress: status.connected ? (status.remoteAddress ?? null) : null,
+      transport: status.connected ? (t?.tls ? 'TLS' : 'TCP') : null,
+      heartBtInt: status.connected ? status.heartBtIntSec : c.heartbeatint,
+      nextSenderMsgSeqNum: status.nextSenderMsgSeqNum,
+      nextTargetMsgSeqNum: status.nextTargetMsgSeqNum,
+      lastIn,
+      lastOut,
+    };
+  }
+
+  /** Operator: Logout with a reason (its Text), closing once the client answers. */
+  async operatorLogout(c: ConnectorRow, reason: string): Promise<void> {
+    await this.requireAcceptor().logout(this.sessionIdOf(c), reason);
+  }
+
+  /** Operator: drop the connection at once. */
+  async operatorDisconnect(c: ConnectorRow, reason: string): Promise<void> {
+    await this.requireAcceptor().disconnect(this.sessionIdOf(c), reason);
+  }
+
+  async resetSequence(c: ConnectorRow): Promise<void> {
+    await this.requireAcceptor().resetSequence(this.sessionIdOf(c));
+  }
+
+  async setNextSenderMsgSeqNum(c: ConnectorRow, next: number): Promise<void> {
+    await this.requireAcceptor().setNextSenderMsgSeqNum(this.sessionIdOf(c), next);
+  }
+
+  async setNextTargetMsgSeqNum(c: ConnectorRow, next: number): Promise<void> {
+    await this.requireAcceptor().setNextTargetMsgSeqNum(this.sessionIdOf(c), next);
   }
 
   /** When the logged-on client's last message arrived (ms since the epoch); undefined when it is not logged on. */

@@ -19,14 +19,20 @@ import {
 import type { AppContext } from '../context';
 import { HttpError, badRequest, conflict, notFound, parse } from '../http/errors';
 
-/** The API shape; secrets (FIX password, TLS private key) only for administrators. */
-export function presentConnector(row: ConnectorRow, isAdmin: boolean): ClientConnector {
+/**
+ * The API shape; secrets (FIX password, TLS private key) only for administrators, and the TLS material
+ * (key, certificate, CA) only in one connector's answer to an administrator (`withTls`), never in lists.
+ */
+export function presentConnector(row: ConnectorRow, isAdmin: boolean, withTls = false): ClientConnector {
   const { tls_expires_at: _expires, ...rest } = row;
+  const tls = isAdmin && withTls;
   return {
     ...rest,
     lei: row.client_lei,
     fix_password: isAdmin ? row.fix_password : null,
-    tls_key: isAdmin ? row.tls_key : null,
+    tls_key: tls ? row.tls_key : null,
+    tls_cert: tls ? row.tls_cert : null,
+    tls_ca: tls ? row.tls_ca : null,
     tls_enabled: Boolean(row.tls_cert),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
@@ -65,7 +71,7 @@ export function clientConnectorRoutes(app: FastifyInstance, ctx: AppContext): vo
     const { comp_id } = parse(CompIdParamsSchema, req.params, 'params');
     const row = await getConnector(ctx.db, comp_id);
     if (!row) throw notFound(`Client connector ${comp_id} not found`);
-    return { success: true, data: presentConnector(row, isAdmin(req)) };
+    return { success: true, data: presentConnector(row, isAdmin(req), true) };
   });
 
   app.post('/api/client-connectors', { config: { access: 'admin' } }, async (req) => {

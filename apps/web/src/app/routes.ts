@@ -39,6 +39,8 @@ export const ROUTES = [
   { path: '/config/security-master', title: 'Security Master', access: ADMIN_ONLY },
   { path: '/config/fix-client-defaults', title: 'FIX Client Defaults', access: ADMIN_ONLY },
   { path: '/config/fix-message-specs', title: 'FIX Message Specifications', access: ADMIN_ONLY },
+  // Temporary (issue 15 part B): the session console and TLS tab until the Client Connectors screen mounts them.
+  { path: '/config/session-console', title: 'Session Console', access: ADMIN_ONLY },
   { path: '/orders', title: 'Blotter', access: SIGNED_IN },
   { path: '/order-detail/:orderid', title: 'Order Detail', access: SIGNED_IN },
   { path: '/order-actions', title: 'Order Actions', access: SIGNED_IN },

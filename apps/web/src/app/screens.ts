@@ -32,6 +32,7 @@ export const SCREENS: Record<RoutePath, LazyExoticComponent<ComponentType>> = {
   '/config/security-master': lazy(() => import('../screens/security-master/SecurityMasterScreen')),
   '/config/fix-client-defaults': lazy(() => import('../screens/fix-client-defaults/FixClientDefaultsScreen')),
   '/config/fix-message-specs': lazy(() => import('../screens/fix-message-specs/FixMessageSpecsScreen')),
+  '/config/session-console': lazy(() => import('../screens/client-connectors/console/ConnectorToolsPage')),
   '/orders': lazy(loadBlotter),
   '/order-detail/:orderid': lazy(() => import('../screens/order-detail/OrderDetailPage')),
   '/order-actions': lazy(() => import('../screens/order-actions/OrderActionsPage')),

@@ -21,6 +21,11 @@ export interface AcceptorOptions {
   readonly host?: string;
   /** TLS server certificate and key; with `ca`, clients must present a certificate (mutual TLS). */
   readonly tls?: AcceptorTlsConfig;
+  /**
+   * A second port, serving TLS, beside the plain one on `port` (both lead to the same sessions; the
+   * authenticator sees which one a Logon came through).
+   */
+  readonly tlsListener?: { readonly port: number; readonly host?: string; readonly tls: AcceptorTlsConfig };
   readonly beginString?: string;
   readonly authenticator: Authenticator;
   readonly app: Application;
@@ -44,6 +49,7 @@ export interface AcceptorOptions {
  */
 export class Acceptor {
   private readonly server: Server;
+  private readonly tlsServer: Server | undefined;
   private readonly sessions = new Map<string, Session>();
   /** Pairs whose Logon is being authenticated right now (two racing Logons must not both win). */
   private readonly claims = new Set<string>();
@@ -54,6 +60,7 @@ export class Acceptor {
   private readonly beginString: string;
   private readonly connectionLog: SessionLog;
   private listeningPort = 0;
+  private listeningTlsPort = 0;
 
   private constructor(private readonly options: AcceptorOptions) {
     this.clock = options.clock ?? systemClock;
@@ -64,6 +71,10 @@ export class Acceptor {
     const onSocket = (socket: Socket) => this.accept(socket);
     this.server = options.tls ? createTlsServer(acceptorTlsOptions(options.tls), onSocket) : createTcpServer(onSocket);
     this.server.on('tlsClientError', (err: Error) => this.connectionLog.onEvent(`TLS handshake failed: ${err.message}`));
+    if (options.tlsListener) {
+      this.tlsServer = createTlsServer(acceptorTlsOptions(options.tlsListener.tls), onSocket);
+      this.tlsServer.on('tlsClientError', (err: Error) => this.connectionLog.onEvent(`TLS handshake failed: ${err.message}`));
+    }
   }
 
   /** Starts listening; resolves once the port is bound (port 0 picks a free one, see `port`). */
@@ -79,11 +90,35 @@ export class Acceptor {
     const address = acceptor.server.address();
     acceptor.listeningPort = typeof address === 'object' && address ? address.port : options.port;
     acceptor.connectionLog.onEvent(`acceptor listening on port ${acceptor.listeningPort}${options.tls ? ' (TLS)' : ''}`);
+    const tlsServer = acceptor.tlsServer;
+    const tlsListener = options.tlsListener;
+    if (tlsServer && tlsListener) {
+      try {
+        await new Promise<void>((resolve, reject) => {
+          tlsServer.once('error', reject);
+          tlsServer.listen(tlsListener.port, tlsListener.host ?? options.host ?? '0.0.0.0', () => {
+            tlsServer.off('error', reject);
+            resolve();
+          });
+        });
+      } catch (err) {
+        await new Promise<void>((resolve) => acceptor.server.close(() => resolve()));
+        throw err;
+      }
+      const tlsAddress = tlsServer.address();
+      acceptor.listeningTlsPort = typeof tlsAddress === 'object' && tlsAddress ? tlsAddress.port : tlsListener.port;
+      acceptor.connectionLog.onEvent(`acceptor listening on port ${acceptor.listeningTlsPort} (TLS)`);
+    }
     return acceptor;
   }
 
   get port(): number {
     return this.listeningPort;
+  }
+
+  /** The TLS listener's port (0 when there is none). */
+  get tlsPort(): number {
+    return this.listeningTlsPort;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -108,6 +143,16 @@ export class Acceptor {
     await this.require(id).logout(reason);
   }
 
+  /** A session's state and next numbers, its store opened if it was not seen since start. */
+  async statusOf(id: SessionID): Promise<SessionStatus> {
+    return (await this.sessionFor(id)).status();
+  }
+
+  /** Starts both sequences again at 1 (refused while the session is connected). */
+  async resetSequence(id: SessionID): Promise<void> {
+    await (await this.sessionFor(id)).resetSequence();
+  }
+
   async setNextSenderMsgSeqNum(id: SessionID, next: number): Promise<void> {
     await (await this.sessionFor(id)).setNextSenderMsgSeqNum(next);
   }
@@ -128,7 +173,7 @@ export class Acceptor {
   async stop(graceMs = 2000): Promise<void> {
     // Stop accepting now; server.close() only calls back once every connection has ended, so the
     // sessions are logged out first and the close is awaited at the end.
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    const closed = Promise.all([this.server, ...(this.tlsServer ? [this.tlsServer] : [])].map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
     await Promise.all(
       [...this.sessions.values()].map(async (s) => {
         if (s.status().loggedOn) {
@@ -150,7 +195,7 @@ export class Acceptor {
    */
   async crash(): Promise<void> {
     for (const c of this.connections) c.destroy('crash');
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await Promise.all([this.server, ...(this.tlsServer ? [this.tlsServer] : [])].map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
     this.sessions.clear();
   }
 
@@ -289,6 +334,7 @@ export class Acceptor {
         username: logon.get(Tag.Username),
         password: logon.get(Tag.Password),
         remoteAddress: connection.remoteAddress,
+        transport: connection.transport,
         logon,
         now: this.clock.now(),
       });

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { BlockList, isIP } from 'node:net';
+import type { TransportInfo } from '../transport/tls';
 import type { InboundMessage } from './message';
 import { isWithinSchedule, type SessionSchedule } from './schedule';
 import type { SessionSettings } from './session-settings';
@@ -13,6 +14,8 @@ export interface LogonRequest {
   readonly password: string | undefined;
   /** The peer's IP address (IPv4-mapped IPv6 already unwrapped). */
   readonly remoteAddress: string;
+  /** Plain TCP or TLS, with the client certificate a TLS peer presented (absent: plain TCP). */
+  readonly transport?: TransportInfo;
   readonly logon: InboundMessage;
   /** Milliseconds since epoch, from the session clock. */
   readonly now: number;

@@ -1,4 +1,6 @@
 import type { Socket } from 'node:net';
+import { TLSSocket } from 'node:tls';
+import type { TransportInfo } from './tls';
 
 export interface ConnectionOptions {
   /**
@@ -24,6 +26,8 @@ const DEFAULT_MAX_BUFFERED = 64 * 1024 * 1024;
 export class FixConnection {
   readonly remoteAddress: string;
   readonly remotePort: number;
+  /** Plain TCP or TLS, and the client certificate a TLS peer presented. */
+  readonly transport: TransportInfo;
   /** Bytes written in this tick, handed to the socket at its end (flush). */
   private pending: Buffer[] = [];
   private pendingBytes = 0;
@@ -41,6 +45,7 @@ export class FixConnection {
     this.maxBuffered = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED;
     this.remoteAddress = normalizeAddress(socket.remoteAddress ?? '');
     this.remotePort = socket.remotePort ?? 0;
+    this.transport = transportInfo(socket);
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => {
       if (this.handlers) this.handlers.onData(chunk);
@@ -132,4 +137,20 @@ export class FixConnection {
 /** "::ffff:10.0.0.1" (IPv4 on a dual-stack socket) reads as "10.0.0.1" so allow-lists hold plain IPv4. */
 export function normalizeAddress(address: string): string {
   return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
+}
+
+function transportInfo(socket: Socket): TransportInfo {
+  if (!(socket instanceof TLSSocket)) return { tls: false };
+  const cert = socket.getPeerCertificate();
+  if (!cert || !cert.fingerprint256) return { tls: true };
+  const cn = cert.subject?.CN;
+  return {
+    tls: true,
+    peerCertificate: {
+      authorized: socket.authorized,
+      authorizationError: socket.authorizationError ? String(socket.authorizationError) : undefined,
+      fingerprint256: cert.fingerprint256,
+      subjectCN: Array.isArray(cn) ? cn[0] : cn,
+    },
+  };
 }

@@ -6,6 +6,28 @@ export interface AcceptorTlsConfig {
   readonly key: string | Buffer;
   readonly ca?: string | Buffer | undefined;
   readonly minVersion?: 'TLSv1.2' | 'TLSv1.3';
+  /**
+   * With `ca`: true (the default) turns away a client without a certificate signed by it during the
+   * handshake; false asks for one and lets the authenticator decide per counterparty (the peer's
+   * certificate and whether it verified reach it as `LogonRequest.transport`).
+   */
+  readonly requireClientCert?: boolean;
+}
+
+/** What the acceptor learned about a connection's transport, for the authenticator. */
+export interface TransportInfo {
+  readonly tls: boolean;
+  /** The client's certificate, when it presented one over TLS. */
+  readonly peerCertificate?: PeerCertificate | undefined;
+}
+
+export interface PeerCertificate {
+  /** The certificate chain verified against the acceptor's `ca`. */
+  readonly authorized: boolean;
+  readonly authorizationError?: string | undefined;
+  /** SHA-256 fingerprint as node prints it (AA:BB:…). */
+  readonly fingerprint256: string;
+  readonly subjectCN: string | undefined;
 }
 
 export interface InitiatorTlsConfig {
@@ -25,7 +47,7 @@ export function acceptorTlsOptions(config: AcceptorTlsConfig): TlsOptions {
     cert: config.cert,
     key: config.key,
     minVersion: config.minVersion ?? 'TLSv1.2',
-    ...(mutual ? { ca: config.ca, requestCert: true, rejectUnauthorized: true } : {}),
+    ...(mutual ? { ca: config.ca, requestCert: true, rejectUnauthorized: config.requireClientCert ?? true } : {}),
   };
 }
 

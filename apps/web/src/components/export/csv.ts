@@ -35,7 +35,12 @@ export function toCsvText<T>(columns: readonly CsvColumn<T>[], rows: readonly T[
 
 /** Saves text as a CSV file through the browser's download (a UTF-8 BOM so spreadsheets read accents). */
 export function downloadCsv(fileName: string, text: string): void {
-  downloadBlob(fileName, new Blob(['\ufeff', text], { type: 'text/csv;charset=utf-8' }));
+  downloadFile(fileName, ['\ufeff', text], 'text/csv;charset=utf-8');
+}
+
+/** Saves text the page made as a file (a CSV export, a certificate, a settings file). */
+export function downloadFile(fileName: string, parts: BlobPart[], type: string): void {
+  downloadBlob(fileName, new Blob(parts, { type }));
 }
 
 /** Saves a file the page holds (a CSV streamed from the server) through the browser's download. */

@@ -1,0 +1,107 @@
+import { hostname } from 'node:os';
+import type { ConnectorRow } from '@fixdesk/db';
+import { parseTradingDays } from '@fixdesk/fix';
+import type { SessionConfig } from '@fixdesk/protocol';
+
+const WEEKDAY_CODES = ['Su', 'Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa'] as const;
+
+/** The file names the settings file refers to; the TLS/SSL tab offers the files under these names. */
+export function tlsFileNames(compId: string): { certificateFile: string; privateKeyFile: string; caFile: string } {
+  return { certificateFile: `${compId}.crt`, privateKeyFile: `${compId}.key`, caFile: 'fixdesk-ca.crt' };
+}
+
+export interface AcceptorAddress {
+  /** The address the server listens on (HOST). */
+  host: string;
+  port: number;
+  /** 0 when no TLS listener is configured. */
+  tlsPort: number;
+}
+
+/** Settings-file values may not carry a line break or a comment-like start (they come from admin input). */
+function settingValue(v: string): string {
+  return v.replace(/[\r\n]+/g, ' ').trim();
+}
+
+function weekdays(tradingDays: string): string | undefined {
+  try {
+    return [...parseTradingDays(tradingDays)].sort((a, b) => a - b).map((d) => WEEKDAY_CODES[d]).join(',');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What a client's FIX team needs to connect to us, as data and as a QuickFIX initiator settings file.
+ * Seen from the client: its SenderCompID is the connector's comp id, its TargetCompID ours.
+ */
+export function buildSessionConfig(c: ConnectorRow, acceptor: AcceptorAddress, now = new Date()): SessionConfig {
+  const listenHost = acceptor.host === '0.0.0.0' || acceptor.host === '::' ? hostname() : acceptor.host;
+  const host = c.host?.trim() || listenHost;
+  const tlsEnabled = Boolean(c.tls_cert);
+  const tlsPort = acceptor.tlsPort > 0 ? acceptor.tlsPort : null;
+  const port = tlsEnabled && tlsPort ? tlsPort : acceptor.port;
+  const files = tlsFileNames(c.comp_id);
+  const resetOnLogon = c.resetseqnumflag || c.resetseqnums;
+  const days = weekdays(c.trading_days);
+  const startTime = c.start_time.slice(0, 8);
+  const endTime = c.end_time.slice(0, 8);
+
+  // TLS settings sit in [DEFAULT]: QuickFIX C++'s SSL initiator reads them there only (one SSL context
+  // per initiator); QuickFIX/J's sessions inherit them from it.
+  const tlsLines = tlsEnabled
+    ? [
+        '# TLS with the client certificate issued by the desk (a Logon without it is refused).',
+        'SocketUseSSL=Y',
+        'SSLProtocol=+TLSv1_2',
+        `ClientCertificateFile=${files.certificateFile}`,
+        `ClientCertificateKeyFile=${files.privateKeyFile}`,
+        `CertificationAuthoritiesFile=${files.caFile}`,
+        ...(tlsPort ? [] : ['# The desk has not opened its TLS port yet: ask the desk before connecting.']),
+      ]
+    : [];
+  const lines: string[] = [
+    `# FixDesk session configuration for ${settingValue(c.comp_id)}${c.client_name ? ` (${settingValue(c.client_name)})` : ''}`,
+    `# Generated ${now.toISOString()}. A QuickFIX initiator settings file; adjust the paths to your installation.`,
+    `# The schedule is in the connector's time zone ${settingValue(c.timezone)} (TimeZone and Weekdays are read by`,
+    '# QuickFIX/J and QuickFIX/n; QuickFIX C++ reads StartTime and EndTime as UTC unless UseLocalTime=Y on a host in that zone).',
+    `# Trading days: ${settingValue(c.trading_days)}. Sequence numbers reset ${c.reset_frequency === 'NEVER' ? 'never on a schedule' : `${c.reset_frequency.toLowerCase()} (at the start of the trading session)`}${resetOnLogon ? ' and on every logon' : ''}.`,
+    '[DEFAULT]',
+    'ConnectionType=initiator',
+    'ReconnectInterval=30',
+    'FileStorePath=store',
+    'FileLogPath=log',
+    'UseDataDictionary=Y',
+    'DataDictionary=FIX44.xml',
+    ...tlsLines,
+    '',
+    '[SESSION]',
+    `BeginString=${settingValue(c.fix_version)}`,
+    `SenderCompID=${settingValue(c.comp_id)}`,
+    `TargetCompID=${settingValue(c.target_comp_id)}`,
+    `SocketConnectHost=${settingValue(host)}`,
+    `SocketConnectPort=${port}`,
+    `HeartBtInt=${c.heartbeatint}`,
+    `StartTime=${startTime}`,
+    `EndTime=${endTime}`,
+    `TimeZone=${settingValue(c.timezone)}`,
+    ...(days ? [`Weekdays=${days}`] : []),
+    `ResetOnLogon=${resetOnLogon ? 'Y' : 'N'}`,
+  ];
+  if (c.fix_username) lines.push(`# Logon carries Username (553)=${settingValue(c.fix_username)} and the Password (554) agreed with the desk.`);
+
+  return {
+    compId: c.comp_id,
+    senderCompId: c.comp_id,
+    targetCompId: c.target_comp_id,
+    fixVersion: c.fix_version,
+    host,
+    port,
+    tls: { enabled: tlsEnabled, port: tlsPort, ...files, expiresAt: c.tls_expires_at ? c.tls_expires_at.toISOString() : null },
+    heartBtInt: c.heartbeatint,
+    schedule: { timeZone: c.timezone, startTime, endTime, tradingDays: c.trading_days },
+    resetPolicy: { resetOnLogon, resetFrequency: c.reset_frequency },
+    credentials: { username: c.fix_username, passwordRequired: Boolean(c.fix_password) },
+    settingsFile: `${lines.join('\n')}\n`,
+  };
+}

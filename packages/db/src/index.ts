@@ -3,7 +3,7 @@
 // fragment builders and their parameter-numbering contracts stay inside.
 
 // ── connection, schema, first-start data ──
-export { openDb, type DatabaseKind, type Db, type OpenDbOptions, type Queryable, type QueryOptions, type QueryResult } from './db';
+export { openDb, type DatabaseKind, type Db, type OpenDbOptions, type PoolStats, type Queryable, type QueryOptions, type QueryResult } from './db';
 export { migrate, type MigrationReport } from './migrate';
 export { seed, type SeedOptions, type SeedReport, type SeedUser } from './seed';
 export type { DictionaryData, DictionaryItem } from './seed-dictionary';
@@ -195,3 +195,4 @@ export {
 
 // ── the compliance record's seals (ADR 0010) ──
 export { chainHash, genesisHash, SEAL_BLOCK_ROWS, SEALED_TABLES, sealPending, verifyChain, type ChainVerdict, type SealedTable } from './audit/seals';
+export { orderAcceptTimesSince, type AcceptTimes } from './repos/service-figures';

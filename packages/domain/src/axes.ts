@@ -56,14 +56,14 @@ function positive(value: string | null | undefined): Decimal | undefined {
 }
 
 /** The remaining quantity: leaves quantity when the order carries one, else the order quantity. */
-export function remainingQuantity(o: Pick<AxesOrderInput, 'leavesqty' | 'orderqty'>): Decimal | undefined {
+export function axesRemainingQuantity(o: Pick<AxesOrderInput, 'leavesqty' | 'orderqty'>): Decimal | undefined {
   const leaves = o.leavesqty === null || o.leavesqty === undefined || o.leavesqty === '' ? undefined : Decimal.tryFrom(o.leavesqty);
   if (leaves) return leaves.isPositive() ? leaves : undefined;
   return positive(o.orderqty);
 }
 
 export function isOpenForAxes(o: Pick<AxesOrderInput, 'ordstatus' | 'leavesqty' | 'orderqty'>): boolean {
-  return !CLOSED.has(o.ordstatus) && remainingQuantity(o) !== undefined;
+  return !CLOSED.has(o.ordstatus) && axesRemainingQuantity(o) !== undefined;
 }
 
 /** A leg's ratio: its LegRatioQty when it is a positive number, else 1. */
@@ -74,7 +74,7 @@ export function legRatio(ratio: string | null | undefined): Decimal {
 /** The rows one order puts on the board (none when it is closed, one per leg for a multileg order). */
 export function axesRowsOf(o: AxesOrderInput): AxesRow[] {
   if (!isOpenForAxes(o)) return [];
-  const remaining = remainingQuantity(o)!;
+  const remaining = axesRemainingQuantity(o)!;
   const base = {
     orderId: o.id,
     brokerOrderId: o.brokerorderid,

@@ -1,3 +1,4 @@
+import { connect as connectTcp } from 'node:net';
 import { closeClientSession, closeSessionsOfStoppedProcess, getConnector, openClientSession, PgMessageStoreFactory, recordRefusedLogon, type ConnectorRow, type Db } from '@fixdesk/db';
 import {
   Acceptor,
@@ -25,6 +26,7 @@ import type { IncomingNewOrder } from '../orders/intake';
 import type { OrderService } from '../orders/order-service';
 import type { ClientOutbox } from '../orders/outbox';
 import type { WsHub } from '../ws/hub';
+import { refusalCause, type SessionStats } from '../status/session-stats';
 import type { ClientSessions } from './client-sessions';
 
 /** The clean ends of a session: the Completed status on the Client Sessions screen, not Disconnected. */
@@ -134,6 +136,9 @@ export function readNewOrder(m: FixMessage, id: SessionID): IncomingNewOrder {
 export class FixGateway {
   private acceptor: Acceptor | undefined;
   private readonly live = new Map<string, LiveSession>();
+  /** Our own probe connections: local ports, and their closes still to be logged (quietly). */
+  private readonly probePorts = new Set<number>();
+  private probeClosesPending = 0;
 
   constructor(
     private readonly db: Db,
@@ -144,6 +149,10 @@ export class FixGateway {
     private readonly hub: WsHub,
     private readonly events: ServerEventBus,
     private readonly log: FastifyBaseLogger,
+    /** The operator's counters per client session (the message log and logon decisions feed them). */
+    readonly stats: SessionStats,
+    /** Seconds from a new order's arrival to its answer (the intake histogram). */
+    private readonly observeIntake?: (seconds: number) => void,
   ) {}
 
   get port(): number {
@@ -164,6 +173,9 @@ export class FixGateway {
       authenticate: async (request) => {
         const decision = await counterparties.authenticate(request);
         if (!decision.accept) {
+          const cause = refusalCause(decision.reason);
+          // A stranger's made-up comp ids get no counters of their own (the metrics count the cause).
+          this.stats.refusedLogon(cause === 'unknown-session' ? '' : request.sessionID.targetCompID, cause);
           await recordRefusedLogon(this.db, request.sessionID.targetCompID, request.remoteAddress, this.config.nodeId, decision.reason).catch((err: unknown) =>
             this.log.warn({ err, compId: request.sessionID.targetCompID }, 'could not record a refused logon'),
           );
@@ -202,19 +214,71 @@ export class FixGateway {
     const log = this.log.child({ fix: id ? `${id.senderCompID}->${id.targetCompID}` : 'acceptor' });
     const compId = id?.targetCompID;
     return {
-      onIncoming: () => {
-        const l = compId ? this.live.get(compId) : undefined;
+      onIncoming: (raw) => {
+        if (!compId) return;
+        const l = this.live.get(compId);
         if (l) {
           l.received++;
           l.lastReceivedAt = Date.now();
         }
+        this.stats.incoming(compId, raw);
       },
-      onOutgoing: () => {
-        const l = compId ? this.live.get(compId) : undefined;
+      onOutgoing: (raw) => {
+        if (!compId) return;
+        const l = this.live.get(compId);
         if (l) l.sent++;
+        this.stats.outgoing(compId, raw);
       },
-      onEvent: (text) => log.info(text),
+      onEvent: (text) => {
+        if (!id && this.isProbeEvent(text)) log.debug(text);
+        else log.info(text);
+      },
     };
+  }
+
+  private isProbeEvent(text: string): boolean {
+    const opened = /^connection from .*:(\d+)$/.exec(text);
+    if (opened) return this.probePorts.has(Number(opened[1]));
+    if (this.probeClosesPending > 0 && /^connection from \S+ closed before logon/.test(text)) {
+      this.probeClosesPending--;
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * The acceptor's heartbeat (service status): a TCP connection to its port that the acceptor itself
+   * closes once we end ours, which takes its event loop, not only the kernel's backlog. Rejects when it
+   * is not listening, refuses or does not answer in `timeoutMs`.
+   */
+  probe(timeoutMs = 5_000): Promise<void> {
+    const port = this.port;
+    if (!port) return Promise.reject(new Error('not listening'));
+    const host = this.config.host === '0.0.0.0' ? '127.0.0.1' : this.config.host === '::' ? '::1' : this.config.host;
+    return new Promise<void>((resolve, reject) => {
+      const socket = connectTcp({ host, port });
+      let localPort: number | undefined;
+      let answered = false;
+      socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+      socket.once('connect', () => {
+        localPort = socket.localPort;
+        if (localPort !== undefined) this.probePorts.add(localPort);
+        this.probeClosesPending++;
+        socket.end();
+      });
+      socket.once('end', () => {
+        answered = true;
+      });
+      socket.once('error', (err) => {
+        if (localPort !== undefined) this.probePorts.delete(localPort);
+        reject(err);
+      });
+      socket.once('close', () => {
+        if (localPort !== undefined) this.probePorts.delete(localPort);
+        if (answered) resolve();
+        else reject(new Error('the acceptor did not close the probe connection'));
+      });
+    });
   }
 
   list(): SessionStatus[] {
@@ -234,6 +298,7 @@ export class FixGateway {
     const status = this.acceptor?.list().find((s) => s.sessionID.targetCompID === compId);
     const rowId = await openClientSession(this.db, id, compId, status?.remoteAddress ?? null, this.config.nodeId);
     this.live.set(compId, { rowId, sent: 0, received: 0, orders: 0, lastReceivedAt: Date.now() });
+    this.stats.connectionChanged(compId);
     this.log.info({ compId, remote: status?.remoteAddress }, 'client logged on');
     this.hub.broadcast({ type: 'client_connection_status', comp_id: compId, is_connected: true, timestamp: new Date().toISOString() });
     this.events.emit('fix-session-changed', compId);
@@ -247,6 +312,7 @@ export class FixGateway {
     this.sessions.close(compId);
     const l = this.live.get(compId);
     this.live.delete(compId);
+    this.stats.connectionChanged(compId);
     await closeClientSession(
       this.db,
       id,
@@ -264,7 +330,9 @@ export class FixGateway {
       case MsgType.NewOrderMultileg: {
         const l = this.live.get(compId);
         if (l) l.orders++;
+        const t0 = performance.now();
         const result = await this.orders.receiveNewOrder(readNewOrder(m, id));
+        this.observeIntake?.((performance.now() - t0) / 1000);
         // The audit record of the client's order message names the order it created.
         return result.brokerOrderId ? { brokerOrderID: result.brokerOrderId } : undefined;
       }

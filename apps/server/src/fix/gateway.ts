@@ -139,6 +139,7 @@ export class FixGateway {
   /** Our own probe connections: local ports, and their closes still to be logged (quietly). */
   private readonly probePorts = new Set<number>();
   private probeClosesPending = 0;
+  private probesConnecting = 0;
 
   constructor(
     private readonly db: Db,
@@ -237,8 +238,9 @@ export class FixGateway {
   }
 
   private isProbeEvent(text: string): boolean {
-    const opened = /^connection from .*:(\d+)$/.exec(text);
-    if (opened) return this.probePorts.has(Number(opened[1]));
+    const opened = /^connection from (.*):(\d+)$/.exec(text);
+    // The acceptor may see the connection before our side hears it is connected (its port unknown yet).
+    if (opened) return this.probePorts.has(Number(opened[2])) || (this.probesConnecting > 0 && /^(127\.|::1$|::ffff:127\.)/.test(opened[1]!));
     if (this.probeClosesPending > 0 && /^connection from \S+ closed before logon/.test(text)) {
       this.probeClosesPending--;
       return true;
@@ -256,11 +258,18 @@ export class FixGateway {
     if (!port) return Promise.reject(new Error('not listening'));
     const host = this.config.host === '0.0.0.0' ? '127.0.0.1' : this.config.host === '::' ? '::1' : this.config.host;
     return new Promise<void>((resolve, reject) => {
+      this.probesConnecting++;
       const socket = connectTcp({ host, port });
       let localPort: number | undefined;
       let answered = false;
+      let connecting = true;
+      const connected = () => {
+        if (connecting) this.probesConnecting--;
+        connecting = false;
+      };
       socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`no answer within ${timeoutMs} ms`)));
       socket.once('connect', () => {
+        connected();
         localPort = socket.localPort;
         if (localPort !== undefined) this.probePorts.add(localPort);
         this.probeClosesPending++;
@@ -270,10 +279,12 @@ export class FixGateway {
         answered = true;
       });
       socket.once('error', (err) => {
+        connected();
         if (localPort !== undefined) this.probePorts.delete(localPort);
         reject(err);
       });
       socket.once('close', () => {
+        connected();
         if (localPort !== undefined) this.probePorts.delete(localPort);
         if (answered) resolve();
         else reject(new Error('the acceptor did not close the probe connection'));

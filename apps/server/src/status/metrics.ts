@@ -46,7 +46,7 @@ export class ServerMetrics {
   });
 
   constructor() {
-    collectDefaultMetrics({ register: this.registry, prefix: 'fixdesk_process_' });
+    collectDefaultMetrics({ register: this.registry, prefix: 'fixdesk_' });
     const registers = [this.registry];
     // prom-client calls collect() with the gauge as `this`: the sources are reached through this closure.
     const source = () => this.sources;

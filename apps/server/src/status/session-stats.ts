@@ -88,82 +88,48 @@ export class SessionStats {
     c.lastSeqIn = Number(rawField(raw, 34) ?? c.lastSeqIn);
     const type = rawMsgType(raw);
     this.onEvent?.('message_in', compId, type);
-    switch (type) {
-      case 'D':
-      case 'AB':
-        c.ordersIn++;
-        return;
-      case '0': {
-        const id = rawField(raw, 112);
-        if (id !== undefined) c.pendingTestRequests.delete(id);
-        return;
-      }
-      case '2': {
-        const gap = this.resend(c, raw, 'in');
-        c.resendIn++;
-        c.resendInGap += gap;
-        this.onEvent?.('resend_in', compId, undefined, gap);
-        return;
-      }
-      case '3': {
-        const reason = rawField(raw, 373) ?? 'none';
-        bump(c.sessionRejectsReceived, reason);
-        this.onEvent?.('session_reject_in', compId, reason);
-        return;
-      }
-      case 'j': {
-        const reason = rawField(raw, 380) ?? 'none';
-        bump(c.businessRejectsReceived, reason);
-        this.onEvent?.('business_reject_in', compId, reason);
-        return;
-      }
-      default:
-        return;
-    }
+    if (type === 'D' || type === 'AB') c.ordersIn++;
+    else if (type === '0') {
+      const id = rawField(raw, 112);
+      if (id !== undefined) c.pendingTestRequests.delete(id);
+    } else this.countSessionLevel(c, compId, raw, type, 'in');
   }
 
   outgoing(compId: string, raw: string): void {
     const c = this.of(compId);
-    try {
-      this.countOutgoing(c, compId, raw);
-    } finally {
-      this.noteSeqOut(c, raw);
-    }
-  }
-
-  private countOutgoing(c: SessionCounters, compId: string, raw: string): void {
     c.messagesOut++;
     const type = rawMsgType(raw);
     this.onEvent?.('message_out', compId, type);
-    switch (type) {
-      case '1': {
-        const id = rawField(raw, 112);
-        c.testRequestsSent++;
-        if (id !== undefined) c.pendingTestRequests.add(id);
-        this.onEvent?.('test_request_out', compId);
-        return;
-      }
-      case '2': {
-        const gap = this.resend(c, raw, 'out');
+    if (type === '1') {
+      const id = rawField(raw, 112);
+      c.testRequestsSent++;
+      if (id !== undefined) c.pendingTestRequests.add(id);
+      this.onEvent?.('test_request_out', compId);
+    } else this.countSessionLevel(c, compId, raw, type, 'out');
+    this.noteSeqOut(c, raw);
+  }
+
+  /** ResendRequests (2), Rejects (3) and BusinessMessageRejects (j), either way. */
+  private countSessionLevel(c: SessionCounters, compId: string, raw: string, type: string | undefined, direction: 'in' | 'out'): void {
+    const into = direction === 'in';
+    if (type === '2') {
+      const gap = this.resend(c, raw, direction);
+      if (into) {
+        c.resendIn++;
+        c.resendInGap += gap;
+      } else {
         c.resendOut++;
         c.resendOutGap += gap;
-        this.onEvent?.('resend_out', compId, undefined, gap);
-        return;
       }
-      case '3': {
-        const reason = rawField(raw, 373) ?? 'none';
-        bump(c.sessionRejectsSent, reason);
-        this.onEvent?.('session_reject_out', compId, reason);
-        return;
-      }
-      case 'j': {
-        const reason = rawField(raw, 380) ?? 'none';
-        bump(c.businessRejectsSent, reason);
-        this.onEvent?.('business_reject_out', compId, reason);
-        return;
-      }
-      default:
-        return;
+      this.onEvent?.(into ? 'resend_in' : 'resend_out', compId, undefined, gap);
+    } else if (type === '3') {
+      const reason = rawField(raw, 373) ?? 'none';
+      bump(into ? c.sessionRejectsReceived : c.sessionRejectsSent, reason);
+      this.onEvent?.(into ? 'session_reject_in' : 'session_reject_out', compId, reason);
+    } else if (type === 'j') {
+      const reason = rawField(raw, 380) ?? 'none';
+      bump(into ? c.businessRejectsReceived : c.businessRejectsSent, reason);
+      this.onEvent?.(into ? 'business_reject_in' : 'business_reject_out', compId, reason);
     }
   }
 

@@ -13,6 +13,9 @@ import { TOKEN_MANTINE, tokenCss } from '../blotter/colours';
 import { deskGridTheme } from '../blotter/gridTheme';
 import { acceptText, bothWays, countsText, EXPECTATION_TEXT, resendText, scheduleText, silenceText, staleAgeText, statusText, tlsText } from './serviceColumns';
 
+/** Cells drawn by a component sit on the row's middle line like the text cells. */
+const CENTRED = { display: 'flex', alignItems: 'center' } as const;
+
 const STATUS_ICON: Record<ServiceHealthStatus, Icon> = {
   healthy: IconCircleCheck,
   degraded: IconAlertTriangle,
@@ -26,7 +29,7 @@ function StatusCell({ data }: ICellRendererParams<ServiceStatusEntry>) {
   const StatusIcon = STATUS_ICON[data.status as ServiceHealthStatus] ?? IconPlugConnectedX;
   const colour = tokenCss(serviceHealthColour(data.status));
   return (
-    <Group gap={4} wrap="nowrap" h="100%" data-testid={`status-${data.name}`} data-status={data.status}>
+    <Group gap={4} wrap="nowrap" data-testid={`status-${data.name}`} data-status={data.status}>
       <StatusIcon size={15} color={colour} aria-hidden="true" />
       <Text fz="xs" fw={600} c={colour}>
         {statusText(data)}
@@ -91,11 +94,11 @@ export default function ServiceStatusPage() {
   const columns = useMemo<ColDef<ServiceStatusEntry>[]>(
     () => [
       { headerName: 'Service', field: 'name', width: 190, cellStyle: { fontWeight: 600 } },
-      { headerName: 'Type', field: 'type', width: 110, cellRenderer: TypeCell },
+      { headerName: 'Type', field: 'type', width: 110, cellRenderer: TypeCell, cellStyle: CENTRED },
       { headerName: 'Description', field: 'description', flex: 1, minWidth: 220 },
       { headerName: 'Critical', colId: 'critical', width: 76, valueGetter: (p) => (p.data?.critical ? 'Yes' : 'No') },
-      { headerName: 'Status', colId: 'status', width: 110, cellRenderer: StatusCell, valueGetter: (p) => p.data?.status },
-      { headerName: 'Last heartbeat', colId: 'lastHeartbeat', width: 150, valueGetter: (p) => (p.data?.lastHeartbeat ? formatLocalTime(p.data.lastHeartbeat, timeZone) : 'Never') },
+      { headerName: 'Status', colId: 'status', width: 110, cellRenderer: StatusCell, cellStyle: CENTRED, valueGetter: (p) => p.data?.status },
+      { headerName: 'Last heartbeat', colId: 'lastHeartbeat', width: 190, valueGetter: (p) => (p.data?.lastHeartbeat ? formatLocalTime(p.data.lastHeartbeat, timeZone) : 'Never') },
       { headerName: 'Stale age', colId: 'stale', width: 86, valueGetter: (p) => (p.data ? staleAgeText(p.data) : '') },
       { headerName: 'Details', colId: 'details', flex: 1, minWidth: 240, valueGetter: (p) => (p.data ? detailText(p.data) : ''), tooltipValueGetter: (p) => (p.data ? detailText(p.data) : '') },
     ],
@@ -105,8 +108,8 @@ export default function ServiceStatusPage() {
   const sessionColumns = useMemo<ColDef<ServiceStatusEntry>[]>(
     () => [
       { headerName: 'Client', colId: 'client', width: 130, pinned: 'left', valueGetter: (p) => String(p.data?.metadata.targetCompID ?? ''), cellStyle: { fontWeight: 600 } },
-      { headerName: 'Status', colId: 'status', width: 100, cellRenderer: StatusCell, valueGetter: (p) => p.data?.status },
-      { headerName: 'Expected now', colId: 'expectation', width: 200, cellRenderer: ExpectationCell },
+      { headerName: 'Status', colId: 'status', width: 100, cellRenderer: StatusCell, cellStyle: CENTRED, valueGetter: (p) => p.data?.status },
+      { headerName: 'Expected now', colId: 'expectation', width: 200, cellRenderer: ExpectationCell, cellStyle: CENTRED },
       { headerName: 'Schedule', colId: 'schedule', width: 230, valueGetter: (p) => (p.data?.session ? scheduleText(p.data.session) : '') },
       { headerName: 'Since inbound / HeartBtInt', colId: 'silence', width: 120, valueGetter: (p) => (p.data?.session ? silenceText(p.data.session) : '') },
       { headerName: 'Test requests (unanswered)', colId: 'testRequests', width: 110, valueGetter: (p) => (p.data?.session ? `${p.data.session.testRequests.sent} (${p.data.session.testRequests.unanswered})` : '') },
@@ -158,7 +161,7 @@ export default function ServiceStatusPage() {
           </Text>
         </Alert>
       )}
-      <Paper withBorder style={{ height: 260 }} role="region" aria-label="Services">
+      <Paper withBorder role="region" aria-label="Services">
         <AgGridReact<ServiceStatusEntry>
           theme={deskGridTheme}
           rowData={services}
@@ -168,6 +171,7 @@ export default function ServiceStatusPage() {
           overlayNoRowsTemplate="<span>No services reported</span>"
           enableCellTextSelection
           tooltipShowDelay={300}
+          domLayout="autoHeight"
         />
       </Paper>
       <Title order={2} fz="md" mt="md" mb={4}>
@@ -176,7 +180,7 @@ export default function ServiceStatusPage() {
       <Text fz="xs" c="dimmed" mb="xs">
         Counts since this server started; order-to-accept times for today's orders (UTC). Reject reasons are the FIX codes (373, 380).
       </Text>
-      <Paper withBorder style={{ height: 220 }} role="region" aria-label="FIX sessions">
+      <Paper withBorder role="region" aria-label="FIX sessions">
         <AgGridReact<ServiceStatusEntry>
           theme={deskGridTheme}
           rowData={services === null ? null : sessions}
@@ -185,6 +189,7 @@ export default function ServiceStatusPage() {
           loading={services === null && !error}
           overlayNoRowsTemplate="<span>No client connectors are active</span>"
           enableCellTextSelection
+          domLayout="autoHeight"
         />
       </Paper>
     </Container>

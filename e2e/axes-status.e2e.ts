@@ -21,7 +21,7 @@ async function signIn(page: Page, username: 'broker' | 'viewer'): Promise<void> 
 
 /** The cells of a side's rows, top to bottom, as "symbol qty price". */
 async function sideRows(page: Page, side: 'buyers' | 'sellers'): Promise<string[]> {
-  const rows = page.getByTestId(`axes-${side}`).locator('.ag-center-cols-container .ag-row');
+  const rows = page.getByTestId(`axes-${side}`).locator('.ag-row');
   const n = await rows.count();
   const out: Array<[number, string]> = [];
   for (let i = 0; i < n; i++) {
@@ -41,6 +41,7 @@ async function waitForRows(page: Page, side: 'buyers' | 'sellers', expected: str
     if (JSON.stringify(last) === JSON.stringify(expected)) return;
     await page.waitForTimeout(100);
   }
+  await screenshot(page, `axes-board-unexpected-${side}`);
   assert.deepEqual(last, expected, `${side} rows`);
 }
 
@@ -56,12 +57,12 @@ describe('axes board', () => {
 
       await sendOrder({ side: '1', qty: '10', price: '27000' }, 'B1');
       await waitForRows(page, 'buyers', ['C5TC 10 27,000.00']);
-      await sendOrder({ side: '2', qty: '1500', price: '27100' }, 'S1');
+      await sendOrder({ side: '2', qty: '1000', price: '27100' }, 'S1');
       const best = await sendOrder({ side: '2', qty: '5', price: '27050' }, 'S2');
       await sendOrder({ side: '1', qty: '3', price: '27010' }, 'B2');
       // Best bid first (highest), best offer first (lowest); quantities with thousands separators.
       await waitForRows(page, 'buyers', ['C5TC 3 27,010.00', 'C5TC 10 27,000.00']);
-      await waitForRows(page, 'sellers', ['C5TC 5 27,050.00', 'C5TC 1,500 27,100.00']);
+      await waitForRows(page, 'sellers', ['C5TC 5 27,050.00', 'C5TC 1,000 27,100.00']);
       assert.equal(await page.getByTestId('axes-buyers-title').textContent(), 'BUYERS (2)');
       assert.equal(await page.getByTestId('axes-sellers-title').textContent(), 'SELLERS (2)');
       assert.match((await page.getByTestId('counter-orders').textContent()) ?? '', /Orders\s*4/);
@@ -84,7 +85,7 @@ describe('axes board', () => {
       assert.equal((await apiCall(token, `/api/orders/${best.id}/accept`, {})).status, 200);
       assert.equal((await apiCall(token, `/api/orders/${best.id}/fill`, { fillQty: 5, fillPrice: 27050 })).status, 200);
       await client.waitForReport(best.clOrdId, (m) => m.get(39) === '2');
-      await waitForRows(page, 'sellers', ['C5TC 1,500 27,100.00']);
+      await waitForRows(page, 'sellers', ['C5TC 1,000 27,100.00']);
       await waitForRows(page, 'buyers', ['C5TC 3 27,010.00', 'C5TC 10 27,000.00']);
       assert.match((await page.getByTestId('counter-orders').textContent()) ?? '', /Orders\s*3/);
 

@@ -90,9 +90,10 @@ describe('axes board', () => {
       assert.match((await page.getByTestId('counter-orders').textContent()) ?? '', /Orders\s*3/);
 
       // Filters: another exchange empties the board, the symbol filter keeps C5TC.
-      await page.getByRole('radio', { name: 'EEX' }).check({ force: true });
+      const exchangeOption = (name: string) => page.getByTestId('axes-board').locator(`label[for$="-${name}"]`);
+      await exchangeOption('EEX').click();
       await page.getByTestId('axes-buyers').getByText('No open orders').waitFor();
-      await page.getByRole('radio', { name: 'Any' }).check({ force: true });
+      await exchangeOption('Any').click();
       await page.getByLabel('Symbol filter').fill('c5');
       await waitForRows(page, 'buyers', ['C5TC 3 27,010.00', 'C5TC 10 27,000.00']);
     });

@@ -51,14 +51,14 @@ function ClientCell({ data, companies }: ICellRendererParams<AxesRow> & { compan
 
 function rowColumns(now: () => number, companies: ReadonlyMap<string, Company>): ColDef<AxesRow>[] {
   return [
-    { headerName: 'Symbol', field: 'symbol', width: 96, cellStyle: { fontWeight: 600 } },
-    { headerName: 'Maturity', colId: 'maturity', width: 76, valueGetter: (p) => formatMaturity(p.data?.maturity) },
-    { headerName: 'Quantity', colId: 'quantity', width: 86, type: 'rightAligned', valueGetter: (p) => (p.data ? p.data.quantity.toLocaleString() : '') },
-    { headerName: 'Price', colId: 'price', width: 96, type: 'rightAligned', valueGetter: (p) => (p.data?.price === null ? 'MKT' : formatPrice(p.data?.price)) },
-    { headerName: 'Broker', colId: 'broker', width: 84, valueGetter: (p) => p.data?.broker || '—' },
-    { headerName: 'Client', colId: 'client', flex: 1, minWidth: 130, cellRenderer: ClientCell, cellRendererParams: { companies }, valueGetter: (p) => p.data?.client },
-    { headerName: 'Status', colId: 'status', width: 96, valueGetter: (p) => ordStatusLabel(p.data?.status) },
-    { headerName: 'Age', colId: 'age', width: 56, valueGetter: (p) => (p.data ? formatRowAge(p.data.createdAt, now()) : '') },
+    { headerName: 'Symbol', field: 'symbol', width: 80, cellStyle: { fontWeight: 600 } },
+    { headerName: 'Maturity', colId: 'maturity', width: 66, valueGetter: (p) => formatMaturity(p.data?.maturity) },
+    { headerName: 'Quantity', colId: 'quantity', width: 76, type: 'rightAligned', valueGetter: (p) => (p.data ? p.data.quantity.toLocaleString() : '') },
+    { headerName: 'Price', colId: 'price', width: 86, type: 'rightAligned', valueGetter: (p) => (p.data?.price === null ? 'MKT' : formatPrice(p.data?.price)) },
+    { headerName: 'Broker', colId: 'broker', width: 70, valueGetter: (p) => p.data?.broker || '—' },
+    { headerName: 'Client', colId: 'client', flex: 1, minWidth: 110, cellRenderer: ClientCell, cellRendererParams: { companies }, valueGetter: (p) => p.data?.client },
+    { headerName: 'Status', colId: 'status', width: 84, valueGetter: (p) => ordStatusLabel(p.data?.status) },
+    { headerName: 'Age', colId: 'age', width: 48, valueGetter: (p) => (p.data ? formatRowAge(p.data.createdAt, now()) : '') },
   ];
 }
 

@@ -29,15 +29,18 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(by.get('fix-acceptor')?.status, 'healthy');
       assert.equal(by.get('fix-acceptor')?.metadata.port, t.server.ctx.fix.port);
       assert.equal(by.get('api')?.status, 'healthy');
-      // The demo connectors, not logged on.
+      // The demo connectors, not logged on: expected around the clock, so missing (down) once five
+      // minutes into their day, otherwise still awaited (offline).
       const sgx = by.get('fix-session:SGX_CLIENT_1');
-      assert.equal(sgx?.status, 'offline');
+      assert.equal(sgx?.status, sgx?.session?.expectation === 'missing' ? 'down' : 'offline');
+      assert.equal(sgx?.session?.inSchedule, true);
+      assert.equal(sgx?.session?.loggedOn, false);
       assert.equal(sgx?.isConnected, false);
       assert.equal(sgx?.metadata.targetCompID, 'SGX_CLIENT_1');
       assert.equal(sgx?.metadata.senderCompID, 'FIXDESK');
       for (const s of body.data.services) {
         assert.equal(s.containerName, t.config.nodeId);
-        assert.ok(['healthy', 'degraded', 'down', 'offline'].includes(s.status), s.name);
+        assert.ok(['healthy', 'degraded', 'stale', 'down', 'offline'].includes(s.status), s.name);
       }
     });
 
@@ -48,18 +51,21 @@ for (const kind of TEST_DB_KINDS) {
       ws.on('message', (d) => got.push(JSON.parse(String(d)) as WsServerMessage));
       await new Promise((r) => ws.once('open', r));
       ws.send(JSON.stringify({ type: 'authenticate', token }));
-      const sessionUpdate = async (status: string): Promise<ServiceStatusEntry> => {
+      const sessionUpdate = async (status: string | string[], from = 0): Promise<ServiceStatusEntry> => {
+        const wanted = ([] as string[]).concat(status);
         for (let i = 0; i < 500; i++) {
-          const m = got.find((x) => x.type === 'service_status' && x.data.service_name === 'fix-session:SGX_CLIENT_1' && x.data.status === status);
+          const m = got.slice(from).find((x) => x.type === 'service_status' && x.data.service_name === 'fix-session:SGX_CLIENT_1' && wanted.includes(x.data.status));
           if (m && m.type === 'service_status') return m.data.service;
           await new Promise((r) => setTimeout(r, 10));
         }
         throw new Error(`no service_status ${status} for SGX_CLIENT_1; got ${JSON.stringify(got.filter((x) => x.type === 'service_status'))}`);
       };
       const client = new TestFixClient('SGX_CLIENT_1');
+      let afterLogon = 0;
       try {
         await client.connect(t.server.ctx.fix.port);
         const on = await sessionUpdate('healthy');
+        afterLogon = got.length;
         assert.equal(on.isConnected, true);
         assert.equal(on.metadata.connected, true);
         assert.equal(on.metadata.sessionID, 'FIX.4.4:FIXDESK->SGX_CLIENT_1');
@@ -69,7 +75,7 @@ for (const kind of TEST_DB_KINDS) {
       } finally {
         await client.stop();
       }
-      const off = await sessionUpdate('offline');
+      const off = await sessionUpdate(['offline', 'down'], afterLogon);
       assert.equal(off.isConnected, false);
       // Nothing else changed, so nothing else was pushed after the first list.
       assert.equal(got.filter((x) => x.type === 'service_status' && x.data.service_name === 'database').length, 0);

@@ -25,6 +25,7 @@ import { testClientRoutes } from './routes/test-client';
 import { securityMasterRoutes } from './routes/security-master';
 import { fixMessageSpecRoutes } from './routes/fix-message-specs';
 import { componentBlockRoutes } from './routes/component-blocks';
+import { metricsRoutes } from './routes/metrics';
 
 /** Bodies above this are refused with 413; the largest legitimate body (a connector with certificates) is far smaller. */
 export const BODY_LIMIT_BYTES = 256 * 1024;
@@ -79,6 +80,7 @@ export async function buildApp(
   const routes = installAccessControl(app, ctx.auth);
 
   app.get('/ws', { websocket: true }, (socket) => full.hub.accept(socket));
+  metricsRoutes(app, full);
   healthRoutes(app, full);
   authRoutes(app, full);
   userRoutes(app, full);

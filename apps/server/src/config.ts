@@ -19,6 +19,8 @@ const EnvSchema = z.object({
     .or(z.literal('').transform(() => undefined)),
   ADMIN_PASSWORD: z.string().min(1).optional(),
   DEMO_PASSWORD: z.string().min(1).optional(),
+  // GET /metrics: a scraper's bearer token (at least 16 characters); an administrator's sign-in works too.
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Where the built web app lives; defaults to apps/web/dist next to this server. */
   WEB_DIST: z.string().optional(),
@@ -59,6 +61,8 @@ export interface Config {
   webDist: string | undefined;
   nodeId: string;
   trustProxy: boolean | number | string[];
+  /** The bearer token a metrics scraper presents on GET /metrics (unset: only an administrator's sign-in). */
+  metricsToken: string | undefined;
 }
 
 /** Reads the configuration from the environment; a bad value stops the start with the variable's name. */
@@ -83,6 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: e.WEB_DIST,
     nodeId: e.NODE_ID ?? `node-${process.pid}`,
     trustProxy: e.TRUST_PROXY,
+    metricsToken: e.METRICS_TOKEN,
   };
 }
 

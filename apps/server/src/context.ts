@@ -9,6 +9,7 @@ import type { TestClientService } from './test-client/service';
 import type { ClientOutbox } from './orders/outbox';
 import type { WsHub } from './ws/hub';
 import type { ServiceMonitor } from './status/service-monitor';
+import type { ServerMetrics } from './status/metrics';
 
 /** What the routes share: built once in the composition root (main.ts) and passed down. */
 export interface AppContext {
@@ -22,6 +23,7 @@ export interface AppContext {
   fix: FixGateway;
   testClients: TestClientService;
   services: ServiceMonitor;
+  metrics: ServerMetrics;
   log: FastifyBaseLogger;
   version: string;
 }

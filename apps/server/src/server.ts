@@ -1,4 +1,5 @@
 import { mkdirSync, readFileSync } from 'node:fs';
+import type { Server } from 'node:net';
 import { migrate, openDb, seed, type Db, type SeedUser } from '@fixdesk/db';
 import pino from 'pino';
 import { buildApp } from './app';
@@ -61,14 +62,15 @@ export async function startServer(
     const printed: Record<string, string> = {};
     for (const name of report.usersCreated) if (generated[name]) printed[name] = generated[name];
 
-    const { auth, hub, events, orders, outbox, fix, testClients, dayOrderExpiry, auditSealer, services } = wireServer(db, config, log, {
+    const { auth, hub, events, orders, outbox, fix, testClients, dayOrderExpiry, auditSealer, services, metrics, apiEndpoint } = wireServer(db, config, log, {
       version: VERSION,
       testClient: opts.testClient ?? testClientOptionsFromEnv(),
       clientSender: opts.clientSender,
     });
-    const { app, ctx, routes } = await buildApp({ config, db, auth, hub, events, orders, outbox, fix, testClients, services, version: VERSION }, log);
+    const { app, ctx, routes } = await buildApp({ config, db, auth, hub, events, orders, outbox, fix, testClients, services, metrics, version: VERSION }, log);
     hub.start();
     await app.listen({ port: config.port, host: config.host });
+    apiEndpoint.url = ownUrl(app.server.address(), config);
     try {
       await fix.start();
       await testClients.start();
@@ -110,6 +112,13 @@ export async function startServer(
     if (ownsDb) await db.close().catch(() => {});
     throw err;
   }
+}
+
+/** This node's API as it can reach itself (a wildcard address through the loopback). */
+function ownUrl(addr: ReturnType<Server['address']>, config: Config): string {
+  const port = typeof addr === 'object' && addr ? addr.port : config.port;
+  const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '[::1]' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  return `http://${host}:${port}`;
 }
 
 export function readPackageVersion(): string {

@@ -1,4 +1,4 @@
-import { listConnectors, pingDatabase, type Db } from '@fixdesk/db';
+import { listConnectors, orderAcceptTimesSince, pingDatabase, type Db } from '@fixdesk/db';
 import type { FastifyBaseLogger } from 'fastify';
 import { AuthService } from './auth/auth-service';
 import { AuditSealer } from './compliance/audit-sealer';
@@ -10,7 +10,9 @@ import { DayOrderExpiry } from './orders/day-expiry';
 import { OrderService } from './orders/order-service';
 import { ClientOutbox, type ClientMessageSender } from './orders/outbox';
 import { OrderPublisher } from './orders/publisher';
+import { ServerMetrics } from './status/metrics';
 import { ServiceMonitor } from './status/service-monitor';
+import { SessionStats } from './status/session-stats';
 import { TestClientService, type TestClientOptions } from './test-client/service';
 import { WsHub } from './ws/hub';
 
@@ -28,10 +30,14 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
   const events = new ServerEventBus();
   const sessions = new ClientSessions();
   const outbox = new ClientOutbox(db, opts.clientSender ?? sessions, log);
-  const publish = new OrderPublisher(db, hub, log);
+  const metrics = new ServerMetrics();
+  const stats = new SessionStats((kind, compId, detail, amount) => metrics.sessionEvent(kind, compId, detail, amount));
+  const publish = new OrderPublisher(db, hub, log, (er) => metrics.orderReport(er.exectype, er.ordstatus));
   const orders = new OrderService({ db, outbox, publish, sessions, log });
-  const fix = new FixGateway(db, config, orders, outbox, sessions, hub, events, log);
+  const fix = new FixGateway(db, config, orders, outbox, sessions, hub, events, log, stats, (seconds) => metrics.orderIntake(seconds));
   const testClients = new TestClientService(db, config, fix, hub, events, log, opts.testClient, auth);
+  /** This node's own API address, known once it listens (server.ts sets it): the API probe's target. */
+  const apiEndpoint: { url: string | undefined } = { url: undefined };
   const dayOrderExpiry = new DayOrderExpiry(db, orders, log);
   const auditSealer = new AuditSealer(db, log);
   const services = new ServiceMonitor(
@@ -41,15 +47,38 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
       databaseKind: db.kind,
       probeDatabase: () => pingDatabase(db),
       acceptorPort: () => fix.port,
-      activeConnectors: async () => (await listConnectors(db)).filter((c) => c.is_active).map((c) => ({ compId: c.comp_id, ourCompId: c.target_comp_id })),
+      probeAcceptor: () => fix.probe(),
+      probeApi: async () => {
+        if (!apiEndpoint.url) throw new Error('not listening yet');
+        const r = await fetch(`${apiEndpoint.url}/api/health/live`, { signal: AbortSignal.timeout(5_000) });
+        if (!r.ok) throw new Error(`answered ${r.status}`);
+      },
+      activeConnectors: async () =>
+        (await listConnectors(db))
+          .filter((c) => c.is_active)
+          .map((c) => ({
+            compId: c.comp_id,
+            ourCompId: c.target_comp_id,
+            heartBtIntSec: c.heartbeatint,
+            schedule: { startTime: c.start_time, endTime: c.end_time, tradingDays: c.trading_days, timeZone: c.timezone },
+            tlsExpiresAt: c.tls_cert ? c.tls_expires_at : null,
+          })),
       sessions: () => fix.list(),
       lastReceivedAt: (compId) => fix.lastReceivedAt(compId),
-      testClients: () => testClients.summary(),
+      stats,
+      queueDepth: (compId) => outbox.queued(compId),
+      acceptTimes: (since) => orderAcceptTimesSince(db, since),
+      testClients: () => ({ ...testClients.summary(), runningCompIds: testClients.list().filter((c) => c.running).map((c) => c.compId) }),
       browsersConnected: () => hub.onlineUsers().reduce((n, u) => n + u.connections, 0),
       broadcast: (msg) => hub.broadcast(msg),
     },
     log,
   );
+  metrics.readFrom({
+    services: async () => (await services.list(5_000)).services,
+    browsersConnected: () => hub.onlineUsers().reduce((n, u) => n + u.connections, 0),
+    pool: () => db.poolStats?.(),
+  });
 
   // Who follows which change.
   events.on('connector-changed', (compId) => {
@@ -64,5 +93,5 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
   events.on('fix-session-changed', () => services.poke());
   events.on('connector-changed', () => services.poke());
 
-  return { auth, hub, events, sessions, outbox, orders, fix, testClients, dayOrderExpiry, auditSealer, services };
+  return { auth, hub, events, sessions, outbox, orders, fix, testClients, dayOrderExpiry, auditSealer, services, metrics, apiEndpoint };
 }

@@ -45,6 +45,15 @@ export interface Db extends Queryable {
   /** LISTEN on a channel; returns the function that stops listening. */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+  /** Connections: in the pool, idle, callers waiting for one, the most allowed (PGlite: one, never idle-counted). */
+  poolStats?(): PoolStats;
+}
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+  max: number;
 }
 
 export interface OpenDbOptions {
@@ -97,6 +106,7 @@ async function openPglite(dataDir: string): Promise<Db> {
       return async () => unsub();
     },
     close: () => lite.close(),
+    poolStats: () => ({ total: 1, idle: 0, waiting: 0, max: 1 }),
   };
 }
 
@@ -139,6 +149,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Db> {
   return {
     kind: 'postgres',
     query: base.query,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
     async transaction(fn) {
       const client = await pool.connect();
       try {

@@ -3,7 +3,7 @@
 // fragment builders and their parameter-numbering contracts stay inside.
 
 // ── connection, schema, first-start data ──
-export { openDb, type DatabaseKind, type Db, type OpenDbOptions, type Queryable, type QueryOptions, type QueryResult } from './db';
+export { openDb, type DatabaseKind, type Db, type OpenDbOptions, type PoolStats, type Queryable, type QueryOptions, type QueryResult } from './db';
 export { migrate, type MigrationReport } from './migrate';
 export { seed, type SeedOptions, type SeedReport, type SeedUser } from './seed';
 export type { DictionaryData, DictionaryItem } from './seed-dictionary';
@@ -209,3 +209,6 @@ export {
   type SessionOperationAction,
   type SessionOperationRow,
 } from './repos/session-operations';
+
+// ── service status figures (issue 20) ──
+export { orderAcceptTimesSince, type AcceptTimes } from './repos/service-figures';

@@ -343,6 +343,11 @@ export const SERVICE_TYPE_COLOURS: Readonly<Record<string, ColourToken>> = {
   acceptor: 'orange',
   monitor: 'yellow',
   frontend: 'pink',
+  // This desk's services in the spec's families: the FIX acceptor is an acceptor; a client's FIX
+  // session routes its orders in; the simulated clients are driven from the browser.
+  'fix-acceptor': 'orange',
+  'fix-session': 'teal',
+  simulator: 'pink',
 };
 
 export function serviceTypeColour(type: string | null | undefined): ColourToken {

@@ -12,3 +12,5 @@ export * from './client-defaults';
 export * from './fix-order-builder';
 export * from './errors';
 export * from './tick-size';
+export * from './service-health';
+export * from './axes';

@@ -1,3 +1,4 @@
+import { connect as connectTcp } from 'node:net';
 import { closeClientSession, closeSessionsOfStoppedProcess, getConnector, lastSessionMessages, openClientSession, PgMessageStoreFactory, recordRefusedLogon, type ConnectorRow, type Db } from '@fixdesk/db';
 import {
   Acceptor,
@@ -27,6 +28,7 @@ import type { IncomingNewOrder } from '../orders/intake';
 import type { OrderService } from '../orders/order-service';
 import type { ClientOutbox } from '../orders/outbox';
 import type { WsHub } from '../ws/hub';
+import { refusalCause, type SessionStats } from '../status/session-stats';
 import type { ClientSessions } from './client-sessions';
 import { ensureServerCertificate, fingerprintOf } from '../pki/desk-pki';
 
@@ -175,6 +177,10 @@ export class FixGateway {
   private acceptor: Acceptor | undefined;
   private readonly live = new Map<string, LiveSession>();
   private readonly traffic = new Map<string, LastTraffic>();
+  /** Our own probe connections: local ports, and their closes still to be logged (quietly). */
+  private readonly probePorts = new Set<number>();
+  private probeClosesPending = 0;
+  private probesConnecting = 0;
 
   constructor(
     private readonly db: Db,
@@ -185,6 +191,10 @@ export class FixGateway {
     private readonly hub: WsHub,
     private readonly events: ServerEventBus,
     private readonly log: FastifyBaseLogger,
+    /** The operator's counters per client session (the message log and logon decisions feed them). */
+    readonly stats: SessionStats,
+    /** Seconds from a new order's arrival to its answer (the intake histogram). */
+    private readonly observeIntake?: (seconds: number) => void,
   ) {}
 
   get port(): number {
@@ -218,6 +228,9 @@ export class FixGateway {
           else this.trafficOf(request.sessionID.targetCompID).tls = request.transport?.tls ?? false;
         }
         if (!decision.accept) {
+          const cause = refusalCause(decision.reason);
+          // A stranger's made-up comp ids get no counters of their own (the metrics count the cause).
+          this.stats.refusedLogon(cause === 'unknown-session' ? '' : request.sessionID.targetCompID, cause);
           await recordRefusedLogon(this.db, request.sessionID.targetCompID, request.remoteAddress, this.config.nodeId, decision.reason).catch((err: unknown) =>
             this.log.warn({ err, compId: request.sessionID.targetCompID }, 'could not record a refused logon'),
           );
@@ -276,6 +289,7 @@ export class FixGateway {
         const t = this.trafficOf(compId);
         t.inRaw = raw;
         t.inAt = now;
+        this.stats.incoming(compId, raw);
       },
       onOutgoing: (raw) => {
         if (!compId) return;
@@ -284,9 +298,68 @@ export class FixGateway {
         const t = this.trafficOf(compId);
         t.outRaw = raw;
         t.outAt = Date.now();
+        this.stats.outgoing(compId, raw);
       },
-      onEvent: (text) => log.info(text),
+      onEvent: (text) => {
+        if (!id && this.isProbeEvent(text)) log.debug(text);
+        else log.info(text);
+      },
     };
+  }
+
+  private isProbeEvent(text: string): boolean {
+    const opened = /^connection from (.*):(\d+)$/.exec(text);
+    // The acceptor may see the connection before our side hears it is connected (its port unknown yet).
+    if (opened) return this.probePorts.has(Number(opened[2])) || (this.probesConnecting > 0 && /^(127\.|::1$|::ffff:127\.)/.test(opened[1]!));
+    if (this.probeClosesPending > 0 && /^connection from \S+ closed before logon/.test(text)) {
+      this.probeClosesPending--;
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * The acceptor's heartbeat (service status): a TCP connection to its port that the acceptor itself
+   * closes once we end ours, which takes its event loop, not only the kernel's backlog. Rejects when it
+   * is not listening, refuses or does not answer in `timeoutMs`.
+   */
+  probe(timeoutMs = 5_000): Promise<void> {
+    const port = this.port;
+    if (!port) return Promise.reject(new Error('not listening'));
+    const host = this.config.host === '0.0.0.0' ? '127.0.0.1' : this.config.host === '::' ? '::1' : this.config.host;
+    return new Promise<void>((resolve, reject) => {
+      this.probesConnecting++;
+      const socket = connectTcp({ host, port });
+      let localPort: number | undefined;
+      let answered = false;
+      let connecting = true;
+      const connected = () => {
+        if (connecting) this.probesConnecting--;
+        connecting = false;
+      };
+      socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+      socket.once('connect', () => {
+        connected();
+        localPort = socket.localPort;
+        if (localPort !== undefined) this.probePorts.add(localPort);
+        this.probeClosesPending++;
+        socket.end();
+      });
+      socket.once('end', () => {
+        answered = true;
+      });
+      socket.once('error', (err) => {
+        connected();
+        if (localPort !== undefined) this.probePorts.delete(localPort);
+        reject(err);
+      });
+      socket.once('close', () => {
+        connected();
+        if (localPort !== undefined) this.probePorts.delete(localPort);
+        if (answered) resolve();
+        else reject(new Error('the acceptor did not close the probe connection'));
+      });
+    });
   }
 
   list(): SessionStatus[] {
@@ -378,6 +451,7 @@ export class FixGateway {
     const status = this.acceptor?.list().find((s) => s.sessionID.targetCompID === compId);
     const rowId = await openClientSession(this.db, id, compId, status?.remoteAddress ?? null, this.config.nodeId);
     this.live.set(compId, { rowId, sent: 0, received: 0, orders: 0, lastReceivedAt: Date.now() });
+    this.stats.connectionChanged(compId);
     this.log.info({ compId, remote: status?.remoteAddress }, 'client logged on');
     this.hub.broadcast({ type: 'client_connection_status', comp_id: compId, is_connected: true, timestamp: new Date().toISOString() });
     this.events.emit('fix-session-changed', compId);
@@ -391,6 +465,7 @@ export class FixGateway {
     this.sessions.close(compId);
     const l = this.live.get(compId);
     this.live.delete(compId);
+    this.stats.connectionChanged(compId);
     await closeClientSession(
       this.db,
       id,
@@ -408,7 +483,9 @@ export class FixGateway {
       case MsgType.NewOrderMultileg: {
         const l = this.live.get(compId);
         if (l) l.orders++;
+        const t0 = performance.now();
         const result = await this.orders.receiveNewOrder(readNewOrder(m, id));
+        this.observeIntake?.((performance.now() - t0) / 1000);
         // The audit record of the client's order message names the order it created.
         return result.brokerOrderId ? { brokerOrderID: result.brokerOrderId } : undefined;
       }

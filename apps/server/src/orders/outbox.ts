@@ -84,6 +84,11 @@ export class ClientOutbox {
     return p;
   }
 
+  /** Messages waiting in the client's queue (the service status page's queue depth). */
+  queued(compId: string): number {
+    return this.queues.get(compId)?.length ?? 0;
+  }
+
   /**
    * True when nothing is queued or being sent for the client: a message sent now some other way (a
    * report the order core persists in the order's own commit) cannot overtake one of ours.

@@ -10,6 +10,8 @@ export class OrderPublisher {
     private readonly db: Db,
     private readonly hub: WsHub,
     private readonly log: FastifyBaseLogger,
+    /** Sees every report of an order change as it is published (the metrics count accepts and fills). */
+    private readonly observeReport?: (er: ExecReportRow) => void,
   ) {}
 
   newOrder(orderId: number, er: ExecReportRow): void {
@@ -37,6 +39,7 @@ export class OrderPublisher {
   }
 
   orderChanged(orderId: number, er: ExecReportRow | null, actionId: number | null): void {
+    if (er) this.observeReport?.(er);
     void this.publish(orderId, er, actionId, false).catch((err) => this.log.error({ err, orderId }, 'publish order update failed'));
   }
 

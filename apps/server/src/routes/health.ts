@@ -21,6 +21,9 @@ export function healthRoutes(app: FastifyInstance, ctx: AppContext): void {
     return body;
   });
 
+  // Liveness of the HTTP API alone (no database round trip): the service monitor's API probe, a load balancer's check.
+  app.get('/api/health/live', { config: { access: 'public' } }, async () => ({ status: 'ok' as const }));
+
   // Any signed-in user (spec 001: the service status screen is for everyone signed in).
   app.get('/api/service-status', { config: { access: 'read' } }, async () => {
     const body: ServiceStatusResponse = { data: await ctx.services.list() };

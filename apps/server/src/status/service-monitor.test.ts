@@ -2,13 +2,19 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { WsServerMessage } from '@fixdesk/protocol';
 import pino from 'pino';
-import { ServiceMonitor, type MonitoredParts } from './service-monitor';
+import { ServiceMonitor, scheduleNow, type MonitoredConnector, type MonitoredParts } from './service-monitor';
+import { SessionStats } from './session-stats';
 
 type Session = ReturnType<MonitoredParts['sessions']>[number];
 
-function setup() {
+const ALWAYS = { startTime: '00:00:00', endTime: '23:59:59', tradingDays: 'M,T,W,T,F,S,S', timeZone: 'UTC' };
+const connector = (compId: string, schedule = ALWAYS): MonitoredConnector => ({ compId, ourCompId: 'FIXDESK', heartBtIntSec: 30, schedule, tlsExpiresAt: null });
+
+function setup(connectors: MonitoredConnector[] = [connector('SGX_CLIENT_1'), connector('EEX_CLIENT_1')]) {
   const sent: WsServerMessage[] = [];
   let dbUp = true;
+  let acceptorUp = true;
+  const stats = new SessionStats();
   let clock = Date.parse('2026-11-25T10:00:00Z');
   let sessions: Session[] = [];
   const lastReceived = new Map<string, number>();
@@ -20,13 +26,17 @@ function setup() {
       if (!dbUp) throw new Error('connection refused');
     },
     acceptorPort: () => 9876,
-    activeConnectors: async () => [
-      { compId: 'SGX_CLIENT_1', ourCompId: 'FIXDESK' },
-      { compId: 'EEX_CLIENT_1', ourCompId: 'FIXDESK' },
-    ],
+    probeAcceptor: async () => {
+      if (!acceptorUp) throw new Error('connect ECONNREFUSED');
+    },
+    probeApi: async () => {},
+    activeConnectors: async () => connectors,
     sessions: () => sessions,
     lastReceivedAt: (c) => lastReceived.get(c),
-    testClients: () => ({ clients: 2, running: 0, loggedOn: 0 }),
+    stats,
+    queueDepth: (c) => (c === 'SGX_CLIENT_1' ? 2 : 0),
+    acceptTimes: async () => new Map([['SGX_CLIENT_1', { count: 3, p50Ms: 1200, worstMs: 9000 }]]),
+    testClients: () => ({ clients: 2, running: 0, loggedOn: 0, runningCompIds: [] }),
     browsersConnected: () => 3,
     broadcast: (m) => sent.push(m),
     now: () => clock,
@@ -36,7 +46,13 @@ function setup() {
     monitor,
     sent,
     statuses: () => sent.flatMap((m) => (m.type === 'service_status' ? [`${m.data.service_name}=${m.data.status}`] : [])),
+    stats,
     setDb: (up: boolean) => (dbUp = up),
+    setAcceptor: (up: boolean) => (acceptorUp = up),
+    logOff: (compId: string) => {
+      sessions = sessions.filter((s) => s.sessionID.targetCompID !== compId);
+      lastReceived.delete(compId);
+    },
     advance: (ms: number) => (clock += ms),
     logOn: (compId: string, heartBtIntSec = 30) => {
       sessions = [
@@ -55,8 +71,9 @@ describe('ServiceMonitor', () => {
     assert.deepEqual(services.map((s) => `${s.name}=${s.status}`), [
       'database=healthy',
       'fix-acceptor=healthy',
-      'fix-session:EEX_CLIENT_1=offline',
-      'fix-session:SGX_CLIENT_1=offline',
+      // Expected around the clock and not logged on: down (the alert), not merely offline.
+      'fix-session:EEX_CLIENT_1=down',
+      'fix-session:SGX_CLIENT_1=down',
       'api=healthy',
       'test-clients=offline',
     ]);
@@ -100,16 +117,80 @@ describe('ServiceMonitor', () => {
     assert.deepEqual(t.statuses().filter((s) => s.startsWith('database')), ['database=healthy', 'database=down', 'database=healthy']);
   });
 
-  it('calls a logged-on session degraded when the client has been silent far beyond its heartbeat', async () => {
+  it('calls a logged-on session stale once the client has been silent past HeartBtInt x 1.5', async () => {
     const t = setup();
     t.logOn('SGX_CLIENT_1', 10);
     await t.monitor.refresh();
-    t.advance(20_000);
+    t.advance(15_000);
     assert.equal((await t.monitor.refresh()).find((s) => s.name === 'fix-session:SGX_CLIENT_1')!.status, 'healthy');
-    t.advance(6_000);
+    t.advance(1);
     const s = (await t.monitor.refresh()).find((x) => x.name === 'fix-session:SGX_CLIENT_1')!;
-    assert.equal(s.status, 'degraded');
-    assert.equal(s.staleDuration, 26_000);
+    assert.equal(s.status, 'stale');
+    assert.equal(s.staleDuration, 15_001);
+    assert.equal(s.session?.secondsSinceInbound, 15);
+    assert.ok(t.statuses().includes('fix-session:SGX_CLIENT_1=stale'), 'the change is pushed');
+  });
+
+  it('the acceptor and the API are what their probes say: a refused probe is down, its last success kept', async () => {
+    const t = setup();
+    await t.monitor.refresh();
+    const up = (await t.monitor.list(0)).services.find((s) => s.name === 'fix-acceptor')!;
+    t.setAcceptor(false);
+    t.advance(10_000);
+    const down = (await t.monitor.refresh()).find((s) => s.name === 'fix-acceptor')!;
+    assert.equal(down.status, 'down');
+    assert.equal(down.metadata.error, 'connect ECONNREFUSED');
+    assert.equal(down.lastHeartbeat, up.lastHeartbeat, 'its heartbeat is the last probe that worked, not now');
+    assert.equal(down.staleDuration, 10_000);
+  });
+
+  it("a client's figures: schedule, alert, counters, queue depth, accept times", async () => {
+    const nineToFive = { startTime: '09:00:00', endTime: '17:00:00', tradingDays: 'M,T,W,T,F', timeZone: 'UTC' };
+    const t = setup([connector('SGX_CLIENT_1', nineToFive)]);
+    // 10:00 UTC on a Wednesday: inside its hours, an hour after its start.
+    let sgx = (await t.monitor.refresh()).find((s) => s.name === 'fix-session:SGX_CLIENT_1')!;
+    assert.equal(sgx.status, 'down');
+    assert.equal(sgx.session?.expectation, 'missing');
+    assert.equal(sgx.session?.inSchedule, true);
+    assert.equal(sgx.session?.queueDepth, 2);
+    assert.deepEqual(sgx.session?.orderToAccept, { count: 3, p50Ms: 1200, worstMs: 9000 });
+    assert.equal(sgx.session?.tlsDaysLeft, null);
+
+    t.logOn('SGX_CLIENT_1');
+    t.stats.outgoing('SGX_CLIENT_1', '8=FIX.4.4\x019=20\x0135=1\x0134=5\x01112=T1\x0110=000\x01');
+    t.stats.incoming('SGX_CLIENT_1', '8=FIX.4.4\x019=20\x0135=2\x0134=9\x017=3\x0116=6\x0110=000\x01');
+    t.stats.incoming('SGX_CLIENT_1', '8=FIX.4.4\x019=20\x0135=3\x0134=10\x0145=4\x01373=5\x0110=000\x01');
+    t.stats.outgoing('SGX_CLIENT_1', '8=FIX.4.4\x019=20\x0135=j\x0134=6\x01380=3\x0110=000\x01');
+    t.stats.refusedLogon('SGX_CLIENT_1', 'bad-credentials');
+    sgx = (await t.monitor.refresh()).find((s) => s.name === 'fix-session:SGX_CLIENT_1')!;
+    assert.equal(sgx.status, 'healthy');
+    assert.equal(sgx.session?.expectation, 'logged-on');
+    assert.deepEqual(sgx.session?.testRequests, { sent: 1, unanswered: 1 });
+    assert.equal(sgx.session?.resendRequests.received, 1);
+    assert.equal(sgx.session?.resendRequests.receivedGap, 4);
+    assert.deepEqual(sgx.session?.sessionRejects.received, { '5': 1 });
+    assert.deepEqual(sgx.session?.businessRejects.sent, { '3': 1 });
+    assert.deepEqual(sgx.session?.refusedLogons, { 'bad-credentials': 1 });
+    t.stats.incoming('SGX_CLIENT_1', '8=FIX.4.4\x019=20\x0135=0\x0134=11\x01112=T1\x0110=000\x01');
+    sgx = (await t.monitor.refresh()).find((s) => s.name === 'fix-session:SGX_CLIENT_1')!;
+    assert.deepEqual(sgx.session?.testRequests, { sent: 1, unanswered: 0 }, 'the Heartbeat answering T1');
+
+    // Outside its hours a client that is away is normal.
+    t.logOff('SGX_CLIENT_1');
+    t.advance(8 * 3_600_000);
+    sgx = (await t.monitor.refresh()).find((s) => s.name === 'fix-session:SGX_CLIENT_1')!;
+    assert.equal(sgx.status, 'offline');
+    assert.equal(sgx.session?.expectation, 'outside-hours');
+  });
+
+  it('knows when a schedule is in force and for how long (the five-minute alert)', () => {
+    const s = { startTime: '09:00:00', endTime: '17:00:00', tradingDays: 'M,T,W,T,F', timeZone: 'Asia/Singapore' };
+    // 01:04 UTC on Wednesday 25 Nov 2026 is 09:04 in Singapore.
+    assert.deepEqual(scheduleNow(s, Date.parse('2026-11-25T01:04:00Z')), { inSchedule: true, msSinceStart: 4 * 60_000 });
+    assert.deepEqual(scheduleNow(s, Date.parse('2026-11-25T00:59:00Z')), { inSchedule: false, msSinceStart: undefined });
+    // Saturday.
+    assert.equal(scheduleNow(s, Date.parse('2026-11-28T03:00:00Z')).inSchedule, false);
+    assert.equal(scheduleNow({ ...s, timeZone: 'Not/AZone' }, Date.parse('2026-11-25T03:00:00Z')).inSchedule, false);
   });
 
   it('pushes nothing once stopped (the server closing logs its clients out)', async () => {

@@ -1,5 +1,19 @@
-import type { ServiceHealth, ServiceStatusEntry, WsServerMessage } from '@fixdesk/protocol';
+import { daysUntil, heartbeatHealth, sessionExpectation, sessionSilenceHealth } from '@fixdesk/domain';
+import { isWithinSchedule, localParts, parseTimeOfDay, parseTradingDays, type SessionSchedule } from '@fixdesk/fix';
+import type { FixSessionFigures, ServiceHealth, ServiceStatusEntry, WsServerMessage } from '@fixdesk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
+import type { SessionStats } from './session-stats';
+
+/** An active client connector as the monitor reads it. */
+export interface MonitoredConnector {
+  compId: string;
+  /** Our comp id towards the client. */
+  ourCompId: string;
+  heartBtIntSec: number;
+  schedule: { startTime: string; endTime: string; tradingDays: string; timeZone: string };
+  /** When its TLS certificate expires; null without one. */
+  tlsExpiresAt: Date | null;
+}
 
 /** What the monitor reads; the composition root wires the real parts in, tests their own. */
 export interface MonitoredParts {
@@ -11,8 +25,12 @@ export interface MonitoredParts {
   probeDatabase(): Promise<void>;
   /** The FIX acceptor's port, 0 while it is not listening. */
   acceptorPort(): number;
-  /** The active client connectors (comp id, and our comp id towards them). */
-  activeConnectors(): Promise<ReadonlyArray<{ compId: string; ourCompId: string }>>;
+  /** Opens a TCP connection to the acceptor and waits for the acceptor to close it; rejects when it cannot. */
+  probeAcceptor(): Promise<void>;
+  /** A request to this node's own HTTP API over its socket; rejects on no or a bad answer. */
+  probeApi(): Promise<void>;
+  /** The active client connectors. */
+  activeConnectors(): Promise<readonly MonitoredConnector[]>;
   /** The acceptor's sessions as the engine reports them. */
   sessions(): ReadonlyArray<{
     sessionID: { beginString: string; senderCompID: string; targetCompID: string };
@@ -25,7 +43,13 @@ export interface MonitoredParts {
   }>;
   /** When the client's last message arrived (ms since the epoch), while it is logged on. */
   lastReceivedAt(compId: string): number | undefined;
-  testClients(): { clients: number; running: number; loggedOn: number };
+  /** The per-session counters (test requests, resends, rejects, refused logons). */
+  readonly stats: SessionStats;
+  /** Messages waiting to go out to the client. */
+  queueDepth(compId: string): number;
+  /** Per client, order arrival to the broker's accept for the orders since `since`. */
+  acceptTimes(since: Date): Promise<ReadonlyMap<string, { count: number; p50Ms: number; worstMs: number }>>;
+  testClients(): { clients: number; running: number; loggedOn: number; runningCompIds: readonly string[] };
   browsersConnected(): number;
   broadcast(msg: WsServerMessage): void;
   now?(): number;
@@ -36,6 +60,11 @@ export const SERVICE_REFRESH_MS = 10_000;
 /** A database probe slower than this makes the database degraded; one that takes 5 s fails. */
 const DB_SLOW_MS = 1_000;
 const DB_TIMEOUT_MS = 5_000;
+/** The acceptor and API probes: a slower answer makes them degraded, none within 5 s down. */
+const PROBE_SLOW_MS = 1_000;
+const PROBE_TIMEOUT_MS = 5_000;
+/** The order-to-accept figures are read again at most this often. */
+const ACCEPT_TIMES_MAX_AGE_MS = 30_000;
 
 /**
  * The health of what this node runs: the database, the FIX acceptor and each active client's FIX
@@ -54,6 +83,9 @@ export class ServiceMonitor {
   /** What was last pushed per service: status and connection. */
   private readonly pushed = new Map<string, string>();
   private dbLastOk: number | undefined;
+  private acceptorLastOk: number | undefined;
+  private apiLastOk: number | undefined;
+  private acceptTimesCache: { at: number; day: number; data: ReadonlyMap<string, { count: number; p50Ms: number; worstMs: number }> } | undefined;
   private readonly startedAt: number;
 
   constructor(
@@ -132,7 +164,7 @@ export class ServiceMonitor {
   private pushChanges(services: readonly ServiceStatusEntry[]): void {
     const timestamp = new Date(this.now()).toISOString();
     for (const s of services) {
-      const key = `${s.status}/${s.isConnected}`;
+      const key = `${s.status}/${s.isConnected}/${s.session?.expectation ?? ''}`;
       if (this.pushed.get(s.name) === key) continue;
       this.pushed.set(s.name, key);
       this.parts.broadcast({ type: 'service_status', data: { service_name: s.name, status: s.status, timestamp, metadata: s.metadata, service: s } });
@@ -176,46 +208,55 @@ export class ServiceMonitor {
       }),
     ];
 
+    // The acceptor: a real connection to its port, closed by the acceptor (its event loop answered).
     const port = p.acceptorPort();
     const sessions = p.sessions();
+    const acceptor = port > 0 ? await this.probe(() => p.probeAcceptor()) : { ok: false as const, error: 'not listening' };
+    if (acceptor.ok) this.acceptorLastOk = this.now();
     services.push(
       entry({
         name: 'fix-acceptor',
         type: 'fix-acceptor',
         description: 'FIX 4.4 acceptor for client sessions',
         critical: true,
-        status: port > 0 ? 'healthy' : 'down',
-        isConnected: port > 0,
-        lastHeartbeat: port > 0 ? this.now() : undefined,
-        metadata: { port, sessionsLoggedOn: sessions.filter((s) => s.loggedOn).length },
+        status: acceptor.ok ? heartbeatHealth(acceptor.slow ? 'degraded' : 'healthy', this.acceptorLastOk, this.now()) : 'down',
+        isConnected: acceptor.ok,
+        lastHeartbeat: this.acceptorLastOk,
+        metadata: { port, sessionsLoggedOn: sessions.filter((s) => s.loggedOn).length, ...(acceptor.ok ? { probeMs: acceptor.ms } : { error: acceptor.error }) },
       }),
     );
 
     // Each active client's session, whether or not it is logged on now (the database may be down: then only the live ones).
-    let connectors: ReadonlyArray<{ compId: string; ourCompId: string }> = [];
+    let connectors: readonly MonitoredConnector[] = [];
+    let acceptTimes: ReadonlyMap<string, { count: number; p50Ms: number; worstMs: number }> = new Map();
     if (dbStatus !== 'down') {
       try {
         connectors = await withTimeout(p.activeConnectors(), DB_TIMEOUT_MS);
+        acceptTimes = await withTimeout(this.acceptTimes(), DB_TIMEOUT_MS);
       } catch (err) {
-        this.log.warn({ err }, 'service status: could not read the client connectors');
+        this.log.warn({ err }, 'service status: could not read the client connectors or their accept times');
       }
     }
     const byClient = new Map(sessions.map((s) => [s.sessionID.targetCompID, s]));
+    const connectorOf = new Map(connectors.map((c) => [c.compId, c]));
     const compIds = [...new Set([...connectors.map((c) => c.compId), ...sessions.filter((s) => s.connected).map((s) => s.sessionID.targetCompID)])].sort();
     for (const compId of compIds) {
       const s = byClient.get(compId);
-      const ours = s?.sessionID.senderCompID ?? connectors.find((c) => c.compId === compId)?.ourCompId ?? '';
+      const c = connectorOf.get(compId);
+      const ours = s?.sessionID.senderCompID ?? c?.ourCompId ?? '';
       const loggedOn = !!s?.loggedOn;
       const lastReceived = loggedOn ? p.lastReceivedAt(compId) : undefined;
-      // Silent for longer than the engine's own TestRequest and timeout would allow: something is wrong.
-      const silentTooLong = loggedOn && lastReceived !== undefined && s!.heartBtIntSec > 0 && this.now() - lastReceived > s!.heartBtIntSec * 2_500;
+      const figures = this.figures(compId, loggedOn, s, c, lastReceived, acceptTimes.get(compId));
+      let status: ServiceHealth;
+      if (loggedOn) status = sessionSilenceHealth(figures.heartBtIntSec, lastReceived, this.now());
+      else status = figures.expectation === 'missing' ? 'down' : 'offline';
       services.push(
         entry({
           name: `fix-session:${compId}`,
           type: 'fix-session',
           description: `FIX session with ${compId}`,
           critical: false,
-          status: loggedOn ? (silentTooLong ? 'degraded' : 'healthy') : 'offline',
+          status,
           isConnected: loggedOn,
           lastHeartbeat: lastReceived,
           metadata: {
@@ -227,37 +268,127 @@ export class ServiceMonitor {
             sessionID: `FIX.4.4:${ours}->${compId}`,
             ...(s?.remoteAddress && loggedOn ? { remoteAddress: s.remoteAddress } : {}),
           },
+          session: figures,
         }),
       );
     }
 
+    // The API: a request over this node's own HTTP socket.
+    const api = await this.probe(() => p.probeApi());
+    if (api.ok) this.apiLastOk = this.now();
     services.push(
       entry({
         name: 'api',
         type: 'api',
         description: 'HTTP API and live updates (WebSocket)',
         critical: true,
-        status: 'healthy',
-        isConnected: true,
-        lastHeartbeat: this.now(),
-        metadata: { version: p.version, uptimeSeconds: Math.round((this.now() - this.startedAt) / 1000), browsersConnected: p.browsersConnected() },
+        status: api.ok ? heartbeatHealth(api.slow ? 'degraded' : 'healthy', this.apiLastOk, this.now()) : 'down',
+        isConnected: api.ok,
+        lastHeartbeat: this.apiLastOk,
+        metadata: {
+          version: p.version,
+          uptimeSeconds: Math.round((this.now() - this.startedAt) / 1000),
+          browsersConnected: p.browsersConnected(),
+          ...(api.ok ? { probeMs: api.ms } : { error: api.error }),
+        },
       }),
     );
+
+    // The simulated clients: seen working when their messages reach our acceptor.
     const tc = p.testClients();
+    const tcLast = tc.runningCompIds.reduce<number | undefined>((latest, id) => {
+      const at = p.lastReceivedAt(id);
+      return at !== undefined && (latest === undefined || at > latest) ? at : latest;
+    }, undefined);
     services.push(
       entry({
         name: 'test-clients',
         type: 'simulator',
         description: 'Simulated FIX clients (FIX Client Simulator)',
         critical: false,
-        status: tc.running > 0 ? 'healthy' : 'offline',
+        status: tc.running === 0 ? 'offline' : tc.loggedOn < tc.running ? 'degraded' : heartbeatHealth('healthy', tcLast, this.now()),
         isConnected: tc.loggedOn > 0,
-        lastHeartbeat: tc.running > 0 ? this.now() : undefined,
-        metadata: { ...tc },
+        lastHeartbeat: tcLast,
+        metadata: { clients: tc.clients, running: tc.running, loggedOn: tc.loggedOn },
       }),
     );
     return services;
   }
+
+  /** Runs a probe with the timeout; how long it took and whether that was slow. */
+  private async probe(run: () => Promise<void>): Promise<{ ok: true; ms: number; slow: boolean } | { ok: false; error: string }> {
+    const t0 = this.now();
+    try {
+      await withTimeout(run(), PROBE_TIMEOUT_MS);
+      const ms = this.now() - t0;
+      return { ok: true, ms, slow: ms > PROBE_SLOW_MS };
+    } catch (err) {
+      return { ok: false, error: err instanceof Error ? err.message : String(err) };
+    }
+  }
+
+  /** Today's (UTC) order-to-accept figures, read at most every 30 s. */
+  private async acceptTimes(): Promise<ReadonlyMap<string, { count: number; p50Ms: number; worstMs: number }>> {
+    const now = this.now();
+    const day = Math.floor(now / 86_400_000) * 86_400_000;
+    const c = this.acceptTimesCache;
+    if (c && c.day === day && now - c.at < ACCEPT_TIMES_MAX_AGE_MS) return c.data;
+    const data = await this.parts.acceptTimes(new Date(day));
+    this.acceptTimesCache = { at: now, day, data };
+    return data;
+  }
+
+  private figures(
+    compId: string,
+    loggedOn: boolean,
+    s: ReturnType<MonitoredParts['sessions']>[number] | undefined,
+    c: MonitoredConnector | undefined,
+    lastReceived: number | undefined,
+    accept: { count: number; p50Ms: number; worstMs: number } | undefined,
+  ): FixSessionFigures {
+    const now = this.now();
+    const where = c ? scheduleNow(c.schedule, now) : { inSchedule: false, msSinceStart: undefined };
+    const k = this.parts.stats.of(compId);
+    return {
+      loggedOn,
+      inSchedule: where.inSchedule,
+      expectation: sessionExpectation(loggedOn, where.inSchedule, where.msSinceStart),
+      schedule: c?.schedule ?? { startTime: '', endTime: '', tradingDays: '', timeZone: '' },
+      secondsSinceInbound: lastReceived === undefined ? null : Math.max(0, Math.floor((now - lastReceived) / 1000)),
+      heartBtIntSec: loggedOn && s ? s.heartBtIntSec : (c?.heartBtIntSec ?? 0),
+      testRequests: { sent: k.testRequestsSent, unanswered: loggedOn ? k.pendingTestRequests.size : 0 },
+      resendRequests: { received: k.resendIn, receivedGap: k.resendInGap, sent: k.resendOut, sentGap: k.resendOutGap, recent: [...k.recentResends] },
+      sessionRejects: { sent: { ...k.sessionRejectsSent }, received: { ...k.sessionRejectsReceived } },
+      businessRejects: { sent: { ...k.businessRejectsSent }, received: { ...k.businessRejectsReceived } },
+      refusedLogons: { ...k.refusedLogons },
+      queueDepth: this.parts.queueDepth(compId),
+      tlsDaysLeft: daysUntil(c?.tlsExpiresAt, new Date(now)) ?? null,
+      orderToAccept: accept ?? null,
+      messages: { received: k.messagesIn, sent: k.messagesOut },
+    };
+  }
+}
+
+/**
+ * Whether a connector's schedule is in force now, and since when (ms since today's session start,
+ * for the late-logon alert). A schedule that cannot be read is never in force.
+ */
+export function scheduleNow(
+  schedule: { startTime: string; endTime: string; tradingDays: string; timeZone: string },
+  now: number,
+): { inSchedule: boolean; msSinceStart: number | undefined } {
+  let parsed: SessionSchedule;
+  let start: number;
+  try {
+    parsed = { timeZone: schedule.timeZone, tradingDays: parseTradingDays(schedule.tradingDays), startTime: schedule.startTime, endTime: schedule.endTime };
+    start = parseTimeOfDay(schedule.startTime);
+    if (!isWithinSchedule(parsed, now)) return { inSchedule: false, msSinceStart: undefined };
+  } catch {
+    return { inSchedule: false, msSinceStart: undefined };
+  }
+  const local = localParts(now, schedule.timeZone);
+  const seconds = local.secondsOfDay >= start ? local.secondsOfDay - start : local.secondsOfDay + 86_400 - start;
+  return { inSchedule: true, msSinceStart: seconds * 1000 + (now % 1000) };
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {

@@ -1,0 +1,197 @@
+import { overallHealth, serviceHealthColour, serviceTypeColour, type ServiceHealthStatus } from '@fixdesk/domain';
+import type { ServiceStatusEntry } from '@fixdesk/protocol';
+import { Alert, Badge, Button, Container, Group, Paper, Text, Title } from '@mantine/core';
+import { IconAlertTriangle, IconCircleCheck, IconCircleX, IconClockExclamation, IconHeartRateMonitor, IconPlugConnectedX, IconRefresh, type Icon } from '@tabler/icons-react';
+import type { ColDef, ICellRendererParams } from 'ag-grid-community';
+import { AgGridReact } from 'ag-grid-react';
+import { useMemo, useState } from 'react';
+import { PageHeader } from '../../components/layout/PageHeader';
+import { formatLocalTime, userTimeZone } from '../../components/time/localTime';
+import { useLiveHold } from '../../services/live/useLive';
+import { useServiceStatus } from '../../services/service-status/serviceStatusApi';
+import { TOKEN_MANTINE, tokenCss } from '../blotter/colours';
+import { deskGridTheme } from '../blotter/gridTheme';
+import { acceptText, bothWays, countsText, EXPECTATION_TEXT, resendText, scheduleText, silenceText, staleAgeText, statusText, tlsText } from './serviceColumns';
+
+/** Cells drawn by a component sit on the row's middle line like the text cells. */
+const CENTRED = { display: 'flex', alignItems: 'center' } as const;
+
+const STATUS_ICON: Record<ServiceHealthStatus, Icon> = {
+  healthy: IconCircleCheck,
+  degraded: IconAlertTriangle,
+  stale: IconClockExclamation,
+  down: IconCircleX,
+  offline: IconPlugConnectedX,
+};
+
+function StatusCell({ data }: ICellRendererParams<ServiceStatusEntry>) {
+  if (!data) return null;
+  const StatusIcon = STATUS_ICON[data.status as ServiceHealthStatus] ?? IconPlugConnectedX;
+  const colour = tokenCss(serviceHealthColour(data.status));
+  return (
+    <Group gap={4} wrap="nowrap" data-testid={`status-${data.name}`} data-status={data.status}>
+      <StatusIcon size={15} color={colour} aria-hidden="true" />
+      <Text fz="xs" fw={600} c={colour}>
+        {statusText(data)}
+      </Text>
+    </Group>
+  );
+}
+
+function TypeCell({ data }: ICellRendererParams<ServiceStatusEntry>) {
+  if (!data) return null;
+  return (
+    <Badge size="xs" radius="sm" variant="light" color={TOKEN_MANTINE[serviceTypeColour(data.type)]}>
+      {data.type}
+    </Badge>
+  );
+}
+
+/** What the metadata says in one line: a session's ids and numbers, a probe's time, an error. */
+function detailText(s: ServiceStatusEntry): string {
+  const m = s.metadata;
+  const parts: string[] = [];
+  if (typeof m.error === 'string') parts.push(m.error);
+  if (s.type === 'fix-session') {
+    parts.push(String(m.sessionID ?? ''));
+    if (m.txSeqNum !== null && m.txSeqNum !== undefined) parts.push(`tx ${String(m.txSeqNum)} / rx ${String(m.rxSeqNum)}`);
+    if (typeof m.remoteAddress === 'string') parts.push(m.remoteAddress);
+  }
+  if (typeof m.port === 'number') parts.push(`port ${m.port}`);
+  if (typeof m.sessionsLoggedOn === 'number') parts.push(`${m.sessionsLoggedOn} logged on`);
+  if (typeof m.engine === 'string') parts.push(m.engine);
+  if (typeof m.probeMs === 'number') parts.push(`probe ${m.probeMs} ms`);
+  if (typeof m.version === 'string') parts.push(`v${m.version}`);
+  if (typeof m.browsersConnected === 'number') parts.push(`${m.browsersConnected} browsers`);
+  if (typeof m.running === 'number') parts.push(`${m.running} running, ${String(m.loggedOn)} logged on`);
+  return parts.filter(Boolean).join(' · ');
+}
+
+function ExpectationCell({ data }: ICellRendererParams<ServiceStatusEntry>) {
+  const f = data?.session;
+  if (!f) return null;
+  const alert = f.expectation === 'missing';
+  return (
+    <Text fz="xs" fw={alert ? 700 : 400} c={alert ? 'red.7' : f.expectation === 'logged-on' ? 'green.8' : 'dimmed'} data-testid={`expectation-${data.name}`}>
+      {EXPECTATION_TEXT[f.expectation]}
+    </Text>
+  );
+}
+
+/**
+ * /service-status (spec 001 §2, §4): the overall health banner from the critical services, every
+ * service with its type, criticality, status, last heartbeat and stale age, and each client's FIX
+ * session with what an operator watches. Polled every 30 s, updated live from `service_status`.
+ */
+export default function ServiceStatusPage() {
+  useLiveHold();
+  const timeZone = useMemo(() => userTimeZone(), []);
+  const { services, lastUpdated, error, loading, reload } = useServiceStatus();
+  const [dismissed, setDismissed] = useState<string | null>(null);
+  const health = useMemo(() => overallHealth(services ?? []), [services]);
+  const sessions = useMemo(() => (services ?? []).filter((s) => s.session), [services]);
+
+  const columns = useMemo<ColDef<ServiceStatusEntry>[]>(
+    () => [
+      { headerName: 'Service', field: 'name', width: 190, cellStyle: { fontWeight: 600 } },
+      { headerName: 'Type', field: 'type', width: 110, cellRenderer: TypeCell, cellStyle: CENTRED },
+      { headerName: 'Description', field: 'description', flex: 1, minWidth: 220 },
+      { headerName: 'Critical', colId: 'critical', width: 76, valueGetter: (p) => (p.data?.critical ? 'Yes' : 'No') },
+      { headerName: 'Status', colId: 'status', width: 110, cellRenderer: StatusCell, cellStyle: CENTRED, valueGetter: (p) => p.data?.status },
+      { headerName: 'Last heartbeat', colId: 'lastHeartbeat', width: 190, valueGetter: (p) => (p.data?.lastHeartbeat ? formatLocalTime(p.data.lastHeartbeat, timeZone) : 'Never') },
+      { headerName: 'Stale age', colId: 'stale', width: 86, valueGetter: (p) => (p.data ? staleAgeText(p.data) : '') },
+      { headerName: 'Details', colId: 'details', flex: 1, minWidth: 240, valueGetter: (p) => (p.data ? detailText(p.data) : ''), tooltipValueGetter: (p) => (p.data ? detailText(p.data) : '') },
+    ],
+    [timeZone],
+  );
+
+  const sessionColumns = useMemo<ColDef<ServiceStatusEntry>[]>(
+    () => [
+      { headerName: 'Client', colId: 'client', width: 130, pinned: 'left', valueGetter: (p) => String(p.data?.metadata.targetCompID ?? ''), cellStyle: { fontWeight: 600 } },
+      { headerName: 'Status', colId: 'status', width: 100, cellRenderer: StatusCell, cellStyle: CENTRED, valueGetter: (p) => p.data?.status },
+      { headerName: 'Expected now', colId: 'expectation', width: 200, cellRenderer: ExpectationCell, cellStyle: CENTRED },
+      { headerName: 'Schedule', colId: 'schedule', width: 230, valueGetter: (p) => (p.data?.session ? scheduleText(p.data.session) : '') },
+      { headerName: 'Since inbound / HeartBtInt', colId: 'silence', width: 120, valueGetter: (p) => (p.data?.session ? silenceText(p.data.session) : '') },
+      { headerName: 'Test requests (unanswered)', colId: 'testRequests', width: 110, valueGetter: (p) => (p.data?.session ? `${p.data.session.testRequests.sent} (${p.data.session.testRequests.unanswered})` : '') },
+      { headerName: 'Resend requests (gap)', colId: 'resends', width: 210, valueGetter: (p) => (p.data?.session ? resendText(p.data.session) : '') },
+      { headerName: 'Session rejects by reason', colId: 'sessionRejects', width: 170, valueGetter: (p) => (p.data?.session ? bothWays(p.data.session.sessionRejects) : '') },
+      { headerName: 'Business rejects by reason', colId: 'businessRejects', width: 170, valueGetter: (p) => (p.data?.session ? bothWays(p.data.session.businessRejects) : '') },
+      { headerName: 'Refused logons', colId: 'refused', width: 160, valueGetter: (p) => (p.data?.session ? countsText(p.data.session.refusedLogons) : '') },
+      { headerName: 'Queue', colId: 'queue', width: 70, valueGetter: (p) => p.data?.session?.queueDepth },
+      { headerName: 'Order → accept p50 / worst (today)', colId: 'accept', width: 190, valueGetter: (p) => (p.data?.session ? acceptText(p.data.session) : '') },
+      { headerName: 'TLS cert', colId: 'tls', width: 90, valueGetter: (p) => (p.data?.session ? tlsText(p.data.session) : '') },
+      { headerName: 'Messages in / out', colId: 'messages', width: 120, valueGetter: (p) => (p.data?.session ? `${p.data.session.messages.received} / ${p.data.session.messages.sent}` : '') },
+    ],
+    [],
+  );
+
+  const bannerColour = TOKEN_MANTINE[health.colour];
+  const BannerIcon = health.level === 'operational' ? IconCircleCheck : health.level === 'unknown' ? IconHeartRateMonitor : health.level === 'major' ? IconCircleX : IconAlertTriangle;
+  const missing = sessions.filter((s) => s.session?.expectation === 'missing');
+
+  return (
+    <Container size="xl" py="lg" w="100%">
+      <PageHeader
+        icon={IconHeartRateMonitor}
+        title="Service Status"
+        description="The desk's services and each client's FIX session, refreshed every 30 seconds and live as they change."
+        actions={
+          <Group gap="sm">
+            <Text fz="xs" c="dimmed" data-testid="last-updated">
+              {lastUpdated ? `Updated ${formatLocalTime(lastUpdated, timeZone)}` : ''}
+            </Text>
+            <Button size="compact-sm" variant="default" leftSection={<IconRefresh size={14} />} onClick={reload} loading={loading && services !== null}>
+              Refresh
+            </Button>
+          </Group>
+        }
+      />
+      {error && dismissed !== error && (
+        <Alert color="red" mb="sm" withCloseButton onClose={() => setDismissed(error)} data-testid="service-status-error">
+          {error}
+        </Alert>
+      )}
+      {services !== null && (
+        <Alert color={bannerColour} variant="light" mb="sm" icon={<BannerIcon size={18} />} data-testid="health-banner" data-level={health.level} title={health.label}>
+          <Text fz="xs">
+            {health.level === 'unknown'
+              ? 'No critical service is listed.'
+              : `${services.filter((s) => s.critical && s.status === 'healthy').length} of ${services.filter((s) => s.critical).length} critical services healthy.`}
+            {missing.length > 0 && ` Expected in session and not logged on: ${missing.map((s) => String(s.metadata.targetCompID)).join(', ')}.`}
+          </Text>
+        </Alert>
+      )}
+      <Paper withBorder role="region" aria-label="Services">
+        <AgGridReact<ServiceStatusEntry>
+          theme={deskGridTheme}
+          rowData={services}
+          columnDefs={columns}
+          getRowId={(p) => p.data.name}
+          loading={services === null && !error}
+          overlayNoRowsTemplate="<span>No services reported</span>"
+          enableCellTextSelection
+          tooltipShowDelay={300}
+          domLayout="autoHeight"
+        />
+      </Paper>
+      <Title order={2} fz="md" mt="md" mb={4}>
+        FIX sessions
+      </Title>
+      <Text fz="xs" c="dimmed" mb="xs">
+        Counts since this server started; order-to-accept times for today's orders (UTC). Reject reasons are the FIX codes (373, 380).
+      </Text>
+      <Paper withBorder role="region" aria-label="FIX sessions">
+        <AgGridReact<ServiceStatusEntry>
+          theme={deskGridTheme}
+          rowData={services === null ? null : sessions}
+          columnDefs={sessionColumns}
+          getRowId={(p) => p.data.name}
+          loading={services === null && !error}
+          overlayNoRowsTemplate="<span>No client connectors are active</span>"
+          enableCellTextSelection
+          domLayout="autoHeight"
+        />
+      </Paper>
+    </Container>
+  );
+}

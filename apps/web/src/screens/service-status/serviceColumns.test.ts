@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { FixSessionFigures } from '@fixdesk/protocol';
+import { acceptText, bothWays, countsText, formatDuration, silenceText, tlsText } from './serviceColumns';
+
+const figures = (over: Partial<FixSessionFigures> = {}): FixSessionFigures => ({
+  loggedOn: true,
+  inSchedule: true,
+  expectation: 'logged-on',
+  schedule: { startTime: '09:00:00', endTime: '17:00:00', tradingDays: 'M,T,W,T,F', timeZone: 'UTC' },
+  secondsSinceInbound: 12,
+  heartBtIntSec: 30,
+  testRequests: { sent: 0, unanswered: 0 },
+  resendRequests: { received: 0, receivedGap: 0, sent: 0, sentGap: 0, recent: [] },
+  sessionRejects: { sent: {}, received: {} },
+  businessRejects: { sent: {}, received: {} },
+  refusedLogons: {},
+  queueDepth: 0,
+  tlsDaysLeft: null,
+  orderToAccept: null,
+  messages: { received: 0, sent: 0 },
+  ...over,
+});
+
+describe('service status cells', () => {
+  it('counts by reason, most frequent first', () => {
+    assert.equal(countsText({}), '0');
+    assert.equal(countsText({ '5': 1, '1': 3 }), '1×3, 5×1');
+    assert.equal(bothWays({ sent: { '3': 2 }, received: {} }), 'out 3×2 · in 0');
+  });
+  it('silence against HeartBtInt, accept times, certificate days', () => {
+    assert.equal(silenceText(figures()), '12s / 30s');
+    assert.equal(silenceText(figures({ secondsSinceInbound: null })), '—');
+    assert.equal(acceptText(figures({ orderToAccept: { count: 4, p50Ms: 850, worstMs: 65_000 } })), '850 ms / 1m 05s (4)');
+    assert.equal(tlsText(figures({ tlsDaysLeft: 30 })), '30d');
+    assert.equal(tlsText(figures({ tlsDaysLeft: -2 })), 'expired 2d ago');
+    assert.equal(tlsText(figures()), '—');
+    assert.equal(formatDuration(12_400), '12.4 s');
+  });
+});

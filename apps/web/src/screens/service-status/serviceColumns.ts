@@ -1,0 +1,69 @@
+import { formatStaleAge, serviceHealthLabel, type SessionExpectation } from '@fixdesk/domain';
+import type { CountsBy, FixSessionFigures, ServiceStatusEntry } from '@fixdesk/protocol';
+
+/** "5×2, 1×1": counts by reason, the most frequent first; '0' for none. */
+export function countsText(counts: CountsBy | undefined): string {
+  const entries = Object.entries(counts ?? {}).filter(([, n]) => n > 0);
+  if (!entries.length) return '0';
+  return entries
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([reason, n]) => `${reason}×${n}`)
+    .join(', ');
+}
+
+/** Sent and received in one cell: "out 5×1 · in 0". */
+export function bothWays(c: { sent: CountsBy; received: CountsBy }): string {
+  return `out ${countsText(c.sent)} · in ${countsText(c.received)}`;
+}
+
+export const EXPECTATION_TEXT: Record<SessionExpectation, string> = {
+  'logged-on': 'Logged on',
+  'outside-hours': 'Outside hours (normal)',
+  awaited: 'Awaited (start under 5 min ago)',
+  missing: 'Missing: expected in session',
+};
+
+/** A duration in ms as '850 ms', '12.4 s', '3m 05s'. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const s = Math.round(ms / 1000);
+  return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
+}
+
+/** The silence cell: seconds since the last inbound message against HeartBtInt. */
+export function silenceText(f: FixSessionFigures): string {
+  if (f.secondsSinceInbound === null) return '—';
+  return f.heartBtIntSec > 0 ? `${f.secondsSinceInbound}s / ${f.heartBtIntSec}s` : `${f.secondsSinceInbound}s (no heartbeats)`;
+}
+
+export function resendText(f: FixSessionFigures): string {
+  const r = f.resendRequests;
+  return `in ${r.received} (${r.receivedGap} msgs) · out ${r.sent} (${r.sentGap} msgs)`;
+}
+
+export function scheduleText(f: FixSessionFigures): string {
+  const s = f.schedule;
+  if (!s.startTime) return '—';
+  return `${s.startTime.slice(0, 5)}–${s.endTime.slice(0, 5)} ${s.timeZone} (${s.tradingDays})`;
+}
+
+export function acceptText(f: FixSessionFigures): string {
+  const a = f.orderToAccept;
+  return a ? `${formatDuration(a.p50Ms)} / ${formatDuration(a.worstMs)} (${a.count})` : '—';
+}
+
+export function tlsText(f: FixSessionFigures): string {
+  if (f.tlsDaysLeft === null) return '—';
+  return f.tlsDaysLeft < 0 ? `expired ${-f.tlsDaysLeft}d ago` : `${f.tlsDaysLeft}d`;
+}
+
+/** The stale-age cell: how long since the service was last seen working. */
+export function staleAgeText(s: ServiceStatusEntry): string {
+  return s.lastHeartbeat ? formatStaleAge(s.staleDuration) : '—';
+}
+
+/** What a screen reader and a test read in the status cell. */
+export function statusText(s: Pick<ServiceStatusEntry, 'status'>): string {
+  return serviceHealthLabel(s.status);
+}

@@ -1,0 +1,146 @@
+/// <reference lib="dom" />
+// The Axes board and the Service Status page in Chromium: the board fills as a FIX client's orders
+// arrive and loses an order live when a fill completes it; the blotter's icon opens it in its own
+// window; the status page shows a client logging on and off as it happens.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { TestFixClient } from '../tests/support/fix-client';
+import { LoginPage } from './pages/LoginPage';
+import { screenshot } from './support/browser';
+import { blotterDesk } from './support/blotter-desk';
+
+const { e2e, client, signInToBlotter, sendOrder, apiCall } = blotterDesk('AX');
+
+async function signIn(page: Page, username: 'broker' | 'viewer'): Promise<void> {
+  const login = new LoginPage(page);
+  await login.goto();
+  await login.signIn(username, e2e.server.demoPassword);
+  await page.waitForURL((url) => url.pathname !== '/login');
+}
+
+/** The cells of a side's rows, top to bottom, as "symbol qty price". */
+async function sideRows(page: Page, side: 'buyers' | 'sellers'): Promise<string[]> {
+  const rows = page.getByTestId(`axes-${side}`).locator('.ag-row');
+  const n = await rows.count();
+  const out: Array<[number, string]> = [];
+  for (let i = 0; i < n; i++) {
+    const row = rows.nth(i);
+    const index = Number(await row.getAttribute('row-index'));
+    const cell = async (col: string) => ((await row.locator(`[col-id="${col}"]`).textContent()) ?? '').trim();
+    out.push([index, `${await cell('symbol')} ${await cell('quantity')} ${await cell('price')}`]);
+  }
+  return out.sort((a, b) => a[0] - b[0]).map(([, text]) => text);
+}
+
+async function waitForRows(page: Page, side: 'buyers' | 'sellers', expected: string[]): Promise<void> {
+  const end = Date.now() + 15_000;
+  let last: string[] = [];
+  while (Date.now() < end) {
+    last = await sideRows(page, side);
+    if (JSON.stringify(last) === JSON.stringify(expected)) return;
+    await page.waitForTimeout(100);
+  }
+  await screenshot(page, `axes-board-unexpected-${side}`);
+  assert.deepEqual(last, expected, `${side} rows`);
+}
+
+describe('axes board', () => {
+  it('fills as the FIX client orders arrive, in price-time order, and drops an order live when a fill completes it', async () => {
+    await e2e.withPage(async (page) => {
+      await signIn(page, 'broker');
+      await page.goto('/axes');
+      await page.getByTestId('axes-board').waitFor();
+      assert.match(await page.title(), /^Open Axes\b/);
+      assert.equal(await page.locator('header nav, [data-testid="main-nav"]').count(), 0, 'no top navigation');
+      await page.getByTestId('axes-buyers').getByText('No open orders').waitFor();
+
+      await sendOrder({ side: '1', qty: '10', price: '27000' }, 'B1');
+      await waitForRows(page, 'buyers', ['C5TC 10 27,000.00']);
+      await sendOrder({ side: '2', qty: '1000', price: '27100' }, 'S1');
+      const best = await sendOrder({ side: '2', qty: '5', price: '27050' }, 'S2');
+      await sendOrder({ side: '1', qty: '3', price: '27010' }, 'B2');
+      // Best bid first (highest), best offer first (lowest); quantities with thousands separators.
+      await waitForRows(page, 'buyers', ['C5TC 3 27,010.00', 'C5TC 10 27,000.00']);
+      await waitForRows(page, 'sellers', ['C5TC 5 27,050.00', 'C5TC 1,000 27,100.00']);
+      assert.equal(await page.getByTestId('axes-buyers-title').textContent(), 'BUYERS (2)');
+      assert.equal(await page.getByTestId('axes-sellers-title').textContent(), 'SELLERS (2)');
+      assert.match((await page.getByTestId('counter-orders').textContent()) ?? '', /Orders\s*4/);
+      assert.match((await page.getByTestId('counter-clients').textContent()) ?? '', /Clients\s*1/);
+      // The contract line: best bid facing best offer, with the spread.
+      const contract = page.getByTestId('axes-contracts').locator('.ag-row').first();
+      assert.equal((await contract.locator('[col-id="bestBid"]').textContent())?.trim(), '3 @ 27,010.00');
+      assert.equal((await contract.locator('[col-id="bestOffer"]').textContent())?.trim(), '5 @ 27,050.00');
+      assert.equal((await contract.locator('[col-id="spread"]').textContent())?.trim(), '40.00');
+      // The company known for the client's comp id is shown by name.
+      assert.match((await page.getByTestId('axes-buyers').locator('[col-id="client"]').nth(1).textContent()) ?? '', /\S/);
+
+      await page.setViewportSize({ width: 1600, height: 1000 });
+      await screenshot(page, 'axes-board-1600');
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await screenshot(page, 'axes-board-1280');
+
+      // The broker accepts and fills the best offer completely: it leaves the board without a reload.
+      const token = await e2e.apiLogin('broker', e2e.server.demoPassword);
+      assert.equal((await apiCall(token, `/api/orders/${best.id}/accept`, {})).status, 200);
+      assert.equal((await apiCall(token, `/api/orders/${best.id}/fill`, { fillQty: 5, fillPrice: 27050 })).status, 200);
+      await client.waitForReport(best.clOrdId, (m) => m.get(39) === '2');
+      await waitForRows(page, 'sellers', ['C5TC 1,000 27,100.00']);
+      await waitForRows(page, 'buyers', ['C5TC 3 27,010.00', 'C5TC 10 27,000.00']);
+      assert.match((await page.getByTestId('counter-orders').textContent()) ?? '', /Orders\s*3/);
+
+      // Filters: another exchange empties the board, the symbol filter keeps C5TC.
+      const exchangeOption = (name: string) => page.getByTestId('axes-board').locator(`label[for$="-${name}"]`);
+      await exchangeOption('EEX').click();
+      await page.getByTestId('axes-buyers').getByText('No open orders').waitFor();
+      await exchangeOption('Any').click();
+      await page.getByLabel('Symbol filter').fill('c5');
+      await waitForRows(page, 'buyers', ['C5TC 3 27,010.00', 'C5TC 10 27,000.00']);
+    });
+  });
+
+  it("opens from the blotter's Open Axes icon in its own window", async () => {
+    await e2e.withPage(async (page, context) => {
+      await signInToBlotter(page);
+      const [popup] = await Promise.all([context.waitForEvent('page'), page.getByRole('button', { name: 'Open Axes' }).click()]);
+      await popup.waitForURL((url) => url.pathname === '/axes');
+      await popup.getByTestId('axes-board').waitFor();
+      assert.match(await popup.title(), /^Open Axes\b/);
+      await popup.close();
+    });
+  });
+});
+
+describe('service status', () => {
+  it('shows the banner and the services, and a client logging on and off as it happens', async () => {
+    await e2e.withPage(async (page) => {
+      await signIn(page, 'viewer');
+      await page.goto('/service-status');
+      const banner = page.getByTestId('health-banner');
+      await banner.waitFor();
+      assert.equal(await banner.getAttribute('data-level'), 'operational');
+      assert.match((await banner.textContent()) ?? '', /All Systems Operational/);
+      const eex = page.getByTestId('status-fix-session:EEX_CLIENT_1').first();
+      await eex.waitFor();
+      assert.notEqual(await eex.getAttribute('data-status'), 'healthy');
+      // SGX_CLIENT_1 is logged on (the spec's FIX client).
+      assert.equal(await page.getByTestId('status-fix-session:SGX_CLIENT_1').first().getAttribute('data-status'), 'healthy');
+
+      const eexClient = new TestFixClient('EEX_CLIENT_1');
+      try {
+        await eexClient.connect(e2e.server.fixPort);
+        // Pushed live: no reload, and well before the 30 s poll.
+        await page.locator('[data-testid="status-fix-session:EEX_CLIENT_1"][data-status="healthy"]').first().waitFor({ timeout: 10_000 });
+        await page.getByTestId('expectation-fix-session:EEX_CLIENT_1').getByText('Logged on').waitFor();
+        await page.setViewportSize({ width: 1600, height: 1000 });
+        await screenshot(page, 'service-status-1600', true);
+        await page.setViewportSize({ width: 1280, height: 800 });
+        await screenshot(page, 'service-status-1280', true);
+      } finally {
+        await eexClient.stop();
+      }
+      await page.locator('[data-testid="status-fix-session:EEX_CLIENT_1"]:not([data-status="healthy"])').first().waitFor({ timeout: 10_000 });
+      assert.match((await page.getByTestId('status-fix-session:EEX_CLIENT_1').first().textContent()) ?? '', /Offline/);
+    });
+  });
+});

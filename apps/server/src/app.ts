@@ -13,6 +13,8 @@ import { apiError, installErrorHandling } from './http/errors';
 import { authRoutes } from './routes/auth';
 import { healthRoutes } from './routes/health';
 import { userRoutes } from './routes/users';
+import { accountRoutes } from './routes/account';
+import { brokerInformationRoutes } from './routes/broker-information';
 import { referenceRoutes } from './routes/reference';
 import { clientConnectorRoutes } from './routes/client-connectors';
 import { fixClientDefaultsRoutes } from './routes/fix-client-defaults';
@@ -77,6 +79,8 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, logger: Logger): Pr
   healthRoutes(app, full);
   authRoutes(app, full);
   userRoutes(app, full);
+  accountRoutes(app, full);
+  brokerInformationRoutes(app, full);
   referenceRoutes(app, full);
   clientConnectorRoutes(app, full);
   fixClientDefaultsRoutes(app, full);

@@ -1,5 +1,5 @@
 import type { AdminField } from '@fixdesk/protocol';
-import { Alert, Button, Group, Modal, Select, SimpleGrid, Switch, Textarea, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, PasswordInput, Select, SimpleGrid, Switch, Textarea, TextInput } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { z } from 'zod';
@@ -104,6 +104,8 @@ export function AdminFormModal({ opened, title, fields, schema, values, onChange
             comboboxProps={{ withinPortal: true }}
           />
         );
+      case 'password':
+        return <PasswordInput key={f.name} {...common} value={text} onChange={(e) => onChange(f.name, e.currentTarget.value)} maxLength={f.maxLength} placeholder={f.placeholder} autoComplete="new-password" />;
       case 'textarea':
         return <Textarea key={f.name} {...common} value={text} onChange={(e) => onChange(f.name, e.currentTarget.value)} maxLength={f.maxLength} placeholder={f.placeholder} autosize minRows={2} maxRows={5} style={f.span === 2 ? { gridColumn: '1 / -1' } : undefined} />;
       default:

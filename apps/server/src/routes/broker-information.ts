@@ -20,6 +20,7 @@ import {
   ContactIdParamsSchema,
   CreateBrokerSchema,
   CreateContactSchema,
+  LOGO_MAX_BYTES,
   UpdateBrokerSchema,
   UpdateContactSchema,
   onlyGiven,
@@ -74,6 +75,8 @@ async function checkParent(db: Queryable, values: Partial<BrokerValues>, self: n
 export function brokerInformationRoutes(app: FastifyInstance, ctx: AppContext): void {
   const read = { config: { access: 'read' as const } };
   const admin = { config: { access: 'admin' as const } };
+  // A logo may be up to 500KB of SVG, more once escaped in JSON.
+  const adminWithLogo = { ...admin, bodyLimit: 2 * LOGO_MAX_BYTES };
   const changed = (id: number) => ctx.events.emit('broker-changed', id);
 
   app.get('/api/broker-information/:id', read, async (req) => {
@@ -83,7 +86,7 @@ export function brokerInformationRoutes(app: FastifyInstance, ctx: AppContext): 
     return { success: true, data: presentBroker(row) };
   });
 
-  app.post('/api/broker-information', admin, async (req) => {
+  app.post('/api/broker-information', adminWithLogo, async (req) => {
     const values = parse(CreateBrokerSchema, req.body, 'body');
     cleanLogo(values);
     let row: BrokerRow;
@@ -102,7 +105,7 @@ export function brokerInformationRoutes(app: FastifyInstance, ctx: AppContext): 
     return { success: true, data: presentBroker(row), message: BrokerText.created };
   });
 
-  app.put('/api/broker-information/:id', admin, async (req) => {
+  app.put('/api/broker-information/:id', adminWithLogo, async (req) => {
     const { id } = parse(BrokerIdParamsSchema, req.params, 'params');
     const values = onlyGiven(parse(UpdateBrokerSchema, req.body, 'body'), req.body);
     cleanLogo(values);

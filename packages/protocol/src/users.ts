@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { adminInteger, adminOptionalText, adminText, type AdminFields } from './admin-fields';
+import { adminInteger, adminOptionalText, type AdminFields } from './admin-fields';
 import { ROLES, ROLE_LABELS, USERNAME_MAX, PASSWORD_MAX, type Role } from './auth';
 
 /** Kinds of account (spec 001 §6). */

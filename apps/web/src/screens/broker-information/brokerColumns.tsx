@@ -5,7 +5,7 @@ import { logoSrc } from '../../services/brokers/brokersApi';
 /** The stored (sanitised) logo as an image: never inline markup. */
 export function LogoCell({ data }: ICellRendererParams<Broker>) {
   const src = logoSrc(data?.company_logo);
-  return src ? <img src={src} alt={`${data!.company_name} logo`} style={{ maxHeight: 24, maxWidth: 80, objectFit: 'contain' }} /> : null;
+  return src ? <img src={src} alt={`${data!.company_name} logo`} width={80} height={24} style={{ objectFit: 'contain', objectPosition: 'left center', display: 'block' }} /> : null;
 }
 
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

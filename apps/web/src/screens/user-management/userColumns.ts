@@ -10,20 +10,20 @@ export function formatWhen(iso: string | null | undefined): string {
 
 /** The user table's columns (Actions added by the table). */
 export const USER_COLUMNS: ColDef<UserSummary>[] = [
-  { headerName: 'ID', field: 'user_id', width: 72, type: 'numericColumn', sort: 'asc' },
-  { headerName: USER_FIELDS.username.label, field: 'username', width: 150, cellStyle: { fontWeight: 600 } },
-  { headerName: 'Name', colId: 'name', flex: 1, minWidth: 150, valueGetter: (p) => [p.data?.first_name, p.data?.last_name].filter(Boolean).join(' ') },
-  { headerName: USER_FIELDS.email.label, field: 'email', flex: 1, minWidth: 190 },
-  { headerName: USER_FIELDS.role.label, field: 'role', width: 110, cellRenderer: RoleCell, cellStyle: { display: 'flex', alignItems: 'center' } },
-  { headerName: 'Type', colId: 'user_type', width: 130, valueGetter: (p) => (p.data ? USER_TYPE_LABELS[p.data.user_type] ?? p.data.user_type : '') },
-  { headerName: USER_FIELDS.broker_branch_id.label, field: 'broker_company_name', flex: 1, minWidth: 160 },
-  { headerName: USER_FIELDS.trader_id.label, field: 'trader_id', width: 120 },
+  { headerName: 'ID', field: 'user_id', width: 64, type: 'numericColumn', sort: 'asc' },
+  { headerName: USER_FIELDS.username.label, field: 'username', width: 120, cellStyle: { fontWeight: 600 } },
+  { headerName: 'Name', colId: 'name', flex: 1, minWidth: 120, valueGetter: (p) => [p.data?.first_name, p.data?.last_name].filter(Boolean).join(' ') },
+  { headerName: USER_FIELDS.email.label, field: 'email', flex: 1, minWidth: 170 },
+  { headerName: USER_FIELDS.role.label, field: 'role', width: 100, cellRenderer: RoleCell, cellStyle: { display: 'flex', alignItems: 'center' } },
+  { headerName: 'Type', colId: 'user_type', width: 115, valueGetter: (p) => (p.data ? USER_TYPE_LABELS[p.data.user_type] ?? p.data.user_type : '') },
+  { headerName: USER_FIELDS.broker_branch_id.label, field: 'broker_company_name', flex: 1, minWidth: 130 },
+  { headerName: USER_FIELDS.trader_id.label, field: 'trader_id', width: 100 },
   {
     headerName: 'Status',
     colId: 'status',
-    width: 100,
+    width: 90,
     valueGetter: (p) => (p.data?.is_active ? 'Active' : 'Inactive'),
     cellStyle: (p) => ({ color: p.value === 'Active' ? '#2b8a3e' : '#868e96', fontWeight: 600 }),
   },
-  { headerName: 'Last Login', colId: 'last_login', width: 170, valueGetter: (p) => formatWhen(p.data?.last_login), comparator: (_a, _b, na, nb) => String(na.data?.last_login ?? '').localeCompare(String(nb.data?.last_login ?? '')) },
+  { headerName: 'Last Login', colId: 'last_login', width: 160, valueGetter: (p) => formatWhen(p.data?.last_login), comparator: (_a, _b, na, nb) => String(na.data?.last_login ?? '').localeCompare(String(nb.data?.last_login ?? '')) },
 ];

@@ -28,7 +28,7 @@ for (const kind of TEST_DB_KINDS) {
     let admin: string;
     let broker: string;
     let viewer: string;
-    let sent = 0;
+    const sent: { fields: Map<number, string>; body: Array<[number, string]> }[] = [];
     const answers: string[] = [];
 
     const call = async <T = Json>(method: string, path: string, token: string | null, json?: unknown): Promise<Answer<T>> => {
@@ -61,7 +61,10 @@ for (const kind of TEST_DB_KINDS) {
 
     before(async () => {
       const sender = {
-        send: async () => ++sent,
+        send: async (_compId: string, msg: { msgType: string; body: Array<[number, string]> }) => {
+          sent.push({ fields: new Map(msg.body), body: msg.body });
+          return sent.length;
+        },
       };
       t = await startTestServer(kind, {}, { clientSender: sender });
       [admin, broker, viewer] = await Promise.all([t.login('admin'), t.login('broker'), t.login('viewer')]);
@@ -186,7 +189,8 @@ for (const kind of TEST_DB_KINDS) {
       const listed = (await call<{ users: UserSummary[] }>('GET', '/api/users', admin)).body.users.find((u) => u.user_id === user.user_id)!;
       assert.ok(listed.last_login, 'last_login kept');
 
-      // The broker user accepts and fills an order (their actions are kept under their name).
+      // The broker user accepts and fills an order: their actions are kept under their name, and their
+      // reports name them as the executing trader (PartyRole 12) with their trader ID, source and name.
       const clOrdId = uniq('UM-');
       const month = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 2, 1));
       const order: IncomingNewOrder = {
@@ -204,6 +208,24 @@ for (const kind of TEST_DB_KINDS) {
         [clOrdId],
       );
       assert.deepEqual(actions.rows.map((r) => [r.user_id, r.action_type]), [[user.username, 'ACCEPT'], [user.username, 'FILL']]);
+      await t.server.ctx.outbox.idle();
+      for (const execType of ['0', 'F']) {
+        const report = sent.filter((m) => m.fields.get(11) === clOrdId && m.fields.get(150) === execType).at(-1);
+        assert.ok(report, `report ${execType} sent`);
+        const body = report.body;
+        const at = body.findIndex(([tag, v]) => tag === 448 && v === 'JT-77');
+        assert.ok(at > 0, `executing trader in ${JSON.stringify(body)}`);
+        assert.deepEqual(body.slice(at, at + 6), [[448, 'JT-77'], [447, 'D'], [452, '12'], [802, '1'], [523, 'Jia Tan'], [803, '9']]);
+        assert.equal(body.filter(([tag, v]) => tag === 452 && v === '12').length, 1, 'one executing trader');
+        assert.equal(body.find(([tag]) => tag === 453)![1], String(body.filter(([tag]) => tag === 448).length), 'NoPartyIDs counts the entries');
+      }
+      // An administrator's action names no executing trader.
+      const other = { ...order, clOrdId: uniq('UM-'), parties: order.parties };
+      const second = await t.server.ctx.orders.receiveNewOrder(other);
+      assert.equal((await call('POST', `/api/orders/${second.brokerOrderId}/accept`, admin, {})).status, 200);
+      await t.server.ctx.outbox.idle();
+      const byAdmin = sent.filter((m) => m.fields.get(11) === other.clOrdId && m.fields.get(150) === '0').at(-1)!;
+      assert.equal(byAdmin.body.some(([tag, v]) => tag === 452 && v === '12'), false);
 
       const { closed } = await openSocket(a.token);
       const started = Date.now();

@@ -164,6 +164,7 @@ export {
   unsentExecReports,
   updateLeg,
   updateOrder,
+  type ExecutingTrader,
   type NewExecReport,
   type NewOrderAction,
   type OrderUpdate,

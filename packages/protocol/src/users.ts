@@ -16,6 +16,13 @@ export const USER_TYPE_LABELS: Record<UserType, string> = {
 export const TRADER_ID_SOURCES = ['PROPRIETARY', 'LICENSE', 'REGULATORY', 'EXCHANGE'] as const;
 export type TraderIdSource = (typeof TRADER_ID_SOURCES)[number];
 
+/**
+ * The FIX PartyIDSource (447) a trader ID source is sent as when a report names the executing trader:
+ * a firm's own or licence number is a proprietary code (D); an exchange or regulator's identifier is a
+ * generally accepted market participant identifier (C).
+ */
+export const TRADER_PARTY_ID_SOURCE: Record<TraderIdSource, string> = { PROPRIETARY: 'D', LICENSE: 'D', REGULATORY: 'C', EXCHANGE: 'C' };
+
 /** The password policy's length (the common-password and username checks run on the server). */
 export const PASSWORD_MIN = 12;
 

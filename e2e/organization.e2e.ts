@@ -111,8 +111,11 @@ describe('user management', () => {
         // The admin deactivates them: the open blotter signs out at once.
         await grid.getByRole('button', { name: 'Edit user jtan' }).click();
         const edit = admin.getByRole('form', { name: 'Edit User jtan' });
+        await edit.waitFor();
+        await admin.waitForTimeout(400);
+        await screenshot(admin, 'user-management-edit');
         assert.equal(await edit.getByRole('textbox', { name: 'Username' }).isDisabled(), true, 'the username is locked');
-        await edit.getByRole('switch', { name: 'Active' }).uncheck({ force: true });
+        await edit.getByRole('switch', { name: /^Active/ }).uncheck({ force: true });
         const started = Date.now();
         await edit.getByRole('button', { name: 'Save Changes' }).click();
         await admin.getByTestId('user-saved').getByText(/1 session\(s\) of the user were signed out/).waitFor();

@@ -8,6 +8,7 @@ import { RoleBadge } from '../../components/nav/RoleBadge';
 import { accountApi } from '../../services/account/accountApi';
 import { useAuth } from '../../services/auth/AuthProvider';
 import { displayName, initials, roleLabel, roleOf } from '../../services/auth/roles';
+import { deviceName } from './device';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -23,14 +24,6 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 }
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
-/** A short name of the browser and system from a user agent ("Chrome on Linux"); the full text in its title. */
-export function deviceName(agent: string | null): string {
-  if (!agent) return 'Unknown device';
-  const browser = /Edg\//.test(agent) ? 'Edge' : /Firefox\//.test(agent) ? 'Firefox' : /Chrom(e|ium)\//.test(agent) ? 'Chrome' : /Safari\//.test(agent) ? 'Safari' : agent.split(/[\s/]/)[0] || 'Unknown';
-  const system = /Windows/.test(agent) ? 'Windows' : /iPhone|iPad/.test(agent) ? 'iOS' : /Android/.test(agent) ? 'Android' : /Mac OS X|Macintosh/.test(agent) ? 'macOS' : /Linux|X11/.test(agent) ? 'Linux' : null;
-  return system ? `${browser} on ${system}` : browser;
-}
 
 function PasswordCard() {
   const [current, setCurrent] = useState('');

@@ -1,5 +1,5 @@
 import { ApiError } from '@fixdesk/client';
-import { BROKER_FIELDS, BROKER_TABS, BrokerText, CreateBrokerSchema, LOGO_MAX_BYTES, UpdateBrokerSchema, type Broker } from '@fixdesk/protocol';
+import { BROKER_FIELDS, BROKER_TABS, BrokerText, CreateBrokerSchema, UpdateBrokerSchema, type Broker } from '@fixdesk/protocol';
 import { ActionIcon, Alert, Button, Container, FileButton, Group, Image, Modal, Paper, SimpleGrid, Stack, Tabs, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconAlertCircle, IconBuilding, IconCircleCheck, IconHistory, IconPlus, IconRefresh, IconSearch, IconUpload, IconX } from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
@@ -12,7 +12,8 @@ import { ConfirmDeleteModal } from '../../components/admin/ConfirmDeleteModal';
 import { adminErrorText } from '../../components/admin/errors';
 import { initialValues, toPayload, validate, type FormValue, type FormValues } from '../../components/admin/formValues';
 import { useBanners } from '../../components/admin/useBanners';
-import { brokersApi, logoSrc } from '../../services/brokers/brokersApi';
+import { brokersApi } from '../../services/brokers/brokersApi';
+import { logoFileProblem, logoSrc } from './logo';
 import { BROKER_COLUMNS } from './brokerColumns';
 import { ContactsTab } from './ContactsTab';
 
@@ -23,13 +24,6 @@ const TAB_LABELS: [TabName, string][] = [['basic', 'Basic Info'], ['address', 'A
 
 function matches(b: Broker, needle: string): boolean {
   return !needle || [b.company_name, b.lei ?? '', b.party_id ?? '', b.city ?? '', b.country ?? '', b.parent_company_name ?? ''].some((v) => v.toLowerCase().includes(needle));
-}
-
-/** Spec 001 §5: an SVG only, under 500KB. Null when the file will do. */
-export function logoFileProblem(file: { name: string; type: string; size: number }): string | null {
-  if (file.type !== 'image/svg+xml' && !file.name.toLowerCase().endsWith('.svg')) return BrokerText.svgOnly;
-  if (file.size >= LOGO_MAX_BYTES) return BrokerText.logoTooLarge;
-  return null;
 }
 
 /** Broker Information Management (spec 001 §2, §5, §7, §8, §9; issue 18), admin only. */

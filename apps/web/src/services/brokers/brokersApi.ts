@@ -18,12 +18,3 @@ export const brokersApi = {
   updateContact: (id: number, contactId: number, body: Record<string, unknown>) => api.put<Answer<BrokerContact>>(`/api/broker-information/${id}/contacts/${contactId}`, body),
   removeContact: (id: number, contactId: number) => api.delete<Answer<{ id: number }>>(`/api/broker-information/${id}/contacts/${contactId}`),
 };
-
-/** A stored (sanitised) SVG logo as an image source: shown in an <img>, where a browser runs no script. */
-export function logoSrc(svg: string | null | undefined): string | null {
-  if (!svg) return null;
-  const bytes = new TextEncoder().encode(svg);
-  let binary = '';
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return `data:image/svg+xml;base64,${btoa(binary)}`;
-}

@@ -13,6 +13,8 @@ import { apiError, installErrorHandling } from './http/errors';
 import { authRoutes } from './routes/auth';
 import { healthRoutes } from './routes/health';
 import { userRoutes } from './routes/users';
+import { accountRoutes } from './routes/account';
+import { brokerInformationRoutes } from './routes/broker-information';
 import { referenceRoutes } from './routes/reference';
 import { clientConnectorRoutes } from './routes/client-connectors';
 import { connectorCertificateRoutes } from './routes/connector-certificates';
@@ -84,6 +86,8 @@ export async function buildApp(
   healthRoutes(app, full);
   authRoutes(app, full);
   userRoutes(app, full);
+  accountRoutes(app, full);
+  brokerInformationRoutes(app, full);
   referenceRoutes(app, full);
   clientConnectorRoutes(app, full);
   connectorCertificateRoutes(app, full);

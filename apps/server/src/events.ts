@@ -10,6 +10,8 @@ export interface ServerEvents {
   'security-changed': [symbol: string];
   /** A FIX message specification was created, changed or deleted: outbound checks read the new specs. */
   'message-specs-changed': [msgType: string];
+  /** Broker information was created, changed or deleted (its id): the clients' profiles name its party data. */
+  'broker-changed': [brokerId: number];
   /** A client's FIX session logged on or off (its comp id). */
   'fix-session-changed': [compId: string];
 }

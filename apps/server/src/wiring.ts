@@ -90,6 +90,7 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
   // A new, changed or (de)activated security applies to the next order; new specs to the next report.
   events.on('security-changed', () => orders.invalidate());
   events.on('message-specs-changed', () => outbox.invalidateProfiles());
+  events.on('broker-changed', () => outbox.invalidateProfiles());
   events.on('fix-session-changed', () => services.poke());
   events.on('connector-changed', () => services.poke());
 

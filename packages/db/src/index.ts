@@ -10,17 +10,54 @@ export type { DictionaryData, DictionaryItem } from './seed-dictionary';
 export { pingDatabase } from './repos/health';
 
 // ── users and sign-in ──
-export { findUserByUsername, listUsers, recordLogin, type UserRow, type UserWithHash } from './repos/users';
+export {
+  deleteUser,
+  findTraderParty,
+  findUserByUsername,
+  getPasswordHash,
+  getUserById,
+  insertUser,
+  listUsers,
+  lockActiveAdmins,
+  recordLogin,
+  updateUser,
+  userHasOrderActions,
+  type TraderParty,
+  type UserAdminRow,
+  type UserRow,
+  type UserWithHash,
+  type UserWrite,
+} from './repos/users';
 export {
   beginSignInAttempt,
   createAuthSession,
   findActiveSession,
   finishSignInAttempt,
+  listUserSessions,
   revokeAuthSession,
+  revokeUserSession,
+  revokeUserSessions,
   type ActiveSession,
+  type UserSessionRow,
   type NewAuthSession,
   type SignInAttempt,
 } from './repos/auth-sessions';
+
+// ── broker information and contacts ──
+export {
+  brokerReferences,
+  deleteBroker,
+  deleteContact,
+  getBrokerById,
+  getContact,
+  insertBroker,
+  insertContact,
+  listContacts,
+  updateBroker,
+  updateContact,
+  type BrokerContactRow,
+  type BrokerRow,
+} from './repos/brokers';
 
 // ── client connectors and their FIX sessions ──
 export {
@@ -128,6 +165,7 @@ export {
   unsentExecReportsWithOrders,
   updateLeg,
   updateOrder,
+  type ExecutingTrader,
   type NewExecReport,
   type NewOrderAction,
   type OrderUpdate,

@@ -9,7 +9,7 @@ import { z } from 'zod';
  * the form.
  */
 
-export type AdminFieldKind = 'text' | 'textarea' | 'select' | 'integer' | 'decimal' | 'boolean';
+export type AdminFieldKind = 'text' | 'textarea' | 'select' | 'integer' | 'decimal' | 'boolean' | 'password';
 
 export interface AdminOption {
   value: string;

@@ -15,3 +15,4 @@ export * from './security-master';
 export * from './fix-message-specs';
 export * from './client-defaults-screen';
 export * from './session-console';
+export * from './brokers';

@@ -5,13 +5,16 @@ import {
   findActiveSession,
   findUserByUsername,
   finishSignInAttempt,
+  getPasswordHash,
   recordLogin,
   revokeAuthSession,
+  revokeUserSessions,
+  type Queryable,
   type Db,
   type UserRow,
 } from '@fixdesk/db';
 import { SESSION_TTL_MS, type SessionUser } from '@fixdesk/protocol';
-import { dummyPasswordHash, verifyPassword } from './passwords';
+import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords';
 import { FAILURE_WINDOW_MS, throttle } from './sign-in-throttle';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password';
@@ -73,5 +76,25 @@ export class AuthService {
 
   async logout(token: string): Promise<void> {
     await revokeAuthSession(this.db, hashToken(token));
+  }
+
+  /**
+   * Ends a user's sessions in the caller's transaction (all but the caller's own when `keepToken` is
+   * given) and answers their token hashes: after the commit, close their sockets with
+   * WsHub.revokeTokenHashes. A later request with one of those tokens is refused at once.
+   */
+  endSessions(tx: Queryable, userId: number, reason: string, keepToken?: string | null): Promise<string[]> {
+    return revokeUserSessions(tx, userId, reason, keepToken ? hashToken(keepToken) : undefined);
+  }
+
+  /** Whether the password is the user's current one (the same time whether the user exists or not). */
+  async checkPassword(userId: number, password: string): Promise<boolean> {
+    const hash = await getPasswordHash(this.db, userId);
+    const ok = await verifyPassword(hash ?? (await dummyPasswordHash()), password);
+    return ok && hash !== undefined;
+  }
+
+  hashPassword(password: string): Promise<string> {
+    return hashPassword(password);
   }
 }

@@ -17,6 +17,8 @@ import {
   type OrderRequestRow,
   type OrderRow,
   findSecurity,
+  findTraderParty,
+  type ExecutingTrader,
   type Queryable,
 } from '@fixdesk/db';
 import {
@@ -48,7 +50,7 @@ import {
   type OrdStatusCode,
   type DecimalInput,
 } from '@fixdesk/domain';
-import type { ActionType, SessionUser } from '@fixdesk/protocol';
+import { TRADER_PARTY_ID_SOURCE, type ActionType, type SessionUser, type TraderIdSource } from '@fixdesk/protocol';
 import { contractOf, orderState, stateColumns, type OrderWrites } from './order-writes';
 import type { OrderPublisher } from './publisher';
 import type { OrderReferenceData } from './reference-data';
@@ -56,6 +58,17 @@ import type { OrderReplies } from './replies';
 
 /** Who acts when nobody does: end-of-day expiry. Not a user row (user_ref stays empty). */
 export const SYSTEM_USER: SessionUser = { user_id: 0, username: 'SYSTEM', role: 'admin', first_name: null, last_name: null, email: null };
+
+/**
+ * The executing trader a broker-type user's action names on its report (PartyRole 12): their trader ID,
+ * its source and their full name. Other users (and the system) name none.
+ */
+export async function executingTraderOf(tx: Queryable, user: SessionUser): Promise<ExecutingTrader | undefined> {
+  if (user.user_id <= 0) return undefined;
+  const p = await findTraderParty(tx, user.user_id);
+  if (!p) return undefined;
+  return { id: p.trader_id, source: TRADER_PARTY_ID_SOURCE[(p.trader_party_id_source ?? 'PROPRIETARY') as TraderIdSource] ?? 'D', name: p.trader_full_name };
+}
 
 /** What a broker action answers. */
 export interface ActionOutcome {
@@ -159,7 +172,7 @@ export class BrokerActions {
         if (ids && ids.clordid !== order.clordid && (await clOrdIdTakenByOtherOrder(tx, order.sendercompid, order.session_date, ids.clordid, order.id))) {
           throw conflictError(`The request's ClOrdID ${ids.clordid} is already used by another order of ${order.sendercompid} today: refuse the request`);
         }
-        ({ updated, er } = await this.writes.persist(tx, order, applied.state, applied.report, connector, ids, actionType === 'ACCEPT' ? user.username : undefined));
+        ({ updated, er } = await this.writes.persist(tx, order, applied.state, applied.report, connector, ids, actionType === 'ACCEPT' ? user.username : undefined, await executingTraderOf(tx, user)));
       } else {
         // Refused request: OrderCancelReject (35=9) and the order back to its working status.
         const report = applied.report;
@@ -322,6 +335,7 @@ export class BrokerActions {
         orderqty: order.orderqty, price: order.price, lastqty: qty.toString(), lastpx: px.toString(),
         cumqty: next.cumQty.toString(), avgpx: next.avgPx.toString(),
         leavesqty: next.leavesQty.toString(), legIndex, ordrejreason: null, text: null, transacttime: this.now(),
+        executingTrader: await executingTraderOf(tx, user),
       });
       const legFullyFilled = legCum.gte(Decimal.from(leg.leg_ratio_qty).mul(order.orderqty));
       const action = await insertOrderAction(tx, {

@@ -56,6 +56,11 @@ class BodyBuilder {
   has(tag: number): boolean {
     return this.fields.has(tag) || this.groups.has(tag);
   }
+  /** Puts one entry in a group: in place of the entries `replaces` picks, or after the others. */
+  entry(countTag: number, entry: Array<[number, string]>, replaces: (e: Array<[number, string]>) => boolean): this {
+    const kept = (this.groups.get(countTag) ?? []).filter((e) => !replaces(e));
+    return this.group(countTag, [...kept, entry]);
+  }
   /**
    * The body in QuickFIX order. Tags the FIX 4.4 dictionary does not define for this message (a
    * mistyped client default, say) are left out and reported, so the client never has to reject.
@@ -180,6 +185,13 @@ export function buildExecutionReport(er: ExecReportRow, order: OrderRow, legs: O
     );
   }
   const missingMandatory = applyProfile(b, profile, '8', er.exectype, er.transacttime);
+  if (er.executing_trader_id) {
+    // The broker-type user who acted is the executing trader (PartyRole 12), their full name a
+    // contact-name sub-ID (803=9); it replaces an executing trader the client's defaults configure.
+    const trader: Array<[number, string]> = [[448, er.executing_trader_id], [447, er.executing_trader_source ?? 'D'], [452, '12']];
+    if (er.executing_trader_name) trader.push([802, '1'], [523, er.executing_trader_name], [803, '9']);
+    b.entry(453, trader, (e) => e.some(([t, v]) => t === 452 && v === '12'));
+  }
   const dropped: string[] = [];
   const replaced: string[] = [];
   return { msgType: '8', body: b.build('8', dropped, replaced), missingMandatory, dropped, replaced };

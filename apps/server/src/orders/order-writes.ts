@@ -1,5 +1,6 @@
 import {
   insertExecReport,
+  type ExecutingTrader,
   listOrderLegs,
   nextExecIds,
   orderFillTotals,
@@ -62,6 +63,7 @@ export class OrderWrites {
     connector: ConnectorInfo,
     ids?: AnsweredIds,
     acceptedBy?: string,
+    executingTrader?: ExecutingTrader,
   ): Promise<{ updated: OrderRow; er: ExecReportRow }> {
     const replaced = report.execType === ExecType.Replaced;
     // The intake's ClOrdID index learns the order's new key before it is written (see noteUsedClOrdId).
@@ -81,7 +83,7 @@ export class OrderWrites {
       orderqty: updated.orderqty, price: updated.price, lastqty: state.lastQty.toString(), lastpx: state.lastPx.toString(),
       cumqty: state.cumQty.toString(), avgpx: state.avgPx.stripTrailingZeros().toString(), leavesqty: state.leavesQty.toString(),
       legIndex: null, ordrejreason: report.ordRejReason !== undefined ? Number(report.ordRejReason) : null, text: report.text ?? null,
-      transacttime: this.now(),
+      transacttime: this.now(), executingTrader,
     });
     return { updated, er };
   }

@@ -25,6 +25,8 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
     const body = parse(LoginRequestSchema, req.body, 'body');
     const result = await ctx.auth.login(body.username, body.password, req.ip, req.headers['user-agent'] ?? null);
     if (result.kind === 'locked') {
+      // The attempt is in login_attempts as rate_limited; the log names it too, for whoever watches.
+      ctx.log.warn({ username: body.username, ip: req.ip, retryAfterSeconds: result.retryAfterSeconds }, 'sign-in throttled');
       reply.header('retry-after', String(result.retryAfterSeconds));
       const message = `Too many failed sign-in attempts. Try again in ${result.retryAfterSeconds} seconds.`;
       return reply.status(429).send({ success: false, message, error: message } satisfies LoginResponse & { error: string });

@@ -10,7 +10,7 @@ import {
   type SessionUser,
   type WsServerMessage,
 } from '@fixdesk/protocol';
-import type { AuthService } from '../auth/auth-service';
+import { hashToken, type AuthService } from '../auth/auth-service';
 
 interface Client {
   socket: WebSocket;
@@ -62,6 +62,17 @@ export class WsHub {
         c.socket.close(WS_CLOSE.authFailed, reason);
       }
     }
+  }
+
+  /**
+   * Sessions ended on the server (a user deactivated, their role changed, a password reset or changed,
+   * a session signed out from the account page): the sockets opened with them close at once, without
+   * waiting for the next heartbeat's re-check.
+   */
+  revokeTokenHashes(hashes: readonly string[], reason: string): void {
+    if (hashes.length === 0) return;
+    const ended = new Set(hashes);
+    for (const c of this.clients) if (c.token && ended.has(hashToken(c.token))) this.revokeToken(c.token, reason);
   }
 
   accept(socket: WebSocket): void {

@@ -36,6 +36,7 @@ export const ROUTES = [
   { path: '/cookie-policy', title: 'Cookie Policy', access: PUBLIC },
   { path: '/terms', title: 'Terms and Conditions', access: PUBLIC },
   { path: '/config/user-management', title: 'User Management', access: ADMIN_ONLY },
+  { path: '/config/broker-information', title: 'Broker Information', access: ADMIN_ONLY },
   { path: '/config/security-master', title: 'Security Master', access: ADMIN_ONLY },
   { path: '/config/fix-client-defaults', title: 'FIX Client Defaults', access: ADMIN_ONLY },
   { path: '/config/fix-message-specs', title: 'FIX Message Specifications', access: ADMIN_ONLY },

@@ -29,6 +29,7 @@ export const SCREENS: Record<RoutePath, LazyExoticComponent<ComponentType>> = {
   '/cookie-policy': lazy(() => import('../screens/legal/CookiePolicyPage')),
   '/terms': lazy(() => import('../screens/legal/TermsPage')),
   '/config/user-management': lazy(() => import('../screens/user-management/UserManagementPage')),
+  '/config/broker-information': lazy(() => import('../screens/broker-information/BrokerInformationScreen')),
   '/config/security-master': lazy(() => import('../screens/security-master/SecurityMasterScreen')),
   '/config/fix-client-defaults': lazy(() => import('../screens/fix-client-defaults/FixClientDefaultsScreen')),
   '/config/fix-message-specs': lazy(() => import('../screens/fix-message-specs/FixMessageSpecsScreen')),

@@ -7,6 +7,7 @@ import m0006 from './0006_audit_seals';
 import m0007 from './0007_audit_access';
 import m0008 from './0008_refused_orders';
 import m0009 from './0009_session_operations';
+import m0010 from './0010_user_admin';
 
 export interface Migration {
   version: number;
@@ -25,4 +26,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: 'audit_access', sql: m0007 },
   { version: 8, name: 'refused_orders', sql: m0008 },
   { version: 9, name: 'session_operations', sql: m0009 },
+  { version: 10, name: 'user_admin', sql: m0010 },
 ];

@@ -38,7 +38,7 @@ export async function findActiveSession(db: Queryable, tokenHash: string): Promi
 }
 
 export async function revokeAuthSession(db: Queryable, tokenHash: string): Promise<boolean> {
-  const r = await db.query('UPDATE auth_sessions SET revoked_at = now() WHERE token_hash = $1 AND revoked_at IS NULL', [tokenHash]);
+  const r = await db.query("UPDATE auth_sessions SET revoked_at = now(), revoked_reason = 'signed_out' WHERE token_hash = $1 AND revoked_at IS NULL", [tokenHash]);
   return r.rowCount > 0;
 }
 
@@ -85,4 +85,48 @@ export async function beginSignInAttempt(db: Db, username: string, ip: string, s
 /** The outcome of a pending attempt: succeeded, or refused and why ('bad_password', 'rate_limited', ...). */
 export async function finishSignInAttempt(db: Queryable, id: number, succeeded: boolean, reason: string | null): Promise<void> {
   await db.query('UPDATE login_attempts SET succeeded = $2, reason = $3 WHERE id = $1', [id, succeeded, reason]);
+}
+
+export interface UserSessionRow {
+  id: number;
+  token_hash: string;
+  user_agent: string | null;
+  ip: string | null;
+  created_at: Date;
+  last_seen_at: Date;
+  expires_at: Date;
+}
+
+/** A user's live sessions (not expired, not revoked), newest first. */
+export async function listUserSessions(db: Queryable, userId: number): Promise<UserSessionRow[]> {
+  const { rows } = await db.query<UserSessionRow>(
+    `SELECT id, token_hash, user_agent, ip, created_at, last_seen_at, expires_at FROM auth_sessions
+      WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > now() ORDER BY created_at DESC, id DESC`,
+    [userId],
+  );
+  return rows;
+}
+
+/**
+ * Ends every live session of a user (all but one, when `keepTokenHash` names the caller's own) and says
+ * why; answers the ended sessions' token hashes, so their sockets can be closed too.
+ */
+export async function revokeUserSessions(db: Queryable, userId: number, reason: string, keepTokenHash?: string): Promise<string[]> {
+  const { rows } = await db.query<{ token_hash: string }>(
+    `UPDATE auth_sessions SET revoked_at = now(), revoked_reason = $2
+      WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > now() AND ($3::text IS NULL OR token_hash <> $3)
+      RETURNING token_hash`,
+    [userId, reason, keepTokenHash ?? null],
+  );
+  return rows.map((r) => r.token_hash);
+}
+
+/** Ends one of a user's own sessions; answers its token hash, or undefined when it is not theirs or not live. */
+export async function revokeUserSession(db: Queryable, userId: number, sessionId: number, reason: string): Promise<string | undefined> {
+  const { rows } = await db.query<{ token_hash: string }>(
+    `UPDATE auth_sessions SET revoked_at = now(), revoked_reason = $3
+      WHERE id = $2 AND user_id = $1 AND revoked_at IS NULL AND expires_at > now() RETURNING token_hash`,
+    [userId, sessionId, reason],
+  );
+  return rows[0]?.token_hash;
 }

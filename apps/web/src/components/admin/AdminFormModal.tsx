@@ -1,5 +1,5 @@
 import type { AdminField } from '@fixdesk/protocol';
-import { Alert, Button, Group, Modal, Select, SimpleGrid, Switch, Textarea, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, PasswordInput, Select, SimpleGrid, Switch, Textarea, TextInput } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { z } from 'zod';
@@ -81,47 +81,17 @@ export function AdminFormModal({ opened, title, fields, schema, values, onChange
     }
   };
 
-  const input = (f: AdminField) => {
-    const error = errors[f.name] ?? (edited.has(f.name) ? undefined : serverErrors[f.name]);
-    const lockedWhy = locked[f.name];
-    const common = { label: f.label, description: lockedWhy ?? f.description, error, disabled: Boolean(lockedWhy), withAsterisk: Boolean(f.required) } as const;
-    const text = String(values[f.name] ?? '');
-    switch (f.kind) {
-      case 'boolean':
-        return <Switch key={f.name} label={f.label} description={lockedWhy ?? f.description} error={error} disabled={Boolean(lockedWhy)} checked={values[f.name] === true} onChange={(e) => onChange(f.name, e.currentTarget.checked)} mt="lg" />;
-      case 'select':
-        return (
-          <Select
-            key={f.name}
-            {...common}
-            data={options[f.name] ?? (f.options ?? []).map((o) => ({ value: o.value, label: o.label }))}
-            value={text === '' ? null : text}
-            onChange={(v) => onChange(f.name, v ?? '')}
-            placeholder={f.placeholder ?? 'Choose…'}
-            clearable={!f.required && f.defaultValue === undefined}
-            searchable
-            allowDeselect={!f.required && f.defaultValue === undefined}
-            comboboxProps={{ withinPortal: true }}
-          />
-        );
-      case 'textarea':
-        return <Textarea key={f.name} {...common} value={text} onChange={(e) => onChange(f.name, e.currentTarget.value)} maxLength={f.maxLength} placeholder={f.placeholder} autosize minRows={2} maxRows={5} style={f.span === 2 ? { gridColumn: '1 / -1' } : undefined} />;
-      default:
-        return (
-          <TextInput
-            key={f.name}
-            {...common}
-            value={text}
-            onChange={(e) => onChange(f.name, e.currentTarget.value)}
-            maxLength={f.maxLength}
-            placeholder={f.placeholder}
-            inputMode={f.kind === 'integer' ? 'numeric' : f.kind === 'decimal' ? 'decimal' : undefined}
-            className={f.kind === 'integer' || f.kind === 'decimal' ? 'fd-numeric' : undefined}
-            style={f.span === 2 ? { gridColumn: '1 / -1' } : undefined}
-          />
-        );
-    }
-  };
+  const input = (f: AdminField) => (
+    <AdminFieldInput
+      key={f.name}
+      field={f}
+      value={values[f.name]}
+      error={errors[f.name] ?? (edited.has(f.name) ? undefined : serverErrors[f.name])}
+      locked={locked[f.name]}
+      options={options[f.name]}
+      onChange={onChange}
+    />
+  );
 
   return (
     <Modal opened={opened} onClose={onClose} title={title} size="xl" centered closeOnClickOutside={!submitting}>
@@ -146,4 +116,53 @@ export function AdminFormModal({ opened, title, fields, schema, values, onChange
       </form>
     </Modal>
   );
+}
+
+/** One input of an admin form, by its descriptor's kind (also used by screens whose form has tabs). */
+export function AdminFieldInput({ field: f, value, error, locked: lockedWhy, options, onChange }: {
+  field: AdminField;
+  value: FormValue | undefined;
+  error?: string | undefined;
+  /** Shown but not editable: the reason under the input. */
+  locked?: string | undefined;
+  options?: { value: string; label: string }[] | undefined;
+  onChange: (name: string, value: FormValue) => void;
+}) {
+  const common = { label: f.label, description: lockedWhy ?? f.description, error, disabled: Boolean(lockedWhy), withAsterisk: Boolean(f.required) } as const;
+  const text = String(value ?? '');
+  switch (f.kind) {
+    case 'boolean':
+      return <Switch label={f.label} description={lockedWhy ?? f.description} error={error} disabled={Boolean(lockedWhy)} checked={value === true} onChange={(e) => onChange(f.name, e.currentTarget.checked)} mt="lg" />;
+    case 'select':
+      return (
+        <Select
+          {...common}
+          data={options ?? (f.options ?? []).map((o) => ({ value: o.value, label: o.label }))}
+          value={text === '' ? null : text}
+          onChange={(v) => onChange(f.name, v ?? '')}
+          placeholder={f.placeholder ?? 'Choose…'}
+          clearable={!f.required && f.defaultValue === undefined}
+          searchable
+          allowDeselect={!f.required && f.defaultValue === undefined}
+          comboboxProps={{ withinPortal: true }}
+        />
+      );
+    case 'password':
+      return <PasswordInput {...common} value={text} onChange={(e) => onChange(f.name, e.currentTarget.value)} maxLength={f.maxLength} placeholder={f.placeholder} autoComplete="new-password" />;
+    case 'textarea':
+      return <Textarea {...common} value={text} onChange={(e) => onChange(f.name, e.currentTarget.value)} maxLength={f.maxLength} placeholder={f.placeholder} autosize minRows={2} maxRows={5} style={f.span === 2 ? { gridColumn: '1 / -1' } : undefined} />;
+    default:
+      return (
+        <TextInput
+          {...common}
+          value={text}
+          onChange={(e) => onChange(f.name, e.currentTarget.value)}
+          maxLength={f.maxLength}
+          placeholder={f.placeholder}
+          inputMode={f.kind === 'integer' ? 'numeric' : f.kind === 'decimal' ? 'decimal' : undefined}
+          className={f.kind === 'integer' || f.kind === 'decimal' ? 'fd-numeric' : undefined}
+          style={f.span === 2 ? { gridColumn: '1 / -1' } : undefined}
+        />
+      );
+  }
 }

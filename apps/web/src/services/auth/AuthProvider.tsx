@@ -5,6 +5,7 @@ import { useLocation, useNavigate } from 'react-router';
 import type { AuthStatus, SignInState } from '../../app/access';
 import { HOME_PATH, LOGIN_PATH } from '../../app/routes';
 import { authApi, sessionStore, setUnauthorizedHandler } from '../api/http';
+import { live } from '../live/live';
 import { SESSION_KEYS, TOKEN_KEYS, sessionExpiry } from './sessionStore';
 
 interface AuthState {
@@ -75,6 +76,25 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   );
 
   useEffect(() => setUnauthorizedHandler(() => endSession('rejected')), [endSession]);
+
+  // The server closed the live connection and refused it (the user was deactivated, their role
+  // changed, their password reset, or this session signed out elsewhere): if the session is gone, the
+  // page signs out at once instead of waiting for the next call.
+  useEffect(
+    () =>
+      live.onState(() => {
+        if (live.getState().status !== 'refused' || !sessionStore.load()) return;
+        authApi
+          .me()
+          .then((session) => {
+            if (!session) endSession('rejected');
+          })
+          .catch(() => {
+            // Server unreachable: the live notice already says so.
+          });
+      }),
+    [endSession],
+  );
 
   // Start-up check, once per page load: is the stored session still good on the server?
   const startupChecked = useRef(false);

@@ -117,6 +117,7 @@ export async function storeIntakeBatch(db: Queryable, entries: readonly IntakeEn
       ordstatus: 'A', side: order.side, symbol: order.symbol, orderqty: order.orderqty, price: order.price, lastqty: '0', lastpx: '0', cumqty: '0',
       avgpx: '0', leavesqty: order.orderqty, leg_index: null, ordrejreason: null, text: null, transacttime: entry.reportTime,
       created_at: er_created_at ?? entry.reportTime, sendercompid: order.sendercompid, sent_seq_num: null, sent_at: null,
+      executing_trader_id: null, executing_trader_source: null, executing_trader_name: null,
     };
     return { kind: 'stored', order, er, legs: legRows };
   });

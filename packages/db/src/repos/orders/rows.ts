@@ -125,6 +125,10 @@ export interface ExecReportRow {
   sendercompid: string | null;
   sent_seq_num: number | null;
   sent_at: Date | null;
+  /** The executing trader (PartyRole 12) of a report a broker-type user's action produced: id, FIX PartyIDSource, full name. */
+  executing_trader_id?: string | null;
+  executing_trader_source?: string | null;
+  executing_trader_name?: string | null;
 }
 
 export interface OrderRequestRow {

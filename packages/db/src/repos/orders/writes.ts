@@ -55,7 +55,17 @@ export async function updateOrder(db: Queryable, id: number, u: OrderUpdate): Pr
   return rows[0]!;
 }
 
+/** The executing trader a report names (PartyRole 12): a broker-type user's trader party. */
+export interface ExecutingTrader {
+  id: string;
+  /** FIX PartyIDSource (447). */
+  source: string;
+  name: string | null;
+}
+
 export interface NewExecReport {
+  /** Who executed, when a broker-type user's action produced the report. */
+  executingTrader?: ExecutingTrader | undefined;
   orderId: number;
   execid: string;
   sendercompid: string;
@@ -82,10 +92,12 @@ export interface NewExecReport {
 export async function insertExecReport(db: Queryable, e: NewExecReport): Promise<ExecReportRow> {
   const { rows } = await db.query<ExecReportRow>(
     `INSERT INTO execution_reports (order_id, execid, sendercompid, clordid, origclordid, orderid, exectype, ordstatus, side, symbol,
-                                    orderqty, price, lastqty, lastpx, cumqty, avgpx, leavesqty, leg_index, ordrejreason, text, transacttime)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21) RETURNING *`,
+                                    orderqty, price, lastqty, lastpx, cumqty, avgpx, leavesqty, leg_index, ordrejreason, text, transacttime,
+                                    executing_trader_id, executing_trader_source, executing_trader_name)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24) RETURNING *`,
     [e.orderId, e.execid, e.sendercompid, e.clordid, e.origclordid, e.orderid, e.exectype, e.ordstatus, e.side, e.symbol, e.orderqty,
-     e.price, e.lastqty, e.lastpx, e.cumqty, e.avgpx, e.leavesqty, e.legIndex, e.ordrejreason, e.text, e.transacttime],
+     e.price, e.lastqty, e.lastpx, e.cumqty, e.avgpx, e.leavesqty, e.legIndex, e.ordrejreason, e.text, e.transacttime,
+     e.executingTrader?.id ?? null, e.executingTrader?.source ?? null, e.executingTrader?.name ?? null],
   );
   return rows[0]!;
 }

@@ -14,7 +14,9 @@ import { authRoutes } from './routes/auth';
 import { healthRoutes } from './routes/health';
 import { userRoutes } from './routes/users';
 import { referenceRoutes } from './routes/reference';
+import { clientCapabilityRoutes } from './routes/client-capabilities';
 import { clientConnectorRoutes } from './routes/client-connectors';
+import { clientSessionRoutes } from './routes/client-sessions';
 import { fixClientDefaultsRoutes } from './routes/fix-client-defaults';
 import { orderRoutes } from './routes/orders';
 import { auditRoutes } from './routes/audit';
@@ -79,6 +81,8 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, logger: Logger): Pr
   userRoutes(app, full);
   referenceRoutes(app, full);
   clientConnectorRoutes(app, full);
+  clientCapabilityRoutes(app, full);
+  clientSessionRoutes(app, full);
   fixClientDefaultsRoutes(app, full);
   orderRoutes(app, full);
   auditRoutes(app, full);

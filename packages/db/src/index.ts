@@ -41,7 +41,7 @@ export {
   type OpenDayOrderRow,
   type OrderConnectorRow,
 } from './repos/connectors';
-export { closeClientSession, closeSessionsOfStoppedProcess, openClientSession, recordRefusedLogon, storedSequenceNumbers, type StoredSessionKey } from './repos/client-sessions';
+export { closeClientSession, closeSessionsOfStoppedProcess, listStoredSequenceNumbers, openClientSession, recordRefusedLogon, storedSequenceNumbers, type StoredSessionKey } from './repos/client-sessions';
 export { PgMessageStoreFactory, type PgMessageStoreOptions, type ReservedOutbound } from './fix-message-store';
 
 // ── client FIX defaults ──
@@ -71,14 +71,11 @@ export {
   findSecurity,
   latestPrices,
   listBrokers,
-  listCapabilities,
-  listClientCapabilities,
   listFixEnums,
   listFixFields,
   listMessageSpecs,
   listSecurities,
   repeatingGroupFields,
-  type ClientCapabilityRow,
   type SecurityRow,
 } from './repos/reference';
 
@@ -195,3 +192,25 @@ export {
 
 // ── the compliance record's seals (ADR 0010) ──
 export { chainHash, genesisHash, SEAL_BLOCK_ROWS, SEALED_TABLES, sealPending, verifyChain, type ChainVerdict, type SealedTable } from './audit/seals';
+export {
+  clientPositions,
+  countCapabilities,
+  deleteCapability,
+  getCapability,
+  insertCapability,
+  listCapabilities,
+  listClientCapabilities,
+  updateCapability,
+  type CapabilityRow,
+  type CapabilityValues,
+  type ClientCapabilityRow,
+} from './repos/capabilities';
+export {
+  deleteClientSession,
+  getClientSession,
+  insertClientSession,
+  listClientSessions,
+  updateClientSession,
+  type ClientSessionRow,
+  type ClientSessionValues,
+} from './repos/client-session-records';

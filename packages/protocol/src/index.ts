@@ -14,3 +14,5 @@ export * from './admin-fields';
 export * from './security-master';
 export * from './fix-message-specs';
 export * from './client-defaults-screen';
+export * from './client-capabilities';
+export * from './client-sessions';

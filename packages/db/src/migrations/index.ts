@@ -6,6 +6,7 @@ import m0005 from './0005_reference_changes';
 import m0006 from './0006_audit_seals';
 import m0007 from './0007_audit_access';
 import m0008 from './0008_refused_orders';
+import m0009 from './0009_client_onboarding';
 
 export interface Migration {
   version: number;
@@ -23,4 +24,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, name: 'audit_seals', sql: m0006 },
   { version: 7, name: 'audit_access', sql: m0007 },
   { version: 8, name: 'refused_orders', sql: m0008 },
+  { version: 9, name: 'client_onboarding', sql: m0009 },
 ];

@@ -105,7 +105,7 @@ export async function countSecurityOrders(db: Queryable, symbol: string): Promis
   return Number(rows[0]?.n ?? 0);
 }
 
-export type ReferenceEntity = 'security_master' | 'fix_message_specs';
+export type ReferenceEntity = 'security_master' | 'fix_message_specs' | 'client_capabilities' | 'client_sessions';
 
 export interface ReferenceChange {
   entity: ReferenceEntity;

@@ -67,7 +67,14 @@ export function clientSessionRoutes(app: FastifyInstance, ctx: AppContext): void
 
   app.get('/api/client-sessions', admin, async (req) => {
     const q = parse(SessionListQuerySchema, req.query, 'query');
-    return { success: true, data: (await listClientSessions(ctx.db, { compId: q.comp_id || undefined })).map(presentSession) };
+    const rows = (await listClientSessions(ctx.db, { compId: q.comp_id || undefined })).map(presentSession);
+    // A session still logged on to this node: its counters so far (the row gets them at logout).
+    const live = ctx.fix.liveSessionCounts();
+    for (const r of rows) {
+      const c = r.session_end === null && !r.original ? live.get(r.id) : undefined;
+      if (c) Object.assign(r, { messages_sent: c.sent, messages_received: c.received, orders_processed: c.orders });
+    }
+    return { success: true, data: rows };
   });
 
   app.post('/api/client-sessions', admin, async (req) => {

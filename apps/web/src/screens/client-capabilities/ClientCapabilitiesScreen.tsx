@@ -121,7 +121,7 @@ export default function ClientCapabilitiesScreen() {
   const editingRow = editing?.mode === 'edit' ? editing.capability : null;
 
   return (
-    <Container size="xl" py="lg" w="100%">
+    <Container fluid px="lg" py="lg" w="100%">
       <AdminPageHeader icon={IconShieldCheck} title="Client Capabilities" description="What each client may trade: checked on every order at intake; a change applies to the next order." count={rows?.length}>
         <Select
           aria-label="Filter by client"

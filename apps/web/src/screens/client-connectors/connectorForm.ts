@@ -83,7 +83,7 @@ export const CONNECTOR_FIELDS: readonly ConnectorField[] = [
   { name: 'useresetseqnums', label: 'Honour the Client\'s Reset', tab: 'authentication', input: 'switch', defaultValue: false },
   // Trading
   { name: 'trading_enabled', label: 'Trading Enabled', tab: 'trading', input: 'switch', defaultValue: true, description: 'Off: every order is refused (the session stays up)' },
-  { name: 'start_time', label: 'Session Start', tab: 'trading', input: 'time', defaultValue: '09:00:00', omitEmpty: true },
+  { name: 'start_time', label: 'Session Start', tab: 'trading', input: 'time', defaultValue: '09:00:00', omitEmpty: true, description: 'Logons accepted from here' },
   { name: 'end_time', label: 'Session End', tab: 'trading', input: 'time', defaultValue: '17:00:00', omitEmpty: true, description: 'Day orders expire here' },
   { name: 'trading_days', label: 'Trading Days', tab: 'trading', input: 'text', maxLength: 40, defaultValue: 'M,T,W,T,F', omitEmpty: true, description: 'Day letters Monday first, e.g. M,T,W,T,F' },
   { name: 'timezone', label: 'Time Zone', tab: 'trading', input: 'select', options: CONNECTOR_TIMEZONES, defaultValue: 'Asia/Singapore', omitEmpty: true },

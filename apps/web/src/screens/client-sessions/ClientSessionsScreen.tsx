@@ -148,7 +148,7 @@ export default function ClientSessionsScreen() {
   const editingRow = editing?.mode === 'edit' ? editing.session : null;
 
   return (
-    <Container size="xl" py="lg" w="100%">
+    <Container fluid px="lg" py="lg" w="100%">
       <AdminPageHeader icon={IconArrowsExchange} title="Client Sessions" description="Every FIX session of every client, recorded by the acceptor: logons, logouts and why, message and order counts." count={rows?.length}>
         <Select
           aria-label="Filter by client"

@@ -12,8 +12,14 @@ const RED = '#c92a2a';
  */
 export const CONNECTOR_COLUMNS: ColDef<ClientConnector>[] = [
   { headerName: 'ID', field: 'id', width: 64, type: 'numericColumn', sort: 'asc' },
-  { headerName: 'Component ID', field: 'comp_id', width: 140, cellStyle: { fontWeight: 600 } },
+  { headerName: 'Component ID', field: 'comp_id', width: 130, cellStyle: { fontWeight: 600 } },
   {
+    headerName: 'Status',
+    colId: 'status',
+    width: 80,
+    valueGetter: (p) => (p.data?.is_active ? 'Active' : 'Inactive'),
+    cellStyle: (p) => ({ color: p.value === 'Active' ? GREEN : GREY, fontWeight: 600 }),
+  },  {
     headerName: 'Session',
     colId: 'session',
     width: 100,
@@ -24,7 +30,7 @@ export const CONNECTOR_COLUMNS: ColDef<ClientConnector>[] = [
   {
     headerName: 'Seq Out / In',
     colId: 'seq',
-    width: 110,
+    width: 100,
     valueGetter: (p) => (p.data?.live && p.data.live.next_sender_seq !== null ? `${p.data.live.next_sender_seq} / ${p.data.live.next_target_seq}` : '—'),
     headerTooltip: 'The next MsgSeqNum we send / the next we expect from the client',
     cellClass: 'fd-numeric',
@@ -40,18 +46,6 @@ export const CONNECTOR_COLUMNS: ColDef<ClientConnector>[] = [
     },
     cellStyle: (p) => (p.value === 'cannot trade' ? { color: RED, fontWeight: 600 } : null),
   },
-  { headerName: 'Client Name', field: 'client_name', flex: 1, minWidth: 150, tooltipField: 'client_name' },
-  { headerName: 'Website', field: 'company_website', width: 150, tooltipField: 'company_website' },
-  { headerName: 'LEI', field: 'client_lei', width: 170 },
-  { headerName: 'Host:Port', colId: 'hostPort', width: 125, valueGetter: (p) => (p.data ? `${p.data.host ?? ''}:${p.data.port}` : '') },
-  { headerName: 'FIX Version', field: 'fix_version', width: 95 },
-  {
-    headerName: 'Status',
-    colId: 'status',
-    width: 80,
-    valueGetter: (p) => (p.data?.is_active ? 'Active' : 'Inactive'),
-    cellStyle: (p) => ({ color: p.value === 'Active' ? GREEN : GREY, fontWeight: 600 }),
-  },
   {
     headerName: 'TLS',
     colId: 'tls',
@@ -59,4 +53,11 @@ export const CONNECTOR_COLUMNS: ColDef<ClientConnector>[] = [
     valueGetter: (p) => (p.data?.tls_enabled ? 'Enabled' : 'Disabled'),
     cellStyle: (p) => ({ color: p.value === 'Enabled' ? GREEN : GREY }),
   },
+  { headerName: 'Client Name', field: 'client_name', flex: 1, minWidth: 140, tooltipField: 'client_name' },
+  { headerName: 'Website', field: 'company_website', width: 140, tooltipField: 'company_website' },
+  { headerName: 'LEI', field: 'client_lei', width: 170 },
+  { headerName: 'Host:Port', colId: 'hostPort', width: 115, valueGetter: (p) => (p.data ? `${p.data.host ?? ''}:${p.data.port}` : '') },
+  { headerName: 'FIX Version', field: 'fix_version', width: 95 },
+
+
 ];

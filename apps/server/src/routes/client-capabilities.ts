@@ -19,8 +19,9 @@ import {
   type ClientCapabilityRecord,
 } from '@fixdesk/protocol';
 import { Decimal } from '@fixdesk/domain';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
+import { actor } from '../http/actor';
 import { badRequest, HttpError, notFound, parse } from '../http/errors';
 
 /**
@@ -56,10 +57,6 @@ function dbError(err: unknown): never {
   }
   if (e.code === '23514') throw badRequest(`Invalid body: a limit is out of range (${e.constraint ?? 'check'})`);
   throw err;
-}
-
-function actor(req: FastifyRequest): { changedBy: string; userRef: number | null } {
-  return { changedBy: req.user?.username ?? 'unknown', userRef: req.user?.user_id ?? null };
 }
 
 export function clientCapabilityRoutes(app: FastifyInstance, ctx: AppContext): void {

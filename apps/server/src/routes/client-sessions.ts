@@ -18,8 +18,9 @@ import {
   type ClientSessionRecord,
   type SessionValues,
 } from '@fixdesk/protocol';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
+import { actor } from '../http/actor';
 import { badRequest, notFound, parse } from '../http/errors';
 
 /**
@@ -56,10 +57,6 @@ export function presentSession(row: ClientSessionRow): ClientSessionRecord {
     corrected_by: row.corrected_by,
     corrected_at: iso(row.corrected_at),
   };
-}
-
-function actor(req: FastifyRequest): { changedBy: string; userRef: number | null } {
-  return { changedBy: req.user?.username ?? 'unknown', userRef: req.user?.user_id ?? null };
 }
 
 export function clientSessionRoutes(app: FastifyInstance, ctx: AppContext): void {

@@ -4,31 +4,6 @@ import { pgArray } from '../pg-array';
 // Client capabilities (spec 001 §3 "Client capability"): what each client may trade, read by the
 // Client Capabilities screen and, through listClientCapabilities, by the order intake on every order.
 
-export interface CapabilityRow {
-  id: number;
-  clientconnectors_id: number;
-  comp_id: string;
-  client_name: string | null;
-  security_master_id: number | null;
-  security_symbol: string | null;
-  client_symbol: string | null;
-  client_symbol_text: string | null;
-  asset_class: string;
-  exchange: string | null;
-  is_enabled: boolean;
-  can_buy: boolean;
-  can_sell: boolean;
-  can_short: boolean;
-  max_order_qty: string | null;
-  min_order_qty: string | null;
-  max_position_long: string | null;
-  max_position_short: string | null;
-  market_identifier: string | null;
-  additional_params: Record<string, unknown>;
-  created_at: Date;
-  updated_at: Date;
-}
-
 /** The columns a create or an update writes. */
 export interface CapabilityValues {
   clientconnectors_id: number;
@@ -47,6 +22,16 @@ export interface CapabilityValues {
   max_position_short: string | null;
   market_identifier: string | null;
   additional_params: Record<string, unknown>;
+}
+
+/** A capability as read, with its client's comp id and name and its security's symbol. */
+export interface CapabilityRow extends CapabilityValues {
+  id: number;
+  comp_id: string;
+  client_name: string | null;
+  security_symbol: string | null;
+  created_at: Date;
+  updated_at: Date;
 }
 
 const COLUMNS = [

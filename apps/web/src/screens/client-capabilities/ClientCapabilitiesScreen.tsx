@@ -1,16 +1,17 @@
 import { ApiError } from '@fixdesk/client';
-import { CAPABILITY_FIELDS, CapabilityText, CreateCapabilitySchema, UpdateCapabilitySchema, type ClientCapabilityRecord, type ClientConnector, type Security } from '@fixdesk/protocol';
-import { ActionIcon, Button, Container, Select, Tooltip } from '@mantine/core';
+import { CAPABILITY_FIELDS, CapabilityText, CreateCapabilitySchema, UpdateCapabilitySchema, type ClientCapabilityRecord, type Security } from '@fixdesk/protocol';
+import { ActionIcon, Button, Container, Tooltip } from '@mantine/core';
 import { IconPlus, IconRefresh, IconShieldCheck } from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { AdminBanners } from '../../components/admin/AdminBanners';
 import { AdminFormModal } from '../../components/admin/AdminFormModal';
 import { AdminPageHeader } from '../../components/admin/AdminPageHeader';
 import { AdminTable } from '../../components/admin/AdminTable';
+import { ClientFilter, connectorLabel, useClientConnectors } from '../../components/admin/ClientFilter';
 import { adminErrorText } from '../../components/admin/errors';
 import { initialValues, type FormValues } from '../../components/admin/formValues';
 import { useBanners } from '../../components/admin/useBanners';
-import { capabilitiesApi, connectorsApi } from '../../services/client-onboarding/onboardingApi';
+import { capabilitiesApi } from '../../services/client-onboarding/onboardingApi';
 import { securityMasterApi } from '../../services/security-master/securityMasterApi';
 import { CAPABILITY_COLUMNS } from './capabilityColumns';
 
@@ -23,7 +24,7 @@ export default function ClientCapabilitiesScreen() {
   const banners = useBanners();
   const { showError } = banners;
   const [rows, setRows] = useState<ClientCapabilityRecord[] | null>(null);
-  const [connectors, setConnectors] = useState<ClientConnector[]>([]);
+  const connectors = useClientConnectors(showError);
   const [securities, setSecurities] = useState<Security[]>([]);
   const [client, setClient] = useState<string | null>(null);
   const [reloads, setReloads] = useState(0);
@@ -34,13 +35,11 @@ export default function ClientCapabilitiesScreen() {
 
   useEffect(() => {
     const controller = new AbortController();
-    Promise.all([connectorsApi.list(controller.signal), securityMasterApi.list(controller.signal)])
-      .then(([c, s]) => {
-        setConnectors(c);
-        setSecurities(s);
-      })
+    securityMasterApi
+      .list(controller.signal)
+      .then(setSecurities)
       .catch((err: unknown) => {
-        if (!controller.signal.aborted) showError(adminErrorText(err, 'Failed to fetch client connectors', (m) => `Error: ${m}`));
+        if (!controller.signal.aborted) showError(adminErrorText(err, 'Failed to fetch securities', (m) => `Error fetching securities: ${m}`));
       });
     return () => controller.abort();
   }, [showError]);
@@ -62,7 +61,7 @@ export default function ClientCapabilitiesScreen() {
 
   const options = useMemo(
     () => ({
-      clientconnectors_id: connectors.map((c) => ({ value: String(c.id), label: c.client_name ? `${c.client_name} (${c.comp_id})` : c.comp_id })),
+      clientconnectors_id: connectors.map((c) => ({ value: String(c.id), label: connectorLabel(c) })),
       security_master_id: securities.map((s) => ({ value: String(s.id), label: `${s.symbol} — ${s.instrument_name}` })),
     }),
     [connectors, securities],
@@ -123,16 +122,7 @@ export default function ClientCapabilitiesScreen() {
   return (
     <Container fluid px="lg" py="lg" w="100%">
       <AdminPageHeader icon={IconShieldCheck} title="Client Capabilities" description="What each client may trade: checked on every order at intake; a change applies to the next order." count={rows?.length}>
-        <Select
-          aria-label="Filter by client"
-          placeholder="All clients"
-          data={connectors.map((c) => ({ value: c.comp_id, label: c.client_name ? `${c.client_name} (${c.comp_id})` : c.comp_id }))}
-          value={client}
-          onChange={setClient}
-          clearable
-          searchable
-          w={260}
-        />
+        <ClientFilter connectors={connectors} value={client} onChange={setClient} />
         <Tooltip label="Refresh">
           <ActionIcon variant="default" size={36} onClick={() => setReloads((n) => n + 1)} aria-label="Refresh capabilities">
             <IconRefresh size={17} />

@@ -1,6 +1,7 @@
 import { CapabilityText, type ClientCapabilityRecord } from '@fixdesk/protocol';
 import { Badge, Group } from '@mantine/core';
 import type { ColDef, ICellRendererParams } from 'ag-grid-community';
+import { connectorLabel } from '../../components/admin/ClientFilter';
 
 const limit = (v: string | null) => v ?? '—';
 
@@ -26,7 +27,7 @@ function Permissions({ data }: ICellRendererParams<ClientCapabilityRecord>) {
 /** Spec 001 §2: ID, client, security or 'All Securities', asset class, exchange, enabled, permission badges and limits. */
 export const CAPABILITY_COLUMNS: ColDef<ClientCapabilityRecord>[] = [
   { headerName: 'ID', field: 'id', width: 70, type: 'numericColumn', sort: 'asc' },
-  { headerName: 'Client', colId: 'client', width: 200, valueGetter: (p) => (p.data ? (p.data.client_name ? `${p.data.client_name} (${p.data.comp_id})` : p.data.comp_id) : ''), cellStyle: { fontWeight: 600 } },
+  { headerName: 'Client', colId: 'client', width: 200, valueGetter: (p) => (p.data ? connectorLabel(p.data) : ''), cellStyle: { fontWeight: 600 } },
   { headerName: 'Security', colId: 'security', width: 130, valueGetter: (p) => p.data?.security_symbol ?? CapabilityText.allSecurities },
   { headerName: 'Asset Class', field: 'asset_class', width: 120 },
   { headerName: 'Exchange', colId: 'exchange', width: 110, valueGetter: (p) => [p.data?.exchange, p.data?.market_identifier].filter(Boolean).join(' / ') || 'Any' },

@@ -1,16 +1,17 @@
 import { ApiError } from '@fixdesk/client';
-import { CreateSessionSchema, SESSION_FIELDS, SessionText, UpdateSessionSchema, type ClientConnector, type ClientSessionRecord, type SessionValues } from '@fixdesk/protocol';
-import { ActionIcon, Alert, Button, Container, Select, Table, Text, Tooltip } from '@mantine/core';
+import { CreateSessionSchema, SESSION_FIELDS, SessionText, UpdateSessionSchema, type ClientSessionRecord, type SessionValues } from '@fixdesk/protocol';
+import { ActionIcon, Alert, Button, Container, Table, Text, Tooltip } from '@mantine/core';
 import { IconArrowsExchange, IconHistory, IconPlus, IconRefresh } from '@tabler/icons-react';
 import { useCallback, useEffect, useState } from 'react';
 import { AdminBanners } from '../../components/admin/AdminBanners';
 import { AdminFormModal } from '../../components/admin/AdminFormModal';
 import { AdminPageHeader } from '../../components/admin/AdminPageHeader';
 import { AdminTable } from '../../components/admin/AdminTable';
+import { ClientFilter, useClientConnectors } from '../../components/admin/ClientFilter';
 import { adminErrorText } from '../../components/admin/errors';
 import { initialValues, type FormValues } from '../../components/admin/formValues';
 import { useBanners } from '../../components/admin/useBanners';
-import { connectorsApi, sessionsApi } from '../../services/client-onboarding/onboardingApi';
+import { sessionsApi } from '../../services/client-onboarding/onboardingApi';
 import { SESSION_COLUMNS, when } from './sessionColumns';
 
 const FIELDS = Object.values(SESSION_FIELDS);
@@ -63,24 +64,13 @@ export default function ClientSessionsScreen() {
   const banners = useBanners();
   const { showError } = banners;
   const [rows, setRows] = useState<ClientSessionRecord[] | null>(null);
-  const [connectors, setConnectors] = useState<ClientConnector[]>([]);
+  const connectors = useClientConnectors(showError);
   const [client, setClient] = useState<string | null>(null);
   const [reloads, setReloads] = useState(0);
   const [editing, setEditing] = useState<Editing>(null);
   const [values, setValues] = useState<FormValues>({});
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    connectorsApi
-      .list(controller.signal)
-      .then(setConnectors)
-      .catch((err: unknown) => {
-        if (!controller.signal.aborted) showError(adminErrorText(err, 'Failed to fetch client connectors', (m) => `Error: ${m}`));
-      });
-    return () => controller.abort();
-  }, [showError]);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -150,16 +140,7 @@ export default function ClientSessionsScreen() {
   return (
     <Container fluid px="lg" py="lg" w="100%">
       <AdminPageHeader icon={IconArrowsExchange} title="Client Sessions" description="Every FIX session of every client, recorded by the acceptor: logons, logouts and why, message and order counts." count={rows?.length}>
-        <Select
-          aria-label="Filter by client"
-          placeholder="All clients"
-          data={connectors.map((c) => ({ value: c.comp_id, label: c.client_name ? `${c.client_name} (${c.comp_id})` : c.comp_id }))}
-          value={client}
-          onChange={setClient}
-          clearable
-          searchable
-          w={260}
-        />
+        <ClientFilter connectors={connectors} value={client} onChange={setClient} />
         <Tooltip label="Refresh">
           <ActionIcon variant="default" size={36} onClick={() => setReloads((n) => n + 1)} aria-label="Refresh sessions">
             <IconRefresh size={17} />

@@ -127,8 +127,6 @@ for (const kind of TEST_DB_KINDS) {
       assert.deepEqual(groups['453']!.slice(0, 3).map((f) => f.field_number), [448, 447, 452]);
       const specs = (await get('/api/fix-message-specs/8?execType=F')) as { field_number: number; is_mandatory: boolean }[];
       assert.ok(specs.some((s) => s.field_number === 32 && s.is_mandatory));
-      const caps = (await get('/api/client-capabilities')) as { comp_id: string }[];
-      assert.ok(caps.some((c) => c.comp_id === 'SGX_CLIENT_1'));
       const brokers = (await get('/api/broker-information')) as { company_name: string }[];
       assert.equal(brokers.length, 1);
       assert.deepEqual(await get('/api/trade-history/latest-prices'), []);

@@ -4,7 +4,8 @@
 // FIX 4.4 data dictionary (UseDataDictionary=Y, as real clients run): every report shape we send
 // (Pending New, New, fills, Done for Day, Rejected, Pending Cancel, Canceled, OrderCancelReject,
 // Pending Replace, Replaced, status answer, BusinessMessageReject, multileg with legs and parties)
-// must reach its application with no session Reject.
+// must reach its application with no session Reject. And the onboarding of a new client (issue 15):
+// a connector and a capability made by an administrator, their limits enforced for the next order.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -140,5 +141,60 @@ describe('QuickFIX client ↔ our order desk', { skip }, () => {
     assert.deepEqual(qf.messages('TX').filter((m) => hasFields(m, { 35: '3' })), [], 'QuickFIX sent a session Reject');
     qf.script('logout\nwait-logout', true);
     await qf.finished();
+  });
+
+  test('onboarding: a new connector and its capability made by an administrator, enforced for a QuickFIX client', async () => {
+    const admin = await t.login('admin');
+    const adminCall = async (method: string, path: string, json: unknown) => {
+      const r = await t.api(path, { method, token: admin, json });
+      assert.equal(r.status, 200, `${path}: ${await r.clone().text()}`);
+      return ((await r.json()) as { data: { id: number } }).data;
+    };
+    const connector = await adminCall('POST', '/api/client-connectors', {
+      comp_id: 'QF_ONBOARD', execution_id_prefix: 'QFO', client_name: 'QuickFIX Onboarding',
+      start_time: '00:00:00', end_time: '23:59:59', trading_days: 'M,T,W,T,F,S,S', timezone: 'UTC',
+    });
+    const onboardStore = mkdtempSync(join(tmpdir(), 'qf-onboard-'));
+    try {
+      qf = new QuickfixPeer({
+        binary: build.programs.fixpeer,
+        mode: 'initiator',
+        port: t.server.ctx.fix.port,
+        senderCompID: 'QF_ONBOARD',
+        targetCompID: 'FIXDESK',
+        storeDir: onboardStore,
+        dictionaryPath: build.dictionaryPath,
+        heartBtIntSec: 5,
+      });
+      qf.script('start\nwait-logon');
+      await qf.waitForLine((l) => l.startsWith('LOGON'));
+      const order = (clOrdID: string, side: string, qty: number) =>
+        `send 35=D|11=${clOrdID}|453=1|448=JSMITH|447=D|452=11|55=C5TC|167=FUT|200=${maturity(2)}|54=${side}|60=${formatUtcTimestamp(Date.now())}|38=${qty}|40=2|44=24500|59=0|100=SGX`;
+
+      // No capability yet: refused with the reason.
+      qf.script(order('QFO-1', '1', 10));
+      await report({ 11: 'QFO-1', 150: '8', 39: '8', 58: 'No trading permission for C5TC' });
+
+      // The capability: all securities, at most 20 lots an order, no short selling. In force at once.
+      await adminCall('POST', '/api/client-capabilities', { clientconnectors_id: connector.id, asset_class: 'FUTURES', max_order_qty: '20' });
+      qf.script(order('QFO-2', '1', 10));
+      const id = field(await report({ 11: 'QFO-2', 150: 'A', 39: 'A' }), 37)!;
+      await api(`/api/orders/${id}/accept`);
+      await api(`/api/orders/${id}/fill`, { fillQty: 10, fillPrice: 24500 });
+      await report({ 11: 'QFO-2', 150: 'F', 39: '2', 14: '10' });
+      qf.script(order('QFO-3', '1', 25));
+      await report({ 11: 'QFO-3', 150: '8', 58: 'Order quantity 25 exceeds the maximum of 20 for C5TC' });
+      qf.script(order('QFO-4', '2', 15));
+      const short = await report({ 11: 'QFO-4', 150: '8' });
+      assert.match(field(short, 58)!, /^Client is not permitted to sell C5TC \w{3}-\d{2} short: net position 10 would become -5$/);
+      qf.script(order('QFO-5', '2', 10));
+      await report({ 11: 'QFO-5', 150: 'A' });
+
+      assert.deepEqual(qf.messages('TX').filter((m) => hasFields(m, { 35: '3' })), [], 'QuickFIX sent a session Reject');
+      qf.script('logout\nwait-logout', true);
+      await qf.finished();
+    } finally {
+      rmSync(onboardStore, { recursive: true, force: true });
+    }
   });
 });

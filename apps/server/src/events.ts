@@ -4,6 +4,8 @@ import { EventEmitter } from 'node:events';
 export interface ServerEvents {
   /** A client connector was created, changed or deleted (comp id as it is now, or as it was). */
   'connector-changed': [compId: string];
+  /** A client's capabilities were created, changed or deleted (connector id): the next order is checked against them. */
+  'capabilities-changed': [connectorId: number];
   /** A client's FIX defaults or group instances were created, changed or deleted (connector id). */
   'client-defaults-changed': [connectorId: number];
   /** A security was created, changed or deleted (its symbol): the intake's caches are renewed. */

@@ -89,6 +89,8 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
   events.on('client-defaults-changed', (connectorId) => outbox.invalidateProfiles(connectorId));
   // A new, changed or (de)activated security applies to the next order; new specs to the next report.
   events.on('security-changed', () => orders.invalidate());
+  // A capability change applies to the client's next order.
+  events.on('capabilities-changed', () => orders.invalidate());
   events.on('message-specs-changed', () => outbox.invalidateProfiles());
   events.on('broker-changed', () => outbox.invalidateProfiles());
   events.on('fix-session-changed', () => services.poke());

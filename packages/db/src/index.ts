@@ -78,7 +78,7 @@ export {
   type OpenDayOrderRow,
   type OrderConnectorRow,
 } from './repos/connectors';
-export { closeClientSession, closeSessionsOfStoppedProcess, openClientSession, recordRefusedLogon, storedSequenceNumbers, type StoredSessionKey } from './repos/client-sessions';
+export { closeClientSession, closeSessionsOfStoppedProcess, listStoredSequenceNumbers, openClientSession, recordRefusedLogon, storedSequenceNumbers, type StoredSessionKey } from './repos/client-sessions';
 export { PgMessageStoreFactory, type PgMessageStoreOptions, type ReservedOutbound } from './fix-message-store';
 
 // ── client FIX defaults ──
@@ -108,14 +108,11 @@ export {
   findSecurity,
   latestPrices,
   listBrokers,
-  listCapabilities,
-  listClientCapabilities,
   listFixEnums,
   listFixFields,
   listMessageSpecs,
   listSecurities,
   repeatingGroupFields,
-  type ClientCapabilityRow,
   type SecurityRow,
 } from './repos/reference';
 
@@ -250,3 +247,25 @@ export {
 
 // ── service status figures (issue 20) ──
 export { orderAcceptTimesSince, type AcceptTimes } from './repos/service-figures';
+export {
+  clientPositions,
+  countCapabilities,
+  deleteCapability,
+  getCapability,
+  insertCapability,
+  listCapabilities,
+  listClientCapabilities,
+  updateCapability,
+  type CapabilityRow,
+  type CapabilityValues,
+  type ClientCapabilityRow,
+} from './repos/capabilities';
+export {
+  deleteClientSession,
+  getClientSession,
+  insertClientSession,
+  listClientSessions,
+  updateClientSession,
+  type ClientSessionRow,
+  type ClientSessionValues,
+} from './repos/client-session-records';

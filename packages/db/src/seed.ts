@@ -117,10 +117,10 @@ async function seedDemo(tx: Queryable): Promise<void> {
        c.client_phone, c.client_lei, c.company_website, c.company_name, c.test_port, c.timezone, c.notes],
     );
     const connectorId = row.rows[0]!.id;
-    // "All securities" may be traded, both sides, up to 1,000 lots per order.
+    // "All securities" may be traded, both sides (short too: demo clients trade freely), up to 1,000 lots per order.
     await tx.query(
       `INSERT INTO client_capabilities (clientconnectors_id, asset_class, is_enabled, can_buy, can_sell, can_short, min_order_qty, max_order_qty)
-       VALUES ($1, 'FUTURES', true, true, true, false, 1, 1000)`,
+       VALUES ($1, 'FUTURES', true, true, true, true, 1, 1000)`,
       [connectorId],
     );
     for (const d of FIELD_DEFAULTS) {

@@ -137,6 +137,28 @@ describe('validateNewOrderSingle', () => {
       assert.equal(selectCapability(caps, 'C3', 'SGX'), undefined);
       assert.equal(selectCapability(caps, 'C3', null)?.maxOrderQty, 1);
     });
+    it('short selling and position limits against the net position in the contract', () => {
+      const positions: Record<string, string> = { 'C5TC|202612': '4', 'C5TC|202701': '-3' };
+      const withPos = { ...ctx, position: (s: string, m: string) => positions[`${s}|${m}`] };
+      const sell = (qty: string, maturity = '202612') => ({ ...outright, side: '2', orderQty: qty, maturityMonthYear: maturity });
+      const noShort: ClientCapability = { ...all, canShort: false };
+      assert.deepEqual(validateNewOrderSingle(sell('4'), { ...withPos, capabilities: [noShort] }), { ok: true });
+      rejected(validateNewOrderSingle(sell('5'), { ...withPos, capabilities: [noShort] }), '0', 'Client is not permitted to sell C5TC Dec-26 short: net position 4 would become -1');
+      rejected(validateNewOrderSingle(sell('1', '202701'), { ...withPos, capabilities: [noShort] }), '0', 'Client is not permitted to sell C5TC Jan-27 short: net position -3 would become -4');
+      // Without a position the sale is a short sale.
+      rejected(validateNewOrderSingle(sell('1', '202703'), { ...ctx, capabilities: [noShort] }), '0', 'Client is not permitted to sell C5TC Mar-27 short: net position 0 would become -1');
+      assert.deepEqual(validateNewOrderSingle(sell('9'), { ...withPos, capabilities: [{ ...all, canShort: true }] }), { ok: true });
+      const limited: ClientCapability = { ...all, canShort: true, maxPositionLong: '10', maxPositionShort: '5' };
+      assert.deepEqual(validateNewOrderSingle({ ...outright, orderQty: '6' }, { ...withPos, capabilities: [limited] }), { ok: true });
+      rejected(validateNewOrderSingle({ ...outright, orderQty: '7' }, { ...withPos, capabilities: [limited] }), '3', 'Net long position in C5TC Dec-26 would be 11, above the limit of 10');
+      assert.deepEqual(validateNewOrderSingle(sell('9'), { ...withPos, capabilities: [limited] }), { ok: true });
+      rejected(validateNewOrderSingle(sell('10'), { ...withPos, capabilities: [limited] }), '3', 'Net short position in C5TC Dec-26 would be 6, above the limit of 5');
+    });
+    it('a market identifier must be named in ExDestination', () => {
+      const cap: ClientCapability = { ...all, marketIdentifier: 'XSES' };
+      rejected(validateNewOrderSingle(outright, { ...ctx, capabilities: [cap] }), '0', 'Client may trade C5TC only on market XSES (ExDestination 100)');
+      assert.deepEqual(validateNewOrderSingle({ ...outright, exDestination: 'xses' }, { ...ctx, capabilities: [cap] }), { ok: true });
+    });
   });
 });
 

@@ -35,6 +35,14 @@ export interface ClientCapability {
   canSell: boolean;
   minOrderQty?: DecimalInput | null;
   maxOrderQty?: DecimalInput | null;
+  /** May the client's net position in a contract go below zero (absent: true, as before short selling was checked). */
+  canShort?: boolean;
+  /** The largest net long position the client may hold in one contract (lots). */
+  maxPositionLong?: DecimalInput | null;
+  /** The largest net short position the client may hold in one contract (lots, a positive number). */
+  maxPositionShort?: DecimalInput | null;
+  /** The market (MIC) the client may trade on; when set, the order's ExDestination (100) must name it. */
+  marketIdentifier?: string | null;
 }
 
 export interface IntakeContext {
@@ -44,6 +52,11 @@ export interface IntakeContext {
    * configured); an empty list means the client may trade nothing.
    */
   capabilities?: readonly ClientCapability[];
+  /**
+   * The client's net position (long positive) in a contract from its fills: symbol upper case,
+   * maturity YYYYMM. Asked only when a capability limits short selling or positions; undefined means 0.
+   */
+  position?: (symbol: string, maturity: string) => DecimalInput | undefined;
   /** True when this sender already used the ClOrdID today. */
   isDuplicateClOrdId?: (clOrdId: string) => boolean;
   /** With a clock, expired and unlisted contract months are refused. */
@@ -110,6 +123,11 @@ export const IntakeText = {
   mayNotSell: (symbol: string) => `Client is not permitted to sell ${symbol}`,
   aboveMaximum: (qty: string, max: string, symbol: string) => `Order quantity ${qty} exceeds the maximum of ${max} for ${symbol}`,
   belowMinimum: (qty: string, min: string, symbol: string) => `Order quantity ${qty} is below the minimum of ${min} for ${symbol}`,
+  wrongMarket: (symbol: string, market: string) => `Client may trade ${symbol} only on market ${market} (ExDestination 100)`,
+  mayNotShort: (symbol: string, position: string, after: string) =>
+    `Client is not permitted to sell ${symbol} short: net position ${position} would become ${after}`,
+  aboveLongLimit: (symbol: string, after: string, max: string) => `Net long position in ${symbol} would be ${after}, above the limit of ${max}`,
+  aboveShortLimit: (symbol: string, after: string, max: string) => `Net short position in ${symbol} would be ${after}, above the limit of ${max}`,
 } as const;
 
 const text = (v: unknown) => (v === undefined || v === null ? '' : String(v).trim());
@@ -129,7 +147,8 @@ export function selectCapability(
   const applies = (c: ClientCapability) => {
     const cs = c.securitySymbol === null ? null : c.securitySymbol.trim().toUpperCase();
     const ce = text(c.exchange).toUpperCase();
-    return (cs === null || cs === sym) && (ce === '' || ex === '' || ex === 'ANY' || ce === ex);
+    const cm = text(c.marketIdentifier).toUpperCase();
+    return (cs === null || cs === sym) && (ce === '' || ex === '' || ex === 'ANY' || ce === ex || cm === ex);
   };
   const score = (c: ClientCapability) => (c.securitySymbol !== null ? 2 : 0) + (text(c.exchange) !== '' ? 1 : 0);
   return capabilities.filter(applies).sort((a, b) => score(b) - score(a))[0];
@@ -197,7 +216,40 @@ function checkTick(price: Decimal | null, security: SecurityInfo): IntakeRejecti
   return reject(OrdRejReason.Other, IntakeText.priceOffTick(price.toString(), tick.toString(), security.symbol));
 }
 
-function checkCapability(symbol: string, side: SideCode, qty: Decimal, ctx: IntakeContext, exchange?: string | null, prefix = ''): IntakeRejection | null {
+/** The key of a contract's position: upper-case symbol and YYYYMM maturity. */
+export function positionKey(symbol: string, maturity: unknown): string {
+  return `${symbol.trim().toUpperCase()}|${normalizeMaturity(maturity) ?? text(maturity)}`;
+}
+
+/** True when a capability's rules need the client's net position (short selling refused, or a position limit). */
+export function capabilityNeedsPosition(c: ClientCapability): boolean {
+  const set = (v: DecimalInput | null | undefined) => v !== undefined && v !== null && text(v) !== '';
+  return c.isEnabled && ((c.canShort === false && c.canSell) || set(c.maxPositionLong) || set(c.maxPositionShort));
+}
+
+const limit = (v: DecimalInput | null | undefined) => (v === undefined || v === null || text(v) === '' ? null : Decimal.tryFrom(v));
+
+function checkPosition(cap: ClientCapability, symbol: string, maturity: unknown, side: SideCode, qty: Decimal, ctx: IntakeContext, prefix: string): IntakeRejection | null {
+  if (!capabilityNeedsPosition(cap)) return null;
+  const raw = ctx.position?.(symbol.trim().toUpperCase(), normalizeMaturity(maturity) ?? text(maturity));
+  const position = raw === undefined ? Decimal.ZERO : Decimal.from(raw);
+  const after = side === Side.Buy ? position.add(qty) : position.sub(qty);
+  const label = maturityLabel(normalizeMaturity(maturity) ?? '') ? `${symbol} ${maturityLabel(normalizeMaturity(maturity)!)}` : symbol;
+  if (side === Side.Sell && cap.canShort === false && after.isNegative()) {
+    return reject(OrdRejReason.BrokerOption, prefix + IntakeText.mayNotShort(label, position.toString(), after.toString()));
+  }
+  const maxLong = limit(cap.maxPositionLong);
+  if (side === Side.Buy && maxLong && after.gt(maxLong)) {
+    return reject(OrdRejReason.OrderExceedsLimit, prefix + IntakeText.aboveLongLimit(label, after.toString(), maxLong.toString()));
+  }
+  const maxShort = limit(cap.maxPositionShort);
+  if (side === Side.Sell && maxShort && after.isNegative() && after.neg().gt(maxShort)) {
+    return reject(OrdRejReason.OrderExceedsLimit, prefix + IntakeText.aboveShortLimit(label, after.neg().toString(), maxShort.toString()));
+  }
+  return null;
+}
+
+function checkCapability(symbol: string, side: SideCode, qty: Decimal, ctx: IntakeContext, exchange?: string | null, prefix = '', maturity?: unknown): IntakeRejection | null {
   if (ctx.capabilities === undefined) return null;
   const cap = selectCapability(ctx.capabilities, symbol, exchange);
   if (!cap) return reject(OrdRejReason.BrokerOption, prefix + IntakeText.noPermission(symbol));
@@ -208,7 +260,9 @@ function checkCapability(symbol: string, side: SideCode, qty: Decimal, ctx: Inta
   if (max && qty.gt(max)) return reject(OrdRejReason.OrderExceedsLimit, prefix + IntakeText.aboveMaximum(qty.toString(), max.toString(), symbol));
   const min = cap.minOrderQty === undefined || cap.minOrderQty === null ? null : Decimal.tryFrom(cap.minOrderQty);
   if (min && qty.lt(min)) return reject(OrdRejReason.IncorrectQuantity, prefix + IntakeText.belowMinimum(qty.toString(), min.toString(), symbol));
-  return null;
+  const market = text(cap.marketIdentifier).toUpperCase();
+  if (market && text(exchange).toUpperCase() !== market) return reject(OrdRejReason.BrokerOption, prefix + IntakeText.wrongMarket(symbol, market));
+  return checkPosition(cap, symbol, maturity, side, qty, ctx, prefix);
 }
 
 /**
@@ -244,7 +298,7 @@ export function validateNewOrderSingle(order: NewOrderSingleInput, ctx: IntakeCo
  */
 export function checkNewOrderSinglePermissions(order: NewOrderSingleInput, ctx: IntakeContext): IntakeResult {
   const qty = Decimal.from(order.orderQty!);
-  return checkCapability(text(order.symbol), text(order.side) as SideCode, qty, ctx, order.exDestination) ?? { ok: true };
+  return checkCapability(text(order.symbol), text(order.side) as SideCode, qty, ctx, order.exDestination, '', order.maturityMonthYear) ?? { ok: true };
 }
 
 /**
@@ -285,7 +339,7 @@ export function checkNewOrderMultilegPermissions(order: NewOrderMultilegInput, c
   const qty = Decimal.from(order.orderQty!);
   for (const [i, leg] of order.legs.entries()) {
     const ratio = leg.ratio === undefined || leg.ratio === null || text(leg.ratio) === '' ? Decimal.ONE : Decimal.from(leg.ratio);
-    const denied = checkCapability(text(leg.symbol), text(leg.side) as SideCode, ratio.mul(qty), ctx, order.exDestination, legPrefix(i));
+    const denied = checkCapability(text(leg.symbol), text(leg.side) as SideCode, ratio.mul(qty), ctx, order.exDestination, legPrefix(i), leg.maturityMonthYear);
     if (denied) return denied;
   }
   return { ok: true };

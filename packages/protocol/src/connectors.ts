@@ -209,4 +209,17 @@ export interface ClientConnector {
   useresetseqnums: boolean;
   created_at: string;
   updated_at: string;
+  /** In the list only: the session and capability state an operator needs at a glance. */
+  live?: ConnectorLiveState;
+}
+
+/** A connector's FIX session as this node sees it, and how many capabilities it has. */
+export interface ConnectorLiveState {
+  logged_on: boolean;
+  remote_address: string | null;
+  /** The next MsgSeqNum we send and the next we expect (the live session's, else the stored ones). */
+  next_sender_seq: number | null;
+  next_target_seq: number | null;
+  capabilities: number;
+  capabilities_enabled: number;
 }

@@ -16,3 +16,5 @@ export * from './fix-message-specs';
 export * from './client-defaults-screen';
 export * from './session-console';
 export * from './brokers';
+export * from './client-capabilities';
+export * from './client-sessions';

@@ -438,6 +438,11 @@ export class FixGateway {
     await this.requireAcceptor().setNextTargetMsgSeqNum(this.sessionIdOf(c), next);
   }
 
+  /** The counters of the sessions logged on to this node so far, by their client_sessions row (written at logout). */
+  liveSessionCounts(): Map<number, { sent: number; received: number; orders: number }> {
+    return new Map([...this.live.values()].map((l) => [l.rowId, { sent: l.sent, received: l.received, orders: l.orders }]));
+  }
+
   /** When the logged-on client's last message arrived (ms since the epoch); undefined when it is not logged on. */
   lastReceivedAt(compId: string): number | undefined {
     return this.live.get(compId)?.lastReceivedAt;

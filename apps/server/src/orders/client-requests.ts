@@ -1,6 +1,9 @@
 import { clordidUsedOnDay, findOrderByClOrdId, insertOrderRequest, nextExecIds, type Db, type ExecReportRow, type OrderRow, type Queryable } from '@fixdesk/db';
 import {
   applyEvent,
+  capabilityNeedsPosition,
+  Decimal,
+  positionKey,
   CxlRejReason,
   CxlRejResponseTo,
   ExecType,
@@ -128,9 +131,25 @@ export class ClientRequests {
       const info = await securityIn(tx, sym);
       if (info) securities.set(sym, info);
     }
+    const capabilities = await this.refs.capabilitiesIn(tx, connector.id);
+    // Short selling and position limits: the replaced order counts at its new quantity, so its own
+    // fills are taken out of the client's position first.
+    let position: ((s: string, m: string) => string | undefined) | undefined;
+    if (capabilities.some(capabilityNeedsPosition)) {
+      const positions = await this.refs.positions(order.sendercompid, [...new Set(symbols.map((x) => x.toUpperCase()))], tx);
+      const own = multileg
+        ? legs.map((l) => ({ key: positionKey(l.leg_symbol, l.leg_maturity_month_year), side: l.leg_side, filled: l.leg_cumqty }))
+        : [{ key: positionKey(order.symbol, order.maturity_month_year), side: order.side, filled: order.cumqty }];
+      for (const f of own) {
+        const p = Decimal.from(positions.get(f.key) ?? '0');
+        positions.set(f.key, (f.side === '1' ? p.sub(f.filled) : p.add(f.filled)).toString());
+      }
+      position = (s, m) => positions.get(`${s}|${m}`);
+    }
     const ctx = {
       lookupSecurity: (sym: string) => securities.get(sym.toUpperCase()),
-      capabilities: await this.refs.capabilitiesIn(tx, connector.id),
+      capabilities,
+      position,
       isDuplicateClOrdId: () => false,
     };
     const terms = { clOrdId: r.clOrdId, side: order.side, ordType: r.ordType ?? order.ordtype, orderQty: r.orderQty ?? order.orderqty, price: r.price ?? order.price ?? undefined, timeInForce: order.timeinforce, exDestination: order.exchange };

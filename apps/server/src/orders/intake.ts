@@ -11,6 +11,7 @@ import {
   TimeInForce,
   validateNewOrderMultileg,
   validateNewOrderSingle,
+  capabilityNeedsPosition,
   type ClientCapability,
   type SecurityInfo,
   type SideCode,
@@ -165,7 +166,10 @@ export class OrderIntake {
       const info = await this.refs.security(s);
       if (info) securities.set(s, info);
     }
-    return this.admitWith(o, connector, securities, await this.refs.clientCapabilities(connector.id));
+    const capabilities = await this.refs.clientCapabilities(connector.id);
+    // Short selling and position limits are checked against the client's net positions from its fills.
+    const positions = capabilities.some(capabilityNeedsPosition) ? await this.refs.positions(o.senderCompId, symbolsOf(o)) : undefined;
+    return this.admitWith(o, connector, securities, capabilities, positions);
   }
 
   /** admit() without waiting, when everything it reads is loaded already; undefined otherwise. */
@@ -173,7 +177,7 @@ export class OrderIntake {
     const connector = this.refs.loadedConnector(o.senderCompId);
     if (!connector || !connector.isActive || !connector.tradingEnabled) return undefined;
     const capabilities = this.refs.loadedCapabilities(connector.id);
-    if (!capabilities) return undefined;
+    if (!capabilities || capabilities.some(capabilityNeedsPosition)) return undefined;
     const securities = new Map<string, SecurityInfo>();
     for (const s of symbolsOf(o)) {
       const info = this.refs.loadedSecurity(s);
@@ -189,6 +193,7 @@ export class OrderIntake {
     connector: ConnectorInfo,
     securities: ReadonlyMap<string, SecurityInfo>,
     capabilities: ClientCapability[],
+    positions?: ReadonlyMap<string, string>,
   ): Admission | Promise<Admission> {
     const now = this.now();
     const sessionDate = tradingDay(now, connector.timezone);
@@ -198,6 +203,7 @@ export class OrderIntake {
     const ctx = {
       lookupSecurity: (s: string) => securities.get(s.toUpperCase()),
       capabilities,
+      position: positions && ((s: string, m: string) => positions.get(`${s}|${m}`)),
       now,
       timeZone: connector.timezone,
     };

@@ -1,5 +1,5 @@
-import { findSecurity, getOrderConnector, listClientCapabilities, type Db, type Queryable } from '@fixdesk/db';
-import type { ClientCapability, SecurityInfo } from '@fixdesk/domain';
+import { clientPositions, findSecurity, getOrderConnector, listClientCapabilities, type Db, type Queryable } from '@fixdesk/db';
+import { positionKey, type ClientCapability, type SecurityInfo } from '@fixdesk/domain';
 
 /** What the order core needs of a client connector, for every order. */
 export interface ConnectorInfo {
@@ -39,7 +39,11 @@ function formatDay(now: Date, timeZone: string): string {
 
 async function loadCapabilities(q: Queryable, connectorId: number): Promise<ClientCapability[]> {
   const rows = await listClientCapabilities(q, connectorId);
-  return rows.map((r) => ({ securitySymbol: r.symbol, exchange: r.exchange, isEnabled: r.is_enabled, canBuy: r.can_buy, canSell: r.can_sell, minOrderQty: r.min_order_qty, maxOrderQty: r.max_order_qty }));
+  return rows.map((r) => ({
+    securitySymbol: r.symbol, exchange: r.exchange, isEnabled: r.is_enabled, canBuy: r.can_buy, canSell: r.can_sell, canShort: r.can_short,
+    minOrderQty: r.min_order_qty, maxOrderQty: r.max_order_qty, maxPositionLong: r.max_position_long, maxPositionShort: r.max_position_short,
+    marketIdentifier: r.market_identifier,
+  }));
 }
 
 async function loadConnector(q: Queryable, compId: string): Promise<ConnectorInfo | undefined> {
@@ -166,6 +170,16 @@ export class OrderReferenceData {
   /** Inside a transaction: read directly (see connectorIn). */
   capabilitiesIn(tx: Queryable, connectorId: number): Promise<ClientCapability[]> {
     return loadCapabilities(tx, connectorId);
+  }
+
+  /**
+   * The client's net positions from its fills in the contracts of the given symbols, by positionKey.
+   * Read when needed (a capability that refuses short sales or limits positions), not cached: fills
+   * change them all day.
+   */
+  async positions(compId: string, symbols: readonly string[], q: Queryable = this.db): Promise<Map<string, string>> {
+    const rows = symbols.length === 0 ? [] : await clientPositions(q, compId, symbols);
+    return new Map(rows.map((r) => [positionKey(r.symbol, r.maturity), r.position]));
   }
 
   /** True when the client is over its configured orders per second (checked per node; a session lives on one node). */

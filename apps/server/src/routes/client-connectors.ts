@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
+  countCapabilities,
   countConnectorOrders,
+  listStoredSequenceNumbers,
   deleteConnector,
   getConnector,
   insertConnector,
@@ -14,14 +16,16 @@ import {
   CreateConnectorSchema,
   UpdateConnectorSchema,
   type ClientConnector,
+  type ConnectorLiveState,
   type UpdateConnectorInput,
 } from '@fixdesk/protocol';
 import type { AppContext } from '../context';
 import { HttpError, badRequest, conflict, notFound, parse } from '../http/errors';
 
 /**
- * The API shape; secrets (FIX password, TLS private key) only for administrators, and the TLS material
- * (key, certificate, CA) only in one connector's answer to an administrator (`withTls`), never in lists.
+ * The API shape. Lists carry no secrets for anyone (they are presented as for a non-administrator); the
+ * FIX password goes to administrators reading one connector or writing it, and the TLS material (key,
+ * certificate, CA) only in one connector's answer to an administrator (`withTls`).
  */
 export function presentConnector(row: ConnectorRow, isAdmin: boolean, withTls = false): ClientConnector {
   const { tls_expires_at: _expires, ...rest } = row;
@@ -62,9 +66,28 @@ function isUniqueViolation(err: unknown, constraint: string): boolean {
 export function clientConnectorRoutes(app: FastifyInstance, ctx: AppContext): void {
   const isAdmin = (req: FastifyRequest) => req.user?.role === 'admin';
 
-  app.get('/api/client-connectors', { config: { access: 'read' } }, async (req) => {
-    const rows = await listConnectors(ctx.db);
-    return { success: true, data: rows.map((r) => presentConnector(r, isAdmin(req))) };
+  // Every signed-in user's screens list the clients (blotter, simulators); the list never carries secrets.
+  app.get('/api/client-connectors', { config: { access: 'read' } }, async () => {
+    const [rows, caps, stored] = await Promise.all([listConnectors(ctx.db), countCapabilities(ctx.db), listStoredSequenceNumbers(ctx.db)]);
+    const live = new Map(ctx.fix.list().map((s) => [s.sessionID.targetCompID, s]));
+    return {
+      success: true,
+      data: rows.map((r) => {
+        const s = live.get(r.comp_id);
+        const loggedOn = Boolean(s?.loggedOn);
+        const seq = s ? { nextSender: s.nextSenderMsgSeqNum, nextTarget: s.nextTargetMsgSeqNum } : stored.get(r.comp_id);
+        const cap = caps.get(r.id);
+        const state: ConnectorLiveState = {
+          logged_on: loggedOn,
+          remote_address: loggedOn ? (s?.remoteAddress ?? null) : null,
+          next_sender_seq: seq?.nextSender ?? null,
+          next_target_seq: seq?.nextTarget ?? null,
+          capabilities: cap?.total ?? 0,
+          capabilities_enabled: cap?.enabled ?? 0,
+        };
+        return { ...presentConnector(r, false), live: state };
+      }),
+    };
   });
 
   app.get('/api/client-connectors/:comp_id', { config: { access: 'read' } }, async (req) => {

@@ -22,9 +22,10 @@ import {
   UpdateMessageSpecSchema,
   type MessageSpec,
 } from '@fixdesk/protocol';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context';
+import { actor } from '../http/actor';
 import { loadDictionaryData } from '../dictionary';
 import { HttpError, notFound, parse } from '../http/errors';
 import { messageStructure } from '../reference/message-structure';
@@ -52,10 +53,6 @@ function presentSpec(row: MessageSpecRow): MessageSpec {
 
 function isUniqueViolation(err: unknown): boolean {
   return (err as { code?: string }).code === '23505';
-}
-
-function actor(req: FastifyRequest): { changedBy: string; userRef: number | null } {
-  return { changedBy: req.user?.username ?? 'unknown', userRef: req.user?.user_id ?? null };
 }
 
 interface SpecTerms {

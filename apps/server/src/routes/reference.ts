@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import {
   latestPrices,
   listBrokers,
-  listCapabilities,
   listFixEnums,
   listFixFields,
   repeatingGroupFields,
@@ -13,11 +12,6 @@ import { parse } from '../http/errors';
 
 export function referenceRoutes(app: FastifyInstance, ctx: AppContext): void {
   const read = { config: { access: 'read' as const } };
-
-  app.get('/api/client-capabilities', read, async (req) => {
-    const q = parse(z.strictObject({ comp_id: z.string().max(64).optional() }), req.query, 'query');
-    return { success: true, data: await listCapabilities(ctx.db, { compId: q.comp_id }) };
-  });
 
   app.get('/api/fix-fields', read, async () => ({ success: true, data: await listFixFields(ctx.db) }));
 

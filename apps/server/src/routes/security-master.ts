@@ -18,9 +18,10 @@ import {
   UpdateSecuritySchema,
   type Security,
 } from '@fixdesk/protocol';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context';
+import { actor } from '../http/actor';
 import { HttpError, conflict, notFound, parse } from '../http/errors';
 
 /**
@@ -48,10 +49,6 @@ function isUniqueViolation(err: unknown): boolean {
 }
 
 const duplicateSymbol = (symbol: string) => new HttpError(409, `A security with symbol ${symbol} already exists`, 'symbol');
-
-function actor(req: FastifyRequest): { changedBy: string; userRef: number | null } {
-  return { changedBy: req.user?.username ?? 'unknown', userRef: req.user?.user_id ?? null };
-}
 
 export function securityMasterRoutes(app: FastifyInstance, ctx: AppContext): void {
   const read = { config: { access: 'read' as const } };

@@ -8,6 +8,7 @@ import m0007 from './0007_audit_access';
 import m0008 from './0008_refused_orders';
 import m0009 from './0009_session_operations';
 import m0010 from './0010_user_admin';
+import m0011 from './0011_client_onboarding';
 
 export interface Migration {
   version: number;
@@ -27,4 +28,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, name: 'refused_orders', sql: m0008 },
   { version: 9, name: 'session_operations', sql: m0009 },
   { version: 10, name: 'user_admin', sql: m0010 },
+  { version: 11, name: 'client_onboarding', sql: m0011 },
 ];

@@ -68,3 +68,11 @@ export async function storedSequenceNumbers(db: Queryable, key: StoredSessionKey
   );
   return { nextSender: rows[0]?.next_sender_seq ?? 1, nextTarget: rows[0]?.next_target_seq ?? 1 };
 }
+
+/** The stored next sequence numbers of every session, by the client's comp id (our target). */
+export async function listStoredSequenceNumbers(db: Queryable): Promise<Map<string, { nextSender: number; nextTarget: number }>> {
+  const { rows } = await db.query<{ target_comp_id: string; next_sender_seq: number; next_target_seq: number }>(
+    'SELECT target_comp_id, next_sender_seq, next_target_seq FROM fix_session_state',
+  );
+  return new Map(rows.map((r) => [r.target_comp_id, { nextSender: r.next_sender_seq, nextTarget: r.next_target_seq }]));
+}

@@ -31,19 +31,6 @@ export async function findSecurity(db: Queryable, symbol: string): Promise<Secur
   return rows[0];
 }
 
-export async function listCapabilities(db: Queryable, opts: { compId?: string } = {}) {
-  const { rows } = await db.query(
-    `SELECT cap.*, c.comp_id, c.client_name, c.id AS client_id, c.id AS connector_id, s.symbol AS security_symbol
-       FROM client_capabilities cap
-       JOIN client_connectors c ON c.id = cap.clientconnectors_id
-       LEFT JOIN security_master s ON s.id = cap.security_master_id
-      WHERE ($1::text IS NULL OR c.comp_id = $1)
-      ORDER BY cap.id`,
-    [opts.compId ?? null],
-  );
-  return rows;
-}
-
 export async function listMessageSpecs(db: Queryable, opts: { msgType?: string; execType?: string } = {}) {
   const { rows } = await db.query(
     `SELECT s.id, s.msg_type, coalesce(s.msg_name, t.msg_name) AS msg_name, s.fix_version, s.exec_type, s.field_number,
@@ -112,27 +99,6 @@ export async function latestPrices(db: Queryable) {
             symbol, type, contract, price, quantity, executed_at AS executed, securityid
        FROM trade_history
       ORDER BY symbol, type, contract, executed_at DESC, id DESC`,
-  );
-  return rows;
-}
-
-/** A client's capabilities as the intake rules read them (symbol or exchange, side, size limits). */
-export interface ClientCapabilityRow {
-  symbol: string | null;
-  exchange: string | null;
-  is_enabled: boolean;
-  can_buy: boolean;
-  can_sell: boolean;
-  min_order_qty: string | null;
-  max_order_qty: string | null;
-}
-
-export async function listClientCapabilities(db: Queryable, connectorId: number): Promise<ClientCapabilityRow[]> {
-  const { rows } = await db.query<ClientCapabilityRow>(
-    `SELECT s.symbol, cap.exchange, cap.is_enabled, cap.can_buy, cap.can_sell, cap.min_order_qty, cap.max_order_qty
-       FROM client_capabilities cap LEFT JOIN security_master s ON s.id = cap.security_master_id
-      WHERE cap.clientconnectors_id = $1`,
-    [connectorId],
   );
   return rows;
 }

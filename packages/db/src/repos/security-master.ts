@@ -105,7 +105,14 @@ export async function countSecurityOrders(db: Queryable, symbol: string): Promis
   return Number(rows[0]?.n ?? 0);
 }
 
-export type ReferenceEntity = 'security_master' | 'fix_message_specs' | 'users' | 'broker_information' | 'broker_contacts';
+export type ReferenceEntity =
+  | 'security_master'
+  | 'fix_message_specs'
+  | 'users'
+  | 'broker_information'
+  | 'broker_contacts'
+  | 'client_capabilities'
+  | 'client_sessions';
 
 export interface ReferenceChange {
   entity: ReferenceEntity;

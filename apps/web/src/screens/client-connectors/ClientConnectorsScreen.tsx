@@ -1,0 +1,94 @@
+import type { ClientConnector } from '@fixdesk/protocol';
+import { ActionIcon, Button, Container, TextInput, Tooltip } from '@mantine/core';
+import { IconPlug, IconPlus, IconRefresh, IconSearch } from '@tabler/icons-react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { AdminBanners } from '../../components/admin/AdminBanners';
+import { AdminPageHeader } from '../../components/admin/AdminPageHeader';
+import { AdminTable } from '../../components/admin/AdminTable';
+import { adminErrorText } from '../../components/admin/errors';
+import { useBanners } from '../../components/admin/useBanners';
+import { connectorsApi } from '../../services/client-onboarding/onboardingApi';
+import { useLiveHold, useLiveMessages } from '../../services/live/useLive';
+import { ConnectorDialog } from './ConnectorDialog';
+import { CONNECTOR_COLUMNS } from './connectorColumns';
+
+type Editing = { mode: 'add' } | { mode: 'edit'; connector: ClientConnector } | null;
+
+function matches(c: ClientConnector, needle: string): boolean {
+  return !needle || [c.comp_id, c.client_name, c.company_name, c.client_lei, c.host].some((v) => (v ?? '').toLowerCase().includes(needle));
+}
+
+/** Client Connectors (spec 001 §2; issue 15), admin only: each client's FIX session, its settings and live state. */
+export default function ClientConnectorsScreen() {
+  const banners = useBanners();
+  const { showError } = banners;
+  const [rows, setRows] = useState<ClientConnector[] | null>(null);
+  const [reloads, setReloads] = useState(0);
+  const [filter, setFilter] = useState('');
+  const [editing, setEditing] = useState<Editing>(null);
+  const reload = useCallback(() => setReloads((n) => n + 1), []);
+
+  // A client logging on or off changes the live columns: the list is read again.
+  useLiveHold();
+  useLiveMessages('client_connection_status', reload);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    connectorsApi
+      .list(controller.signal)
+      .then(setRows)
+      .catch((err: unknown) => {
+        if (!controller.signal.aborted) {
+          setRows((r) => r ?? []);
+          showError(adminErrorText(err, 'Failed to fetch client connectors', (m) => `Failed to fetch client connectors: ${m}`));
+        }
+      });
+    return () => controller.abort();
+  }, [reloads, showError]);
+
+  const needle = filter.trim().toLowerCase();
+  const visible = useMemo(() => (rows === null ? null : rows.filter((c) => matches(c, needle))), [rows, needle]);
+  const rowName = useCallback((c: ClientConnector) => `connector ${c.comp_id}`, []);
+  const getRowId = useCallback((c: ClientConnector) => String(c.id), []);
+
+  return (
+    <Container fluid px="lg" py="lg" w="100%">
+      <AdminPageHeader icon={IconPlug} title="Client Connectors" description="Each client's FIX session: who may log on, how, and when. Changes apply without a restart, from the client's next logon." count={rows?.length}>
+        <TextInput aria-label="Filter connectors" placeholder="Filter by comp ID, name, LEI…" leftSection={<IconSearch size={15} />} value={filter} onChange={(e) => setFilter(e.currentTarget.value)} w={240} />
+        <Tooltip label="Refresh">
+          <ActionIcon variant="default" size={36} onClick={reload} aria-label="Refresh connectors">
+            <IconRefresh size={17} />
+          </ActionIcon>
+        </Tooltip>
+        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing({ mode: 'add' })}>
+          Add Connector
+        </Button>
+      </AdminPageHeader>
+      <AdminBanners banners={banners} />
+      <AdminTable<ClientConnector>
+        label="Client connectors"
+        rows={visible}
+        columns={CONNECTOR_COLUMNS}
+        getRowId={getRowId}
+        rowName={rowName}
+        onEdit={(c) => setEditing({ mode: 'edit', connector: c })}
+        emptyText="No client connectors yet: add one to onboard a client"
+      />
+      <ConnectorDialog
+        opened={editing !== null}
+        connector={editing?.mode === 'edit' ? editing.connector : null}
+        onClose={() => setEditing(null)}
+        onSaved={(message) => {
+          setEditing(null);
+          banners.showSuccess(message);
+          reload();
+        }}
+        onDeleted={(message) => {
+          setEditing(null);
+          banners.showSuccess(message);
+          reload();
+        }}
+      />
+    </Container>
+  );
+}

@@ -109,7 +109,10 @@ describe('live client', () => {
     h.last().receive('not json');
     h.last().receive({ no: 'type' });
     assert.deepEqual(seen, ['new:1', 'upd:1']);
+    // The FIX client simulator's messages reach every signed-in browser; the blotter does not listen to them.
+    h.last().receive({ type: 'test_client_execution', comp_id: 'SGX_CLIENT_1' });
     assert.ok(!h.warnings.some((w) => w.includes('order_update')), 'a known type without listeners is not a problem');
+    assert.ok(!h.warnings.some((w) => w.includes('test_client_execution')), 'every type the server sends is known');
     assert.ok(h.warnings.some((w) => w.includes('unhandled message type quote_request')));
     assert.ok(h.warnings.some((w) => w.includes('not JSON')));
     assert.ok(h.warnings.some((w) => w.includes('without a type')));

@@ -18,6 +18,7 @@ import type { OrderBook } from '../../services/orders/orderBook';
 import { useBookCount, useBookExecutionReports, useBookOrder, useBookStatus, useOrderBookFeed, useOrderBookInstance } from '../../services/orders/useOrderBook';
 import { useClientConnectors, useLatestPrices } from '../../services/orders/useDeskReference';
 import { useOrderActions } from '../../services/orders/useOrderActions';
+import { useTradeBlock } from '../../services/orders/tradeAccess';
 import classes from './Blotter.module.css';
 import type { BlotterCellActions } from './blotterContext';
 import { BlotterHeader } from './BlotterHeader';
@@ -87,6 +88,7 @@ export default function BlotterPage() {
   const connectors = useClientConnectors();
   const latest = useLatestPrices();
   const actions = useOrderActions(book);
+  const tradeBlock = useTradeBlock();
   const desktop = useDesktopShell();
   const { pathname } = useLocation();
   const pageHeight = `calc(100dvh - ${NAV_HEIGHT[chromeFor(pathname, desktop).topNav]}px)`;
@@ -127,7 +129,7 @@ export default function BlotterPage() {
     return () => abort.abort();
   }, [book, selectedId]);
 
-  const cellActions = useMemo<BlotterCellActions>(
+  const cellActions = useMemo<Pick<BlotterCellActions, 'accept'>>(
     () => ({
       accept: (order) => {
         // Failures are shown by useOrderActions; the button simply returns to Accept.
@@ -204,7 +206,7 @@ export default function BlotterPage() {
                   </div>
                   <div className={classes.gridBox} data-testid="orders-grid">
                     {ordersGrid.status === 'ready' && deskPainted ? (
-                      <ordersGrid.module.OrdersGrid book={book} selectedId={selectedId} onSelect={select} onEnter={focusFillForm} onReady={onOrdersGridReady} cellActions={cellActions} showRefused={showRefused} />
+                      <ordersGrid.module.OrdersGrid book={book} selectedId={selectedId} onSelect={select} onEnter={focusFillForm} onReady={onOrdersGridReady} cellActions={cellActions} showRefused={showRefused} tradeBlock={tradeBlock} />
                     ) : (
                       <GridLoading chunk={ordersGrid} />
                     )}

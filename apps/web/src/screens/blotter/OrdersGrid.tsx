@@ -118,7 +118,9 @@ export interface OrdersGridProps {
   onEnter: () => void;
   onReady?: (api: GridApi<Order>) => void;
   /** What the status cells' buttons do. */
-  cellActions: BlotterCellActions;
+  cellActions: Pick<BlotterCellActions, 'accept'>;
+  /** Why the user cannot trade now (the status cells redraw when it changes). */
+  tradeBlock?: string | null;
   /** Orders refused at intake are shown (they are never working orders; the broker may hide them). */
   showRefused?: boolean;
 }
@@ -132,13 +134,13 @@ export interface OrdersGridProps {
  * made creating the grid and drawing its first rows the longest tasks while the blotter loads
  * (issue 5). The cells are plain DOM too (statusCell.ts).
  */
-export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect, onEnter, onReady, cellActions, showRefused = true }: OrdersGridProps) {
+export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect, onEnter, onReady, cellActions, showRefused = true, tradeBlock = null }: OrdersGridProps) {
   const boxRef = useRef<HTMLDivElement>(null);
   const apiRef = useRef<GridApi<Order> | null>(null);
   // The grid is created once; its handlers read the latest props.
-  const props = useRef({ onSelect, onEnter, onReady, cellActions });
+  const props = useRef({ onSelect, onEnter, onReady, cellActions, tradeBlock });
   useEffect(() => {
-    props.current = { onSelect, onEnter, onReady, cellActions };
+    props.current = { onSelect, onEnter, onReady, cellActions, tradeBlock };
   });
   const hideRefused = useRef(!showRefused);
 
@@ -148,7 +150,7 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
     /** For the benchmark's "usable" time: a row is drawn and visible (not under the loading state). */
     const rowsShown = () => box.querySelector('.ag-row')?.checkVisibility({ visibilityProperty: true }) ?? false;
     const range: { current: IdRange | null } = { current: null };
-    const context: BlotterCellActions = { accept: (order) => props.current.cellActions.accept(order) };
+    const context: BlotterCellActions = { accept: (order) => props.current.cellActions.accept(order), tradeBlock: () => props.current.tradeBlock };
     const options: GridOptions<Order> = {
       theme: deskGridTheme,
       context,
@@ -250,6 +252,11 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
       apiRef.current = null;
     };
   }, [book]);
+
+  // The visible status cells redraw when the user may trade again (or no longer): a rare event.
+  useEffect(() => {
+    apiRef.current?.refreshCells({ columns: ['status'], force: true });
+  }, [tradeBlock]);
 
   useEffect(() => {
     if (hideRefused.current === !showRefused) return;

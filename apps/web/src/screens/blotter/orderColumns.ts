@@ -36,7 +36,8 @@ export const ORDER_COLUMNS: readonly BlotterColumn<Order>[] = [
     header: 'Status',
     value: statusCellKey,
     format: (o) => ordStatusLabel(o.ordstatus),
-    width: 142,
+    // Wide enough for "Pending" and the Accept button beside it.
+    width: 172,
     grid: { cellRenderer: StatusCellRenderer, cellClass: 'fd-status-cell' },
   },
   {

@@ -28,6 +28,8 @@ import { OrderTimeline } from './OrderTimeline';
 import { PARTY_ID_SOURCE_NAMES, PARTY_ROLE_NAMES, sideVerb, traderParty } from './orderText';
 import { PendingRequestPanel } from './PendingRequestPanel';
 import { PartiesTable } from '../../../components/orders/PartiesTable';
+import { WhyDisabled } from '../../../components/orders/WhyDisabled';
+import { useTradeBlock } from '../../../services/orders/tradeAccess';
 
 // The trade capture draws AG Grid leg grids: loaded when first opened.
 const MultilegModal = lazy(() => import('./MultilegModal').then((m) => ({ default: m.MultilegModal })));
@@ -85,6 +87,7 @@ export interface OrderInfoPanelProps {
  */
 export function OrderInfoPanel({ order, actions, latestPrices, connectors = [], executionCount, onPopOut, qtyRef, timelineOpen = false }: OrderInfoPanelProps) {
   const [multilegOpen, setMultilegOpen] = useState(false);
+  const tradeBlock = useTradeBlock();
   const trader = traderParty(order);
   const symbol = splitSymbolDisplay(order.symbol);
   const status = blotterStatusColour(order.ordstatus, { cumQty: order.cumqty, orderQty: order.orderqty });
@@ -225,9 +228,11 @@ export function OrderInfoPanel({ order, actions, latestPrices, connectors = [], 
                 </Table.Tbody>
               </Table>
               {/* A pending order's Enter target is the accept form below: one element carries the id. */}
-              <Button id={order.ordstatus === OrdStatus.PendingNew ? undefined : FILL_FOCUS_ID} size="xs" fullWidth leftSection={<IconStack2 size={14} />} onClick={() => setMultilegOpen(true)}>
-                Open Trade Capture
-              </Button>
+              <WhyDisabled reason={tradeBlock}>
+                <Button id={order.ordstatus === OrdStatus.PendingNew ? undefined : FILL_FOCUS_ID} size="xs" fullWidth leftSection={<IconStack2 size={14} />} disabled={tradeBlock !== null} onClick={() => setMultilegOpen(true)}>
+                  Open Trade Capture
+                </Button>
+              </WhyDisabled>
               {multilegOpen && (
                 <Suspense fallback={null}>
                   <MultilegModal

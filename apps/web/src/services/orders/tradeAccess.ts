@@ -13,7 +13,7 @@ export function roleTradeBlock(role: Role): string | null {
 
 /** Why nothing can be done while the live connection is down, or null when it is up (or not in use). */
 export function offlineTradeBlock(status: LiveStatus): string | null {
-  if (status === 'reconnecting' || status === 'offline' || status === 'refused') {
+  if (status === 'reconnecting' || status === 'refused') {
     return 'Offline: the desk has lost its connection to the server. Actions come back when it reconnects.';
   }
   return null;

@@ -138,4 +138,41 @@ describe('blotter: safe actions', () => {
       }
     });
   });
+
+  it('filters the orders by any text and to working orders only, and opens an order on its own page by double-click', async () => {
+    await e2e.withPage(async (page, context) => {
+      await page.setViewportSize({ width: 1600, height: 1000 });
+      const blotter = await signInToBlotter(page);
+      const working = await sendOrder({ qty: '3', price: '27000' }, 'FLTW');
+      const closed = await sendOrder({ qty: '3', price: '27000' }, 'FLTC');
+      await blotter.select(closed.id);
+      await blotter.info.rejectReason.fill('Not today');
+      await blotter.info.reject.click();
+      await blotter.confirm();
+      await blotter.statusCell(closed.id).getByText('Rejected').waitFor();
+
+      await page.getByTestId('quick-filter').fill(working.clOrdId.toLowerCase());
+      await screenshot(page, 'blotter-quick-filter');
+      await blotter.row(closed.id).waitFor({ state: 'detached' });
+      await blotter.row(working.id).waitFor();
+      assert.equal(await blotter.ordersGrid.locator('.ag-row', { hasText: 'FLTC' }).count(), 0, 'only the matching order');
+      await page.getByTestId('quick-filter').fill('');
+      await blotter.row(closed.id).waitFor();
+      await page.getByTestId('working-only').check();
+      await blotter.row(closed.id).waitFor({ state: 'detached' });
+      await blotter.row(working.id).waitFor();
+      await screenshot(page, 'blotter-filters-1600');
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await screenshot(page, 'blotter-filters-1280');
+      // Accepted is still working: the row stays while the filter is on.
+      await blotter.acceptButton(working.id).click();
+      await blotter.statusCell(working.id).getByText('Accepted').waitFor();
+      await page.getByTestId('working-only').uncheck();
+
+      const [popup] = await Promise.all([context.waitForEvent('page'), blotter.row(working.id).locator('[col-id="symbol"]').dblclick()]);
+      await popup.waitForURL((url) => url.pathname === `/order-detail/${working.id}`);
+      await popup.locator(`[data-testid="order-info"][data-order="${working.id}"]`).waitFor();
+      await popup.close();
+    });
+  });
 });

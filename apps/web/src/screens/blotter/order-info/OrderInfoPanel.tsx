@@ -73,7 +73,7 @@ export interface OrderInfoPanelProps {
   latestPrices: readonly LatestPrice[];
   connectors?: readonly ClientConnector[];
   executionCount?: number;
-  /** Only in the desktop shell: opens the order in its own window. */
+  /** Opens the order on its own page (a window in the desktop shell, a new tab in a browser); absent on that page. */
   onPopOut?: () => void;
   qtyRef?: Ref<HTMLInputElement>;
   /** The timeline section starts open (the order detail page). */
@@ -107,7 +107,7 @@ export function OrderInfoPanel({ order, actions, latestPrices, connectors = [], 
             {ordStatusLabel(order.ordstatus)}
           </Badge>
           {onPopOut && (
-            <Tooltip label="Open in its own window">
+            <Tooltip label="Open the order on its own page (or double-click its row)">
               <ActionIcon variant="subtle" size="sm" onClick={onPopOut} aria-label="Pop out order">
                 <IconExternalLink size={15} />
               </ActionIcon>

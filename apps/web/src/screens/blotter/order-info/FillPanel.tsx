@@ -1,4 +1,5 @@
 import {
+  formatAveragePrice,
   allowedEvents,
   isAwaitingAcceptance,
   canSubmitFill,
@@ -388,7 +389,7 @@ export function FillPanel({ order, actions, latestPrices, qtyRef }: { order: Ord
         {/* Nothing more can be filled: an information (issue 17), not a warning. */}
         <Alert color="blue" variant="light" p={8} icon={<IconCircleCheck size={16} />} title="Order Fully Filled" data-testid="fully-filled" data-level="info">
           <Text fz="xs">
-            {formatQuantity(order.cumqty)} filled at an average of {formatPrice(order.avgpx)}.
+            {formatQuantity(order.cumqty)} filled at an average of {formatAveragePrice(order.avgpx, order.price)}.
             {order.ordstatus === OrdStatus.Filled ? ' Mark it done for the day when the client has confirmed.' : ''}
           </Text>
         </Alert>

@@ -1,4 +1,5 @@
 import {
+  formatAveragePrice,
   canSubmitFill,
   checkFillPrice,
   checkFillQuantity,
@@ -345,7 +346,7 @@ export function MultilegModal({
               <Info label="Cum Qty" value={formatQuantity(order.cumqty)} testId="ml-cumqty" />
               <Info label="Leaves Qty" value={formatQuantity(order.leavesqty)} testId="ml-leavesqty" />
               <Info label="Price" value={formatOrderPrice(order.price)} />
-              <Info label="Avg Px" value={Number(order.cumqty) > 0 ? formatBlotterPrice(order.avgpx) : '—'} />
+              <Info label="Avg Px" value={Number(order.cumqty) > 0 ? formatAveragePrice(order.avgpx, order.price) : '—'} />
               <Info label="Order Type" value={ORD_TYPE_LABELS[order.ordtype as OrdTypeCode] ?? order.ordtype} />
             </SimpleGrid>
             <Text fz="xs" c="dimmed" mt={6}>

@@ -1,4 +1,5 @@
 import {
+  formatAveragePrice,
   formatBlotterPrice,
   formatFilledProgress,
   formatMaturity,
@@ -161,7 +162,7 @@ export function OrderInfoPanel({ order, actions, latestPrices, connectors = [], 
               {refusal ? '—' : formatFilledProgress(order.cumqty, order.orderqty)}
             </Figure>
             <Figure label="Avg Price" testId="order-avgpx">
-              {Number(order.cumqty) > 0 ? formatBlotterPrice(order.avgpx) : '—'}
+              {Number(order.cumqty) > 0 ? formatAveragePrice(order.avgpx, order.price) : '—'}
             </Figure>
             <Figure label="Type">{ORD_TYPE_LABELS[order.ordtype as OrdTypeCode] ?? order.ordtype}</Figure>
             <Figure label="TIF">{TIME_IN_FORCE_LABELS[order.timeinforce as TimeInForceCode] ?? order.timeinforce}</Figure>

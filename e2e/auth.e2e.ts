@@ -112,7 +112,8 @@ describe('sign-in, guards and sign-out', () => {
 
       await page.goto('/config/user-management');
       await waitForPath(page, '/');
-      await page.getByText('Not available for your role').waitFor();
+      // The redirect says why, on the page it lands on.
+      assert.equal(await page.getByTestId('route-forbidden').textContent(), 'You need the admin role to open User Management.');
       assert.equal(await page.getByRole('heading', { name: 'User Management' }).count(), 0);
     });
   });

@@ -54,6 +54,13 @@ describe('blotter: multileg trade capture', () => {
       await buyLeg.getByRole('spinbutton', { name: 'Buy leg price' }).fill('27300');
       await buyLeg.getByRole('button', { name: 'Fill Leg' }).click();
       await client.waitForReport(clOrdId, (m) => m.get(150) === 'F');
+      // Filled leg by leg now: the spread fill is disabled, and says why (not a 409 after the click).
+      const spreadEntry = modal.getByTestId('spread-fill');
+      await spreadEntry.getByTestId('fill-blocked').getByText('This order is being filled leg by leg: add the fill on one of its legs.', { exact: true }).waitFor();
+      assert.equal(await spreadEntry.getByRole('spinbutton', { name: 'Spread fill quantity' }).isDisabled(), true);
+      assert.equal(await spreadEntry.getByRole('button', { name: 'Submit Spread Fill' }).isDisabled(), true);
+      // The leg's own average price.
+      assert.equal((await buyLeg.locator('.ag-row [col-id]').last().textContent())?.trim(), '27,300.00');
       await buyLeg.getByRole('spinbutton', { name: 'Buy leg quantity' }).fill('1');
       await buyLeg.getByText('Order is already fully filled', { exact: true }).waitFor();
 
@@ -124,6 +131,13 @@ describe('blotter: multileg trade capture', () => {
       const fill = await client.waitForReport(clOrdId, (m) => m.get(150) === 'F');
       assert.deepEqual([fill.get(32), fill.get(31), fill.get(39)], ['1', '-140', '1']);
       await page.getByRole('dialog').getByTestId('ml-cumqty').getByText('1', { exact: true }).waitFor();
+      // A spread fill gives the legs no price of their own: not "0.00"; and the legs cannot be filled now.
+      const dialog = page.getByRole('dialog');
+      const legAvg = await dialog.getByTestId('leg-panel-buy').locator('.ag-row').first().locator('[col-id]').last().textContent();
+      assert.equal(legAvg?.trim(), 'at spread');
+      await dialog.getByTestId('leg-panel-buy').getByTestId('fill-blocked').getByText('This order is being filled at the spread price: add the fill as a spread fill.', { exact: true }).waitFor();
+      assert.equal(await dialog.getByTestId('leg-panel-buy').getByRole('button', { name: 'Fill Leg' }).isDisabled(), true);
+      await screenshot(page, 'blotter-multileg-spread-filled');
     });
   });
 });

@@ -12,9 +12,6 @@ import { createLiveClient, type SocketLike } from '@fixdesk/client';
 import { BROKER_SIM_DEFAULTS, BROKER_SIM_USER_ID, BrokerSimulator, delayProblem, type SimActivity } from '@fixdesk/client';
 import { createSimulatorApi } from '@fixdesk/client';
 
-/** After the live client gives up (5 tries 3 s apart), try again this much later: a headless run keeps going. */
-const OFFLINE_RETRY_MS = 10_000;
-
 function fail(message: string): never {
   console.error(`broker-sim: ${message}`);
   process.exit(2);
@@ -109,17 +106,16 @@ async function main(): Promise<void> {
 
   // Snapshot after every (re)authentication; live messages keep it current in between.
   let session = 0;
-  let offlineTimer: NodeJS.Timeout | undefined;
+  // The live client keeps retrying by itself (back-off capped at 30 s): a headless run keeps going.
+  let lostLogged = false;
   live.onState(() => {
     const s = live.getState();
     if (s.status === 'refused') fail(`the live connection was refused: ${s.lastError ?? ''}`);
-    if (s.status === 'offline' && !offlineTimer) {
-      log(`live connection offline (${s.lastError ?? 'no answer'}); retrying in ${OFFLINE_RETRY_MS / 1000} s`);
-      offlineTimer = setTimeout(() => {
-        offlineTimer = undefined;
-        live.retry();
-      }, OFFLINE_RETRY_MS);
+    if (s.status === 'reconnecting' && !lostLogged) {
+      lostLogged = true;
+      log(`live connection lost (${s.lastError ?? 'no answer'}); reconnecting`);
     }
+    if (s.status === 'connected') lostLogged = false;
     if (s.status === 'connected' && s.session !== session) {
       session = s.session;
       void Promise.all([simApi.orders(), simApi.securities(), simApi.latestPrices().catch(() => [])])
@@ -140,7 +136,6 @@ async function main(): Promise<void> {
     log(`${signal}: stopping (${printed} actions logged)`);
     engine.stop();
     live.stop();
-    clearTimeout(offlineTimer);
     setTimeout(() => process.exit(0), 200).unref();
   };
   process.on('SIGINT', () => stop('SIGINT'));

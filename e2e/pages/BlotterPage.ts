@@ -26,6 +26,20 @@ export class BlotterPage {
     this.info = new OrderInfo(page.getByTestId('order-info'));
   }
 
+  /**
+   * The confirmation of an irreversible action (Done for Day, Reject, a refusal, a broker cancel): waits
+   * for it, returns its consequence summary, and confirms (or goes back).
+   */
+  async confirm(answer: 'confirm' | 'back' = 'confirm'): Promise<string> {
+    const dialog = this.page.getByRole('dialog').filter({ has: this.page.getByTestId('confirm-summary') });
+    await dialog.waitFor();
+    const summary = (await dialog.getByTestId('confirm-summary').textContent()) ?? '';
+    if (answer === 'confirm') await dialog.getByTestId('confirm-button').click();
+    else await dialog.getByRole('button', { name: 'Go back' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    return summary;
+  }
+
   async goto(): Promise<void> {
     await this.page.goto('/orders');
     await this.waitReady();

@@ -19,8 +19,8 @@ export interface RunningServer {
   demoPassword: string;
   /** Everything the server printed, for failure messages. */
   output(): string;
-  /** Stops the process and starts it again on the same ports and data (a server restart). */
-  restart(): Promise<void>;
+  /** Stops the process and starts it again on the same ports and data (a server restart), after `downForMs` stopped. */
+  restart(downForMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -118,8 +118,9 @@ export async function startServer(): Promise<RunningServer> {
   };
   await waitHealthy();
 
-  const restart = async () => {
+  const restart = async (downForMs = 0) => {
     await kill();
+    if (downForMs > 0) await new Promise((resolve) => setTimeout(resolve, downForMs));
     child = spawnServer();
     await waitHealthy();
   };

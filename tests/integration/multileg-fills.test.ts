@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { TEST_DB_KINDS } from '@fixdesk/db/testing';
+import { MultilegFillText } from '@fixdesk/domain';
 import { maturity, newOrderSingle, TestFixClient, ts } from '../support/fix-client';
 import { startTestServer, type TestServer } from '../support/server';
 
@@ -124,10 +125,10 @@ for (const kind of TEST_DB_KINDS) {
       const er = await client.waitForReport(clOrdId, (m) => m.get(150) === 'F');
       assert.deepEqual([er.get(39), er.get(32), er.get(31), er.get(14), er.get(151), er.get(6), er.get(442)], ['1', '1', '290', '1', '3', '290', '3']);
       // Once filled at the spread price, the order is not filled per leg, and the reverse.
-      await refusedWith(await fill(orderId, { fillQty: 1, fillPrice: 27000, legIndex: 0 }), 409, 'This multileg order is being filled at the spread price; fill it without legIndex');
+      await refusedWith(await fill(orderId, { fillQty: 1, fillPrice: 27000, legIndex: 0 }), 409, MultilegFillText.spreadFilling);
       const perLeg = await accepted();
       assert.equal((await fill(perLeg.orderId, { fillQty: 1, fillPrice: 27300, legIndex: 0 })).status, 200);
-      await refusedWith(await fill(perLeg.orderId, { fillQty: 1, fillPrice: 290 }), 409, 'This multileg order is being filled per leg; add the fill to a leg (legIndex)');
+      await refusedWith(await fill(perLeg.orderId, { fillQty: 1, fillPrice: 290 }), 409, MultilegFillText.legsFilling);
     });
 
     it('takes a spread fill at zero or a negative price, as a spread may trade there', async () => {

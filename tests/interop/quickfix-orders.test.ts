@@ -70,8 +70,9 @@ describe('QuickFIX client ↔ our order desk', { skip }, () => {
     );
     const ack = await report({ 35: '8', 11: 'QF-1', 150: 'A', 39: 'A' });
     const id = field(ack, 37)!;
-    await api(`/api/orders/${id}/accept`, { notes: 'QuickFIX interop' });
-    await report({ 11: 'QF-1', 150: '0', 39: '0' });
+    // The broker's message to the client on Accept reaches it as Text (58) on the New report.
+    await api(`/api/orders/${id}/accept`, { notes: 'Working it on the screen' });
+    await report({ 11: 'QF-1', 150: '0', 39: '0', 58: 'Working it on the screen' });
     await api(`/api/orders/${id}/fill`, { fillQty: 5, fillPrice: 24550 });
     await report({ 11: 'QF-1', 150: 'F', 39: '1', 32: '5', 31: '24550', 14: '5', 151: '10' });
     await api(`/api/orders/${id}/fill`, { fillQty: 10, fillPrice: 24500 });
@@ -97,6 +98,10 @@ describe('QuickFIX client ↔ our order desk', { skip }, () => {
 
     // A cancel request: Pending Cancel, then Canceled; another one refused: OrderCancelReject.
     const cxlId = await accepted('QF-3');
+    // An accept with no message sends no Text.
+    const plainNew = qf.messages('APP').filter((m) => hasFields(m, { 35: '8', 11: 'QF-3', 150: '0' }));
+    assert.equal(plainNew.length, 1);
+    assert.equal(field(plainNew[0]!, 58), undefined);
     qf.script(`send 35=F|11=QF-3-X|41=QF-3|37=${cxlId}|55=C5TC|167=FUT|200=${maturity(2)}|54=2|60=${formatUtcTimestamp(Date.now())}|38=10`);
     await report({ 11: 'QF-3-X', 41: 'QF-3', 150: '6', 39: '6' });
     await api(`/api/orders/${cxlId}/cancel-request/confirm`);

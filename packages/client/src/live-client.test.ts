@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createLiveClient, MAX_RECONNECT_ATTEMPTS, RECONNECT_INTERVAL_MS, SILENCE_TIMEOUT_MS, type SocketLike } from './live-client';
+import { closeReason, createLiveClient, MAX_RECONNECT_DELAY_MS, RECONNECT_INTERVAL_MS, reconnectDelayMs, SILENCE_TIMEOUT_MS, type SocketLike } from './live-client';
 
 class FakeSocket implements SocketLike {
   readyState = 0;
@@ -73,7 +73,7 @@ function harness(token: string | null = 'tok') {
       activeUsers: [{ username: 'broker' }, { username: 'admin' }],
     });
   };
-  return { client, sockets, warnings, advance, last, welcomeAndAuth, setToken: (t: string | null) => (token = t) };
+  return { client, sockets, warnings, advance, last, welcomeAndAuth, now: () => now, setToken: (t: string | null) => (token = t) };
 }
 
 describe('live client', () => {
@@ -109,7 +109,10 @@ describe('live client', () => {
     h.last().receive('not json');
     h.last().receive({ no: 'type' });
     assert.deepEqual(seen, ['new:1', 'upd:1']);
+    // The FIX client simulator's messages reach every signed-in browser; the blotter does not listen to them.
+    h.last().receive({ type: 'test_client_execution', comp_id: 'SGX_CLIENT_1' });
     assert.ok(!h.warnings.some((w) => w.includes('order_update')), 'a known type without listeners is not a problem');
+    assert.ok(!h.warnings.some((w) => w.includes('test_client_execution')), 'every type the server sends is known');
     assert.ok(h.warnings.some((w) => w.includes('unhandled message type quote_request')));
     assert.ok(h.warnings.some((w) => w.includes('not JSON')));
     assert.ok(h.warnings.some((w) => w.includes('without a type')));
@@ -136,27 +139,34 @@ describe('live client', () => {
     assert.deepEqual(h.last().sent.at(-1), { type: 'pong', timestamp: 42 });
   });
 
-  it(`reconnects every ${RECONNECT_INTERVAL_MS} ms, at most ${MAX_RECONNECT_ATTEMPTS} tries, then is offline until Retry`, () => {
+  it('waits 3, 6, 12, 24 s and then 30 s between tries, for ever', () => {
+    assert.deepEqual([1, 2, 3, 4, 5, 6, 50, 1000].map(reconnectDelayMs), [3000, 6000, 12_000, 24_000, 30_000, 30_000, 30_000, 30_000]);
+    assert.equal(MAX_RECONNECT_DELAY_MS, 30_000);
+  });
+
+  it('keeps reconnecting with that back-off for as long as the page holds it; Retry now starts again', () => {
     const h = harness();
     h.client.hold();
     h.welcomeAndAuth();
     h.last().drop();
-    for (let attempt = 1; attempt <= MAX_RECONNECT_ATTEMPTS; attempt++) {
+    // An hour of outage: every try comes at its scheduled delay, none is ever the last.
+    let elapsed = 0;
+    for (let attempt = 1; elapsed < 3_600_000; attempt++) {
       const s = h.client.getState();
       assert.equal(s.status, 'reconnecting');
       assert.equal(s.attempt, attempt);
+      const delay = reconnectDelayMs(attempt);
+      assert.ok(delay <= MAX_RECONNECT_DELAY_MS, 'capped at 30 s');
       const before = h.sockets.length;
-      h.advance(RECONNECT_INTERVAL_MS - 1);
-      assert.equal(h.sockets.length, before, 'no try before the interval');
+      h.advance(delay - 1);
+      assert.equal(h.sockets.length, before, 'no try before the delay');
       h.advance(1);
-      assert.equal(h.sockets.length, before + 1, `try ${attempt} after the interval`);
+      assert.equal(h.sockets.length, before + 1, `try ${attempt} after ${delay} ms`);
       h.last().drop();
+      elapsed += delay;
     }
-    assert.equal(h.client.getState().status, 'offline');
-    const count = h.sockets.length;
-    h.advance(60_000);
-    assert.equal(h.sockets.length, count, 'no more tries once offline');
-    assert.equal(h.sockets.length, 1 + MAX_RECONNECT_ATTEMPTS);
+    assert.equal(h.client.getState().status, 'reconnecting');
+    assert.ok(h.client.getState().attempt > 100, 'still trying after an hour');
 
     h.client.retry();
     assert.equal(h.client.getState().status, 'connecting');
@@ -164,16 +174,24 @@ describe('live client', () => {
     assert.equal(h.client.getState().status, 'connected');
     assert.equal(h.client.getState().attempt, 0);
     assert.equal(h.client.getState().session, 2, 'a new session tells subscribers to resynchronise');
+    h.last().drop();
+    assert.equal(h.client.getState().nextRetryAt! - h.now(), RECONNECT_INTERVAL_MS, 'the back-off starts again after a reconnect');
   });
 
-  it('starts a fresh budget of tries after a successful reconnect', () => {
+  it('says why the connection ended in words, never a close code', () => {
+    assert.equal(closeReason(1006, ''), 'The connection to the server was lost');
+    assert.equal(closeReason(1001, ''), 'The server is restarting');
+    assert.equal(closeReason(4500, 'network down'), 'network down');
+  });
+
+  it('starts the back-off again after a successful reconnect', () => {
     const h = harness();
     h.client.hold();
     h.welcomeAndAuth();
     h.last().drop();
-    h.advance(RECONNECT_INTERVAL_MS);
+    h.advance(reconnectDelayMs(1));
     h.last().drop();
-    h.advance(RECONNECT_INTERVAL_MS);
+    h.advance(reconnectDelayMs(2));
     h.welcomeAndAuth();
     h.last().drop();
     assert.equal(h.client.getState().attempt, 1);

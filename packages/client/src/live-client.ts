@@ -1,17 +1,34 @@
 /**
  * The app's one WebSocket client (spec 000 §7, §9; STYLE "live data flows one way"). It owns the
- * socket to /ws, authenticates with the stored token, reconnects every 3 s for at most 5 tries and
- * then stays visibly offline until someone asks it to retry. Screens never see the socket: they read
- * the connection state and subscribe to message types.
+ * socket to /ws, authenticates with the stored token, and when the socket is lost keeps reconnecting
+ * for as long as a screen holds it, with a back-off from 3 s doubling to at most 30 s (issue 17: a desk
+ * left open through an outage comes back by itself). Screens never see the socket: they read the
+ * connection state and subscribe to message types.
  *
  * Framework-free on purpose (the React hooks sit in useLive.ts), so the reconnect policy and the
  * dispatch are unit-tested under node with a fake socket and fake timers.
  */
 import { WS_CLOSE, WS_PROTOCOL_VERSION, type OnlineUser, type SessionUser, type WsServerMessage } from '@fixdesk/protocol';
 
-/** Spec 000 §9: socket reconnect interval 3000 ms, at most 5 attempts. */
+/** Spec 000 §9: socket reconnect interval 3000 ms (the first retry); issue 17: doubling, capped at 30 s, never giving up. */
 export const RECONNECT_INTERVAL_MS = 3000;
-export const MAX_RECONNECT_ATTEMPTS = 5;
+export const MAX_RECONNECT_DELAY_MS = 30_000;
+
+/** The wait before reconnect try `attempt` (1-based): 3, 6, 12, 24 s, then 30 s for every try after. */
+export function reconnectDelayMs(attempt: number): number {
+  const doublings = Math.max(0, Math.min(attempt - 1, 16));
+  return Math.min(MAX_RECONNECT_DELAY_MS, RECONNECT_INTERVAL_MS * 2 ** doublings);
+}
+
+/**
+ * Why a socket closed, in words for a broker: the browser's close codes (1006 and the like) are not
+ * shown; a reason the server gave is.
+ */
+export function closeReason(code: number, reason: string): string {
+  if (reason) return reason;
+  if (code === 1001) return 'The server is restarting';
+  return 'The connection to the server was lost';
+}
 /**
  * The server sends a heartbeat every 15 s. A socket silent for this long is treated as dead even if
  * the browser has not noticed yet (a laptop lid, a dropped VPN), so the broker is told at once.
@@ -26,10 +43,8 @@ export type LiveStatus =
   /** Opening the socket or waiting for `authenticated`. */
   | 'connecting'
   | 'connected'
-  /** Lost; the next try is scheduled (see attempt / nextRetryAt). */
+  /** Lost; the next try is scheduled (see attempt / nextRetryAt). Tries go on until the page closes. */
   | 'reconnecting'
-  /** Every try failed: shown as offline with a Retry. */
-  | 'offline'
   /** The server refused the token or our protocol version; retrying cannot help without a new sign-in or a reload. */
   | 'refused';
 
@@ -37,7 +52,6 @@ export interface LiveState {
   status: LiveStatus;
   /** The reconnect try in progress or scheduled, 1-based; 0 while connected or idle. */
   attempt: number;
-  maxAttempts: number;
   /** Epoch ms of the next scheduled try while reconnecting. */
   nextRetryAt: number | null;
   /** Why the last connection ended (close reason or a short description). */
@@ -87,7 +101,7 @@ export interface LiveClient {
    * shortly after the last one is released. Returns the release.
    */
   hold(): () => void;
-  /** A new try now, with a fresh budget of attempts (the offline state's Retry). */
+  /** A new try now, the back-off starting again from its first delay (the notice's Retry now). */
   retry(): void;
   /** Closes for good until the next hold or retry (sign-out). */
   stop(): void;
@@ -97,7 +111,6 @@ const OPEN = 1;
 const INITIAL: LiveState = {
   status: 'idle',
   attempt: 0,
-  maxAttempts: MAX_RECONNECT_ATTEMPTS,
   nextRetryAt: null,
   lastError: null,
   user: null,
@@ -114,10 +127,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * Every type the protocol defines. A known type nobody listens to right now is normal (the blotter
  * ignores order_action while no order is open); a type outside this list is worth a warning.
  */
-const KNOWN_TYPES: ReadonlySet<string> = new Set<LiveMessageType>([
-  'welcome', 'authenticated', 'ping', 'pong', 'heartbeat', 'error', 'new_order', 'order_update', 'execution_report',
-  'order_action', 'client_connection_status', 'service_status',
-] satisfies LiveMessageType[]);
+// A record over every type (not a list): a type added to the protocol fails to compile here until it is
+// named, so a message the server sends is never reported as unknown (issue 17).
+const KNOWN: Record<LiveMessageType, true> = {
+  welcome: true, authenticated: true, ping: true, pong: true, heartbeat: true, error: true, new_order: true, order_update: true,
+  execution_report: true, order_action: true, client_connection_status: true, service_status: true,
+  test_client_status: true, test_client_order: true, test_client_execution: true,
+};
+const KNOWN_TYPES: ReadonlySet<string> = new Set(Object.keys(KNOWN));
 
 export function createLiveClient(deps: LiveClientDeps): LiveClient {
   let state: LiveState = INITIAL;
@@ -271,15 +288,12 @@ export function createLiveClient(deps: LiveClientDeps): LiveClient {
       return;
     }
     const attempt = state.status === 'connected' ? 1 : state.attempt + 1;
-    if (attempt > MAX_RECONNECT_ATTEMPTS) {
-      setState({ status: 'offline', attempt: MAX_RECONNECT_ATTEMPTS, nextRetryAt: null, lastError: reason, user: null });
-      return;
-    }
-    setState({ status: 'reconnecting', attempt, nextRetryAt: deps.now() + RECONNECT_INTERVAL_MS, lastError: reason, user: null });
+    const delay = reconnectDelayMs(attempt);
+    setState({ status: 'reconnecting', attempt, nextRetryAt: deps.now() + delay, lastError: reason, user: null });
     retryTimer = deps.setTimeout(() => {
       retryTimer = null;
       open();
-    }, RECONNECT_INTERVAL_MS);
+    }, delay);
   }
 
   function open(): void {
@@ -319,7 +333,7 @@ export function createLiveClient(deps: LiveClientDeps): LiveClient {
         refuse(event.reason || 'This page is out of date: reload it');
         return;
       }
-      dropSocket(event.reason || `Connection closed (${event.code})`);
+      dropSocket(closeReason(event.code, event.reason));
     };
   }
 
@@ -360,9 +374,8 @@ export function createLiveClient(deps: LiveClientDeps): LiveClient {
     },
     hold() {
       holds += 1;
-      // Offline waits for the broker's Retry; a refusal is tried again by a new screen or sign-in.
-      if (state.status !== 'offline') start();
-      else idleTimer = clearTimer(idleTimer);
+      // A refusal is tried again by a new screen or sign-in; a connection being retried keeps its schedule.
+      start();
       let released = false;
       return () => {
         if (released) return;

@@ -10,6 +10,7 @@ import {
   checkLegFillQuantity,
   checkPriceSanity,
   completedStrategyUnits,
+  multilegFillMode,
   findReferencePrice,
   impliedStrategyPrice,
   legLeavesQuantity,
@@ -234,5 +235,19 @@ describe('multileg fills', () => {
       '5',
     );
     assert.equal(impliedStrategyPrice('1', [{ side: '2', ratio: 1, px: 1 }]), null);
+  });
+});
+
+describe('how a multileg order is being filled', () => {
+  const leg = (legRatioQty: string, legCumQty: string, legAvgPx: string) => ({ legRatioQty, legCumQty, legAvgPx });
+  it('nothing filled: either way is open', () => {
+    assert.equal(multilegFillMode('0', [leg('1', '0', '0'), leg('1', '0', '0')]), null);
+  });
+  it('a spread fill executes every leg by its ratio, with no leg price', () => {
+    assert.equal(multilegFillMode('2', [leg('1', '2', '0'), leg('2', '4', '0')]), 'spread');
+  });
+  it('a leg fill gives its leg a price, even when the legs are balanced again', () => {
+    assert.equal(multilegFillMode('0', [leg('1', '3', '26000'), leg('1', '0', '0')]), 'legs');
+    assert.equal(multilegFillMode('3', [leg('1', '3', '26000'), leg('1', '3', '25800')]), 'legs');
   });
 });

@@ -48,6 +48,28 @@ export const FillText = {
   rejectReasonRequired: 'Rejection reason is required',
 } as const;
 
+/** A multileg order is filled either at the spread price or leg by leg, never both. */
+export const MultilegFillText = {
+  legsFilling: 'This order is being filled leg by leg: add the fill on one of its legs.',
+  spreadFilling: 'This order is being filled at the spread price: add the fill as a spread fill.',
+} as const;
+
+/**
+ * How a multileg order has been filled so far, from its legs: a spread fill executes every leg by its
+ * ratio and leaves the legs' prices unknown (average 0); a leg fill gives that leg a price. Null while
+ * nothing is filled.
+ */
+export function multilegFillMode(
+  orderCumQty: DecimalInput,
+  legs: readonly { legRatioQty: DecimalInput; legCumQty: DecimalInput; legAvgPx: DecimalInput }[],
+): 'spread' | 'legs' | null {
+  const cum = Decimal.tryFrom(orderCumQty) ?? Decimal.ZERO;
+  const priced = legs.some((l) => (Decimal.tryFrom(l.legAvgPx) ?? Decimal.ZERO).isPositive());
+  const unbalanced = legs.some((l) => !(Decimal.tryFrom(l.legCumQty) ?? Decimal.ZERO).eq(Decimal.from(l.legRatioQty).mul(cum)));
+  if (priced || unbalanced) return 'legs';
+  return cum.isPositive() ? 'spread' : null;
+}
+
 /** Remaining quantity of an order: leavesqty, falling back to orderqty when leaves is absent (spec 000 §5). */
 export function remainingQuantity(order: { leavesQty?: DecimalInput | null; orderQty: DecimalInput }): Decimal {
   const leaves = order.leavesQty === undefined || order.leavesQty === null ? null : Decimal.tryFrom(order.leavesQty);

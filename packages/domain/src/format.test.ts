@@ -175,3 +175,13 @@ describe('colour tokens', () => {
     assert.equal(fixDirectionColour(''), 'grey');
   });
 });
+
+describe('average prices', () => {
+  it('take the decimals their order price is shown with', async () => {
+    const { formatAveragePrice } = await import('./format');
+    assert.equal(formatAveragePrice('24516.66666667', '24500'), '24,516.67');
+    assert.equal(formatAveragePrice('27000.1', '27000.125'), '27,000.100');
+    assert.equal(formatAveragePrice('200', '-150'), '200.00');
+    assert.equal(formatAveragePrice('26990.5', null), '26,990.50');
+  });
+});

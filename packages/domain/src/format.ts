@@ -47,6 +47,17 @@ export function formatBlotterPrice(value: DecimalInput | null | undefined): stri
   return formatDecimal(value, 2, 6);
 }
 
+/**
+ * An average price with the decimals its order's price is shown with (issue 17: 24,516.67 beside a
+ * price of 24,500.00, not 24,516.666667). Without a price (a market order) as a blotter price.
+ */
+export function formatAveragePrice(avgPx: DecimalInput | null | undefined, price: DecimalInput | null | undefined): string {
+  if (price === null || price === undefined || price === '') return formatBlotterPrice(avgPx);
+  const shown = formatBlotterPrice(price);
+  const decimals = shown.includes('.') ? shown.length - shown.indexOf('.') - 1 : 0;
+  return formatDecimal(avgPx, decimals);
+}
+
 /** An order's price, or MKT when it has none (market orders). */
 export function formatOrderPrice(value: DecimalInput | null | undefined): string {
   if (value === null || value === undefined || value === '') return 'MKT';

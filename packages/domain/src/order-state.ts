@@ -186,7 +186,8 @@ export interface PendingReplace {
 }
 
 export type OrderEvent =
-  | { type: 'accept' }
+  /** text: the broker's message to the client, sent as Text (58) on the New report. */
+  | { type: 'accept'; text?: string }
   | { type: 'reject'; reason: string; ordRejReason?: OrdRejReasonCode }
   | { type: 'fill'; qty: DecimalInput; px: DecimalInput }
   /**
@@ -437,7 +438,7 @@ export function applyEvent(state: OrderState, event: OrderEvent): ApplyResult {
 
   switch (event.type) {
     case 'accept':
-      return applied({ ...state, ...clearedLast, ordStatus: OrdStatus.New, awaitingAcceptance: false }, transition);
+      return applied({ ...state, ...clearedLast, ordStatus: OrdStatus.New, awaitingAcceptance: false }, transition, event.text);
 
     case 'reject': {
       const reason = typeof event.reason === 'string' ? event.reason.trim() : '';

@@ -12,6 +12,9 @@ export const ROLE_LABELS: Record<Role, string> = {
   user: 'User',
 };
 
+/** The roles that may take trading actions (accept, reject, fill, done for day, cancel): the server's `trade` access. */
+export const TRADING_ROLES: readonly Role[] = ['admin', 'broker'];
+
 /** A sign-in lasts 24 hours (spec 000 §9), on the server (token expiry) and in the browser (stored user). */
 export const SESSION_TTL_MS = 86_400_000;
 

@@ -39,6 +39,7 @@ import {
   invalidError,
   limitViolation,
   maturityLabel,
+  MultilegFillText,
   MsgType,
   notFoundError,
   OrdRejReason,
@@ -111,8 +112,9 @@ export class BrokerActions {
     private readonly now: () => Date,
   ) {}
 
-  accept(ref: string, user: SessionUser, notes?: string, via?: string) {
-    return this.act(ref, user, 'ACCEPT', { type: 'accept' }, { notes, via });
+  /** clientText: the broker's message to the client, sent as Text (58) on the New report (and kept as the action's notes). */
+  accept(ref: string, user: SessionUser, notes?: string, via?: string, clientText?: string) {
+    return this.act(ref, user, 'ACCEPT', { type: 'accept', ...(clientText?.trim() ? { text: clientText } : {}) }, { notes, via });
   }
 
   reject(ref: string, user: SessionUser, reasonText: string, ordRejReason?: string, notes?: string, via?: string) {
@@ -218,7 +220,7 @@ export class BrokerActions {
   /** A fill at the order's (or the strategy's spread) price: not on an order filled per leg, and at a price its limit allows. */
   private async checkSpreadFill(tx: Queryable, order: OrderRow, px: DecimalInput): Promise<void> {
     if (order.msg_type === MsgType.NewOrderMultileg && (await hasLegFills(tx, order.id))) {
-      throw conflictError('This multileg order is being filled per leg; add the fill to a leg (legIndex)');
+      throw conflictError(MultilegFillText.legsFilling);
     }
     const check = checkFillPrice(px, { side: order.side, ordType: order.ordtype, price: order.price, isStrategy: order.msg_type === MsgType.NewOrderMultileg });
     if (check.level === 'error') throw invalidError(check.message, 'fillPrice');
@@ -295,7 +297,7 @@ export class BrokerActions {
       const spreadFills = await orderFillTotals(tx, order.id, null);
       const state = orderState(order, spreadFills.notional);
       if (state.awaitingAcceptance) throw conflictError('Order must be accepted before it can be filled');
-      if (!Decimal.from(spreadFills.qty).isZero()) throw conflictError('This multileg order is being filled at the spread price; fill it without legIndex');
+      if (!Decimal.from(spreadFills.qty).isZero()) throw conflictError(MultilegFillText.spreadFilling);
       const legs = await this.writes.legs(tx, order.id);
       const qtyCheck = checkLegFillQuantity(qtyText, legs.map((l) => ({ side: l.leg_side, ratio: l.leg_ratio_qty, cumQty: l.leg_cumqty })), legIndex, order.orderqty);
       if (qtyCheck.level === 'error') throw invalidError(qtyCheck.message, 'fillQty');

@@ -74,8 +74,8 @@ export class OrderService {
   }
 
   // ── from brokers (and the day-expiry job) ──
-  accept(ref: string, user: SessionUser, notes?: string, via?: string): Promise<ActionOutcome> {
-    return this.actions.accept(ref, user, notes, via);
+  accept(ref: string, user: SessionUser, notes?: string, via?: string, clientText?: string): Promise<ActionOutcome> {
+    return this.actions.accept(ref, user, notes, via, clientText);
   }
 
   reject(ref: string, user: SessionUser, reasonText: string, ordRejReason?: string, notes?: string, via?: string): Promise<ActionOutcome> {

@@ -121,7 +121,9 @@ export function orderRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.post('/api/orders/:id/accept', trade, async (req) => {
     const { id } = parse(OrderIdParamsSchema, req.params, 'params');
     const body = parse(AcceptOrderSchema, req.body ?? {}, 'body');
-    return answer(await orders.accept(id, user(req), body.notes, body.userId));
+    // A person's notes on Accept are the "Message to client": sent as Text (58) on the New report. The
+    // simulators (which claim a userId) label their actions in the notes for the audit only.
+    return answer(await orders.accept(id, user(req), body.notes, body.userId, body.userId === undefined ? body.notes : undefined));
   });
 
   app.post('/api/orders/:id/reject', trade, async (req) => {

@@ -1,10 +1,9 @@
-import { notifications } from '@mantine/notifications';
-import { useEffect, type ReactNode } from 'react';
+import { type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { PRODUCT_NAME } from '../config/product';
 import { useAuth } from '../services/auth/AuthProvider';
 import { roleOf } from '../services/auth/roles';
-import { decideAccess, originFrom, type SignInState } from './access';
+import { decideAccess, forbiddenNotice, originFrom, type ForbiddenState, type SignInState } from './access';
 import { HOME_PATH, LOGIN_PATH, type RouteSpec } from './routes';
 
 /** Applies a route's access rule, then renders the screen with its page title. */
@@ -13,24 +12,16 @@ export function RouteGuard({ route, children }: { route: RouteSpec; children: Re
   const location = useLocation();
   const decision = decideAccess(route.access, status, user ? roleOf(user) : null);
 
-  useEffect(() => {
-    if (decision.kind === 'forbidden') {
-      notifications.show({
-        id: 'route-forbidden',
-        color: 'orange',
-        title: 'Not available for your role',
-        message: `${route.title} is restricted. You have been returned to the home page.`,
-      });
-    }
-  }, [decision.kind, route.title]);
-
   switch (decision.kind) {
     case 'signIn': {
       const state: SignInState = { from: { pathname: location.pathname, search: location.search, hash: location.hash } };
       return <Navigate to={LOGIN_PATH} replace state={state} />;
     }
-    case 'forbidden':
-      return <Navigate to={decision.redirectTo} replace />;
+    case 'forbidden': {
+      // Spec 000 §2 sends the visitor to `/`; the page there says why (a notice, not a silent bounce).
+      const state: ForbiddenState = { forbidden: forbiddenNotice(route.title, route.access.kind === 'signedIn' ? (route.access.roles ?? []) : []) };
+      return <Navigate to={decision.redirectTo} replace state={state} />;
+    }
     case 'alreadySignedIn':
       return <Navigate to={originFrom(location.state) ?? HOME_PATH} replace />;
     case 'allow':

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decideAccess, desktopLandingRedirect, originFrom } from './access';
+import { decideAccess, desktopLandingRedirect, forbiddenFrom, forbiddenNotice, originFrom } from './access';
 import { ADMIN_ONLY, GUEST, PUBLIC, SIGNED_IN, type RouteAccess } from './routes';
 
 describe('route guard', () => {
@@ -64,5 +64,13 @@ describe('desktop shell landing', () => {
   it('goes to the blotter when signed in and the blotter exists', () => {
     assert.equal(desktopLandingRedirect('signedIn', (path) => path === '/orders'), '/orders');
     assert.equal(desktopLandingRedirect('signedIn', () => false), null);
+  });
+
+  it('names the role a guarded screen needs, for the notice on /', () => {
+    assert.equal(forbiddenNotice('User Management', ['admin']), 'You need the admin role to open User Management.');
+    assert.equal(forbiddenNotice('Broker Simulator', ['admin', 'broker']), 'You need the admin or broker role to open Broker Simulator.');
+    assert.equal(forbiddenFrom({ forbidden: 'You need the admin role to open User Management.' }), 'You need the admin role to open User Management.');
+    assert.equal(forbiddenFrom({ forbidden: 42 }), null);
+    assert.equal(forbiddenFrom(null), null);
   });
 });

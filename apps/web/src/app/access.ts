@@ -28,6 +28,24 @@ export function decideAccess(access: RouteAccess, status: AuthStatus, role: Role
   }
 }
 
+/** "You need the admin role to open User Management.": the notice a guarded route leaves on `/`. */
+export function forbiddenNotice(title: string, roles: readonly Role[]): string {
+  const names = roles.length <= 1 ? (roles[0] ?? 'user') : `${roles.slice(0, -1).join(', ')} or ${roles[roles.length - 1]}`;
+  return `You need the ${names} role to open ${title}.`;
+}
+
+/** What the guard puts in the location state of the page it returns a forbidden visitor to. */
+export interface ForbiddenState {
+  forbidden: string;
+}
+
+/** The notice in a location state, or null (only a string the guard put there). */
+export function forbiddenFrom(state: unknown): string | null {
+  if (typeof state !== 'object' || state === null) return null;
+  const notice = (state as { forbidden?: unknown }).forbidden;
+  return typeof notice === 'string' && notice.length > 0 ? notice : null;
+}
+
 /** What the guard puts in the router's location state when it sends a visitor to sign in. */
 export interface SignInState {
   from: { pathname: string; search?: string; hash?: string };

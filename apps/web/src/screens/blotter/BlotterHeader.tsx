@@ -44,7 +44,6 @@ const DOT_LABEL: Record<LiveStatus, string> = {
   connecting: 'Connecting to the live server...',
   connected: 'Live connection connected',
   reconnecting: 'Live connection lost: reconnecting',
-  offline: 'Offline',
   refused: 'Live connection refused',
 };
 

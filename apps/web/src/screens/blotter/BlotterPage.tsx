@@ -1,7 +1,7 @@
 import './blotter.css';
 import type { Order } from '@fixdesk/protocol';
-import { Alert, Box, Button, Checkbox, Group, Loader, Stack, Text } from '@mantine/core';
-import { IconAlertCircle, IconRefresh } from '@tabler/icons-react';
+import { Alert, Box, Button, Checkbox, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { IconAlertCircle, IconRefresh, IconSearch } from '@tabler/icons-react';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type ComponentProps } from 'react';
 import { useLocation } from 'react-router';
 import { chromeFor } from '../../app/chrome';
@@ -18,6 +18,7 @@ import type { OrderBook } from '../../services/orders/orderBook';
 import { useBookCount, useBookExecutionReports, useBookOrder, useBookStatus, useOrderBookFeed, useOrderBookInstance } from '../../services/orders/useOrderBook';
 import { useClientConnectors, useLatestPrices } from '../../services/orders/useDeskReference';
 import { useOrderActions } from '../../services/orders/useOrderActions';
+import { useTradeBlock } from '../../services/orders/tradeAccess';
 import classes from './Blotter.module.css';
 import type { BlotterCellActions } from './blotterContext';
 import { BlotterHeader } from './BlotterHeader';
@@ -25,7 +26,7 @@ import { loadExecutionsGrid, loadOrdersGrid, useChunk, usePaintedAfter, type Chu
 import { BlotterLayout } from './BlotterLayout';
 import { FILL_FOCUS_ID } from './order-info/FillPanel';
 import { OrderInfoPanel } from './order-info/OrderInfoPanel';
-import { openAxesWindow, openOrderWindow } from './windows';
+import { openAxesWindow, openOrderTab, openOrderWindow } from './windows';
 
 const NAV_HEIGHT = { main: 52, compact: 60, none: 0 } as const;
 
@@ -87,6 +88,7 @@ export default function BlotterPage() {
   const connectors = useClientConnectors();
   const latest = useLatestPrices();
   const actions = useOrderActions(book);
+  const tradeBlock = useTradeBlock();
   const desktop = useDesktopShell();
   const { pathname } = useLocation();
   const pageHeight = `calc(100dvh - ${NAV_HEIGHT[chromeFor(pathname, desktop).topNav]}px)`;
@@ -96,6 +98,10 @@ export default function BlotterPage() {
   const reports = useBookExecutionReports(book, selectedId);
   const [detailError, setDetailError] = useState<string | null>(null);
   const [showRefused, setShowRefused] = useState(true);
+  const [workingOnly, setWorkingOnly] = useState(false);
+  const [quickFilter, setQuickFilter] = useState('');
+  // Typing stays responsive with 50,000 rows: the grid filters with the deferred text.
+  const deferredFilter = useDeferredValue(quickFilter);
   const qtyRef = useRef<HTMLInputElement>(null);
 
   const select = useCallback((order: Order) => {
@@ -127,7 +133,7 @@ export default function BlotterPage() {
     return () => abort.abort();
   }, [book, selectedId]);
 
-  const cellActions = useMemo<BlotterCellActions>(
+  const cellActions = useMemo<Pick<BlotterCellActions, 'accept'>>(
     () => ({
       accept: (order) => {
         // Failures are shown by useOrderActions; the button simply returns to Accept.
@@ -135,6 +141,16 @@ export default function BlotterPage() {
       },
     }),
     [actions],
+  );
+
+  // The order detail page: its own window in the desktop shell, a new tab in a browser.
+  const openOrder = useCallback(
+    (order: Order) => {
+      const ref = order.brokerorderid || String(order.id);
+      if (desktop) openOrderWindow(ref);
+      else openOrderTab(ref);
+    },
+    [desktop],
   );
 
   const focusFillForm = useCallback(() => {
@@ -187,9 +203,28 @@ export default function BlotterPage() {
                 <div className={classes.pane} data-testid="orders-pane">
                   <div className={classes.paneTitle}>
                     <OrdersTitle book={book} loadingMore={view.loadingMore} />
-                    <Checkbox
+                    <TextInput
                       size="xs"
                       ml="auto"
+                      w={200}
+                      placeholder="Filter: client, symbol, id"
+                      aria-label="Quick filter"
+                      leftSection={<IconSearch size={12} />}
+                      value={quickFilter}
+                      onChange={(e) => setQuickFilter(e.currentTarget.value)}
+                      data-testid="quick-filter"
+                      styles={{ input: { textTransform: 'none', fontWeight: 400, height: 22, minHeight: 22 } }}
+                    />
+                    <Checkbox
+                      size="xs"
+                      label="Working only"
+                      checked={workingOnly}
+                      onChange={(e) => setWorkingOnly(e.currentTarget.checked)}
+                      data-testid="working-only"
+                      styles={{ label: { fontSize: 11, textTransform: 'none', fontWeight: 500, paddingLeft: 6 } }}
+                    />
+                    <Checkbox
+                      size="xs"
                       label="Show refused at intake"
                       checked={showRefused}
                       onChange={(e) => setShowRefused(e.currentTarget.checked)}
@@ -204,7 +239,7 @@ export default function BlotterPage() {
                   </div>
                   <div className={classes.gridBox} data-testid="orders-grid">
                     {ordersGrid.status === 'ready' && deskPainted ? (
-                      <ordersGrid.module.OrdersGrid book={book} selectedId={selectedId} onSelect={select} onEnter={focusFillForm} onReady={onOrdersGridReady} cellActions={cellActions} showRefused={showRefused} />
+                      <ordersGrid.module.OrdersGrid book={book} selectedId={selectedId} onSelect={select} onEnter={focusFillForm} onReady={onOrdersGridReady} cellActions={cellActions} showRefused={showRefused} workingOnly={workingOnly} quickFilter={deferredFilter} tradeBlock={tradeBlock} onOpen={openOrder} />
                     ) : (
                       <GridLoading chunk={ordersGrid} />
                     )}
@@ -242,7 +277,7 @@ export default function BlotterPage() {
                         latestPrices={latest.data}
                         connectors={connectors.data}
                         executionCount={reports?.length}
-                        onPopOut={desktop ? () => openOrderWindow(selected.brokerorderid || String(selected.id)) : undefined}
+                        onPopOut={() => openOrder(selected)}
                         qtyRef={qtyRef}
                       />
                       </>

@@ -7,6 +7,7 @@ import type { BlotterCellActions } from './blotterContext';
 import { deskGridTheme } from './gridTheme';
 import { toColDefs } from './columns';
 import { ORDER_COLUMNS } from './orderColumns';
+import { passesOrderFilters, type OrderFilters } from './orderFilters';
 
 /** Static markup, no data in it. */
 const NO_ORDERS =
@@ -79,9 +80,14 @@ function idRange(api: GridApi<Order>): IdRange | null {
  * again while one is in force. (Its one filter, refused orders hidden, cannot change with an update:
  * a refused order never changes.)
  */
-function matchModelUpdatesToView(api: GridApi<Order>): void {
+/**
+ * An update moves a row only when the view depends on what changes: a sort, or a filter whose
+ * membership an update can change (working only, the quick text). Otherwise update-only
+ * transactions skip the model pass (cheap with 50,000 rows).
+ */
+function matchModelUpdatesToView(api: GridApi<Order>, filters: OrderFilters): void {
   const ordered = api.getColumnState().some((c) => c.sort);
-  api.setGridOption('suppressModelUpdateAfterUpdateTransaction', !ordered);
+  api.setGridOption('suppressModelUpdateAfterUpdateTransaction', !ordered && !filters.workingOnly && !filters.text);
 }
 
 function applyDelta(api: GridApi<Order>, book: OrderBook, range: { current: IdRange | null }, added: Order[], update: Order[], removed: Order[]): void {
@@ -118,9 +124,17 @@ export interface OrdersGridProps {
   onEnter: () => void;
   onReady?: (api: GridApi<Order>) => void;
   /** What the status cells' buttons do. */
-  cellActions: BlotterCellActions;
+  cellActions: Pick<BlotterCellActions, 'accept'>;
+  /** Opens an order's detail page (a double-click on its row). */
+  onOpen?: (order: Order) => void;
+  /** Why the user cannot trade now (the status cells redraw when it changes). */
+  tradeBlock?: string | null;
   /** Orders refused at intake are shown (they are never working orders; the broker may hide them). */
   showRefused?: boolean;
+  /** Only working orders (pending, accepted, partially filled, a request pending). */
+  workingOnly?: boolean;
+  /** The quick filter's text. */
+  quickFilter?: string;
 }
 
 /**
@@ -132,15 +146,15 @@ export interface OrdersGridProps {
  * made creating the grid and drawing its first rows the longest tasks while the blotter loads
  * (issue 5). The cells are plain DOM too (statusCell.ts).
  */
-export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect, onEnter, onReady, cellActions, showRefused = true }: OrdersGridProps) {
+export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect, onEnter, onReady, cellActions, showRefused = true, workingOnly = false, quickFilter = '', tradeBlock = null, onOpen }: OrdersGridProps) {
   const boxRef = useRef<HTMLDivElement>(null);
   const apiRef = useRef<GridApi<Order> | null>(null);
   // The grid is created once; its handlers read the latest props.
-  const props = useRef({ onSelect, onEnter, onReady, cellActions });
+  const props = useRef({ onSelect, onEnter, onReady, cellActions, tradeBlock, onOpen });
   useEffect(() => {
-    props.current = { onSelect, onEnter, onReady, cellActions };
+    props.current = { onSelect, onEnter, onReady, cellActions, tradeBlock, onOpen };
   });
-  const hideRefused = useRef(!showRefused);
+  const filters = useRef<OrderFilters>({ hideRefused: !showRefused, workingOnly, text: quickFilter.trim().toLowerCase() });
 
   useEffect(() => {
     const box = boxRef.current;
@@ -148,7 +162,7 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
     /** For the benchmark's "usable" time: a row is drawn and visible (not under the loading state). */
     const rowsShown = () => box.querySelector('.ag-row')?.checkVisibility({ visibilityProperty: true }) ?? false;
     const range: { current: IdRange | null } = { current: null };
-    const context: BlotterCellActions = { accept: (order) => props.current.cellActions.accept(order) };
+    const context: BlotterCellActions = { accept: (order) => props.current.cellActions.accept(order), tradeBlock: () => props.current.tradeBlock };
     const options: GridOptions<Order> = {
       theme: deskGridTheme,
       context,
@@ -171,6 +185,11 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
       animateRows: false,
       enableCellTextSelection: true,
       ensureDomOrder: false,
+      onRowDoubleClicked: (event) => {
+        // Not from the Accept button: a quick second click there is not a request to open the order.
+        if ((event.event?.target as Element | null)?.closest('button')) return;
+        if (event.data) props.current.onOpen?.(event.data);
+      },
       onRowSelected: (event) => {
         if (event.node.isSelected() && event.data) props.current.onSelect(event.data);
       },
@@ -187,11 +206,10 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
           props.current.onEnter();
         }
       },
-      onSortChanged: (event) => matchModelUpdatesToView(event.api),
-      // The one filter: orders refused at intake hidden. (A refused order never changes, so an update
-      // cannot move a row in or out of it: update-only transactions still skip the model pass.)
-      isExternalFilterPresent: () => hideRefused.current,
-      doesExternalFilterPass: (node) => !node.data?.refusal,
+      onSortChanged: (event) => matchModelUpdatesToView(event.api, filters.current),
+      // The broker's filters (see OrderFilters); none by default.
+      isExternalFilterPresent: () => filters.current.hideRefused || filters.current.workingOnly || filters.current.text !== '',
+      doesExternalFilterPass: (node) => (node.data ? passesOrderFilters(node.data, filters.current) : false),
     };
     // Four steps, each a task of its own (together they were one of the longest tasks while the
     // blotter loads, issue 5): the grid itself, in a task of its own rather than in this effect (a
@@ -217,7 +235,7 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
     };
     const showColumns = (api: GridApi<Order>) => {
       blotterMetrics.time('grid:columns', () => api.setGridOption('columnDefs', toColDefs(ORDER_COLUMNS)));
-      matchModelUpdatesToView(api);
+      matchModelUpdatesToView(api, filters.current);
       blotterMetrics.gridReady();
       props.current.onReady?.(api);
       if (book.getOrders().length === 0) step = 'live';
@@ -251,11 +269,21 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
     };
   }, [book]);
 
+  // The visible status cells redraw when the user may trade again (or no longer): a rare event.
   useEffect(() => {
-    if (hideRefused.current === !showRefused) return;
-    hideRefused.current = !showRefused;
-    apiRef.current?.onFilterChanged();
-  }, [showRefused]);
+    apiRef.current?.refreshCells({ columns: ['status'], force: true });
+  }, [tradeBlock]);
+
+  useEffect(() => {
+    const next: OrderFilters = { hideRefused: !showRefused, workingOnly, text: quickFilter.trim().toLowerCase() };
+    const f = filters.current;
+    if (f.hideRefused === next.hideRefused && f.workingOnly === next.workingOnly && f.text === next.text) return;
+    filters.current = next;
+    const api = apiRef.current;
+    if (!api) return;
+    matchModelUpdatesToView(api, next);
+    api.onFilterChanged();
+  }, [showRefused, workingOnly, quickFilter]);
 
   // Keep the grid's selection in step with the screen's (a notification click, the detail page).
   useEffect(() => {

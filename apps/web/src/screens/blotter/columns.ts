@@ -29,7 +29,8 @@ export function toColDefs<T>(columns: readonly BlotterColumn<T>[]): ColDef<T>[] 
     width: c.width,
     valueGetter: (p: ValueGetterParams<T>) => (p.data ? c.value(p.data) : null),
     ...(c.format ? { valueFormatter: (p: ValueFormatterParams<T>) => (p.data ? c.format!(p.data) : '') } : {}),
-    ...(c.numeric ? { type: 'rightAligned', cellClass: 'fd-num' } : {}),
+    // The rightAligned type's own cellClass would be replaced by ours: both classes, or the values sit left.
+    ...(c.numeric ? { type: 'rightAligned', cellClass: ['fd-num', 'ag-right-aligned-cell'] } : {}),
     filter: false,
     sortable: true,
     resizable: true,

@@ -1,4 +1,4 @@
-import { execTypeColour, execTypeLabel, formatBlotterPrice, formatQuantity, formatTimestamp, ordStatusLabel } from '@fixdesk/domain';
+import { formatAveragePrice, execTypeColour, execTypeLabel, formatBlotterPrice, formatQuantity, formatTimestamp, ordStatusLabel } from '@fixdesk/domain';
 import type { ExecutionReport } from '@fixdesk/protocol';
 import type { CellStyle } from 'ag-grid-community';
 import { tokenCss, tokenFill } from './colours';
@@ -29,7 +29,7 @@ export const EXECUTION_COLUMNS: readonly BlotterColumn<ExecutionReport>[] = [
   { id: 'lastpx', header: 'Last Px', value: (r) => num(r.lastpx), format: (r) => (num(r.lastqty) ? formatBlotterPrice(r.lastpx) : ''), width: 92, numeric: true },
   { id: 'cumqty', header: 'Cum Qty', value: (r) => num(r.cumqty), format: (r) => formatQuantity(r.cumqty), width: 76, numeric: true },
   { id: 'leavesqty', header: 'Leaves', value: (r) => num(r.leavesqty), format: (r) => formatQuantity(r.leavesqty), width: 68, numeric: true },
-  { id: 'avgpx', header: 'Avg Px', value: (r) => num(r.avgpx), format: (r) => (num(r.cumqty) ? formatBlotterPrice(r.avgpx) : ''), width: 92, numeric: true },
+  { id: 'avgpx', header: 'Avg Px', value: (r) => num(r.avgpx), format: (r) => (num(r.cumqty) ? formatAveragePrice(r.avgpx, r.price) : ''), width: 92, numeric: true },
   { id: 'execid', header: 'Exec ID', value: (r) => r.execid, width: 120 },
   { id: 'text', header: 'Text', value: (r) => r.text, width: 200, grid: { flex: 1, minWidth: 120 } },
 ];

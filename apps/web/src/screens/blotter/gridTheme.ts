@@ -6,6 +6,7 @@ import {
   CsvExportModule,
   ExternalFilterModule,
   ModuleRegistry,
+  RenderApiModule,
   RowApiModule,
   RowSelectionModule,
   RowStyleModule,
@@ -28,6 +29,8 @@ ModuleRegistry.registerModules([
   CsvExportModule,
   // The Orders grid's one filter: orders refused at intake hidden at the broker's choice.
   ExternalFilterModule,
+  // refreshCells: the status cells redraw when the user may trade again (or no longer).
+  RenderApiModule,
 ]);
 
 // Creating a grid sorts the registered modules' names with localeCompare, and the page's first

@@ -1,4 +1,5 @@
 import {
+  formatAveragePrice,
   formatBlotterPrice,
   formatDate,
   formatTime,
@@ -36,7 +37,8 @@ export const ORDER_COLUMNS: readonly BlotterColumn<Order>[] = [
     header: 'Status',
     value: statusCellKey,
     format: (o) => ordStatusLabel(o.ordstatus),
-    width: 142,
+    // Wide enough for "Pending" and the Accept button beside it.
+    width: 172,
     grid: { cellRenderer: StatusCellRenderer, cellClass: 'fd-status-cell' },
   },
   {
@@ -53,7 +55,7 @@ export const ORDER_COLUMNS: readonly BlotterColumn<Order>[] = [
   { id: 'price', header: 'Price', value: (o) => num(o.price), format: (o) => (o.price === null ? formatOrderPrice(null) : formatBlotterPrice(o.price)), width: 92, numeric: true },
   { id: 'cumqty', header: 'Filled', value: (o) => num(o.cumqty), format: (o) => formatQuantity(o.cumqty), width: 62, numeric: true },
   { id: 'leavesqty', header: 'Leaves', value: (o) => num(o.leavesqty), format: (o) => formatQuantity(o.leavesqty), width: 64, numeric: true },
-  { id: 'avgpx', header: 'Avg Px', value: (o) => num(o.avgpx), format: (o) => (num(o.cumqty) ? formatBlotterPrice(o.avgpx) : ''), width: 92, numeric: true },
+  { id: 'avgpx', header: 'Avg Px', value: (o) => num(o.avgpx), format: (o) => (num(o.cumqty) ? formatAveragePrice(o.avgpx, o.price) : ''), width: 92, numeric: true },
   { id: 'client', header: 'Client', value: (o) => o.client_name ?? o.sendercompid, width: 140, grid: { tooltipValueGetter: (p) => (p.data ? `${p.data.client_name ?? ''} (${p.data.sendercompid})` : '') } },
   {
     id: 'brokerorderid',

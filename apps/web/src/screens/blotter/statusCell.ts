@@ -36,6 +36,7 @@ export class StatusCellRenderer implements ICellRendererComp<Order> {
   private drawnInFlight: string | undefined;
   private unsubscribe: (() => void) | null = null;
   private button: HTMLButtonElement | null = null;
+  private pendingLabel: HTMLSpanElement | null = null;
 
   init(params: ICellRendererParams<Order, unknown, BlotterCellActions>): void {
     this.gui.className = 'fd-status';
@@ -80,7 +81,7 @@ export class StatusCellRenderer implements ICellRendererComp<Order> {
     button.className = 'fd-accept';
     button.addEventListener('click', () => {
       const order = this.order;
-      if (order?.ordstatus === OrdStatus.PendingNew && inFlight.get(order.id) !== 'accept') this.actions?.accept(order);
+      if (order?.ordstatus === OrdStatus.PendingNew && inFlight.get(order.id) !== 'accept' && !this.actions?.tradeBlock()) this.actions?.accept(order);
     });
     this.button = button;
     return button;
@@ -102,16 +103,23 @@ export class StatusCellRenderer implements ICellRendererComp<Order> {
     const label = blotterStatusLabel(status);
 
     if (status === OrdStatus.PendingNew) {
+      // The status itself, and the Accept button beside it (not instead of it).
       const action = inFlight.get(order.id);
       this.drawnInFlight = action;
       const accepting = action === 'accept';
+      const blocked = this.actions?.tradeBlock() ?? null;
       const button = this.acceptButton();
       button.dataset.colour = TOKEN_MANTINE[acceptButtonColour(accepting)];
       button.dataset.testid = `accept-${order.brokerorderid}`;
       button.setAttribute('aria-label', `Accept order ${order.brokerorderid}`);
-      button.disabled = action !== undefined && !accepting;
+      button.disabled = blocked !== null || (action !== undefined && !accepting);
       button.textContent = accepting ? ACCEPT_BUTTON_TEXT.inFlight : ACCEPT_BUTTON_TEXT.idle;
-      if (gui.childNodes.length !== 1 || gui.firstChild !== button) gui.replaceChildren(button);
+      // A disabled button shows no tooltip of its own: the cell carries why.
+      if (blocked) gui.title = blocked;
+      const labelEl = (this.pendingLabel ??= span('fd-status-label', label));
+      labelEl.style.color = tokenCss(style.colour);
+      gui.dataset.status = status;
+      if (gui.childNodes.length !== 2 || gui.firstChild !== labelEl || gui.lastChild !== button) gui.replaceChildren(labelEl, button);
       return;
     }
 

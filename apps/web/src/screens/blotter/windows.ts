@@ -9,3 +9,8 @@ export function openOrderWindow(brokerOrderId: string): void {
   const w = window.open(`/order-detail/${encodeURIComponent(brokerOrderId)}`, `fixdesk-order-${brokerOrderId}`, 'popup=yes,width=760,height=920');
   w?.focus();
 }
+
+/** The order detail page in a new browser tab (outside the desktop shell). */
+export function openOrderTab(brokerOrderId: string): void {
+  window.open(`/order-detail/${encodeURIComponent(brokerOrderId)}`, '_blank', 'noopener');
+}

@@ -1,9 +1,10 @@
-import { Badge, Box, Button, Container, Group, Paper, SimpleGrid, Stack, Text, ThemeIcon, Timeline, Title } from '@mantine/core';
+import { Alert, Badge, Box, Button, Container, Group, Paper, SimpleGrid, Stack, Text, ThemeIcon, Timeline, Title } from '@mantine/core';
 import {
   IconArrowRight,
   IconBolt,
   IconClipboardList,
   IconHeadset,
+  IconLock,
   IconLogin,
   IconMail,
   IconMessages,
@@ -12,8 +13,8 @@ import {
   IconShieldCheck,
   IconUsersGroup,
 } from '@tabler/icons-react';
-import { Link, Navigate } from 'react-router';
-import { desktopLandingRedirect } from '../../app/access';
+import { Link, Navigate, useLocation } from 'react-router';
+import { desktopLandingRedirect, forbiddenFrom } from '../../app/access';
 import { useDesktopShell } from '../../app/desktopShell';
 import { DESKTOP_SIGNED_IN_HOME, LOGIN_PATH, isRegisteredPath } from '../../app/routes';
 import { CONTACT_EMAILS, PRODUCT_NAME } from '../../config/product';
@@ -58,6 +59,8 @@ export default function LandingPage() {
   const { status } = useAuth();
   const desktopShell = useDesktopShell();
   const signedIn = status === 'signedIn';
+  // A guarded screen the role may not open sent the visitor here: say why.
+  const forbidden = forbiddenFrom(useLocation().state);
 
   if (desktopShell) {
     const target = desktopLandingRedirect(status);
@@ -73,6 +76,13 @@ export default function LandingPage() {
 
   return (
     <>
+      {forbidden && (
+        <Container size="lg" pt="md">
+          <Alert color="orange" variant="light" icon={<IconLock size={18} />} role="alert" data-testid="route-forbidden">
+            {forbidden}
+          </Alert>
+        </Container>
+      )}
       <Box component="section" className={classes.hero} aria-labelledby="landing-title">
         <Container size="lg" className={classes.heroInner}>
           <Stack gap="lg" className={classes.heroCopy}>

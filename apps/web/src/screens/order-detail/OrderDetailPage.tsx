@@ -15,14 +15,11 @@ import { useClientConnectors, useLatestPrices } from '../../services/orders/useD
 import { useOrderActions } from '../../services/orders/useOrderActions';
 import { OrderInfoPanel } from '../blotter/order-info/OrderInfoPanel';
 
-/** How many ids the Order Not Found message lists. */
-const AVAILABLE_IDS_SHOWN = 20;
-
 type Lookup = { kind: 'pending' } | { kind: 'found'; id: number } | { kind: 'notFound'; message: string };
 
 /**
  * /order-detail/{orderid} (spec 000 §2): a loading note, then the Order Info panel at full height (no
- * pop-out), kept live like the blotter; or Order Not Found with the ids that do exist.
+ * pop-out), kept live like the blotter; or Order Not Found (without other orders' ids: issue 17).
  */
 export default function OrderDetailPage() {
   const { orderid = '' } = useParams();
@@ -37,18 +34,7 @@ export default function OrderDetailPage() {
       setLookup({ kind: 'found', id: full.id });
       return [full];
     }
-    let available = '';
-    try {
-      const all = await ordersApi.list({ limit: AVAILABLE_IDS_SHOWN });
-      available = all
-        .map((o) => o.brokerorderid)
-        .filter(Boolean)
-        .slice(0, AVAILABLE_IDS_SHOWN)
-        .join(', ');
-    } catch {
-      available = '';
-    }
-    setLookup({ kind: 'notFound', message: available ? `Order ${orderid} not found. Available orders: ${available}` : `Could not find order with ID: ${orderid}` });
+    setLookup({ kind: 'notFound', message: `Could not find order with ID: ${orderid}` });
     return [];
   }, [book, orderid]);
 

@@ -8,9 +8,10 @@ function secondsUntil(at: number | null, now: number): number {
 }
 
 /**
- * The visible stale/offline state of a live screen: nothing while connected; a thin note while
- * reconnecting (try n of 5, countdown); an alert with Retry once the tries are spent or the server
- * refused the session. Data on screen may be stale whenever this shows.
+ * The visible stale/offline state of a live screen: nothing while connected; while the connection is
+ * lost, one line saying so (data may be stale, actions paused), when the next try comes, and Retry now
+ * (the tries go on by themselves, every 30 s at most); an alert when the server refused the session.
+ * One line, so a screen can place it where it covers nothing it needs (the blotter: in its header bar).
  */
 export function LiveConnectionNotice({ state, onRetry }: { state: LiveState; onRetry: () => void }) {
   const [now, setNow] = useState(() => Date.now());
@@ -21,23 +22,30 @@ export function LiveConnectionNotice({ state, onRetry }: { state: LiveState; onR
   }, [state.status]);
 
   if (state.status === 'reconnecting') {
+    const wait = secondsUntil(state.nextRetryAt, now);
+    const text = `Offline: ${state.lastError ?? 'the connection to the server was lost'}. Orders may be stale and actions are paused. ${wait > 0 ? `Reconnecting in ${wait} s` : 'Reconnecting…'}`;
     return (
-      <Alert color="orange" variant="light" p={6} radius={0} role="status" data-testid="live-reconnecting">
-        <Text fz="xs">
-          Live connection lost{state.lastError ? ` (${state.lastError})` : ''}: data may be stale. Reconnecting, try {state.attempt} of{' '}
-          {state.maxAttempts} in {secondsUntil(state.nextRetryAt, now)} s…
-        </Text>
+      <Alert color="orange" variant="light" p={4} px={8} radius="sm" role="status" data-testid="live-reconnecting">
+        <Group gap={8} wrap="nowrap" justify="space-between">
+          <Text fz="xs" truncate="end" title={text}>
+            {text}
+          </Text>
+          <Button size="compact-xs" color="orange" variant="light" leftSection={<IconRefresh size={12} />} onClick={onRetry} style={{ flex: 'none' }}>
+            Retry now
+          </Button>
+        </Group>
       </Alert>
     );
   }
-  if (state.status === 'offline' || state.status === 'refused') {
+  if (state.status === 'refused') {
+    const text = `Offline: ${state.lastError ?? 'the server refused the live session'}. Orders on screen are not updating.`;
     return (
-      <Alert color="red" variant="light" p={6} radius={0} role="alert" data-testid="live-offline" icon={<IconPlugConnectedX size={16} />}>
+      <Alert color="red" variant="light" p={4} px={8} radius="sm" role="alert" data-testid="live-offline" icon={<IconPlugConnectedX size={16} />}>
         <Group gap="sm" justify="space-between" wrap="nowrap">
-          <Text fz="xs">
-            <b>Offline</b>: {state.status === 'refused' ? state.lastError ?? 'The server refused the live session.' : `could not reach the live server after ${state.maxAttempts} tries.`} Orders on screen are not updating.
+          <Text fz="xs" truncate="end" title={text}>
+            {text}
           </Text>
-          <Button size="compact-xs" color="red" variant="filled" leftSection={<IconRefresh size={13} />} onClick={onRetry}>
+          <Button size="compact-xs" color="red" variant="filled" leftSection={<IconRefresh size={13} />} onClick={onRetry} style={{ flex: 'none' }}>
             Retry
           </Button>
         </Group>

@@ -3,8 +3,9 @@ export { useLiveConnection, useLiveMessages } from './useLive';
 export { LiveConnectionNotice } from './LiveConnectionNotice';
 export {
   IDLE_CLOSE_MS,
-  MAX_RECONNECT_ATTEMPTS,
+  MAX_RECONNECT_DELAY_MS,
   RECONNECT_INTERVAL_MS,
+  reconnectDelayMs,
   createLiveClient,
   type LiveClient,
   type LiveHandler,

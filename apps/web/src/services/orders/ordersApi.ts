@@ -27,6 +27,8 @@ export interface OrdersApi {
   reject(id: number, reason: string): Promise<OrderActionResponse>;
   fill(id: number, fill: FillRequest): Promise<OrderActionResponse>;
   doneForDay(id: number): Promise<OrderActionResponse>;
+  /** A broker cancel (unsolicited): ExecutionReport 150=4 with the reason as Text. */
+  cancel(id: number, reason: string): Promise<OrderActionResponse>;
   decide(id: number, kind: RequestKind, decision: RequestDecision, reason?: string): Promise<OrderActionResponse>;
   actions(brokerOrderId: string, signal?: AbortSignal): Promise<OrderAction[]>;
   /** The order's whole story (FIX messages, state changes, actions in time order), by id or broker order id. */
@@ -63,6 +65,7 @@ export function createOrdersApi(api: ApiClient): OrdersApi {
         ...(fill.notes?.trim() ? { notes: fill.notes.trim() } : {}),
       }),
     doneForDay: (id) => api.post(`${path(id)}/done-for-day`),
+    cancel: (id, reason) => api.post(`${path(id)}/cancel`, { reason: reason.trim() }),
     decide: (id, kind, decision, reason) => api.post(`${path(id)}/${kind}-request/${decision}`, reason?.trim() ? { reason: reason.trim() } : {}),
     async actions(brokerOrderId, signal) {
       const body = await api.get<{ actions?: OrderAction[] } | OrderAction[]>('/api/order-actions', { signal, query: { brokerorderid: brokerOrderId, limit: 500 } });

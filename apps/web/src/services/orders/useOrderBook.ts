@@ -56,7 +56,8 @@ export function useOrderBookFeed(book: OrderBook, live: Pick<LiveState, 'session
   });
   const loadedSession = useRef<number | null>(null);
   const { session, status } = live;
-  const unreachable = status === 'offline' || status === 'refused';
+  // The live server is not there (yet): the orders are loaded over HTTP meanwhile.
+  const unreachable = status === 'reconnecting' || status === 'refused';
   useEffect(() => {
     if (status === 'connected' && loadedSession.current !== session) {
       loadedSession.current = session;

@@ -1,4 +1,5 @@
 import {
+  formatAveragePrice,
   allowedEvents,
   isAwaitingAcceptance,
   canSubmitFill,
@@ -22,12 +23,19 @@ import {
 import type { Order } from '@fixdesk/protocol';
 import { Alert, Box, Button, Group, Paper, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconAlertTriangle, IconCheck, IconMoonStars, IconX } from '@tabler/icons-react';
+import { IconBan, IconCheck, IconCircleCheck, IconMoonStars, IconX } from '@tabler/icons-react';
 import { useState, type Ref } from 'react';
+import { brokerCancelConsequence, doneForDayConsequence, rejectConsequence } from '../../../services/orders/consequences';
 import { orderReferencePrice } from '../../../services/orders/referencePrice';
-import { actionErrorMessage, useInFlight, type OrderActions } from '../../../services/orders/useOrderActions';
+import { useTradeBlock } from '../../../services/orders/tradeAccess';
+import { actionFailure, useInFlight, type OrderActions } from '../../../services/orders/useOrderActions';
 import { CheckLine } from './CheckLine';
 import { PriceField, QuantityField } from '../../../components/orders/FillFields';
+import { useConfirmAction } from '../../../components/orders/ConfirmAction';
+import { WhyDisabled } from '../../../components/orders/WhyDisabled';
+
+/** A failed action as the panel shows it: refused by the server, or the server not reached. */
+type Failure = { title: string; message: string } | null;
 
 /**
  * The id of the element Enter on an Orders row moves to (the first field the broker acts with). Exactly
@@ -57,11 +65,11 @@ export function priceLabel(order: Order): string {
   return `Fill price (limit ${formatPrice(order.price)}, ${normalizeSide(order.side) === Side.Sell ? 'minimum' : 'maximum'})`;
 }
 
-function ServerAnswer({ error }: { error: string | null }) {
+function ServerAnswer({ error }: { error: Failure }) {
   if (!error) return null;
   return (
-    <Alert color="red" p={8} mt={6} title="The server refused" data-testid="server-error">
-      <Text fz="xs">{error}</Text>
+    <Alert color="red" p={8} mt={6} title={error.title} data-testid="server-error">
+      <Text fz="xs">{error.message}</Text>
     </Alert>
   );
 }
@@ -69,9 +77,11 @@ function ServerAnswer({ error }: { error: string | null }) {
 /** Pending (A): Accept with an optional message to the client, or Reject with a required reason. */
 function AcceptRejectForm({ order, actions }: { order: Order; actions: OrderActions }) {
   const inFlight = useInFlight(order.id);
+  const block = useTradeBlock();
+  const { confirm, dialog } = useConfirmAction();
   const [notes, setNotes] = useState('');
   const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Failure>(null);
   const reasonMissing = rejectReasonProblem(reason) !== null;
 
   const run = async (call: () => Promise<unknown>) => {
@@ -81,13 +91,21 @@ function AcceptRejectForm({ order, actions }: { order: Order; actions: OrderActi
       setNotes('');
       setReason('');
     } catch (e) {
-      setError(actionErrorMessage(e));
+      setError(actionFailure(e));
     }
   };
 
   return (
     <Stack gap={10} data-testid="accept-reject-panel">
-      <Box>
+      {dialog}
+      <Box
+        component="form"
+        aria-label="Accept order"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!block && inFlight === undefined) void run(() => actions.accept(order.id, notes));
+        }}
+      >
         <TextInput
           id={FILL_FOCUS_ID}
           size="xs"
@@ -96,18 +114,20 @@ function AcceptRejectForm({ order, actions }: { order: Order; actions: OrderActi
           onChange={(e) => setNotes(e.currentTarget.value)}
           maxLength={500}
         />
-        <Button
-          mt={6}
-          size="xs"
-          fullWidth
-          color={inFlight === 'accept' ? 'orange' : 'blue'}
-          leftSection={<IconCheck size={14} />}
-          disabled={inFlight !== undefined && inFlight !== 'accept'}
-          loading={inFlight === 'accept'}
-          onClick={() => void run(() => actions.accept(order.id, notes))}
-        >
-          Accept
-        </Button>
+        <WhyDisabled reason={block}>
+          <Button
+            type="submit"
+            mt={6}
+            size="xs"
+            fullWidth
+            color={inFlight === 'accept' ? 'orange' : 'blue'}
+            leftSection={<IconCheck size={14} />}
+            disabled={block !== null || (inFlight !== undefined && inFlight !== 'accept')}
+            loading={inFlight === 'accept'}
+          >
+            Accept
+          </Button>
+        </WhyDisabled>
       </Box>
       <Box>
         <Textarea
@@ -122,19 +142,25 @@ function AcceptRejectForm({ order, actions }: { order: Order; actions: OrderActi
           maxRows={4}
           maxLength={500}
         />
-        <Button
-          mt={6}
-          size="xs"
-          fullWidth
-          color="red"
-          variant={reasonMissing ? 'light' : 'filled'}
-          leftSection={<IconX size={14} />}
-          disabled={reasonMissing || (inFlight !== undefined && inFlight !== 'reject')}
-          loading={inFlight === 'reject'}
-          onClick={() => void run(() => actions.reject(order.id, reason))}
-        >
-          Reject
-        </Button>
+        <WhyDisabled reason={block}>
+          <Button
+            mt={6}
+            size="xs"
+            fullWidth
+            color="red"
+            variant={reasonMissing ? 'light' : 'filled'}
+            leftSection={<IconX size={14} />}
+            disabled={block !== null || reasonMissing || (inFlight !== undefined && inFlight !== 'reject')}
+            loading={inFlight === 'reject'}
+            onClick={() =>
+              void confirm(rejectConsequence(order, reason)).then((ok) => {
+                if (ok) void run(() => actions.reject(order.id, reason));
+              })
+            }
+          >
+            Reject
+          </Button>
+        </WhyDisabled>
       </Box>
       <ServerAnswer error={error} />
     </Stack>
@@ -144,9 +170,10 @@ function AcceptRejectForm({ order, actions }: { order: Order; actions: OrderActi
 /** Accepted or partially filled: quantity and price with every check of spec 000 §5, Submit Fill. */
 function FillForm({ order, actions, latestPrices, qtyRef }: { order: Order; actions: OrderActions; latestPrices: readonly LatestPrice[]; qtyRef?: Ref<HTMLInputElement> }) {
   const inFlight = useInFlight(order.id);
+  const block = useTradeBlock();
   const [qty, setQty] = useState('');
   const [px, setPx] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Failure>(null);
   const priced = pricedOrder(order);
   const remaining = { leavesQty: order.leavesqty, orderQty: order.orderqty };
   const qtyCheck = qty.trim() === '' ? null : checkFillQuantity(qty, remaining);
@@ -154,14 +181,14 @@ function FillForm({ order, actions, latestPrices, qtyRef }: { order: Order; acti
   const pxCheck = px.trim() === '' ? null : checkFillPrice(px, priced, reference?.price);
   const sanity = px.trim() === '' ? null : checkPriceSanity(px, reference);
   const checks = [qtyCheck, pxCheck].filter((c) => c !== null);
-  const submittable = canSubmitFill(qty, px, checks) && inFlight === undefined;
+  const submittable = canSubmitFill(qty, px, checks) && inFlight === undefined && block === null;
   const canDoneForDay = eventsFor(order).includes('doneForDay');
 
   // Spec 000 §5 also names a submit-time alert for a price through the limit, but Submit Fill is disabled
   // while any check is an error, and the limit breach is one (shown under the price): that alert could
   // never show, so there is none. The server refuses such a fill in any case.
   const submit = async () => {
-    if (!canSubmitFill(qty, px, checks)) return;
+    if (!canSubmitFill(qty, px, checks) || block !== null) return;
     setError(null);
     try {
       const answer = await actions.fill(order.id, { fillQty: qty, fillPrice: px });
@@ -174,7 +201,7 @@ function FillForm({ order, actions, latestPrices, qtyRef }: { order: Order; acti
       setQty('');
       setPx('');
     } catch (e) {
-      setError(actionErrorMessage(e));
+      setError(actionFailure(e));
     }
   };
 
@@ -224,37 +251,122 @@ function FillForm({ order, actions, latestPrices, qtyRef }: { order: Order; acti
         </Box>
       </Group>
       <Group gap={8} mt={10} grow>
-        <Button type="submit" size="xs" disabled={!submittable} loading={inFlight === 'fill'}>
-          Submit Fill
-        </Button>
+        <WhyDisabled reason={block}>
+          <Button type="submit" size="xs" fullWidth disabled={!submittable} loading={inFlight === 'fill'}>
+            Submit Fill
+          </Button>
+        </WhyDisabled>
         {canDoneForDay && (
           <DoneForDayButton order={order} actions={actions} variant="default" onError={setError} />
         )}
       </Group>
       <ServerAnswer error={error} />
+      {eventsFor(order).includes('brokerCancel') && <BrokerCancel order={order} actions={actions} onError={setError} />}
     </Box>
   );
 }
 
-function DoneForDayButton({ order, actions, variant, onError }: { order: Order; actions: OrderActions; variant: 'filled' | 'default'; onError: (e: string | null) => void }) {
+/**
+ * A broker cancel (unsolicited): ends an accepted or partially filled order that will not be worked
+ * further. A reason is required; it goes to the client as Text on the Canceled (150=4) report.
+ */
+function BrokerCancel({ order, actions, onError }: { order: Order; actions: OrderActions; onError: (e: Failure) => void }) {
   const inFlight = useInFlight(order.id);
+  const block = useTradeBlock();
+  const { confirm, dialog } = useConfirmAction();
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState('');
+  if (!open) {
+    return (
+      <WhyDisabled reason={block}>
+        <Button mt={8} size="compact-xs" variant="subtle" color="red" leftSection={<IconBan size={13} />} disabled={block !== null} onClick={() => setOpen(true)}>
+          Cancel order…
+        </Button>
+      </WhyDisabled>
+    );
+  }
+  const cancel = async () => {
+    if (!reason.trim() || !(await confirm(brokerCancelConsequence(order, reason)))) return;
+    onError(null);
+    try {
+      await actions.cancel(order.id, reason);
+      setReason('');
+      setOpen(false);
+    } catch (e) {
+      onError(actionFailure(e));
+    }
+  };
   return (
-    <Button
-      size="xs"
-      color="dark"
-      variant={variant}
-      leftSection={<IconMoonStars size={14} />}
-      disabled={inFlight !== undefined && inFlight !== 'doneForDay'}
-      loading={inFlight === 'doneForDay'}
-      title={order.ordstatus === OrdStatus.PartiallyFilled ? `The unfilled ${formatQuantity(order.leavesqty)} expire for the day` : undefined}
-      onClick={() => {
-        onError(null);
-        actions.doneForDay(order.id).catch((e: unknown) => onError(actionErrorMessage(e)));
-      }}
-    >
-      Done for Day
-    </Button>
+    <Group gap={6} mt={8} align="flex-end" wrap="nowrap" data-testid="broker-cancel">
+      {dialog}
+      <TextInput
+        size="xs"
+        style={{ flex: 1 }}
+        label="Cancel reason (sent to the client)"
+        placeholder="Reason (required)"
+        value={reason}
+        maxLength={500}
+        onChange={(e) => setReason(e.currentTarget.value)}
+        onKeyDown={(e) => {
+          // Enter here cancels (after the confirmation), not the fill form around it.
+          if (e.key === 'Enter') {
+            e.preventDefault();
+            void cancel();
+          }
+        }}
+        data-autofocus
+        autoFocus
+      />
+      <WhyDisabled reason={block} inline>
+        <Button size="xs" color="red" disabled={block !== null || !reason.trim() || (inFlight !== undefined && inFlight !== 'cancel')} loading={inFlight === 'cancel'} onClick={() => void cancel()}>
+          Cancel Order
+        </Button>
+      </WhyDisabled>
+      <Button size="xs" variant="default" onClick={() => setOpen(false)}>
+        Keep
+      </Button>
+    </Group>
   );
+}
+
+function DoneForDayButton({ order, actions, variant, onError }: { order: Order; actions: OrderActions; variant: 'filled' | 'default'; onError: (e: Failure) => void }) {
+  const inFlight = useInFlight(order.id);
+  const block = useTradeBlock();
+  const { confirm, dialog } = useConfirmAction();
+  return (
+    <WhyDisabled reason={block}>
+      {dialog}
+      <Button
+        size="xs"
+        fullWidth
+        color="dark"
+        variant={variant}
+        leftSection={<IconMoonStars size={14} />}
+        disabled={block !== null || (inFlight !== undefined && inFlight !== 'doneForDay')}
+        loading={inFlight === 'doneForDay'}
+        onClick={() => {
+          onError(null);
+          void confirm(doneForDayConsequence(order)).then((ok) => {
+            if (ok) actions.doneForDay(order.id).catch((e: unknown) => onError(actionFailure(e)));
+          });
+        }}
+      >
+        Done for Day
+      </Button>
+    </WhyDisabled>
+  );
+}
+
+/** Why nothing can be done on the order now, and what the broker can do instead. */
+export function noActionText(order: Pick<Order, 'ordstatus'>): string {
+  const label = ordStatusLabel(order.ordstatus);
+  switch (order.ordstatus) {
+    case OrdStatus.PendingReplace:
+    case OrdStatus.PendingCancel:
+      return `${label}: decide the client's request above (Confirm or Refuse, with a reason). The order can be worked again once it is decided.`;
+    default:
+      return `${label}: the order is closed. Its executions and history stay below.`;
+  }
 }
 
 /**
@@ -262,7 +374,7 @@ function DoneForDayButton({ order, actions, variant, onError }: { order: Order; 
  * check is the domain's; the server re-checks and its refusal is shown here with its own words.
  */
 export function FillPanel({ order, actions, latestPrices, qtyRef }: { order: Order; actions: OrderActions; latestPrices: readonly LatestPrice[]; qtyRef?: Ref<HTMLInputElement> }) {
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Failure>(null);
   const events = eventsFor(order);
   const leaves = Decimal.tryFrom(order.leavesqty) ?? Decimal.ZERO;
 
@@ -274,10 +386,10 @@ export function FillPanel({ order, actions, latestPrices, qtyRef }: { order: Ord
   } else if (leaves.isZero() && Decimal.from(order.cumqty).gte(order.orderqty)) {
     body = (
       <Stack gap={8}>
-        {/* Spec 000 §2: "warning Order Fully Filled": nothing more can be filled, which the broker should notice. */}
-        <Alert color="yellow" variant="light" p={8} icon={<IconAlertTriangle size={16} />} title="Order Fully Filled" data-testid="fully-filled" data-level="warning">
+        {/* Nothing more can be filled: an information (issue 17), not a warning. */}
+        <Alert color="blue" variant="light" p={8} icon={<IconCircleCheck size={16} />} title="Order Fully Filled" data-testid="fully-filled" data-level="info">
           <Text fz="xs">
-            {formatQuantity(order.cumqty)} filled at an average of {formatPrice(order.avgpx)}.
+            {formatQuantity(order.cumqty)} filled at an average of {formatAveragePrice(order.avgpx, order.price)}.
             {order.ordstatus === OrdStatus.Filled ? ' Mark it done for the day when the client has confirmed.' : ''}
           </Text>
         </Alert>
@@ -288,7 +400,7 @@ export function FillPanel({ order, actions, latestPrices, qtyRef }: { order: Ord
   } else {
     body = (
       <Text fz="xs" c="dimmed" data-testid="no-action">
-        {ordStatusLabel(order.ordstatus)}: no further action on this order.
+        {noActionText(order)}
       </Text>
     );
   }

@@ -1,4 +1,5 @@
 import {
+  formatAveragePrice,
   canSubmitFill,
   checkFillPrice,
   checkFillQuantity,
@@ -13,6 +14,8 @@ import {
   formatQuantity,
   legLeavesQuantity,
   legQuantity,
+  multilegFillMode,
+  MultilegFillText,
   normalizeSide,
   ORD_TYPE_LABELS,
   parseStrategySymbol,
@@ -29,7 +32,9 @@ import type { ColDef, GetRowIdParams, RowSelectedEvent } from 'ag-grid-community
 import { AgGridReact } from 'ag-grid-react';
 import { Fragment, useMemo, useState, type ReactNode } from 'react';
 import { legReferencePrice, orderReferencePrice } from '../../../services/orders/referencePrice';
+import { useTradeBlock } from '../../../services/orders/tradeAccess';
 import { actionErrorMessage, useInFlight, type OrderActions } from '../../../services/orders/useOrderActions';
+import { WhyDisabled } from '../../../components/orders/WhyDisabled';
 import { legsGridTheme } from '../gridTheme';
 import { CheckLine } from './CheckLine';
 import classes from './MultilegModal.module.css';
@@ -75,7 +80,8 @@ function legProgress(order: Order): LegProgress[] {
 }
 
 /** The whole strategy at the spread (or strip) price: quantity in strategy units, price may be zero or negative. */
-function SpreadFillEntry({ order, actions, latestPrices, enabled }: { order: Order; actions: OrderActions; latestPrices: readonly LatestPrice[]; enabled: boolean }) {
+function SpreadFillEntry({ order, actions, latestPrices, blocked, note }: { order: Order; actions: OrderActions; latestPrices: readonly LatestPrice[]; blocked: string | null; note: string | null }) {
+  const enabled = blocked === null;
   const inFlight = useInFlight(order.id);
   const [qty, setQty] = useState('');
   const [px, setPx] = useState('');
@@ -107,6 +113,7 @@ function SpreadFillEntry({ order, actions, latestPrices, enabled }: { order: Ord
       <Text fz="xs" fw={700} tt="uppercase" c="gray.7" mb={6}>
         Spread fill
       </Text>
+      <BlockedNote reason={note} />
       <Box
         component="form"
         aria-label="Spread fill"
@@ -128,9 +135,11 @@ function SpreadFillEntry({ order, actions, latestPrices, enabled }: { order: Ord
             </Fragment>,
           ]}
           submit={
-            <Button type="submit" size="xs" disabled={!submittable} loading={inFlight === 'fill'}>
-              Submit Spread Fill
-            </Button>
+            <WhyDisabled reason={blocked}>
+              <Button type="submit" size="xs" disabled={!submittable} loading={inFlight === 'fill'}>
+                Submit Spread Fill
+              </Button>
+            </WhyDisabled>
           }
         />
         {error && (
@@ -152,19 +161,38 @@ interface LegRow {
 const legColumns: ColDef<LegRow>[] = [
   { headerName: 'Leg', valueGetter: (p) => (p.data ? p.data.leg.legIndex + 1 : ''), width: 52 },
   { headerName: 'Contract', valueGetter: (p) => (p.data ? `${p.data.leg.legSymbol} ${p.data.leg.contractMonth ?? formatMaturity(p.data.leg.legMaturityMonthYear)}` : ''), flex: 1, minWidth: 110 },
-  { headerName: 'Ratio', valueGetter: (p) => p.data?.leg.legRatioQty ?? '', width: 62, type: 'rightAligned', cellClass: 'fd-num' },
-  { headerName: 'Qty', valueGetter: (p) => (p.data ? formatQuantity(p.data.legQty) : ''), width: 68, type: 'rightAligned', cellClass: 'fd-num' },
-  { headerName: 'Filled', valueGetter: (p) => (p.data ? formatQuantity(p.data.leg.legCumQty) : ''), width: 66, type: 'rightAligned', cellClass: 'fd-num' },
-  { headerName: 'Leaves', valueGetter: (p) => (p.data ? formatQuantity(p.data.leaves) : ''), width: 66, type: 'rightAligned', cellClass: 'fd-num' },
-  { headerName: 'Avg Px', valueGetter: (p) => (p.data && Number(p.data.leg.legCumQty) > 0 ? formatBlotterPrice(p.data.leg.legAvgPx) : ''), width: 86, type: 'rightAligned', cellClass: 'fd-num' },
+  { headerName: 'Ratio', valueGetter: (p) => p.data?.leg.legRatioQty ?? '', width: 62, type: 'rightAligned', cellClass: ['fd-num', 'ag-right-aligned-cell'] },
+  { headerName: 'Qty', valueGetter: (p) => (p.data ? formatQuantity(p.data.legQty) : ''), width: 68, type: 'rightAligned', cellClass: ['fd-num', 'ag-right-aligned-cell'] },
+  { headerName: 'Filled', valueGetter: (p) => (p.data ? formatQuantity(p.data.leg.legCumQty) : ''), width: 66, type: 'rightAligned', cellClass: ['fd-num', 'ag-right-aligned-cell'] },
+  { headerName: 'Leaves', valueGetter: (p) => (p.data ? formatQuantity(p.data.leaves) : ''), width: 66, type: 'rightAligned', cellClass: ['fd-num', 'ag-right-aligned-cell'] },
+  {
+    headerName: 'Avg Px',
+    // A spread fill executes the legs at the strategy's price: a leg has no price of its own then (not 0.00).
+    valueGetter: (p) => (!p.data || !(Number(p.data.leg.legCumQty) > 0) ? '' : Number(p.data.leg.legAvgPx) > 0 ? formatBlotterPrice(p.data.leg.legAvgPx) : 'at spread'),
+    tooltipValueGetter: (p) => (p.value === 'at spread' ? 'Filled at the spread price: the leg has no price of its own' : undefined),
+    width: 86,
+    type: 'rightAligned',
+    cellClass: ['fd-num', 'ag-right-aligned-cell'],
+  },
 ];
+
+/** Why an entry is disabled, shown above it (not only in a tooltip). */
+function BlockedNote({ reason }: { reason: string | null }) {
+  if (!reason) return null;
+  return (
+    <Text fz="xs" c="dimmed" mb={6} data-testid="fill-blocked">
+      {reason}
+    </Text>
+  );
+}
 
 function NoContracts() {
   return <div className="fd-grid-empty">No contracts found</div>;
 }
 
 /** One side's legs: a contract grid and a fill entry for the selected contract (POST fill with legIndex). */
-function LegPanel({ title, side, order, actions, latestPrices, enabled }: { title: string; side: '1' | '2'; order: Order; actions: OrderActions; latestPrices: readonly LatestPrice[]; enabled: boolean }) {
+function LegPanel({ title, side, order, actions, latestPrices, blocked, note }: { title: string; side: '1' | '2'; order: Order; actions: OrderActions; latestPrices: readonly LatestPrice[]; blocked: string | null; note: string | null }) {
+  const enabled = blocked === null;
   const inFlight = useInFlight(order.id);
   const rows = useMemo<LegRow[]>(
     () =>
@@ -211,6 +239,7 @@ function LegPanel({ title, side, order, actions, latestPrices, enabled }: { titl
           </Badge>
         )}
       </Group>
+      <BlockedNote reason={note} />
       <Box
         component="form"
         aria-label={`${title} fill`}
@@ -233,9 +262,11 @@ function LegPanel({ title, side, order, actions, latestPrices, enabled }: { titl
           ]}
           checks={[<CheckLine key="qty" check={qtyCheck} />, <CheckLine key="px" check={pxCheck} />]}
           submit={
-            <Button type="submit" size="xs" disabled={!submittable} loading={inFlight === 'fill'}>
-              Fill Leg
-            </Button>
+            <WhyDisabled reason={blocked}>
+              <Button type="submit" size="xs" disabled={!submittable} loading={inFlight === 'fill'}>
+                Fill Leg
+              </Button>
+            </WhyDisabled>
           }
         />
         {error && (
@@ -283,6 +314,13 @@ export function MultilegModal({
 }) {
   const trader = traderParty(order);
   const canFill = eventsFor(order).includes('fill') && Decimal.from(order.leavesqty).isPositive();
+  const tradeBlock = useTradeBlock();
+  // Filled at the spread price or leg by leg, never both: the other way is disabled with the reason.
+  const mode = multilegFillMode(order.cumqty, order.legs);
+  const notOpen = canFill ? null : `No fills can be added: the order is ${order.ordstatus === 'A' ? 'not accepted yet' : 'not open for fills'}.`;
+  const spreadBlock = tradeBlock ?? notOpen ?? (mode === 'legs' ? MultilegFillText.legsFilling : null);
+  const legBlock = tradeBlock ?? notOpen ?? (mode === 'spread' ? MultilegFillText.spreadFilling : null);
+  const generalBlock = tradeBlock ?? notOpen;
   const parsed = parseStrategySymbol(order.symbol);
   const unreadable = order.legs.length === 0 && parsed === null;
   const side = normalizeSide(order.side);
@@ -308,7 +346,7 @@ export function MultilegModal({
               <Info label="Cum Qty" value={formatQuantity(order.cumqty)} testId="ml-cumqty" />
               <Info label="Leaves Qty" value={formatQuantity(order.leavesqty)} testId="ml-leavesqty" />
               <Info label="Price" value={formatOrderPrice(order.price)} />
-              <Info label="Avg Px" value={Number(order.cumqty) > 0 ? formatBlotterPrice(order.avgpx) : '—'} />
+              <Info label="Avg Px" value={Number(order.cumqty) > 0 ? formatAveragePrice(order.avgpx, order.price) : '—'} />
               <Info label="Order Type" value={ORD_TYPE_LABELS[order.ordtype as OrdTypeCode] ?? order.ordtype} />
             </SimpleGrid>
             <Text fz="xs" c="dimmed" mt={6}>
@@ -327,15 +365,15 @@ export function MultilegModal({
             </Stack>
           </Paper>
         </SimpleGrid>
-        {!canFill && (
+        {generalBlock && (
           <Alert color="gray" p={8}>
-            <Text fz="xs">No fills can be added: the order is {order.ordstatus === 'A' ? 'not accepted yet' : 'not open for fills'}.</Text>
+            <Text fz="xs">{generalBlock}</Text>
           </Alert>
         )}
-        <SpreadFillEntry order={order} actions={actions} latestPrices={latestPrices} enabled={canFill} />
+        <SpreadFillEntry order={order} actions={actions} latestPrices={latestPrices} blocked={spreadBlock} note={generalBlock ? null : spreadBlock} />
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing={10}>
-          <LegPanel title="Buy leg" side={Side.Buy} order={order} actions={actions} latestPrices={latestPrices} enabled={canFill} />
-          <LegPanel title="Sell leg" side={Side.Sell} order={order} actions={actions} latestPrices={latestPrices} enabled={canFill} />
+          <LegPanel title="Buy leg" side={Side.Buy} order={order} actions={actions} latestPrices={latestPrices} blocked={legBlock} note={generalBlock ? null : legBlock} />
+          <LegPanel title="Sell leg" side={Side.Sell} order={order} actions={actions} latestPrices={latestPrices} blocked={legBlock} note={generalBlock ? null : legBlock} />
         </SimpleGrid>
         <Group justify="flex-end">
           <Button variant="default" size="xs" onClick={onClose}>

@@ -28,17 +28,20 @@ export function OrderHistory({ brokerOrderId }: { brokerOrderId: string }) {
           <Table.Th>Action</Table.Th>
           <Table.Th>User</Table.Th>
           <Table.Th ta="right">Fill</Table.Th>
+          <Table.Th>Note</Table.Th>
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
         {data.map((a) => (
-          <Table.Tr key={a.id} title={a.notes ?? undefined}>
+          <Table.Tr key={a.id}>
             <Table.Td className="fd-num">{formatTimestamp(a.created_at ?? a.timestamp).slice(11)}</Table.Td>
             <Table.Td>{a.action_type}</Table.Td>
             <Table.Td>{a.user_id}</Table.Td>
             <Table.Td ta="right" className="fd-num">
               {a.fillQty ? `${formatQuantity(a.fillQty)} @ ${formatPrice(a.fillPrice)}${a.legIndex !== null ? ` (leg ${a.legIndex + 1})` : ''}` : ''}
             </Table.Td>
+            {/* The accept message sent to the client, a cancel or reject reason, the simulator's label. */}
+            <Table.Td data-testid="history-note">{a.notes ?? ''}</Table.Td>
           </Table.Tr>
         ))}
       </Table.Tbody>

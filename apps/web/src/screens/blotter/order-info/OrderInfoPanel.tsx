@@ -1,4 +1,5 @@
 import {
+  formatAveragePrice,
   formatBlotterPrice,
   formatFilledProgress,
   formatMaturity,
@@ -28,6 +29,8 @@ import { OrderTimeline } from './OrderTimeline';
 import { PARTY_ID_SOURCE_NAMES, PARTY_ROLE_NAMES, sideVerb, traderParty } from './orderText';
 import { PendingRequestPanel } from './PendingRequestPanel';
 import { PartiesTable } from '../../../components/orders/PartiesTable';
+import { WhyDisabled } from '../../../components/orders/WhyDisabled';
+import { useTradeBlock } from '../../../services/orders/tradeAccess';
 
 // The trade capture draws AG Grid leg grids: loaded when first opened.
 const MultilegModal = lazy(() => import('./MultilegModal').then((m) => ({ default: m.MultilegModal })));
@@ -71,7 +74,7 @@ export interface OrderInfoPanelProps {
   latestPrices: readonly LatestPrice[];
   connectors?: readonly ClientConnector[];
   executionCount?: number;
-  /** Only in the desktop shell: opens the order in its own window. */
+  /** Opens the order on its own page (a window in the desktop shell, a new tab in a browser); absent on that page. */
   onPopOut?: () => void;
   qtyRef?: Ref<HTMLInputElement>;
   /** The timeline section starts open (the order detail page). */
@@ -85,6 +88,7 @@ export interface OrderInfoPanelProps {
  */
 export function OrderInfoPanel({ order, actions, latestPrices, connectors = [], executionCount, onPopOut, qtyRef, timelineOpen = false }: OrderInfoPanelProps) {
   const [multilegOpen, setMultilegOpen] = useState(false);
+  const tradeBlock = useTradeBlock();
   const trader = traderParty(order);
   const symbol = splitSymbolDisplay(order.symbol);
   const status = blotterStatusColour(order.ordstatus, { cumQty: order.cumqty, orderQty: order.orderqty });
@@ -104,7 +108,7 @@ export function OrderInfoPanel({ order, actions, latestPrices, connectors = [], 
             {ordStatusLabel(order.ordstatus)}
           </Badge>
           {onPopOut && (
-            <Tooltip label="Open in its own window">
+            <Tooltip label="Open the order on its own page (or double-click its row)">
               <ActionIcon variant="subtle" size="sm" onClick={onPopOut} aria-label="Pop out order">
                 <IconExternalLink size={15} />
               </ActionIcon>
@@ -158,7 +162,7 @@ export function OrderInfoPanel({ order, actions, latestPrices, connectors = [], 
               {refusal ? '—' : formatFilledProgress(order.cumqty, order.orderqty)}
             </Figure>
             <Figure label="Avg Price" testId="order-avgpx">
-              {Number(order.cumqty) > 0 ? formatBlotterPrice(order.avgpx) : '—'}
+              {Number(order.cumqty) > 0 ? formatAveragePrice(order.avgpx, order.price) : '—'}
             </Figure>
             <Figure label="Type">{ORD_TYPE_LABELS[order.ordtype as OrdTypeCode] ?? order.ordtype}</Figure>
             <Figure label="TIF">{TIME_IN_FORCE_LABELS[order.timeinforce as TimeInForceCode] ?? order.timeinforce}</Figure>
@@ -225,9 +229,11 @@ export function OrderInfoPanel({ order, actions, latestPrices, connectors = [], 
                 </Table.Tbody>
               </Table>
               {/* A pending order's Enter target is the accept form below: one element carries the id. */}
-              <Button id={order.ordstatus === OrdStatus.PendingNew ? undefined : FILL_FOCUS_ID} size="xs" fullWidth leftSection={<IconStack2 size={14} />} onClick={() => setMultilegOpen(true)}>
-                Open Trade Capture
-              </Button>
+              <WhyDisabled reason={tradeBlock}>
+                <Button id={order.ordstatus === OrdStatus.PendingNew ? undefined : FILL_FOCUS_ID} size="xs" fullWidth leftSection={<IconStack2 size={14} />} disabled={tradeBlock !== null} onClick={() => setMultilegOpen(true)}>
+                  Open Trade Capture
+                </Button>
+              </WhyDisabled>
               {multilegOpen && (
                 <Suspense fallback={null}>
                   <MultilegModal

@@ -3,6 +3,10 @@ import type { Order } from '@fixdesk/protocol';
 import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { IconArrowRight, IconMessageQuestion } from '@tabler/icons-react';
 import { useState } from 'react';
+import { useConfirmAction } from '../../../components/orders/ConfirmAction';
+import { WhyDisabled } from '../../../components/orders/WhyDisabled';
+import { refuseRequestConsequence } from '../../../services/orders/consequences';
+import { useTradeBlock } from '../../../services/orders/tradeAccess';
 import { actionErrorMessage, useInFlight, type OrderActions } from '../../../services/orders/useOrderActions';
 
 /**
@@ -12,6 +16,8 @@ import { actionErrorMessage, useInFlight, type OrderActions } from '../../../ser
 export function PendingRequestPanel({ order, actions }: { order: Order; actions: OrderActions }) {
   const request = order.pendingRequest;
   const inFlight = useInFlight(order.id);
+  const block = useTradeBlock();
+  const { confirm, dialog } = useConfirmAction();
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   if (!request || request.status !== 'PENDING') return null;
@@ -19,6 +25,8 @@ export function PendingRequestPanel({ order, actions }: { order: Order; actions:
   const busy = inFlight !== undefined;
 
   const decide = async (decision: 'confirm' | 'refuse') => {
+    // Refusing keeps the order as it is and tells the client why: confirmed first.
+    if (decision === 'refuse' && !(await confirm(refuseRequestConsequence(order, kind, reason)))) return;
     setError(null);
     try {
       await actions.decide(order.id, kind, decision, reason);
@@ -38,6 +46,7 @@ export function PendingRequestPanel({ order, actions }: { order: Order; actions:
       data-testid="pending-request"
     >
       <Stack gap={6}>
+        {dialog}
         {kind === 'replace' && (
           <Stack gap={2}>
             <Group gap={6} fz="xs" className="fd-num">
@@ -79,18 +88,23 @@ export function PendingRequestPanel({ order, actions }: { order: Order; actions:
           maxLength={500}
         />
         <Group gap={6} grow>
-          <Button size="xs" color="orange" disabled={busy && inFlight !== `${kind}Confirm`} loading={inFlight === `${kind}Confirm`} onClick={() => void decide('confirm')}>
-            Confirm {kind === 'cancel' ? 'Cancel' : 'Replace'}
-          </Button>
-          <Button
-            size="xs"
-            variant="default"
-            disabled={reason.trim() === '' || (busy && inFlight !== `${kind}Refuse`)}
-            loading={inFlight === `${kind}Refuse`}
-            onClick={() => void decide('refuse')}
-          >
-            Refuse
-          </Button>
+          <WhyDisabled reason={block}>
+            <Button size="xs" fullWidth color="orange" disabled={block !== null || (busy && inFlight !== `${kind}Confirm`)} loading={inFlight === `${kind}Confirm`} onClick={() => void decide('confirm')}>
+              Confirm {kind === 'cancel' ? 'Cancel' : 'Replace'}
+            </Button>
+          </WhyDisabled>
+          <WhyDisabled reason={block}>
+            <Button
+              size="xs"
+              fullWidth
+              variant="default"
+              disabled={block !== null || reason.trim() === '' || (busy && inFlight !== `${kind}Refuse`)}
+              loading={inFlight === `${kind}Refuse`}
+              onClick={() => void decide('refuse')}
+            >
+              Refuse
+            </Button>
+          </WhyDisabled>
         </Group>
         {error && (
           <Text fz="xs" c="red.8" role="alert" data-testid="server-error">

@@ -1,4 +1,5 @@
 import {
+  formatAveragePrice,
   clientOrdStatusLabel,
   clientStatusColour,
   execTypeColour,
@@ -53,7 +54,7 @@ export const CLIENT_ORDER_COLUMNS: readonly BlotterColumn<ClientOrder>[] = [
   { id: 'price', header: 'Price', value: (o) => num(o.price), format: (o) => (o.price === null ? formatOrderPrice(null) : formatBlotterPrice(o.price)), width: 90, numeric: true },
   { id: 'cumqty', header: 'Filled', value: (o) => num(o.cumqty), format: (o) => formatQuantity(o.cumqty), width: 60, numeric: true },
   { id: 'leavesqty', header: 'Leaves', value: (o) => num(o.leavesqty), format: (o) => formatQuantity(o.leavesqty), width: 62, numeric: true },
-  { id: 'avgpx', header: 'Avg Px', value: (o) => num(o.avgpx), format: (o) => (num(o.cumqty) ? formatBlotterPrice(o.avgpx) : ''), width: 88, numeric: true },
+  { id: 'avgpx', header: 'Avg Px', value: (o) => num(o.avgpx), format: (o) => (num(o.cumqty) ? formatAveragePrice(o.avgpx, o.price) : ''), width: 88, numeric: true },
   { id: 'lastqty', header: 'Last Qty', value: (o) => num(o.lastqty), format: (o) => (o.lastqty ? formatQuantity(o.lastqty) : ''), width: 68, numeric: true },
   { id: 'lastpx', header: 'Last Px', value: (o) => num(o.lastpx), format: (o) => (o.lastqty ? formatBlotterPrice(o.lastpx) : ''), width: 88, numeric: true },
   { id: 'exchange', header: 'Exch', value: (o) => o.exchange, width: 56 },

@@ -1,0 +1,178 @@
+/// <reference lib="dom" />
+// Issue 17, "wrong or misleading today": the accept message reaches the client, irreversible actions are
+// confirmed with what they do, each action ends with a toast, the broker can cancel an order, a guarded
+// route says why it sent the user home, and the blotter meets no live message it does not know.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { buildNewOrderSingle, contractMonthOptions, serializeFixMessage } from '@fixdesk/domain';
+import { ts } from '../tests/support/fix-client';
+import { screenshot } from './support/browser';
+import { blotterDesk } from './support/blotter-desk';
+
+const { e2e, client, signInToBlotter, sendOrder, apiCall } = blotterDesk('ACT');
+
+const toast = (page: Page, title: string) => page.locator('.mantine-Notification-root', { hasText: title });
+
+describe('blotter: safe actions', () => {
+  it('sends the accept message to the client as Text (58) and shows it in the executions and the history', async () => {
+    await e2e.withPage(async (page) => {
+      const blotter = await signInToBlotter(page);
+      const { clOrdId, id } = await sendOrder({ qty: '4', price: '27000' }, 'MSG');
+      await blotter.select(id);
+      await blotter.info.root.getByRole('textbox', { name: 'Message to client (optional)' }).fill('Working it now, expect fills by noon');
+      await blotter.info.accept.click();
+      const accepted = await client.waitForReport(clOrdId, (m) => m.get(150) === '0');
+      assert.equal(accepted.get(58), 'Working it now, expect fills by noon');
+      await toast(page, 'Order accepted').waitFor();
+      await blotter.executionsGrid.locator('.ag-row [col-id="text"]', { hasText: 'Working it now, expect fills by noon' }).waitFor();
+      await blotter.info.root.getByTestId('order-history').getByRole('button').click();
+      await blotter.info.root.getByTestId('history-note').getByText('Working it now, expect fills by noon').waitFor();
+      await screenshot(page, 'blotter-accept-message');
+    });
+  });
+
+  it('confirms Done for Day with what it ends (15 of 20 lots), and nothing happens on Go back', async () => {
+    await e2e.withPage(async (page) => {
+      const blotter = await signInToBlotter(page);
+      const { clOrdId, id } = await sendOrder({ qty: '20', price: '27000' }, 'DFD');
+      await blotter.acceptButton(id).click();
+      await blotter.statusCell(id).getByText('Accepted').waitFor();
+      await blotter.select(id);
+      await blotter.info.fill('5', '27000');
+      await client.waitForReport(clOrdId, (m) => m.get(39) === '1');
+      await toast(page, 'Fill booked').waitFor();
+      await blotter.info.doneForDay.click();
+      await page.getByTestId('confirm-summary').waitFor();
+      await screenshot(page, 'blotter-confirm-done-for-day');
+      const summary = await blotter.confirm('back');
+      assert.match(summary, /Ends the order: 15 lots unfilled will not be worked \(5 of 20 filled\)/);
+      await page.waitForTimeout(300);
+      assert.equal(client.received.filter((m) => m.get(11) === clOrdId && m.get(150) === '3').length, 0, 'Go back sends nothing');
+      await blotter.info.doneForDay.click();
+      await blotter.confirm();
+      await client.waitForReport(clOrdId, (m) => m.get(150) === '3');
+      await toast(page, 'Order done for day').waitFor();
+      await blotter.statusCell(id).getByText('Done').waitFor();
+      await blotter.info.root.getByTestId('no-action').getByText('Done for Day: the order is closed. Its executions and history stay below.').waitFor();
+    });
+  });
+
+  it('cancels an accepted order for the broker: confirmed, 150=4 with the reason, audited', async () => {
+    const broker = await e2e.apiLogin('broker', e2e.server.demoPassword);
+    await e2e.withPage(async (page) => {
+      const blotter = await signInToBlotter(page);
+      const { clOrdId, id } = await sendOrder({ qty: '6', price: '27000' }, 'BCX');
+      await blotter.acceptButton(id).click();
+      await blotter.statusCell(id).getByText('Accepted').waitFor();
+      await blotter.select(id);
+      await blotter.info.root.getByRole('button', { name: 'Cancel order…' }).click();
+      const cancel = blotter.info.root.getByTestId('broker-cancel');
+      const button = cancel.getByRole('button', { name: 'Cancel Order' });
+      assert.equal(await button.isDisabled(), true, 'a reason is required');
+      await cancel.getByRole('textbox', { name: 'Cancel reason (sent to the client)' }).fill('Client asked by phone to pull it');
+      await button.click();
+      assert.match(await blotter.confirm(), /Ends the order: 6 lots unfilled will not be worked\. The client gets Canceled \(150=4\) with the reason “Client asked by phone to pull it”/);
+      const canceled = await client.waitForReport(clOrdId, (m) => m.get(150) === '4');
+      assert.deepEqual([canceled.get(39), canceled.get(58), canceled.get(151)], ['4', 'Client asked by phone to pull it', '0']);
+      await toast(page, 'Order canceled').waitFor();
+      await blotter.statusCell(id).getByText('Canceled').waitFor();
+      const actions = (await (await apiCall(broker, `/api/order-actions?brokerorderid=${id}`)).json()) as { actions?: Array<{ action_type: string; notes: string | null; user_id: string }> } | Array<{ action_type: string; notes: string | null; user_id: string }>;
+      const list = Array.isArray(actions) ? actions : (actions.actions ?? []);
+      const audit = list.find((a) => a.action_type === 'CANCEL');
+      assert.deepEqual(audit && { notes: audit.notes, user: audit.user_id }, { notes: 'Client asked by phone to pull it', user: 'broker' });
+      await screenshot(page, 'blotter-broker-canceled');
+    });
+  });
+
+  it('says what the broker can do on a Pending Replace order not accepted yet', async () => {
+    await e2e.withPage(async (page) => {
+      const blotter = await signInToBlotter(page);
+      const { clOrdId, id } = await sendOrder({ qty: '3', price: '27000' }, 'PRP');
+      await client.send('G', [[11, `${clOrdId}-R`], [37, id], [38, '5'], [40, '2'], [41, clOrdId], [44, '26900'], [54, '1'], [55, 'C5TC'], [60, ts()]]);
+      await client.waitForReport(`${clOrdId}-R`, (m) => m.get(150) === 'E');
+      await blotter.select(id);
+      await blotter.info.pendingRequest.waitFor();
+      const text = await blotter.info.root.getByTestId('no-action').textContent();
+      assert.equal(text, "Pending Replace: decide the client's request above (Confirm or Refuse, with a reason). The order can be worked again once it is decided.");
+      await screenshot(page, 'blotter-pending-replace');
+    });
+  });
+
+  it('tells a broker who opens User Management why they were sent home', async () => {
+    await e2e.withPage(async (page) => {
+      await signInToBlotter(page);
+      await page.goto('/config/user-management');
+      await page.waitForURL((url) => url.pathname === '/');
+      assert.equal(await page.getByTestId('route-forbidden').textContent(), 'You need the admin role to open User Management.');
+      await screenshot(page, 'landing-route-forbidden');
+    });
+  });
+
+  it('meets no live message it has no handler for (the FIX client simulator runs meanwhile)', async () => {
+    const broker = await e2e.apiLogin('broker', e2e.server.demoPassword);
+    await e2e.withPage(async (page) => {
+      const warnings: string[] = [];
+      page.on('console', (m) => {
+        if (/live: /.test(m.text())) warnings.push(m.text());
+      });
+      const blotter = await signInToBlotter(page);
+      const connected = await apiCall(broker, '/test-client/EEX_CLIENT_1/connect', {});
+      assert.equal(connected.status, 200, await connected.clone().text());
+      try {
+        const before = await blotter.orderCount();
+        const built = buildNewOrderSingle(
+          { symbol: 'C5TC', contractMonth: contractMonthOptions(new Date())[2]!.value, side: '1', quantity: 2, orderType: '2', price: 27000, clOrdId: 'ACT-SIM-1' },
+          { client: { compId: 'EEX_CLIENT_1', targetCompId: 'FIXDESK', clientName: 'EEX client', clientLei: '', clientContact: '' }, now: new Date(), msgSeqNum: 1 },
+        );
+        const order = await apiCall(broker, '/test-client/EEX_CLIENT_1/send-order', { fixMessage: serializeFixMessage(built.fields) });
+        assert.equal(order.status, 200, await order.clone().text());
+        await page.waitForFunction((n) => Number(/\((\d+)\)/.exec(document.querySelector('[data-testid="orders-title"]')?.textContent ?? '')?.[1]) > n, before);
+        const row = blotter.ordersGrid.locator('.ag-row', { hasText: 'ACT-SIM-1' });
+        await row.locator('button.fd-accept').click();
+        await row.getByText('Accepted').waitFor();
+        await page.waitForTimeout(500);
+        assert.deepEqual(warnings, [], 'no live warnings in the console');
+      } finally {
+        await apiCall(broker, '/test-client/EEX_CLIENT_1/disconnect', {});
+      }
+    });
+  });
+
+  it('filters the orders by any text and to working orders only, and opens an order on its own page by double-click', async () => {
+    await e2e.withPage(async (page, context) => {
+      await page.setViewportSize({ width: 1600, height: 1000 });
+      const blotter = await signInToBlotter(page);
+      const working = await sendOrder({ qty: '3', price: '27000' }, 'FLTW');
+      const closed = await sendOrder({ qty: '3', price: '27000' }, 'FLTC');
+      await blotter.select(closed.id);
+      await blotter.info.rejectReason.fill('Not today');
+      await blotter.info.reject.click();
+      await blotter.confirm();
+      await blotter.statusCell(closed.id).getByText('Rejected').waitFor();
+
+      await page.getByTestId('quick-filter').fill(working.clOrdId.toLowerCase());
+      await screenshot(page, 'blotter-quick-filter');
+      await blotter.row(closed.id).waitFor({ state: 'detached' });
+      await blotter.row(working.id).waitFor();
+      assert.equal(await blotter.ordersGrid.locator('.ag-row', { hasText: 'FLTC' }).count(), 0, 'only the matching order');
+      await page.getByTestId('quick-filter').fill('');
+      await blotter.row(closed.id).waitFor();
+      await page.getByTestId('working-only').check();
+      await blotter.row(closed.id).waitFor({ state: 'detached' });
+      await blotter.row(working.id).waitFor();
+      await screenshot(page, 'blotter-filters-1600');
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await screenshot(page, 'blotter-filters-1280');
+      // Accepted is still working: the row stays while the filter is on.
+      await blotter.acceptButton(working.id).click();
+      await blotter.statusCell(working.id).getByText('Accepted').waitFor();
+      await page.getByTestId('working-only').uncheck();
+
+      const [popup] = await Promise.all([context.waitForEvent('page'), blotter.row(working.id).locator('[col-id="symbol"]').dblclick()]);
+      await popup.waitForURL((url) => url.pathname === `/order-detail/${working.id}`);
+      await popup.locator(`[data-testid="order-info"][data-order="${working.id}"]`).waitFor();
+      await popup.close();
+    });
+  });
+});

@@ -45,6 +45,25 @@ const ADMIN_WRITE_PREFIXES = [
 const OPEN_WRITES: Record<string, string> = {
   'POST /api/auth/login': 'signing in',
   'POST /api/auth/logout': 'signing out ends only the caller’s own session',
+  'POST /api/account/password': 'a user changes their own password (the current one required)',
+  'DELETE /api/account/sessions/:id': 'a user signs out one of their own sessions',
+};
+
+/** Public routes, each for a reason. */
+const PUBLIC: Record<string, string> = {
+  'GET /api/health': 'the load balancer’s health check',
+  'GET /api/health/live': 'the liveness probe',
+  'GET /api/auth/me': 'who is signed in, if anyone',
+  'POST /api/auth/login': 'signing in',
+  'POST /api/auth/logout': 'signing out',
+};
+
+/**
+ * Routes that check the caller themselves instead of through the session check, with the roles they
+ * admit: the Prometheus endpoint takes METRICS_TOKEN (a scraper has no session) or an admin's sign-in.
+ */
+const SELF_CHECKED: Record<string, readonly Caller[]> = {
+  'GET /metrics': ['admin'],
 };
 
 /** Reads that only an administrator may make. */
@@ -125,9 +144,7 @@ for (const kind of TEST_DB_KINDS) {
         } else if (ADMIN_READS.some((p) => r.url === p || r.url.startsWith(`${p}/`)) && r.access !== 'admin') {
           problems.push(`${k} is an administrator's read but is declared ${r.access}`);
         }
-        if (r.access === 'public' && !k.startsWith('POST /api/auth/') && k !== 'GET /api/health' && k !== 'GET /api/auth/me') {
-          problems.push(`${k} is public`);
-        }
+        if (r.access === 'public' && !PUBLIC[k] && !SELF_CHECKED[k]) problems.push(`${k} is public`);
       }
       assert.deepEqual(problems, []);
     });
@@ -136,6 +153,17 @@ for (const kind of TEST_DB_KINDS) {
       const before = await fingerprint(t.database.db);
       const wrong: string[] = [];
       for (const r of routes) {
+        const self = SELF_CHECKED[key(r)];
+        if (self) {
+          // Its own check: refused without a session or token, and for the roles it does not admit.
+          const anonymous = await call(r, undefined);
+          if (anonymous.status !== 401) wrong.push(`${key(r)} without a session: ${anonymous.status}`);
+          for (const who of CALLERS.filter((c) => !self.includes(c))) {
+            const res = await call(r, tokens.get(who));
+            if (res.status !== 403) wrong.push(`${key(r)} as ${who}: ${res.status}`);
+          }
+          continue;
+        }
         if (r.access === 'public') continue;
         const anonymous = await call(r, undefined);
         if (anonymous.status !== 401) wrong.push(`${key(r)} without a session: ${anonymous.status}`);
@@ -155,7 +183,7 @@ for (const kind of TEST_DB_KINDS) {
       const wrong: string[] = [];
       for (const r of routes) {
         for (const who of CALLERS) {
-          if (!roleMayCall(r.access, who)) continue;
+          if (!(SELF_CHECKED[key(r)]?.includes(who) ?? roleMayCall(r.access, who))) continue;
           const res = await call(r, tokens.get(who));
           await res.arrayBuffer();
           if (res.status === 401 || res.status === 403) wrong.push(`${key(r)} as ${who}: ${res.status} (declared ${r.access})`);

@@ -164,6 +164,10 @@ describe('colour tokens', () => {
       acceptor: 'orange',
       monitor: 'yellow',
       frontend: 'pink',
+      // The desk's own services in the spec's families.
+      'fix-acceptor': 'orange',
+      'fix-session': 'teal',
+      simulator: 'pink',
     });
     assert.equal(serviceTypeColour('Database'), 'blue');
     assert.equal(serviceTypeColour('cache'), 'grey');

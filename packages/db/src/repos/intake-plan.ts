@@ -258,7 +258,7 @@ export function planIntake(entries: readonly IntakeEntry[], ids: DrawnIds, index
       id: reportId, order_id: id, execid: execId, clordid: r.clordid, origclordid: null, orderid: brokerorderid, exectype: 'A', ordstatus: 'A',
       side: r.side, symbol: r.symbol, orderqty: r.orderQty, price: r.price, lastqty: '0', lastpx: '0', cumqty: '0', avgpx: '0', leavesqty: r.orderQty,
       leg_index: null, ordrejreason: null, text: null, transacttime: entry.reportTime, created_at: placeholderTime, sendercompid: r.sendercompid,
-      sent_seq_num: null, sent_at: null,
+      sent_seq_num: null, sent_at: null, executing_trader_id: null, executing_trader_source: null, executing_trader_name: null,
     };
     return { kind: 'stored', order, er, legs };
   });

@@ -60,7 +60,11 @@ for (const kind of TEST_DB_KINDS) {
       try {
         socket.write(fix([[35, 'A'], [34, '1'], [49, 'SGX_CLIENT_1'], [52, ts()], [56, 'FIXDESK'], [98, '0'], [108, '2'], [141, 'Y']]), 'latin1');
         await until('the Logon answer', async () => (received.includes('\x0135=A\x01') ? true : undefined));
-        const healthy = (await services(t, token)).get('fix-session:SGX_CLIENT_1')!;
+        // The Logon answer can reach the client before the desk has recorded the logon (under load).
+        const healthy = await until('healthy after the logon', async () => {
+          const entry = (await services(t, token)).get('fix-session:SGX_CLIENT_1');
+          return entry?.status === 'healthy' ? entry : undefined;
+        });
         assert.equal(healthy.status, 'healthy');
         assert.equal(healthy.session?.heartBtIntSec, 2, "the client's HeartBtInt governs");
 

@@ -24,6 +24,15 @@ for (const kind of TEST_DB_KINDS) {
       return (await r.json()) as T;
     };
     const list = (query = '') => get<Order[]>(`/api/orders?includeExecReports=false${query}`);
+    /** The list once it shows what `ready` waits for: a refused order is recorded just after its refusal is sent. */
+    const listWhen = async (ready: (orders: Order[]) => boolean, what: string): Promise<Order[]> => {
+      for (let i = 0; ; i++) {
+        const orders = await list();
+        if (ready(orders)) return orders;
+        assert.ok(i < 100, `the list never showed ${what}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
 
     before(async () => {
       t = await startTestServer(kind);
@@ -41,7 +50,7 @@ for (const kind of TEST_DB_KINDS) {
       await client.send('D', newOrderSingle('REF-SYM-1', { symbol: 'NOPE', price: '27000.50' }));
       const report = await client.waitForReport('REF-SYM-1');
       assert.equal(`${report.get(150)}/${report.get(39)}`, '8/8');
-      const all = await list();
+      const all = await listWhen((os) => os.some((o) => o.clordid === 'REF-SYM-1'), 'the refused order');
       const refused = all.find((o) => o.clordid === 'REF-SYM-1');
       assert.ok(refused, 'the refused order is listed');
       assert.equal(refused.ordstatus, '8');
@@ -65,7 +74,9 @@ for (const kind of TEST_DB_KINDS) {
       const ack = await client.waitForReport('REF-DUP-1', (m) => m.get(150) === 'A');
       await client.send('D', newOrderSingle('REF-DUP-1', { qty: '99' }));
       await client.waitForReport('REF-DUP-1', (m) => m.get(150) === '8');
-      const both = (await list()).filter((o) => o.clordid === 'REF-DUP-1');
+      const both = (await listWhen((os) => os.filter((o) => o.clordid === 'REF-DUP-1').length >= 2, 'both orders')).filter(
+        (o) => o.clordid === 'REF-DUP-1',
+      );
       assert.equal(both.length, 2, JSON.stringify(both));
       const [dup, original] = both;
       assert.equal(original!.brokerorderid, ack.get(37));
@@ -92,7 +103,8 @@ for (const kind of TEST_DB_KINDS) {
         await client.waitFor(() => ids.every((id) => client.received.some((m) => m.get(11) === id)), 'thirty answers');
         const refusedIds = ids.filter((id) => client.received.find((m) => m.get(11) === id)!.get(150) === '8');
         assert.ok(refusedIds.length >= 20, `${refusedIds.length} refused`);
-        const listed = (await list()).filter((o) => o.clordid.startsWith('REF-RATE-'));
+        const rated = (os: Order[]) => os.filter((o) => o.clordid.startsWith('REF-RATE-'));
+        const listed = rated(await listWhen((os) => rated(os).length >= ids.length, 'all thirty'));
         assert.deepEqual(listed.map((o) => o.clordid), [...ids].reverse(), 'all thirty, newest first, refused among accepted');
         for (const o of listed.filter((x) => x.refusal)) {
           assert.deepEqual(o.refusal, { ordRejReason: 99, text: 'Order rate limit of 2 orders per second exceeded' });

@@ -5,6 +5,7 @@
 //   node scripts/test.mjs --tier unit     only unit tests; also: integration, e2e
 //   node scripts/test.mjs path/to/x.test.ts ...   just those files
 //   node scripts/test.mjs packages/fix ...        every test file under those directories
+//   TEST_TIMES=times.tsv node scripts/test.mjs   also writes each top-level test's file and duration
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -78,10 +79,14 @@ if (needsBuild) {
   if (b.status !== 0) process.exit(b.status ?? 1);
 }
 
+// TEST_TIMES=<file>: also write each top-level test's duration and file there (where the time goes).
+const timing = process.env.TEST_TIMES
+  ? ['--test-reporter=tap', '--test-reporter-destination=stdout', `--test-reporter=${join(root, 'scripts/test-times-reporter.mjs')}`, `--test-reporter-destination=${resolve(process.env.TEST_TIMES)}`]
+  : [];
 console.log(`running ${files.length} test files`);
 const r = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...files.map((f) => relative(root, f))],
+  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...timing, ...files.map((f) => relative(root, f))],
   { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
 );
 process.exit(r.status ?? 1);

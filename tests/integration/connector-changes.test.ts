@@ -119,6 +119,37 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal((await logonAttempt(t.server.ctx.fix.port, COMP, stores)).loggedOn, true);
     });
 
+    it("refuses a Logon whose HeartBtInt is outside the connector's range, saying why; 0 only where allowed", async () => {
+      const attempt = (heartBtIntSec: number) => logonAttempt(t.server.ctx.fix.port, COMP, stores, { heartBtIntSec });
+      for (const hb of [0, 4, 121, 999999]) {
+        const refused = await attempt(hb);
+        assert.equal(refused.loggedOn, false, `HeartBtInt ${hb}`);
+        const reason = `HeartBtInt (108) of ${hb} is outside the allowed range 5-120 seconds`;
+        assert.ok(refused.events.some((e) => e.includes(reason)), refused.events.join('\n'));
+        const { rows } = await t.database.db.query<{ disconnect_reason: string }>(
+          `SELECT disconnect_reason FROM client_sessions WHERE comp_id = $1 ORDER BY id DESC LIMIT 1`,
+          [COMP],
+        );
+        assert.equal(rows[0]?.disconnect_reason, `logon refused: ${reason}`);
+      }
+      assert.equal((await attempt(5)).loggedOn, true);
+      assert.equal((await attempt(120)).loggedOn, true);
+      // The connector's own interval stays inside its range, and the range is not empty.
+      const bad = async (json: unknown, field: string, message: string) => {
+        const r = await t.api(`/api/client-connectors/${COMP}`, { method: 'PUT', token: admin, json });
+        assert.equal(r.status, 400);
+        const body = (await r.json()) as { field?: string; error?: string; message?: string };
+        assert.equal(body.field, field, JSON.stringify(body));
+        assert.match(JSON.stringify(body), new RegExp(message));
+      };
+      await bad({ heartbeat_min_sec: 60 }, 'heartbeatint', 'Heartbeat interval 30 s is outside the allowed range 60-120 s');
+      await bad({ heartbeat_min_sec: 90, heartbeat_max_sec: 60 }, 'heartbeat_min_sec', 'Minimum heartbeat 90 s is above the maximum 60 s');
+      await put(COMP, { heartbeat_allow_zero: true, heartbeat_max_sec: 60 });
+      assert.equal((await attempt(0)).loggedOn, true, 'HeartBtInt 0 once allowed');
+      assert.equal((await attempt(61)).loggedOn, false, 'the new maximum applies at the next logon');
+      await put(COMP, { heartbeat_allow_zero: false, heartbeat_max_sec: 120 });
+    });
+
     it("applies a heartbeat interval change at the simulated client's next logon", async () => {
       const logonHeartBtInts = async () =>
         ((await (await t.api('/api/fix-messages?compId=SGX_CLIENT_1&msgType=A', { token: viewer })).json()) as { messages: FixMessageRecord[] }).messages.map((m) => ({

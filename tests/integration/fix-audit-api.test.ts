@@ -51,7 +51,10 @@ for (const kind of TEST_DB_KINDS) {
       viewer = await t.login('viewer');
       sgx = new TestFixClient('SGX_CLIENT_1');
       await sgx.connect(t.server.ctx.fix.port);
-      // A session with a 1 s heartbeat, so the log holds heartbeats both ways.
+      // A session with a 1 s heartbeat, so the log holds heartbeats both ways (the connector must allow it).
+      const admin = await t.login('admin');
+      const allowed = await t.api('/api/client-connectors/EEX_CLIENT_1', { method: 'PUT', token: admin, json: { heartbeat_min_sec: 1 } });
+      assert.equal(allowed.status, 200, await allowed.text());
       eex = new TestFixClient('EEX_CLIENT_1');
       await eex.connect(t.server.ctx.fix.port, { heartBtIntSec: 1 });
       await new Promise((r) => setTimeout(r, 10));

@@ -52,6 +52,9 @@ for (const kind of TEST_DB_KINDS) {
 
     it('a client that logs on and then says nothing becomes Stale past HeartBtInt x 1.5, with the TestRequest unanswered', async () => {
       const token = await t.login('viewer');
+      // The connector allows a 2 s heartbeat (its default range starts at 5 s).
+      const allowed = await t.api('/api/client-connectors/SGX_CLIENT_1', { method: 'PUT', token: await t.login('admin'), json: { heartbeat_min_sec: 2 } });
+      assert.equal(allowed.status, 200, await allowed.text());
       // A raw client: Logon with HeartBtInt 2 (resetting both sequences), then silence.
       const socket: Socket = connect({ host: '127.0.0.1', port: t.server.ctx.fix.port });
       await new Promise((r) => socket.once('connect', r));

@@ -18,7 +18,7 @@ export async function logonAttempt(
   port: number,
   compId: string,
   stores: MemoryStoreFactory = new MemoryStoreFactory(),
-  options: { tls?: InitiatorTlsConfig; resetOnLogon?: boolean; timeoutMs?: number } = {},
+  options: { tls?: InitiatorTlsConfig; resetOnLogon?: boolean; timeoutMs?: number; heartBtIntSec?: number } = {},
 ): Promise<{ loggedOn: boolean; events: string[] }> {
   const logs = new MemoryLogFactory();
   let loggedOn = false;
@@ -27,7 +27,7 @@ export async function logonAttempt(
     port,
     ...(options.tls ? { tls: options.tls } : {}),
     sessionID: { beginString: 'FIX.4.4', senderCompID: compId, targetCompID: 'FIXDESK' },
-    settings: { heartBtIntSec: 30, resetOnLogon: options.resetOnLogon ?? false },
+    settings: { heartBtIntSec: options.heartBtIntSec ?? 30, resetOnLogon: options.resetOnLogon ?? false },
     storeFactory: stores,
     codec: createSessionCodec(),
     logFactory: logs,

@@ -42,8 +42,8 @@ export type { StateName, SessionEvent, SessionState } from './session/session-st
 export { TRANSITIONS, isAllowedTransition } from './session/transitions';
 export { BusinessRejectError, DoNotSend, RejectLogon, SessionRejectError } from './session/application';
 export type { Application, AppReceipt } from './session/application';
-export { CounterpartyAuthenticator, ipAllowed, safeEqual } from './session/authenticator';
-export type { Authenticator, CounterpartyConfig, LogonDecision, LogonRequest } from './session/authenticator';
+export { CounterpartyAuthenticator, heartBtIntProblem, ipAllowed, safeEqual } from './session/authenticator';
+export type { Authenticator, CounterpartyConfig, HeartBtIntRange, LogonDecision, LogonRequest } from './session/authenticator';
 export { ManualClock, systemClock, systemTimers } from './session/clock';
 export type { Clock, TimerHandle, Timers } from './session/clock';
 export { MemoryLogFactory, nullLog, nullLogFactory } from './session/log';

@@ -121,6 +121,17 @@ describe('a refused logon of a known session changes no sequence number', () => 
     await refused('schedule', LOGON(3), 'Logon outside of session time');
   });
 
+  it('a HeartBtInt outside the connector\'s range (0 unless allowed, too short, too long)', async () => {
+    const range = { minSec: 5, maxSec: 120, allowZero: false };
+    config = { ...GOOD, heartBtIntRange: range };
+    const withHb = (hb: string) => LOGON(3).replace('|108=30', `|108=${hb}`);
+    await refused('HeartBtInt 0', withHb('0'), 'HeartBtInt (108) of 0 is outside the allowed range 5-120 seconds');
+    await refused('HeartBtInt 4', withHb('4'), 'HeartBtInt (108) of 4 is outside the allowed range 5-120 seconds');
+    await refused('HeartBtInt 999999', withHb('999999'), 'HeartBtInt (108) of 999999 is outside the allowed range 5-120 seconds');
+    config = { ...GOOD, heartBtIntRange: { ...range, maxSec: 60 } };
+    await refused('HeartBtInt 61', withHb('61'), 'HeartBtInt (108) of 61 is outside the allowed range 5-60 seconds');
+  });
+
   it("the application's RejectLogon", async () => {
     config = GOOD;
     rejectLogon = 'Trading halted';

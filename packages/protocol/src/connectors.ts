@@ -53,6 +53,25 @@ export const httpUrl = (max: number) =>
       }
     }, 'must be an http:// or https:// address');
 
+/** A new connector's HeartBtInt (108) settings (spec 001 §9: heartbeat 30 s; issue 21: a Logon may ask for 5-120 s). */
+export const HEARTBEAT_DEFAULTS = { heartbeatint: 30, heartbeat_min_sec: 5, heartbeat_max_sec: 120 } as const;
+
+/**
+ * The one rule across the heartbeat fields (checked on the row as it will be after a write): the range is
+ * not empty, and the connector's own interval, the one its documents and settings file give, is inside it.
+ */
+export function heartbeatSettingsProblem(h: { heartbeatint: number; heartbeat_min_sec: number; heartbeat_max_sec: number }):
+  | { field: 'heartbeat_min_sec' | 'heartbeatint'; message: string }
+  | undefined {
+  if (h.heartbeat_min_sec > h.heartbeat_max_sec) {
+    return { field: 'heartbeat_min_sec', message: `Minimum heartbeat ${h.heartbeat_min_sec} s is above the maximum ${h.heartbeat_max_sec} s` };
+  }
+  if (h.heartbeatint < h.heartbeat_min_sec || h.heartbeatint > h.heartbeat_max_sec) {
+    return { field: 'heartbeatint', message: `Heartbeat interval ${h.heartbeatint} s is outside the allowed range ${h.heartbeat_min_sec}-${h.heartbeat_max_sec} s` };
+  }
+  return undefined;
+}
+
 const ConnectorFields = {
   target_comp_id: text(64).min(1).optional(),
   fix_version: z.enum(FIX_VERSIONS).optional(),
@@ -77,6 +96,9 @@ const ConnectorFields = {
   fix_username: optText(128),
   fix_password: z.string().max(256).nullable().optional(),
   heartbeatint: z.coerce.number().int().min(1).max(3600).optional(),
+  heartbeat_min_sec: z.coerce.number().int().min(1).max(3600).optional(),
+  heartbeat_max_sec: z.coerce.number().int().min(1).max(3600).optional(),
+  heartbeat_allow_zero: z.boolean().optional(),
   targetsubid: optText(64),
   encryptmethod: z.coerce.number().int().min(0).max(3).optional(),
   reset_frequency: z.enum(RESET_FREQUENCIES).optional(),
@@ -183,6 +205,10 @@ export interface ClientConnector {
   /** Only for administrators; null for everyone else. */
   fix_password: string | null;
   heartbeatint: number;
+  /** The HeartBtInt (108) a Logon may ask for, in seconds; 0 only when heartbeat_allow_zero. */
+  heartbeat_min_sec: number;
+  heartbeat_max_sec: number;
+  heartbeat_allow_zero: boolean;
   targetsubid: string | null;
   encryptmethod: number;
   reset_frequency: (typeof RESET_FREQUENCIES)[number];

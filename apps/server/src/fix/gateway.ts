@@ -96,6 +96,7 @@ export function counterpartyFor(c: ConnectorRow): CounterpartyConfig {
     verifyPassword: c.fix_password ? (pw: string) => safeEqual(pw, c.fix_password!) : undefined,
     allowedSourceIps: ips,
     schedule,
+    heartBtIntRange: { minSec: c.heartbeat_min_sec, maxSec: c.heartbeat_max_sec, allowZero: c.heartbeat_allow_zero },
     settings: {
       heartBtIntSec: c.heartbeatint,
       resetOnLogon: c.resetseqnumflag || c.resetseqnums,

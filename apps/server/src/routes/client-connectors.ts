@@ -14,6 +14,8 @@ import {
 import {
   CompIdParamsSchema,
   CreateConnectorSchema,
+  HEARTBEAT_DEFAULTS,
+  heartbeatSettingsProblem,
   UpdateConnectorSchema,
   type ClientConnector,
   type ConnectorLiveState,
@@ -56,6 +58,13 @@ function toColumns(input: UpdateConnectorInput): Partial<Record<ConnectorColumn,
     out.whitelisted_ips = out.whitelisted_ips.split(/[,\s]+/).filter(Boolean).join(',') || null;
   }
   return out;
+}
+
+/** Refuses heartbeat fields that disagree with each other, as the row will be once written. */
+function checkHeartbeat(values: Partial<Record<ConnectorColumn, unknown>>, existing: Pick<ConnectorRow, keyof typeof HEARTBEAT_DEFAULTS> = HEARTBEAT_DEFAULTS): void {
+  const pick = (k: keyof typeof HEARTBEAT_DEFAULTS) => (values[k] as number | undefined) ?? existing[k];
+  const problem = heartbeatSettingsProblem({ heartbeatint: pick('heartbeatint'), heartbeat_min_sec: pick('heartbeat_min_sec'), heartbeat_max_sec: pick('heartbeat_max_sec') });
+  if (problem) throw badRequest(problem.message, problem.field);
 }
 
 function isUniqueViolation(err: unknown, constraint: string): boolean {
@@ -101,6 +110,7 @@ export function clientConnectorRoutes(app: FastifyInstance, ctx: AppContext): vo
     const input = parse(CreateConnectorSchema, req.body, 'body');
     const values = toColumns(input);
     values.target_comp_id ??= 'FIXDESK';
+    checkHeartbeat(values);
     try {
       const row = await insertConnector(ctx.db, input.comp_id, input.execution_id_prefix.toUpperCase(), values);
       ctx.log.info({ compId: row.comp_id, by: req.user?.username }, 'client connector created');
@@ -127,8 +137,10 @@ export function clientConnectorRoutes(app: FastifyInstance, ctx: AppContext): vo
     if (input.execution_id_prefix !== undefined && input.execution_id_prefix.toUpperCase() !== existing.execution_id_prefix) {
       throw badRequest('Execution ID prefix is fixed once the connector is created', 'execution_id_prefix');
     }
+    const values = toColumns(input);
+    checkHeartbeat(values, existing);
     try {
-      const row = await updateConnector(ctx.db, comp_id, toColumns(input));
+      const row = await updateConnector(ctx.db, comp_id, values);
       if (!row) throw notFound(`Client connector ${comp_id} not found`);
       ctx.log.info({ compId: comp_id, by: req.user?.username, fields: Object.keys(input) }, 'client connector updated');
       ctx.events.emit('connector-changed', comp_id);

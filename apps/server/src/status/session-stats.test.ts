@@ -48,5 +48,6 @@ describe('session stats from the message log', () => {
     assert.equal(refusalCause('Invalid username or password'), 'bad-credentials');
     assert.equal(refusalCause('Connection from 10.0.0.1 not allowed'), 'address-not-allowed');
     assert.equal(refusalCause('Session C is not active'), 'inactive');
+    assert.equal(refusalCause('HeartBtInt (108) of 0 is outside the allowed range 5-120 seconds'), 'heartbeat-out-of-range');
   });
 });

@@ -173,5 +173,6 @@ export function refusalCause(reason: string): string {
   if (/username or password/i.test(reason)) return 'bad-credentials';
   if (/not active/i.test(reason)) return 'inactive';
   if (/outside of session time/i.test(reason)) return 'outside-hours';
+  if (/^HeartBtInt \(108\)/.test(reason)) return 'heartbeat-out-of-range';
   return 'other';
 }

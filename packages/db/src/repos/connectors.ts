@@ -4,7 +4,8 @@ import type { Queryable } from '../db';
 export const CONNECTOR_WRITABLE = [
   'target_comp_id', 'fix_version', 'broker_id', 'client_name', 'client_contact', 'client_email', 'client_phone', 'client_lei',
   'company_website', 'company_name', 'logo_url', 'is_active', 'test_port', 'host', 'port', 'timeout', 'sessiontimeout',
-  'protocol', 'dictionary', 'fix_username', 'fix_password', 'heartbeatint', 'targetsubid', 'encryptmethod', 'reset_frequency',
+  'protocol', 'dictionary', 'fix_username', 'fix_password', 'heartbeatint', 'heartbeat_min_sec', 'heartbeat_max_sec',
+  'heartbeat_allow_zero', 'targetsubid', 'encryptmethod', 'reset_frequency',
   'start_time', 'end_time', 'trading_days', 'timezone', 'max_orders_per_second', 'alert_email', 'enabletrace', 'tls_key',
   'tls_cert', 'tls_ca', 'notes', 'whitelisted_ips', 'receive_notifications', 'whatsapp_notifications', 'trading_enabled',
   'risk_check_enabled', 'resetseqnumflag', 'resetseqnums', 'useresetseqnums',
@@ -38,6 +39,9 @@ export interface ConnectorRow {
   fix_username: string | null;
   fix_password: string | null;
   heartbeatint: number;
+  heartbeat_min_sec: number;
+  heartbeat_max_sec: number;
+  heartbeat_allow_zero: boolean;
   targetsubid: string | null;
   encryptmethod: number;
   reset_frequency: 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'NEVER';

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { BlockList, isIP } from 'node:net';
+import { Tag } from '../dictionary/tags.generated';
 import type { TransportInfo } from '../transport/tls';
 import type { InboundMessage } from './message';
 import { isWithinSchedule, type SessionSchedule } from './schedule';
@@ -50,13 +51,29 @@ export interface CounterpartyConfig {
   readonly allowedSourceIps?: readonly string[] | undefined;
   /** Outside its windows a Logon is refused. */
   readonly schedule?: SessionSchedule | undefined;
+  /** The HeartBtInt (108) a Logon may ask for; outside it the Logon is refused with the range. Absent: any. */
+  readonly heartBtIntRange?: HeartBtIntRange | undefined;
   readonly settings?: Partial<SessionSettings> | undefined;
+}
+
+/** Seconds, inclusive; 0 (no heartbeats at all) only when `allowZero`. */
+export interface HeartBtIntRange {
+  readonly minSec: number;
+  readonly maxSec: number;
+  readonly allowZero: boolean;
+}
+
+/** Why a HeartBtInt is outside the range, or undefined when it is inside. */
+export function heartBtIntProblem(heartBtIntSec: number, range: HeartBtIntRange): string | undefined {
+  if (heartBtIntSec === 0 ? range.allowZero : heartBtIntSec >= range.minSec && heartBtIntSec <= range.maxSec) return undefined;
+  const allowed = `${range.minSec}-${range.maxSec} seconds${range.allowZero ? ' or 0' : ''}`;
+  return `HeartBtInt (108) of ${heartBtIntSec} is outside the allowed range ${allowed}`;
 }
 
 /**
  * The standard checks: first who the peer is (known pair, source address, credentials), refused
- * silently; then, for an authenticated peer, its connector's state (active, schedule), refused with a
- * Logout that says why. `lookup` is the server's connector table.
+ * silently; then, for an authenticated peer, its connector's state (active, schedule) and what its Logon
+ * asks for (HeartBtInt in range), refused with a Logout that says why. `lookup` is the server's connector table.
  */
 export class CounterpartyAuthenticator implements Authenticator {
   constructor(private readonly lookup: (sessionID: SessionID) => CounterpartyConfig | undefined | Promise<CounterpartyConfig | undefined>) {}
@@ -76,6 +93,11 @@ export class CounterpartyAuthenticator implements Authenticator {
     }
     if (!config.active) return refuse(`Session ${targetCompID} is not active`, true);
     if (config.schedule && !isWithinSchedule(config.schedule, request.now)) return refuse('Logon outside of session time', true);
+    if (config.heartBtIntRange) {
+      // The session checked that 108 is a whole number before it asked us.
+      const problem = heartBtIntProblem(Number(request.logon.get(Tag.HeartBtInt)), config.heartBtIntRange);
+      if (problem) return refuse(problem, true);
+    }
     // The schedule that admitted the logon also ends the session (Logout at the window's end).
     const settings = config.schedule ? { timeZone: config.schedule.timeZone, schedule: config.schedule, ...config.settings } : config.settings;
     return { accept: true, settings };

@@ -293,3 +293,48 @@ describe('operator calls on a live session', () => {
     }
   });
 });
+
+describe('a connection whose socket is gone does not hold its session', () => {
+  it('a client reconnecting while the application still works on its last message logs on once that work ends', async () => {
+    const clock = new ManualClock(Date.UTC(2024, 0, 2, 9, 0, 0));
+    let release!: () => void;
+    const working = new Promise<void>((r) => (release = r));
+    let started = false;
+    const acceptor = await Acceptor.start({
+      port: 0,
+      host: '127.0.0.1',
+      authenticator: new CounterpartyAuthenticator(() => ({ active: true })),
+      // The first order's handling takes as long as the test says (a slow database after a restart).
+      app: {
+        fromApp: async () => {
+          started = true;
+          await working;
+        },
+      },
+      storeFactory: new MemoryStoreFactory(),
+      codec,
+      clock,
+    });
+    const logon = (seq: number) => frame(expand(`8=FIX.4.4|35=A|34=${seq}|49=CLIENT1|52=<TIME>|56=BROKER|98=0|108=30`, clock));
+    try {
+      const first = await TestClient.open(acceptor.port);
+      first.send(logon(1));
+      assert.match((await first.next(3000)) ?? '', /\x0135=A\x01/);
+      first.send(frame(expand('8=FIX.4.4|35=D|34=2|49=CLIENT1|52=<TIME>|56=BROKER|11=SLOW-1|54=1|55=X|38=1|40=1|60=<TIME>', clock)));
+      await until('the application started on the order', () => started);
+      first.close();
+      // The client comes straight back; the old connection's session still has the order in hand.
+      const second = await TestClient.open(acceptor.port);
+      second.send(logon(3));
+      await new Promise((r) => setTimeout(r, 100));
+      assert.equal(second.closed, false, 'not refused as "already logged on"');
+      release();
+      const answer = await second.next(3000);
+      assert.match(answer ?? '', /\x0135=A\x01/, `logged on: ${answer}`);
+      second.close();
+    } finally {
+      release();
+      await acceptor.stop(200);
+    }
+  });
+});

@@ -53,6 +53,8 @@ export class Acceptor {
   private readonly sessions = new Map<string, Session>();
   /** Pairs whose Logon is being authenticated right now (two racing Logons must not both win). */
   private readonly claims = new Set<string>();
+  /** Each pair's latest bound connection (closed ones stay until replaced: one entry per pair). */
+  private readonly bound = new Map<string, FixConnection>();
   private readonly connections = new Set<FixConnection>();
   private readonly clock: Clock;
   private readonly timers: Timers;
@@ -322,8 +324,11 @@ export class Acceptor {
     }
     const id: SessionID = { beginString, senderCompID: ourCompID, targetCompID: theirCompID };
     const key = sessionIdToString(id);
+    // A session still winding down a connection whose socket is already gone (its disconnect queued
+    // behind work in progress) does not hold the pair: the new connection queues behind that disconnect.
     const live = this.sessions.get(key);
-    if (this.claims.has(key) || live?.isConnected) {
+    const owner = this.bound.get(key);
+    if (this.claims.has(key) || (live?.isConnected && (owner === undefined || owner.isOpen))) {
       this.dropUnauthenticated(connection, `Session ${key} already logged on`);
       return undefined;
     }
@@ -360,6 +365,7 @@ export class Acceptor {
       if (!connection.isOpen) return undefined;
       const session = await this.sessionFor(id, decision.settings ?? {});
       const feed = new SessionFeed(connection, session);
+      this.bound.set(key, connection);
       await session.connect(connection);
       feed.deliver({ kind: 'message', message: logon });
       return feed;

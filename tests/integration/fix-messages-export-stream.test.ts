@@ -1,6 +1,6 @@
-// GET /api/fix-messages/export.csv (issue 16): the whole range as a CSV file streamed page by page
-// (keyset by id), with the table's columns, formula-safe cells, the total in X-Export-Rows for the
-// browser's progress, and the export recorded in the who-looked log.
+// GET /api/fix-messages/export.csv and /api/order-actions/export.csv (issue 16): the whole range as a
+// CSV file streamed page by page (keyset by id), with the table's columns, formula-safe cells, the
+// total in X-Export-Rows for the browser's progress, and the export recorded in the who-looked log.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { TEST_DB_KINDS } from '@fixdesk/db/testing';
@@ -8,10 +8,11 @@ import Papa from 'papaparse';
 import { startTestServer, type TestServer } from '../support/server';
 
 const ROWS = 12_345; // more than two pages of 5,000
+const ACTIONS = 10_001; // two full pages and one row
 const SOH = '\x01';
 
 for (const kind of TEST_DB_KINDS) {
-  describe(`FIX messages CSV export stream on ${kind}`, () => {
+  describe(`FIX messages and order actions CSV export streams on ${kind}`, () => {
     let t: TestServer;
     let viewer: string;
     const day = '2031-03-04';
@@ -26,6 +27,14 @@ for (const kind of TEST_DB_KINDS) {
                 '8=FIX.4.4${SOH}35=8${SOH}34=' || g || '${SOH}11=EXP-' || g || '${SOH}',
                 timestamptz '${day} 10:00:00+00' + g * interval '1 millisecond'
            FROM generate_series(1, ${ROWS}) g`,
+      );
+      // Partial fills by the broker on SGX_CLIENT_1's orders, one with a formula-shaped note.
+      await t.database.db.query(
+        `INSERT INTO order_actions (brokerorderid, clordid, sendercompid, symbol, side, orderqty, price, action_type, user_id, notes, action_data, fill_qty, fill_price, created_at)
+         SELECT 'BO' || g, 'ACT-' || g, 'SGX_CLIENT_1', 'C5TC', '2', 20, -12.5, 'PARTIAL_FILL', 'broker',
+                CASE WHEN g = 9 THEN '@SUM(A1)' ELSE 'note ' || g END, jsonb_build_object('fillQty', '5'), 5, -12.25,
+                timestamptz '${day} 11:00:00+00' + g * interval '1 millisecond'
+           FROM generate_series(1, ${ACTIONS}) g`,
       );
     });
     after(async () => {
@@ -66,6 +75,28 @@ for (const kind of TEST_DB_KINDS) {
       const admin = await t.login('admin');
       const looks = (await (await t.api('/api/audit-access', { token: admin })).json()) as { data: Array<{ username: string; action: string; row_count: number | null }> };
       assert.ok(looks.data.some((l) => l.username === 'viewer' && l.action === 'export_fix_messages' && l.row_count === ROWS));
+    });
+
+    it('streams the order actions of a range the same way, with their table columns, and records it', async () => {
+      const res = await t.api(`/api/order-actions/export.csv?start=${day}T00:00:00Z&end=${day}T23:59:59Z`, { token: viewer });
+      assert.equal(res.status, 200, await res.clone().text());
+      assert.equal(res.headers.get('x-export-rows'), String(ACTIONS));
+      assert.match(res.headers.get('content-disposition') ?? '', /filename="order_actions.csv"/);
+      const [head, ...body] = Papa.parse<string[]>((await res.text()).replace(/^\ufeff/, ''), { skipEmptyLines: true }).data;
+      assert.deepEqual(head, ['ID', 'Timestamp (UTC)', 'Client', 'Broker Order ID', 'Client Order ID', 'Symbol', 'Side', 'Order Qty', 'Order Price', 'Action Type', 'User ID', 'Fill Qty', 'Fill Price', 'Notes', 'Action Data']);
+      assert.equal(body.length, ACTIONS);
+      assert.equal(new Set(body.map((r) => r[0])).size, ACTIONS, 'no row twice across the pages');
+      const nine = body.find((r) => r[4] === 'ACT-9')!;
+      assert.equal(nine[13], "'@SUM(A1)", 'a formula-shaped note is written as text');
+      assert.equal(nine[2], 'Straits Shipping Capital Pte Ltd (SGX_CLIENT_1)');
+      assert.deepEqual([nine[6], nine[8], nine[9], nine[11], nine[12]], ['Sell', '-12.5', 'PARTIAL_FILL', '5', '-12.25']);
+      assert.deepEqual(JSON.parse(nine[14]!), { fillQty: '5' });
+      const none = await t.api(`/api/order-actions/export.csv?end=${day}`, { token: viewer });
+      assert.equal(none.status, 400);
+      assert.equal(((await none.json()) as { field?: string }).field, 'start');
+      const admin = await t.login('admin');
+      const looks = (await (await t.api('/api/audit-access', { token: admin })).json()) as { data: Array<{ username: string; action: string; row_count: number | null }> };
+      assert.ok(looks.data.some((l) => l.username === 'viewer' && l.action === 'export_order_actions' && l.row_count === ACTIONS));
     });
   });
 }

@@ -185,6 +185,7 @@ export {
   countFixMessages,
   listFixMessages,
   listOrderActions,
+  countOrderActions,
   listSessionMessages,
   type FixMessageFilter,
   type FixMessageRow,

@@ -1,12 +1,12 @@
-import { Readable } from 'node:stream';
-import { FIX_MESSAGE_CSV_FIELDS, csvChunk } from '@fixdesk/client';
-import { countFixMessages, getOrderAction, listAuditAccess, listFixMessages, listOrderActions, type FixMessageRow } from '@fixdesk/db';
+import { FIX_MESSAGE_CSV_FIELDS, ORDER_ACTION_CSV_FIELDS } from '@fixdesk/client';
+import { countFixMessages, countOrderActions, getOrderAction, listAuditAccess, listFixMessages, listOrderActions, type FixMessageRow } from '@fixdesk/db';
 import type { FixMessageRecord } from '@fixdesk/protocol';
 import { MsgType } from '@fixdesk/domain';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context';
 import { recordLook } from '../audit/who-looked';
+import { sendCsvExport } from '../http/csv-export';
 import { badRequest, notFound, parse } from '../http/errors';
 import { presentAction } from '../orders/present';
 import { parseDateParam } from './orders';
@@ -76,9 +76,6 @@ function presentFixMessage(r: FixMessageRow): FixMessageRecord {
   };
 }
 
-/** Rows read per statement of a streamed export (keyset pages by id). */
-const EXPORT_PAGE_ROWS = 5000;
-
 export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
   const read = { config: { access: 'read' as const } };
 
@@ -125,23 +122,12 @@ export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
     const filter = fixFilter(q);
     const total = await countFixMessages(ctx.db, filter);
     await recordLook(ctx.db, req, 'export_fix_messages', { rangeStart: filter.start, rangeEnd: filter.end, rowCount: total });
-    const db = ctx.db;
-    async function* pages(): AsyncGenerator<string> {
-      yield `\ufeff${csvChunk(FIX_MESSAGE_CSV_FIELDS, [], true)}`;
-      let beforeId: number | undefined;
-      for (;;) {
-        const rows = await listFixMessages(db, { ...filter, beforeId, limit: EXPORT_PAGE_ROWS });
-        if (!rows.length) return;
-        yield csvChunk(FIX_MESSAGE_CSV_FIELDS, rows.map(presentFixMessage));
-        if (rows.length < EXPORT_PAGE_ROWS) return;
-        beforeId = rows.reduce((min, r) => Math.min(min, r.id), Number.MAX_SAFE_INTEGER);
-      }
-    }
-    return reply
-      .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', 'attachment; filename="fix_messages.csv"')
-      .header('x-export-rows', String(total))
-      .send(Readable.from(pages()));
+    return sendCsvExport(reply, {
+      fileName: 'fix_messages.csv',
+      total,
+      fields: FIX_MESSAGE_CSV_FIELDS,
+      page: async (beforeId, limit) => (await listFixMessages(ctx.db, { ...filter, beforeId, limit })).map(presentFixMessage),
+    });
   });
 
   const orderActions = (q: z.infer<typeof ActionsQuery>, defaultLimit: number) =>
@@ -164,6 +150,21 @@ export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
     const actions = await orderActions(q, 100_000);
     await recordLook(ctx.db, req, 'export_order_actions', { rangeStart: parseDateParam(q.start, 'start'), rangeEnd: parseDateParam(q.end, 'end', true), rowCount: actions.length });
     return { success: true, actions, data: actions };
+  });
+
+  /** The whole range as a CSV file, streamed like the FIX messages' (ORDER_ACTION_CSV_FIELDS: the table's columns). */
+  app.get('/api/order-actions/export.csv', read, async (req, reply) => {
+    const q = parse(ActionsQuery, req.query, 'query');
+    if (!q.start || !q.end) throw badRequest('Invalid query: start and end dates are required for an export', q.start ? 'end' : 'start');
+    const filter = { start: parseDateParam(q.start, 'start'), end: parseDateParam(q.end, 'end', true), brokerorderid: q.brokerorderid, actionType: q.actionType };
+    const total = await countOrderActions(ctx.db, filter);
+    await recordLook(ctx.db, req, 'export_order_actions', { rangeStart: filter.start, rangeEnd: filter.end, rowCount: total });
+    return sendCsvExport(reply, {
+      fileName: 'order_actions.csv',
+      total,
+      fields: ORDER_ACTION_CSV_FIELDS,
+      page: async (beforeId, limit) => (await listOrderActions(ctx.db, { ...filter, beforeId, limit })).map(presentAction),
+    });
   });
 
   app.get('/api/order-actions/:id', read, async (req) => {

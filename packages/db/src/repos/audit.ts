@@ -138,26 +138,34 @@ export interface OrderActionFilter {
   end?: Date | undefined;
   brokerorderid?: string | undefined;
   actionType?: string | undefined;
+  /** Keyset paging (newest first): only rows with a smaller id. */
+  beforeId?: number | undefined;
   limit: number;
 }
 
 const ACTION_WITH_CLIENT = `SELECT a.*, c.client_name, c.company_name
   FROM order_actions a LEFT JOIN client_connectors c ON c.comp_id = a.sendercompid`;
 
-export async function listOrderActions(db: Queryable, f: OrderActionFilter): Promise<OrderActionRow[]> {
+function orderActionWhere(f: Omit<OrderActionFilter, 'limit'>, p: (v: unknown) => string): string {
   const where: string[] = [];
-  const { values, p } = params();
   if (f.start) where.push(`a.created_at >= ${p(f.start)}`);
   if (f.end) where.push(`a.created_at <= ${p(f.end)}`);
   if (f.brokerorderid) where.push(`a.brokerorderid = ${p(f.brokerorderid)}`);
   if (f.actionType) where.push(`a.action_type = ${p(f.actionType)}`);
-  const { rows } = await db.query<OrderActionRow>(
-    `${ACTION_WITH_CLIENT}
-      ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-      ORDER BY a.id DESC LIMIT ${p(f.limit)}`,
-    values,
-  );
+  if (f.beforeId !== undefined) where.push(`a.id < ${p(f.beforeId)}`);
+  return where.length ? `WHERE ${where.join(' AND ')}` : '';
+}
+
+export async function listOrderActions(db: Queryable, f: OrderActionFilter): Promise<OrderActionRow[]> {
+  const { values, p } = params();
+  const { rows } = await db.query<OrderActionRow>(`${ACTION_WITH_CLIENT} ${orderActionWhere(f, p)} ORDER BY a.id DESC LIMIT ${p(f.limit)}`, values);
   return rows;
+}
+
+export async function countOrderActions(db: Queryable, f: Omit<OrderActionFilter, 'limit' | 'beforeId'>): Promise<number> {
+  const { values, p } = params();
+  const { rows } = await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM order_actions a ${orderActionWhere(f, p)}`, values);
+  return Number(rows[0]?.n ?? 0);
 }
 
 export async function getOrderAction(db: Queryable, id: number): Promise<OrderActionRow | undefined> {

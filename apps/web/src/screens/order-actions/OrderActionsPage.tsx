@@ -9,11 +9,11 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { AuditGrid } from '../../components/audit/AuditGrid';
 import { PageHeader } from '../../components/layout/PageHeader';
 import { AuditEmpty } from '../../components/audit/AuditStates';
-import { downloadCsv, toCsvText } from '../../components/export/csv';
+import { downloadBlob } from '../../components/export/csv';
 import { ExportDialog } from '../../components/export/ExportDialog';
 import { exportFileName } from '../../components/export/exportRange';
 import { timeZoneLabel, userTimeZone } from '../../components/time/localTime';
-import { EXPORT_ROW_LIMIT, loadErrorText } from '../../services/audit/auditApi';
+import { loadErrorText, type ExportProgress } from '../../services/audit/auditApi';
 import { auditApi } from '../../services/audit/http';
 import { useAuth } from '../../services/auth/AuthProvider';
 import { roleOf } from '../../services/auth/roles';
@@ -148,6 +148,7 @@ export default function OrderActionsPage() {
       .catch(() => undefined);
   }, []);
   const [exporting, setExporting] = useState(false);
+  const [exportProgress, setExportProgress] = useState<ExportProgress | null>(null);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -198,17 +199,17 @@ export default function OrderActionsPage() {
   );
 
   const runExport = async (range: { start: string; end: string }, bounds: { startIso: string; endIso: string }) => {
+    setExportProgress({ rows: 0, total: null });
     try {
-      const rows = await auditApi.orderActions({ start: bounds.startIso, end: bounds.endIso });
-      downloadCsv(exportFileName('order_actions', range), toCsvText(columns, rows));
-      notifications.show({ color: 'green', title: 'Export ready', message: `${rows.length.toLocaleString('en-GB')} order actions exported` });
-      if (rows.length >= EXPORT_ROW_LIMIT) {
-        // One request holds at most the newest EXPORT_ROW_LIMIT rows of the range: say so rather than cut silently.
-        notifications.show({ color: 'yellow', title: 'Export limited', message: `The file holds the newest ${EXPORT_ROW_LIMIT.toLocaleString('en-GB')} order actions of the range; export shorter ranges for the rest.`, autoClose: false });
-      }
+      // The server streams the whole range (no row cap); the file is read as it comes, with its progress shown.
+      const { file, rows } = await auditApi.exportOrderActionsCsv({ start: bounds.startIso, end: bounds.endIso }, setExportProgress);
+      downloadBlob(exportFileName('order_actions', range), file);
+      notifications.show({ color: 'green', title: 'Export ready', message: `${rows.toLocaleString('en-GB')} order actions exported` });
       setExporting(false);
     } catch (err) {
       notifications.show({ color: 'red', title: 'Export failed', message: `Export failed: ${err instanceof Error ? err.message : String(err)}`, autoClose: 8000 });
+    } finally {
+      setExportProgress(null);
     }
   };
 
@@ -284,6 +285,7 @@ export default function OrderActionsPage() {
         description="Every order action in the range, as CSV."
         onClose={() => setExporting(false)}
         onExport={runExport}
+        progress={exportProgress}
       />
     </Box>
   );

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { OrderAction } from '@fixdesk/protocol';
+import { csvText, ORDER_ACTION_CSV_FIELDS } from '@fixdesk/client';
 import Papa from 'papaparse';
-import { toCsvText } from '../../components/export/csv';
 import { matchesOrderAction, orderActionColumns } from './orderActionColumns';
 
 const action = (over: Partial<OrderAction> = {}): OrderAction => ({
@@ -51,10 +51,17 @@ describe('Order Actions columns', () => {
     assert.equal(shown.action_type, 'PARTIAL FILL');
   });
 
+  it("the server's file has the table's columns, one for one and in order", () => {
+    assert.deepEqual(
+      ORDER_ACTION_CSV_FIELDS.map((f) => f.id),
+      orderActionColumns('UTC').map((c) => c.id),
+    );
+  });
+
   it('export UTC times, full notes (neutralised), exact numbers and the action data as JSON', () => {
-    const text = toCsvText(orderActionColumns('Europe/Paris'), [action()]);
+    const text = csvText(ORDER_ACTION_CSV_FIELDS, [action()]);
     const [head, row] = Papa.parse<string[]>(text).data;
-    assert.equal(head![1], 'Timestamp (UTC)');
+    assert.deepEqual(head, ['ID', 'Timestamp (UTC)', 'Client', 'Broker Order ID', 'Client Order ID', 'Symbol', 'Side', 'Order Qty', 'Order Price', 'Action Type', 'User ID', 'Fill Qty', 'Fill Price', 'Notes', 'Action Data']);
     const cell = (h: string) => row![head!.indexOf(h)];
     assert.equal(cell('Timestamp (UTC)'), '2026-03-15T09:30:01.123Z');
     assert.equal(cell('Client'), 'Acme Shipping (SGX_CLIENT_1)');
@@ -62,6 +69,8 @@ describe('Order Actions columns', () => {
     assert.equal(cell('Order Price'), '-12.5');
     assert.equal(cell('Fill Price'), '-12.25');
     assert.equal(cell('Action Type'), 'PARTIAL_FILL');
+    assert.equal(cell('Side'), 'Sell');
+    assert.equal(cell('Fill Qty'), '500');
     assert.deepEqual(JSON.parse(cell('Action Data')!), { fillQty: '500', fillPrice: '-12.25' });
   });
 

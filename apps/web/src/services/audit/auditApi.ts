@@ -44,6 +44,8 @@ export interface AuditApi {
     onProgress: (progress: ExportProgress) => void,
     signal?: AbortSignal,
   ): Promise<{ file: Blob; rows: number }>;
+  /** The range as the server's streamed CSV file (GET /api/order-actions/export.csv), read as it comes. */
+  exportOrderActionsCsv(range: { start: string; end: string }, onProgress: (progress: ExportProgress) => void, signal?: AbortSignal): Promise<{ file: Blob; rows: number }>;
   parsedFixMessage(id: number, signal?: AbortSignal): Promise<ParsedFixMessage>;
   clientConnectors(signal?: AbortSignal): Promise<ClientConnector[]>;
 }
@@ -72,9 +74,12 @@ async function readCsv(response: Response, onProgress: (progress: ExportProgress
   return { file: new Blob(parts as BlobPart[], { type: 'text/csv;charset=utf-8' }), rows: Math.max(0, lines - 1) };
 }
 
-/** Spec 000 §8: 'Failed to export FIX messages: {status}', with the server's reason when it gave one. */
-function exportError(err: unknown): unknown {
-  if (err instanceof ApiError) return new Error(`Failed to export FIX messages: ${err.status}${err.message && !/^Request failed \(/.test(err.message) ? ` (${err.message})` : ''}`);
+/**
+ * Spec 000 §8: 'Failed to export FIX messages: {status}', with the server's reason when it gave one; the
+ * spec names no text for the order actions' export, which says the same of its own records.
+ */
+function exportError(err: unknown, what = 'FIX messages'): unknown {
+  if (err instanceof ApiError) return new Error(`Failed to export ${what}: ${err.status}${err.message && !/^Request failed \(/.test(err.message) ? ` (${err.message})` : ''}`);
   return err;
 }
 
@@ -119,6 +124,13 @@ export function createAuditApi(api: ApiClient): AuditApi {
         return await readCsv(await api.stream('/api/fix-messages/export.csv', { signal, query }), onProgress);
       } catch (err) {
         throw exportError(err);
+      }
+    },
+    async exportOrderActionsCsv(range, onProgress, signal) {
+      try {
+        return await readCsv(await api.stream('/api/order-actions/export.csv', { signal, query: { start: range.start, end: range.end } }), onProgress);
+      } catch (err) {
+        throw exportError(err, 'order actions');
       }
     },
     async parsedFixMessage(id, signal) {

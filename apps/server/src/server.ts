@@ -27,6 +27,22 @@ export interface RunningServer {
 
 export const VERSION = '0.1.0';
 
+/**
+ * The demo users a first start creates. Each gets its own password: ADMIN_PASSWORD for admin,
+ * DEMO_PASSWORD for broker and viewer when set (a demo convenience), otherwise one generated per user
+ * (in `generated`, printed once).
+ */
+export function demoUsers(config: Pick<Config, 'adminPassword' | 'demoPassword'>): { users: SeedUser[]; generated: Record<string, string> } {
+  const generated: Record<string, string> = {};
+  const passwordFor = (name: string, given: string | undefined) => given ?? (generated[name] = generatePassword());
+  const users: SeedUser[] = [
+    { username: 'admin', role: 'admin', password: passwordFor('admin', config.adminPassword), first_name: 'Ada', last_name: 'Admin', email: 'admin@fixdesk.example' },
+    { username: 'broker', role: 'broker', password: passwordFor('broker', config.demoPassword), first_name: 'Ben', last_name: 'Broker', email: 'broker@fixdesk.example' },
+    { username: 'viewer', role: 'viewer', password: passwordFor('viewer', config.demoPassword), first_name: 'Vera', last_name: 'Viewer', email: 'viewer@fixdesk.example' },
+  ];
+  return { users, generated };
+}
+
 /** Opens the database, migrates, seeds on first start, wires the parts (wiring.ts) and listens. */
 export async function startServer(
   config: Config,
@@ -47,15 +63,7 @@ export async function startServer(
     const m = await migrate(db);
     if (m.applied.length) log.info({ applied: m.applied }, 'database migrated');
 
-    // Each demo user gets its own password: ADMIN_PASSWORD for admin, DEMO_PASSWORD for broker and
-    // viewer when set (a demo convenience), otherwise one generated per user and printed once.
-    const generated: Record<string, string> = {};
-    const passwordFor = (name: string, given: string | undefined) => given ?? (generated[name] = generatePassword());
-    const users: SeedUser[] = [
-      { username: 'admin', role: 'admin', password: passwordFor('admin', config.adminPassword), first_name: 'Ada', last_name: 'Admin', email: 'admin@fixdesk.example' },
-      { username: 'broker', role: 'broker', password: passwordFor('broker', config.demoPassword), first_name: 'Ben', last_name: 'Broker', email: 'broker@fixdesk.example' },
-      { username: 'viewer', role: 'viewer', password: passwordFor('viewer', config.demoPassword), first_name: 'Vera', last_name: 'Viewer', email: 'viewer@fixdesk.example' },
-    ];
+    const { users, generated } = demoUsers(config);
     const report = await seed(db, { dictionary: loadDictionaryData(), users, hashPassword });
     if (report.dictionary || report.demo) log.info({ dictionary: report.dictionary, demo: report.demo }, 'database seeded');
     // Only passwords that were actually set now are worth printing; later starts find the users there.

@@ -47,6 +47,8 @@ export interface Db extends Queryable {
   close(): Promise<void>;
   /** Connections: in the pool, idle, callers waiting for one, the most allowed (PGlite: one, never idle-counted). */
   poolStats?(): PoolStats;
+  /** PGlite only: the whole database as a tarball, which `loadDataDir` opens again (test templates). */
+  dumpDataDir?(): Promise<Blob>;
 }
 
 export interface PoolStats {
@@ -63,11 +65,13 @@ export interface OpenDbOptions {
   dataDir?: string | undefined;
   /** Pool size for PostgreSQL. */
   poolSize?: number;
+  /** PGlite only: start from this tarball (a `dumpDataDir` of another database) instead of an empty one. */
+  loadDataDir?: Blob | undefined;
 }
 
 export async function openDb(opts: OpenDbOptions): Promise<Db> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.poolSize ?? 10);
-  return openPglite(opts.dataDir ?? './data');
+  return openPglite(opts.dataDir ?? './data', opts.loadDataDir);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -76,7 +80,7 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
 const INT8_OID = 20;
 const TIMESTAMPTZ_OID = 1184;
 
-async function openPglite(dataDir: string): Promise<Db> {
+async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Db> {
   let location: string | undefined;
   if (dataDir !== 'memory://') {
     location = `${dataDir.replace(/\/$/, '')}/pglite`;
@@ -84,6 +88,7 @@ async function openPglite(dataDir: string): Promise<Db> {
   }
   const lite = await PGlite.create(location ?? 'memory://', {
     parsers: { [INT8_OID]: (v: string) => Number(v) },
+    ...(loadDataDir ? { loadDataDir } : {}),
   });
   // PGlite has a single connection: a transaction holds it, so plain queries issued meanwhile wait.
   // That serialisation is what PGlite itself does; we only keep the API the same as for the pool.
@@ -107,6 +112,7 @@ async function openPglite(dataDir: string): Promise<Db> {
     },
     close: () => lite.close(),
     poolStats: () => ({ total: 1, idle: 0, waiting: 0, max: 1 }),
+    dumpDataDir: () => lite.dumpDataDir('none'),
   };
 }
 

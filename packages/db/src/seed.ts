@@ -31,8 +31,10 @@ export interface SeedReport {
  */
 export async function seed(db: Db, opts: SeedOptions): Promise<SeedReport> {
   const report: SeedReport = { dictionary: false, demo: false, usersCreated: [] };
-  // Hash outside the transaction: argon2 is deliberately slow.
-  const hashed = await Promise.all(opts.users.map(async (u) => ({ ...u, hash: await opts.hashPassword(u.password) })));
+  // Hash outside the transaction (argon2 is deliberately slow), and only when there are no users yet:
+  // every later start finds them and needs no hash.
+  const existing = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM users');
+  const hashed = existing.rows[0]!.n === 0 ? await Promise.all(opts.users.map(async (u) => ({ ...u, hash: await opts.hashPassword(u.password) }))) : [];
   await db.transaction(async (tx) => {
     // Serialise concurrent first starts of several nodes.
     await tx.query('SELECT pg_advisory_xact_lock($1)', [7_301_105]);

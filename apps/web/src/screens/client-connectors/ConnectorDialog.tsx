@@ -7,8 +7,6 @@ import { adminErrorText } from '../../components/admin/errors';
 import { validate, type FormValues } from '../../components/admin/formValues';
 import { connectorsApi } from '../../services/client-onboarding/onboardingApi';
 import { CONNECTOR_ADMIN_FIELDS, CONNECTOR_FIELDS, connectorPayload, connectorValues, NOTES_FIELD, type ConnectorField, type ConnectorTab } from './connectorForm';
-// The TLS/SSL tab's body. Part B of issue 15 provides the certificate panel at ./tls/TlsPanel with the
-// same props ({ compId }); at merge this one import is pointed there.
 import { SessionConsole } from './console/SessionConsole';
 import { TlsPanel } from './tls/TlsPanel';
 

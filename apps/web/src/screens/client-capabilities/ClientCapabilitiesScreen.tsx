@@ -1,12 +1,13 @@
 import { ApiError } from '@fixdesk/client';
 import { CAPABILITY_FIELDS, CapabilityText, CreateCapabilitySchema, UpdateCapabilitySchema, type ClientCapabilityRecord, type Security } from '@fixdesk/protocol';
-import { ActionIcon, Button, Container, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Container, Text, Tooltip } from '@mantine/core';
 import { IconPlus, IconRefresh, IconShieldCheck } from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { AdminBanners } from '../../components/admin/AdminBanners';
 import { AdminFormModal } from '../../components/admin/AdminFormModal';
 import { AdminPageHeader } from '../../components/admin/AdminPageHeader';
 import { AdminTable } from '../../components/admin/AdminTable';
+import { ConfirmDeleteModal } from '../../components/admin/ConfirmDeleteModal';
 import { ClientFilter, connectorLabel, useClientConnectors } from '../../components/admin/ClientFilter';
 import { adminErrorText } from '../../components/admin/errors';
 import { initialValues, type FormValues } from '../../components/admin/formValues';
@@ -101,19 +102,26 @@ export default function ClientCapabilitiesScreen() {
     }
   };
 
-  const remove = useCallback(
-    async (c: ClientCapabilityRecord) => {
-      if (!window.confirm(CapabilityText.confirmDelete)) return;
-      try {
-        const answer = await capabilitiesApi.remove(c.id);
-        banners.showSuccess(answer.message ?? CapabilityText.deleted(c.id));
-        setReloads((n) => n + 1);
-      } catch (err) {
-        banners.showError(adminErrorText(err, CapabilityText.deleteFailed, (m) => `${CapabilityText.deleteFailed}: ${m}`));
-      }
-    },
-    [banners],
-  );
+  // The capability being deleted stays named while the dialog fades out.
+  const [deleting, setDeleting] = useState<ClientCapabilityRecord | null>(null);
+  const [deleteOpen, setDeleteOpen] = useState(false);
+  const askDelete = useCallback((c: ClientCapabilityRecord) => {
+    setDeleting(c);
+    setDeleteOpen(true);
+  }, []);
+  const confirmDelete = async () => {
+    const c = deleting;
+    if (!c) return;
+    try {
+      const answer = await capabilitiesApi.remove(c.id);
+      banners.showSuccess(answer.message ?? CapabilityText.deleted(c.id));
+      setReloads((n) => n + 1);
+    } catch (err) {
+      banners.showError(adminErrorText(err, CapabilityText.deleteFailed, (m) => `${CapabilityText.deleteFailed}: ${m}`));
+    } finally {
+      setDeleteOpen(false);
+    }
+  };
 
   const rowName = useCallback((c: ClientCapabilityRecord) => `capability ${c.id} of ${c.comp_id}`, []);
   const getRowId = useCallback((c: ClientCapabilityRecord) => String(c.id), []);
@@ -140,7 +148,7 @@ export default function ClientCapabilitiesScreen() {
         getRowId={getRowId}
         rowName={rowName}
         onEdit={(c) => open({ mode: 'edit', capability: c })}
-        onDelete={(c) => void remove(c)}
+        onDelete={askDelete}
         emptyText={client ? `${client} has no capability: every order of it is refused` : 'No capabilities yet: clients without one cannot trade'}
       />
       <AdminFormModal
@@ -158,6 +166,17 @@ export default function ClientCapabilitiesScreen() {
         serverErrors={serverErrors}
         formError={formError}
       />
+      <ConfirmDeleteModal
+        opened={deleteOpen}
+        title={deleting ? `Delete capability ${deleting.id} (${deleting.comp_id})` : 'Delete capability'}
+        question={CapabilityText.confirmDelete}
+        onCancel={() => setDeleteOpen(false)}
+        onConfirm={confirmDelete}
+      >
+        <Text fz="sm" c="dimmed">
+          The client's next order is checked without it: a client left with no capability cannot trade.
+        </Text>
+      </ConfirmDeleteModal>
     </Container>
   );
 }

@@ -72,7 +72,7 @@ function SessionParameters({ values }: { values: FormValues }) {
     ['SenderCompID (49), the client', v('comp_id') || '—'],
     ['TargetCompID (56), us', v('target_comp_id') || 'FIXDESK'],
     ['TargetSubID (57)', v('targetsubid') || '—'],
-    ['Host : port', `${v('host') || '—'} : ${v('port') || '—'}`],
+    ['Host : port', `${v('host') || "the desk's own address"} : ${v('port') || '9876'}`],
     ['HeartBtInt (108)', `${v('heartbeatint') || '30'} s`],
     ['EncryptMethod (98)', v('encryptmethod') || '0'],
     ['Username (553) / Password (554)', `${v('fix_username') ? 'required' : 'not asked'} / ${v('fix_password') ? 'required' : 'not asked'}`],

@@ -23,20 +23,19 @@ export interface AdminResourceTexts<T> {
   deleteFailed: FailureText;
 }
 
-/** The calls of one resource (its services/ module), keyed by what its URL names (an id). */
-export interface AdminResourceCalls<T, K> {
+/** The calls of one resource (its services/ module, spread in), its rows named by id in their URLs. */
+export interface AdminResourceCalls<T> {
   /** Reads the rows; called again on reload() and whenever `listKey` changes. */
   list: (signal: AbortSignal) => Promise<T[]>;
   create: (payload: Record<string, unknown>) => Promise<AdminAnswer>;
-  update: (key: K, payload: Record<string, unknown>) => Promise<AdminAnswer>;
-  remove: (key: K) => Promise<AdminAnswer>;
+  update: (id: number, payload: Record<string, unknown>) => Promise<AdminAnswer>;
+  remove: (id: number) => Promise<AdminAnswer>;
 }
 
-export interface AdminResourceOptions<T, K> extends AdminResourceCalls<T, K> {
+export interface AdminResourceOptions<T> extends AdminResourceCalls<T> {
   banners: Banners;
   /** The form's field descriptors: a server answer naming one of them shows under it. */
   fields: readonly AdminField[];
-  keyOf: (row: T) => K;
   texts: AdminResourceTexts<T>;
   /** What the list depends on (a client filter): a change reads it again and shows it loading meanwhile. */
   listKey?: unknown;
@@ -52,7 +51,7 @@ export type AdminEditing<T> = { mode: 'add' } | { mode: 'edit'; row: T } | null;
  * answer (under its field or at the top), the delete asked once more, and the banners of each outcome.
  * `formProps` spread into AdminFormModal, `deleteProps` into ConfirmDeleteModal or TypedConfirmDeleteModal.
  */
-export function useAdminResource<T, K>(options: AdminResourceOptions<T, K>) {
+export function useAdminResource<T extends { id: number }>(options: AdminResourceOptions<T>) {
   // The latest options (the screen passes new closures each render) without re-running the load.
   const latest = useRef(options);
   latest.current = options;
@@ -87,7 +86,7 @@ export function useAdminResource<T, K>(options: AdminResourceOptions<T, K>) {
   const open = useCallback((row: T | null) => {
     const { toValues, fields } = latest.current;
     setEditing(row === null ? { mode: 'add' } : { mode: 'edit', row });
-    setValues(toValues ? toValues(row) : initialValues(fields, row as Record<string, unknown> | null));
+    setValues(toValues ? toValues(row) : initialValues(fields, row as unknown as Record<string, unknown> | null));
     setServerErrors({});
     setFormError(null);
   }, []);
@@ -97,10 +96,10 @@ export function useAdminResource<T, K>(options: AdminResourceOptions<T, K>) {
   const save = useCallback(
     async (payload: Record<string, unknown>) => {
       if (!editing) return;
-      const { create, update, keyOf, texts, fields } = latest.current;
+      const { create, update, texts, fields } = latest.current;
       const adding = editing.mode === 'add';
       try {
-        const answer = editing.mode === 'add' ? await create(payload) : await update(keyOf(editing.row), payload);
+        const answer = editing.mode === 'add' ? await create(payload) : await update(editing.row.id, payload);
         setEditing(null);
         showSuccess(answer.message ?? (adding ? texts.created : texts.updated));
         reload();
@@ -126,9 +125,9 @@ export function useAdminResource<T, K>(options: AdminResourceOptions<T, K>) {
   /** Deletes at once (after a confirmation of the screen's own), with its banner. */
   const remove = useCallback(
     async (row: T) => {
-      const { remove: call, keyOf, texts } = latest.current;
+      const { remove: call, texts } = latest.current;
       try {
-        const answer = await call(keyOf(row));
+        const answer = await call(row.id);
         showSuccess(answer.message ?? texts.deleted(row));
         reload();
       } catch (err) {

@@ -35,16 +35,13 @@ export default function ClientCapabilitiesScreen() {
   const connectors = useClientConnectors(showError);
   const [securities, setSecurities] = useState<Security[]>([]);
   const [client, setClient] = useState<string | null>(null);
-  const resource = useAdminResource<ClientCapabilityRecord, number>({
+  const resource = useAdminResource<ClientCapabilityRecord>({
+    ...capabilitiesApi,
     banners,
     fields: FIELDS,
     texts: TEXTS,
     listKey: client,
     list: (signal) => capabilitiesApi.list(client ?? undefined, signal),
-    create: capabilitiesApi.create,
-    update: capabilitiesApi.update,
-    remove: capabilitiesApi.remove,
-    keyOf: (c) => c.id,
     toValues: (c) => {
       const v = initialValues(FIELDS, c as unknown as Record<string, unknown> | null);
       if (c) {

@@ -73,16 +73,13 @@ export default function ClientSessionsScreen() {
   const banners = useBanners();
   const connectors = useClientConnectors(banners.showError);
   const [client, setClient] = useState<string | null>(null);
-  const resource = useAdminResource<ClientSessionRecord, number>({
+  const resource = useAdminResource<ClientSessionRecord>({
+    ...sessionsApi,
     banners,
     fields: FIELDS,
     texts: TEXTS,
     listKey: client,
     list: (signal) => sessionsApi.list(client ?? undefined, signal),
-    create: sessionsApi.create,
-    update: sessionsApi.update,
-    remove: sessionsApi.remove,
-    keyOf: (s) => s.id,
     toValues: (s) => {
       if (s) return { ...initialValues(FIELDS, s as unknown as Record<string, unknown>), session_start: formTime(s.session_start), session_end: formTime(s.session_end) };
       // A new session is for the client the screen is filtered on.

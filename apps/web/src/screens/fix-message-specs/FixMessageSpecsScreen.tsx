@@ -47,15 +47,11 @@ export default function FixMessageSpecsScreen() {
   const [msgFilter, setMsgFilter] = useState<string | null>(null);
   const [execFilter, setExecFilter] = useState<string | null>(null);
   const [fieldFilter, setFieldFilter] = useState('');
-  const resource = useAdminResource<MessageSpec, number>({
+  const resource = useAdminResource<MessageSpec>({
+    ...messageSpecsApi,
     banners,
     fields: FIELDS,
     texts: TEXTS,
-    list: (signal) => messageSpecsApi.list(signal),
-    create: messageSpecsApi.create,
-    update: messageSpecsApi.update,
-    remove: messageSpecsApi.remove,
-    keyOf: (spec) => spec.id,
     toValues: (spec) => {
       const start = initialValues(FIELDS, spec as unknown as Record<string, unknown> | null);
       // A new specification is for the message type (and ExecType) the list is filtered on.

@@ -32,15 +32,11 @@ function matches(s: Security, needle: string): boolean {
 export default function SecurityMasterScreen() {
   const banners = useBanners();
   const [filter, setFilter] = useState('');
-  const resource = useAdminResource<Security, number>({
+  const resource = useAdminResource<Security>({
+    ...securityMasterApi,
     banners,
     fields: FIELDS,
     texts: TEXTS,
-    list: (signal) => securityMasterApi.list(signal),
-    create: securityMasterApi.create,
-    update: securityMasterApi.update,
-    remove: securityMasterApi.remove,
-    keyOf: (s) => s.id,
   });
   const { rows, editingRow, deleting } = resource;
 

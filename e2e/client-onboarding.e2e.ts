@@ -1,14 +1,18 @@
-// Client onboarding (issue 15, part A): an administrator creates a connector and a capability in the
-// screens, a FIX client logs on with the new comp id and its order reaches the blotter; without the
-// capability the same order is refused with the reason. The route guard, the dialog's checks, the
-// session record and the delete refused while the client has orders; screenshots at two sizes.
+// Client onboarding (issue 15) in one walk: an administrator creates a connector and a capability in
+// the screens, a FIX client logs on with the new comp id, its order reaches the blotter and is accepted
+// and filled there; once the capability is removed the next order is refused with the reason. The route
+// guard, the dialog's checks, the session record and the delete refused while the client has orders.
+// Then the live session console and the certificates, from the connector dialog's Session and TLS/SSL
+// tabs: every tab and the grids are photographed at 1600x1000 and 1280x800.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { createSessionCodec, Initiator, MemoryLogFactory, MemoryStoreFactory } from '@fixdesk/fix';
 import { CapabilityText } from '@fixdesk/protocol';
 import { newOrderSingle, TestFixClient } from '../tests/support/fix-client';
 import { screenshot, waitForPath } from './support/browser';
 import { E2E } from './support/fixture';
+import { BlotterPage } from './pages/BlotterPage';
 import { LoginPage } from './pages/LoginPage';
 
 const e2e = new E2E();
@@ -20,6 +24,7 @@ const SIZES = [
   { width: 1280, height: 800 },
 ] as const;
 const COMP = 'E2E_ONBOARD';
+const CONSOLE_COMP = 'E2E_CONSOLE';
 
 async function signIn(page: Page, username: 'admin' | 'broker', path: string): Promise<void> {
   await page.goto(path);
@@ -41,6 +46,28 @@ async function choose(page: Page, scope: ReturnType<Page['getByRole']>, label: s
   await page.getByRole('option', { name: option }).first().click();
 }
 
+/** Our initiator as the client, not reconnecting once logged out (as a client whose desk told it to stop). */
+async function logOnConsoleClient(logs: MemoryLogFactory): Promise<{ initiator: Initiator; loggedOn: () => boolean }> {
+  let loggedOn = false;
+  const initiator = await Initiator.start({
+    host: '127.0.0.1',
+    port: e2e.server.fixPort,
+    sessionID: { beginString: 'FIX.4.4', senderCompID: CONSOLE_COMP, targetCompID: 'FIXDESK' },
+    settings: { heartBtIntSec: 30 },
+    storeFactory: new MemoryStoreFactory(),
+    codec: createSessionCodec(),
+    logFactory: logs,
+    reconnect: false,
+    app: { onLogon: () => void (loggedOn = true), onLogout: () => void (loggedOn = false), fromApp: () => undefined },
+  });
+  const until = Date.now() + 10_000;
+  while (!loggedOn) {
+    if (Date.now() > until) throw new Error('the test client did not log on');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return { initiator, loggedOn: () => loggedOn };
+}
+
 describe('client onboarding screens', () => {
   it('are for administrators only: a broker is sent home', async () => {
     await e2e.withPage(async (page) => {
@@ -53,7 +80,7 @@ describe('client onboarding screens', () => {
     });
   });
 
-  it('onboards a client: connector and capability in the screens, its order on the blotter', async () => {
+  it('onboards a client in the screens: its order accepted and filled on the blotter, refused once the capability is removed', async () => {
     const client = new TestFixClient(COMP);
     try {
       await e2e.withPage(async (page) => {
@@ -128,12 +155,22 @@ describe('client onboarding screens', () => {
         await capRow.getByText('Sell', { exact: true }).waitFor();
         await shots(page, 'client-capabilities');
 
-        // The same order now reaches the blotter.
-        await client.send('D', newOrderSingle('E2E-ONB-2'));
-        const accepted = await client.waitForReport('E2E-ONB-2', (m) => m.msgType === '8');
-        assert.equal(accepted.get(150), 'A', accepted.get(58));
-        await page.goto('/orders');
-        await page.getByText('E2E-ONB-2', { exact: true }).first().waitFor({ timeout: 15_000 });
+        // The same order now reaches the blotter, where it is accepted and filled.
+        await client.send('D', newOrderSingle('E2E-ONB-2', { qty: '10', price: '27000' }));
+        const pending = await client.waitForReport('E2E-ONB-2', (m) => m.msgType === '8');
+        assert.equal(pending.get(150), 'A', pending.get(58));
+        const orderId = pending.get(37)!;
+        const blotter = new BlotterPage(page);
+        await blotter.goto();
+        await blotter.acceptButton(orderId).click();
+        await client.waitForReport('E2E-ONB-2', (m) => m.get(150) === '0');
+        await blotter.statusCell(orderId).getByText('Accepted').waitFor();
+        await blotter.select(orderId);
+        await blotter.info.fill('10', '27000');
+        const filled = await client.waitForReport('E2E-ONB-2', (m) => m.get(39) === '2');
+        assert.deepEqual([filled.get(150), filled.get(32), filled.get(31), filled.get(14)], ['F', '10', '27000', '10']);
+        await blotter.statusCell(orderId).getByText('Filled').waitFor();
+        await shots(page, 'client-onboarding-filled');
 
         // Its session is recorded.
         await page.goto('/config/client-sessions');
@@ -147,6 +184,19 @@ describe('client onboarding screens', () => {
         await page.waitForTimeout(400);
         await screenshot(page, 'client-session-edit');
         await sessionForm.getByRole('button', { name: 'Cancel' }).click();
+
+        // The capability removed: the next order is refused, at once and with the reason.
+        await page.goto('/config/client-capabilities');
+        const granted = caps.locator('.ag-row', { hasText: COMP });
+        await granted.getByRole('button', { name: /^Delete capability \d+ of E2E_ONBOARD$/ }).click();
+        await page.getByRole('dialog', { name: /^Delete capability/ }).getByRole('button', { name: 'Delete', exact: true }).click();
+        await page.getByTestId('admin-success').getByText(/^Capability \d+ deleted/).waitFor();
+        await granted.waitFor({ state: 'detached' });
+        await client.send('D', newOrderSingle('E2E-ONB-3'));
+        const refusedAgain = await client.waitForReport('E2E-ONB-3', (m) => m.msgType === '8');
+        assert.deepEqual([refusedAgain.get(150), refusedAgain.get(58)], ['8', 'No trading permission for C5TC']);
+        await page.goto('/config/client-connectors');
+        await grid.locator('.ag-row', { hasText: COMP }).getByText('cannot trade').waitFor();
 
         // Edit: the ids are locked; TLS shows its state; delete needs the exact comp id and is refused (orders).
         await page.goto('/config/client-connectors');
@@ -170,6 +220,107 @@ describe('client onboarding screens', () => {
       });
     } finally {
       await client.stop();
+    }
+  });
+
+  it('operates the live session and issues certificates from the connector dialog (Session and TLS/SSL tabs)', async () => {
+    const token = await e2e.apiLogin('admin', e2e.server.adminPassword);
+    const created = await fetch(`${e2e.server.baseUrl}/api/client-connectors`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+      body: JSON.stringify({ comp_id: CONSOLE_COMP, execution_id_prefix: 'E2C', client_name: 'Console Test Client', company_name: 'Console Test Ltd', trading_days: 'M,T,W,T,F,S,S', start_time: '00:00:00', end_time: '23:59:59', timezone: 'UTC' }),
+    });
+    assert.equal(created.status, 200, await created.text());
+    const logs = new MemoryLogFactory();
+    const client = await logOnConsoleClient(logs);
+    try {
+      await e2e.withPage(async (page) => {
+        await signIn(page, 'admin', '/config/client-connectors');
+        await waitForPath(page, '/config/client-connectors');
+        await page.getByRole('button', { name: `Edit connector ${CONSOLE_COMP}` }).click();
+        const edit = page.getByRole('form', { name: `Edit Client Connector ${CONSOLE_COMP}` });
+        await edit.getByLabel('Client Name').waitFor();
+        // Every tab of the dialog, at both sizes (WhatsApp is there but disabled).
+        assert.equal(await edit.getByRole('tab', { name: /WhatsApp/ }).isDisabled(), true);
+        for (const [tab, name] of [['Basic', 'basic'], ['Connection', 'connection'], ['Authentication', 'authentication'], ['Trading', 'trading'], ['Interactive FIX Spec', 'spec'], ['Delete', 'delete']] as const) {
+          await edit.getByRole('tab', { name: tab, exact: true }).click();
+          await shots(page, `client-connector-tab-${name}`);
+        }
+
+        // Session tab: the live console. Number changes are not offered while the client is logged on.
+        await edit.getByRole('tab', { name: 'Session', exact: true }).click();
+        const console_ = page.getByTestId('session-console');
+        await console_.getByText('Logged on', { exact: true }).waitFor();
+        assert.equal(await console_.getByRole('button', { name: 'Set next target number' }).isDisabled(), true);
+        assert.equal(await console_.getByRole('button', { name: 'Reset sequence numbers' }).isDisabled(), true);
+        const numbers = (await page.getByTestId('console-numbers').textContent())!;
+        const [nextSender, nextTarget] = numbers.split('/').map((n) => Number(n.trim()));
+        await shots(page, 'client-connector-tab-session-logged-on');
+
+        // Logout: previewed, and only with a typed reason.
+        await console_.getByRole('button', { name: 'Logout' }).click();
+        const dialog = page.getByRole('dialog', { name: `Logout · ${CONSOLE_COMP}` });
+        await dialog.getByTestId('action-preview').getByText(`the next Logon will carry 34=${nextTarget! + 1} and our answer 34=${nextSender! + 1}`, { exact: false }).waitFor();
+        const confirm = dialog.getByRole('button', { name: 'Logout' });
+        assert.equal(await confirm.isDisabled(), true, 'no reason typed yet');
+        await dialog.getByLabel(/^Reason/).fill('End of day <b>maintenance</b>');
+        await page.waitForTimeout(300);
+        await screenshot(page, 'session-console-logout-preview');
+        await confirm.click();
+        await page.getByTestId('console-success').waitFor();
+        await console_.getByText('Logged out', { exact: true }).waitFor();
+        // As previewed: our Logout and the client's answer each took one number.
+        await page.getByTestId('console-numbers').getByText(`${nextSender! + 1} / ${nextTarget! + 1}`).waitFor();
+        const until = Date.now() + 5000;
+        while (client.loggedOn() && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+        assert.equal(client.loggedOn(), false);
+        const logout = logs.lines.find((l) => l.kind === 'in' && l.text.includes('\x0135=5\x01'));
+        assert.ok(logout?.text.includes('\x0158=End of day <b>maintenance</b>\x01'), logout?.text);
+        // The reason is shown as text in the history, not as markup.
+        await console_.getByRole('table', { name: 'Recent console actions' }).getByText('End of day <b>maintenance</b>').waitFor();
+
+        // Set the next target number while logged out: the preview names what the next Logon carries.
+        await console_.getByRole('button', { name: 'Set next target number' }).click();
+        const setDialog = page.getByRole('dialog', { name: `Set next target number · ${CONSOLE_COMP}` });
+        await setDialog.getByLabel(/^Next target number/).fill('25');
+        await setDialog.getByTestId('action-preview').getByText('the next Logon will carry 34=25', { exact: false }).waitFor();
+        await setDialog.getByLabel(/^Reason/).fill('Client restored its store at 25');
+        await page.waitForTimeout(300);
+        await screenshot(page, 'session-console-set-target-preview');
+        await setDialog.getByRole('button', { name: 'Set next target number' }).click();
+        await page.getByTestId('console-numbers').getByText(/\/ 25$/).waitFor();
+        await shots(page, 'client-connector-tab-session-logged-out');
+
+        // TLS/SSL tab: a certificate issued by the desk's CA; the key only on demand.
+        await edit.getByRole('tab', { name: 'TLS/SSL' }).click();
+        const panel = page.getByTestId('tls-panel');
+        await page.getByTestId('tls-status').getByText('Disabled').waitFor();
+        await panel.getByLabel('Common name').waitFor();
+        assert.equal(await panel.getByLabel('Country').inputValue(), 'US');
+        await panel.getByLabel('Country').fill('USA1');
+        assert.equal(await panel.getByLabel('Country').inputValue(), 'US', 'two letters at most');
+        await panel.getByLabel('Common name').fill('');
+        await panel.getByRole('button', { name: 'Generate certificates' }).click();
+        await panel.getByText('Common name is required').waitFor();
+        await shots(page, 'client-connector-tab-tls');
+        await panel.getByLabel('Common name').fill('console-client.example');
+        await panel.getByRole('button', { name: 'Generate certificates' }).click();
+        await page.getByTestId('tls-success').getByText(/^Certificates generated and stored in database! Valid until: \d{4}-\d{2}-\d{2}$/).waitFor();
+        await page.getByTestId('tls-status').getByText('Enabled').waitFor();
+        await panel.getByLabel('Client certificate').waitFor();
+        assert.match(await panel.getByLabel('Desk CA certificate').inputValue(), /^-----BEGIN CERTIFICATE-----/);
+        assert.equal(await panel.getByLabel('Client private key').count(), 0, 'the key is hidden until asked for');
+        await shots(page, 'client-connector-tab-tls-issued');
+        await panel.getByRole('button', { name: 'Show private key' }).click();
+        assert.match(await panel.getByLabel('Client private key').inputValue(), /^-----BEGIN PRIVATE KEY-----/);
+        await panel.getByRole('button', { name: 'Session config' }).click();
+        await panel.getByLabel('QuickFIX settings file').getByText(`SenderCompID=${CONSOLE_COMP}`, { exact: false }).waitFor();
+        // Generating certificates saved nothing else: the dialog still closes without a change.
+        await edit.getByRole('button', { name: 'Cancel' }).click();
+        await page.getByRole('region', { name: 'Client connectors' }).locator('.ag-row', { hasText: CONSOLE_COMP }).getByText('Enabled', { exact: true }).waitFor();
+      });
+    } finally {
+      await client.initiator.stop();
     }
   });
 });

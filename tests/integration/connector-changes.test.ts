@@ -11,7 +11,6 @@ import { startTestServer, type TestServer } from '../support/server';
 const COMP = 'NEW_FIX_CLIENT';
 const ALL_DAYS = 'M,T,W,T,F,S,S';
 const DAY_LETTERS = ['S', 'M', 'T', 'W', 'T', 'F', 'S'];
-const TLS_KEY = '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIFakeKeyForTestsOnly0000000000000000000000\n-----END PRIVATE KEY-----\n';
 
 interface Connector {
   comp_id: string;
@@ -197,7 +196,12 @@ for (const kind of TEST_DB_KINDS) {
     });
 
     it('shows fix_password and tls_key to administrators reading one connector only, never in a list', async () => {
-      await put(COMP, { fix_password: 'N3w-secret-pw', tls_key: TLS_KEY });
+      await put(COMP, { fix_password: 'N3w-secret-pw' });
+      // The key exists once the desk's CA issues the client's certificate (a PUT cannot write it).
+      const issued = await t.api(`/api/client-connectors/${COMP}/generate-certs`, { method: 'POST', token: admin, json: { commonName: 'new-fix-client.example', organization: 'New Fix Client Ltd', country: 'US' } });
+      assert.equal(issued.status, 200, await issued.text());
+      const tlsKey = ((await (await t.api(`/api/client-connectors/${COMP}`, { token: admin })).json()) as { data: Connector }).data.tls_key;
+      assert.match(tlsKey ?? '', /^-----BEGIN PRIVATE KEY-----/);
       for (const token of [broker, viewer]) {
         const listed = ((await (await t.api('/api/client-connectors', { token })).json()) as { data: Connector[] }).data.find((c) => c.comp_id === COMP)!;
         const one = ((await (await t.api(`/api/client-connectors/${COMP}`, { token })).json()) as { data: Connector }).data;
@@ -215,7 +219,7 @@ for (const kind of TEST_DB_KINDS) {
       assert.ok(!rawAdminList.includes('N3w-secret-pw') && !rawAdminList.includes('PRIVATE KEY'));
       const one = ((await (await t.api(`/api/client-connectors/${COMP}`, { token: admin })).json()) as { data: Connector }).data;
       assert.equal(one.fix_password, 'N3w-secret-pw');
-      assert.equal(one.tls_key, TLS_KEY);
+      assert.equal(one.tls_key, tlsKey);
       // Nor does a non-administrator see them through the connector's write answer: it may not write at all.
       assert.equal((await t.api(`/api/client-connectors/${COMP}`, { method: 'PUT', token: broker, json: { notes: 'x' } })).status, 403);
     });

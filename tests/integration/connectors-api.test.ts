@@ -97,6 +97,36 @@ for (const kind of TEST_DB_KINDS) {
       }
     });
 
+    it('ignores the certificate columns in a connector write, as every read-only field: only generate-certs sets them', async () => {
+      const forged = '-----BEGIN CERTIFICATE-----\nMIIBforgedNotIssuedByTheDeskCA\n-----END CERTIFICATE-----\n';
+      const forgedKey = '-----BEGIN PRIVATE KEY-----\nMC4CAQforged\n-----END PRIVATE KEY-----\n';
+      const tlsEcho = { tls_cert: forged, tls_key: forgedKey, tls_ca: forged, tls_enabled: true };
+      const read = async (compId: string) => ((await (await t.api(`/api/client-connectors/${compId}`, { token: admin })).json()) as { data: Connector & { tls_cert: string | null; tls_ca: string | null } }).data;
+
+      const created = await t.api('/api/client-connectors', { method: 'POST', token: admin, json: { comp_id: 'TLS_ECHO', execution_id_prefix: 'TE1', ...tlsEcho } });
+      assert.equal(created.status, 200, await created.text());
+      let c = await read('TLS_ECHO');
+      assert.deepEqual([c.tls_cert, c.tls_key, c.tls_ca, c.tls_enabled], [null, null, null, false], 'a create does not take a certificate');
+
+      const put = await t.api('/api/client-connectors/TLS_ECHO', { method: 'PUT', token: admin, json: { notes: 'echoed the read back', ...tlsEcho } });
+      assert.equal(put.status, 200, await put.text());
+      c = await read('TLS_ECHO');
+      assert.equal(c.tls_enabled, false, 'a PUT does not turn TLS on');
+      assert.equal(c.tls_cert, null);
+      assert.equal(c.tls_key, null);
+
+      // Once the desk's CA has issued one, a PUT echoing other PEM text leaves the issued certificate as it is.
+      const issued = await t.api('/api/client-connectors/TLS_ECHO/generate-certs', { method: 'POST', token: admin, json: { commonName: 'tls-echo.example', country: 'US' } });
+      assert.equal(issued.status, 200, await issued.text());
+      const before = await read('TLS_ECHO');
+      assert.match(before.tls_cert ?? '', /^-----BEGIN CERTIFICATE-----/);
+      const again = await t.api('/api/client-connectors/TLS_ECHO', { method: 'PUT', token: admin, json: { ...tlsEcho, tls_cert: null, tls_key: null } });
+      assert.equal(again.status, 200, await again.text());
+      const after = await read('TLS_ECHO');
+      assert.deepEqual([after.tls_cert, after.tls_key, after.tls_ca, after.tls_enabled], [before.tls_cert, before.tls_key, before.tls_ca, true]);
+      assert.equal((await t.api('/api/client-connectors/TLS_ECHO', { method: 'DELETE', token: admin })).status, 200);
+    });
+
     it('lets only administrators write connectors', async () => {
       for (const token of [broker, viewer]) {
         const r = await t.api('/api/client-connectors', { method: 'POST', token, json: { comp_id: 'NOPE', execution_id_prefix: 'NP' } });

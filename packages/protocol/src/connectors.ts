@@ -31,8 +31,6 @@ const ipList = z
     (s) => s === '' || s.split(/[,\s]+/).filter(Boolean).every((p) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(p)),
     'must be IP addresses or CIDR ranges separated by commas',
   );
-const pem = (label: string) =>
-  z.string().max(20_000).refine((s) => s === '' || s.includes('-----BEGIN'), `${label} must be PEM text`);
 
 /**
  * An http(s) address and nothing else: no `javascript:`, `data:`, `file:` or protocol-relative URL can
@@ -121,9 +119,6 @@ const ConnectorFields = {
   max_orders_per_second: z.coerce.number().int().min(1).max(100_000).optional(),
   alert_email: z.string().trim().max(254).email('must be an e-mail address').nullable().optional().or(z.literal('')),
   enabletrace: z.boolean().optional(),
-  tls_key: pem('tls_key').nullable().optional(),
-  tls_cert: pem('tls_cert').nullable().optional(),
-  tls_ca: pem('tls_ca').nullable().optional(),
   notes: optText(5000),
   whitelisted_ips: ipList.nullable().optional(),
   receive_notifications: z.boolean().optional(),
@@ -149,15 +144,29 @@ const executionIdPrefix = z
   .max(EXECUTION_ID_PREFIX_MAX, `Execution ID prefix has at most ${EXECUTION_ID_PREFIX_MAX} characters`)
   .regex(/^[A-Za-z0-9]+$/, 'letters and digits only');
 
-export const CreateConnectorSchema = z.strictObject({
-  comp_id: compId,
-  execution_id_prefix: executionIdPrefix,
-  ...ConnectorFields,
-  // Read-only fields the edit form may echo back; ignored.
+/**
+ * Read-only fields a client may echo back from a read (as every admin resource takes them): accepted and
+ * ignored. The certificate, its key and the desk CA are among them: only generate-certs writes them, so a
+ * PUT cannot swap in a certificate the desk's CA did not issue.
+ */
+const CONNECTOR_READ_ONLY = {
   id: z.unknown().optional(),
   is_connected: z.unknown().optional(),
   created_at: z.unknown().optional(),
   updated_at: z.unknown().optional(),
+  tls_key: z.unknown().optional(),
+  tls_cert: z.unknown().optional(),
+  tls_ca: z.unknown().optional(),
+  tls_enabled: z.unknown().optional(),
+  live: z.unknown().optional(),
+};
+export const CONNECTOR_READ_ONLY_FIELDS = Object.keys(CONNECTOR_READ_ONLY) as (keyof typeof CONNECTOR_READ_ONLY)[];
+
+export const CreateConnectorSchema = z.strictObject({
+  comp_id: compId,
+  execution_id_prefix: executionIdPrefix,
+  ...ConnectorFields,
+  ...CONNECTOR_READ_ONLY,
 });
 export type CreateConnectorInput = z.infer<typeof CreateConnectorSchema>;
 
@@ -166,10 +175,7 @@ export const UpdateConnectorSchema = z.strictObject({
   comp_id: compId.optional(),
   execution_id_prefix: executionIdPrefix.optional(),
   ...ConnectorFields,
-  id: z.unknown().optional(),
-  is_connected: z.unknown().optional(),
-  created_at: z.unknown().optional(),
-  updated_at: z.unknown().optional(),
+  ...CONNECTOR_READ_ONLY,
 });
 export type UpdateConnectorInput = z.infer<typeof UpdateConnectorSchema>;
 

@@ -53,6 +53,22 @@ export const SESSION_ACTION_LABELS: Record<SessionAction, string> = {
   set_next_target: 'Set next target number',
 };
 
+/** The FIX session states as the console names them (the engine's state names are not for people). */
+const SESSION_STATE_LABELS: Readonly<Record<string, string>> = {
+  disconnected: 'Disconnected',
+  logon: 'Awaiting Logon',
+  inSession: 'In session',
+  resend: 'In session, resending',
+  logout: 'Logging out',
+};
+export const sessionStateLabel = (state: string): string => SESSION_STATE_LABELS[state] ?? state;
+
+/** A recorded console operation ('SET_NEXT_TARGET', as stored) in the words of its button. */
+export function sessionOperationLabel(action: string): string {
+  if (action === 'GENERATE_CERTS') return 'Generate certificates';
+  return SESSION_ACTION_LABELS[action.toLowerCase() as SessionAction] ?? action;
+}
+
 const reason = z.string({ error: 'A reason is required' }).trim().min(3, 'A reason of at least 3 characters is required').max(500, 'The reason has at most 500 characters');
 const seqNum = z.coerce
   .number({ error: 'must be a whole number' })

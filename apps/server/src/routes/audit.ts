@@ -7,9 +7,9 @@ import { z } from 'zod';
 import type { AppContext } from '../context';
 import { recordLook } from '../audit/who-looked';
 import { sendCsvExport } from '../http/csv-export';
-import { badRequest, notFound, parse } from '../http/errors';
+import { dateRangeOf } from '../http/date-range';
+import { notFound, parse } from '../http/errors';
 import { presentAction } from '../orders/present';
-import { parseDateParam } from './orders';
 
 /**
  * Credentials inside FIX messages (Password 554, NewPassword 925, RawData 96 on a Logon) are never
@@ -76,6 +76,9 @@ function presentFixMessage(r: FixMessageRow): FixMessageRecord {
   };
 }
 
+/** The audit lists' date filter: `start` and `end` (a bare end date includes its whole day). */
+const RANGE = ['start', 'end'] as const;
+
 export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
   const read = { config: { access: 'read' as const } };
 
@@ -83,8 +86,7 @@ export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
     includeSimulated: q.includeSimulated === 'true',
     ignoreHeartbeats: q.ignoreHeartbeats !== 'false',
     excludeMsgTypes: q.ignoreSessionMessages === 'true' ? SESSION_MSG_TYPES : undefined,
-    start: parseDateParam(q.start, 'start'),
-    end: parseDateParam(q.end, 'end', true),
+    ...dateRangeOf(q, RANGE),
     clordid: q.clordid,
     brokerorderid: q.brokerorderid,
     compId: q.compId,
@@ -105,9 +107,9 @@ export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   app.get('/api/fix-messages/export', read, async (req) => {
     const q = parse(FixMessagesQuery, req.query, 'query');
-    if (!q.start || !q.end) throw badRequest('Invalid query: start and end dates are required for an export', q.start ? 'end' : 'start');
+    const range = dateRangeOf(q, RANGE, 'an export');
     const messages = await fixMessages(q, 100_000);
-    await recordLook(ctx.db, req, 'export_fix_messages', { rangeStart: parseDateParam(q.start, 'start'), rangeEnd: parseDateParam(q.end, 'end', true), rowCount: messages.length });
+    await recordLook(ctx.db, req, 'export_fix_messages', { rangeStart: range.start, rangeEnd: range.end, rowCount: messages.length });
     return { success: true, messages, data: messages };
   });
 
@@ -118,7 +120,7 @@ export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
    */
   app.get('/api/fix-messages/export.csv', read, async (req, reply) => {
     const q = parse(FixMessagesQuery, req.query, 'query');
-    if (!q.start || !q.end) throw badRequest('Invalid query: start and end dates are required for an export', q.start ? 'end' : 'start');
+    dateRangeOf(q, RANGE, 'an export');
     const filter = fixFilter(q);
     const total = await countFixMessages(ctx.db, filter);
     await recordLook(ctx.db, req, 'export_fix_messages', { rangeStart: filter.start, rangeEnd: filter.end, rowCount: total });
@@ -132,8 +134,7 @@ export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   const orderActions = (q: z.infer<typeof ActionsQuery>, defaultLimit: number) =>
     listOrderActions(ctx.db, {
-      start: parseDateParam(q.start, 'start'),
-      end: parseDateParam(q.end, 'end', true),
+      ...dateRangeOf(q, RANGE),
       brokerorderid: q.brokerorderid,
       actionType: q.actionType,
       limit: q.limit ?? defaultLimit,
@@ -146,17 +147,16 @@ export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   app.get('/api/order-actions/export', read, async (req) => {
     const q = parse(ActionsQuery, req.query, 'query');
-    if (!q.start || !q.end) throw badRequest('Invalid query: start and end dates are required for an export', q.start ? 'end' : 'start');
+    const range = dateRangeOf(q, RANGE, 'an export');
     const actions = await orderActions(q, 100_000);
-    await recordLook(ctx.db, req, 'export_order_actions', { rangeStart: parseDateParam(q.start, 'start'), rangeEnd: parseDateParam(q.end, 'end', true), rowCount: actions.length });
+    await recordLook(ctx.db, req, 'export_order_actions', { rangeStart: range.start, rangeEnd: range.end, rowCount: actions.length });
     return { success: true, actions, data: actions };
   });
 
   /** The whole range as a CSV file, streamed like the FIX messages' (ORDER_ACTION_CSV_FIELDS: the table's columns). */
   app.get('/api/order-actions/export.csv', read, async (req, reply) => {
     const q = parse(ActionsQuery, req.query, 'query');
-    if (!q.start || !q.end) throw badRequest('Invalid query: start and end dates are required for an export', q.start ? 'end' : 'start');
-    const filter = { start: parseDateParam(q.start, 'start'), end: parseDateParam(q.end, 'end', true), brokerorderid: q.brokerorderid, actionType: q.actionType };
+    const filter = { ...dateRangeOf(q, RANGE, 'an export'), brokerorderid: q.brokerorderid, actionType: q.actionType };
     const total = await countOrderActions(ctx.db, filter);
     await recordLook(ctx.db, req, 'export_order_actions', { rangeStart: filter.start, rangeEnd: filter.end, rowCount: total });
     return sendCsvExport(reply, {

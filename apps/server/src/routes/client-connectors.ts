@@ -13,6 +13,7 @@ import {
 } from '@fixdesk/db';
 import {
   CompIdParamsSchema,
+  CONNECTOR_READ_ONLY_FIELDS,
   CreateConnectorSchema,
   HEARTBEAT_DEFAULTS,
   heartbeatSettingsProblem,
@@ -45,12 +46,13 @@ export function presentConnector(row: ConnectorRow, isAdmin: boolean, withTls = 
   };
 }
 
-/** Form input → column values: blank optional strings become null; `lei` is an alias of client_lei. */
+/** Form input → column values: blank optional strings become null; `lei` is an alias of client_lei; read-only fields dropped. */
 function toColumns(input: UpdateConnectorInput): Partial<Record<ConnectorColumn, unknown>> {
-  const { comp_id: _c, execution_id_prefix: _p, id: _i, is_connected: _ic, created_at: _ca, updated_at: _ua, lei, ...rest } = input;
+  const { comp_id: _c, execution_id_prefix: _p, lei, ...rest } = input;
   const out: Partial<Record<ConnectorColumn, unknown>> = {};
   for (const [k, v] of Object.entries(rest)) {
-    if (v === undefined) continue;
+    // Read-only fields echoed back (the certificate among them) are ignored, as on every admin resource.
+    if (v === undefined || (CONNECTOR_READ_ONLY_FIELDS as readonly string[]).includes(k)) continue;
     out[k as ConnectorColumn] = v === '' ? null : v;
   }
   if (lei !== undefined && out.client_lei === undefined) out.client_lei = lei === '' ? null : lei;

@@ -14,6 +14,7 @@ import {
 } from '@fixdesk/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
+import { dateRangeOf } from '../http/date-range';
 import { badRequest, notFound, parse } from '../http/errors';
 import type { ActionOutcome } from '../orders/broker-actions';
 import { orderListJson, refusedOrdersFromRows } from '../orders/order-list-json';
@@ -40,19 +41,6 @@ function timelineMessage(m: TimelineFixRow): FixMessageRecord {
   };
 }
 
-/** A date or date-time from a query; a bare end date includes its whole day (to 23:59:59.999). */
-export function parseDateParam(value: string | undefined, field: string, endOfDay = false): Date | undefined {
-  if (value === undefined || value === '') return undefined;
-  const bareDate = /^\d{4}-\d{2}-\d{2}$/.test(value);
-  const d = new Date(bareDate ? `${value}T00:00:00.000Z` : value);
-  const year = d.getUTCFullYear();
-  if (Number.isNaN(d.getTime()) || year < 1970 || year > 9999) {
-    throw badRequest(`Invalid query: ${field}: must be a date (YYYY-MM-DD) or an ISO date-time between 1970 and 9999`, field);
-  }
-  if (bareDate && endOfDay) d.setUTCHours(23, 59, 59, 999);
-  return d;
-}
-
 function startOfTodayUtc(now = new Date()): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 }
@@ -66,11 +54,12 @@ export function orderRoutes(app: FastifyInstance, ctx: AppContext): void {
     const statuses = q.status?.split(',').map((s) => s.trim()).filter(Boolean);
     if (statuses?.some((s) => !/^[0-9A-Z]$/.test(s))) throw badRequest('Invalid query: status: a comma-separated list of OrdStatus codes', 'status');
     const withExecReports = q.includeExecReports !== 'false';
+    const { start: from, end: to } = dateRangeOf(q, ['from', 'to']);
     const rows = await listOrderRows(
       ctx.db,
       {
-        from: parseDateParam(q.from, 'from'),
-        to: parseDateParam(q.to, 'to', true),
+        from,
+        to,
         statuses,
         sendercompid: q.sendercompid,
         symbol: q.symbol,

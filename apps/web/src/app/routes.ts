@@ -40,8 +40,6 @@ export const ROUTES = [
   { path: '/config/security-master', title: 'Security Master', access: ADMIN_ONLY },
   { path: '/config/fix-client-defaults', title: 'FIX Client Defaults', access: ADMIN_ONLY },
   { path: '/config/fix-message-specs', title: 'FIX Message Specifications', access: ADMIN_ONLY },
-  // Temporary (issue 15 part B): the session console and TLS tab until the Client Connectors screen mounts them.
-  { path: '/config/session-console', title: 'Session Console', access: ADMIN_ONLY },
   { path: '/config/client-connectors', title: 'Client Connectors', access: ADMIN_ONLY },
   { path: '/config/client-sessions', title: 'Client Sessions', access: ADMIN_ONLY },
   { path: '/config/client-capabilities', title: 'Client Capabilities', access: ADMIN_ONLY },

@@ -33,7 +33,6 @@ export const SCREENS: Record<RoutePath, LazyExoticComponent<ComponentType>> = {
   '/config/security-master': lazy(() => import('../screens/security-master/SecurityMasterScreen')),
   '/config/fix-client-defaults': lazy(() => import('../screens/fix-client-defaults/FixClientDefaultsScreen')),
   '/config/fix-message-specs': lazy(() => import('../screens/fix-message-specs/FixMessageSpecsScreen')),
-  '/config/session-console': lazy(() => import('../screens/client-connectors/console/ConnectorToolsPage')),
   '/config/client-connectors': lazy(() => import('../screens/client-connectors/ClientConnectorsScreen')),
   '/config/client-sessions': lazy(() => import('../screens/client-sessions/ClientSessionsScreen')),
   '/config/client-capabilities': lazy(() => import('../screens/client-capabilities/ClientCapabilitiesScreen')),

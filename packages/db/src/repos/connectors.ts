@@ -1,13 +1,16 @@
 import type { Queryable } from '../db';
 
-/** Columns a create or update may write (comp_id and execution_id_prefix only on create). */
+/**
+ * Columns a create or update may write (comp_id and execution_id_prefix only on create). Not the TLS
+ * columns: only the desk CA's issuing (desk-pki) writes a certificate, its key and the CA.
+ */
 export const CONNECTOR_WRITABLE = [
   'target_comp_id', 'fix_version', 'broker_id', 'client_name', 'client_contact', 'client_email', 'client_phone', 'client_lei',
   'company_website', 'company_name', 'logo_url', 'is_active', 'test_port', 'host', 'port', 'timeout', 'sessiontimeout',
   'protocol', 'dictionary', 'fix_username', 'fix_password', 'heartbeatint', 'heartbeat_min_sec', 'heartbeat_max_sec',
   'heartbeat_allow_zero', 'targetsubid', 'encryptmethod', 'reset_frequency',
-  'start_time', 'end_time', 'trading_days', 'timezone', 'max_orders_per_second', 'alert_email', 'enabletrace', 'tls_key',
-  'tls_cert', 'tls_ca', 'notes', 'whitelisted_ips', 'receive_notifications', 'whatsapp_notifications', 'trading_enabled',
+  'start_time', 'end_time', 'trading_days', 'timezone', 'max_orders_per_second', 'alert_email', 'enabletrace',
+  'notes', 'whitelisted_ips', 'receive_notifications', 'whatsapp_notifications', 'trading_enabled',
   'risk_check_enabled', 'resetseqnumflag', 'resetseqnums', 'useresetseqnums',
 ] as const;
 export type ConnectorColumn = (typeof CONNECTOR_WRITABLE)[number];

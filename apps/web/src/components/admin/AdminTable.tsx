@@ -55,7 +55,7 @@ export function AdminTable<T>({ label, rows, columns, getRowId, rowName, onEdit,
         </Group>
       );
     };
-    return [...columns, { headerName: 'Actions', colId: 'actions', width: 96, pinned: 'right', sortable: false, resizable: false, cellStyle: { display: 'flex', alignItems: 'center' }, cellRenderer: Actions }];
+    return [...columns, { headerName: 'Actions', colId: 'actions', width: onEdit && onDelete ? 96 : 80, pinned: 'right', sortable: false, resizable: false, cellStyle: { display: 'flex', alignItems: 'center' }, cellRenderer: Actions }];
   }, [columns, onEdit, onDelete, editBlocked, deleteBlocked, rowName]);
 
   return (

@@ -44,6 +44,11 @@ export function formatLocalTime(iso: string | null | undefined, timeZone: string
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}.${parts.fractionalSecond} ${parts.timeZoneName}`;
 }
 
+/** To the second, for times whose milliseconds mean nothing (a session's start, a certificate's expiry). */
+export function formatLocalSeconds(iso: string | null | undefined, timeZone: string): string {
+  return formatLocalTime(iso, timeZone).replace(/(\d{2}:\d{2}:\d{2})\.\d{3} /, '$1 ');
+}
+
 /** The zone as named on screen: 'Europe/London (GMT)'; 'UTC' alone for UTC. */
 export function timeZoneLabel(timeZone: string, at = new Date()): string {
   if (timeZone === 'UTC' || timeZone === 'Etc/UTC') return 'UTC';

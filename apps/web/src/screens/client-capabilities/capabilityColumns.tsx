@@ -3,7 +3,14 @@ import { Badge, Group } from '@mantine/core';
 import type { ColDef, ICellRendererParams } from 'ag-grid-community';
 import { connectorLabel } from '../../components/admin/ClientFilter';
 
-const limit = (v: string | null) => v ?? '—';
+/** A range of limits in words: '1 – 1000', '≤ 50', '≥ 1', or 'Any' when neither is set. */
+function limitRange(min: string | null, max: string | null): string {
+  if (min !== null && max !== null) return `${min} – ${max}`;
+  if (max !== null) return `≤ ${max}`;
+  if (min !== null) return `≥ ${min}`;
+  return 'Any';
+}
+const limit = (v: string | null) => v ?? 'no limit';
 
 /** The permission badges (spec 001 §6): buy, sell, short; 'No Permissions' when all three are false. */
 function Permissions({ data }: ICellRendererParams<ClientCapabilityRecord>) {
@@ -15,7 +22,7 @@ function Permissions({ data }: ICellRendererParams<ClientCapabilityRecord>) {
         <Badge size="sm" color="red" variant="light">{CapabilityText.noPermissions}</Badge>
       ) : (
         granted.map((g) => (
-          <Badge key={g} size="sm" variant="light" color={g === 'Buy' ? 'blue' : g === 'Sell' ? 'orange' : 'grape'}>
+          <Badge key={g} size="sm" variant="light" color={g === 'Buy' ? 'blue' : g === 'Sell' ? 'orange' : 'grape'} style={{ flexShrink: 0 }}>
             {g}
           </Badge>
         ))
@@ -26,19 +33,35 @@ function Permissions({ data }: ICellRendererParams<ClientCapabilityRecord>) {
 
 /** Spec 001 §2: ID, client, security or 'All Securities', asset class, exchange, enabled, permission badges and limits. */
 export const CAPABILITY_COLUMNS: ColDef<ClientCapabilityRecord>[] = [
-  { headerName: 'ID', field: 'id', width: 70, type: 'numericColumn', sort: 'asc' },
-  { headerName: 'Client', colId: 'client', width: 200, valueGetter: (p) => (p.data ? connectorLabel(p.data) : ''), cellStyle: { fontWeight: 600 } },
-  { headerName: 'Security', colId: 'security', width: 130, valueGetter: (p) => p.data?.security_symbol ?? CapabilityText.allSecurities },
-  { headerName: 'Asset Class', field: 'asset_class', width: 120 },
-  { headerName: 'Exchange', colId: 'exchange', width: 110, valueGetter: (p) => [p.data?.exchange, p.data?.market_identifier].filter(Boolean).join(' / ') || 'Any' },
+  // Minimum widths fit the content at 1280 px without scrolling sideways; client and security share the rest.
+  { headerName: 'ID', field: 'id', width: 64, type: 'numericColumn', sort: 'asc' },
+  { headerName: 'Client', colId: 'client', flex: 2, minWidth: 150, valueGetter: (p) => (p.data ? connectorLabel(p.data) : ''), tooltipValueGetter: (p) => p.value as string, cellStyle: { fontWeight: 600 } },
+  { headerName: 'Security', colId: 'security', flex: 1, minWidth: 110, valueGetter: (p) => p.data?.security_symbol ?? CapabilityText.allSecurities, tooltipValueGetter: (p) => p.value as string },
+  { headerName: 'Asset Class', field: 'asset_class', width: 104 },
+  { headerName: 'Exchange', colId: 'exchange', width: 96, valueGetter: (p) => [p.data?.exchange, p.data?.market_identifier].filter(Boolean).join(' / ') || 'Any', tooltipValueGetter: (p) => p.value as string },
   {
     headerName: 'Enabled',
     colId: 'enabled',
-    width: 95,
+    width: 86,
     valueGetter: (p) => (p.data?.is_enabled ? 'Enabled' : 'Disabled'),
     cellStyle: (p) => ({ color: p.value === 'Enabled' ? '#2b8a3e' : '#868e96', fontWeight: 600 }),
   },
-  { headerName: 'Permissions', colId: 'permissions', width: 170, sortable: false, cellRenderer: Permissions },
-  { headerName: 'Order Qty (min–max)', colId: 'orderQty', width: 150, valueGetter: (p) => (p.data ? `${limit(p.data.min_order_qty)} – ${limit(p.data.max_order_qty)}` : ''), cellClass: 'fd-numeric' },
-  { headerName: 'Position (long / short)', colId: 'position', flex: 1, minWidth: 160, valueGetter: (p) => (p.data ? `${limit(p.data.max_position_long)} / ${limit(p.data.max_position_short)}` : ''), cellClass: 'fd-numeric' },
+  { headerName: 'Permissions', colId: 'permissions', width: 176, sortable: false, cellRenderer: Permissions, cellStyle: { display: 'flex', alignItems: 'center' } },
+  {
+    headerName: 'Order Qty',
+    colId: 'orderQty',
+    width: 110,
+    headerTooltip: 'Minimum – maximum quantity of one order',
+    valueGetter: (p) => (p.data ? limitRange(p.data.min_order_qty, p.data.max_order_qty) : ''),
+    cellClass: 'fd-numeric',
+  },
+  {
+    headerName: 'Max Position',
+    colId: 'position',
+    width: 130,
+    headerTooltip: 'Largest net long / short position in a contract, from the client\'s fills',
+    valueGetter: (p) => (p.data ? (p.data.max_position_long === null && p.data.max_position_short === null ? 'Any' : `L ${limit(p.data.max_position_long)} / S ${limit(p.data.max_position_short)}`) : ''),
+    tooltipValueGetter: (p) => (p.data ? `Long: ${limit(p.data.max_position_long)}; short: ${limit(p.data.max_position_short)}` : null),
+    cellClass: 'fd-numeric',
+  },
 ];

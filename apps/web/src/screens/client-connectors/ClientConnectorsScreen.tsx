@@ -77,7 +77,11 @@ export default function ClientConnectorsScreen() {
       <ConnectorDialog
         opened={editing !== null}
         connector={editing?.mode === 'edit' ? editing.connector : null}
-        onClose={() => setEditing(null)}
+        onClose={() => {
+          // The dialog's own tabs act at once (certificates, the session console): the row shows their effect.
+          setEditing(null);
+          reload();
+        }}
         onSaved={(message) => {
           setEditing(null);
           banners.showSuccess(message);

@@ -7,8 +7,6 @@ import { adminErrorText } from '../../components/admin/errors';
 import { validate, type FormValues } from '../../components/admin/formValues';
 import { connectorsApi } from '../../services/client-onboarding/onboardingApi';
 import { CONNECTOR_ADMIN_FIELDS, CONNECTOR_FIELDS, connectorPayload, connectorValues, NOTES_FIELD, type ConnectorField, type ConnectorTab } from './connectorForm';
-// The TLS/SSL tab's body. Part B of issue 15 provides the certificate panel at ./tls/TlsPanel with the
-// same props ({ compId }); at merge this one import is pointed there.
 import { SessionConsole } from './console/SessionConsole';
 import { TlsPanel } from './tls/TlsPanel';
 
@@ -74,7 +72,7 @@ function SessionParameters({ values }: { values: FormValues }) {
     ['SenderCompID (49), the client', v('comp_id') || '—'],
     ['TargetCompID (56), us', v('target_comp_id') || 'FIXDESK'],
     ['TargetSubID (57)', v('targetsubid') || '—'],
-    ['Host : port', `${v('host') || '—'} : ${v('port') || '—'}`],
+    ['Host : port', `${v('host') || "the desk's own address"} : ${v('port') || '9876'}`],
     ['HeartBtInt (108)', `${v('heartbeatint') || '30'} s`],
     ['EncryptMethod (98)', v('encryptmethod') || '0'],
     ['Username (553) / Password (554)', `${v('fix_username') ? 'required' : 'not asked'} / ${v('fix_password') ? 'required' : 'not asked'}`],

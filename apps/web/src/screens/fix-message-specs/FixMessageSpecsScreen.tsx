@@ -15,10 +15,9 @@ import { AdminBanners } from '../../components/admin/AdminBanners';
 import { AdminFormModal } from '../../components/admin/AdminFormModal';
 import { AdminPageHeader } from '../../components/admin/AdminPageHeader';
 import { AdminTable } from '../../components/admin/AdminTable';
-import { adminErrorText } from '../../components/admin/errors';
-import { initialValues, type FormValue, type FormValues } from '../../components/admin/formValues';
+import { initialValues, type FormValue } from '../../components/admin/formValues';
+import { useAdminResource } from '../../components/admin/useAdminResource';
 import { useBanners } from '../../components/admin/useBanners';
-import { ApiError } from '@fixdesk/client';
 import { messageSpecsApi } from '../../services/fix-message-specs/messageSpecsApi';
 import { FIELD_COLUMNS, SPEC_COLUMNS } from './specColumns';
 
@@ -29,33 +28,41 @@ const MESSAGE_TYPES: Record<string, string> = {
   '8': 'ExecutionReport', '9': 'OrderCancelReject', j: 'BusinessMessageReject', '3': 'Reject', A: 'Logon', '5': 'Logout', '0': 'Heartbeat', '1': 'TestRequest', '2': 'ResendRequest', '4': 'SequenceReset',
 };
 
-type Editing = { mode: 'add' } | { mode: 'edit'; spec: MessageSpec } | null;
+const FAILED = [MessageSpecText.operationFailed, MessageSpecText.error] as const;
+const TEXTS = {
+  loadFailed: FAILED,
+  created: MessageSpecText.created,
+  updated: MessageSpecText.updated,
+  createFailed: FAILED,
+  updateFailed: FAILED,
+  deleted: () => MessageSpecText.deleted,
+  deleteFailed: [MessageSpecText.deleteFailed, MessageSpecText.error],
+} as const;
 
 /** FIX Message Specifications Management (spec 001 §2; issue 14), admin only. */
 export default function FixMessageSpecsScreen() {
   const banners = useBanners();
-  const { showError } = banners;
-  const [specs, setSpecs] = useState<MessageSpec[] | null>(null);
   const [fields, setFields] = useState<FixField[] | null>(null);
   const [execTypes, setExecTypes] = useState<Array<{ enum_value: string; description: string }>>([]);
   const [msgFilter, setMsgFilter] = useState<string | null>(null);
   const [execFilter, setExecFilter] = useState<string | null>(null);
   const [fieldFilter, setFieldFilter] = useState('');
-  const [reloads, setReloads] = useState(0);
-  const [editing, setEditing] = useState<Editing>(null);
-  const [values, setValues] = useState<FormValues>({});
-  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    messageSpecsApi.list(controller.signal).then(setSpecs, (err: unknown) => {
-      if (controller.signal.aborted) return;
-      setSpecs((s) => s ?? []);
-      showError(adminErrorText(err, MessageSpecText.operationFailed, MessageSpecText.error));
-    });
-    return () => controller.abort();
-  }, [reloads, showError]);
+  const resource = useAdminResource<MessageSpec>({
+    ...messageSpecsApi,
+    banners,
+    fields: FIELDS,
+    texts: TEXTS,
+    toValues: (spec) => {
+      const start = initialValues(FIELDS, spec as unknown as Record<string, unknown> | null);
+      // A new specification is for the message type (and ExecType) the list is filtered on.
+      if (!spec && msgFilter) {
+        start.msg_type = msgFilter;
+        if (msgFilter === '8' && execFilter) start.exec_type = execFilter;
+      }
+      return start;
+    },
+  });
+  const { rows: specs, editingRow, setValues, values } = resource;
 
   useEffect(() => {
     const controller = new AbortController();
@@ -85,18 +92,6 @@ export default function FixMessageSpecsScreen() {
     return fields === null ? null : fields.filter((f) => !n || String(f.field_number) === n || f.field_name.toLowerCase().includes(n) || (f.description ?? '').toLowerCase().includes(n));
   }, [fields, fieldFilter]);
 
-  const open = (next: Editing) => {
-    setEditing(next);
-    const start = initialValues(FIELDS, next?.mode === 'edit' ? (next.spec as unknown as Record<string, unknown>) : null);
-    if (next?.mode === 'add' && msgFilter) {
-      start.msg_type = msgFilter;
-      if (msgFilter === '8' && execFilter) start.exec_type = execFilter;
-    }
-    setValues(start);
-    setServerErrors({});
-    setFormError(null);
-  };
-
   // The field's name and type come from the dictionary as the number is typed; ExecType only for 8.
   const change = (name: string, value: FormValue) =>
     setValues((v) => {
@@ -110,32 +105,10 @@ export default function FixMessageSpecsScreen() {
       return next;
     });
 
-  const save = async (payload: Record<string, unknown>) => {
-    if (!editing) return;
-    const adding = editing.mode === 'add';
-    try {
-      const answer = adding ? await messageSpecsApi.create(payload) : await messageSpecsApi.update(editing.spec.id, payload);
-      setEditing(null);
-      banners.showSuccess(answer.message ?? (adding ? MessageSpecText.created : MessageSpecText.updated));
-      setReloads((n) => n + 1);
-    } catch (err) {
-      const text = adminErrorText(err, MessageSpecText.operationFailed, MessageSpecText.error);
-      const field = err instanceof ApiError ? err.field : undefined;
-      if (field && FIELDS.some((f) => f.name === field)) setServerErrors({ [field]: text });
-      else setFormError(text);
-      throw err;
-    }
-  };
-
-  const remove = async (spec: MessageSpec) => {
+  // Spec 001 §5: the delete of a specification asks for the browser's confirmation.
+  const remove = (spec: MessageSpec) => {
     if (!window.confirm(`Delete the specification of ${spec.field_name} (${spec.field_number}) for ${spec.msg_name ?? spec.msg_type}${spec.exec_type ? ` ExecType ${spec.exec_type}` : ''}?`)) return;
-    try {
-      const answer = await messageSpecsApi.remove(spec.id);
-      banners.showSuccess(answer.message ?? MessageSpecText.deleted);
-      setReloads((n) => n + 1);
-    } catch (err) {
-      banners.showError(adminErrorText(err, MessageSpecText.deleteFailed, MessageSpecText.error));
-    }
+    void resource.remove(spec);
   };
 
   const editBlocked = useCallback((s: MessageSpec) => (isSystemControlledField(s.field_number) ? 'System controlled' : null), []);
@@ -145,8 +118,7 @@ export default function FixMessageSpecsScreen() {
   const fieldId = useCallback((f: FixField) => String(f.field_number), []);
   const fieldName = useCallback((f: FixField) => f.field_name, []);
 
-  const isEdit = editing?.mode === 'edit';
-  const editingHeader = isEdit && isHeaderTypeField(editing.spec.field_number);
+  const editingHeader = editingRow !== null && isHeaderTypeField(editingRow.field_number);
   const locked: Record<string, string> = { field_name: 'From the dictionary', field_type: 'From the dictionary' };
   if (editingHeader) {
     locked.field_number = 'Header-type field: locked';
@@ -156,7 +128,7 @@ export default function FixMessageSpecsScreen() {
   return (
     <Container size="xl" py="lg" w="100%">
       <AdminPageHeader icon={IconFileCode} title="FIX Message Specifications" description="The fields we promise per message type (and per ExecType for execution reports); outbound reports are checked against the mandatory ones." count={specs?.length}>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => open({ mode: 'add' })}>
+        <Button leftSection={<IconPlus size={16} />} onClick={() => resource.open(null)}>
           Add Specification
         </Button>
       </AdminPageHeader>
@@ -175,7 +147,7 @@ export default function FixMessageSpecsScreen() {
             <Select label="Message type" placeholder="All message types" data={msgOptions} value={msgFilter} onChange={(v) => { setMsgFilter(v); setExecFilter(null); }} clearable searchable w={300} />
             {msgFilter === '8' && <Select label="ExecType" placeholder="All ExecTypes" data={execOptions} value={execFilter} onChange={setExecFilter} clearable searchable w={260} />}
           </Group>
-          <AdminTable<MessageSpec> label="Message specifications" rows={visible} columns={SPEC_COLUMNS} getRowId={specId} rowName={rowName} onEdit={(s) => open({ mode: 'edit', spec: s })} onDelete={(s) => void remove(s)} editBlocked={editBlocked} deleteBlocked={deleteBlocked} height="calc(100vh - 330px)" emptyText="No specifications for this filter" />
+          <AdminTable<MessageSpec> label="Message specifications" rows={visible} columns={SPEC_COLUMNS} getRowId={specId} rowName={rowName} onEdit={resource.open} onDelete={remove} editBlocked={editBlocked} deleteBlocked={deleteBlocked} height="calc(100vh - 330px)" emptyText="No specifications for this filter" />
         </Tabs.Panel>
         <Tabs.Panel value="fields">
           <TextInput aria-label="Filter fields" placeholder="Filter by number, name or description…" leftSection={<IconSearch size={15} />} value={fieldFilter} onChange={(e) => setFieldFilter(e.currentTarget.value)} w={320} mb="sm" />
@@ -183,20 +155,15 @@ export default function FixMessageSpecsScreen() {
         </Tabs.Panel>
       </Tabs>
       <AdminFormModal
-        opened={editing !== null}
-        title={isEdit ? `Edit specification ${editing.spec.msg_type} ${editing.spec.field_name} (${editing.spec.field_number})` : 'Add Message Specification'}
+        {...resource.formProps}
+        title={editingRow ? `Edit specification ${editingRow.msg_type} ${editingRow.field_name} (${editingRow.field_number})` : 'Add Message Specification'}
         fields={FIELDS}
-        schema={isEdit ? UpdateMessageSpecSchema : CreateMessageSpecSchema}
-        values={values}
+        schema={editingRow ? UpdateMessageSpecSchema : CreateMessageSpecSchema}
         onChange={change}
         locked={locked}
         hidden={values.msg_type === '8' ? [] : ['exec_type']}
         options={{ msg_type: msgOptions, exec_type: execOptions }}
-        submitLabel={isEdit ? 'Save Changes' : 'Create Specification'}
-        onClose={() => setEditing(null)}
-        onSubmit={save}
-        serverErrors={serverErrors}
-        formError={formError}
+        submitLabel={editingRow ? 'Save Changes' : 'Create Specification'}
       />
     </Container>
   );

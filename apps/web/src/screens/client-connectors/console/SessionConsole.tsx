@@ -2,6 +2,8 @@ import {
   previewSessionAction,
   SESSION_ACTION_LABELS,
   sessionActionProblem,
+  sessionOperationLabel,
+  sessionStateLabel,
   type LastMessage,
   type SessionAction,
   type SessionConsoleState,
@@ -143,7 +145,7 @@ export function SessionConsole({ compId }: { compId: string }) {
           <Table.Tbody>
             <Table.Tr>
               <Table.Th w={140}>State</Table.Th>
-              <Table.Td data-testid="console-state">{s.state}</Table.Td>
+              <Table.Td data-testid="console-state">{sessionStateLabel(s.state)}</Table.Td>
               <Table.Th w={150}>Remote address</Table.Th>
               <Table.Td className="fd-numeric">{s.remoteAddress ?? '—'}</Table.Td>
             </Table.Tr>
@@ -197,8 +199,8 @@ export function SessionConsole({ compId }: { compId: string }) {
             <Table striped withTableBorder fz="xs" aria-label="Recent console actions">
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th w={170}>When</Table.Th>
-                  <Table.Th w={140}>Action</Table.Th>
+                  <Table.Th w={190}>When</Table.Th>
+                  <Table.Th w={170}>Action</Table.Th>
                   <Table.Th w={90}>By</Table.Th>
                   <Table.Th>Reason</Table.Th>
                   <Table.Th w={150}>Numbers after</Table.Th>
@@ -207,8 +209,10 @@ export function SessionConsole({ compId }: { compId: string }) {
               <Table.Tbody>
                 {view.operations.slice(0, 10).map((o) => (
                   <Table.Tr key={o.id}>
-                    <Table.Td className="fd-numeric">{formatLocalTime(o.createdAt, tz)}</Table.Td>
-                    <Table.Td>{o.action}</Table.Td>
+                    <Table.Td className="fd-numeric" style={{ whiteSpace: 'nowrap' }}>
+                      {formatLocalTime(o.createdAt, tz)}
+                    </Table.Td>
+                    <Table.Td>{sessionOperationLabel(o.action)}</Table.Td>
                     <Table.Td>{o.changedBy}</Table.Td>
                     <Table.Td>{o.reason}</Table.Td>
                     <Table.Td className="fd-numeric">

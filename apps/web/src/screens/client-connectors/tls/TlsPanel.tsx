@@ -4,7 +4,7 @@ import { IconAlertCircle, IconCircleCheck, IconDownload, IconEye, IconEyeOff } f
 import { useCallback, useEffect, useState } from 'react';
 import { adminErrorText } from '../../../components/admin/errors';
 import { downloadFile } from '../../../components/export/csv';
-import { formatLocalTime, userTimeZone } from '../../../components/time/localTime';
+import { formatLocalSeconds, userTimeZone } from '../../../components/time/localTime';
 import { tlsApi } from './tlsApi';
 
 export const SAVE_FIRST_CERTS = 'Please save the connector first before generating certificates';
@@ -135,7 +135,7 @@ export function TlsPanel({ compId }: { compId: string | undefined }) {
         </Badge>
         {enabled && config.tls.expiresAt && (
           <Text fz="sm" c="dimmed" data-testid="tls-expiry">
-            Valid until {formatLocalTime(config.tls.expiresAt, tz)}
+            Valid until {formatLocalSeconds(config.tls.expiresAt, tz)}
           </Text>
         )}
       </Group>

@@ -96,9 +96,6 @@ const BrokerShape = {
   ),
 };
 
-/** The broker's writable fields: the one list (the database writes these columns and no others). */
-export const BROKER_WRITABLE_FIELDS = Object.keys(BrokerShape) as readonly (keyof typeof BrokerShape)[];
-
 /** POST /api/broker-information. */
 export const CreateBrokerSchema = z.strictObject(BrokerShape);
 export type CreateBrokerInput = z.input<typeof CreateBrokerSchema>;
@@ -166,9 +163,6 @@ const ContactShape = {
   is_active: z.boolean({ error: 'must be true or false' }).default(true),
   notes: adminOptionalText(2000),
 };
-
-/** A contact's writable fields: the one list (the database writes these columns and no others). */
-export const CONTACT_WRITABLE_FIELDS = Object.keys(ContactShape) as readonly (keyof typeof ContactShape)[];
 
 /** A contact needs a name and an e-mail or a primary phone (spec 001 §5). */
 function contactReach(c: { email?: string | null; phone_primary?: string | null }, ctx: z.RefinementCtx) {

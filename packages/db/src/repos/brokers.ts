@@ -1,21 +1,67 @@
-import { BROKER_WRITABLE_FIELDS, CONTACT_WRITABLE_FIELDS, type Broker, type BrokerContact } from '@fixdesk/protocol';
 import type { Queryable } from '../db';
 
 // Broker information and its contacts (issue 18). The list read lives with the reference data
 // (listBrokers); these are the administration's reads and writes.
 
-/** A row as stored: the API's entity (the one declaration of its fields), with timestamps as dates. */
-type Stored<T> = Omit<T, 'created_at' | 'updated_at'> & { created_at: Date; updated_at: Date };
+export interface BrokerRow {
+  id: number;
+  company_name: string;
+  branch_type: 'parent' | 'branch' | 'subsidiary';
+  parent_company_id: number | null;
+  parent_company_name: string | null;
+  address_line1: string | null;
+  address_line2: string | null;
+  city: string | null;
+  state_province: string | null;
+  postal_code: string | null;
+  country: string | null;
+  lei: string | null;
+  party_type: number;
+  party_id: string | null;
+  party_id_source: 'BIC' | 'LEI' | 'PROPRIETARY' | 'MIC' | 'ISITC';
+  clearing_firm_name: string | null;
+  clearing_firm_id: string | null;
+  regulatory_id: string | null;
+  is_active: boolean;
+  notes: string | null;
+  company_logo: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
 
-export type BrokerRow = Stored<Broker>;
-export type BrokerContactRow = Stored<BrokerContact>;
-
-// The columns a write may name are the resource's writable fields (its schema in @fixdesk/protocol).
-const BROKER_COLUMNS = BROKER_WRITABLE_FIELDS;
+const BROKER_COLUMNS = [
+  'company_name', 'branch_type', 'parent_company_id', 'address_line1', 'address_line2', 'city', 'state_province', 'postal_code',
+  'country', 'lei', 'party_type', 'party_id', 'party_id_source', 'clearing_firm_name', 'clearing_firm_id', 'regulatory_id',
+  'is_active', 'notes', 'company_logo',
+] as const;
 export type BrokerWrite = Partial<Record<(typeof BROKER_COLUMNS)[number], unknown>>;
 
-const CONTACT_COLUMNS = CONTACT_WRITABLE_FIELDS;
+const CONTACT_COLUMNS = [
+  'contact_type', 'contact_name', 'title', 'department', 'email', 'phone_primary', 'phone_mobile', 'phone_direct',
+  'is_primary', 'is_emergency', 'availability_hours', 'timezone', 'is_active', 'notes',
+] as const;
 export type ContactWrite = Partial<Record<(typeof CONTACT_COLUMNS)[number], unknown>>;
+
+export interface BrokerContactRow {
+  id: number;
+  broker_id: number;
+  contact_type: 'business' | 'trading_desk' | 'backoffice' | 'it_support';
+  contact_name: string;
+  title: string | null;
+  department: string | null;
+  email: string | null;
+  phone_primary: string | null;
+  phone_mobile: string | null;
+  phone_direct: string | null;
+  is_primary: boolean;
+  is_emergency: boolean;
+  availability_hours: string;
+  timezone: string;
+  is_active: boolean;
+  notes: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
 
 function given<K extends string>(columns: readonly K[], values: Partial<Record<K, unknown>>): K[] {
   return columns.filter((k) => values[k] !== undefined);

@@ -9,6 +9,7 @@ import m0008 from './0008_refused_orders';
 import m0009 from './0009_session_operations';
 import m0010 from './0010_user_admin';
 import m0011 from './0011_client_onboarding';
+import m0012 from './0012_fix_spec_documents';
 
 export interface Migration {
   version: number;
@@ -29,4 +30,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 9, name: 'session_operations', sql: m0009 },
   { version: 10, name: 'user_admin', sql: m0010 },
   { version: 11, name: 'client_onboarding', sql: m0011 },
+  { version: 12, name: 'fix_spec_documents', sql: m0012 },
 ];

@@ -11,8 +11,6 @@ import {
   PASSWORD_ALPHABET,
   SESSION_MESSAGES,
   sequenceDiagramSvg,
-  specExportProblem,
-  SpecExportText,
   truncateValidValues,
   type FixSpecDocument,
 } from './fix-specification';
@@ -86,15 +84,6 @@ describe('FIX specification document', () => {
     let i = 0;
     const cycling = (n: number) => (i += 17) % n;
     assert.equal(generateExportPassword(cycling).length, 12);
-  });
-
-  it('checks the export dialog in the order of spec 001 §5', () => {
-    const ok = { clientName: 'A', senderCompId: 'C1', clientContact: 'Ann', password: 'abcdefgh', confirmPassword: 'abcdefgh' };
-    assert.equal(specExportProblem(ok), null);
-    assert.equal(specExportProblem({ ...ok, clientContact: ' ' }), 'Please fill in all required fields');
-    assert.equal(specExportProblem({ ...ok, password: '', confirmPassword: '' }), SpecExportText.required);
-    assert.equal(specExportProblem({ ...ok, confirmPassword: 'abcdefgX' }), 'Passwords do not match');
-    assert.equal(specExportProblem({ ...ok, password: 'abc', confirmPassword: 'abc' }), 'Password must be at least 8 characters long');
   });
 
   it('truncates valid values at 100 characters', () => {

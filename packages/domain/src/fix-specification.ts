@@ -291,7 +291,7 @@ export const EXECUTION_REPORT_VARIANTS: readonly ExecutionReportVariant[] = [
  * stored order gets): a variant outside this set is documented so a client handles it, marked as not sent.
  */
 export function execTypesSent(): Set<string> {
-  const sent = new Set<string>([PENDING_NEW_REPORT.execType, ExecType.Rejected]);
+  const sent = new Set<string>([PENDING_NEW_REPORT.msgType === MsgType.ExecutionReport ? PENDING_NEW_REPORT.execType : ExecType.PendingNew, ExecType.Rejected]);
   for (const t of ORDER_TRANSITIONS) if (t.execType) sent.add(t.execType);
   return sent;
 }
@@ -402,16 +402,7 @@ export function sequenceDiagramSvg(flow: OrderFlow, opts: { width?: number; clie
 
 // ───────────────────────────── the export dialog ─────────────────────────────
 
-/** Spec 001 §5, §8, §9: the export dialog's messages and limits, verbatim. */
-export const SpecExportText = {
-  required: 'Please fill in all required fields',
-  mismatch: 'Passwords do not match',
-  tooShort: 'Password must be at least 8 characters long',
-  copyFailed: 'Failed to copy password to clipboard',
-  generateFailed: (detail: string) => `Error generating FIX specification: ${detail}`,
-} as const;
-
-export const SPEC_EXPORT_PASSWORD_MIN = 8;
+/** Spec 001 §9: the generated export password's length (the dialog's checks are in packages/protocol). */
 export const SPEC_EXPORT_PASSWORD_LENGTH = 12;
 
 /** Letters, digits and symbols without look-alikes (no 0/O/o, 1/l/I/i, 5/S, 2/Z, 8/B, |, quotes). */
@@ -429,22 +420,6 @@ export function generateExportPassword(randomBelow: (n: number) => number, lengt
     for (let i = 0; i < length; i++) out += PASSWORD_ALPHABET[randomBelow(PASSWORD_ALPHABET.length)]!;
     if (CLASSES.every((c) => c.test(out))) return out;
   }
-}
-
-export interface SpecExportForm {
-  clientName: string;
-  senderCompId: string;
-  clientContact: string;
-  password: string;
-  confirmPassword: string;
-}
-
-/** The export dialog's checks in the order of spec 001 §5; the first failure's message, or null. */
-export function specExportProblem(f: SpecExportForm): string | null {
-  if (!f.clientName.trim() || !f.senderCompId.trim() || !f.clientContact.trim() || !f.password) return SpecExportText.required;
-  if (f.password !== f.confirmPassword) return SpecExportText.mismatch;
-  if (f.password.length < SPEC_EXPORT_PASSWORD_MIN) return SpecExportText.tooShort;
-  return null;
 }
 
 // ───────────────────────────── comparing two versions ─────────────────────────────
@@ -561,4 +536,34 @@ export function describeFixSpecChange(c: FixSpecChange): string {
     default:
       return `${c.where}: ${c.item} ${c.before ?? '(none)'} → ${c.after ?? '(none)'}`;
   }
+}
+
+/** The 13 variants with whether the desk sends each and the fields this client's reports carry for it. */
+export function executionReportRows(doc: Pick<FixSpecDocument, 'messages'>): Array<{ variant: ExecutionReportVariant; sent: boolean; fields: FixSpecField[] }> {
+  const sent = execTypesSent();
+  return EXECUTION_REPORT_VARIANTS.map((variant) => ({
+    variant,
+    sent: sent.has(variant.execType),
+    fields: doc.messages.find((m) => m.msgType === MsgType.ExecutionReport && m.execType === variant.execType)?.fields ?? [],
+  }));
+}
+
+/** The session parameters table of the Session Information tab, label and value. */
+export function sessionParameterRows(s: FixSpecSession): Array<[string, string]> {
+  return [
+    ['FIX version', s.fixVersion],
+    ['Heartbeat interval', `${s.heartBtInt} seconds`],
+    ['Host', s.host],
+    ['TCP port', String(s.port)],
+    ['TLS port', s.tlsPort === null ? 'not offered' : String(s.tlsPort)],
+    ['Transport', s.tlsRequired ? 'TLS required (client certificate)' : 'TCP (TLS on request)'],
+    ['SenderCompID (49, yours)', s.senderCompId],
+    ['TargetCompID (56, ours)', s.targetCompId],
+    ['Trading days', s.schedule.tradingDays],
+    ['Session hours', `${s.schedule.startTime} to ${s.schedule.endTime}`],
+    ['Time zone', s.schedule.timeZone],
+    ['Sequence reset', `${s.resetPolicy.resetFrequency}${s.resetPolicy.resetOnLogon ? ', and on every Logon' : ''}`],
+    ['Logon credentials', s.credentials.username ? `Username (553) ${s.credentials.username}${s.credentials.passwordRequired ? ' and Password (554)' : ''}` : s.credentials.passwordRequired ? 'Password (554)' : 'none'],
+    ['Order rate limit', s.maxOrdersPerSecond === null ? 'none' : `${s.maxOrdersPerSecond} orders per second`],
+  ];
 }

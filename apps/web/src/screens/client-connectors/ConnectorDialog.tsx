@@ -11,6 +11,7 @@ import { CONNECTOR_ADMIN_FIELDS, CONNECTOR_FIELDS, connectorPayload, connectorVa
 // same props ({ compId }); at merge this one import is pointed there.
 import { SessionConsole } from './console/SessionConsole';
 import { TlsPanel } from './tls/TlsPanel';
+import { FixSpecVersions } from './FixSpecVersions';
 
 /** Spec 001 §5 and §8: the texts of the dialog. */
 export const ConnectorText = {
@@ -267,6 +268,7 @@ export function ConnectorDialog({ opened, connector, onClose, onSaved, onDeleted
                 </Tabs.Panel>
                 <Tabs.Panel value="spec">
                   <SessionParameters values={values} />
+                  {editing && connector && <FixSpecVersions connector={connector} />}
                 </Tabs.Panel>
                 {editing && (
                   <Tabs.Panel value="session">

@@ -61,7 +61,7 @@ export const WRONG_PASSWORD_TEXT = 'Incorrect password: the document could not b
  */
 const DECRYPT_SCRIPT = `(function () {
   var payload = JSON.parse(document.getElementById('payload').textContent);
-  var form = document.getElementById('unlock');
+  var form = document.getElementById('lock');
   var error = document.getElementById('error');
   var b = function (s) { return Uint8Array.from(atob(s), function (c) { return c.charCodeAt(0); }); };
   form.addEventListener('submit', function (ev) {

@@ -11,8 +11,8 @@ export function AboutTab({ doc }: { doc: FixSpecDocument }) {
     <Stack gap="md">
       <Text fz="sm">
         Forward Freight Agreements (FFAs) are cash-settled futures on the Baltic Exchange&apos;s freight route assessments. Timecharter averages trade in days at dollars per day;
-        voyage routes in lots of 1,000 tonnes at dollars per tonne. Every contract below is offered on both exchanges and sent in Symbol (55) with its contract month in
-        MaturityMonthYear (200) as YYYYMM.
+        voyage routes in lots of 1,000 tonnes at dollars per tonne. The freight contracts are offered on both exchanges below. A contract is sent in Symbol (55) with its
+        contract month in MaturityMonthYear (200) as YYYYMM; the last column names the exchanges it is listed on.
       </Text>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         {doc.exchanges.map((e) => (

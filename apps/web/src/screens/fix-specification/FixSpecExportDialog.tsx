@@ -52,7 +52,11 @@ export function FixSpecExportDialog({ connector, brokerId, opened, onClose, onGe
     return () => window.clearTimeout(t);
   }, [copied]);
 
-  const set = (k: keyof Values) => (e: { currentTarget: { value: string } }) => setValues((v) => ({ ...v, [k]: e.currentTarget.value }));
+  const set = (k: keyof Values) => (e: { currentTarget: { value: string } }) => {
+    // Read now: the event's target is gone by the time the state updater runs.
+    const value = e.currentTarget.value;
+    setValues((v) => ({ ...v, [k]: value }));
+  };
 
   const generatePassword = () => {
     const password = generateExportPassword(cryptoRandomBelow);

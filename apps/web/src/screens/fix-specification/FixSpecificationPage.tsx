@@ -1,6 +1,6 @@
 import { FIX_SPEC_DEFAULT_CONNECTOR, FIX_SPEC_TABS, type FixSpecDocument, type FixSpecTabKey } from '@fixdesk/domain';
 import type { BrokerRef } from '@fixdesk/client';
-import { Alert, Box, Button, Group, Loader, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Alert, Box, Button, Container, Group, Loader, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconAlertCircle, IconFileCode, IconLock } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
 import { downloadBlob } from '../../components/export/csv';
@@ -71,76 +71,78 @@ export default function FixSpecificationPage() {
 
   const d = doc.data;
   return (
-    <Stack gap="md">
-      <Paper radius="md" p="md" style={{ background: active.colour, transition: 'background 200ms' }} data-testid="spec-header" data-colour={active.colour}>
-        <Group justify="space-between" wrap="wrap" gap="sm">
-          <Box>
-            <Title order={1} fz="h2" c="white" data-testid="spec-title">
-              {active.number}. {active.title}
-            </Title>
-            <Text c="white" opacity={0.9} fz="sm">
-              FIX 4.4 specification and examples{d ? ` for ${d.client.clientName} (${d.client.compId} → ${d.client.targetCompId})` : ''}
-            </Text>
+    <Container size="xl" py="lg" w="100%">
+      <Stack gap="md">
+        <Paper radius="md" p="md" style={{ background: active.colour, transition: 'background 200ms' }} data-testid="spec-header" data-colour={active.colour}>
+          <Group justify="space-between" wrap="wrap" gap="sm">
+            <Box>
+              <Title order={1} fz="h2" c="white" data-testid="spec-title">
+                {active.number}. {active.title}
+              </Title>
+              <Text c="white" opacity={0.9} fz="sm">
+                FIX 4.4 specification and examples{d ? ` for ${d.client.clientName} (${d.client.compId} → ${d.client.targetCompId})` : ''}
+              </Text>
+            </Box>
+            {isAdmin && (
+              <Group gap="xs">
+                <Button variant="white" color="dark" size="xs" leftSection={<IconFileCode size={14} />} onClick={() => void downloadOrchestra()} disabled={!d}>
+                  FIX Orchestra XML
+                </Button>
+                <Button variant="white" size="xs" leftSection={<IconLock size={14} />} onClick={() => setExportOpen(true)} disabled={!connector} data-testid="open-export">
+                  Export client document
+                </Button>
+              </Group>
+            )}
+          </Group>
+        </Paper>
+        {downloadError && (
+          <Alert color="red" variant="light" withCloseButton onClose={() => setDownloadError(null)} icon={<IconAlertCircle size={16} />}>
+            {downloadError}
+          </Alert>
+        )}
+        <Tabs value={tab} onChange={(v) => setTab((v ?? 'aboutFFA') as FixSpecTabKey)} keepMounted={false}>
+          <Tabs.List>
+            {FIX_SPEC_TABS.map((t) => (
+              <Tabs.Tab key={t.key} value={t.key} fw={600} style={t.key === tab ? { color: t.colour, borderColor: t.colour } : undefined}>
+                {t.number}. {t.title}
+              </Tabs.Tab>
+            ))}
+          </Tabs.List>
+          <Box pt="md">
+            {doc.error ? (
+              <Alert color="red" variant="light" icon={<IconAlertCircle size={16} />} role="alert">
+                The FIX specification could not be loaded: {doc.error}
+              </Alert>
+            ) : !d ? (
+              <Loader size="sm" aria-label="Loading the FIX specification" />
+            ) : (
+              <>
+                <Tabs.Panel value="aboutFFA">
+                  <AboutTab doc={d} />
+                </Tabs.Panel>
+                <Tabs.Panel value="orderGeneration">
+                  <OrderGenerationTab doc={d} connector={connector} brokerId={brokerId} securities={securities.data} />
+                </Tabs.Panel>
+                <Tabs.Panel value="tradeLifecycle">
+                  <TradeLifecycleTab doc={d} />
+                </Tabs.Panel>
+                <Tabs.Panel value="sessionInfo">
+                  <SessionInfoTab
+                    doc={d}
+                    connectors={connectorChoices}
+                    compId={compId}
+                    onCompId={setCompId}
+                    brokers={brokerChoices}
+                    brokerId={brokerId === null ? null : String(brokerId)}
+                    onBrokerId={(v) => setBrokerId(v ? Number(v) : null)}
+                  />
+                </Tabs.Panel>
+              </>
+            )}
           </Box>
-          {isAdmin && (
-            <Group gap="xs">
-              <Button variant="white" color="dark" size="xs" leftSection={<IconFileCode size={14} />} onClick={() => void downloadOrchestra()} disabled={!d}>
-                FIX Orchestra XML
-              </Button>
-              <Button variant="white" size="xs" leftSection={<IconLock size={14} />} onClick={() => setExportOpen(true)} disabled={!connector} data-testid="open-export">
-                Export client document
-              </Button>
-            </Group>
-          )}
-        </Group>
-      </Paper>
-      {downloadError && (
-        <Alert color="red" variant="light" withCloseButton onClose={() => setDownloadError(null)} icon={<IconAlertCircle size={16} />}>
-          {downloadError}
-        </Alert>
-      )}
-      <Tabs value={tab} onChange={(v) => setTab((v ?? 'aboutFFA') as FixSpecTabKey)} keepMounted={false}>
-        <Tabs.List>
-          {FIX_SPEC_TABS.map((t) => (
-            <Tabs.Tab key={t.key} value={t.key} fw={600} style={t.key === tab ? { color: t.colour, borderColor: t.colour } : undefined}>
-              {t.number}. {t.title}
-            </Tabs.Tab>
-          ))}
-        </Tabs.List>
-        <Box pt="md">
-          {doc.error ? (
-            <Alert color="red" variant="light" icon={<IconAlertCircle size={16} />} role="alert">
-              The FIX specification could not be loaded: {doc.error}
-            </Alert>
-          ) : !d ? (
-            <Loader size="sm" aria-label="Loading the FIX specification" />
-          ) : (
-            <>
-              <Tabs.Panel value="aboutFFA">
-                <AboutTab doc={d} />
-              </Tabs.Panel>
-              <Tabs.Panel value="orderGeneration">
-                <OrderGenerationTab doc={d} connector={connector} brokerId={brokerId} securities={securities.data} />
-              </Tabs.Panel>
-              <Tabs.Panel value="tradeLifecycle">
-                <TradeLifecycleTab doc={d} />
-              </Tabs.Panel>
-              <Tabs.Panel value="sessionInfo">
-                <SessionInfoTab
-                  doc={d}
-                  connectors={connectorChoices}
-                  compId={compId}
-                  onCompId={setCompId}
-                  brokers={brokerChoices}
-                  brokerId={brokerId === null ? null : String(brokerId)}
-                  onBrokerId={(v) => setBrokerId(v ? Number(v) : null)}
-                />
-              </Tabs.Panel>
-            </>
-          )}
-        </Box>
-      </Tabs>
-      {isAdmin && <FixSpecExportDialog connector={connector} brokerId={brokerId} opened={exportOpen} onClose={() => setExportOpen(false)} />}
-    </Stack>
+        </Tabs>
+        {isAdmin && <FixSpecExportDialog connector={connector} brokerId={brokerId} opened={exportOpen} onClose={() => setExportOpen(false)} />}
+      </Stack>
+    </Container>
   );
 }

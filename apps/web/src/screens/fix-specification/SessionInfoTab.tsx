@@ -1,5 +1,5 @@
 import { connectionGuidelines, SESSION_MESSAGES, sessionParameterRows, type FixSpecDocument } from '@fixdesk/domain';
-import { List, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Box, List, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { FieldTable, TextTable } from './FieldTable';
 
 export interface Choice {
@@ -38,7 +38,9 @@ export function SessionInfoTab({
       <Title order={3} fz="h4">
         Session parameters
       </Title>
-      <TextTable testId="session-parameters" headers={['Parameter', 'Value']} rows={sessionParameterRows(doc.session)} />
+      <Box maw={860}>
+        <TextTable testId="session-parameters" headers={['Parameter', 'Value']} rows={sessionParameterRows(doc.session)} />
+      </Box>
       <Title order={3} fz="h4">
         Session messages
       </Title>

@@ -84,6 +84,13 @@ describe('FIX specification page', () => {
       file = join(dir, download.suggestedFilename());
       await download.saveAs(file);
       await dialog.getByTestId('export-done').waitFor();
+
+      // The connector's Interactive FIX Spec tab lists the version just generated.
+      await page.goto('/config/client-connectors');
+      await page.getByRole('button', { name: 'Edit connector SGX_CLIENT_1' }).click();
+      await page.getByRole('form', { name: 'Edit Client Connector SGX_CLIENT_1' }).getByRole('tab', { name: 'Interactive FIX Spec' }).click();
+      await page.getByTestId('fix-spec-versions').getByText(/^v\d+$/).first().waitFor();
+      await screenshot(page, 'fix-specification-connector-versions');
     });
 
     const html = readFileSync(file, 'utf8');

@@ -7,7 +7,6 @@ import {
   listGroupDefaults,
   listMessageSpecs,
   listSecurities,
-  type ConnectorRow,
   type DictionaryData,
   type DictionaryItem,
   type GroupInstanceFieldRow,
@@ -54,6 +53,7 @@ import {
   type GroupDefault,
 } from '@fixdesk/domain';
 import { buildSessionConfig, type AcceptorAddress } from '../fix/session-config';
+import { clientDataOf } from '../orders/client-profile';
 
 /** The client messages the acceptor takes (fix/gateway.ts fromApp); anything else gets a BusinessMessageReject. */
 export const ACCEPTED_MSG_TYPES: readonly string[] = [MsgType.NewOrderSingle, MsgType.NewOrderMultileg, MsgType.OrderCancelRequest, MsgType.OrderCancelReplaceRequest, 'H'];
@@ -137,23 +137,6 @@ function groupsOf(rows: readonly GroupInstanceFieldRow[]): GroupDefault[] {
   return [...byGroup].map(([countTag, instances]) => ({ countTag, instances: [...instances.values()] }));
 }
 
-function clientDataOf(c: ConnectorRow, broker: { company_name: string | null; lei: string | null; party_id: string | null } | undefined): ClientData {
-  return {
-    compId: c.comp_id,
-    targetCompId: c.target_comp_id,
-    clientName: c.client_name,
-    clientLei: c.client_lei,
-    clientContact: c.client_contact,
-    clientEmail: c.client_email,
-    clientPhone: c.client_phone,
-    companyName: c.company_name,
-    executionIdPrefix: c.execution_id_prefix,
-    brokerName: broker?.company_name,
-    brokerLei: broker?.lei,
-    brokerPartyId: broker?.party_id,
-  };
-}
-
 /** A default as the client will see it: variables resolved, a clock variable kept as written. */
 function shownDefault(raw: string, variables: Record<string, string>): string {
   return usesClock(raw) ? raw : substituteVariables(raw, variables).text.trim();
@@ -190,7 +173,7 @@ export async function buildFixSpecDocument(src: DocumentSources, req: DocumentRe
   if (!c) return undefined;
   const brokerId = req.brokerId ?? c.broker_id;
   const broker = brokerId ? await getBrokerById(src.db, brokerId) : undefined;
-  const client = clientDataOf(c, broker);
+  const client = clientDataOf({ ...c, b_company_name: broker?.company_name ?? null, b_lei: broker?.lei ?? null, b_party_id: broker?.party_id ?? null });
   const variables = clientVariables(client);
 
   const [securities, specRows, fieldRows] = await Promise.all([

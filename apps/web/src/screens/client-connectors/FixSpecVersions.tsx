@@ -3,10 +3,10 @@ import type { ClientConnector, FixSpecVersion } from '@fixdesk/protocol';
 import { Alert, Badge, Button, Group, Loader, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { IconAlertCircle, IconFileCode, IconGitCompare, IconLock } from '@tabler/icons-react';
 import { useCallback, useEffect, useState } from 'react';
-import { downloadBlob } from '../../components/export/csv';
 import { fixSpecApi } from '../../services/fix-specification/fixSpecApi';
 import { errorMessage } from '../../services/simulators/useSimulators';
 import { FixSpecExportDialog } from '../fix-specification/FixSpecExportDialog';
+import { useOrchestraDownload } from '../fix-specification/useOrchestraDownload';
 
 const KIND_LABEL: Record<FixSpecChange['kind'], { label: string; colour: string }> = {
   messageAdded: { label: 'Message added', colour: 'teal' },
@@ -34,7 +34,7 @@ export function FixSpecVersions({ connector }: { connector: ClientConnector }) {
   const [to, setTo] = useState<string | null>(null);
   const [changes, setChanges] = useState<{ data: FixSpecChange[] | null; error: string | null; loading: boolean }>({ data: null, error: null, loading: false });
   const [exportOpen, setExportOpen] = useState(false);
-  const [downloadError, setDownloadError] = useState<string | null>(null);
+  const orchestra = useOrchestraDownload(compId);
 
   const load = useCallback(
     (signal?: AbortSignal) =>
@@ -71,23 +71,13 @@ export function FixSpecVersions({ connector }: { connector: ClientConnector }) {
     return () => abort.abort();
   }, [compId, from, to]);
 
-  const orchestra = async () => {
-    setDownloadError(null);
-    try {
-      const file = await fixSpecApi.orchestra(compId);
-      downloadBlob(file.fileName, file.blob);
-    } catch (e) {
-      setDownloadError(`FIX Orchestra download failed: ${errorMessage(e)}`);
-    }
-  };
-
   const choices = versions.data.map((v) => ({ value: String(v.version), label: `v${v.version} · ${v.generatedAt.slice(0, 10)}` }));
   return (
     <Stack gap="sm" mt="md" data-testid="fix-spec-versions">
       <Group justify="space-between">
         <Title order={4}>Client FIX specification documents</Title>
         <Group gap="xs">
-          <Button size="xs" variant="default" leftSection={<IconFileCode size={14} />} onClick={() => void orchestra()}>
+          <Button size="xs" variant="default" leftSection={<IconFileCode size={14} />} onClick={() => void orchestra.download()}>
             FIX Orchestra XML
           </Button>
           <Button size="xs" leftSection={<IconLock size={14} />} onClick={() => setExportOpen(true)}>
@@ -95,9 +85,9 @@ export function FixSpecVersions({ connector }: { connector: ClientConnector }) {
           </Button>
         </Group>
       </Group>
-      {downloadError && (
-        <Alert color="red" variant="light" icon={<IconAlertCircle size={16} />} p={8}>
-          {downloadError}
+      {orchestra.error && (
+        <Alert color="red" variant="light" icon={<IconAlertCircle size={16} />} p={8} withCloseButton onClose={orchestra.clearError}>
+          {orchestra.error}
         </Alert>
       )}
       {versions.loading ? (

@@ -76,6 +76,9 @@ export function FixSpecExportDialog({ connector, brokerId, opened, onClose, onGe
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    // React bubbles a portal's events through the component tree: opened from the connector dialog, this
+    // submit must not also submit the connector's form.
+    e.stopPropagation();
     setDone(null);
     const problem = specExportProblem(values);
     if (problem) {

@@ -3,7 +3,6 @@ import type { BrokerRef } from '@fixdesk/client';
 import { Alert, Box, Button, Container, Group, Loader, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconAlertCircle, IconFileCode, IconLock } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
-import { downloadBlob } from '../../components/export/csv';
 import { useAuth } from '../../services/auth/AuthProvider';
 import { roleOf } from '../../services/auth/roles';
 import { fixSpecApi } from '../../services/fix-specification/fixSpecApi';
@@ -14,6 +13,7 @@ import { FixSpecExportDialog } from './FixSpecExportDialog';
 import { OrderGenerationTab } from './OrderGenerationTab';
 import { SessionInfoTab } from './SessionInfoTab';
 import { TradeLifecycleTab } from './TradeLifecycleTab';
+import { useOrchestraDownload } from './useOrchestraDownload';
 
 /**
  * The FIX specification and examples page (spec 001 §2, issue 19): four numbered tabs for one client,
@@ -29,9 +29,9 @@ export default function FixSpecificationPage() {
   const [doc, setDoc] = useState<{ data: FixSpecDocument | null; loading: boolean; error: string | null }>({ data: null, loading: true, error: null });
   const [brokers, setBrokers] = useState<BrokerRef[]>([]);
   const [exportOpen, setExportOpen] = useState(false);
-  const [downloadError, setDownloadError] = useState<string | null>(null);
   const connectors = useConnectors();
   const securities = useSecurities();
+  const orchestra = useOrchestraDownload(compId);
 
   useEffect(() => {
     const abort = new AbortController();
@@ -59,16 +59,6 @@ export default function FixSpecificationPage() {
   }, [connectors.data, compId]);
   const brokerChoices = brokers.map((b) => ({ value: String(b.id), label: b.company_name ?? `Broker ${b.id}` }));
 
-  const downloadOrchestra = async () => {
-    setDownloadError(null);
-    try {
-      const file = await fixSpecApi.orchestra(compId);
-      downloadBlob(file.fileName, file.blob);
-    } catch (e) {
-      setDownloadError(`FIX Orchestra download failed: ${errorMessage(e)}`);
-    }
-  };
-
   const d = doc.data;
   return (
     <Container size="xl" py="lg" w="100%">
@@ -85,7 +75,7 @@ export default function FixSpecificationPage() {
             </Box>
             {isAdmin && (
               <Group gap="xs">
-                <Button variant="white" color="dark" size="xs" leftSection={<IconFileCode size={14} />} onClick={() => void downloadOrchestra()} disabled={!d}>
+                <Button variant="white" color="dark" size="xs" leftSection={<IconFileCode size={14} />} onClick={() => void orchestra.download()} disabled={!d}>
                   FIX Orchestra XML
                 </Button>
                 <Button variant="white" size="xs" leftSection={<IconLock size={14} />} onClick={() => setExportOpen(true)} disabled={!connector} data-testid="open-export">
@@ -95,9 +85,9 @@ export default function FixSpecificationPage() {
             )}
           </Group>
         </Paper>
-        {downloadError && (
-          <Alert color="red" variant="light" withCloseButton onClose={() => setDownloadError(null)} icon={<IconAlertCircle size={16} />}>
-            {downloadError}
+        {orchestra.error && (
+          <Alert color="red" variant="light" withCloseButton onClose={orchestra.clearError} icon={<IconAlertCircle size={16} />}>
+            {orchestra.error}
           </Alert>
         )}
         <Tabs value={tab} onChange={(v) => setTab((v ?? 'aboutFFA') as FixSpecTabKey)} keepMounted={false}>

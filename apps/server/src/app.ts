@@ -19,6 +19,7 @@ import { referenceRoutes } from './routes/reference';
 import { clientCapabilityRoutes } from './routes/client-capabilities';
 import { clientConnectorRoutes } from './routes/client-connectors';
 import { connectorCertificateRoutes } from './routes/connector-certificates';
+import { fixSpecificationRoutes } from './routes/fix-specification';
 import { sessionConsoleRoutes } from './routes/session-console';
 import { clientSessionRoutes } from './routes/client-sessions';
 import { fixClientDefaultsRoutes } from './routes/fix-client-defaults';
@@ -104,6 +105,7 @@ export async function buildApp(
   securityMasterRoutes(app, full);
   fixMessageSpecRoutes(app, full);
   componentBlockRoutes(app, full);
+  fixSpecificationRoutes(app, full);
 
   const webDist = ctx.config.webDist ?? defaultWebDist();
   const indexHtml = join(webDist, 'index.html');

@@ -60,6 +60,8 @@ export interface ApiClient {
   request<T>(path: string, options?: ApiRequestOptions): Promise<T>;
   /** A GET whose answer is read by the caller (a streamed file): the Response when it is ok; errors as request's. */
   stream(path: string, options?: Omit<ApiRequestOptions, 'method' | 'body'>): Promise<Response>;
+  /** A POST whose answer is a file (a generated document): the Response when it is ok; errors as request's. */
+  postForFile(path: string, body: unknown, options?: Omit<ApiRequestOptions, 'method' | 'body'>): Promise<Response>;
   get<T>(path: string, options?: Omit<ApiRequestOptions, 'method' | 'body'>): Promise<T>;
   post<T>(path: string, body?: unknown, options?: Omit<ApiRequestOptions, 'method' | 'body'>): Promise<T>;
   put<T>(path: string, body?: unknown, options?: Omit<ApiRequestOptions, 'method' | 'body'>): Promise<T>;
@@ -139,6 +141,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   return {
     request,
     stream: (path, options) => send(path, { ...options, method: 'GET' }, '*/*'),
+    postForFile: (path, body, options) => send(path, { ...options, method: 'POST', body }, '*/*'),
     get: (path, options) => request(path, { ...options, method: 'GET' }),
     post: (path, body, options) => request(path, { ...options, method: 'POST', body }),
     put: (path, body, options) => request(path, { ...options, method: 'PUT', body }),

@@ -270,3 +270,11 @@ export {
   type ClientSessionRow,
   type ClientSessionValues,
 } from './repos/client-session-records';
+export {
+  getFixSpecDocumentModel,
+  insertFixSpecDocument,
+  listFixSpecDocuments,
+  nextFixSpecVersion,
+  type FixSpecDocumentRecord,
+  type FixSpecDocumentRow,
+} from './repos/fix-spec-documents';

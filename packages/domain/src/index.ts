@@ -14,3 +14,4 @@ export * from './errors';
 export * from './tick-size';
 export * from './service-health';
 export * from './axes';
+export * from './fix-specification';

@@ -18,3 +18,4 @@ export * from './session-console';
 export * from './brokers';
 export * from './client-capabilities';
 export * from './client-sessions';
+export * from './fix-specification';

@@ -52,7 +52,8 @@ export function entriesAt(g: ProfileGroup, profile: ClientProfile, now: Date): A
   return frameGroupEntries(g.instances.map((fields) => fields.map(([tag, v]) => [tag, valueAt(v, profile, now)] as const)));
 }
 
-function clientDataOf(c: ConnectorAndBrokerRow): ClientData {
+/** What the %variables% resolve from: a connector with its (executing) broker's columns. */
+export function clientDataOf(c: ConnectorAndBrokerRow): ClientData {
   return {
     compId: c.comp_id,
     targetCompId: c.target_comp_id,

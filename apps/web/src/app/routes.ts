@@ -49,6 +49,7 @@ export const ROUTES = [
   { path: '/fix-messages', title: 'FIX Messages', access: SIGNED_IN },
   { path: '/fix-test-client', title: 'FIX Client Simulator', access: SIGNED_IN },
   { path: '/fix-client', title: 'FIX Client', access: SIGNED_IN },
+  { path: '/fix-specification', title: 'FIX Specification', access: SIGNED_IN },
   { path: '/service-status', title: 'Service Status', access: SIGNED_IN },
   { path: '/axes', title: 'Open Axes', access: SIGNED_IN },
   { path: '/broker-simulator', title: 'Broker Simulator', access: { kind: 'signedIn', roles: ['admin', 'broker'] } },

@@ -42,6 +42,7 @@ export const SCREENS: Record<RoutePath, LazyExoticComponent<ComponentType>> = {
   '/fix-messages': lazy(() => import('../screens/fix-messages/FixMessagesPage')),
   '/fix-test-client': lazy(() => import('../screens/simulators/fix-test-client/FixTestClientPage')),
   '/fix-client': lazy(() => import('../screens/simulators/fix-client/FixClientPage')),
+  '/fix-specification': lazy(() => import('../screens/fix-specification/FixSpecificationPage')),
   '/service-status': lazy(() => import('../screens/service-status/ServiceStatusPage')),
   '/axes': lazy(() => import('../screens/axes/AxesPage')),
   '/broker-simulator': lazy(() => import('../screens/simulators/broker-simulator/BrokerSimulatorPage')),

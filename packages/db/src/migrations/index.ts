@@ -10,6 +10,7 @@ import m0009 from './0009_session_operations';
 import m0010 from './0010_user_admin';
 import m0011 from './0011_client_onboarding';
 import m0012 from './0012_heartbeat_range';
+import m0013 from './0013_fix_spec_documents';
 
 export interface Migration {
   version: number;
@@ -31,4 +32,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 10, name: 'user_admin', sql: m0010 },
   { version: 11, name: 'client_onboarding', sql: m0011 },
   { version: 12, name: 'heartbeat_range', sql: m0012 },
+  { version: 13, name: 'fix_spec_documents', sql: m0013 },
 ];

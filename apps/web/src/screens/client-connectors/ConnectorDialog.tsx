@@ -9,6 +9,7 @@ import { connectorsApi } from '../../services/client-onboarding/onboardingApi';
 import { CONNECTOR_ADMIN_FIELDS, CONNECTOR_FIELDS, connectorPayload, connectorValues, NOTES_FIELD, type ConnectorField, type ConnectorTab } from './connectorForm';
 import { SessionConsole } from './console/SessionConsole';
 import { TlsPanel } from './tls/TlsPanel';
+import { FixSpecVersions } from './FixSpecVersions';
 
 /** Spec 001 §5 and §8: the texts of the dialog. */
 export const ConnectorText = {
@@ -265,6 +266,7 @@ export function ConnectorDialog({ opened, connector, onClose, onSaved, onDeleted
                 </Tabs.Panel>
                 <Tabs.Panel value="spec">
                   <SessionParameters values={values} />
+                  {editing && connector && <FixSpecVersions connector={connector} />}
                 </Tabs.Panel>
                 {editing && (
                   <Tabs.Panel value="session">

@@ -1,0 +1,80 @@
+import { connectionGuidelines, SESSION_MESSAGES, sessionParameterRows, type FixSpecDocument } from '@fixdesk/domain';
+import { Box, List, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { FieldTable, TextTable } from './FieldTable';
+
+export interface Choice {
+  value: string;
+  label: string;
+}
+
+/**
+ * Tab 4: the connector and executing broker selectors, the session parameters (the acceptor's real ports,
+ * the connector's CompIDs, schedule, time zone and reset policy), the session messages, the connection
+ * guidelines and the header and trailer fields of the dictionary.
+ */
+export function SessionInfoTab({
+  doc,
+  connectors,
+  compId,
+  onCompId,
+  brokers,
+  brokerId,
+  onBrokerId,
+}: {
+  doc: FixSpecDocument;
+  connectors: readonly Choice[];
+  compId: string;
+  onCompId: (v: string) => void;
+  brokers: readonly Choice[];
+  brokerId: string | null;
+  onBrokerId: (v: string | null) => void;
+}) {
+  return (
+    <Stack gap="md">
+      <SimpleGrid cols={{ base: 1, sm: 2 }} maw={720}>
+        <Select label="Client connector" data={connectors} value={compId} onChange={(v) => v && onCompId(v)} allowDeselect={false} searchable data-testid="spec-connector" />
+        <Select label="Executing broker" data={brokers} value={brokerId} onChange={onBrokerId} placeholder="The connector's own broker" clearable data-testid="spec-broker" />
+      </SimpleGrid>
+      <Title order={3} fz="h4">
+        Session parameters
+      </Title>
+      <Box maw={860}>
+        <TextTable testId="session-parameters" headers={['Parameter', 'Value']} rows={sessionParameterRows(doc.session)} />
+      </Box>
+      <Title order={3} fz="h4">
+        Session messages
+      </Title>
+      <TextTable
+        headers={['MsgType (35)', 'Message', 'Direction', 'Usage']}
+        rows={SESSION_MESSAGES.map((m) => [m.msgType, m.name, m.direction === 'both' ? 'Both ways' : m.direction === 'in' ? 'Client sends' : 'Desk sends', m.usage])}
+      />
+      <Title order={3} fz="h4">
+        Connection guidelines
+      </Title>
+      <List spacing={6} size="sm">
+        {connectionGuidelines(doc.session).map((g) => (
+          <List.Item key={g.title}>
+            <Text span fw={700} fz="sm">
+              {g.title}.{' '}
+            </Text>
+            {g.text}
+          </List.Item>
+        ))}
+      </List>
+      <SimpleGrid cols={{ base: 1, xl: 2 }}>
+        <Stack gap={4}>
+          <Title order={3} fz="h4">
+            Standard header
+          </Title>
+          <FieldTable fields={doc.session.header} defaultLabel="Value" testId="header-fields" />
+        </Stack>
+        <Stack gap={4}>
+          <Title order={3} fz="h4">
+            Standard trailer
+          </Title>
+          <FieldTable fields={doc.session.trailer} defaultLabel="Value" testId="trailer-fields" />
+        </Stack>
+      </SimpleGrid>
+    </Stack>
+  );
+}

@@ -1,8 +1,10 @@
 import './blotter.css';
+import { ordStatusLabel } from '@fixdesk/domain';
 import type { Order } from '@fixdesk/protocol';
+import type { GridApi } from 'ag-grid-community';
 import { Alert, Box, Button, Checkbox, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertCircle, IconRefresh, IconSearch } from '@tabler/icons-react';
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type ComponentProps } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ComponentProps } from 'react';
 import { useLocation } from 'react-router';
 import { chromeFor } from '../../app/chrome';
 import { useDesktopShell } from '../../app/desktopShell';
@@ -27,6 +29,9 @@ import { BlotterLayout } from './BlotterLayout';
 import { FILL_FOCUS_ID } from './order-info/FillPanel';
 import { OrderInfoPanel } from './order-info/OrderInfoPanel';
 import { openAxesWindow, openOrderTab, openOrderWindow } from './windows';
+import { columnLayoutKey } from './columnLayout';
+import { FILTER_STATUSES, type OrderFilters } from './orderFilters';
+import { ColumnChooser, PickFilter } from './OrdersToolbar';
 
 const NAV_HEIGHT = { main: 52, compact: 60, none: 0 } as const;
 
@@ -45,12 +50,31 @@ function GridLoading({ chunk }: { chunk: Chunk<unknown> }) {
   );
 }
 
-/** The only part of the page that changes with every batch of updates: the count. */
-function OrdersTitle({ book, loadingMore }: { book: OrderBook; loadingMore: boolean }) {
+/** The rows the grid shows after the filters: told by the grid, read by the title alone (no page re-render). */
+class ShownCount {
+  private value: number | null = null;
+  private readonly listeners = new Set<() => void>();
+  readonly get = () => this.value;
+  readonly set = (n: number | null) => {
+    if (n === this.value) return;
+    this.value = n;
+    for (const l of this.listeners) l();
+  };
+  readonly subscribe = (l: () => void) => {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  };
+}
+
+const STATUS_OPTIONS = FILTER_STATUSES.map((code) => ({ value: code, label: ordStatusLabel(code) }));
+
+/** The only part of the page that changes with every batch of updates: the count ("shown of all" while filtered). */
+function OrdersTitle({ book, loadingMore, shown, filtered }: { book: OrderBook; loadingMore: boolean; shown: ShownCount; filtered: boolean }) {
   const count = useBookCount(book);
+  const shownCount = useSyncExternalStore(shown.subscribe, shown.get);
   return (
-    <span data-testid="orders-title">
-      Orders ({count})
+    <span data-testid="orders-title" data-total={count} data-shown={filtered && shownCount !== null ? shownCount : count}>
+      Orders ({filtered && shownCount !== null ? `${shownCount} of ${count}` : count})
       {loadingMore && (
         <Text span fz={11} c="dimmed" tt="none" fw={500} ml={6}>
           loading…
@@ -100,8 +124,19 @@ export default function BlotterPage() {
   const [showRefused, setShowRefused] = useState(true);
   const [workingOnly, setWorkingOnly] = useState(false);
   const [quickFilter, setQuickFilter] = useState('');
+  const [clients, setClients] = useState<string[]>([]);
+  const [statuses, setStatuses] = useState<string[]>([]);
   // Typing stays responsive with 50,000 rows: the grid filters with the deferred text.
   const deferredFilter = useDeferredValue(quickFilter);
+  const filters = useMemo<OrderFilters>(
+    () => ({ hideRefused: !showRefused, workingOnly, text: deferredFilter.trim().toLowerCase(), clients, statuses }),
+    [showRefused, workingOnly, deferredFilter, clients, statuses],
+  );
+  const filtered = !showRefused || workingOnly || deferredFilter.trim() !== '' || clients.length > 0 || statuses.length > 0;
+  const [shownCount] = useState(() => new ShownCount());
+  const [gridApi, setGridApi] = useState<GridApi<Order> | null>(null);
+  const layoutKey = user ? columnLayoutKey(user.user_id) : null;
+  const clientOptions = useMemo(() => connectors.data.map((c) => ({ value: c.comp_id, label: c.client_name || c.comp_id })), [connectors.data]);
   const qtyRef = useRef<HTMLInputElement>(null);
 
   const select = useCallback((order: Order) => {
@@ -168,8 +203,11 @@ export default function BlotterPage() {
   const deskMounted = useDeferredValue(true, false);
   const deskPainted = usePaintedAfter(deskMounted);
   const [ordersGridUp, setOrdersGridUp] = useState(false);
-  const onOrdersGridReady = useCallback(() => {
-    window.setTimeout(() => setOrdersGridUp(true), 0);
+  const onOrdersGridReady = useCallback((api: GridApi<Order>) => {
+    window.setTimeout(() => {
+      setOrdersGridUp(true);
+      setGridApi(api);
+    }, 0);
   }, []);
   const ready = useDeferredValue(view.status === 'ready') && deskMounted;
 
@@ -202,7 +240,7 @@ export default function BlotterPage() {
               orders={
                 <div className={classes.pane} data-testid="orders-pane">
                   <div className={classes.paneTitle}>
-                    <OrdersTitle book={book} loadingMore={view.loadingMore} />
+                    <OrdersTitle book={book} loadingMore={view.loadingMore} shown={shownCount} filtered={filtered} />
                     <TextInput
                       size="xs"
                       ml="auto"
@@ -223,6 +261,8 @@ export default function BlotterPage() {
                       data-testid="working-only"
                       styles={{ label: { fontSize: 11, textTransform: 'none', fontWeight: 500, paddingLeft: 6 } }}
                     />
+                    <PickFilter label="Client" options={clientOptions} value={clients} onChange={setClients} testId="client-filter" />
+                    <PickFilter label="Status" options={STATUS_OPTIONS} value={statuses} onChange={setStatuses} testId="status-filter" />
                     <Checkbox
                       size="xs"
                       label="Show refused at intake"
@@ -236,10 +276,11 @@ export default function BlotterPage() {
                         Order list incomplete: {view.error}
                       </Text>
                     )}
+                    <ColumnChooser api={gridApi} layoutKey={layoutKey} />
                   </div>
                   <div className={classes.gridBox} data-testid="orders-grid">
                     {ordersGrid.status === 'ready' && deskPainted ? (
-                      <ordersGrid.module.OrdersGrid book={book} selectedId={selectedId} onSelect={select} onEnter={focusFillForm} onReady={onOrdersGridReady} cellActions={cellActions} showRefused={showRefused} workingOnly={workingOnly} quickFilter={deferredFilter} tradeBlock={tradeBlock} onOpen={openOrder} />
+                      <ordersGrid.module.OrdersGrid book={book} selectedId={selectedId} onSelect={select} onEnter={focusFillForm} onReady={onOrdersGridReady} cellActions={cellActions} filters={filters} layoutKey={layoutKey} onShownCount={shownCount.set} tradeBlock={tradeBlock} onOpen={openOrder} />
                     ) : (
                       <GridLoading chunk={ordersGrid} />
                     )}

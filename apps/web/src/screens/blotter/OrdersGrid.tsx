@@ -7,7 +7,8 @@ import type { BlotterCellActions } from './blotterContext';
 import { deskGridTheme } from './gridTheme';
 import { toColDefs } from './columns';
 import { ORDER_COLUMNS } from './orderColumns';
-import { passesOrderFilters, type OrderFilters } from './orderFilters';
+import { anyOrderFilter, filtersFollowUpdates, passesOrderFilters, sameOrderFilters, type OrderFilters } from './orderFilters';
+import { loadColumnLayout, saveColumnLayout } from './columnLayout';
 
 /** Static markup, no data in it. */
 const NO_ORDERS =
@@ -87,7 +88,7 @@ function idRange(api: GridApi<Order>): IdRange | null {
  */
 function matchModelUpdatesToView(api: GridApi<Order>, filters: OrderFilters): void {
   const ordered = api.getColumnState().some((c) => c.sort);
-  api.setGridOption('suppressModelUpdateAfterUpdateTransaction', !ordered && !filters.workingOnly && !filters.text);
+  api.setGridOption('suppressModelUpdateAfterUpdateTransaction', !ordered && !filtersFollowUpdates(filters));
 }
 
 function applyDelta(api: GridApi<Order>, book: OrderBook, range: { current: IdRange | null }, added: Order[], update: Order[], removed: Order[]): void {
@@ -129,12 +130,12 @@ export interface OrdersGridProps {
   onOpen?: (order: Order) => void;
   /** Why the user cannot trade now (the status cells redraw when it changes). */
   tradeBlock?: string | null;
-  /** Orders refused at intake are shown (they are never working orders; the broker may hide them). */
-  showRefused?: boolean;
-  /** Only working orders (pending, accepted, partially filled, a request pending). */
-  workingOnly?: boolean;
-  /** The quick filter's text. */
-  quickFilter?: string;
+  /** The broker's filters (the quick text already trimmed and lower-case). */
+  filters: OrderFilters;
+  /** Where the broker's column layout is remembered (per user); null: not remembered. */
+  layoutKey: string | null;
+  /** The number of rows shown after the filters, each time it may have changed. */
+  onShownCount?: (shown: number) => void;
 }
 
 /**
@@ -146,15 +147,15 @@ export interface OrdersGridProps {
  * made creating the grid and drawing its first rows the longest tasks while the blotter loads
  * (issue 5). The cells are plain DOM too (statusCell.ts).
  */
-export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect, onEnter, onReady, cellActions, showRefused = true, workingOnly = false, quickFilter = '', tradeBlock = null, onOpen }: OrdersGridProps) {
+export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect, onEnter, onReady, cellActions, filters: filtersProp, layoutKey, onShownCount, tradeBlock = null, onOpen }: OrdersGridProps) {
   const boxRef = useRef<HTMLDivElement>(null);
   const apiRef = useRef<GridApi<Order> | null>(null);
   // The grid is created once; its handlers read the latest props.
-  const props = useRef({ onSelect, onEnter, onReady, cellActions, tradeBlock, onOpen });
+  const props = useRef({ onSelect, onEnter, onReady, cellActions, tradeBlock, onOpen, onShownCount, layoutKey });
   useEffect(() => {
-    props.current = { onSelect, onEnter, onReady, cellActions, tradeBlock, onOpen };
+    props.current = { onSelect, onEnter, onReady, cellActions, tradeBlock, onOpen, onShownCount, layoutKey };
   });
-  const filters = useRef<OrderFilters>({ hideRefused: !showRefused, workingOnly, text: quickFilter.trim().toLowerCase() });
+  const filters = useRef<OrderFilters>(filtersProp);
 
   useEffect(() => {
     const box = boxRef.current;
@@ -162,6 +163,11 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
     /** For the benchmark's "usable" time: a row is drawn and visible (not under the loading state). */
     const rowsShown = () => box.querySelector('.ag-row')?.checkVisibility({ visibilityProperty: true }) ?? false;
     const range: { current: IdRange | null } = { current: null };
+    let restoring = false;
+    const saveLayout = (api: GridApi<Order>) => {
+      const key = props.current.layoutKey;
+      if (key && !restoring) saveColumnLayout(key, api.getColumnState());
+    };
     const context: BlotterCellActions = { accept: (order) => props.current.cellActions.accept(order), tradeBlock: () => props.current.tradeBlock };
     const options: GridOptions<Order> = {
       theme: deskGridTheme,
@@ -206,9 +212,20 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
           props.current.onEnter();
         }
       },
-      onSortChanged: (event) => matchModelUpdatesToView(event.api, filters.current),
+      onSortChanged: (event) => {
+        matchModelUpdatesToView(event.api, filters.current);
+        saveLayout(event.api);
+      },
+      // The broker's column layout is remembered once a change is complete (not at every pixel of a drag).
+      onColumnMoved: (event) => event.finished && event.source === 'uiColumnMoved' && saveLayout(event.api),
+      onColumnResized: (event) => event.finished && event.source === 'uiColumnResized' && saveLayout(event.api),
+      onColumnVisible: (event) => event.source === 'api' && saveLayout(event.api),
+      onModelUpdated: (event) => props.current.onShownCount?.(event.api.getDisplayedRowCount()),
+      // The header cells are reached by the mouse (sort, move, resize), not by Tab: Tab goes from the
+      // filters into the rows.
+      suppressHeaderFocus: true,
       // The broker's filters (see OrderFilters); none by default.
-      isExternalFilterPresent: () => filters.current.hideRefused || filters.current.workingOnly || filters.current.text !== '',
+      isExternalFilterPresent: () => anyOrderFilter(filters.current),
       doesExternalFilterPass: (node) => (node.data ? passesOrderFilters(node.data, filters.current) : false),
     };
     // Four steps, each a task of its own (together they were one of the longest tasks while the
@@ -235,6 +252,13 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
     };
     const showColumns = (api: GridApi<Order>) => {
       blotterMetrics.time('grid:columns', () => api.setGridOption('columnDefs', toColDefs(ORDER_COLUMNS)));
+      const key = props.current.layoutKey;
+      const saved = key ? loadColumnLayout(key, ORDER_COLUMNS.map((c) => c.id)) : null;
+      if (saved) {
+        restoring = true;
+        api.applyColumnState({ state: saved, applyOrder: true });
+        restoring = false;
+      }
       matchModelUpdatesToView(api, filters.current);
       blotterMetrics.gridReady();
       props.current.onReady?.(api);
@@ -275,15 +299,13 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
   }, [tradeBlock]);
 
   useEffect(() => {
-    const next: OrderFilters = { hideRefused: !showRefused, workingOnly, text: quickFilter.trim().toLowerCase() };
-    const f = filters.current;
-    if (f.hideRefused === next.hideRefused && f.workingOnly === next.workingOnly && f.text === next.text) return;
-    filters.current = next;
+    if (sameOrderFilters(filters.current, filtersProp)) return;
+    filters.current = filtersProp;
     const api = apiRef.current;
     if (!api) return;
-    matchModelUpdatesToView(api, next);
+    matchModelUpdatesToView(api, filtersProp);
     api.onFilterChanged();
-  }, [showRefused, workingOnly, quickFilter]);
+  }, [filtersProp]);
 
   // Keep the grid's selection in step with the screen's (a notification click, the detail page).
   useEffect(() => {

@@ -31,7 +31,7 @@ import { OrderInfoPanel } from './order-info/OrderInfoPanel';
 import { openAxesWindow, openOrderTab, openOrderWindow } from './windows';
 import { columnLayoutKey } from './columnLayout';
 import { FILTER_STATUSES, type OrderFilters } from './orderFilters';
-import { ColumnChooser, PickFilter } from './OrdersToolbar';
+import { ColumnChooser, ExportOrdersButton, PickFilter } from './OrdersToolbar';
 
 const NAV_HEIGHT = { main: 52, compact: 60, none: 0 } as const;
 
@@ -277,6 +277,7 @@ export default function BlotterPage() {
                       </Text>
                     )}
                     <ColumnChooser api={gridApi} layoutKey={layoutKey} />
+                    <ExportOrdersButton api={gridApi} />
                   </div>
                   <div className={classes.gridBox} data-testid="orders-grid">
                     {ordersGrid.status === 'ready' && deskPainted ? (

@@ -7,6 +7,7 @@ import type { BlotterCellActions } from './blotterContext';
 import { deskGridTheme } from './gridTheme';
 import { toColDefs } from './columns';
 import { ORDER_COLUMNS } from './orderColumns';
+import { StatusCellRenderer } from './statusCell';
 import { anyOrderFilter, filtersFollowUpdates, passesOrderFilters, sameOrderFilters, type OrderFilters } from './orderFilters';
 import { loadColumnLayout, saveColumnLayout } from './columnLayout';
 
@@ -174,6 +175,8 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
       context,
       getRowId,
       getRowClass,
+      // The column table names its cell renderers; they are plain DOM (statusCell.ts).
+      components: { statusCell: StatusCellRenderer },
       rowSelection: ROW_SELECTION,
       // No rows until the book's are drawn (an empty blotter shows the no-rows overlay, not the loading one).
       rowData: [],

@@ -1,9 +1,11 @@
 import type { Order } from '@fixdesk/protocol';
 import { Button, Checkbox, Menu, Stack, Text } from '@mantine/core';
-import { IconChevronDown, IconColumns3 } from '@tabler/icons-react';
+import { IconChevronDown, IconColumns3, IconDownload } from '@tabler/icons-react';
 import type { GridApi } from 'ag-grid-community';
 import { useState } from 'react';
+import { downloadCsv } from '../../components/export/csv';
 import { clearColumnLayout } from './columnLayout';
+import { ordersCsvFileName, ordersCsvText } from './ordersCsv';
 import { ORDER_COLUMNS } from './orderColumns';
 
 const BUTTON_STYLES = { root: { height: 22, paddingInline: 8 }, label: { fontSize: 11, fontWeight: 500, textTransform: 'none' as const } };
@@ -107,5 +109,32 @@ export function ColumnChooser({ api, layoutKey }: { api: GridApi<Order> | null; 
         </Menu.Item>
       </Menu.Dropdown>
     </Menu>
+  );
+}
+
+/** CSV of what the grid shows: its shown columns in order, its rows after the filters and the sort. */
+export function exportShownOrders(api: GridApi<Order>): void {
+  const columnIds = api.getAllDisplayedColumns().map((c) => c.getColId());
+  const rows: Order[] = [];
+  api.forEachNodeAfterFilterAndSort((node) => {
+    if (node.data) rows.push(node.data);
+  });
+  downloadCsv(ordersCsvFileName(), ordersCsvText(columnIds, rows));
+}
+
+export function ExportOrdersButton({ api }: { api: GridApi<Order> | null }) {
+  return (
+    <Button
+      size="compact-xs"
+      variant="default"
+      leftSection={<IconDownload size={12} />}
+      styles={BUTTON_STYLES}
+      disabled={!api}
+      onClick={() => api && exportShownOrders(api)}
+      title="The orders shown, with the columns shown, as a CSV file"
+      data-testid="orders-export"
+    >
+      CSV
+    </Button>
   );
 }

@@ -8,6 +8,7 @@ import { deskGridTheme } from './gridTheme';
 import { toColDefs } from './columns';
 import { ORDER_COLUMNS } from './orderColumns';
 import { StatusCellRenderer } from './statusCell';
+import { AgeCellRenderer } from './ageCell';
 import { anyOrderFilter, filtersFollowUpdates, passesOrderFilters, sameOrderFilters, type OrderFilters } from './orderFilters';
 import { loadColumnLayout, saveColumnLayout } from './columnLayout';
 
@@ -176,7 +177,7 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
       getRowId,
       getRowClass,
       // The column table names its cell renderers; they are plain DOM (statusCell.ts).
-      components: { statusCell: StatusCellRenderer },
+      components: { statusCell: StatusCellRenderer, ageCell: AgeCellRenderer },
       rowSelection: ROW_SELECTION,
       // No rows until the book's are drawn (an empty blotter shows the no-rows overlay, not the loading one).
       rowData: [],

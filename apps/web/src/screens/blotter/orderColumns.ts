@@ -9,11 +9,13 @@ import {
   formatTimestamp,
   ordRejReasonLabel,
   ordStatusLabel,
+  PENDING_AGE_ALERT_MS,
   SIDE_LABELS,
   type SideCode,
 } from '@fixdesk/domain';
 import type { Order } from '@fixdesk/protocol';
 import type { CsvExtras } from '../../components/export/csv';
+import { pendingSince } from './ageCell';
 import type { BlotterColumn } from './columns';
 
 /** Today's orders by time of day (UTC); older open orders with their date. */
@@ -44,6 +46,17 @@ export const ORDER_COLUMNS: readonly OrderColumn[] = [
     width: 172,
     // By name: the grid registers the renderer (ORDER_CELL_RENDERERS), so this table stays free of the DOM.
     grid: { cellRenderer: 'statusCell', cellClass: 'fd-status-cell' },
+  },
+  {
+    id: 'age',
+    header: 'Age',
+    // The time it has waited since; the oldest first when sorted descending, as the others (by time received).
+    value: (o) => pendingSince(o),
+    width: 64,
+    numeric: true,
+    // A ticking figure has no place in a file: the file has the time received.
+    noCsv: true,
+    grid: { cellRenderer: 'ageCell', headerTooltip: `How long a pending order has waited for Accept or Reject; highlighted after ${PENDING_AGE_ALERT_MS / 1000} s` },
   },
   {
     id: 'side',

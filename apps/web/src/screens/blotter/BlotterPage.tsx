@@ -31,7 +31,9 @@ import { OrderInfoPanel } from './order-info/OrderInfoPanel';
 import { openAxesWindow, openOrderTab, openOrderWindow } from './windows';
 import { columnLayoutKey } from './columnLayout';
 import { FILTER_STATUSES, type OrderFilters } from './orderFilters';
-import { ColumnChooser, ExportOrdersButton, PickFilter } from './OrdersToolbar';
+import { ColumnChooser, ExportOrdersButton, PickFilter, ShortcutsHelp } from './OrdersToolbar';
+import { runShortcut, SHORTCUT_TARGETS } from './shortcuts';
+import type { OrderActions } from '../../services/orders/useOrderActions';
 
 const NAV_HEIGHT = { main: 52, compact: 60, none: 0 } as const;
 
@@ -111,7 +113,7 @@ export default function BlotterPage() {
   const view = useBookStatus(book);
   const connectors = useClientConnectors();
   const latest = useLatestPrices();
-  const actions = useOrderActions(book);
+  const rawActions = useOrderActions(book);
   const tradeBlock = useTradeBlock();
   const desktop = useDesktopShell();
   const { pathname } = useLocation();
@@ -135,6 +137,50 @@ export default function BlotterPage() {
   const filtered = !showRefused || workingOnly || deferredFilter.trim() !== '' || clients.length > 0 || statuses.length > 0;
   const [shownCount] = useState(() => new ShownCount());
   const [gridApi, setGridApi] = useState<GridApi<Order> | null>(null);
+  const gridApiRef = useRef<GridApi<Order> | null>(null);
+  const infoRef = useRef<HTMLDivElement>(null);
+  const [helpOpen, setHelpOpen] = useState(false);
+
+  /** Keyboard focus back on an order's row (after an action, or Escape from the Order Info panel). */
+  const focusRow = useCallback((id: number) => {
+    const api = gridApiRef.current;
+    const node = api?.getRowNode(String(id));
+    const column = api?.getAllDisplayedColumns()[0];
+    if (!api || api.isDestroyed() || !node || node.rowIndex === null || !column) return;
+    api.ensureIndexVisible(node.rowIndex);
+    api.setFocusedCell(node.rowIndex, column);
+  }, []);
+
+  // Every action, from a button or a shortcut, ends with the keyboard back on the order's row.
+  const actions = useMemo<OrderActions>(() => {
+    const back = <A extends unknown[], R>(call: (id: number, ...rest: A) => Promise<R>) =>
+      (id: number, ...rest: A) =>
+        call(id, ...rest).then((answer) => {
+          requestAnimationFrame(() => focusRow(id));
+          return answer;
+        });
+    return {
+      accept: back(rawActions.accept),
+      reject: back(rawActions.reject),
+      fill: back(rawActions.fill),
+      doneForDay: back(rawActions.doneForDay),
+      cancel: back(rawActions.cancel),
+      decide: back(rawActions.decide),
+    };
+  }, [rawActions, focusRow]);
+
+  const onShortcut = useCallback(
+    (key: string, order: Order) => {
+      if (key === '?') {
+        setHelpOpen(true);
+        return true;
+      }
+      const target = SHORTCUT_TARGETS[key];
+      if (!target) return false;
+      return runShortcut(infoRef.current?.querySelector('[data-testid="order-info"]') ?? null, order.brokerorderid, target, qtyRef.current);
+    },
+    [],
+  );
   const layoutKey = user ? columnLayoutKey(user.user_id) : null;
   const clientOptions = useMemo(() => connectors.data.map((c) => ({ value: c.comp_id, label: c.client_name || c.comp_id })), [connectors.data]);
   const qtyRef = useRef<HTMLInputElement>(null);
@@ -206,6 +252,7 @@ export default function BlotterPage() {
   const onOrdersGridReady = useCallback((api: GridApi<Order>) => {
     window.setTimeout(() => {
       setOrdersGridUp(true);
+      gridApiRef.current = api;
       setGridApi(api);
     }, 0);
   }, []);
@@ -244,7 +291,7 @@ export default function BlotterPage() {
                     <TextInput
                       size="xs"
                       ml="auto"
-                      w={200}
+                      style={{ flex: '0 1 200px', minWidth: 100 }}
                       placeholder="Filter: client, symbol, id"
                       aria-label="Quick filter"
                       leftSection={<IconSearch size={12} />}
@@ -278,10 +325,11 @@ export default function BlotterPage() {
                     )}
                     <ColumnChooser api={gridApi} layoutKey={layoutKey} />
                     <ExportOrdersButton api={gridApi} />
+                    <ShortcutsHelp opened={helpOpen} onChange={setHelpOpen} />
                   </div>
                   <div className={classes.gridBox} data-testid="orders-grid">
                     {ordersGrid.status === 'ready' && deskPainted ? (
-                      <ordersGrid.module.OrdersGrid book={book} selectedId={selectedId} onSelect={select} onEnter={focusFillForm} onReady={onOrdersGridReady} cellActions={cellActions} filters={filters} layoutKey={layoutKey} onShownCount={shownCount.set} tradeBlock={tradeBlock} onOpen={openOrder} />
+                      <ordersGrid.module.OrdersGrid book={book} selectedId={selectedId} onSelect={select} onEnter={focusFillForm} onReady={onOrdersGridReady} cellActions={cellActions} filters={filters} layoutKey={layoutKey} onShownCount={shownCount.set} onShortcut={onShortcut} tradeBlock={tradeBlock} onOpen={openOrder} />
                     ) : (
                       <GridLoading chunk={ordersGrid} />
                     )}
@@ -304,7 +352,17 @@ export default function BlotterPage() {
                 </div>
               }
               info={
-                <div className={classes.pane} data-testid="order-info-pane">
+                <div
+                  className={classes.pane}
+                  data-testid="order-info-pane"
+                  ref={infoRef}
+                  onKeyDown={(e) => {
+                    // Escape leaves the panel for the order's row (not when it closes a dialog or a menu).
+                    if (e.key !== 'Escape' || e.defaultPrevented || selectedId === null) return;
+                    if ((e.target as Element).closest('[role="dialog"], [role="menu"], [role="listbox"]')) return;
+                    focusRow(selectedId);
+                  }}
+                >
                   {selected ? (
                     <>
                       {detailError && (

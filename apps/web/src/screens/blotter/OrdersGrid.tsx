@@ -138,6 +138,8 @@ export interface OrdersGridProps {
   layoutKey: string | null;
   /** The number of rows shown after the filters, each time it may have changed. */
   onShownCount?: (shown: number) => void;
+  /** A shortcut key (lower case, or '?') pressed on a row; true when it was used. */
+  onShortcut?: (key: string, order: Order) => boolean;
 }
 
 /**
@@ -149,13 +151,13 @@ export interface OrdersGridProps {
  * made creating the grid and drawing its first rows the longest tasks while the blotter loads
  * (issue 5). The cells are plain DOM too (statusCell.ts).
  */
-export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect, onEnter, onReady, cellActions, filters: filtersProp, layoutKey, onShownCount, tradeBlock = null, onOpen }: OrdersGridProps) {
+export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect, onEnter, onReady, cellActions, filters: filtersProp, layoutKey, onShownCount, onShortcut, tradeBlock = null, onOpen }: OrdersGridProps) {
   const boxRef = useRef<HTMLDivElement>(null);
   const apiRef = useRef<GridApi<Order> | null>(null);
   // The grid is created once; its handlers read the latest props.
-  const props = useRef({ onSelect, onEnter, onReady, cellActions, tradeBlock, onOpen, onShownCount, layoutKey });
+  const props = useRef({ onSelect, onEnter, onReady, cellActions, tradeBlock, onOpen, onShownCount, onShortcut, layoutKey });
   useEffect(() => {
-    props.current = { onSelect, onEnter, onReady, cellActions, tradeBlock, onOpen, onShownCount, layoutKey };
+    props.current = { onSelect, onEnter, onReady, cellActions, tradeBlock, onOpen, onShownCount, onShortcut, layoutKey };
   });
   const filters = useRef<OrderFilters>(filtersProp);
 
@@ -210,11 +212,17 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
         if (node && !node.isSelected()) node.setSelected(true, true);
       },
       onCellKeyDown: (event) => {
-        const key = (event.event as KeyboardEvent | null)?.key;
-        if (key === 'Enter') {
-          event.event?.preventDefault();
+        const e = event.event as KeyboardEvent | null;
+        if (!e || e.ctrlKey || e.metaKey || e.altKey) return;
+        if (e.key === 'Enter') {
+          // Enter on the row's own Accept button presses it; elsewhere on the row it moves to the form.
+          if ((e.target as Element | null)?.closest('button')) return;
+          e.preventDefault();
           props.current.onEnter();
+          return;
         }
+        const key = e.key === '?' ? '?' : e.key.toLowerCase();
+        if (key.length === 1 && event.data && props.current.onShortcut?.(key, event.data)) e.preventDefault();
       },
       onSortChanged: (event) => {
         matchModelUpdatesToView(event.api, filters.current);

@@ -1,14 +1,17 @@
 import type { Order } from '@fixdesk/protocol';
-import { Button, Checkbox, Menu, Stack, Text } from '@mantine/core';
+import { ActionIcon, Button, Checkbox, Group, Kbd, Menu, Popover, Stack, Text } from '@mantine/core';
 import { IconChevronDown, IconColumns3, IconDownload } from '@tabler/icons-react';
 import type { GridApi } from 'ag-grid-community';
 import { useState } from 'react';
 import { downloadCsv } from '../../components/export/csv';
 import { clearColumnLayout } from './columnLayout';
 import { ordersCsvFileName, ordersCsvText } from './ordersCsv';
+import { BLOTTER_SHORTCUTS } from './shortcuts';
 import { ORDER_COLUMNS } from './orderColumns';
 
-const BUTTON_STYLES = { root: { height: 22, paddingInline: 8 }, label: { fontSize: 11, fontWeight: 500, textTransform: 'none' as const } };
+const BUTTON_STYLES = { root: { height: 22, paddingInline: 8, flex: 'none' }, label: { fontSize: 11, fontWeight: 500, textTransform: 'none' as const } };
+/** A filter's summary never widens the bar past its room: long client names end in an ellipsis (the menu has them whole). */
+const SUMMARY_STYLE = { display: 'inline-block', maxWidth: 120, overflow: 'hidden', textOverflow: 'ellipsis', verticalAlign: 'bottom' } as const;
 
 export interface PickOption {
   value: string;
@@ -23,7 +26,7 @@ export function PickFilter({ label, options, value, onChange, testId }: { label:
     <Menu position="bottom-start" closeOnItemClick={false} width={240} shadow="md">
       <Menu.Target>
         <Button size="compact-xs" variant={chosen.length ? 'light' : 'default'} rightSection={<IconChevronDown size={12} />} styles={BUTTON_STYLES} data-testid={testId} aria-label={`${label} filter: ${summary}`}>
-          {label}: {summary}
+          {label}:&nbsp;<span style={SUMMARY_STYLE}>{summary}</span>
         </Button>
       </Menu.Target>
       <Menu.Dropdown data-testid={`${testId}-menu`}>
@@ -66,9 +69,9 @@ export function ColumnChooser({ api, layoutKey }: { api: GridApi<Order> | null; 
   return (
     <Menu position="bottom-end" closeOnItemClick={false} width={220} shadow="md" onOpen={read}>
       <Menu.Target>
-        <Button size="compact-xs" variant="default" leftSection={<IconColumns3 size={12} />} styles={BUTTON_STYLES} disabled={!api} data-testid="column-chooser">
-          Columns
-        </Button>
+        <ActionIcon size={22} variant="default" disabled={!api} aria-label="Columns" title="Columns: choose, reset the layout" data-testid="column-chooser">
+          <IconColumns3 size={14} />
+        </ActionIcon>
       </Menu.Target>
       <Menu.Dropdown data-testid="column-chooser-menu">
         <Menu.Label>Columns shown</Menu.Label>
@@ -124,17 +127,50 @@ export function exportShownOrders(api: GridApi<Order>): void {
 
 export function ExportOrdersButton({ api }: { api: GridApi<Order> | null }) {
   return (
-    <Button
-      size="compact-xs"
+    <ActionIcon
+      size={22}
       variant="default"
-      leftSection={<IconDownload size={12} />}
-      styles={BUTTON_STYLES}
       disabled={!api}
       onClick={() => api && exportShownOrders(api)}
-      title="The orders shown, with the columns shown, as a CSV file"
+      aria-label="Export CSV"
+      title="Export CSV: the orders shown, with the columns shown"
       data-testid="orders-export"
     >
-      CSV
-    </Button>
+      <IconDownload size={14} />
+    </ActionIcon>
+  );
+}
+
+/** The keyboard shortcuts, listed in a popover ('?' on a row opens it too). */
+export function ShortcutsHelp({ opened, onChange }: { opened: boolean; onChange: (opened: boolean) => void }) {
+  return (
+    <Popover opened={opened} onChange={onChange} position="bottom-end" width={330} shadow="md" withArrow trapFocus returnFocus closeOnEscape>
+      <Popover.Target>
+        <ActionIcon size={22} variant="default" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" onClick={() => onChange(!opened)} data-testid="shortcuts-help">
+          <Text fz={12} fw={700}>
+            ?
+          </Text>
+        </ActionIcon>
+      </Popover.Target>
+      <Popover.Dropdown data-testid="shortcuts-list">
+        <Text fz="xs" fw={700} mb={6}>
+          Keyboard shortcuts on the selected order
+        </Text>
+        <Stack gap={5}>
+          {BLOTTER_SHORTCUTS.map((s) => (
+            <Group key={s.text} gap={8} wrap="nowrap" align="flex-start">
+              <Group gap={3} w={74} wrap="nowrap" style={{ flex: 'none' }}>
+                {s.keys.map((k) => (
+                  <Kbd key={k} size="xs">
+                    {k}
+                  </Kbd>
+                ))}
+              </Group>
+              <Text fz="xs">{s.text}</Text>
+            </Group>
+          ))}
+        </Stack>
+      </Popover.Dropdown>
+    </Popover>
   );
 }

@@ -8,7 +8,7 @@ import {
   formatQuantity,
   formatTimestamp,
   ordRejReasonLabel,
-  ordStatusLabel,
+  ordStatusWithFills,
   PENDING_AGE_ALERT_MS,
   SIDE_LABELS,
   type SideCode,
@@ -41,7 +41,7 @@ export const ORDER_COLUMNS: readonly OrderColumn[] = [
     id: 'status',
     header: 'Status',
     value: statusCellKey,
-    format: (o) => ordStatusLabel(o.ordstatus),
+    format: (o) => ordStatusWithFills(o.ordstatus, o.cumqty, o.orderqty),
     // Wide enough for "Pending" and the Accept button beside it.
     width: 172,
     // By name: the grid registers the renderer (ORDER_CELL_RENDERERS), so this table stays free of the DOM.

@@ -244,54 +244,69 @@ describe('blotter: safe actions', () => {
   });
 
   it('works an order from the keyboard alone: to the row by Tab (no header stop), A accepts, F fills with Enter, D with its confirmation, ? lists the keys', async () => {
-    await e2e.withPage(async (page) => {
-      const blotter = await signInToBlotter(page);
-      const { clOrdId, id } = await sendOrder({ qty: '3', price: '27000' }, 'KEY');
-      await page.getByTestId('quick-filter').focus();
-      await page.keyboard.type(clOrdId);
-      await blotter.row(id).waitFor();
-      await page.waitForFunction(() => document.querySelectorAll('[data-testid="orders-grid"] .ag-row').length === 1);
-      const inRow = () => page.evaluate((bo) => !!document.activeElement?.closest(`.ag-row`)?.textContent?.includes(bo), id);
-      const onHeader = () => page.evaluate(() => !!document.activeElement?.closest('.ag-header'));
-      for (let i = 0; i < 15 && !(await inRow()); i++) {
+    await e2e.withPage(
+      async (page) => {
+        const blotter = await signInToBlotter(page);
+        const { clOrdId, id } = await sendOrder({ qty: '3', price: '27000' }, 'KEY');
+        // Times: 24-hour in UTC by default, the zone named; the user's local zone on request, remembered.
+        const received = blotter.ordersGrid.locator('.ag-header-cell[col-id="time"]');
+        assert.match((await received.textContent()) ?? '', /Received \(UTC\)/);
+        await page.getByTestId('zone-switch').getByText('Local').click();
+        await received.getByText('Received (Asia/Singapore (GMT+8))').waitFor();
+        await page.reload();
+        await blotter.waitReady();
+        await received.getByText('Received (Asia/Singapore (GMT+8))').waitFor();
+        await page.getByTestId('zone-switch').getByText('UTC').click();
+        await received.getByText('Received (UTC)').waitFor();
+
+        await page.getByTestId('quick-filter').focus();
+        await page.keyboard.type(clOrdId);
+        await blotter.row(id).waitFor();
+        await page.waitForFunction(() => document.querySelectorAll('[data-testid="orders-grid"] .ag-row').length === 1);
+        const inRow = () => page.evaluate((bo) => !!document.activeElement?.closest(`.ag-row`)?.textContent?.includes(bo), id);
+        const onHeader = () => page.evaluate(() => !!document.activeElement?.closest('.ag-header'));
+        for (let i = 0; i < 15 && !(await inRow()); i++) {
+          await page.keyboard.press('Tab');
+          assert.equal(await onHeader(), false, 'the column headers are not in the Tab order');
+        }
+        assert.equal(await inRow(), true, 'Tab reaches the row');
+        await page.locator(`[data-testid="order-info"][data-order="${id}"]`).waitFor();
+
+        await page.keyboard.press('?');
+        await page.getByTestId('shortcuts-list').getByText('Accept the pending order').waitFor();
+        await screenshot(page, 'blotter-shortcuts-help');
+        await page.keyboard.press('Escape');
+        await page.getByTestId('shortcuts-list').waitFor({ state: 'hidden' });
+        if (!(await inRow())) await blotter.row(id).locator('[col-id="side"]').focus();
+
+        await page.keyboard.press('a');
+        await client.waitForReport(clOrdId, (m) => m.get(150) === '0');
+        await blotter.statusCell(id).getByText('Accepted').waitFor();
+        await page.waitForFunction(() => !!document.activeElement?.closest('.ag-row'));
+        assert.equal(await inRow(), true, 'after Accept the keyboard is back on the row');
+
+        await blotter.info.fillQty.waitFor();
+        await page.keyboard.press('f');
+        assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Fill quantity');
+        await page.keyboard.type('3');
         await page.keyboard.press('Tab');
-        assert.equal(await onHeader(), false, 'the column headers are not in the Tab order');
-      }
-      assert.equal(await inRow(), true, 'Tab reaches the row');
-      await page.locator(`[data-testid="order-info"][data-order="${id}"]`).waitFor();
+        await page.keyboard.type('27000');
+        await page.keyboard.press('Enter');
+        await client.waitForReport(clOrdId, (m) => m.get(39) === '2');
+        await blotter.statusCell(id).getByText('Filled').waitFor();
+        await page.waitForFunction(() => !!document.activeElement?.closest('.ag-row'));
+        assert.equal(await inRow(), true, 'after the fill the keyboard is back on the row');
 
-      await page.keyboard.press('?');
-      await page.getByTestId('shortcuts-list').getByText('Accept the pending order').waitFor();
-      await screenshot(page, 'blotter-shortcuts-help');
-      await page.keyboard.press('Escape');
-      await page.getByTestId('shortcuts-list').waitFor({ state: 'hidden' });
-      if (!(await inRow())) await blotter.row(id).locator('[col-id="side"]').focus();
-
-      await page.keyboard.press('a');
-      await client.waitForReport(clOrdId, (m) => m.get(150) === '0');
-      await blotter.statusCell(id).getByText('Accepted').waitFor();
-      await page.waitForFunction(() => !!document.activeElement?.closest('.ag-row'));
-      assert.equal(await inRow(), true, 'after Accept the keyboard is back on the row');
-
-      await blotter.info.fillQty.waitFor();
-      await page.keyboard.press('f');
-      assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Fill quantity');
-      await page.keyboard.type('3');
-      await page.keyboard.press('Tab');
-      await page.keyboard.type('27000');
-      await page.keyboard.press('Enter');
-      await client.waitForReport(clOrdId, (m) => m.get(39) === '2');
-      await blotter.statusCell(id).getByText('Filled').waitFor();
-      await page.waitForFunction(() => !!document.activeElement?.closest('.ag-row'));
-      assert.equal(await inRow(), true, 'after the fill the keyboard is back on the row');
-
-      await blotter.info.doneForDay.waitFor();
-      await page.keyboard.press('d');
-      await page.getByTestId('confirm-summary').waitFor();
-      await page.keyboard.press('Enter');
-      await client.waitForReport(clOrdId, (m) => m.get(150) === '3');
-      await blotter.statusCell(id).getByText('Done').waitFor();
-      await page.waitForFunction(() => !!document.activeElement?.closest('.ag-row'));
-    });
+        await blotter.info.doneForDay.waitFor();
+        await page.keyboard.press('d');
+        await page.getByTestId('confirm-summary').waitFor();
+        await page.keyboard.press('Enter');
+        await client.waitForReport(clOrdId, (m) => m.get(150) === '3');
+        await blotter.statusCell(id).getByText('Done').waitFor();
+        await blotter.statusCell(id).getByText('filled 3/3').waitFor();
+        await page.waitForFunction(() => !!document.activeElement?.closest('.ag-row'));
+      },
+      { timezoneId: 'Asia/Singapore' },
+    );
   });
 });

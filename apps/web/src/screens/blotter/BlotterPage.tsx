@@ -2,8 +2,8 @@ import './blotter.css';
 import { ordStatusLabel } from '@fixdesk/domain';
 import type { Order } from '@fixdesk/protocol';
 import type { GridApi } from 'ag-grid-community';
-import { Alert, Box, Button, Checkbox, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
-import { IconAlertCircle, IconRefresh, IconSearch } from '@tabler/icons-react';
+import { ActionIcon, Alert, Box, Button, Checkbox, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { IconAlertCircle, IconLayoutSidebarRightCollapse, IconLayoutSidebarRightExpand, IconRefresh, IconSearch } from '@tabler/icons-react';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ComponentProps } from 'react';
 import { useLocation } from 'react-router';
 import { chromeFor } from '../../app/chrome';
@@ -140,6 +140,28 @@ export default function BlotterPage() {
   const gridApiRef = useRef<GridApi<Order> | null>(null);
   const infoRef = useRef<HTMLDivElement>(null);
   const [helpOpen, setHelpOpen] = useState(false);
+  // The Order Info panel folded away (the grids take the full width), remembered per user.
+  const infoKey = `fixdesk.blotter.${user?.username ?? 'anonymous'}.infoCollapsed`;
+  const [infoCollapsed, setInfoCollapsedState] = useState(() => {
+    try {
+      return window.localStorage.getItem(infoKey) === '1';
+    } catch {
+      return false;
+    }
+  });
+  const setInfoCollapsed = useCallback(
+    (collapsed: boolean) => {
+      setInfoCollapsedState(collapsed);
+      try {
+        window.localStorage.setItem(infoKey, collapsed ? '1' : '0');
+      } catch {
+        // Not remembered.
+      }
+    },
+    [infoKey],
+  );
+  const infoCollapsedRef = useRef(infoCollapsed);
+  infoCollapsedRef.current = infoCollapsed;
 
   /** Keyboard focus back on an order's row (after an action, or Escape from the Order Info panel). */
   const focusRow = useCallback((id: number) => {
@@ -177,9 +199,14 @@ export default function BlotterPage() {
       }
       const target = SHORTCUT_TARGETS[key];
       if (!target) return false;
-      return runShortcut(infoRef.current?.querySelector('[data-testid="order-info"]') ?? null, order.brokerorderid, target, qtyRef.current);
+      const run = () => runShortcut(infoRef.current?.querySelector('[data-testid="order-info"]') ?? null, order.brokerorderid, target, qtyRef.current);
+      if (!infoCollapsedRef.current) return run();
+      // The panel folded away opens first: the control acted on is then in sight.
+      setInfoCollapsed(false);
+      window.setTimeout(run, 0);
+      return true;
     },
-    [],
+    [setInfoCollapsed],
   );
   const layoutKey = user ? columnLayoutKey(user.user_id) : null;
   const clientOptions = useMemo(() => connectors.data.map((c) => ({ value: c.comp_id, label: c.client_name || c.comp_id })), [connectors.data]);
@@ -284,6 +311,8 @@ export default function BlotterPage() {
           {deskMounted && (
             <BlotterLayout
               userKey={user?.username ?? 'anonymous'}
+              infoCollapsed={infoCollapsed}
+              onInfoCollapsedChange={setInfoCollapsed}
               orders={
                 <div className={classes.pane} data-testid="orders-pane">
                   <div className={classes.paneTitle}>
@@ -326,6 +355,17 @@ export default function BlotterPage() {
                     <ColumnChooser api={gridApi} layoutKey={layoutKey} />
                     <ExportOrdersButton api={gridApi} />
                     <ShortcutsHelp opened={helpOpen} onChange={setHelpOpen} />
+                    <ActionIcon
+                      size={22}
+                      variant={infoCollapsed ? 'light' : 'default'}
+                      onClick={() => setInfoCollapsed(!infoCollapsed)}
+                      aria-label={infoCollapsed ? 'Show Order Info' : 'Hide Order Info'}
+                      title={infoCollapsed ? 'Show the Order Info panel' : 'Hide the Order Info panel: the grids take the full width'}
+                      data-testid="info-toggle"
+                      aria-expanded={!infoCollapsed}
+                    >
+                      {infoCollapsed ? <IconLayoutSidebarRightExpand size={14} /> : <IconLayoutSidebarRightCollapse size={14} />}
+                    </ActionIcon>
                   </div>
                   <div className={classes.gridBox} data-testid="orders-grid">
                     {ordersGrid.status === 'ready' && deskPainted ? (

@@ -9,6 +9,7 @@ import { toColDefs } from './columns';
 import { ORDER_COLUMNS } from './orderColumns';
 import { StatusCellRenderer } from './statusCell';
 import { AgeCellRenderer } from './ageCell';
+import { onZoneChange } from '../../components/time/displayZone';
 import { anyOrderFilter, filtersFollowUpdates, passesOrderFilters, sameOrderFilters, type OrderFilters } from './orderFilters';
 import { loadColumnLayout, saveColumnLayout } from './columnLayout';
 
@@ -304,6 +305,18 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
       apiRef.current = null;
     };
   }, [book]);
+
+  // Another time zone chosen: the Received header and the drawn times follow (the rows stay).
+  useEffect(
+    () =>
+      onZoneChange(() => {
+        const api = apiRef.current;
+        if (!api || api.isDestroyed()) return;
+        api.refreshHeader();
+        api.refreshCells({ columns: ['time'], force: true });
+      }),
+    [],
+  );
 
   // The visible status cells redraw when the user may trade again (or no longer): a rare event.
   useEffect(() => {

@@ -15,13 +15,15 @@ import {
 } from '@fixdesk/domain';
 import type { Order } from '@fixdesk/protocol';
 import type { CsvExtras } from '../../components/export/csv';
+import { displayZone, displayZoneLabel } from '../../components/time/displayZone';
 import { pendingSince } from './ageCell';
 import type { BlotterColumn } from './columns';
 
-/** Today's orders by time of day (UTC); older open orders with their date. */
+/** Today's orders by time of day (24-hour, in the zone the user chose: UTC by default); older open orders with their date. */
 function formatReceived(value: string): string {
-  const today = formatDate(new Date());
-  return formatDate(value) === today ? formatTime(value) : formatTimestamp(value).slice(0, 16);
+  const timeZone = displayZone();
+  const today = formatDate(new Date(), { timeZone });
+  return formatDate(value, { timeZone }) === today ? formatTime(value, { timeZone }) : formatTimestamp(value, { timeZone }).slice(0, 16);
 }
 
 const sideLabel = (o: Order) => (SIDE_LABELS[o.side as SideCode] ?? o.side).toUpperCase();
@@ -85,7 +87,7 @@ export const ORDER_COLUMNS: readonly OrderColumn[] = [
       tooltipValueGetter: (p) => (p.data?.refusal ? `${ordRejReasonLabel(p.data.refusal.ordRejReason)}: ${p.data.refusal.text}` : undefined),
     },
   },
-  { id: 'time', header: 'Received', value: (o) => o.created_at, format: (o) => formatReceived(o.created_at), csv: (o) => o.created_at, csvHeader: 'Received (UTC)', width: 96, grid: { tooltipValueGetter: (p) => (p.data ? `${formatTimestamp(p.data.created_at)} UTC` : '') } },
+  { id: 'time', header: 'Received', value: (o) => o.created_at, format: (o) => formatReceived(o.created_at), csv: (o) => o.created_at, csvHeader: 'Received (UTC)', width: 96, grid: { headerValueGetter: () => `Received (${displayZoneLabel()})`, tooltipValueGetter: (p) => (p.data ? `${formatTimestamp(p.data.created_at, { timeZone: displayZone() })} ${displayZoneLabel()}` : '') } },
   { id: 'clordid', header: 'Client Order ID', value: (o) => o.clordid, width: 116 },
   { id: 'exchange', header: 'Exch', value: (o) => o.exchange, width: 58 },
 ];

@@ -228,6 +228,19 @@ describe('blotter: safe actions', () => {
       await blotter.ordersGrid.locator('.ag-header-cell[col-id="exchange"]').waitFor();
       assert.equal(await blotter.ordersGrid.locator('.ag-header-cell[col-id="symbol"]').getAttribute('aria-sort'), 'none');
 
+      // The Order Info panel folds away and the grids take the full width; it stays folded across a reload.
+      const ordersWidth = () => blotter.ordersGrid.evaluate((el) => el.getBoundingClientRect().width);
+      const openWidth = await ordersWidth();
+      await page.getByTestId('info-toggle').click();
+      await page.waitForFunction(() => (document.querySelector('[data-testid="order-info-pane"]')?.getBoundingClientRect().width ?? 1) < 1);
+      assert.ok((await ordersWidth()) > openWidth + 300, 'the grids take the room');
+      await screenshot(page, 'blotter-info-collapsed-1600');
+      await page.reload();
+      await blotter.waitReady();
+      assert.equal(await page.getByTestId('info-toggle').getAttribute('aria-expanded'), 'false');
+      await page.getByTestId('info-toggle').click();
+      await page.waitForFunction((w) => (document.querySelector('[data-testid="order-info-pane"]')?.getBoundingClientRect().width ?? 0) >= 250 && w > 0, openWidth);
+
       // Age ticks for a pending order and stands out past a minute (the page's clock moved on 61 s).
       const age = blotter.row(pending.id).locator('[col-id="age"] .fd-age');
       await age.waitFor();
@@ -265,6 +278,10 @@ describe('blotter: safe actions', () => {
         await page.waitForFunction(() => document.querySelectorAll('[data-testid="orders-grid"] .ag-row').length === 1);
         const inRow = () => page.evaluate((bo) => !!document.activeElement?.closest(`.ag-row`)?.textContent?.includes(bo), id);
         const onHeader = () => page.evaluate(() => !!document.activeElement?.closest('.ag-header'));
+        const backOnRow = async (after: string) => {
+          await page.waitForFunction(() => !!document.activeElement?.closest('.ag-row'));
+          assert.equal(await inRow(), true, `after ${after} the keyboard is back on the row`);
+        };
         for (let i = 0; i < 15 && !(await inRow()); i++) {
           await page.keyboard.press('Tab');
           assert.equal(await onHeader(), false, 'the column headers are not in the Tab order');
@@ -282,8 +299,7 @@ describe('blotter: safe actions', () => {
         await page.keyboard.press('a');
         await client.waitForReport(clOrdId, (m) => m.get(150) === '0');
         await blotter.statusCell(id).getByText('Accepted').waitFor();
-        await page.waitForFunction(() => !!document.activeElement?.closest('.ag-row'));
-        assert.equal(await inRow(), true, 'after Accept the keyboard is back on the row');
+        await backOnRow('Accept');
 
         await blotter.info.fillQty.waitFor();
         await page.keyboard.press('f');
@@ -294,8 +310,7 @@ describe('blotter: safe actions', () => {
         await page.keyboard.press('Enter');
         await client.waitForReport(clOrdId, (m) => m.get(39) === '2');
         await blotter.statusCell(id).getByText('Filled').waitFor();
-        await page.waitForFunction(() => !!document.activeElement?.closest('.ag-row'));
-        assert.equal(await inRow(), true, 'after the fill the keyboard is back on the row');
+        await backOnRow('the fill');
 
         await blotter.info.doneForDay.waitFor();
         await page.keyboard.press('d');

@@ -50,7 +50,7 @@ const pct = (n: number) => `${n.toFixed(3)}%`;
  * limits apply whenever it is open). Collapsing keeps every pane mounted: the Orders grid and its
  * 50,000 rows are not rebuilt.
  */
-export function BlotterLayout({ userKey, orders, executions, info, infoCollapsed = false, onInfoCollapsedChange }: { userKey: string; orders: ReactNode; executions: ReactNode; info: ReactNode; infoCollapsed?: boolean; onInfoCollapsedChange?: (collapsed: boolean) => void }) {
+export function BlotterLayout({ userKey, orders, executions, info, infoCollapsed = false }: { userKey: string; orders: ReactNode; executions: ReactNode; info: ReactNode; infoCollapsed?: boolean }) {
   const [mainEl, setMainEl] = useState<HTMLDivElement | null>(null);
   const [leftEl, setLeftEl] = useState<HTMLDivElement | null>(null);
   const width = useSize(mainEl, 'width');
@@ -62,10 +62,14 @@ export function BlotterLayout({ userKey, orders, executions, info, infoCollapsed
   const horizontal = infoCollapsed ? { min: open.min, max: 100 } : open;
   const infoPanel = usePanelRef();
   useEffect(() => {
-    const panel = infoPanel.current;
-    if (!panel) return;
-    if (infoCollapsed && !panel.isCollapsed()) panel.collapse();
-    else if (!infoCollapsed && panel.isCollapsed()) panel.expand();
+    // After the frame in which the left panel's new limit (100 % while folded) has been taken in.
+    const frame = requestAnimationFrame(() => {
+      const panel = infoPanel.current;
+      if (!panel) return;
+      if (infoCollapsed && !panel.isCollapsed()) panel.collapse();
+      else if (!infoCollapsed && panel.isCollapsed()) panel.expand();
+    });
+    return () => cancelAnimationFrame(frame);
   }, [infoCollapsed, infoPanel, width]);
   const vertical = firstPanelBounds(height, LAYOUT.topMinPct, LAYOUT.topMaxPct, LAYOUT.topMinPx, LAYOUT.bottomMinPx);
 
@@ -94,11 +98,6 @@ export function BlotterLayout({ userKey, orders, executions, info, infoCollapsed
         collapsible
         collapsedSize="0%"
         minSize={pct(100 - open.max)}
-        onResize={(size) => {
-          // Dragged shut (or open) by the separator: the toggle follows.
-          const collapsed = size.asPercentage === 0;
-          if (collapsed !== infoCollapsed) onInfoCollapsedChange?.(collapsed);
-        }}
       >
         {info}
       </Panel>

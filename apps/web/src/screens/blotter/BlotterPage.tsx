@@ -312,7 +312,6 @@ export default function BlotterPage() {
             <BlotterLayout
               userKey={user?.username ?? 'anonymous'}
               infoCollapsed={infoCollapsed}
-              onInfoCollapsedChange={setInfoCollapsed}
               orders={
                 <div className={classes.pane} data-testid="orders-pane">
                   <div className={classes.paneTitle}>

@@ -18,6 +18,8 @@ const NO_ORDERS =
   '<div class="fd-grid-empty" data-testid="orders-empty"><b>No orders yet</b><span>Waiting for order updates from the WebSocket server...</span></div>';
 
 const getRowId = (p: GetRowIdParams<Order>) => String(p.data.id);
+/** Columns sized to their content once the first rows are drawn (a longer value later has its tooltip). */
+const FIT_CONTENT_COLUMNS = ['symbol', 'client'];
 // Stable objects: a new object on a re-render would make AG Grid re-apply the option.
 const ROW_SELECTION = { mode: 'singleRow', checkboxes: false, enableClickSelection: true } as const;
 /** Rows drawn above and below the visible ones, ready for scrolling (the grid's default). */
@@ -169,6 +171,7 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
     const rowsShown = () => box.querySelector('.ag-row')?.checkVisibility({ visibilityProperty: true }) ?? false;
     const range: { current: IdRange | null } = { current: null };
     let restoring = false;
+    let restoredLayout = false;
     const saveLayout = (api: GridApi<Order>) => {
       const key = props.current.layoutKey;
       if (key && !restoring) saveColumnLayout(key, api.getColumnState());
@@ -192,6 +195,8 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
       // own once those are painted.
       rowBuffer: 0,
       onFirstDataRendered: (event) => {
+        // Symbols and client names fit their content (the rows drawn), unless the broker set the widths.
+        if (!restoredLayout) event.api.autoSizeColumns(FIT_CONTENT_COLUMNS);
         requestAnimationFrame(() => window.setTimeout(() => event.api.isDestroyed() || event.api.setGridOption('rowBuffer', ROW_BUFFER), 0));
       },
       suppressScrollOnNewData: true,
@@ -269,6 +274,7 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
       const saved = key ? loadColumnLayout(key, ORDER_COLUMNS.map((c) => c.id)) : null;
       if (saved) {
         restoring = true;
+        restoredLayout = true;
         api.applyColumnState({ state: saved, applyOrder: true });
         restoring = false;
       }

@@ -54,7 +54,7 @@ describe('simulators', () => {
       await sim.goto();
       await sim.clientStatus.waitFor();
       assert.equal(await sim.entry.send.isDisabled(), true);
-      const why = page.locator('[data-blocked-reason]', { has: sim.entry.send });
+      const why = page.locator('[data-blocked-reason]', { has: page.getByTestId('send-order') });
       assert.match((await why.getAttribute('data-blocked-reason')) ?? '', /read-only: trading actions need the Broker or Administrator role/);
       const control = page.getByTestId('fix-client-control');
       assert.equal(await control.getByRole('button', { name: 'Start' }).isDisabled(), true);

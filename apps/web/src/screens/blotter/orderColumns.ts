@@ -87,7 +87,7 @@ export const ORDER_COLUMNS: readonly OrderColumn[] = [
       tooltipValueGetter: (p) => (p.data?.refusal ? `${ordRejReasonLabel(p.data.refusal.ordRejReason)}: ${p.data.refusal.text}` : undefined),
     },
   },
-  { id: 'time', header: 'Received', value: (o) => o.created_at, format: (o) => formatReceived(o.created_at), csv: (o) => o.created_at, csvHeader: 'Received (UTC)', width: 96, grid: { headerValueGetter: () => `Received (${displayZoneLabel()})`, tooltipValueGetter: (p) => (p.data ? `${formatTimestamp(p.data.created_at, { timeZone: displayZone() })} ${displayZoneLabel()}` : '') } },
+  { id: 'time', header: 'Received', value: (o) => o.created_at, format: (o) => formatReceived(o.created_at), csv: (o) => o.created_at, csvHeader: 'Received (UTC)', width: 122, grid: { headerValueGetter: () => `Received (${displayZoneLabel()})`, tooltipValueGetter: (p) => (p.data ? `${formatTimestamp(p.data.created_at, { timeZone: displayZone() })} ${displayZoneLabel()}` : '') } },
   { id: 'clordid', header: 'Client Order ID', value: (o) => o.clordid, width: 116 },
   { id: 'exchange', header: 'Exch', value: (o) => o.exchange, width: 58 },
 ];

@@ -6,7 +6,7 @@ import { blotterMetrics } from '../../services/orders/blotterMetrics';
 import type { BlotterCellActions } from './blotterContext';
 import { deskGridTheme } from './gridTheme';
 import { toColDefs } from './columns';
-import { ORDER_COLUMNS } from './orderColumns';
+import { FIT_CONTENT_COLUMNS, ORDER_COLUMNS } from './orderColumns';
 import { StatusCellRenderer } from './statusCell';
 import { AgeCellRenderer } from './ageCell';
 import { onZoneChange } from '../../components/time/displayZone';
@@ -18,8 +18,6 @@ const NO_ORDERS =
   '<div class="fd-grid-empty" data-testid="orders-empty"><b>No orders yet</b><span>Waiting for order updates from the WebSocket server...</span></div>';
 
 const getRowId = (p: GetRowIdParams<Order>) => String(p.data.id);
-/** Columns sized to their content once the first rows are drawn (a longer value later has its tooltip). */
-const FIT_CONTENT_COLUMNS = ['symbol', 'client'];
 // Stable objects: a new object on a re-render would make AG Grid re-apply the option.
 const ROW_SELECTION = { mode: 'singleRow', checkboxes: false, enableClickSelection: true } as const;
 /** Rows drawn above and below the visible ones, ready for scrolling (the grid's default). */
@@ -195,8 +193,9 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
       // own once those are painted.
       rowBuffer: 0,
       onFirstDataRendered: (event) => {
-        // Symbols and client names fit their content (the rows drawn), unless the broker set the widths.
-        if (!restoredLayout) event.api.autoSizeColumns(FIT_CONTENT_COLUMNS);
+        // Symbols and client names fit their content (the rows drawn), unless the broker set the widths:
+        // in a task of its own after the first rows are painted (it measures the drawn cells).
+        if (!restoredLayout) afterNextPaint(() => event.api.isDestroyed() || event.api.autoSizeColumns(FIT_CONTENT_COLUMNS));
         requestAnimationFrame(() => window.setTimeout(() => event.api.isDestroyed() || event.api.setGridOption('rowBuffer', ROW_BUFFER), 0));
       },
       suppressScrollOnNewData: true,

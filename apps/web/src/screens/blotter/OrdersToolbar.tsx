@@ -7,7 +7,7 @@ import { downloadCsv } from '../../components/export/csv';
 import { clearColumnLayout } from './columnLayout';
 import { ordersCsvFileName, ordersCsvText } from './ordersCsv';
 import { BLOTTER_SHORTCUTS } from './shortcuts';
-import { ORDER_COLUMNS } from './orderColumns';
+import { FIT_CONTENT_COLUMNS, ORDER_COLUMNS } from './orderColumns';
 
 const BUTTON_STYLES = { root: { height: 22, paddingInline: 8, flex: 'none' }, label: { fontSize: 11, fontWeight: 500, textTransform: 'none' as const } };
 /** A filter's summary never widens the bar past its room: long client names end in an ellipsis (the menu has them whole). */
@@ -104,6 +104,7 @@ export function ColumnChooser({ api, layoutKey }: { api: GridApi<Order> | null; 
             if (!api) return;
             if (layoutKey) clearColumnLayout(layoutKey);
             api.resetColumnState();
+            api.autoSizeColumns(FIT_CONTENT_COLUMNS);
             if (layoutKey) clearColumnLayout(layoutKey);
             read();
           }}

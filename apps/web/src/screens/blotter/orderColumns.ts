@@ -32,6 +32,9 @@ const num = (v: string | null | undefined) => (v === null || v === undefined || 
 /** The status cell's value: everything the cell draws, so AG Grid redraws it when any of it changes. */
 export const statusCellKey = (o: Order) => `${o.ordstatus}|${o.cumqty}|${o.orderqty}|${o.accepted_by ?? ''}|${o.pendingRequest?.id ?? ''}`;
 
+/** Columns sized to their content once rows are drawn (a longer value later has its tooltip). */
+export const FIT_CONTENT_COLUMNS = ['symbol', 'client'];
+
 /** A column of the Orders grid and of its CSV export (the file takes the shown text unless `csv` says otherwise). */
 export type OrderColumn = BlotterColumn<Order> & CsvExtras<Order>;
 

@@ -3,15 +3,15 @@
 // §8, §9): real orders over FIX and real broker actions, then loading, data, filters, empty and error
 // states (the API intercepted), the detail modals and the CSV downloads.
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
-import type { Download, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import Papa from 'papaparse';
 import { maturity, newOrderSingle, TestFixClient, ts } from '../tests/support/fix-client';
 import { ExportDialogPart, FixMessagesScreen, OrderActionsScreen } from './pages/AuditPages';
 import { LoginPage } from './pages/LoginPage';
 import { NavBar } from './pages/NavBar';
 import { screenshot } from './support/browser';
+import { downloadText } from './support/download';
 import { E2E } from './support/fixture';
 
 const e2e = new E2E();
@@ -84,12 +84,6 @@ async function signIn(page: Page, username = 'viewer'): Promise<void> {
   await login.goto();
   await login.signIn(username, e2e.server.demoPassword);
   await page.waitForURL((url) => url.pathname !== '/login');
-}
-
-async function downloadText(download: Download): Promise<string> {
-  const path = await download.path();
-  const text = await readFile(path!, 'utf8');
-  return text.replace(/^\ufeff/, '');
 }
 
 /** Screenshots at 1600x1000 and 1280x800; `prepare` runs after each resize (a hover, a popup). */

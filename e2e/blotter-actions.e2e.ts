@@ -9,6 +9,8 @@ import { buildNewOrderSingle, contractMonthOptions, serializeFixMessage } from '
 import { ts } from '../tests/support/fix-client';
 import { screenshot } from './support/browser';
 import { blotterDesk } from './support/blotter-desk';
+import { downloadText } from './support/download';
+import Papa from 'papaparse';
 
 const { e2e, client, signInToBlotter, sendOrder, apiCall } = blotterDesk('ACT');
 
@@ -174,5 +176,152 @@ describe('blotter: safe actions', () => {
       await popup.locator(`[data-testid="order-info"][data-order="${working.id}"]`).waitFor();
       await popup.close();
     });
+  });
+
+  it('filters by client and status, remembers the column layout across a reload, exports what it shows, and flags an order waiting over a minute', async () => {
+    await e2e.withPage(async (page) => {
+      await page.setViewportSize({ width: 1600, height: 1000 });
+      const blotter = await signInToBlotter(page);
+      const pending = await sendOrder({ qty: '2', price: '27000' }, 'PICK');
+      const accepted = await sendOrder({ qty: '2', price: '27000' }, 'PICK');
+      await blotter.acceptButton(accepted.id).click();
+      await blotter.statusCell(accepted.id).getByText('Accepted').waitFor();
+      const total = await blotter.orderCount();
+
+      // Status: Pending only; then a client the FIX client is not.
+      await blotter.pick('status-filter', 'Pending');
+      await blotter.row(accepted.id).waitFor({ state: 'detached' });
+      await blotter.row(pending.id).waitFor();
+      const shown = await blotter.ordersGrid.locator('.ag-row').count();
+      assert.equal(await blotter.ordersTitle.textContent(), `Orders (${shown} of ${total})`);
+      await blotter.pick('client-filter', 'Straits Shipping Capital');
+      await blotter.row(pending.id).waitFor();
+      await screenshot(page, 'blotter-client-status-filter');
+
+      // The column chooser hides Exch; a sort by Symbol; both survive a reload (per user, in this browser).
+      await page.getByTestId('column-chooser').click();
+      await page.getByTestId('column-chooser-menu').getByRole('checkbox', { name: 'Exch' }).uncheck();
+      await page.keyboard.press('Escape');
+      await blotter.ordersGrid.locator('.ag-header-cell[col-id="exchange"]').waitFor({ state: 'detached' });
+      await blotter.ordersGrid.locator('.ag-header-cell[col-id="symbol"] .ag-header-cell-label').click();
+      await blotter.ordersGrid.locator('.ag-header-cell[col-id="symbol"][aria-sort="ascending"]').waitFor();
+
+      // The CSV: the columns shown, in order, and the rows shown (the Age column has no place in a file).
+      const headers = (await blotter.ordersGrid.locator('.ag-header-cell').evaluateAll((cells) => cells.map((c) => c.getAttribute('col-id')))).filter((id) => id !== 'age');
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('orders-export').click()]);
+      assert.match(download.suggestedFilename(), /^blotter_orders_\d{8}-\d{6}\.csv$/);
+      const [head, ...body] = Papa.parse<string[]>(await downloadText(download), { skipEmptyLines: true }).data;
+      assert.equal(head!.length, headers.length, 'one CSV column per shown column (Age aside)');
+      assert.ok(!head!.includes('Exch') && !head!.includes('Age'), head!.join());
+      assert.equal(body.length, shown, 'the rows shown');
+      const status = head!.indexOf('Status');
+      assert.ok(body.every((r) => r[status] === 'Pending'), 'only pending orders');
+      assert.ok(body.some((r) => r.includes(pending.id)) && !body.some((r) => r.includes(accepted.id)));
+
+      await page.reload();
+      await blotter.waitReady();
+      assert.equal(await blotter.ordersGrid.locator('.ag-header-cell[col-id="exchange"]').count(), 0, 'Exch stays hidden');
+      await blotter.ordersGrid.locator('.ag-header-cell[col-id="symbol"][aria-sort="ascending"]').waitFor();
+      await page.getByTestId('column-chooser').click();
+      await page.getByTestId('column-layout-reset').click();
+      await page.keyboard.press('Escape');
+      await blotter.ordersGrid.locator('.ag-header-cell[col-id="exchange"]').waitFor();
+      assert.equal(await blotter.ordersGrid.locator('.ag-header-cell[col-id="symbol"]').getAttribute('aria-sort'), 'none');
+
+      // The Order Info panel folds away and the grids take the full width; it stays folded across a reload.
+      const ordersWidth = () => blotter.ordersGrid.evaluate((el) => el.getBoundingClientRect().width);
+      const openWidth = await ordersWidth();
+      await page.getByTestId('info-toggle').click();
+      await page.waitForFunction(() => (document.querySelector('[data-testid="order-info-pane"]')?.getBoundingClientRect().width ?? 1) < 1);
+      assert.ok((await ordersWidth()) > openWidth + 300, 'the grids take the room');
+      await screenshot(page, 'blotter-info-collapsed-1600');
+      await page.reload();
+      await blotter.waitReady();
+      assert.equal(await page.getByTestId('info-toggle').getAttribute('aria-expanded'), 'false');
+      await page.getByTestId('info-toggle').click();
+      await page.waitForFunction((w) => (document.querySelector('[data-testid="order-info-pane"]')?.getBoundingClientRect().width ?? 0) >= 250 && w > 0, openWidth);
+
+      // Age ticks for a pending order and stands out past a minute (the page's clock moved on 61 s).
+      const age = blotter.row(pending.id).locator('[col-id="age"] .fd-age');
+      await age.waitFor();
+      assert.match((await age.textContent()) ?? '', /^\d+:\d{2}$/);
+      assert.equal(await age.getAttribute('data-late'), null);
+      assert.equal(await blotter.row(accepted.id).locator('[col-id="age"] .fd-age').textContent(), '', 'an accepted order waits for nothing');
+      await page.clock.install();
+      await page.clock.fastForward(61_000);
+      await blotter.row(pending.id).locator('[col-id="age"] .fd-age[data-late]').waitFor();
+      await screenshot(page, 'blotter-age-late-1600');
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await screenshot(page, 'blotter-age-late-1280');
+    });
+  });
+
+  it('works an order from the keyboard alone: to the row by Tab (no header stop), A accepts, F fills with Enter, D with its confirmation, ? lists the keys', async () => {
+    await e2e.withPage(
+      async (page) => {
+        const blotter = await signInToBlotter(page);
+        const { clOrdId, id } = await sendOrder({ qty: '3', price: '27000' }, 'KEY');
+        // Times: 24-hour in UTC by default, the zone named; the user's local zone on request, remembered.
+        const received = blotter.ordersGrid.locator('.ag-header-cell[col-id="time"]');
+        assert.match((await received.textContent()) ?? '', /Received \(UTC\)/);
+        await page.getByTestId('zone-switch').getByText('Local').click();
+        await received.getByText('Received (Asia/Singapore (GMT+8))').waitFor();
+        await page.reload();
+        await blotter.waitReady();
+        await received.getByText('Received (Asia/Singapore (GMT+8))').waitFor();
+        await page.getByTestId('zone-switch').getByText('UTC').click();
+        await received.getByText('Received (UTC)').waitFor();
+
+        await page.getByTestId('quick-filter').focus();
+        await page.keyboard.type(clOrdId);
+        await blotter.row(id).waitFor();
+        await page.waitForFunction(() => document.querySelectorAll('[data-testid="orders-grid"] .ag-row').length === 1);
+        const inRow = () => page.evaluate((bo) => !!document.activeElement?.closest(`.ag-row`)?.textContent?.includes(bo), id);
+        const onHeader = () => page.evaluate(() => !!document.activeElement?.closest('.ag-header'));
+        const backOnRow = async (after: string) => {
+          await page.waitForFunction(() => !!document.activeElement?.closest('.ag-row'));
+          assert.equal(await inRow(), true, `after ${after} the keyboard is back on the row`);
+        };
+        for (let i = 0; i < 15 && !(await inRow()); i++) {
+          await page.keyboard.press('Tab');
+          assert.equal(await onHeader(), false, 'the column headers are not in the Tab order');
+        }
+        assert.equal(await inRow(), true, 'Tab reaches the row');
+        await page.locator(`[data-testid="order-info"][data-order="${id}"]`).waitFor();
+
+        await page.keyboard.press('?');
+        await page.getByTestId('shortcuts-list').getByText('Accept the pending order').waitFor();
+        await screenshot(page, 'blotter-shortcuts-help');
+        await page.keyboard.press('Escape');
+        await page.getByTestId('shortcuts-list').waitFor({ state: 'hidden' });
+        if (!(await inRow())) await blotter.row(id).locator('[col-id="side"]').focus();
+
+        await page.keyboard.press('a');
+        await client.waitForReport(clOrdId, (m) => m.get(150) === '0');
+        await blotter.statusCell(id).getByText('Accepted').waitFor();
+        await backOnRow('Accept');
+
+        await blotter.info.fillQty.waitFor();
+        await page.keyboard.press('f');
+        assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Fill quantity');
+        await page.keyboard.type('3');
+        await page.keyboard.press('Tab');
+        await page.keyboard.type('27000');
+        await page.keyboard.press('Enter');
+        await client.waitForReport(clOrdId, (m) => m.get(39) === '2');
+        await blotter.statusCell(id).getByText('Filled').waitFor();
+        await backOnRow('the fill');
+
+        await blotter.info.doneForDay.waitFor();
+        await page.keyboard.press('d');
+        await page.getByTestId('confirm-summary').waitFor();
+        await page.keyboard.press('Enter');
+        await client.waitForReport(clOrdId, (m) => m.get(150) === '3');
+        await blotter.statusCell(id).getByText('Done').waitFor();
+        await blotter.statusCell(id).getByText('filled 3/3').waitFor();
+        await page.waitForFunction(() => !!document.activeElement?.closest('.ag-row'));
+      },
+      { timezoneId: 'Asia/Singapore' },
+    );
   });
 });

@@ -47,6 +47,23 @@ async function until<T>(fn: () => Promise<T | undefined | false>, what: string, 
 }
 
 describe('simulators', () => {
+  it('shows a viewer Send Order, Start and Stop disabled, saying why (the role, not the FIX client)', async () => {
+    await e2e.withPage(async (page) => {
+      await signIn(page, 'viewer');
+      const sim = new SimulatorClientPage(page);
+      await sim.goto();
+      await sim.clientStatus.waitFor();
+      assert.equal(await sim.entry.send.isDisabled(), true);
+      const why = page.locator('[data-blocked-reason]', { has: page.getByTestId('send-order') });
+      assert.match((await why.getAttribute('data-blocked-reason')) ?? '', /read-only: trading actions need the Broker or Administrator role/);
+      const control = page.getByTestId('fix-client-control');
+      assert.equal(await control.getByRole('button', { name: 'Start' }).isDisabled(), true);
+      await why.hover();
+      await page.getByRole('tooltip').getByText(/read-only/).waitFor();
+      await screenshot(page, 'fix-test-client-viewer');
+    });
+  });
+
   it('checks an order before sending it, in the spec order, and shows the FIX preview', async () => {
     await e2e.withPage(async (page) => {
       await signIn(page, 'broker');

@@ -51,9 +51,20 @@ export class BlotterPage {
     await this.page.locator('[data-testid="live-dot"][data-live="true"]').waitFor();
   }
 
+  /** Every order in the book ('Orders (12)', or 'Orders (3 of 12)' while filtered). */
   async orderCount(): Promise<number> {
     const text = (await this.ordersTitle.textContent()) ?? '';
-    return Number(/\((\d+)\)/.exec(text)?.[1] ?? NaN);
+    const m = /\((\d+)(?: of (\d+))?\)/.exec(text);
+    return Number(m?.[2] ?? m?.[1] ?? NaN);
+  }
+
+  /** Chooses one option of a pick filter (Client, Status) by its label and closes the menu. */
+  async pick(testId: string, label: string): Promise<void> {
+    await this.page.getByTestId(testId).click();
+    const menu = this.page.getByTestId(`${testId}-menu`);
+    await menu.getByRole('checkbox', { name: label, exact: true }).check();
+    await this.page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'hidden' });
   }
 
   /** The Orders grid row of a broker order id (AG Grid keeps row ids = order id; we find it by text). */

@@ -33,6 +33,8 @@ export interface ContextOptions {
   consentGiven?: boolean;
   /** Overrides the browser's user agent (the desktop shell is recognised by it). */
   userAgent?: string;
+  /** The browser's time zone (IANA); the machine's when absent. */
+  timezoneId?: string;
   /**
    * Runs the app as an installed app: '(display-mode: standalone)' matches. Chromium's CDP
    * Emulation.setEmulatedMedia does not emulate display-mode (checked with Chromium 156: the query
@@ -61,8 +63,8 @@ const STANDALONE_SCRIPT = `
   })();
 `;
 
-export async function newContext(browser: Browser, baseURL: string, { consentGiven = true, userAgent, standalone = false }: ContextOptions = {}): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL, viewport: { width: 1366, height: 860 }, locale: 'en-GB', ...(userAgent ? { userAgent } : {}) });
+export async function newContext(browser: Browser, baseURL: string, { consentGiven = true, userAgent, standalone = false, timezoneId }: ContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL, viewport: { width: 1366, height: 860 }, locale: 'en-GB', ...(userAgent ? { userAgent } : {}), ...(timezoneId ? { timezoneId } : {}) });
   if (standalone) await context.addInitScript({ content: STANDALONE_SCRIPT });
   context.setDefaultTimeout(15_000);
   context.setDefaultNavigationTimeout(30_000);

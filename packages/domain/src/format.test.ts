@@ -20,6 +20,7 @@ import {
   formatPrice,
   formatQuantity,
   formatStaleAge,
+  formatWaitingAge,
   formatTime,
   formatTimestamp,
   roleBadgeColour,
@@ -187,5 +188,15 @@ describe('average prices', () => {
     assert.equal(formatAveragePrice('27000.1', '27000.125'), '27,000.100');
     assert.equal(formatAveragePrice('200', '-150'), '200.00');
     assert.equal(formatAveragePrice('26990.5', null), '26,990.50');
+  });
+});
+
+describe('formatWaitingAge', () => {
+  it('reads as a clock, to the second', () => {
+    assert.equal(formatWaitingAge(7_400), '0:07');
+    assert.equal(formatWaitingAge(12 * 60_000 + 3_000), '12:03');
+    assert.equal(formatWaitingAge(3_723_000), '1:02:03');
+    assert.equal(formatWaitingAge(-5_000), '0:00');
+    assert.equal(formatWaitingAge(null), '');
   });
 });

@@ -200,6 +200,22 @@ export function formatFixTimestamp(date: Date, options: { millis?: boolean } = {
   return options.millis ? `${base}.${String(date.getUTCMilliseconds()).padStart(3, '0')}` : base;
 }
 
+/**
+ * How long something has waited, to the second, as a clock reads: '0:07', '12:03', '1:02:03'
+ * (the blotter's Age of a pending order). '' for nothing; a clock running ahead shows '0:00'.
+ */
+export function formatWaitingAge(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '';
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
+
+/** A pending order waiting this long is highlighted on the blotter (nothing waits unseen). */
+export const PENDING_AGE_ALERT_MS = 60_000;
+
 /** Service-status stale age as seconds, minutes or hours (spec 001 §9): '45s', '12m', '3h'. */
 export function formatStaleAge(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 0) return '';

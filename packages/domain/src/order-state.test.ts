@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { Decimal } from './decimal';
 import { ORD_STATUS_CODES, type OrdStatusCode } from './codes';
 import {
+  closedFillNote,
+  ordStatusWithFills,
   isAwaitingAcceptance,
   BLOTTER_STATUS_LABELS,
   EXEC_TYPE_LABELS,
@@ -551,5 +553,16 @@ describe('ordRejReasonLabel', () => {
     assert.equal(ordRejReasonLabel('6'), 'Duplicate order (6)');
     assert.equal(ordRejReasonLabel(42), '42');
     assert.equal(ordRejReasonLabel(null), '');
+  });
+});
+
+describe('a closed order shows what it had been filled', () => {
+  it('names the fills of a done, canceled or expired order, not of an open one or an unfilled one', () => {
+    assert.equal(ordStatusWithFills('3', '20', '20'), 'Done for Day (filled 20/20)');
+    assert.equal(ordStatusWithFills('F', '20', '20'), 'Done for Day (filled 20/20)');
+    assert.equal(ordStatusWithFills('4', '5', '20'), 'Canceled (filled 5/20)');
+    assert.equal(ordStatusWithFills('3', '0', '20'), 'Done for Day');
+    assert.equal(closedFillNote('1', '5', '20'), null);
+    assert.equal(closedFillNote('2', '20', '20'), null, 'Filled says it already');
   });
 });

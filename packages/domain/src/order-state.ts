@@ -26,6 +26,7 @@ import {
   type SideCode,
 } from './codes';
 import { checkFillQuantity, limitViolation, FillText } from './fill-validation';
+import { formatFilledProgress } from './format';
 
 // ───────────────────────────── labels ─────────────────────────────
 
@@ -73,6 +74,24 @@ export function blotterStatusLabel(code: string | null | undefined): string {
   if (code === null || code === undefined || code === '') return ORDER_RECEIVED_LABEL;
   if (code === 'F') return BLOTTER_STATUS_LABELS['3'];
   return (BLOTTER_STATUS_LABELS as Record<string, string>)[code] ?? code;
+}
+
+/**
+ * What a closed order had been filled before it ended ('filled 20/20' on a Done for Day, 'filled
+ * 5/20' on a canceled order), so that a done order does not hide that it was filled. Null while the
+ * order is open or when nothing was filled.
+ */
+export function closedFillNote(code: string | null | undefined, cumQty: DecimalInput | null | undefined, orderQty: DecimalInput | null | undefined): string | null {
+  if (code !== OrdStatus.DoneForDay && code !== 'F' && code !== OrdStatus.Canceled && code !== OrdStatus.Expired) return null;
+  const cum = Decimal.tryFrom(cumQty);
+  if (!cum || !cum.isPositive()) return null;
+  return `filled ${formatFilledProgress(cumQty, orderQty)}`;
+}
+
+/** A status with what a closed order had been filled: 'Done for Day (filled 20/20)'. */
+export function ordStatusWithFills(code: string | null | undefined, cumQty: DecimalInput | null | undefined, orderQty: DecimalInput | null | undefined): string {
+  const note = closedFillNote(code, cumQty, orderQty);
+  return note ? `${ordStatusLabel(code)} (${note})` : ordStatusLabel(code);
 }
 
 /** The client's FIX Client blotter (spec 001 §4): its own wording; unknown shows raw, absent shows 'Sent'. */

@@ -4,6 +4,7 @@ import { IconBell, IconBellOff, IconLayoutBoard, IconUsers } from '@tabler/icons
 import type { LiveStatus } from '@fixdesk/client';
 import type { AlertPreferences, PermissionState } from '../../services/orders/newOrderAlerts';
 import classes from './Blotter.module.css';
+import { ZoneSwitch } from '../../components/time/ZoneSwitch';
 
 function initials(name: string): string {
   const words = name.replace(/[_-]+/g, ' ').trim().split(/\s+/).filter(Boolean);
@@ -126,6 +127,7 @@ export function BlotterHeader({ firstName, connectors, liveStatus, connectedUser
             </Stack>
           </HoverCard.Dropdown>
         </HoverCard>
+        <ZoneSwitch />
         <Menu position="bottom-end" closeOnItemClick={false} width={250}>
           <Menu.Target>
             <ActionIcon variant="subtle" size="sm" aria-label="New order alerts" color={alertsOn ? 'desk' : 'gray'}>

@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
+import { Group, Panel, Separator, useDefaultLayout, usePanelRef } from 'react-resizable-panels';
 import classes from './Blotter.module.css';
 
 /**
@@ -45,7 +45,12 @@ function useSize(element: HTMLElement | null, axis: 'width' | 'height'): number 
 
 const pct = (n: number) => `${n.toFixed(3)}%`;
 
-export function BlotterLayout({ userKey, orders, executions, info }: { userKey: string; orders: ReactNode; executions: ReactNode; info: ReactNode }) {
+/**
+ * `infoCollapsed`: the Order Info panel is folded away and the grids take the full width (the spec's
+ * limits apply whenever it is open). Collapsing keeps every pane mounted: the Orders grid and its
+ * 50,000 rows are not rebuilt.
+ */
+export function BlotterLayout({ userKey, orders, executions, info, infoCollapsed = false }: { userKey: string; orders: ReactNode; executions: ReactNode; info: ReactNode; infoCollapsed?: boolean }) {
   const [mainEl, setMainEl] = useState<HTMLDivElement | null>(null);
   const [leftEl, setLeftEl] = useState<HTMLDivElement | null>(null);
   const width = useSize(mainEl, 'width');
@@ -53,7 +58,19 @@ export function BlotterLayout({ userKey, orders, executions, info }: { userKey: 
   const storage = typeof window === 'undefined' ? undefined : window.localStorage;
   const main = useDefaultLayout({ id: `fixdesk.blotter.${userKey}.main`, storage, onlySaveAfterUserInteractions: true });
   const left = useDefaultLayout({ id: `fixdesk.blotter.${userKey}.left`, storage, onlySaveAfterUserInteractions: true });
-  const horizontal = firstPanelBounds(width, LAYOUT.leftMinPct, LAYOUT.leftMaxPct, LAYOUT.leftMinPx, LAYOUT.rightMinPx);
+  const open = firstPanelBounds(width, LAYOUT.leftMinPct, LAYOUT.leftMaxPct, LAYOUT.leftMinPx, LAYOUT.rightMinPx);
+  const horizontal = infoCollapsed ? { min: open.min, max: 100 } : open;
+  const infoPanel = usePanelRef();
+  useEffect(() => {
+    // After the frame in which the left panel's new limit (100 % while folded) has been taken in.
+    const frame = requestAnimationFrame(() => {
+      const panel = infoPanel.current;
+      if (!panel) return;
+      if (infoCollapsed && !panel.isCollapsed()) panel.collapse();
+      else if (!infoCollapsed && panel.isCollapsed()) panel.expand();
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [infoCollapsed, infoPanel, width]);
   const vertical = firstPanelBounds(height, LAYOUT.topMinPct, LAYOUT.topMaxPct, LAYOUT.topMinPx, LAYOUT.bottomMinPx);
 
   return (
@@ -74,8 +91,16 @@ export function BlotterLayout({ userKey, orders, executions, info }: { userKey: 
           <Panel id="executions">{executions}</Panel>
         </Group>
       </Panel>
-      <Separator className={classes.sepV} aria-label="Resize orders and order info" />
-      <Panel id="info">{info}</Panel>
+      <Separator className={classes.sepV} aria-label="Resize orders and order info" disabled={infoCollapsed} />
+      <Panel
+        id="info"
+        panelRef={infoPanel}
+        collapsible
+        collapsedSize="0%"
+        minSize={pct(100 - open.max)}
+      >
+        {info}
+      </Panel>
     </Group>
   );
 }

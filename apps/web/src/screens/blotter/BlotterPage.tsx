@@ -1,8 +1,10 @@
 import './blotter.css';
+import { ordStatusLabel } from '@fixdesk/domain';
 import type { Order } from '@fixdesk/protocol';
-import { Alert, Box, Button, Checkbox, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
-import { IconAlertCircle, IconRefresh, IconSearch } from '@tabler/icons-react';
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type ComponentProps } from 'react';
+import type { GridApi } from 'ag-grid-community';
+import { ActionIcon, Alert, Box, Button, Checkbox, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { IconAlertCircle, IconLayoutSidebarRightCollapse, IconLayoutSidebarRightExpand, IconRefresh, IconSearch } from '@tabler/icons-react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ComponentProps } from 'react';
 import { useLocation } from 'react-router';
 import { chromeFor } from '../../app/chrome';
 import { useDesktopShell } from '../../app/desktopShell';
@@ -27,6 +29,11 @@ import { BlotterLayout } from './BlotterLayout';
 import { FILL_FOCUS_ID } from './order-info/FillPanel';
 import { OrderInfoPanel } from './order-info/OrderInfoPanel';
 import { openAxesWindow, openOrderTab, openOrderWindow } from './windows';
+import { columnLayoutKey } from './columnLayout';
+import { FILTER_STATUSES, type OrderFilters } from './orderFilters';
+import { ColumnChooser, ExportOrdersButton, PickFilter, ShortcutsHelp } from './OrdersToolbar';
+import { runShortcut, SHORTCUT_TARGETS } from './shortcuts';
+import type { OrderActions } from '../../services/orders/useOrderActions';
 
 const NAV_HEIGHT = { main: 52, compact: 60, none: 0 } as const;
 
@@ -45,12 +52,31 @@ function GridLoading({ chunk }: { chunk: Chunk<unknown> }) {
   );
 }
 
-/** The only part of the page that changes with every batch of updates: the count. */
-function OrdersTitle({ book, loadingMore }: { book: OrderBook; loadingMore: boolean }) {
+/** The rows the grid shows after the filters: told by the grid, read by the title alone (no page re-render). */
+class ShownCount {
+  private value: number | null = null;
+  private readonly listeners = new Set<() => void>();
+  readonly get = () => this.value;
+  readonly set = (n: number | null) => {
+    if (n === this.value) return;
+    this.value = n;
+    for (const l of this.listeners) l();
+  };
+  readonly subscribe = (l: () => void) => {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  };
+}
+
+const STATUS_OPTIONS = FILTER_STATUSES.map((code) => ({ value: code, label: ordStatusLabel(code) }));
+
+/** The only part of the page that changes with every batch of updates: the count ("shown of all" while filtered). */
+function OrdersTitle({ book, loadingMore, shown, filtered }: { book: OrderBook; loadingMore: boolean; shown: ShownCount; filtered: boolean }) {
   const count = useBookCount(book);
+  const shownCount = useSyncExternalStore(shown.subscribe, shown.get);
   return (
-    <span data-testid="orders-title">
-      Orders ({count})
+    <span data-testid="orders-title" data-total={count} data-shown={filtered && shownCount !== null ? shownCount : count}>
+      Orders ({filtered && shownCount !== null ? `${shownCount} of ${count}` : count})
       {loadingMore && (
         <Text span fz={11} c="dimmed" tt="none" fw={500} ml={6}>
           loading…
@@ -87,7 +113,7 @@ export default function BlotterPage() {
   const view = useBookStatus(book);
   const connectors = useClientConnectors();
   const latest = useLatestPrices();
-  const actions = useOrderActions(book);
+  const rawActions = useOrderActions(book);
   const tradeBlock = useTradeBlock();
   const desktop = useDesktopShell();
   const { pathname } = useLocation();
@@ -100,8 +126,90 @@ export default function BlotterPage() {
   const [showRefused, setShowRefused] = useState(true);
   const [workingOnly, setWorkingOnly] = useState(false);
   const [quickFilter, setQuickFilter] = useState('');
+  const [clients, setClients] = useState<string[]>([]);
+  const [statuses, setStatuses] = useState<string[]>([]);
   // Typing stays responsive with 50,000 rows: the grid filters with the deferred text.
   const deferredFilter = useDeferredValue(quickFilter);
+  const filters = useMemo<OrderFilters>(
+    () => ({ hideRefused: !showRefused, workingOnly, text: deferredFilter.trim().toLowerCase(), clients, statuses }),
+    [showRefused, workingOnly, deferredFilter, clients, statuses],
+  );
+  const filtered = !showRefused || workingOnly || deferredFilter.trim() !== '' || clients.length > 0 || statuses.length > 0;
+  const [shownCount] = useState(() => new ShownCount());
+  const [gridApi, setGridApi] = useState<GridApi<Order> | null>(null);
+  const gridApiRef = useRef<GridApi<Order> | null>(null);
+  const infoRef = useRef<HTMLDivElement>(null);
+  const [helpOpen, setHelpOpen] = useState(false);
+  // The Order Info panel folded away (the grids take the full width), remembered per user.
+  const infoKey = `fixdesk.blotter.${user?.username ?? 'anonymous'}.infoCollapsed`;
+  const [infoCollapsed, setInfoCollapsedState] = useState(() => {
+    try {
+      return window.localStorage.getItem(infoKey) === '1';
+    } catch {
+      return false;
+    }
+  });
+  const setInfoCollapsed = useCallback(
+    (collapsed: boolean) => {
+      setInfoCollapsedState(collapsed);
+      try {
+        window.localStorage.setItem(infoKey, collapsed ? '1' : '0');
+      } catch {
+        // Not remembered.
+      }
+    },
+    [infoKey],
+  );
+  const infoCollapsedRef = useRef(infoCollapsed);
+  infoCollapsedRef.current = infoCollapsed;
+
+  /** Keyboard focus back on an order's row (after an action, or Escape from the Order Info panel). */
+  const focusRow = useCallback((id: number) => {
+    const api = gridApiRef.current;
+    const node = api?.getRowNode(String(id));
+    const column = api?.getAllDisplayedColumns()[0];
+    if (!api || api.isDestroyed() || !node || node.rowIndex === null || !column) return;
+    api.ensureIndexVisible(node.rowIndex);
+    api.setFocusedCell(node.rowIndex, column);
+  }, []);
+
+  // Every action, from a button or a shortcut, ends with the keyboard back on the order's row.
+  const actions = useMemo<OrderActions>(() => {
+    const back = <A extends unknown[], R>(call: (id: number, ...rest: A) => Promise<R>) =>
+      (id: number, ...rest: A) =>
+        call(id, ...rest).then((answer) => {
+          requestAnimationFrame(() => focusRow(id));
+          return answer;
+        });
+    return {
+      accept: back(rawActions.accept),
+      reject: back(rawActions.reject),
+      fill: back(rawActions.fill),
+      doneForDay: back(rawActions.doneForDay),
+      cancel: back(rawActions.cancel),
+      decide: back(rawActions.decide),
+    };
+  }, [rawActions, focusRow]);
+
+  const onShortcut = useCallback(
+    (key: string, order: Order) => {
+      if (key === '?') {
+        setHelpOpen(true);
+        return true;
+      }
+      const target = SHORTCUT_TARGETS[key];
+      if (!target) return false;
+      const run = () => runShortcut(infoRef.current?.querySelector('[data-testid="order-info"]') ?? null, order.brokerorderid, target, qtyRef.current);
+      if (!infoCollapsedRef.current) return run();
+      // The panel folded away opens first: the control acted on is then in sight.
+      setInfoCollapsed(false);
+      window.setTimeout(run, 0);
+      return true;
+    },
+    [setInfoCollapsed],
+  );
+  const layoutKey = user ? columnLayoutKey(user.user_id) : null;
+  const clientOptions = useMemo(() => connectors.data.map((c) => ({ value: c.comp_id, label: c.client_name || c.comp_id })), [connectors.data]);
   const qtyRef = useRef<HTMLInputElement>(null);
 
   const select = useCallback((order: Order) => {
@@ -168,8 +276,12 @@ export default function BlotterPage() {
   const deskMounted = useDeferredValue(true, false);
   const deskPainted = usePaintedAfter(deskMounted);
   const [ordersGridUp, setOrdersGridUp] = useState(false);
-  const onOrdersGridReady = useCallback(() => {
-    window.setTimeout(() => setOrdersGridUp(true), 0);
+  const onOrdersGridReady = useCallback((api: GridApi<Order>) => {
+    window.setTimeout(() => {
+      setOrdersGridUp(true);
+      gridApiRef.current = api;
+      setGridApi(api);
+    }, 0);
   }, []);
   const ready = useDeferredValue(view.status === 'ready') && deskMounted;
 
@@ -199,14 +311,15 @@ export default function BlotterPage() {
           {deskMounted && (
             <BlotterLayout
               userKey={user?.username ?? 'anonymous'}
+              infoCollapsed={infoCollapsed}
               orders={
                 <div className={classes.pane} data-testid="orders-pane">
                   <div className={classes.paneTitle}>
-                    <OrdersTitle book={book} loadingMore={view.loadingMore} />
+                    <OrdersTitle book={book} loadingMore={view.loadingMore} shown={shownCount} filtered={filtered} />
                     <TextInput
                       size="xs"
                       ml="auto"
-                      w={200}
+                      style={{ flex: '0 1 200px', minWidth: 100 }}
                       placeholder="Filter: client, symbol, id"
                       aria-label="Quick filter"
                       leftSection={<IconSearch size={12} />}
@@ -223,6 +336,8 @@ export default function BlotterPage() {
                       data-testid="working-only"
                       styles={{ label: { fontSize: 11, textTransform: 'none', fontWeight: 500, paddingLeft: 6 } }}
                     />
+                    <PickFilter label="Client" options={clientOptions} value={clients} onChange={setClients} testId="client-filter" />
+                    <PickFilter label="Status" options={STATUS_OPTIONS} value={statuses} onChange={setStatuses} testId="status-filter" />
                     <Checkbox
                       size="xs"
                       label="Show refused at intake"
@@ -236,10 +351,24 @@ export default function BlotterPage() {
                         Order list incomplete: {view.error}
                       </Text>
                     )}
+                    <ColumnChooser api={gridApi} layoutKey={layoutKey} />
+                    <ExportOrdersButton api={gridApi} />
+                    <ShortcutsHelp opened={helpOpen} onChange={setHelpOpen} />
+                    <ActionIcon
+                      size={22}
+                      variant={infoCollapsed ? 'light' : 'default'}
+                      onClick={() => setInfoCollapsed(!infoCollapsed)}
+                      aria-label={infoCollapsed ? 'Show Order Info' : 'Hide Order Info'}
+                      title={infoCollapsed ? 'Show the Order Info panel' : 'Hide the Order Info panel: the grids take the full width'}
+                      data-testid="info-toggle"
+                      aria-expanded={!infoCollapsed}
+                    >
+                      {infoCollapsed ? <IconLayoutSidebarRightExpand size={14} /> : <IconLayoutSidebarRightCollapse size={14} />}
+                    </ActionIcon>
                   </div>
                   <div className={classes.gridBox} data-testid="orders-grid">
                     {ordersGrid.status === 'ready' && deskPainted ? (
-                      <ordersGrid.module.OrdersGrid book={book} selectedId={selectedId} onSelect={select} onEnter={focusFillForm} onReady={onOrdersGridReady} cellActions={cellActions} showRefused={showRefused} workingOnly={workingOnly} quickFilter={deferredFilter} tradeBlock={tradeBlock} onOpen={openOrder} />
+                      <ordersGrid.module.OrdersGrid book={book} selectedId={selectedId} onSelect={select} onEnter={focusFillForm} onReady={onOrdersGridReady} cellActions={cellActions} filters={filters} layoutKey={layoutKey} onShownCount={shownCount.set} onShortcut={onShortcut} tradeBlock={tradeBlock} onOpen={openOrder} />
                     ) : (
                       <GridLoading chunk={ordersGrid} />
                     )}
@@ -262,7 +391,17 @@ export default function BlotterPage() {
                 </div>
               }
               info={
-                <div className={classes.pane} data-testid="order-info-pane">
+                <div
+                  className={classes.pane}
+                  data-testid="order-info-pane"
+                  ref={infoRef}
+                  onKeyDown={(e) => {
+                    // Escape leaves the panel for the order's row (not when it closes a dialog or a menu).
+                    if (e.key !== 'Escape' || e.defaultPrevented || selectedId === null) return;
+                    if ((e.target as Element).closest('[role="dialog"], [role="menu"], [role="listbox"]')) return;
+                    focusRow(selectedId);
+                  }}
+                >
                   {selected ? (
                     <>
                       {detailError && (

@@ -5,6 +5,7 @@ import { useMemo } from 'react';
 import { EXECUTION_COLUMNS } from './executionColumns';
 import { deskGridTheme } from './gridTheme';
 import { toColDefs } from './columns';
+import { useDisplayZone } from '../../components/time/displayZone';
 
 function NoExecutions() {
   return (
@@ -21,8 +22,11 @@ const getRowId = (p: GetRowIdParams<ExecutionReport>) => String(p.data.id);
 export function ExecutionsGrid({ reports, loading }: { reports: readonly ExecutionReport[]; loading: boolean }) {
   const columnDefs = useMemo(() => toColDefs(EXECUTION_COLUMNS), []);
   const rowData = useMemo(() => [...reports], [reports]);
+  // A new zone redraws the (small) grid: its times and its header name the zone.
+  const zone = useDisplayZone();
   return (
     <AgGridReact<ExecutionReport>
+      key={zone}
       theme={deskGridTheme}
       columnDefs={columnDefs}
       rowData={rowData}

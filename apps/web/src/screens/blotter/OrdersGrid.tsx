@@ -6,8 +6,12 @@ import { blotterMetrics } from '../../services/orders/blotterMetrics';
 import type { BlotterCellActions } from './blotterContext';
 import { deskGridTheme } from './gridTheme';
 import { toColDefs } from './columns';
-import { ORDER_COLUMNS } from './orderColumns';
-import { passesOrderFilters, type OrderFilters } from './orderFilters';
+import { FIT_CONTENT_COLUMNS, ORDER_COLUMNS } from './orderColumns';
+import { StatusCellRenderer } from './statusCell';
+import { AgeCellRenderer } from './ageCell';
+import { onZoneChange } from '../../components/time/displayZone';
+import { anyOrderFilter, filtersFollowUpdates, passesOrderFilters, sameOrderFilters, type OrderFilters } from './orderFilters';
+import { loadColumnLayout, saveColumnLayout } from './columnLayout';
 
 /** Static markup, no data in it. */
 const NO_ORDERS =
@@ -87,7 +91,7 @@ function idRange(api: GridApi<Order>): IdRange | null {
  */
 function matchModelUpdatesToView(api: GridApi<Order>, filters: OrderFilters): void {
   const ordered = api.getColumnState().some((c) => c.sort);
-  api.setGridOption('suppressModelUpdateAfterUpdateTransaction', !ordered && !filters.workingOnly && !filters.text);
+  api.setGridOption('suppressModelUpdateAfterUpdateTransaction', !ordered && !filtersFollowUpdates(filters));
 }
 
 function applyDelta(api: GridApi<Order>, book: OrderBook, range: { current: IdRange | null }, added: Order[], update: Order[], removed: Order[]): void {
@@ -129,12 +133,14 @@ export interface OrdersGridProps {
   onOpen?: (order: Order) => void;
   /** Why the user cannot trade now (the status cells redraw when it changes). */
   tradeBlock?: string | null;
-  /** Orders refused at intake are shown (they are never working orders; the broker may hide them). */
-  showRefused?: boolean;
-  /** Only working orders (pending, accepted, partially filled, a request pending). */
-  workingOnly?: boolean;
-  /** The quick filter's text. */
-  quickFilter?: string;
+  /** The broker's filters (the quick text already trimmed and lower-case). */
+  filters: OrderFilters;
+  /** Where the broker's column layout is remembered (per user); null: not remembered. */
+  layoutKey: string | null;
+  /** The number of rows shown after the filters, each time it may have changed. */
+  onShownCount?: (shown: number) => void;
+  /** A shortcut key (lower case, or '?') pressed on a row; true when it was used. */
+  onShortcut?: (key: string, order: Order) => boolean;
 }
 
 /**
@@ -146,15 +152,15 @@ export interface OrdersGridProps {
  * made creating the grid and drawing its first rows the longest tasks while the blotter loads
  * (issue 5). The cells are plain DOM too (statusCell.ts).
  */
-export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect, onEnter, onReady, cellActions, showRefused = true, workingOnly = false, quickFilter = '', tradeBlock = null, onOpen }: OrdersGridProps) {
+export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect, onEnter, onReady, cellActions, filters: filtersProp, layoutKey, onShownCount, onShortcut, tradeBlock = null, onOpen }: OrdersGridProps) {
   const boxRef = useRef<HTMLDivElement>(null);
   const apiRef = useRef<GridApi<Order> | null>(null);
   // The grid is created once; its handlers read the latest props.
-  const props = useRef({ onSelect, onEnter, onReady, cellActions, tradeBlock, onOpen });
+  const props = useRef({ onSelect, onEnter, onReady, cellActions, tradeBlock, onOpen, onShownCount, onShortcut, layoutKey });
   useEffect(() => {
-    props.current = { onSelect, onEnter, onReady, cellActions, tradeBlock, onOpen };
+    props.current = { onSelect, onEnter, onReady, cellActions, tradeBlock, onOpen, onShownCount, onShortcut, layoutKey };
   });
-  const filters = useRef<OrderFilters>({ hideRefused: !showRefused, workingOnly, text: quickFilter.trim().toLowerCase() });
+  const filters = useRef<OrderFilters>(filtersProp);
 
   useEffect(() => {
     const box = boxRef.current;
@@ -162,12 +168,20 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
     /** For the benchmark's "usable" time: a row is drawn and visible (not under the loading state). */
     const rowsShown = () => box.querySelector('.ag-row')?.checkVisibility({ visibilityProperty: true }) ?? false;
     const range: { current: IdRange | null } = { current: null };
+    let restoring = false;
+    let restoredLayout = false;
+    const saveLayout = (api: GridApi<Order>) => {
+      const key = props.current.layoutKey;
+      if (key && !restoring) saveColumnLayout(key, api.getColumnState());
+    };
     const context: BlotterCellActions = { accept: (order) => props.current.cellActions.accept(order), tradeBlock: () => props.current.tradeBlock };
     const options: GridOptions<Order> = {
       theme: deskGridTheme,
       context,
       getRowId,
       getRowClass,
+      // The column table names its cell renderers; they are plain DOM (statusCell.ts).
+      components: { statusCell: StatusCellRenderer, ageCell: AgeCellRenderer },
       rowSelection: ROW_SELECTION,
       // No rows until the book's are drawn (an empty blotter shows the no-rows overlay, not the loading one).
       rowData: [],
@@ -179,6 +193,9 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
       // own once those are painted.
       rowBuffer: 0,
       onFirstDataRendered: (event) => {
+        // Symbols and client names fit their content (the rows drawn), unless the broker set the widths:
+        // in a task of its own after the first rows are painted (it measures the drawn cells).
+        if (!restoredLayout) afterNextPaint(() => event.api.isDestroyed() || event.api.autoSizeColumns(FIT_CONTENT_COLUMNS));
         requestAnimationFrame(() => window.setTimeout(() => event.api.isDestroyed() || event.api.setGridOption('rowBuffer', ROW_BUFFER), 0));
       },
       suppressScrollOnNewData: true,
@@ -200,15 +217,32 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
         if (node && !node.isSelected()) node.setSelected(true, true);
       },
       onCellKeyDown: (event) => {
-        const key = (event.event as KeyboardEvent | null)?.key;
-        if (key === 'Enter') {
-          event.event?.preventDefault();
+        const e = event.event as KeyboardEvent | null;
+        if (!e || e.ctrlKey || e.metaKey || e.altKey) return;
+        if (e.key === 'Enter') {
+          // Enter on the row's own Accept button presses it; elsewhere on the row it moves to the form.
+          if ((e.target as Element | null)?.closest('button')) return;
+          e.preventDefault();
           props.current.onEnter();
+          return;
         }
+        const key = e.key === '?' ? '?' : e.key.toLowerCase();
+        if (key.length === 1 && event.data && props.current.onShortcut?.(key, event.data)) e.preventDefault();
       },
-      onSortChanged: (event) => matchModelUpdatesToView(event.api, filters.current),
+      onSortChanged: (event) => {
+        matchModelUpdatesToView(event.api, filters.current);
+        saveLayout(event.api);
+      },
+      // The broker's column layout is remembered once a change is complete (not at every pixel of a drag).
+      onColumnMoved: (event) => event.finished && event.source === 'uiColumnMoved' && saveLayout(event.api),
+      onColumnResized: (event) => event.finished && event.source === 'uiColumnResized' && saveLayout(event.api),
+      onColumnVisible: (event) => event.source === 'api' && saveLayout(event.api),
+      onModelUpdated: (event) => props.current.onShownCount?.(event.api.getDisplayedRowCount()),
+      // The header cells are reached by the mouse (sort, move, resize), not by Tab: Tab goes from the
+      // filters into the rows.
+      suppressHeaderFocus: true,
       // The broker's filters (see OrderFilters); none by default.
-      isExternalFilterPresent: () => filters.current.hideRefused || filters.current.workingOnly || filters.current.text !== '',
+      isExternalFilterPresent: () => anyOrderFilter(filters.current),
       doesExternalFilterPass: (node) => (node.data ? passesOrderFilters(node.data, filters.current) : false),
     };
     // Four steps, each a task of its own (together they were one of the longest tasks while the
@@ -235,6 +269,14 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
     };
     const showColumns = (api: GridApi<Order>) => {
       blotterMetrics.time('grid:columns', () => api.setGridOption('columnDefs', toColDefs(ORDER_COLUMNS)));
+      const key = props.current.layoutKey;
+      const saved = key ? loadColumnLayout(key, ORDER_COLUMNS.map((c) => c.id)) : null;
+      if (saved) {
+        restoring = true;
+        restoredLayout = true;
+        api.applyColumnState({ state: saved, applyOrder: true });
+        restoring = false;
+      }
       matchModelUpdatesToView(api, filters.current);
       blotterMetrics.gridReady();
       props.current.onReady?.(api);
@@ -269,21 +311,31 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
     };
   }, [book]);
 
+  // Another time zone chosen: the Received header and the drawn times follow (the rows stay).
+  useEffect(
+    () =>
+      onZoneChange(() => {
+        const api = apiRef.current;
+        if (!api || api.isDestroyed()) return;
+        api.refreshHeader();
+        api.refreshCells({ columns: ['time'], force: true });
+      }),
+    [],
+  );
+
   // The visible status cells redraw when the user may trade again (or no longer): a rare event.
   useEffect(() => {
     apiRef.current?.refreshCells({ columns: ['status'], force: true });
   }, [tradeBlock]);
 
   useEffect(() => {
-    const next: OrderFilters = { hideRefused: !showRefused, workingOnly, text: quickFilter.trim().toLowerCase() };
-    const f = filters.current;
-    if (f.hideRefused === next.hideRefused && f.workingOnly === next.workingOnly && f.text === next.text) return;
-    filters.current = next;
+    if (sameOrderFilters(filters.current, filtersProp)) return;
+    filters.current = filtersProp;
     const api = apiRef.current;
     if (!api) return;
-    matchModelUpdatesToView(api, next);
+    matchModelUpdatesToView(api, filtersProp);
     api.onFilterChanged();
-  }, [showRefused, workingOnly, quickFilter]);
+  }, [filtersProp]);
 
   // Keep the grid's selection in step with the screen's (a notification click, the detail page).
   useEffect(() => {

@@ -3,13 +3,25 @@ import type { ExecutionReport } from '@fixdesk/protocol';
 import type { CellStyle } from 'ag-grid-community';
 import { tokenCss, tokenFill } from './colours';
 import type { BlotterColumn } from './columns';
+import { displayZone, displayZoneLabel } from '../../components/time/displayZone';
 
 const num = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? null : Number(v));
 
 /** The Executions grid's columns (one table for grid and export). ExecType colours come from the domain (spec 000 §2). */
 export const EXECUTION_COLUMNS: readonly BlotterColumn<ExecutionReport>[] = [
   { id: 'id', header: 'ID', value: (r) => r.id, width: 64, numeric: true, grid: { sort: 'asc' } },
-  { id: 'time', header: 'Time (UTC)', value: (r) => r.transacttime, format: (r) => formatTimestamp(r.transacttime).slice(11), width: 80, grid: { tooltipValueGetter: (p) => (p.data ? formatTimestamp(p.data.transacttime) : '') } },
+  {
+    id: 'time',
+    header: 'Time (UTC)',
+    value: (r) => r.transacttime,
+    // 24-hour, in the zone the user chose (UTC by default), named in the header.
+    format: (r) => formatTimestamp(r.transacttime, { timeZone: displayZone() }).slice(11),
+    width: 80,
+    grid: {
+      headerValueGetter: () => `Time (${displayZoneLabel()})`,
+      tooltipValueGetter: (p) => (p.data ? `${formatTimestamp(p.data.transacttime, { timeZone: displayZone() })} ${displayZoneLabel()}` : ''),
+    },
+  },
   {
     id: 'exectype',
     header: 'Exec Type',

@@ -3,6 +3,7 @@ import {
   ClientSideRowModelApiModule,
   ClientSideRowModelModule,
   ColumnApiModule,
+  ColumnAutoSizeModule,
   CsvExportModule,
   ExternalFilterModule,
   ModuleRegistry,
@@ -27,6 +28,8 @@ ModuleRegistry.registerModules([
   CellStyleModule,
   TooltipModule,
   CsvExportModule,
+  // The Orders grid fits its symbol and client columns to their content.
+  ColumnAutoSizeModule,
   // The Orders grid's one filter: orders refused at intake hidden at the broker's choice.
   ExternalFilterModule,
   // refreshCells: the status cells redraw when the user may trade again (or no longer).

@@ -1,4 +1,4 @@
-import { ACCEPT_BUTTON_TEXT, acceptButtonColour, blotterStatusColour, blotterStatusLabel, Decimal, formatQuantity, ORD_REJ_REASON_LABELS, ordRejReasonLabel, OrdStatus } from '@fixdesk/domain';
+import { ACCEPT_BUTTON_TEXT, acceptButtonColour, blotterStatusColour, blotterStatusLabel, closedFillNote, Decimal, ordStatusLabel, formatQuantity, ORD_REJ_REASON_LABELS, ordRejReasonLabel, OrdStatus } from '@fixdesk/domain';
 import type { Order } from '@fixdesk/protocol';
 import type { ICellRendererComp, ICellRendererParams } from 'ag-grid-community';
 import { inFlight } from '../../services/orders/useOrderActions';
@@ -144,6 +144,12 @@ export class StatusCellRenderer implements ICellRendererComp<Order> {
       gui.title = `Refused at intake: ${ordRejReasonLabel(order.refusal.ordRejReason)}. ${order.refusal.text}`;
     }
     if (status === OrdStatus.New && order.accepted_by) gui.append(span('fd-status-user', `by ${order.accepted_by}`));
+    // A done (or canceled) order that had been filled says so: 'Done  filled 20/20'.
+    const fills = closedFillNote(status, order.cumqty, order.orderqty);
+    if (fills) {
+      gui.append(span('fd-status-user', fills));
+      gui.title = `${ordStatusLabel(status)} (${fills})`;
+    }
     if (order.pendingRequest && status !== OrdStatus.PendingCancel && status !== OrdStatus.PendingReplace) gui.append(span('fd-status-user', 'request'));
   }
 }

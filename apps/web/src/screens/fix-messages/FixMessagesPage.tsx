@@ -11,7 +11,8 @@ import { AuditEmpty } from '../../components/audit/AuditStates';
 import { downloadBlob } from '../../components/export/csv';
 import { ExportDialog } from '../../components/export/ExportDialog';
 import { exportFileName } from '../../components/export/exportRange';
-import { timeZoneLabel, userTimeZone } from '../../components/time/localTime';
+import { timeZoneLabel } from '../../components/time/localTime';
+import { useDisplayZone } from '../../components/time/displayZone';
 import { loadErrorText, type ExportProgress, type FixMessageOptions } from '../../services/audit/auditApi';
 import { auditApi } from '../../services/audit/http';
 import { toColDefs } from '../blotter/columns';
@@ -48,7 +49,7 @@ const rowId = (p: GetRowIdParams<FixMessageRecord>) => String(p.data.id);
  * first; filter, heartbeat/session-message switches, detail with the dictionary's reading, Export CSV.
  */
 export default function FixMessagesPage() {
-  const timeZone = useMemo(() => userTimeZone(), []);
+  const timeZone = useDisplayZone();
   const [options, setOptions] = useState<FixMessageOptions>({ ignoreHeartbeats: true, ignoreSessionMessages: false });
   const [load, setLoad] = useState<Load>({ state: 'loading' });
   const [refreshing, setRefreshing] = useState(false);

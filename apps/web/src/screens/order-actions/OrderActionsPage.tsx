@@ -12,7 +12,8 @@ import { AuditEmpty } from '../../components/audit/AuditStates';
 import { downloadBlob } from '../../components/export/csv';
 import { ExportDialog } from '../../components/export/ExportDialog';
 import { exportFileName } from '../../components/export/exportRange';
-import { timeZoneLabel, userTimeZone } from '../../components/time/localTime';
+import { timeZoneLabel } from '../../components/time/localTime';
+import { useDisplayZone } from '../../components/time/displayZone';
 import { loadErrorText, type ExportProgress } from '../../services/audit/auditApi';
 import { auditApi } from '../../services/audit/http';
 import { useAuth } from '../../services/auth/AuthProvider';
@@ -131,7 +132,7 @@ const rowId = (p: GetRowIdParams<OrderAction>) => String(p.data.id);
  * took it and when; filter, View JSON, Export CSV of a date range.
  */
 export default function OrderActionsPage() {
-  const timeZone = useMemo(() => userTimeZone(), []);
+  const timeZone = useDisplayZone();
   const [load, setLoad] = useState<Load>({ state: 'loading' });
   const [reloads, setReloads] = useState(0);
   const [filter, setFilter] = useState('');

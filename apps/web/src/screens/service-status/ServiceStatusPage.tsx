@@ -6,7 +6,8 @@ import type { ColDef, ICellRendererParams } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import { useMemo, useState } from 'react';
 import { PageHeader } from '../../components/layout/PageHeader';
-import { formatLocalTime, userTimeZone } from '../../components/time/localTime';
+import { formatLocalTime } from '../../components/time/localTime';
+import { useDisplayZone } from '../../components/time/displayZone';
 import { useLiveHold } from '../../services/live/useLive';
 import { useServiceStatus } from '../../services/service-status/serviceStatusApi';
 import { TOKEN_MANTINE, tokenCss } from '../blotter/colours';
@@ -85,7 +86,7 @@ function ExpectationCell({ data }: ICellRendererParams<ServiceStatusEntry>) {
  */
 export default function ServiceStatusPage() {
   useLiveHold();
-  const timeZone = useMemo(() => userTimeZone(), []);
+  const timeZone = useDisplayZone();
   const { services, lastUpdated, error, loading, reload } = useServiceStatus();
   const [dismissed, setDismissed] = useState<string | null>(null);
   const health = useMemo(() => overallHealth(services ?? []), [services]);

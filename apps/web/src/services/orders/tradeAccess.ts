@@ -19,6 +19,12 @@ export function offlineTradeBlock(status: LiveStatus): string | null {
   return null;
 }
 
+/** Why the signed-in user's role may not trade (the simulators' sends and sessions), or null. */
+export function useRoleTradeBlock(): string | null {
+  const { user } = useAuth();
+  return roleTradeBlock(roleOf(user));
+}
+
 /**
  * Why the signed-in user cannot take a trading action right now (role first, then the connection), or
  * null. Controls that trade are disabled with this as their tooltip.

@@ -83,6 +83,12 @@ function AcceptRejectForm({ order, actions }: { order: Order; actions: OrderActi
   const [reason, setReason] = useState('');
   const [error, setError] = useState<Failure>(null);
   const reasonMissing = rejectReasonProblem(reason) !== null;
+  const askReject = () => {
+    if (block !== null || reasonMissing || inFlight !== undefined) return;
+    void confirm(rejectConsequence(order, reason)).then((ok) => {
+      if (ok) void run(() => actions.reject(order.id, reason));
+    });
+  };
 
   const run = async (call: () => Promise<unknown>) => {
     setError(null);
@@ -124,6 +130,7 @@ function AcceptRejectForm({ order, actions }: { order: Order; actions: OrderActi
             leftSection={<IconCheck size={14} />}
             disabled={block !== null || (inFlight !== undefined && inFlight !== 'accept')}
             loading={inFlight === 'accept'}
+            data-shortcut="accept"
           >
             Accept
           </Button>
@@ -137,6 +144,14 @@ function AcceptRejectForm({ order, actions }: { order: Order; actions: OrderActi
           placeholder="Rejection reason (required)"
           value={reason}
           onChange={(e) => setReason(e.currentTarget.value)}
+          // Enter rejects (after the confirmation), as Enter submits the other forms; Shift+Enter is a new line.
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+              e.preventDefault();
+              askReject();
+            }
+          }}
+          data-shortcut="reject-reason"
           autosize
           minRows={2}
           maxRows={4}
@@ -152,11 +167,7 @@ function AcceptRejectForm({ order, actions }: { order: Order; actions: OrderActi
             leftSection={<IconX size={14} />}
             disabled={block !== null || reasonMissing || (inFlight !== undefined && inFlight !== 'reject')}
             loading={inFlight === 'reject'}
-            onClick={() =>
-              void confirm(rejectConsequence(order, reason)).then((ok) => {
-                if (ok) void run(() => actions.reject(order.id, reason));
-              })
-            }
+            onClick={askReject}
           >
             Reject
           </Button>
@@ -344,6 +355,7 @@ function DoneForDayButton({ order, actions, variant, onError }: { order: Order; 
         leftSection={<IconMoonStars size={14} />}
         disabled={block !== null || (inFlight !== undefined && inFlight !== 'doneForDay')}
         loading={inFlight === 'doneForDay'}
+        data-shortcut="done-for-day"
         onClick={() => {
           onError(null);
           void confirm(doneForDayConsequence(order)).then((ok) => {

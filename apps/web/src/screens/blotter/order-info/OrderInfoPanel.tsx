@@ -8,7 +8,7 @@ import {
   formatTimestamp,
   blotterStatusColour,
   ordRejReasonLabel,
-  ordStatusLabel,
+  ordStatusWithFills,
   OrdStatus,
   ORD_TYPE_LABELS,
   splitSymbolDisplay,
@@ -105,7 +105,7 @@ export function OrderInfoPanel({ order, actions, latestPrices, connectors = [], 
         </Text>
         <Group gap={6} wrap="nowrap">
           <Badge color={TOKEN_MANTINE[status.colour]} variant="light" data-testid="order-status">
-            {ordStatusLabel(order.ordstatus)}
+            {ordStatusWithFills(order.ordstatus, order.cumqty, order.orderqty)}
           </Badge>
           {onPopOut && (
             <Tooltip label="Open the order on its own page (or double-click its row)">

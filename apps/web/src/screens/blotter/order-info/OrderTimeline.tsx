@@ -1,8 +1,9 @@
 import type { FixMessageRecord, Order, OrderTimeline as Timeline } from '@fixdesk/protocol';
 import { Alert, Anchor, Badge, Box, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconArrowLeft, IconArrowRight, IconCircleDot, IconRefresh, IconUser, IconX } from '@tabler/icons-react';
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
-import { formatLocalTimeMicros, timeZoneLabel, userTimeZone } from '../../../components/time/localTime';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { formatLocalTimeMicros, timeZoneLabel } from '../../../components/time/localTime';
+import { useDisplayZone } from '../../../components/time/displayZone';
 import { ordersApi } from '../../../services/orders/http';
 import { timelineLine, type TimelineLine } from './timelineText';
 
@@ -28,7 +29,7 @@ export function OrderTimeline({ order }: { order: Order }) {
   const [load, setLoad] = useState<Load>({ state: 'loading' });
   const [attempt, setAttempt] = useState(0);
   const [open, setOpen] = useState<FixMessageRecord | null>(null);
-  const timeZone = useMemo(userTimeZone, []);
+  const timeZone = useDisplayZone();
 
   useEffect(() => {
     const abort = new AbortController();

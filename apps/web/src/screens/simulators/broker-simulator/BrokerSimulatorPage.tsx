@@ -1,4 +1,4 @@
-import { blotterStatusColour, formatOrderPrice, formatPrice, formatQuantity, formatTime, ordStatusLabel, SIDE_LABELS, type SideCode } from '@fixdesk/domain';
+import { blotterStatusColour, formatOrderPrice, formatPrice, formatQuantity, formatTime, ordStatusWithFills, SIDE_LABELS, type SideCode } from '@fixdesk/domain';
 import { Alert, Badge, Container, Grid, Group, NumberInput, Paper, Progress, ScrollArea, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
 import { IconAlertCircle, IconRobot } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -72,7 +72,7 @@ function OrderCard({ sim }: { sim: SimOrder }) {
             </Badge>
           )}
           <Badge size="sm" color={colour} data-testid="sim-order-status">
-            {ordStatusLabel(o.ordstatus)}
+            {ordStatusWithFills(o.ordstatus, o.cumqty, o.orderqty)}
           </Badge>
         </Group>
       </Group>

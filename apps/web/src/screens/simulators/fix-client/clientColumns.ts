@@ -1,6 +1,7 @@
 import {
   formatAveragePrice,
   clientOrdStatusLabel,
+  closedFillNote,
   clientStatusColour,
   execTypeColour,
   execTypeLabel,
@@ -41,10 +42,11 @@ export const CLIENT_ORDER_COLUMNS: readonly BlotterColumn<ClientOrder>[] = [
   {
     id: 'status',
     header: 'Status',
-    value: (o) => `${o.ordstatus ?? ''}|${o.pendingRequest?.clOrdId ?? ''}`,
-    format: (o) => `${clientOrdStatusLabel(o.ordstatus)}${o.pendingRequest ? ` (${o.pendingRequest.type === 'F' ? 'cancel' : 'replace'} sent)` : ''}`,
-    width: 132,
-    grid: { cellStyle: (p) => statusStyle(p.data?.ordstatus ?? null) },
+    value: (o) => `${o.ordstatus ?? ''}|${o.cumqty ?? ''}|${o.pendingRequest?.clOrdId ?? ''}`,
+    // A done order that had been filled says so, as on the desk: 'Done for Day (filled 20/20)'.
+    format: (o) => `${clientOrdStatusLabel(o.ordstatus)}${closedFillNote(o.ordstatus, o.cumqty, o.orderqty) ? ` (${closedFillNote(o.ordstatus, o.cumqty, o.orderqty)})` : ''}${o.pendingRequest ? ` (${o.pendingRequest.type === 'F' ? 'cancel' : 'replace'} sent)` : ''}`,
+    width: 168,
+    grid: { cellStyle: (p) => statusStyle(p.data?.ordstatus ?? null), tooltipValueGetter: (p) => p.valueFormatted },
   },
   { id: 'side', header: 'Side', value: (o) => o.side, format: (o) => side(o.side), width: 58, grid: { cellClass: (p) => sideClass(p.data?.side) } },
   { id: 'orderqty', header: 'Qty', value: (o) => num(o.orderqty), format: (o) => formatQuantity(o.orderqty), width: 64, numeric: true },

@@ -1,4 +1,4 @@
-import { clientOrdStatusLabel, clientStatusColour, formatOrderPrice, formatQuantity, SIDE_LABELS, type SideCode } from '@fixdesk/domain';
+import { clientOrdStatusLabel, clientStatusColour, closedFillNote, formatOrderPrice, formatQuantity, SIDE_LABELS, type SideCode } from '@fixdesk/domain';
 import type { ClientOrder } from '@fixdesk/protocol';
 import { Alert, Badge, Container, Grid, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { IconAlertCircle, IconTerminal2 } from '@tabler/icons-react';
@@ -86,6 +86,7 @@ function SentOrders({ orders, loading }: { orders: readonly ClientOrder[]; loadi
               <Table.Td>
                 <Badge size="sm" variant="light" color={TOKEN_MANTINE[clientStatusColour(o.ordstatus)]} data-testid="sent-order-status">
                   {clientOrdStatusLabel(o.ordstatus)}
+                  {closedFillNote(o.ordstatus, o.cumqty, o.orderqty) ? ` (${closedFillNote(o.ordstatus, o.cumqty, o.orderqty)})` : ''}
                 </Badge>
               </Table.Td>
             </Table.Tr>

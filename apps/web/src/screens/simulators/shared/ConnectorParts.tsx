@@ -5,6 +5,8 @@ import { IconPlayerPlay, IconPlayerStop } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import type { LiveState } from '@fixdesk/client';
 import type { TestClientControl } from '../../../services/simulators/useSimulators';
+import { useRoleTradeBlock } from '../../../services/orders/tradeAccess';
+import { WhyDisabled } from '../../../components/orders/WhyDisabled';
 
 /** 'SGX_CLIENT_1 → FIXDESK' (spec 001 §2: comp id, an arrow, then target comp id). */
 export function connectorLabel(c: ClientConnector): string {
@@ -119,6 +121,8 @@ const STATE_BADGE: Record<TestClientStatus['state'], { label: string; color: str
 /** The simulated client's session: status, sequence numbers, last event, Start and Stop. */
 export function FixClientControl({ control, compact = false }: { control: TestClientControl; compact?: boolean }) {
   const { status, busy } = control;
+  // Starting or stopping a client session trades on its behalf: not for a read-only role (the server's 403 stays the authority).
+  const roleBlock = useRoleTradeBlock();
   const badge = status ? STATE_BADGE[status.state] : { label: control.loading ? 'Loading…' : 'Unknown', color: 'gray' };
   const run = async (what: 'start' | 'stop') => {
     const r = what === 'start' ? await control.start() : await control.stop();
@@ -136,12 +140,16 @@ export function FixClientControl({ control, compact = false }: { control: TestCl
           </Badge>
         </Group>
         <Group gap={6} wrap="nowrap">
-          <Button size="compact-sm" color="teal" leftSection={<IconPlayerPlay size={13} />} onClick={() => void run('start')} loading={busy === 'starting'} disabled={!status || status.running}>
-            Start
-          </Button>
-          <Button size="compact-sm" color="red" variant="light" leftSection={<IconPlayerStop size={13} />} onClick={() => void run('stop')} loading={busy === 'stopping'} disabled={!status || !status.running}>
-            Stop
-          </Button>
+          <WhyDisabled reason={roleBlock} inline>
+            <Button size="compact-sm" color="teal" leftSection={<IconPlayerPlay size={13} />} onClick={() => void run('start')} loading={busy === 'starting'} disabled={roleBlock !== null || !status || status.running}>
+              Start
+            </Button>
+          </WhyDisabled>
+          <WhyDisabled reason={roleBlock} inline>
+            <Button size="compact-sm" color="red" variant="light" leftSection={<IconPlayerStop size={13} />} onClick={() => void run('stop')} loading={busy === 'stopping'} disabled={roleBlock !== null || !status || !status.running}>
+              Stop
+            </Button>
+          </WhyDisabled>
         </Group>
       </Group>
       {!compact && status && (

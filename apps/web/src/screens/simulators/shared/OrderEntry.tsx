@@ -5,6 +5,8 @@ import { IconAlertCircle, IconCircleCheck, IconSend } from '@tabler/icons-react'
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError } from '@fixdesk/client';
 import { simulatorApi } from '../../../services/simulators/http';
+import { useRoleTradeBlock } from '../../../services/orders/tradeAccess';
+import { WhyDisabled } from '../../../components/orders/WhyDisabled';
 import {
   buildOrderMessage,
   clientSendProblem,
@@ -52,6 +54,7 @@ export function OrderEntry({ variant, connector, status, securities, onSent }: O
   const [kind, setKind] = useState<OrderKind>('outright');
   const [forms, setForms] = useState<OrderFormValues>(() => defaultOrderForms(new Date(), securities[0]?.symbol ?? ''));
   const [sending, setSending] = useState(false);
+  const roleBlock = useRoleTradeBlock();
   const [banner, setBanner] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
   const bannerTimer = useRef<number | null>(null);
   const msgType = msgTypeOf(kind);
@@ -114,6 +117,7 @@ export function OrderEntry({ variant, connector, status, securities, onSent }: O
   const patch = <K extends OrderKind>(k: K) => (change: Partial<OrderFormValues[K]>) => setForms((f) => ({ ...f, [k]: { ...f[k], ...change } }));
 
   const send = async () => {
+    if (roleBlock) return;
     setBanner(null);
     const problem =
       variant === 'simulator'
@@ -217,9 +221,11 @@ export function OrderEntry({ variant, connector, status, securities, onSent }: O
           {kind === 'outright' ? 'NewOrderSingle (35=D, 167=FUT)' : `NewOrderMultileg (35=AB, 167=MLEG)${strategy && strategy.legs.length ? `, ${strategy.legs.length} legs` : ''}`}
           {nextClOrdId ? ` · next ClOrdID ${nextClOrdId}` : ''}
         </Text>
-        <Button leftSection={<IconSend size={15} />} onClick={() => void send()} loading={sending || clientDefaults.loading} data-testid="send-order">
-          {kind === 'outright' ? 'Send Order' : kind === 'multileg' ? 'Send Multileg Order' : 'Send Custom Order'}
-        </Button>
+        <WhyDisabled reason={roleBlock} inline>
+          <Button leftSection={<IconSend size={15} />} onClick={() => void send()} loading={sending || clientDefaults.loading} disabled={roleBlock !== null} data-testid="send-order">
+            {kind === 'outright' ? 'Send Order' : kind === 'multileg' ? 'Send Multileg Order' : 'Send Custom Order'}
+          </Button>
+        </WhyDisabled>
       </Group>
     </Stack>
   );

@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ADMIN_PASSWORD, DEMO_PASSWORD, seedDataDir } from './seeded-data-dir';
 
 const repoRoot = new URL('../..', import.meta.url).pathname;
 const serverMain = join(repoRoot, 'apps/server/dist/main.js');
@@ -44,7 +44,7 @@ function exited(child: ChildProcess): Promise<void> {
 
 /**
  * Starts the built server (`node apps/server/dist/main.js`) on free ports with a fresh data
- * directory and known passwords, and resolves once /api/health answers.
+ * directory (a copy of the seeded template) and known passwords, and resolves once /api/health answers.
  */
 export async function startServer(): Promise<RunningServer> {
   for (const [file, what] of [
@@ -55,8 +55,9 @@ export async function startServer(): Promise<RunningServer> {
   }
   const [port, fixPort] = [await freePort(), await freePort()];
   const dataDir = await mkdtemp(join(tmpdir(), 'fixdesk-e2e-'));
-  const adminPassword = `Adm-${randomBytes(9).toString('base64url')}`;
-  const demoPassword = `Demo-${randomBytes(9).toString('base64url')}`;
+  // The embedded database as a first start leaves it, with the test passwords (seeded-data-dir.ts).
+  await seedDataDir(dataDir);
+  const [adminPassword, demoPassword] = [ADMIN_PASSWORD, DEMO_PASSWORD];
 
   let output = '';
   const env = {

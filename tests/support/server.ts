@@ -1,19 +1,16 @@
 // Starts a real server (in this process) on a fresh database of either kind, for the API tests.
-import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { seed, type DatabaseKind } from '@fixdesk/db';
-import { createTestDatabase, type TestDatabase, type TestTemplate } from '@fixdesk/db/testing';
+import type { DatabaseKind } from '@fixdesk/db';
+import { createTestDatabase, type TestDatabase } from '@fixdesk/db/testing';
 import pino from 'pino';
-import { hashPassword } from '../../apps/server/src/auth/passwords';
 import { loadConfig, type Config } from '../../apps/server/src/config';
-import { loadDictionaryData } from '../../apps/server/src/dictionary';
 import type { ClientMessageSender } from '../../apps/server/src/orders/outbox';
-import { demoUsers, startServer, type RunningServer } from '../../apps/server/src/server';
+import { startServer, type RunningServer } from '../../apps/server/src/server';
+import { ADMIN_PASSWORD, DEMO_PASSWORD, seededDatabase } from './seeded-database';
 
-export const ADMIN_PASSWORD = 'admin-test-pw-1';
-export const DEMO_PASSWORD = 'demo-test-pw-1';
+export { ADMIN_PASSWORD, DEMO_PASSWORD };
 
 export interface TestServer {
   url: string;
@@ -41,36 +38,6 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     }),
     ...overrides,
   };
-}
-
-const repoRoot = new URL('../..', import.meta.url).pathname;
-
-/** Every file under a directory of the repository, in a stable order. */
-function filesUnder(dir: string): string[] {
-  return readdirSync(join(repoRoot, dir), { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name))
-    .sort();
-}
-
-/**
- * A database as the server's first start leaves it (migrated, dictionary and demo data seeded, the
- * demo users with the test passwords), built once and copied for each test server: the server's own
- * start then finds everything there, as on any later start. The key covers what the seed reads (the
- * database package's sources, the dictionary) and the passwords.
- */
-let seededTemplate: TestTemplate | undefined;
-function seededDatabase(): TestTemplate {
-  if (seededTemplate) return seededTemplate;
-  const h = createHash('sha256').update(`${ADMIN_PASSWORD}\n${DEMO_PASSWORD}\n${readFileSync(join(repoRoot, 'apps/server/src/server.ts'))}`);
-  for (const file of [...filesUnder('packages/db/src'), join(repoRoot, 'packages/fix/src/dictionary/fix44.generated.json')]) h.update(file).update(readFileSync(file));
-  seededTemplate = {
-    key: `seeded server database ${h.digest('hex')}`,
-    build: async (db) => {
-      await seed(db, { dictionary: loadDictionaryData(), users: demoUsers({ adminPassword: ADMIN_PASSWORD, demoPassword: DEMO_PASSWORD }).users, hashPassword });
-    },
-  };
-  return seededTemplate;
 }
 
 export async function startTestServer(

@@ -72,8 +72,8 @@ export async function createTestDatabase(kind: DatabaseKind, opts: { migrate?: b
   };
 }
 
-/** A template's identity: its key and every migration's text. */
-function templateHash(template: TestTemplate): string {
+/** A template's identity: its key and every migration's text (a name for its copies on disk). */
+export function templateHash(template: TestTemplate): string {
   const h = createHash('sha256').update(template.key);
   for (const m of MIGRATIONS) h.update(`\n${m.version}\n${m.sql}`);
   return h.digest('hex').slice(0, 16);

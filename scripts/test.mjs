@@ -80,13 +80,18 @@ if (needsBuild) {
 }
 
 // TEST_TIMES=<file>: also write each top-level test's duration and file there (where the time goes).
-const timing = process.env.TEST_TIMES
-  ? ['--test-reporter=tap', '--test-reporter-destination=stdout', `--test-reporter=${join(root, 'scripts/test-times-reporter.mjs')}`, `--test-reporter-destination=${resolve(process.env.TEST_TIMES)}`]
-  : [];
+// Always: the usual report (spec on a terminal, TAP otherwise), then the failed tests listed at the end.
+const reporters = [
+  `--test-reporter=${process.stdout.isTTY ? 'spec' : 'tap'}`, '--test-reporter-destination=stdout',
+  `--test-reporter=${join(root, 'scripts/test-failures-reporter.mjs')}`, '--test-reporter-destination=stdout',
+  ...(process.env.TEST_TIMES
+    ? [`--test-reporter=${join(root, 'scripts/test-times-reporter.mjs')}`, `--test-reporter-destination=${resolve(process.env.TEST_TIMES)}`]
+    : []),
+];
 console.log(`running ${files.length} test files`);
 const r = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...timing, ...files.map((f) => relative(root, f))],
+  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...reporters, ...files.map((f) => relative(root, f))],
   { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
 );
 process.exit(r.status ?? 1);

@@ -1,0 +1,17 @@
+// node:test reporter (scripts/test.mjs): after the run, one line per failed test with its file and
+// the first line of its error, so the end of a long CI log names what failed.
+import { relative } from 'node:path';
+
+export default async function* reporter(source) {
+  const failed = [];
+  for await (const ev of source) {
+    if (ev.type !== 'test:fail') continue;
+    const err = ev.data.details?.error;
+    const cause = err?.cause ?? err;
+    // A suite fails when a test inside it fails: list the tests, not the suites around them.
+    if (err?.failureType === 'subtestsFailed') continue;
+    const message = String(cause?.message ?? cause ?? '').split('\n')[0].slice(0, 300);
+    failed.push(`# FAILED ${ev.data.file ? relative(process.cwd(), ev.data.file) : '?'} ${ev.data.name}: ${message}`);
+  }
+  if (failed.length) yield `# failing tests (${failed.length}):\n${failed.join('\n')}\n`;
+}

@@ -185,6 +185,8 @@ const report = (execType: ExecTypeCode, ordStatus: OrdStatusCode, label: string,
   label,
   ...(note ? { note } : {}),
 });
+/** An order stored and accepted: the start of every flow that acts on a working order. */
+const workingOrder = (): FlowStep[] => [order(), report(ExecType.PendingNew, OrdStatus.PendingNew, 'Pending New'), report(ExecType.New, OrdStatus.New, 'New')];
 
 /**
  * The order flows of the Trade Lifecycle tab (spec 001 §4 "Documented lifecycle"), each step an
@@ -224,9 +226,7 @@ export const ORDER_FLOWS: readonly OrderFlow[] = [
     title: 'Cancel',
     description: 'F → Pending Cancel (6) → Canceled (4); fills may still arrive while the cancel is pending',
     steps: [
-      order(),
-      report(ExecType.PendingNew, OrdStatus.PendingNew, 'Pending New'),
-      report(ExecType.New, OrdStatus.New, 'New'),
+      ...workingOrder(),
       { from: 'client', msgType: MsgType.OrderCancelRequest, label: 'OrderCancelRequest', note: 'OrigClOrdID (41) names the order' },
       report(ExecType.PendingCancel, OrdStatus.PendingCancel, 'Pending Cancel'),
       report(ExecType.Canceled, OrdStatus.Canceled, 'Canceled', 'LeavesQty 0'),
@@ -237,9 +237,7 @@ export const ORDER_FLOWS: readonly OrderFlow[] = [
     title: 'Replace',
     description: 'G → Pending Replace (E) → Replaced (5, OrdStatus by quantities); possible during partial fills',
     steps: [
-      order(),
-      report(ExecType.PendingNew, OrdStatus.PendingNew, 'Pending New'),
-      report(ExecType.New, OrdStatus.New, 'New'),
+      ...workingOrder(),
       { from: 'client', msgType: MsgType.OrderCancelReplaceRequest, label: 'OrderCancelReplaceRequest', note: 'new OrderQty (38) and Price (44)' },
       report(ExecType.PendingReplace, OrdStatus.PendingReplace, 'Pending Replace'),
       report(ExecType.Replaced, OrdStatus.New, 'Replaced', 'OrdStatus 0, 1 or 2 by the amended quantity'),
@@ -250,9 +248,7 @@ export const ORDER_FLOWS: readonly OrderFlow[] = [
     title: 'Cancel reject',
     description: 'F (or G) refused by the broker: OrderCancelReject (35=9) with the order back in its working status',
     steps: [
-      order(),
-      report(ExecType.PendingNew, OrdStatus.PendingNew, 'Pending New'),
-      report(ExecType.New, OrdStatus.New, 'New'),
+      ...workingOrder(),
       { from: 'client', msgType: MsgType.OrderCancelRequest, label: 'OrderCancelRequest' },
       report(ExecType.PendingCancel, OrdStatus.PendingCancel, 'Pending Cancel'),
       { from: 'desk', msgType: MsgType.OrderCancelReject, label: 'OrderCancelReject (35=9)', note: 'OrdStatus (39) working status, CxlRejResponseTo (434) 1 or 2, CxlRejReason (102)' },

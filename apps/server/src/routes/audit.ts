@@ -1,13 +1,13 @@
-import { FIX_MESSAGE_CSV_FIELDS, ORDER_ACTION_CSV_FIELDS } from '@fixdesk/client';
-import { countFixMessages, countOrderActions, getOrderAction, listAuditAccess, listFixMessages, listOrderActions, type FixMessageRow } from '@fixdesk/db';
+import { FIX_MESSAGE_CSV_FIELDS, ORDER_ACTION_CSV_FIELDS, type CsvField } from '@fixdesk/client';
+import { countFixMessages, countOrderActions, getOrderAction, listAuditAccess, listFixMessages, listOrderActions, type AuditAccessAction, type Db, type FixMessageRow } from '@fixdesk/db';
 import type { FixMessageRecord } from '@fixdesk/protocol';
 import { MsgType } from '@fixdesk/domain';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context';
 import { recordLook } from '../audit/who-looked';
 import { sendCsvExport } from '../http/csv-export';
-import { dateRangeOf } from '../http/date-range';
+import { dateRangeOf, type DateRange } from '../http/date-range';
 import { notFound, parse } from '../http/errors';
 import { presentAction } from '../orders/present';
 
@@ -114,21 +114,44 @@ export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
   });
 
   /**
-   * The whole range as a CSV file, streamed page by page (keyset by id), never held in memory: a
-   * million rows leave in seconds. X-Export-Rows gives the total for the browser's progress. The
-   * columns are the table's (FIX_MESSAGE_CSV_FIELDS), cells neutralised against formulas.
+   * The whole range of an audit table as a CSV file, streamed page by page (keyset by id), never held
+   * in memory: a million rows leave in seconds. Counted first (X-Export-Rows gives the browser its
+   * progress) and recorded in the who-looked log before anything is sent. The columns are the
+   * table's (`@fixdesk/client`), cells neutralised against formulas.
    */
+  async function exportCsv<F extends DateRange, R, T extends { id: number }>(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    filter: F,
+    table: {
+      look: AuditAccessAction;
+      fileName: string;
+      fields: readonly CsvField<T>[];
+      count: (db: Db, f: F) => Promise<number>;
+      list: (db: Db, f: F & { beforeId?: number; limit: number }) => Promise<R[]>;
+      present: (row: R) => T;
+    },
+  ): Promise<FastifyReply> {
+    const total = await table.count(ctx.db, filter);
+    await recordLook(ctx.db, req, table.look, { rangeStart: filter.start, rangeEnd: filter.end, rowCount: total });
+    return sendCsvExport(reply, {
+      fileName: table.fileName,
+      total,
+      fields: table.fields,
+      page: async (beforeId, limit) => (await table.list(ctx.db, { ...filter, beforeId, limit })).map(table.present),
+    });
+  }
+
   app.get('/api/fix-messages/export.csv', read, async (req, reply) => {
     const q = parse(FixMessagesQuery, req.query, 'query');
     dateRangeOf(q, RANGE, 'an export');
-    const filter = fixFilter(q);
-    const total = await countFixMessages(ctx.db, filter);
-    await recordLook(ctx.db, req, 'export_fix_messages', { rangeStart: filter.start, rangeEnd: filter.end, rowCount: total });
-    return sendCsvExport(reply, {
+    return exportCsv(req, reply, fixFilter(q), {
+      look: 'export_fix_messages',
       fileName: 'fix_messages.csv',
-      total,
       fields: FIX_MESSAGE_CSV_FIELDS,
-      page: async (beforeId, limit) => (await listFixMessages(ctx.db, { ...filter, beforeId, limit })).map(presentFixMessage),
+      count: countFixMessages,
+      list: listFixMessages,
+      present: presentFixMessage,
     });
   });
 
@@ -153,17 +176,16 @@ export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
     return { success: true, actions, data: actions };
   });
 
-  /** The whole range as a CSV file, streamed like the FIX messages' (ORDER_ACTION_CSV_FIELDS: the table's columns). */
   app.get('/api/order-actions/export.csv', read, async (req, reply) => {
     const q = parse(ActionsQuery, req.query, 'query');
     const filter = { ...dateRangeOf(q, RANGE, 'an export'), brokerorderid: q.brokerorderid, actionType: q.actionType };
-    const total = await countOrderActions(ctx.db, filter);
-    await recordLook(ctx.db, req, 'export_order_actions', { rangeStart: filter.start, rangeEnd: filter.end, rowCount: total });
-    return sendCsvExport(reply, {
+    return exportCsv(req, reply, filter, {
+      look: 'export_order_actions',
       fileName: 'order_actions.csv',
-      total,
       fields: ORDER_ACTION_CSV_FIELDS,
-      page: async (beforeId, limit) => (await listOrderActions(ctx.db, { ...filter, beforeId, limit })).map(presentAction),
+      count: countOrderActions,
+      list: listOrderActions,
+      present: presentAction,
     });
   });
 

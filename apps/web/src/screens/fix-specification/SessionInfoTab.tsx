@@ -62,18 +62,19 @@ export function SessionInfoTab({
         ))}
       </List>
       <SimpleGrid cols={{ base: 1, xl: 2 }}>
-        <Stack gap={4}>
-          <Title order={3} fz="h4">
-            Standard header
-          </Title>
-          <FieldTable fields={doc.session.header} defaultLabel="Value" testId="header-fields" />
-        </Stack>
-        <Stack gap={4}>
-          <Title order={3} fz="h4">
-            Standard trailer
-          </Title>
-          <FieldTable fields={doc.session.trailer} defaultLabel="Value" testId="trailer-fields" />
-        </Stack>
+        {(
+          [
+            ['Standard header', doc.session.header, 'header-fields'],
+            ['Standard trailer', doc.session.trailer, 'trailer-fields'],
+          ] as const
+        ).map(([title, fields, testId]) => (
+          <Stack gap={4} key={testId}>
+            <Title order={3} fz="h4">
+              {title}
+            </Title>
+            <FieldTable fields={fields} defaultLabel="Value" testId={testId} />
+          </Stack>
+        ))}
       </SimpleGrid>
     </Stack>
   );

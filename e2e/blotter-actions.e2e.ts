@@ -4,7 +4,7 @@
 // route says why it sent the user home, and the blotter meets no live message it does not know.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { buildNewOrderSingle, contractMonthOptions, serializeFixMessage } from '@fixdesk/domain';
 import { ts } from '../tests/support/fix-client';
 import { screenshot } from './support/browser';
@@ -13,6 +13,18 @@ import { downloadText } from './support/download';
 import Papa from 'papaparse';
 
 const { e2e, client, signInToBlotter, sendOrder, apiCall } = blotterDesk('ACT');
+
+/** A mouse drag as a broker makes it: from the middle of `from` to `to`'s left edge (or from where it started) plus dx, in steps. */
+async function dragBy(page: Page, from: Locator, to: Locator | null, dx: number): Promise<void> {
+  const a = (await from.boundingBox())!;
+  const [x, y] = [a.x + a.width / 2, a.y + a.height / 2];
+  const targetX = to ? (await to.boundingBox())!.x + dx : x + dx;
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + Math.sign(targetX - x) * 5, y, { steps: 2 });
+  await page.mouse.move(targetX, y, { steps: 10 });
+  await page.mouse.up();
+}
 
 const toast = (page: Page, title: string) => page.locator('.mantine-Notification-root', { hasText: title });
 
@@ -205,6 +217,18 @@ describe('blotter: safe actions', () => {
       await blotter.ordersGrid.locator('.ag-header-cell[col-id="exchange"]').waitFor({ state: 'detached' });
       await blotter.ordersGrid.locator('.ag-header-cell[col-id="symbol"] .ag-header-cell-label').click();
       await blotter.ordersGrid.locator('.ag-header-cell[col-id="symbol"][aria-sort="ascending"]').waitFor();
+      // Symbol dragged by its header to the far left, Client widened by its resize handle.
+      const headerIds = () => blotter.ordersGrid.locator('.ag-header-cell').evaluateAll((cells) => cells.map((c) => c.getAttribute('col-id')));
+      const clientWidth = () => blotter.ordersGrid.locator('.ag-header-cell[col-id="client"]').evaluate((el) => Math.round(el.getBoundingClientRect().width));
+      const before = await headerIds();
+      assert.notEqual(before[0], 'symbol');
+      await dragBy(page, blotter.ordersGrid.locator('.ag-header-cell[col-id="symbol"] .ag-header-cell-label'), blotter.ordersGrid.locator(`.ag-header-cell[col-id="${before[0]}"]`), -10);
+      await page.waitForFunction(() => document.querySelector('[data-testid="orders-grid"] .ag-header-cell')?.getAttribute('col-id') === 'symbol');
+      const widthBefore = await clientWidth();
+      await dragBy(page, blotter.ordersGrid.locator('.ag-header-cell[col-id="client"] .ag-header-cell-resize'), null, 60);
+      const widened = await clientWidth();
+      assert.ok(widened >= widthBefore + 40, `Client widened: ${widthBefore} -> ${widened} px`);
+      const movedOrder = await headerIds();
 
       // The CSV: the columns shown, in order, and the rows shown (the Age column has no place in a file).
       const headers = (await blotter.ordersGrid.locator('.ag-header-cell').evaluateAll((cells) => cells.map((c) => c.getAttribute('col-id')))).filter((id) => id !== 'age');
@@ -222,11 +246,14 @@ describe('blotter: safe actions', () => {
       await blotter.waitReady();
       assert.equal(await blotter.ordersGrid.locator('.ag-header-cell[col-id="exchange"]').count(), 0, 'Exch stays hidden');
       await blotter.ordersGrid.locator('.ag-header-cell[col-id="symbol"][aria-sort="ascending"]').waitFor();
+      assert.deepEqual(await headerIds(), movedOrder, 'the column order stays');
+      assert.ok(Math.abs((await clientWidth()) - widened) <= 1, 'the width stays');
       await page.getByTestId('column-chooser').click();
       await page.getByTestId('column-layout-reset').click();
       await page.keyboard.press('Escape');
       await blotter.ordersGrid.locator('.ag-header-cell[col-id="exchange"]').waitFor();
       assert.equal(await blotter.ordersGrid.locator('.ag-header-cell[col-id="symbol"]').getAttribute('aria-sort'), 'none');
+      assert.deepEqual((await headerIds()).filter((id) => id !== 'exchange'), before, 'the reset puts the columns back');
 
       // The Order Info panel folds away and the grids take the full width; it stays folded across a reload.
       const ordersWidth = () => blotter.ordersGrid.evaluate((el) => el.getBoundingClientRect().width);

@@ -238,7 +238,11 @@ describe('FIX message specifications screen', () => {
       assert.equal(await grid.getByRole('button', { name: /specification 8\/F ExecType \(150\)/ }).count(), 0);
       await grid.getByRole('button', { name: 'Edit specification 8/F Account (1)' }).click();
       const edit = page.getByRole('form', { name: /Edit specification 8 Account \(1\)/ });
-      await edit.getByLabel('Mandatory').check({ force: true });
+      // By the keyboard: a click can land while the dialog is still sliding in (its open transition).
+      const mandatory = edit.getByLabel('Mandatory');
+      await mandatory.focus();
+      await page.keyboard.press('Space');
+      assert.equal(await mandatory.isChecked(), true);
       await edit.getByRole('button', { name: 'Save Changes' }).click();
       await page.getByTestId('admin-success').getByText(MessageSpecText.updated).waitFor();
 

@@ -2,12 +2,12 @@
 // template of tests/support/seeded-database.ts), built once per run and sources and copied into each
 // server's fresh DATA_DIR, so a server starts without PGlite's initdb, the migrations and the seed.
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { cp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrate, openDb } from '@fixdesk/db';
-import { templateHash } from '@fixdesk/db/testing';
+import { removeStaleTemplates, templateHash, touchTemplate } from '@fixdesk/db/testing';
 import { seededDatabase } from '../../tests/support/seeded-database';
 
 export { ADMIN_PASSWORD, DEMO_PASSWORD } from '../../tests/support/seeded-database';
@@ -18,7 +18,10 @@ const PREFIX = 'fixdesk-e2e-data-template-';
 async function templateDir(): Promise<string> {
   const template = seededDatabase();
   const dir = join(tmpdir(), `${PREFIX}${templateHash(template)}`);
-  if (existsSync(dir)) return dir;
+  if (existsSync(dir)) {
+    touchTemplate(dir);
+    return dir;
+  }
   // Built under its own name and renamed whole: a reader never sees half a directory.
   const building = `${dir}.${process.pid}.${randomBytes(4).toString('hex')}`;
   const db = await openDb({ dataDir: building });
@@ -34,9 +37,7 @@ async function templateDir(): Promise<string> {
     // Another process finished first: use its copy.
     rmSync(building, { recursive: true, force: true });
   }
-  for (const name of readdirSync(tmpdir())) {
-    if (name.startsWith(PREFIX) && join(tmpdir(), name) !== dir && !name.includes('.')) rmSync(join(tmpdir(), name), { recursive: true, force: true });
-  }
+  removeStaleTemplates((name) => name.startsWith(PREFIX) && !name.includes('.'), dir);
   return dir;
 }
 

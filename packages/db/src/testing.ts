@@ -1,7 +1,7 @@
 // Test support: a fresh, migrated database of either kind. Used by this package's tests and by the
 // integration tests; never by production code.
 import { createHash, randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -46,7 +46,7 @@ export async function createTestDatabase(kind: DatabaseKind, opts: { migrate?: b
   const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
   await admin.connect();
   try {
-    if (template) await admin.query(`CREATE DATABASE ${name} TEMPLATE ${await postgresTemplate(admin, template)}`);
+    if (template) await createFromTemplate(admin, name, template);
     else await admin.query(`CREATE DATABASE ${name}`);
   } finally {
     await admin.end();
@@ -81,6 +81,35 @@ export function templateHash(template: TestTemplate): string {
 
 const PGLITE_TEMPLATE_PREFIX = 'fixdesk-pglite-template-';
 
+/** A template of other sources unused this long is removed by the next build of another. */
+const STALE_TEMPLATE_MS = 24 * 3600_000;
+
+/** Marks a template file or directory in the temp directory as in use: its age counts from its last use. */
+export function touchTemplate(path: string): void {
+  try {
+    const now = new Date();
+    utimesSync(path, now, now);
+  } catch {
+    // Removed meanwhile: it was read already.
+  }
+}
+
+/**
+ * Removes the templates in the temp directory (names `isTemplate` accepts) other than `keep` that were
+ * not used for a day: a second checkout of other sources on this machine may be using its own now.
+ */
+export function removeStaleTemplates(isTemplate: (name: string) => boolean, keep: string): void {
+  for (const name of readdirSync(tmpdir())) {
+    const path = join(tmpdir(), name);
+    if (!isTemplate(name) || path === keep) continue;
+    try {
+      if (Date.now() - statSync(path).mtimeMs > STALE_TEMPLATE_MS) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // Removed by another process.
+    }
+  }
+}
+
 /**
  * PGlite: the template is a tarball in the temp directory, shared by the test processes of a run (and
  * later runs of the same sources). The first process to need it builds it; a process that finds it
@@ -94,7 +123,10 @@ async function pgliteFromTemplate(template: TestTemplate): Promise<Db> {
   } catch {
     tarball = undefined;
   }
-  if (tarball) return openDb({ dataDir: 'memory://', loadDataDir: new Blob([new Uint8Array(tarball)]) });
+  if (tarball) {
+    touchTemplate(file);
+    return openDb({ dataDir: 'memory://', loadDataDir: new Blob([new Uint8Array(tarball)]) });
+  }
   const db = await openDb({ dataDir: 'memory://' });
   await migrate(db);
   await template.build(db);
@@ -102,11 +134,18 @@ async function pgliteFromTemplate(template: TestTemplate): Promise<Db> {
   const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
   writeFileSync(partial, dump);
   renameSync(partial, file);
-  // Templates of other sources (older commits) are of no further use.
-  for (const name of readdirSync(tmpdir())) {
-    if (name.startsWith(PGLITE_TEMPLATE_PREFIX) && join(tmpdir(), name) !== file && name.endsWith('.tar')) rmSync(join(tmpdir(), name), { force: true });
-  }
+  removeStaleTemplates((name) => name.startsWith(PGLITE_TEMPLATE_PREFIX) && name.endsWith('.tar'), file);
   return db;
+}
+
+/** CREATE DATABASE from the template; once more if another process dropped the template in between. */
+async function createFromTemplate(admin: pg.Client, name: string, template: TestTemplate): Promise<void> {
+  try {
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${await postgresTemplate(admin, template)}`);
+  } catch (err) {
+    if ((err as { code?: string }).code !== '3D000') throw err;
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${await postgresTemplate(admin, template)}`);
+  }
 }
 
 /**
@@ -136,8 +175,14 @@ async function postgresTemplate(admin: pg.Client, template: TestTemplate): Promi
       await db.close();
     }
     await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
-    // Templates of other sources are of no further use (one being copied right now stays: the drop fails).
-    const stale = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'fixdesk\\_tpl\\_%' AND datname <> $1`, [name]);
+    await admin.query(`COMMENT ON DATABASE ${name} IS '${new Date().toISOString()}'`);
+    // Templates of other sources built over a day ago are of no further use (one being copied right
+    // now stays: the drop fails); a second checkout of other sources may be using a newer one.
+    const stale = await admin.query<{ datname: string }>(
+      `SELECT datname FROM pg_database d LEFT JOIN pg_shdescription s ON s.objoid = d.oid AND s.classoid = 'pg_database'::regclass
+        WHERE datname LIKE 'fixdesk\\_tpl\\_%' AND datname <> $1 AND coalesce(s.description, '') < $2`,
+      [name, new Date(Date.now() - STALE_TEMPLATE_MS).toISOString()],
+    );
     for (const { datname } of stale.rows) await admin.query(`DROP DATABASE IF EXISTS ${datname}`).catch(() => {});
     return name;
   } finally {

@@ -173,14 +173,20 @@ export default function BlotterPage() {
     api.setFocusedCell(node.rowIndex, column);
   }, []);
 
-  // Every action, from a button or a shortcut, ends with the keyboard back on the order's row.
+  // Every action, from a button or a shortcut, ends with the keyboard back on the order's row, unless
+  // the broker has moved on meanwhile (F pressed while the accept was on its way keeps the fill form).
   const actions = useMemo<OrderActions>(() => {
     const back = <A extends unknown[], R>(call: (id: number, ...rest: A) => Promise<R>) =>
-      (id: number, ...rest: A) =>
-        call(id, ...rest).then((answer) => {
-          requestAnimationFrame(() => focusRow(id));
+      (id: number, ...rest: A) => {
+        const focusedAtStart = document.activeElement;
+        return call(id, ...rest).then((answer) => {
+          requestAnimationFrame(() => {
+            const now = document.activeElement;
+            if (now === focusedAtStart || now === null || now === document.body || !now.isConnected) focusRow(id);
+          });
           return answer;
         });
+      };
     return {
       accept: back(rawActions.accept),
       reject: back(rawActions.reject),

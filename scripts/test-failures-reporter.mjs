@@ -8,8 +8,9 @@ export default async function* reporter(source) {
     if (ev.type !== 'test:fail') continue;
     const err = ev.data.details?.error;
     const cause = err?.cause ?? err;
-    // A suite fails when a test inside it fails: list the tests, not the suites around them.
-    if (err?.failureType === 'subtestsFailed') continue;
+    // A suite fails when a test inside it fails, and a failed hook cancels its tests: list the
+    // tests that failed and the hooks, not the suites around them nor the tests they cancelled.
+    if (err?.failureType === 'subtestsFailed' || err?.failureType === 'cancelledByParent') continue;
     const message = String(cause?.message ?? cause ?? '').split('\n')[0].slice(0, 300);
     failed.push(`# FAILED ${ev.data.file ? relative(process.cwd(), ev.data.file) : '?'} ${ev.data.name}: ${message}`);
   }

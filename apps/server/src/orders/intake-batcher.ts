@@ -174,6 +174,18 @@ export class IntakeBatcher {
     return used ? used.has(clordid) : undefined;
   }
 
+  /**
+   * As clOrdIdTaken, loading the client's ClOrdIDs of the day first when they are not at hand: after a
+   * restart or a logon a client resends hundreds of orders at once, and one query answers them all
+   * (not one each). Undefined without the planned intake's index.
+   */
+  async clOrdIdTakenLoaded(sendercompid: string, sessionDate: string, clordid: string): Promise<boolean | undefined> {
+    const known = this.clOrdIdTaken(sendercompid, sessionDate, clordid);
+    if (known !== undefined || !this.planned) return known;
+    await this.planned.index.load(sendercompid, sessionDate);
+    return this.clOrdIdTaken(sendercompid, sessionDate, clordid);
+  }
+
   /** ClOrdIDs of orders submitted and not yet settled (queued or in flight), with their counts. */
   private readonly unsettledKeys = new Map<string, number>();
 

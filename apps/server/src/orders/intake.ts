@@ -270,7 +270,10 @@ export class OrderIntake {
     };
     const taken = this.batcher.clOrdIdTaken(o.senderCompId, sessionDate, clOrdId);
     if (taken !== undefined) return admit(taken);
-    return clordidUsedOnDay(this.db, o.senderCompId, sessionDate, clOrdId).then(admit, (err: unknown) => {
+    const lookedUp = this.batcher
+      .clOrdIdTakenLoaded(o.senderCompId, sessionDate, clOrdId)
+      .then((known) => known ?? clordidUsedOnDay(this.db, o.senderCompId, sessionDate, clOrdId));
+    return lookedUp.then(admit, (err: unknown) => {
       // Without the answer the batch still tells a held order from a new one; only the rate goes uncounted.
       this.log.warn({ err, compId: o.senderCompId, clOrdId }, 'could not check a possible resend for its ClOrdID');
       return admit(true);

@@ -9,8 +9,10 @@ export default async function* reporter(source) {
     const err = ev.data.details?.error;
     const cause = err?.cause ?? err;
     // A suite fails when a test inside it fails, and a failed hook cancels its tests: list the
-    // tests that failed and the hooks, not the suites around them nor the tests they cancelled.
-    if (err?.failureType === 'subtestsFailed' || err?.failureType === 'cancelledByParent') continue;
+    // tests that failed and the hooks, not the suites around them nor the tests they cancelled (a
+    // test cancelled for another reason, say a promise left pending, is listed).
+    if (err?.failureType === 'subtestsFailed') continue;
+    if (err?.failureType === 'cancelledByParent' && /did not finish before its parent/.test(String(err?.cause ?? err?.message))) continue;
     const message = String(cause?.message ?? cause ?? '').split('\n')[0].slice(0, 300);
     failed.push(`# FAILED ${ev.data.file ? relative(process.cwd(), ev.data.file) : '?'} ${ev.data.name}: ${message}`);
   }

@@ -242,15 +242,17 @@ export class Inbound implements InboundSequencing {
 
   /**
    * Whether an inbound message may be handled while earlier ones are still with the application: an
-   * application message of a pipelined type, exactly in sequence, with no gap open, and the pipeline
-   * not full (the session adds: logged on, in session). Everything else first waits for the pipeline
-   * (settle), so admin messages, gaps, rejects and logouts see the session exactly as without it.
+   * application message of a pipelined type, exactly in sequence, and the pipeline not full (the
+   * session adds: logged on, in session or filling a gap). Everything else first waits for the
+   * pipeline (settle), so admin messages, gaps, rejects and logouts see the session exactly as without
+   * it. The peer's resent messages filling our gap are in sequence too: after a restart a client
+   * resends hundreds of orders, and they overlap like any others (the messages queued behind the gap
+   * wait for the pipeline before they are processed: drainQueue).
    */
   mayOverlap(message: InboundMessage): boolean {
     return (
       this.settings.pipelineApplication.includes(message.msgType) &&
       this.unconsumed.length < this.settings.maxPipelinedMessages &&
-      !this.gapOpen &&
       msgSeqNum(message) === this.nextTarget
     );
   }

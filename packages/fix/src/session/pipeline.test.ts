@@ -159,6 +159,32 @@ describe('application pipelining', () => {
     assert.equal(await r.durableTarget(), 5);
   });
 
+  it("the peer's resent messages filling our gap overlap like any others; a queued cancel behind them waits for them", async () => {
+    const r = await rig(PIPELINED);
+    await r.receive(D(2, 'A'));
+    r.app.call('D:A').finish();
+    await r.receive(F(5, 'C2', 'C'));
+    assert.equal(r.session.status().state, 'resend');
+    assert.match(r.transport.take()[0]!, /\|35=2\|.*\|7=3\|16=0\|/);
+    const resent = (m: string) => m.replace('|11=', '|43=Y|122=20240102-08:59:59.000|11=');
+    await r.receive(resent(D(3, 'B')));
+    const filled = r.receive(resent(D(4, 'C')));
+    await flush();
+    assert.deepEqual(r.app.labels, ['D:A', 'D:B', 'D:C'], 'C handed on while B is still with the application (after a restart: hundreds of resent orders)');
+    assert.equal(await r.durableTarget(), 3, 'nothing of the open ones persisted');
+    r.app.call('D:C').finish();
+    await flush();
+    assert.deepEqual(r.app.labels, ['D:A', 'D:B', 'D:C'], 'the queued cancel waits for every open order (B still open)');
+    r.app.call('D:B').finish();
+    await flush();
+    assert.deepEqual(r.app.labels, ['D:A', 'D:B', 'D:C', 'F:C2']);
+    r.app.call('F:C2').finish();
+    await filled;
+    await r.session.idle();
+    assert.equal(r.session.status().state, 'inSession');
+    assert.equal(await r.durableTarget(), 6);
+  });
+
   it('a failing fromApp is answered in order and its number consumed after the earlier ones', async () => {
     const r = await rig(PIPELINED);
     await r.receive(D(2, 'A'));

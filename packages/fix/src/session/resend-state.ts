@@ -30,9 +30,14 @@ export async function queueAhead(ctx: SessionContext, message: InboundMessage, s
   return true;
 }
 
-/** Processes queued messages that are now in sequence, in order. */
+/**
+ * Processes queued messages that are now in sequence, in order. One that is not pipelined (an admin
+ * message, a cancel) first waits for the pipelined messages still with the application: the gap may
+ * have been filled by resent orders that overlap (session.ts, mayOverlap).
+ */
 export async function drainQueue(ctx: SessionContext, process: (ctx: SessionContext, message: InboundMessage, audited: boolean, resendAnswered: boolean) => Promise<boolean>): Promise<boolean> {
   for (let entry = ctx.inbound.takeReady(); entry; entry = ctx.inbound.takeReady()) {
+    if (!ctx.settings.pipelineApplication.includes(entry.message.msgType)) await ctx.inbound.settle();
     if (!(await process(ctx, entry.message, true, entry.resendAnswered))) return false;
   }
   return true;

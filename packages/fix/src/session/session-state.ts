@@ -92,6 +92,8 @@ export interface InboundSequencing {
   takeReady(): Queued | undefined;
   /** Pipelining: hands an in-sequence application message to fromApp without waiting for it. */
   handOn(message: InboundMessage, next: number, audited: boolean): void;
+  /** Pipelining: waits until every handed-on message is finished and its number persisted. */
+  settle(): Promise<void>;
   /** Replays or gap-fills what the peer asks for; false when the connection was dropped. */
   answerResendRequest(message: InboundMessage): Promise<boolean>;
 }

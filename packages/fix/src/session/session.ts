@@ -444,12 +444,13 @@ export class Session {
 
   /**
    * Whether an inbound message may be handled while earlier ones are still with the application: an
-   * application message of a pipelined type, exactly in sequence, logged on with no gap open, and the
-   * pipeline not full. Everything else first waits for the pipeline (settlePipeline), so admin
-   * messages, gaps, rejects and logouts see the session exactly as without pipelining.
+   * application message of a pipelined type, exactly in sequence, logged on (in session, or filling a
+   * gap with the peer's resent messages), and the pipeline not full. Everything else first waits for
+   * the pipeline (settlePipeline), so admin messages, gaps, rejects and logouts see the session exactly
+   * as without pipelining.
    */
   private mayOverlap(message: InboundMessage): boolean {
-    return this.state.name === 'inSession' && this.connection.connected && this.inbound.mayOverlap(message);
+    return (this.state.name === 'inSession' || this.state.name === 'resend') && this.connection.connected && this.inbound.mayOverlap(message);
   }
 
   /** Inbound and outbound work still on its way. */

@@ -1,0 +1,206 @@
+// One crash trial as a client would see it (issue 21), shared by the crash-safety test (which checks
+// what it leaves) and the recovery benchmark (which times it): a QuickFIX C++ client (its own file
+// store, reconnecting every second) sends a burst of orders to the server running as a process of its
+// own on PostgreSQL; the server is killed with SIGKILL after `killAt` answers, restarted on the same
+// database and port, and the client logs on again without a reset; the trial ends when every order
+// has an answer (or `answerTimeoutMs` passed). With `sendWhileDown`, the client sends that many more
+// orders while the server is down: QuickFIX stores them unsent, and they reach the restarted server
+// only by the resend its ResendRequest asks for (PossDupFlag), the resend exchange of a real outage.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDb } from '@fixdesk/db';
+import { createTestDatabase } from '@fixdesk/db/testing';
+import { formatUtcTimestamp } from '@fixdesk/fix';
+import type { QuickfixBuild } from '../../bench/quickfix/build';
+import { maturity } from '../support/fix-client';
+import { field, freePort, QuickfixPeer } from './quickfix-peer';
+
+const root = new URL('../..', import.meta.url).pathname;
+const ADMIN_PASSWORD = 'crash-admin-pw-1';
+export const CRASH_CLIENT = 'SGX_CLIENT_1';
+
+interface ServerProcess {
+  readonly child: ChildProcess;
+  readonly url: string;
+  output(): string;
+}
+
+/** The server as its own process (so SIGKILL is a real kill -9), on the given database and FIX port. */
+async function startServerProcess(databaseUrl: string, fixPort: number, dataDir: string): Promise<ServerProcess> {
+  const { ADMIN_PASSWORD: _a, DEMO_PASSWORD: _d, DATABASE_URL: _u, ...env } = process.env;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: root,
+    env: { ...env, DATABASE_URL: databaseUrl, PORT: '0', FIX_PORT: String(fixPort), DATA_DIR: dataDir, ADMIN_PASSWORD, LOG_LEVEL: process.env.CRASH_DEBUG ? 'info' : 'warn', TEST_CLIENT_PORTS: 'off' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += String(d)));
+  child.stderr!.on('data', (d) => (out += String(d)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 60_000);
+    const check = () => {
+      const m = /FixDesk is running at (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      } else if (child.exitCode !== null) {
+        clearTimeout(timer);
+        reject(new Error(`server exited with ${child.exitCode}:\n${out}`));
+      } else setTimeout(check, 50);
+    };
+    check();
+  });
+  return { child, url, output: () => out };
+}
+
+async function killHard(p: ServerProcess): Promise<void> {
+  if (p.child.exitCode !== null || p.child.signalCode !== null) return;
+  const exited = new Promise((resolve) => p.child.once('exit', resolve));
+  p.child.kill('SIGKILL');
+  await exited;
+}
+
+async function untilTrue(what: string, test: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!test()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const orderLine = (clOrdId: string) =>
+  `send 35=D|11=${clOrdId}|453=2|448=JSMITH|447=D|452=11|448=STRAITS|447=D|452=7|55=C5TC|167=FUT|200=${maturity(2)}|54=2|` +
+  `60=${formatUtcTimestamp(Date.now())}|38=15|40=2|44=24500|59=0|100=SGX`;
+
+export interface CrashTrialResult {
+  /** The ClOrdIDs the client sent, in order. */
+  readonly ids: readonly string[];
+  /** Orders the client had an answer for when the server was killed. */
+  readonly ackedBeforeCrash: ReadonlySet<string>;
+  /** Orders the server had stored at the kill (read before the restart). */
+  readonly storedAtCrash: number;
+  /** Orders the client has an answer for at the end. */
+  readonly answered: ReadonlySet<string>;
+  /** From the client's new logon to the answer of its last order (undefined: not all answered in time). */
+  readonly answeredWithinMs: number | undefined;
+  /** ClOrdID → how many orders the server stored with it, at the end. */
+  readonly stored: ReadonlyMap<string, number>;
+  /** The client's lines (QuickFIX's events and messages) after the kill. */
+  readonly linesAfterCrash: readonly string[];
+  /** The highest MsgSeqNum the client received before the kill. */
+  readonly lastServerSeqBefore: number;
+}
+
+export async function runCrashTrial(
+  build: QuickfixBuild,
+  o: { orders: number; killAt: number; prefix: string; answerTimeoutMs: number; sendWhileDown?: number },
+): Promise<CrashTrialResult> {
+  const database = await createTestDatabase('postgres');
+  const dataDir = mkdtempSync(join(tmpdir(), 'fixdesk-crash-'));
+  const store = mkdtempSync(join(tmpdir(), 'qf-crash-'));
+  const fixPort = await freePort();
+  let server: ServerProcess | undefined;
+  let qf: QuickfixPeer | undefined;
+  const check = await openDb({ databaseUrl: database.url!, poolSize: 1 });
+  try {
+    server = await startServerProcess(database.url!, fixPort, dataDir);
+    // The burst is the trial's, not the rate limit's: lift the client's orders-per-second cap.
+    const login = await fetch(`${server.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+    });
+    const { token } = (await login.json()) as { token: string };
+    const put = await fetch(`${server.url}/api/client-connectors/${CRASH_CLIENT}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ max_orders_per_second: 100_000 }),
+    });
+    if (put.status !== 200) throw new Error(`could not lift the rate limit: ${put.status} ${await put.text()}`);
+
+    qf = new QuickfixPeer({
+      binary: build.programs.fixpeer,
+      mode: 'initiator',
+      port: fixPort,
+      senderCompID: CRASH_CLIENT,
+      targetCompID: 'FIXDESK',
+      storeDir: store,
+      dictionaryPath: build.dictionaryPath,
+      heartBtIntSec: 5,
+      waitTimeoutMs: 30_000,
+      killAfterMs: 240_000,
+    });
+    qf.script('start\nwait-logon');
+    await qf.waitForLine((l) => l.startsWith('LOGON'), 30_000);
+
+    const total = o.orders + (o.sendWhileDown ?? 0);
+    const ids = Array.from({ length: total }, (_, i) => `${o.prefix}-${i + 1}`);
+    // Read incrementally: thousands of lines re-read every poll would slow this process, and with it
+    // QuickFIX, which blocks writing its output when the pipe is not read.
+    const answeredSet = new Set<string>();
+    let scanned = 0;
+    const answered = () => {
+      for (; scanned < qf!.lines.length; scanned++) {
+        const line = qf!.lines[scanned]!;
+        if (line.startsWith('APP ') && line.includes('|35=8|')) answeredSet.add(field(line.slice(4), 11)!);
+      }
+      return answeredSet;
+    };
+    qf.script(ids.slice(0, o.orders).map(orderLine).join('\n'));
+    // Mid-burst: some orders answered, the rest on the wire, in the intake or not yet sent. Killed
+    // from the line listener the moment the answer that reaches the mark arrives.
+    let answers = 0;
+    await qf.waitForLine((l) => l.startsWith('APP ') && l.includes('|35=8|') && ++answers >= o.killAt, 60_000);
+    server.child.kill('SIGKILL');
+    await killHard(server);
+    const lastServerSeqBefore = Math.max(...qf.messages('RX').map((m) => Number(field(m, 34))));
+    const ackedBeforeCrash = new Set(answered());
+    const linesAtCrash = qf.lines.length;
+    if (o.sendWhileDown) {
+      qf.script(`${ids.slice(o.orders).map(orderLine).join('\n')}\nseqnums`);
+      await qf.waitForLine((l) => l.startsWith('SEQNUMS'), 30_000, linesAtCrash);
+    }
+    const storedAtCrash = (await check.query<{ n: number }>(`SELECT count(*)::int AS n FROM orders WHERE sendercompid = $1`, [CRASH_CLIENT])).rows[0]!.n;
+
+    server = await startServerProcess(database.url!, fixPort, dataDir);
+    await qf.waitForLine((l) => l.startsWith('LOGON'), 60_000, linesAtCrash);
+    const loggedOnAt = Date.now();
+    let answeredWithinMs: number | undefined;
+    try {
+      await untilTrue('an answer to every order', () => answered().size === total, o.answerTimeoutMs);
+      answeredWithinMs = Date.now() - loggedOnAt;
+    } catch {
+      answeredWithinMs = undefined;
+    }
+    if (process.env.CRASH_DEBUG) {
+      const reports = qf.lines.map((l, i) => [l, qf!.times[i]! - loggedOnAt] as const).filter(([l], i) => i >= linesAtCrash && l.startsWith('APP'));
+      for (const k of [0, 1, 100, 500, 1000, reports.length - 1]) if (reports[k]) console.log(`# report ${k} at ${reports[k]![1]} ms`);
+      for (let i = linesAtCrash; i < qf.lines.length; i++) {
+        const l = qf.lines[i]!;
+        const t = field(l.slice(3), 35);
+        if (!l.startsWith('APP') && t !== '8' && t !== 'D') console.log(`# ${qf.times[i]! - loggedOnAt} ${l.slice(0, 300)}`);
+      }
+      if (process.env.CRASH_DEBUG === '2') console.log(server.output().split('\n').map((l) => `# server: ${l.slice(0, 400)}`).join('\n'));
+    }
+    const { rows } = await check.query<{ clordid: string; n: number }>(`SELECT clordid, count(*)::int AS n FROM orders WHERE sendercompid = $1 GROUP BY clordid`, [CRASH_CLIENT]);
+    return {
+      ids,
+      ackedBeforeCrash,
+      storedAtCrash,
+      answered: new Set(answered()),
+      answeredWithinMs,
+      stored: new Map(rows.map((r) => [r.clordid, r.n])),
+      linesAfterCrash: qf.lines.slice(linesAtCrash),
+      lastServerSeqBefore,
+    };
+  } finally {
+    qf?.kill();
+    if (server && server.child.exitCode === null) await killHard(server);
+    await check.close();
+    await database.dispose();
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(store, { recursive: true, force: true });
+  }
+}

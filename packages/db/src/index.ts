@@ -80,6 +80,19 @@ export {
 } from './repos/connectors';
 export { closeClientSession, closeSessionsOfStoppedProcess, listStoredSequenceNumbers, openClientSession, recordRefusedLogon, storedSequenceNumbers, type StoredSessionKey } from './repos/client-sessions';
 export { PgMessageStoreFactory, type PgMessageStoreOptions, type ReservedOutbound } from './fix-message-store';
+export {
+  acquireLease,
+  fixSessionLeaseName,
+  isFencedOut,
+  jobLeaseName,
+  listLeases,
+  releaseLease,
+  renewLease,
+  FENCED_OUT,
+  type AcquireResult,
+  type LeaseFence,
+  type LeaseRow,
+} from './leases';
 
 // ── client FIX defaults ──
 export {

@@ -70,7 +70,7 @@ export async function startServer(
     const printed: Record<string, string> = {};
     for (const name of report.usersCreated) if (generated[name]) printed[name] = generated[name];
 
-    const { auth, hub, events, orders, outbox, fix, testClients, dayOrderExpiry, auditSealer, services, metrics, apiEndpoint } = wireServer(db, config, log, {
+    const { auth, hub, events, orders, outbox, fix, testClients, dayOrderExpiry, auditSealer, services, metrics, apiEndpoint, leases } = wireServer(db, config, log, {
       version: VERSION,
       testClient: opts.testClient ?? testClientOptionsFromEnv(),
       clientSender: opts.clientSender,
@@ -80,6 +80,7 @@ export async function startServer(
     await app.listen({ port: config.port, host: config.host });
     apiEndpoint.url = ownUrl(app.server.address(), config);
     try {
+      leases.start();
       await fix.start();
       await testClients.start();
       dayOrderExpiry.start();
@@ -88,6 +89,7 @@ export async function startServer(
     } catch (err) {
       await testClients.stop().catch(() => {});
       await fix.stop().catch(() => {});
+      await leases.stop().catch(() => {});
       await app.close();
       throw err;
     }
@@ -113,6 +115,8 @@ export async function startServer(
           await hub.close();
           await app.close();
           await auditSealer.stop();
+          // What this node owned may move to another node at once.
+          await leases.stop().catch((err) => log.error({ err }, 'releasing the leases failed'));
           if (ownsDb) await db.close();
         })()),
     };

@@ -1,6 +1,7 @@
-import { listConnectors, orderAcceptTimesSince, pingDatabase, type Db } from '@fixdesk/db';
+import { fixSessionLeaseName, leaseSubject, listConnectors, listLeases, orderAcceptTimesSince, pingDatabase, type Db } from '@fixdesk/db';
 import type { FastifyBaseLogger } from 'fastify';
 import { AuthService } from './auth/auth-service';
+import { LeaseKeeper } from './cluster/lease-keeper';
 import { AuditSealer } from './compliance/audit-sealer';
 import type { Config } from './config';
 import { ServerEventBus } from './events';
@@ -11,7 +12,7 @@ import { OrderService } from './orders/order-service';
 import { ClientOutbox, type ClientMessageSender } from './orders/outbox';
 import { OrderPublisher } from './orders/publisher';
 import { ServerMetrics } from './status/metrics';
-import { ServiceMonitor } from './status/service-monitor';
+import { ServiceMonitor, type LeaseView } from './status/service-monitor';
 import { SessionStats } from './status/session-stats';
 import { TestClientService, type TestClientOptions } from './test-client/service';
 import { WsHub } from './ws/hub';
@@ -28,18 +29,20 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
   const auth = new AuthService(db);
   const hub = new WsHub(auth, log);
   const events = new ServerEventBus();
-  const sessions = new ClientSessions();
+  // What this node owns of the desk (FIX sessions, desk-wide jobs), by lease (docs/adr/0012).
+  const leases = new LeaseKeeper(db, config.nodeId, config.leaseTtlMs, log);
+  const sessions = new ClientSessions((id) => leases.fence(fixSessionLeaseName(id)));
   const outbox = new ClientOutbox(db, opts.clientSender ?? sessions, log);
   const metrics = new ServerMetrics();
   const stats = new SessionStats((kind, compId, detail, amount) => metrics.sessionEvent(kind, compId, detail, amount));
   const publish = new OrderPublisher(db, hub, log, (er) => metrics.orderReport(er.exectype, er.ordstatus));
   const orders = new OrderService({ db, outbox, publish, sessions, log });
-  const fix = new FixGateway(db, config, orders, outbox, sessions, hub, events, log, stats, (seconds) => metrics.orderIntake(seconds));
+  const fix = new FixGateway(db, config, orders, outbox, sessions, hub, events, log, leases, stats, (seconds) => metrics.orderIntake(seconds));
   const testClients = new TestClientService(db, config, fix, hub, events, log, opts.testClient, auth);
   /** This node's own API address, known once it listens (server.ts sets it): the API probe's target. */
   const apiEndpoint: { url: string | undefined } = { url: undefined };
-  const dayOrderExpiry = new DayOrderExpiry(db, orders, log);
-  const auditSealer = new AuditSealer(db, log);
+  const dayOrderExpiry = new DayOrderExpiry(db, orders, log, () => leases.runsDeskJob('day-order-expiry'));
+  const auditSealer = new AuditSealer(db, log, () => leases.runsDeskJob('audit-sealer'));
   const services = new ServiceMonitor(
     {
       nodeId: config.nodeId,
@@ -71,6 +74,17 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
       testClients: () => ({ ...testClients.summary(), runningCompIds: testClients.list().filter((c) => c.running).map((c) => c.compId) }),
       browsersConnected: () => hub.onlineUsers().reduce((n, u) => n + u.connections, 0),
       broadcast: (msg) => hub.broadcast(msg),
+      leases: async () => {
+        const sessions = new Map<string, LeaseView>();
+        const jobs: Array<LeaseView & { job: string }> = [];
+        for (const l of await listLeases(db)) {
+          const view: LeaseView = { node: l.owner, term: l.term, expiresAt: l.expiresAt.toISOString(), live: l.live };
+          const subject = leaseSubject(l.name);
+          if (subject?.kind === 'fix') sessions.set(subject.targetCompID, view);
+          else if (subject?.kind === 'job') jobs.push({ job: subject.job, ...view });
+        }
+        return { sessions, jobs };
+      },
     },
     log,
   );
@@ -96,5 +110,5 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
   events.on('fix-session-changed', () => services.poke());
   events.on('connector-changed', () => services.poke());
 
-  return { auth, hub, events, sessions, outbox, orders, fix, testClients, dayOrderExpiry, auditSealer, services, metrics, apiEndpoint };
+  return { auth, hub, events, sessions, outbox, orders, fix, testClients, dayOrderExpiry, auditSealer, services, metrics, apiEndpoint, leases };
 }

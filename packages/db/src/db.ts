@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock';
 import { parseTimestamptz } from './timestamp-parser';
 
 /** Result of one statement. Rows come typed the same on both engines (see the parsers below). */
@@ -82,14 +83,23 @@ const TIMESTAMPTZ_OID = 1184;
 
 async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Db> {
   let location: string | undefined;
+  let unlock = () => {};
   if (dataDir !== 'memory://') {
     location = `${dataDir.replace(/\/$/, '')}/pglite`;
     mkdirSync(location, { recursive: true });
+    // Single-node: a second process on the same directory is refused (data-dir-lock.ts).
+    unlock = lockDataDir(dataDir);
   }
-  const lite = await PGlite.create(location ?? 'memory://', {
-    parsers: { [INT8_OID]: (v: string) => Number(v) },
-    ...(loadDataDir ? { loadDataDir } : {}),
-  });
+  let lite: PGlite;
+  try {
+    lite = await PGlite.create(location ?? 'memory://', {
+      parsers: { [INT8_OID]: (v: string) => Number(v) },
+      ...(loadDataDir ? { loadDataDir } : {}),
+    });
+  } catch (err) {
+    unlock();
+    throw err;
+  }
   // PGlite has a single connection: a transaction holds it, so plain queries issued meanwhile wait.
   // That serialisation is what PGlite itself does; we only keep the API the same as for the pool.
   const wrap = (q: { query: PGlite['query'] }): Queryable => ({
@@ -110,7 +120,13 @@ async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Db> {
       const unsub = await lite.listen(channel, onPayload);
       return async () => unsub();
     },
-    close: () => lite.close(),
+    close: async () => {
+      try {
+        await lite.close();
+      } finally {
+        unlock();
+      }
+    },
     poolStats: () => ({ total: 1, idle: 0, waiting: 0, max: 1 }),
     dumpDataDir: () => lite.dumpDataDir('none'),
   };

@@ -85,6 +85,7 @@ export {
   fixSessionLeaseName,
   isFencedOut,
   jobLeaseName,
+  leaseSubject,
   listLeases,
   releaseLease,
   renewLease,

@@ -33,6 +33,15 @@ export function jobLeaseName(job: string): string {
   return `job:${job}`;
 }
 
+/** What a lease's name says it guards (the inverse of fixSessionLeaseName and jobLeaseName). */
+export function leaseSubject(name: string): { kind: 'fix'; beginString: string; senderCompID: string; targetCompID: string } | { kind: 'job'; job: string } | undefined {
+  if (name.startsWith('job:')) return { kind: 'job', job: name.slice(4) };
+  if (!name.startsWith('fix:')) return undefined;
+  const [beginString, senderCompID, ...rest] = name.slice(4).split(':');
+  if (!beginString || !senderCompID || !rest.length) return undefined;
+  return { kind: 'fix', beginString, senderCompID, targetCompID: rest.join(':') };
+}
+
 interface RawLease {
   name: string;
   owner: string;

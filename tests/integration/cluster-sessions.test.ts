@@ -1,0 +1,157 @@
+// Two nodes on one PostgreSQL (issue 22, docs/adr/0012): each client's FIX session is owned by one
+// node at a time through its lease. A Logon at the other node is refused with nothing sent and the
+// owner's session is undisturbed; once the owner is gone the client logs on at the other node with
+// its numbers intact.
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { getConnector, openDb, type Db } from '@fixdesk/db';
+import { createTestDatabase, type TestDatabase } from '@fixdesk/db/testing';
+import { MemoryStoreFactory } from '@fixdesk/fix';
+import pino from 'pino';
+import { startServer, type RunningServer } from '../../apps/server/src/server';
+import { logonAttempt, newOrderSingle, TestFixClient } from '../support/fix-client';
+import { seededDatabase } from '../support/seeded-database';
+import { DEMO_PASSWORD, testConfig } from '../support/server';
+
+/** Polls an async check until it answers a value. */
+async function poll<T>(fn: () => Promise<T | undefined>, what: string, timeoutMs = 5_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const silent = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+const COMP_ID = 'SGX_CLIENT_1';
+
+describe('two nodes on one PostgreSQL: one owner per FIX session', () => {
+  let database: TestDatabase;
+  let dbB: Db;
+  let nodeA: RunningServer | undefined;
+  let nodeB: RunningServer;
+  const configA = testConfig({ nodeId: 'node-a', leaseTtlMs: 1_000 });
+  const configB = testConfig({ nodeId: 'node-b', leaseTtlMs: 1_000 });
+  const stores = new MemoryStoreFactory();
+  let client: TestFixClient;
+
+  const numbers = async () =>
+    (
+      await database.db.query<{ next_sender_seq: number; next_target_seq: number; owner_node: string | null }>(
+        'SELECT next_sender_seq, next_target_seq, owner_node FROM fix_session_state WHERE target_comp_id = $1',
+        [COMP_ID],
+      )
+    ).rows[0];
+
+  /** The stored numbers once they match what the client has seen (its next sender is our next target). */
+  const settledAt = (owner: string) =>
+    poll(async () => {
+      const n = await numbers();
+      const c = client.status();
+      return n?.owner_node === owner && n.next_target_seq === c.nextSenderMsgSeqNum && n.next_sender_seq === c.nextTargetMsgSeqNum ? n : undefined;
+    }, `the numbers stored by ${owner}`);
+
+  before(async () => {
+    database = await createTestDatabase('postgres', { template: seededDatabase() });
+    dbB = await openDb({ databaseUrl: database.url, poolSize: 5 });
+    nodeA = await startServer(configA, { db: database.db, logger: silent, testClient: { ports: 'off' } });
+    nodeB = await startServer(configB, { db: dbB, logger: silent, testClient: { ports: 'off' } });
+    client = new TestFixClient(COMP_ID, stores);
+    await client.connect(nodeA.ctx.fix.port);
+  });
+  after(async () => {
+    await client?.stop();
+    await nodeA?.close();
+    await nodeB?.close();
+    await dbB?.close();
+    await database?.dispose();
+    rmSync(configA.dataDir, { recursive: true, force: true });
+    rmSync(configB.dataDir, { recursive: true, force: true });
+  });
+
+  it('refuses a Logon at node B for the session node A owns, without touching its numbers', async () => {
+    await client.send('D', newOrderSingle('CL-A1'));
+    await client.waitForReport('CL-A1', (m) => m.get(150) === 'A');
+    const settled = await settledAt('node-a');
+
+    // A second client process with the same comp id (its own copy of the numbers) tries node B.
+    const attempt = await logonAttempt(nodeB.ctx.fix.port, COMP_ID, new MemoryStoreFactory(), { timeoutMs: 3_000 });
+    assert.equal(attempt.loggedOn, false);
+    // Nothing was sent to it: no Logout carrying the session's number.
+    assert.ok(!attempt.events.some((e) => /^incoming: .*\x0135=5\x01/.test(e)), attempt.events.join('\n'));
+    const refusals = await database.db.query<{ disconnect_reason: string; node_id: string }>(
+      `SELECT disconnect_reason, node_id FROM client_sessions WHERE comp_id = $1 AND disconnect_reason LIKE 'logon refused%' ORDER BY id`,
+      [COMP_ID],
+    );
+    assert.equal(refusals.rows.length, 1);
+    assert.match(refusals.rows[0]!.disconnect_reason, /^logon refused: Session owned by node node-a \(lease term \d+ until /);
+    assert.equal(refusals.rows[0]!.node_id, 'node-b');
+
+    // Node A's session carries on as before; the refused attempt moved no number.
+    assert.deepEqual(await numbers(), settled);
+    assert.ok(client.isLoggedOn);
+    await client.send('D', newOrderSingle('CL-A2'));
+    await client.waitForReport('CL-A2', (m) => m.get(150) === 'A');
+    const later = await settledAt('node-a');
+    assert.equal(later!.next_target_seq, settled!.next_target_seq + 1);
+    assert.equal(later!.next_sender_seq, settled!.next_sender_seq + 1);
+    assert.equal(client.logons, 1);
+  });
+
+  it('service status on node B says which node owns the session, its term and lease expiry', async () => {
+    const login = await fetch(`${nodeB.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'viewer', password: DEMO_PASSWORD }) });
+    const { token } = (await login.json()) as { token: string };
+    type Entry = { name: string; status: string; isConnected: boolean; containerName: string; metadata: Record<string, unknown> };
+    type Job = { job: string; node: string; live: boolean };
+    // The desk-wide jobs take their leases at their first pass (the sealer's comes after a second).
+    const services = await poll(async () => {
+      const r = await fetch(`${nodeB.url}/api/service-status`, { headers: { authorization: `Bearer ${token}` } });
+      assert.equal(r.status, 200);
+      const { data } = (await r.json()) as { data: { services: Entry[] } };
+      const jobs = data.services.find((s) => s.name === 'database')!.metadata.deskJobs as Job[];
+      return jobs.filter((j) => j.live).length === 2 ? data.services : undefined;
+    }, 'both desk jobs in the service status');
+    const entry = services.find((s) => s.name === `fix-session:${COMP_ID}`)!;
+    const owner = entry.metadata.owner as { node: string; term: number; expiresAt: string; live: boolean };
+    assert.equal(entry.containerName, 'node-b');
+    assert.equal(owner.node, 'node-a');
+    assert.equal(owner.live, true);
+    assert.ok(owner.term >= 1);
+    assert.ok(Date.parse(owner.expiresAt) > Date.now() - 1_000);
+    assert.equal(entry.metadata.servedBy, 'node-a');
+    assert.equal(entry.isConnected, true);
+    assert.equal(entry.status, 'healthy');
+    // Each desk-wide job runs on one node, named with its lease.
+    const jobs = services.find((s) => s.name === 'database')!.metadata.deskJobs as Job[];
+    assert.deepEqual(jobs.map((j) => j.job).sort(), ['audit-sealer', 'day-order-expiry']);
+  });
+
+  it('an operator at node B cannot change the numbers of the session node A owns', async () => {
+    const connector = (await getConnector(dbB, COMP_ID))!;
+    await assert.rejects(nodeB.ctx.fix.setNextTargetMsgSeqNum(connector, 500), /owned by node node-a/);
+    assert.notEqual((await numbers())!.next_target_seq, 500);
+  });
+
+  it('once node A is gone the client logs on at node B with its numbers, no reset', async () => {
+    const seqBefore = await numbers();
+    const t0 = Date.now();
+    await client.stop();
+    await nodeA!.close();
+    nodeA = undefined;
+    client = new TestFixClient(COMP_ID, stores);
+    await client.connect(nodeB.ctx.fix.port, {}, 5_000);
+    assert.ok(Date.now() - t0 < 5_000);
+    // The Logon and Logout exchanged with node A moved the numbers by one each way, nothing reset them.
+    const n = await settledAt('node-b');
+    assert.ok(n.next_sender_seq > seqBefore!.next_sender_seq && n.next_target_seq > seqBefore!.next_target_seq, JSON.stringify({ seqBefore, n }));
+    // The order taken on node A is there for node B's orders, and the session carries on.
+    await client.send('D', newOrderSingle('CL-B1'));
+    await client.waitForReport('CL-B1', (m) => m.get(150) === 'A');
+    const leases = await database.db.query<{ owner: string; term: number }>("SELECT owner, term FROM leases WHERE name = 'fix:FIX.4.4:FIXDESK:SGX_CLIENT_1'");
+    assert.equal(leases.rows[0]?.owner, 'node-b');
+    assert.ok(leases.rows[0]!.term >= 2);
+  });
+});

@@ -9,6 +9,7 @@ import { getConnector, openDb, type Db } from '@fixdesk/db';
 import { createTestDatabase, type TestDatabase } from '@fixdesk/db/testing';
 import { MemoryStoreFactory } from '@fixdesk/fix';
 import pino from 'pino';
+import { WebSocket } from 'ws';
 import { startServer, type RunningServer } from '../../apps/server/src/server';
 import { logonAttempt, newOrderSingle, TestFixClient } from '../support/fix-client';
 import { seededDatabase } from '../support/seeded-database';
@@ -133,6 +134,49 @@ describe('two nodes on one PostgreSQL: one owner per FIX session', () => {
     const connector = (await getConnector(dbB, COMP_ID))!;
     await assert.rejects(nodeB.ctx.fix.setNextTargetMsgSeqNum(connector, 500), /owned by node node-a/);
     assert.notEqual((await numbers())!.next_target_seq, 500);
+  });
+
+  it("an order over FIX on node A reaches node B's browsers within 200 ms; a fill made on node B reaches node A's client", async () => {
+    const signIn = async (url: string, username: string) => {
+      const r = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: DEMO_PASSWORD }) });
+      return ((await r.json()) as { token: string }).token;
+    };
+    const token = await signIn(nodeB.url, 'broker');
+    const ws = new WebSocket(nodeB.url.replace('http', 'ws') + '/ws');
+    const got: Array<{ at: number; type: string; orderData?: { clordid: string; ordstatus: string; brokerorderid: string }; data?: { clordid?: string; exectype?: string } }> = [];
+    ws.on('message', (d) => got.push({ at: performance.now(), ...(JSON.parse(String(d)) as { type: string }) }));
+    try {
+      await new Promise((r) => ws.once('open', r));
+      ws.send(JSON.stringify({ type: 'authenticate', token }));
+      await client.waitFor(() => got.some((m) => m.type === 'authenticated'), 'ws authenticated');
+
+      const latencies: number[] = [];
+      let brokerOrderId = '';
+      for (let i = 1; i <= 5; i++) {
+        const clOrdId = `CL-X${i}`;
+        await client.send('D', newOrderSingle(clOrdId));
+        const ack = await client.waitForReport(clOrdId, (m) => m.get(150) === 'A');
+        const ackAt = performance.now();
+        const shown = await client.waitFor(() => got.find((m) => m.type === 'new_order' && m.orderData?.clordid === clOrdId), `new_order ${clOrdId} on node B`, 2_000);
+        await client.waitFor(() => got.find((m) => m.type === 'execution_report' && m.data?.clordid === clOrdId && m.data.exectype === 'A'), `its Pending New on node B`, 2_000);
+        latencies.push(shown.at - ackAt);
+        brokerOrderId = ack.get(37)!;
+      }
+      // From the client holding its Pending New to node B's browser holding the order.
+      assert.ok(Math.max(...latencies) < 200, `cross-node latencies ${latencies.map((l) => l.toFixed(1)).join(', ')} ms`);
+
+      // A broker on node B accepts and fills the order of node A's session; node A's client gets the reports.
+      const api = (path: string) => fetch(`${nodeB.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(path.endsWith('/fill') ? { fillQty: 10, fillPrice: 27000 } : {}) });
+      assert.equal((await api(`/api/orders/${brokerOrderId}/accept`)).status, 200);
+      await client.waitForReport('CL-X5', (m) => m.get(150) === '0');
+      assert.equal((await api(`/api/orders/${brokerOrderId}/fill`)).status, 200);
+      const fill = await client.waitForReport('CL-X5', (m) => m.get(150) === 'F');
+      assert.deepEqual([fill.get(39), fill.get(32), fill.get(31)], ['2', '10', '27000']);
+      // Node B's own browsers saw its fill too (published locally, not through the bus).
+      await client.waitFor(() => got.find((m) => m.type === 'order_update' && m.orderData?.clordid === 'CL-X5' && m.orderData.ordstatus === '2'), 'the fill on node B');
+    } finally {
+      ws.close();
+    }
   });
 
   it('once node A is gone the client logs on at node B with its numbers, no reset', async () => {

@@ -2,6 +2,8 @@ import { fixSessionLeaseName, leaseSubject, listConnectors, listLeases, orderAcc
 import type { FastifyBaseLogger } from 'fastify';
 import { AuthService } from './auth/auth-service';
 import { LeaseKeeper } from './cluster/lease-keeper';
+import { PgNodeBus } from './cluster/node-bus';
+import { OrderFanOut, OUTBOX_CHANNEL, relayWaitingMessages } from './cluster/order-fan-out';
 import { AuditSealer } from './compliance/audit-sealer';
 import type { Config } from './config';
 import { ServerEventBus } from './events';
@@ -32,10 +34,28 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
   // What this node owns of the desk (FIX sessions, desk-wide jobs), by lease (docs/adr/0012).
   const leases = new LeaseKeeper(db, config.nodeId, config.leaseTtlMs, log);
   const sessions = new ClientSessions((id) => leases.fence(fixSessionLeaseName(id)));
-  const outbox = new ClientOutbox(db, opts.clientSender ?? sessions, log);
+  // The other nodes on the same PostgreSQL (docs/adr/0012); the embedded database has none.
+  const bus = db.kind === 'postgres' ? new PgNodeBus(db, config.nodeId, log) : undefined;
+  const fanOut = bus && new OrderFanOut(bus, db, log);
+  const outbox = new ClientOutbox(db, opts.clientSender ?? sessions, log, bus && ((compId) => bus.publish(OUTBOX_CHANNEL, { c: compId })));
   const metrics = new ServerMetrics();
   const stats = new SessionStats((kind, compId, detail, amount) => metrics.sessionEvent(kind, compId, detail, amount));
-  const publish = new OrderPublisher(db, hub, log, (er) => metrics.orderReport(er.exectype, er.ordstatus));
+  const publish = new OrderPublisher(
+    db,
+    hub,
+    log,
+    (er) => metrics.orderReport(er.exectype, er.ordstatus),
+    fanOut && ((orderId, erId, actionId, isNew) => fanOut.changed(orderId, erId, actionId, isNew)),
+  );
+  /** This node's link to the others: their order changes to our browsers, their reports to our clients' sessions. */
+  const nodeLink = {
+    start: async () => {
+      if (!bus || !fanOut) return;
+      await fanOut.start(publish);
+      await relayWaitingMessages(bus, sessions, outbox, log);
+    },
+    stop: async () => bus?.close(),
+  };
   const orders = new OrderService({ db, outbox, publish, sessions, log });
   const fix = new FixGateway(db, config, orders, outbox, sessions, hub, events, log, leases, stats, (seconds) => metrics.orderIntake(seconds));
   const testClients = new TestClientService(db, config, fix, hub, events, log, opts.testClient, auth);
@@ -110,5 +130,5 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
   events.on('fix-session-changed', () => services.poke());
   events.on('connector-changed', () => services.poke());
 
-  return { auth, hub, events, sessions, outbox, orders, fix, testClients, dayOrderExpiry, auditSealer, services, metrics, apiEndpoint, leases };
+  return { auth, hub, events, sessions, outbox, orders, fix, testClients, dayOrderExpiry, auditSealer, services, metrics, apiEndpoint, leases, nodeLink };
 }

@@ -94,6 +94,7 @@ export {
   type LeaseFence,
   type LeaseRow,
 } from './leases';
+export { latestOrderActivity, notifyNodes, ordersChangedAfter } from './repos/node-notify';
 
 // ── client FIX defaults ──
 export {

@@ -24,6 +24,11 @@ export class ClientSessions implements ReplyReserver, ClientMessageSender {
     this.live.delete(compId);
   }
 
+  /** The comp ids of the clients logged on to this node. */
+  loggedOn(): string[] {
+    return [...this.live].flatMap(([compId, e]) => (e.session.loggedOn ? [compId] : []));
+  }
+
   /** The session id of the client's live session. */
   idOf(compId: string): SessionID | undefined {
     return this.live.get(compId)?.id;

@@ -13,7 +13,7 @@ import { WebSocket } from 'ws';
 import { startServer, type RunningServer } from '../../apps/server/src/server';
 import { logonAttempt, newOrderSingle, TestFixClient } from '../support/fix-client';
 import { seededDatabase } from '../support/seeded-database';
-import { DEMO_PASSWORD, testConfig } from '../support/server';
+import { ADMIN_PASSWORD, DEMO_PASSWORD, testConfig } from '../support/server';
 
 /** Polls an async check until it answers a value. */
 async function poll<T>(fn: () => Promise<T | undefined>, what: string, timeoutMs = 5_000): Promise<T> {
@@ -177,6 +177,19 @@ describe('two nodes on one PostgreSQL: one owner per FIX session', () => {
     } finally {
       ws.close();
     }
+  });
+
+  it("a connector deactivated on node B logs its client out of node A; reactivated, the client logs on again", async () => {
+    const login = await fetch(`${nodeB.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }) });
+    const { token } = (await login.json()) as { token: string };
+    const put = (isActive: boolean) =>
+      fetch(`${nodeB.url}/api/client-connectors/${COMP_ID}`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ is_active: isActive }) });
+    const logons = client.logons;
+    assert.equal((await put(false)).status, 200);
+    await client.waitFor(() => !client.isLoggedOn, 'the client logged out of node A', 5_000);
+    assert.equal((await put(true)).status, 200);
+    // The client reconnects by itself (to node A: the lease was released at its logout).
+    await client.waitFor(() => client.isLoggedOn && client.logons === logons + 1, 'the client logged on again', 10_000);
   });
 
   it('once node A is gone the client logs on at node B with its numbers, no reset', async () => {

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { AuthService } from './auth/auth-service';
 import { LeaseKeeper } from './cluster/lease-keeper';
 import { PgNodeBus } from './cluster/node-bus';
+import { relayDeskEvents } from './cluster/event-relay';
 import { OrderFanOut, OUTBOX_CHANNEL, relayWaitingMessages } from './cluster/order-fan-out';
 import { AuditSealer } from './compliance/audit-sealer';
 import type { Config } from './config';
@@ -47,12 +48,13 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
     (er) => metrics.orderReport(er.exectype, er.ordstatus),
     fanOut && ((orderId, erId, actionId, isNew) => fanOut.changed(orderId, erId, actionId, isNew)),
   );
-  /** This node's link to the others: their order changes to our browsers, their reports to our clients' sessions. */
+  /** This node's link to the others: their order changes to our browsers, their reports to our clients' sessions, their configuration changes. */
   const nodeLink = {
     start: async () => {
       if (!bus || !fanOut) return;
       await fanOut.start(publish);
       await relayWaitingMessages(bus, sessions, outbox, log);
+      await relayDeskEvents(bus, events, log);
     },
     stop: async () => bus?.close(),
   };

@@ -179,9 +179,15 @@ describe('two nodes on one PostgreSQL: one owner per FIX session', () => {
     }
   });
 
-  it("a connector deactivated on node B logs its client out of node A; reactivated, the client logs on again", async () => {
+  it("a connector deactivated on node B logs its client out of node A; reactivated, the client logs on again; node B's browsers see both", async () => {
     const login = await fetch(`${nodeB.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }) });
     const { token } = (await login.json()) as { token: string };
+    const ws = new WebSocket(nodeB.url.replace('http', 'ws') + '/ws');
+    const seen: Array<{ type: string; comp_id?: string; is_connected?: boolean }> = [];
+    ws.on('message', (d) => seen.push(JSON.parse(String(d)) as { type: string }));
+    await new Promise((r) => ws.once('open', r));
+    ws.send(JSON.stringify({ type: 'authenticate', token }));
+    await client.waitFor(() => seen.some((m) => m.type === 'authenticated'), 'ws authenticated');
     const put = (isActive: boolean) =>
       fetch(`${nodeB.url}/api/client-connectors/${COMP_ID}`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ is_active: isActive }) });
     const logons = client.logons;
@@ -190,6 +196,10 @@ describe('two nodes on one PostgreSQL: one owner per FIX session', () => {
     assert.equal((await put(true)).status, 200);
     // The client reconnects by itself (to node A: the lease was released at its logout).
     await client.waitFor(() => client.isLoggedOn && client.logons === logons + 1, 'the client logged on again', 10_000);
+    // Node B's browsers heard of the logout and the new logon on node A.
+    const events = () => seen.filter((m) => m.type === 'client_connection_status' && m.comp_id === COMP_ID).map((m) => m.is_connected);
+    await client.waitFor(() => events().join() === 'false,true', `the connection events on node B (${events().join()})`, 5_000);
+    ws.close();
   });
 
   it('once node A is gone the client logs on at node B with its numbers, no reset', async () => {

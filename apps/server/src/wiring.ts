@@ -1,9 +1,9 @@
-import { fixSessionLeaseName, leaseSubject, listConnectors, listLeases, orderAcceptTimesSince, pingDatabase, type Db } from '@fixdesk/db';
+import { fixSessionLeaseName, leaseSubject, listConnectors, listLeases, orderAcceptTimesSince, pingDatabase, sessionConnection, type Db } from '@fixdesk/db';
 import type { FastifyBaseLogger } from 'fastify';
 import { AuthService } from './auth/auth-service';
 import { LeaseKeeper } from './cluster/lease-keeper';
 import { PgNodeBus } from './cluster/node-bus';
-import { relayDeskEvents } from './cluster/event-relay';
+import { relayDeskEvents, relaySessionConnections } from './cluster/event-relay';
 import { OrderFanOut, OUTBOX_CHANNEL, relayWaitingMessages } from './cluster/order-fan-out';
 import { AuditSealer } from './compliance/audit-sealer';
 import type { Config } from './config';
@@ -55,6 +55,7 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
       await fanOut.start(publish);
       await relayWaitingMessages(bus, sessions, outbox, log);
       await relayDeskEvents(bus, events, log);
+      await relaySessionConnections(bus, events, (compId) => sessionConnection(db, compId), (msg) => hub.broadcast(msg), log);
     },
     stop: async () => bus?.close(),
   };

@@ -78,7 +78,16 @@ export {
   type OpenDayOrderRow,
   type OrderConnectorRow,
 } from './repos/connectors';
-export { closeClientSession, closeSessionsOfStoppedProcess, listStoredSequenceNumbers, openClientSession, recordRefusedLogon, storedSequenceNumbers, type StoredSessionKey } from './repos/client-sessions';
+export {
+  closeClientSession,
+  closeSessionsOfStoppedProcess,
+  listStoredSequenceNumbers,
+  openClientSession,
+  recordRefusedLogon,
+  sessionConnection,
+  storedSequenceNumbers,
+  type StoredSessionKey,
+} from './repos/client-sessions';
 export { PgMessageStoreFactory, type PgMessageStoreOptions, type ReservedOutbound } from './fix-message-store';
 export {
   acquireLease,

@@ -52,3 +52,42 @@ export async function relayDeskEvents(bus: NodeBus, events: ServerEventBus, log:
     },
   );
 }
+
+/** A client's FIX session logged on or off at a node: `c`, the client's comp id. */
+export const SESSIONS_CHANNEL = 'fixdesk_sessions';
+
+/**
+ * Client connection changes as every node's browsers see them: the node a client logged on to or off
+ * tells the others its comp id (after recording it), and they tell their browsers what the database
+ * says now (connected or not), and their service status looks again.
+ */
+export async function relaySessionConnections(
+  bus: NodeBus,
+  events: ServerEventBus,
+  connection: (compId: string) => Promise<{ connected: boolean }>,
+  broadcast: (msg: { type: 'client_connection_status'; comp_id: string; is_connected: boolean; timestamp: string }) => void,
+  log: FastifyBaseLogger,
+): Promise<void> {
+  let relaying = false;
+  events.on('fix-session-changed', (compId) => {
+    if (!relaying) bus.publish(SESSIONS_CHANNEL, { c: compId });
+  });
+  const tell = async (compId: string) => {
+    const { connected } = await connection(compId);
+    broadcast({ type: 'client_connection_status', comp_id: compId, is_connected: connected, timestamp: new Date().toISOString() });
+    relaying = true;
+    try {
+      events.emit('fix-session-changed', compId);
+    } finally {
+      relaying = false;
+    }
+  };
+  await bus.subscribe(
+    SESSIONS_CHANNEL,
+    (body) => {
+      if (typeof body.c === 'string') void tell(body.c).catch((err: unknown) => log.warn({ err, compId: body.c }, "could not tell the browsers of another node's client connection"));
+    },
+    // Missed ones show at the next service status refresh and on the connectors' screen.
+    () => {},
+  );
+}

@@ -74,6 +74,15 @@ export async function closeClientSession(
   );
 }
 
+/** Whether the client's FIX session is connected to some node, and to which (as the node that has it recorded). */
+export async function sessionConnection(db: Queryable, compId: string): Promise<{ connected: boolean; node: string | null }> {
+  const { rows } = await db.query<{ is_connected: boolean; owner_node: string | null }>(
+    'SELECT is_connected, owner_node FROM fix_session_state WHERE target_comp_id = $1 ORDER BY is_connected DESC LIMIT 1',
+    [compId],
+  );
+  return { connected: rows[0]?.is_connected ?? false, node: rows[0]?.owner_node ?? null };
+}
+
 /** The next sequence numbers stored for a session (1 and 1 when it never ran). */
 export async function storedSequenceNumbers(db: Queryable, key: StoredSessionKey): Promise<{ nextSender: number; nextTarget: number }> {
   const { rows } = await db.query<{ next_sender_seq: number; next_target_seq: number }>(

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { acquireLease, listLeases, releaseLease } from '@fixdesk/db';
 import { createTestDatabase } from '@fixdesk/db/testing';
+import { seededDatabase } from '../support/seeded-database';
 import pino from 'pino';
 import { LeaseKeeper } from '../../apps/server/src/cluster/lease-keeper';
 
@@ -19,7 +20,8 @@ async function until(check: () => boolean | Promise<boolean>, what: string, time
 
 describe('LeaseKeeper', () => {
   it('renews, releases what is no longer needed, reports a takeover, and frees everything at stop', async () => {
-    const t = await createTestDatabase('pglite');
+    // A copy of the seeded template: no PGlite initdb and migrations for a test of a few statements.
+    const t = await createTestDatabase('pglite', { template: seededDatabase() });
     const keeper = new LeaseKeeper(t.db, 'node-a', 300, silent);
     try {
       keeper.start();

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { SessionID, StoredMessage } from '@fixdesk/fix';
 import { createTestDatabase, TEST_DB_KINDS } from '@fixdesk/db/testing';
+import { seededDatabase } from '../../support/seeded-database';
 import { persistReservedOutbound, persistReservedOutboundAtomically, PgMessageStoreFactory } from '../../../packages/db/src/fix-message-store';
 import { acquireLease, checkFences, fixSessionLeaseName, isFencedOut, listLeases, releaseLease, renewLease, type LeaseFence } from '../../../packages/db/src/leases';
 import { openDb } from '../../../packages/db/src/db';
@@ -26,7 +27,7 @@ async function eventually<T>(fn: () => Promise<T | undefined>, timeoutMs = 5_000
 for (const kind of TEST_DB_KINDS) {
   describe(`leases on ${kind}`, () => {
     it('acquire, reclaim by the same owner, refusal while live, takeover after expiry, renew and release', async () => {
-      const t = await createTestDatabase(kind);
+      const t = await createTestDatabase(kind, { template: seededDatabase() });
       try {
         const name = 'job:test';
         const a1 = await acquireLease(t.db, name, 'node-a', 60_000);
@@ -65,7 +66,7 @@ for (const kind of TEST_DB_KINDS) {
     });
 
     it('a FIX store write under a term that was taken over is refused and changes nothing', async () => {
-      const t = await createTestDatabase(kind);
+      const t = await createTestDatabase(kind, { template: seededDatabase() });
       try {
         const name = fixSessionLeaseName(id);
         const a = await acquireLease(t.db, name, 'node-a', 60_000);

@@ -72,7 +72,7 @@ const ADMIN_READS = ['/api/users', '/api/audit-access'];
 /**
  * Tables a refused call must leave as they were. Left out: what changes by itself while the server
  * runs (sign-in sessions' last use, heartbeats, seals, the simulated clients' FIX sessions and
- * messages) and what a refusal itself records (sign-in attempts).
+ * messages, the node's leases renewed) and what a refusal itself records (sign-in attempts).
  */
 const VOLATILE_TABLES = new Set([
   'auth_sessions',
@@ -83,6 +83,7 @@ const VOLATILE_TABLES = new Set([
   'client_sessions',
   'fix_session_state',
   'fix_messages',
+  'leases',
   'app_meta',
   'schema_migrations',
 ]);

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -24,7 +25,13 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Where the built web app lives; defaults to apps/web/dist next to this server. */
   WEB_DIST: z.string().optional(),
-  NODE_ID: z.string().optional(),
+  /**
+   * This node's name in the leases (docs/adr/0012): unique per running node, the same across its
+   * restarts (a restarted node reclaims its own leases at once). Default: host name and FIX port.
+   */
+  NODE_ID: z.string().trim().min(1).max(100).optional(),
+  /** How long a node's leases (FIX sessions, desk-wide jobs) last without renewal: a dead node's sessions move after this. */
+  LEASE_TTL_MS: z.coerce.number().int().min(300).max(600_000).default(3_000),
   /**
    * Which proxies in front of the server to believe about the client's address (X-Forwarded-For):
    * unset or false none; true every one; a number that many hops; or addresses and CIDR ranges
@@ -60,6 +67,8 @@ export interface Config {
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   webDist: string | undefined;
   nodeId: string;
+  /** How long a lease lasts without renewal (renewed every third of it). */
+  leaseTtlMs: number;
   trustProxy: boolean | number | string[];
   /** The bearer token a metrics scraper presents on GET /metrics (unset: only an administrator's sign-in). */
   metricsToken: string | undefined;
@@ -85,7 +94,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoPassword: e.DEMO_PASSWORD,
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST,
-    nodeId: e.NODE_ID ?? `node-${process.pid}`,
+    nodeId: e.NODE_ID ?? `${hostname()}:${e.FIX_PORT}`,
+    leaseTtlMs: e.LEASE_TTL_MS,
     trustProxy: e.TRUST_PROXY,
     metricsToken: e.METRICS_TOKEN,
   };

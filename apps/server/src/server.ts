@@ -70,7 +70,7 @@ export async function startServer(
     const printed: Record<string, string> = {};
     for (const name of report.usersCreated) if (generated[name]) printed[name] = generated[name];
 
-    const { auth, hub, events, orders, outbox, fix, testClients, dayOrderExpiry, auditSealer, services, metrics, apiEndpoint } = wireServer(db, config, log, {
+    const { auth, hub, events, orders, outbox, fix, testClients, dayOrderExpiry, auditSealer, services, metrics, apiEndpoint, leases, nodeLink } = wireServer(db, config, log, {
       version: VERSION,
       testClient: opts.testClient ?? testClientOptionsFromEnv(),
       clientSender: opts.clientSender,
@@ -80,6 +80,8 @@ export async function startServer(
     await app.listen({ port: config.port, host: config.host });
     apiEndpoint.url = ownUrl(app.server.address(), config);
     try {
+      leases.start();
+      await nodeLink.start();
       await fix.start();
       await testClients.start();
       dayOrderExpiry.start();
@@ -88,6 +90,8 @@ export async function startServer(
     } catch (err) {
       await testClients.stop().catch(() => {});
       await fix.stop().catch(() => {});
+      await nodeLink.stop().catch(() => {});
+      await leases.stop().catch(() => {});
       await app.close();
       throw err;
     }
@@ -110,9 +114,12 @@ export async function startServer(
           // FIX first: clients get a Logout while the database still records it; our own simulated clients log out before the acceptor goes.
           await testClients.stop().catch((err) => log.error({ err }, 'test-client service stop failed'));
           await fix.stop().catch((err) => log.error({ err }, 'FIX acceptor stop failed'));
+          await nodeLink.stop().catch((err) => log.error({ err }, 'leaving the node bus failed'));
           await hub.close();
           await app.close();
           await auditSealer.stop();
+          // What this node owned may move to another node at once.
+          await leases.stop().catch((err) => log.error({ err }, 'releasing the leases failed'));
           if (ownsDb) await db.close();
         })()),
     };

@@ -1,6 +1,10 @@
-import { listConnectors, orderAcceptTimesSince, pingDatabase, type Db } from '@fixdesk/db';
+import { fixSessionLeaseName, leaseSubject, listConnectors, listLeases, orderAcceptTimesSince, pingDatabase, sessionConnection, type Db } from '@fixdesk/db';
 import type { FastifyBaseLogger } from 'fastify';
 import { AuthService } from './auth/auth-service';
+import { LeaseKeeper } from './cluster/lease-keeper';
+import { PgNodeBus } from './cluster/node-bus';
+import { relayDeskEvents, relaySessionConnections } from './cluster/event-relay';
+import { OrderFanOut, OUTBOX_CHANNEL, relayWaitingMessages } from './cluster/order-fan-out';
 import { AuditSealer } from './compliance/audit-sealer';
 import type { Config } from './config';
 import { ServerEventBus } from './events';
@@ -11,7 +15,7 @@ import { OrderService } from './orders/order-service';
 import { ClientOutbox, type ClientMessageSender } from './orders/outbox';
 import { OrderPublisher } from './orders/publisher';
 import { ServerMetrics } from './status/metrics';
-import { ServiceMonitor } from './status/service-monitor';
+import { ServiceMonitor, type LeaseView } from './status/service-monitor';
 import { SessionStats } from './status/session-stats';
 import { TestClientService, type TestClientOptions } from './test-client/service';
 import { WsHub } from './ws/hub';
@@ -28,18 +32,40 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
   const auth = new AuthService(db);
   const hub = new WsHub(auth, log);
   const events = new ServerEventBus();
-  const sessions = new ClientSessions();
-  const outbox = new ClientOutbox(db, opts.clientSender ?? sessions, log);
+  // What this node owns of the desk (FIX sessions, desk-wide jobs), by lease (docs/adr/0012).
+  const leases = new LeaseKeeper(db, config.nodeId, config.leaseTtlMs, log);
+  const sessions = new ClientSessions((id) => leases.fence(fixSessionLeaseName(id)));
+  // The other nodes on the same PostgreSQL (docs/adr/0012); the embedded database has none.
+  const bus = db.kind === 'postgres' ? new PgNodeBus(db, config.nodeId, log) : undefined;
+  const fanOut = bus && new OrderFanOut(bus, db, log);
+  const outbox = new ClientOutbox(db, opts.clientSender ?? sessions, log, bus && ((compId) => bus.publish(OUTBOX_CHANNEL, { c: compId })));
   const metrics = new ServerMetrics();
   const stats = new SessionStats((kind, compId, detail, amount) => metrics.sessionEvent(kind, compId, detail, amount));
-  const publish = new OrderPublisher(db, hub, log, (er) => metrics.orderReport(er.exectype, er.ordstatus));
+  const publish = new OrderPublisher(
+    db,
+    hub,
+    log,
+    (er) => metrics.orderReport(er.exectype, er.ordstatus),
+    fanOut && ((orderId, erId, actionId, isNew) => fanOut.changed(orderId, erId, actionId, isNew)),
+  );
+  /** This node's link to the others: their order changes to our browsers, their reports to our clients' sessions, their configuration changes. */
+  const nodeLink = {
+    start: async () => {
+      if (!bus || !fanOut) return;
+      await fanOut.start(publish);
+      await relayWaitingMessages(bus, sessions, outbox, log);
+      await relayDeskEvents(bus, events, log);
+      await relaySessionConnections(bus, events, (compId) => sessionConnection(db, compId), (msg) => hub.broadcast(msg), log);
+    },
+    stop: async () => bus?.close(),
+  };
   const orders = new OrderService({ db, outbox, publish, sessions, log });
-  const fix = new FixGateway(db, config, orders, outbox, sessions, hub, events, log, stats, (seconds) => metrics.orderIntake(seconds));
+  const fix = new FixGateway(db, config, orders, outbox, sessions, hub, events, log, leases, stats, (seconds) => metrics.orderIntake(seconds));
   const testClients = new TestClientService(db, config, fix, hub, events, log, opts.testClient, auth);
   /** This node's own API address, known once it listens (server.ts sets it): the API probe's target. */
   const apiEndpoint: { url: string | undefined } = { url: undefined };
-  const dayOrderExpiry = new DayOrderExpiry(db, orders, log);
-  const auditSealer = new AuditSealer(db, log);
+  const dayOrderExpiry = new DayOrderExpiry(db, orders, log, () => leases.runsDeskJob('day-order-expiry'));
+  const auditSealer = new AuditSealer(db, log, () => leases.runsDeskJob('audit-sealer'));
   const services = new ServiceMonitor(
     {
       nodeId: config.nodeId,
@@ -71,6 +97,17 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
       testClients: () => ({ ...testClients.summary(), runningCompIds: testClients.list().filter((c) => c.running).map((c) => c.compId) }),
       browsersConnected: () => hub.onlineUsers().reduce((n, u) => n + u.connections, 0),
       broadcast: (msg) => hub.broadcast(msg),
+      leases: async () => {
+        const sessions = new Map<string, LeaseView>();
+        const jobs: Array<LeaseView & { job: string }> = [];
+        for (const l of await listLeases(db)) {
+          const view: LeaseView = { node: l.owner, term: l.term, expiresAt: l.expiresAt.toISOString(), live: l.live };
+          const subject = leaseSubject(l.name);
+          if (subject?.kind === 'fix') sessions.set(subject.targetCompID, view);
+          else if (subject?.kind === 'job') jobs.push({ job: subject.job, ...view });
+        }
+        return { sessions, jobs };
+      },
     },
     log,
   );
@@ -96,5 +133,5 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
   events.on('fix-session-changed', () => services.poke());
   events.on('connector-changed', () => services.poke());
 
-  return { auth, hub, events, sessions, outbox, orders, fix, testClients, dayOrderExpiry, auditSealer, services, metrics, apiEndpoint };
+  return { auth, hub, events, sessions, outbox, orders, fix, testClients, dayOrderExpiry, auditSealer, services, metrics, apiEndpoint, leases, nodeLink };
 }

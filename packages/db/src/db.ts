@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock';
 import { parseTimestamptz } from './timestamp-parser';
 
 /** Result of one statement. Rows come typed the same on both engines (see the parsers below). */
@@ -42,8 +43,12 @@ export interface Db extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Runs a multi-statement SQL script without parameters (migrations). */
   exec(sql: string): Promise<void>;
-  /** LISTEN on a channel; returns the function that stops listening. */
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * LISTEN on a channel; returns the function that stops listening. PostgreSQL: the listening
+   * connection is re-established when it drops, and `onResubscribed` is then called (notifications
+   * sent meanwhile are lost: the caller resyncs from the tables).
+   */
+  listen(channel: string, onPayload: (payload: string) => void, onResubscribed?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
   /** Connections: in the pool, idle, callers waiting for one, the most allowed (PGlite: one, never idle-counted). */
   poolStats?(): PoolStats;
@@ -82,14 +87,23 @@ const TIMESTAMPTZ_OID = 1184;
 
 async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Db> {
   let location: string | undefined;
+  let unlock = () => {};
   if (dataDir !== 'memory://') {
     location = `${dataDir.replace(/\/$/, '')}/pglite`;
     mkdirSync(location, { recursive: true });
+    // Single-node: a second process on the same directory is refused (data-dir-lock.ts).
+    unlock = lockDataDir(dataDir);
   }
-  const lite = await PGlite.create(location ?? 'memory://', {
-    parsers: { [INT8_OID]: (v: string) => Number(v) },
-    ...(loadDataDir ? { loadDataDir } : {}),
-  });
+  let lite: PGlite;
+  try {
+    lite = await PGlite.create(location ?? 'memory://', {
+      parsers: { [INT8_OID]: (v: string) => Number(v) },
+      ...(loadDataDir ? { loadDataDir } : {}),
+    });
+  } catch (err) {
+    unlock();
+    throw err;
+  }
   // PGlite has a single connection: a transaction holds it, so plain queries issued meanwhile wait.
   // That serialisation is what PGlite itself does; we only keep the API the same as for the pool.
   const wrap = (q: { query: PGlite['query'] }): Queryable => ({
@@ -110,7 +124,13 @@ async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Db> {
       const unsub = await lite.listen(channel, onPayload);
       return async () => unsub();
     },
-    close: () => lite.close(),
+    close: async () => {
+      try {
+        await lite.close();
+      } finally {
+        unlock();
+      }
+    },
     poolStats: () => ({ total: 1, idle: 0, waiting: 0, max: 1 }),
     dumpDataDir: () => lite.dumpDataDir('none'),
   };
@@ -132,6 +152,9 @@ function pgTypes(): pg.CustomTypesConfig {
   };
 }
 
+/** The application_name of the connection that LISTENs (seen in pg_stat_activity). */
+export const LISTENER_APPLICATION_NAME = 'fixdesk_listen';
+
 async function openPostgres(url: string, poolSize: number): Promise<Db> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes() });
   // A broken idle connection must not crash the process; the pool replaces it.
@@ -149,8 +172,43 @@ async function openPostgres(url: string, poolSize: number): Promise<Db> {
     },
   });
   const base = wrap(pool);
+  // One connection LISTENs for every channel; when it drops it is made again, every channel listened
+  // to again, and the listeners told (they resync: what was notified meanwhile is gone).
   let listener: pg.Client | undefined;
+  let connecting: Promise<pg.Client> | undefined;
+  let closed = false;
   const handlers = new Map<string, Set<(p: string) => void>>();
+  const resubscribed = new Set<() => void>();
+  const connectListener = async (): Promise<pg.Client> => {
+    const c = new pg.Client({ connectionString: url, types: pgTypes(), application_name: LISTENER_APPLICATION_NAME });
+    c.on('error', () => {});
+    await c.connect();
+    c.on('notification', (n) => {
+      for (const h of handlers.get(n.channel) ?? []) h(n.payload ?? '');
+    });
+    c.on('end', () => {
+      if (listener !== c) return;
+      listener = undefined;
+      if (!closed) reconnectSoon();
+    });
+    for (const channel of handlers.keys()) await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    listener = c;
+    return c;
+  };
+  const ensureListener = (): Promise<pg.Client> =>
+    listener ? Promise.resolve(listener) : (connecting ??= connectListener().finally(() => (connecting = undefined)));
+  const reconnectSoon = () => {
+    const t = setTimeout(() => {
+      if (closed) return;
+      ensureListener().then(
+        () => {
+          for (const f of resubscribed) f();
+        },
+        () => reconnectSoon(),
+      );
+    }, 200);
+    t.unref();
+  };
 
   return {
     kind: 'postgres',
@@ -173,27 +231,24 @@ async function openPostgres(url: string, poolSize: number): Promise<Db> {
     async exec(sql) {
       await pool.query(sql);
     },
-    async listen(channel, onPayload) {
-      if (!listener) {
-        listener = new pg.Client({ connectionString: url, types: pgTypes() });
-        listener.on('error', () => {});
-        await listener.connect();
-        listener.on('notification', (n) => {
-          for (const h of handlers.get(n.channel) ?? []) h(n.payload ?? '');
-        });
-      }
+    async listen(channel, onPayload, onResubscribed) {
       let set = handlers.get(channel);
       if (!set) {
         set = new Set();
         handlers.set(channel, set);
-        await listener.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-      }
+        const c = await ensureListener();
+        // A connection made just now already listens to it.
+        await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      } else await ensureListener();
       set.add(onPayload);
+      if (onResubscribed) resubscribed.add(onResubscribed);
       return async () => {
         set.delete(onPayload);
+        if (onResubscribed) resubscribed.delete(onResubscribed);
       };
     },
     async close() {
+      closed = true;
       await listener?.end().catch(() => {});
       await pool.end();
     },

@@ -16,6 +16,7 @@ import {
   type StoredMessage,
 } from '@fixdesk/fix';
 import type { Db, Queryable } from './db';
+import { checkFences, fenceCte, fenceHolds, fenceParams, type LeaseFence } from './leases';
 import { pgArray } from './pg-array';
 
 /** One change to the store; a write is a list of them that must land together. */
@@ -30,6 +31,8 @@ type SessionKey = readonly [beginString: string, senderCompID: string, targetCom
 
 interface PendingWrite {
   readonly ops: readonly Op[];
+  /** The session's lease holding the write is conditional on (none: an unfenced store). */
+  readonly fence: LeaseFence | undefined;
   readonly resolve: () => void;
   readonly reject: (err: unknown) => void;
 }
@@ -37,6 +40,12 @@ interface PendingWrite {
 export interface PgMessageStoreOptions {
   /** Most writes folded into one flush. */
   readonly maxBatch?: number;
+  /**
+   * The lease holding each session's writes are conditional on (docs/adr/0012), asked at each write:
+   * a write whose term is no longer its lease's fails with FENCED_OUT and changes nothing. Absent:
+   * writes are unconditional (a store no node owns: a test, our own simulated clients).
+   */
+  readonly fence?: (sessionID: SessionID) => LeaseFence;
 }
 
 const KEY = 'begin_string = $1 AND sender_comp_id = $2 AND target_comp_id = $3';
@@ -45,12 +54,14 @@ export class PgMessageStoreFactory implements MessageStoreFactory {
   private queue: PendingWrite[] = [];
   private flushing = false;
   private readonly maxBatch: number;
+  private readonly fence: ((sessionID: SessionID) => LeaseFence) | undefined;
 
   constructor(
     private readonly db: Db,
     options: PgMessageStoreOptions = {},
   ) {
     this.maxBatch = options.maxBatch ?? 1000;
+    this.fence = options.fence;
   }
 
   async open(sessionID: SessionID, now: Date): Promise<MessageStore> {
@@ -60,13 +71,14 @@ export class PgMessageStoreFactory implements MessageStoreFactory {
        VALUES ($1, $2, $3, 1, 1, $4) ON CONFLICT DO NOTHING`,
       [...key, now],
     );
-    return new PgMessageStore(sessionID, this.db, (ops) => this.write(ops));
+    const fence = this.fence;
+    return new PgMessageStore(sessionID, this.db, (ops) => this.write(ops, fence?.(sessionID)));
   }
 
   /** Queues a write for the next flush; resolves once it is committed. */
-  private write(ops: readonly Op[]): Promise<void> {
+  private write(ops: readonly Op[], fence: LeaseFence | undefined): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ ops, resolve, reject });
+      this.queue.push({ ops, fence, resolve, reject });
       if (!this.flushing) {
         this.flushing = true;
         // Start after the current burst of callbacks: writes issued in the same tick (an order's
@@ -123,8 +135,10 @@ export class PgMessageStoreFactory implements MessageStoreFactory {
    */
   private async commit(batch: readonly PendingWrite[]): Promise<void> {
     const ops = batch.flatMap((w) => w.ops);
+    const fences = batch.flatMap((w) => (w.fence ? [w.fence] : []));
     if (ops.some((o) => o.kind === 'reset')) {
       await this.db.transaction(async (tx) => {
+        await checkFences(tx, fences);
         for (const op of ops) await runOne(tx, op);
       });
       return;
@@ -167,6 +181,7 @@ export class PgMessageStoreFactory implements MessageStoreFactory {
       pgArray(states.map((s) => s.senderSet)),
       // An inbound message's row carries its arrival, not the time of this write.
       pgArray(msgs.map((o) => (o.m.receivedAt === undefined ? null : new Date(o.m.receivedAt)))),
+      ...fenceParams(fences),
     ], { name: 'fix_store_flush' });
   }
 }
@@ -185,7 +200,8 @@ const LOCKED_IN_KEY_ORDER = (keys: string) => `(SELECT l.begin_string, l.sender_
            ORDER BY l.begin_string, l.sender_comp_id, l.target_comp_id FOR UPDATE) k`;
 
 const BATCH_SQL = `
-WITH msg AS (
+WITH ${fenceCte(19, 20)},
+msg AS (
   INSERT INTO fix_messages
     (begin_string, sender_comp_id, target_comp_id, store_epoch, direction, msg_seq_num, msg_type, poss_dup, clordid, brokerorderid, sending_time, raw_fix, created_at)
   SELECT m.b, m.s, m.t, st.store_epoch, m.direction, m.seq, m.msg_type, m.poss_dup, m.clordid, m.brokerorderid, m.sending_time, m.raw,
@@ -209,7 +225,7 @@ seq AS (
    WHERE st.begin_string = v.b AND st.sender_comp_id = v.s AND st.target_comp_id = v.t
      AND k.begin_string = v.b AND k.sender_comp_id = v.s AND k.target_comp_id = v.t
 )
-SELECT 1`;
+SELECT ${fenceHolds(21)}`;
 
 const INSERT_MESSAGE = `INSERT INTO fix_messages
   (begin_string, sender_comp_id, target_comp_id, store_epoch, direction, msg_seq_num, msg_type, poss_dup, clordid, brokerorderid, sending_time, raw_fix, created_at)
@@ -410,6 +426,8 @@ export interface ReservedOutbound {
   readonly record: StoredMessage;
   /** The store's creation time when the number was taken: after a reset the number means nothing. */
   readonly storeCreationTime: Date;
+  /** The session's lease holding the write is conditional on (docs/adr/0012); absent: unconditional. */
+  readonly fence?: LeaseFence | undefined;
 }
 
 /**
@@ -463,12 +481,13 @@ function reservedParams(items: readonly ReservedOutbound[], extra: { readonly pa
     pgArray(items.map((i) => sendingTime(i.record))),
     pgArray(items.map((i) => i.record.raw)),
     pgArray(items.map((i) => i.storeCreationTime)),
+    ...fenceParams(items.flatMap((i) => (i.fence ? [i.fence] : []))),
     ...(extra?.params ?? []),
   ];
 }
 
 /** Parameters the reserved-messages statement takes itself. */
-export const RESERVED_PARAMS = 10;
+export const RESERVED_PARAMS = 13;
 
 /** By the caller's CTE text (the same string each time for a statement shape, so its hash is cached), then the answer. */
 const reservedSqlCache = new Map<string, Map<string, string>>();
@@ -479,7 +498,8 @@ function reservedSql(extraCtes: string | undefined, answer: 'count' | 'rows' | '
   let sql = byAnswer.get(answer);
   if (sql) return sql;
   sql = `
-WITH m AS MATERIALIZED (
+WITH ${fenceCte(11, 12)},
+m AS MATERIALIZED (
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::text[], $10::timestamptz[])
          WITH ORDINALITY AS m(b, s, t, seq, msg_type, clordid, brokerorderid, sending_time, raw, creation_time, ord)
 ),
@@ -502,10 +522,10 @@ seq AS (
 )${extraCtes ? `,\n${extraCtes}` : ''}
 ${
   answer === 'rows'
-    ? 'SELECT c.n, r.* FROM (SELECT count(*)::int AS n FROM msg) c LEFT JOIN result r ON true'
+    ? `SELECT c.n, r.* FROM (SELECT count(*)::int AS n, (SELECT ${fenceHolds(13)}) AS fenced FROM msg) c LEFT JOIN result r ON c.fenced`
     : answer === 'count'
-      ? 'SELECT count(*)::int AS n FROM msg'
-      : `SELECT now() AS at, fixdesk_assert((SELECT count(*) FROM msg) = (SELECT count(*) FROM m),
+      ? `SELECT count(*)::int AS n, (SELECT ${fenceHolds(13)}) AS fenced FROM msg`
+      : `SELECT now() AS at, ${fenceHolds(13)} AS fenced, fixdesk_assert((SELECT count(*) FROM msg) = (SELECT count(*) FROM m),
                                   'persisting reserved outbound messages: some belong to a session whose store was reset since') AS ok`
 }`;
   byAnswer.set(answer, sql);

@@ -78,8 +78,32 @@ export {
   type OpenDayOrderRow,
   type OrderConnectorRow,
 } from './repos/connectors';
-export { closeClientSession, closeSessionsOfStoppedProcess, listStoredSequenceNumbers, openClientSession, recordRefusedLogon, storedSequenceNumbers, type StoredSessionKey } from './repos/client-sessions';
+export {
+  closeClientSession,
+  closeSessionsOfStoppedProcess,
+  listStoredSequenceNumbers,
+  openClientSession,
+  recordRefusedLogon,
+  sessionConnection,
+  storedSequenceNumbers,
+  type StoredSessionKey,
+} from './repos/client-sessions';
 export { PgMessageStoreFactory, type PgMessageStoreOptions, type ReservedOutbound } from './fix-message-store';
+export {
+  acquireLease,
+  fixSessionLeaseName,
+  isFencedOut,
+  jobLeaseName,
+  leaseSubject,
+  listLeases,
+  releaseLease,
+  renewLease,
+  FENCED_OUT,
+  type AcquireResult,
+  type LeaseFence,
+  type LeaseRow,
+} from './leases';
+export { latestOrderActivity, notifyNodes, ordersChangedAfter } from './repos/node-notify';
 
 // ── client FIX defaults ──
 export {

@@ -8,7 +8,8 @@ const BUSY_ROWS = 2000;
  * Seals the compliance record (order actions, FIX messages) every second: what was written since the
  * last pass gets chained seals (docs/adr/0010), so a change made around the database triggers shows
  * up in `npm run audit:verify`. Sealing reads committed rows only and never holds up the order
- * intake beyond one index lookup under a share lock. Several nodes may run it; they take turns.
+ * intake beyond one index lookup under a share lock. One node of the desk seals (the holder of the
+ * job's lease); were two ever to run, they take turns.
  */
 export class AuditSealer {
   private timer: NodeJS.Timeout | undefined;
@@ -17,6 +18,8 @@ export class AuditSealer {
   constructor(
     private readonly db: Db,
     private readonly log: FastifyBaseLogger,
+    /** Whether this node seals for the desk now (one node at a time, by lease); absent: always. */
+    private readonly runsHere: () => Promise<boolean> = async () => true,
     private readonly intervalMs = 1000,
   ) {}
 
@@ -56,6 +59,12 @@ export class AuditSealer {
 
   private async sealOnce(): Promise<number> {
     let rows = 0;
+    try {
+      if (!(await this.runsHere())) return 0;
+    } catch (err) {
+      this.log.warn({ err }, 'could not tell whether this node seals the audit records now; the next pass asks again');
+      return 0;
+    }
     for (const table of SEALED_TABLES) {
       try {
         const sealed = await sealPending(this.db, table);

@@ -1,3 +1,4 @@
+import type { LeaseFence } from '@fixdesk/db';
 import { outgoing, Tag, type Session, type SessionID, type SendReservation } from '@fixdesk/fix';
 import type { ClientMessageSender } from '../orders/outbox';
 import type { OutgoingReply, ReplyReserver } from '../orders/replies';
@@ -11,6 +12,9 @@ import type { OutgoingReply, ReplyReserver } from '../orders/replies';
 export class ClientSessions implements ReplyReserver, ClientMessageSender {
   private readonly live = new Map<string, { id: SessionID; session: Session }>();
 
+  /** `fenceOf`: the lease holding a session's writes are conditional on (docs/adr/0012). */
+  constructor(private readonly fenceOf?: (id: SessionID) => LeaseFence) {}
+
   /** A client logged on: its session carries our messages from now on. */
   open(compId: string, id: SessionID, session: Session): void {
     this.live.set(compId, { id, session });
@@ -18,6 +22,11 @@ export class ClientSessions implements ReplyReserver, ClientMessageSender {
 
   close(compId: string): void {
     this.live.delete(compId);
+  }
+
+  /** The comp ids of the clients logged on to this node. */
+  loggedOn(): string[] {
+    return [...this.live].flatMap(([compId, e]) => (e.session.loggedOn ? [compId] : []));
   }
 
   /** The session id of the client's live session. */
@@ -31,11 +40,11 @@ export class ClientSessions implements ReplyReserver, ClientMessageSender {
   }
 
   /** ReplyReserver: the next number on the client's live session (Session.reserveSend), or undefined. */
-  reserve(compId: string, msg: OutgoingReply): { beginString: string; reservation: SendReservation } | undefined {
+  reserve(compId: string, msg: OutgoingReply): { beginString: string; reservation: SendReservation; fence: LeaseFence | undefined } | undefined {
     const entry = this.live.get(compId);
     if (!entry) return undefined;
     const reservation = entry.session.reserveSend(outgoing(msg.msgType, msg.body));
-    return reservation && { beginString: entry.id.beginString, reservation };
+    return reservation && { beginString: entry.id.beginString, reservation, fence: this.fenceOf?.(entry.id) };
   }
 
   /** ClientMessageSender: to the client's live session, or null when it is not logged on here. */

@@ -1,5 +1,16 @@
 import { connect as connectTcp } from 'node:net';
-import { closeClientSession, closeSessionsOfStoppedProcess, getConnector, lastSessionMessages, openClientSession, PgMessageStoreFactory, recordRefusedLogon, type ConnectorRow, type Db } from '@fixdesk/db';
+import {
+  closeClientSession,
+  closeSessionsOfStoppedProcess,
+  fixSessionLeaseName,
+  getConnector,
+  lastSessionMessages,
+  openClientSession,
+  PgMessageStoreFactory,
+  recordRefusedLogon,
+  type ConnectorRow,
+  type Db,
+} from '@fixdesk/db';
 import {
   Acceptor,
   BusinessRejectError,
@@ -22,6 +33,7 @@ import {
 } from '@fixdesk/fix';
 import type { LastMessage, SessionConsoleState } from '@fixdesk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
+import type { LeaseKeeper } from '../cluster/lease-keeper';
 import type { Config } from '../config';
 import type { ServerEventBus } from '../events';
 import type { IncomingNewOrder } from '../orders/intake';
@@ -192,6 +204,8 @@ export class FixGateway {
     private readonly hub: WsHub,
     private readonly events: ServerEventBus,
     private readonly log: FastifyBaseLogger,
+    /** This node's leases: a client's session is served only by the node holding its lease (docs/adr/0012). */
+    private readonly leases: LeaseKeeper,
     /** The operator's counters per client session (the message log and logon decisions feed them). */
     readonly stats: SessionStats,
     /** Seconds from a new order's arrival to its answer (the intake histogram). */
@@ -208,8 +222,8 @@ export class FixGateway {
   }
 
   async start(): Promise<void> {
-    // Sessions this database believed connected belonged to a process that is gone.
-    await closeSessionsOfStoppedProcess(this.db);
+    // Sessions this database believed connected to this node (or to a node holding no live lease) belonged to a process that is gone.
+    await closeSessionsOfStoppedProcess(this.db, this.config.nodeId);
     const counterparties = new CounterpartyAuthenticator(async (id) => {
       const c = await getConnector(this.db, id.targetCompID);
       if (!c || c.target_comp_id !== id.senderCompID) return undefined;
@@ -227,6 +241,14 @@ export class FixGateway {
           const problem = c ? tlsLogonProblem(c, request.transport) : 'connector deleted';
           if (problem) decision = { accept: false, reason: problem };
           else this.trafficOf(request.sessionID.targetCompID).tls = request.transport?.tls ?? false;
+        }
+        // A known client's session (logging on, or refused with a Logout under its numbers) is this
+        // node's only while it holds the session's lease; another live node's session is refused
+        // with nothing sent, its numbers untouched. A refused one's lease goes again at once.
+        if (decision.accept || decision.authenticated) {
+          const owner = await this.claimSession(request.sessionID);
+          if (owner) decision = { accept: false, reason: owner };
+          else if (!decision.accept) await this.leases.release(fixSessionLeaseName(request.sessionID));
         }
         if (!decision.accept) {
           const cause = refusalCause(decision.reason);
@@ -261,7 +283,8 @@ export class FixGateway {
       host: this.config.host,
       authenticator,
       app,
-      storeFactory: new PgMessageStoreFactory(this.db),
+      // Every write to a session's store is conditional on this node's holding of its lease.
+      storeFactory: new PgMessageStoreFactory(this.db, { fence: (id) => this.leases.fence(fixSessionLeaseName(id)) }),
       codec: createSessionCodec(),
       logFactory,
       // New orders overlap: the order core queues them in sequence and they commit in batches, each
@@ -417,6 +440,40 @@ export class FixGateway {
     };
   }
 
+  /**
+   * Takes (or keeps) the lease of a client's session for this node; answers why not when another
+   * live node holds it. The lease is kept while the session is connected here (renewed by the keeper)
+   * and goes at its logout; a lease this node lost to a takeover disconnects the session at once.
+   */
+  private async claimSession(id: SessionID): Promise<string | undefined> {
+    const name = fixSessionLeaseName(id);
+    const r = await this.leases.acquire(name, {
+      stillNeeded: () => this.acceptor?.list().some((s) => s.sessionID.targetCompID === id.targetCompID && s.connected) ?? false,
+      onLost: () => void this.acceptor?.disconnect(id, 'session lease taken over by another node').catch(() => {}),
+    });
+    if (r.acquired) return undefined;
+    return `Session owned by node ${r.heldBy.owner} (lease term ${r.heldBy.term} until ${r.heldBy.expiresAt.toISOString()})`;
+  }
+
+  /**
+   * Runs an operator's change to a session's numbers under its lease: the one this node holds (the
+   * client is logged on here), or one taken for the change and given back after. Refused while
+   * another live node owns the session: the change belongs on that node.
+   */
+  private async underSessionLease<T>(c: ConnectorRow, fn: () => Promise<T>): Promise<T> {
+    const id = this.sessionIdOf(c);
+    const name = fixSessionLeaseName(id);
+    if (this.leases.holds(name)) return fn();
+    const r = await this.leases.acquire(name);
+    if (!r.acquired) throw new Error(`the session of ${c.comp_id} is owned by node ${r.heldBy.owner}: make the change there`);
+    try {
+      return await fn();
+    } finally {
+      // Unless the client logged on meanwhile (its logon then holds the same lease).
+      if (!this.live.has(c.comp_id)) await this.leases.release(name, r.lease.term);
+    }
+  }
+
   /** Operator: Logout with a reason (its Text), closing once the client answers. */
   async operatorLogout(c: ConnectorRow, reason: string): Promise<void> {
     await this.requireAcceptor().logout(this.sessionIdOf(c), reason);
@@ -428,15 +485,15 @@ export class FixGateway {
   }
 
   async resetSequence(c: ConnectorRow): Promise<void> {
-    await this.requireAcceptor().resetSequence(this.sessionIdOf(c));
+    await this.underSessionLease(c, () => this.requireAcceptor().resetSequence(this.sessionIdOf(c)));
   }
 
   async setNextSenderMsgSeqNum(c: ConnectorRow, next: number): Promise<void> {
-    await this.requireAcceptor().setNextSenderMsgSeqNum(this.sessionIdOf(c), next);
+    await this.underSessionLease(c, () => this.requireAcceptor().setNextSenderMsgSeqNum(this.sessionIdOf(c), next));
   }
 
   async setNextTargetMsgSeqNum(c: ConnectorRow, next: number): Promise<void> {
-    await this.requireAcceptor().setNextTargetMsgSeqNum(this.sessionIdOf(c), next);
+    await this.underSessionLease(c, () => this.requireAcceptor().setNextTargetMsgSeqNum(this.sessionIdOf(c), next));
   }
 
   /** The counters of the sessions logged on to this node so far, by their client_sessions row (written at logout). */
@@ -476,7 +533,10 @@ export class FixGateway {
       this.db,
       id,
       l && { id: l.rowId, disconnectReason: CLEAN_LOGOUT.test(reason) ? null : reason.slice(0, 500), sent: l.sent, received: l.received, orders: l.orders },
+      this.config.nodeId,
     );
+    // The session may now log on at any node. Its late writes still land unless one has taken it over.
+    await this.leases.release(fixSessionLeaseName(id));
     this.log.info({ compId, reason }, 'client logged out');
     this.hub.broadcast({ type: 'client_connection_status', comp_id: compId, is_connected: false, timestamp: new Date().toISOString(), reason });
     this.events.emit('fix-session-changed', compId);

@@ -32,8 +32,9 @@ export function dayOrderExpired(createdAt: Date, now: Date, endTime: string, tim
  * Expires Day orders (TimeInForce 0) still open when their client's trading session ends: every
  * minute it looks at the open Day orders and expires those whose session end has passed, each through
  * the order core like a broker action (the order row locked, an order action of type EXPIRE, an
- * ExecutionReport 150=C/39=C to the client, the blotter told). Several nodes may sweep at once: an
- * order already expired is refused by the state machine and skipped.
+ * ExecutionReport 150=C/39=C to the client, the blotter told). One node of the desk sweeps (the
+ * holder of the job's lease); were two ever to sweep at once, an order already expired is refused
+ * by the state machine and skipped.
  */
 export class DayOrderExpiry {
   private timer: NodeJS.Timeout | undefined;
@@ -43,6 +44,8 @@ export class DayOrderExpiry {
     private readonly db: Db,
     private readonly orders: OrderService,
     private readonly log: FastifyBaseLogger,
+    /** Whether this node runs the desk's sweeps now (one node at a time, by lease); absent: always. */
+    private readonly runsHere: () => Promise<boolean> = async () => true,
     private readonly intervalMs = 60_000,
   ) {}
 
@@ -68,6 +71,7 @@ export class DayOrderExpiry {
   }
 
   private async sweepOnce(now: Date): Promise<number> {
+    if (!(await this.runsHere())) return 0;
     const rows = await listOpenDayOrders(this.db);
     let expired = 0;
     for (const o of rows) {

@@ -334,6 +334,7 @@ export class OrderIntake {
     if (outcome.kind === 'stored') {
       const { order, er, legs } = outcome;
       if (!replied) this.replies.executionReport(o.senderCompId, connector.id, er, order, legs);
+      this.publish.newOrderToOtherNodes(order.id, er);
       // Everything the browsers need is in hand: no second read of the order.
       if (this.publish.hasAudience()) {
         this.publish.newOrderFrom(

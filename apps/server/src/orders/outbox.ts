@@ -48,6 +48,8 @@ export class ClientOutbox {
     /** The clients' live sessions (ClientSessions). */
     private readonly sender: ClientMessageSender,
     private readonly log: FastifyBaseLogger,
+    /** Told when a client's messages wait because it is not logged on here (its session may be on another node). */
+    private readonly waiting?: (compId: string) => void,
   ) {}
 
   /** Forget cached client profiles (defaults, groups or specs changed). */
@@ -253,8 +255,10 @@ export class ClientOutbox {
           }
         }
         if (offline) {
-          // Not logged on: keep the rest for recover() at the next logon.
+          // Not logged on here: keep the rest for recover() at the next logon, or at the node the
+          // client is logged on to (told through `waiting`).
           q.length = 0;
+          this.waiting?.(compId);
           break;
         }
         // A message whose send failed while the session is up is tried again before anything queued

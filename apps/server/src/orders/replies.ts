@@ -1,4 +1,4 @@
-import { insertCancelReject, type ExecReportRow, type OrderLegRow, type OrderRow, type Queryable, type IntakeOutcome } from '@fixdesk/db';
+import { insertCancelReject, type ExecReportRow, type OrderLegRow, type OrderRow, type Queryable, type IntakeOutcome, type LeaseFence } from '@fixdesk/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ClientProfile } from './client-profile';
 import type { BuiltMessage } from './fix-messages';
@@ -18,7 +18,8 @@ export interface OutgoingReply {
 export interface ReplyReserver {
   /** Whether the client is logged on to this node (a cheap check before opening a transaction). */
   isLive(compId: string): boolean;
-  reserve(compId: string, msg: OutgoingReply): { beginString: string; reservation: CoCommittedSend['reservation'] } | undefined;
+  /** `fence`: the session's lease holding the reply's commit is conditional on (docs/adr/0012). */
+  reserve(compId: string, msg: OutgoingReply): { beginString: string; reservation: CoCommittedSend['reservation']; fence?: LeaseFence | undefined } | undefined;
 }
 
 /** A message shaped by the client's profile (defaults, Parties, mandatory fields) when it is built. */
@@ -123,7 +124,7 @@ export class OrderReplies {
       }
       return {
         reservation: reserved.reservation,
-        outbound: { beginString: reserved.beginString, record: reserved.reservation.record, storeCreationTime: reserved.reservation.storeCreationTime },
+        outbound: { beginString: reserved.beginString, record: reserved.reservation.record, storeCreationTime: reserved.reservation.storeCreationTime, fence: reserved.fence },
       };
     };
   }

@@ -16,6 +16,14 @@ export interface MonitoredConnector {
 }
 
 /** What the monitor reads; the composition root wires the real parts in, tests their own. */
+/** Who holds a lease: the node, its term, until when (ISO 8601), and whether that is still ahead. */
+export interface LeaseView {
+  node: string;
+  term: number;
+  expiresAt: string;
+  live: boolean;
+}
+
 export interface MonitoredParts {
   /** This server node's name (the entries' containerName). */
   readonly nodeId: string;
@@ -52,6 +60,11 @@ export interface MonitoredParts {
   testClients(): { clients: number; running: number; loggedOn: number; runningCompIds: readonly string[] };
   browsersConnected(): number;
   broadcast(msg: WsServerMessage): void;
+  /**
+   * The desk's leases (docs/adr/0012), from the database, so any node answers for all: each client
+   * session's owner by the client's comp id, and the desk-wide jobs'. Absent: a node without leases.
+   */
+  leases?(): Promise<{ sessions: ReadonlyMap<string, LeaseView>; jobs: ReadonlyArray<LeaseView & { job: string }> }>;
   now?(): number;
 }
 
@@ -237,6 +250,15 @@ export class ServiceMonitor {
         this.log.warn({ err }, 'service status: could not read the client connectors or their accept times');
       }
     }
+    let leases: Awaited<ReturnType<NonNullable<MonitoredParts['leases']>>> = { sessions: new Map(), jobs: [] };
+    if (dbStatus !== 'down' && p.leases) {
+      try {
+        leases = await withTimeout(p.leases(), DB_TIMEOUT_MS);
+      } catch (err) {
+        this.log.warn({ err }, 'service status: could not read the leases');
+      }
+    }
+    services[0]!.metadata.deskJobs = leases.jobs;
     const byClient = new Map(sessions.map((s) => [s.sessionID.targetCompID, s]));
     const connectorOf = new Map(connectors.map((c) => [c.compId, c]));
     const compIds = [...new Set([...connectors.map((c) => c.compId), ...sessions.filter((s) => s.connected).map((s) => s.sessionID.targetCompID)])].sort();
@@ -247,8 +269,12 @@ export class ServiceMonitor {
       const loggedOn = !!s?.loggedOn;
       const lastReceived = loggedOn ? p.lastReceivedAt(compId) : undefined;
       const figures = this.figures(compId, loggedOn, s, c, lastReceived, acceptTimes.get(compId));
+      const lease = leases.sessions.get(compId);
+      // Logged on at another live node: that node has its figures; this one knows it is served.
+      const elsewhere = !loggedOn && !!lease?.live && lease.node !== p.nodeId;
       let status: ServiceHealth;
       if (loggedOn) status = sessionSilenceHealth(figures.heartBtIntSec, lastReceived, this.now());
+      else if (elsewhere) status = 'healthy';
       else status = figures.expectation === 'missing' ? 'down' : 'offline';
       services.push(
         entry({
@@ -257,7 +283,7 @@ export class ServiceMonitor {
           description: `FIX session with ${compId}`,
           critical: false,
           status,
-          isConnected: loggedOn,
+          isConnected: loggedOn || elsewhere,
           lastHeartbeat: lastReceived,
           metadata: {
             connected: loggedOn,
@@ -267,6 +293,9 @@ export class ServiceMonitor {
             rxSeqNum: s ? s.nextTargetMsgSeqNum - 1 : null,
             sessionID: `FIX.4.4:${ours}->${compId}`,
             ...(s?.remoteAddress && loggedOn ? { remoteAddress: s.remoteAddress } : {}),
+            // Which node owns the session, under which term, until when (absent: never owned).
+            ...(lease ? { owner: lease } : {}),
+            ...(elsewhere ? { servedBy: lease!.node } : {}),
           },
           session: figures,
         }),

@@ -174,5 +174,6 @@ export function refusalCause(reason: string): string {
   if (/not active/i.test(reason)) return 'inactive';
   if (/outside of session time/i.test(reason)) return 'outside-hours';
   if (/^HeartBtInt \(108\)/.test(reason)) return 'heartbeat-out-of-range';
+  if (/^Session owned by node /.test(reason)) return 'owned-by-another-node';
   return 'other';
 }

@@ -10,14 +10,23 @@ export interface StoredSessionKey {
   targetCompID: string;
 }
 
-/** At start: sessions this database believed connected belonged to a process that is gone. */
-export async function closeSessionsOfStoppedProcess(db: Queryable): Promise<void> {
-  await db.query('UPDATE fix_session_state SET is_connected = false, owner_node = NULL WHERE is_connected');
-  await db.query("UPDATE client_sessions SET session_end = now(), disconnect_reason = 'server restarted' WHERE session_end IS NULL");
+/** Nodes that hold no live lease (docs/adr/0012): what they had connected is gone with them. */
+const GONE_NODE = (column: string) => `(${column} IS NULL OR ${column} = $1 OR ${column} NOT IN (SELECT owner FROM leases WHERE expires_at > now()))`;
+
+/**
+ * At a node's start: the sessions this database believed connected to this node (its previous
+ * process), or to a node that holds no live lease any more, belonged to a process that is gone.
+ * Sessions of the other live nodes stay as they are.
+ */
+export async function closeSessionsOfStoppedProcess(db: Queryable, nodeId: string): Promise<void> {
+  await db.query(`UPDATE fix_session_state SET is_connected = false, owner_node = NULL WHERE is_connected AND ${GONE_NODE('owner_node')}`, [nodeId]);
+  await db.query(`UPDATE client_sessions SET session_end = now(), disconnect_reason = 'server restarted' WHERE session_end IS NULL AND ${GONE_NODE('node_id')}`, [nodeId]);
 }
 
 /** A client logged on: its session row (returns its id) and the session marked connected to this node. */
 export async function openClientSession(db: Queryable, key: StoredSessionKey, compId: string, remoteAddress: string | null, nodeId: string): Promise<number> {
+  // A row still open is of a node that lost the session (it died or stalled): this logon ends it.
+  await db.query("UPDATE client_sessions SET session_end = now(), disconnect_reason = 'session taken over by node ' || $2 WHERE comp_id = $1 AND session_end IS NULL", [compId, nodeId]);
   const { rows } = await db.query<{ id: number }>(
     'INSERT INTO client_sessions (comp_id, session_start, remote_address, node_id) VALUES ($1, now(), $2, $3) RETURNING id',
     [compId, remoteAddress, nodeId],
@@ -42,11 +51,15 @@ export async function recordRefusedLogon(db: Queryable, compId: string, remoteAd
   );
 }
 
-/** A client logged out: its session row closed with its counters (when it had one), the session marked disconnected. */
+/**
+ * A client logged out of `nodeId`: its session row closed with its counters (when it had one), the
+ * session marked disconnected unless another node has it connected meanwhile.
+ */
 export async function closeClientSession(
   db: Queryable,
   key: StoredSessionKey,
   row: { id: number; disconnectReason: string | null; sent: number; received: number; orders: number } | undefined,
+  nodeId: string,
 ): Promise<void> {
   if (row) {
     await db.query(
@@ -55,9 +68,19 @@ export async function closeClientSession(
     );
   }
   await db.query(
-    'UPDATE fix_session_state SET is_connected = false, owner_node = NULL WHERE begin_string = $1 AND sender_comp_id = $2 AND target_comp_id = $3',
-    [key.beginString, key.senderCompID, key.targetCompID],
+    `UPDATE fix_session_state SET is_connected = false, owner_node = NULL
+      WHERE begin_string = $1 AND sender_comp_id = $2 AND target_comp_id = $3 AND (owner_node IS NULL OR owner_node = $4)`,
+    [key.beginString, key.senderCompID, key.targetCompID, nodeId],
   );
+}
+
+/** Whether the client's FIX session is connected to some node, and to which (as the node that has it recorded). */
+export async function sessionConnection(db: Queryable, compId: string): Promise<{ connected: boolean; node: string | null }> {
+  const { rows } = await db.query<{ is_connected: boolean; owner_node: string | null }>(
+    'SELECT is_connected, owner_node FROM fix_session_state WHERE target_comp_id = $1 ORDER BY is_connected DESC LIMIT 1',
+    [compId],
+  );
+  return { connected: rows[0]?.is_connected ?? false, node: rows[0]?.owner_node ?? null };
 }
 
 /** The next sequence numbers stored for a session (1 and 1 when it never ran). */

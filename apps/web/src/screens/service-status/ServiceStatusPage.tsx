@@ -57,6 +57,15 @@ function detailText(s: ServiceStatusEntry): string {
     parts.push(String(m.sessionID ?? ''));
     if (m.txSeqNum !== null && m.txSeqNum !== undefined) parts.push(`tx ${String(m.txSeqNum)} / rx ${String(m.rxSeqNum)}`);
     if (typeof m.remoteAddress === 'string') parts.push(m.remoteAddress);
+    // Several nodes: which one owns the session by its lease (docs/adr/0012).
+    const owner = m.owner as { node?: unknown; term?: unknown; expiresAt?: unknown; live?: unknown } | undefined;
+    if (owner && typeof owner.node === 'string') {
+      const until = typeof owner.expiresAt === 'string' ? `${owner.expiresAt.slice(11, 19)} UTC` : '?';
+      parts.push(`${owner.live ? 'owned by' : 'last owned by'} ${owner.node} (lease term ${String(owner.term)}, until ${until})`);
+    }
+  }
+  if (Array.isArray(m.deskJobs)) {
+    for (const j of m.deskJobs as Array<{ job?: unknown; node?: unknown; live?: unknown }>) if (j.live) parts.push(`${String(j.job)} on ${String(j.node)}`);
   }
   if (typeof m.port === 'number') parts.push(`port ${m.port}`);
   if (typeof m.sessionsLoggedOn === 'number') parts.push(`${m.sessionsLoggedOn} logged on`);

@@ -1,0 +1,103 @@
+import { latestOrderActivity, ordersChangedAfter, type Db } from '@fixdesk/db';
+import type { FastifyBaseLogger } from 'fastify';
+import type { OrderPublisher } from '../orders/publisher';
+import type { NodeBus } from './node-bus';
+
+/** Order changes between nodes: `c`, a list of [order id, report id, action id, new (1/0)]. */
+export const ORDERS_CHANNEL = 'fixdesk_orders';
+/** A client's messages wait in the outbox for the node its session is on: `c`, the client's comp id. */
+export const OUTBOX_CHANNEL = 'fixdesk_outbox';
+
+/** Changes per message: four small numbers each, well under the payload cap. */
+const CHANGES_PER_MESSAGE = 200;
+/** Orders published again at most after a gap (the browsers reload the rest themselves). */
+const RESYNC_LIMIT = 2_000;
+
+type Change = [orderId: number, erId: number | null, actionId: number | null, isNew: 0 | 1];
+
+/**
+ * The blotter across nodes (docs/adr/0012): the order changes made on this node go to the others by
+ * ids, batched per tick (one NOTIFY for a burst of intake); the changes of the others are read from
+ * the database and published to this node's browsers. After a gap, the orders with reports or actions
+ * newer than the last ones heard of are published again.
+ */
+export class OrderFanOut {
+  private pending: Change[] = [];
+  private flushing = false;
+  /** The newest report and action ids heard of from the other nodes (a resync starts after them). */
+  private seen = { er: 0, action: 0 };
+  /** Publications of the other nodes' changes, one after another (an order's new before its update). */
+  private publishing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly bus: NodeBus,
+    private readonly db: Db,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Hands a change made on this node to the other nodes (OrderPublisher's fanOut). */
+  changed(orderId: number, erId: number | null, actionId: number | null, isNew: boolean): void {
+    this.pending.push([orderId, erId, actionId, isNew ? 1 : 0]);
+    if (this.flushing) return;
+    this.flushing = true;
+    setImmediate(() => {
+      this.flushing = false;
+      const changes = this.pending;
+      this.pending = [];
+      for (let i = 0; i < changes.length; i += CHANGES_PER_MESSAGE) this.bus.publish(ORDERS_CHANNEL, { c: changes.slice(i, i + CHANGES_PER_MESSAGE) });
+    });
+  }
+
+  /** Listens for the other nodes' changes and publishes them through `publisher`. */
+  async start(publisher: OrderPublisher): Promise<void> {
+    this.seen = await latestOrderActivity(this.db);
+    await this.bus.subscribe(
+      ORDERS_CHANNEL,
+      (body) => {
+        for (const c of Array.isArray(body.c) ? (body.c as Change[]) : []) {
+          const [orderId, erId, actionId, isNew] = c;
+          if (erId !== null && erId > this.seen.er) this.seen.er = erId;
+          if (actionId !== null && actionId > this.seen.action) this.seen.action = actionId;
+          this.publishing = this.publishing
+            .then(() => publisher.publishStored(orderId, erId, actionId, isNew === 1))
+            .catch((err: unknown) => this.log.error({ err, orderId }, "publishing another node's order change failed"));
+        }
+      },
+      () => void this.resync(publisher),
+    );
+  }
+
+  private async resync(publisher: OrderPublisher): Promise<void> {
+    const from = { ...this.seen };
+    try {
+      const changed = await ordersChangedAfter(this.db, from, RESYNC_LIMIT);
+      this.seen = { er: Math.max(this.seen.er, changed.er), action: Math.max(this.seen.action, changed.action) };
+      for (const orderId of changed.orderIds) await publisher.publishStored(orderId, null, null, false);
+      this.log.info({ orders: changed.orderIds.length }, 'order changes of other nodes published again after a gap');
+    } catch (err) {
+      this.log.error({ err }, 'resync of other nodes\' order changes failed');
+    }
+  }
+}
+
+/**
+ * A client's reports made on another node (a broker's fill there) wait in the outbox until a node
+ * the client is logged on to sends them: the node that could not send tells the others, and the one
+ * with the session sends what is unsent for the client (as at a logon). After a gap, every client
+ * logged on here is looked at.
+ */
+export async function relayWaitingMessages(
+  bus: NodeBus,
+  loggedOnHere: { isLive(compId: string): boolean; loggedOn(): string[] },
+  outbox: { recover(compId: string): Promise<number> },
+  log: FastifyBaseLogger,
+): Promise<void> {
+  const send = (compId: string) => void outbox.recover(compId).catch((err: unknown) => log.error({ err, compId }, "sending another node's reports failed; they go at the client's next logon"));
+  await bus.subscribe(
+    OUTBOX_CHANNEL,
+    (body) => {
+      if (typeof body.c === 'string' && loggedOnHere.isLive(body.c)) send(body.c);
+    },
+    () => loggedOnHere.loggedOn().forEach(send),
+  );
+}

@@ -1,0 +1,147 @@
+// Leases with a fencing term (docs/adr/0012): what exactly one node may own at a time, a client's FIX
+// session or a desk-wide job, timed by the database's clock. The SQL of acquiring, renewing and
+// releasing, and the one fence check every guarded write carries, live here.
+import type { Queryable } from './db';
+import { pgArray } from './pg-array';
+
+/** One holding of a lease: the lease's name and the term this acquisition got. */
+export interface LeaseFence {
+  readonly lease: string;
+  /** 0 never matches a row (terms start at 1): the fence of a node that never held the lease. */
+  readonly term: number;
+}
+
+export interface LeaseRow {
+  readonly name: string;
+  readonly owner: string;
+  readonly term: number;
+  readonly acquiredAt: Date;
+  readonly expiresAt: Date;
+  /** Whether expires_at is still ahead on the database's clock. */
+  readonly live: boolean;
+}
+
+export type AcquireResult = { readonly acquired: true; readonly lease: LeaseRow } | { readonly acquired: false; readonly heldBy: LeaseRow };
+
+/** The lease of a FIX session, by its id from our side. */
+export function fixSessionLeaseName(id: { readonly beginString: string; readonly senderCompID: string; readonly targetCompID: string }): string {
+  return `fix:${id.beginString}:${id.senderCompID}:${id.targetCompID}`;
+}
+
+/** The lease of a job that must run on one node of the desk at a time. */
+export function jobLeaseName(job: string): string {
+  return `job:${job}`;
+}
+
+/** What a lease's name says it guards (the inverse of fixSessionLeaseName and jobLeaseName). */
+export function leaseSubject(name: string): { kind: 'fix'; beginString: string; senderCompID: string; targetCompID: string } | { kind: 'job'; job: string } | undefined {
+  if (name.startsWith('job:')) return { kind: 'job', job: name.slice(4) };
+  if (!name.startsWith('fix:')) return undefined;
+  const [beginString, senderCompID, ...rest] = name.slice(4).split(':');
+  if (!beginString || !senderCompID || !rest.length) return undefined;
+  return { kind: 'fix', beginString, senderCompID, targetCompID: rest.join(':') };
+}
+
+interface RawLease {
+  name: string;
+  owner: string;
+  term: number;
+  acquired_at: Date;
+  expires_at: Date;
+  live: boolean;
+}
+
+const toRow = (r: RawLease): LeaseRow => ({ name: r.name, owner: r.owner, term: r.term, acquiredAt: r.acquired_at, expiresAt: r.expires_at, live: r.live });
+
+/**
+ * Takes the lease for `owner` for `ttlMs` when it is free, expired, or already `owner`'s (a restarted
+ * node reclaims its own at once). Every acquisition gets the next term, which fences off any earlier
+ * holding, the same owner's included: a node must not acquire again what it holds (it renews).
+ * Otherwise answers who holds it.
+ */
+export async function acquireLease(db: Queryable, name: string, owner: string, ttlMs: number): Promise<AcquireResult> {
+  const { rows } = await db.query<RawLease>(
+    `INSERT INTO leases AS l (name, owner, term, expires_at)
+     VALUES ($1, $2, 1, now() + $3::double precision * interval '1 millisecond')
+     ON CONFLICT (name) DO UPDATE
+        SET owner = excluded.owner, term = l.term + 1, acquired_at = now(), renewed_at = now(), expires_at = excluded.expires_at
+      WHERE l.owner = excluded.owner OR l.expires_at <= now()
+     RETURNING name, owner, term, acquired_at, expires_at, true AS live`,
+    [name, owner, ttlMs],
+  );
+  if (rows[0]) return { acquired: true, lease: toRow(rows[0]) };
+  const held = await db.query<RawLease>('SELECT name, owner, term, acquired_at, expires_at, expires_at > now() AS live FROM leases WHERE name = $1', [name]);
+  // Released or expired between the two statements: the caller may simply try again.
+  return { acquired: false, heldBy: toRow(held.rows[0]!) };
+}
+
+/** Extends a holding by `ttlMs` from now; undefined when the term is no longer the lease's (taken over). */
+export async function renewLease(db: Queryable, fence: LeaseFence, ttlMs: number): Promise<Date | undefined> {
+  const { rows } = await db.query<{ expires_at: Date }>(
+    `UPDATE leases SET expires_at = now() + $3::double precision * interval '1 millisecond', renewed_at = now()
+      WHERE name = $1 AND term = $2 RETURNING expires_at`,
+    [fence.lease, fence.term, ttlMs],
+  );
+  return rows[0]?.expires_at;
+}
+
+/**
+ * Ends a holding now: any node may acquire the lease from here on. The term stays the row's until
+ * then, so a write of this holding still in flight lands unless another node has taken over.
+ */
+export async function releaseLease(db: Queryable, fence: LeaseFence): Promise<boolean> {
+  const r = await db.query('UPDATE leases SET expires_at = least(expires_at, now()) WHERE name = $1 AND term = $2', [fence.lease, fence.term]);
+  return r.rowCount > 0;
+}
+
+/** Every lease, by name, with whether it is live on the database's clock. */
+export async function listLeases(db: Queryable): Promise<LeaseRow[]> {
+  const { rows } = await db.query<RawLease>('SELECT name, owner, term, acquired_at, expires_at, expires_at > now() AS live FROM leases ORDER BY name');
+  return rows.map(toRow);
+}
+
+/** The error a fenced write fails with (SQLSTATE check_violation, this message prefix). */
+export const FENCED_OUT = 'fenced out: the lease was taken over';
+
+/** Whether an error is a write refused by its fence. */
+export function isFencedOut(err: unknown): boolean {
+  return err instanceof Error && err.message.startsWith(FENCED_OUT);
+}
+
+/**
+ * A CTE (named `fence`) that share-locks each lease row whose term is still the fence's, for a
+ * statement whose writes those leases guard; `names` and `terms` are the numbers of two array
+ * parameters. The lock orders the statement against a takeover: an acquisition waits for the
+ * statement to commit, and a statement behind a committed acquisition re-reads the row and finds the
+ * term changed. Pair it with `fenceHolds` (the statement fails unless every fence still holds).
+ */
+export function fenceCte(names: number, terms: number): string {
+  return `fence AS (
+  SELECT l.name FROM leases l JOIN unnest($${names}::text[], $${terms}::bigint[]) AS f(name, term) ON l.name = f.name AND l.term = f.term
+  ORDER BY l.name FOR SHARE OF l
+)`;
+}
+
+/** The expression that raises FENCED_OUT unless all `count` (a parameter number) fences hold. */
+export function fenceHolds(count: number): string {
+  return `fixdesk_assert((SELECT count(*) FROM fence) = $${count}::int, '${FENCED_OUT}')`;
+}
+
+/** The parameters fenceCte and fenceHolds take: names, terms, count (distinct fences). */
+export function fenceParams(fences: Iterable<LeaseFence>): [string, string, number] {
+  const unique = new Map<string, number>();
+  for (const f of fences) {
+    const prior = unique.get(f.lease);
+    // Two different terms of one lease in a write: one of them cannot hold.
+    if (prior !== undefined && prior !== f.term) unique.set(f.lease, -1);
+    else unique.set(f.lease, f.term);
+  }
+  return [pgArray([...unique.keys()]), pgArray([...unique.values()]), unique.size];
+}
+
+/** Inside a transaction: fails with FENCED_OUT unless every fence holds (and keeps their rows share-locked to its end). */
+export async function checkFences(tx: Queryable, fences: Iterable<LeaseFence>): Promise<void> {
+  const [names, terms, count] = fenceParams(fences);
+  if (count === 0) return;
+  await tx.query(`WITH ${fenceCte(1, 2)} SELECT ${fenceHolds(3)}`, [names, terms, count]);
+}

@@ -1,0 +1,158 @@
+// Leases with a fencing term (issue 22, docs/adr/0012) on both engines: acquire, renew, release,
+// expiry and takeover, and the FIX store's writes refused once their term is no longer the lease's.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { SessionID, StoredMessage } from '@fixdesk/fix';
+import { createTestDatabase, TEST_DB_KINDS } from '@fixdesk/db/testing';
+import { seededDatabase } from '../../support/seeded-database';
+import { persistReservedOutbound, persistReservedOutboundAtomically, PgMessageStoreFactory } from '../../../packages/db/src/fix-message-store';
+import { acquireLease, checkFences, fixSessionLeaseName, isFencedOut, listLeases, releaseLease, renewLease, type LeaseFence } from '../../../packages/db/src/leases';
+import { openDb } from '../../../packages/db/src/db';
+
+const id: SessionID = { beginString: 'FIX.4.4', senderCompID: 'FIXDESK', targetCompID: 'LEASED' };
+const created = new Date('2026-01-01T00:00:00Z');
+const tx = (seq: number, raw = `m${seq}`): StoredMessage => ({ direction: 'TX', msgSeqNum: seq, msgType: '8', senderCompID: 'FIXDESK', targetCompID: 'LEASED', sendingTime: '20260101-00:00:01.000', raw });
+
+/** Polls until `fn` answers a value (a lease's expiry is the database's clock, not a fixed sleep). */
+async function eventually<T>(fn: () => Promise<T | undefined>, timeoutMs = 5_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > until) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+for (const kind of TEST_DB_KINDS) {
+  describe(`leases on ${kind}`, () => {
+    it('acquire, reclaim by the same owner, refusal while live, takeover after expiry, renew and release', async () => {
+      const t = await createTestDatabase(kind, { template: seededDatabase() });
+      try {
+        const name = 'job:test';
+        const a1 = await acquireLease(t.db, name, 'node-a', 60_000);
+        assert.ok(a1.acquired);
+        assert.equal(a1.lease.term, 1);
+        // A restarted node-a takes its own lease back at once, under a new term.
+        const a2 = await acquireLease(t.db, name, 'node-a', 200);
+        assert.ok(a2.acquired);
+        assert.equal(a2.lease.term, 2);
+        // Another node is told who holds it while it is live.
+        const b1 = await acquireLease(t.db, name, 'node-b', 60_000);
+        assert.ok(!b1.acquired);
+        assert.equal(b1.heldBy.owner, 'node-a');
+        assert.equal(b1.heldBy.term, 2);
+        assert.equal(b1.heldBy.live, true);
+        // Once it expired (nobody renewed), node-b takes over with the next term.
+        const b2 = await eventually(async () => {
+          const r = await acquireLease(t.db, name, 'node-b', 60_000);
+          return r.acquired ? r : undefined;
+        });
+        assert.equal(b2.lease.term, 3);
+        // node-a's holding is gone: renewing and releasing it do nothing.
+        assert.equal(await renewLease(t.db, { lease: name, term: 2 }, 60_000), undefined);
+        assert.equal(await releaseLease(t.db, { lease: name, term: 2 }), false);
+        assert.ok((await renewLease(t.db, { lease: name, term: 3 }, 60_000)) instanceof Date);
+        // A release frees it at once for anyone.
+        assert.equal(await releaseLease(t.db, { lease: name, term: 3 }), true);
+        const a3 = await acquireLease(t.db, name, 'node-a', 60_000);
+        assert.ok(a3.acquired);
+        assert.equal(a3.lease.term, 4);
+        const rows = await listLeases(t.db);
+        assert.deepEqual(rows.map((r) => [r.name, r.owner, r.term, r.live]), [[name, 'node-a', 4, true]]);
+      } finally {
+        await t.dispose();
+      }
+    });
+
+    it('a FIX store write under a term that was taken over is refused and changes nothing', async () => {
+      const t = await createTestDatabase(kind, { template: seededDatabase() });
+      try {
+        const name = fixSessionLeaseName(id);
+        const a = await acquireLease(t.db, name, 'node-a', 60_000);
+        assert.ok(a.acquired);
+        let fenceA: LeaseFence = { lease: name, term: a.lease.term };
+        const storeA = await new PgMessageStoreFactory(t.db, { fence: () => fenceA }).open(id, created);
+        await storeA.saveOutbound(tx(1));
+        await storeA.saveInbound({ ...tx(1), direction: 'RX' }, 2);
+
+        // node-a stalls past its lease; node-b takes the session over and writes.
+        await releaseLease(t.db, fenceA);
+        const b = await acquireLease(t.db, name, 'node-b', 60_000);
+        assert.ok(b.acquired);
+        const storeB = await new PgMessageStoreFactory(t.db, { fence: () => ({ lease: name, term: b.lease.term }) }).open(id, created);
+        await storeB.saveOutbound(tx(2));
+
+        // Every kind of write node-a still makes is refused.
+        for (const write of [
+          () => storeA.saveOutbound(tx(3, 'stale')),
+          () => storeA.saveInbound({ ...tx(2), direction: 'RX' }, 3),
+          () => storeA.setNextSenderMsgSeqNum(50),
+          () => storeA.reset(new Date('2026-01-02T00:00:00Z')),
+        ]) {
+          await assert.rejects(write(), (err: unknown) => isFencedOut(err));
+        }
+        const state = await storeB.sequenceState();
+        assert.equal(state.nextSenderMsgSeqNum, 3);
+        assert.equal(state.nextTargetMsgSeqNum, 2);
+        assert.deepEqual((await storeB.outboundRange(1, 10, 10)).map((m) => m.raw), ['m1', 'm2']);
+
+        // The intake's commit of reserved replies is fenced the same way, in and outside a transaction.
+        const reserved = (seq: number, fence: LeaseFence) => ({ beginString: 'FIX.4.4', storeCreationTime: state.creationTime, record: tx(seq, `reserved${seq}`), fence });
+        await assert.rejects(persistReservedOutbound(t.db, [reserved(3, fenceA)]), (err: unknown) => isFencedOut(err));
+        await assert.rejects(
+          persistReservedOutboundAtomically(t.db, [reserved(3, fenceA)], { name: 'lease_test', ctes: 'nothing AS (SELECT 1)', params: [] }),
+          (err: unknown) => isFencedOut(err),
+        );
+        await persistReservedOutbound(t.db, [reserved(3, { lease: name, term: b.lease.term })]);
+        assert.equal((await storeB.sequenceState()).nextSenderMsgSeqNum, 4);
+        // A node that never held the lease (term 0) cannot write either.
+        fenceA = { lease: name, term: 0 };
+        await assert.rejects(storeA.saveOutbound(tx(9)), (err: unknown) => isFencedOut(err));
+        assert.equal((await storeB.sequenceState()).nextSenderMsgSeqNum, 4);
+      } finally {
+        await t.dispose();
+      }
+    });
+  });
+}
+
+describe('fencing on PostgreSQL orders a write against a takeover', () => {
+  it('an acquisition waits for a guarded write in progress; the write behind a takeover is refused', async () => {
+    const t = await createTestDatabase('postgres');
+    const other = await openDb({ databaseUrl: t.url, poolSize: 2 });
+    try {
+      const name = 'job:ordering';
+      const a = await acquireLease(t.db, name, 'node-a', 100);
+      assert.ok(a.acquired);
+      const fence = { lease: name, term: a.lease.term };
+      await new Promise((r) => setTimeout(r, 150)); // expired; node-a does not know yet
+      let acquiredAt = 0;
+      let committedAt = 0;
+      await t.db.transaction(async (tx) => {
+        // node-a's write checks its fence (the lease row share-locked to the commit)...
+        await checkFences(tx, [fence]);
+        // ...so node-b's takeover waits for it rather than slipping in before the commit.
+        const takeover = acquireLease(other, name, 'node-b', 60_000).then((r) => {
+          acquiredAt = performance.now();
+          return r;
+        });
+        await new Promise((r) => setTimeout(r, 200));
+        assert.equal(acquiredAt, 0, 'the takeover did not wait for the guarded write');
+        committedAt = performance.now();
+        void takeover;
+      });
+      const b = await eventually(async () => (acquiredAt ? (await listLeases(other)).find((l) => l.name === name) : undefined));
+      assert.ok(acquiredAt >= committedAt);
+      assert.equal(b.owner, 'node-b');
+      // After the takeover committed, node-a's next guarded write fails.
+      await assert.rejects(
+        t.db.transaction((tx) => checkFences(tx, [fence])),
+        (err: unknown) => isFencedOut(err),
+      );
+    } finally {
+      await other.close();
+      await t.dispose();
+    }
+  });
+});

@@ -1,0 +1,64 @@
+// A node's lease keeper (docs/adr/0012): renews what it holds, gives back what is no longer needed,
+// tells the holder when another node took a lease over, releases everything at stop.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { acquireLease, listLeases, releaseLease } from '@fixdesk/db';
+import { createTestDatabase } from '@fixdesk/db/testing';
+import { seededDatabase } from '../support/seeded-database';
+import pino from 'pino';
+import { LeaseKeeper } from '../../apps/server/src/cluster/lease-keeper';
+
+const silent = pino({ level: 'silent' });
+
+async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 3_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('LeaseKeeper', () => {
+  it('renews, releases what is no longer needed, reports a takeover, and frees everything at stop', async () => {
+    // A copy of the seeded template: no PGlite initdb and migrations for a test of a few statements.
+    const t = await createTestDatabase('pglite', { template: seededDatabase() });
+    const keeper = new LeaseKeeper(t.db, 'node-a', 300, silent);
+    try {
+      keeper.start();
+      let lost = 0;
+      let needed = true;
+      assert.ok((await keeper.acquire('fix:s1', { onLost: () => lost++ })).acquired);
+      assert.ok((await keeper.acquire('fix:s2', { stillNeeded: () => needed })).acquired);
+      assert.ok(await keeper.runsDeskJob('sealer'));
+      // Held past several TTLs: renewed, so another node cannot take any of them.
+      await new Promise((r) => setTimeout(r, 700));
+      for (const name of ['fix:s1', 'job:sealer']) assert.equal((await acquireLease(t.db, name, 'node-b', 1_000)).acquired, false, name);
+      // Asking again for what it holds keeps the same holding (no new term that would fence its own writes).
+      const term = keeper.fence('fix:s1').term;
+      await keeper.acquire('fix:s1');
+      assert.equal(keeper.fence('fix:s1').term, term);
+
+      // No longer needed: given back at a renewal, its last holding kept as the fence of late writes.
+      needed = false;
+      await until(() => !keeper.holds('fix:s2'), 'fix:s2 released');
+      assert.equal(keeper.fence('fix:s2').term, 1);
+      assert.ok((await acquireLease(t.db, 'fix:s2', 'node-b', 1_000)).acquired);
+
+      // Taken over (as after a pause past the expiry): the holder is told, the lease is no longer held.
+      await releaseLease(t.db, keeper.fence('fix:s1'));
+      assert.ok((await acquireLease(t.db, 'fix:s1', 'node-b', 60_000)).acquired);
+      await until(() => lost === 1, 'the takeover reported');
+      assert.equal(keeper.holds('fix:s1'), false);
+      assert.equal(keeper.fence('fix:s1').term, term, 'its writes stay conditional on the lost term');
+      // A lease never held here fences with term 0 (matches no holding).
+      assert.equal(keeper.fence('fix:never').term, 0);
+
+      await keeper.stop();
+      const sealer = (await listLeases(t.db)).find((l) => l.name === 'job:sealer')!;
+      assert.equal(sealer.live, false, 'released at stop');
+    } finally {
+      await keeper.stop();
+      await t.dispose();
+    }
+  });
+});

@@ -218,7 +218,7 @@ async function insertFixMessages(db: Db, lo: number, hi: number, at: Timing & { 
                     to_char(y.at AT TIME ZONE 'UTC', 'YYYYMMDD-HH24:MI:SS.MS') AS stamp
                FROM (SELECT g, mt, mt NOT IN ('0', 'A', '5', '1', '3') AS app,
                             CASE WHEN mt IN ('0', 'A', '5', '1', '3') THEN g % 2 = 0 ELSE mt = ANY($9::text[]) END AS rx,
-                            ($5::text[])[1 + (g * 7919) % $6::int] AS client,
+                            ($5::text[])[1 + (g::bigint * 7919) % $6::int] AS client,
                             1 + g / (2 * $6::int) AS seq,
                             1 + ((g - 1)::bigint * $7::int / $8::int) AS o,
                             $3::timestamptz + (g - $11::int) * $4::float8 * interval '1 millisecond' AS at

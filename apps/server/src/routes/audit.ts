@@ -47,6 +47,8 @@ const ActionsQuery = z.strictObject({
   brokerorderid: z.string().max(64).optional(),
   actionType: z.string().max(32).optional(),
   limit: z.coerce.number().int().min(1).max(100_000).optional(),
+  /** Keyset paging, newest first: the next page is the rows below the smallest id shown. */
+  beforeId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
 });
 
 const IdParams = z.strictObject({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
@@ -160,6 +162,7 @@ export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
       ...dateRangeOf(q, RANGE),
       brokerorderid: q.brokerorderid,
       actionType: q.actionType,
+      beforeId: q.beforeId,
       limit: q.limit ?? defaultLimit,
     }).then((rows) => rows.map(presentAction));
 

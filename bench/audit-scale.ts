@@ -8,11 +8,12 @@
 //
 // Sizes: PostgreSQL 5,000,000 / 1,000,000; the embedded database (PGlite, in memory) 1,000,000 / 200,000
 // by default; --quick 200,000 / 50,000. The sizes are printed and written with the results.
+import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 import { sealPending, SEALED_TABLES, type DatabaseKind, type Db } from '@fixdesk/db';
 import { createTestDatabase } from '@fixdesk/db/testing';
 import pino from 'pino';
@@ -48,6 +49,7 @@ const TARGET_RSS_MB = 200;
 const FILL_CHUNK = 500_000;
 const DAY_MS = 86_400_000;
 
+const execFileAsync = promisify(execFile);
 const log = (msg: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
 
 // ------------------------------------------------------------------------------------------------
@@ -367,6 +369,7 @@ async function run(): Promise<void> {
     await measure('FIX Messages', 'filter: compId (one client of 8)', (i) => `${fix}?compId=${client(i)}`);
     await measure('FIX Messages', 'filter: msgType D (16% of rows)', () => `${fix}?msgType=D`);
     await measure('FIX Messages', 'filter: msgType 3, session Reject (1%)', () => `${fix}?msgType=3`);
+    await measure('FIX Messages', 'filter: msgType 4, SequenceReset (none in the record)', () => `${fix}?msgType=4`);
     await measure('FIX Messages', 'filter: direction RX', () => `${fix}?direction=RX`);
     let cursor = Math.min(...(await get(`${fix}?ignoreHeartbeats=true&ignoreSessionMessages=false`)).rows.map((r) => r.id));
     await measure('FIX Messages', 'next pages (beforeId: pages 2, 3, … in turn)', () => `${fix}?ignoreHeartbeats=true&ignoreSessionMessages=false&beforeId=${cursor}`, {
@@ -443,13 +446,38 @@ interface ExportResult {
   firstByteMs: number;
   ms: number;
   rowsPerS: number;
+  /** CPU time of the server's process (this one) per row: what bounds the rate on a free core. */
+  serverCpuUsPerRow: number;
   idleRssMb: number;
   peakRssMb: number;
 }
 
 /**
- * Reads a streamed export to its end without keeping it (counting bytes and lines), sampling this
- * process's resident memory (the server runs in it) every 50 ms against the level just before.
+ * The export's reader, in a process of its own as the browser is: reads the stream to its end without
+ * keeping it (counting bytes and line ends) and prints what it saw.
+ */
+const READER = `
+const [url, authorization] = process.argv.slice(1);
+(async () => {
+  const t0 = performance.now();
+  const r = await fetch(url, { headers: { authorization, 'accept-encoding': 'identity' } });
+  if (!r.ok) throw new Error(r.status + ' ' + (await r.text()));
+  let firstByteMs = 0, bytes = 0, lines = 0;
+  const reader = r.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (!bytes) firstByteMs = performance.now() - t0;
+    bytes += value.length;
+    for (let i = value.indexOf(10); i >= 0; i = value.indexOf(10, i + 1)) lines++;
+  }
+  process.stdout.write(JSON.stringify({ announced: Number(r.headers.get('x-export-rows')), bytes, lines, firstByteMs, ms: performance.now() - t0 }));
+})().catch((err) => { console.error(err); process.exit(1); });
+`;
+
+/**
+ * Streams an export to the reader process, sampling the resident memory of this process (the server's)
+ * every 50 ms against the level just before.
  */
 async function exportCsv(url: string, headers: Record<string, string>, what: string, path: string): Promise<ExportResult> {
   const idle = process.memoryUsage().rss;
@@ -458,27 +486,16 @@ async function exportCsv(url: string, headers: Record<string, string>, what: str
     peak = Math.max(peak, process.memoryUsage().rss);
   }, 50);
   try {
-    const t0 = performance.now();
-    const r = await fetch(url + path, { headers });
-    if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
-    const announced = Number(r.headers.get('x-export-rows'));
-    let firstByteMs = 0;
-    let bytes = 0;
-    let lines = 0;
-    const reader = r.body!.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (!bytes) firstByteMs = performance.now() - t0;
-      bytes += value.length;
-      for (let i = value.indexOf(10); i >= 0; i = value.indexOf(10, i + 1)) lines++;
-    }
-    const ms = performance.now() - t0;
+    const cpu0 = process.cpuUsage();
+    const { stdout } = await execFileAsync(process.execPath, ['-e', READER, url + path, headers.authorization!], { maxBuffer: 1 << 20 });
+    const cpu = process.cpuUsage(cpu0);
     peak = Math.max(peak, process.memoryUsage().rss);
-    // Lines end rows; a raw FIX message holds no newline. The first line is the heading.
-    const rows = lines - 1;
-    const res = { what, path, rows, announced, bytes, firstByteMs, ms, rowsPerS: rows / (ms / 1000), idleRssMb: idle / 2 ** 20, peakRssMb: peak / 2 ** 20 };
-    log(`export ${what}: ${rows.toLocaleString('en-US')} rows (announced ${announced.toLocaleString('en-US')}), ${(bytes / 2 ** 20).toFixed(0)} MiB in ${(ms / 1000).toFixed(1)} s = ${Math.round(res.rowsPerS).toLocaleString('en-US')} rows/s; RSS ${res.idleRssMb.toFixed(0)} → ${res.peakRssMb.toFixed(0)} MiB`);
+    const seen = JSON.parse(stdout) as { announced: number; bytes: number; lines: number; firstByteMs: number; ms: number };
+    // Lines end rows; a raw FIX message holds no line break. The first line is the heading.
+    const rows = seen.lines - 1;
+    const serverCpuUsPerRow = (cpu.user + cpu.system) / rows;
+    const res = { what, path, rows, ...seen, rowsPerS: rows / (seen.ms / 1000), serverCpuUsPerRow, idleRssMb: idle / 2 ** 20, peakRssMb: peak / 2 ** 20 };
+    log(`export ${what}: ${n(rows)} rows (announced ${n(seen.announced)}), ${(seen.bytes / 2 ** 20).toFixed(0)} MiB in ${(seen.ms / 1000).toFixed(1)} s = ${n(Math.round(res.rowsPerS))} rows/s, server CPU ${serverCpuUsPerRow.toFixed(1)} µs/row; RSS ${res.idleRssMb.toFixed(0)} → ${res.peakRssMb.toFixed(0)} MiB`);
     return res;
   } finally {
     clearInterval(sampler);
@@ -515,7 +532,7 @@ function report(r: Result, startedAt: Date, load0: number): string {
     return `| ${x.screen} | ${x.name}${x.screenCall ? ' ◆' : ''} | \`${x.example.replace(/\|/g, '\\|')}\` | ${n(x.rows)} | ${msText(s.p50)} | ${s.p95 > TARGET_MS ? `**${msText(s.p95)}**` : msText(s.p95)} | ${msText(s.max)} |`;
   });
   const slow = r.measures.filter((x) => stats(x.ms).p95 > TARGET_MS);
-  const exportRows = r.exports.map((e) => `| ${e.what} | ${n(e.rows)} (announced ${n(e.announced)}) | ${(e.bytes / 2 ** 20).toFixed(0)} MiB | ${msText(e.firstByteMs)} ms | ${(e.ms / 1000).toFixed(1)} s | ${n(Math.round(e.rowsPerS))} | ${e.idleRssMb.toFixed(0)} → ${e.peakRssMb.toFixed(0)} MiB (+${(e.peakRssMb - e.idleRssMb).toFixed(0)}) |`);
+  const exportRows = r.exports.map((e) => `| ${e.what} | ${n(e.rows)} (announced ${n(e.announced)}) | ${(e.bytes / 2 ** 20).toFixed(0)} MiB | ${msText(e.firstByteMs)} ms | ${(e.ms / 1000).toFixed(1)} s | ${n(Math.round(e.rowsPerS))} | ${e.serverCpuUsPerRow.toFixed(1)} µs | ${e.idleRssMb.toFixed(0)} → ${e.peakRssMb.toFixed(0)} MiB (+${(e.peakRssMb - e.idleRssMb).toFixed(0)}) |`);
   const targets = [
     `| every screen call, filter and next page: p95 ≤ ${TARGET_MS} ms | ${slow.length ? `${r.measures.length - slow.length} of ${r.measures.length} within; over: ${slow.map((x) => `${x.screen} · ${x.name} (${msText(stats(x.ms).p95)} ms)`).join('; ')}` : `all ${r.measures.length} within (worst p95 ${msText(Math.max(...r.measures.map((x) => stats(x.ms).p95)))} ms)`} | ${met(!slow.length)} |`,
     ...r.exports.map((e) => `| export of ${n(e.rows)} ${e.what}: ≥ ${n(TARGET_ROWS_PER_S)} rows/s | ${n(Math.round(e.rowsPerS))} rows/s | ${met(e.rowsPerS >= TARGET_ROWS_PER_S)} |`),
@@ -532,8 +549,8 @@ Filled in ${(r.fillS / 60).toFixed(1)} min${r.sizes ? ` (fix_messages ${r.sizes.
 | --- | --- | --- | ---: | ---: | ---: | ---: |
 ${rows.join('\n')}
 ${r.actionsBeforeId ? '' : '\nGET /api/order-actions takes no beforeId: that screen has no next page to measure.\n'}
-| export (streamed CSV) | rows | size | first byte | time | rows/s | process memory (RSS) idle → peak |
-| --- | ---: | ---: | ---: | ---: | ---: | ---: |
+| export (streamed CSV) | rows | size | first byte | time | rows/s | server CPU per row | server memory (RSS) idle → peak |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${exportRows.join('\n')}
 
 | audit sealer (docs/adr/0010) | time | rows | seals |
@@ -549,7 +566,7 @@ ${targets.join('\n')}
 ### What is measured
 - **Data**, written by set-based SQL (generate_series) into a throwaway database migrated and seeded as the server's first start leaves it, not by the intake: eight clients (the seed's two and six more), a year of records in id and time order ending a minute before the run. FIX messages are our side of the eight sessions: 40% heartbeats, 4% other session messages (Logon, Logout, TestRequest, Reject), 16% NewOrderSingle, 34% execution reports, cancel and replace requests and cancel rejects, each with its raw message as sent (SOH-separated, 90 to 400 bytes), ClOrdID on every application message and the broker order id on the ones that carry it. Order actions are three per order (${n(Math.ceil(r.actionRows / 3))} orders, stored first as the foreign keys require): accept then fills, cancels, replaces, done for day, expiries, rejects, with the broker as user, a note on one in ten and the action's JSON. Then VACUUM ANALYZE, as autovacuum would have left tables of that age.
 - **Requests** go through the real HTTP API of the server running in this process on that database, signed in as the broker, over loopback without compression; the time is from sending the request to the last byte of the answer (the JSON is not parsed in the timing). Each measure varies its request across the year (other orders, days, clients, positions) so no answer is simply repeated from a warm cache. The FIX Messages screen asks for the newest 1,000 messages with its two switches and filters them in the browser; the Order Actions screen asks for the route's default of the newest 10,000 and filters them in the browser; Order Info in the blotter asks for one order's actions. **Next pages** walk the first page's beforeId onwards, and jump anywhere in the year.
-- **Exports** are the screens' streamed CSV files (GET …/export.csv) read to the end and thrown away as they arrive: rows/s = rows / (request sent → last byte). Memory is this process's resident set size, sampled every 50 ms during the stream against the level just before; the server, the database driver${embedded ? ', the embedded database itself' : ''} and the reader all live in this process, so the figure is an upper bound for the server alone.
+- **Exports** are the screens' streamed CSV files (GET …/export.csv) read to the end: rows/s = rows / (request sent → last byte). The reader is a process of its own (as the browser is), reading the stream and throwing it away as it arrives. Server CPU per row = the server process's CPU time during the export / rows (${embedded ? 'with the embedded database inside it' : 'PostgreSQL\'s own is apart'}): one free core streams at most 1,000,000 / that many rows a second, whatever else shares the machine. Memory is the server process's resident set size, sampled every 50 ms during the stream against the level just before${embedded ? ' (the embedded database lives in that process too)' : ''}.
 - **Sealer**: its passes are called directly (sealPending per table, as AuditSealer's pass does every second), before the server starts so that the first pass does not overlap the measures. First pass = the whole record with no seal yet (a desk upgrading to the sealing release); steady passes = a busy second's new rows (4,000 FIX messages, 1,000 order actions) and then a pass with nothing new.
 - \`npx tsx bench/audit-scale.ts\` (PostgreSQL at the issue's size), \`--db pglite\` (the embedded database, ${n(1_000_000)} / ${n(200_000)} by default), \`--quick\` (${n(200_000)} / ${n(50_000)}), \`--no-write\` (print only).
 `;

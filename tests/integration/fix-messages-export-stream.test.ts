@@ -7,8 +7,8 @@ import { TEST_DB_KINDS } from '@fixdesk/db/testing';
 import Papa from 'papaparse';
 import { startTestServer, type TestServer } from '../support/server';
 
-const ROWS = 12_345; // more than two pages of 5,000
-const ACTIONS = 10_001; // two full pages and one row
+const ROWS = 12_345; // many pages of EXPORT_PAGE_ROWS and a part one
+const ACTIONS = 10_001; // full pages and one row
 const SOH = '\x01';
 
 for (const kind of TEST_DB_KINDS) {

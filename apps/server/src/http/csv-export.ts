@@ -2,8 +2,12 @@ import { Readable } from 'node:stream';
 import { csvChunk, type CsvField } from '@fixdesk/client';
 import type { FastifyReply } from 'fastify';
 
-/** Rows per database read of a streamed export (read one page ahead: never the whole range in memory). */
-export const EXPORT_PAGE_ROWS = 5000;
+/**
+ * Rows per database read of a streamed export (read one page ahead: never the whole range in memory).
+ * A thousand rather than more: a page's garbage then dies young, and the server spends a quarter less
+ * CPU per row than with pages of 5,000 (bench/audit-scale.ts).
+ */
+export const EXPORT_PAGE_ROWS = 1000;
 
 /**
  * Sends a CSV file streamed page by page, newest first, keyset by id (`page(beforeId)` reads the rows

@@ -11,7 +11,7 @@ import m0010 from './0010_user_admin';
 import m0011 from './0011_client_onboarding';
 import m0012 from './0012_heartbeat_range';
 import m0013 from './0013_fix_spec_documents';
-import m0014 from './0014_order_actions_by_order';
+import m0014 from './0014_audit_filter_indexes';
 
 export interface Migration {
   version: number;
@@ -34,5 +34,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 11, name: 'client_onboarding', sql: m0011 },
   { version: 12, name: 'heartbeat_range', sql: m0012 },
   { version: 13, name: 'fix_spec_documents', sql: m0013 },
-  { version: 14, name: 'order_actions_by_order', sql: m0014 },
+  { version: 14, name: 'audit_filter_indexes', sql: m0014 },
 ];

@@ -158,8 +158,8 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal((await t.api('/api/order-actions?beforeId=0', { token: viewer })).status, 400);
       const answer = await t.api(`/api/order-actions?brokerorderid=${id}`, { token: viewer });
       assert.match(answer.headers.get('content-type') ?? '', /^application\/json/);
-      const body = (await answer.json()) as { success: boolean; actions: unknown[]; data: unknown[] };
-      assert.deepEqual([body.success, body.data], [true, body.actions], 'the rows under their name and as data');
+      const answered = (await answer.json()) as { success: boolean; actions: unknown[]; data: unknown[] };
+      assert.deepEqual([answered.success, answered.data], [true, answered.actions], 'the rows under their name and as data');
       const prices = ((await (await t.api('/api/trade-history/latest-prices', { token: viewer })).json()) as { data: { symbol: string; price: string }[] }).data;
       assert.equal(prices.find((p) => p.symbol === 'C5TC')?.price, '27000');
     });

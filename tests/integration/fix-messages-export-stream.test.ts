@@ -7,8 +7,8 @@ import { TEST_DB_KINDS } from '@fixdesk/db/testing';
 import Papa from 'papaparse';
 import { startTestServer, type TestServer } from '../support/server';
 
-const ROWS = 12_345; // more than two pages of 5,000
-const ACTIONS = 10_001; // two full pages and one row
+const ROWS = 12_345; // many pages of EXPORT_PAGE_ROWS and a part one
+const ACTIONS = 10_001; // full pages and one row
 const SOH = '\x01';
 
 for (const kind of TEST_DB_KINDS) {
@@ -51,6 +51,11 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(res.headers.get('x-export-rows'), String(ROWS));
       const bytes = Buffer.from(await res.arrayBuffer());
       assert.deepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'a BOM so spreadsheets read UTF-8');
+      // One line per row after the heading, none empty (the browser counts lines for its progress).
+      const lines = bytes.toString('utf8').split('\r\n');
+      assert.equal(lines.pop(), '', 'the last row ends its line');
+      assert.equal(lines.length, ROWS + 1);
+      assert.ok(!lines.includes(''), 'no empty line');
       const [head, ...body] = Papa.parse<string[]>(bytes.subarray(3).toString('utf8'), { skipEmptyLines: true }).data;
       assert.deepEqual(head, ['ID', 'TransactTime (UTC)', 'Direction', 'Msg Type', 'Seq Num', 'Sender', 'Target', 'Client Order ID', 'Broker Order ID', 'Raw Message']);
       assert.equal(body.length, ROWS);

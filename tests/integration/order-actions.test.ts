@@ -148,9 +148,18 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(order.ordstatus, '3');
       assert.equal(order.accepted_by, 'broker');
       assert.deepEqual(order.execReports!.map((e) => e.exectype), ['A', '0', 'F', 'F', '3']);
-      const actions = ((await (await t.api(`/api/order-actions?brokerorderid=${id}`, { token: viewer })).json()) as { actions: { action_type: string; user_id: string; fillQty: string | null }[] }).actions;
+      const actions = ((await (await t.api(`/api/order-actions?brokerorderid=${id}`, { token: viewer })).json()) as { actions: { id: number; action_type: string; user_id: string; fillQty: string | null }[] }).actions;
       assert.deepEqual(actions.map((a) => a.action_type).reverse(), ['ACCEPT', 'PARTIAL_FILL', 'FILL', 'DONE_FOR_DAY']);
       assert.ok(actions.every((a) => a.user_id === 'broker'));
+      // Keyset paging, newest first: the page below the smallest id shown holds the rest, none twice.
+      const page = async (q: string) => ((await (await t.api(`/api/order-actions?brokerorderid=${id}&${q}`, { token: viewer })).json()) as { actions: { id: number }[] }).actions.map((a) => a.id);
+      const first = await page('limit=3');
+      assert.deepEqual([...first, ...(await page(`limit=3&beforeId=${Math.min(...first)}`))], actions.map((a) => a.id));
+      assert.equal((await t.api('/api/order-actions?beforeId=0', { token: viewer })).status, 400);
+      const answer = await t.api(`/api/order-actions?brokerorderid=${id}`, { token: viewer });
+      assert.match(answer.headers.get('content-type') ?? '', /^application\/json/);
+      const answered = (await answer.json()) as { success: boolean; actions: unknown[]; data: unknown[] };
+      assert.deepEqual([answered.success, answered.data], [true, answered.actions], 'the rows under their name and as data');
       const prices = ((await (await t.api('/api/trade-history/latest-prices', { token: viewer })).json()) as { data: { symbol: string; price: string }[] }).data;
       assert.equal(prices.find((p) => p.symbol === 'C5TC')?.price, '27000');
     });

@@ -36,6 +36,7 @@ export function csvText<T>(fields: readonly CsvField<T>[], rows: readonly T[], h
  */
 export function csvChunk<T>(fields: readonly CsvField<T>[], rows: readonly T[], heading = false): string {
   if (!rows.length && !heading) return '';
-  const text = csvText(fields, rows, heading);
+  // Without rows, papaparse ends the heading with a line break of its own (an empty line would follow).
+  const text = rows.length ? csvText(fields, rows, heading) : csvText(fields, [], true).replace(/\r\n$/, '');
   return text ? `${text}\r\n` : '';
 }

@@ -12,6 +12,7 @@ import m0011 from './0011_client_onboarding';
 import m0012 from './0012_heartbeat_range';
 import m0013 from './0013_fix_spec_documents';
 import m0014 from './0014_leases';
+import m0015 from './0015_audit_filter_indexes';
 
 export interface Migration {
   version: number;
@@ -35,4 +36,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 12, name: 'heartbeat_range', sql: m0012 },
   { version: 13, name: 'fix_spec_documents', sql: m0013 },
   { version: 14, name: 'leases', sql: m0014 },
+  { version: 15, name: 'audit_filter_indexes', sql: m0015 },
 ];

@@ -60,11 +60,27 @@ export async function listFixMessages(db: Queryable, f: FixMessageFilter): Promi
     `SELECT * FROM (
        SELECT id, created_at, sending_time, direction, msg_type, msg_seq_num, sender_comp_id, target_comp_id, clordid, brokerorderid, poss_dup, raw_fix
          FROM fix_messages ${where}
-        ORDER BY id DESC LIMIT ${p(f.limit)}) page
+        ORDER BY ${readsRangeWhole(f) ? 'id + 0' : 'id'} DESC LIMIT ${p(f.limit)}) page
       ORDER BY created_at DESC, direction = 'TX' DESC, id DESC`,
     values,
   );
   return rows;
+}
+
+/** The widest date range whose first page is read through the time index rather than down the ids. */
+const NARROW_RANGE_MS = 2 * 86_400_000;
+
+/**
+ * Whether a page is read as the whole date range, found through the time index (BRIN on created_at),
+ * then sorted: the first page of a range of at most two days (a day in any time zone). Walking down
+ * the ids until enough rows of the range turn up is the planner's usual pick for ORDER BY id LIMIT,
+ * as it takes the range's rows to be spread over all ids; they sit together, so for a day months
+ * back that walk crosses every newer row first (seconds at millions of rows, where the range itself
+ * is read in milliseconds). Ordering by the expression id + 0 rules the walk out. Next pages start
+ * at their beforeId, inside the range, and keep the walk; so do wide ranges (an export, a year).
+ */
+function readsRangeWhole(f: Omit<FixMessageFilter, 'limit'>): boolean {
+  return f.beforeId === undefined && f.start !== undefined && f.end !== undefined && f.end.getTime() - f.start.getTime() <= NARROW_RANGE_MS;
 }
 
 /** How many FIX messages a filter selects (an export's total, for its progress). */

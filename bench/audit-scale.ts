@@ -264,6 +264,8 @@ interface Measure {
   ms: number[];
   /** Whether the web screen makes this call itself (the rest are the API's filters and pages). */
   screenCall: boolean;
+  /** Shown for reference only, outside the target (a call no screen makes: the route's 10,000-row default). */
+  reference?: boolean;
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -328,7 +330,7 @@ async function run(): Promise<void> {
       screen: Measure['screen'],
       name: string,
       path: (i: number) => string | Promise<string>,
-      opts: { screenCall?: boolean; onRows?: (rows: Array<{ id: number }>) => void } = {},
+      opts: { screenCall?: boolean; reference?: boolean; onRows?: (rows: Array<{ id: number }>) => void } = {},
     ) => {
       opts.onRows?.((await get(await path(SAMPLES))).rows);
       const ms: number[] = [];
@@ -342,7 +344,7 @@ async function run(): Promise<void> {
         ms.push(r.ms);
         rows = Math.max(rows, r.rows.length);
       }
-      const m: Measure = { screen, name, example, rows, ms, screenCall: opts.screenCall ?? false };
+      const m: Measure = { screen, name, example, rows, ms, screenCall: opts.screenCall ?? false, reference: opts.reference };
       measures.push(m);
       const s = stats(ms);
       log(`${screen} · ${name}: p50 ${s.p50.toFixed(1)} ms, p95 ${s.p95.toFixed(1)} ms, max ${s.max.toFixed(1)} ms (${rows} rows)`);
@@ -382,11 +384,12 @@ async function run(): Promise<void> {
       return `${fix}?start=${dayOf(i)}&end=${dayOf(i)}&beforeId=${Math.min(...first.map((r) => r.id))}`;
     });
 
-    // Order Actions: the screen loads the newest 10,000 (the route's default) and filters them in the
-    // browser; Order Info in the blotter asks for one order's actions. The API's filters follow.
+    // Order Actions: the screen shows the newest 1,000 at once and appends older pages of 1,000 (by
+    // beforeId) up to 10,000, filtering them in the browser; Order Info in the blotter asks for one
+    // order's actions. The route's default of 10,000 in one answer and the API's filters follow.
     const actions = '/api/order-actions';
-    await measure('Order Actions', 'first page (the screen: the newest 10,000)', () => actions, { screenCall: true });
-    await measure('Order Actions', 'first page of 1,000 (limit=1000)', () => `${actions}?limit=1000`);
+    await measure('Order Actions', 'first page (the screen: the newest 1,000)', () => `${actions}?limit=1000`, { screenCall: true });
+    await measure('Order Actions', 'the newest 10,000 in one answer (the route\'s default; no screen asks for it)', () => actions, { reference: true });
     await measure('Order Actions', 'one order\'s actions (Order Info in the blotter)', (i) => `${actions}?brokerorderid=${bo(i)}&limit=500`, { screenCall: true });
     await measure('Order Actions', 'filter: one day (start, end)', (i) => `${actions}?start=${dayOf(i)}&end=${dayOf(i)}&limit=1000`);
     await measure('Order Actions', 'filter: actionType FILL (23%)', () => `${actions}?actionType=FILL&limit=1000`);
@@ -531,10 +534,11 @@ function report(r: Result, startedAt: Date, load0: number): string {
     const s = stats(x.ms);
     return `| ${x.screen} | ${x.name}${x.screenCall ? ' ◆' : ''} | \`${x.example.replace(/\|/g, '\\|')}\` | ${n(x.rows)} | ${msText(s.p50)} | ${s.p95 > TARGET_MS ? `**${msText(s.p95)}**` : msText(s.p95)} | ${msText(s.max)} |`;
   });
-  const slow = r.measures.filter((x) => stats(x.ms).p95 > TARGET_MS);
+  const targeted = r.measures.filter((x) => !x.reference);
+  const slow = targeted.filter((x) => stats(x.ms).p95 > TARGET_MS);
   const exportRows = r.exports.map((e) => `| ${e.what} | ${n(e.rows)} (announced ${n(e.announced)}) | ${(e.bytes / 2 ** 20).toFixed(0)} MiB | ${msText(e.firstByteMs)} ms | ${(e.ms / 1000).toFixed(1)} s | ${n(Math.round(e.rowsPerS))} | ${e.serverCpuUsPerRow.toFixed(1)} µs | ${e.idleRssMb.toFixed(0)} → ${e.peakRssMb.toFixed(0)} MiB (+${(e.peakRssMb - e.idleRssMb).toFixed(0)}) |`);
   const targets = [
-    `| every screen call, filter and next page: p95 ≤ ${TARGET_MS} ms | ${slow.length ? `${r.measures.length - slow.length} of ${r.measures.length} within; over: ${slow.map((x) => `${x.screen} · ${x.name} (${msText(stats(x.ms).p95)} ms)`).join('; ')}` : `all ${r.measures.length} within (worst p95 ${msText(Math.max(...r.measures.map((x) => stats(x.ms).p95)))} ms)`} | ${met(!slow.length)} |`,
+    `| every screen call, filter and next page: p95 ≤ ${TARGET_MS} ms | ${slow.length ? `${targeted.length - slow.length} of ${targeted.length} within; over: ${slow.map((x) => `${x.screen} · ${x.name} (${msText(stats(x.ms).p95)} ms)`).join('; ')}` : `all ${targeted.length} within (worst p95 ${msText(Math.max(...targeted.map((x) => stats(x.ms).p95)))} ms)`} | ${met(!slow.length)} |`,
     ...r.exports.map((e) => `| export of ${n(e.rows)} ${e.what}: ≥ ${n(TARGET_ROWS_PER_S)} rows/s | ${n(Math.round(e.rowsPerS))} rows/s | ${met(e.rowsPerS >= TARGET_ROWS_PER_S)} |`),
     ...r.exports.map((e) => `| export of ${e.what}: memory < ${TARGET_RSS_MB} MB above idle | +${(e.peakRssMb - e.idleRssMb).toFixed(0)} MiB | ${met((e.peakRssMb - e.idleRssMb) * 2 ** 20 < TARGET_RSS_MB * 1e6)} |`),
   ];
@@ -565,7 +569,7 @@ ${targets.join('\n')}
 
 ### What is measured
 - **Data**, written by set-based SQL (generate_series) into a throwaway database migrated and seeded as the server's first start leaves it, not by the intake: eight clients (the seed's two and six more), a year of records in id and time order ending a minute before the run. FIX messages are our side of the eight sessions: 40% heartbeats, 4% other session messages (Logon, Logout, TestRequest, Reject), 16% NewOrderSingle, 34% execution reports, cancel and replace requests and cancel rejects, each with its raw message as sent (SOH-separated, 90 to 400 bytes), ClOrdID on every application message and the broker order id on the ones that carry it. Order actions are three per order (${n(Math.ceil(r.actionRows / 3))} orders, stored first as the foreign keys require): accept then fills, cancels, replaces, done for day, expiries, rejects, with the broker as user, a note on one in ten and the action's JSON. Then VACUUM ANALYZE, as autovacuum would have left tables of that age.
-- **Requests** go through the real HTTP API of the server running in this process on that database, signed in as the broker, over loopback without compression; the time is from sending the request to the last byte of the answer (the JSON is not parsed in the timing). Each measure varies its request across the year (other orders, days, clients, positions) so no answer is simply repeated from a warm cache. The FIX Messages screen asks for the newest 1,000 messages with its two switches and filters them in the browser; the Order Actions screen asks for the route's default of the newest 10,000 and filters them in the browser; Order Info in the blotter asks for one order's actions. **Next pages** walk the first page's beforeId onwards, and jump anywhere in the year.
+- **Requests** go through the real HTTP API of the server running in this process on that database, signed in as the broker, over loopback without compression; the time is from sending the request to the last byte of the answer (the JSON is not parsed in the timing). Each measure varies its request across the year (other orders, days, clients, positions) so no answer is simply repeated from a warm cache. The FIX Messages screen asks for the newest 1,000 messages with its two switches and filters them in the browser; the Order Actions screen asks for the newest 1,000, shows them, and appends older pages of 1,000 by beforeId up to 10,000, filtering them in the browser; Order Info in the blotter asks for one order's actions. **Next pages** walk the first page's beforeId onwards, and jump anywhere in the year.
 - **Exports** are the screens' streamed CSV files (GET …/export.csv) read to the end: rows/s = rows / (request sent → last byte). The reader is a process of its own (as the browser is), reading the stream and throwing it away as it arrives. Server CPU per row = the server process's CPU time during the export / rows (${embedded ? 'with the embedded database inside it' : 'PostgreSQL\'s own is apart'}): one free core streams at most 1,000,000 / that many rows a second, whatever else shares the machine. Memory is the server process's resident set size, sampled every 50 ms during the stream against the level just before${embedded ? ' (the embedded database lives in that process too)' : ''}.
 - **Sealer**: its passes are called directly (sealPending per table, as AuditSealer's pass does every second), before the server starts so that the first pass does not overlap the measures. First pass = the whole record with no seal yet (a desk upgrading to the sealing release); steady passes = a busy second's new rows (4,000 FIX messages, 1,000 order actions) and then a pass with nothing new.
 - \`npx tsx bench/audit-scale.ts\` (PostgreSQL at the issue's size), \`--db pglite\` (the embedded database, ${n(1_000_000)} / ${n(200_000)} by default), \`--quick\` (${n(200_000)} / ${n(50_000)}), \`--no-write\` (print only).
@@ -573,7 +577,7 @@ ${targets.join('\n')}
 ### Where the time goes
 - A page is the newest rows by id (keyset: beforeId), so a filter walks down the primary key until it has a page; its cost follows how rare the filter's rows are. Rare rows have indexes (migration 14): FIX messages of a rare type (msgType 4 here: no SequenceReset in the record, a walk over the whole table without it) through a partial index that leaves out what the order intake writes with every order (D, AB, 8) and heartbeats, so the intake's inserts never touch it; one order's actions by broker order id (order actions are written by broker actions, not by the intake); ClOrdID and broker order id of FIX messages had theirs. A client with few messages (compId) or a rare action type still walks: their cost grows with the rows above their newest one.
 - A date range's first page, up to two days wide, is read through the BRIN index on created_at and sorted (packages/db repos/audit.ts): the planner's own pick, walking down the ids, crossed every newer row first (0.3 to 2 s for a day months back at 5,000,000 rows).
-- The Order Actions screen's call is the newest 10,000 actions in one answer (as \`actions\` and again as \`data\`, as the API gives them: serialised once, written twice); its time is reading, presenting and serialising 10,000 rows in the server, not the database (the query takes about 11 ms). A page of 1,000 is the row below it.
+- The route's default answer, the newest 10,000 actions at once (as \`actions\` and again as \`data\`, as the API gives them: serialised once, written twice), spends its time reading, presenting and serialising 10,000 rows in the server, not in the database (the query takes about 11 ms); the screen asks for pages of 1,000 instead, the first shown at once.
 - The sealer's first pass is one transaction per table, hashing every row in the server's process (in the running server it starts within a second of the upgrade, alongside the intake, whose inserts it never blocks); steady passes cost milliseconds.
 - Export: the server's CPU per row is mostly reading the rows from the driver, presenting and writing them as CSV, and collecting the garbage; pages of 1,000 rows, the next read while the current one is written.
 `;

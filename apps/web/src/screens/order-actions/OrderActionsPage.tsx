@@ -1,7 +1,7 @@
 import '../blotter/blotter.css';
 import '../../components/audit/auditGrid.css';
 import type { ClientConnector, OrderAction } from '@fixdesk/protocol';
-import { Alert, Avatar, Badge, Box, Button, Code, Group, HoverCard, Image, Modal, ScrollArea, Text, TextInput } from '@mantine/core';
+import { Alert, Avatar, Badge, Box, Button, Code, Group, HoverCard, Image, Loader, Modal, ScrollArea, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconClipboardList, IconDownload, IconEye, IconInfoCircle, IconSearch } from '@tabler/icons-react';
 import type { ColDef, GetRowIdParams, ICellRendererParams } from 'ag-grid-community';
@@ -27,7 +27,8 @@ const POPUP_OPEN_DELAY_MS = 50;
 const POPUP_CLOSE_DELAY_MS = 70;
 const NOTES_LIMIT = 30;
 
-type Load = { state: 'loading' } | { state: 'error'; text: string } | { state: 'ready'; actions: OrderAction[] };
+/** Ready with the first page; `more` while older pages are on their way, `partial` when one of them failed. */
+type Load = { state: 'loading' } | { state: 'error'; text: string } | { state: 'ready'; actions: OrderAction[]; more: boolean; partial?: string };
 
 const ACTION_COLOURS: Record<string, string> = {
   ACCEPT: 'blue',
@@ -154,11 +155,17 @@ export default function OrderActionsPage() {
   useEffect(() => {
     const controller = new AbortController();
     setLoad({ state: 'loading' });
+    // The newest page shows at once; older pages follow and are appended.
+    let actions: OrderAction[] = [];
     auditApi
-      .orderActions(undefined, controller.signal)
-      .then((actions) => setLoad({ state: 'ready', actions }))
+      .orderActionPages((page, last) => {
+        actions = actions.concat(page);
+        setLoad({ state: 'ready', actions, more: !last });
+      }, controller.signal)
       .catch((err: unknown) => {
-        if (!controller.signal.aborted) setLoad({ state: 'error', text: loadErrorText(err) });
+        if (controller.signal.aborted) return;
+        if (actions.length) setLoad({ state: 'ready', actions, more: false, partial: loadErrorText(err) });
+        else setLoad({ state: 'error', text: loadErrorText(err) });
       });
     return () => controller.abort();
   }, [reloads]);
@@ -266,9 +273,24 @@ export default function OrderActionsPage() {
           frameStyle={{ position: 'absolute', inset: 0 }}
         />
       </Box>
-      <Text fz="xs" c="dimmed" mt={6} h={18} data-testid="order-actions-footer">
-        {load.state === 'ready' ? `Showing ${visible.length} of ${all.length} actions` : ''}
-      </Text>
+      <Group gap={8} mt={6} h={18} wrap="nowrap">
+        <Text fz="xs" c="dimmed" data-testid="order-actions-footer">
+          {load.state === 'ready' ? `Showing ${visible.length} of ${all.length} actions` : ''}
+        </Text>
+        {load.state === 'ready' && load.more && (
+          <Group gap={4} wrap="nowrap" data-testid="order-actions-more">
+            <Loader size={10} />
+            <Text fz="xs" c="dimmed">
+              Loading older actions…
+            </Text>
+          </Group>
+        )}
+        {load.state === 'ready' && load.partial && (
+          <Text fz="xs" c="red" data-testid="order-actions-partial">
+            Older actions could not be loaded: {load.partial}
+          </Text>
+        )}
+      </Group>
 
       <WhoLookedModal opened={whoLooked} onClose={() => setWhoLooked(false)} />
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiError, NetworkError, type ApiClient } from '@fixdesk/client';
-import { createAuditApi, loadErrorText } from './auditApi';
+import { createAuditApi, loadErrorText, ORDER_ACTIONS_PAGE_ROWS, ORDER_ACTIONS_SCREEN_ROWS } from './auditApi';
 
 function fakeApi(answer: (path: string, query: unknown) => unknown): { api: ApiClient; calls: Array<{ path: string; query: unknown }> } {
   const calls: Array<{ path: string; query: unknown }> = [];
@@ -22,6 +22,29 @@ describe('audit API', () => {
     assert.deepEqual(await audit.orderActions(), [{ id: 1 }]);
     assert.deepEqual(await audit.orderActions({ start: 'S', end: 'E' }), [{ id: 2 }]);
     assert.deepEqual(calls[1], { path: '/api/order-actions/export', query: { start: 'S', end: 'E', limit: 100_000 } });
+  });
+
+  it("reads the Order Actions screen's rows a page at a time, older pages by the last id, up to the screen's rows", async () => {
+    // 10,500 actions, newest (highest id) first.
+    const all = Array.from({ length: 10_500 }, (_, i) => ({ id: 10_500 - i }));
+    const { api, calls } = fakeApi((_p, q) => {
+      const { limit, beforeId } = q as { limit: number; beforeId?: number };
+      return { actions: all.filter((a) => beforeId === undefined || a.id < beforeId).slice(0, limit) };
+    });
+    const pages: Array<[number, number, boolean]> = [];
+    await createAuditApi(api).orderActionPages((page, last) => pages.push([page[0]!.id, page.length, last]));
+    assert.equal(pages.length, ORDER_ACTIONS_SCREEN_ROWS / ORDER_ACTIONS_PAGE_ROWS);
+    assert.deepEqual(pages[0], [10_500, 1000, false]);
+    assert.deepEqual(pages[1], [9_500, 1000, false]);
+    assert.deepEqual(pages.at(-1), [1_500, 1000, true]);
+    assert.deepEqual(calls[1], { path: '/api/order-actions', query: { limit: 1000, beforeId: 9_501 } });
+
+    // A short page is the last.
+    const few = fakeApi(() => ({ actions: [{ id: 3 }, { id: 2 }] }));
+    const seen: boolean[] = [];
+    await createAuditApi(few.api).orderActionPages((_page, last) => seen.push(last));
+    assert.deepEqual(seen, [true]);
+    assert.deepEqual(few.calls, [{ path: '/api/order-actions', query: { limit: 1000 } }]);
   });
 
   it('passes the switches to the FIX message list and export', async () => {

@@ -26,8 +26,17 @@ export interface AuditAccessEntry {
   ip: string | null;
 }
 
+/** The Order Actions screen's rows: the newest first page at once, then older pages (keyset by id) up to this many. */
+export const ORDER_ACTIONS_SCREEN_ROWS = 10_000;
+export const ORDER_ACTIONS_PAGE_ROWS = 1_000;
+
 export interface AuditApi {
   orderActions(range?: { start: string; end: string; limit?: number }, signal?: AbortSignal): Promise<OrderAction[]>;
+  /**
+   * The Order Actions screen's rows, newest first, a page at a time (the first page shows while the
+   * older ones come): `onPage` hears each page and whether it was the last.
+   */
+  orderActionPages(onPage: (actions: OrderAction[], last: boolean) => void, signal?: AbortSignal): Promise<void>;
   /** One action as the detail view opens it (the server records who looked). */
   orderAction(id: number, signal?: AbortSignal): Promise<OrderAction>;
   /** Who exported from or opened the audit record, newest first (administrators only). */
@@ -99,6 +108,18 @@ export function createAuditApi(api: ApiClient): AuditApi {
       // A date range is an export: its own endpoint, which records who exported what (who looked).
       const query = range ? { start: range.start, end: range.end, limit: range.limit ?? EXPORT_ROW_LIMIT } : undefined;
       return list(await api.get<{ actions?: OrderAction[] } | OrderAction[]>(range ? '/api/order-actions/export' : '/api/order-actions', { signal, query }));
+    },
+    async orderActionPages(onPage, signal) {
+      let beforeId: number | undefined;
+      for (let loaded = 0; ; ) {
+        const query = { limit: ORDER_ACTIONS_PAGE_ROWS, ...(beforeId === undefined ? {} : { beforeId }) };
+        const page = list(await api.get<{ actions?: OrderAction[] } | OrderAction[]>('/api/order-actions', { signal, query }));
+        loaded += page.length;
+        const last = page.length < ORDER_ACTIONS_PAGE_ROWS || loaded >= ORDER_ACTIONS_SCREEN_ROWS;
+        onPage(page, last);
+        if (last) return;
+        beforeId = page.reduce((min, a) => Math.min(min, a.id), Number.MAX_SAFE_INTEGER);
+      }
     },
     async auditAccess(signal) {
       return list(await api.get<{ data?: AuditAccessEntry[] }>('/api/audit-access', { signal }));

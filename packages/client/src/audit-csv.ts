@@ -66,7 +66,10 @@ export const ORDER_ACTION_CSV_FIELDS: readonly CsvField<OrderAction>[] = [
   {
     id: 'client',
     header: 'Client',
-    value: (a) => [actionClientName(a), a.sendercompid && a.sendercompid !== actionClientName(a) ? `(${a.sendercompid})` : ''].filter(Boolean).join(' '),
+    value: (a) => {
+      const name = actionClientName(a);
+      return a.sendercompid && a.sendercompid !== name ? (name ? `${name} (${a.sendercompid})` : `(${a.sendercompid})`) : name;
+    },
   },
   { id: 'brokerorderid', header: 'Broker Order ID', value: (a) => a.brokerorderid },
   { id: 'clordid', header: 'Client Order ID', value: (a) => a.clordid },

@@ -157,11 +157,13 @@ export function presentOrders(b: OrderBundle, withExecReports: boolean): Order[]
 }
 
 export function presentAction(a: OrderActionRow): OrderAction {
+  // Formatted once: a streamed export presents a million of these.
+  const at = a.created_at.toISOString();
   return {
     id: a.id,
     order_id: a.order_id,
-    timestamp: a.created_at.toISOString(),
-    created_at: a.created_at.toISOString(),
+    timestamp: at,
+    created_at: at,
     brokerorderid: a.brokerorderid,
     clordid: a.clordid,
     sendercompid: a.sendercompid,

@@ -6,7 +6,6 @@
 // has an answer (or `answerTimeoutMs` passed). With `sendWhileDown`, the client sends that many more
 // orders while the server is down: QuickFIX stores them unsent, and they reach the restarted server
 // only by the resend its ResendRequest asks for (PossDupFlag), the resend exchange of a real outage.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,52 +14,11 @@ import { createTestDatabase } from '@fixdesk/db/testing';
 import { formatUtcTimestamp } from '@fixdesk/fix';
 import type { QuickfixBuild } from '../../bench/quickfix/build';
 import { maturity } from '../support/fix-client';
+import { killHard, startServerProcess, type ServerProcess } from '../support/server-process';
 import { field, freePort, QuickfixPeer } from './quickfix-peer';
 
-const root = new URL('../..', import.meta.url).pathname;
 const ADMIN_PASSWORD = 'crash-admin-pw-1';
 export const CRASH_CLIENT = 'SGX_CLIENT_1';
-
-interface ServerProcess {
-  readonly child: ChildProcess;
-  readonly url: string;
-  output(): string;
-}
-
-/** The server as its own process (so SIGKILL is a real kill -9), on the given database and FIX port. */
-async function startServerProcess(databaseUrl: string, fixPort: number, dataDir: string): Promise<ServerProcess> {
-  const { ADMIN_PASSWORD: _a, DEMO_PASSWORD: _d, DATABASE_URL: _u, ...env } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: root,
-    env: { ...env, DATABASE_URL: databaseUrl, PORT: '0', FIX_PORT: String(fixPort), DATA_DIR: dataDir, ADMIN_PASSWORD, LOG_LEVEL: process.env.CRASH_DEBUG ? 'info' : 'warn', TEST_CLIENT_PORTS: 'off' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += String(d)));
-  child.stderr!.on('data', (d) => (out += String(d)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 60_000);
-    const check = () => {
-      const m = /FixDesk is running at (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      } else if (child.exitCode !== null) {
-        clearTimeout(timer);
-        reject(new Error(`server exited with ${child.exitCode}:\n${out}`));
-      } else setTimeout(check, 50);
-    };
-    check();
-  });
-  return { child, url, output: () => out };
-}
-
-async function killHard(p: ServerProcess): Promise<void> {
-  if (p.child.exitCode !== null || p.child.signalCode !== null) return;
-  const exited = new Promise((resolve) => p.child.once('exit', resolve));
-  p.child.kill('SIGKILL');
-  await exited;
-}
 
 async function untilTrue(what: string, test: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -104,8 +62,9 @@ export async function runCrashTrial(
   let server: ServerProcess | undefined;
   let qf: QuickfixPeer | undefined;
   const check = await openDb({ databaseUrl: database.url!, poolSize: 1 });
+  const serverEnv = { DATABASE_URL: database.url!, PORT: '0', FIX_PORT: String(fixPort), DATA_DIR: dataDir, ADMIN_PASSWORD, LOG_LEVEL: process.env.CRASH_DEBUG ? 'info' : 'warn' };
   try {
-    server = await startServerProcess(database.url!, fixPort, dataDir);
+    server = await startServerProcess(serverEnv);
     // The burst is the trial's, not the rate limit's: lift the client's orders-per-second cap.
     const login = await fetch(`${server.url}/api/auth/login`, {
       method: 'POST',
@@ -164,7 +123,7 @@ export async function runCrashTrial(
     }
     const storedAtCrash = (await check.query<{ n: number }>(`SELECT count(*)::int AS n FROM orders WHERE sendercompid = $1`, [CRASH_CLIENT])).rows[0]!.n;
 
-    server = await startServerProcess(database.url!, fixPort, dataDir);
+    server = await startServerProcess(serverEnv);
     await qf.waitForLine((l) => l.startsWith('LOGON'), 60_000, linesAtCrash);
     const loggedOnAt = Date.now();
     let answeredWithinMs: number | undefined;

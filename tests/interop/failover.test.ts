@@ -6,7 +6,6 @@
 // sent is stored and answered. FAILOVER_TRIALS trials (default 1) report the worst takeover. And a
 // paused owner (SIGSTOP past its lease, SIGCONT after the other node took over) stores nothing.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,9 +15,9 @@ import { createTestDatabase, type TestDatabase } from '@fixdesk/db/testing';
 import { formatUtcTimestamp } from '@fixdesk/fix';
 import { buildQuickfix, quickfixUnavailable, type QuickfixBuild } from '../../bench/quickfix/build';
 import { maturity } from '../support/fix-client';
+import { killHard, startServerProcess, type ServerProcess } from '../support/server-process';
 import { field, freePort, QuickfixPeer } from './quickfix-peer';
 
-const root = new URL('../..', import.meta.url).pathname;
 const ADMIN_PASSWORD = 'failover-admin-pw-1';
 const ORDERS = 600;
 const TRIALS = Number(process.env.FAILOVER_TRIALS ?? 1);
@@ -29,39 +28,14 @@ const unavailable = quickfixUnavailable();
 if (unavailable && process.env.CI) throw new Error(`the failover test cannot run in CI: ${unavailable}`);
 const skip = unavailable ? `failover test skipped: ${unavailable}` : false;
 
-interface Node {
+interface Node extends ServerProcess {
   readonly name: string;
-  readonly child: ChildProcess;
-  readonly url: string;
-  output(): string;
 }
 
 /** A node as its own process (so SIGKILL is a real kill -9). */
 async function startNode(name: string, databaseUrl: string, fixPort: number, dataDir: string, logLevel: string): Promise<Node> {
-  const { ADMIN_PASSWORD: _a, DEMO_PASSWORD: _d, DATABASE_URL: _u, ...env } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: root,
-    env: { ...env, DATABASE_URL: databaseUrl, NODE_ID: name, PORT: '0', FIX_PORT: String(fixPort), DATA_DIR: dataDir, ADMIN_PASSWORD, LOG_LEVEL: logLevel, TEST_CLIENT_PORTS: 'off' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += String(d)));
-  child.stderr!.on('data', (d) => (out += String(d)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${out}`)), 60_000);
-    const check = () => {
-      const m = /FixDesk is running at (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      } else if (child.exitCode !== null) {
-        clearTimeout(timer);
-        reject(new Error(`${name} exited with ${child.exitCode}:\n${out}`));
-      } else setTimeout(check, 50);
-    };
-    check();
-  });
-  return { name, child, url, output: () => out };
+  const p = await startServerProcess({ DATABASE_URL: databaseUrl, NODE_ID: name, PORT: '0', FIX_PORT: String(fixPort), DATA_DIR: dataDir, ADMIN_PASSWORD, LOG_LEVEL: logLevel }, name);
+  return { name, ...p };
 }
 
 async function closeCluster(cluster: Awaited<ReturnType<typeof twoNodes>> | undefined, dirs: string[]): Promise<void> {
@@ -71,12 +45,6 @@ async function closeCluster(cluster: Awaited<ReturnType<typeof twoNodes>> | unde
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 }
 
-async function killHard(n: Node): Promise<void> {
-  if (n.child.exitCode !== null || n.child.signalCode !== null) return;
-  const exited = new Promise((resolve) => n.child.once('exit', resolve));
-  n.child.kill('SIGKILL');
-  await exited;
-}
 
 async function untilTrue(what: string, check: () => boolean | Promise<boolean>, timeoutMs: number, everyMs = 20): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -1,0 +1,52 @@
+// The server as a process of its own, as `npm start` runs it: real signals, a real kill -9. Used by
+// the shutdown, crash-safety and failover tests.
+import { spawn, type ChildProcess } from 'node:child_process';
+
+const root = new URL('../..', import.meta.url).pathname;
+
+export interface ServerProcess {
+  readonly child: ChildProcess;
+  /** The URL it printed. */
+  readonly url: string;
+  /** Everything it wrote so far (stdout and stderr). */
+  output(): string;
+}
+
+/**
+ * Starts `apps/server/src/main.ts` with this process's environment less the passwords and
+ * DATABASE_URL, plus `env`; resolves with the URL it prints (rejects if it exits or takes a minute).
+ */
+export async function startServerProcess(env: Record<string, string>, name = 'server'): Promise<ServerProcess> {
+  const { ADMIN_PASSWORD: _a, DEMO_PASSWORD: _d, DATABASE_URL: _u, ...inherited } = process.env;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: root,
+    env: { ...inherited, TEST_CLIENT_PORTS: 'off', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += String(d)));
+  child.stderr!.on('data', (d) => (out += String(d)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${out}`)), 60_000);
+    const check = () => {
+      const m = /FixDesk is running at (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      } else if (child.exitCode !== null) {
+        clearTimeout(timer);
+        reject(new Error(`${name} exited with ${child.exitCode}:\n${out}`));
+      } else setTimeout(check, 50);
+    };
+    check();
+  });
+  return { child, url, output: () => out };
+}
+
+/** SIGKILL (unless it already ended), resolved once the process is gone. */
+export async function killHard(p: { readonly child: ChildProcess }): Promise<void> {
+  if (p.child.exitCode !== null || p.child.signalCode !== null) return;
+  const exited = new Promise((resolve) => p.child.once('exit', resolve));
+  p.child.kill('SIGKILL');
+  await exited;
+}

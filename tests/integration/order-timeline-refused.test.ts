@@ -174,7 +174,8 @@ for (const kind of TEST_DB_KINDS) {
     it("tells a refused order's story: the client's message and our refusal", async () => {
       await client.send('D', newOrderSingle('TL-REF-1', { symbol: 'UNKNOWN1' }));
       const refusal = await client.waitForReport('TL-REF-1');
-      const refused = (await list('&refused=only')).find((o) => o.clordid === 'TL-REF-1')!;
+      // A refused order is recorded just after its refusal is sent (it is no acknowledgement).
+      const refused = (await listWhen((os) => os.some((o) => o.clordid === 'TL-REF-1'), 'the refused order')).find((o) => o.clordid === 'TL-REF-1')!;
       let tl: OrderTimeline | undefined;
       for (let i = 0; i < 100; i++) {
         tl = (await get<{ data: OrderTimeline }>(`/api/orders/${refused.id}/timeline`)).data;

@@ -157,13 +157,12 @@ export function presentOrders(b: OrderBundle, withExecReports: boolean): Order[]
 }
 
 export function presentAction(a: OrderActionRow): OrderAction {
-  // Formatted once: a streamed export presents a million of these.
-  const at = a.created_at.toISOString();
+  // The row's time and decimals come as the text the API writes (a streamed export presents a million).
   return {
     id: a.id,
     order_id: a.order_id,
-    timestamp: at,
-    created_at: at,
+    timestamp: a.created_at,
+    created_at: a.created_at,
     brokerorderid: a.brokerorderid,
     clordid: a.clordid,
     sendercompid: a.sendercompid,
@@ -171,14 +170,14 @@ export function presentAction(a: OrderActionRow): OrderAction {
     company_name: a.company_name,
     symbol: a.symbol,
     side: a.side,
-    orderqty: dec(a.orderqty),
-    price: dec(a.price),
+    orderqty: a.orderqty,
+    price: a.price,
     action_type: a.action_type as OrderAction['action_type'],
     user_id: a.user_id,
     notes: a.notes,
     action_data: a.action_data,
-    fillQty: dec(a.fill_qty),
-    fillPrice: dec(a.fill_price),
+    fillQty: a.fill_qty,
+    fillPrice: a.fill_price,
     legIndex: a.leg_index,
   };
 }

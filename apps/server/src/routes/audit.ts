@@ -63,8 +63,8 @@ const AccessQuery = z.strictObject({
 function presentFixMessage(r: FixMessageRow): FixMessageRecord {
   return {
     id: r.id,
-    timestamp: r.created_at.toISOString(),
-    transacttime: (r.sending_time ?? r.created_at).toISOString(),
+    timestamp: r.created_at,
+    transacttime: r.sending_time ?? r.created_at,
     direction: r.direction,
     msgtype: r.msg_type,
     msgseqnum: r.msg_seq_num,

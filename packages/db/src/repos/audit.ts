@@ -1,11 +1,13 @@
 import type { Queryable } from '../db';
+import { decimalText, isoText } from './sql-text';
 
 // The compliance reads: FIX messages in and out, and the order actions (who did what to which order).
 
+/** A FIX message as the audit screens and exports read it: times as ISO 8601 UTC text (sql-text.ts). */
 export interface FixMessageRow {
   id: number;
-  created_at: Date;
-  sending_time: Date | null;
+  created_at: string;
+  sending_time: string | null;
   direction: 'TX' | 'RX';
   msg_type: string;
   msg_seq_num: number;
@@ -57,11 +59,12 @@ export async function listFixMessages(db: Queryable, f: FixMessageFilter): Promi
   const { values, p } = params();
   const where = fixMessageWhere(f, p, values);
   const { rows } = await db.query<FixMessageRow>(
-    `SELECT * FROM (
-       SELECT id, created_at, sending_time, direction, msg_type, msg_seq_num, sender_comp_id, target_comp_id, clordid, brokerorderid, poss_dup, raw_fix
-         FROM fix_messages ${where}
-        ORDER BY ${readsRangeWhole(f) ? 'id + 0' : 'id'} DESC LIMIT ${p(f.limit)}) page
-      ORDER BY created_at DESC, direction = 'TX' DESC, id DESC`,
+    `SELECT id, ${isoText('created_at')} AS created_at, ${isoText('sending_time')} AS sending_time, direction, msg_type, msg_seq_num,
+            sender_comp_id, target_comp_id, clordid, brokerorderid, poss_dup, raw_fix
+       FROM (SELECT id, created_at, sending_time, direction, msg_type, msg_seq_num, sender_comp_id, target_comp_id, clordid, brokerorderid, poss_dup, raw_fix
+               FROM fix_messages ${where}
+              ORDER BY ${readsRangeWhole(f) ? 'id + 0' : 'id'} DESC LIMIT ${p(f.limit)}) page
+      ORDER BY page.created_at DESC, page.direction = 'TX' DESC, page.id DESC`,
     values,
   );
   return rows;
@@ -126,7 +129,10 @@ export async function listSessionMessages(
   return rows;
 }
 
-/** An order action with its client's names, as the audit screens and the blotter show it. */
+/**
+ * An order action with its client's names, as the audit screens and the blotter show it: decimals
+ * without trailing zeros and the time as ISO 8601 UTC, as text (sql-text.ts).
+ */
 export interface OrderActionRow {
   id: number;
   order_id: number | null;
@@ -146,7 +152,7 @@ export interface OrderActionRow {
   fill_qty: string | null;
   fill_price: string | null;
   leg_index: number | null;
-  created_at: Date;
+  created_at: string;
 }
 
 export interface OrderActionFilter {
@@ -159,7 +165,9 @@ export interface OrderActionFilter {
   limit: number;
 }
 
-const ACTION_WITH_CLIENT = `SELECT a.*, c.client_name, c.company_name
+const ACTION_WITH_CLIENT = `SELECT a.id, a.order_id, a.brokerorderid, a.clordid, a.sendercompid, c.client_name, c.company_name, a.symbol, a.side,
+       ${decimalText('a.orderqty')} AS orderqty, ${decimalText('a.price')} AS price, a.action_type, a.user_id, a.notes, a.action_data,
+       ${decimalText('a.fill_qty')} AS fill_qty, ${decimalText('a.fill_price')} AS fill_price, a.leg_index, ${isoText('a.created_at')} AS created_at
   FROM order_actions a LEFT JOIN client_connectors c ON c.comp_id = a.sendercompid`;
 
 function orderActionWhere(f: Omit<OrderActionFilter, 'limit'>, p: (v: unknown) => string): string {

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db';
+import { decimalText, intText, isoText } from '../sql-text';
 import type { ExecReportRow, OrderLegRow, OrderPartyRow, OrderRequestRow, OrderRow } from './rows';
 
 // The order list read model: bundles of orders with their legs, parties, requests and reports, and
@@ -76,26 +77,7 @@ export async function listOrders(db: Queryable, f: OrderListFilter, withExecRepo
 
 // ---------------------------------------------------------------------------------------------
 // The order list as text rows, for writing the API's JSON without building objects (see
-// listOrderRows). Every value is a string or null, already in the form the JSON carries:
-
-/** A decimal without trailing zeros ('27000.500' → '27000.5', '0.000' → '0'), as text. */
-const decimalText = (col: string) => `trim_scale(${col})::text`;
-
-/**
- * A timestamptz as JavaScript's Date#toISOString writes it: UTC, milliseconds truncated as reading it
- * into a Date does, four-digit years, and outside years 1–9999 a signed six-digit year ('+010000',
- * '0000' for 1 BC, '-000001' for 2 BC).
- */
-function isoText(col: string): string {
-  const utc = `(${col} AT TIME ZONE 'UTC')`;
-  const year = `(extract(year FROM ${utc})::int + CASE WHEN ${utc} < '0001-01-01' THEN 1 ELSE 0 END)`;
-  return `CASE WHEN ${utc} >= '0001-01-01' AND ${utc} < '10000-01-01' THEN to_char(${utc}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-    ELSE CASE WHEN ${year} < 0 THEN '-' || lpad((-${year})::text, 6, '0') WHEN ${year} = 0 THEN '0000' ELSE '+' || lpad(${year}::text, 6, '0') END
-         || to_char(${utc}, '-MM-DD"T"HH24:MI:SS.MS"Z"') END`;
-}
-
-/** Integers as their digits. */
-const intText = (col: string) => `${col}::text`;
+// listOrderRows). Every value is a string or null, already in the form the JSON carries (sql-text.ts).
 
 function columns<const N extends string>(cols: readonly (readonly [N, string])[]): { names: readonly N[]; sql: string } {
   return { names: cols.map(([n]) => n), sql: cols.map(([, e]) => e).join(', ') };

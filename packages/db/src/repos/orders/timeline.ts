@@ -1,11 +1,10 @@
 import type { Queryable } from '../../db';
+import { decimalText, microText } from '../sql-text';
 
 // An order's whole story for the timeline (GET /api/orders/{id}/timeline): every FIX message in and out
 // for it, every action on it, every execution report (each a state change), and for an order refused at
 // intake its refusal. Times come as text in UTC with microseconds ('2026-03-15T10:30:01.123456Z').
 
-/** A timestamptz as ISO 8601 UTC text with microseconds. */
-const microText = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 export interface TimelineOrderRow {
   id: number;
@@ -119,15 +118,15 @@ export async function orderTimelineRows(db: Queryable, idOrBrokerId: string): Pr
     ),
     db.query<TimelineReportRow>(
       `SELECT e.id, ${microText('e.created_at')} AS at, e.execid, e.clordid, e.origclordid, e.exectype, e.ordstatus,
-              trim_scale(e.lastqty)::text AS lastqty, trim_scale(e.lastpx)::text AS lastpx, trim_scale(e.cumqty)::text AS cumqty,
-              trim_scale(e.leavesqty)::text AS leavesqty, trim_scale(e.avgpx)::text AS avgpx, e.leg_index, e.ordrejreason, e.text,
+              ${decimalText('e.lastqty')} AS lastqty, ${decimalText('e.lastpx')} AS lastpx, ${decimalText('e.cumqty')} AS cumqty,
+              ${decimalText('e.leavesqty')} AS leavesqty, ${decimalText('e.avgpx')} AS avgpx, e.leg_index, e.ordrejreason, e.text,
               ${microText('e.sent_at')} AS sent_at
          FROM execution_reports e WHERE e.order_id = $1 ORDER BY e.id`,
       [id],
     ),
     db.query<TimelineActionRow>(
-      `SELECT a.id, ${microText('a.created_at')} AS at, a.action_type, a.user_id, a.notes, trim_scale(a.fill_qty)::text AS fill_qty,
-              trim_scale(a.fill_price)::text AS fill_price, a.leg_index, a.action_data
+      `SELECT a.id, ${microText('a.created_at')} AS at, a.action_type, a.user_id, a.notes, ${decimalText('a.fill_qty')} AS fill_qty,
+              ${decimalText('a.fill_price')} AS fill_price, a.leg_index, a.action_data
          FROM order_actions a WHERE a.order_id = $1 ORDER BY a.id`,
       [id],
     ),

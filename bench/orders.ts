@@ -5,8 +5,7 @@
 // on the same 2 cores. Results go to the "orders" section of BENCHMARKS.md.
 //
 //   npx tsx bench/orders.ts [--quick] [--no-write] [--db pglite|postgres|both] [--rate N]
-import { fork } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,9 +14,11 @@ import type { DatabaseKind, Queryable } from '@fixdesk/db';
 import { createTestDatabase } from '@fixdesk/db/testing';
 import pino from 'pino';
 import { startServer } from '../apps/server/src/server';
-import type { ClientCommand, PhaseResult } from './order-clients';
+import { startOrderClients } from './order-clients-process';
 import { testConfig } from '../tests/support/server';
 import { machineDescription, writeSection } from './benchmarks-md';
+import { addBenchConnectors } from './bench-connectors';
+import { postgresCpuSeconds } from './proc-cpu';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: args } = parseArgs({
@@ -44,24 +45,6 @@ interface RunResult {
   fixedCpu?: { server: number; clients: number; pg: number };
   fixed: { rate: number; sent: number; acked: number; p50: number; p99: number; max: number; achieved: number };
   full: { sent: number; acked: number; seconds: number; ordersPerSecond: number; p50: number; p99: number; serverCpuUsPerOrder: number; clientCpuUsPerOrder: number; pgCpuUsPerOrder: number };
-}
-
-/** CPU seconds used so far by every PostgreSQL process on the machine (user + system), from /proc. */
-function postgresCpuSeconds(): number {
-  let ticks = 0;
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const close = stat.lastIndexOf(')');
-      if (!stat.slice(stat.indexOf('(') + 1, close).startsWith('postgres')) continue;
-      const f = stat.slice(close + 2).split(' ');
-      ticks += Number(f[11]) + Number(f[12]);
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return ticks / 100;
 }
 
 /** CPU used by this process and by PostgreSQL since `from`. */
@@ -116,33 +99,12 @@ async function runOne(db: DatabaseKind): Promise<RunResult> {
   const config = { ...testConfig(), logLevel: 'silent' as const };
   const server = await startServer(config, { db: database.db, logger: pino({ level: process.env.BENCH_LOG_LEVEL ?? 'silent' }), testClient: { ports: 'off' } });
   const compIds = Array.from({ length: SESSIONS }, (_, i) => `BENCH_${i + 1}`);
-  // Ten client connectors that may trade anything in any size.
-  for (const [i, compId] of compIds.entries()) {
-    const { rows } = await database.db.query<{ id: number }>(
-      `INSERT INTO client_connectors (comp_id, execution_id_prefix, target_comp_id, start_time, end_time, trading_days, max_orders_per_second)
-       VALUES ($1, $2, 'FIXDESK', '00:00:00', '23:59:59', 'M,T,W,T,F,S,S', 100000) RETURNING id`,
-      [compId, `B${String(i).padStart(2, '0')}`],
-    );
-    await database.db.query(`INSERT INTO client_capabilities (clientconnectors_id, asset_class, max_order_qty) VALUES ($1, 'FUTURES', 1000000)`, [rows[0]!.id]);
-  }
+  await addBenchConnectors(database.db, compIds);
   // The clients run in their own process (bench/order-clients.ts), as they would on their own machines.
-  const child = fork(join(root, 'bench/order-clients.ts'), [String(server.ctx.fix.port), ...compIds], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const replies: Array<(m: { ok?: boolean; result?: PhaseResult | null; error?: string; ready?: boolean }) => void> = [];
-  child.on('message', (m: { ready?: boolean }) => replies.shift()?.(m));
-  const next = () => new Promise<{ ok?: boolean; result?: PhaseResult | null; error?: string }>((r) => replies.push(r));
-  await next(); // ready: every session logged on
+  const clients = await startOrderClients(server.ctx.fix.port, compIds);
   const floor = db === 'postgres' ? await commitFloor(database.db, FIXED_RATE, FIXED_SECONDS / 2) : undefined;
   if (floor) console.log(`[${db}] one-row commit floor at ${FIXED_RATE}/s: ${JSON.stringify(floor)}`);
-  const command = async (c: ClientCommand): Promise<PhaseResult | null> => {
-    const answer = next();
-    child.send(c);
-    const m = await answer;
-    if (!m.ok) throw new Error(`client process: ${m.error}`);
-    return m.result ?? null;
-  };
+  const command = clients.command;
 
   // --- warm-up (not measured): prepared statements, JIT, connection pool
   await command({ cmd: 'warmup', orders: 400 });

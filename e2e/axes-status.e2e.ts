@@ -4,6 +4,7 @@
 // window; the status page shows a client logging on and off as it happens.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { ServiceStatusEntry } from '@fixdesk/protocol';
 import type { Page } from 'playwright-core';
 import { TestFixClient } from '../tests/support/fix-client';
 import { LoginPage } from './pages/LoginPage';
@@ -11,6 +12,42 @@ import { screenshot } from './support/browser';
 import { blotterDesk } from './support/blotter-desk';
 
 const { e2e, client, signInToBlotter, sendOrder, apiCall } = blotterDesk('AX');
+
+async function signInToApi(username: 'viewer'): Promise<string> {
+  const r = await fetch(`${e2e.server.baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: e2e.server.demoPassword }) });
+  return ((await r.json()) as { token: string }).token;
+}
+
+/**
+ * What does not fit in the Service Status tables: columns beyond the grid's width (its scrolled
+ * part wider than its view), and cells whose text is cut (wider or taller than the cell).
+ */
+async function unfitting(page: Page): Promise<string[]> {
+  const out: string[] = [];
+  for (const region of ['Services', 'FIX sessions']) {
+    const grid = page.getByRole('region', { name: region });
+    // The grid's own horizontal scrollbar: as wide as the scrolled columns, in a view as wide as the table.
+    const [scroll, view] = await grid.locator('.ag-body-horizontal-scroll-viewport').evaluate((el) => [el.scrollWidth, el.clientWidth]);
+    if (scroll! > view! + 1) out.push(`${region}: columns ${scroll! - view!} px beyond the table`);
+    const cut = await grid.locator('.ag-cell, .ag-header-cell-text').evaluateAll((cells) =>
+      cells.filter((c) => c.scrollWidth > c.clientWidth + 1 || c.scrollHeight > c.clientHeight + 1).map((c) => `${c.getAttribute('col-id') ?? 'header'}: ${c.textContent ?? ''}`),
+    );
+    out.push(...cut.map((c) => `${region}: cut ${c}`));
+  }
+  return out;
+}
+
+async function untilFits(page: Page, size: string): Promise<void> {
+  const end = Date.now() + 5_000;
+  let last: string[] = [];
+  while (Date.now() < end) {
+    last = await unfitting(page);
+    if (!last.length) return;
+    await page.waitForTimeout(100);
+  }
+  await screenshot(page, `service-status-unfit-${size}`, true);
+  assert.deepEqual(last, [], `at ${size}`);
+}
 
 async function signIn(page: Page, username: 'broker' | 'viewer'): Promise<void> {
   const login = new LoginPage(page);
@@ -132,10 +169,25 @@ describe('service status', () => {
         // Pushed live: no reload, and well before the 30 s poll.
         await page.locator('[data-testid="status-fix-session:EEX_CLIENT_1"][data-status="healthy"]').first().waitFor({ timeout: 10_000 });
         await page.getByTestId('expectation-fix-session:EEX_CLIENT_1').getByText('Logged on').waitFor();
-        await page.setViewportSize({ width: 1600, height: 1000 });
-        await screenshot(page, 'service-status-1600', true);
-        await page.setViewportSize({ width: 1280, height: 800 });
-        await screenshot(page, 'service-status-1280', true);
+
+        // Its owner is this node, under the lease term its logon took (what the API says).
+        const token = await signInToApi('viewer');
+        const status = (await (await apiCall(token, '/api/service-status')).json()) as { data: { services: ServiceStatusEntry[] } };
+        const entry = status.data.services.find((s) => s.name === 'fix-session:EEX_CLIENT_1')!;
+        const owner = entry.metadata.owner as { node: string; term: number };
+        assert.equal(owner.node, entry.containerName);
+        const ownerCell = page.locator(`[data-testid="owner-fix-session:EEX_CLIENT_1"][data-term="${owner.term}"]`);
+        await ownerCell.waitFor({ timeout: 10_000 });
+        const ownerText = (await ownerCell.textContent()) ?? '';
+        assert.ok(ownerText.startsWith(`${entry.containerName} (this node)`), ownerText);
+        assert.match(ownerText, new RegExp(`term ${owner.term} · until \\d{2}:\\d{2}:\\d{2} `));
+
+        for (const [width, height] of [[1600, 1000], [1280, 800]] as const) {
+          await page.setViewportSize({ width, height });
+          // Both tables fit: no column off to the right, no details cut.
+          await untilFits(page, `${width}x${height}`);
+          await screenshot(page, `service-status-${width}`, true);
+        }
       } finally {
         await eexClient.stop();
       }

@@ -44,6 +44,9 @@ import { refusalCause, type SessionStats } from '../status/session-stats';
 import type { ClientSessions } from './client-sessions';
 import { ensureServerCertificate, fingerprintOf } from '../pki/desk-pki';
 
+/** Past another node's lease expiry before a held Logon asks for the lease again (the database's clock may be a little behind). */
+const LEASE_EXPIRY_MARGIN_MS = 30;
+
 /** The clean ends of a session: the Completed status on the Client Sessions screen, not Disconnected. */
 const CLEAN_LOGOUT = /^peer logged out|^logout/i;
 
@@ -447,11 +450,23 @@ export class FixGateway {
    */
   private async claimSession(id: SessionID): Promise<string | undefined> {
     const name = fixSessionLeaseName(id);
-    const r = await this.leases.acquire(name, {
+    const use = {
       stillNeeded: () => this.acceptor?.list().some((s) => s.sessionID.targetCompID === id.targetCompID && s.connected) ?? false,
       onLost: () => void this.acceptor?.disconnect(id, 'session lease taken over by another node').catch(() => {}),
-    });
+    };
+    let r = await this.leases.acquire(name, use);
     if (r.acquired) return undefined;
+    // The owner's lease runs out within one TTL. A node that died keeps its sessions until then, and
+    // a client that came here early would otherwise try again only after its reconnect interval, or
+    // its other addresses first (the dead node's among them): seconds added to every takeover. So the
+    // Logon waits for that expiry and asks once more; a live owner has renewed meanwhile and the Logon
+    // is refused as before. The database's clock decides; this node's only times the wait.
+    const wait = r.heldBy.expiresAt.getTime() - Date.now();
+    if (wait <= this.leases.ttlMs) {
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, wait) + LEASE_EXPIRY_MARGIN_MS));
+      r = await this.leases.acquire(name, use);
+      if (r.acquired) return undefined;
+    }
     return `Session owned by node ${r.heldBy.owner} (lease term ${r.heldBy.term} until ${r.heldBy.expiresAt.toISOString()})`;
   }
 

@@ -1,4 +1,4 @@
-import { countConnectorOrders, listSessionMessages, storedSequenceNumbers, type ConnectorRow, type Db } from '@fixdesk/db';
+import { countConnectorOrders, getConnector, listSessionMessages, storedSequenceNumbers, type ConnectorRow, type Db } from '@fixdesk/db';
 import { MsgType, nextClientOrderId, SimulatorText } from '@fixdesk/domain';
 import {
   createSessionCodec,
@@ -197,7 +197,12 @@ export class TestClient {
   }
 
   private async startInitiator(): Promise<void> {
-    const c = this.connector;
+    // The connector as stored now, not as the last change event left it: the service follows a change
+    // after the change's answer (a read of its own), and the acceptor checks a Logon against the stored
+    // row. Started from the event's copy, a client connected right after its credentials were set
+    // could log on without them, be refused, and retry with the same Logon (seen once in CI).
+    const c = (await getConnector(this.deps.db, this.compId)) ?? this.connector;
+    this.connector = c;
     const counterparty = counterpartyFor(c);
     const { host, port } = this.deps.acceptor();
     if (!port) throw new HttpError(503, 'The FIX acceptor is not running');

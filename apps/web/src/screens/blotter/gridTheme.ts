@@ -9,6 +9,7 @@ import {
   ModuleRegistry,
   RenderApiModule,
   RowApiModule,
+  RowAutoHeightModule,
   RowSelectionModule,
   RowStyleModule,
   ScrollApiModule,
@@ -34,6 +35,8 @@ ModuleRegistry.registerModules([
   ExternalFilterModule,
   // refreshCells: the status cells redraw when the user may trade again (or no longer).
   RenderApiModule,
+  // Service Status: rows as tall as their wrapped texts, so its tables fit the page without cutting them.
+  RowAutoHeightModule,
 ]);
 
 // Creating a grid sorts the registered modules' names with localeCompare, and the page's first

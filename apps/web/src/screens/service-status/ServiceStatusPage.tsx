@@ -6,16 +6,24 @@ import type { ColDef, ICellRendererParams } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import { useMemo, useState } from 'react';
 import { PageHeader } from '../../components/layout/PageHeader';
-import { formatLocalTime } from '../../components/time/localTime';
+import { formatLocalSeconds, formatLocalTime } from '../../components/time/localTime';
 import { useDisplayZone } from '../../components/time/displayZone';
 import { useLiveHold } from '../../services/live/useLive';
 import { useServiceStatus } from '../../services/service-status/serviceStatusApi';
 import { TOKEN_MANTINE, tokenCss } from '../blotter/colours';
 import { deskGridTheme } from '../blotter/gridTheme';
-import { acceptText, bothWays, countsText, EXPECTATION_TEXT, resendText, scheduleText, silenceText, staleAgeText, statusText, tlsText } from './serviceColumns';
+import { acceptText, bothWays, countsText, EXPECTATION_TEXT, ownerLeaseText, ownerNodeText, resendText, scheduleText, sessionOwner, silenceText, staleAgeText, statusText, tlsText } from './serviceColumns';
 
-/** Cells drawn by a component sit on the row's middle line like the text cells. */
-const CENTRED = { display: 'flex', alignItems: 'center' } as const;
+/** Cells drawn by a component sit on the first line of the row's text cells (rows grow with wrapped texts). */
+const FIRST_LINE = { display: 'flex', alignItems: 'flex-start', paddingTop: '8px' } as const;
+/**
+ * Both tables fit the page at 1280 px and wider (no column off to the right): long texts wrap onto
+ * more lines (the row grows) instead of being cut, headers wrap too.
+ */
+const WRAPPED = { lineHeight: '16px', paddingTop: '9px', paddingBottom: '9px', wordBreak: 'break-word' } as const;
+/** The desk's grid with narrower cell padding: sixteen session columns side by side at 1280 px. */
+const statusGridTheme = deskGridTheme.withParams({ cellHorizontalPadding: 6 });
+const FIT_COLUMNS: ColDef<ServiceStatusEntry> = { wrapHeaderText: true, autoHeaderHeight: true, wrapText: true, autoHeight: true, cellStyle: WRAPPED, suppressMovable: true };
 
 const STATUS_ICON: Record<ServiceHealthStatus, Icon> = {
   healthy: IconCircleCheck,
@@ -88,6 +96,22 @@ function ExpectationCell({ data }: ICellRendererParams<ServiceStatusEntry>) {
   );
 }
 
+/** Which node owns the session (its lease), under which term, until when (docs/adr/0012). */
+function OwnerCell({ data, timeZone }: ICellRendererParams<ServiceStatusEntry> & { timeZone: string }) {
+  const o = data ? sessionOwner(data) : undefined;
+  if (!data || !o) return <Text fz="xs" c="dimmed">—</Text>;
+  return (
+    <div data-testid={`owner-${data.name}`} data-node={o.node} data-term={o.term} style={{ lineHeight: '16px' }}>
+      <Text fz="xs" fw={o.thisNode ? 600 : 400} c={o.live ? undefined : 'dimmed'} span>
+        {ownerNodeText(o)}
+      </Text>
+      <Text fz={11} c="dimmed">
+        {ownerLeaseText(o, (iso) => formatLocalSeconds(iso, timeZone).slice(11))}
+      </Text>
+    </div>
+  );
+}
+
 /**
  * /service-status (spec 001 §2, §4): the overall health banner from the critical services, every
  * service with its type, criticality, status, last heartbeat and stale age, and each client's FIX
@@ -101,38 +125,59 @@ export default function ServiceStatusPage() {
   const health = useMemo(() => overallHealth(services ?? []), [services]);
   const sessions = useMemo(() => (services ?? []).filter((s) => s.session), [services]);
 
+  // The spec's columns (type, description, criticality, status, last heartbeat, stale age), then the
+  // details; description and details share what is left and wrap.
   const columns = useMemo<ColDef<ServiceStatusEntry>[]>(
     () => [
-      { headerName: 'Service', field: 'name', width: 190, cellStyle: { fontWeight: 600 } },
-      { headerName: 'Type', field: 'type', width: 110, cellRenderer: TypeCell, cellStyle: CENTRED },
-      { headerName: 'Description', field: 'description', flex: 1, minWidth: 220 },
-      { headerName: 'Critical', colId: 'critical', width: 76, valueGetter: (p) => (p.data?.critical ? 'Yes' : 'No') },
-      { headerName: 'Status', colId: 'status', width: 110, cellRenderer: StatusCell, cellStyle: CENTRED, valueGetter: (p) => p.data?.status },
-      { headerName: 'Last heartbeat', colId: 'lastHeartbeat', width: 190, valueGetter: (p) => (p.data?.lastHeartbeat ? formatLocalTime(p.data.lastHeartbeat, timeZone) : 'Never') },
-      { headerName: 'Stale age', colId: 'stale', width: 86, valueGetter: (p) => (p.data ? staleAgeText(p.data) : '') },
-      { headerName: 'Details', colId: 'details', flex: 1, minWidth: 240, valueGetter: (p) => (p.data ? detailText(p.data) : ''), tooltipValueGetter: (p) => (p.data ? detailText(p.data) : '') },
+      { headerName: 'Service', field: 'name', width: 170, cellStyle: { ...WRAPPED, fontWeight: 600 } },
+      { headerName: 'Type', field: 'type', width: 112, cellRenderer: TypeCell, cellStyle: FIRST_LINE },
+      { headerName: 'Description', field: 'description', flex: 1, minWidth: 160 },
+      { headerName: 'Critical', colId: 'critical', width: 66, valueGetter: (p) => (p.data?.critical ? 'Yes' : 'No') },
+      { headerName: 'Status', colId: 'status', width: 96, cellRenderer: StatusCell, cellStyle: FIRST_LINE, valueGetter: (p) => p.data?.status },
+      { headerName: 'Last heartbeat', colId: 'lastHeartbeat', width: 184, valueGetter: (p) => (p.data?.lastHeartbeat ? formatLocalTime(p.data.lastHeartbeat, timeZone) : 'Never') },
+      { headerName: 'Stale age', colId: 'stale', width: 72, valueGetter: (p) => (p.data ? staleAgeText(p.data) : '') },
+      { headerName: 'Details', colId: 'details', flex: 1.6, minWidth: 220, valueGetter: (p) => (p.data ? detailText(p.data) : ''), tooltipValueGetter: (p) => (p.data ? detailText(p.data) : '') },
     ],
     [timeZone],
   );
 
+  // What an operator watches first (client, status, owner, whether it should be logged on), the
+  // session's live figures, then its configuration (TLS, schedule). Narrow columns; texts wrap.
   const sessionColumns = useMemo<ColDef<ServiceStatusEntry>[]>(
     () => [
-      { headerName: 'Client', colId: 'client', width: 130, pinned: 'left', valueGetter: (p) => String(p.data?.metadata.targetCompID ?? ''), cellStyle: { fontWeight: 600 } },
-      { headerName: 'Status', colId: 'status', width: 100, cellRenderer: StatusCell, cellStyle: CENTRED, valueGetter: (p) => p.data?.status },
-      { headerName: 'Expected now', colId: 'expectation', width: 200, cellRenderer: ExpectationCell, cellStyle: CENTRED },
-      { headerName: 'Schedule', colId: 'schedule', width: 230, valueGetter: (p) => (p.data?.session ? scheduleText(p.data.session) : '') },
-      { headerName: 'Since inbound / HeartBtInt', colId: 'silence', width: 120, valueGetter: (p) => (p.data?.session ? silenceText(p.data.session) : '') },
-      { headerName: 'Test requests (unanswered)', colId: 'testRequests', width: 110, valueGetter: (p) => (p.data?.session ? `${p.data.session.testRequests.sent} (${p.data.session.testRequests.unanswered})` : '') },
-      { headerName: 'Resend requests (gap)', colId: 'resends', width: 210, valueGetter: (p) => (p.data?.session ? resendText(p.data.session) : '') },
-      { headerName: 'Session rejects by reason', colId: 'sessionRejects', width: 170, valueGetter: (p) => (p.data?.session ? bothWays(p.data.session.sessionRejects) : '') },
-      { headerName: 'Business rejects by reason', colId: 'businessRejects', width: 170, valueGetter: (p) => (p.data?.session ? bothWays(p.data.session.businessRejects) : '') },
-      { headerName: 'Refused logons', colId: 'refused', width: 160, valueGetter: (p) => (p.data?.session ? countsText(p.data.session.refusedLogons) : '') },
-      { headerName: 'Queue', colId: 'queue', width: 70, valueGetter: (p) => p.data?.session?.queueDepth },
-      { headerName: 'Order → accept p50 / worst (today)', colId: 'accept', width: 190, valueGetter: (p) => (p.data?.session ? acceptText(p.data.session) : '') },
-      { headerName: 'TLS cert', colId: 'tls', width: 90, valueGetter: (p) => (p.data?.session ? tlsText(p.data.session) : '') },
-      { headerName: 'Messages in / out', colId: 'messages', width: 120, valueGetter: (p) => (p.data?.session ? `${p.data.session.messages.received} / ${p.data.session.messages.sent}` : '') },
+      { headerName: 'Client', colId: 'client', width: 96, pinned: 'left', valueGetter: (p) => String(p.data?.metadata.targetCompID ?? ''), cellStyle: { ...WRAPPED, fontWeight: 600 } },
+      { headerName: 'Status', colId: 'status', width: 80, cellRenderer: StatusCell, cellStyle: FIRST_LINE, valueGetter: (p) => p.data?.status },
+      {
+        headerName: 'Owner (node, lease term, expiry)',
+        colId: 'owner',
+        flex: 1,
+        minWidth: 136,
+        cellRenderer: OwnerCell,
+        cellRendererParams: { timeZone },
+        cellStyle: { ...WRAPPED, paddingTop: '6px', paddingBottom: '6px' },
+        valueGetter: (p) => {
+          const o = p.data ? sessionOwner(p.data) : undefined;
+          return o ? `${ownerNodeText(o)} ${ownerLeaseText(o, (iso) => formatLocalSeconds(iso, timeZone).slice(11))}` : '';
+        },
+        tooltipValueGetter: (p) => {
+          const o = p.data ? sessionOwner(p.data) : undefined;
+          return o ? `${o.live ? 'Owned' : 'Last owned'} by node ${ownerNodeText(o)} under lease term ${o.term}, ${o.live ? 'until' : 'expired'} ${formatLocalTime(o.expiresAt, timeZone)}` : 'Never owned by a node';
+        },
+      },
+      { headerName: 'Expected now', colId: 'expectation', width: 88, cellRenderer: ExpectationCell, cellStyle: { ...WRAPPED, ...FIRST_LINE } },
+      { headerName: 'Since inbound / HeartBtInt', colId: 'silence', width: 70, valueGetter: (p) => (p.data?.session ? silenceText(p.data.session) : '') },
+      { headerName: 'Test requests (unanswered)', colId: 'testRequests', width: 86, valueGetter: (p) => (p.data?.session ? `${p.data.session.testRequests.sent} (${p.data.session.testRequests.unanswered})` : '') },
+      { headerName: 'Resend requests (gap)', colId: 'resends', flex: 1, minWidth: 84, valueGetter: (p) => (p.data?.session ? resendText(p.data.session) : '') },
+      { headerName: 'Session rejects by reason', colId: 'sessionRejects', width: 74, valueGetter: (p) => (p.data?.session ? bothWays(p.data.session.sessionRejects) : '') },
+      { headerName: 'Business rejects by reason', colId: 'businessRejects', width: 74, valueGetter: (p) => (p.data?.session ? bothWays(p.data.session.businessRejects) : '') },
+      { headerName: 'Refused logons', colId: 'refused', width: 66, valueGetter: (p) => (p.data?.session ? countsText(p.data.session.refusedLogons) : '') },
+      { headerName: 'Queue', colId: 'queue', width: 54, valueGetter: (p) => p.data?.session?.queueDepth },
+      { headerName: 'Order → accept p50 / worst (today)', colId: 'accept', width: 84, valueGetter: (p) => (p.data?.session ? acceptText(p.data.session) : '') },
+      { headerName: 'Messages in / out', colId: 'messages', width: 72, valueGetter: (p) => (p.data?.session ? `${p.data.session.messages.received} / ${p.data.session.messages.sent}` : '') },
+      { headerName: 'TLS cert', colId: 'tls', width: 48, valueGetter: (p) => (p.data?.session ? tlsText(p.data.session) : '') },
+      { headerName: 'Schedule', colId: 'schedule', flex: 1, minWidth: 112, valueGetter: (p) => (p.data?.session ? scheduleText(p.data.session) : '') },
     ],
-    [],
+    [timeZone],
   );
 
   const bannerColour = TOKEN_MANTINE[health.colour];
@@ -173,9 +218,10 @@ export default function ServiceStatusPage() {
       )}
       <Paper withBorder role="region" aria-label="Services">
         <AgGridReact<ServiceStatusEntry>
-          theme={deskGridTheme}
+          theme={statusGridTheme}
           rowData={services}
           columnDefs={columns}
+          defaultColDef={FIT_COLUMNS}
           getRowId={(p) => p.data.name}
           loading={services === null && !error}
           overlayNoRowsTemplate="<span>No services reported</span>"
@@ -192,9 +238,11 @@ export default function ServiceStatusPage() {
       </Text>
       <Paper withBorder role="region" aria-label="FIX sessions">
         <AgGridReact<ServiceStatusEntry>
-          theme={deskGridTheme}
+          theme={statusGridTheme}
           rowData={services === null ? null : sessions}
           columnDefs={sessionColumns}
+          defaultColDef={FIT_COLUMNS}
+          tooltipShowDelay={300}
           getRowId={(p) => p.data.name}
           loading={services === null && !error}
           overlayNoRowsTemplate="<span>No client connectors are active</span>"

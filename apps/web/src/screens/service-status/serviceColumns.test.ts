@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FixSessionFigures } from '@fixdesk/protocol';
-import { acceptText, bothWays, countsText, formatDuration, silenceText, tlsText } from './serviceColumns';
+import { acceptText, bothWays, countsText, formatDuration, ownerLeaseText, ownerNodeText, sessionOwner, silenceText, tlsText } from './serviceColumns';
 
 const figures = (over: Partial<FixSessionFigures> = {}): FixSessionFigures => ({
   loggedOn: true,
@@ -36,5 +36,17 @@ describe('service status cells', () => {
     assert.equal(tlsText(figures({ tlsDaysLeft: -2 })), 'expired 2d ago');
     assert.equal(tlsText(figures()), '—');
     assert.equal(formatDuration(12_400), '12.4 s');
+  });
+
+  it("reads a session's owner from its lease: node, this node or not, term and expiry", () => {
+    const owner = { node: 'node-a', term: 7, expiresAt: '2026-11-26T13:10:09.123Z', live: true };
+    const here = sessionOwner({ containerName: 'node-a', metadata: { owner } })!;
+    assert.deepEqual(here, { ...owner, thisNode: true });
+    assert.equal(ownerNodeText(here), 'node-a (this node)');
+    assert.equal(ownerLeaseText(here, (iso) => iso.slice(11, 19)), 'term 7 · until 13:10:09');
+    const there = sessionOwner({ containerName: 'node-b', metadata: { owner: { ...owner, live: false } } })!;
+    assert.equal(ownerNodeText(there), 'node-a');
+    assert.equal(ownerLeaseText(there, (iso) => iso.slice(11, 19)), 'term 7 · expired 13:10:09');
+    assert.equal(sessionOwner({ containerName: 'node-a', metadata: {} }), undefined);
   });
 });

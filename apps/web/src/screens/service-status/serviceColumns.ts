@@ -67,3 +67,31 @@ export function staleAgeText(s: ServiceStatusEntry): string {
 export function statusText(s: Pick<ServiceStatusEntry, 'status'>): string {
   return serviceHealthLabel(s.status);
 }
+
+/** A session's lease as the status carries it (docs/adr/0012): which node owns it, its term and expiry. */
+export interface SessionOwner {
+  node: string;
+  term: number;
+  expiresAt: string;
+  /** Whether the lease was still ahead of its expiry when the status was read. */
+  live: boolean;
+  /** Whether the node is the one answering (the entry's container). */
+  thisNode: boolean;
+}
+
+/** The owner of a FIX session entry, when it has ever been owned. */
+export function sessionOwner(s: Pick<ServiceStatusEntry, 'metadata' | 'containerName'>): SessionOwner | undefined {
+  const o = s.metadata.owner as { node?: unknown; term?: unknown; expiresAt?: unknown; live?: unknown } | undefined;
+  if (!o || typeof o.node !== 'string' || typeof o.term !== 'number' || typeof o.expiresAt !== 'string') return undefined;
+  return { node: o.node, term: o.term, expiresAt: o.expiresAt, live: o.live === true, thisNode: o.node === s.containerName };
+}
+
+/** The owner cell's first line: the node, and whether it is this one. */
+export function ownerNodeText(o: SessionOwner): string {
+  return `${o.node}${o.thisNode ? ' (this node)' : ''}`;
+}
+
+/** The owner cell's second line: term and expiry (the expiry's time of day, in `timeOfDay`'s zone). */
+export function ownerLeaseText(o: SessionOwner, timeOfDay: (iso: string) => string): string {
+  return `term ${o.term} · ${o.live ? 'until' : 'expired'} ${timeOfDay(o.expiresAt)}`;
+}

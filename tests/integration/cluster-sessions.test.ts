@@ -179,6 +179,38 @@ describe('two nodes on one PostgreSQL: one owner per FIX session', () => {
     }
   });
 
+  it("a burst of orders on node A reaches node B's browsers once each, in the order taken, each order before its report; those refused at intake too", async () => {
+    const login = await fetch(`${nodeB.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'broker', password: DEMO_PASSWORD }) });
+    const { token } = (await login.json()) as { token: string };
+    const ws = new WebSocket(nodeB.url.replace('http', 'ws') + '/ws');
+    const got: Array<{ type: string; orderData?: { clordid: string; ordstatus: string }; data?: { clordid?: string; exectype?: string } }> = [];
+    ws.on('message', (d) => got.push(JSON.parse(String(d)) as { type: string }));
+    try {
+      await new Promise((r) => ws.once('open', r));
+      ws.send(JSON.stringify({ type: 'authenticate', token }));
+      await client.waitFor(() => got.some((m) => m.type === 'authenticated'), 'ws authenticated');
+      // Sent back to back: node A takes them in batches and tells node B a batch of changes at a time.
+      // Beyond the client's order rate limit they are refused at intake, and are records too.
+      const ids = Array.from({ length: 300 }, (_, i) => `CL-BURST-${i + 1}`);
+      for (const id of ids) await client.send('D', newOrderSingle(id));
+      const answers = await Promise.all(ids.map((id) => client.waitForReport(id, (m) => m.get(150) === 'A' || m.get(150) === '8')));
+      const taken = ids.filter((_, i) => answers[i]!.get(150) === 'A');
+      const refused = ids.filter((_, i) => answers[i]!.get(150) === '8');
+      assert.ok(taken.length > 0 && refused.length > 0, `${taken.length} taken, ${refused.length} refused`);
+      const shown = () => got.flatMap((m, i) => (m.type === 'new_order' && m.orderData?.clordid.startsWith('CL-BURST-') ? [{ id: m.orderData.clordid, status: m.orderData.ordstatus, i }] : []));
+      await client.waitFor(() => shown().length >= ids.length, `every order on node B (${shown().length})`, 20_000);
+      const pendingNew = (id: string) => got.findIndex((m) => m.type === 'execution_report' && m.data?.clordid === id && m.data.exectype === 'A');
+      await client.waitFor(() => taken.every((id) => pendingNew(id) >= 0), 'every Pending New on node B', 20_000);
+      const all = shown();
+      assert.equal(all.length, ids.length, 'each order once');
+      assert.deepEqual(all.filter((s) => s.status !== '8').map((s) => s.id), taken);
+      assert.deepEqual(all.filter((s) => s.status === '8').map((s) => s.id), refused);
+      for (const s of all.filter((x) => x.status !== '8')) assert.ok(s.i < pendingNew(s.id), `${s.id}: the order comes before its report`);
+    } finally {
+      ws.close();
+    }
+  });
+
   it("a connector deactivated on node B logs its client out of node A; reactivated, the client logs on again; node B's browsers see both", async () => {
     const login = await fetch(`${nodeB.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }) });
     const { token } = (await login.json()) as { token: string };

@@ -46,7 +46,7 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
     hub,
     log,
     (er) => metrics.orderReport(er.exectype, er.ordstatus),
-    fanOut && ((orderId, erId, actionId, isNew) => fanOut.changed(orderId, erId, actionId, isNew)),
+    fanOut,
   );
   /** This node's link to the others: their order changes to our browsers, their reports to our clients' sessions, their configuration changes. */
   const nodeLink = {

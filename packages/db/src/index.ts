@@ -155,7 +155,7 @@ export { clordidUsedOnDay, nextExecIds } from './repos/orders/ids';
 export { storeIntakeBatch, type ExistingOrderFacts, type IntakeEntry, type IntakeOutcome } from './repos/orders/intake-batch';
 export { ClOrdIdIndex, IntakeIdPool, intakeNeeds, planIntake, stampPlannedIntake, type PlannedIntake } from './repos/intake-plan';
 export { storeIntakeReportsWithReplies, storePlannedIntakeWithReplies } from './repos/orders/intake-replies';
-export { getRefusedOrderRow, storeRefusedOrders, type RefusedOrderRecord } from './repos/orders/refused';
+export { getRefusedOrderRow, getRefusedOrderRows, storeRefusedOrders, type RefusedOrderRecord } from './repos/orders/refused';
 export {
   orderTimelineRows,
   type OrderTimelineRows,
@@ -194,6 +194,8 @@ export {
 } from './repos/orders/writes';
 export {
   getOrderBundle,
+  getOrderBundles,
+  getExecReports,
   listOrderRows,
   listOrders,
   ORDER_LIST_COLUMNS,
@@ -206,6 +208,7 @@ export {
 // ── compliance reads ──
 export {
   getOrderAction,
+  getOrderActions,
   countFixMessages,
   listFixMessages,
   listOrderActions,

@@ -1,15 +1,20 @@
 import { latestOrderActivity, ordersChangedAfter, type Db } from '@fixdesk/db';
 import type { FastifyBaseLogger } from 'fastify';
-import type { OrderPublisher } from '../orders/publisher';
+import type { OrderChangesOut, OrderPublisher, StoredChange } from '../orders/publisher';
 import type { NodeBus } from './node-bus';
 
-/** Order changes between nodes: `c`, a list of [order id, report id, action id, new (1/0)]. */
+/**
+ * Order changes between nodes: `c`, a list of [order id, report id, action id, new (1/0)]; `r`, ids of
+ * orders refused at intake.
+ */
 export const ORDERS_CHANNEL = 'fixdesk_orders';
 /** A client's messages wait in the outbox for the node its session is on: `c`, the client's comp id. */
 export const OUTBOX_CHANNEL = 'fixdesk_outbox';
 
 /** Changes per message: four small numbers each, well under the payload cap. */
 const CHANGES_PER_MESSAGE = 200;
+/** Changes read from the database at once, at most. */
+const MAX_BATCH = 1_000;
 /** Orders published again at most after a gap (the browsers reload the rest themselves). */
 const RESYNC_LIMIT = 2_000;
 
@@ -21,13 +26,15 @@ type Change = [orderId: number, erId: number | null, actionId: number | null, is
  * the database and published to this node's browsers. After a gap, the orders with reports or actions
  * newer than the last ones heard of are published again.
  */
-export class OrderFanOut {
+export class OrderFanOut implements OrderChangesOut {
   private pending: Change[] = [];
   private flushing = false;
   /** The newest report and action ids heard of from the other nodes (a resync starts after them). */
   private seen = { er: 0, action: 0 };
-  /** Publications of the other nodes' changes, one after another (an order's new before its update). */
-  private publishing: Promise<void> = Promise.resolve();
+  /** The other nodes' changes waiting to be published (while a batch is read, the next gathers here). */
+  private queued: StoredChange[] = [];
+  private queuedRefused: number[] = [];
+  private publishing = false;
 
   constructor(
     private readonly bus: NodeBus,
@@ -48,23 +55,49 @@ export class OrderFanOut {
     });
   }
 
+  /** Hands orders refused at intake on this node to the other nodes (OrderPublisher's fanOut). */
+  refused(ids: readonly number[]): void {
+    for (let i = 0; i < ids.length; i += CHANGES_PER_MESSAGE) this.bus.publish(ORDERS_CHANNEL, { c: [], r: ids.slice(i, i + CHANGES_PER_MESSAGE) });
+  }
+
   /** Listens for the other nodes' changes and publishes them through `publisher`. */
   async start(publisher: OrderPublisher): Promise<void> {
     this.seen = await latestOrderActivity(this.db);
     await this.bus.subscribe(
       ORDERS_CHANNEL,
       (body) => {
-        for (const c of Array.isArray(body.c) ? (body.c as Change[]) : []) {
-          const [orderId, erId, actionId, isNew] = c;
+        const changes: StoredChange[] = [];
+        for (const [orderId, erId, actionId, isNew] of Array.isArray(body.c) ? (body.c as Change[]) : []) {
           if (erId !== null && erId > this.seen.er) this.seen.er = erId;
           if (actionId !== null && actionId > this.seen.action) this.seen.action = actionId;
-          this.publishing = this.publishing
-            .then(() => publisher.publishStored(orderId, erId, actionId, isNew === 1))
-            .catch((err: unknown) => this.log.error({ err, orderId }, "publishing another node's order change failed"));
+          changes.push({ orderId, erId, actionId, isNew: isNew === 1 });
         }
+        const refused = Array.isArray(body.r) ? (body.r as unknown[]).filter((id): id is number => typeof id === 'number') : [];
+        this.publish(publisher, changes, refused);
       },
       () => void this.resync(publisher),
     );
+  }
+
+  /**
+   * Publishes changes in the order they came (an order's new before its update), a batch at a time:
+   * the changes heard while one batch is read from the database make the next batch.
+   */
+  private publish(publisher: OrderPublisher, changes: readonly StoredChange[], refused: readonly number[] = []): void {
+    this.queued.push(...changes);
+    this.queuedRefused.push(...refused);
+    if (this.publishing) return;
+    this.publishing = true;
+    void (async () => {
+      while (this.queued.length || this.queuedRefused.length) {
+        const batch = this.queued.splice(0, MAX_BATCH);
+        const refusedBatch = this.queuedRefused.splice(0, MAX_BATCH);
+        await Promise.all([publisher.publishStored(batch), publisher.publishStoredRefusals(refusedBatch)]).catch((err: unknown) =>
+          this.log.error({ err, changes: batch.length, refused: refusedBatch.length }, "publishing other nodes' order changes failed"),
+        );
+      }
+      this.publishing = false;
+    })();
   }
 
   private async resync(publisher: OrderPublisher): Promise<void> {
@@ -72,8 +105,8 @@ export class OrderFanOut {
     try {
       const changed = await ordersChangedAfter(this.db, from, RESYNC_LIMIT);
       this.seen = { er: Math.max(this.seen.er, changed.er), action: Math.max(this.seen.action, changed.action) };
-      for (const orderId of changed.orderIds) await publisher.publishStored(orderId, null, null, false);
-      this.log.info({ orders: changed.orderIds.length }, 'order changes of other nodes published again after a gap');
+      this.publish(publisher, changed.orderIds.map((orderId) => ({ orderId, erId: null, actionId: null, isNew: false })));
+      this.log.info({ orders: changed.orderIds.length }, 'order changes of other nodes published again after a gap (queued)');
     } catch (err) {
       this.log.error({ err }, 'resync of other nodes\' order changes failed');
     }

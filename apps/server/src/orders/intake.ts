@@ -19,7 +19,6 @@ import {
 } from '@fixdesk/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildRefusalReport } from './fix-messages';
-import { refusedOrdersFromRows } from './order-list-json';
 import { RefusedOrderRecorder } from './refused-orders';
 import type { IntakeBatcher } from './intake-batcher';
 import type { OrderPublisher } from './publisher';
@@ -107,9 +106,7 @@ export class OrderIntake {
   ) {
     this.refused = new RefusedOrderRecorder(
       db,
-      (rows) => {
-        if (this.publish.hasAudience()) for (const order of refusedOrdersFromRows(rows)) this.publish.refusedOrder(order);
-      },
+      (rows) => this.publish.refusedOrders(rows),
       log,
     );
   }

@@ -1,11 +1,24 @@
-import { getOrderAction, getOrderBundle, type Db, type ExecReportRow, type OrderBundle } from '@fixdesk/db';
+import { getExecReports, getOrderAction, getOrderActions, getOrderBundle, getOrderBundles, getRefusedOrderRows, type Db, type ExecReportRow, type OrderBundle, type TextRow } from '@fixdesk/db';
 import type { Order } from '@fixdesk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WsHub } from '../ws/hub';
+import { refusedOrdersFromRows } from './order-list-json';
 import { presentAction, presentExecReport, presentOrders } from './present';
 
-/** An order change by ids: what the other nodes are told (cluster/order-fan-out.ts). */
-export type OrderChangeIds = (orderId: number, erId: number | null, actionId: number | null, isNew: boolean) => void;
+/** What the other nodes are told of this node's order changes, by ids (cluster/order-fan-out.ts). */
+export interface OrderChangesOut {
+  changed(orderId: number, erId: number | null, actionId: number | null, isNew: boolean): void;
+  /** Orders refused at intake here (records of their own, never changed afterwards). */
+  refused(ids: readonly number[]): void;
+}
+
+/** A change another node made, by ids. */
+export interface StoredChange {
+  readonly orderId: number;
+  readonly erId: number | null;
+  readonly actionId: number | null;
+  readonly isNew: boolean;
+}
 
 /**
  * Tells the browsers about order changes: the whole order, then the report and the action. Each
@@ -18,21 +31,40 @@ export class OrderPublisher {
     private readonly log: FastifyBaseLogger,
     /** Sees every report of an order change as it is published (the metrics count accepts and fills). */
     private readonly observeReport?: (er: ExecReportRow) => void,
-    private readonly fanOut?: OrderChangeIds,
+    private readonly fanOut?: OrderChangesOut,
   ) {}
 
   newOrder(orderId: number, er: ExecReportRow): void {
-    this.fanOut?.(orderId, er.id, null, true);
+    this.fanOut?.changed(orderId, er.id, null, true);
     void this.publish(orderId, er, null, true).catch((err) => this.log.error({ err, orderId }, 'publish new order failed'));
   }
 
-  /** A change another node made (by ids): the order as stored now, to this node's browsers. */
-  async publishStored(orderId: number, erId: number | null, actionId: number | null, isNew: boolean): Promise<void> {
-    if (!this.hub.hasSubscribers()) return;
-    const bundle = await getOrderBundle(this.db, orderId);
-    if (!bundle) return;
-    const er = erId === null ? null : (bundle.execReports.find((r) => r.id === erId) ?? null);
-    await this.broadcast(bundle, er, actionId, isNew);
+  /**
+   * Changes other nodes made (by ids), in their order: each order as stored now, with the report and
+   * the action, to this node's browsers. Read in one batch (five statements, whatever their number):
+   * another node's intake at hundreds of orders a second arrives as batches of changes.
+   */
+  async publishStored(changes: readonly StoredChange[]): Promise<void> {
+    if (!changes.length || !this.hub.hasSubscribers()) return;
+    const erIds = changes.flatMap((c) => (c.erId === null ? [] : [c.erId]));
+    const actionIds = changes.flatMap((c) => (c.actionId === null ? [] : [c.actionId]));
+    const [bundle, ers, actions] = await Promise.all([
+      getOrderBundles(this.db, [...new Set(changes.map((c) => c.orderId))]),
+      erIds.length ? getExecReports(this.db, erIds) : [],
+      actionIds.length ? getOrderActions(this.db, actionIds) : [],
+    ]);
+    const orders = new Map(presentOrders(bundle, false).map((o) => [o.id, o]));
+    const erById = new Map(ers.map((er) => [er.id, er]));
+    const actionById = new Map(actions.map((a) => [a.id, a]));
+    for (const c of changes) {
+      const order = orders.get(c.orderId);
+      if (!order) continue;
+      this.hub.broadcast(c.isNew ? { type: 'new_order', orderData: order } : { type: 'order_update', orderData: order });
+      const er = c.erId === null ? undefined : erById.get(c.erId);
+      if (er) this.hub.broadcast({ type: 'execution_report', data: presentExecReport(er) });
+      const action = c.actionId === null ? undefined : actionById.get(c.actionId);
+      if (action) this.hub.broadcast({ type: 'order_action', data: presentAction(action) });
+    }
   }
 
   /** Whether anybody would hear a publication (callers may skip preparing one). */
@@ -45,7 +77,7 @@ export class OrderPublisher {
    * whether or not this node has an audience for newOrderFrom.
    */
   newOrderToOtherNodes(orderId: number, er: ExecReportRow): void {
-    this.fanOut?.(orderId, er.id, null, true);
+    this.fanOut?.changed(orderId, er.id, null, true);
   }
 
   /** A new order whose rows the caller already holds (this node's browsers; see newOrderToOtherNodes). */
@@ -58,14 +90,27 @@ export class OrderPublisher {
     this.hub.broadcast({ type: 'execution_report', data: presentExecReport(er) });
   }
 
-  /** An order refused at intake (never in the book's tables: its list row, presented). */
-  refusedOrder(order: Order): void {
-    this.hub.broadcast({ type: 'new_order', orderData: order });
+  /** Orders refused at intake here (never in the book's tables: their list rows), for every node's browsers. */
+  refusedOrders(rows: TextRow[]): void {
+    if (!rows.length) return;
+    this.fanOut?.refused(rows.map((r) => Number(r[0])));
+    this.broadcastRefused(rows);
+  }
+
+  /** Orders another node refused at intake (by id), to this node's browsers. */
+  async publishStoredRefusals(ids: readonly number[]): Promise<void> {
+    if (ids.length && this.hub.hasSubscribers()) this.broadcastRefused(await getRefusedOrderRows(this.db, ids));
+  }
+
+  private broadcastRefused(rows: TextRow[]): void {
+    // Nobody signed in to tell: nothing to present.
+    if (!this.hub.hasSubscribers()) return;
+    for (const order of refusedOrdersFromRows(rows)) this.hub.broadcast({ type: 'new_order', orderData: order });
   }
 
   orderChanged(orderId: number, er: ExecReportRow | null, actionId: number | null): void {
     if (er) this.observeReport?.(er);
-    this.fanOut?.(orderId, er?.id ?? null, actionId, false);
+    this.fanOut?.changed(orderId, er?.id ?? null, actionId, false);
     void this.publish(orderId, er, actionId, false).catch((err) => this.log.error({ err, orderId }, 'publish order update failed'));
   }
 

@@ -196,3 +196,9 @@ export async function getOrderAction(db: Queryable, id: number): Promise<OrderAc
   const { rows } = await db.query<OrderActionRow>(`${ACTION_WITH_CLIENT} WHERE a.id = $1`, [id]);
   return rows[0];
 }
+
+/** Order actions by id (those that exist), in id order. */
+export async function getOrderActions(db: Queryable, ids: readonly number[]): Promise<OrderActionRow[]> {
+  const { rows } = await db.query<OrderActionRow>(`${ACTION_WITH_CLIENT} WHERE a.id = ANY($1::int8[]) ORDER BY a.id`, [[...ids]]);
+  return rows;
+}

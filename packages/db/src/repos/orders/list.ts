@@ -62,6 +62,30 @@ export async function listOrders(db: Queryable, f: OrderListFilter, withExecRepo
       ORDER BY o.id DESC LIMIT ${limit}`,
     params,
   );
+  return withParts(db, orders, withExecReports);
+}
+
+/**
+ * The orders of `ids` that exist, with their legs, parties and pending requests, in three reads
+ * whatever their number (the other nodes' changes published to this node's browsers, a batch at a
+ * time); without their reports.
+ */
+export async function getOrderBundles(db: Queryable, ids: readonly number[]): Promise<OrderBundle> {
+  const { rows: orders } = await db.query<OrderBundle['orders'][number]>(
+    `SELECT o.*, o.session_date::text AS session_date, c.client_name, c.client_phone, c.company_name
+       FROM orders o JOIN client_connectors c ON c.id = o.client_connector_id WHERE o.id = ANY($1::int8[])`,
+    [[...ids]],
+  );
+  return withParts(db, orders, false);
+}
+
+/** Execution reports by id (those that exist), in id order. */
+export async function getExecReports(db: Queryable, ids: readonly number[]): Promise<ExecReportRow[]> {
+  const { rows } = await db.query<ExecReportRow>('SELECT * FROM execution_reports WHERE id = ANY($1::int8[]) ORDER BY id', [[...ids]]);
+  return rows;
+}
+
+async function withParts(db: Queryable, orders: OrderBundle['orders'], withExecReports: boolean): Promise<OrderBundle> {
   const ids = orders.map((o) => o.id);
   if (!ids.length) return { orders, legs: [], parties: [], requests: [], execReports: [] };
   const [legs, parties, requests, execReports] = await Promise.all([

@@ -93,6 +93,12 @@ export async function storeRefusedOrders(db: Queryable, records: readonly Refuse
   return rows;
 }
 
+/** Refused orders as order list rows, by id (those that exist), in id order. */
+export async function getRefusedOrderRows(db: Queryable, ids: readonly number[]): Promise<TextRow[]> {
+  const { rows } = await db.query<TextRow>(`${refusedOrderRowsSql()} WHERE r.id = ANY($1::int8[]) ORDER BY r.id`, [[...ids]], { rowMode: 'array' });
+  return rows;
+}
+
 /** A refused order as an order list row, by id; undefined when there is none. */
 export async function getRefusedOrderRow(db: Queryable, id: number): Promise<TextRow | undefined> {
   const { rows } = await db.query<TextRow>(`${refusedOrderRowsSql()} WHERE r.id = $1::int8`, [id], { rowMode: 'array' });

@@ -30,8 +30,8 @@ import { WsHub } from './ws/hub';
  */
 export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts: { version: string; testClient: TestClientOptions; clientSender?: ClientMessageSender | undefined }) {
   const auth = new AuthService(db);
-  const hub = new WsHub(auth, log);
   const events = new ServerEventBus();
+  const hub = new WsHub(auth, log, (userId) => events.emit('sign-ins-ended', userId));
   // What this node owns of the desk (FIX sessions, desk-wide jobs), by lease (docs/adr/0012).
   const leases = new LeaseKeeper(db, config.nodeId, config.leaseTtlMs, log);
   const sessions = new ClientSessions((id) => leases.fence(fixSessionLeaseName(id)));
@@ -131,6 +131,8 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
   events.on('message-specs-changed', () => outbox.invalidateProfiles());
   events.on('broker-changed', () => outbox.invalidateProfiles());
   events.on('fix-session-changed', () => services.poke());
+  // Sign-ins ended on another node (or on this one): their sockets here close now, not at the next re-check.
+  events.on('sign-ins-ended', (userId) => void hub.recheck(userId).catch((err: unknown) => log.warn({ err, userId }, 'could not re-check sign-ins')));
   events.on('connector-changed', () => services.poke());
 
   return { auth, hub, events, sessions, outbox, orders, fix, testClients, dayOrderExpiry, auditSealer, services, metrics, apiEndpoint, leases, nodeLink };

@@ -34,27 +34,38 @@ export class WsHub {
   constructor(
     private readonly auth: AuthService,
     private readonly log: FastifyBaseLogger,
+    /** A user's sign-ins were ended here: the other nodes close that user's sockets too (docs/adr/0012). */
+    private readonly onSignInsEnded: (userId: number) => void = () => {},
   ) {}
 
   start(): void {
     this.heartbeat = setInterval(() => {
-      void this.revalidate()
+      void this.recheck(null, 'Session expired or revoked')
         .catch((err) => this.log.warn({ err }, 'ws session re-check failed'))
         .finally(() => this.sendHeartbeat());
     }, WS_HEARTBEAT_MS);
     this.heartbeat.unref();
   }
 
-  /** Closes sockets whose sign-in expired, was revoked, or whose user was deactivated. */
-  private async revalidate(): Promise<void> {
-    const tokens = new Set([...this.clients].flatMap((c) => (c.token ? [c.token] : [])));
+  /** Sign-out of `userId`: every socket opened with this token is closed at once, on every node. */
+  signedOut(token: string, userId: number): void {
+    this.revokeToken(token, 'Signed out');
+    this.onSignInsEnded(userId);
+  }
+
+  /**
+   * Sign-ins of `userId` (null: of anyone) were ended, perhaps on another node (its bus message names
+   * the user only): the sockets here whose sign-in no longer holds in the database close now.
+   */
+  async recheck(userId: number | null, reason = 'Signed out or revoked: please sign in again'): Promise<void> {
+    const tokens = new Set([...this.clients].flatMap((c) => (c.token && (userId === null || c.user?.user_id === userId) ? [c.token] : [])));
     for (const token of tokens) {
-      if (!(await this.auth.authenticate(token))) this.revokeToken(token, 'Session expired or revoked');
+      if (!(await this.auth.authenticate(token))) this.revokeToken(token, reason);
     }
   }
 
-  /** Sign-out (or revocation): every socket opened with this token is closed at once. */
-  revokeToken(token: string, reason = 'Signed out'): void {
+  /** Closes every socket opened with this token (on this node). */
+  private revokeToken(token: string, reason: string): void {
     for (const c of this.clients) {
       if (c.token === token) {
         c.user = null;
@@ -67,12 +78,13 @@ export class WsHub {
   /**
    * Sessions ended on the server (a user deactivated, their role changed, a password reset or changed,
    * a session signed out from the account page): the sockets opened with them close at once, without
-   * waiting for the next heartbeat's re-check.
+   * waiting for the next heartbeat's re-check; the other nodes are told to re-check `userId`'s.
    */
-  revokeTokenHashes(hashes: readonly string[], reason: string): void {
+  revokeTokenHashes(hashes: readonly string[], reason: string, userId: number): void {
     if (hashes.length === 0) return;
     const ended = new Set(hashes);
     for (const c of this.clients) if (c.token && ended.has(hashToken(c.token))) this.revokeToken(c.token, reason);
+    this.onSignInsEnded(userId);
   }
 
   accept(socket: WebSocket): void {

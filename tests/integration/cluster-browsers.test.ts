@@ -1,10 +1,29 @@
 // What the browsers of a several-node desk see (issue 22, docs/adr/0012): a sign-out or revocation
-// made on one node closes the user's sockets on every node at once.
+// made on one node closes the user's sockets on every node at once; the users online and whether a
+// client is logged on are the desk's, whichever node answers; a node that dies (kill -9) takes its
+// browsers and its client's connection with it within a bounded time.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { WS_CLOSE } from '@fixdesk/protocol';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MemoryStoreFactory } from '@fixdesk/fix';
+import { freePort } from '../interop/quickfix-peer';
+import { TestFixClient } from '../support/fix-client';
+import { killHard, startServerProcess } from '../support/server-process';
 import { DEMO_PASSWORD } from '../support/server';
-import { openSocket, poll, signIn, startTwoNodes, type TwoNodes } from '../support/two-nodes';
+import { openSocket, poll, signIn, startTwoNodes, type TestSocket, type TwoNodes } from '../support/two-nodes';
+
+type Online = Array<{ username: string; connections: number }>;
+
+/** The users online a socket was last told of (its latest heartbeat, else its authenticated message), as `name×n`. */
+function lastOnline(s: TestSocket): string | undefined {
+  const m = s.messages.findLast((x) => x.type === 'heartbeat' || x.type === 'authenticated');
+  return m && (m.activeUsers as Online).map((u) => `${u.username}×${u.connections}`).join(',');
+}
+
+const COMP_ID = 'SGX_CLIENT_1';
 
 /** Well inside the 15 s re-check every node makes anyway: the bus, not the re-check, closed it. */
 const PROPAGATION_MS = 1_500;
@@ -46,5 +65,63 @@ describe('two nodes on one PostgreSQL: browsers', () => {
     assert.equal(r.status, 200, await r.text());
     const closed = await poll(() => socket.closed, "node B closing the socket of the user's other sign-in", PROPAGATION_MS);
     assert.equal(closed.code, WS_CLOSE.authFailed);
+  });
+
+  it("counts the users online over the desk: node B's browsers are told of node A's, both ways", async () => {
+    const admin = await openSocket(nodes.b.url, await signIn(nodes.b.url, 'admin'));
+    assert.equal(lastOnline(admin), 'admin×1');
+    const broker = await openSocket(nodes.a.url, await signIn(nodes.a.url, 'broker'));
+    // Node A's own answer counts node B's admin; node B's browser hears of node A's broker.
+    assert.equal(lastOnline(broker), 'admin×1,broker×1');
+    assert.equal(broker.messages.find((m) => m.type === 'authenticated')!.connectedUsers, 2);
+    await poll(() => (lastOnline(admin) === 'admin×1,broker×1' ? true : undefined), `node B's browser told of node A's broker (${lastOnline(admin)})`, 2_000);
+
+    // Service status on node B counts the desk's browsers.
+    const token = await signIn(nodes.b.url, 'admin');
+    const status = (await (await fetch(`${nodes.b.url}/api/service-status`, { headers: { authorization: `Bearer ${token}` } })).json()) as { data: { services: Array<{ name: string; metadata: Record<string, unknown> }> } };
+    assert.equal(status.data.services.find((x) => x.name === 'api')!.metadata.browsersConnected, 2);
+
+    broker.close();
+    await poll(() => (lastOnline(admin) === 'admin×1' ? true : undefined), `node B's browser told node A's broker left (${lastOnline(admin)})`, 2_000);
+    admin.close();
+  });
+
+  it("a node killed with its browsers and a client's session: the others drop them within a bounded time", async () => {
+    // A third node as a process of its own, so that it can really be killed.
+    const dataDir = mkdtempSync(join(tmpdir(), 'fixdesk-node-c-'));
+    const fixPort = await freePort();
+    const nodeC = await startServerProcess({ DATABASE_URL: nodes.database.url!, NODE_ID: 'node-c', PORT: '0', FIX_PORT: String(fixPort), DATA_DIR: dataDir, LEASE_TTL_MS: '1000', LOG_LEVEL: 'warn' }, 'node-c');
+    const client = new TestFixClient(COMP_ID, new MemoryStoreFactory());
+    try {
+      await openSocket(nodeC.url, await signIn(nodeC.url, 'broker'));
+      await client.connect(fixPort);
+      const admin = await signIn(nodes.b.url, 'admin');
+      const watcher = await openSocket(nodes.b.url, admin);
+      assert.equal(lastOnline(watcher), 'admin×1,broker×1');
+      const loggedOnAtB = async () => {
+        const r = (await (await fetch(`${nodes.b.url}/api/client-connectors`, { headers: { authorization: `Bearer ${admin}` } })).json()) as { data: Array<{ comp_id: string; is_connected: boolean; live: { logged_on: boolean } }> };
+        const c = r.data.find((x) => x.comp_id === COMP_ID)!;
+        return c.live.logged_on && c.is_connected;
+      };
+      // The connectors screen of node B shows node C's client logged on.
+      assert.equal(await loggedOnAtB(), true);
+
+      await killHard(nodeC);
+      const killedAt = Date.now();
+      client.crash();
+      // Gone once node C's node lease (1 s, renewed every third) ran out: a new sign-in's count, and the connector.
+      await poll(async () => {
+        const fresh = await openSocket(nodes.b.url, admin);
+        fresh.close();
+        return lastOnline(fresh) === 'admin×2' ? true : undefined;
+      }, 'node C\'s broker dropped from the users online', 5_000, 100);
+      await poll(async () => ((await loggedOnAtB()) ? undefined : true), "node C's client no longer logged on", 5_000, 100);
+      assert.ok(Date.now() - killedAt < 5_000);
+      watcher.close();
+    } finally {
+      client.crash();
+      await killHard(nodeC);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

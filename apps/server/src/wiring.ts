@@ -1,4 +1,4 @@
-import { fixSessionLeaseName, leaseSubject, listConnectors, listLeases, orderAcceptTimesSince, pingDatabase, sessionConnection, type Db } from '@fixdesk/db';
+import { fixSessionLeaseName, leaseSubject, listConnectors, listLeases, nodeLeaseName, orderAcceptTimesSince, pingDatabase, sessionConnection, type Db } from '@fixdesk/db';
 import type { FastifyBaseLogger } from 'fastify';
 import { AuthService } from './auth/auth-service';
 import { LeaseKeeper } from './cluster/lease-keeper';
@@ -18,6 +18,7 @@ import { ServerMetrics } from './status/metrics';
 import { ServiceMonitor, type LeaseView } from './status/service-monitor';
 import { SessionStats } from './status/session-stats';
 import { TestClientService, type TestClientOptions } from './test-client/service';
+import { DeskPresence } from './ws/desk-presence';
 import { WsHub } from './ws/hub';
 
 /**
@@ -31,12 +32,13 @@ import { WsHub } from './ws/hub';
 export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts: { version: string; testClient: TestClientOptions; clientSender?: ClientMessageSender | undefined }) {
   const auth = new AuthService(db);
   const events = new ServerEventBus();
-  const hub = new WsHub(auth, log, (userId) => events.emit('sign-ins-ended', userId));
-  // What this node owns of the desk (FIX sessions, desk-wide jobs), by lease (docs/adr/0012).
+  // What this node owns of the desk (FIX sessions, desk-wide jobs, its own node lease), by lease (docs/adr/0012).
   const leases = new LeaseKeeper(db, config.nodeId, config.leaseTtlMs, log);
   const sessions = new ClientSessions((id) => leases.fence(fixSessionLeaseName(id)));
   // The other nodes on the same PostgreSQL (docs/adr/0012); the embedded database has none.
   const bus = db.kind === 'postgres' ? new PgNodeBus(db, config.nodeId, log) : undefined;
+  const presence = new DeskPresence(db, config.nodeId, log, bus);
+  const hub = new WsHub(auth, log, (userId) => events.emit('sign-ins-ended', userId), presence);
   const fanOut = bus && new OrderFanOut(bus, db, log);
   const outbox = new ClientOutbox(db, opts.clientSender ?? sessions, log, bus && ((compId) => bus.publish(OUTBOX_CHANNEL, { c: compId })));
   const metrics = new ServerMetrics();
@@ -51,6 +53,9 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
   /** This node's link to the others: their order changes to our browsers, their reports to our clients' sessions, their configuration changes. */
   const nodeLink = {
     start: async () => {
+      // This node is live (for the others' users-online counts and session placement) while it holds its node lease.
+      await leases.acquire(nodeLeaseName(config.nodeId));
+      await presence.start(() => hub.othersChanged());
       if (!bus || !fanOut) return;
       await fanOut.start(publish);
       await relayWaitingMessages(bus, sessions, outbox, log);
@@ -95,7 +100,8 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
       queueDepth: (compId) => outbox.queued(compId),
       acceptTimes: (since) => orderAcceptTimesSince(db, since),
       testClients: () => ({ ...testClients.summary(), runningCompIds: testClients.list().filter((c) => c.running).map((c) => c.compId) }),
-      browsersConnected: () => hub.onlineUsers().reduce((n, u) => n + u.connections, 0),
+      // The desk's browsers (every live node's), as the users-online count.
+      browsersConnected: async () => (await hub.deskOnline()).reduce((n, u) => n + u.connections, 0),
       broadcast: (msg) => hub.broadcast(msg),
       leases: async () => {
         const sessions = new Map<string, LeaseView>();

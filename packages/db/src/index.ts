@@ -96,6 +96,8 @@ export {
   jobLeaseName,
   leaseSubject,
   listLeases,
+  NODE_LEASE_PREFIX,
+  nodeLeaseName,
   releaseLease,
   renewLease,
   FENCED_OUT,
@@ -104,6 +106,7 @@ export {
   type LeaseRow,
 } from './leases';
 export { latestOrderActivity, notifyNodes, ordersChangedAfter } from './repos/node-notify';
+export { deskPresence, replaceNodePresence, type PresentUser } from './repos/browser-presence';
 
 // ── client FIX defaults ──
 export {

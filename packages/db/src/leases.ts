@@ -33,9 +33,23 @@ export function jobLeaseName(job: string): string {
   return `job:${job}`;
 }
 
-/** What a lease's name says it guards (the inverse of fixSessionLeaseName and jobLeaseName). */
-export function leaseSubject(name: string): { kind: 'fix'; beginString: string; senderCompID: string; targetCompID: string } | { kind: 'job'; job: string } | undefined {
+/** The prefix of node leases' names. */
+export const NODE_LEASE_PREFIX = 'node:';
+
+/**
+ * The lease a running node holds on itself (renewed like the others): the desk's live nodes are the
+ * holders of live node leases, and its acquisition time says since when a node has been up.
+ */
+export function nodeLeaseName(nodeId: string): string {
+  return `${NODE_LEASE_PREFIX}${nodeId}`;
+}
+
+/** What a lease's name says it guards (the inverse of fixSessionLeaseName, jobLeaseName and nodeLeaseName). */
+export function leaseSubject(
+  name: string,
+): { kind: 'fix'; beginString: string; senderCompID: string; targetCompID: string } | { kind: 'job'; job: string } | { kind: 'node'; nodeId: string } | undefined {
   if (name.startsWith('job:')) return { kind: 'job', job: name.slice(4) };
+  if (name.startsWith(NODE_LEASE_PREFIX)) return { kind: 'node', nodeId: name.slice(NODE_LEASE_PREFIX.length) };
   if (!name.startsWith('fix:')) return undefined;
   const [beginString, senderCompID, ...rest] = name.slice(4).split(':');
   if (!beginString || !senderCompID || !rest.length) return undefined;
@@ -75,10 +89,15 @@ export async function acquireLease(db: Queryable, name: string, owner: string, t
   return { acquired: false, heldBy: toRow(held.rows[0]!) };
 }
 
-/** Extends a holding by `ttlMs` from now; undefined when the term is no longer the lease's (taken over). */
+/**
+ * Extends a holding by `ttlMs` from now; undefined when the term is no longer the lease's (taken over).
+ * A holding renewed after it had expired (its node was paused) counts as held from now: acquired_at is
+ * when the lease has been held without a break since (a node lease's says since when the node is up).
+ */
 export async function renewLease(db: Queryable, fence: LeaseFence, ttlMs: number): Promise<Date | undefined> {
   const { rows } = await db.query<{ expires_at: Date }>(
-    `UPDATE leases SET expires_at = now() + $3::double precision * interval '1 millisecond', renewed_at = now()
+    `UPDATE leases SET expires_at = now() + $3::double precision * interval '1 millisecond', renewed_at = now(),
+            acquired_at = CASE WHEN expires_at <= now() THEN now() ELSE acquired_at END
       WHERE name = $1 AND term = $2 RETURNING expires_at`,
     [fence.lease, fence.term, ttlMs],
   );

@@ -11,6 +11,7 @@ import {
   type WsServerMessage,
 } from '@fixdesk/protocol';
 import { hashToken, type AuthService } from '../auth/auth-service';
+import type { Presence } from './desk-presence';
 
 interface Client {
   socket: WebSocket;
@@ -18,6 +19,8 @@ interface Client {
   /** The token the socket authenticated with: re-checked on every heartbeat, closed when revoked. */
   token: string | null;
   authTimer: NodeJS.Timeout | undefined;
+  /** Whether it ever authenticated (it counted among the users online). */
+  counted: boolean;
 }
 
 /** Largest message a browser may send us; ours are tiny. */
@@ -25,17 +28,23 @@ const MAX_CLIENT_MESSAGE_BYTES = 4096;
 
 /**
  * The WebSocket fan-out of one node: sockets authenticate with their token, then receive every
- * broadcast. Other parts publish through broadcast(); they never touch sockets.
+ * broadcast. Other parts publish through broadcast(); they never touch sockets. The users online it
+ * reports are the desk's (every live node's), through `presence`.
  */
 export class WsHub {
   private readonly clients = new Set<Client>();
   private heartbeat: NodeJS.Timeout | undefined;
+  /** A heartbeat being built, and whether another was asked for meanwhile (one at a time). */
+  private beating: Promise<void> | undefined;
+  private beatAgain = false;
 
   constructor(
     private readonly auth: AuthService,
     private readonly log: FastifyBaseLogger,
     /** A user's sign-ins were ended here: the other nodes close that user's sockets too (docs/adr/0012). */
     private readonly onSignInsEnded: (userId: number) => void = () => {},
+    /** Where the desk's users online are kept; without it, this node's own. */
+    private readonly presence?: Presence,
   ) {}
 
   start(): void {
@@ -88,7 +97,7 @@ export class WsHub {
   }
 
   accept(socket: WebSocket): void {
-    const client: Client = { socket, user: null, token: null, authTimer: undefined };
+    const client: Client = { socket, user: null, token: null, authTimer: undefined, counted: false };
     this.clients.add(client);
     client.authTimer = setTimeout(() => socket.close(WS_CLOSE.authTimeout, 'Authentication timeout'), WS_AUTH_TIMEOUT_MS);
     this.send(client, {
@@ -105,7 +114,7 @@ export class WsHub {
     socket.on('close', () => {
       clearTimeout(client.authTimer);
       this.clients.delete(client);
-      if (client.user) this.sendHeartbeat();
+      if (client.counted) void this.recordPresence().then(() => this.sendHeartbeat());
     });
     socket.on('error', (err) => this.log.debug({ err }, 'ws socket error'));
   }
@@ -142,7 +151,9 @@ export class WsHub {
         clearTimeout(client.authTimer);
         client.user = s.user;
         client.token = msg.token;
-        const online = this.onlineUsers();
+        client.counted = true;
+        await this.recordPresence();
+        const online = await this.deskOnline();
         this.send(client, { type: 'authenticated', user: s.user, connectedUsers: online.length, activeUsers: online });
         this.sendHeartbeat();
         return;
@@ -155,18 +166,19 @@ export class WsHub {
     }
   }
 
-  /** Sends to every authenticated socket. */
   /** Whether any signed-in browser would receive a broadcast (callers may skip building one). */
   hasSubscribers(): boolean {
     for (const c of this.clients) if (c.user) return true;
     return false;
   }
 
+  /** Sends to every authenticated socket. */
   broadcast(msg: WsServerMessage): void {
     const text = JSON.stringify(msg);
     for (const c of this.clients) if (c.user && c.socket.readyState === c.socket.OPEN) c.socket.send(text);
   }
 
+  /** The users with a browser on this node. */
   onlineUsers(): OnlineUser[] {
     const byName = new Map<string, OnlineUser>();
     for (const c of this.clients) {
@@ -178,9 +190,46 @@ export class WsHub {
     return [...byName.values()].sort((a, b) => a.username.localeCompare(b.username));
   }
 
+  /** The users with a browser on any live node of the desk (this node's own if that cannot be read). */
+  async deskOnline(): Promise<OnlineUser[]> {
+    if (!this.presence) return this.onlineUsers();
+    try {
+      return await this.presence.online();
+    } catch (err) {
+      this.log.warn({ err }, "could not read the desk's users online; reporting this node's");
+      return this.onlineUsers();
+    }
+  }
+
+  /** Another node's browsers came or went: this node's browsers are told the new count. */
+  othersChanged(): void {
+    this.sendHeartbeat();
+  }
+
+  /** Records this node's signed-in connections for the desk-wide count (never throws). */
+  private async recordPresence(): Promise<void> {
+    if (!this.presence) return;
+    const byUser = new Map<number, number>();
+    for (const c of this.clients) if (c.user) byUser.set(c.user.user_id, (byUser.get(c.user.user_id) ?? 0) + 1);
+    await this.presence.record(byUser).catch(() => {});
+  }
+
+  /** Tells every browser the desk's users online; calls made while one is being built coalesce into one more. */
   private sendHeartbeat(): void {
-    const online = this.onlineUsers();
-    this.broadcast({ type: 'heartbeat', timestamp: new Date().toISOString(), connectedUsers: online.length, activeUsers: online });
+    if (this.beating) {
+      this.beatAgain = true;
+      return;
+    }
+    this.beating = (async () => {
+      do {
+        this.beatAgain = false;
+        if (!this.hasSubscribers()) continue;
+        const online = await this.deskOnline();
+        this.broadcast({ type: 'heartbeat', timestamp: new Date().toISOString(), connectedUsers: online.length, activeUsers: online });
+      } while (this.beatAgain);
+    })().finally(() => {
+      this.beating = undefined;
+    });
   }
 
   private send(c: Client, msg: WsServerMessage): void {
@@ -194,5 +243,7 @@ export class WsHub {
       c.socket.close(WS_CLOSE.serverShutdown, 'Server shutting down');
     }
     this.clients.clear();
+    await this.recordPresence();
+    await this.beating;
   }
 }

@@ -5,6 +5,7 @@ import { LeaseKeeper } from './cluster/lease-keeper';
 import { PgNodeBus } from './cluster/node-bus';
 import { relayDeskEvents, relaySessionConnections } from './cluster/event-relay';
 import { OrderFanOut, OUTBOX_CHANNEL, relayWaitingMessages } from './cluster/order-fan-out';
+import { SessionRebalancer } from './cluster/rebalancer';
 import { AuditSealer } from './compliance/audit-sealer';
 import type { Config } from './config';
 import { ServerEventBus } from './events';
@@ -66,6 +67,8 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
   };
   const orders = new OrderService({ db, outbox, publish, sessions, log });
   const fix = new FixGateway(db, config, orders, outbox, sessions, hub, events, log, leases, stats, (seconds) => metrics.orderIntake(seconds));
+  // Sessions move to a node that joined (or came back) after they were placed (docs/adr/0012); one node has nowhere to move them.
+  const rebalancer = bus && new SessionRebalancer(db, leases, fix, log);
   const testClients = new TestClientService(db, config, fix, hub, events, log, opts.testClient, auth);
   /** This node's own API address, known once it listens (server.ts sets it): the API probe's target. */
   const apiEndpoint: { url: string | undefined } = { url: undefined };
@@ -141,5 +144,5 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
   events.on('sign-ins-ended', (userId) => void hub.recheck(userId).catch((err: unknown) => log.warn({ err, userId }, 'could not re-check sign-ins')));
   events.on('connector-changed', () => services.poke());
 
-  return { auth, hub, events, sessions, outbox, orders, fix, testClients, dayOrderExpiry, auditSealer, services, metrics, apiEndpoint, leases, nodeLink };
+  return { auth, hub, events, sessions, outbox, orders, fix, testClients, dayOrderExpiry, auditSealer, services, metrics, apiEndpoint, leases, nodeLink, rebalancer };
 }

@@ -67,7 +67,12 @@ describe('two nodes on one PostgreSQL: browsers', () => {
     assert.equal(closed.code, WS_CLOSE.authFailed);
   });
 
+  /** Until the sockets of the tests before have left the desk's users online (a close is recorded just after it). */
+  const nobodyOnline = () =>
+    poll(async () => ((await nodes.database.db.query<{ n: number }>('SELECT count(*)::int AS n FROM browser_presence')).rows[0]!.n === 0 ? true : undefined), 'no browser signed in');
+
   it("counts the users online over the desk: node B's browsers are told of node A's, both ways", async () => {
+    await nobodyOnline();
     const admin = await openSocket(nodes.b.url, await signIn(nodes.b.url, 'admin'));
     assert.equal(lastOnline(admin), 'admin×1');
     const broker = await openSocket(nodes.a.url, await signIn(nodes.a.url, 'broker'));
@@ -92,6 +97,7 @@ describe('two nodes on one PostgreSQL: browsers', () => {
     const fixPort = await freePort();
     const nodeC = await startServerProcess({ DATABASE_URL: nodes.database.url!, NODE_ID: 'node-c', PORT: '0', FIX_PORT: String(fixPort), DATA_DIR: dataDir, LEASE_TTL_MS: '1000', LOG_LEVEL: 'warn' }, 'node-c');
     const client = new TestFixClient(COMP_ID, new MemoryStoreFactory());
+    await nobodyOnline();
     try {
       await openSocket(nodeC.url, await signIn(nodeC.url, 'broker'));
       await client.connect(fixPort);
@@ -109,14 +115,17 @@ describe('two nodes on one PostgreSQL: browsers', () => {
       await killHard(nodeC);
       const killedAt = Date.now();
       client.crash();
-      // Gone once node C's node lease (1 s, renewed every third) ran out: a new sign-in's count, and the connector.
-      await poll(async () => {
-        const fresh = await openSocket(nodes.b.url, admin);
-        fresh.close();
-        return lastOnline(fresh) === 'admin×2' ? true : undefined;
-      }, 'node C\'s broker dropped from the users online', 5_000, 100);
-      await poll(async () => ((await loggedOnAtB()) ? undefined : true), "node C's client no longer logged on", 5_000, 100);
-      assert.ok(Date.now() - killedAt < 5_000);
+      // Once node C's node lease (1 s, renewed every third) ran out, node B notices (it looks every TTL) and
+      // tells its browsers: the broker is no longer online, the client no longer logged on.
+      await poll(() => (lastOnline(watcher) === 'admin×1' ? true : undefined), `node B's browser told node C's broker is gone (${lastOnline(watcher)})`, 5_000);
+      await poll(() => watcher.messages.find((m) => m.type === 'client_connection_status' && m.comp_id === COMP_ID && m.is_connected === false), "node B's browser told node C's client is gone", 5_000);
+      const toldAfter = Date.now() - killedAt;
+      assert.ok(toldAfter < 5_000, `told ${toldAfter} ms after the kill`);
+      // What a new look says too: a new sign-in's count, and the connectors screen.
+      const fresh = await openSocket(nodes.b.url, admin);
+      fresh.close();
+      assert.equal(lastOnline(fresh), 'admin×2');
+      assert.equal(await loggedOnAtB(), false);
       watcher.close();
     } finally {
       client.crash();

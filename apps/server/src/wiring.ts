@@ -1,10 +1,11 @@
-import { fixSessionLeaseName, leaseSubject, listConnectors, listLeases, nodeLeaseName, orderAcceptTimesSince, pingDatabase, sessionConnection, type Db } from '@fixdesk/db';
+import { fixSessionLeaseName, leaseSubject, listConnectors, listLeases, nodeLeaseName, orderAcceptTimesSince, pingDatabase, sessionConnection, sessionsConnectedAt, type Db } from '@fixdesk/db';
 import type { FastifyBaseLogger } from 'fastify';
 import { AuthService } from './auth/auth-service';
 import { LeaseKeeper } from './cluster/lease-keeper';
 import { PgNodeBus } from './cluster/node-bus';
 import { relayDeskEvents, relaySessionConnections } from './cluster/event-relay';
 import { OrderFanOut, OUTBOX_CHANNEL, relayWaitingMessages } from './cluster/order-fan-out';
+import { NodeWatch } from './cluster/node-watch';
 import { SessionRebalancer } from './cluster/rebalancer';
 import { AuditSealer } from './compliance/audit-sealer';
 import type { Config } from './config';
@@ -62,9 +63,28 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
       await relayWaitingMessages(bus, sessions, outbox, log);
       await relayDeskEvents(bus, events, log);
       await relaySessionConnections(bus, events, (compId) => sessionConnection(db, compId), (msg) => hub.broadcast(msg), log);
+      nodeWatch?.start();
     },
-    stop: async () => bus?.close(),
+    stop: async () => {
+      await nodeWatch?.stop();
+      await bus?.close();
+    },
   };
+  // A node that died: its browsers leave the users online and its clients' sessions the connected ones, on this node's screens, at once.
+  const nodeWatch =
+    bus &&
+    new NodeWatch(
+      db,
+      config.leaseTtlMs,
+      async (gone) => {
+        hub.othersChanged();
+        for (const compId of await sessionsConnectedAt(db, gone)) {
+          hub.broadcast({ type: 'client_connection_status', comp_id: compId, is_connected: false, timestamp: new Date().toISOString(), reason: `node ${gone.join(', ')} stopped` });
+        }
+        services.poke();
+      },
+      log,
+    );
   const orders = new OrderService({ db, outbox, publish, sessions, log });
   const fix = new FixGateway(db, config, orders, outbox, sessions, hub, events, log, leases, stats, (seconds) => metrics.orderIntake(seconds));
   // Sessions move to a node that joined (or came back) after they were placed (docs/adr/0012); one node has nowhere to move them.

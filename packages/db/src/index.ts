@@ -85,6 +85,7 @@ export {
   openClientSession,
   recordRefusedLogon,
   sessionConnection,
+  sessionsConnectedAt,
   storedSequenceNumbers,
   type StoredSessionKey,
 } from './repos/client-sessions';

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db';
 import { NODE_LEASE_PREFIX } from '../leases';
+import { pgArray } from '../pg-array';
 
 // The clients' FIX sessions as the Client Sessions and service screens see them: one client_sessions
 // row per logon, and the connection flag of each session's stored state (fix_session_state).
@@ -88,6 +89,12 @@ export async function sessionConnection(db: Queryable, compId: string): Promise<
     [compId],
   );
   return { connected: rows[0]?.is_connected ?? false, node: rows[0]?.owner_node ?? null };
+}
+
+/** The clients whose sessions are recorded connected at one of these nodes (by comp id). */
+export async function sessionsConnectedAt(db: Queryable, nodeIds: readonly string[]): Promise<string[]> {
+  const { rows } = await db.query<{ target_comp_id: string }>('SELECT target_comp_id FROM fix_session_state WHERE is_connected AND owner_node = ANY($1::text[]) ORDER BY 1', [pgArray(nodeIds)]);
+  return rows.map((r) => r.target_comp_id);
 }
 
 /** The next sequence numbers stored for a session (1 and 1 when it never ran). */

@@ -56,9 +56,11 @@ interface LiveSession {
   lastReceivedAt: number;
   /** Application messages of the client being handled now (an order in its intake commit, …). */
   inFlight: number;
+  /** When the client's last application message was done with (ms since the epoch; its logon at first). */
+  lastAppAt: number;
 }
 
-/** How long a client must have been quiet before its session may be handed over to another node. */
+/** How long a client must have sent no application message before its session may be handed over to another node. */
 const HANDOVER_IDLE_MS = 1_000;
 
 /** The last raw message each way of a client's session, and when (parsed only when the console asks). */
@@ -473,7 +475,7 @@ export class FixGateway {
     const now = Date.now();
     return [...this.live].flatMap(([compId, l]) => {
       const id = this.sessions.idOf(compId);
-      return id ? [{ id, ready: l.inFlight === 0 && now - l.lastReceivedAt >= HANDOVER_IDLE_MS }] : [];
+      return id ? [{ id, ready: l.inFlight === 0 && now - l.lastAppAt >= HANDOVER_IDLE_MS }] : [];
     });
   }
 
@@ -546,7 +548,7 @@ export class FixGateway {
     this.orders.clientLoggedOn(compId);
     const status = this.acceptor?.list().find((s) => s.sessionID.targetCompID === compId);
     const rowId = await openClientSession(this.db, id, compId, status?.remoteAddress ?? null, this.config.nodeId);
-    this.live.set(compId, { rowId, sent: 0, received: 0, orders: 0, lastReceivedAt: Date.now(), inFlight: 0 });
+    this.live.set(compId, { rowId, sent: 0, received: 0, orders: 0, lastReceivedAt: Date.now(), inFlight: 0, lastAppAt: Date.now() });
     this.stats.connectionChanged(compId);
     this.log.info({ compId, remote: status?.remoteAddress }, 'client logged on');
     this.hub.broadcast({ type: 'client_connection_status', comp_id: compId, is_connected: true, timestamp: new Date().toISOString() });
@@ -583,7 +585,10 @@ export class FixGateway {
     try {
       return await this.handleApp(m, id);
     } finally {
-      if (l) l.inFlight--;
+      if (l) {
+        l.inFlight--;
+        l.lastAppAt = Date.now();
+      }
     }
   }
 

@@ -13,8 +13,9 @@ import { SessionRebalancer, type ServedSessions } from '../../apps/server/src/cl
 import { seededDatabase } from '../support/seeded-database';
 
 const silent = pino({ level: 'silent' });
-const TTL = 300;
-const settle = () => new Promise((r) => setTimeout(r, 2 * TTL + 150));
+// Long enough that a loaded machine renews every lease in time (a lapse would count as a return).
+const TTL = 1_000;
+const settle = () => new Promise((r) => setTimeout(r, 2 * TTL + 200));
 const idOf = (client: string): SessionID => ({ beginString: 'FIX.4.4', senderCompID: 'FIXDESK', targetCompID: client });
 
 /** The first client whose session's home among node-a and node-b is `node`. */

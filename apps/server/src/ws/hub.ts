@@ -23,6 +23,9 @@ interface Client {
   counted: boolean;
 }
 
+/** How long other nodes' browser changes are gathered before this node's browsers are told. */
+const OTHERS_CHANGED_DELAY_MS = 200;
+
 /** Largest message a browser may send us; ours are tiny. */
 const MAX_CLIENT_MESSAGE_BYTES = 4096;
 
@@ -37,6 +40,8 @@ export class WsHub {
   /** A heartbeat being built, and whether another was asked for meanwhile (one at a time). */
   private beating: Promise<void> | undefined;
   private beatAgain = false;
+  /** A heartbeat due for other nodes' changes. */
+  private othersTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly auth: AuthService,
@@ -201,9 +206,17 @@ export class WsHub {
     }
   }
 
-  /** Another node's browsers came or went: this node's browsers are told the new count. */
+  /**
+   * Another node's browsers came or went: this node's browsers are told the new count, once for the
+   * changes of a short while (a morning's sign-ins across the desk do not each make a broadcast).
+   */
   othersChanged(): void {
-    this.sendHeartbeat();
+    if (this.othersTimer) return;
+    this.othersTimer = setTimeout(() => {
+      this.othersTimer = undefined;
+      this.sendHeartbeat();
+    }, OTHERS_CHANGED_DELAY_MS);
+    this.othersTimer.unref();
   }
 
   /** Records this node's signed-in connections for the desk-wide count (never throws). */
@@ -238,6 +251,7 @@ export class WsHub {
 
   async close(): Promise<void> {
     clearInterval(this.heartbeat);
+    clearTimeout(this.othersTimer);
     for (const c of this.clients) {
       clearTimeout(c.authTimer);
       c.socket.close(WS_CLOSE.serverShutdown, 'Server shutting down');

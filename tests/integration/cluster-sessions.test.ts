@@ -3,39 +3,24 @@
 // owner's session is undisturbed; once the owner is gone the client logs on at the other node with
 // its numbers intact.
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { getConnector, openDb, type Db } from '@fixdesk/db';
-import { createTestDatabase, type TestDatabase } from '@fixdesk/db/testing';
+import { getConnector, type Db } from '@fixdesk/db';
+import type { TestDatabase } from '@fixdesk/db/testing';
 import { MemoryStoreFactory } from '@fixdesk/fix';
-import pino from 'pino';
 import { WebSocket } from 'ws';
-import { startServer, type RunningServer } from '../../apps/server/src/server';
+import type { RunningServer } from '../../apps/server/src/server';
 import { logonAttempt, newOrderSingle, TestFixClient } from '../support/fix-client';
-import { seededDatabase } from '../support/seeded-database';
-import { ADMIN_PASSWORD, DEMO_PASSWORD, testConfig } from '../support/server';
+import { ADMIN_PASSWORD, DEMO_PASSWORD } from '../support/server';
+import { poll, startTwoNodes, type TwoNodes } from '../support/two-nodes';
 
-/** Polls an async check until it answers a value. */
-async function poll<T>(fn: () => Promise<T | undefined>, what: string, timeoutMs = 5_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-const silent = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 const COMP_ID = 'SGX_CLIENT_1';
 
 describe('two nodes on one PostgreSQL: one owner per FIX session', () => {
+  let nodes: TwoNodes;
   let database: TestDatabase;
   let dbB: Db;
-  let nodeA: RunningServer | undefined;
+  let nodeA: RunningServer;
   let nodeB: RunningServer;
-  const configA = testConfig({ nodeId: 'node-a', leaseTtlMs: 1_000 });
-  const configB = testConfig({ nodeId: 'node-b', leaseTtlMs: 1_000 });
   const stores = new MemoryStoreFactory();
   let client: TestFixClient;
 
@@ -56,21 +41,17 @@ describe('two nodes on one PostgreSQL: one owner per FIX session', () => {
     }, `the numbers stored by ${owner}`);
 
   before(async () => {
-    database = await createTestDatabase('postgres', { template: seededDatabase() });
-    dbB = await openDb({ databaseUrl: database.url, poolSize: 5 });
-    nodeA = await startServer(configA, { db: database.db, logger: silent, testClient: { ports: 'off' } });
-    nodeB = await startServer(configB, { db: dbB, logger: silent, testClient: { ports: 'off' } });
+    nodes = await startTwoNodes(['node-a', 'node-b']);
+    ({ database } = nodes);
+    dbB = nodes.b.db;
+    nodeA = nodes.a.server!;
+    nodeB = nodes.b.server!;
     client = new TestFixClient(COMP_ID, stores);
     await client.connect(nodeA.ctx.fix.port);
   });
   after(async () => {
     await client?.stop();
-    await nodeA?.close();
-    await nodeB?.close();
-    await dbB?.close();
-    await database?.dispose();
-    rmSync(configA.dataDir, { recursive: true, force: true });
-    rmSync(configB.dataDir, { recursive: true, force: true });
+    await nodes?.close();
   });
 
   it('refuses a Logon at node B for the session node A owns, without touching its numbers', async () => {
@@ -238,8 +219,7 @@ describe('two nodes on one PostgreSQL: one owner per FIX session', () => {
     const seqBefore = await numbers();
     const t0 = Date.now();
     await client.stop();
-    await nodeA!.close();
-    nodeA = undefined;
+    await nodes.a.stop();
     client = new TestFixClient(COMP_ID, stores);
     await client.connect(nodeB.ctx.fix.port, {}, 5_000);
     assert.ok(Date.now() - t0 < 5_000);

@@ -58,10 +58,13 @@ export class TestFixClient {
     this.sessionID = { beginString: 'FIX.4.4', senderCompID: compId, targetCompID: targetCompId };
   }
 
-  async connect(port: number, settings: Record<string, unknown> = {}, timeoutMs = 10_000, tls?: InitiatorTlsConfig): Promise<void> {
+  /** Logs on at `port`; given several ports (the nodes of a desk), each reconnect tries the next in turn. */
+  async connect(port: number | readonly number[], settings: Record<string, unknown> = {}, timeoutMs = 10_000, tls?: InitiatorTlsConfig): Promise<void> {
+    const [first, ...more] = typeof port === 'number' ? [port] : port;
     this.initiator = await Initiator.start({
       host: '127.0.0.1',
-      port,
+      port: first!,
+      alternateAddresses: more.map((p) => ({ host: '127.0.0.1', port: p })),
       ...(tls ? { tls } : {}),
       sessionID: this.sessionID,
       settings: { heartBtIntSec: 30, ...settings },
@@ -73,8 +76,9 @@ export class TestFixClient {
           this.loggedOn = true;
           this.logons++;
         },
-        onLogout: () => {
+        onLogout: (_id, reason) => {
           this.loggedOn = false;
+          this.logouts.push(reason);
         },
         fromApp: (m) => {
           this.received.push({ msgType: m.msgType, seq: m.msgSeqNum ?? 0, get: (t) => m.get(t), raw: m.raw.toString('latin1'), message: m });
@@ -86,6 +90,9 @@ export class TestFixClient {
 
   /** Logons so far (a reconnect counts): a session that stayed up keeps the count. */
   logons = 0;
+
+  /** Why each logged-on connection ended, in order ("peer logged out: <its Text>" for a Logout of ours). */
+  readonly logouts: string[] = [];
 
   get isLoggedOn(): boolean {
     return this.loggedOn;

@@ -14,6 +14,11 @@ export interface ServerEvents {
   'message-specs-changed': [msgType: string];
   /** Broker information was created, changed or deleted (its id): the clients' profiles name its party data. */
   'broker-changed': [brokerId: number];
+  /**
+   * Sign-ins of a user were ended (signed out, revoked, deactivated, password changed): sockets opened
+   * with them close. Null after the bus may have lost some: every socket's sign-in is checked.
+   */
+  'sign-ins-ended': [userId: number | null];
   /** A client's FIX session logged on or off (its comp id). */
   'fix-session-changed': [compId: string];
 }

@@ -70,7 +70,7 @@ export async function startServer(
     const printed: Record<string, string> = {};
     for (const name of report.usersCreated) if (generated[name]) printed[name] = generated[name];
 
-    const { auth, hub, events, orders, outbox, fix, testClients, dayOrderExpiry, auditSealer, services, metrics, apiEndpoint, leases, nodeLink } = wireServer(db, config, log, {
+    const { auth, hub, events, orders, outbox, fix, testClients, dayOrderExpiry, auditSealer, services, metrics, apiEndpoint, leases, nodeLink, rebalancer } = wireServer(db, config, log, {
       version: VERSION,
       testClient: opts.testClient ?? testClientOptionsFromEnv(),
       clientSender: opts.clientSender,
@@ -83,11 +83,13 @@ export async function startServer(
       leases.start();
       await nodeLink.start();
       await fix.start();
+      rebalancer?.start();
       await testClients.start();
       dayOrderExpiry.start();
       auditSealer.start();
       services.start();
     } catch (err) {
+      await rebalancer?.stop().catch(() => {});
       await testClients.stop().catch(() => {});
       await fix.stop().catch(() => {});
       await nodeLink.stop().catch(() => {});
@@ -111,6 +113,7 @@ export async function startServer(
         (closing ??= (async () => {
           services.stop();
           await dayOrderExpiry.stop();
+          await rebalancer?.stop();
           // FIX first: clients get a Logout while the database still records it; our own simulated clients log out before the acceptor goes.
           await testClients.stop().catch((err) => log.error({ err }, 'test-client service stop failed'));
           await fix.stop().catch((err) => log.error({ err }, 'FIX acceptor stop failed'));

@@ -1,10 +1,12 @@
-import { fixSessionLeaseName, leaseSubject, listConnectors, listLeases, orderAcceptTimesSince, pingDatabase, sessionConnection, type Db } from '@fixdesk/db';
+import { fixSessionLeaseName, leaseSubject, listConnectors, listLeases, nodeLeaseName, orderAcceptTimesSince, pingDatabase, sessionConnection, sessionsConnectedAt, type Db } from '@fixdesk/db';
 import type { FastifyBaseLogger } from 'fastify';
 import { AuthService } from './auth/auth-service';
 import { LeaseKeeper } from './cluster/lease-keeper';
 import { PgNodeBus } from './cluster/node-bus';
 import { relayDeskEvents, relaySessionConnections } from './cluster/event-relay';
 import { OrderFanOut, OUTBOX_CHANNEL, relayWaitingMessages } from './cluster/order-fan-out';
+import { NodeWatch } from './cluster/node-watch';
+import { SessionRebalancer } from './cluster/rebalancer';
 import { AuditSealer } from './compliance/audit-sealer';
 import type { Config } from './config';
 import { ServerEventBus } from './events';
@@ -18,6 +20,7 @@ import { ServerMetrics } from './status/metrics';
 import { ServiceMonitor, type LeaseView } from './status/service-monitor';
 import { SessionStats } from './status/session-stats';
 import { TestClientService, type TestClientOptions } from './test-client/service';
+import { DeskPresence } from './ws/desk-presence';
 import { WsHub } from './ws/hub';
 
 /**
@@ -30,13 +33,14 @@ import { WsHub } from './ws/hub';
  */
 export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts: { version: string; testClient: TestClientOptions; clientSender?: ClientMessageSender | undefined }) {
   const auth = new AuthService(db);
-  const hub = new WsHub(auth, log);
   const events = new ServerEventBus();
-  // What this node owns of the desk (FIX sessions, desk-wide jobs), by lease (docs/adr/0012).
+  // What this node owns of the desk (FIX sessions, desk-wide jobs, its own node lease), by lease (docs/adr/0012).
   const leases = new LeaseKeeper(db, config.nodeId, config.leaseTtlMs, log);
   const sessions = new ClientSessions((id) => leases.fence(fixSessionLeaseName(id)));
   // The other nodes on the same PostgreSQL (docs/adr/0012); the embedded database has none.
   const bus = db.kind === 'postgres' ? new PgNodeBus(db, config.nodeId, log) : undefined;
+  const presence = new DeskPresence(db, config.nodeId, log, bus);
+  const hub = new WsHub(auth, log, (userId) => events.emit('sign-ins-ended', userId), presence);
   const fanOut = bus && new OrderFanOut(bus, db, log);
   const outbox = new ClientOutbox(db, opts.clientSender ?? sessions, log, bus && ((compId) => bus.publish(OUTBOX_CHANNEL, { c: compId })));
   const metrics = new ServerMetrics();
@@ -51,16 +55,40 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
   /** This node's link to the others: their order changes to our browsers, their reports to our clients' sessions, their configuration changes. */
   const nodeLink = {
     start: async () => {
+      // This node is live (for the others' users-online counts and session placement) while it holds its node lease.
+      await leases.acquire(nodeLeaseName(config.nodeId));
+      await presence.start(() => hub.othersChanged());
       if (!bus || !fanOut) return;
       await fanOut.start(publish);
       await relayWaitingMessages(bus, sessions, outbox, log);
       await relayDeskEvents(bus, events, log);
       await relaySessionConnections(bus, events, (compId) => sessionConnection(db, compId), (msg) => hub.broadcast(msg), log);
+      nodeWatch?.start();
     },
-    stop: async () => bus?.close(),
+    stop: async () => {
+      await nodeWatch?.stop();
+      await bus?.close();
+    },
   };
+  // A node that died: its browsers leave the users online and its clients' sessions the connected ones, on this node's screens, at once.
+  const nodeWatch =
+    bus &&
+    new NodeWatch(
+      db,
+      config.leaseTtlMs,
+      async (gone) => {
+        hub.othersChanged();
+        for (const compId of await sessionsConnectedAt(db, gone)) {
+          hub.broadcast({ type: 'client_connection_status', comp_id: compId, is_connected: false, timestamp: new Date().toISOString(), reason: `node ${gone.join(', ')} stopped` });
+        }
+        services.poke();
+      },
+      log,
+    );
   const orders = new OrderService({ db, outbox, publish, sessions, log });
   const fix = new FixGateway(db, config, orders, outbox, sessions, hub, events, log, leases, stats, (seconds) => metrics.orderIntake(seconds));
+  // Sessions move to a node that joined (or came back) after they were placed (docs/adr/0012); one node has nowhere to move them.
+  const rebalancer = bus && new SessionRebalancer(db, leases, fix, log);
   const testClients = new TestClientService(db, config, fix, hub, events, log, opts.testClient, auth);
   /** This node's own API address, known once it listens (server.ts sets it): the API probe's target. */
   const apiEndpoint: { url: string | undefined } = { url: undefined };
@@ -95,7 +123,8 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
       queueDepth: (compId) => outbox.queued(compId),
       acceptTimes: (since) => orderAcceptTimesSince(db, since),
       testClients: () => ({ ...testClients.summary(), runningCompIds: testClients.list().filter((c) => c.running).map((c) => c.compId) }),
-      browsersConnected: () => hub.onlineUsers().reduce((n, u) => n + u.connections, 0),
+      // The desk's browsers (every live node's), as the users-online count.
+      browsersConnected: async () => (await hub.deskOnline()).reduce((n, u) => n + u.connections, 0),
       broadcast: (msg) => hub.broadcast(msg),
       leases: async () => {
         const sessions = new Map<string, LeaseView>();
@@ -131,7 +160,9 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
   events.on('message-specs-changed', () => outbox.invalidateProfiles());
   events.on('broker-changed', () => outbox.invalidateProfiles());
   events.on('fix-session-changed', () => services.poke());
+  // Sign-ins ended on another node (or on this one): their sockets here close now, not at the next re-check.
+  events.on('sign-ins-ended', (userId) => void hub.recheck(userId).catch((err: unknown) => log.warn({ err, userId }, 'could not re-check sign-ins')));
   events.on('connector-changed', () => services.poke());
 
-  return { auth, hub, events, sessions, outbox, orders, fix, testClients, dayOrderExpiry, auditSealer, services, metrics, apiEndpoint, leases, nodeLink };
+  return { auth, hub, events, sessions, outbox, orders, fix, testClients, dayOrderExpiry, auditSealer, services, metrics, apiEndpoint, leases, nodeLink, rebalancer };
 }

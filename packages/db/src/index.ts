@@ -85,6 +85,7 @@ export {
   openClientSession,
   recordRefusedLogon,
   sessionConnection,
+  sessionsConnectedAt,
   storedSequenceNumbers,
   type StoredSessionKey,
 } from './repos/client-sessions';
@@ -93,9 +94,15 @@ export {
   acquireLease,
   fixSessionLeaseName,
   isFencedOut,
+  getLeases,
   jobLeaseName,
   leaseSubject,
   listLeases,
+  liveNodes,
+  reserveLease,
+  type LiveNode,
+  NODE_LEASE_PREFIX,
+  nodeLeaseName,
   releaseLease,
   renewLease,
   FENCED_OUT,
@@ -104,6 +111,7 @@ export {
   type LeaseRow,
 } from './leases';
 export { latestOrderActivity, notifyNodes, ordersChangedAfter } from './repos/node-notify';
+export { deskPresence, replaceNodePresence, type PresentUser } from './repos/browser-presence';
 
 // ── client FIX defaults ──
 export {

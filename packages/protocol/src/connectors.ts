@@ -245,9 +245,11 @@ export interface ClientConnector {
   live?: ConnectorLiveState;
 }
 
-/** A connector's FIX session as this node sees it, and how many capabilities it has. */
+/** A connector's FIX session as the desk sees it, and how many capabilities it has. */
 export interface ConnectorLiveState {
+  /** Logged on at any live node of the desk. */
   logged_on: boolean;
+  /** The client's address when it is logged on at the node answering. */
   remote_address: string | null;
   /** The next MsgSeqNum we send and the next we expect (the live session's, else the stored ones). */
   next_sender_seq: number | null;

@@ -6,7 +6,7 @@ import type { SessionID, StoredMessage } from '@fixdesk/fix';
 import { createTestDatabase, TEST_DB_KINDS } from '@fixdesk/db/testing';
 import { seededDatabase } from '../../support/seeded-database';
 import { persistReservedOutbound, persistReservedOutboundAtomically, PgMessageStoreFactory } from '../../../packages/db/src/fix-message-store';
-import { acquireLease, checkFences, fixSessionLeaseName, isFencedOut, listLeases, releaseLease, renewLease, type LeaseFence } from '../../../packages/db/src/leases';
+import { acquireLease, checkFences, fixSessionLeaseName, isFencedOut, listLeases, liveNodes, nodeLeaseName, releaseLease, renewLease, reserveLease, type LeaseFence } from '../../../packages/db/src/leases';
 import { openDb } from '../../../packages/db/src/db';
 
 const id: SessionID = { beginString: 'FIX.4.4', senderCompID: 'FIXDESK', targetCompID: 'LEASED' };
@@ -60,6 +60,53 @@ for (const kind of TEST_DB_KINDS) {
         assert.equal(a3.lease.term, 4);
         const rows = await listLeases(t.db);
         assert.deepEqual(rows.map((r) => [r.name, r.owner, r.term, r.live]), [[name, 'node-a', 4, true]]);
+      } finally {
+        await t.dispose();
+      }
+    });
+
+    it('a handover: the lease reserved for a live node is taken by that node only, until the reservation lapses or its node dies', async () => {
+      const t = await createTestDatabase(kind, { template: seededDatabase() });
+      try {
+        const name = fixSessionLeaseName(id);
+        for (const n of ['node-a', 'node-b', 'node-c']) assert.ok((await acquireLease(t.db, nodeLeaseName(n), n, 60_000)).acquired);
+        const nodes = await liveNodes(t.db, 60_000);
+        assert.deepEqual(nodes.map((n) => [n.nodeId, n.settled]), [['node-a', false], ['node-b', false], ['node-c', false]]);
+        assert.deepEqual((await liveNodes(t.db, 0)).map((n) => n.settled), [true, true, true]);
+
+        const a = await acquireLease(t.db, name, 'node-a', 60_000);
+        assert.ok(a.acquired);
+        const fenceA = { lease: name, term: a.lease.term };
+        assert.equal(await reserveLease(t.db, fenceA, 'node-b', 60_000), true);
+        assert.ok(await releaseLease(t.db, fenceA));
+        // Neither a third node nor the node that handed it over may take it: it is kept for node-b.
+        const c = await acquireLease(t.db, name, 'node-c', 60_000);
+        assert.ok(!c.acquired);
+        assert.equal(c.heldBy.reservedFor, 'node-b');
+        assert.equal(c.heldBy.live, false);
+        assert.ok(!(await acquireLease(t.db, name, 'node-a', 60_000)).acquired);
+        const b = await acquireLease(t.db, name, 'node-b', 60_000);
+        assert.ok(b.acquired);
+        assert.equal(b.lease.term, a.lease.term + 1);
+        // Taken by its target, the reservation is over.
+        assert.equal(b.lease.reservedFor, null);
+
+        // A reservation that lapsed unused no longer binds, and stays on the row (the attempt is remembered).
+        const fenceB = { lease: name, term: b.lease.term };
+        assert.equal(await reserveLease(t.db, fenceB, 'node-c', 100), true);
+        assert.ok(await releaseLease(t.db, fenceB));
+        const later = await eventually(async () => {
+          const r = await acquireLease(t.db, name, 'node-a', 60_000);
+          return r.acquired ? r : undefined;
+        });
+        assert.equal(later.lease.reservedFor, 'node-c');
+
+        // A reservation for a node that is not live binds nobody; a holding that ended cannot reserve.
+        const fenceA2 = { lease: name, term: later.lease.term };
+        assert.equal(await reserveLease(t.db, fenceA2, 'node-gone', 60_000), true);
+        assert.ok(await releaseLease(t.db, fenceA2));
+        assert.equal(await reserveLease(t.db, fenceA2, 'node-b', 60_000), false);
+        assert.ok((await acquireLease(t.db, name, 'node-c', 60_000)).acquired);
       } finally {
         await t.dispose();
       }

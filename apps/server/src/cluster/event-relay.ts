@@ -8,9 +8,18 @@ export const EVENTS_CHANNEL = 'fixdesk_events';
 /**
  * The events about the desk's configuration that every node must follow (docs/adr/0012): a connector
  * deactivated on one node logs its client out on the node its session is on; a changed security,
- * capability, default or spec renews the caches of every node. A node's own session events stay its own.
+ * capability, default or spec renews the caches of every node; a user's ended sign-ins close that
+ * user's sockets on every node at once. A node's own session events stay its own.
  */
-const DESK_WIDE = ['connector-changed', 'capabilities-changed', 'client-defaults-changed', 'security-changed', 'message-specs-changed', 'broker-changed'] as const satisfies ReadonlyArray<keyof ServerEvents>;
+const DESK_WIDE = [
+  'connector-changed',
+  'capabilities-changed',
+  'client-defaults-changed',
+  'security-changed',
+  'message-specs-changed',
+  'broker-changed',
+  'sign-ins-ended',
+] as const satisfies ReadonlyArray<keyof ServerEvents>;
 type DeskWide = (typeof DESK_WIDE)[number];
 
 const isDeskWide = (name: unknown): name is DeskWide => DESK_WIDE.includes(name as DeskWide);
@@ -30,8 +39,8 @@ export async function relayDeskEvents(bus: NodeBus, events: ServerEventBus, log:
     }
   };
   for (const name of DESK_WIDE) {
-    events.on(name, (arg: string | number) => {
-      if (!relaying) bus.publish(EVENTS_CHANNEL, { e: name, a: arg });
+    events.on(name, (arg: string | number | null) => {
+      if (!relaying && arg !== null) bus.publish(EVENTS_CHANNEL, { e: name, a: arg });
     });
   }
   await bus.subscribe(
@@ -44,10 +53,11 @@ export async function relayDeskEvents(bus: NodeBus, events: ServerEventBus, log:
     },
     () => {
       log.warn('desk-wide changes of other nodes may have been missed: renewing the caches');
-      // Every order-intake cache (a security change renews them all) and every client profile.
+      // Every order-intake cache (a security change renews them all), every client profile, every socket's sign-in.
       emitHere(() => {
         events.emit('security-changed', '');
         events.emit('message-specs-changed', '');
+        events.emit('sign-ins-ended', null);
       });
     },
   );

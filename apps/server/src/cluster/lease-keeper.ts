@@ -57,7 +57,7 @@ export class LeaseKeeper {
   /** Holds `name` for this node: already held, or acquired now (free, expired, or this node's own). */
   async acquire(name: string, use: LeaseUse = {}): Promise<AcquireResult> {
     const current = this.held.get(name);
-    if (current) return { acquired: true, lease: { name, owner: this.nodeId, term: current.fence.term, acquiredAt: new Date(current.acquiredAt), expiresAt: current.expiresAt, live: true } };
+    if (current) return { acquired: true, lease: { name, owner: this.nodeId, term: current.fence.term, acquiredAt: new Date(current.acquiredAt), expiresAt: current.expiresAt, live: true, reservedFor: null, reservedUntil: null } };
     const r = await acquireLease(this.db, name, this.nodeId, this.ttlMs);
     if (r.acquired) {
       // Two acquisitions racing in this process: the later term wins, the earlier is fenced off.

@@ -10,6 +10,7 @@ import {
   recordRefusedLogon,
   type ConnectorRow,
   type Db,
+  type LeaseRow,
 } from '@fixdesk/db';
 import {
   Acceptor,
@@ -57,7 +58,14 @@ interface LiveSession {
   orders: number;
   /** When the client's last message arrived (ms since the epoch): the session's heartbeat. */
   lastReceivedAt: number;
+  /** Application messages of the client being handled now (an order in its intake commit, …). */
+  inFlight: number;
+  /** When the client's last application message was done with (ms since the epoch; its logon at first). */
+  lastAppAt: number;
 }
+
+/** How long a client must have sent no application message before its session may be handed over to another node. */
+const HANDOVER_IDLE_MS = 1_000;
 
 /** The last raw message each way of a client's session, and when (parsed only when the console asks). */
 interface LastTraffic {
@@ -193,6 +201,8 @@ export class FixGateway {
   private acceptor: Acceptor | undefined;
   private readonly live = new Map<string, LiveSession>();
   private readonly traffic = new Map<string, LastTraffic>();
+  /** Sessions being handed over to another node (logged out for it, lease not yet released): to which. */
+  private readonly movingTo = new Map<string, string>();
   /** Our own probe connections: local ports, and their closes still to be logged (quietly). */
   private readonly probePorts = new Set<number>();
   private probeClosesPending = 0;
@@ -450,12 +460,20 @@ export class FixGateway {
    */
   private async claimSession(id: SessionID): Promise<string | undefined> {
     const name = fixSessionLeaseName(id);
+    // Logged out for its move and not yet released: the client's next logon belongs on the target.
+    const moving = this.movingTo.get(id.targetCompID);
+    if (moving) return `Session moving to node ${moving}`;
     const use = {
       stillNeeded: () => this.acceptor?.list().some((s) => s.sessionID.targetCompID === id.targetCompID && s.connected) ?? false,
       onLost: () => void this.acceptor?.disconnect(id, 'session lease taken over by another node').catch(() => {}),
     };
     let r = await this.leases.acquire(name, use);
     if (r.acquired) return undefined;
+    // Kept for the node the session is moving to (not held by another live node): refused at once.
+    const moved = (held: LeaseRow) =>
+      held.reservedFor && held.reservedUntil && (!held.live || held.owner === this.config.nodeId) ? `Session moving to node ${held.reservedFor} (kept for it until ${held.reservedUntil.toISOString()})` : undefined;
+    const movedTo = moved(r.heldBy);
+    if (movedTo) return movedTo;
     // The owner's lease runs out within one TTL. A node that died keeps its sessions until then, and
     // a client that came here early would otherwise try again only after its reconnect interval, or
     // its other addresses first (the dead node's among them): seconds added to every takeover. So the
@@ -467,7 +485,28 @@ export class FixGateway {
       r = await this.leases.acquire(name, use);
       if (r.acquired) return undefined;
     }
-    return `Session owned by node ${r.heldBy.owner} (lease term ${r.heldBy.term} until ${r.heldBy.expiresAt.toISOString()})`;
+    const { owner, term, expiresAt } = r.heldBy;
+    return moved(r.heldBy) ?? `Session owned by node ${owner} (lease term ${term} until ${expiresAt.toISOString()})`;
+  }
+
+  /** The sessions logged on here, and whether each may be handed over to another node now (quiet, nothing in flight). */
+  served(): Array<{ id: SessionID; ready: boolean }> {
+    const now = Date.now();
+    return [...this.live].flatMap(([compId, l]) => {
+      const id = this.sessions.idOf(compId);
+      return id ? [{ id, ready: l.inFlight === 0 && now - l.lastAppAt >= HANDOVER_IDLE_MS }] : [];
+    });
+  }
+
+  /** Logs the client out, telling it its session moves to another node (docs/adr/0012, Rebalancing). */
+  async handOver(id: SessionID, target: string): Promise<void> {
+    this.movingTo.set(id.targetCompID, target);
+    try {
+      await this.requireAcceptor().logout(id, `Session moving to node ${target} of the desk: please log on again`);
+    } catch (err) {
+      this.movingTo.delete(id.targetCompID);
+      throw err;
+    }
   }
 
   /**
@@ -528,7 +567,7 @@ export class FixGateway {
     this.orders.clientLoggedOn(compId);
     const status = this.acceptor?.list().find((s) => s.sessionID.targetCompID === compId);
     const rowId = await openClientSession(this.db, id, compId, status?.remoteAddress ?? null, this.config.nodeId);
-    this.live.set(compId, { rowId, sent: 0, received: 0, orders: 0, lastReceivedAt: Date.now() });
+    this.live.set(compId, { rowId, sent: 0, received: 0, orders: 0, lastReceivedAt: Date.now(), inFlight: 0, lastAppAt: Date.now() });
     this.stats.connectionChanged(compId);
     this.log.info({ compId, remote: status?.remoteAddress }, 'client logged on');
     this.hub.broadcast({ type: 'client_connection_status', comp_id: compId, is_connected: true, timestamp: new Date().toISOString() });
@@ -550,14 +589,29 @@ export class FixGateway {
       l && { id: l.rowId, disconnectReason: CLEAN_LOGOUT.test(reason) ? null : reason.slice(0, 500), sent: l.sent, received: l.received, orders: l.orders },
       this.config.nodeId,
     );
-    // The session may now log on at any node. Its late writes still land unless one has taken it over.
+    // The session may now log on at any node (only at its target after a handover: the lease is
+    // reserved for it). Its late writes still land unless one has taken it over.
     await this.leases.release(fixSessionLeaseName(id));
+    this.movingTo.delete(compId);
     this.log.info({ compId, reason }, 'client logged out');
     this.hub.broadcast({ type: 'client_connection_status', comp_id: compId, is_connected: false, timestamp: new Date().toISOString(), reason });
     this.events.emit('fix-session-changed', compId);
   }
 
   private async fromApp(m: FixMessage, id: SessionID): Promise<AppReceipt | undefined> {
+    const l = this.live.get(id.targetCompID);
+    if (l) l.inFlight++;
+    try {
+      return await this.handleApp(m, id);
+    } finally {
+      if (l) {
+        l.inFlight--;
+        l.lastAppAt = Date.now();
+      }
+    }
+  }
+
+  private async handleApp(m: FixMessage, id: SessionID): Promise<AppReceipt | undefined> {
     const compId = id.targetCompID;
     switch (m.msgType) {
       case MsgType.NewOrderSingle:

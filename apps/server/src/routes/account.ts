@@ -45,7 +45,7 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext): void {
       await recordReferenceChange(tx, { entity: 'users', entityId: userId, action: 'UPDATE', ...actor(req), before: { password: null }, after: { password: '(changed by the user)' } });
       return ctx.auth.endSessions(tx, userId, 'password_changed', req.authToken);
     });
-    ctx.hub.revokeTokenHashes(ended, 'Your password was changed: please sign in again');
+    ctx.hub.revokeTokenHashes(ended, 'Your password was changed: please sign in again', userId);
     ctx.log.info({ userId, sessionsEnded: ended.length }, 'own password changed');
     return { success: true, message: AccountText.passwordChanged, sessionsEnded: ended.length };
   });
@@ -64,7 +64,7 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext): void {
     const { id } = parse(z.strictObject({ id: z.string().regex(/^\d{1,18}$/, 'must be a session id').transform(Number) }), req.params, 'params');
     const hash = await revokeUserSession(ctx.db, me(req), id, 'signed_out_from_account');
     if (!hash) throw notFound(`Session ${id} not found`);
-    ctx.hub.revokeTokenHashes([hash], 'Signed out from another session');
+    ctx.hub.revokeTokenHashes([hash], 'Signed out from another session', me(req));
     return { success: true, message: AccountText.sessionEnded, current: req.authToken ? hash === hashToken(req.authToken) : false };
   });
 }

@@ -50,7 +50,7 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.post('/api/auth/logout', { config: { access: 'public' } }, async (req, reply) => {
     if (req.authToken) {
       await ctx.auth.logout(req.authToken);
-      ctx.hub.revokeToken(req.authToken);
+      if (req.user) ctx.hub.signedOut(req.authToken, req.user.user_id);
     }
     reply.clearCookie(AUTH_COOKIE, { path: '/' });
     return { success: true };

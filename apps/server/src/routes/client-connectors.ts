@@ -85,12 +85,13 @@ export function clientConnectorRoutes(app: FastifyInstance, ctx: AppContext): vo
       success: true,
       data: rows.map((r) => {
         const s = live.get(r.comp_id);
-        const loggedOn = Boolean(s?.loggedOn);
+        // Logged on here, or at another live node of the desk (the database says so).
+        const loggedOn = Boolean(s?.loggedOn) || r.is_connected;
         const seq = s ? { nextSender: s.nextSenderMsgSeqNum, nextTarget: s.nextTargetMsgSeqNum } : stored.get(r.comp_id);
         const cap = caps.get(r.id);
         const state: ConnectorLiveState = {
           logged_on: loggedOn,
-          remote_address: loggedOn ? (s?.remoteAddress ?? null) : null,
+          remote_address: s?.loggedOn ? (s.remoteAddress ?? null) : null,
           next_sender_seq: seq?.nextSender ?? null,
           next_target_seq: seq?.nextTarget ?? null,
           capabilities: cap?.total ?? 0,

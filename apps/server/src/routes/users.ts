@@ -95,7 +95,7 @@ export function changedFields(before: Record<string, unknown> | null, after: Rec
 
 export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
   const admin = { config: { access: 'admin' as const } };
-  const closeSockets = (hashes: string[], reason: string) => ctx.hub.revokeTokenHashes(hashes, reason);
+  const closeSockets = (hashes: string[], reason: string, userId: number) => ctx.hub.revokeTokenHashes(hashes, reason, userId);
 
   app.get('/api/users', admin, async () => {
     const users = await listUsers(ctx.db);
@@ -166,7 +166,7 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
     } catch (err) {
       throw duplicate(err, { username: fields.username, email: fields.email }) ?? unknownBranch(err) ?? err;
     }
-    closeSockets(result.ended, 'Your account was changed by an administrator: please sign in again');
+    closeSockets(result.ended, 'Your account was changed by an administrator: please sign in again', user_id);
     ctx.log.info({ userId: user_id, fields: Object.keys(values), sessionsEnded: result.ended.length, by: req.user?.username }, 'user updated');
     return { success: true, user: presentUser(result.after), message: UserText.updated, sessionsEnded: result.ended.length };
   });
@@ -188,7 +188,7 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
       await recordReferenceChange(tx, { entity: 'users', entityId: user_id, action: 'DELETE', ...actor(req), before: trailOf(row), after: null });
       return { row, deactivated: false, ended };
     });
-    closeSockets(outcome.ended, 'Your account was removed by an administrator');
+    closeSockets(outcome.ended, 'Your account was removed by an administrator', user_id);
     const name = outcome.row.username;
     ctx.log.info({ userId: user_id, username: name, deactivated: outcome.deactivated, by: req.user?.username }, outcome.deactivated ? 'user deactivated instead of deleted' : 'user deleted');
     const message = outcome.deactivated

@@ -58,7 +58,8 @@ export interface MonitoredParts {
   /** Per client, order arrival to the broker's accept for the orders since `since`. */
   acceptTimes(since: Date): Promise<ReadonlyMap<string, { count: number; p50Ms: number; worstMs: number }>>;
   testClients(): { clients: number; running: number; loggedOn: number; runningCompIds: readonly string[] };
-  browsersConnected(): number;
+  /** Signed-in browser connections over the desk (every live node). */
+  browsersConnected(): number | Promise<number>;
   broadcast(msg: WsServerMessage): void;
   /**
    * The desk's leases (docs/adr/0012), from the database, so any node answers for all: each client
@@ -317,7 +318,7 @@ export class ServiceMonitor {
         metadata: {
           version: p.version,
           uptimeSeconds: Math.round((this.now() - this.startedAt) / 1000),
-          browsersConnected: p.browsersConnected(),
+          browsersConnected: await p.browsersConnected(),
           ...(api.ok ? { probeMs: api.ms } : { error: api.error }),
         },
       }),

@@ -50,5 +50,6 @@ describe('session stats from the message log', () => {
     assert.equal(refusalCause('Session C is not active'), 'inactive');
     assert.equal(refusalCause('HeartBtInt (108) of 0 is outside the allowed range 5-120 seconds'), 'heartbeat-out-of-range');
     assert.equal(refusalCause('Session owned by node node-a (lease term 3 until 2026-01-01T00:00:03.000Z)'), 'owned-by-another-node');
+    assert.equal(refusalCause('Session moving to node node-b (kept for it until 2026-01-01T00:00:30.000Z)'), 'moving-to-another-node');
   });
 });

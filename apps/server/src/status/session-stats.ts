@@ -175,5 +175,6 @@ export function refusalCause(reason: string): string {
   if (/outside of session time/i.test(reason)) return 'outside-hours';
   if (/^HeartBtInt \(108\)/.test(reason)) return 'heartbeat-out-of-range';
   if (/^Session owned by node /.test(reason)) return 'owned-by-another-node';
+  if (/^Session moving to node /.test(reason)) return 'moving-to-another-node';
   return 'other';
 }

@@ -11,6 +11,7 @@ import {
   type WsServerMessage,
 } from '@fixdesk/protocol';
 import { hashToken, type AuthService } from '../auth/auth-service';
+import type { Presence } from './desk-presence';
 
 interface Client {
   socket: WebSocket;
@@ -18,43 +19,67 @@ interface Client {
   /** The token the socket authenticated with: re-checked on every heartbeat, closed when revoked. */
   token: string | null;
   authTimer: NodeJS.Timeout | undefined;
+  /** Whether it ever authenticated (it counted among the users online). */
+  counted: boolean;
 }
+
+/** How long other nodes' browser changes are gathered before this node's browsers are told. */
+const OTHERS_CHANGED_DELAY_MS = 200;
 
 /** Largest message a browser may send us; ours are tiny. */
 const MAX_CLIENT_MESSAGE_BYTES = 4096;
 
 /**
  * The WebSocket fan-out of one node: sockets authenticate with their token, then receive every
- * broadcast. Other parts publish through broadcast(); they never touch sockets.
+ * broadcast. Other parts publish through broadcast(); they never touch sockets. The users online it
+ * reports are the desk's (every live node's), through `presence`.
  */
 export class WsHub {
   private readonly clients = new Set<Client>();
   private heartbeat: NodeJS.Timeout | undefined;
+  /** A heartbeat being built, and whether another was asked for meanwhile (one at a time). */
+  private beating: Promise<void> | undefined;
+  private beatAgain = false;
+  /** A heartbeat due for other nodes' changes. */
+  private othersTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly auth: AuthService,
     private readonly log: FastifyBaseLogger,
+    /** A user's sign-ins were ended here: the other nodes close that user's sockets too (docs/adr/0012). */
+    private readonly onSignInsEnded: (userId: number) => void = () => {},
+    /** Where the desk's users online are kept; without it, this node's own. */
+    private readonly presence?: Presence,
   ) {}
 
   start(): void {
     this.heartbeat = setInterval(() => {
-      void this.revalidate()
+      void this.recheck(null, 'Session expired or revoked')
         .catch((err) => this.log.warn({ err }, 'ws session re-check failed'))
         .finally(() => this.sendHeartbeat());
     }, WS_HEARTBEAT_MS);
     this.heartbeat.unref();
   }
 
-  /** Closes sockets whose sign-in expired, was revoked, or whose user was deactivated. */
-  private async revalidate(): Promise<void> {
-    const tokens = new Set([...this.clients].flatMap((c) => (c.token ? [c.token] : [])));
+  /** Sign-out of `userId`: every socket opened with this token is closed at once, on every node. */
+  signedOut(token: string, userId: number): void {
+    this.revokeToken(token, 'Signed out');
+    this.onSignInsEnded(userId);
+  }
+
+  /**
+   * Sign-ins of `userId` (null: of anyone) were ended, perhaps on another node (its bus message names
+   * the user only): the sockets here whose sign-in no longer holds in the database close now.
+   */
+  async recheck(userId: number | null, reason = 'Signed out or revoked: please sign in again'): Promise<void> {
+    const tokens = new Set([...this.clients].flatMap((c) => (c.token && (userId === null || c.user?.user_id === userId) ? [c.token] : [])));
     for (const token of tokens) {
-      if (!(await this.auth.authenticate(token))) this.revokeToken(token, 'Session expired or revoked');
+      if (!(await this.auth.authenticate(token))) this.revokeToken(token, reason);
     }
   }
 
-  /** Sign-out (or revocation): every socket opened with this token is closed at once. */
-  revokeToken(token: string, reason = 'Signed out'): void {
+  /** Closes every socket opened with this token (on this node). */
+  private revokeToken(token: string, reason: string): void {
     for (const c of this.clients) {
       if (c.token === token) {
         c.user = null;
@@ -67,16 +92,17 @@ export class WsHub {
   /**
    * Sessions ended on the server (a user deactivated, their role changed, a password reset or changed,
    * a session signed out from the account page): the sockets opened with them close at once, without
-   * waiting for the next heartbeat's re-check.
+   * waiting for the next heartbeat's re-check; the other nodes are told to re-check `userId`'s.
    */
-  revokeTokenHashes(hashes: readonly string[], reason: string): void {
+  revokeTokenHashes(hashes: readonly string[], reason: string, userId: number): void {
     if (hashes.length === 0) return;
     const ended = new Set(hashes);
     for (const c of this.clients) if (c.token && ended.has(hashToken(c.token))) this.revokeToken(c.token, reason);
+    this.onSignInsEnded(userId);
   }
 
   accept(socket: WebSocket): void {
-    const client: Client = { socket, user: null, token: null, authTimer: undefined };
+    const client: Client = { socket, user: null, token: null, authTimer: undefined, counted: false };
     this.clients.add(client);
     client.authTimer = setTimeout(() => socket.close(WS_CLOSE.authTimeout, 'Authentication timeout'), WS_AUTH_TIMEOUT_MS);
     this.send(client, {
@@ -93,7 +119,7 @@ export class WsHub {
     socket.on('close', () => {
       clearTimeout(client.authTimer);
       this.clients.delete(client);
-      if (client.user) this.sendHeartbeat();
+      if (client.counted) void this.recordPresence().then(() => this.sendHeartbeat());
     });
     socket.on('error', (err) => this.log.debug({ err }, 'ws socket error'));
   }
@@ -130,7 +156,9 @@ export class WsHub {
         clearTimeout(client.authTimer);
         client.user = s.user;
         client.token = msg.token;
-        const online = this.onlineUsers();
+        client.counted = true;
+        await this.recordPresence();
+        const online = await this.deskOnline();
         this.send(client, { type: 'authenticated', user: s.user, connectedUsers: online.length, activeUsers: online });
         this.sendHeartbeat();
         return;
@@ -143,18 +171,19 @@ export class WsHub {
     }
   }
 
-  /** Sends to every authenticated socket. */
   /** Whether any signed-in browser would receive a broadcast (callers may skip building one). */
   hasSubscribers(): boolean {
     for (const c of this.clients) if (c.user) return true;
     return false;
   }
 
+  /** Sends to every authenticated socket. */
   broadcast(msg: WsServerMessage): void {
     const text = JSON.stringify(msg);
     for (const c of this.clients) if (c.user && c.socket.readyState === c.socket.OPEN) c.socket.send(text);
   }
 
+  /** The users with a browser on this node. */
   onlineUsers(): OnlineUser[] {
     const byName = new Map<string, OnlineUser>();
     for (const c of this.clients) {
@@ -166,9 +195,54 @@ export class WsHub {
     return [...byName.values()].sort((a, b) => a.username.localeCompare(b.username));
   }
 
+  /** The users with a browser on any live node of the desk (this node's own if that cannot be read). */
+  async deskOnline(): Promise<OnlineUser[]> {
+    if (!this.presence) return this.onlineUsers();
+    try {
+      return await this.presence.online();
+    } catch (err) {
+      this.log.warn({ err }, "could not read the desk's users online; reporting this node's");
+      return this.onlineUsers();
+    }
+  }
+
+  /**
+   * Another node's browsers came or went: this node's browsers are told the new count, once for the
+   * changes of a short while (a morning's sign-ins across the desk do not each make a broadcast).
+   */
+  othersChanged(): void {
+    if (this.othersTimer) return;
+    this.othersTimer = setTimeout(() => {
+      this.othersTimer = undefined;
+      this.sendHeartbeat();
+    }, OTHERS_CHANGED_DELAY_MS);
+    this.othersTimer.unref();
+  }
+
+  /** Records this node's signed-in connections for the desk-wide count (never throws). */
+  private async recordPresence(): Promise<void> {
+    if (!this.presence) return;
+    const byUser = new Map<number, number>();
+    for (const c of this.clients) if (c.user) byUser.set(c.user.user_id, (byUser.get(c.user.user_id) ?? 0) + 1);
+    await this.presence.record(byUser).catch(() => {});
+  }
+
+  /** Tells every browser the desk's users online; calls made while one is being built coalesce into one more. */
   private sendHeartbeat(): void {
-    const online = this.onlineUsers();
-    this.broadcast({ type: 'heartbeat', timestamp: new Date().toISOString(), connectedUsers: online.length, activeUsers: online });
+    if (this.beating) {
+      this.beatAgain = true;
+      return;
+    }
+    this.beating = (async () => {
+      do {
+        this.beatAgain = false;
+        if (!this.hasSubscribers()) continue;
+        const online = await this.deskOnline();
+        this.broadcast({ type: 'heartbeat', timestamp: new Date().toISOString(), connectedUsers: online.length, activeUsers: online });
+      } while (this.beatAgain);
+    })().finally(() => {
+      this.beating = undefined;
+    });
   }
 
   private send(c: Client, msg: WsServerMessage): void {
@@ -177,10 +251,13 @@ export class WsHub {
 
   async close(): Promise<void> {
     clearInterval(this.heartbeat);
+    clearTimeout(this.othersTimer);
     for (const c of this.clients) {
       clearTimeout(c.authTimer);
       c.socket.close(WS_CLOSE.serverShutdown, 'Server shutting down');
     }
     this.clients.clear();
+    await this.recordPresence();
+    await this.beating;
   }
 }

@@ -13,6 +13,8 @@ import m0012 from './0012_heartbeat_range';
 import m0013 from './0013_fix_spec_documents';
 import m0014 from './0014_leases';
 import m0015 from './0015_audit_filter_indexes';
+import m0016 from './0016_browser_presence';
+import m0017 from './0017_lease_handover';
 
 export interface Migration {
   version: number;
@@ -37,4 +39,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 13, name: 'fix_spec_documents', sql: m0013 },
   { version: 14, name: 'leases', sql: m0014 },
   { version: 15, name: 'audit_filter_indexes', sql: m0015 },
+  { version: 16, name: 'browser_presence', sql: m0016 },
+  { version: 17, name: 'lease_handover', sql: m0017 },
 ];

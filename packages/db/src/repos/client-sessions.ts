@@ -1,4 +1,6 @@
 import type { Queryable } from '../db';
+import { NODE_LEASE_PREFIX } from '../leases';
+import { pgArray } from '../pg-array';
 
 // The clients' FIX sessions as the Client Sessions and service screens see them: one client_sessions
 // row per logon, and the connection flag of each session's stored state (fix_session_state).
@@ -74,13 +76,25 @@ export async function closeClientSession(
   );
 }
 
-/** Whether the client's FIX session is connected to some node, and to which (as the node that has it recorded). */
+/**
+ * A session recorded connected at `column`'s node counts as connected while that node is live (holds
+ * its node lease; docs/adr/0012): the sessions of a node that died drop when its lease runs out.
+ */
+export const ON_LIVE_NODE = (column: string) => `(${column} IS NULL OR EXISTS (SELECT 1 FROM leases nl WHERE nl.name = '${NODE_LEASE_PREFIX}' || ${column} AND nl.expires_at > now()))`;
+
+/** Whether the client's FIX session is connected to some live node, and to which (as the node that has it recorded). */
 export async function sessionConnection(db: Queryable, compId: string): Promise<{ connected: boolean; node: string | null }> {
   const { rows } = await db.query<{ is_connected: boolean; owner_node: string | null }>(
-    'SELECT is_connected, owner_node FROM fix_session_state WHERE target_comp_id = $1 ORDER BY is_connected DESC LIMIT 1',
+    `SELECT is_connected AND ${ON_LIVE_NODE('owner_node')} AS is_connected, owner_node FROM fix_session_state WHERE target_comp_id = $1 ORDER BY is_connected DESC LIMIT 1`,
     [compId],
   );
   return { connected: rows[0]?.is_connected ?? false, node: rows[0]?.owner_node ?? null };
+}
+
+/** The clients whose sessions are recorded connected at one of these nodes (by comp id). */
+export async function sessionsConnectedAt(db: Queryable, nodeIds: readonly string[]): Promise<string[]> {
+  const { rows } = await db.query<{ target_comp_id: string }>('SELECT target_comp_id FROM fix_session_state WHERE is_connected AND owner_node = ANY($1::text[]) ORDER BY 1', [pgArray(nodeIds)]);
+  return rows.map((r) => r.target_comp_id);
 }
 
 /** The next sequence numbers stored for a session (1 and 1 when it never ran). */

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db';
+import { ON_LIVE_NODE } from './client-sessions';
 
 /**
  * Columns a create or update may write (comp_id and execution_id_prefix only on create). Not the TLS
@@ -72,9 +73,10 @@ export interface ConnectorRow {
   updated_at: Date;
 }
 
+// Connected: logged on at a node that is live (a node that died takes its sessions' connection with it).
 const SELECT = `
   SELECT c.*, c.start_time::text AS start_time, c.end_time::text AS end_time,
-         EXISTS (SELECT 1 FROM fix_session_state s WHERE s.target_comp_id = c.comp_id AND s.is_connected) AS is_connected
+         EXISTS (SELECT 1 FROM fix_session_state s WHERE s.target_comp_id = c.comp_id AND s.is_connected AND ${ON_LIVE_NODE('s.owner_node')}) AS is_connected
     FROM client_connectors c`;
 
 export async function listConnectors(db: Queryable): Promise<ConnectorRow[]> {

@@ -23,6 +23,11 @@ export interface ReconnectPolicy {
 export interface InitiatorOptions {
   readonly host: string;
   readonly port: number;
+  /**
+   * More addresses of the same acceptor (QuickFIX's SocketConnectHost1/Port1, …): each connection
+   * attempt goes to the next address in turn, so a client reaches whichever node serves its session.
+   */
+  readonly alternateAddresses?: ReadonlyArray<{ readonly host: string; readonly port: number }>;
   readonly tls?: InitiatorTlsConfig;
   /** From our side: senderCompID is ours. */
   readonly sessionID: SessionID;
@@ -135,8 +140,10 @@ export class Initiator {
 
   private connect(): void {
     if (this.stopped) return;
+    const addresses = [{ host: this.options.host, port: this.options.port }, ...(this.options.alternateAddresses ?? [])];
+    const { host, port } = addresses[this.attempts % addresses.length]!;
     this.attempts += 1;
-    const { host, port, tls } = this.options;
+    const { tls } = this.options;
     let socket: Socket;
     try {
       socket = tls ? tlsConnect(initiatorTlsOptions(host, port, tls)) : tcpConnect({ host, port });
@@ -151,7 +158,7 @@ export class Initiator {
     socket.once(tls ? 'secureConnect' : 'connect', () => {
       clearTimeout(timeout);
       established = true;
-      this.onConnected(socket);
+      this.onConnected(socket, `${host}:${port}`);
     });
     socket.once('error', (err) => {
       if (established) return;
@@ -162,7 +169,7 @@ export class Initiator {
     });
   }
 
-  private onConnected(socket: Socket): void {
+  private onConnected(socket: Socket, address: string): void {
     if (this.stopped) {
       socket.destroy();
       return;
@@ -171,7 +178,7 @@ export class Initiator {
     this.connection = connection;
     const framer = new FixFramer({ beginString: this.options.sessionID.beginString, maxMessageSize: this.options.maxMessageSize });
     const feed = new SessionFeed(connection, this.session);
-    this.log.onEvent(`connected to ${this.options.host}:${this.options.port}`);
+    this.log.onEvent(`connected to ${address}`);
     void this.session.connect(connection).catch((err) => {
       this.log.onEvent(`logon failed: ${err instanceof Error ? err.message : String(err)}`);
       connection.destroy('logon failed');

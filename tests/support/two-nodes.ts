@@ -1,0 +1,123 @@
+// Two server nodes in this process on one PostgreSQL database (issue 22, docs/adr/0012), for the
+// cluster integration tests: node A on the test database's own connection, node B on a pool of its own.
+import { rmSync } from 'node:fs';
+import { openDb, type Db } from '@fixdesk/db';
+import { createTestDatabase, type TestDatabase } from '@fixdesk/db/testing';
+import pino from 'pino';
+import { WebSocket } from 'ws';
+import type { Config } from '../../apps/server/src/config';
+import { startServer, type RunningServer } from '../../apps/server/src/server';
+import { seededDatabase } from './seeded-database';
+import { ADMIN_PASSWORD, DEMO_PASSWORD, testConfig } from './server';
+
+const silent = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+
+/** Polls an async check until it answers a value (not undefined); throws after `timeoutMs`. */
+export async function poll<T>(fn: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 5_000, everyMs = 20): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+export interface TestNode {
+  readonly config: Config;
+  server: RunningServer | undefined;
+  readonly db: Db;
+  /** Starts (or starts again, same NODE_ID) this node. */
+  start(): Promise<RunningServer>;
+  /** Closes it as a graceful stop does. */
+  stop(): Promise<void>;
+  readonly url: string;
+}
+
+export interface TwoNodes {
+  readonly database: TestDatabase;
+  readonly a: TestNode;
+  readonly b: TestNode;
+  close(): Promise<void>;
+}
+
+/** A seeded PostgreSQL database and two nodes on it (started; same config but for their ids). */
+export async function startTwoNodes(ids: [string, string] = ['node-a', 'node-b'], overrides: Partial<Config> = {}): Promise<TwoNodes> {
+  const database = await createTestDatabase('postgres', { template: seededDatabase() });
+  const dbB = await openDb({ databaseUrl: database.url, poolSize: 5 });
+  const node = (id: string, db: Db): TestNode => {
+    // Fixed ports once known, so that a node started again listens where its clients look.
+    let config = testConfig({ nodeId: id, leaseTtlMs: 1_000, ...overrides });
+    const n: TestNode = {
+      get config() {
+        return config;
+      },
+      server: undefined,
+      db,
+      async start() {
+        n.server = await startServer(config, { db, logger: silent, testClient: { ports: 'off' } });
+        config = { ...config, port: Number(new URL(n.server.url).port), fixPort: n.server.ctx.fix.port };
+        return n.server;
+      },
+      async stop() {
+        const s = n.server;
+        n.server = undefined;
+        await s?.close();
+      },
+      get url() {
+        if (!n.server) throw new Error(`${id} is not running`);
+        return n.server.url;
+      },
+    };
+    return n;
+  };
+  const a = node(ids[0], database.db);
+  const b = node(ids[1], dbB);
+  await a.start();
+  await b.start();
+  return {
+    database,
+    a,
+    b,
+    async close() {
+      await a.stop();
+      await b.stop();
+      await dbB.close();
+      await database.dispose();
+      rmSync(a.config.dataDir, { recursive: true, force: true });
+      rmSync(b.config.dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Signs in at a node's API; the bearer token. */
+export async function signIn(url: string, username: 'admin' | 'broker' | 'viewer'): Promise<string> {
+  const password = username === 'admin' ? ADMIN_PASSWORD : DEMO_PASSWORD;
+  const r = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
+  if (r.status !== 200) throw new Error(`sign-in of ${username} answered ${r.status}`);
+  return ((await r.json()) as { token: string }).token;
+}
+
+export interface TestSocket {
+  readonly ws: WebSocket;
+  /** Every message received, parsed. */
+  readonly messages: Array<{ type: string } & Record<string, unknown>>;
+  /** Set once the socket closed: its code and reason. */
+  closed: { code: number; reason: string } | undefined;
+  close(): void;
+}
+
+/** A browser's WebSocket at a node, authenticated with `token` (resolves once `authenticated` came). */
+export async function openSocket(url: string, token: string): Promise<TestSocket> {
+  const ws = new WebSocket(url.replace('http', 'ws') + '/ws');
+  const s: TestSocket = { ws, messages: [], closed: undefined, close: () => ws.close() };
+  ws.on('message', (d) => s.messages.push(JSON.parse(String(d)) as { type: string }));
+  ws.on('close', (code, reason) => (s.closed = { code, reason: String(reason) }));
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
+  });
+  ws.send(JSON.stringify({ type: 'authenticate', token }));
+  await poll(() => s.messages.find((m) => m.type === 'authenticated') ?? (s.closed ? Promise.reject(new Error(`socket closed: ${s.closed.reason}`)) : undefined), 'ws authenticated');
+  return s;
+}

@@ -217,7 +217,13 @@ try {
     const dataDir = mkdtempSync(join(tmpdir(), `fixdesk-cluster-bench-${i}-`));
     dirs.push(dataDir);
     const fixPort = await freePort();
-    const proc = await startServerProcess({ DATABASE_URL: database.url!, NODE_ID: name, PORT: '0', FIX_PORT: String(fixPort), DATA_DIR: dataDir, ADMIN_PASSWORD, DEMO_PASSWORD, LOG_LEVEL: 'warn' }, name);
+    // Sessions stay on node-1, where the benchmark's clients (one address each) log on: the nodes
+    // started later would otherwise take over some of them once settled (rebalancing), and what is
+    // measured here is the fan-out to other nodes and their cost, with the intake on one node.
+    const proc = await startServerProcess(
+      { DATABASE_URL: database.url!, NODE_ID: name, PORT: '0', FIX_PORT: String(fixPort), DATA_DIR: dataDir, ADMIN_PASSWORD, DEMO_PASSWORD, LOG_LEVEL: 'warn', REBALANCE_SESSIONS: 'false' },
+      name,
+    );
     const node = { name, proc, fixPort, browser: await openBrowser(proc.url, track) };
     nodes.push(node);
     log(`${name} up (${proc.url}), a broker signed in on it`);
@@ -351,7 +357,7 @@ Order sent → Pending New at the client: ${latencies.map((l) => `${l.nodes} nod
 ${intakes.map((r) => `| ${r.label} (${r.nodes}) | ${int(r.ordersPerSecond)} | ${r === alone ? '' : `${r.ordersPerSecond >= alone.ordersPerSecond ? '+' : ''}${fmt(((r.ordersPerSecond - alone.ordersPerSecond) / alone.ordersPerSecond) * 100)} %`} | ${fmt(r.p50, 2)} / ${fmt(r.p99, 2)} | ${int(r.cpu.node1)} / ${int(r.cpu.others)} / ${int(r.cpu.pg)} / ${int(r.cpu.clients)} |`).join('\n')}
 
 ### What is measured
-- **Nodes**: server processes of their own (\`apps/server/src/main.ts\`, as \`npm run cluster\` starts them) with their own \`NODE_ID\`, HTTP and FIX ports on one new PostgreSQL database; \`LEASE_TTL_MS\` at its default (3 s).
+- **Nodes**: server processes of their own (\`apps/server/src/main.ts\`, as \`npm run cluster\` starts them) with their own \`NODE_ID\`, HTTP and FIX ports on one new PostgreSQL database; \`LEASE_TTL_MS\` at its default (3 s); \`REBALANCE_SESSIONS=false\`, so the sessions stay on node-1, where the clients log on, as nodes are added.
 - **Takeover** (\`tests/interop/failover-cluster.ts\`, the trials the failover test checks): a QuickFIX C++ client (file store, \`ReconnectInterval=1\`, both acceptors listed as SocketConnectHost/Port and SocketConnectHost1/Port1) sends ${TRIAL_ORDERS} orders in chunks of 20 every 50 ms; at the ${TRIAL_ORDERS / 5}th answer the node owning its session gets SIGKILL; measured: from the kill to the session's lease owned, live, by the other node (polled every 25 ms), which happens at the client's first Logon there after the dead node's lease ran out. The killed node is started again once the session has moved, so the trials kill the two nodes in turn. Each trial also checks the failover rules (every answered order stored once, every sent order stored and answered, no reset, the new owner numbers on).
 - **Order updates across nodes**: the bench process holds ${TIMED_SESSIONS} FIX sessions at node-1 (${RATE} NewOrderSingles/s round-robin over them, due orders computed from the clock) and one signed-in broker's WebSocket on every node. *Pending New → browser*: from the client's receipt of the order's Pending New (node-1 sends it right after the order's commit) to the browser's receipt of the order (\`new_order\`); on node-1 the order is published locally, on the others it comes through the node bus (NOTIFY with ids, then each order read from the database). *Order sent → browser* includes the intake. Ratio: cross-node over same-node, both from the order's sending.
 - **Intake per added node**: orders/s = Pending News received / elapsed, by the ${SESSIONS} sessions of \`bench/order-clients.ts\` (a process of its own); then a 2nd and a 3rd node are started (each listens to the node bus, reads every order node-1 publishes for its signed-in browser, renews leases, runs its timers), and at the end they are stopped and node-1 is measured alone again. **CPU per order**: each process's CPU time (from /proc) from the phase's start until every browser has received its last order, over the Pending News received. Each phase starts once the browsers have been quiet for 750 ms (the other nodes' backlog of the last phase published).

@@ -83,3 +83,30 @@ describe('two nodes on one PostgreSQL: a returning node gets its sessions back',
     assert.ok((await stored()).next_target_seq >= settledHome.next_target_seq);
   });
 });
+
+describe('two nodes with REBALANCE_SESSIONS=false: a returning node leaves the sessions where they are', () => {
+  let nodes: TwoNodes;
+  let client: TestFixClient;
+  after(async () => {
+    await client?.stop();
+    await nodes?.close();
+  });
+
+  it('keeps the session on the node the client logged on at after the home node returns', async () => {
+    nodes = await startTwoNodes(['node-a', 'node-b'], { rebalanceSessions: false });
+    const preferred = preferredNode(LEASE, [nodes.a.config.nodeId, nodes.b.config.nodeId]);
+    const [home, other] = preferred === nodes.a.config.nodeId ? [nodes.a, nodes.b] : [nodes.b, nodes.a];
+    const owner = async () => (await nodes.database.db.query<{ owner: string }>('SELECT owner FROM leases WHERE name = $1', [LEASE])).rows[0]?.owner;
+    client = new TestFixClient(COMP_ID, new MemoryStoreFactory());
+    await client.connect([home.config.fixPort, other.config.fixPort]);
+    await home.stop();
+    await poll(async () => ((await owner()) === other.config.nodeId && client.isLoggedOn ? true : undefined), 'the client logged on at the other node', 10_000);
+    const logouts = client.logouts.length;
+    await home.start();
+    // Settled (2 × TTL) and several passes more: with rebalancing on, the session would have moved.
+    await new Promise((r) => setTimeout(r, 6 * home.config.leaseTtlMs));
+    assert.equal(await owner(), other.config.nodeId);
+    assert.equal(client.logouts.length, logouts);
+    assert.ok(client.isLoggedOn);
+  });
+});

@@ -33,6 +33,12 @@ const EnvSchema = z.object({
   /** How long a node's leases (FIX sessions, desk-wide jobs) last without renewal: a dead node's sessions move after this. */
   LEASE_TTL_MS: z.coerce.number().int().min(300).max(600_000).default(3_000),
   /**
+   * Whether a node that joins or returns takes over the client sessions whose home it is (docs/adr/0012,
+   * "Rebalancing"). Off for a desk whose clients each know one node's address only (a handed-over
+   * client could not reach its new node) or that places sessions by its load balancer.
+   */
+  REBALANCE_SESSIONS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  /**
    * Which proxies in front of the server to believe about the client's address (X-Forwarded-For):
    * unset or false none; true every one; a number that many hops; or addresses and CIDR ranges
    * separated by commas. The sign-in throttle counts failures per client address.
@@ -69,6 +75,8 @@ export interface Config {
   nodeId: string;
   /** How long a lease lasts without renewal (renewed every third of it). */
   leaseTtlMs: number;
+  /** Sessions move to a node that joins or returns (REBALANCE_SESSIONS). */
+  rebalanceSessions: boolean;
   trustProxy: boolean | number | string[];
   /** The bearer token a metrics scraper presents on GET /metrics (unset: only an administrator's sign-in). */
   metricsToken: string | undefined;
@@ -96,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: e.WEB_DIST,
     nodeId: e.NODE_ID ?? `${hostname()}:${e.FIX_PORT}`,
     leaseTtlMs: e.LEASE_TTL_MS,
+    rebalanceSessions: e.REBALANCE_SESSIONS,
     trustProxy: e.TRUST_PROXY,
     metricsToken: e.METRICS_TOKEN,
   };

@@ -88,7 +88,7 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
   const orders = new OrderService({ db, outbox, publish, sessions, log });
   const fix = new FixGateway(db, config, orders, outbox, sessions, hub, events, log, leases, stats, (seconds) => metrics.orderIntake(seconds));
   // Sessions move to a node that joined (or came back) after they were placed (docs/adr/0012); one node has nowhere to move them.
-  const rebalancer = bus && new SessionRebalancer(db, leases, fix, log);
+  const rebalancer = bus && config.rebalanceSessions ? new SessionRebalancer(db, leases, fix, log) : undefined;
   const testClients = new TestClientService(db, config, fix, hub, events, log, opts.testClient, auth);
   /** This node's own API address, known once it listens (server.ts sets it): the API probe's target. */
   const apiEndpoint: { url: string | undefined } = { url: undefined };

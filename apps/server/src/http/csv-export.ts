@@ -2,20 +2,24 @@ import { Readable } from 'node:stream';
 import { csvChunk, type CsvField } from '@fixdesk/client';
 import type { FastifyReply } from 'fastify';
 
+/*
+ * Memory: what an export holds must die young (in V8's young generation, emptied by every cheap
+ * collection). Whatever outlives two young collections moves to the old generation, which only a full
+ * collection empties: the process then grew by 100-200 MB over a million-row export, all of it
+ * garbage (bench/audit-scale.ts). Three things keep it young:
+ */
+
 /**
- * Rows per database read of a streamed export (read one page ahead: never the whole range in memory).
- * Five hundred: the page being written and the one being read are then small enough to die young.
- * With pages of 1,000 each young-generation collection promoted megabytes of rows still in use to the
- * old generation, which only a full collection empties, and a million-row export grew the process by
- * up to 200 MB; pages of 5,000 also cost a quarter more CPU per row (bench/audit-scale.ts).
+ * Rows per database read (read one page ahead: never the whole range in memory). Five hundred: pages
+ * of 1,000 lived long enough to be moved, and cost more CPU per row.
  */
 export const EXPORT_PAGE_ROWS = 500;
 
-/**
- * Rows per piece of text written. A page as one string (100-200 kB) would be a large object to V8,
- * which, too, only a full collection frees; pieces of 250 rows (50-100 kB) are ordinary young objects.
- */
+/** Rows per piece of text written: 50-100 kB, an ordinary object (a page as one string is a large object, kept until a full collection). */
 const CHUNK_ROWS = 250;
+
+/** Pieces of text waiting for the socket: one (a stream's default of 16 held 4,000 rows of text long enough to be moved). */
+const PIECES_AHEAD = 1;
 
 /**
  * Sends a CSV file streamed page by page, newest first, keyset by id (`page(beforeId)` reads the rows
@@ -50,5 +54,5 @@ export function sendCsvExport<T extends { id: number }>(
     .header('content-type', 'text/csv; charset=utf-8')
     .header('content-disposition', `attachment; filename="${file.fileName}"`)
     .header('x-export-rows', String(file.total))
-    .send(Readable.from(chunks()));
+    .send(Readable.from(chunks(), { highWaterMark: PIECES_AHEAD }));
 }

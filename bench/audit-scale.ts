@@ -579,7 +579,7 @@ ${targets.join('\n')}
 - A date range's first page, up to two days wide, is read through the BRIN index on created_at and sorted (packages/db repos/audit.ts): the planner's own pick, walking down the ids, crossed every newer row first (0.3 to 2 s for a day months back at 5,000,000 rows).
 - The route's default answer, the newest 10,000 actions at once (as \`actions\` and again as \`data\`, as the API gives them: serialised once, written twice), spends its time reading, presenting and serialising 10,000 rows in the server, not in the database (the query takes about 11 ms); the screen asks for pages of 1,000 instead, the first shown at once.
 - The sealer's first pass is one transaction per table, hashing every row in the server's process (in the running server it starts within a second of the upgrade, alongside the intake, whose inserts it never blocks); steady passes cost milliseconds.
-- Export: the server's CPU per row is mostly reading the rows from the driver, presenting and writing them as CSV, and collecting the garbage; pages of 1,000 rows, the next read while the current one is written.
+- Export: the server's CPU per row is mostly reading the rows from the driver, presenting and writing them as CSV, and collecting the garbage; times and decimals come as text from PostgreSQL; pages of 500 rows, the next read while the current one is written, each written as two pieces of text with one piece waiting for the socket at most, so that all of it dies in V8's young generation (apps/server/src/http/csv-export.ts: with pages of 1,000 written whole and the stream's default of 16 pieces ahead, the rows and text outlived young collections and the server grew by up to 200 MB over a million rows).
 `;
 }
 

@@ -1,5 +1,4 @@
 import { getExecReports, getOrderAction, getOrderActions, getOrderBundle, getOrderBundles, getRefusedOrderRows, type Db, type ExecReportRow, type OrderBundle, type TextRow } from '@fixdesk/db';
-import type { Order } from '@fixdesk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WsHub } from '../ws/hub';
 import { refusedOrdersFromRows } from './order-list-json';

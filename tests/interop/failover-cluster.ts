@@ -18,7 +18,7 @@ import { formatUtcTimestamp } from '@fixdesk/fix';
 import type { QuickfixBuild } from '../../bench/quickfix/build';
 import { maturity } from '../support/fix-client';
 import { killHard, startServerProcess, type ServerProcess } from '../support/server-process';
-import { field, freePort, QuickfixPeer } from './quickfix-peer';
+import { field, freePort, initiatorSettings, QuickfixPeer } from './quickfix-peer';
 
 export const FAILOVER_CLIENT = 'SGX_CLIENT_1';
 const ADMIN_PASSWORD = 'failover-admin-pw-1';
@@ -38,28 +38,7 @@ export const orderLine = (clOrdId: string) =>
 
 /** The client's settings as its FIX team would write them: one acceptor address per node, in node order. */
 function clientSettings(dictionaryPath: string, ports: readonly number[]): string {
-  const hosts = ports.flatMap((port, i) => [`SocketConnectHost${i ? i : ''}=127.0.0.1`, `SocketConnectPort${i ? i : ''}=${port}`]);
-  return [
-    '[DEFAULT]',
-    'ConnectionType=initiator',
-    'HeartBtInt=5',
-    'ReconnectInterval=1',
-    'NonStopSession=Y',
-    'StartTime=00:00:00',
-    'EndTime=00:00:00',
-    'FileStorePath=store',
-    'UseDataDictionary=Y',
-    `DataDictionary=${dictionaryPath}`,
-    'ResetOnLogon=N',
-    'CheckLatency=Y',
-    'MaxLatency=120',
-    '[SESSION]',
-    'BeginString=FIX.4.4',
-    `SenderCompID=${FAILOVER_CLIENT}`,
-    'TargetCompID=FIXDESK',
-    ...hosts,
-    '',
-  ].join('\n');
+  return initiatorSettings({ senderCompID: FAILOVER_CLIENT, dictionaryPath, ports, heartBtIntSec: 5, extra: ['CheckLatency=Y', 'MaxLatency=120'] });
 }
 
 export interface ClusterNode {

@@ -65,6 +65,35 @@ export function hasFields(text: string, want: Record<number, string>): boolean {
   return Object.entries(want).every(([tag, value]) => fields.some(([t, v]) => t === Number(tag) && v === value));
 }
 
+/**
+ * A QuickFIX initiator's settings file as a client's FIX team writes it for a several-node desk: one
+ * acceptor address per port, in order (SocketConnectHost/Port, then …Host1/Port1), reconnecting every
+ * second with its stored numbers (no reset on logon), messages checked against `dictionaryPath`.
+ */
+export function initiatorSettings(o: { senderCompID: string; dictionaryPath: string; ports: readonly number[]; heartBtIntSec: number; extra?: readonly string[] }): string {
+  const hosts = o.ports.flatMap((port, i) => [`SocketConnectHost${i ? i : ''}=127.0.0.1`, `SocketConnectPort${i ? i : ''}=${port}`]);
+  return [
+    '[DEFAULT]',
+    'ConnectionType=initiator',
+    `HeartBtInt=${o.heartBtIntSec}`,
+    'ReconnectInterval=1',
+    'NonStopSession=Y',
+    'StartTime=00:00:00',
+    'EndTime=00:00:00',
+    'FileStorePath=store',
+    'UseDataDictionary=Y',
+    `DataDictionary=${o.dictionaryPath}`,
+    'ResetOnLogon=N',
+    ...(o.extra ?? []),
+    '[SESSION]',
+    'BeginString=FIX.4.4',
+    `SenderCompID=${o.senderCompID}`,
+    'TargetCompID=FIXDESK',
+    ...hosts,
+    '',
+  ].join('\n');
+}
+
 export class QuickfixPeer {
   readonly lines: string[] = [];
   /** When each line arrived (Date.now()), index for index with lines. */

@@ -14,7 +14,7 @@ import { buildQuickfix, quickfixUnavailable, type QuickfixBuild } from '../../be
 import { preferredNode } from '../../apps/server/src/cluster/preferred-node';
 import { maturity } from '../support/fix-client';
 import { poll, startTwoNodes, type TestNode, type TwoNodes } from '../support/two-nodes';
-import { field, QuickfixPeer } from './quickfix-peer';
+import { field, initiatorSettings, QuickfixPeer } from './quickfix-peer';
 
 const CLIENT = 'SGX_CLIENT_1';
 const LEASE = fixSessionLeaseName({ beginString: 'FIX.4.4', senderCompID: 'FIXDESK', targetCompID: CLIENT });
@@ -51,28 +51,7 @@ describe('a returning node gets its session back from a QuickFIX client listing 
   it('one Logout saying the session moves, a logon at home with the numbers, orders answered on both sides', async () => {
     writeFileSync(
       join(dir, 'client.cfg'),
-      [
-        '[DEFAULT]',
-        'ConnectionType=initiator',
-        'HeartBtInt=30',
-        'ReconnectInterval=1',
-        'NonStopSession=Y',
-        'StartTime=00:00:00',
-        'EndTime=00:00:00',
-        'FileStorePath=store',
-        'UseDataDictionary=Y',
-        `DataDictionary=${build.dictionaryPath}`,
-        'ResetOnLogon=N',
-        '[SESSION]',
-        'BeginString=FIX.4.4',
-        `SenderCompID=${CLIENT}`,
-        'TargetCompID=FIXDESK',
-        'SocketConnectHost=127.0.0.1',
-        `SocketConnectPort=${home.config.fixPort}`,
-        'SocketConnectHost1=127.0.0.1',
-        `SocketConnectPort1=${other.config.fixPort}`,
-        '',
-      ].join('\n'),
+      initiatorSettings({ senderCompID: CLIENT, dictionaryPath: build.dictionaryPath, ports: [home.config.fixPort, other.config.fixPort], heartBtIntSec: 30 }),
     );
     qf = new QuickfixPeer({ binary: build.programs.fixpeer, settingsFile: 'client.cfg', cwd: dir, dictionaryPath: build.dictionaryPath, waitTimeoutMs: 30_000, killAfterMs: 170_000 });
     const answered = (clOrdId: string, from = 0) => qf!.waitForLine((l) => l.startsWith('APP ') && l.includes('|35=8|') && field(l.slice(4), 11) === clOrdId, 10_000, from);

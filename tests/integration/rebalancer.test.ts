@@ -34,9 +34,15 @@ describe('SessionRebalancer', () => {
     const toA = clientAtHome('node-a');
     const ready = new Map([[toB, true], [toA, true]]);
     const handedOver: string[] = [];
+    /** Sessions that were quiet at the rebalancer's look but not any more when the Logout was to go out. */
+    const busyAtLogout = new Set<string>();
     const served: ServedSessions = {
       served: () => [...ready].map(([c, r]) => ({ id: idOf(c), ready: r })),
-      handOver: async (id, target) => void handedOver.push(`${id.targetCompID}->${target}`),
+      handOver: async (id, target) => {
+        if (busyAtLogout.has(id.targetCompID)) return false;
+        handedOver.push(`${id.targetCompID}->${target}`);
+        return true;
+      },
     };
     const rebalancer = new SessionRebalancer(t.db, keeper, served, silent);
     const nodeB = () => acquireLease(t.db, nodeLeaseName('node-b'), 'node-b', 60_000);
@@ -60,6 +66,11 @@ describe('SessionRebalancer', () => {
       ready.set(toB, false);
       assert.deepEqual(await moves(), [], 'a session busy with the client is not moved');
       ready.set(toB, true);
+      busyAtLogout.add(toB);
+      assert.deepEqual(await moves(), [], 'a session that got busy before its Logout is not moved');
+      const [kept] = await getLeases(t.db, [fixSessionLeaseName(idOf(toB))]);
+      assert.equal(kept!.reservedFor, null, 'the reservation is withdrawn: the client may log on here again');
+      busyAtLogout.delete(toB);
       assert.deepEqual(await moves(), ['node-b']);
       assert.deepEqual(handedOver, [`${toB}->node-b`]);
       const [row] = await getLeases(t.db, [fixSessionLeaseName(idOf(toB))]);

@@ -100,6 +100,7 @@ export {
   listLeases,
   liveNodes,
   reserveLease,
+  cancelReservation,
   type LiveNode,
   NODE_LEASE_PREFIX,
   nodeLeaseName,

@@ -164,6 +164,11 @@ export async function reserveLease(db: Queryable, fence: LeaseFence, target: str
   return r.rowCount > 0;
 }
 
+/** Withdraws the reservation made under this holding (a handover that did not take place). */
+export async function cancelReservation(db: Queryable, fence: LeaseFence): Promise<void> {
+  await db.query('UPDATE leases SET reserved_for = NULL, reserved_until = NULL WHERE name = $1 AND term = $2', [fence.lease, fence.term]);
+}
+
 /** A live node of the desk (it holds its node lease): since when, and whether for `settleMs` already. */
 export interface LiveNode {
   readonly nodeId: string;

@@ -13,6 +13,9 @@ export const OUTBOX_CHANNEL = 'fixdesk_outbox';
 
 /** Changes per message: four small numbers each, well under the payload cap. */
 const CHANGES_PER_MESSAGE = 200;
+/** Tries of a batch's reads, a growing pause apart, before it is given up. */
+const PUBLISH_ATTEMPTS = 3;
+const RETRY_DELAY_MS = 500;
 /** Changes read from the database at once, at most. */
 const MAX_BATCH = 1_000;
 /** Orders published again at most after a gap (the browsers reload the rest themselves). */
@@ -92,12 +95,30 @@ export class OrderFanOut implements OrderChangesOut {
       while (this.queued.length || this.queuedRefused.length) {
         const batch = this.queued.splice(0, MAX_BATCH);
         const refusedBatch = this.queuedRefused.splice(0, MAX_BATCH);
-        await Promise.all([publisher.publishStored(batch), publisher.publishStoredRefusals(refusedBatch)]).catch((err: unknown) =>
-          this.log.error({ err, changes: batch.length, refused: refusedBatch.length }, "publishing other nodes' order changes failed"),
-        );
+        await this.withRetries(() => publisher.publishStored(batch), batch.length, 'changes');
+        await this.withRetries(() => publisher.publishStoredRefusals(refusedBatch), refusedBatch.length, 'refused orders');
       }
       this.publishing = false;
     })();
+  }
+
+  /**
+   * A batch's reads, tried again after a database error (a dropped connection, a failover) before the
+   * batches after it; given up after a few tries (logged: the browsers' next reload shows those orders).
+   */
+  private async withRetries(publish: () => Promise<void>, count: number, what: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await publish();
+      } catch (err) {
+        if (attempt >= PUBLISH_ATTEMPTS) {
+          this.log.error({ err, count }, `publishing other nodes' ${what} failed ${attempt} times; given up (a reload shows them)`);
+          return;
+        }
+        this.log.warn({ err, count, attempt }, `publishing other nodes' ${what} failed; trying again`);
+        await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS * attempt));
+      }
+    }
   }
 
   private async resync(publisher: OrderPublisher): Promise<void> {

@@ -1,4 +1,4 @@
-import { fixSessionLeaseName, getLeases, liveNodes, reserveLease, type Db } from '@fixdesk/db';
+import { cancelReservation, fixSessionLeaseName, getLeases, liveNodes, reserveLease, type Db } from '@fixdesk/db';
 import type { SessionID } from '@fixdesk/fix';
 import type { FastifyBaseLogger } from 'fastify';
 import type { LeaseKeeper } from './lease-keeper';
@@ -11,8 +11,12 @@ export const HANDOVER_RESERVATION_MS = 30_000;
 export interface ServedSessions {
   /** The sessions logged on here, and whether each may be handed over now (idle, nothing in flight). */
   served(): Array<{ id: SessionID; ready: boolean }>;
-  /** Logs the client out with a Logout saying its session moves to `target` (the lease goes at the logout). */
-  handOver(id: SessionID, target: string): Promise<void>;
+  /**
+   * Logs the client out with a Logout saying its session moves to `target` (the lease goes at the
+   * logout), if the session is still here and quiet now; answers whether it did. Until `until` the
+   * client's next logon here is refused.
+   */
+  handOver(id: SessionID, target: string, until: number): Promise<boolean>;
 }
 
 /**
@@ -86,10 +90,19 @@ export class SessionRebalancer {
       if (targetUp <= row.acquiredAt) continue;
       // A handover to this target since it started went unused (the client could not reach it): not again.
       if (row.reservedFor === target && row.reservedUntil && row.reservedUntil > targetUp) continue;
+      const until = Date.now() + HANDOVER_RESERVATION_MS;
       if (!(await reserveLease(this.db, { lease: name, term }, target, HANDOVER_RESERVATION_MS))) continue;
-      this.log.info({ lease: name, to: target }, 'handing a client session over to the node it belongs on');
+      const loggedOut = await this.sessions.handOver(s.id, target, until).catch((err: unknown) => {
+        this.log.warn({ err, lease: name }, 'could not log the client out for its handover');
+        return false;
+      });
+      if (!loggedOut) {
+        // Not quiet any more, gone, or the logout failed: no handover, so the session stays bookable here.
+        await cancelReservation(this.db, { lease: name, term }).catch((err: unknown) => this.log.warn({ err, lease: name }, 'could not withdraw a handover reservation; it lapses by itself'));
+        continue;
+      }
+      this.log.info({ lease: name, to: target }, 'handed a client session over to the node it belongs on');
       moved.push({ lease: name, to: target });
-      await this.sessions.handOver(s.id, target).catch((err: unknown) => this.log.warn({ err, lease: name }, 'could not log the client out for its handover'));
     }
     return moved;
   }

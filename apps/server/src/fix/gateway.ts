@@ -201,8 +201,11 @@ export class FixGateway {
   private acceptor: Acceptor | undefined;
   private readonly live = new Map<string, LiveSession>();
   private readonly traffic = new Map<string, LastTraffic>();
-  /** Sessions being handed over to another node (logged out for it, lease not yet released): to which. */
-  private readonly movingTo = new Map<string, string>();
+  /**
+   * Sessions being handed over to another node (logged out for it, lease not yet released): to which,
+   * and until when at most (as the lease's reservation: a logout that never completes strands nothing).
+   */
+  private readonly movingTo = new Map<string, { target: string; until: number }>();
   /** Our own probe connections: local ports, and their closes still to be logged (quietly). */
   private readonly probePorts = new Set<number>();
   private probeClosesPending = 0;
@@ -462,7 +465,8 @@ export class FixGateway {
     const name = fixSessionLeaseName(id);
     // Logged out for its move and not yet released: the client's next logon belongs on the target.
     const moving = this.movingTo.get(id.targetCompID);
-    if (moving) return `Session moving to node ${moving}`;
+    if (moving && moving.until > Date.now()) return `Session moving to node ${moving.target}`;
+    this.movingTo.delete(id.targetCompID);
     const use = {
       stillNeeded: () => this.acceptor?.list().some((s) => s.sessionID.targetCompID === id.targetCompID && s.connected) ?? false,
       onLost: () => void this.acceptor?.disconnect(id, 'session lease taken over by another node').catch(() => {}),
@@ -494,15 +498,28 @@ export class FixGateway {
     const now = Date.now();
     return [...this.live].flatMap(([compId, l]) => {
       const id = this.sessions.idOf(compId);
-      return id ? [{ id, ready: l.inFlight === 0 && now - l.lastAppAt >= HANDOVER_IDLE_MS }] : [];
+      return id ? [{ id, ready: this.quiet(l, now) }] : [];
     });
   }
 
-  /** Logs the client out, telling it its session moves to another node (docs/adr/0012, Rebalancing). */
-  async handOver(id: SessionID, target: string): Promise<void> {
-    this.movingTo.set(id.targetCompID, target);
+  /** Nothing in flight and no application message for a while: a session that may be handed over. */
+  private quiet(l: LiveSession, now: number): boolean {
+    return l.inFlight === 0 && now - l.lastAppAt >= HANDOVER_IDLE_MS;
+  }
+
+  /**
+   * Logs the client out, telling it its session moves to another node (docs/adr/0012, Rebalancing),
+   * if it is still logged on here and quiet at this moment (the rebalancer's look was a few database
+   * reads ago); answers whether the Logout went out. Until `until` (the lease's reservation) this node
+   * refuses the client's next logon, which belongs on the target.
+   */
+  async handOver(id: SessionID, target: string, until: number): Promise<boolean> {
+    const l = this.live.get(id.targetCompID);
+    if (!l || !this.quiet(l, Date.now())) return false;
+    this.movingTo.set(id.targetCompID, { target, until });
     try {
       await this.requireAcceptor().logout(id, `Session moving to node ${target} of the desk: please log on again`);
+      return true;
     } catch (err) {
       this.movingTo.delete(id.targetCompID);
       throw err;

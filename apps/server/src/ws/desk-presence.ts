@@ -23,6 +23,8 @@ export interface Presence {
  */
 export class DeskPresence implements Presence {
   private latest: ReadonlyMap<number, number> = new Map();
+  /** What the last successful write recorded (see keyOf). */
+  private lastWritten: string | undefined;
   private dirty = false;
   private writing: Promise<void> | undefined;
 
@@ -51,11 +53,16 @@ export class DeskPresence implements Presence {
 
   private async drain(): Promise<void> {
     try {
+      let changed = false;
       while (this.dirty) {
         this.dirty = false;
+        const written = keyOf(this.latest);
         await replaceNodePresence(this.db, this.nodeId, this.latest);
+        changed ||= written !== this.lastWritten;
+        this.lastWritten = written;
       }
-      this.bus?.publish(PRESENCE_CHANNEL, {});
+      // The others are told only of a change (the heartbeat's rewrite of the same rows is not one).
+      if (changed) this.bus?.publish(PRESENCE_CHANNEL, {});
     } catch (err) {
       this.log.warn({ err }, "could not record this node's browser connections; the count of users online is this node's own until the next change");
       throw err;
@@ -63,4 +70,9 @@ export class DeskPresence implements Presence {
       this.writing = undefined;
     }
   }
+}
+
+/** A node's connections as one comparable text: user ids and counts, in id order. */
+function keyOf(connections: ReadonlyMap<number, number>): string {
+  return [...connections].sort(([a], [b]) => a - b).map(([user, n]) => `${user}:${n}`).join(',');
 }

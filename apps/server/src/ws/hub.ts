@@ -56,6 +56,9 @@ export class WsHub {
     this.heartbeat = setInterval(() => {
       void this.recheck(null, 'Session expired or revoked')
         .catch((err) => this.log.warn({ err }, 'ws session re-check failed'))
+        // Written again each heartbeat: a write that failed is made good, and rows another node
+        // removed while this one was paused past its node lease are back.
+        .then(() => this.recordPresence())
         .finally(() => this.sendHeartbeat());
     }, WS_HEARTBEAT_MS);
     this.heartbeat.unref();

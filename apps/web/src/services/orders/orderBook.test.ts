@@ -106,6 +106,22 @@ describe('order book: snapshot then deltas', () => {
     assert.ok(h.warnings.some((w) => w.includes('without id')));
   });
 
+  it('shows an order refused at intake as it arrives, and it takes no report of a working order with the same ClOrdID', async () => {
+    const h = harness();
+    await h.book.load(async () => [anOrder({ id: 1, clordid: 'DUP-1' })]);
+    h.runFlushes();
+    const refused = anOrder({ id: 2, clordid: 'DUP-1', brokerorderid: '', ordstatus: '8', refusal: { ordRejReason: 6, text: 'Duplicate ClOrdID' } as Order['refusal'] });
+    h.book.receive({ type: 'new_order', orderData: refused });
+    h.runFlushes();
+    assert.equal(h.book.getView().count, 2);
+    assert.deepEqual(h.errors, []);
+    h.book.receive({ type: 'execution_report', data: aReport({ clordid: 'DUP-1', order_id: 1, exectype: '0', ordstatus: '0' }) });
+    h.runFlushes();
+    const byId = new Map(h.book.getOrders().map((o) => [o.id, o]));
+    assert.equal(byId.get(1)?.ordstatus, '0');
+    assert.equal(byId.get(2)?.ordstatus, '8');
+  });
+
   it('a reload after reconnect is applied as adds, updates and removes', async () => {
     const h = harness();
     await h.book.load(async () => [anOrder({ id: 1 }), anOrder({ id: 2, clordid: 'C2' })]);

@@ -215,7 +215,9 @@ export class OrderBook {
           this.deps.error(`orders: ${message.type} without an order id ignored`, message);
           return;
         }
-        if (message.type === 'new_order' && !order.brokerorderid) {
+        // Spec 000 §5: a new order needs its broker order id; one refused at intake (issue 16) has none
+        // and says so, and is shown as the record it is.
+        if (message.type === 'new_order' && !order.brokerorderid && !order.refusal) {
           this.deps.error('orders: new_order without brokerorderid ignored', message);
           return;
         }
@@ -254,8 +256,12 @@ export class OrderBook {
     // A full order from the server carries the client's text only; a cancel or reject report's text seen live stays.
     if (cached?.reportText != null && order.reportText === undefined) order = { ...order, reportText: cached.reportText };
     this.orders.set(order.id, order);
-    this.byClOrdId.set(order.clordid, order.id);
-    if (order.origclordid) this.byClOrdId.set(order.origclordid, order.id);
+    // Reports find their order by ClOrdID. An order refused at intake gets none, and its ClOrdID may be
+    // a working order's (a duplicate refused): it must not take that order's reports.
+    if (!order.refusal) {
+      this.byClOrdId.set(order.clordid, order.id);
+      if (order.origclordid) this.byClOrdId.set(order.origclordid, order.id);
+    }
     if (order.brokerorderid) this.byBrokerOrderId.set(order.brokerorderid, order.id);
     if (origin === 'snapshot') return; // covered by the reset
     if (cached) this.markUpdated(order.id, receivedAt);

@@ -39,7 +39,8 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
   const sessions = new ClientSessions((id) => leases.fence(fixSessionLeaseName(id)));
   // The other nodes on the same PostgreSQL (docs/adr/0012); the embedded database has none.
   const bus = db.kind === 'postgres' ? new PgNodeBus(db, config.nodeId, log) : undefined;
-  const presence = new DeskPresence(db, config.nodeId, log, bus);
+  // Users online over the desk's nodes; the embedded database runs one node, whose own count is the desk's.
+  const presence = bus && new DeskPresence(db, config.nodeId, log, bus);
   const hub = new WsHub(auth, log, (userId) => events.emit('sign-ins-ended', userId), presence);
   const fanOut = bus && new OrderFanOut(bus, db, log);
   const outbox = new ClientOutbox(db, opts.clientSender ?? sessions, log, bus && ((compId) => bus.publish(OUTBOX_CHANNEL, { c: compId })));
@@ -57,7 +58,7 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
     start: async () => {
       // This node is live (for the others' users-online counts and session placement) while it holds its node lease.
       await leases.acquire(nodeLeaseName(config.nodeId));
-      await presence.start(() => hub.othersChanged());
+      await presence?.start(() => hub.othersChanged());
       if (!bus || !fanOut) return;
       await fanOut.start(publish);
       await relayWaitingMessages(bus, sessions, outbox, log);

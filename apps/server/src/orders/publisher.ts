@@ -1,4 +1,5 @@
-import { getExecReports, getOrderAction, getOrderActions, getOrderBundle, getOrderBundles, getRefusedOrderRows, type Db, type ExecReportRow, type OrderBundle, type TextRow } from '@fixdesk/db';
+import { getExecReports, getOrderAction, getOrderActions, getOrderBundle, getOrderBundles, getRefusedOrderRows, type Db, type ExecReportRow, type OrderActionRow, type OrderBundle, type TextRow } from '@fixdesk/db';
+import type { Order } from '@fixdesk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WsHub } from '../ws/hub';
 import { refusedOrdersFromRows } from './order-list-json';
@@ -57,12 +58,7 @@ export class OrderPublisher {
     const actionById = new Map(actions.map((a) => [a.id, a]));
     for (const c of changes) {
       const order = orders.get(c.orderId);
-      if (!order) continue;
-      this.hub.broadcast(c.isNew ? { type: 'new_order', orderData: order } : { type: 'order_update', orderData: order });
-      const er = c.erId === null ? undefined : erById.get(c.erId);
-      if (er) this.hub.broadcast({ type: 'execution_report', data: presentExecReport(er) });
-      const action = c.actionId === null ? undefined : actionById.get(c.actionId);
-      if (action) this.hub.broadcast({ type: 'order_action', data: presentAction(action) });
+      if (order) this.send(order, c.isNew, c.erId === null ? undefined : erById.get(c.erId), c.actionId === null ? undefined : actionById.get(c.actionId));
     }
   }
 
@@ -84,9 +80,7 @@ export class OrderPublisher {
     // Nobody signed in to tell: nothing to present (a busy intake with no browser open).
     if (!this.hub.hasSubscribers()) return;
     const [order] = presentOrders(bundle, false);
-    if (!order) return;
-    this.hub.broadcast({ type: 'new_order', orderData: order });
-    this.hub.broadcast({ type: 'execution_report', data: presentExecReport(er) });
+    if (order) this.send(order, true, er);
   }
 
   /** Orders refused at intake here (never in the book's tables: their list rows), for every node's browsers. */
@@ -122,11 +116,14 @@ export class OrderPublisher {
   private async broadcast(bundle: OrderBundle, er: ExecReportRow | null, actionId: number | null, isNew: boolean): Promise<void> {
     const [order] = presentOrders(bundle, false);
     if (!order) return;
+    const action = actionId === null ? undefined : await getOrderAction(this.db, actionId);
+    this.send(order, isNew, er ?? undefined, action);
+  }
+
+  /** One change to the browsers: the order, then its report and its action when there are. */
+  private send(order: Order, isNew: boolean, er?: ExecReportRow, action?: OrderActionRow): void {
     this.hub.broadcast(isNew ? { type: 'new_order', orderData: order } : { type: 'order_update', orderData: order });
     if (er) this.hub.broadcast({ type: 'execution_report', data: presentExecReport(er) });
-    if (actionId !== null) {
-      const action = await getOrderAction(this.db, actionId);
-      if (action) this.hub.broadcast({ type: 'order_action', data: presentAction(action) });
-    }
+    if (action) this.hub.broadcast({ type: 'order_action', data: presentAction(action) });
   }
 }

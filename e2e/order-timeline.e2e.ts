@@ -133,6 +133,14 @@ describe('orders refused at intake', () => {
       assert.equal(await blotter.ordersGrid.locator('.ag-row', { hasText: brokerOrderId }).count(), 1, 'the accepted order stays');
       await page.getByTestId('show-refused').check();
       await row.waitFor();
+
+      // One refused while the blotter is open shows as it happens, without a reload.
+      await client.send('D', newOrderSingle('TL-E2E-LIVE', { symbol: 'NOSUCH2', qty: '10', price: '100' }));
+      await client.waitForReport('TL-E2E-LIVE', (m) => m.get(150) === '8');
+      const live = blotter.ordersGrid.locator('.ag-row', { hasText: 'TL-E2E-LIVE' });
+      await live.waitFor();
+      assert.match((await live.locator('[col-id="status"]').textContent()) ?? '', /Rejected\s*Unknown symbol/);
+      await shots(page, 'refused-blotter-live');
     });
   });
 

@@ -138,7 +138,8 @@ describe('orders refused at intake', () => {
       await client.send('D', newOrderSingle('TL-E2E-LIVE', { symbol: 'NOSUCH2', qty: '10', price: '100' }));
       await client.waitForReport('TL-E2E-LIVE', (m) => m.get(150) === '8');
       const live = blotter.ordersGrid.locator('.ag-row', { hasText: 'TL-E2E-LIVE' });
-      await live.waitFor();
+      // The grid draws a new row's cells a frame after the row: wait for its status cell's text.
+      await live.locator('[col-id="status"]', { hasText: 'Rejected' }).waitFor();
       assert.match((await live.locator('[col-id="status"]').textContent()) ?? '', /Rejected\s*Unknown symbol/);
       await shots(page, 'refused-blotter-live');
     });

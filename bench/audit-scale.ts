@@ -1,4 +1,4 @@
-// The audit screens at scale (issue 16): 5,000,000 FIX messages and 1,000,000 order actions, a year of
+// The audit screens at scale: 5,000,000 FIX messages and 1,000,000 order actions, a year of
 // a desk's record, filled with set-based SQL into a throwaway database; then, through the real HTTP
 // API of a server running in this process, the calls the FIX Messages and Order Actions screens make
 // (first page, each filter, next pages by beforeId), the streamed CSV export of 1,000,000 rows (rate

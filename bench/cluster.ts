@@ -1,4 +1,4 @@
-// Several nodes on one PostgreSQL (issue 22, docs/adr/0012): the timings the issue asks a benchmark
+// Several nodes on one PostgreSQL (docs/adr/0012): the timings the issue asks a benchmark
 // for. Every node is a server process of its own (as `npm run cluster` runs them) on a throwaway
 // database; the bench process hosts the signed-in browsers' WebSockets and the timed FIX client.
 //   1. Takeover: kill -9 of the node owning a QuickFIX client's session mid-burst, N trials on one

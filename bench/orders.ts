@@ -2,11 +2,20 @@
 // the Pending New acknowledgement latency (order sent → ack received) at a fixed rate, and the
 // sustained rate at full speed. On embedded PGlite and on PostgreSQL (synchronous_commit on: every
 // ack follows a durable commit). The clients run in a process of their own (bench/order-clients.ts)
-// on the same 2 cores. Results go to the "orders" section of BENCHMARKS.md.
+// on the same 2 cores. The clients have the default capability (short selling barred: every order is
+// checked against the client's exposure) and 100,000 orders of history in the database.
+//
+// A baseline is measured in the same run: an older commit checked out in a git worktree
+// beside the repository (made and installed once), running this very benchmark harness against its
+// own server; the two alternate, two runs each, on each database. Results go to the "orders" section
+// of BENCHMARKS.md.
 //
 //   npx tsx bench/orders.ts [--quick] [--no-write] [--db pglite|postgres|both] [--rate N]
-import { rmSync } from 'node:fs';
-import { loadavg } from 'node:os';
+//                           [--baseline REF | --no-baseline] [--rounds N] [--history N]
+//   npx tsx bench/orders.ts --run pglite|postgres   one run here, its result as one JSON line
+import { execFileSync, spawn } from 'node:child_process';
+import { copyFileSync, existsSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -18,6 +27,7 @@ import { startOrderClients } from './order-clients-process';
 import { testConfig } from '../tests/support/server';
 import { machineDescription, writeSection } from './benchmarks-md';
 import { addBenchConnectors } from './bench-connectors';
+import { addClientHistory } from './order-history';
 import { postgresCpuSeconds } from './proc-cpu';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -27,6 +37,11 @@ const { values: args } = parseArgs({
     'no-write': { type: 'boolean', default: false },
     db: { type: 'string', default: 'both' },
     rate: { type: 'string' },
+    run: { type: 'string' },
+    baseline: { type: 'string', default: 'd3ddac2' },
+    'no-baseline': { type: 'boolean', default: false },
+    rounds: { type: 'string', default: '2' },
+    history: { type: 'string', default: '100000' },
   },
 });
 const SESSIONS = 10;
@@ -35,6 +50,8 @@ const FIXED_SECONDS = args.quick ? 3 : 10;
 const FULL_SECONDS = args.quick ? 3 : 10;
 /** Orders in flight per session at full speed (a client pipelines; the session acks in order). */
 const WINDOW = 50;
+const HISTORY = Number(args.history);
+const ROUNDS = Number(args.rounds);
 
 
 interface RunResult {
@@ -100,6 +117,9 @@ async function runOne(db: DatabaseKind): Promise<RunResult> {
   const server = await startServer(config, { db: database.db, logger: pino({ level: process.env.BENCH_LOG_LEVEL ?? 'silent' }), testClient: { ports: 'off' } });
   const compIds = Array.from({ length: SESSIONS }, (_, i) => `BENCH_${i + 1}`);
   await addBenchConnectors(database.db, compIds);
+  // The desk's history: HISTORY orders over the clients, before their sessions start (as autovacuum would, analysed).
+  for (const c of compIds) await addClientHistory(database.db, c, Math.round(HISTORY / SESSIONS));
+  await database.db.query('VACUUM ANALYZE');
   // The clients run in their own process (bench/order-clients.ts), as they would on their own machines.
   const clients = await startOrderClients(server.ctx.fix.port, compIds);
   const floor = db === 'postgres' ? await commitFloor(database.db, FIXED_RATE, FIXED_SECONDS / 2) : undefined;
@@ -145,44 +165,112 @@ async function runOne(db: DatabaseKind): Promise<RunResult> {
   return { db, fixed, full, fixedCpu, ...(floor ? { commitFloor: floor } : {}) };
 }
 
+// --- one run in this checkout (a child of the alternating parent below) ---
+if (args.run) {
+  const result = await runOne(args.run as DatabaseKind);
+  console.log(`BENCH_RESULT ${JSON.stringify(result)}`);
+  process.exit(0);
+}
+
+/** The files of this harness, copied into the baseline's checkout so both run the same benchmark. */
+const HARNESS = ['orders.ts', 'order-clients.ts', 'order-clients-process.ts', 'bench-connectors.ts', 'order-history.ts', 'proc-cpu.ts', 'benchmarks-md.ts'];
+
+/** The baseline's checkout: a git worktree beside the system's temporary files, made and installed once. */
+function baselineTree(ref: string): string {
+  const dir = join(tmpdir(), `fixdesk-bench-baseline-${ref}`);
+  if (!existsSync(join(dir, 'node_modules'))) {
+    console.log(`making the baseline's checkout of ${ref} (git worktree, npm ci) in ${dir}`);
+    rmSync(dir, { recursive: true, force: true });
+    execFileSync('git', ['worktree', 'prune'], { cwd: root, stdio: 'inherit' });
+    execFileSync('git', ['worktree', 'add', '--detach', '--force', dir, ref], { cwd: root, stdio: 'inherit' });
+    execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' });
+  }
+  for (const f of HARNESS) copyFileSync(join(root, 'bench', f), join(dir, 'bench', f));
+  return dir;
+}
+
+/** One run of the benchmark in a checkout, in a process of its own; its result. */
+function runIn(tree: string, kind: DatabaseKind): Promise<RunResult> {
+  const extra = [...(args.quick ? ['--quick'] : []), ...(args.rate ? ['--rate', args.rate] : []), '--history', String(HISTORY)];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/orders.ts', '--run', kind, ...extra], { cwd: tree, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (b: Buffer) => {
+      out += b.toString();
+      process.stdout.write(b);
+    });
+    child.on('exit', (code) => {
+      const line = out.split('\n').find((l) => l.startsWith('BENCH_RESULT '));
+      if (code === 0 && line) resolve(JSON.parse(line.slice('BENCH_RESULT '.length)) as RunResult);
+      else reject(new Error(`benchmark run in ${tree} (${kind}) exited ${code}`));
+    });
+  });
+}
+
 const kinds: DatabaseKind[] = args.db === 'both' ? ['pglite', 'postgres'] : [args.db as DatabaseKind];
-const results: RunResult[] = [];
+const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root }).toString().trim();
+const baseRef = args['no-baseline'] ? undefined : args.baseline;
+const baseTree = baseRef ? baselineTree(baseRef) : undefined;
+interface Labelled { code: string; round: number; r: RunResult }
+const runs: Labelled[] = [];
 const startedAt = new Date();
 const loadAtStart = loadavg()[0]!;
-for (const k of kinds) results.push(await runOne(k));
+// Alternated: baseline, this code, baseline, this code… on each database.
+for (const k of kinds) {
+  for (let round = 1; round <= ROUNDS; round++) {
+    if (baseTree) runs.push({ code: baseRef!, round, r: await runIn(baseTree, k) });
+    runs.push({ code: head, round, r: await runIn(root, k) });
+  }
+}
 const loadAtEnd = loadavg()[0]!;
-const pg = results.find((r) => r.db === 'postgres');
 const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const of = (code: string, db: DatabaseKind) => runs.filter((x) => x.code === code && x.r.db === db).map((x) => x.r);
+const summary = (code: string, db: DatabaseKind) => {
+  const rs = of(code, db);
+  return rs.length ? { rate: mean(rs.map((r) => r.full.ordersPerSecond)), p50: mean(rs.map((r) => r.fixed.p50)), p99: mean(rs.map((r) => r.fixed.p99)), floor: mean(rs.flatMap((r) => (r.commitFloor ? [r.commitFloor.p50] : []))), complete: rs.every((r) => r.fixed.acked === r.fixed.sent) } : undefined;
+};
 
 const m = machineDescription();
 const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : 'n/a');
+const x = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+const targetRows: string[] = [];
+for (const k of kinds) {
+  const cur = summary(head, k)!;
+  const base = baseRef ? summary(baseRef, k) : undefined;
+  if (base) {
+    targetRows.push(`| ${k}: full-speed rate ≥ 1.0× the baseline's | ${cur.rate.toFixed(0)}/s against ${base.rate.toFixed(0)}/s (${x(cur.rate, base.rate)}) | ${verdict(cur.rate >= base.rate)} |`);
+    targetRows.push(`| ${k}: Pending New p50 at ${FIXED_RATE}/s no worse than the baseline's | ${ms(cur.p50)} ms against ${ms(base.p50)} ms (${x(cur.p50, base.p50)}) | ${verdict(cur.p50 <= base.p50 && cur.complete)} |`);
+    targetRows.push(`| ${k}: Pending New p99 at ${FIXED_RATE}/s no worse than the baseline's | ${ms(cur.p99)} ms against ${ms(base.p99)} ms (${x(cur.p99, base.p99)}) | ${verdict(cur.p99 <= base.p99 && cur.complete)} |`);
+  }
+  if (k === 'postgres') {
+    targetRows.push(`| postgres: ≥ 10,000 orders/s sustained | ${cur.rate.toFixed(0)}/s | ${verdict(cur.rate >= 10_000)} |`);
+    targetRows.push(`| postgres: p50 ≤ 2× the one-row commit floor | ${ms(cur.p50)} ms against a floor of ${ms(cur.floor)} ms (${x(cur.p50, cur.floor)}) | ${verdict(cur.p50 <= 2 * cur.floor)} |`);
+    targetRows.push(`| postgres: p50 ≤ 0.5 ms and p99 ≤ 2 ms at ${FIXED_RATE}/s (issue 4) | ${ms(cur.p50)} / ${ms(cur.p99)} ms | ${verdict(cur.p50 <= 0.5 && cur.p99 <= 2 && cur.complete)} |`);
+  }
+}
 const section = `
 ## Order intake
 
-Run ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${Math.round((Date.now() - startedAt.getTime()) / 1000)} s.
+Run ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${Math.round((Date.now() - startedAt.getTime()) / 1000)} s, on ${head}${baseRef ? ` against the baseline ${baseRef} (its own server, this harness), alternated, ${ROUNDS} runs each` : ''}.
 Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, ${m.os}; 1-minute load average ${loadAtStart.toFixed(2)} at the start, ${loadAtEnd.toFixed(2)} at the end (anything near or above the core count means other work shared the cores).
 ${SESSIONS} FIX sessions (our initiator, in a process of their own) send NewOrderSingles to the
 server; latency is order sent → Pending New received, and every Pending New follows the order's
-commit (PostgreSQL with synchronous_commit on). Targets on PostgreSQL: p50 ≤ 0.5 ms and p99 ≤ 2 ms
-at 2,000 orders/s; ≥ 10,000 orders/s sustained.
+commit (PostgreSQL with synchronous_commit on). The clients have the default capability (short
+selling barred, so every order is checked against the client's exposure) and ${HISTORY.toLocaleString('en-US')} orders of
+history in the database (\`bench/order-history.ts\`: filled outrights in live and expired months, one in
+ten multileg), written before their sessions start.
 
-| database | fixed rate | acked/sent | p50 ms | p99 ms | max ms | full speed orders/s | full p50 ms | full p99 ms | CPU µs/order: server / clients / PostgreSQL |
-|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|
-${results
-  .map((r) => `| ${r.db} | ${r.fixed.rate}/s for ${FIXED_SECONDS}s | ${r.fixed.acked}/${r.fixed.sent} | ${ms(r.fixed.p50)} | ${ms(r.fixed.p99)} | ${ms(r.fixed.max)} | ${r.full.ordersPerSecond.toFixed(0)} | ${ms(r.full.p50)} | ${ms(r.full.p99)} | ${r.full.serverCpuUsPerOrder.toFixed(0)} / ${r.full.clientCpuUsPerOrder.toFixed(0)} / ${Number.isFinite(r.full.pgCpuUsPerOrder) ? r.full.pgCpuUsPerOrder.toFixed(0) : 'in the server'} |`)
+| code | database | run | fixed rate | acked/sent | p50 ms | p99 ms | max ms | full speed orders/s | full p50 ms | full p99 ms | CPU µs/order: server / clients / PostgreSQL | commit floor p50 / p99 ms |
+|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+${runs
+  .map(({ code, round, r }) => `| ${code}${code === baseRef ? ' (baseline)' : ''} | ${r.db} | ${round} | ${r.fixed.rate}/s for ${FIXED_SECONDS}s | ${r.fixed.acked}/${r.fixed.sent} | ${ms(r.fixed.p50)} | ${ms(r.fixed.p99)} | ${ms(r.fixed.max)} | ${r.full.ordersPerSecond.toFixed(0)} | ${ms(r.full.p50)} | ${ms(r.full.p99)} | ${r.full.serverCpuUsPerOrder.toFixed(0)} / ${r.full.clientCpuUsPerOrder.toFixed(0)} / ${Number.isFinite(r.full.pgCpuUsPerOrder) ? r.full.pgCpuUsPerOrder.toFixed(0) : 'in the server'} | ${r.commitFloor ? `${ms(r.commitFloor.p50)} / ${ms(r.commitFloor.p99)}` : 'n/a'} |`)
   .join('\n')}
-${pg ? `
-| target (issue 4, PostgreSQL) | measured | |
+
+| target (issue 27; means of the runs) | measured | |
 | --- | --- | --- |
-| Pending New p50 ≤ 0.5 ms at 2,000 orders/s | ${ms(pg.fixed.p50)} ms | ${verdict(pg.fixed.p50 <= 0.5 && pg.fixed.acked === pg.fixed.sent)} |
-| Pending New p99 ≤ 2 ms at 2,000 orders/s | ${ms(pg.fixed.p99)} ms | ${verdict(pg.fixed.p99 <= 2 && pg.fixed.acked === pg.fixed.sent)} |
-| ≥ 10,000 orders/s sustained | ${pg.full.ordersPerSecond.toFixed(0)}/s | ${verdict(pg.full.ordersPerSecond >= 10_000)} |
-${pg.commitFloor && pg.fixedCpu ? `
-What the machine allows at ${FIXED_RATE}/s, measured in the same run:
-- one-row durable commits alone (the database's floor, nothing else running): p50 ${ms(pg.commitFloor.p50)} ms, p99 ${ms(pg.commitFloor.p99)} ms;
-- cores busy during the fixed-rate phase: server ${pg.fixedCpu.server.toFixed(2)}, clients ${pg.fixedCpu.clients.toFixed(2)}, PostgreSQL ${pg.fixedCpu.pg.toFixed(2)} of 2
-  (at this rate batches hold one to three orders, so per-statement and per-wake-up costs dominate: compare the CPU per order at full speed).
-` : ''}` : ''}
+${targetRows.join('\n')}
+
 ### What is measured
 - **Path**: the server's FIX acceptor hands each NewOrderSingle to the order core without waiting for
   the previous one (the session's pipelined mode); the order core validates it with cached reference
@@ -199,6 +287,9 @@ What the machine allows at ${FIXED_RATE}/s, measured in the same run:
   but on the same 2 cores as the server and PostgreSQL. **CPU per order** (full speed): CPU time of
   the server's process, of the clients' process and of all PostgreSQL processes, divided by the
   Pending News received; 2 cores give 2,000,000 µs per second, so their sum bounds the rate.
+- **Baseline**: the older commit runs in a git worktree of its own (made once beside the system's
+  temporary files, \`npm ci\` there), with this harness copied in, so both codes face the same clients,
+  history and phases; each run is a process of its own, the two codes alternate.
 - **Floor** (PostgreSQL): before the orders, ${FIXED_RATE} one-row INSERTs a second into a scratch table with a
   primary key only, each its own commit with synchronous_commit on, from the benchmark's process on
   the same 1 ms timer, for ${FIXED_SECONDS / 2} s; nothing else runs meanwhile. **Cores busy**: CPU time of each

@@ -1,4 +1,4 @@
-// Recovery benchmark (issue 21): how long after a kill -9 and restart of the server every order a
+// Recovery benchmark: how long after a kill -9 and restart of the server every order a
 // client holds an answer for. A QuickFIX C++ client sends a burst of 2,000 orders to the server (its
 // own process, PostgreSQL); the server is killed at a point of the burst, restarted on the same
 // database and port, and the client logs on again; measured: from that logon to the answer of its

@@ -4,13 +4,12 @@
 // states (the API intercepted), the detail modals and the CSV downloads.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
 import Papa from 'papaparse';
 import { maturity, newOrderSingle, TestFixClient, ts } from '../tests/support/fix-client';
 import { ExportDialogPart, FixMessagesScreen, OrderActionsScreen } from './pages/AuditPages';
 import { LoginPage } from './pages/LoginPage';
 import { NavBar } from './pages/NavBar';
-import { screenshot } from './support/browser';
+import { type DeskScreenshotOptions, deskScreenshots, screenshot } from './support/browser';
 import { downloadText } from './support/download';
 import { E2E } from './support/fixture';
 
@@ -79,32 +78,14 @@ after(async () => {
   await e2e.stop();
 });
 
-async function signIn(page: Page, username = 'viewer'): Promise<void> {
-  const login = new LoginPage(page);
-  await login.goto();
-  await login.signIn(username, e2e.server.demoPassword);
-  await page.waitForURL((url) => url.pathname !== '/login');
-}
-
-/** Screenshots at 1600x1000 and 1280x800; `prepare` runs after each resize (a hover, a popup). */
-async function shots(page: Page, name: string, prepare?: () => Promise<void>): Promise<void> {
-  for (const [w, h] of [
-    [1600, 1000],
-    [1280, 800],
-  ] as const) {
-    await page.setViewportSize({ width: w, height: h });
-    await page.waitForTimeout(150);
-    if (prepare) await prepare();
-    await screenshot(page, `${name}-${w}x${h}`);
-  }
-}
+const SHOTS: DeskScreenshotOptions = { settleMs: 150 };
 
 const localDay = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 
 describe('Compliance menu', () => {
   it('lists Order Actions and FIX Messages for any signed-in user, and they open', async () => {
     await e2e.withPage(async (page) => {
-      await signIn(page, 'viewer');
+      await e2e.signIn(page, 'viewer');
       const nav = new NavBar(page);
       await nav.menu('Compliance').click();
       const menu = page.getByRole('menu');
@@ -119,7 +100,9 @@ describe('Compliance menu', () => {
 describe('Order Actions', () => {
   it('shows the loading state, then every action with the spec columns, badges, notes popup and footer', async () => {
     await e2e.withPage(async (page) => {
-      await signIn(page);
+      // Every column at 1600 px (narrower, the ID and then the Client Order ID give way: loose-ends.e2e.ts).
+      await page.setViewportSize({ width: 1600, height: 1000 });
+      await e2e.signIn(page, 'viewer');
       let release = () => {};
       const held = new Promise<void>((resolve) => (release = resolve));
       await page.route(/\/api\/order-actions(\?|$)/, async (route) => {
@@ -167,17 +150,17 @@ describe('Order Actions', () => {
       };
       await hoverNotes();
       assert.match(await popup.innerText(), /checked with the client by phone, ok to work/);
-      await shots(page, 'order-actions-notes-popup', hoverNotes);
+      await deskScreenshots(page, 'order-actions-notes-popup', { ...SHOTS, prepare: hoverNotes });
       await page.mouse.move(5, 5);
       await popup.waitFor({ state: 'hidden' });
       await screen.grid.locator('.ag-body-horizontal-scroll-viewport').evaluate((el) => el.scrollTo({ left: 0 }));
-      await shots(page, 'order-actions');
+      await deskScreenshots(page, 'order-actions', SHOTS);
     });
   });
 
   it('filters on ids, symbol, action type, user, notes and buy/sell, with the no-match state', async () => {
     await e2e.withPage(async (page) => {
-      await signIn(page);
+      await e2e.signIn(page, 'viewer');
       const screen = new OrderActionsScreen(page);
       await screen.goto();
       const total = actions.length;
@@ -192,7 +175,7 @@ describe('Order Actions', () => {
       await screen.waitForFooter(`Showing 0 of ${total} actions`);
       await screen.empty.waitFor();
       assert.match(await screen.empty.innerText(), /No Matching Order Actions/);
-      await shots(page, 'order-actions-no-match');
+      await deskScreenshots(page, 'order-actions-no-match', SHOTS);
       await screen.filter.fill(brokerOrderId.toLowerCase());
       await screen.waitForFooter(`Showing ${total} of ${total} actions`);
     });
@@ -200,7 +183,7 @@ describe('Order Actions', () => {
 
   it('opens the action data as JSON', async () => {
     await e2e.withPage(async (page) => {
-      await signIn(page);
+      await e2e.signIn(page, 'viewer');
       const screen = new OrderActionsScreen(page);
       await screen.goto();
       const fill = actions.find((a) => a.action_type === 'PARTIAL_FILL')!;
@@ -208,7 +191,7 @@ describe('Order Actions', () => {
       await screen.jsonModal.waitFor();
       const json = JSON.parse(await page.getByTestId('action-json').innerText()) as Record<string, unknown>;
       assert.ok(Object.keys(json).length > 0, 'the action data');
-      await shots(page, 'order-actions-json-modal');
+      await deskScreenshots(page, 'order-actions-json-modal', SHOTS);
       await page.keyboard.press('Escape');
       await screen.jsonModal.waitFor({ state: 'hidden' });
     });
@@ -216,7 +199,7 @@ describe('Order Actions', () => {
 
   it('exports the last 30 days by default as order_actions_{start}_to_{end}.csv, escaped and neutralised', async () => {
     await e2e.withPage(async (page) => {
-      await signIn(page);
+      await e2e.signIn(page, 'viewer');
       const screen = new OrderActionsScreen(page);
       await screen.goto();
       await screen.waitForFooter(`Showing ${actions.length} of ${actions.length} actions`);
@@ -227,7 +210,7 @@ describe('Order Actions', () => {
       const start = localDay(new Date(today.getFullYear(), today.getMonth(), today.getDate() - 30));
       assert.equal(await dialog.start.inputValue(), start);
       assert.equal(await dialog.end.inputValue(), localDay(today));
-      await shots(page, 'order-actions-export-dialog');
+      await deskScreenshots(page, 'order-actions-export-dialog', SHOTS);
       const [download] = await Promise.all([page.waitForEvent('download'), dialog.submit.click()]);
       assert.equal(download.suggestedFilename(), `order_actions_${start}_to_${localDay(today)}.csv`);
       const rows = Papa.parse<string[]>(await downloadText(download), { skipEmptyLines: true }).data;
@@ -253,7 +236,7 @@ describe('Order Actions', () => {
 
   it('shows administrators who looked: the export of a viewer is there; a viewer has no such button', async () => {
     await e2e.withPage(async (page) => {
-      await signIn(page);
+      await e2e.signIn(page, 'viewer');
       await new OrderActionsScreen(page).goto();
       await page.getByTestId('order-actions-export').waitFor();
       assert.equal(await page.getByTestId('who-looked').count(), 0, 'not offered to a viewer');
@@ -270,20 +253,20 @@ describe('Order Actions', () => {
       const text = await modal.innerText();
       assert.match(text, /Exported order actions/);
       assert.match(text, /viewer/);
-      await shots(page, 'order-actions-who-looked');
+      await deskScreenshots(page, 'order-actions-who-looked', SHOTS);
     });
   });
 
   it('shows No Order Actions Found, and Error Loading Order Actions with Retry', async () => {
     await e2e.withPage(async (page) => {
-      await signIn(page);
+      await e2e.signIn(page, 'viewer');
       await page.route(/\/api\/order-actions(\?|$)/, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ success: true, actions: [] }) }));
       const screen = new OrderActionsScreen(page);
       await screen.goto();
       await screen.empty.waitFor();
       assert.match(await screen.empty.innerText(), /No Order Actions Found/);
       assert.equal(await screen.footer.textContent(), 'Showing 0 of 0 actions');
-      await shots(page, 'order-actions-empty');
+      await deskScreenshots(page, 'order-actions-empty', SHOTS);
 
       await page.unroute(/\/api\/order-actions(\?|$)/);
       await page.route(/\/api\/order-actions(\?|$)/, (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"boom"}' }));
@@ -291,7 +274,7 @@ describe('Order Actions', () => {
       await screen.error.waitFor();
       assert.match(await screen.error.innerText(), /Error Loading Order Actions/);
       assert.match(await screen.error.innerText(), /HTTP error! status: 500/);
-      await shots(page, 'order-actions-error');
+      await deskScreenshots(page, 'order-actions-error', SHOTS);
       await page.unroute(/\/api\/order-actions(\?|$)/);
       await screen.error.getByRole('button', { name: 'Retry' }).click();
       await screen.waitForFooter(`Showing ${actions.length} of ${actions.length} actions`);
@@ -302,7 +285,7 @@ describe('Order Actions', () => {
 describe('FIX Messages', () => {
   it('shows loading, then messages newest first with direction badges, friendly msg types and the switches', async () => {
     await e2e.withPage(async (page) => {
-      await signIn(page);
+      await e2e.signIn(page, 'viewer');
       let release = () => {};
       const held = new Promise<void>((resolve) => (release = resolve));
       await page.route(/\/api\/fix-messages\?/, async (route) => {
@@ -332,7 +315,7 @@ describe('FIX Messages', () => {
       // The table scrolls inside 400 px.
       const box = await screen.grid.boundingBox();
       assert.ok(box && box.height <= 400, `grid height ${box?.height}`);
-      await shots(page, 'fix-messages');
+      await deskScreenshots(page, 'fix-messages', SHOTS);
 
       // Session messages (Logon) go when asked; heartbeats stay hidden.
       const before = await screen.rowIds();
@@ -346,7 +329,7 @@ describe('FIX Messages', () => {
 
   it('filters on ClOrdID, sender, target, msg type and direction', async () => {
     await e2e.withPage(async (page) => {
-      await signIn(page);
+      await e2e.signIn(page, 'viewer');
       const screen = new FixMessagesScreen(page);
       await screen.goto();
       await screen.row(orderMessage.id).waitFor();
@@ -365,7 +348,7 @@ describe('FIX Messages', () => {
     await e2e.withPage(
       async (page, context) => {
         await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: e2e.server.baseUrl });
-        await signIn(page);
+        await e2e.signIn(page, 'viewer');
         const screen = new FixMessagesScreen(page);
         await screen.goto();
         await screen.cell(orderMessage.id, 'raw').getByRole('button', { name: 'View Raw' }).click();
@@ -380,7 +363,7 @@ describe('FIX Messages', () => {
         assert.match(await row(54).innerText(), /BUY/);
         assert.equal(await row(448).getByTestId('group-label').innerText(), 'Party 1');
         for (const s of ['header', 'body', 'trailer']) await page.getByTestId(`section-${s}`).waitFor();
-        await shots(page, 'fix-messages-detail');
+        await deskScreenshots(page, 'fix-messages-detail', SHOTS);
 
         const copy = page.getByTestId('copy-message');
         await copy.click();
@@ -398,7 +381,7 @@ describe('FIX Messages', () => {
 
   it('lists the legs of a multileg order, each leg labelled', async () => {
     await e2e.withPage(async (page) => {
-      await signIn(page);
+      await e2e.signIn(page, 'viewer');
       const screen = new FixMessagesScreen(page);
       await screen.goto();
       await screen.cell(spreadMessage.id, 'raw').getByRole('button', { name: 'View Raw' }).click();
@@ -412,13 +395,13 @@ describe('FIX Messages', () => {
       assert.equal(rows.length, 2);
       assert.match(rows[0]!, /Leg 1\s+C5TC\s+FUT\s+\d{6}\s+1 \(Buy\)\s+1/);
       assert.match(rows[1]!, /Leg 2\s+C5TC\s+FUT\s+\d{6}\s+2 \(Sell\)\s+1/);
-      await shots(page, 'fix-messages-detail-legs', () => page.waitForTimeout(300));
+      await deskScreenshots(page, 'fix-messages-detail-legs', { ...SHOTS, prepare: () => page.waitForTimeout(300) });
     });
   });
 
   it('shows the notices: No Message Data, No FIX message data to parse, Unable to parse fields from FIX message', async () => {
     await e2e.withPage(async (page) => {
-      await signIn(page);
+      await e2e.signIn(page, 'viewer');
       const real = (await api<{ messages: FixRecord[] }>(brokerToken, '/api/fix-messages')).messages;
       const blank = { ...real[0]!, id: 990001, raw_fix: '' };
       const unreadable = { ...real[0]!, id: 990002 };
@@ -442,7 +425,7 @@ describe('FIX Messages', () => {
 
   it('exports fix_messages_{start}_to_{end}.csv with the raw messages and neutralised cells; a failed export says why', async () => {
     await e2e.withPage(async (page) => {
-      await signIn(page);
+      await e2e.signIn(page, 'viewer');
       const screen = new FixMessagesScreen(page);
       await screen.goto();
       await screen.row(orderMessage.id).waitFor();
@@ -467,13 +450,13 @@ describe('FIX Messages', () => {
       await dialog.submit.click();
       const toast = page.locator('.mantine-Notification-root', { hasText: 'Export failed: Failed to export FIX messages: 503' });
       await toast.waitFor();
-      await shots(page, 'fix-messages-export-failed');
+      await deskScreenshots(page, 'fix-messages-export-failed', SHOTS);
     });
   });
 
   it('shows No FIX Messages Found, and Error Loading FIX Messages with Retry', async () => {
     await e2e.withPage(async (page) => {
-      await signIn(page);
+      await e2e.signIn(page, 'viewer');
       await page.route(/\/api\/fix-messages\?/, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{"success":true,"messages":[]}' }));
       const screen = new FixMessagesScreen(page);
       await screen.goto();
@@ -485,7 +468,7 @@ describe('FIX Messages', () => {
       await screen.error.waitFor();
       assert.match(await screen.error.innerText(), /Error Loading FIX Messages/);
       assert.match(await screen.error.innerText(), /HTTP error! status: 502/);
-      await shots(page, 'fix-messages-error');
+      await deskScreenshots(page, 'fix-messages-error', SHOTS);
       await page.unroute(/\/api\/fix-messages\?/);
       await screen.error.getByRole('button', { name: 'Retry' }).click();
       await screen.row(orderMessage.id).waitFor();

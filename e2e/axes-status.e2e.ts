@@ -7,7 +7,6 @@ import { describe, it } from 'node:test';
 import type { ServiceStatusEntry } from '@fixdesk/protocol';
 import type { Page } from 'playwright-core';
 import { TestFixClient } from '../tests/support/fix-client';
-import { LoginPage } from './pages/LoginPage';
 import { screenshot } from './support/browser';
 import { blotterDesk } from './support/blotter-desk';
 
@@ -49,13 +48,6 @@ async function untilFits(page: Page, size: string): Promise<void> {
   assert.deepEqual(last, [], `at ${size}`);
 }
 
-async function signIn(page: Page, username: 'broker' | 'viewer'): Promise<void> {
-  const login = new LoginPage(page);
-  await login.goto();
-  await login.signIn(username, e2e.server.demoPassword);
-  await page.waitForURL((url) => url.pathname !== '/login');
-}
-
 /** The cells of a side's rows, top to bottom, as "symbol qty price". */
 async function sideRows(page: Page, side: 'buyers' | 'sellers'): Promise<string[]> {
   const rows = page.getByTestId(`axes-${side}`).locator('.ag-row');
@@ -85,7 +77,7 @@ async function waitForRows(page: Page, side: 'buyers' | 'sellers', expected: str
 describe('axes board', () => {
   it('fills as the FIX client orders arrive, in price-time order, and drops an order live when a fill completes it', async () => {
     await e2e.withPage(async (page) => {
-      await signIn(page, 'broker');
+      await e2e.signIn(page, 'broker');
       await page.goto('/axes');
       await page.getByTestId('axes-board').waitFor();
       assert.match(await page.title(), /^Open Axes\b/);
@@ -151,7 +143,7 @@ describe('axes board', () => {
 describe('service status', () => {
   it('shows the banner and the services, and a client logging on and off as it happens', async () => {
     await e2e.withPage(async (page) => {
-      await signIn(page, 'viewer');
+      await e2e.signIn(page, 'viewer');
       await page.goto('/service-status');
       const banner = page.getByTestId('health-banner');
       await banner.waitFor();

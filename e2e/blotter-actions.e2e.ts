@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-// Issue 17, "wrong or misleading today": the accept message reaches the client, irreversible actions are
+// What was wrong or misleading: the accept message reaches the client, irreversible actions are
 // confirmed with what they do, each action ends with a toast, the broker can cancel an order, a guarded
 // route says why it sent the user home, and the blotter meets no live message it does not know.
 import assert from 'node:assert/strict';

@@ -133,8 +133,9 @@ describe('blotter: multileg trade capture', () => {
       await page.getByRole('dialog').getByTestId('ml-cumqty').getByText('1', { exact: true }).waitFor();
       // A spread fill gives the legs no price of their own: not "0.00"; and the legs cannot be filled now.
       const dialog = page.getByRole('dialog');
-      const legAvg = await dialog.getByTestId('leg-panel-buy').locator('.ag-row').first().locator('[col-id]').last().textContent();
-      assert.equal(legAvg?.trim(), 'at spread');
+      // The leg rows follow the order's update a frame later: wait for the cell rather than read it once.
+      const legAvg = dialog.getByTestId('leg-panel-buy').locator('.ag-row').first().locator('[col-id]').last();
+      await legAvg.getByText('at spread', { exact: true }).waitFor({ timeout: 5_000 });
       await dialog.getByTestId('leg-panel-buy').getByTestId('fill-blocked').getByText('This order is being filled at the spread price: add the fill as a spread fill.', { exact: true }).waitFor();
       assert.equal(await dialog.getByTestId('leg-panel-buy').getByRole('button', { name: 'Fill Leg' }).isDisabled(), true);
       await screenshot(page, 'blotter-multileg-spread-filled');

@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-// Issue 17, outages: the live connection keeps retrying (back-off capped at 30 s, see the live client's
+// Outages: the live connection keeps retrying (back-off capped at 30 s, see the live client's
 // unit test for the schedule), says so in the header bar without covering a grid's header, pauses
 // actions with the reason, and resynchronises from a fresh snapshot when it returns.
 import assert from 'node:assert/strict';

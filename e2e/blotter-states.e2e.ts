@@ -3,10 +3,8 @@
 // connector logos following the FIX session, the users-online list, grid row and header heights.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
 import { newOrderSingle, TestFixClient } from '../tests/support/fix-client';
 import { BlotterPage } from './pages/BlotterPage';
-import { LoginPage } from './pages/LoginPage';
 import { screenshot } from './support/browser';
 import { E2E } from './support/fixture';
 
@@ -21,17 +19,10 @@ after(async () => {
   await e2e.stop();
 });
 
-async function signIn(page: Page, username = 'broker'): Promise<void> {
-  const login = new LoginPage(page);
-  await login.goto();
-  await login.signIn(username, e2e.server.demoPassword);
-  await page.waitForURL((url) => url.pathname !== '/login');
-}
-
 describe('blotter states on an empty desk', () => {
   it('shows Loading Orders... while the orders load, then the empty texts of spec 000 §2', async () => {
     await e2e.withPage(async (page) => {
-      await signIn(page);
+      await e2e.signIn(page, 'broker');
       let release = () => {};
       const held = new Promise<void>((resolve) => (release = resolve));
       await page.route(/\/api\/orders\?/, async (route) => {
@@ -60,7 +51,7 @@ describe('blotter states on an empty desk', () => {
 
   it("draws a client's logo as disconnected until its FIX session logs on, and again after it logs out", async () => {
     await e2e.withPage(async (page) => {
-      await signIn(page);
+      await e2e.signIn(page, 'broker');
       const blotter = new BlotterPage(page);
       await blotter.goto();
       const logo = page.getByTestId('connector-SGX_CLIENT_1');
@@ -101,10 +92,10 @@ describe('blotter states on an empty desk', () => {
 
   it('lists the users online when the count is hovered', async () => {
     await e2e.withPage(async (viewerPage) => {
-      await signIn(viewerPage, 'viewer');
+      await e2e.signIn(viewerPage, 'viewer');
       await new BlotterPage(viewerPage).goto();
       await e2e.withPage(async (page) => {
-        await signIn(page);
+        await e2e.signIn(page, 'broker');
         const blotter = new BlotterPage(page);
         await blotter.goto();
         await page.waitForFunction(() => /Users online: 2$/.test(document.querySelector('[data-testid="users-online"]')?.textContent ?? ''));
@@ -123,7 +114,7 @@ describe('blotter states on an empty desk', () => {
 
   it('draws the Orders grid with 35 px rows and header (spec 000 §9)', async () => {
     await e2e.withPage(async (page) => {
-      await signIn(page);
+      await e2e.signIn(page, 'broker');
       const blotter = new BlotterPage(page);
       await blotter.goto();
       client = new TestFixClient('SGX_CLIENT_1');

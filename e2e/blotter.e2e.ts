@@ -49,7 +49,7 @@ describe('blotter', () => {
       const full = await client.waitForReport(clOrdId, (m) => m.get(150) === 'F' && m.get(39) === '2');
       assert.equal(full.get(14), '10');
       await blotter.info.fullyFilled.waitFor();
-      // Issue 17: "Order Fully Filled" is an information, not a warning.
+      // "Order Fully Filled" is an information, not a warning.
       assert.equal(await blotter.info.fullyFilled.getAttribute('data-level'), 'info');
       assert.match((await blotter.info.fullyFilled.getAttribute('style')) ?? '', /--alert-bg:\s*var\(--mantine-color-blue-light\)/, 'drawn as an information');
       await blotter.statusCell(id).getByText('Filled').waitFor();

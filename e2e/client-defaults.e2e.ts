@@ -3,11 +3,10 @@
 // the order the desk received; a change applies to the next order.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
-import { screenshot, waitForPath } from './support/browser';
+import { screenshot } from './support/browser';
 import { E2E } from './support/fixture';
-import { LoginPage } from './pages/LoginPage';
 import { SimulatorFixClientPage } from './pages/SimulatorPages';
+import { until } from '../tests/support/until';
 
 process.env.TEST_CLIENT_PORTS = 'auto';
 
@@ -19,23 +18,6 @@ interface DeskOrder {
   clordid: string;
   account: string | null;
   parties: Array<{ partyID: string; partyRole: string | number; partyIDSource: string }>;
-}
-
-async function until<T>(fn: () => Promise<T | undefined | false>, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-async function signIn(page: Page, username: 'broker' | 'admin'): Promise<void> {
-  const login = new LoginPage(page);
-  await login.goto();
-  await login.signIn(username, username === 'admin' ? e2e.server.adminPassword : e2e.server.demoPassword);
-  await waitForPath(page, '/');
 }
 
 describe('client FIX defaults', () => {
@@ -72,7 +54,7 @@ describe('client FIX defaults', () => {
     assert.equal(trader.status, 200, trader.body.message);
 
     await e2e.withPage(async (page) => {
-      await signIn(page, 'broker');
+      await e2e.signIn(page, 'broker', { landing: '/' });
       const fixClient = new SimulatorFixClientPage(page);
       await fixClient.goto();
       const start = page.getByTestId('client-summary').getByRole('button', { name: 'Start' });
@@ -85,7 +67,7 @@ describe('client FIX defaults', () => {
       await modal.previewText.waitFor();
       const preview = await modal.previewText.innerText();
       assert.match(preview, /\|1=SGX-SGX_CLIENT_1\|/, 'Account from %EXECUTION_ID_PREFIX%-%COMP_ID%');
-      assert.match(preview, /\|453=2\|448=549300STRAITS000SG01\|447=D\|452=7\|448=Desk of Straits Shipping Capital\|447=D\|452=11\|/, 'Parties from the defaults');
+      assert.match(preview, /\|453=2\|448=549300STRAITS000SG15\|447=D\|452=7\|448=Desk of Straits Shipping Capital\|447=D\|452=11\|/, 'Parties from the defaults');
       assert.doesNotMatch(preview, /%/, 'every variable resolved');
       assert.equal(await modal.previewWarnings.count(), 0, 'no warnings');
       await page.locator('[data-testid="send-order"]:enabled').waitFor();
@@ -98,15 +80,15 @@ describe('client FIX defaults', () => {
 
       // The order as the desk stored it from the FIX message it received.
       const broker = await e2e.apiLogin('broker', e2e.server.demoPassword);
-      const deskOrder = await until(async () => {
+      const deskOrder = await until(`order ${sent} on the desk`, async () => {
         const r = await fetch(`${e2e.server.baseUrl}/api/orders?sendercompid=SGX_CLIENT_1`, { headers: { authorization: `Bearer ${broker}` } });
         return ((await r.json()) as DeskOrder[]).find((o) => o.clordid === sent);
-      }, `order ${sent} on the desk`);
+      }, 30_000, 250);
       assert.equal(deskOrder.account, 'SGX-SGX_CLIENT_1');
       assert.deepEqual(
         deskOrder.parties.map((p) => [p.partyID, String(p.partyRole)]),
         [
-          ['549300STRAITS000SG01', '7'],
+          ['549300STRAITS000SG15', '7'],
           ['Desk of Straits Shipping Capital', '11'],
         ],
       );

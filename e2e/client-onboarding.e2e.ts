@@ -1,4 +1,4 @@
-// Client onboarding (issue 15) in one walk: an administrator creates a connector and a capability in
+// Client onboarding in one walk: an administrator creates a connector and a capability in
 // the screens, a QuickFIX C++ client (validating against the FIX 4.4 dictionary) logs on with the new
 // comp id, its order reaches the blotter and is accepted
 // and filled there; once the capability is removed the next order is refused with the reason. The route
@@ -16,36 +16,19 @@ import { CapabilityText } from '@fixdesk/protocol';
 import { buildQuickfix, quickfixUnavailable } from '../bench/quickfix/build';
 import { newOrderSingle } from '../tests/support/fix-client';
 import { field, hasFields, QuickfixPeer } from '../tests/interop/quickfix-peer';
-import { screenshot, waitForPath } from './support/browser';
+import { type DeskScreenshotOptions, deskScreenshots, screenshot } from './support/browser';
 import { E2E } from './support/fixture';
 import { BlotterPage } from './pages/BlotterPage';
-import { LoginPage } from './pages/LoginPage';
 
-const e2e = new E2E();
+// A TLS port (on a free port): the TLS/SSL tab issues a certificate only where a TLS logon can use it.
+const e2e = new E2E({ env: { FIX_TLS_PORT: '0' } });
 before(() => e2e.start());
 after(() => e2e.stop());
 
-const SIZES = [
-  { width: 1600, height: 1000 },
-  { width: 1280, height: 800 },
-] as const;
 const COMP = 'E2E_ONBOARD';
 const CONSOLE_COMP = 'E2E_CONSOLE';
 
-async function signIn(page: Page, username: 'admin' | 'broker', path: string): Promise<void> {
-  await page.goto(path);
-  await waitForPath(page, '/login');
-  await new LoginPage(page).signIn(username, username === 'admin' ? e2e.server.adminPassword : e2e.server.demoPassword);
-}
-
-async function shots(page: Page, name: string): Promise<void> {
-  for (const size of SIZES) {
-    await page.setViewportSize(size);
-    await page.waitForTimeout(250);
-    await screenshot(page, `${name}-${size.width}x${size.height}`);
-  }
-  await page.setViewportSize(SIZES[0]);
-}
+const SHOTS: DeskScreenshotOptions = { restore: true };
 
 async function choose(page: Page, scope: ReturnType<Page['getByRole']>, label: string, option: string | RegExp): Promise<void> {
   await scope.getByRole('textbox', { name: label, exact: true }).or(scope.getByRole('combobox', { name: label, exact: true })).first().click();
@@ -128,8 +111,7 @@ describe('client onboarding screens', () => {
   it('are for administrators only: a broker is sent home', async () => {
     await e2e.withPage(async (page) => {
       for (const path of ['/config/client-connectors', '/config/client-sessions', '/config/client-capabilities']) {
-        await signIn(page, 'broker', path);
-        await waitForPath(page, '/');
+        await e2e.signIn(page, 'broker', { at: path, landing: '/' });
         await page.context().clearCookies();
         await page.evaluate(() => localStorage.clear());
       }
@@ -140,11 +122,10 @@ describe('client onboarding screens', () => {
     const client = new QuickfixClient();
     try {
       await e2e.withPage(async (page) => {
-        await signIn(page, 'admin', '/config/client-connectors');
-        await waitForPath(page, '/config/client-connectors');
+        await e2e.signIn(page, 'admin', { at: '/config/client-connectors' });
         const grid = page.getByRole('region', { name: 'Client connectors' });
         await grid.getByText('SGX_CLIENT_1', { exact: true }).waitFor();
-        await shots(page, 'client-connectors');
+        await deskScreenshots(page, 'client-connectors', SHOTS);
 
         // The dialog checks with the shared schema before sending.
         await page.getByRole('button', { name: 'Add Connector' }).click();
@@ -156,6 +137,7 @@ describe('client onboarding screens', () => {
         await form.getByLabel('Website').fill('javascript:alert(1)');
         await form.getByRole('button', { name: 'Add Connector' }).click();
         await form.getByText(/must be an http:\/\/ or https:\/\/ address/).waitFor();
+        await form.getByText(/20-character LEI/).waitFor();
         assert.equal(await form.getByLabel('Execution ID Prefix').inputValue(), 'ABC', 'the prefix input takes at most 3 characters');
         await page.waitForTimeout(400);
         await screenshot(page, 'client-connector-form-errors');
@@ -163,6 +145,7 @@ describe('client onboarding screens', () => {
         await form.getByLabel('Component ID').fill(COMP);
         await form.getByLabel('Execution ID Prefix').fill('eo1');
         await form.getByLabel('Client Name').fill('E2E Onboard <b>Ltd</b>');
+        await form.getByLabel('LEI').fill('529900E2EONBOARD0085');
         await form.getByLabel('Website').fill('https://onboard.example');
         await form.getByRole('tab', { name: 'Trading' }).click();
         await form.getByLabel('Session Start').fill('00:00:00');
@@ -209,7 +192,7 @@ describe('client onboarding screens', () => {
         await capRow.getByText(CapabilityText.allSecurities).waitFor();
         await capRow.getByText('Buy', { exact: true }).waitFor();
         await capRow.getByText('Sell', { exact: true }).waitFor();
-        await shots(page, 'client-capabilities');
+        await deskScreenshots(page, 'client-capabilities', SHOTS);
 
         // The same order now reaches the blotter, where it is accepted and filled.
         client.sendOrder('E2E-ONB-2', { qty: '10', price: '27000' });
@@ -226,14 +209,14 @@ describe('client onboarding screens', () => {
         const filled = await client.report({ 11: 'E2E-ONB-2', 39: '2' });
         assert.deepEqual([filled(150), filled(32), filled(31), filled(14)], ['F', '10', '27000', '10']);
         await blotter.statusCell(orderId).getByText('Filled').waitFor();
-        await shots(page, 'client-onboarding-filled');
+        await deskScreenshots(page, 'client-onboarding-filled', SHOTS);
 
         // Its session is recorded.
         await page.goto('/config/client-sessions');
         const sessions = page.getByRole('region', { name: 'Client sessions' });
         const sessionRow = sessions.locator('.ag-row', { hasText: COMP }).first();
         await sessionRow.getByText('Active').waitFor();
-        await shots(page, 'client-sessions');
+        await deskScreenshots(page, 'client-sessions', SHOTS);
         await sessionRow.getByRole('button', { name: /^Edit session/ }).click();
         const sessionForm = page.getByRole('form', { name: /^Edit Session \d+ \(E2E_ONBOARD\)$/ });
         await sessionForm.getByText('a correction is kept beside the recorded values', { exact: false }).waitFor();
@@ -292,8 +275,7 @@ describe('client onboarding screens', () => {
     const client = await logOnConsoleClient(logs);
     try {
       await e2e.withPage(async (page) => {
-        await signIn(page, 'admin', '/config/client-connectors');
-        await waitForPath(page, '/config/client-connectors');
+        await e2e.signIn(page, 'admin', { at: '/config/client-connectors' });
         await page.getByRole('button', { name: `Edit connector ${CONSOLE_COMP}` }).click();
         const edit = page.getByRole('form', { name: `Edit Client Connector ${CONSOLE_COMP}` });
         await edit.getByLabel('Client Name').waitFor();
@@ -301,7 +283,7 @@ describe('client onboarding screens', () => {
         assert.equal(await edit.getByRole('tab', { name: /WhatsApp/ }).isDisabled(), true);
         for (const [tab, name] of [['Basic', 'basic'], ['Connection', 'connection'], ['Authentication', 'authentication'], ['Trading', 'trading'], ['Interactive FIX Spec', 'spec'], ['Delete', 'delete']] as const) {
           await edit.getByRole('tab', { name: tab, exact: true }).click();
-          await shots(page, `client-connector-tab-${name}`);
+          await deskScreenshots(page, `client-connector-tab-${name}`, SHOTS);
         }
 
         // Session tab: the live console. Number changes are not offered while the client is logged on.
@@ -312,7 +294,7 @@ describe('client onboarding screens', () => {
         assert.equal(await console_.getByRole('button', { name: 'Reset sequence numbers' }).isDisabled(), true);
         const numbers = (await page.getByTestId('console-numbers').textContent())!;
         const [nextSender, nextTarget] = numbers.split('/').map((n) => Number(n.trim()));
-        await shots(page, 'client-connector-tab-session-logged-on');
+        await deskScreenshots(page, 'client-connector-tab-session-logged-on', SHOTS);
 
         // Logout: previewed, and only with a typed reason.
         await console_.getByRole('button', { name: 'Logout' }).click();
@@ -346,7 +328,7 @@ describe('client onboarding screens', () => {
         await screenshot(page, 'session-console-set-target-preview');
         await setDialog.getByRole('button', { name: 'Set next target number' }).click();
         await page.getByTestId('console-numbers').getByText(/\/ 25$/).waitFor();
-        await shots(page, 'client-connector-tab-session-logged-out');
+        await deskScreenshots(page, 'client-connector-tab-session-logged-out', SHOTS);
 
         // TLS/SSL tab: a certificate issued by the desk's CA; the key only on demand.
         await edit.getByRole('tab', { name: 'TLS/SSL' }).click();
@@ -359,7 +341,7 @@ describe('client onboarding screens', () => {
         await panel.getByLabel('Common name').fill('');
         await panel.getByRole('button', { name: 'Generate certificates' }).click();
         await panel.getByText('Common name is required').waitFor();
-        await shots(page, 'client-connector-tab-tls');
+        await deskScreenshots(page, 'client-connector-tab-tls', SHOTS);
         await panel.getByLabel('Common name').fill('console-client.example');
         await panel.getByRole('button', { name: 'Generate certificates' }).click();
         await page.getByTestId('tls-success').getByText(/^Certificates generated and stored in database! Valid until: \d{4}-\d{2}-\d{2}$/).waitFor();
@@ -367,7 +349,7 @@ describe('client onboarding screens', () => {
         await panel.getByLabel('Client certificate').waitFor();
         assert.match(await panel.getByLabel('Desk CA certificate').inputValue(), /^-----BEGIN CERTIFICATE-----/);
         assert.equal(await panel.getByLabel('Client private key').count(), 0, 'the key is hidden until asked for');
-        await shots(page, 'client-connector-tab-tls-issued');
+        await deskScreenshots(page, 'client-connector-tab-tls-issued', SHOTS);
         await panel.getByRole('button', { name: 'Show private key' }).click();
         assert.match(await panel.getByLabel('Client private key').inputValue(), /^-----BEGIN PRIVATE KEY-----/);
         await panel.getByRole('button', { name: 'Session config' }).click();

@@ -1,4 +1,4 @@
-// The FIX specification page and the client's password-protected document (issue 19): the four tabs
+// The FIX specification page and the client's password-protected document: the four tabs
 // (header colour and title following the active tab) with screenshots at two sizes, the export
 // dialog's checks and generator, and the downloaded file opened in a fresh browser with no server:
 // a wrong password shows the error, the right one the four tabs with the client's CompIDs.

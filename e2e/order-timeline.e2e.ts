@@ -1,14 +1,12 @@
 /// <reference lib="dom" />
-// Issue 16, beyond the spec: an order's whole story on the order detail page and in the blotter's Order
+// Beyond the spec: an order's whole story on the order detail page and in the blotter's Order
 // Info (FIX messages, state changes and actions in time order, each opening its raw message), and
 // orders refused at intake on the blotter as Rejected with their reason, hideable.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
 import { newOrderSingle, TestFixClient } from '../tests/support/fix-client';
 import { BlotterPage } from './pages/BlotterPage';
-import { LoginPage } from './pages/LoginPage';
-import { screenshot } from './support/browser';
+import { type DeskScreenshotOptions, deskScreenshots } from './support/browser';
 import { E2E } from './support/fixture';
 
 const e2e = new E2E();
@@ -26,24 +24,7 @@ async function api<T>(token: string, path: string, body?: unknown): Promise<T> {
   return (await r.json()) as T;
 }
 
-async function signIn(page: Page, username = 'broker'): Promise<void> {
-  const login = new LoginPage(page);
-  await login.goto();
-  await login.signIn(username, e2e.server.demoPassword);
-  await page.waitForURL((url) => url.pathname !== '/login');
-}
-
-/** Screenshots at 1600x1000 and 1280x800. */
-async function shots(page: Page, name: string): Promise<void> {
-  for (const [w, h] of [
-    [1600, 1000],
-    [1280, 800],
-  ] as const) {
-    await page.setViewportSize({ width: w, height: h });
-    await page.waitForTimeout(200);
-    await screenshot(page, `${name}-${w}x${h}`);
-  }
-}
+const SHOTS: DeskScreenshotOptions = { settleMs: 200 };
 
 before(async () => {
   await e2e.start();
@@ -71,7 +52,7 @@ after(async () => {
 describe('order timeline', () => {
   it('tells the whole story on the order detail page, in the user zone to the microsecond, each line opening its message', async () => {
     await e2e.withPage(async (page) => {
-      await signIn(page);
+      await e2e.signIn(page, 'broker');
       await page.goto(`/order-detail/${brokerOrderId}`);
       const timeline = page.getByTestId('order-timeline');
       await timeline.waitFor();
@@ -82,19 +63,19 @@ describe('order timeline', () => {
       const time = (await timeline.getByTestId('timeline-time').first().textContent()) ?? '';
       assert.match(time, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3,6} \S+/);
       assert.match((await page.getByTestId('timeline-zone').textContent()) ?? '', /times in /);
-      await shots(page, 'order-timeline-detail');
+      await deskScreenshots(page, 'order-timeline-detail', SHOTS);
       // An action's link opens the FIX message detail of the report it sent.
       await timeline.locator('[data-testid="timeline-entry"][data-kind="action"]').first().getByTestId('timeline-raw').click();
       const modal = page.getByRole('dialog');
       await modal.waitFor();
       await modal.getByText('35=8').first().waitFor();
-      await shots(page, 'order-timeline-message');
+      await deskScreenshots(page, 'order-timeline-message', SHOTS);
     });
   });
 
   it('is a section of the blotter Order Info', async () => {
     await e2e.withPage(async (page) => {
-      await signIn(page);
+      await e2e.signIn(page, 'broker');
       const blotter = new BlotterPage(page);
       await blotter.goto();
       await blotter.select(brokerOrderId);
@@ -103,7 +84,7 @@ describe('order timeline', () => {
       await section.getByTestId('order-timeline').waitFor();
       assert.ok((await section.getByTestId('timeline-entry').count()) >= 7);
       await section.scrollIntoViewIfNeeded();
-      await shots(page, 'order-timeline-blotter');
+      await deskScreenshots(page, 'order-timeline-blotter', SHOTS);
     });
   });
 });
@@ -111,7 +92,7 @@ describe('order timeline', () => {
 describe('orders refused at intake', () => {
   it('are on the blotter as Rejected at intake with their reason, can be hidden, and open with their story', async () => {
     await e2e.withPage(async (page) => {
-      await signIn(page);
+      await e2e.signIn(page, 'broker');
       const blotter = new BlotterPage(page);
       await blotter.goto();
       const row = blotter.ordersGrid.locator('.ag-row', { hasText: 'TL-E2E-BAD' });
@@ -121,13 +102,13 @@ describe('orders refused at intake', () => {
       assert.match((await row.locator('[col-id="brokerorderid"]').textContent()) ?? '', /Refused at intake/);
       const dup = blotter.ordersGrid.locator('.ag-row', { hasText: 'Duplicate order' });
       await dup.waitFor();
-      await shots(page, 'refused-blotter');
+      await deskScreenshots(page, 'refused-blotter', SHOTS);
       await row.locator('[col-id="side"]').click();
       await page.locator('[data-testid="order-info"][data-refused="true"]').waitFor();
       const refusal = page.getByTestId('refusal');
       assert.match((await refusal.textContent()) ?? '', /Unknown symbol \(1\)/);
       await page.getByTestId('order-timeline').waitFor();
-      await shots(page, 'refused-order-info');
+      await deskScreenshots(page, 'refused-order-info', SHOTS);
       await page.getByTestId('show-refused').uncheck();
       await row.waitFor({ state: 'detached' });
       assert.equal(await blotter.ordersGrid.locator('.ag-row', { hasText: brokerOrderId }).count(), 1, 'the accepted order stays');
@@ -141,18 +122,18 @@ describe('orders refused at intake', () => {
       // The grid draws a new row's cells a frame after the row: wait for its status cell's text.
       await live.locator('[col-id="status"]', { hasText: 'Rejected' }).waitFor();
       assert.match((await live.locator('[col-id="status"]').textContent()) ?? '', /Rejected\s*Unknown symbol/);
-      await shots(page, 'refused-blotter-live');
+      await deskScreenshots(page, 'refused-blotter-live', SHOTS);
     });
   });
 
   it('the order detail page opens a refused order by its id', async () => {
     await e2e.withPage(async (page) => {
-      await signIn(page, 'viewer');
+      await e2e.signIn(page, 'viewer');
       await page.goto(`/order-detail/${refusedId}`);
       await page.getByTestId('refusal').waitFor();
       const titles = await page.getByTestId('order-timeline').getByTestId('timeline-title').allTextContents();
       assert.ok(titles.some((t) => t.startsWith('Refused at intake')), titles.join(' | '));
-      await shots(page, 'refused-order-detail');
+      await deskScreenshots(page, 'refused-order-detail', SHOTS);
     });
   });
 });

@@ -1,4 +1,4 @@
-// Organization screens (issue 18): an administrator creates a Broker/Trader user in User Management,
+// Organization screens: an administrator creates a Broker/Trader user in User Management,
 // that user signs in and fills an order on the blotter, is deactivated by the administrator and is
 // signed out of the open blotter at once; the Broker Information dialog with a contact and an SVG logo
 // (a hostile one sanitised, shown as an image); the account page's password change. Screenshots at
@@ -8,36 +8,17 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
 import { AccountText, BrokerText, UserText } from '@fixdesk/protocol';
-import { screenshot, waitForPath } from './support/browser';
+import { DESK_SIZES, type DeskScreenshotOptions, deskScreenshots, screenshot, waitForPath } from './support/browser';
 import { blotterDesk } from './support/blotter-desk';
 import { BlotterPage } from './pages/BlotterPage';
 import { LoginPage } from './pages/LoginPage';
 
 const { e2e, client, sendOrder } = blotterDesk('ORG');
 
-const SIZES = [
-  { width: 1600, height: 1000 },
-  { width: 1280, height: 800 },
-] as const;
 const PASSWORD = 'Harbour-Lights-77';
 
-async function signIn(page: Page, username: string, password: string, path: string): Promise<void> {
-  await page.goto(path);
-  await waitForPath(page, '/login');
-  await new LoginPage(page).signIn(username, password);
-  await waitForPath(page, path);
-}
-
-async function shots(page: Page, name: string): Promise<void> {
-  for (const size of SIZES) {
-    await page.setViewportSize(size);
-    await page.waitForTimeout(400);
-    await screenshot(page, `${name}-${size.width}x${size.height}`);
-  }
-  await page.setViewportSize(SIZES[0]);
-}
+const SHOTS: DeskScreenshotOptions = { settleMs: 400, restore: true };
 
 describe('user management', () => {
   it('is for administrators only: a broker is sent home', async () => {
@@ -51,11 +32,11 @@ describe('user management', () => {
 
   it('an admin creates a broker user who signs in and fills an order, is deactivated, and is signed out of the open blotter at once', async () => {
     await e2e.withPage(async (admin) => {
-      await admin.setViewportSize(SIZES[0]);
-      await signIn(admin, 'admin', e2e.server.adminPassword, '/config/user-management');
+      await admin.setViewportSize(DESK_SIZES[0]);
+      await e2e.signIn(admin, 'admin', { at: '/config/user-management' });
       const grid = admin.getByRole('region', { name: 'Users' });
       await grid.getByText('admin', { exact: true }).first().waitFor();
-      await shots(admin, 'user-management');
+      await deskScreenshots(admin, 'user-management', SHOTS);
 
       await admin.getByRole('button', { name: 'Add User' }).click();
       const form = admin.getByRole('form', { name: 'Add User' });
@@ -92,7 +73,7 @@ describe('user management', () => {
       assert.ok(!(await admin.content()).includes(PASSWORD), 'the password is nowhere on the page');
 
       await e2e.withPage(async (trader) => {
-        await trader.setViewportSize(SIZES[0]);
+        await trader.setViewportSize(DESK_SIZES[0]);
         await new LoginPage(trader).goto();
         await new LoginPage(trader).signIn('jtan', PASSWORD);
         await trader.waitForURL((url) => url.pathname !== '/login');
@@ -136,7 +117,7 @@ describe('user management', () => {
       const history = admin.getByRole('region', { name: 'Change history' });
       await history.getByText('jtan (#', { exact: false }).first().waitFor();
       await history.getByText('is_active').first().waitFor();
-      await shots(admin, 'user-management-history');
+      await deskScreenshots(admin, 'user-management-history', SHOTS);
     });
   });
 });
@@ -150,11 +131,11 @@ describe('broker information', () => {
       const notSvg = join(dir, 'logo.png');
       writeFileSync(notSvg, 'not an image');
       await e2e.withPage(async (page) => {
-        await page.setViewportSize(SIZES[0]);
-        await signIn(page, 'admin', e2e.server.adminPassword, '/config/broker-information');
+        await page.setViewportSize(DESK_SIZES[0]);
+        await e2e.signIn(page, 'admin', { at: '/config/broker-information' });
         const grid = page.getByRole('region', { name: 'Brokers' });
         await grid.locator('.ag-row').first().waitFor();
-        await shots(page, 'broker-information');
+        await deskScreenshots(page, 'broker-information', SHOTS);
 
         await page.getByRole('button', { name: 'Add Broker' }).click();
         const form = page.getByRole('form', { name: 'Add Broker' });
@@ -193,7 +174,7 @@ describe('broker information', () => {
         await contacts.getByText('09:00-17:00').waitFor();
         await contacts.getByText('Asia/Singapore').waitFor();
         await page.waitForTimeout(400);
-        await shots(page, 'broker-information-contacts');
+        await deskScreenshots(page, 'broker-information-contacts', SHOTS);
         await edit.getByRole('button', { name: 'Close' }).click();
 
         // In the table: the name as text, the logo as an <img> of the sanitised SVG.
@@ -206,7 +187,7 @@ describe('broker information', () => {
         assert.ok(!/script|onload/i.test(svg), `sanitised: ${svg}`);
         assert.equal(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss), undefined);
         assert.equal(await page.locator('svg text').filter({ hasText: 'HARBOUR' }).count(), 0, 'never inline markup');
-        await shots(page, 'broker-information-logo');
+        await deskScreenshots(page, 'broker-information-logo', SHOTS);
       });
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -218,11 +199,11 @@ describe('my account', () => {
   it('changes the own password: the current one is required, the policy holds, other sessions end', async () => {
     const other = await e2e.apiLogin('viewer', e2e.server.demoPassword);
     await e2e.withPage(async (page) => {
-      await page.setViewportSize(SIZES[0]);
-      await signIn(page, 'viewer', e2e.server.demoPassword, '/account');
+      await page.setViewportSize(DESK_SIZES[0]);
+      await e2e.signIn(page, 'viewer', { at: '/account' });
       const sessions = page.getByRole('table', { name: 'Active sessions' });
       await sessions.getByText('This session').waitFor();
-      await shots(page, 'account');
+      await deskScreenshots(page, 'account', SHOTS);
       const form = page.getByRole('form', { name: 'Change password' });
       await form.getByLabel(/^Current password/).fill('wrong-password-1');
       await form.getByLabel(/^New password/).fill('Evening-Tide-2031');

@@ -1,14 +1,12 @@
-// Reference data screens (issue 14): the Security Master walk (add a security in the browser, trade it
+// Reference data screens: the Security Master walk (add a security in the browser, trade it
 // over FIX at once, fail to delete it afterwards with the spec's text), the form's schema checks,
 // markup typed by an admin shown as text, the route guard, and screenshots at two sizes.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
 import { ClientDefaultsText, MessageSpecText, SecurityText } from '@fixdesk/protocol';
 import { newOrderSingle, TestFixClient } from '../tests/support/fix-client';
-import { screenshot, waitForPath } from './support/browser';
+import { screenshot } from './support/browser';
 import { E2E } from './support/fixture';
-import { LoginPage } from './pages/LoginPage';
 
 const e2e = new E2E();
 before(() => e2e.start());
@@ -19,17 +17,10 @@ const SIZES = [
   { width: 1280, height: 800 },
 ] as const;
 
-async function signIn(page: Page, username: 'admin' | 'broker', path: string): Promise<void> {
-  await page.goto(path);
-  await waitForPath(page, '/login');
-  await new LoginPage(page).signIn(username, username === 'admin' ? e2e.server.adminPassword : e2e.server.demoPassword);
-}
-
 describe('security master screen', () => {
   it('is for administrators only: a broker is sent home', async () => {
     await e2e.withPage(async (page) => {
-      await signIn(page, 'broker', '/config/security-master');
-      await waitForPath(page, '/');
+      await e2e.signIn(page, 'broker', { at: '/config/security-master', landing: '/' });
     });
   });
 
@@ -37,8 +28,7 @@ describe('security master screen', () => {
     const client = new TestFixClient('SGX_CLIENT_1');
     try {
     await e2e.withPage(async (page) => {
-      await signIn(page, 'admin', '/config/security-master');
-      await waitForPath(page, '/config/security-master');
+      await e2e.signIn(page, 'admin', { at: '/config/security-master' });
       const grid = page.getByRole('region', { name: 'Securities' });
       await grid.getByText('C5TC', { exact: true }).waitFor();
       for (const size of SIZES) {
@@ -140,8 +130,7 @@ describe('security master screen', () => {
 describe('FIX client defaults screen', () => {
   it('lists, adds, previews and deletes a client default; shows the Parties instances and the variables', async () => {
     await e2e.withPage(async (page) => {
-      await signIn(page, 'admin', '/config/fix-client-defaults');
-      await waitForPath(page, '/config/fix-client-defaults');
+      await e2e.signIn(page, 'admin', { at: '/config/fix-client-defaults' });
       const parties = page.getByRole('region', { name: 'Repeating group Parties' });
       await parties.locator('.mantine-Badge-root', { hasText: 'Entering Firm' }).waitFor();
       await parties.locator('.mantine-Badge-root', { hasText: 'Order Origination Trader' }).waitFor();
@@ -188,11 +177,10 @@ describe('FIX client defaults screen', () => {
       await preview.waitFor({ state: 'detached' });
 
       // Delete asks first.
-      page.once('dialog', (d) => {
-        assert.equal(d.message(), ClientDefaultsText.confirmDelete);
-        void d.accept();
-      });
       await grid.getByRole('button', { name: 'Delete default Account (1)' }).click();
+      const ask = page.getByRole('dialog', { name: 'Delete default' });
+      await ask.getByText(ClientDefaultsText.confirmDelete).waitFor();
+      await ask.getByRole('button', { name: 'Delete', exact: true }).click();
       await page.getByTestId('admin-success').getByText('Default deleted successfully').waitFor();
       await grid.getByText('%COMP_ID%-ACC').waitFor({ state: 'detached' });
     });
@@ -202,8 +190,7 @@ describe('FIX client defaults screen', () => {
 describe('FIX message specifications screen', () => {
   it('filters, adds, edits and deletes a specification; system fields are locked; the fields reference is read-only', async () => {
     await e2e.withPage(async (page) => {
-      await signIn(page, 'admin', '/config/fix-message-specs');
-      await waitForPath(page, '/config/fix-message-specs');
+      await e2e.signIn(page, 'admin', { at: '/config/fix-message-specs' });
       const grid = page.getByRole('region', { name: 'Message specifications' });
       await grid.getByText('ExecutionReport').first().waitFor();
 
@@ -246,8 +233,8 @@ describe('FIX message specifications screen', () => {
       await edit.getByRole('button', { name: 'Save Changes' }).click();
       await page.getByTestId('admin-success').getByText(MessageSpecText.updated).waitFor();
 
-      page.once('dialog', (d) => void d.accept());
       await grid.getByRole('button', { name: 'Delete specification 8/F Account (1)' }).click();
+      await page.getByRole('dialog', { name: 'Delete specification' }).getByRole('button', { name: 'Delete', exact: true }).click();
       await page.getByTestId('admin-success').getByText(MessageSpecText.deleted).waitFor();
       await grid.getByText('The <u>client</u> account').waitFor({ state: 'detached' });
 

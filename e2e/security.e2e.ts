@@ -1,11 +1,12 @@
-// Issue 21, findings 6 and 7, as a browser and a client see them: the security headers on a page, a
+// Security findings as a browser and a client see them: the security headers on a page, a
 // screen and an API answer; a Content-Security-Policy without inline script that the app itself
 // never trips over; and a production build that serves no source maps.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { waitForPath } from './support/browser';
+import { screenshot, waitForPath } from './support/browser';
 import { E2E } from './support/fixture';
 import { LoginPage } from './pages/LoginPage';
 
@@ -58,7 +59,7 @@ describe('security headers and the served build', () => {
       await waitForPath(page, '/');
       await page.goto('/orders');
       await page.getByTestId('order-info-empty').getByText('Select an order').waitFor().catch(async (err: unknown) => {
-        await page.screenshot({ path: '/tmp/csp-blotter.png' });
+        await screenshot(page, 'csp-blotter', false, tmpdir());
         throw new Error(`${String(err)}; CSP violations: ${violations.join(' | ')}`);
       });
       await page.waitForTimeout(500);

@@ -4,12 +4,11 @@
 // the API all show the outcome; stopping the client disconnects the connector.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
-import { newContext, screenshot, waitForPath } from './support/browser';
+import { newContext, screenshot } from './support/browser';
 import { E2E } from './support/fixture';
 import { BlotterPage } from './pages/BlotterPage';
-import { LoginPage } from './pages/LoginPage';
 import { chooseOption, SimulatorBrokerPage, SimulatorClientPage, SimulatorFixClientPage } from './pages/SimulatorPages';
+import { until } from '../tests/support/until';
 
 // Several e2e servers run side by side: let each pick free control ports rather than the connectors' own.
 process.env.TEST_CLIENT_PORTS = 'auto';
@@ -29,27 +28,10 @@ interface ApiOrder {
   execReports?: Array<{ exectype: string; lastqty: string | null }>;
 }
 
-async function signIn(page: Page, username: 'broker' | 'admin' | 'viewer'): Promise<void> {
-  const login = new LoginPage(page);
-  await login.goto();
-  await login.signIn(username, username === 'admin' ? e2e.server.adminPassword : e2e.server.demoPassword);
-  await waitForPath(page, '/');
-}
-
-async function until<T>(fn: () => Promise<T | undefined | false>, what: string, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 describe('simulators', () => {
   it('shows a viewer Send Order, Start and Stop disabled, saying why (the role, not the FIX client)', async () => {
     await e2e.withPage(async (page) => {
-      await signIn(page, 'viewer');
+      await e2e.signIn(page, 'viewer', { landing: '/' });
       const sim = new SimulatorClientPage(page);
       await sim.goto();
       await sim.clientStatus.waitFor();
@@ -66,7 +48,7 @@ describe('simulators', () => {
 
   it('checks an order before sending it, in the spec order, and shows the FIX preview', async () => {
     await e2e.withPage(async (page) => {
-      await signIn(page, 'broker');
+      await e2e.signIn(page, 'broker', { landing: '/' });
       const sim = new SimulatorClientPage(page);
       await sim.goto();
       assert.match(await sim.connectorInfo.innerText(), /SGX_CLIENT_1 → FIXDESK/);
@@ -76,7 +58,7 @@ describe('simulators', () => {
       assert.match(preview, /^8=FIX\.4\.4\|9=\d+\|35=D\|/);
       assert.match(preview, /\|11=SGX-1\.1\|/, 'client order id rule: prefix, count + 1, .1');
       assert.match(preview, /\|49=SGX_CLIENT_1\|56=FIXDESK\|/);
-      assert.match(preview, /\|448=549300STRAITS000SG01\|447=D\|452=7\|448=Mei Lin Tan\|447=D\|452=11\|/, 'parties from the connector');
+      assert.match(preview, /\|448=549300STRAITS000SG15\|447=D\|452=7\|448=Mei Lin Tan\|447=D\|452=11\|/, 'parties from the connector');
       assert.match(preview, /\|10=\d{3}\|$/);
 
       // Connector chosen, symbol and quantity there, price missing: the limit price message comes first.
@@ -98,7 +80,7 @@ describe('simulators', () => {
 
   it('sends an outright, a quarter strip, a calendar spread and a custom multileg that the Broker Simulator fills and finishes', async () => {
     await e2e.withPage(async (page) => {
-      await signIn(page, 'broker');
+      await e2e.signIn(page, 'broker', { landing: '/' });
       const broker = new SimulatorBrokerPage(page);
       await broker.goto();
       await broker.acceptDelay.fill('0');
@@ -114,7 +96,7 @@ describe('simulators', () => {
       const client = await clientContext.newPage();
       const clientErrors: string[] = [];
       client.on('pageerror', (error) => clientErrors.push(error.message));
-      await signIn(client, 'admin');
+      await e2e.signIn(client, 'admin', { landing: '/' });
       const sim = new SimulatorClientPage(client);
       await sim.goto();
       await sim.start.click();
@@ -155,12 +137,12 @@ describe('simulators', () => {
 
       // Every order ends Done for Day with 2 to 4 fills, through the desk's own API.
       const token = await e2e.apiLogin('broker', e2e.server.demoPassword);
-      const done = await until(async () => {
+      const done = await until('all four orders done for day', async () => {
         const r = await fetch(`${e2e.server.baseUrl}/api/orders?sendercompid=SGX_CLIENT_1`, { headers: { authorization: `Bearer ${token}` } });
         const list = (await r.json()) as ApiOrder[];
         const mine = sent.map((c) => list.find((o) => o.clordid === c));
         return mine.every((o) => o?.ordstatus === '3') ? (mine as ApiOrder[]) : undefined;
-      }, 'all four orders done for day', 90_000);
+      }, 90_000, 250);
       for (const o of done) {
         const fills = (o.execReports ?? []).filter((er) => er.exectype === 'F').length;
         assert.ok(fills >= 2 && fills <= 4, `${o.clordid} has ${fills} fills`);
@@ -227,7 +209,7 @@ describe('simulators', () => {
 
   it('cancels and replaces from the FIX Client with real FIX requests the broker decides', async () => {
     await e2e.withPage(async (page) => {
-      await signIn(page, 'broker');
+      await e2e.signIn(page, 'broker', { landing: '/' });
       const token = await e2e.apiLogin('broker', e2e.server.demoPassword);
       const desk = async (path: string, body?: unknown) =>
         fetch(`${e2e.server.baseUrl}${path}`, {
@@ -235,7 +217,7 @@ describe('simulators', () => {
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
           body: body === undefined ? undefined : JSON.stringify(body),
         });
-      const deskOrder = async (clOrdId: string) => until(async () => ((await (await desk('/api/orders?sendercompid=SGX_CLIENT_1')).json()) as ApiOrder[]).find((o) => o.clordid === clOrdId), clOrdId);
+      const deskOrder = async (clOrdId: string) => until(clOrdId, async () => ((await (await desk('/api/orders?sendercompid=SGX_CLIENT_1')).json()) as ApiOrder[]).find((o) => o.clordid === clOrdId), 60_000, 250);
 
       const fixClient = new SimulatorFixClientPage(page);
       await fixClient.goto();

@@ -48,7 +48,7 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     // Source maps only for a debugging build (WEB_SOURCEMAP=1): the served app does not hand its
-    // whole source to anyone who asks (issue 21).
+    // whole source to anyone who asks.
     sourcemap: process.env.WEB_SOURCEMAP === '1',
     chunkSizeWarningLimit: 900,
     rolldownOptions: {

@@ -3,7 +3,6 @@ import { after, afterEach, before } from 'node:test';
 import type { Page } from 'playwright-core';
 import { newOrderSingle, TestFixClient, type ReceivedMessage } from '../../tests/support/fix-client';
 import { BlotterPage } from '../pages/BlotterPage';
-import { LoginPage } from '../pages/LoginPage';
 import { E2E } from './fixture';
 
 /**
@@ -56,10 +55,7 @@ export function blotterDesk(prefix: string) {
       if (process.env.E2E_CONSOLE) console.log('PAGE', message.type(), message.text());
       if ((message.type() === 'error' || message.type() === 'warning') && /AG Grid/i.test(message.text())) gridErrors.push(message.text());
     });
-    const login = new LoginPage(page);
-    await login.goto();
-    await login.signIn(username, username === 'admin' ? e2e.server.adminPassword : e2e.server.demoPassword);
-    await page.waitForURL((url) => url.pathname !== '/login');
+    await e2e.signIn(page, username);
     const blotter = new BlotterPage(page);
     await blotter.goto();
     return blotter;

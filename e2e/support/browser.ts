@@ -81,9 +81,38 @@ export async function newContext(browser: Browser, baseURL: string, { consentGiv
   return context;
 }
 
-export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage });
+/** Saves the page as {name}.png, in e2e/screenshots unless `dir` says elsewhere. */
+export async function screenshot(page: Page, name: string, fullPage = false, dir = SCREENSHOT_DIR): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`), fullPage });
+}
+
+/** The two desk window sizes screenshots are taken at: a large monitor, then a laptop. */
+export const DESK_SIZES = [
+  { width: 1600, height: 1000 },
+  { width: 1280, height: 800 },
+] as const;
+
+export interface DeskScreenshotOptions {
+  /** How long the layout gets to settle after each resize. */
+  settleMs?: number;
+  /** Runs after each resize and before its screenshot (a hover, a popup). */
+  prepare?: () => Promise<void>;
+  fullPage?: boolean;
+  /** Back to the large size afterwards. */
+  restore?: boolean;
+  dir?: string;
+}
+
+/** Screenshots at both desk sizes (DESK_SIZES), as {name}-{width}x{height}.png. */
+export async function deskScreenshots(page: Page, name: string, { settleMs = 250, prepare, fullPage = false, restore = false, dir }: DeskScreenshotOptions = {}): Promise<void> {
+  for (const size of DESK_SIZES) {
+    await page.setViewportSize(size);
+    await page.waitForTimeout(settleMs);
+    if (prepare) await prepare();
+    await screenshot(page, `${name}-${size.width}x${size.height}`, fullPage, dir);
+  }
+  if (restore) await page.setViewportSize(DESK_SIZES[0]);
 }
 
 /** Waits until the page's path (and optionally search) is the expected one. */

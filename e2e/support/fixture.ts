@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, newContext, type ContextOptions } from './browser';
-import { startServer, type RunningServer } from './server';
+import { LoginPage } from '../pages/LoginPage';
+import { launchBrowser, newContext, waitForPath, type ContextOptions } from './browser';
+import { startServer, type RunningServer, type ServerOptions } from './server';
 
 /**
  * One server and one browser per test file; each test gets a fresh context (empty storage,
@@ -10,8 +11,10 @@ export class E2E {
   server!: RunningServer;
   browser!: Browser;
 
+  constructor(private readonly serverOptions: ServerOptions = {}) {}
+
   async start(): Promise<void> {
-    this.server = await startServer();
+    this.server = await startServer(this.serverOptions);
     this.browser = await launchBrowser();
   }
 
@@ -50,4 +53,37 @@ export class E2E {
     if (!response.ok || !body.token) throw new Error(`API sign-in failed: ${response.status}`);
     return body.token;
   }
+
+  /** The seeded password of admin (its own) or of the demo users (broker, viewer: one shared). */
+  passwordOf(username: string): string {
+    return username === 'admin' ? this.server.adminPassword : this.server.demoPassword;
+  }
+
+  /**
+   * Signs in through the Sign In screen, the one way browser tests sign in. Without `at` it opens
+   * /login; with `at` it opens that page signed out, which sends the user to /login. It then waits for
+   * `landing`, or for `at`, or (neither given) until the app has left /login.
+   */
+  async signIn(page: Page, username: string, { at, landing, password }: SignInOptions = {}): Promise<void> {
+    const login = new LoginPage(page);
+    if (at === undefined) {
+      await login.goto();
+    } else {
+      await page.goto(at);
+      await waitForPath(page, '/login');
+    }
+    await login.signIn(username, password ?? this.passwordOf(username));
+    const expected = landing ?? at;
+    if (expected === undefined) await page.waitForURL((url) => url.pathname !== '/login');
+    else await waitForPath(page, expected);
+  }
+}
+
+export interface SignInOptions {
+  /** A page to open signed out; the Sign In screen it leads to is where the user signs in. */
+  at?: string;
+  /** The path the app should show after signing in. */
+  landing?: string;
+  /** When not the seeded password of the user. */
+  password?: string;
 }

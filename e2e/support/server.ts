@@ -46,7 +46,12 @@ function exited(child: ChildProcess): Promise<void> {
  * Starts the built server (`node apps/server/dist/main.js`) on free ports with a fresh data
  * directory (a copy of the seeded template) and known passwords, and resolves once /api/health answers.
  */
-export async function startServer(): Promise<RunningServer> {
+export interface ServerOptions {
+  /** More environment for the server (e.g. FIX_TLS_PORT: '0' for a TLS port on a free port). */
+  env?: Record<string, string>;
+}
+
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   for (const [file, what] of [
     [serverMain, 'server'],
     [webIndex, 'web app'],
@@ -72,6 +77,7 @@ export async function startServer(): Promise<RunningServer> {
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'info',
     // Simulated clients on ephemeral ports: several test servers may run at once.
     TEST_CLIENT_PORTS: 'auto',
+    ...options.env,
   };
   const spawnServer = () => {
     const proc = spawn(process.execPath, [serverMain], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });

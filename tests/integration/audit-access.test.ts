@@ -1,4 +1,4 @@
-// Who looked at the compliance record (issue 16): every export and every detail view of the audit
+// Who looked at the compliance record: every export and every detail view of the audit
 // screens is itself recorded (user, time, range, filter) and only administrators may read that log;
 // the log is append-only like the record.
 import assert from 'node:assert/strict';
@@ -48,8 +48,8 @@ for (const kind of TEST_DB_KINDS) {
       const action = await t.api(`/api/order-actions/${a[0]!.id}`, { token: viewer });
       assert.equal(action.status, 200);
       assert.equal(((await action.json()) as { data: { notes: string } }).data.notes, 'looked at');
-      // The list itself is not a look at a record.
-      assert.equal((await t.api('/api/order-actions', { token: viewer })).status, 200);
+      // A list's read is a look too.
+      assert.equal((await t.api('/api/order-actions?brokerorderid=B-1', { token: viewer })).status, 200);
 
       const entries = await log();
       const exportFx = entries.find((e) => e.action === 'export_fix_messages')!;
@@ -61,7 +61,8 @@ for (const kind of TEST_DB_KINDS) {
       assert.ok(entries.some((e) => e.action === 'export_order_actions' && e.username === 'viewer'));
       assert.ok(entries.some((e) => e.action === 'view_fix_message' && e.subject_id === m[0]!.id));
       assert.ok(entries.some((e) => e.action === 'view_order_action' && e.subject_id === a[0]!.id));
-      assert.equal(entries.filter((e) => e.action.startsWith('view_') || e.action.startsWith('export_')).length, entries.length, 'nothing else recorded');
+      assert.ok(entries.some((e) => e.action === 'list_order_actions' && e.username === 'viewer' && e.filter.brokerorderid === 'B-1' && e.row_count === 1));
+      assert.equal(entries.filter((e) => /^(view|export|list)_/.test(e.action)).length, entries.length, 'nothing else recorded');
     });
 
     it('shows the log to administrators only, and keeps it append-only', async () => {

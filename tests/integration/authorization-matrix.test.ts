@@ -1,4 +1,4 @@
-// The authorization matrix (issue 21), generated from the routes the server registered, so a route is
+// The authorization matrix, generated from the routes the server registered, so a route is
 // covered the moment it exists. Each route declares who may call it next to its handler
 // (`config: { access }`, apps/server/src/http/access.ts); this test checks
 //  1. the declarations themselves against the desk's policy (writes need trade or admin; the
@@ -41,6 +41,15 @@ const ADMIN_WRITE_PREFIXES = [
   '/api/component-blocks',
 ];
 
+/**
+ * Trading actions under a configuration prefix: brokers may make them (declared trade), each for a
+ * reason. The kill switch stops a client's orders: a broker's call when a client's algorithm runs wild.
+ */
+const TRADING_UNDER_CONFIGURATION: Record<string, string> = {
+  'POST /api/client-connectors/:comp_id/stop': 'the kill switch: a broker stops a client',
+  'POST /api/client-connectors/:comp_id/resume': 'the kill switch: a broker resumes a stopped client',
+};
+
 /** Writes any signed-in user may make, each for a reason: signing in and out, and a user's own account. */
 const OPEN_WRITES: Record<string, string> = {
   'POST /api/auth/login': 'signing in',
@@ -68,6 +77,16 @@ const SELF_CHECKED: Record<string, readonly Caller[]> = {
 
 /** Reads that only an administrator may make. */
 const ADMIN_READS = ['/api/users', '/api/audit-access'];
+
+/**
+ * Reads of configuration every signed-in user makes, each for a reason (declared read; a change back to
+ * admin shows here).
+ */
+const EVERY_ROLE_READS: Record<string, string> = {
+  'GET /api/client-capabilities': 'a broker judges a client’s orders by its limits (docs/adr/0014)',
+  'GET /api/client-capabilities/:id': 'one capability, as the list',
+  'GET /api/client-connectors': 'the blotter and the simulators list the clients',
+};
 
 /**
  * Tables a refused call must leave as they were. Left out: what changes by itself while the server
@@ -141,13 +160,21 @@ for (const kind of TEST_DB_KINDS) {
         if (r.method !== 'GET') {
           if (OPEN_WRITES[k]) continue;
           if (r.access === 'public' || r.access === 'read') problems.push(`${k} changes something but is declared ${r.access}`);
+          if (TRADING_UNDER_CONFIGURATION[k]) {
+            if (r.access !== 'trade') problems.push(`${k} is a trading action but is declared ${r.access}`);
+            continue;
+          }
           if (ADMIN_WRITE_PREFIXES.some((p) => r.url.startsWith(p)) && r.access !== 'admin') problems.push(`${k} changes configuration but is declared ${r.access}`);
         } else if (ADMIN_READS.some((p) => r.url === p || r.url.startsWith(`${p}/`)) && r.access !== 'admin') {
           problems.push(`${k} is an administrator's read but is declared ${r.access}`);
+        } else if (EVERY_ROLE_READS[k] && r.access !== 'read') {
+          problems.push(`${k} is every signed-in user's read but is declared ${r.access}`);
         }
         if (r.access === 'public' && !PUBLIC[k] && !SELF_CHECKED[k]) problems.push(`${k} is public`);
       }
       assert.deepEqual(problems, []);
+      const registered = new Set(routes.map(key));
+      assert.deepEqual(Object.keys(EVERY_ROLE_READS).filter((k) => !registered.has(k)), [], 'reads listed here that no route is');
     });
 
     it('refuses every route without a session and for every role its declaration excludes, changing nothing', async () => {

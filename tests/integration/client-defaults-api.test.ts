@@ -8,6 +8,7 @@ import { buildNewOrderSingle, contractMonthOptions, serializeFixMessage, type Cl
 import type { ClientDefaultsPreview, ClientFieldDefault, ClientGroupDefaults, FixFieldInfo, SendOrderResponse } from '@fixdesk/protocol';
 import { newOrderSingle, TestFixClient } from '../support/fix-client';
 import { startTestServer, type TestServer } from '../support/server';
+import { until } from '../support/until';
 
 type Json = Record<string, unknown>;
 
@@ -16,18 +17,8 @@ interface Answer<T = Json> {
   body: T & { success?: boolean; message?: string; field?: string; data?: unknown };
 }
 
-const SGX: ClientData = { compId: 'SGX_CLIENT_1', targetCompId: 'FIXDESK', clientName: 'Straits Shipping Capital', clientLei: '549300STRAITS000SG01', clientContact: 'Mei Lin Tan' };
+const SGX: ClientData = { compId: 'SGX_CLIENT_1', targetCompId: 'FIXDESK', clientName: 'Straits Shipping Capital', clientLei: '549300STRAITS000SG15', clientContact: 'Mei Lin Tan' };
 const fieldsOf = (raw: string, tag: number) => raw.split(/[|\u0001]/).filter((f) => f.startsWith(`${tag}=`)).map((f) => f.slice(String(tag).length + 1));
-
-async function until<T>(fn: () => Promise<T | undefined | false>, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 for (const kind of TEST_DB_KINDS) {
   describe(`client FIX defaults API on ${kind}`, () => {
@@ -264,13 +255,13 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(r.status, 200, r.body.message);
       const p = r.body.data;
       assert.equal(p.client_connector.comp_id, 'SGX_CLIENT_1');
-      assert.equal(p.variables.LEI, '549300STRAITS000SG01');
+      assert.equal(p.variables.LEI, '549300STRAITS000SG15');
       assert.match(p.variables.TIMESTAMP!, /^\d{8}-\d{2}:\d{2}:\d{2}$/);
       const account = p.defaults.find((d) => d.tag === 1)!;
       assert.deepEqual([account.field_name, account.default_value, account.resolved_value], ['Account', '%COMP_ID%', 'SGX_CLIENT_1']);
       assert.deepEqual(
         p.groups[0]!.instances.map((i) => i.fields.map((f) => f.resolved_value).join('|')),
-        ['549300STRAITS000SG01|D|7', 'Mei Lin Tan|D|11'],
+        ['549300STRAITS000SG15|D|7', 'Mei Lin Tan|D|11'],
       );
       assert.equal((await post('/api/fix-client-defaults/preview', { client_connector_id: 999999, msg_type: 'D' })).status, 404);
       const bad = await post('/api/fix-client-defaults/preview', { msg_type: 'D' });
@@ -294,12 +285,12 @@ for (const kind of TEST_DB_KINDS) {
         assert.equal(r.body.success, true, r.body.error ?? undefined);
       };
       const reportFor = (clOrdId: string) =>
-        until(async () => (await fixMessages(`clordid=${clOrdId}&msgType=8&direction=TX`))[0]?.raw_fix, `the Pending New for ${clOrdId}`);
+        until(`the Pending New for ${clOrdId}`, async () => (await fixMessages(`clordid=${clOrdId}&msgType=8&direction=TX`))[0]?.raw_fix, 15_000, 50);
 
       await send('DEF-1.1');
       let er = await reportFor('DEF-1.1');
       assert.deepEqual(fieldsOf(er, 1), ['SGX_CLIENT_1'], 'seeded Account %COMP_ID%');
-      assert.deepEqual(fieldsOf(er, 448), ['549300STRAITS000SG01', 'Mei Lin Tan']);
+      assert.deepEqual(fieldsOf(er, 448), ['549300STRAITS000SG15', 'Mei Lin Tan']);
 
       // The profile is cached after that report; a change through the API applies to the next one.
       const account = (await get<{ data: ClientFieldDefault[] }>(`/api/fix-client-defaults/${sgx}/8`)).body.data.find((d) => d.tag === 1)!;
@@ -316,15 +307,15 @@ for (const kind of TEST_DB_KINDS) {
       er = await reportFor('DEF-2.1');
       assert.deepEqual(fieldsOf(er, 1), ['ACC-SGX']);
       assert.match(fieldsOf(er, 58)[0] ?? '', /^Received \d{8}-\d{2}:\d{2}:\d{2}$/);
-      assert.deepEqual(fieldsOf(er, 448), ['549300STRAITS000SG01', 'Desk of Straits Shipping Capital']);
+      assert.deepEqual(fieldsOf(er, 448), ['549300STRAITS000SG15', 'Desk of Straits Shipping Capital']);
       assert.equal(trader.fields[0]!.default_value, '%CONTACT_NAME%');
 
       // The simulated client's cancel request carries its F defaults: Text when none is typed.
       assert.equal((await post('/api/fix-client-defaults', { client_connector_id: sgx, msg_type: 'F', tag: 58, default_value: 'Cancel from %CONTACT_NAME%' })).status, 200);
-      await until(async () => (await call<{ orders: Array<{ clordid: string; ordstatus: string | null }> }>('GET', '/test-client/SGX_CLIENT_1/orders', broker)).body.orders?.find((o) => o.clordid === 'DEF-1.1' && o.ordstatus === 'A'), 'DEF-1.1 pending on the client');
+      await until('DEF-1.1 pending on the client', async () => (await call<{ orders: Array<{ clordid: string; ordstatus: string | null }> }>('GET', '/test-client/SGX_CLIENT_1/orders', broker)).body.orders?.find((o) => o.clordid === 'DEF-1.1' && o.ordstatus === 'A'), 15_000, 50);
       const cancel = await call<SendOrderResponse>('POST', '/test-client/SGX_CLIENT_1/cancel-order', broker, { origClOrdId: 'DEF-1.1' });
       assert.equal(cancel.body.success, true, cancel.body.error ?? undefined);
-      const f = await until(async () => (await fixMessages(`clordid=${cancel.body.clOrdId}&msgType=F&direction=RX`))[0]?.raw_fix, 'the cancel request');
+      const f = await until('the cancel request', async () => (await fixMessages(`clordid=${cancel.body.clOrdId}&msgType=F&direction=RX`))[0]?.raw_fix, 15_000, 50);
       assert.deepEqual(fieldsOf(f, 58), ['Cancel from Mei Lin Tan']);
       assert.deepEqual(fieldsOf(f, 41), ['DEF-1.1']);
       await call('POST', '/test-client/SGX_CLIENT_1/disconnect', broker, {});

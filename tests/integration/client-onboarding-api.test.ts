@@ -1,7 +1,7 @@
-// Client onboarding (issue 15, part A): the capability and session APIs (administrators only, every
+// Client onboarding: the capability and session APIs (administrators only, every
 // write validated by the shared schema), the connector list's live state without secrets, and the
 // intake enforcing every capability field for the very next order: no capability, short selling
-// against the net position from fills, order and position limits, the market identifier.
+// against the worst-case exposure (fills and working orders), order and position limits, the market identifier.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { TEST_DB_KINDS } from '@fixdesk/db/testing';
@@ -55,10 +55,17 @@ for (const kind of TEST_DB_KINDS) {
       await t?.stop();
     });
 
-    it('refuses every capability and session call to non-administrators', async () => {
+    it('lets every signed-in user read the capabilities (docs/adr/0014) and refuses every other capability and session call to non-administrators', async () => {
+      for (const token of [broker, viewer]) {
+        const list = await call<{ data: ClientCapabilityRecord[] }>('GET', '/api/client-capabilities?comp_id=SGX_CLIENT_1', token);
+        assert.equal(list.status, 200, JSON.stringify(list.body));
+        assert.ok(list.body.data.length > 0 && list.body.data.every((c) => c.comp_id === 'SGX_CLIENT_1'));
+        const one = await call<{ data: ClientCapabilityRecord }>('GET', `/api/client-capabilities/${list.body.data[0]!.id}`, token);
+        assert.equal(one.status, 200);
+        assert.equal(one.body.data.id, list.body.data[0]!.id);
+        assert.equal((await call('GET', '/api/client-capabilities', null)).status, 401);
+      }
       const calls: [string, string][] = [
-        ['GET', '/api/client-capabilities'],
-        ['GET', '/api/client-capabilities/1'],
         ['POST', '/api/client-capabilities'],
         ['PUT', '/api/client-capabilities/1'],
         ['DELETE', '/api/client-capabilities/1'],
@@ -102,6 +109,9 @@ for (const kind of TEST_DB_KINDS) {
         [{ comp_id: 'SGX_CLIENT_1', session_start: 'yesterday' }, 'session_start', /date and time/],
         [{ comp_id: 'SGX_CLIENT_1', session_start: '2026-01-05 09:00', session_end: '2026-01-05 08:00' }, 'session_end', /before the start/],
         [{ comp_id: 'SGX_CLIENT_1', session_start: '2026-01-05 09:00', messages_sent: -3 }, 'messages_sent', /at least 0/],
+        // A count is a whole number, not what parseInt makes of any text.
+        [{ comp_id: 'SGX_CLIENT_1', session_start: '2026-01-05 09:00', messages_sent: 'abc' }, 'messages_sent', /whole number/],
+        [{ comp_id: 'SGX_CLIENT_1', session_start: '2026-01-05 09:00', orders_processed: '1.5' }, 'orders_processed', /whole number/],
         [{ comp_id: 'NO_SUCH_CLIENT', session_start: '2026-01-05 09:00' }, 'comp_id', /not a client connector/],
       ];
       for (const [json, field, reason] of sessionCases) {
@@ -155,24 +165,28 @@ for (const kind of TEST_DB_KINDS) {
       // Selling without a position is a short sale.
       r = await order({ side: '2', qty: '5' });
       assert.equal(r.execType, '8');
-      assert.match(r.text!, /^Client is not permitted to sell C5TC \w{3}-\d{2} short: net position 0 would become -5$/);
+      assert.match(r.text!, /^Client is not permitted to sell C5TC \w{3}-\d{2} short: position 0, working sells 0, this order 5 would leave -5$/);
       // Once 10 lots are bought and filled, selling 5 (and then 10 in all) closes the position.
       await fill(bought.clOrdId, 10);
       const sold = await order({ side: '2', qty: '5' });
       assert.equal(sold.execType, 'A', sold.text);
       await fill(sold.clOrdId, 5);
       r = await order({ side: '2', qty: '6' });
-      assert.match(r.text!, /net position 5 would become -1$/);
+      assert.match(r.text!, /position 5, working sells 0, this order 6 would leave -1$/);
       assert.equal((await order({ side: '2', qty: '5' })).execType, 'A');
+      // Long 5 with 5 working to sell: a working sale counts as if filled.
+      r = await order({ side: '2', qty: '1' });
+      assert.match(r.text!, /position 5, working sells 5, this order 1 would leave -1$/);
 
       // Short selling allowed, but at most 3 lots net short and 8 net long: in force for the next order.
       let upd = await call<{ data: ClientCapabilityRecord }>('PUT', `/api/client-capabilities/${capId}`, admin, { can_short: true, max_position_short: '3', max_position_long: '8' });
       assert.equal(upd.status, 200, JSON.stringify(upd.body));
-      assert.equal((await order({ side: '2', qty: '8' })).execType, 'A');
-      r = await order({ side: '2', qty: '9' });
-      assert.match(r.text!, /^Net short position in C5TC \w{3}-\d{2} would be 4, above the limit of 3$/);
+      // Long 5, 5 working to sell: 3 more may be sold (worst case short 3), not 4.
+      assert.equal((await order({ side: '2', qty: '3' })).execType, 'A');
+      r = await order({ side: '2', qty: '1' });
+      assert.match(r.text!, /^Net short position in C5TC \w{3}-\d{2} could reach 4 \(position 5, working sells 8, this order 1\), above the limit of 3$/);
       r = await order({ qty: '4' });
-      assert.match(r.text!, /^Net long position in C5TC \w{3}-\d{2} would be 9, above the limit of 8$/);
+      assert.match(r.text!, /^Net long position in C5TC \w{3}-\d{2} could reach 9 \(position 5, working buys 0, this order 4\), above the limit of 8$/);
 
       // Market identifier: the order must name it in ExDestination.
       upd = await call('PUT', `/api/client-capabilities/${capId}`, admin, { market_identifier: 'xses', max_position_long: '' });
@@ -230,7 +244,7 @@ for (const kind of TEST_DB_KINDS) {
       assert.ok(s.orders_processed >= 15, JSON.stringify(s));
 
       // A correction: the values in force change, the recorded ones stay, with who corrected them.
-      const fixed = await call<{ data: ClientSessionRecord }>('PUT', `/api/client-sessions/${s.id}`, admin, { comp_id: COMP, messages_sent: '7.9', disconnect_reason: 'line dropped (per the client)' });
+      const fixed = await call<{ data: ClientSessionRecord }>('PUT', `/api/client-sessions/${s.id}`, admin, { comp_id: COMP, messages_sent: '7', disconnect_reason: 'line dropped (per the client)' });
       assert.equal(fixed.status, 200, JSON.stringify(fixed.body));
       assert.equal(fixed.body.data.messages_sent, 7);
       assert.equal(fixed.body.data.status, 'Disconnected');
@@ -243,8 +257,8 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(renamed.status, 400);
       assert.equal(renamed.body.field, 'comp_id');
 
-      // A session added by hand: counts parsed as integers, falling back to 0.
-      const added = await call<{ data: ClientSessionRecord }>('POST', '/api/client-sessions', admin, { comp_id: COMP, session_start: '2026-01-05 09:00', session_end: '2026-01-05T11:35:00Z', messages_sent: 'abc', messages_received: '12', orders_processed: '' });
+      // A session added by hand: counts are whole numbers, an empty one 0.
+      const added = await call<{ data: ClientSessionRecord }>('POST', '/api/client-sessions', admin, { comp_id: COMP, session_start: '2026-01-05 09:00', session_end: '2026-01-05T11:35:00Z', messages_sent: '', messages_received: '12', orders_processed: '' });
       assert.equal(added.status, 200, JSON.stringify(added.body));
       assert.deepEqual(
         [added.body.data.session_start, added.body.data.messages_sent, added.body.data.messages_received, added.body.data.orders_processed, added.body.data.recorded, added.body.data.status],

@@ -1,4 +1,4 @@
-// What the browsers of a several-node desk see (issue 22, docs/adr/0012): a sign-out or revocation
+// What the browsers of a several-node desk see (docs/adr/0012): a sign-out or revocation
 // made on one node closes the user's sockets on every node at once; the users online and whether a
 // client is logged on are the desk's, whichever node answers; a node that dies (kill -9) takes its
 // browsers and its client's connection with it within a bounded time.
@@ -60,7 +60,7 @@ describe('two nodes on one PostgreSQL: browsers', () => {
     const r = await fetch(`${nodes.a.url}/api/account/password`, {
       method: 'POST',
       headers: { authorization: `Bearer ${here}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ current_password: DEMO_PASSWORD, new_password: 'a-new-viewer-pw-22' }),
+      body: JSON.stringify({ current_password: DEMO_PASSWORD, new_password: 'a-new-reader-pw-22' }),
     });
     assert.equal(r.status, 200, await r.text());
     const closed = await poll(() => socket.closed, "node B closing the socket of the user's other sign-in", PROPAGATION_MS);

@@ -1,4 +1,4 @@
-// Rebalancing when a node comes back (issue 22, docs/adr/0012 "Rebalancing"): a client listing both
+// Rebalancing when a node comes back (docs/adr/0012 "Rebalancing"): a client listing both
 // nodes is logged on at its session's home node (the rendezvous-hash winner); the home node stops, the
 // client logs on at the other; the home node starts again (same NODE_ID) and, once it has settled, the
 // other node hands the session back: exactly one Logout saying so, the client logs on at home with its

@@ -1,4 +1,4 @@
-// Two nodes on one PostgreSQL (issue 22, docs/adr/0012): each client's FIX session is owned by one
+// Two nodes on one PostgreSQL (docs/adr/0012): each client's FIX session is owned by one
 // node at a time through its lease. A Logon at the other node is refused with nothing sent and the
 // owner's session is undisturbed; once the owner is gone the client logs on at the other node with
 // its numbers intact.

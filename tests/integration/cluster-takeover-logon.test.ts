@@ -1,5 +1,5 @@
 // A client that reaches the other node while a dead node's lease on its session is still running
-// (issue 22, docs/adr/0012): the Logon waits for that lease's expiry and takes the session then,
+// (docs/adr/0012): the Logon waits for that lease's expiry and takes the session then,
 // instead of being refused and coming back only after its reconnect interval (or after trying the
 // dead node again). A live owner renews in the meantime: the Logon is refused as before, nothing sent.
 import assert from 'node:assert/strict';

@@ -42,7 +42,8 @@ for (const kind of TEST_DB_KINDS) {
       ((await (await t.api(`/api/fix-messages?compId=${compId}&msgType=5&direction=TX`, { token: viewer })).json()) as { messages: FixMessageRecord[] }).messages;
 
     before(async () => {
-      t = await startTestServer(kind);
+      // A TLS port: a certificate is issued only where a TLS logon can use it.
+      t = await startTestServer(kind, { fixTlsPort: 0 });
       [admin, broker, viewer] = await Promise.all([t.login('admin'), t.login('broker'), t.login('viewer')]);
     });
     after(async () => {
@@ -195,13 +196,15 @@ for (const kind of TEST_DB_KINDS) {
       await put('SGX_CLIENT_1', { heartbeatint: 30 });
     });
 
-    it('shows fix_password and tls_key to administrators reading one connector only, never in a list', async () => {
+    it('shows fix_password to administrators reading one connector only, never in a list; tls_key to no read at all', async () => {
       await put(COMP, { fix_password: 'N3w-secret-pw' });
       // The key exists once the desk's CA issues the client's certificate (a PUT cannot write it).
       const issued = await t.api(`/api/client-connectors/${COMP}/generate-certs`, { method: 'POST', token: admin, json: { commonName: 'new-fix-client.example', organization: 'New Fix Client Ltd', country: 'US' } });
-      assert.equal(issued.status, 200, await issued.text());
-      const tlsKey = ((await (await t.api(`/api/client-connectors/${COMP}`, { token: admin })).json()) as { data: Connector }).data.tls_key;
-      assert.match(tlsKey ?? '', /^-----BEGIN PRIVATE KEY-----/);
+      const issuedText = await issued.text();
+      assert.equal(issued.status, 200, issuedText);
+      // The key is in that answer, once.
+      const tlsKey = (JSON.parse(issuedText) as { data: { privateKeyPem: string } }).data.privateKeyPem;
+      assert.match(tlsKey, /^-----BEGIN PRIVATE KEY-----/);
       for (const token of [broker, viewer]) {
         const listed = ((await (await t.api('/api/client-connectors', { token })).json()) as { data: Connector[] }).data.find((c) => c.comp_id === COMP)!;
         const one = ((await (await t.api(`/api/client-connectors/${COMP}`, { token })).json()) as { data: Connector }).data;
@@ -214,12 +217,15 @@ for (const kind of TEST_DB_KINDS) {
         const rawList = await (await t.api('/api/client-connectors', { token })).text();
         assert.ok(!rawList.includes('N3w-secret-pw') && !rawList.includes('PRIVATE KEY'));
       }
-      // A list never carries them, not even an administrator's (issue 15); reading the one connector does.
+      // A list never carries them, not even an administrator's; reading the one connector gives
+      // the FIX password, never the private key (it was on every administrator's read).
       const rawAdminList = await (await t.api('/api/client-connectors', { token: admin })).text();
       assert.ok(!rawAdminList.includes('N3w-secret-pw') && !rawAdminList.includes('PRIVATE KEY'));
-      const one = ((await (await t.api(`/api/client-connectors/${COMP}`, { token: admin })).json()) as { data: Connector }).data;
-      assert.equal(one.fix_password, 'N3w-secret-pw');
-      assert.equal(one.tls_key, tlsKey);
+      const rawOne = await (await t.api(`/api/client-connectors/${COMP}`, { token: admin })).text();
+      const one = JSON.parse(rawOne) as { data: Connector };
+      assert.equal(one.data.fix_password, 'N3w-secret-pw');
+      assert.equal(one.data.tls_key, null);
+      assert.ok(!rawOne.includes('PRIVATE KEY') && !rawOne.includes(tlsKey.split('\n')[1]!), 'no private key in an administrator\'s read');
       // Nor does a non-administrator see them through the connector's write answer: it may not write at all.
       assert.equal((await t.api(`/api/client-connectors/${COMP}`, { method: 'PUT', token: broker, json: { notes: 'x' } })).status, 403);
     });

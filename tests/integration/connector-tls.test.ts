@@ -1,9 +1,9 @@
-// Issue 15 part B: certificates for real. The desk CA signs a client certificate per connector (and the
+// Certificates for real. The desk CA signs a client certificate per connector (and the
 // acceptor's server certificate); the acceptor serves TLS on its TLS port and admits a TLS-enabled
 // connector's Logon only with the very certificate issued to it: over plain TCP, without a certificate
 // or with another client's, the Logon is refused and recorded. The session-config names it all.
 import assert from 'node:assert/strict';
-import { X509Certificate } from 'node:crypto';
+import { X509Certificate, createPublicKey } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { getPki } from '@fixdesk/db';
 import { TEST_DB_KINDS } from '@fixdesk/db/testing';
@@ -74,13 +74,20 @@ for (const kind of TEST_DB_KINDS) {
     it('issues a client certificate signed by the desk CA, expiring in a year, kept on the connector', async () => {
       for (const [compId, cn] of [[TLS_COMP, 'tls-client-1.example'], [OTHER_COMP, 'tls-client-2.example']] as const) {
         const r = await generate(compId, { commonName: cn, organization: 'Client Firm' });
-        const body = (await r.json()) as { data: { expiresAt: string; fingerprint256: string }; message: string };
+        const body = (await r.json()) as { data: { expiresAt: string; fingerprint256: string; privateKeyPem: string }; message: string };
         assert.equal(r.status, 200, JSON.stringify(body));
         const days = (Date.parse(body.data.expiresAt) - Date.now()) / 86_400_000;
         assert.ok(days > 364 && days < 366, `expires in ${days} days`);
         assert.match(body.message, /^Certificates generated and stored in database! Valid until: \d{4}-\d{2}-\d{2}$/);
         const one = ((await (await t.api(`/api/client-connectors/${compId}`, { token: admin })).json()) as { data: ConnectorTls }).data;
-        assert.ok(one.tls_enabled && one.tls_cert && one.tls_key && one.tls_ca);
+        assert.ok(one.tls_enabled && one.tls_cert && one.tls_ca);
+        // The private key is in the generation's answer only: no read gives it, none keeps it.
+        assert.equal(one.tls_key, null);
+        assert.match(body.data.privateKeyPem, /^-----BEGIN PRIVATE KEY-----/);
+        assert.equal(createPublicKey(body.data.privateKeyPem).export({ type: 'spki', format: 'pem' }), new X509Certificate(one.tls_cert!).publicKey.export({ type: 'spki', format: 'pem' }), "the key is the certificate's");
+        const stored = await t.database.db.query<{ tls_key: string | null }>('SELECT tls_key FROM client_connectors WHERE comp_id = $1', [compId]);
+        assert.equal(stored.rows[0]!.tls_key, null, 'not kept');
+        one.tls_key = body.data.privateKeyPem;
         const cert = new X509Certificate(one.tls_cert!);
         const ca = new X509Certificate(one.tls_ca!);
         assert.ok(cert.verify(ca.publicKey), 'signed by the desk CA');

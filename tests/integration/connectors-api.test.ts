@@ -24,7 +24,8 @@ for (const kind of TEST_DB_KINDS) {
     let broker: string;
     let viewer: string;
     before(async () => {
-      t = await startTestServer(kind);
+      // A TLS port: a certificate is issued only where a TLS logon can use it.
+      t = await startTestServer(kind, { fixTlsPort: 0 });
       [admin, broker, viewer] = await Promise.all([t.login('admin'), t.login('broker'), t.login('viewer')]);
     });
     after(async () => {
@@ -81,7 +82,8 @@ for (const kind of TEST_DB_KINDS) {
         [{ execution_id_prefix: 'A' }, 'comp_id', /Component ID is required/],
         [{ comp_id: 'X1' }, 'execution_id_prefix', /Execution ID prefix is required/],
         [{ comp_id: 'X1', execution_id_prefix: 'ABCD' }, 'execution_id_prefix', /at most 3/],
-        [{ comp_id: 'X1', execution_id_prefix: 'AB', lei: 'x'.repeat(21) }, 'lei', /at most 20/],
+        [{ comp_id: 'X1', execution_id_prefix: 'AB', lei: 'x'.repeat(21) }, 'lei', /20-character LEI/],
+        [{ comp_id: 'X1', execution_id_prefix: 'AB', client_lei: '549300STRAITS000SG01' }, 'client_lei', /check digits/],
         [{ comp_id: 'X1', execution_id_prefix: 'AB', heartbeatint: 'often' }, 'heartbeatint', /./],
         [{ comp_id: 'X1', execution_id_prefix: 'AB', timezone: 'Mars/Olympus' }, 'timezone', /IANA/],
         [{ comp_id: 'X1', execution_id_prefix: 'AB', reset_frequency: 'HOURLY' }, 'reset_frequency', /./],

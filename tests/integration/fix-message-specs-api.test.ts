@@ -1,4 +1,4 @@
-// FIX message specifications and component blocks (spec 001 §5, §7, §8; issue 14): admin-only writes
+// FIX message specifications and component blocks (spec 001 §5, §7, §8): admin-only writes
 // checked against the FIX 4.4 dictionary, ExecType required for 8 and dropped for the others, system
 // and header-type fields locked, duplicates refused, the change trail, and a new mandatory spec in force
 // for the next execution report's outbound check.
@@ -48,11 +48,11 @@ for (const kind of TEST_DB_KINDS) {
 
     it('creates, updates and deletes a specification, checked against the dictionary', async () => {
       const bad: Array<[unknown, string, RegExp]> = [
-        [{ msg_type: '8', field_number: 1 }, 'exec_type', /^Invalid body: exec_type: ExecType is required for ExecutionReport specifications$/],
+        [{ msg_type: '8', field_number: 1 }, 'exec_type', /^ExecType is required for ExecutionReport specifications$/],
         [{ msg_type: 'ZZ', field_number: 1 }, 'msg_type', /not a FIX 4.4 message type/],
         [{ msg_type: 'D', field_number: 99_998 }, 'field_number', /not a FIX 4.4 field/],
         [{ msg_type: '0', field_number: 55 }, 'field_number', /Symbol \(55\) is not a field of Heartbeat \(0\)/],
-        [{ msg_type: 'D', field_number: 1, field_name: 'Acct' }, 'field_name', /field 1 is Account, not Acct/],
+        [{ msg_type: 'D', field_number: 1, field_name: 'Acct' }, 'field_name', /Field 1 is Account, not Acct/],
         [{ msg_type: 'D', field_number: 'one' }, 'field_number', /FIX tag number/],
         [{ msg_type: 'D', field_number: 1, field_position: 0 }, 'field_position', /at least 1/],
         [{ msg_type: '8', exec_type: 'Q', field_number: 1 }, 'exec_type', /not an ExecType/],

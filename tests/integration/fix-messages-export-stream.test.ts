@@ -1,4 +1,4 @@
-// GET /api/fix-messages/export.csv and /api/order-actions/export.csv (issue 16): the whole range as a
+// GET /api/fix-messages/export.csv and /api/order-actions/export.csv: the whole range as a
 // CSV file streamed page by page (keyset by id), with the table's columns, formula-safe cells, the
 // total in X-Export-Rows for the browser's progress, and the export recorded in the who-looked log.
 import assert from 'node:assert/strict';

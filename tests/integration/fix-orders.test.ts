@@ -86,7 +86,7 @@ for (const kind of TEST_DB_KINDS) {
 
     it('pushes new orders, updates, reports, actions and connection changes to signed-in browsers', async () => {
       const ws = new WebSocket(server.url.replace('http', 'ws') + '/ws');
-      const got: { type: string; orderData?: { clordid: string; ordstatus: string; brokerorderid: string }; data?: { action_type?: string; exectype?: string; clordid?: string }; comp_id?: string; is_connected?: boolean }[] = [];
+      const got: { type: string; orderData?: { clordid: string; ordstatus: string; brokerorderid: string }; orderInfo?: { event: string; comp_id: string; clordid: string }; data?: { action_type?: string; exectype?: string; clordid?: string }; comp_id?: string; is_connected?: boolean }[] = [];
       ws.on('message', (d) => got.push(JSON.parse(String(d))));
       await new Promise((r) => ws.once('open', r));
       ws.send(JSON.stringify({ type: 'authenticate', token }));
@@ -99,6 +99,15 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal((await api(`/api/orders/${created.orderData!.brokerorderid}/accept`, {})).status, 200);
       await client.waitFor(() => got.find((m) => m.type === 'order_update' && m.orderData?.clordid === 'FIX-WS' && m.orderData.ordstatus === '0'), 'order_update');
       await client.waitFor(() => got.find((m) => m.type === 'order_action' && m.data?.action_type === 'ACCEPT'), 'order_action');
+      // Spec 000 §4, §7: a client's status request changes nothing; the desk gets the order
+      // as stored in order_data, with the order info saying the client asked.
+      const before = got.length;
+      await client.send('H', [[11, 'FIX-WS'], [54, '1'], [55, 'C5TC']]);
+      await client.waitForReport('FIX-WS', (m) => m.get(150) === 'I');
+      const info = await client.waitFor(() => got.find((m) => m.type === 'order_data' && m.orderData?.clordid === 'FIX-WS'), 'order_data');
+      assert.equal(info.orderData!.ordstatus, '0', 'the order as stored');
+      assert.deepEqual({ event: info.orderInfo?.event, comp_id: info.orderInfo?.comp_id, clordid: info.orderInfo?.clordid }, { event: 'status_request', comp_id: 'SGX_CLIENT_1', clordid: 'FIX-WS' });
+      assert.ok(!got.slice(before).some((m) => m.type === 'order_update' || m.type === 'execution_report'), 'no change is announced');
 
       const other = new TestFixClient('EEX_CLIENT_1');
       await other.connect(server.ctx.fix.port);

@@ -8,7 +8,8 @@ import { describe, it } from 'node:test';
 import { openDb, PgMessageStoreFactory, type Db } from '@fixdesk/db';
 import { createTestDatabase, TEST_DB_KINDS } from '@fixdesk/db/testing';
 import { ManualClock, Tag, type Acceptor, type Initiator } from '@fixdesk/fix';
-import { bodyOf, BROKER, BrokerApp, CLIENT, ClientApp, executionReport, order, startBroker, startClient, until } from '@fixdesk/fix/test-support';
+import { bodyOf, BROKER, BrokerApp, CLIENT, ClientApp, executionReport, order, startBroker, startClient } from '@fixdesk/fix/test-support';
+import { until } from '../support/until';
 
 const SOH = '\x01';
 

@@ -96,5 +96,24 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(rows.length, 1);
       assert.ok(rows[0]!.raw_fix.includes('58=a\uFFFDb\x01'));
     });
+
+    it('an order without Symbol (55, required in Instrument) gets Reject 373=1 371=55, as at QuickFIX/J: no order, no refusal, the session carries on', async () => {
+      await play(`
+        iCONNECT
+        I8=FIX.4.4|35=A|34=31|${C}|98=0|108=30|
+        E8=FIX.4.4|35=A|34=16|${S}|98=0|108=30|
+        I8=FIX.4.4|35=D|34=32|${C}|11=NOSYM-1|21=1|38=10|40=1|54=1|60=<TIME>|
+        E8=FIX.4.4|35=3|34=17|${S}|45=32|58=Required tag missing|371=55|372=D|373=1|
+        I8=FIX.4.4|35=1|34=33|${C}|112=AFTER|
+        E8=FIX.4.4|35=0|34=18|${S}|112=AFTER|
+        I8=FIX.4.4|35=5|34=34|${C}|
+        E8=FIX.4.4|35=5|34=19|${S}|
+        eDISCONNECT
+      `);
+      const count = async (table: string) =>
+        (await t.database.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE clordid = 'NOSYM-1'`)).rows[0]!.n;
+      assert.equal(await count('orders'), 0);
+      assert.equal(await count('refused_orders'), 0);
+    });
   });
 }

@@ -1,4 +1,4 @@
-// Issue 21 findings as an outside probe found them, kept fixed: a NUL character in a JSON text is a
+// Findings of an outside probe, kept fixed: a NUL character in a JSON text is a
 // 400 naming the field (it was a 500 from the database, even on the unauthenticated sign-in), and a
 // link or logo address must be http(s) (javascript:, data:, file: and protocol-relative ones refused).
 import assert from 'node:assert/strict';
@@ -31,7 +31,7 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(nested.status, 400);
     });
 
-    it('takes only http(s) addresses for a company website or a logo', async () => {
+    it('takes only http(s) addresses for a company website, https for a logo', async () => {
       for (const bad of ['javascript:alert(1)', 'data:image/svg+xml,<svg/onload=alert(1)>', 'file:///etc/passwd', '//evil.example/logo.png', 'ftp://x.example/a']) {
         for (const field of ['company_website', 'logo_url']) {
           const r = await t.api('/api/client-connectors/SGX_CLIENT_1', { method: 'PUT', token: admin, json: { [field]: bad } });
@@ -39,8 +39,12 @@ for (const kind of TEST_DB_KINDS) {
           assert.equal(((await r.json()) as { field?: string }).field, field);
         }
       }
-      const ok = await t.api('/api/client-connectors/SGX_CLIENT_1', { method: 'PUT', token: admin, json: { company_website: 'https://client.example', logo_url: 'https://client.example/logo.svg' } });
+      const ok = await t.api('/api/client-connectors/SGX_CLIENT_1', { method: 'PUT', token: admin, json: { company_website: 'https://client.example' } });
       assert.equal(ok.status, 200, await ok.text());
+      // A logo is https only: the server fetches it (tests/integration/connector-logos.test.ts).
+      const plain = await t.api('/api/client-connectors/SGX_CLIENT_1', { method: 'PUT', token: admin, json: { logo_url: 'http://client.example/logo.svg' } });
+      assert.equal(plain.status, 400);
+      assert.equal(((await plain.json()) as { field?: string }).field, 'logo_url');
     });
   });
 }

@@ -7,16 +7,9 @@ import { createTestDatabase } from '@fixdesk/db/testing';
 import { seededDatabase } from '../support/seeded-database';
 import pino from 'pino';
 import { LeaseKeeper } from '../../apps/server/src/cluster/lease-keeper';
+import { until } from '../support/until';
 
 const silent = pino({ level: 'silent' });
-
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 3_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe('LeaseKeeper', () => {
   it('renews, releases what is no longer needed, reports a takeover, and frees everything at stop', async () => {
@@ -40,14 +33,14 @@ describe('LeaseKeeper', () => {
 
       // No longer needed: given back at a renewal, its last holding kept as the fence of late writes.
       needed = false;
-      await until(() => !keeper.holds('fix:s2'), 'fix:s2 released');
+      await until('fix:s2 released', () => !keeper.holds('fix:s2'), 3_000);
       assert.equal(keeper.fence('fix:s2').term, 1);
       assert.ok((await acquireLease(t.db, 'fix:s2', 'node-b', 1_000)).acquired);
 
       // Taken over (as after a pause past the expiry): the holder is told, the lease is no longer held.
       await releaseLease(t.db, keeper.fence('fix:s1'));
       assert.ok((await acquireLease(t.db, 'fix:s1', 'node-b', 60_000)).acquired);
-      await until(() => lost === 1, 'the takeover reported');
+      await until('the takeover reported', () => lost === 1, 3_000);
       assert.equal(keeper.holds('fix:s1'), false);
       assert.equal(keeper.fence('fix:s1').term, term, 'its writes stay conditional on the lost term');
       // A lease never held here fences with term 0 (matches no holding).

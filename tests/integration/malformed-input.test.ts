@@ -1,4 +1,4 @@
-// Malformed input over every route that takes a body (issue 21), generated from the routes the server
+// Malformed input over every route that takes a body, generated from the routes the server
 // registered: wrong types in every field name the shared schemas know, 1 MB strings, deep nesting,
 // NUL and control characters, numbers JSON cannot hold (1e309, NaN as text), invalid JSON, wrong
 // content types, and hostile path parameters. Every answer must be a 4xx (or a 2xx where the input

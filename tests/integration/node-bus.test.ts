@@ -7,16 +7,9 @@ import { createTestDatabase } from '@fixdesk/db/testing';
 import pino from 'pino';
 import { PgNodeBus } from '../../apps/server/src/cluster/node-bus';
 import { LISTENER_APPLICATION_NAME } from '../../packages/db/src/db';
+import { until } from '../support/until';
 
 const silent = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-
-async function until(check: () => boolean, what: string, timeoutMs = 3_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe('node bus on PostgreSQL', () => {
   it('delivers the other nodes\' messages in order, and calls for a resync after a missed number or a dropped connection', async () => {
@@ -31,7 +24,7 @@ describe('node bus on PostgreSQL', () => {
       await b.subscribe('test_channel', (m) => gotB.push(m.x), () => gapsB++);
       await a.subscribe('test_channel', (m) => gotA.push(m.x), () => {});
       for (let i = 1; i <= 5; i++) a.publish('test_channel', { x: i });
-      await until(() => gotB.length === 5, 'five messages');
+      await until('five messages', () => gotB.length === 5, 3_000);
       assert.deepEqual(gotB, [1, 2, 3, 4, 5]);
       assert.deepEqual(gotA, [], 'a node does not hear itself');
       assert.equal(gapsB, 0);
@@ -39,15 +32,15 @@ describe('node bus on PostgreSQL', () => {
       // A message that could not be sent (too large for NOTIFY): its number is missing at the next one.
       a.publish('test_channel', { x: 'y'.repeat(9_000) });
       a.publish('test_channel', { x: 7 });
-      await until(() => gotB.length === 6, 'the message after the gap');
+      await until('the message after the gap', () => gotB.length === 6, 3_000);
       assert.equal(gotB[5], 7);
       assert.equal(gapsB, 1);
 
       // node B's listening connection drops: it listens again and resyncs, and hears what follows.
       await t.db.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database() AND pid <> pg_backend_pid()', [LISTENER_APPLICATION_NAME]);
-      await until(() => gapsB === 2, 'the resync after the reconnect');
+      await until('the resync after the reconnect', () => gapsB === 2, 3_000);
       a.publish('test_channel', { x: 8 });
-      await until(() => gotB.length === 7, 'a message after the reconnect');
+      await until('a message after the reconnect', () => gotB.length === 7, 3_000);
       assert.equal(gotB[6], 8);
     } finally {
       await a.close();

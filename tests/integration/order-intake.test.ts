@@ -7,6 +7,7 @@ import { TEST_DB_KINDS } from '@fixdesk/db/testing';
 import type { IncomingNewOrder } from '../../apps/server/src/orders/intake';
 import { maturity, newOrderSingle, TestFixClient, ts } from '../support/fix-client';
 import { startTestServer, type TestServer } from '../support/server';
+import { until } from '../support/until';
 
 let clSeq = 0;
 function nos(over: Partial<IncomingNewOrder> = {}): IncomingNewOrder {
@@ -16,14 +17,6 @@ function nos(over: Partial<IncomingNewOrder> = {}): IncomingNewOrder {
     currency: 'USD', account: undefined, text: undefined, transactTime: new Date(), legs: [], parties: [],
     ...over,
   };
-}
-
-async function until(ok: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await ok())) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 for (const kind of TEST_DB_KINDS) {
@@ -56,7 +49,7 @@ for (const kind of TEST_DB_KINDS) {
       // Every acknowledged order is in the database (the ack followed its commit).
       const { rows } = await t.database.db.query<{ n: number }>('SELECT count(*)::int AS n FROM orders WHERE clordid = ANY($1::text[])', [ids]);
       assert.equal(rows[0]!.n, ids.length);
-      await until(async () => (await state()).next_target_seq === client.status().nextSenderMsgSeqNum, 'inbound numbers persisted');
+      await until('inbound numbers persisted', async () => (await state()).next_target_seq === client.status().nextSenderMsgSeqNum);
     });
 
     it('a cancel sent right behind its order waits for that order: it is found, not refused as unknown', async () => {
@@ -78,7 +71,7 @@ for (const kind of TEST_DB_KINDS) {
       // expects that number again, asks for it at the next logon and the client resends the order.
       await t.database.db.query("UPDATE fix_session_state SET next_target_seq = $1 WHERE sender_comp_id = 'FIXDESK' AND target_comp_id = 'SGX_CLIENT_1'", [seq]);
       await client.connect(t.server.ctx.fix.port);
-      await until(async () => (await state()).next_target_seq >= client.status().nextSenderMsgSeqNum, 'the resent messages processed');
+      await until('the resent messages processed', async () => (await state()).next_target_seq >= client.status().nextSenderMsgSeqNum);
       const audit = await t.database.db.query<{ poss_dup: boolean }>(
         "SELECT poss_dup FROM fix_messages WHERE direction = 'RX' AND msg_type = 'D' AND clordid = 'CRASHED-1' ORDER BY id",
       );

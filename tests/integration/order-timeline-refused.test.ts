@@ -1,4 +1,4 @@
-// Issue 16, beyond the spec: orders refused at intake are records (refused_orders; listed by GET
+// Beyond the spec: orders refused at intake are records (refused_orders; listed by GET
 // /api/orders as Rejected with their reason, filterable), and an order's whole story in one place
 // (GET /api/orders/{id}/timeline: FIX messages, state changes and user actions in time order, each
 // state change and action linked to the message that told the client).

@@ -44,7 +44,9 @@ describe('SessionRebalancer', () => {
         return true;
       },
     };
-    const rebalancer = new SessionRebalancer(t.db, keeper, served, silent);
+    /** Sessions whose client is the desk's own simulated client on this node. */
+    const simulated = new Set<string>();
+    const rebalancer = new SessionRebalancer(t.db, keeper, served, silent, (compId) => simulated.has(compId));
     const nodeB = () => acquireLease(t.db, nodeLeaseName('node-b'), 'node-b', 60_000);
     const moves = async () => (await rebalancer.rebalance()).map((m) => m.to);
     try {
@@ -71,6 +73,9 @@ describe('SessionRebalancer', () => {
       const [kept] = await getLeases(t.db, [fixSessionLeaseName(idOf(toB))]);
       assert.equal(kept!.reservedFor, null, 'the reservation is withdrawn: the client may log on here again');
       busyAtLogout.delete(toB);
+      simulated.add(toB);
+      assert.deepEqual(await moves(), [], "the desk's own simulated client stays: its one address is this node");
+      simulated.delete(toB);
       assert.deepEqual(await moves(), ['node-b']);
       assert.deepEqual(handedOver, [`${toB}->node-b`]);
       const [row] = await getLeases(t.db, [fixSessionLeaseName(idOf(toB))]);

@@ -1,4 +1,4 @@
-// The security master API (spec 001 §5, §7, §8; issue 14): admin-only writes validated by the shared
+// The security master API (spec 001 §5, §7, §8): admin-only writes validated by the shared
 // schema, duplicates refused, a new, changed or deactivated security in force for the very next FIX
 // order without a restart, prices checked against the tick size at intake and on manual fills, delete
 // refused while orders exist, and every change kept with who made it.
@@ -80,7 +80,9 @@ for (const kind of TEST_DB_KINDS) {
         [{ symbol: '<b>X</b>', instrument_name: 'X', instrument_type: 'FX' }, 'symbol', /letters, digits/],
         [{ symbol: 'X1', instrument_name: 'X', instrument_type: 'FX', price_tick_size: '0' }, 'price_tick_size', /greater than 0/],
         [{ symbol: 'X1', instrument_name: 'X', instrument_type: 'FX', price_tick_size: '-1' }, 'price_tick_size', /greater than 0/],
-        [{ symbol: 'X1', instrument_name: 'X', instrument_type: 'FX', currency: 'DOLLARS' }, 'currency', /three-letter/],
+        [{ symbol: 'X1', instrument_name: 'X', instrument_type: 'FX', currency: 'DOLLARS' }, 'currency', /ISO 4217/],
+        // Three letters are not enough, the code must be one ISO 4217 has.
+        [{ symbol: 'X1', instrument_name: 'X', instrument_type: 'FX', currency: 'ABC' }, 'currency', /ISO 4217 currency code/],
         [{ symbol: 'X1', instrument_name: 'X', instrument_type: 'FX', settlement_days: 1.5 }, 'settlement_days', /whole number/],
         [{ symbol: 'X1', instrument_name: 'X', instrument_type: 'FX', exchange_mics: 'SGX,SGX' }, 'exchange_mics', /twice/],
         [{ symbol: 'X1', instrument_name: 'X', instrument_type: 'FX', asset_class: 'SHARES' }, 'asset_class', /FUTURES/],

@@ -11,6 +11,7 @@ import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import pg from 'pg';
 import { newOrderSingle, TestFixClient, ts } from '../support/fix-client';
 import { startTestServer, type TestServer } from '../support/server';
+import { until } from '../support/until';
 
 const METRICS_TOKEN = 'metrics-scraper-token-0123456789';
 
@@ -28,16 +29,6 @@ async function services(t: TestServer, token: string): Promise<Map<string, Servi
   assert.equal(r.status, 200);
   const body = (await r.json()) as ServiceStatusResponse;
   return new Map(body.data.services.map((s) => [s.name, s]));
-}
-
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 for (const kind of TEST_DB_KINDS) {
@@ -62,26 +53,26 @@ for (const kind of TEST_DB_KINDS) {
       socket.on('data', (d) => (received += d.toString('latin1')));
       try {
         socket.write(fix([[35, 'A'], [34, '1'], [49, 'SGX_CLIENT_1'], [52, ts()], [56, 'FIXDESK'], [98, '0'], [108, '2'], [141, 'Y']]), 'latin1');
-        await until('the Logon answer', async () => (received.includes('\x0135=A\x01') ? true : undefined));
+        await until('the Logon answer', async () => (received.includes('\x0135=A\x01') ? true : undefined), 15_000, 200);
         // The Logon answer can reach the client before the desk has recorded the logon (under load).
         const healthy = await until('healthy after the logon', async () => {
           const entry = (await services(t, token)).get('fix-session:SGX_CLIENT_1');
           return entry?.status === 'healthy' ? entry : undefined;
-        });
+        }, 15_000, 200);
         assert.equal(healthy.status, 'healthy');
         assert.equal(healthy.session?.heartBtIntSec, 2, "the client's HeartBtInt governs");
 
         const stale = await until('Stale', async () => {
           const s = (await services(t, token)).get('fix-session:SGX_CLIENT_1')!;
           return s.status === 'stale' ? s : undefined;
-        });
+        }, 15_000, 200);
         assert.equal(stale.isConnected, true, 'still logged on: silent, not gone');
         assert.ok(stale.staleDuration > 3_000, `silent for ${stale.staleDuration} ms`);
         // The engine sends a TestRequest at HeartBtInt x 1.2 of silence.
         const withTestRequest = await until('the TestRequest counted', async () => {
           const s = (await services(t, token)).get('fix-session:SGX_CLIENT_1')!;
           return s.session && s.session.testRequests.sent > 0 ? s : undefined;
-        });
+        }, 15_000, 200);
         assert.ok(received.includes('\x0135=1\x01'), 'a TestRequest reached the client');
         if (withTestRequest.session!.loggedOn) assert.ok(withTestRequest.session!.testRequests.unanswered >= 1, 'unanswered while logged on');
       } finally {
@@ -91,7 +82,7 @@ for (const kind of TEST_DB_KINDS) {
       const gone = await until('logged off', async () => {
         const s = (await services(t, token)).get('fix-session:SGX_CLIENT_1')!;
         return s.isConnected ? undefined : s;
-      });
+      }, 15_000, 200);
       assert.ok(['down', 'offline'].includes(gone.status), gone.status);
     });
 
@@ -173,7 +164,7 @@ for (const kind of TEST_DB_KINDS) {
             await t.server.ctx.services.refresh();
             const s = (await t.server.ctx.services.list(0)).services.find((x) => x.name === 'database')!;
             return s.status === 'down' ? s : undefined;
-          });
+          }, 15_000, 200);
           assert.equal(down.isConnected, false);
           assert.equal(typeof down.metadata.error, 'string');
           assert.ok(down.lastHeartbeat, 'the last time it answered is kept');
@@ -184,7 +175,7 @@ for (const kind of TEST_DB_KINDS) {
         const back = await until('database back', async () => {
           const s = (await services(t, token)).get('database')!;
           return s.status === 'healthy' ? s : undefined;
-        });
+        }, 15_000, 200);
         assert.equal(back.isConnected, true);
       });
     }

@@ -81,5 +81,34 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(got.filter((x) => x.type === 'service_status' && x.data.service_name === 'database').length, 0);
       ws.close();
     });
+
+    it("shows the kill switch's stop on the client's session entry (who, when, why) until it is resumed", async () => {
+      const broker = await t.login('broker');
+      const viewer = await t.login('viewer');
+      const entry = async () => {
+        const body = (await (await t.api('/api/service-status', { token: viewer })).json()) as ServiceStatusResponse;
+        return body.data.services.find((s) => s.name === 'fix-session:EEX_CLIENT_1')!;
+      };
+      assert.equal((await entry()).trading_stop, null);
+      try {
+        assert.equal((await t.api('/api/client-connectors/EEX_CLIENT_1/stop', { method: 'POST', token: broker, json: { reason: 'runaway algo' } })).status, 200);
+        let stop: ServiceStatusEntry['trading_stop'] = null;
+        for (let i = 0; i < 200 && !stop; i++) {
+          stop = (await entry()).trading_stop ?? null;
+          if (!stop) await new Promise((r) => setTimeout(r, 25));
+        }
+        assert.equal(stop?.stopped_by, 'broker');
+        assert.equal(stop?.reason, 'runaway algo');
+        assert.ok(Date.now() - Date.parse(stop!.stopped_at) < 60_000);
+      } finally {
+        assert.equal((await t.api('/api/client-connectors/EEX_CLIENT_1/resume', { method: 'POST', token: broker, json: { reason: 'fixed' } })).status, 200);
+      }
+      let cleared = false;
+      for (let i = 0; i < 200 && !cleared; i++) {
+        cleared = (await entry()).trading_stop === null;
+        if (!cleared) await new Promise((r) => setTimeout(r, 25));
+      }
+      assert.ok(cleared, 'the resume clears it');
+    });
   });
 }

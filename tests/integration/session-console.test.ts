@@ -1,4 +1,4 @@
-// Issue 15 part B: the live session console. An administrator sees a client's FIX session as it is
+// The live session console. An administrator sees a client's FIX session as it is
 // (logged on, address, HeartBtInt, next numbers, last message each way) and acts on it: logout with a
 // reason, disconnect, reset both numbers, set the next sender or target number; each action only in
 // the state where it is safe, with a typed reason, recorded with the user. Non-administrators get 403.
@@ -8,6 +8,7 @@ import { TEST_DB_KINDS } from '@fixdesk/db/testing';
 import { createSessionCodec, Initiator, MemoryLogFactory, MemoryStoreFactory } from '@fixdesk/fix';
 import type { SessionConsoleView } from '@fixdesk/protocol';
 import { startTestServer, type TestServer } from '../support/server';
+import { until } from '../support/until';
 
 const COMP = 'CONSOLE_CLIENT';
 
@@ -30,7 +31,7 @@ class OneShotClient {
       reconnect: false,
       app: { onLogon: () => void (this.loggedOn = true), onLogout: () => void (this.loggedOn = false), fromApp: () => undefined },
     });
-    await this.until(() => this.loggedOn, 'logon');
+    await until('logon', () => this.loggedOn, 5_000);
   }
 
   /** Sets the client's own numbers while it is down, as its FIX team would. */
@@ -47,14 +48,6 @@ class OneShotClient {
   /** Messages the client received, raw with | for SOH. */
   received(): string[] {
     return this.logs.lines.filter((l) => l.kind === 'in').map((l) => l.text.replace(/\x01/g, '|'));
-  }
-
-  async until(fn: () => boolean, what: string, ms = 5000): Promise<void> {
-    const end = Date.now() + ms;
-    while (!fn()) {
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
   }
 
   async stop(): Promise<void> {
@@ -78,6 +71,33 @@ for (const kind of TEST_DB_KINDS) {
     };
     const act = (json: unknown, token = admin) => t.api(`/api/client-connectors/${COMP}/session/actions`, { method: 'POST', token, json });
     const fieldOf = async (r: Response) => ((await r.json()) as { field?: string }).field;
+
+    /**
+     * Logs the client on and waits until the server finished the Logon. The server writes its Logon
+     * answer before it has persisted and taken the Logon's own number (as QuickFIX does: answer, then
+     * count the Logon), so a client can see itself logged on while the server still expects 34 to be
+     * the Logon's; the server's onLogon runs once the number is taken, and announces the session.
+     */
+    const logOn = async (resetOnLogon = false): Promise<void> => {
+      const events = t.server.ctx.events;
+      let listener: ((compId: string) => void) | undefined;
+      let timer: NodeJS.Timeout | undefined;
+      const finished = new Promise<void>((resolve, reject) => {
+        // A late announcement of the previous logout must not count: the session must be served here.
+        listener = (compId) => {
+          if (compId === COMP && t.server.ctx.fix.served().some((s) => s.id.targetCompID === COMP)) resolve();
+        };
+        events.on('fix-session-changed', listener);
+        timer = setTimeout(() => reject(new Error(`the server did not finish ${COMP}'s Logon`)), 10_000);
+      });
+      try {
+        await client.logon(t.server.ctx.fix.port, resetOnLogon);
+        await finished;
+      } finally {
+        events.off('fix-session-changed', listener!);
+        clearTimeout(timer);
+      }
+    };
 
     before(async () => {
       t = await startTestServer(kind);
@@ -103,7 +123,7 @@ for (const kind of TEST_DB_KINDS) {
     });
 
     it('shows a logged-on client: address, HeartBtInt, next numbers, last message each way', async () => {
-      await client.logon(t.server.ctx.fix.port);
+      await logOn();
       const { session } = await state();
       assert.equal(session.loggedOn, true);
       assert.equal(session.connected, true);
@@ -139,7 +159,7 @@ for (const kind of TEST_DB_KINDS) {
     it('logs the client out with the typed reason as the Logout text, and records who did it', async () => {
       const r = await act({ action: 'logout', reason: 'End of day maintenance' });
       assert.equal(r.status, 200, await r.clone().text());
-      await client.until(() => !client.loggedOn, 'the client logged out');
+      await until('the client logged out', () => !client.loggedOn, 5_000);
       const logout = client.received().find((m) => m.includes('|35=5|'));
       assert.ok(logout?.includes('|58=End of day maintenance|'), logout);
       await client.stop();
@@ -175,7 +195,7 @@ for (const kind of TEST_DB_KINDS) {
       // The client's side agrees (as its FIX team would set it): it logs on with 34=20 and gets 34=40.
       await client.setNumbers(20, 40);
       const seen = client.received().length;
-      await client.logon(t.server.ctx.fix.port);
+      await logOn();
       const logonAnswer = client.received().slice(seen).find((m) => m.includes('|35=A|'));
       assert.ok(logonAnswer?.includes('|34=40|'), logonAnswer);
       assert.equal((await state()).session.nextTargetMsgSeqNum, 21);
@@ -184,7 +204,7 @@ for (const kind of TEST_DB_KINDS) {
     it('disconnects at once, then resets both numbers; the next Logon carries 141=Y and 34=1', async () => {
       const r = await act({ action: 'disconnect', reason: 'stuck session' });
       assert.equal(r.status, 200, await r.clone().text());
-      await client.until(() => !client.loggedOn, 'the connection dropped');
+      await until('the connection dropped', () => !client.loggedOn, 5_000);
       await client.stop();
       const reset = await act({ action: 'reset_seqnums', reason: 'both sides start again' });
       assert.equal(reset.status, 200);
@@ -193,11 +213,11 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(view.session.nextTargetMsgSeqNum, 1);
       assert.deepEqual(view.operations.slice(0, 2).map((o) => o.action), ['RESET_SEQNUMS', 'DISCONNECT']);
       const seen = client.received().length;
-      await client.logon(t.server.ctx.fix.port, true);
+      await logOn(true);
       const answer = client.received().slice(seen).find((m) => m.includes('|35=A|'));
       assert.ok(answer?.includes('|34=1|') && answer.includes('|141=Y|'), answer);
       await client.session.logout('done');
-      await client.until(() => !client.loggedOn, 'logout');
+      await until('logout', () => !client.loggedOn, 5_000);
     });
 
     it('keeps the console history append-only', async () => {

@@ -19,21 +19,12 @@ import pino from 'pino';
 import WebSocket from 'ws';
 import { startServer, type RunningServer } from '../../apps/server/src/server';
 import { ADMIN_PASSWORD, DEMO_PASSWORD, testConfig } from '../support/server';
+import { until } from '../support/until';
 
 const silent = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-const SGX: ClientData = { compId: 'SGX_CLIENT_1', targetCompId: 'FIXDESK', clientName: 'Straits Shipping Capital', clientLei: '549300STRAITS000SG01', clientContact: 'Mei Lin Tan' };
+const SGX: ClientData = { compId: 'SGX_CLIENT_1', targetCompId: 'FIXDESK', clientName: 'Straits Shipping Capital', clientLei: '549300STRAITS000SG15', clientContact: 'Mei Lin Tan' };
 
 type Json = Record<string, unknown>;
-
-async function until<T>(fn: () => Promise<T | undefined | false> | T | undefined | false, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 function outright(clOrdId: string, o: { qty?: number; price?: number; side?: string } = {}): string {
   const month = contractMonthOptions(new Date())[2]!.value;
@@ -72,12 +63,12 @@ for (const kind of TEST_DB_KINDS) {
     const tc = (compId: string, endpoint: string, json?: unknown) => call(`/test-client/${compId}/${endpoint}`, json === undefined && endpoint !== 'connect' && endpoint !== 'disconnect' ? {} : { json: json ?? {} });
     const blotter = async (compId = 'SGX_CLIENT_1') => (await tc(compId, 'orders')).body as unknown as ClientBlotterResponse;
     const brokerOrder = (clOrdId: string) =>
-      until(async () => {
+      until(`broker order ${clOrdId}`, async () => {
         const list = (await call('/api/orders?sendercompid=SGX_CLIENT_1')).body as unknown as Array<{ clordid: string; brokerorderid: string; ordstatus: string; pendingRequest: unknown }>;
         return list.find((o) => o.clordid === clOrdId);
-      }, `broker order ${clOrdId}`);
+      });
     const clientOrder = (clOrdId: string, pred: (o: ClientBlotterResponse['orders'][number]) => boolean, what: string) =>
-      until(async () => (await blotter()).orders.find((o) => (o.id === clOrdId || o.clordid === clOrdId) && pred(o)), what);
+      until(what, async () => (await blotter()).orders.find((o) => (o.id === clOrdId || o.clordid === clOrdId) && pred(o)));
 
     const start = async () => {
       server = await startServer(config, { db: database.db, logger: silent, testClient: { ports: 'auto' } });
@@ -88,7 +79,7 @@ for (const kind of TEST_DB_KINDS) {
         if (m.type === 'welcome') socket!.send(JSON.stringify({ type: 'authenticate', token: tokens.viewer }));
         pushes.push(m);
       });
-      await until(() => pushes.some((m) => m.type === 'authenticated'), 'ws authenticated');
+      await until('ws authenticated', () => pushes.some((m) => m.type === 'authenticated'));
     };
 
     before(async () => {
@@ -126,8 +117,8 @@ for (const kind of TEST_DB_KINDS) {
       // The acceptor sees the client: the connector shows connected and the browser is told.
       const connectors = (await call('/api/client-connectors')).body.data as Array<{ comp_id: string; is_connected: boolean }>;
       assert.equal(connectors.find((c) => c.comp_id === 'SGX_CLIENT_1')?.is_connected, true);
-      await until(() => pushes.some((m) => m.type === 'test_client_status' && m.comp_id === 'SGX_CLIENT_1' && m.data.fixConnected), 'status push');
-      await until(() => pushes.some((m) => m.type === 'client_connection_status' && m.comp_id === 'SGX_CLIENT_1' && m.is_connected), 'acceptor push');
+      await until('status push', () => pushes.some((m) => m.type === 'test_client_status' && m.comp_id === 'SGX_CLIENT_1' && m.data.fixConnected));
+      await until('acceptor push', () => pushes.some((m) => m.type === 'client_connection_status' && m.comp_id === 'SGX_CLIENT_1' && m.is_connected));
     });
 
     it('guards the localhost control port like the proxy path, and against other sites and their addresses', async () => {
@@ -240,7 +231,7 @@ for (const kind of TEST_DB_KINDS) {
       assert.deepEqual(executions.map((e) => e.exectype), ['A', '0', 'F', 'F', '3']);
 
       // Every report reached the browser as it arrived, with the order as it then stood.
-      await until(() => pushes.filter((m) => m.type === 'test_client_execution' && m.execution.orderKey === 'SGX-1.1').length === 5, 'five execution pushes');
+      await until('five execution pushes', () => pushes.filter((m) => m.type === 'test_client_execution' && m.execution.orderKey === 'SGX-1.1').length === 5);
       assert.ok(pushes.some((m) => m.type === 'test_client_order' && m.order.id === 'SGX-1.1'), 'the order itself was pushed when sent');
 
       const after = (await tc('SGX_CLIENT_1', 'status')).body as unknown as TestClientStatus;
@@ -306,10 +297,10 @@ for (const kind of TEST_DB_KINDS) {
       const cancel = (await tc('SGX_CLIENT_1', 'cancel-order', { origClOrdId: 'SGX-5.1' })).body as unknown as SendOrderResponse;
       assert.equal(cancel.success, true, cancel.error);
       await clientOrder('SGX-5.1', (o) => o.ordstatus === '6', 'pending cancel on the client');
-      const held = await until(async () => {
+      const held = await until('the request on the desk', async () => {
         const o = await brokerOrder('SGX-5.1');
         return o.ordstatus === '6' && o.pendingRequest ? o : undefined;
-      }, 'the request on the desk');
+      });
       // It cannot be filled before it is accepted, request or not.
       assert.equal((await call(`/api/orders/${held.brokerorderid}/fill`, { json: { fillQty: '1', fillPrice: '27000' } })).status, 409);
       const refused = await call(`/api/orders/${held.brokerorderid}/cancel-request/refuse`, { json: { reason: 'Already working it' } });
@@ -333,14 +324,14 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(connected.status.fixConnected, true, 'the acceptor took the credentials');
       const off = await call('/api/client-connectors/EEX_CLIENT_1', { token: tokens.admin, method: 'PUT', json: { is_active: false } });
       assert.equal(off.status, 200);
-      await until(async () => (await tc('EEX_CLIENT_1', 'status')).status === 404, 'test client removed');
+      await until('test client removed', async () => (await tc('EEX_CLIENT_1', 'status')).status === 404);
       assert.equal(server.ctx.testClients.get('EEX_CLIENT_1'), undefined);
-      await until(async () => {
+      await until('EEX session ended', async () => {
         const list = (await call('/api/client-connectors')).body.data as Array<{ comp_id: string; is_connected: boolean }>;
         return list.find((c) => c.comp_id === 'EEX_CLIENT_1')?.is_connected === false;
-      }, 'EEX session ended');
+      });
       await call('/api/client-connectors/EEX_CLIENT_1', { token: tokens.admin, method: 'PUT', json: { is_active: true } });
-      await until(async () => (await tc('EEX_CLIENT_1', 'status')).status === 200, 'test client back');
+      await until('test client back', async () => (await tc('EEX_CLIENT_1', 'status')).status === 200);
     });
 
     it('keeps its numbers and its blotter across a stop and a server restart', async () => {
@@ -349,10 +340,10 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(stopped.status.state, 'stopped');
       const nextSender = stopped.status.nextSenderMsgSeqNum;
       assert.ok(nextSender > 5, 'numbers were used');
-      await until(async () => {
+      await until('connector disconnected', async () => {
         const list = (await call('/api/client-connectors')).body.data as Array<{ comp_id: string; is_connected: boolean }>;
         return list.find((c) => c.comp_id === 'SGX_CLIENT_1')?.is_connected === false;
-      }, 'connector disconnected');
+      });
 
       socket?.close();
       await server.close();

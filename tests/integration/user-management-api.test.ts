@@ -1,4 +1,4 @@
-// User Management, Broker Information and the user's own account (issue 18; spec 001 §5-§8): admin-only
+// User Management, Broker Information and the user's own account (spec 001 §5-§8): admin-only
 // writes validated by the shared schemas (400 with field and reason), duplicates refused (409), the
 // password policy, passwords never answered, the last active administrator kept, a user's sessions and
 // sockets ended the moment they are deactivated, demoted or reset, a user who acted on an order
@@ -398,6 +398,33 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal((await call('DELETE', `${path}/${c.id}`, admin)).status, 404);
       const trail = await call<{ data: { action: string }[] }>('GET', `/api/users/changes?entity=broker_contacts&id=${c.id}`, admin);
       assert.deepEqual(trail.body.data.map((x) => x.action), ['DELETE', 'UPDATE', 'CREATE']);
+    });
+
+    it('saves the seeded viewer (Broker/Trader type without a branch) unchanged, resets its password and makes it active again', async () => {
+      const listed = await call<{ users: UserSummary[] }>('GET', '/api/users', admin);
+      const seeded = listed.body.users.find((u) => u.username === 'viewer')!;
+      assert.equal(seeded.user_type, 'broker');
+      assert.equal(seeded.broker_branch_id, null, 'the seed gave it no branch');
+      // The row as read, sent back unchanged (what the edit form sends, the username aside).
+      const { username: _u, ...row } = seeded;
+      const unchanged = await call<{ user: UserSummary }>('PUT', `/api/users/${seeded.user_id}`, admin, row);
+      assert.equal(unchanged.status, 200, unchanged.text);
+      const off = await call('PUT', `/api/users/${seeded.user_id}`, admin, { ...row, is_active: false });
+      assert.equal(off.status, 200, off.text);
+      const on = await call<{ user: UserSummary }>('PUT', `/api/users/${seeded.user_id}`, admin, { ...row, is_active: true, password: 'Evening-Tide-2031' });
+      assert.equal(on.status, 200, on.text);
+      assert.equal(on.body.user.is_active, true);
+      assert.equal((await signIn('viewer', 'Evening-Tide-2031')).status, 200, 'the reset password signs in');
+      // The rule still holds for what a change takes away or newly asks for.
+      const withTrader = await call('PUT', `/api/users/${seeded.user_id}`, admin, { trader_id: 'VW-1', trader_full_name: 'View Er' });
+      assert.equal(withTrader.status, 200, withTrader.text);
+      const cleared = await call('PUT', `/api/users/${seeded.user_id}`, admin, { trader_id: '' });
+      assert.equal(cleared.status, 400, cleared.text);
+      assert.equal(cleared.body.field, 'trader_id');
+      const client = await createUser({ username: uniq('client'), email: `${uniq('c')}@client.example`, password: PW, user_type: 'client', role: 'viewer' });
+      const toBroker = await call('PUT', `/api/users/${client.body.user.user_id}`, admin, { user_type: 'broker' });
+      assert.equal(toBroker.status, 400, toBroker.text);
+      assert.equal(toBroker.body.field, 'broker_branch_id');
     });
 
     it('never answers a password or its hash', () => {

@@ -1,4 +1,4 @@
-// Crash safety as a client would see it (issue 21): kill -9 of the server mid-burst, QuickFIX C++ as
+// Crash safety as a client would see it: kill -9 of the server mid-burst, QuickFIX C++ as
 // the client (tests/interop/crash-trial.ts runs a trial). Then every order the client saw acknowledged
 // exists exactly once, every order the server holds has been answered, no order the client sent is
 // lost, and sequence numbers carry on on both sides. Three trials per run (CRASH_TRIALS), killed after

@@ -1,4 +1,4 @@
-// One crash trial as a client would see it (issue 21), shared by the crash-safety test (which checks
+// One crash trial as a client would see it, shared by the crash-safety test (which checks
 // what it leaves) and the recovery benchmark (which times it): a QuickFIX C++ client (its own file
 // store, reconnecting every second) sends a burst of orders to the server running as a process of its
 // own on PostgreSQL; the server is killed with SIGKILL after `killAt` answers, restarted on the same
@@ -16,17 +16,10 @@ import type { QuickfixBuild } from '../../bench/quickfix/build';
 import { maturity } from '../support/fix-client';
 import { killHard, startServerProcess, type ServerProcess } from '../support/server-process';
 import { field, freePort, QuickfixPeer } from './quickfix-peer';
+import { until } from '../support/until';
 
 const ADMIN_PASSWORD = 'crash-admin-pw-1';
 export const CRASH_CLIENT = 'SGX_CLIENT_1';
-
-async function untilTrue(what: string, test: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!test()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 const orderLine = (clOrdId: string) =>
   `send 35=D|11=${clOrdId}|453=2|448=JSMITH|447=D|452=11|448=STRAITS|447=D|452=7|55=C5TC|167=FUT|200=${maturity(2)}|54=2|` +
@@ -128,7 +121,7 @@ export async function runCrashTrial(
     const loggedOnAt = Date.now();
     let answeredWithinMs: number | undefined;
     try {
-      await untilTrue('an answer to every order', () => answered().size === total, o.answerTimeoutMs);
+      await until('an answer to every order', () => answered().size === total, o.answerTimeoutMs);
       answeredWithinMs = Date.now() - loggedOnAt;
     } catch {
       answeredWithinMs = undefined;

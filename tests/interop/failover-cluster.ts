@@ -1,4 +1,4 @@
-// Failover between server nodes as a client sees it (issue 22, docs/adr/0012), shared by the failover
+// Failover between server nodes as a client sees it (docs/adr/0012), shared by the failover
 // test (which checks what each trial leaves) and the cluster benchmark (which times the takeovers):
 // nodes as processes of their own on one new PostgreSQL database, and a QuickFIX C++ client whose
 // settings list every node's acceptor (SocketConnectHost/Port, SocketConnectHost1/Port1, …).
@@ -19,18 +19,11 @@ import type { QuickfixBuild } from '../../bench/quickfix/build';
 import { maturity } from '../support/fix-client';
 import { killHard, startServerProcess, type ServerProcess } from '../support/server-process';
 import { field, freePort, initiatorSettings, QuickfixPeer } from './quickfix-peer';
+import { until } from '../support/until';
 
 export const FAILOVER_CLIENT = 'SGX_CLIENT_1';
 const ADMIN_PASSWORD = 'failover-admin-pw-1';
 const LEASE = `fix:FIX.4.4:FIXDESK:${FAILOVER_CLIENT}`;
-
-export async function untilTrue(what: string, check: () => boolean | Promise<boolean>, timeoutMs: number, everyMs = 20): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
 
 export const orderLine = (clOrdId: string) =>
   `send 35=D|11=${clOrdId}|453=2|448=JSMITH|447=D|452=11|448=STRAITS|447=D|452=7|55=C5TC|167=FUT|200=${maturity(2)}|54=2|` +
@@ -69,7 +62,7 @@ export interface FailoverTrialResult {
   readonly lastServerSeqBefore: number;
 }
 
-/** What a trial broke of the failover rules (issue 22); empty when it kept them all. */
+/** What a trial broke of the failover rules; empty when it kept them all. */
 export function failoverViolations(r: FailoverTrialResult): string[] {
   const out: string[] = [];
   const list = (what: string, ids: readonly string[]) => {
@@ -231,7 +224,7 @@ export class FailoverCluster {
     const ackedBeforeKill = new Set([...this.answered()].filter((id) => mine.has(id)));
 
     let newOwner: string | undefined;
-    await untilTrue('another node owning the session', async () => {
+    await until('another node owning the session', async () => {
       newOwner = await this.owner();
       return newOwner !== undefined && newOwner !== killed;
     }, timeoutMs, 25);
@@ -241,7 +234,7 @@ export class FailoverCluster {
     const restarted = this.restart(victim);
     try {
       await this.client.waitForLine((l) => l.startsWith('LOGON'), timeoutMs, linesAtKill);
-      await untilTrue('an answer to every order of the trial', () => ids.every((id) => this.answered().has(id)), timeoutMs);
+      await until('an answer to every order of the trial', () => ids.every((id) => this.answered().has(id)), timeoutMs);
     } finally {
       await restarted;
     }

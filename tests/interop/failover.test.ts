@@ -1,4 +1,4 @@
-// Failover between two nodes (issue 22, docs/adr/0012): two server processes on one PostgreSQL, a
+// Failover between two nodes (docs/adr/0012): two server processes on one PostgreSQL, a
 // QuickFIX C++ client whose settings list both acceptors (SocketConnectHost/Port and
 // SocketConnectHost1/Port1); tests/interop/failover-cluster.ts runs them. The node owning the client's
 // session is killed with SIGKILL mid-burst, 20 times (FAILOVER_TRIALS) on the same pair of nodes and
@@ -11,7 +11,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { buildQuickfix, quickfixUnavailable, type QuickfixBuild } from '../../bench/quickfix/build';
-import { FailoverCluster, failoverViolations, FAILOVER_CLIENT, orderLine, untilTrue } from './failover-cluster';
+import { FailoverCluster, failoverViolations, FAILOVER_CLIENT, orderLine } from './failover-cluster';
+import { until } from '../support/until';
 import { field } from './quickfix-peer';
 
 const TRIALS = Number(process.env.FAILOVER_TRIALS ?? 20);
@@ -78,7 +79,7 @@ describe('kill -9 of the node owning a session mid-burst, QuickFIX client listin
       const answered = () => cluster.answered().size;
       assert.equal(await cluster.owner(), 'node-a');
       qf.script(['P-1', 'P-2', 'P-3'].map(orderLine).join('\n'));
-      await untilTrue('answers on node A', () => answered() === 3, 10_000);
+      await until('answers on node A', () => answered() === 3);
 
       // Node A stops (a long GC pause, a frozen VM) with the client's session open. The client hears
       // nothing, gives up on it (heartbeat timeout), and comes to node B once node A's lease ran out.
@@ -87,14 +88,14 @@ describe('kill -9 of the node owning a session mid-burst, QuickFIX client listin
       await qf.waitForLine((l) => l.startsWith('LOGON'), 60_000, linesAtPause);
       assert.equal(await cluster.owner(), 'node-b');
       qf.script(['P-4', 'P-5'].map(orderLine).join('\n'));
-      await untilTrue('answers on node B', () => answered() === 5, 10_000);
+      await until('answers on node B', () => answered() === 5);
 
       // Node A wakes up still believing it serves the session: it finds its term taken over, drops
       // the session, and none of its writes land (they would reuse numbers node B has used).
       nodeA.process.child.kill('SIGCONT');
-      await untilTrue('node A noticing it lost its leases', () => /lease taken over by another node|fenced out/.test(nodeA.process.output()), 10_000);
+      await until('node A noticing it lost its leases', () => /lease taken over by another node|fenced out/.test(nodeA.process.output()));
       qf.script(['P-6'].map(orderLine).join('\n'));
-      await untilTrue('an answer on node B after node A woke', () => answered() === 6, 10_000);
+      await until('an answer on node B after node A woke', () => answered() === 6);
       const reused = await check.query<{ msg_seq_num: number; n: number }>(
         `SELECT m.msg_seq_num, count(*)::int AS n FROM fix_messages m JOIN fix_session_state s USING (begin_string, sender_comp_id, target_comp_id)
           WHERE m.target_comp_id = $1 AND m.direction = 'TX' AND NOT m.poss_dup AND m.store_epoch = s.store_epoch
@@ -108,7 +109,7 @@ describe('kill -9 of the node owning a session mid-burst, QuickFIX client listin
       const state = await check.query<{ owner_node: string; next_target_seq: number }>('SELECT owner_node, next_target_seq FROM fix_session_state WHERE target_comp_id = $1', [FAILOVER_CLIENT]);
       assert.equal(state.rows[0]!.owner_node, 'node-b');
       const clientNext = Math.max(...qf.messages('TX').map((m) => Number(field(m, 34)))) + 1;
-      await untilTrue('the last inbound number stored by node B', async () => (await check.query<{ n: number }>('SELECT next_target_seq AS n FROM fix_session_state WHERE target_comp_id = $1', [FAILOVER_CLIENT])).rows[0]!.n === clientNext, 5_000);
+      await until('the last inbound number stored by node B', async () => (await check.query<{ n: number }>('SELECT next_target_seq AS n FROM fix_session_state WHERE target_comp_id = $1', [FAILOVER_CLIENT])).rows[0]!.n === clientNext, 5_000);
     } finally {
       await cluster.close();
     }

@@ -4,7 +4,7 @@
 // FIX 4.4 data dictionary (UseDataDictionary=Y, as real clients run): every report shape we send
 // (Pending New, New, fills, Done for Day, Rejected, Pending Cancel, Canceled, OrderCancelReject,
 // Pending Replace, Replaced, status answer, BusinessMessageReject, multileg with legs and parties)
-// must reach its application with no session Reject. And the onboarding of a new client (issue 15):
+// must reach its application with no session Reject. And the onboarding of a new client:
 // a connector and a capability made by an administrator, their limits enforced for the next order.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -191,7 +191,7 @@ describe('QuickFIX client ↔ our order desk', { skip }, () => {
       await report({ 11: 'QFO-3', 150: '8', 58: 'Order quantity 25 exceeds the maximum of 20 for C5TC' });
       qf.script(order('QFO-4', '2', 15));
       const short = await report({ 11: 'QFO-4', 150: '8' });
-      assert.match(field(short, 58)!, /^Client is not permitted to sell C5TC \w{3}-\d{2} short: net position 10 would become -5$/);
+      assert.match(field(short, 58)!, /^Client is not permitted to sell C5TC \w{3}-\d{2} short: position 10, working sells 0, this order 15 would leave -5$/);
       qf.script(order('QFO-5', '2', 10));
       await report({ 11: 'QFO-5', 150: 'A' });
 

@@ -1,4 +1,4 @@
-// Issue 15 part B with QuickFIX C++ (Debian's libquickfix, built with OpenSSL): a client's FIX team
+// TLS with QuickFIX C++ (Debian's libquickfix, built with OpenSSL): a client's FIX team
 // takes the session-config's settings file and the certificate files from the TLS/SSL tab as they are,
 // and QuickFIX's SSL initiator logs on to our TLS port with them. The same settings without the client
 // certificate, or pointed at the plain port, are refused and recorded.
@@ -11,6 +11,7 @@ import type { SessionConfig } from '@fixdesk/protocol';
 import { buildQuickfix, quickfixUnavailable, type QuickfixBuild } from '../../bench/quickfix/build';
 import { startTestServer, type TestServer } from '../support/server';
 import { QuickfixPeer } from './quickfix-peer';
+import { until } from '../support/until';
 
 const unavailable = quickfixUnavailable();
 if (unavailable && process.env.CI) throw new Error(`QuickFIX interop cannot run in CI: ${unavailable}`);
@@ -23,6 +24,7 @@ describe('QuickFIX C++ over TLS with the desk-issued certificate and the generat
   let t: TestServer;
   let admin: string;
   let config: SessionConfig;
+  let privateKeyPem: string;
   const dirs: string[] = [];
   const peers: QuickfixPeer[] = [];
 
@@ -37,7 +39,10 @@ describe('QuickFIX C++ over TLS with the desk-issued certificate and the generat
     });
     assert.equal(created.status, 200, await created.text());
     const certs = await t.api(`/api/client-connectors/${COMP}/generate-certs`, { method: 'POST', token: admin, json: { commonName: 'qf-tls-client', organization: 'QuickFIX Client Ltd' } });
-    assert.equal(certs.status, 200, await certs.text());
+    const issued = (await certs.json()) as { data: { privateKeyPem: string } };
+    assert.equal(certs.status, 200, JSON.stringify(issued));
+    // The private key is handed out once, in this answer.
+    privateKeyPem = issued.data.privateKeyPem;
     config = ((await (await t.api(`/api/client-connectors/${COMP}/session-config`, { token: admin })).json()) as { data: SessionConfig }).data;
   });
   after(async () => {
@@ -50,9 +55,9 @@ describe('QuickFIX C++ over TLS with the desk-issued certificate and the generat
   const install = async (edit: (settings: string) => string = (s) => s): Promise<{ dir: string; file: string }> => {
     const dir = mkdtempSync(join(tmpdir(), 'qf-tls-'));
     dirs.push(dir);
-    const c = ((await (await t.api(`/api/client-connectors/${COMP}`, { token: admin })).json()) as { data: { tls_cert: string; tls_key: string; tls_ca: string } }).data;
+    const c = ((await (await t.api(`/api/client-connectors/${COMP}`, { token: admin })).json()) as { data: { tls_cert: string; tls_ca: string } }).data;
     writeFileSync(join(dir, config.tls.certificateFile), c.tls_cert);
-    writeFileSync(join(dir, config.tls.privateKeyFile), c.tls_key, { mode: 0o600 });
+    writeFileSync(join(dir, config.tls.privateKeyFile), privateKeyPem, { mode: 0o600 });
     writeFileSync(join(dir, config.tls.caFile), c.tls_ca);
     copyFileSync(build.dictionaryPath, join(dir, 'FIX44.xml'));
     const file = join(dir, `${COMP}.cfg`);
@@ -61,14 +66,6 @@ describe('QuickFIX C++ over TLS with the desk-issued certificate and the generat
   };
   const refusals = async () =>
     (await t.database.db.query<{ disconnect_reason: string }>(`SELECT disconnect_reason FROM client_sessions WHERE comp_id = $1 AND disconnect_reason LIKE 'logon refused%' ORDER BY id`, [COMP])).rows.map((r) => r.disconnect_reason);
-  const until = async (what: string, fn: () => Promise<boolean>, ms = 15_000) => {
-    const end = Date.now() + ms;
-    while (!(await fn())) {
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
-
   test('the settings file names our TLS port and the certificate files', () => {
     assert.equal(config.port, t.server.ctx.fix.tlsPort);
     assert.match(config.settingsFile, new RegExp(`^SocketConnectPort=${t.server.ctx.fix.tlsPort}$`, 'm'));
@@ -95,13 +92,13 @@ describe('QuickFIX C++ over TLS with the desk-issued certificate and the generat
     const bare = new QuickfixPeer({ binary: build.programs.fixpeer, settingsFile: noCert.file, cwd: noCert.dir, dictionaryPath: build.dictionaryPath, ssl: true, killAfterMs: 30_000 });
     peers.push(bare);
     bare.script('start');
-    await until('the refusal without a certificate', async () => (await refusals()).length > before);
+    await until('the refusal without a certificate', async () => (await refusals()).length > before, 15_000, 100);
     bare.kill();
     const plain = await install((s) => s.replace(/^SocketConnectPort=\d+$/m, `SocketConnectPort=${t.server.ctx.fix.port}`));
     const tcp = new QuickfixPeer({ binary: build.programs.fixpeer, settingsFile: plain.file, cwd: plain.dir, dictionaryPath: build.dictionaryPath, killAfterMs: 30_000 });
     peers.push(tcp);
     tcp.script('start');
-    await until('the refusal over plain TCP', async () => (await refusals()).length > before + 1);
+    await until('the refusal over plain TCP', async () => (await refusals()).length > before + 1, 15_000, 100);
     tcp.kill();
     const recorded = (await refusals()).slice(before, before + 2);
     assert.deepEqual(recorded, ['logon refused: TLS client certificate required', 'logon refused: TLS required: Logon over plain TCP refused']);

@@ -1,4 +1,4 @@
-// Rebalancing with a real FIX client (issue 22, docs/adr/0012 "Rebalancing"): a QuickFIX C++ client
+// Rebalancing with a real FIX client (docs/adr/0012 "Rebalancing"): a QuickFIX C++ client
 // whose settings list both nodes (SocketConnectHost/Port, SocketConnectHost1/Port1) logs on at its
 // session's home node; the home node stops, the client goes to the other; the home node starts again
 // and, once settled, gets the session back: QuickFIX receives one Logout saying so, logs on at home

@@ -7,6 +7,7 @@ import { createTestDatabase, type TestDatabase } from '@fixdesk/db/testing';
 import pino from 'pino';
 import { loadConfig, type Config } from '../../apps/server/src/config';
 import type { ClientMessageSender } from '../../apps/server/src/orders/outbox';
+import type { LogoFetchOptions } from '../../apps/server/src/reference/remote-logo';
 import { startServer, type RunningServer } from '../../apps/server/src/server';
 import { ADMIN_PASSWORD, DEMO_PASSWORD, seededDatabase } from './seeded-database';
 
@@ -44,7 +45,7 @@ export async function startTestServer(
   kind: DatabaseKind,
   overrides: Partial<Config> = {},
   /** Where the outbox sends instead of the clients' FIX sessions (to record what the clients would get). */
-  opts: { clientSender?: ClientMessageSender } = {},
+  opts: { clientSender?: ClientMessageSender; logoFetch?: LogoFetchOptions } = {},
 ): Promise<TestServer> {
   const database = await createTestDatabase(kind, { template: seededDatabase() });
   const config = testConfig(overrides);

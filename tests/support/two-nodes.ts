@@ -1,4 +1,4 @@
-// Two server nodes in this process on one PostgreSQL database (issue 22, docs/adr/0012), for the
+// Two server nodes in this process on one PostgreSQL database (docs/adr/0012), for the
 // cluster integration tests: node A on the test database's own connection, node B on a pool of its own.
 import { rmSync } from 'node:fs';
 import { openDb, type Db } from '@fixdesk/db';

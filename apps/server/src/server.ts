@@ -1,6 +1,7 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:net';
-import { migrate, openDb, seed, type Db, type SeedUser } from '@fixdesk/db';
+import { relative } from 'node:path';
+import { migrate, openDb, seed, type Db, type ModeChange, type SeedUser } from '@fixdesk/db';
 import pino from 'pino';
 import { buildApp } from './app';
 import { generatePassword, hashPassword } from './auth/passwords';
@@ -9,6 +10,7 @@ import type { AppContext } from './context';
 import type { RouteAccess } from './http/access';
 import { loadDictionaryData } from './dictionary';
 import type { DayOrderExpiry } from './orders/day-expiry';
+import type { LogoFetchOptions } from './reference/remote-logo';
 import type { ClientMessageSender } from './orders/outbox';
 import { testClientOptionsFromEnv, type TestClientOptions } from './test-client/service';
 import { wireServer } from './wiring';
@@ -43,6 +45,21 @@ export function demoUsers(config: Pick<Config, 'adminPassword' | 'demoPassword'>
   return { users, generated };
 }
 
+/**
+ * Logs what the embedded database's directory had open to other local users and is now closed (issue
+ * 34): a warning naming what changed in a directory that existed, a debug line for PGlite's own files
+ * of a first start.
+ */
+export function dataDirSecured(log: pino.Logger, dataDir: string) {
+  return ({ existing, created }: { existing: readonly ModeChange[]; created: readonly ModeChange[] }) => {
+    const shown = (changes: readonly ModeChange[]) => changes.slice(0, 20).map((c) => `${relative(dataDir, c.path) || '.'} ${c.from} → ${c.to}`);
+    if (existing.length) {
+      log.warn({ dataDir, changed: existing.length, first: shown(existing) }, 'DATA_DIR was readable by other local users: its directories are now 0700 and its files 0600');
+    }
+    if (created.length) log.debug({ dataDir, changed: created.length }, "the embedded database's new files closed to other local users (0600)");
+  };
+}
+
 /** Opens the database, migrates, seeds on first start, wires the parts (wiring.ts) and listens. */
 export async function startServer(
   config: Config,
@@ -53,11 +70,13 @@ export async function startServer(
     testClient?: TestClientOptions;
     /** Tests: where the outbox sends instead of the clients' live FIX sessions. */
     clientSender?: ClientMessageSender;
+    /** Tests: how connector logos are fetched (a local https server's CA and address). */
+    logoFetch?: LogoFetchOptions;
   } = {},
 ): Promise<RunningServer> {
   const log = opts.logger ?? pino({ level: config.logLevel });
-  if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
-  const db = opts.db ?? (await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  const db = opts.db ?? (await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, onDataDirSecured: dataDirSecured(log, config.dataDir) }));
   const ownsDb = !opts.db;
   try {
     const m = await migrate(db);
@@ -70,12 +89,12 @@ export async function startServer(
     const printed: Record<string, string> = {};
     for (const name of report.usersCreated) if (generated[name]) printed[name] = generated[name];
 
-    const { auth, hub, events, orders, outbox, fix, testClients, dayOrderExpiry, auditSealer, services, metrics, apiEndpoint, leases, nodeLink, rebalancer } = wireServer(db, config, log, {
+    const { auth, hub, events, orders, killSwitch, outbox, fix, sessionConsole, testClients, dayOrderExpiry, auditSealer, services, metrics, apiEndpoint, leases, nodeLink, rebalancer } = wireServer(db, config, log, {
       version: VERSION,
       testClient: opts.testClient ?? testClientOptionsFromEnv(),
       clientSender: opts.clientSender,
     });
-    const { app, ctx, routes } = await buildApp({ config, db, auth, hub, events, orders, outbox, fix, testClients, services, metrics, version: VERSION }, log);
+    const { app, ctx, routes } = await buildApp({ config, db, auth, hub, events, orders, killSwitch, outbox, fix, sessionConsole, testClients, services, metrics, version: VERSION, logoFetch: opts.logoFetch ?? {} }, log);
     hub.start();
     await app.listen({ port: config.port, host: config.host });
     apiEndpoint.url = ownUrl(app.server.address(), config);
@@ -137,12 +156,4 @@ function ownUrl(addr: ReturnType<Server['address']>, config: Config): string {
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
   const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '[::1]' : config.host.includes(':') ? `[${config.host}]` : config.host;
   return `http://${host}:${port}`;
-}
-
-export function readPackageVersion(): string {
-  try {
-    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-  } catch {
-    return VERSION;
-  }
 }

@@ -7,7 +7,7 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 
 /*
- * Start-up in several short tasks instead of one long one (issue 5: no task over 100 ms while the
+ * Start-up in several short tasks instead of one long one (no task over 100 ms while the
  * blotter loads). A page's module scripts are evaluated in one go, imports and all, so:
  *  1. this entry holds only React and React DOM;
  *  2. the screen the page opens on has its chunks requested from a small module of its own

@@ -51,6 +51,16 @@ describe('api client', () => {
     assert.equal(call.init.body, undefined);
   });
 
+  it('sends every change as JSON, {} when it has no body (the server refuses a cookie-signed change in any other form)', async () => {
+    const { api, calls } = harness(() => json(200, {}));
+    await api.post('/api/x/connect');
+    await api.delete('/api/x/1');
+    for (const call of calls) {
+      assert.equal(call.init.body, '{}', call.init.method);
+      assert.equal((call.init.headers as Record<string, string>)['Content-Type'], 'application/json');
+    }
+  });
+
   it('surfaces the server message of an error answer', async () => {
     const { api } = harness(() => json(400, { success: false, message: 'Symbol is required', field: 'symbol' }));
     await assert.rejects(api.get('/api/x'), (error: unknown) => {

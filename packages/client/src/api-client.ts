@@ -109,7 +109,10 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   async function send(path: string, options: ApiRequestOptions, accept: string): Promise<Response> {
     const { method = 'GET', body, query, signal, on401 = 'signOut' } = options;
     const headers: Record<string, string> = { Accept: accept };
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    // Every change goes as JSON, {} when it has nothing to say: the server refuses a change signed in by
+    // the session cookie alone in any other form (a form post another page could make).
+    const json = body !== undefined ? body : method === 'GET' ? undefined : {};
+    if (json !== undefined) headers['Content-Type'] = 'application/json';
     const token = deps.getToken();
     if (token) headers.Authorization = `Bearer ${token}`;
 
@@ -119,7 +122,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
         method,
         headers,
         credentials: 'include',
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: json === undefined ? undefined : JSON.stringify(json),
         signal,
       });
     } catch (cause) {

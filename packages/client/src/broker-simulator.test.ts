@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Decimal } from '@fixdesk/domain';
-import type { Order, OrderActionResponse } from '@fixdesk/protocol';
+import { ORDER_STATUS_UPDATED, type Order, type OrderActionResponse } from '@fixdesk/protocol';
 import {
   BROKER_SIM_USER_ID,
   BrokerSimulator,
@@ -173,5 +173,32 @@ describe('fill planning', () => {
     assert.equal(jitteredPrice(Decimal.from('-100'), '1', r, null).toString(), '-101.99');
     assert.equal(jitteredPrice(Decimal.from('0'), '2', r, null).toString(), '0');
     assert.equal(jitteredPrice(Decimal.from('27000'), '1', () => 0, Decimal.from('1')).toString(), '27000');
+  });
+});
+
+// Spec 000 §4: "The simulator also sets a synthetic status UPDATED when an update message
+// carries order info."
+describe('broker simulator: order info', () => {
+  const info = { event: 'status_request' as const, comp_id: 'SGX_CLIENT_1', clordid: 'SGX-1.1', timestamp: '2026-01-05T10:01:00Z' };
+
+  it('shows UPDATED while the last message carried order info, the order status again after the next change', async () => {
+    const h = harness();
+    h.sim.onOrder(order({ ordstatus: '0' }));
+    assert.equal(h.sim.getState().recent[0]!.status, '0');
+    h.sim.onOrder(order({ ordstatus: '0' }), info);
+    assert.equal(h.sim.getState().recent[0]!.status, ORDER_STATUS_UPDATED);
+    assert.match(h.sim.getState().activity[0]!.text, /SGX_CLIENT_1 asked for the status of SGX-1\.1/);
+    h.sim.onOrder(order({ ordstatus: '1', cumqty: '4', leavesqty: '6' }));
+    assert.equal(h.sim.getState().recent[0]!.status, '1');
+  });
+
+  it('still works a pending order first seen with order info (the real status drives auto mode)', async () => {
+    const h = harness();
+    h.sim.setSettings({ auto: true, acceptDelaySec: 1, fillDelaySec: 1 });
+    h.sim.onOrder(order(), info);
+    assert.equal(h.sim.getState().recent[0]!.status, ORDER_STATUS_UPDATED);
+    await h.advance(1000);
+    assert.deepEqual(h.calls.map((c) => c.what), ['accept']);
+    assert.equal(h.sim.getState().recent[0]!.status, '0', 'the accept answer is a change: its status shows');
   });
 });

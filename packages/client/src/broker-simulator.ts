@@ -10,7 +10,7 @@
  * user as the actor and BROKER_SIM as the claimed user id.
  */
 import { Decimal, findReferencePrice, OrdStatus, Side, type LatestPrice } from '@fixdesk/domain';
-import type { Order, OrderActionResponse } from '@fixdesk/protocol';
+import { ORDER_STATUS_UPDATED, type Order, type OrderActionResponse, type WsOrderInfo } from '@fixdesk/protocol';
 
 export const BROKER_SIM_USER_ID = 'BROKER_SIM';
 /** Spec 000 §4 and §9. */
@@ -78,6 +78,11 @@ export interface SimFill {
 
 export interface SimOrder {
   order: Order;
+  /**
+   * The status the card shows: the order's OrdStatus, or ORDER_STATUS_UPDATED (spec 000 §4's synthetic
+   * status) while the last message about it carried order info (a client's status request) and nothing since.
+   */
+  status: string;
   phase: SimPhase;
   /** The chunks planned for this order. */
   plan: string[];
@@ -237,19 +242,22 @@ export class BrokerSimulator {
     this.changed();
   }
 
-  /** A new_order or order_update. */
-  onOrder(order: Order): void {
-    this.upsert(order, true);
+  /** A new_order, order_update or order_data; `info` is the message's order info when it carried one. */
+  onOrder(order: Order, info?: WsOrderInfo | null): void {
+    this.upsert(order, true, info ?? null);
     this.changed();
   }
 
-  private upsert(order: Order, live: boolean): void {
+  private upsert(order: Order, live: boolean, info: WsOrderInfo | null = null): void {
     // An order refused at intake is a record, not an order to work (and has no broker order id).
     if (order.refusal) return;
     const key = order.brokerorderid;
     const known = this.orders.get(key);
+    const status = info ? ORDER_STATUS_UPDATED : order.ordstatus;
     if (known) {
       known.order = order;
+      known.status = status;
+      if (info?.event === 'status_request') this.log(known, `${info.comp_id} asked for the status of ${info.clordid}`);
       // A person (or the client) moved the order somewhere the plan does not cover.
       if ((known.phase === 'filling' || known.phase === 'finishing') && (order.ordstatus === OrdStatus.Canceled || order.ordstatus === OrdStatus.Rejected)) {
         this.halt(known, `Order ${ordWord(order.ordstatus)}; simulator stopped`);
@@ -257,7 +265,7 @@ export class BrokerSimulator {
       this.consider(known);
       return;
     }
-    const sim: SimOrder = { order, phase: 'watching', plan: [], fills: [], note: null, seenAt: live ? this.deps.now() : 0 };
+    const sim: SimOrder = { order, status, phase: 'watching', plan: [], fills: [], note: null, seenAt: live ? this.deps.now() : 0 };
     this.orders.set(key, sim);
     this.consider(sim);
   }
@@ -316,6 +324,7 @@ export class BrokerSimulator {
     }
     const res = await this.deps.api.accept(sim.order.id, this.notes('auto-accept'));
     sim.order = merged(sim.order, res.order);
+    sim.status = sim.order.ordstatus;
     this.processed++;
     this.log(sim, 'Accepted');
     this.planFills(sim);
@@ -358,6 +367,7 @@ export class BrokerSimulator {
     }
     const res = await this.deps.api.fill(sim.order.id, { fillQty: qty.toString(), fillPrice: px.toString(), ...this.notes('auto-fill') });
     sim.order = merged(sim.order, res.order);
+    sim.status = sim.order.ordstatus;
     sim.fills.push({ qty: qty.toString(), price: px.toString(), at: this.deps.now() });
     this.log(sim, `Filled ${qty.toString()} @ ${px.toString()}`);
     if (res.fullyFilled) {
@@ -371,6 +381,7 @@ export class BrokerSimulator {
   private async doneForDay(sim: SimOrder): Promise<void> {
     const res = await this.deps.api.doneForDay(sim.order.id, this.notes('done for day'));
     sim.order = merged(sim.order, res.order);
+    sim.status = sim.order.ordstatus;
     sim.phase = 'done';
     sim.note = `Done: ${sim.fills.length} fill${sim.fills.length === 1 ? '' : 's'}`;
     this.log(sim, 'Done for day');

@@ -16,6 +16,11 @@ describe('csvChunk', () => {
 });
 
 describe('csvText', () => {
+  it('writes a cell starting with a full-width ＝ ＋ － ＠ as text, as the ASCII ones', () => {
+    const rows = ['\uFF1DSUM(A1)', '\uFF0B1', '\uFF0D5', '\uFF20x', '=1', 'a\uFF1D1'].map((note, id) => ({ id, note }));
+    assert.equal(csvText(fields, rows, false), `0,"'＝SUM(A1)"\r\n1,"'＋1"\r\n2,"'－5"\r\n3,"'＠x"\r\n4,"'=1"\r\n5,a＝1`);
+  });
+
   it('quotes, doubles quotes and writes formulas as text; a CSV reader gets the values back', () => {
     const tricky = ['', 'plain', 'a,b', 'say "hi"', 'two\nlines', 'cr\rhere', ' lead', 'trail ', '\ufeffbom', '=SUM(A1)', '+1', '@x', '\tx', '-5', '-12.25', '-x', '8=FIX.4.4|35=8|58=a, "b"|', 'é ü 中'];
     // And random strings over the characters that matter.

@@ -15,10 +15,11 @@ export interface CsvField<T> {
 
 /**
  * A cell a spreadsheet could run as a formula: one starting with '=', '+', '-', '@', tab or carriage
- * return (OWASP "CSV Injection"). Such a cell is written as text: prefixed with ' and quoted. A plain
- * negative number (-5, -12.25: spread prices are negative) is not a formula and stays a number.
+ * return (OWASP "CSV Injection"), or with the full-width '＝', '＋', '－', '＠' some spreadsheets read as
+ * those. Such a cell is written as text: prefixed with ' and quoted. A plain negative number
+ * (-5, -12.25: spread prices are negative) is not a formula and stays a number.
  */
-export const FORMULA_TRIGGER = /^(?:[=+@\t\r]|-(?!\d+(?:\.\d+)?$))/;
+export const FORMULA_TRIGGER = /^(?:[=+@\t\r\uFF1D\uFF0B\uFF0D\uFF20]|-(?!\d+(?:\.\d+)?$))/;
 
 const cell = (v: string | number | null | undefined) => (v === null || v === undefined ? '' : String(v));
 

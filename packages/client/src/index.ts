@@ -4,6 +4,7 @@
 export * from './api-client';
 export * from './live-client';
 export * from './simulator-api';
+export * from './reference-load';
 export * from './broker-simulator';
 export * from './csv';
 export * from './audit-csv';

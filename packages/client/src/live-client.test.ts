@@ -111,6 +111,9 @@ describe('live client', () => {
     assert.deepEqual(seen, ['new:1', 'upd:1']);
     // The FIX client simulator's messages reach every signed-in browser; the blotter does not listen to them.
     h.last().receive({ type: 'test_client_execution', comp_id: 'SGX_CLIENT_1' });
+    // Spec 000 §7 lists order_data among the live message types.
+    h.last().receive({ type: 'order_data', orderData: { id: 1 } });
+    assert.ok(!h.warnings.some((w) => w.includes('order_data')), 'order_data is a known type');
     assert.ok(!h.warnings.some((w) => w.includes('order_update')), 'a known type without listeners is not a problem');
     assert.ok(!h.warnings.some((w) => w.includes('test_client_execution')), 'every type the server sends is known');
     assert.ok(h.warnings.some((w) => w.includes('unhandled message type quote_request')));
@@ -129,6 +132,21 @@ describe('live client', () => {
     h.welcomeAndAuth();
     h.last().receive({ type: 'new_order', orderData: { id: 7 } });
     assert.deepEqual(seen, [7]);
+  });
+
+  it("reloads on the server's resync, as after a reconnect, without dropping the connection", () => {
+    const h = harness();
+    const seen: string[] = [];
+    h.client.subscribe('resync', (m) => seen.push(m.reason));
+    h.client.hold();
+    h.welcomeAndAuth();
+    assert.equal(h.client.getState().session, 1);
+    h.last().receive({ type: 'resync', reason: 'order changes of other nodes were missed' });
+    assert.equal(h.client.getState().session, 2);
+    assert.equal(h.client.getState().status, 'connected');
+    assert.equal(h.sockets.length, 1);
+    assert.deepEqual(seen, ['order changes of other nodes were missed']);
+    assert.ok(!h.warnings.some((w) => w.includes('resync')));
   });
 
   it('answers the server ping with a pong', () => {

@@ -1,7 +1,7 @@
 /**
  * The app's one WebSocket client (spec 000 §7, §9; STYLE "live data flows one way"). It owns the
  * socket to /ws, authenticates with the stored token, and when the socket is lost keeps reconnecting
- * for as long as a screen holds it, with a back-off from 3 s doubling to at most 30 s (issue 17: a desk
+ * for as long as a screen holds it, with a back-off from 3 s doubling to at most 30 s (a desk
  * left open through an outage comes back by itself). Screens never see the socket: they read the
  * connection state and subscribe to message types.
  *
@@ -10,7 +10,7 @@
  */
 import { WS_CLOSE, WS_PROTOCOL_VERSION, type OnlineUser, type SessionUser, type WsServerMessage } from '@fixdesk/protocol';
 
-/** Spec 000 §9: socket reconnect interval 3000 ms (the first retry); issue 17: doubling, capped at 30 s, never giving up. */
+/** Spec 000 §9: socket reconnect interval 3000 ms (the first retry); then doubling, capped at 30 s, never giving up: a desk must not stay offline. */
 export const RECONNECT_INTERVAL_MS = 3000;
 export const MAX_RECONNECT_DELAY_MS = 30_000;
 
@@ -60,7 +60,10 @@ export interface LiveState {
   user: SessionUser | null;
   connectedUsers: number;
   activeUsers: readonly OnlineUser[];
-  /** Bumped on every successful authentication: a new number means "resynchronise your snapshot". */
+  /**
+   * Bumped on every successful authentication and on the server's `resync`: a new number means
+   * "resynchronise your snapshot".
+   */
   session: number;
 }
 
@@ -128,10 +131,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * ignores order_action while no order is open); a type outside this list is worth a warning.
  */
 // A record over every type (not a list): a type added to the protocol fails to compile here until it is
-// named, so a message the server sends is never reported as unknown (issue 17).
+// named, so a message the server sends is never reported as unknown.
 const KNOWN: Record<LiveMessageType, true> = {
-  welcome: true, authenticated: true, ping: true, pong: true, heartbeat: true, error: true, new_order: true, order_update: true,
-  execution_report: true, order_action: true, client_connection_status: true, service_status: true,
+  welcome: true, authenticated: true, ping: true, pong: true, heartbeat: true, error: true, new_order: true, order_update: true, order_data: true,
+  execution_report: true, order_action: true, client_connection_status: true, client_trading_status: true, service_status: true, resync: true,
   test_client_status: true, test_client_order: true, test_client_execution: true,
 };
 const KNOWN_TYPES: ReadonlySet<string> = new Set(Object.keys(KNOWN));
@@ -244,6 +247,10 @@ export function createLiveClient(deps: LiveClientDeps): LiveClient {
         break;
       case 'heartbeat':
         setState({ connectedUsers: message.connectedUsers, activeUsers: message.activeUsers });
+        break;
+      case 'resync':
+        // Changes were missed that the server cannot send one by one: reload, as after a reconnect.
+        if (state.status === 'connected') setState({ session: state.session + 1 });
         break;
       case 'ping':
         socket?.send(JSON.stringify({ type: 'pong', timestamp: message.timestamp }));

@@ -16,6 +16,7 @@ import {
 } from '@fixdesk/protocol';
 import type { ApiClient } from './api-client';
 import type { BrokerSimApi } from './broker-simulator';
+import { loadReference } from './reference-load';
 
 /** What the simulators read of a security master row. */
 export interface SecurityRef {
@@ -87,14 +88,16 @@ export function createSimulatorApi(api: ApiClient): SimulatorApi {
     cancelOrder: (compId, request) => api.post(testClientPath(compId, 'cancel-order'), request),
     replaceOrder: (compId, request) => api.post(testClientPath(compId, 'replace-order'), request),
     clientBlotter: (compId, signal) => api.get(testClientPath(compId, 'orders'), { signal }),
-    clientConnectors: async (signal) => list(await api.get<{ data?: ClientConnector[] } | ClientConnector[]>('/api/client-connectors', { signal })),
-    securities: async (signal) => list(await api.get<{ data?: SecurityRef[] } | SecurityRef[]>('/api/security-master', { signal })).filter((s) => s.is_active),
+    clientConnectors: (signal) => loadReference('clientConnectors', async () => list(await api.get<{ data?: ClientConnector[] } | ClientConnector[]>('/api/client-connectors', { signal }))),
+    securities: (signal) => loadReference('securityMaster', async () => list(await api.get<{ data?: SecurityRef[] } | SecurityRef[]>('/api/security-master', { signal })).filter((s) => s.is_active)),
     mandatoryTags(msgType) {
       let cached = specCache.get(msgType);
       if (!cached) {
-        cached = api
-          .get<{ data?: MessageSpecField[] }>(`/api/fix-message-specs/${encodeURIComponent(msgType)}`)
-          .then((body) => list(body).filter((f) => f.is_mandatory).map((f) => f.field_number));
+        cached = loadReference('fixMessageSpecs', async () =>
+          list(await api.get<{ data?: MessageSpecField[] }>(`/api/fix-message-specs/${encodeURIComponent(msgType)}`))
+            .filter((f) => f.is_mandatory)
+            .map((f) => f.field_number),
+        );
         // A failed load is retried next time rather than cached.
         cached.catch(() => specCache.delete(msgType));
         specCache.set(msgType, cached);
@@ -115,9 +118,9 @@ export function createSimulatorApi(api: ApiClient): SimulatorApi {
         })),
       };
     },
-    brokers: async (signal) => list(await api.get<{ data?: BrokerRef[] } | BrokerRef[]>('/api/broker-information', { signal })),
+    brokers: (signal) => loadReference('brokerInformation', async () => list(await api.get<{ data?: BrokerRef[] } | BrokerRef[]>('/api/broker-information', { signal }))),
     orders: (signal) => api.get<Order[]>('/api/orders', { signal, query: { includeExecReports: false } }),
-    latestPrices: async (signal) => list(await api.get<{ data?: LatestPrice[] } | LatestPrice[]>('/api/trade-history/latest-prices', { signal })),
+    latestPrices: (signal) => loadReference('latestPrices', async () => list(await api.get<{ data?: LatestPrice[] } | LatestPrice[]>('/api/trade-history/latest-prices', { signal }))),
     accept: (id, body) => api.post<OrderActionResponse>(order(id, 'accept'), body),
     fill: (id, body) => api.post<OrderActionResponse>(order(id, 'fill'), body),
     doneForDay: (id, body) => api.post<OrderActionResponse>(order(id, 'done-for-day'), body),

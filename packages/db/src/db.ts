@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock';
+import { secureDataDir, type ModeChange } from './data-dir-permissions';
 import { parseTimestamptz } from './timestamp-parser';
 
 /** Result of one statement. Rows come typed the same on both engines (see the parsers below). */
@@ -72,11 +72,17 @@ export interface OpenDbOptions {
   poolSize?: number;
   /** PGlite only: start from this tarball (a `dumpDataDir` of another database) instead of an empty one. */
   loadDataDir?: Blob | undefined;
+  /**
+   * PGlite only: told what was readable by other local users and is no longer (data-dir-permissions.ts):
+   * `existing` before the database opened (a directory made by an older version, or by hand), `created`
+   * what PGlite itself made so as it opened (its files unpacked on a first start).
+   */
+  onDataDirSecured?: ((changes: { existing: readonly ModeChange[]; created: readonly ModeChange[] }) => void) | undefined;
 }
 
 export async function openDb(opts: OpenDbOptions): Promise<Db> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.poolSize ?? 10);
-  return openPglite(opts.dataDir ?? './data', opts.loadDataDir);
+  return openPglite(opts.dataDir ?? './data', opts.loadDataDir, opts.onDataDirSecured);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -85,12 +91,15 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
 const INT8_OID = 20;
 const TIMESTAMPTZ_OID = 1184;
 
-async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Db> {
+async function openPglite(dataDir: string, loadDataDir?: Blob, onSecured?: OpenDbOptions['onDataDirSecured']): Promise<Db> {
   let location: string | undefined;
   let unlock = () => {};
+  let existing: ModeChange[] = [];
   if (dataDir !== 'memory://') {
-    location = `${dataDir.replace(/\/$/, '')}/pglite`;
-    mkdirSync(location, { recursive: true });
+    const root = dataDir.replace(/\/$/, '');
+    location = `${root}/pglite`;
+    // Closed to other local users before anything is written (data-dir-permissions.ts).
+    existing = secureDataDir(root, 'pglite');
     // Single-node: a second process on the same directory is refused (data-dir-lock.ts).
     unlock = lockDataDir(dataDir);
   }
@@ -103,6 +112,10 @@ async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Db> {
   } catch (err) {
     unlock();
     throw err;
+  }
+  if (location !== undefined) {
+    const created = secureDataDir(dataDir.replace(/\/$/, ''), 'pglite');
+    onSecured?.({ existing, created });
   }
   // PGlite has a single connection: a transaction holds it, so plain queries issued meanwhile wait.
   // That serialisation is what PGlite itself does; we only keep the API the same as for the pool.
@@ -216,6 +229,14 @@ async function openPostgres(url: string, poolSize: number): Promise<Db> {
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
     async transaction(fn) {
       const client = await pool.connect();
+      // A connection cut while the transaction holds it between two statements emits 'error' with
+      // nobody listening (the pool listens to idle connections only), which would end the process:
+      // the error is kept instead, the next statement fails with it, and the connection is discarded.
+      let broken: Error | undefined;
+      const onError = (err: Error) => {
+        broken = err;
+      };
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
         const result = await fn(wrap(client));
@@ -225,7 +246,8 @@ async function openPostgres(url: string, poolSize: number): Promise<Db> {
         await client.query('ROLLBACK').catch(() => {});
         throw err;
       } finally {
-        client.release();
+        client.off('error', onError);
+        client.release(broken);
       }
     },
     async exec(sql) {

@@ -4,6 +4,7 @@
 
 // ── connection, schema, first-start data ──
 export { openDb, type DatabaseKind, type Db, type OpenDbOptions, type PoolStats, type Queryable, type QueryOptions, type QueryResult } from './db';
+export type { ModeChange } from './data-dir-permissions';
 export { migrate, type MigrationReport } from './migrate';
 export { seed, type SeedOptions, type SeedReport, type SeedUser } from './seed';
 export type { DictionaryData, DictionaryItem } from './seed-dictionary';
@@ -78,6 +79,7 @@ export {
   type OpenDayOrderRow,
   type OrderConnectorRow,
 } from './repos/connectors';
+export { deleteConnectorLogo, getConnectorLogo, saveConnectorLogo, type ConnectorLogoRow, type ConnectorLogoWrite } from './repos/connector-logos';
 export {
   closeClientSession,
   closeSessionsOfStoppedProcess,
@@ -111,7 +113,7 @@ export {
   type LeaseFence,
   type LeaseRow,
 } from './leases';
-export { latestOrderActivity, notifyNodes, ordersChangedAfter } from './repos/node-notify';
+export { latestOrderActivity, notifyNodes, ordersChangedAfter, refusedOrdersAfter } from './repos/node-notify';
 export { deskPresence, replaceNodePresence, type PresentUser } from './repos/browser-presence';
 
 // ── client FIX defaults ──
@@ -270,7 +272,7 @@ export {
 // ── the compliance record's seals (ADR 0010) ──
 export { chainHash, genesisHash, SEAL_BLOCK_ROWS, SEALED_TABLES, sealPending, verifyChain, type ChainVerdict, type SealedTable } from './audit/seals';
 
-// ── issue 15: the desk's certificates and the session console's audit trail ──
+// ── the desk's certificates and the session console's audit trail ──
 export { getPki, insertPkiOnce, replacePki, setConnectorCertificate, type ConnectorCertificate, type PkiKind, type PkiRow } from './repos/desk-pki';
 export {
   lastSessionMessages,
@@ -282,10 +284,9 @@ export {
   type SessionOperationRow,
 } from './repos/session-operations';
 
-// ── service status figures (issue 20) ──
+// ── service status figures ──
 export { orderAcceptTimesSince, type AcceptTimes } from './repos/service-figures';
 export {
-  clientPositions,
   countCapabilities,
   deleteCapability,
   getCapability,
@@ -297,6 +298,7 @@ export {
   type CapabilityValues,
   type ClientCapabilityRow,
 } from './repos/capabilities';
+export { getRiskOrders, loadClientRisk, setClientStop, workingOrderIds, type ClientRiskRows, type ClientStop, type RiskOrderRow } from './repos/risk';
 export {
   deleteClientSession,
   getClientSession,

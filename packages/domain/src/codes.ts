@@ -52,7 +52,6 @@ export const ExecType = {
   OrderStatus: 'I',
 } as const;
 export type ExecTypeCode = (typeof ExecType)[keyof typeof ExecType];
-export const EXEC_TYPE_CODES: readonly ExecTypeCode[] = Object.values(ExecType);
 
 /** OrdRejReason (103) values we send. */
 export const OrdRejReason = {
@@ -86,7 +85,6 @@ export const CxlRejResponseTo = { CancelRequest: '1', CancelReplaceRequest: '2' 
 export type CxlRejResponseToCode = (typeof CxlRejResponseTo)[keyof typeof CxlRejResponseTo];
 
 export const PartyRole = { EnteringFirm: '7', OrderOriginationTrader: '11' } as const;
-export type PartyRoleCode = (typeof PartyRole)[keyof typeof PartyRole];
 export const PartyIDSource = { Proprietary: 'D', LEI: 'N' } as const;
 
 export const SecurityType = { Future: 'FUT', Multileg: 'MLEG' } as const;
@@ -147,16 +145,8 @@ export function isSideCode(value: unknown): value is SideCode {
   return value === Side.Buy || value === Side.Sell;
 }
 
-export function isOrdTypeCode(value: unknown): value is OrdTypeCode {
-  return value === OrdType.Market || value === OrdType.Limit;
-}
-
 export function isOrdStatusCode(value: unknown): value is OrdStatusCode {
   return typeof value === 'string' && (ORD_STATUS_CODES as readonly string[]).includes(value);
-}
-
-export function isExecTypeCode(value: unknown): value is ExecTypeCode {
-  return typeof value === 'string' && (EXEC_TYPE_CODES as readonly string[]).includes(value);
 }
 
 /**
@@ -169,11 +159,6 @@ export function normalizeSide(value: unknown): SideCode | null {
   if (v === '1' || v === 'buy') return Side.Buy;
   if (v === '2' || v === 'sell') return Side.Sell;
   return null;
-}
-
-/** The fatal text the spec requires for a bad side (spec 000 §8). */
-export function invalidSideMessage(value: unknown): string {
-  return `Invalid side '${String(value)}': side must be '1' (Buy) or '2' (Sell)`;
 }
 
 export function oppositeSide(side: SideCode): SideCode {

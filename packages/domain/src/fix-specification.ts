@@ -1,6 +1,6 @@
 /**
  * The FIX specification of one client (spec 001 §2 "FIX specification and examples page", §5 "FIX spec
- * export", issue 19): the document model the page, the password-protected HTML document and the FIX
+ * export"): the document model the page, the password-protected HTML document and the FIX
  * Orchestra file are all rendered from, the parts of it that are fixed rules of the desk (the order flows,
  * the execution report variants, the session messages, the connection guidelines), the export dialog's
  * checks and password generator, and the comparison of two versions of a client's document.
@@ -455,7 +455,7 @@ function compareValues(out: FixSpecChange[], kind: FixSpecChangeKind, where: str
 }
 
 /**
- * What changed from document `a` to document `b` (issue 19): messages and fields added or removed, a
+ * What changed from document `a` to document `b`: messages and fields added or removed, a
  * field's requirement, default or accepted values changed, the schedule and session settings, the
  * client's tradable securities and their limits.
  */

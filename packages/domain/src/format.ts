@@ -48,7 +48,7 @@ export function formatBlotterPrice(value: DecimalInput | null | undefined): stri
 }
 
 /**
- * An average price with the decimals its order's price is shown with (issue 17: 24,516.67 beside a
+ * An average price with the decimals its order's price is shown with (24,516.67 beside a
  * price of 24,500.00, not 24,516.666667). Without a price (a market order) as a blotter price.
  */
 export function formatAveragePrice(avgPx: DecimalInput | null | undefined, price: DecimalInput | null | undefined): string {

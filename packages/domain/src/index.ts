@@ -4,6 +4,7 @@ export * from './decimal';
 export * from './order-state';
 export * from './fill-validation';
 export * from './order-intake';
+export * from './risk';
 export * from './maturities';
 export * from './strategies';
 export * from './contract-specs';

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  decideNewOrder,
   selectCapability,
   validateNewOrderMultileg,
   validateNewOrderSingle,
@@ -10,6 +11,7 @@ import {
   type NewOrderSingleInput,
   type SecurityInfo,
 } from './order-intake';
+import { Decimal } from './decimal';
 
 const SECURITIES: Record<string, SecurityInfo> = {
   C5TC: { symbol: 'C5TC', isActive: true, priceTickSize: '1', seriesMonths: 84 },
@@ -137,22 +139,26 @@ describe('validateNewOrderSingle', () => {
       assert.equal(selectCapability(caps, 'C3', 'SGX'), undefined);
       assert.equal(selectCapability(caps, 'C3', null)?.maxOrderQty, 1);
     });
-    it('short selling and position limits against the net position in the contract', () => {
-      const positions: Record<string, string> = { 'C5TC|202612': '4', 'C5TC|202701': '-3' };
-      const withPos = { ...ctx, position: (s: string, m: string) => positions[`${s}|${m}`] };
+    it('short selling and position limits against the worst-case exposure in the contract', () => {
+      const exp = (filled: string, workingBuy = '0', workingSell = '0') => ({ filled: Decimal.from(filled), workingBuy: Decimal.from(workingBuy), workingSell: Decimal.from(workingSell) });
+      const book: Record<string, ReturnType<typeof exp>> = { 'C5TC|202612': exp('4', '0', '0'), 'C5TC|202701': exp('-3'), 'C5TC|202702': exp('10', '0', '6') };
+      const withPos = { ...ctx, exposure: (key: string) => book[key] };
       const sell = (qty: string, maturity = '202612') => ({ ...outright, side: '2', orderQty: qty, maturityMonthYear: maturity });
       const noShort: ClientCapability = { ...all, canShort: false };
       assert.deepEqual(validateNewOrderSingle(sell('4'), { ...withPos, capabilities: [noShort] }), { ok: true });
-      rejected(validateNewOrderSingle(sell('5'), { ...withPos, capabilities: [noShort] }), '0', 'Client is not permitted to sell C5TC Dec-26 short: net position 4 would become -1');
-      rejected(validateNewOrderSingle(sell('1', '202701'), { ...withPos, capabilities: [noShort] }), '0', 'Client is not permitted to sell C5TC Jan-27 short: net position -3 would become -4');
+      rejected(validateNewOrderSingle(sell('5'), { ...withPos, capabilities: [noShort] }), '0', 'Client is not permitted to sell C5TC Dec-26 short: position 4, working sells 0, this order 5 would leave -1');
+      rejected(validateNewOrderSingle(sell('1', '202701'), { ...withPos, capabilities: [noShort] }), '0', 'Client is not permitted to sell C5TC Jan-27 short: position -3, working sells 0, this order 1 would leave -4');
+      // Working sells count as if filled: long 10 with 6 working to sell leaves room for 4.
+      assert.deepEqual(validateNewOrderSingle(sell('4', '202702'), { ...withPos, capabilities: [noShort] }), { ok: true });
+      rejected(validateNewOrderSingle(sell('5', '202702'), { ...withPos, capabilities: [noShort] }), '0', 'Client is not permitted to sell C5TC Feb-27 short: position 10, working sells 6, this order 5 would leave -1');
       // Without a position the sale is a short sale.
-      rejected(validateNewOrderSingle(sell('1', '202703'), { ...ctx, capabilities: [noShort] }), '0', 'Client is not permitted to sell C5TC Mar-27 short: net position 0 would become -1');
+      rejected(validateNewOrderSingle(sell('1', '202703'), { ...ctx, capabilities: [noShort] }), '0', 'Client is not permitted to sell C5TC Mar-27 short: position 0, working sells 0, this order 1 would leave -1');
       assert.deepEqual(validateNewOrderSingle(sell('9'), { ...withPos, capabilities: [{ ...all, canShort: true }] }), { ok: true });
       const limited: ClientCapability = { ...all, canShort: true, maxPositionLong: '10', maxPositionShort: '5' };
       assert.deepEqual(validateNewOrderSingle({ ...outright, orderQty: '6' }, { ...withPos, capabilities: [limited] }), { ok: true });
-      rejected(validateNewOrderSingle({ ...outright, orderQty: '7' }, { ...withPos, capabilities: [limited] }), '3', 'Net long position in C5TC Dec-26 would be 11, above the limit of 10');
+      rejected(validateNewOrderSingle({ ...outright, orderQty: '7' }, { ...withPos, capabilities: [limited] }), '3', 'Net long position in C5TC Dec-26 could reach 11 (position 4, working buys 0, this order 7), above the limit of 10');
       assert.deepEqual(validateNewOrderSingle(sell('9'), { ...withPos, capabilities: [limited] }), { ok: true });
-      rejected(validateNewOrderSingle(sell('10'), { ...withPos, capabilities: [limited] }), '3', 'Net short position in C5TC Dec-26 would be 6, above the limit of 5');
+      rejected(validateNewOrderSingle(sell('10'), { ...withPos, capabilities: [limited] }), '3', 'Net short position in C5TC Dec-26 could reach 6 (position 4, working sells 0, this order 10), above the limit of 5');
     });
     it('a market identifier must be named in ExDestination', () => {
       const cap: ClientCapability = { ...all, marketIdentifier: 'XSES' };
@@ -216,5 +222,23 @@ describe('validateNewOrderMultileg', () => {
     const ratio3 = { ...spread, legs: [{ ...spread.legs[0]!, ratio: 3 }, spread.legs[1]!] };
     rejected(validateNewOrderMultileg(ratio3, { ...ctx, capabilities: capped }), '3', 'Leg 1: Order quantity 15 exceeds the maximum of 12 for C5TC');
     assert.deepEqual(validateNewOrderMultileg(spread, { ...ctx, capabilities: capped }), { ok: true });
+  });
+});
+
+describe('decideNewOrder', () => {
+  const order = { msgType: 'D' as const, clOrdId: 'X-1', side: '2', ordType: '2', orderQty: '5', price: '27000', symbol: 'C5TC', maturityMonthYear: '202612', exDestination: 'SGX' };
+  const cap: ClientCapability = { securitySymbol: null, isEnabled: true, canBuy: true, canSell: true, canShort: false };
+  const base = { lookupSecurity: (s: string) => ({ C5TC: { symbol: 'C5TC', isActive: true, priceTickSize: '1' } })[s], capabilities: [cap] };
+  it('decides in order: terms, then capability and exposure, then the rate', () => {
+    let counted = 0;
+    const overRate = () => ++counted > 0;
+    assert.deepEqual(decideNewOrder({ ...order, orderQty: '0' }, { ...base, overRate }), { ok: false, ordRejReason: '13', text: 'Order quantity must be greater than 0', stage: 'terms' });
+    const short = decideNewOrder(order, { ...base, overRate });
+    assert.equal(short.ok ? '' : short.stage, 'permission');
+    // Neither refusal counted the order against the rate.
+    assert.equal(counted, 0);
+    const exposure = () => ({ filled: Decimal.from(10), workingBuy: Decimal.ZERO, workingSell: Decimal.ZERO });
+    assert.deepEqual(decideNewOrder(order, { ...base, exposure, overRate, maxOrdersPerSecond: 3 }), { ok: false, ordRejReason: '99', text: 'Order rate limit of 3 orders per second exceeded', stage: 'rate' });
+    assert.deepEqual(decideNewOrder(order, { ...base, exposure }), { ok: true });
   });
 });

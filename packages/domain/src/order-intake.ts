@@ -10,6 +10,7 @@ import { Decimal, type DecimalInput } from './decimal';
 import {
   OrdRejReason,
   OrdType,
+  PartyRole,
   Side,
   TimeInForce,
   type OrdRejReasonCode,
@@ -17,6 +18,7 @@ import {
 } from './codes';
 import { contractMonthStatus } from './contract-specs';
 import { maturityLabel, normalizeMaturity } from './maturities';
+import { checkExposure, contractLabel, limitsExposure, positionKey, type ContractExposure } from './risk';
 
 export interface SecurityInfo {
   symbol: string;
@@ -53,10 +55,10 @@ export interface IntakeContext {
    */
   capabilities?: readonly ClientCapability[];
   /**
-   * The client's net position (long positive) in a contract from its fills: symbol upper case,
-   * maturity YYYYMM. Asked only when a capability limits short selling or positions; undefined means 0.
+   * The client's exposure in a contract (risk.ts: filled position and working quantities), by
+   * positionKey. Asked only when a capability limits short selling or positions; undefined means none.
    */
-  position?: (symbol: string, maturity: string) => DecimalInput | undefined;
+  exposure?: (key: string) => ContractExposure | undefined;
   /** True when this sender already used the ClOrdID today. */
   isDuplicateClOrdId?: (clOrdId: string) => boolean;
   /** With a clock, expired and unlisted contract months are refused. */
@@ -123,11 +125,9 @@ export const IntakeText = {
   mayNotSell: (symbol: string) => `Client is not permitted to sell ${symbol}`,
   aboveMaximum: (qty: string, max: string, symbol: string) => `Order quantity ${qty} exceeds the maximum of ${max} for ${symbol}`,
   belowMinimum: (qty: string, min: string, symbol: string) => `Order quantity ${qty} is below the minimum of ${min} for ${symbol}`,
+  rateExceeded: (perSecond: number) => `Order rate limit of ${perSecond} orders per second exceeded`,
   wrongMarket: (symbol: string, market: string) => `Client may trade ${symbol} only on market ${market} (ExDestination 100)`,
-  mayNotShort: (symbol: string, position: string, after: string) =>
-    `Client is not permitted to sell ${symbol} short: net position ${position} would become ${after}`,
-  aboveLongLimit: (symbol: string, after: string, max: string) => `Net long position in ${symbol} would be ${after}, above the limit of ${max}`,
-  aboveShortLimit: (symbol: string, after: string, max: string) => `Net short position in ${symbol} would be ${after}, above the limit of ${max}`,
+  enteringFirmNotClient: (given: string, own: string) => `Entering Firm (PartyRole 7) ${given} is another firm's LEI: this client's is ${own}`,
 } as const;
 
 const text = (v: unknown) => (v === undefined || v === null ? '' : String(v).trim());
@@ -216,37 +216,21 @@ function checkTick(price: Decimal | null, security: SecurityInfo): IntakeRejecti
   return reject(OrdRejReason.Other, IntakeText.priceOffTick(price.toString(), tick.toString(), security.symbol));
 }
 
-/** The key of a contract's position: upper-case symbol and YYYYMM maturity. */
-export function positionKey(symbol: string, maturity: unknown): string {
-  return `${symbol.trim().toUpperCase()}|${normalizeMaturity(maturity) ?? text(maturity)}`;
-}
+export { positionKey } from './risk';
 
-/** True when a capability's rules need the client's net position (short selling refused, or a position limit). */
+/** True when a capability's rules need the client's exposure (short selling refused, or a position limit). */
 export function capabilityNeedsPosition(c: ClientCapability): boolean {
-  const set = (v: DecimalInput | null | undefined) => v !== undefined && v !== null && text(v) !== '';
-  return c.isEnabled && ((c.canShort === false && c.canSell) || set(c.maxPositionLong) || set(c.maxPositionShort));
+  return c.isEnabled && limitsExposure({ ...c, canShort: c.canSell ? c.canShort : undefined });
 }
 
-const limit = (v: DecimalInput | null | undefined) => (v === undefined || v === null || text(v) === '' ? null : Decimal.tryFrom(v));
+const NO_EXPOSURE: ContractExposure = { filled: Decimal.ZERO, workingBuy: Decimal.ZERO, workingSell: Decimal.ZERO };
 
 function checkPosition(cap: ClientCapability, symbol: string, maturity: unknown, side: SideCode, qty: Decimal, ctx: IntakeContext, prefix: string): IntakeRejection | null {
   if (!capabilityNeedsPosition(cap)) return null;
-  const raw = ctx.position?.(symbol.trim().toUpperCase(), normalizeMaturity(maturity) ?? text(maturity));
-  const position = raw === undefined ? Decimal.ZERO : Decimal.from(raw);
-  const after = side === Side.Buy ? position.add(qty) : position.sub(qty);
-  const label = maturityLabel(normalizeMaturity(maturity) ?? '') ? `${symbol} ${maturityLabel(normalizeMaturity(maturity)!)}` : symbol;
-  if (side === Side.Sell && cap.canShort === false && after.isNegative()) {
-    return reject(OrdRejReason.BrokerOption, prefix + IntakeText.mayNotShort(label, position.toString(), after.toString()));
-  }
-  const maxLong = limit(cap.maxPositionLong);
-  if (side === Side.Buy && maxLong && after.gt(maxLong)) {
-    return reject(OrdRejReason.OrderExceedsLimit, prefix + IntakeText.aboveLongLimit(label, after.toString(), maxLong.toString()));
-  }
-  const maxShort = limit(cap.maxPositionShort);
-  if (side === Side.Sell && maxShort && after.isNegative() && after.neg().gt(maxShort)) {
-    return reject(OrdRejReason.OrderExceedsLimit, prefix + IntakeText.aboveShortLimit(label, after.neg().toString(), maxShort.toString()));
-  }
-  return null;
+  const exposure = ctx.exposure?.(positionKey(symbol, maturity)) ?? NO_EXPOSURE;
+  const breach = checkExposure(cap, contractLabel(symbol, maturity), side, qty, exposure);
+  if (!breach) return null;
+  return reject(breach.kind === 'short' ? OrdRejReason.BrokerOption : OrdRejReason.OrderExceedsLimit, prefix + breach.text);
 }
 
 function checkCapability(symbol: string, side: SideCode, qty: Decimal, ctx: IntakeContext, exchange?: string | null, prefix = '', maturity?: unknown): IntakeRejection | null {
@@ -342,5 +326,70 @@ export function checkNewOrderMultilegPermissions(order: NewOrderMultilegInput, c
     const denied = checkCapability(text(leg.symbol), text(leg.side) as SideCode, ratio.mul(qty), ctx, order.exDestination, legPrefix(i), leg.maturityMonthYear);
     if (denied) return denied;
   }
+  return { ok: true };
+}
+
+/** A party of an order as the intake holds it (order level: legIndex null). */
+export interface OrderPartyInput {
+  partyId: string;
+  partyRole: number;
+  legIndex: number | null;
+}
+
+/** The form of an ISO 17442 Legal Entity Identifier: 18 letters or digits, then 2 check digits. */
+const LEI_FORM = /^[A-Z0-9]{18}[0-9]{2}$/;
+
+/**
+ * An order may name as its Entering Firm (PartyRole 7) no LEI but its own client's: a client could
+ * otherwise put another firm's identity on its orders, and the desk's records and reports would carry
+ * it. Checked when the desk has the client's LEI and the party reads as an LEI (a firm's own code in
+ * another form is the client's business).
+ */
+export function checkEnteringFirm(parties: readonly OrderPartyInput[] | undefined, clientLei: string | null | undefined): IntakeRejection | null {
+  const own = text(clientLei).toUpperCase();
+  if (!own || !parties) return null;
+  for (const p of parties) {
+    if (p.legIndex !== null || String(p.partyRole) !== PartyRole.EnteringFirm) continue;
+    const given = text(p.partyId).toUpperCase();
+    if (LEI_FORM.test(given) && given !== own) return reject(OrdRejReason.Other, IntakeText.enteringFirmNotClient(given, own));
+  }
+  return null;
+}
+
+/** Where a decision refused an order: its own terms, the client's capability and exposure, or its rate. */
+export type DecisionStage = 'terms' | 'permission' | 'rate';
+
+export type NewOrderDecision = { ok: true } | (IntakeRejection & { stage: DecisionStage });
+
+/** What the intake decides a new order with: the pure rules' context, and the client's order rate. */
+export interface DecisionContext extends IntakeContext {
+  /**
+   * Counts the order against the client's orders per second and says whether it is over; absent, the
+   * rate is not counted (a possible resend, until it proves to be a new order).
+   */
+  overRate?: () => boolean;
+  maxOrdersPerSecond?: number;
+  /** The sending client's LEI as the desk holds it: an Entering Firm party must not name another. */
+  clientLei?: string | null;
+}
+
+/**
+ * The intake's one decision on a new order (D or AB), in this order: its own terms (validation, without
+ * duplicates: the intake's batch knows them), then the client's capability and worst-case exposure,
+ * then the client's order rate. The stage tells the intake which answer a duplicate ClOrdID overrides
+ * (the capability's and the rate's, not the terms').
+ */
+export function decideNewOrder(
+  order: (({ msgType: 'D' } & NewOrderSingleInput) | ({ msgType: 'AB' } & NewOrderMultilegInput)) & { parties?: readonly OrderPartyInput[] },
+  ctx: DecisionContext,
+): NewOrderDecision {
+  const terms: IntakeContext = { ...ctx, capabilities: undefined, isDuplicateClOrdId: undefined };
+  const verdict = order.msgType === 'D' ? validateNewOrderSingle(order, terms) : validateNewOrderMultileg(order, terms);
+  if (!verdict.ok) return { ...verdict, stage: 'terms' };
+  const firm = checkEnteringFirm(order.parties, ctx.clientLei);
+  if (firm) return { ...firm, stage: 'terms' };
+  const permitted = order.msgType === 'D' ? checkNewOrderSinglePermissions(order, ctx) : checkNewOrderMultilegPermissions(order, ctx);
+  if (!permitted.ok) return { ...permitted, stage: 'permission' };
+  if (ctx.overRate?.()) return { ok: false, ordRejReason: OrdRejReason.Other, text: IntakeText.rateExceeded(ctx.maxOrdersPerSecond ?? 0), stage: 'rate' };
   return { ok: true };
 }

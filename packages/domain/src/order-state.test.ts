@@ -72,7 +72,7 @@ const EVENTS: Record<OrderEventType, OrderEvent> = {
  */
 const GRID = `
 status accept reject fill legFill doneForDay cancelRequest cancelConfirm cancelRefuse replaceRequest replaceConfirm replaceRefuse brokerCancel expire
-A      0/0    8/8    NA   NA      NA         6/6           NA            NA           E/E            NA             NA            NA           C/C
+A      0/0    8/8    NA   NA      NA         6/6           NA            NA           E/E            NA             NA            4/4          C/C
 0      NA     NA     1/F  1/F     NA         6/6           NA            NA           E/E            NA             NA            4/4          C/C
 1      NA     NA     1/F  1/F     3/3        6/6           NA            NA           E/E            NA             NA            4/4          C/C
 2      TL     TL     TL   TL      3/3        TL            TL            TL           TL             TL             TL            TL           TL
@@ -126,7 +126,7 @@ describe('every (status, event) pair', () => {
       assert.deepEqual(allowedEvents(s), s === '2' ? ['doneForDay'] : []);
     }
     for (const s of OPEN_ORD_STATUSES) assert.ok(allowedEvents(s).length > 0);
-    assert.deepEqual(allowedEvents('A'), ['accept', 'reject', 'cancelRequest', 'replaceRequest', 'expire']);
+    assert.deepEqual(allowedEvents('A'), ['accept', 'reject', 'cancelRequest', 'replaceRequest', 'brokerCancel', 'expire']);
   });
 });
 

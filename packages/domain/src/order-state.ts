@@ -289,6 +289,7 @@ export const ORDER_TRANSITIONS: readonly Transition[] = [
   t('1', 'replaceRequest',  'E',         'E'),
   t('E', 'replaceConfirm',  'byReplace', '5'),
   t('E', 'replaceRefuse',   'working',   null),
+  t('A', 'brokerCancel',    '4',         '4'),
   t('0', 'brokerCancel',    '4',         '4'),
   t('1', 'brokerCancel',    '4',         '4'),
   t('6', 'brokerCancel',    '4',         '4'),

@@ -184,9 +184,6 @@ export interface StrategyLegInput {
   calYear?: string | number | null;
 }
 
-/** Contract months a strategy leg covers: single 1, quarter 3, cal 12. */
-export const STRATEGY_LEG_MONTHS: Record<StrategyLegType, number> = { single: 1, quarter: 3, cal: 12 };
-
 function expandStrategyLeg(leg: StrategyLegInput, where: string): { label: string; maturities: string[]; symbol: string } | string {
   const symbol = (leg.symbol ?? '').trim();
   if (!symbol) return `${where}: select a symbol`;

@@ -157,7 +157,19 @@ function required(el: XmlElement): boolean {
   return r === 'Y';
 }
 
-export function buildDictionary(xml: string): DictionaryOut {
+/**
+ * Fields the QuickFIX C++ FIX44.xml marks optional inside a component although a message that carries
+ * the component cannot do without them; the generated dictionary marks them required there. So far one:
+ * Symbol (55) in Instrument. QuickFIX/J's FIX44.xml has it required (a NewOrderSingle without it is
+ * answered with Reject 373=1, 371=55 "Required tag missing" by a QuickFIX/J acceptor), and an order,
+ * cancel, replace or status request without an instrument cannot be acted on. The engine's rule is
+ * QuickFIX's: a field is required only when it and every enclosing component are required, so Symbol is
+ * enforced exactly where Instrument is (NewOrderSingle, OrderCancelRequest, ExecutionReport, a
+ * NewOrderList entry, ...) and not where Instrument is optional (News, Email, ...).
+ */
+export const REQUIRED_IN_COMPONENT: Readonly<Record<string, readonly string[]>> = { Instrument: ['Symbol'] };
+
+export function buildDictionary(xml: string, requiredInComponent: Readonly<Record<string, readonly string[]>> = REQUIRED_IN_COMPONENT): DictionaryOut {
   const doc = parseXml(xml);
   const fix = child(doc, 'fix');
   const beginString = `${attr(fix, 'type')}.${attr(fix, 'major')}.${attr(fix, 'minor')}`;
@@ -207,6 +219,15 @@ export function buildDictionary(xml: string): DictionaryOut {
 
   const components: Record<string, Item[]> = {};
   for (const c of child(fix, 'components').children) components[attr(c, 'name')] = readItems(c);
+  for (const [component, names] of Object.entries(requiredInComponent)) {
+    const items = components[component];
+    if (!items) throw new Error(`REQUIRED_IN_COMPONENT: no component ${component}`);
+    for (const name of names) {
+      const item = items.find((i) => 'field' in i && i.field === tagByName.get(name));
+      if (!item) throw new Error(`REQUIRED_IN_COMPONENT: ${name} is not a field of ${component}`);
+      item.required = true;
+    }
+  }
 
   const messages = child(fix, 'messages').children.map((m) => {
     const category = attr(m, 'msgcat');

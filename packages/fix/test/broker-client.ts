@@ -2,7 +2,6 @@
 // PostgreSQL store (tests/integration/fix-session-crash.test.ts): a broker acceptor that acknowledges
 // each order with an ExecutionReport, a client initiator that records the reports it gets, both on a
 // manual clock.
-import assert from 'node:assert/strict';
 import { Tag } from '../src/dictionary/tags.generated';
 import { Acceptor } from '../src/engine/acceptor';
 import { Initiator } from '../src/engine/initiator';
@@ -19,14 +18,6 @@ export const BROKER: SessionID = { beginString: 'FIX.4.4', senderCompID: 'BROKER
 export const CLIENT: SessionID = { beginString: 'FIX.4.4', senderCompID: 'CLIENT1', targetCompID: 'BROKER' };
 const codec = createSessionCodec();
 const SOH = '\x01';
-
-export async function until(what: string, ok: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!ok()) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 export function executionReport(clOrdID: string, n: number) {
   return outgoing('8', [

@@ -12,7 +12,8 @@ import { ManualClock } from '../src/session/clock';
 import { createSessionCodec } from '../src/session/codec-adapter';
 import { MemoryStoreFactory } from '../src/store/memory-store';
 import { AcceptorHarness, assertMessage, expand, frame, TestClient, TW } from './harness';
-import { BROKER, BrokerApp, CLIENT, ClientApp, executionReport, order, startBroker, startClient, until } from './broker-client';
+import { BROKER, BrokerApp, CLIENT, ClientApp, executionReport, order, startBroker, startClient } from './broker-client';
+import { until } from '../../../tests/support/until';
 
 const codec = createSessionCodec();
 

@@ -27,13 +27,6 @@ export interface ScenarioOptions {
   readonly trace?: (line: string) => void;
 }
 
-export interface ScenarioResult {
-  readonly name: string;
-  readonly passed: boolean;
-  readonly failure?: string;
-  readonly ms: number;
-}
-
 type Step =
   | { kind: 'connect' | 'disconnect' | 'expectDisconnect'; conn: number; line: number }
   | { kind: 'send' | 'expect'; conn: number; text: string; line: number };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The admin-screen pattern (issue 14): each reference resource has one zod schema here, used by the
+ * The admin-screen pattern: each reference resource has one zod schema here, used by the
  * server to validate every write and by the web app to validate its form, plus one list of field
  * descriptors keyed by that schema's fields. The descriptors say how each field is edited (kind,
  * label, options, default) and whether it is a column of the resource's table; the compiler insists

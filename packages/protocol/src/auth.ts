@@ -59,3 +59,10 @@ export interface MeResponse {
 
 /** Name of the HttpOnly cookie that carries the session token (the cookie policy lists it). */
 export const AUTH_COOKIE = 'authToken';
+
+/**
+ * Why a change signed in by the session cookie alone was refused: it was not sent as JSON, so
+ * it may come from a form or a plain request another page made in the user's name.
+ */
+export const COOKIE_CHANGE_NEEDS_JSON_MESSAGE =
+  'A change signed in by the session cookie must be sent as JSON (Content-Type: application/json) or with an Authorization: Bearer token';

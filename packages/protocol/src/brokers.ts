@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { optionalLei } from './identifiers';
 import { adminInteger, adminOptionalText, adminText, type AdminFields } from './admin-fields';
 
 // Broker Information (spec 001 §2 "Broker Information Management", §3 "Broker information", "Broker
@@ -7,8 +8,6 @@ import { adminInteger, adminOptionalText, adminText, type AdminFields } from './
 
 export const BRANCH_TYPES = ['parent', 'branch', 'subsidiary'] as const;
 export const PARTY_ID_SOURCES = ['BIC', 'LEI', 'PROPRIETARY', 'MIC', 'ISITC'] as const;
-/** FIX PartyIDSource (447) codes of the party id sources. */
-export const PARTY_ID_SOURCE_CODES: Record<(typeof PARTY_ID_SOURCES)[number], string> = { BIC: 'B', LEI: 'N', PROPRIETARY: 'D', MIC: 'G', ISITC: 'H' };
 /** Party type: a FIX PartyRole (452) value, 1 to 22 plus 24 (spec 001 §9). */
 export const PARTY_TYPES = [...Array.from({ length: 22 }, (_, i) => i + 1), 24] as const;
 export const PARTY_TYPE_LABELS: Record<number, string> = {
@@ -27,11 +26,28 @@ export const DEFAULT_AVAILABILITY_HOURS = '09:00-17:00';
 export const DEFAULT_CONTACT_TIMEZONE = 'Asia/Singapore';
 /** Spec 001 §9: logo at most 500KB. */
 export const LOGO_MAX_BYTES = 512_000;
+/**
+ * What a logo may hold, checked before it is parsed: parsing and sanitising deeply nested
+ * elements, countless elements, attributes or comments stalls the server (quadratic in the nesting, in
+ * one element's attributes and in the comments removed). A real logo nests 5-20 levels and has hundreds
+ * of elements, a few attributes each and a comment or two.
+ */
+export const LOGO_MAX_DEPTH = 100;
+export const LOGO_MAX_ELEMENTS = 5_000;
+export const LOGO_MAX_ATTRIBUTES = 20_000;
+export const LOGO_MAX_ELEMENT_ATTRIBUTES = 100;
+/** Comments, CDATA sections, processing instructions and doctypes. */
+export const LOGO_MAX_COMMENTS = 100;
 
 /** Spec 001 §5 "Broker form" and §8 "Brokers": the screen's texts. */
 export const BrokerText = {
   svgOnly: 'Please upload an SVG file only',
   logoTooLarge: 'Logo file must be less than 500KB',
+  logoTooDeep: `The logo nests its elements more than ${LOGO_MAX_DEPTH} levels deep: please simplify it`,
+  logoHtml: (tag: string) => `The logo holds HTML (${tag}), not only SVG: please upload a plain SVG file`,
+  logoTooManyElements: `The logo has more than ${LOGO_MAX_ELEMENTS.toLocaleString('en-US')} elements: please simplify it`,
+  logoTooManyAttributes: `The logo has more than ${LOGO_MAX_ATTRIBUTES.toLocaleString('en-US')} attributes, or an element with more than ${LOGO_MAX_ELEMENT_ATTRIBUTES}: please simplify it`,
+  logoTooManyComments: `The logo has more than ${LOGO_MAX_COMMENTS} comments (or CDATA sections, processing instructions): please simplify it`,
   saveFirst: 'Please save the broker information first',
   created: 'Broker information created successfully!',
   updated: 'Broker information updated successfully',
@@ -69,10 +85,7 @@ const BrokerShape = {
   state_province: adminOptionalText(100),
   postal_code: adminOptionalText(20),
   country: adminOptionalText(100),
-  lei: z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() === '' ? null : typeof v === 'string' ? v.trim().toUpperCase() : v),
-    z.string({ error: 'must be a 20-character LEI' }).regex(/^[A-Z0-9]{18}[0-9]{2}$/, 'must be a 20-character LEI (18 letters or digits, then 2 check digits)').nullable().optional(),
-  ),
+  lei: optionalLei,
   party_type: z.preprocess(
     (v) => (v === undefined || v === null || v === '' ? 1 : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v),
     z.number({ error: 'must be a FIX PartyRole: 1 to 22 or 24' }).refine((n) => (PARTY_TYPES as readonly number[]).includes(n), 'must be a FIX PartyRole: 1 to 22 or 24'),
@@ -172,7 +185,6 @@ function contactReach(c: { email?: string | null; phone_primary?: string | null 
 /** POST /api/broker-information/{id}/contacts. */
 export const CreateContactSchema = z.strictObject(ContactShape).superRefine(contactReach);
 export type CreateContactInput = z.input<typeof CreateContactSchema>;
-export type ContactValues = z.output<typeof CreateContactSchema>;
 
 /** PUT …/contacts/{contactId}: the whole contact (the form sends every field). */
 export const UpdateContactSchema = z
@@ -223,7 +235,7 @@ export const BROKER_FIELDS: AdminFields<CreateBrokerInput> = {
   state_province: { name: 'state_province', label: 'State / Province', kind: 'text', maxLength: 100 },
   postal_code: { name: 'postal_code', label: 'Postal Code', kind: 'text', maxLength: 20 },
   country: { name: 'country', label: 'Country', kind: 'text', maxLength: 100 },
-  lei: { name: 'lei', label: 'LEI', kind: 'text', maxLength: 20, description: 'Legal Entity Identifier, 20 characters' },
+  lei: { name: 'lei', label: 'LEI', kind: 'text', maxLength: 20, description: 'Legal Entity Identifier (ISO 17442): 20 characters, the last 2 check digits' },
   party_type: { name: 'party_type', label: 'Party Type (PartyRole 452)', kind: 'select', required: true, options: options(PARTY_TYPES, (v) => `${v} - ${PARTY_TYPE_LABELS[v]}`), defaultValue: '1' },
   party_id: { name: 'party_id', label: 'Party ID (448)', kind: 'text', maxLength: 64 },
   party_id_source: { name: 'party_id_source', label: 'Party ID Source (447)', kind: 'select', required: true, options: options(PARTY_ID_SOURCES), defaultValue: 'PROPRIETARY' },

@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import { MIC_TEXT } from './identifiers';
 import { adminInteger, adminOptionalInteger, adminOptionalPositiveDecimal, adminOptionalText, normalizeDecimalText, type AdminFields } from './admin-fields';
 import { ASSET_CLASSES, EXCHANGES } from './security-master';
 
 // Client capabilities (spec 001 §2 "Client Capabilities", §3, §5 "Capability form", §6, §7, §8): what
 // each client may trade. The order intake enforces every field: enabled, buy/sell, short selling and
-// the net position limits (against the client's position in the contract from its fills), the order
+// the net position limits (against the client's worst-case exposure in the contract: its filled
+// position with its working orders counted as if filled, docs/adr/0013), the order
 // quantity limits, the exchange and the market identifier. A change applies to the next order.
 
 /** Spec 001 §8 "Capabilities" and the screen's other texts. */
@@ -70,7 +72,16 @@ const CapabilityShape = {
   client_symbol_text: adminOptionalText(200),
   asset_class: z.enum(ASSET_CLASSES, { error: (i) => (i.input === undefined || i.input === null || i.input === '' ? 'is required' : `must be one of ${ASSET_CLASSES.join(', ')}`) }),
   exchange: code('an exchange code such as SGX'),
-  market_identifier: code('a market identifier (MIC) such as XSES'),
+  market_identifier: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
+    z
+      .string({ error: MIC_TEXT })
+      .trim()
+      .regex(/^[A-Za-z0-9]{4}$/, MIC_TEXT)
+      .transform((s) => s.toUpperCase())
+      .nullable()
+      .optional(),
+  ),
   is_enabled: flag(true),
   can_buy: flag(true),
   can_sell: flag(true),
@@ -137,12 +148,12 @@ export const CAPABILITY_FIELDS: AdminFields<CreateCapabilityInput> = {
   exchange: { name: 'exchange', label: 'Exchange', kind: 'select', options: options(EXCHANGES), description: "Empty: any exchange; set: the order's ExDestination (100) must be it or absent" },
   min_order_qty: { name: 'min_order_qty', label: 'Min Order Qty', kind: 'decimal', placeholder: 'none' },
   max_order_qty: { name: 'max_order_qty', label: 'Max Order Qty', kind: 'decimal', placeholder: 'none' },
-  max_position_long: { name: 'max_position_long', label: 'Max Position Long', kind: 'decimal', placeholder: 'none', description: 'Net long lots per contract, from fills' },
-  max_position_short: { name: 'max_position_short', label: 'Max Position Short', kind: 'decimal', placeholder: 'none', description: 'Net short lots per contract, from fills' },
+  max_position_long: { name: 'max_position_long', label: 'Max Position Long', kind: 'decimal', placeholder: 'none', description: 'Net long lots per contract, fills plus working buys' },
+  max_position_short: { name: 'max_position_short', label: 'Max Position Short', kind: 'decimal', placeholder: 'none', description: 'Net short lots per contract, fills plus working sales' },
   is_enabled: { name: 'is_enabled', label: 'Enabled', kind: 'boolean', defaultValue: true, description: 'Disabled: every order under this capability is refused' },
   can_buy: { name: 'can_buy', label: 'Can Buy', kind: 'boolean', defaultValue: true },
   can_sell: { name: 'can_sell', label: 'Can Sell', kind: 'boolean', defaultValue: true },
-  can_short: { name: 'can_short', label: 'Can Short', kind: 'boolean', defaultValue: false, description: 'Off: a sale may not take the net position in a contract below zero' },
+  can_short: { name: 'can_short', label: 'Can Short', kind: 'boolean', defaultValue: false, description: 'Off: a sale may not take the net position in a contract below zero, counting working sales as filled' },
   market_identifier: { name: 'market_identifier', label: 'Market Identifier (MIC)', kind: 'text', maxLength: 10, placeholder: 'e.g. XSES', description: 'Set: the order must name this market in ExDestination (100)' },
   client_symbol: { name: 'client_symbol', label: 'Client Symbol', kind: 'text', maxLength: 64, placeholder: "The client's own code for the security" },
   client_symbol_text: { name: 'client_symbol_text', label: 'Client Symbol Text', kind: 'text', maxLength: 200 },

@@ -1,6 +1,6 @@
 import { type AdminFields } from './admin-fields';
 
-// The FIX Client Defaults screen (spec 001 §2 "Client FIX field defaults", §5, §8; issue 14).
+// The FIX Client Defaults screen (spec 001 §2 "Client FIX field defaults", §5, §8).
 
 /** Spec 001 §7: the message types the screen offers (defaults are written for D, AB, F, G, 8 and 9). */
 export const CLIENT_DEFAULT_SCREEN_MSG_TYPES = ['D', 'AB', 'F', 'G', 'AC', '8', '0', '1', '2', '4', '5', 'A'] as const;

@@ -11,7 +11,6 @@ import { z } from 'zod';
  * the server's execution reports and cancel rejects. Reads answer for any FIX 4.4 message type.
  */
 export const CLIENT_DEFAULT_MSG_TYPES = ['D', 'AB', 'F', 'G', '8', '9'] as const;
-export type ClientDefaultMsgType = (typeof CLIENT_DEFAULT_MSG_TYPES)[number];
 
 export const DEFAULT_VALUE_MAX = 500;
 export const DEFAULT_NOTES_MAX = 1000;
@@ -72,7 +71,6 @@ export const CreateClientDefaultSchema = z
     notes: NotesSchema,
   })
   .superRefine(execTypeOnlyFor8);
-export type CreateClientDefaultInput = z.infer<typeof CreateClientDefaultSchema>;
 
 /**
  * PUT changes the value and the notes. The edit form may echo the default back: the fields that say
@@ -94,7 +92,6 @@ export const UpdateClientDefaultSchema = z
     updated_at: z.unknown().optional(),
   })
   .refine((v) => v.default_value !== undefined || v.notes !== undefined, { message: 'give default_value or notes to change', path: ['default_value'] });
-export type UpdateClientDefaultInput = z.infer<typeof UpdateClientDefaultSchema>;
 
 export const GroupFieldDefaultSchema = z.strictObject({
   tag: TagSchema,
@@ -123,7 +120,6 @@ export const CreateGroupDefaultSchema = z
       seen.add(f.tag);
     });
   });
-export type CreateGroupDefaultInput = z.infer<typeof CreateGroupDefaultSchema>;
 
 export const PreviewClientDefaultsSchema = z
   .strictObject({
@@ -132,7 +128,6 @@ export const PreviewClientDefaultsSchema = z
     exec_type: ExecTypeSchema,
   })
   .superRefine(execTypeOnlyFor8);
-export type PreviewClientDefaultsInput = z.infer<typeof PreviewClientDefaultsSchema>;
 
 export const ClientDefaultsParamsSchema = z.strictObject({ clientId: positiveInt('a client connector id'), msgType: MsgTypeSchema });
 export const ExecTypeQuerySchema = z.strictObject({ execType: ExecTypeSchema });

@@ -45,12 +45,11 @@ const timestamp = adminText(40).transform((s, ctx) => {
   return new Date(t).toISOString();
 });
 
-/** Spec 001 §5: counts have a minimum of 0 and are parsed as integers, falling back to 0. */
-const count = z.preprocess((v) => {
-  if (typeof v === 'number') return Math.trunc(v);
-  const n = Number.parseInt(String(v ?? ''), 10);
-  return Number.isNaN(n) ? 0 : n;
-}, adminInteger(0, 2_147_483_647, 'a whole number'));
+/**
+ * Spec 001 §5: counts have a minimum of 0 and are whole numbers; empty falls back to 0. Anything else is
+ * refused, not read as a number it does not say ("abc" was saved as 0, "1.5" as 1).
+ */
+const count = z.preprocess((v) => (v === undefined || v === null || (typeof v === 'string' && v.trim() === '') ? 0 : v), adminInteger(0, 2_147_483_647, 'a whole number'));
 
 const SessionShape = {
   comp_id: adminText(64).min(1, 'is required'),

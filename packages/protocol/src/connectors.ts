@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { adminInteger } from './admin-fields';
+import { optionalLei } from './identifiers';
 
 // Client connectors: one FIX session each (spec 001 §3 fields, §5 validations, §9 defaults).
 
@@ -7,9 +9,6 @@ export const RESET_FREQUENCIES = ['DAILY', 'WEEKLY', 'MONTHLY', 'NEVER'] as cons
 export const CONNECTOR_TIMEZONES = ['Asia/Singapore', 'UTC', 'Asia/Tokyo', 'Europe/London', 'America/New_York'] as const;
 export const EXECUTION_ID_PREFIX_MAX = 3;
 export const LEI_MAX = 20;
-
-/** Fields only an administrator may read. */
-export const CONNECTOR_SECRET_FIELDS = ['fix_password', 'tls_key'] as const;
 
 const text = (max: number) => z.string().trim().max(max);
 const optText = (max: number) => text(max).nullable().optional();
@@ -22,7 +21,9 @@ const tradingDays = z
   .trim()
   .max(40)
   .regex(/^[MTWFS](,[MTWFS])*$/, "must be day letters separated by commas, e.g. 'M,T,W,T,F'");
-const port = z.coerce.number().int().min(1).max(65535);
+/** A whole number from min to max, given as a number or digits; the refusal in words (never zod's 'Too big: …'). */
+const whole = (min: number, max: number, what = 'a whole number') => adminInteger(min, max, what);
+const port = whole(1, 65535, 'a port number from 1 to 65535');
 const ipList = z
   .string()
   .trim()
@@ -32,11 +33,8 @@ const ipList = z
     'must be IP addresses or CIDR ranges separated by commas',
   );
 
-/**
- * An http(s) address and nothing else: no `javascript:`, `data:`, `file:` or protocol-relative URL can
- * reach a link or an image of any screen (issue 21).
- */
-export const httpUrl = (max: number) =>
+/** A web address of one of these schemes, written out with its `//` (or empty), else `message`. */
+const webAddress = (max: number, schemes: readonly ('http' | 'https')[], message: string) =>
   z
     .string()
     .trim()
@@ -44,14 +42,31 @@ export const httpUrl = (max: number) =>
     .refine((s) => {
       if (s === '') return true;
       try {
-        const u = new URL(s);
-        return (u.protocol === 'http:' || u.protocol === 'https:') && /^https?:\/\//i.test(s);
+        const scheme = new URL(s).protocol.slice(0, -1);
+        return schemes.some((x) => x === scheme) && s.slice(0, scheme.length + 3).toLowerCase() === `${scheme}://`;
       } catch {
         return false;
       }
-    }, 'must be an http:// or https:// address');
+    }, message);
 
-/** A new connector's HeartBtInt (108) settings (spec 001 §9: heartbeat 30 s; issue 21: a Logon may ask for 5-120 s). */
+/**
+ * An http(s) address and nothing else: no `javascript:`, `data:`, `file:` or protocol-relative URL can
+ * reach a link or an image of any screen.
+ */
+export const httpUrl = (max: number) => webAddress(max, ['http', 'https'], 'must be an http:// or https:// address');
+
+/**
+ * A logo's address: https only, since the server fetches it (once, and serves the image from
+ * the desk's own origin) and a plain http answer could be anyone's.
+ */
+export const httpsUrl = (max: number) => webAddress(max, ['https'], 'must be an https:// address');
+
+/** Where the desk serves a connector's logo from (same origin); `v` changes with the logo_url it was fetched from. */
+export function connectorLogoPath(compId: string, version: string): string {
+  return `/api/client-connectors/${encodeURIComponent(compId)}/logo?v=${encodeURIComponent(version)}`;
+}
+
+/** A new connector's HeartBtInt (108) settings (spec 001 §9: heartbeat 30 s; a Logon may ask for 5-120 s). */
 export const HEARTBEAT_DEFAULTS = { heartbeatint: 30, heartbeat_min_sec: 5, heartbeat_max_sec: 120 } as const;
 
 /**
@@ -78,27 +93,26 @@ const ConnectorFields = {
   client_contact: optText(200),
   client_email: z.string().trim().max(254).email('must be an e-mail address').nullable().optional().or(z.literal('')),
   client_phone: optText(50),
-  client_lei: z.string().trim().max(LEI_MAX, `LEI has at most ${LEI_MAX} characters`).nullable().optional(),
-  lei: z.string().trim().max(LEI_MAX, `LEI has at most ${LEI_MAX} characters`).nullable().optional(),
+  client_lei: optionalLei,
+  lei: optionalLei,
   company_website: httpUrl(500).nullable().optional(),
   company_name: optText(200),
-  logo_url: httpUrl(2000).nullable().optional(),
+  logo_url: httpsUrl(2000).nullable().optional(),
   is_active: z.boolean().optional(),
   test_port: port.nullable().optional(),
   host: optText(255),
-  port: port.optional(),
-  timeout: z.coerce.number().int().min(100).max(600_000).optional(),
-  sessiontimeout: z.coerce.number().int().min(100).max(600_000).optional(),
+  timeout: whole(100, 600_000, 'a whole number of milliseconds').optional(),
+  sessiontimeout: whole(100, 600_000, 'a whole number of milliseconds').optional(),
   protocol: z.enum(['ascii', 'binary']).optional(),
   dictionary: z.enum(['repo44', 'fixt11', 'custom']).optional(),
   fix_username: optText(128),
   fix_password: z.string().max(256).nullable().optional(),
-  heartbeatint: z.coerce.number().int().min(1).max(3600).optional(),
-  heartbeat_min_sec: z.coerce.number().int().min(1).max(3600).optional(),
-  heartbeat_max_sec: z.coerce.number().int().min(1).max(3600).optional(),
+  heartbeatint: whole(1, 3600, 'a whole number of seconds').optional(),
+  heartbeat_min_sec: whole(1, 3600, 'a whole number of seconds').optional(),
+  heartbeat_max_sec: whole(1, 3600, 'a whole number of seconds').optional(),
   heartbeat_allow_zero: z.boolean().optional(),
   targetsubid: optText(64),
-  encryptmethod: z.coerce.number().int().min(0).max(3).optional(),
+  encryptmethod: whole(0, 3, 'an EncryptMethod code from 0 to 3').optional(),
   reset_frequency: z.enum(RESET_FREQUENCIES).optional(),
   start_time: time.optional(),
   end_time: time.optional(),
@@ -116,7 +130,7 @@ const ConnectorFields = {
       }
     }, 'must be an IANA time zone such as Asia/Singapore')
     .optional(),
-  max_orders_per_second: z.coerce.number().int().min(1).max(100_000).optional(),
+  max_orders_per_second: whole(1, 100_000).optional(),
   alert_email: z.string().trim().max(254).email('must be an e-mail address').nullable().optional().or(z.literal('')),
   enabletrace: z.boolean().optional(),
   notes: optText(5000),
@@ -159,6 +173,10 @@ const CONNECTOR_READ_ONLY = {
   tls_ca: z.unknown().optional(),
   tls_enabled: z.unknown().optional(),
   live: z.unknown().optional(),
+  address: z.unknown().optional(),
+  logo_src: z.unknown().optional(),
+  // Every client connects to the desk's FIX_PORT (or its TLS port): the server answers it, never stores one.
+  port: z.unknown().optional(),
 };
 export const CONNECTOR_READ_ONLY_FIELDS = Object.keys(CONNECTOR_READ_ONLY) as (keyof typeof CONNECTOR_READ_ONLY)[];
 
@@ -197,12 +215,22 @@ export interface ClientConnector {
   lei: string | null;
   company_website: string | null;
   company_name: string | null;
+  /** The address the logo was fetched from (an administrator sets it); screens never load it. */
   logo_url: string | null;
+  /**
+   * The logo as the desk serves it from its own origin (`GET /api/client-connectors/{comp_id}/logo`), or
+   * null when there is no logo_url or its fetch was refused: screens show this, else the initials.
+   */
+  logo_src: string | null;
   is_active: boolean;
   is_connected: boolean;
   test_port: number | null;
+  /** The address the client is given when it is not the desk's own (a NAT, a load balancer); null: the desk's. */
   host: string | null;
+  /** The port the client connects to (address.port): the desk's, never the connector's own. */
   port: number;
+  /** Where the client connects, as its session config says (host, FIX_PORT or the TLS port). */
+  address: ConnectorAddress;
   timeout: number;
   sessiontimeout: number;
   protocol: string;
@@ -225,7 +253,7 @@ export interface ClientConnector {
   max_orders_per_second: number;
   alert_email: string | null;
   enabletrace: boolean;
-  /** Only for administrators; null for everyone else. */
+  /** Always null: the client's private key is handed out once, in the certificate generation's answer (GenerateCertsResult). */
   tls_key: string | null;
   tls_cert: string | null;
   tls_ca: string | null;
@@ -241,8 +269,77 @@ export interface ClientConnector {
   useresetseqnums: boolean;
   created_at: string;
   updated_at: string;
+  /** The kill switch: set while the desk stops the client's orders (any signed-in user sees it). */
+  trading_stop: ClientTradingStop | null;
   /** In the list only: the session and capability state an operator needs at a glance. */
   live?: ConnectorLiveState;
+}
+
+// ── the kill switch ─────────────────────────────────────────────────────────────────
+
+/** A client stopped by the desk: every new order refused until a broker resumes it. */
+export interface ClientTradingStop {
+  stopped_at: string;
+  stopped_by: string;
+  reason: string;
+}
+
+/** `POST /api/client-connectors/{comp_id}/stop`: why, and whether to log the client's session out too. */
+export const ClientStopSchema = z.object({
+  reason: z.string({ error: 'A reason is required' }).trim().min(1, 'A reason is required').max(500, 'At most 500 characters'),
+  logout: z.boolean().optional(),
+});
+export type ClientStopInput = z.infer<typeof ClientStopSchema>;
+
+/** `POST /api/client-connectors/{comp_id}/resume`: why. */
+export const ClientResumeSchema = z.object({
+  reason: z.string({ error: 'A reason is required' }).trim().min(1, 'A reason is required').max(500, 'At most 500 characters'),
+});
+export type ClientResumeInput = z.infer<typeof ClientResumeSchema>;
+
+/** What a stop or a resume did. */
+export interface ClientStopResult {
+  comp_id: string;
+  trading_stop: ClientTradingStop | null;
+  /** Working orders canceled by the stop (their Canceled reports sent, or queued for the client's next logon). */
+  canceled_orders: number;
+  /** Orders the stop could not cancel (changed meanwhile), by broker order id, with why. */
+  not_canceled: { order_id: string; reason: string }[];
+  logged_out: boolean;
+}
+
+/** The kill switch's texts, shared by the screens that offer it. */
+export const KillSwitchText = {
+  stopAction: 'Stop client',
+  resumeAction: 'Resume client',
+  stopTitle: (compId: string) => `Stop ${compId}`,
+  resumeTitle: (compId: string) => `Resume ${compId}`,
+  stopConsequences: (compId: string, working: number | null) =>
+    `Every new order from ${compId} will be refused until the client is resumed. ${
+      working === null ? 'Every working order of the client will be canceled at once'
+      : working === 0 ? 'It has no working order to cancel'
+      : `Its ${working} working order${working === 1 ? '' : 's'} will be canceled at once`
+    } (Canceled reports are sent now, or when the client next logs on). Resuming does not restore canceled orders.`,
+  logoutOption: 'Also log the FIX session out',
+  resumeConsequences: (compId: string) => `New orders from ${compId} will be accepted again. Orders canceled by the stop stay canceled.`,
+  reasonLabel: 'Reason',
+  stoppedBanner: (compId: string, by: string, at: string, reason: string) => `${compId} stopped by ${by} at ${at}: ${reason}`,
+} as const;
+
+/** Where a client connects: the connector's host or the desk's, and the desk's port (the TLS one once the connector has a certificate). */
+export interface ConnectorAddress {
+  host: string;
+  port: number;
+  /** Over TLS (the connector has a certificate and the desk a TLS port). */
+  tls: boolean;
+}
+
+/** The desk's FIX acceptor (GET /api/fix-acceptor): what every client connects to. */
+export interface FixAcceptorInfo {
+  host: string;
+  port: number;
+  /** null: no TLS port (FIX_TLS_PORT unset): no connector may have a certificate. */
+  tls_port: number | null;
 }
 
 /** A connector's FIX session as the desk sees it, and how many capabilities it has. */

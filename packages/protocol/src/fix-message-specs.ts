@@ -72,7 +72,6 @@ export const CreateMessageSpecSchema = z
   .superRefine(execTypeRule)
   .transform((v) => ({ ...v, exec_type: v.msg_type === '8' ? (v.exec_type ?? null) : null }));
 export type CreateMessageSpecInput = z.input<typeof CreateMessageSpecSchema>;
-export type MessageSpecValues = z.output<typeof CreateMessageSpecSchema>;
 
 /** PUT: the same body; fields left out keep their value (read it with onlyGiven). */
 export const UpdateMessageSpecSchema = z.strictObject({
@@ -91,7 +90,6 @@ export const UpdateMessageSpecSchema = z.strictObject({
   created_at: z.unknown().optional(),
   updated_at: z.unknown().optional(),
 });
-export type UpdateMessageSpecInput = z.output<typeof UpdateMessageSpecSchema>;
 
 export const MessageSpecIdParamsSchema = z.strictObject({ id: adminInteger(1, 2_147_483_647, 'a message specification id') });
 export const MessageSpecQuerySchema = z.strictObject({ msg_type: msgType.optional(), exec_type: z.string().trim().max(2).optional() });

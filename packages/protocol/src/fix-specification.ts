@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-// The FIX specification page and the client's password-protected document (spec 001 §2, §5, §7, §8;
-// issue 19). The document model itself is packages/domain's FixSpecDocument.
+// The FIX specification page and the client's password-protected document (spec 001 §2, §5, §7, §8).
+// The document model itself is packages/domain's FixSpecDocument.
 
 /** Spec 001 §5, §8: the export dialog's messages, verbatim. */
 export const SpecExportText = {

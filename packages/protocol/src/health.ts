@@ -1,3 +1,4 @@
+import type { ClientTradingStop } from './connectors';
 export type DatabaseKind = 'pglite' | 'postgres';
 export interface HealthResponse {
   status: 'ok';
@@ -86,6 +87,8 @@ export interface ServiceStatusEntry {
   metadata: Record<string, unknown>;
   /** A client's FIX session only: the operator's figures. */
   session?: FixSessionFigures;
+  /** A client's FIX session only: the desk's kill switch on the client (null while it may trade). */
+  trading_stop?: ClientTradingStop | null;
   /** The server node that reports it. */
   containerName: string;
 }

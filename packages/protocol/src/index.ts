@@ -11,6 +11,7 @@ export * from './test-client';
 export * from './client-defaults';
 export * from './audit';
 export * from './admin-fields';
+export * from './identifiers';
 export * from './security-master';
 export * from './fix-message-specs';
 export * from './client-defaults-screen';

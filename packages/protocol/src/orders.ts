@@ -186,6 +186,8 @@ export interface OrderTimeline {
 export const ACTION_TYPES = [
   'ACCEPT', 'REJECT', 'FILL', 'PARTIAL_FILL', 'DONE_FOR_DAY', 'CANCEL',
   'CANCEL_CONFIRM', 'CANCEL_REFUSE', 'REPLACE_CONFIRM', 'REPLACE_REFUSE', 'EXPIRE',
+  /** The kill switch (no order: the cancels it caused are the orders' own CANCEL actions). */
+  'CLIENT_STOP', 'CLIENT_RESUME',
 ] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
 
@@ -271,8 +273,6 @@ export interface OrderActionResponse {
   message: string;
 }
 
-export const OPEN_STATUSES = ['A', '0', '1', '6', 'E'] as const;
-
 export const OrdersQuerySchema = z.strictObject({
   /** ISO date or date-time, inclusive. */
   from: z.string().max(40).optional(),
@@ -285,4 +285,3 @@ export const OrdersQuerySchema = z.strictObject({
   /** Orders refused at intake (status 8): listed with the rest (default), left out, or alone. */
   refused: z.enum(['include', 'exclude', 'only']).optional(),
 });
-export type OrdersQuery = z.infer<typeof OrdersQuerySchema>;

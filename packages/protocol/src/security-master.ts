@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CURRENCY_TEXT, ISO_4217_CODES } from './identifiers';
 import {
   adminInteger,
   adminOptionalInteger,
@@ -47,10 +48,10 @@ const symbol = adminText(32)
 const currency = z.preprocess(
   (v) => (v === undefined || v === null || (typeof v === 'string' && v.trim() === '') ? DEFAULT_CURRENCY : v),
   z
-    .string({ error: 'must be a three-letter ISO 4217 code such as USD' })
+    .string({ error: CURRENCY_TEXT })
     .trim()
-    .regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO 4217 code such as USD')
-    .transform((s) => s.toUpperCase()),
+    .transform((s) => s.toUpperCase())
+    .refine((s) => ISO_4217_CODES.has(s), CURRENCY_TEXT),
 );
 
 /** Comma-separated market identifiers; default SGX,EEX (spec 001 §3, §9). */

@@ -1,9 +1,17 @@
 import { z } from 'zod';
 
-// Issue 15 part B: certificates for a client connector, its session configuration, and the live
+// Certificates for a client connector, its session configuration, and the live
 // session console (what an operator may do to a client's FIX session, when, and what it will do).
 
 export const CERT_COUNTRY_DEFAULT = 'US';
+
+/**
+ * Why a certificate is refused while the desk serves no TLS (409; the TLS/SSL tab says it before anyone
+ * asks): a certificate makes the connector's logons TLS-only, and no port would take them.
+ */
+export const TLS_NO_PORT_TEXT =
+  'The desk has no TLS port, so a certificate would lock this client out: with a certificate its logons are accepted over TLS only. ' +
+  'Set FIX_TLS_PORT (for example FIX_TLS_PORT=9877) on every node and restart, then generate the certificate.';
 
 export const GenerateCertsSchema = z.strictObject({
   commonName: z.string({ error: 'Common name is required' }).trim().min(1, 'Common name is required').max(64, 'Common name has at most 64 characters'),
@@ -21,6 +29,16 @@ export interface GenerateCertsResult {
   expiresAt: string;
   fingerprint256: string;
   commonName: string;
+  /** The client's private key (PEM): in this answer only, once; the desk keeps no copy. */
+  privateKeyPem: string;
+}
+
+/**
+ * The file names the settings file refers to; the TLS/SSL tab offers the files under these names (also when
+ * the session config could not be had).
+ */
+export function tlsFileNames(compId: string): { certificateFile: string; privateKeyFile: string; caFile: string } {
+  return { certificateFile: `${compId}.crt`, privateKeyFile: `${compId}.key`, caFile: 'fixdesk-ca.crt' };
 }
 
 /** The session configuration a client's FIX team needs (GET …/session-config). */

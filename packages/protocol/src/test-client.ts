@@ -83,7 +83,6 @@ export const SendOrderSchema = z.strictObject({
   /** A complete FIX message, fields separated by SOH or '|'; its session header is replaced before sending. */
   fixMessage: z.string({ error: 'fixMessage is required' }).min(1, 'fixMessage is required').max(TEST_CLIENT_MAX_MESSAGE_BYTES, 'fixMessage is too long'),
 });
-export type SendOrderRequest = z.infer<typeof SendOrderSchema>;
 
 const ClOrdIdInput = z.string().trim().min(1, 'is required').max(64);
 const Text = z.string().trim().max(500).optional();

@@ -41,9 +41,14 @@ export const UserText = {
   deleteFailed: 'Failed to delete user',
   lastAdmin: 'The last active administrator cannot be deleted, deactivated or demoted',
   passwordTooShort: `must have at least ${PASSWORD_MIN} characters`,
-  passwordIsUsername: 'must not be the username',
+  passwordIsUsername: 'must not be the username or contain it',
+  passwordRepeated: 'must not be one character repeated',
+  passwordBlank: 'must not be only spaces',
   passwordCommon: 'is too common: it is in the list of commonly used passwords',
 } as const;
+
+/** The password policy as the screens state it (apps/server/src/auth/password-policy.ts checks it). */
+export const PASSWORD_POLICY_TEXT = `At least ${PASSWORD_MIN} characters, not containing the username, not one character repeated or only spaces, not a common password`;
 
 const optionalEnum = <T extends readonly [string, ...string[]]>(values: T) =>
   z.preprocess((v) => (v === '' ? null : v), z.enum(values, { error: `must be one of ${values.join(', ')}` }).nullable().optional());
@@ -67,11 +72,15 @@ const username = z.preprocess(
 );
 
 /** A new password: the length half of the policy (PASSWORD_MIN to PASSWORD_MAX characters, not trimmed). */
-export const NewPasswordSchema = z
-  .string({ error: UserText.passwordForNew })
-  .min(1, UserText.passwordForNew)
-  .min(PASSWORD_MIN, UserText.passwordTooShort)
-  .max(PASSWORD_MAX, `has at most ${PASSWORD_MAX} characters`);
+const newPassword = (required: string) =>
+  z
+    .string({ error: required })
+    .min(1, required)
+    .min(PASSWORD_MIN, UserText.passwordTooShort)
+    .max(PASSWORD_MAX, `has at most ${PASSWORD_MAX} characters`);
+
+/** An administrator's new user's password (spec 001 §5: 'Password is required for new users'). */
+export const NewPasswordSchema = newPassword(UserText.passwordForNew);
 
 const phone = adminOptionalText(32).refine((s) => s == null || /^\+?[0-9 ()-]{5,31}$/.test(s), 'must be a phone number such as +65 6123 4567');
 
@@ -100,6 +109,20 @@ export function brokerUserProblems(u: { user_type?: string | null; broker_branch
   if (!u.trader_id) out.push({ path: 'trader_id', message: UserText.traderId });
   if (!u.trader_full_name) out.push({ path: 'trader_full_name', message: UserText.traderFullName });
   return out;
+}
+
+/**
+ * The broker-type rule on an edit (checked on the merged record): what the change leaves missing, except
+ * what the user already lacked as a broker-type user. A record saved before the rule, or seeded without a
+ * branch (the demo viewer), can still have its password reset or be made active again; once its type
+ * becomes Broker/Trader, or a rule field is changed, the rule holds in full for what is still missing.
+ */
+export function brokerUserProblemsOfChange(
+  before: Parameters<typeof brokerUserProblems>[0],
+  after: Parameters<typeof brokerUserProblems>[0],
+): { path: string; message: string }[] {
+  const already = before.user_type === 'broker' ? new Set(brokerUserProblems(before).map((p) => p.path)) : new Set<string>();
+  return brokerUserProblems(after).filter((p) => !already.has(p.path));
 }
 
 const withBrokerRule = <T extends z.ZodType<Record<string, unknown>>>(schema: T) =>
@@ -179,7 +202,7 @@ export const USER_FIELDS: AdminFields<CreateUserInput> = {
   email: { name: 'email', label: 'Email', kind: 'text', required: true, maxLength: 254, placeholder: 'name@broker.com' },
   first_name: { name: 'first_name', label: 'First Name', kind: 'text', maxLength: 100 },
   last_name: { name: 'last_name', label: 'Last Name', kind: 'text', maxLength: 100 },
-  password: { name: 'password', label: 'Password', kind: 'password', required: true, maxLength: PASSWORD_MAX, description: `At least ${PASSWORD_MIN} characters, not the username, not a common password` },
+  password: { name: 'password', label: 'Password', kind: 'password', required: true, maxLength: PASSWORD_MAX, description: PASSWORD_POLICY_TEXT },
   whatsapp_number: { name: 'whatsapp_number', label: 'WhatsApp Number', kind: 'text', maxLength: 32, placeholder: '+65 6123 4567' },
   role: { name: 'role', label: 'Role', kind: 'select', required: true, options: options(ROLES, ROLE_LABELS), defaultValue: 'user' },
   user_type: { name: 'user_type', label: 'User Type', kind: 'select', required: true, options: options(USER_TYPES, USER_TYPE_LABELS), defaultValue: 'broker' },
@@ -191,16 +214,22 @@ export const USER_FIELDS: AdminFields<CreateUserInput> = {
   trader_license: { name: 'trader_license', label: 'Trader License', kind: 'text', maxLength: 64 },
 };
 
-/** POST /api/account/password: the signed-in user's own password (the current one is required). */
-export const ChangeOwnPasswordSchema = z.strictObject({
-  current_password: z.string({ error: 'is required' }).min(1, 'is required').max(PASSWORD_MAX),
-  new_password: NewPasswordSchema,
-});
-export type ChangeOwnPasswordInput = z.input<typeof ChangeOwnPasswordSchema>;
+/**
+ * POST /api/account/password: the signed-in user's own password (the current one is required). The new
+ * one must differ from it: a "change" to the same password would sign the other sessions out and
+ * change nothing.
+ */
+export const ChangeOwnPasswordSchema = z
+  .strictObject({
+    current_password: z.string({ error: 'is required' }).min(1, 'is required').max(PASSWORD_MAX),
+    new_password: newPassword('is required'),
+  })
+  .refine((v) => v.new_password !== v.current_password, { path: ['new_password'], message: 'must differ from the current password' });
 
 export const AccountText = {
   passwordChanged: 'Password changed. Your other sessions were signed out.',
   wrongCurrent: 'The current password is not correct',
+  tooManyWrongCurrent: (seconds: number) => `Too many wrong current passwords. Try again in ${seconds} seconds.`,
   sessionEnded: 'Session signed out',
 } as const;
 

@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, TEST_DB_KINDS, type TestDatabase } from '@fixdesk/db/testing';
-import { SEAL_BLOCK_ROWS, sealPending, verifyChain } from '@fixdesk/db';
+import { SEAL_BLOCK_ROWS, sealPending, verifyChain, type Queryable } from '@fixdesk/db';
 
-async function addMessages(t: TestDatabase, n: number, from: number): Promise<void> {
-  await t.db.query(
+async function addMessages(q: Queryable, n: number, from: number): Promise<void> {
+  await q.query(
     `INSERT INTO fix_messages (begin_string, sender_comp_id, target_comp_id, direction, msg_seq_num, msg_type, raw_fix)
      SELECT 'FIX.4.4', 'FIXDESK', 'CLIENT', 'TX', g, '0', '8=FIX.4.4' || chr(1) || '35=0' || chr(1) || '34=' || g || chr(1)
        FROM generate_series($1::int, $2::int) g`,
@@ -34,7 +34,7 @@ for (const kind of TEST_DB_KINDS) {
 
     it('refuses UPDATE, DELETE and TRUNCATE of order actions, FIX messages and seals', async () => {
       const id = await addAction(t, 'first');
-      await addMessages(t, 3, 1);
+      await addMessages(t.db, 3, 1);
       for (const sql of [
         `UPDATE order_actions SET notes = 'changed' WHERE id = ${id}`,
         `DELETE FROM order_actions WHERE id = ${id}`,
@@ -57,12 +57,12 @@ for (const kind of TEST_DB_KINDS) {
     });
 
     it('seals in chained blocks, and the verifier checks every row', async () => {
-      await addMessages(t, SEAL_BLOCK_ROWS + 10, 100);
+      await addMessages(t.db, SEAL_BLOCK_ROWS + 10, 100);
       const first = await sealPending(t.db, 'fix_messages');
       assert.ok(first.blocks >= 2, `blocks ${first.blocks}`);
       await sealPending(t.db, 'order_actions');
       assert.deepEqual(await sealPending(t.db, 'fix_messages'), { blocks: 0, rows: 0 }, 'nothing left to seal');
-      await addMessages(t, 2, 9000);
+      await addMessages(t.db, 2, 9000);
       const verdict = await verifyChain(t.db, 'fix_messages');
       assert.equal(verdict.broken, undefined, JSON.stringify(verdict));
       assert.equal(verdict.rows, SEAL_BLOCK_ROWS + 13);
@@ -95,3 +95,52 @@ for (const kind of TEST_DB_KINDS) {
     });
   });
 }
+
+// Sealing only settled rows, without holding up a writer (the SHARE lock each pass took
+// stalled the order intake for a batch). PostgreSQL only: PGlite runs one transaction at a time.
+describe('the sealer waits for the transactions writing a table, and holds up none (PostgreSQL)', () => {
+  let t: TestDatabase;
+  before(async () => {
+    t = await createTestDatabase('postgres');
+  });
+  after(() => t?.dispose());
+
+  it('seals nothing past a row still being written; an insert meanwhile goes straight through', async () => {
+    await addMessages(t.db, 3, 1);
+    await sealPending(t.db, 'fix_messages');
+    // A transaction draws an id and stays open; another commits a later id.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let wrote!: () => void;
+    const written = new Promise<void>((r) => (wrote = r));
+    const open = t.db.transaction(async (tx) => {
+      await addMessages(tx, 1, 10);
+      wrote();
+      await held;
+    });
+    await written;
+    await addMessages(t.db, 1, 11);
+    let sealedAt: number | undefined;
+    const sealing = sealPending(t.db, 'fix_messages').then((r) => ((sealedAt = Date.now()), r));
+    let releasedAt: number;
+    try {
+      await new Promise((r) => setTimeout(r, 200));
+      assert.equal(sealedAt, undefined, 'the sealer sealed while a row below its horizon was being written');
+      // An insert now is not queued behind the sealer (a SHARE lock request would have queued it).
+      await t.db.transaction(async (tx) => {
+        await tx.query(`SET LOCAL statement_timeout = '1s'`);
+        await addMessages(tx, 1, 12);
+      });
+    } finally {
+      releasedAt = Date.now();
+      release();
+      await open;
+    }
+    const sealed = await sealing;
+    assert.ok(sealedAt! >= releasedAt, 'sealed before the open transaction ended');
+    assert.ok(sealed.rows >= 2, `rows sealed: ${sealed.rows}`);
+    const verdict = await verifyChain(t.db, 'fix_messages');
+    assert.equal(verdict.broken, undefined, JSON.stringify(verdict));
+    assert.equal(verdict.rows + verdict.unsealed, 6);
+  });
+});

@@ -1,4 +1,4 @@
-// Leases with a fencing term (issue 22, docs/adr/0012) on both engines: acquire, renew, release,
+// Leases with a fencing term (docs/adr/0012) on both engines: acquire, renew, release,
 // expiry and takeover, and the FIX store's writes refused once their term is no longer the lease's.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

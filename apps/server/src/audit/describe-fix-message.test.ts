@@ -13,7 +13,7 @@ function fix(body: string): string {
 
 const MULTILEG = fix(
   '35=AB|34=7|49=SGX_CLIENT_1|52=20260315-09:30:01.123|56=FIXDESK|11=ML-1|453=2|448=TRADER1|447=D|452=11|448=FIRM1|447=D|452=7|' +
-    '1=ACC|54=1|555=2|600=FE|609=FUT|610=202604|623=1|624=1|600=FE|609=FUT|610=202605|623=1|624=2|38=10|40=2|44=-5.5|60=20260315-09:30:01|',
+    '1=ACC|54=1|55=FE-SPD|555=2|600=FE|609=FUT|610=202604|623=1|624=1|600=FE|609=FUT|610=202605|623=1|624=2|38=10|40=2|44=-5.5|60=20260315-09:30:01|',
 );
 
 describe('a stored FIX message read with the engine dictionary', () => {
@@ -53,7 +53,7 @@ describe('a stored FIX message read with the engine dictionary', () => {
   });
 
   it('names the problem of a message the dictionary rejects, and still lists its fields', () => {
-    const d = describeFixMessage(fix('35=D|34=2|49=A|52=20260315-09:30:01|56=B|11=X|54=Z|60=20260315-09:30:01|38=1|40=1|'));
+    const d = describeFixMessage(fix('35=D|34=2|49=A|52=20260315-09:30:01|56=B|11=X|54=Z|55=FE|60=20260315-09:30:01|38=1|40=1|'));
     assert.match(d.problem ?? '', /Value is incorrect \(out of range\) for this tag \(tag 54 Side\)/);
     assert.equal(d.fields.find((f) => f.tag === 54)!.value, 'Z');
     assert.equal(d.fields.find((f) => f.tag === 54)!.valueName, null);

@@ -2,8 +2,9 @@ import { recordAuditAccess, type AuditAccessAction, type Db } from '@fixdesk/db'
 import type { FastifyRequest } from 'fastify';
 
 /**
- * Records that the signed-in user exported from or opened a record of the audit screens (issue 16:
- * who looked). Recorded before the answer goes out: a look that could not be recorded is refused.
+ * Records that the signed-in user exported from or opened a record of the audit screens (who
+ * looked), read one of their lists or an order's timeline. Recorded before the answer
+ * goes out: a look that could not be recorded is refused.
  */
 export async function recordLook(
   db: Db,

@@ -87,11 +87,23 @@ export class AuthService {
     return revokeUserSessions(tx, userId, reason, keepToken ? hashToken(keepToken) : undefined);
   }
 
-  /** Whether the password is the user's current one (the same time whether the user exists or not). */
-  async checkPassword(userId: number, password: string): Promise<boolean> {
-    const hash = await getPasswordHash(this.db, userId);
-    const ok = await verifyPassword(hash ?? (await dummyPasswordHash()), password);
-    return ok && hash !== undefined;
+  /**
+   * Whether the password is the signed-in user's current one (a change of their own password), under
+   * the sign-in throttle: a wrong one is counted in login_attempts as a failed sign-in of
+   * that username from that address ('bad_current_password'), and too many of them are refused without
+   * a check ('rate_limited') with the same growing delays, so a stolen session cannot guess the password.
+   */
+  async checkCurrentPassword(user: { user_id: number; username: string }, password: string, ip: string): Promise<{ kind: 'ok' } | { kind: 'invalid' } | { kind: 'locked'; retryAfterSeconds: number }> {
+    const attempt = await beginSignInAttempt(this.db, user.username, ip, new Date(this.now() - FAILURE_WINDOW_MS));
+    const verdict = throttle(attempt, this.now());
+    if (!verdict.allowed) {
+      await finishSignInAttempt(this.db, attempt.id, false, 'rate_limited');
+      return { kind: 'locked', retryAfterSeconds: verdict.retryAfterSeconds };
+    }
+    const hash = await getPasswordHash(this.db, user.user_id);
+    const ok = (await verifyPassword(hash ?? (await dummyPasswordHash()), password)) && hash !== undefined;
+    await finishSignInAttempt(this.db, attempt.id, ok, ok ? 'password_change' : 'bad_current_password');
+    return ok ? { kind: 'ok' } : { kind: 'invalid' };
   }
 
   hashPassword(password: string): Promise<string> {

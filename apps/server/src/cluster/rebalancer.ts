@@ -26,7 +26,8 @@ export interface ServedSessions {
  * that have been up for the settling period (2 × TTL); the session moves when that is another node
  * that has been up since after this node took the session (a client's own choice among the nodes that
  * were there stands, so a session moves at most once per change of the desk's nodes, and never back
- * and forth), this node itself has settled, the session is idle with nothing in flight, and no earlier
+ * and forth), this node itself has settled, the session is idle with nothing in flight, its client is
+ * not the desk's own simulated client (which knows this node only), and no earlier
  * handover to that node (since it started) went unused. The move: the lease is reserved for the
  * target, the client gets a Logout saying so, the lease goes at the logout; the client's next logon
  * can only be taken by the target (its second address, or a TCP load balancer, gets it there).
@@ -40,6 +41,12 @@ export class SessionRebalancer {
     private readonly leases: LeaseKeeper,
     private readonly sessions: ServedSessions,
     private readonly log: FastifyBaseLogger,
+    /**
+     * Whether a client's session must stay on this node: the desk's own simulated client (the FIX
+     * Client of the Simulation menu), whose one address is this node, would only be refused at the
+     * target's reservation and come back.
+     */
+    private readonly staysHere: (compId: string) => boolean = () => false,
   ) {}
 
   /** The settling period: how long a node must have been up before sessions are placed on it or moved by it. */
@@ -82,7 +89,7 @@ export class SessionRebalancer {
       const name = fixSessionLeaseName(s.id);
       const row = rows.get(name);
       const target = preferredNode(name, upSince.keys());
-      if (!row || !target || target === this.leases.nodeId || !s.ready) continue;
+      if (!row || !target || target === this.leases.nodeId || !s.ready || this.staysHere(s.id.targetCompID)) continue;
       const term = this.leases.fence(name).term;
       if (row.owner !== this.leases.nodeId || row.term !== term) continue;
       const targetUp = upSince.get(target)!;

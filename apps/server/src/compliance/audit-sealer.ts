@@ -7,9 +7,9 @@ const BUSY_ROWS = 2000;
 /**
  * Seals the compliance record (order actions, FIX messages) every second: what was written since the
  * last pass gets chained seals (docs/adr/0010), so a change made around the database triggers shows
- * up in `npm run audit:verify`. Sealing reads committed rows only and never holds up the order
- * intake beyond one index lookup under a share lock. One node of the desk seals (the holder of the
- * job's lease); were two ever to run, they take turns.
+ * up in `npm run audit:verify`. Sealing reads committed rows only, inside the database, and never
+ * holds up the order intake (it waits for the transactions writing, not the other way round). One
+ * node of the desk seals (the holder of the job's lease); were two ever to run, they take turns.
  */
 export class AuditSealer {
   private timer: NodeJS.Timeout | undefined;

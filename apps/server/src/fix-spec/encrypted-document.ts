@@ -1,7 +1,7 @@
 import { createHash, randomBytes, webcrypto } from 'node:crypto';
 
 /**
- * The password-protected client document (issue 19): AES-256-GCM under a key derived from the password
+ * The password-protected client document: AES-256-GCM under a key derived from the password
  * with PBKDF2-SHA-256 and a random salt. The file holds the ciphertext, the salt, the IV, the iteration
  * count and a small decryption page using the browser's Web Crypto: the same algorithm the server uses
  * here through Node's Web Crypto, so `decryptDocument` is what the page does. The password is only ever

@@ -3,7 +3,7 @@ import { type FixSpecDocument, type FixSpecMessage } from '@fixdesk/domain';
 import { esc } from './render-html';
 
 /**
- * The client's specification as a FIX Orchestra repository (issue 19): the messages it sends and
+ * The client's specification as a FIX Orchestra repository: the messages it sends and
  * receives with their fields' presence, the client's configured values as assignments, and code sets
  * limited to the codes we accept (client messages) or send (ours), so a client's engine can be
  * configured from it. Field types and message names come from the FIX 4.4 dictionary the engine uses.

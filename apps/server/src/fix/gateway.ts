@@ -420,6 +420,11 @@ export class FixGateway {
     return this.acceptor;
   }
 
+  /** Whether this node holds the lease of a session (so the session, if logged on, is here). */
+  holdsSessionLease(name: string): boolean {
+    return this.leases.holds(name);
+  }
+
   /** The session id of a connector's FIX session, from our side. */
   sessionIdOf(c: Pick<ConnectorRow, 'comp_id' | 'target_comp_id'>): SessionID {
     return { beginString: 'FIX.4.4', senderCompID: c.target_comp_id, targetCompID: c.comp_id };
@@ -597,6 +602,7 @@ export class FixGateway {
   private async onLogout(id: SessionID, reason: string): Promise<void> {
     const compId = id.targetCompID;
     this.sessions.close(compId);
+    this.orders.clientLoggedOff(compId);
     const l = this.live.get(compId);
     this.live.delete(compId);
     this.stats.connectionChanged(compId);

@@ -1,14 +1,9 @@
 import { hostname } from 'node:os';
 import type { ConnectorRow } from '@fixdesk/db';
 import { parseTradingDays } from '@fixdesk/fix';
-import type { SessionConfig } from '@fixdesk/protocol';
+import { tlsFileNames, type SessionConfig } from '@fixdesk/protocol';
 
 const WEEKDAY_CODES = ['Su', 'Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa'] as const;
-
-/** The file names the settings file refers to; the TLS/SSL tab offers the files under these names. */
-export function tlsFileNames(compId: string): { certificateFile: string; privateKeyFile: string; caFile: string } {
-  return { certificateFile: `${compId}.crt`, privateKeyFile: `${compId}.key`, caFile: 'fixdesk-ca.crt' };
-}
 
 export interface AcceptorAddress {
   /** The address the server listens on (HOST). */
@@ -16,6 +11,23 @@ export interface AcceptorAddress {
   port: number;
   /** 0 when no TLS listener is configured. */
   tlsPort: number;
+}
+
+/** This node's acceptor as clients reach it (HOST, FIX_PORT and FIX_TLS_PORT as listening now). */
+export function deskAcceptor(config: { host: string }, fix: { port: number; tlsPort: number }): AcceptorAddress {
+  return { host: config.host, port: fix.port, tlsPort: fix.tlsPort };
+}
+
+/**
+ * Where a client connects: the one answer for the session config, the specification, the connector
+ * grid and dialog. The connector's host when it names one (the address the client is given, behind a
+ * NAT or a load balancer), else the desk's own; the TLS port once the connector has a certificate and
+ * the desk a TLS port, else FIX_PORT.
+ */
+export function clientAddress(c: Pick<ConnectorRow, 'host' | 'tls_cert'>, acceptor: AcceptorAddress): { host: string; port: number; tls: boolean } {
+  const listenHost = acceptor.host === '0.0.0.0' || acceptor.host === '::' ? hostname() : acceptor.host;
+  const tls = Boolean(c.tls_cert) && acceptor.tlsPort > 0;
+  return { host: c.host?.trim() || listenHost, port: tls ? acceptor.tlsPort : acceptor.port, tls };
 }
 
 /** Settings-file values may not carry a line break or a comment-like start (they come from admin input). */
@@ -36,11 +48,9 @@ function weekdays(tradingDays: string): string | undefined {
  * Seen from the client: its SenderCompID is the connector's comp id, its TargetCompID ours.
  */
 export function buildSessionConfig(c: ConnectorRow, acceptor: AcceptorAddress, now = new Date()): SessionConfig {
-  const listenHost = acceptor.host === '0.0.0.0' || acceptor.host === '::' ? hostname() : acceptor.host;
-  const host = c.host?.trim() || listenHost;
+  const { host, port } = clientAddress(c, acceptor);
   const tlsEnabled = Boolean(c.tls_cert);
   const tlsPort = acceptor.tlsPort > 0 ? acceptor.tlsPort : null;
-  const port = tlsEnabled && tlsPort ? tlsPort : acceptor.port;
   const files = tlsFileNames(c.comp_id);
   const resetOnLogon = c.resetseqnumflag || c.resetseqnums;
   const days = weekdays(c.trading_days);

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AUTH_COOKIE, AUTH_REQUIRED_MESSAGE, FORBIDDEN_MESSAGE, type Role, type SessionUser } from '@fixdesk/protocol';
+import { AUTH_COOKIE, AUTH_REQUIRED_MESSAGE, COOKIE_CHANGE_NEEDS_JSON_MESSAGE, FORBIDDEN_MESSAGE, type Role, type SessionUser } from '@fixdesk/protocol';
 import type { AuthService } from '../auth/auth-service';
 import { apiError } from './errors';
 
@@ -29,14 +29,37 @@ declare module 'fastify' {
   }
 }
 
-/** The token from `Authorization: Bearer …` or, failing that, the HttpOnly session cookie. */
-export function tokenFrom(req: FastifyRequest): string | null {
+/** The sign-in token a request carries and where: `Authorization: Bearer …` or, failing that, the HttpOnly session cookie. */
+export function tokenSource(req: FastifyRequest): { token: string; from: 'bearer' | 'cookie' } | null {
   const h = req.headers.authorization;
   if (h) {
     const m = /^Bearer\s+(\S+)$/i.exec(h);
-    if (m) return m[1]!;
+    if (m) return { token: m[1]!, from: 'bearer' };
   }
-  return req.cookies?.[AUTH_COOKIE] ?? null;
+  const cookie = req.cookies?.[AUTH_COOKIE];
+  return cookie ? { token: cookie, from: 'cookie' } : null;
+}
+
+/** The token from `Authorization: Bearer …` or, failing that, the HttpOnly session cookie. */
+export function tokenFrom(req: FastifyRequest): string | null {
+  return tokenSource(req)?.token ?? null;
+}
+
+/** Methods that change nothing: the only ones the cookie alone may carry in any form. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const isJson = (contentType: string | undefined) => /^\s*application\/json\s*(;|$)/i.test(contentType ?? '');
+
+/**
+ * Whether a request is refused as a possible cross-site request forgery: a change (any method
+ * but GET, HEAD and OPTIONS) signed in by the session cookie alone and not sent as JSON. A form or a
+ * plain `text/plain` request another page makes carries the cookie wherever SameSite lets it through (a
+ * sibling site, an older browser); a JSON request from another origin needs a CORS preflight, which the
+ * desk never grants, and a Bearer token is never sent by a browser on its own. The web client sends
+ * every change as JSON (`{}` when it has nothing to say).
+ */
+export function forgeableChange(req: FastifyRequest): boolean {
+  if (SAFE_METHODS.has(req.method)) return false;
+  return tokenSource(req)?.from === 'cookie' && !isJson(req.headers['content-type']);
 }
 
 /** One route that declares who may call it (every /api route must; the test client's proxy does too). */
@@ -64,6 +87,13 @@ export function installAccessControl(app: FastifyInstance, auth: AuthService): r
     }
     // The HEAD route fastify adds for each GET is the GET's twin.
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url, access });
+  });
+
+  // Before the body is read: a change that may be forged is refused whatever it carries (one place for
+  // every route with an access level, the API's, the test client's proxy path and its control ports).
+  app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
+    if (!req.routeOptions.config?.access) return;
+    if (forgeableChange(req)) return reply.status(403).send(apiError(403, COOKIE_CHANGE_NEEDS_JSON_MESSAGE, { field: 'content-type' }));
   });
 
   app.addHook('preHandler', async (req: FastifyRequest, reply: FastifyReply) => {

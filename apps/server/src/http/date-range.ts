@@ -1,4 +1,4 @@
-import { badRequest } from './errors';
+import { badRequest, invalidField } from './errors';
 
 /** A date or date-time from a query; a bare end date includes its whole day (to 23:59:59.999). */
 export function parseDateParam(value: string | undefined, field: string, endOfDay = false): Date | undefined {
@@ -7,7 +7,7 @@ export function parseDateParam(value: string | undefined, field: string, endOfDa
   const d = new Date(bareDate ? `${value}T00:00:00.000Z` : value);
   const year = d.getUTCFullYear();
   if (Number.isNaN(d.getTime()) || year < 1970 || year > 9999) {
-    throw badRequest(`Invalid query: ${field}: must be a date (YYYY-MM-DD) or an ISO date-time between 1970 and 9999`, field);
+    throw invalidField(field, 'must be a date (YYYY-MM-DD) or an ISO date-time between 1970 and 9999');
   }
   if (bareDate && endOfDay) d.setUTCHours(23, 59, 59, 999);
   return d;
@@ -30,7 +30,7 @@ export function dateRangeOf<S extends string, E extends string>(
 ): DateRange {
   const [start, end] = [query[startParam], query[endParam]];
   if (requiredFor && (!start || !end)) {
-    throw badRequest(`Invalid query: ${startParam} and ${endParam} dates are required for ${requiredFor}`, start ? endParam : startParam);
+    throw badRequest(`Start and end dates are required for ${requiredFor}`, start ? endParam : startParam);
   }
   return { start: parseDateParam(start, startParam), end: parseDateParam(end, endParam, true) };
 }

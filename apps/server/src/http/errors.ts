@@ -16,6 +16,30 @@ export class HttpError extends Error {
 }
 
 export const badRequest = (message: string, field?: string) => new HttpError(400, message, field);
+
+const WORDS: Record<string, string> = { id: 'ID', ids: 'IDs', lei: 'LEI', mic: 'MIC', fix: 'FIX', msg: 'message', qty: 'quantity', tls: 'TLS', ip: 'IP', ips: 'IPs' };
+
+/**
+ * A field's name as a person reads it ('new_password' → 'New password', 'comp_id' → 'Comp ID',
+ * 'targetCompId' → 'Target comp ID'): answers name fields in words, never as the API spells them.
+ */
+export function fieldWords(field: string): string {
+  const words = field
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .split(/[_.\s]+/)
+    .filter(Boolean)
+    .map((w) => WORDS[w.toLowerCase()] ?? w.toLowerCase());
+  const text = words.join(' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** One refusal of a field's value, worded for people: 'Password must have at least 12 characters'. */
+export function fieldProblem(field: string, reason: string): string {
+  return /^[a-z]/.test(reason) ? `${fieldWords(field)} ${reason}` : reason;
+}
+
+/** A 400 naming the field, its message in words (the field's name is in `field` for the forms). */
+export const invalidField = (field: string, reason: string) => new HttpError(400, fieldProblem(field, reason), field, [{ path: field, message: reason }]);
 export const notFound = (message: string) => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
 
@@ -33,14 +57,16 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown, where: Whe
   const nul = nulPath(value, '');
   if (nul !== undefined) {
     const field = nul || where;
-    throw new HttpError(400, `Invalid ${where}: ${field}: must not contain a NUL character`, field, [{ path: nul, message: 'must not contain a NUL character' }]);
+    throw new HttpError(400, fieldProblem(field, 'must not contain a NUL character'), field, [{ path: nul, message: 'must not contain a NUL character' }]);
   }
   const r = schema.safeParse(value ?? (where === 'body' ? undefined : {}));
   if (r.success) return r.data;
   const issues = r.error.issues.map((i) => ({ path: issuePath(i), message: issueMessage(i) }));
   const first = issues[0]!;
   const field = first.path || where;
-  throw new HttpError(400, `Invalid ${where}: ${field}: ${first.message}`, field, issues);
+  const unknownKeys = r.error.issues[0]?.code === 'unrecognized_keys';
+  const message = unknownKeys ? `Not a field here: ${first.path} (unknown field)` : first.path ? fieldProblem(first.path, first.message) : `The request's ${where} ${first.message}`;
+  throw new HttpError(400, message, field, issues);
 }
 
 /** The path of the first string (or key) holding a NUL character, or undefined when there is none. */
@@ -65,6 +91,15 @@ function issueMessage(i: z.core.$ZodIssue): string {
   if (i.code === 'unrecognized_keys') return `unknown field${i.keys.length > 1 ? 's' : ''}`;
   // zod's stock wording for a missing value is 'Invalid input: expected …'; a schema's own message wins.
   if (i.code === 'invalid_type' && i.input === undefined && i.message.startsWith('Invalid input')) return 'is required';
+  // zod's stock size limits ('Too big: expected string to have <=64 characters') in words; a schema's own message wins.
+  if ((i.code === 'too_big' && i.message.startsWith('Too big')) || (i.code === 'too_small' && i.message.startsWith('Too small'))) {
+    const big = i.code === 'too_big';
+    const n = String(big ? i.maximum : i.minimum);
+    const bound = big ? 'at most' : 'at least';
+    if (i.origin === 'string') return `must have ${bound} ${n} characters`;
+    if (i.origin === 'array' || i.origin === 'set') return `must have ${bound} ${n} entries`;
+    return `must be ${bound} ${n}`;
+  }
   return i.message;
 }
 
@@ -88,9 +123,9 @@ export function installErrorHandling(app: FastifyInstance): void {
     const code = (err as FastifyError).code;
     if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.status(413).send(apiError(413, 'Request body is too large'));
     if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return reply.status(415).send(apiError(415, 'Unsupported content type: send application/json'));
-    if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return reply.status(400).send(apiError(400, 'Invalid body: empty JSON body', { field: 'body' }));
+    if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return reply.status(400).send(apiError(400, 'The request was empty: it needs a JSON body', { field: 'body' }));
     if (err instanceof SyntaxError || code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
-      return reply.status(400).send(apiError(400, `Invalid body: malformed JSON (${err.message})`, { field: 'body' }));
+      return reply.status(400).send(apiError(400, `The request's JSON could not be read (${err.message})`, { field: 'body' }));
     }
     if (status && status >= 400 && status < 500) return reply.status(status).send(apiError(status, err.message));
     req.log.error({ err }, 'unhandled error');

@@ -16,6 +16,7 @@ import {
   type OrderLegRow,
   type OrderRequestRow,
   type OrderRow,
+  type RiskOrderRow,
   findSecurity,
   findTraderParty,
   type ExecutingTrader,
@@ -54,6 +55,7 @@ import {
 import { TRADER_PARTY_ID_SOURCE, type ActionType, type SessionUser, type TraderIdSource } from '@fixdesk/protocol';
 import { contractOf, orderState, stateColumns, type OrderWrites } from './order-writes';
 import type { OrderPublisher } from './publisher';
+import { riskRowFrom, type RiskState } from './risk-state';
 import type { OrderReferenceData } from './reference-data';
 import type { OrderReplies } from './replies';
 
@@ -93,6 +95,8 @@ interface Acted {
   er: ExecReportRow | null;
   legs: OrderLegRow[];
   actionId: number;
+  /** The order as its client's risk counts it now (risk-state.ts). */
+  risk: RiskOrderRow & { sendercompid: string };
 }
 
 /**
@@ -109,6 +113,7 @@ export class BrokerActions {
     private readonly writes: OrderWrites,
     private readonly replies: OrderReplies,
     private readonly publish: OrderPublisher,
+    private readonly risk: RiskState,
     private readonly now: () => Date,
   ) {}
 
@@ -199,8 +204,9 @@ export class BrokerActions {
         fillQty: opts.fill?.qty ?? null, fillPrice: opts.fill?.px ?? null, legIndex: null,
       });
       if (er && er.exectype === ExecType.Trade) await this.recordSpreadTrade(tx, order, updated, er);
-      const legs = er ? await this.writes.reportLegs(tx, order) : [];
-      return { order: updated, er, legs, actionId: action.id };
+      const legs = await this.writes.reportLegs(tx, order);
+      const risk = riskRowFrom(updated, legs, applied.state.pendingReplace?.orderQty.toString() ?? null);
+      return { order: updated, er, legs: er ? legs : [], actionId: action.id, risk };
     });
     this.tell(out, afterCommit);
     return {
@@ -212,6 +218,8 @@ export class BrokerActions {
 
   /** After the commit, before any await: reports to a client keep their commit order; then the browsers. */
   private tell(out: Acted, afterCommit: Array<() => void> = []): void {
+    // The client's next order is decided on the order as it is now (a fill, a cancel), not as it was.
+    this.risk.orderChanged(out.risk);
     if (out.er) this.replies.executionReport(out.order.sendercompid, out.order.client_connector_id, out.er, out.order, out.legs);
     for (const send of afterCommit) send();
     this.publish.orderChanged(out.order.id, out.er, out.actionId);
@@ -350,7 +358,9 @@ export class BrokerActions {
         fillQty: qty.toString(), fillPrice: px.toString(), legIndex,
       });
       await insertTrade(tx, { orderId: order.id, execReportId: er.id, symbol: leg.leg_symbol, type: 'outright', contract: maturityLabel(leg.leg_maturity_month_year) ?? leg.leg_maturity_month_year ?? '', side: leg.leg_side, price: px.toString(), quantity: qty.toString() });
-      return { order: updated, er, legs, actionId: action.id };
+      const pending = await pendingOrderRequest(tx, order.id);
+      const risk = riskRowFrom(updated, legs, pending?.request_type === MsgType.OrderCancelReplaceRequest ? pending.new_orderqty : null);
+      return { order: updated, er, legs, actionId: action.id, risk };
     });
     this.tell(out);
     return { order: out.order, fullyFilled: Decimal.from(out.order.leavesqty).isZero(), message: `leg ${legIndex + 1} fill done for ${out.order.brokerorderid}` };

@@ -2,8 +2,6 @@ import { clordidUsedOnDay, findOrderByClOrdId, insertOrderRequest, nextExecIds, 
 import {
   applyEvent,
   capabilityNeedsPosition,
-  Decimal,
-  positionKey,
   CxlRejReason,
   CxlRejResponseTo,
   ExecType,
@@ -11,6 +9,7 @@ import {
   OrdStatus,
   validateNewOrderMultileg,
   validateNewOrderSingle,
+  type ContractExposure,
   type OrderEvent,
   type OrdTypeCode,
   type SecurityInfo,
@@ -20,6 +19,7 @@ import type { OrderWrites } from './order-writes';
 import type { OrderPublisher } from './publisher';
 import { securityIn, tradingDay, type OrderReferenceData } from './reference-data';
 import type { OrderReplies } from './replies';
+import { riskRowFrom, type RiskState } from './risk-state';
 
 /** An OrderCancelRequest (F) or OrderCancelReplaceRequest (G) as read from the wire. */
 export interface IncomingCancel {
@@ -42,6 +42,7 @@ export class ClientRequests {
     private readonly writes: OrderWrites,
     private readonly replies: OrderReplies,
     private readonly publish: OrderPublisher,
+    private readonly risk: RiskState,
     /** A request's ClOrdID is used today: the intake must refuse a new order that takes it. */
     private readonly noteUsedClOrdId: (compId: string, sessionDate: string, clOrdId: string) => void,
     private readonly now: () => Date,
@@ -102,12 +103,15 @@ export class ClientRequests {
       if (applied.report.msgType !== MsgType.ExecutionReport) throw new Error('a cancel or replace request answers with an execution report');
       const owner = (await this.refs.connectorIn(tx, order.sendercompid))!;
       const { updated, er } = await this.writes.persist(tx, order, applied.state, applied.report, owner, { clordid: r.clOrdId, origclordid: r.origClOrdId, keepClOrdId: true });
-      return { kind: 'pending' as const, order: updated, er, legs: await this.writes.reportLegs(tx, order) };
+      const legs = await this.writes.reportLegs(tx, order);
+      return { kind: 'pending' as const, order: updated, er, legs, riskRow: riskRowFrom(updated, legs, replace ? (applied.state.pendingReplace?.orderQty.toString() ?? null) : null) };
     });
     if (result.kind === 'reject') {
       result.send();
       return;
     }
+    // A replace that raises the quantity counts at once, before the next order of the client is decided.
+    this.risk.orderChanged(result.riskRow);
     this.replies.executionReport(r.senderCompId, result.order.client_connector_id, result.er, result.order, result.legs);
     this.publish.orderChanged(result.order.id, result.er, null);
     // The request's ClOrdID is used today: a new order may not take it (the client's next messages are
@@ -132,24 +136,17 @@ export class ClientRequests {
       if (info) securities.set(sym, info);
     }
     const capabilities = await this.refs.capabilitiesIn(tx, connector.id);
-    // Short selling and position limits: the replaced order counts at its new quantity, so its own
-    // fills are taken out of the client's position first.
-    let position: ((s: string, m: string) => string | undefined) | undefined;
+    // Short selling and position limits, on the exposure held in memory: the replaced order counts at its
+    // new quantity, as if new, so its own share (fills and working) is taken out first.
+    let exposure: ((key: string) => ContractExposure) | undefined;
     if (capabilities.some(capabilityNeedsPosition)) {
-      const positions = await this.refs.positions(order.sendercompid, [...new Set(symbols.map((x) => x.toUpperCase()))], tx);
-      const own = multileg
-        ? legs.map((l) => ({ key: positionKey(l.leg_symbol, l.leg_maturity_month_year), side: l.leg_side, filled: l.leg_cumqty }))
-        : [{ key: positionKey(order.symbol, order.maturity_month_year), side: order.side, filled: order.cumqty }];
-      for (const f of own) {
-        const p = Decimal.from(positions.get(f.key) ?? '0');
-        positions.set(f.key, (f.side === '1' ? p.sub(f.filled) : p.add(f.filled)).toString());
-      }
-      position = (s, m) => positions.get(`${s}|${m}`);
+      const book = await this.risk.hold(order.sendercompid);
+      exposure = (key) => book.exposureWithout(key, String(order.id));
     }
     const ctx = {
       lookupSecurity: (sym: string) => securities.get(sym.toUpperCase()),
       capabilities,
-      position,
+      exposure,
       isDuplicateClOrdId: () => false,
     };
     const terms = { clOrdId: r.clOrdId, side: order.side, ordType: r.ordType ?? order.ordtype, orderQty: r.orderQty ?? order.orderqty, price: r.price ?? order.price ?? undefined, timeInForce: order.timeinforce, exDestination: order.exchange };
@@ -180,5 +177,7 @@ export class ClientRequests {
       text: null, transacttime: now, created_at: now, sendercompid: compId, sent_seq_num: null, sent_at: null,
     } satisfies ExecReportRow;
     this.replies.unstored(compId, connector?.id, (profile) => buildExecutionReport(er, order, legs, profile));
+    // The desk sees that the client asked (spec 000 §4: an update message carrying order info).
+    this.publish.orderInfo(order.id, { event: 'status_request', comp_id: compId, clordid: clOrdId, timestamp: now.toISOString() });
   }
 }

@@ -1,7 +1,6 @@
 import { clordidUsedOnDay, type Db, type ExistingOrderFacts, type IntakeOutcome, type NewOrderRecord, type RefusedOrderRecord } from '@fixdesk/db';
 import {
-  checkNewOrderMultilegPermissions,
-  checkNewOrderSinglePermissions,
+  decideNewOrder,
   Decimal,
   IntakeText,
   MsgType,
@@ -9,10 +8,9 @@ import {
   OrdType,
   SecurityType,
   TimeInForce,
-  validateNewOrderMultileg,
-  validateNewOrderSingle,
-  capabilityNeedsPosition,
+  RiskText,
   type ClientCapability,
+  type RiskBook,
   type SecurityInfo,
   type SideCode,
   type OrdTypeCode,
@@ -22,8 +20,9 @@ import { buildRefusalReport } from './fix-messages';
 import { RefusedOrderRecorder } from './refused-orders';
 import type { IntakeBatcher } from './intake-batcher';
 import type { OrderPublisher } from './publisher';
-import { tradingDay, type ConnectorInfo, type OrderReferenceData } from './reference-data';
+import { liveMonth, tradingDay, type ConnectorInfo, type OrderReferenceData } from './reference-data';
 import type { OrderReplies, ShapedMessage } from './replies';
+import type { NewOrderLegs, RiskState } from './risk-state';
 
 /** A new order as read from a NewOrderSingle (D) or NewOrderMultileg (AB). Values are raw wire text. */
 export interface IncomingNewOrder {
@@ -101,6 +100,7 @@ export class OrderIntake {
     private readonly batcher: IntakeBatcher,
     private readonly replies: OrderReplies,
     private readonly publish: OrderPublisher,
+    private readonly risk: RiskState,
     private readonly log: FastifyBaseLogger,
     private readonly now: () => Date,
   ) {
@@ -157,6 +157,7 @@ export class OrderIntake {
       return this.refuse(o, connector, this.now(), OrdRejReason.Other, `Client ${o.senderCompId} is not an active client connector`);
     }
     if (!connector.tradingEnabled) return this.refuse(o, connector, this.now(), OrdRejReason.ExchangeClosed, 'Trading is disabled for this client');
+    if (connector.stop) return this.refuse(o, connector, this.now(), OrdRejReason.BrokerOption, RiskText.clientStopped(connector.stop.reason));
     // Reference data for the pure rules.
     const securities = new Map<string, SecurityInfo>();
     for (const s of symbolsOf(o)) {
@@ -164,24 +165,28 @@ export class OrderIntake {
       if (info) securities.set(s, info);
     }
     const capabilities = await this.refs.clientCapabilities(connector.id);
-    // Short selling and position limits are checked against the client's net positions from its fills.
-    const positions = capabilities.some(capabilityNeedsPosition) ? await this.refs.positions(o.senderCompId, symbolsOf(o)) : undefined;
-    return this.admitWith(o, connector, securities, capabilities, positions);
+    // The client's exposure, held in memory from its session's start (risk-state.ts).
+    await this.risk.hold(o.senderCompId);
+    const book = this.risk.loaded(o.senderCompId, liveMonth(this.now(), connector.timezone));
+    if (!book) throw new Error(`the risk book of ${o.senderCompId} is not held`);
+    return this.admitWith(o, connector, securities, capabilities, book);
   }
 
   /** admit() without waiting, when everything it reads is loaded already; undefined otherwise. */
   private admitFromLoaded(o: IncomingNewOrder): Admission | Promise<Admission> | undefined {
     const connector = this.refs.loadedConnector(o.senderCompId);
-    if (!connector || !connector.isActive || !connector.tradingEnabled) return undefined;
+    if (!connector || !connector.isActive || !connector.tradingEnabled || connector.stop) return undefined;
     const capabilities = this.refs.loadedCapabilities(connector.id);
-    if (!capabilities || capabilities.some(capabilityNeedsPosition)) return undefined;
+    if (!capabilities) return undefined;
+    const book = this.risk.loaded(o.senderCompId, liveMonth(this.now(), connector.timezone));
+    if (!book) return undefined;
     const securities = new Map<string, SecurityInfo>();
     for (const s of symbolsOf(o)) {
       const info = this.refs.loadedSecurity(s);
       if (info === undefined) return undefined;
       if (info) securities.set(s, info);
     }
-    return this.admitWith(o, connector, securities, capabilities);
+    return this.admitWith(o, connector, securities, capabilities, book);
   }
 
   /** The checks and the queueing of an order from an active client, with its reference data in hand. */
@@ -190,38 +195,35 @@ export class OrderIntake {
     connector: ConnectorInfo,
     securities: ReadonlyMap<string, SecurityInfo>,
     capabilities: ClientCapability[],
-    positions?: ReadonlyMap<string, string>,
+    book: RiskBook,
   ): Admission | Promise<Admission> {
     const now = this.now();
     const sessionDate = tradingDay(now, connector.timezone);
     const clOrdId = o.clOrdId?.trim() ?? '';
     // The checks of the issue's order: the order's own terms, then (the batch's) duplicate ClOrdID, then
     // the client's capabilities, then its rate.
-    const ctx = {
+    // One decision, pure: the order's own terms, then the client's capability and exposure, then its rate.
+    const input = o.msgType === MsgType.NewOrderSingle
+      ? { msgType: 'D' as const, clOrdId, side: o.side, ordType: o.ordType, orderQty: o.orderQty, price: o.price, symbol: o.symbol, maturityMonthYear: o.maturityMonthYear, timeInForce: o.timeInForce, exDestination: o.exDestination, parties: o.parties }
+      : {
+          msgType: 'AB' as const, clOrdId, side: o.side, ordType: o.ordType, orderQty: o.orderQty, price: o.price, symbol: o.symbol, timeInForce: o.timeInForce, exDestination: o.exDestination,
+          legs: o.legs.map((l) => ({ symbol: l.symbol, side: l.side, ratio: l.ratio, maturityMonthYear: l.maturityMonthYear })),
+          parties: o.parties,
+        };
+    const overRate = () => this.refs.overRate(connector);
+    const decision = decideNewOrder(input, {
       lookupSecurity: (s: string) => securities.get(s.toUpperCase()),
       capabilities,
-      position: positions && ((s: string, m: string) => positions.get(`${s}|${m}`)),
+      exposure: (key: string) => book.exposure(key),
       now,
       timeZone: connector.timezone,
-    };
-    const terms = { ...ctx, capabilities: undefined };
-    const single =
-      o.msgType === MsgType.NewOrderSingle
-        ? { clOrdId, side: o.side, ordType: o.ordType, orderQty: o.orderQty, price: o.price, symbol: o.symbol, maturityMonthYear: o.maturityMonthYear, timeInForce: o.timeInForce, exDestination: o.exDestination }
-        : undefined;
-    const multileg = single
-      ? undefined
-      : {
-          clOrdId, side: o.side, ordType: o.ordType, orderQty: o.orderQty, price: o.price, symbol: o.symbol, timeInForce: o.timeInForce, exDestination: o.exDestination,
-          legs: o.legs.map((l) => ({ symbol: l.symbol, side: l.side, ratio: l.ratio, maturityMonthYear: l.maturityMonthYear })),
-        };
-    const verdict = single ? validateNewOrderSingle(single, terms) : validateNewOrderMultileg(multileg!, terms);
-    if (!verdict.ok) return this.refuse(o, connector, now, verdict.ordRejReason, verdict.text);
-    const permitted = single ? checkNewOrderSinglePermissions(single, ctx) : checkNewOrderMultilegPermissions(multileg!, ctx);
-    const overRate = () =>
-      this.refs.overRate(connector) ? { ordRejReason: OrdRejReason.Other, text: `Order rate limit of ${connector.maxOrdersPerSecond} orders per second exceeded` } : undefined;
-    // A possible resend is counted against the rate only once it proves to be a new order (below).
-    const refusal = !permitted.ok ? permitted : o.possibleDuplicate ? undefined : overRate();
+      // A possible resend is counted against the rate only once it proves to be a new order (below).
+      ...(o.possibleDuplicate ? {} : { overRate }),
+      maxOrdersPerSecond: connector.maxOrdersPerSecond,
+      clientLei: connector.lei,
+    });
+    if (!decision.ok && decision.stage === 'terms') return this.refuse(o, connector, now, decision.ordRejReason, decision.text);
+    const refusal = decision.ok ? undefined : decision;
     if (refusal) {
       // A duplicate ClOrdID is the answer before the capabilities and the rate. Most of the time the
       // batcher can tell at once (its ClOrdID index and the orders it holds). Otherwise the database is
@@ -242,7 +244,10 @@ export class OrderIntake {
         return used ? duplicate() : this.refuse(o, connector, now, refusal.ordRejReason, refusal.text);
       })();
     }
-    if (o.possibleDuplicate) return this.admitPossibleResend(o, connector, securities, now, sessionDate, clOrdId, overRate);
+    if (o.possibleDuplicate) {
+      const rate = () => (overRate() ? { ordRejReason: OrdRejReason.Other, text: IntakeText.rateExceeded(connector.maxOrdersPerSecond) } : undefined);
+      return this.admitPossibleResend(o, connector, securities, now, sessionDate, clOrdId, rate);
+    }
     return this.store(o, connector, securities, now, sessionDate, clOrdId);
   }
 
@@ -292,11 +297,16 @@ export class OrderIntake {
   /** A checked order into the intake batch (which refuses a duplicate ClOrdID). */
   private store(o: IncomingNewOrder, connector: ConnectorInfo, securities: ReadonlyMap<string, SecurityInfo>, now: Date, sessionDate: string, clOrdId: string): Admission {
     const record = newOrderRecord(o, connector, securities, now, sessionDate, clOrdId);
+    // Its share of the client's exposure counts from its decision: the client's next order, decided
+    // before this one's commit, sees it working.
+    const reservation = this.risk.reserve(o.senderCompId, riskLegsOf(record));
     let result: IntakeResult = { accepted: false };
     let kept: Promise<void> | undefined;
     const committed = this.batcher.submit(
       { order: record, execIdPrefix: connector.executionIdPrefix, reportTime: now },
       (outcome, replied, ownDuplicate) => {
+        if (outcome.kind === 'stored') this.risk.stored(o.senderCompId, reservation, outcome.order.id);
+        else this.risk.unreserve(o.senderCompId, reservation);
         result = this.onCommitted(o, record, connector, now, outcome, replied, ownDuplicate);
         // A duplicate refused by the batch is a refused order too.
         if (!result.accepted && outcome.kind === 'duplicate') {
@@ -316,6 +326,7 @@ export class OrderIntake {
       }),
       o.senderCompId,
     );
+    committed.catch(() => this.risk.unreserve(o.senderCompId, reservation));
     return { committed: committed.then(() => (kept ? kept.then(() => result) : result)) };
   }
 
@@ -439,6 +450,14 @@ function refusalReport(o: IncomingNewOrder, execId: string, now: Date, reason: s
       { clOrdId: o.clOrdId, execId, ordRejReason: reason, text, symbol: o.symbol, side: o.side, orderQty: o.orderQty, ordType: o.ordType, price: o.price, account: o.account, transactTime: now },
       profile,
     );
+}
+
+/** A checked order's contracts, as the risk book counts a new order. */
+function riskLegsOf(r: NewOrderRecord): NewOrderLegs {
+  return {
+    side: r.side, symbol: r.symbol, maturity: r.maturityMonthYear, orderQty: r.orderQty,
+    legs: r.legs.map((l) => ({ symbol: l.symbol, maturity: l.maturityMonthYear, side: l.side, ratio: l.ratioQty })),
+  };
 }
 
 /** The row a checked order is stored as. */

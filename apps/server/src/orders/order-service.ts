@@ -10,11 +10,14 @@ import type { ClientOutbox } from './outbox';
 import type { OrderPublisher } from './publisher';
 import { OrderReferenceData } from './reference-data';
 import { OrderReplies, type ReplyReserver } from './replies';
+import type { RiskState } from './risk-state';
 
 export interface OrderServiceDeps {
   db: Db;
   outbox: ClientOutbox;
   publish: OrderPublisher;
+  /** Pre-trade risk held in memory for the clients whose sessions are on this node (the publisher keeps it current). */
+  risk: RiskState;
   /** The clients' live sessions, where intake replies are reserved; absent, every reply goes through the outbox. */
   sessions?: ReplyReserver | undefined;
   log: FastifyBaseLogger;
@@ -33,6 +36,7 @@ export class OrderService {
   private readonly intake: OrderIntake;
   private readonly requests: ClientRequests;
   private readonly actions: BrokerActions;
+  private readonly risk: RiskState;
 
   constructor(deps: OrderServiceDeps) {
     const { db, publish, log } = deps;
@@ -42,9 +46,10 @@ export class OrderService {
     const noteUsedClOrdId = (compId: string, day: string, clOrdId: string) => this.batcher.noteUsedClOrdId(compId, day, clOrdId);
     const replies = new OrderReplies(deps.outbox, deps.sessions, log);
     const writes = new OrderWrites(noteUsedClOrdId, now);
-    this.intake = new OrderIntake(db, this.refs, this.batcher, replies, publish, log, now);
-    this.requests = new ClientRequests(db, this.refs, writes, replies, publish, noteUsedClOrdId, now);
-    this.actions = new BrokerActions(db, this.refs, writes, replies, publish, now);
+    this.risk = deps.risk;
+    this.intake = new OrderIntake(db, this.refs, this.batcher, replies, publish, deps.risk, log, now);
+    this.requests = new ClientRequests(db, this.refs, writes, replies, publish, deps.risk, noteUsedClOrdId, now);
+    this.actions = new BrokerActions(db, this.refs, writes, replies, publish, deps.risk, now);
   }
 
   // ── from FIX clients ──
@@ -66,6 +71,28 @@ export class OrderService {
   /** A client logged on (on this node): its session may have lived on another node since we last saw it. */
   clientLoggedOn(compId: string): void {
     this.batcher.forgetClient(compId);
+    // Its risk is read afresh: while its session was elsewhere, another node followed it.
+    this.risk.release(compId);
+    void this.risk.hold(compId).catch(() => {});
+  }
+
+  /** Whether the client's session (and so its risk) is on this node. */
+  holdsClient(compId: string): boolean {
+    return this.risk.holds(compId);
+  }
+
+  /**
+   * The client's exposure per contract as this node holds it (figures as text, by positionKey);
+   * undefined while its session is not here.
+   */
+  riskExposure(compId: string): Map<string, { filled: string; workingBuy: string; workingSell: string }> | undefined {
+    const book = this.risk.loaded(compId);
+    return book && new Map(book.entries().map(([k, e]) => [k, { filled: e.filled.toString(), workingBuy: e.workingBuy.toString(), workingSell: e.workingSell.toString() }]));
+  }
+
+  /** A client's session left this node: its risk is no longer followed here. */
+  clientLoggedOff(compId: string): void {
+    this.risk.release(compId);
   }
 
   /** Resolves once no order is waiting for its commit (tests, shutdown). */

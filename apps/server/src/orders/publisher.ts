@@ -1,9 +1,10 @@
 import { getExecReports, getOrderAction, getOrderActions, getOrderBundle, getOrderBundles, getRefusedOrderRows, type Db, type ExecReportRow, type OrderActionRow, type OrderBundle, type TextRow } from '@fixdesk/db';
-import type { Order } from '@fixdesk/protocol';
+import type { Order, WsOrderInfo } from '@fixdesk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WsHub } from '../ws/hub';
 import { refusedOrdersFromRows } from './order-list-json';
 import { presentAction, presentExecReport, presentOrders } from './present';
+import { riskRowOf, type RiskState } from './risk-state';
 
 /** What the other nodes are told of this node's order changes, by ids (cluster/order-fan-out.ts). */
 export interface OrderChangesOut {
@@ -32,6 +33,8 @@ export class OrderPublisher {
     /** Sees every report of an order change as it is published (the metrics count accepts and fills). */
     private readonly observeReport?: (er: ExecReportRow) => void,
     private readonly fanOut?: OrderChangesOut,
+    /** Pre-trade risk follows every change of an order, made here or on another node. */
+    private readonly risk?: RiskState,
   ) {}
 
   newOrder(orderId: number, er: ExecReportRow): void {
@@ -45,6 +48,8 @@ export class OrderPublisher {
    * another node's intake at hundreds of orders a second arrives as batches of changes.
    */
   async publishStored(changes: readonly StoredChange[]): Promise<void> {
+    // A client's new orders come from the node that holds its session (and its risk): only changes count here.
+    await this.risk?.ordersChangedElsewhere([...new Set(changes.filter((c) => !c.isNew).map((c) => c.orderId))]);
     if (!changes.length || !this.hub.hasSubscribers()) return;
     const erIds = changes.flatMap((c) => (c.erId === null ? [] : [c.erId]));
     const actionIds = changes.flatMap((c) => (c.actionId === null ? [] : [c.actionId]));
@@ -107,9 +112,25 @@ export class OrderPublisher {
     void this.publish(orderId, er, actionId, false).catch((err) => this.log.error({ err, orderId }, 'publish order update failed'));
   }
 
+  /**
+   * Something happened to an order that did not change it (a client asked for its status): the order as
+   * stored, with what happened, to this node's browsers (order_data). Not fanned out: the other nodes'
+   * browsers miss nothing of the order's state.
+   */
+  orderInfo(orderId: number, info: WsOrderInfo): void {
+    if (!this.hub.hasSubscribers()) return;
+    void (async () => {
+      const bundle = await getOrderBundle(this.db, orderId);
+      const [order] = bundle ? presentOrders(bundle, false) : [];
+      if (order) this.hub.broadcast({ type: 'order_data', orderData: order, orderInfo: info });
+    })().catch((err) => this.log.error({ err, orderId }, 'publish order data failed'));
+  }
+
   private async publish(orderId: number, er: ExecReportRow | null, actionId: number | null, isNew: boolean): Promise<void> {
     const bundle = await getOrderBundle(this.db, orderId);
     if (!bundle) return;
+    const row = riskRowOf(bundle);
+    if (row) this.risk?.orderChanged(row);
     await this.broadcast(bundle, er, actionId, isNew);
   }
 

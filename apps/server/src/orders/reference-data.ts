@@ -1,5 +1,5 @@
-import { clientPositions, findSecurity, getOrderConnector, listClientCapabilities, type Db, type Queryable } from '@fixdesk/db';
-import { positionKey, type ClientCapability, type SecurityInfo } from '@fixdesk/domain';
+import { findSecurity, getOrderConnector, listClientCapabilities, type ClientStop, type Db, type Queryable } from '@fixdesk/db';
+import type { ClientCapability, SecurityInfo } from '@fixdesk/domain';
 
 /** What the order core needs of a client connector, for every order. */
 export interface ConnectorInfo {
@@ -13,6 +13,10 @@ export interface ConnectorInfo {
   tradingEnabled: boolean;
   timezone: string;
   maxOrdersPerSecond: number;
+  /** The client's LEI, when the desk has it. */
+  lei: string | null;
+  /** Set while the desk's kill switch stops the client: every new order is refused. */
+  stop: ClientStop | null;
 }
 
 /** The client's trading day in its connector's time zone: ClOrdIDs are unique per day. */
@@ -26,6 +30,12 @@ export function tradingDay(now: Date, timeZone: string): string {
   const day = formatDay(now, timeZone);
   lastDay.set(timeZone, { minute, day });
   return day;
+}
+
+/** The month (YYYYMM) of the client's trading day: contracts of earlier months have expired. */
+export function liveMonth(now: Date, timeZone: string): string {
+  const day = tradingDay(now, timeZone);
+  return day.slice(0, 4) + day.slice(5, 7);
 }
 
 function formatDay(now: Date, timeZone: string): string {
@@ -52,6 +62,8 @@ async function loadConnector(q: Queryable, compId: string): Promise<ConnectorInf
     id: r.id, compId: r.comp_id, clientName: r.client_name, clientPhone: r.client_phone, companyName: r.company_name,
     executionIdPrefix: r.execution_id_prefix, isActive: r.is_active, tradingEnabled: r.trading_enabled, timezone: r.timezone,
     maxOrdersPerSecond: r.max_orders_per_second,
+    lei: r.client_lei,
+    stop: r.trading_stopped_at ? { at: r.trading_stopped_at, by: r.trading_stopped_by ?? '', reason: r.trading_stop_reason ?? '' } : null,
   };
 }
 
@@ -170,16 +182,6 @@ export class OrderReferenceData {
   /** Inside a transaction: read directly (see connectorIn). */
   capabilitiesIn(tx: Queryable, connectorId: number): Promise<ClientCapability[]> {
     return loadCapabilities(tx, connectorId);
-  }
-
-  /**
-   * The client's net positions from its fills in the contracts of the given symbols, by positionKey.
-   * Read when needed (a capability that refuses short sales or limits positions), not cached: fills
-   * change them all day.
-   */
-  async positions(compId: string, symbols: readonly string[], q: Queryable = this.db): Promise<Map<string, string>> {
-    const rows = symbols.length === 0 ? [] : await clientPositions(q, compId, symbols);
-    return new Map(rows.map((r) => [positionKey(r.symbol, r.maturity), r.position]));
   }
 
   /** True when the client is over its configured orders per second (checked per node; a session lives on one node). */

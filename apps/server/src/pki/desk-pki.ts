@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { getPki, insertPkiOnce, replacePki, type Db, type PkiRow } from '@fixdesk/db';
 import forge from 'node-forge';
 
-// The desk's own certificate authority (issue 15): created once and kept in the database, it signs the
+// The desk's own certificate authority: created once and kept in the database, it signs the
 // FIX acceptor's server certificate and a client certificate per connector. Keys are made by node's
 // crypto (RSA 2048); node-forge builds and signs the X.509 certificates (SHA-256). The CA's private key
 // is read only here, never sent anywhere.

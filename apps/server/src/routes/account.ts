@@ -5,12 +5,13 @@ import { z } from 'zod';
 import { hashToken } from '../auth/auth-service';
 import { passwordProblem } from '../auth/password-policy';
 import type { AppContext } from '../context';
-import { HttpError, notFound, parse } from '../http/errors';
+import { HttpError, notFound, parse, invalidField } from '../http/errors';
 import { actor } from './users';
 
 /**
- * The signed-in user's own account (issue 18): their profile, a change of their own password (the
- * current one required, the same policy as an administrator's; the change ends their other sessions),
+ * The signed-in user's own account: their profile, a change of their own password (the
+ * current one required, and wrong ones counted like failed sign-ins; the same policy as an
+ * administrator's; the change ends their other sessions),
  * and their active sessions with a sign-out for each. Any signed-in user, about themselves only.
  */
 export function accountRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -29,14 +30,22 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext): void {
     return { success: true, data };
   });
 
-  app.post('/api/account/password', read, async (req) => {
+  app.post('/api/account/password', read, async (req, reply) => {
     const body = parse(ChangeOwnPasswordSchema, req.body, 'body');
     const userId = me(req);
-    if (!(await ctx.auth.checkPassword(userId, body.current_password))) {
+    const current = await ctx.auth.checkCurrentPassword(req.user!, body.current_password, req.ip);
+    if (current.kind === 'locked') {
+      // Counted like sign-ins (login_attempts): the attempt is recorded as rate_limited.
+      ctx.log.warn({ userId, ip: req.ip, retryAfterSeconds: current.retryAfterSeconds }, 'password change throttled');
+      reply.header('retry-after', String(current.retryAfterSeconds));
+      const message = AccountText.tooManyWrongCurrent(current.retryAfterSeconds);
+      throw new HttpError(429, message, 'current_password', [{ path: 'current_password', message }]);
+    }
+    if (current.kind === 'invalid') {
       throw new HttpError(400, AccountText.wrongCurrent, 'current_password', [{ path: 'current_password', message: AccountText.wrongCurrent }]);
     }
     const problem = passwordProblem(body.new_password, req.user!.username);
-    if (problem) throw new HttpError(400, `Invalid body: new_password: ${problem}`, 'new_password', [{ path: 'new_password', message: problem }]);
+    if (problem) throw invalidField('new_password', `${problem}`);
     const hash = await ctx.auth.hashPassword(body.new_password);
     const ended = await ctx.db.transaction(async (tx) => {
       const before = await getUserById(tx, userId, { lock: true });

@@ -5,20 +5,12 @@ import { MsgType } from '@fixdesk/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context';
+import { redactFix } from '../audit/redact-fix';
 import { recordLook } from '../audit/who-looked';
 import { sendCsvExport } from '../http/csv-export';
 import { dateRangeOf, type DateRange } from '../http/date-range';
 import { notFound, parse } from '../http/errors';
 import { presentAction } from '../orders/present';
-
-/**
- * Credentials inside FIX messages (Password 554, NewPassword 925, RawData 96 on a Logon) are never
- * shown: the stored message is the compliance record, the screen gets it with the values masked.
- */
-const SECRET_TAGS = /(^|\x01)(554|925|96)=[^\x01]*/g;
-export function redactFix(raw: string): string {
-  return raw.replace(SECRET_TAGS, (_m, sep: string, tag: string) => `${sep}${tag}=********`);
-}
 
 /** Session-level message types (hidden by "ignore session messages"). */
 export const SESSION_MSG_TYPES = [MsgType.Heartbeat, MsgType.TestRequest, MsgType.ResendRequest, MsgType.Reject, MsgType.SequenceReset, MsgType.Logout, MsgType.Logon] as const;
@@ -111,9 +103,14 @@ export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
     return rows.map(presentFixMessage);
   }
 
+  // A list's read is a look at the record as an export is (up to 100,000 rows at once, or page after
+  // page): recorded with its filter and row count before the answer goes out.
   app.get('/api/fix-messages', read, async (req, reply) => {
     const q = parse(FixMessagesQuery, req.query, 'query');
-    return listAnswer(reply, 'messages', await fixMessages(q, 1000));
+    const range = dateRangeOf(q, RANGE);
+    const messages = await fixMessages(q, 1000);
+    await recordLook(ctx.db, req, 'list_fix_messages', { rangeStart: range.start, rangeEnd: range.end, rowCount: messages.length });
+    return listAnswer(reply, 'messages', messages);
   });
 
   app.get('/api/fix-messages/export', read, async (req, reply) => {
@@ -175,7 +172,13 @@ export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
       limit: q.limit ?? defaultLimit,
     }).then((rows) => rows.map(presentAction));
 
-  app.get('/api/order-actions', read, async (req, reply) => listAnswer(reply, 'actions', await orderActions(parse(ActionsQuery, req.query, 'query'), 10_000)));
+  app.get('/api/order-actions', read, async (req, reply) => {
+    const q = parse(ActionsQuery, req.query, 'query');
+    const range = dateRangeOf(q, RANGE);
+    const actions = await orderActions(q, 10_000);
+    await recordLook(ctx.db, req, 'list_order_actions', { rangeStart: range.start, rangeEnd: range.end, rowCount: actions.length });
+    return listAnswer(reply, 'actions', actions);
+  });
 
   app.get('/api/order-actions/export', read, async (req, reply) => {
     const q = parse(ActionsQuery, req.query, 'query');

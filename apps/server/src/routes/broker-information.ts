@@ -30,12 +30,12 @@ import {
 } from '@fixdesk/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
-import { HttpError, badRequest, conflict, notFound, parse } from '../http/errors';
+import { HttpError, conflict, invalidField, notFound, parse } from '../http/errors';
 import { sanitizeSvgLogo } from '../reference/svg-logo';
 import { actor } from './users';
 
 /**
- * Broker Information (spec 001 §2 "Broker Information Management", §3, §5 "Broker form", §7, §8; issue 18).
+ * Broker Information (spec 001 §2 "Broker Information Management", §3, §5 "Broker form", §7, §8).
  * The list (GET /api/broker-information) is the reference data's; reads here are open to every signed-in
  * user, writes are admin only. A logo is sanitised before it is stored; every change is in the change trail.
  */
@@ -51,12 +51,12 @@ export function presentContact(c: BrokerContactRow): BrokerContact {
 const duplicateName = (name: string | undefined) => new HttpError(409, `A broker named ${name ?? ''} already exists`, 'company_name');
 const isUnique = (err: unknown) => (err as { code?: string }).code === '23505';
 
-/** The logo as stored: sanitised, or refused when nothing of an SVG image is left. */
+/** The logo as stored: sanitised, or refused (too deep or too many elements to parse, or nothing of an SVG image left). */
 function cleanLogo(values: Partial<BrokerValues>): void {
   if (typeof values.company_logo !== 'string') return;
   const clean = sanitizeSvgLogo(values.company_logo);
-  if (!clean) throw new HttpError(400, BrokerText.svgOnly, 'company_logo', [{ path: 'company_logo', message: BrokerText.svgOnly }]);
-  values.company_logo = clean;
+  if (!clean.ok) throw new HttpError(400, clean.reason, 'company_logo', [{ path: 'company_logo', message: clean.reason }]);
+  values.company_logo = clean.svg;
 }
 
 /** Parent company rules (spec 001 §5): a parent-type broker only, not itself; a parent has none. */
@@ -67,9 +67,9 @@ async function checkParent(db: Queryable, values: Partial<BrokerValues>, self: n
   }
   const parentId = values.parent_company_id;
   if (parentId === undefined || parentId === null) return;
-  if (parentId === self) throw badRequest(`Invalid body: parent_company_id: ${BrokerText.parentSelf}`, 'parent_company_id');
+  if (parentId === self) throw invalidField('parent_company_id', `${BrokerText.parentSelf}`);
   const parent = await getBrokerById(db, parentId);
-  if (!parent || parent.branch_type !== 'parent') throw badRequest(`Invalid body: parent_company_id: ${BrokerText.parentNotParent}`, 'parent_company_id');
+  if (!parent || parent.branch_type !== 'parent') throw invalidField('parent_company_id', `${BrokerText.parentNotParent}`);
 }
 
 export function brokerInformationRoutes(app: FastifyInstance, ctx: AppContext): void {

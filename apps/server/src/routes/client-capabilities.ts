@@ -22,10 +22,11 @@ import { Decimal } from '@fixdesk/domain';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { actor } from '../http/actor';
-import { badRequest, HttpError, notFound, parse } from '../http/errors';
+import { badRequest, HttpError, notFound, parse, invalidField } from '../http/errors';
 
 /**
- * Client capabilities (spec 001 §2, §3, §5, §6, §7, §8; issue 15), administrators only. The intake
+ * Client capabilities (spec 001 §2, §3, §5, §6, §7, §8). Every signed-in user reads them (a
+ * broker judges a client's orders by its limits, docs/adr/0014); only administrators change them. The intake
  * reads them cached; every write tells it (`capabilities-changed`), so the next order is checked
  * against the change. Each change is kept in reference_changes with who made it, in its transaction.
  */
@@ -43,7 +44,7 @@ function toValues(v: Partial<CapabilityInput>): Partial<CapabilityValues> {
 /** min ≤ max for the order quantity, on the values the row will hold. */
 function checkLimits(v: { min_order_qty?: string | null; max_order_qty?: string | null }): void {
   if (v.min_order_qty && v.max_order_qty && Decimal.from(v.min_order_qty).gt(Decimal.from(v.max_order_qty))) {
-    throw badRequest(`Invalid body: min_order_qty: must not be above the max order qty (${v.max_order_qty})`, 'min_order_qty');
+    throw invalidField('min_order_qty', `must not be above the max order qty (${v.max_order_qty})`);
   }
 }
 
@@ -52,23 +53,24 @@ function dbError(err: unknown): never {
   if (e.code === '23505') throw new HttpError(409, 'This client already has a capability for this security and exchange: edit that one instead', 'security_master_id');
   if (e.code === '23503') {
     const what = `${e.constraint ?? ''} ${e.message ?? ''}`;
-    if (what.includes('security')) throw badRequest('Invalid body: security_master_id: does not name a security', 'security_master_id');
-    throw badRequest('Invalid body: clientconnectors_id: does not name a client connector', 'clientconnectors_id');
+    if (what.includes('security')) throw invalidField('security_master_id', 'does not name a security');
+    throw invalidField('clientconnectors_id', 'does not name a client connector');
   }
-  if (e.code === '23514') throw badRequest(`Invalid body: a limit is out of range (${e.constraint ?? 'check'})`);
+  if (e.code === '23514') throw badRequest('A limit is out of range');
   throw err;
 }
 
 export function clientCapabilityRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const read = { config: { access: 'read' as const } };
   const admin = { config: { access: 'admin' as const } };
   const changed = (connectorId: number) => ctx.events.emit('capabilities-changed', connectorId);
 
-  app.get('/api/client-capabilities', admin, async (req) => {
+  app.get('/api/client-capabilities', read, async (req) => {
     const q = parse(CapabilityListQuerySchema, req.query, 'query');
     return { success: true, data: (await listCapabilities(ctx.db, { compId: q.comp_id || undefined })).map(presentCapability) };
   });
 
-  app.get('/api/client-capabilities/:id', admin, async (req) => {
+  app.get('/api/client-capabilities/:id', read, async (req) => {
     const { id } = parse(CapabilityIdParamsSchema, req.params, 'params');
     const row = await getCapability(ctx.db, id);
     if (!row) throw notFound(`Capability ${id} not found`);
@@ -114,7 +116,7 @@ export function clientCapabilityRoutes(app: FastifyInstance, ctx: AppContext): v
         const before = await getCapability(tx, id, { lock: true });
         if (!before) throw notFound(`Capability ${id} not found`);
         if (values.clientconnectors_id !== undefined && values.clientconnectors_id !== before.clientconnectors_id) {
-          throw badRequest('Invalid body: clientconnectors_id: the client of a capability cannot be changed; add a capability for the other client instead', 'clientconnectors_id');
+          throw invalidField('clientconnectors_id', 'The client of a capability cannot be changed; add a capability for the other client instead');
         }
         checkLimits({ min_order_qty: values.min_order_qty !== undefined ? values.min_order_qty : before.min_order_qty, max_order_qty: values.max_order_qty !== undefined ? values.max_order_qty : before.max_order_qty });
         await updateCapability(tx, id, toValues(values));

@@ -1,6 +1,10 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   countCapabilities,
+  deleteConnectorLogo,
+  getConnectorLogo,
+  saveConnectorLogo,
   countConnectorOrders,
   listStoredSequenceNumbers,
   deleteConnector,
@@ -13,6 +17,7 @@ import {
 } from '@fixdesk/db';
 import {
   CompIdParamsSchema,
+  connectorLogoPath,
   CONNECTOR_READ_ONLY_FIELDS,
   CreateConnectorSchema,
   HEARTBEAT_DEFAULTS,
@@ -20,30 +25,58 @@ import {
   UpdateConnectorSchema,
   type ClientConnector,
   type ConnectorLiveState,
+  type FixAcceptorInfo,
   type UpdateConnectorInput,
 } from '@fixdesk/protocol';
 import type { AppContext } from '../context';
+import { clientAddress, deskAcceptor, type AcceptorAddress } from '../fix/session-config';
 import { HttpError, badRequest, conflict, notFound, parse } from '../http/errors';
+import { fetchRemoteLogo, type LogoFetchOptions, type LogoFetchResult } from '../reference/remote-logo';
 
 /**
  * The API shape. Lists carry no secrets for anyone (they are presented as for a non-administrator); the
- * FIX password goes to administrators reading one connector or writing it, and the TLS material (key,
- * certificate, CA) only in one connector's answer to an administrator (`withTls`).
+ * FIX password goes to administrators reading one connector or writing it, and the TLS certificate and
+ * CA only in one connector's answer to an administrator (`withTls`). The client's private key never:
+ * it is handed out once, when the certificate is generated.
  */
-export function presentConnector(row: ConnectorRow, isAdmin: boolean, withTls = false): ClientConnector {
-  const { tls_expires_at: _expires, ...rest } = row;
+export function presentConnector(row: ConnectorRow, acceptor: AcceptorAddress, isAdmin: boolean, withTls = false): ClientConnector {
+  const { tls_expires_at: _expires, port: _stored, trading_stopped_at, trading_stopped_by, trading_stop_reason, logo_source_url: _src, logo_sha256: _sha, logo_problem: _problem, ...rest } = row;
   const tls = isAdmin && withTls;
+  const address = clientAddress(row, acceptor);
   return {
     ...rest,
+    trading_stop: trading_stopped_at ? { stopped_at: trading_stopped_at.toISOString(), stopped_by: trading_stopped_by ?? '', reason: trading_stop_reason ?? '' } : null,
+    // The session config's own answer: the stored column is not what any client connects to.
+    port: address.port,
+    address,
+    logo_src: logoSrc(row),
     lei: row.client_lei,
     fix_password: isAdmin ? row.fix_password : null,
-    tls_key: tls ? row.tls_key : null,
+    tls_key: null,
     tls_cert: tls ? row.tls_cert : null,
     tls_ca: tls ? row.tls_ca : null,
     tls_enabled: Boolean(row.tls_cert),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
+}
+
+/**
+ * Where the screens load the logo from: the desk's own copy, versioned by the image (or, not
+ * fetched yet, by the URL: fetched at its first view); null without a logo_url or when its fetch was
+ * refused (the screens show the initials).
+ */
+function logoSrc(row: ConnectorRow): string | null {
+  if (!row.logo_url) return null;
+  if (row.logo_source_url === row.logo_url) return row.logo_sha256 ? connectorLogoPath(row.comp_id, row.logo_sha256.slice(0, 16)) : null;
+  return connectorLogoPath(row.comp_id, createHash('sha256').update(row.logo_url).digest('hex').slice(0, 16));
+}
+
+/** A logo fetched for a create or update: a refusal is the field's 400, with the reason. */
+async function fetchLogoForWrite(url: string, options: LogoFetchOptions): Promise<LogoFetchResult & { ok: true }> {
+  const got = await fetchRemoteLogo(url, options);
+  if (!got.ok) throw new HttpError(400, `Logo URL ${got.reason}`, 'logo_url', [{ path: 'logo_url', message: got.reason }]);
+  return got;
 }
 
 /** Form input → column values: blank optional strings become null; `lei` is an alias of client_lei; read-only fields dropped. */
@@ -76,6 +109,14 @@ function isUniqueViolation(err: unknown, constraint: string): boolean {
 
 export function clientConnectorRoutes(app: FastifyInstance, ctx: AppContext): void {
   const isAdmin = (req: FastifyRequest) => req.user?.role === 'admin';
+  const acceptor = () => deskAcceptor(ctx.config, ctx.fix);
+
+  // The desk's FIX acceptor as clients reach it: a new connector's dialog shows it before anything is saved.
+  app.get('/api/fix-acceptor', { config: { access: 'read' } }, async () => {
+    const a = clientAddress({ host: null, tls_cert: null }, acceptor());
+    const data: FixAcceptorInfo = { host: a.host, port: a.port, tls_port: ctx.fix.tlsPort > 0 ? ctx.fix.tlsPort : null };
+    return { success: true, data };
+  });
 
   // Every signed-in user's screens list the clients (blotter, simulators); the list never carries secrets.
   app.get('/api/client-connectors', { config: { access: 'read' } }, async () => {
@@ -97,7 +138,7 @@ export function clientConnectorRoutes(app: FastifyInstance, ctx: AppContext): vo
           capabilities: cap?.total ?? 0,
           capabilities_enabled: cap?.enabled ?? 0,
         };
-        return { ...presentConnector(r, false), live: state };
+        return { ...presentConnector(r, acceptor(), false), live: state };
       }),
     };
   });
@@ -106,7 +147,7 @@ export function clientConnectorRoutes(app: FastifyInstance, ctx: AppContext): vo
     const { comp_id } = parse(CompIdParamsSchema, req.params, 'params');
     const row = await getConnector(ctx.db, comp_id);
     if (!row) throw notFound(`Client connector ${comp_id} not found`);
-    return { success: true, data: presentConnector(row, isAdmin(req), true) };
+    return { success: true, data: presentConnector(row, acceptor(), isAdmin(req), true) };
   });
 
   app.post('/api/client-connectors', { config: { access: 'admin' } }, async (req) => {
@@ -114,11 +155,18 @@ export function clientConnectorRoutes(app: FastifyInstance, ctx: AppContext): vo
     const values = toColumns(input);
     values.target_comp_id ??= 'FIXDESK';
     checkHeartbeat(values);
+    const logoUrl = typeof values.logo_url === 'string' ? values.logo_url : null;
+    const logo = logoUrl ? await fetchLogoForWrite(logoUrl, ctx.logoFetch) : null;
     try {
-      const row = await insertConnector(ctx.db, input.comp_id, input.execution_id_prefix.toUpperCase(), values);
+      const row = await ctx.db.transaction(async (tx) => {
+        const created = await insertConnector(tx, input.comp_id, input.execution_id_prefix.toUpperCase(), values);
+        if (!logo || !logoUrl) return created;
+        await saveConnectorLogo(tx, created.id, { sourceUrl: logoUrl, ...logo });
+        return (await getConnector(tx, created.comp_id))!;
+      });
       ctx.log.info({ compId: row.comp_id, by: req.user?.username }, 'client connector created');
       ctx.events.emit('connector-changed', row.comp_id);
-      return { success: true, data: presentConnector(row, true), message: 'Client connector created successfully!' };
+      return { success: true, data: presentConnector(row, acceptor(), true), message: 'Client connector created successfully!' };
     } catch (err) {
       if (isUniqueViolation(err, 'client_connectors_comp_id_key')) throw new HttpError(409, `Component ID ${input.comp_id} already exists`, 'comp_id');
       if (isUniqueViolation(err, 'client_connectors_execution_id_prefix_key')) {
@@ -142,17 +190,63 @@ export function clientConnectorRoutes(app: FastifyInstance, ctx: AppContext): vo
     }
     const values = toColumns(input);
     checkHeartbeat(values, existing);
+    // A new logo_url is fetched before anything is written; the same one again only when its last fetch was refused.
+    const logoUrl = values.logo_url === undefined ? undefined : typeof values.logo_url === 'string' ? values.logo_url : null;
+    const fetched = logoUrl && !(existing.logo_source_url === logoUrl && existing.logo_sha256) ? await fetchLogoForWrite(logoUrl, ctx.logoFetch) : null;
     try {
-      const row = await updateConnector(ctx.db, comp_id, values);
-      if (!row) throw notFound(`Client connector ${comp_id} not found`);
+      const row = await ctx.db.transaction(async (tx) => {
+        const updated = await updateConnector(tx, comp_id, values);
+        if (!updated) throw notFound(`Client connector ${comp_id} not found`);
+        if (logoUrl === null) await deleteConnectorLogo(tx, updated.id);
+        else if (logoUrl && fetched) await saveConnectorLogo(tx, updated.id, { sourceUrl: logoUrl, ...fetched });
+        else return updated;
+        return (await getConnector(tx, comp_id))!;
+      });
       ctx.log.info({ compId: comp_id, by: req.user?.username, fields: Object.keys(input) }, 'client connector updated');
       ctx.events.emit('connector-changed', comp_id);
-      return { success: true, data: presentConnector(row, true), message: 'Client connector updated successfully!' };
+      return { success: true, data: presentConnector(row, acceptor(), true), message: 'Client connector updated successfully!' };
     } catch (err) {
       if ((err as { code?: string }).code === '23503') throw badRequest('broker_id does not name a broker', 'broker_id');
       if ((err as { code?: string }).code === '23514') throw badRequest(`Value out of range: ${(err as Error).message}`);
       throw err;
     }
+  });
+
+  // The logo from the desk's own origin: fetched when the logo_url was saved, or, for a
+  // logo_url saved before the desk fetched logos, at its first view (once: a refusal is kept too).
+  const fetching = new Map<string, Promise<void>>();
+  app.get('/api/client-connectors/:comp_id/logo', { config: { access: 'read' } }, async (req, reply) => {
+    const { comp_id } = parse(CompIdParamsSchema, req.params, 'params');
+    const row = await getConnector(ctx.db, comp_id);
+    if (!row) throw notFound(`Client connector ${comp_id} not found`);
+    const url = row.logo_url;
+    if (!url) throw notFound(`Client connector ${comp_id} has no logo`);
+    let logo = await getConnectorLogo(ctx.db, row.id);
+    if (logo?.source_url !== url) {
+      const key = `${row.id} ${url}`;
+      let pending = fetching.get(key);
+      if (!pending) {
+        pending = fetchRemoteLogo(url, ctx.logoFetch)
+          .then((got) => saveConnectorLogo(ctx.db, row.id, got.ok ? { sourceUrl: url, ...got } : { sourceUrl: url, problem: got.reason }))
+          .finally(() => fetching.delete(key));
+        fetching.set(key, pending);
+      }
+      await pending;
+      logo = await getConnectorLogo(ctx.db, row.id);
+      if (logo) ctx.log.info({ compId: comp_id, refused: logo.problem ?? undefined }, 'client logo fetched at first view');
+    }
+    if (!logo || logo.source_url !== url) throw notFound(`Client connector ${comp_id} has no logo`);
+    if (!logo.image || !logo.content_type) throw notFound(`Client connector ${comp_id} has no logo: Logo URL ${logo.problem ?? 'was refused'}`);
+    return reply
+      .header('content-type', logo.content_type)
+      .header('x-content-type-options', 'nosniff')
+      // Opened on its own, an SVG is a document of our origin: it may run nothing and reach nothing.
+      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+      .header('content-disposition', 'inline; filename="logo"')
+      // Its address changes with the image (?v=), so a browser may keep it.
+      .header('cache-control', 'private, max-age=86400')
+      .header('etag', `"${logo.sha256}"`)
+      .send(logo.image);
   });
 
   app.delete('/api/client-connectors/:comp_id', { config: { access: 'admin' } }, async (req) => {

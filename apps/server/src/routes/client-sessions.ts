@@ -21,10 +21,10 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { actor } from '../http/actor';
-import { badRequest, notFound, parse } from '../http/errors';
+import { invalidField, notFound, parse } from '../http/errors';
 
 /**
- * Client sessions (spec 001 §2, §3, §4, §5, §7, §8; issue 15), administrators only. The acceptor
+ * Client sessions (spec 001 §2, §3, §4, §5, §7, §8), administrators only. The acceptor
  * records every session (fix/gateway.ts); here administrators read them and correct or add sessions.
  * A recorded session keeps what was recorded: a correction is stored beside it and the answer shows
  * both (values in force, and `original`), with who corrected it. Every change is in reference_changes.
@@ -79,7 +79,7 @@ export function clientSessionRoutes(app: FastifyInstance, ctx: AppContext): void
     const by = actor(req);
     const row = await ctx.db.transaction(async (tx) => {
       const id = await insertClientSession(tx, input.comp_id, { ...input, disconnect_reason: input.disconnect_reason ?? null }, by.changedBy);
-      if (id === undefined) throw badRequest(`Invalid body: comp_id: ${input.comp_id} is not a client connector`, 'comp_id');
+      if (id === undefined) throw invalidField('comp_id', `Comp ID ${input.comp_id} is not a client connector`);
       const created = (await getClientSession(tx, id))!;
       await recordReferenceChange(tx, { entity: 'client_sessions', entityId: id, action: 'CREATE', ...by, before: null, after: presentSession(created) });
       return created;
@@ -95,10 +95,10 @@ export function clientSessionRoutes(app: FastifyInstance, ctx: AppContext): void
     const row = await ctx.db.transaction(async (tx) => {
       const before = await getClientSession(tx, id, { lock: true });
       if (!before) throw notFound(`Session ${id} not found`);
-      if (values.comp_id !== undefined && values.comp_id !== before.comp_id) throw badRequest('Invalid body: comp_id: the comp ID of a session cannot be changed', 'comp_id');
+      if (values.comp_id !== undefined && values.comp_id !== before.comp_id) throw invalidField('comp_id', 'The comp ID of a session cannot be changed');
       const { comp_id: _c, ...changes } = values;
       const inForce = { ...presentSession(before), ...changes };
-      if (inForce.session_end && inForce.session_end < inForce.session_start) throw badRequest(`Invalid body: session_end: ${SessionText.endBeforeStart}`, 'session_end');
+      if (inForce.session_end && inForce.session_end < inForce.session_start) throw invalidField('session_end', `${SessionText.endBeforeStart}`);
       await updateClientSession(tx, before, changes, by.changedBy);
       const after = (await getClientSession(tx, id))!;
       await recordReferenceChange(tx, { entity: 'client_sessions', entityId: id, action: 'UPDATE', ...by, before: presentSession(before), after: presentSession(after) });

@@ -34,7 +34,7 @@ import {
 } from '@fixdesk/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
-import { HttpError, parse } from '../http/errors';
+import { HttpError, invalidField, parse } from '../http/errors';
 import { loadClientData } from '../orders/client-profile';
 
 /**
@@ -57,7 +57,7 @@ const utf8 = new TextEncoder();
 const WRITABLE = new Set<string>(CLIENT_DEFAULT_MSG_TYPES);
 
 type Where = 'body' | 'query' | 'params';
-const invalid = (where: Where, field: string, reason: string) => new HttpError(400, `Invalid ${where}: ${field}: ${reason}`, field);
+const invalid = (_where: Where, field: string, reason: string) => invalidField(field, reason);
 
 const fieldLabel = (tag: number) => {
   const f = FIX44.field(tag);
@@ -73,7 +73,7 @@ function messageOf(msgType: string, where: Where, field: string): MessageDef {
 function writableMessage(msgType: string, field = 'msg_type'): MessageDef {
   const def = messageOf(msgType, 'body', field);
   if (!WRITABLE.has(msgType)) {
-    throw invalid('body', field, `defaults for ${def.name} (${msgType}) are not applied: a client's defaults shape ${CLIENT_DEFAULT_MSG_TYPES.join(', ')}`);
+    throw invalid('body', field, `Defaults for ${def.name} (${msgType}) are not applied: a client's defaults shape ${CLIENT_DEFAULT_MSG_TYPES.join(', ')}`);
   }
   return def;
 }
@@ -89,7 +89,7 @@ function checkExecType(msgType: string, execType: string | null | undefined, whe
 function checkValue(tag: number, value: string, field: string): void {
   const unknown = unknownVariables(value);
   if (unknown.length > 0) {
-    throw invalid('body', field, `unknown variable ${unknown.map((n) => `%${n}%`).join(', ')} (the variables are listed by GET /api/fix-client-defaults/variables)`);
+    throw invalid('body', field, `has an unknown variable ${unknown.map((n) => `%${n}%`).join(', ')} (the Variables list names the ones there are)`);
   }
   if (/%[A-Za-z][A-Za-z0-9_]*%/.test(value)) return; // resolved per client: checked when the message is built
   const def = FIX44.field(tag);
@@ -104,11 +104,11 @@ function checkValue(tag: number, value: string, field: string): void {
 
 /** A field default's tag: a top-level field of the message, not the session's and not a group's. */
 function checkFieldTag(def: MessageDef, tag: number): void {
-  if (!FIX44.field(tag)) throw invalid('body', 'tag', `tag ${tag} is not a FIX 4.4 field`);
+  if (!FIX44.field(tag)) throw invalid('body', 'tag', `Tag ${tag} is not a FIX 4.4 field`);
   if (FIX44.isHeaderTag(tag) || FIX44.isTrailerTag(tag)) throw invalid('body', 'tag', `${fieldLabel(tag)} is written by the FIX session, not by defaults`);
   const kind = def.body.memberKind[tag];
   if (kind === MemberKind.Group) {
-    throw invalid('body', 'tag', `${fieldLabel(tag)} counts a repeating group: add its instances with POST /api/fix-client-defaults/group`);
+    throw invalid('body', 'tag', `${fieldLabel(tag)} counts a repeating group: add its instances in the group's table instead`);
   }
   if (kind !== MemberKind.Field) throw invalid('body', 'tag', `${fieldLabel(tag)} is not a field of ${def.name} (${def.msgType}) in FIX 4.4`);
 }
@@ -302,7 +302,7 @@ export function fixClientDefaultsRoutes(app: FastifyInstance, ctx: AppContext): 
       checkValue(f.tag, f.default_value, `fields.${i}.default_value`);
     });
     if (!input.fields.some((f) => f.tag === group.delimiter)) {
-      throw invalid('body', 'fields', `a ${block.block_name} entry starts with ${fieldLabel(group.delimiter)}: give it a value`);
+      throw invalid('body', 'fields', `A ${block.block_name} entry starts with ${fieldLabel(group.delimiter)}: give it a value`);
     }
     const fields = [...input.fields]
       .sort((a, b) => group.rank[a.tag]! - group.rank[b.tag]!)

@@ -6,7 +6,7 @@ import { describeFixMessage } from '../audit/describe-fix-message';
 import { recordLook } from '../audit/who-looked';
 import type { AppContext } from '../context';
 import { notFound, parse } from '../http/errors';
-import { redactFix } from './audit';
+import { redactFix } from '../audit/redact-fix';
 
 const Params = z.strictObject({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 

@@ -27,11 +27,11 @@ import { z } from 'zod';
 import type { AppContext } from '../context';
 import { actor } from '../http/actor';
 import { loadDictionaryData } from '../dictionary';
-import { HttpError, notFound, parse } from '../http/errors';
+import { HttpError, invalidField, notFound, parse } from '../http/errors';
 import { messageStructure } from '../reference/message-structure';
 
 /**
- * FIX message specifications (spec 001 §2 "FIX Message Specifications Management", §5, §7, §8; issue 14).
+ * FIX message specifications (spec 001 §2 "FIX Message Specifications Management", §5, §7, §8).
  *
  * Reads for every signed-in user (the FIX specification page shows them), writes admin only. A spec is
  * checked against the FIX 4.4 dictionary: the message type exists, the ExecType is a 150 code (required
@@ -44,7 +44,7 @@ import { messageStructure } from '../reference/message-structure';
 const FIX44 = Dictionary.fix44();
 const DATA = loadDictionaryData();
 
-const invalid = (field: string, reason: string) => new HttpError(400, `Invalid body: ${field}: ${reason}`, field);
+const invalid = (field: string, reason: string) => invalidField(field, reason);
 const fieldLabel = (tag: number, name?: string) => `${name ?? FIX44.field(tag)?.name ?? 'Field'} (${tag})`;
 
 function presentSpec(row: MessageSpecRow): MessageSpec {
@@ -76,7 +76,7 @@ async function checkAgainstDictionary(db: Queryable, s: SpecTerms): Promise<stri
     throw invalid('field_number', `${fieldLabel(s.field_number, field.field_name)} is not a field of ${message.name} (${s.msg_type}) in FIX 4.4`);
   }
   if (s.field_name && s.field_name.toLowerCase() !== field.field_name.toLowerCase()) {
-    throw invalid('field_name', `field ${s.field_number} is ${field.field_name}, not ${s.field_name}`);
+    throw invalid('field_name', `Field ${s.field_number} is ${field.field_name}, not ${s.field_name}`);
   }
   if (s.field_type && s.field_type.toUpperCase() !== field.field_type.toUpperCase()) {
     throw invalid('field_type', `${fieldLabel(s.field_number, field.field_name)} is of type ${field.field_type}, not ${s.field_type}`);
@@ -150,7 +150,7 @@ export function fixMessageSpecRoutes(app: FastifyInstance, ctx: AppContext): voi
         const msgType = given.msg_type ?? before.msg_type;
         // ExecType is required for 8 and removed for the other types (spec 001 §5).
         const execType = msgType === '8' ? (given.exec_type !== undefined ? given.exec_type : before.exec_type) : null;
-        if (msgType === '8' && !execType) throw new HttpError(400, `Invalid body: exec_type: ${MessageSpecText.execTypeRequired}`, 'exec_type');
+        if (msgType === '8' && !execType) throw invalidField('exec_type', MessageSpecText.execTypeRequired);
         const fieldNumber = given.field_number ?? before.field_number;
         if (fieldNumber !== before.field_number && isHeaderTypeField(before.field_number)) {
           throw new HttpError(409, `${label} is a header-type field: its field number is locked`, 'field_number');

@@ -13,30 +13,32 @@ import {
 import type { AppContext } from '../context';
 import { loadDictionaryData } from '../dictionary';
 import { buildFixSpecDocument, type DocumentSources } from '../fix-spec/document-model';
+import { deskAcceptor } from '../fix/session-config';
 import { encryptDocument, renderEncryptedPage } from '../fix-spec/encrypted-document';
 import { renderOrchestraXml } from '../fix-spec/orchestra';
 import { renderFixSpecHtml } from '../fix-spec/render-html';
-import { HttpError, notFound, parse } from '../http/errors';
+import { invalidField, notFound, parse } from '../http/errors';
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === '23505';
 /** A file name made of the comp id's safe characters. */
 const fileSafe = (s: string) => s.replace(/[^A-Za-z0-9_.-]+/g, '_');
 
 /**
- * Issue 19: the FIX specification page's document (every signed-in user), the password-protected client
+ * The FIX specification page's document (every signed-in user), the password-protected client
  * document (spec 001 §7, administrators), the versions handed out and their differences, and the FIX
  * Orchestra file of a client.
  */
 export function fixSpecificationRoutes(app: FastifyInstance, ctx: AppContext): void {
   const read = { config: { access: 'read' as const } };
   const admin = { config: { access: 'admin' as const } };
-  const sources = (): DocumentSources => ({ db: ctx.db, dictionary: loadDictionaryData(), acceptor: { host: ctx.config.host, port: ctx.fix.port, tlsPort: ctx.fix.tlsPort } });
+  const sources = (): DocumentSources => ({ db: ctx.db, dictionary: loadDictionaryData(), acceptor: deskAcceptor(ctx.config, ctx.fix) });
 
   app.get('/api/fix-specification', read, async (req) => {
     const q = parse(FixSpecificationQuerySchema, req.query, 'query');
     const compId = q.compId ?? FIX_SPEC_DEFAULT_CONNECTOR;
-    // Capabilities (what the client may trade, its limits) are an administrator's reading, as on their screen.
-    const data = await buildFixSpecDocument(sources(), { compId, brokerId: q.brokerId, withCapabilities: req.user?.role === 'admin', now: new Date() });
+    // Capabilities (what the client may trade, its limits) are every signed-in user's reading, as GET
+    // /api/client-capabilities is (docs/adr/0014): this page is where a broker or viewer sees them.
+    const data = await buildFixSpecDocument(sources(), { compId, brokerId: q.brokerId, withCapabilities: true, now: new Date() });
     if (!data) throw notFound(`Client connector ${compId} not found`);
     return { success: true, data };
   });
@@ -46,7 +48,7 @@ export function fixSpecificationRoutes(app: FastifyInstance, ctx: AppContext): v
     const connector = await getConnector(ctx.db, input.senderCompId);
     if (!connector) throw notFound(`Client connector ${input.senderCompId} not found`);
     if (input.targetCompId && input.targetCompId !== connector.target_comp_id) {
-      throw new HttpError(400, `Invalid body: targetCompId: ${input.senderCompId} logs on to ${connector.target_comp_id}, not ${input.targetCompId}`, 'targetCompId');
+      throw invalidField('targetCompId', `${input.senderCompId} logs on to ${connector.target_comp_id}, not ${input.targetCompId}`);
     }
     // Two administrators generating at once meet the (client, version) key: the later one takes the next version.
     for (let attempt = 0; ; attempt++) {

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { BROKER_SIM_USER_ID } from '@fixdesk/client';
 import { getOrderBundle, getRefusedOrderRow, listOrderRows, orderTimelineRows, type TimelineFixRow } from '@fixdesk/db';
 import {
   AcceptOrderSchema,
@@ -15,12 +16,13 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { dateRangeOf } from '../http/date-range';
-import { badRequest, notFound, parse } from '../http/errors';
+import { invalidField, notFound, parse } from '../http/errors';
 import type { ActionOutcome } from '../orders/broker-actions';
 import { orderListJson, refusedOrdersFromRows } from '../orders/order-list-json';
 import { presentOrders } from '../orders/present';
 import { buildTimeline } from '../orders/timeline';
-import { redactFix } from './audit';
+import { redactFix } from '../audit/redact-fix';
+import { recordLook } from '../audit/who-looked';
 
 /** A timeline's FIX message as the FIX Messages screen has it (its detail modal opens it as is). */
 function timelineMessage(m: TimelineFixRow): FixMessageRecord {
@@ -52,7 +54,7 @@ export function orderRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get('/api/orders', { config: { access: 'read' } }, async (req, reply) => {
     const q = parse(OrdersQuerySchema, req.query, 'query');
     const statuses = q.status?.split(',').map((s) => s.trim()).filter(Boolean);
-    if (statuses?.some((s) => !/^[0-9A-Z]$/.test(s))) throw badRequest('Invalid query: status: a comma-separated list of OrdStatus codes', 'status');
+    if (statuses?.some((s) => !/^[0-9A-Z]$/.test(s))) throw invalidField('status', 'must be a comma-separated list of OrdStatus codes');
     const withExecReports = q.includeExecReports !== 'false';
     const { start: from, end: to } = dateRangeOf(q, ['from', 'to']);
     const rows = await listOrderRows(
@@ -92,6 +94,8 @@ export function orderRoutes(app: FastifyInstance, ctx: AppContext): void {
     const rows = await orderTimelineRows(ctx.db, id);
     if (!rows) throw notFound(`Order ${id} not found`);
     const timeline = buildTimeline(rows, timelineMessage);
+    // Its FIX messages, reports and actions are the compliance record: who looked is recorded.
+    await recordLook(ctx.db, req, 'view_order_timeline', { subjectId: rows.order.id, rowCount: timeline.entries.length });
     return { success: true, data: timeline };
   });
 
@@ -106,37 +110,44 @@ export function orderRoutes(app: FastifyInstance, ctx: AppContext): void {
     };
   };
   const trade = { config: { access: 'trade' as const } };
+  /**
+   * The actor a body claims (`userId`) is kept on the action as `via` only when it names one of our
+   * simulators (the Broker Simulator acting under a broker's sign-in). A person's claim is ignored:
+   * a broker could otherwise have any name written beside their own in the audit.
+   */
+  const via = (claimed: string | undefined) => (claimed === BROKER_SIM_USER_ID ? claimed : undefined);
 
   app.post('/api/orders/:id/accept', trade, async (req) => {
     const { id } = parse(OrderIdParamsSchema, req.params, 'params');
     const body = parse(AcceptOrderSchema, req.body ?? {}, 'body');
     // A person's notes on Accept are the "Message to client": sent as Text (58) on the New report. The
     // simulators (which claim a userId) label their actions in the notes for the audit only.
-    return answer(await orders.accept(id, user(req), body.notes, body.userId, body.userId === undefined ? body.notes : undefined));
+    const simulator = via(body.userId);
+    return answer(await orders.accept(id, user(req), body.notes, simulator, simulator === undefined ? body.notes : undefined));
   });
 
   app.post('/api/orders/:id/reject', trade, async (req) => {
     const { id } = parse(OrderIdParamsSchema, req.params, 'params');
     const body = parse(RejectOrderSchema, req.body ?? {}, 'body');
-    return answer(await orders.reject(id, user(req), body.reasonText, body.rejectReason === undefined ? undefined : String(body.rejectReason), body.notes, body.userId));
+    return answer(await orders.reject(id, user(req), body.reasonText, body.rejectReason === undefined ? undefined : String(body.rejectReason), body.notes, via(body.userId)));
   });
 
   app.post('/api/orders/:id/fill', trade, async (req) => {
     const { id } = parse(OrderIdParamsSchema, req.params, 'params');
     const body = parse(FillOrderSchema, req.body, 'body');
-    return answer(await orders.fill(id, user(req), body.fillQty, body.fillPrice, body.legIndex, body.notes, body.userId));
+    return answer(await orders.fill(id, user(req), body.fillQty, body.fillPrice, body.legIndex, body.notes, via(body.userId)));
   });
 
   app.post('/api/orders/:id/done-for-day', trade, async (req) => {
     const { id } = parse(OrderIdParamsSchema, req.params, 'params');
     const body = parse(DoneForDaySchema, req.body ?? undefined, 'body');
-    return answer(await orders.doneForDay(id, user(req), body?.notes, body?.userId));
+    return answer(await orders.doneForDay(id, user(req), body?.notes, via(body?.userId)));
   });
 
   app.post('/api/orders/:id/cancel', trade, async (req) => {
     const { id } = parse(OrderIdParamsSchema, req.params, 'params');
     const body = parse(BrokerCancelSchema, req.body, 'body');
-    return answer(await orders.brokerCancel(id, user(req), body.reason, body.notes, body.userId));
+    return answer(await orders.brokerCancel(id, user(req), body.reason, body.notes, via(body.userId)));
   });
 
   for (const kind of ['cancel', 'replace'] as const) {
@@ -145,8 +156,8 @@ export function orderRoutes(app: FastifyInstance, ctx: AppContext): void {
         const { id } = parse(OrderIdParamsSchema, req.params, 'params');
         const body = parse(DecisionSchema, req.body ?? undefined, 'body');
         const reason = body?.reason ?? body?.notes;
-        if (decision === 'refuse' && !reason?.trim()) throw badRequest('Invalid body: reason: a reason is required to refuse the request', 'reason');
-        return answer(await orders.decideRequest(id, user(req), kind, decision, reason, body?.userId));
+        if (decision === 'refuse' && !reason?.trim()) throw invalidField('reason', 'A reason is required to refuse the request');
+        return answer(await orders.decideRequest(id, user(req), kind, decision, reason, via(body?.userId)));
       });
     }
   }

@@ -25,7 +25,7 @@ import { actor } from '../http/actor';
 import { HttpError, conflict, notFound, parse } from '../http/errors';
 
 /**
- * The security master (spec 001 §2 "Security Master Configuration", §5, §7, §8; issue 14).
+ * The security master (spec 001 §2 "Security Master Configuration", §5, §7, §8).
  *
  * Reads are open to every signed-in user (the order forms list the securities); writes are admin only.
  * A write takes effect for the next FIX order at once: the route tells the order service, which drops

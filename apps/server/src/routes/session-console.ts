@@ -10,7 +10,8 @@ import {
   type SessionConsoleView,
 } from '@fixdesk/protocol';
 import type { AppContext } from '../context';
-import { conflict, notFound, parse } from '../http/errors';
+import { SessionElsewhereError } from '../fix/session-console';
+import { conflict, HttpError, notFound, parse } from '../http/errors';
 
 const AUDIT_ACTION: Record<SessionActionInput['action'], SessionOperationAction> = {
   logout: 'LOGOUT',
@@ -25,9 +26,10 @@ function snapshot(s: SessionConsoleState): Record<string, unknown> {
 }
 
 /**
- * The live session console (issue 15): a client's FIX session as it is now, and the operator's actions
+ * The live session console: a client's FIX session as it is now, and the operator's actions
  * on it, each allowed only in the state where it is safe, with a typed reason, recorded in
- * session_operations with the user and the numbers before and after. Admin only.
+ * session_operations with the user and the numbers before and after. Admin only. On any node: the
+ * session is read and acted on where it is (fix/session-console.ts).
  */
 export function sessionConsoleRoutes(app: FastifyInstance, ctx: AppContext): void {
   const admin = { config: { access: 'admin' as const } };
@@ -39,8 +41,15 @@ export function sessionConsoleRoutes(app: FastifyInstance, ctx: AppContext): voi
     return c;
   };
 
+  /** Work on the session where it is: the node holding it not answering is a 503 saying so. */
+  const whereItIs = <T>(work: Promise<T>): Promise<T> =>
+    work.catch((err: unknown) => {
+      throw err instanceof SessionElsewhereError ? new HttpError(503, err.message) : err;
+    });
+  const state = (c: ConnectorRow): Promise<SessionConsoleState> => whereItIs(ctx.sessionConsole.state(c));
+
   const view = async (c: ConnectorRow): Promise<SessionConsoleView> => {
-    const [session, ops] = await Promise.all([ctx.fix.consoleState(c), listSessionOperations(ctx.db, c.comp_id, 50)]);
+    const [session, ops] = await Promise.all([state(c), listSessionOperations(ctx.db, c.comp_id, 50)]);
     return {
       session,
       operations: ops.map((o) => ({ id: o.id, action: o.action, reason: o.reason, before: o.before, after: o.after, changedBy: o.changed_by, createdAt: o.created_at.toISOString() })),
@@ -54,34 +63,18 @@ export function sessionConsoleRoutes(app: FastifyInstance, ctx: AppContext): voi
   app.post('/api/client-connectors/:comp_id/session/actions', admin, async (req) => {
     const c = await connector(req);
     const input = parse(SessionActionSchema, req.body, 'body');
-    const before = await ctx.fix.consoleState(c);
+    const before = await state(c);
     const problem = sessionActionProblem(input.action, before);
     if (problem) throw conflict(`${problem} (${c.comp_id} is ${before.loggedOn ? 'logged on' : before.connected ? 'connected' : 'logged out'})`);
     const value = 'value' in input ? input.value : undefined;
     const preview = previewSessionAction(input.action, before, value);
-    switch (input.action) {
-      case 'logout':
-        await ctx.fix.operatorLogout(c, input.reason);
-        break;
-      case 'disconnect':
-        await ctx.fix.operatorDisconnect(c, input.reason);
-        break;
-      case 'reset_seqnums':
-        await ctx.fix.resetSequence(c);
-        break;
-      case 'set_next_sender':
-        await ctx.fix.setNextSenderMsgSeqNum(c, input.value);
-        break;
-      case 'set_next_target':
-        await ctx.fix.setNextTargetMsgSeqNum(c, input.value);
-        break;
-    }
-    let after = await ctx.fix.consoleState(c);
+    await whereItIs(ctx.sessionConsole.act(c, input));
+    let after = await state(c);
     // A Logout completes when the client answers (or the logout timeout ends it): record the numbers
     // as they are once the connection is gone, waiting a few seconds at most.
     for (let waited = 0; input.action === 'logout' && after.connected && waited < 3000; waited += 100) {
       await new Promise((r) => setTimeout(r, 100));
-      after = await ctx.fix.consoleState(c);
+      after = await state(c);
     }
     await recordSessionOperation(ctx.db, {
       compId: c.comp_id,

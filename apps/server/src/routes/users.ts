@@ -16,7 +16,7 @@ import {
   UpdateUserSchema,
   UserIdParamsSchema,
   UserText,
-  brokerUserProblems,
+  brokerUserProblemsOfChange,
   onlyGiven,
   type OrganisationChange,
   type UserSummary,
@@ -26,10 +26,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context';
 import { passwordProblem } from '../auth/password-policy';
-import { HttpError, badRequest, notFound, parse } from '../http/errors';
+import { HttpError, invalidField, notFound, parse } from '../http/errors';
 
 /**
- * User Management (spec 001 §2, §3 "User", §5 "User form", §6, §7 "Users", §8; issue 18), admin only.
+ * User Management (spec 001 §2, §3 "User", §5 "User form", §6, §7 "Users", §8), admin only.
  *
  * - A new password (create, or an administrator's reset) must pass the password policy.
  * - Deactivating a user, changing their role or resetting their password ends their sessions and
@@ -66,17 +66,17 @@ function duplicate(err: unknown, values: { username?: string | undefined; email?
 
 function unknownBranch(err: unknown): HttpError | undefined {
   const e = err as { code?: string };
-  return e.code === '23503' ? badRequest('Invalid body: broker_branch_id: must be an existing broker', 'broker_branch_id') : undefined;
+  return e.code === '23503' ? invalidField('broker_branch_id', 'must be an existing broker') : undefined;
 }
 
 function checkPassword(password: string | undefined, username: string): void {
   if (password === undefined) return;
   const problem = passwordProblem(password, username);
-  if (problem) throw new HttpError(400, `Invalid body: password: ${problem}`, 'password', [{ path: 'password', message: problem }]);
+  if (problem) throw invalidField('password', `${problem}`);
 }
 
-function checkBrokerRule(merged: Parameters<typeof brokerUserProblems>[0]): void {
-  const problems = brokerUserProblems(merged);
+function checkBrokerRule(before: UserAdminRow, merged: Parameters<typeof brokerUserProblemsOfChange>[1]): void {
+  const problems = brokerUserProblemsOfChange(before, merged);
   if (problems.length) throw new HttpError(400, problems[0]!.message, problems[0]!.path, problems);
 }
 
@@ -148,11 +148,11 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
         const before = await getUserById(tx, user_id, { lock: true });
         if (!before) throw notFound(`User ${user_id} not found`);
         if (fields.username !== undefined && fields.username.toLowerCase() !== before.username.toLowerCase()) {
-          throw badRequest('Invalid body: username: cannot be changed (it is locked when editing)', 'username');
+          throw invalidField('username', 'cannot be changed (it is locked when editing)');
         }
         delete fields.username;
         checkPassword(password, before.username);
-        checkBrokerRule({ ...before, ...fields });
+        checkBrokerRule(before, { ...before, ...fields });
         const demoted = fields.role !== undefined && fields.role !== 'admin';
         const deactivated = fields.is_active === false;
         await keepAnAdmin(tx, before, !demoted && !deactivated, demoted ? 'role' : 'is_active');

@@ -21,14 +21,32 @@ export class ServerMetrics {
   readonly registry = new Registry();
   private sources: MetricsSources | undefined;
 
-  private readonly fixMessages = new Counter({ name: 'fixdesk_fix_messages_total', help: 'FIX messages by client session, direction and MsgType', labelNames: ['client', 'direction', 'msg_type'], registers: [this.registry] });
+  /**
+   * FIX messages counted since the last scrape, by client, direction and MsgType (one Map entry each).
+   * A message is counted per message of every session (two per order at full speed): a Map lookup here,
+   * the counter's label hashing once per label set at scrape time.
+   */
+  private readonly messageCounts = new Map<string, { labels: { client: string; direction: 'in' | 'out'; msg_type: string }; n: number; orders: boolean }>();
+  private readonly fixMessages = new Counter({
+    name: 'fixdesk_fix_messages_total',
+    help: 'FIX messages by client session, direction and MsgType',
+    labelNames: ['client', 'direction', 'msg_type'],
+    registers: [this.registry],
+    collect: () => this.flushMessageCounts(),
+  });
   private readonly testRequests = new Counter({ name: 'fixdesk_fix_test_requests_sent_total', help: 'TestRequests sent to a silent client', labelNames: ['client'], registers: [this.registry] });
   private readonly resendRequests = new Counter({ name: 'fixdesk_fix_resend_requests_total', help: 'ResendRequests: in (the client asked us) or out (we asked the client)', labelNames: ['client', 'direction'], registers: [this.registry] });
   private readonly resendGap = new Counter({ name: 'fixdesk_fix_resend_gap_messages_total', help: 'Messages asked for by ResendRequests', labelNames: ['client', 'direction'], registers: [this.registry] });
   private readonly sessionRejects = new Counter({ name: 'fixdesk_fix_session_rejects_total', help: 'Session-level Rejects (35=3) by SessionRejectReason (373)', labelNames: ['client', 'direction', 'reason'], registers: [this.registry] });
   private readonly businessRejects = new Counter({ name: 'fixdesk_fix_business_rejects_total', help: 'BusinessMessageRejects (35=j) by BusinessRejectReason (380)', labelNames: ['client', 'direction', 'reason'], registers: [this.registry] });
   private readonly refusedLogons = new Counter({ name: 'fixdesk_fix_refused_logons_total', help: 'Logons refused, by cause (client empty for an unknown session)', labelNames: ['client', 'cause'], registers: [this.registry] });
-  private readonly ordersReceived = new Counter({ name: 'fixdesk_orders_received_total', help: 'New orders received from clients (D and AB)', labelNames: ['client'], registers: [this.registry] });
+  private readonly ordersReceived = new Counter({
+    name: 'fixdesk_orders_received_total',
+    help: 'New orders received from clients (D and AB)',
+    labelNames: ['client'],
+    registers: [this.registry],
+    collect: () => this.flushMessageCounts(),
+  });
   private readonly ordersAccepted = new Counter({ name: 'fixdesk_orders_accepted_total', help: 'Orders accepted by a broker', registers: [this.registry] });
   private readonly ordersFilled = new Counter({ name: 'fixdesk_orders_filled_total', help: 'Orders completely filled', registers: [this.registry] });
   private readonly intake = new Histogram({
@@ -135,10 +153,15 @@ export class ServerMetrics {
     const client = compId;
     switch (kind) {
       case 'message_in':
-      case 'message_out':
-        this.fixMessages.inc({ client, direction: kind === 'message_in' ? 'in' : 'out', msg_type: detail && KNOWN_MSG_TYPES.has(detail) ? detail : 'other' });
-        if (kind === 'message_in' && (detail === 'D' || detail === 'AB')) this.ordersReceived.inc({ client });
+      case 'message_out': {
+        const direction = kind === 'message_in' ? 'in' : 'out';
+        const msgType = detail && KNOWN_MSG_TYPES.has(detail) ? detail : 'other';
+        const key = `${client}\u0001${direction}\u0001${msgType}`;
+        const counted = this.messageCounts.get(key);
+        if (counted) counted.n++;
+        else this.messageCounts.set(key, { labels: { client, direction, msg_type: msgType }, n: 1, orders: direction === 'in' && (msgType === 'D' || msgType === 'AB') });
         return;
+      }
       case 'test_request_out':
         this.testRequests.inc({ client });
         return;
@@ -160,6 +183,16 @@ export class ServerMetrics {
       case 'refused_logon':
         this.refusedLogons.inc({ client, cause: detail ?? 'other' });
         return;
+    }
+  }
+
+  /** The messages counted since the last scrape into their counters (and the new orders among them). */
+  private flushMessageCounts(): void {
+    for (const c of this.messageCounts.values()) {
+      if (c.n === 0) continue;
+      this.fixMessages.inc(c.labels, c.n);
+      if (c.orders) this.ordersReceived.inc({ client: c.labels.client }, c.n);
+      c.n = 0;
     }
   }
 

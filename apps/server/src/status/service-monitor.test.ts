@@ -98,6 +98,25 @@ describe('ServiceMonitor', () => {
     });
   });
 
+  it("carries the kill switch's stop on the client's session entry and pushes it when it changes", async () => {
+    const sgx = connector('SGX_CLIENT_1');
+    const t = setup([sgx, connector('EEX_CLIENT_1')]);
+    await t.monitor.refresh();
+    const before = t.sent.length;
+    const entry = async () => (await t.monitor.list(0)).services.find((s) => s.name === 'fix-session:SGX_CLIENT_1')!;
+    assert.equal((await entry()).trading_stop, null);
+    const stop = { stopped_at: '2026-11-25T10:00:05.000Z', stopped_by: 'broker', reason: 'runaway algo' };
+    sgx.tradingStop = stop;
+    await t.monitor.refresh();
+    assert.deepEqual((await entry()).trading_stop, stop);
+    const pushed = t.sent.slice(before).flatMap((m) => (m.type === 'service_status' ? [m.data.service] : []));
+    assert.deepEqual(pushed.map((s) => [s.name, s.trading_stop]), [['fix-session:SGX_CLIENT_1', stop]], 'the stop alone is pushed, status unchanged');
+    sgx.tradingStop = null;
+    await t.monitor.refresh();
+    assert.equal((await entry()).trading_stop, null);
+    assert.equal(t.sent.length, before + 2, 'the resume is pushed too');
+  });
+
   it('marks the database down when it cannot be reached, and healthy again once it answers', async () => {
     const t = setup();
     await t.monitor.refresh();

@@ -1,6 +1,6 @@
 import { daysUntil, heartbeatHealth, sessionExpectation, sessionSilenceHealth } from '@fixdesk/domain';
 import { isWithinSchedule, localParts, parseTimeOfDay, parseTradingDays, type SessionSchedule } from '@fixdesk/fix';
-import type { FixSessionFigures, ServiceHealth, ServiceStatusEntry, WsServerMessage } from '@fixdesk/protocol';
+import type { ClientTradingStop, FixSessionFigures, ServiceHealth, ServiceStatusEntry, WsServerMessage } from '@fixdesk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { SessionStats } from './session-stats';
 
@@ -13,6 +13,8 @@ export interface MonitoredConnector {
   schedule: { startTime: string; endTime: string; tradingDays: string; timeZone: string };
   /** When its TLS certificate expires; null without one. */
   tlsExpiresAt: Date | null;
+  /** The kill switch: who stopped the client's orders, when and why; null while it may trade. */
+  tradingStop?: ClientTradingStop | null;
 }
 
 /** What the monitor reads; the composition root wires the real parts in, tests their own. */
@@ -178,7 +180,7 @@ export class ServiceMonitor {
   private pushChanges(services: readonly ServiceStatusEntry[]): void {
     const timestamp = new Date(this.now()).toISOString();
     for (const s of services) {
-      const key = `${s.status}/${s.isConnected}/${s.session?.expectation ?? ''}`;
+      const key = `${s.status}/${s.isConnected}/${s.session?.expectation ?? ''}/${s.trading_stop?.stopped_at ?? ''}`;
       if (this.pushed.get(s.name) === key) continue;
       this.pushed.set(s.name, key);
       this.parts.broadcast({ type: 'service_status', data: { service_name: s.name, status: s.status, timestamp, metadata: s.metadata, service: s } });
@@ -299,6 +301,7 @@ export class ServiceMonitor {
             ...(elsewhere ? { servedBy: lease!.node } : {}),
           },
           session: figures,
+          trading_stop: c?.tradingStop ?? null,
         }),
       );
     }

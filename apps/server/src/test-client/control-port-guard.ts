@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { apiError } from '../http/errors';
 
 /**
- * What a simulated client's localhost control port refuses before its sign-in check (issue 21): a
+ * What a simulated client's localhost control port refuses before its sign-in check: a
  * Host other than the address it listens on (DNS rebinding: a page of another site resolving its own
  * name to 127.0.0.1), and any request a web page of another origin makes (it carries an Origin, or
  * Sec-Fetch-Site other than none). The web app itself uses the proxy path of the main server.

@@ -163,8 +163,3 @@ export function checkOutboundParts(msgType: string, header: Array<[number, strin
   const clOrdId = view.get(11);
   return { msgType, header, body, clOrdId: clOrdId === '' ? undefined : clOrdId, view };
 }
-
-/** For answers and logs: SOH shown as '|'. */
-export function displayFix(raw: string): string {
-  return raw.split(SOH).join('|');
-}

@@ -4,7 +4,6 @@
  * domain that can never deliver mail to a stranger.
  */
 export const PRODUCT_NAME = 'FixDesk';
-export const PRODUCT_TAGLINE = 'FIX order management for voice and chat brokers';
 
 const contactDomain = import.meta.env.VITE_CONTACT_DOMAIN || 'fixdesk.example';
 

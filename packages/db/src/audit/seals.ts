@@ -50,48 +50,75 @@ export function chainHash(previous: string, blockNo: number, firstId: number, la
   return sha256(`${previous}\n${blockNo}\n${firstId}\n${lastId}\n${rowCount}\n${rowsHash}`);
 }
 
-/** Hashes rows (id and canonical text) in id order, as seals and the verifier both do. */
-class RowsHasher {
-  private readonly hash = createHash('sha256');
-  count = 0;
-  add(id: number, canonical: string): void {
-    this.hash.update(`${id}\t${canonical}\n`);
-    this.count++;
-  }
-  digest(): string {
-    return this.hash.digest('hex');
-  }
-}
-
-async function rowsOf(q: Queryable, table: SealedTable, afterId: number, upToId: number, limit: number): Promise<Array<[number, string]>> {
-  const { rows } = await q.query<[number, string]>(
-    `SELECT t.id, ${CANONICAL[table]} FROM ${table} t WHERE t.id > $1 AND t.id <= $2 ORDER BY t.id LIMIT $3`,
-    [afterId, upToId, limit],
-    { rowMode: 'array' },
-  );
-  return rows;
-}
-
 /**
- * The highest id below which the table can no longer change: a SHARE lock waits for the transactions
- * inserting into it (each holds its id from the moment it draws it) and lets none start meanwhile, so
- * every id up to the maximum seen under it is committed or rolled back for good. The lock lasts one
- * index lookup.
+ * A range of a table's rows as a seal sees it: how many, the last id and the SHA-256 over each row's
+ * `${id}\t${canonical text}\n` in id order. The database joins the rows' texts into one (a row at a
+ * time into JavaScript cost more than the hash), which is hashed here (PostgreSQL's own
+ * sha256 runs slowly in the embedded database). At most `limit` rows from `afterId` on; null for no
+ * limit.
  */
-async function settledHorizon(db: Db, table: SealedTable): Promise<number> {
-  return db.transaction(async (tx) => {
-    await tx.query(`LOCK TABLE ${table} IN SHARE MODE`);
-    const { rows } = await tx.query<{ max: number | null }>(`SELECT max(id) AS max FROM ${table}`);
-    return rows[0]?.max ?? 0;
-  });
+async function hashRange(q: Queryable, table: SealedTable, afterId: number, upToId: number, limit: number | null): Promise<{ count: number; lastId: number; hash: string }> {
+  const { rows } = await q.query<{ n: number; last: number | null; text: string | null }>(
+    `SELECT count(*)::int AS n, max(b.id) AS last, string_agg(b.line, '' ORDER BY b.id) AS text
+       FROM (SELECT t.id, t.id || E'\t' || ${CANONICAL[table]} || E'\n' AS line
+               FROM ${table} t WHERE t.id > $1 AND t.id <= $2 ORDER BY t.id LIMIT $3) b`,
+    [afterId, upToId, limit],
+  );
+  const r = rows[0]!;
+  return { count: r.n, lastId: r.last ?? afterId, hash: sha256(r.text ?? '') };
+}
+
+/** How long the sealer waits for the transactions writing a table before leaving the pass for later. */
+const WRITERS_WAIT_MS = 10_000;
+
+/**
+ * The highest id below which the table can no longer change, or undefined when its writers stay too
+ * long. A row's id is drawn by the INSERT that writes it, which holds the table's ROW EXCLUSIVE lock
+ * from before the draw to its transaction's end. So every id up to the largest committed one is
+ * settled once the transactions holding that lock when it was read have ended: they are waited for
+ * (their locks polled), and nothing else is. Unlike a SHARE lock on the table, this never holds up an
+ * insert (each pass stalled the order intake for a batch).
+ */
+async function settledHorizon(db: Db, table: SealedTable): Promise<number | undefined> {
+  const writers = (vxids: string[] | null) =>
+    `array(SELECT DISTINCT l.virtualtransaction FROM pg_locks l
+            WHERE l.locktype = 'relation' AND l.relation = '${table}'::regclass AND l.mode = 'RowExclusiveLock' AND l.granted
+              AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+              AND l.pid <> pg_backend_pid()${vxids ? ' AND l.virtualtransaction = ANY($1)' : ''})`;
+  const { rows } = await db.query<{ max: number | null; writers: string[] }>(`SELECT (SELECT max(id) FROM ${table}) AS max, ${writers(null)} AS writers`);
+  let waiting = rows[0]!.writers;
+  for (const deadline = Date.now() + WRITERS_WAIT_MS; waiting.length; ) {
+    if (Date.now() > deadline) return undefined;
+    await new Promise((r) => setTimeout(r, 2));
+    waiting = (await db.query<{ writers: string[] }>(`SELECT ${writers(waiting)} AS writers`, [waiting])).rows[0]!.writers;
+  }
+  return rows[0]!.max ?? 0;
 }
 
 /**
- * Seals every settled row of a table not sealed yet, in blocks of SEAL_BLOCK_ROWS. Several nodes may
- * run it: an advisory lock makes them take turns. Resolves with the blocks and rows sealed.
+ * Seals every settled row of a table not sealed yet, in blocks of SEAL_BLOCK_ROWS, each block in a
+ * transaction of its own: the embedded database runs one transaction at a time, and a pass over ten
+ * seconds of a busy intake in one transaction held every order commit for over a second.
+ * Several nodes may run it: an advisory lock makes them take turns, block by block. Resolves with the
+ * blocks and rows sealed.
  */
 export async function sealPending(db: Db, table: SealedTable): Promise<{ blocks: number; rows: number }> {
   const horizon = await settledHorizon(db, table);
+  if (horizon === undefined) return { blocks: 0, rows: 0 };
+  let blocks = 0;
+  let sealed = 0;
+  for (;;) {
+    const count = await sealNextBlock(db, table, horizon);
+    if (count === 0) return { blocks, rows: sealed };
+    blocks++;
+    sealed += count;
+    // Whatever waits for the database goes first.
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+/** Seals the next block of settled rows (up to `horizon`), chained to the last seal; resolves with its rows (0: none left). */
+async function sealNextBlock(db: Db, table: SealedTable, horizon: number): Promise<number> {
   return db.transaction(async (tx) => {
     await tx.query(`SET LOCAL TIME ZONE 'UTC'`);
     await tx.query('SELECT pg_advisory_xact_lock($1, $2)', [SEAL_LOCK_KEY, LOCK_SUB_KEY[table]]);
@@ -99,31 +126,17 @@ export async function sealPending(db: Db, table: SealedTable): Promise<{ blocks:
       'SELECT block_no, last_id, chain_hash FROM audit_seals WHERE table_name = $1 ORDER BY block_no DESC LIMIT 1',
       [table],
     );
-    let blockNo = last[0]?.block_no ?? 0;
-    let lastId = last[0]?.last_id ?? 0;
-    let previous = last[0]?.chain_hash ?? genesisHash(table);
-    let blocks = 0;
-    let sealed = 0;
-    for (;;) {
-      const rows = await rowsOf(tx, table, lastId, horizon, SEAL_BLOCK_ROWS);
-      if (rows.length === 0) break;
-      const hasher = new RowsHasher();
-      for (const [id, canonical] of rows) hasher.add(id, canonical);
-      const firstId = lastId + 1;
-      const blockLast = rows[rows.length - 1]![0];
-      blockNo += 1;
-      const rowsHash = hasher.digest();
-      previous = chainHash(previous, blockNo, firstId, blockLast, rows.length, rowsHash);
-      await tx.query(
-        `INSERT INTO audit_seals (table_name, block_no, first_id, last_id, row_count, rows_hash, chain_hash)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [table, blockNo, firstId, blockLast, rows.length, rowsHash, previous],
-      );
-      lastId = blockLast;
-      blocks++;
-      sealed += rows.length;
-    }
-    return { blocks, rows: sealed };
+    const lastId = last[0]?.last_id ?? 0;
+    const block = await hashRange(tx, table, lastId, horizon, SEAL_BLOCK_ROWS);
+    if (block.count === 0) return 0;
+    const blockNo = (last[0]?.block_no ?? 0) + 1;
+    const chain = chainHash(last[0]?.chain_hash ?? genesisHash(table), blockNo, lastId + 1, block.lastId, block.count, block.hash);
+    await tx.query(
+      `INSERT INTO audit_seals (table_name, block_no, first_id, last_id, row_count, rows_hash, chain_hash)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [table, blockNo, lastId + 1, block.lastId, block.count, block.hash, chain],
+    );
+    return block.count;
   });
 }
 
@@ -160,15 +173,9 @@ export async function verifyChain(db: Db, table: SealedTable): Promise<ChainVerd
         const broken = (reason: string): ChainVerdict => ({ table, blocks: expectedBlock - 1, rows: rowsChecked, unsealed: 0, broken: { ...at, reason } });
         if (seal.block_no !== expectedBlock) return broken(`seal ${expectedBlock} is missing`);
         if (seal.first_id !== lastId + 1) return broken(`the seal starts at id ${seal.first_id}, not ${lastId + 1}`);
-        const hasher = new RowsHasher();
-        for (let from = seal.first_id - 1; ; ) {
-          const rows = await rowsOf(tx, table, from, seal.last_id, SEAL_BLOCK_ROWS);
-          for (const [id, canonical] of rows) hasher.add(id, canonical);
-          if (rows.length < SEAL_BLOCK_ROWS) break;
-          from = rows[rows.length - 1]![0];
-        }
-        if (hasher.count !== seal.row_count) return broken(`${seal.row_count} rows were sealed, ${hasher.count} are there now (rows removed or added)`);
-        if (hasher.digest() !== seal.rows_hash) return broken('a row differs from what was sealed (changed after sealing)');
+        const block = await hashRange(tx, table, seal.first_id - 1, seal.last_id, null);
+        if (block.count !== seal.row_count) return broken(`${seal.row_count} rows were sealed, ${block.count} are there now (rows removed or added)`);
+        if (block.hash !== seal.rows_hash) return broken('a row differs from what was sealed (changed after sealing)');
         const chain = chainHash(previous, seal.block_no, seal.first_id, seal.last_id, seal.row_count, seal.rows_hash);
         if (chain !== seal.chain_hash) return broken('the seal does not chain to the one before it (seal altered)');
         previous = chain;

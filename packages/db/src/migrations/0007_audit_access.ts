@@ -1,4 +1,4 @@
-// Who looked at the compliance record (issue 16): every export and every detail view of the audit
+// Who looked at the compliance record: every export and every detail view of the audit
 // screens, with the user, the time, the range and the filter. Append-only like the record itself.
 export default /* sql */ `
 CREATE TABLE audit_access (

@@ -1,4 +1,4 @@
-// Issue 15: the desk's own certificate authority and the FIX acceptor's server certificate (created
+// The desk's own certificate authority and the FIX acceptor's server certificate (created
 // once, kept here; the private keys never leave the server), and the audit trail of what operators did
 // to live FIX sessions from the session console and of every certificate issued: who, when, why, the
 // numbers before and after. Append-only like the rest of the compliance record.

@@ -1,4 +1,4 @@
-// User administration and broker information (issue 18): their changes join the reference data's
+// User administration and broker information: their changes join the reference data's
 // change trail (who changed whom or what, from what to what, when), e-mail addresses are unique, and
 // a session records why it was ended (signed out, password changed, deactivated by an administrator),
 // and an execution report a broker-type user's action produced keeps that user's trader party (what

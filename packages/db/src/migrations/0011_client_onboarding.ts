@@ -1,4 +1,4 @@
-// Client onboarding (issue 15): capability and session changes join the reference-data trail, and a
+// Client onboarding: capability and session changes join the reference-data trail, and a
 // recorded FIX session keeps what the acceptor recorded when an administrator corrects it. The
 // correction is stored beside the original (correction: the corrected fields, who and when), so the
 // automatic values stay visible; a session added by hand (recorded = false) has no original to keep.

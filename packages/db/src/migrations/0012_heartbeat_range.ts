@@ -1,4 +1,4 @@
-// The HeartBtInt (108) a client connector's Logon may ask for (issue 21): 5-120 s by default, 0 (no
+// The HeartBtInt (108) a client connector's Logon may ask for: 5-120 s by default, 0 (no
 // heartbeats) only where the connector allows it. The connector's own heartbeatint (what the desk's
 // documents and simulator use) must lie in the range.
 export default /* sql */ `

@@ -1,4 +1,4 @@
-// Issue 19: every client FIX specification document generated for a client. The password never
+// Every client FIX specification document generated for a client. The password never
 // reaches this table: a row keeps who generated which version for which client and when, the
 // SHA-256 of the file handed out (to tell a document in the wild is ours), and the document model it
 // was rendered from, so two versions can be compared. The row outlives its connector (compliance

@@ -1,4 +1,4 @@
-// Leases with a fencing term (issue 22, docs/adr/0012): one row per thing that exactly one node may
+// Leases with a fencing term (docs/adr/0012): one row per thing that exactly one node may
 // own at a time: a client's FIX session ('fix:…') or a desk-wide job ('job:…'). The owner holds it
 // until expires_at (the database's clock, never a node's); another node takes it over only after
 // that. term grows by one at every acquisition, so (name, term) names one holding: each write the

@@ -1,4 +1,4 @@
-// Indexes for the audit screens' filters at scale (issue 16; bench/audit-scale.ts). A page is the
+// Indexes for the audit screens' filters at scale (bench/audit-scale.ts). A page is the
 // newest rows by id, so a filter walks down the ids until it has a page: quick for common rows,
 // a walk over the whole record for rare ones.
 //

@@ -1,4 +1,4 @@
-// Desk-wide users online (issue 22, docs/adr/0012): each node keeps here how many signed-in browser
+// Desk-wide users online (docs/adr/0012): each node keeps here how many signed-in browser
 // connections each user has on it. A node's rows count only while the node holds its live
 // 'node:<id>' lease, so the users of a node that died drop out when its lease runs out; a node
 // replaces its own rows whenever its connections change (and empties them when it starts).

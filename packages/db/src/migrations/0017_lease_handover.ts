@@ -1,4 +1,4 @@
-// Rebalancing a returning node's sessions (issue 22, docs/adr/0012): a node handing a client's session
+// Rebalancing a returning node's sessions (docs/adr/0012): a node handing a client's session
 // over to another reserves the lease for it before it logs the client out. While the reservation is
 // fresh (and the node it names is live), only that node may acquire the lease, so the client's next
 // logon lands there and not back on the node it just left. Kept after it lapsed unused: the attempt

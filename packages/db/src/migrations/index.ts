@@ -15,6 +15,9 @@ import m0014 from './0014_leases';
 import m0015 from './0015_audit_filter_indexes';
 import m0016 from './0016_browser_presence';
 import m0017 from './0017_lease_handover';
+import m0018 from './0018_client_kill_switch';
+import m0019 from './0019_audit_access_reads';
+import m0021 from './0021_client_connector_logos';
 
 export interface Migration {
   version: number;
@@ -41,4 +44,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 15, name: 'audit_filter_indexes', sql: m0015 },
   { version: 16, name: 'browser_presence', sql: m0016 },
   { version: 17, name: 'lease_handover', sql: m0017 },
+  { version: 18, name: 'client_kill_switch', sql: m0018 },
+  { version: 19, name: 'audit_access_reads', sql: m0019 },
+  // 20 (report_write_time) was withdrawn after it shipped: its number stays unused.
+  { version: 21, name: 'client_connector_logos', sql: m0021 },
 ];

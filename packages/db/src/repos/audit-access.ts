@@ -1,8 +1,16 @@
 import type { Queryable } from '../db';
 
-// Who looked at the compliance record: exports and detail views of the audit screens (issue 16).
+// Who looked at the compliance record: exports and detail views of the audit screens, the
+// lists' reads and orders' timelines.
 
-export type AuditAccessAction = 'export_fix_messages' | 'export_order_actions' | 'view_fix_message' | 'view_order_action';
+export type AuditAccessAction =
+  | 'export_fix_messages'
+  | 'export_order_actions'
+  | 'view_fix_message'
+  | 'view_order_action'
+  | 'list_fix_messages'
+  | 'list_order_actions'
+  | 'view_order_timeline';
 
 export interface AuditAccess {
   readonly userId: number | null;

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db';
 
-// Broker information and its contacts (issue 18). The list read lives with the reference data
+// Broker information and its contacts. The list read lives with the reference data
 // (listBrokers); these are the administration's reads and writes.
 
 export interface BrokerRow {

@@ -1,5 +1,4 @@
 import type { Queryable } from '../db';
-import { pgArray } from '../pg-array';
 
 // Client capabilities (spec 001 §3 "Client capability"): what each client may trade, read by the
 // Client Capabilities screen and, through listClientCapabilities, by the order intake on every order.
@@ -115,26 +114,6 @@ export async function listClientCapabilities(db: Queryable, connectorId: number)
        FROM client_capabilities cap LEFT JOIN security_master s ON s.id = cap.security_master_id
       WHERE cap.clientconnectors_id = $1`,
     [connectorId],
-  );
-  return rows;
-}
-
-/**
- * The client's net position (bought minus sold, from its fills) per contract in the given symbols:
- * outright orders' filled quantity, and each leg's filled quantity of its multileg orders.
- */
-export async function clientPositions(db: Queryable, compId: string, symbols: readonly string[]): Promise<{ symbol: string; maturity: string | null; position: string }[]> {
-  const { rows } = await db.query<{ symbol: string; maturity: string | null; position: string }>(
-    `SELECT symbol, maturity, sum(qty)::text AS position FROM (
-       SELECT upper(o.symbol) AS symbol, o.maturity_month_year AS maturity, CASE o.side WHEN '1' THEN o.cumqty ELSE -o.cumqty END AS qty
-         FROM orders o
-        WHERE o.sendercompid = $1 AND o.msg_type = 'D' AND o.cumqty > 0 AND upper(o.symbol) = ANY($2::text[])
-       UNION ALL
-       SELECT upper(l.leg_symbol), l.leg_maturity_month_year, CASE l.leg_side WHEN '1' THEN l.leg_cumqty ELSE -l.leg_cumqty END
-         FROM orders o JOIN order_legs l ON l.order_id = o.id
-        WHERE o.sendercompid = $1 AND o.msg_type = 'AB' AND l.leg_cumqty > 0 AND upper(l.leg_symbol) = ANY($2::text[])
-     ) f GROUP BY symbol, maturity`,
-    [compId, pgArray(symbols.map((s) => s.toUpperCase()))],
   );
   return rows;
 }

@@ -69,15 +69,26 @@ export interface ConnectorRow {
   resetseqnumflag: boolean;
   resetseqnums: boolean;
   useresetseqnums: boolean;
+  /** The kill switch: set while the desk stops the client's orders. */
+  trading_stopped_at: Date | null;
+  trading_stopped_by: string | null;
+  trading_stop_reason: string | null;
+  /** What the logo's fetch gave (client_connector_logos): the URL fetched, the image's hash or why it was refused; null when never fetched. */
+  logo_source_url: string | null;
+  logo_sha256: string | null;
+  logo_problem: string | null;
   created_at: Date;
   updated_at: Date;
 }
 
 // Connected: logged on at a node that is live (a node that died takes its sessions' connection with it).
+// The logo's state: what the fetch of its logo_url gave, never the image itself.
 const SELECT = `
   SELECT c.*, c.start_time::text AS start_time, c.end_time::text AS end_time,
-         EXISTS (SELECT 1 FROM fix_session_state s WHERE s.target_comp_id = c.comp_id AND s.is_connected AND ${ON_LIVE_NODE('s.owner_node')}) AS is_connected
-    FROM client_connectors c`;
+         EXISTS (SELECT 1 FROM fix_session_state s WHERE s.target_comp_id = c.comp_id AND s.is_connected AND ${ON_LIVE_NODE('s.owner_node')}) AS is_connected,
+         l.source_url AS logo_source_url, l.sha256 AS logo_sha256, l.problem AS logo_problem
+    FROM client_connectors c
+    LEFT JOIN client_connector_logos l ON l.connector_id = c.id`;
 
 export async function listConnectors(db: Queryable): Promise<ConnectorRow[]> {
   const { rows } = await db.query<ConnectorRow>(`${SELECT} ORDER BY c.id`);
@@ -144,11 +155,18 @@ export interface OrderConnectorRow {
   trading_enabled: boolean;
   timezone: string;
   max_orders_per_second: number;
+  /** The client's LEI: an order's Entering Firm must not name another. */
+  client_lei: string | null;
+  /** The kill switch: set while the desk stops the client's orders. */
+  trading_stopped_at: Date | null;
+  trading_stopped_by: string | null;
+  trading_stop_reason: string | null;
 }
 
 export async function getOrderConnector(db: Queryable, compId: string): Promise<OrderConnectorRow | undefined> {
   const { rows } = await db.query<OrderConnectorRow>(
-    `SELECT id, comp_id, client_name, client_phone, company_name, execution_id_prefix, is_active, trading_enabled, timezone, max_orders_per_second
+    `SELECT id, comp_id, client_name, client_phone, company_name, execution_id_prefix, is_active, trading_enabled, timezone, max_orders_per_second,
+            client_lei, trading_stopped_at, trading_stopped_by, trading_stop_reason
        FROM client_connectors WHERE comp_id = $1`,
     [compId],
   );

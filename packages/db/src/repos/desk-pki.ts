@@ -43,16 +43,19 @@ export async function replacePki(db: Queryable, row: Omit<PkiRow, 'created_at'>)
 
 export interface ConnectorCertificate {
   certPem: string;
-  keyPem: string;
   caPem: string;
   expiresAt: Date;
 }
 
-/** Stores a connector's issued certificate, key and CA; false when the connector does not exist. */
+/**
+ * Stores a connector's issued certificate and CA; false when the connector does not exist. The client's
+ * private key is not kept: it is handed out once, when issued, and a key kept from an earlier
+ * certificate is removed with it.
+ */
 export async function setConnectorCertificate(db: Queryable, compId: string, c: ConnectorCertificate): Promise<boolean> {
   const r = await db.query(
-    `UPDATE client_connectors SET tls_cert = $2, tls_key = $3, tls_ca = $4, tls_expires_at = $5, updated_at = now() WHERE comp_id = $1`,
-    [compId, c.certPem, c.keyPem, c.caPem, c.expiresAt],
+    `UPDATE client_connectors SET tls_cert = $2, tls_key = NULL, tls_ca = $3, tls_expires_at = $4, updated_at = now() WHERE comp_id = $1`,
+    [compId, c.certPem, c.caPem, c.expiresAt],
   );
   return r.rowCount > 0;
 }

@@ -1,7 +1,7 @@
 import type { Queryable } from '../db';
 import type { ComponentBlockRow } from './client-defaults';
 
-// FIX message specifications: writes of the admin screen (issue 14) and the component-block reads
+// FIX message specifications: writes of the admin screen and the component-block reads
 // (spec 001 §7 "GET /api/component-blocks/…"). Lists are in repos/reference.ts.
 
 export interface MessageSpecRow {

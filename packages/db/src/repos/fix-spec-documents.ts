@@ -1,6 +1,6 @@
 import type { Queryable } from '../db';
 
-// The client FIX specification documents handed out (issue 19): who generated which version for which
+// The client FIX specification documents handed out: who generated which version for which
 // client and when, and the document model each was rendered from. Never the password. Append-only.
 
 export interface FixSpecDocumentRecord {

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db';
 
-// The security master's writes (issue 14) and the reads the admin screen needs. Every change is
+// The security master's writes and the reads the admin screen needs. Every change is
 // written with its reference_changes row in the caller's transaction.
 
 export interface SecurityMasterRow {

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db';
 
-// The audit trail of the live session console (issue 15): every operator action on a client's FIX
+// The audit trail of the live session console: every operator action on a client's FIX
 // session and every certificate issued, with who, why, and the state before and after. Append-only.
 
 export type SessionOperationAction = 'LOGOUT' | 'DISCONNECT' | 'RESET_SEQNUMS' | 'SET_NEXT_SENDER' | 'SET_NEXT_TARGET' | 'GENERATE_CERTS';

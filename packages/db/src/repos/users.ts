@@ -36,7 +36,7 @@ export async function listUsers(db: Queryable): Promise<UserAdminRow[]> {
   return rows;
 }
 
-// ── user administration (issue 18) ──
+// ── user administration ──
 
 /** A user as the administration answers it: every field but the password hash, with the branch's name. */
 export interface UserAdminRow {

@@ -130,7 +130,7 @@ describe('FixEncoder values', () => {
   it('round-trips through the framer and the parser', () => {
     const b = new FixMessageBuilder('D')
       .set(34, 2).set(49, 'C').set(52, new Date()).set(56, 'B')
-      .set(11, 'A').set(54, '1').set(60, new Date()).set(40, '1')
+      .set(11, 'A').set(54, '1').set(55, 'TD3C').set(60, new Date()).set(40, '1')
       .set(58, 'Zürich café')
       .setGroup(453, [{ 448: 'X', 447: 'D', 452: '3' }]);
     const bytes = encoder.encode(b);

@@ -229,6 +229,7 @@ describe('fuzz: encoder round trip', () => {
         .set(52, new Date(Date.UTC(2020, 0, 1) + Math.floor(r() * 1e11)))
         .set(11, text())
         .set(54, pick(r, ['1', '2', '5', '6']))
+        .set(55, text())
         .set(60, new Date(Date.UTC(2020, 0, 1) + Math.floor(r() * 1e11)))
         .set(40, pick(r, ['1', '2', '3', '4']));
       const price = decimal();

@@ -191,7 +191,7 @@ describe('FixMessage', () => {
     assert.equal(line.get(Tag.Text), 'line');
     assert.equal(line.get(Tag.EncodedText), 'a\x01b\x01c');
     assert.deepEqual(line.getBytes(Tag.EncodedText), Buffer.from('a\x01b\x01c', 'latin1'));
-    const top = parser.parse(fixMessage(`${header('D', 5)}11=A|54=1|60=20260315-09:30:01|40=1|354=3|355=\x01=\x01|`));
+    const top = parser.parse(fixMessage(`${header('D', 5)}11=A|54=1|55=TD3C|60=20260315-09:30:01|40=1|354=3|355=\x01=\x01|`));
     assert.equal(top.rejection, undefined);
     assert.equal(top.get(Tag.EncodedText), '\x01=\x01');
   });

@@ -5,7 +5,7 @@ import { FixParser } from './parser';
 import { REJECT_REASON_TEXT, RejectReason, type ValidationOptions } from './rejection';
 import { fixMessage, header } from './test-support';
 
-const NOS_BODY = '11=A|54=1|60=20260315-09:30:01|40=1|';
+const NOS_BODY = '11=A|55=TD3C|54=1|60=20260315-09:30:01|40=1|';
 const nos = (extra = '', seq = 2) => fixMessage(`${header('D', seq)}${NOS_BODY}${extra}`);
 
 function rejectOf(bytes: Buffer, options: Partial<ValidationOptions> = {}) {
@@ -26,11 +26,11 @@ describe('validation: valid messages pass', () => {
     ['ExecutionReport with parties', fixMessage(`${header('8')}6=0|11=A|14=0|17=E1|37=O1|39=0|54=1|55=TD3C|150=0|151=10|453=1|448=X|447=D|452=3|`)],
     ['ExecInst with several values', nos('18=1 G|')],
     ['UTCTimestamp without milliseconds', nos()],
-    ['UTCTimestamp with microseconds', fixMessage(`${header('D')}11=A|54=1|60=20260315-09:30:01.123456|40=1|`)],
+    ['UTCTimestamp with microseconds', fixMessage(`${header('D')}11=A|55=TD3C|54=1|60=20260315-09:30:01.123456|40=1|`)],
     ['user-defined tag allowed by option', nos('5001=x|')],
-    ['a leap second', fixMessage(`${header('D')}11=A|54=1|60=20261231-23:59:60.000|40=1|`)],
-    ['MonthYear with week', nos('55=TD3C|200=202604w2|')],
-    ['MonthYear with day', nos('55=TD3C|200=20260430|')],
+    ['a leap second', fixMessage(`${header('D')}11=A|55=TD3C|54=1|60=20261231-23:59:60.000|40=1|`)],
+    ['MonthYear with week', nos('200=202604w2|')],
+    ['MonthYear with day', nos('200=20260430|')],
     ['empty groups', nos('453=0|')],
   ];
   for (const [name, bytes] of valid) {
@@ -59,7 +59,9 @@ describe('validation: session reject reasons (373), RefTagID (371) and texts (58
     expectReject(list('11=A|67=1|55=X|54=1|40=1|11=B|55=Y|54=2|40=1|'), RejectReason.RequiredTagMissing, 67);
     expectReject(list('11=A|67=1|55=X|40=1|11=B|67=2|55=Y|54=2|40=1|'), RejectReason.RequiredTagMissing, 54);
     // A required group (NoLegs in NewOrderMultileg).
-    expectReject(fixMessage(`${header('AB')}11=A|54=1|60=20260315-09:30:01|40=1|`), RejectReason.RequiredTagMissing, 555);
+    expectReject(fixMessage(`${header('AB')}11=A|55=TD3C|54=1|60=20260315-09:30:01|40=1|`), RejectReason.RequiredTagMissing, 555);
+    // A field required in a required component: Symbol (55) in Instrument, which NewOrderSingle requires.
+    expectReject(fixMessage(`${header('D')}11=A|54=1|60=20260315-09:30:01|40=1|`), RejectReason.RequiredTagMissing, 55);
   });
 
   it('2 Tag not defined for this message type', () => {
@@ -74,7 +76,7 @@ describe('validation: session reject reasons (373), RefTagID (371) and texts (58
   });
 
   it('5 Value is incorrect (out of range) for this tag', () => {
-    expectReject(fixMessage(`${header('D')}11=A|54=Z|60=20260315-09:30:01|40=1|`), RejectReason.ValueIsIncorrect, 54);
+    expectReject(fixMessage(`${header('D')}11=A|55=TD3C|54=Z|60=20260315-09:30:01|40=1|`), RejectReason.ValueIsIncorrect, 54);
     expectReject(nos('453=1|448=X|447=D|452=999|'), RejectReason.ValueIsIncorrect, 452);
     expectReject(nos('18=1 ?|'), RejectReason.ValueIsIncorrect, 18);
     expectReject(nos('18=1  2|'), RejectReason.ValueIsIncorrect, 18);
@@ -153,7 +155,7 @@ describe('validation: session reject reasons (373), RefTagID (371) and texts (58
     expectReject(nos('453=999999999999|448=X|447=D|452=3|'), RejectReason.IncorrectNumInGroupCountForRepeatingGroup, 453);
     // Nested: two leg parties declared, one sent.
     const legs = fixMessage(
-      `${header('AB')}11=A|54=1|60=20260315-09:30:01|40=1|555=1|600=TD3C|624=1|539=2|524=X|525=D|538=3|`,
+      `${header('AB')}11=A|55=TD3C|54=1|60=20260315-09:30:01|40=1|555=1|600=TD3C|624=1|539=2|524=X|525=D|538=3|`,
     );
     expectReject(legs, RejectReason.IncorrectNumInGroupCountForRepeatingGroup, 539);
     // A group ended by the end of the message.

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { buildDictionary, formatDictionaryJson, generateTagsTs, identifierFromDescription, parseXml } from '../../scripts/gen-fix-dictionary';
+import { REQUIRED_IN_COMPONENT, buildDictionary, formatDictionaryJson, generateTagsTs, identifierFromDescription, parseXml } from '../../scripts/gen-fix-dictionary';
 import { Dictionary, MemberKind, Placement, ValueType, enumValueKey, type DictionaryData } from './dictionary';
 import { ExecType, MsgType, OrdStatus, PartyRole, SessionRejectReason, Side, Tag } from './tags.generated';
 
@@ -63,10 +63,22 @@ describe('generator XML reader', () => {
   it('rejects dictionaries that reference undefined fields or components', () => {
     const xml = (body: string) =>
       `<fix type='FIX' major='4' minor='4'><header/><trailer/><messages><message name='M' msgtype='Z' msgcat='app'>${body}</message></messages><components/><fields><field number='1' name='Account' type='STRING'/></fields></fix>`;
-    assert.equal(buildDictionary(xml(`<field name='Account' required='Y'/>`)).messages[0]!.items.length, 1);
-    assert.throws(() => buildDictionary(xml(`<field name='Nope' required='Y'/>`)), /unknown field Nope/);
-    assert.throws(() => buildDictionary(xml(`<component name='Nope' required='Y'/>`)), /unknown component Nope/);
-    assert.throws(() => buildDictionary(xml(`<group name='Account' required='N'><field name='Account'/></group>`)), /not NUMINGROUP/);
+    assert.equal(buildDictionary(xml(`<field name='Account' required='Y'/>`), {}).messages[0]!.items.length, 1);
+    assert.throws(() => buildDictionary(xml(`<field name='Nope' required='Y'/>`), {}), /unknown field Nope/);
+    assert.throws(() => buildDictionary(xml(`<component name='Nope' required='Y'/>`), {}), /unknown component Nope/);
+    assert.throws(() => buildDictionary(xml(`<group name='Account' required='N'><field name='Account'/></group>`), {}), /not NUMINGROUP/);
+    // The corrections of required fields in components name components and fields that exist.
+    assert.throws(() => buildDictionary(xml(`<field name='Account' required='Y'/>`)), /REQUIRED_IN_COMPONENT: no component Instrument/);
+  });
+
+  it('marks Symbol required in Instrument, as QuickFIX/J does (the QuickFIX C++ FIX44.xml has it optional)', { skip: !existsSync(xmlPath) && 'FIX44.xml is not beside this checkout' }, () => {
+    assert.deepEqual(REQUIRED_IN_COMPONENT, { Instrument: ['Symbol'] });
+    const xml = readFileSync(xmlPath, 'utf8');
+    assert.match(xml, /<component name='Instrument'>\s*<field name='Symbol' required='N' \/>/);
+    assert.deepEqual(buildDictionary(xml).components.Instrument![0], { field: 55, required: true });
+    assert.deepEqual(buildDictionary(xml, {}).components.Instrument![0], { field: 55, required: false });
+    assert.throws(() => buildDictionary(xml, { Instrument: ['Nope'] }), /Nope is not a field of Instrument/);
+    assert.throws(() => buildDictionary(xml, { Instrument: ['Account'] }), /Account is not a field of Instrument/);
   });
 
   it('turns enum descriptions into identifiers', () => {
@@ -121,10 +133,11 @@ describe('Dictionary', () => {
   });
 
   it('derives required fields through required components only', () => {
-    // Instrument is required in NewOrderSingle but its Symbol is optional; OrderQtyData is
-    // required but all its fields are optional.
-    assert.deepEqual(dict.message('D')!.body.requiredTags, [11, 54, 60, 40]);
-    assert.deepEqual(dict.message('8')!.body.requiredTags, [37, 17, 150, 39, 54, 151, 14, 6]);
+    // Instrument is required in NewOrderSingle and requires Symbol (REQUIRED_IN_COMPONENT); OrderQtyData
+    // is required but all its fields are optional. Instrument is optional in SecurityDefinitionRequest.
+    assert.deepEqual(dict.message('D')!.body.requiredTags, [11, 55, 54, 60, 40]);
+    assert.deepEqual(dict.message('8')!.body.requiredTags, [37, 17, 150, 39, 55, 54, 151, 14, 6]);
+    assert.deepEqual(dict.message('c')!.body.requiredTags, [320, 321]);
     // LegOrdGrp is required in NewOrderMultileg, so is its NoLegs group.
     assert.ok(dict.message('AB')!.body.requiredTags.includes(555));
   });

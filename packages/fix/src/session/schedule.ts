@@ -49,14 +49,6 @@ export function parseTradingDays(text: string): Set<number> {
   return days;
 }
 
-export function assertTimeZone(timeZone: string): void {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone });
-  } catch {
-    throw new RangeError(`unknown time zone "${timeZone}"`);
-  }
-}
-
 interface LocalParts {
   year: number;
   month: number; // 1..12

@@ -32,6 +32,11 @@ export interface AdminFormModalProps {
   precheck?: (payload: Record<string, unknown>) => string | null;
   /** A failure not tied to a field, shown at the top of the form. */
   formError?: string | null;
+  /**
+   * Saved, the form still showing its success for a moment (the user dialog closes 2 s after): nothing
+   * can be edited or sent again, so a second click cannot repeat the create.
+   */
+  done?: boolean;
   children?: ReactNode;
 }
 
@@ -39,7 +44,7 @@ export interface AdminFormModalProps {
  * The admin pattern's add/edit form: one input per descriptor, checked with the resource's schema
  * before anything is sent (the same verdicts as the server's 400s), the server's own answer kept.
  */
-export function AdminFormModal({ opened, title, fields, schema, values, onChange: change, locked = {}, hidden = [], options = {}, submitLabel, onClose, onSubmit, serverErrors = {}, formError, extraPayload, precheck, children }: AdminFormModalProps) {
+export function AdminFormModal({ opened, title, fields, schema, values, onChange: change, locked = {}, hidden = [], options = {}, submitLabel, onClose, onSubmit, serverErrors = {}, formError, extraPayload, precheck, done = false, children }: AdminFormModalProps) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [submitting, setSubmitting] = useState(false);
   const [precheckError, setPrecheckError] = useState<string | null>(null);
@@ -59,6 +64,7 @@ export function AdminFormModal({ opened, title, fields, schema, values, onChange
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (done || submitting) return;
     const payload = { ...extraPayload, ...toPayload(shown, values) };
     const blocked = precheck?.(payload) ?? null;
     setPrecheckError(blocked);
@@ -90,6 +96,7 @@ export function AdminFormModal({ opened, title, fields, schema, values, onChange
       locked={locked[f.name]}
       options={options[f.name]}
       onChange={onChange}
+      disabled={done}
     />
   );
 
@@ -107,9 +114,9 @@ export function AdminFormModal({ opened, title, fields, schema, values, onChange
         {children}
         <Group justify="flex-end" mt="lg">
           <Button variant="default" onClick={onClose} disabled={submitting}>
-            Cancel
+            {done ? 'Close' : 'Cancel'}
           </Button>
-          <Button type="submit" loading={submitting}>
+          <Button type="submit" loading={submitting} disabled={done}>
             {submitLabel}
           </Button>
         </Group>
@@ -119,7 +126,7 @@ export function AdminFormModal({ opened, title, fields, schema, values, onChange
 }
 
 /** One input of an admin form, by its descriptor's kind (also used by screens whose form has tabs). */
-export function AdminFieldInput({ field: f, value, error, locked: lockedWhy, options, onChange }: {
+export function AdminFieldInput({ field: f, value, error, locked: lockedWhy, options, onChange, disabled = false }: {
   field: AdminField;
   value: FormValue | undefined;
   error?: string | undefined;
@@ -127,12 +134,14 @@ export function AdminFieldInput({ field: f, value, error, locked: lockedWhy, opt
   locked?: string | undefined;
   options?: { value: string; label: string }[] | undefined;
   onChange: (name: string, value: FormValue) => void;
+  /** Not editable now (a saved form), without a reason of its own. */
+  disabled?: boolean;
 }) {
-  const common = { label: f.label, description: lockedWhy ?? f.description, error, disabled: Boolean(lockedWhy), withAsterisk: Boolean(f.required) } as const;
+  const common = { label: f.label, description: lockedWhy ?? f.description, error, disabled: Boolean(lockedWhy) || disabled, withAsterisk: Boolean(f.required) } as const;
   const text = String(value ?? '');
   switch (f.kind) {
     case 'boolean':
-      return <Switch label={f.label} description={lockedWhy ?? f.description} error={error} disabled={Boolean(lockedWhy)} checked={value === true} onChange={(e) => onChange(f.name, e.currentTarget.checked)} mt="lg" />;
+      return <Switch label={f.label} description={lockedWhy ?? f.description} error={error} disabled={Boolean(lockedWhy) || disabled} checked={value === true} onChange={(e) => onChange(f.name, e.currentTarget.checked)} mt="lg" />;
     case 'select':
       return (
         <Select

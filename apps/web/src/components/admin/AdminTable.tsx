@@ -2,7 +2,7 @@ import { ActionIcon, Group, Paper, Tooltip } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import type { ColDef, ICellRendererParams } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { deskGridTheme } from '../../screens/blotter/gridTheme';
 
 export interface AdminTableProps<T> {
@@ -16,6 +16,12 @@ export interface AdminTableProps<T> {
   rowName: (row: T) => string;
   onEdit?: (row: T) => void;
   onDelete?: (row: T) => void;
+  /**
+   * More row actions of the screen's own (icons like Edit's), drawn before Edit; `rowActionsWidth` is the room
+   * they add in px (16 by default: one more icon, as Edit and Delete side by side fit in 96).
+   */
+  rowActions?: (row: T) => ReactNode;
+  rowActionsWidth?: number;
   /** Rows that may not be edited or deleted show no such button (with the reason as tooltip). */
   editBlocked?: (row: T) => string | null;
   deleteBlocked?: (row: T) => string | null;
@@ -28,9 +34,9 @@ export interface AdminTableProps<T> {
  * The admin pattern's table: AG Grid (community) with the resource's columns and an Actions column
  * (Edit, Delete). Cell values are rendered as text, never as markup.
  */
-export function AdminTable<T>({ label, rows, columns, getRowId, rowName, onEdit, onDelete, editBlocked, deleteBlocked, height = 'calc(100vh - 260px)', emptyText = 'Nothing here yet' }: AdminTableProps<T>) {
+export function AdminTable<T>({ label, rows, columns, getRowId, rowName, onEdit, onDelete, rowActions, rowActionsWidth = 16, editBlocked, deleteBlocked, height = 'calc(100vh - 260px)', emptyText = 'Nothing here yet' }: AdminTableProps<T>) {
   const columnDefs = useMemo<ColDef<T>[]>(() => {
-    if (!onEdit && !onDelete) return columns;
+    if (!onEdit && !onDelete && !rowActions) return columns;
     const Actions = ({ data }: ICellRendererParams<T>) => {
       if (!data) return null;
       const name = rowName(data);
@@ -38,6 +44,7 @@ export function AdminTable<T>({ label, rows, columns, getRowId, rowName, onEdit,
       const noDelete = deleteBlocked?.(data) ?? null;
       return (
         <Group gap={4} wrap="nowrap" h="100%" align="center">
+          {rowActions?.(data)}
           {onEdit && !noEdit && (
             <Tooltip label="Edit">
               <ActionIcon size="sm" variant="subtle" aria-label={`Edit ${name}`} onClick={() => onEdit(data)}>
@@ -55,8 +62,8 @@ export function AdminTable<T>({ label, rows, columns, getRowId, rowName, onEdit,
         </Group>
       );
     };
-    return [...columns, { headerName: 'Actions', colId: 'actions', width: onEdit && onDelete ? 96 : 80, pinned: 'right', sortable: false, resizable: false, cellStyle: { display: 'flex', alignItems: 'center' }, cellRenderer: Actions }];
-  }, [columns, onEdit, onDelete, editBlocked, deleteBlocked, rowName]);
+    return [...columns, { headerName: 'Actions', colId: 'actions', width: (onEdit && onDelete ? 96 : 80) + (rowActions ? rowActionsWidth : 0), pinned: 'right', sortable: false, resizable: false, cellStyle: { display: 'flex', alignItems: 'center' }, cellRenderer: Actions }];
+  }, [columns, onEdit, onDelete, rowActions, rowActionsWidth, editBlocked, deleteBlocked, rowName]);
 
   return (
     <Paper withBorder style={{ height }} aria-label={label} role="region">

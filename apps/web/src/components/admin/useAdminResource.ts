@@ -1,7 +1,6 @@
-import { ApiError } from '@fixdesk/client';
 import type { AdminField } from '@fixdesk/protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { adminErrorText } from './errors';
+import { adminErrorText, serverFieldErrors } from './errors';
 import { initialValues, type FormValue, type FormValues } from './formValues';
 import type { Banners } from './useBanners';
 
@@ -105,8 +104,8 @@ export function useAdminResource<T extends { id: number }>(options: AdminResourc
         reload();
       } catch (err) {
         const text = failure(err, adding ? texts.createFailed : texts.updateFailed);
-        const field = err instanceof ApiError ? err.field : undefined;
-        if (field && fields.some((f) => f.name === field)) setServerErrors({ [field]: text });
+        const under = serverFieldErrors(err, fields, text);
+        if (under) setServerErrors(under);
         else setFormError(text);
         throw err; // keeps the form open
       }

@@ -1,11 +1,25 @@
 import { Box } from '@mantine/core';
-import type { ColDef, GetRowIdParams } from 'ag-grid-community';
+import type { ColDef, GetRowIdParams, GridApi } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import type { ComponentType, CSSProperties } from 'react';
+import { columnsGivingWay } from '../../screens/blotter/columns';
 import { deskGridTheme } from '../../screens/blotter/gridTheme';
 import { AuditError, AuditLoading } from './AuditStates';
 
 /** Where an audit screen's rows stand: loading, failed with a reason, or ready. */
+/** Room kept for the grid's vertical scrollbar and borders when deciding what fits. */
+const SCROLLBAR_ALLOWANCE = 18;
+
+/** Shows the columns that fit `width` and hides those that give way (columns.ts giveWay); tells which. */
+function fitColumns<T>(api: GridApi<T>, defs: readonly ColDef<T>[], width: number, onHidden?: (ids: string[]) => void): void {
+  if (api.isDestroyed() || width <= 0) return;
+  const hidden = columnsGivingWay(defs, width - SCROLLBAR_ALLOWANCE);
+  const shown = defs.map((d) => d.colId!).filter((id) => !hidden.includes(id));
+  api.setColumnsVisible(shown, true);
+  if (hidden.length) api.setColumnsVisible(hidden, false);
+  onHidden?.(hidden);
+}
+
 export type AuditLoad = { readonly state: 'loading' } | { readonly state: 'error'; readonly text: string } | { readonly state: 'ready' };
 
 /**
@@ -25,6 +39,8 @@ export function AuditGrid<T>(props: {
   noRows: ComponentType;
   /** How the grid's frame sits in its parent. */
   frameStyle: CSSProperties;
+  /** Told which columns gave way to the grid's width (none when all fit). */
+  onHiddenColumns?: (ids: string[]) => void;
 }) {
   const { load, testId } = props;
   if (load.state === 'loading') return <AuditLoading label={props.loadingLabel} testId={`${testId}-loading`} />;
@@ -41,6 +57,7 @@ export function AuditGrid<T>(props: {
         animateRows={false}
         suppressCellFocus
         suppressColumnVirtualisation
+        onGridSizeChanged={(e) => fitColumns(e.api, props.columnDefs, e.clientWidth, props.onHiddenColumns)}
       />
     </Box>
   );

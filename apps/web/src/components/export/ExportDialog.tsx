@@ -64,7 +64,11 @@ export function ExportDialog({ opened, title, description, onClose, onExport, pr
               label="Start date"
               required
               value={range.start}
-              onChange={(e) => setRange((r) => ({ ...r, start: e.currentTarget.value }))}
+              onChange={(e) => {
+                // Read now: React clears the event's currentTarget before a state updater runs.
+                const start = e.currentTarget.value;
+                setRange((r) => ({ ...r, start }));
+              }}
               error={error?.field === 'start' ? error.message : undefined}
               data-testid="export-start"
             />
@@ -73,7 +77,10 @@ export function ExportDialog({ opened, title, description, onClose, onExport, pr
               label="End date"
               required
               value={range.end}
-              onChange={(e) => setRange((r) => ({ ...r, end: e.currentTarget.value }))}
+              onChange={(e) => {
+                const end = e.currentTarget.value;
+                setRange((r) => ({ ...r, end }));
+              }}
               error={error?.field === 'end' ? error.message : undefined}
               data-testid="export-end"
             />

@@ -1,11 +1,6 @@
 import { Button, Group, Modal, Text } from '@mantine/core';
-import { useCallback, useRef, useState } from 'react';
+import { useQuestion } from '../confirm/useQuestion';
 import type { Consequence } from '../../services/orders/consequences';
-
-interface Asked {
-  consequence: Consequence;
-  resolve: (confirmed: boolean) => void;
-}
 
 /**
  * The confirmation of an irreversible action: what it does (the consequence summary) before the broker
@@ -13,24 +8,8 @@ interface Asked {
  * on Go back, Escape or a click outside. Render `dialog` once in the component that asks.
  */
 export function useConfirmAction(): { confirm: (consequence: Consequence) => Promise<boolean>; dialog: React.ReactNode } {
-  const [asked, setAsked] = useState<Asked | null>(null);
-  const current = useRef<Asked | null>(null);
-  const close = useCallback((confirmed: boolean) => {
-    const open = current.current;
-    current.current = null;
-    setAsked(null);
-    open?.resolve(confirmed);
-  }, []);
-  const confirm = useCallback(
-    (consequence: Consequence) =>
-      new Promise<boolean>((resolve) => {
-        current.current?.resolve(false);
-        const next = { consequence, resolve };
-        current.current = next;
-        setAsked(next);
-      }),
-    [],
-  );
+  const { asked: consequence, ask: confirm, answer: close } = useQuestion<Consequence>();
+  const asked = consequence && { consequence };
   const dialog = (
     <Modal opened={asked !== null} onClose={() => close(false)} title={asked?.consequence.title} size="md" centered data-testid="confirm-action" returnFocus>
       {asked && (

@@ -1,5 +1,5 @@
 import { ApiError } from '@fixdesk/client';
-import { AccountText, ChangeOwnPasswordSchema, PASSWORD_MIN, USER_TYPE_LABELS, type AccountProfile, type AccountSession } from '@fixdesk/protocol';
+import { AccountText, ChangeOwnPasswordSchema, PASSWORD_POLICY_TEXT, USER_TYPE_LABELS, type AccountProfile, type AccountSession } from '@fixdesk/protocol';
 import { Alert, Avatar, Badge, Button, Container, Group, Paper, PasswordInput, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { IconAlertCircle, IconCircleCheck, IconClockHour4, IconDevices, IconKey, IconLogout } from '@tabler/icons-react';
 import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
@@ -25,7 +25,8 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
-function PasswordCard() {
+/** The own password's change; `onChanged` once the server changed it (the other sessions were signed out). */
+function PasswordCard({ onChanged }: { onChanged: () => void }) {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -46,6 +47,7 @@ function PasswordCard() {
     try {
       const answer = await accountApi.changePassword({ current_password: current, new_password: next });
       setResult({ ok: true, text: answer.message ?? AccountText.passwordChanged });
+      onChanged();
       setCurrent('');
       setNext('');
       setConfirm('');
@@ -80,7 +82,7 @@ function PasswordCard() {
         </SimpleGrid>
         <Group justify="space-between" mt="sm" wrap="nowrap">
           <Text fz="xs" c="dimmed">
-            At least {PASSWORD_MIN} characters, not your username, not a common password. Your other sessions are signed out.
+            {PASSWORD_POLICY_TEXT}. Your other sessions are signed out.
           </Text>
           <Button type="submit" loading={busy} size="sm">
             Change Password
@@ -91,7 +93,7 @@ function PasswordCard() {
   );
 }
 
-function SessionsCard({ onSignOutHere }: { onSignOutHere: () => void }) {
+function SessionsCard({ onSignOutHere, reloadKey }: { onSignOutHere: () => void; /** A change reads the list again. */ reloadKey: number }) {
   const [sessions, setSessions] = useState<AccountSession[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [reloads, setReloads] = useState(0);
@@ -106,7 +108,7 @@ function SessionsCard({ onSignOutHere }: { onSignOutHere: () => void }) {
         setError(adminErrorText(err, 'Failed to fetch your sessions', (m) => `Error fetching your sessions: ${m}`));
       });
     return () => controller.abort();
-  }, [reloads]);
+  }, [reloads, reloadKey]);
   const end = useCallback(
     async (s: AccountSession) => {
       if (s.current) {
@@ -183,7 +185,7 @@ function SessionsCard({ onSignOutHere }: { onSignOutHere: () => void }) {
   );
 }
 
-/** The signed-in user's own account (issue 18): profile, own password, active sessions. */
+/** The signed-in user's own account: profile, own password, active sessions. */
 export default function AccountPage() {
   const { user, expiresAt, signOut } = useAuth();
   const [profile, setProfile] = useState<AccountProfile | null>(null);
@@ -198,6 +200,8 @@ export default function AccountPage() {
     return () => controller.abort();
   }, []);
   const signOutHere = useCallback(() => void signOut(), [signOut]);
+  const [passwordChanges, setPasswordChanges] = useState(0);
+  const passwordChanged = useCallback(() => setPasswordChanges((n) => n + 1), []);
   if (!user) return null;
   const role = roleOf(user);
   return (
@@ -241,8 +245,8 @@ export default function AccountPage() {
         </SimpleGrid>
       </Paper>
 
-      <PasswordCard />
-      <SessionsCard onSignOutHere={signOutHere} />
+      <PasswordCard onChanged={passwordChanged} />
+      <SessionsCard onSignOutHere={signOutHere} reloadKey={passwordChanges} />
 
       <Paper withBorder p="lg" mt="md">
         <Group justify="space-between" wrap="wrap" gap="md">

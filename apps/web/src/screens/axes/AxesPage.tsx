@@ -123,7 +123,7 @@ export default function AxesPage() {
   const nowRef = useRef(() => Date.now());
 
   const companies = useMemo(
-    () => new Map<string, Company>(connectors.data.map((c: ClientConnector) => [c.comp_id, { name: c.company_name, logo: c.logo_url }])),
+    () => new Map<string, Company>(connectors.data.map((c: ClientConnector) => [c.comp_id, { name: c.company_name, logo: c.logo_src }])),
     [connectors.data],
   );
   const columns = useMemo(() => rowColumns(nowRef.current, companies), [companies]);

@@ -5,6 +5,9 @@ import type { LiveStatus } from '@fixdesk/client';
 import type { AlertPreferences, PermissionState } from '../../services/orders/newOrderAlerts';
 import classes from './Blotter.module.css';
 import { ZoneSwitch } from '../../components/time/ZoneSwitch';
+import { StoppedClientsStrip } from './KillSwitchParts';
+import { useMemo } from 'react';
+import { ReferenceLoadNotice } from '../../components/reference/ReferenceLoadNotice';
 
 function initials(name: string): string {
   const words = name.replace(/[_-]+/g, ' ').trim().split(/\s+/).filter(Boolean);
@@ -13,7 +16,8 @@ function initials(name: string): string {
 
 /**
  * A client's logo, titled with its name and FIX session state (spec 000 §2). The external logo
- * service is not used: the desk must work on a closed network, so a configured logo_url or the
+ * service is not used: the desk must work on a closed network, so the logo the server fetched from the
+ * connector's logo_url and serves from our origin (logo_src), or the
  * client's initials are shown; a disconnected client is drawn red (an image inverted).
  */
 function ConnectorLogo({ connector }: { connector: ClientConnector }) {
@@ -23,7 +27,7 @@ function ConnectorLogo({ connector }: { connector: ClientConnector }) {
     // Below the logo: above it the tooltip covered the navigation bar's user menu.
     <Tooltip label={`${name} ${state}`} position="bottom">
       <Avatar
-        src={connector.logo_url || null}
+        src={connector.logo_src || null}
         alt={`${name} ${state}`}
         title={`${name} ${state}`}
         size={24}
@@ -56,16 +60,19 @@ export interface BlotterHeaderProps {
   activeUsers: readonly OnlineUser[];
   /** Undefined hides the button (until the axes board exists). */
   onOpenAxes?: () => void;
+  /** Failed reference loads ('Client Connectors API failed: 503'), shown in one line where the logos are. */
+  referenceErrors?: ReadonlyArray<string | null>;
   alerts: { prefs: AlertPreferences; update: (p: Partial<AlertPreferences>) => void; permission: PermissionState; requestPermission: () => void };
 }
 
 /** Title, Open Axes, the broker's first name, client logos, live dot, users online, alert settings. */
-export function BlotterHeader({ firstName, connectors, liveStatus, connectedUsers, activeUsers, onOpenAxes, alerts }: BlotterHeaderProps) {
+export function BlotterHeader({ firstName, connectors, liveStatus, connectedUsers, activeUsers, onOpenAxes, referenceErrors = [], alerts }: BlotterHeaderProps) {
   const live = liveStatus === 'connected';
   const alertsOn = alerts.prefs.desktop || alerts.prefs.sound;
+  const stopped = useMemo(() => connectors.flatMap((c) => (c.trading_stop ? [{ compId: c.comp_id, stop: c.trading_stop }] : [])), [connectors]);
   return (
     <Group className={classes.header} justify="space-between" wrap="nowrap" gap="sm">
-      <Group gap={10} wrap="nowrap">
+      <Group gap={10} wrap="nowrap" style={{ flex: 'none' }}>
         <Title order={1} fz={17} fw={700} lh={1}>
           Blotter
         </Title>
@@ -80,8 +87,12 @@ export function BlotterHeader({ firstName, connectors, liveStatus, connectedUser
           {firstName}
         </Text>
       </Group>
-      <Group gap={12} wrap="nowrap">
-        <Group gap={4} wrap="nowrap" aria-label="Client connections">
+      <StoppedClientsStrip stops={stopped} />
+      <Group gap={12} wrap="nowrap" style={{ flex: '0 1 auto', minWidth: 0 }}>
+        <Box miw={0} maw={420} style={{ flex: '0 1 auto' }}>
+          <ReferenceLoadNotice compact errors={referenceErrors} />
+        </Box>
+        <Group gap={4} wrap="nowrap" aria-label="Client connections" style={{ flex: 'none' }}>
           {connectors.map((c) => (
             <ConnectorLogo key={c.comp_id} connector={c} />
           ))}

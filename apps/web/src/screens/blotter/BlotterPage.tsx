@@ -17,10 +17,12 @@ import { ordersApi } from '../../services/orders/http';
 import { useNewOrderAlerts } from '../../services/orders/newOrderAlerts';
 import { fetchOrderSnapshot } from '../../services/orders/snapshot';
 import type { OrderBook } from '../../services/orders/orderBook';
-import { useBookCount, useBookExecutionReports, useBookOrder, useBookStatus, useOrderBookFeed, useOrderBookInstance } from '../../services/orders/useOrderBook';
+import { useBookCount, useBookExecutionReports, useBookOrder, useBookStatus, useOrderBookFeed, useOrderBookInstance, useWorkingOrderCount } from '../../services/orders/useOrderBook';
 import { useClientConnectors, useLatestPrices } from '../../services/orders/useDeskReference';
 import { useOrderActions } from '../../services/orders/useOrderActions';
-import { useTradeBlock } from '../../services/orders/tradeAccess';
+import { offlineTradeBlock, useRoleTradeBlock, useTradeBlock } from '../../services/orders/tradeAccess';
+import { KillSwitchModal, type KillSwitchTarget } from '../../components/kill-switch/KillSwitchModal';
+import { KillSwitchMenuItems, StoppedMark } from './KillSwitchParts';
 import classes from './Blotter.module.css';
 import type { BlotterCellActions } from './blotterContext';
 import { BlotterHeader } from './BlotterHeader';
@@ -113,6 +115,7 @@ export default function BlotterPage() {
   const view = useBookStatus(book);
   const connectors = useClientConnectors();
   const latest = useLatestPrices();
+  const referenceErrors = useMemo(() => [connectors.error, latest.error], [connectors.error, latest.error]);
   const rawActions = useOrderActions(book);
   const tradeBlock = useTradeBlock();
   const desktop = useDesktopShell();
@@ -216,6 +219,12 @@ export default function BlotterPage() {
   );
   const layoutKey = user ? columnLayoutKey(user.user_id) : null;
   const clientOptions = useMemo(() => connectors.data.map((c) => ({ value: c.comp_id, label: c.client_name || c.comp_id })), [connectors.data]);
+  // The kill switch: the stopped clients, and the one the confirmation is open for.
+  const stops = useMemo(() => new Map(connectors.data.flatMap((c) => (c.trading_stop ? [[c.comp_id, c.trading_stop] as const] : []))), [connectors.data]);
+  const roleBlock = useRoleTradeBlock();
+  const [killTarget, setKillTarget] = useState<KillSwitchTarget | null>(null);
+  const closeKillSwitch = useCallback(() => setKillTarget(null), []);
+  const killWorking = useWorkingOrderCount(book, killTarget?.mode === 'stop' ? killTarget.compId : null);
   const qtyRef = useRef<HTMLInputElement>(null);
 
   const select = useCallback((order: Order) => {
@@ -342,7 +351,20 @@ export default function BlotterPage() {
                       data-testid="working-only"
                       styles={{ label: { fontSize: 11, textTransform: 'none', fontWeight: 500, paddingLeft: 6 } }}
                     />
-                    <PickFilter label="Client" options={clientOptions} value={clients} onChange={setClients} testId="client-filter" />
+                    <PickFilter
+                      label="Client"
+                      options={clientOptions}
+                      value={clients}
+                      onChange={setClients}
+                      testId="client-filter"
+                      mark={(compId) => {
+                        const stop = stops.get(compId);
+                        return stop ? <StoppedMark compId={compId} stop={stop} /> : null;
+                      }}
+                    >
+                      {/* The kill switch: brokers and administrators only (the server refuses anyone else). */}
+                      {roleBlock === null && <KillSwitchMenuItems clients={clientOptions} stops={stops} disabledReason={offlineTradeBlock(liveStatus)} onOpen={setKillTarget} />}
+                    </PickFilter>
                     <PickFilter label="Status" options={STATUS_OPTIONS} value={statuses} onChange={setStatuses} testId="status-filter" />
                     <Checkbox
                       size="xs"
@@ -422,7 +444,8 @@ export default function BlotterPage() {
                         latestPrices={latest.data}
                         connectors={connectors.data}
                         executionCount={reports?.length}
-                        onPopOut={() => openOrder(selected)}
+                        // Spec 000 §2, §6: the pop-out button appears only in the desktop shell.
+                        onPopOut={desktop ? () => openOrder(selected) : undefined}
                         qtyRef={qtyRef}
                       />
                       </>
@@ -466,12 +489,13 @@ export default function BlotterPage() {
 
   return (
     <Box className={classes.page} style={{ height: pageHeight }} data-testid="blotter">
-      <LiveBlotterHeader firstName={firstName} connectors={connectors.data} onOpenAxes={axesAvailable ? openAxesWindow : undefined} alerts={alerts} />
+      <LiveBlotterHeader firstName={firstName} connectors={connectors.data} referenceErrors={referenceErrors} onOpenAxes={axesAvailable ? openAxesWindow : undefined} alerts={alerts} />
       {/* Over the desk, not above it: the grids do not move when the connection drops or comes back. */}
       <div className={classes.liveNotice}>
         <LiveNotice />
       </div>
       {body}
+      <KillSwitchModal target={killTarget} workingCount={killWorking} onClose={closeKillSwitch} />
     </Box>
   );
 }

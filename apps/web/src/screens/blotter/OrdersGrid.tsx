@@ -149,8 +149,8 @@ export interface OrdersGridProps {
  *
  * The grid is AG Grid's plain JavaScript grid, created in an effect, rather than the React wrapper:
  * the wrapper draws every header, row and cell as a React component, and with fifteen columns that
- * made creating the grid and drawing its first rows the longest tasks while the blotter loads
- * (issue 5). The cells are plain DOM too (statusCell.ts).
+ * made creating the grid and drawing its first rows the longest tasks while the blotter loads.
+ * The cells are plain DOM too (statusCell.ts).
  */
 export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect, onEnter, onReady, cellActions, filters: filtersProp, layoutKey, onShownCount, onShortcut, tradeBlock = null, onOpen }: OrdersGridProps) {
   const boxRef = useRef<HTMLDivElement>(null);
@@ -246,7 +246,7 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
       doesExternalFilterPass: (node) => (node.data ? passesOrderFilters(node.data, filters.current) : false),
     };
     // Four steps, each a task of its own (together they were one of the longest tasks while the
-    // blotter loads, issue 5): the grid itself, in a task of its own rather than in this effect (a
+    // blotter loads): the grid itself, in a task of its own rather than in this effect (a
     // synchronous render, such as one for a live-state change, runs its effects inside its own task);
     // after a paint, its columns (the header: fifteen header cells); then the rows the book holds.
     // Live deltas are applied as transactions once the rows are in; until then the book keeps them and

@@ -2,7 +2,7 @@ import type { Order } from '@fixdesk/protocol';
 import { ActionIcon, Button, Checkbox, Group, Kbd, Menu, Popover, Stack, Text } from '@mantine/core';
 import { IconChevronDown, IconColumns3, IconDownload } from '@tabler/icons-react';
 import type { GridApi } from 'ag-grid-community';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { downloadCsv } from '../../components/export/csv';
 import { clearColumnLayout } from './columnLayout';
 import { ordersCsvFileName, ordersCsvText } from './ordersCsv';
@@ -18,8 +18,27 @@ export interface PickOption {
   label: string;
 }
 
-/** A compact multi-choice filter: a button naming what is chosen, a menu of checkboxes. Nothing chosen = all. */
-export function PickFilter({ label, options, value, onChange, testId }: { label: string; options: readonly PickOption[]; value: readonly string[]; onChange: (next: string[]) => void; testId: string }) {
+/**
+ * A compact multi-choice filter: a button naming what is chosen, a menu of checkboxes. Nothing chosen = all.
+ * `mark` draws a small note after an option (a stopped client); `children` are more menu items, below "Show all".
+ */
+export function PickFilter({
+  label,
+  options,
+  value,
+  onChange,
+  testId,
+  mark,
+  children,
+}: {
+  label: string;
+  options: readonly PickOption[];
+  value: readonly string[];
+  onChange: (next: string[]) => void;
+  testId: string;
+  mark?: (value: string) => ReactNode;
+  children?: ReactNode;
+}) {
   const chosen = options.filter((o) => value.includes(o.value));
   const summary = chosen.length === 0 ? 'All' : chosen.length === 1 ? chosen[0]!.label : `${chosen.length} chosen`;
   return (
@@ -37,20 +56,32 @@ export function PickFilter({ label, options, value, onChange, testId }: { label:
               None known yet
             </Text>
           )}
-          {options.map((o) => (
-            <Checkbox
-              key={o.value}
-              size="xs"
-              label={o.label}
-              checked={value.includes(o.value)}
-              onChange={(e) => onChange(e.currentTarget.checked ? [...value, o.value] : value.filter((v) => v !== o.value))}
-            />
-          ))}
+          {options.map((o) => {
+            const note = mark?.(o.value);
+            const box = (
+              <Checkbox
+                key={o.value}
+                size="xs"
+                label={o.label}
+                checked={value.includes(o.value)}
+                onChange={(e) => onChange(e.currentTarget.checked ? [...value, o.value] : value.filter((v) => v !== o.value))}
+              />
+            );
+            return note ? (
+              <Group key={o.value} gap={6} wrap="nowrap" justify="space-between">
+                {box}
+                {note}
+              </Group>
+            ) : (
+              box
+            );
+          })}
         </Stack>
         <Menu.Divider />
         <Menu.Item fz="xs" disabled={value.length === 0} onClick={() => onChange([])}>
           Show all
         </Menu.Item>
+        {children}
       </Menu.Dropdown>
     </Menu>
   );

@@ -19,6 +19,34 @@ export interface BlotterColumn<T> {
   numeric?: boolean;
   /** Extra AG Grid settings (renderers, classes). */
   grid?: Partial<Omit<ColDef<T>, FilterSetting>>;
+  /**
+   * When the grid is too narrow for every column at its width (a flex column at its minWidth), the columns
+   * with a giveWay hide, 1 first, until the rest fit: no sideways scroll. Columns without stay.
+   */
+  giveWay?: number;
+}
+
+/** The room a column needs: a flex column's minimum, else its width. */
+function neededWidth(def: ColDef): number {
+  return (def.flex ? def.minWidth : undefined) ?? def.width ?? def.minWidth ?? 0;
+}
+
+/**
+ * The columns (ids) that give way in a grid `available` px wide: those with a giveWay in the definitions'
+ * context, lowest first, until the others fit. None when every column fits.
+ */
+export function columnsGivingWay(defs: readonly ColDef[], available: number): string[] {
+  let needed = defs.reduce((sum, d) => sum + neededWidth(d), 0);
+  const candidates = defs
+    .filter((d) => typeof (d.context as { giveWay?: unknown } | undefined)?.giveWay === 'number')
+    .sort((a, b) => (a.context as { giveWay: number }).giveWay - (b.context as { giveWay: number }).giveWay);
+  const hidden: string[] = [];
+  for (const d of candidates) {
+    if (needed <= available) break;
+    hidden.push(d.colId!);
+    needed -= neededWidth(d);
+  }
+  return hidden;
 }
 
 /** AG Grid column definitions generated from a column table. */
@@ -34,6 +62,7 @@ export function toColDefs<T>(columns: readonly BlotterColumn<T>[]): ColDef<T>[] 
     filter: false,
     sortable: true,
     resizable: true,
+    ...(c.giveWay !== undefined ? { context: { giveWay: c.giveWay } } : {}),
     ...c.grid,
   }));
 }

@@ -25,7 +25,7 @@ function span(className: string | null, text: string): HTMLSpanElement {
  * green by its fill ratio; the other statuses are drawn in their domain colour.
  *
  * Plain DOM rather than a React component: the grid draws it in every visible row, and React cells
- * made drawing the first rows one of the longest tasks while the blotter loads (issue 5). The grid's
+ * made drawing the first rows one of the longest tasks while the blotter loads. The grid's
  * context holds the screen's actions (BlotterCellActions).
  */
 export class StatusCellRenderer implements ICellRendererComp<Order> {
@@ -140,7 +140,10 @@ export class StatusCellRenderer implements ICellRendererComp<Order> {
     gui.append(span(null, label));
     if (order.refusal) {
       // The reason at a glance ('Unknown symbol'); its code and the text the client got on hover.
-      gui.append(span('fd-status-user', ORD_REJ_REASON_LABELS[String(order.refusal.ordRejReason)] ?? 'at intake'));
+      // 'Other' (99) or a code FIX 4.4 does not name says nothing: the text the client got says why.
+      const code = String(order.refusal.ordRejReason);
+      const named = code === '99' ? undefined : ORD_REJ_REASON_LABELS[code];
+      gui.append(span('fd-status-user', named ?? (order.refusal.text.trim() || 'at intake')));
       gui.title = `Refused at intake: ${ordRejReasonLabel(order.refusal.ordRejReason)}. ${order.refusal.text}`;
     }
     if (status === OrdStatus.New && order.accepted_by) gui.append(span('fd-status-user', `by ${order.accepted_by}`));

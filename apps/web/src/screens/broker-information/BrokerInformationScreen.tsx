@@ -1,4 +1,3 @@
-import { ApiError } from '@fixdesk/client';
 import { BROKER_FIELDS, BROKER_TABS, BrokerText, CreateBrokerSchema, UpdateBrokerSchema, type Broker } from '@fixdesk/protocol';
 import { ActionIcon, Alert, Button, Container, FileButton, Group, Image, Modal, Paper, SimpleGrid, Stack, Tabs, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconAlertCircle, IconBuilding, IconCircleCheck, IconHistory, IconPlus, IconRefresh, IconSearch, IconUpload, IconX } from '@tabler/icons-react';
@@ -9,9 +8,10 @@ import { AdminPageHeader } from '../../components/admin/AdminPageHeader';
 import { AdminTable } from '../../components/admin/AdminTable';
 import { ChangeHistory } from '../../components/admin/ChangeHistory';
 import { ConfirmDeleteModal } from '../../components/admin/ConfirmDeleteModal';
-import { adminErrorText } from '../../components/admin/errors';
+import { adminErrorText, serverFieldErrors } from '../../components/admin/errors';
 import { initialValues, toPayload, validate, type FormValue, type FormValues } from '../../components/admin/formValues';
 import { useBanners } from '../../components/admin/useBanners';
+import { useConfirm } from '../../components/confirm/useConfirm';
 import { brokersApi } from '../../services/brokers/brokersApi';
 import { logoFileProblem, logoSrc } from './logo';
 import { BROKER_COLUMNS } from './brokerColumns';
@@ -26,7 +26,7 @@ function matches(b: Broker, needle: string): boolean {
   return !needle || [b.company_name, b.lei ?? '', b.party_id ?? '', b.city ?? '', b.country ?? '', b.parent_company_name ?? ''].some((v) => v.toLowerCase().includes(needle));
 }
 
-/** Broker Information Management (spec 001 §2, §5, §7, §8, §9; issue 18), admin only. */
+/** Broker Information Management (spec 001 §2, §5, §7, §8, §9), admin only. */
 export default function BrokerInformationScreen() {
   const banners = useBanners();
   const { showError } = banners;
@@ -38,6 +38,9 @@ export default function BrokerInformationScreen() {
   const [dialog, setDialog] = useState<{ id: number | null; name: string } | null>(null);
   const [tab, setTab] = useState<TabName>('basic');
   const [values, setValues] = useState<FormValues>({});
+  // The values as last opened or saved: anything else is a change Close would drop.
+  const [pristine, setPristine] = useState<FormValues>({});
+  const { confirm, dialog: confirmDialog } = useConfirm();
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -59,7 +62,9 @@ export default function BrokerInformationScreen() {
 
   const open = (b: Broker | null) => {
     setDialog(b ? { id: b.id, name: b.company_name } : { id: null, name: '' });
-    setValues(initialValues(FIELDS, b as unknown as Record<string, unknown> | null));
+    const start = initialValues(FIELDS, b as unknown as Record<string, unknown> | null);
+    setValues(start);
+    setPristine(start);
     setErrors({});
     setNotice(null);
     setTab('basic');
@@ -106,19 +111,38 @@ export default function BrokerInformationScreen() {
       setNotice({ ok: true, text: answer.message ?? (adding ? BrokerText.created : BrokerText.updated) });
       // A new broker: the dialog goes on in edit mode, with its contacts.
       setDialog({ id: answer.data.id, name: answer.data.company_name });
-      setValues(initialValues(FIELDS, answer.data as unknown as Record<string, unknown>));
+      const saved = initialValues(FIELDS, answer.data as unknown as Record<string, unknown>);
+      setValues(saved);
+      setPristine(saved);
       setReloads((n) => n + 1);
     } catch (err) {
       const text = adminErrorText(err, BrokerText.saveFailed, (m) => `Error saving broker information: ${m}`);
-      const field = err instanceof ApiError ? err.field : undefined;
-      if (field && FIELDS.some((f) => f.name === field)) {
-        setErrors({ [field]: text });
-        const where = (Object.entries(BROKER_TABS) as [TabName, readonly string[]][]).find(([, names]) => names.includes(field));
+      const under = serverFieldErrors(err, FIELDS, text);
+      if (under) {
+        setErrors(under);
+        const first = Object.keys(under)[0]!;
+        const where = (Object.entries(BROKER_TABS) as [TabName, readonly string[]][]).find(([, names]) => names.includes(first));
         if (where) setTab(where[0]);
       } else setNotice({ ok: false, text });
     } finally {
       setBusy(false);
     }
+  };
+
+  const changed = dialog !== null && FIELDS.some((f) => values[f.name] !== pristine[f.name]);
+  /** Close, Escape, the X or a click outside: unsaved changes are dropped only once the user says so. */
+  const closeDialog = async () => {
+    if (busy) return;
+    if (changed) {
+      const discard = await confirm({
+        title: 'Discard unsaved changes?',
+        message: `Your changes to ${dialog?.name || 'the new broker'} are not saved. Close and lose them?`,
+        confirmLabel: 'Discard changes',
+        cancelLabel: 'Keep editing',
+      });
+      if (!discard) return;
+    }
+    setDialog(null);
   };
 
   const confirmDelete = async () => {
@@ -177,7 +201,7 @@ export default function BrokerInformationScreen() {
         </Tabs.Panel>
       </Tabs>
 
-      <Modal opened={dialog !== null} onClose={() => setDialog(null)} title={dialog?.id ? `Edit Broker ${dialog.name}` : 'Add Broker'} size="xl" centered closeOnClickOutside={!busy}>
+      <Modal opened={dialog !== null} onClose={() => void closeDialog()} title={dialog?.id ? `Edit Broker ${dialog.name}` : 'Add Broker'} size="xl" centered closeOnClickOutside={!busy}>
         <form onSubmit={(e) => { e.preventDefault(); void save(); }} noValidate aria-label={dialog?.id ? `Edit Broker ${dialog.name}` : 'Add Broker'}>
           {notice && (
             <Alert color={notice.ok ? 'green' : 'red'} variant="light" icon={notice.ok ? <IconCircleCheck size={18} /> : <IconAlertCircle size={18} />} mb="sm" role={notice.ok ? 'status' : 'alert'} data-testid="broker-notice">
@@ -250,17 +274,21 @@ export default function BrokerInformationScreen() {
             <Tabs.Panel value="notes">{field('notes')}</Tabs.Panel>
           </Tabs>
           <Group justify="flex-end" mt="lg">
-            <Button variant="default" onClick={() => setDialog(null)} disabled={busy}>
+            {changed && (
+              <Text fz="xs" c="orange.8" mr="auto" data-testid="broker-unsaved">
+                Unsaved changes
+              </Text>
+            )}
+            <Button variant="default" onClick={() => void closeDialog()} disabled={busy}>
               Close
             </Button>
-            {tab !== 'contacts' && (
-              <Button type="submit" loading={busy}>
-                {dialog?.id ? 'Save Changes' : 'Create Broker'}
-              </Button>
-            )}
+            <Button type="submit" loading={busy}>
+              {dialog?.id ? 'Save Changes' : 'Create Broker'}
+            </Button>
           </Group>
         </form>
       </Modal>
+      {confirmDialog}
       <ConfirmDeleteModal
         opened={deleteOpen}
         title={deleting ? `Delete broker ${deleting.company_name}` : 'Delete broker'}

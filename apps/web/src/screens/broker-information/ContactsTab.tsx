@@ -1,11 +1,11 @@
-import { ApiError } from '@fixdesk/client';
 import { BrokerText, CONTACT_FIELDS, CONTACT_TYPE_LABELS, CreateContactSchema, UpdateContactSchema, type BrokerContact } from '@fixdesk/protocol';
 import { ActionIcon, Alert, Badge, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { IconAlertCircle, IconCircleCheck, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useCallback, useEffect, useState } from 'react';
 import { AdminFieldInput } from '../../components/admin/AdminFormModal';
-import { adminErrorText } from '../../components/admin/errors';
+import { adminErrorText, serverFieldErrors } from '../../components/admin/errors';
 import { initialValues, toPayload, validate, type FormValues } from '../../components/admin/formValues';
+import { useConfirm } from '../../components/confirm/useConfirm';
 import { brokersApi } from '../../services/brokers/brokersApi';
 
 const FIELDS = Object.values(CONTACT_FIELDS);
@@ -18,6 +18,7 @@ export function ContactsTab({ brokerId }: { brokerId: number | null }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
+  const { confirm, dialog: confirmDialog } = useConfirm();
 
   const load = useCallback(
     (signal?: AbortSignal) => {
@@ -68,8 +69,8 @@ export function ContactsTab({ brokerId }: { brokerId: number | null }) {
       load();
     } catch (err) {
       const text = adminErrorText(err, BrokerText.contactFailed, () => BrokerText.contactFailed);
-      const field = err instanceof ApiError ? err.field : undefined;
-      if (field && FIELDS.some((f) => f.name === field)) setErrors({ [field]: text });
+      const under = serverFieldErrors(err, FIELDS, text);
+      if (under) setErrors(under);
       else setMessage({ ok: false, text });
     } finally {
       setBusy(false);
@@ -77,7 +78,8 @@ export function ContactsTab({ brokerId }: { brokerId: number | null }) {
   };
 
   const remove = async (c: BrokerContact) => {
-    if (!window.confirm(`Are you sure you want to delete contact ${c.contact_name}?`)) return;
+    const sure = await confirm({ title: `Delete contact ${c.contact_name}`, message: `Are you sure you want to delete contact ${c.contact_name}?`, confirmLabel: 'Delete' });
+    if (!sure) return;
     try {
       const answer = await brokersApi.removeContact(brokerId, c.id);
       setMessage({ ok: true, text: answer.message ?? BrokerText.contactDeleted });
@@ -89,6 +91,7 @@ export function ContactsTab({ brokerId }: { brokerId: number | null }) {
 
   return (
     <Stack gap="sm">
+      {confirmDialog}
       {message && (
         <Alert color={message.ok ? 'green' : 'red'} variant="light" icon={message.ok ? <IconCircleCheck size={18} /> : <IconAlertCircle size={18} />} role={message.ok ? 'status' : 'alert'} withCloseButton onClose={() => setMessage(null)} data-testid="contact-message">
           {message.text}

@@ -28,7 +28,7 @@ const TEXTS = {
   deleteFailed: failed(CapabilityText.deleteFailed),
 } as const;
 
-/** Client Capabilities (spec 001 §2; issue 15), admin only: what each client may trade, enforced at intake. */
+/** Client Capabilities (spec 001 §2), admin only: what each client may trade, enforced at intake. */
 export default function ClientCapabilitiesScreen() {
   const banners = useBanners();
   const { showError } = banners;

@@ -1,6 +1,7 @@
 import type { ClientConnector } from '@fixdesk/protocol';
 import { ActionIcon, Button, Container, TextInput, Tooltip } from '@mantine/core';
-import { IconPlug, IconPlus, IconRefresh, IconSearch } from '@tabler/icons-react';
+import { KillSwitchText } from '@fixdesk/protocol';
+import { IconHandStop, IconPlayerPlay, IconPlug, IconPlus, IconRefresh, IconSearch } from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { AdminBanners } from '../../components/admin/AdminBanners';
 import { AdminPageHeader } from '../../components/admin/AdminPageHeader';
@@ -8,9 +9,13 @@ import { AdminTable } from '../../components/admin/AdminTable';
 import { adminErrorText } from '../../components/admin/errors';
 import { useBanners } from '../../components/admin/useBanners';
 import { connectorsApi } from '../../services/client-onboarding/onboardingApi';
-import { useLiveHold, useLiveMessages } from '../../services/live/useLive';
+import { useLiveHold, useLiveMessages, useLiveSelect } from '../../services/live/useLive';
+import { KillSwitchModal, type KillSwitchTarget } from '../../components/kill-switch/KillSwitchModal';
+import { useDisplayZone } from '../../components/time/displayZone';
+import { applyTradingStatus } from '../../services/kill-switch/killSwitch';
+import { offlineTradeBlock, useRoleTradeBlock } from '../../services/orders/tradeAccess';
 import { ConnectorDialog } from './ConnectorDialog';
-import { CONNECTOR_COLUMNS } from './connectorColumns';
+import { connectorColumns } from './connectorColumns';
 
 type Editing = { mode: 'add' } | { mode: 'edit'; connector: ClientConnector } | null;
 
@@ -18,7 +23,7 @@ function matches(c: ClientConnector, needle: string): boolean {
   return !needle || [c.comp_id, c.client_name, c.company_name, c.client_lei, c.host].some((v) => (v ?? '').toLowerCase().includes(needle));
 }
 
-/** Client Connectors (spec 001 §2; issue 15), admin only: each client's FIX session, its settings and live state. */
+/** Client Connectors (spec 001 §2), admin only: each client's FIX session, its settings and live state. */
 export default function ClientConnectorsScreen() {
   const banners = useBanners();
   const { showError } = banners;
@@ -31,6 +36,39 @@ export default function ClientConnectorsScreen() {
   // A client logging on or off changes the live columns: the list is read again.
   useLiveHold();
   useLiveMessages('client_connection_status', reload);
+  // A stop or a resume (here, another browser, another node): the row's Trading cell follows at once.
+  useLiveMessages('client_trading_status', (m) => setRows((r) => (r ? (applyTradingStatus(r, m) as ClientConnector[]) : r)));
+  // After a reconnect the list is read again: a change made meanwhile is not missed.
+  const liveSession = useLiveSelect((s) => s.session);
+  const timeZone = useDisplayZone();
+  const columns = useMemo(() => connectorColumns(timeZone), [timeZone]);
+  // The kill switch: brokers and administrators (this screen is the administrators'; the server decides).
+  const roleBlock = useRoleTradeBlock();
+  const liveStatus = useLiveSelect((s) => s.status);
+  const offline = offlineTradeBlock(liveStatus);
+  const [killTarget, setKillTarget] = useState<KillSwitchTarget | null>(null);
+  const rowActions = useCallback(
+    (c: ClientConnector) => {
+      const stop = c.trading_stop;
+      const text = stop ? KillSwitchText.resumeAction : KillSwitchText.stopAction;
+      return (
+        <Tooltip label={offline ?? text}>
+          <ActionIcon
+            size="sm"
+            variant="subtle"
+            color={stop ? 'green' : 'red'}
+            aria-label={`${text} ${c.comp_id}`}
+            disabled={offline !== null}
+            onClick={() => setKillTarget({ compId: c.comp_id, mode: stop ? 'resume' : 'stop', stop })}
+            data-testid={`${stop ? 'resume' : 'stop'}-client-${c.comp_id}`}
+          >
+            {stop ? <IconPlayerPlay size={15} /> : <IconHandStop size={15} />}
+          </ActionIcon>
+        </Tooltip>
+      );
+    },
+    [offline],
+  );
 
   useEffect(() => {
     const controller = new AbortController();
@@ -44,7 +82,7 @@ export default function ClientConnectorsScreen() {
         }
       });
     return () => controller.abort();
-  }, [reloads, showError]);
+  }, [reloads, showError, liveSession]);
 
   const needle = filter.trim().toLowerCase();
   const visible = useMemo(() => (rows === null ? null : rows.filter((c) => matches(c, needle))), [rows, needle]);
@@ -68,10 +106,11 @@ export default function ClientConnectorsScreen() {
       <AdminTable<ClientConnector>
         label="Client connectors"
         rows={visible}
-        columns={CONNECTOR_COLUMNS}
+        columns={columns}
         getRowId={getRowId}
         rowName={rowName}
         onEdit={(c) => setEditing({ mode: 'edit', connector: c })}
+        rowActions={roleBlock === null ? rowActions : undefined}
         emptyText="No client connectors yet: add one to onboard a client"
       />
       <ConnectorDialog
@@ -92,6 +131,12 @@ export default function ClientConnectorsScreen() {
           banners.showSuccess(message);
           reload();
         }}
+      />
+      <KillSwitchModal
+        target={killTarget}
+        workingCount={null}
+        onClose={() => setKillTarget(null)}
+        onDone={(result) => setRows((r) => (r ? (applyTradingStatus(r, result) as ClientConnector[]) : r))}
       />
     </Container>
   );

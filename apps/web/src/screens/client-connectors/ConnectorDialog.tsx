@@ -1,9 +1,8 @@
-import { ApiError } from '@fixdesk/client';
-import { CreateConnectorSchema, UpdateConnectorSchema, type ClientConnector } from '@fixdesk/protocol';
+import { CreateConnectorSchema, UpdateConnectorSchema, type ClientConnector, type FixAcceptorInfo } from '@fixdesk/protocol';
 import { Alert, Badge, Button, Group, Loader, Modal, PasswordInput, Select, SimpleGrid, Stack, Switch, Table, Tabs, Text, Textarea, TextInput } from '@mantine/core';
 import { IconAlertCircle, IconAlertTriangle } from '@tabler/icons-react';
 import { useEffect, useState, type FormEvent } from 'react';
-import { adminErrorText } from '../../components/admin/errors';
+import { adminErrorText, serverFieldErrors } from '../../components/admin/errors';
 import { validate, type FormValues } from '../../components/admin/formValues';
 import { connectorsApi } from '../../services/client-onboarding/onboardingApi';
 import { CONNECTOR_ADMIN_FIELDS, CONNECTOR_FIELDS, connectorPayload, connectorValues, NOTES_FIELD, type ConnectorField, type ConnectorTab } from './connectorForm';
@@ -65,15 +64,45 @@ function FieldInput({ f, values, error, locked, onChange }: { f: ConnectorField;
   }
 }
 
+/**
+ * Where the client connects, as the server answers it (the session config's own numbers): the host typed
+ * in the form, else the connector's or the desk's; the desk's port (its TLS port once the connector has
+ * a certificate). Null until the desk's acceptor is known.
+ */
+function connectAddress(values: FormValues, connector: ClientConnector | null, acceptor: FixAcceptorInfo | null): { host: string; port: number } | null {
+  const typed = String(values['host'] ?? '').trim();
+  if (connector) return { host: typed || (connector.host?.trim() ? acceptor?.host ?? connector.address.host : connector.address.host), port: connector.address.port };
+  return acceptor ? { host: typed || acceptor.host, port: acceptor.port } : null;
+}
+
+/** The Connection tab's port: the desk's, read-only (no connector has a port of its own). */
+function DeskPort({ address, acceptor, tls }: { address: { host: string; port: number } | null; acceptor: FixAcceptorInfo | null; tls: boolean }) {
+  return (
+    <TextInput
+      label="Port"
+      value={address ? String(address.port) : ''}
+      placeholder="loading…"
+      readOnly
+      disabled
+      className="fd-numeric"
+      description={
+        tls
+          ? "The desk's TLS port (FIX_TLS_PORT): this connector has a certificate"
+          : `The desk's FIX port (FIX_PORT), the same for every client${acceptor?.tls_port ? `; TLS on ${acceptor.tls_port} with a certificate` : ''}`
+      }
+    />
+  );
+}
+
 /** Interactive FIX Spec (until the FIX specification issue lands): the session parameters the client's FIX team needs. */
-function SessionParameters({ values }: { values: FormValues }) {
+function SessionParameters({ values, address }: { values: FormValues; address: { host: string; port: number } | null }) {
   const v = (k: string) => String(values[k] ?? '');
   const rows: [string, string][] = [
     ['BeginString (8)', v('fix_version') || 'FIX.4.4'],
     ['SenderCompID (49), the client', v('comp_id') || '—'],
     ['TargetCompID (56), us', v('target_comp_id') || 'FIXDESK'],
     ['TargetSubID (57)', v('targetsubid') || '—'],
-    ['Host : port', `${v('host') || "the desk's own address"} : ${v('port') || '9876'}`],
+    ['Host : port', address ? `${address.host} : ${address.port}` : '…'],
     ['HeartBtInt (108)', `${v('heartbeatint') || '30'} s`],
     ['EncryptMethod (98)', v('encryptmethod') || '0'],
     ['Username (553) / Password (554)', `${v('fix_username') ? 'required' : 'not asked'} / ${v('fix_password') ? 'required' : 'not asked'}`],
@@ -153,6 +182,19 @@ export function ConnectorDialog({ opened, connector, onClose, onSaved, onDeleted
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const [acceptor, setAcceptor] = useState<FixAcceptorInfo | null>(null);
+
+  useEffect(() => {
+    if (!opened) return;
+    const controller = new AbortController();
+    connectorsApi
+      .acceptor(controller.signal)
+      .then(setAcceptor)
+      .catch(() => {
+        // An edited connector still shows its own address; a new one says loading until it is known.
+      });
+    return () => controller.abort();
+  }, [opened]);
 
   useEffect(() => {
     if (!opened) return;
@@ -206,8 +248,8 @@ export function ConnectorDialog({ opened, connector, onClose, onSaved, onDeleted
       onSaved(answer.message ?? (editing ? ConnectorText.updated : ConnectorText.created));
     } catch (err) {
       const text = adminErrorText(err, ConnectorText.failed, (m) => `${ConnectorText.failed}: ${m}`);
-      const field = err instanceof ApiError ? err.field : undefined;
-      if (field && (CONNECTOR_FIELDS.some((f) => f.name === field) || field === NOTES_FIELD)) showErrors({ [field]: text });
+      const under = serverFieldErrors(err, CONNECTOR_ADMIN_FIELDS, text);
+      if (under) showErrors(under);
       else setFormError(text);
     } finally {
       setSaving(false);
@@ -215,6 +257,7 @@ export function ConnectorDialog({ opened, connector, onClose, onSaved, onDeleted
   };
 
   const fieldsOf = (t: ConnectorTab) => CONNECTOR_FIELDS.filter((f) => f.tab === t);
+  const address = connectAddress(values, connector, acceptor);
   const title = editing ? `Edit Client Connector ${connector.comp_id}` : 'Add Client Connector';
 
   return (
@@ -255,9 +298,11 @@ export function ConnectorDialog({ opened, connector, onClose, onSaved, onDeleted
                 {TABS.map((t) => (
                   <Tabs.Panel key={t.value} value={t.value}>
                     <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md" verticalSpacing="xs">
-                      {fieldsOf(t.value).map((f) => (
-                        <FieldInput key={f.name} f={f} values={values} error={errors[f.name]} locked={editing ? f.lockedWhenEditing : undefined} onChange={change} />
-                      ))}
+                      {fieldsOf(t.value).flatMap((f) => {
+                        const input = <FieldInput key={f.name} f={f} values={values} error={errors[f.name]} locked={editing ? f.lockedWhenEditing : undefined} onChange={change} />;
+                        // The desk's port right after the host: what the client connects to.
+                        return f.name === 'host' ? [input, <DeskPort key="desk-port" address={address} acceptor={acceptor} tls={Boolean(connector?.address.tls)} />] : [input];
+                      })}
                     </SimpleGrid>
                   </Tabs.Panel>
                 ))}
@@ -265,7 +310,7 @@ export function ConnectorDialog({ opened, connector, onClose, onSaved, onDeleted
                   <TlsPanel compId={editing ? connector.comp_id : undefined} />
                 </Tabs.Panel>
                 <Tabs.Panel value="spec">
-                  <SessionParameters values={values} />
+                  <SessionParameters values={values} address={address} />
                   {editing && connector && <FixSpecVersions connector={connector} />}
                 </Tabs.Panel>
                 {editing && (

@@ -24,7 +24,7 @@ const KIND_LABEL: Record<FixSpecChange['kind'], { label: string; colour: string 
 };
 
 /**
- * The connector dialog's Interactive FIX Spec tab (issue 19): the specification documents generated for
+ * The connector dialog's Interactive FIX Spec tab: the specification documents generated for
  * this client, what changed between two of them, a new version, and the FIX Orchestra file.
  */
 export function FixSpecVersions({ connector }: { connector: ClientConnector }) {

@@ -1,16 +1,15 @@
 import type { ClientConnector } from '@fixdesk/protocol';
 import type { ColDef } from 'ag-grid-community';
+import { stoppedTooltip } from '../../services/kill-switch/killSwitch';
 
 const GREEN = '#2b8a3e';
 const GREY = '#868e96';
 const RED = '#c92a2a';
-/** What the Host:Port column says when a connector names no host: the desk's own address (as the session config). */
-const DESK_HOST = 'desk';
 
 /**
  * Spec 001 §2: ID, component ID, client name, website, LEI, host:port, FIX version, Active/Inactive,
- * TLS Enabled/Disabled (the edit action is the table's); plus the live session and capabilities
- * (issue 15): logged on now, next sequence numbers, capability count or "cannot trade".
+ * TLS Enabled/Disabled (the edit action is the table's); plus the live session and capabilities:
+ * logged on now, next sequence numbers, capability count or "cannot trade".
  */
 export const CONNECTOR_COLUMNS: ColDef<ClientConnector>[] = [
   // Widths: each column's minimum fits its content at 1280 px without scrolling sideways; the wider text
@@ -66,8 +65,34 @@ export const CONNECTOR_COLUMNS: ColDef<ClientConnector>[] = [
     headerName: 'Host:Port',
     colId: 'hostPort',
     width: 112,
-    valueGetter: (p) => (p.data ? `${p.data.host?.trim() || DESK_HOST}:${p.data.port}` : ''),
-    tooltipValueGetter: (p) => (p.data && !p.data.host?.trim() ? `No host set: the client connects to the desk's own address, port ${p.data.port}` : (p.value as string)),
+    // The server's answer (the session config's own host and port): FIX_PORT, or the TLS port with a certificate.
+    valueGetter: (p) => (p.data ? `${p.data.address.host}:${p.data.address.port}` : ''),
+    tooltipValueGetter: (p) =>
+      p.data
+        ? `${p.data.host?.trim() ? 'The connector\'s host' : "The desk's own address"}, ${p.data.address.tls ? 'its TLS port (the connector has a certificate)' : 'its FIX port'}: ${p.value as string}`
+        : null,
   },
   { headerName: 'FIX Version', field: 'fix_version', width: 92 },
 ];
+
+/**
+ * The Status column with the kill switch: "Stopped" in red while the desk stops the client's
+ * orders, who, when and why in its tooltip (times in `timeZone`); Active/Inactive otherwise. In the
+ * Status cell rather than a column of its own: the table fits 1280 px without scrolling sideways.
+ */
+export function statusColumn(timeZone: string): ColDef<ClientConnector> {
+  return {
+    headerName: 'Status',
+    colId: 'status',
+    width: 80,
+    valueGetter: (p) => (p.data?.trading_stop ? 'Stopped' : p.data?.is_active ? 'Active' : 'Inactive'),
+    tooltipValueGetter: (p) =>
+      p.data?.trading_stop ? `${p.data.is_active ? 'Active connector' : 'Inactive connector'}, trading stopped. ${stoppedTooltip(p.data.trading_stop, timeZone)}` : null,
+    cellStyle: (p) => ({ color: p.value === 'Stopped' ? RED : p.value === 'Active' ? GREEN : GREY, fontWeight: p.value === 'Stopped' ? 700 : 600 }),
+  };
+}
+
+/** The connectors' columns, the Status cell saying whether the kill switch stops the client. */
+export function connectorColumns(timeZone: string): ColDef<ClientConnector>[] {
+  return CONNECTOR_COLUMNS.map((c) => (c.colId === 'status' ? statusColumn(timeZone) : c));
+}

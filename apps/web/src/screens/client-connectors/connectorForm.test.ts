@@ -9,7 +9,7 @@ describe('connector form', () => {
     const v = connectorValues(null);
     assert.equal(v.fix_version, 'FIX.4.4');
     assert.equal(v.target_comp_id, 'FIXDESK');
-    assert.equal(v.port, '9876');
+    assert.equal('port' in v, false, "no port of its own: every client connects to the desk's");
     assert.equal(v.heartbeatint, '30');
     assert.equal(v.timezone, 'Asia/Singapore');
     assert.equal(v.trading_days, 'M,T,W,T,F');
@@ -23,12 +23,12 @@ describe('connector form', () => {
     assert.equal(validate(CreateConnectorSchema, CONNECTOR_ADMIN_FIELDS, payload), null);
   });
 
-  it('names the field and the reason: required ids, prefix ≤ 3, LEI ≤ 20, e-mail and url', () => {
+  it('names the field and the reason: required ids, prefix ≤ 3, a 20-character LEI, e-mail and url', () => {
     const v = connectorValues(null);
     const errors = validate(CreateConnectorSchema, CONNECTOR_ADMIN_FIELDS, connectorPayload({ ...v, execution_id_prefix: 'ABCD', client_lei: 'L'.repeat(21), client_email: 'nope', company_website: 'javascript:alert(1)' }, false))!;
     assert.equal(errors.comp_id, 'Component ID is required');
     assert.match(errors.execution_id_prefix!, /at most 3 characters/);
-    assert.match(errors.client_lei!, /at most 20 characters/);
+    assert.match(errors.client_lei!, /20-character LEI/);
     assert.match(errors.client_email!, /e-mail/);
     assert.match(errors.company_website!, /http/);
   });
@@ -41,6 +41,6 @@ describe('connector form', () => {
     assert.equal(payload.client_name, '');
     assert.equal(payload.fix_password, 'pw');
     assert.equal(validate(UpdateConnectorSchema, CONNECTOR_ADMIN_FIELDS, payload), null);
-    assert.equal(connectorValues({ comp_id: 'X', notes: 'n', port: 9000, is_active: false } as unknown as ClientConnector).port, '9000');
+    assert.equal(connectorValues({ comp_id: 'X', notes: 'n', host: 'fix.example', is_active: false } as unknown as ClientConnector).host, 'fix.example');
   });
 });

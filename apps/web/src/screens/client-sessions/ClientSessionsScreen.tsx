@@ -68,7 +68,7 @@ function RecordedValues({ session }: { session: ClientSessionRecord }) {
   );
 }
 
-/** Client Sessions (spec 001 §2; issue 15), admin only: every FIX session the acceptor recorded, with corrections. */
+/** Client Sessions (spec 001 §2), admin only: every FIX session the acceptor recorded, with corrections. */
 export default function ClientSessionsScreen() {
   const banners = useBanners();
   const connectors = useClientConnectors(banners.showError);

@@ -18,12 +18,15 @@ import { Badge, Button, Container, Group, Paper, Select, Text, Tooltip } from '@
 import { IconEye, IconListDetails, IconPlus } from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { AdminBanners } from '../../components/admin/AdminBanners';
+import { ReferenceLoadNotice } from '../../components/reference/ReferenceLoadNotice';
+import { useReferenceErrors } from '../../components/reference/useReferenceErrors';
 import { AdminFormModal } from '../../components/admin/AdminFormModal';
 import { AdminPageHeader } from '../../components/admin/AdminPageHeader';
 import { AdminTable } from '../../components/admin/AdminTable';
-import { adminErrorText } from '../../components/admin/errors';
+import { adminErrorText, serverFieldErrors } from '../../components/admin/errors';
 import { initialValues, type FormValues } from '../../components/admin/formValues';
 import { useBanners } from '../../components/admin/useBanners';
+import { useConfirm } from '../../components/confirm/useConfirm';
 import { ApiError } from '@fixdesk/client';
 import { clientDefaultsApi } from '../../services/client-defaults/clientDefaultsApi';
 import { DEFAULT_COLUMNS } from './defaultColumns';
@@ -39,9 +42,10 @@ const WRITABLE = new Set<string>(CLIENT_DEFAULT_MSG_TYPES);
 
 type Editing = { mode: 'add' } | { mode: 'edit'; row: ClientFieldDefault } | null;
 
-/** Client FIX field defaults (spec 001 §2 "Client FIX field defaults"; issue 14), admin only. */
+/** Client FIX field defaults (spec 001 §2 "Client FIX field defaults"), admin only. */
 export default function FixClientDefaultsScreen() {
   const banners = useBanners();
+  const { confirm, dialog: confirmDialog } = useConfirm();
   const { showError } = banners;
   const [connectors, setConnectors] = useState<ClientConnector[]>([]);
   const [execTypes, setExecTypes] = useState<Array<{ enum_value: string; description: string }>>([]);
@@ -60,18 +64,22 @@ export default function FixClientDefaultsScreen() {
   const [preview, setPreview] = useState<ClientDefaultsPreview | null>(null);
   const [previewing, setPreviewing] = useState(false);
   const reload = useCallback(() => setReloads((n) => n + 1), []);
+  const reference = useReferenceErrors();
+  const referenceFailed = reference.failed;
 
   useEffect(() => {
     const controller = new AbortController();
     const warn = (what: string) => (err: unknown) => !controller.signal.aborted && console.warn(`FIX Client Defaults: ${what} failed`, err);
+    // Reference loads say they failed ('Client Connectors API failed: 503', spec 000 §8); the variables only warn.
+    const failed = (key: string) => (err: unknown) => !controller.signal.aborted && referenceFailed(key, err);
     clientDefaultsApi.connectors(controller.signal).then((list) => {
       setConnectors(list);
       setConnectorId((id) => id ?? list[0]?.id ?? null);
-    }, warn('client connectors'));
-    clientDefaultsApi.execTypes(controller.signal).then(setExecTypes, warn('ExecTypes'));
+    }, failed('connectors'));
+    clientDefaultsApi.execTypes(controller.signal).then(setExecTypes, failed('execTypes'));
     clientDefaultsApi.variables(controller.signal).then(setVariables, warn('variables'));
     return () => controller.abort();
-  }, []);
+  }, [referenceFailed]);
 
   const activeExec = msgType === '8' ? execType : null;
   useEffect(() => {
@@ -113,14 +121,15 @@ export default function FixClientDefaultsScreen() {
     } catch (err) {
       const text = adminErrorText(err, ClientDefaultsText.saveFailed, (m) => `${ClientDefaultsText.saveFailed}: ${m}`);
       const field = err instanceof ApiError ? err.field : undefined;
-      if (field && FIELDS.some((f) => f.name === field)) setServerErrors({ [field]: text });
+      const under = field ? serverFieldErrors(err, FIELDS, text) : null;
+      if (under) setServerErrors(under);
       else setFormError(text);
       throw err;
     }
   };
 
   const remove = async (row: ClientFieldDefault) => {
-    if (!window.confirm(ClientDefaultsText.confirmDelete)) return;
+    if (!(await confirm({ title: 'Delete default', message: ClientDefaultsText.confirmDelete, confirmLabel: 'Delete' }))) return;
     try {
       const answer = await clientDefaultsApi.remove(row.default_id);
       banners.showSuccess(answer.message ?? 'Default deleted successfully');
@@ -160,6 +169,7 @@ export default function FixClientDefaultsScreen() {
         </Tooltip>
       </AdminPageHeader>
       <AdminBanners banners={banners} />
+      <ReferenceLoadNotice errors={reference.errors} />
       <Paper withBorder p="sm" mb="md">
         <Group gap="md" align="flex-end">
           <Select label="Client connector" data={connectorOptions} value={connectorId ? String(connectorId) : null} onChange={(v) => setConnectorId(v ? Number(v) : null)} w={420} searchable />
@@ -229,6 +239,7 @@ export default function FixClientDefaultsScreen() {
         formError={formError}
       />
       <PreviewModal preview={preview} onClose={() => setPreview(null)} />
+      {confirmDialog}
     </Container>
   );
 }

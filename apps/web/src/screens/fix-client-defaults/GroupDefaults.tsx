@@ -4,6 +4,7 @@ import { IconExternalLink, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { adminErrorText } from '../../components/admin/errors';
 import type { Banners } from '../../components/admin/useBanners';
+import { useConfirm } from '../../components/confirm/useConfirm';
 import { clientDefaultsApi } from '../../services/client-defaults/clientDefaultsApi';
 
 const PARTY_ROLES: Record<string, string> = { '7': 'Entering Firm', '11': 'Order Origination Trader', '1': 'Executing Firm', '3': 'Client ID', '12': 'Executing Trader', '13': 'Order Origination Firm' };
@@ -31,12 +32,13 @@ export function GroupDefaults({ connectorId, msgType, execType, groups, blocks, 
   const [extra, setExtra] = useState<number | null>(null);
   const [adding, setAdding] = useState<ComponentBlock | null>(null);
   useEffect(() => setExtra(null), [msgType]);
+  const { confirm, dialog: confirmDialog } = useConfirm();
   const shownIds = [...new Set([...groups.map((g) => g.component_block_id), ...(extra ? [extra] : [])])];
 
   const remove = async (block: ComponentBlock | ClientGroupDefaults, n: number) => {
     const id = 'component_block_id' in block ? block.component_block_id : block.id;
     if (!connectorId || !msgType || !id) return banners.showError(ClientDefaultsText.missingGroupData);
-    if (!window.confirm(ClientDefaultsText.confirmDeleteInstance(block.block_name, n))) return;
+    if (!(await confirm({ title: `Delete ${block.block_name} instance ${n}`, message: ClientDefaultsText.confirmDeleteInstance(block.block_name, n), confirmLabel: 'Delete' }))) return;
     try {
       const answer = await clientDefaultsApi.removeGroup(connectorId, msgType, id, n, execType);
       banners.showSuccess(answer.message ?? `Instance ${n} deleted`);
@@ -48,6 +50,7 @@ export function GroupDefaults({ connectorId, msgType, execType, groups, blocks, 
 
   return (
     <Stack gap="md" mt="lg">
+      {confirmDialog}
       <Group justify="space-between">
         <Title order={2} fz="h4">
           Repeating Groups

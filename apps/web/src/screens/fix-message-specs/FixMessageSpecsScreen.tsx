@@ -12,12 +12,15 @@ import { Button, Container, Group, Select, Tabs, TextInput } from '@mantine/core
 import { IconBook, IconFileCode, IconPlus, IconSearch } from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { AdminBanners } from '../../components/admin/AdminBanners';
+import { ReferenceLoadNotice } from '../../components/reference/ReferenceLoadNotice';
+import { useReferenceErrors } from '../../components/reference/useReferenceErrors';
 import { AdminFormModal } from '../../components/admin/AdminFormModal';
 import { AdminPageHeader } from '../../components/admin/AdminPageHeader';
 import { AdminTable } from '../../components/admin/AdminTable';
 import { initialValues, type FormValue } from '../../components/admin/formValues';
 import { useAdminResource } from '../../components/admin/useAdminResource';
 import { useBanners } from '../../components/admin/useBanners';
+import { useConfirm } from '../../components/confirm/useConfirm';
 import { messageSpecsApi } from '../../services/fix-message-specs/messageSpecsApi';
 import { FIELD_COLUMNS, SPEC_COLUMNS } from './specColumns';
 
@@ -39,9 +42,11 @@ const TEXTS = {
   deleteFailed: [MessageSpecText.deleteFailed, MessageSpecText.error],
 } as const;
 
-/** FIX Message Specifications Management (spec 001 §2; issue 14), admin only. */
+/** FIX Message Specifications Management (spec 001 §2), admin only. */
 export default function FixMessageSpecsScreen() {
   const banners = useBanners();
+  const reference = useReferenceErrors();
+  const referenceFailed = reference.failed;
   const [fields, setFields] = useState<FixField[] | null>(null);
   const [execTypes, setExecTypes] = useState<Array<{ enum_value: string; description: string }>>([]);
   const [msgFilter, setMsgFilter] = useState<string | null>(null);
@@ -66,14 +71,15 @@ export default function FixMessageSpecsScreen() {
 
   useEffect(() => {
     const controller = new AbortController();
-    const warn = (err: unknown) => !controller.signal.aborted && console.warn('FIX message specs: reference data failed', err);
+    // The screen works on without them (no field names from the dictionary, no ExecType list) and says which failed.
+    const failed = (key: string) => (err: unknown) => !controller.signal.aborted && referenceFailed(key, err);
     messageSpecsApi.fields(controller.signal).then(setFields, (err: unknown) => {
-      warn(err);
+      failed('fields')(err);
       if (!controller.signal.aborted) setFields([]);
     });
-    messageSpecsApi.execTypes(controller.signal).then(setExecTypes, warn);
+    messageSpecsApi.execTypes(controller.signal).then(setExecTypes, failed('execTypes'));
     return () => controller.abort();
-  }, []);
+  }, [referenceFailed]);
 
   const fieldByNumber = useMemo(() => new Map((fields ?? []).map((f) => [f.field_number, f])), [fields]);
   const msgOptions = useMemo(() => {
@@ -105,9 +111,11 @@ export default function FixMessageSpecsScreen() {
       return next;
     });
 
-  // Spec 001 §5: the delete of a specification asks for the browser's confirmation.
-  const remove = (spec: MessageSpec) => {
-    if (!window.confirm(`Delete the specification of ${spec.field_name} (${spec.field_number}) for ${spec.msg_name ?? spec.msg_type}${spec.exec_type ? ` ExecType ${spec.exec_type}` : ''}?`)) return;
+  // Spec 001 §5: the delete of a specification asks for confirmation (a Mantine modal, as every delete).
+  const { confirm, dialog: confirmDialog } = useConfirm();
+  const remove = async (spec: MessageSpec) => {
+    const what = `${spec.field_name} (${spec.field_number}) for ${spec.msg_name ?? spec.msg_type}${spec.exec_type ? ` ExecType ${spec.exec_type}` : ''}`;
+    if (!(await confirm({ title: 'Delete specification', message: `Delete the specification of ${what}?`, confirmLabel: 'Delete' }))) return;
     void resource.remove(spec);
   };
 
@@ -133,6 +141,7 @@ export default function FixMessageSpecsScreen() {
         </Button>
       </AdminPageHeader>
       <AdminBanners banners={banners} />
+      <ReferenceLoadNotice errors={reference.errors} />
       <Tabs defaultValue="specs" keepMounted={false}>
         <Tabs.List mb="sm">
           <Tabs.Tab value="specs" leftSection={<IconFileCode size={15} />}>
@@ -147,7 +156,7 @@ export default function FixMessageSpecsScreen() {
             <Select label="Message type" placeholder="All message types" data={msgOptions} value={msgFilter} onChange={(v) => { setMsgFilter(v); setExecFilter(null); }} clearable searchable w={300} />
             {msgFilter === '8' && <Select label="ExecType" placeholder="All ExecTypes" data={execOptions} value={execFilter} onChange={setExecFilter} clearable searchable w={260} />}
           </Group>
-          <AdminTable<MessageSpec> label="Message specifications" rows={visible} columns={SPEC_COLUMNS} getRowId={specId} rowName={rowName} onEdit={resource.open} onDelete={remove} editBlocked={editBlocked} deleteBlocked={deleteBlocked} height="calc(100vh - 330px)" emptyText="No specifications for this filter" />
+          <AdminTable<MessageSpec> label="Message specifications" rows={visible} columns={SPEC_COLUMNS} getRowId={specId} rowName={rowName} onEdit={resource.open} onDelete={(spec) => void remove(spec)} editBlocked={editBlocked} deleteBlocked={deleteBlocked} height="calc(100vh - 330px)" emptyText="No specifications for this filter" />
         </Tabs.Panel>
         <Tabs.Panel value="fields">
           <TextInput aria-label="Filter fields" placeholder="Filter by number, name or description…" leftSection={<IconSearch size={15} />} value={fieldFilter} onChange={(e) => setFieldFilter(e.currentTarget.value)} w={320} mb="sm" />
@@ -165,6 +174,7 @@ export default function FixMessageSpecsScreen() {
         options={{ msg_type: msgOptions, exec_type: execOptions }}
         submitLabel={editingRow ? 'Save Changes' : 'Create Specification'}
       />
+      {confirmDialog}
     </Container>
   );
 }

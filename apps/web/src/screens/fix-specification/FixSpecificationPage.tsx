@@ -14,9 +14,11 @@ import { OrderGenerationTab } from './OrderGenerationTab';
 import { SessionInfoTab } from './SessionInfoTab';
 import { TradeLifecycleTab } from './TradeLifecycleTab';
 import { useOrchestraDownload } from './useOrchestraDownload';
+import { ReferenceLoadNotice } from '../../components/reference/ReferenceLoadNotice';
+import { useReferenceErrors } from '../../components/reference/useReferenceErrors';
 
 /**
- * The FIX specification and examples page (spec 001 §2, issue 19): four numbered tabs for one client,
+ * The FIX specification and examples page (spec 001 §2): four numbered tabs for one client,
  * rendered from the document model the server builds from the configuration the engine enforces (the
  * same model the client's password-protected document is made of). The header's colour and title
  * follow the active tab.
@@ -28,6 +30,7 @@ export default function FixSpecificationPage() {
   const [brokerId, setBrokerId] = useState<number | null>(null);
   const [doc, setDoc] = useState<{ data: FixSpecDocument | null; loading: boolean; error: string | null }>({ data: null, loading: true, error: null });
   const [brokers, setBrokers] = useState<BrokerRef[]>([]);
+  const { errors: referenceErrors, failed: referenceFailed } = useReferenceErrors();
   const [exportOpen, setExportOpen] = useState(false);
   const connectors = useConnectors();
   const securities = useSecurities();
@@ -47,9 +50,12 @@ export default function FixSpecificationPage() {
 
   useEffect(() => {
     const abort = new AbortController();
-    simulatorApi.brokers(abort.signal).then(setBrokers, () => setBrokers([]));
+    simulatorApi.brokers(abort.signal).then(setBrokers, (e: unknown) => {
+      setBrokers([]);
+      if (!abort.signal.aborted) referenceFailed('brokers', e);
+    });
     return () => abort.abort();
-  }, []);
+  }, [referenceFailed]);
 
   const active = FIX_SPEC_TABS.find((t) => t.key === tab)!;
   const connector = connectors.data.find((c) => c.comp_id === compId) ?? null;
@@ -63,6 +69,7 @@ export default function FixSpecificationPage() {
   return (
     <Container size="xl" py="lg" w="100%">
       <Stack gap="md">
+        <ReferenceLoadNotice errors={referenceErrors} />
         <Paper radius="md" p="md" style={{ background: active.colour, transition: 'background 200ms' }} data-testid="spec-header" data-colour={active.colour}>
           <Group justify="space-between" wrap="wrap" gap="sm">
             <Box>

@@ -3,7 +3,7 @@ import { downloadBlob } from '../../components/export/csv';
 import { fixSpecApi } from '../../services/fix-specification/fixSpecApi';
 import { errorMessage } from '../../services/simulators/useSimulators';
 
-/** Downloads a client's FIX Orchestra file (issue 19), with the failure to show. */
+/** Downloads a client's FIX Orchestra file, with the failure to show. */
 export function useOrchestraDownload(compId: string): { download: () => Promise<void>; error: string | null; clearError: () => void } {
   const [error, setError] = useState<string | null>(null);
   const download = async () => {

@@ -9,6 +9,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { AuditGrid } from '../../components/audit/AuditGrid';
 import { PageHeader } from '../../components/layout/PageHeader';
 import { AuditEmpty } from '../../components/audit/AuditStates';
+import { ReferenceLoadNotice } from '../../components/reference/ReferenceLoadNotice';
 import { downloadBlob } from '../../components/export/csv';
 import { ExportDialog } from '../../components/export/ExportDialog';
 import { exportFileName } from '../../components/export/exportRange';
@@ -69,7 +70,7 @@ function ClientCell({ data, connectors }: ICellRendererParams<OrderAction> & { c
   const connector = data.sendercompid ? connectors.get(data.sendercompid) : undefined;
   return (
     <Group gap={6} wrap="nowrap" title={data.sendercompid ? `${name} (${data.sendercompid})` : name} style={{ minWidth: 0, overflow: 'hidden' }}>
-      <ClientLogo name={name} url={connector?.logo_url} />
+      <ClientLogo name={name} url={connector?.logo_src} />
       <Text fz={12} truncate style={{ minWidth: 0, flex: 1 }}>
         {name}
       </Text>
@@ -138,6 +139,7 @@ export default function OrderActionsPage() {
   const [reloads, setReloads] = useState(0);
   const [filter, setFilter] = useState('');
   const [connectors, setConnectors] = useState<ReadonlyMap<string, ClientConnector>>(new Map());
+  const [connectorsError, setConnectorsError] = useState<string | null>(null);
   const [json, setJson] = useState<OrderAction | null>(null);
   const [whoLooked, setWhoLooked] = useState(false);
   const isAdmin = roleOf(useAuth().user) === 'admin';
@@ -174,12 +176,17 @@ export default function OrderActionsPage() {
     const controller = new AbortController();
     auditApi
       .clientConnectors(controller.signal)
-      .then((list) => setConnectors(new Map(list.map((c) => [c.comp_id, c]))))
-      .catch(() => undefined); // logos are decoration: initials stand in
+      .then((list) => {
+        setConnectors(new Map(list.map((c) => [c.comp_id, c])));
+        setConnectorsError(null);
+      })
+      // Initials stand in for the logos; the footer says the load failed ('Client Connectors API failed: 503').
+      .catch((err: unknown) => !controller.signal.aborted && setConnectorsError(err instanceof Error ? err.message : String(err)));
     return () => controller.abort();
   }, []);
 
   const columns = useMemo(() => orderActionColumns(timeZone), [timeZone]);
+  const [hiddenColumns, setHiddenColumns] = useState<string[]>([]);
   const colDefs = useMemo<ColDef<OrderAction>[]>(() => {
     const renderers: Record<string, Partial<ColDef<OrderAction>>> = {
       client: { cellRenderer: ClientCell, cellRendererParams: { connectors }, cellClass: 'fd-flex-cell' },
@@ -271,12 +278,18 @@ export default function OrderActionsPage() {
           getRowId={rowId}
           noRows={noRows}
           frameStyle={{ position: 'absolute', inset: 0 }}
+          onHiddenColumns={setHiddenColumns}
         />
       </Box>
       <Group gap={8} mt={6} h={18} wrap="nowrap">
         <Text fz="xs" c="dimmed" data-testid="order-actions-footer">
           {load.state === 'ready' ? `Showing ${visible.length} of ${all.length} actions` : ''}
         </Text>
+        {load.state === 'ready' && hiddenColumns.length > 0 && (
+          <Text fz="xs" c="dimmed" data-testid="order-actions-hidden-columns" title="The filter and the export still include them">
+            · {hiddenColumns.map((id) => columns.find((c) => c.id === id)?.header ?? id).join(' and ')} hidden at this width
+          </Text>
+        )}
         {load.state === 'ready' && load.more && (
           <Group gap={4} wrap="nowrap" data-testid="order-actions-more">
             <Loader size={10} />
@@ -285,6 +298,7 @@ export default function OrderActionsPage() {
             </Text>
           </Group>
         )}
+        <ReferenceLoadNotice compact errors={[connectorsError]} />
         {load.state === 'ready' && load.partial && (
           <Text fz="xs" c="red" data-testid="order-actions-partial">
             Older actions could not be loaded: {load.partial}

@@ -12,10 +12,14 @@ const ACTION_LABEL: Record<AuditAccessEntry['action'], string> = {
   export_order_actions: 'Exported order actions',
   view_fix_message: 'Opened a FIX message',
   view_order_action: 'Opened an order action',
+  list_fix_messages: 'Listed FIX messages',
+  list_order_actions: 'Listed order actions',
+  view_order_timeline: "Opened an order's timeline",
 };
 
 /**
- * Who looked (issue 16): every export and detail view of the audit screens, newest first, for
+ * Who looked: every export, list and detail view of the audit screens and every order
+ * timeline opened, newest first, for
  * administrators (the server answers 403 to anyone else).
  */
 export function WhoLookedModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {

@@ -19,7 +19,7 @@ type Lookup = { kind: 'pending' } | { kind: 'found'; id: number } | { kind: 'not
 
 /**
  * /order-detail/{orderid} (spec 000 §2): a loading note, then the Order Info panel at full height (no
- * pop-out), kept live like the blotter; or Order Not Found (without other orders' ids: issue 17).
+ * pop-out), kept live like the blotter; or Order Not Found (without other orders' ids).
  */
 export default function OrderDetailPage() {
   const { orderid = '' } = useParams();

@@ -28,7 +28,7 @@ function matches(s: Security, needle: string): boolean {
   return !needle || [s.symbol, s.instrument_name, s.instrument_type, s.exchange_mics, s.asset_class].some((v) => v.toLowerCase().includes(needle));
 }
 
-/** Security Master Configuration (spec 001 §2; issue 14), admin only. */
+/** Security Master Configuration (spec 001 §2), admin only. */
 export default function SecurityMasterScreen() {
   const banners = useBanners();
   const [filter, setFilter] = useState('');

@@ -1,7 +1,7 @@
 import { overallHealth, serviceHealthColour, serviceTypeColour, type ServiceHealthStatus } from '@fixdesk/domain';
 import type { ServiceStatusEntry } from '@fixdesk/protocol';
-import { Alert, Badge, Button, Container, Group, Paper, Text, Title } from '@mantine/core';
-import { IconAlertTriangle, IconCircleCheck, IconCircleX, IconClockExclamation, IconHeartRateMonitor, IconPlugConnectedX, IconRefresh, type Icon } from '@tabler/icons-react';
+import { Alert, Badge, Button, Container, Group, Paper, Text, Title, Tooltip } from '@mantine/core';
+import { IconAlertTriangle, IconCircleCheck, IconCircleX, IconClockExclamation, IconHandStop, IconHeartRateMonitor, IconPlugConnectedX, IconRefresh, type Icon } from '@tabler/icons-react';
 import type { ColDef, ICellRendererParams } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import { useMemo, useState } from 'react';
@@ -10,6 +10,7 @@ import { formatLocalSeconds, formatLocalTime } from '../../components/time/local
 import { useDisplayZone } from '../../components/time/displayZone';
 import { useLiveHold } from '../../services/live/useLive';
 import { useServiceStatus } from '../../services/service-status/serviceStatusApi';
+import { stoppedTooltip } from '../../services/kill-switch/killSwitch';
 import { TOKEN_MANTINE, tokenCss } from '../blotter/colours';
 import { deskGridTheme } from '../blotter/gridTheme';
 import { acceptText, bothWays, countsText, EXPECTATION_TEXT, ownerLeaseText, ownerNodeText, resendText, scheduleText, sessionOwner, silenceText, staleAgeText, statusText, tlsText } from './serviceColumns';
@@ -65,6 +66,7 @@ function detailText(s: ServiceStatusEntry): string {
     parts.push(String(m.sessionID ?? ''));
     if (m.txSeqNum !== null && m.txSeqNum !== undefined) parts.push(`tx ${String(m.txSeqNum)} / rx ${String(m.rxSeqNum)}`);
     if (typeof m.remoteAddress === 'string') parts.push(m.remoteAddress);
+    if (s.trading_stop) parts.push(`trading stopped by ${s.trading_stop.stopped_by || 'the desk'}: ${s.trading_stop.reason}`);
     // Several nodes: which one owns the session by its lease (docs/adr/0012).
     const owner = m.owner as { node?: unknown; term?: unknown; expiresAt?: unknown; live?: unknown } | undefined;
     if (owner && typeof owner.node === 'string') {
@@ -93,6 +95,27 @@ function ExpectationCell({ data }: ICellRendererParams<ServiceStatusEntry>) {
     <Text fz="xs" fw={alert ? 700 : 400} c={alert ? 'red.7' : f.expectation === 'logged-on' ? 'green.8' : 'dimmed'} data-testid={`expectation-${data.name}`}>
       {EXPECTATION_TEXT[f.expectation]}
     </Text>
+  );
+}
+
+/** The client's comp id and, while the kill switch stops it, a red "Stopped" with who, when and why in its tooltip. */
+function ClientCell({ data, timeZone }: ICellRendererParams<ServiceStatusEntry> & { timeZone: string }) {
+  if (!data) return null;
+  const compId = String(data.metadata.targetCompID ?? '');
+  const stop = data.trading_stop;
+  return (
+    <div style={{ lineHeight: '16px' }} data-testid={`client-${data.name}`}>
+      <Text fz="xs" fw={600} style={{ wordBreak: 'break-word' }}>
+        {compId}
+      </Text>
+      {stop && (
+        <Tooltip label={stoppedTooltip(stop, timeZone)} multiline w={300} withinPortal>
+          <Badge size="xs" radius="sm" color="red" variant="light" mt={2} leftSection={<IconHandStop size={10} />} data-testid={`session-stopped-${compId}`} tabIndex={0}>
+            Stopped
+          </Badge>
+        </Tooltip>
+      )}
+    </div>
   );
 }
 
@@ -145,7 +168,16 @@ export default function ServiceStatusPage() {
   // session's live figures, then its configuration (TLS, schedule). Narrow columns; texts wrap.
   const sessionColumns = useMemo<ColDef<ServiceStatusEntry>[]>(
     () => [
-      { headerName: 'Client', colId: 'client', width: 96, pinned: 'left', valueGetter: (p) => String(p.data?.metadata.targetCompID ?? ''), cellStyle: { ...WRAPPED, fontWeight: 600 } },
+      {
+        headerName: 'Client',
+        colId: 'client',
+        width: 96,
+        pinned: 'left',
+        valueGetter: (p) => String(p.data?.metadata.targetCompID ?? '') + (p.data?.trading_stop ? ' (stopped)' : ''),
+        cellRenderer: ClientCell,
+        cellRendererParams: { timeZone },
+        cellStyle: { ...WRAPPED, paddingTop: '6px', paddingBottom: '6px' },
+      },
       { headerName: 'Status', colId: 'status', width: 80, cellRenderer: StatusCell, cellStyle: FIRST_LINE, valueGetter: (p) => p.data?.status },
       {
         headerName: 'Owner (node, lease term, expiry)',

@@ -1,4 +1,3 @@
-import { ApiError } from '@fixdesk/client';
 import { CreateUserSchema, UpdateUserSchema, USER_FIELDS, UserText, type UserSummary } from '@fixdesk/protocol';
 import { ActionIcon, Alert, Button, Container, Tabs, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconCircleCheck, IconHistory, IconPlus, IconRefresh, IconSearch, IconUsers } from '@tabler/icons-react';
@@ -9,7 +8,7 @@ import { AdminPageHeader } from '../../components/admin/AdminPageHeader';
 import { AdminTable } from '../../components/admin/AdminTable';
 import { ChangeHistory } from '../../components/admin/ChangeHistory';
 import { ConfirmDeleteModal } from '../../components/admin/ConfirmDeleteModal';
-import { adminErrorText } from '../../components/admin/errors';
+import { adminErrorText, serverFieldErrors } from '../../components/admin/errors';
 import { initialValues, type FormValues } from '../../components/admin/formValues';
 import { useBanners } from '../../components/admin/useBanners';
 import { useAuth } from '../../services/auth/AuthProvider';
@@ -29,7 +28,7 @@ function matches(u: UserSummary, needle: string): boolean {
   return !needle || [u.username, u.first_name ?? '', u.last_name ?? '', u.email ?? '', u.role, u.broker_company_name ?? '', u.trader_id ?? ''].some((v) => v.toLowerCase().includes(needle));
 }
 
-/** User Management (spec 001 §2, §5, §6, §7; issue 18), admin only. */
+/** User Management (spec 001 §2, §5, §6, §7), admin only. */
 export default function UserManagementPage() {
   const { user: me } = useAuth();
   const banners = useBanners();
@@ -94,8 +93,8 @@ export default function UserManagementPage() {
       closeTimer.current = window.setTimeout(() => setEditing(null), USER_DIALOG_CLOSE_MS);
     } catch (err) {
       const text = adminErrorText(err, adding ? 'Failed to create user' : 'Failed to update user', () => UserText.connectionError);
-      const field = err instanceof ApiError ? err.field : undefined;
-      if (field && FIELDS.some((f) => f.name === field)) setServerErrors({ [field]: text });
+      const under = serverFieldErrors(err, FIELDS, text);
+      if (under) setServerErrors(under);
       else setFormError(text);
       throw err;
     }
@@ -171,6 +170,7 @@ export default function UserManagementPage() {
         onSubmit={save}
         serverErrors={serverErrors}
         formError={formError}
+        done={saved !== null}
       >
         {saved && (
           <Alert color="green" variant="light" icon={<IconCircleCheck size={18} />} mt="md" role="status" data-testid="user-saved">

@@ -1,5 +1,5 @@
 import type { ClientConnector, FixMessageRecord, OrderAction, ParsedFixMessage } from '@fixdesk/protocol';
-import { ApiError, type ApiClient } from '@fixdesk/client';
+import { ApiError, loadReference, type ApiClient } from '@fixdesk/client';
 
 /**
  * The compliance screens' calls (spec 000 §7): GET /api/order-actions, GET /api/fix-messages and
@@ -17,7 +17,7 @@ export interface AuditAccessEntry {
   timestamp: string;
   username: string;
   role: string;
-  action: 'export_fix_messages' | 'export_order_actions' | 'view_fix_message' | 'view_order_action';
+  action: 'export_fix_messages' | 'export_order_actions' | 'view_fix_message' | 'view_order_action' | 'list_fix_messages' | 'list_order_actions' | 'view_order_timeline';
   subject_id: number | null;
   range_start: string | null;
   range_end: string | null;
@@ -158,9 +158,7 @@ export function createAuditApi(api: ApiClient): AuditApi {
       const body = await api.get<{ data: ParsedFixMessage }>(`/api/fix-messages/${encodeURIComponent(String(id))}/parsed`, { signal });
       return body.data;
     },
-    async clientConnectors(signal) {
-      return list(await api.get<{ data?: ClientConnector[] } | ClientConnector[]>('/api/client-connectors', { signal }));
-    },
+    clientConnectors: (signal) => loadReference('clientConnectors', async () => list(await api.get<{ data?: ClientConnector[] } | ClientConnector[]>('/api/client-connectors', { signal }))),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { ClientConnector, ClientDefaultsPreview, ClientFieldDefault, ClientGroupDefaults, ClientVariableInfo, ComponentBlock, ComponentBlockField } from '@fixdesk/protocol';
+import { loadReference } from '@fixdesk/client';
 import { api } from '../api/http';
 
 interface Answer<T> {
@@ -11,8 +12,9 @@ const q = (execType: string | null) => (execType ? { execType } : undefined);
 
 /** The FIX Client Defaults screen's calls (spec 001 §7 "Client FIX defaults"). */
 export const clientDefaultsApi = {
-  connectors: async (signal?: AbortSignal) => (await api.get<Answer<ClientConnector[]>>('/api/client-connectors', { signal })).data,
-  execTypes: async (signal?: AbortSignal) => (await api.get<Answer<Array<{ enum_value: string; description: string }>>>('/api/fix-enums', { query: { field_number: 150 }, signal })).data,
+  connectors: (signal?: AbortSignal) => loadReference('clientConnectors', async () => (await api.get<Answer<ClientConnector[]>>('/api/client-connectors', { signal })).data),
+  execTypes: (signal?: AbortSignal) =>
+    loadReference('fixEnums', async () => (await api.get<Answer<Array<{ enum_value: string; description: string }>>>('/api/fix-enums', { query: { field_number: 150 }, signal })).data),
   variables: async (signal?: AbortSignal) => (await api.get<Answer<{ variables: ClientVariableInfo[] }>>('/api/fix-client-defaults/variables', { signal })).data.variables,
   defaults: async (clientId: number, msgType: string, execType: string | null, signal?: AbortSignal) =>
     (await api.get<Answer<ClientFieldDefault[]>>(`/api/fix-client-defaults/${clientId}/${encodeURIComponent(msgType)}`, { query: q(execType), signal })).data,

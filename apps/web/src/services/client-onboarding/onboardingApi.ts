@@ -1,4 +1,4 @@
-import type { ClientCapabilityRecord, ClientConnector, ClientSessionRecord } from '@fixdesk/protocol';
+import type { ClientCapabilityRecord, ClientConnector, ClientSessionRecord, FixAcceptorInfo } from '@fixdesk/protocol';
 import { api } from '../api/http';
 
 interface Answer<T> {
@@ -17,6 +17,8 @@ export const connectorsApi = {
   create: (body: Record<string, unknown>) => api.post<Answer<ClientConnector>>('/api/client-connectors', body),
   update: (compId: string, body: Record<string, unknown>) => api.put<Answer<ClientConnector>>(path(compId), body),
   remove: (compId: string) => api.delete<Answer<unknown>>(path(compId)),
+  /** The desk's FIX acceptor: the host and port every client connects to. */
+  acceptor: async (signal?: AbortSignal) => (await api.get<Answer<FixAcceptorInfo>>('/api/fix-acceptor', { signal })).data,
 };
 
 /** The client capabilities' calls (spec 001 §7). */

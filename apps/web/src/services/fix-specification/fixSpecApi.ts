@@ -13,7 +13,7 @@ export interface DownloadedFile {
   blob: Blob;
 }
 
-/** The FIX specification calls (issue 19) over the app's one HTTP client. */
+/** The FIX specification calls over the app's one HTTP client. */
 export const fixSpecApi = {
   async document(compId: string, brokerId: number | null, signal?: AbortSignal): Promise<FixSpecDocument> {
     const body = await api.get<{ data: FixSpecDocument }>('/api/fix-specification', { signal, query: { compId, brokerId: brokerId ?? undefined } });

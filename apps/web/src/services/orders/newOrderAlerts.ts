@@ -1,5 +1,5 @@
 import { formatOrderPrice, formatQuantity, SIDE_LABELS, type SideCode } from '@fixdesk/domain';
-import type { Order } from '@fixdesk/protocol';
+import { orderOfMessage, type Order } from '@fixdesk/protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLiveMessages } from '../live/useLive';
 
@@ -111,7 +111,7 @@ export function useNewOrderAlerts(username: string | null, onOpen: (order: Order
   );
 
   useLiveMessages('new_order', (m) => {
-    const order = m.orderData;
+    const order = orderOfMessage(m);
     if (!order?.brokerorderid) return;
     if (prefs.sound) playNewOrderSound();
     if (prefs.desktop && currentPermission() === 'granted') {

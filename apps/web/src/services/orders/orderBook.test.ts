@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Order } from '@fixdesk/protocol';
-import { OrderBook, type BookDelta } from './orderBook';
+import { OrderBook, type BookDelta, type OrderMessage } from './orderBook';
 import { anOrder, aReport } from '../../../test/orders';
 
 function harness() {
@@ -198,5 +198,34 @@ describe('order book: snapshot then deltas', () => {
     assert.equal(deltas[0]!.reset, true);
     assert.deepEqual(deltas.slice(1).map((d) => d.add.map((o) => o.id)), [[1, 2], [3, 4], [5]]);
     assert.equal(book.getView().count, 6);
+  });
+});
+
+// Spec 000 §4 and §7: order_data, and the order payload in orderData, data or the message itself.
+describe('order book: order_data and where the order sits', () => {
+  it('applies order_data like an update, and reads the order from orderData, data or the message itself', async () => {
+    const h = harness();
+    await h.book.load(async () => [anOrder({ id: 1, updated_at: at(1) }), anOrder({ id: 2, clordid: 'C2', brokerorderid: 'BO2', updated_at: at(1) })]);
+    h.runFlushes();
+    const info = { event: 'status_request' as const, comp_id: 'SGX_CLIENT_1', clordid: 'C1', timestamp: at(2) };
+    h.book.receive({ type: 'order_data', orderData: anOrder({ id: 1, ordstatus: '0', updated_at: at(2) }), orderInfo: info });
+    // Other producers: the order in data, or the message itself (typed loosely: our server sends orderData).
+    h.book.receive({ type: 'order_update', data: anOrder({ id: 2, clordid: 'C2', brokerorderid: 'BO2', ordstatus: '0', updated_at: at(3) }) } as unknown as OrderMessage);
+    h.book.receive({ type: 'new_order', ...anOrder({ id: 3, clordid: 'C3', brokerorderid: 'BO3', updated_at: at(4) }) } as unknown as OrderMessage);
+    h.runFlushes();
+    assert.equal(h.book.getOrder(1)!.ordstatus, '0', 'order_data (orderData)');
+    assert.equal(h.book.getOrder(2)!.ordstatus, '0', 'order_update (data)');
+    assert.equal(h.book.getOrder(3)!.brokerorderid, 'BO3', 'new_order (the message itself)');
+    assert.equal((h.book.getOrder(3) as unknown as { type?: string }).type, undefined, 'without the envelope');
+    assert.deepEqual(h.errors, []);
+  });
+
+  it('an order_data copy older than the book holds changes nothing', async () => {
+    const h = harness();
+    await h.book.load(async () => [anOrder({ id: 1, ordstatus: '1', cumqty: '4', updated_at: at(5) })]);
+    h.runFlushes();
+    h.book.receive({ type: 'order_data', orderData: anOrder({ id: 1, ordstatus: '0', updated_at: at(2) }) });
+    h.runFlushes();
+    assert.equal(h.book.getOrder(1)!.ordstatus, '1');
   });
 });

@@ -7,7 +7,7 @@
  * Changes are batched: subscribers (the grid, the panels) hear about them once per flush, as the
  * ids added, updated and removed since the last flush, never once per message.
  */
-import type { ExecutionReport, Order, WsExecutionReportMessage, WsNewOrder, WsOrderUpdate } from '@fixdesk/protocol';
+import { orderOfMessage, type ExecutionReport, type Order, type WsExecutionReportMessage, type WsNewOrder, type WsOrderData, type WsOrderUpdate } from '@fixdesk/protocol';
 import { applyActionAnswer, applyExecutionReport, isAtLeastAsNew, mergeExecutionReports } from './orderUpdates';
 
 export type BookStatus = 'idle' | 'loading' | 'ready' | 'error';
@@ -22,7 +22,7 @@ export interface BookDelta {
   firstReceivedAt: number | null;
 }
 
-export type OrderMessage = WsNewOrder | WsOrderUpdate | WsExecutionReportMessage;
+export type OrderMessage = WsNewOrder | WsOrderUpdate | WsOrderData | WsExecutionReportMessage;
 
 export interface OrderBookDeps {
   /** Schedules one flush; the browser uses requestAnimationFrame with a timeout fallback. */
@@ -173,7 +173,7 @@ export class OrderBook {
 
   // ───────────── live messages ─────────────
 
-  /** Entry point for new_order, order_update and execution_report, in arrival order. */
+  /** Entry point for new_order, order_update, order_data and execution_report, in arrival order. */
   receive(message: OrderMessage, receivedAt = this.deps.now()): void {
     if (this.queue) {
       this.queue.push({ message, receivedAt });
@@ -208,14 +208,17 @@ export class OrderBook {
   private applyMessage(message: OrderMessage, receivedAt: number): void {
     switch (message.type) {
       case 'new_order':
-      case 'order_update': {
-        const order = message.orderData;
+      case 'order_update':
+      // The order as stored, sent for something that did not change it (a client's status request): the
+      // book keeps what it has unless this copy is newer.
+      case 'order_data': {
+        const order = orderOfMessage(message);
         if (!order || typeof order.id !== 'number') {
           // Spec 000 §5 calls an update without id fatal; one bad message must not take the desk down.
           this.deps.error(`orders: ${message.type} without an order id ignored`, message);
           return;
         }
-        // Spec 000 §5: a new order needs its broker order id; one refused at intake (issue 16) has none
+        // Spec 000 §5: a new order needs its broker order id; one refused at intake has none
         // and says so, and is shown as the record it is.
         if (message.type === 'new_order' && !order.brokerorderid && !order.refusal) {
           this.deps.error('orders: new_order without brokerorderid ignored', message);

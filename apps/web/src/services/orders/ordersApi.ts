@@ -1,6 +1,6 @@
 import type { ClientConnector, ExecutionReport, Order, OrderAction, OrderActionResponse, OrderTimeline } from '@fixdesk/protocol';
 import type { LatestPrice } from '@fixdesk/domain';
-import type { ApiClient } from '@fixdesk/client';
+import { loadReference, type ApiClient } from '@fixdesk/client';
 
 /**
  * The order calls of spec 000 §7 over the app's one HTTP client. The server is the authority on
@@ -75,13 +75,15 @@ export function createOrdersApi(api: ApiClient): OrdersApi {
       const body = await api.get<{ success: boolean; data: OrderTimeline }>(`${path(id)}/timeline`, { signal });
       return body.data;
     },
-    async clientConnectors(signal) {
-      const body = await api.get<{ data?: ClientConnector[] } | ClientConnector[]>('/api/client-connectors', { signal });
-      return Array.isArray(body) ? body : (body.data ?? []);
-    },
-    async latestPrices(signal) {
-      const body = await api.get<{ data?: LatestPrice[] } | LatestPrice[]>('/api/trade-history/latest-prices', { signal });
-      return Array.isArray(body) ? body : (body.data ?? []);
-    },
+    clientConnectors: (signal) =>
+      loadReference('clientConnectors', async () => {
+        const body = await api.get<{ data?: ClientConnector[] } | ClientConnector[]>('/api/client-connectors', { signal });
+        return Array.isArray(body) ? body : (body.data ?? []);
+      }),
+    latestPrices: (signal) =>
+      loadReference('latestPrices', async () => {
+        const body = await api.get<{ data?: LatestPrice[] } | LatestPrice[]>('/api/trade-history/latest-prices', { signal });
+        return Array.isArray(body) ? body : (body.data ?? []);
+      }),
   };
 }

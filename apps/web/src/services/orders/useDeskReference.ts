@@ -1,7 +1,8 @@
 import type { LatestPrice } from '@fixdesk/domain';
-import type { ClientConnector, ExecutionReport, Order, OrderAction } from '@fixdesk/protocol';
+import type { ClientConnector, OrderAction } from '@fixdesk/protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useLiveMessages } from '../live/useLive';
+import { applyTradingStatus } from '../kill-switch/killSwitch';
+import { useLiveMessages, useLiveSelect } from '../live/useLive';
 import { ordersApi } from './http';
 
 export interface Loadable<T> {
@@ -16,10 +17,13 @@ function message(error: unknown): string {
 
 /**
  * Active client connectors with their live FIX session state: loaded once, then each
- * client_connection_status message flips is_connected of the client with that comp_id (spec 000 §4).
+ * client_connection_status message flips is_connected of the client with that comp_id (spec 000 §4),
+ * and each client_trading_status sets or clears its kill-switch stop. Read again after every
+ * re-authentication of the live connection: a change made while it was down is not missed.
  */
 export function useClientConnectors(): Loadable<ClientConnector[]> {
   const [state, setState] = useState<Loadable<ClientConnector[]>>({ data: [], loading: true, error: null });
+  const session = useLiveSelect((s) => s.session);
   useEffect(() => {
     const abort = new AbortController();
     ordersApi
@@ -29,9 +33,15 @@ export function useClientConnectors(): Loadable<ClientConnector[]> {
         if (!abort.signal.aborted) setState((s) => ({ ...s, loading: false, error: message(error) }));
       });
     return () => abort.abort();
-  }, []);
+  }, [session]);
   useLiveMessages('client_connection_status', (m) =>
     setState((s) => ({ ...s, data: s.data.map((c) => (c.comp_id === m.comp_id ? { ...c, is_connected: m.is_connected } : c)) })),
+  );
+  useLiveMessages('client_trading_status', (m) =>
+    setState((s) => {
+      const data = applyTradingStatus(s.data, m);
+      return data === s.data ? s : { ...s, data: [...data] };
+    }),
   );
   return state;
 }
@@ -96,5 +106,3 @@ export function useOrderHistory(brokerOrderId: string | null | undefined): Loada
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
   return { ...state, reload };
 }
-
-export type OrderWithReports = Order & { execReports: ExecutionReport[] };

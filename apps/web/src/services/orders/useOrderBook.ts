@@ -2,6 +2,7 @@ import type { Order } from '@fixdesk/protocol';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useLiveMessages } from '../live/useLive';
 import type { LiveState } from '@fixdesk/client';
+import { countWorkingOrders } from '../kill-switch/killSwitch';
 import { blotterMetrics } from './blotterMetrics';
 import { OrderBook, type OrderMessage, type SnapshotSource } from './orderBook';
 
@@ -48,6 +49,7 @@ export function useOrderBookFeed(book: OrderBook, live: Pick<LiveState, 'session
   };
   useLiveMessages('new_order', receive);
   useLiveMessages('order_update', receive);
+  useLiveMessages('order_data', receive);
   useLiveMessages('execution_report', receive);
 
   const fetchRef = useRef(fetchSnapshot);
@@ -93,5 +95,18 @@ export function useBookOrder(book: OrderBook, id: number | null | undefined): Or
 
 export function useBookExecutionReports(book: OrderBook, id: number | null | undefined) {
   const get = () => book.getExecutionReports(id);
+  return useSyncExternalStore(book.onView, get, get);
+}
+
+/**
+ * How many working orders of `compId` the book holds, live (null for no client, or while the book is
+ * not whole yet: still loading, failed, or its snapshot still arriving). The kill switch's count.
+ */
+export function useWorkingOrderCount(book: OrderBook, compId: string | null): number | null {
+  const get = () => {
+    const view = book.getView();
+    if (compId === null || view.status !== 'ready' || view.loadingMore) return null;
+    return countWorkingOrders(book.getOrders(), compId);
+  };
   return useSyncExternalStore(book.onView, get, get);
 }

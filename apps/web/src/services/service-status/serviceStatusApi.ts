@@ -1,7 +1,8 @@
-import type { ServiceStatusEntry, ServiceStatusResponse } from '@fixdesk/protocol';
+import type { ServiceStatusEntry, ServiceStatusResponse, WsClientTradingStatus } from '@fixdesk/protocol';
 import { SERVICE_STATUS_POLL_MS } from '@fixdesk/domain';
 import { useCallback, useEffect, useState } from 'react';
 import { api } from '../api/http';
+import { sameStop } from '../kill-switch/killSwitch';
 import { useLiveMessages } from '../live/useLive';
 
 /** GET /api/service-status (spec 001 §7). */
@@ -20,6 +21,15 @@ export function mergeService(services: readonly ServiceStatusEntry[], pushed: Se
   if (i < 0) return [...services, pushed];
   const next = services.slice();
   next[i] = pushed;
+  return next;
+}
+
+/** The kill switch's live message applied to the client's session entry (the same list when nothing changes). */
+export function applyServiceTradingStatus(services: readonly ServiceStatusEntry[], m: Pick<WsClientTradingStatus, 'comp_id' | 'trading_stop'>): ServiceStatusEntry[] {
+  const i = services.findIndex((s) => s.name === `fix-session:${m.comp_id}`);
+  if (i < 0 || sameStop(services[i]!.trading_stop, m.trading_stop)) return services as ServiceStatusEntry[];
+  const next = services.slice();
+  next[i] = { ...services[i]!, trading_stop: m.trading_stop };
   return next;
 }
 
@@ -69,6 +79,9 @@ export function useServiceStatus(): ServiceStatusState {
     setServices((list) => (list ? mergeService(list, m.data.service) : list));
     setLastUpdated(m.data.timestamp);
   });
+
+  // A client stopped or resumed by the kill switch: its session row says so at once.
+  useLiveMessages('client_trading_status', (m) => setServices((list) => (list ? applyServiceTradingStatus(list, m) : list)));
 
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
   return { services, lastUpdated, error, loading, reload };

@@ -8,8 +8,8 @@ const connector = {
   comp_id: 'SGX_CLIENT_1',
   target_comp_id: 'FIXDESK',
   client_name: 'Straits Shipping Capital',
-  client_lei: '549300STRAITS000SG01',
-  lei: '549300STRAITS000SG01',
+  client_lei: '549300STRAITS000SG15',
+  lei: '549300STRAITS000SG15',
   client_contact: 'Mei Lin Tan',
 } as ClientConnector;
 const field = (raw: string, tag: number) => raw.split('\u0001').filter((f) => f.startsWith(`${tag}=`)).map((f) => f.slice(String(tag).length + 1));
@@ -22,7 +22,7 @@ describe('order forms into FIX messages', () => {
     assert.deepEqual(field(raw, 11), ['SGX-3.1']);
     assert.deepEqual(field(raw, 34), ['12']);
     assert.deepEqual(field(raw, 200), ['202602'], 'YYYYMM');
-    assert.deepEqual(field(raw, 448), ['549300STRAITS000SG01', 'Mei Lin Tan'], '%client_lei% and %client_contact% resolved');
+    assert.deepEqual(field(raw, 448), ['549300STRAITS000SG15', 'Mei Lin Tan'], '%client_lei% and %client_contact% resolved');
     assert.deepEqual(field(raw, 452), ['7', '11']);
     assert.deepEqual(field(raw, 447), ['D', 'D']);
     assert.match(raw, /^8=FIX\.4\.4\u00019=\d+\u000135=D\u0001/);
@@ -54,7 +54,7 @@ describe('order forms into FIX messages', () => {
     assert.deepEqual(field(raw, 38), ['10'], 'the form wins');
     assert.deepEqual(field(raw, 58), ['for FixDesk Brokers']);
     assert.deepEqual(field(raw, 453), ['3']);
-    assert.deepEqual(field(raw, 448), ['549300STRAITS000SG01', 'Desk of Straits Shipping Capital', 'SGX_CLIENT_1']);
+    assert.deepEqual(field(raw, 448), ['549300STRAITS000SG15', 'Desk of Straits Shipping Capital', 'SGX_CLIENT_1']);
     assert.deepEqual(field(raw, 447), ['N', 'D', 'D']);
     assert.deepEqual(field(raw, 452), ['7', '11', '3']);
     assert.deepEqual(built.warnings, []);

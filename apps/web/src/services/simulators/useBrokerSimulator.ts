@@ -1,4 +1,5 @@
 import type { LatestPrice } from '@fixdesk/domain';
+import { orderOfMessage, type WsNewOrder, type WsOrderData, type WsOrderUpdate } from '@fixdesk/protocol';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useLiveConnection, useLiveMessages } from '../live/useLive';
 import { BROKER_SIM_DEFAULTS, BrokerSimulator, type BrokerSimSettings, type BrokerSimState } from '@fixdesk/client';
@@ -24,6 +25,8 @@ export interface BrokerSimulatorHandle {
   state: BrokerSimState;
   /** Loading the desk's orders failed. */
   error: string | null;
+  /** A reference load failed ('Latest Prices API failed: 503'): the simulator fills without a reference price. */
+  referenceError: string | null;
   loading: boolean;
   setSettings(change: Partial<BrokerSimSettings>): void;
 }
@@ -61,13 +64,24 @@ export function useBrokerSimulator(): BrokerSimulatorHandle {
     engine.getState,
   );
   const [error, setError] = useState<string | null>(null);
+  const [referenceError, setReferenceError] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
   const { session } = useLiveConnection();
 
   useEffect(() => {
     const abort = new AbortController();
     setLoading(true);
-    Promise.all([simulatorApi.orders(abort.signal), simulatorApi.securities(abort.signal), simulatorApi.latestPrices(abort.signal).catch(() => [])])
+    const latestPrices = simulatorApi.latestPrices(abort.signal).then(
+      (latest) => {
+        setReferenceError(null);
+        return latest;
+      },
+      (e: unknown) => {
+        if (!abort.signal.aborted) setReferenceError(errorMessage(e));
+        return [];
+      },
+    );
+    Promise.all([simulatorApi.orders(abort.signal), simulatorApi.securities(abort.signal), latestPrices])
       .then(([orders, securities, latest]) => {
         ticks.current = new Map(securities.filter((s) => s.price_tick_size).map((s) => [s.symbol, s.price_tick_size!]));
         prices.current = latest;
@@ -83,12 +97,19 @@ export function useBrokerSimulator(): BrokerSimulatorHandle {
     return () => abort.abort();
   }, [engine, session]);
 
-  useLiveMessages('new_order', (m) => engine.onOrder(m.orderData));
-  useLiveMessages('order_update', (m) => engine.onOrder(m.orderData));
+  // Spec 000 §4: the order may sit in orderData, data or the message itself; order info marks it UPDATED.
+  const onOrderMessage = (m: WsNewOrder | WsOrderUpdate | WsOrderData) => {
+    const order = orderOfMessage(m);
+    if (order) engine.onOrder(order, m.type === 'order_data' ? m.orderInfo : null);
+  };
+  useLiveMessages('new_order', onOrderMessage);
+  useLiveMessages('order_update', onOrderMessage);
+  useLiveMessages('order_data', onOrderMessage);
 
   return {
     state,
     error,
+    referenceError,
     loading,
     setSettings: (change) => {
       engine.setSettings(change);

@@ -44,7 +44,8 @@ export function useSecurities(): Loaded<SecurityRef[]> {
       .securities(abort.signal)
       .then((data) => setState({ data, loading: false, error: null }))
       .catch((error: unknown) => {
-        if (!abort.signal.aborted) setState({ data: [], loading: false, error: `Security Master API failed: ${errorMessage(error)}` });
+        // 'Security Master API failed: {status}' (spec 000 §8), worded by the simulator API's reference load.
+        if (!abort.signal.aborted) setState({ data: [], loading: false, error: errorMessage(error) });
       });
     return () => abort.abort();
   }, []);
@@ -78,9 +79,11 @@ export interface ClientDefaultsState {
   broker: BrokerRef | null;
   loading: boolean;
   error: string | null;
+  /** The broker's load failed ('Broker Information API failed: 500'): its variables stay unresolved. */
+  brokerError: string | null;
 }
 
-const NO_DEFAULTS: ClientDefaultsState = { byMsgType: {}, broker: null, loading: false, error: null };
+const NO_DEFAULTS: ClientDefaultsState = { byMsgType: {}, broker: null, loading: false, error: null, brokerError: null };
 
 /**
  * The selected client's FIX defaults and group instances for the orders the screen builds (spec 001 §5),
@@ -96,18 +99,28 @@ export function useClientDefaults(connectorId: number | null, brokerId: number |
     }
     const abort = new AbortController();
     setState({ ...NO_DEFAULTS, loading: true });
-    const broker = brokerId === null ? Promise.resolve(null) : simulatorApi.brokers(abort.signal).then((all) => all.find((b) => b.id === brokerId) ?? null, () => null);
+    let brokerError: string | null = null;
+    const broker =
+      brokerId === null
+        ? Promise.resolve(null)
+        : simulatorApi.brokers(abort.signal).then(
+            (all) => all.find((b) => b.id === brokerId) ?? null,
+            (e: unknown) => {
+              brokerError = errorMessage(e);
+              return null;
+            },
+          );
     Promise.all([Promise.all(ORDER_MSG_TYPES.map((t) => simulatorApi.clientDefaults(connectorId, t, abort.signal))), broker])
       .then(([loaded, b]) => {
         if (abort.signal.aborted) return;
         const byMsgType: ClientDefaultsState['byMsgType'] = {};
         ORDER_MSG_TYPES.forEach((t, i) => (byMsgType[t] = loaded[i]));
-        setState({ byMsgType, broker: b, loading: false, error: null });
+        setState({ byMsgType, broker: b, loading: false, error: null, brokerError });
       })
       .catch((error: unknown) => {
         if (abort.signal.aborted) return;
         console.warn('client FIX defaults could not be loaded', error);
-        setState({ ...NO_DEFAULTS, error: errorMessage(error) });
+        setState({ ...NO_DEFAULTS, error: errorMessage(error), brokerError });
       });
     return () => abort.abort();
   }, [connectorId, brokerId]);

@@ -41,13 +41,19 @@ export interface OrderUpdate {
   accepted_by?: string | null;
 }
 
+/**
+ * An order's change. Its updated_at is the writing transaction's time, like the report and the action
+ * written with it (a browser drops a report older than the order it holds; the timeline pairs an action
+ * with the report of its transaction by time), and never earlier than the previous write: a transaction
+ * that began before the last writer (it waited for the row's lock) still moves the order forward.
+ */
 export async function updateOrder(db: Queryable, id: number, u: OrderUpdate): Promise<OrderRow> {
   const { rows } = await db.query<OrderRow>(
     `UPDATE orders SET ordstatus = $2, cumqty = $3, leavesqty = $4, avgpx = $5, lastqty = $6, lastpx = $7,
             orderqty = coalesce($8, orderqty), price = CASE WHEN $9::boolean THEN $10::numeric ELSE price END,
             ordtype = coalesce($11, ordtype), clordid = coalesce($12, clordid),
             origclordid = CASE WHEN $13::boolean THEN $14 ELSE origclordid END,
-            accepted_by = coalesce($15, accepted_by), updated_at = now()
+            accepted_by = coalesce($15, accepted_by), updated_at = greatest(now(), updated_at + interval '1 microsecond')
       WHERE id = $1 RETURNING ${ORDER_COLUMNS}`,
     [id, u.ordstatus, u.cumqty, u.leavesqty, u.avgpx, u.lastqty, u.lastpx, u.orderqty ?? null, u.price !== undefined, u.price ?? null,
      u.ordtype ?? null, u.clordid ?? null, u.origclordid !== undefined, u.origclordid ?? null, u.accepted_by ?? null],

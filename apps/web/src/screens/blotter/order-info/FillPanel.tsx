@@ -398,7 +398,7 @@ export function FillPanel({ order, actions, latestPrices, qtyRef }: { order: Ord
   } else if (leaves.isZero() && Decimal.from(order.cumqty).gte(order.orderqty)) {
     body = (
       <Stack gap={8}>
-        {/* Nothing more can be filled: an information (issue 17), not a warning. */}
+        {/* Nothing more can be filled: an information, not a warning. */}
         <Alert color="blue" variant="light" p={8} icon={<IconCircleCheck size={16} />} title="Order Fully Filled" data-testid="fully-filled" data-level="info">
           <Text fz="xs">
             {formatQuantity(order.cumqty)} filled at an average of {formatAveragePrice(order.avgpx, order.price)}.

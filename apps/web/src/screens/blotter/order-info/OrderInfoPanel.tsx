@@ -74,7 +74,7 @@ export interface OrderInfoPanelProps {
   latestPrices: readonly LatestPrice[];
   connectors?: readonly ClientConnector[];
   executionCount?: number;
-  /** Opens the order on its own page (a window in the desktop shell, a new tab in a browser); absent on that page. */
+  /** Opens the order in its own window; given only in the desktop shell (spec 000 §2), absent on the order's own page. */
   onPopOut?: () => void;
   qtyRef?: Ref<HTMLInputElement>;
   /** The timeline section starts open (the order detail page). */

@@ -21,7 +21,7 @@ const TONE: Record<TimelineLine['tone'], { colour: string; icon: typeof IconArro
 type Load = { state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; timeline: Timeline };
 
 /**
- * The order's whole story (issue 16): every FIX message in and out for it, every state change and every
+ * The order's whole story: every FIX message in and out for it, every state change and every
  * user action, in time order, each opening the raw message it went out or came in as. Times in the
  * user's zone, to the microsecond, with the zone named. Reloaded whenever the order changes.
  */

@@ -47,7 +47,7 @@ interface Pending {
 }
 
 /**
- * The live session console of one client connector (issue 15): its FIX session as it is now and the
+ * The live session console of one client connector: its FIX session as it is now and the
  * operator's actions on it. Each action is offered only in the state where it is safe, previewed in the
  * numbers the client will see, and runs only with a typed reason; the server checks all of it again
  * and records it with the user.

@@ -1,4 +1,4 @@
-import { blotterStatusColour, formatOrderPrice, formatPrice, formatQuantity, formatTime, ordStatusWithFills, SIDE_LABELS, type SideCode } from '@fixdesk/domain';
+import { blotterStatusColour, formatBlotterPrice, formatOrderPrice, formatPrice, formatQuantity, formatTime, ordStatusWithFills, SIDE_LABELS, type SideCode } from '@fixdesk/domain';
 import { Alert, Badge, Container, Grid, Group, NumberInput, Paper, Progress, ScrollArea, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
 import { IconAlertCircle, IconRobot } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -9,6 +9,8 @@ import { useBrokerSimulator } from '../../../services/simulators/useBrokerSimula
 import { TOKEN_MANTINE } from '../shared/colours';
 import { LiveBadge } from '../shared/ConnectorParts';
 import { PageHeader } from '../../../components/layout/PageHeader';
+import { ORDER_STATUS_UPDATED } from '@fixdesk/protocol';
+import { ReferenceLoadNotice } from '../../../components/reference/ReferenceLoadNotice';
 
 const PHASE_BADGE: Record<SimPhase, { label: string; color: string }> = {
   watching: { label: 'Watching', color: 'gray' },
@@ -56,7 +58,8 @@ function DelayInput({ label, value, onApply }: { label: string; value: number; o
 
 function OrderCard({ sim }: { sim: SimOrder }) {
   const o = sim.order;
-  const colour = TOKEN_MANTINE[blotterStatusColour(o.ordstatus, { cumQty: o.cumqty, orderQty: o.orderqty }).colour];
+  const updated = sim.status === ORDER_STATUS_UPDATED;
+  const colour = updated ? 'cyan' : TOKEN_MANTINE[blotterStatusColour(o.ordstatus, { cumQty: o.cumqty, orderQty: o.orderqty }).colour];
   const filled = Number(o.orderqty) > 0 ? (Number(o.cumqty) / Number(o.orderqty)) * 100 : 0;
   const phase = PHASE_BADGE[sim.phase];
   return (
@@ -71,8 +74,8 @@ function OrderCard({ sim }: { sim: SimOrder }) {
               {phase.label}
             </Badge>
           )}
-          <Badge size="sm" color={colour} data-testid="sim-order-status">
-            {ordStatusWithFills(o.ordstatus, o.cumqty, o.orderqty)}
+          <Badge size="sm" color={colour} data-testid="sim-order-status" title={updated ? `${ordStatusWithFills(o.ordstatus, o.cumqty, o.orderqty)}; the client asked for its status` : undefined}>
+            {updated ? ORDER_STATUS_UPDATED : ordStatusWithFills(o.ordstatus, o.cumqty, o.orderqty)}
           </Badge>
         </Group>
       </Group>
@@ -80,7 +83,7 @@ function OrderCard({ sim }: { sim: SimOrder }) {
         <Text span c={o.side === '1' ? 'teal.8' : 'red.8'} fw={700}>
           {(SIDE_LABELS[o.side as SideCode] ?? o.side).toUpperCase()}
         </Text>{' '}
-        {formatQuantity(o.orderqty)} {o.symbol} @ {formatOrderPrice(o.price)}
+        {formatQuantity(o.orderqty)} {o.symbol} @ {o.price === null || o.price === '' ? formatOrderPrice(null) : formatBlotterPrice(o.price)}
       </Text>
       <Text fz="xs" c="dimmed" lineClamp={1}>
         {o.client_name ?? o.sendercompid} · {o.clordid}
@@ -131,6 +134,7 @@ export default function BrokerSimulatorPage() {
             {sim.error}
           </Alert>
         )}
+        <ReferenceLoadNotice errors={[sim.referenceError]} />
 
         <Paper withBorder p="sm" radius="sm" mb="md">
           <Group gap="xl" align="flex-start">

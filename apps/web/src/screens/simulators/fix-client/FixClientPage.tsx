@@ -23,6 +23,7 @@ import { connectorLabel, ConnectorLogo, FixClientControl } from '../shared/Conne
 import { OrderEntry, SUCCESS_BANNER_MS } from '../shared/OrderEntry';
 import { CLIENT_EXECUTION_COLUMNS, CLIENT_LEG_COLUMNS, CLIENT_ORDER_COLUMNS, partyRoleLabel, partySourceLabel, type LegRow } from './clientColumns';
 import { PartiesTable } from '../../../components/orders/PartiesTable';
+import { ReferenceLoadNotice } from '../../../components/reference/ReferenceLoadNotice';
 
 /** The browser key under which the selected client connector's id is kept (spec 001 §2). */
 export const SELECTED_CLIENT_KEY = 'selectedClientId';
@@ -262,7 +263,12 @@ export default function FixClientPage() {
       )}
 
       <LiveConnectionNotice state={live} onRetry={live.retry} />
-      {(banner || blotter.error || connectors.error) && (
+      {(connectors.error || securities.error) && (
+        <Box px={8} py={4}>
+          <ReferenceLoadNotice compact errors={[connectors.error, securities.error]} />
+        </Box>
+      )}
+      {(banner || blotter.error) && (
         <Alert
           color={banner?.ok ? 'teal' : 'red'}
           radius={0}
@@ -272,7 +278,7 @@ export default function FixClientPage() {
           icon={banner?.ok ? <IconCircleCheck size={16} /> : <IconAlertCircle size={16} />}
           data-testid={banner?.ok ? 'client-success' : 'client-error'}
         >
-          <Text fz="sm">{banner?.text ?? blotter.error ?? connectors.error}</Text>
+          <Text fz="sm">{banner?.text ?? blotter.error}</Text>
         </Alert>
       )}
 

@@ -15,7 +15,7 @@ import {
   type OrdTypeCode,
   type SideCode,
 } from '@fixdesk/domain';
-import type { ClientExecution, ClientOrder, ClientOrderLeg, ClientOrderParty } from '@fixdesk/protocol';
+import type { ClientExecution, ClientOrder, ClientOrderLeg } from '@fixdesk/protocol';
 import type { CellStyle } from 'ag-grid-community';
 import type { BlotterColumn } from '../../blotter/columns';
 import { tokenCss, tokenFill } from '../shared/colours';
@@ -117,5 +117,3 @@ export function partySourceLabel(source: string | null): string {
   if (!source) return '';
   return PARTY_SOURCES[source] ? `${source} · ${PARTY_SOURCES[source]}` : source;
 }
-
-export type PartyRow = ClientOrderParty;

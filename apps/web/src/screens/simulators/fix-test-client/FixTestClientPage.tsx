@@ -1,7 +1,7 @@
-import { clientOrdStatusLabel, clientStatusColour, closedFillNote, formatOrderPrice, formatQuantity, SIDE_LABELS, type SideCode } from '@fixdesk/domain';
+import { clientOrdStatusLabel, clientStatusColour, closedFillNote, formatBlotterPrice, formatOrderPrice, formatQuantity, SIDE_LABELS, type SideCode } from '@fixdesk/domain';
 import type { ClientOrder } from '@fixdesk/protocol';
-import { Alert, Badge, Container, Grid, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text } from '@mantine/core';
-import { IconAlertCircle, IconTerminal2 } from '@tabler/icons-react';
+import { Badge, Container, Grid, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { IconTerminal2 } from '@tabler/icons-react';
 import { LiveConnectionNotice } from '../../../services/live/LiveConnectionNotice';
 import { useLiveConnection } from '../../../services/live/useLive';
 import { useClientBlotter, useConnectors, useSecurities, useSelectedConnector, useTestClient } from '../../../services/simulators/useSimulators';
@@ -9,6 +9,7 @@ import { TOKEN_MANTINE } from '../shared/colours';
 import { ConnectorInfo, ConnectorSelect, FixClientControl, LiveBadge } from '../shared/ConnectorParts';
 import { OrderEntry } from '../shared/OrderEntry';
 import { PageHeader } from '../../../components/layout/PageHeader';
+import { ReferenceLoadNotice } from '../../../components/reference/ReferenceLoadNotice';
 
 const STORAGE_KEY = 'fixdesk.simulator.connector';
 
@@ -81,10 +82,11 @@ function SentOrders({ orders, loading }: { orders: readonly ClientOrder[]; loadi
                 {formatQuantity(o.cumqty)}
               </Table.Td>
               <Table.Td ta="right" className="fd-numeric">
-                {formatOrderPrice(o.price)}
+                {/* As sent (12.345 stays 12.345: a price refused off the tick shows why); MKT without one. */}
+                {o.price === null || o.price === '' ? formatOrderPrice(null) : formatBlotterPrice(o.price)}
               </Table.Td>
               <Table.Td>
-                <Badge size="sm" variant="light" color={TOKEN_MANTINE[clientStatusColour(o.ordstatus)]} data-testid="sent-order-status">
+                <Badge size="sm" variant="light" color={TOKEN_MANTINE[clientStatusColour(o.ordstatus)]} data-testid="sent-order-status" title={o.text ?? undefined}>
                   {clientOrdStatusLabel(o.ordstatus)}
                   {closedFillNote(o.ordstatus, o.cumqty, o.orderqty) ? ` (${closedFillNote(o.ordstatus, o.cumqty, o.orderqty)})` : ''}
                 </Badge>
@@ -122,11 +124,7 @@ export default function FixTestClientPage() {
           actions={<LiveBadge state={live} />}
         />
 
-        {(connectors.error || securities.error) && (
-          <Alert color="red" icon={<IconAlertCircle size={16} />} mb="md" title="Reference data">
-            {connectors.error ?? securities.error}
-          </Alert>
-        )}
+        <ReferenceLoadNotice errors={[connectors.error, securities.error]} />
 
         <Grid gap="md">
           <Grid.Col span={{ base: 12, lg: 4 }}>

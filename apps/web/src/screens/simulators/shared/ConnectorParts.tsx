@@ -38,14 +38,14 @@ function initials(name: string): string {
 }
 
 /**
- * The client's logo: the connector's logo_url when it loads, else the client's initials (spec 000 §7:
+ * The client's logo: the copy the server fetched from its logo_url (logo_src, our origin) when it loads, else the client's initials (spec 000 §7:
  * on failure the logo is hidden or replaced by the client name). No external logo service is called.
  */
 export function ConnectorLogo({ connector, size = 44 }: { connector: ClientConnector; size?: number }) {
   const [failed, setFailed] = useState(false);
   const name = connector.client_name ?? connector.comp_id;
-  if (connector.logo_url && !failed) {
-    return <Image src={connector.logo_url} alt={`${name} logo`} h={size} w="auto" maw={size * 2.5} fit="contain" onError={() => setFailed(true)} />;
+  if (connector.logo_src && !failed) {
+    return <Image src={connector.logo_src} alt={`${name} logo`} h={size} w="auto" maw={size * 2.5} fit="contain" onError={() => setFailed(true)} />;
   }
   return (
     <Avatar size={size} radius="sm" color="navy" variant="filled" aria-label={`${name} logo`}>

@@ -1,4 +1,4 @@
-import { fixForDisplay } from '@fixdesk/domain';
+import { fixForDisplay, PARTY_DEFAULTS_MISSING_TEXT } from '@fixdesk/domain';
 import { Alert, Box, Button, CopyButton, Group, List, Paper, Text, Tooltip } from '@mantine/core';
 import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
 
@@ -10,8 +10,11 @@ export const COPIED_MS = 2000;
  * mandatory fields only warn, spec 001 §5). The text copied is the '|' form, which the test client also
  * accepts.
  */
-export function FixPreview({ raw, warnings, notice }: { raw: string | null; warnings: readonly string[]; notice?: string | null }) {
-  const text = raw ? fixForDisplay(raw) : '';
+export function FixPreview({ raw, warnings: allWarnings, notice }: { raw: string | null; warnings: readonly string[]; notice?: string | null }) {
+  // Spec 001 §8: without parties the party-defaults warning replaces the preview (and there is nothing to copy).
+  const noParties = !notice && allWarnings.includes(PARTY_DEFAULTS_MISSING_TEXT);
+  const warnings = noParties ? allWarnings.filter((w) => w !== PARTY_DEFAULTS_MISSING_TEXT) : allWarnings;
+  const text = raw && !noParties ? fixForDisplay(raw) : '';
   return (
     <Paper withBorder radius="sm" p="xs" bg="gray.0" data-testid="fix-preview">
       <Group justify="space-between" mb={6}>
@@ -21,7 +24,7 @@ export function FixPreview({ raw, warnings, notice }: { raw: string | null; warn
         <CopyButton value={text} timeout={COPIED_MS}>
           {({ copied, copy }) => (
             <Tooltip label={copied ? 'Copied to the clipboard' : 'Copy the message'} withArrow>
-              <Button size="compact-xs" variant={copied ? 'filled' : 'light'} color={copied ? 'teal' : 'desk'} leftSection={copied ? <IconCheck size={12} /> : <IconCopy size={12} />} onClick={copy} disabled={!raw}>
+              <Button size="compact-xs" variant={copied ? 'filled' : 'light'} color={copied ? 'teal' : 'desk'} leftSection={copied ? <IconCheck size={12} /> : <IconCopy size={12} />} onClick={copy} disabled={!text}>
                 {copied ? 'Copied!' : 'Copy'}
               </Button>
             </Tooltip>
@@ -32,6 +35,10 @@ export function FixPreview({ raw, warnings, notice }: { raw: string | null; warn
         <Text fz="xs" c="dimmed" py={6}>
           {notice}
         </Text>
+      ) : noParties ? (
+        <Alert color="yellow" variant="light" p={6} icon={<IconAlertTriangle size={14} />} data-testid="fix-preview-no-parties">
+          <Text fz="xs">{PARTY_DEFAULTS_MISSING_TEXT}</Text>
+        </Alert>
       ) : (
         <Box component="pre" m={0} fz={11} ff="monospace" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all', lineHeight: 1.55, maxHeight: 180, overflow: 'auto' }} data-testid="fix-preview-text">
           {text}

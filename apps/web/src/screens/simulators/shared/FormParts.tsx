@@ -4,6 +4,7 @@ import {
   quarterOptions,
   SIDE_LABELS,
   SIMULATOR_INPUT_LIMITS,
+  SimulatorText,
   symbolPickerLabel,
   TIME_IN_FORCE_LABELS,
   yearOptions,
@@ -93,9 +94,34 @@ export function ExchangeSelect({ value, onChange }: { value: string; onChange: (
   return <Select label="Exchange" data={[...EXCHANGES]} value={value} onChange={(v) => onChange(v ?? 'Any')} allowDeselect={false} />;
 }
 
-export function QuantityInput({ value, onChange, variant, label = 'Quantity' }: { value: NumberValue; onChange: (v: NumberValue) => void; variant: FormVariant; label?: string }) {
-  const limits = variant === 'simulator' ? SIMULATOR_INPUT_LIMITS.outrightQuantity : { min: 1, max: undefined, step: 1 };
-  return <NumberInput label={label} value={value} onChange={onChange} min={limits.min} max={limits.max} step={limits.step} allowDecimal={false} allowNegative={false} thousandSeparator="," className="fd-numeric" />;
+export function QuantityInput({ value, onChange, variant, label = 'Quantity', strategy = false }: { value: NumberValue; onChange: (v: NumberValue) => void; variant: FormVariant; label?: string; strategy?: boolean }) {
+  // Spec 000 §5: an outright's quantity is 1 to 1,000 on the simulator. Out of range it is said under the
+  // field and the send refuses it; never clamped on blur (2,000 typed was silently sent as 1,000).
+  const limits = variant === 'simulator' && !strategy ? SIMULATOR_INPUT_LIMITS.outrightQuantity : { min: 1, max: undefined, step: 1 };
+  return (
+    <NumberInput
+      label={label}
+      value={value}
+      onChange={onChange}
+      min={limits.min}
+      max={limits.max}
+      step={limits.step}
+      clampBehavior="none"
+      error={rangeProblem(value, limits.min, limits.max, SimulatorText.quantityRange)}
+      allowDecimal={false}
+      allowNegative={false}
+      thousandSeparator=","
+      className="fd-numeric"
+    />
+  );
+}
+
+/** The range message when a typed number is outside [min, max]; none while empty or in range. */
+function rangeProblem(value: NumberValue, min: number, max: number | undefined, text: (min: number, max: number) => string): string | undefined {
+  if (max === undefined || value === '' || value === null || value === undefined) return undefined;
+  const n = typeof value === 'number' ? value : Number(String(value).replace(/,/g, ''));
+  if (!Number.isFinite(n)) return undefined;
+  return n < min || n > max ? text(min, max) : undefined;
 }
 
 /**
@@ -119,6 +145,8 @@ export function PriceInput({ value, onChange, variant, strategy, disabled }: { v
       max={limits.max}
       step={limits.step}
       decimalScale={6}
+      clampBehavior={strategy ? 'none' : 'blur'}
+      error={limits.min !== undefined ? rangeProblem(value, limits.min, limits.max, SimulatorText.spreadPriceRange) : undefined}
       allowNegative={strategy}
       thousandSeparator=","
       disabled={disabled}

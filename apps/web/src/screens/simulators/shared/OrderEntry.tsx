@@ -97,7 +97,10 @@ export function OrderEntry({ variant, connector, status, securities, onSent }: O
     if (!connector) return { raw: null, warnings: [] as string[], notice: 'Please select a client connector' };
     // Until the client's defaults arrive the message would be built without them: say so rather than show it.
     if (clientDefaults.loading) return { raw: null, warnings: [] as string[], notice: 'Loading the client\'s FIX defaults…' };
-    const loadProblem = clientDefaults.error ? [`Client FIX defaults could not be loaded (${clientDefaults.error}); the message is built without them`] : [];
+    const loadProblem = [
+      ...(clientDefaults.error ? [`Client FIX defaults could not be loaded (${clientDefaults.error}); the message is built without them`] : []),
+      ...(clientDefaults.brokerError ? [clientDefaults.brokerError] : []),
+    ];
     try {
       const { built, raw } = buildOrderMessage(kind, forms, {
         connector,

@@ -1,4 +1,4 @@
-import { maturityLabel, MULTILEG_TYPE_LABELS, MULTILEG_TYPES, SIDE_LABELS, type GeneratedLeg, type MultilegType, type SideCode, type StrategyLegType } from '@fixdesk/domain';
+import { MULTILEG_TYPE_LABELS, MULTILEG_TYPES, SIDE_LABELS, type GeneratedLeg, type MultilegType, type SideCode, type StrategyLegType } from '@fixdesk/domain';
 import { ActionIcon, Alert, Badge, Button, Group, Paper, Select, SimpleGrid, Stack, Table, Text, Textarea, TextInput, Tooltip } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import {
@@ -39,7 +39,7 @@ function Terms<T extends OutrightValues | MultilegValues | CustomValues>({ value
       <OrderTypeSelect value={values.orderType} onChange={(orderType) => onChange({ orderType } as Partial<T>)} />
       <TimeInForceSelect value={values.timeInForce} onChange={(timeInForce) => onChange({ timeInForce } as Partial<T>)} />
       <ExchangeSelect value={values.exchange} onChange={(exchange) => onChange({ exchange } as Partial<T>)} />
-      <QuantityInput value={values.quantity} onChange={(quantity) => onChange({ quantity } as Partial<T>)} variant={variant} label={strategy ? 'Quantity (strategy units)' : 'Quantity'} />
+      <QuantityInput value={values.quantity} onChange={(quantity) => onChange({ quantity } as Partial<T>)} variant={variant} strategy={strategy} label={strategy ? 'Quantity (strategy units)' : 'Quantity'} />
       <PriceInput value={values.price} onChange={(price) => onChange({ price } as Partial<T>)} variant={variant} strategy={strategy} disabled={values.orderType === '1'} />
     </SimpleGrid>
   );
@@ -270,9 +270,4 @@ export function CustomMultilegForm({
       {variant === 'client' && <ClientExtras values={values} onChange={onChange} nextClOrdId={nextClOrdId} />}
     </Stack>
   );
-}
-
-/** 'Sep-25' for a leg's YYYYMM. */
-export function legMonth(maturity: string | null): string {
-  return maturity ? (maturityLabel(maturity) ?? maturity) : '—';
 }

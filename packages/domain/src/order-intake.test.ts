@@ -1,6 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  checkParties,
+  contactKey,
   decideNewOrder,
   selectCapability,
   validateNewOrderMultileg,
@@ -240,5 +242,34 @@ describe('decideNewOrder', () => {
     const exposure = () => ({ filled: Decimal.from(10), workingBuy: Decimal.ZERO, workingSell: Decimal.ZERO });
     assert.deepEqual(decideNewOrder(order, { ...base, exposure, overRate, maxOrdersPerSecond: 3 }), { ok: false, ordRejReason: '99', text: 'Order rate limit of 3 orders per second exceeded', stage: 'rate' });
     assert.deepEqual(decideNewOrder(order, { ...base, exposure }), { ok: true });
+  });
+});
+
+describe('checkParties', () => {
+  const OWN = '549300STRAITS000SG15';
+  const OTHER = '529900NORDHAFEN00E87';
+  const leis = new Map([[OWN, 'SGX'], [OTHER, 'EEX']]);
+  const contacts = new Map([[contactKey('Mei Lin Tan'), 'SGX'], [contactKey('Jonas Berger'), 'EEX'], [contactKey('jonas.berger@nordhafen.example'), 'EEX']]);
+  const desk = { leiOwner: (l: string) => leis.get(l), contactOwner: (c: string) => contacts.get(c) };
+  const party = (partyRole: number, partyId: string, legIndex: number | null = null) => ({ partyId, partyIdSource: 'D', partyRole, legIndex });
+  const textOf = (r: ReturnType<typeof checkParties>) => r?.text ?? null;
+
+  it("refuses another firm's LEI as Entering Firm when the desk holds the client's own", () => {
+    assert.equal(textOf(checkParties([party(7, OTHER)], { compId: 'SGX', lei: OWN }, desk)), `Entering Firm (PartyRole 7) ${OTHER} is another firm's LEI: this client's is ${OWN}`);
+    assert.equal(checkParties([party(7, OWN.toLowerCase())], { compId: 'SGX', lei: OWN }, desk), null);
+    assert.equal(checkParties([party(7, 'STRAITS-DESK')], { compId: 'SGX', lei: OWN }, desk), null);
+  });
+
+  it("without the client's LEI, refuses the LEI of another client of the desk, without naming that client", () => {
+    assert.equal(textOf(checkParties([party(7, OTHER)], { compId: 'SGX', lei: null }, desk)), `Entering Firm (PartyRole 7) ${OTHER} is the LEI of another client of this desk`);
+    assert.equal(checkParties([party(7, '5493000000UNKNOWN010')], { compId: 'SGX', lei: null }, desk), null);
+  });
+
+  it("refuses another client's contact, by name or e-mail in any case and spacing, as Order Origination Trader", () => {
+    assert.equal(textOf(checkParties([party(11, ' jonas   BERGER ')], { compId: 'SGX', lei: OWN }, desk)), 'Order Origination Trader (PartyRole 11) jonas   BERGER is the contact of another client of this desk');
+    assert.ok(checkParties([party(11, 'Jonas.Berger@nordhafen.example')], { compId: 'SGX', lei: OWN }, desk));
+    // Its own contact, another of its traders, a leg's party and another role go through.
+    assert.equal(checkParties([party(11, 'Mei Lin Tan'), party(11, 'TRADER1'), party(11, 'Jonas Berger', 0), party(12, 'Jonas Berger')], { compId: 'SGX', lei: OWN }, desk), null);
+    assert.equal(checkParties([party(11, 'Jonas Berger')], { compId: 'EEX', lei: OTHER }, desk), null);
   });
 });

@@ -128,6 +128,8 @@ export const IntakeText = {
   rateExceeded: (perSecond: number) => `Order rate limit of ${perSecond} orders per second exceeded`,
   wrongMarket: (symbol: string, market: string) => `Client may trade ${symbol} only on market ${market} (ExDestination 100)`,
   enteringFirmNotClient: (given: string, own: string) => `Entering Firm (PartyRole 7) ${given} is another firm's LEI: this client's is ${own}`,
+  enteringFirmOtherClient: (given: string) => `Entering Firm (PartyRole 7) ${given} is the LEI of another client of this desk`,
+  traderOtherClient: (given: string) => `Order Origination Trader (PartyRole 11) ${given} is the contact of another client of this desk`,
 } as const;
 
 const text = (v: unknown) => (v === undefined || v === null ? '' : String(v).trim());
@@ -340,18 +342,46 @@ export interface OrderPartyInput {
 const LEI_FORM = /^[A-Z0-9]{18}[0-9]{2}$/;
 
 /**
- * An order may name as its Entering Firm (PartyRole 7) no LEI but its own client's: a client could
- * otherwise put another firm's identity on its orders, and the desk's records and reports would carry
- * it. Checked when the desk has the client's LEI and the party reads as an LEI (a firm's own code in
- * another form is the client's business).
+ * Who the desk's other clients are, for the parties check: the client (CompID) whose LEI, or whose
+ * contact (name or e-mail), a party ID is, when it is one of them.
  */
-export function checkEnteringFirm(parties: readonly OrderPartyInput[] | undefined, clientLei: string | null | undefined): IntakeRejection | null {
-  const own = text(clientLei).toUpperCase();
-  if (!own || !parties) return null;
+export interface DeskIdentities {
+  leiOwner(lei: string): string | undefined;
+  contactOwner(nameOrEmail: string): string | undefined;
+}
+
+/** A contact's name or e-mail as compared: trimmed, inner spaces single, case ignored. */
+export const contactKey = (v: string) => v.trim().replace(/\s+/g, ' ').toLowerCase();
+
+/**
+ * An order may not put another firm's identity on the desk's records and reports through its parties:
+ * - its Entering Firm (PartyRole 7) may name no LEI but its own client's, when the desk holds the
+ *   client's LEI and the party reads as an LEI (a firm's own code in another form is the client's
+ *   business); when the desk does not hold it, no LEI of another client of the desk;
+ * - its Order Origination Trader (PartyRole 11) may not be the contact (name or e-mail) of another
+ *   client of the desk. The client's own traders are its business: the desk holds one contact.
+ * The other client is not named in the refusal: a client learns nothing of the desk's other clients.
+ */
+export function checkParties(
+  parties: readonly OrderPartyInput[] | undefined,
+  client: { compId: string; lei: string | null | undefined },
+  desk: DeskIdentities | undefined,
+): IntakeRejection | null {
+  if (!parties) return null;
+  const own = text(client.lei).toUpperCase();
+  const others = (owner: string | undefined) => owner !== undefined && owner !== client.compId;
   for (const p of parties) {
-    if (p.legIndex !== null || String(p.partyRole) !== PartyRole.EnteringFirm) continue;
-    const given = text(p.partyId).toUpperCase();
-    if (LEI_FORM.test(given) && given !== own) return reject(OrdRejReason.Other, IntakeText.enteringFirmNotClient(given, own));
+    if (p.legIndex !== null) continue;
+    const given = text(p.partyId);
+    const role = String(p.partyRole);
+    if (role === PartyRole.EnteringFirm) {
+      const lei = given.toUpperCase();
+      if (!LEI_FORM.test(lei)) continue;
+      if (own && lei !== own) return reject(OrdRejReason.Other, IntakeText.enteringFirmNotClient(lei, own));
+      if (!own && others(desk?.leiOwner(lei))) return reject(OrdRejReason.Other, IntakeText.enteringFirmOtherClient(lei));
+    } else if (role === PartyRole.OrderOriginationTrader && given && others(desk?.contactOwner(contactKey(given)))) {
+      return reject(OrdRejReason.Other, IntakeText.traderOtherClient(given));
+    }
   }
   return null;
 }
@@ -369,8 +399,9 @@ export interface DecisionContext extends IntakeContext {
    */
   overRate?: () => boolean;
   maxOrdersPerSecond?: number;
-  /** The sending client's LEI as the desk holds it: an Entering Firm party must not name another. */
-  clientLei?: string | null;
+  /** The sending client's CompID and LEI as the desk holds it, and who its other clients are (checkParties). */
+  client?: { compId: string; lei: string | null };
+  desk?: DeskIdentities;
 }
 
 /**
@@ -386,8 +417,8 @@ export function decideNewOrder(
   const terms: IntakeContext = { ...ctx, capabilities: undefined, isDuplicateClOrdId: undefined };
   const verdict = order.msgType === 'D' ? validateNewOrderSingle(order, terms) : validateNewOrderMultileg(order, terms);
   if (!verdict.ok) return { ...verdict, stage: 'terms' };
-  const firm = checkEnteringFirm(order.parties, ctx.clientLei);
-  if (firm) return { ...firm, stage: 'terms' };
+  const parties = ctx.client ? checkParties(order.parties, ctx.client, ctx.desk) : null;
+  if (parties) return { ...parties, stage: 'terms' };
   const permitted = order.msgType === 'D' ? checkNewOrderSinglePermissions(order, ctx) : checkNewOrderMultilegPermissions(order, ctx);
   if (!permitted.ok) return { ...permitted, stage: 'permission' };
   if (ctx.overRate?.()) return { ok: false, ordRejReason: OrdRejReason.Other, text: IntakeText.rateExceeded(ctx.maxOrdersPerSecond ?? 0), stage: 'rate' };

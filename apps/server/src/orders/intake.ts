@@ -10,6 +10,7 @@ import {
   TimeInForce,
   RiskText,
   type ClientCapability,
+  type DeskIdentities,
   type RiskBook,
   type SecurityInfo,
   type SideCode,
@@ -165,11 +166,12 @@ export class OrderIntake {
       if (info) securities.set(s, info);
     }
     const capabilities = await this.refs.clientCapabilities(connector.id);
+    const desk = await this.refs.deskIdentities();
     // The client's exposure, held in memory from its session's start (risk-state.ts).
     await this.risk.hold(o.senderCompId);
     const book = this.risk.loaded(o.senderCompId, liveMonth(this.now(), connector.timezone));
     if (!book) throw new Error(`the risk book of ${o.senderCompId} is not held`);
-    return this.admitWith(o, connector, securities, capabilities, book);
+    return this.admitWith(o, connector, securities, capabilities, book, desk);
   }
 
   /** admit() without waiting, when everything it reads is loaded already; undefined otherwise. */
@@ -178,6 +180,8 @@ export class OrderIntake {
     if (!connector || !connector.isActive || !connector.tradingEnabled || connector.stop) return undefined;
     const capabilities = this.refs.loadedCapabilities(connector.id);
     if (!capabilities) return undefined;
+    const desk = this.refs.loadedDeskIdentities();
+    if (!desk) return undefined;
     const book = this.risk.loaded(o.senderCompId, liveMonth(this.now(), connector.timezone));
     if (!book) return undefined;
     const securities = new Map<string, SecurityInfo>();
@@ -186,7 +190,7 @@ export class OrderIntake {
       if (info === undefined) return undefined;
       if (info) securities.set(s, info);
     }
-    return this.admitWith(o, connector, securities, capabilities, book);
+    return this.admitWith(o, connector, securities, capabilities, book, desk);
   }
 
   /** The checks and the queueing of an order from an active client, with its reference data in hand. */
@@ -196,6 +200,7 @@ export class OrderIntake {
     securities: ReadonlyMap<string, SecurityInfo>,
     capabilities: ClientCapability[],
     book: RiskBook,
+    desk: DeskIdentities,
   ): Admission | Promise<Admission> {
     const now = this.now();
     const sessionDate = tradingDay(now, connector.timezone);
@@ -220,7 +225,8 @@ export class OrderIntake {
       // A possible resend is counted against the rate only once it proves to be a new order (below).
       ...(o.possibleDuplicate ? {} : { overRate }),
       maxOrdersPerSecond: connector.maxOrdersPerSecond,
-      clientLei: connector.lei,
+      client: { compId: connector.compId, lei: connector.lei },
+      desk,
     });
     if (!decision.ok && decision.stage === 'terms') return this.refuse(o, connector, now, decision.ordRejReason, decision.text);
     const refusal = decision.ok ? undefined : decision;

@@ -1,5 +1,5 @@
-import { findSecurity, getOrderConnector, listClientCapabilities, type ClientStop, type Db, type Queryable } from '@fixdesk/db';
-import type { ClientCapability, SecurityInfo } from '@fixdesk/domain';
+import { findSecurity, getOrderConnector, listClientCapabilities, listConnectorIdentities, type ClientStop, type Db, type Queryable } from '@fixdesk/db';
+import { contactKey, type ClientCapability, type DeskIdentities, type SecurityInfo } from '@fixdesk/domain';
 
 /** What the order core needs of a client connector, for every order. */
 export interface ConnectorInfo {
@@ -56,6 +56,17 @@ async function loadCapabilities(q: Queryable, connectorId: number): Promise<Clie
   }));
 }
 
+/** Who each LEI and contact (name or e-mail) on the desk's connectors belongs to. */
+async function loadDeskIdentities(q: Queryable): Promise<DeskIdentities> {
+  const leis = new Map<string, string>();
+  const contacts = new Map<string, string>();
+  for (const r of await listConnectorIdentities(q)) {
+    if (r.client_lei?.trim()) leis.set(r.client_lei.trim().toUpperCase(), r.comp_id);
+    for (const c of [r.client_contact, r.client_email]) if (c?.trim()) contacts.set(contactKey(c), r.comp_id);
+  }
+  return { leiOwner: (lei) => leis.get(lei), contactOwner: (key) => contacts.get(key) };
+}
+
 async function loadConnector(q: Queryable, compId: string): Promise<ConnectorInfo | undefined> {
   const r = await getOrderConnector(q, compId);
   return r && {
@@ -87,6 +98,9 @@ export class OrderReferenceData {
   private readonly securities = new Map<string, Promise<SecurityInfo | null>>();
   private readonly securitiesLoaded = new Map<string, SecurityInfo | null>();
   private readonly rateWindows = new Map<string, { second: number; count: number }>();
+  /** The desk's connectors' identities: one load for all, dropped when any connector changes. */
+  private desk: Promise<DeskIdentities> | undefined;
+  private deskLoaded: DeskIdentities | undefined;
 
   constructor(
     private readonly db: Db,
@@ -95,6 +109,8 @@ export class OrderReferenceData {
 
   /** Reference data changed: drop the caches (one connector's, or all). */
   invalidate(compId?: string): void {
+    this.desk = undefined;
+    this.deskLoaded = undefined;
     if (compId) {
       this.connectors.delete(compId);
       this.connectorRows.delete(compId);
@@ -116,6 +132,28 @@ export class OrderReferenceData {
       this.connectors.set(compId, p);
     }
     return p;
+  }
+
+  /** Who the desk's clients are (their LEIs and contacts), for the parties of an order. */
+  deskIdentities(): Promise<DeskIdentities> {
+    if (!this.desk) {
+      const loading = loadDeskIdentities(this.db);
+      this.desk = loading;
+      loading.then(
+        (d) => {
+          if (this.desk === loading) this.deskLoaded = d;
+        },
+        () => {
+          if (this.desk === loading) this.desk = undefined;
+        },
+      );
+    }
+    return this.desk;
+  }
+
+  /** The desk's identities if loaded already (no waiting). */
+  loadedDeskIdentities(): DeskIdentities | undefined {
+    return this.deskLoaded;
   }
 
   /** The connector if it is loaded already (no waiting). */

@@ -178,6 +178,14 @@ export async function connectorExists(db: Queryable, id: number): Promise<boolea
   return rows.length > 0;
 }
 
+/** Every connector's CompID with the identities its orders' parties are checked against. */
+export interface ConnectorIdentityRow { comp_id: string; client_lei: string | null; client_contact: string | null; client_email: string | null }
+
+export async function listConnectorIdentities(db: Queryable): Promise<ConnectorIdentityRow[]> {
+  const { rows } = await db.query<ConnectorIdentityRow>('SELECT comp_id, client_lei, client_contact, client_email FROM client_connectors ORDER BY id');
+  return rows;
+}
+
 /** A connector with its broker's names, what a client's %VARIABLES% resolve from. */
 export interface ConnectorAndBrokerRow {
   id: number; comp_id: string; target_comp_id: string; execution_id_prefix: string; client_name: string | null;

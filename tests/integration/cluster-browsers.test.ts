@@ -13,7 +13,8 @@ import { freePort } from '../interop/quickfix-peer';
 import { TestFixClient } from '../support/fix-client';
 import { killHard, startServerProcess } from '../support/server-process';
 import { DEMO_PASSWORD } from '../support/server';
-import { openSocket, poll, signIn, startTwoNodes, type TestSocket, type TwoNodes } from '../support/two-nodes';
+import { openSocket, signIn, startTwoNodes, type TestSocket, type TwoNodes } from '../support/two-nodes';
+import { until } from '../support/until';
 
 type Online = Array<{ username: string; connections: number }>;
 
@@ -44,7 +45,7 @@ describe('two nodes on one PostgreSQL: browsers', () => {
     const t0 = Date.now();
     const r = await fetch(`${nodes.a.url}/api/auth/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
     assert.equal(r.status, 200);
-    const closed = await poll(() => socket.closed, "node B closing the signed-out user's socket", PROPAGATION_MS);
+    const closed = await until("node B closing the signed-out user's socket", () => socket.closed, PROPAGATION_MS);
     assert.ok(Date.now() - t0 < PROPAGATION_MS);
     assert.equal(closed.code, WS_CLOSE.authFailed);
     // The same user's other sign-in holds: its socket stays open.
@@ -63,13 +64,13 @@ describe('two nodes on one PostgreSQL: browsers', () => {
       body: JSON.stringify({ current_password: DEMO_PASSWORD, new_password: 'a-new-reader-pw-22' }),
     });
     assert.equal(r.status, 200, await r.text());
-    const closed = await poll(() => socket.closed, "node B closing the socket of the user's other sign-in", PROPAGATION_MS);
+    const closed = await until("node B closing the socket of the user's other sign-in", () => socket.closed, PROPAGATION_MS);
     assert.equal(closed.code, WS_CLOSE.authFailed);
   });
 
   /** Until the sockets of the tests before have left the desk's users online (a close is recorded just after it). */
   const nobodyOnline = () =>
-    poll(async () => ((await nodes.database.db.query<{ n: number }>('SELECT count(*)::int AS n FROM browser_presence')).rows[0]!.n === 0 ? true : undefined), 'no browser signed in');
+    until('no browser signed in', async () => ((await nodes.database.db.query<{ n: number }>('SELECT count(*)::int AS n FROM browser_presence')).rows[0]!.n === 0));
 
   it("counts the users online over the desk: node B's browsers are told of node A's, both ways", async () => {
     await nobodyOnline();
@@ -79,7 +80,7 @@ describe('two nodes on one PostgreSQL: browsers', () => {
     // Node A's own answer counts node B's admin; node B's browser hears of node A's broker.
     assert.equal(lastOnline(broker), 'admin×1,broker×1');
     assert.equal(broker.messages.find((m) => m.type === 'authenticated')!.connectedUsers, 2);
-    await poll(() => (lastOnline(admin) === 'admin×1,broker×1' ? true : undefined), `node B's browser told of node A's broker (${lastOnline(admin)})`, 2_000);
+    await until(`node B's browser told of node A's broker (${lastOnline(admin)})`, () => (lastOnline(admin) === 'admin×1,broker×1'), 2_000);
 
     // Service status on node B counts the desk's browsers.
     const token = await signIn(nodes.b.url, 'admin');
@@ -87,7 +88,7 @@ describe('two nodes on one PostgreSQL: browsers', () => {
     assert.equal(status.data.services.find((x) => x.name === 'api')!.metadata.browsersConnected, 2);
 
     broker.close();
-    await poll(() => (lastOnline(admin) === 'admin×1' ? true : undefined), `node B's browser told node A's broker left (${lastOnline(admin)})`, 2_000);
+    await until(`node B's browser told node A's broker left (${lastOnline(admin)})`, () => (lastOnline(admin) === 'admin×1'), 2_000);
     admin.close();
   });
 
@@ -117,8 +118,8 @@ describe('two nodes on one PostgreSQL: browsers', () => {
       client.crash();
       // Once node C's node lease (1 s, renewed every third) ran out, node B notices (it looks every TTL) and
       // tells its browsers: the broker is no longer online, the client no longer logged on.
-      await poll(() => (lastOnline(watcher) === 'admin×1' ? true : undefined), `node B's browser told node C's broker is gone (${lastOnline(watcher)})`, 5_000);
-      await poll(() => watcher.messages.find((m) => m.type === 'client_connection_status' && m.comp_id === COMP_ID && m.is_connected === false), "node B's browser told node C's client is gone", 5_000);
+      await until(`node B's browser told node C's broker is gone (${lastOnline(watcher)})`, () => (lastOnline(watcher) === 'admin×1'), 5_000);
+      await until("node B's browser told node C's client is gone", () => watcher.messages.find((m) => m.type === 'client_connection_status' && m.comp_id === COMP_ID && m.is_connected === false), 5_000);
       const toldAfter = Date.now() - killedAt;
       assert.ok(toldAfter < 5_000, `told ${toldAfter} ms after the kill`);
       // What a new look says too: a new sign-in's count, and the connectors screen.

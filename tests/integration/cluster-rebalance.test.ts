@@ -9,7 +9,8 @@ import { fixSessionLeaseName } from '@fixdesk/db';
 import { MemoryStoreFactory } from '@fixdesk/fix';
 import { preferredNode } from '../../apps/server/src/cluster/preferred-node';
 import { newOrderSingle, TestFixClient } from '../support/fix-client';
-import { poll, startTwoNodes, type TestNode, type TwoNodes } from '../support/two-nodes';
+import { startTwoNodes, type TestNode, type TwoNodes } from '../support/two-nodes';
+import { until } from '../support/until';
 
 const COMP_ID = 'SGX_CLIENT_1';
 const LEASE = fixSessionLeaseName({ beginString: 'FIX.4.4', senderCompID: 'FIXDESK', targetCompID: COMP_ID });
@@ -35,11 +36,11 @@ describe('two nodes on one PostgreSQL: a returning node gets its sessions back',
     (await nodes.database.db.query<{ next_sender_seq: number; next_target_seq: number; owner_node: string | null }>('SELECT next_sender_seq, next_target_seq, owner_node FROM fix_session_state WHERE target_comp_id = $1', [COMP_ID])).rows[0]!;
   /** The stored numbers once they are what the client has seen, at `node`. */
   const settledAt = (node: TestNode) =>
-    poll(async () => {
+    until(`the numbers stored by ${node.config.nodeId}`, async () => {
       const n = await stored();
       const c = client.status();
       return client.isLoggedOn && n.owner_node === node.config.nodeId && n.next_target_seq === c.nextSenderMsgSeqNum && n.next_sender_seq === c.nextTargetMsgSeqNum ? n : undefined;
-    }, `the numbers stored by ${node.config.nodeId}`);
+    });
 
   it('moves the session back to its home node once, with its numbers, after the home node returns', async () => {
     client = new TestFixClient(COMP_ID, new MemoryStoreFactory());
@@ -50,7 +51,7 @@ describe('two nodes on one PostgreSQL: a returning node gets its sessions back',
 
     // The home node stops; the client, listing both, logs on at the other node.
     await home.stop();
-    await poll(async () => ((await owner())?.owner === other.config.nodeId && client.isLoggedOn ? true : undefined), 'the client logged on at the other node', 10_000);
+    await until('the client logged on at the other node', async () => ((await owner())?.owner === other.config.nodeId && client.isLoggedOn), 10_000);
     await client.send('D', newOrderSingle('RB-2'));
     await client.waitForReport('RB-2', (m) => m.get(150) === 'A');
     const atOther = await settledAt(other);
@@ -60,7 +61,7 @@ describe('two nodes on one PostgreSQL: a returning node gets its sessions back',
     // The home node starts again under its NODE_ID; after settling (2 × TTL) the other node hands the session back.
     const restartedAt = Date.now();
     await home.start();
-    await poll(async () => ((await owner())?.owner === home.config.nodeId && client.isLoggedOn ? true : undefined), 'the session back at the home node', 15_000, 50);
+    await until('the session back at the home node', async () => ((await owner())?.owner === home.config.nodeId && client.isLoggedOn), 15_000, 50);
     const movedAfter = Date.now() - restartedAt;
     assert.ok(movedAfter >= 2 * home.config.leaseTtlMs, `moved ${movedAfter} ms after the home node started: before it settled`);
 
@@ -100,7 +101,7 @@ describe('two nodes with REBALANCE_SESSIONS=false: a returning node leaves the s
     client = new TestFixClient(COMP_ID, new MemoryStoreFactory());
     await client.connect([home.config.fixPort, other.config.fixPort]);
     await home.stop();
-    await poll(async () => ((await owner()) === other.config.nodeId && client.isLoggedOn ? true : undefined), 'the client logged on at the other node', 10_000);
+    await until('the client logged on at the other node', async () => ((await owner()) === other.config.nodeId && client.isLoggedOn), 10_000);
     const logouts = client.logouts.length;
     await home.start();
     // Settled (2 × TTL) and several passes more: with rebalancing on, the session would have moved.

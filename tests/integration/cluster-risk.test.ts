@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { maturity, newOrderSingle, TestFixClient } from '../support/fix-client';
-import { poll, signIn, startTwoNodes, type TwoNodes } from '../support/two-nodes';
+import { signIn, startTwoNodes, type TwoNodes } from '../support/two-nodes';
+import { until } from '../support/until';
 
 const COMP = 'RISK_2N';
 
@@ -40,7 +41,7 @@ describe('two nodes on one PostgreSQL: pre-trade risk and the kill switch', () =
     brokerB = await signIn(nodes.b.url, 'broker');
     client = new TestFixClient(COMP);
     await client.connect(nodes.a.server!.ctx.fix.port);
-    await poll(() => nodes.a.server!.ctx.orders.riskExposure(COMP), "node A holding the client's risk");
+    await until("node A holding the client's risk", () => nodes.a.server!.ctx.orders.riskExposure(COMP));
     assert.equal(nodes.b.server!.ctx.orders.riskExposure(COMP), undefined);
   });
   after(async () => {
@@ -52,12 +53,12 @@ describe('two nodes on one PostgreSQL: pre-trade risk and the kill switch', () =
     const bought = await order('1', '10');
     await onB(`/api/orders/${bought.orderId}/accept`, {});
     await onB(`/api/orders/${bought.orderId}/fill`, { fillQty: 10, fillPrice: 27000 });
-    await poll(() => nodes.a.server!.ctx.orders.riskExposure(COMP)?.get(`C5TC|${maturity()}`)?.filled === '10' || undefined, "node A hearing of node B's fill");
+    await until("node A hearing of node B's fill", () => nodes.a.server!.ctx.orders.riskExposure(COMP)?.get(`C5TC|${maturity()}`)?.filled === '10');
     const sold = await order('2', '10');
     assert.equal(sold.execType, 'A', sold.text);
     assert.equal((await order('2', '1')).execType, '8');
     await onB(`/api/orders/${sold.orderId}/cancel`, { reason: 'client asked by phone' });
-    await poll(() => nodes.a.server!.ctx.orders.riskExposure(COMP)?.get(`C5TC|${maturity()}`)?.workingSell === '0' || undefined, "node A hearing of node B's cancel");
+    await until("node A hearing of node B's cancel", () => nodes.a.server!.ctx.orders.riskExposure(COMP)?.get(`C5TC|${maturity()}`)?.workingSell === '0');
     assert.equal((await order('2', '10')).execType, 'A');
   });
 
@@ -66,12 +67,12 @@ describe('two nodes on one PostgreSQL: pre-trade risk and the kill switch', () =
     const stopped = await onB(`/api/client-connectors/${COMP}/stop`, { reason: 'runaway algo' });
     assert.ok(Number(stopped.data.canceled_orders) >= 2, JSON.stringify(stopped.data));
     await client.waitForReport(working.id, (m) => m.get(150) === '4');
-    const refused = await poll(async () => {
+    const refused = await until('node A refusing the stopped client', async () => {
       const r = await order('1', '1');
       return r.execType === '8' ? r : undefined;
-    }, 'node A refusing the stopped client', 5_000, 100);
+    }, 5_000, 100);
     assert.equal(refused.text, 'Orders from this client are stopped by the desk (kill switch): runaway algo');
     await onB(`/api/client-connectors/${COMP}/resume`, { reason: 'fixed' });
-    await poll(async () => ((await order('1', '1')).execType === 'A' ? true : undefined), 'node A taking the resumed client', 5_000, 100);
+    await until('node A taking the resumed client', async () => ((await order('1', '1')).execType === 'A'), 5_000, 100);
   });
 });

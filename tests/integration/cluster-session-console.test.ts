@@ -8,7 +8,8 @@ import { after, before, describe, it } from 'node:test';
 import { MemoryStoreFactory } from '@fixdesk/fix';
 import type { SessionConsoleView } from '@fixdesk/protocol';
 import { newOrderSingle, TestFixClient } from '../support/fix-client';
-import { poll, signIn, startTwoNodes, type TwoNodes } from '../support/two-nodes';
+import { signIn, startTwoNodes, type TwoNodes } from '../support/two-nodes';
+import { until } from '../support/until';
 
 const COMP_ID = 'SGX_CLIENT_1';
 
@@ -37,10 +38,10 @@ describe('the session console acts on a session whichever node holds it', () => 
   });
 
   it("shows node A's live session on node B, numbers and all", async () => {
-    const seen = await poll(async () => {
+    const seen = await until('the session as node A has it, on node B', async () => {
       const v = await consoleAt(nodes.b.url);
       return v.session.loggedOn && v.session.nextTargetMsgSeqNum === client.status().nextSenderMsgSeqNum ? v : undefined;
-    }, 'the session as node A has it, on node B');
+    });
     assert.equal(seen.session.connected, true);
     assert.equal(seen.session.nextSenderMsgSeqNum, client.status().nextTargetMsgSeqNum);
     assert.ok(seen.session.remoteAddress, 'the address node A sees');
@@ -57,7 +58,7 @@ describe('the session console acts on a session whichever node holds it', () => 
     assert.equal(r.status, 200, await r.clone().text());
     // The client's Logout is counted, not its state: it reconnects 100 ms later (as a real client
     // would), and a loaded machine can take that long between two looks at its state.
-    const why = await poll(() => client.logouts[logoutsBefore], 'the client logged out', 10_000);
+    const why = await until('the client logged out', () => client.logouts[logoutsBefore], 10_000);
     assert.match(why, /logged out/);
     const view = ((await r.json()) as { data: SessionConsoleView }).data;
     const op = view.operations[0]!;

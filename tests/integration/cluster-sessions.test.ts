@@ -11,7 +11,8 @@ import { WebSocket } from 'ws';
 import type { RunningServer } from '../../apps/server/src/server';
 import { logonAttempt, newOrderSingle, TestFixClient } from '../support/fix-client';
 import { ADMIN_PASSWORD, DEMO_PASSWORD } from '../support/server';
-import { poll, startTwoNodes, type TwoNodes } from '../support/two-nodes';
+import { startTwoNodes, type TwoNodes } from '../support/two-nodes';
+import { until } from '../support/until';
 
 const COMP_ID = 'SGX_CLIENT_1';
 
@@ -34,11 +35,11 @@ describe('two nodes on one PostgreSQL: one owner per FIX session', () => {
 
   /** The stored numbers once they match what the client has seen (its next sender is our next target). */
   const settledAt = (owner: string) =>
-    poll(async () => {
+    until(`the numbers stored by ${owner}`, async () => {
       const n = await numbers();
       const c = client.status();
       return n?.owner_node === owner && n.next_target_seq === c.nextSenderMsgSeqNum && n.next_sender_seq === c.nextTargetMsgSeqNum ? n : undefined;
-    }, `the numbers stored by ${owner}`);
+    });
 
   before(async () => {
     nodes = await startTwoNodes(['node-a', 'node-b']);
@@ -89,13 +90,13 @@ describe('two nodes on one PostgreSQL: one owner per FIX session', () => {
     type Entry = { name: string; status: string; isConnected: boolean; containerName: string; metadata: Record<string, unknown> };
     type Job = { job: string; node: string; live: boolean };
     // The desk-wide jobs take their leases at their first pass (the sealer's comes after a second).
-    const services = await poll(async () => {
+    const services = await until('both desk jobs in the service status', async () => {
       const r = await fetch(`${nodeB.url}/api/service-status`, { headers: { authorization: `Bearer ${token}` } });
       assert.equal(r.status, 200);
       const { data } = (await r.json()) as { data: { services: Entry[] } };
       const jobs = data.services.find((s) => s.name === 'database')!.metadata.deskJobs as Job[];
       return jobs.filter((j) => j.live).length === 2 ? data.services : undefined;
-    }, 'both desk jobs in the service status');
+    });
     const entry = services.find((s) => s.name === `fix-session:${COMP_ID}`)!;
     const owner = entry.metadata.owner as { node: string; term: number; expiresAt: string; live: boolean };
     assert.equal(entry.containerName, 'node-b');

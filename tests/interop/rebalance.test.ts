@@ -13,7 +13,8 @@ import { formatUtcTimestamp } from '@fixdesk/fix';
 import { buildQuickfix, quickfixUnavailable, type QuickfixBuild } from '../../bench/quickfix/build';
 import { preferredNode } from '../../apps/server/src/cluster/preferred-node';
 import { maturity } from '../support/fix-client';
-import { poll, startTwoNodes, type TestNode, type TwoNodes } from '../support/two-nodes';
+import { startTwoNodes, type TestNode, type TwoNodes } from '../support/two-nodes';
+import { until } from '../support/until';
 import { field, initiatorSettings, QuickfixPeer } from './quickfix-peer';
 
 const CLIENT = 'SGX_CLIENT_1';
@@ -74,7 +75,7 @@ describe('a returning node gets its session back from a QuickFIX client listing 
     const lastServerSeq = Math.max(...qf.messages('RX').map((m) => Number(field(m, 34))));
     await home.start();
     await qf.waitForLine((l) => l.startsWith('LOGON'), 30_000, atReturn);
-    await poll(async () => ((await owner()) === home.config.nodeId ? true : undefined), 'the session owned by the home node again');
+    await until('the session owned by the home node again', async () => ((await owner()) === home.config.nodeId));
     const since = qf.lines.slice(atReturn);
     const logouts = since.filter((l) => l.startsWith('RX ') && field(l.slice(3), 35) === '5');
     assert.equal(logouts.length, 1, since.join('\n'));

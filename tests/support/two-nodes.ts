@@ -8,20 +8,10 @@ import { WebSocket } from 'ws';
 import type { Config } from '../../apps/server/src/config';
 import { startServer, type RunningServer } from '../../apps/server/src/server';
 import { seededDatabase } from './seeded-database';
+import { until } from './until';
 import { ADMIN_PASSWORD, DEMO_PASSWORD, testConfig } from './server';
 
 const silent = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-
-/** Polls an async check until it answers a value (not undefined); throws after `timeoutMs`. */
-export async function poll<T>(fn: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 5_000, everyMs = 20): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
 
 export interface TestNode {
   readonly config: Config;
@@ -118,6 +108,6 @@ export async function openSocket(url: string, token: string): Promise<TestSocket
     ws.once('error', reject);
   });
   ws.send(JSON.stringify({ type: 'authenticate', token }));
-  await poll(() => s.messages.find((m) => m.type === 'authenticated') ?? (s.closed ? Promise.reject(new Error(`socket closed: ${s.closed.reason}`)) : undefined), 'ws authenticated');
+  await until('ws authenticated', () => s.messages.find((m) => m.type === 'authenticated') ?? (s.closed ? Promise.reject(new Error(`socket closed: ${s.closed.reason}`)) : undefined));
   return s;
 }

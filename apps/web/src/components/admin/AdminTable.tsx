@@ -3,7 +3,7 @@ import { IconPencil, IconTrash } from '@tabler/icons-react';
 import type { ColDef, ICellRendererParams } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import { useMemo, type ReactNode } from 'react';
-import { deskGridTheme } from '../../screens/blotter/gridTheme';
+import { deskGridTheme } from '../grid/gridTheme';
 
 export interface AdminTableProps<T> {
   /** Accessible name of the grid and of its row actions ("Edit security C5TC"). */

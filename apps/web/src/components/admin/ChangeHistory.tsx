@@ -3,7 +3,7 @@ import { Alert, Paper } from '@mantine/core';
 import type { ColDef } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import { useEffect, useState } from 'react';
-import { deskGridTheme } from '../../screens/blotter/gridTheme';
+import { deskGridTheme } from '../grid/gridTheme';
 import { usersApi } from '../../services/users/users';
 import { adminErrorText } from './errors';
 

@@ -2,8 +2,8 @@ import { Box } from '@mantine/core';
 import type { ColDef, GetRowIdParams, GridApi } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import type { ComponentType, CSSProperties } from 'react';
-import { columnsGivingWay } from '../../screens/blotter/columns';
-import { deskGridTheme } from '../../screens/blotter/gridTheme';
+import { columnsGivingWay } from '../grid/columns';
+import { deskGridTheme } from '../grid/gridTheme';
 import { AuditError, AuditLoading } from './AuditStates';
 
 /** Where an audit screen's rows stand: loading, failed with a reason, or ready. */

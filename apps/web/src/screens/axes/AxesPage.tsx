@@ -20,7 +20,7 @@ import { useLiveConnection } from '../../services/live/useLive';
 import { fetchOrderSnapshot } from '../../services/orders/snapshot';
 import { useClientConnectors } from '../../services/orders/useDeskReference';
 import { useBookView, useOrderBookFeed, useOrderBookInstance } from '../../services/orders/useOrderBook';
-import { deskGridTheme } from '../blotter/gridTheme';
+import { deskGridTheme } from '../../components/grid/gridTheme';
 import classes from './Axes.module.css';
 
 const EXCHANGES = ['Any', 'SGX', 'EEX'] as const;

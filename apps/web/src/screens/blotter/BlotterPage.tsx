@@ -1,4 +1,4 @@
-import './blotter.css';
+import '../../components/grid/desk-grid.css';
 import { ordStatusLabel } from '@fixdesk/domain';
 import type { Order } from '@fixdesk/protocol';
 import type { GridApi } from 'ag-grid-community';
@@ -28,8 +28,8 @@ import type { BlotterCellActions } from './blotterContext';
 import { BlotterHeader } from './BlotterHeader';
 import { loadExecutionsGrid, loadOrdersGrid, useChunk, usePaintedAfter, type Chunk } from './gridChunks';
 import { BlotterLayout } from './BlotterLayout';
-import { FILL_FOCUS_ID } from './order-info/FillPanel';
-import { OrderInfoPanel } from './order-info/OrderInfoPanel';
+import { FILL_FOCUS_ID } from '../../components/order-info/FillPanel';
+import { OrderInfoPanel } from '../../components/order-info/OrderInfoPanel';
 import { openAxesWindow, openOrderTab, openOrderWindow } from './windows';
 import { columnLayoutKey } from './columnLayout';
 import { FILTER_STATUSES, type OrderFilters } from './orderFilters';

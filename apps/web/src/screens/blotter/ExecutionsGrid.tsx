@@ -3,8 +3,8 @@ import type { GetRowIdParams } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import { useMemo } from 'react';
 import { EXECUTION_COLUMNS } from './executionColumns';
-import { deskGridTheme } from './gridTheme';
-import { toColDefs } from './columns';
+import { deskGridTheme } from '../../components/grid/gridTheme';
+import { toColDefs } from '../../components/grid/columns';
 import { useDisplayZone } from '../../components/time/displayZone';
 
 function NoExecutions() {

@@ -1,8 +1,8 @@
 import { formatAveragePrice, execTypeColour, execTypeLabel, formatBlotterPrice, formatQuantity, formatTimestamp, ordStatusLabel } from '@fixdesk/domain';
 import type { ExecutionReport } from '@fixdesk/protocol';
 import type { CellStyle } from 'ag-grid-community';
-import { tokenCss, tokenFill } from './colours';
-import type { BlotterColumn } from './columns';
+import { tokenCss, tokenFill } from '../../components/grid/colours';
+import type { BlotterColumn } from '../../components/grid/columns';
 import { displayZone, displayZoneLabel } from '../../components/time/displayZone';
 
 const num = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? null : Number(v));

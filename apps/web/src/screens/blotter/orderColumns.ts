@@ -17,7 +17,7 @@ import type { Order } from '@fixdesk/protocol';
 import type { CsvExtras } from '../../components/export/csv';
 import { displayZone, displayZoneLabel } from '../../components/time/displayZone';
 import { pendingSince } from './ageCell';
-import type { BlotterColumn } from './columns';
+import type { BlotterColumn } from '../../components/grid/columns';
 
 /** Today's orders by time of day (24-hour, in the zone the user chose: UTC by default); older open orders with their date. */
 function formatReceived(value: string): string {

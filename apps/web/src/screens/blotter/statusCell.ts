@@ -3,7 +3,7 @@ import type { Order } from '@fixdesk/protocol';
 import type { ICellRendererComp, ICellRendererParams } from 'ag-grid-community';
 import { inFlight } from '../../services/orders/useOrderActions';
 import type { BlotterCellActions } from './blotterContext';
-import { TOKEN_MANTINE, tokenCss, tokenFill } from './colours';
+import { TOKEN_MANTINE, tokenCss, tokenFill } from '../../components/grid/colours';
 
 function percentFilled(order: Order): number {
   const cum = Decimal.tryFrom(order.cumqty);

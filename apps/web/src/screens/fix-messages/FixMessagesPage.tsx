@@ -1,4 +1,4 @@
-import '../blotter/blotter.css';
+import '../../components/grid/desk-grid.css';
 import type { FixMessageRecord } from '@fixdesk/protocol';
 import { Alert, Badge, Box, Button, Checkbox, Group, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -15,7 +15,7 @@ import { timeZoneLabel } from '../../components/time/localTime';
 import { useDisplayZone } from '../../components/time/displayZone';
 import { loadErrorText, type ExportProgress, type FixMessageOptions } from '../../services/audit/auditApi';
 import { auditApi } from '../../services/audit/http';
-import { toColDefs } from '../blotter/columns';
+import { toColDefs } from '../../components/grid/columns';
 import { FixMessageDetail } from './FixMessageDetail';
 import { fixMessageColumns, matchesFixMessage } from './fixMessageColumns';
 

@@ -1,4 +1,4 @@
-import '../blotter/blotter.css';
+import '../../components/grid/desk-grid.css';
 import '../../components/audit/auditGrid.css';
 import type { ClientConnector, OrderAction } from '@fixdesk/protocol';
 import { Alert, Avatar, Badge, Box, Button, Code, Group, HoverCard, Image, Loader, Modal, ScrollArea, Text, TextInput } from '@mantine/core';
@@ -20,7 +20,7 @@ import { auditApi } from '../../services/audit/http';
 import { useAuth } from '../../services/auth/AuthProvider';
 import { roleOf } from '../../services/auth/roles';
 import { WhoLookedModal } from './WhoLookedModal';
-import { toColDefs } from '../blotter/columns';
+import { toColDefs } from '../../components/grid/columns';
 import { actionTypeLabel, clientName, hasActionData, matchesOrderAction, orderActionColumns, sideLabel } from './orderActionColumns';
 
 /** Spec 000 §9: popup hover delays. */

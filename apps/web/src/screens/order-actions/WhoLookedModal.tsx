@@ -5,7 +5,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { formatLocalTime, timeZoneLabel, userTimeZone } from '../../components/time/localTime';
 import { loadErrorText, type AuditAccessEntry } from '../../services/audit/auditApi';
 import { auditApi } from '../../services/audit/http';
-import { deskGridTheme } from '../blotter/gridTheme';
+import { deskGridTheme } from '../../components/grid/gridTheme';
 
 const ACTION_LABEL: Record<AuditAccessEntry['action'], string> = {
   export_fix_messages: 'Exported FIX messages',

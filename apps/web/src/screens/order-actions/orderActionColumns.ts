@@ -2,7 +2,7 @@ import { actionClientName, fillPriceOf, fillQtyOf, hasActionData, sideLabel } fr
 import { formatPrice, formatQuantity, truncateText } from '@fixdesk/domain';
 import type { OrderAction } from '@fixdesk/protocol';
 import { formatLocalTime } from '../../components/time/localTime';
-import type { BlotterColumn } from '../blotter/columns';
+import type { BlotterColumn } from '../../components/grid/columns';
 
 /**
  * The Order Actions table (spec 000 §2): times in the user's zone, notes cut at 30 characters, Action

@@ -1,4 +1,4 @@
-import '../blotter/blotter.css';
+import '../../components/grid/desk-grid.css';
 import type { Order } from '@fixdesk/protocol';
 import { Alert, Box, Button, Group, Loader, Paper, Text } from '@mantine/core';
 import { IconAlertCircle, IconArrowLeft } from '@tabler/icons-react';
@@ -13,7 +13,7 @@ import { ordersApi } from '../../services/orders/http';
 import { useBookExecutionReports, useBookOrder, useBookView, useOrderBookFeed, useOrderBookInstance } from '../../services/orders/useOrderBook';
 import { useClientConnectors, useLatestPrices } from '../../services/orders/useDeskReference';
 import { useOrderActions } from '../../services/orders/useOrderActions';
-import { OrderInfoPanel } from '../blotter/order-info/OrderInfoPanel';
+import { OrderInfoPanel } from '../../components/order-info/OrderInfoPanel';
 
 type Lookup = { kind: 'pending' } | { kind: 'found'; id: number } | { kind: 'notFound'; message: string };
 

@@ -11,8 +11,8 @@ import { useDisplayZone } from '../../components/time/displayZone';
 import { useLiveHold } from '../../services/live/useLive';
 import { useServiceStatus } from '../../services/service-status/serviceStatusApi';
 import { stoppedTooltip } from '../../services/kill-switch/killSwitch';
-import { TOKEN_MANTINE, tokenCss } from '../blotter/colours';
-import { deskGridTheme } from '../blotter/gridTheme';
+import { TOKEN_MANTINE, tokenCss } from '../../components/grid/colours';
+import { deskGridTheme } from '../../components/grid/gridTheme';
 import { acceptText, bothWays, countsText, EXPECTATION_TEXT, ownerLeaseText, ownerNodeText, resendText, scheduleText, sessionOwner, silenceText, staleAgeText, statusText, tlsText } from './serviceColumns';
 
 /** Cells drawn by a component sit on the first line of the row's text cells (rows grow with wrapped texts). */

@@ -17,7 +17,7 @@ import {
 } from '@fixdesk/domain';
 import type { ClientExecution, ClientOrder, ClientOrderLeg } from '@fixdesk/protocol';
 import type { CellStyle } from 'ag-grid-community';
-import type { BlotterColumn } from '../../blotter/columns';
+import type { BlotterColumn } from '../../../components/grid/columns';
 import { tokenCss, tokenFill } from '../shared/colours';
 
 /**

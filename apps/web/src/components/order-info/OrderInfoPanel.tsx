@@ -21,16 +21,16 @@ import type { ClientConnector, Order } from '@fixdesk/protocol';
 import { ActionIcon, Badge, Box, Button, Collapse, Group, Paper, ScrollArea, SimpleGrid, Stack, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconChevronRight, IconExternalLink, IconPhone, IconStack2 } from '@tabler/icons-react';
 import { lazy, Suspense, useState, type ReactNode, type Ref } from 'react';
-import type { OrderActions } from '../../../services/orders/useOrderActions';
-import { TOKEN_MANTINE } from '../colours';
+import type { OrderActions } from '../../services/orders/useOrderActions';
+import { TOKEN_MANTINE } from '../grid/colours';
 import { FILL_FOCUS_ID, FillPanel } from './FillPanel';
 import { OrderHistory } from './OrderHistory';
 import { OrderTimeline } from './OrderTimeline';
 import { PARTY_ID_SOURCE_NAMES, PARTY_ROLE_NAMES, sideVerb, traderParty } from './orderText';
 import { PendingRequestPanel } from './PendingRequestPanel';
-import { PartiesTable } from '../../../components/orders/PartiesTable';
-import { WhyDisabled } from '../../../components/orders/WhyDisabled';
-import { useTradeBlock } from '../../../services/orders/tradeAccess';
+import { PartiesTable } from '../orders/PartiesTable';
+import { WhyDisabled } from '../orders/WhyDisabled';
+import { useTradeBlock } from '../../services/orders/tradeAccess';
 
 // The trade capture draws AG Grid leg grids: loaded when first opened.
 const MultilegModal = lazy(() => import('./MultilegModal').then((m) => ({ default: m.MultilegModal })));

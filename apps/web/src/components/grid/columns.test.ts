@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { columnsGivingWay, toColDefs, type BlotterColumn } from './columns';
-import { orderActionColumns } from '../order-actions/orderActionColumns';
+import { orderActionColumns } from '../../screens/order-actions/orderActionColumns';
 
 interface Row {
   id: number;

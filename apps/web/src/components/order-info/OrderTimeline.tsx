@@ -2,13 +2,13 @@ import type { FixMessageRecord, Order, OrderTimeline as Timeline } from '@fixdes
 import { Alert, Anchor, Badge, Box, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconArrowLeft, IconArrowRight, IconCircleDot, IconRefresh, IconUser, IconX } from '@tabler/icons-react';
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { formatLocalTimeMicros, timeZoneLabel } from '../../../components/time/localTime';
-import { useDisplayZone } from '../../../components/time/displayZone';
-import { ordersApi } from '../../../services/orders/http';
+import { formatLocalTimeMicros, timeZoneLabel } from '../time/localTime';
+import { useDisplayZone } from '../time/displayZone';
+import { ordersApi } from '../../services/orders/http';
 import { timelineLine, type TimelineLine } from './timelineText';
 
 // The FIX Messages screen's detail (raw message, parsed fields): loaded when a message is opened.
-const FixMessageDetail = lazy(() => import('../../fix-messages/FixMessageDetail').then((m) => ({ default: m.FixMessageDetail })));
+const FixMessageDetail = lazy(() => import('../../screens/fix-messages/FixMessageDetail').then((m) => ({ default: m.FixMessageDetail })));
 
 const TONE: Record<TimelineLine['tone'], { colour: string; icon: typeof IconArrowLeft }> = {
   in: { colour: 'blue', icon: IconArrowRight },

@@ -1,6 +1,6 @@
 import { formatPrice, formatQuantity, formatTimestamp } from '@fixdesk/domain';
 import { Loader, Table, Text } from '@mantine/core';
-import { useOrderHistory } from '../../../services/orders/useDeskReference';
+import { useOrderHistory } from '../../services/orders/useDeskReference';
 
 /** The order's action log (who accepted, filled, decided), newest first. */
 export function OrderHistory({ brokerOrderId }: { brokerOrderId: string }) {

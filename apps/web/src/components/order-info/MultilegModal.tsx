@@ -31,16 +31,16 @@ import { notifications } from '@mantine/notifications';
 import type { ColDef, GetRowIdParams, RowSelectedEvent } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import { Fragment, useMemo, useState, type ReactNode } from 'react';
-import { legReferencePrice, orderReferencePrice } from '../../../services/orders/referencePrice';
-import { useTradeBlock } from '../../../services/orders/tradeAccess';
-import { actionErrorMessage, useInFlight, type OrderActions } from '../../../services/orders/useOrderActions';
-import { WhyDisabled } from '../../../components/orders/WhyDisabled';
-import { legsGridTheme } from '../gridTheme';
+import { legReferencePrice, orderReferencePrice } from '../../services/orders/referencePrice';
+import { useTradeBlock } from '../../services/orders/tradeAccess';
+import { actionErrorMessage, useInFlight, type OrderActions } from '../../services/orders/useOrderActions';
+import { WhyDisabled } from '../orders/WhyDisabled';
+import { legsGridTheme } from '../grid/gridTheme';
 import { CheckLine } from './CheckLine';
 import classes from './MultilegModal.module.css';
 import { eventsFor, pricedOrder, priceLabel } from './FillPanel';
 import { sideVerb, traderParty } from './orderText';
-import { PriceField, QuantityField } from '../../../components/orders/FillFields';
+import { PriceField, QuantityField } from '../orders/FillFields';
 
 function Info({ label, value, testId }: { label: string; value: string; testId?: string }) {
   return (

@@ -25,14 +25,14 @@ import { Alert, Box, Button, Group, Paper, Stack, Text, Textarea, TextInput } fr
 import { notifications } from '@mantine/notifications';
 import { IconBan, IconCheck, IconCircleCheck, IconMoonStars, IconX } from '@tabler/icons-react';
 import { useState, type Ref } from 'react';
-import { brokerCancelConsequence, doneForDayConsequence, rejectConsequence } from '../../../services/orders/consequences';
-import { orderReferencePrice } from '../../../services/orders/referencePrice';
-import { useTradeBlock } from '../../../services/orders/tradeAccess';
-import { actionFailure, useInFlight, type OrderActions } from '../../../services/orders/useOrderActions';
+import { brokerCancelConsequence, doneForDayConsequence, rejectConsequence } from '../../services/orders/consequences';
+import { orderReferencePrice } from '../../services/orders/referencePrice';
+import { useTradeBlock } from '../../services/orders/tradeAccess';
+import { actionFailure, useInFlight, type OrderActions } from '../../services/orders/useOrderActions';
 import { CheckLine } from './CheckLine';
-import { PriceField, QuantityField } from '../../../components/orders/FillFields';
-import { useConfirmAction } from '../../../components/orders/ConfirmAction';
-import { WhyDisabled } from '../../../components/orders/WhyDisabled';
+import { PriceField, QuantityField } from '../orders/FillFields';
+import { useConfirmAction } from '../orders/ConfirmAction';
+import { WhyDisabled } from '../orders/WhyDisabled';
 
 /** A failed action as the panel shows it: refused by the server, or the server not reached. */
 type Failure = { title: string; message: string } | null;

@@ -3,11 +3,11 @@ import type { Order } from '@fixdesk/protocol';
 import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { IconArrowRight, IconMessageQuestion } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useConfirmAction } from '../../../components/orders/ConfirmAction';
-import { WhyDisabled } from '../../../components/orders/WhyDisabled';
-import { refuseRequestConsequence } from '../../../services/orders/consequences';
-import { useTradeBlock } from '../../../services/orders/tradeAccess';
-import { actionErrorMessage, useInFlight, type OrderActions } from '../../../services/orders/useOrderActions';
+import { useConfirmAction } from '../orders/ConfirmAction';
+import { WhyDisabled } from '../orders/WhyDisabled';
+import { refuseRequestConsequence } from '../../services/orders/consequences';
+import { useTradeBlock } from '../../services/orders/tradeAccess';
+import { actionErrorMessage, useInFlight, type OrderActions } from '../../services/orders/useOrderActions';
 
 /**
  * A client's cancel (F) or cancel/replace (G) request waiting for the broker: what the client asks,

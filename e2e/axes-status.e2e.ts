@@ -48,18 +48,19 @@ async function untilFits(page: Page, size: string): Promise<void> {
   assert.deepEqual(last, [], `at ${size}`);
 }
 
-/** The cells of a side's rows, top to bottom, as "symbol qty price". */
+/**
+ * The cells of a side's rows, top to bottom, as "symbol qty price". Read in one pass in the page: a row
+ * counted and then read cell by cell could leave the board in between (a fill completing its order).
+ */
 async function sideRows(page: Page, side: 'buyers' | 'sellers'): Promise<string[]> {
-  const rows = page.getByTestId(`axes-${side}`).locator('.ag-row');
-  const n = await rows.count();
-  const out: Array<[number, string]> = [];
-  for (let i = 0; i < n; i++) {
-    const row = rows.nth(i);
-    const index = Number(await row.getAttribute('row-index'));
-    const cell = async (col: string) => ((await row.locator(`[col-id="${col}"]`).textContent()) ?? '').trim();
-    out.push([index, `${await cell('symbol')} ${await cell('quantity')} ${await cell('price')}`]);
-  }
-  return out.sort((a, b) => a[0] - b[0]).map(([, text]) => text);
+  const rows = await page.getByTestId(`axes-${side}`).locator('.ag-row').evaluateAll((els) =>
+    // No named function inside: the test runner's transform would name it with a helper the page lacks.
+    els.map((row) => [
+      Number(row.getAttribute('row-index')),
+      ['symbol', 'quantity', 'price'].map((col) => (row.querySelector(`[col-id="${col}"]`)?.textContent ?? '').trim()).join(' '),
+    ] as const),
+  );
+  return [...rows].sort((a, b) => a[0] - b[0]).map(([, text]) => text);
 }
 
 async function waitForRows(page: Page, side: 'buyers' | 'sellers', expected: string[]): Promise<void> {

@@ -42,7 +42,10 @@ async function logOnConsoleClient(logs: MemoryLogFactory): Promise<{ initiator: 
     host: '127.0.0.1',
     port: e2e.server.fixPort,
     sessionID: { beginString: 'FIX.4.4', senderCompID: CONSOLE_COMP, targetCompID: 'FIXDESK' },
-    settings: { heartBtIntSec: 30 },
+    // No heartbeat within the test: the numbers read on the console must still hold at its Logout (a
+    // loaded CI machine took over 30 s to get there, and a heartbeat in between took a number each way).
+    // Its connector allows it (heartbeat_max_sec 600).
+    settings: { heartBtIntSec: 600 },
     storeFactory: new MemoryStoreFactory(),
     codec: createSessionCodec(),
     logFactory: logs,
@@ -268,7 +271,7 @@ describe('client onboarding screens', () => {
     const created = await fetch(`${e2e.server.baseUrl}/api/client-connectors`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
-      body: JSON.stringify({ comp_id: CONSOLE_COMP, execution_id_prefix: 'E2C', client_name: 'Console Test Client', company_name: 'Console Test Ltd', trading_days: 'M,T,W,T,F,S,S', start_time: '00:00:00', end_time: '23:59:59', timezone: 'UTC' }),
+      body: JSON.stringify({ comp_id: CONSOLE_COMP, execution_id_prefix: 'E2C', client_name: 'Console Test Client', company_name: 'Console Test Ltd', trading_days: 'M,T,W,T,F,S,S', start_time: '00:00:00', end_time: '23:59:59', timezone: 'UTC', heartbeat_max_sec: 600 }),
     });
     assert.equal(created.status, 200, await created.text());
     const logs = new MemoryLogFactory();

@@ -131,6 +131,8 @@ describe('orders refused at intake', () => {
       await e2e.signIn(page, 'viewer');
       await page.goto(`/order-detail/${refusedId}`);
       await page.getByTestId('refusal').waitFor();
+      // The timeline loads after the order: wait for its first line before reading them all.
+      await page.getByTestId('order-timeline').getByTestId('timeline-title').first().waitFor();
       const titles = await page.getByTestId('order-timeline').getByTestId('timeline-title').allTextContents();
       assert.ok(titles.some((t) => t.startsWith('Refused at intake')), titles.join(' | '));
       await deskScreenshots(page, 'refused-order-detail', SHOTS);

@@ -101,8 +101,10 @@ describe('user management', () => {
         await edit.getByRole('button', { name: 'Save Changes' }).click();
         await admin.getByTestId('user-saved').getByText(/1 session\(s\) of the user were signed out/).waitFor();
         await waitForPath(trader, '/login');
+        // Told at once by the server, not found out at the socket's next 40 s silence check: the bound
+        // tells those apart, with room for a loaded machine (a CI run took 5.1 s); it is not a speed target.
         const took = Date.now() - started;
-        assert.ok(took < 5000, `signed out of the blotter in ${took} ms`);
+        assert.ok(took < 20_000, `signed out of the blotter in ${took} ms`);
         await trader.getByText('The server no longer recognises your session. Please sign in again.').waitFor();
         await screenshot(trader, 'organization-signed-out');
         await new LoginPage(trader).signIn('jtan', PASSWORD);

@@ -54,6 +54,16 @@ export class E2E {
     return body.token;
   }
 
+  /** One API call with a bearer token: its status and its JSON body. */
+  async api(method: string, path: string, token: string, json?: unknown): Promise<{ status: number; body: ApiBody }> {
+    const r = await fetch(`${this.server.baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: json === undefined ? undefined : JSON.stringify(json),
+    });
+    return { status: r.status, body: (await r.json()) as ApiBody };
+  }
+
   /** The seeded password of admin (its own) or of the demo users (broker, viewer: one shared). */
   passwordOf(username: string): string {
     return username === 'admin' ? this.server.adminPassword : this.server.demoPassword;
@@ -87,3 +97,6 @@ export interface SignInOptions {
   /** When not the seeded password of the user. */
   password?: string;
 }
+
+/** A JSON answer of the API, with the refusal's message and field when it is one. */
+export type ApiBody = Record<string, unknown> & { message?: string; field?: string };

@@ -10,6 +10,7 @@ import type { NodeBus } from '../../../apps/server/src/cluster/node-bus';
 import { OrderFanOut, orderActivity } from '../../../apps/server/src/cluster/order-fan-out';
 import type { OrderPublisher } from '../../../apps/server/src/orders/publisher';
 import { seededDatabase } from '../../support/seeded-database';
+import { until } from '../../support/until';
 
 const refusal = (clordid: string): RefusedOrderRecord => ({
   sendercompid: 'SGX_CLIENT_1',
@@ -63,33 +64,30 @@ for (const kind of TEST_DB_KINDS) {
         const reloads: string[] = [];
         const fanOut = new OrderFanOut(bus, orderActivity(t.db), pino({ level: 'silent' }), { reloadBrowsers: (reason) => reloads.push(reason), resyncLimit: 3 });
         await fanOut.start(publisher as unknown as OrderPublisher);
-        const settle = async () => {
-          for (let i = 0; i < 100 && fanOut.queueSize() > 0; i++) await new Promise((r) => setTimeout(r, 10));
-          await new Promise((r) => setTimeout(r, 100));
-        };
 
         // Heard of: published once.
         const [r2] = await store('R-2');
         onMessage!({ c: [], r: [r2] });
-        await settle();
+        // Each step waits for its outcome (a fixed pause after the queue emptied was too short for a
+        // loaded machine); what must not happen shows in the next step's list.
+        await until('R-2 published', () => published.length === 1);
         assert.deepEqual(published, [[r2]]);
 
         // Two refused elsewhere whose message was lost: the gap publishes them, and not again.
         const [r3, r4] = await store('R-3', 'R-4');
         onGap!();
-        await settle();
+        await until('the gap read', () => published.length === 2);
         assert.deepEqual(published, [[r2], [r3, r4]]);
 
         // More missed than the limit: nothing one by one, the browsers reload; the next gap starts after them.
         await store('R-5', 'R-6', 'R-7');
         onGap!();
-        await settle();
-        assert.equal(reloads.length, 1);
+        await until('the browsers told to reload', () => reloads.length === 1);
         assert.equal(published.length, 2);
         const [r8] = await store('R-8');
         onGap!();
-        await settle();
-        assert.deepEqual(published.at(-1), [r8]);
+        await until('R-8 published', () => published.length === 3);
+        assert.deepEqual(published, [[r2], [r3, r4], [r8]]);
         assert.equal(reloads.length, 1);
       } finally {
         await t.dispose();

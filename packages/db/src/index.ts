@@ -5,6 +5,7 @@
 // ── connection, schema, first-start data ──
 export { openDb, type DatabaseKind, type Db, type OpenDbOptions, type PoolStats, type Queryable, type QueryOptions, type QueryResult } from './db';
 export type { ModeChange } from './data-dir-permissions';
+export { constraintViolation, isUniqueViolation, type ConstraintViolation } from './constraint-errors';
 export { migrate, type MigrationReport } from './migrate';
 export { seed, type SeedOptions, type SeedReport, type SeedUser } from './seed';
 export type { DictionaryData, DictionaryItem } from './seed-dictionary';

@@ -6,6 +6,7 @@ import {
   getContact,
   insertBroker,
   insertContact,
+  isUniqueViolation,
   listContacts,
   recordReferenceChange,
   updateBroker,
@@ -49,7 +50,6 @@ export function presentContact(c: BrokerContactRow): BrokerContact {
 }
 
 const duplicateName = (name: string | undefined) => new HttpError(409, `A broker named ${name ?? ''} already exists`, 'company_name');
-const isUnique = (err: unknown) => (err as { code?: string }).code === '23505';
 
 /** The logo as stored: sanitised, or refused (too deep or too many elements to parse, or nothing of an SVG image left). */
 function cleanLogo(values: Partial<BrokerValues>): void {
@@ -98,7 +98,7 @@ export function brokerInformationRoutes(app: FastifyInstance, ctx: AppContext): 
         return created;
       });
     } catch (err) {
-      throw isUnique(err) ? duplicateName(values.company_name) : err;
+      throw isUniqueViolation(err) ? duplicateName(values.company_name) : err;
     }
     changed(row.id);
     ctx.log.info({ brokerId: row.id, by: req.user?.username }, 'broker created');
@@ -125,7 +125,7 @@ export function brokerInformationRoutes(app: FastifyInstance, ctx: AppContext): 
         return row;
       });
     } catch (err) {
-      throw isUnique(err) ? duplicateName(values.company_name) : err;
+      throw isUniqueViolation(err) ? duplicateName(values.company_name) : err;
     }
     changed(id);
     ctx.log.info({ brokerId: id, fields: Object.keys(values), by: req.user?.username }, 'broker updated');

@@ -1,4 +1,5 @@
 import {
+  constraintViolation,
   deleteCapability,
   getCapability,
   insertCapability,
@@ -49,14 +50,13 @@ function checkLimits(v: { min_order_qty?: string | null; max_order_qty?: string 
 }
 
 function dbError(err: unknown): never {
-  const e = err as { code?: string; constraint?: string; message?: string };
-  if (e.code === '23505') throw new HttpError(409, 'This client already has a capability for this security and exchange: edit that one instead', 'security_master_id');
-  if (e.code === '23503') {
-    const what = `${e.constraint ?? ''} ${e.message ?? ''}`;
-    if (what.includes('security')) throw invalidField('security_master_id', 'does not name a security');
+  const v = constraintViolation(err);
+  if (v?.kind === 'unique') throw new HttpError(409, 'This client already has a capability for this security and exchange: edit that one instead', 'security_master_id');
+  if (v?.kind === 'foreign-key') {
+    if (v.constraint.includes('security')) throw invalidField('security_master_id', 'does not name a security');
     throw invalidField('clientconnectors_id', 'does not name a client connector');
   }
-  if (e.code === '23514') throw badRequest('A limit is out of range');
+  if (v?.kind === 'check') throw badRequest('A limit is out of range');
   throw err;
 }
 

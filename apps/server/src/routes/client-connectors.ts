@@ -2,15 +2,17 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   countCapabilities,
-  deleteConnectorLogo,
-  getConnectorLogo,
-  saveConnectorLogo,
   countConnectorOrders,
-  listStoredSequenceNumbers,
   deleteConnector,
+  deleteConnectorLogo,
   getConnector,
+  getConnectorLogo,
   insertConnector,
+  constraintViolation,
+  isUniqueViolation,
   listConnectors,
+  listStoredSequenceNumbers,
+  saveConnectorLogo,
   updateConnector,
   type ConnectorColumn,
   type ConnectorRow,
@@ -102,11 +104,6 @@ function checkHeartbeat(values: Partial<Record<ConnectorColumn, unknown>>, exist
   if (problem) throw badRequest(problem.message, problem.field);
 }
 
-function isUniqueViolation(err: unknown, constraint: string): boolean {
-  const e = err as { code?: string; constraint?: string; message?: string };
-  return e.code === '23505' && (e.constraint === constraint || (e.message ?? '').includes(constraint));
-}
-
 export function clientConnectorRoutes(app: FastifyInstance, ctx: AppContext): void {
   const isAdmin = (req: FastifyRequest) => req.user?.role === 'admin';
   const acceptor = () => deskAcceptor(ctx.config, ctx.fix);
@@ -172,7 +169,7 @@ export function clientConnectorRoutes(app: FastifyInstance, ctx: AppContext): vo
       if (isUniqueViolation(err, 'client_connectors_execution_id_prefix_key')) {
         throw new HttpError(409, `Execution ID prefix ${input.execution_id_prefix.toUpperCase()} is already used by another connector`, 'execution_id_prefix');
       }
-      if ((err as { code?: string }).code === '23503') throw badRequest('broker_id does not name a broker', 'broker_id');
+      if (constraintViolation(err)?.kind === 'foreign-key') throw badRequest('broker_id does not name a broker', 'broker_id');
       throw err;
     }
   });
@@ -206,8 +203,8 @@ export function clientConnectorRoutes(app: FastifyInstance, ctx: AppContext): vo
       ctx.events.emit('connector-changed', comp_id);
       return { success: true, data: presentConnector(row, acceptor(), true), message: 'Client connector updated successfully!' };
     } catch (err) {
-      if ((err as { code?: string }).code === '23503') throw badRequest('broker_id does not name a broker', 'broker_id');
-      if ((err as { code?: string }).code === '23514') throw badRequest(`Value out of range: ${(err as Error).message}`);
+      if (constraintViolation(err)?.kind === 'foreign-key') throw badRequest('broker_id does not name a broker', 'broker_id');
+      if (constraintViolation(err)?.kind === 'check') throw badRequest(`Value out of range: ${(err as Error).message}`);
       throw err;
     }
   });

@@ -7,6 +7,7 @@ import {
   getFieldInfo,
   insertClientDefault,
   insertGroupInstance,
+  isUniqueViolation,
   listClientDefaults,
   listGroupDefaults,
   updateClientDefault,
@@ -145,10 +146,6 @@ function presentGroups(msgType: string, rows: GroupInstanceFieldRow[]): ClientGr
     inst.fields.push({ tag: r.tag, field_name: r.field_name, default_value: r.default_value, notes: r.notes });
   }
   return [...blocks.values()];
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  return (err as { code?: string }).code === '23505';
 }
 
 export function fixClientDefaultsRoutes(app: FastifyInstance, ctx: AppContext): void {

@@ -3,6 +3,7 @@ import {
   getFixField,
   getMessageSpec,
   insertMessageSpec,
+  isUniqueViolation,
   listMessageSpecs,
   recordReferenceChange,
   updateMessageSpec,
@@ -49,10 +50,6 @@ const fieldLabel = (tag: number, name?: string) => `${name ?? FIX44.field(tag)?.
 
 function presentSpec(row: MessageSpecRow): MessageSpec {
   return { ...row, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString() };
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  return (err as { code?: string }).code === '23505';
 }
 
 interface SpecTerms {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { getConnector, getFixSpecDocumentModel, insertFixSpecDocument, listFixSpecDocuments, nextFixSpecVersion } from '@fixdesk/db';
+import { getConnector, getFixSpecDocumentModel, insertFixSpecDocument, isUniqueViolation, listFixSpecDocuments, nextFixSpecVersion } from '@fixdesk/db';
 import { diffFixSpecDocuments, FIX_SPEC_DEFAULT_CONNECTOR, type FixSpecDocument } from '@fixdesk/domain';
 import {
   CompIdParamsSchema,
@@ -19,7 +19,6 @@ import { renderOrchestraXml } from '../fix-spec/orchestra';
 import { renderFixSpecHtml } from '../fix-spec/render-html';
 import { invalidField, notFound, parse } from '../http/errors';
 
-const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === '23505';
 /** A file name made of the comp id's safe characters. */
 const fileSafe = (s: string) => s.replace(/[^A-Za-z0-9_.-]+/g, '_');
 

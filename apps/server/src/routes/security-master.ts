@@ -3,6 +3,7 @@ import {
   deleteSecurity,
   getSecurityById,
   insertSecurity,
+  isUniqueViolation,
   listReferenceChanges,
   listSecurities,
   lockOrdersForCount,
@@ -42,10 +43,6 @@ export function presentSecurity(row: SecurityMasterRow): Security {
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  return (err as { code?: string }).code === '23505';
 }
 
 const duplicateSymbol = (symbol: string) => new HttpError(409, `A security with symbol ${symbol} already exists`, 'symbol');

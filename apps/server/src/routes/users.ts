@@ -2,6 +2,7 @@ import {
   deleteUser,
   getUserById,
   insertUser,
+  constraintViolation, isUniqueViolation,
   listReferenceChanges,
   listUsers,
   lockActiveAdmins,
@@ -57,16 +58,13 @@ export function actor(req: FastifyRequest): { changedBy: string; userRef: number
 
 /** A unique violation of users, as a 409 naming the field. */
 function duplicate(err: unknown, values: { username?: string | undefined; email?: string | undefined }): HttpError | undefined {
-  const e = err as { code?: string; constraint?: string; message?: string };
-  if (e.code !== '23505') return undefined;
-  const which = `${e.constraint ?? ''} ${e.message ?? ''}`;
-  if (which.includes('users_email_key')) return new HttpError(409, `A user with email ${values.email ?? ''} already exists`, 'email');
+  if (!isUniqueViolation(err)) return undefined;
+  if (isUniqueViolation(err, 'users_email_key')) return new HttpError(409, `A user with email ${values.email ?? ''} already exists`, 'email');
   return new HttpError(409, `A user with username ${values.username ?? ''} already exists`, 'username');
 }
 
 function unknownBranch(err: unknown): HttpError | undefined {
-  const e = err as { code?: string };
-  return e.code === '23503' ? invalidField('broker_branch_id', 'must be an existing broker') : undefined;
+  return constraintViolation(err)?.kind === 'foreign-key' ? invalidField('broker_branch_id', 'must be an existing broker') : undefined;
 }
 
 function checkPassword(password: string | undefined, username: string): void {

@@ -9,7 +9,7 @@ import type { Db, Queryable } from '../db';
 export const SEALED_TABLES = ['order_actions', 'fix_messages'] as const;
 export type SealedTable = (typeof SEALED_TABLES)[number];
 
-/** Rows per seal: small enough to read in one go, large enough that seals stay few. */
+/** Ids (and so at most rows) per seal: small enough to read in one go, large enough that seals stay few. */
 export const SEAL_BLOCK_ROWS = 5000;
 
 /**
@@ -54,15 +54,14 @@ export function chainHash(previous: string, blockNo: number, firstId: number, la
  * A range of a table's rows as a seal sees it: how many, the last id and the SHA-256 over each row's
  * `${id}\t${canonical text}\n` in id order. The database joins the rows' texts into one (a row at a
  * time into JavaScript cost more than the hash), which is hashed here (PostgreSQL's own
- * sha256 runs slowly in the embedded database). At most `limit` rows from `afterId` on; null for no
- * limit.
+ * sha256 runs slowly in the embedded database). The ids after `afterId` up to `upToId`.
  */
-async function hashRange(q: Queryable, table: SealedTable, afterId: number, upToId: number, limit: number | null): Promise<{ count: number; lastId: number; hash: string }> {
+async function hashRange(q: Queryable, table: SealedTable, afterId: number, upToId: number): Promise<{ count: number; lastId: number; hash: string }> {
   const { rows } = await q.query<{ n: number; last: number | null; text: string | null }>(
     `SELECT count(*)::int AS n, max(b.id) AS last, string_agg(b.line, '' ORDER BY b.id) AS text
        FROM (SELECT t.id, t.id || E'\t' || ${CANONICAL[table]} || E'\n' AS line
-               FROM ${table} t WHERE t.id > $1 AND t.id <= $2 ORDER BY t.id LIMIT $3) b`,
-    [afterId, upToId, limit],
+               FROM ${table} t WHERE t.id > $1 AND t.id <= $2) b`,
+    [afterId, upToId],
   );
   const r = rows[0]!;
   return { count: r.n, lastId: r.last ?? afterId, hash: sha256(r.text ?? '') };
@@ -127,7 +126,14 @@ async function sealNextBlock(db: Db, table: SealedTable, horizon: number): Promi
       [table],
     );
     const lastId = last[0]?.last_id ?? 0;
-    const block = await hashRange(tx, table, lastId, horizon, SEAL_BLOCK_ROWS);
+    // The block is a range of ids, not "the next 5,000 rows": asked for the next rows with a LIMIT, the
+    // planner (whose statistics lag a fast-growing table) read and sorted every unsealed row for each
+    // block, on disk past work_mem, so a backlog cost the square of its size. The range starts at the
+    // next row (past any gap of ids) and spans at most SEAL_BLOCK_ROWS ids, so at most that many rows.
+    const { rows: next } = await tx.query<{ id: number | null }>(`SELECT min(id) AS id FROM ${table} WHERE id > $1 AND id <= $2`, [lastId, horizon]);
+    const from = next[0]?.id;
+    if (from === null || from === undefined) return 0;
+    const block = await hashRange(tx, table, lastId, Math.min(horizon, Number(from) + SEAL_BLOCK_ROWS - 1));
     if (block.count === 0) return 0;
     const blockNo = (last[0]?.block_no ?? 0) + 1;
     const chain = chainHash(last[0]?.chain_hash ?? genesisHash(table), blockNo, lastId + 1, block.lastId, block.count, block.hash);
@@ -173,7 +179,7 @@ export async function verifyChain(db: Db, table: SealedTable): Promise<ChainVerd
         const broken = (reason: string): ChainVerdict => ({ table, blocks: expectedBlock - 1, rows: rowsChecked, unsealed: 0, broken: { ...at, reason } });
         if (seal.block_no !== expectedBlock) return broken(`seal ${expectedBlock} is missing`);
         if (seal.first_id !== lastId + 1) return broken(`the seal starts at id ${seal.first_id}, not ${lastId + 1}`);
-        const block = await hashRange(tx, table, seal.first_id - 1, seal.last_id, null);
+        const block = await hashRange(tx, table, seal.first_id - 1, seal.last_id);
         if (block.count !== seal.row_count) return broken(`${seal.row_count} rows were sealed, ${block.count} are there now (rows removed or added)`);
         if (block.hash !== seal.rows_hash) return broken('a row differs from what was sealed (changed after sealing)');
         const chain = chainHash(previous, seal.block_no, seal.first_id, seal.last_id, seal.row_count, seal.rows_hash);

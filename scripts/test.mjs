@@ -55,18 +55,13 @@ const tiers = {
   e2e: () => walk(join(root, 'e2e')).filter((f) => f.endsWith('.e2e.ts')),
 };
 
-const isInterop = (f) => /[\\/]tests[\\/]interop[\\/]/.test(f);
-const byInteropFirst = (a, b) => Number(isInterop(b)) - Number(isInterop(a));
-
 let files;
 if (explicit.length) files = explicit;
 else if (args.some((a) => !a.startsWith('-') && (tierIdx < 0 || args.indexOf(a) !== tierIdx + 1))) {
   console.error('no test files under the given directories');
   process.exit(2);
 }
-// The longest files first (browser tests, then the interop and failover tests, then the rest): with
-// two at a time, a long file started last would run alone at the end while the other slot idles.
-else if (tier === 'all') files = [...tiers.e2e(), ...tiers.integration().sort(byInteropFirst), ...tiers.unit()];
+else if (tier === 'all') files = [...tiers.unit(), ...tiers.integration(), ...tiers.e2e()];
 else if (tiers[tier]) files = tiers[tier]();
 else { console.error(`unknown tier ${tier}`); process.exit(2); }
 

@@ -1,40 +1,106 @@
 #!/usr/bin/env node
-// Runs the whole suite in one node:test invocation so the runner prints one closing summary.
+// Runs the whole suite in one node:test run so the runner prints one closing summary.
 // Tiers: unit (next to the source), integration (tests/), e2e (browser, needs a build).
 //   node scripts/test.mjs                 all tiers (builds the app first for e2e)
 //   node scripts/test.mjs --tier unit     only unit tests; also: integration, e2e
 //   node scripts/test.mjs path/to/x.test.ts ...   just those files
 //   node scripts/test.mjs packages/fix ...        every test file under those directories
 //   TEST_TIMES=times.tsv node scripts/test.mjs   also writes each top-level test's file and duration
+//   node scripts/test.mjs --save-durations ...   also stores each file's wall time in scripts/test-durations.json
+//
+// Longest files first: the files run two at a time, and a long file started last runs alone at the
+// end while the other slot idles. `node --test` sorts the files it is given by path, so the files go
+// through node:test's run(), which keeps their order: the files of scripts/test-durations.json by
+// descending duration (seconds of wall time, as measured in a run of two at a time), then any file
+// it does not list, by path. To refresh that file after tests were added or got faster or slower:
+//   SKIP_LINT=1 node scripts/test.mjs --save-durations     (or a tier or some files: only those
+//   files' figures change) and commit scripts/test-durations.json.
+// run() applies no loader of its own: each test file runs in a child process started with this
+// process's node flags, so the run itself happens in a copy of this script started under
+// `--import tsx` (FIXDESK_TEST_RUN=1, the ordered files as its arguments).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const args = process.argv.slice(2);
-const USAGE = `usage: node scripts/test.mjs [--tier unit|integration|e2e] [test file or directory ...]
-  no arguments: the whole suite (types and lint first); a directory: every test file under it`;
-if (args.includes('--help') || args.includes('-h')) {
-  console.log(USAGE);
-  process.exit(0);
+const DURATIONS = join(root, 'scripts/test-durations.json');
+
+if (process.env.FIXDESK_TEST_RUN === '1') {
+  await runFiles(process.argv.slice(2));
+} else {
+  prepareAndRun();
 }
-const tierIdx = args.indexOf('--tier');
-const tier = tierIdx >= 0 ? args[tierIdx + 1] : 'all';
-const unknown = args.filter((a, i) => a.startsWith('-') && a !== '--tier' && !(tierIdx >= 0 && i === tierIdx + 1));
-if (unknown.length) {
-  console.error(`unknown option ${unknown.join(', ')}\n${USAGE}`);
-  process.exit(2);
-}
-const isTestFile = (f) => f.endsWith('.test.ts') || f.endsWith('.test.tsx') || f.endsWith('.e2e.ts');
-const explicit = args
-  .filter((a, i) => !a.startsWith('-') && (tierIdx < 0 || i !== tierIdx + 1))
-  .flatMap((a) => {
-    if (!existsSync(a)) {
-      console.error(`no such test file or directory: ${a}`);
-      process.exit(2);
-    }
-    return statSync(a).isDirectory() ? walk(resolve(a)).filter(isTestFile) : [a];
+
+function prepareAndRun() {
+  const args = process.argv.slice(2);
+  const USAGE = `usage: node scripts/test.mjs [--tier unit|integration|e2e] [--save-durations] [test file or directory ...]
+  no arguments: the whole suite (types and lint first); a directory: every test file under it
+  --save-durations: store each file's wall time in scripts/test-durations.json (the order of later runs)`;
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const saveDurations = args.includes('--save-durations');
+  const tierIdx = args.indexOf('--tier');
+  const tier = tierIdx >= 0 ? args[tierIdx + 1] : 'all';
+  const unknown = args.filter((a, i) => a.startsWith('-') && a !== '--tier' && a !== '--save-durations' && !(tierIdx >= 0 && i === tierIdx + 1));
+  if (unknown.length) {
+    console.error(`unknown option ${unknown.join(', ')}\n${USAGE}`);
+    process.exit(2);
+  }
+  const isTestFile = (f) => f.endsWith('.test.ts') || f.endsWith('.test.tsx') || f.endsWith('.e2e.ts');
+  const explicit = args
+    .filter((a, i) => !a.startsWith('-') && (tierIdx < 0 || i !== tierIdx + 1))
+    .flatMap((a) => {
+      if (!existsSync(a)) {
+        console.error(`no such test file or directory: ${a}`);
+        process.exit(2);
+      }
+      return statSync(a).isDirectory() ? walk(resolve(a)).filter(isTestFile) : [a];
+    });
+
+  // A package's test/ folder holds its tests over real sockets (the FIX engine's scripted sessions, the
+  // QuickFIX acceptance suite): integration tier, like tests/. Unit tests sit next to the source.
+  const isSocketTest = (f) => /[\\/]packages[\\/][^\\/]+[\\/]test[\\/]/.test(relative(root, f).replace(/^/, '/'));
+  const tiers = {
+    unit: () => ['packages', 'apps'].flatMap((d) => walk(join(root, d))).filter((f) => (f.endsWith('.test.ts') || f.endsWith('.test.tsx')) && !isSocketTest(f)),
+    integration: () => [...walk(join(root, 'tests')), ...walk(join(root, 'packages')).filter(isSocketTest)].filter((f) => f.endsWith('.test.ts')),
+    e2e: () => walk(join(root, 'e2e')).filter((f) => f.endsWith('.e2e.ts')),
+  };
+
+  let files;
+  if (explicit.length) files = explicit;
+  else if (args.some((a) => !a.startsWith('-') && (tierIdx < 0 || args.indexOf(a) !== tierIdx + 1))) {
+    console.error('no test files under the given directories');
+    process.exit(2);
+  }
+  else if (tier === 'all') files = [...tiers.unit(), ...tiers.integration(), ...tiers.e2e()];
+  else if (tiers[tier]) files = tiers[tier]();
+  else { console.error(`unknown tier ${tier}`); process.exit(2); }
+
+  // The whole suite starts with the static checks: types and lint (including the layer rules).
+  if (tier === 'all' && !explicit.length && !process.env.SKIP_LINT) {
+    console.log('typecheck and lint...');
+    const l = spawnSync('npm', ['run', 'lint'], { cwd: root, stdio: 'inherit' });
+    if (l.status !== 0) process.exit(l.status ?? 1);
+  }
+
+  const needsBuild = files.some((f) => f.endsWith('.e2e.ts')) && !process.env.SKIP_BUILD;
+  if (needsBuild) {
+    console.log('building the app for the browser tests...');
+    const b = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+    if (b.status !== 0) process.exit(b.status ?? 1);
+  }
+
+  const ordered = longestFirst([...new Set(files.map((f) => relative(root, resolve(f))))]);
+  console.log(`running ${ordered.length} test files`);
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/test.mjs'), ...ordered], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'test', FIXDESK_TEST_RUN: '1', FIXDESK_TEST_SAVE_DURATIONS: saveDurations ? '1' : '' },
   });
+  process.exit(r.status ?? 1);
+}
 
 function walk(dir, out = []) {
   for (const name of readdirSync(dir)) {
@@ -46,52 +112,80 @@ function walk(dir, out = []) {
   return out;
 }
 
-// A package's test/ folder holds its tests over real sockets (the FIX engine's scripted sessions, the
-// QuickFIX acceptance suite): integration tier, like tests/. Unit tests sit next to the source.
-const isSocketTest = (f) => /[\\/]packages[\\/][^\\/]+[\\/]test[\\/]/.test(relative(root, f).replace(/^/, '/'));
-const tiers = {
-  unit: () => ['packages', 'apps'].flatMap((d) => walk(join(root, d))).filter((f) => (f.endsWith('.test.ts') || f.endsWith('.test.tsx')) && !isSocketTest(f)),
-  integration: () => [...walk(join(root, 'tests')), ...walk(join(root, 'packages')).filter(isSocketTest)].filter((f) => f.endsWith('.test.ts')),
-  e2e: () => walk(join(root, 'e2e')).filter((f) => f.endsWith('.e2e.ts')),
-};
-
-let files;
-if (explicit.length) files = explicit;
-else if (args.some((a) => !a.startsWith('-') && (tierIdx < 0 || args.indexOf(a) !== tierIdx + 1))) {
-  console.error('no test files under the given directories');
-  process.exit(2);
-}
-else if (tier === 'all') files = [...tiers.unit(), ...tiers.integration(), ...tiers.e2e()];
-else if (tiers[tier]) files = tiers[tier]();
-else { console.error(`unknown tier ${tier}`); process.exit(2); }
-
-// The whole suite starts with the static checks: types and lint (including the layer rules).
-if (tier === 'all' && !explicit.length && !process.env.SKIP_LINT) {
-  console.log('typecheck and lint...');
-  const l = spawnSync('npm', ['run', 'lint'], { cwd: root, stdio: 'inherit' });
-  if (l.status !== 0) process.exit(l.status ?? 1);
+/** Seconds of wall time per file (paths relative to the repository), from the last --save-durations. */
+function readDurations() {
+  try {
+    return JSON.parse(readFileSync(DURATIONS, 'utf8'));
+  } catch {
+    return {};
+  }
 }
 
-const needsBuild = files.some((f) => f.endsWith('.e2e.ts')) && !process.env.SKIP_BUILD;
-if (needsBuild) {
-  console.log('building the app for the browser tests...');
-  const b = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
-  if (b.status !== 0) process.exit(b.status ?? 1);
+/** The files with a known duration, longest first, then the others by path. */
+function longestFirst(files) {
+  const known = readDurations();
+  const has = (f) => typeof known[f] === 'number';
+  return [
+    ...files.filter(has).sort((a, b) => known[b] - known[a] || a.localeCompare(b)),
+    ...files.filter((f) => !has(f)).sort((a, b) => a.localeCompare(b)),
+  ];
 }
 
-// TEST_TIMES=<file>: also write each top-level test's duration and file there (where the time goes).
-// Always: the usual report (spec on a terminal, TAP otherwise), then the failed tests listed at the end.
-const reporters = [
-  `--test-reporter=${process.stdout.isTTY ? 'spec' : 'tap'}`, '--test-reporter-destination=stdout',
-  `--test-reporter=${join(root, 'scripts/test-failures-reporter.mjs')}`, '--test-reporter-destination=stdout',
-  ...(process.env.TEST_TIMES
-    ? [`--test-reporter=${join(root, 'scripts/test-times-reporter.mjs')}`, `--test-reporter-destination=${resolve(process.env.TEST_TIMES)}`]
-    : []),
-];
-console.log(`running ${files.length} test files`);
-const r = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...reporters, ...files.map((f) => relative(root, f))],
-  { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
-);
-process.exit(r.status ?? 1);
+// The run itself, in the copy started under --import tsx: the files in the order given, two at a time,
+// each file in its own process, 300 s per file (as --test-timeout gave), and the reporters of before.
+async function runFiles(files) {
+  const { run } = await import('node:test');
+  const reporters = await import('node:test/reporters');
+  const { PassThrough } = await import('node:stream');
+  const { finished } = await import('node:stream/promises');
+  const { createWriteStream } = await import('node:fs');
+  const diagnostics = await import('node:diagnostics_channel');
+
+  // Each file's wall time, from its child process's creation to its exit (run() starts one per file).
+  const wallMs = new Map();
+  const wanted = new Set(files);
+  diagnostics.subscribe('child_process', ({ process: child }) => {
+    const started = performance.now();
+    child.once('exit', () => {
+      const file = child.spawnargs?.at(-1);
+      if (wanted.has(file)) wallMs.set(file, performance.now() - started);
+    });
+  });
+
+  const load = async (name) => {
+    const mod = name in reporters ? reporters[name] : (await import(join(root, name))).default;
+    return mod.prototype && Object.getOwnPropertyDescriptor(mod.prototype, 'constructor') ? new mod() : mod;
+  };
+  // TEST_TIMES=<file>: also write each top-level test's duration and file there (where the time goes).
+  // Always: the usual report (spec on a terminal, TAP otherwise), then the failed tests listed at the end.
+  const outputs = [
+    [await load(process.stdout.isTTY ? 'spec' : 'tap'), process.stdout],
+    [await load('scripts/test-failures-reporter.mjs'), process.stdout],
+    ...(process.env.TEST_TIMES ? [[await load('scripts/test-times-reporter.mjs'), createWriteStream(resolve(process.env.TEST_TIMES))]] : []),
+  ];
+
+  const events = run({ files, concurrency: 2, timeout: 300_000 });
+  // A failed test, or a file that does not load, fails the run (as under --test).
+  events.on('test:fail', (data) => {
+    if (data.todo === undefined || data.todo === false) process.exitCode = 1;
+  });
+  const done = outputs.map(([reporter, destination]) => {
+    const fanOut = new PassThrough({ objectMode: true });
+    events.pipe(fanOut);
+    const text = fanOut.compose(reporter);
+    text.pipe(destination, { end: destination !== process.stdout });
+    return finished(text);
+  });
+  await Promise.all(done);
+
+  const measured = [...wallMs].sort((a, b) => b[1] - a[1]);
+  console.log(`# slowest files (wall time, s): ${measured.slice(0, 15).map(([f, ms]) => `${f} ${(ms / 1000).toFixed(1)}`).join(', ')}`);
+  if (process.env.FIXDESK_TEST_SAVE_DURATIONS === '1') {
+    const known = readDurations();
+    for (const [file, ms] of measured) known[file] = Math.round(ms / 100) / 10;
+    // Files that are gone are dropped; the rest sorted by path, so a refresh diffs line by line.
+    const kept = Object.keys(known).filter((f) => existsSync(join(root, f))).sort();
+    writeFileSync(DURATIONS, `${JSON.stringify(Object.fromEntries(kept.map((f) => [f, known[f]])), null, 2)}\n`);
+    console.log(`# wrote the wall time of ${measured.length} files to ${relative(root, DURATIONS)}`);
+  }
+}

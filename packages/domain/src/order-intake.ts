@@ -146,14 +146,21 @@ export function selectCapability(
 ): ClientCapability | undefined {
   const sym = symbol.trim().toUpperCase();
   const ex = text(exchange).toUpperCase();
-  const applies = (c: ClientCapability) => {
+  // The most specific one that applies (a symbol counts more than an exchange); the first listed among equals.
+  let best: ClientCapability | undefined;
+  let bestScore = -1;
+  for (const c of capabilities) {
     const cs = c.securitySymbol === null ? null : c.securitySymbol.trim().toUpperCase();
+    if (cs !== null && cs !== sym) continue;
     const ce = text(c.exchange).toUpperCase();
-    const cm = text(c.marketIdentifier).toUpperCase();
-    return (cs === null || cs === sym) && (ce === '' || ex === '' || ex === 'ANY' || ce === ex || cm === ex);
-  };
-  const score = (c: ClientCapability) => (c.securitySymbol !== null ? 2 : 0) + (text(c.exchange) !== '' ? 1 : 0);
-  return capabilities.filter(applies).sort((a, b) => score(b) - score(a))[0];
+    if (!(ce === '' || ex === '' || ex === 'ANY' || ce === ex || text(c.marketIdentifier).toUpperCase() === ex)) continue;
+    const score = (c.securitySymbol !== null ? 2 : 0) + (ce !== '' ? 1 : 0);
+    if (score > bestScore) {
+      best = c;
+      bestScore = score;
+    }
+  }
+  return best;
 }
 
 /** ClOrdID present: without it nothing else can be answered. */

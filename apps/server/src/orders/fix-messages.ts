@@ -1,6 +1,6 @@
 import type { ExecReportRow, OrderLegRow, OrderRow } from '@fixdesk/db';
 import { ExecType, isSideCode, Side } from '@fixdesk/domain';
-import { Dictionary } from '@fixdesk/fix';
+import { Dictionary, formatUtcTimestamp } from '@fixdesk/fix';
 import { entriesAt, key, valueAt, type ClientProfile } from './client-profile';
 
 /** An application message for a client session: body pairs in wire order (QuickFIX order). */
@@ -15,12 +15,6 @@ const GROUP_MEMBER_ORDER: Record<number, number[]> = {
   555: [600, 601, 602, 603, 607, 608, 609, 610, 611, 612, 613, 614, 615, 616, 617, 618, 619, 620, 621, 622, 623, 624, 556, 740, 739,
     955, 956, 687, 690, 539, 564, 565, 654, 566, 587, 588, 637],
 };
-
-/** Formats a UTCTimestamp with milliseconds: YYYYMMDD-HH:MM:SS.sss */
-export function utcTimestamp(d: Date): string {
-  const p = (n: number, w = 2) => String(n).padStart(w, '0');
-  return `${d.getUTCFullYear()}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}-${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}.${p(d.getUTCMilliseconds(), 3)}`;
-}
 
 /** Canonical decimal text for the wire: no exponent, no trailing zeros after the point. */
 export function wireDecimal(v: string | null | undefined): string | undefined {
@@ -67,13 +61,15 @@ class BodyBuilder {
    */
   build(msgType: string, dropped: string[], replaced: string[] = []): Array<[number, string]> {
     const def = FIX44.message(msgType);
-    const tags = [...new Set([...this.fields.keys(), ...this.groups.keys()])]
-      .filter((tag) => {
-        if (!def || def.body.has(tag)) return true;
-        dropped.push(String(tag));
-        return false;
-      })
-      .sort((a, b) => a - b);
+    const tags: number[] = [];
+    const keep = (tag: number) => {
+      if (!def || def.body.has(tag)) tags.push(tag);
+      else dropped.push(String(tag));
+    };
+    for (const tag of this.fields.keys()) keep(tag);
+    // Once each: a group's count tag set as a field too goes out as the group.
+    for (const tag of this.groups.keys()) if (!this.fields.has(tag)) keep(tag);
+    tags.sort(ascending);
     const out: Array<[number, string]> = [];
     for (const tag of tags) {
       const entries = this.groups.get(tag);
@@ -85,6 +81,8 @@ class BodyBuilder {
     return out;
   }
 }
+
+const ascending = (a: number, b: number) => a - b;
 
 const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
 const BEYOND_LATIN1_ALL = /[^\u0000-\u00ff]/g;
@@ -158,7 +156,7 @@ export function buildExecutionReport(er: ExecReportRow, order: OrderRow, legs: O
     .set(151, wireDecimal(er.leavesqty))
     .set(14, wireDecimal(er.cumqty))
     .set(6, wireDecimal(er.avgpx))
-    .set(60, utcTimestamp(er.transacttime))
+    .set(60, formatUtcTimestamp(er.transacttime))
     .set(58, er.text);
   if (er.exectype === ExecType.Trade) {
     b.set(32, wireDecimal(er.lastqty)).set(31, wireDecimal(er.lastpx));
@@ -215,7 +213,7 @@ export function buildCancelReject(r: CancelRejectInput, profile: ClientProfile |
     .set(11, r.clordid)
     .set(41, r.origclordid)
     .set(39, r.ordstatus)
-    .set(60, utcTimestamp(r.transacttime))
+    .set(60, formatUtcTimestamp(r.transacttime))
     .set(102, r.reason)
     .set(434, r.responseTo)
     .set(58, r.text);
@@ -275,7 +273,7 @@ export function buildRefusalReport(r: RefusalInput, profile: ClientProfile | und
     .set(151, '0')
     .set(14, '0')
     .set(6, '0')
-    .set(60, utcTimestamp(r.transactTime))
+    .set(60, formatUtcTimestamp(r.transactTime))
     .set(58, r.text);
   const missingMandatory = applyProfile(b, profile, '8', '8', r.transactTime);
   const dropped: string[] = [];
@@ -300,7 +298,7 @@ export function buildUnknownOrderStatus(r: { clOrdId: string; orderId: string | 
     .set(151, '0')
     .set(14, '0')
     .set(6, '0')
-    .set(60, utcTimestamp(r.transactTime))
+    .set(60, formatUtcTimestamp(r.transactTime))
     .set(58, `Unknown order: no order with ClOrdID ${r.clOrdId}`);
   const missingMandatory = applyProfile(b, profile, '8', 'I', r.transactTime);
   const dropped: string[] = [];

@@ -1,5 +1,6 @@
 // Lint: TypeScript rules plus the layer rules of docs/ARCHITECTURE.md (imports flow downward only).
 import reactHooks from 'eslint-plugin-react-hooks';
+import importCycles from './scripts/eslint-no-import-cycles.mjs';
 import tseslint from 'typescript-eslint';
 
 const layer = (files, forbidden, message) => ({
@@ -23,6 +24,12 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       'no-console': 'off',
     },
+  },
+  // No import cycles between the modules of a package (relative imports, type-only ones included).
+  {
+    files: ['packages/**/*.{ts,tsx}', 'apps/**/*.{ts,tsx}'],
+    plugins: { fixdesk: importCycles },
+    rules: { 'fixdesk/no-import-cycles': 'error' },
   },
   {
     files: ['apps/web/**/*.{ts,tsx}'],

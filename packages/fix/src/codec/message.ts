@@ -1,12 +1,23 @@
 // A parsed FIX message: the raw bytes plus a flat table of field positions, decoded lazily.
 import { ValueType, type Dictionary, type MessageDef } from '../dictionary/dictionary';
 import { isValidFormat } from './format';
-import type { TopLevelIndex } from './parser';
 import type { FixRejection } from './rejection';
 import { FixTimestamp, FixValueError, parseMonthYear, parseUtcTimeOnly, utcEpochMs, type FixMonthYear } from './values';
 
 /** Field table stride: tag, value start, value end, index of the next field at the same level. */
 export const FIELD_STRIDE = 4;
+
+/**
+ * Where a FixMessage can find its top-level fields in O(1) while its parser has not moved on. The
+ * parser (parser.ts) implements it; defined here, beside its one reader, so the two modules do not
+ * import each other.
+ */
+export interface TopLevelIndex {
+  readonly stamps: Uint32Array;
+  readonly index: Int32Array;
+  readonly epoch: number;
+  readonly parseCount: number;
+}
 
 const CHAR_STRINGS: readonly string[] = Array.from({ length: 256 }, (_, c) => String.fromCharCode(c));
 

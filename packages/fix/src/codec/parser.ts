@@ -3,7 +3,7 @@
 // decoded to strings unless an enum check needs it.
 import { Dictionary, ENUM_KEY_MAX_LENGTH, Placement, ValueType, type GroupDef, type MessageDef } from '../dictionary/dictionary';
 import { isValidFormat } from './format';
-import { FIELD_STRIDE, FixMessage } from './message';
+import { FIELD_STRIDE, FixMessage, type TopLevelIndex } from './message';
 import { DEFAULT_VALIDATION, RejectReason, USER_DEFINED_TAG_MIN, rejection, type FixRejection, type ValidationOptions } from './rejection';
 
 const SOH = 0x01;
@@ -36,14 +36,6 @@ const Check = {
 } as const;
 const CHECK_BITS = 3;
 const CHECK_KIND = (1 << CHECK_BITS) - 1;
-
-/** Where a FixMessage can find its top-level fields in O(1) while its parser has not moved on. */
-export interface TopLevelIndex {
-  readonly stamps: Uint32Array;
-  readonly index: Int32Array;
-  readonly epoch: number;
-  readonly parseCount: number;
-}
 
 export class FixParser implements TopLevelIndex {
   readonly dictionary: Dictionary;

@@ -1,13 +1,12 @@
 import { MsgType, Tag } from '../dictionary/tags.generated';
 import type { AppReceipt } from './application';
-import { msgSeqNum, type HeaderProblem } from './inbound';
+import { msgSeqNum } from './inbound';
 import { loggedOnState } from './logged-on-state';
-import { handleLogout } from './logout-state';
 import { ADMIN_MSG_TYPES, type InboundMessage } from './message';
 import { TEST_REQ_ID } from './admin-messages';
 import { errorText } from './outbound';
-import { drainQueue, queueAhead } from './resend-state';
-import type { SessionContext, SessionState, StateName } from './session-state';
+import { drainQueue, queueAhead } from './gap-queue';
+import type { HeaderProblem, SessionContext, SessionState, StateName } from './session-state';
 
 /** Outcome of the checks every logged-on inbound message goes through. */
 type Verdict = 'process' | 'done' | 'disconnected';
@@ -196,4 +195,15 @@ export async function handleResetLogon(ctx: SessionContext, message: InboundMess
   await ctx.send.logonAnswer(true);
   await ctx.inbound.consume(message, 2);
   return true;
+}
+
+/** The peer's Logout while logged on: answer (unless we asked) and close. */
+export async function handleLogout(ctx: SessionContext, message: InboundMessage): Promise<boolean> {
+  const seq = msgSeqNum(message)!;
+  if (seq === ctx.numbers.nextTarget) await ctx.inbound.consume(message, seq + 1);
+  else await ctx.inbound.audit(message);
+  const text = message.get(Tag.Text);
+  if (ctx.connection.logoutSentAt === undefined) await ctx.send.logout();
+  await ctx.dropConnection(text ? `peer logged out: ${text}` : 'peer logged out');
+  return false;
 }

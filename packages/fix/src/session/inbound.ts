@@ -8,7 +8,7 @@ import { ADMIN_MSG_TYPES, outgoing, type InboundMessage, type OutgoingMessage, t
 import { errorText, type Outbound } from './outbound';
 import type { SessionID } from './session-id';
 import type { SessionSettings } from './session-settings';
-import type { InboundSequencing } from './session-state';
+import type { HeaderProblem, InboundSequencing, Queued } from './session-state';
 
 /**
  * Inbound sequencing of a session: the next expected MsgSeqNum and its persisting, the audit of what
@@ -17,15 +17,6 @@ import type { InboundSequencing } from './session-state';
  * ResendRequest. What a message means (the session rules) is the states' business; this module keeps
  * the numbers and the order.
  */
-
-/**
- * A failed header check: the Reject to send (reason, text, RefTagID when one tag is at fault), and when
- * the connection ends, why (for the log) and the Logout's Text (QuickFIX sends one only for some causes).
- */
-export interface HeaderProblem {
-  readonly reject?: readonly [reason: string, text: string, refTagID?: number];
-  readonly logout?: { readonly why: string; readonly text: string | undefined };
-}
 
 /**
  * An inbound message whose number is not persisted yet because an earlier one is still with the
@@ -44,13 +35,6 @@ interface Unconsumed {
   /** What fromApp reported for the message's audit record. */
   receipt?: AppReceipt | undefined;
   readonly whenSettled: Promise<void>;
-}
-
-/** A message that arrived ahead of a gap. */
-export interface Queued {
-  readonly message: InboundMessage;
-  /** A ResendRequest answered on arrival (not again when its turn comes). */
-  readonly resendAnswered: boolean;
 }
 
 export interface InboundDeps {

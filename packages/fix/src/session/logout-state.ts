@@ -1,6 +1,4 @@
-import { Tag } from '../dictionary/tags.generated';
 import { handleLoggedOn } from './in-session';
-import { msgSeqNum } from './inbound';
 import type { InboundMessage } from './message';
 import type { SessionContext, SessionState, StateName } from './session-state';
 
@@ -37,14 +35,3 @@ export const logoutState: SessionState = {
     return 'logout';
   },
 };
-
-/** The peer's Logout while logged on: answer (unless we asked) and close. */
-export async function handleLogout(ctx: SessionContext, message: InboundMessage): Promise<boolean> {
-  const seq = msgSeqNum(message)!;
-  if (seq === ctx.numbers.nextTarget) await ctx.inbound.consume(message, seq + 1);
-  else await ctx.inbound.audit(message);
-  const text = message.get(Tag.Text);
-  if (ctx.connection.logoutSentAt === undefined) await ctx.send.logout();
-  await ctx.dropConnection(text ? `peer logged out: ${text}` : 'peer logged out');
-  return false;
-}

@@ -1,5 +1,4 @@
 import type { AppReceipt } from './application';
-import type { HeaderProblem, Queued } from './inbound';
 import type { SessionLog } from './log';
 import type { InboundMessage, SessionCodec } from './message';
 import type { SessionSettings } from './session-settings';
@@ -75,6 +74,22 @@ export interface SequenceNumbers {
   reset(why: string): Promise<void>;
   /** A scheduled reset (reset frequency in the connector's zone) is due for a logon now. */
   resetDue(): boolean;
+}
+
+/**
+ * A failed header check: the Reject to send (reason, text, RefTagID when one tag is at fault), and when
+ * the connection ends, why (for the log) and the Logout's Text (QuickFIX sends one only for some causes).
+ */
+export interface HeaderProblem {
+  readonly reject?: readonly [reason: string, text: string, refTagID?: number];
+  readonly logout?: { readonly why: string; readonly text: string | undefined };
+}
+
+/** A message that arrived ahead of a gap. */
+export interface Queued {
+  readonly message: InboundMessage;
+  /** A ResendRequest answered on arrival (not again when its turn comes). */
+  readonly resendAnswered: boolean;
 }
 
 /** The part of inbound sequencing (inbound.ts) the states use. */

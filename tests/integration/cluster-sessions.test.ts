@@ -114,7 +114,7 @@ describe('two nodes on one PostgreSQL: one owner per FIX session', () => {
 
   it('an operator at node B cannot change the numbers of the session node A owns', async () => {
     const connector = (await getConnector(dbB, COMP_ID))!;
-    await assert.rejects(nodeB.ctx.fix.setNextTargetMsgSeqNum(connector, 500), /owned by node node-a/);
+    await assert.rejects(nodeB.ctx.fix.operations.setNextTargetMsgSeqNum(connector, 500), /owned by node node-a/);
     assert.notEqual((await numbers())!.next_target_seq, 500);
   });
 

@@ -8,6 +8,7 @@ import { acquireLease, fixSessionLeaseName, renewLease } from '@fixdesk/db';
 import { MemoryStoreFactory } from '@fixdesk/fix';
 import { logonAttempt } from '../support/fix-client';
 import { startTestServer, type TestServer } from '../support/server';
+import { until } from '../support/until';
 
 const TTL_MS = 1_500;
 const COMP_ID = 'SGX_CLIENT_1';
@@ -42,9 +43,12 @@ describe("a Logon at the other node while a node's lease on the session runs", (
   });
 
   it('of a live node (renewing): refused once the wait is over, nothing sent', async () => {
-    // The attempt above logged out and released node B's holding; node A takes the session and keeps it.
-    const taken = await acquireLease(t.database.db, LEASE, 'node-a', TTL_MS);
-    assert.ok(taken.acquired);
+    // The attempt above logged out, and node B releases its holding after the logout (not before the
+    // client heard it): node A takes the session once it is free, and keeps it.
+    const taken = await until('node B to release the session after the logout', async () => {
+      const r = await acquireLease(t.database.db, LEASE, 'node-a', TTL_MS);
+      return r.acquired ? r : undefined;
+    });
     const renewing = setInterval(() => void renewLease(t.database.db, { lease: LEASE, term: taken.lease.term }, TTL_MS), TTL_MS / 3);
     try {
       const attempt = await logonAttempt(t.server.ctx.fix.port, COMP_ID, new MemoryStoreFactory(), { timeoutMs: TTL_MS + 5_000 });

@@ -85,7 +85,7 @@ for (const kind of TEST_DB_KINDS) {
       const finished = new Promise<void>((resolve, reject) => {
         // A late announcement of the previous logout must not count: the session must be served here.
         listener = (compId) => {
-          if (compId === COMP && t.server.ctx.fix.served().some((s) => s.id.targetCompID === COMP)) resolve();
+          if (compId === COMP && t.server.ctx.fix.ownership.served().some((s) => s.id.targetCompID === COMP)) resolve();
         };
         events.on('fix-session-changed', listener);
         timer = setTimeout(() => reject(new Error(`the server did not finish ${COMP}'s Logon`)), 10_000);

@@ -102,12 +102,12 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
     if (!fix.list().some((s) => s.sessionID.targetCompID === compId && s.loggedOn)) return false;
     const c = await getConnector(db, compId);
     if (!c) return false;
-    await fix.operatorLogout(c, reason);
+    await fix.operations.logout(c, reason);
     return true;
   }, log);
   // Sessions move to a node that joined (or came back) after they were placed (docs/adr/0012); one node has nowhere to move them.
   // The desk's own simulated clients (logged on from this node to this node) stay where they are.
-  const rebalancer = bus && config.rebalanceSessions ? new SessionRebalancer(db, leases, fix, log, (compId) => testClients.get(compId)?.fixConnected ?? false) : undefined;
+  const rebalancer = bus && config.rebalanceSessions ? new SessionRebalancer(db, leases, fix.ownership, log, (compId) => testClients.get(compId)?.fixConnected ?? false) : undefined;
   const testClients = new TestClientService(db, config, fix, hub, events, log, opts.testClient, auth);
   /** This node's own API address, known once it listens (server.ts sets it): the API probe's target. */
   const apiEndpoint: { url: string | undefined } = { url: undefined };
@@ -138,7 +138,7 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
             tradingStop: c.trading_stopped_at ? { stopped_at: c.trading_stopped_at.toISOString(), stopped_by: c.trading_stopped_by ?? '', reason: c.trading_stop_reason ?? '' } : null,
           })),
       sessions: () => fix.list(),
-      lastReceivedAt: (compId) => fix.lastReceivedAt(compId),
+      lastReceivedAt: (compId) => fix.activity.lastReceivedAt(compId),
       stats,
       queueDepth: (compId) => outbox.queued(compId),
       acceptTimes: (since) => orderAcceptTimesSince(db, since),

@@ -4,6 +4,7 @@ import { SessionActionSchema, type SessionActionInput, type SessionConsoleState 
 import type { FastifyBaseLogger } from 'fastify';
 import type { NodeBus } from '../cluster/node-bus';
 import type { FixGateway } from './gateway';
+import { sessionIdOf } from './session-ownership';
 
 /** The node bus channel on which operators' questions reach the node holding a session, and its answers return. */
 export const SESSION_CONSOLE_CHANNEL = 'fixdesk_session_console';
@@ -60,7 +61,7 @@ export class SessionConsole {
   /** The client's session as it is now. */
   async state(c: ConnectorRow): Promise<SessionConsoleState> {
     const owner = await this.ownerElsewhere(c);
-    return owner ? this.ask(owner, c.comp_id, null) : this.fix.consoleState(c);
+    return owner ? this.ask(owner, c.comp_id, null) : this.fix.operations.consoleState(c);
   }
 
   /** Carries out an operator's action where the session is; resolves once it is done. */
@@ -73,23 +74,23 @@ export class SessionConsole {
   private async actHere(c: ConnectorRow, input: SessionActionInput): Promise<void> {
     switch (input.action) {
       case 'logout':
-        return this.fix.operatorLogout(c, input.reason);
+        return this.fix.operations.logout(c, input.reason);
       case 'disconnect':
-        return this.fix.operatorDisconnect(c, input.reason);
+        return this.fix.operations.disconnect(c, input.reason);
       case 'reset_seqnums':
-        return this.fix.resetSequence(c);
+        return this.fix.operations.resetSequence(c);
       case 'set_next_sender':
-        return this.fix.setNextSenderMsgSeqNum(c, input.value);
+        return this.fix.operations.setNextSenderMsgSeqNum(c, input.value);
       case 'set_next_target':
-        return this.fix.setNextTargetMsgSeqNum(c, input.value);
+        return this.fix.operations.setNextTargetMsgSeqNum(c, input.value);
     }
   }
 
   /** The live node holding the client's session lease, when it is another one. */
   private async ownerElsewhere(c: ConnectorRow): Promise<string | undefined> {
     if (!this.bus) return undefined;
-    const name = fixSessionLeaseName(this.fix.sessionIdOf(c));
-    if (this.fix.holdsSessionLease(name)) return undefined;
+    const name = fixSessionLeaseName(sessionIdOf(c));
+    if (this.fix.ownership.holds(name)) return undefined;
     const [lease] = await getLeases(this.db, [name]);
     return lease?.live && lease.owner !== this.nodeId ? lease.owner : undefined;
   }
@@ -126,7 +127,7 @@ export class SessionConsole {
       const c = await getConnector(this.db, q.c);
       if (!c) throw new Error(`Client connector ${q.c} not found`);
       if (q.a) await this.actHere(c, SessionActionSchema.parse(q.a));
-      answer({ state: await this.fix.consoleState(c) });
+      answer({ state: await this.fix.operations.consoleState(c) });
     } catch (err) {
       this.log.warn({ err, compId: q.c, from: q.from }, 'session console: a question from another node failed');
       answer({ error: `Node ${this.nodeId}: ${err instanceof Error ? err.message : String(err)}` });

@@ -66,7 +66,7 @@ export function clientSessionRoutes(app: FastifyInstance, ctx: AppContext): void
     const q = parse(SessionListQuerySchema, req.query, 'query');
     const rows = (await listClientSessions(ctx.db, { compId: q.comp_id || undefined })).map(presentSession);
     // A session still logged on to this node: its counters so far (the row gets them at logout).
-    const live = ctx.fix.liveSessionCounts();
+    const live = ctx.fix.activity.counts();
     for (const r of rows) {
       const c = r.session_end === null && !r.original ? live.get(r.id) : undefined;
       if (c) Object.assign(r, { messages_sent: c.sent, messages_received: c.received, orders_processed: c.orders });

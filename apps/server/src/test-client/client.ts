@@ -21,7 +21,7 @@ import type {
   WsTestClientMessage,
 } from '@fixdesk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import { counterpartyFor } from '../fix/gateway';
+import { counterpartyFor } from '../fix/logon-checks';
 import { HttpError } from '../http/errors';
 import { ClientBlotter } from './blotter';
 import { checkOutboundMessage, checkOutboundParts, type CheckedMessage } from './message-check';

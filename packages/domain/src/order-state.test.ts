@@ -3,29 +3,31 @@ import assert from 'node:assert/strict';
 import { Decimal } from './decimal';
 import { ORD_STATUS_CODES, type OrdStatusCode } from './codes';
 import {
-  closedFillNote,
-  ordStatusWithFills,
   isAwaitingAcceptance,
-  BLOTTER_STATUS_LABELS,
-  EXEC_TYPE_LABELS,
   ORDER_EVENT_TYPES,
   ORDER_TRANSITIONS,
-  ORD_STATUS_LABELS,
   OPEN_ORD_STATUSES,
   TERMINAL_ORD_STATUSES,
   allowedEvents,
   applyEvent,
-  blotterStatusLabel,
-  clientOrdStatusLabel,
-  execTypeLabel,
   newOrderState,
-  ordStatusLabel,
   workingStatus,
   type ApplyResult,
   type OrderEvent,
   type OrderEventType,
   type OrderState,
 } from './order-state';
+import {
+  closedFillNote,
+  ordStatusWithFills,
+  BLOTTER_STATUS_LABELS,
+  EXEC_TYPE_LABELS,
+  ORD_STATUS_LABELS,
+  blotterStatusLabel,
+  clientOrdStatusLabel,
+  execTypeLabel,
+  ordStatusLabel,
+} from './order-status-labels';
 
 const D = (v: string | number) => Decimal.from(v);
 
@@ -548,7 +550,7 @@ describe('leg fills', () => {
 
 describe('ordRejReasonLabel', () => {
   it('names FIX 4.4 reasons with their code, and leaves others as the code', async () => {
-    const { ordRejReasonLabel } = await import('./order-state');
+    const { ordRejReasonLabel } = await import('./order-status-labels');
     assert.equal(ordRejReasonLabel(1), 'Unknown symbol (1)');
     assert.equal(ordRejReasonLabel('6'), 'Duplicate order (6)');
     assert.equal(ordRejReasonLabel(42), '42');

@@ -20,7 +20,7 @@ import { clientVariables, resolveGroupInstances, substituteVariables, type Clien
 import { formatFixTimestamp } from './format';
 import { normalizeMaturity } from './maturities';
 import { generateCustomMultileg, generateMultileg, type CustomMultilegForm, type GeneratedLeg, type MultilegForm } from './strategies';
-import { Tag } from './fix-tags.generated';
+import { Tag } from '@fixdesk/fix-codes';
 import { IntakeText } from './order-intake';
 
 export type FixField = readonly [tag: number, value: string];

@@ -3,7 +3,7 @@
 // Codec and dictionary
 export { Dictionary, FieldScope, GroupDef, MemberKind, Placement, ValueType, msgTypeKey } from './dictionary/dictionary';
 export type { DictionaryData, DictionaryItem, FieldDef, MessageDef } from './dictionary/dictionary';
-export * from './dictionary/tags.generated';
+export * from '@fixdesk/fix-codes';
 export { FixFramer } from './codec/framer';
 export type { Frame, FramerOptions } from './codec/framer';
 export { FixParser } from './codec/parser';

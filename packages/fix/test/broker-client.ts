@@ -2,7 +2,7 @@
 // PostgreSQL store (tests/integration/fix-session-crash.test.ts): a broker acceptor that acknowledges
 // each order with an ExecutionReport, a client initiator that records the reports it gets, both on a
 // manual clock.
-import { Tag } from '../src/dictionary/tags.generated';
+import { Tag } from '@fixdesk/fix-codes';
 import { Acceptor } from '../src/engine/acceptor';
 import { Initiator } from '../src/engine/initiator';
 import type { Application } from '../src/session/application';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Dictionary } from '../dictionary/dictionary';
-import { Tag } from '../dictionary/tags.generated';
+import { Tag } from '@fixdesk/fix-codes';
 import { FixEncodeError, FixEncoder, FixMessageBuilder, type FieldValue, type GroupEntryInput } from './encoder';
 import { FixFramer } from './framer';
 import { FixParser } from './parser';

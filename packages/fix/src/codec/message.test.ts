@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Tag } from '../dictionary/tags.generated';
+import { Tag } from '@fixdesk/fix-codes';
 import { FixFieldMissingError } from './message';
 import { FixParser } from './parser';
 import { fixMessage, header } from './test-support';

@@ -1,5 +1,5 @@
 import { Dictionary } from '../dictionary/dictionary';
-import { MsgType, Tag } from '../dictionary/tags.generated';
+import { MsgType, Tag } from '@fixdesk/fix-codes';
 import { Acceptor } from '../engine/acceptor';
 import { BusinessRejectError, type Application } from '../session/application';
 import type { Authenticator } from '../session/authenticator';

@@ -2,13 +2,23 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { REQUIRED_IN_COMPONENT, buildDictionary, formatDictionaryJson, generateTagsTs, identifierFromDescription, parseXml } from '../../scripts/gen-fix-dictionary';
+import {
+  REQUIRED_IN_COMPONENT,
+  buildDictionary,
+  codesPath,
+  enumConstName,
+  enumEntries,
+  formatDictionaryJson,
+  generateCodesTs,
+  identifierFromDescription,
+  parseXml,
+} from '../../scripts/gen-fix-dictionary';
 import { Dictionary, MemberKind, Placement, ValueType, enumValueKey, type DictionaryData } from './dictionary';
-import { ExecType, MsgType, OrdStatus, PartyRole, SessionRejectReason, Side, Tag } from './tags.generated';
+import * as codes from '@fixdesk/fix-codes';
+import { ExecType, MsgType, OrdStatus, PartyRole, SessionRejectReason, Side, Tag } from '@fixdesk/fix-codes';
 
 const xmlPath = fileURLToPath(new URL('../../../../../shared/fix/FIX44.xml', import.meta.url));
 const jsonPath = fileURLToPath(new URL('./fix44.generated.json', import.meta.url));
-const tagsPath = fileURLToPath(new URL('./tags.generated.ts', import.meta.url));
 const dict = Dictionary.fix44();
 
 describe('generated dictionary data', () => {
@@ -36,11 +46,11 @@ describe('generated dictionary data', () => {
   it('is what the generator produces from FIX44.xml (regenerate with npm run gen:fix-dictionary)', { skip: !existsSync(xmlPath) && 'FIX44.xml is not beside this checkout' }, () => {
     const generated = buildDictionary(readFileSync(xmlPath, 'utf8'));
     assert.equal(formatDictionaryJson(generated), readFileSync(jsonPath, 'utf8'));
-    assert.equal(generateTagsTs(generated), readFileSync(tagsPath, 'utf8'));
+    assert.equal(generateCodesTs(generated), readFileSync(codesPath, 'utf8'));
   });
 
   it('carries the QuickFIX acknowledgment in the generated constants', () => {
-    assert.match(readFileSync(tagsPath, 'utf8'), /This product includes software developed by quickfixengine\.org \(http:\/\/www\.quickfixengine\.org\/\)\./);
+    assert.match(readFileSync(codesPath, 'utf8'), /This product includes software developed by quickfixengine\.org \(http:\/\/www\.quickfixengine\.org\/\)\./);
   });
 });
 
@@ -99,6 +109,36 @@ describe('typed constants', () => {
     assert.equal(Side.Sell, '2');
     assert.equal(PartyRole.ClientId, '3');
     assert.equal(SessionRejectReason.InvalidMsgType, '11');
+  });
+
+  // @fixdesk/fix-codes is the one table of tags and values (packages/domain builds its codes on it).
+  describe('@fixdesk/fix-codes against the dictionary', () => {
+    const data = JSON.parse(readFileSync(jsonPath, 'utf8')) as DictionaryData;
+
+    it('is what the generator writes from the committed dictionary data (npm run gen:fix-dictionary)', () => {
+      assert.equal(generateCodesTs(data as Parameters<typeof generateCodesTs>[0]), readFileSync(codesPath, 'utf8'));
+    });
+
+    it('has every field\'s tag number, and no other', () => {
+      assert.deepEqual(Object.entries(codes.Tag), data.fields.map((f) => [f.name, f.tag]));
+    });
+
+    it('has every value of every field, in dictionary order, and exports nothing else', () => {
+      const exported = new Map<string, unknown>(Object.entries(codes));
+      let fieldsWithValues = 0;
+      for (const f of data.fields) {
+        if (!f.enums) continue;
+        fieldsWithValues++;
+        const values = exported.get(enumConstName(f.name)) as Record<string, string> | undefined;
+        assert.ok(values, `${f.name} (${f.tag}) values exported`);
+        assert.deepEqual(Object.values(values), f.enums.map((e) => e.value), `${f.name} (${f.tag}) values`);
+        assert.deepEqual(Object.entries(values), enumEntries(f.enums), `${f.name} (${f.tag}) names`);
+        for (const v of Object.values(values)) assert.ok(dict.isValidEnumValue(f.tag, v), `${f.name}=${v} valid for the engine`);
+        exported.delete(enumConstName(f.name));
+      }
+      assert.ok(fieldsWithValues > 100);
+      assert.deepEqual([...exported.keys()], ['Tag']);
+    });
   });
 });
 

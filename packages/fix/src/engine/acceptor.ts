@@ -1,7 +1,7 @@
 import { createServer as createTcpServer, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import { FixFramer } from '../codec/framer';
-import { MsgType, Tag } from '../dictionary/tags.generated';
+import { MsgType, Tag } from '@fixdesk/fix-codes';
 import type { Application } from '../session/application';
 import type { Authenticator } from '../session/authenticator';
 import { systemClock, systemTimers, type Clock, type Timers } from '../session/clock';

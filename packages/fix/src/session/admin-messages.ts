@@ -1,4 +1,4 @@
-import { MsgType, Tag } from '../dictionary/tags.generated';
+import { MsgType, Tag } from '@fixdesk/fix-codes';
 import { formatUtcTimestamp } from '../codec/values';
 import type { Application } from './application';
 import type { Clock } from './clock';

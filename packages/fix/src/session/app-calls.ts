@@ -1,4 +1,4 @@
-import { Tag } from '../dictionary/tags.generated';
+import { Tag } from '@fixdesk/fix-codes';
 import { BusinessRejectError, SessionRejectError, type Application, type AppReceipt } from './application';
 import type { AdminSender } from './admin-messages';
 import type { SessionLog } from './log';

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { BlockList, isIP } from 'node:net';
-import { Tag } from '../dictionary/tags.generated';
+import { Tag } from '@fixdesk/fix-codes';
 import type { TransportInfo } from '../transport/tls';
 import type { InboundMessage } from './message';
 import { isWithinSchedule, type SessionSchedule } from './schedule';

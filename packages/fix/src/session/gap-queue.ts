@@ -1,4 +1,4 @@
-import { MsgType } from '../dictionary/tags.generated';
+import { MsgType } from '@fixdesk/fix-codes';
 import type { InboundMessage } from './message';
 import type { SessionContext } from './session-state';
 

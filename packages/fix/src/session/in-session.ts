@@ -1,4 +1,4 @@
-import { MsgType, Tag } from '../dictionary/tags.generated';
+import { MsgType, Tag } from '@fixdesk/fix-codes';
 import type { AppReceipt } from './application';
 import { msgSeqNum } from './inbound';
 import { loggedOnState } from './logged-on-state';

@@ -1,4 +1,4 @@
-import { MsgType, Tag } from '../dictionary/tags.generated';
+import { MsgType, Tag } from '@fixdesk/fix-codes';
 import { formatUtcTimestamp, parseUtcTimestamp } from '../codec/values';
 import type { MessageStore, StoredMessage } from '../store/message-store';
 import { DoNotSend, type Application, type AppReceipt } from './application';

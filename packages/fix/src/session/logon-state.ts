@@ -1,4 +1,4 @@
-import { MsgType, Tag } from '../dictionary/tags.generated';
+import { MsgType, Tag } from '@fixdesk/fix-codes';
 import { RejectLogon } from './application';
 import { msgSeqNum } from './inbound';
 import type { InboundMessage } from './message';

@@ -1,5 +1,5 @@
 import type { FixMessage } from '../codec/message';
-import { MsgType } from '../dictionary/tags.generated';
+import { MsgType } from '@fixdesk/fix-codes';
 
 /**
  * The session's view of FIX messages. Parsing, encoding and validation are the codec's; these types are

@@ -1,4 +1,4 @@
-import { Tag } from '../dictionary/tags.generated';
+import { Tag } from '@fixdesk/fix-codes';
 import { formatUtcTimestamp } from '../codec/values';
 import type { MessageStore, StoredMessage } from '../store/message-store';
 import { DoNotSend, type Application } from './application';

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { MsgType } from '../dictionary/tags.generated';
+import { MsgType } from '@fixdesk/fix-codes';
 import type { SessionID } from '../session/session-id';
 import type { MessageStoreFactory, StoredMessage } from './message-store';
 

@@ -16,7 +16,8 @@ const layer = (files, forbidden, message) => ({
 const NODE_IO = ['node:fs', 'node:fs/*', 'node:net', 'node:tls', 'node:http', 'node:https', 'node:child_process', 'fs', 'net', 'pg', '@electric-sql/*'];
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '**/*.generated.*', 'bench/.build/**', 'bench/.scratch/**', '.tmp/**'] },
+  // Generated sources are linted like the rest: the layer rules must see their imports too.
+  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'bench/.build/**', 'bench/.scratch/**', '.tmp/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {
@@ -37,8 +38,21 @@ export default tseslint.config(
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
   layer(['packages/protocol/**'], ['@fixdesk/*', ...NODE_IO], 'protocol is the bottom layer: types and schemas only'),
-  layer(['packages/domain/**'], ['@fixdesk/db', '@fixdesk/fix', '@fixdesk/server', '@fixdesk/web', ...NODE_IO], 'domain is pure: no I/O, no engine, no database'),
-  layer(['packages/fix/src/**'], ['@fixdesk/db', '@fixdesk/db/*', '@fixdesk/server', '@fixdesk/web', '@fixdesk/domain', 'pg', '@electric-sql/*'], 'the FIX engine knows nothing of our database, domain or HTTP'),
+  // fix-codes is the bottom layer too: generated constants that import nothing at all.
+  {
+    files: ['packages/fix-codes/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['ImportDeclaration', 'ImportExpression', 'ExportAllDeclaration', 'ExportNamedDeclaration[source]'].map((selector) => ({
+          selector,
+          message: '@fixdesk/fix-codes is dependency-free: generated constants only (packages/fix/scripts/gen-fix-dictionary.ts)',
+        })),
+      ],
+    },
+  },
+  layer(['packages/domain/**'], ['@fixdesk/db', '@fixdesk/db/*', '@fixdesk/fix', '@fixdesk/fix/*', '@fixdesk/server', '@fixdesk/web', ...NODE_IO], 'domain is pure: no I/O, no engine, no database'),
+  layer(['packages/fix/**'], ['@fixdesk/db', '@fixdesk/db/*', '@fixdesk/server', '@fixdesk/web', '@fixdesk/domain', '@fixdesk/domain/*', '@fixdesk/protocol', '@fixdesk/client', 'pg', '@electric-sql/*'], 'the FIX engine knows nothing of our database, domain or HTTP: of our packages it imports @fixdesk/fix-codes only'),
   layer(['packages/db/**'], ['@fixdesk/server', '@fixdesk/web'], 'db sits below the apps'),
   layer(['packages/client/**'], ['@fixdesk/db', '@fixdesk/db/*', '@fixdesk/fix', '@fixdesk/server', '@fixdesk/web', 'react', 'react-dom', '@mantine/*', ...NODE_IO], 'the client is framework-free: it talks to the server over HTTP/WS with protocol types and domain rules only'),
   layer(['apps/web/**'], ['@fixdesk/db', '@fixdesk/db/*', '@fixdesk/fix', '@fixdesk/server', ...NODE_IO], 'the web app talks to the server over HTTP/WS only'),

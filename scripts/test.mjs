@@ -94,7 +94,9 @@ function prepareAndRun() {
 
   const ordered = longestFirst([...new Set(files.map((f) => relative(root, resolve(f))))]);
   console.log(`running ${ordered.length} test files`);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/test.mjs'), ...ordered], {
+  // The test files' processes get this one's node flags: the loader, and the flags `node --test` passed
+  // on to them before (run() gives its 300 s to each file, as --test-timeout did under node 20).
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--test-concurrency=2', '--test-timeout=300000', join(root, 'scripts/test.mjs'), ...ordered], {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, NODE_ENV: 'test', FIXDESK_TEST_RUN: '1', FIXDESK_TEST_SAVE_DURATIONS: saveDurations ? '1' : '' },

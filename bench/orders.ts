@@ -13,8 +13,11 @@
 //   npx tsx bench/orders.ts [--quick] [--no-write] [--db pglite|postgres|both] [--rate N]
 //                           [--baseline REF | --no-baseline] [--rounds N] [--history N]
 //   npx tsx bench/orders.ts --run pglite|postgres   one run here, its result as one JSON line
+//                           (the alternating parent starts each run with the Node flags of its checkout's `npm start`)
+//                           [--profile FILE]  also the server's CPU profile of the full-speed phase
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +45,7 @@ const { values: args } = parseArgs({
     'no-baseline': { type: 'boolean', default: false },
     rounds: { type: 'string', default: '2' },
     history: { type: 'string', default: '100000' },
+    profile: { type: 'string' },
   },
 });
 const SESSIONS = 10;
@@ -68,6 +72,22 @@ interface RunResult {
 function cpuSince(from: { node: NodeJS.CpuUsage; pg: number }): { node: number; pg: number } {
   const u = process.cpuUsage(from.node);
   return { node: (u.user + u.system) / 1e6, pg: postgresCpuSeconds() - from.pg };
+}
+
+/** The V8 profiler of this process (the server's), started now; stop() gives the profile (a .cpuprofile's JSON). */
+async function startCpuProfile(): Promise<{ stop(): Promise<object> }> {
+  const session = new Session();
+  session.connect();
+  const post = (method: string) => new Promise<object>((resolve, reject) => session.post(method, (err, res) => (err ? reject(err) : resolve(res as object))));
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  return {
+    async stop() {
+      const { profile } = (await post('Profiler.stop')) as { profile: object };
+      session.disconnect();
+      return profile;
+    },
+  };
 }
 
 function pct(sorted: number[], p: number): number {
@@ -146,9 +166,11 @@ async function runOne(db: DatabaseKind): Promise<RunResult> {
   console.log(`[${db}] fixed ${FIXED_RATE}/s: ${JSON.stringify(fixed)}`);
 
   // --- full speed: each session keeps WINDOW orders in flight
+  const profiler = args.profile ? await startCpuProfile() : undefined;
   const cpu0 = { node: process.cpuUsage(), pg: postgresCpuSeconds() };
   const u = (await command({ cmd: 'full', seconds: FULL_SECONDS, window: WINDOW }))!;
   const cpu = cpuSince(cpu0);
+  if (profiler && args.profile) writeFileSync(args.profile, JSON.stringify(await profiler.stop()));
   const full = {
     sent: u.sent, acked: u.acked, seconds: u.seconds, ordersPerSecond: u.acked / u.seconds, p50: pct(u.latencies, 50), p99: pct(u.latencies, 99),
     // CPU per acknowledged order: the server's process, the clients' process and PostgreSQL (all its processes).
@@ -189,11 +211,26 @@ function baselineTree(ref: string): string {
   return dir;
 }
 
+/**
+ * The Node flags a checkout's `npm start` runs its server with (the options between `node` and
+ * apps/server/dist/main.js in its package.json): a run measures the server as that checkout ships it.
+ */
+function serverNodeFlags(tree: string): string[] {
+  const start = (JSON.parse(readFileSync(join(tree, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts?.start ?? '';
+  const flags = /\bnode((?:\s+--[\w-]+(?:=\S+)?)*)\s+apps\/server\/dist\/main\.js/.exec(start)?.[1] ?? '';
+  return flags.split(/\s+/).filter(Boolean);
+}
+
+function flagsText(tree: string): string {
+  const flags = serverNodeFlags(tree);
+  return flags.length ? flags.map((f) => `\`${f}\``).join(' ') : 'none';
+}
+
 /** One run of the benchmark in a checkout, in a process of its own; its result. */
 function runIn(tree: string, kind: DatabaseKind): Promise<RunResult> {
   const extra = [...(args.quick ? ['--quick'] : []), ...(args.rate ? ['--rate', args.rate] : []), '--history', String(HISTORY)];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/orders.ts', '--run', kind, ...extra], { cwd: tree, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...serverNodeFlags(tree), '--import', 'tsx', 'bench/orders.ts', '--run', kind, ...extra], { cwd: tree, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (b: Buffer) => {
       out += b.toString();
@@ -290,6 +327,8 @@ ${targetRows.join('\n')}
 - **Baseline**: the older commit runs in a git worktree of its own (made once beside the system's
   temporary files, \`npm ci\` there), with this harness copied in, so both codes face the same clients,
   history and phases; each run is a process of its own, the two codes alternate.
+- **Node flags**: each code's runs start with the flags its own \`npm start\` gives the server
+  (${[head, ...(baseTree && baseRef ? [baseRef] : [])].map((c) => `${c}: ${flagsText(c === head ? root : baseTree!)}`).join('; ')}); the server runs in the run's process, under tsx.
 - **Floor** (PostgreSQL): before the orders, ${FIXED_RATE} one-row INSERTs a second into a scratch table with a
   primary key only, each its own commit with synchronous_commit on, from the benchmark's process on
   the same 1 ms timer, for ${FIXED_SECONDS / 2} s; nothing else runs meanwhile. **Cores busy**: CPU time of each

@@ -9,7 +9,7 @@ import { maturity, newOrderSingle, TestFixClient, ts } from '../tests/support/fi
 import { ExportDialogPart, FixMessagesScreen, OrderActionsScreen } from './pages/AuditPages';
 import { LoginPage } from './pages/LoginPage';
 import { NavBar } from './pages/NavBar';
-import { type DeskScreenshotOptions, deskScreenshots, screenshot } from './support/browser';
+import { type DeskScreenshotOptions, deskScreenshots, screenshot, settled } from './support/browser';
 import { downloadText } from './support/download';
 import { E2E } from './support/fixture';
 
@@ -78,7 +78,7 @@ after(async () => {
   await e2e.stop();
 });
 
-const SHOTS: DeskScreenshotOptions = { settleMs: 150 };
+const SHOTS: DeskScreenshotOptions = {};
 
 const localDay = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 
@@ -146,7 +146,7 @@ describe('Order Actions', () => {
         await popup.waitFor({ state: 'hidden' });
         await truncated.hover();
         await popup.waitFor();
-        await page.waitForTimeout(300); // the popup's fade-in
+        await settled(page); // the popup's fade-in
       };
       await hoverNotes();
       assert.match(await popup.innerText(), /checked with the client by phone, ok to work/);
@@ -395,7 +395,7 @@ describe('FIX Messages', () => {
       assert.equal(rows.length, 2);
       assert.match(rows[0]!, /Leg 1\s+C5TC\s+FUT\s+\d{6}\s+1 \(Buy\)\s+1/);
       assert.match(rows[1]!, /Leg 2\s+C5TC\s+FUT\s+\d{6}\s+2 \(Sell\)\s+1/);
-      await deskScreenshots(page, 'fix-messages-detail-legs', { ...SHOTS, prepare: () => page.waitForTimeout(300) });
+      await deskScreenshots(page, 'fix-messages-detail-legs', SHOTS);
     });
   });
 
@@ -414,7 +414,7 @@ describe('FIX Messages', () => {
       await screen.cell(990001, 'raw').getByRole('button', { name: 'View Raw' }).click();
       await page.getByTestId('raw-notice').getByText('No Message Data').waitFor();
       await page.getByTestId('parse-notice').getByText('No FIX message data to parse').waitFor();
-      await page.waitForTimeout(300); // the modal's fade-in
+      await settled(page); // the modal's fade-in
       await screenshot(page, 'fix-messages-detail-no-data');
       await page.keyboard.press('Escape');
       await screen.modal.waitFor({ state: 'hidden' });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { screenshot, waitForPath } from './support/browser';
+import { screenshot, waitForPath, settled } from './support/browser';
 import { E2E } from './support/fixture';
 import { LoginPage } from './pages/LoginPage';
 import { NavBar } from './pages/NavBar';
@@ -49,7 +49,7 @@ describe('sign-in, guards and sign-out', () => {
       await menu.getByTestId('user-menu-full-name').waitFor();
       assert.ok((await menu.getByTestId('user-menu-email').textContent())?.trim(), 'e-mail line present');
       await menu.getByRole('menuitem', { name: 'Sign Out' }).waitFor();
-      await page.waitForTimeout(300); // let the menu's opening transition finish for the picture
+      await settled(page); // let the menu's opening transition finish for the picture
       await screenshot(page, 'nav-user-menu');
     });
   });

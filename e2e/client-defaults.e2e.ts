@@ -3,7 +3,7 @@
 // the order the desk received; a change applies to the next order.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { screenshot } from './support/browser';
+import { screenshot, settled } from './support/browser';
 import { E2E } from './support/fixture';
 import { SimulatorFixClientPage } from './pages/SimulatorPages';
 import { until } from '../tests/support/until';
@@ -71,7 +71,7 @@ describe('client FIX defaults', () => {
       assert.doesNotMatch(preview, /%/, 'every variable resolved');
       assert.equal(await modal.previewWarnings.count(), 0, 'no warnings');
       await page.locator('[data-testid="send-order"]:enabled').waitFor();
-      await page.waitForTimeout(300); // the button's loader fades out
+      await settled(page); // the button's loader fades out
       await screenshot(page, 'fix-client-defaults-preview');
 
       const sent = /ClOrdID (\S+)\)/.exec(await modal.sendAndConfirm())![1]!;

@@ -16,7 +16,7 @@ import { CapabilityText } from '@fixdesk/protocol';
 import { buildQuickfix, quickfixUnavailable } from '../bench/quickfix/build';
 import { newOrderSingle } from '../tests/support/fix-client';
 import { field, hasFields, QuickfixPeer } from '../tests/interop/quickfix-peer';
-import { type DeskScreenshotOptions, deskScreenshots, screenshot } from './support/browser';
+import { type DeskScreenshotOptions, deskScreenshots, screenshot, settled } from './support/browser';
 import { E2E } from './support/fixture';
 import { BlotterPage } from './pages/BlotterPage';
 
@@ -142,7 +142,7 @@ describe('client onboarding screens', () => {
         await form.getByText(/must be an http:\/\/ or https:\/\/ address/).waitFor();
         await form.getByText(/20-character LEI/).waitFor();
         assert.equal(await form.getByLabel('Execution ID Prefix').inputValue(), 'ABC', 'the prefix input takes at most 3 characters');
-        await page.waitForTimeout(400);
+        await settled(page);
         await screenshot(page, 'client-connector-form-errors');
 
         await form.getByLabel('Component ID').fill(COMP);
@@ -155,7 +155,7 @@ describe('client onboarding screens', () => {
         await form.getByLabel('Session End').fill('23:59:59');
         await form.getByLabel('Trading Days').fill('M,T,W,T,F,S,S');
         await choose(page, form, 'Time Zone', 'UTC');
-        await page.waitForTimeout(300);
+        await settled(page);
         await screenshot(page, 'client-connector-form-trading');
         await form.getByRole('tab', { name: 'TLS/SSL' }).click();
         await form.getByText('Please save the connector first before generating certificates').waitFor();
@@ -187,7 +187,7 @@ describe('client onboarding screens', () => {
         await capForm.getByText('Client must be a client connector').or(capForm.getByText('Client is required')).first().waitFor();
         await choose(page, capForm, 'Client', new RegExp(COMP));
         await capForm.getByLabel('Max Order Qty').fill('50');
-        await page.waitForTimeout(300);
+        await settled(page);
         await screenshot(page, 'client-capability-form');
         await capForm.getByRole('button', { name: 'Add Capability' }).click();
         await page.getByTestId('admin-success').getByText(CapabilityText.created).waitFor();
@@ -223,7 +223,7 @@ describe('client onboarding screens', () => {
         await sessionRow.getByRole('button', { name: /^Edit session/ }).click();
         const sessionForm = page.getByRole('form', { name: /^Edit Session \d+ \(E2E_ONBOARD\)$/ });
         await sessionForm.getByText('a correction is kept beside the recorded values', { exact: false }).waitFor();
-        await page.waitForTimeout(400);
+        await settled(page);
         await screenshot(page, 'client-session-edit');
         await sessionForm.getByRole('button', { name: 'Cancel' }).click();
 
@@ -258,7 +258,7 @@ describe('client onboarding screens', () => {
         await edit.getByLabel(`Please type "${COMP}" to confirm deletion`).fill(COMP);
         await del.click();
         await edit.getByText(`Cannot delete client connector ${COMP} - it has 1 order(s) in the system. Deactivate it instead.`).waitFor();
-        await page.waitForTimeout(300);
+        await settled(page);
         await screenshot(page, 'client-connector-delete-refused');
       });
     } finally {
@@ -306,7 +306,7 @@ describe('client onboarding screens', () => {
         const confirm = dialog.getByRole('button', { name: 'Logout' });
         assert.equal(await confirm.isDisabled(), true, 'no reason typed yet');
         await dialog.getByLabel(/^Reason/).fill('End of day <b>maintenance</b>');
-        await page.waitForTimeout(300);
+        await settled(page);
         await screenshot(page, 'session-console-logout-preview');
         await confirm.click();
         await page.getByTestId('console-success').waitFor();
@@ -327,7 +327,7 @@ describe('client onboarding screens', () => {
         await setDialog.getByLabel(/^Next target number/).fill('25');
         await setDialog.getByTestId('action-preview').getByText('the next Logon will carry 34=25', { exact: false }).waitFor();
         await setDialog.getByLabel(/^Reason/).fill('Client restored its store at 25');
-        await page.waitForTimeout(300);
+        await settled(page);
         await screenshot(page, 'session-console-set-target-preview');
         await setDialog.getByRole('button', { name: 'Set next target number' }).click();
         await page.getByTestId('console-numbers').getByText(/\/ 25$/).waitFor();

@@ -17,7 +17,7 @@ import { DESK_SIZES, deskScreenshots, type DeskScreenshotOptions } from './suppo
 const { e2e, client, signInToBlotter, sendOrder, nextClOrdId, apiCall } = blotterDesk('KS');
 const SGX = 'SGX_CLIENT_1';
 
-const SHOTS: DeskScreenshotOptions = { settleMs: 300, restore: true, dir: tmpdir() };
+const SHOTS: DeskScreenshotOptions = { restore: true, dir: tmpdir() };
 
 const toast = (page: Page, title: string) => page.locator('.mantine-Notification-root', { hasText: title });
 
@@ -74,7 +74,6 @@ describe('kill switch per client', () => {
         await page.waitForTimeout(300);
         for (const w of working) assert.equal(client.received.filter((m) => m.get(11) === w.clOrdId && m.get(150) === '4').length, 0, 'no cancel before the confirmation');
         await modal.reason.fill('Runaway algo: duplicate orders');
-        await page.waitForTimeout(200);
         await deskScreenshots(page, 'kill-modal', SHOTS);
 
         await modal.confirmButton.click();

@@ -12,7 +12,7 @@ import { blotterDesk } from './support/blotter-desk';
 
 const { e2e, signInToBlotter, sendOrder, apiCall } = blotterDesk('LE');
 
-const SHOTS: DeskScreenshotOptions = { settleMs: 200 };
+const SHOTS: DeskScreenshotOptions = {};
 
 /** [scrollWidth, clientWidth] of a grid's horizontal scroll viewport. */
 async function sideways(grid: Locator): Promise<number> {

@@ -19,7 +19,7 @@ after(() => e2e.stop());
 
 const PW = 'Harbour-Lights-77';
 
-const SHOTS: DeskScreenshotOptions = { settleMs: 350, restore: true };
+const SHOTS: DeskScreenshotOptions = { restore: true };
 
 describe('an administrator new to the desk, continued', () => {
   it('7. says so when the simulator quantity is above 1000 rather than sending 1000', async () => {

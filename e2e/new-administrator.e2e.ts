@@ -19,7 +19,7 @@ after(() => e2e.stop());
 
 const PW = 'Harbour-Lights-77';
 
-const SHOTS: DeskScreenshotOptions = { settleMs: 350, restore: true };
+const SHOTS: DeskScreenshotOptions = { restore: true };
 
 describe('an administrator new to the desk', () => {
   it('1. types the export dates by hand on FIX Messages and Order Actions without the screen crashing', async () => {

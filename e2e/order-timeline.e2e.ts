@@ -24,7 +24,7 @@ async function api<T>(token: string, path: string, body?: unknown): Promise<T> {
   return (await r.json()) as T;
 }
 
-const SHOTS: DeskScreenshotOptions = { settleMs: 200 };
+const SHOTS: DeskScreenshotOptions = {};
 
 before(async () => {
   await e2e.start();

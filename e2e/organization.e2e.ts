@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { AccountText, BrokerText, UserText } from '@fixdesk/protocol';
-import { DESK_SIZES, type DeskScreenshotOptions, deskScreenshots, screenshot, waitForPath } from './support/browser';
+import { DESK_SIZES, type DeskScreenshotOptions, deskScreenshots, screenshot, waitForPath, settled } from './support/browser';
 import { blotterDesk } from './support/blotter-desk';
 import { BlotterPage } from './pages/BlotterPage';
 import { LoginPage } from './pages/LoginPage';
@@ -18,7 +18,7 @@ const { e2e, client, sendOrder } = blotterDesk('ORG');
 
 const PASSWORD = 'Harbour-Lights-77';
 
-const SHOTS: DeskScreenshotOptions = { settleMs: 400, restore: true };
+const SHOTS: DeskScreenshotOptions = { restore: true };
 
 describe('user management', () => {
   it('is for administrators only: a broker is sent home', async () => {
@@ -59,7 +59,7 @@ describe('user management', () => {
       await admin.getByRole('option').first().click();
       await form.getByRole('textbox', { name: 'Trader ID' }).fill('JT-77');
       await form.getByRole('textbox', { name: 'Trader Full Name' }).fill('Jia Tan');
-      await admin.waitForTimeout(400);
+      await settled(admin);
       await screenshot(admin, 'user-management-add');
       // The server's password policy: a common password is refused, under the field.
       await form.getByRole('button', { name: 'Add User' }).click();
@@ -93,7 +93,7 @@ describe('user management', () => {
         await grid.getByRole('button', { name: 'Edit user jtan' }).click();
         const edit = admin.getByRole('form', { name: 'Edit User jtan' });
         await edit.waitFor();
-        await admin.waitForTimeout(400);
+        await settled(admin);
         await screenshot(admin, 'user-management-edit');
         assert.equal(await edit.getByRole('textbox', { name: 'Username' }).isDisabled(), true, 'the username is locked');
         await edit.getByRole('switch', { name: /^Active/ }).uncheck({ force: true });
@@ -155,7 +155,7 @@ describe('broker information', () => {
         await form.getByRole('tab', { name: 'FIX Party Info' }).click();
         await form.getByRole('textbox', { name: 'LEI' }).fill('5493001KJTIIGC8Y1R12');
         await form.getByRole('textbox', { name: 'Party ID (448)' }).fill('HARBOUR-SG');
-        await page.waitForTimeout(400);
+        await settled(page);
         await screenshot(page, 'broker-information-party');
         await form.getByRole('button', { name: 'Create Broker' }).click();
         await page.getByTestId('broker-notice').getByText(BrokerText.created).waitFor();
@@ -175,7 +175,6 @@ describe('broker information', () => {
         await contacts.getByText('Mei Lim').waitFor();
         await contacts.getByText('09:00-17:00').waitFor();
         await contacts.getByText('Asia/Singapore').waitFor();
-        await page.waitForTimeout(400);
         await deskScreenshots(page, 'broker-information-contacts', SHOTS);
         await edit.getByRole('button', { name: 'Close' }).click();
 

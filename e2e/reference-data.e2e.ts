@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ClientDefaultsText, MessageSpecText, SecurityText } from '@fixdesk/protocol';
 import { newOrderSingle, TestFixClient } from '../tests/support/fix-client';
-import { screenshot } from './support/browser';
+import { screenshot, settled } from './support/browser';
 import { E2E } from './support/fixture';
 
 const e2e = new E2E();
@@ -33,7 +33,7 @@ describe('security master screen', () => {
       await grid.getByText('C5TC', { exact: true }).waitFor();
       for (const size of SIZES) {
         await page.setViewportSize(size);
-        await page.waitForTimeout(200);
+        await settled(page);
         await screenshot(page, `security-master-${size.width}x${size.height}`);
       }
       await page.setViewportSize(SIZES[0]);
@@ -47,7 +47,7 @@ describe('security master screen', () => {
       await form.getByLabel('Price Tick Size').fill('0');
       await form.getByRole('button', { name: 'Add Security' }).click();
       await form.getByText(/Price Tick Size must be a tick size greater than 0/).waitFor();
-      await page.waitForTimeout(400); // the modal's fade-in
+      await settled(page); // the modal's fade-in
       await screenshot(page, 'security-master-form-errors');
 
       // A duplicate symbol: the server's 409 shows under the field.
@@ -63,7 +63,7 @@ describe('security master screen', () => {
       await form.getByLabel('Instrument Name').fill(name);
       await form.getByLabel('Price Tick Size').fill('0.5');
       await form.getByLabel('Series Months').fill('24');
-      await page.waitForTimeout(400); // the modal's fade-in
+      await settled(page); // the modal's fade-in
       await screenshot(page, 'security-master-add');
       await form.getByRole('button', { name: 'Add Security' }).click();
       await page.getByTestId('admin-success').getByText(SecurityText.created).waitFor();
@@ -94,7 +94,7 @@ describe('security master screen', () => {
       await dialog.getByLabel('Confirmation').fill(name.slice(0, -1));
       assert.equal(await confirm.isDisabled(), true, 'a near miss does not count');
       await dialog.getByLabel('Confirmation').fill(name);
-      await page.waitForTimeout(400); // the modal's fade-in
+      await settled(page); // the modal's fade-in
       await screenshot(page, 'security-master-delete-confirm');
       await confirm.click();
       const error = page.getByTestId('admin-error');
@@ -139,7 +139,7 @@ describe('FIX client defaults screen', () => {
       assert.equal(await chips.locator('.mantine-Badge-root').count(), 12, 'the first 12 variables');
       for (const size of SIZES) {
         await page.setViewportSize(size);
-        await page.waitForTimeout(200);
+        await settled(page);
         await screenshot(page, `fix-client-defaults-${size.width}x${size.height}`);
       }
       await page.setViewportSize(SIZES[0]);
@@ -171,7 +171,7 @@ describe('FIX client defaults screen', () => {
       await page.getByRole('button', { name: 'Preview with Variables' }).click();
       const preview = page.getByRole('dialog', { name: 'Preview with Variables' });
       await preview.getByText('SGX_CLIENT_1-ACC').waitFor();
-      await page.waitForTimeout(400); // the modal's fade-in
+      await settled(page); // the modal's fade-in
       await screenshot(page, 'fix-client-defaults-preview');
       await page.keyboard.press('Escape');
       await preview.waitFor({ state: 'detached' });
@@ -204,7 +204,7 @@ describe('FIX message specifications screen', () => {
       assert.ok(types.length > 0 && types.every((x) => x === 'F'), `only ExecType F: ${types.join(',')}`);
       for (const size of SIZES) {
         await page.setViewportSize(size);
-        await page.waitForTimeout(200);
+        await settled(page);
         await screenshot(page, `fix-message-specs-${size.width}x${size.height}`);
       }
       await page.setViewportSize(SIZES[0]);

@@ -4,7 +4,7 @@
 // the API all show the outcome; stopping the client disconnects the connector.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { newContext, screenshot } from './support/browser';
+import { newContext, screenshot, settled } from './support/browser';
 import { E2E } from './support/fixture';
 import { BlotterPage } from './pages/BlotterPage';
 import { chooseOption, SimulatorBrokerPage, SimulatorClientPage, SimulatorFixClientPage } from './pages/SimulatorPages';
@@ -234,7 +234,7 @@ describe('simulators', () => {
       const first = /ClOrdID (\S+)\)/.exec(await modal.sendAndConfirm())![1]!;
       const second = /ClOrdID (\S+)\)/.exec(await modal.sendAndConfirm())![1]!;
       assert.notEqual(first, second);
-      await page.waitForTimeout(400); // the modal settles after the banner appears
+      await settled(page); // the modal settles after the banner appears
       await screenshot(page, 'fix-client-new-order');
       await page.keyboard.press('Escape');
       await page.getByRole('dialog').waitFor({ state: 'detached' });

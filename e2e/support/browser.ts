@@ -93,8 +93,34 @@ export const DESK_SIZES = [
   { width: 1280, height: 800 },
 ] as const;
 
+/**
+ * Waits until the page has drawn two frames and no finite CSS animation or transition is running (a
+ * popup's or modal's fade-in, a grid laying itself out after a resize): what a screenshot should show,
+ * without guessing a fixed time. Endless animations (a spinner, a pulsing dot) do not count. Gives up
+ * silently after `timeoutMs`: it only decides when a picture is taken, never what a test asserts.
+ */
+export async function settled(page: Page, timeoutMs = 3_000): Promise<void> {
+  await page.evaluate(SETTLED_SCRIPT.replace('LIMIT_MS', String(timeoutMs)));
+}
+
+/** Plain text, like STANDALONE_SCRIPT: the test transpiler's helpers (__name) are not in the page. */
+const SETTLED_SCRIPT = `
+  (async () => {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+    const end = performance.now() + LIMIT_MS;
+    for (;;) {
+      await frame();
+      await frame();
+      const running = document.getAnimations().filter((a) => a.playState === 'running' && a.effect && a.effect.getComputedTiming().endTime !== Infinity);
+      const left = end - performance.now();
+      if (running.length === 0 || left <= 0) return;
+      await Promise.race([Promise.all(running.map((a) => a.finished.catch(() => undefined))), new Promise((resolve) => setTimeout(resolve, left))]);
+    }
+  })()
+`;
+
 export interface DeskScreenshotOptions {
-  /** How long the layout gets to settle after each resize. */
+  /** At least this long for the layout to settle after each resize, then until it has (settled). */
   settleMs?: number;
   /** Runs after each resize and before its screenshot (a hover, a popup). */
   prepare?: () => Promise<void>;
@@ -105,10 +131,11 @@ export interface DeskScreenshotOptions {
 }
 
 /** Screenshots at both desk sizes (DESK_SIZES), as {name}-{width}x{height}.png. */
-export async function deskScreenshots(page: Page, name: string, { settleMs = 250, prepare, fullPage = false, restore = false, dir }: DeskScreenshotOptions = {}): Promise<void> {
+export async function deskScreenshots(page: Page, name: string, { settleMs = 0, prepare, fullPage = false, restore = false, dir }: DeskScreenshotOptions = {}): Promise<void> {
   for (const size of DESK_SIZES) {
     await page.setViewportSize(size);
-    await page.waitForTimeout(settleMs);
+    if (settleMs > 0) await page.waitForTimeout(settleMs);
+    await settled(page);
     if (prepare) await prepare();
     await screenshot(page, `${name}-${size.width}x${size.height}`, fullPage, dir);
   }

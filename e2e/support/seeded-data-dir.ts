@@ -6,7 +6,6 @@ import { existsSync, renameSync, rmSync } from 'node:fs';
 import { cp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { migrate, openDb } from '@fixdesk/db';
 import { removeStaleTemplates, templateHash, touchTemplate } from '@fixdesk/db/testing';
 import { seededDatabase } from '../../tests/support/seeded-database';
 
@@ -24,6 +23,7 @@ async function templateDir(): Promise<string> {
   }
   // Built under its own name and renamed whole: a reader never sees half a directory.
   const building = `${dir}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  const { migrate, openDb } = await import('@fixdesk/db');
   const db = await openDb({ dataDir: building });
   try {
     await migrate(db);

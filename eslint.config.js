@@ -26,6 +26,29 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  // An async server: a promise nobody awaits or catches loses its error (an unhandled rejection ends
+  // the process), and a promise where a plain callback is expected is never awaited. These two rules
+  // need the types, so they read the server side's sources only (tests run node:test's it/describe,
+  // whose promises the runner keeps).
+  {
+    files: ['apps/server/src/**/*.ts', 'packages/{db,fix,client,domain}/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] }] },
+      ],
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  // A file a reader can hold in mind: 600 lines at most, but for generated code and the FIX codec's
+  // hand-unrolled encoder.
+  {
+    files: ['**/*.{ts,tsx,mjs,js}'],
+    ignores: ['**/*.generated.ts', 'packages/fix/src/codec/**'],
+    rules: { 'max-lines': ['error', { max: 600 }] },
+  },
   // No import cycles between the modules of a package (relative imports, type-only ones included).
   {
     files: ['packages/**/*.{ts,tsx}', 'apps/**/*.{ts,tsx}'],

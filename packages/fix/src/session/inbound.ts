@@ -272,7 +272,8 @@ export class Inbound implements InboundSequencing {
       .then(() => {
         settle();
         if (this.unconsumed[0] === entry) this.completeFinished();
-      });
+      })
+      .catch((err: unknown) => this.d.log.onEvent(`completing a handed-on message failed: ${errorText(err)}`));
   }
 
   private queueCompletion(): void {

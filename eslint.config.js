@@ -13,7 +13,19 @@ const layer = (files, forbidden, message) => ({
   },
 });
 
-const NODE_IO = ['node:fs', 'node:fs/*', 'node:net', 'node:tls', 'node:http', 'node:https', 'node:child_process', 'fs', 'net', 'pg', '@electric-sql/*'];
+const NODE_IO = [
+  'node:fs',
+  'node:fs/*',
+  'node:net',
+  'node:tls',
+  'node:http',
+  'node:https',
+  'node:child_process',
+  'fs',
+  'net',
+  'pg',
+  '@electric-sql/*',
+];
 
 export default tseslint.config(
   // Generated sources are linted like the rest: the layer rules must see their imports too.
@@ -37,17 +49,25 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-floating-promises': [
         'error',
-        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] }] },
+        {
+          allowForKnownSafeCalls: [
+            {
+              from: 'package',
+              package: 'node:test',
+              name: ['describe', 'it', 'test', 'suite', 'before', 'after', 'beforeEach', 'afterEach'],
+            },
+          ],
+        },
       ],
       '@typescript-eslint/no-misused-promises': 'error',
     },
   },
-  // A file a reader can hold in mind: 600 lines at most, but for generated code and the FIX codec's
-  // hand-unrolled encoder.
+  // A file a reader can hold in mind: 600 lines of code at most (comments and blank lines not counted),
+  // but for generated code and the FIX codec's hand-unrolled encoder.
   {
     files: ['**/*.{ts,tsx,mjs,js}'],
     ignores: ['**/*.generated.ts', 'packages/fix/src/codec/**'],
-    rules: { 'max-lines': ['error', { max: 600 }] },
+    rules: { 'max-lines': ['error', { max: 600, skipBlankLines: true, skipComments: true }] },
   },
   // No import cycles between the modules of a package (relative imports, type-only ones included).
   {
@@ -74,11 +94,38 @@ export default tseslint.config(
       ],
     },
   },
-  layer(['packages/domain/**'], ['@fixdesk/db', '@fixdesk/db/*', '@fixdesk/fix', '@fixdesk/fix/*', '@fixdesk/server', '@fixdesk/web', ...NODE_IO], 'domain is pure: no I/O, no engine, no database'),
-  layer(['packages/fix/**'], ['@fixdesk/db', '@fixdesk/db/*', '@fixdesk/server', '@fixdesk/web', '@fixdesk/domain', '@fixdesk/domain/*', '@fixdesk/protocol', '@fixdesk/client', 'pg', '@electric-sql/*'], 'the FIX engine knows nothing of our database, domain or HTTP: of our packages it imports @fixdesk/fix-codes only'),
+  layer(
+    ['packages/domain/**'],
+    ['@fixdesk/db', '@fixdesk/db/*', '@fixdesk/fix', '@fixdesk/fix/*', '@fixdesk/server', '@fixdesk/web', ...NODE_IO],
+    'domain is pure: no I/O, no engine, no database',
+  ),
+  layer(
+    ['packages/fix/**'],
+    [
+      '@fixdesk/db',
+      '@fixdesk/db/*',
+      '@fixdesk/server',
+      '@fixdesk/web',
+      '@fixdesk/domain',
+      '@fixdesk/domain/*',
+      '@fixdesk/protocol',
+      '@fixdesk/client',
+      'pg',
+      '@electric-sql/*',
+    ],
+    'the FIX engine knows nothing of our database, domain or HTTP: of our packages it imports @fixdesk/fix-codes only',
+  ),
   layer(['packages/db/**'], ['@fixdesk/server', '@fixdesk/web'], 'db sits below the apps'),
-  layer(['packages/client/**'], ['@fixdesk/db', '@fixdesk/db/*', '@fixdesk/fix', '@fixdesk/server', '@fixdesk/web', 'react', 'react-dom', '@mantine/*', ...NODE_IO], 'the client is framework-free: it talks to the server over HTTP/WS with protocol types and domain rules only'),
-  layer(['apps/web/**'], ['@fixdesk/db', '@fixdesk/db/*', '@fixdesk/fix', '@fixdesk/server', ...NODE_IO], 'the web app talks to the server over HTTP/WS only'),
+  layer(
+    ['packages/client/**'],
+    ['@fixdesk/db', '@fixdesk/db/*', '@fixdesk/fix', '@fixdesk/server', '@fixdesk/web', 'react', 'react-dom', '@mantine/*', ...NODE_IO],
+    'the client is framework-free: it talks to the server over HTTP/WS with protocol types and domain rules only',
+  ),
+  layer(
+    ['apps/web/**'],
+    ['@fixdesk/db', '@fixdesk/db/*', '@fixdesk/fix', '@fixdesk/server', ...NODE_IO],
+    'the web app talks to the server over HTTP/WS only',
+  ),
   layer(['apps/server/**'], ['@fixdesk/web'], 'the server does not import the web app'),
   // SQL belongs to packages/db: everything else reads and writes through its repositories. Tests and
   // benchmarks may look at the database directly to check what the code under test did.

@@ -65,10 +65,18 @@ const EXTRA_CLIENTS = ['BALTIC_CLIENT_1', 'CME_CLIENT_1', 'ICE_CLIENT_1', 'NOS_C
  */
 const MSG_TYPE_MIX: string[] = [
   ...Array<string>(40).fill('0'),
-  'A', '5', '1', '3',
+  'A',
+  '5',
+  '1',
+  '3',
   ...Array<string>(16).fill('D'),
   ...Array<string>(34).fill('8'),
-  'F', 'F', 'F', 'G', 'G', '9',
+  'F',
+  'F',
+  'F',
+  'G',
+  'G',
+  '9',
 ];
 /** Received from the client (the rest we send); heartbeats and session messages go both ways. */
 const INBOUND = new Set(['D', 'F', 'G']);
@@ -185,7 +193,7 @@ async function insertActions(db: Db, lo: number, hi: number, at: Timing & { firs
 }
 
 async function insertFixMessages(db: Db, lo: number, hi: number, at: Timing & { clients: string[]; orders: number }): Promise<void> {
-  const SOH = "chr(1)";
+  const SOH = 'chr(1)';
   // Each message as its bytes on the wire (SOH-separated, the sizes of the desk's own messages).
   const raw = `concat_ws(${SOH}, '8=FIX.4.4', '9=' || (coalesce(length(body), 0) + 5), '35=' || x.mt, '34=' || x.seq,
                   '49=' || CASE WHEN x.rx THEN x.client ELSE 'FIXDESK' END, '52=' || x.stamp,
@@ -279,7 +287,9 @@ const day = (d: Date) => d.toISOString().slice(0, 10);
 async function run(): Promise<void> {
   const startedAt = new Date();
   const load0 = loadavg()[0]!;
-  log(`${KIND}: ${FIX_ROWS.toLocaleString('en-US')} FIX messages, ${ACTION_ROWS.toLocaleString('en-US')} order actions, ${SAMPLES} requests per measure`);
+  log(
+    `${KIND}: ${FIX_ROWS.toLocaleString('en-US')} FIX messages, ${ACTION_ROWS.toLocaleString('en-US')} order actions, ${SAMPLES} requests per measure`,
+  );
   const database = await createTestDatabase(KIND, { template: seededDatabase() });
   const config = { ...testConfig(), logLevel: 'silent' as const };
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
@@ -287,17 +297,22 @@ async function run(): Promise<void> {
     const tFill = performance.now();
     const data = await fill(database.db);
     const fillS = (performance.now() - tFill) / 1000;
-    const sizes = KIND === 'postgres'
-      ? (await database.db.query<{ fix: string; actions: string }>(
-          `SELECT pg_size_pretty(pg_total_relation_size('fix_messages')) AS fix, pg_size_pretty(pg_total_relation_size('order_actions')) AS actions`,
-        )).rows[0]
-      : undefined;
+    const sizes =
+      KIND === 'postgres'
+        ? (
+            await database.db.query<{ fix: string; actions: string }>(
+              `SELECT pg_size_pretty(pg_total_relation_size('fix_messages')) AS fix, pg_size_pretty(pg_total_relation_size('order_actions')) AS actions`,
+            )
+          ).rows[0]
+        : undefined;
 
     // The sealer's first pass over a record that was never sealed (a desk upgrading to the sealing
     // release), run here before the server starts so that it does not overlap the measures below.
     log('sealer: first pass over every row…');
     const firstSeal = await sealPass(database.db);
-    log(`sealer: first pass ${(firstSeal.ms / 1000).toFixed(1)} s, ${firstSeal.rows.toLocaleString('en-US')} rows, ${firstSeal.blocks} blocks`);
+    log(
+      `sealer: first pass ${(firstSeal.ms / 1000).toFixed(1)} s, ${firstSeal.rows.toLocaleString('en-US')} rows, ${firstSeal.blocks} blocks`,
+    );
     // Steady state: a second's worth of new rows at a busy desk (1,000 orders/s: their messages and
     // actions), then a pass with nothing new (what a quiet desk pays every second).
     await insertFixMessagesAfter(database.db, 4000, data);
@@ -310,7 +325,9 @@ async function run(): Promise<void> {
     server = await startServer(config, { db: database.db, logger: pino({ level: 'silent' }), testClient: { ports: 'off' } });
     const url = server.url;
     const login = await fetch(`${url}/api/auth/login`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'broker', password: DEMO_PASSWORD }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'broker', password: DEMO_PASSWORD }),
     });
     const { token } = (await login.json()) as { token: string };
     const headers = { authorization: `Bearer ${token}`, 'accept-encoding': 'identity' };
@@ -351,7 +368,7 @@ async function run(): Promise<void> {
     };
 
     // Requests differ sample to sample (other orders, days, clients), spread over the year.
-    const spread = (i: number, n: number) => 1 + Math.floor(((i * 7919 + 13) % 1000) / 1000 * n);
+    const spread = (i: number, n: number) => 1 + Math.floor((((i * 7919 + 13) % 1000) / 1000) * n);
     const orderNo = (i: number) => spread(i, data.orders);
     const bo = (i: number) => `BO${String(orderNo(i)).padStart(8, '0')}`;
     const dayOf = (i: number) => day(new Date(data.from.getTime() + spread(i, 360) * DAY_MS));
@@ -362,9 +379,24 @@ async function run(): Promise<void> {
     // FIX Messages: the screen loads the newest 1,000 with its two switches (heartbeats hidden by
     // default); its text filter works on those rows in the browser. The API's own filters follow.
     const fix = '/api/fix-messages';
-    await measure('FIX Messages', 'first page (the screen: heartbeats hidden)', () => `${fix}?ignoreHeartbeats=true&ignoreSessionMessages=false`, { screenCall: true });
-    await measure('FIX Messages', 'first page, heartbeats shown (the screen\'s switch)', () => `${fix}?ignoreHeartbeats=false&ignoreSessionMessages=false`, { screenCall: true });
-    await measure('FIX Messages', 'first page, session messages hidden (the screen\'s switch)', () => `${fix}?ignoreHeartbeats=true&ignoreSessionMessages=true`, { screenCall: true });
+    await measure(
+      'FIX Messages',
+      'first page (the screen: heartbeats hidden)',
+      () => `${fix}?ignoreHeartbeats=true&ignoreSessionMessages=false`,
+      { screenCall: true },
+    );
+    await measure(
+      'FIX Messages',
+      "first page, heartbeats shown (the screen's switch)",
+      () => `${fix}?ignoreHeartbeats=false&ignoreSessionMessages=false`,
+      { screenCall: true },
+    );
+    await measure(
+      'FIX Messages',
+      "first page, session messages hidden (the screen's switch)",
+      () => `${fix}?ignoreHeartbeats=true&ignoreSessionMessages=true`,
+      { screenCall: true },
+    );
     await measure('FIX Messages', 'filter: one day (start, end)', (i) => `${fix}?start=${dayOf(i)}&end=${dayOf(i)}`);
     await measure('FIX Messages', 'filter: clordid', (i) => `${fix}?clordid=CL${orderNo(i)}`);
     await measure('FIX Messages', 'filter: brokerorderid', (i) => `${fix}?brokerorderid=${bo(i)}`);
@@ -374,11 +406,24 @@ async function run(): Promise<void> {
     await measure('FIX Messages', 'filter: msgType 4, SequenceReset (none in the record)', () => `${fix}?msgType=4`);
     await measure('FIX Messages', 'filter: direction RX', () => `${fix}?direction=RX`);
     let cursor = Math.min(...(await get(`${fix}?ignoreHeartbeats=true&ignoreSessionMessages=false`)).rows.map((r) => r.id));
-    await measure('FIX Messages', 'next pages (beforeId: pages 2, 3, … in turn)', () => `${fix}?ignoreHeartbeats=true&ignoreSessionMessages=false&beforeId=${cursor}`, {
-      onRows: (rows) => (cursor = Math.min(...rows.map((x) => x.id))),
-    });
-    await measure('FIX Messages', 'a page deep in the year (beforeId anywhere)', (i) => `${fix}?ignoreHeartbeats=true&beforeId=${idAt(i, FIX_ROWS)}`);
-    await measure('FIX Messages', 'next page of a filter (msgType D, beforeId anywhere)', (i) => `${fix}?msgType=D&beforeId=${idAt(i, FIX_ROWS)}`);
+    await measure(
+      'FIX Messages',
+      'next pages (beforeId: pages 2, 3, … in turn)',
+      () => `${fix}?ignoreHeartbeats=true&ignoreSessionMessages=false&beforeId=${cursor}`,
+      {
+        onRows: (rows) => (cursor = Math.min(...rows.map((x) => x.id))),
+      },
+    );
+    await measure(
+      'FIX Messages',
+      'a page deep in the year (beforeId anywhere)',
+      (i) => `${fix}?ignoreHeartbeats=true&beforeId=${idAt(i, FIX_ROWS)}`,
+    );
+    await measure(
+      'FIX Messages',
+      'next page of a filter (msgType D, beforeId anywhere)',
+      (i) => `${fix}?msgType=D&beforeId=${idAt(i, FIX_ROWS)}`,
+    );
     await measure('FIX Messages', 'next page of a day (start, end, beforeId)', async (i) => {
       const first = (await get(`${fix}?start=${dayOf(i)}&end=${dayOf(i)}`)).rows;
       return `${fix}?start=${dayOf(i)}&end=${dayOf(i)}&beforeId=${Math.min(...first.map((r) => r.id))}`;
@@ -389,26 +434,67 @@ async function run(): Promise<void> {
     // order's actions. The route's default of 10,000 in one answer and the API's filters follow.
     const actions = '/api/order-actions';
     await measure('Order Actions', 'first page (the screen: the newest 1,000)', () => `${actions}?limit=1000`, { screenCall: true });
-    await measure('Order Actions', 'the newest 10,000 in one answer (the route\'s default; no screen asks for it)', () => actions, { reference: true });
-    await measure('Order Actions', 'one order\'s actions (Order Info in the blotter)', (i) => `${actions}?brokerorderid=${bo(i)}&limit=500`, { screenCall: true });
+    await measure('Order Actions', "the newest 10,000 in one answer (the route's default; no screen asks for it)", () => actions, {
+      reference: true,
+    });
+    await measure(
+      'Order Actions',
+      "one order's actions (Order Info in the blotter)",
+      (i) => `${actions}?brokerorderid=${bo(i)}&limit=500`,
+      { screenCall: true },
+    );
     await measure('Order Actions', 'filter: one day (start, end)', (i) => `${actions}?start=${dayOf(i)}&end=${dayOf(i)}&limit=1000`);
     await measure('Order Actions', 'filter: actionType FILL (23%)', () => `${actions}?actionType=FILL&limit=1000`);
     await measure('Order Actions', 'filter: actionType REPLACE_REFUSE (0.7%)', () => `${actions}?actionType=REPLACE_REFUSE&limit=1000`);
     const actionsBeforeId = await probeBeforeId(url, headers);
     if (actionsBeforeId) {
-      await measure('Order Actions', 'a page deep in the year (beforeId anywhere, limit=1000)', (i) => `${actions}?limit=1000&beforeId=${idAt(i, ACTION_ROWS)}`);
+      await measure(
+        'Order Actions',
+        'a page deep in the year (beforeId anywhere, limit=1000)',
+        (i) => `${actions}?limit=1000&beforeId=${idAt(i, ACTION_ROWS)}`,
+      );
     }
 
     // The exports: a million rows each as the screens ask for them (FIX messages with the screen's
     // switches, over the range holding the newest million; order actions over the whole year).
-    const exportFrom = (await database.db.query<{ at: Date }>(
-      `SELECT created_at AS at FROM fix_messages WHERE msg_type <> '0' ORDER BY id DESC OFFSET $1 LIMIT 1`, [EXPORT_ROWS - 1],
-    )).rows[0]!.at;
+    const exportFrom = (
+      await database.db.query<{ at: Date }>(
+        `SELECT created_at AS at FROM fix_messages WHERE msg_type <> '0' ORDER BY id DESC OFFSET $1 LIMIT 1`,
+        [EXPORT_ROWS - 1],
+      )
+    ).rows[0]!.at;
     const exports = [];
-    exports.push(await exportCsv(url, headers, 'FIX messages', `/api/fix-messages/export.csv?start=${exportFrom.toISOString()}&end=${new Date().toISOString()}&ignoreHeartbeats=true&ignoreSessionMessages=false`));
-    exports.push(await exportCsv(url, headers, 'order actions', `/api/order-actions/export.csv?start=${data.from.toISOString().slice(0, 10)}&end=${day(new Date())}`));
+    exports.push(
+      await exportCsv(
+        url,
+        headers,
+        'FIX messages',
+        `/api/fix-messages/export.csv?start=${exportFrom.toISOString()}&end=${new Date().toISOString()}&ignoreHeartbeats=true&ignoreSessionMessages=false`,
+      ),
+    );
+    exports.push(
+      await exportCsv(
+        url,
+        headers,
+        'order actions',
+        `/api/order-actions/export.csv?start=${data.from.toISOString().slice(0, 10)}&end=${day(new Date())}`,
+      ),
+    );
 
-    const result = { kind: KIND, fixRows: FIX_ROWS, actionRows: ACTION_ROWS, samples: SAMPLES, fillS, sizes, firstSeal, busySeal, idleSealMs: Math.min(...idleSeals), measures, exports, actionsBeforeId };
+    const result = {
+      kind: KIND,
+      fixRows: FIX_ROWS,
+      actionRows: ACTION_ROWS,
+      samples: SAMPLES,
+      fillS,
+      sizes,
+      firstSeal,
+      busySeal,
+      idleSealMs: Math.min(...idleSeals),
+      measures,
+      exports,
+      actionsBeforeId,
+    };
     if (!args['no-write']) write(result, startedAt, load0);
     else console.log(report(result, startedAt, load0));
   } finally {
@@ -437,7 +523,13 @@ async function insertActionsAfter(db: Db, n: number, data: Fill): Promise<void> 
   const firstOrderId = Number((await db.query<{ id: string }>('SELECT min(id)::text AS id FROM orders')).rows[0]!.id);
   const broker = (await db.query<{ user_id: number }>(`SELECT user_id FROM users WHERE username = 'broker'`)).rows[0]!.user_id;
   // The last orders again (their late actions), in the last minute.
-  await insertActions(db, ACTION_ROWS - n + 1, ACTION_ROWS, { start: data.to, g0: ACTION_ROWS - n + 1, stepMs: 50_000 / n, firstOrderId, broker });
+  await insertActions(db, ACTION_ROWS - n + 1, ACTION_ROWS, {
+    start: data.to,
+    g0: ACTION_ROWS - n + 1,
+    stepMs: 50_000 / n,
+    firstOrderId,
+    broker,
+  });
 }
 
 interface ExportResult {
@@ -497,8 +589,19 @@ async function exportCsv(url: string, headers: Record<string, string>, what: str
     // Lines end rows; a raw FIX message holds no line break. The first line is the heading.
     const rows = seen.lines - 1;
     const serverCpuUsPerRow = (cpu.user + cpu.system) / rows;
-    const res = { what, path, rows, ...seen, rowsPerS: rows / (seen.ms / 1000), serverCpuUsPerRow, idleRssMb: idle / 2 ** 20, peakRssMb: peak / 2 ** 20 };
-    log(`export ${what}: ${n(rows)} rows (announced ${n(seen.announced)}), ${(seen.bytes / 2 ** 20).toFixed(0)} MiB in ${(seen.ms / 1000).toFixed(1)} s = ${n(Math.round(res.rowsPerS))} rows/s, server CPU ${serverCpuUsPerRow.toFixed(1)} µs/row; RSS ${res.idleRssMb.toFixed(0)} → ${res.peakRssMb.toFixed(0)} MiB`);
+    const res = {
+      what,
+      path,
+      rows,
+      ...seen,
+      rowsPerS: rows / (seen.ms / 1000),
+      serverCpuUsPerRow,
+      idleRssMb: idle / 2 ** 20,
+      peakRssMb: peak / 2 ** 20,
+    };
+    log(
+      `export ${what}: ${n(rows)} rows (announced ${n(seen.announced)}), ${(seen.bytes / 2 ** 20).toFixed(0)} MiB in ${(seen.ms / 1000).toFixed(1)} s = ${n(Math.round(res.rowsPerS))} rows/s, server CPU ${serverCpuUsPerRow.toFixed(1)} µs/row; RSS ${res.idleRssMb.toFixed(0)} → ${res.peakRssMb.toFixed(0)} MiB`,
+    );
     return res;
   } finally {
     clearInterval(sampler);
@@ -536,16 +639,25 @@ function report(r: Result, startedAt: Date, load0: number): string {
   });
   const targeted = r.measures.filter((x) => !x.reference);
   const slow = targeted.filter((x) => stats(x.ms).p95 > TARGET_MS);
-  const exportRows = r.exports.map((e) => `| ${e.what} | ${n(e.rows)} (announced ${n(e.announced)}) | ${(e.bytes / 2 ** 20).toFixed(0)} MiB | ${msText(e.firstByteMs)} ms | ${(e.ms / 1000).toFixed(1)} s | ${n(Math.round(e.rowsPerS))} | ${e.serverCpuUsPerRow.toFixed(1)} µs | ${e.idleRssMb.toFixed(0)} → ${e.peakRssMb.toFixed(0)} MiB (+${(e.peakRssMb - e.idleRssMb).toFixed(0)}) |`);
+  const exportRows = r.exports.map(
+    (e) =>
+      `| ${e.what} | ${n(e.rows)} (announced ${n(e.announced)}) | ${(e.bytes / 2 ** 20).toFixed(0)} MiB | ${msText(e.firstByteMs)} ms | ${(e.ms / 1000).toFixed(1)} s | ${n(Math.round(e.rowsPerS))} | ${e.serverCpuUsPerRow.toFixed(1)} µs | ${e.idleRssMb.toFixed(0)} → ${e.peakRssMb.toFixed(0)} MiB (+${(e.peakRssMb - e.idleRssMb).toFixed(0)}) |`,
+  );
   const targets = [
     `| every screen call, filter and next page: p95 ≤ ${TARGET_MS} ms | ${slow.length ? `${targeted.length - slow.length} of ${targeted.length} within; over: ${slow.map((x) => `${x.screen} · ${x.name} (${msText(stats(x.ms).p95)} ms)`).join('; ')}` : `all ${targeted.length} within (worst p95 ${msText(Math.max(...targeted.map((x) => stats(x.ms).p95)))} ms)`} | ${met(!slow.length)} |`,
-    ...r.exports.map((e) => `| export of ${n(e.rows)} ${e.what}: ≥ ${n(TARGET_ROWS_PER_S)} rows/s | ${n(Math.round(e.rowsPerS))} rows/s | ${met(e.rowsPerS >= TARGET_ROWS_PER_S)} |`),
-    ...r.exports.map((e) => `| export of ${e.what}: memory < ${TARGET_RSS_MB} MB above idle | +${(e.peakRssMb - e.idleRssMb).toFixed(0)} MiB | ${met((e.peakRssMb - e.idleRssMb) * 2 ** 20 < TARGET_RSS_MB * 1e6)} |`),
+    ...r.exports.map(
+      (e) =>
+        `| export of ${n(e.rows)} ${e.what}: ≥ ${n(TARGET_ROWS_PER_S)} rows/s | ${n(Math.round(e.rowsPerS))} rows/s | ${met(e.rowsPerS >= TARGET_ROWS_PER_S)} |`,
+    ),
+    ...r.exports.map(
+      (e) =>
+        `| export of ${e.what}: memory < ${TARGET_RSS_MB} MB above idle | +${(e.peakRssMb - e.idleRssMb).toFixed(0)} MiB | ${met((e.peakRssMb - e.idleRssMb) * 2 ** 20 < TARGET_RSS_MB * 1e6)} |`,
+    ),
   ];
   return `
 ## Audit screens at scale${embedded ? ' on the embedded database (PGlite)' : ''}: ${n(r.fixRows)} FIX messages, ${n(r.actionRows)} order actions
 
-Run ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${embedded ? 'PGlite (in memory, in the server\'s process)' : 'PostgreSQL'}${embedded ? ` (the issue's 5,000,000 / 1,000,000 rows are PostgreSQL's run)` : ''}.
+Run ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${embedded ? "PGlite (in memory, in the server's process)" : 'PostgreSQL'}${embedded ? ` (the issue's 5,000,000 / 1,000,000 rows are PostgreSQL's run)` : ''}.
 Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}; 1-minute load average ${load0.toFixed(2)} at the start, ${loadavg()[0]!.toFixed(2)} at the end (anything near or above the core count means other work shared the cores).
 Filled in ${(r.fillS / 60).toFixed(1)} min${r.sizes ? ` (fix_messages ${r.sizes.fix}, order_actions ${r.sizes.actions} with their indexes)` : ''}; ${r.samples} requests per measure after one warm-up. ◆ = a call the web screens make themselves; the others are the API's filters and pages.
 
@@ -570,7 +682,7 @@ ${targets.join('\n')}
 ### What is measured
 - **Data**, written by set-based SQL (generate_series) into a throwaway database migrated and seeded as the server's first start leaves it, not by the intake: eight clients (the seed's two and six more), a year of records in id and time order ending a minute before the run. FIX messages are our side of the eight sessions: 40% heartbeats, 4% other session messages (Logon, Logout, TestRequest, Reject), 16% NewOrderSingle, 34% execution reports, cancel and replace requests and cancel rejects, each with its raw message as sent (SOH-separated, 90 to 400 bytes), ClOrdID on every application message and the broker order id on the ones that carry it. Order actions are three per order (${n(Math.ceil(r.actionRows / 3))} orders, stored first as the foreign keys require): accept then fills, cancels, replaces, done for day, expiries, rejects, with the broker as user, a note on one in ten and the action's JSON. Then VACUUM ANALYZE, as autovacuum would have left tables of that age.
 - **Requests** go through the real HTTP API of the server running in this process on that database, signed in as the broker, over loopback without compression; the time is from sending the request to the last byte of the answer (the JSON is not parsed in the timing). Each measure varies its request across the year (other orders, days, clients, positions) so no answer is simply repeated from a warm cache. The FIX Messages screen asks for the newest 1,000 messages with its two switches and filters them in the browser; the Order Actions screen asks for the newest 1,000, shows them, and appends older pages of 1,000 by beforeId up to 10,000, filtering them in the browser; Order Info in the blotter asks for one order's actions. **Next pages** walk the first page's beforeId onwards, and jump anywhere in the year.
-- **Exports** are the screens' streamed CSV files (GET …/export.csv) read to the end: rows/s = rows / (request sent → last byte). The reader is a process of its own (as the browser is), reading the stream and throwing it away as it arrives. Server CPU per row = the server process's CPU time during the export / rows (${embedded ? 'with the embedded database inside it' : 'PostgreSQL\'s own is apart'}): one free core streams at most 1,000,000 / that many rows a second, whatever else shares the machine. Memory is the server process's resident set size, sampled every 50 ms during the stream against the level just before${embedded ? ' (the embedded database lives in that process too)' : ''}.
+- **Exports** are the screens' streamed CSV files (GET …/export.csv) read to the end: rows/s = rows / (request sent → last byte). The reader is a process of its own (as the browser is), reading the stream and throwing it away as it arrives. Server CPU per row = the server process's CPU time during the export / rows (${embedded ? 'with the embedded database inside it' : "PostgreSQL's own is apart"}): one free core streams at most 1,000,000 / that many rows a second, whatever else shares the machine. Memory is the server process's resident set size, sampled every 50 ms during the stream against the level just before${embedded ? ' (the embedded database lives in that process too)' : ''}.
 - **Sealer**: its passes are called directly (sealPending per table, as AuditSealer's pass does every second), before the server starts so that the first pass does not overlap the measures. First pass = the whole record with no seal yet (a desk upgrading to the sealing release); steady passes = a busy second's new rows (4,000 FIX messages, 1,000 order actions) and then a pass with nothing new.
 - \`npx tsx bench/audit-scale.ts\` (PostgreSQL at the issue's size), \`--db pglite\` (the embedded database, ${n(1_000_000)} / ${n(200_000)} by default), \`--quick\` (${n(200_000)} / ${n(50_000)}), \`--no-write\` (print only).
 
@@ -586,7 +698,11 @@ ${targets.join('\n')}
 function write(r: Result, startedAt: Date, load0: number): void {
   const text = report(r, startedAt, load0);
   console.log(text);
-  writeSection(join(dirname(fileURLToPath(import.meta.url)), '..', 'BENCHMARKS.md'), r.kind === 'pglite' ? 'audit-scale-pglite' : 'audit-scale', text);
+  writeSection(
+    join(dirname(fileURLToPath(import.meta.url)), '..', 'BENCHMARKS.md'),
+    r.kind === 'pglite' ? 'audit-scale-pglite' : 'audit-scale',
+    text,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -9,6 +9,8 @@ export async function addBenchConnectors(db: Queryable, compIds: readonly string
        VALUES ($1, $2, 'FIXDESK', '00:00:00', '23:59:59', 'M,T,W,T,F,S,S', 100000) RETURNING id`,
       [compId, `B${String(i).padStart(2, '0')}`],
     );
-    await db.query(`INSERT INTO client_capabilities (clientconnectors_id, asset_class, max_order_qty) VALUES ($1, 'FUTURES', 1000000)`, [rows[0]!.id]);
+    await db.query(`INSERT INTO client_capabilities (clientconnectors_id, asset_class, max_order_qty) VALUES ($1, 'FUTURES', 1000000)`, [
+      rows[0]!.id,
+    ]);
   }
 }

@@ -106,7 +106,13 @@ const PAGE_PROBE = `
 interface PageProbe {
   longTasks: { start: number; duration: number }[];
   frames: number[];
-  frameAttribution: { start: number; duration: number; renderStart: number; styleAndLayoutStart: number; scripts: { invoker: string; type: string; source: string; start: number; duration: number; forcedLayout: number }[] }[];
+  frameAttribution: {
+    start: number;
+    duration: number;
+    renderStart: number;
+    styleAndLayoutStart: number;
+    scripts: { invoker: string; type: string; source: string; start: number; duration: number; forcedLayout: number }[];
+  }[];
 }
 
 /** BENCH_MEASURES: each long task with the long animation frame around it and the scripts that ran in it. */
@@ -118,8 +124,11 @@ function describeLongTasks(probe: PageProbe, from: number, to: number): string {
     if (!frame) continue;
     const render = frame.renderStart ? frame.start + frame.duration - frame.renderStart : 0;
     const layout = frame.styleAndLayoutStart ? frame.start + frame.duration - frame.styleAndLayoutStart : 0;
-    lines.push(`  frame ${Math.round(frame.duration)} ms: rendering ${Math.round(render)} ms (style+layout+paint from ${Math.round(layout)} ms before the end)`);
-    for (const x of frame.scripts) lines.push(`  script ${Math.round(x.duration)} ms (forced layout ${Math.round(x.forcedLayout)}) ${x.type} ${x.invoker} ${x.source}`);
+    lines.push(
+      `  frame ${Math.round(frame.duration)} ms: rendering ${Math.round(render)} ms (style+layout+paint from ${Math.round(layout)} ms before the end)`,
+    );
+    for (const x of frame.scripts)
+      lines.push(`  script ${Math.round(x.duration)} ms (forced layout ${Math.round(x.forcedLayout)}) ${x.type} ${x.invoker} ${x.source}`);
   }
   return lines.join('\n');
 }
@@ -142,7 +151,9 @@ async function run(kind: DatabaseKind) {
     });
     const session = (await login.json()) as { token: string; user: unknown };
     t = performance.now();
-    const snapshot = (await (await fetch(`${server.url}/api/orders?includeExecReports=false`, { headers: { authorization: `Bearer ${session.token}` } })).json()) as Order[];
+    const snapshot = (await (
+      await fetch(`${server.url}/api/orders?includeExecReports=false`, { headers: { authorization: `Bearer ${session.token}` } })
+    ).json()) as Order[];
     const serverListMs = performance.now() - t;
     if (snapshot.length < ORDERS) throw new Error(`GET /api/orders returned ${snapshot.length} orders, expected ${ORDERS}`);
     log(`GET /api/orders: ${snapshot.length} orders in ${Math.round(serverListMs)} ms from the bench process`);
@@ -171,7 +182,14 @@ async function run(kind: DatabaseKind) {
     const startTrace = () =>
       browser.startTracing(page, {
         path: tracePath,
-        categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', 'blink.user_timing', 'v8'],
+        categories: [
+          'devtools.timeline',
+          'disabled-by-default-devtools.timeline',
+          'v8.execute',
+          'disabled-by-default-v8.cpu_profiler',
+          'blink.user_timing',
+          'v8',
+        ],
       });
     const stopTrace = async () => {
       await browser.stopTracing();
@@ -183,20 +201,27 @@ async function run(kind: DatabaseKind) {
     await page.goto('/orders');
     await page.waitForFunction(() => window.__blotterMetrics?.firstRowsAt != null, undefined, { timeout: 120_000 });
     // The rest of the snapshot arrives in chunks after the first rows show.
-    await page.waitForFunction((n) => document.querySelector('[data-testid="orders-title"]')?.textContent === `Orders (${n})`, ORDERS, { timeout: 120_000 });
+    await page.waitForFunction((n) => document.querySelector('[data-testid="orders-title"]')?.textContent === `Orders (${n})`, ORDERS, {
+      timeout: 120_000,
+    });
     const allRowsAt = await page.evaluate(() => performance.now());
     if (tracePath && tracePhase === 'load') await stopTrace();
     const loadedTitle = (await page.getByTestId('orders-title').textContent()) ?? '';
     if (!loadedTitle.includes(`(${ORDERS})`)) throw new Error(`the grid shows ${loadedTitle} after loading, expected ${ORDERS} orders`);
     if (process.env.BENCH_MEASURES) {
-      const measures = await page.evaluate(() => performance.getEntriesByType('measure').map((m) => `${m.name} @${Math.round(m.startTime)} ${Math.round(m.duration)}ms`));
-      log(`rows in grid: ${await page.evaluate(() => document.querySelector('[data-testid="orders-grid"] [aria-rowcount]')?.getAttribute('aria-rowcount'))}`);
+      const measures = await page.evaluate(() =>
+        performance.getEntriesByType('measure').map((m) => `${m.name} @${Math.round(m.startTime)} ${Math.round(m.duration)}ms`),
+      );
+      log(
+        `rows in grid: ${await page.evaluate(() => document.querySelector('[data-testid="orders-grid"] [aria-rowcount]')?.getAttribute('aria-rowcount'))}`,
+      );
       log(measures.join('\n'));
       log(describeLongTasks(await page.evaluate(() => (window as unknown as { __bench: PageProbe }).__bench), 0, allRowsAt));
     }
     const load = await page.evaluate(() => {
       const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
-      const api = performance.getEntriesByType('resource').find((e) => e.name.includes('/api/orders')) as PerformanceResourceTiming | undefined;
+      const api = performance.getEntriesByType('resource').find((e) => e.name.includes('/api/orders')) as
+        PerformanceResourceTiming | undefined;
       return {
         firstRowsAt: window.__blotterMetrics!.firstRowsAt!,
         gridReadyAt: window.__blotterMetrics!.gridReadyAt!,
@@ -213,7 +238,9 @@ async function run(kind: DatabaseKind) {
     const selectMs = Date.now() - clickStart;
     const loadProbe = (await page.evaluate(() => (window as unknown as { __bench: PageProbe }).__bench)) as PageProbe;
     const loadLongTasks = loadProbe.longTasks.filter((l) => l.start <= allRowsAt);
-    log(`usable after ${Math.round(load.firstRowsAt)} ms (orders answer ${Math.round(load.apiEnd - load.apiStart)} ms); long tasks during load: ${loadLongTasks.map((l) => Math.round(l.duration)).join(', ') || 'none'}`);
+    log(
+      `usable after ${Math.round(load.firstRowsAt)} ms (orders answer ${Math.round(load.apiEnd - load.apiStart)} ms); long tasks during load: ${loadLongTasks.map((l) => Math.round(l.duration)).join(', ') || 'none'}`,
+    );
 
     // Leave the selection on an order that is not updated, so the panel does not re-render all the time.
     await page.evaluate(() => {
@@ -261,16 +288,32 @@ async function run(kind: DatabaseKind) {
     await page.waitForFunction((n) => window.__blotterMetrics!.latencies.length >= n, total, { timeout: 60_000 }).catch(() => undefined);
     await page.waitForTimeout(500);
     if (process.env.BENCH_MEASURES) {
-      const tx = await page.evaluate((from) => performance.getEntriesByType('measure').filter((m) => m.startTime >= from && m.name.startsWith('grid:transaction')).map((m) => m.duration), phaseStart);
+      const tx = await page.evaluate(
+        (from) =>
+          performance
+            .getEntriesByType('measure')
+            .filter((m) => m.startTime >= from && m.name.startsWith('grid:transaction'))
+            .map((m) => m.duration),
+        phaseStart,
+      );
       tx.sort((a, b) => a - b);
-      log(`update transactions: ${tx.length}, p50 ${percentile(tx, 50).toFixed(1)} ms, p99 ${percentile(tx, 99).toFixed(1)} ms, max ${tx.at(-1)?.toFixed(1)} ms`);
+      log(
+        `update transactions: ${tx.length}, p50 ${percentile(tx, 50).toFixed(1)} ms, p99 ${percentile(tx, 99).toFixed(1)} ms, max ${tx.at(-1)?.toFixed(1)} ms`,
+      );
     }
-    const after = await page.evaluate(() => ({ latencies: window.__blotterMetrics!.latencies, now: performance.now(), probe: (window as unknown as { __bench: PageProbe }).__bench }));
+    const after = await page.evaluate(() => ({
+      latencies: window.__blotterMetrics!.latencies,
+      now: performance.now(),
+      probe: (window as unknown as { __bench: PageProbe }).__bench,
+    }));
     const phaseEnd = after.now;
     if (process.env.BENCH_MEASURES) log(describeLongTasks(after.probe, phaseStart, phaseEnd));
     const frames = after.probe.frames.filter((f) => f >= phaseStart && f <= phaseEnd);
     const fps = frames.length > 1 ? ((frames.length - 1) * 1000) / (frames.at(-1)! - frames[0]!) : 0;
-    const gaps = frames.slice(1).map((f, i) => f - frames[i]!).sort((a, b) => a - b);
+    const gaps = frames
+      .slice(1)
+      .map((f, i) => f - frames[i]!)
+      .sort((a, b) => a - b);
     const updateLongTasks = after.probe.longTasks.filter((l) => l.start >= phaseStart);
     const lat = [...after.latencies].sort((a, b) => a - b);
     const count = await page.getByTestId('orders-title').textContent();

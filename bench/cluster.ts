@@ -34,7 +34,9 @@ import { postgresCpuSeconds, processCpuSeconds } from './proc-cpu';
 import { buildQuickfix, quickfixUnavailable } from './quickfix/build';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { values: args } = parseArgs({ options: { quick: { type: 'boolean', default: false }, 'no-write': { type: 'boolean', default: false }, trials: { type: 'string' } } });
+const { values: args } = parseArgs({
+  options: { quick: { type: 'boolean', default: false }, 'no-write': { type: 'boolean', default: false }, trials: { type: 'string' } },
+});
 const TRIALS = args.trials ? Number(args.trials) : args.quick ? 2 : 10;
 const TRIAL_ORDERS = 200;
 const TAKEOVER_TARGET_MS = 5_000;
@@ -71,7 +73,9 @@ async function takeovers(): Promise<{ ms: number[]; broken: string[] }> {
       const v = failoverViolations(r);
       if (v.length) broken.push(`trial ${i}: ${v.join('; ')}`);
       ms.push(r.takeoverMs);
-      log(`takeover trial ${i}: ${r.killed} killed after ${r.ackedBeforeKill.size} answers, ${r.newOwner} owned the session after ${r.takeoverMs} ms${v.length ? ` (BROKE: ${v.join('; ')})` : ''}`);
+      log(
+        `takeover trial ${i}: ${r.killed} killed after ${r.ackedBeforeKill.size} answers, ${r.newOwner} owned the session after ${r.takeoverMs} ms${v.length ? ` (BROKE: ${v.join('; ')})` : ''}`,
+      );
     }
   } finally {
     await cluster.close();
@@ -96,7 +100,11 @@ interface Browser {
 }
 
 async function signIn(url: string, username: string, password: string): Promise<string> {
-  const r = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
+  const r = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
   const body = (await r.json()) as { token?: string };
   if (!body.token) throw new Error(`sign-in of ${username} at ${url} failed: ${r.status}`);
   return body.token;
@@ -122,7 +130,10 @@ async function openBrowser(url: string, track: (clOrdId: string) => boolean): Pr
   });
   await new Promise((r, j) => (ws.once('open', r), ws.once('error', j)));
   ws.send(JSON.stringify({ type: 'authenticate', token }));
-  await Promise.race([ready, new Promise((_, j) => setTimeout(() => j(new Error(`the browser at ${url} was not signed in within 10 s`)), 10_000))]);
+  await Promise.race([
+    ready,
+    new Promise((_, j) => setTimeout(() => j(new Error(`the browser at ${url} was not signed in within 10 s`)), 10_000)),
+  ]);
   return b;
 }
 
@@ -180,7 +191,12 @@ async function latencyPhase(nodes: readonly Node[], clients: readonly TestFixCli
         const got = acks.filter((id) => n.browser.newOrderAt.has(id));
         const fromAck = sortNum(got.map((id) => n.browser.newOrderAt.get(id)! - ackAt.get(id)!));
         const fromSend = sortNum(got.map((id) => n.browser.newOrderAt.get(id)! - sentAt.get(id)!));
-        return { node: n.name, received: got.length, fromAck: { p50: pct(fromAck, 50), p99: pct(fromAck, 99) }, fromSend: { p50: pct(fromSend, 50), p99: pct(fromSend, 99) } };
+        return {
+          node: n.name,
+          received: got.length,
+          fromAck: { p50: pct(fromAck, 50), p99: pct(fromAck, 99) },
+          fromSend: { p50: pct(fromSend, 50), p99: pct(fromSend, 99) },
+        };
       }),
     };
   } finally {
@@ -221,7 +237,17 @@ try {
     // started later would otherwise take over some of them once settled (rebalancing), and what is
     // measured here is the fan-out to other nodes and their cost, with the intake on one node.
     const proc = await startServerProcess(
-      { DATABASE_URL: database.url!, NODE_ID: name, PORT: '0', FIX_PORT: String(fixPort), DATA_DIR: dataDir, ADMIN_PASSWORD, DEMO_PASSWORD, LOG_LEVEL: 'warn', REBALANCE_SESSIONS: 'false' },
+      {
+        DATABASE_URL: database.url!,
+        NODE_ID: name,
+        PORT: '0',
+        FIX_PORT: String(fixPort),
+        DATA_DIR: dataDir,
+        ADMIN_PASSWORD,
+        DEMO_PASSWORD,
+        LOG_LEVEL: 'warn',
+        REBALANCE_SESSIONS: 'false',
+      },
       name,
     );
     const node = { name, proc, fixPort, browser: await openBrowser(proc.url, track) };
@@ -276,7 +302,12 @@ try {
       ordersPerSecond: r.acked / r.seconds,
       p50: pct(r.latencies, 50),
       p99: pct(r.latencies, 99),
-      cpu: { node1: perOrder(used[0]!), others: perOrder(used.slice(1).reduce((a, b) => a + b, 0)), pg: perOrder(pg), clients: perOrder(r.cpuSeconds) },
+      cpu: {
+        node1: perOrder(used[0]!),
+        others: perOrder(used.slice(1).reduce((a, b) => a + b, 0)),
+        pg: perOrder(pg),
+        clients: perOrder(r.cpuSeconds),
+      },
     };
     log(`intake, ${label}: ${JSON.stringify(result)}`);
     return result;

@@ -20,15 +20,41 @@ import { EXECUTION_REPORT, NEW_ORDER_MULTILEG, NEW_ORDER_SINGLE } from './codec-
 const NOS = NEW_ORDER_SINGLE;
 const NOML = NEW_ORDER_MULTILEG;
 
-interface Party { id: string | undefined; source: string | undefined; role: string | undefined }
-interface NewOrder {
-  clOrdId: string; account: string | undefined; side: string; symbol: string | undefined; securityType: string | undefined;
-  maturity: string | undefined; orderQty: string | undefined; price: string | undefined; ordType: string;
-  timeInForce: string | undefined; transactTime: FixTimestamp; parties: Party[];
+interface Party {
+  id: string | undefined;
+  source: string | undefined;
+  role: string | undefined;
 }
-interface Leg { symbol: string | undefined; maturity: string | undefined; ratio: string | undefined; side: string | undefined; qty: string | undefined; parties: Party[] }
+interface NewOrder {
+  clOrdId: string;
+  account: string | undefined;
+  side: string;
+  symbol: string | undefined;
+  securityType: string | undefined;
+  maturity: string | undefined;
+  orderQty: string | undefined;
+  price: string | undefined;
+  ordType: string;
+  timeInForce: string | undefined;
+  transactTime: FixTimestamp;
+  parties: Party[];
+}
+interface Leg {
+  symbol: string | undefined;
+  maturity: string | undefined;
+  ratio: string | undefined;
+  side: string | undefined;
+  qty: string | undefined;
+  parties: Party[];
+}
 
-function parties(view: { getGroup(tag: number): FixMessage['getGroup'] extends (t: number) => infer R ? R : never }, countTag: number, idTag: number, sourceTag: number, roleTag: number): Party[] {
+function parties(
+  view: { getGroup(tag: number): FixMessage['getGroup'] extends (t: number) => infer R ? R : never },
+  countTag: number,
+  idTag: number,
+  sourceTag: number,
+  roleTag: number,
+): Party[] {
   return view.getGroup(countTag).map((e) => ({ id: e.get(idTag), source: e.getChar(sourceTag), role: e.get(roleTag) }));
 }
 
@@ -100,7 +126,12 @@ function encodeExecutionReport(): Buffer {
   return encoder.encode(er);
 }
 
-function measure(name: string, op: () => unknown, opsPerRound: number, rounds: number): { name: string; medianPerSec: number; rounds: number[] } {
+function measure(
+  name: string,
+  op: () => unknown,
+  opsPerRound: number,
+  rounds: number,
+): { name: string; medianPerSec: number; rounds: number[] } {
   for (let i = 0; i < opsPerRound * 3; i++) op(); // warm-up: let the JIT settle
   const rates: number[] = [];
   for (let r = 0; r < rounds; r++) {
@@ -122,7 +153,8 @@ const erSample = parser.parse(encodeExecutionReport());
 for (const [tag, value] of Object.entries({ ...EXECUTION_REPORT.header, ...EXECUTION_REPORT.body })) {
   if (erSample.get(Number(tag)) !== value) throw new Error(`ExecutionReport tag ${tag} differs from bench/codec-messages.ts`);
 }
-if (!erSample.isValid) throw new Error(`encoded ExecutionReport does not validate: ${JSON.stringify(erSample.rejection ?? erSample.garbled)}`);
+if (!erSample.isValid)
+  throw new Error(`encoded ExecutionReport does not validate: ${JSON.stringify(erSample.rejection ?? erSample.garbled)}`);
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 9);
 const results = [

@@ -16,11 +16,18 @@ import { DEMO_PASSWORD, testConfig } from '../tests/support/server';
 import { machineDescription, writeSection } from './benchmarks-md';
 
 const { values: args } = parseArgs({
-  options: { orders: { type: 'string', default: '100000' }, db: { type: 'string', default: 'postgres' }, 'no-write': { type: 'boolean', default: false } },
+  options: {
+    orders: { type: 'string', default: '100000' },
+    db: { type: 'string', default: 'postgres' },
+    'no-write': { type: 'boolean', default: false },
+  },
 });
 const N = Number(args.orders);
 
-export async function measureOrderList(kind: DatabaseKind, count: number): Promise<{ coldMs: number; warmMs: number; bytes: number; orders: number; withoutReportsMs: number }> {
+export async function measureOrderList(
+  kind: DatabaseKind,
+  count: number,
+): Promise<{ coldMs: number; warmMs: number; bytes: number; orders: number; withoutReportsMs: number }> {
   const database = await createTestDatabase(kind, { migrate: false });
   const config = { ...testConfig(), logLevel: 'silent' as const };
   const server = await startServer(config, { db: database.db, logger: pino({ level: 'silent' }), testClient: { ports: 'off' } });
@@ -48,12 +55,16 @@ export async function measureOrderList(kind: DatabaseKind, count: number): Promi
     );
     await database.db.query('ANALYZE');
     const login = await fetch(`${server.url}/api/auth/login`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'broker', password: DEMO_PASSWORD }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'broker', password: DEMO_PASSWORD }),
     });
     const { token } = (await login.json()) as { token: string };
     const get = async (q = '') => {
       const t0 = performance.now();
-      const r = await fetch(`${server.url}/api/orders${q}`, { headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'identity' } });
+      const r = await fetch(`${server.url}/api/orders${q}`, {
+        headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'identity' },
+      });
       const body = await r.arrayBuffer();
       return { ms: performance.now() - t0, bytes: body.byteLength, orders: (JSON.parse(Buffer.from(body).toString()) as unknown[]).length };
     };
@@ -77,7 +88,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(JSON.stringify(r));
   if (!args['no-write']) {
     const m = machineDescription();
-    writeSection(join(dirname(fileURLToPath(import.meta.url)), '..', 'BENCHMARKS.md'), 'orders-list', `
+    writeSection(
+      join(dirname(fileURLToPath(import.meta.url)), '..', 'BENCHMARKS.md'),
+      'orders-list',
+      `
 ## Order list: GET /api/orders at ${N.toLocaleString('en-US')} orders
 
 Run ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${args.db}. Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}; 1-minute load average ${load0.toFixed(2)} at the start, ${loadavg()[0]!.toFixed(2)} at the end.
@@ -88,7 +102,8 @@ ${N.toLocaleString('en-US')} orders of today, each with a trader party and two e
 | GET /api/orders (with execReports, the API default), first read | ${r.coldMs.toFixed(0)} ms | ${(r.bytes / 1e6).toFixed(1)} MB, ${r.orders.toLocaleString('en-US')} orders |
 | the same, warm | ${r.warmMs.toFixed(0)} ms | |
 | GET /api/orders?includeExecReports=false (what the blotter asks for, in chunks) | ${r.withoutReportsMs.toFixed(0)} ms | |
-`);
+`,
+    );
   }
   process.exit(0);
 }

@@ -57,7 +57,6 @@ const WINDOW = 50;
 const HISTORY = Number(args.history);
 const ROUNDS = Number(args.rounds);
 
-
 interface RunResult {
   db: DatabaseKind;
   /** PostgreSQL only: one-row durable commits at the fixed rate, nothing else running (the database's own floor). */
@@ -65,7 +64,17 @@ interface RunResult {
   /** CPU used during the fixed-rate phase, in cores (2 cores = 2.0): server, clients, PostgreSQL. */
   fixedCpu?: { server: number; clients: number; pg: number };
   fixed: { rate: number; sent: number; acked: number; p50: number; p99: number; max: number; achieved: number };
-  full: { sent: number; acked: number; seconds: number; ordersPerSecond: number; p50: number; p99: number; serverCpuUsPerOrder: number; clientCpuUsPerOrder: number; pgCpuUsPerOrder: number };
+  full: {
+    sent: number;
+    acked: number;
+    seconds: number;
+    ordersPerSecond: number;
+    p50: number;
+    p99: number;
+    serverCpuUsPerOrder: number;
+    clientCpuUsPerOrder: number;
+    pgCpuUsPerOrder: number;
+  };
 }
 
 /** CPU used by this process and by PostgreSQL since `from`. */
@@ -78,7 +87,8 @@ function cpuSince(from: { node: NodeJS.CpuUsage; pg: number }): { node: number; 
 async function startCpuProfile(): Promise<{ stop(): Promise<object> }> {
   const session = new Session();
   session.connect();
-  const post = (method: string) => new Promise<object>((resolve, reject) => session.post(method, (err, res) => (err ? reject(err) : resolve(res as object))));
+  const post = (method: string) =>
+    new Promise<object>((resolve, reject) => session.post(method, (err, res) => (err ? reject(err) : resolve(res as object))));
   await post('Profiler.enable');
   await post('Profiler.start');
   return {
@@ -107,13 +117,16 @@ async function commitFloor(db: Queryable, rate: number, seconds: number): Promis
   const pending = new Set<Promise<void>>();
   const one = () => {
     const t0 = performance.now();
-    const p: Promise<void> = db.query('INSERT INTO bench_commit_floor (payload) VALUES ($1)', [payload], { name: 'bench_commit_floor' }).then(() => {
-      latencies.push(performance.now() - t0);
-      pending.delete(p);
-    });
+    const p: Promise<void> = db
+      .query('INSERT INTO bench_commit_floor (payload) VALUES ($1)', [payload], { name: 'bench_commit_floor' })
+      .then(() => {
+        latencies.push(performance.now() - t0);
+        pending.delete(p);
+      });
     pending.add(p);
   };
-  for (let i = 0; i < 200; i++) await db.query('INSERT INTO bench_commit_floor (payload) VALUES ($1)', [payload], { name: 'bench_commit_floor' });
+  for (let i = 0; i < 200; i++)
+    await db.query('INSERT INTO bench_commit_floor (payload) VALUES ($1)', [payload], { name: 'bench_commit_floor' });
   latencies.length = 0;
   const t0 = performance.now();
   let sent = 0;
@@ -134,7 +147,11 @@ async function commitFloor(db: Queryable, rate: number, seconds: number): Promis
 async function runOne(db: DatabaseKind): Promise<RunResult> {
   const database = await createTestDatabase(db, { migrate: false });
   const config = { ...testConfig(), logLevel: 'silent' as const };
-  const server = await startServer(config, { db: database.db, logger: pino({ level: process.env.BENCH_LOG_LEVEL ?? 'silent' }), testClient: { ports: 'off' } });
+  const server = await startServer(config, {
+    db: database.db,
+    logger: pino({ level: process.env.BENCH_LOG_LEVEL ?? 'silent' }),
+    testClient: { ports: 'off' },
+  });
   const compIds = Array.from({ length: SESSIONS }, (_, i) => `BENCH_${i + 1}`);
   await addBenchConnectors(database.db, compIds);
   // The desk's history: HISTORY orders over the clients, before their sessions start (as autovacuum would, analysed).
@@ -172,7 +189,12 @@ async function runOne(db: DatabaseKind): Promise<RunResult> {
   const cpu = cpuSince(cpu0);
   if (profiler && args.profile) writeFileSync(args.profile, JSON.stringify(await profiler.stop()));
   const full = {
-    sent: u.sent, acked: u.acked, seconds: u.seconds, ordersPerSecond: u.acked / u.seconds, p50: pct(u.latencies, 50), p99: pct(u.latencies, 99),
+    sent: u.sent,
+    acked: u.acked,
+    seconds: u.seconds,
+    ordersPerSecond: u.acked / u.seconds,
+    p50: pct(u.latencies, 50),
+    p99: pct(u.latencies, 99),
     // CPU per acknowledged order: the server's process, the clients' process and PostgreSQL (all its processes).
     serverCpuUsPerOrder: (cpu.node / u.acked) * 1e6,
     clientCpuUsPerOrder: (u.cpuSeconds / u.acked) * 1e6,
@@ -195,7 +217,15 @@ if (args.run) {
 }
 
 /** The files of this harness, copied into the baseline's checkout so both run the same benchmark. */
-const HARNESS = ['orders.ts', 'order-clients.ts', 'order-clients-process.ts', 'bench-connectors.ts', 'order-history.ts', 'proc-cpu.ts', 'benchmarks-md.ts'];
+const HARNESS = [
+  'orders.ts',
+  'order-clients.ts',
+  'order-clients-process.ts',
+  'bench-connectors.ts',
+  'order-history.ts',
+  'proc-cpu.ts',
+  'benchmarks-md.ts',
+];
 
 /** The baseline's checkout: a git worktree beside the system's temporary files, made and installed once. */
 function baselineTree(ref: string): string {
@@ -230,7 +260,10 @@ function flagsText(tree: string): string {
 function runIn(tree: string, kind: DatabaseKind): Promise<RunResult> {
   const extra = [...(args.quick ? ['--quick'] : []), ...(args.rate ? ['--rate', args.rate] : []), '--history', String(HISTORY)];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...serverNodeFlags(tree), '--import', 'tsx', 'bench/orders.ts', '--run', kind, ...extra], { cwd: tree, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...serverNodeFlags(tree), '--import', 'tsx', 'bench/orders.ts', '--run', kind, ...extra], {
+      cwd: tree,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (b: Buffer) => {
       out += b.toString();
@@ -248,7 +281,11 @@ const kinds: DatabaseKind[] = args.db === 'both' ? ['pglite', 'postgres'] : [arg
 const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root }).toString().trim();
 const baseRef = args['no-baseline'] ? undefined : args.baseline;
 const baseTree = baseRef ? baselineTree(baseRef) : undefined;
-interface Labelled { code: string; round: number; r: RunResult }
+interface Labelled {
+  code: string;
+  round: number;
+  r: RunResult;
+}
 const runs: Labelled[] = [];
 const startedAt = new Date();
 const loadAtStart = loadavg()[0]!;
@@ -265,7 +302,15 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const of = (code: string, db: DatabaseKind) => runs.filter((x) => x.code === code && x.r.db === db).map((x) => x.r);
 const summary = (code: string, db: DatabaseKind) => {
   const rs = of(code, db);
-  return rs.length ? { rate: mean(rs.map((r) => r.full.ordersPerSecond)), p50: mean(rs.map((r) => r.fixed.p50)), p99: mean(rs.map((r) => r.fixed.p99)), floor: mean(rs.flatMap((r) => (r.commitFloor ? [r.commitFloor.p50] : []))), complete: rs.every((r) => r.fixed.acked === r.fixed.sent) } : undefined;
+  return rs.length
+    ? {
+        rate: mean(rs.map((r) => r.full.ordersPerSecond)),
+        p50: mean(rs.map((r) => r.fixed.p50)),
+        p99: mean(rs.map((r) => r.fixed.p99)),
+        floor: mean(rs.flatMap((r) => (r.commitFloor ? [r.commitFloor.p50] : []))),
+        complete: rs.every((r) => r.fixed.acked === r.fixed.sent),
+      }
+    : undefined;
 };
 
 const m = machineDescription();
@@ -276,14 +321,24 @@ for (const k of kinds) {
   const cur = summary(head, k)!;
   const base = baseRef ? summary(baseRef, k) : undefined;
   if (base) {
-    targetRows.push(`| ${k}: full-speed rate ≥ 1.0× the baseline's | ${cur.rate.toFixed(0)}/s against ${base.rate.toFixed(0)}/s (${x(cur.rate, base.rate)}) | ${verdict(cur.rate >= base.rate)} |`);
-    targetRows.push(`| ${k}: Pending New p50 at ${FIXED_RATE}/s no worse than the baseline's | ${ms(cur.p50)} ms against ${ms(base.p50)} ms (${x(cur.p50, base.p50)}) | ${verdict(cur.p50 <= base.p50 && cur.complete)} |`);
-    targetRows.push(`| ${k}: Pending New p99 at ${FIXED_RATE}/s no worse than the baseline's | ${ms(cur.p99)} ms against ${ms(base.p99)} ms (${x(cur.p99, base.p99)}) | ${verdict(cur.p99 <= base.p99 && cur.complete)} |`);
+    targetRows.push(
+      `| ${k}: full-speed rate ≥ 1.0× the baseline's | ${cur.rate.toFixed(0)}/s against ${base.rate.toFixed(0)}/s (${x(cur.rate, base.rate)}) | ${verdict(cur.rate >= base.rate)} |`,
+    );
+    targetRows.push(
+      `| ${k}: Pending New p50 at ${FIXED_RATE}/s no worse than the baseline's | ${ms(cur.p50)} ms against ${ms(base.p50)} ms (${x(cur.p50, base.p50)}) | ${verdict(cur.p50 <= base.p50 && cur.complete)} |`,
+    );
+    targetRows.push(
+      `| ${k}: Pending New p99 at ${FIXED_RATE}/s no worse than the baseline's | ${ms(cur.p99)} ms against ${ms(base.p99)} ms (${x(cur.p99, base.p99)}) | ${verdict(cur.p99 <= base.p99 && cur.complete)} |`,
+    );
   }
   if (k === 'postgres') {
     targetRows.push(`| postgres: ≥ 10,000 orders/s sustained | ${cur.rate.toFixed(0)}/s | ${verdict(cur.rate >= 10_000)} |`);
-    targetRows.push(`| postgres: p50 ≤ 2× the one-row commit floor | ${ms(cur.p50)} ms against a floor of ${ms(cur.floor)} ms (${x(cur.p50, cur.floor)}) | ${verdict(cur.p50 <= 2 * cur.floor)} |`);
-    targetRows.push(`| postgres: p50 ≤ 0.5 ms and p99 ≤ 2 ms at ${FIXED_RATE}/s (issue 4) | ${ms(cur.p50)} / ${ms(cur.p99)} ms | ${verdict(cur.p50 <= 0.5 && cur.p99 <= 2 && cur.complete)} |`);
+    targetRows.push(
+      `| postgres: p50 ≤ 2× the one-row commit floor | ${ms(cur.p50)} ms against a floor of ${ms(cur.floor)} ms (${x(cur.p50, cur.floor)}) | ${verdict(cur.p50 <= 2 * cur.floor)} |`,
+    );
+    targetRows.push(
+      `| postgres: p50 ≤ 0.5 ms and p99 ≤ 2 ms at ${FIXED_RATE}/s (issue 4) | ${ms(cur.p50)} / ${ms(cur.p99)} ms | ${verdict(cur.p50 <= 0.5 && cur.p99 <= 2 && cur.complete)} |`,
+    );
   }
 }
 const section = `
@@ -301,7 +356,10 @@ ten multileg), written before their sessions start.
 | code | database | run | fixed rate | acked/sent | p50 ms | p99 ms | max ms | full speed orders/s | full p50 ms | full p99 ms | CPU µs/order: server / clients / PostgreSQL | commit floor p50 / p99 ms |
 |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
 ${runs
-  .map(({ code, round, r }) => `| ${code}${code === baseRef ? ' (baseline)' : ''} | ${r.db} | ${round} | ${r.fixed.rate}/s for ${FIXED_SECONDS}s | ${r.fixed.acked}/${r.fixed.sent} | ${ms(r.fixed.p50)} | ${ms(r.fixed.p99)} | ${ms(r.fixed.max)} | ${r.full.ordersPerSecond.toFixed(0)} | ${ms(r.full.p50)} | ${ms(r.full.p99)} | ${r.full.serverCpuUsPerOrder.toFixed(0)} / ${r.full.clientCpuUsPerOrder.toFixed(0)} / ${Number.isFinite(r.full.pgCpuUsPerOrder) ? r.full.pgCpuUsPerOrder.toFixed(0) : 'in the server'} | ${r.commitFloor ? `${ms(r.commitFloor.p50)} / ${ms(r.commitFloor.p99)}` : 'n/a'} |`)
+  .map(
+    ({ code, round, r }) =>
+      `| ${code}${code === baseRef ? ' (baseline)' : ''} | ${r.db} | ${round} | ${r.fixed.rate}/s for ${FIXED_SECONDS}s | ${r.fixed.acked}/${r.fixed.sent} | ${ms(r.fixed.p50)} | ${ms(r.fixed.p99)} | ${ms(r.fixed.max)} | ${r.full.ordersPerSecond.toFixed(0)} | ${ms(r.full.p50)} | ${ms(r.full.p99)} | ${r.full.serverCpuUsPerOrder.toFixed(0)} / ${r.full.clientCpuUsPerOrder.toFixed(0)} / ${Number.isFinite(r.full.pgCpuUsPerOrder) ? r.full.pgCpuUsPerOrder.toFixed(0) : 'in the server'} | ${r.commitFloor ? `${ms(r.commitFloor.p50)} / ${ms(r.commitFloor.p99)}` : 'n/a'} |`,
+  )
   .join('\n')}
 
 | target (issue 27; means of the runs) | measured | |

@@ -18,7 +18,9 @@ import { machineDescription, writeSection } from './benchmarks-md';
 import { buildQuickfix, quickfixUnavailable } from './quickfix/build';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { values: args } = parseArgs({ options: { quick: { type: 'boolean', default: false }, 'no-write': { type: 'boolean', default: false } } });
+const { values: args } = parseArgs({
+  options: { quick: { type: 'boolean', default: false }, 'no-write': { type: 'boolean', default: false } },
+});
 const ORDERS = 2000;
 const TARGET_MS = 3000;
 const KILL_POINTS = args.quick ? [0.1, 0.5] : [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7];
@@ -36,7 +38,9 @@ for (const [i, point] of KILL_POINTS.entries()) {
   const r = await runCrashTrial(build, { orders: ORDERS, killAt, prefix: `RB${i + 1}`, answerTimeoutMs: 60_000, sendWhileDown: whileDown });
   const held = r.storedAtCrash - r.ackedBeforeCrash.size;
   trials.push({ killAt, acked: r.ackedBeforeCrash.size, stored: r.storedAtCrash, whileDown, ms: r.answeredWithinMs });
-  console.log(`trial ${i + 1}: killed after ${r.ackedBeforeCrash.size} answers, ${r.storedAtCrash} orders stored (${held} held unanswered, ${ORDERS - r.storedAtCrash} not yet received), ${whileDown} sent while down; every order answered ${r.answeredWithinMs ?? 'never (60 s)'} ms after the new logon`);
+  console.log(
+    `trial ${i + 1}: killed after ${r.ackedBeforeCrash.size} answers, ${r.storedAtCrash} orders stored (${held} held unanswered, ${ORDERS - r.storedAtCrash} not yet received), ${whileDown} sent while down; every order answered ${r.answeredWithinMs ?? 'never (60 s)'} ms after the new logon`,
+  );
 }
 const loadEnd = loadavg()[0]!;
 

@@ -19,7 +19,9 @@ import type { SessionRttResult } from './session-rtt';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const buildDir = join(root, 'bench', '.build');
-const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false }, 'no-write': { type: 'boolean', default: false } } });
+const { values: flags } = parseArgs({
+  options: { quick: { type: 'boolean', default: false }, 'no-write': { type: 'boolean', default: false } },
+});
 const quick = flags.quick;
 const rounds = quick ? 3 : 9;
 
@@ -35,8 +37,15 @@ const log = (line: string) => console.error(line);
 function runJson<T>(what: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}): T {
   const started = Date.now();
   log(`${what}...`);
-  const r = spawnSync(command, args, { cwd: root, encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 16 * 1024 * 1024, timeout: 240_000 });
-  if (r.status !== 0) throw new Error(`${what} failed (${r.status ?? r.signal}):\n${(r.stderr || r.stdout || r.error?.message || '').slice(-2000)}`);
+  const r = spawnSync(command, args, {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    maxBuffer: 16 * 1024 * 1024,
+    timeout: 240_000,
+  });
+  if (r.status !== 0)
+    throw new Error(`${what} failed (${r.status ?? r.signal}):\n${(r.stderr || r.stdout || r.error?.message || '').slice(-2000)}`);
   const text = r.stdout.slice(r.stdout.indexOf('{'));
   log(`  done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return JSON.parse(text) as T;
@@ -83,12 +92,19 @@ if (ours.nosBytes !== NEW_ORDER_SINGLE.length || ours.multilegBytes !== NEW_ORDE
 }
 const ourEr = ourExecutionReport();
 if (ours.executionReportBytes !== ourEr.length) {
-  throw new Error(`bench/fix-codec.ts encodes a ${ours.executionReportBytes}-byte ExecutionReport, bench/codec-messages.ts describes ${ourEr.length} bytes: keep the two in step`);
+  throw new Error(
+    `bench/fix-codec.ts encodes a ${ours.executionReportBytes}-byte ExecutionReport, bench/codec-messages.ts describes ${ourEr.length} bytes: keep the two in step`,
+  );
 }
 
-const framing = runJson<CodecRun>('our engine: bench/codec-framing.ts (BodyLength + CheckSum)', process.execPath, [...tsx, 'bench/codec-framing.ts'], {
-  BENCH_ROUNDS: String(rounds),
-});
+const framing = runJson<CodecRun>(
+  'our engine: bench/codec-framing.ts (BodyLength + CheckSum)',
+  process.execPath,
+  [...tsx, 'bench/codec-framing.ts'],
+  {
+    BENCH_ROUNDS: String(rounds),
+  },
+);
 
 mkdirSync(buildDir, { recursive: true });
 const nosPath = join(buildDir, 'new-order-single.fix');
@@ -101,45 +117,71 @@ const quickfix = attempt(() => {
   const build = buildQuickfix(['codec-bench'], log);
   dictionaryPath = build.dictionaryPath;
   const scale = quick ? 0.2 : 1;
-  const run = runJson<CodecRun & { executionReportSample: string }>('QuickFIX C++: bench/quickfix/codec-bench.cpp (-O2)', build.programs['codec-bench'], [
-    '--dict', build.dictionaryPath,
-    '--nos', nosPath,
-    '--multileg', multilegPath,
-    '--rounds', String(rounds),
-    '--nos-ops', String(Math.round(100_000 * scale)),
-    '--multileg-ops', String(Math.round(60_000 * scale)),
-    '--er-ops', String(Math.round(150_000 * scale)),
-  ]);
+  const run = runJson<CodecRun & { executionReportSample: string }>(
+    'QuickFIX C++: bench/quickfix/codec-bench.cpp (-O2)',
+    build.programs['codec-bench'],
+    [
+      '--dict',
+      build.dictionaryPath,
+      '--nos',
+      nosPath,
+      '--multileg',
+      multilegPath,
+      '--rounds',
+      String(rounds),
+      '--nos-ops',
+      String(Math.round(100_000 * scale)),
+      '--multileg-ops',
+      String(Math.round(60_000 * scale)),
+      '--er-ops',
+      String(Math.round(150_000 * scale)),
+    ],
+  );
   return run;
 });
 // Outside attempt(): QuickFIX missing is a skip, QuickFIX writing other bytes than ours is a failure of
 // the field-order guarantee and must stop the run.
 if (quickfix.ok && quickfix.value.executionReportSample !== ourEr) {
-  throw new Error(`QuickFIX encodes the benchmark ExecutionReport differently from us (field order or values):\nQuickFIX: ${quickfix.value.executionReportSample}\nours:     ${ourEr}`);
+  throw new Error(
+    `QuickFIX encodes the benchmark ExecutionReport differently from us (field order or values):\nQuickFIX: ${quickfix.value.executionReportSample}\nours:     ${ourEr}`,
+  );
 }
-const quickfixVersion = spawnSync('dpkg-query', ['-W', '-f=${Version}', 'libquickfix-dev'], { encoding: 'utf8' }).stdout?.trim() || 'unknown';
+const quickfixVersion =
+  spawnSync('dpkg-query', ['-W', '-f=${Version}', 'libquickfix-dev'], { encoding: 'utf8' }).stdout?.trim() || 'unknown';
 
 const jspurefix = attempt(() => {
   const prefix = ensureJspurefix(log);
   if (!dictionaryPath) throw new Error('needs the FIX44.xml the QuickFIX build writes');
   const scale = quick ? 0.2 : 1;
-  return runJson<CodecRun & { executionReportSample: string; version: string }>('jspurefix: bench/jspurefix/codec-bench.ts', process.execPath, [
-    ...tsx,
-    'bench/jspurefix/codec-bench.ts',
-    '--prefix', prefix,
-    '--dict', dictionaryPath,
-    '--rounds', String(rounds),
-    '--nos-ops', String(Math.round(15_000 * scale)),
-    '--multileg-ops', String(Math.round(9_000 * scale)),
-    '--er-ops', String(Math.round(40_000 * scale)),
-  ]);
+  return runJson<CodecRun & { executionReportSample: string; version: string }>(
+    'jspurefix: bench/jspurefix/codec-bench.ts',
+    process.execPath,
+    [
+      ...tsx,
+      'bench/jspurefix/codec-bench.ts',
+      '--prefix',
+      prefix,
+      '--dict',
+      dictionaryPath,
+      '--rounds',
+      String(rounds),
+      '--nos-ops',
+      String(Math.round(15_000 * scale)),
+      '--multileg-ops',
+      String(Math.round(9_000 * scale)),
+      '--er-ops',
+      String(Math.round(40_000 * scale)),
+    ],
+  );
 });
 
 const rtt = runJson<SessionRttResult>('session round trip: bench/session-rtt.ts', process.execPath, [
   ...tsx,
   'bench/session-rtt.ts',
-  '--samples', quick ? '5000' : '30000',
-  '--warmup', quick ? '1000' : '5000',
+  '--samples',
+  quick ? '5000' : '30000',
+  '--warmup',
+  quick ? '1000' : '5000',
 ]);
 const elapsedSec = Math.round((Date.now() - startedAt.getTime()) / 1000);
 const loadAtEnd = loadavg()[0]!;
@@ -160,13 +202,24 @@ const LABELS: Record<CaseName, string> = {
 const withFraming = (parse: number | undefined, frame: number | undefined) =>
   parse === undefined || frame === undefined ? undefined : Math.round(1 / (1 / parse + 1 / frame));
 const nosReceive = withFraming(median(ours, 'nos_parse_validate_typed'), framing.results.find((r) => r.name === 'nos_frame')?.medianPerSec);
-const multilegReceive = withFraming(median(ours, 'multileg_parse_validate_typed'), framing.results.find((r) => r.name === 'multileg_frame')?.medianPerSec);
+const multilegReceive = withFraming(
+  median(ours, 'multileg_parse_validate_typed'),
+  framing.results.find((r) => r.name === 'multileg_frame')?.medianPerSec,
+);
 const row = (label: string, o: number | undefined, c: CaseName) =>
   `| ${label} | ${fmt(o)} | ${fmt(median(qf, c))} | ${fmt(median(js, c))} | ${ratio(o, median(qf, c))} | ${ratio(o, median(js, c))} |`;
 const codecRows = [
-  row(`${LABELS.nos_parse_validate_typed}: parse of a framed message`, median(ours, 'nos_parse_validate_typed'), 'nos_parse_validate_typed'),
+  row(
+    `${LABELS.nos_parse_validate_typed}: parse of a framed message`,
+    median(ours, 'nos_parse_validate_typed'),
+    'nos_parse_validate_typed',
+  ),
   row(`the same with framing (BodyLength + CheckSum), like for like`, nosReceive, 'nos_parse_validate_typed'),
-  row(`${LABELS.multileg_parse_validate_typed}: parse of a framed message`, median(ours, 'multileg_parse_validate_typed'), 'multileg_parse_validate_typed'),
+  row(
+    `${LABELS.multileg_parse_validate_typed}: parse of a framed message`,
+    median(ours, 'multileg_parse_validate_typed'),
+    'multileg_parse_validate_typed',
+  ),
   row(`the same with framing, like for like`, multilegReceive, 'multileg_parse_validate_typed'),
   row(LABELS.execution_report_encode, median(ours, 'execution_report_encode'), 'execution_report_encode'),
 ];
@@ -184,8 +237,16 @@ const targets: Array<[string, string, boolean | undefined]> = [
     qfNos === undefined || nosReceive === undefined ? undefined : nosReceive > qfNos,
   ],
   ['encode ≥ 600,000 ExecutionReport/s', `${fmt(er)}/s`, er === undefined ? undefined : er >= 600_000],
-  ['parse ≥ 6× jspurefix (framing included on both sides)', `${ratio(nosReceive, jsNos)}`, jsNos === undefined || nosReceive === undefined ? undefined : nosReceive >= 6 * jsNos],
-  ['encode ≥ 6× jspurefix', `${ratio(er, median(js, 'execution_report_encode'))}`, js ? er! >= 6 * median(js, 'execution_report_encode')! : undefined],
+  [
+    'parse ≥ 6× jspurefix (framing included on both sides)',
+    `${ratio(nosReceive, jsNos)}`,
+    jsNos === undefined || nosReceive === undefined ? undefined : nosReceive >= 6 * jsNos,
+  ],
+  [
+    'encode ≥ 6× jspurefix',
+    `${ratio(er, median(js, 'execution_report_encode'))}`,
+    js ? er! >= 6 * median(js, 'execution_report_encode')! : undefined,
+  ],
   ['session adds < 40 µs at p50', `${rtt.addedP50Us} µs`, rtt.addedP50Us < 40],
 ];
 
@@ -244,5 +305,6 @@ if (!process.env.BENCH_SKIP_BLOTTER) {
   const blotterArgs = [...tsx, 'bench/blotter.ts', ...(quick ? ['--quick'] : []), ...(flags['no-write'] ? ['--no-write'] : [])];
   log('blotter in Chromium: bench/blotter.ts...');
   const blotter = spawnSync(process.execPath, blotterArgs, { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], timeout: 600_000 });
-  if (blotter.status !== 0) log(`  blotter benchmark failed (${blotter.status ?? blotter.signal}); its section of BENCHMARKS.md is unchanged`);
+  if (blotter.status !== 0)
+    log(`  blotter benchmark failed (${blotter.status ?? blotter.signal}); its section of BENCHMARKS.md is unchanged`);
 }

@@ -32,7 +32,13 @@ function summarize(ns: bigint[]): LatencySummary {
   const us = ns.map((n) => Number(n) / 1000).sort((a, b) => a - b);
   const at = (q: number) => us[Math.min(us.length - 1, Math.floor(q * us.length))]!;
   const round = (x: number) => Math.round(x * 10) / 10;
-  return { samples: us.length, p50Us: round(at(0.5)), p90Us: round(at(0.9)), p99Us: round(at(0.99)), meanUs: round(us.reduce((a, b) => a + b, 0) / us.length) };
+  return {
+    samples: us.length,
+    p50Us: round(at(0.5)),
+    p90Us: round(at(0.9)),
+    p99Us: round(at(0.99)),
+    meanUs: round(us.reduce((a, b) => a + b, 0) / us.length),
+  };
 }
 
 /** Raw loopback echo of the same bytes: the floor no FIX engine can go under. */

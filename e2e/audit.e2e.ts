@@ -59,15 +59,32 @@ before(async () => {
   await api(brokerToken, `/api/orders/${brokerOrderId}/accept`, { notes: ACCEPT_NOTES });
   await api(brokerToken, `/api/orders/${brokerOrderId}/fill`, { fillQty: '40', fillPrice: '27000', notes: FILL_NOTES });
   actions = (await api<{ actions: ActionRecord[] }>(brokerToken, '/api/order-actions')).actions;
-  const messages = (await api<{ messages: FixRecord[] }>(brokerToken, `/api/fix-messages?clordid=${encodeURIComponent(FORMULA_CLORDID)}`)).messages;
+  const messages = (await api<{ messages: FixRecord[] }>(brokerToken, `/api/fix-messages?clordid=${encodeURIComponent(FORMULA_CLORDID)}`))
+    .messages;
   orderMessage = messages.find((m) => m.msgtype === 'D')!;
   assert.ok(orderMessage, 'the D is recorded');
   // A calendar spread (NewOrderMultileg, two legs) at a negative spread price.
   await client.send('AB', [
-    [11, 'SPREAD-1'], [38, '5'], [40, '2'], [44, '-250'], [54, '1'], [55, 'C5TC'], [59, '0'], [60, ts()], [167, 'MLEG'],
+    [11, 'SPREAD-1'],
+    [38, '5'],
+    [40, '2'],
+    [44, '-250'],
+    [54, '1'],
+    [55, 'C5TC'],
+    [59, '0'],
+    [60, ts()],
+    [167, 'MLEG'],
     [555, '2'],
-    [600, 'C5TC'], [609, 'FUT'], [610, maturity(2)], [623, '1'], [624, '1'],
-    [600, 'C5TC'], [609, 'FUT'], [610, maturity(3)], [623, '1'], [624, '2'],
+    [600, 'C5TC'],
+    [609, 'FUT'],
+    [610, maturity(2)],
+    [623, '1'],
+    [624, '1'],
+    [600, 'C5TC'],
+    [609, 'FUT'],
+    [610, maturity(3)],
+    [623, '1'],
+    [624, '2'],
   ]);
   await client.waitForReport('SPREAD-1', () => true);
   spreadMessage = (await api<{ messages: FixRecord[] }>(brokerToken, '/api/fix-messages?clordid=SPREAD-1&msgType=AB')).messages[0]!;
@@ -118,7 +135,23 @@ describe('Order Actions', () => {
       await screen.waitForFooter(`Showing ${actions.length} of ${actions.length} actions`);
       await screen.info.waitFor();
       const headers = await screen.grid.locator('.ag-header-cell-text').allTextContents();
-      assert.deepEqual(headers, ['ID', 'Timestamp', 'Client', 'Broker Order ID', 'Client Order ID', 'Symbol', 'Side', 'Order Qty', 'Order Price', 'Action Type', 'User ID', 'Fill Qty', 'Fill Price', 'Notes', 'Action Data']);
+      assert.deepEqual(headers, [
+        'ID',
+        'Timestamp',
+        'Client',
+        'Broker Order ID',
+        'Client Order ID',
+        'Symbol',
+        'Side',
+        'Order Qty',
+        'Order Price',
+        'Action Type',
+        'User ID',
+        'Fill Qty',
+        'Fill Price',
+        'Notes',
+        'Action Data',
+      ]);
 
       const accept = actions.find((a) => a.action_type === 'ACCEPT')!;
       const fill = actions.find((a) => a.action_type === 'PARTIAL_FILL')!;
@@ -215,7 +248,23 @@ describe('Order Actions', () => {
       assert.equal(download.suggestedFilename(), `order_actions_${start}_to_${localDay(today)}.csv`);
       const rows = Papa.parse<string[]>(await downloadText(download), { skipEmptyLines: true }).data;
       const [head, ...body] = rows;
-      assert.deepEqual(head, ['ID', 'Timestamp (UTC)', 'Client', 'Broker Order ID', 'Client Order ID', 'Symbol', 'Side', 'Order Qty', 'Order Price', 'Action Type', 'User ID', 'Fill Qty', 'Fill Price', 'Notes', 'Action Data']);
+      assert.deepEqual(head, [
+        'ID',
+        'Timestamp (UTC)',
+        'Client',
+        'Broker Order ID',
+        'Client Order ID',
+        'Symbol',
+        'Side',
+        'Order Qty',
+        'Order Price',
+        'Action Type',
+        'User ID',
+        'Fill Qty',
+        'Fill Price',
+        'Notes',
+        'Action Data',
+      ]);
       assert.equal(body.length, actions.length);
       const col = (name: string) => head!.indexOf(name);
       const acceptRow = body.find((r) => r[col('Action Type')] === 'ACCEPT')!;
@@ -260,7 +309,9 @@ describe('Order Actions', () => {
   it('shows No Order Actions Found, and Error Loading Order Actions with Retry', async () => {
     await e2e.withPage(async (page) => {
       await e2e.signIn(page, 'viewer');
-      await page.route(/\/api\/order-actions(\?|$)/, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ success: true, actions: [] }) }));
+      await page.route(/\/api\/order-actions(\?|$)/, (route) =>
+        route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ success: true, actions: [] }) }),
+      );
       const screen = new OrderActionsScreen(page);
       await screen.goto();
       await screen.empty.waitFor();
@@ -269,7 +320,9 @@ describe('Order Actions', () => {
       await deskScreenshots(page, 'order-actions-empty', SHOTS);
 
       await page.unroute(/\/api\/order-actions(\?|$)/);
-      await page.route(/\/api\/order-actions(\?|$)/, (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"boom"}' }));
+      await page.route(/\/api\/order-actions(\?|$)/, (route) =>
+        route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"boom"}' }),
+      );
       await page.reload();
       await screen.error.waitFor();
       assert.match(await screen.error.innerText(), /Error Loading Order Actions/);
@@ -301,7 +354,18 @@ describe('FIX Messages', () => {
       assert.equal(await screen.ignoreHeartbeats.isChecked(), true);
       assert.equal(await screen.ignoreSessionMessages.isChecked(), false);
       const headers = await screen.grid.locator('.ag-header-cell-text').allTextContents();
-      assert.deepEqual(headers, ['ID', 'TransactTime', 'Direction', 'Msg Type', 'Seq Num', 'Sender', 'Target', 'Client Order ID', 'Broker Order ID', 'View Raw']);
+      assert.deepEqual(headers, [
+        'ID',
+        'TransactTime',
+        'Direction',
+        'Msg Type',
+        'Seq Num',
+        'Sender',
+        'Target',
+        'Client Order ID',
+        'Broker Order ID',
+        'View Raw',
+      ]);
       assert.equal(await screen.cell(orderMessage.id, 'msgtype').innerText(), 'D · New Order Single');
       assert.equal(await screen.cell(orderMessage.id, 'direction').innerText(), 'RX');
       const colour = (el: Element) => getComputedStyle(el).color;
@@ -333,9 +397,17 @@ describe('FIX Messages', () => {
       const screen = new FixMessagesScreen(page);
       await screen.goto();
       await screen.row(orderMessage.id).waitFor();
-      const ofOrder = (await api<{ messages: FixRecord[] }>(brokerToken, `/api/fix-messages?clordid=${encodeURIComponent(FORMULA_CLORDID)}`)).messages.length;
+      const ofOrder = (
+        await api<{ messages: FixRecord[] }>(brokerToken, `/api/fix-messages?clordid=${encodeURIComponent(FORMULA_CLORDID)}`)
+      ).messages.length;
       await screen.filter.fill(FORMULA_CLORDID);
-      await page.waitForFunction((n) => new RegExp(`^Showing ${n} of \\d+ messages$`).test(document.querySelector('[data-testid="fix-messages-footer"]')?.textContent ?? ''), ofOrder);
+      await page.waitForFunction(
+        (n) =>
+          new RegExp(`^Showing ${n} of \\d+ messages$`).test(
+            document.querySelector('[data-testid="fix-messages-footer"]')?.textContent ?? '',
+          ),
+        ofOrder,
+      );
       await screen.filter.fill('new order single');
       await screen.row(orderMessage.id).waitFor();
       await screen.filter.fill('no-such-thing');
@@ -345,38 +417,35 @@ describe('FIX Messages', () => {
   });
 
   it("opens a message: raw with SOH as '|', Copy Message, the dictionary's fields with party labels, sections and legs", async () => {
-    await e2e.withPage(
-      async (page, context) => {
-        await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: e2e.server.baseUrl });
-        await e2e.signIn(page, 'viewer');
-        const screen = new FixMessagesScreen(page);
-        await screen.goto();
-        await screen.cell(orderMessage.id, 'raw').getByRole('button', { name: 'View Raw' }).click();
-        await screen.modal.waitFor();
-        const raw = await page.getByTestId('raw-message').innerText();
-        assert.equal(raw, orderMessage.raw_fix.replaceAll('\x01', '|'));
-        await page.getByTestId('parsed-fields').waitFor();
-        const row = (tag: number) => page.locator(`[data-testid="parsed-field"][data-tag="${tag}"]`).first();
-        assert.match(await row(11).innerText(), /ClOrdID/);
-        assert.match(await row(11).innerText(), /STRING/);
-        assert.equal(await row(11).getByTestId('required-icon').count(), 1);
-        assert.match(await row(54).innerText(), /BUY/);
-        assert.equal(await row(448).getByTestId('group-label').innerText(), 'Party 1');
-        for (const s of ['header', 'body', 'trailer']) await page.getByTestId(`section-${s}`).waitFor();
-        await deskScreenshots(page, 'fix-messages-detail', SHOTS);
+    await e2e.withPage(async (page, context) => {
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: e2e.server.baseUrl });
+      await e2e.signIn(page, 'viewer');
+      const screen = new FixMessagesScreen(page);
+      await screen.goto();
+      await screen.cell(orderMessage.id, 'raw').getByRole('button', { name: 'View Raw' }).click();
+      await screen.modal.waitFor();
+      const raw = await page.getByTestId('raw-message').innerText();
+      assert.equal(raw, orderMessage.raw_fix.replaceAll('\x01', '|'));
+      await page.getByTestId('parsed-fields').waitFor();
+      const row = (tag: number) => page.locator(`[data-testid="parsed-field"][data-tag="${tag}"]`).first();
+      assert.match(await row(11).innerText(), /ClOrdID/);
+      assert.match(await row(11).innerText(), /STRING/);
+      assert.equal(await row(11).getByTestId('required-icon').count(), 1);
+      assert.match(await row(54).innerText(), /BUY/);
+      assert.equal(await row(448).getByTestId('group-label').innerText(), 'Party 1');
+      for (const s of ['header', 'body', 'trailer']) await page.getByTestId(`section-${s}`).waitFor();
+      await deskScreenshots(page, 'fix-messages-detail', SHOTS);
 
-        const copy = page.getByTestId('copy-message');
-        await copy.click();
-        await page.getByTestId('copy-message').getByText('Copied!').waitFor();
-        const clip = await page.evaluate(() => navigator.clipboard.readText());
-        assert.equal(clip, raw);
-        await page.getByTestId('copy-message').getByText('Copy Message').waitFor({ timeout: 3000 });
+      const copy = page.getByTestId('copy-message');
+      await copy.click();
+      await page.getByTestId('copy-message').getByText('Copied!').waitFor();
+      const clip = await page.evaluate(() => navigator.clipboard.readText());
+      assert.equal(clip, raw);
+      await page.getByTestId('copy-message').getByText('Copy Message').waitFor({ timeout: 3000 });
 
-        await screen.modal.getByRole('tab', { name: 'Legs' }).click();
-        await page.getByTestId('legs-notice').getByText('No legs to display').waitFor();
-      },
-      {},
-    );
+      await screen.modal.getByRole('tab', { name: 'Legs' }).click();
+      await page.getByTestId('legs-notice').getByText('No legs to display').waitFor();
+    }, {});
   });
 
   it('lists the legs of a multileg order, each leg labelled', async () => {
@@ -405,9 +474,22 @@ describe('FIX Messages', () => {
       const real = (await api<{ messages: FixRecord[] }>(brokerToken, '/api/fix-messages')).messages;
       const blank = { ...real[0]!, id: 990001, raw_fix: '' };
       const unreadable = { ...real[0]!, id: 990002 };
-      await page.route(/\/api\/fix-messages\?/, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ success: true, messages: [blank, unreadable] }) }));
+      await page.route(/\/api\/fix-messages\?/, (route) =>
+        route.fulfill({
+          status: 200,
+          contentType: 'application/json',
+          body: JSON.stringify({ success: true, messages: [blank, unreadable] }),
+        }),
+      );
       await page.route(/\/api\/fix-messages\/990002\/parsed/, (route) =>
-        route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ success: true, data: { id: 990002, msgType: 'D', msgName: null, fields: [], problem: 'Not a readable FIX message: empty message' } }) }),
+        route.fulfill({
+          status: 200,
+          contentType: 'application/json',
+          body: JSON.stringify({
+            success: true,
+            data: { id: 990002, msgType: 'D', msgName: null, fields: [], problem: 'Not a readable FIX message: empty message' },
+          }),
+        }),
       );
       const screen = new FixMessagesScreen(page);
       await screen.goto();
@@ -437,14 +519,30 @@ describe('FIX Messages', () => {
       const [download] = await Promise.all([page.waitForEvent('download'), dialog.submit.click()]);
       assert.equal(download.suggestedFilename(), `fix_messages_${start}_to_${localDay(today)}.csv`);
       const [head, ...body] = Papa.parse<string[]>(await downloadText(download), { skipEmptyLines: true }).data;
-      assert.deepEqual(head, ['ID', 'TransactTime (UTC)', 'Direction', 'Msg Type', 'Seq Num', 'Sender', 'Target', 'Client Order ID', 'Broker Order ID', 'Raw Message']);
+      assert.deepEqual(head, [
+        'ID',
+        'TransactTime (UTC)',
+        'Direction',
+        'Msg Type',
+        'Seq Num',
+        'Sender',
+        'Target',
+        'Client Order ID',
+        'Broker Order ID',
+        'Raw Message',
+      ]);
       const d = body.find((r) => r[0] === String(orderMessage.id))!;
       assert.ok(d, 'the D is exported');
       assert.equal(d[7], `'${FORMULA_CLORDID}`);
       assert.equal(d[9], orderMessage.raw_fix.replaceAll('\x01', '|'));
-      assert.ok(body.every((r) => r[3] !== '0 · Heartbeat'), 'heartbeats left out by default');
+      assert.ok(
+        body.every((r) => r[3] !== '0 · Heartbeat'),
+        'heartbeats left out by default',
+      );
 
-      await page.route(/\/api\/fix-messages\/export/, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"database unavailable"}' }));
+      await page.route(/\/api\/fix-messages\/export/, (route) =>
+        route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"database unavailable"}' }),
+      );
       await screen.exportButton.click();
       await dialog.root.waitFor();
       await dialog.submit.click();
@@ -457,7 +555,9 @@ describe('FIX Messages', () => {
   it('shows No FIX Messages Found, and Error Loading FIX Messages with Retry', async () => {
     await e2e.withPage(async (page) => {
       await e2e.signIn(page, 'viewer');
-      await page.route(/\/api\/fix-messages\?/, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{"success":true,"messages":[]}' }));
+      await page.route(/\/api\/fix-messages\?/, (route) =>
+        route.fulfill({ status: 200, contentType: 'application/json', body: '{"success":true,"messages":[]}' }),
+      );
       const screen = new FixMessagesScreen(page);
       await screen.goto();
       await screen.empty.waitFor();

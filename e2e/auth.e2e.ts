@@ -150,7 +150,9 @@ describe('sign-in, guards and sign-out', () => {
       await nav.signOut();
       await waitForPath(page, '/');
       await nav.signInButton.waitFor();
-      const leftovers = await page.evaluate(() => ['user', 'token', 'authToken', 'sessionId', 'sessionExpiresAt'].filter((k) => window.localStorage.getItem(k) !== null));
+      const leftovers = await page.evaluate(() =>
+        ['user', 'token', 'authToken', 'sessionId', 'sessionExpiresAt'].filter((k) => window.localStorage.getItem(k) !== null),
+      );
       assert.deepEqual(leftovers, []);
 
       // The server session is gone too: the cookie no longer opens a guarded page.
@@ -207,7 +209,10 @@ describe('sign-in, guards and sign-out', () => {
       await page.getByRole('heading', { name: 'My Account' }).waitFor();
 
       const token = await page.evaluate(() => window.localStorage.getItem('token'));
-      const revoked = await fetch(`${e2e.server.baseUrl}/api/auth/logout`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } });
+      const revoked = await fetch(`${e2e.server.baseUrl}/api/auth/logout`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}` },
+      });
       assert.equal(revoked.status, 200);
 
       await page.reload();

@@ -13,7 +13,11 @@ import { blotterDesk } from './support/blotter-desk';
 const { e2e, client, signInToBlotter, sendOrder, apiCall } = blotterDesk('AX');
 
 async function signInToApi(username: 'viewer'): Promise<string> {
-  const r = await fetch(`${e2e.server.baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: e2e.server.demoPassword }) });
+  const r = await fetch(`${e2e.server.baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password: e2e.server.demoPassword }),
+  });
   return ((await r.json()) as { token: string }).token;
 }
 
@@ -28,9 +32,13 @@ async function unfitting(page: Page): Promise<string[]> {
     // The grid's own horizontal scrollbar: as wide as the scrolled columns, in a view as wide as the table.
     const [scroll, view] = await grid.locator('.ag-body-horizontal-scroll-viewport').evaluate((el) => [el.scrollWidth, el.clientWidth]);
     if (scroll! > view! + 1) out.push(`${region}: columns ${scroll! - view!} px beyond the table`);
-    const cut = await grid.locator('.ag-cell, .ag-header-cell-text').evaluateAll((cells) =>
-      cells.filter((c) => c.scrollWidth > c.clientWidth + 1 || c.scrollHeight > c.clientHeight + 1).map((c) => `${c.getAttribute('col-id') ?? 'header'}: ${c.textContent ?? ''}`),
-    );
+    const cut = await grid
+      .locator('.ag-cell, .ag-header-cell-text')
+      .evaluateAll((cells) =>
+        cells
+          .filter((c) => c.scrollWidth > c.clientWidth + 1 || c.scrollHeight > c.clientHeight + 1)
+          .map((c) => `${c.getAttribute('col-id') ?? 'header'}: ${c.textContent ?? ''}`),
+      );
     out.push(...cut.map((c) => `${region}: cut ${c}`));
   }
   return out;
@@ -53,13 +61,19 @@ async function untilFits(page: Page, size: string): Promise<void> {
  * counted and then read cell by cell could leave the board in between (a fill completing its order).
  */
 async function sideRows(page: Page, side: 'buyers' | 'sellers'): Promise<string[]> {
-  const rows = await page.getByTestId(`axes-${side}`).locator('.ag-row').evaluateAll((els) =>
-    // No named function inside: the test runner's transform would name it with a helper the page lacks.
-    els.map((row) => [
-      Number(row.getAttribute('row-index')),
-      ['symbol', 'quantity', 'price'].map((col) => (row.querySelector(`[col-id="${col}"]`)?.textContent ?? '').trim()).join(' '),
-    ] as const),
-  );
+  const rows = await page
+    .getByTestId(`axes-${side}`)
+    .locator('.ag-row')
+    .evaluateAll((els) =>
+      // No named function inside: the test runner's transform would name it with a helper the page lacks.
+      els.map(
+        (row) =>
+          [
+            Number(row.getAttribute('row-index')),
+            ['symbol', 'quantity', 'price'].map((col) => (row.querySelector(`[col-id="${col}"]`)?.textContent ?? '').trim()).join(' '),
+          ] as const,
+      ),
+    );
   return [...rows].sort((a, b) => a[0] - b[0]).map(([, text]) => text);
 }
 
@@ -175,7 +189,10 @@ describe('service status', () => {
         assert.ok(ownerText.startsWith(`${entry.containerName} (this node)`), ownerText);
         assert.match(ownerText, new RegExp(`term ${owner.term} · until \\d{2}:\\d{2}:\\d{2} `));
 
-        for (const [width, height] of [[1600, 1000], [1280, 800]] as const) {
+        for (const [width, height] of [
+          [1600, 1000],
+          [1280, 800],
+        ] as const) {
           await page.setViewportSize({ width, height });
           // Both tables fit: no column off to the right, no details cut.
           await untilFits(page, `${width}x${height}`);
@@ -184,7 +201,10 @@ describe('service status', () => {
       } finally {
         await eexClient.stop();
       }
-      await page.locator('[data-testid="status-fix-session:EEX_CLIENT_1"]:not([data-status="healthy"])').first().waitFor({ timeout: 10_000 });
+      await page
+        .locator('[data-testid="status-fix-session:EEX_CLIENT_1"]:not([data-status="healthy"])')
+        .first()
+        .waitFor({ timeout: 10_000 });
       assert.match((await page.getByTestId('status-fix-session:EEX_CLIENT_1').first().textContent()) ?? '', /Offline/);
     });
   });

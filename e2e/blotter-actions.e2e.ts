@@ -68,7 +68,10 @@ describe('blotter: safe actions', () => {
       await client.waitForReport(clOrdId, (m) => m.get(150) === '3');
       await toast(page, 'Order done for day').waitFor();
       await blotter.statusCell(id).getByText('Done').waitFor();
-      await blotter.info.root.getByTestId('no-action').getByText('Done for Day: the order is closed. Its executions and history stay below.').waitFor();
+      await blotter.info.root
+        .getByTestId('no-action')
+        .getByText('Done for Day: the order is closed. Its executions and history stay below.')
+        .waitFor();
     });
   });
 
@@ -86,12 +89,17 @@ describe('blotter: safe actions', () => {
       assert.equal(await button.isDisabled(), true, 'a reason is required');
       await cancel.getByRole('textbox', { name: 'Cancel reason (sent to the client)' }).fill('Client asked by phone to pull it');
       await button.click();
-      assert.match(await blotter.confirm(), /Ends the order: 6 lots unfilled will not be worked\. The client gets Canceled \(150=4\) with the reason “Client asked by phone to pull it”/);
+      assert.match(
+        await blotter.confirm(),
+        /Ends the order: 6 lots unfilled will not be worked\. The client gets Canceled \(150=4\) with the reason “Client asked by phone to pull it”/,
+      );
       const canceled = await client.waitForReport(clOrdId, (m) => m.get(150) === '4');
       assert.deepEqual([canceled.get(39), canceled.get(58), canceled.get(151)], ['4', 'Client asked by phone to pull it', '0']);
       await toast(page, 'Order canceled').waitFor();
       await blotter.statusCell(id).getByText('Canceled').waitFor();
-      const actions = (await (await apiCall(broker, `/api/order-actions?brokerorderid=${id}`)).json()) as { actions?: Array<{ action_type: string; notes: string | null; user_id: string }> } | Array<{ action_type: string; notes: string | null; user_id: string }>;
+      const actions = (await (await apiCall(broker, `/api/order-actions?brokerorderid=${id}`)).json()) as
+        | { actions?: Array<{ action_type: string; notes: string | null; user_id: string }> }
+        | Array<{ action_type: string; notes: string | null; user_id: string }>;
       const list = Array.isArray(actions) ? actions : (actions.actions ?? []);
       const audit = list.find((a) => a.action_type === 'CANCEL');
       assert.deepEqual(audit && { notes: audit.notes, user: audit.user_id }, { notes: 'Client asked by phone to pull it', user: 'broker' });
@@ -103,12 +111,25 @@ describe('blotter: safe actions', () => {
     await e2e.withPage(async (page) => {
       const blotter = await signInToBlotter(page);
       const { clOrdId, id } = await sendOrder({ qty: '3', price: '27000' }, 'PRP');
-      await client.send('G', [[11, `${clOrdId}-R`], [37, id], [38, '5'], [40, '2'], [41, clOrdId], [44, '26900'], [54, '1'], [55, 'C5TC'], [60, ts()]]);
+      await client.send('G', [
+        [11, `${clOrdId}-R`],
+        [37, id],
+        [38, '5'],
+        [40, '2'],
+        [41, clOrdId],
+        [44, '26900'],
+        [54, '1'],
+        [55, 'C5TC'],
+        [60, ts()],
+      ]);
       await client.waitForReport(`${clOrdId}-R`, (m) => m.get(150) === 'E');
       await blotter.select(id);
       await blotter.info.pendingRequest.waitFor();
       const text = await blotter.info.root.getByTestId('no-action').textContent();
-      assert.equal(text, "Pending Replace: decide the client's request above (Confirm or Refuse, with a reason). The order can be worked again once it is decided.");
+      assert.equal(
+        text,
+        "Pending Replace: decide the client's request above (Confirm or Refuse, with a reason). The order can be worked again once it is decided.",
+      );
       await screenshot(page, 'blotter-pending-replace');
     });
   });
@@ -136,12 +157,27 @@ describe('blotter: safe actions', () => {
       try {
         const before = await blotter.orderCount();
         const built = buildNewOrderSingle(
-          { symbol: 'C5TC', contractMonth: contractMonthOptions(new Date())[2]!.value, side: '1', quantity: 2, orderType: '2', price: 27000, clOrdId: 'ACT-SIM-1' },
-          { client: { compId: 'EEX_CLIENT_1', targetCompId: 'FIXDESK', clientName: 'EEX client', clientLei: '', clientContact: '' }, now: new Date(), msgSeqNum: 1 },
+          {
+            symbol: 'C5TC',
+            contractMonth: contractMonthOptions(new Date())[2]!.value,
+            side: '1',
+            quantity: 2,
+            orderType: '2',
+            price: 27000,
+            clOrdId: 'ACT-SIM-1',
+          },
+          {
+            client: { compId: 'EEX_CLIENT_1', targetCompId: 'FIXDESK', clientName: 'EEX client', clientLei: '', clientContact: '' },
+            now: new Date(),
+            msgSeqNum: 1,
+          },
         );
         const order = await apiCall(broker, '/test-client/EEX_CLIENT_1/send-order', { fixMessage: serializeFixMessage(built.fields) });
         assert.equal(order.status, 200, await order.clone().text());
-        await page.waitForFunction((n) => Number(/\((\d+)\)/.exec(document.querySelector('[data-testid="orders-title"]')?.textContent ?? '')?.[1]) > n, before);
+        await page.waitForFunction(
+          (n) => Number(/\((\d+)\)/.exec(document.querySelector('[data-testid="orders-title"]')?.textContent ?? '')?.[1]) > n,
+          before,
+        );
         const row = blotter.ordersGrid.locator('.ag-row', { hasText: 'ACT-SIM-1' });
         await row.locator('button.fd-accept').click();
         await row.getByText('Accepted').waitFor();
@@ -222,12 +258,24 @@ describe('blotter: safe actions', () => {
       const headerIds = () =>
         blotter.ordersGrid
           .locator('.ag-header-cell')
-          .evaluateAll((cells) => cells.sort((a, b) => Number(a.getAttribute('aria-colindex')) - Number(b.getAttribute('aria-colindex'))).map((c) => c.getAttribute('col-id')));
-      const priceWidth = () => blotter.ordersGrid.locator('.ag-header-cell[col-id="price"]').evaluate((el) => Math.round(el.getBoundingClientRect().width));
+          .evaluateAll((cells) =>
+            cells
+              .sort((a, b) => Number(a.getAttribute('aria-colindex')) - Number(b.getAttribute('aria-colindex')))
+              .map((c) => c.getAttribute('col-id')),
+          );
+      const priceWidth = () =>
+        blotter.ordersGrid.locator('.ag-header-cell[col-id="price"]').evaluate((el) => Math.round(el.getBoundingClientRect().width));
       const before = await headerIds();
       assert.notEqual(before[0], 'symbol');
-      await dragBy(page, blotter.ordersGrid.locator('.ag-header-cell[col-id="symbol"] .ag-header-cell-label'), blotter.ordersGrid.locator(`.ag-header-cell[col-id="${before[0]}"]`), 5);
-      await page.waitForFunction(() => document.querySelector('[data-testid="orders-grid"] .ag-header-cell[aria-colindex="1"]')?.getAttribute('col-id') === 'symbol');
+      await dragBy(
+        page,
+        blotter.ordersGrid.locator('.ag-header-cell[col-id="symbol"] .ag-header-cell-label'),
+        blotter.ordersGrid.locator(`.ag-header-cell[col-id="${before[0]}"]`),
+        5,
+      );
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid="orders-grid"] .ag-header-cell[aria-colindex="1"]')?.getAttribute('col-id') === 'symbol',
+      );
       const widthBefore = await priceWidth();
       await dragBy(page, blotter.ordersGrid.locator('.ag-header-cell[col-id="price"] .ag-header-cell-resize'), null, 60);
       const widened = await priceWidth();
@@ -235,7 +283,9 @@ describe('blotter: safe actions', () => {
       const movedOrder = await headerIds();
 
       // The CSV: the columns shown, in order, and the rows shown (the Age column has no place in a file).
-      const headers = (await blotter.ordersGrid.locator('.ag-header-cell').evaluateAll((cells) => cells.map((c) => c.getAttribute('col-id')))).filter((id) => id !== 'age');
+      const headers = (
+        await blotter.ordersGrid.locator('.ag-header-cell').evaluateAll((cells) => cells.map((c) => c.getAttribute('col-id')))
+      ).filter((id) => id !== 'age');
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('orders-export').click()]);
       assert.match(download.suggestedFilename(), /^blotter_orders_\d{8}-\d{6}\.csv$/);
       const [head, ...body] = Papa.parse<string[]>(await downloadText(download), { skipEmptyLines: true }).data;
@@ -243,7 +293,10 @@ describe('blotter: safe actions', () => {
       assert.ok(!head!.includes('Exch') && !head!.includes('Age'), head!.join());
       assert.equal(body.length, shown, 'the rows shown');
       const status = head!.indexOf('Status');
-      assert.ok(body.every((r) => r[status] === 'Pending'), 'only pending orders');
+      assert.ok(
+        body.every((r) => r[status] === 'Pending'),
+        'only pending orders',
+      );
       assert.ok(body.some((r) => r.includes(pending.id)) && !body.some((r) => r.includes(accepted.id)));
 
       await page.reload();
@@ -257,7 +310,11 @@ describe('blotter: safe actions', () => {
       await page.keyboard.press('Escape');
       await blotter.ordersGrid.locator('.ag-header-cell[col-id="exchange"]').waitFor();
       assert.equal(await blotter.ordersGrid.locator('.ag-header-cell[col-id="symbol"]').getAttribute('aria-sort'), 'none');
-      assert.deepEqual((await headerIds()).filter((id) => id !== 'exchange'), before, 'the reset puts the columns back');
+      assert.deepEqual(
+        (await headerIds()).filter((id) => id !== 'exchange'),
+        before,
+        'the reset puts the columns back',
+      );
 
       // The Order Info panel folds away and the grids take the full width; it stays folded across a reload.
       const ordersWidth = () => blotter.ordersGrid.evaluate((el) => el.getBoundingClientRect().width);
@@ -270,14 +327,21 @@ describe('blotter: safe actions', () => {
       await blotter.waitReady();
       assert.equal(await page.getByTestId('info-toggle').getAttribute('aria-expanded'), 'false');
       await page.getByTestId('info-toggle').click();
-      await page.waitForFunction((w) => (document.querySelector('[data-testid="order-info-pane"]')?.getBoundingClientRect().width ?? 0) >= 250 && w > 0, openWidth);
+      await page.waitForFunction(
+        (w) => (document.querySelector('[data-testid="order-info-pane"]')?.getBoundingClientRect().width ?? 0) >= 250 && w > 0,
+        openWidth,
+      );
 
       // Age ticks for a pending order and stands out past a minute (the page's clock moved on 61 s).
       const age = blotter.row(pending.id).locator('[col-id="age"] .fd-age');
       await age.waitFor();
       assert.match((await age.textContent()) ?? '', /^\d+:\d{2}$/);
       assert.equal(await age.getAttribute('data-late'), null);
-      assert.equal(await blotter.row(accepted.id).locator('[col-id="age"] .fd-age').textContent(), '', 'an accepted order waits for nothing');
+      assert.equal(
+        await blotter.row(accepted.id).locator('[col-id="age"] .fd-age').textContent(),
+        '',
+        'an accepted order waits for nothing',
+      );
       await page.clock.install();
       await page.clock.fastForward(61_000);
       await blotter.row(pending.id).locator('[col-id="age"] .fd-age[data-late]').waitFor();
@@ -335,7 +399,9 @@ describe('blotter: safe actions', () => {
         await blotter.info.fillQty.waitFor();
         await page.keyboard.press('f');
         // The grid hands its key events to the page a task later: the focus moves then.
-        await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Fill quantity', undefined, { timeout: 5000 });
+        await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Fill quantity', undefined, {
+          timeout: 5000,
+        });
         await page.keyboard.type('3');
         await page.keyboard.press('Tab');
         await page.keyboard.type('27000');

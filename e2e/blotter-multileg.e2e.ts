@@ -14,10 +14,26 @@ describe('blotter: multileg trade capture', () => {
       const blotter = await signInToBlotter(page);
       const clOrdId = nextClOrdId('ML');
       await client.send('AB', [
-        [11, clOrdId], [38, '2'], [40, '2'], [44, '300'], [54, '1'], [55, 'C5TC'], [59, '0'], [60, ts()], [167, 'MLEG'],
+        [11, clOrdId],
+        [38, '2'],
+        [40, '2'],
+        [44, '300'],
+        [54, '1'],
+        [55, 'C5TC'],
+        [59, '0'],
+        [60, ts()],
+        [167, 'MLEG'],
         [555, '2'],
-        [600, 'C5TC'], [609, 'FUT'], [610, maturity(2)], [623, '1'], [624, '1'],
-        [600, 'C5TC'], [609, 'FUT'], [610, maturity(3)], [623, '1'], [624, '2'],
+        [600, 'C5TC'],
+        [609, 'FUT'],
+        [610, maturity(2)],
+        [623, '1'],
+        [624, '1'],
+        [600, 'C5TC'],
+        [609, 'FUT'],
+        [610, maturity(3)],
+        [623, '1'],
+        [624, '2'],
       ]);
       const id = (await client.waitForReport(clOrdId, (m) => m.get(150) === 'A')).get(37)!;
       // Pending: the trade capture button and the accept form are both shown; Enter goes to the accept form.
@@ -26,7 +42,10 @@ describe('blotter: multileg trade capture', () => {
       assert.equal(await page.locator('[id="fill-panel-first"]').count(), 1, 'one element is the Enter target');
       await blotter.row(id).locator('[col-id="side"]').click();
       await page.keyboard.press('Enter');
-      await page.waitForFunction(() => document.activeElement?.closest('[data-testid="accept-reject-panel"]') !== null && document.activeElement?.tagName === 'INPUT');
+      await page.waitForFunction(
+        () =>
+          document.activeElement?.closest('[data-testid="accept-reject-panel"]') !== null && document.activeElement?.tagName === 'INPUT',
+      );
       await blotter.acceptButton(id).click();
       await blotter.statusCell(id).getByText('Accepted').waitFor();
       await blotter.info.root.getByTestId('multileg-section').waitFor();
@@ -42,7 +61,10 @@ describe('blotter: multileg trade capture', () => {
       const sellLeg = modal.getByTestId('leg-panel-sell');
       await buyLeg.locator('.ag-row').first().waitFor();
       await sellLeg.locator('.ag-row').first().waitFor();
-      const rowHeight = await buyLeg.locator('.ag-row').first().evaluate((el) => el.getBoundingClientRect().height);
+      const rowHeight = await buyLeg
+        .locator('.ag-row')
+        .first()
+        .evaluate((el) => el.getBoundingClientRect().height);
       assert.equal(Math.round(rowHeight), 30, 'legs grid rows are 30 px');
 
       // The leg form's own texts.
@@ -56,7 +78,10 @@ describe('blotter: multileg trade capture', () => {
       await client.waitForReport(clOrdId, (m) => m.get(150) === 'F');
       // Filled leg by leg now: the spread fill is disabled, and says why (not a 409 after the click).
       const spreadEntry = modal.getByTestId('spread-fill');
-      await spreadEntry.getByTestId('fill-blocked').getByText('This order is being filled leg by leg: add the fill on one of its legs.', { exact: true }).waitFor();
+      await spreadEntry
+        .getByTestId('fill-blocked')
+        .getByText('This order is being filled leg by leg: add the fill on one of its legs.', { exact: true })
+        .waitFor();
       assert.equal(await spreadEntry.getByRole('spinbutton', { name: 'Spread fill quantity' }).isDisabled(), true);
       assert.equal(await spreadEntry.getByRole('button', { name: 'Submit Spread Fill' }).isDisabled(), true);
       // The leg's own average price.
@@ -84,10 +109,26 @@ describe('blotter: multileg trade capture', () => {
       await signInToBlotter(page);
       const clOrdId = nextClOrdId('NARROW');
       await client.send('AB', [
-        [11, clOrdId], [38, '2'], [40, '2'], [44, '250'], [54, '1'], [55, 'C5TC'], [59, '0'], [60, ts()], [167, 'MLEG'],
+        [11, clOrdId],
+        [38, '2'],
+        [40, '2'],
+        [44, '250'],
+        [54, '1'],
+        [55, 'C5TC'],
+        [59, '0'],
+        [60, ts()],
+        [167, 'MLEG'],
         [555, '2'],
-        [600, 'C5TC'], [609, 'FUT'], [610, maturity(2)], [623, '1'], [624, '1'],
-        [600, 'C5TC'], [609, 'FUT'], [610, maturity(3)], [623, '1'], [624, '2'],
+        [600, 'C5TC'],
+        [609, 'FUT'],
+        [610, maturity(2)],
+        [623, '1'],
+        [624, '1'],
+        [600, 'C5TC'],
+        [609, 'FUT'],
+        [610, maturity(3)],
+        [623, '1'],
+        [624, '2'],
       ]);
       const id = (await client.waitForReport(clOrdId, (m) => m.get(150) === 'A')).get(37)!;
       // The desktop pop-out's size (windows.ts).
@@ -98,7 +139,10 @@ describe('blotter: multileg trade capture', () => {
       const analysis = modal.getByTestId('trade-analysis');
       await analysis.waitFor();
       const a = (await analysis.boundingBox())!;
-      const c = (await modal.getByText('Client Info').locator('xpath=ancestor::div[contains(@class,"mantine-Paper-root")][1]').boundingBox())!;
+      const c = (await modal
+        .getByText('Client Info')
+        .locator('xpath=ancestor::div[contains(@class,"mantine-Paper-root")][1]')
+        .boundingBox())!;
       const body = (await modal.locator('.mantine-Modal-body').boundingBox())!;
       assert.ok(c.y >= a.y + a.height, 'Client Info is below Trade Analysis');
       assert.ok(Math.abs(a.width - c.width) < 1, `both span the one column (${a.width} vs ${c.width})`);
@@ -112,10 +156,26 @@ describe('blotter: multileg trade capture', () => {
       const blotter = await signInToBlotter(page);
       const clOrdId = nextClOrdId('SPR');
       await client.send('AB', [
-        [11, clOrdId], [38, '3'], [40, '2'], [44, '-150'], [54, '2'], [55, 'C5TC'], [59, '0'], [60, ts()], [167, 'MLEG'],
+        [11, clOrdId],
+        [38, '3'],
+        [40, '2'],
+        [44, '-150'],
+        [54, '2'],
+        [55, 'C5TC'],
+        [59, '0'],
+        [60, ts()],
+        [167, 'MLEG'],
         [555, '2'],
-        [600, 'C5TC'], [609, 'FUT'], [610, maturity(4)], [623, '1'], [624, '2'],
-        [600, 'C5TC'], [609, 'FUT'], [610, maturity(5)], [623, '1'], [624, '1'],
+        [600, 'C5TC'],
+        [609, 'FUT'],
+        [610, maturity(4)],
+        [623, '1'],
+        [624, '2'],
+        [600, 'C5TC'],
+        [609, 'FUT'],
+        [610, maturity(5)],
+        [623, '1'],
+        [624, '1'],
       ]);
       const id = (await client.waitForReport(clOrdId, (m) => m.get(150) === 'A')).get(37)!;
       await blotter.acceptButton(id).click();
@@ -136,7 +196,11 @@ describe('blotter: multileg trade capture', () => {
       // The leg rows follow the order's update a frame later: wait for the cell rather than read it once.
       const legAvg = dialog.getByTestId('leg-panel-buy').locator('.ag-row').first().locator('[col-id]').last();
       await legAvg.getByText('at spread', { exact: true }).waitFor({ timeout: 5_000 });
-      await dialog.getByTestId('leg-panel-buy').getByTestId('fill-blocked').getByText('This order is being filled at the spread price: add the fill as a spread fill.', { exact: true }).waitFor();
+      await dialog
+        .getByTestId('leg-panel-buy')
+        .getByTestId('fill-blocked')
+        .getByText('This order is being filled at the spread price: add the fill as a spread fill.', { exact: true })
+        .waitFor();
       assert.equal(await dialog.getByTestId('leg-panel-buy').getByRole('button', { name: 'Fill Leg' }).isDisabled(), true);
       await screenshot(page, 'blotter-multileg-spread-filled');
     });

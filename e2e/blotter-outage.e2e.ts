@@ -70,7 +70,11 @@ describe('blotter offline state', () => {
       await blotter.reconnecting.waitFor();
       assert.equal(await gridTop(), topBefore, 'the grid does not move');
       const notice = (await blotter.reconnecting.boundingBox())!;
-      for (const header of [page.locator('[data-testid="orders-grid"] .ag-header'), page.getByTestId('orders-title'), page.locator('[data-testid="order-info"] h2')]) {
+      for (const header of [
+        page.locator('[data-testid="orders-grid"] .ag-header'),
+        page.getByTestId('orders-title'),
+        page.locator('[data-testid="order-info"] h2'),
+      ]) {
         const box = (await header.first().boundingBox())!;
         assert.ok(notice.y + notice.height <= box.y, `the notice (bottom ${notice.y + notice.height}) covers no header (top ${box.y})`);
       }

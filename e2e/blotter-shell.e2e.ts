@@ -22,7 +22,10 @@ describe('blotter: desktop shell and installed app', () => {
         const { id } = await sendOrder({ qty: '1', price: '27000' }, 'POP');
         await blotter.row(id).waitFor();
         await blotter.select(id);
-        const [popup] = await Promise.all([context.waitForEvent('page'), blotter.info.root.getByRole('button', { name: 'Pop out order' }).click()]);
+        const [popup] = await Promise.all([
+          context.waitForEvent('page'),
+          blotter.info.root.getByRole('button', { name: 'Pop out order' }).click(),
+        ]);
         await popup.waitForURL((url) => url.pathname === `/order-detail/${id}`);
         await popup.locator(`[data-testid="order-info"][data-order="${id}"]`).waitFor();
         await screenshot(page, 'blotter-desktop-shell');
@@ -47,7 +50,11 @@ describe('blotter: desktop shell and installed app', () => {
         const banner = page.getByRole('banner');
         assert.equal(await banner.getAttribute('data-variant'), 'compact');
         assert.equal((await banner.boundingBox())?.height, 60, 'compact bar, 60 px');
-        assert.equal(await banner.getByRole('link', { name: 'FixDesk home' }).getAttribute('href'), '/orders', 'the logo goes to the blotter');
+        assert.equal(
+          await banner.getByRole('link', { name: 'FixDesk home' }).getAttribute('href'),
+          '/orders',
+          'the logo goes to the blotter',
+        );
         await banner.getByRole('button', { name: 'Logout' }).waitFor();
         // A browser tab shows the footer on the simulator; the installed app never does.
         await page.goto('/fix-test-client');
@@ -57,7 +64,10 @@ describe('blotter: desktop shell and installed app', () => {
         const { id } = await sendOrder({ qty: '1', price: '27000' }, 'PWA');
         await blotter.row(id).waitFor();
         await blotter.select(id);
-        const [popup] = await Promise.all([context.waitForEvent('page'), blotter.info.root.getByRole('button', { name: 'Pop out order' }).click()]);
+        const [popup] = await Promise.all([
+          context.waitForEvent('page'),
+          blotter.info.root.getByRole('button', { name: 'Pop out order' }).click(),
+        ]);
         await popup.waitForURL((url) => url.pathname === `/order-detail/${id}`);
         await popup.locator(`[data-testid="order-info"][data-order="${id}"]`).waitFor();
         assert.equal(await popup.getByRole('banner').getAttribute('data-variant'), 'compact', 'the pop-out is the installed app too');
@@ -72,7 +82,11 @@ describe('blotter: desktop shell and installed app', () => {
   it('is installable: the manifest and its 192 and 512 px PNG icons are served, and Chromium finds nothing missing', async () => {
     const manifestResponse = await fetch(`${e2e.server.baseUrl}/manifest.webmanifest`);
     assert.equal(manifestResponse.status, 200);
-    const manifest = (await manifestResponse.json()) as { display: string; start_url: string; icons: { src: string; sizes: string; type: string }[] };
+    const manifest = (await manifestResponse.json()) as {
+      display: string;
+      start_url: string;
+      icons: { src: string; sizes: string; type: string }[];
+    };
     assert.equal(manifest.display, 'standalone');
     for (const size of [192, 512]) {
       const icon = manifest.icons.find((i) => i.sizes === `${size}x${size}` && i.type === 'image/png');
@@ -92,7 +106,10 @@ describe('blotter: desktop shell and installed app', () => {
       assert.deepEqual(errors, [], 'Chromium parses the manifest');
       const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: { errorId: string }[] };
       // A Playwright context is an incognito profile, which Chromium never installs from; nothing else may be missing.
-      assert.deepEqual(installabilityErrors.map((e) => e.errorId).filter((e) => e !== 'in-incognito'), []);
+      assert.deepEqual(
+        installabilityErrors.map((e) => e.errorId).filter((e) => e !== 'in-incognito'),
+        [],
+      );
     });
   });
 });

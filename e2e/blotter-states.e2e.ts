@@ -98,14 +98,22 @@ describe('blotter states on an empty desk', () => {
         await e2e.signIn(page, 'broker');
         const blotter = new BlotterPage(page);
         await blotter.goto();
-        await page.waitForFunction(() => /Users online: 2$/.test(document.querySelector('[data-testid="users-online"]')?.textContent ?? ''));
+        await page.waitForFunction(() =>
+          /Users online: 2$/.test(document.querySelector('[data-testid="users-online"]')?.textContent ?? ''),
+        );
         await blotter.usersOnline.hover();
         const list = page.getByTestId('active-users');
         await list.waitFor();
         const names = (await list.locator(':scope > p').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
         assert.equal(names.length, 2);
-        assert.ok(names.some((n) => /^Ben .*\(broker, broker\)$/.test(n)), `the broker is listed: ${names.join(' | ')}`);
-        assert.ok(names.some((n) => /\(viewer, viewer\)$/.test(n)), `the viewer is listed: ${names.join(' | ')}`);
+        assert.ok(
+          names.some((n) => /^Ben .*\(broker, broker\)$/.test(n)),
+          `the broker is listed: ${names.join(' | ')}`,
+        );
+        assert.ok(
+          names.some((n) => /\(viewer, viewer\)$/.test(n)),
+          `the viewer is listed: ${names.join(' | ')}`,
+        );
         await page.getByText('Active Users').waitFor();
         await screenshot(page, 'blotter-users-online');
       });

@@ -51,7 +51,11 @@ describe('blotter', () => {
       await blotter.info.fullyFilled.waitFor();
       // "Order Fully Filled" is an information, not a warning.
       assert.equal(await blotter.info.fullyFilled.getAttribute('data-level'), 'info');
-      assert.match((await blotter.info.fullyFilled.getAttribute('style')) ?? '', /--alert-bg:\s*var\(--mantine-color-blue-light\)/, 'drawn as an information');
+      assert.match(
+        (await blotter.info.fullyFilled.getAttribute('style')) ?? '',
+        /--alert-bg:\s*var\(--mantine-color-blue-light\)/,
+        'drawn as an information',
+      );
       await blotter.statusCell(id).getByText('Filled').waitFor();
       await screenshot(page, 'blotter-filled');
 
@@ -90,7 +94,11 @@ describe('blotter', () => {
       await client.waitForReport(a.clOrdId, (m) => m.get(150) === 'F');
       // A now leaves 700: the live update takes it below B.
       await page.waitForFunction(
-        (ids) => ids.every((id, i) => document.querySelector(`[data-testid="orders-grid"] .ag-row[row-index="${i}"] [col-id="brokerorderid"]`)?.textContent === id),
+        (ids) =>
+          ids.every(
+            (id, i) =>
+              document.querySelector(`[data-testid="orders-grid"] .ag-row[row-index="${i}"] [col-id="brokerorderid"]`)?.textContent === id,
+          ),
         [b.id, a.id],
       );
       assert.equal(await blotter.row(a.id).locator('[col-id="leavesqty"]').textContent(), '700');
@@ -111,7 +119,10 @@ describe('blotter', () => {
       await blotter.info.rejectReason.fill('Outside the client credit line');
       await screenshot(page, 'blotter-reject');
       await blotter.info.reject.click();
-      assert.match(await blotter.confirm(), /Ends the order: nothing of it will be worked\. The client gets Rejected \(150=8\) with the reason “Outside the client credit line”/);
+      assert.match(
+        await blotter.confirm(),
+        /Ends the order: nothing of it will be worked\. The client gets Rejected \(150=8\) with the reason “Outside the client credit line”/,
+      );
       const rejected = await client.waitForReport(clOrdId, (m) => m.get(150) === '8');
       assert.equal(rejected.get(58), 'Outside the client credit line');
       await blotter.statusCell(id).getByText('Rejected').waitFor();
@@ -259,7 +270,7 @@ describe('blotter', () => {
       assert.ok([400, 409].includes(refusedWith), `refused with 400 or 409 (got ${refusedWith})`);
       assert.match((await toast.textContent()) ?? '', /exceeds remaining quantity 5/, "the server's words in the toast");
       await blotter.info.serverError.getByText('The server refused').waitFor();
-      assert.match((await blotter.info.serverError.textContent()) ?? '', /exceeds remaining quantity 5/, "and under the form");
+      assert.match((await blotter.info.serverError.textContent()) ?? '', /exceeds remaining quantity 5/, 'and under the form');
       await page.waitForFunction(() => document.querySelector('[data-testid="order-filled"]')?.textContent === '5/10');
       assert.equal(await blotter.info.fillQty.inputValue(), '6', 'the input is kept to correct it');
       await screenshot(page, 'blotter-fill-refused');
@@ -299,7 +310,15 @@ describe('blotter', () => {
       await blotter.select(id);
 
       const cancelId = `${clOrdId}-X`;
-      await client.send('F', [[11, cancelId], [37, id], [38, '8'], [41, clOrdId], [54, '1'], [55, 'C5TC'], [60, ts()]]);
+      await client.send('F', [
+        [11, cancelId],
+        [37, id],
+        [38, '8'],
+        [41, clOrdId],
+        [54, '1'],
+        [55, 'C5TC'],
+        [60, ts()],
+      ]);
       await client.waitForReport(cancelId, (m) => m.get(150) === '6');
       await blotter.info.pendingRequest.waitFor();
       await blotter.statusCell(id).getByText('Pending Cancel').waitFor();
@@ -324,7 +343,17 @@ describe('blotter', () => {
       await blotter.statusCell(id).getByText('Accepted').waitFor();
       await blotter.select(id);
       const replaceId = `${clOrdId}-R`;
-      await client.send('G', [[11, replaceId], [37, id], [38, '12'], [40, '2'], [41, clOrdId], [44, '26900'], [54, '1'], [55, 'C5TC'], [60, ts()]]);
+      await client.send('G', [
+        [11, replaceId],
+        [37, id],
+        [38, '12'],
+        [40, '2'],
+        [41, clOrdId],
+        [44, '26900'],
+        [54, '1'],
+        [55, 'C5TC'],
+        [60, ts()],
+      ]);
       await client.waitForReport(replaceId, (m) => m.get(150) === 'E');
       const request = blotter.info.pendingRequest;
       await request.getByText('Client requests replace').waitFor();
@@ -333,8 +362,14 @@ describe('blotter', () => {
       await screenshot(page, 'blotter-replace-request');
       await request.getByRole('textbox', { name: 'Reason (required to refuse)' }).fill('Size not available at that level');
       await request.getByRole('button', { name: 'Refuse' }).click();
-      assert.match(await blotter.confirm(), /The order stays at 8 @ 27,000\.00; the client gets an OrderCancelReject \(35=9\) with the reason “Size not available at that level”/);
-      const refusal = await client.waitFor(() => client.received.find((m) => m.msgType === '9' && m.get(11) === replaceId), 'OrderCancelReject');
+      assert.match(
+        await blotter.confirm(),
+        /The order stays at 8 @ 27,000\.00; the client gets an OrderCancelReject \(35=9\) with the reason “Size not available at that level”/,
+      );
+      const refusal = await client.waitFor(
+        () => client.received.find((m) => m.msgType === '9' && m.get(11) === replaceId),
+        'OrderCancelReject',
+      );
       assert.equal(refusal.get(434), '2', 'answers the cancel/replace request');
       assert.equal(refusal.get(58), 'Size not available at that level');
       await blotter.statusCell(id).getByText('Accepted').waitFor();
@@ -347,7 +382,11 @@ describe('blotter', () => {
       let failing = true;
       await page.route(/\/api\/orders\?/, async (route) => {
         if (!failing) return route.fallback();
-        await route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ success: false, message: 'Order store unavailable' }) });
+        await route.fulfill({
+          status: 503,
+          contentType: 'application/json',
+          body: JSON.stringify({ success: false, message: 'Order store unavailable' }),
+        });
       });
       const login = new LoginPage(page);
       await login.goto();
@@ -405,13 +444,18 @@ describe('blotter', () => {
       const total = (await width('orders-pane')) + (await width('order-info-pane')) + box.width;
       const clamped = (await width('orders-pane')) / ((await width('orders-pane')) + (await width('order-info-pane')));
       const expected = Math.max(0.2, 300 / total);
-      assert.ok(Math.abs(clamped - expected) < 0.01, `left pane stops at max(20 %, 300 px) (${clamped.toFixed(3)} vs ${expected.toFixed(3)})`);
+      assert.ok(
+        Math.abs(clamped - expected) < 0.01,
+        `left pane stops at max(20 %, 300 px) (${clamped.toFixed(3)} vs ${expected.toFixed(3)})`,
+      );
       await page.waitForTimeout(300);
       await page.reload();
       await page.getByTestId('orders-pane').waitFor();
       const kept = (await width('orders-pane')) / ((await width('orders-pane')) + (await width('order-info-pane')));
       assert.ok(Math.abs(kept - clamped) < 0.01, 'the resize is remembered');
-      const saved = await page.evaluate(() => Object.keys(window.localStorage).filter((k) => k.includes('blotter') && k.includes('broker')));
+      const saved = await page.evaluate(() =>
+        Object.keys(window.localStorage).filter((k) => k.includes('blotter') && k.includes('broker')),
+      );
       assert.ok(saved.length > 0, 'saved under the user');
     });
   });
@@ -435,7 +479,10 @@ describe('blotter', () => {
       const { id } = await sendOrder({ qty: '7', price: '27000' }, 'NOTE');
       await blotter.row(id).waitFor();
       const shown = await page.waitForFunction(
-        (orderId) => (window as unknown as { __notifications: { title: string; body?: string }[] }).__notifications.find((n) => n.body?.includes(orderId)),
+        (orderId) =>
+          (window as unknown as { __notifications: { title: string; body?: string }[] }).__notifications.find((n) =>
+            n.body?.includes(orderId),
+          ),
         id,
       );
       const n = (await shown.jsonValue()) as { title: string; body: string; requireInteraction: boolean };

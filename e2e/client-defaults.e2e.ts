@@ -33,11 +33,23 @@ describe('client FIX defaults', () => {
     };
     const connectors = (await api<{ data: Array<{ id: number; comp_id: string }> }>('GET', '/api/client-connectors')).body.data;
     const sgx = connectors.find((c) => c.comp_id === 'SGX_CLIENT_1')!.id;
-    const groups = (await api<{ data: Array<{ component_block_id: number; instances: Array<{ group_instance_number: number; fields: Array<{ tag: number; default_value: string }> }> }> }>('GET', `/api/fix-client-defaults/${sgx}/D/groups`)).body.data;
+    const groups = (
+      await api<{
+        data: Array<{
+          component_block_id: number;
+          instances: Array<{ group_instance_number: number; fields: Array<{ tag: number; default_value: string }> }>;
+        }>;
+      }>('GET', `/api/fix-client-defaults/${sgx}/D/groups`)
+    ).body.data;
     const parties = groups[0]!;
 
     // Account on every NewOrderSingle, and the trader party replaced by the client's desk.
-    const account = await api<{ data: { default_id: number }; message: string }>('POST', '/api/fix-client-defaults', { client_connector_id: sgx, msg_type: 'D', tag: 1, default_value: '%EXECUTION_ID_PREFIX%-%COMP_ID%' });
+    const account = await api<{ data: { default_id: number }; message: string }>('POST', '/api/fix-client-defaults', {
+      client_connector_id: sgx,
+      msg_type: 'D',
+      tag: 1,
+      default_value: '%EXECUTION_ID_PREFIX%-%COMP_ID%',
+    });
     assert.equal(account.status, 200, account.body.message);
     assert.equal((await api('DELETE', `/api/fix-client-defaults/group/${sgx}/D/${parties.component_block_id}/2`)).status, 200);
     const trader = await api<{ message: string }>('POST', '/api/fix-client-defaults/group', {
@@ -67,7 +79,11 @@ describe('client FIX defaults', () => {
       await modal.previewText.waitFor();
       const preview = await modal.previewText.innerText();
       assert.match(preview, /\|1=SGX-SGX_CLIENT_1\|/, 'Account from %EXECUTION_ID_PREFIX%-%COMP_ID%');
-      assert.match(preview, /\|453=2\|448=549300STRAITS000SG15\|447=D\|452=7\|448=Desk of Straits Shipping Capital\|447=D\|452=11\|/, 'Parties from the defaults');
+      assert.match(
+        preview,
+        /\|453=2\|448=549300STRAITS000SG15\|447=D\|452=7\|448=Desk of Straits Shipping Capital\|447=D\|452=11\|/,
+        'Parties from the defaults',
+      );
       assert.doesNotMatch(preview, /%/, 'every variable resolved');
       assert.equal(await modal.previewWarnings.count(), 0, 'no warnings');
       await page.locator('[data-testid="send-order"]:enabled').waitFor();
@@ -80,10 +96,17 @@ describe('client FIX defaults', () => {
 
       // The order as the desk stored it from the FIX message it received.
       const broker = await e2e.apiLogin('broker', e2e.server.demoPassword);
-      const deskOrder = await until(`order ${sent} on the desk`, async () => {
-        const r = await fetch(`${e2e.server.baseUrl}/api/orders?sendercompid=SGX_CLIENT_1`, { headers: { authorization: `Bearer ${broker}` } });
-        return ((await r.json()) as DeskOrder[]).find((o) => o.clordid === sent);
-      }, 30_000, 250);
+      const deskOrder = await until(
+        `order ${sent} on the desk`,
+        async () => {
+          const r = await fetch(`${e2e.server.baseUrl}/api/orders?sendercompid=SGX_CLIENT_1`, {
+            headers: { authorization: `Bearer ${broker}` },
+          });
+          return ((await r.json()) as DeskOrder[]).find((o) => o.clordid === sent);
+        },
+        30_000,
+        250,
+      );
       assert.equal(deskOrder.account, 'SGX-SGX_CLIENT_1');
       assert.deepEqual(
         deskOrder.parties.map((p) => [p.partyID, String(p.partyRole)]),
@@ -92,7 +115,9 @@ describe('client FIX defaults', () => {
           ['Desk of Straits Shipping Capital', '11'],
         ],
       );
-      const received = await fetch(`${e2e.server.baseUrl}/api/fix-messages?clordid=${sent}&msgType=D&direction=RX`, { headers: { authorization: `Bearer ${broker}` } });
+      const received = await fetch(`${e2e.server.baseUrl}/api/fix-messages?clordid=${sent}&msgType=D&direction=RX`, {
+        headers: { authorization: `Bearer ${broker}` },
+      });
       const raw = ((await received.json()) as { messages: Array<{ raw_fix: string }> }).messages[0]!.raw_fix.replaceAll('\u0001', '|');
       assert.match(raw, /\|1=SGX-SGX_CLIENT_1\|/);
       assert.match(raw, /\|448=Desk of Straits Shipping Capital\|/);
@@ -104,7 +129,10 @@ describe('client FIX defaults', () => {
       await screenshot(page, 'fix-client-defaults-order');
 
       // An edit on the defaults applies to the next order the FIX Client builds.
-      assert.equal((await api('PUT', `/api/fix-client-defaults/${account.body.data.default_id}`, { default_value: '%CLIENT_NAME%' })).status, 200);
+      assert.equal(
+        (await api('PUT', `/api/fix-client-defaults/${account.body.data.default_id}`, { default_value: '%CLIENT_NAME%' })).status,
+        200,
+      );
       await fixClient.newOrder.click();
       await modal.previewText.waitFor();
       assert.match(await modal.previewText.innerText(), /\|1=Straits Shipping Capital\|/);

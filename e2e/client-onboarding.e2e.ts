@@ -31,7 +31,11 @@ const CONSOLE_COMP = 'E2E_CONSOLE';
 const SHOTS: DeskScreenshotOptions = { restore: true };
 
 async function choose(page: Page, scope: ReturnType<Page['getByRole']>, label: string, option: string | RegExp): Promise<void> {
-  await scope.getByRole('textbox', { name: label, exact: true }).or(scope.getByRole('combobox', { name: label, exact: true })).first().click();
+  await scope
+    .getByRole('textbox', { name: label, exact: true })
+    .or(scope.getByRole('combobox', { name: label, exact: true }))
+    .first()
+    .click();
   await page.getByRole('option', { name: option }).first().click();
 }
 
@@ -84,7 +88,11 @@ class QuickfixClient {
 
   /** A NewOrderSingle with the fields our test clients send. */
   sendOrder(clOrdId: string, o: Parameters<typeof newOrderSingle>[1] = {}): void {
-    this.peer!.script(`send 35=D|${newOrderSingle(clOrdId, o).map(([tag, value]) => `${tag}=${value}`).join('|')}`);
+    this.peer!.script(
+      `send 35=D|${newOrderSingle(clOrdId, o)
+        .map(([tag, value]) => `${tag}=${value}`)
+        .join('|')}`,
+    );
   }
 
   /** The first report QuickFIX handed its application with these fields (after its dictionary checked it). */
@@ -121,157 +129,179 @@ describe('client onboarding screens', () => {
     });
   });
 
-  it('onboards a QuickFIX client in the screens: its order accepted and filled on the blotter, refused once the capability is removed', { skip: quickfixMissing ? `needs QuickFIX: ${quickfixMissing}` : false }, async () => {
-    const client = new QuickfixClient();
-    try {
-      await e2e.withPage(async (page) => {
-        await e2e.signIn(page, 'admin', { at: '/config/client-connectors' });
-        const grid = page.getByRole('region', { name: 'Client connectors' });
-        await grid.getByText('SGX_CLIENT_1', { exact: true }).waitFor();
-        await deskScreenshots(page, 'client-connectors', SHOTS);
+  it(
+    'onboards a QuickFIX client in the screens: its order accepted and filled on the blotter, refused once the capability is removed',
+    { skip: quickfixMissing ? `needs QuickFIX: ${quickfixMissing}` : false },
+    async () => {
+      const client = new QuickfixClient();
+      try {
+        await e2e.withPage(async (page) => {
+          await e2e.signIn(page, 'admin', { at: '/config/client-connectors' });
+          const grid = page.getByRole('region', { name: 'Client connectors' });
+          await grid.getByText('SGX_CLIENT_1', { exact: true }).waitFor();
+          await deskScreenshots(page, 'client-connectors', SHOTS);
 
-        // The dialog checks with the shared schema before sending.
-        await page.getByRole('button', { name: 'Add Connector' }).click();
-        const form = page.getByRole('form', { name: 'Add Client Connector' });
-        await form.getByRole('button', { name: 'Add Connector' }).click();
-        await form.getByText('Component ID is required').waitFor();
-        await form.getByLabel('Execution ID Prefix').fill('ABCD');
-        await form.getByLabel('LEI').fill('L'.repeat(20));
-        await form.getByLabel('Website').fill('javascript:alert(1)');
-        await form.getByRole('button', { name: 'Add Connector' }).click();
-        await form.getByText(/must be an http:\/\/ or https:\/\/ address/).waitFor();
-        await form.getByText(/20-character LEI/).waitFor();
-        assert.equal(await form.getByLabel('Execution ID Prefix').inputValue(), 'ABC', 'the prefix input takes at most 3 characters');
-        await settled(page);
-        await screenshot(page, 'client-connector-form-errors');
+          // The dialog checks with the shared schema before sending.
+          await page.getByRole('button', { name: 'Add Connector' }).click();
+          const form = page.getByRole('form', { name: 'Add Client Connector' });
+          await form.getByRole('button', { name: 'Add Connector' }).click();
+          await form.getByText('Component ID is required').waitFor();
+          await form.getByLabel('Execution ID Prefix').fill('ABCD');
+          await form.getByLabel('LEI').fill('L'.repeat(20));
+          await form.getByLabel('Website').fill('javascript:alert(1)');
+          await form.getByRole('button', { name: 'Add Connector' }).click();
+          await form.getByText(/must be an http:\/\/ or https:\/\/ address/).waitFor();
+          await form.getByText(/20-character LEI/).waitFor();
+          assert.equal(await form.getByLabel('Execution ID Prefix').inputValue(), 'ABC', 'the prefix input takes at most 3 characters');
+          await settled(page);
+          await screenshot(page, 'client-connector-form-errors');
 
-        await form.getByLabel('Component ID').fill(COMP);
-        await form.getByLabel('Execution ID Prefix').fill('eo1');
-        await form.getByLabel('Client Name').fill('E2E Onboard <b>Ltd</b>');
-        await form.getByLabel('LEI').fill('529900E2EONBOARD0085');
-        await form.getByLabel('Website').fill('https://onboard.example');
-        await form.getByRole('tab', { name: 'Trading' }).click();
-        await form.getByLabel('Session Start').fill('00:00:00');
-        await form.getByLabel('Session End').fill('23:59:59');
-        await form.getByLabel('Trading Days').fill('M,T,W,T,F,S,S');
-        await choose(page, form, 'Time Zone', 'UTC');
-        await settled(page);
-        await screenshot(page, 'client-connector-form-trading');
-        await form.getByRole('tab', { name: 'TLS/SSL' }).click();
-        await form.getByText('Please save the connector first before generating certificates').waitFor();
-        assert.equal(await form.getByRole('tab', { name: /WhatsApp/ }).isDisabled(), true, 'WhatsApp is not there yet');
-        await form.getByRole('tab', { name: 'Interactive FIX Spec' }).click();
-        await form.getByRole('table', { name: 'Session parameters' }).getByText('M,T,W,T,F,S,S 00:00:00–23:59:59 UTC').waitFor();
-        await screenshot(page, 'client-connector-form-spec');
-        await form.getByRole('button', { name: 'Add Connector' }).click();
-        await page.getByTestId('admin-success').getByText('Client connector created successfully!').waitFor();
-        const row = grid.locator('.ag-row', { hasText: COMP });
-        await row.getByText('cannot trade').waitFor();
-        await row.getByText('E2E Onboard <b>Ltd</b>', { exact: true }).waitFor();
-        assert.equal(await grid.locator('b').count(), 0, 'markup typed in a name stays text');
+          await form.getByLabel('Component ID').fill(COMP);
+          await form.getByLabel('Execution ID Prefix').fill('eo1');
+          await form.getByLabel('Client Name').fill('E2E Onboard <b>Ltd</b>');
+          await form.getByLabel('LEI').fill('529900E2EONBOARD0085');
+          await form.getByLabel('Website').fill('https://onboard.example');
+          await form.getByRole('tab', { name: 'Trading' }).click();
+          await form.getByLabel('Session Start').fill('00:00:00');
+          await form.getByLabel('Session End').fill('23:59:59');
+          await form.getByLabel('Trading Days').fill('M,T,W,T,F,S,S');
+          await choose(page, form, 'Time Zone', 'UTC');
+          await settled(page);
+          await screenshot(page, 'client-connector-form-trading');
+          await form.getByRole('tab', { name: 'TLS/SSL' }).click();
+          await form.getByText('Please save the connector first before generating certificates').waitFor();
+          assert.equal(await form.getByRole('tab', { name: /WhatsApp/ }).isDisabled(), true, 'WhatsApp is not there yet');
+          await form.getByRole('tab', { name: 'Interactive FIX Spec' }).click();
+          await form.getByRole('table', { name: 'Session parameters' }).getByText('M,T,W,T,F,S,S 00:00:00–23:59:59 UTC').waitFor();
+          await screenshot(page, 'client-connector-form-spec');
+          await form.getByRole('button', { name: 'Add Connector' }).click();
+          await page.getByTestId('admin-success').getByText('Client connector created successfully!').waitFor();
+          const row = grid.locator('.ag-row', { hasText: COMP });
+          await row.getByText('cannot trade').waitFor();
+          await row.getByText('E2E Onboard <b>Ltd</b>', { exact: true }).waitFor();
+          assert.equal(await grid.locator('b').count(), 0, 'markup typed in a name stays text');
 
-        // The client logs on at once; without a capability its order is refused with the reason.
-        await client.connect(e2e.server.fixPort);
-        await row.getByText('Logged on').waitFor();
-        client.sendOrder('E2E-ONB-1');
-        const refused = await client.report({ 35: '8', 11: 'E2E-ONB-1' });
-        assert.deepEqual([refused(150), refused(58)], ['8', 'No trading permission for C5TC']);
+          // The client logs on at once; without a capability its order is refused with the reason.
+          await client.connect(e2e.server.fixPort);
+          await row.getByText('Logged on').waitFor();
+          client.sendOrder('E2E-ONB-1');
+          const refused = await client.report({ 35: '8', 11: 'E2E-ONB-1' });
+          assert.deepEqual([refused(150), refused(58)], ['8', 'No trading permission for C5TC']);
 
-        // The capability, in its screen.
-        await page.goto('/config/client-capabilities');
-        const caps = page.getByRole('region', { name: 'Client capabilities' });
-        await caps.locator('.ag-row').first().waitFor();
-        await page.getByRole('button', { name: 'Add Capability' }).click();
-        const capForm = page.getByRole('form', { name: 'Add Capability' });
-        await capForm.getByRole('button', { name: 'Add Capability' }).click();
-        await capForm.getByText('Client must be a client connector').or(capForm.getByText('Client is required')).first().waitFor();
-        await choose(page, capForm, 'Client', new RegExp(COMP));
-        await capForm.getByLabel('Max Order Qty').fill('50');
-        await settled(page);
-        await screenshot(page, 'client-capability-form');
-        await capForm.getByRole('button', { name: 'Add Capability' }).click();
-        await page.getByTestId('admin-success').getByText(CapabilityText.created).waitFor();
-        const capRow = caps.locator('.ag-row', { hasText: COMP });
-        await capRow.getByText(CapabilityText.allSecurities).waitFor();
-        await capRow.getByText('Buy', { exact: true }).waitFor();
-        await capRow.getByText('Sell', { exact: true }).waitFor();
-        await deskScreenshots(page, 'client-capabilities', SHOTS);
+          // The capability, in its screen.
+          await page.goto('/config/client-capabilities');
+          const caps = page.getByRole('region', { name: 'Client capabilities' });
+          await caps.locator('.ag-row').first().waitFor();
+          await page.getByRole('button', { name: 'Add Capability' }).click();
+          const capForm = page.getByRole('form', { name: 'Add Capability' });
+          await capForm.getByRole('button', { name: 'Add Capability' }).click();
+          await capForm.getByText('Client must be a client connector').or(capForm.getByText('Client is required')).first().waitFor();
+          await choose(page, capForm, 'Client', new RegExp(COMP));
+          await capForm.getByLabel('Max Order Qty').fill('50');
+          await settled(page);
+          await screenshot(page, 'client-capability-form');
+          await capForm.getByRole('button', { name: 'Add Capability' }).click();
+          await page.getByTestId('admin-success').getByText(CapabilityText.created).waitFor();
+          const capRow = caps.locator('.ag-row', { hasText: COMP });
+          await capRow.getByText(CapabilityText.allSecurities).waitFor();
+          await capRow.getByText('Buy', { exact: true }).waitFor();
+          await capRow.getByText('Sell', { exact: true }).waitFor();
+          await deskScreenshots(page, 'client-capabilities', SHOTS);
 
-        // The same order now reaches the blotter, where it is accepted and filled.
-        client.sendOrder('E2E-ONB-2', { qty: '10', price: '27000' });
-        const pending = await client.report({ 35: '8', 11: 'E2E-ONB-2' });
-        assert.equal(pending(150), 'A', pending(58));
-        const orderId = pending(37)!;
-        const blotter = new BlotterPage(page);
-        await blotter.goto();
-        await blotter.acceptButton(orderId).click();
-        await client.report({ 11: 'E2E-ONB-2', 150: '0' });
-        await blotter.statusCell(orderId).getByText('Accepted').waitFor();
-        await blotter.select(orderId);
-        await blotter.info.fill('10', '27000');
-        const filled = await client.report({ 11: 'E2E-ONB-2', 39: '2' });
-        assert.deepEqual([filled(150), filled(32), filled(31), filled(14)], ['F', '10', '27000', '10']);
-        await blotter.statusCell(orderId).getByText('Filled').waitFor();
-        await deskScreenshots(page, 'client-onboarding-filled', SHOTS);
+          // The same order now reaches the blotter, where it is accepted and filled.
+          client.sendOrder('E2E-ONB-2', { qty: '10', price: '27000' });
+          const pending = await client.report({ 35: '8', 11: 'E2E-ONB-2' });
+          assert.equal(pending(150), 'A', pending(58));
+          const orderId = pending(37)!;
+          const blotter = new BlotterPage(page);
+          await blotter.goto();
+          await blotter.acceptButton(orderId).click();
+          await client.report({ 11: 'E2E-ONB-2', 150: '0' });
+          await blotter.statusCell(orderId).getByText('Accepted').waitFor();
+          await blotter.select(orderId);
+          await blotter.info.fill('10', '27000');
+          const filled = await client.report({ 11: 'E2E-ONB-2', 39: '2' });
+          assert.deepEqual([filled(150), filled(32), filled(31), filled(14)], ['F', '10', '27000', '10']);
+          await blotter.statusCell(orderId).getByText('Filled').waitFor();
+          await deskScreenshots(page, 'client-onboarding-filled', SHOTS);
 
-        // Its session is recorded.
-        await page.goto('/config/client-sessions');
-        const sessions = page.getByRole('region', { name: 'Client sessions' });
-        const sessionRow = sessions.locator('.ag-row', { hasText: COMP }).first();
-        await sessionRow.getByText('Active').waitFor();
-        await deskScreenshots(page, 'client-sessions', SHOTS);
-        await sessionRow.getByRole('button', { name: /^Edit session/ }).click();
-        const sessionForm = page.getByRole('form', { name: /^Edit Session \d+ \(E2E_ONBOARD\)$/ });
-        await sessionForm.getByText('a correction is kept beside the recorded values', { exact: false }).waitFor();
-        await settled(page);
-        await screenshot(page, 'client-session-edit');
-        await sessionForm.getByRole('button', { name: 'Cancel' }).click();
+          // Its session is recorded.
+          await page.goto('/config/client-sessions');
+          const sessions = page.getByRole('region', { name: 'Client sessions' });
+          const sessionRow = sessions.locator('.ag-row', { hasText: COMP }).first();
+          await sessionRow.getByText('Active').waitFor();
+          await deskScreenshots(page, 'client-sessions', SHOTS);
+          await sessionRow.getByRole('button', { name: /^Edit session/ }).click();
+          const sessionForm = page.getByRole('form', { name: /^Edit Session \d+ \(E2E_ONBOARD\)$/ });
+          await sessionForm.getByText('a correction is kept beside the recorded values', { exact: false }).waitFor();
+          await settled(page);
+          await screenshot(page, 'client-session-edit');
+          await sessionForm.getByRole('button', { name: 'Cancel' }).click();
 
-        // The capability removed: the next order is refused, at once and with the reason.
-        await page.goto('/config/client-capabilities');
-        const granted = caps.locator('.ag-row', { hasText: COMP });
-        await granted.getByRole('button', { name: /^Delete capability \d+ of E2E_ONBOARD$/ }).click();
-        await page.getByRole('dialog', { name: /^Delete capability/ }).getByRole('button', { name: 'Delete', exact: true }).click();
-        await page.getByTestId('admin-success').getByText(/^Capability \d+ deleted/).waitFor();
-        await granted.waitFor({ state: 'detached' });
-        client.sendOrder('E2E-ONB-3');
-        const refusedAgain = await client.report({ 35: '8', 11: 'E2E-ONB-3' });
-        assert.deepEqual([refusedAgain(150), refusedAgain(58)], ['8', 'No trading permission for C5TC']);
-        assert.deepEqual(client.sessionRejects(), [], 'QuickFIX found every report valid');
-        await page.goto('/config/client-connectors');
-        await grid.locator('.ag-row', { hasText: COMP }).getByText('cannot trade').waitFor();
+          // The capability removed: the next order is refused, at once and with the reason.
+          await page.goto('/config/client-capabilities');
+          const granted = caps.locator('.ag-row', { hasText: COMP });
+          await granted.getByRole('button', { name: /^Delete capability \d+ of E2E_ONBOARD$/ }).click();
+          await page
+            .getByRole('dialog', { name: /^Delete capability/ })
+            .getByRole('button', { name: 'Delete', exact: true })
+            .click();
+          await page
+            .getByTestId('admin-success')
+            .getByText(/^Capability \d+ deleted/)
+            .waitFor();
+          await granted.waitFor({ state: 'detached' });
+          client.sendOrder('E2E-ONB-3');
+          const refusedAgain = await client.report({ 35: '8', 11: 'E2E-ONB-3' });
+          assert.deepEqual([refusedAgain(150), refusedAgain(58)], ['8', 'No trading permission for C5TC']);
+          assert.deepEqual(client.sessionRejects(), [], 'QuickFIX found every report valid');
+          await page.goto('/config/client-connectors');
+          await grid.locator('.ag-row', { hasText: COMP }).getByText('cannot trade').waitFor();
 
-        // Edit: the ids are locked; TLS shows its state; delete needs the exact comp id and is refused (orders).
-        await page.goto('/config/client-connectors');
-        await page.getByRole('button', { name: `Edit connector ${COMP}` }).click();
-        const edit = page.getByRole('form', { name: `Edit Client Connector ${COMP}` });
-        await edit.getByLabel('Client Name').waitFor();
-        assert.equal(await edit.getByLabel('Execution ID Prefix').isDisabled(), true);
-        assert.equal(await edit.getByLabel('Execution ID Prefix').inputValue(), 'EO1');
-        await edit.getByRole('tab', { name: 'TLS/SSL' }).click();
-        await edit.getByText('Disabled', { exact: true }).waitFor();
-        await edit.getByRole('tab', { name: 'Delete' }).click();
-        const del = edit.getByRole('button', { name: 'Delete Connector' });
-        assert.equal(await del.isDisabled(), true);
-        await edit.getByLabel(`Please type "${COMP}" to confirm deletion`).fill(COMP.toLowerCase());
-        assert.equal(await del.isDisabled(), true, 'the comp id must match exactly');
-        await edit.getByLabel(`Please type "${COMP}" to confirm deletion`).fill(COMP);
-        await del.click();
-        await edit.getByText(`Cannot delete client connector ${COMP} - it has 1 order(s) in the system. Deactivate it instead.`).waitFor();
-        await settled(page);
-        await screenshot(page, 'client-connector-delete-refused');
-      });
-    } finally {
-      await client.stop();
-    }
-  });
+          // Edit: the ids are locked; TLS shows its state; delete needs the exact comp id and is refused (orders).
+          await page.goto('/config/client-connectors');
+          await page.getByRole('button', { name: `Edit connector ${COMP}` }).click();
+          const edit = page.getByRole('form', { name: `Edit Client Connector ${COMP}` });
+          await edit.getByLabel('Client Name').waitFor();
+          assert.equal(await edit.getByLabel('Execution ID Prefix').isDisabled(), true);
+          assert.equal(await edit.getByLabel('Execution ID Prefix').inputValue(), 'EO1');
+          await edit.getByRole('tab', { name: 'TLS/SSL' }).click();
+          await edit.getByText('Disabled', { exact: true }).waitFor();
+          await edit.getByRole('tab', { name: 'Delete' }).click();
+          const del = edit.getByRole('button', { name: 'Delete Connector' });
+          assert.equal(await del.isDisabled(), true);
+          await edit.getByLabel(`Please type "${COMP}" to confirm deletion`).fill(COMP.toLowerCase());
+          assert.equal(await del.isDisabled(), true, 'the comp id must match exactly');
+          await edit.getByLabel(`Please type "${COMP}" to confirm deletion`).fill(COMP);
+          await del.click();
+          await edit
+            .getByText(`Cannot delete client connector ${COMP} - it has 1 order(s) in the system. Deactivate it instead.`)
+            .waitFor();
+          await settled(page);
+          await screenshot(page, 'client-connector-delete-refused');
+        });
+      } finally {
+        await client.stop();
+      }
+    },
+  );
 
   it('operates the live session and issues certificates from the connector dialog (Session and TLS/SSL tabs)', async () => {
     const token = await e2e.apiLogin('admin', e2e.server.adminPassword);
     const created = await fetch(`${e2e.server.baseUrl}/api/client-connectors`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
-      body: JSON.stringify({ comp_id: CONSOLE_COMP, execution_id_prefix: 'E2C', client_name: 'Console Test Client', company_name: 'Console Test Ltd', trading_days: 'M,T,W,T,F,S,S', start_time: '00:00:00', end_time: '23:59:59', timezone: 'UTC', heartbeat_max_sec: 600 }),
+      body: JSON.stringify({
+        comp_id: CONSOLE_COMP,
+        execution_id_prefix: 'E2C',
+        client_name: 'Console Test Client',
+        company_name: 'Console Test Ltd',
+        trading_days: 'M,T,W,T,F,S,S',
+        start_time: '00:00:00',
+        end_time: '23:59:59',
+        timezone: 'UTC',
+        heartbeat_max_sec: 600,
+      }),
     });
     assert.equal(created.status, 200, await created.text());
     const logs = new MemoryLogFactory();
@@ -284,7 +314,14 @@ describe('client onboarding screens', () => {
         await edit.getByLabel('Client Name').waitFor();
         // Every tab of the dialog, at both sizes (WhatsApp is there but disabled).
         assert.equal(await edit.getByRole('tab', { name: /WhatsApp/ }).isDisabled(), true);
-        for (const [tab, name] of [['Basic', 'basic'], ['Connection', 'connection'], ['Authentication', 'authentication'], ['Trading', 'trading'], ['Interactive FIX Spec', 'spec'], ['Delete', 'delete']] as const) {
+        for (const [tab, name] of [
+          ['Basic', 'basic'],
+          ['Connection', 'connection'],
+          ['Authentication', 'authentication'],
+          ['Trading', 'trading'],
+          ['Interactive FIX Spec', 'spec'],
+          ['Delete', 'delete'],
+        ] as const) {
           await edit.getByRole('tab', { name: tab, exact: true }).click();
           await deskScreenshots(page, `client-connector-tab-${name}`, SHOTS);
         }
@@ -302,7 +339,10 @@ describe('client onboarding screens', () => {
         // Logout: previewed, and only with a typed reason.
         await console_.getByRole('button', { name: 'Logout' }).click();
         const dialog = page.getByRole('dialog', { name: `Logout · ${CONSOLE_COMP}` });
-        await dialog.getByTestId('action-preview').getByText(`the next Logon will carry 34=${nextTarget! + 1} and our answer 34=${nextSender! + 1}`, { exact: false }).waitFor();
+        await dialog
+          .getByTestId('action-preview')
+          .getByText(`the next Logon will carry 34=${nextTarget! + 1} and our answer 34=${nextSender! + 1}`, { exact: false })
+          .waitFor();
         const confirm = dialog.getByRole('button', { name: 'Logout' });
         assert.equal(await confirm.isDisabled(), true, 'no reason typed yet');
         await dialog.getByLabel(/^Reason/).fill('End of day <b>maintenance</b>');
@@ -312,7 +352,10 @@ describe('client onboarding screens', () => {
         await page.getByTestId('console-success').waitFor();
         await console_.getByText('Logged out', { exact: true }).waitFor();
         // As previewed: our Logout and the client's answer each took one number.
-        await page.getByTestId('console-numbers').getByText(`${nextSender! + 1} / ${nextTarget! + 1}`).waitFor();
+        await page
+          .getByTestId('console-numbers')
+          .getByText(`${nextSender! + 1} / ${nextTarget! + 1}`)
+          .waitFor();
         const until = Date.now() + 5000;
         while (client.loggedOn() && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
         assert.equal(client.loggedOn(), false);
@@ -330,7 +373,10 @@ describe('client onboarding screens', () => {
         await settled(page);
         await screenshot(page, 'session-console-set-target-preview');
         await setDialog.getByRole('button', { name: 'Set next target number' }).click();
-        await page.getByTestId('console-numbers').getByText(/\/ 25$/).waitFor();
+        await page
+          .getByTestId('console-numbers')
+          .getByText(/\/ 25$/)
+          .waitFor();
         await deskScreenshots(page, 'client-connector-tab-session-logged-out', SHOTS);
 
         // TLS/SSL tab: a certificate issued by the desk's CA; the key only on demand.
@@ -347,7 +393,10 @@ describe('client onboarding screens', () => {
         await deskScreenshots(page, 'client-connector-tab-tls', SHOTS);
         await panel.getByLabel('Common name').fill('console-client.example');
         await panel.getByRole('button', { name: 'Generate certificates' }).click();
-        await page.getByTestId('tls-success').getByText(/^Certificates generated and stored in database! Valid until: \d{4}-\d{2}-\d{2}$/).waitFor();
+        await page
+          .getByTestId('tls-success')
+          .getByText(/^Certificates generated and stored in database! Valid until: \d{4}-\d{2}-\d{2}$/)
+          .waitFor();
         await page.getByTestId('tls-status').getByText('Enabled').waitFor();
         await panel.getByLabel('Client certificate').waitFor();
         assert.match(await panel.getByLabel('Desk CA certificate').inputValue(), /^-----BEGIN CERTIFICATE-----/);
@@ -359,7 +408,11 @@ describe('client onboarding screens', () => {
         await panel.getByLabel('QuickFIX settings file').getByText(`SenderCompID=${CONSOLE_COMP}`, { exact: false }).waitFor();
         // Generating certificates saved nothing else: the dialog still closes without a change.
         await edit.getByRole('button', { name: 'Cancel' }).click();
-        await page.getByRole('region', { name: 'Client connectors' }).locator('.ag-row', { hasText: CONSOLE_COMP }).getByText('Enabled', { exact: true }).waitFor();
+        await page
+          .getByRole('region', { name: 'Client connectors' })
+          .locator('.ag-row', { hasText: CONSOLE_COMP })
+          .getByText('Enabled', { exact: true })
+          .waitFor();
       });
     } finally {
       await client.initiator.stop();

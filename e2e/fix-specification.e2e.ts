@@ -43,10 +43,15 @@ describe('FIX specification page', () => {
         await page.getByTestId('spec-title').getByText(`${tab.number}. ${tab.title}`).waitFor();
         assert.equal(await page.getByTestId('spec-header').getAttribute('data-colour'), tab.colour, 'the header colour follows the tab');
         if (tab.key === 'orderGeneration') {
-          await page.getByTestId('fix-preview-text').getByText(/49=SGX_CLIENT_1\|/).waitFor();
+          await page
+            .getByTestId('fix-preview-text')
+            .getByText(/49=SGX_CLIENT_1\|/)
+            .waitFor();
         }
-        if (tab.key === 'tradeLifecycle') await page.getByTestId('execution-report-variants').getByText('Trade Cancel', { exact: true }).waitFor();
-        if (tab.key === 'sessionInfo') await page.getByTestId('session-parameters').getByText(String(e2e.server.fixPort), { exact: true }).waitFor();
+        if (tab.key === 'tradeLifecycle')
+          await page.getByTestId('execution-report-variants').getByText('Trade Cancel', { exact: true }).waitFor();
+        if (tab.key === 'sessionInfo')
+          await page.getByTestId('session-parameters').getByText(String(e2e.server.fixPort), { exact: true }).waitFor();
         for (const size of SIZES) {
           await page.setViewportSize(size);
           await screenshot(page, `fix-specification-${tab.number}-${size.width}x${size.height}`);
@@ -88,8 +93,15 @@ describe('FIX specification page', () => {
       // The connector's Interactive FIX Spec tab lists the version just generated.
       await page.goto('/config/client-connectors');
       await page.getByRole('button', { name: 'Edit connector SGX_CLIENT_1' }).click();
-      await page.getByRole('form', { name: 'Edit Client Connector SGX_CLIENT_1' }).getByRole('tab', { name: 'Interactive FIX Spec' }).click();
-      await page.getByTestId('fix-spec-versions').getByText(/^v\d+$/).first().waitFor();
+      await page
+        .getByRole('form', { name: 'Edit Client Connector SGX_CLIENT_1' })
+        .getByRole('tab', { name: 'Interactive FIX Spec' })
+        .click();
+      await page
+        .getByTestId('fix-spec-versions')
+        .getByText(/^v\d+$/)
+        .first()
+        .waitFor();
       await screenshot(page, 'fix-specification-connector-versions');
     });
 
@@ -112,7 +124,10 @@ describe('FIX specification page', () => {
       await page.goto(pathToFileURL(file).href);
       await page.getByLabel('Password').fill('not-the-password');
       await page.getByRole('button', { name: 'Open' }).click();
-      await page.getByRole('alert').getByText(/Incorrect password/).waitFor({ timeout: 30_000 });
+      await page
+        .getByRole('alert')
+        .getByText(/Incorrect password/)
+        .waitFor({ timeout: 30_000 });
       assert.equal(await page.locator('#document').isHidden(), true, 'nothing revealed');
       await screenshot(page, 'fix-specification-document-wrong-password');
 

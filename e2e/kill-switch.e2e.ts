@@ -70,9 +70,17 @@ describe('kill switch per client', () => {
         await modal.reason.fill('bad\u0000reason');
         assert.equal(await modal.reason.inputValue(), 'bad\u0000reason', 'the browser keeps the character: the server sees it');
         await modal.confirmButton.click();
-        await modal.reasonError().getByText(/Reason must not contain a NUL character/).waitFor();
+        await modal
+          .reasonError()
+          .getByText(/Reason must not contain a NUL character/)
+          .waitFor();
         await page.waitForTimeout(300);
-        for (const w of working) assert.equal(client.received.filter((m) => m.get(11) === w.clOrdId && m.get(150) === '4').length, 0, 'no cancel before the confirmation');
+        for (const w of working)
+          assert.equal(
+            client.received.filter((m) => m.get(11) === w.clOrdId && m.get(150) === '4').length,
+            0,
+            'no cancel before the confirmation',
+          );
         await modal.reason.fill('Runaway algo: duplicate orders');
         await deskScreenshots(page, 'kill-modal', SHOTS);
 
@@ -87,9 +95,16 @@ describe('kill switch per client', () => {
         // The header's strip, in space the bar already had: the grid has not moved.
         const banner = page.getByTestId(`stopped-banner-${SGX}`);
         await banner.waitFor();
-        assert.match((await banner.textContent()) ?? '', new RegExp(`^${SGX} stopped by broker at (\\d{4}-\\d{2}-\\d{2} )?\\d{2}:\\d{2}:\\d{2} UTC: Runaway algo: duplicate orders$`));
+        assert.match(
+          (await banner.textContent()) ?? '',
+          new RegExp(`^${SGX} stopped by broker at (\\d{4}-\\d{2}-\\d{2} )?\\d{2}:\\d{2}:\\d{2} UTC: Runaway algo: duplicate orders$`),
+        );
         const gridAfter = (await blotter.ordersGrid.boundingBox())!;
-        assert.deepEqual([gridAfter.x, gridAfter.y, gridAfter.height], [gridBefore.x, gridBefore.y, gridBefore.height], 'no layout jump when the strip appears');
+        assert.deepEqual(
+          [gridAfter.x, gridAfter.y, gridAfter.height],
+          [gridBefore.x, gridBefore.y, gridBefore.height],
+          'no layout jump when the strip appears',
+        );
 
         // The client's next order is refused, saying why.
         const refused = await sendRaw('AFTER-STOP');
@@ -108,7 +123,10 @@ describe('kill switch per client', () => {
         const cell = statusCell(admin, SGX);
         await cell.getByText('Stopped').waitFor();
         await cell.hover();
-        await admin.locator('.ag-tooltip', { hasText: 'Active connector, trading stopped. Stopped by broker at' }).getByText(/Runaway algo: duplicate orders/).waitFor();
+        await admin
+          .locator('.ag-tooltip', { hasText: 'Active connector, trading stopped. Stopped by broker at' })
+          .getByText(/Runaway algo: duplicate orders/)
+          .waitFor();
         await deskScreenshots(admin, 'kill-client-connectors', SHOTS);
         // The stop in the Status cell and the Resume action keep the table within 1280 px (no sideways scroll).
         await admin.setViewportSize(DESK_SIZES[1]);
@@ -140,7 +158,10 @@ describe('kill switch per client', () => {
         await menu.resumeItem(SGX).click();
         await modal.waitOpen(SGX, 'resume');
         assert.equal((await modal.consequences.locator('p').first().textContent())?.trim(), KillSwitchText.resumeConsequences(SGX));
-        await modal.form.getByTestId('kill-switch-current-stop').getByText(/Stopped by broker at .*: Runaway algo: duplicate orders/).waitFor();
+        await modal.form
+          .getByTestId('kill-switch-current-stop')
+          .getByText(/Stopped by broker at .*: Runaway algo: duplicate orders/)
+          .waitFor();
         assert.equal(await modal.logout.count(), 0, 'no logout option on a resume');
         await modal.confirm('Algo fixed, client called');
         await toast(page, 'Client resumed').getByText(`${SGX} resumed: new orders are accepted again`).waitFor();
@@ -166,7 +187,10 @@ describe('kill switch per client', () => {
       await e2e.withPage(async (page) => {
         await page.setViewportSize(DESK_SIZES[0]);
         await signInToBlotter(page, 'viewer');
-        await page.getByTestId(`stopped-banner-${SGX}`).getByText(/stopped by broker at .*: Margin call/).waitFor();
+        await page
+          .getByTestId(`stopped-banner-${SGX}`)
+          .getByText(/stopped by broker at .*: Margin call/)
+          .waitFor();
         const menu = new ClientFilterMenu(page);
         await menu.open();
         await menu.menu.getByTestId(`client-stopped-${SGX}`).waitFor();
@@ -177,8 +201,14 @@ describe('kill switch per client', () => {
         assert.equal((await apiCall(broker, `/api/client-connectors/${SGX}/resume`, { reason: 'Margin paid' })).status, 200);
         await page.getByTestId(`stopped-banner-${SGX}`).waitFor({ state: 'detached' });
         // Two clients stopped: a strip each, in the same header bar.
-        assert.equal((await apiCall(broker, `/api/client-connectors/${SGX}/stop`, { reason: 'Credit limit breached on the FFA book' })).status, 200);
-        assert.equal((await apiCall(broker, `/api/client-connectors/EEX_CLIENT_1/stop`, { reason: 'Duplicate ClOrdIDs from the client algo' })).status, 200);
+        assert.equal(
+          (await apiCall(broker, `/api/client-connectors/${SGX}/stop`, { reason: 'Credit limit breached on the FFA book' })).status,
+          200,
+        );
+        assert.equal(
+          (await apiCall(broker, `/api/client-connectors/EEX_CLIENT_1/stop`, { reason: 'Duplicate ClOrdIDs from the client algo' })).status,
+          200,
+        );
         await page.getByTestId('stopped-banner-EEX_CLIENT_1').waitFor();
         await page.getByTestId(`stopped-banner-${SGX}`).waitFor();
         await deskScreenshots(page, 'kill-blotter-two-stopped-viewer', SHOTS);

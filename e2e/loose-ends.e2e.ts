@@ -36,7 +36,10 @@ describe('loose ends on the screens', () => {
   it('item 14: Order Actions at 1280 px has no sideways scroll (ID and Client Order ID give way), every column at 1600 px', async () => {
     const token = await e2e.apiLogin('broker', e2e.server.demoPassword);
     const { id } = await sendOrder({ qty: '3', price: '27000' }, 'ACT');
-    assert.equal((await apiCall(token, `/api/orders/${id}/accept`, { notes: 'accepted for the 1280 px check of the order actions table' })).status, 200);
+    assert.equal(
+      (await apiCall(token, `/api/orders/${id}/accept`, { notes: 'accepted for the 1280 px check of the order actions table' })).status,
+      200,
+    );
     await e2e.withPage(async (page) => {
       await signInToBlotter(page);
       const screen = new OrderActionsScreen(page);
@@ -55,7 +58,21 @@ describe('loose ends on the screens', () => {
       await page.getByTestId('order-actions-hidden-columns').getByText('ID and Client Order ID hidden at this width').waitFor();
       assert.equal(await header('id').count(), 0, 'ID gave way');
       assert.equal(await header('clordid').count(), 0, 'Client Order ID gave way');
-      for (const kept of ['timestamp', 'client', 'brokerorderid', 'symbol', 'side', 'orderqty', 'price', 'action_type', 'user_id', 'fillqty', 'fillprice', 'notes', 'action_data']) {
+      for (const kept of [
+        'timestamp',
+        'client',
+        'brokerorderid',
+        'symbol',
+        'side',
+        'orderqty',
+        'price',
+        'action_type',
+        'user_id',
+        'fillqty',
+        'fillprice',
+        'notes',
+        'action_data',
+      ]) {
         assert.equal(await header(kept).count(), 1, `${kept} stays`);
       }
       assert.ok((await sideways(screen.grid)) <= 1, `no sideways scroll at 1280 px (${await sideways(screen.grid)} px)`);

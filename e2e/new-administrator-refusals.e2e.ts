@@ -44,7 +44,13 @@ describe('an administrator new to the desk, continued', () => {
 
   it('8. refreshes the sessions after a password change, names the empty fields, refuses the same password (server too)', async () => {
     const admin = await e2e.apiLogin('admin', e2e.server.adminPassword);
-    const created = await e2e.api('POST', '/api/users', admin, { username: 'acct.user', email: 'acct.user@desk.example', password: PW, role: 'viewer', user_type: 'client' });
+    const created = await e2e.api('POST', '/api/users', admin, {
+      username: 'acct.user',
+      email: 'acct.user@desk.example',
+      password: PW,
+      role: 'viewer',
+      user_type: 'client',
+    });
     assert.equal(created.status, 200, JSON.stringify(created.body));
     const other = await e2e.apiLogin('acct.user', PW);
     const same = await e2e.api('POST', '/api/account/password', other, { current_password: PW, new_password: PW });
@@ -71,7 +77,9 @@ describe('an administrator new to the desk, continued', () => {
       await form.getByRole('button', { name: 'Change Password' }).click();
       await page.getByTestId('password-result').waitFor();
       // The other session was signed out: the list says so without a reload.
-      await page.waitForFunction(() => document.querySelectorAll('[data-testid="account-session"]').length === 1, undefined, { timeout: 5000 });
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="account-session"]').length === 1, undefined, {
+        timeout: 5000,
+      });
       assert.equal(await sessions.count(), 1);
       await deskScreenshots(page, 'issue33-account-password-changed', SHOTS);
     });
@@ -80,19 +88,38 @@ describe('an administrator new to the desk, continued', () => {
   it('9. validates LEI check digits, a MIC, a currency and session counts with the shared schemas (form and server agree)', async () => {
     const admin = await e2e.apiLogin('admin', e2e.server.adminPassword);
     // Server: each refused with the field named.
-    const badLei = await e2e.api('POST', '/api/broker-information', admin, { company_name: 'Check Digit Ltd', lei: '5493001KJTIIGC8Y1R13' });
+    const badLei = await e2e.api('POST', '/api/broker-information', admin, {
+      company_name: 'Check Digit Ltd',
+      lei: '5493001KJTIIGC8Y1R13',
+    });
     assert.equal(badLei.status, 400, JSON.stringify(badLei.body));
     assert.equal(badLei.body.field, 'lei');
-    const goodLei = await e2e.api('POST', '/api/broker-information', admin, { company_name: 'Check Digit Ltd', lei: '5493001KJTIIGC8Y1R12' });
+    const goodLei = await e2e.api('POST', '/api/broker-information', admin, {
+      company_name: 'Check Digit Ltd',
+      lei: '5493001KJTIIGC8Y1R12',
+    });
     assert.equal(goodLei.status, 200, JSON.stringify(goodLei.body));
-    const badCurrency = await e2e.api('POST', '/api/security-master', admin, { symbol: 'CURX', instrument_name: 'Currency check', instrument_type: 'Commodities', currency: 'ABC' });
+    const badCurrency = await e2e.api('POST', '/api/security-master', admin, {
+      symbol: 'CURX',
+      instrument_name: 'Currency check',
+      instrument_type: 'Commodities',
+      currency: 'ABC',
+    });
     assert.equal(badCurrency.status, 400, JSON.stringify(badCurrency.body));
     assert.equal(badCurrency.body.field, 'currency');
-    const badMic = await e2e.api('POST', '/api/client-capabilities', admin, { clientconnectors_id: 1, asset_class: 'FUTURES', market_identifier: 'XSE' });
+    const badMic = await e2e.api('POST', '/api/client-capabilities', admin, {
+      clientconnectors_id: 1,
+      asset_class: 'FUTURES',
+      market_identifier: 'XSE',
+    });
     assert.equal(badMic.status, 400, JSON.stringify(badMic.body));
     assert.equal(badMic.body.field, 'market_identifier');
     for (const count of ['abc', '1.5']) {
-      const r = await e2e.api('POST', '/api/client-sessions', admin, { comp_id: 'SGX_CLIENT_1', session_start: '2026-01-05 09:00', messages_sent: count });
+      const r = await e2e.api('POST', '/api/client-sessions', admin, {
+        comp_id: 'SGX_CLIENT_1',
+        session_start: '2026-01-05 09:00',
+        messages_sent: count,
+      });
       assert.equal(r.status, 400, `${count}: ${JSON.stringify(r.body)}`);
       assert.equal(r.body.field, 'messages_sent');
     }
@@ -147,16 +174,33 @@ describe('an administrator new to the desk, continued', () => {
 
   it('11. words refusals for people: the field by its name, no "Invalid body:", no zod wording, no API path', async () => {
     const admin = await e2e.apiLogin('admin', e2e.server.adminPassword);
-    const short = await e2e.api('POST', '/api/users', admin, { username: 'short.pw', email: 'short.pw@desk.example', password: 'short-pw-1', role: 'viewer', user_type: 'client' });
+    const short = await e2e.api('POST', '/api/users', admin, {
+      username: 'short.pw',
+      email: 'short.pw@desk.example',
+      password: 'short-pw-1',
+      role: 'viewer',
+      user_type: 'client',
+    });
     assert.equal(short.status, 400);
     assert.equal(short.body.message, 'Password must have at least 12 characters');
     const port = await e2e.api('POST', '/api/client-connectors', admin, { comp_id: 'PORT_X', execution_id_prefix: 'PX', test_port: 70000 });
     assert.equal(port.status, 400);
     assert.equal(port.body.field, 'test_port');
     assert.equal(port.body.message, 'Test port must be at most 65535');
-    const unknown = await e2e.api('POST', '/api/users', admin, { username: 'u.x', email: 'u.x@desk.example', password: PW, is_admin: true });
+    const unknown = await e2e.api('POST', '/api/users', admin, {
+      username: 'u.x',
+      email: 'u.x@desk.example',
+      password: PW,
+      is_admin: true,
+    });
     // A client user to edit below (as the first file's Add User test makes one).
-    const reader = await e2e.api('POST', '/api/users', admin, { username: 'ops.reader', email: 'ops.reader@desk.example', password: PW, role: 'viewer', user_type: 'client' });
+    const reader = await e2e.api('POST', '/api/users', admin, {
+      username: 'ops.reader',
+      email: 'ops.reader@desk.example',
+      password: PW,
+      role: 'viewer',
+      user_type: 'client',
+    });
     assert.equal(reader.status, 200, JSON.stringify(reader.body));
     assert.equal(unknown.status, 400);
     assert.doesNotMatch(unknown.body.message ?? '', /^Invalid/);

@@ -48,7 +48,11 @@ describe('an administrator new to the desk', () => {
         assert.equal(await dialog.root.isVisible(), true, 'the dialog is still there');
         assert.equal(await dialog.start.inputValue(), '2026-02-02');
         assert.equal(await dialog.end.inputValue(), '2026-03-03');
-        await deskScreenshots(page, `issue33-export-typed-${screen instanceof FixMessagesScreen ? 'fix-messages' : 'order-actions'}`, SHOTS);
+        await deskScreenshots(
+          page,
+          `issue33-export-typed-${screen instanceof FixMessagesScreen ? 'fix-messages' : 'order-actions'}`,
+          SHOTS,
+        );
         await page.keyboard.press('Escape');
         await dialog.root.waitFor({ state: 'hidden' });
       }
@@ -81,14 +85,20 @@ describe('an administrator new to the desk', () => {
       assert.match(await hostPort.innerText(), new RegExp(`${cfg.host.replace(/\./g, '\\.')} : ${port}$`));
       await deskScreenshots(page, 'issue33-connector-spec-tab', SHOTS);
       await edit.getByRole('tab', { name: 'Connection', exact: true }).click();
-      const editPort = edit.getByRole('textbox', { name: 'Port', exact: true }).or(edit.getByLabel('Port', { exact: true })).first();
+      const editPort = edit
+        .getByRole('textbox', { name: 'Port', exact: true })
+        .or(edit.getByLabel('Port', { exact: true }))
+        .first();
       assert.equal(await editPort.inputValue(), String(port));
       await edit.getByRole('button', { name: 'Cancel' }).click();
 
       await page.locator('#main-content').getByRole('button', { name: 'Add Connector' }).click();
       const add = page.getByRole('form', { name: 'Add Client Connector' });
       await add.getByRole('tab', { name: 'Connection', exact: true }).click();
-      const addPort = add.getByRole('textbox', { name: 'Port', exact: true }).or(add.getByLabel('Port', { exact: true })).first();
+      const addPort = add
+        .getByRole('textbox', { name: 'Port', exact: true })
+        .or(add.getByLabel('Port', { exact: true }))
+        .first();
       await addPort.waitFor();
       assert.equal(await addPort.inputValue(), String(port), "a new connector's port is the desk's");
       await deskScreenshots(page, 'issue33-connector-add-connection', SHOTS);
@@ -97,7 +107,10 @@ describe('an administrator new to the desk', () => {
 
   it('3. refuses a certificate while the desk has no TLS port, on the server and in the TLS tab, saying how to open one', async () => {
     const admin = await e2e.apiLogin('admin', e2e.server.adminPassword);
-    const refused = await e2e.api('POST', '/api/client-connectors/EEX_CLIENT_1/generate-certs', admin, { commonName: 'eex.example', country: 'DE' });
+    const refused = await e2e.api('POST', '/api/client-connectors/EEX_CLIENT_1/generate-certs', admin, {
+      commonName: 'eex.example',
+      country: 'DE',
+    });
     assert.equal(refused.status, 409, JSON.stringify(refused.body));
     assert.match(refused.body.message ?? '', /FIX_TLS_PORT/);
     const after = await e2e.api('GET', '/api/client-connectors/EEX_CLIENT_1', admin);
@@ -110,7 +123,10 @@ describe('an administrator new to the desk', () => {
       await edit.getByLabel('Client Name').waitFor();
       await edit.getByRole('tab', { name: 'TLS/SSL' }).click();
       const panel = page.getByTestId('tls-panel');
-      await panel.getByTestId('tls-no-port').getByText(/FIX_TLS_PORT/).waitFor();
+      await panel
+        .getByTestId('tls-no-port')
+        .getByText(/FIX_TLS_PORT/)
+        .waitFor();
       assert.equal(await panel.getByRole('button', { name: 'Generate certificates' }).isDisabled(), true);
       await deskScreenshots(page, 'issue33-tls-no-port', SHOTS);
     });
@@ -142,7 +158,10 @@ describe('an administrator new to the desk', () => {
       await form.getByRole('switch', { name: /^Active/ }).check({ force: true });
       await form.locator('input[type="password"]').fill(PW);
       await form.getByRole('button', { name: 'Save Changes' }).click();
-      await page.getByTestId('user-saved').getByText(/User updated successfully/).waitFor();
+      await page
+        .getByTestId('user-saved')
+        .getByText(/User updated successfully/)
+        .waitFor();
       await deskScreenshots(page, 'issue33-viewer-saved', SHOTS);
       await form.waitFor({ state: 'hidden', timeout: 5000 });
     });
@@ -179,7 +198,10 @@ describe('an administrator new to the desk', () => {
       await page.setViewportSize(DESK_SIZES[0]);
       await e2e.signIn(page, 'admin', { at: '/config/broker-information' });
       const grid = page.getByRole('region', { name: 'Brokers' });
-      await grid.getByRole('button', { name: /^Edit broker / }).first().click();
+      await grid
+        .getByRole('button', { name: /^Edit broker / })
+        .first()
+        .click();
       const form = page.getByRole('form', { name: /^Edit Broker / });
       const name = form.getByRole('textbox', { name: 'Company Name' });
       await name.waitFor();
@@ -201,7 +223,10 @@ describe('an administrator new to the desk', () => {
       await form.waitFor({ state: 'hidden' });
       await grid.getByText(original, { exact: true }).first().waitFor();
       // Unchanged: Close closes at once.
-      await grid.getByRole('button', { name: /^Edit broker / }).first().click();
+      await grid
+        .getByRole('button', { name: /^Edit broker / })
+        .first()
+        .click();
       await form.getByRole('button', { name: 'Close' }).click();
       await form.waitFor({ state: 'hidden' });
       assert.equal(await ask.count(), 0);

@@ -57,9 +57,15 @@ describe('order timeline', () => {
       const timeline = page.getByTestId('order-timeline');
       await timeline.waitFor();
       const titles = await timeline.getByTestId('timeline-title').allTextContents();
-      assert.ok(titles.some((t) => /NewOrderSingle|New Order/i.test(t)), titles.join(' | '));
+      assert.ok(
+        titles.some((t) => /NewOrderSingle|New Order/i.test(t)),
+        titles.join(' | '),
+      );
       assert.ok(titles.includes('ACCEPT') && titles.includes('PARTIAL FILL'), titles.join(' | '));
-      assert.ok(titles.some((t) => t.includes('→ Partially Filled')), titles.join(' | '));
+      assert.ok(
+        titles.some((t) => t.includes('→ Partially Filled')),
+        titles.join(' | '),
+      );
       const time = (await timeline.getByTestId('timeline-time').first().textContent()) ?? '';
       assert.match(time, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3,6} \S+/);
       assert.match((await page.getByTestId('timeline-zone').textContent()) ?? '', /times in /);
@@ -98,7 +104,10 @@ describe('orders refused at intake', () => {
       const row = blotter.ordersGrid.locator('.ag-row', { hasText: 'TL-E2E-BAD' });
       await row.waitFor();
       assert.match((await row.locator('[col-id="status"]').textContent()) ?? '', /Rejected\s*Unknown symbol/);
-      assert.match((await row.locator('[col-id="status"] .fd-status').getAttribute('title')) ?? '', /Unknown symbol \(1\)\. Unknown symbol NOSUCH/);
+      assert.match(
+        (await row.locator('[col-id="status"] .fd-status').getAttribute('title')) ?? '',
+        /Unknown symbol \(1\)\. Unknown symbol NOSUCH/,
+      );
       assert.match((await row.locator('[col-id="brokerorderid"]').textContent()) ?? '', /Refused at intake/);
       const dup = blotter.ordersGrid.locator('.ag-row', { hasText: 'Duplicate order' });
       await dup.waitFor();
@@ -134,7 +143,10 @@ describe('orders refused at intake', () => {
       // The timeline loads after the order: wait for its first line before reading them all.
       await page.getByTestId('order-timeline').getByTestId('timeline-title').first().waitFor();
       const titles = await page.getByTestId('order-timeline').getByTestId('timeline-title').allTextContents();
-      assert.ok(titles.some((t) => t.startsWith('Refused at intake')), titles.join(' | '));
+      assert.ok(
+        titles.some((t) => t.startsWith('Refused at intake')),
+        titles.join(' | '),
+      );
       await deskScreenshots(page, 'refused-order-detail', SHOTS);
     });
   });

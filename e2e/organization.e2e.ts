@@ -99,7 +99,10 @@ describe('user management', () => {
         await edit.getByRole('switch', { name: /^Active/ }).uncheck({ force: true });
         const started = Date.now();
         await edit.getByRole('button', { name: 'Save Changes' }).click();
-        await admin.getByTestId('user-saved').getByText(/1 session\(s\) of the user were signed out/).waitFor();
+        await admin
+          .getByTestId('user-saved')
+          .getByText(/1 session\(s\) of the user were signed out/)
+          .waitFor();
         await waitForPath(trader, '/login');
         // Told at once by the server, not found out at the socket's next 40 s silence check: the bound
         // tells those apart, with room for a loaded machine (a CI run took 5.1 s); it is not a speed target.
@@ -114,7 +117,10 @@ describe('user management', () => {
       // They acted on an order: a delete deactivates instead; the change history names who did what.
       await grid.getByRole('button', { name: 'Delete user jtan' }).click();
       await admin.getByRole('dialog', { name: 'Delete user jtan' }).getByRole('button', { name: 'Delete' }).click();
-      await admin.getByTestId('admin-success').getByText(/deactivated instead of deleted/).waitFor();
+      await admin
+        .getByTestId('admin-success')
+        .getByText(/deactivated instead of deleted/)
+        .waitFor();
       await admin.getByRole('tab', { name: 'Change History' }).click();
       const history = admin.getByRole('region', { name: 'Change history' });
       await history.getByText('jtan (#', { exact: false }).first().waitFor();
@@ -129,7 +135,10 @@ describe('broker information', () => {
     const dir = mkdtempSync(join(tmpdir(), 'fd-logo-'));
     try {
       const logo = join(dir, 'harbour.svg');
-      writeFileSync(logo, '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 120 40" onload="window.__xss=1"><script>window.__xss=2</script><rect width="120" height="40" rx="6" fill="#1c7ed6"/><text x="60" y="26" font-size="16" text-anchor="middle" fill="#fff" font-family="sans-serif">HARBOUR</text></svg>');
+      writeFileSync(
+        logo,
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 120 40" onload="window.__xss=1"><script>window.__xss=2</script><rect width="120" height="40" rx="6" fill="#1c7ed6"/><text x="60" y="26" font-size="16" text-anchor="middle" fill="#fff" font-family="sans-serif">HARBOUR</text></svg>',
+      );
       const notSvg = join(dir, 'logo.png');
       writeFileSync(notSvg, 'not an image');
       await e2e.withPage(async (page) => {
@@ -141,12 +150,16 @@ describe('broker information', () => {
 
         await page.getByRole('button', { name: 'Add Broker' }).click();
         const form = page.getByRole('form', { name: 'Add Broker' });
-        for (const tab of ['Basic Info', 'Address', 'FIX Party Info', 'Contacts', 'Notes']) await form.getByRole('tab', { name: tab }).waitFor();
+        for (const tab of ['Basic Info', 'Address', 'FIX Party Info', 'Contacts', 'Notes'])
+          await form.getByRole('tab', { name: tab }).waitFor();
         await form.getByRole('tab', { name: 'Contacts' }).click();
         await form.getByText(BrokerText.saveFirst).waitFor();
         await form.getByRole('tab', { name: 'Basic Info' }).click();
         await form.getByRole('textbox', { name: 'Company Name' }).fill('Harbour Brokers <i>SG</i>');
-        const [pngChooser] = await Promise.all([page.waitForEvent('filechooser'), form.getByRole('button', { name: 'Upload SVG' }).click()]);
+        const [pngChooser] = await Promise.all([
+          page.waitForEvent('filechooser'),
+          form.getByRole('button', { name: 'Upload SVG' }).click(),
+        ]);
         await pngChooser.setFiles(notSvg);
         await form.getByTestId('logo-error').getByText(BrokerText.svgOnly).waitFor();
         const [chooser] = await Promise.all([page.waitForEvent('filechooser'), form.getByRole('button', { name: 'Upload SVG' }).click()]);

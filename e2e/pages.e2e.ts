@@ -18,7 +18,8 @@ function localToday(): string {
 }
 
 /** The desktop wrapper announces itself in the user agent (Chromium cannot emulate display-mode). */
-const DESKTOP_SHELL_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36 FixDeskDesktop/1.0';
+const DESKTOP_SHELL_USER_AGENT =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36 FixDeskDesktop/1.0';
 
 describe('public pages', () => {
   it('landing page presents the product, its three benefits and the footer', async () => {
@@ -76,8 +77,9 @@ describe('public pages', () => {
       const legal = new LegalPage(page);
       await legal.goto('/cookie-policy');
       const rows = page.getByRole('table', { name: 'Cookies we use' }).locator('tbody tr');
-      const table = (await rows.evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent?.trim() ?? ''))))
-        .map((cells) => [cells[0], cells[3]]);
+      const table = (
+        await rows.evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent?.trim() ?? '')))
+      ).map((cells) => [cells[0], cells[3]]);
       assert.deepEqual(table, [
         ['sessionId', 'Session'],
         ['authToken', '24 hours'],
@@ -125,23 +127,26 @@ describe('public pages', () => {
 
 describe('desktop shell', () => {
   it('skips the landing page, uses the compact bar without a footer, and logs out to sign-in', async () => {
-    await e2e.withPage(async (page) => {
-      const nav = new NavBar(page);
-      const login = new LoginPage(page);
-      await page.goto('/');
-      await waitForPath(page, '/login');
-      const bar = await nav.root.boundingBox();
-      assert.equal(bar?.height, 60, 'compact bar is 60 px tall');
-      assert.equal(await page.getByRole('contentinfo').count(), 0, 'no footer in the desktop shell');
+    await e2e.withPage(
+      async (page) => {
+        const nav = new NavBar(page);
+        const login = new LoginPage(page);
+        await page.goto('/');
+        await waitForPath(page, '/login');
+        const bar = await nav.root.boundingBox();
+        assert.equal(bar?.height, 60, 'compact bar is 60 px tall');
+        assert.equal(await page.getByRole('contentinfo').count(), 0, 'no footer in the desktop shell');
 
-      await login.signIn('broker', e2e.server.demoPassword);
-      await nav.logoutButton.waitFor();
-      assert.match(await nav.root.innerText(), /broker/);
-      await screenshot(page, 'compact-bar');
+        await login.signIn('broker', e2e.server.demoPassword);
+        await nav.logoutButton.waitFor();
+        assert.match(await nav.root.innerText(), /broker/);
+        await screenshot(page, 'compact-bar');
 
-      await nav.logoutButton.click();
-      await waitForPath(page, '/login');
-      await login.username.waitFor();
-    }, { userAgent: DESKTOP_SHELL_USER_AGENT });
+        await nav.logoutButton.click();
+        await waitForPath(page, '/login');
+        await login.username.waitFor();
+      },
+      { userAgent: DESKTOP_SHELL_USER_AGENT },
+    );
   });
 });

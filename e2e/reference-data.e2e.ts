@@ -27,100 +27,100 @@ describe('security master screen', () => {
   it('adds a security that trades over FIX at once and then cannot be deleted', async () => {
     const client = new TestFixClient('SGX_CLIENT_1');
     try {
-    await e2e.withPage(async (page) => {
-      await e2e.signIn(page, 'admin', { at: '/config/security-master' });
-      const grid = page.getByRole('region', { name: 'Securities' });
-      await grid.getByText('C5TC', { exact: true }).waitFor();
-      for (const size of SIZES) {
-        await page.setViewportSize(size);
-        await settled(page);
-        await screenshot(page, `security-master-${size.width}x${size.height}`);
-      }
-      await page.setViewportSize(SIZES[0]);
+      await e2e.withPage(async (page) => {
+        await e2e.signIn(page, 'admin', { at: '/config/security-master' });
+        const grid = page.getByRole('region', { name: 'Securities' });
+        await grid.getByText('C5TC', { exact: true }).waitFor();
+        for (const size of SIZES) {
+          await page.setViewportSize(size);
+          await settled(page);
+          await screenshot(page, `security-master-${size.width}x${size.height}`);
+        }
+        await page.setViewportSize(SIZES[0]);
 
-      // The form checks with the shared schema before sending.
-      await page.getByRole('button', { name: 'Add Security' }).click();
-      const form = page.getByRole('form', { name: 'Add Security' });
-      await form.getByRole('button', { name: 'Add Security' }).click();
-      await form.getByText('Symbol is required').waitFor();
-      await form.getByText('Instrument Name is required').waitFor();
-      await form.getByLabel('Price Tick Size').fill('0');
-      await form.getByRole('button', { name: 'Add Security' }).click();
-      await form.getByText(/Price Tick Size must be a tick size greater than 0/).waitFor();
-      await settled(page); // the modal's fade-in
-      await screenshot(page, 'security-master-form-errors');
+        // The form checks with the shared schema before sending.
+        await page.getByRole('button', { name: 'Add Security' }).click();
+        const form = page.getByRole('form', { name: 'Add Security' });
+        await form.getByRole('button', { name: 'Add Security' }).click();
+        await form.getByText('Symbol is required').waitFor();
+        await form.getByText('Instrument Name is required').waitFor();
+        await form.getByLabel('Price Tick Size').fill('0');
+        await form.getByRole('button', { name: 'Add Security' }).click();
+        await form.getByText(/Price Tick Size must be a tick size greater than 0/).waitFor();
+        await settled(page); // the modal's fade-in
+        await screenshot(page, 'security-master-form-errors');
 
-      // A duplicate symbol: the server's 409 shows under the field.
-      await form.getByLabel('Symbol').fill('c5tc');
-      await form.getByLabel('Instrument Name').fill('Duplicate');
-      await form.getByLabel('Price Tick Size').fill('1');
-      await form.getByRole('button', { name: 'Add Security' }).click();
-      await form.getByText('A security with symbol C5TC already exists').waitFor();
+        // A duplicate symbol: the server's 409 shows under the field.
+        await form.getByLabel('Symbol').fill('c5tc');
+        await form.getByLabel('Instrument Name').fill('Duplicate');
+        await form.getByLabel('Price Tick Size').fill('1');
+        await form.getByRole('button', { name: 'Add Security' }).click();
+        await form.getByText('A security with symbol C5TC already exists').waitFor();
 
-      // The real one; its name carries markup, which must stay text.
-      const name = 'Supramax <b>10TC</b> <img src=x onerror="window.__xss=1">';
-      await form.getByLabel('Symbol').fill('smx10');
-      await form.getByLabel('Instrument Name').fill(name);
-      await form.getByLabel('Price Tick Size').fill('0.5');
-      await form.getByLabel('Series Months').fill('24');
-      await settled(page); // the modal's fade-in
-      await screenshot(page, 'security-master-add');
-      await form.getByRole('button', { name: 'Add Security' }).click();
-      await page.getByTestId('admin-success').getByText(SecurityText.created).waitFor();
-      await grid.getByText('SMX10', { exact: true }).waitFor();
-      await grid.getByText(name, { exact: true }).waitFor();
-      assert.equal(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss), undefined, 'markup in a name never runs');
-      assert.equal(await grid.locator('b, img').count(), 0, 'markup in a name is shown as text');
-      // Spec 001 §9: the success banner clears after 3000 ms.
-      await page.getByTestId('admin-success').waitFor({ state: 'detached', timeout: 5000 });
+        // The real one; its name carries markup, which must stay text.
+        const name = 'Supramax <b>10TC</b> <img src=x onerror="window.__xss=1">';
+        await form.getByLabel('Symbol').fill('smx10');
+        await form.getByLabel('Instrument Name').fill(name);
+        await form.getByLabel('Price Tick Size').fill('0.5');
+        await form.getByLabel('Series Months').fill('24');
+        await settled(page); // the modal's fade-in
+        await screenshot(page, 'security-master-add');
+        await form.getByRole('button', { name: 'Add Security' }).click();
+        await page.getByTestId('admin-success').getByText(SecurityText.created).waitFor();
+        await grid.getByText('SMX10', { exact: true }).waitFor();
+        await grid.getByText(name, { exact: true }).waitFor();
+        assert.equal(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss), undefined, 'markup in a name never runs');
+        assert.equal(await grid.locator('b, img').count(), 0, 'markup in a name is shown as text');
+        // Spec 001 §9: the success banner clears after 3000 ms.
+        await page.getByTestId('admin-success').waitFor({ state: 'detached', timeout: 5000 });
 
-      // Traded over FIX at once, no restart.
-      await client.connect(e2e.server.fixPort);
-      {
-        await client.send('D', newOrderSingle('E2E-SMX-1', { symbol: 'SMX10', price: '1500.5' }));
-        const report = await client.waitForReport('E2E-SMX-1', (m) => m.msgType === '8');
-        assert.equal(report.get(150), 'A', `the new security is tradable: ${report.raw}`);
-        await client.send('D', newOrderSingle('E2E-SMX-2', { symbol: 'SMX10', price: '1500.25' }));
-        const offTick = await client.waitForReport('E2E-SMX-2', (m) => m.msgType === '8');
-        assert.equal(offTick.get(58), 'Price 1500.25 is not a multiple of the tick size 0.5 for SMX10');
-      }
+        // Traded over FIX at once, no restart.
+        await client.connect(e2e.server.fixPort);
+        {
+          await client.send('D', newOrderSingle('E2E-SMX-1', { symbol: 'SMX10', price: '1500.5' }));
+          const report = await client.waitForReport('E2E-SMX-1', (m) => m.msgType === '8');
+          assert.equal(report.get(150), 'A', `the new security is tradable: ${report.raw}`);
+          await client.send('D', newOrderSingle('E2E-SMX-2', { symbol: 'SMX10', price: '1500.25' }));
+          const offTick = await client.waitForReport('E2E-SMX-2', (m) => m.msgType === '8');
+          assert.equal(offTick.get(58), 'Price 1500.25 is not a multiple of the tick size 0.5 for SMX10');
+        }
 
-      // Delete: the name must be typed exactly, then the server refuses (it has an order).
-      await page.getByRole('button', { name: 'Delete security SMX10' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Delete security SMX10' });
-      await dialog.getByText(SecurityText.typeToConfirm(name)).waitFor();
-      const confirm = dialog.getByRole('button', { name: 'Delete', exact: true });
-      assert.equal(await confirm.isDisabled(), true, 'disabled until the name matches');
-      await dialog.getByLabel('Confirmation').fill(name.slice(0, -1));
-      assert.equal(await confirm.isDisabled(), true, 'a near miss does not count');
-      await dialog.getByLabel('Confirmation').fill(name);
-      await settled(page); // the modal's fade-in
-      await screenshot(page, 'security-master-delete-confirm');
-      await confirm.click();
-      const error = page.getByTestId('admin-error');
-      await error.getByText(SecurityText.hasOrders('SMX10', 1)).waitFor();
-      await dialog.waitFor({ state: 'detached' });
-      await screenshot(page, 'security-master-delete-refused');
-      await grid.getByText('SMX10', { exact: true }).waitFor();
-      await error.getByRole('button', { name: 'Dismiss error' }).click();
-      await error.waitFor({ state: 'detached' });
+        // Delete: the name must be typed exactly, then the server refuses (it has an order).
+        await page.getByRole('button', { name: 'Delete security SMX10' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Delete security SMX10' });
+        await dialog.getByText(SecurityText.typeToConfirm(name)).waitFor();
+        const confirm = dialog.getByRole('button', { name: 'Delete', exact: true });
+        assert.equal(await confirm.isDisabled(), true, 'disabled until the name matches');
+        await dialog.getByLabel('Confirmation').fill(name.slice(0, -1));
+        assert.equal(await confirm.isDisabled(), true, 'a near miss does not count');
+        await dialog.getByLabel('Confirmation').fill(name);
+        await settled(page); // the modal's fade-in
+        await screenshot(page, 'security-master-delete-confirm');
+        await confirm.click();
+        const error = page.getByTestId('admin-error');
+        await error.getByText(SecurityText.hasOrders('SMX10', 1)).waitFor();
+        await dialog.waitFor({ state: 'detached' });
+        await screenshot(page, 'security-master-delete-refused');
+        await grid.getByText('SMX10', { exact: true }).waitFor();
+        await error.getByRole('button', { name: 'Dismiss error' }).click();
+        await error.waitFor({ state: 'detached' });
 
-      // Edit: deactivate it; the next order is refused.
-      await page.getByRole('button', { name: 'Edit security SMX10' }).click();
-      const edit = page.getByRole('form', { name: 'Edit Security SMX10' });
-      await edit.getByLabel('Active (tradable)').uncheck({ force: true });
-      await edit.getByRole('button', { name: 'Save Changes' }).click();
-      await page.getByTestId('admin-success').getByText(SecurityText.updated).waitFor();
-      const row = grid.locator('.ag-row', { hasText: 'SMX10' });
-      await row.getByText('Inactive').waitFor();
-      await client.send('D', newOrderSingle('E2E-SMX-3', { symbol: 'SMX10', price: '1500' }));
-      assert.equal((await client.waitForReport('E2E-SMX-3', (m) => m.msgType === '8')).get(58), 'Symbol SMX10 is not active');
+        // Edit: deactivate it; the next order is refused.
+        await page.getByRole('button', { name: 'Edit security SMX10' }).click();
+        const edit = page.getByRole('form', { name: 'Edit Security SMX10' });
+        await edit.getByLabel('Active (tradable)').uncheck({ force: true });
+        await edit.getByRole('button', { name: 'Save Changes' }).click();
+        await page.getByTestId('admin-success').getByText(SecurityText.updated).waitFor();
+        const row = grid.locator('.ag-row', { hasText: 'SMX10' });
+        await row.getByText('Inactive').waitFor();
+        await client.send('D', newOrderSingle('E2E-SMX-3', { symbol: 'SMX10', price: '1500' }));
+        assert.equal((await client.waitForReport('E2E-SMX-3', (m) => m.msgType === '8')).get(58), 'Symbol SMX10 is not active');
 
-      // The Settings menu lists Reference Data.
-      await page.getByRole('button', { name: 'Settings' }).click();
-      await page.getByRole('menuitem', { name: /Security Master/ }).waitFor();
-      await screenshot(page, 'settings-menu-reference-data');
-    });
+        // The Settings menu lists Reference Data.
+        await page.getByRole('button', { name: 'Settings' }).click();
+        await page.getByRole('menuitem', { name: /Security Master/ }).waitFor();
+        await screenshot(page, 'settings-menu-reference-data');
+      });
     } finally {
       await client.stop();
     }

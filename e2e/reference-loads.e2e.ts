@@ -115,4 +115,3 @@ describe('failed reference loads say so', () => {
     });
   });
 });
-

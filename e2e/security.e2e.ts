@@ -34,10 +34,15 @@ describe('security headers and the served build', () => {
   it('serves no source maps', async () => {
     assert.ok(existsSync(dist), 'the web app is built');
     const assets = readdirSync(join(dist, 'assets'));
-    assert.deepEqual(assets.filter((f) => f.endsWith('.map')), [], 'no .map files in the build');
+    assert.deepEqual(
+      assets.filter((f) => f.endsWith('.map')),
+      [],
+      'no .map files in the build',
+    );
     const scripts = assets.filter((f) => f.endsWith('.js'));
     assert.ok(scripts.length > 0);
-    for (const f of scripts) assert.ok(!readFileSync(join(dist, 'assets', f), 'utf8').includes('sourceMappingURL='), `${f} points at no map`);
+    for (const f of scripts)
+      assert.ok(!readFileSync(join(dist, 'assets', f), 'utf8').includes('sourceMappingURL='), `${f} points at no map`);
     assert.equal((await fetch(`${e2e.server.baseUrl}/assets/${scripts[0]}.map`)).status, 404);
   });
 
@@ -58,10 +63,14 @@ describe('security headers and the served build', () => {
       await login.signIn('admin', e2e.server.adminPassword);
       await waitForPath(page, '/');
       await page.goto('/orders');
-      await page.getByTestId('order-info-empty').getByText('Select an order').waitFor().catch(async (err: unknown) => {
-        await screenshot(page, 'csp-blotter', false, tmpdir());
-        throw new Error(`${String(err)}; CSP violations: ${violations.join(' | ')}`);
-      });
+      await page
+        .getByTestId('order-info-empty')
+        .getByText('Select an order')
+        .waitFor()
+        .catch(async (err: unknown) => {
+          await screenshot(page, 'csp-blotter', false, tmpdir());
+          throw new Error(`${String(err)}; CSP violations: ${violations.join(' | ')}`);
+        });
       await page.waitForTimeout(500);
       assert.deepEqual(violations, []);
     });

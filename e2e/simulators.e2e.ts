@@ -37,11 +37,17 @@ describe('simulators', () => {
       await sim.clientStatus.waitFor();
       assert.equal(await sim.entry.send.isDisabled(), true);
       const why = page.locator('[data-blocked-reason]', { has: page.getByTestId('send-order') });
-      assert.match((await why.getAttribute('data-blocked-reason')) ?? '', /read-only: trading actions need the Broker or Administrator role/);
+      assert.match(
+        (await why.getAttribute('data-blocked-reason')) ?? '',
+        /read-only: trading actions need the Broker or Administrator role/,
+      );
       const control = page.getByTestId('fix-client-control');
       assert.equal(await control.getByRole('button', { name: 'Start' }).isDisabled(), true);
       await why.hover();
-      await page.getByRole('tooltip').getByText(/read-only/).waitFor();
+      await page
+        .getByRole('tooltip')
+        .getByText(/read-only/)
+        .waitFor();
       await screenshot(page, 'fix-test-client-viewer');
     });
   });
@@ -137,12 +143,19 @@ describe('simulators', () => {
 
       // Every order ends Done for Day with 2 to 4 fills, through the desk's own API.
       const token = await e2e.apiLogin('broker', e2e.server.demoPassword);
-      const done = await until('all four orders done for day', async () => {
-        const r = await fetch(`${e2e.server.baseUrl}/api/orders?sendercompid=SGX_CLIENT_1`, { headers: { authorization: `Bearer ${token}` } });
-        const list = (await r.json()) as ApiOrder[];
-        const mine = sent.map((c) => list.find((o) => o.clordid === c));
-        return mine.every((o) => o?.ordstatus === '3') ? (mine as ApiOrder[]) : undefined;
-      }, 90_000, 250);
+      const done = await until(
+        'all four orders done for day',
+        async () => {
+          const r = await fetch(`${e2e.server.baseUrl}/api/orders?sendercompid=SGX_CLIENT_1`, {
+            headers: { authorization: `Bearer ${token}` },
+          });
+          const list = (await r.json()) as ApiOrder[];
+          const mine = sent.map((c) => list.find((o) => o.clordid === c));
+          return mine.every((o) => o?.ordstatus === '3') ? (mine as ApiOrder[]) : undefined;
+        },
+        90_000,
+        250,
+      );
       for (const o of done) {
         const fills = (o.execReports ?? []).filter((er) => er.exectype === 'F').length;
         assert.ok(fills >= 2 && fills <= 4, `${o.clordid} has ${fills} fills`);
@@ -157,7 +170,10 @@ describe('simulators', () => {
       );
 
       // The Broker Simulator's cards and counters say the same.
-      for (const c of sent) await page.locator(`[data-testid="sim-order-card"][data-clordid="${c}"] [data-testid="sim-order-status"]`, { hasText: 'Done for Day' }).waitFor();
+      for (const c of sent)
+        await page
+          .locator(`[data-testid="sim-order-card"][data-clordid="${c}"] [data-testid="sim-order-status"]`, { hasText: 'Done for Day' })
+          .waitFor();
       assert.equal((await broker.counter('processed').innerText()).trim(), '4');
       assert.equal((await broker.counter('completed').innerText()).trim(), '4');
       await screenshot(page, 'broker-simulator', true);
@@ -217,7 +233,14 @@ describe('simulators', () => {
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
           body: body === undefined ? undefined : JSON.stringify(body),
         });
-      const deskOrder = async (clOrdId: string) => until(clOrdId, async () => ((await (await desk('/api/orders?sendercompid=SGX_CLIENT_1')).json()) as ApiOrder[]).find((o) => o.clordid === clOrdId), 60_000, 250);
+      const deskOrder = async (clOrdId: string) =>
+        until(
+          clOrdId,
+          async () =>
+            ((await (await desk('/api/orders?sendercompid=SGX_CLIENT_1')).json()) as ApiOrder[]).find((o) => o.clordid === clOrdId),
+          60_000,
+          250,
+        );
 
       const fixClient = new SimulatorFixClientPage(page);
       await fixClient.goto();
@@ -251,7 +274,10 @@ describe('simulators', () => {
       await fixClient.cancel.click();
       await page.getByTestId('confirm-cancel').click();
       await fixClient.success.waitFor();
-      assert.match(await fixClient.success.innerText(), new RegExp(`Cancel request ${first.replace(/\.1$/, '.2').replace('.', '\\.')} sent`));
+      assert.match(
+        await fixClient.success.innerText(),
+        new RegExp(`Cancel request ${first.replace(/\.1$/, '.2').replace('.', '\\.')} sent`),
+      );
       await fixClient.statusOf(first).filter({ hasText: 'Pending Cancel' }).waitFor();
       assert.equal((await desk(`/api/orders/${(await deskOrder(first)).id}/cancel-request/confirm`, {})).status, 200);
       await fixClient.statusOf(first).filter({ hasText: 'Canceled' }).waitFor();

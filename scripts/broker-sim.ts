@@ -48,7 +48,8 @@ async function signIn(): Promise<string> {
   }
   const body = (await r.json().catch(() => ({}))) as { token?: string; message?: string; user?: { role?: string } };
   if (!r.ok || !body.token) fail(`sign-in as ${username} failed: ${body.message ?? r.status}`);
-  if (body.user?.role !== 'broker' && body.user?.role !== 'admin') fail(`${username} is ${body.user?.role}; trading needs a broker or admin`);
+  if (body.user?.role !== 'broker' && body.user?.role !== 'admin')
+    fail(`${username} is ${body.user?.role}; trading needs a broker or admin`);
   return body.token;
 }
 
@@ -86,7 +87,9 @@ async function main(): Promise<void> {
     const fresh = newest ? activity.slice(0, activity.indexOf(newest) < 0 ? activity.length : activity.indexOf(newest)) : activity;
     for (const a of [...fresh].reverse()) {
       printed++;
-      log(`${a.level === 'error' ? 'ERROR ' : ''}${a.brokerOrderId} ${a.text}  [pending ${counters.pending}, active ${counters.active}, done today ${counters.completedToday}, processed ${counters.processed}]`);
+      log(
+        `${a.level === 'error' ? 'ERROR ' : ''}${a.brokerOrderId} ${a.text}  [pending ${counters.pending}, active ${counters.active}, done today ${counters.completedToday}, processed ${counters.processed}]`,
+      );
     }
     newest = activity[0];
   });
@@ -124,7 +127,9 @@ async function main(): Promise<void> {
           prices = latest;
           engine.loadOrders(orders);
           const c = engine.getState().counters;
-          log(`connected to ${baseUrl} as ${username} (actions recorded with userId ${BROKER_SIM_USER_ID}); ${orders.length} orders, ${c.pending} pending`);
+          log(
+            `connected to ${baseUrl} as ${username} (actions recorded with userId ${BROKER_SIM_USER_ID}); ${orders.length} orders, ${c.pending} pending`,
+          );
         })
         .catch((err) => log(`ERROR loading the orders: ${err instanceof Error ? err.message : String(err)}`));
     }

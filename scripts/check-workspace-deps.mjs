@@ -44,7 +44,8 @@ for (const ws of workspaces) {
   }
   const used = new Map();
   for (const f of sources(dir)) {
-    for (const m of readFileSync(f, 'utf8').matchAll(IMPORT)) if (m[1] !== pkg.name && !used.has(m[1])) used.set(m[1], f.slice(root.length));
+    for (const m of readFileSync(f, 'utf8').matchAll(IMPORT))
+      if (m[1] !== pkg.name && !used.has(m[1])) used.set(m[1], f.slice(root.length));
   }
   for (const [u, file] of used) {
     if (!declared.has(u)) {

@@ -11,7 +11,9 @@ import { createInterface } from 'node:readline';
 
 const url = process.env.DATABASE_URL;
 if (!url) {
-  console.error('npm run cluster needs DATABASE_URL (postgres://…): several nodes share one PostgreSQL database; the embedded database serves one node only.');
+  console.error(
+    'npm run cluster needs DATABASE_URL (postgres://…): several nodes share one PostgreSQL database; the embedded database serves one node only.',
+  );
   process.exit(2);
 }
 const count = Number(process.env.NODES ?? 2);
@@ -63,7 +65,9 @@ try {
   await startNode(1);
   await Promise.all(Array.from({ length: count - 1 }, (_, k) => startNode(k + 2)));
   const list = Array.from({ length: count }, (_, k) => `node-${k + 1}: http://localhost:${portBase + k}  FIX 127.0.0.1:${fixBase + k}`);
-  console.log(`\n  ${count} FixDesk nodes on one database:\n    ${list.join('\n    ')}\n  A FIX client lists the acceptors as SocketConnectHost/Port, SocketConnectHost1/Port1, …\n`);
+  console.log(
+    `\n  ${count} FixDesk nodes on one database:\n    ${list.join('\n    ')}\n  A FIX client lists the acceptors as SocketConnectHost/Port, SocketConnectHost1/Port1, …\n`,
+  );
 } catch (err) {
   console.error((err as Error).message);
   stopAll(1);

@@ -37,7 +37,9 @@ for (const file of scenarioFiles(join(root, 'server', 'fix44'))) {
     console.log(`ok   ${basename(file, '.def')} (${Date.now() - started} ms)`);
   } catch (err) {
     failed++;
-    console.log(`FAIL ${basename(file, '.def')} (${Date.now() - started} ms)\n     ${String(err instanceof Error ? err.message : err).replaceAll('\n', '\n     ')}`);
+    console.log(
+      `FAIL ${basename(file, '.def')} (${Date.now() - started} ms)\n     ${String(err instanceof Error ? err.message : err).replaceAll('\n', '\n     ')}`,
+    );
   } finally {
     await own?.stop(200);
   }

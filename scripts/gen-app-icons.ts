@@ -11,12 +11,21 @@ import { chromium } from 'playwright-core';
 const publicDir = join(new URL('..', import.meta.url).pathname, 'apps/web/public');
 const svg = readFileSync(join(publicDir, 'favicon.svg'), 'utf8');
 
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu'],
+});
 try {
   for (const size of [192, 512]) {
     const page = await browser.newPage({ viewport: { width: size, height: size }, deviceScaleFactor: 1 });
-    await page.setContent(`<html><body style="margin:0;background:transparent">${svg.replace('<svg ', `<svg width="${size}" height="${size}" `)}</body></html>`);
-    await page.screenshot({ path: join(publicDir, 'icons', `icon-${size}.png`), omitBackground: true, clip: { x: 0, y: 0, width: size, height: size } });
+    await page.setContent(
+      `<html><body style="margin:0;background:transparent">${svg.replace('<svg ', `<svg width="${size}" height="${size}" `)}</body></html>`,
+    );
+    await page.screenshot({
+      path: join(publicDir, 'icons', `icon-${size}.png`),
+      omitBackground: true,
+      clip: { x: 0, y: 0, width: size, height: size },
+    });
     await page.close();
   }
 } finally {

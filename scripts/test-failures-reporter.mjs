@@ -13,7 +13,9 @@ export default async function* reporter(source) {
     // test cancelled for another reason, say a promise left pending, is listed).
     if (err?.failureType === 'subtestsFailed') continue;
     if (err?.failureType === 'cancelledByParent' && /did not finish before its parent/.test(String(err?.cause ?? err?.message))) continue;
-    const message = String(cause?.message ?? cause ?? '').split('\n')[0].slice(0, 300);
+    const message = String(cause?.message ?? cause ?? '')
+      .split('\n')[0]
+      .slice(0, 300);
     failed.push(`# FAILED ${ev.data.file ? relative(process.cwd(), ev.data.file) : '?'} ${ev.data.name}: ${message}`);
   }
   if (failed.length) yield `# failing tests (${failed.length}):\n${failed.join('\n')}\n`;

@@ -43,7 +43,9 @@ function prepareAndRun() {
   const saveDurations = args.includes('--save-durations');
   const tierIdx = args.indexOf('--tier');
   const tier = tierIdx >= 0 ? args[tierIdx + 1] : 'all';
-  const unknown = args.filter((a, i) => a.startsWith('-') && a !== '--tier' && a !== '--save-durations' && !(tierIdx >= 0 && i === tierIdx + 1));
+  const unknown = args.filter(
+    (a, i) => a.startsWith('-') && a !== '--tier' && a !== '--save-durations' && !(tierIdx >= 0 && i === tierIdx + 1),
+  );
   if (unknown.length) {
     console.error(`unknown option ${unknown.join(', ')}\n${USAGE}`);
     process.exit(2);
@@ -63,8 +65,12 @@ function prepareAndRun() {
   // QuickFIX acceptance suite): integration tier, like tests/. Unit tests sit next to the source.
   const isSocketTest = (f) => /[\\/]packages[\\/][^\\/]+[\\/]test[\\/]/.test(relative(root, f).replace(/^/, '/'));
   const tiers = {
-    unit: () => ['packages', 'apps'].flatMap((d) => walk(join(root, d))).filter((f) => (f.endsWith('.test.ts') || f.endsWith('.test.tsx')) && !isSocketTest(f)),
-    integration: () => [...walk(join(root, 'tests')), ...walk(join(root, 'packages')).filter(isSocketTest)].filter((f) => f.endsWith('.test.ts')),
+    unit: () =>
+      ['packages', 'apps']
+        .flatMap((d) => walk(join(root, d)))
+        .filter((f) => (f.endsWith('.test.ts') || f.endsWith('.test.tsx')) && !isSocketTest(f)),
+    integration: () =>
+      [...walk(join(root, 'tests')), ...walk(join(root, 'packages')).filter(isSocketTest)].filter((f) => f.endsWith('.test.ts')),
     e2e: () => walk(join(root, 'e2e')).filter((f) => f.endsWith('.e2e.ts')),
   };
 
@@ -73,10 +79,12 @@ function prepareAndRun() {
   else if (args.some((a) => !a.startsWith('-') && (tierIdx < 0 || args.indexOf(a) !== tierIdx + 1))) {
     console.error('no test files under the given directories');
     process.exit(2);
-  }
-  else if (tier === 'all') files = [...tiers.unit(), ...tiers.integration(), ...tiers.e2e()];
+  } else if (tier === 'all') files = [...tiers.unit(), ...tiers.integration(), ...tiers.e2e()];
   else if (tiers[tier]) files = tiers[tier]();
-  else { console.error(`unknown tier ${tier}`); process.exit(2); }
+  else {
+    console.error(`unknown tier ${tier}`);
+    process.exit(2);
+  }
 
   // The whole suite starts with the static checks: types and lint (including the layer rules).
   if (tier === 'all' && !explicit.length && !process.env.SKIP_LINT) {
@@ -96,11 +104,15 @@ function prepareAndRun() {
   console.log(`running ${ordered.length} test files`);
   // The test files' processes get this one's node flags: the loader, and the flags `node --test` passed
   // on to them before (run() gives its 300 s to each file, as --test-timeout did under node 20).
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--test-concurrency=2', '--test-timeout=300000', join(root, 'scripts/test.mjs'), ...ordered], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, NODE_ENV: 'test', FIXDESK_TEST_RUN: '1', FIXDESK_TEST_SAVE_DURATIONS: saveDurations ? '1' : '' },
-  });
+  const r = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--test-concurrency=2', '--test-timeout=300000', join(root, 'scripts/test.mjs'), ...ordered],
+    {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, NODE_ENV: 'test', FIXDESK_TEST_RUN: '1', FIXDESK_TEST_SAVE_DURATIONS: saveDurations ? '1' : '' },
+    },
+  );
   process.exit(r.status ?? 1);
 }
 
@@ -163,7 +175,9 @@ async function runFiles(files) {
   const outputs = [
     [await load(process.stdout.isTTY ? 'spec' : 'tap'), process.stdout],
     [await load('scripts/test-failures-reporter.mjs'), process.stdout],
-    ...(process.env.TEST_TIMES ? [[await load('scripts/test-times-reporter.mjs'), createWriteStream(resolve(process.env.TEST_TIMES))]] : []),
+    ...(process.env.TEST_TIMES
+      ? [[await load('scripts/test-times-reporter.mjs'), createWriteStream(resolve(process.env.TEST_TIMES))]]
+      : []),
   ];
 
   const events = run({ files, concurrency: 2, timeout: 300_000 });
@@ -181,12 +195,19 @@ async function runFiles(files) {
   await Promise.all(done);
 
   const measured = [...wallMs].sort((a, b) => b[1] - a[1]);
-  console.log(`# slowest files (wall time, s): ${measured.slice(0, 15).map(([f, ms]) => `${f} ${(ms / 1000).toFixed(1)}`).join(', ')}`);
+  console.log(
+    `# slowest files (wall time, s): ${measured
+      .slice(0, 15)
+      .map(([f, ms]) => `${f} ${(ms / 1000).toFixed(1)}`)
+      .join(', ')}`,
+  );
   if (process.env.FIXDESK_TEST_SAVE_DURATIONS === '1') {
     const known = readDurations();
     for (const [file, ms] of measured) known[file] = Math.round(ms / 100) / 10;
     // Files that are gone are dropped; the rest sorted by path, so a refresh diffs line by line.
-    const kept = Object.keys(known).filter((f) => existsSync(join(root, f))).sort();
+    const kept = Object.keys(known)
+      .filter((f) => existsSync(join(root, f)))
+      .sort();
     writeFileSync(DURATIONS, `${JSON.stringify(Object.fromEntries(kept.map((f) => [f, known[f]])), null, 2)}\n`);
     console.log(`# wrote the wall time of ${measured.length} files to ${relative(root, DURATIONS)}`);
   }

@@ -15,7 +15,10 @@ const externalThirdParty = {
 
 await build({
   entryPoints: Object.fromEntries(
-    [['main', 'src/main.ts'], ['fix-conformance', 'src/fix-conformance.ts']].filter(([, p]) => existsSync(p)),
+    [
+      ['main', 'src/main.ts'],
+      ['fix-conformance', 'src/fix-conformance.ts'],
+    ].filter(([, p]) => existsSync(p)),
   ),
   outdir: 'dist',
   bundle: true,

@@ -20,7 +20,8 @@ function preloadAppFromHtml(): Plugin {
       handler(_options, bundle) {
         const html = bundle['index.html'];
         const app = Object.values(bundle).find((c) => c.type === 'chunk' && c.facadeModuleId?.endsWith('/src/app/App.tsx'));
-        if (!html || html.type !== 'asset' || !app || app.type !== 'chunk') throw new Error('preload-app-from-html: index.html or the App chunk is missing');
+        if (!html || html.type !== 'asset' || !app || app.type !== 'chunk')
+          throw new Error('preload-app-from-html: index.html or the App chunk is missing');
         const files = new Set<string>();
         const css = new Set<string>();
         const visit = (name: string) => {
@@ -60,7 +61,11 @@ export default defineConfig({
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/].*\.[cm]?[jt]sx?$/, priority: 30 },
             { name: 'router', test: /node_modules[\\/](react-router|cookie|set-cookie-parser)[\\/].*\.[cm]?[jt]sx?$/, priority: 30 },
-            { name: 'ag-grid', test: /node_modules[\\/](ag-grid-community|ag-grid-react|ag-stack|ag-charts-types)[\\/].*\.[cm]?[jt]sx?$/, priority: 30 },
+            {
+              name: 'ag-grid',
+              test: /node_modules[\\/](ag-grid-community|ag-grid-react|ag-stack|ag-charts-types)[\\/].*\.[cm]?[jt]sx?$/,
+              priority: 30,
+            },
             { name: 'zod', test: /(node_modules[\\/]zod|packages[\\/]protocol)[\\/].*\.[cm]?[jt]sx?$/, priority: 30 },
             { name: 'icons', test: /node_modules[\\/]@tabler[\\/].*\.[cm]?[jt]sx?$/, priority: 20 },
             {

@@ -23,7 +23,8 @@ const { values: args } = parseArgs({
     'er-ops': { type: 'string', default: '20000' },
   },
 });
-if (!args.prefix || !args.dict) throw new Error('usage: codec-bench.ts --prefix DIR --dict FIX44.xml [--rounds N] [--nos-ops N] [--multileg-ops N] [--er-ops N]');
+if (!args.prefix || !args.dict)
+  throw new Error('usage: codec-bench.ts --prefix DIR --dict FIX44.xml [--rounds N] [--nos-ops N] [--multileg-ops N] [--er-ops N]');
 
 // The slice of jspurefix's API used here (the package is loaded at run time, so no compile-time types).
 type Loose = Record<string, unknown>;
@@ -49,7 +50,10 @@ interface Transmitter {
   encodeMessage(msgType: string, obj: Loose): Loose | null;
 }
 interface Jspurefix {
-  SessionContainer: new () => { registerGlobal(level: string): void; makeSystem(description: Loose): Promise<{ resolve<T>(token: unknown): T }> };
+  SessionContainer: new () => {
+    registerGlobal(level: string): void;
+    makeSystem(description: Loose): Promise<{ resolve<T>(token: unknown): T }>;
+  };
   DITokens: { IJsFixConfig: unknown; ParseBuffer: unknown; maxMessageLen: unknown };
   AsciiParser: new (config: ScopedConfig, stream: null, buffer: unknown, maxMessageLen: number) => AsciiParserLike;
 }
@@ -59,7 +63,9 @@ requireFromPrefix('reflect-metadata');
 const jsfix = requireFromPrefix('jspurefix') as Jspurefix;
 // Not re-exported from the package root; its own benchmark uses it the same way.
 const { makeSessionScope } = requireFromPrefix('./dist/runtime/session-scope') as { makeSessionScope(config: unknown): ScopedConfig };
-const { AsciiMsgTransmitter } = requireFromPrefix('./dist/transport/ascii/ascii-msg-transmitter') as { AsciiMsgTransmitter: new (config: ScopedConfig) => Transmitter };
+const { AsciiMsgTransmitter } = requireFromPrefix('./dist/transport/ascii/ascii-msg-transmitter') as {
+  AsciiMsgTransmitter: new (config: ScopedConfig) => Transmitter;
+};
 const version = (requireFromPrefix('./package.json') as { version: string }).version;
 
 const sys = new jsfix.SessionContainer();
@@ -103,7 +109,11 @@ function parse(bytes: Buffer): Loose {
   return lastObject;
 }
 
-interface Party { id: unknown; source: unknown; role: unknown }
+interface Party {
+  id: unknown;
+  source: unknown;
+  role: unknown;
+}
 function parties(group: unknown, idKey: string, sourceKey: string, roleKey: string): Party[] {
   const list = Array.isArray(group) ? (group as Loose[]) : [];
   return list.map((p) => ({ id: p[idKey], source: p[sourceKey], role: p[roleKey] }));
@@ -140,7 +150,12 @@ function toMultileg(o: Loose) {
         ratio: leg.LegRatioQty,
         side: leg.LegSide,
         qty: l.LegQty,
-        parties: parties((l.NestedParties as Loose | undefined)?.NoNestedPartyIDs, 'NestedPartyID', 'NestedPartyIDSource', 'NestedPartyRole'),
+        parties: parties(
+          (l.NestedParties as Loose | undefined)?.NoNestedPartyIDs,
+          'NestedPartyID',
+          'NestedPartyIDSource',
+          'NestedPartyRole',
+        ),
       };
     }),
   };
@@ -192,9 +207,11 @@ function measure(name: string, op: () => unknown, opsPerRound: number, rounds: n
 
 // Sanity: what the benchmark claims to read is there.
 const nosSample = toNewOrder(parse(NEW_ORDER_SINGLE));
-if (nosSample.parties.length !== 2 || nosSample.clOrdId !== 'ORD-000042') throw new Error(`NOS sample did not parse: ${JSON.stringify(nosSample)}`);
+if (nosSample.parties.length !== 2 || nosSample.clOrdId !== 'ORD-000042')
+  throw new Error(`NOS sample did not parse: ${JSON.stringify(nosSample)}`);
 const mlSample = toMultileg(parse(NEW_ORDER_MULTILEG));
-if (mlSample.legs.length !== 2 || mlSample.legs[1]!.parties[0]?.id !== 'ACME-CAPITAL') throw new Error(`multileg sample did not parse: ${JSON.stringify(mlSample)}`);
+if (mlSample.legs.length !== 2 || mlSample.legs[1]!.parties[0]?.id !== 'ACME-CAPITAL')
+  throw new Error(`multileg sample did not parse: ${JSON.stringify(mlSample)}`);
 const erSample = encodeExecutionReport().toString('latin1');
 transmitter.msgSeqNum = EXECUTION_REPORT.firstSeqNum;
 

@@ -19,9 +19,14 @@ export function ensureJspurefix(log: (line: string) => void = () => {}): string 
   if (installedVersion() === JSPUREFIX_VERSION) return JSPUREFIX_PREFIX;
   mkdirSync(JSPUREFIX_PREFIX, { recursive: true });
   log(`installing jspurefix@${JSPUREFIX_VERSION} into bench/.build/jspurefix (benchmark only)...`);
-  const r = spawnSync('npm', ['install', '--prefix', JSPUREFIX_PREFIX, `jspurefix@${JSPUREFIX_VERSION}`, '--no-audit', '--no-fund', '--loglevel=error'], {
-    encoding: 'utf8',
-  });
-  if (r.status !== 0 || installedVersion() !== JSPUREFIX_VERSION) throw new Error(`npm install jspurefix@${JSPUREFIX_VERSION} failed:\n${r.stderr || r.stdout}`);
+  const r = spawnSync(
+    'npm',
+    ['install', '--prefix', JSPUREFIX_PREFIX, `jspurefix@${JSPUREFIX_VERSION}`, '--no-audit', '--no-fund', '--loglevel=error'],
+    {
+      encoding: 'utf8',
+    },
+  );
+  if (r.status !== 0 || installedVersion() !== JSPUREFIX_VERSION)
+    throw new Error(`npm install jspurefix@${JSPUREFIX_VERSION} failed:\n${r.stderr || r.stdout}`);
   return JSPUREFIX_PREFIX;
 }

@@ -28,7 +28,8 @@ const LIBS = ['-lquickfix', '-lpthread', '-lssl', '-lcrypto'];
 
 /** Why the QuickFIX programs cannot be built here, or undefined when they can. */
 export function quickfixUnavailable(): string | undefined {
-  if (!existsSync('/usr/include/quickfix/Session.h')) return 'libquickfix-dev is not installed (no /usr/include/quickfix/Session.h); apt-get install libquickfix-dev';
+  if (!existsSync('/usr/include/quickfix/Session.h'))
+    return 'libquickfix-dev is not installed (no /usr/include/quickfix/Session.h); apt-get install libquickfix-dev';
   if (spawnSync('g++', ['--version'], { stdio: 'ignore' }).status !== 0) return 'g++ is not installed';
   return undefined;
 }
@@ -64,7 +65,10 @@ function compile(program: QuickfixProgram, log: (line: string) => void): string 
 }
 
 /** Builds what is missing or stale; throws with g++'s output when a compile fails. */
-export function buildQuickfix(programs: readonly QuickfixProgram[] = ['fixpeer', 'codec-bench'], log: (line: string) => void = () => {}): QuickfixBuild {
+export function buildQuickfix(
+  programs: readonly QuickfixProgram[] = ['fixpeer', 'codec-bench'],
+  log: (line: string) => void = () => {},
+): QuickfixBuild {
   const missing = quickfixUnavailable();
   if (missing) throw new Error(missing);
   mkdirSync(QUICKFIX_BUILD_DIR, { recursive: true });

@@ -24,7 +24,11 @@ export function quickfixDictionaryXml(dictionary: DictionaryData = data): string
     list.flatMap((item): string[] => {
       if ('field' in item) return [`${indent}<field name="${fieldName(item.field)}" required="${yn(item.required)}"/>`];
       if ('component' in item) return [`${indent}<component name="${escapeXml(item.component)}" required="${yn(item.required)}"/>`];
-      return [`${indent}<group name="${fieldName(item.group)}" required="${yn(item.required)}">`, ...items(item.items, indent + '  '), `${indent}</group>`];
+      return [
+        `${indent}<group name="${fieldName(item.group)}" required="${yn(item.required)}">`,
+        ...items(item.items, indent + '  '),
+        `${indent}</group>`,
+      ];
     });
 
   const [major, minor] = dictionary.beginString.replace('FIX.', '').split('.');
@@ -32,7 +36,11 @@ export function quickfixDictionaryXml(dictionary: DictionaryData = data): string
   out.push(' <header>', ...items(dictionary.header, '  '), ' </header>');
   out.push(' <messages>');
   for (const m of dictionary.messages) {
-    out.push(`  <message name="${escapeXml(m.name)}" msgtype="${escapeXml(m.msgType)}" msgcat="${m.category}">`, ...items(m.items, '   '), '  </message>');
+    out.push(
+      `  <message name="${escapeXml(m.name)}" msgtype="${escapeXml(m.msgType)}" msgcat="${m.category}">`,
+      ...items(m.items, '   '),
+      '  </message>',
+    );
   }
   out.push(' </messages>');
   out.push(' <trailer>', ...items(dictionary.trailer, '  '), ' </trailer>');

@@ -41,10 +41,10 @@ export class OrderActionsScreen {
   }
 
   async waitForFooter(text: string): Promise<void> {
-    await this.page.waitForFunction(
-      ([testId, expected]) => document.querySelector(`[data-testid="${testId}"]`)?.textContent === expected,
-      ['order-actions-footer', text] as const,
-    );
+    await this.page.waitForFunction(([testId, expected]) => document.querySelector(`[data-testid="${testId}"]`)?.textContent === expected, [
+      'order-actions-footer',
+      text,
+    ] as const);
   }
 }
 

@@ -71,7 +71,15 @@ export class OrderEntryPanel {
         // What the page showed of the simulated client at that moment (a send refused as "not running"
         // right after the badge read Connected was seen under load; this says which status it had).
         const badge = this.page.locator('[data-testid="fix-client-status"]');
-        const shown = (await badge.count()) > 0 ? (await badge.first().innerText().catch(() => '?')).trim() : 'no badge';
+        const shown =
+          (await badge.count()) > 0
+            ? (
+                await badge
+                  .first()
+                  .innerText()
+                  .catch(() => '?')
+              ).trim()
+            : 'no badge';
         throw new Error(`sending failed: ${(await this.error.innerText()).trim()} (FIX client badge: ${shown})`);
       }
       if ((await this.success.count()) > 0) {

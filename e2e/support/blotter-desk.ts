@@ -62,11 +62,19 @@ export function blotterDesk(prefix: string) {
   }
 
   /** Sends a NewOrderSingle from the FIX client and returns its broker order id from the Pending New report. */
-  async function sendOrder(o: { side?: string; qty?: string; price?: string; ordType?: string; text?: string } = {}, tag = 'O'): Promise<{ clOrdId: string; id: string }> {
+  async function sendOrder(
+    o: { side?: string; qty?: string; price?: string; ordType?: string; text?: string } = {},
+    tag = 'O',
+  ): Promise<{ clOrdId: string; id: string }> {
     const clOrdId = nextClOrdId(tag);
     const body = newOrderSingle(clOrdId, o);
     // The client's instructions (Text 58), before the parties group.
-    if (o.text) body.splice(body.findIndex(([tag]) => tag === 453), 0, [58, o.text]);
+    if (o.text)
+      body.splice(
+        body.findIndex(([tag]) => tag === 453),
+        0,
+        [58, o.text],
+      );
     await fixClient().send('D', body);
     const ack = await fixClient().waitForReport(clOrdId, (m) => m.get(150) === 'A');
     return { clOrdId, id: ack.get(37)! };

@@ -63,8 +63,18 @@ const STANDALONE_SCRIPT = `
   })();
 `;
 
-export async function newContext(browser: Browser, baseURL: string, { consentGiven = true, userAgent, standalone = false, timezoneId }: ContextOptions = {}): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL, viewport: { width: 1366, height: 860 }, locale: 'en-GB', ...(userAgent ? { userAgent } : {}), ...(timezoneId ? { timezoneId } : {}) });
+export async function newContext(
+  browser: Browser,
+  baseURL: string,
+  { consentGiven = true, userAgent, standalone = false, timezoneId }: ContextOptions = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    baseURL,
+    viewport: { width: 1366, height: 860 },
+    locale: 'en-GB',
+    ...(userAgent ? { userAgent } : {}),
+    ...(timezoneId ? { timezoneId } : {}),
+  });
   if (standalone) await context.addInitScript({ content: STANDALONE_SCRIPT });
   context.setDefaultTimeout(15_000);
   context.setDefaultNavigationTimeout(30_000);
@@ -131,7 +141,11 @@ export interface DeskScreenshotOptions {
 }
 
 /** Screenshots at both desk sizes (DESK_SIZES), as {name}-{width}x{height}.png. */
-export async function deskScreenshots(page: Page, name: string, { settleMs = 0, prepare, fullPage = false, restore = false, dir }: DeskScreenshotOptions = {}): Promise<void> {
+export async function deskScreenshots(
+  page: Page,
+  name: string,
+  { settleMs = 0, prepare, fullPage = false, restore = false, dir }: DeskScreenshotOptions = {},
+): Promise<void> {
   for (const size of DESK_SIZES) {
     await page.setViewportSize(size);
     if (settleMs > 0) await page.waitForTimeout(settleMs);

@@ -35,7 +35,13 @@ export class E2E {
     } catch (err) {
       // What the server logged (warnings and up) is the first thing to read when a screen test fails.
       const log = this.server.output().trim();
-      if (log) console.error(`server log (last lines):\n${log.split('\n').slice(-(Number(process.env.E2E_LOG_LINES) || 80)).join('\n')}`);
+      if (log)
+        console.error(
+          `server log (last lines):\n${log
+            .split('\n')
+            .slice(-(Number(process.env.E2E_LOG_LINES) || 80))
+            .join('\n')}`,
+        );
       throw err;
     } finally {
       await context.close();

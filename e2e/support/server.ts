@@ -39,7 +39,9 @@ export function freePort(): Promise<number> {
 }
 
 function exited(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
+  return child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
 /**
@@ -56,7 +58,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     [serverMain, 'server'],
     [webIndex, 'web app'],
   ] as const) {
-    if (!existsSync(file)) throw new Error(`The ${what} is not built (${file} missing): run npm run build, or the e2e tier without SKIP_BUILD.`);
+    if (!existsSync(file))
+      throw new Error(`The ${what} is not built (${file} missing): run npm run build, or the e2e tier without SKIP_BUILD.`);
   }
   const [port, fixPort] = [await freePort(), await freePort()];
   const dataDir = await mkdtemp(join(tmpdir(), 'fixdesk-e2e-'));

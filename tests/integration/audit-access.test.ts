@@ -61,7 +61,11 @@ for (const kind of TEST_DB_KINDS) {
       assert.ok(entries.some((e) => e.action === 'export_order_actions' && e.username === 'viewer'));
       assert.ok(entries.some((e) => e.action === 'view_fix_message' && e.subject_id === m[0]!.id));
       assert.ok(entries.some((e) => e.action === 'view_order_action' && e.subject_id === a[0]!.id));
-      assert.ok(entries.some((e) => e.action === 'list_order_actions' && e.username === 'viewer' && e.filter.brokerorderid === 'B-1' && e.row_count === 1));
+      assert.ok(
+        entries.some(
+          (e) => e.action === 'list_order_actions' && e.username === 'viewer' && e.filter.brokerorderid === 'B-1' && e.row_count === 1,
+        ),
+      );
       assert.equal(entries.filter((e) => /^(view|export|list)_/.test(e.action)).length, entries.length, 'nothing else recorded');
     });
 

@@ -25,8 +25,15 @@ for (const kind of TEST_DB_KINDS) {
     });
 
     it('signs in each demo user with its role, by bearer token and by cookie', async () => {
-      for (const [username, role] of [['admin', 'admin'], ['broker', 'broker'], ['viewer', 'viewer']] as const) {
-        const r = await t.api('/api/auth/login', { method: 'POST', json: { username, password: username === 'admin' ? 'admin-test-pw-1' : 'demo-test-pw-1' } });
+      for (const [username, role] of [
+        ['admin', 'admin'],
+        ['broker', 'broker'],
+        ['viewer', 'viewer'],
+      ] as const) {
+        const r = await t.api('/api/auth/login', {
+          method: 'POST',
+          json: { username, password: username === 'admin' ? 'admin-test-pw-1' : 'demo-test-pw-1' },
+        });
         assert.equal(r.status, 200);
         const body = (await r.json()) as { success: boolean; token: string; user: { role: string; username: string } };
         assert.equal(body.success, true);
@@ -58,7 +65,11 @@ for (const kind of TEST_DB_KINDS) {
       for (const username of ['broker', 'nobody']) {
         const r = await t.api('/api/auth/login', { method: 'POST', json: { username, password: 'wrong' } });
         assert.equal(r.status, 401);
-        assert.deepEqual(await r.json(), { success: false, message: 'Invalid username or password', error: 'Invalid username or password' });
+        assert.deepEqual(await r.json(), {
+          success: false,
+          message: 'Invalid username or password',
+          error: 'Invalid username or password',
+        });
       }
     });
 
@@ -91,10 +102,18 @@ for (const kind of TEST_DB_KINDS) {
       const p = await startTestServer(kind, { trustProxy: ['127.0.0.1'] });
       try {
         const guess = (i: number) =>
-          p.api('/api/auth/login', { method: 'POST', headers: { 'x-forwarded-for': '203.0.113.9' }, json: { username: 'admin', password: `guess-${i}` } });
+          p.api('/api/auth/login', {
+            method: 'POST',
+            headers: { 'x-forwarded-for': '203.0.113.9' },
+            json: { username: 'admin', password: `guess-${i}` },
+          });
         for (let i = 0; i < 7; i++) await guess(i);
         assert.equal((await guess(8)).status, 429);
-        const elsewhere = await p.api('/api/auth/login', { method: 'POST', headers: { 'x-forwarded-for': '198.51.100.7' }, json: { username: 'admin', password: 'admin-test-pw-1' } });
+        const elsewhere = await p.api('/api/auth/login', {
+          method: 'POST',
+          headers: { 'x-forwarded-for': '198.51.100.7' },
+          json: { username: 'admin', password: 'admin-test-pw-1' },
+        });
         assert.equal(elsewhere.status, 200, 'the admin is not locked out by a stranger');
       } finally {
         await p.stop();
@@ -102,7 +121,7 @@ for (const kind of TEST_DB_KINDS) {
       // Once its wait is over the right password signs the pair in (and clears it for the tests that
       // sign in as the admin from here next): waited as the server says, however long this host took.
       let signedIn = here;
-      for (const deadline = Date.now() + 60_000; signedIn.status === 429 && Date.now() < deadline; ) {
+      for (const deadline = Date.now() + 60_000; signedIn.status === 429 && Date.now() < deadline;) {
         await new Promise((r) => setTimeout(r, Number(signedIn.headers.get('retry-after') ?? 1) * 1000));
         signedIn = await t.api('/api/auth/login', { method: 'POST', json: { username: 'admin', password: 'admin-test-pw-1' } });
       }
@@ -112,7 +131,9 @@ for (const kind of TEST_DB_KINDS) {
     it('checks the throttle and records the failure as one step: of 50 parallel wrong passwords only the free ones are checked', async () => {
       const started = Date.now();
       const results = await Promise.all(
-        Array.from({ length: 50 }, (_, i) => t.api('/api/auth/login', { method: 'POST', json: { username: 'racer', password: `bad-${i}` } }).then((r) => r.status)),
+        Array.from({ length: 50 }, (_, i) =>
+          t.api('/api/auth/login', { method: 'POST', json: { username: 'racer', password: `bad-${i}` } }).then((r) => r.status),
+        ),
       );
       // The five free ones, plus one more each time the earned delay (2 s, 4 s, ...) ran out while the
       // burst was still being answered (a loaded host answers fifty checks slowly); never the 28 of a race.
@@ -120,7 +141,10 @@ for (const kind of TEST_DB_KINDS) {
       let later = 0;
       for (let waited = 0, n = FREE_FAILURES_PER_PAIR; (waited += pairDelayMs(n)) <= elapsedMs; n++) later++;
       const checked = results.filter((s) => s === 401).length;
-      assert.ok(checked >= FREE_FAILURES_PER_PAIR && checked <= FREE_FAILURES_PER_PAIR + later, `${checked} checked in ${elapsedMs} ms: ${JSON.stringify(results)}`);
+      assert.ok(
+        checked >= FREE_FAILURES_PER_PAIR && checked <= FREE_FAILURES_PER_PAIR + later,
+        `${checked} checked in ${elapsedMs} ms: ${JSON.stringify(results)}`,
+      );
       assert.equal(results.filter((s) => s === 429).length, 50 - checked);
     });
 
@@ -173,7 +197,11 @@ for (const kind of TEST_DB_KINDS) {
         // The message names the field in words ("Password is required", "The request's body …").
         assert.match(body.message, new RegExp(field, 'i'));
       }
-      const malformed = await t.api('/api/auth/login', { method: 'POST', body: '{"username":', headers: { 'content-type': 'application/json' } });
+      const malformed = await t.api('/api/auth/login', {
+        method: 'POST',
+        body: '{"username":',
+        headers: { 'content-type': 'application/json' },
+      });
       assert.equal(malformed.status, 400);
       const huge = await t.api('/api/auth/login', { method: 'POST', json: { username: 'a', password: 'p'.repeat(400_000) } });
       assert.equal(huge.status, 413);
@@ -218,7 +246,10 @@ for (const kind of TEST_DB_KINDS) {
       good.send(JSON.stringify({ type: 'authenticate', token }));
       const auth = await waitFor('authenticated');
       assert.equal(auth.connectedUsers, 1);
-      assert.deepEqual(auth.activeUsers?.map((u) => u.username), ['broker']);
+      assert.deepEqual(
+        auth.activeUsers?.map((u) => u.username),
+        ['broker'],
+      );
       good.send(JSON.stringify({ type: 'ping', timestamp: 42 }));
       const pong = await waitFor('pong');
       assert.equal(pong.timestamp, 42);

@@ -164,7 +164,8 @@ for (const kind of TEST_DB_KINDS) {
             if (r.access !== 'trade') problems.push(`${k} is a trading action but is declared ${r.access}`);
             continue;
           }
-          if (ADMIN_WRITE_PREFIXES.some((p) => r.url.startsWith(p)) && r.access !== 'admin') problems.push(`${k} changes configuration but is declared ${r.access}`);
+          if (ADMIN_WRITE_PREFIXES.some((p) => r.url.startsWith(p)) && r.access !== 'admin')
+            problems.push(`${k} changes configuration but is declared ${r.access}`);
         } else if (ADMIN_READS.some((p) => r.url === p || r.url.startsWith(`${p}/`)) && r.access !== 'admin') {
           problems.push(`${k} is an administrator's read but is declared ${r.access}`);
         } else if (EVERY_ROLE_READS[k] && r.access !== 'read') {
@@ -174,7 +175,11 @@ for (const kind of TEST_DB_KINDS) {
       }
       assert.deepEqual(problems, []);
       const registered = new Set(routes.map(key));
-      assert.deepEqual(Object.keys(EVERY_ROLE_READS).filter((k) => !registered.has(k)), [], 'reads listed here that no route is');
+      assert.deepEqual(
+        Object.keys(EVERY_ROLE_READS).filter((k) => !registered.has(k)),
+        [],
+        'reads listed here that no route is',
+      );
     });
 
     it('refuses every route without a session and for every role its declaration excludes, changing nothing', async () => {

@@ -17,8 +17,18 @@ interface Answer<T = Json> {
   body: T & { success?: boolean; message?: string; field?: string; data?: unknown };
 }
 
-const SGX: ClientData = { compId: 'SGX_CLIENT_1', targetCompId: 'FIXDESK', clientName: 'Straits Shipping Capital', clientLei: '549300STRAITS000SG15', clientContact: 'Mei Lin Tan' };
-const fieldsOf = (raw: string, tag: number) => raw.split(/[|\u0001]/).filter((f) => f.startsWith(`${tag}=`)).map((f) => f.slice(String(tag).length + 1));
+const SGX: ClientData = {
+  compId: 'SGX_CLIENT_1',
+  targetCompId: 'FIXDESK',
+  clientName: 'Straits Shipping Capital',
+  clientLei: '549300STRAITS000SG15',
+  clientContact: 'Mei Lin Tan',
+};
+const fieldsOf = (raw: string, tag: number) =>
+  raw
+    .split(/[|\u0001]/)
+    .filter((f) => f.startsWith(`${tag}=`))
+    .map((f) => f.slice(String(tag).length + 1));
 
 for (const kind of TEST_DB_KINDS) {
   describe(`client FIX defaults API on ${kind}`, () => {
@@ -36,21 +46,28 @@ for (const kind of TEST_DB_KINDS) {
     const get = <T = Json>(path: string, token = viewer) => call<T>('GET', path, token);
     const post = <T = Json>(path: string, json: unknown, token = admin) => call<T>('POST', path, token, json);
     const fixMessages = async (q: string) =>
-      ((await get<{ messages: Array<{ raw_fix: string; msgtype: string; clordid: string | null }> }>(`/api/fix-messages?${q}`, broker)).body.messages ?? []);
+      (await get<{ messages: Array<{ raw_fix: string; msgtype: string; clordid: string | null }> }>(`/api/fix-messages?${q}`, broker)).body
+        .messages ?? [];
 
     before(async () => {
       t = await startTestServer(kind);
       [admin, broker, viewer] = await Promise.all([t.login('admin'), t.login('broker'), t.login('viewer')]);
       const connectors = (await get<{ data: Array<{ id: number; comp_id: string }> }>('/api/client-connectors')).body.data;
       sgx = connectors.find((c) => c.comp_id === 'SGX_CLIENT_1')!.id;
-      partiesBlock = (await t.server.ctx.db.query<{ id: number }>("SELECT id FROM component_blocks WHERE block_name = 'Parties'")).rows[0]!.id;
+      partiesBlock = (await t.server.ctx.db.query<{ id: number }>("SELECT id FROM component_blocks WHERE block_name = 'Parties'")).rows[0]!
+        .id;
     });
     after(async () => {
       await t?.stop();
     });
 
     it('lets every signed-in user read what the FIX Client needs, and only an administrator write', async () => {
-      for (const path of [`/api/fix-client-defaults/${sgx}/D`, `/api/fix-client-defaults/${sgx}/D/groups`, '/api/fix-client-defaults/variables', '/api/fix-client-defaults/field-info/54']) {
+      for (const path of [
+        `/api/fix-client-defaults/${sgx}/D`,
+        `/api/fix-client-defaults/${sgx}/D/groups`,
+        '/api/fix-client-defaults/variables',
+        '/api/fix-client-defaults/field-info/54',
+      ]) {
         assert.equal((await call('GET', path, null)).status, 401, `${path} without sign-in`);
         assert.equal((await get(path, viewer)).status, 200, `${path} as viewer`);
       }
@@ -59,7 +76,11 @@ for (const kind of TEST_DB_KINDS) {
         ['POST', '/api/fix-client-defaults', body],
         ['PUT', '/api/fix-client-defaults/1', { default_value: 'X' }],
         ['DELETE', '/api/fix-client-defaults/1', undefined],
-        ['POST', '/api/fix-client-defaults/group', { client_connector_id: sgx, msg_type: 'D', component_block_id: 1, fields: [{ tag: 448, default_value: 'X' }] }],
+        [
+          'POST',
+          '/api/fix-client-defaults/group',
+          { client_connector_id: sgx, msg_type: 'D', component_block_id: 1, fields: [{ tag: 448, default_value: 'X' }] },
+        ],
         ['DELETE', `/api/fix-client-defaults/group/${sgx}/D/1/1`, undefined],
         ['POST', '/api/fix-client-defaults/preview', { client_connector_id: sgx, msg_type: 'D' }],
       ];
@@ -76,7 +97,10 @@ for (const kind of TEST_DB_KINDS) {
       const er = (await get<{ data: ClientFieldDefault[] }>(`/api/fix-client-defaults/${sgx}/8`)).body.data;
       const account = er.find((d) => d.tag === 1);
       assert.ok(account);
-      assert.deepEqual([account.default_value, account.field_name, account.exec_type, account.msg_type, account.client_connector_id], ['%COMP_ID%', 'Account', null, '8', sgx]);
+      assert.deepEqual(
+        [account.default_value, account.field_name, account.exec_type, account.msg_type, account.client_connector_id],
+        ['%COMP_ID%', 'Account', null, '8', sgx],
+      );
 
       for (const msgType of ['8', 'D', 'AB']) {
         const groups = (await get<{ data: ClientGroupDefaults[] }>(`/api/fix-client-defaults/${sgx}/${msgType}/groups`)).body.data;
@@ -102,13 +126,23 @@ for (const kind of TEST_DB_KINDS) {
     });
 
     it('lists the variables and the dictionary facts of a tag', async () => {
-      const vars = (await get<{ data: { variables: Array<{ name: string; placeholder: string; source: string }> } }>('/api/fix-client-defaults/variables')).body.data.variables;
-      assert.deepEqual(vars.slice(0, 4).map((v) => v.placeholder), ['%COMP_ID%', '%LEI%', '%CONTACT_NAME%', '%CLIENT_NAME%']);
+      const vars = (
+        await get<{ data: { variables: Array<{ name: string; placeholder: string; source: string }> } }>(
+          '/api/fix-client-defaults/variables',
+        )
+      ).body.data.variables;
+      assert.deepEqual(
+        vars.slice(0, 4).map((v) => v.placeholder),
+        ['%COMP_ID%', '%LEI%', '%CONTACT_NAME%', '%CLIENT_NAME%'],
+      );
       assert.ok(vars.some((v) => v.name === 'TIMESTAMP' && v.source === 'clock'));
 
       const side = (await get<{ data: FixFieldInfo }>('/api/fix-client-defaults/field-info/54')).body.data;
       assert.deepEqual([side.field_number, side.field_name, side.field_type], [54, 'Side', 'CHAR']);
-      assert.deepEqual(side.enums.slice(0, 2), [{ code: '1', description: 'BUY' }, { code: '2', description: 'SELL' }]);
+      assert.deepEqual(side.enums.slice(0, 2), [
+        { code: '1', description: 'BUY' },
+        { code: '2', description: 'SELL' },
+      ]);
       assert.equal((await get('/api/fix-client-defaults/field-info/99999')).status, 404);
       const bad = await get('/api/fix-client-defaults/field-info/abc');
       assert.equal(bad.status, 400);
@@ -134,11 +168,25 @@ for (const kind of TEST_DB_KINDS) {
     });
 
     it('creates, changes and deletes a default, refusing what the dictionary does not allow', async () => {
-      const created = await post<{ data: ClientFieldDefault }>('/api/fix-client-defaults', { client_connector_id: sgx, msg_type: 'D', tag: 1, default_value: '%COMP_ID%-ACC', notes: 'Account' });
+      const created = await post<{ data: ClientFieldDefault }>('/api/fix-client-defaults', {
+        client_connector_id: sgx,
+        msg_type: 'D',
+        tag: 1,
+        default_value: '%COMP_ID%-ACC',
+        notes: 'Account',
+      });
       assert.equal(created.status, 200, created.body.message);
       const d = created.body.data;
-      assert.deepEqual([d.tag, d.default_value, d.notes, d.field_name, d.exec_type, d.is_mandatory], [1, '%COMP_ID%-ACC', 'Account', 'Account', null, false]);
-      const mandatory = await post<{ data: ClientFieldDefault }>('/api/fix-client-defaults', { client_connector_id: sgx, msg_type: 'D', tag: '59', default_value: '0' });
+      assert.deepEqual(
+        [d.tag, d.default_value, d.notes, d.field_name, d.exec_type, d.is_mandatory],
+        [1, '%COMP_ID%-ACC', 'Account', 'Account', null, false],
+      );
+      const mandatory = await post<{ data: ClientFieldDefault }>('/api/fix-client-defaults', {
+        client_connector_id: sgx,
+        msg_type: 'D',
+        tag: '59',
+        default_value: '0',
+      });
       assert.equal(mandatory.status, 200, mandatory.body.message);
       assert.equal(mandatory.body.data.tag, 59, 'a tag given as digits');
 
@@ -196,26 +244,65 @@ for (const kind of TEST_DB_KINDS) {
     });
 
     it('adds and deletes group instances, numbering them on', async () => {
-      const group = (json: Json) => post<{ data: { group_instance_number: number; fields: Array<{ tag: number }> } }>('/api/fix-client-defaults/group', json);
+      const group = (json: Json) =>
+        post<{ data: { group_instance_number: number; fields: Array<{ tag: number }> } }>('/api/fix-client-defaults/group', json);
       const base = { client_connector_id: sgx, msg_type: 'D', component_block_id: partiesBlock };
       // Fields in any order come back in the group's order, delimiter first; the next number after the seeded 1 and 2.
-      const added = await group({ ...base, fields: [{ tag: 452, default_value: '3' }, { tag: 448, default_value: '%COMP_ID%' }, { tag: 447, default_value: 'D', notes: 'Client ID' }] });
+      const added = await group({
+        ...base,
+        fields: [
+          { tag: 452, default_value: '3' },
+          { tag: 448, default_value: '%COMP_ID%' },
+          { tag: 447, default_value: 'D', notes: 'Client ID' },
+        ],
+      });
       assert.equal(added.status, 200, added.body.message);
       assert.equal(added.body.data.group_instance_number, 3);
-      assert.deepEqual(added.body.data.fields.map((f) => f.tag), [448, 447, 452]);
+      assert.deepEqual(
+        added.body.data.fields.map((f) => f.tag),
+        [448, 447, 452],
+      );
 
       const dup = await group({ ...base, group_instance_number: 3, fields: [{ tag: 448, default_value: 'X' }] });
       assert.equal(dup.status, 409);
       assert.equal(dup.body.field, 'group_instance_number');
 
-      const instrument = (await t.server.ctx.db.query<{ id: number }>("SELECT id FROM component_blocks WHERE block_name = 'Instrument'")).rows[0]!.id;
+      const instrument = (await t.server.ctx.db.query<{ id: number }>("SELECT id FROM component_blocks WHERE block_name = 'Instrument'"))
+        .rows[0]!.id;
       const cases: Array<[Json, number, string, RegExp]> = [
         [{ ...base, fields: [{ tag: 55, default_value: 'C5TC' }] }, 400, 'fields.0.tag', /Symbol \(55\) is not a field of a Parties entry/],
         [{ ...base, fields: [{ tag: 452, default_value: '7' }] }, 400, 'fields', /starts with PartyID \(448\)/],
-        [{ ...base, fields: [{ tag: 448, default_value: 'A' }, { tag: 448, default_value: 'B' }] }, 400, 'fields.1.tag', /appears more than once/],
-        [{ ...base, fields: [{ tag: 448, default_value: 'A' }, { tag: 452, default_value: '999' }] }, 400, 'fields.1.default_value', /not a valid PartyRole/],
+        [
+          {
+            ...base,
+            fields: [
+              { tag: 448, default_value: 'A' },
+              { tag: 448, default_value: 'B' },
+            ],
+          },
+          400,
+          'fields.1.tag',
+          /appears more than once/,
+        ],
+        [
+          {
+            ...base,
+            fields: [
+              { tag: 448, default_value: 'A' },
+              { tag: 452, default_value: '999' },
+            ],
+          },
+          400,
+          'fields.1.default_value',
+          /not a valid PartyRole/,
+        ],
         [{ ...base, fields: [] }, 400, 'fields', /at least one field/],
-        [{ ...base, component_block_id: instrument, fields: [{ tag: 55, default_value: 'X' }] }, 400, 'component_block_id', /Instrument is not a repeating group of NewOrderSingle/],
+        [
+          { ...base, component_block_id: instrument, fields: [{ tag: 55, default_value: 'X' }] },
+          400,
+          'component_block_id',
+          /Instrument is not a repeating group of NewOrderSingle/,
+        ],
         [{ ...base, component_block_id: 999999, fields: [{ tag: 448, default_value: 'X' }] }, 404, 'component_block_id', /not found/],
         [{ ...base, group_instance_number: 100, fields: [{ tag: 448, default_value: 'X' }] }, 400, 'group_instance_number', /at most 99/],
       ];
@@ -227,31 +314,56 @@ for (const kind of TEST_DB_KINDS) {
       }
 
       const groups = (await get<{ data: ClientGroupDefaults[] }>(`/api/fix-client-defaults/${sgx}/D/groups`)).body.data;
-      assert.deepEqual(groups[0]!.instances.map((i) => i.group_instance_number), [1, 2, 3]);
+      assert.deepEqual(
+        groups[0]!.instances.map((i) => i.group_instance_number),
+        [1, 2, 3],
+      );
       const del = (n: number | string) => call('DELETE', `/api/fix-client-defaults/group/${sgx}/D/${partiesBlock}/${n}`, admin);
       assert.equal((await del(3)).status, 200);
       assert.equal((await del(3)).status, 404);
       assert.equal((await del('x')).status, 400);
       assert.equal((await call('DELETE', `/api/fix-client-defaults/group/999999/D/${partiesBlock}/1`, admin)).status, 404);
-      assert.deepEqual((await get<{ data: ClientGroupDefaults[] }>(`/api/fix-client-defaults/${sgx}/D/groups`)).body.data[0]!.instances.length, 2);
+      assert.deepEqual(
+        (await get<{ data: ClientGroupDefaults[] }>(`/api/fix-client-defaults/${sgx}/D/groups`)).body.data[0]!.instances.length,
+        2,
+      );
     });
 
     it("lets an ExecType's own defaults take the place of the general ones", async () => {
-      const fill = await post<{ data: ClientFieldDefault }>('/api/fix-client-defaults', { client_connector_id: sgx, msg_type: '8', exec_type: 'F', tag: 1, default_value: 'FILLS-%COMP_ID%' });
+      const fill = await post<{ data: ClientFieldDefault }>('/api/fix-client-defaults', {
+        client_connector_id: sgx,
+        msg_type: '8',
+        exec_type: 'F',
+        tag: 1,
+        default_value: 'FILLS-%COMP_ID%',
+      });
       assert.equal(fill.status, 200, fill.body.message);
       assert.equal(fill.body.data.exec_type, 'F');
       const forFills = (await get<{ data: ClientFieldDefault[] }>(`/api/fix-client-defaults/${sgx}/8?execType=F`)).body.data;
-      assert.deepEqual(forFills.filter((d) => d.tag === 1).map((d) => d.default_value), ['FILLS-%COMP_ID%']);
+      assert.deepEqual(
+        forFills.filter((d) => d.tag === 1).map((d) => d.default_value),
+        ['FILLS-%COMP_ID%'],
+      );
       assert.ok(forFills.find((d) => d.tag === 1)!.is_mandatory === false);
       const general = (await get<{ data: ClientFieldDefault[] }>(`/api/fix-client-defaults/${sgx}/8`)).body.data;
-      assert.deepEqual(general.filter((d) => d.tag === 1).map((d) => d.default_value), ['%COMP_ID%']);
+      assert.deepEqual(
+        general.filter((d) => d.tag === 1).map((d) => d.default_value),
+        ['%COMP_ID%'],
+      );
       const forAccepts = (await get<{ data: ClientFieldDefault[] }>(`/api/fix-client-defaults/${sgx}/8?execType=0`)).body.data;
-      assert.deepEqual(forAccepts.filter((d) => d.tag === 1).map((d) => d.default_value), ['%COMP_ID%']);
+      assert.deepEqual(
+        forAccepts.filter((d) => d.tag === 1).map((d) => d.default_value),
+        ['%COMP_ID%'],
+      );
       assert.equal((await call('DELETE', `/api/fix-client-defaults/${fill.body.data.default_id}`, admin)).status, 200);
     });
 
     it('previews the defaults with the variables resolved for the client', async () => {
-      const r = await post<{ data: ClientDefaultsPreview }>('/api/fix-client-defaults/preview', { client_connector_id: sgx, msg_type: '8', exec_type: 'A' });
+      const r = await post<{ data: ClientDefaultsPreview }>('/api/fix-client-defaults/preview', {
+        client_connector_id: sgx,
+        msg_type: '8',
+        exec_type: 'A',
+      });
       assert.equal(r.status, 200, r.body.message);
       const p = r.body.data;
       assert.equal(p.client_connector.comp_id, 'SGX_CLIENT_1');
@@ -275,17 +387,27 @@ for (const kind of TEST_DB_KINDS) {
       // The FIX Client's way: the builder takes the client's D defaults and groups from the API.
       const dDefaults = (await get<{ data: ClientFieldDefault[] }>(`/api/fix-client-defaults/${sgx}/D`)).body.data;
       const dGroups = (await get<{ data: ClientGroupDefaults[] }>(`/api/fix-client-defaults/${sgx}/D/groups`)).body.data;
-      const groups: GroupDefault[] = dGroups.map((g) => ({ countTag: g.group_field_number, instances: g.instances.map((i) => i.fields.map((f) => ({ tag: f.tag, value: f.default_value }))) }));
+      const groups: GroupDefault[] = dGroups.map((g) => ({
+        countTag: g.group_field_number,
+        instances: g.instances.map((i) => i.fields.map((f) => ({ tag: f.tag, value: f.default_value }))),
+      }));
       const send = async (clOrdId: string) => {
         const built = buildNewOrderSingle(
           { symbol: 'C5TC', contractMonth: month, side: '1', quantity: 5, orderType: '2', price: 27000, clOrdId },
           { client: SGX, now: new Date(), defaults: dDefaults.map((d) => ({ tag: d.tag, value: d.default_value })), groups },
         );
-        const r = await call<SendOrderResponse>('POST', '/test-client/SGX_CLIENT_1/send-order', broker, { fixMessage: serializeFixMessage(built.fields) });
+        const r = await call<SendOrderResponse>('POST', '/test-client/SGX_CLIENT_1/send-order', broker, {
+          fixMessage: serializeFixMessage(built.fields),
+        });
         assert.equal(r.body.success, true, r.body.error ?? undefined);
       };
       const reportFor = (clOrdId: string) =>
-        until(`the Pending New for ${clOrdId}`, async () => (await fixMessages(`clordid=${clOrdId}&msgType=8&direction=TX`))[0]?.raw_fix, 15_000, 50);
+        until(
+          `the Pending New for ${clOrdId}`,
+          async () => (await fixMessages(`clordid=${clOrdId}&msgType=8&direction=TX`))[0]?.raw_fix,
+          15_000,
+          50,
+        );
 
       await send('DEF-1.1');
       let er = await reportFor('DEF-1.1');
@@ -294,13 +416,34 @@ for (const kind of TEST_DB_KINDS) {
 
       // The profile is cached after that report; a change through the API applies to the next one.
       const account = (await get<{ data: ClientFieldDefault[] }>(`/api/fix-client-defaults/${sgx}/8`)).body.data.find((d) => d.tag === 1)!;
-      assert.equal((await call('PUT', `/api/fix-client-defaults/${account.default_id}`, admin, { default_value: 'ACC-%EXECUTION_ID_PREFIX%' })).status, 200);
-      const stamped = await post('/api/fix-client-defaults', { client_connector_id: sgx, msg_type: '8', exec_type: 'A', tag: 58, default_value: 'Received %TIMESTAMP%' });
+      assert.equal(
+        (await call('PUT', `/api/fix-client-defaults/${account.default_id}`, admin, { default_value: 'ACC-%EXECUTION_ID_PREFIX%' })).status,
+        200,
+      );
+      const stamped = await post('/api/fix-client-defaults', {
+        client_connector_id: sgx,
+        msg_type: '8',
+        exec_type: 'A',
+        tag: 58,
+        default_value: 'Received %TIMESTAMP%',
+      });
       assert.equal(stamped.status, 200, stamped.body.message);
       const trader = dGroups[0]!.instances[1]!;
       assert.equal((await call('DELETE', `/api/fix-client-defaults/group/${sgx}/8/${partiesBlock}/2`, admin)).status, 200);
       assert.equal(
-        (await post('/api/fix-client-defaults/group', { client_connector_id: sgx, msg_type: '8', component_block_id: partiesBlock, group_instance_number: 2, fields: [{ tag: 448, default_value: 'Desk of %CLIENT_NAME%' }, { tag: 447, default_value: 'D' }, { tag: 452, default_value: '11' }] })).status,
+        (
+          await post('/api/fix-client-defaults/group', {
+            client_connector_id: sgx,
+            msg_type: '8',
+            component_block_id: partiesBlock,
+            group_instance_number: 2,
+            fields: [
+              { tag: 448, default_value: 'Desk of %CLIENT_NAME%' },
+              { tag: 447, default_value: 'D' },
+              { tag: 452, default_value: '11' },
+            ],
+          })
+        ).status,
         200,
       );
       await send('DEF-2.1');
@@ -311,11 +454,34 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(trader.fields[0]!.default_value, '%CONTACT_NAME%');
 
       // The simulated client's cancel request carries its F defaults: Text when none is typed.
-      assert.equal((await post('/api/fix-client-defaults', { client_connector_id: sgx, msg_type: 'F', tag: 58, default_value: 'Cancel from %CONTACT_NAME%' })).status, 200);
-      await until('DEF-1.1 pending on the client', async () => (await call<{ orders: Array<{ clordid: string; ordstatus: string | null }> }>('GET', '/test-client/SGX_CLIENT_1/orders', broker)).body.orders?.find((o) => o.clordid === 'DEF-1.1' && o.ordstatus === 'A'), 15_000, 50);
+      assert.equal(
+        (
+          await post('/api/fix-client-defaults', {
+            client_connector_id: sgx,
+            msg_type: 'F',
+            tag: 58,
+            default_value: 'Cancel from %CONTACT_NAME%',
+          })
+        ).status,
+        200,
+      );
+      await until(
+        'DEF-1.1 pending on the client',
+        async () =>
+          (
+            await call<{ orders: Array<{ clordid: string; ordstatus: string | null }> }>('GET', '/test-client/SGX_CLIENT_1/orders', broker)
+          ).body.orders?.find((o) => o.clordid === 'DEF-1.1' && o.ordstatus === 'A'),
+        15_000,
+        50,
+      );
       const cancel = await call<SendOrderResponse>('POST', '/test-client/SGX_CLIENT_1/cancel-order', broker, { origClOrdId: 'DEF-1.1' });
       assert.equal(cancel.body.success, true, cancel.body.error ?? undefined);
-      const f = await until('the cancel request', async () => (await fixMessages(`clordid=${cancel.body.clOrdId}&msgType=F&direction=RX`))[0]?.raw_fix, 15_000, 50);
+      const f = await until(
+        'the cancel request',
+        async () => (await fixMessages(`clordid=${cancel.body.clOrdId}&msgType=F&direction=RX`))[0]?.raw_fix,
+        15_000,
+        50,
+      );
       assert.deepEqual(fieldsOf(f, 58), ['Cancel from Mei Lin Tan']);
       assert.deepEqual(fieldsOf(f, 41), ['DEF-1.1']);
       await call('POST', '/test-client/SGX_CLIENT_1/disconnect', broker, {});
@@ -325,11 +491,17 @@ for (const kind of TEST_DB_KINDS) {
       const client = new TestFixClient('EEX_CLIENT_1');
       await client.connect(t.server.ctx.fix.port);
       try {
-        const eex = (await get<{ data: Array<{ id: number; comp_id: string }> }>('/api/client-connectors')).body.data.find((c) => c.comp_id === 'EEX_CLIENT_1')!.id;
+        const eex = (await get<{ data: Array<{ id: number; comp_id: string }> }>('/api/client-connectors')).body.data.find(
+          (c) => c.comp_id === 'EEX_CLIENT_1',
+        )!.id;
         const parties = (await get<{ data: ClientGroupDefaults[] }>(`/api/fix-client-defaults/${eex}/8/groups`)).body.data;
-        const preview = (await post<{ data: ClientDefaultsPreview }>('/api/fix-client-defaults/preview', { client_connector_id: eex, msg_type: '8' })).body.data!;
+        const preview = (
+          await post<{ data: ClientDefaultsPreview }>('/api/fix-client-defaults/preview', { client_connector_id: eex, msg_type: '8' })
+        ).body.data!;
         // The PartyIDs (448) the client's report defaults resolve to, in order.
-        const partyIds = preview.groups.flatMap((g) => g.instances.flatMap((i) => i.fields.filter((f) => f.tag === 448).map((f) => f.resolved_value)));
+        const partyIds = preview.groups.flatMap((g) =>
+          g.instances.flatMap((i) => i.fields.filter((f) => f.tag === 448).map((f) => f.resolved_value)),
+        );
         assert.ok(parties.length > 0, 'EEX has Parties instances for its reports');
         const fieldsOfMessage = (m: { raw: string }, tag: number) => fieldsOf(m.raw, tag);
 
@@ -343,7 +515,11 @@ for (const kind of TEST_DB_KINDS) {
         assert.deepEqual(fieldsOfMessage(refusal, 448), partyIds);
 
         // Status of an order we do not hold: ExecType I, OrdStatus 8, OrdRejReason 5, shaped as well.
-        await client.send('H', [[11, 'NO-SUCH-ORDER'], [54, '2'], [55, 'C5TC']]);
+        await client.send('H', [
+          [11, 'NO-SUCH-ORDER'],
+          [54, '2'],
+          [55, 'C5TC'],
+        ]);
         const unknown = await client.waitForReport('NO-SUCH-ORDER', (m) => m.get(150) === 'I');
         assert.equal(unknown.get(39), '8');
         assert.equal(unknown.get(103), '5');
@@ -354,7 +530,11 @@ for (const kind of TEST_DB_KINDS) {
         // Status of a live order: its state, shaped.
         await client.send('D', newOrderSingle('REF-2'));
         await client.waitForReport('REF-2', (m) => m.get(150) === 'A');
-        await client.send('H', [[11, 'REF-2'], [54, '1'], [55, 'C5TC']]);
+        await client.send('H', [
+          [11, 'REF-2'],
+          [54, '1'],
+          [55, 'C5TC'],
+        ]);
         const status = await client.waitForReport('REF-2', (m) => m.get(150) === 'I');
         assert.equal(status.get(39), 'A');
         assert.deepEqual(fieldsOfMessage(status, 1), ['EEX_CLIENT_1']);

@@ -30,7 +30,8 @@ for (const kind of TEST_DB_KINDS) {
       const r = await t.api(path, { method, ...(token ? { token } : {}), ...(json === undefined ? {} : { json }) });
       return { status: r.status, body: (await r.json()) as Answer<T>['body'] };
     };
-    const connectorId = async (compId: string) => (await t.server.ctx.db.query<{ id: number }>('SELECT id FROM client_connectors WHERE comp_id = $1', [compId])).rows[0]!.id;
+    const connectorId = async (compId: string) =>
+      (await t.server.ctx.db.query<{ id: number }>('SELECT id FROM client_connectors WHERE comp_id = $1', [compId])).rows[0]!.id;
     /** A NewOrderSingle from the onboarded client; its first report. */
     const order = async (o: { side?: string; qty?: string; exDestination?: string } = {}) => {
       const clOrdId = `ONB-${kind}-${++seq}`;
@@ -41,7 +42,8 @@ for (const kind of TEST_DB_KINDS) {
       return { clOrdId, execType: report.get(150), text: report.get(58) };
     };
     const fill = async (clOrdId: string, qty: number) => {
-      const id = (await t.server.ctx.db.query<{ id: string }>('SELECT id::text AS id FROM orders WHERE clordid = $1', [clOrdId])).rows[0]!.id;
+      const id = (await t.server.ctx.db.query<{ id: string }>('SELECT id::text AS id FROM orders WHERE clordid = $1', [clOrdId])).rows[0]!
+        .id;
       assert.equal((await call('POST', `/api/orders/${id}/accept`, broker, {})).status, 200);
       assert.equal((await call('POST', `/api/orders/${id}/fill`, broker, { fillQty: qty, fillPrice: 27000 })).status, 200);
     };
@@ -107,7 +109,11 @@ for (const kind of TEST_DB_KINDS) {
         [{ session_start: '2026-01-05 09:00' }, 'comp_id', /required/],
         [{ comp_id: 'SGX_CLIENT_1' }, 'session_start', /required/],
         [{ comp_id: 'SGX_CLIENT_1', session_start: 'yesterday' }, 'session_start', /date and time/],
-        [{ comp_id: 'SGX_CLIENT_1', session_start: '2026-01-05 09:00', session_end: '2026-01-05 08:00' }, 'session_end', /before the start/],
+        [
+          { comp_id: 'SGX_CLIENT_1', session_start: '2026-01-05 09:00', session_end: '2026-01-05 08:00' },
+          'session_end',
+          /before the start/,
+        ],
         [{ comp_id: 'SGX_CLIENT_1', session_start: '2026-01-05 09:00', messages_sent: -3 }, 'messages_sent', /at least 0/],
         // A count is a whole number, not what parseInt makes of any text.
         [{ comp_id: 'SGX_CLIENT_1', session_start: '2026-01-05 09:00', messages_sent: 'abc' }, 'messages_sent', /whole number/],
@@ -123,14 +129,24 @@ for (const kind of TEST_DB_KINDS) {
       const prefix = await call('POST', '/api/client-connectors', admin, { comp_id: 'X1', execution_id_prefix: 'ABCD' });
       assert.equal(prefix.status, 400);
       assert.equal(prefix.body.field, 'execution_id_prefix');
-      const lei = await call('POST', '/api/client-connectors', admin, { comp_id: 'X1', execution_id_prefix: 'X1', client_lei: 'L'.repeat(21) });
+      const lei = await call('POST', '/api/client-connectors', admin, {
+        comp_id: 'X1',
+        execution_id_prefix: 'X1',
+        client_lei: 'L'.repeat(21),
+      });
       assert.equal(lei.body.field, 'client_lei');
     });
 
     it('onboards a client: no capability refuses, a new one applies to the next order, every limit is enforced', async () => {
       const created = await call<{ data: ClientConnector }>('POST', '/api/client-connectors', admin, {
-        comp_id: COMP, execution_id_prefix: 'OB1', client_name: 'Onboard Shipping', fix_password: 'pw-onboard-1',
-        start_time: '00:00:00', end_time: '23:59:59', trading_days: 'M,T,W,T,F,S,S', timezone: 'UTC',
+        comp_id: COMP,
+        execution_id_prefix: 'OB1',
+        client_name: 'Onboard Shipping',
+        fix_password: 'pw-onboard-1',
+        start_time: '00:00:00',
+        end_time: '23:59:59',
+        trading_days: 'M,T,W,T,F,S,S',
+        timezone: 'UTC',
       });
       assert.equal(created.status, 200, JSON.stringify(created.body));
       // The list: live state and capability count, never a secret (not even for an administrator).
@@ -138,11 +154,23 @@ for (const kind of TEST_DB_KINDS) {
       assert.ok(!listRaw.includes('pw-onboard-1'));
       const listed = (JSON.parse(listRaw) as { data: ClientConnector[] }).data.find((c) => c.comp_id === COMP)!;
       assert.equal(listed.fix_password, null);
-      assert.deepEqual({ ...listed.live, remote_address: undefined }, { logged_on: false, remote_address: undefined, next_sender_seq: null, next_target_seq: null, capabilities: 0, capabilities_enabled: 0 });
+      assert.deepEqual(
+        { ...listed.live, remote_address: undefined },
+        {
+          logged_on: false,
+          remote_address: undefined,
+          next_sender_seq: null,
+          next_target_seq: null,
+          capabilities: 0,
+          capabilities_enabled: 0,
+        },
+      );
 
       client = new TestFixClient(COMP);
       await client.connect(t.server.ctx.fix.port, { password: 'pw-onboard-1' });
-      const online = (await call<{ data: ClientConnector[] }>('GET', '/api/client-connectors', viewer)).body.data.find((c) => c.comp_id === COMP)!;
+      const online = (await call<{ data: ClientConnector[] }>('GET', '/api/client-connectors', viewer)).body.data.find(
+        (c) => c.comp_id === COMP,
+      )!;
       assert.equal(online.live!.logged_on, true);
       assert.equal(online.live!.next_sender_seq, 2);
 
@@ -151,10 +179,21 @@ for (const kind of TEST_DB_KINDS) {
       assert.deepEqual([r.execType, r.text], ['8', 'No trading permission for C5TC']);
 
       // A capability for all securities (short selling off by default), max 20 lots an order.
-      const cap = await call<{ data: ClientCapabilityRecord }>('POST', '/api/client-capabilities', admin, { clientconnectors_id: await connectorId(COMP), asset_class: 'FUTURES', max_order_qty: '20' });
+      const cap = await call<{ data: ClientCapabilityRecord }>('POST', '/api/client-capabilities', admin, {
+        clientconnectors_id: await connectorId(COMP),
+        asset_class: 'FUTURES',
+        max_order_qty: '20',
+      });
       assert.equal(cap.status, 200, JSON.stringify(cap.body));
       assert.deepEqual(
-        [cap.body.data.is_enabled, cap.body.data.can_buy, cap.body.data.can_sell, cap.body.data.can_short, cap.body.data.security_symbol, cap.body.data.comp_id],
+        [
+          cap.body.data.is_enabled,
+          cap.body.data.can_buy,
+          cap.body.data.can_sell,
+          cap.body.data.can_short,
+          cap.body.data.security_symbol,
+          cap.body.data.comp_id,
+        ],
         [true, true, true, false, null, COMP],
       );
       const capId = cap.body.data.id;
@@ -165,7 +204,10 @@ for (const kind of TEST_DB_KINDS) {
       // Selling without a position is a short sale.
       r = await order({ side: '2', qty: '5' });
       assert.equal(r.execType, '8');
-      assert.match(r.text!, /^Client is not permitted to sell C5TC \w{3}-\d{2} short: position 0, working sells 0, this order 5 would leave -5$/);
+      assert.match(
+        r.text!,
+        /^Client is not permitted to sell C5TC \w{3}-\d{2} short: position 0, working sells 0, this order 5 would leave -5$/,
+      );
       // Once 10 lots are bought and filled, selling 5 (and then 10 in all) closes the position.
       await fill(bought.clOrdId, 10);
       const sold = await order({ side: '2', qty: '5' });
@@ -179,14 +221,24 @@ for (const kind of TEST_DB_KINDS) {
       assert.match(r.text!, /position 5, working sells 5, this order 1 would leave -1$/);
 
       // Short selling allowed, but at most 3 lots net short and 8 net long: in force for the next order.
-      let upd = await call<{ data: ClientCapabilityRecord }>('PUT', `/api/client-capabilities/${capId}`, admin, { can_short: true, max_position_short: '3', max_position_long: '8' });
+      let upd = await call<{ data: ClientCapabilityRecord }>('PUT', `/api/client-capabilities/${capId}`, admin, {
+        can_short: true,
+        max_position_short: '3',
+        max_position_long: '8',
+      });
       assert.equal(upd.status, 200, JSON.stringify(upd.body));
       // Long 5, 5 working to sell: 3 more may be sold (worst case short 3), not 4.
       assert.equal((await order({ side: '2', qty: '3' })).execType, 'A');
       r = await order({ side: '2', qty: '1' });
-      assert.match(r.text!, /^Net short position in C5TC \w{3}-\d{2} could reach 4 \(position 5, working sells 8, this order 1\), above the limit of 3$/);
+      assert.match(
+        r.text!,
+        /^Net short position in C5TC \w{3}-\d{2} could reach 4 \(position 5, working sells 8, this order 1\), above the limit of 3$/,
+      );
       r = await order({ qty: '4' });
-      assert.match(r.text!, /^Net long position in C5TC \w{3}-\d{2} could reach 9 \(position 5, working buys 0, this order 4\), above the limit of 8$/);
+      assert.match(
+        r.text!,
+        /^Net long position in C5TC \w{3}-\d{2} could reach 9 \(position 5, working buys 0, this order 4\), above the limit of 8$/,
+      );
 
       // Market identifier: the order must name it in ExDestination.
       upd = await call('PUT', `/api/client-capabilities/${capId}`, admin, { market_identifier: 'xses', max_position_long: '' });
@@ -202,19 +254,32 @@ for (const kind of TEST_DB_KINDS) {
       await call('PUT', `/api/client-capabilities/${capId}`, admin, { is_enabled: true, can_buy: false });
       assert.equal((await order({ qty: '1' })).text, 'Client is not permitted to buy C5TC');
       // The client is fixed once the capability exists.
-      const move = await call('PUT', `/api/client-capabilities/${capId}`, admin, { clientconnectors_id: await connectorId('SGX_CLIENT_1') });
+      const move = await call('PUT', `/api/client-capabilities/${capId}`, admin, {
+        clientconnectors_id: await connectorId('SGX_CLIENT_1'),
+      });
       assert.equal(move.status, 400);
       assert.equal(move.body.field, 'clientconnectors_id');
       // A second row for the same security and exchange is a conflict.
-      const dup = await call('POST', '/api/client-capabilities', admin, { clientconnectors_id: await connectorId(COMP), asset_class: 'FUTURES' });
+      const dup = await call('POST', '/api/client-capabilities', admin, {
+        clientconnectors_id: await connectorId(COMP),
+        asset_class: 'FUTURES',
+      });
       assert.equal(dup.status, 409);
 
       const list = await call<{ data: ClientCapabilityRecord[] }>('GET', `/api/client-capabilities?comp_id=${COMP}`, admin);
-      assert.deepEqual(list.body.data.map((c) => c.id), [capId]);
-      const withCaps = (await call<{ data: ClientConnector[] }>('GET', '/api/client-connectors', admin)).body.data.find((c) => c.comp_id === COMP)!;
+      assert.deepEqual(
+        list.body.data.map((c) => c.id),
+        [capId],
+      );
+      const withCaps = (await call<{ data: ClientConnector[] }>('GET', '/api/client-connectors', admin)).body.data.find(
+        (c) => c.comp_id === COMP,
+      )!;
       assert.deepEqual([withCaps.live!.capabilities, withCaps.live!.capabilities_enabled], [1, 1]);
       // Every change is in the reference trail with who made it.
-      const trail = await t.server.ctx.db.query<{ action: string; changed_by: string }>("SELECT action, changed_by FROM reference_changes WHERE entity = 'client_capabilities' AND entity_id = $1 ORDER BY id", [capId]);
+      const trail = await t.server.ctx.db.query<{ action: string; changed_by: string }>(
+        "SELECT action, changed_by FROM reference_changes WHERE entity = 'client_capabilities' AND entity_id = $1 ORDER BY id",
+        [capId],
+      );
       assert.equal(trail.rows[0]!.action, 'CREATE');
       assert.ok(trail.rows.every((x) => x.changed_by === 'admin'));
 
@@ -229,7 +294,12 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(live.body.data[0]!.status, 'Active');
       assert.equal(live.body.data[0]!.recorded, true);
       // While logged on, the counters so far.
-      assert.ok(live.body.data[0]!.orders_processed >= 15 && live.body.data[0]!.messages_received >= live.body.data[0]!.orders_processed && live.body.data[0]!.messages_sent > 0, JSON.stringify(live.body.data[0]));
+      assert.ok(
+        live.body.data[0]!.orders_processed >= 15 &&
+          live.body.data[0]!.messages_received >= live.body.data[0]!.orders_processed &&
+          live.body.data[0]!.messages_sent > 0,
+        JSON.stringify(live.body.data[0]),
+      );
       await client!.stop();
       client = undefined;
       let rows: ClientSessionRecord[] = [];
@@ -244,24 +314,44 @@ for (const kind of TEST_DB_KINDS) {
       assert.ok(s.orders_processed >= 15, JSON.stringify(s));
 
       // A correction: the values in force change, the recorded ones stay, with who corrected them.
-      const fixed = await call<{ data: ClientSessionRecord }>('PUT', `/api/client-sessions/${s.id}`, admin, { comp_id: COMP, messages_sent: '7', disconnect_reason: 'line dropped (per the client)' });
+      const fixed = await call<{ data: ClientSessionRecord }>('PUT', `/api/client-sessions/${s.id}`, admin, {
+        comp_id: COMP,
+        messages_sent: '7',
+        disconnect_reason: 'line dropped (per the client)',
+      });
       assert.equal(fixed.status, 200, JSON.stringify(fixed.body));
       assert.equal(fixed.body.data.messages_sent, 7);
       assert.equal(fixed.body.data.status, 'Disconnected');
       assert.equal(fixed.body.data.original!.messages_sent, s.messages_sent);
       assert.equal(fixed.body.data.original!.disconnect_reason, null);
       assert.equal(fixed.body.data.corrected_by, 'admin');
-      const stored = (await t.server.ctx.db.query<{ messages_sent: number }>('SELECT messages_sent FROM client_sessions WHERE id = $1', [s.id])).rows[0]!;
+      const stored = (
+        await t.server.ctx.db.query<{ messages_sent: number }>('SELECT messages_sent FROM client_sessions WHERE id = $1', [s.id])
+      ).rows[0]!;
       assert.equal(stored.messages_sent, s.messages_sent);
       const renamed = await call('PUT', `/api/client-sessions/${s.id}`, admin, { comp_id: 'SGX_CLIENT_1' });
       assert.equal(renamed.status, 400);
       assert.equal(renamed.body.field, 'comp_id');
 
       // A session added by hand: counts are whole numbers, an empty one 0.
-      const added = await call<{ data: ClientSessionRecord }>('POST', '/api/client-sessions', admin, { comp_id: COMP, session_start: '2026-01-05 09:00', session_end: '2026-01-05T11:35:00Z', messages_sent: '', messages_received: '12', orders_processed: '' });
+      const added = await call<{ data: ClientSessionRecord }>('POST', '/api/client-sessions', admin, {
+        comp_id: COMP,
+        session_start: '2026-01-05 09:00',
+        session_end: '2026-01-05T11:35:00Z',
+        messages_sent: '',
+        messages_received: '12',
+        orders_processed: '',
+      });
       assert.equal(added.status, 200, JSON.stringify(added.body));
       assert.deepEqual(
-        [added.body.data.session_start, added.body.data.messages_sent, added.body.data.messages_received, added.body.data.orders_processed, added.body.data.recorded, added.body.data.status],
+        [
+          added.body.data.session_start,
+          added.body.data.messages_sent,
+          added.body.data.messages_received,
+          added.body.data.orders_processed,
+          added.body.data.recorded,
+          added.body.data.status,
+        ],
         ['2026-01-05T09:00:00.000Z', 0, 12, 0, false, 'Completed'],
       );
       assert.equal((await call('DELETE', `/api/client-sessions/${added.body.data.id}`, admin)).status, 200);

@@ -70,7 +70,10 @@ describe('two nodes on one PostgreSQL: browsers', () => {
 
   /** Until the sockets of the tests before have left the desk's users online (a close is recorded just after it). */
   const nobodyOnline = () =>
-    until('no browser signed in', async () => ((await nodes.database.db.query<{ n: number }>('SELECT count(*)::int AS n FROM browser_presence')).rows[0]!.n === 0));
+    until(
+      'no browser signed in',
+      async () => (await nodes.database.db.query<{ n: number }>('SELECT count(*)::int AS n FROM browser_presence')).rows[0]!.n === 0,
+    );
 
   it("counts the users online over the desk: node B's browsers are told of node A's, both ways", async () => {
     await nobodyOnline();
@@ -80,15 +83,17 @@ describe('two nodes on one PostgreSQL: browsers', () => {
     // Node A's own answer counts node B's admin; node B's browser hears of node A's broker.
     assert.equal(lastOnline(broker), 'admin×1,broker×1');
     assert.equal(broker.messages.find((m) => m.type === 'authenticated')!.connectedUsers, 2);
-    await until(`node B's browser told of node A's broker (${lastOnline(admin)})`, () => (lastOnline(admin) === 'admin×1,broker×1'), 2_000);
+    await until(`node B's browser told of node A's broker (${lastOnline(admin)})`, () => lastOnline(admin) === 'admin×1,broker×1', 2_000);
 
     // Service status on node B counts the desk's browsers.
     const token = await signIn(nodes.b.url, 'admin');
-    const status = (await (await fetch(`${nodes.b.url}/api/service-status`, { headers: { authorization: `Bearer ${token}` } })).json()) as { data: { services: Array<{ name: string; metadata: Record<string, unknown> }> } };
+    const status = (await (await fetch(`${nodes.b.url}/api/service-status`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+      data: { services: Array<{ name: string; metadata: Record<string, unknown> }> };
+    };
     assert.equal(status.data.services.find((x) => x.name === 'api')!.metadata.browsersConnected, 2);
 
     broker.close();
-    await until(`node B's browser told node A's broker left (${lastOnline(admin)})`, () => (lastOnline(admin) === 'admin×1'), 2_000);
+    await until(`node B's browser told node A's broker left (${lastOnline(admin)})`, () => lastOnline(admin) === 'admin×1', 2_000);
     admin.close();
   });
 
@@ -96,7 +101,18 @@ describe('two nodes on one PostgreSQL: browsers', () => {
     // A third node as a process of its own, so that it can really be killed.
     const dataDir = mkdtempSync(join(tmpdir(), 'fixdesk-node-c-'));
     const fixPort = await freePort();
-    const nodeC = await startServerProcess({ DATABASE_URL: nodes.database.url!, NODE_ID: 'node-c', PORT: '0', FIX_PORT: String(fixPort), DATA_DIR: dataDir, LEASE_TTL_MS: '1000', LOG_LEVEL: 'warn' }, 'node-c');
+    const nodeC = await startServerProcess(
+      {
+        DATABASE_URL: nodes.database.url!,
+        NODE_ID: 'node-c',
+        PORT: '0',
+        FIX_PORT: String(fixPort),
+        DATA_DIR: dataDir,
+        LEASE_TTL_MS: '1000',
+        LOG_LEVEL: 'warn',
+      },
+      'node-c',
+    );
     const client = new TestFixClient(COMP_ID, new MemoryStoreFactory());
     await nobodyOnline();
     try {
@@ -106,7 +122,9 @@ describe('two nodes on one PostgreSQL: browsers', () => {
       const watcher = await openSocket(nodes.b.url, admin);
       assert.equal(lastOnline(watcher), 'admin×1,broker×1');
       const loggedOnAtB = async () => {
-        const r = (await (await fetch(`${nodes.b.url}/api/client-connectors`, { headers: { authorization: `Bearer ${admin}` } })).json()) as { data: Array<{ comp_id: string; is_connected: boolean; live: { logged_on: boolean } }> };
+        const r = (await (
+          await fetch(`${nodes.b.url}/api/client-connectors`, { headers: { authorization: `Bearer ${admin}` } })
+        ).json()) as { data: Array<{ comp_id: string; is_connected: boolean; live: { logged_on: boolean } }> };
         const c = r.data.find((x) => x.comp_id === COMP_ID)!;
         return c.live.logged_on && c.is_connected;
       };
@@ -118,8 +136,12 @@ describe('two nodes on one PostgreSQL: browsers', () => {
       client.crash();
       // Once node C's node lease (1 s, renewed every third) ran out, node B notices (it looks every TTL) and
       // tells its browsers: the broker is no longer online, the client no longer logged on.
-      await until(`node B's browser told node C's broker is gone (${lastOnline(watcher)})`, () => (lastOnline(watcher) === 'admin×1'), 5_000);
-      await until("node B's browser told node C's client is gone", () => watcher.messages.find((m) => m.type === 'client_connection_status' && m.comp_id === COMP_ID && m.is_connected === false), 5_000);
+      await until(`node B's browser told node C's broker is gone (${lastOnline(watcher)})`, () => lastOnline(watcher) === 'admin×1', 5_000);
+      await until(
+        "node B's browser told node C's client is gone",
+        () => watcher.messages.find((m) => m.type === 'client_connection_status' && m.comp_id === COMP_ID && m.is_connected === false),
+        5_000,
+      );
       const toldAfter = Date.now() - killedAt;
       assert.ok(toldAfter < 5_000, `told ${toldAfter} ms after the kill`);
       // What a new look says too: a new sign-in's count, and the connectors screen.

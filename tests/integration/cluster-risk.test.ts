@@ -17,7 +17,11 @@ describe('two nodes on one PostgreSQL: pre-trade risk and the kill switch', () =
   let seq = 0;
 
   const onB = async (path: string, json: unknown) => {
-    const r = await fetch(`${nodes.b.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${brokerB}`, 'content-type': 'application/json' }, body: JSON.stringify(json) });
+    const r = await fetch(`${nodes.b.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${brokerB}`, 'content-type': 'application/json' },
+      body: JSON.stringify(json),
+    });
     const text = await r.text();
     assert.equal(r.status, 200, `${path}: ${text}`);
     return JSON.parse(text) as { data: Record<string, unknown> };
@@ -37,7 +41,9 @@ describe('two nodes on one PostgreSQL: pre-trade risk and the kill switch', () =
        VALUES ($1, 'R2N', 'FIXDESK', '00:00:00', '23:59:59', 'M,T,W,T,F,S,S', 1000) RETURNING id`,
       [COMP],
     );
-    await db.query(`INSERT INTO client_capabilities (clientconnectors_id, asset_class, max_order_qty) VALUES ($1, 'FUTURES', 1000)`, [rows[0]!.id]);
+    await db.query(`INSERT INTO client_capabilities (clientconnectors_id, asset_class, max_order_qty) VALUES ($1, 'FUTURES', 1000)`, [
+      rows[0]!.id,
+    ]);
     brokerB = await signIn(nodes.b.url, 'broker');
     client = new TestFixClient(COMP);
     await client.connect(nodes.a.server!.ctx.fix.port);
@@ -53,12 +59,18 @@ describe('two nodes on one PostgreSQL: pre-trade risk and the kill switch', () =
     const bought = await order('1', '10');
     await onB(`/api/orders/${bought.orderId}/accept`, {});
     await onB(`/api/orders/${bought.orderId}/fill`, { fillQty: 10, fillPrice: 27000 });
-    await until("node A hearing of node B's fill", () => nodes.a.server!.ctx.orders.riskExposure(COMP)?.get(`C5TC|${maturity()}`)?.filled === '10');
+    await until(
+      "node A hearing of node B's fill",
+      () => nodes.a.server!.ctx.orders.riskExposure(COMP)?.get(`C5TC|${maturity()}`)?.filled === '10',
+    );
     const sold = await order('2', '10');
     assert.equal(sold.execType, 'A', sold.text);
     assert.equal((await order('2', '1')).execType, '8');
     await onB(`/api/orders/${sold.orderId}/cancel`, { reason: 'client asked by phone' });
-    await until("node A hearing of node B's cancel", () => nodes.a.server!.ctx.orders.riskExposure(COMP)?.get(`C5TC|${maturity()}`)?.workingSell === '0');
+    await until(
+      "node A hearing of node B's cancel",
+      () => nodes.a.server!.ctx.orders.riskExposure(COMP)?.get(`C5TC|${maturity()}`)?.workingSell === '0',
+    );
     assert.equal((await order('2', '10')).execType, 'A');
   });
 
@@ -67,12 +79,17 @@ describe('two nodes on one PostgreSQL: pre-trade risk and the kill switch', () =
     const stopped = await onB(`/api/client-connectors/${COMP}/stop`, { reason: 'runaway algo' });
     assert.ok(Number(stopped.data.canceled_orders) >= 2, JSON.stringify(stopped.data));
     await client.waitForReport(working.id, (m) => m.get(150) === '4');
-    const refused = await until('node A refusing the stopped client', async () => {
-      const r = await order('1', '1');
-      return r.execType === '8' ? r : undefined;
-    }, 5_000, 100);
+    const refused = await until(
+      'node A refusing the stopped client',
+      async () => {
+        const r = await order('1', '1');
+        return r.execType === '8' ? r : undefined;
+      },
+      5_000,
+      100,
+    );
     assert.equal(refused.text, 'Orders from this client are stopped by the desk (kill switch): runaway algo');
     await onB(`/api/client-connectors/${COMP}/resume`, { reason: 'fixed' });
-    await until('node A taking the resumed client', async () => ((await order('1', '1')).execType === 'A'), 5_000, 100);
+    await until('node A taking the resumed client', async () => (await order('1', '1')).execType === 'A', 5_000, 100);
   });
 });

@@ -38,7 +38,9 @@ describe('two nodes on one PostgreSQL: one owner per FIX session', () => {
     until(`the numbers stored by ${owner}`, async () => {
       const n = await numbers();
       const c = client.status();
-      return n?.owner_node === owner && n.next_target_seq === c.nextSenderMsgSeqNum && n.next_sender_seq === c.nextTargetMsgSeqNum ? n : undefined;
+      return n?.owner_node === owner && n.next_target_seq === c.nextSenderMsgSeqNum && n.next_sender_seq === c.nextTargetMsgSeqNum
+        ? n
+        : undefined;
     });
 
   before(async () => {
@@ -85,7 +87,11 @@ describe('two nodes on one PostgreSQL: one owner per FIX session', () => {
   });
 
   it('service status on node B says which node owns the session, its term and lease expiry', async () => {
-    const login = await fetch(`${nodeB.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'viewer', password: DEMO_PASSWORD }) });
+    const login = await fetch(`${nodeB.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'viewer', password: DEMO_PASSWORD }),
+    });
     const { token } = (await login.json()) as { token: string };
     type Entry = { name: string; status: string; isConnected: boolean; containerName: string; metadata: Record<string, unknown> };
     type Job = { job: string; node: string; live: boolean };
@@ -120,12 +126,21 @@ describe('two nodes on one PostgreSQL: one owner per FIX session', () => {
 
   it("an order over FIX on node A reaches node B's browsers within 200 ms; a fill made on node B reaches node A's client", async () => {
     const signIn = async (url: string, username: string) => {
-      const r = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: DEMO_PASSWORD }) });
+      const r = await fetch(`${url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username, password: DEMO_PASSWORD }),
+      });
       return ((await r.json()) as { token: string }).token;
     };
     const token = await signIn(nodeB.url, 'broker');
     const ws = new WebSocket(nodeB.url.replace('http', 'ws') + '/ws');
-    const got: Array<{ at: number; type: string; orderData?: { clordid: string; ordstatus: string; brokerorderid: string }; data?: { clordid?: string; exectype?: string } }> = [];
+    const got: Array<{
+      at: number;
+      type: string;
+      orderData?: { clordid: string; ordstatus: string; brokerorderid: string };
+      data?: { clordid?: string; exectype?: string };
+    }> = [];
     ws.on('message', (d) => got.push({ at: performance.now(), ...(JSON.parse(String(d)) as { type: string }) }));
     try {
       await new Promise((r) => ws.once('open', r));
@@ -139,8 +154,16 @@ describe('two nodes on one PostgreSQL: one owner per FIX session', () => {
         await client.send('D', newOrderSingle(clOrdId));
         const ack = await client.waitForReport(clOrdId, (m) => m.get(150) === 'A');
         const ackAt = performance.now();
-        const shown = await client.waitFor(() => got.find((m) => m.type === 'new_order' && m.orderData?.clordid === clOrdId), `new_order ${clOrdId} on node B`, 2_000);
-        await client.waitFor(() => got.find((m) => m.type === 'execution_report' && m.data?.clordid === clOrdId && m.data.exectype === 'A'), `its Pending New on node B`, 2_000);
+        const shown = await client.waitFor(
+          () => got.find((m) => m.type === 'new_order' && m.orderData?.clordid === clOrdId),
+          `new_order ${clOrdId} on node B`,
+          2_000,
+        );
+        await client.waitFor(
+          () => got.find((m) => m.type === 'execution_report' && m.data?.clordid === clOrdId && m.data.exectype === 'A'),
+          `its Pending New on node B`,
+          2_000,
+        );
         latencies.push(shown.at - ackAt);
         brokerOrderId = ack.get(37)!;
       }
@@ -148,24 +171,37 @@ describe('two nodes on one PostgreSQL: one owner per FIX session', () => {
       assert.ok(Math.max(...latencies) < 200, `cross-node latencies ${latencies.map((l) => l.toFixed(1)).join(', ')} ms`);
 
       // A broker on node B accepts and fills the order of node A's session; node A's client gets the reports.
-      const api = (path: string) => fetch(`${nodeB.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(path.endsWith('/fill') ? { fillQty: 10, fillPrice: 27000 } : {}) });
+      const api = (path: string) =>
+        fetch(`${nodeB.url}${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(path.endsWith('/fill') ? { fillQty: 10, fillPrice: 27000 } : {}),
+        });
       assert.equal((await api(`/api/orders/${brokerOrderId}/accept`)).status, 200);
       await client.waitForReport('CL-X5', (m) => m.get(150) === '0');
       assert.equal((await api(`/api/orders/${brokerOrderId}/fill`)).status, 200);
       const fill = await client.waitForReport('CL-X5', (m) => m.get(150) === 'F');
       assert.deepEqual([fill.get(39), fill.get(32), fill.get(31)], ['2', '10', '27000']);
       // Node B's own browsers saw its fill too (published locally, not through the bus).
-      await client.waitFor(() => got.find((m) => m.type === 'order_update' && m.orderData?.clordid === 'CL-X5' && m.orderData.ordstatus === '2'), 'the fill on node B');
+      await client.waitFor(
+        () => got.find((m) => m.type === 'order_update' && m.orderData?.clordid === 'CL-X5' && m.orderData.ordstatus === '2'),
+        'the fill on node B',
+      );
     } finally {
       ws.close();
     }
   });
 
   it("a burst of orders on node A reaches node B's browsers once each, in the order taken, each order before its report; those refused at intake too", async () => {
-    const login = await fetch(`${nodeB.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'broker', password: DEMO_PASSWORD }) });
+    const login = await fetch(`${nodeB.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'broker', password: DEMO_PASSWORD }),
+    });
     const { token } = (await login.json()) as { token: string };
     const ws = new WebSocket(nodeB.url.replace('http', 'ws') + '/ws');
-    const got: Array<{ type: string; orderData?: { clordid: string; ordstatus: string }; data?: { clordid?: string; exectype?: string } }> = [];
+    const got: Array<{ type: string; orderData?: { clordid: string; ordstatus: string }; data?: { clordid?: string; exectype?: string } }> =
+      [];
     ws.on('message', (d) => got.push(JSON.parse(String(d)) as { type: string }));
     try {
       await new Promise((r) => ws.once('open', r));
@@ -179,14 +215,26 @@ describe('two nodes on one PostgreSQL: one owner per FIX session', () => {
       const taken = ids.filter((_, i) => answers[i]!.get(150) === 'A');
       const refused = ids.filter((_, i) => answers[i]!.get(150) === '8');
       assert.ok(taken.length > 0 && refused.length > 0, `${taken.length} taken, ${refused.length} refused`);
-      const shown = () => got.flatMap((m, i) => (m.type === 'new_order' && m.orderData?.clordid.startsWith('CL-BURST-') ? [{ id: m.orderData.clordid, status: m.orderData.ordstatus, i }] : []));
+      const shown = () =>
+        got.flatMap((m, i) =>
+          m.type === 'new_order' && m.orderData?.clordid.startsWith('CL-BURST-')
+            ? [{ id: m.orderData.clordid, status: m.orderData.ordstatus, i }]
+            : [],
+        );
       await client.waitFor(() => shown().length >= ids.length, `every order on node B (${shown().length})`, 20_000);
-      const pendingNew = (id: string) => got.findIndex((m) => m.type === 'execution_report' && m.data?.clordid === id && m.data.exectype === 'A');
+      const pendingNew = (id: string) =>
+        got.findIndex((m) => m.type === 'execution_report' && m.data?.clordid === id && m.data.exectype === 'A');
       await client.waitFor(() => taken.every((id) => pendingNew(id) >= 0), 'every Pending New on node B', 20_000);
       const all = shown();
       assert.equal(all.length, ids.length, 'each order once');
-      assert.deepEqual(all.filter((s) => s.status !== '8').map((s) => s.id), taken);
-      assert.deepEqual(all.filter((s) => s.status === '8').map((s) => s.id), refused);
+      assert.deepEqual(
+        all.filter((s) => s.status !== '8').map((s) => s.id),
+        taken,
+      );
+      assert.deepEqual(
+        all.filter((s) => s.status === '8').map((s) => s.id),
+        refused,
+      );
       for (const s of all.filter((x) => x.status !== '8')) assert.ok(s.i < pendingNew(s.id), `${s.id}: the order comes before its report`);
     } finally {
       ws.close();
@@ -194,7 +242,11 @@ describe('two nodes on one PostgreSQL: one owner per FIX session', () => {
   });
 
   it("a connector deactivated on node B logs its client out of node A; reactivated, the client logs on again; node B's browsers see both", async () => {
-    const login = await fetch(`${nodeB.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }) });
+    const login = await fetch(`${nodeB.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+    });
     const { token } = (await login.json()) as { token: string };
     const ws = new WebSocket(nodeB.url.replace('http', 'ws') + '/ws');
     const seen: Array<{ type: string; comp_id?: string; is_connected?: boolean }> = [];
@@ -203,7 +255,11 @@ describe('two nodes on one PostgreSQL: one owner per FIX session', () => {
     ws.send(JSON.stringify({ type: 'authenticate', token }));
     await client.waitFor(() => seen.some((m) => m.type === 'authenticated'), 'ws authenticated');
     const put = (isActive: boolean) =>
-      fetch(`${nodeB.url}/api/client-connectors/${COMP_ID}`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ is_active: isActive }) });
+      fetch(`${nodeB.url}/api/client-connectors/${COMP_ID}`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ is_active: isActive }),
+      });
     const logons = client.logons;
     assert.equal((await put(false)).status, 200);
     await client.waitFor(() => !client.isLoggedOn, 'the client logged out of node A', 5_000);
@@ -226,11 +282,16 @@ describe('two nodes on one PostgreSQL: one owner per FIX session', () => {
     assert.ok(Date.now() - t0 < 5_000);
     // The Logon and Logout exchanged with node A moved the numbers by one each way, nothing reset them.
     const n = await settledAt('node-b');
-    assert.ok(n.next_sender_seq > seqBefore!.next_sender_seq && n.next_target_seq > seqBefore!.next_target_seq, JSON.stringify({ seqBefore, n }));
+    assert.ok(
+      n.next_sender_seq > seqBefore!.next_sender_seq && n.next_target_seq > seqBefore!.next_target_seq,
+      JSON.stringify({ seqBefore, n }),
+    );
     // The order taken on node A is there for node B's orders, and the session carries on.
     await client.send('D', newOrderSingle('CL-B1'));
     await client.waitForReport('CL-B1', (m) => m.get(150) === 'A');
-    const leases = await database.db.query<{ owner: string; term: number }>("SELECT owner, term FROM leases WHERE name = 'fix:FIX.4.4:FIXDESK:SGX_CLIENT_1'");
+    const leases = await database.db.query<{ owner: string; term: number }>(
+      "SELECT owner, term FROM leases WHERE name = 'fix:FIX.4.4:FIXDESK:SGX_CLIENT_1'",
+    );
     assert.equal(leases.rows[0]?.owner, 'node-b');
     assert.ok(leases.rows[0]!.term >= 2);
   });

@@ -21,11 +21,15 @@ describe("a Logon at the other node while a node's lease on the session runs", (
   });
   after(() => t?.stop());
 
-  const lease = async () => (await t.database.db.query<{ owner: string; term: number }>('SELECT owner, term FROM leases WHERE name = $1', [LEASE])).rows[0];
+  const lease = async () =>
+    (await t.database.db.query<{ owner: string; term: number }>('SELECT owner, term FROM leases WHERE name = $1', [LEASE])).rows[0];
   const refusals = async () =>
-    (await t.database.db.query<{ disconnect_reason: string }>("SELECT disconnect_reason FROM client_sessions WHERE comp_id = $1 AND disconnect_reason LIKE 'logon refused%'", [COMP_ID])).rows.map(
-      (r) => r.disconnect_reason,
-    );
+    (
+      await t.database.db.query<{ disconnect_reason: string }>(
+        "SELECT disconnect_reason FROM client_sessions WHERE comp_id = $1 AND disconnect_reason LIKE 'logon refused%'",
+        [COMP_ID],
+      )
+    ).rows.map((r) => r.disconnect_reason);
 
   it("of a dead node: waits for the lease's expiry and logs on then, at the first attempt", async () => {
     // Node A took the session and died at once: nobody renews its lease.

@@ -39,7 +39,11 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(r.status, 200, await r.text());
     };
     const refusedLogons = async (compId: string) =>
-      ((await (await t.api(`/api/fix-messages?compId=${compId}&msgType=5&direction=TX`, { token: viewer })).json()) as { messages: FixMessageRecord[] }).messages;
+      (
+        (await (await t.api(`/api/fix-messages?compId=${compId}&msgType=5&direction=TX`, { token: viewer })).json()) as {
+          messages: FixMessageRecord[];
+        }
+      ).messages;
 
     before(async () => {
       // A TLS port: a certificate is issued only where a TLS logon can use it.
@@ -54,7 +58,15 @@ for (const kind of TEST_DB_KINDS) {
       const r = await t.api('/api/client-connectors', {
         method: 'POST',
         token: admin,
-        json: { comp_id: COMP, execution_id_prefix: 'NFX', timezone: 'UTC', trading_days: ALL_DAYS, start_time: '00:00', end_time: '23:59:59', whitelisted_ips: '127.0.0.1, ::1' },
+        json: {
+          comp_id: COMP,
+          execution_id_prefix: 'NFX',
+          timezone: 'UTC',
+          trading_days: ALL_DAYS,
+          start_time: '00:00',
+          end_time: '23:59:59',
+          whitelisted_ips: '127.0.0.1, ::1',
+        },
       });
       assert.equal(r.status, 200, await r.text());
       const client = new TestFixClient(COMP, stores);
@@ -64,7 +76,11 @@ for (const kind of TEST_DB_KINDS) {
         // The logon is recorded just after our Logon answer leaves: poll briefly.
         let connected = false;
         for (let i = 0; i < 100 && !connected; i++) {
-          const list = ((await (await t.api('/api/client-connectors', { token: viewer })).json()) as { data: { comp_id: string; is_connected: boolean }[] }).data;
+          const list = (
+            (await (await t.api('/api/client-connectors', { token: viewer })).json()) as {
+              data: { comp_id: string; is_connected: boolean }[];
+            }
+          ).data;
           connected = list.find((c) => c.comp_id === COMP)?.is_connected ?? false;
           if (!connected) await new Promise((res) => setTimeout(res, 20));
         }
@@ -80,7 +96,10 @@ for (const kind of TEST_DB_KINDS) {
       const attempt = await logonAttempt(t.server.ctx.fix.port, COMP, stores);
       assert.equal(attempt.loggedOn, false);
       // The connection is closed with nothing sent: no Logout reaches the client, none is recorded.
-      assert.ok(attempt.events.some((e) => e.startsWith('event: disconnected: ')), attempt.events.join('\n'));
+      assert.ok(
+        attempt.events.some((e) => e.startsWith('event: disconnected: ')),
+        attempt.events.join('\n'),
+      );
       assert.ok(!attempt.events.some((e) => e.startsWith('in: ')), attempt.events.join('\n'));
       assert.equal((await refusedLogons(COMP)).length, before);
       // The operator sees why in the client's session history.
@@ -103,7 +122,10 @@ for (const kind of TEST_DB_KINDS) {
       await put(COMP, { trading_days: otherDays, start_time: '00:00', end_time: '23:59:59' });
       const offDay = await logonAttempt(t.server.ctx.fix.port, COMP, stores);
       assert.equal(offDay.loggedOn, false);
-      assert.ok(offDay.events.some((e) => e.includes('Logon outside of session time')), offDay.events.join('\n'));
+      assert.ok(
+        offDay.events.some((e) => e.includes('Logon outside of session time')),
+        offDay.events.join('\n'),
+      );
 
       // Today, but a one-minute window that ended two hours ago.
       const h = (new Date().getUTCHours() + 22) % 24;
@@ -111,7 +133,10 @@ for (const kind of TEST_DB_KINDS) {
       await put(COMP, { trading_days: ALL_DAYS, start_time: `${hh}:00`, end_time: `${hh}:01` });
       const offHours = await logonAttempt(t.server.ctx.fix.port, COMP, stores);
       assert.equal(offHours.loggedOn, false);
-      assert.ok(offHours.events.some((e) => e.includes('Logon outside of session time')), offHours.events.join('\n'));
+      assert.ok(
+        offHours.events.some((e) => e.includes('Logon outside of session time')),
+        offHours.events.join('\n'),
+      );
       const refusals = await refusedLogons(COMP);
       assert.ok(refusals.filter((m) => m.raw_fix.includes('\x0158=Logon outside of session time\x01')).length >= 2);
 
@@ -125,7 +150,10 @@ for (const kind of TEST_DB_KINDS) {
         const refused = await attempt(hb);
         assert.equal(refused.loggedOn, false, `HeartBtInt ${hb}`);
         const reason = `HeartBtInt (108) of ${hb} is outside the allowed range 5-120 seconds`;
-        assert.ok(refused.events.some((e) => e.includes(reason)), refused.events.join('\n'));
+        assert.ok(
+          refused.events.some((e) => e.includes(reason)),
+          refused.events.join('\n'),
+        );
         const { rows } = await t.database.db.query<{ disconnect_reason: string }>(
           `SELECT disconnect_reason FROM client_sessions WHERE comp_id = $1 ORDER BY id DESC LIMIT 1`,
           [COMP],
@@ -152,7 +180,11 @@ for (const kind of TEST_DB_KINDS) {
 
     it("applies a heartbeat interval change at the simulated client's next logon", async () => {
       const logonHeartBtInts = async () =>
-        ((await (await t.api('/api/fix-messages?compId=SGX_CLIENT_1&msgType=A', { token: viewer })).json()) as { messages: FixMessageRecord[] }).messages.map((m) => ({
+        (
+          (await (await t.api('/api/fix-messages?compId=SGX_CLIENT_1&msgType=A', { token: viewer })).json()) as {
+            messages: FixMessageRecord[];
+          }
+        ).messages.map((m) => ({
           direction: m.direction,
           hb: /\x01108=(\d+)\x01/.exec(m.raw_fix)?.[1],
         }));
@@ -185,13 +217,19 @@ for (const kind of TEST_DB_KINDS) {
       await put('SGX_CLIENT_1', { heartbeatint: 7 });
       await connect();
       // The acceptor's copy of the session: the client's Logon and our answer both say 7.
-      assert.deepEqual(await latest('7'), [{ direction: 'RX', hb: '7' }, { direction: 'TX', hb: '7' }]);
+      assert.deepEqual(await latest('7'), [
+        { direction: 'RX', hb: '7' },
+        { direction: 'TX', hb: '7' },
+      ]);
       // A change while logged on waits for the next logon.
       await put('SGX_CLIENT_1', { heartbeatint: 11 });
       assert.equal((await logonHeartBtInts()).filter((m) => m.hb === '11').length, 0);
       await disconnect();
       await connect();
-      assert.deepEqual(await latest('11'), [{ direction: 'RX', hb: '11' }, { direction: 'TX', hb: '11' }]);
+      assert.deepEqual(await latest('11'), [
+        { direction: 'RX', hb: '11' },
+        { direction: 'TX', hb: '11' },
+      ]);
       await disconnect();
       await put('SGX_CLIENT_1', { heartbeatint: 30 });
     });
@@ -199,14 +237,20 @@ for (const kind of TEST_DB_KINDS) {
     it('shows fix_password to administrators reading one connector only, never in a list; tls_key to no read at all', async () => {
       await put(COMP, { fix_password: 'N3w-secret-pw' });
       // The key exists once the desk's CA issues the client's certificate (a PUT cannot write it).
-      const issued = await t.api(`/api/client-connectors/${COMP}/generate-certs`, { method: 'POST', token: admin, json: { commonName: 'new-fix-client.example', organization: 'New Fix Client Ltd', country: 'US' } });
+      const issued = await t.api(`/api/client-connectors/${COMP}/generate-certs`, {
+        method: 'POST',
+        token: admin,
+        json: { commonName: 'new-fix-client.example', organization: 'New Fix Client Ltd', country: 'US' },
+      });
       const issuedText = await issued.text();
       assert.equal(issued.status, 200, issuedText);
       // The key is in that answer, once.
       const tlsKey = (JSON.parse(issuedText) as { data: { privateKeyPem: string } }).data.privateKeyPem;
       assert.match(tlsKey, /^-----BEGIN PRIVATE KEY-----/);
       for (const token of [broker, viewer]) {
-        const listed = ((await (await t.api('/api/client-connectors', { token })).json()) as { data: Connector[] }).data.find((c) => c.comp_id === COMP)!;
+        const listed = ((await (await t.api('/api/client-connectors', { token })).json()) as { data: Connector[] }).data.find(
+          (c) => c.comp_id === COMP,
+        )!;
         const one = ((await (await t.api(`/api/client-connectors/${COMP}`, { token })).json()) as { data: Connector }).data;
         for (const c of [listed, one]) {
           assert.equal(c.fix_password, null);
@@ -225,7 +269,7 @@ for (const kind of TEST_DB_KINDS) {
       const one = JSON.parse(rawOne) as { data: Connector };
       assert.equal(one.data.fix_password, 'N3w-secret-pw');
       assert.equal(one.data.tls_key, null);
-      assert.ok(!rawOne.includes('PRIVATE KEY') && !rawOne.includes(tlsKey.split('\n')[1]!), 'no private key in an administrator\'s read');
+      assert.ok(!rawOne.includes('PRIVATE KEY') && !rawOne.includes(tlsKey.split('\n')[1]!), "no private key in an administrator's read");
       // Nor does a non-administrator see them through the connector's write answer: it may not write at all.
       assert.equal((await t.api(`/api/client-connectors/${COMP}`, { method: 'PUT', token: broker, json: { notes: 'x' } })).status, 403);
     });

@@ -14,7 +14,10 @@ import { ensureServerCertificate } from '../../apps/server/src/pki/desk-pki';
 import type { LogoFetchOptions } from '../../apps/server/src/reference/remote-logo';
 import { startTestServer, type TestServer } from '../support/server';
 
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4b80000000049454e44ae426082', 'hex');
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4b80000000049454e44ae426082',
+  'hex',
+);
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(2)</script><circle r="5"/></svg>';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -35,7 +38,9 @@ for (const kind of TEST_DB_KINDS) {
       return { status: r.status, body: (await r.json()) as { data: ClientConnector; field?: string; message?: string } };
     };
     const listed = async (compId: string) =>
-      ((await (await t.api('/api/client-connectors', { token: viewer })).json()) as { data: ClientConnector[] }).data.find((c) => c.comp_id === compId)!;
+      ((await (await t.api('/api/client-connectors', { token: viewer })).json()) as { data: ClientConnector[] }).data.find(
+        (c) => c.comp_id === compId,
+      )!;
 
     before(async () => {
       t = await startTestServer(kind, {}, { logoFetch });
@@ -50,7 +55,8 @@ for (const kind of TEST_DB_KINDS) {
         if (path === '/logo.svg') return res.writeHead(200, { 'content-type': 'image/svg+xml' }).end(SVG);
         if (path === '/page.html') return res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>hello</body></html>');
         if (path === '/png-as-svg') return res.writeHead(200, { 'content-type': 'image/svg+xml' }).end(PNG);
-        if (path === '/big.png') return res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.concat([PNG, Buffer.alloc(600_000)]));
+        if (path === '/big.png')
+          return res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.concat([PNG, Buffer.alloc(600_000)]));
         if (path === '/big-chunked.png') {
           res.writeHead(200, { 'content-type': 'image/png', 'transfer-encoding': 'chunked' });
           for (let i = 0; i < 20; i++) res.write(Buffer.alloc(50_000));
@@ -59,7 +65,8 @@ for (const kind of TEST_DB_KINDS) {
         if (path === '/slow.png') return; // never answers
         if (path === '/to-metadata') return res.writeHead(302, { location: 'https://169.254.169.254/latest/meta-data/' }).end();
         if (path === '/to-loopback6') return res.writeHead(301, { location: 'https://[::1]/logo.png' }).end();
-        if (path === '/to-http') return res.writeHead(302, { location: `http://127.0.0.1:${(remote.address() as AddressInfo).port}/logo.png` }).end();
+        if (path === '/to-http')
+          return res.writeHead(302, { location: `http://127.0.0.1:${(remote.address() as AddressInfo).port}/logo.png` }).end();
         if (path === '/to-logo') return res.writeHead(302, { location: '/logo.png' }).end();
         if (path === '/loop') return res.writeHead(302, { location: '/loop' }).end();
         res.writeHead(404).end();
@@ -147,7 +154,11 @@ for (const kind of TEST_DB_KINDS) {
         delete logoFetch.timeoutMs;
       }
       assert.equal((await listed('SGX_CLIENT_1')).logo_url, before, 'nothing written');
-      const created = await t.api('/api/client-connectors', { method: 'POST', token: admin, json: { comp_id: 'LOGO_NEW', execution_id_prefix: 'LGN', logo_url: `${base}/page.html` } });
+      const created = await t.api('/api/client-connectors', {
+        method: 'POST',
+        token: admin,
+        json: { comp_id: 'LOGO_NEW', execution_id_prefix: 'LGN', logo_url: `${base}/page.html` },
+      });
       assert.equal(created.status, 400);
       assert.equal(((await created.json()) as { field: string }).field, 'logo_url');
       assert.equal((await t.api('/api/client-connectors/LOGO_NEW', { token: admin })).status, 404, 'not created');

@@ -25,7 +25,8 @@ interface ConnectorTls {
 }
 
 /** One attempt with a fresh client store: 141=Y so that the server's numbers from earlier attempts do not matter. */
-const attempt = (port: number, compId: string, tls?: InitiatorTlsConfig) => logonAttempt(port, compId, new MemoryStoreFactory(), { tls, resetOnLogon: true, timeoutMs: 4000 });
+const attempt = (port: number, compId: string, tls?: InitiatorTlsConfig) =>
+  logonAttempt(port, compId, new MemoryStoreFactory(), { tls, resetOnLogon: true, timeoutMs: 4000 });
 
 for (const kind of TEST_DB_KINDS) {
   describe(`connector certificates and the TLS acceptor on ${kind}`, () => {
@@ -38,13 +39,26 @@ for (const kind of TEST_DB_KINDS) {
       const r = await t.api('/api/client-connectors', {
         method: 'POST',
         token: admin,
-        json: { comp_id, execution_id_prefix: prefix, trading_days: 'M,T,W,T,F,S,S', start_time: '00:00:00', end_time: '23:59:59', timezone: 'UTC' },
+        json: {
+          comp_id,
+          execution_id_prefix: prefix,
+          trading_days: 'M,T,W,T,F,S,S',
+          start_time: '00:00:00',
+          end_time: '23:59:59',
+          timezone: 'UTC',
+        },
       });
       assert.equal(r.status, 200, await r.text());
     };
-    const generate = (compId: string, json: unknown, token = admin) => t.api(`/api/client-connectors/${compId}/generate-certs`, { method: 'POST', token, json });
+    const generate = (compId: string, json: unknown, token = admin) =>
+      t.api(`/api/client-connectors/${compId}/generate-certs`, { method: 'POST', token, json });
     const refusals = async (compId: string) =>
-      (await t.database.db.query<{ disconnect_reason: string }>(`SELECT disconnect_reason FROM client_sessions WHERE comp_id = $1 AND disconnect_reason LIKE 'logon refused%' ORDER BY id`, [compId])).rows.map((r) => r.disconnect_reason);
+      (
+        await t.database.db.query<{ disconnect_reason: string }>(
+          `SELECT disconnect_reason FROM client_sessions WHERE comp_id = $1 AND disconnect_reason LIKE 'logon refused%' ORDER BY id`,
+          [compId],
+        )
+      ).rows.map((r) => r.disconnect_reason);
 
     before(async () => {
       t = await startTestServer(kind, { fixTlsPort: 0 });
@@ -72,7 +86,10 @@ for (const kind of TEST_DB_KINDS) {
     });
 
     it('issues a client certificate signed by the desk CA, expiring in a year, kept on the connector', async () => {
-      for (const [compId, cn] of [[TLS_COMP, 'tls-client-1.example'], [OTHER_COMP, 'tls-client-2.example']] as const) {
+      for (const [compId, cn] of [
+        [TLS_COMP, 'tls-client-1.example'],
+        [OTHER_COMP, 'tls-client-2.example'],
+      ] as const) {
         const r = await generate(compId, { commonName: cn, organization: 'Client Firm' });
         const body = (await r.json()) as { data: { expiresAt: string; fingerprint256: string; privateKeyPem: string }; message: string };
         assert.equal(r.status, 200, JSON.stringify(body));
@@ -84,8 +101,14 @@ for (const kind of TEST_DB_KINDS) {
         // The private key is in the generation's answer only: no read gives it, none keeps it.
         assert.equal(one.tls_key, null);
         assert.match(body.data.privateKeyPem, /^-----BEGIN PRIVATE KEY-----/);
-        assert.equal(createPublicKey(body.data.privateKeyPem).export({ type: 'spki', format: 'pem' }), new X509Certificate(one.tls_cert!).publicKey.export({ type: 'spki', format: 'pem' }), "the key is the certificate's");
-        const stored = await t.database.db.query<{ tls_key: string | null }>('SELECT tls_key FROM client_connectors WHERE comp_id = $1', [compId]);
+        assert.equal(
+          createPublicKey(body.data.privateKeyPem).export({ type: 'spki', format: 'pem' }),
+          new X509Certificate(one.tls_cert!).publicKey.export({ type: 'spki', format: 'pem' }),
+          "the key is the certificate's",
+        );
+        const stored = await t.database.db.query<{ tls_key: string | null }>('SELECT tls_key FROM client_connectors WHERE comp_id = $1', [
+          compId,
+        ]);
         assert.equal(stored.rows[0]!.tls_key, null, 'not kept');
         one.tls_key = body.data.privateKeyPem;
         const cert = new X509Certificate(one.tls_cert!);
@@ -117,11 +140,16 @@ for (const kind of TEST_DB_KINDS) {
       const config = await (await t.api(`/api/client-connectors/${TLS_COMP}/session-config`, { token: admin })).text();
       for (const text of [adminList, adminOne, config]) assert.ok(!text.includes(keyBody), 'the CA private key never leaves the server');
       // The issue is in the audit trail with who issued it.
-      const { rows } = await t.database.db.query<{ action: string; changed_by: string; reason: string }>(`SELECT action, changed_by, reason FROM session_operations WHERE comp_id = $1`, [TLS_COMP]);
-      assert.deepEqual(rows, [{ action: 'GENERATE_CERTS', changed_by: 'admin', reason: 'Client certificate issued for CN=tls-client-1.example' }]);
+      const { rows } = await t.database.db.query<{ action: string; changed_by: string; reason: string }>(
+        `SELECT action, changed_by, reason FROM session_operations WHERE comp_id = $1`,
+        [TLS_COMP],
+      );
+      assert.deepEqual(rows, [
+        { action: 'GENERATE_CERTS', changed_by: 'admin', reason: 'Client certificate issued for CN=tls-client-1.example' },
+      ]);
     });
 
-    it('logs the client on over TLS with its certificate, and refuses plain TCP, no certificate and another client\'s', async () => {
+    it("logs the client on over TLS with its certificate, and refuses plain TCP, no certificate and another client's", async () => {
       const tlsPort = t.server.ctx.fix.tlsPort;
       assert.ok(tlsPort > 0 && tlsPort !== t.server.ctx.fix.port);
       const mine = certs.get(TLS_COMP)!;
@@ -134,7 +162,12 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(plain.loggedOn, false);
       const bare = await attempt(tlsPort, TLS_COMP, { ca: mine.tls_ca!, servername: 'localhost' });
       assert.equal(bare.loggedOn, false);
-      const stolen = await attempt(tlsPort, TLS_COMP, { ca: mine.tls_ca!, cert: other.tls_cert!, key: other.tls_key!, servername: 'localhost' });
+      const stolen = await attempt(tlsPort, TLS_COMP, {
+        ca: mine.tls_ca!,
+        cert: other.tls_cert!,
+        key: other.tls_key!,
+        servername: 'localhost',
+      });
       assert.equal(stolen.loggedOn, false);
       // Refused like any unauthenticated logon (nothing sent to the peer), and recorded with why.
       for (const r of [plain, bare, stolen]) assert.ok(!r.events.some((e) => e.startsWith('in: ')), r.events.join('\n'));
@@ -145,7 +178,10 @@ for (const kind of TEST_DB_KINDS) {
         `logon refused: TLS client certificate (CN tls-client-2.example) is not the one issued to ${TLS_COMP}`,
       ]);
       // The other client's certificate still works for its own connector.
-      assert.ok((await attempt(tlsPort, OTHER_COMP, { ca: other.tls_ca!, cert: other.tls_cert!, key: other.tls_key!, servername: 'localhost' })).loggedOn);
+      assert.ok(
+        (await attempt(tlsPort, OTHER_COMP, { ca: other.tls_ca!, cert: other.tls_cert!, key: other.tls_key!, servername: 'localhost' }))
+          .loggedOn,
+      );
     });
 
     it('lets a connector without TLS log on over plain TCP and over TLS without a certificate', async () => {
@@ -183,7 +219,9 @@ for (const kind of TEST_DB_KINDS) {
       ]) {
         assert.ok(c.settingsFile.split('\n').includes(line), `${line} in\n${c.settingsFile}`);
       }
-      const plain = ((await (await t.api(`/api/client-connectors/${PLAIN_COMP}/session-config`, { token: admin })).json()) as { data: SessionConfig }).data;
+      const plain = (
+        (await (await t.api(`/api/client-connectors/${PLAIN_COMP}/session-config`, { token: admin })).json()) as { data: SessionConfig }
+      ).data;
       assert.equal(plain.port, t.server.ctx.fix.port);
       assert.ok(!plain.settingsFile.includes('ClientCertificateFile'));
       const missing = await t.api('/api/client-connectors/NO_SUCH_CLIENT/session-config', { token: admin });

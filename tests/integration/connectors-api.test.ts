@@ -48,7 +48,13 @@ for (const kind of TEST_DB_KINDS) {
       const created = await t.api('/api/client-connectors', {
         method: 'POST',
         token: admin,
-        json: { comp_id: 'NEW_CLIENT', execution_id_prefix: 'nc1', lei: '5493001KJTIIGC8Y1R12', start_time: '08:30', whitelisted_ips: '10.0.0.1, 192.168.1.0/24' },
+        json: {
+          comp_id: 'NEW_CLIENT',
+          execution_id_prefix: 'nc1',
+          lei: '5493001KJTIIGC8Y1R12',
+          start_time: '08:30',
+          whitelisted_ips: '10.0.0.1, 192.168.1.0/24',
+        },
       });
       assert.equal(created.status, 200);
       const c = ((await created.json()) as { data: Connector }).data;
@@ -59,16 +65,32 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(c.start_time, '08:30:00');
       assert.equal(c.whitelisted_ips, '10.0.0.1,192.168.1.0/24');
 
-      const dup = await t.api('/api/client-connectors', { method: 'POST', token: admin, json: { comp_id: 'NEW_CLIENT', execution_id_prefix: 'ZZ' } });
+      const dup = await t.api('/api/client-connectors', {
+        method: 'POST',
+        token: admin,
+        json: { comp_id: 'NEW_CLIENT', execution_id_prefix: 'ZZ' },
+      });
       assert.equal(dup.status, 409);
-      const dupPrefix = await t.api('/api/client-connectors', { method: 'POST', token: admin, json: { comp_id: 'OTHER', execution_id_prefix: 'NC1' } });
+      const dupPrefix = await t.api('/api/client-connectors', {
+        method: 'POST',
+        token: admin,
+        json: { comp_id: 'OTHER', execution_id_prefix: 'NC1' },
+      });
       assert.equal(dupPrefix.status, 409);
       assert.equal(((await dupPrefix.json()) as { field: string }).field, 'execution_id_prefix');
 
-      const upd = await t.api('/api/client-connectors/NEW_CLIENT', { method: 'PUT', token: admin, json: { heartbeatint: 10, is_active: false } });
+      const upd = await t.api('/api/client-connectors/NEW_CLIENT', {
+        method: 'PUT',
+        token: admin,
+        json: { heartbeatint: 10, is_active: false },
+      });
       assert.equal(upd.status, 200);
       assert.equal(((await upd.json()) as { data: Connector }).data.heartbeatint, 10);
-      const prefixChange = await t.api('/api/client-connectors/NEW_CLIENT', { method: 'PUT', token: admin, json: { execution_id_prefix: 'XX' } });
+      const prefixChange = await t.api('/api/client-connectors/NEW_CLIENT', {
+        method: 'PUT',
+        token: admin,
+        json: { execution_id_prefix: 'XX' },
+      });
       assert.equal(prefixChange.status, 400);
       assert.match(((await prefixChange.json()) as { message: string }).message, /fixed once the connector is created/);
 
@@ -103,14 +125,27 @@ for (const kind of TEST_DB_KINDS) {
       const forged = '-----BEGIN CERTIFICATE-----\nMIIBforgedNotIssuedByTheDeskCA\n-----END CERTIFICATE-----\n';
       const forgedKey = '-----BEGIN PRIVATE KEY-----\nMC4CAQforged\n-----END PRIVATE KEY-----\n';
       const tlsEcho = { tls_cert: forged, tls_key: forgedKey, tls_ca: forged, tls_enabled: true };
-      const read = async (compId: string) => ((await (await t.api(`/api/client-connectors/${compId}`, { token: admin })).json()) as { data: Connector & { tls_cert: string | null; tls_ca: string | null } }).data;
+      const read = async (compId: string) =>
+        (
+          (await (await t.api(`/api/client-connectors/${compId}`, { token: admin })).json()) as {
+            data: Connector & { tls_cert: string | null; tls_ca: string | null };
+          }
+        ).data;
 
-      const created = await t.api('/api/client-connectors', { method: 'POST', token: admin, json: { comp_id: 'TLS_ECHO', execution_id_prefix: 'TE1', ...tlsEcho } });
+      const created = await t.api('/api/client-connectors', {
+        method: 'POST',
+        token: admin,
+        json: { comp_id: 'TLS_ECHO', execution_id_prefix: 'TE1', ...tlsEcho },
+      });
       assert.equal(created.status, 200, await created.text());
       let c = await read('TLS_ECHO');
       assert.deepEqual([c.tls_cert, c.tls_key, c.tls_ca, c.tls_enabled], [null, null, null, false], 'a create does not take a certificate');
 
-      const put = await t.api('/api/client-connectors/TLS_ECHO', { method: 'PUT', token: admin, json: { notes: 'echoed the read back', ...tlsEcho } });
+      const put = await t.api('/api/client-connectors/TLS_ECHO', {
+        method: 'PUT',
+        token: admin,
+        json: { notes: 'echoed the read back', ...tlsEcho },
+      });
       assert.equal(put.status, 200, await put.text());
       c = await read('TLS_ECHO');
       assert.equal(c.tls_enabled, false, 'a PUT does not turn TLS on');
@@ -118,14 +153,25 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(c.tls_key, null);
 
       // Once the desk's CA has issued one, a PUT echoing other PEM text leaves the issued certificate as it is.
-      const issued = await t.api('/api/client-connectors/TLS_ECHO/generate-certs', { method: 'POST', token: admin, json: { commonName: 'tls-echo.example', country: 'US' } });
+      const issued = await t.api('/api/client-connectors/TLS_ECHO/generate-certs', {
+        method: 'POST',
+        token: admin,
+        json: { commonName: 'tls-echo.example', country: 'US' },
+      });
       assert.equal(issued.status, 200, await issued.text());
       const before = await read('TLS_ECHO');
       assert.match(before.tls_cert ?? '', /^-----BEGIN CERTIFICATE-----/);
-      const again = await t.api('/api/client-connectors/TLS_ECHO', { method: 'PUT', token: admin, json: { ...tlsEcho, tls_cert: null, tls_key: null } });
+      const again = await t.api('/api/client-connectors/TLS_ECHO', {
+        method: 'PUT',
+        token: admin,
+        json: { ...tlsEcho, tls_cert: null, tls_key: null },
+      });
       assert.equal(again.status, 200, await again.text());
       const after = await read('TLS_ECHO');
-      assert.deepEqual([after.tls_cert, after.tls_key, after.tls_ca, after.tls_enabled], [before.tls_cert, before.tls_key, before.tls_ca, true]);
+      assert.deepEqual(
+        [after.tls_cert, after.tls_key, after.tls_ca, after.tls_enabled],
+        [before.tls_cert, before.tls_key, before.tls_ca, true],
+      );
       assert.equal((await t.api('/api/client-connectors/TLS_ECHO', { method: 'DELETE', token: admin })).status, 200);
     });
 
@@ -146,7 +192,11 @@ for (const kind of TEST_DB_KINDS) {
         return ((await r.json()) as { data: unknown }).data;
       };
       const securities = (await get('/api/security-master')) as { symbol: string; price_tick_size: string }[];
-      for (const s of ['C5TC', 'P4TC', 'S10TC', 'C3', 'C5', 'C7']) assert.ok(securities.some((x) => x.symbol === s), s);
+      for (const s of ['C5TC', 'P4TC', 'S10TC', 'C3', 'C5', 'C7'])
+        assert.ok(
+          securities.some((x) => x.symbol === s),
+          s,
+        );
       assert.equal(securities.find((s) => s.symbol === 'C5TC')!.price_tick_size, '1');
       assert.equal(securities.find((s) => s.symbol === 'C3')!.price_tick_size, '0.01');
 
@@ -156,7 +206,10 @@ for (const kind of TEST_DB_KINDS) {
       const enums = (await get('/api/fix-enums?field_number=54')) as { enum_value: string; description: string }[];
       assert.ok(enums.some((e) => e.enum_value === '1' && e.description === 'BUY'));
       const groups = (await get('/api/repeating-group-fields')) as Record<string, { field_number: number }[]>;
-      assert.deepEqual(groups['453']!.slice(0, 3).map((f) => f.field_number), [448, 447, 452]);
+      assert.deepEqual(
+        groups['453']!.slice(0, 3).map((f) => f.field_number),
+        [448, 447, 452],
+      );
       const specs = (await get('/api/fix-message-specs/8?execType=F')) as { field_number: number; is_mandatory: boolean }[];
       assert.ok(specs.some((s) => s.field_number === 32 && s.is_mandatory));
       const brokers = (await get('/api/broker-information')) as { company_name: string }[];

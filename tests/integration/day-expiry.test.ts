@@ -54,11 +54,25 @@ for (const kind of TEST_DB_KINDS) {
       await client.send('D', newOrderSingle('EXP-DONE', { qty: '5' }));
       await client.send('D', gtc);
       const id = async (clOrdId: string) => (await client.waitForReport(clOrdId, (m) => m.get(150) === 'A')).get(37)!;
-      const [day, pending, cxl, done, gtcId] = [await id('EXP-DAY'), await id('EXP-PENDING'), await id('EXP-CXL'), await id('EXP-DONE'), await id('EXP-GTC')];
+      const [day, pending, cxl, done, gtcId] = [
+        await id('EXP-DAY'),
+        await id('EXP-PENDING'),
+        await id('EXP-CXL'),
+        await id('EXP-DONE'),
+        await id('EXP-GTC'),
+      ];
       for (const o of [day, cxl, done, gtcId]) assert.equal((await api(`/api/orders/${o}/accept`, {})).status, 200);
       assert.equal((await api(`/api/orders/${day}/fill`, { fillQty: 4, fillPrice: 26990 })).status, 200);
       assert.equal((await api(`/api/orders/${done}/fill`, { fillQty: 5, fillPrice: 26990 })).status, 200);
-      await client.send('F', [[11, 'EXP-CXL-X'], [37, cxl], [38, '10'], [41, 'EXP-CXL'], [54, '1'], [55, 'C5TC'], [60, ts()]]);
+      await client.send('F', [
+        [11, 'EXP-CXL-X'],
+        [37, cxl],
+        [38, '10'],
+        [41, 'EXP-CXL'],
+        [54, '1'],
+        [55, 'C5TC'],
+        [60, ts()],
+      ]);
       await client.waitForReport('EXP-CXL-X', (m) => m.get(150) === '6');
 
       // The same moment is not yet the end of the session; a day later it is.
@@ -69,16 +83,22 @@ for (const kind of TEST_DB_KINDS) {
       assert.deepEqual([expired.get(39), expired.get(14), expired.get(151)], ['C', '4', '0']);
       assert.equal((await client.waitForReport('EXP-PENDING', (m) => m.get(150) === 'C')).get(39), 'C');
       await client.waitForReport('EXP-CXL', (m) => m.get(150) === 'C');
-      const cxlRej = await client.waitFor(() => client.received.find((m) => m.msgType === '9' && m.get(11) === 'EXP-CXL-X'), 'cancel reject');
+      const cxlRej = await client.waitFor(
+        () => client.received.find((m) => m.msgType === '9' && m.get(11) === 'EXP-CXL-X'),
+        'cancel reject',
+      );
       assert.equal(cxlRej.get(39), 'C');
       assert.match(cxlRej.get(58)!, /expired/);
 
-      const status = async (o: string) => ((await (await api(`/api/orders/${o}`)).json()) as { data: { ordstatus: string } }).data.ordstatus;
+      const status = async (o: string) =>
+        ((await (await api(`/api/orders/${o}`)).json()) as { data: { ordstatus: string } }).data.ordstatus;
       assert.equal(await status(day), 'C');
       assert.equal(await status(gtcId), '0', 'good till cancel stays');
       assert.equal(await status(done), '2', 'a filled order is not touched');
 
-      const actions = ((await (await api('/api/order-actions')).json()) as { data: Array<{ action_type: string; user_id: string; brokerorderid: string }> }).data;
+      const actions = (
+        (await (await api('/api/order-actions')).json()) as { data: Array<{ action_type: string; user_id: string; brokerorderid: string }> }
+      ).data;
       const expiries = actions.filter((a) => a.action_type === 'EXPIRE');
       assert.deepEqual(expiries.map((a) => a.brokerorderid).sort(), [day, pending, cxl].sort());
       assert.ok(expiries.every((a) => a.user_id === 'SYSTEM'));

@@ -19,7 +19,9 @@ for (const kind of TEST_DB_KINDS) {
     let client: TestFixClient;
     before(async () => {
       t = await startTestServer(kind);
-      const { rows } = await t.server.ctx.db.query<{ client_lei: string }>(`SELECT client_lei FROM client_connectors WHERE comp_id = 'SGX_CLIENT_1'`);
+      const { rows } = await t.server.ctx.db.query<{ client_lei: string }>(
+        `SELECT client_lei FROM client_connectors WHERE comp_id = 'SGX_CLIENT_1'`,
+      );
       assert.equal(rows[0]?.client_lei, OWN_LEI);
       client = new TestFixClient('SGX_CLIENT_1');
       await client.connect(t.server.ctx.fix.port);
@@ -56,14 +58,23 @@ for (const kind of TEST_DB_KINDS) {
     });
 
     it("refuses another client's contact as Order Origination Trader, and follows a change of contact", async () => {
-      assert.equal(await execType(`EF-${kind}-4`, 'Jonas Berger'), 'refused: Order Origination Trader (PartyRole 11) Jonas Berger is the contact of another client of this desk');
-      assert.equal(await execType(`EF-${kind}-5`, 'JONAS.BERGER@nordhafen.example'), 'refused: Order Origination Trader (PartyRole 11) JONAS.BERGER@nordhafen.example is the contact of another client of this desk');
+      assert.equal(
+        await execType(`EF-${kind}-4`, 'Jonas Berger'),
+        'refused: Order Origination Trader (PartyRole 11) Jonas Berger is the contact of another client of this desk',
+      );
+      assert.equal(
+        await execType(`EF-${kind}-5`, 'JONAS.BERGER@nordhafen.example'),
+        'refused: Order Origination Trader (PartyRole 11) JONAS.BERGER@nordhafen.example is the contact of another client of this desk',
+      );
       assert.equal(await execType(`EF-${kind}-6`, 'Mei Lin Tan'), 'A');
       const admin = await t.login('admin');
       const r = await t.api('/api/client-connectors/EEX_CLIENT_1', { method: 'PUT', token: admin, json: { client_contact: 'Anke Vogel' } });
       assert.equal(r.status, 200, await r.text());
       assert.equal(await execType(`EF-${kind}-7`, 'Jonas Berger'), 'A');
-      assert.match(await execType(`EF-${kind}-8`, 'anke vogel'), /^refused: Order Origination Trader \(PartyRole 11\) anke vogel is the contact/);
+      assert.match(
+        await execType(`EF-${kind}-8`, 'anke vogel'),
+        /^refused: Order Origination Trader \(PartyRole 11\) anke vogel is the contact/,
+      );
     });
   });
 }

@@ -21,7 +21,20 @@ interface FixMessageRecord {
   raw_fix: string;
 }
 
-const RECORD_FIELDS = ['brokerorderid', 'clordid', 'direction', 'id', 'msgseqnum', 'msgtype', 'poss_dup', 'raw_fix', 'sender_comp_id', 'target_comp_id', 'timestamp', 'transacttime'];
+const RECORD_FIELDS = [
+  'brokerorderid',
+  'clordid',
+  'direction',
+  'id',
+  'msgseqnum',
+  'msgtype',
+  'poss_dup',
+  'raw_fix',
+  'sender_comp_id',
+  'target_comp_id',
+  'timestamp',
+  'transacttime',
+];
 const SESSION_TYPES = ['0', '1', '2', '3', '4', '5', 'A'];
 
 const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
@@ -78,16 +91,30 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(msgs.length, 2);
       // Newest first by the time each crossed the wire: the Pending New, then the D it answers (whose
       // row is written once it was processed, after its answer's, but carries its arrival time).
-      assert.deepEqual(msgs.map((m) => m.direction), ['TX', 'RX']);
+      assert.deepEqual(
+        msgs.map((m) => m.direction),
+        ['TX', 'RX'],
+      );
       const [pendingNew, d] = msgs as [(typeof msgs)[number], (typeof msgs)[number]];
-      assert.ok(Date.parse(d.timestamp) <= Date.parse(pendingNew.timestamp), `D received ${d.timestamp}, Pending New sent ${pendingNew.timestamp}`);
+      assert.ok(
+        Date.parse(d.timestamp) <= Date.parse(pendingNew.timestamp),
+        `D received ${d.timestamp}, Pending New sent ${pendingNew.timestamp}`,
+      );
       assert.deepEqual(Object.keys(d).sort(), RECORD_FIELDS);
       assert.deepEqual(
         [d.direction, d.msgtype, d.msgseqnum, d.sender_comp_id, d.target_comp_id, d.clordid],
         ['RX', 'D', dSeq, 'SGX_CLIENT_1', 'FIXDESK', 'AUD-1'],
       );
       assert.deepEqual(
-        [pendingNew.direction, pendingNew.msgtype, pendingNew.msgseqnum, pendingNew.sender_comp_id, pendingNew.target_comp_id, pendingNew.clordid, pendingNew.brokerorderid],
+        [
+          pendingNew.direction,
+          pendingNew.msgtype,
+          pendingNew.msgseqnum,
+          pendingNew.sender_comp_id,
+          pendingNew.target_comp_id,
+          pendingNew.clordid,
+          pendingNew.brokerorderid,
+        ],
         ['TX', '8', ackSeq, 'FIXDESK', 'SGX_CLIENT_1', 'AUD-1', brokerOrderId],
       );
       assert.match(d.raw_fix, /^8=FIX\.4\.4\x019=\d+\x0135=D\x01/);
@@ -97,20 +124,29 @@ for (const kind of TEST_DB_KINDS) {
       // The client's D cannot carry the broker's id; its record names the order it created all the same.
       assert.equal(d.brokerorderid, brokerOrderId);
       const byBrokerId = await list(`brokerorderid=${brokerOrderId}`);
-      assert.deepEqual(byBrokerId.map((m) => m.id).sort((a, b) => a - b), [d.id, pendingNew.id].sort((a, b) => a - b));
+      assert.deepEqual(
+        byBrokerId.map((m) => m.id).sort((a, b) => a - b),
+        [d.id, pendingNew.id].sort((a, b) => a - b),
+      );
     });
 
     it('hides heartbeats by default and shows them with ignoreHeartbeats=false', async () => {
       const byDefault = await list('compId=EEX_CLIENT_1');
       assert.ok(byDefault.length > 0);
       assert.ok(byDefault.every((m) => m.msgtype !== '0'));
-      assert.ok(byDefault.some((m) => m.msgtype === 'A'), 'session messages shown by default');
+      assert.ok(
+        byDefault.some((m) => m.msgtype === 'A'),
+        'session messages shown by default',
+      );
       const withHeartbeats = await list('compId=EEX_CLIENT_1&ignoreHeartbeats=false');
       const hbs = withHeartbeats.filter((m) => m.msgtype === '0');
       assert.ok(hbs.some((m) => m.direction === 'TX') && hbs.some((m) => m.direction === 'RX'), 'heartbeats both ways');
       assert.equal(withHeartbeats.length, byDefault.length + hbs.length);
       const explicit = await list('compId=EEX_CLIENT_1&ignoreHeartbeats=true');
-      assert.deepEqual(explicit.map((m) => m.id), byDefault.map((m) => m.id));
+      assert.deepEqual(
+        explicit.map((m) => m.id),
+        byDefault.map((m) => m.id),
+      );
     });
 
     it('hides every session-level message with ignoreSessionMessages=true', async () => {
@@ -118,16 +154,31 @@ for (const kind of TEST_DB_KINDS) {
       assert.ok(all.some((m) => m.msgtype === 'A') && all.some((m) => m.msgtype === '5'));
       const app = await list('ignoreHeartbeats=false&ignoreSessionMessages=true');
       assert.ok(app.length > 0);
-      assert.ok(app.every((m) => !SESSION_TYPES.includes(m.msgtype)), JSON.stringify(app.map((m) => m.msgtype)));
-      assert.deepEqual(app.map((m) => m.id), all.filter((m) => !SESSION_TYPES.includes(m.msgtype)).map((m) => m.id));
-      assert.deepEqual((await list('ignoreSessionMessages=false')).map((m) => m.id), (await list('')).map((m) => m.id));
+      assert.ok(
+        app.every((m) => !SESSION_TYPES.includes(m.msgtype)),
+        JSON.stringify(app.map((m) => m.msgtype)),
+      );
+      assert.deepEqual(
+        app.map((m) => m.id),
+        all.filter((m) => !SESSION_TYPES.includes(m.msgtype)).map((m) => m.id),
+      );
+      assert.deepEqual(
+        (await list('ignoreSessionMessages=false')).map((m) => m.id),
+        (await list('')).map((m) => m.id),
+      );
     });
 
     it('filters by start and end (a bare end date includes its whole day) and refuses a bad date', async () => {
       const all = await list('');
-      assert.deepEqual((await list(`start=${day(0)}&end=${day(0)}`)).map((m) => m.id), all.map((m) => m.id));
+      assert.deepEqual(
+        (await list(`start=${day(0)}&end=${day(0)}`)).map((m) => m.id),
+        all.map((m) => m.id),
+      );
       // A day's first page is read through the time index and sorted: still the newest rows by id.
-      assert.deepEqual((await list(`start=${day(0)}&end=${day(0)}&limit=2`)).map((m) => m.id), (await list('limit=2')).map((m) => m.id));
+      assert.deepEqual(
+        (await list(`start=${day(0)}&end=${day(0)}&limit=2`)).map((m) => m.id),
+        (await list('limit=2')).map((m) => m.id),
+      );
       assert.deepEqual(await list(`start=${day(1)}`), []);
       assert.deepEqual(await list(`end=${day(-1)}`), []);
       const since = await list(`start=${encodeURIComponent(beforeOrder)}`);
@@ -151,13 +202,23 @@ for (const kind of TEST_DB_KINDS) {
       );
       const all = await list('compId=PAGING');
       assert.equal(all.length, 5);
-      assert.deepEqual(all.map((m) => m.msgseqnum), [5, 4, 3, 2, 1], 'the same time: by id, newest first');
-      assert.deepEqual((await list(`compId=PAGING&beforeId=${all[1]!.id}`)).map((m) => m.msgseqnum), [3, 2, 1]);
+      assert.deepEqual(
+        all.map((m) => m.msgseqnum),
+        [5, 4, 3, 2, 1],
+        'the same time: by id, newest first',
+      );
+      assert.deepEqual(
+        (await list(`compId=PAGING&beforeId=${all[1]!.id}`)).map((m) => m.msgseqnum),
+        [3, 2, 1],
+      );
       // Pages follow each other without a gap or an overlap.
       const first = await list('limit=3');
       const next = await list(`limit=3&beforeId=${Math.min(...first.map((m) => m.id))}`);
       assert.ok(Math.max(...next.map((m) => m.id)) < Math.min(...first.map((m) => m.id)));
-      assert.deepEqual((await list(`compId=PAGING&limit=2&beforeId=${all[1]!.id}`)).map((m) => m.msgseqnum), [3, 2]);
+      assert.deepEqual(
+        (await list(`compId=PAGING&limit=2&beforeId=${all[1]!.id}`)).map((m) => m.msgseqnum),
+        [3, 2],
+      );
       assert.equal((await t.api('/api/fix-messages?beforeId=9223372036854775808', { token: viewer })).status, 400);
     });
 
@@ -176,9 +237,15 @@ for (const kind of TEST_DB_KINDS) {
       }
       // A page is the newest rows by id, listed by time; beforeId continues below the given id.
       const ids = all.map((m) => m.id).sort((a, b) => b - a);
-      assert.deepEqual((await list('limit=2')).map((m) => m.id).sort((a, b) => b - a), ids.slice(0, 2));
+      assert.deepEqual(
+        (await list('limit=2')).map((m) => m.id).sort((a, b) => b - a),
+        ids.slice(0, 2),
+      );
       const below = ids[1]!;
-      assert.deepEqual((await list(`beforeId=${below}`)).map((m) => m.id), all.filter((m) => m.id < below).map((m) => m.id));
+      assert.deepEqual(
+        (await list(`beforeId=${below}`)).map((m) => m.id),
+        all.filter((m) => m.id < below).map((m) => m.id),
+      );
       assert.equal((await t.api('/api/fix-messages?colour=red', { token: viewer })).status, 400);
       assert.equal((await t.api('/api/fix-messages?direction=UP', { token: viewer })).status, 400);
       assert.equal((await t.api('/api/fix-messages')).status, 401);
@@ -198,10 +265,16 @@ for (const kind of TEST_DB_KINDS) {
       for (const m of exported) assert.deepEqual(Object.keys(m).sort(), RECORD_FIELDS);
       // Heartbeats are left out of an export by default (spec 000 §9).
       assert.ok(exported.every((m) => m.msgtype !== '0'));
-      assert.deepEqual(exported.map((m) => m.id), (await list('')).map((m) => m.id));
+      assert.deepEqual(
+        exported.map((m) => m.id),
+        (await list('')).map((m) => m.id),
+      );
       const withHb = await list(`start=${day(0)}&end=${day(0)}&ignoreHeartbeats=false`, '/api/fix-messages/export');
       assert.ok(withHb.some((m) => m.msgtype === '0'));
-      const appOnly = await list(`start=${day(0)}&end=${day(0)}&ignoreHeartbeats=true&ignoreSessionMessages=true`, '/api/fix-messages/export');
+      const appOnly = await list(
+        `start=${day(0)}&end=${day(0)}&ignoreHeartbeats=true&ignoreSessionMessages=true`,
+        '/api/fix-messages/export',
+      );
       assert.ok(appOnly.length > 0 && appOnly.every((m) => !SESSION_TYPES.includes(m.msgtype)));
       assert.deepEqual(await list(`start=${day(-3)}&end=${day(-1)}`, '/api/fix-messages/export'), []);
       assert.equal((await t.api(`/api/fix-messages/export?start=${day(0)}&end=${day(0)}`)).status, 401);

@@ -48,7 +48,10 @@ describe('FixConnection writes', () => {
         return write(chunk);
       }) as typeof p.client.write;
       const messages = ['8=FIX.4.4|one|', '8=FIX.4.4|two|', '8=FIX.4.4|three|'].map((m) => Buffer.from(m, 'latin1'));
-      const received = receive(p.peer, messages.reduce((n, m) => n + m.length, 0));
+      const received = receive(
+        p.peer,
+        messages.reduce((n, m) => n + m.length, 0),
+      );
       for (const m of messages) void connection.write(m);
       assert.equal(calls.length, 0, 'nothing written before the tick ends');
       assert.equal((await received).toString('latin1'), '8=FIX.4.4|one|8=FIX.4.4|two|8=FIX.4.4|three|');

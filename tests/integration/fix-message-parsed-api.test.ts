@@ -44,8 +44,14 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(p.msgName, 'NewOrderSingle');
       assert.equal(p.problem, null);
       // Every field of the raw text, in wire order.
-      const wire = d.raw_fix.split('\x01').filter(Boolean).map((kv) => Number(kv.slice(0, kv.indexOf('='))));
-      assert.deepEqual(p.fields.map((f) => f.tag), wire);
+      const wire = d.raw_fix
+        .split('\x01')
+        .filter(Boolean)
+        .map((kv) => Number(kv.slice(0, kv.indexOf('='))));
+      assert.deepEqual(
+        p.fields.map((f) => f.tag),
+        wire,
+      );
       const f = (tag: number) => p.fields.find((x) => x.tag === tag)!;
       assert.deepEqual([f(8).section, f(49).section, f(11).section, f(10).section], ['header', 'header', 'body', 'trailer']);
       assert.deepEqual([f(11).name, f(11).type, f(11).required, f(11).value], ['ClOrdID', 'STRING', true, 'PARSE-1']);

@@ -65,7 +65,13 @@ for (const kind of TEST_DB_KINDS) {
         assert.match(r.body.error!, reason);
       }
       // ExecType is removed for other types; the name comes from the dictionary; data.id answers.
-      const r = await call<{ data: MessageSpec }>('POST', '/api/fix-message-specs', admin, { msg_type: 'D', exec_type: '0', field_number: '1', field_position: '20', description: 'Client account' });
+      const r = await call<{ data: MessageSpec }>('POST', '/api/fix-message-specs', admin, {
+        msg_type: 'D',
+        exec_type: '0',
+        field_number: '1',
+        field_position: '20',
+        description: 'Client account',
+      });
       assert.equal(r.status, 200, JSON.stringify(r.body));
       assert.equal(r.body.message, MessageSpecText.created);
       assert.ok(r.body.data.id > 0);
@@ -78,7 +84,11 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(dup.status, 409);
       assert.match(dup.body.error!, /Account \(1\) is already specified for NewOrderSingle \(D\)/);
 
-      const upd = await call<{ data: MessageSpec }>('PUT', `/api/fix-message-specs/${r.body.data.id}`, admin, { ...r.body.data, is_mandatory: true, description: 'Mandatory account' });
+      const upd = await call<{ data: MessageSpec }>('PUT', `/api/fix-message-specs/${r.body.data.id}`, admin, {
+        ...r.body.data,
+        is_mandatory: true,
+        description: 'Mandatory account',
+      });
       assert.equal(upd.status, 200, JSON.stringify(upd.body));
       assert.equal(upd.body.message, MessageSpecText.updated);
       assert.equal(upd.body.data.is_mandatory, true);
@@ -87,19 +97,34 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(del.status, 200);
       assert.equal(del.body.message, MessageSpecText.deleted);
       assert.equal((await call('DELETE', `/api/fix-message-specs/${r.body.data.id}`, admin)).status, 404);
-      const trail = await t.server.ctx.db.query<{ action: string; changed_by: string }>("SELECT action, changed_by FROM reference_changes WHERE entity = 'fix_message_specs' AND entity_id = $1 ORDER BY id", [r.body.data.id]);
-      assert.deepEqual(trail.rows.map((x) => `${x.action}:${x.changed_by}`), ['CREATE:admin', 'UPDATE:admin', 'DELETE:admin']);
+      const trail = await t.server.ctx.db.query<{ action: string; changed_by: string }>(
+        "SELECT action, changed_by FROM reference_changes WHERE entity = 'fix_message_specs' AND entity_id = $1 ORDER BY id",
+        [r.body.data.id],
+      );
+      assert.deepEqual(
+        trail.rows.map((x) => `${x.action}:${x.changed_by}`),
+        ['CREATE:admin', 'UPDATE:admin', 'DELETE:admin'],
+      );
     });
 
     it('locks system-controlled fields and the position and deletion of header-type fields', async () => {
-      const sys = await call<{ data: MessageSpec }>('POST', '/api/fix-message-specs', admin, { msg_type: '8', exec_type: 'I', field_number: 150, field_position: 1 });
+      const sys = await call<{ data: MessageSpec }>('POST', '/api/fix-message-specs', admin, {
+        msg_type: '8',
+        exec_type: 'I',
+        field_number: 150,
+        field_position: 1,
+      });
       assert.equal(sys.status, 200, JSON.stringify(sys.body));
       const put = await call('PUT', `/api/fix-message-specs/${sys.body.data.id}`, admin, { is_mandatory: true });
       assert.equal(put.status, 409);
       assert.equal(put.body.error, 'ExecType (150) is system controlled: it cannot be edited or deleted');
       assert.equal((await call('DELETE', `/api/fix-message-specs/${sys.body.data.id}`, admin)).status, 409);
 
-      const hdr = await call<{ data: MessageSpec }>('POST', '/api/fix-message-specs', admin, { msg_type: 'D', field_number: 49, field_position: 2 });
+      const hdr = await call<{ data: MessageSpec }>('POST', '/api/fix-message-specs', admin, {
+        msg_type: 'D',
+        field_number: 49,
+        field_position: 2,
+      });
       assert.equal(hdr.status, 200, JSON.stringify(hdr.body));
       const id = hdr.body.data.id;
       const move = await call('PUT', `/api/fix-message-specs/${id}`, admin, { field_position: 5 });
@@ -129,7 +154,10 @@ for (const kind of TEST_DB_KINDS) {
       assert.ok(blocks.body.data.some((b) => b.block_name === 'Instrument'));
       const fields = await call<{ data: ComponentBlockField[] }>('GET', `/api/component-blocks/${parties.id}/fields`, viewer);
       assert.equal(fields.status, 200);
-      assert.deepEqual(fields.body.data.slice(0, 4).map((f) => f.field_number), [453, 448, 447, 452]);
+      assert.deepEqual(
+        fields.body.data.slice(0, 4).map((f) => f.field_number),
+        [453, 448, 447, 452],
+      );
       assert.equal(fields.body.data[1]!.field_name, 'PartyID');
       assert.equal((await call('GET', '/api/component-blocks/by-message/ZZ', viewer)).status, 404);
       assert.equal((await call('GET', '/api/component-blocks/999999/fields', viewer)).status, 404);
@@ -146,7 +174,12 @@ for (const kind of TEST_DB_KINDS) {
         original(id);
       };
       try {
-        const r = await call<{ data: MessageSpec }>('POST', '/api/fix-message-specs', admin, { msg_type: '8', exec_type: '0', field_number: 1, is_mandatory: true });
+        const r = await call<{ data: MessageSpec }>('POST', '/api/fix-message-specs', admin, {
+          msg_type: '8',
+          exec_type: '0',
+          field_number: 1,
+          is_mandatory: true,
+        });
         assert.equal(r.status, 200);
         assert.equal(invalidated, 1, 'client profiles (which hold the mandatory tags) are renewed');
       } finally {

@@ -57,7 +57,18 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(lines.length, ROWS + 1);
       assert.ok(!lines.includes(''), 'no empty line');
       const [head, ...body] = Papa.parse<string[]>(bytes.subarray(3).toString('utf8'), { skipEmptyLines: true }).data;
-      assert.deepEqual(head, ['ID', 'TransactTime (UTC)', 'Direction', 'Msg Type', 'Seq Num', 'Sender', 'Target', 'Client Order ID', 'Broker Order ID', 'Raw Message']);
+      assert.deepEqual(head, [
+        'ID',
+        'TransactTime (UTC)',
+        'Direction',
+        'Msg Type',
+        'Seq Num',
+        'Sender',
+        'Target',
+        'Client Order ID',
+        'Broker Order ID',
+        'Raw Message',
+      ]);
       assert.equal(body.length, ROWS);
       assert.equal(new Set(body.map((r) => r[0])).size, ROWS, 'no row twice across the pages');
       const seven = body.find((r) => r[4] === '7')!;
@@ -78,7 +89,9 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(((await none.json()) as { field?: string }).field, 'end');
       assert.equal((await t.api(`/api/fix-messages/export.csv?start=${day}&end=${day}`)).status, 401);
       const admin = await t.login('admin');
-      const looks = (await (await t.api('/api/audit-access', { token: admin })).json()) as { data: Array<{ username: string; action: string; row_count: number | null }> };
+      const looks = (await (await t.api('/api/audit-access', { token: admin })).json()) as {
+        data: Array<{ username: string; action: string; row_count: number | null }>;
+      };
       assert.ok(looks.data.some((l) => l.username === 'viewer' && l.action === 'export_fix_messages' && l.row_count === ROWS));
     });
 
@@ -88,7 +101,23 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(res.headers.get('x-export-rows'), String(ACTIONS));
       assert.match(res.headers.get('content-disposition') ?? '', /filename="order_actions.csv"/);
       const [head, ...body] = Papa.parse<string[]>((await res.text()).replace(/^\ufeff/, ''), { skipEmptyLines: true }).data;
-      assert.deepEqual(head, ['ID', 'Timestamp (UTC)', 'Client', 'Broker Order ID', 'Client Order ID', 'Symbol', 'Side', 'Order Qty', 'Order Price', 'Action Type', 'User ID', 'Fill Qty', 'Fill Price', 'Notes', 'Action Data']);
+      assert.deepEqual(head, [
+        'ID',
+        'Timestamp (UTC)',
+        'Client',
+        'Broker Order ID',
+        'Client Order ID',
+        'Symbol',
+        'Side',
+        'Order Qty',
+        'Order Price',
+        'Action Type',
+        'User ID',
+        'Fill Qty',
+        'Fill Price',
+        'Notes',
+        'Action Data',
+      ]);
       assert.equal(body.length, ACTIONS);
       assert.equal(new Set(body.map((r) => r[0])).size, ACTIONS, 'no row twice across the pages');
       const nine = body.find((r) => r[4] === 'ACT-9')!;
@@ -100,7 +129,9 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(none.status, 400);
       assert.equal(((await none.json()) as { field?: string }).field, 'start');
       const admin = await t.login('admin');
-      const looks = (await (await t.api('/api/audit-access', { token: admin })).json()) as { data: Array<{ username: string; action: string; row_count: number | null }> };
+      const looks = (await (await t.api('/api/audit-access', { token: admin })).json()) as {
+        data: Array<{ username: string; action: string; row_count: number | null }>;
+      };
       assert.ok(looks.data.some((l) => l.username === 'viewer' && l.action === 'export_order_actions' && l.row_count === ACTIONS));
     });
   });

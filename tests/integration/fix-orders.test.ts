@@ -78,7 +78,11 @@ for (const kind of TEST_DB_KINDS) {
       await client.waitForReport('FIX-1', (m) => m.get(150) === '3');
 
       // Every message in and out is in the audit log with its sequence number and ids.
-      const msgs = ((await (await api(`/api/fix-messages?clordid=FIX-1`)).json()) as { messages: { direction: string; msgtype: string; msgseqnum: number; brokerorderid: string | null }[] }).messages;
+      const msgs = (
+        (await (await api(`/api/fix-messages?clordid=FIX-1`)).json()) as {
+          messages: { direction: string; msgtype: string; msgseqnum: number; brokerorderid: string | null }[];
+        }
+      ).messages;
       assert.ok(msgs.some((m) => m.direction === 'RX' && m.msgtype === 'D'));
       assert.equal(msgs.filter((m) => m.direction === 'TX' && m.msgtype === '8').length, 5);
       assert.ok(msgs.every((m) => m.msgseqnum > 0));
@@ -86,7 +90,14 @@ for (const kind of TEST_DB_KINDS) {
 
     it('pushes new orders, updates, reports, actions and connection changes to signed-in browsers', async () => {
       const ws = new WebSocket(server.url.replace('http', 'ws') + '/ws');
-      const got: { type: string; orderData?: { clordid: string; ordstatus: string; brokerorderid: string }; orderInfo?: { event: string; comp_id: string; clordid: string }; data?: { action_type?: string; exectype?: string; clordid?: string }; comp_id?: string; is_connected?: boolean }[] = [];
+      const got: {
+        type: string;
+        orderData?: { clordid: string; ordstatus: string; brokerorderid: string };
+        orderInfo?: { event: string; comp_id: string; clordid: string };
+        data?: { action_type?: string; exectype?: string; clordid?: string };
+        comp_id?: string;
+        is_connected?: boolean;
+      }[] = [];
       ws.on('message', (d) => got.push(JSON.parse(String(d))));
       await new Promise((r) => ws.once('open', r));
       ws.send(JSON.stringify({ type: 'authenticate', token }));
@@ -95,34 +106,66 @@ for (const kind of TEST_DB_KINDS) {
       await client.send('D', newOrderSingle('FIX-WS'));
       const created = await client.waitFor(() => got.find((m) => m.type === 'new_order' && m.orderData?.clordid === 'FIX-WS'), 'new_order');
       assert.equal(created.orderData!.ordstatus, 'A');
-      await client.waitFor(() => got.find((m) => m.type === 'execution_report' && m.data?.clordid === 'FIX-WS' && m.data.exectype === 'A'), 'pending new report');
+      await client.waitFor(
+        () => got.find((m) => m.type === 'execution_report' && m.data?.clordid === 'FIX-WS' && m.data.exectype === 'A'),
+        'pending new report',
+      );
       assert.equal((await api(`/api/orders/${created.orderData!.brokerorderid}/accept`, {})).status, 200);
-      await client.waitFor(() => got.find((m) => m.type === 'order_update' && m.orderData?.clordid === 'FIX-WS' && m.orderData.ordstatus === '0'), 'order_update');
+      await client.waitFor(
+        () => got.find((m) => m.type === 'order_update' && m.orderData?.clordid === 'FIX-WS' && m.orderData.ordstatus === '0'),
+        'order_update',
+      );
       await client.waitFor(() => got.find((m) => m.type === 'order_action' && m.data?.action_type === 'ACCEPT'), 'order_action');
       // Spec 000 §4, §7: a client's status request changes nothing; the desk gets the order
       // as stored in order_data, with the order info saying the client asked.
       const before = got.length;
-      await client.send('H', [[11, 'FIX-WS'], [54, '1'], [55, 'C5TC']]);
+      await client.send('H', [
+        [11, 'FIX-WS'],
+        [54, '1'],
+        [55, 'C5TC'],
+      ]);
       await client.waitForReport('FIX-WS', (m) => m.get(150) === 'I');
       const info = await client.waitFor(() => got.find((m) => m.type === 'order_data' && m.orderData?.clordid === 'FIX-WS'), 'order_data');
       assert.equal(info.orderData!.ordstatus, '0', 'the order as stored');
-      assert.deepEqual({ event: info.orderInfo?.event, comp_id: info.orderInfo?.comp_id, clordid: info.orderInfo?.clordid }, { event: 'status_request', comp_id: 'SGX_CLIENT_1', clordid: 'FIX-WS' });
+      assert.deepEqual(
+        { event: info.orderInfo?.event, comp_id: info.orderInfo?.comp_id, clordid: info.orderInfo?.clordid },
+        { event: 'status_request', comp_id: 'SGX_CLIENT_1', clordid: 'FIX-WS' },
+      );
       assert.ok(!got.slice(before).some((m) => m.type === 'order_update' || m.type === 'execution_report'), 'no change is announced');
 
       const other = new TestFixClient('EEX_CLIENT_1');
       await other.connect(server.ctx.fix.port);
-      await client.waitFor(() => got.find((m) => m.type === 'client_connection_status' && m.comp_id === 'EEX_CLIENT_1' && m.is_connected), 'connected status');
+      await client.waitFor(
+        () => got.find((m) => m.type === 'client_connection_status' && m.comp_id === 'EEX_CLIENT_1' && m.is_connected),
+        'connected status',
+      );
       await other.stop();
-      await client.waitFor(() => got.find((m) => m.type === 'client_connection_status' && m.comp_id === 'EEX_CLIENT_1' && m.is_connected === false), 'disconnected status');
-      const sessions = ((await (await api('/api/client-sessions?comp_id=EEX_CLIENT_1')).json()) as { data?: { session_end: string | null; disconnect_reason: string | null }[] }).data;
+      await client.waitFor(
+        () => got.find((m) => m.type === 'client_connection_status' && m.comp_id === 'EEX_CLIENT_1' && m.is_connected === false),
+        'disconnected status',
+      );
+      const sessions = (
+        (await (await api('/api/client-sessions?comp_id=EEX_CLIENT_1')).json()) as {
+          data?: { session_end: string | null; disconnect_reason: string | null }[];
+        }
+      ).data;
       if (sessions) assert.ok(sessions.some((s) => s.session_end !== null));
       ws.close();
     });
 
     it('logs a session out when its connector is deactivated, and refuses its next logon', async () => {
-      const admin = await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'admin-test-pw-1' }) });
+      const admin = await fetch(`${server.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'admin', password: 'admin-test-pw-1' }),
+      });
       const adminToken = ((await admin.json()) as { token: string }).token;
-      const put = (json: unknown) => fetch(`${server.url}/api/client-connectors/EEX_CLIENT_1`, { method: 'PUT', headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify(json) });
+      const put = (json: unknown) =>
+        fetch(`${server.url}/api/client-connectors/EEX_CLIENT_1`, {
+          method: 'PUT',
+          headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+          body: JSON.stringify(json),
+        });
       const other = new TestFixClient('EEX_CLIENT_1');
       await other.connect(server.ctx.fix.port);
       assert.equal((await put({ is_active: false })).status, 200);
@@ -135,9 +178,18 @@ for (const kind of TEST_DB_KINDS) {
     });
 
     it('checks the logon password and never shows it in the FIX message audit; sign-out closes live sockets', async () => {
-      const admin = await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'admin-test-pw-1' }) });
+      const admin = await fetch(`${server.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'admin', password: 'admin-test-pw-1' }),
+      });
       const adminToken = ((await admin.json()) as { token: string }).token;
-      const put = (json: unknown) => fetch(`${server.url}/api/client-connectors/EEX_CLIENT_1`, { method: 'PUT', headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify(json) });
+      const put = (json: unknown) =>
+        fetch(`${server.url}/api/client-connectors/EEX_CLIENT_1`, {
+          method: 'PUT',
+          headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+          body: JSON.stringify(json),
+        });
       assert.equal((await put({ fix_password: 'S3cret-pw' })).status, 200);
       const wrong = new TestFixClient('EEX_CLIENT_1');
       await assert.rejects(wrong.connect(server.ctx.fix.port, { password: 'guess' }, 1500), /timed out/);
@@ -145,13 +197,19 @@ for (const kind of TEST_DB_KINDS) {
       const right = new TestFixClient('EEX_CLIENT_1');
       await right.connect(server.ctx.fix.port, { password: 'S3cret-pw' });
       await right.stop();
-      const logons = ((await (await api('/api/fix-messages?msgType=A&compId=EEX_CLIENT_1&limit=50')).json()) as { messages: { raw_fix: string }[] }).messages;
+      const logons = (
+        (await (await api('/api/fix-messages?msgType=A&compId=EEX_CLIENT_1&limit=50')).json()) as { messages: { raw_fix: string }[] }
+      ).messages;
       assert.ok(logons.some((m) => m.raw_fix.includes('554=********')));
       assert.ok(logons.every((m) => !m.raw_fix.includes('S3cret-pw') && !m.raw_fix.includes('554=guess')));
       assert.equal((await put({ fix_password: null })).status, 200);
 
       // A socket opened with a token is closed when that token signs out.
-      const login = await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'viewer', password: DEMO_PASSWORD }) });
+      const login = await fetch(`${server.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'viewer', password: DEMO_PASSWORD }),
+      });
       const viewerToken = ((await login.json()) as { token: string }).token;
       const ws = new WebSocket(server.url.replace('http', 'ws') + '/ws');
       const types: string[] = [];
@@ -173,7 +231,11 @@ for (const kind of TEST_DB_KINDS) {
     });
 
     it('answers an unsupported application message with a BusinessMessageReject', async () => {
-      const seq = await client.send('R', [[131, 'QR-1'], [146, '1'], [55, 'C5TC']]);
+      const seq = await client.send('R', [
+        [131, 'QR-1'],
+        [146, '1'],
+        [55, 'C5TC'],
+      ]);
       const j = await client.waitFor(() => client.received.find((m) => m.msgType === 'j'), 'business reject');
       assert.equal(j.get(380), '3');
       assert.equal(j.get(45), String(seq));
@@ -181,10 +243,26 @@ for (const kind of TEST_DB_KINDS) {
 
     it('takes a NewOrderMultileg and reports leg fills', async () => {
       await client.send('AB', [
-        [11, 'FIX-ML'], [38, '2'], [40, '2'], [44, '300'], [54, '1'], [55, 'C5TC'], [59, '0'], [60, ts()], [167, 'MLEG'],
+        [11, 'FIX-ML'],
+        [38, '2'],
+        [40, '2'],
+        [44, '300'],
+        [54, '1'],
+        [55, 'C5TC'],
+        [59, '0'],
+        [60, ts()],
+        [167, 'MLEG'],
         [555, '2'],
-        [600, 'C5TC'], [609, 'FUT'], [610, maturity(2)], [623, '1'], [624, '1'],
-        [600, 'C5TC'], [609, 'FUT'], [610, maturity(3)], [623, '1'], [624, '2'],
+        [600, 'C5TC'],
+        [609, 'FUT'],
+        [610, maturity(2)],
+        [623, '1'],
+        [624, '1'],
+        [600, 'C5TC'],
+        [609, 'FUT'],
+        [610, maturity(3)],
+        [623, '1'],
+        [624, '2'],
       ]);
       const ack = await client.waitForReport('FIX-ML', (m) => m.get(150) === 'A');
       const id = ack.get(37)!;
@@ -206,7 +284,15 @@ for (const kind of TEST_DB_KINDS) {
       const ack = await client.waitForReport('FIX-C1', (m) => m.get(150) === 'A');
       const id = ack.get(37)!;
       await api(`/api/orders/${id}/accept`, {});
-      await client.send('F', [[11, 'FIX-C1-X'], [37, id], [38, '10'], [41, 'FIX-C1'], [54, '1'], [55, 'C5TC'], [60, ts()]]);
+      await client.send('F', [
+        [11, 'FIX-C1-X'],
+        [37, id],
+        [38, '10'],
+        [41, 'FIX-C1'],
+        [54, '1'],
+        [55, 'C5TC'],
+        [60, ts()],
+      ]);
       await client.waitForReport('FIX-C1-X', (m) => m.get(150) === '6');
       assert.equal((await api(`/api/orders/${id}/cancel-request/confirm`, {})).status, 200);
       const canceled = await client.waitForReport('FIX-C1-X', (m) => m.get(150) === '4');

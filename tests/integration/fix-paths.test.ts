@@ -13,10 +13,26 @@ const COMP = 'SGX_CLIENT_1';
 /** A NewOrderMultileg calendar spread (buy the near month, sell the next) at a spread price. */
 function spread(clOrdId: string, price: string, qty = '5'): Array<[number, string]> {
   return [
-    [11, clOrdId], [38, qty], [40, '2'], [44, price], [54, '1'], [55, 'C5TC'], [59, '0'], [60, ts()], [167, 'MLEG'],
+    [11, clOrdId],
+    [38, qty],
+    [40, '2'],
+    [44, price],
+    [54, '1'],
+    [55, 'C5TC'],
+    [59, '0'],
+    [60, ts()],
+    [167, 'MLEG'],
     [555, '2'],
-    [600, 'C5TC'], [609, 'FUT'], [610, maturity(2)], [623, '1'], [624, '1'],
-    [600, 'C5TC'], [609, 'FUT'], [610, maturity(3)], [623, '1'], [624, '2'],
+    [600, 'C5TC'],
+    [609, 'FUT'],
+    [610, maturity(2)],
+    [623, '1'],
+    [624, '1'],
+    [600, 'C5TC'],
+    [609, 'FUT'],
+    [610, maturity(3)],
+    [623, '1'],
+    [624, '2'],
   ];
 }
 
@@ -36,7 +52,10 @@ for (const kind of TEST_DB_KINDS) {
     };
     /** Changes the client's capability row directly (there is no write API yet) and drops the server's cache. */
     const setCapability = async (sql: string) => {
-      await t.database.db.query(`UPDATE client_capabilities SET ${sql} WHERE clientconnectors_id = (SELECT id FROM client_connectors WHERE comp_id = $1)`, [COMP]);
+      await t.database.db.query(
+        `UPDATE client_capabilities SET ${sql} WHERE clientconnectors_id = (SELECT id FROM client_connectors WHERE comp_id = $1)`,
+        [COMP],
+      );
       t.server.ctx.orders.invalidate();
     };
     const pendingNew = async (clOrdId: string, body = newOrderSingle(clOrdId)) => {
@@ -55,7 +74,13 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(client.received.filter((m) => m.get(11) === clOrdId).length, 1, `${clOrdId}: exactly one report`);
       return er;
     };
-    const expectRefusal = async (msgType: 'D' | 'AB', clOrdId: string, body: Array<[number, string]>, ordRejReason: string, text: string) => {
+    const expectRefusal = async (
+      msgType: 'D' | 'AB',
+      clOrdId: string,
+      body: Array<[number, string]>,
+      ordRejReason: string,
+      text: string,
+    ) => {
       const er = await refused(msgType, clOrdId, body);
       assert.deepEqual([er.get(103), er.get(58)], [ordRejReason, text], clOrdId);
     };
@@ -80,7 +105,10 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(body.success, true);
       assert.equal(body.order.ordstatus, '8');
       const er = await client.waitForReport(c1, (m) => m.get(150) === '8');
-      assert.deepEqual([er.get(39), er.get(37), er.get(58), er.get(103), er.get(151), er.get(14)], ['8', id1, 'Credit line exhausted for this client', '0', '0', '0']);
+      assert.deepEqual(
+        [er.get(39), er.get(37), er.get(58), er.get(103), er.get(151), er.get(14)],
+        ['8', id1, 'Credit line exhausted for this client', '0', '0', '0'],
+      );
 
       const c2 = id('REJ');
       const id2 = await pendingNew(c2);
@@ -104,7 +132,17 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal((await post(`/api/orders/${orderId}/accept`)).status, 200);
       await client.waitForReport(orig, (m) => m.get(150) === '0');
       const repl = `${orig}-R`;
-      await client.send('G', [[11, repl], [37, orderId], [38, '20'], [40, '2'], [41, orig], [44, '27100'], [54, '1'], [55, 'C5TC'], [60, ts()]]);
+      await client.send('G', [
+        [11, repl],
+        [37, orderId],
+        [38, '20'],
+        [40, '2'],
+        [41, orig],
+        [44, '27100'],
+        [54, '1'],
+        [55, 'C5TC'],
+        [60, ts()],
+      ]);
       const pending = await client.waitForReport(repl, (m) => m.get(150) === 'E');
       assert.deepEqual([pending.get(39), pending.get(41)], ['E', orig]);
 
@@ -133,12 +171,23 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal((await post(`/api/orders/${orderId}/accept`)).status, 200);
       await client.waitForReport(orig, (m) => m.get(150) === '0');
       const cxl = `${orig}-X`;
-      await client.send('F', [[11, cxl], [37, orderId], [38, '10'], [41, orig], [54, '1'], [55, 'C5TC'], [60, ts()]]);
+      await client.send('F', [
+        [11, cxl],
+        [37, orderId],
+        [38, '10'],
+        [41, orig],
+        [54, '1'],
+        [55, 'C5TC'],
+        [60, ts()],
+      ]);
       await client.waitForReport(cxl, (m) => m.get(150) === '6');
       const r = await post(`/api/orders/${orderId}/cancel-request/refuse`, { reason: 'Already worked on the exchange' });
       assert.equal(r.status, 200);
       const rej = await client.waitForReport(cxl, (m) => m.msgType === '9');
-      assert.deepEqual([rej.get(37), rej.get(41), rej.get(39), rej.get(434), rej.get(58)], [orderId, orig, '0', '1', 'Already worked on the exchange']);
+      assert.deepEqual(
+        [rej.get(37), rej.get(41), rej.get(39), rej.get(434), rej.get(58)],
+        [orderId, orig, '0', '1', 'Already worked on the exchange'],
+      );
       const order = ((await (await t.api(`/api/orders/${orderId}`, { token: broker })).json()) as { data: { ordstatus: string } }).data;
       assert.equal(order.ordstatus, '0');
     });
@@ -285,7 +334,10 @@ for (const kind of TEST_DB_KINDS) {
         if (sentInOneSecond) assert.equal(acked.length, 3, 'three orders in the second');
         else assert.ok(acked.length >= 3 && acked.length <= 6, `at most 3 per second over two seconds, got ${acked.length}`);
         // The first orders of the burst pass; the refusals come after them.
-        assert.deepEqual(reports.slice(0, 3).map((m) => m.get(150)), ['A', 'A', 'A']);
+        assert.deepEqual(
+          reports.slice(0, 3).map((m) => m.get(150)),
+          ['A', 'A', 'A'],
+        );
         for (const er of refusedOnes) {
           assert.deepEqual([er.get(39), er.get(103), er.get(58)], ['8', '99', 'Order rate limit of 3 orders per second exceeded']);
         }

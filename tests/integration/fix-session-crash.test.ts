@@ -14,7 +14,10 @@ import { until } from '../support/until';
 const SOH = '\x01';
 
 function fieldOf(raw: string, tag: number): string | undefined {
-  return raw.split(SOH).find((f) => f.startsWith(`${tag}=`))?.slice(String(tag).length + 1);
+  return raw
+    .split(SOH)
+    .find((f) => f.startsWith(`${tag}=`))
+    ?.slice(String(tag).length + 1);
 }
 
 describe('kill -9 of both FIX engines on the PostgreSQL store', () => {
@@ -70,14 +73,28 @@ describe('kill -9 of both FIX engines on the PostgreSQL store', () => {
         await clientStore.close();
         clientApp.reports = [];
         client = await startClient(clock, clientStores, clientApp, port);
-        await until('full replay', () => client.status().loggedOn && client.status().state === 'inSession' && clientApp.reports.length === 3);
+        await until(
+          'full replay',
+          () => client.status().loggedOn && client.status().state === 'inSession' && clientApp.reports.length === 3,
+        );
 
         const brokerStore = await brokerStores.open(BROKER, new Date(clock.now()));
         const sentBefore = await brokerStore.outboundRange(2, 4, 10);
-        assert.deepEqual(clientApp.reports.map((r) => [r.clOrdID, r.seq, r.possDup]), [['ORD1', 2, true], ['ORD2', 3, true], ['ORD2', 4, true]]);
+        assert.deepEqual(
+          clientApp.reports.map((r) => [r.clOrdID, r.seq, r.possDup]),
+          [
+            ['ORD1', 2, true],
+            ['ORD2', 3, true],
+            ['ORD2', 4, true],
+          ],
+        );
         for (const [i, r] of clientApp.reports.entries()) {
           const original = sentBefore[i]!;
-          assert.equal(r.origSendingTime, fieldOf(original.raw, Tag.SendingTime), `seq ${r.seq}: OrigSendingTime is the original SendingTime`);
+          assert.equal(
+            r.origSendingTime,
+            fieldOf(original.raw, Tag.SendingTime),
+            `seq ${r.seq}: OrigSendingTime is the original SendingTime`,
+          );
           assert.equal(r.body, bodyOf(original.raw), `seq ${r.seq}: the stored body, byte for byte`);
         }
         assert.equal(clientApp.reports[0]!.origSendingTime, fieldOf(sentBefore[0]!.raw, Tag.SendingTime));
@@ -91,12 +108,18 @@ describe('kill -9 of both FIX engines on the PostgreSQL store', () => {
         await until('ack after recovery', () => clientApp.reports.length === 4);
         const ack = clientApp.reports[3]!;
         const sentSince = (await brokerStore.outboundRange(6, ack.seq - 1, 10)).map((m) => fieldOf(m.raw, Tag.MsgType));
-        assert.ok(sentSince.every((t) => t === '0' || t === '1'), `between the broker's Logon and the ack only heartbeats or test requests: ${sentSince.join()}`);
+        assert.ok(
+          sentSince.every((t) => t === '0' || t === '1'),
+          `between the broker's Logon and the ack only heartbeats or test requests: ${sentSince.join()}`,
+        );
         assert.deepEqual([ack.clOrdID, ack.seq, ack.possDup], ['ORD3', 6 + sentSince.length, false]);
         await until('numbers agree', () => broker.session(BROKER)!.status().nextTargetMsgSeqNum === client.status().nextSenderMsgSeqNum);
         assert.ok(client.status().nextSenderMsgSeqNum >= 7);
         // And the other way (polled: on a loaded machine a message of the broker's may still be on its way).
-        await until('numbers agree the other way', () => broker.session(BROKER)!.status().nextSenderMsgSeqNum === client.status().nextTargetMsgSeqNum);
+        await until(
+          'numbers agree the other way',
+          () => broker.session(BROKER)!.status().nextSenderMsgSeqNum === client.status().nextTargetMsgSeqNum,
+        );
       } finally {
         await client?.stop(200);
         await broker?.stop(200);

@@ -17,7 +17,13 @@ const PATTERNS = new Map<number, RegExp>([
 
 const C = '49=SGX_CLIENT_1\x0152=<TIME>\x0156=FIXDESK';
 const S = '49=FIXDESK\x0152=00000000-00:00:00.000\x0156=SGX_CLIENT_1';
-const script = (text: string) => text.trim().split('\n').map((l) => l.trim()).join('\n').replaceAll('|', '\x01');
+const script = (text: string) =>
+  text
+    .trim()
+    .split('\n')
+    .map((l) => l.trim())
+    .join('\n')
+    .replaceAll('|', '\x01');
 
 for (const kind of TEST_DB_KINDS) {
   describe(`session rules on the product's FIX acceptor on ${kind}`, () => {
@@ -28,7 +34,8 @@ for (const kind of TEST_DB_KINDS) {
     after(async () => {
       await t?.stop();
     });
-    const play = (text: string) => playScenario(script(text), PATTERNS, { host: '127.0.0.1', port: t.server.ctx.fix.port, expectTimeoutMs: 5000 });
+    const play = (text: string) =>
+      playScenario(script(text), PATTERNS, { host: '127.0.0.1', port: t.server.ctx.fix.port, expectTimeoutMs: 5000 });
 
     it('a second Logon during a live session is disconnected with nothing sent; the live session carries on', () =>
       play(`
@@ -92,7 +99,9 @@ for (const kind of TEST_DB_KINDS) {
         eDISCONNECT
       `);
       // The refused message is in the audit, its NUL kept visible as U+FFFD.
-      const { rows } = await t.database.db.query<{ raw_fix: string }>(`SELECT raw_fix FROM fix_messages WHERE direction = 'RX' AND msg_seq_num = 28`);
+      const { rows } = await t.database.db.query<{ raw_fix: string }>(
+        `SELECT raw_fix FROM fix_messages WHERE direction = 'RX' AND msg_seq_num = 28`,
+      );
       assert.equal(rows.length, 1);
       assert.ok(rows[0]!.raw_fix.includes('58=a\uFFFDb\x01'));
     });

@@ -32,17 +32,31 @@ for (const kind of TEST_DB_KINDS) {
     });
 
     it('takes only http(s) addresses for a company website, https for a logo', async () => {
-      for (const bad of ['javascript:alert(1)', 'data:image/svg+xml,<svg/onload=alert(1)>', 'file:///etc/passwd', '//evil.example/logo.png', 'ftp://x.example/a']) {
+      for (const bad of [
+        'javascript:alert(1)',
+        'data:image/svg+xml,<svg/onload=alert(1)>',
+        'file:///etc/passwd',
+        '//evil.example/logo.png',
+        'ftp://x.example/a',
+      ]) {
         for (const field of ['company_website', 'logo_url']) {
           const r = await t.api('/api/client-connectors/SGX_CLIENT_1', { method: 'PUT', token: admin, json: { [field]: bad } });
           assert.equal(r.status, 400, `${field} = ${bad}`);
           assert.equal(((await r.json()) as { field?: string }).field, field);
         }
       }
-      const ok = await t.api('/api/client-connectors/SGX_CLIENT_1', { method: 'PUT', token: admin, json: { company_website: 'https://client.example' } });
+      const ok = await t.api('/api/client-connectors/SGX_CLIENT_1', {
+        method: 'PUT',
+        token: admin,
+        json: { company_website: 'https://client.example' },
+      });
       assert.equal(ok.status, 200, await ok.text());
       // A logo is https only: the server fetches it (tests/integration/connector-logos.test.ts).
-      const plain = await t.api('/api/client-connectors/SGX_CLIENT_1', { method: 'PUT', token: admin, json: { logo_url: 'http://client.example/logo.svg' } });
+      const plain = await t.api('/api/client-connectors/SGX_CLIENT_1', {
+        method: 'PUT',
+        token: admin,
+        json: { logo_url: 'http://client.example/logo.svg' },
+      });
       assert.equal(plain.status, 400);
       assert.equal(((await plain.json()) as { field?: string }).field, 'logo_url');
     });

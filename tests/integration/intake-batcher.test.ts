@@ -14,10 +14,27 @@ const SESSION = { b: 'FIX.4.4', s: 'FIXDESK', t: 'CO_CLIENT' };
 
 function record(clordid: string, connectorId: number): NewOrderRecord {
   return {
-    clordid, clientConnectorId: connectorId, sendercompid: SESSION.t, targetcompid: SESSION.s, sessionDate: '2025-03-14', msgType: 'D',
-    symbol: 'C5TC', securityType: 'FUT', maturityMonthYear: '202506', side: '1', ordType: '2', price: '27000', orderQty: '10',
-    timeInForce: '0', exchange: 'SGX', currency: null, account: null, text: null, transactTime: new Date('2025-03-14T09:00:00Z'),
-    legs: [], parties: [],
+    clordid,
+    clientConnectorId: connectorId,
+    sendercompid: SESSION.t,
+    targetcompid: SESSION.s,
+    sessionDate: '2025-03-14',
+    msgType: 'D',
+    symbol: 'C5TC',
+    securityType: 'FUT',
+    maturityMonthYear: '202506',
+    side: '1',
+    ordType: '2',
+    price: '27000',
+    orderQty: '10',
+    timeInForce: '0',
+    exchange: 'SGX',
+    currency: null,
+    account: null,
+    text: null,
+    transactTime: new Date('2025-03-14T09:00:00Z'),
+    legs: [],
+    parties: [],
   };
 }
 
@@ -27,8 +44,14 @@ function fakeReservation(seq: number, clOrdID: string, creationTime: Date, writt
   const reservation: SendReservation = {
     msgSeqNum: seq,
     record: {
-      direction: 'TX', msgSeqNum: seq, msgType: '8', senderCompID: SESSION.s, targetCompID: SESSION.t, sendingTime: '20250314-09:00:00.000',
-      clOrdID, raw: `8=FIX.4.4\u00019=5\u000135=8\u000134=${seq}\u000111=${clOrdID}\u000110=000\u0001`,
+      direction: 'TX',
+      msgSeqNum: seq,
+      msgType: '8',
+      senderCompID: SESSION.s,
+      targetCompID: SESSION.t,
+      sendingTime: '20250314-09:00:00.000',
+      clOrdID,
+      raw: `8=FIX.4.4\u00019=5\u000135=8\u000134=${seq}\u000111=${clOrdID}\u000110=000\u0001`,
     },
     storeCreationTime: creationTime,
     committed: async () => {
@@ -43,7 +66,12 @@ function fakeReservation(seq: number, clOrdID: string, creationTime: Date, writt
 }
 
 /** A new database with the test client's connector (ExecID prefix) and its session row (next sender number). */
-async function clientDatabase(kind: (typeof TEST_DB_KINDS)[number], prefix: string, nextSender: number, creationTime: Date): Promise<{ t: TestDatabase; connectorId: number }> {
+async function clientDatabase(
+  kind: (typeof TEST_DB_KINDS)[number],
+  prefix: string,
+  nextSender: number,
+  creationTime: Date,
+): Promise<{ t: TestDatabase; connectorId: number }> {
   const t = await createTestDatabase(kind);
   const { rows } = await t.db.query<{ id: number }>(
     `INSERT INTO client_connectors (comp_id, execution_id_prefix, target_comp_id, start_time, end_time, trading_days)
@@ -85,145 +113,196 @@ function holdingDb(db: Db): { db: Db; holdNext(): void; release(): void } {
   };
 }
 
-for (const kind of TEST_DB_KINDS) for (const planned of [true, false]) {
-  describe(`intake batcher replies in the order's commit, on ${kind}, ${planned ? 'planned (one statement)' : 'in a transaction'}`, () => {
-    let t: TestDatabase;
-    let connectorId = 0;
-    const creationTime = new Date('2025-03-14T08:00:00.000Z');
+for (const kind of TEST_DB_KINDS)
+  for (const planned of [true, false]) {
+    describe(`intake batcher replies in the order's commit, on ${kind}, ${planned ? 'planned (one statement)' : 'in a transaction'}`, () => {
+      let t: TestDatabase;
+      let connectorId = 0;
+      const creationTime = new Date('2025-03-14T08:00:00.000Z');
 
-    before(async () => {
-      ({ t, connectorId } = await clientDatabase(kind, 'COC', 5, creationTime));
-    });
-    after(async () => {
-      await t?.dispose();
-    });
+      before(async () => {
+        ({ t, connectorId } = await clientDatabase(kind, 'COC', 5, creationTime));
+      });
+      after(async () => {
+        await t?.dispose();
+      });
 
-    const entry = (clordid: string): IntakeEntry => ({ order: record(clordid, connectorId), execIdPrefix: 'COC', reportTime: new Date() });
+      const entry = (clordid: string): IntakeEntry => ({
+        order: record(clordid, connectorId),
+        execIdPrefix: 'COC',
+        reportTime: new Date(),
+      });
 
-    it('stores the reply with the order, marks its report sent, and writes it only after the commit', async () => {
-      const batcher = new IntakeBatcher(t.db, log, { planned });
-      const fake = fakeReservation(5, 'CO-1', creationTime);
-      let replied: boolean | undefined;
-      let seenInDbWhenCommitted: number | undefined;
-      let committedRun: Promise<boolean> | undefined;
-      const outcome = await batcher.submit(
-        entry('CO-1'),
-        (_o, r) => {
-          replied = r;
-        },
-        (o: IntakeOutcome): CoCommittedSend | undefined => {
-          assert.equal(o.kind, 'stored');
-          if (o.kind !== 'stored') return undefined;
-          const committed = fake.reservation.committed;
-          return {
-            outbound: { beginString: SESSION.b, record: fake.reservation.record, storeCreationTime: creationTime },
-            reservation: {
-              ...fake.reservation,
-              committed: () =>
-                (committedRun = (async () => {
-                  // The bytes go out only once the order and the reply are both durable.
-                  const { rows } = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM fix_messages WHERE clordid = 'CO-1' AND direction = 'TX'`);
-                  seenInDbWhenCommitted = rows[0]!.n;
-                  return committed();
-                })()),
+      it('stores the reply with the order, marks its report sent, and writes it only after the commit', async () => {
+        const batcher = new IntakeBatcher(t.db, log, { planned });
+        const fake = fakeReservation(5, 'CO-1', creationTime);
+        let replied: boolean | undefined;
+        let seenInDbWhenCommitted: number | undefined;
+        let committedRun: Promise<boolean> | undefined;
+        const outcome = await batcher.submit(
+          entry('CO-1'),
+          (_o, r) => {
+            replied = r;
+          },
+          (o: IntakeOutcome): CoCommittedSend | undefined => {
+            assert.equal(o.kind, 'stored');
+            if (o.kind !== 'stored') return undefined;
+            const committed = fake.reservation.committed;
+            return {
+              outbound: { beginString: SESSION.b, record: fake.reservation.record, storeCreationTime: creationTime },
+              reservation: {
+                ...fake.reservation,
+                committed: () =>
+                  (committedRun = (async () => {
+                    // The bytes go out only once the order and the reply are both durable.
+                    const { rows } = await t.db.query<{ n: number }>(
+                      `SELECT count(*)::int AS n FROM fix_messages WHERE clordid = 'CO-1' AND direction = 'TX'`,
+                    );
+                    seenInDbWhenCommitted = rows[0]!.n;
+                    return committed();
+                  })()),
+              },
+            };
+          },
+        );
+        assert.equal(outcome.kind, 'stored');
+        await batcher.idle();
+        await committedRun;
+        assert.equal(replied, true, 'the caller learns the reply is taken care of (no outbox send)');
+        assert.deepEqual(fake.events, ['committed']);
+        assert.equal(seenInDbWhenCommitted, 1);
+        const { rows: msgs } = await t.db.query<{ msg_seq_num: number; poss_dup: boolean }>(
+          `SELECT msg_seq_num, poss_dup FROM fix_messages WHERE clordid = 'CO-1' AND direction = 'TX'`,
+        );
+        assert.deepEqual(msgs, [{ msg_seq_num: 5, poss_dup: false }], 'resendable under its number');
+        const { rows: st } = await t.db.query<{ next_sender_seq: number }>(
+          'SELECT next_sender_seq FROM fix_session_state WHERE target_comp_id = $1',
+          [SESSION.t],
+        );
+        assert.equal(st[0]!.next_sender_seq, 6);
+        const { rows: ers } = await t.db.query<{ sent_seq_num: number | null; sent_at: Date | null }>(
+          `SELECT sent_seq_num, sent_at FROM execution_reports WHERE clordid = 'CO-1'`,
+        );
+        assert.equal(ers[0]!.sent_seq_num, 5);
+        assert.ok(ers[0]!.sent_at, 'not left for the outbox to send again');
+      });
+
+      it('never lowers a next sender number the store already moved past', async () => {
+        await t.db.query('UPDATE fix_session_state SET next_sender_seq = 20 WHERE target_comp_id = $1', [SESSION.t]);
+        const batcher = new IntakeBatcher(t.db, log, { planned });
+        const fake = fakeReservation(6, 'CO-2', creationTime);
+        await batcher.submit(
+          entry('CO-2'),
+          () => {},
+          (o) =>
+            o.kind === 'stored'
+              ? {
+                  outbound: { beginString: SESSION.b, record: fake.reservation.record, storeCreationTime: creationTime },
+                  reservation: fake.reservation,
+                }
+              : undefined,
+        );
+        const { rows } = await t.db.query<{ next_sender_seq: number }>(
+          'SELECT next_sender_seq FROM fix_session_state WHERE target_comp_id = $1',
+          [SESSION.t],
+        );
+        assert.equal(rows[0]!.next_sender_seq, 20);
+      });
+
+      it('a reply stored but never written (the connection went) leaves its report for the outbox at the next logon', async () => {
+        const batcher = new IntakeBatcher(t.db, log, { planned });
+        await t.db.query('UPDATE fix_session_state SET next_sender_seq = 40 WHERE target_comp_id = $1', [SESSION.t]);
+        const lost = fakeReservation(40, 'CO-6', creationTime, false);
+        await batcher.submit(
+          entry('CO-6'),
+          () => {},
+          (o) =>
+            o.kind === 'stored'
+              ? {
+                  outbound: { beginString: SESSION.b, record: lost.reservation.record, storeCreationTime: creationTime },
+                  reservation: lost.reservation,
+                }
+              : undefined,
+        );
+        let row: { sent_at: Date | null } | undefined;
+        for (let i = 0; i < 100 && row?.sent_at !== null; i++) {
+          await new Promise((r) => setTimeout(r, 10));
+          row = (await t.db.query<{ sent_at: Date | null }>(`SELECT sent_at FROM execution_reports WHERE clordid = 'CO-6'`)).rows[0];
+        }
+        assert.equal(row?.sent_at, null, 'unsent again: recover() sends it, PossResend');
+      });
+
+      it('a hook that throws leaves no reservation unsettled: the ones before it commit, its order goes in with its reply left to the outbox', async () => {
+        const batcher = new IntakeBatcher(t.db, log, { planned });
+        const first = fakeReservation(30, 'CO-4', creationTime);
+        await t.db.query('UPDATE fix_session_state SET next_sender_seq = 30 WHERE target_comp_id = $1', [SESSION.t]);
+        const replied: boolean[] = [];
+        const [a, b] = await Promise.all([
+          batcher.submit(
+            entry('CO-4'),
+            (_o, r) => replied.push(r),
+            (o) =>
+              o.kind === 'stored'
+                ? {
+                    outbound: { beginString: SESSION.b, record: first.reservation.record, storeCreationTime: creationTime },
+                    reservation: first.reservation,
+                  }
+                : undefined,
+          ),
+          batcher.submit(
+            entry('CO-5'),
+            (_o, r) => replied.push(r),
+            () => {
+              throw new Error('character U+0141 cannot be encoded');
             },
-          };
-        },
-      );
-      assert.equal(outcome.kind, 'stored');
-      await batcher.idle();
-      await committedRun;
-      assert.equal(replied, true, 'the caller learns the reply is taken care of (no outbox send)');
-      assert.deepEqual(fake.events, ['committed']);
-      assert.equal(seenInDbWhenCommitted, 1);
-      const { rows: msgs } = await t.db.query<{ msg_seq_num: number; poss_dup: boolean }>(
-        `SELECT msg_seq_num, poss_dup FROM fix_messages WHERE clordid = 'CO-1' AND direction = 'TX'`,
-      );
-      assert.deepEqual(msgs, [{ msg_seq_num: 5, poss_dup: false }], 'resendable under its number');
-      const { rows: st } = await t.db.query<{ next_sender_seq: number }>('SELECT next_sender_seq FROM fix_session_state WHERE target_comp_id = $1', [SESSION.t]);
-      assert.equal(st[0]!.next_sender_seq, 6);
-      const { rows: ers } = await t.db.query<{ sent_seq_num: number | null; sent_at: Date | null }>(
-        `SELECT sent_seq_num, sent_at FROM execution_reports WHERE clordid = 'CO-1'`,
-      );
-      assert.equal(ers[0]!.sent_seq_num, 5);
-      assert.ok(ers[0]!.sent_at, 'not left for the outbox to send again');
-    });
+          ),
+        ]);
+        assert.deepEqual([a.kind, b.kind], ['stored', 'stored']);
+        assert.deepEqual(first.events, ['committed']);
+        assert.deepEqual(replied, [true, false]);
+        const { rows } = await t.db.query<{ clordid: string; sent_seq_num: number | null }>(
+          `SELECT clordid, sent_seq_num FROM execution_reports WHERE clordid IN ('CO-4', 'CO-5') ORDER BY clordid`,
+        );
+        assert.deepEqual(rows, [
+          { clordid: 'CO-4', sent_seq_num: 30 },
+          { clordid: 'CO-5', sent_seq_num: null },
+        ]);
+      });
 
-    it('never lowers a next sender number the store already moved past', async () => {
-      await t.db.query('UPDATE fix_session_state SET next_sender_seq = 20 WHERE target_comp_id = $1', [SESSION.t]);
-      const batcher = new IntakeBatcher(t.db, log, { planned });
-      const fake = fakeReservation(6, 'CO-2', creationTime);
-      await batcher.submit(entry('CO-2'), () => {}, (o) =>
-        o.kind === 'stored' ? { outbound: { beginString: SESSION.b, record: fake.reservation.record, storeCreationTime: creationTime }, reservation: fake.reservation } : undefined,
-      );
-      const { rows } = await t.db.query<{ next_sender_seq: number }>('SELECT next_sender_seq FROM fix_session_state WHERE target_comp_id = $1', [SESSION.t]);
-      assert.equal(rows[0]!.next_sender_seq, 20);
+      it('a reply numbered before a store reset fails its session, and the order is still stored, its report left to the outbox', async () => {
+        const batcher = new IntakeBatcher(t.db, log, { planned });
+        const stale = fakeReservation(7, 'CO-3', new Date('2025-03-13T08:00:00.000Z'));
+        let replied: boolean | undefined;
+        const outcome = await batcher.submit(
+          entry('CO-3'),
+          (_o, r) => {
+            replied = r;
+          },
+          (o) =>
+            o.kind === 'stored'
+              ? {
+                  outbound: {
+                    beginString: SESSION.b,
+                    record: stale.reservation.record,
+                    storeCreationTime: stale.reservation.storeCreationTime,
+                  },
+                  reservation: stale.reservation,
+                }
+              : undefined,
+        );
+        assert.equal(outcome.kind, 'stored');
+        assert.equal(replied, false, 'the outbox sends it');
+        assert.equal(stale.events.length, 1);
+        assert.match(stale.events[0]!, /^failed: .*reset/);
+        const { rows: orders } = await t.db.query(`SELECT 1 FROM orders WHERE clordid = 'CO-3'`);
+        assert.equal(orders.length, 1, 'the order is not lost');
+        const { rows: msgs } = await t.db.query(`SELECT 1 FROM fix_messages WHERE clordid = 'CO-3'`);
+        assert.equal(msgs.length, 0, 'nothing stored under the void number');
+        const { rows: ers } = await t.db.query<{ sent_at: Date | null }>(`SELECT sent_at FROM execution_reports WHERE clordid = 'CO-3'`);
+        assert.equal(ers[0]!.sent_at, null);
+      });
     });
-
-    it('a reply stored but never written (the connection went) leaves its report for the outbox at the next logon', async () => {
-      const batcher = new IntakeBatcher(t.db, log, { planned });
-      await t.db.query('UPDATE fix_session_state SET next_sender_seq = 40 WHERE target_comp_id = $1', [SESSION.t]);
-      const lost = fakeReservation(40, 'CO-6', creationTime, false);
-      await batcher.submit(entry('CO-6'), () => {}, (o) =>
-        o.kind === 'stored' ? { outbound: { beginString: SESSION.b, record: lost.reservation.record, storeCreationTime: creationTime }, reservation: lost.reservation } : undefined,
-      );
-      let row: { sent_at: Date | null } | undefined;
-      for (let i = 0; i < 100 && row?.sent_at !== null; i++) {
-        await new Promise((r) => setTimeout(r, 10));
-        row = (await t.db.query<{ sent_at: Date | null }>(`SELECT sent_at FROM execution_reports WHERE clordid = 'CO-6'`)).rows[0];
-      }
-      assert.equal(row?.sent_at, null, 'unsent again: recover() sends it, PossResend');
-    });
-
-    it('a hook that throws leaves no reservation unsettled: the ones before it commit, its order goes in with its reply left to the outbox', async () => {
-      const batcher = new IntakeBatcher(t.db, log, { planned });
-      const first = fakeReservation(30, 'CO-4', creationTime);
-      await t.db.query('UPDATE fix_session_state SET next_sender_seq = 30 WHERE target_comp_id = $1', [SESSION.t]);
-      const replied: boolean[] = [];
-      const [a, b] = await Promise.all([
-        batcher.submit(entry('CO-4'), (_o, r) => replied.push(r), (o) =>
-          o.kind === 'stored' ? { outbound: { beginString: SESSION.b, record: first.reservation.record, storeCreationTime: creationTime }, reservation: first.reservation } : undefined,
-        ),
-        batcher.submit(entry('CO-5'), (_o, r) => replied.push(r), () => {
-          throw new Error('character U+0141 cannot be encoded');
-        }),
-      ]);
-      assert.deepEqual([a.kind, b.kind], ['stored', 'stored']);
-      assert.deepEqual(first.events, ['committed']);
-      assert.deepEqual(replied, [true, false]);
-      const { rows } = await t.db.query<{ clordid: string; sent_seq_num: number | null }>(
-        `SELECT clordid, sent_seq_num FROM execution_reports WHERE clordid IN ('CO-4', 'CO-5') ORDER BY clordid`,
-      );
-      assert.deepEqual(rows, [{ clordid: 'CO-4', sent_seq_num: 30 }, { clordid: 'CO-5', sent_seq_num: null }]);
-    });
-
-    it('a reply numbered before a store reset fails its session, and the order is still stored, its report left to the outbox', async () => {
-      const batcher = new IntakeBatcher(t.db, log, { planned });
-      const stale = fakeReservation(7, 'CO-3', new Date('2025-03-13T08:00:00.000Z'));
-      let replied: boolean | undefined;
-      const outcome = await batcher.submit(
-        entry('CO-3'),
-        (_o, r) => {
-          replied = r;
-        },
-        (o) =>
-          o.kind === 'stored'
-            ? { outbound: { beginString: SESSION.b, record: stale.reservation.record, storeCreationTime: stale.reservation.storeCreationTime }, reservation: stale.reservation }
-            : undefined,
-      );
-      assert.equal(outcome.kind, 'stored');
-      assert.equal(replied, false, 'the outbox sends it');
-      assert.equal(stale.events.length, 1);
-      assert.match(stale.events[0]!, /^failed: .*reset/);
-      const { rows: orders } = await t.db.query(`SELECT 1 FROM orders WHERE clordid = 'CO-3'`);
-      assert.equal(orders.length, 1, 'the order is not lost');
-      const { rows: msgs } = await t.db.query(`SELECT 1 FROM fix_messages WHERE clordid = 'CO-3'`);
-      assert.equal(msgs.length, 0, 'nothing stored under the void number');
-      const { rows: ers } = await t.db.query<{ sent_at: Date | null }>(`SELECT sent_at FROM execution_reports WHERE clordid = 'CO-3'`);
-      assert.equal(ers[0]!.sent_at, null);
-    });
-  });
-}
+  }
 
 // The planned path (docs/adr/0009): ids drawn ahead, ClOrdIDs known per client and day, one statement.
 for (const kind of TEST_DB_KINDS) {
@@ -242,7 +321,12 @@ for (const kind of TEST_DB_KINDS) {
     const entry = (clordid: string): IntakeEntry => ({ order: record(clordid, connectorId), execIdPrefix: 'PLN', reportTime: new Date() });
     const multileg = (clordid: string): IntakeEntry => ({
       order: {
-        ...record(clordid, connectorId), msgType: 'AB', symbol: 'C5TC/P4TC', securityType: 'MLEG', maturityMonthYear: null, currency: 'US',
+        ...record(clordid, connectorId),
+        msgType: 'AB',
+        symbol: 'C5TC/P4TC',
+        securityType: 'MLEG',
+        maturityMonthYear: null,
+        currency: 'US',
         legs: [
           { legIndex: 0, symbol: 'C5TC', securityType: 'FUT', maturityMonthYear: '202506', side: '1', ratioQty: '1', price: null },
           { legIndex: 1, symbol: 'P4TC', securityType: 'FUT', maturityMonthYear: '202507', side: '2', ratioQty: '2.5', price: null },
@@ -269,7 +353,10 @@ for (const kind of TEST_DB_KINDS) {
         assert.deepEqual(o.er, bundle.execReports[0]);
         assert.deepEqual(
           bundle.parties.map((p) => [p.leg_index, p.position, p.party_id, p.party_id_source, p.party_role]),
-          [[null, 0, 'DESK-1', 'D', 11], [1, 1, 'ACME', null, 1]],
+          [
+            [null, 0, 'DESK-1', 'D', 11],
+            [1, 1, 'ACME', null, 1],
+          ],
         );
         assert.match(o.order.brokerorderid, /^BO\d{8,}$/);
         assert.match(o.er.execid, /^PLN-\d{9,}$/);
@@ -300,8 +387,16 @@ for (const kind of TEST_DB_KINDS) {
       await t.db.query('UPDATE fix_session_state SET next_sender_seq = 50 WHERE target_comp_id = $1', [SESSION.t]);
       const fake = fakeReservation(50, 'PL-FRESH', creationTime);
       const [fresh, stale] = await Promise.all([
-        batcher.submit(entry('PL-FRESH'), () => {}, (o) =>
-          o.kind === 'stored' ? { outbound: { beginString: SESSION.b, record: fake.reservation.record, storeCreationTime: creationTime }, reservation: fake.reservation } : undefined,
+        batcher.submit(
+          entry('PL-FRESH'),
+          () => {},
+          (o) =>
+            o.kind === 'stored'
+              ? {
+                  outbound: { beginString: SESSION.b, record: fake.reservation.record, storeCreationTime: creationTime },
+                  reservation: fake.reservation,
+                }
+              : undefined,
         ),
         batcher.submit(entry('PL-STALE'), () => {}),
       ]);
@@ -311,7 +406,9 @@ for (const kind of TEST_DB_KINDS) {
       assert.match(fake.events[0]!, /^failed: /, 'the reply taken in the failed statement is given up (its session resynchronises)');
       const { rows } = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM fix_messages WHERE clordid = 'PL-FRESH'`);
       assert.equal(rows[0]!.n, 0, 'nothing of the failed statement was kept');
-      const { rows: orders } = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM orders WHERE clordid IN ('PL-FRESH', 'PL-STALE')`);
+      const { rows: orders } = await t.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM orders WHERE clordid IN ('PL-FRESH', 'PL-STALE')`,
+      );
       assert.equal(orders[0]!.n, 2, 'one of each, no double');
       // The index was dropped: the next order plans again from what the database holds.
       const next = await batcher.submit(entry('PL-STALE'), () => {});
@@ -343,7 +440,7 @@ for (const kind of TEST_DB_KINDS) {
       if (a.kind === 'stored' && b.kind === 'stored') assert.ok(a.order.id < b.order.id);
     });
 
-    it('a reply bound for the outbox in a batch still in flight keeps the client\'s later replies from being reserved', async () => {
+    it("a reply bound for the outbox in a batch still in flight keeps the client's later replies from being reserved", async () => {
       const slow = holdingDb(t.db);
       const batcher = new IntakeBatcher(slow.db, log, { planned: true });
       await batcher.submit(entry('PL-Q0'), () => {});
@@ -355,16 +452,32 @@ for (const kind of TEST_DB_KINDS) {
       await new Promise((r) => setImmediate(r));
       const fake = fakeReservation(70, 'PL-Q2', creationTime);
       let asked = false;
-      const second = batcher.submit(entry('PL-Q2'), (_o, r) => replied.push(['Q2', r]), (o, scope) => {
-        asked = true;
-        if (scope.queuedClients.has(SESSION.t)) return undefined;
-        return o.kind === 'stored' ? { outbound: { beginString: SESSION.b, record: fake.reservation.record, storeCreationTime: creationTime }, reservation: fake.reservation } : undefined;
-      });
+      const second = batcher.submit(
+        entry('PL-Q2'),
+        (_o, r) => replied.push(['Q2', r]),
+        (o, scope) => {
+          asked = true;
+          if (scope.queuedClients.has(SESSION.t)) return undefined;
+          return o.kind === 'stored'
+            ? {
+                outbound: { beginString: SESSION.b, record: fake.reservation.record, storeCreationTime: creationTime },
+                reservation: fake.reservation,
+              }
+            : undefined;
+        },
+      );
       await new Promise((r) => setTimeout(r, 50));
       slow.release();
       await Promise.all([first, second]);
       assert.ok(asked);
-      assert.deepEqual(replied, [['Q1', false], ['Q2', false]], 'both through the outbox, in order');
+      assert.deepEqual(
+        replied,
+        [
+          ['Q1', false],
+          ['Q2', false],
+        ],
+        'both through the outbox, in order',
+      );
       assert.deepEqual(fake.events, [], 'nothing reserved');
     });
 
@@ -377,15 +490,23 @@ for (const kind of TEST_DB_KINDS) {
       slow.holdNext();
       await t.db.query('UPDATE fix_session_state SET next_sender_seq = 80 WHERE target_comp_id = $1', [SESSION.t]);
       const fake = fakeReservation(80, 'PL-B1', creationTime);
-      const first = batcher.submit(entry('PL-B1'), () => {}, (o) =>
-        o.kind === 'stored' ? { outbound: { beginString: SESSION.b, record: fake.reservation.record, storeCreationTime: creationTime }, reservation: fake.reservation } : undefined,
+      const first = batcher.submit(
+        entry('PL-B1'),
+        () => {},
+        (o) =>
+          o.kind === 'stored'
+            ? {
+                outbound: { beginString: SESSION.b, record: fake.reservation.record, storeCreationTime: creationTime },
+                reservation: fake.reservation,
+              }
+            : undefined,
       );
       const second = batcher.submit(entry('PL-B1'), () => {});
       await new Promise((r) => setTimeout(r, 100));
       slow.release();
       const [a, b] = await Promise.all([first, second]);
       assert.deepEqual([a.kind, b.kind], ['stored', 'duplicate']);
-      assert.deepEqual(fake.events, ['committed'], 'the first one\'s statement did not fail');
+      assert.deepEqual(fake.events, ['committed'], "the first one's statement did not fail");
     });
 
     it('a logon drops what the node knew of the client: the next order rereads the day', async () => {
@@ -395,8 +516,16 @@ for (const kind of TEST_DB_KINDS) {
       batcher.forgetClient(SESSION.t);
       const fake = fakeReservation(60, 'PL-L2', creationTime);
       await t.db.query('UPDATE fix_session_state SET next_sender_seq = 60 WHERE target_comp_id = $1', [SESSION.t]);
-      const o = await batcher.submit(entry('PL-L2'), () => {}, (x) =>
-        x.kind === 'duplicate' ? { outbound: { beginString: SESSION.b, record: fake.reservation.record, storeCreationTime: creationTime }, reservation: fake.reservation } : undefined,
+      const o = await batcher.submit(
+        entry('PL-L2'),
+        () => {},
+        (x) =>
+          x.kind === 'duplicate'
+            ? {
+                outbound: { beginString: SESSION.b, record: fake.reservation.record, storeCreationTime: creationTime },
+                reservation: fake.reservation,
+              }
+            : undefined,
       );
       assert.equal(o.kind, 'duplicate');
       assert.deepEqual(fake.events, ['committed'], 'refused the careful way, its reply not given up');

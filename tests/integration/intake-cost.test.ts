@@ -45,7 +45,11 @@ describe('the cost of an order does not grow with the client history (PostgreSQL
     database = await createTestDatabase('postgres', { template: seededDatabase() });
     count = counting(database.db);
     server = await startServer(testConfig(), { db: count.db, logger: pino({ level: 'silent' }), testClient: { ports: 'off' } });
-    const r = await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }) });
+    const r = await fetch(`${server.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+    });
     token = ((await r.json()) as { token: string }).token;
   });
   after(async () => {
@@ -64,12 +68,18 @@ describe('the cost of an order does not grow with the client history (PostgreSQL
     await new Promise((r) => setTimeout(r, 1_100));
     const max = database.db.poolStats?.().max ?? 1;
     await Promise.all(Array.from({ length: max }, () => database.db.query('SELECT pg_sleep(0.05)')));
-    const { rows } = await database.db.query<{ relname: string; n: string }>('SELECT relname, (seq_tup_read + coalesce(idx_tup_fetch, 0))::text AS n FROM pg_stat_user_tables');
+    const { rows } = await database.db.query<{ relname: string; n: string }>(
+      'SELECT relname, (seq_tup_read + coalesce(idx_tup_fetch, 0))::text AS n FROM pg_stat_user_tables',
+    );
     return new Map(rows.map((r) => [r.relname, Number(r.n)]));
   };
 
   const api = async (path: string, json: unknown) => {
-    const r = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(json) });
+    const r = await fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify(json),
+    });
     assert.equal(r.status, 200, `${path}: ${await r.text()}`);
   };
 
@@ -83,7 +93,9 @@ describe('the cost of an order does not grow with the client history (PostgreSQL
       [compId, prefix],
     );
     const connectorId = rows[0]!.id;
-    await db.query(`INSERT INTO client_capabilities (clientconnectors_id, asset_class, max_order_qty) VALUES ($1, 'FUTURES', 1000000)`, [connectorId]);
+    await db.query(`INSERT INTO client_capabilities (clientconnectors_id, asset_class, max_order_qty) VALUES ($1, 'FUTURES', 1000000)`, [
+      connectorId,
+    ]);
     await addClientHistory(db, compId, history);
   }
 
@@ -100,7 +112,8 @@ describe('the cost of an order does not grow with the client history (PostgreSQL
     for (let i = 0; i < ORDERS; i += 50) {
       const batch = Array.from({ length: 50 }, (_, k) => `${compId}-${i + k}`);
       // Buys and sells alternate: every sale is checked against the position and the working orders.
-      for (const [k, id] of batch.entries()) void client.send('D', newOrderSingle(id, { side: k % 2 ? '2' : '1', qty: '1', price: '27000' }));
+      for (const [k, id] of batch.entries())
+        void client.send('D', newOrderSingle(id, { side: k % 2 ? '2' : '1', qty: '1', price: '27000' }));
       const reports = await Promise.all(batch.map((id) => client.waitForReport(id, (m) => m.msgType === '8')));
       // Buys are acknowledged; a sale past the position is refused (a decision like any other).
       for (const [k, r] of reports.entries()) if (k % 2 === 0) brokerIds.push(r.get(37)!);
@@ -120,7 +133,12 @@ describe('the cost of an order does not grow with the client history (PostgreSQL
   it('rows read and statements per order are the same with 1,000 and 100,000 orders of history', async () => {
     // Both histories are in the tables before either client is measured (the same table sizes, so the
     // same plans): what differs is the client's own history. VACUUM ANALYZE, as autovacuum would.
-    const liveRows = async () => new Map((await database.db.query<{ relname: string; n: string }>('SELECT relname, n_live_tup::text AS n FROM pg_stat_user_tables')).rows.map((r) => [r.relname, Number(r.n)]));
+    const liveRows = async () =>
+      new Map(
+        (
+          await database.db.query<{ relname: string; n: string }>('SELECT relname, n_live_tup::text AS n FROM pg_stat_user_tables')
+        ).rows.map((r) => [r.relname, Number(r.n)]),
+      );
     const before = await liveRows();
     await clientWithHistory('COST_1K', 'CSA', 1_000);
     await clientWithHistory('COST_100K', 'CSB', 100_000);
@@ -130,7 +148,10 @@ describe('the cost of an order does not grow with the client history (PostgreSQL
     assert.ok(historyTables.includes('orders'), `history tables: ${historyTables.join(', ')}`);
     const small = await measure('COST_1K');
     const large = await measure('COST_100K');
-    const grew = [...large.perTable].map(([t, n]) => [t, n - (small.perTable.get(t) ?? 0)] as const).sort((a, b) => b[1] - a[1]).slice(0, 3);
+    const grew = [...large.perTable]
+      .map(([t, n]) => [t, n - (small.perTable.get(t) ?? 0)] as const)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 3);
     const note = `1,000 orders of history: ${small.rows.toFixed(1)} rows read, ${small.statements.toFixed(2)} statements per order; 100,000: ${large.rows.toFixed(1)} rows, ${large.statements.toFixed(2)} statements (grew most: ${grew.map(([t, n]) => `${t} ${n.toFixed(1)}`).join(', ')})`;
     console.log(`# ${note}`);
     // Growth is what is tested. In the tables the history is in, equal within a few rows per order. The
@@ -138,7 +159,10 @@ describe('the cost of an order does not grow with the client history (PostgreSQL
     // per order by how long a phase took (a busy machine: more of them): everything together is
     // bounded loosely, far below what reading a client's 99,000 more orders would add.
     const historyRows = (m: Map<string, number>) => historyTables.reduce((a, t) => a + (m.get(t) ?? 0), 0);
-    assert.ok(historyRows(large.perTable) - historyRows(small.perTable) <= 5, `${note}; in ${historyTables.join(', ')}: ${historyRows(small.perTable).toFixed(1)} and ${historyRows(large.perTable).toFixed(1)}`);
+    assert.ok(
+      historyRows(large.perTable) - historyRows(small.perTable) <= 5,
+      `${note}; in ${historyTables.join(', ')}: ${historyRows(small.perTable).toFixed(1)} and ${historyRows(large.perTable).toFixed(1)}`,
+    );
     assert.ok(large.rows - small.rows <= 50, note);
     assert.ok(Math.abs(large.statements - small.statements) <= 0.5, note);
   });

@@ -61,7 +61,11 @@ function probes(fields: readonly string[]): Probe[] {
     json('a JSON string', 'text'),
     json('JSON null', null),
     json('a 1 MB string', { notes: MB_STRING, name: MB_STRING }),
-    { what: 'a number beyond double (1e309)', body: `{"orderQty":1e309,"fillQty":1e309,"price":-1e309,"id":1e309}`, contentType: 'application/json' },
+    {
+      what: 'a number beyond double (1e309)',
+      body: `{"orderQty":1e309,"fillQty":1e309,"price":-1e309,"id":1e309}`,
+      contentType: 'application/json',
+    },
     { what: 'NaN literal', body: '{"fillQty":NaN}', contentType: 'application/json' },
     { what: 'invalid JSON', body: '{"a":', contentType: 'application/json' },
     { what: 'a NUL byte in the JSON text', body: '{"notes":"\u0000"}', contentType: 'application/json' },
@@ -71,7 +75,11 @@ function probes(fields: readonly string[]): Probe[] {
     { what: 'text/plain', body: 'hello', contentType: 'text/plain' },
     { what: 'a form', body: 'a=1&b=2', contentType: 'application/x-www-form-urlencoded' },
     { what: 'XML', body: '<a>1</a>', contentType: 'application/xml' },
-    { what: 'multipart', body: '--b\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--b--', contentType: 'multipart/form-data; boundary=b' },
+    {
+      what: 'multipart',
+      body: '--b\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--b--',
+      contentType: 'multipart/form-data; boundary=b',
+    },
     { what: 'no content type', body: '{}' },
   );
   return list;
@@ -123,7 +131,11 @@ for (const kind of TEST_DB_KINDS) {
       for (const r of t.server.routes.filter((x: RouteAccess) => x.url.includes(':') && x.method !== 'OPTIONS' && x.method !== 'TRACE')) {
         for (const param of HOSTILE_PARAMS) {
           const path = r.url.replace(/:[A-Za-z_]+/g, param);
-          const res = await send(path, r.method, WITH_BODY.has(r.method) ? { what: '{}', body: '{}', contentType: 'application/json' } : undefined);
+          const res = await send(
+            path,
+            r.method,
+            WITH_BODY.has(r.method) ? { what: '{}', body: '{}', contentType: 'application/json' } : undefined,
+          );
           await res.arrayBuffer();
           if (res.status >= 500) failures.push(`${r.method} ${path}: ${res.status}`);
         }

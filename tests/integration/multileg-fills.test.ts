@@ -26,10 +26,26 @@ interface Order {
 /** A calendar spread: buy the near month, sell the next, `qty` spreads at `price` (leg ratios 1:1). */
 function spread(clOrdId: string, o: { qty?: string; price?: string; side?: string } = {}): Array<[number, string]> {
   return [
-    [11, clOrdId], [38, o.qty ?? '2'], [40, '2'], [44, o.price ?? '300'], [54, o.side ?? '1'], [55, 'C5TC'], [59, '0'], [60, ts()], [167, 'MLEG'],
+    [11, clOrdId],
+    [38, o.qty ?? '2'],
+    [40, '2'],
+    [44, o.price ?? '300'],
+    [54, o.side ?? '1'],
+    [55, 'C5TC'],
+    [59, '0'],
+    [60, ts()],
+    [167, 'MLEG'],
     [555, '2'],
-    [600, 'C5TC'], [609, 'FUT'], [610, maturity(2)], [623, '1'], [624, '1'],
-    [600, 'C5TC'], [609, 'FUT'], [610, maturity(3)], [623, '1'], [624, '2'],
+    [600, 'C5TC'],
+    [609, 'FUT'],
+    [610, maturity(2)],
+    [623, '1'],
+    [624, '1'],
+    [600, 'C5TC'],
+    [609, 'FUT'],
+    [610, maturity(3)],
+    [623, '1'],
+    [624, '2'],
   ];
 }
 
@@ -41,7 +57,8 @@ for (const kind of TEST_DB_KINDS) {
     let n = 0;
 
     const fill = (orderId: string, json: unknown) => t.api(`/api/orders/${orderId}/fill`, { method: 'POST', token: broker, json });
-    const order = async (orderId: string) => ((await (await t.api(`/api/orders/${orderId}`, { token: broker })).json()) as { data: Order }).data;
+    const order = async (orderId: string) =>
+      ((await (await t.api(`/api/orders/${orderId}`, { token: broker })).json()) as { data: Order }).data;
     const refusedWith = async (r: Response, status: number, message: string) => {
       const body = (await r.json()) as { success?: boolean; message: string };
       assert.equal(r.status, status, JSON.stringify(body));
@@ -73,23 +90,49 @@ for (const kind of TEST_DB_KINDS) {
 
     it('refuses leg fills that break the leg quantity rules with 400 and the reason', async () => {
       const waiting = await pending((id) => spread(id));
-      await refusedWith(await fill(waiting.orderId, { fillQty: 1, fillPrice: 27300, legIndex: 0 }), 409, 'Cannot fill an order that is awaiting acceptance');
+      await refusedWith(
+        await fill(waiting.orderId, { fillQty: 1, fillPrice: 27300, legIndex: 0 }),
+        409,
+        'Cannot fill an order that is awaiting acceptance',
+      );
 
       const { orderId } = await accepted();
-      await refusedWith(await fill(orderId, { fillQty: 1, fillPrice: 27300, legIndex: 2 }), 400, 'Leg 2 does not exist: the order has 2 leg(s)');
-      await refusedWith(await fill(orderId, { fillQty: 3, fillPrice: 27300, legIndex: 0 }), 400, 'Total fills (3) would exceed order quantity (2)');
+      await refusedWith(
+        await fill(orderId, { fillQty: 1, fillPrice: 27300, legIndex: 2 }),
+        400,
+        'Leg 2 does not exist: the order has 2 leg(s)',
+      );
+      await refusedWith(
+        await fill(orderId, { fillQty: 3, fillPrice: 27300, legIndex: 0 }),
+        400,
+        'Total fills (3) would exceed order quantity (2)',
+      );
       await refusedWith(await fill(orderId, { fillQty: 0, fillPrice: 27300, legIndex: 0 }), 400, 'Fill quantity must be greater than 0');
-      await refusedWith(await fill(orderId, { fillQty: 1.5, fillPrice: 27300, legIndex: 0 }), 400, 'Fill quantity 1.5 must be a whole number of lots');
+      await refusedWith(
+        await fill(orderId, { fillQty: 1.5, fillPrice: 27300, legIndex: 0 }),
+        400,
+        'Fill quantity 1.5 must be a whole number of lots',
+      );
       await refusedWith(await fill(orderId, { fillQty: 1, fillPrice: 0, legIndex: 0 }), 400, 'Fill price must be greater than 0');
 
       assert.equal((await fill(orderId, { fillQty: 1, fillPrice: 27300, legIndex: 0 })).status, 200);
-      await refusedWith(await fill(orderId, { fillQty: 2, fillPrice: 27300, legIndex: 0 }), 400, 'Total fills (3) would exceed order quantity (2)');
+      await refusedWith(
+        await fill(orderId, { fillQty: 2, fillPrice: 27300, legIndex: 0 }),
+        400,
+        'Total fills (3) would exceed order quantity (2)',
+      );
       assert.equal((await fill(orderId, { fillQty: 1, fillPrice: 27300, legIndex: 0 })).status, 200);
       await refusedWith(await fill(orderId, { fillQty: 1, fillPrice: 27300, legIndex: 0 }), 400, 'Order is already fully filled');
 
       // Nothing refused changed the order: leg 0 has its 2, leg 1 none, no spread completed.
       const o = await order(orderId);
-      assert.deepEqual(o.legs.map((l) => [l.legCumQty, l.legAvgPx]), [['2', '27300'], ['0', '0']]);
+      assert.deepEqual(
+        o.legs.map((l) => [l.legCumQty, l.legAvgPx]),
+        [
+          ['2', '27300'],
+          ['0', '0'],
+        ],
+      );
       assert.deepEqual([o.ordstatus, o.cumqty, o.leavesqty], ['0', '0', '2']);
     });
 
@@ -111,19 +154,30 @@ for (const kind of TEST_DB_KINDS) {
       assert.deepEqual([done.get(150), done.get(14), done.get(151), done.get(6), done.get(442)], ['F', '2', '0', '300', '2']);
       // A leg fill on an outright order is refused.
       const outright = await accepted((id) => newOrderSingle(id), 'D');
-      await refusedWith(await fill(outright.orderId, { fillQty: 1, fillPrice: 27000, legIndex: 0 }), 400, 'legIndex applies to multileg orders only');
+      await refusedWith(
+        await fill(outright.orderId, { fillQty: 1, fillPrice: 27000, legIndex: 0 }),
+        400,
+        'legIndex applies to multileg orders only',
+      );
     });
 
     it('fills a spread at the spread price, within its limit, reported to the client', async () => {
       const { clOrdId, orderId } = await accepted((id) => spread(id, { qty: '4', price: '300' }));
-      await refusedWith(await fill(orderId, { fillQty: 1, fillPrice: 310 }), 400, 'Buy order fill price 310 exceeds limit price 300 (must be ≤)');
+      await refusedWith(
+        await fill(orderId, { fillQty: 1, fillPrice: 310 }),
+        400,
+        'Buy order fill price 310 exceeds limit price 300 (must be ≤)',
+      );
       await refusedWith(await fill(orderId, { fillQty: 5, fillPrice: 290 }), 400, 'Fill quantity 5 exceeds remaining quantity 4');
       const r = await fill(orderId, { fillQty: 1, fillPrice: 290 });
       assert.equal(r.status, 200);
       const body = (await r.json()) as { fullyFilled: boolean; order: { ordstatus: string; cumqty: string; leavesqty: string } };
       assert.deepEqual([body.fullyFilled, body.order.ordstatus, body.order.cumqty, body.order.leavesqty], [false, '1', '1', '3']);
       const er = await client.waitForReport(clOrdId, (m) => m.get(150) === 'F');
-      assert.deepEqual([er.get(39), er.get(32), er.get(31), er.get(14), er.get(151), er.get(6), er.get(442)], ['1', '1', '290', '1', '3', '290', '3']);
+      assert.deepEqual(
+        [er.get(39), er.get(32), er.get(31), er.get(14), er.get(151), er.get(6), er.get(442)],
+        ['1', '1', '290', '1', '3', '290', '3'],
+      );
       // Once filled at the spread price, the order is not filled per leg, and the reverse.
       await refusedWith(await fill(orderId, { fillQty: 1, fillPrice: 27000, legIndex: 0 }), 409, MultilegFillText.spreadFilling);
       const perLeg = await accepted();
@@ -138,7 +192,10 @@ for (const kind of TEST_DB_KINDS) {
       const o = await order(orderId);
       assert.deepEqual([o.ordstatus, o.cumqty, o.avgpx], ['2', '2', '-25']);
       // Every leg executed ratio × the spread's quantity.
-      assert.deepEqual(o.legs.map((l) => l.legCumQty), ['2', '2']);
+      assert.deepEqual(
+        o.legs.map((l) => l.legCumQty),
+        ['2', '2'],
+      );
       await refusedWith(await fill(orderId, { fillQty: 1, fillPrice: 0 }), 409, 'Order is already fully filled');
     });
   });

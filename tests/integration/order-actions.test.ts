@@ -21,9 +21,24 @@ function nextMonth(offset = 2): string {
 let clSeq = 0;
 function nos(over: Partial<IncomingNewOrder> = {}): IncomingNewOrder {
   return {
-    msgType: 'D', senderCompId: 'SGX_CLIENT_1', targetCompId: 'FIXDESK', clOrdId: `T-${Date.now()}-${++clSeq}`, side: '1', ordType: '2',
-    orderQty: '10', price: '27000', symbol: 'C5TC', securityType: 'FUT', maturityMonthYear: nextMonth(), timeInForce: '0', exDestination: 'SGX',
-    currency: 'USD', account: undefined, text: undefined, transactTime: new Date(), legs: [],
+    msgType: 'D',
+    senderCompId: 'SGX_CLIENT_1',
+    targetCompId: 'FIXDESK',
+    clOrdId: `T-${Date.now()}-${++clSeq}`,
+    side: '1',
+    ordType: '2',
+    orderQty: '10',
+    price: '27000',
+    symbol: 'C5TC',
+    securityType: 'FUT',
+    maturityMonthYear: nextMonth(),
+    timeInForce: '0',
+    exDestination: 'SGX',
+    currency: 'USD',
+    account: undefined,
+    text: undefined,
+    transactTime: new Date(),
+    legs: [],
     parties: [{ partyId: 'TRADER1', partyIdSource: 'D', partyRole: 11, legIndex: null }],
     ...over,
   };
@@ -55,7 +70,8 @@ for (const kind of TEST_DB_KINDS) {
       return sent.filter((m) => m.fields.get(11) === clOrdId).at(-1);
     };
     const post = (path: string, json?: unknown, token = broker) => t.api(path, { method: 'POST', token, json });
-    const getOrder = async (id: string): Promise<Order> => ((await (await t.api(`/api/orders/${id}`, { token: viewer })).json()) as { data: Order }).data;
+    const getOrder = async (id: string): Promise<Order> =>
+      ((await (await t.api(`/api/orders/${id}`, { token: viewer })).json()) as { data: Order }).data;
 
     it('stores a valid order and answers Pending New after the commit', async () => {
       const o = nos();
@@ -75,7 +91,10 @@ for (const kind of TEST_DB_KINDS) {
       assert.ok(er.body.some(([tag, v]) => tag === 448 && v === '549300STRAITS000SG15'));
       // Fields in tag order, as QuickFIX writes them.
       const topTags = er.body.map(([tag]) => tag).filter((tag) => ![448, 447, 452].includes(tag));
-      assert.deepEqual(topTags, [...topTags].sort((a, b) => a - b));
+      assert.deepEqual(
+        topTags,
+        [...topTags].sort((a, b) => a - b),
+      );
       const stored = await getOrder(r.brokerOrderId!);
       assert.equal(stored.ordstatus, 'A');
       assert.equal(stored.parties[0]!.partyID, 'TRADER1');
@@ -118,7 +137,18 @@ for (const kind of TEST_DB_KINDS) {
       let body = (await r.json()) as { fullyFilled: boolean; order: Order };
       assert.equal(body.fullyFilled, false);
       let er = await lastFor(o.clOrdId!);
-      assert.deepEqual([er?.fields.get(150), er?.fields.get(39), er?.fields.get(32), er?.fields.get(31), er?.fields.get(14), er?.fields.get(151), er?.fields.get(6)], ['F', '1', '4', '26950', '4', '6', '26950']);
+      assert.deepEqual(
+        [
+          er?.fields.get(150),
+          er?.fields.get(39),
+          er?.fields.get(32),
+          er?.fields.get(31),
+          er?.fields.get(14),
+          er?.fields.get(151),
+          er?.fields.get(6),
+        ],
+        ['F', '1', '4', '26950', '4', '6', '26950'],
+      );
 
       // Above the buy limit: refused by the server whatever the browser checked.
       r = await post(`/api/orders/${id}/fill`, { fillQty: 1, fillPrice: 27001 });
@@ -147,20 +177,35 @@ for (const kind of TEST_DB_KINDS) {
       const order = await getOrder(id!);
       assert.equal(order.ordstatus, '3');
       assert.equal(order.accepted_by, 'broker');
-      assert.deepEqual(order.execReports!.map((e) => e.exectype), ['A', '0', 'F', 'F', '3']);
-      const actions = ((await (await t.api(`/api/order-actions?brokerorderid=${id}`, { token: viewer })).json()) as { actions: { id: number; action_type: string; user_id: string; fillQty: string | null }[] }).actions;
+      assert.deepEqual(
+        order.execReports!.map((e) => e.exectype),
+        ['A', '0', 'F', 'F', '3'],
+      );
+      const actions = (
+        (await (await t.api(`/api/order-actions?brokerorderid=${id}`, { token: viewer })).json()) as {
+          actions: { id: number; action_type: string; user_id: string; fillQty: string | null }[];
+        }
+      ).actions;
       assert.deepEqual(actions.map((a) => a.action_type).reverse(), ['ACCEPT', 'PARTIAL_FILL', 'FILL', 'DONE_FOR_DAY']);
       assert.ok(actions.every((a) => a.user_id === 'broker'));
       // Keyset paging, newest first: the page below the smallest id shown holds the rest, none twice.
-      const page = async (q: string) => ((await (await t.api(`/api/order-actions?brokerorderid=${id}&${q}`, { token: viewer })).json()) as { actions: { id: number }[] }).actions.map((a) => a.id);
+      const page = async (q: string) =>
+        (
+          (await (await t.api(`/api/order-actions?brokerorderid=${id}&${q}`, { token: viewer })).json()) as { actions: { id: number }[] }
+        ).actions.map((a) => a.id);
       const first = await page('limit=3');
-      assert.deepEqual([...first, ...(await page(`limit=3&beforeId=${Math.min(...first)}`))], actions.map((a) => a.id));
+      assert.deepEqual(
+        [...first, ...(await page(`limit=3&beforeId=${Math.min(...first)}`))],
+        actions.map((a) => a.id),
+      );
       assert.equal((await t.api('/api/order-actions?beforeId=0', { token: viewer })).status, 400);
       const answer = await t.api(`/api/order-actions?brokerorderid=${id}`, { token: viewer });
       assert.match(answer.headers.get('content-type') ?? '', /^application\/json/);
       const answered = (await answer.json()) as { success: boolean; actions: unknown[]; data: unknown[] };
       assert.deepEqual([answered.success, answered.data], [true, answered.actions], 'the rows under their name and as data');
-      const prices = ((await (await t.api('/api/trade-history/latest-prices', { token: viewer })).json()) as { data: { symbol: string; price: string }[] }).data;
+      const prices = (
+        (await (await t.api('/api/trade-history/latest-prices', { token: viewer })).json()) as { data: { symbol: string; price: string }[] }
+      ).data;
       assert.equal(prices.find((p) => p.symbol === 'C5TC')?.price, '27000');
     });
 
@@ -179,7 +224,9 @@ for (const kind of TEST_DB_KINDS) {
       // report older than the order it holds, and the reject's reason would never show.
       const stamps = await t.server.ctx.db.query<{ newer: boolean }>(
         `SELECT max(e.created_at) >= o.updated_at AS newer FROM orders o JOIN execution_reports e ON e.order_id = o.id
-          WHERE o.brokerorderid = $1 GROUP BY o.updated_at`, [id]);
+          WHERE o.brokerorderid = $1 GROUP BY o.updated_at`,
+        [id],
+      );
       assert.equal(stamps.rows[0]?.newer, true, 'the reject report is stamped after its order change');
       r = await post(`/api/orders/${id}/accept`, {});
       assert.equal(r.status, 409);
@@ -209,7 +256,17 @@ for (const kind of TEST_DB_KINDS) {
       const o = nos({ orderQty: '10' });
       const { brokerOrderId: id } = await t.server.ctx.orders.receiveNewOrder(o);
       await post(`/api/orders/${id}/accept`, {});
-      await t.server.ctx.orders.receiveCancelOrReplace({ kind: 'F', senderCompId: 'SGX_CLIENT_1', clOrdId: `${o.clOrdId}-C`, origClOrdId: o.clOrdId!, orderId: id, orderQty: '10', price: undefined, ordType: undefined, text: undefined });
+      await t.server.ctx.orders.receiveCancelOrReplace({
+        kind: 'F',
+        senderCompId: 'SGX_CLIENT_1',
+        clOrdId: `${o.clOrdId}-C`,
+        origClOrdId: o.clOrdId!,
+        orderId: id,
+        orderQty: '10',
+        price: undefined,
+        ordType: undefined,
+        text: undefined,
+      });
       let er = await lastFor(`${o.clOrdId}-C`);
       assert.deepEqual([er?.fields.get(150), er?.fields.get(39), er?.fields.get(41)], ['6', '6', o.clOrdId]);
       let order = await getOrder(id!);
@@ -225,7 +282,17 @@ for (const kind of TEST_DB_KINDS) {
       const o2 = nos({ orderQty: '10', price: '27000' });
       const { brokerOrderId: id2 } = await t.server.ctx.orders.receiveNewOrder(o2);
       await post(`/api/orders/${id2}/accept`, {});
-      await t.server.ctx.orders.receiveCancelOrReplace({ kind: 'G', senderCompId: 'SGX_CLIENT_1', clOrdId: `${o2.clOrdId}-R`, origClOrdId: o2.clOrdId!, orderId: id2, orderQty: '15', price: '26900', ordType: '2', text: undefined });
+      await t.server.ctx.orders.receiveCancelOrReplace({
+        kind: 'G',
+        senderCompId: 'SGX_CLIENT_1',
+        clOrdId: `${o2.clOrdId}-R`,
+        origClOrdId: o2.clOrdId!,
+        orderId: id2,
+        orderQty: '15',
+        price: '26900',
+        ordType: '2',
+        text: undefined,
+      });
       assert.equal((await lastFor(`${o2.clOrdId}-R`))?.fields.get(39), 'E');
       assert.equal((await post(`/api/orders/${id2}/replace-request/refuse`, {})).status, 400);
       assert.equal((await post(`/api/orders/${id2}/replace-request/refuse`, { reason: 'Size not available' })).status, 200);
@@ -234,13 +301,33 @@ for (const kind of TEST_DB_KINDS) {
       assert.deepEqual([rej?.fields.get(434), rej?.fields.get(39), rej?.fields.get(58)], ['2', '0', 'Size not available']);
 
       // Replace confirmed: new quantity and price.
-      await t.server.ctx.orders.receiveCancelOrReplace({ kind: 'G', senderCompId: 'SGX_CLIENT_1', clOrdId: `${o2.clOrdId}-R2`, origClOrdId: o2.clOrdId!, orderId: id2, orderQty: '15', price: '26900', ordType: '2', text: undefined });
+      await t.server.ctx.orders.receiveCancelOrReplace({
+        kind: 'G',
+        senderCompId: 'SGX_CLIENT_1',
+        clOrdId: `${o2.clOrdId}-R2`,
+        origClOrdId: o2.clOrdId!,
+        orderId: id2,
+        orderQty: '15',
+        price: '26900',
+        ordType: '2',
+        text: undefined,
+      });
       assert.equal((await post(`/api/orders/${id2}/replace-request/confirm`, {})).status, 200);
       er = await lastFor(`${o2.clOrdId}-R2`);
       assert.deepEqual([er?.fields.get(150), er?.fields.get(39), er?.fields.get(38), er?.fields.get(44)], ['5', '0', '15', '26900']);
 
       // Unknown order → OrderCancelReject.
-      await t.server.ctx.orders.receiveCancelOrReplace({ kind: 'F', senderCompId: 'SGX_CLIENT_1', clOrdId: 'X-C', origClOrdId: 'NEVER-SEEN', orderId: undefined, orderQty: undefined, price: undefined, ordType: undefined, text: undefined });
+      await t.server.ctx.orders.receiveCancelOrReplace({
+        kind: 'F',
+        senderCompId: 'SGX_CLIENT_1',
+        clOrdId: 'X-C',
+        origClOrdId: 'NEVER-SEEN',
+        orderId: undefined,
+        orderQty: undefined,
+        price: undefined,
+        ordType: undefined,
+        text: undefined,
+      });
       const unk = await lastFor('X-C');
       assert.equal(unk?.msgType, '9');
       assert.equal(unk?.fields.get(102), '1');
@@ -257,7 +344,17 @@ for (const kind of TEST_DB_KINDS) {
       // A cancel request reusing an existing ClOrdID → OrderCancelReject with CxlRejReason 6.
       const other = nos();
       await t.server.ctx.orders.receiveNewOrder(other);
-      await t.server.ctx.orders.receiveCancelOrReplace({ kind: 'F', senderCompId: 'SGX_CLIENT_1', clOrdId: other.clOrdId!, origClOrdId: o.clOrdId!, orderId: id, orderQty: undefined, price: undefined, ordType: undefined, text: undefined });
+      await t.server.ctx.orders.receiveCancelOrReplace({
+        kind: 'F',
+        senderCompId: 'SGX_CLIENT_1',
+        clOrdId: other.clOrdId!,
+        origClOrdId: o.clOrdId!,
+        orderId: id,
+        orderQty: undefined,
+        price: undefined,
+        ordType: undefined,
+        text: undefined,
+      });
       await t.server.ctx.outbox.idle();
       const dup = sent.filter((m) => m.msgType === '9' && m.fields.get(41) === o.clOrdId).at(-1);
       assert.equal(dup?.fields.get(102), '6');
@@ -268,13 +365,31 @@ for (const kind of TEST_DB_KINDS) {
         [{ ordType: '2', orderQty: '10', price: '-1' }, /price/i],
       ] as const) {
         const clOrdId = `${o.clOrdId}-R${Math.random().toString(36).slice(2, 7)}`;
-        await t.server.ctx.orders.receiveCancelOrReplace({ kind: 'G', senderCompId: 'SGX_CLIENT_1', clOrdId, origClOrdId: o.clOrdId!, orderId: id, text: undefined, ...terms });
+        await t.server.ctx.orders.receiveCancelOrReplace({
+          kind: 'G',
+          senderCompId: 'SGX_CLIENT_1',
+          clOrdId,
+          origClOrdId: o.clOrdId!,
+          orderId: id,
+          text: undefined,
+          ...terms,
+        });
         const rej = await lastFor(clOrdId);
         assert.equal(rej?.msgType, '9', JSON.stringify(terms));
         assert.match(rej!.fields.get(58)!, text);
       }
       // A broker cancel answers a waiting client cancel request on the request's ClOrdID.
-      await t.server.ctx.orders.receiveCancelOrReplace({ kind: 'F', senderCompId: 'SGX_CLIENT_1', clOrdId: `${o.clOrdId}-CX`, origClOrdId: o.clOrdId!, orderId: id, orderQty: undefined, price: undefined, ordType: undefined, text: undefined });
+      await t.server.ctx.orders.receiveCancelOrReplace({
+        kind: 'F',
+        senderCompId: 'SGX_CLIENT_1',
+        clOrdId: `${o.clOrdId}-CX`,
+        origClOrdId: o.clOrdId!,
+        orderId: id,
+        orderQty: undefined,
+        price: undefined,
+        ordType: undefined,
+        text: undefined,
+      });
       assert.equal((await post(`/api/orders/${id}/cancel`, { reason: 'Desk closing' })).status, 200);
       const canceled = await lastFor(`${o.clOrdId}-CX`);
       assert.deepEqual([canceled?.fields.get(150), canceled?.fields.get(41)], ['4', o.clOrdId]);
@@ -289,10 +404,18 @@ for (const kind of TEST_DB_KINDS) {
     it('takes a multileg order and fills it per leg', async () => {
       const m1 = nextMonth(2);
       const m2 = nextMonth(3);
-      const o = nos({ msgType: 'AB', symbol: 'C5TC', securityType: 'MLEG', maturityMonthYear: undefined, price: '500', orderQty: '5', legs: [
-        { symbol: 'C5TC', side: '1', ratio: '1', maturityMonthYear: m1, securityType: 'FUT' },
-        { symbol: 'C5TC', side: '2', ratio: '1', maturityMonthYear: m2, securityType: 'FUT' },
-      ] });
+      const o = nos({
+        msgType: 'AB',
+        symbol: 'C5TC',
+        securityType: 'MLEG',
+        maturityMonthYear: undefined,
+        price: '500',
+        orderQty: '5',
+        legs: [
+          { symbol: 'C5TC', side: '1', ratio: '1', maturityMonthYear: m1, securityType: 'FUT' },
+          { symbol: 'C5TC', side: '2', ratio: '1', maturityMonthYear: m2, securityType: 'FUT' },
+        ],
+      });
       const r0 = await t.server.ctx.orders.receiveNewOrder(o);
       assert.equal(r0.accepted, true, JSON.stringify(r0));
       const id = r0.brokerOrderId!;

@@ -12,9 +12,25 @@ import { until } from '../support/until';
 let clSeq = 0;
 function nos(over: Partial<IncomingNewOrder> = {}): IncomingNewOrder {
   return {
-    msgType: 'D', senderCompId: 'EEX_CLIENT_1', targetCompId: 'FIXDESK', clOrdId: `IN-${Date.now()}-${++clSeq}`, side: '1', ordType: '2',
-    orderQty: '10', price: '27000', symbol: 'C5TC', securityType: 'FUT', maturityMonthYear: maturity(2), timeInForce: '0', exDestination: undefined,
-    currency: 'USD', account: undefined, text: undefined, transactTime: new Date(), legs: [], parties: [],
+    msgType: 'D',
+    senderCompId: 'EEX_CLIENT_1',
+    targetCompId: 'FIXDESK',
+    clOrdId: `IN-${Date.now()}-${++clSeq}`,
+    side: '1',
+    ordType: '2',
+    orderQty: '10',
+    price: '27000',
+    symbol: 'C5TC',
+    securityType: 'FUT',
+    maturityMonthYear: maturity(2),
+    timeInForce: '0',
+    exDestination: undefined,
+    currency: 'USD',
+    account: undefined,
+    text: undefined,
+    transactTime: new Date(),
+    legs: [],
+    parties: [],
     ...over,
   };
 }
@@ -24,7 +40,11 @@ for (const kind of TEST_DB_KINDS) {
     let t: TestServer;
     let client: TestFixClient;
     const state = async () =>
-      (await t.database.db.query<{ next_target_seq: number }>("SELECT next_target_seq FROM fix_session_state WHERE sender_comp_id = 'FIXDESK' AND target_comp_id = 'SGX_CLIENT_1'")).rows[0]!;
+      (
+        await t.database.db.query<{ next_target_seq: number }>(
+          "SELECT next_target_seq FROM fix_session_state WHERE sender_comp_id = 'FIXDESK' AND target_comp_id = 'SGX_CLIENT_1'",
+        )
+      ).rows[0]!;
     const ordersWith = async (clOrdId: string) =>
       (await t.database.db.query<{ n: number }>('SELECT count(*)::int AS n FROM orders WHERE clordid = $1', [clOrdId])).rows[0]!.n;
 
@@ -41,26 +61,49 @@ for (const kind of TEST_DB_KINDS) {
     it('acknowledges a burst of pipelined orders in the order they were sent, each after its commit', async () => {
       const ids = Array.from({ length: 60 }, (_, i) => `BURST-${i}`);
       await Promise.all(ids.map((id) => client.send('D', newOrderSingle(id))));
-      await client.waitFor(() => ids.every((id) => client.received.some((m) => m.get(11) === id && m.get(150) === 'A')), 'all Pending News');
+      await client.waitFor(
+        () => ids.every((id) => client.received.some((m) => m.get(11) === id && m.get(150) === 'A')),
+        'all Pending News',
+      );
       const acks = client.received.filter((m) => m.get(150) === 'A' && ids.includes(m.get(11)!));
-      assert.deepEqual(acks.map((m) => m.get(11)), ids, 'Pending News in sequence order');
+      assert.deepEqual(
+        acks.map((m) => m.get(11)),
+        ids,
+        'Pending News in sequence order',
+      );
       const brokerIds = acks.map((m) => Number(m.get(37)!.slice(2)));
-      assert.deepEqual(brokerIds, [...brokerIds].sort((a, b) => a - b), 'orders stored in sequence order');
+      assert.deepEqual(
+        brokerIds,
+        [...brokerIds].sort((a, b) => a - b),
+        'orders stored in sequence order',
+      );
       // Every acknowledged order is in the database (the ack followed its commit).
-      const { rows } = await t.database.db.query<{ n: number }>('SELECT count(*)::int AS n FROM orders WHERE clordid = ANY($1::text[])', [ids]);
+      const { rows } = await t.database.db.query<{ n: number }>('SELECT count(*)::int AS n FROM orders WHERE clordid = ANY($1::text[])', [
+        ids,
+      ]);
       assert.equal(rows[0]!.n, ids.length);
       await until('inbound numbers persisted', async () => (await state()).next_target_seq === client.status().nextSenderMsgSeqNum);
     });
 
     it('a cancel sent right behind its order waits for that order: it is found, not refused as unknown', async () => {
       void client.send('D', newOrderSingle('CHASE-1'));
-      void client.send('F', [[11, 'CHASE-1-X'], [38, '10'], [41, 'CHASE-1'], [54, '1'], [55, 'C5TC'], [60, ts()]]);
+      void client.send('F', [
+        [11, 'CHASE-1-X'],
+        [38, '10'],
+        [41, 'CHASE-1'],
+        [54, '1'],
+        [55, 'C5TC'],
+        [60, ts()],
+      ]);
       const answer = await client.waitFor(() => client.received.find((m) => m.get(11) === 'CHASE-1-X'), 'answer to the cancel');
       // The order was found (never refused as unknown): it goes Pending Cancel for the broker to decide.
       assert.equal(answer.msgType, '8', answer.get(58));
       assert.equal(`${answer.get(150)}/${answer.get(39)}`, '6/6');
       assert.equal(answer.get(41), 'CHASE-1');
-      assert.ok(client.received.findIndex((m) => m.get(11) === 'CHASE-1' && m.get(150) === 'A') < client.received.indexOf(answer), 'Pending New first');
+      assert.ok(
+        client.received.findIndex((m) => m.get(11) === 'CHASE-1' && m.get(150) === 'A') < client.received.indexOf(answer),
+        'Pending New first',
+      );
     });
 
     it('a resend (PossDupFlag=Y) of an order already stored creates no second order and is not refused', async () => {
@@ -69,17 +112,28 @@ for (const kind of TEST_DB_KINDS) {
       await client.stop();
       // The crash this stands for: the order committed, its MsgSeqNum never persisted. The server then
       // expects that number again, asks for it at the next logon and the client resends the order.
-      await t.database.db.query("UPDATE fix_session_state SET next_target_seq = $1 WHERE sender_comp_id = 'FIXDESK' AND target_comp_id = 'SGX_CLIENT_1'", [seq]);
+      await t.database.db.query(
+        "UPDATE fix_session_state SET next_target_seq = $1 WHERE sender_comp_id = 'FIXDESK' AND target_comp_id = 'SGX_CLIENT_1'",
+        [seq],
+      );
       await client.connect(t.server.ctx.fix.port);
       await until('the resent messages processed', async () => (await state()).next_target_seq >= client.status().nextSenderMsgSeqNum);
       const audit = await t.database.db.query<{ poss_dup: boolean }>(
         "SELECT poss_dup FROM fix_messages WHERE direction = 'RX' AND msg_type = 'D' AND clordid = 'CRASHED-1' ORDER BY id",
       );
-      assert.deepEqual(audit.rows.map((r) => r.poss_dup), [false, true], 'the order did arrive a second time, flagged');
+      assert.deepEqual(
+        audit.rows.map((r) => r.poss_dup),
+        [false, true],
+        'the order did arrive a second time, flagged',
+      );
       await t.server.ctx.outbox.idle();
       assert.equal(await ordersWith('CRASHED-1'), 1);
       const reports = client.received.filter((m) => m.get(11) === 'CRASHED-1');
-      assert.deepEqual(reports.map((m) => m.get(150)), ['A'], 'no refusal, no second Pending New');
+      assert.deepEqual(
+        reports.map((m) => m.get(150)),
+        ['A'],
+        'no refusal, no second Pending New',
+      );
       // The session goes on normally.
       await client.send('D', newOrderSingle('AFTER-CRASH'));
       await client.waitForReport('AFTER-CRASH', (m) => m.get(150) === 'A');
@@ -105,7 +159,8 @@ for (const kind of TEST_DB_KINDS) {
     });
 
     it('refuses in the documented order: a duplicate ClOrdID before the capabilities and the rate, reports in sequence order', async () => {
-      const sgx = (await t.database.db.query<{ id: number }>("SELECT id FROM client_connectors WHERE comp_id = 'SGX_CLIENT_1'")).rows[0]!.id;
+      const sgx = (await t.database.db.query<{ id: number }>("SELECT id FROM client_connectors WHERE comp_id = 'SGX_CLIENT_1'")).rows[0]!
+        .id;
       await t.database.db.query('UPDATE client_capabilities SET max_order_qty = 50 WHERE clientconnectors_id = $1', [sgx]);
       t.server.ctx.events.emit('connector-changed', 'SGX_CLIENT_1');
       try {
@@ -132,9 +187,16 @@ for (const kind of TEST_DB_KINDS) {
         // client's earlier orders settled.
         t.server.ctx.orders.clientLoggedOn('SGX_CLIENT_1');
         const mark = client.received.length;
-        await Promise.all([client.send('D', newOrderSingle('CAP-5')), client.send('D', newOrderSingle('CAP-5', { qty: '100' })), client.send('D', newOrderSingle('CAP-1', { qty: '100' }))]);
+        await Promise.all([
+          client.send('D', newOrderSingle('CAP-5')),
+          client.send('D', newOrderSingle('CAP-5', { qty: '100' })),
+          client.send('D', newOrderSingle('CAP-1', { qty: '100' })),
+        ]);
         await client.waitFor(() => client.received.length >= mark + 3, 'three answers');
-        assert.deepEqual(client.received.slice(mark, mark + 3).map((m) => `${m.get(11)} ${m.get(150)}/${m.get(103) ?? '-'}`), ['CAP-5 A/-', 'CAP-5 8/6', 'CAP-1 8/6']);
+        assert.deepEqual(
+          client.received.slice(mark, mark + 3).map((m) => `${m.get(11)} ${m.get(150)}/${m.get(103) ?? '-'}`),
+          ['CAP-5 A/-', 'CAP-5 8/6', 'CAP-1 8/6'],
+        );
       } finally {
         await t.database.db.query('UPDATE client_capabilities SET max_order_qty = NULL WHERE clientconnectors_id = $1', [sgx]);
         t.server.ctx.events.emit('connector-changed', 'SGX_CLIENT_1');
@@ -143,7 +205,8 @@ for (const kind of TEST_DB_KINDS) {
 
     it("refuses orders over the connector's max orders per second (103=99), a duplicate among them as a duplicate", async () => {
       const admin = await t.login('admin');
-      const put = (max: number) => t.api('/api/client-connectors/SGX_CLIENT_1', { method: 'PUT', token: admin, json: { max_orders_per_second: max } });
+      const put = (max: number) =>
+        t.api('/api/client-connectors/SGX_CLIENT_1', { method: 'PUT', token: admin, json: { max_orders_per_second: max } });
       assert.equal((await put(3)).status, 200);
       try {
         // A fresh one-second window (earlier tests' orders counted in theirs).
@@ -156,10 +219,17 @@ for (const kind of TEST_DB_KINDS) {
         const answers = client.received.slice(before, before + 11);
         const accepted = answers.filter((m) => m.get(150) === 'A');
         const overRate = answers.filter((m) => m.get(150) === '8' && m.get(103) === '99');
-        assert.ok(accepted.length >= 3 && accepted.length <= 6, `3 a second (the burst may straddle two seconds): ${accepted.length} accepted`);
+        assert.ok(
+          accepted.length >= 3 && accepted.length <= 6,
+          `3 a second (the burst may straddle two seconds): ${accepted.length} accepted`,
+        );
         assert.ok(overRate.length >= 4, `${overRate.length} refused for the rate`);
         for (const m of overRate) assert.equal(m.get(58), 'Order rate limit of 3 orders per second exceeded');
-        assert.deepEqual(answers.map((m) => m.get(11)), [...ids, 'RATE-0'], 'answers in sequence order');
+        assert.deepEqual(
+          answers.map((m) => m.get(11)),
+          [...ids, 'RATE-0'],
+          'answers in sequence order',
+        );
         const last = answers.at(-1)!;
         assert.equal(`${last.get(150)}/${last.get(103)}`, '8/6', 'a duplicate, whatever the rate');
       } finally {
@@ -169,7 +239,8 @@ for (const kind of TEST_DB_KINDS) {
 
     it('possible resends of held orders do not use up the rate; a possible resend that is a new order does', async () => {
       const admin = await t.login('admin');
-      const put = (max: number) => t.api('/api/client-connectors/EEX_CLIENT_1', { method: 'PUT', token: admin, json: { max_orders_per_second: max } });
+      const put = (max: number) =>
+        t.api('/api/client-connectors/EEX_CLIENT_1', { method: 'PUT', token: admin, json: { max_orders_per_second: max } });
       assert.equal((await put(3)).status, 200);
       const orders = t.server.ctx.orders;
       try {
@@ -195,7 +266,14 @@ for (const kind of TEST_DB_KINDS) {
       const ack = await client.waitForReport('RQ-1', (m) => m.get(150) === 'A');
       const id = ack.get(37)!;
       assert.equal((await t.api(`/api/orders/${id}/accept`, { method: 'POST', token: broker, json: {} })).status, 200);
-      await client.send('F', [[11, 'RQ-2'], [38, '10'], [41, 'RQ-1'], [54, '1'], [55, 'C5TC'], [60, ts()]]);
+      await client.send('F', [
+        [11, 'RQ-2'],
+        [38, '10'],
+        [41, 'RQ-1'],
+        [54, '1'],
+        [55, 'C5TC'],
+        [60, ts()],
+      ]);
       await client.waitForReport('RQ-2', (m) => m.get(150) === '6');
       // Right behind the request (the node knows its ClOrdID), and again after a logon (the index reloads
       // from the database, requests included).
@@ -206,7 +284,10 @@ for (const kind of TEST_DB_KINDS) {
       t.server.ctx.orders.clientLoggedOn('SGX_CLIENT_1');
       const mark = client.received.length;
       await client.send('D', newOrderSingle('RQ-2', { qty: '3' }));
-      const again = await client.waitFor(() => client.received.slice(mark).find((m) => m.get(11) === 'RQ-2' && m.get(150) === '8'), 'the second refusal');
+      const again = await client.waitFor(
+        () => client.received.slice(mark).find((m) => m.get(11) === 'RQ-2' && m.get(150) === '8'),
+        'the second refusal',
+      );
       assert.equal(again.get(103), '6');
       assert.equal(await ordersWith('RQ-2'), 0);
       const confirm = await t.api(`/api/orders/${id}/cancel-request/confirm`, { method: 'POST', token: broker, json: {} });

@@ -94,7 +94,8 @@ for (const kind of TEST_DB_KINDS) {
 
     it('a burst over the rate: every refusal kept, in arrival order among the accepted orders, with its reason', async () => {
       const admin = await t.login('admin');
-      const put = (max: number) => t.api('/api/client-connectors/SGX_CLIENT_1', { method: 'PUT', token: admin, json: { max_orders_per_second: max } });
+      const put = (max: number) =>
+        t.api('/api/client-connectors/SGX_CLIENT_1', { method: 'PUT', token: admin, json: { max_orders_per_second: max } });
       assert.equal((await put(2)).status, 200);
       try {
         await new Promise((r) => setTimeout(r, 1_020 - (Date.now() % 1_000)));
@@ -105,11 +106,21 @@ for (const kind of TEST_DB_KINDS) {
         assert.ok(refusedIds.length >= 20, `${refusedIds.length} refused`);
         const rated = (os: Order[]) => os.filter((o) => o.clordid.startsWith('REF-RATE-'));
         const listed = rated(await listWhen((os) => rated(os).length >= ids.length, 'all thirty'));
-        assert.deepEqual(listed.map((o) => o.clordid), [...ids].reverse(), 'all thirty, newest first, refused among accepted');
+        assert.deepEqual(
+          listed.map((o) => o.clordid),
+          [...ids].reverse(),
+          'all thirty, newest first, refused among accepted',
+        );
         for (const o of listed.filter((x) => x.refusal)) {
           assert.deepEqual(o.refusal, { ordRejReason: 99, text: 'Order rate limit of 2 orders per second exceeded' });
         }
-        assert.deepEqual(listed.filter((o) => o.refusal).map((o) => o.clordid).sort(), refusedIds.sort());
+        assert.deepEqual(
+          listed
+            .filter((o) => o.refusal)
+            .map((o) => o.clordid)
+            .sort(),
+          refusedIds.sort(),
+        );
       } finally {
         assert.equal((await put(100)).status, 200);
       }
@@ -119,7 +130,11 @@ for (const kind of TEST_DB_KINDS) {
       await client.send('D', newOrderSingle('TL-1'));
       const ack = await client.waitForReport('TL-1', (m) => m.get(150) === 'A');
       const order = (await list()).find((o) => o.clordid === 'TL-1')!;
-      const accepted = await t.api(`/api/orders/${order.id}/accept`, { method: 'POST', token: broker, json: { notes: 'checked with desk' } });
+      const accepted = await t.api(`/api/orders/${order.id}/accept`, {
+        method: 'POST',
+        token: broker,
+        json: { notes: 'checked with desk' },
+      });
       assert.equal(accepted.status, 200, await accepted.clone().text());
       await client.waitForReport('TL-1', (m) => m.get(150) === '0');
       // The inbound audit row of the next message is written once it was processed: wait for our report's row too.
@@ -133,12 +148,22 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(tl.orderId, order.id);
       for (const e of tl.entries) assert.match(e.at, MICROS);
       const sorted = [...tl.entries].map((e) => e.at).sort();
-      assert.deepEqual(tl.entries.map((e) => e.at), sorted, 'in time order');
+      assert.deepEqual(
+        tl.entries.map((e) => e.at),
+        sorted,
+        'in time order',
+      );
       const fix = tl.entries.filter((e) => e.kind === 'fix');
-      assert.deepEqual(fix.map((e) => `${e.message.direction} ${e.message.msgtype} ${e.fields['150'] ?? ''}`), ['RX D ', 'TX 8 A', 'TX 8 0']);
+      assert.deepEqual(
+        fix.map((e) => `${e.message.direction} ${e.message.msgtype} ${e.fields['150'] ?? ''}`),
+        ['RX D ', 'TX 8 A', 'TX 8 0'],
+      );
       assert.equal(fix[1]!.message.brokerorderid, ack.get(37));
       const states = tl.entries.filter((e) => e.kind === 'state');
-      assert.deepEqual(states.map((s) => `${s.previousStatus}→${s.ordStatus}`), ['null→A', 'A→0']);
+      assert.deepEqual(
+        states.map((s) => `${s.previousStatus}→${s.ordStatus}`),
+        ['null→A', 'A→0'],
+      );
       assert.equal(states[0]!.fixMessageId, fix[1]!.message.id, 'the Pending New links to the message that carried it');
       const action = tl.entries.find((e) => e.kind === 'action');
       assert.ok(action && action.kind === 'action');
@@ -155,19 +180,37 @@ for (const kind of TEST_DB_KINDS) {
       await client.send('D', newOrderSingle('TL-F-1'));
       await client.waitForReport('TL-F-1', (m) => m.get(150) === 'A');
       const order = (await list()).find((o) => o.clordid === 'TL-F-1')!;
-      await client.send('F', [[11, 'TL-F-1-X'], [41, 'TL-F-1'], [38, '10'], [54, '1'], [55, 'C5TC'], [60, ts()]]);
+      await client.send('F', [
+        [11, 'TL-F-1-X'],
+        [41, 'TL-F-1'],
+        [38, '10'],
+        [54, '1'],
+        [55, 'C5TC'],
+        [60, ts()],
+      ]);
       await client.waitFor(() => client.received.find((m) => m.get(11) === 'TL-F-1-X' && m.get(150) === '6'), 'pending cancel');
-      const refused = await t.api(`/api/orders/${order.id}/cancel-request/refuse`, { method: 'POST', token: broker, json: { reason: 'keep working it' } });
+      const refused = await t.api(`/api/orders/${order.id}/cancel-request/refuse`, {
+        method: 'POST',
+        token: broker,
+        json: { reason: 'keep working it' },
+      });
       assert.equal(refused.status, 200, await refused.clone().text());
       await client.waitFor(() => client.received.find((m) => m.msgType === '9' && m.get(11) === 'TL-F-1-X'), 'cancel reject');
       let kinds: string[] = [];
       for (let i = 0; i < 100; i++) {
         const tl = (await get<{ data: OrderTimeline }>(`/api/orders/${order.id}/timeline`)).data;
-        kinds = tl.entries.map((e) => (e.kind === 'fix' ? `${e.message.direction} ${e.message.msgtype}` : e.kind === 'state' ? `state ${e.ordStatus}` : `action ${e.actionType}`));
+        kinds = tl.entries.map((e) =>
+          e.kind === 'fix'
+            ? `${e.message.direction} ${e.message.msgtype}`
+            : e.kind === 'state'
+              ? `state ${e.ordStatus}`
+              : `action ${e.actionType}`,
+        );
         if (kinds.includes('TX 9') && kinds.includes('RX F')) break;
         await new Promise((r) => setTimeout(r, 20));
       }
-      for (const k of ['RX D', 'TX 8', 'RX F', 'state 6', 'action CANCEL_REFUSE', 'TX 9']) assert.ok(kinds.includes(k), `${k} in ${kinds.join(', ')}`);
+      for (const k of ['RX D', 'TX 8', 'RX F', 'state 6', 'action CANCEL_REFUSE', 'TX 9'])
+        assert.ok(kinds.includes(k), `${k} in ${kinds.join(', ')}`);
       assert.ok(kinds.indexOf('RX F') < kinds.indexOf('TX 9'), 'request before its reject');
     });
 
@@ -175,7 +218,9 @@ for (const kind of TEST_DB_KINDS) {
       await client.send('D', newOrderSingle('TL-REF-1', { symbol: 'UNKNOWN1' }));
       const refusal = await client.waitForReport('TL-REF-1');
       // A refused order is recorded just after its refusal is sent (it is no acknowledgement).
-      const refused = (await listWhen((os) => os.some((o) => o.clordid === 'TL-REF-1'), 'the refused order')).find((o) => o.clordid === 'TL-REF-1')!;
+      const refused = (await listWhen((os) => os.some((o) => o.clordid === 'TL-REF-1'), 'the refused order')).find(
+        (o) => o.clordid === 'TL-REF-1',
+      )!;
       let tl: OrderTimeline | undefined;
       for (let i = 0; i < 100; i++) {
         tl = (await get<{ data: OrderTimeline }>(`/api/orders/${refused.id}/timeline`)).data;
@@ -184,7 +229,10 @@ for (const kind of TEST_DB_KINDS) {
       }
       assert.ok(tl?.refused);
       const kinds = tl.entries.map((e) => (e.kind === 'fix' ? `${e.message.direction} ${e.message.msgtype}` : e.kind));
-      assert.deepEqual(kinds.filter((k) => k !== 'state'), ['RX D', 'TX 8']);
+      assert.deepEqual(
+        kinds.filter((k) => k !== 'state'),
+        ['RX D', 'TX 8'],
+      );
       const state = tl.entries.find((e) => e.kind === 'state');
       assert.ok(state && state.kind === 'state');
       assert.equal(state.ordStatus, '8');

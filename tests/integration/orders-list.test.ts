@@ -100,7 +100,11 @@ for (const kind of TEST_DB_KINDS) {
       ['?from=2000-01-01&to=2099-12-31', { from: new Date('2000-01-01T00:00:00.000Z'), to: new Date('2099-12-31T23:59:59.999Z') }, true],
       ['?from=2000-01-01&limit=2&includeExecReports=true', { from: new Date('2000-01-01T00:00:00.000Z'), limit: 2 }, true],
       ['?status=2,A&from=2000-01-01', { from: new Date('2000-01-01T00:00:00.000Z'), statuses: ['2', 'A'] }, true],
-      ['?symbol=C5TC-P4TC&from=2000-01-01&includeExecReports=false', { from: new Date('2000-01-01T00:00:00.000Z'), symbol: 'C5TC-P4TC' }, false],
+      [
+        '?symbol=C5TC-P4TC&from=2000-01-01&includeExecReports=false',
+        { from: new Date('2000-01-01T00:00:00.000Z'), symbol: 'C5TC-P4TC' },
+        false,
+      ],
       ['?symbol=NONE', { todayStart: todayStart(), symbol: 'NONE' }, true],
     ];
     for (const [query, filter, withExecReports] of cases) {
@@ -113,7 +117,10 @@ for (const kind of TEST_DB_KINDS) {
         assert.deepStrictEqual(body, want);
         if (query === '') {
           // The default list: today's orders and the old open one, not the old filled one; all shapes present.
-          assert.deepEqual(body.map((o) => (o as { brokerorderid: string }).brokerorderid), ['BO-T-5', 'BO-T-3', 'BO-T-2', 'BO-T-1']);
+          assert.deepEqual(
+            body.map((o) => (o as { brokerorderid: string }).brokerorderid),
+            ['BO-T-5', 'BO-T-3', 'BO-T-2', 'BO-T-1'],
+          );
           const o2 = body[2] as { legs: unknown[]; parties: unknown[]; pendingRequest: unknown; execReports: unknown[]; text: string };
           assert.equal(o2.legs.length, 2);
           assert.equal(o2.parties.length, 1);

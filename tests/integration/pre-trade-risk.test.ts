@@ -10,7 +10,8 @@ import { maturity, newOrderSingle, TestFixClient, ts } from '../support/fix-clie
 import { startTestServer, type TestServer } from '../support/server';
 
 const COMP = 'RISK_1';
-const label = (yyyymm: string) => `C5TC ${new Date(Date.UTC(Number(yyyymm.slice(0, 4)), Number(yyyymm.slice(4)) - 1, 1)).toLocaleString('en-GB', { month: 'short', timeZone: 'UTC' })}-${yyyymm.slice(2, 4)}`;
+const label = (yyyymm: string) =>
+  `C5TC ${new Date(Date.UTC(Number(yyyymm.slice(0, 4)), Number(yyyymm.slice(4)) - 1, 1)).toLocaleString('en-GB', { month: 'short', timeZone: 'UTC' })}-${yyyymm.slice(2, 4)}`;
 
 for (const kind of TEST_DB_KINDS) {
   describe(`pre-trade risk and the kill switch on ${kind}`, () => {
@@ -38,7 +39,13 @@ for (const kind of TEST_DB_KINDS) {
       return { clOrdId, execType: r.get(150), text: r.get(58) };
     };
     const order = (o: { side?: string; qty?: string; month?: string }) => firstReport(send(o));
-    const orderId = async (clOrdId: string) => (await t.server.ctx.db.query<{ id: string }>('SELECT id::text AS id FROM orders WHERE clordid = $1 AND sendercompid = $2', [clOrdId, COMP])).rows[0]!.id;
+    const orderId = async (clOrdId: string) =>
+      (
+        await t.server.ctx.db.query<{ id: string }>('SELECT id::text AS id FROM orders WHERE clordid = $1 AND sendercompid = $2', [
+          clOrdId,
+          COMP,
+        ])
+      ).rows[0]!.id;
     const fill = async (clOrdId: string, qty: number) => {
       const id = await orderId(clOrdId);
       assert.equal((await call('POST', `/api/orders/${id}/accept`, broker, {})).status, 200);
@@ -59,7 +66,10 @@ for (const kind of TEST_DB_KINDS) {
         [COMP],
       );
       // The default capability: short selling barred.
-      const cap = await t.server.ctx.db.query<{ id: number; can_short: boolean }>(`INSERT INTO client_capabilities (clientconnectors_id, asset_class, max_order_qty) VALUES ($1, 'FUTURES', 1000) RETURNING id, can_short`, [rows[0]!.id]);
+      const cap = await t.server.ctx.db.query<{ id: number; can_short: boolean }>(
+        `INSERT INTO client_capabilities (clientconnectors_id, asset_class, max_order_qty) VALUES ($1, 'FUTURES', 1000) RETURNING id, can_short`,
+        [rows[0]!.id],
+      );
       assert.equal(cap.rows[0]!.can_short, false);
       capId = cap.rows[0]!.id;
       // A fill long ago, in a contract whose month has ended: it leaves the position.
@@ -82,9 +92,20 @@ for (const kind of TEST_DB_KINDS) {
       const bought = await order({ qty: '10', month: m });
       assert.equal(bought.execType, 'A', bought.text);
       await fill(bought.clOrdId, 10);
-      const sells = await Promise.all([order({ side: '2', qty: '10', month: m }), order({ side: '2', qty: '10', month: m }), order({ side: '2', qty: '10', month: m })]);
-      assert.deepEqual(sells.map((s) => s.execType), ['A', '8', '8']);
-      for (const s of sells.slice(1)) assert.equal(s.text, `Client is not permitted to sell ${label(m)} short: position 10, working sells 10, this order 10 would leave -10`);
+      const sells = await Promise.all([
+        order({ side: '2', qty: '10', month: m }),
+        order({ side: '2', qty: '10', month: m }),
+        order({ side: '2', qty: '10', month: m }),
+      ]);
+      assert.deepEqual(
+        sells.map((s) => s.execType),
+        ['A', '8', '8'],
+      );
+      for (const s of sells.slice(1))
+        assert.equal(
+          s.text,
+          `Client is not permitted to sell ${label(m)} short: position 10, working sells 10, this order 10 would leave -10`,
+        );
       // The expired contract's old short of 40 counts nowhere.
       assert.equal(t.server.ctx.orders.riskExposure(COMP)!.get('C5TC|202001'), undefined);
       assert.deepEqual(t.server.ctx.orders.riskExposure(COMP)!.get(`C5TC|${m}`), { filled: '10', workingBuy: '0', workingSell: '10' });
@@ -96,8 +117,15 @@ for (const kind of TEST_DB_KINDS) {
       const bought = await order({ qty: '10', month: m });
       await fill(bought.clOrdId, 10);
       const buys = await Promise.all([order({ qty: '5', month: m }), order({ qty: '5', month: m }), order({ qty: '5', month: m })]);
-      assert.deepEqual(buys.map((b) => b.execType), ['A', '8', '8']);
-      for (const b of buys.slice(1)) assert.equal(b.text, `Net long position in ${label(m)} could reach 20 (position 10, working buys 5, this order 5), above the limit of 15`);
+      assert.deepEqual(
+        buys.map((b) => b.execType),
+        ['A', '8', '8'],
+      );
+      for (const b of buys.slice(1))
+        assert.equal(
+          b.text,
+          `Net long position in ${label(m)} could reach 20 (position 10, working buys 5, this order 5), above the limit of 15`,
+        );
     });
 
     it('20 sells of 1 sent at once from long 10: exactly 10 acknowledged, each decided after the one before', async () => {
@@ -106,8 +134,14 @@ for (const kind of TEST_DB_KINDS) {
       await fill(bought.clOrdId, 10);
       const ids = Array.from({ length: 20 }, () => send({ side: '2', qty: '1', month: m }));
       const answers = await Promise.all(ids.map(firstReport));
-      assert.deepEqual(answers.map((a) => a.execType), [...Array(10).fill('A'), ...Array(10).fill('8')]);
-      assert.equal(answers[10]!.text, `Client is not permitted to sell ${label(m)} short: position 10, working sells 10, this order 1 would leave -1`);
+      assert.deepEqual(
+        answers.map((a) => a.execType),
+        [...Array(10).fill('A'), ...Array(10).fill('8')],
+      );
+      assert.equal(
+        answers[10]!.text,
+        `Client is not permitted to sell ${label(m)} short: position 10, working sells 10, this order 1 would leave -1`,
+      );
     });
 
     it('a fill, a cancel and a reject lower the exposure at once; a replace that raises the quantity past the limit is refused', async () => {
@@ -117,22 +151,53 @@ for (const kind of TEST_DB_KINDS) {
       const sell = await order({ side: '2', qty: '10', month: m });
       assert.equal(sell.execType, 'A');
       // Canceled by the broker: its 10 no longer work, so another sale of 10 fits.
-      assert.equal((await call('POST', `/api/orders/${await orderId(sell.clOrdId)}/cancel`, broker, { reason: 'client asked by phone' })).status, 200);
+      assert.equal(
+        (await call('POST', `/api/orders/${await orderId(sell.clOrdId)}/cancel`, broker, { reason: 'client asked by phone' })).status,
+        200,
+      );
       const again = await order({ side: '2', qty: '10', month: m });
       assert.equal(again.execType, 'A', again.text);
       // Rejected by the broker: the same.
-      assert.equal((await call('POST', `/api/orders/${await orderId(again.clOrdId)}/reject`, broker, { reason: 'price away from the market' })).status, 200);
+      assert.equal(
+        (await call('POST', `/api/orders/${await orderId(again.clOrdId)}/reject`, broker, { reason: 'price away from the market' })).status,
+        200,
+      );
       const third = await order({ side: '2', qty: '4', month: m });
       assert.equal(third.execType, 'A', third.text);
       assert.equal((await call('POST', `/api/orders/${await orderId(third.clOrdId)}/accept`, broker, {})).status, 200);
       // A replace raising the sale to 11 would leave -1: refused with an OrderCancelReject naming the figures.
       const repl = `RK-${kind}-${++seq}`;
-      await client.send('G', [[11, repl], [38, '11'], [40, '2'], [41, third.clOrdId], [44, '27000'], [54, '2'], [55, 'C5TC'], [60, ts()], [167, 'FUT'], [200, m]]);
+      await client.send('G', [
+        [11, repl],
+        [38, '11'],
+        [40, '2'],
+        [41, third.clOrdId],
+        [44, '27000'],
+        [54, '2'],
+        [55, 'C5TC'],
+        [60, ts()],
+        [167, 'FUT'],
+        [200, m],
+      ]);
       const refused = await client.waitForReport(repl, (x) => x.msgType === '9');
-      assert.equal(refused.get(58), `Client is not permitted to sell ${label(m)} short: position 10, working sells 0, this order 11 would leave -1`);
+      assert.equal(
+        refused.get(58),
+        `Client is not permitted to sell ${label(m)} short: position 10, working sells 0, this order 11 would leave -1`,
+      );
       // Raising it to 10 fits; while it waits for the broker the order counts at 10.
       const repl2 = `RK-${kind}-${++seq}`;
-      await client.send('G', [[11, repl2], [38, '10'], [40, '2'], [41, third.clOrdId], [44, '27000'], [54, '2'], [55, 'C5TC'], [60, ts()], [167, 'FUT'], [200, m]]);
+      await client.send('G', [
+        [11, repl2],
+        [38, '10'],
+        [40, '2'],
+        [41, third.clOrdId],
+        [44, '27000'],
+        [54, '2'],
+        [55, 'C5TC'],
+        [60, ts()],
+        [167, 'FUT'],
+        [200, m],
+      ]);
       assert.equal((await client.waitForReport(repl2, (x) => x.msgType === '8')).get(150), 'E');
       assert.deepEqual(t.server.ctx.orders.riskExposure(COMP)!.get(`C5TC|${m}`), { filled: '10', workingBuy: '0', workingSell: '10' });
       assert.equal((await order({ side: '2', qty: '1', month: m })).execType, '8');
@@ -146,17 +211,36 @@ for (const kind of TEST_DB_KINDS) {
       const spread = (qty: string) => {
         const clOrdId = `RK-${kind}-${++seq}`;
         void client.send('AB', [
-          [11, clOrdId], [38, qty], [40, '2'], [44, '300'], [54, '1'], [55, 'C5TC'], [59, '0'], [60, ts()], [167, 'MLEG'],
+          [11, clOrdId],
+          [38, qty],
+          [40, '2'],
+          [44, '300'],
+          [54, '1'],
+          [55, 'C5TC'],
+          [59, '0'],
+          [60, ts()],
+          [167, 'MLEG'],
           [555, '2'],
-          [600, 'C5TC'], [609, 'FUT'], [610, near], [623, '1'], [624, '1'],
-          [600, 'C5TC'], [609, 'FUT'], [610, far], [623, '2'], [624, '2'],
+          [600, 'C5TC'],
+          [609, 'FUT'],
+          [610, near],
+          [623, '1'],
+          [624, '1'],
+          [600, 'C5TC'],
+          [609, 'FUT'],
+          [610, far],
+          [623, '2'],
+          [624, '2'],
         ]);
         return firstReport(clOrdId);
       };
       const [first, second] = await Promise.all([spread('3'), spread('3')]);
       assert.equal(first.execType, 'A', first.text);
       assert.equal(second.execType, '8');
-      assert.equal(second.text, `Leg 2: Client is not permitted to sell ${label(far)} short: position 10, working sells 6, this order 6 would leave -2`);
+      assert.equal(
+        second.text,
+        `Leg 2: Client is not permitted to sell ${label(far)} short: position 10, working sells 6, this order 6 would leave -2`,
+      );
       assert.deepEqual(t.server.ctx.orders.riskExposure(COMP)!.get(`C5TC|${near}`), { filled: '0', workingBuy: '3', workingSell: '0' });
       assert.deepEqual(t.server.ctx.orders.riskExposure(COMP)!.get(`C5TC|${far}`), { filled: '10', workingBuy: '0', workingSell: '6' });
       // The far leg filled in full (a leg fill counts in the leg's own lots: 3 spreads sell 6): the
@@ -165,7 +249,8 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal((await call('POST', `/api/orders/${id}/accept`, broker, {})).status, 200);
       assert.equal((await call('POST', `/api/orders/${id}/fill`, broker, { fillQty: 6, fillPrice: 27000, legIndex: 1 })).status, 200);
       await t.server.ctx.orders.intakeIdle();
-      for (let i = 0; i < 100 && t.server.ctx.orders.riskExposure(COMP)!.get(`C5TC|${far}`)!.workingSell !== '0'; i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 100 && t.server.ctx.orders.riskExposure(COMP)!.get(`C5TC|${far}`)!.workingSell !== '0'; i++)
+        await new Promise((r) => setTimeout(r, 20));
       assert.deepEqual(t.server.ctx.orders.riskExposure(COMP)!.get(`C5TC|${far}`), { filled: '4', workingBuy: '0', workingSell: '0' });
       assert.deepEqual(t.server.ctx.orders.riskExposure(COMP)!.get(`C5TC|${near}`), { filled: '0', workingBuy: '3', workingSell: '0' });
       assert.equal((await spread('2')).execType, 'A');
@@ -192,14 +277,21 @@ for (const kind of TEST_DB_KINDS) {
         assert.equal(canceled.get(39), '4');
       }
       const refused = await order({ qty: '1' });
-      assert.deepEqual([refused.execType, refused.text], ['8', 'Orders from this client are stopped by the desk (kill switch): algo sending duplicates']);
+      assert.deepEqual(
+        [refused.execType, refused.text],
+        ['8', 'Orders from this client are stopped by the desk (kill switch): algo sending duplicates'],
+      );
       // Shown to every signed-in user; recorded in Order Actions with who and why.
       const listed = (await call('GET', '/api/client-connectors', viewer)).body.data as ClientConnector[];
       assert.equal(listed.find((c) => c.comp_id === COMP)!.trading_stop!.reason, 'algo sending duplicates');
       const actions = (await call('GET', `/api/order-actions?limit=50`, broker)).body.data as OrderAction[];
       const stop = actions.find((a) => a.action_type === 'CLIENT_STOP' && a.sendercompid === COMP);
       assert.deepEqual([stop?.user_id, stop?.notes], ['broker', 'algo sending duplicates']);
-      assert.ok(actions.some((a) => a.action_type === 'CANCEL' && a.clordid === working.clOrdId && a.notes === 'Kill switch: algo sending duplicates'));
+      assert.ok(
+        actions.some(
+          (a) => a.action_type === 'CANCEL' && a.clordid === working.clOrdId && a.notes === 'Kill switch: algo sending duplicates',
+        ),
+      );
 
       // It holds across a restart of the order core's caches.
       t.server.ctx.orders.invalidate();
@@ -210,9 +302,16 @@ for (const kind of TEST_DB_KINDS) {
       const after = await order({ qty: '1' });
       assert.equal(after.execType, 'A', after.text);
       // The cancels stay.
-      const st = await t.server.ctx.db.query<{ ordstatus: string }>('SELECT ordstatus FROM orders WHERE clordid = $1 AND sendercompid = $2', [working.clOrdId, COMP]);
+      const st = await t.server.ctx.db.query<{ ordstatus: string }>(
+        'SELECT ordstatus FROM orders WHERE clordid = $1 AND sendercompid = $2',
+        [working.clOrdId, COMP],
+      );
       assert.equal(st.rows[0]!.ordstatus, '4');
-      assert.ok(((await call('GET', `/api/order-actions?limit=50`, broker)).body.data as OrderAction[]).some((a) => a.action_type === 'CLIENT_RESUME' && a.notes === 'client fixed its algo'));
+      assert.ok(
+        ((await call('GET', `/api/order-actions?limit=50`, broker)).body.data as OrderAction[]).some(
+          (a) => a.action_type === 'CLIENT_RESUME' && a.notes === 'client fixed its algo',
+        ),
+      );
     });
   });
 }

@@ -32,7 +32,10 @@ describe('SessionRebalancer', () => {
     const keeper = new LeaseKeeper(t.db, 'node-a', TTL, silent);
     const toB = clientAtHome('node-b');
     const toA = clientAtHome('node-a');
-    const ready = new Map([[toB, true], [toA, true]]);
+    const ready = new Map([
+      [toB, true],
+      [toA, true],
+    ]);
     const handedOver: string[] = [];
     /** Sessions that were quiet at the rebalancer's look but not any more when the Logout was to go out. */
     const busyAtLogout = new Set<string>();
@@ -83,7 +86,9 @@ describe('SessionRebalancer', () => {
       assert.ok(row!.reservedUntil! > new Date(Date.now() + 20_000));
 
       // The client did not follow (its logout failed, or it came back here): not tried again towards this node B.
-      await t.db.query("UPDATE leases SET reserved_until = now() - interval '1 millisecond' WHERE name = $1", [fixSessionLeaseName(idOf(toB))]);
+      await t.db.query("UPDATE leases SET reserved_until = now() - interval '1 millisecond' WHERE name = $1", [
+        fixSessionLeaseName(idOf(toB)),
+      ]);
       assert.deepEqual(await moves(), []);
       // A new incarnation of node B gets another try.
       assert.ok((await nodeB()).acquired);

@@ -27,7 +27,10 @@ describe('a restart keeps every user and sign-in session', () => {
       await first.close();
 
       // Second start: the seed must not run again and must not print passwords again.
-      const second = await startServer({ ...config, adminPassword: undefined, demoPassword: undefined }, { logger: silent, testClient: { ports: 'off' } });
+      const second = await startServer(
+        { ...config, adminPassword: undefined, demoPassword: undefined },
+        { logger: silent, testClient: { ports: 'off' } },
+      );
       try {
         assert.deepEqual(second.generatedPasswords, {});
         const me = await fetch(`${second.url}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });

@@ -46,7 +46,11 @@ for (const kind of TEST_DB_KINDS) {
     it('counts wrong current passwords of a password change like failed sign-ins, and stops them the same way', async () => {
       const viewer = await t.login('viewer');
       const change = (current: string) =>
-        t.api('/api/account/password', { method: 'POST', token: viewer, json: { current_password: current, new_password: 'Evening-Tide-2031' } });
+        t.api('/api/account/password', {
+          method: 'POST',
+          token: viewer,
+          json: { current_password: current, new_password: 'Evening-Tide-2031' },
+        });
       for (let i = 0; i < FREE_FAILURES_PER_PAIR; i++) {
         const r = await change(`wrong-guess-${i}`);
         assert.equal(r.status, 400, `guess ${i}`);
@@ -66,7 +70,10 @@ for (const kind of TEST_DB_KINDS) {
       const { rows } = await t.database.db.query<{ reason: string; n: number }>(
         `SELECT reason, count(*)::int AS n FROM login_attempts WHERE username = 'viewer' AND NOT succeeded GROUP BY reason ORDER BY reason`,
       );
-      assert.deepEqual(rows, [{ reason: 'bad_current_password', n: FREE_FAILURES_PER_PAIR }, { reason: 'rate_limited', n: 2 }]);
+      assert.deepEqual(rows, [
+        { reason: 'bad_current_password', n: FREE_FAILURES_PER_PAIR },
+        { reason: 'rate_limited', n: 2 },
+      ]);
       const signIn = await t.api('/api/auth/login', { method: 'POST', json: { username: 'viewer', password: DEMO_PASSWORD } });
       assert.equal(signIn.status, 429);
       // Once the wait is over the right password goes through and clears the count.
@@ -77,7 +84,8 @@ for (const kind of TEST_DB_KINDS) {
 
     it('records bulk reads of the audit lists and the opening of an order timeline in the who-looked log', async () => {
       const broker = await t.login('broker');
-      const before = async () => ((await (await t.api('/api/audit-access?limit=10000', { token: admin })).json()) as { data: Array<{ id: number }> }).data.length;
+      const before = async () =>
+        ((await (await t.api('/api/audit-access?limit=10000', { token: admin })).json()) as { data: Array<{ id: number }> }).data.length;
       const n0 = await before();
       const { rows } = await t.database.db.query<{ id: number; brokerorderid: string }>(
         `INSERT INTO orders (brokerorderid, clordid, client_connector_id, sendercompid, targetcompid, session_date, msg_type, symbol, side, ordtype, price, orderqty, leavesqty, transacttime)
@@ -98,7 +106,10 @@ for (const kind of TEST_DB_KINDS) {
       assert.ok(fx && fx.username === 'broker' && fx.filter.limit === '100000' && typeof fx.row_count === 'number', JSON.stringify(mine));
       const oa = mine.find((e) => e.action === 'list_order_actions');
       assert.ok(oa && oa.filter.limit === '100000' && typeof oa.row_count === 'number', JSON.stringify(mine));
-      assert.ok(mine.some((e) => e.action === 'view_order_timeline' && e.subject_id === order.id && e.username === 'broker'), JSON.stringify(mine));
+      assert.ok(
+        mine.some((e) => e.action === 'view_order_timeline' && e.subject_id === order.id && e.username === 'broker'),
+        JSON.stringify(mine),
+      );
     });
 
     it("keeps a claimed actor on an order action only for the Broker Simulator, never a person's claim", async () => {
@@ -107,9 +118,25 @@ for (const kind of TEST_DB_KINDS) {
       month.setUTCMonth(month.getUTCMonth() + 2);
       const order = async (clOrdId: string) => {
         const o: IncomingNewOrder = {
-          msgType: 'D', senderCompId: 'SGX_CLIENT_1', targetCompId: 'FIXDESK', clOrdId, side: '1', ordType: '2', orderQty: '10', price: '27000', symbol: 'C5TC',
-          securityType: 'FUT', maturityMonthYear: `${month.getUTCFullYear()}${String(month.getUTCMonth() + 1).padStart(2, '0')}`, timeInForce: '0', exDestination: 'SGX',
-          currency: 'USD', account: undefined, text: undefined, transactTime: new Date(), legs: [], parties: [{ partyId: 'TRADER1', partyIdSource: 'D', partyRole: 11, legIndex: null }],
+          msgType: 'D',
+          senderCompId: 'SGX_CLIENT_1',
+          targetCompId: 'FIXDESK',
+          clOrdId,
+          side: '1',
+          ordType: '2',
+          orderQty: '10',
+          price: '27000',
+          symbol: 'C5TC',
+          securityType: 'FUT',
+          maturityMonthYear: `${month.getUTCFullYear()}${String(month.getUTCMonth() + 1).padStart(2, '0')}`,
+          timeInForce: '0',
+          exDestination: 'SGX',
+          currency: 'USD',
+          account: undefined,
+          text: undefined,
+          transactTime: new Date(),
+          legs: [],
+          parties: [{ partyId: 'TRADER1', partyIdSource: 'D', partyRole: 11, legIndex: null }],
         };
         const r = await t.server.ctx.orders.receiveNewOrder(o);
         assert.equal(r.accepted, true);

@@ -38,7 +38,8 @@ for (const kind of TEST_DB_KINDS) {
       await client.send('D', newOrderSingle(clOrdId, { symbol, price }));
       return client.waitForReport(clOrdId, (m) => m.msgType === '8');
     };
-    const orderId = async (clOrdId: string) => (await t.server.ctx.db.query<{ id: number }>('SELECT id FROM orders WHERE clordid = $1', [clOrdId])).rows[0]!.id;
+    const orderId = async (clOrdId: string) =>
+      (await t.server.ctx.db.query<{ id: number }>('SELECT id FROM orders WHERE clordid = $1', [clOrdId])).rows[0]!.id;
 
     before(async () => {
       t = await startTestServer(kind);
@@ -67,7 +68,11 @@ for (const kind of TEST_DB_KINDS) {
       }
       assert.equal((await create(body, '')).status, 401);
       const after = await call<{ data: Security[] }>('GET', '/api/security-master', viewer);
-      assert.equal(after.body.data.some((s) => s.symbol === 'DENIED'), false, 'a refused write wrote nothing');
+      assert.equal(
+        after.body.data.some((s) => s.symbol === 'DENIED'),
+        false,
+        'a refused write wrote nothing',
+      );
       assert.equal(after.body.data.find((s) => s.symbol === 'C5TC')!.instrument_name, c5tc.instrument_name);
     });
 
@@ -76,7 +81,11 @@ for (const kind of TEST_DB_KINDS) {
         [{ instrument_name: 'X', instrument_type: 'Commodities' }, 'symbol', /is required/],
         [{ symbol: 'X1', instrument_type: 'Commodities' }, 'instrument_name', /is required/],
         [{ symbol: 'X1', instrument_name: 'X' }, 'instrument_type', /is required/],
-        [{ symbol: 'X1', instrument_name: 'X', instrument_type: 'Stocks' }, 'instrument_type', /Commodities, Equities, FX, Bonds, Derivatives/],
+        [
+          { symbol: 'X1', instrument_name: 'X', instrument_type: 'Stocks' },
+          'instrument_type',
+          /Commodities, Equities, FX, Bonds, Derivatives/,
+        ],
         [{ symbol: '<b>X</b>', instrument_name: 'X', instrument_type: 'FX' }, 'symbol', /letters, digits/],
         [{ symbol: 'X1', instrument_name: 'X', instrument_type: 'FX', price_tick_size: '0' }, 'price_tick_size', /greater than 0/],
         [{ symbol: 'X1', instrument_name: 'X', instrument_type: 'FX', price_tick_size: '-1' }, 'price_tick_size', /greater than 0/],
@@ -103,7 +112,11 @@ for (const kind of TEST_DB_KINDS) {
     });
 
     it('creates a security with the spec defaults, answers data.id, and refuses a duplicate symbol with 409', async () => {
-      const r = await create({ symbol: 'c14x', instrument_name: 'Tubarao to Rotterdam <script>alert(1)</script>', instrument_type: 'Commodities' });
+      const r = await create({
+        symbol: 'c14x',
+        instrument_name: 'Tubarao to Rotterdam <script>alert(1)</script>',
+        instrument_type: 'Commodities',
+      });
       assert.equal(r.status, 200, JSON.stringify(r.body));
       assert.equal(r.body.message, SecurityText.created);
       const s = r.body.data;
@@ -129,7 +142,13 @@ for (const kind of TEST_DB_KINDS) {
     });
 
     it('makes a new security tradable over FIX at once, prices on its tick, and a deactivated one refused', async () => {
-      const r = await create({ symbol: 'PMX4TC', instrument_name: 'Panamax 4TC', instrument_type: 'Commodities', price_tick_size: '0.5', series_months: 24 });
+      const r = await create({
+        symbol: 'PMX4TC',
+        instrument_name: 'Panamax 4TC',
+        instrument_type: 'Commodities',
+        price_tick_size: '0.5',
+        series_months: 24,
+      });
       assert.equal(r.status, 200, JSON.stringify(r.body));
       const id = r.body.data.id;
 
@@ -173,7 +192,10 @@ for (const kind of TEST_DB_KINDS) {
       const del = await remove(id);
       assert.equal(del.status, 409);
       assert.equal(del.body.error, SecurityText.hasOrders('PMX4TC', n));
-      assert.equal(del.body.error, `Cannot delete security PMX4TC - it has ${n} order(s) in the system. Please remove all orders for this security before deleting.`);
+      assert.equal(
+        del.body.error,
+        `Cannot delete security PMX4TC - it has ${n} order(s) in the system. Please remove all orders for this security before deleting.`,
+      );
       const rename = await update(id, { symbol: 'PMX5TC' });
       assert.equal(rename.status, 409);
       assert.match(rename.body.error!, /Cannot change the symbol of security PMX4TC - it has \d+ order\(s\)/);
@@ -204,9 +226,16 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(r.body.data.currency, 'EUR');
       await update(id, { instrument_name: 'History renamed', trading_hours: '08:00-17:00 CET' });
       await remove(id);
-      const h = await call<{ data: Array<{ action: string; changed_by: string; before: Json | null; after: Json | null }> }>('GET', `/api/security-master/${id}/history`, admin);
+      const h = await call<{ data: Array<{ action: string; changed_by: string; before: Json | null; after: Json | null }> }>(
+        'GET',
+        `/api/security-master/${id}/history`,
+        admin,
+      );
       assert.equal(h.status, 200);
-      assert.deepEqual(h.body.data.map((c) => c.action), ['DELETE', 'UPDATE', 'CREATE']);
+      assert.deepEqual(
+        h.body.data.map((c) => c.action),
+        ['DELETE', 'UPDATE', 'CREATE'],
+      );
       assert.ok(h.body.data.every((c) => c.changed_by === 'admin'));
       const upd = h.body.data[1]!;
       assert.equal(upd.before!.instrument_name, 'History');

@@ -44,7 +44,11 @@ for (const kind of TEST_DB_KINDS) {
     it('a client that logs on and then says nothing becomes Stale past HeartBtInt x 1.5, with the TestRequest unanswered', async () => {
       const token = await t.login('viewer');
       // The connector allows a 2 s heartbeat (its default range starts at 5 s).
-      const allowed = await t.api('/api/client-connectors/SGX_CLIENT_1', { method: 'PUT', token: await t.login('admin'), json: { heartbeat_min_sec: 2 } });
+      const allowed = await t.api('/api/client-connectors/SGX_CLIENT_1', {
+        method: 'PUT',
+        token: await t.login('admin'),
+        json: { heartbeat_min_sec: 2 },
+      });
       assert.equal(allowed.status, 200, await allowed.text());
       // A raw client: Logon with HeartBtInt 2 (resetting both sequences), then silence.
       const socket: Socket = connect({ host: '127.0.0.1', port: t.server.ctx.fix.port });
@@ -52,37 +56,70 @@ for (const kind of TEST_DB_KINDS) {
       let received = '';
       socket.on('data', (d) => (received += d.toString('latin1')));
       try {
-        socket.write(fix([[35, 'A'], [34, '1'], [49, 'SGX_CLIENT_1'], [52, ts()], [56, 'FIXDESK'], [98, '0'], [108, '2'], [141, 'Y']]), 'latin1');
+        socket.write(
+          fix([
+            [35, 'A'],
+            [34, '1'],
+            [49, 'SGX_CLIENT_1'],
+            [52, ts()],
+            [56, 'FIXDESK'],
+            [98, '0'],
+            [108, '2'],
+            [141, 'Y'],
+          ]),
+          'latin1',
+        );
         await until('the Logon answer', async () => (received.includes('\x0135=A\x01') ? true : undefined), 15_000, 200);
         // The Logon answer can reach the client before the desk has recorded the logon (under load).
-        const healthy = await until('healthy after the logon', async () => {
-          const entry = (await services(t, token)).get('fix-session:SGX_CLIENT_1');
-          return entry?.status === 'healthy' ? entry : undefined;
-        }, 15_000, 200);
+        const healthy = await until(
+          'healthy after the logon',
+          async () => {
+            const entry = (await services(t, token)).get('fix-session:SGX_CLIENT_1');
+            return entry?.status === 'healthy' ? entry : undefined;
+          },
+          15_000,
+          200,
+        );
         assert.equal(healthy.status, 'healthy');
         assert.equal(healthy.session?.heartBtIntSec, 2, "the client's HeartBtInt governs");
 
-        const stale = await until('Stale', async () => {
-          const s = (await services(t, token)).get('fix-session:SGX_CLIENT_1')!;
-          return s.status === 'stale' ? s : undefined;
-        }, 15_000, 200);
+        const stale = await until(
+          'Stale',
+          async () => {
+            const s = (await services(t, token)).get('fix-session:SGX_CLIENT_1')!;
+            return s.status === 'stale' ? s : undefined;
+          },
+          15_000,
+          200,
+        );
         assert.equal(stale.isConnected, true, 'still logged on: silent, not gone');
         assert.ok(stale.staleDuration > 3_000, `silent for ${stale.staleDuration} ms`);
         // The engine sends a TestRequest at HeartBtInt x 1.2 of silence.
-        const withTestRequest = await until('the TestRequest counted', async () => {
-          const s = (await services(t, token)).get('fix-session:SGX_CLIENT_1')!;
-          return s.session && s.session.testRequests.sent > 0 ? s : undefined;
-        }, 15_000, 200);
+        const withTestRequest = await until(
+          'the TestRequest counted',
+          async () => {
+            const s = (await services(t, token)).get('fix-session:SGX_CLIENT_1')!;
+            return s.session && s.session.testRequests.sent > 0 ? s : undefined;
+          },
+          15_000,
+          200,
+        );
         assert.ok(received.includes('\x0135=1\x01'), 'a TestRequest reached the client');
-        if (withTestRequest.session!.loggedOn) assert.ok(withTestRequest.session!.testRequests.unanswered >= 1, 'unanswered while logged on');
+        if (withTestRequest.session!.loggedOn)
+          assert.ok(withTestRequest.session!.testRequests.unanswered >= 1, 'unanswered while logged on');
       } finally {
         socket.destroy();
       }
       // The engine gives up on the silent client; the list follows.
-      const gone = await until('logged off', async () => {
-        const s = (await services(t, token)).get('fix-session:SGX_CLIENT_1')!;
-        return s.isConnected ? undefined : s;
-      }, 15_000, 200);
+      const gone = await until(
+        'logged off',
+        async () => {
+          const s = (await services(t, token)).get('fix-session:SGX_CLIENT_1')!;
+          return s.isConnected ? undefined : s;
+        },
+        15_000,
+        200,
+      );
       assert.ok(['down', 'offline'].includes(gone.status), gone.status);
     });
 
@@ -133,13 +170,19 @@ for (const kind of TEST_DB_KINDS) {
 
       assert.equal(family('fixdesk_orders_received_total').type, 'COUNTER');
       assert.equal(Number(value('fixdesk_orders_received_total', { client: 'EEX_CLIENT_1' })?.value), 1);
-      assert.ok(Number(value('fixdesk_fix_messages_total', { client: 'EEX_CLIENT_1', direction: 'in', msg_type: 'A' })?.value) >= 1, 'the Logon counted');
+      assert.ok(
+        Number(value('fixdesk_fix_messages_total', { client: 'EEX_CLIENT_1', direction: 'in', msg_type: 'A' })?.value) >= 1,
+        'the Logon counted',
+      );
       assert.equal(family('fixdesk_order_intake_seconds').type, 'HISTOGRAM');
       const intake = family('fixdesk_order_intake_seconds').metrics[0] as { count: string };
       assert.equal(Number(intake.count), 1);
       assert.equal(family('fixdesk_http_request_duration_seconds').type, 'HISTOGRAM');
       // One series per method, route pattern and status (the parser keeps a histogram's buckets but drops its labels: they are read from the text).
-      assert.match(text, /^fixdesk_http_request_duration_seconds_count\{method="POST",route="\/api\/auth\/login",status_code="200"\} \d+$/m);
+      assert.match(
+        text,
+        /^fixdesk_http_request_duration_seconds_count\{method="POST",route="\/api\/auth\/login",status_code="200"\} \d+$/m,
+      );
       assert.equal(Number(value('fixdesk_service_healthy', { service: 'database' })?.value), 1);
       assert.equal(Number(value('fixdesk_fix_session_logged_on', { client: 'EEX_CLIENT_1' })?.value), 0);
       assert.equal(Number(value('fixdesk_fix_session_in_schedule', { client: 'EEX_CLIENT_1' })?.value), 1);
@@ -159,12 +202,20 @@ for (const kind of TEST_DB_KINDS) {
           await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
           // Only idle connections: the pool replaces those quietly; cutting one in the middle of a query
           // would be another test (a checked-out client's error is not this one's subject).
-          await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND state = 'idle'", [name]);
-          const down = await until('database down', async () => {
-            await t.server.ctx.services.refresh();
-            const s = (await t.server.ctx.services.list(0)).services.find((x) => x.name === 'database')!;
-            return s.status === 'down' ? s : undefined;
-          }, 15_000, 200);
+          await admin.query(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND state = 'idle'",
+            [name],
+          );
+          const down = await until(
+            'database down',
+            async () => {
+              await t.server.ctx.services.refresh();
+              const s = (await t.server.ctx.services.list(0)).services.find((x) => x.name === 'database')!;
+              return s.status === 'down' ? s : undefined;
+            },
+            15_000,
+            200,
+          );
           assert.equal(down.isConnected, false);
           assert.equal(typeof down.metadata.error, 'string');
           assert.ok(down.lastHeartbeat, 'the last time it answered is kept');
@@ -172,10 +223,15 @@ for (const kind of TEST_DB_KINDS) {
           await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
           await admin.end();
         }
-        const back = await until('database back', async () => {
-          const s = (await services(t, token)).get('database')!;
-          return s.status === 'healthy' ? s : undefined;
-        }, 15_000, 200);
+        const back = await until(
+          'database back',
+          async () => {
+            const s = (await services(t, token)).get('database')!;
+            return s.status === 'healthy' ? s : undefined;
+          },
+          15_000,
+          200,
+        );
         assert.equal(back.isConnected, true);
       });
     }

@@ -54,11 +54,17 @@ for (const kind of TEST_DB_KINDS) {
       const sessionUpdate = async (status: string | string[], from = 0): Promise<ServiceStatusEntry> => {
         const wanted = ([] as string[]).concat(status);
         for (let i = 0; i < 500; i++) {
-          const m = got.slice(from).find((x) => x.type === 'service_status' && x.data.service_name === 'fix-session:SGX_CLIENT_1' && wanted.includes(x.data.status));
+          const m = got
+            .slice(from)
+            .find(
+              (x) => x.type === 'service_status' && x.data.service_name === 'fix-session:SGX_CLIENT_1' && wanted.includes(x.data.status),
+            );
           if (m && m.type === 'service_status') return m.data.service;
           await new Promise((r) => setTimeout(r, 10));
         }
-        throw new Error(`no service_status ${status} for SGX_CLIENT_1; got ${JSON.stringify(got.filter((x) => x.type === 'service_status'))}`);
+        throw new Error(
+          `no service_status ${status} for SGX_CLIENT_1; got ${JSON.stringify(got.filter((x) => x.type === 'service_status'))}`,
+        );
       };
       const client = new TestFixClient('SGX_CLIENT_1');
       let afterLogon = 0;
@@ -91,7 +97,11 @@ for (const kind of TEST_DB_KINDS) {
       };
       assert.equal((await entry()).trading_stop, null);
       try {
-        assert.equal((await t.api('/api/client-connectors/EEX_CLIENT_1/stop', { method: 'POST', token: broker, json: { reason: 'runaway algo' } })).status, 200);
+        assert.equal(
+          (await t.api('/api/client-connectors/EEX_CLIENT_1/stop', { method: 'POST', token: broker, json: { reason: 'runaway algo' } }))
+            .status,
+          200,
+        );
         let stop: ServiceStatusEntry['trading_stop'] = null;
         for (let i = 0; i < 200 && !stop; i++) {
           stop = (await entry()).trading_stop ?? null;
@@ -101,7 +111,10 @@ for (const kind of TEST_DB_KINDS) {
         assert.equal(stop?.reason, 'runaway algo');
         assert.ok(Date.now() - Date.parse(stop!.stopped_at) < 60_000);
       } finally {
-        assert.equal((await t.api('/api/client-connectors/EEX_CLIENT_1/resume', { method: 'POST', token: broker, json: { reason: 'fixed' } })).status, 200);
+        assert.equal(
+          (await t.api('/api/client-connectors/EEX_CLIENT_1/resume', { method: 'POST', token: broker, json: { reason: 'fixed' } })).status,
+          200,
+        );
       }
       let cleared = false;
       for (let i = 0; i < 200 && !cleared; i++) {

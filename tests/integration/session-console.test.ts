@@ -105,7 +105,14 @@ for (const kind of TEST_DB_KINDS) {
       const r = await t.api('/api/client-connectors', {
         method: 'POST',
         token: admin,
-        json: { comp_id: COMP, execution_id_prefix: 'CON', trading_days: 'M,T,W,T,F,S,S', start_time: '00:00:00', end_time: '23:59:59', timezone: 'UTC' },
+        json: {
+          comp_id: COMP,
+          execution_id_prefix: 'CON',
+          trading_days: 'M,T,W,T,F,S,S',
+          start_time: '00:00:00',
+          end_time: '23:59:59',
+          timezone: 'UTC',
+        },
       });
       assert.equal(r.status, 200, await r.text());
     });
@@ -189,14 +196,20 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(sender!.action, 'SET_NEXT_SENDER');
       assert.equal(sender!.before?.nextSenderMsgSeqNum, before.nextSenderMsgSeqNum);
       assert.equal(sender!.after?.nextSenderMsgSeqNum, 40);
-      assert.equal(sender!.after?.preview, `Our next message to ${COMP} will carry 34=40 (now ${before.nextSenderMsgSeqNum}): our answer to the next Logon will carry 34=40.`);
+      assert.equal(
+        sender!.after?.preview,
+        `Our next message to ${COMP} will carry 34=40 (now ${before.nextSenderMsgSeqNum}): our answer to the next Logon will carry 34=40.`,
+      );
       assert.equal(target!.action, 'SET_NEXT_TARGET');
       assert.equal(target!.after?.nextTargetMsgSeqNum, 20);
       // The client's side agrees (as its FIX team would set it): it logs on with 34=20 and gets 34=40.
       await client.setNumbers(20, 40);
       const seen = client.received().length;
       await logOn();
-      const logonAnswer = client.received().slice(seen).find((m) => m.includes('|35=A|'));
+      const logonAnswer = client
+        .received()
+        .slice(seen)
+        .find((m) => m.includes('|35=A|'));
       assert.ok(logonAnswer?.includes('|34=40|'), logonAnswer);
       assert.equal((await state()).session.nextTargetMsgSeqNum, 21);
     });
@@ -211,18 +224,30 @@ for (const kind of TEST_DB_KINDS) {
       const view = ((await reset.json()) as { data: SessionConsoleView }).data;
       assert.equal(view.session.nextSenderMsgSeqNum, 1);
       assert.equal(view.session.nextTargetMsgSeqNum, 1);
-      assert.deepEqual(view.operations.slice(0, 2).map((o) => o.action), ['RESET_SEQNUMS', 'DISCONNECT']);
+      assert.deepEqual(
+        view.operations.slice(0, 2).map((o) => o.action),
+        ['RESET_SEQNUMS', 'DISCONNECT'],
+      );
       const seen = client.received().length;
       await logOn(true);
-      const answer = client.received().slice(seen).find((m) => m.includes('|35=A|'));
+      const answer = client
+        .received()
+        .slice(seen)
+        .find((m) => m.includes('|35=A|'));
       assert.ok(answer?.includes('|34=1|') && answer.includes('|141=Y|'), answer);
       await client.session.logout('done');
       await until('logout', () => !client.loggedOn, 5_000);
     });
 
     it('keeps the console history append-only', async () => {
-      const { rows } = await t.database.db.query<{ action: string; changed_by: string }>(`SELECT action, changed_by FROM session_operations WHERE comp_id = $1 ORDER BY id`, [COMP]);
-      assert.deepEqual(rows.map((r) => r.action), ['LOGOUT', 'SET_NEXT_TARGET', 'SET_NEXT_SENDER', 'DISCONNECT', 'RESET_SEQNUMS']);
+      const { rows } = await t.database.db.query<{ action: string; changed_by: string }>(
+        `SELECT action, changed_by FROM session_operations WHERE comp_id = $1 ORDER BY id`,
+        [COMP],
+      );
+      assert.deepEqual(
+        rows.map((r) => r.action),
+        ['LOGOUT', 'SET_NEXT_TARGET', 'SET_NEXT_SENDER', 'DISCONNECT', 'RESET_SEQNUMS'],
+      );
       assert.ok(rows.every((r) => r.changed_by === 'admin'));
       await assert.rejects(t.database.db.query('DELETE FROM session_operations'), /append-only/);
       await assert.rejects(t.database.db.query(`UPDATE session_operations SET reason = 'edited'`), /append-only/);

@@ -9,7 +9,9 @@ import { startServerProcess } from '../support/server-process';
 /** The server with generated passwords (none given) on the embedded database; `exited` resolves with its exit code. */
 async function startProcess(dataDir: string) {
   const p = await startServerProcess({ PORT: '0', FIX_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info' });
-  const exited = new Promise<number | null>((resolve) => (p.child.exitCode !== null ? resolve(p.child.exitCode) : p.child.on('exit', (code) => resolve(code))));
+  const exited = new Promise<number | null>((resolve) =>
+    p.child.exitCode !== null ? resolve(p.child.exitCode) : p.child.on('exit', (code) => resolve(code)),
+  );
   return { ...p, exited };
 }
 

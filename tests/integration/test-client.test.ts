@@ -14,7 +14,13 @@ import {
   serializeFixMessage,
   type ClientData,
 } from '@fixdesk/domain';
-import type { ClientBlotterResponse, SendOrderResponse, TestClientControlResponse, TestClientStatus, WsServerMessage } from '@fixdesk/protocol';
+import type {
+  ClientBlotterResponse,
+  SendOrderResponse,
+  TestClientControlResponse,
+  TestClientStatus,
+  WsServerMessage,
+} from '@fixdesk/protocol';
 import pino from 'pino';
 import WebSocket from 'ws';
 import { startServer, type RunningServer } from '../../apps/server/src/server';
@@ -22,7 +28,13 @@ import { ADMIN_PASSWORD, DEMO_PASSWORD, testConfig } from '../support/server';
 import { until } from '../support/until';
 
 const silent = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-const SGX: ClientData = { compId: 'SGX_CLIENT_1', targetCompId: 'FIXDESK', clientName: 'Straits Shipping Capital', clientLei: '549300STRAITS000SG15', clientContact: 'Mei Lin Tan' };
+const SGX: ClientData = {
+  compId: 'SGX_CLIENT_1',
+  targetCompId: 'FIXDESK',
+  clientName: 'Straits Shipping Capital',
+  clientLei: '549300STRAITS000SG15',
+  clientContact: 'Mei Lin Tan',
+};
 
 type Json = Record<string, unknown>;
 
@@ -57,14 +69,27 @@ for (const kind of TEST_DB_KINDS) {
       const token = opts.token === undefined ? tokens.broker : opts.token;
       if (token) headers.authorization = `Bearer ${token}`;
       if (opts.json !== undefined) headers['content-type'] = 'application/json';
-      const r = await fetch(server.url + path, { method: opts.method ?? (opts.json === undefined ? 'GET' : 'POST'), headers, body: opts.json === undefined ? undefined : JSON.stringify(opts.json) });
+      const r = await fetch(server.url + path, {
+        method: opts.method ?? (opts.json === undefined ? 'GET' : 'POST'),
+        headers,
+        body: opts.json === undefined ? undefined : JSON.stringify(opts.json),
+      });
       return { status: r.status, body: (await r.json()) as Json };
     };
-    const tc = (compId: string, endpoint: string, json?: unknown) => call(`/test-client/${compId}/${endpoint}`, json === undefined && endpoint !== 'connect' && endpoint !== 'disconnect' ? {} : { json: json ?? {} });
+    const tc = (compId: string, endpoint: string, json?: unknown) =>
+      call(
+        `/test-client/${compId}/${endpoint}`,
+        json === undefined && endpoint !== 'connect' && endpoint !== 'disconnect' ? {} : { json: json ?? {} },
+      );
     const blotter = async (compId = 'SGX_CLIENT_1') => (await tc(compId, 'orders')).body as unknown as ClientBlotterResponse;
     const brokerOrder = (clOrdId: string) =>
       until(`broker order ${clOrdId}`, async () => {
-        const list = (await call('/api/orders?sendercompid=SGX_CLIENT_1')).body as unknown as Array<{ clordid: string; brokerorderid: string; ordstatus: string; pendingRequest: unknown }>;
+        const list = (await call('/api/orders?sendercompid=SGX_CLIENT_1')).body as unknown as Array<{
+          clordid: string;
+          brokerorderid: string;
+          ordstatus: string;
+          pendingRequest: unknown;
+        }>;
         return list.find((o) => o.clordid === clOrdId);
       });
     const clientOrder = (clOrdId: string, pred: (o: ClientBlotterResponse['orders'][number]) => boolean, what: string) =>
@@ -98,7 +123,10 @@ for (const kind of TEST_DB_KINDS) {
       const port = client.port.listeningPort;
       assert.ok(port, 'the control port listens');
       const local = (path: string, method = 'GET') =>
-        fetch(`http://127.0.0.1:${port}${path}`, { method, headers: { authorization: `Bearer ${tokens.broker}` } }).then(async (r) => ({ status: r.status, body: (await r.json()) as Json }));
+        fetch(`http://127.0.0.1:${port}${path}`, { method, headers: { authorization: `Bearer ${tokens.broker}` } }).then(async (r) => ({
+          status: r.status,
+          body: (await r.json()) as Json,
+        }));
 
       const health = await local('/health');
       assert.deepEqual(health.body, { status: 'ok', compId: 'SGX_CLIENT_1', fixConnected: false, running: false });
@@ -117,8 +145,12 @@ for (const kind of TEST_DB_KINDS) {
       // The acceptor sees the client: the connector shows connected and the browser is told.
       const connectors = (await call('/api/client-connectors')).body.data as Array<{ comp_id: string; is_connected: boolean }>;
       assert.equal(connectors.find((c) => c.comp_id === 'SGX_CLIENT_1')?.is_connected, true);
-      await until('status push', () => pushes.some((m) => m.type === 'test_client_status' && m.comp_id === 'SGX_CLIENT_1' && m.data.fixConnected));
-      await until('acceptor push', () => pushes.some((m) => m.type === 'client_connection_status' && m.comp_id === 'SGX_CLIENT_1' && m.is_connected));
+      await until('status push', () =>
+        pushes.some((m) => m.type === 'test_client_status' && m.comp_id === 'SGX_CLIENT_1' && m.data.fixConnected),
+      );
+      await until('acceptor push', () =>
+        pushes.some((m) => m.type === 'client_connection_status' && m.comp_id === 'SGX_CLIENT_1' && m.is_connected),
+      );
     });
 
     it('guards the localhost control port like the proxy path, and against other sites and their addresses', async () => {
@@ -126,7 +158,11 @@ for (const kind of TEST_DB_KINDS) {
       assert.ok(port);
       const order = outright('PORT-1').replace('SGX_CLIENT_1', 'EEX_CLIENT_1');
       const post = (headers: Record<string, string>) =>
-        fetch(`http://127.0.0.1:${port}/send-order`, { method: 'POST', headers: { 'content-type': 'text/plain', ...headers }, body: JSON.stringify({ fixMessage: order }) }).then((r) => r.status);
+        fetch(`http://127.0.0.1:${port}/send-order`, {
+          method: 'POST',
+          headers: { 'content-type': 'text/plain', ...headers },
+          body: JSON.stringify({ fixMessage: order }),
+        }).then((r) => r.status);
       assert.equal(await post({}), 401, 'no sign-in');
       assert.equal(await post({ authorization: `Bearer ${tokens.viewer}` }), 403, 'a viewer cannot trade');
       // A page of another site: a text/plain POST (no preflight) carries its Origin; DNS rebinding its own Host.
@@ -134,10 +170,13 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(await post({ authorization: `Bearer ${tokens.broker}`, 'sec-fetch-site': 'cross-site' }), 403);
       // fetch will not set Host: a plain HTTP request does, as a rebinding browser would.
       const rebound = await new Promise<number>((resolve, reject) => {
-        const req = httpRequest({ host: '127.0.0.1', port, path: '/status', headers: { host: `evil.example:${port}`, authorization: `Bearer ${tokens.broker}` } }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        });
+        const req = httpRequest(
+          { host: '127.0.0.1', port, path: '/status', headers: { host: `evil.example:${port}`, authorization: `Bearer ${tokens.broker}` } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
         req.on('error', reject);
         req.end();
       });
@@ -178,12 +217,25 @@ for (const kind of TEST_DB_KINDS) {
       assert.match(r.error, /BodyLength \(9\) is \d+ but the body is \d+ bytes/);
 
       // Side (54) left out: the dictionary names the missing tag.
-      const fields = good.split('\u0001').filter((f) => f && !/^(8|9|10|54)=/.test(f)).map((f) => f.split('=') as [string, string]);
+      const fields = good
+        .split('\u0001')
+        .filter((f) => f && !/^(8|9|10|54)=/.test(f))
+        .map((f) => f.split('=') as [string, string]);
       r = await send(serializeFixMessage(fields.map(([t, v]) => [Number(t), v])));
       assert.equal(r.status, 400);
       assert.equal(r.error, 'Required tag missing: tag 54 (Side)');
 
-      r = await send(serializeFixMessage([[35, 'A'], [49, 'SGX_CLIENT_1'], [56, 'FIXDESK'], [34, '1'], [52, '20260101-00:00:00'], [98, '0'], [108, '30']]));
+      r = await send(
+        serializeFixMessage([
+          [35, 'A'],
+          [49, 'SGX_CLIENT_1'],
+          [56, 'FIXDESK'],
+          [34, '1'],
+          [52, '20260101-00:00:00'],
+          [98, '0'],
+          [108, '30'],
+        ]),
+      );
       assert.equal(r.status, 400);
       assert.match(r.error, /MsgType \(35\) A cannot be sent here/);
 
@@ -207,7 +259,12 @@ for (const kind of TEST_DB_KINDS) {
       const before = (await tc('SGX_CLIENT_1', 'status')).body as unknown as TestClientStatus;
       // A preview built for another session and an old sequence number: the header is replaced.
       const raw = fixForDisplay(outright('SGX-1.1', { qty: 10, price: 27000 }).replace('49=SGX_CLIENT_1', '49=SOMEONE_ELSE'));
-      const fixed = serializeFixMessage(raw.split('|').filter(Boolean).map((f) => [Number(f.slice(0, f.indexOf('='))), f.slice(f.indexOf('=') + 1)] as [number, string]));
+      const fixed = serializeFixMessage(
+        raw
+          .split('|')
+          .filter(Boolean)
+          .map((f) => [Number(f.slice(0, f.indexOf('='))), f.slice(f.indexOf('=') + 1)] as [number, string]),
+      );
       const sent = (await tc('SGX_CLIENT_1', 'send-order', { fixMessage: fixForDisplay(fixed) })).body as unknown as SendOrderResponse;
       assert.equal(sent.success, true, sent.error);
       assert.equal(sent.clOrdId, 'SGX-1.1');
@@ -228,11 +285,20 @@ for (const kind of TEST_DB_KINDS) {
       assert.deepEqual([done.cumqty, done.leavesqty, done.avgpx, done.lastqty, done.lastpx], ['10', '0', '26996', '6', '27000']);
       assert.equal(done.tradername, 'Mei Lin Tan');
       const executions = (await blotter()).executions.filter((e) => e.orderKey === 'SGX-1.1');
-      assert.deepEqual(executions.map((e) => e.exectype), ['A', '0', 'F', 'F', '3']);
+      assert.deepEqual(
+        executions.map((e) => e.exectype),
+        ['A', '0', 'F', 'F', '3'],
+      );
 
       // Every report reached the browser as it arrived, with the order as it then stood.
-      await until('five execution pushes', () => pushes.filter((m) => m.type === 'test_client_execution' && m.execution.orderKey === 'SGX-1.1').length === 5);
-      assert.ok(pushes.some((m) => m.type === 'test_client_order' && m.order.id === 'SGX-1.1'), 'the order itself was pushed when sent');
+      await until(
+        'five execution pushes',
+        () => pushes.filter((m) => m.type === 'test_client_execution' && m.execution.orderKey === 'SGX-1.1').length === 5,
+      );
+      assert.ok(
+        pushes.some((m) => m.type === 'test_client_order' && m.order.id === 'SGX-1.1'),
+        'the order itself was pushed when sent',
+      );
 
       const after = (await tc('SGX_CLIENT_1', 'status')).body as unknown as TestClientStatus;
       assert.equal(after.nextClOrdId, 'SGX-2.1');
@@ -244,16 +310,33 @@ for (const kind of TEST_DB_KINDS) {
     it('sends a quarter strip as a NewOrderMultileg with its legs', async () => {
       const quarter = quarterOptions(new Date())[2]!.value;
       const built = buildNewOrderMultileg(
-        { type: 'quarter', side: '2', stripSymbol: 'C5TC', quarterYear: quarter, quantity: 5, orderType: '2', price: 100, clOrdId: 'SGX-2.1' },
+        {
+          type: 'quarter',
+          side: '2',
+          stripSymbol: 'C5TC',
+          quarterYear: quarter,
+          quantity: 5,
+          orderType: '2',
+          price: 100,
+          clOrdId: 'SGX-2.1',
+        },
         { client: SGX, now: new Date() },
       );
-      const sent = (await tc('SGX_CLIENT_1', 'send-order', { fixMessage: serializeFixMessage(built.fields) })).body as unknown as SendOrderResponse;
+      const sent = (await tc('SGX_CLIENT_1', 'send-order', { fixMessage: serializeFixMessage(built.fields) }))
+        .body as unknown as SendOrderResponse;
       assert.equal(sent.success, true, sent.error);
       const o = await clientOrder('SGX-2.1', (x) => x.ordstatus === 'A', 'strip pending');
       assert.equal(o.msgtype, 'AB');
       assert.equal(o.symbol, `C5TC-${quarter}`);
       assert.equal(o.legs.length, 3);
-      assert.deepEqual(o.legs.map((l) => [l.legSide, l.legRatioQty, l.orderQty]), [['2', '1', '5'], ['2', '1', '5'], ['2', '1', '5']]);
+      assert.deepEqual(
+        o.legs.map((l) => [l.legSide, l.legRatioQty, l.orderQty]),
+        [
+          ['2', '1', '5'],
+          ['2', '1', '5'],
+          ['2', '1', '5'],
+        ],
+      );
     });
 
     it('cancels with a real OrderCancelRequest and replaces with a real OrderCancelReplaceRequest', async () => {
@@ -261,7 +344,8 @@ for (const kind of TEST_DB_KINDS) {
       const c = await brokerOrder('SGX-3.1');
       await call(`/api/orders/${c.brokerorderid}/accept`, { json: {} });
       await clientOrder('SGX-3.1', (o) => o.ordstatus === '0', 'accepted');
-      const cancel = (await tc('SGX_CLIENT_1', 'cancel-order', { origClOrdId: 'SGX-3.1', text: 'changed my mind' })).body as unknown as SendOrderResponse;
+      const cancel = (await tc('SGX_CLIENT_1', 'cancel-order', { origClOrdId: 'SGX-3.1', text: 'changed my mind' }))
+        .body as unknown as SendOrderResponse;
       assert.equal(cancel.success, true, cancel.error);
       assert.equal(cancel.msgType, 'F');
       assert.equal(cancel.clOrdId, 'SGX-3.2');
@@ -277,7 +361,8 @@ for (const kind of TEST_DB_KINDS) {
       const r = await brokerOrder('SGX-4.1');
       await call(`/api/orders/${r.brokerorderid}/accept`, { json: {} });
       await clientOrder('SGX-4.1', (o) => o.ordstatus === '0', 'accepted');
-      const replace = (await tc('SGX_CLIENT_1', 'replace-order', { origClOrdId: 'SGX-4.1', price: 26500, orderQty: 12 })).body as unknown as SendOrderResponse;
+      const replace = (await tc('SGX_CLIENT_1', 'replace-order', { origClOrdId: 'SGX-4.1', price: 26500, orderQty: 12 }))
+        .body as unknown as SendOrderResponse;
       assert.equal(replace.success, true, replace.error);
       assert.equal(replace.msgType, 'G');
       await clientOrder('SGX-4.1', (o) => o.ordstatus === 'E', 'pending replace on the client');
@@ -314,8 +399,12 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal((await call(`/api/orders/${held.brokerorderid}/accept`, { json: {} })).status, 200);
     });
 
-    it('logs on with the connector\'s FIX username and password, and follows deactivation', async () => {
-      const put = await call('/api/client-connectors/EEX_CLIENT_1', { token: tokens.admin, method: 'PUT', json: { fix_username: 'eex-user', fix_password: 's3cret-pw' } });
+    it("logs on with the connector's FIX username and password, and follows deactivation", async () => {
+      const put = await call('/api/client-connectors/EEX_CLIENT_1', {
+        token: tokens.admin,
+        method: 'PUT',
+        json: { fix_username: 'eex-user', fix_password: 's3cret-pw' },
+      });
       assert.equal(put.status, 200);
       // Connected right after the change: the client logs on with the credentials as stored (not the
       // copy its service updates after the change was answered; tests/integration/test-client-credentials.test.ts).

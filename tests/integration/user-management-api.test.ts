@@ -43,8 +43,18 @@ for (const kind of TEST_DB_KINDS) {
       return { status: r.status, token: body.token ?? '' };
     };
     const brokerUser = (over: Json = {}) => ({
-      username: uniq('trader'), email: `${uniq('t')}@broker.example`, password: PW, first_name: 'Jia', last_name: 'Tan', role: 'broker', user_type: 'broker',
-      broker_branch_id: 1, trader_id: 'JTAN01', trader_full_name: 'Jia Tan', trader_party_id_source: 'PROPRIETARY', ...over,
+      username: uniq('trader'),
+      email: `${uniq('t')}@broker.example`,
+      password: PW,
+      first_name: 'Jia',
+      last_name: 'Tan',
+      role: 'broker',
+      user_type: 'broker',
+      broker_branch_id: 1,
+      trader_id: 'JTAN01',
+      trader_full_name: 'Jia Tan',
+      trader_party_id_source: 'PROPRIETARY',
+      ...over,
     });
     const createUser = (json: unknown, token = admin) => call<{ user: UserSummary }>('POST', '/api/users', token, json);
     const openSocket = async (token: string) => {
@@ -55,7 +65,10 @@ for (const kind of TEST_DB_KINDS) {
       await new Promise((r) => ws.once('open', r));
       ws.send(JSON.stringify({ type: 'authenticate', token }));
       for (let i = 0; i < 200 && !got.some((m) => m.type === 'authenticated'); i++) await new Promise((r) => setTimeout(r, 10));
-      assert.ok(got.some((m) => m.type === 'authenticated'), 'the socket authenticated');
+      assert.ok(
+        got.some((m) => m.type === 'authenticated'),
+        'the socket authenticated',
+      );
       return { ws, closed };
     };
 
@@ -122,7 +135,13 @@ for (const kind of TEST_DB_KINDS) {
         assert.match(r.body.message!, reason);
       }
       // A client-type user needs no broker fields.
-      const client = await createUser({ username: uniq('client'), email: `${uniq('c')}@client.example`, password: PW, user_type: 'client', role: 'viewer' });
+      const client = await createUser({
+        username: uniq('client'),
+        email: `${uniq('c')}@client.example`,
+        password: PW,
+        user_type: 'client',
+        role: 'viewer',
+      });
       assert.equal(client.status, 200, client.text);
       assert.equal(client.body.user.role, 'viewer');
       // Editing: the username is locked; the broker rule holds on the merged record; a reset obeys the policy.
@@ -165,7 +184,13 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(del.status, 409);
       assert.equal(del.body.message, UserText.lastAdmin);
       // With a second administrator, the first may step down; the second then is the last.
-      const second = await createUser({ username: uniq('admin'), email: `${uniq('a')}@desk.example`, password: PW, role: 'admin', user_type: 'admin' });
+      const second = await createUser({
+        username: uniq('admin'),
+        email: `${uniq('a')}@desk.example`,
+        password: PW,
+        role: 'admin',
+        user_type: 'admin',
+      });
       assert.equal(second.status, 200, second.text);
       const secondToken = (await signIn(second.body.user.username)).token;
       const down = await call('PUT', `/api/users/${adminId}`, secondToken, { role: 'viewer' });
@@ -194,9 +219,24 @@ for (const kind of TEST_DB_KINDS) {
       const clOrdId = uniq('UM-');
       const month = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 2, 1));
       const order: IncomingNewOrder = {
-        msgType: 'D', senderCompId: 'SGX_CLIENT_1', targetCompId: 'FIXDESK', clOrdId, side: '1', ordType: '2', orderQty: '10', price: '27000',
-        symbol: 'C5TC', securityType: 'FUT', maturityMonthYear: `${month.getUTCFullYear()}${String(month.getUTCMonth() + 1).padStart(2, '0')}`,
-        timeInForce: '0', exDestination: 'SGX', currency: 'USD', account: undefined, text: undefined, transactTime: new Date(), legs: [],
+        msgType: 'D',
+        senderCompId: 'SGX_CLIENT_1',
+        targetCompId: 'FIXDESK',
+        clOrdId,
+        side: '1',
+        ordType: '2',
+        orderQty: '10',
+        price: '27000',
+        symbol: 'C5TC',
+        securityType: 'FUT',
+        maturityMonthYear: `${month.getUTCFullYear()}${String(month.getUTCMonth() + 1).padStart(2, '0')}`,
+        timeInForce: '0',
+        exDestination: 'SGX',
+        currency: 'USD',
+        account: undefined,
+        text: undefined,
+        transactTime: new Date(),
+        legs: [],
         parties: [{ partyId: 'CLIENT-TRADER', partyIdSource: 'D', partyRole: 11, legIndex: null }],
       };
       const { brokerOrderId } = await t.server.ctx.orders.receiveNewOrder(order);
@@ -207,7 +247,13 @@ for (const kind of TEST_DB_KINDS) {
         'SELECT a.user_id, a.action_type FROM order_actions a JOIN orders o ON o.id = a.order_id WHERE o.clordid = $1 ORDER BY a.id',
         [clOrdId],
       );
-      assert.deepEqual(actions.rows.map((r) => [r.user_id, r.action_type]), [[user.username, 'ACCEPT'], [user.username, 'FILL']]);
+      assert.deepEqual(
+        actions.rows.map((r) => [r.user_id, r.action_type]),
+        [
+          [user.username, 'ACCEPT'],
+          [user.username, 'FILL'],
+        ],
+      );
       await t.server.ctx.outbox.idle();
       for (const execType of ['0', 'F']) {
         const report = sent.filter((m) => m.fields.get(11) === clOrdId && m.fields.get(150) === execType).at(-1);
@@ -215,9 +261,20 @@ for (const kind of TEST_DB_KINDS) {
         const body = report.body;
         const at = body.findIndex(([tag, v]) => tag === 448 && v === 'JT-77');
         assert.ok(at > 0, `executing trader in ${JSON.stringify(body)}`);
-        assert.deepEqual(body.slice(at, at + 6), [[448, 'JT-77'], [447, 'D'], [452, '12'], [802, '1'], [523, 'Jia Tan'], [803, '9']]);
+        assert.deepEqual(body.slice(at, at + 6), [
+          [448, 'JT-77'],
+          [447, 'D'],
+          [452, '12'],
+          [802, '1'],
+          [523, 'Jia Tan'],
+          [803, '9'],
+        ]);
         assert.equal(body.filter(([tag, v]) => tag === 452 && v === '12').length, 1, 'one executing trader');
-        assert.equal(body.find(([tag]) => tag === 453)![1], String(body.filter(([tag]) => tag === 448).length), 'NoPartyIDs counts the entries');
+        assert.equal(
+          body.find(([tag]) => tag === 453)![1],
+          String(body.filter(([tag]) => tag === 448).length),
+          'NoPartyIDs counts the entries',
+        );
       }
       // An administrator's action names no executing trader.
       const other = { ...order, clOrdId: uniq('UM-'), parties: order.parties };
@@ -225,7 +282,10 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal((await call('POST', `/api/orders/${second.brokerOrderId}/accept`, admin, {})).status, 200);
       await t.server.ctx.outbox.idle();
       const byAdmin = sent.filter((m) => m.fields.get(11) === other.clOrdId && m.fields.get(150) === '0').at(-1)!;
-      assert.equal(byAdmin.body.some(([tag, v]) => tag === 452 && v === '12'), false);
+      assert.equal(
+        byAdmin.body.some(([tag, v]) => tag === 452 && v === '12'),
+        false,
+      );
 
       const { closed } = await openSocket(a.token);
       const started = Date.now();
@@ -267,14 +327,21 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(del.status, 200);
       assert.equal(del.body.message, UserText.deleted(user.username));
       assert.equal((await call('GET', '/api/account', s.token)).status, 401);
-      assert.equal((await call<{ users: UserSummary[] }>('GET', '/api/users', admin)).body.users.some((u) => u.user_id === user.user_id), false);
+      assert.equal(
+        (await call<{ users: UserSummary[] }>('GET', '/api/users', admin)).body.users.some((u) => u.user_id === user.user_id),
+        false,
+      );
     });
 
     it('records every change: who changed whom, what, when; visible to administrators', async () => {
       const created = await createUser(brokerUser());
       const id = created.body.user.user_id;
       await call('PUT', `/api/users/${id}`, admin, { last_name: 'Lim', password: 'Another-Harbour-42' });
-      const trail = await call<{ data: { action: string; changed_by: string; fields: string[]; entity_id: number; created_at: string }[] }>('GET', `/api/users/changes?entity=users&id=${id}`, admin);
+      const trail = await call<{ data: { action: string; changed_by: string; fields: string[]; entity_id: number; created_at: string }[] }>(
+        'GET',
+        `/api/users/changes?entity=users&id=${id}`,
+        admin,
+      );
       assert.equal(trail.status, 200);
       const [update, create] = trail.body.data;
       assert.equal(create!.action, 'CREATE');
@@ -293,7 +360,11 @@ for (const kind of TEST_DB_KINDS) {
       const third = await signIn(name, PW, 'curl/8');
       const profile = await call<{ data: { username: string } }>('GET', '/api/account', here.token);
       assert.equal(profile.body.data.username, name);
-      const list = await call<{ data: { id: number; device: string; address: string; since: string; current: boolean }[] }>('GET', '/api/account/sessions', here.token);
+      const list = await call<{ data: { id: number; device: string; address: string; since: string; current: boolean }[] }>(
+        'GET',
+        '/api/account/sessions',
+        here.token,
+      );
       assert.equal(list.body.data.length, 3);
       assert.equal(list.body.data.filter((s) => s.current).length, 1);
       assert.ok(list.body.data.every((s) => s.address && s.since && s.device));
@@ -303,7 +374,10 @@ for (const kind of TEST_DB_KINDS) {
       // Someone else's session is not found for them.
       assert.equal((await call('DELETE', `/api/account/sessions/${curl.id}`, broker)).status, 404);
 
-      const wrong = await call('POST', '/api/account/password', here.token, { current_password: 'nope-nope-nope', new_password: 'Evening-Tide-2031' });
+      const wrong = await call('POST', '/api/account/password', here.token, {
+        current_password: 'nope-nope-nope',
+        new_password: 'Evening-Tide-2031',
+      });
       assert.equal(wrong.status, 400);
       assert.equal(wrong.body.field, 'current_password');
       assert.equal(wrong.body.message, AccountText.wrongCurrent);
@@ -321,8 +395,14 @@ for (const kind of TEST_DB_KINDS) {
     });
 
     it('broker information: create, parent rules, logo sanitised, delete refused while named', async () => {
-      const hostile = '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(2)</script><rect width="4" height="4" fill="#0a0"/><image href="https://evil.example/t.png"/></svg>';
-      const parent = await call<{ data: Broker }>('POST', '/api/broker-information', admin, { company_name: uniq('Harbour Group '), branch_type: 'parent', lei: '5493001KJTIIGC8Y1R12', company_logo: hostile });
+      const hostile =
+        '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(2)</script><rect width="4" height="4" fill="#0a0"/><image href="https://evil.example/t.png"/></svg>';
+      const parent = await call<{ data: Broker }>('POST', '/api/broker-information', admin, {
+        company_name: uniq('Harbour Group '),
+        branch_type: 'parent',
+        lei: '5493001KJTIIGC8Y1R12',
+        company_logo: hostile,
+      });
       assert.equal(parent.status, 200, parent.text);
       assert.equal(parent.body.message, BrokerText.created);
       const logo = parent.body.data.company_logo!;
@@ -347,20 +427,37 @@ for (const kind of TEST_DB_KINDS) {
       }
       const dup = await call('POST', '/api/broker-information', admin, { company_name: parent.body.data.company_name.toUpperCase() });
       assert.equal(dup.status, 409);
-      const branch = await call<{ data: Broker }>('POST', '/api/broker-information', admin, { company_name: uniq('Harbour SG '), parent_company_id: String(parent.body.data.id) });
+      const branch = await call<{ data: Broker }>('POST', '/api/broker-information', admin, {
+        company_name: uniq('Harbour SG '),
+        parent_company_id: String(parent.body.data.id),
+      });
       assert.equal(branch.status, 200, branch.text);
       assert.equal(branch.body.data.branch_type, 'branch');
       assert.equal(branch.body.data.parent_company_name, parent.body.data.company_name);
-      const underBranch = await call('POST', '/api/broker-information', admin, { company_name: uniq('Nested '), parent_company_id: branch.body.data.id });
+      const underBranch = await call('POST', '/api/broker-information', admin, {
+        company_name: uniq('Nested '),
+        parent_company_id: branch.body.data.id,
+      });
       assert.equal(underBranch.status, 400);
       assert.equal(underBranch.body.field, 'parent_company_id');
       assert.match(underBranch.body.message!, /branch type is parent/);
-      assert.equal((await call('PUT', `/api/broker-information/${parent.body.data.id}`, admin, { parent_company_id: parent.body.data.id, branch_type: 'branch' })).body.field, 'parent_company_id');
+      assert.equal(
+        (
+          await call('PUT', `/api/broker-information/${parent.body.data.id}`, admin, {
+            parent_company_id: parent.body.data.id,
+            branch_type: 'branch',
+          })
+        ).body.field,
+        'parent_company_id',
+      );
       // A parent named by a branch stays a parent and is not deleted.
       assert.equal((await call('PUT', `/api/broker-information/${parent.body.data.id}`, admin, { branch_type: 'subsidiary' })).status, 409);
       assert.equal((await call('DELETE', `/api/broker-information/${parent.body.data.id}`, admin)).status, 409);
       // Becoming a parent drops the parent; an empty parent is null.
-      const up = await call<{ data: Broker }>('PUT', `/api/broker-information/${branch.body.data.id}`, admin, { branch_type: 'parent', company_logo: '' });
+      const up = await call<{ data: Broker }>('PUT', `/api/broker-information/${branch.body.data.id}`, admin, {
+        branch_type: 'parent',
+        company_logo: '',
+      });
       assert.equal(up.body.data.parent_company_id, null);
       assert.equal(up.body.data.company_logo, null);
       assert.equal((await call('DELETE', `/api/broker-information/${branch.body.data.id}`, admin)).status, 200);
@@ -379,25 +476,45 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(noReach.body.field, 'email');
       assert.match(noReach.body.message!, /e-mail or a primary phone/);
       assert.equal((await call('POST', path, admin, { email: 'desk@x.example' })).body.field, 'contact_name');
-      assert.equal((await call('POST', path, admin, { contact_name: 'X', phone_primary: '12', })).body.field, 'phone_primary');
-      assert.equal((await call('POST', path, admin, { contact_name: 'X', email: 'x@x.example', contact_type: 'sales' })).body.field, 'contact_type');
-      assert.equal((await call('POST', '/api/broker-information/999999/contacts', admin, { contact_name: 'X', email: 'x@x.example' })).status, 404);
-      const added = await call<{ data: BrokerContact }>('POST', path, admin, { contact_name: '<b>Mei</b> Lim', phone_primary: '+65 6123 4567', contact_type: 'trading_desk' });
+      assert.equal((await call('POST', path, admin, { contact_name: 'X', phone_primary: '12' })).body.field, 'phone_primary');
+      assert.equal(
+        (await call('POST', path, admin, { contact_name: 'X', email: 'x@x.example', contact_type: 'sales' })).body.field,
+        'contact_type',
+      );
+      assert.equal(
+        (await call('POST', '/api/broker-information/999999/contacts', admin, { contact_name: 'X', email: 'x@x.example' })).status,
+        404,
+      );
+      const added = await call<{ data: BrokerContact }>('POST', path, admin, {
+        contact_name: '<b>Mei</b> Lim',
+        phone_primary: '+65 6123 4567',
+        contact_type: 'trading_desk',
+      });
       assert.equal(added.status, 200, added.text);
       assert.equal(added.body.message, BrokerText.contactAdded);
       assert.equal(added.body.data.availability_hours, '09:00-17:00');
       assert.equal(added.body.data.timezone, 'Asia/Singapore');
       assert.equal(added.body.data.contact_name, '<b>Mei</b> Lim', 'stored as typed; shown as text');
       const c = added.body.data;
-      const edited = await call<{ data: BrokerContact }>('PUT', `${path}/${c.id}`, admin, { ...c, email: 'mei@x.example', timezone: 'Asia/Hong_Kong' });
+      const edited = await call<{ data: BrokerContact }>('PUT', `${path}/${c.id}`, admin, {
+        ...c,
+        email: 'mei@x.example',
+        timezone: 'Asia/Hong_Kong',
+      });
       assert.equal(edited.status, 200, edited.text);
       assert.equal(edited.body.data.timezone, 'Asia/Hong_Kong');
       const listed = await call<{ data: BrokerContact[] }>('GET', path, viewer);
-      assert.deepEqual(listed.body.data.map((x) => x.email), ['mei@x.example']);
+      assert.deepEqual(
+        listed.body.data.map((x) => x.email),
+        ['mei@x.example'],
+      );
       assert.equal((await call('DELETE', `${path}/${c.id}`, admin)).status, 200);
       assert.equal((await call('DELETE', `${path}/${c.id}`, admin)).status, 404);
       const trail = await call<{ data: { action: string }[] }>('GET', `/api/users/changes?entity=broker_contacts&id=${c.id}`, admin);
-      assert.deepEqual(trail.body.data.map((x) => x.action), ['DELETE', 'UPDATE', 'CREATE']);
+      assert.deepEqual(
+        trail.body.data.map((x) => x.action),
+        ['DELETE', 'UPDATE', 'CREATE'],
+      );
     });
 
     it('saves the seeded viewer (Broker/Trader type without a branch) unchanged, resets its password and makes it active again', async () => {
@@ -411,7 +528,11 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(unchanged.status, 200, unchanged.text);
       const off = await call('PUT', `/api/users/${seeded.user_id}`, admin, { ...row, is_active: false });
       assert.equal(off.status, 200, off.text);
-      const on = await call<{ user: UserSummary }>('PUT', `/api/users/${seeded.user_id}`, admin, { ...row, is_active: true, password: 'Evening-Tide-2031' });
+      const on = await call<{ user: UserSummary }>('PUT', `/api/users/${seeded.user_id}`, admin, {
+        ...row,
+        is_active: true,
+        password: 'Evening-Tide-2031',
+      });
       assert.equal(on.status, 200, on.text);
       assert.equal(on.body.user.is_active, true);
       assert.equal((await signIn('viewer', 'Evening-Tide-2031')).status, 200, 'the reset password signs in');
@@ -421,7 +542,13 @@ for (const kind of TEST_DB_KINDS) {
       const cleared = await call('PUT', `/api/users/${seeded.user_id}`, admin, { trader_id: '' });
       assert.equal(cleared.status, 400, cleared.text);
       assert.equal(cleared.body.field, 'trader_id');
-      const client = await createUser({ username: uniq('client'), email: `${uniq('c')}@client.example`, password: PW, user_type: 'client', role: 'viewer' });
+      const client = await createUser({
+        username: uniq('client'),
+        email: `${uniq('c')}@client.example`,
+        password: PW,
+        user_type: 'client',
+        role: 'viewer',
+      });
       const toBroker = await call('PUT', `/api/users/${client.body.user.user_id}`, admin, { user_type: 'broker' });
       assert.equal(toBroker.status, 400, toBroker.text);
       assert.equal(toBroker.body.field, 'broker_branch_id');

@@ -31,7 +31,10 @@ describe('kill -9 of the server mid-burst, QuickFIX client on PostgreSQL', { ski
       // Trial 2 also sends orders while the server is down: they arrive by the resend exchange.
       const sendWhileDown = trial === 2 ? 500 : 0;
       const r = await runCrashTrial(build, { orders: ORDERS, killAt, prefix: `CR${trial}`, answerTimeoutMs: 60_000, sendWhileDown });
-      assert.ok(r.answeredWithinMs !== undefined, `only ${r.answered.size} of ${r.ids.length} orders answered within 60 s of the new logon`);
+      assert.ok(
+        r.answeredWithinMs !== undefined,
+        `only ${r.answered.size} of ${r.ids.length} orders answered within 60 s of the new logon`,
+      );
       assert.ok(r.ackedBeforeCrash.size < ORDERS, `the kill came after the burst (${r.ackedBeforeCrash.size} answers): not mid-burst`);
       assert.ok(r.answeredWithinMs <= RECOVERY_BOUND_MS, `every order answered ${r.answeredWithinMs} ms after the new logon`);
 
@@ -54,7 +57,9 @@ describe('kill -9 of the server mid-burst, QuickFIX client on PostgreSQL', { ski
       assert.ok(theirLogon, 'the server answered the Logon');
       assert.ok(Number(field(theirLogon.slice(3), 34)) > r.lastServerSeqBefore, 'the server numbered on from before the crash');
       assert.ok(!after.some((l) => l.startsWith('EVENT') && /already logged on/i.test(l)), 'no "already logged on" refusal');
-      console.log(`# trial ${trial}: killed after ${r.ackedBeforeCrash.size} answers (${r.storedAtCrash} orders stored); ${sendWhileDown ? `${sendWhileDown} sent while down; ` : ''}all ${r.ids.length} answered ${r.answeredWithinMs} ms after the new logon`);
+      console.log(
+        `# trial ${trial}: killed after ${r.ackedBeforeCrash.size} answers (${r.storedAtCrash} orders stored); ${sendWhileDown ? `${sendWhileDown} sent while down; ` : ''}all ${r.ids.length} answered ${r.answeredWithinMs} ms after the new logon`,
+      );
     });
   }
 });

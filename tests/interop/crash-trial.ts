@@ -55,7 +55,14 @@ export async function runCrashTrial(
   let server: ServerProcess | undefined;
   let qf: QuickfixPeer | undefined;
   const check = await openDb({ databaseUrl: database.url!, poolSize: 1 });
-  const serverEnv = { DATABASE_URL: database.url!, PORT: '0', FIX_PORT: String(fixPort), DATA_DIR: dataDir, ADMIN_PASSWORD, LOG_LEVEL: process.env.CRASH_DEBUG ? 'info' : 'warn' };
+  const serverEnv = {
+    DATABASE_URL: database.url!,
+    PORT: '0',
+    FIX_PORT: String(fixPort),
+    DATA_DIR: dataDir,
+    ADMIN_PASSWORD,
+    LOG_LEVEL: process.env.CRASH_DEBUG ? 'info' : 'warn',
+  };
   try {
     server = await startServerProcess(serverEnv);
     // The burst is the trial's, not the rate limit's: lift the client's orders-per-second cap.
@@ -114,7 +121,9 @@ export async function runCrashTrial(
       qf.script(`${ids.slice(o.orders).map(orderLine).join('\n')}\nseqnums`);
       await qf.waitForLine((l) => l.startsWith('SEQNUMS'), 30_000, linesAtCrash);
     }
-    const storedAtCrash = (await check.query<{ n: number }>(`SELECT count(*)::int AS n FROM orders WHERE sendercompid = $1`, [CRASH_CLIENT])).rows[0]!.n;
+    const storedAtCrash = (
+      await check.query<{ n: number }>(`SELECT count(*)::int AS n FROM orders WHERE sendercompid = $1`, [CRASH_CLIENT])
+    ).rows[0]!.n;
 
     server = await startServerProcess(serverEnv);
     await qf.waitForLine((l) => l.startsWith('LOGON'), 60_000, linesAtCrash);
@@ -127,16 +136,28 @@ export async function runCrashTrial(
       answeredWithinMs = undefined;
     }
     if (process.env.CRASH_DEBUG) {
-      const reports = qf.lines.map((l, i) => [l, qf!.times[i]! - loggedOnAt] as const).filter(([l], i) => i >= linesAtCrash && l.startsWith('APP'));
+      const reports = qf.lines
+        .map((l, i) => [l, qf!.times[i]! - loggedOnAt] as const)
+        .filter(([l], i) => i >= linesAtCrash && l.startsWith('APP'));
       for (const k of [0, 1, 100, 500, 1000, reports.length - 1]) if (reports[k]) console.log(`# report ${k} at ${reports[k]![1]} ms`);
       for (let i = linesAtCrash; i < qf.lines.length; i++) {
         const l = qf.lines[i]!;
         const t = field(l.slice(3), 35);
         if (!l.startsWith('APP') && t !== '8' && t !== 'D') console.log(`# ${qf.times[i]! - loggedOnAt} ${l.slice(0, 300)}`);
       }
-      if (process.env.CRASH_DEBUG === '2') console.log(server.output().split('\n').map((l) => `# server: ${l.slice(0, 400)}`).join('\n'));
+      if (process.env.CRASH_DEBUG === '2')
+        console.log(
+          server
+            .output()
+            .split('\n')
+            .map((l) => `# server: ${l.slice(0, 400)}`)
+            .join('\n'),
+        );
     }
-    const { rows } = await check.query<{ clordid: string; n: number }>(`SELECT clordid, count(*)::int AS n FROM orders WHERE sendercompid = $1 GROUP BY clordid`, [CRASH_CLIENT]);
+    const { rows } = await check.query<{ clordid: string; n: number }>(
+      `SELECT clordid, count(*)::int AS n FROM orders WHERE sendercompid = $1 GROUP BY clordid`,
+      [CRASH_CLIENT],
+    );
     return {
       ids,
       ackedBeforeCrash,

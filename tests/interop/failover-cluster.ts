@@ -31,7 +31,13 @@ export const orderLine = (clOrdId: string) =>
 
 /** The client's settings as its FIX team would write them: one acceptor address per node, in node order. */
 function clientSettings(dictionaryPath: string, ports: readonly number[]): string {
-  return initiatorSettings({ senderCompID: FAILOVER_CLIENT, dictionaryPath, ports, heartBtIntSec: 5, extra: ['CheckLatency=Y', 'MaxLatency=120'] });
+  return initiatorSettings({
+    senderCompID: FAILOVER_CLIENT,
+    dictionaryPath,
+    ports,
+    heartBtIntSec: 5,
+    extra: ['CheckLatency=Y', 'MaxLatency=120'],
+  });
 }
 
 export interface ClusterNode {
@@ -69,10 +75,22 @@ export function failoverViolations(r: FailoverTrialResult): string[] {
     if (ids.length) out.push(`${what}: ${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ` and ${ids.length - 10} more` : ''}`);
   };
   if (r.ackedBeforeKill.size >= r.ids.length) out.push(`the kill came after the burst (${r.ackedBeforeKill.size} answers): not mid-burst`);
-  list('stored more than once', [...r.stored].filter(([, n]) => n !== 1).map(([id]) => id));
-  list('answered before the kill but not stored', [...r.ackedBeforeKill].filter((id) => !r.stored.has(id)));
-  list('sent by the client but not stored', r.ids.filter((id) => !r.stored.has(id)));
-  list('stored but never answered', [...r.stored.keys()].filter((id) => !r.answered.has(id)));
+  list(
+    'stored more than once',
+    [...r.stored].filter(([, n]) => n !== 1).map(([id]) => id),
+  );
+  list(
+    'answered before the kill but not stored',
+    [...r.ackedBeforeKill].filter((id) => !r.stored.has(id)),
+  );
+  list(
+    'sent by the client but not stored',
+    r.ids.filter((id) => !r.stored.has(id)),
+  );
+  list(
+    'stored but never answered',
+    [...r.stored.keys()].filter((id) => !r.answered.has(id)),
+  );
   if (r.fills !== 0) out.push(`${r.fills} fill(s) stored for the client, none made`);
   // Numbers carried on: no reset asked, the new owner numbered on from the killed node's last message.
   const ourLogon = r.linesAfterKill.find((l) => l.startsWith('TX ') && field(l.slice(3), 35) === 'A');
@@ -80,7 +98,8 @@ export function failoverViolations(r: FailoverTrialResult): string[] {
   if (!ourLogon) out.push('the client sent no Logon after the kill');
   else if (field(ourLogon.slice(3), 141) === 'Y') out.push('the client logged on with a reset (141=Y)');
   if (!theirLogon) out.push('no node answered the Logon after the kill');
-  else if (!(Number(field(theirLogon.slice(3), 34)) > r.lastServerSeqBefore)) out.push(`the new owner's Logon (34=${field(theirLogon.slice(3), 34)}) did not number on from ${r.lastServerSeqBefore}`);
+  else if (!(Number(field(theirLogon.slice(3), 34)) > r.lastServerSeqBefore))
+    out.push(`the new owner's Logon (34=${field(theirLogon.slice(3), 34)}) did not number on from ${r.lastServerSeqBefore}`);
   return out;
 }
 
@@ -103,7 +122,10 @@ export class FailoverCluster {
    * start once it is up; the client's order rate cap lifted (the burst is the trial's); the QuickFIX
    * client started and logged on (to node-a, its first address). `clientLifetimeMs` bounds the client's process.
    */
-  static async start(build: QuickfixBuild, o: { count?: number; logLevel?: string; clientLifetimeMs?: number } = {}): Promise<FailoverCluster> {
+  static async start(
+    build: QuickfixBuild,
+    o: { count?: number; logLevel?: string; clientLifetimeMs?: number } = {},
+  ): Promise<FailoverCluster> {
     const count = o.count ?? 2;
     const dirs: string[] = [];
     const database = await createTestDatabase('postgres');
@@ -139,7 +161,11 @@ export class FailoverCluster {
       nodes.sort((a, b) => a.name.localeCompare(b.name));
 
       const url = nodes[0]!.process.url;
-      const login = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }) });
+      const login = await fetch(`${url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+      });
       const { token } = (await login.json()) as { token: string };
       const put = await fetch(`${url}/api/client-connectors/${FAILOVER_CLIENT}`, {
         method: 'PUT',
@@ -151,8 +177,21 @@ export class FailoverCluster {
 
       const clientDir = mkdtempSync(join(tmpdir(), 'qf-fo-'));
       dirs.push(clientDir);
-      writeFileSync(join(clientDir, 'client.cfg'), clientSettings(build.dictionaryPath, nodes.map((n) => n.fixPort)));
-      client = new QuickfixPeer({ binary: build.programs.fixpeer, settingsFile: 'client.cfg', cwd: clientDir, dictionaryPath: build.dictionaryPath, waitTimeoutMs: 30_000, killAfterMs: o.clientLifetimeMs ?? 240_000 });
+      writeFileSync(
+        join(clientDir, 'client.cfg'),
+        clientSettings(
+          build.dictionaryPath,
+          nodes.map((n) => n.fixPort),
+        ),
+      );
+      client = new QuickfixPeer({
+        binary: build.programs.fixpeer,
+        settingsFile: 'client.cfg',
+        cwd: clientDir,
+        dictionaryPath: build.dictionaryPath,
+        waitTimeoutMs: 30_000,
+        killAfterMs: o.clientLifetimeMs ?? 240_000,
+      });
       client.script('start\nwait-logon');
       await client.waitForLine((l) => l.startsWith('LOGON'), 30_000);
       return new FailoverCluster(database, nodes, check, client, env, dirs);
@@ -174,7 +213,8 @@ export class FailoverCluster {
 
   /** The node holding the client's session lease, if it is live. */
   async owner(): Promise<string | undefined> {
-    return (await this.check.query<{ owner: string }>('SELECT owner FROM leases WHERE name = $1 AND expires_at > now()', [LEASE])).rows[0]?.owner;
+    return (await this.check.query<{ owner: string }>('SELECT owner FROM leases WHERE name = $1 AND expires_at > now()', [LEASE])).rows[0]
+      ?.owner;
   }
 
   /** Every ClOrdID the client has a report for (read incrementally: bursts print thousands of lines). */
@@ -198,7 +238,14 @@ export class FailoverCluster {
    * `killAfter` of them are answered. Resolves once every order is answered and the killed node runs
    * again; rejects if the takeover or the answers do not come within `timeoutMs` each.
    */
-  async trial(o: { prefix: string; orders: number; killAfter: number; chunk?: number; chunkGapMs?: number; timeoutMs?: number }): Promise<FailoverTrialResult> {
+  async trial(o: {
+    prefix: string;
+    orders: number;
+    killAfter: number;
+    chunk?: number;
+    chunkGapMs?: number;
+    timeoutMs?: number;
+  }): Promise<FailoverTrialResult> {
     const timeoutMs = o.timeoutMs ?? 30_000;
     const killed = await this.owner();
     if (!killed) throw new Error('no node owns the session at the start of the trial');
@@ -215,19 +262,33 @@ export class FailoverCluster {
     let answers = 0;
     this.client.script(script.join('\n'));
     // Killed from the line listener the moment the answer that reaches the mark arrives.
-    await this.client.waitForLine((l) => l.startsWith('APP ') && l.includes('|35=8|') && mine.has(field(l.slice(4), 11)!) && ++answers >= o.killAfter, timeoutMs, from);
+    await this.client.waitForLine(
+      (l) => l.startsWith('APP ') && l.includes('|35=8|') && mine.has(field(l.slice(4), 11)!) && ++answers >= o.killAfter,
+      timeoutMs,
+      from,
+    );
     victim.process.child.kill('SIGKILL');
     const killedAt = Date.now();
     await killHard(victim.process);
     const linesAtKill = this.client.lines.length;
-    const lastServerSeqBefore = Math.max(...this.client.lines.slice(0, linesAtKill).filter((l) => l.startsWith('RX ')).map((l) => Number(field(l.slice(3), 34))));
+    const lastServerSeqBefore = Math.max(
+      ...this.client.lines
+        .slice(0, linesAtKill)
+        .filter((l) => l.startsWith('RX '))
+        .map((l) => Number(field(l.slice(3), 34))),
+    );
     const ackedBeforeKill = new Set([...this.answered()].filter((id) => mine.has(id)));
 
     let newOwner: string | undefined;
-    await until('another node owning the session', async () => {
-      newOwner = await this.owner();
-      return newOwner !== undefined && newOwner !== killed;
-    }, timeoutMs, 25);
+    await until(
+      'another node owning the session',
+      async () => {
+        newOwner = await this.owner();
+        return newOwner !== undefined && newOwner !== killed;
+      },
+      timeoutMs,
+      25,
+    );
     const takeoverMs = Date.now() - killedAt;
     // Back (as a supervisor would start it) once the session has moved, so that the client's next
     // reconnect is the takeover being timed, not the killed node reclaiming its own lease.
@@ -242,7 +303,10 @@ export class FailoverCluster {
       'SELECT clordid, count(*)::int AS n FROM orders WHERE sendercompid = $1 AND clordid LIKE $2 GROUP BY clordid',
       [FAILOVER_CLIENT, `${o.prefix}-%`],
     );
-    const fills = await this.check.query<{ n: number }>("SELECT count(*)::int AS n FROM execution_reports WHERE sendercompid = $1 AND exectype = 'F'", [FAILOVER_CLIENT]);
+    const fills = await this.check.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM execution_reports WHERE sendercompid = $1 AND exectype = 'F'",
+      [FAILOVER_CLIENT],
+    );
     return {
       killed,
       newOwner: newOwner!,

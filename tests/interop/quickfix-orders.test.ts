@@ -107,7 +107,9 @@ describe('QuickFIX client ↔ our order desk', { skip }, () => {
     await api(`/api/orders/${cxlId}/cancel-request/confirm`);
     await report({ 11: 'QF-3-X', 41: 'QF-3', 150: '4', 39: '4' });
     const keepId = await accepted('QF-4');
-    qf.script(`send 35=F|11=QF-4-X|41=QF-4|37=${keepId}|55=C5TC|167=FUT|200=${maturity(2)}|54=2|60=${formatUtcTimestamp(Date.now())}|38=10`);
+    qf.script(
+      `send 35=F|11=QF-4-X|41=QF-4|37=${keepId}|55=C5TC|167=FUT|200=${maturity(2)}|54=2|60=${formatUtcTimestamp(Date.now())}|38=10`,
+    );
     await report({ 11: 'QF-4-X', 150: '6' });
     await api(`/api/orders/${keepId}/cancel-request/refuse`, { reason: 'Already working on the exchange' });
     await report({ 35: '9', 11: 'QF-4-X', 41: 'QF-4', 434: '1' });
@@ -143,7 +145,11 @@ describe('QuickFIX client ↔ our order desk', { skip }, () => {
     assert.equal(field(mlDone, 6), '200');
 
     // QuickFIX validated every report against its data dictionary: nothing was rejected.
-    assert.deepEqual(qf.messages('TX').filter((m) => hasFields(m, { 35: '3' })), [], 'QuickFIX sent a session Reject');
+    assert.deepEqual(
+      qf.messages('TX').filter((m) => hasFields(m, { 35: '3' })),
+      [],
+      'QuickFIX sent a session Reject',
+    );
     qf.script('logout\nwait-logout', true);
     await qf.finished();
   });
@@ -156,8 +162,13 @@ describe('QuickFIX client ↔ our order desk', { skip }, () => {
       return ((await r.json()) as { data: { id: number } }).data;
     };
     const connector = await adminCall('POST', '/api/client-connectors', {
-      comp_id: 'QF_ONBOARD', execution_id_prefix: 'QFO', client_name: 'QuickFIX Onboarding',
-      start_time: '00:00:00', end_time: '23:59:59', trading_days: 'M,T,W,T,F,S,S', timezone: 'UTC',
+      comp_id: 'QF_ONBOARD',
+      execution_id_prefix: 'QFO',
+      client_name: 'QuickFIX Onboarding',
+      start_time: '00:00:00',
+      end_time: '23:59:59',
+      trading_days: 'M,T,W,T,F,S,S',
+      timezone: 'UTC',
     });
     const onboardStore = mkdtempSync(join(tmpdir(), 'qf-onboard-'));
     try {
@@ -181,7 +192,11 @@ describe('QuickFIX client ↔ our order desk', { skip }, () => {
       await report({ 11: 'QFO-1', 150: '8', 39: '8', 58: 'No trading permission for C5TC' });
 
       // The capability: all securities, at most 20 lots an order, no short selling. In force at once.
-      await adminCall('POST', '/api/client-capabilities', { clientconnectors_id: connector.id, asset_class: 'FUTURES', max_order_qty: '20' });
+      await adminCall('POST', '/api/client-capabilities', {
+        clientconnectors_id: connector.id,
+        asset_class: 'FUTURES',
+        max_order_qty: '20',
+      });
       qf.script(order('QFO-2', '1', 10));
       const id = field(await report({ 11: 'QFO-2', 150: 'A', 39: 'A' }), 37)!;
       await api(`/api/orders/${id}/accept`);
@@ -191,11 +206,18 @@ describe('QuickFIX client ↔ our order desk', { skip }, () => {
       await report({ 11: 'QFO-3', 150: '8', 58: 'Order quantity 25 exceeds the maximum of 20 for C5TC' });
       qf.script(order('QFO-4', '2', 15));
       const short = await report({ 11: 'QFO-4', 150: '8' });
-      assert.match(field(short, 58)!, /^Client is not permitted to sell C5TC \w{3}-\d{2} short: position 10, working sells 0, this order 15 would leave -5$/);
+      assert.match(
+        field(short, 58)!,
+        /^Client is not permitted to sell C5TC \w{3}-\d{2} short: position 10, working sells 0, this order 15 would leave -5$/,
+      );
       qf.script(order('QFO-5', '2', 10));
       await report({ 11: 'QFO-5', 150: 'A' });
 
-      assert.deepEqual(qf.messages('TX').filter((m) => hasFields(m, { 35: '3' })), [], 'QuickFIX sent a session Reject');
+      assert.deepEqual(
+        qf.messages('TX').filter((m) => hasFields(m, { 35: '3' })),
+        [],
+        'QuickFIX sent a session Reject',
+      );
       qf.script('logout\nwait-logout', true);
       await qf.finished();
     } finally {

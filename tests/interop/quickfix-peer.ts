@@ -70,7 +70,13 @@ export function hasFields(text: string, want: Record<number, string>): boolean {
  * acceptor address per port, in order (SocketConnectHost/Port, then …Host1/Port1), reconnecting every
  * second with its stored numbers (no reset on logon), messages checked against `dictionaryPath`.
  */
-export function initiatorSettings(o: { senderCompID: string; dictionaryPath: string; ports: readonly number[]; heartBtIntSec: number; extra?: readonly string[] }): string {
+export function initiatorSettings(o: {
+  senderCompID: string;
+  dictionaryPath: string;
+  ports: readonly number[];
+  heartBtIntSec: number;
+  extra?: readonly string[];
+}): string {
   const hosts = o.ports.flatMap((port, i) => [`SocketConnectHost${i ? i : ''}=127.0.0.1`, `SocketConnectPort${i ? i : ''}=${port}`]);
   return [
     '[DEFAULT]',
@@ -107,18 +113,35 @@ export class QuickfixPeer {
   constructor(options: PeerOptions | SettingsPeerOptions) {
     let args: string[];
     if ('settingsFile' in options) {
-      args = ['--mode', 'initiator', '--settings', options.settingsFile, '--dict', options.dictionaryPath, '--timeout-ms', String(options.waitTimeoutMs ?? 5000)];
+      args = [
+        '--mode',
+        'initiator',
+        '--settings',
+        options.settingsFile,
+        '--dict',
+        options.dictionaryPath,
+        '--timeout-ms',
+        String(options.waitTimeoutMs ?? 5000),
+      ];
       if (options.ssl) args.push('--ssl');
     } else {
       args = [
-        '--mode', options.mode,
-        '--port', String(options.port),
-        '--sender', options.senderCompID,
-        '--target', options.targetCompID,
-        '--store', options.storeDir,
-        '--dict', options.dictionaryPath,
-        '--heartbeat', String(options.heartBtIntSec ?? 1),
-        '--timeout-ms', String(options.waitTimeoutMs ?? 5000),
+        '--mode',
+        options.mode,
+        '--port',
+        String(options.port),
+        '--sender',
+        options.senderCompID,
+        '--target',
+        options.targetCompID,
+        '--store',
+        options.storeDir,
+        '--dict',
+        options.dictionaryPath,
+        '--heartbeat',
+        String(options.heartBtIntSec ?? 1),
+        '--timeout-ms',
+        String(options.waitTimeoutMs ?? 5000),
       ];
       if (options.echo) args.push('--echo');
       if (options.resetOnLogon) args.push('--reset-on-logon');

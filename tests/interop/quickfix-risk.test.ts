@@ -39,7 +39,12 @@ describe('QuickFIX client ↔ pre-trade risk and the kill switch', { skip }, () 
       [COMP],
     );
     // The default capability: short selling barred.
-    capId = (await t.server.ctx.db.query<{ id: number }>(`INSERT INTO client_capabilities (clientconnectors_id, asset_class, max_order_qty) VALUES ($1, 'FUTURES', 1000) RETURNING id`, [rows[0]!.id])).rows[0]!.id;
+    capId = (
+      await t.server.ctx.db.query<{ id: number }>(
+        `INSERT INTO client_capabilities (clientconnectors_id, asset_class, max_order_qty) VALUES ($1, 'FUTURES', 1000) RETURNING id`,
+        [rows[0]!.id],
+      )
+    ).rows[0]!.id;
   });
   after(async () => {
     qf?.kill();
@@ -54,7 +59,8 @@ describe('QuickFIX client ↔ pre-trade risk and the kill switch', { skip }, () 
     return JSON.parse(text) as { data: Record<string, unknown> };
   };
   /** What QuickFIX handed its application, with these fields. */
-  const report = async (want: Record<number, string>) => (await qf!.waitForLine((l) => l.startsWith('APP') && hasFields(l.slice(4), want), 10_000)).slice(4);
+  const report = async (want: Record<number, string>) =>
+    (await qf!.waitForLine((l) => l.startsWith('APP') && hasFields(l.slice(4), want), 10_000)).slice(4);
   const d = (clOrdID: string, side: string, qty: number, month: string) =>
     `send 35=D|11=${clOrdID}|453=1|448=JSMITH|447=D|452=11|55=C5TC|167=FUT|200=${month}|54=${side}|60=${formatUtcTimestamp(Date.now())}|38=${qty}|40=2|44=24500|59=0|100=SGX`;
   /** The first report on each order: its ExecType and Text. */
@@ -76,7 +82,16 @@ describe('QuickFIX client ↔ pre-trade risk and the kill switch', { skip }, () 
   };
 
   test('worst-case exposure, the replace past a limit, the kill switch', async () => {
-    qf = new QuickfixPeer({ binary: build.programs.fixpeer, mode: 'initiator', port: t.server.ctx.fix.port, senderCompID: COMP, targetCompID: 'FIXDESK', storeDir: store, dictionaryPath: build.dictionaryPath, heartBtIntSec: 5 });
+    qf = new QuickfixPeer({
+      binary: build.programs.fixpeer,
+      mode: 'initiator',
+      port: t.server.ctx.fix.port,
+      senderCompID: COMP,
+      targetCompID: 'FIXDESK',
+      storeDir: store,
+      dictionaryPath: build.dictionaryPath,
+      heartBtIntSec: 5,
+    });
     qf.script('start\nwait-logon');
     await qf.waitForLine((l) => l.startsWith('LOGON'));
 
@@ -85,8 +100,14 @@ describe('QuickFIX client ↔ pre-trade risk and the kill switch', { skip }, () 
     await longTen('QR-L1', m2);
     qf.script(['QR-S1', 'QR-S2', 'QR-S3'].map((id) => d(id, '2', 10, m2)).join('\n'));
     const sells = await answers(['QR-S1', 'QR-S2', 'QR-S3']);
-    assert.deepEqual(sells.map(([x]) => x), ['A', '8', '8']);
-    assert.match(sells[1]![1]!, /^Client is not permitted to sell C5TC \w{3}-\d{2} short: position 10, working sells 10, this order 10 would leave -10$/);
+    assert.deepEqual(
+      sells.map(([x]) => x),
+      ['A', '8', '8'],
+    );
+    assert.match(
+      sells[1]![1]!,
+      /^Client is not permitted to sell C5TC \w{3}-\d{2} short: position 10, working sells 10, this order 10 would leave -10$/,
+    );
 
     // A long limit of 15 from long 10: three buys of 5, one acknowledged.
     await api(admin, 'PUT', `/api/client-capabilities/${capId}`, { max_position_long: '15' });
@@ -94,8 +115,14 @@ describe('QuickFIX client ↔ pre-trade risk and the kill switch', { skip }, () 
     await longTen('QR-L2', m3);
     qf.script(['QR-B1', 'QR-B2', 'QR-B3'].map((id) => d(id, '1', 5, m3)).join('\n'));
     const buys = await answers(['QR-B1', 'QR-B2', 'QR-B3']);
-    assert.deepEqual(buys.map(([x]) => x), ['A', '8', '8']);
-    assert.match(buys[2]![1]!, /^Net long position in C5TC \w{3}-\d{2} could reach 20 \(position 10, working buys 5, this order 5\), above the limit of 15$/);
+    assert.deepEqual(
+      buys.map(([x]) => x),
+      ['A', '8', '8'],
+    );
+    assert.match(
+      buys[2]![1]!,
+      /^Net long position in C5TC \w{3}-\d{2} could reach 20 \(position 10, working buys 5, this order 5\), above the limit of 15$/,
+    );
 
     // 20 sells of 1 sent at once from long 10: exactly 10 acknowledged.
     const m4 = maturity(4);
@@ -104,13 +131,21 @@ describe('QuickFIX client ↔ pre-trade risk and the kill switch', { skip }, () 
     qf.script(many.map((id) => d(id, '2', 1, m4)).join('\n'));
     const manyAnswers = await answers(many);
     assert.equal(manyAnswers.filter(([x]) => x === 'A').length, 10);
-    assert.deepEqual(manyAnswers.map(([x]) => x), [...Array(10).fill('A'), ...Array(10).fill('8')]);
+    assert.deepEqual(
+      manyAnswers.map(([x]) => x),
+      [...Array(10).fill('A'), ...Array(10).fill('8')],
+    );
 
     // A replace raising a working buy past the long limit: OrderCancelReject with the figures.
     const bId = field(await report({ 11: 'QR-B1', 150: 'A' }), 37)!;
-    qf.script(`send 35=G|11=QR-B1-R|41=QR-B1|37=${bId}|55=C5TC|167=FUT|200=${m3}|54=1|60=${formatUtcTimestamp(Date.now())}|38=6|40=2|44=24500|59=0`);
+    qf.script(
+      `send 35=G|11=QR-B1-R|41=QR-B1|37=${bId}|55=C5TC|167=FUT|200=${m3}|54=1|60=${formatUtcTimestamp(Date.now())}|38=6|40=2|44=24500|59=0`,
+    );
     const cxlRej = await report({ 35: '9', 11: 'QR-B1-R', 41: 'QR-B1' });
-    assert.match(field(cxlRej, 58)!, /^Net long position in C5TC \w{3}-\d{2} could reach 16 \(position 10, working buys 0, this order 6\), above the limit of 15$/);
+    assert.match(
+      field(cxlRej, 58)!,
+      /^Net long position in C5TC \w{3}-\d{2} could reach 16 \(position 10, working buys 0, this order 6\), above the limit of 15$/,
+    );
 
     // The kill switch: the working orders canceled at the client, the next order refused, then resumed.
     const stop = await api(broker, 'POST', `/api/client-connectors/${COMP}/stop`, { reason: 'runaway algo' });

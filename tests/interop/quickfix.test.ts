@@ -110,7 +110,9 @@ describe('interop with QuickFIX C++', { skip, timeout: 60_000 }, () => {
       host: '127.0.0.1',
       authenticator: {
         authenticate: ({ sessionID }) =>
-          sessionID.senderCompID === BROKER && sessionID.targetCompID === QF_CLIENT ? { accept: true } : { accept: false, reason: 'Unknown session' },
+          sessionID.senderCompID === BROKER && sessionID.targetCompID === QF_CLIENT
+            ? { accept: true }
+            : { accept: false, reason: 'Unknown session' },
       },
       app: desk,
       storeFactory: new MemoryStoreFactory(),
@@ -173,7 +175,10 @@ describe('interop with QuickFIX C++', { skip, timeout: 60_000 }, () => {
       const badOrder = sent.find((m) => hasFields(m, { 35: 'D', 11: 'IOP-BAD' }))!;
       assert.equal(field(reject, 45), field(badOrder, 34), 'the Reject names the invalid order');
       assert.equal(field(reject, 372), 'D');
-      assert.ok(first.messages('RX').some((m) => hasFields(m, { 35: '5' })), 'we answered the Logout');
+      assert.ok(
+        first.messages('RX').some((m) => hasFields(m, { 35: '5' })),
+        'we answered the Logout',
+      );
 
       const afterFirst = first.lastSeqNums();
       const ours = acceptor.list().find((s) => s.sessionID.targetCompID === QF_CLIENT)!;
@@ -235,7 +240,9 @@ describe('interop with QuickFIX C++', { skip, timeout: 60_000 }, () => {
       assert.deepEqual(desk.clOrdIDs(), ['IOP-1', 'IOP-2', 'IOP-3', 'IOP-4']);
       assert.equal(desk.received[2]!.get(Tag.PossDupFlag), 'Y', 'IOP-3 reached us as the resend it was');
       assert.equal(second.lines.filter((l) => l.startsWith('ERROR')).length, 0);
-      const rejects = [...first.messages('RX'), ...second.messages('RX'), ...first.messages('TX'), ...second.messages('TX')].filter((m) => hasFields(m, { 35: '3' }));
+      const rejects = [...first.messages('RX'), ...second.messages('RX'), ...first.messages('TX'), ...second.messages('TX')].filter((m) =>
+        hasFields(m, { 35: '3' }),
+      );
       assert.equal(rejects.length, 1, 'nothing but the invalid order was rejected, by either side');
 
       const finalSeq = second.lastSeqNums();
@@ -243,9 +250,13 @@ describe('interop with QuickFIX C++', { skip, timeout: 60_000 }, () => {
       assert.equal(ended.nextTargetMsgSeqNum, finalSeq.sender);
       assert.equal(ended.nextSenderMsgSeqNum, finalSeq.target);
       assert.deepEqual(desk.logons, [QF_CLIENT, QF_CLIENT]);
-      if (process.env.INTEROP_VERBOSE) console.log(`--- QuickFIX, first connection ---\n${first.lines.join('\n')}\n--- second ---\n${second.lines.join('\n')}`);
+      if (process.env.INTEROP_VERBOSE)
+        console.log(`--- QuickFIX, first connection ---\n${first.lines.join('\n')}\n--- second ---\n${second.lines.join('\n')}`);
     } catch (err) {
-      const ourLog = logs.lines.slice(-60).map((l) => `${l.kind} ${l.text.replaceAll('\x01', '|')}`).join('\n');
+      const ourLog = logs.lines
+        .slice(-60)
+        .map((l) => `${l.kind} ${l.text.replaceAll('\x01', '|')}`)
+        .join('\n');
       throw new Error(`${err instanceof Error ? err.message : String(err)}\n--- our acceptor log ---\n${ourLog}`, { cause: err });
     } finally {
       for (const p of peers) p.kill();
@@ -261,49 +272,46 @@ describe('interop with QuickFIX C++', { skip, timeout: 60_000 }, () => {
   // FIX 4.4 vol. 2 asks for a Heartbeat whenever nothing was sent for HeartBtInt seconds; QuickFIX
   // sends a TestRequest after 1.2 x HeartBtInt of silence. The same holds for any message sent just
   // after a tick, at any HeartBtInt (up to one tick late). Fixed: the tick is now a tenth of HeartBtInt.
-  test(
-    'our acceptor heartbeats a quiet session every HeartBtInt (QuickFIX never needs a TestRequest)',
-    async () => {
-      const acceptor = await Acceptor.start({
-        port: 0,
-        host: '127.0.0.1',
-        authenticator: { authenticate: () => ({ accept: true }) },
-        app: { fromApp: () => {} },
-        storeFactory: new MemoryStoreFactory(),
-        codec: createSessionCodec(),
-      });
-      const qf = peer(
-        new QuickfixPeer({
-          binary: build.programs.fixpeer,
-          mode: 'initiator',
-          port: acceptor.port,
-          senderCompID: QF_CLIENT,
-          targetCompID: BROKER,
-          storeDir: tempDir('heartbeat-store'),
-          dictionaryPath: build.dictionaryPath,
-          heartBtIntSec: 1,
-        }),
+  test('our acceptor heartbeats a quiet session every HeartBtInt (QuickFIX never needs a TestRequest)', async () => {
+    const acceptor = await Acceptor.start({
+      port: 0,
+      host: '127.0.0.1',
+      authenticator: { authenticate: () => ({ accept: true }) },
+      app: { fromApp: () => {} },
+      storeFactory: new MemoryStoreFactory(),
+      codec: createSessionCodec(),
+    });
+    const qf = peer(
+      new QuickfixPeer({
+        binary: build.programs.fixpeer,
+        mode: 'initiator',
+        port: acceptor.port,
+        senderCompID: QF_CLIENT,
+        targetCompID: BROKER,
+        storeDir: tempDir('heartbeat-store'),
+        dictionaryPath: build.dictionaryPath,
+        heartBtIntSec: 1,
+      }),
+    );
+    try {
+      qf.script(['start', 'wait-logon', 'sleep 4500', 'logout', 'wait-logout'].join('\n'), true);
+      await qf.finished();
+      const fromUs = qf.messages('RX').filter((m) => !hasFields(m, { 35: '5' }));
+      const times = fromUs.map((m) => Date.parse(field(m, 52)!.replace(/^(\d{4})(\d{2})(\d{2})-/, '$1-$2-$3T') + 'Z'));
+      const gaps = times.slice(1).map((t, i) => t - times[i]!);
+      const probes = qf.messages('TX').filter((m) => hasFields(m, { 35: '1' }));
+      assert.deepEqual(probes, [], `QuickFIX had to send TestRequests; our send gaps were ${gaps.join(', ')} ms`);
+      assert.ok(
+        // HeartBtInt plus our tick (50 ms) plus event-loop delay on a busy machine, always short of
+        // the 1.2 x HeartBtInt after which QuickFIX would have to probe with a TestRequest.
+        gaps.every((g) => g < 1200),
+        `gaps between our messages ${gaps.join(', ')} ms exceed HeartBtInt=1 s`,
       );
-      try {
-        qf.script(['start', 'wait-logon', 'sleep 4500', 'logout', 'wait-logout'].join('\n'), true);
-        await qf.finished();
-        const fromUs = qf.messages('RX').filter((m) => !hasFields(m, { 35: '5' }));
-        const times = fromUs.map((m) => Date.parse(field(m, 52)!.replace(/^(\d{4})(\d{2})(\d{2})-/, '$1-$2-$3T') + 'Z'));
-        const gaps = times.slice(1).map((t, i) => t - times[i]!);
-        const probes = qf.messages('TX').filter((m) => hasFields(m, { 35: '1' }));
-        assert.deepEqual(probes, [], `QuickFIX had to send TestRequests; our send gaps were ${gaps.join(', ')} ms`);
-        assert.ok(
-          // HeartBtInt plus our tick (50 ms) plus event-loop delay on a busy machine, always short of
-          // the 1.2 x HeartBtInt after which QuickFIX would have to probe with a TestRequest.
-          gaps.every((g) => g < 1200),
-          `gaps between our messages ${gaps.join(', ')} ms exceed HeartBtInt=1 s`,
-        );
-      } finally {
-        qf.kill();
-        await acceptor.stop(500);
-      }
-    },
-  );
+    } finally {
+      qf.kill();
+      await acceptor.stop(500);
+    }
+  });
 
   // Engine bug (packages/fix/src/engine/acceptor.ts, stop(), first statement): stop() awaits
   // server.close()'s callback before anything else, and Node calls it only once every connection has
@@ -311,49 +319,46 @@ describe('interop with QuickFIX C++', { skip, timeout: 60_000 }, () => {
   // stop() hangs for as long as the client stays (its heartbeats keep it there forever) and the client
   // is never told we are going. A graceful shutdown must send each logged-on session a Logout (FIX 4.4
   // vol. 2, logout process), wait up to graceMs for the answer, then close. Fixed.
-  test(
-    'stopping our acceptor logs a connected QuickFIX client out and returns',
-    async () => {
-      const acceptor = await Acceptor.start({
-        port: 0,
-        host: '127.0.0.1',
-        authenticator: { authenticate: () => ({ accept: true }) },
-        app: { fromApp: () => {} },
-        storeFactory: new MemoryStoreFactory(),
-        codec: createSessionCodec(),
-      });
-      const qf = peer(
-        new QuickfixPeer({
-          binary: build.programs.fixpeer,
-          mode: 'initiator',
-          port: acceptor.port,
-          senderCompID: QF_CLIENT,
-          targetCompID: BROKER,
-          storeDir: tempDir('stop-store'),
-          dictionaryPath: build.dictionaryPath,
-          heartBtIntSec: 1,
-        }),
+  test('stopping our acceptor logs a connected QuickFIX client out and returns', async () => {
+    const acceptor = await Acceptor.start({
+      port: 0,
+      host: '127.0.0.1',
+      authenticator: { authenticate: () => ({ accept: true }) },
+      app: { fromApp: () => {} },
+      storeFactory: new MemoryStoreFactory(),
+      codec: createSessionCodec(),
+    });
+    const qf = peer(
+      new QuickfixPeer({
+        binary: build.programs.fixpeer,
+        mode: 'initiator',
+        port: acceptor.port,
+        senderCompID: QF_CLIENT,
+        targetCompID: BROKER,
+        storeDir: tempDir('stop-store'),
+        dictionaryPath: build.dictionaryPath,
+        heartBtIntSec: 1,
+      }),
+    );
+    let stopped = false;
+    try {
+      qf.script(['start', 'wait-logon', 'wait-logout 8000'].join('\n'), true);
+      // Stop only once the peer's own wait-logon has seen the logon: a Logout that arrived before
+      // that command ran would leave it waiting for a second logon.
+      await qf.waitForLine((l) => l.startsWith('OK wait-logon'), 10_000);
+      const stopping = acceptor.stop(2000).then(() => (stopped = true));
+      await Promise.race([stopping, new Promise((resolve) => setTimeout(resolve, 4000))]);
+      assert.ok(stopped, 'Acceptor.stop(2000) did not return within 4 s while a client was logged on');
+      await qf.finished();
+      assert.ok(
+        qf.messages('RX').some((m) => hasFields(m, { 35: '5' })),
+        'QuickFIX received our Logout',
       );
-      let stopped = false;
-      try {
-        qf.script(['start', 'wait-logon', 'wait-logout 8000'].join('\n'), true);
-        // Stop only once the peer's own wait-logon has seen the logon: a Logout that arrived before
-        // that command ran would leave it waiting for a second logon.
-        await qf.waitForLine((l) => l.startsWith('OK wait-logon'), 10_000);
-        const stopping = acceptor.stop(2000).then(() => (stopped = true));
-        await Promise.race([stopping, new Promise((resolve) => setTimeout(resolve, 4000))]);
-        assert.ok(stopped, 'Acceptor.stop(2000) did not return within 4 s while a client was logged on');
-        await qf.finished();
-        assert.ok(
-          qf.messages('RX').some((m) => hasFields(m, { 35: '5' })),
-          'QuickFIX received our Logout',
-        );
-      } finally {
-        qf.kill();
-        if (!stopped) await acceptor.stop(200).catch(() => {});
-      }
-    },
-  );
+    } finally {
+      qf.kill();
+      if (!stopped) await acceptor.stop(200).catch(() => {});
+    }
+  });
 
   test('our initiator → QuickFIX acceptor: logon, heartbeats, order echoed back, logout, reconnect on stored numbers with a resend', async () => {
     const port = await freePort();
@@ -501,8 +506,14 @@ describe('interop with QuickFIX C++', { skip, timeout: 60_000 }, () => {
       assert.equal(ours.nextSenderMsgSeqNum, final.target, 'QuickFIX expects what we send next');
       assert.equal(ours.nextTargetMsgSeqNum, final.sender, 'we expect what QuickFIX sends next');
     } catch (err) {
-      const ourLog = logs.lines.slice(-40).map((l) => `${l.kind} ${l.text.replaceAll('\x01', '|')}`).join('\n');
-      throw new Error(`${err instanceof Error ? err.message : String(err)}\n--- QuickFIX ---\n${qf.transcript()}\n--- our initiator log ---\n${ourLog}`, { cause: err });
+      const ourLog = logs.lines
+        .slice(-40)
+        .map((l) => `${l.kind} ${l.text.replaceAll('\x01', '|')}`)
+        .join('\n');
+      throw new Error(
+        `${err instanceof Error ? err.message : String(err)}\n--- QuickFIX ---\n${qf.transcript()}\n--- our initiator log ---\n${ourLog}`,
+        { cause: err },
+      );
     } finally {
       qf.kill();
       await current?.stop(500).catch(() => {});

@@ -39,7 +39,10 @@ describe('a returning node gets its session back from a QuickFIX client listing 
   before(async () => {
     build = buildQuickfix(['fixpeer']);
     nodes = await startTwoNodes();
-    [home, other] = preferredNode(LEASE, [nodes.a.config.nodeId, nodes.b.config.nodeId]) === nodes.a.config.nodeId ? [nodes.a, nodes.b] : [nodes.b, nodes.a];
+    [home, other] =
+      preferredNode(LEASE, [nodes.a.config.nodeId, nodes.b.config.nodeId]) === nodes.a.config.nodeId
+        ? [nodes.a, nodes.b]
+        : [nodes.b, nodes.a];
   });
   after(async () => {
     qf?.kill();
@@ -47,15 +50,30 @@ describe('a returning node gets its session back from a QuickFIX client listing 
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const owner = async () => (await nodes.database.db.query<{ owner: string }>('SELECT owner FROM leases WHERE name = $1 AND expires_at > now()', [LEASE])).rows[0]?.owner;
+  const owner = async () =>
+    (await nodes.database.db.query<{ owner: string }>('SELECT owner FROM leases WHERE name = $1 AND expires_at > now()', [LEASE])).rows[0]
+      ?.owner;
 
   it('one Logout saying the session moves, a logon at home with the numbers, orders answered on both sides', async () => {
     writeFileSync(
       join(dir, 'client.cfg'),
-      initiatorSettings({ senderCompID: CLIENT, dictionaryPath: build.dictionaryPath, ports: [home.config.fixPort, other.config.fixPort], heartBtIntSec: 30 }),
+      initiatorSettings({
+        senderCompID: CLIENT,
+        dictionaryPath: build.dictionaryPath,
+        ports: [home.config.fixPort, other.config.fixPort],
+        heartBtIntSec: 30,
+      }),
     );
-    qf = new QuickfixPeer({ binary: build.programs.fixpeer, settingsFile: 'client.cfg', cwd: dir, dictionaryPath: build.dictionaryPath, waitTimeoutMs: 30_000, killAfterMs: 170_000 });
-    const answered = (clOrdId: string, from = 0) => qf!.waitForLine((l) => l.startsWith('APP ') && l.includes('|35=8|') && field(l.slice(4), 11) === clOrdId, 10_000, from);
+    qf = new QuickfixPeer({
+      binary: build.programs.fixpeer,
+      settingsFile: 'client.cfg',
+      cwd: dir,
+      dictionaryPath: build.dictionaryPath,
+      waitTimeoutMs: 30_000,
+      killAfterMs: 170_000,
+    });
+    const answered = (clOrdId: string, from = 0) =>
+      qf!.waitForLine((l) => l.startsWith('APP ') && l.includes('|35=8|') && field(l.slice(4), 11) === clOrdId, 10_000, from);
     qf.script('start\nwait-logon');
     await qf.waitForLine((l) => l.startsWith('LOGON'), 30_000);
     assert.equal(await owner(), home.config.nodeId);
@@ -75,7 +93,7 @@ describe('a returning node gets its session back from a QuickFIX client listing 
     const lastServerSeq = Math.max(...qf.messages('RX').map((m) => Number(field(m, 34))));
     await home.start();
     await qf.waitForLine((l) => l.startsWith('LOGON'), 30_000, atReturn);
-    await until('the session owned by the home node again', async () => ((await owner()) === home.config.nodeId));
+    await until('the session owned by the home node again', async () => (await owner()) === home.config.nodeId);
     const since = qf.lines.slice(atReturn);
     const logouts = since.filter((l) => l.startsWith('RX ') && field(l.slice(3), 35) === '5');
     assert.equal(logouts.length, 1, since.join('\n'));
@@ -86,14 +104,25 @@ describe('a returning node gets its session back from a QuickFIX client listing 
     assert.ok(Number(field(theirLogon.slice(3), 34)) > lastServerSeq, 'the home node numbered on from the other node');
     qf.script(orderLine('QR-3'));
     await answered('QR-3', atReturn);
-    const orders = await nodes.database.db.query<{ clordid: string }>("SELECT clordid FROM orders WHERE sendercompid = $1 AND clordid LIKE 'QR-%' ORDER BY clordid", [CLIENT]);
-    assert.deepEqual(orders.rows.map((r) => r.clordid), ['QR-1', 'QR-2', 'QR-3']);
+    const orders = await nodes.database.db.query<{ clordid: string }>(
+      "SELECT clordid FROM orders WHERE sendercompid = $1 AND clordid LIKE 'QR-%' ORDER BY clordid",
+      [CLIENT],
+    );
+    assert.deepEqual(
+      orders.rows.map((r) => r.clordid),
+      ['QR-1', 'QR-2', 'QR-3'],
+    );
     // No further drop: still the one Logout and the one logon since the home node returned (QuickFIX
     // may also have printed a LOGOUT for an attempt at the other node refused meanwhile, with nothing sent).
     await new Promise((r) => setTimeout(r, 3 * home.config.leaseTtlMs));
     const after = qf.lines.slice(atReturn);
     assert.equal(after.filter((l) => l.startsWith('RX ') && field(l.slice(3), 35) === '5').length, 1, after.join('\n'));
     assert.equal(after.filter((l) => l.startsWith('LOGON')).length, 1, after.join('\n'));
-    console.log(`# after the home node returned: ${after.filter((l) => /^(LOGON|LOGOUT|RX .*\|35=[A5]\||TX .*\|35=[A5]\|)/.test(l)).map((l) => l.slice(0, 60)).join(' / ')}`);
+    console.log(
+      `# after the home node returned: ${after
+        .filter((l) => /^(LOGON|LOGOUT|RX .*\|35=[A5]\||TX .*\|35=[A5]\|)/.test(l))
+        .map((l) => l.slice(0, 60))
+        .join(' / ')}`,
+    );
   });
 });

@@ -1,5 +1,14 @@
 // A FIX client for the integration tests: our own initiator logged on as a client connector.
-import { createSessionCodec, Initiator, MemoryLogFactory, MemoryStoreFactory, outgoing, type FixMessage, type InitiatorTlsConfig, type SessionID } from '@fixdesk/fix';
+import {
+  createSessionCodec,
+  Initiator,
+  MemoryLogFactory,
+  MemoryStoreFactory,
+  outgoing,
+  type FixMessage,
+  type InitiatorTlsConfig,
+  type SessionID,
+} from '@fixdesk/fix';
 
 export interface ReceivedMessage {
   msgType: string;
@@ -59,7 +68,12 @@ export class TestFixClient {
   }
 
   /** Logs on at `port`; given several ports (the nodes of a desk), each reconnect tries the next in turn. */
-  async connect(port: number | readonly number[], settings: Record<string, unknown> = {}, timeoutMs = 10_000, tls?: InitiatorTlsConfig): Promise<void> {
+  async connect(
+    port: number | readonly number[],
+    settings: Record<string, unknown> = {},
+    timeoutMs = 10_000,
+    tls?: InitiatorTlsConfig,
+  ): Promise<void> {
     const [first, ...more] = typeof port === 'number' ? [port] : port;
     this.initiator = await Initiator.start({
       host: '127.0.0.1',
@@ -81,7 +95,13 @@ export class TestFixClient {
           this.logouts.push(reason);
         },
         fromApp: (m) => {
-          this.received.push({ msgType: m.msgType, seq: m.msgSeqNum ?? 0, get: (t) => m.get(t), raw: m.raw.toString('latin1'), message: m });
+          this.received.push({
+            msgType: m.msgType,
+            seq: m.msgSeqNum ?? 0,
+            get: (t) => m.get(t),
+            raw: m.raw.toString('latin1'),
+            message: m,
+          });
         },
       },
     });
@@ -117,7 +137,11 @@ export class TestFixClient {
   }
 
   /** The next report for a ClOrdID matching a predicate (ExecType etc). */
-  waitForReport(clOrdId: string, pred: (m: ReceivedMessage) => boolean = () => true, what = `report for ${clOrdId}`): Promise<ReceivedMessage> {
+  waitForReport(
+    clOrdId: string,
+    pred: (m: ReceivedMessage) => boolean = () => true,
+    what = `report for ${clOrdId}`,
+  ): Promise<ReceivedMessage> {
     return this.waitFor(() => this.received.find((m) => m.get(11) === clOrdId && pred(m)), what);
   }
 
@@ -147,7 +171,10 @@ export function maturity(monthsAhead = 2): string {
 }
 
 /** NewOrderSingle body in tag order. */
-export function newOrderSingle(clOrdId: string, o: { side?: string; qty?: string; price?: string; symbol?: string; ordType?: string } = {}): Array<[number, string]> {
+export function newOrderSingle(
+  clOrdId: string,
+  o: { side?: string; qty?: string; price?: string; symbol?: string; ordType?: string } = {},
+): Array<[number, string]> {
   const body: Array<[number, string]> = [
     [11, clOrdId],
     [38, o.qty ?? '10'],

@@ -27,8 +27,11 @@ function filesUnder(dir: string): string[] {
 let seededTemplate: TestTemplate | undefined;
 export function seededDatabase(): TestTemplate {
   if (seededTemplate) return seededTemplate;
-  const h = createHash('sha256').update(`${ADMIN_PASSWORD}\n${DEMO_PASSWORD}\n${readFileSync(join(repoRoot, 'apps/server/src/server.ts'))}`);
-  for (const file of [...filesUnder('packages/db/src'), join(repoRoot, 'packages/fix/src/dictionary/fix44.generated.json')]) h.update(relative(repoRoot, file)).update(readFileSync(file));
+  const h = createHash('sha256').update(
+    `${ADMIN_PASSWORD}\n${DEMO_PASSWORD}\n${readFileSync(join(repoRoot, 'apps/server/src/server.ts'))}`,
+  );
+  for (const file of [...filesUnder('packages/db/src'), join(repoRoot, 'packages/fix/src/dictionary/fix44.generated.json')])
+    h.update(relative(repoRoot, file)).update(readFileSync(file));
   seededTemplate = {
     key: `seeded server database ${h.digest('hex')}`,
     // The seed's modules (the whole server, for its demo users) load only when a template is built: a
@@ -40,9 +43,12 @@ export function seededDatabase(): TestTemplate {
         import('../../apps/server/src/dictionary'),
         import('../../apps/server/src/server'),
       ]);
-      await seed(db, { dictionary: loadDictionaryData(), users: demoUsers({ adminPassword: ADMIN_PASSWORD, demoPassword: DEMO_PASSWORD }).users, hashPassword });
+      await seed(db, {
+        dictionary: loadDictionaryData(),
+        users: demoUsers({ adminPassword: ADMIN_PASSWORD, demoPassword: DEMO_PASSWORD }).users,
+        hashPassword,
+      });
     },
   };
   return seededTemplate;
 }
-

@@ -50,7 +50,12 @@ export async function startTestServer(
   const database = await createTestDatabase(kind, { template: seededDatabase() });
   const config = testConfig(overrides);
   // No fixed localhost ports for the simulated clients: tests run several servers at once.
-  const server = await startServer(config, { db: database.db, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), testClient: { ports: 'off' }, ...opts });
+  const server = await startServer(config, {
+    db: database.db,
+    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    testClient: { ports: 'off' },
+    ...opts,
+  });
   const url = server.url;
   const api: TestServer['api'] = (path, init = {}) => {
     const headers = new Headers(init.headers);

@@ -83,7 +83,11 @@ export async function startTwoNodes(ids: [string, string] = ['node-a', 'node-b']
 /** Signs in at a node's API; the bearer token. */
 export async function signIn(url: string, username: 'admin' | 'broker' | 'viewer'): Promise<string> {
   const password = username === 'admin' ? ADMIN_PASSWORD : DEMO_PASSWORD;
-  const r = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
+  const r = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
   if (r.status !== 200) throw new Error(`sign-in of ${username} answered ${r.status}`);
   return ((await r.json()) as { token: string }).token;
 }
@@ -108,6 +112,11 @@ export async function openSocket(url: string, token: string): Promise<TestSocket
     ws.once('error', reject);
   });
   ws.send(JSON.stringify({ type: 'authenticate', token }));
-  await until('ws authenticated', () => s.messages.find((m) => m.type === 'authenticated') ?? (s.closed ? Promise.reject(new Error(`socket closed: ${s.closed.reason}`)) : undefined));
+  await until(
+    'ws authenticated',
+    () =>
+      s.messages.find((m) => m.type === 'authenticated') ??
+      (s.closed ? Promise.reject(new Error(`socket closed: ${s.closed.reason}`)) : undefined),
+  );
   return s;
 }

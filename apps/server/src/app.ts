@@ -70,14 +70,20 @@ export async function buildApp(
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
     // A number of hops: the nearest that many proxies are believed.
-    trustProxy: typeof ctx.config.trustProxy === 'number' ? ((_addr: string, hop: number) => hop < (ctx.config.trustProxy as number)) : ctx.config.trustProxy,
+    trustProxy:
+      typeof ctx.config.trustProxy === 'number'
+        ? (_addr: string, hop: number) => hop < (ctx.config.trustProxy as number)
+        : ctx.config.trustProxy,
     // Path parameters longer than this are refused before routing.
     routerOptions: { maxParamLength: 200 },
   });
   const full: AppContext = { ...ctx, log: app.log };
 
   installErrorHandling(app);
-  await app.register(fastifyHelmet, { contentSecurityPolicy: { directives: CONTENT_SECURITY_POLICY }, referrerPolicy: { policy: 'same-origin' } });
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: { directives: CONTENT_SECURITY_POLICY },
+    referrerPolicy: { policy: 'same-origin' },
+  });
   // Answers of the API are never kept by a browser or a proxy cache.
   app.addHook('onSend', async (req, reply) => {
     if (req.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');

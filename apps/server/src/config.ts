@@ -37,7 +37,10 @@ const EnvSchema = z.object({
    * "Rebalancing"). Off for a desk whose clients each know one node's address only (a handed-over
    * client could not reach its new node) or that places sessions by its load balancer.
    */
-  REBALANCE_SESSIONS: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  REBALANCE_SESSIONS: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   /**
    * Which proxies in front of the server to believe about the client's address (X-Forwarded-For):
    * unset or false none; true every one; a number that many hops; or addresses and CIDR ranges
@@ -51,7 +54,10 @@ const EnvSchema = z.object({
       if (v === undefined || v === '' || v === 'false') return false;
       if (v === 'true') return true;
       if (/^\d{1,2}$/.test(v)) return Number(v);
-      const list = v.split(',').map((p) => p.trim()).filter(Boolean);
+      const list = v
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean);
       if (list.every((p) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(p))) return list;
       ctx.addIssue({ code: 'custom', message: 'must be true, false, a number of hops, or addresses and CIDR ranges separated by commas' });
       return z.NEVER;
@@ -112,7 +118,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 /** FIX_TLS_NAMES, or localhost, 127.0.0.1 and HOST (when it names one address). */
 function tlsNames(configured: string | undefined, host: string): string[] {
-  const names = configured ? configured.split(',').map((n) => n.trim()).filter(Boolean) : ['localhost', '127.0.0.1'];
+  const names = configured
+    ? configured
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean)
+    : ['localhost', '127.0.0.1'];
   if (!configured && host !== '0.0.0.0' && host !== '::' && !names.includes(host)) names.push(host);
   return names;
 }

@@ -34,13 +34,37 @@ export const VERSION = '0.1.0';
  * DEMO_PASSWORD for broker and viewer when set (a demo convenience), otherwise one generated per user
  * (in `generated`, printed once).
  */
-export function demoUsers(config: Pick<Config, 'adminPassword' | 'demoPassword'>): { users: SeedUser[]; generated: Record<string, string> } {
+export function demoUsers(config: Pick<Config, 'adminPassword' | 'demoPassword'>): {
+  users: SeedUser[];
+  generated: Record<string, string>;
+} {
   const generated: Record<string, string> = {};
   const passwordFor = (name: string, given: string | undefined) => given ?? (generated[name] = generatePassword());
   const users: SeedUser[] = [
-    { username: 'admin', role: 'admin', password: passwordFor('admin', config.adminPassword), first_name: 'Ada', last_name: 'Admin', email: 'admin@fixdesk.example' },
-    { username: 'broker', role: 'broker', password: passwordFor('broker', config.demoPassword), first_name: 'Ben', last_name: 'Broker', email: 'broker@fixdesk.example' },
-    { username: 'viewer', role: 'viewer', password: passwordFor('viewer', config.demoPassword), first_name: 'Vera', last_name: 'Viewer', email: 'viewer@fixdesk.example' },
+    {
+      username: 'admin',
+      role: 'admin',
+      password: passwordFor('admin', config.adminPassword),
+      first_name: 'Ada',
+      last_name: 'Admin',
+      email: 'admin@fixdesk.example',
+    },
+    {
+      username: 'broker',
+      role: 'broker',
+      password: passwordFor('broker', config.demoPassword),
+      first_name: 'Ben',
+      last_name: 'Broker',
+      email: 'broker@fixdesk.example',
+    },
+    {
+      username: 'viewer',
+      role: 'viewer',
+      password: passwordFor('viewer', config.demoPassword),
+      first_name: 'Vera',
+      last_name: 'Viewer',
+      email: 'viewer@fixdesk.example',
+    },
   ];
   return { users, generated };
 }
@@ -52,11 +76,16 @@ export function demoUsers(config: Pick<Config, 'adminPassword' | 'demoPassword'>
  */
 export function dataDirSecured(log: pino.Logger, dataDir: string) {
   return ({ existing, created }: { existing: readonly ModeChange[]; created: readonly ModeChange[] }) => {
-    const shown = (changes: readonly ModeChange[]) => changes.slice(0, 20).map((c) => `${relative(dataDir, c.path) || '.'} ${c.from} → ${c.to}`);
+    const shown = (changes: readonly ModeChange[]) =>
+      changes.slice(0, 20).map((c) => `${relative(dataDir, c.path) || '.'} ${c.from} → ${c.to}`);
     if (existing.length) {
-      log.warn({ dataDir, changed: existing.length, first: shown(existing) }, 'DATA_DIR was readable by other local users: its directories are now 0700 and its files 0600');
+      log.warn(
+        { dataDir, changed: existing.length, first: shown(existing) },
+        'DATA_DIR was readable by other local users: its directories are now 0700 and its files 0600',
+      );
     }
-    if (created.length) log.debug({ dataDir, changed: created.length }, "the embedded database's new files closed to other local users (0600)");
+    if (created.length)
+      log.debug({ dataDir, changed: created.length }, "the embedded database's new files closed to other local users (0600)");
   };
 }
 
@@ -76,7 +105,9 @@ export async function startServer(
 ): Promise<RunningServer> {
   const log = opts.logger ?? pino({ level: config.logLevel });
   if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  const db = opts.db ?? (await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, onDataDirSecured: dataDirSecured(log, config.dataDir) }));
+  const db =
+    opts.db ??
+    (await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, onDataDirSecured: dataDirSecured(log, config.dataDir) }));
   const ownsDb = !opts.db;
   try {
     const m = await migrate(db);
@@ -89,12 +120,49 @@ export async function startServer(
     const printed: Record<string, string> = {};
     for (const name of report.usersCreated) if (generated[name]) printed[name] = generated[name];
 
-    const { auth, hub, events, orders, killSwitch, outbox, fix, sessionConsole, testClients, dayOrderExpiry, auditSealer, services, metrics, apiEndpoint, leases, nodeLink, rebalancer } = wireServer(db, config, log, {
+    const {
+      auth,
+      hub,
+      events,
+      orders,
+      killSwitch,
+      outbox,
+      fix,
+      sessionConsole,
+      testClients,
+      dayOrderExpiry,
+      auditSealer,
+      services,
+      metrics,
+      apiEndpoint,
+      leases,
+      nodeLink,
+      rebalancer,
+    } = wireServer(db, config, log, {
       version: VERSION,
       testClient: opts.testClient ?? testClientOptionsFromEnv(),
       clientSender: opts.clientSender,
     });
-    const { app, ctx, routes } = await buildApp({ config, db, auth, hub, events, orders, killSwitch, outbox, fix, sessionConsole, testClients, services, metrics, version: VERSION, logoFetch: opts.logoFetch ?? {} }, log);
+    const { app, ctx, routes } = await buildApp(
+      {
+        config,
+        db,
+        auth,
+        hub,
+        events,
+        orders,
+        killSwitch,
+        outbox,
+        fix,
+        sessionConsole,
+        testClients,
+        services,
+        metrics,
+        version: VERSION,
+        logoFetch: opts.logoFetch ?? {},
+      },
+      log,
+    );
     hub.start();
     await app.listen({ port: config.port, host: config.host });
     apiEndpoint.url = ownUrl(app.server.address(), config);
@@ -154,6 +222,7 @@ export async function startServer(
 /** This node's API as it can reach itself (a wildcard address through the loopback). */
 function ownUrl(addr: ReturnType<Server['address']>, config: Config): string {
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
-  const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '[::1]' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  const host =
+    config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '[::1]' : config.host.includes(':') ? `[${config.host}]` : config.host;
   return `http://${host}:${port}`;
 }

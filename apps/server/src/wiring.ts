@@ -1,4 +1,17 @@
-import { fixSessionLeaseName, getConnector, getOrderConnector, leaseSubject, listConnectors, listLeases, nodeLeaseName, orderAcceptTimesSince, pingDatabase, sessionConnection, sessionsConnectedAt, type Db } from '@fixdesk/db';
+import {
+  fixSessionLeaseName,
+  getConnector,
+  getOrderConnector,
+  leaseSubject,
+  listConnectors,
+  listLeases,
+  nodeLeaseName,
+  orderAcceptTimesSince,
+  pingDatabase,
+  sessionConnection,
+  sessionsConnectedAt,
+  type Db,
+} from '@fixdesk/db';
 import type { FastifyBaseLogger } from 'fastify';
 import { AuthService } from './auth/auth-service';
 import { LeaseKeeper } from './cluster/lease-keeper';
@@ -35,7 +48,12 @@ import { WsHub } from './ws/hub';
  *   ClientSessions ─┬─> ClientOutbox ──> OrderService <── FixGateway (opens sessions at logon)
  *                   └──────────────────> OrderService (reserves intake replies in the commit)
  */
-export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts: { version: string; testClient: TestClientOptions; clientSender?: ClientMessageSender | undefined }) {
+export function wireServer(
+  db: Db,
+  config: Config,
+  log: FastifyBaseLogger,
+  opts: { version: string; testClient: TestClientOptions; clientSender?: ClientMessageSender | undefined },
+) {
   const auth = new AuthService(db);
   const events = new ServerEventBus();
   // What this node owns of the desk (FIX sessions, desk-wide jobs, its own node lease), by lease (docs/adr/0012).
@@ -46,20 +64,14 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
   // Users online over the desk's nodes; the embedded database runs one node, whose own count is the desk's.
   const presence = bus && new DeskPresence(db, config.nodeId, log, bus);
   const hub = new WsHub(auth, log, (userId) => events.emit('sign-ins-ended', userId), presence);
-  const fanOut = bus && new OrderFanOut(bus, orderActivity(db), log, { reloadBrowsers: (reason) => hub.broadcast({ type: 'resync', reason }) });
+  const fanOut =
+    bus && new OrderFanOut(bus, orderActivity(db), log, { reloadBrowsers: (reason) => hub.broadcast({ type: 'resync', reason }) });
   const outbox = new ClientOutbox(db, opts.clientSender ?? sessions, log, bus && ((compId) => bus.publish(OUTBOX_CHANNEL, { c: compId })));
   const metrics = new ServerMetrics();
   const stats = new SessionStats((kind, compId, detail, amount) => metrics.sessionEvent(kind, compId, detail, amount));
   // Pre-trade risk of the clients whose sessions are on this node, in memory (docs/adr/0013).
   const risk = new RiskState(db, log, async (compId) => liveMonth(new Date(), (await getOrderConnector(db, compId))?.timezone ?? 'UTC'));
-  const publish = new OrderPublisher(
-    db,
-    hub,
-    log,
-    (er) => metrics.orderReport(er.exectype, er.ordstatus),
-    fanOut,
-    risk,
-  );
+  const publish = new OrderPublisher(db, hub, log, (er) => metrics.orderReport(er.exectype, er.ordstatus), fanOut, risk);
   /** This node's link to the others: their order changes to our browsers, their reports to our clients' sessions, their configuration changes. */
   const nodeLink = {
     start: async () => {
@@ -70,7 +82,13 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
       await fanOut.start(publish);
       await relayWaitingMessages(bus, sessions, outbox, log);
       await relayDeskEvents(bus, events, log);
-      await relaySessionConnections(bus, events, (compId) => sessionConnection(db, compId), (msg) => hub.broadcast(msg), log);
+      await relaySessionConnections(
+        bus,
+        events,
+        (compId) => sessionConnection(db, compId),
+        (msg) => hub.broadcast(msg),
+        log,
+      );
       await sessionConsole.start();
       nodeWatch?.start();
     },
@@ -88,26 +106,44 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
       async (gone) => {
         hub.othersChanged();
         for (const compId of await sessionsConnectedAt(db, gone)) {
-          hub.broadcast({ type: 'client_connection_status', comp_id: compId, is_connected: false, timestamp: new Date().toISOString(), reason: `node ${gone.join(', ')} stopped` });
+          hub.broadcast({
+            type: 'client_connection_status',
+            comp_id: compId,
+            is_connected: false,
+            timestamp: new Date().toISOString(),
+            reason: `node ${gone.join(', ')} stopped`,
+          });
         }
         services.poke();
       },
       log,
     );
   const orders = new OrderService({ db, outbox, publish, risk, sessions, log });
-  const fix = new FixGateway(db, config, orders, outbox, sessions, hub, events, log, leases, stats, (seconds) => metrics.orderIntake(seconds));
+  const fix = new FixGateway(db, config, orders, outbox, sessions, hub, events, log, leases, stats, (seconds) =>
+    metrics.orderIntake(seconds),
+  );
   const sessionConsole = new SessionConsole(db, fix, config.nodeId, bus, log);
   // The kill switch per client; a stop may log the client's session out where it is logged on (this node).
-  const killSwitch = new ClientKillSwitch(db, orders, events, hub, async (compId, reason) => {
-    if (!fix.list().some((s) => s.sessionID.targetCompID === compId && s.loggedOn)) return false;
-    const c = await getConnector(db, compId);
-    if (!c) return false;
-    await fix.operations.logout(c, reason);
-    return true;
-  }, log);
+  const killSwitch = new ClientKillSwitch(
+    db,
+    orders,
+    events,
+    hub,
+    async (compId, reason) => {
+      if (!fix.list().some((s) => s.sessionID.targetCompID === compId && s.loggedOn)) return false;
+      const c = await getConnector(db, compId);
+      if (!c) return false;
+      await fix.operations.logout(c, reason);
+      return true;
+    },
+    log,
+  );
   // Sessions move to a node that joined (or came back) after they were placed (docs/adr/0012); one node has nowhere to move them.
   // The desk's own simulated clients (logged on from this node to this node) stay where they are.
-  const rebalancer = bus && config.rebalanceSessions ? new SessionRebalancer(db, leases, fix.ownership, log, (compId) => testClients.get(compId)?.fixConnected ?? false) : undefined;
+  const rebalancer =
+    bus && config.rebalanceSessions
+      ? new SessionRebalancer(db, leases, fix.ownership, log, (compId) => testClients.get(compId)?.fixConnected ?? false)
+      : undefined;
   const testClients = new TestClientService(db, config, fix, hub, events, log, opts.testClient, auth);
   /** This node's own API address, known once it listens (server.ts sets it): the API probe's target. */
   const apiEndpoint: { url: string | undefined } = { url: undefined };
@@ -135,14 +171,26 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
             heartBtIntSec: c.heartbeatint,
             schedule: { startTime: c.start_time, endTime: c.end_time, tradingDays: c.trading_days, timeZone: c.timezone },
             tlsExpiresAt: c.tls_cert ? c.tls_expires_at : null,
-            tradingStop: c.trading_stopped_at ? { stopped_at: c.trading_stopped_at.toISOString(), stopped_by: c.trading_stopped_by ?? '', reason: c.trading_stop_reason ?? '' } : null,
+            tradingStop: c.trading_stopped_at
+              ? {
+                  stopped_at: c.trading_stopped_at.toISOString(),
+                  stopped_by: c.trading_stopped_by ?? '',
+                  reason: c.trading_stop_reason ?? '',
+                }
+              : null,
           })),
       sessions: () => fix.list(),
       lastReceivedAt: (compId) => fix.activity.lastReceivedAt(compId),
       stats,
       queueDepth: (compId) => outbox.queued(compId),
       acceptTimes: (since) => orderAcceptTimesSince(db, since),
-      testClients: () => ({ ...testClients.summary(), runningCompIds: testClients.list().filter((c) => c.running).map((c) => c.compId) }),
+      testClients: () => ({
+        ...testClients.summary(),
+        runningCompIds: testClients
+          .list()
+          .filter((c) => c.running)
+          .map((c) => c.compId),
+      }),
       // The desk's browsers (every live node's), as the users-online count.
       browsersConnected: async () => (await hub.deskOnline()).reduce((n, u) => n + u.connections, 0),
       broadcast: (msg) => hub.broadcast(msg),
@@ -181,10 +229,38 @@ export function wireServer(db: Db, config: Config, log: FastifyBaseLogger, opts:
   events.on('broker-changed', () => outbox.invalidateProfiles());
   events.on('fix-session-changed', () => services.poke());
   // Sign-ins ended on another node (or on this one): their sockets here close now, not at the next re-check.
-  events.on('sign-ins-ended', (userId) => void hub.recheck(userId).catch((err: unknown) => log.warn({ err, userId }, 'could not re-check sign-ins')));
+  events.on(
+    'sign-ins-ended',
+    (userId) => void hub.recheck(userId).catch((err: unknown) => log.warn({ err, userId }, 'could not re-check sign-ins')),
+  );
   events.on('connector-changed', () => services.poke());
   // A stop or a resume, made here or on another node: the browsers hear of it, the session's node sweeps.
-  events.on('connector-changed', (compId) => void killSwitch.followConnectorChange(compId).catch((err: unknown) => log.error({ err, compId }, 'kill switch: could not follow a connector change')));
+  events.on(
+    'connector-changed',
+    (compId) =>
+      void killSwitch
+        .followConnectorChange(compId)
+        .catch((err: unknown) => log.error({ err, compId }, 'kill switch: could not follow a connector change')),
+  );
 
-  return { auth, hub, events, sessions, outbox, orders, killSwitch, fix, sessionConsole, testClients, dayOrderExpiry, auditSealer, services, metrics, apiEndpoint, leases, nodeLink, rebalancer };
+  return {
+    auth,
+    hub,
+    events,
+    sessions,
+    outbox,
+    orders,
+    killSwitch,
+    fix,
+    sessionConsole,
+    testClients,
+    dayOrderExpiry,
+    auditSealer,
+    services,
+    metrics,
+    apiEndpoint,
+    leases,
+    nodeLink,
+    rebalancer,
+  };
 }

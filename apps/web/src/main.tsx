@@ -29,16 +29,18 @@ setTimeout(() => {
   import('./app/screens').then(({ preloadScreenFor }) => preloadScreenFor(pathname)).catch(() => undefined);
 }, 0);
 
-app.then(({ App }) => {
-  startTransition(() => {
-    root.render(
-      <StrictMode>
-        <App />
-      </StrictMode>,
-    );
+app
+  .then(({ App }) => {
+    startTransition(() => {
+      root.render(
+        <StrictMode>
+          <App />
+        </StrictMode>,
+      );
+    });
+  })
+  .catch((error: unknown) => {
+    // Without its code the app cannot show anything else; say so instead of a blank page.
+    container.textContent = `The app could not load (${error instanceof Error ? error.message : String(error)}). Reload the page to try again.`;
+    throw error;
   });
-}).catch((error: unknown) => {
-  // Without its code the app cannot show anything else; say so instead of a blank page.
-  container.textContent = `The app could not load (${error instanceof Error ? error.message : String(error)}). Reload the page to try again.`;
-  throw error;
-});

@@ -14,12 +14,45 @@ import {
 
 function order(o: Partial<Order> = {}): Order {
   return {
-    id: 1, brokerorderid: 'BO00000001', orderid: 'BO00000001', clordid: 'SGX-1.1', origclordid: null, client_connector_id: 1,
-    sendercompid: 'SGX_CLIENT_1', targetcompid: 'FIXDESK', client_name: 'Straits', client_phone: null, company_name: null, msg_type: 'D',
-    symbol: 'C5TC', security_type: 'FUT', maturity_month_year: '202612', side: '1', ordtype: '2', price: '27000', orderqty: '10', order_qty: '10',
-    timeinforce: '0', exchange: null, currency: 'USD', account: null, text: null, ordstatus: 'A', cumqty: '0', leavesqty: '10', avgpx: '0',
-    lastqty: null, lastpx: null, transacttime: '2026-01-05T10:00:00Z', accepted_by: null, created_at: '2026-01-05T10:00:00Z',
-    updated_at: new Date().toISOString(), legs: [], parties: [], pendingRequest: null, ...o,
+    id: 1,
+    brokerorderid: 'BO00000001',
+    orderid: 'BO00000001',
+    clordid: 'SGX-1.1',
+    origclordid: null,
+    client_connector_id: 1,
+    sendercompid: 'SGX_CLIENT_1',
+    targetcompid: 'FIXDESK',
+    client_name: 'Straits',
+    client_phone: null,
+    company_name: null,
+    msg_type: 'D',
+    symbol: 'C5TC',
+    security_type: 'FUT',
+    maturity_month_year: '202612',
+    side: '1',
+    ordtype: '2',
+    price: '27000',
+    orderqty: '10',
+    order_qty: '10',
+    timeinforce: '0',
+    exchange: null,
+    currency: 'USD',
+    account: null,
+    text: null,
+    ordstatus: 'A',
+    cumqty: '0',
+    leavesqty: '10',
+    avgpx: '0',
+    lastqty: null,
+    lastpx: null,
+    transacttime: '2026-01-05T10:00:00Z',
+    accepted_by: null,
+    created_at: '2026-01-05T10:00:00Z',
+    updated_at: new Date().toISOString(),
+    legs: [],
+    parties: [],
+    pendingRequest: null,
+    ...o,
   };
 }
 
@@ -30,7 +63,12 @@ function harness(random = () => 0.5) {
   let next = 1;
   const calls: Array<{ what: string; body: Record<string, string | undefined> }> = [];
   let current = order();
-  const answer = (fullyFilled = false): OrderActionResponse => ({ success: true, order: { ...current, legs: [] }, fullyFilled, message: '' });
+  const answer = (fullyFilled = false): OrderActionResponse => ({
+    success: true,
+    order: { ...current, legs: [] },
+    fullyFilled,
+    message: '',
+  });
   const api: BrokerSimApi = {
     accept: async (_id, body) => {
       calls.push({ what: 'accept', body });
@@ -74,7 +112,15 @@ function harness(random = () => 0.5) {
     }
     now = until;
   }
-  return { sim, calls, advance, get current() { return current; }, pendingTimers: () => timers.size };
+  return {
+    sim,
+    calls,
+    advance,
+    get current() {
+      return current;
+    },
+    pendingTimers: () => timers.size,
+  };
 }
 
 describe('broker simulator auto mode', () => {
@@ -85,12 +131,18 @@ describe('broker simulator auto mode', () => {
     await h.advance(1999);
     assert.equal(h.calls.length, 0, 'nothing before the accept delay');
     await h.advance(1);
-    assert.deepEqual(h.calls.map((c) => c.what), ['accept']);
+    assert.deepEqual(
+      h.calls.map((c) => c.what),
+      ['accept'],
+    );
     assert.equal(h.calls[0]!.body.userId, BROKER_SIM_USER_ID);
     await h.advance(2999);
     assert.equal(h.calls.length, 1, 'no fill before the fill delay');
     await h.advance(1);
-    assert.deepEqual(h.calls.map((c) => c.what), ['accept', 'fill']);
+    assert.deepEqual(
+      h.calls.map((c) => c.what),
+      ['accept', 'fill'],
+    );
     await h.advance(1999);
     assert.equal(h.calls.length, 2, 'fills are 2 s apart');
     await h.advance(30_000);
@@ -118,12 +170,17 @@ describe('broker simulator auto mode', () => {
     assert.deepEqual(h.sim.getState().counters, { pending: 1, active: 1, completedToday: 0, processed: 0 });
     h.sim.setSettings({ auto: true });
     await h.advance(2000);
-    assert.deepEqual(h.calls.map((c) => c.what), ['accept'], 'only the pending order, not the one a person accepted');
+    assert.deepEqual(
+      h.calls.map((c) => c.what),
+      ['accept'],
+      'only the pending order, not the one a person accepted',
+    );
   });
 
   it('does not count or work orders refused at intake (records without a broker order id)', async () => {
     const h = harness();
-    const refused = (id: number) => order({ id, brokerorderid: '', ordstatus: '8', refusal: { ordRejReason: 1, text: 'Unknown symbol X' } });
+    const refused = (id: number) =>
+      order({ id, brokerorderid: '', ordstatus: '8', refusal: { ordRejReason: 1, text: 'Unknown symbol X' } });
     h.sim.loadOrders([order(), refused(7)]);
     h.sim.onOrder(refused(8));
     assert.deepEqual(h.sim.getState().counters, { pending: 1, active: 0, completedToday: 0, processed: 0 });
@@ -154,15 +211,27 @@ describe('broker simulator auto mode', () => {
 describe('fill planning', () => {
   it('splits a quantity into whole positive chunks that add up', () => {
     for (const seed of [0, 0.3, 0.99]) {
-      for (const [total, count] of [[10, 2], [10, 4], [3, 4], [1, 3], [1000, 3]] as const) {
+      for (const [total, count] of [
+        [10, 2],
+        [10, 4],
+        [3, 4],
+        [1, 3],
+        [1000, 3],
+      ] as const) {
         const chunks = splitQuantity(Decimal.from(total), count, () => seed);
         assert.equal(chunks.length, Math.min(count, total));
         assert.ok(chunks.every((c) => c.isInteger() && c.isPositive()));
         assert.equal(Decimal.sum(chunks).toString(), String(total));
       }
     }
-    assert.equal(chunkCount(() => 0), 2);
-    assert.equal(chunkCount(() => 0.999), 4);
+    assert.equal(
+      chunkCount(() => 0),
+      2,
+    );
+    assert.equal(
+      chunkCount(() => 0.999),
+      4,
+    );
   });
 
   it('prices on the client side of the limit, within 2 %, on the tick, for spreads too', () => {
@@ -198,7 +267,10 @@ describe('broker simulator: order info', () => {
     h.sim.onOrder(order(), info);
     assert.equal(h.sim.getState().recent[0]!.status, ORDER_STATUS_UPDATED);
     await h.advance(1000);
-    assert.deepEqual(h.calls.map((c) => c.what), ['accept']);
+    assert.deepEqual(
+      h.calls.map((c) => c.what),
+      ['accept'],
+    );
     assert.equal(h.sim.getState().recent[0]!.status, '0', 'the accept answer is a change: its status shows');
   });
 });

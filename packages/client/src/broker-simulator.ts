@@ -259,7 +259,10 @@ export class BrokerSimulator {
       known.status = status;
       if (info?.event === 'status_request') this.log(known, `${info.comp_id} asked for the status of ${info.clordid}`);
       // A person (or the client) moved the order somewhere the plan does not cover.
-      if ((known.phase === 'filling' || known.phase === 'finishing') && (order.ordstatus === OrdStatus.Canceled || order.ordstatus === OrdStatus.Rejected)) {
+      if (
+        (known.phase === 'filling' || known.phase === 'finishing') &&
+        (order.ordstatus === OrdStatus.Canceled || order.ordstatus === OrdStatus.Rejected)
+      ) {
         this.halt(known, `Order ${ordWord(order.ordstatus)}; simulator stopped`);
       }
       this.consider(known);
@@ -402,7 +405,12 @@ export class BrokerSimulator {
       processed: this.processed,
     };
     const recent = all.sort((a, b) => b.order.id - a.order.id).slice(0, RECENT_ORDER_CARDS);
-    return { settings: { ...this.settings }, counters, recent: recent.map((s) => ({ ...s, fills: [...s.fills], plan: [...s.plan] })), activity: [...this.activity] };
+    return {
+      settings: { ...this.settings },
+      counters,
+      recent: recent.map((s) => ({ ...s, fills: [...s.fills], plan: [...s.plan] })),
+      activity: [...this.activity],
+    };
   }
 
   /** Runs again after stop() (auto mode resumes on the orders it sees from now on). */

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { closeReason, createLiveClient, MAX_RECONNECT_DELAY_MS, RECONNECT_INTERVAL_MS, reconnectDelayMs, SILENCE_TIMEOUT_MS, type SocketLike } from './live-client';
+import {
+  closeReason,
+  createLiveClient,
+  MAX_RECONNECT_DELAY_MS,
+  RECONNECT_INTERVAL_MS,
+  reconnectDelayMs,
+  SILENCE_TIMEOUT_MS,
+  type SocketLike,
+} from './live-client';
 
 class FakeSocket implements SocketLike {
   readyState = 0;

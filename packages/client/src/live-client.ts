@@ -133,9 +133,24 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 // A record over every type (not a list): a type added to the protocol fails to compile here until it is
 // named, so a message the server sends is never reported as unknown.
 const KNOWN: Record<LiveMessageType, true> = {
-  welcome: true, authenticated: true, ping: true, pong: true, heartbeat: true, error: true, new_order: true, order_update: true, order_data: true,
-  execution_report: true, order_action: true, client_connection_status: true, client_trading_status: true, service_status: true, resync: true,
-  test_client_status: true, test_client_order: true, test_client_execution: true,
+  welcome: true,
+  authenticated: true,
+  ping: true,
+  pong: true,
+  heartbeat: true,
+  error: true,
+  new_order: true,
+  order_update: true,
+  order_data: true,
+  execution_report: true,
+  order_action: true,
+  client_connection_status: true,
+  client_trading_status: true,
+  service_status: true,
+  resync: true,
+  test_client_status: true,
+  test_client_order: true,
+  test_client_execution: true,
 };
 const KNOWN_TYPES: ReadonlySet<string> = new Set(Object.keys(KNOWN));
 

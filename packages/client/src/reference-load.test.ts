@@ -20,7 +20,9 @@ describe('reference loads (spec 000 §7, §8)', () => {
   });
 
   it("says '{Name} API failed: {status}' with the HTTP status, not the server's message", async () => {
-    const failed = await loadReference('securityMaster', () => Promise.reject(new ApiError('Database unavailable', 503, { error: 'Database unavailable' }))).catch((e: unknown) => e);
+    const failed = await loadReference('securityMaster', () =>
+      Promise.reject(new ApiError('Database unavailable', 503, { error: 'Database unavailable' })),
+    ).catch((e: unknown) => e);
     assert.ok(failed instanceof ReferenceLoadError);
     assert.equal(failed.message, 'Security Master API failed: 503');
     assert.equal(failed.status, '503');
@@ -28,9 +30,15 @@ describe('reference loads (spec 000 §7, §8)', () => {
   });
 
   it('gives a network failure, an abort and an unreadable answer a status text', () => {
-    assert.equal(referenceLoadError('clientConnectors', new NetworkError(new TypeError('Failed to fetch'))).message, 'Client Connectors API failed: network error');
+    assert.equal(
+      referenceLoadError('clientConnectors', new NetworkError(new TypeError('Failed to fetch'))).message,
+      'Client Connectors API failed: network error',
+    );
     assert.equal(referenceStatus(new NetworkError(new DOMException('The operation was aborted.', 'AbortError'))), 'aborted');
-    assert.equal(referenceLoadError('fixEnums', new TypeError("Cannot read properties of null (reading 'data')")).message, 'FIX Enums API failed: unreadable answer');
+    assert.equal(
+      referenceLoadError('fixEnums', new TypeError("Cannot read properties of null (reading 'data')")).message,
+      'FIX Enums API failed: unreadable answer',
+    );
   });
 
   it('keeps an error already turned into a reference failure', () => {
@@ -43,7 +51,9 @@ describe('reference loads (spec 000 §7, §8)', () => {
   });
 
   it("the simulators' reference calls fail with the spec's text", async () => {
-    const sim = createSimulatorApi(apiAnswering((url) => new Response(JSON.stringify({ error: 'boom' }), { status: url.includes('security-master') ? 500 : 503 })));
+    const sim = createSimulatorApi(
+      apiAnswering((url) => new Response(JSON.stringify({ error: 'boom' }), { status: url.includes('security-master') ? 500 : 503 })),
+    );
     await assert.rejects(sim.securities(), { message: 'Security Master API failed: 500' });
     await assert.rejects(sim.clientConnectors(), { message: 'Client Connectors API failed: 503' });
     await assert.rejects(sim.brokers(), { message: 'Broker Information API failed: 503' });

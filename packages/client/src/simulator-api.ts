@@ -88,8 +88,14 @@ export function createSimulatorApi(api: ApiClient): SimulatorApi {
     cancelOrder: (compId, request) => api.post(testClientPath(compId, 'cancel-order'), request),
     replaceOrder: (compId, request) => api.post(testClientPath(compId, 'replace-order'), request),
     clientBlotter: (compId, signal) => api.get(testClientPath(compId, 'orders'), { signal }),
-    clientConnectors: (signal) => loadReference('clientConnectors', async () => list(await api.get<{ data?: ClientConnector[] } | ClientConnector[]>('/api/client-connectors', { signal }))),
-    securities: (signal) => loadReference('securityMaster', async () => list(await api.get<{ data?: SecurityRef[] } | SecurityRef[]>('/api/security-master', { signal })).filter((s) => s.is_active)),
+    clientConnectors: (signal) =>
+      loadReference('clientConnectors', async () =>
+        list(await api.get<{ data?: ClientConnector[] } | ClientConnector[]>('/api/client-connectors', { signal })),
+      ),
+    securities: (signal) =>
+      loadReference('securityMaster', async () =>
+        list(await api.get<{ data?: SecurityRef[] } | SecurityRef[]>('/api/security-master', { signal })).filter((s) => s.is_active),
+      ),
     mandatoryTags(msgType) {
       let cached = specCache.get(msgType);
       if (!cached) {
@@ -118,9 +124,15 @@ export function createSimulatorApi(api: ApiClient): SimulatorApi {
         })),
       };
     },
-    brokers: (signal) => loadReference('brokerInformation', async () => list(await api.get<{ data?: BrokerRef[] } | BrokerRef[]>('/api/broker-information', { signal }))),
+    brokers: (signal) =>
+      loadReference('brokerInformation', async () =>
+        list(await api.get<{ data?: BrokerRef[] } | BrokerRef[]>('/api/broker-information', { signal })),
+      ),
     orders: (signal) => api.get<Order[]>('/api/orders', { signal, query: { includeExecReports: false } }),
-    latestPrices: (signal) => loadReference('latestPrices', async () => list(await api.get<{ data?: LatestPrice[] } | LatestPrice[]>('/api/trade-history/latest-prices', { signal }))),
+    latestPrices: (signal) =>
+      loadReference('latestPrices', async () =>
+        list(await api.get<{ data?: LatestPrice[] } | LatestPrice[]>('/api/trade-history/latest-prices', { signal })),
+      ),
     accept: (id, body) => api.post<OrderActionResponse>(order(id, 'accept'), body),
     fill: (id, body) => api.post<OrderActionResponse>(order(id, 'fill'), body),
     doneForDay: (id, body) => api.post<OrderActionResponse>(order(id, 'done-for-day'), body),

@@ -4,8 +4,14 @@ import { constraintViolation, isUniqueViolation } from './constraint-errors';
 
 describe('constraint violations', () => {
   it('reads the kind and the constraint, from the error or its message', () => {
-    assert.deepEqual(constraintViolation({ code: '23505', constraint: 'users_email_key' }), { kind: 'unique', constraint: 'users_email_key' });
-    assert.deepEqual(constraintViolation({ code: '23503', message: 'insert or update on table "x" violates foreign key constraint "x_security_fkey"' }), { kind: 'foreign-key', constraint: 'x_security_fkey' });
+    assert.deepEqual(constraintViolation({ code: '23505', constraint: 'users_email_key' }), {
+      kind: 'unique',
+      constraint: 'users_email_key',
+    });
+    assert.deepEqual(
+      constraintViolation({ code: '23503', message: 'insert or update on table "x" violates foreign key constraint "x_security_fkey"' }),
+      { kind: 'foreign-key', constraint: 'x_security_fkey' },
+    );
     assert.deepEqual(constraintViolation({ code: '23514' }), { kind: 'check', constraint: '' });
     assert.equal(constraintViolation({ code: '42P01' }), undefined);
     assert.equal(constraintViolation(new Error('boom')), undefined);

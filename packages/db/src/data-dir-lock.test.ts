@@ -21,7 +21,13 @@ describe('the embedded database stays single-node', () => {
 
       // Another process that is alive (the one that started this test) holds it.
       writeFileSync(file, lockOf(process.ppid));
-      assert.throws(() => lockDataDir(dir), (err: unknown) => err instanceof DataDirInUseError && /in use by another FixDesk node \(process \d+/.test(err.message) && /one PostgreSQL database \(DATABASE_URL\)/.test(err.message));
+      assert.throws(
+        () => lockDataDir(dir),
+        (err: unknown) =>
+          err instanceof DataDirInUseError &&
+          /in use by another FixDesk node \(process \d+/.test(err.message) &&
+          /one PostgreSQL database \(DATABASE_URL\)/.test(err.message),
+      );
       await assert.rejects(openDb({ dataDir: dir }), /embedded database .* serves a single node/);
       assert.equal(JSON.parse(readFileSync(file, 'utf8')).pid, process.ppid, 'the holder keeps its lock');
 

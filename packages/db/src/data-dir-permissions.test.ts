@@ -24,7 +24,9 @@ describe("the embedded database's files are closed to other local users", () => 
     try {
       const db = await openDb({ dataDir: dir });
       // Enough writes for new relation files and WAL.
-      await db.exec(`CREATE TABLE secrets (id serial PRIMARY KEY, v text); INSERT INTO secrets (v) SELECT repeat('k', 500) FROM generate_series(1, 20000); CHECKPOINT;`);
+      await db.exec(
+        `CREATE TABLE secrets (id serial PRIMARY KEY, v text); INSERT INTO secrets (v) SELECT repeat('k', 500) FROM generate_series(1, 20000); CHECKPOINT;`,
+      );
       assert.equal(lstatSync(dir).mode & 0o777, 0o700);
       assert.deepEqual(open(dir), [], 'while open');
       await db.close();
@@ -52,10 +54,19 @@ describe("the embedded database's files are closed to other local users", () => 
       const db = await openDb({ dataDir: dir, onDataDirSecured: (c) => (told = c) });
       await db.close();
       assert.ok(told, 'told');
-      assert.deepEqual(told.existing.find((c) => c.path === dir), { path: dir, from: '755', to: '700' });
-      assert.ok(told.existing.some((c) => c.path.endsWith(join('pglite', 'PG_VERSION')) && c.from === '666' && c.to === '600'), JSON.stringify(told.existing.slice(0, 5)));
+      assert.deepEqual(
+        told.existing.find((c) => c.path === dir),
+        { path: dir, from: '755', to: '700' },
+      );
+      assert.ok(
+        told.existing.some((c) => c.path.endsWith(join('pglite', 'PG_VERSION')) && c.from === '666' && c.to === '600'),
+        JSON.stringify(told.existing.slice(0, 5)),
+      );
       // PGlite rewrites its relation cache files as it starts, with modes of its own: closed once it has opened.
-      assert.ok(told.created.every((c) => c.path.startsWith(join(dir, 'pglite'))), JSON.stringify(told.created));
+      assert.ok(
+        told.created.every((c) => c.path.startsWith(join(dir, 'pglite'))),
+        JSON.stringify(told.created),
+      );
       assert.deepEqual(open(dir), [`${join(dir, 'notes.txt')} 644`], 'only the file that is not ours is left as it was');
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -180,7 +180,11 @@ async function openPostgres(url: string, poolSize: number): Promise<Db> {
     async query<T>(sql: string, params?: readonly unknown[], options?: QueryOptions) {
       const values = params as unknown[] | undefined;
       const config: pg.QueryConfig = options?.name ? { name: options.name, text: sql, values } : { text: sql, values };
-      const r = await (options?.rowMode ? c.query({ ...config, rowMode: options.rowMode }) : options?.name ? c.query(config) : c.query(sql, values));
+      const r = await (options?.rowMode
+        ? c.query({ ...config, rowMode: options.rowMode })
+        : options?.name
+          ? c.query(config)
+          : c.query(sql, values));
       return { rows: r.rows as T[], rowCount: r.rowCount ?? r.rows.length };
     },
   });

@@ -161,28 +161,32 @@ export class PgMessageStoreFactory implements MessageStoreFactory {
       } else s.target = o.next;
     }
     const states = [...seqs.values()];
-    await this.db.query(BATCH_SQL, [
-      pgArray(msgs.map((o) => o.key[0])),
-      pgArray(msgs.map((o) => o.key[1])),
-      pgArray(msgs.map((o) => o.key[2])),
-      pgArray(msgs.map((o) => o.m.direction)),
-      pgArray(msgs.map((o) => o.m.msgSeqNum)),
-      pgArray(msgs.map((o) => o.m.msgType)),
-      pgArray(msgs.map((o) => o.possDup)),
-      pgArray(msgs.map((o) => o.m.clOrdID ?? null)),
-      pgArray(msgs.map((o) => o.m.brokerOrderID ?? null)),
-      pgArray(msgs.map((o) => sendingTime(o.m))),
-      pgArray(msgs.map((o) => o.m.raw)),
-      pgArray(states.map((s) => s.key[0])),
-      pgArray(states.map((s) => s.key[1])),
-      pgArray(states.map((s) => s.key[2])),
-      pgArray(states.map((s) => s.sender)),
-      pgArray(states.map((s) => s.target)),
-      pgArray(states.map((s) => s.senderSet)),
-      // An inbound message's row carries its arrival, not the time of this write.
-      pgArray(msgs.map((o) => (o.m.receivedAt === undefined ? null : new Date(o.m.receivedAt)))),
-      ...fenceParams(fences),
-    ], { name: 'fix_store_flush' });
+    await this.db.query(
+      BATCH_SQL,
+      [
+        pgArray(msgs.map((o) => o.key[0])),
+        pgArray(msgs.map((o) => o.key[1])),
+        pgArray(msgs.map((o) => o.key[2])),
+        pgArray(msgs.map((o) => o.m.direction)),
+        pgArray(msgs.map((o) => o.m.msgSeqNum)),
+        pgArray(msgs.map((o) => o.m.msgType)),
+        pgArray(msgs.map((o) => o.possDup)),
+        pgArray(msgs.map((o) => o.m.clOrdID ?? null)),
+        pgArray(msgs.map((o) => o.m.brokerOrderID ?? null)),
+        pgArray(msgs.map((o) => sendingTime(o.m))),
+        pgArray(msgs.map((o) => o.m.raw)),
+        pgArray(states.map((s) => s.key[0])),
+        pgArray(states.map((s) => s.key[1])),
+        pgArray(states.map((s) => s.key[2])),
+        pgArray(states.map((s) => s.sender)),
+        pgArray(states.map((s) => s.target)),
+        pgArray(states.map((s) => s.senderSet)),
+        // An inbound message's row carries its arrival, not the time of this write.
+        pgArray(msgs.map((o) => (o.m.receivedAt === undefined ? null : new Date(o.m.receivedAt)))),
+        ...fenceParams(fences),
+      ],
+      { name: 'fix_store_flush' },
+    );
   }
 }
 
@@ -239,7 +243,18 @@ async function runOne(tx: Queryable, op: Op): Promise<void> {
   switch (op.kind) {
     case 'message': {
       const m = op.m;
-      await tx.query(INSERT_MESSAGE, [...key, m.direction, m.msgSeqNum, m.msgType, op.possDup, m.clOrdID ?? null, m.brokerOrderID ?? null, sendingTime(m), m.raw, m.receivedAt === undefined ? null : new Date(m.receivedAt)]);
+      await tx.query(INSERT_MESSAGE, [
+        ...key,
+        m.direction,
+        m.msgSeqNum,
+        m.msgType,
+        op.possDup,
+        m.clOrdID ?? null,
+        m.brokerOrderID ?? null,
+        sendingTime(m),
+        m.raw,
+        m.receivedAt === undefined ? null : new Date(m.receivedAt),
+      ]);
       return;
     }
     case 'senderSeq':
@@ -332,7 +347,11 @@ class PgMessageStore implements MessageStore {
     );
     const row = rows[0];
     if (!row) throw new Error(`no stored state for ${sessionIdToString(this.sessionID)}`);
-    return { nextSenderMsgSeqNum: row.next_sender_seq, nextTargetMsgSeqNum: row.next_target_seq, creationTime: new Date(row.creation_time) };
+    return {
+      nextSenderMsgSeqNum: row.next_sender_seq,
+      nextTargetMsgSeqNum: row.next_target_seq,
+      creationTime: new Date(row.creation_time),
+    };
   }
 
   async saveOutbound(message: StoredMessage): Promise<void> {
@@ -445,7 +464,11 @@ export async function persistReservedOutbound<R extends { id: unknown } = never>
   extra?: { readonly name: string; readonly ctes: string; readonly params: readonly unknown[]; readonly returnsRows?: boolean },
 ): Promise<R[]> {
   if (!items.length && !extra) return [];
-  const { rows } = await tx.query<{ n: number } & R>(reservedSql(extra?.ctes, extra?.returnsRows ? 'rows' : 'count'), reservedParams(items, extra), { name: extra ? `fix_store_reserved_${extra.name}` : 'fix_store_reserved' });
+  const { rows } = await tx.query<{ n: number } & R>(
+    reservedSql(extra?.ctes, extra?.returnsRows ? 'rows' : 'count'),
+    reservedParams(items, extra),
+    { name: extra ? `fix_store_reserved_${extra.name}` : 'fix_store_reserved' },
+  );
   const stored = Number(rows[0]?.n ?? 0);
   if (stored !== items.length) {
     throw new Error(`persisting reserved outbound messages: ${items.length - stored} belong to a session whose store was reset since`);
@@ -465,7 +488,9 @@ export async function persistReservedOutboundAtomically(
   items: readonly ReservedOutbound[],
   extra: { readonly name: string; readonly ctes: string; readonly params: readonly unknown[] },
 ): Promise<Date> {
-  const { rows } = await db.query<{ at: Date }>(reservedSql(extra.ctes, 'atomic'), reservedParams(items, extra), { name: `fix_store_atomic_${extra.name}` });
+  const { rows } = await db.query<{ at: Date }>(reservedSql(extra.ctes, 'atomic'), reservedParams(items, extra), {
+    name: `fix_store_atomic_${extra.name}`,
+  });
   return rows[0]!.at;
 }
 

@@ -3,7 +3,16 @@
 // fragment builders and their parameter-numbering contracts stay inside.
 
 // ── connection, schema, first-start data ──
-export { openDb, type DatabaseKind, type Db, type OpenDbOptions, type PoolStats, type Queryable, type QueryOptions, type QueryResult } from './db';
+export {
+  openDb,
+  type DatabaseKind,
+  type Db,
+  type OpenDbOptions,
+  type PoolStats,
+  type Queryable,
+  type QueryOptions,
+  type QueryResult,
+} from './db';
 export type { ModeChange } from './data-dir-permissions';
 export { constraintViolation, isUniqueViolation, type ConstraintViolation } from './constraint-errors';
 export { migrate, type MigrationReport } from './migrate';
@@ -82,7 +91,13 @@ export {
   type OpenDayOrderRow,
   type OrderConnectorRow,
 } from './repos/connectors';
-export { deleteConnectorLogo, getConnectorLogo, saveConnectorLogo, type ConnectorLogoRow, type ConnectorLogoWrite } from './repos/connector-logos';
+export {
+  deleteConnectorLogo,
+  getConnectorLogo,
+  saveConnectorLogo,
+  type ConnectorLogoRow,
+  type ConnectorLogoWrite,
+} from './repos/connector-logos';
 export {
   closeClientSession,
   closeSessionsOfStoppedProcess,
@@ -273,10 +288,27 @@ export {
 } from './repos/fix-message-specs';
 
 // ── the compliance record's seals (ADR 0010) ──
-export { chainHash, genesisHash, SEAL_BLOCK_ROWS, SEALED_TABLES, sealPending, verifyChain, type ChainVerdict, type SealedTable } from './audit/seals';
+export {
+  chainHash,
+  genesisHash,
+  SEAL_BLOCK_ROWS,
+  SEALED_TABLES,
+  sealPending,
+  verifyChain,
+  type ChainVerdict,
+  type SealedTable,
+} from './audit/seals';
 
 // ── the desk's certificates and the session console's audit trail ──
-export { getPki, insertPkiOnce, replacePki, setConnectorCertificate, type ConnectorCertificate, type PkiKind, type PkiRow } from './repos/desk-pki';
+export {
+  getPki,
+  insertPkiOnce,
+  replacePki,
+  setConnectorCertificate,
+  type ConnectorCertificate,
+  type PkiKind,
+  type PkiRow,
+} from './repos/desk-pki';
 export {
   lastSessionMessages,
   listSessionOperations,
@@ -301,7 +333,15 @@ export {
   type CapabilityValues,
   type ClientCapabilityRow,
 } from './repos/capabilities';
-export { getRiskOrders, loadClientRisk, setClientStop, workingOrderIds, type ClientRiskRows, type ClientStop, type RiskOrderRow } from './repos/risk';
+export {
+  getRiskOrders,
+  loadClientRisk,
+  setClientStop,
+  workingOrderIds,
+  type ClientRiskRows,
+  type ClientStop,
+  type RiskOrderRow,
+} from './repos/risk';
 export {
   deleteClientSession,
   getClientSession,

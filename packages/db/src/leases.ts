@@ -27,7 +27,11 @@ export interface LeaseRow {
 export type AcquireResult = { readonly acquired: true; readonly lease: LeaseRow } | { readonly acquired: false; readonly heldBy: LeaseRow };
 
 /** The lease of a FIX session, by its id from our side. */
-export function fixSessionLeaseName(id: { readonly beginString: string; readonly senderCompID: string; readonly targetCompID: string }): string {
+export function fixSessionLeaseName(id: {
+  readonly beginString: string;
+  readonly senderCompID: string;
+  readonly targetCompID: string;
+}): string {
   return `fix:${id.beginString}:${id.senderCompID}:${id.targetCompID}`;
 }
 
@@ -50,7 +54,11 @@ export function nodeLeaseName(nodeId: string): string {
 /** What a lease's name says it guards (the inverse of fixSessionLeaseName, jobLeaseName and nodeLeaseName). */
 export function leaseSubject(
   name: string,
-): { kind: 'fix'; beginString: string; senderCompID: string; targetCompID: string } | { kind: 'job'; job: string } | { kind: 'node'; nodeId: string } | undefined {
+):
+  | { kind: 'fix'; beginString: string; senderCompID: string; targetCompID: string }
+  | { kind: 'job'; job: string }
+  | { kind: 'node'; nodeId: string }
+  | undefined {
   if (name.startsWith('job:')) return { kind: 'job', job: name.slice(4) };
   if (name.startsWith(NODE_LEASE_PREFIX)) return { kind: 'node', nodeId: name.slice(NODE_LEASE_PREFIX.length) };
   if (!name.startsWith('fix:')) return undefined;
@@ -133,7 +141,10 @@ export async function renewLease(db: Queryable, fence: LeaseFence, ttlMs: number
  * then, so a write of this holding still in flight lands unless another node has taken over.
  */
 export async function releaseLease(db: Queryable, fence: LeaseFence): Promise<boolean> {
-  const r = await db.query('UPDATE leases SET expires_at = least(expires_at, now()) WHERE name = $1 AND term = $2', [fence.lease, fence.term]);
+  const r = await db.query('UPDATE leases SET expires_at = least(expires_at, now()) WHERE name = $1 AND term = $2', [
+    fence.lease,
+    fence.term,
+  ]);
   return r.rowCount > 0;
 }
 

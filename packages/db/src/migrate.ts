@@ -35,7 +35,8 @@ export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATI
       const sum = checksum(m.sql);
       const prior = done.get(m.version);
       if (prior !== undefined) {
-        if (prior !== sum) throw new Error(`migration ${m.version} (${m.name}) was changed after it was applied; add a new migration instead`);
+        if (prior !== sum)
+          throw new Error(`migration ${m.version} (${m.name}) was changed after it was applied; add a new migration instead`);
         continue;
       }
       // The migrations are statements without parameters; one round trip each.

@@ -30,10 +30,11 @@ export async function seedDictionary(tx: Queryable, dict: DictionaryData): Promi
      SELECT * FROM unnest($1::int[], $2::text[], $3::text[])`,
     [enums.map((e) => e.tag), enums.map((e) => e.value), enums.map((e) => e.description)],
   );
-  await tx.query(
-    `INSERT INTO fix_message_types (msg_type, msg_name, category) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])`,
-    [dict.messages.map((m) => m.msgType), dict.messages.map((m) => m.name), dict.messages.map((m) => m.category)],
-  );
+  await tx.query(`INSERT INTO fix_message_types (msg_type, msg_name, category) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])`, [
+    dict.messages.map((m) => m.msgType),
+    dict.messages.map((m) => m.name),
+    dict.messages.map((m) => m.category),
+  ]);
   for (const [name, items] of Object.entries(dict.components)) {
     const group = items.length === 1 && items[0] && 'group' in items[0] ? items[0].group : null;
     const block = await tx.query<{ id: number }>(
@@ -52,7 +53,11 @@ export async function seedDictionary(tx: Queryable, dict: DictionaryData): Promi
 }
 
 /** The fields of a component in order, with nested components expanded and group members included. */
-export function flatten(items: DictionaryItem[], components: Record<string, DictionaryItem[]>, depth = 0): { tag: number; required: boolean }[] {
+export function flatten(
+  items: DictionaryItem[],
+  components: Record<string, DictionaryItem[]>,
+  depth = 0,
+): { tag: number; required: boolean }[] {
   if (depth > 16) throw new Error('component nesting too deep');
   const out: { tag: number; required: boolean }[] = [];
   for (const item of items) {

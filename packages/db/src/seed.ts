@@ -1,5 +1,14 @@
 import type { Db, Queryable } from './db';
-import { DEMO_SECURITIES, DEMO_BROKER, DEMO_CONNECTORS, SERVICES, MESSAGE_SPECS, PARTY_DEFAULTS, PARTY_DEFAULT_MSG_TYPES, FIELD_DEFAULTS } from './seed-data';
+import {
+  DEMO_SECURITIES,
+  DEMO_BROKER,
+  DEMO_CONNECTORS,
+  SERVICES,
+  MESSAGE_SPECS,
+  PARTY_DEFAULTS,
+  PARTY_DEFAULT_MSG_TYPES,
+  FIELD_DEFAULTS,
+} from './seed-data';
 import { seedDictionary, type DictionaryData } from './seed-dictionary';
 
 export interface SeedUser {
@@ -34,7 +43,8 @@ export async function seed(db: Db, opts: SeedOptions): Promise<SeedReport> {
   // Hash outside the transaction (argon2 is deliberately slow), and only when there are no users yet:
   // every later start finds them and needs no hash.
   const existing = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM users');
-  const hashed = existing.rows[0]!.n === 0 ? await Promise.all(opts.users.map(async (u) => ({ ...u, hash: await opts.hashPassword(u.password) }))) : [];
+  const hashed =
+    existing.rows[0]!.n === 0 ? await Promise.all(opts.users.map(async (u) => ({ ...u, hash: await opts.hashPassword(u.password) }))) : [];
   await db.transaction(async (tx) => {
     // Serialise concurrent first starts of several nodes.
     await tx.query('SELECT pg_advisory_xact_lock($1)', [7_301_105]);
@@ -86,8 +96,22 @@ async function seedDemo(tx: Queryable): Promise<void> {
                                     qty_tick_size, contract_size, contract_unit, series_months, currency, exchange, exchange_mics, trading_hours)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
        ON CONFLICT DO NOTHING`,
-      [s.symbol, s.instrument_name, s.description, s.instrument_type, s.asset_class, s.price_tick_size, s.qty_tick_size,
-       s.contract_size, s.contract_unit, s.series_months, s.currency, s.exchange, s.exchange_mics, s.trading_hours],
+      [
+        s.symbol,
+        s.instrument_name,
+        s.description,
+        s.instrument_type,
+        s.asset_class,
+        s.price_tick_size,
+        s.qty_tick_size,
+        s.contract_size,
+        s.contract_unit,
+        s.series_months,
+        s.currency,
+        s.exchange,
+        s.exchange_mics,
+        s.trading_hours,
+      ],
     );
   }
   const b = DEMO_BROKER;
@@ -95,8 +119,19 @@ async function seedDemo(tx: Queryable): Promise<void> {
     `INSERT INTO broker_information (company_name, branch_type, address_line1, city, postal_code, country, lei, party_type,
                                      party_id, party_id_source, regulatory_id, notes)
      VALUES ($1, 'parent', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
-    [b.company_name, b.address_line1, b.city, b.postal_code, b.country, b.lei, b.party_type, b.party_id, b.party_id_source,
-     b.regulatory_id, b.notes],
+    [
+      b.company_name,
+      b.address_line1,
+      b.city,
+      b.postal_code,
+      b.country,
+      b.lei,
+      b.party_type,
+      b.party_id,
+      b.party_id_source,
+      b.regulatory_id,
+      b.notes,
+    ],
   );
   const brokerId = broker.rows[0]!.id;
   for (const c of b.contacts) {
@@ -115,8 +150,22 @@ async function seedDemo(tx: Queryable): Promise<void> {
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, '127.0.0.1', 30, $13, '00:00:00', '23:59:59',
                'M,T,W,T,F,S,S', 'DAILY', 100, $14, '127.0.0.1,::1')
        RETURNING id`,
-      [c.comp_id, c.execution_id_prefix, c.target_comp_id, brokerId, c.client_name, c.client_contact, c.client_email,
-       c.client_phone, c.client_lei, c.company_website, c.company_name, c.test_port, c.timezone, c.notes],
+      [
+        c.comp_id,
+        c.execution_id_prefix,
+        c.target_comp_id,
+        brokerId,
+        c.client_name,
+        c.client_contact,
+        c.client_email,
+        c.client_phone,
+        c.client_lei,
+        c.company_website,
+        c.company_name,
+        c.test_port,
+        c.timezone,
+        c.notes,
+      ],
     );
     const connectorId = row.rows[0]!.id;
     // "All securities" may be traded, both sides (short too: demo clients trade freely), up to 1,000 lots per order.

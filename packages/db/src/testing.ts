@@ -35,7 +35,10 @@ export interface TestTemplate {
 }
 
 /** A new database: PGlite in memory or a freshly created PostgreSQL database; empty, migrated, or a copy of a template. */
-export async function createTestDatabase(kind: DatabaseKind, opts: { migrate?: boolean; template?: TestTemplate } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(
+  kind: DatabaseKind,
+  opts: { migrate?: boolean; template?: TestTemplate } = {},
+): Promise<TestDatabase> {
   const template = opts.template;
   if (kind === 'pglite') {
     const db = template ? await pgliteFromTemplate(template) : await openDb({ dataDir: 'memory://' });

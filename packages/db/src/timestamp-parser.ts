@@ -7,7 +7,14 @@ const isDigit = (c: number) => c >= 48 && c <= 57;
 
 export function parseTimestamptz(s: string, fallback: (s: string) => unknown): unknown {
   const n = s.length;
-  if (n < 22 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(10) !== 32 || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) {
+  if (
+    n < 22 ||
+    s.charCodeAt(4) !== 45 ||
+    s.charCodeAt(7) !== 45 ||
+    s.charCodeAt(10) !== 32 ||
+    s.charCodeAt(13) !== 58 ||
+    s.charCodeAt(16) !== 58
+  ) {
     return fallback(s);
   }
   const year = +s.slice(0, 4);

@@ -81,8 +81,14 @@ describe('axes board: order book derivation', () => {
     const s2 = order({ id: 22, side: '2', price: '104', created_at: t(2) });
     const other = order({ id: 30, side: '1', price: '999', symbol: 'AAA', created_at: t(3) });
     const book = deriveAxes([b1, b2, b3, s1, s2, other]);
-    assert.deepEqual(book.buyers.map((r) => r.orderId), [30, 12, 13, 11]);
-    assert.deepEqual(book.sellers.map((r) => r.orderId), [22, 21]);
+    assert.deepEqual(
+      book.buyers.map((r) => r.orderId),
+      [30, 12, 13, 11],
+    );
+    assert.deepEqual(
+      book.sellers.map((r) => r.orderId),
+      [22, 21],
+    );
     // The same input in another order gives the same board (stable: nothing jumps).
     assert.deepEqual(deriveAxes([s2, other, b3, s1, b2, b1]), book);
     const c5 = axesContracts(book).find((c) => c.symbol === 'C5TC')!;

@@ -26,7 +26,14 @@ export interface AxesOrderInput {
   exchange: string | null;
   accepted_by: string | null;
   created_at: string;
-  legs: ReadonlyArray<{ legIndex: number; symbol: string; side: string; ratio: string | null; legMaturityMonthYear: string | null; legPrice?: string | null }>;
+  legs: ReadonlyArray<{
+    legIndex: number;
+    symbol: string;
+    side: string;
+    ratio: string | null;
+    legMaturityMonthYear: string | null;
+    legPrice?: string | null;
+  }>;
 }
 
 export interface AxesRow {
@@ -87,7 +94,18 @@ export function axesRowsOf(o: AxesOrderInput): AxesRow[] {
   };
   if (o.legs.length === 0) {
     if (o.side !== Side.Buy && o.side !== Side.Sell) return [];
-    return [{ ...base, key: `${o.id}-0`, legIndex: null, side: o.side, symbol: o.symbol, maturity: o.maturity_month_year, quantity: remaining.toNumber(), price: o.price }];
+    return [
+      {
+        ...base,
+        key: `${o.id}-0`,
+        legIndex: null,
+        side: o.side,
+        symbol: o.symbol,
+        maturity: o.maturity_month_year,
+        quantity: remaining.toNumber(),
+        price: o.price,
+      },
+    ];
   }
   const rows: AxesRow[] = [];
   o.legs.forEach((leg, i) => {
@@ -169,7 +187,8 @@ export interface AxesFilter {
 export function filterAxes(book: AxesBook, filter: AxesFilter): AxesBook {
   const exchange = filter.exchange === 'Any' ? '' : filter.exchange.toUpperCase();
   const symbol = filter.symbol.trim().toUpperCase();
-  const keep = (r: AxesRow) => (!exchange || (r.exchange ?? '').toUpperCase() === exchange) && (!symbol || r.symbol.toUpperCase().includes(symbol));
+  const keep = (r: AxesRow) =>
+    (!exchange || (r.exchange ?? '').toUpperCase() === exchange) && (!symbol || r.symbol.toUpperCase().includes(symbol));
   return { buyers: book.buyers.filter(keep), sellers: book.sellers.filter(keep) };
 }
 
@@ -213,7 +232,17 @@ export function axesContracts(book: AxesBook): AxesContract[] {
     const offer = c.bestOffer && priceOf(c.bestOffer);
     if (bid && offer) c.spread = offer.sub(bid).stripTrailingZeros().toString();
   }
-  return [...byKey.values()].sort((a, b) => (a.symbol !== b.symbol ? (a.symbol < b.symbol ? -1 : 1) : (a.maturity ?? '') < (b.maturity ?? '') ? -1 : (a.maturity ?? '') > (b.maturity ?? '') ? 1 : 0));
+  return [...byKey.values()].sort((a, b) =>
+    a.symbol !== b.symbol
+      ? a.symbol < b.symbol
+        ? -1
+        : 1
+      : (a.maturity ?? '') < (b.maturity ?? '')
+        ? -1
+        : (a.maturity ?? '') > (b.maturity ?? '')
+          ? 1
+          : 0,
+  );
 }
 
 /** A row's age for the board: '45s', '12m', '3h', '2d'. */

@@ -42,7 +42,11 @@ export const CLIENT_VARIABLES: readonly ClientVariable[] = [
   { name: 'LEI', description: "The client's legal entity identifier", source: 'client connector client_lei' },
   { name: 'CONTACT_NAME', description: "The client's contact (its trader)", source: 'client connector client_contact' },
   { name: 'CLIENT_NAME', description: "The client's name", source: 'client connector client_name' },
-  { name: 'TARGET_COMP_ID', description: 'Our comp id as the client addresses us (TargetCompID)', source: 'client connector target_comp_id' },
+  {
+    name: 'TARGET_COMP_ID',
+    description: 'Our comp id as the client addresses us (TargetCompID)',
+    source: 'client connector target_comp_id',
+  },
   { name: 'SENDER_COMP_ID', description: 'Same as COMP_ID', source: 'client connector comp_id' },
   { name: 'TIMESTAMP', description: 'The time the message is built, UTC YYYYMMDD-HH:MM:SS', source: 'clock' },
   { name: 'CLIENT_LEI', description: 'Same as LEI', source: 'client connector client_lei' },
@@ -50,7 +54,11 @@ export const CLIENT_VARIABLES: readonly ClientVariable[] = [
   { name: 'CLIENT_EMAIL', description: "The client contact's e-mail", source: 'client connector client_email' },
   { name: 'CLIENT_PHONE', description: "The client contact's phone", source: 'client connector client_phone' },
   { name: 'COMPANY_NAME', description: "The client's company name", source: 'client connector company_name' },
-  { name: 'EXECUTION_ID_PREFIX', description: "The prefix of this client's order and execution ids", source: 'client connector execution_id_prefix' },
+  {
+    name: 'EXECUTION_ID_PREFIX',
+    description: "The prefix of this client's order and execution ids",
+    source: 'client connector execution_id_prefix',
+  },
   { name: 'BROKER_NAME', description: 'The executing broker (our company or branch)', source: 'broker information company_name' },
   { name: 'BROKER_LEI', description: "The executing broker's LEI", source: 'broker information lei' },
   { name: 'BROKER_PARTY_ID', description: "The executing broker's FIX party id", source: 'broker information party_id' },
@@ -157,7 +165,10 @@ export interface GroupDefault {
  * Resolves a group's instances: values substituted, empty fields left out, and an instance whose first
  * field (the group's delimiter) comes out empty left out whole, since it could not be framed.
  */
-export function resolveGroupInstances(group: GroupDefault, variables: Readonly<Record<string, string>>): { entries: Array<Array<[number, string]>>; unresolved: string[]; empty: string[] } {
+export function resolveGroupInstances(
+  group: GroupDefault,
+  variables: Readonly<Record<string, string>>,
+): { entries: Array<Array<[number, string]>>; unresolved: string[]; empty: string[] } {
   const unresolved: string[] = [];
   const empty: string[] = [];
   const resolved = group.instances.map((instance) =>

@@ -103,7 +103,10 @@ export const CxlRejResponseTo = {
 } as const;
 export type CxlRejResponseToCode = (typeof CxlRejResponseTo)[keyof typeof CxlRejResponseTo];
 
-export const PartyRole = { EnteringFirm: Fix44.PartyRole.EnteringFirm, OrderOriginationTrader: Fix44.PartyRole.OrderOriginationTrader } as const;
+export const PartyRole = {
+  EnteringFirm: Fix44.PartyRole.EnteringFirm,
+  OrderOriginationTrader: Fix44.PartyRole.OrderOriginationTrader,
+} as const;
 export const PartyIDSource = { Proprietary: Fix44.PartyIDSource.Proprietary, LEI: BEYOND_FIX44.PartyIDSourceLEI } as const;
 
 export const SecurityType = { Future: Fix44.SecurityType.Future, Multileg: Fix44.SecurityType.MultilegInstrument } as const;

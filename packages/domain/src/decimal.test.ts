@@ -234,7 +234,13 @@ describe('averagePrice', () => {
   });
 
   it('handles negative and zero spread prices', () => {
-    assert.equal(averagePrice([{ qty: 1, px: '-250' }, { qty: 1, px: '0' }]).toString(), '-125');
+    assert.equal(
+      averagePrice([
+        { qty: 1, px: '-250' },
+        { qty: 1, px: '0' },
+      ]).toString(),
+      '-125',
+    );
   });
 
   it('is zero without executed quantity and refuses negative quantities', () => {

@@ -124,7 +124,8 @@ export class Decimal {
     if (scale > MAX_DECIMAL_SCALE) {
       // Trailing zeros beyond the limit are harmless ("1.000…0"); real digits beyond it are refused.
       const excess = scale - MAX_DECIMAL_SCALE;
-      if (units % pow10(excess) !== 0n) throw new DecimalError(`Decimal number has more than ${MAX_DECIMAL_SCALE} decimal places: '${literal}'`);
+      if (units % pow10(excess) !== 0n)
+        throw new DecimalError(`Decimal number has more than ${MAX_DECIMAL_SCALE} decimal places: '${literal}'`);
       units /= pow10(excess);
       scale = MAX_DECIMAL_SCALE;
     }
@@ -327,7 +328,9 @@ export class Decimal {
 
 function formatUnits(units: bigint, scale: number): string {
   const negative = units < 0n;
-  const digits = abs(units).toString().padStart(scale + 1, '0');
+  const digits = abs(units)
+    .toString()
+    .padStart(scale + 1, '0');
   const intPart = digits.slice(0, digits.length - scale);
   const fracPart = digits.slice(digits.length - scale);
   return (negative ? '-' : '') + intPart + (scale > 0 ? '.' + fracPart : '');

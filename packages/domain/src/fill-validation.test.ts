@@ -40,7 +40,10 @@ describe('fill quantity (spec 000 §5)', () => {
     assert.equal(remainingQuantity({ orderQty: 10 }).toString(), '10');
     assert.equal(remainingQuantity({ leavesQty: null, orderQty: 10 }).toString(), '10');
     assert.equal(remainingQuantity({ leavesQty: 0, orderQty: 10 }).toString(), '0');
-    assert.deepEqual(checkFillQuantity('11', { orderQty: '10' }), { level: 'error', message: 'Fill quantity 11 exceeds remaining quantity 10' });
+    assert.deepEqual(checkFillQuantity('11', { orderQty: '10' }), {
+      level: 'error',
+      message: 'Fill quantity 11 exceeds remaining quantity 10',
+    });
   });
   it('whole lots only', () => {
     assert.deepEqual(checkFillQuantity('2.5', order), { level: 'error', message: 'Fill quantity 2.5 must be a whole number of lots' });
@@ -51,8 +54,14 @@ describe('fill price (spec 000 §5)', () => {
   const buy = { side: '1', ordType: '2', price: '100' } as const;
   const sell = { side: '2', ordType: '2', price: '100' } as const;
   it('buy at or below the limit, sell at or above', () => {
-    assert.deepEqual(checkFillPrice('100.5', buy), { level: 'error', message: 'Buy order fill price 100.5 exceeds limit price 100 (must be ≤)' });
-    assert.deepEqual(checkFillPrice('99.5', sell), { level: 'error', message: 'Sell order fill price 99.5 is below limit price 100 (must be ≥)' });
+    assert.deepEqual(checkFillPrice('100.5', buy), {
+      level: 'error',
+      message: 'Buy order fill price 100.5 exceeds limit price 100 (must be ≤)',
+    });
+    assert.deepEqual(checkFillPrice('99.5', sell), {
+      level: 'error',
+      message: 'Sell order fill price 99.5 is below limit price 100 (must be ≥)',
+    });
     assert.deepEqual(checkFillPrice('100', buy), { level: 'ok', message: 'Price is within limit' });
     assert.deepEqual(checkFillPrice('100', sell), { level: 'ok', message: 'Price is within limit' });
     assert.deepEqual(checkFillPrice('96', buy), { level: 'ok', message: 'Price is within limit' });
@@ -94,7 +103,10 @@ describe('fill price (spec 000 §5)', () => {
     assert.deepEqual(checkFillPrice('', buy), { level: 'error', message: 'Fill price must be a number' });
     const spreadBuy = { side: '1', ordType: '2', price: '-50', isStrategy: true } as const;
     assert.deepEqual(checkFillPrice('-50', spreadBuy), { level: 'ok', message: 'Price is within limit' });
-    assert.deepEqual(checkFillPrice('-49', spreadBuy), { level: 'error', message: 'Buy order fill price -49 exceeds limit price -50 (must be ≤)' });
+    assert.deepEqual(checkFillPrice('-49', spreadBuy), {
+      level: 'error',
+      message: 'Buy order fill price -49 exceeds limit price -50 (must be ≤)',
+    });
     assert.deepEqual(checkFillPrice('-60', spreadBuy), {
       level: 'warning',
       message: 'Fill price -60 is 20.0% away from limit price -50 - please check fill price is valid',
@@ -131,10 +143,16 @@ describe('price sanity against the latest trade', () => {
       message: 'Price 27600 differs 10.4% from latest trade price 25000 (2025-09-01)',
     });
     assert.deepEqual(checkPriceSanity('27500', ref), { level: 'ok', message: 'Price within 10% of recent trades' });
-    assert.deepEqual(checkPriceSanity('22000', { price: 25000 }), { level: 'warning', message: 'Price 22000 differs 12.0% from latest trade price 25000' });
+    assert.deepEqual(checkPriceSanity('22000', { price: 25000 }), {
+      level: 'warning',
+      message: 'Price 22000 differs 12.0% from latest trade price 25000',
+    });
   });
   it('takes another threshold', () => {
-    assert.deepEqual(checkPriceSanity('26000', ref, 3), { level: 'warning', message: 'Price 26000 differs 4.0% from latest trade price 25000 (2025-09-01)' });
+    assert.deepEqual(checkPriceSanity('26000', ref, 3), {
+      level: 'warning',
+      message: 'Price 26000 differs 4.0% from latest trade price 25000 (2025-09-01)',
+    });
     assert.deepEqual(checkPriceSanity('25500', ref, '2.5'), { level: 'ok', message: 'Price within 2.5% of recent trades' });
   });
   it('says when there is nothing to compare with', () => {
@@ -171,13 +189,22 @@ describe('multileg fills', () => {
   });
   it('leg quantity checks with the leg-form texts', () => {
     assert.deepEqual(checkLegFillQuantity('30', legs, 0, 10), { level: 'ok', message: 'Quantity is valid' });
-    assert.deepEqual(checkLegFillQuantity('31', legs, 0, 10), { level: 'error', message: 'Total fills (31) would exceed order quantity (30)' });
+    assert.deepEqual(checkLegFillQuantity('31', legs, 0, 10), {
+      level: 'error',
+      message: 'Total fills (31) would exceed order quantity (30)',
+    });
     const partly = legs.map((l, i) => (i === 1 ? { ...l, cumQty: 8 } : l));
-    assert.deepEqual(checkLegFillQuantity('3', partly, 1, 10), { level: 'error', message: 'Total fills (11) would exceed order quantity (10)' });
+    assert.deepEqual(checkLegFillQuantity('3', partly, 1, 10), {
+      level: 'error',
+      message: 'Total fills (11) would exceed order quantity (10)',
+    });
     const full = legs.map((l, i) => (i === 1 ? { ...l, cumQty: 10 } : l));
     assert.deepEqual(checkLegFillQuantity('1', full, 1, 10), { level: 'error', message: 'Order is already fully filled' });
     assert.deepEqual(checkLegFillQuantity('0', legs, 1, 10), { level: 'error', message: 'Fill quantity must be greater than 0' });
-    assert.deepEqual(checkLegFillQuantity('1.5', legs, 1, 10), { level: 'error', message: 'Fill quantity 1.5 must be a whole number of lots' });
+    assert.deepEqual(checkLegFillQuantity('1.5', legs, 1, 10), {
+      level: 'error',
+      message: 'Fill quantity 1.5 must be a whole number of lots',
+    });
     assert.deepEqual(checkLegFillQuantity('1', legs, 4, 10), { level: 'error', message: 'Leg 4 does not exist: the order has 4 leg(s)' });
     assert.deepEqual(checkLegFillQuantity('1', legs, -1, 10), { level: 'error', message: 'Leg -1 does not exist: the order has 4 leg(s)' });
   });
@@ -186,7 +213,10 @@ describe('multileg fills', () => {
     assert.deepEqual(checkLegFillPrice('x'), { level: 'error', message: 'Fill price must be a number' });
     assert.deepEqual(checkLegFillPrice('100'), { level: 'ok', message: 'Price is valid' });
     assert.deepEqual(checkLegFillPrice('105', '100'), { level: 'ok', message: 'Price is valid' });
-    assert.deepEqual(checkLegFillPrice('106', '100'), { level: 'warning', message: 'Price 106 differs from reference price 100 by 6.0% - please verify' });
+    assert.deepEqual(checkLegFillPrice('106', '100'), {
+      level: 'warning',
+      message: 'Price 106 differs from reference price 100 by 6.0% - please verify',
+    });
   });
   it('completed strategy units are the fewest complete sets of legs', () => {
     assert.equal(completedStrategyUnits(legs).toString(), '0');

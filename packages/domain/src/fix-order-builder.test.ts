@@ -20,7 +20,13 @@ import {
 
 const now = new Date('2025-09-05T07:08:09.123Z');
 const ctx: BuildContext = {
-  client: { compId: 'ACME', targetCompId: 'BROKER', clientName: 'Acme Shipping', clientLei: '5493001KJTIIGC8Y1R12', clientContact: 'Jane Trader' },
+  client: {
+    compId: 'ACME',
+    targetCompId: 'BROKER',
+    clientName: 'Acme Shipping',
+    clientLei: '5493001KJTIIGC8Y1R12',
+    clientContact: 'Jane Trader',
+  },
   now,
   clOrdId: 'ACM-7.1',
 };
@@ -72,7 +78,16 @@ describe('buildNewOrderSingle', () => {
 
   it('form values win over client data; market orders carry no price; exchange and text when given', () => {
     const built = buildNewOrderSingle(
-      { ...outright, orderType: '1', enteringFirmLEI: 'LEI-FORM', traderName: 'Bob', exchange: 'SGX', timeInForce: '1', clOrdId: 'MINE-1', text: ' call me ' },
+      {
+        ...outright,
+        orderType: '1',
+        enteringFirmLEI: 'LEI-FORM',
+        traderName: 'Bob',
+        exchange: 'SGX',
+        timeInForce: '1',
+        clOrdId: 'MINE-1',
+        text: ' call me ',
+      },
       ctx,
     );
     assert.equal(value(built.fields, 448), 'LEI-FORM');
@@ -132,25 +147,44 @@ describe('buildNewOrderSingle', () => {
       client: { compId: 'ACME', targetCompId: 'BROKER', clientContact: 'Jane Trader' },
       defaults: [{ tag: 1, value: '%CLIENT_NAME%' }],
       groups: [
-        { countTag: 453, instances: [[{ tag: 448, value: '%LEI%' }, { tag: 447, value: 'N' }, { tag: 452, value: '7' }]] },
+        {
+          countTag: 453,
+          instances: [
+            [
+              { tag: 448, value: '%LEI%' },
+              { tag: 447, value: 'N' },
+              { tag: 452, value: '7' },
+            ],
+          ],
+        },
         { countTag: 386, instances: [[{ tag: 336, value: 'DAY' }], [{ tag: 336, value: '%LEI%' }]] },
         { countTag: 555, instances: [[{ tag: 600, value: 'NOT-MINE' }]] },
       ],
     });
     // No LEI anywhere: no entering firm, the missing-party notice; the trader from the client's contact.
-    assert.deepEqual(built.fields.filter(([t]) => t === 448).map(([, v]) => v), ['Jane Trader']);
+    assert.deepEqual(
+      built.fields.filter(([t]) => t === 448).map(([, v]) => v),
+      ['Jane Trader'],
+    );
     assert.deepEqual(built.fields.slice(-2), [
       [386, '1'],
       [336, 'DAY'],
     ]);
-    assert.equal(value(built.fields, 555), undefined, 'legs are the form\'s only');
+    assert.equal(value(built.fields, 555), undefined, "legs are the form's only");
     assert.equal(value(built.fields, 1), undefined);
-    assert.deepEqual(built.warnings, [PARTY_DEFAULTS_MISSING_TEXT, 'The default for tag 1 is left out: %CLIENT_NAME% has no value for this client']);
+    assert.deepEqual(built.warnings, [
+      PARTY_DEFAULTS_MISSING_TEXT,
+      'The default for tag 1 is left out: %CLIENT_NAME% has no value for this client',
+    ]);
   });
 
   it('missing mandatory fields only warn', () => {
     const built = buildNewOrderSingle({ ...outright, symbol: '', price: '' }, { ...ctx, mandatoryTags: [11, 55, 44, 34, 52, 9999] });
-    assert.deepEqual(built.warnings, ['Mandatory field 55 (Symbol) is missing', 'Mandatory field 44 (Price) is missing', 'Mandatory field 9999 is missing']);
+    assert.deepEqual(built.warnings, [
+      'Mandatory field 55 (Symbol) is missing',
+      'Mandatory field 44 (Price) is missing',
+      'Mandatory field 9999 is missing',
+    ]);
     assert.ok(!tags(built.fields).includes(55));
   });
 
@@ -205,8 +239,13 @@ describe('buildNewOrderMultileg', () => {
   });
 
   it('uses legs from the form when the screen already generated them', () => {
-    const legs = [{ symbol: 'C3', side: '1' as const, ratio: 2, maturity: 'Mar-26', contractMonth: 'Mar-26', securityType: 'FUT' as const }];
-    const built = buildNewOrderMultileg({ type: 'quarter', side: '1', stripSymbol: 'C3', quarterYear: 'Q1-26', quantity: 1, orderType: '1', legs }, ctx);
+    const legs = [
+      { symbol: 'C3', side: '1' as const, ratio: 2, maturity: 'Mar-26', contractMonth: 'Mar-26', securityType: 'FUT' as const },
+    ];
+    const built = buildNewOrderMultileg(
+      { type: 'quarter', side: '1', stripSymbol: 'C3', quarterYear: 'Q1-26', quantity: 1, orderType: '1', legs },
+      ctx,
+    );
     assert.equal(value(built.fields, 555), '1');
     assert.equal(value(built.fields, 610), '202603');
     assert.equal(value(built.fields, 623), '2');
@@ -266,7 +305,15 @@ describe('send validations', () => {
   });
 
   it('FIX Client Simulator (spec 000 §5)', () => {
-    const base = { kind: 'outright' as const, connectorSelected: true, fixClientRunning: true, symbol: 'C5TC', quantity: '10', orderType: '2', price: '27000' };
+    const base = {
+      kind: 'outright' as const,
+      connectorSelected: true,
+      fixClientRunning: true,
+      symbol: 'C5TC',
+      quantity: '10',
+      orderType: '2',
+      price: '27000',
+    };
     assert.equal(validateSimulatorSend(base), null);
     assert.equal(validateSimulatorSend({ ...base, connectorSelected: false }), SimulatorText.selectConnector);
     assert.equal(SimulatorText.selectConnector, 'Please select a Client Connector first');

@@ -8,15 +8,15 @@
  * BodyLength and CheckSum for preview and copy; the FIX engine has its own encoder for real sessions.
  */
 import { Decimal } from './decimal';
+import { MsgType, OrdType, PartyIDSource, PartyRole, SecurityType, TimeInForce } from './codes';
 import {
-  MsgType,
-  OrdType,
-  PartyIDSource,
-  PartyRole,
-  SecurityType,
-  TimeInForce,
-} from './codes';
-import { clientVariables, resolveGroupInstances, substituteVariables, type ClientData, type FieldDefault, type GroupDefault } from './client-defaults';
+  clientVariables,
+  resolveGroupInstances,
+  substituteVariables,
+  type ClientData,
+  type FieldDefault,
+  type GroupDefault,
+} from './client-defaults';
 import { formatFixTimestamp } from './format';
 import { normalizeMaturity } from './maturities';
 import { generateCustomMultileg, generateMultileg, type CustomMultilegForm, type GeneratedLeg, type MultilegForm } from './strategies';
@@ -31,7 +31,16 @@ export { Tag };
 export const TAG_NAMES: Readonly<Record<number, string>> = Object.fromEntries(Object.entries(Tag).map(([name, tag]) => [tag, name]));
 
 /** Tags the session layer owns: never taken from defaults, never reported as missing. */
-const SESSION_TAGS = new Set<number>([Tag.BeginString, Tag.BodyLength, Tag.CheckSum, Tag.MsgSeqNum, Tag.MsgType, Tag.SenderCompID, Tag.TargetCompID, Tag.SendingTime]);
+const SESSION_TAGS = new Set<number>([
+  Tag.BeginString,
+  Tag.BodyLength,
+  Tag.CheckSum,
+  Tag.MsgSeqNum,
+  Tag.MsgType,
+  Tag.SenderCompID,
+  Tag.TargetCompID,
+  Tag.SendingTime,
+]);
 /** Tags the builder writes as part of a repeating group; a flat default cannot set them. */
 const GROUP_TAGS = new Set<number>([
   Tag.NoPartyIDs,
@@ -213,7 +222,9 @@ function resolveParties(form: CommonOrderFields, ctx: BuildContext, vars: Record
   const proprietary = (id: string | null | undefined, role: string): ResolvedParty | null =>
     blank(id) ? null : { id: String(id).trim(), source: PartyIDSource.Proprietary, role };
   const enteringFirm =
-    proprietary(form.enteringFirmLEI, PartyRole.EnteringFirm) ?? byRole(PartyRole.EnteringFirm) ?? proprietary(ctx.client.clientLei, PartyRole.EnteringFirm);
+    proprietary(form.enteringFirmLEI, PartyRole.EnteringFirm) ??
+    byRole(PartyRole.EnteringFirm) ??
+    proprietary(ctx.client.clientLei, PartyRole.EnteringFirm);
   const trader =
     proprietary(form.traderName, PartyRole.OrderOriginationTrader) ??
     byRole(PartyRole.OrderOriginationTrader) ??
@@ -250,15 +261,18 @@ function applyDefaultsAndText(form: CommonOrderFields, ctx: BuildContext, vars: 
     const s = substituteVariables(String(value ?? ''), vars);
     for (const name of s.unresolved) out.warnings.push(`Unknown variable %${name}% in ${what}`);
     const text = s.text.trim();
-    if (text === '' && s.empty.length > 0) out.warnings.push(`The ${what} is left out: ${s.empty.map((n) => `%${n}%`).join(', ')} has no value for this client`);
+    if (text === '' && s.empty.length > 0)
+      out.warnings.push(`The ${what} is left out: ${s.empty.map((n) => `%${n}%`).join(', ')} has no value for this client`);
     return text;
   };
   for (const d of ctx.defaults ?? []) {
-    if (!Number.isInteger(d.tag) || d.tag <= 0 || SESSION_TAGS.has(d.tag) || GROUP_TAGS.has(d.tag) || d.tag === Tag.Text || out.has(d.tag)) continue;
+    if (!Number.isInteger(d.tag) || d.tag <= 0 || SESSION_TAGS.has(d.tag) || GROUP_TAGS.has(d.tag) || d.tag === Tag.Text || out.has(d.tag))
+      continue;
     out.add(d.tag, resolve(d.value, `default for tag ${d.tag}`));
   }
   for (const group of ctx.groups ?? []) {
-    if (group.countTag === Tag.NoPartyIDs || group.countTag === Tag.NoLegs || SESSION_TAGS.has(group.countTag) || out.has(group.countTag)) continue;
+    if (group.countTag === Tag.NoPartyIDs || group.countTag === Tag.NoLegs || SESSION_TAGS.has(group.countTag) || out.has(group.countTag))
+      continue;
     const { entries, unresolved } = resolveGroupInstances(group, vars);
     for (const name of unresolved) out.warnings.push(`Unknown variable %${name}% in group ${group.countTag} default`);
     if (entries.length === 0) continue;
@@ -318,7 +332,13 @@ export function buildNewOrderSingle(form: OutrightOrderForm, ctx: BuildContext):
   return { msgType: 'D', clOrdId, symbol, legs: [], fields: out.fields, warnings: out.warnings };
 }
 
-function buildMultileg(form: CommonOrderFields & { side: string }, symbol: string, legs: readonly GeneratedLeg[], ctx: BuildContext, extraWarnings: string[]): BuiltOrder {
+function buildMultileg(
+  form: CommonOrderFields & { side: string },
+  symbol: string,
+  legs: readonly GeneratedLeg[],
+  ctx: BuildContext,
+  extraWarnings: string[],
+): BuiltOrder {
   const out = new FieldList();
   out.warnings.push(...extraWarnings);
   const vars = clientVariables(ctx.client, ctx.now);
@@ -444,7 +464,14 @@ export function validateSimulatorSend(input: SimulatorSendInput): string | null 
     const { min, max } = SIMULATOR_INPUT_LIMITS.outrightQuantity;
     if (qty.lt(min) || qty.gt(max)) return SimulatorText.quantityRange(min, max);
   } else if (input.kind === 'custom') {
-    if ((input.buyLegCount ?? 0) < 1 || (input.sellLegCount ?? 0) < 1 || !input.legs || input.legs.length === 0 || !qty || !qty.isPositive()) {
+    if (
+      (input.buyLegCount ?? 0) < 1 ||
+      (input.sellLegCount ?? 0) < 1 ||
+      !input.legs ||
+      input.legs.length === 0 ||
+      !qty ||
+      !qty.isPositive()
+    ) {
       return SimulatorText.noLegsCustom;
     }
   } else if (!input.legs || input.legs.length === 0 || !qty || !qty.isPositive()) {

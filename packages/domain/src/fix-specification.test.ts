@@ -21,7 +21,15 @@ function doc(): FixSpecDocument {
     formatVersion: 1,
     generatedAt: '2026-01-01T00:00:00.000Z',
     version: 1,
-    client: { compId: 'C1', targetCompId: 'FIXDESK', clientName: 'Client', clientContact: 'Ann', clientEmail: null, companyName: null, lei: null },
+    client: {
+      compId: 'C1',
+      targetCompId: 'FIXDESK',
+      clientName: 'Client',
+      clientContact: 'Ann',
+      clientEmail: null,
+      companyName: null,
+      lei: null,
+    },
     broker: null,
     contracts: [],
     exchanges: [],
@@ -33,7 +41,15 @@ function doc(): FixSpecDocument {
         direction: 'in',
         fields: [
           { tag: 11, name: 'ClOrdID', type: 'STRING', required: true, description: '', validValues: '', clientDefault: null },
-          { tag: 59, name: 'TimeInForce', type: 'CHAR', required: false, description: '', validValues: '0=Day, 1=Good Till Cancel', clientDefault: '0' },
+          {
+            tag: 59,
+            name: 'TimeInForce',
+            type: 'CHAR',
+            required: false,
+            description: '',
+            validValues: '0=Day, 1=Good Till Cancel',
+            clientDefault: '0',
+          },
         ],
       },
       { msgType: '8', name: 'ExecutionReport', execType: 'F', direction: 'out', fields: [] },
@@ -55,7 +71,21 @@ function doc(): FixSpecDocument {
       header: [],
       trailer: [],
     },
-    capabilities: [{ symbol: 'C5TC', exchange: null, enabled: true, canBuy: true, canSell: true, canShort: false, minOrderQty: null, maxOrderQty: '100', maxPositionLong: null, maxPositionShort: null, marketIdentifier: null }],
+    capabilities: [
+      {
+        symbol: 'C5TC',
+        exchange: null,
+        enabled: true,
+        canBuy: true,
+        canSell: true,
+        canShort: false,
+        minOrderQty: null,
+        maxOrderQty: '100',
+        maxPositionLong: null,
+        maxPositionShort: null,
+        marketIdentifier: null,
+      },
+    ],
   };
 }
 
@@ -97,10 +127,35 @@ describe('FIX specification document', () => {
   it('lists the 13 execution report variants of spec 001 §4 and knows which the desk sends', () => {
     assert.deepEqual(
       EXECUTION_REPORT_VARIANTS.map((v) => v.name),
-      ['Pending New', 'New', 'Partial Fill', 'Fill', 'Done for Day', 'Rejected', 'Pending Cancel', 'Canceled', 'Pending Replace', 'Replaced', 'Restated', 'Trade Correct', 'Trade Cancel'],
+      [
+        'Pending New',
+        'New',
+        'Partial Fill',
+        'Fill',
+        'Done for Day',
+        'Rejected',
+        'Pending Cancel',
+        'Canceled',
+        'Pending Replace',
+        'Replaced',
+        'Restated',
+        'Trade Correct',
+        'Trade Cancel',
+      ],
     );
     const sent = execTypesSent();
-    for (const code of [ExecType.PendingNew, ExecType.New, ExecType.Trade, ExecType.DoneForDay, ExecType.Rejected, ExecType.PendingCancel, ExecType.Canceled, ExecType.PendingReplace, ExecType.Replaced]) assert.ok(sent.has(code), code);
+    for (const code of [
+      ExecType.PendingNew,
+      ExecType.New,
+      ExecType.Trade,
+      ExecType.DoneForDay,
+      ExecType.Rejected,
+      ExecType.PendingCancel,
+      ExecType.Canceled,
+      ExecType.PendingReplace,
+      ExecType.Replaced,
+    ])
+      assert.ok(sent.has(code), code);
     for (const code of [ExecType.Restated, ExecType.TradeCorrect, ExecType.TradeCancel]) assert.ok(!sent.has(code), code);
   });
 
@@ -108,15 +163,27 @@ describe('FIX specification document', () => {
     const produced = new Set(ORDER_TRANSITIONS.filter((t) => t.execType).map((t) => `${t.execType}`));
     produced.add(ExecType.PendingNew);
     produced.add(ExecType.Rejected);
-    for (const flow of ORDER_FLOWS) for (const s of flow.steps) if (s.execType) assert.ok(produced.has(s.execType), `${flow.key}: ExecType ${s.execType}`);
+    for (const flow of ORDER_FLOWS)
+      for (const s of flow.steps) if (s.execType) assert.ok(produced.has(s.execType), `${flow.key}: ExecType ${s.execType}`);
     const fill = ORDER_FLOWS.find((f) => f.key === 'fill')!;
-    assert.deepEqual(fill.steps.filter((s) => s.ordStatus).map((s) => s.ordStatus), [OrdStatus.PendingNew, OrdStatus.New, OrdStatus.PartiallyFilled, OrdStatus.Filled, OrdStatus.DoneForDay]);
-    const svg = sequenceDiagramSvg({ key: 'x', title: '<b>', description: '', steps: [{ from: 'client', msgType: 'D', label: 'a & <b>' }] });
+    assert.deepEqual(
+      fill.steps.filter((s) => s.ordStatus).map((s) => s.ordStatus),
+      [OrdStatus.PendingNew, OrdStatus.New, OrdStatus.PartiallyFilled, OrdStatus.Filled, OrdStatus.DoneForDay],
+    );
+    const svg = sequenceDiagramSvg({
+      key: 'x',
+      title: '<b>',
+      description: '',
+      steps: [{ from: 'client', msgType: 'D', label: 'a & <b>' }],
+    });
     assert.ok(svg.startsWith('<svg') && svg.includes('a &amp; &lt;b&gt;') && !svg.includes('<b>'));
   });
 
   it('has the session messages A, 0, 1, 2, 3, 4, 5, j and guidelines following the session', () => {
-    assert.deepEqual(SESSION_MESSAGES.map((m) => m.msgType), ['A', '0', '1', '2', '3', '4', '5', 'j']);
+    assert.deepEqual(
+      SESSION_MESSAGES.map((m) => m.msgType),
+      ['A', '0', '1', '2', '3', '4', '5', 'j'],
+    );
     const d = doc();
     const g = connectionGuidelines({ ...d.session, tlsRequired: true, resetPolicy: { resetOnLogon: true, resetFrequency: 'WEEKLY' } });
     const text = g.map((x) => x.text).join(' ');
@@ -142,7 +209,10 @@ describe('FIX specification document', () => {
     b.capabilities!.push({ ...b.capabilities![0]!, symbol: 'P4TC' });
     const changes = diffFixSpecDocuments(a, b);
     const has = (kind: string, where: string, item: string, before: string | null, after: string | null) =>
-      assert.ok(changes.some((c) => c.kind === kind && c.where === where && c.item === item && c.before === before && c.after === after), `${kind} ${where} ${item}: ${JSON.stringify(changes)}`);
+      assert.ok(
+        changes.some((c) => c.kind === kind && c.where === where && c.item === item && c.before === before && c.after === after),
+        `${kind} ${where} ${item}: ${JSON.stringify(changes)}`,
+      );
     has('fieldRemoved', 'D', '11 ClOrdID', 'required', null);
     has('fieldAdded', 'D', '58 Text', null, 'optional');
     has('defaultChanged', 'D', '59 TimeInForce', '0', '1');

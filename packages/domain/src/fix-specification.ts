@@ -126,7 +126,8 @@ export interface FixSpecDocument {
 }
 
 /** The key of a message in the model: its type and, for reports, its ExecType. */
-export const messageKey = (m: { msgType: string; execType: string | null }) => (m.execType === null ? m.msgType : `${m.msgType}/${m.execType}`);
+export const messageKey = (m: { msgType: string; execType: string | null }) =>
+  m.execType === null ? m.msgType : `${m.msgType}/${m.execType}`;
 
 // ───────────────────────────── the tabs ─────────────────────────────
 
@@ -176,7 +177,11 @@ export interface OrderFlow {
   steps: FlowStep[];
 }
 
-const order = (msgType: 'D' | 'AB' = MsgType.NewOrderSingle): FlowStep => ({ from: 'client', msgType, label: msgType === 'D' ? 'NewOrderSingle' : 'NewOrderMultileg' });
+const order = (msgType: 'D' | 'AB' = MsgType.NewOrderSingle): FlowStep => ({
+  from: 'client',
+  msgType,
+  label: msgType === 'D' ? 'NewOrderSingle' : 'NewOrderMultileg',
+});
 const report = (execType: ExecTypeCode, ordStatus: OrdStatusCode, label: string, note?: string): FlowStep => ({
   from: 'desk',
   msgType: MsgType.ExecutionReport,
@@ -186,7 +191,11 @@ const report = (execType: ExecTypeCode, ordStatus: OrdStatusCode, label: string,
   ...(note ? { note } : {}),
 });
 /** An order stored and accepted: the start of every flow that acts on a working order. */
-const workingOrder = (): FlowStep[] => [order(), report(ExecType.PendingNew, OrdStatus.PendingNew, 'Pending New'), report(ExecType.New, OrdStatus.New, 'New')];
+const workingOrder = (): FlowStep[] => [
+  order(),
+  report(ExecType.PendingNew, OrdStatus.PendingNew, 'Pending New'),
+  report(ExecType.New, OrdStatus.New, 'New'),
+];
 
 /**
  * The order flows of the Trade Lifecycle tab (spec 001 §4 "Documented lifecycle"), each step an
@@ -210,7 +219,8 @@ export const ORDER_FLOWS: readonly OrderFlow[] = [
   {
     key: 'reject',
     title: 'Rejected order',
-    description: 'Refused at intake (unknown symbol, limits, duplicate ClOrdID) or rejected by the broker: 150=8, 39=8 with OrdRejReason (103) and Text (58)',
+    description:
+      'Refused at intake (unknown symbol, limits, duplicate ClOrdID) or rejected by the broker: 150=8, 39=8 with OrdRejReason (103) and Text (58)',
     steps: [
       order(),
       report(ExecType.PendingNew, OrdStatus.PendingNew, 'Pending New'),
@@ -238,7 +248,12 @@ export const ORDER_FLOWS: readonly OrderFlow[] = [
     description: 'G → Pending Replace (E) → Replaced (5, OrdStatus by quantities); possible during partial fills',
     steps: [
       ...workingOrder(),
-      { from: 'client', msgType: MsgType.OrderCancelReplaceRequest, label: 'OrderCancelReplaceRequest', note: 'new OrderQty (38) and Price (44)' },
+      {
+        from: 'client',
+        msgType: MsgType.OrderCancelReplaceRequest,
+        label: 'OrderCancelReplaceRequest',
+        note: 'new OrderQty (38) and Price (44)',
+      },
       report(ExecType.PendingReplace, OrdStatus.PendingReplace, 'Pending Replace'),
       report(ExecType.Replaced, OrdStatus.New, 'Replaced', 'OrdStatus 0, 1 or 2 by the amended quantity'),
     ],
@@ -251,7 +266,12 @@ export const ORDER_FLOWS: readonly OrderFlow[] = [
       ...workingOrder(),
       { from: 'client', msgType: MsgType.OrderCancelRequest, label: 'OrderCancelRequest' },
       report(ExecType.PendingCancel, OrdStatus.PendingCancel, 'Pending Cancel'),
-      { from: 'desk', msgType: MsgType.OrderCancelReject, label: 'OrderCancelReject (35=9)', note: 'OrdStatus (39) working status, CxlRejResponseTo (434) 1 or 2, CxlRejReason (102)' },
+      {
+        from: 'desk',
+        msgType: MsgType.OrderCancelReject,
+        label: 'OrderCancelReject (35=9)',
+        note: 'OrdStatus (39) working status, CxlRejResponseTo (434) 1 or 2, CxlRejReason (102)',
+      },
     ],
   },
 ];
@@ -267,19 +287,74 @@ export interface ExecutionReportVariant {
 
 /** Spec 001 §4: the ExecutionReport variants a client must handle, in lifecycle order. */
 export const EXECUTION_REPORT_VARIANTS: readonly ExecutionReportVariant[] = [
-  { name: 'Pending New', execType: ExecType.PendingNew, ordStatus: OrdStatus.PendingNew, description: 'The order is stored; a broker will accept or reject it' },
+  {
+    name: 'Pending New',
+    execType: ExecType.PendingNew,
+    ordStatus: OrdStatus.PendingNew,
+    description: 'The order is stored; a broker will accept or reject it',
+  },
   { name: 'New', execType: ExecType.New, ordStatus: OrdStatus.New, description: 'The broker accepted the order' },
-  { name: 'Partial Fill', execType: ExecType.Trade, ordStatus: OrdStatus.PartiallyFilled, description: 'A fill; quantity remains (LastQty, LastPx, CumQty, LeavesQty, AvgPx)' },
-  { name: 'Fill', execType: ExecType.Trade, ordStatus: OrdStatus.Filled, description: 'The last fill: LeavesQty 0, CumQty equals OrderQty' },
-  { name: 'Done for Day', execType: ExecType.DoneForDay, ordStatus: OrdStatus.DoneForDay, description: 'The broker closed the order for the day; the unfilled rest is no longer worked' },
-  { name: 'Rejected', execType: ExecType.Rejected, ordStatus: OrdStatus.Rejected, description: 'Refused: OrdRejReason (103) and Text (58) say why' },
-  { name: 'Pending Cancel', execType: ExecType.PendingCancel, ordStatus: OrdStatus.PendingCancel, description: 'A cancel request is with the broker; fills may still arrive' },
+  {
+    name: 'Partial Fill',
+    execType: ExecType.Trade,
+    ordStatus: OrdStatus.PartiallyFilled,
+    description: 'A fill; quantity remains (LastQty, LastPx, CumQty, LeavesQty, AvgPx)',
+  },
+  {
+    name: 'Fill',
+    execType: ExecType.Trade,
+    ordStatus: OrdStatus.Filled,
+    description: 'The last fill: LeavesQty 0, CumQty equals OrderQty',
+  },
+  {
+    name: 'Done for Day',
+    execType: ExecType.DoneForDay,
+    ordStatus: OrdStatus.DoneForDay,
+    description: 'The broker closed the order for the day; the unfilled rest is no longer worked',
+  },
+  {
+    name: 'Rejected',
+    execType: ExecType.Rejected,
+    ordStatus: OrdStatus.Rejected,
+    description: 'Refused: OrdRejReason (103) and Text (58) say why',
+  },
+  {
+    name: 'Pending Cancel',
+    execType: ExecType.PendingCancel,
+    ordStatus: OrdStatus.PendingCancel,
+    description: 'A cancel request is with the broker; fills may still arrive',
+  },
   { name: 'Canceled', execType: ExecType.Canceled, ordStatus: OrdStatus.Canceled, description: 'The order is canceled: LeavesQty 0' },
-  { name: 'Pending Replace', execType: ExecType.PendingReplace, ordStatus: OrdStatus.PendingReplace, description: 'A replace request is with the broker' },
-  { name: 'Replaced', execType: ExecType.Replaced, ordStatus: '0/1/2', description: 'The amended terms are in force; OrdStatus by the quantities' },
-  { name: 'Restated', execType: ExecType.Restated, ordStatus: OrdStatus.New, description: 'The desk restated the order without a client request' },
-  { name: 'Trade Correct', execType: ExecType.TradeCorrect, ordStatus: OrdStatus.Filled, description: 'A previous fill is corrected (ExecRefID names it)' },
-  { name: 'Trade Cancel', execType: ExecType.TradeCancel, ordStatus: OrdStatus.Filled, description: 'A previous fill is canceled (ExecRefID names it)' },
+  {
+    name: 'Pending Replace',
+    execType: ExecType.PendingReplace,
+    ordStatus: OrdStatus.PendingReplace,
+    description: 'A replace request is with the broker',
+  },
+  {
+    name: 'Replaced',
+    execType: ExecType.Replaced,
+    ordStatus: '0/1/2',
+    description: 'The amended terms are in force; OrdStatus by the quantities',
+  },
+  {
+    name: 'Restated',
+    execType: ExecType.Restated,
+    ordStatus: OrdStatus.New,
+    description: 'The desk restated the order without a client request',
+  },
+  {
+    name: 'Trade Correct',
+    execType: ExecType.TradeCorrect,
+    ordStatus: OrdStatus.Filled,
+    description: 'A previous fill is corrected (ExecRefID names it)',
+  },
+  {
+    name: 'Trade Cancel',
+    execType: ExecType.TradeCancel,
+    ordStatus: OrdStatus.Filled,
+    description: 'A previous fill is canceled (ExecRefID names it)',
+  },
 ];
 
 /**
@@ -287,7 +362,10 @@ export const EXECUTION_REPORT_VARIANTS: readonly ExecutionReportVariant[] = [
  * stored order gets): a variant outside this set is documented so a client handles it, marked as not sent.
  */
 export function execTypesSent(): Set<string> {
-  const sent = new Set<string>([PENDING_NEW_REPORT.msgType === MsgType.ExecutionReport ? PENDING_NEW_REPORT.execType : ExecType.PendingNew, ExecType.Rejected]);
+  const sent = new Set<string>([
+    PENDING_NEW_REPORT.msgType === MsgType.ExecutionReport ? PENDING_NEW_REPORT.execType : ExecType.PendingNew,
+    ExecType.Rejected,
+  ]);
   for (const t of ORDER_TRANSITIONS) if (t.execType) sent.add(t.execType);
   return sent;
 }
@@ -303,14 +381,49 @@ export interface SessionMessageRow {
 
 /** The session messages of FIX 4.4 a client exchanges with us (spec 001 §2: A, 0, 1, 2, 3, 4, 5, j). */
 export const SESSION_MESSAGES: readonly SessionMessageRow[] = [
-  { msgType: 'A', name: 'Logon', direction: 'both', usage: 'First message; HeartBtInt (108), EncryptMethod (98) 0, ResetSeqNumFlag (141) when resetting, Username/Password when configured' },
-  { msgType: '0', name: 'Heartbeat', direction: 'both', usage: 'Sent when nothing else was sent for HeartBtInt seconds, and in answer to a TestRequest (with its TestReqID)' },
-  { msgType: '1', name: 'TestRequest', direction: 'both', usage: 'Sent when nothing was received for HeartBtInt plus a margin; no answer means the connection is closed' },
-  { msgType: '2', name: 'ResendRequest', direction: 'both', usage: 'Asks for messages BeginSeqNo (7) to EndSeqNo (16, 0 = all) after a sequence gap' },
-  { msgType: '3', name: 'Reject', direction: 'both', usage: 'Session-level rejection of a malformed message: RefSeqNum (45), RefTagID (371), SessionRejectReason (373), Text (58)' },
-  { msgType: '4', name: 'SequenceReset', direction: 'both', usage: 'GapFill (123=Y) over administrative messages during a resend, or a reset of the next expected number' },
+  {
+    msgType: 'A',
+    name: 'Logon',
+    direction: 'both',
+    usage: 'First message; HeartBtInt (108), EncryptMethod (98) 0, ResetSeqNumFlag (141) when resetting, Username/Password when configured',
+  },
+  {
+    msgType: '0',
+    name: 'Heartbeat',
+    direction: 'both',
+    usage: 'Sent when nothing else was sent for HeartBtInt seconds, and in answer to a TestRequest (with its TestReqID)',
+  },
+  {
+    msgType: '1',
+    name: 'TestRequest',
+    direction: 'both',
+    usage: 'Sent when nothing was received for HeartBtInt plus a margin; no answer means the connection is closed',
+  },
+  {
+    msgType: '2',
+    name: 'ResendRequest',
+    direction: 'both',
+    usage: 'Asks for messages BeginSeqNo (7) to EndSeqNo (16, 0 = all) after a sequence gap',
+  },
+  {
+    msgType: '3',
+    name: 'Reject',
+    direction: 'both',
+    usage: 'Session-level rejection of a malformed message: RefSeqNum (45), RefTagID (371), SessionRejectReason (373), Text (58)',
+  },
+  {
+    msgType: '4',
+    name: 'SequenceReset',
+    direction: 'both',
+    usage: 'GapFill (123=Y) over administrative messages during a resend, or a reset of the next expected number',
+  },
   { msgType: '5', name: 'Logout', direction: 'both', usage: 'Ends the session; Text (58) says why when we refuse or end it' },
-  { msgType: 'j', name: 'BusinessMessageReject', direction: 'out', usage: 'A well-formed message we do not support (e.g. 35=AC): BusinessRejectReason (380) 3 Unsupported Message Type' },
+  {
+    msgType: 'j',
+    name: 'BusinessMessageReject',
+    direction: 'out',
+    usage: 'A well-formed message we do not support (e.g. 35=AC): BusinessRejectReason (380) 3 Unsupported Message Type',
+  },
 ];
 
 export interface Guideline {
@@ -319,8 +432,13 @@ export interface Guideline {
 }
 
 /** What a client's FIX team must know to connect (spec 001 §2 "connection guidelines"), for this session. */
-export function connectionGuidelines(s: Pick<FixSpecSession, 'heartBtInt' | 'resetPolicy' | 'schedule' | 'tlsRequired' | 'credentials'>): Guideline[] {
-  const reset = s.resetPolicy.resetFrequency === 'NEVER' ? 'never on a schedule' : `${s.resetPolicy.resetFrequency.toLowerCase()}, at the start of the trading session`;
+export function connectionGuidelines(
+  s: Pick<FixSpecSession, 'heartBtInt' | 'resetPolicy' | 'schedule' | 'tlsRequired' | 'credentials'>,
+): Guideline[] {
+  const reset =
+    s.resetPolicy.resetFrequency === 'NEVER'
+      ? 'never on a schedule'
+      : `${s.resetPolicy.resetFrequency.toLowerCase()}, at the start of the trading session`;
   return [
     {
       title: 'Sequence numbers',
@@ -357,7 +475,8 @@ export function connectionGuidelines(s: Pick<FixSpecSession, 'heartBtInt' | 'res
 
 // ───────────────────────────── sequence diagrams ─────────────────────────────
 
-const escapeXml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeXml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The label of a step's arrow: '35=8 150=A 39=A Pending New'. */
 export function flowStepLabel(s: FlowStep): string {
@@ -387,10 +506,18 @@ export function sequenceDiagramSvg(flow: OrderFlow, opts: { width?: number; clie
   flow.steps.forEach((s, i) => {
     const y = top + i * rowH + 14;
     const [x1, x2] = s.from === 'client' ? [left, right] : [right, left];
-    const colour = s.from === 'client' ? '#1c7ed6' : s.execType === ExecType.Rejected || s.msgType === MsgType.Reject || s.msgType === MsgType.OrderCancelReject ? '#e03131' : '#2b8a3e';
+    const colour =
+      s.from === 'client'
+        ? '#1c7ed6'
+        : s.execType === ExecType.Rejected || s.msgType === MsgType.Reject || s.msgType === MsgType.OrderCancelReject
+          ? '#e03131'
+          : '#2b8a3e';
     parts.push(`<line x1="${x1}" y1="${y}" x2="${x2}" y2="${y}" stroke="${colour}" stroke-width="1.6" marker-end="url(#arrow)"/>`);
-    parts.push(`<text x="${width / 2}" y="${y - 5}" text-anchor="middle" font-family="ui-monospace, monospace" fill="#212529">${escapeXml(flowStepLabel(s))}</text>`);
-    if (s.note) parts.push(`<text x="${width / 2}" y="${y + 13}" text-anchor="middle" fill="#868e96" font-size="10.5">${escapeXml(s.note)}</text>`);
+    parts.push(
+      `<text x="${width / 2}" y="${y - 5}" text-anchor="middle" font-family="ui-monospace, monospace" fill="#212529">${escapeXml(flowStepLabel(s))}</text>`,
+    );
+    if (s.note)
+      parts.push(`<text x="${width / 2}" y="${y + 13}" text-anchor="middle" fill="#868e96" font-size="10.5">${escapeXml(s.note)}</text>`);
   });
   parts.push('</svg>');
   return parts.join('');
@@ -446,7 +573,13 @@ export interface FixSpecChange {
 
 const show = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 
-function compareValues(out: FixSpecChange[], kind: FixSpecChangeKind, where: string, a: Record<string, unknown>, b: Record<string, unknown>): void {
+function compareValues(
+  out: FixSpecChange[],
+  kind: FixSpecChangeKind,
+  where: string,
+  a: Record<string, unknown>,
+  b: Record<string, unknown>,
+): void {
   for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
     const before = show(a[k]);
     const after = show(b[k]);
@@ -472,7 +605,9 @@ export function diffFixSpecDocuments(a: FixSpecDocument, b: FixSpecDocument): Fi
     }
     const fa = new Map(ma.fields.map((f) => [f.tag, f]));
     const fb = new Map(mb.fields.map((f) => [f.tag, f]));
-    for (const [tag, f] of fa) if (!fb.has(tag)) out.push({ kind: 'fieldRemoved', where: k, item: `${tag} ${f.name}`, before: f.required ? 'required' : 'optional', after: null });
+    for (const [tag, f] of fa)
+      if (!fb.has(tag))
+        out.push({ kind: 'fieldRemoved', where: k, item: `${tag} ${f.name}`, before: f.required ? 'required' : 'optional', after: null });
     for (const [tag, f] of fb) {
       const was = fa.get(tag);
       const item = `${tag} ${f.name}`;
@@ -480,9 +615,18 @@ export function diffFixSpecDocuments(a: FixSpecDocument, b: FixSpecDocument): Fi
         out.push({ kind: 'fieldAdded', where: k, item, before: null, after: f.required ? 'required' : 'optional' });
         continue;
       }
-      if (was.required !== f.required) out.push({ kind: 'requiredChanged', where: k, item, before: was.required ? 'required' : 'optional', after: f.required ? 'required' : 'optional' });
-      if ((was.clientDefault ?? null) !== (f.clientDefault ?? null)) out.push({ kind: 'defaultChanged', where: k, item, before: was.clientDefault, after: f.clientDefault });
-      if (was.validValues !== f.validValues) out.push({ kind: 'validValuesChanged', where: k, item, before: was.validValues, after: f.validValues });
+      if (was.required !== f.required)
+        out.push({
+          kind: 'requiredChanged',
+          where: k,
+          item,
+          before: was.required ? 'required' : 'optional',
+          after: f.required ? 'required' : 'optional',
+        });
+      if ((was.clientDefault ?? null) !== (f.clientDefault ?? null))
+        out.push({ kind: 'defaultChanged', where: k, item, before: was.clientDefault, after: f.clientDefault });
+      if (was.validValues !== f.validValues)
+        out.push({ kind: 'validValuesChanged', where: k, item, before: was.validValues, after: f.validValues });
     }
   }
   compareValues(out, 'scheduleChanged', 'schedule', a.session.schedule, b.session.schedule);
@@ -535,7 +679,9 @@ export function describeFixSpecChange(c: FixSpecChange): string {
 }
 
 /** The 13 variants with whether the desk sends each and the fields this client's reports carry for it. */
-export function executionReportRows(doc: Pick<FixSpecDocument, 'messages'>): Array<{ variant: ExecutionReportVariant; sent: boolean; fields: FixSpecField[] }> {
+export function executionReportRows(
+  doc: Pick<FixSpecDocument, 'messages'>,
+): Array<{ variant: ExecutionReportVariant; sent: boolean; fields: FixSpecField[] }> {
   const sent = execTypesSent();
   return EXECUTION_REPORT_VARIANTS.map((variant) => ({
     variant,
@@ -559,7 +705,14 @@ export function sessionParameterRows(s: FixSpecSession): Array<[string, string]>
     ['Session hours', `${s.schedule.startTime} to ${s.schedule.endTime}`],
     ['Time zone', s.schedule.timeZone],
     ['Sequence reset', `${s.resetPolicy.resetFrequency}${s.resetPolicy.resetOnLogon ? ', and on every Logon' : ''}`],
-    ['Logon credentials', s.credentials.username ? `Username (553) ${s.credentials.username}${s.credentials.passwordRequired ? ' and Password (554)' : ''}` : s.credentials.passwordRequired ? 'Password (554)' : 'none'],
+    [
+      'Logon credentials',
+      s.credentials.username
+        ? `Username (553) ${s.credentials.username}${s.credentials.passwordRequired ? ' and Password (554)' : ''}`
+        : s.credentials.passwordRequired
+          ? 'Password (554)'
+          : 'none',
+    ],
     ['Order rate limit', s.maxOrdersPerSecond === null ? 'none' : `${s.maxOrdersPerSecond} orders per second`],
   ];
 }

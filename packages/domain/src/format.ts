@@ -228,18 +228,7 @@ export function formatStaleAge(ms: number | null | undefined): string {
 
 // ───────────────────────────── colour tokens ─────────────────────────────
 
-export type ColourToken =
-  | 'blue'
-  | 'green'
-  | 'red'
-  | 'grey'
-  | 'darkGrey'
-  | 'lightGrey'
-  | 'yellow'
-  | 'orange'
-  | 'purple'
-  | 'teal'
-  | 'pink';
+export type ColourToken = 'blue' | 'green' | 'red' | 'grey' | 'darkGrey' | 'lightGrey' | 'yellow' | 'orange' | 'purple' | 'teal' | 'pink';
 
 export interface ColourStyle {
   colour: ColourToken;

@@ -68,7 +68,22 @@ describe('maturities', () => {
   });
 
   it('refuses what is not a month', () => {
-    for (const bad of ['', '2025', '202513', '202500', 'Sept-25', 'Foo-25', 'CAL-25', '25-09', '2025-9', null, undefined, {}, 2025.5, '20251']) {
+    for (const bad of [
+      '',
+      '2025',
+      '202513',
+      '202500',
+      'Sept-25',
+      'Foo-25',
+      'CAL-25',
+      '25-09',
+      '2025-9',
+      null,
+      undefined,
+      {},
+      2025.5,
+      '20251',
+    ]) {
       assert.equal(parseMaturity(bad), null, String(bad));
     }
   });
@@ -193,14 +208,22 @@ describe('generateMultileg', () => {
       { symbol: 'C5TC', side: '2', ratio: 1, maturity: '202511', contractMonth: 'Nov-25', securityType: 'FUT' },
     ]);
     const sell = strategy(generateMultileg({ type: 'basicSpread', side: '2', stripSymbol: 'C5TC', month1: '202510', month2: '202511' }));
-    assert.deepEqual(sell.legs.map((l) => l.side), ['2', '1']);
+    assert.deepEqual(
+      sell.legs.map((l) => l.side),
+      ['2', '1'],
+    );
     assert.equal(sell.symbol, 'C5TC-Oct-25/Nov-25');
   });
 
   it('quarterSpread: 3 + 3 legs', () => {
-    const s = strategy(generateMultileg({ type: 'quarterSpread', side: '1', stripSymbol: 'C5TC', quarterYear: 'Q1-26', quarterYear2: 'Q2-26' }));
+    const s = strategy(
+      generateMultileg({ type: 'quarterSpread', side: '1', stripSymbol: 'C5TC', quarterYear: 'Q1-26', quarterYear2: 'Q2-26' }),
+    );
     assert.equal(s.symbol, 'C5TC-Q1-26/Q2-26');
-    assert.deepEqual(s.legs.map((l) => `${l.side}:${l.maturity}`), ['1:202601', '1:202602', '1:202603', '2:202604', '2:202605', '2:202606']);
+    assert.deepEqual(
+      s.legs.map((l) => `${l.side}:${l.maturity}`),
+      ['1:202601', '1:202602', '1:202603', '2:202604', '2:202605', '2:202606'],
+    );
   });
 
   it('calSpread: 12 + 12 legs', () => {
@@ -214,7 +237,10 @@ describe('generateMultileg', () => {
   it('quarter strip: 3 legs on the order side; calstrip: 12', () => {
     const q = strategy(generateMultileg({ type: 'quarter', side: '2', stripSymbol: 'C3', quarterYear: 'Q4-25' }));
     assert.equal(q.symbol, 'C3-Q4-25');
-    assert.deepEqual(q.legs.map((l) => l.maturity), ['202510', '202511', '202512']);
+    assert.deepEqual(
+      q.legs.map((l) => l.maturity),
+      ['202510', '202511', '202512'],
+    );
     assert.ok(q.legs.every((l) => l.side === '2' && l.ratio === 1 && l.securityType === 'FUT'));
     const c = strategy(generateMultileg({ type: 'calstrip', side: '1', stripSymbol: 'C3', calYear: '2026' }));
     assert.equal(c.symbol, 'C3-CAL-26');
@@ -228,11 +254,20 @@ describe('generateMultileg', () => {
       [{ type: 'quarter', side: '1', stripSymbol: 'C5TC' }, 'Please select a quarter'],
       [{ type: 'calstrip', side: '1', stripSymbol: 'C5TC' }, 'Please select a calendar year'],
       [{ type: 'basicSpread', side: '1', stripSymbol: 'C5TC', month1: '202601' }, 'Please select both contract months'],
-      [{ type: 'basicSpread', side: '1', stripSymbol: 'C5TC', month1: '202601', month2: 'Jan-26' }, 'The two contract months of a spread must differ'],
+      [
+        { type: 'basicSpread', side: '1', stripSymbol: 'C5TC', month1: '202601', month2: 'Jan-26' },
+        'The two contract months of a spread must differ',
+      ],
       [{ type: 'quarterSpread', side: '1', stripSymbol: 'C5TC', quarterYear: 'Q1-26' }, 'Please select both quarters'],
-      [{ type: 'quarterSpread', side: '1', stripSymbol: 'C5TC', quarterYear: 'Q1-26', quarterYear2: '2026Q1' }, 'The two quarters of a spread must differ'],
+      [
+        { type: 'quarterSpread', side: '1', stripSymbol: 'C5TC', quarterYear: 'Q1-26', quarterYear2: '2026Q1' },
+        'The two quarters of a spread must differ',
+      ],
       [{ type: 'calSpread', side: '1', stripSymbol: 'C5TC', calYear: 2026 }, 'Please select both calendar years'],
-      [{ type: 'calSpread', side: '1', stripSymbol: 'C5TC', calYear: 2026, calYear2: 'CAL-26' }, 'The two calendar years of a spread must differ'],
+      [
+        { type: 'calSpread', side: '1', stripSymbol: 'C5TC', calYear: 2026, calYear2: 'CAL-26' },
+        'The two calendar years of a spread must differ',
+      ],
       [{ type: 'butterfly', side: '1', stripSymbol: 'C5TC' }, "Unknown multileg type 'butterfly'"],
     ];
     for (const [form, message] of cases) assert.deepEqual(generateMultileg(form), { ok: false, error: message });
@@ -267,7 +302,10 @@ describe('custom multileg', () => {
       }),
     );
     assert.equal(s.symbol, 'C5TC-Dec-25/C5TC-Q1-26');
-    assert.deepEqual(s.legs.map((l) => `${l.side}:${l.maturity}x${l.ratio}`), ['1:202512x3', '2:202601x1', '2:202602x1', '2:202603x1']);
+    assert.deepEqual(
+      s.legs.map((l) => `${l.side}:${l.maturity}x${l.ratio}`),
+      ['1:202512x3', '2:202601x1', '2:202602x1', '2:202603x1'],
+    );
   });
 
   it('several buy legs joined by > and a sell order flips the directions', () => {
@@ -290,16 +328,37 @@ describe('custom multileg', () => {
 
   it('says what is missing or contradictory', () => {
     const single = { type: 'single', symbol: 'C5TC', contractMonth: '202601' };
-    assert.deepEqual(generateCustomMultileg({ side: '1', buyLegs: [single], sellLegs: [] }), { ok: false, error: 'Add at least one buy leg and one sell leg' });
-    assert.deepEqual(generateCustomMultileg({ side: '1', buyLegs: [{ ...single, symbol: '' }], sellLegs: [single] }), { ok: false, error: 'Buy leg 1: select a symbol' });
-    assert.deepEqual(generateCustomMultileg({ side: '1', buyLegs: [single], sellLegs: [{ type: 'quarter', symbol: 'C5TC' }] }), { ok: false, error: 'Sell leg 1: select a quarter' });
-    assert.deepEqual(generateCustomMultileg({ side: '1', buyLegs: [single], sellLegs: [{ type: 'cal', symbol: 'C5TC' }] }), { ok: false, error: 'Sell leg 1: select a calendar year' });
-    assert.deepEqual(generateCustomMultileg({ side: '1', buyLegs: [{ ...single, contractMonth: 'x' }], sellLegs: [single] }), { ok: false, error: 'Buy leg 1: select a contract month' });
-    assert.deepEqual(generateCustomMultileg({ side: '1', buyLegs: [{ ...single, type: 'x' }], sellLegs: [single] }), { ok: false, error: "Buy leg 1: unknown leg type 'x'" });
-    assert.deepEqual(generateCustomMultileg({ side: '1', buyLegs: [single], sellLegs: [{ type: 'quarter', symbol: 'C5TC', quarterYear: 'Q1-26' }] }), {
+    assert.deepEqual(generateCustomMultileg({ side: '1', buyLegs: [single], sellLegs: [] }), {
       ok: false,
-      error: 'C5TC Jan-26 appears in more than one leg',
+      error: 'Add at least one buy leg and one sell leg',
     });
+    assert.deepEqual(generateCustomMultileg({ side: '1', buyLegs: [{ ...single, symbol: '' }], sellLegs: [single] }), {
+      ok: false,
+      error: 'Buy leg 1: select a symbol',
+    });
+    assert.deepEqual(generateCustomMultileg({ side: '1', buyLegs: [single], sellLegs: [{ type: 'quarter', symbol: 'C5TC' }] }), {
+      ok: false,
+      error: 'Sell leg 1: select a quarter',
+    });
+    assert.deepEqual(generateCustomMultileg({ side: '1', buyLegs: [single], sellLegs: [{ type: 'cal', symbol: 'C5TC' }] }), {
+      ok: false,
+      error: 'Sell leg 1: select a calendar year',
+    });
+    assert.deepEqual(generateCustomMultileg({ side: '1', buyLegs: [{ ...single, contractMonth: 'x' }], sellLegs: [single] }), {
+      ok: false,
+      error: 'Buy leg 1: select a contract month',
+    });
+    assert.deepEqual(generateCustomMultileg({ side: '1', buyLegs: [{ ...single, type: 'x' }], sellLegs: [single] }), {
+      ok: false,
+      error: "Buy leg 1: unknown leg type 'x'",
+    });
+    assert.deepEqual(
+      generateCustomMultileg({ side: '1', buyLegs: [single], sellLegs: [{ type: 'quarter', symbol: 'C5TC', quarterYear: 'Q1-26' }] }),
+      {
+        ok: false,
+        error: 'C5TC Jan-26 appears in more than one leg',
+      },
+    );
     assert.equal(generateCustomMultileg({ side: 'B', buyLegs: [single], sellLegs: [single] }).ok, false);
   });
 });
@@ -331,12 +390,24 @@ describe('parseStrategySymbol', () => {
       const parsed = parseStrategySymbol(s.symbol);
       assert.ok(parsed, s.symbol);
       const months = 'maturities' in parsed ? parsed.maturities : [...parsed.first, ...parsed.second];
-      assert.deepEqual(months, s.legs.map((l) => l.maturity));
+      assert.deepEqual(
+        months,
+        s.legs.map((l) => l.maturity),
+      );
     }
   });
 
   it('returns null for custom labels and garbage; the error text is fixed', () => {
-    for (const bad of ['', 'C5TC', 'C5TC-Foo-25', 'C5TC-Q1-26/CAL-27', 'C5TC-Sep-25>C5TC-Q1-26/C5TC-CAL-26', 'a/b/c', 'C5TC-Q1-26/Q5-26', null]) {
+    for (const bad of [
+      '',
+      'C5TC',
+      'C5TC-Foo-25',
+      'C5TC-Q1-26/CAL-27',
+      'C5TC-Sep-25>C5TC-Q1-26/C5TC-CAL-26',
+      'a/b/c',
+      'C5TC-Q1-26/Q5-26',
+      null,
+    ]) {
       assert.equal(parseStrategySymbol(bad), null, String(bad));
     }
     assert.equal(symbolParseErrorMessage('XYZ'), 'ERROR: Could not parse order symbol: XYZ');

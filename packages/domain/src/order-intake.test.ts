@@ -71,7 +71,11 @@ describe('validateNewOrderSingle', () => {
     ];
     for (const [change, code, text] of cases) rejected(validateNewOrderSingle({ ...outright, ...change }, ctx), code, text);
     // first failure wins
-    rejected(validateNewOrderSingle({ ...outright, side: '9', orderQty: 0 }, ctx), '11', "Invalid side '9': side must be '1' (Buy) or '2' (Sell)");
+    rejected(
+      validateNewOrderSingle({ ...outright, side: '9', orderQty: 0 }, ctx),
+      '11',
+      "Invalid side '9': side must be '1' (Buy) or '2' (Sell)",
+    );
   });
 
   it('checks in the documented order: symbol, side, type and price, quantity, duplicate, capability', () => {
@@ -80,9 +84,21 @@ describe('validateNewOrderSingle', () => {
     const all = { ...ctx, ...seen, capabilities: noBuy };
     const bad: Partial<NewOrderSingleInput> = { symbol: 'XYZ', side: '9', ordType: '7', orderQty: '0' };
     rejected(validateNewOrderSingle({ ...outright, ...bad }, all), '1', 'Unknown symbol XYZ');
-    rejected(validateNewOrderSingle({ ...outright, ...bad, symbol: 'C5TC' }, all), '11', "Invalid side '9': side must be '1' (Buy) or '2' (Sell)");
-    rejected(validateNewOrderSingle({ ...outright, ...bad, symbol: 'C5TC', side: '1' }, all), '11', 'Invalid order type: 7. Must be 1 (Market) or 2 (Limit)');
-    rejected(validateNewOrderSingle({ ...outright, orderQty: '0', price: '0' }, all), '99', 'Limit orders require a valid price greater than zero');
+    rejected(
+      validateNewOrderSingle({ ...outright, ...bad, symbol: 'C5TC' }, all),
+      '11',
+      "Invalid side '9': side must be '1' (Buy) or '2' (Sell)",
+    );
+    rejected(
+      validateNewOrderSingle({ ...outright, ...bad, symbol: 'C5TC', side: '1' }, all),
+      '11',
+      'Invalid order type: 7. Must be 1 (Market) or 2 (Limit)',
+    );
+    rejected(
+      validateNewOrderSingle({ ...outright, orderQty: '0', price: '0' }, all),
+      '99',
+      'Limit orders require a valid price greater than zero',
+    );
     rejected(validateNewOrderSingle({ ...outright, orderQty: '0' }, all), '13', 'Order quantity must be greater than 0');
     // A duplicate that the client may not buy either is a duplicate.
     rejected(validateNewOrderSingle(outright, all), '6', 'Duplicate ClOrdID ABC-1.1');
@@ -92,7 +108,11 @@ describe('validateNewOrderSingle', () => {
   it('accepts an 8-digit MonthYear and a price on a finer tick', () => {
     assert.deepEqual(validateNewOrderSingle({ ...outright, maturityMonthYear: '20261215' }, ctx), { ok: true });
     assert.deepEqual(validateNewOrderSingle({ ...outright, symbol: 'C3', price: '12.35' }, ctx), { ok: true });
-    rejected(validateNewOrderSingle({ ...outright, symbol: 'C3', price: '12.355' }, ctx), '99', 'Price 12.355 is not a multiple of the tick size 0.01 for C3');
+    rejected(
+      validateNewOrderSingle({ ...outright, symbol: 'C3', price: '12.355' }, ctx),
+      '99',
+      'Price 12.355 is not a multiple of the tick size 0.01 for C3',
+    );
   });
 
   it('refuses a duplicate ClOrdID', () => {
@@ -102,8 +122,16 @@ describe('validateNewOrderSingle', () => {
 
   it('with a clock, refuses expired and unlisted months', () => {
     const now = new Date('2025-09-15T00:00:00Z');
-    rejected(validateNewOrderSingle({ ...outright, maturityMonthYear: '202508' }, { ...ctx, now }), '1', 'Contract month Aug-25 (202508) has expired');
-    rejected(validateNewOrderSingle({ ...outright, maturityMonthYear: '203209' }, { ...ctx, now }), '1', 'Contract month Sep-32 is beyond the 84-month series listed for C5TC');
+    rejected(
+      validateNewOrderSingle({ ...outright, maturityMonthYear: '202508' }, { ...ctx, now }),
+      '1',
+      'Contract month Aug-25 (202508) has expired',
+    );
+    rejected(
+      validateNewOrderSingle({ ...outright, maturityMonthYear: '203209' }, { ...ctx, now }),
+      '1',
+      'Contract month Sep-32 is beyond the 84-month series listed for C5TC',
+    );
     assert.deepEqual(validateNewOrderSingle({ ...outright, maturityMonthYear: '202509' }, { ...ctx, now }), { ok: true });
   });
 
@@ -121,8 +149,12 @@ describe('validateNewOrderSingle', () => {
         [{ ...all, maxOrderQty: '5' }, {}, '3', 'Order quantity 10 exceeds the maximum of 5 for C5TC'],
         [{ ...all, minOrderQty: '20' }, {}, '13', 'Order quantity 10 is below the minimum of 20 for C5TC'],
       ];
-      for (const [cap, change, code, text] of cases) rejected(validateNewOrderSingle({ ...outright, ...change }, { ...ctx, capabilities: [cap] }), code, text);
-      assert.deepEqual(validateNewOrderSingle(outright, { ...ctx, capabilities: [{ ...all, canSell: false, maxOrderQty: '10', minOrderQty: '10' }] }), { ok: true });
+      for (const [cap, change, code, text] of cases)
+        rejected(validateNewOrderSingle({ ...outright, ...change }, { ...ctx, capabilities: [cap] }), code, text);
+      assert.deepEqual(
+        validateNewOrderSingle(outright, { ...ctx, capabilities: [{ ...all, canSell: false, maxOrderQty: '10', minOrderQty: '10' }] }),
+        { ok: true },
+      );
     });
     it('a row for the security beats the All Securities row', () => {
       const caps = [all, { ...all, securitySymbol: 'c5tc', canBuy: false }];
@@ -142,29 +174,65 @@ describe('validateNewOrderSingle', () => {
       assert.equal(selectCapability(caps, 'C3', null)?.maxOrderQty, 1);
     });
     it('short selling and position limits against the worst-case exposure in the contract', () => {
-      const exp = (filled: string, workingBuy = '0', workingSell = '0') => ({ filled: Decimal.from(filled), workingBuy: Decimal.from(workingBuy), workingSell: Decimal.from(workingSell) });
-      const book: Record<string, ReturnType<typeof exp>> = { 'C5TC|202612': exp('4', '0', '0'), 'C5TC|202701': exp('-3'), 'C5TC|202702': exp('10', '0', '6') };
+      const exp = (filled: string, workingBuy = '0', workingSell = '0') => ({
+        filled: Decimal.from(filled),
+        workingBuy: Decimal.from(workingBuy),
+        workingSell: Decimal.from(workingSell),
+      });
+      const book: Record<string, ReturnType<typeof exp>> = {
+        'C5TC|202612': exp('4', '0', '0'),
+        'C5TC|202701': exp('-3'),
+        'C5TC|202702': exp('10', '0', '6'),
+      };
       const withPos = { ...ctx, exposure: (key: string) => book[key] };
       const sell = (qty: string, maturity = '202612') => ({ ...outright, side: '2', orderQty: qty, maturityMonthYear: maturity });
       const noShort: ClientCapability = { ...all, canShort: false };
       assert.deepEqual(validateNewOrderSingle(sell('4'), { ...withPos, capabilities: [noShort] }), { ok: true });
-      rejected(validateNewOrderSingle(sell('5'), { ...withPos, capabilities: [noShort] }), '0', 'Client is not permitted to sell C5TC Dec-26 short: position 4, working sells 0, this order 5 would leave -1');
-      rejected(validateNewOrderSingle(sell('1', '202701'), { ...withPos, capabilities: [noShort] }), '0', 'Client is not permitted to sell C5TC Jan-27 short: position -3, working sells 0, this order 1 would leave -4');
+      rejected(
+        validateNewOrderSingle(sell('5'), { ...withPos, capabilities: [noShort] }),
+        '0',
+        'Client is not permitted to sell C5TC Dec-26 short: position 4, working sells 0, this order 5 would leave -1',
+      );
+      rejected(
+        validateNewOrderSingle(sell('1', '202701'), { ...withPos, capabilities: [noShort] }),
+        '0',
+        'Client is not permitted to sell C5TC Jan-27 short: position -3, working sells 0, this order 1 would leave -4',
+      );
       // Working sells count as if filled: long 10 with 6 working to sell leaves room for 4.
       assert.deepEqual(validateNewOrderSingle(sell('4', '202702'), { ...withPos, capabilities: [noShort] }), { ok: true });
-      rejected(validateNewOrderSingle(sell('5', '202702'), { ...withPos, capabilities: [noShort] }), '0', 'Client is not permitted to sell C5TC Feb-27 short: position 10, working sells 6, this order 5 would leave -1');
+      rejected(
+        validateNewOrderSingle(sell('5', '202702'), { ...withPos, capabilities: [noShort] }),
+        '0',
+        'Client is not permitted to sell C5TC Feb-27 short: position 10, working sells 6, this order 5 would leave -1',
+      );
       // Without a position the sale is a short sale.
-      rejected(validateNewOrderSingle(sell('1', '202703'), { ...ctx, capabilities: [noShort] }), '0', 'Client is not permitted to sell C5TC Mar-27 short: position 0, working sells 0, this order 1 would leave -1');
+      rejected(
+        validateNewOrderSingle(sell('1', '202703'), { ...ctx, capabilities: [noShort] }),
+        '0',
+        'Client is not permitted to sell C5TC Mar-27 short: position 0, working sells 0, this order 1 would leave -1',
+      );
       assert.deepEqual(validateNewOrderSingle(sell('9'), { ...withPos, capabilities: [{ ...all, canShort: true }] }), { ok: true });
       const limited: ClientCapability = { ...all, canShort: true, maxPositionLong: '10', maxPositionShort: '5' };
       assert.deepEqual(validateNewOrderSingle({ ...outright, orderQty: '6' }, { ...withPos, capabilities: [limited] }), { ok: true });
-      rejected(validateNewOrderSingle({ ...outright, orderQty: '7' }, { ...withPos, capabilities: [limited] }), '3', 'Net long position in C5TC Dec-26 could reach 11 (position 4, working buys 0, this order 7), above the limit of 10');
+      rejected(
+        validateNewOrderSingle({ ...outright, orderQty: '7' }, { ...withPos, capabilities: [limited] }),
+        '3',
+        'Net long position in C5TC Dec-26 could reach 11 (position 4, working buys 0, this order 7), above the limit of 10',
+      );
       assert.deepEqual(validateNewOrderSingle(sell('9'), { ...withPos, capabilities: [limited] }), { ok: true });
-      rejected(validateNewOrderSingle(sell('10'), { ...withPos, capabilities: [limited] }), '3', 'Net short position in C5TC Dec-26 could reach 6 (position 4, working sells 0, this order 10), above the limit of 5');
+      rejected(
+        validateNewOrderSingle(sell('10'), { ...withPos, capabilities: [limited] }),
+        '3',
+        'Net short position in C5TC Dec-26 could reach 6 (position 4, working sells 0, this order 10), above the limit of 5',
+      );
     });
     it('a market identifier must be named in ExDestination', () => {
       const cap: ClientCapability = { ...all, marketIdentifier: 'XSES' };
-      rejected(validateNewOrderSingle(outright, { ...ctx, capabilities: [cap] }), '0', 'Client may trade C5TC only on market XSES (ExDestination 100)');
+      rejected(
+        validateNewOrderSingle(outright, { ...ctx, capabilities: [cap] }),
+        '0',
+        'Client may trade C5TC only on market XSES (ExDestination 100)',
+      );
       assert.deepEqual(validateNewOrderSingle({ ...outright, exDestination: 'xses' }, { ...ctx, capabilities: [cap] }), { ok: true });
     });
   });
@@ -203,7 +271,11 @@ describe('validateNewOrderMultileg', () => {
       [{ legs: [{ ...legs[0]!, ratio: '1.5' }, legs[1]!] }, '11', 'Leg 1: ratio must be a whole number greater than 0'],
       [{ legs: [legs[0]!, { ...legs[1]!, symbol: 'ZZZ' }] }, '1', 'Leg 2: Unknown symbol ZZZ'],
       [{ legs: [legs[0]!, { ...legs[1]!, symbol: 'OLD' }] }, '1', 'Leg 2: Symbol OLD is not active'],
-      [{ legs: [legs[0]!, { ...legs[1]!, maturityMonthYear: 'Nov-26' }] }, '1', "Leg 2: Maturity month-year 'Nov-26' is missing or not YYYYMM"],
+      [
+        { legs: [legs[0]!, { ...legs[1]!, maturityMonthYear: 'Nov-26' }] },
+        '1',
+        "Leg 2: Maturity month-year 'Nov-26' is missing or not YYYYMM",
+      ],
       [{ orderQty: 0 }, '13', 'Order quantity must be greater than 0'],
     ];
     for (const [change, code, text] of cases) rejected(validateNewOrderMultileg({ ...spread, ...change }, ctx), code, text);
@@ -212,9 +284,17 @@ describe('validateNewOrderMultileg', () => {
   it("checks the legs' symbols before the order's terms, and a duplicate before the capabilities", () => {
     const unknownLeg = { ...spread, side: '7', legs: [spread.legs[0]!, { ...spread.legs[1]!, symbol: 'ZZZ', side: 'S' }] };
     rejected(validateNewOrderMultileg(unknownLeg, ctx), '1', 'Leg 2: Unknown symbol ZZZ');
-    rejected(validateNewOrderMultileg({ ...unknownLeg, legs: spread.legs }, ctx), '11', "Invalid side '7': side must be '1' (Buy) or '2' (Sell)");
+    rejected(
+      validateNewOrderMultileg({ ...unknownLeg, legs: spread.legs }, ctx),
+      '11',
+      "Invalid side '7': side must be '1' (Buy) or '2' (Sell)",
+    );
     const noSell: ClientCapability[] = [{ securitySymbol: null, isEnabled: true, canBuy: true, canSell: false }];
-    rejected(validateNewOrderMultileg(spread, { ...ctx, capabilities: noSell, isDuplicateClOrdId: () => true }), '6', 'Duplicate ClOrdID ABC-2.1');
+    rejected(
+      validateNewOrderMultileg(spread, { ...ctx, capabilities: noSell, isDuplicateClOrdId: () => true }),
+      '6',
+      'Duplicate ClOrdID ABC-2.1',
+    );
   });
 
   it('checks each leg against the capability at ratio × quantity', () => {
@@ -222,25 +302,52 @@ describe('validateNewOrderMultileg', () => {
     rejected(validateNewOrderMultileg(spread, { ...ctx, capabilities: caps }), '0', 'Leg 2: Client is not permitted to sell C5TC');
     const capped: ClientCapability[] = [{ securitySymbol: null, isEnabled: true, canBuy: true, canSell: true, maxOrderQty: 12 }];
     const ratio3 = { ...spread, legs: [{ ...spread.legs[0]!, ratio: 3 }, spread.legs[1]!] };
-    rejected(validateNewOrderMultileg(ratio3, { ...ctx, capabilities: capped }), '3', 'Leg 1: Order quantity 15 exceeds the maximum of 12 for C5TC');
+    rejected(
+      validateNewOrderMultileg(ratio3, { ...ctx, capabilities: capped }),
+      '3',
+      'Leg 1: Order quantity 15 exceeds the maximum of 12 for C5TC',
+    );
     assert.deepEqual(validateNewOrderMultileg(spread, { ...ctx, capabilities: capped }), { ok: true });
   });
 });
 
 describe('decideNewOrder', () => {
-  const order = { msgType: 'D' as const, clOrdId: 'X-1', side: '2', ordType: '2', orderQty: '5', price: '27000', symbol: 'C5TC', maturityMonthYear: '202612', exDestination: 'SGX' };
+  const order = {
+    msgType: 'D' as const,
+    clOrdId: 'X-1',
+    side: '2',
+    ordType: '2',
+    orderQty: '5',
+    price: '27000',
+    symbol: 'C5TC',
+    maturityMonthYear: '202612',
+    exDestination: 'SGX',
+  };
   const cap: ClientCapability = { securitySymbol: null, isEnabled: true, canBuy: true, canSell: true, canShort: false };
-  const base = { lookupSecurity: (s: string) => ({ C5TC: { symbol: 'C5TC', isActive: true, priceTickSize: '1' } })[s], capabilities: [cap] };
+  const base = {
+    lookupSecurity: (s: string) => ({ C5TC: { symbol: 'C5TC', isActive: true, priceTickSize: '1' } })[s],
+    capabilities: [cap],
+  };
   it('decides in order: terms, then capability and exposure, then the rate', () => {
     let counted = 0;
     const overRate = () => ++counted > 0;
-    assert.deepEqual(decideNewOrder({ ...order, orderQty: '0' }, { ...base, overRate }), { ok: false, ordRejReason: '13', text: 'Order quantity must be greater than 0', stage: 'terms' });
+    assert.deepEqual(decideNewOrder({ ...order, orderQty: '0' }, { ...base, overRate }), {
+      ok: false,
+      ordRejReason: '13',
+      text: 'Order quantity must be greater than 0',
+      stage: 'terms',
+    });
     const short = decideNewOrder(order, { ...base, overRate });
     assert.equal(short.ok ? '' : short.stage, 'permission');
     // Neither refusal counted the order against the rate.
     assert.equal(counted, 0);
     const exposure = () => ({ filled: Decimal.from(10), workingBuy: Decimal.ZERO, workingSell: Decimal.ZERO });
-    assert.deepEqual(decideNewOrder(order, { ...base, exposure, overRate, maxOrdersPerSecond: 3 }), { ok: false, ordRejReason: '99', text: 'Order rate limit of 3 orders per second exceeded', stage: 'rate' });
+    assert.deepEqual(decideNewOrder(order, { ...base, exposure, overRate, maxOrdersPerSecond: 3 }), {
+      ok: false,
+      ordRejReason: '99',
+      text: 'Order rate limit of 3 orders per second exceeded',
+      stage: 'rate',
+    });
     assert.deepEqual(decideNewOrder(order, { ...base, exposure }), { ok: true });
   });
 });
@@ -248,28 +355,56 @@ describe('decideNewOrder', () => {
 describe('checkParties', () => {
   const OWN = '549300STRAITS000SG15';
   const OTHER = '529900NORDHAFEN00E87';
-  const leis = new Map([[OWN, 'SGX'], [OTHER, 'EEX']]);
-  const contacts = new Map([[contactKey('Mei Lin Tan'), 'SGX'], [contactKey('Jonas Berger'), 'EEX'], [contactKey('jonas.berger@nordhafen.example'), 'EEX']]);
+  const leis = new Map([
+    [OWN, 'SGX'],
+    [OTHER, 'EEX'],
+  ]);
+  const contacts = new Map([
+    [contactKey('Mei Lin Tan'), 'SGX'],
+    [contactKey('Jonas Berger'), 'EEX'],
+    [contactKey('jonas.berger@nordhafen.example'), 'EEX'],
+  ]);
   const desk = { leiOwner: (l: string) => leis.get(l), contactOwner: (c: string) => contacts.get(c) };
-  const party = (partyRole: number, partyId: string, legIndex: number | null = null) => ({ partyId, partyIdSource: 'D', partyRole, legIndex });
+  const party = (partyRole: number, partyId: string, legIndex: number | null = null) => ({
+    partyId,
+    partyIdSource: 'D',
+    partyRole,
+    legIndex,
+  });
   const textOf = (r: ReturnType<typeof checkParties>) => r?.text ?? null;
 
   it("refuses another firm's LEI as Entering Firm when the desk holds the client's own", () => {
-    assert.equal(textOf(checkParties([party(7, OTHER)], { compId: 'SGX', lei: OWN }, desk)), `Entering Firm (PartyRole 7) ${OTHER} is another firm's LEI: this client's is ${OWN}`);
+    assert.equal(
+      textOf(checkParties([party(7, OTHER)], { compId: 'SGX', lei: OWN }, desk)),
+      `Entering Firm (PartyRole 7) ${OTHER} is another firm's LEI: this client's is ${OWN}`,
+    );
     assert.equal(checkParties([party(7, OWN.toLowerCase())], { compId: 'SGX', lei: OWN }, desk), null);
     assert.equal(checkParties([party(7, 'STRAITS-DESK')], { compId: 'SGX', lei: OWN }, desk), null);
   });
 
   it("without the client's LEI, refuses the LEI of another client of the desk, without naming that client", () => {
-    assert.equal(textOf(checkParties([party(7, OTHER)], { compId: 'SGX', lei: null }, desk)), `Entering Firm (PartyRole 7) ${OTHER} is the LEI of another client of this desk`);
+    assert.equal(
+      textOf(checkParties([party(7, OTHER)], { compId: 'SGX', lei: null }, desk)),
+      `Entering Firm (PartyRole 7) ${OTHER} is the LEI of another client of this desk`,
+    );
     assert.equal(checkParties([party(7, '5493000000UNKNOWN010')], { compId: 'SGX', lei: null }, desk), null);
   });
 
   it("refuses another client's contact, by name or e-mail in any case and spacing, as Order Origination Trader", () => {
-    assert.equal(textOf(checkParties([party(11, ' jonas   BERGER ')], { compId: 'SGX', lei: OWN }, desk)), 'Order Origination Trader (PartyRole 11) jonas   BERGER is the contact of another client of this desk');
+    assert.equal(
+      textOf(checkParties([party(11, ' jonas   BERGER ')], { compId: 'SGX', lei: OWN }, desk)),
+      'Order Origination Trader (PartyRole 11) jonas   BERGER is the contact of another client of this desk',
+    );
     assert.ok(checkParties([party(11, 'Jonas.Berger@nordhafen.example')], { compId: 'SGX', lei: OWN }, desk));
     // Its own contact, another of its traders, a leg's party and another role go through.
-    assert.equal(checkParties([party(11, 'Mei Lin Tan'), party(11, 'TRADER1'), party(11, 'Jonas Berger', 0), party(12, 'Jonas Berger')], { compId: 'SGX', lei: OWN }, desk), null);
+    assert.equal(
+      checkParties(
+        [party(11, 'Mei Lin Tan'), party(11, 'TRADER1'), party(11, 'Jonas Berger', 0), party(12, 'Jonas Berger')],
+        { compId: 'SGX', lei: OWN },
+        desk,
+      ),
+      null,
+    );
     assert.equal(checkParties([party(11, 'Jonas Berger')], { compId: 'EEX', lei: OTHER }, desk), null);
   });
 });

@@ -7,15 +7,7 @@
  * Lookups are passed in as functions and data: this module does no I/O.
  */
 import { Decimal, type DecimalInput } from './decimal';
-import {
-  OrdRejReason,
-  OrdType,
-  PartyRole,
-  Side,
-  TimeInForce,
-  type OrdRejReasonCode,
-  type SideCode,
-} from './codes';
+import { OrdRejReason, OrdType, PartyRole, Side, TimeInForce, type OrdRejReasonCode, type SideCode } from './codes';
 import { contractMonthStatus } from './contract-specs';
 import { maturityLabel, normalizeMaturity } from './maturities';
 import { checkExposure, contractLabel, limitsExposure, positionKey, type ContractExposure } from './risk';
@@ -116,7 +108,8 @@ export const IntakeText = {
   inactiveSymbol: (symbol: string) => `Symbol ${symbol} is not active`,
   maturityInvalid: (value: string) => `Maturity month-year '${value}' is missing or not YYYYMM`,
   maturityExpired: (label: string, maturity: string) => `Contract month ${label} (${maturity}) has expired`,
-  maturityBeyondSeries: (label: string, months: number, symbol: string) => `Contract month ${label} is beyond the ${months}-month series listed for ${symbol}`,
+  maturityBeyondSeries: (label: string, months: number, symbol: string) =>
+    `Contract month ${label} is beyond the ${months}-month series listed for ${symbol}`,
   noLegs: 'Multileg order has no legs',
   legRatioInvalid: 'ratio must be a whole number greater than 0',
   noPermission: (symbol: string) => `No trading permission for ${symbol}`,
@@ -127,7 +120,8 @@ export const IntakeText = {
   belowMinimum: (qty: string, min: string, symbol: string) => `Order quantity ${qty} is below the minimum of ${min} for ${symbol}`,
   rateExceeded: (perSecond: number) => `Order rate limit of ${perSecond} orders per second exceeded`,
   wrongMarket: (symbol: string, market: string) => `Client may trade ${symbol} only on market ${market} (ExDestination 100)`,
-  enteringFirmNotClient: (given: string, own: string) => `Entering Firm (PartyRole 7) ${given} is another firm's LEI: this client's is ${own}`,
+  enteringFirmNotClient: (given: string, own: string) =>
+    `Entering Firm (PartyRole 7) ${given} is another firm's LEI: this client's is ${own}`,
   enteringFirmOtherClient: (given: string) => `Entering Firm (PartyRole 7) ${given} is the LEI of another client of this desk`,
   traderOtherClient: (given: string) => `Order Origination Trader (PartyRole 11) ${given} is the contact of another client of this desk`,
 } as const;
@@ -196,7 +190,9 @@ function checkDuplicate(order: NewOrderSingleInput, ctx: IntakeContext): IntakeR
 }
 
 function limitPrice(order: NewOrderSingleInput): Decimal | null {
-  return order.price === undefined || order.price === null ? null : Decimal.tryFrom(typeof order.price === 'string' ? order.price.trim() : order.price);
+  return order.price === undefined || order.price === null
+    ? null
+    : Decimal.tryFrom(typeof order.price === 'string' ? order.price.trim() : order.price);
 }
 
 function checkInstrument(symbol: string, maturity: unknown, ctx: IntakeContext, prefix = ''): IntakeRejection | SecurityInfo {
@@ -234,7 +230,15 @@ export function capabilityNeedsPosition(c: ClientCapability): boolean {
 
 const NO_EXPOSURE: ContractExposure = { filled: Decimal.ZERO, workingBuy: Decimal.ZERO, workingSell: Decimal.ZERO };
 
-function checkPosition(cap: ClientCapability, symbol: string, maturity: unknown, side: SideCode, qty: Decimal, ctx: IntakeContext, prefix: string): IntakeRejection | null {
+function checkPosition(
+  cap: ClientCapability,
+  symbol: string,
+  maturity: unknown,
+  side: SideCode,
+  qty: Decimal,
+  ctx: IntakeContext,
+  prefix: string,
+): IntakeRejection | null {
   if (!capabilityNeedsPosition(cap)) return null;
   const exposure = ctx.exposure?.(positionKey(symbol, maturity)) ?? NO_EXPOSURE;
   const breach = checkExposure(cap, contractLabel(symbol, maturity), side, qty, exposure);
@@ -242,7 +246,15 @@ function checkPosition(cap: ClientCapability, symbol: string, maturity: unknown,
   return reject(breach.kind === 'short' ? OrdRejReason.BrokerOption : OrdRejReason.OrderExceedsLimit, prefix + breach.text);
 }
 
-function checkCapability(symbol: string, side: SideCode, qty: Decimal, ctx: IntakeContext, exchange?: string | null, prefix = '', maturity?: unknown): IntakeRejection | null {
+function checkCapability(
+  symbol: string,
+  side: SideCode,
+  qty: Decimal,
+  ctx: IntakeContext,
+  exchange?: string | null,
+  prefix = '',
+  maturity?: unknown,
+): IntakeRejection | null {
   if (ctx.capabilities === undefined) return null;
   const cap = selectCapability(ctx.capabilities, symbol, exchange);
   if (!cap) return reject(OrdRejReason.BrokerOption, prefix + IntakeText.noPermission(symbol));
@@ -250,11 +262,14 @@ function checkCapability(symbol: string, side: SideCode, qty: Decimal, ctx: Inta
   if (side === Side.Buy && !cap.canBuy) return reject(OrdRejReason.BrokerOption, prefix + IntakeText.mayNotBuy(symbol));
   if (side === Side.Sell && !cap.canSell) return reject(OrdRejReason.BrokerOption, prefix + IntakeText.mayNotSell(symbol));
   const max = cap.maxOrderQty === undefined || cap.maxOrderQty === null ? null : Decimal.tryFrom(cap.maxOrderQty);
-  if (max && qty.gt(max)) return reject(OrdRejReason.OrderExceedsLimit, prefix + IntakeText.aboveMaximum(qty.toString(), max.toString(), symbol));
+  if (max && qty.gt(max))
+    return reject(OrdRejReason.OrderExceedsLimit, prefix + IntakeText.aboveMaximum(qty.toString(), max.toString(), symbol));
   const min = cap.minOrderQty === undefined || cap.minOrderQty === null ? null : Decimal.tryFrom(cap.minOrderQty);
-  if (min && qty.lt(min)) return reject(OrdRejReason.IncorrectQuantity, prefix + IntakeText.belowMinimum(qty.toString(), min.toString(), symbol));
+  if (min && qty.lt(min))
+    return reject(OrdRejReason.IncorrectQuantity, prefix + IntakeText.belowMinimum(qty.toString(), min.toString(), symbol));
   const market = text(cap.marketIdentifier).toUpperCase();
-  if (market && text(exchange).toUpperCase() !== market) return reject(OrdRejReason.BrokerOption, prefix + IntakeText.wrongMarket(symbol, market));
+  if (market && text(exchange).toUpperCase() !== market)
+    return reject(OrdRejReason.BrokerOption, prefix + IntakeText.wrongMarket(symbol, market));
   return checkPosition(cap, symbol, maturity, side, qty, ctx, prefix);
 }
 
@@ -291,7 +306,11 @@ export function validateNewOrderSingle(order: NewOrderSingleInput, ctx: IntakeCo
  */
 export function checkNewOrderSinglePermissions(order: NewOrderSingleInput, ctx: IntakeContext): IntakeResult {
   const qty = Decimal.from(order.orderQty!);
-  return checkCapability(text(order.symbol), text(order.side) as SideCode, qty, ctx, order.exDestination, '', order.maturityMonthYear) ?? { ok: true };
+  return (
+    checkCapability(text(order.symbol), text(order.side) as SideCode, qty, ctx, order.exDestination, '', order.maturityMonthYear) ?? {
+      ok: true,
+    }
+  );
 }
 
 /**
@@ -318,9 +337,11 @@ export function validateNewOrderMultileg(order: NewOrderMultilegInput, ctx: Inta
   for (const [i, leg] of order.legs.entries()) {
     const prefix = legPrefix(i);
     const side = text(leg.side);
-    if (side !== Side.Buy && side !== Side.Sell) return reject(OrdRejReason.UnsupportedOrderCharacteristic, prefix + IntakeText.invalidSide(side));
+    if (side !== Side.Buy && side !== Side.Sell)
+      return reject(OrdRejReason.UnsupportedOrderCharacteristic, prefix + IntakeText.invalidSide(side));
     const ratio = leg.ratio === undefined || leg.ratio === null || text(leg.ratio) === '' ? Decimal.ONE : Decimal.tryFrom(leg.ratio);
-    if (!ratio || !ratio.isPositive() || !ratio.isInteger()) return reject(OrdRejReason.UnsupportedOrderCharacteristic, prefix + IntakeText.legRatioInvalid);
+    if (!ratio || !ratio.isPositive() || !ratio.isInteger())
+      return reject(OrdRejReason.UnsupportedOrderCharacteristic, prefix + IntakeText.legRatioInvalid);
   }
   const duplicate = checkDuplicate(order, ctx);
   if (duplicate) return duplicate;
@@ -332,7 +353,15 @@ export function checkNewOrderMultilegPermissions(order: NewOrderMultilegInput, c
   const qty = Decimal.from(order.orderQty!);
   for (const [i, leg] of order.legs.entries()) {
     const ratio = leg.ratio === undefined || leg.ratio === null || text(leg.ratio) === '' ? Decimal.ONE : Decimal.from(leg.ratio);
-    const denied = checkCapability(text(leg.symbol), text(leg.side) as SideCode, ratio.mul(qty), ctx, order.exDestination, legPrefix(i), leg.maturityMonthYear);
+    const denied = checkCapability(
+      text(leg.symbol),
+      text(leg.side) as SideCode,
+      ratio.mul(qty),
+      ctx,
+      order.exDestination,
+      legPrefix(i),
+      leg.maturityMonthYear,
+    );
     if (denied) return denied;
   }
   return { ok: true };
@@ -418,7 +447,9 @@ export interface DecisionContext extends IntakeContext {
  * (the capability's and the rate's, not the terms').
  */
 export function decideNewOrder(
-  order: (({ msgType: 'D' } & NewOrderSingleInput) | ({ msgType: 'AB' } & NewOrderMultilegInput)) & { parties?: readonly OrderPartyInput[] },
+  order: (({ msgType: 'D' } & NewOrderSingleInput) | ({ msgType: 'AB' } & NewOrderMultilegInput)) & {
+    parties?: readonly OrderPartyInput[];
+  },
   ctx: DecisionContext,
 ): NewOrderDecision {
   const terms: IntakeContext = { ...ctx, capabilities: undefined, isDuplicateClOrdId: undefined };
@@ -428,6 +459,7 @@ export function decideNewOrder(
   if (parties) return { ...parties, stage: 'terms' };
   const permitted = order.msgType === 'D' ? checkNewOrderSinglePermissions(order, ctx) : checkNewOrderMultilegPermissions(order, ctx);
   if (!permitted.ok) return { ...permitted, stage: 'permission' };
-  if (ctx.overRate?.()) return { ok: false, ordRejReason: OrdRejReason.Other, text: IntakeText.rateExceeded(ctx.maxOrdersPerSecond ?? 0), stage: 'rate' };
+  if (ctx.overRate?.())
+    return { ok: false, ordRejReason: OrdRejReason.Other, text: IntakeText.rateExceeded(ctx.maxOrdersPerSecond ?? 0), stage: 'rate' };
   return { ok: true };
 }

@@ -95,11 +95,19 @@ function describeResult(r: ApplyResult): string {
 }
 
 describe('every (status, event) pair', () => {
-  const lines = GRID.trim().split('\n').map((l) => l.trim().split(/\s+/));
+  const lines = GRID.trim()
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/));
   const header = lines[0]!.slice(1) as OrderEventType[];
   it('the grid covers every status and every event', () => {
     assert.deepEqual([...header].sort(), [...ORDER_EVENT_TYPES].sort());
-    assert.deepEqual(lines.slice(1).map((l) => l[0]).sort(), [...ORD_STATUS_CODES].sort());
+    assert.deepEqual(
+      lines
+        .slice(1)
+        .map((l) => l[0])
+        .sort(),
+      [...ORD_STATUS_CODES].sort(),
+    );
   });
   for (const row of lines.slice(1)) {
     const status = row[0] as OrdStatusCode;
@@ -479,7 +487,16 @@ describe('labels', () => {
     }
   });
   it('ExecType labels (spec 001 §4)', () => {
-    const spec: Record<string, string> = { '0': 'Accepted', '1': 'Partial Fill', '2': 'Fill', '4': 'Canceled', '8': 'Rejected', A: 'Pending', C: 'Expired', F: 'Trade' };
+    const spec: Record<string, string> = {
+      '0': 'Accepted',
+      '1': 'Partial Fill',
+      '2': 'Fill',
+      '4': 'Canceled',
+      '8': 'Rejected',
+      A: 'Pending',
+      C: 'Expired',
+      F: 'Trade',
+    };
     for (const [code, label] of Object.entries(spec)) assert.equal(execTypeLabel(code), label);
     assert.equal(execTypeLabel('Z'), 'Z');
     assert.equal(execTypeLabel(undefined), '');
@@ -543,8 +560,14 @@ describe('leg fills', () => {
     assert.equal(none.state.lastQty.toString(), '2');
   });
   it('refuses a strategy quantity that goes back or beyond the order', () => {
-    assert.equal(describeResult(applyEvent(orderIn('1'), { type: 'legFill', cumQty: 3, avgPx: 99, lastQty: 1, lastPx: 99 })), 'INVALID_QUANTITY');
-    assert.equal(describeResult(applyEvent(orderIn('1'), { type: 'legFill', cumQty: 11, avgPx: 99, lastQty: 1, lastPx: 99 })), 'INVALID_QUANTITY');
+    assert.equal(
+      describeResult(applyEvent(orderIn('1'), { type: 'legFill', cumQty: 3, avgPx: 99, lastQty: 1, lastPx: 99 })),
+      'INVALID_QUANTITY',
+    );
+    assert.equal(
+      describeResult(applyEvent(orderIn('1'), { type: 'legFill', cumQty: 11, avgPx: 99, lastQty: 1, lastPx: 99 })),
+      'INVALID_QUANTITY',
+    );
   });
 });
 

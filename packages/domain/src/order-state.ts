@@ -128,38 +128,38 @@ const t = (from: OrdStatusCode, event: OrderEventType, to: TransitionTarget, exe
 /** Every allowed move. Anything not listed is refused. */
 export const ORDER_TRANSITIONS: readonly Transition[] = [
   // from event              to           ExecType
-  t('A', 'accept',          '0',         '0'),
-  t('A', 'reject',          '8',         '8'),
-  t('A', 'cancelRequest',   '6',         '6'), // the client changed its mind before the broker accepted
-  t('A', 'replaceRequest',  'E',         'E'),
-  t('0', 'fill',            'byFill',    'F'),
-  t('1', 'fill',            'byFill',    'F'),
-  t('6', 'fill',            'keep',      'F'),
-  t('E', 'fill',            'keep',      'F'),
-  t('0', 'legFill',         'byFill',    'F'),
-  t('1', 'legFill',         'byFill',    'F'),
-  t('6', 'legFill',         'keep',      'F'),
-  t('E', 'legFill',         'keep',      'F'),
-  t('1', 'doneForDay',      '3',         '3'), // the unfilled rest expires: leaves 0
-  t('2', 'doneForDay',      '3',         '3'),
-  t('0', 'cancelRequest',   '6',         '6'),
-  t('1', 'cancelRequest',   '6',         '6'),
-  t('6', 'cancelConfirm',   '4',         '4'),
-  t('6', 'cancelRefuse',    'working',   null),
-  t('0', 'replaceRequest',  'E',         'E'),
-  t('1', 'replaceRequest',  'E',         'E'),
-  t('E', 'replaceConfirm',  'byReplace', '5'),
-  t('E', 'replaceRefuse',   'working',   null),
-  t('A', 'brokerCancel',    '4',         '4'),
-  t('0', 'brokerCancel',    '4',         '4'),
-  t('1', 'brokerCancel',    '4',         '4'),
-  t('6', 'brokerCancel',    '4',         '4'),
-  t('E', 'brokerCancel',    '4',         '4'),
-  t('A', 'expire',          'C',         'C'),
-  t('0', 'expire',          'C',         'C'),
-  t('1', 'expire',          'C',         'C'),
-  t('6', 'expire',          'C',         'C'),
-  t('E', 'expire',          'C',         'C'),
+  t('A', 'accept', '0', '0'),
+  t('A', 'reject', '8', '8'),
+  t('A', 'cancelRequest', '6', '6'), // the client changed its mind before the broker accepted
+  t('A', 'replaceRequest', 'E', 'E'),
+  t('0', 'fill', 'byFill', 'F'),
+  t('1', 'fill', 'byFill', 'F'),
+  t('6', 'fill', 'keep', 'F'),
+  t('E', 'fill', 'keep', 'F'),
+  t('0', 'legFill', 'byFill', 'F'),
+  t('1', 'legFill', 'byFill', 'F'),
+  t('6', 'legFill', 'keep', 'F'),
+  t('E', 'legFill', 'keep', 'F'),
+  t('1', 'doneForDay', '3', '3'), // the unfilled rest expires: leaves 0
+  t('2', 'doneForDay', '3', '3'),
+  t('0', 'cancelRequest', '6', '6'),
+  t('1', 'cancelRequest', '6', '6'),
+  t('6', 'cancelConfirm', '4', '4'),
+  t('6', 'cancelRefuse', 'working', null),
+  t('0', 'replaceRequest', 'E', 'E'),
+  t('1', 'replaceRequest', 'E', 'E'),
+  t('E', 'replaceConfirm', 'byReplace', '5'),
+  t('E', 'replaceRefuse', 'working', null),
+  t('A', 'brokerCancel', '4', '4'),
+  t('0', 'brokerCancel', '4', '4'),
+  t('1', 'brokerCancel', '4', '4'),
+  t('6', 'brokerCancel', '4', '4'),
+  t('E', 'brokerCancel', '4', '4'),
+  t('A', 'expire', 'C', 'C'),
+  t('0', 'expire', 'C', 'C'),
+  t('1', 'expire', 'C', 'C'),
+  t('6', 'expire', 'C', 'C'),
+  t('E', 'expire', 'C', 'C'),
 ];
 
 export function findTransition(from: OrdStatusCode, event: OrderEventType): Transition | undefined {
@@ -245,7 +245,11 @@ export const PENDING_NEW_REPORT: OutboundReport = { msgType: '8', execType: Exec
  */
 export function isAwaitingAcceptance(order: { ordstatus: string; accepted_by: string | null; cumqty: DecimalInput }): boolean {
   if (order.ordstatus === OrdStatus.PendingNew) return true;
-  return (order.ordstatus === OrdStatus.PendingCancel || order.ordstatus === OrdStatus.PendingReplace) && !order.accepted_by && !Decimal.from(order.cumqty).isPositive();
+  return (
+    (order.ordstatus === OrdStatus.PendingCancel || order.ordstatus === OrdStatus.PendingReplace) &&
+    !order.accepted_by &&
+    !Decimal.from(order.cumqty).isPositive()
+  );
 }
 
 export function workingStatus(state: Pick<OrderState, 'cumQty' | 'leavesQty' | 'awaitingAcceptance'>): OrdStatusCode {
@@ -287,9 +291,19 @@ function notAllowed(state: OrderState, event: OrderEventType): Refused {
   const isClientRequest = event === 'cancelRequest' || event === 'replaceRequest';
   if (isClientRequest) {
     if (status === OrdStatus.PendingCancel || status === OrdStatus.PendingReplace) {
-      return refuse(state, 'ALREADY_PENDING', `Order already has a ${label.toLowerCase()} request awaiting the broker`, CxlRejReason.AlreadyPending);
+      return refuse(
+        state,
+        'ALREADY_PENDING',
+        `Order already has a ${label.toLowerCase()} request awaiting the broker`,
+        CxlRejReason.AlreadyPending,
+      );
     }
-    return refuse(state, 'TOO_LATE', `Too late to ${event === 'cancelRequest' ? 'cancel' : 'replace'}: order is ${label}`, CxlRejReason.TooLateToCancel);
+    return refuse(
+      state,
+      'TOO_LATE',
+      `Too late to ${event === 'cancelRequest' ? 'cancel' : 'replace'}: order is ${label}`,
+      CxlRejReason.TooLateToCancel,
+    );
   }
   if ((event === 'fill' || event === 'legFill') && status === OrdStatus.PendingNew) {
     return refuse(state, 'NOT_ALLOWED', 'Order must be accepted before it can be filled');
@@ -300,7 +314,10 @@ function notAllowed(state: OrderState, event: OrderEventType): Refused {
   if (event === 'doneForDay' && status === OrdStatus.New) {
     return refuse(state, 'NOT_ALLOWED', 'Order has no fills: expire or cancel it instead of marking it done for day');
   }
-  if ((event === 'doneForDay' || event === 'accept' || event === 'reject') && (status === OrdStatus.PendingCancel || status === OrdStatus.PendingReplace)) {
+  if (
+    (event === 'doneForDay' || event === 'accept' || event === 'reject') &&
+    (status === OrdStatus.PendingCancel || status === OrdStatus.PendingReplace)
+  ) {
     return refuse(state, 'ALREADY_PENDING', `Order has a ${label.toLowerCase()} request: confirm or refuse it first`);
   }
   const code: RefusalCode = CLOSED.includes(status) ? 'TOO_LATE' : 'NOT_ALLOWED';
@@ -328,7 +345,13 @@ export function applyEvent(state: OrderState, event: OrderEvent): ApplyResult {
       return {
         ok: true,
         state: next,
-        report: { msgType: '8', execType: ExecType.Rejected, ordStatus: OrdStatus.Rejected, ordRejReason: event.ordRejReason ?? OrdRejReason.BrokerOption, text: reason },
+        report: {
+          msgType: '8',
+          execType: ExecType.Rejected,
+          ordStatus: OrdStatus.Rejected,
+          ordRejReason: event.ordRejReason ?? OrdRejReason.BrokerOption,
+          text: reason,
+        },
       };
     }
 
@@ -354,7 +377,11 @@ export function applyEvent(state: OrderState, event: OrderEvent): ApplyResult {
       if (state.awaitingAcceptance) return refuse(state, 'NOT_ALLOWED', 'Order must be accepted before it can be filled');
       const cumQty = Decimal.tryFrom(event.cumQty);
       if (!cumQty || cumQty.lt(state.cumQty) || cumQty.gt(state.orderQty)) {
-        return refuse(state, 'INVALID_QUANTITY', `The legs' executed strategy quantity must lie between ${state.cumQty.toString()} and ${state.orderQty.toString()}`);
+        return refuse(
+          state,
+          'INVALID_QUANTITY',
+          `The legs' executed strategy quantity must lie between ${state.cumQty.toString()} and ${state.orderQty.toString()}`,
+        );
       }
       const lastQty = Decimal.tryFrom(event.lastQty);
       const lastPx = Decimal.tryFrom(event.lastPx);
@@ -374,7 +401,8 @@ export function applyEvent(state: OrderState, event: OrderEvent): ApplyResult {
       return applied({ ...state, ...clearedLast, ordStatus: OrdStatus.PendingCancel }, transition);
 
     case 'cancelConfirm':
-      if (state.leavesQty.isZero()) return refuse(state, 'TOO_LATE', 'Too late to cancel: order is fully filled', CxlRejReason.TooLateToCancel);
+      if (state.leavesQty.isZero())
+        return refuse(state, 'TOO_LATE', 'Too late to cancel: order is fully filled', CxlRejReason.TooLateToCancel);
       return applied({ ...state, ...clearedLast, ordStatus: OrdStatus.Canceled, leavesQty: Decimal.ZERO }, transition);
 
     case 'cancelRefuse':
@@ -421,7 +449,11 @@ export function applyEvent(state: OrderState, event: OrderEvent): ApplyResult {
 
     case 'brokerCancel':
       if (state.leavesQty.isZero()) return refuse(state, 'TOO_LATE', 'Too late to cancel: order is fully filled');
-      return applied({ ...state, ...clearedLast, ordStatus: OrdStatus.Canceled, leavesQty: Decimal.ZERO, pendingReplace: null }, transition, event.reason);
+      return applied(
+        { ...state, ...clearedLast, ordStatus: OrdStatus.Canceled, leavesQty: Decimal.ZERO, pendingReplace: null },
+        transition,
+        event.reason,
+      );
 
     case 'expire':
       if (state.leavesQty.isZero()) return refuse(state, 'TOO_LATE', 'Order is fully filled: nothing left to expire');
@@ -436,7 +468,9 @@ function applied(state: OrderState, transition: Transition, text?: string): Appl
   return {
     ok: true,
     state,
-    report: trimmed ? { msgType: '8', execType, ordStatus: state.ordStatus, text: trimmed } : { msgType: '8', execType, ordStatus: state.ordStatus },
+    report: trimmed
+      ? { msgType: '8', execType, ordStatus: state.ordStatus, text: trimmed }
+      : { msgType: '8', execType, ordStatus: state.ordStatus },
   };
 }
 
@@ -451,7 +485,8 @@ function checkReplaceTerms(
 ): PendingReplace | { code: RefusalCode; reason: string } {
   const orderQty = toDecimal(event.orderQty);
   if (!orderQty || !orderQty.isPositive()) return { code: 'INVALID_QUANTITY', reason: 'New order quantity must be greater than 0' };
-  if (!orderQty.isInteger()) return { code: 'INVALID_QUANTITY', reason: `New order quantity ${orderQty.toString()} must be a whole number of lots` };
+  if (!orderQty.isInteger())
+    return { code: 'INVALID_QUANTITY', reason: `New order quantity ${orderQty.toString()} must be a whole number of lots` };
   if (orderQty.lt(state.cumQty)) return { code: 'INVALID_QUANTITY', reason: replaceBelowExecutedText(orderQty, state.cumQty) };
   const ordType = event.ordType ?? state.ordType;
   if (ordType === OrdType.Market) {

@@ -55,7 +55,11 @@ export function blotterStatusLabel(code: string | null | undefined): string {
  * 5/20' on a canceled order), so that a done order does not hide that it was filled. Null while the
  * order is open or when nothing was filled.
  */
-export function closedFillNote(code: string | null | undefined, cumQty: DecimalInput | null | undefined, orderQty: DecimalInput | null | undefined): string | null {
+export function closedFillNote(
+  code: string | null | undefined,
+  cumQty: DecimalInput | null | undefined,
+  orderQty: DecimalInput | null | undefined,
+): string | null {
   if (code !== OrdStatus.DoneForDay && code !== 'F' && code !== OrdStatus.Canceled && code !== OrdStatus.Expired) return null;
   const cum = Decimal.tryFrom(cumQty);
   if (!cum || !cum.isPositive()) return null;
@@ -63,7 +67,11 @@ export function closedFillNote(code: string | null | undefined, cumQty: DecimalI
 }
 
 /** A status with what a closed order had been filled: 'Done for Day (filled 20/20)'. */
-export function ordStatusWithFills(code: string | null | undefined, cumQty: DecimalInput | null | undefined, orderQty: DecimalInput | null | undefined): string {
+export function ordStatusWithFills(
+  code: string | null | undefined,
+  cumQty: DecimalInput | null | undefined,
+  orderQty: DecimalInput | null | undefined,
+): string {
   const note = closedFillNote(code, cumQty, orderQty);
   return note ? `${ordStatusLabel(code)} (${note})` : ordStatusLabel(code);
 }

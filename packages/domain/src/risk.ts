@@ -44,7 +44,13 @@ export interface RiskOrder {
 }
 
 /** Statuses in which an order can no longer be filled: it keeps its fills and works no more. */
-const CLOSED: ReadonlySet<string> = new Set([OrdStatus.Filled, OrdStatus.DoneForDay, OrdStatus.Canceled, OrdStatus.Rejected, OrdStatus.Expired]);
+const CLOSED: ReadonlySet<string> = new Set([
+  OrdStatus.Filled,
+  OrdStatus.DoneForDay,
+  OrdStatus.Canceled,
+  OrdStatus.Rejected,
+  OrdStatus.Expired,
+]);
 
 export const isWorkingStatus = (ordStatus: string): boolean => !CLOSED.has(ordStatus);
 
@@ -56,7 +62,8 @@ const POSITION_KEYS_KEPT = 10_000;
 
 /** The key of a contract's position: upper-case symbol and YYYYMM maturity. */
 export function positionKey(symbol: string, maturity: unknown): string {
-  const asGiven = typeof maturity === 'string' || maturity === null || maturity === undefined ? `${symbol}\u0000${maturity ?? ''}` : undefined;
+  const asGiven =
+    typeof maturity === 'string' || maturity === null || maturity === undefined ? `${symbol}\u0000${maturity ?? ''}` : undefined;
   const known = asGiven === undefined ? undefined : positionKeys.get(asGiven);
   if (known !== undefined) return known;
   const key = `${symbol.trim().toUpperCase()}|${normalizeMaturity(maturity) ?? text(maturity)}`;
@@ -80,7 +87,10 @@ const nonNegative = (d: Decimal) => (d.isNegative() ? Decimal.ZERO : d);
 export function orderShare(o: RiskOrder): ShareLeg[] {
   const working = isWorkingStatus(o.ordStatus);
   const qty = Decimal.from(o.orderQty);
-  const pending = o.pendingOrderQty === undefined || o.pendingOrderQty === null || text(o.pendingOrderQty) === '' ? null : Decimal.from(o.pendingOrderQty);
+  const pending =
+    o.pendingOrderQty === undefined || o.pendingOrderQty === null || text(o.pendingOrderQty) === ''
+      ? null
+      : Decimal.from(o.pendingOrderQty);
   if (o.legs.length === 0) {
     const cum = Decimal.from(o.cumQty);
     let open = working ? nonNegative(Decimal.from(o.leavesQty)) : Decimal.ZERO;
@@ -97,11 +107,20 @@ export function orderShare(o: RiskOrder): ShareLeg[] {
 }
 
 /** An order's legs as a new order would add them: nothing filled, its whole quantity working. */
-export function newOrderShare(o: Omit<RiskOrder, 'ordStatus' | 'cumQty' | 'leavesQty' | 'legs'> & { legs: readonly { symbol: string; maturity: string | null; side: SideCode; ratio: DecimalInput }[] }): ShareLeg[] {
+export function newOrderShare(
+  o: Omit<RiskOrder, 'ordStatus' | 'cumQty' | 'leavesQty' | 'legs'> & {
+    legs: readonly { symbol: string; maturity: string | null; side: SideCode; ratio: DecimalInput }[];
+  },
+): ShareLeg[] {
   // orderShare of a Pending New order with nothing filled, written out: the intake asks this per order.
   const qty = nonNegative(Decimal.from(o.orderQty));
   if (o.legs.length === 0) return [{ key: positionKey(o.symbol, o.maturity), side: o.side, filled: Decimal.ZERO, working: qty }];
-  return o.legs.map((l) => ({ key: positionKey(l.symbol, l.maturity), side: l.side, filled: Decimal.ZERO, working: nonNegative(Decimal.from(l.ratio).mul(qty)) }));
+  return o.legs.map((l) => ({
+    key: positionKey(l.symbol, l.maturity),
+    side: l.side,
+    filled: Decimal.ZERO,
+    working: nonNegative(Decimal.from(l.ratio).mul(qty)),
+  }));
 }
 
 /** The limits a capability sets on a contract's exposure (see order-intake's ClientCapability). */
@@ -140,7 +159,13 @@ export function limitsExposure(l: ExposureLimits): boolean {
  * limit; a sell when short selling is barred and filled − working sells − this order would go below
  * zero, or when the short it could reach passes the short limit. Null when the order may go.
  */
-export function checkExposure(limits: ExposureLimits, contract: string, side: SideCode, qty: Decimal, e: ContractExposure): ExposureBreach | null {
+export function checkExposure(
+  limits: ExposureLimits,
+  contract: string,
+  side: SideCode,
+  qty: Decimal,
+  e: ContractExposure,
+): ExposureBreach | null {
   if (side === Side.Buy) {
     const max = limitOf(limits.maxPositionLong);
     const after = e.filled.add(e.workingBuy).add(qty);
@@ -150,7 +175,8 @@ export function checkExposure(limits: ExposureLimits, contract: string, side: Si
   const after = e.filled.sub(e.workingSell).sub(qty);
   if (limits.canShort === false && after.isNegative()) return { kind: 'short', text: RiskText.mayNotShort(contract, e, qty, after) };
   const max = limitOf(limits.maxPositionShort);
-  if (max && after.isNegative() && after.neg().gt(max)) return { kind: 'shortLimit', text: RiskText.aboveShortLimit(contract, e, qty, after.neg(), max) };
+  if (max && after.isNegative() && after.neg().gt(max))
+    return { kind: 'shortLimit', text: RiskText.aboveShortLimit(contract, e, qty, after.neg(), max) };
   return null;
 }
 
@@ -173,11 +199,14 @@ export class RiskBook {
   exposureWithout(key: string, ref: string): ContractExposure {
     const e = this.exposure(key);
     const own = this.shares.get(ref)?.legs.filter((l) => l.key === key) ?? [];
-    return own.reduce((x, l) => ({
-      filled: l.side === Side.Buy ? x.filled.sub(l.filled) : x.filled.add(l.filled),
-      workingBuy: l.side === Side.Buy ? x.workingBuy.sub(l.working) : x.workingBuy,
-      workingSell: l.side === Side.Sell ? x.workingSell.sub(l.working) : x.workingSell,
-    }), e);
+    return own.reduce(
+      (x, l) => ({
+        filled: l.side === Side.Buy ? x.filled.sub(l.filled) : x.filled.add(l.filled),
+        workingBuy: l.side === Side.Buy ? x.workingBuy.sub(l.working) : x.workingBuy,
+        workingSell: l.side === Side.Sell ? x.workingSell.sub(l.working) : x.workingSell,
+      }),
+      e,
+    );
   }
 
   /** Every contract with an exposure (for display and tests). */
@@ -232,7 +261,13 @@ export class RiskBook {
       if (/^\d{6}$/.test(m) && m < month) this.contracts.delete(key);
     }
     for (const [ref, s] of this.shares) {
-      if (s.legs.every((l) => { const m = l.key.slice(l.key.indexOf('|') + 1); return /^\d{6}$/.test(m) && m < month; })) this.shares.delete(ref);
+      if (
+        s.legs.every((l) => {
+          const m = l.key.slice(l.key.indexOf('|') + 1);
+          return /^\d{6}$/.test(m) && m < month;
+        })
+      )
+        this.shares.delete(ref);
     }
   }
 

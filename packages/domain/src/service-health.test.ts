@@ -1,19 +1,49 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { daysUntil, heartbeatHealth, medianAndWorst, overallHealth, serviceHealthLabel, sessionExpectation, sessionSilenceHealth } from './service-health';
+import {
+  daysUntil,
+  heartbeatHealth,
+  medianAndWorst,
+  overallHealth,
+  serviceHealthLabel,
+  sessionExpectation,
+  sessionSilenceHealth,
+} from './service-health';
 
 describe('service health rules', () => {
   it('the banner comes from the critical services only', () => {
     assert.equal(overallHealth([]).label, 'Unknown');
     assert.equal(overallHealth([{ critical: false, status: 'down' }]).label, 'Unknown');
-    const ok = overallHealth([{ critical: true, status: 'healthy' }, { critical: true, status: 'healthy' }, { critical: false, status: 'down' }]);
+    const ok = overallHealth([
+      { critical: true, status: 'healthy' },
+      { critical: true, status: 'healthy' },
+      { critical: false, status: 'down' },
+    ]);
     assert.deepEqual(ok, { level: 'operational', label: 'All Systems Operational', colour: 'green' });
-    assert.deepEqual(overallHealth([{ critical: true, status: 'down' }, { critical: true, status: 'stale' }]), { level: 'major', label: 'Major Outage', colour: 'red' });
-    assert.deepEqual(overallHealth([{ critical: true, status: 'healthy' }, { critical: true, status: 'degraded' }]), { level: 'partial', label: 'Partial Outage', colour: 'yellow' });
+    assert.deepEqual(
+      overallHealth([
+        { critical: true, status: 'down' },
+        { critical: true, status: 'stale' },
+      ]),
+      { level: 'major', label: 'Major Outage', colour: 'red' },
+    );
+    assert.deepEqual(
+      overallHealth([
+        { critical: true, status: 'healthy' },
+        { critical: true, status: 'degraded' },
+      ]),
+      { level: 'partial', label: 'Partial Outage', colour: 'yellow' },
+    );
   });
 
   it('labels: Healthy, Degraded, Stale, Offline', () => {
-    assert.deepEqual(['healthy', 'degraded', 'stale', 'down', 'offline'].map(serviceHealthLabel), ['Healthy', 'Degraded', 'Stale', 'Offline', 'Offline']);
+    assert.deepEqual(['healthy', 'degraded', 'stale', 'down', 'offline'].map(serviceHealthLabel), [
+      'Healthy',
+      'Degraded',
+      'Stale',
+      'Offline',
+      'Offline',
+    ]);
   });
 
   it('a heartbeat older than 60 s (two of the longest 30 s interval) is stale; none at all too', () => {

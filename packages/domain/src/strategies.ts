@@ -4,7 +4,21 @@
  * builder, the server and the screens all agree on legs, ratios and the composite symbol.
  */
 import { Side, oppositeSide, SecurityType, type SecurityTypeCode, type SideCode } from './codes';
-import { calLabel, calendarMonths, compareYearMonth, maturityLabel, parseCalYear, parseMaturity, parseQuarter, quarterLabel, quarterMonths, toMaturity, toMonthLabel, type YearMonth, type YearQuarter } from './maturities';
+import {
+  calLabel,
+  calendarMonths,
+  compareYearMonth,
+  maturityLabel,
+  parseCalYear,
+  parseMaturity,
+  parseQuarter,
+  quarterLabel,
+  quarterMonths,
+  toMaturity,
+  toMonthLabel,
+  type YearMonth,
+  type YearQuarter,
+} from './maturities';
 
 // ───────────────────────────── symbols and labels ─────────────────────────────
 
@@ -115,7 +129,8 @@ const fail = (error: string): GenerateResult => ({ ok: false, error });
 export function generateMultileg(form: MultilegForm): GenerateResult {
   const symbol = (form.stripSymbol ?? '').trim();
   if (!symbol) return fail('Please select a symbol');
-  if (form.side !== Side.Buy && form.side !== Side.Sell) return fail(`Invalid side '${String(form.side)}': side must be '1' (Buy) or '2' (Sell)`);
+  if (form.side !== Side.Buy && form.side !== Side.Sell)
+    return fail(`Invalid side '${String(form.side)}': side must be '1' (Buy) or '2' (Sell)`);
   const side = form.side;
   const other = oppositeSide(side);
   switch (form.type) {
@@ -238,7 +253,8 @@ export interface CustomMultilegForm {
  * selling the strategy sells the buy legs; the label keeps the strategy's own order (buy legs first).
  */
 export function generateCustomMultileg(form: CustomMultilegForm): GenerateResult {
-  if (form.side !== Side.Buy && form.side !== Side.Sell) return fail(`Invalid side '${String(form.side)}': side must be '1' (Buy) or '2' (Sell)`);
+  if (form.side !== Side.Buy && form.side !== Side.Sell)
+    return fail(`Invalid side '${String(form.side)}': side must be '1' (Buy) or '2' (Sell)`);
   if (form.buyLegs.length === 0 || form.sellLegs.length === 0) return fail('Add at least one buy leg and one sell leg');
   const buys = form.buyLegs.map((leg, i) => expandStrategyLeg(leg, `Buy leg ${i + 1}`));
   const sells = form.sellLegs.map((leg, i) => expandStrategyLeg(leg, `Sell leg ${i + 1}`));
@@ -261,7 +277,13 @@ export function generateCustomMultileg(form: CustomMultilegForm): GenerateResult
   }
   return {
     ok: true,
-    strategy: { symbol: customStrategyLabel(buyParts.map((p) => p.label), sellParts.map((p) => p.label)), legs },
+    strategy: {
+      symbol: customStrategyLabel(
+        buyParts.map((p) => p.label),
+        sellParts.map((p) => p.label),
+      ),
+      legs,
+    },
   };
 }
 

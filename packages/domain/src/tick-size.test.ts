@@ -17,7 +17,11 @@ describe('tick size', () => {
   it('refuses a fill price off the tick with price, tick and symbol named', () => {
     const c5tc = { symbol: 'C5TC', priceTickSize: '1.000' };
     assert.deepEqual(checkFillPriceTick('27000.5', c5tc), { level: 'error', message: TickText.fillPriceOffTick('27000.5', '1', 'C5TC') });
-    assert.equal(checkFillPriceTick('Fill price 27000.5 is not a multiple of the tick size 1 for C5TC', c5tc), null, 'not a number: another check answers');
+    assert.equal(
+      checkFillPriceTick('Fill price 27000.5 is not a multiple of the tick size 1 for C5TC', c5tc),
+      null,
+      'not a number: another check answers',
+    );
     assert.equal(TickText.fillPriceOffTick('27000.5', '1', 'C5TC'), 'Fill price 27000.5 is not a multiple of the tick size 1 for C5TC');
     assert.equal(checkFillPriceTick(' 27001 ', c5tc), null);
     assert.equal(checkFillPriceTick('27000.5', null), null, 'unknown security: nothing to judge');

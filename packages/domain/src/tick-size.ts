@@ -7,7 +7,8 @@ import { Decimal, type DecimalInput } from './decimal';
 import type { Check } from './fill-validation';
 
 export const TickText = {
-  fillPriceOffTick: (px: string, tick: string, symbol: string) => `Fill price ${px} is not a multiple of the tick size ${tick} for ${symbol}`,
+  fillPriceOffTick: (px: string, tick: string, symbol: string) =>
+    `Fill price ${px} is not a multiple of the tick size ${tick} for ${symbol}`,
   onTick: (tick: string) => `Price is on the ${tick} tick`,
 } as const;
 
@@ -23,7 +24,10 @@ export function isOnTick(price: DecimalInput, tick: DecimalInput | null | undefi
  * A manual fill price against the security's tick size: an error naming price, tick and symbol when it
  * is off the grid; null when it is on it or there is nothing to judge (no price yet, no tick known).
  */
-export function checkFillPriceTick(input: unknown, security: { symbol: string; priceTickSize?: DecimalInput | null } | null | undefined): Check | null {
+export function checkFillPriceTick(
+  input: unknown,
+  security: { symbol: string; priceTickSize?: DecimalInput | null } | null | undefined,
+): Check | null {
   const px = Decimal.tryFrom(typeof input === 'string' ? input.trim() : (input as DecimalInput));
   if (!px || !security || security.priceTickSize === undefined || security.priceTickSize === null) return null;
   const tick = Decimal.tryFrom(security.priceTickSize);

@@ -12,8 +12,7 @@ const repoRoot = resolve(here, '../../..');
 const xmlPath = process.argv[2] ? resolve(process.argv[2]) : resolve(repoRoot, '../shared/fix/FIX44.xml');
 const outDir = resolve(here, '../src/dictionary');
 
-const ACKNOWLEDGMENT =
-  'This product includes software developed by quickfixengine.org (http://www.quickfixengine.org/).';
+const ACKNOWLEDGMENT = 'This product includes software developed by quickfixengine.org (http://www.quickfixengine.org/).';
 
 // ---------------------------------------------------------------------------------------------
 // A minimal XML reader: elements, attributes (single or double quoted), comments, processing
@@ -31,11 +30,16 @@ function decodeEntities(text: string, line: number): string {
   return text.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|amp|lt|gt|quot|apos);|&/g, (_match, ent: string | undefined) => {
     if (ent === undefined) throw new Error(`line ${line}: bare '&' in attribute value`);
     switch (ent) {
-      case 'amp': return '&';
-      case 'lt': return '<';
-      case 'gt': return '>';
-      case 'quot': return '"';
-      case 'apos': return "'";
+      case 'amp':
+        return '&';
+      case 'lt':
+        return '<';
+      case 'gt':
+        return '>';
+      case 'quot':
+        return '"';
+      case 'apos':
+        return "'";
       default:
         return String.fromCodePoint(ent.startsWith('#x') ? parseInt(ent.slice(2), 16) : parseInt(ent.slice(1), 10));
     }
@@ -119,9 +123,7 @@ function findTagEnd(text: string, from: number): number {
 // Dictionary model (the shape of fix44.generated.json; the db package seeds from it).
 
 type Item =
-  | { field: number; required: boolean }
-  | { component: string; required: boolean }
-  | { group: number; required: boolean; items: Item[] };
+  { field: number; required: boolean } | { component: string; required: boolean } | { group: number; required: boolean; items: Item[] };
 
 interface FieldOut {
   tag: number;
@@ -169,7 +171,10 @@ function required(el: XmlElement): boolean {
  */
 export const REQUIRED_IN_COMPONENT: Readonly<Record<string, readonly string[]>> = { Instrument: ['Symbol'] };
 
-export function buildDictionary(xml: string, requiredInComponent: Readonly<Record<string, readonly string[]>> = REQUIRED_IN_COMPONENT): DictionaryOut {
+export function buildDictionary(
+  xml: string,
+  requiredInComponent: Readonly<Record<string, readonly string[]>> = REQUIRED_IN_COMPONENT,
+): DictionaryOut {
   const doc = parseXml(xml);
   const fix = child(doc, 'fix');
   const beginString = `${attr(fix, 'type')}.${attr(fix, 'major')}.${attr(fix, 'minor')}`;
@@ -257,7 +262,24 @@ export function formatDictionaryJson(d: DictionaryOut): string {
 // ---------------------------------------------------------------------------------------------
 // Typed constants.
 
-const RESERVED = new Set(['Symbol', 'Date', 'Number', 'String', 'Boolean', 'Object', 'Array', 'Error', 'Map', 'Set', 'Promise', 'Function', 'Math', 'JSON', 'Tag', 'Buffer']);
+const RESERVED = new Set([
+  'Symbol',
+  'Date',
+  'Number',
+  'String',
+  'Boolean',
+  'Object',
+  'Array',
+  'Error',
+  'Map',
+  'Set',
+  'Promise',
+  'Function',
+  'Math',
+  'JSON',
+  'Tag',
+  'Buffer',
+]);
 
 export function identifierFromDescription(description: string): string {
   const id = description

@@ -71,5 +71,11 @@ export { Acceptor } from './engine/acceptor';
 export type { AcceptorOptions } from './engine/acceptor';
 export { Initiator } from './engine/initiator';
 export type { InitiatorOptions, ReconnectPolicy } from './engine/initiator';
-export { startConformanceAcceptor, EchoApplication, conformanceAuthenticator, CONFORMANCE_COMP_ID, CONFORMANCE_CLIENTS } from './conformance/conformance-acceptor';
+export {
+  startConformanceAcceptor,
+  EchoApplication,
+  conformanceAuthenticator,
+  CONFORMANCE_COMP_ID,
+  CONFORMANCE_CLIENTS,
+} from './conformance/conformance-acceptor';
 export { parseConformanceArgs, runConformanceCli } from './conformance/cli';

@@ -92,11 +92,19 @@ export function bodyOf(raw: string): string {
     .join('|');
 }
 
-export async function startBroker(clock: ManualClock, stores: MessageStoreFactory, app: BrokerApp, port = 0, logFactory?: LogFactory): Promise<Acceptor> {
+export async function startBroker(
+  clock: ManualClock,
+  stores: MessageStoreFactory,
+  app: BrokerApp,
+  port = 0,
+  logFactory?: LogFactory,
+): Promise<Acceptor> {
   const acceptor = await Acceptor.start({
     port,
     host: '127.0.0.1',
-    authenticator: new CounterpartyAuthenticator((id) => (id.senderCompID === BROKER.senderCompID && id.targetCompID === BROKER.targetCompID ? { active: true } : undefined)),
+    authenticator: new CounterpartyAuthenticator((id) =>
+      id.senderCompID === BROKER.senderCompID && id.targetCompID === BROKER.targetCompID ? { active: true } : undefined,
+    ),
     app,
     storeFactory: stores,
     codec,

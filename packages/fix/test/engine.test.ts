@@ -41,12 +41,19 @@ describe('crash recovery (kill -9 of either side)', () => {
       // While the client is away the broker has a fill for it: persisted, not sent.
       clock.advance(5000);
       await broker.send(BROKER, executionReport('ORD2', 99));
-      assert.equal(broker.session(BROKER)?.status().nextSenderMsgSeqNum, 5, 'numbers continue after the crash (Logon, 2 acks, the new report)');
+      assert.equal(
+        broker.session(BROKER)?.status().nextSenderMsgSeqNum,
+        5,
+        'numbers continue after the crash (Logon, 2 acks, the new report)',
+      );
 
       // The client reconnects after its backoff; the broker's Logon shows a gap; the client asks and gets the report.
       clock.advance(1000);
       await until('re-logon', () => client.status().loggedOn && !client.status().queuedInbound && clientApp.reports.length === 3);
-      assert.deepEqual(clientApp.reports.map((r) => r.clOrdID), ['ORD1', 'ORD2', 'ORD2']);
+      assert.deepEqual(
+        clientApp.reports.map((r) => r.clOrdID),
+        ['ORD1', 'ORD2', 'ORD2'],
+      );
       const resent = clientApp.reports[2]!;
       assert.equal(resent.possDup, true);
       await until('numbers agree', () => broker.session(BROKER)?.status().nextTargetMsgSeqNum === client.status().nextSenderMsgSeqNum);
@@ -61,7 +68,14 @@ describe('crash recovery (kill -9 of either side)', () => {
       clientApp.reports = [];
       client = await startClient(clock, clientStores, clientApp, port);
       await until('full replay', () => client.status().loggedOn && clientApp.reports.length === 3 && client.status().state === 'inSession');
-      assert.deepEqual(clientApp.reports.map((r) => [r.clOrdID, r.possDup]), [['ORD1', true], ['ORD2', true], ['ORD2', true]]);
+      assert.deepEqual(
+        clientApp.reports.map((r) => [r.clOrdID, r.possDup]),
+        [
+          ['ORD1', true],
+          ['ORD2', true],
+          ['ORD2', true],
+        ],
+      );
       assert.equal(clientApp.reports[0]!.origSendingTime, firstAckTime, 'OrigSendingTime is the original SendingTime, not the resend time');
       assert.deepEqual(brokerApp.orders, ['ORD1', 'ORD2'], 'no order was delivered twice to the broker application');
       await client.send(order('ORD3'));
@@ -121,7 +135,11 @@ describe('resend limits and operator functions (conformance acceptor)', () => {
         assertMessage(gapFill!, expand('8=FIX.4.4|35=4|34=1|43=Y|49=ISLD|52=<TIME>|56=TW|122=<TIME>|36=2|123=Y', h.clock), `resend ${seq}`);
       }
       c.send(frame(expand('8=FIX.4.4|35=2|34=5|49=TW|52=<TIME>|56=ISLD|7=1|16=0', h.clock)));
-      assertMessage((await c.next(3000))!, expand('8=FIX.4.4|35=5|34=2|49=ISLD|52=<TIME>|56=TW|58=Too many ResendRequests (more than 3 per minute)', h.clock), 'storm');
+      assertMessage(
+        (await c.next(3000))!,
+        expand('8=FIX.4.4|35=5|34=2|49=ISLD|52=<TIME>|56=TW|58=Too many ResendRequests (more than 3 per minute)', h.clock),
+        'storm',
+      );
       assert.equal(await c.next(3000), undefined);
     } finally {
       c.close();
@@ -163,7 +181,17 @@ describe('resend limits and operator functions (conformance acceptor)', () => {
       const [status] = h.acceptor.list();
       assert.deepEqual(
         { ...status, remoteAddress: undefined },
-        { sessionID: TW, state: 'inSession', connected: true, loggedOn: true, remoteAddress: undefined, nextSenderMsgSeqNum: 2, nextTargetMsgSeqNum: 2, heartBtIntSec: 30, queuedInbound: 0 },
+        {
+          sessionID: TW,
+          state: 'inSession',
+          connected: true,
+          loggedOn: true,
+          remoteAddress: undefined,
+          nextSenderMsgSeqNum: 2,
+          nextTargetMsgSeqNum: 2,
+          heartBtIntSec: 30,
+          queuedInbound: 0,
+        },
       );
       assert.equal(status!.remoteAddress, '127.0.0.1');
       await h.acceptor.setNextSenderMsgSeqNum(TW, 50);
@@ -198,9 +226,39 @@ describe('TLS', () => {
   const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
   ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '1', '-subj', '/CN=test-ca');
   for (const name of ['server', 'client']) {
-    ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name === 'server' ? 'localhost' : 'CLIENT1'}`);
-    writeFileSync(join(dir, `${name}.ext`), name === 'server' ? 'subjectAltName=DNS:localhost,IP:127.0.0.1\n' : 'extendedKeyUsage=clientAuth\n');
-    ssl('x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.pem`, '-days', '1', '-extfile', `${name}.ext`);
+    ssl(
+      'req',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      `${name}.key`,
+      '-out',
+      `${name}.csr`,
+      '-subj',
+      `/CN=${name === 'server' ? 'localhost' : 'CLIENT1'}`,
+    );
+    writeFileSync(
+      join(dir, `${name}.ext`),
+      name === 'server' ? 'subjectAltName=DNS:localhost,IP:127.0.0.1\n' : 'extendedKeyUsage=clientAuth\n',
+    );
+    ssl(
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-out',
+      `${name}.pem`,
+      '-days',
+      '1',
+      '-extfile',
+      `${name}.ext`,
+    );
   }
   const pem = (f: string) => readFileSync(join(dir, f));
 

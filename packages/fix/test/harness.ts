@@ -20,7 +20,9 @@ const dictionary = Dictionary.fix44();
 /** Replaces <TIME>, <TIME-5>, <TIME+2> (seconds from the engine clock) and | with SOH. */
 export function expand(text: string, clock: ManualClock): string {
   return text
-    .replace(/<TIME([+-]\d+(?:\.\d+)?)?>/g, (_, offset: string | undefined) => formatUtcTimestamp(clock.now() + (offset ? Number(offset) * 1000 : 0)))
+    .replace(/<TIME([+-]\d+(?:\.\d+)?)?>/g, (_, offset: string | undefined) =>
+      formatUtcTimestamp(clock.now() + (offset ? Number(offset) * 1000 : 0)),
+    )
     .replaceAll('|', SOH);
 }
 
@@ -32,7 +34,10 @@ export function checksum(text: string): string {
 
 /** Builds a correct frame from "8=...|35=...|..." (any 9 and 10 given are recomputed). */
 export function frame(fields: string): string {
-  const parts = fields.split(SOH).filter(Boolean).filter((p) => !p.startsWith('9=') && !p.startsWith('10='));
+  const parts = fields
+    .split(SOH)
+    .filter(Boolean)
+    .filter((p) => !p.startsWith('9=') && !p.startsWith('10='));
   const begin = parts.shift()!;
   const body = parts.map((p) => p + SOH).join('');
   const head = `${begin}${SOH}9=${Buffer.byteLength(body, 'latin1')}${SOH}${body}`;

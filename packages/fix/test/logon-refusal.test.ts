@@ -51,7 +51,11 @@ describe('a refused logon of a known session changes no sequence number', () => 
     // One logon and one exchange, then the client drops: next sender 3 (Logon, Heartbeat), next target 3.
     const client = await TestClient.open(acceptor.port);
     client.send(frame(expand(LOGON(1), clock)));
-    assertMessage((await client.next(3000))!, expand('8=FIX.4.4|35=A|34=1|49=BROKER|52=<TIME>|56=CLIENT1|98=0|108=30', clock), 'first logon');
+    assertMessage(
+      (await client.next(3000))!,
+      expand('8=FIX.4.4|35=A|34=1|49=BROKER|52=<TIME>|56=CLIENT1|98=0|108=30', clock),
+      'first logon',
+    );
     client.send(frame(expand('8=FIX.4.4|35=1|34=2|49=CLIENT1|52=<TIME>|56=BROKER|112=T1', clock)));
     assertMessage((await client.next(3000))!, expand('8=FIX.4.4|35=0|34=2|49=BROKER|52=<TIME>|56=CLIENT1|112=T1', clock), 'heartbeat');
     client.close();
@@ -121,7 +125,7 @@ describe('a refused logon of a known session changes no sequence number', () => 
     await refused('schedule', LOGON(3), 'Logon outside of session time');
   });
 
-  it('a HeartBtInt outside the connector\'s range (0 unless allowed, too short, too long)', async () => {
+  it("a HeartBtInt outside the connector's range (0 unless allowed, too short, too long)", async () => {
     const range = { minSec: 5, maxSec: 120, allowZero: false };
     config = { ...GOOD, heartBtIntRange: range };
     const withHb = (hb: string) => LOGON(3).replace('|108=30', `|108=${hb}`);
@@ -159,7 +163,11 @@ describe('a refused logon of a known session changes no sequence number', () => 
     const live = await TestClient.open(acceptor.port);
     try {
       live.send(frame(expand(LOGON(3), clock)));
-      assertMessage((await live.next(3000))!, expand('8=FIX.4.4|35=A|34=3|49=BROKER|52=<TIME>|56=CLIENT1|98=0|108=30', clock), 'live logon');
+      assertMessage(
+        (await live.next(3000))!,
+        expand('8=FIX.4.4|35=A|34=3|49=BROKER|52=<TIME>|56=CLIENT1|98=0|108=30', clock),
+        'live logon',
+      );
       const intruder = await TestClient.open(acceptor.port);
       try {
         intruder.send(frame(expand(LOGON(1), clock)));
@@ -200,7 +208,7 @@ describe('a refused logon of a known session changes no sequence number', () => 
 });
 
 describe('a configured counterparty refused before the acceptor saw it since its start', () => {
-  it("gets the Logout under its stored next number and consumes none; an unknown pair opens nothing", async () => {
+  it('gets the Logout under its stored next number and consumes none; an unknown pair opens nothing', async () => {
     const clock = new ManualClock(Date.UTC(2024, 0, 2, 9, 0, 0));
     const stores = new MemoryStoreFactory();
     // A previous run left the session at next sender 7, next target 4.

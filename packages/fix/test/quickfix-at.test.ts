@@ -14,25 +14,33 @@ const root = join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'fix', 
 const present = existsSync(join(root, 'server', 'fix44'));
 const EXPECTED_SCENARIOS = 59;
 
-describe('QuickFIX acceptance tests, FIX 4.4 server scenarios', { skip: !present && !process.env.CI ? `no ${root} here (it exists in development checkouts and CI)` : false }, () => {
-  it('the suite is there (under CI it must be)', () => {
-    assert.ok(present, `the QuickFIX acceptance-test definitions are missing: ${root}`);
-    assert.equal(scenarioFiles(join(root, 'server', 'fix44')).length, EXPECTED_SCENARIOS);
-  });
-  if (!present) return;
-  const patterns = readFieldPatterns(join(root, 'fields.fmt'));
-  for (const file of scenarioFiles(join(root, 'server', 'fix44'))) {
-    it(basename(file, '.def'), { timeout: 120_000 }, async () => {
-      const acceptor = await startConformanceAcceptor({ port: 0, host: '127.0.0.1' });
-      const trace: string[] = [];
-      try {
-        await playScenario(readFileSync(file, 'utf8'), patterns, { host: '127.0.0.1', port: acceptor.port, trace: (line) => trace.push(line) });
-      } catch (err) {
-        if (err instanceof Error) err.message += `\nexchange:\n  ${trace.join('\n  ')}`;
-        throw err;
-      } finally {
-        await acceptor.stop(200);
-      }
+describe(
+  'QuickFIX acceptance tests, FIX 4.4 server scenarios',
+  { skip: !present && !process.env.CI ? `no ${root} here (it exists in development checkouts and CI)` : false },
+  () => {
+    it('the suite is there (under CI it must be)', () => {
+      assert.ok(present, `the QuickFIX acceptance-test definitions are missing: ${root}`);
+      assert.equal(scenarioFiles(join(root, 'server', 'fix44')).length, EXPECTED_SCENARIOS);
     });
-  }
-});
+    if (!present) return;
+    const patterns = readFieldPatterns(join(root, 'fields.fmt'));
+    for (const file of scenarioFiles(join(root, 'server', 'fix44'))) {
+      it(basename(file, '.def'), { timeout: 120_000 }, async () => {
+        const acceptor = await startConformanceAcceptor({ port: 0, host: '127.0.0.1' });
+        const trace: string[] = [];
+        try {
+          await playScenario(readFileSync(file, 'utf8'), patterns, {
+            host: '127.0.0.1',
+            port: acceptor.port,
+            trace: (line) => trace.push(line),
+          });
+        } catch (err) {
+          if (err instanceof Error) err.message += `\nexchange:\n  ${trace.join('\n  ')}`;
+          throw err;
+        } finally {
+          await acceptor.stop(200);
+        }
+      });
+    }
+  },
+);

@@ -170,7 +170,10 @@ export async function playScenario(text: string, patterns: Map<number, RegExp>, 
         case 'expect': {
           const got = await conn(step.conn, step.line).next(timeout);
           const c = conns.get(step.conn)!;
-          if (got === undefined) throw new Error(`line ${step.line}: expected ${show(step.text)}\n  but ${c.closed ? 'the connection was closed' : `nothing arrived in ${timeout} ms`}`);
+          if (got === undefined)
+            throw new Error(
+              `line ${step.line}: expected ${show(step.text)}\n  but ${c.closed ? 'the connection was closed' : `nothing arrived in ${timeout} ms`}`,
+            );
           trace(`${step.conn} < ${show(got)}`);
           const diff = compareMessage(got, step.text, patterns);
           if (diff) throw new Error(`line ${step.line}: ${diff}\n  expected ${show(step.text)}\n  received ${show(got)}`);
@@ -194,5 +197,8 @@ export async function playScenario(text: string, patterns: Map<number, RegExp>, 
 
 /** The scenario files of a QuickFIX acceptance-test folder (`server/fix44`), sorted by name. */
 export function scenarioFiles(dir: string): string[] {
-  return readdirSync(dir).filter((f) => f.endsWith('.def')).sort().map((f) => join(dir, f));
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.def'))
+    .sort()
+    .map((f) => join(dir, f));
 }

@@ -22,8 +22,10 @@ describe(`resend in chunks (resendChunkSize ${CHUNK})`, () => {
       send('8=FIX.4.4|35=A|34=1|49=TW|52=<TIME>|56=ISLD|98=0|108=30');
       await expectNext('8=FIX.4.4|35=A|34=1|49=ISLD|52=<TIME>|56=TW|98=0|108=30', 'logon');
       // Ours: 1 Logon, 2-3 echoes, 4 Heartbeat, 5 echo, 6-7 Heartbeats, 8 echo.
-      const order = (seq: number, id: string) => `8=FIX.4.4|35=D|34=${seq}|49=TW|52=<TIME>|56=ISLD|11=${id}|21=1|38=10|40=1|54=1|55=C5TC|60=<TIME>`;
-      const echo = (seq: number, id: string, resend = '') => `8=FIX.4.4|35=D|34=${seq}|49=ISLD|52=<TIME>|56=TW${resend}|11=${id}|21=1|38=10|40=1|54=1|55=C5TC|60=${resend ? '<TIME-1>' : '<TIME>'}`;
+      const order = (seq: number, id: string) =>
+        `8=FIX.4.4|35=D|34=${seq}|49=TW|52=<TIME>|56=ISLD|11=${id}|21=1|38=10|40=1|54=1|55=C5TC|60=<TIME>`;
+      const echo = (seq: number, id: string, resend = '') =>
+        `8=FIX.4.4|35=D|34=${seq}|49=ISLD|52=<TIME>|56=TW${resend}|11=${id}|21=1|38=10|40=1|54=1|55=C5TC|60=${resend ? '<TIME-1>' : '<TIME>'}`;
       const script: Array<[string, string]> = [
         [order(2, 'A'), echo(2, 'A')],
         [order(3, 'B'), echo(3, 'B')],
@@ -41,7 +43,15 @@ describe(`resend in chunks (resendChunkSize ${CHUNK})`, () => {
       send('8=FIX.4.4|35=2|34=9|49=TW|52=<TIME>|56=ISLD|7=1|16=0');
       const pd = '|43=Y|122=<TIME-1>';
       const gapFill = (seq: number, next: number) => `8=FIX.4.4|35=4|34=${seq}|43=Y|49=ISLD|52=<TIME>|56=TW|122=<TIME>|36=${next}|123=Y`;
-      const expected = [gapFill(1, 2), echo(2, 'A', pd), echo(3, 'B', pd), gapFill(4, 5), echo(5, 'C', pd), gapFill(6, 8), echo(8, 'D', pd)];
+      const expected = [
+        gapFill(1, 2),
+        echo(2, 'A', pd),
+        echo(3, 'B', pd),
+        gapFill(4, 5),
+        echo(5, 'C', pd),
+        gapFill(6, 8),
+        echo(8, 'D', pd),
+      ];
       for (const [i, line] of expected.entries()) await expectNext(line, `resend ${i}`);
       await h.settle();
       assert.equal(client.pending(), 0, 'nothing else');

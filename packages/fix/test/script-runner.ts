@@ -54,7 +54,10 @@ export async function runScript(path: string, harness?: AcceptorHarness): Promis
       } else if (line.startsWith('E8=')) {
         assert.ok(client, `${where}: not connected`);
         const got = await client.next(EXPECT_TIMEOUT_MS);
-        assert.ok(got !== undefined, `${where}: expected ${line.slice(1)} but ${client.closed ? 'the connection closed' : 'nothing arrived'}`);
+        assert.ok(
+          got !== undefined,
+          `${where}: expected ${line.slice(1)} but ${client.closed ? 'the connection closed' : 'nothing arrived'}`,
+        );
         assertMessage(got, expand(line.slice(1), h.clock), where);
       } else if (line === 'eDISCONNECT') {
         assert.ok(client, `${where}: not connected`);
@@ -94,7 +97,11 @@ export async function runScript(path: string, harness?: AcceptorHarness): Promis
         } else {
           await eventually(h, () => {
             const st = h.acceptor.session(TW)?.status();
-            return !!st && (!want.sender || st.nextSenderMsgSeqNum === Number(want.sender)) && (!want.target || st.nextTargetMsgSeqNum === Number(want.target));
+            return (
+              !!st &&
+              (!want.sender || st.nextSenderMsgSeqNum === Number(want.sender)) &&
+              (!want.target || st.nextTargetMsgSeqNum === Number(want.target))
+            );
           });
           const s = h.acceptor.session(TW)?.status();
           assert.ok(s, `${where}: no session`);
@@ -106,7 +113,10 @@ export async function runScript(path: string, harness?: AcceptorHarness): Promis
       }
     }
   } catch (err) {
-    const events = h.logs.lines.filter((l) => l.kind === 'event').slice(-15).map((l) => `  ${l.session} ${l.text}`);
+    const events = h.logs.lines
+      .filter((l) => l.kind === 'event')
+      .slice(-15)
+      .map((l) => `  ${l.session} ${l.text}`);
     if (err instanceof Error) err.message += `\nlast engine events:\n${events.join('\n')}`;
     throw err;
   } finally {

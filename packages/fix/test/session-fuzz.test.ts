@@ -35,7 +35,8 @@ async function disconnected(h: AcceptorHarness): Promise<void> {
   assert.equal(h.acceptor.session(TW)?.isConnected, false, 'the session let go of the connection');
 }
 
-const testRequest = (h: AcceptorHarness, seq: number, id: string) => frame(expand(`8=FIX.4.4|35=1|34=${seq}|49=TW|52=<TIME>|56=ISLD|112=${id}`, h.clock));
+const testRequest = (h: AcceptorHarness, seq: number, id: string) =>
+  frame(expand(`8=FIX.4.4|35=1|34=${seq}|49=TW|52=<TIME>|56=ISLD|112=${id}`, h.clock));
 
 /** The heartbeat answering TestRequest `id`: proof that the message before it used up no number. */
 async function expectHeartbeat(client: TestClient, h: AcceptorHarness, ourSeq: number, id: string, where: string): Promise<void> {
@@ -64,7 +65,10 @@ function garble(valid: string, random: () => number): { kind: string; bytes: str
     case 2:
       // Cut short, and the next message sent right behind it: as at QuickFIX the frame ends at that
       // message's CheckSum, so both are garbled; the message after them must still get through.
-      return { kind: 'truncated', bytes: valid.slice(0, bodyLengthEnd + 1 + Math.floor(random() * (trailerAt - bodyLengthEnd - 1))) + valid };
+      return {
+        kind: 'truncated',
+        bytes: valid.slice(0, bodyLengthEnd + 1 + Math.floor(random() * (trailerAt - bodyLengthEnd - 1))) + valid,
+      };
     default: {
       const text = `${valid.slice(0, bodyLengthAt)}${99_999_999}${valid.slice(bodyLengthEnd, trailerAt)}`;
       return { kind: 'huge BodyLength', bytes: `${text}10=${checksum(text)}\x01` };
@@ -159,7 +163,14 @@ describe(`session fuzz (seed ${SEED})`, () => {
         client.send(testRequest(h, low, 'LOW'));
         const got = await client.next(3000);
         assert.ok(got, `round ${round}: no Logout`);
-        assertMessage(got, expand(`8=FIX.4.4|35=5|34=<ANY>|49=ISLD|52=<TIME>|56=TW|58=MsgSeqNum too low, expecting ${expected} but received ${low}`, h.clock), `round ${round}`);
+        assertMessage(
+          got,
+          expand(
+            `8=FIX.4.4|35=5|34=<ANY>|49=ISLD|52=<TIME>|56=TW|58=MsgSeqNum too low, expecting ${expected} but received ${low}`,
+            h.clock,
+          ),
+          `round ${round}`,
+        );
         assert.equal(await client.next(3000), undefined, `round ${round}: disconnected after the Logout`);
       } finally {
         client.close();
@@ -176,7 +187,11 @@ describe(`session fuzz (seed ${SEED})`, () => {
       const resend = await client.next(3000);
       assertMessage(resend!, expand('8=FIX.4.4|35=2|34=2|49=ISLD|52=<TIME>|56=TW|7=2|16=0', h.clock), 'ResendRequest');
       const logout = await client.next(3000);
-      assertMessage(logout!, expand(`8=FIX.4.4|35=5|34=3|49=ISLD|52=<TIME>|56=TW|58=Too many messages queued behind a sequence gap (${MAX_QUEUED})`, h.clock), 'Logout');
+      assertMessage(
+        logout!,
+        expand(`8=FIX.4.4|35=5|34=3|49=ISLD|52=<TIME>|56=TW|58=Too many messages queued behind a sequence gap (${MAX_QUEUED})`, h.clock),
+        'Logout',
+      );
       assert.equal(await client.next(3000), undefined, 'disconnected');
     } finally {
       client.close();
@@ -202,12 +217,17 @@ describe(`session fuzz (seed ${SEED})`, () => {
         const valid = () => {
           const kind = pick(['1', '0', 'D', 'F', '4', '2']);
           const body =
-            kind === '1' ? `112=R${n}` :
-            kind === '0' ? '' :
-            kind === 'D' ? `11=R${n}|21=1|38=${Math.floor(random() * 1000)}|40=${pick(['1', '2', 'Z'])}|54=${pick(['1', '2', '9'])}|55=C5TC|60=<TIME>` :
-            kind === 'F' ? `11=C${n}|41=R${n}|54=1|55=C5TC|60=<TIME>` :
-            kind === '4' ? `123=${pick(['Y', 'N'])}|36=${seq + Math.floor(random() * 5) - 1}` :
-            `7=${Math.floor(random() * 4) + 1}|16=${pick(['0', '1', '3'])}`;
+            kind === '1'
+              ? `112=R${n}`
+              : kind === '0'
+                ? ''
+                : kind === 'D'
+                  ? `11=R${n}|21=1|38=${Math.floor(random() * 1000)}|40=${pick(['1', '2', 'Z'])}|54=${pick(['1', '2', '9'])}|55=C5TC|60=<TIME>`
+                  : kind === 'F'
+                    ? `11=C${n}|41=R${n}|54=1|55=C5TC|60=<TIME>`
+                    : kind === '4'
+                      ? `123=${pick(['Y', 'N'])}|36=${seq + Math.floor(random() * 5) - 1}`
+                      : `7=${Math.floor(random() * 4) + 1}|16=${pick(['0', '1', '3'])}`;
           // Mostly in sequence; sometimes a gap, a repeat or a number from the past (with or without PossDup).
           const r = random();
           const use = r < 0.75 ? seq++ : r < 0.85 ? seq + 1 + Math.floor(random() * 3) : Math.max(1, seq - 1 - Math.floor(random() * 3));
@@ -243,7 +263,7 @@ describe(`session fuzz (seed ${SEED})`, () => {
         }
         const buffer = Buffer.from(bytes, 'latin1');
         // Split at random points, as TCP may.
-        for (let at = 0; at < buffer.length; ) {
+        for (let at = 0; at < buffer.length;) {
           const size = 1 + Math.floor(random() * Math.max(1, buffer.length - at));
           const chunk = buffer.subarray(at, at + size);
           at += size;
@@ -260,7 +280,8 @@ describe(`session fuzz (seed ${SEED})`, () => {
         }
       }
       // Whatever the engine sent must frame cleanly.
-      for (let got = await client.next(50); got !== undefined; got = await client.next(50)) assert.ok(!got.startsWith('GARBLED'), `engine sent a garbled frame: ${got}`);
+      for (let got = await client.next(50); got !== undefined; got = await client.next(50))
+        assert.ok(!got.startsWith('GARBLED'), `engine sent a garbled frame: ${got}`);
       client.close();
       await disconnected(h);
       mirror.reset();

@@ -6,7 +6,9 @@ import { runScript } from './script-runner';
 const dir = join(import.meta.dirname, 'definitions');
 
 describe('FIX session scripts (socket level, conformance acceptor)', () => {
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.def')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.def'))
+    .sort()) {
     it(file.replace(/\.def$/, ''), () => runScript(join(dir, file)));
   }
 });

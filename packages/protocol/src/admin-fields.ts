@@ -63,7 +63,10 @@ export function adminInteger(min: number, max: number, what = 'a whole number') 
 }
 
 export function adminOptionalInteger(min: number, max: number, what?: string) {
-  return z.preprocess((v) => (v === '' || (typeof v === 'string' && v.trim() === '') ? null : v), adminInteger(min, max, what).nullable().optional());
+  return z.preprocess(
+    (v) => (v === '' || (typeof v === 'string' && v.trim() === '') ? null : v),
+    adminInteger(min, max, what).nullable().optional(),
+  );
 }
 
 const DECIMAL = /^\d{1,12}(\.\d{1,10})?$/;
@@ -85,7 +88,10 @@ export function adminPositiveDecimal(what = 'a number greater than 0') {
 }
 
 export function adminOptionalPositiveDecimal(what?: string) {
-  return z.preprocess((v) => (v === '' || (typeof v === 'string' && v.trim() === '') ? null : v), adminPositiveDecimal(what).nullable().optional());
+  return z.preprocess(
+    (v) => (v === '' || (typeof v === 'string' && v.trim() === '') ? null : v),
+    adminPositiveDecimal(what).nullable().optional(),
+  );
 }
 
 /** '007.50' → '7.5': one spelling per value, so the table and the database agree. */
@@ -105,7 +111,7 @@ export function fieldMessage(label: string, message: string): string {
 export function issuesByField(error: z.ZodError): Record<string, string> {
   const out: Record<string, string> = {};
   for (const issue of error.issues) {
-    const key = issue.code === 'unrecognized_keys' ? issue.keys[0] ?? '' : String(issue.path[0] ?? '');
+    const key = issue.code === 'unrecognized_keys' ? (issue.keys[0] ?? '') : String(issue.path[0] ?? '');
     if (!(key in out)) out[key] = issue.code === 'unrecognized_keys' ? 'is not a field of this form' : issue.message;
   }
   return out;

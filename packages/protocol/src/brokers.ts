@@ -11,15 +11,36 @@ export const PARTY_ID_SOURCES = ['BIC', 'LEI', 'PROPRIETARY', 'MIC', 'ISITC'] as
 /** Party type: a FIX PartyRole (452) value, 1 to 22 plus 24 (spec 001 §9). */
 export const PARTY_TYPES = [...Array.from({ length: 22 }, (_, i) => i + 1), 24] as const;
 export const PARTY_TYPE_LABELS: Record<number, string> = {
-  1: 'Executing Firm', 2: 'Broker of Credit', 3: 'Client ID', 4: 'Clearing Firm', 5: 'Investor ID', 6: 'Introducing Firm',
-  7: 'Entering Firm', 8: 'Locate/Lending Firm', 9: 'Fund Manager Client ID', 10: 'Settlement Location', 11: 'Order Origination Trader',
-  12: 'Executing Trader', 13: 'Order Origination Firm', 14: 'Giveup Clearing Firm', 15: 'Correspondant Clearing Firm', 16: 'Executing System',
-  17: 'Contra Firm', 18: 'Contra Clearing Firm', 19: 'Sponsoring Firm', 20: 'Underlying Contra Firm', 21: 'Clearing Organization', 22: 'Exchange',
+  1: 'Executing Firm',
+  2: 'Broker of Credit',
+  3: 'Client ID',
+  4: 'Clearing Firm',
+  5: 'Investor ID',
+  6: 'Introducing Firm',
+  7: 'Entering Firm',
+  8: 'Locate/Lending Firm',
+  9: 'Fund Manager Client ID',
+  10: 'Settlement Location',
+  11: 'Order Origination Trader',
+  12: 'Executing Trader',
+  13: 'Order Origination Firm',
+  14: 'Giveup Clearing Firm',
+  15: 'Correspondant Clearing Firm',
+  16: 'Executing System',
+  17: 'Contra Firm',
+  18: 'Contra Clearing Firm',
+  19: 'Sponsoring Firm',
+  20: 'Underlying Contra Firm',
+  21: 'Clearing Organization',
+  22: 'Exchange',
   24: 'Customer Account',
 };
 export const CONTACT_TYPES = ['business', 'trading_desk', 'backoffice', 'it_support'] as const;
 export const CONTACT_TYPE_LABELS: Record<(typeof CONTACT_TYPES)[number], string> = {
-  business: 'Business', trading_desk: 'Trading Desk', backoffice: 'Back Office', it_support: 'IT Support',
+  business: 'Business',
+  trading_desk: 'Trading Desk',
+  backoffice: 'Back Office',
+  it_support: 'IT Support',
 };
 export const CONTACT_TIMEZONES = ['Asia/Singapore', 'Asia/Hong_Kong', 'Asia/Tokyo', 'Europe/London', 'America/New_York', 'UTC'] as const;
 export const DEFAULT_AVAILABILITY_HOURS = '09:00-17:00';
@@ -66,13 +87,24 @@ export const BrokerText = {
 } as const;
 
 const enumOf = <T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) =>
-  z.preprocess((v) => (v === undefined || v === null || v === '' ? fallback : v), z.enum(values, { error: `must be one of ${values.join(', ')}` }));
+  z.preprocess(
+    (v) => (v === undefined || v === null || v === '' ? fallback : v),
+    z.enum(values, { error: `must be one of ${values.join(', ')}` }),
+  );
 
 const optionalEmail = z.preprocess(
   (v) => (typeof v === 'string' && v.trim() === '' ? null : typeof v === 'string' ? v.trim() : v),
-  z.string({ error: 'must be an e-mail address' }).max(254, 'has at most 254 characters').regex(/^[^\s@<>"']+@[^\s@<>"']+\.[^\s@<>"']+$/, 'must be an e-mail address such as desk@broker.com').nullable().optional(),
+  z
+    .string({ error: 'must be an e-mail address' })
+    .max(254, 'has at most 254 characters')
+    .regex(/^[^\s@<>"']+@[^\s@<>"']+\.[^\s@<>"']+$/, 'must be an e-mail address such as desk@broker.com')
+    .nullable()
+    .optional(),
 );
-const optionalPhone = adminOptionalText(32).refine((s) => s == null || /^\+?[0-9 ()-]{5,31}$/.test(s), 'must be a phone number such as +65 6123 4567');
+const optionalPhone = adminOptionalText(32).refine(
+  (s) => s == null || /^\+?[0-9 ()-]{5,31}$/.test(s),
+  'must be a phone number such as +65 6123 4567',
+);
 
 const BrokerShape = {
   company_name: adminText(200).min(1, 'is required'),
@@ -88,7 +120,9 @@ const BrokerShape = {
   lei: optionalLei,
   party_type: z.preprocess(
     (v) => (v === undefined || v === null || v === '' ? 1 : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v),
-    z.number({ error: 'must be a FIX PartyRole: 1 to 22 or 24' }).refine((n) => (PARTY_TYPES as readonly number[]).includes(n), 'must be a FIX PartyRole: 1 to 22 or 24'),
+    z
+      .number({ error: 'must be a FIX PartyRole: 1 to 22 or 24' })
+      .refine((n) => (PARTY_TYPES as readonly number[]).includes(n), 'must be a FIX PartyRole: 1 to 22 or 24'),
   ),
   party_id: adminOptionalText(64),
   party_id_source: enumOf(PARTY_ID_SOURCES, 'PROPRIETARY'),
@@ -125,7 +159,10 @@ export const UpdateBrokerSchema = z.strictObject({
 }) as unknown as z.ZodType<Partial<BrokerValues>, Partial<CreateBrokerInput> & Record<string, unknown>>;
 
 export const BrokerIdParamsSchema = z.strictObject({ id: adminInteger(1, 2_147_483_647, 'a broker id') });
-export const ContactIdParamsSchema = z.strictObject({ id: adminInteger(1, 2_147_483_647, 'a broker id'), contactId: adminInteger(1, 2_147_483_647, 'a contact id') });
+export const ContactIdParamsSchema = z.strictObject({
+  id: adminInteger(1, 2_147_483_647, 'a broker id'),
+  contactId: adminInteger(1, 2_147_483_647, 'a contact id'),
+});
 
 export interface Broker {
   id: number;
@@ -166,12 +203,22 @@ const ContactShape = {
   is_primary: z.boolean({ error: 'must be true or false' }).default(false),
   is_emergency: z.boolean({ error: 'must be true or false' }).default(false),
   availability_hours: z.preprocess(
-    (v) => (v === undefined || v === null || (typeof v === 'string' && v.trim() === '') ? DEFAULT_AVAILABILITY_HOURS : typeof v === 'string' ? v.trim() : v),
-    z.string({ error: 'must be hours such as 09:00-17:00' }).regex(/^([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-4]):[0-5]\d$/, 'must be hours such as 09:00-17:00'),
+    (v) =>
+      v === undefined || v === null || (typeof v === 'string' && v.trim() === '')
+        ? DEFAULT_AVAILABILITY_HOURS
+        : typeof v === 'string'
+          ? v.trim()
+          : v,
+    z
+      .string({ error: 'must be hours such as 09:00-17:00' })
+      .regex(/^([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-4]):[0-5]\d$/, 'must be hours such as 09:00-17:00'),
   ),
   timezone: z.preprocess(
     (v) => (v === undefined || v === null || v === '' ? DEFAULT_CONTACT_TIMEZONE : v),
-    z.string({ error: 'must be a time zone such as Asia/Singapore' }).max(64).regex(/^(UTC|[A-Z][A-Za-z_]+\/[A-Za-z_/+-]+)$/, 'must be a time zone such as Asia/Singapore'),
+    z
+      .string({ error: 'must be a time zone such as Asia/Singapore' })
+      .max(64)
+      .regex(/^(UTC|[A-Z][A-Za-z_]+\/[A-Za-z_/+-]+)$/, 'must be a time zone such as Asia/Singapore'),
   ),
   is_active: z.boolean({ error: 'must be true or false' }).default(true),
   notes: adminOptionalText(2000),
@@ -188,7 +235,13 @@ export type CreateContactInput = z.input<typeof CreateContactSchema>;
 
 /** PUT …/contacts/{contactId}: the whole contact (the form sends every field). */
 export const UpdateContactSchema = z
-  .strictObject({ ...ContactShape, id: z.unknown().optional(), broker_id: z.unknown().optional(), created_at: z.unknown().optional(), updated_at: z.unknown().optional() })
+  .strictObject({
+    ...ContactShape,
+    id: z.unknown().optional(),
+    broker_id: z.unknown().optional(),
+    created_at: z.unknown().optional(),
+    updated_at: z.unknown().optional(),
+  })
   .superRefine(contactReach);
 
 export interface BrokerContact {
@@ -212,7 +265,8 @@ export interface BrokerContact {
   updated_at: string;
 }
 
-const options = <T extends string | number>(values: readonly T[], label?: (v: T) => string) => values.map((v) => ({ value: String(v), label: label ? label(v) : String(v) }));
+const options = <T extends string | number>(values: readonly T[], label?: (v: T) => string) =>
+  values.map((v) => ({ value: String(v), label: label ? label(v) : String(v) }));
 
 /** The broker dialog's tabs, each with its fields (spec 001 §2: Basic Info, Address, FIX Party Info, Contacts, Notes). */
 export const BROKER_TABS = {
@@ -225,20 +279,58 @@ export const BROKER_TABS = {
 /** How each broker field is edited (company_logo has its own upload control on the Basic Info tab). */
 export const BROKER_FIELDS: AdminFields<CreateBrokerInput> = {
   company_name: { name: 'company_name', label: 'Company Name', kind: 'text', required: true, maxLength: 200 },
-  branch_type: { name: 'branch_type', label: 'Branch Type', kind: 'select', required: true, options: options(BRANCH_TYPES, (v) => v[0]!.toUpperCase() + v.slice(1)), defaultValue: 'branch' },
-  parent_company_id: { name: 'parent_company_id', label: 'Parent Company', kind: 'select', placeholder: 'None', description: 'Parent-type brokers only' },
+  branch_type: {
+    name: 'branch_type',
+    label: 'Branch Type',
+    kind: 'select',
+    required: true,
+    options: options(BRANCH_TYPES, (v) => v[0]!.toUpperCase() + v.slice(1)),
+    defaultValue: 'branch',
+  },
+  parent_company_id: {
+    name: 'parent_company_id',
+    label: 'Parent Company',
+    kind: 'select',
+    placeholder: 'None',
+    description: 'Parent-type brokers only',
+  },
   is_active: { name: 'is_active', label: 'Active', kind: 'boolean', defaultValue: true },
-  company_logo: { name: 'company_logo', label: 'Company Logo (SVG)', kind: 'text', description: 'SVG only, under 500KB; sanitised on the server' },
+  company_logo: {
+    name: 'company_logo',
+    label: 'Company Logo (SVG)',
+    kind: 'text',
+    description: 'SVG only, under 500KB; sanitised on the server',
+  },
   address_line1: { name: 'address_line1', label: 'Address Line 1', kind: 'text', maxLength: 200, span: 2 },
   address_line2: { name: 'address_line2', label: 'Address Line 2', kind: 'text', maxLength: 200, span: 2 },
   city: { name: 'city', label: 'City', kind: 'text', maxLength: 100 },
   state_province: { name: 'state_province', label: 'State / Province', kind: 'text', maxLength: 100 },
   postal_code: { name: 'postal_code', label: 'Postal Code', kind: 'text', maxLength: 20 },
   country: { name: 'country', label: 'Country', kind: 'text', maxLength: 100 },
-  lei: { name: 'lei', label: 'LEI', kind: 'text', maxLength: 20, description: 'Legal Entity Identifier (ISO 17442): 20 characters, the last 2 check digits' },
-  party_type: { name: 'party_type', label: 'Party Type (PartyRole 452)', kind: 'select', required: true, options: options(PARTY_TYPES, (v) => `${v} - ${PARTY_TYPE_LABELS[v]}`), defaultValue: '1' },
+  lei: {
+    name: 'lei',
+    label: 'LEI',
+    kind: 'text',
+    maxLength: 20,
+    description: 'Legal Entity Identifier (ISO 17442): 20 characters, the last 2 check digits',
+  },
+  party_type: {
+    name: 'party_type',
+    label: 'Party Type (PartyRole 452)',
+    kind: 'select',
+    required: true,
+    options: options(PARTY_TYPES, (v) => `${v} - ${PARTY_TYPE_LABELS[v]}`),
+    defaultValue: '1',
+  },
   party_id: { name: 'party_id', label: 'Party ID (448)', kind: 'text', maxLength: 64 },
-  party_id_source: { name: 'party_id_source', label: 'Party ID Source (447)', kind: 'select', required: true, options: options(PARTY_ID_SOURCES), defaultValue: 'PROPRIETARY' },
+  party_id_source: {
+    name: 'party_id_source',
+    label: 'Party ID Source (447)',
+    kind: 'select',
+    required: true,
+    options: options(PARTY_ID_SOURCES),
+    defaultValue: 'PROPRIETARY',
+  },
   clearing_firm_name: { name: 'clearing_firm_name', label: 'Clearing Firm Name', kind: 'text', maxLength: 200 },
   clearing_firm_id: { name: 'clearing_firm_id', label: 'Clearing Firm ID', kind: 'text', maxLength: 64 },
   regulatory_id: { name: 'regulatory_id', label: 'Regulatory ID', kind: 'text', maxLength: 64 },
@@ -246,7 +338,14 @@ export const BROKER_FIELDS: AdminFields<CreateBrokerInput> = {
 };
 
 export const CONTACT_FIELDS: AdminFields<CreateContactInput> = {
-  contact_type: { name: 'contact_type', label: 'Contact Type', kind: 'select', required: true, options: options(CONTACT_TYPES, (v) => CONTACT_TYPE_LABELS[v]), defaultValue: 'business' },
+  contact_type: {
+    name: 'contact_type',
+    label: 'Contact Type',
+    kind: 'select',
+    required: true,
+    options: options(CONTACT_TYPES, (v) => CONTACT_TYPE_LABELS[v]),
+    defaultValue: 'business',
+  },
   contact_name: { name: 'contact_name', label: 'Name', kind: 'text', required: true, maxLength: 200 },
   title: { name: 'title', label: 'Title', kind: 'text', maxLength: 100 },
   department: { name: 'department', label: 'Department', kind: 'text', maxLength: 100 },
@@ -254,8 +353,20 @@ export const CONTACT_FIELDS: AdminFields<CreateContactInput> = {
   phone_primary: { name: 'phone_primary', label: 'Primary Phone', kind: 'text', maxLength: 32 },
   phone_mobile: { name: 'phone_mobile', label: 'Mobile', kind: 'text', maxLength: 32 },
   phone_direct: { name: 'phone_direct', label: 'Direct Line', kind: 'text', maxLength: 32 },
-  availability_hours: { name: 'availability_hours', label: 'Availability Hours', kind: 'text', maxLength: 11, defaultValue: DEFAULT_AVAILABILITY_HOURS },
-  timezone: { name: 'timezone', label: 'Time Zone', kind: 'select', options: options(CONTACT_TIMEZONES), defaultValue: DEFAULT_CONTACT_TIMEZONE },
+  availability_hours: {
+    name: 'availability_hours',
+    label: 'Availability Hours',
+    kind: 'text',
+    maxLength: 11,
+    defaultValue: DEFAULT_AVAILABILITY_HOURS,
+  },
+  timezone: {
+    name: 'timezone',
+    label: 'Time Zone',
+    kind: 'select',
+    options: options(CONTACT_TIMEZONES),
+    defaultValue: DEFAULT_CONTACT_TIMEZONE,
+  },
   is_primary: { name: 'is_primary', label: 'Primary contact', kind: 'boolean', defaultValue: false },
   is_emergency: { name: 'is_emergency', label: 'Emergency contact', kind: 'boolean', defaultValue: false },
   is_active: { name: 'is_active', label: 'Active', kind: 'boolean', defaultValue: true },

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { MIC_TEXT } from './identifiers';
-import { adminInteger, adminOptionalInteger, adminOptionalPositiveDecimal, adminOptionalText, normalizeDecimalText, type AdminFields } from './admin-fields';
+import {
+  adminInteger,
+  adminOptionalInteger,
+  adminOptionalPositiveDecimal,
+  adminOptionalText,
+  normalizeDecimalText,
+  type AdminFields,
+} from './admin-fields';
 import { ASSET_CLASSES, EXCHANGES } from './security-master';
 
 // Client capabilities (spec 001 §2 "Client Capabilities", §3, §5 "Capability form", §6, §7, §8): what
@@ -28,7 +35,14 @@ const DECIMAL = /^\d{1,12}(\.\d{1,10})?$/;
 /** A limit that may be 0: decimal text, or null when empty (spec 001 §5: parsed as decimals, or null). */
 const optionalLimit = (what: string) =>
   z.preprocess(
-    (v) => (v === '' || v === undefined || (typeof v === 'string' && v.trim() === '') ? null : typeof v === 'number' && Number.isFinite(v) ? String(v) : typeof v === 'string' ? v.trim() : v),
+    (v) =>
+      v === '' || v === undefined || (typeof v === 'string' && v.trim() === '')
+        ? null
+        : typeof v === 'number' && Number.isFinite(v)
+          ? String(v)
+          : typeof v === 'string'
+            ? v.trim()
+            : v,
     z
       .string({ error: `must be ${what}` })
       .regex(DECIMAL, `must be ${what}`)
@@ -60,7 +74,9 @@ const additionalParams = z.preprocess(
       return v;
     }
   },
-  z.record(z.string(), z.unknown(), { error: 'must be a JSON object such as {"desk": "freight"}' }).refine((o) => JSON.stringify(o).length <= 4000, 'has at most 4000 characters'),
+  z
+    .record(z.string(), z.unknown(), { error: 'must be a JSON object such as {"desk": "freight"}' })
+    .refine((o) => JSON.stringify(o).length <= 4000, 'has at most 4000 characters'),
 );
 
 const flag = (dflt: boolean) => z.boolean({ error: 'must be true or false' }).default(dflt);
@@ -70,7 +86,10 @@ const CapabilityShape = {
   security_master_id: adminOptionalInteger(1, 2_147_483_647, 'a security'),
   client_symbol: adminOptionalText(64),
   client_symbol_text: adminOptionalText(200),
-  asset_class: z.enum(ASSET_CLASSES, { error: (i) => (i.input === undefined || i.input === null || i.input === '' ? 'is required' : `must be one of ${ASSET_CLASSES.join(', ')}`) }),
+  asset_class: z.enum(ASSET_CLASSES, {
+    error: (i) =>
+      i.input === undefined || i.input === null || i.input === '' ? 'is required' : `must be one of ${ASSET_CLASSES.join(', ')}`,
+  }),
   exchange: code('an exchange code such as SGX'),
   market_identifier: z.preprocess(
     (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
@@ -142,20 +161,82 @@ const options = (values: readonly string[]) => values.map((value) => ({ value, l
 
 /** How each field is edited on the Client Capabilities screen (form order). */
 export const CAPABILITY_FIELDS: AdminFields<CreateCapabilityInput> = {
-  clientconnectors_id: { name: 'clientconnectors_id', label: 'Client', kind: 'select', required: true, description: 'The client connector this capability belongs to' },
-  security_master_id: { name: 'security_master_id', label: 'Security', kind: 'select', placeholder: 'All Securities', description: 'Empty: every security' },
-  asset_class: { name: 'asset_class', label: 'Asset Class', kind: 'select', required: true, options: options(ASSET_CLASSES), defaultValue: 'FUTURES' },
-  exchange: { name: 'exchange', label: 'Exchange', kind: 'select', options: options(EXCHANGES), description: "Empty: any exchange; set: the order's ExDestination (100) must be it or absent" },
+  clientconnectors_id: {
+    name: 'clientconnectors_id',
+    label: 'Client',
+    kind: 'select',
+    required: true,
+    description: 'The client connector this capability belongs to',
+  },
+  security_master_id: {
+    name: 'security_master_id',
+    label: 'Security',
+    kind: 'select',
+    placeholder: 'All Securities',
+    description: 'Empty: every security',
+  },
+  asset_class: {
+    name: 'asset_class',
+    label: 'Asset Class',
+    kind: 'select',
+    required: true,
+    options: options(ASSET_CLASSES),
+    defaultValue: 'FUTURES',
+  },
+  exchange: {
+    name: 'exchange',
+    label: 'Exchange',
+    kind: 'select',
+    options: options(EXCHANGES),
+    description: "Empty: any exchange; set: the order's ExDestination (100) must be it or absent",
+  },
   min_order_qty: { name: 'min_order_qty', label: 'Min Order Qty', kind: 'decimal', placeholder: 'none' },
   max_order_qty: { name: 'max_order_qty', label: 'Max Order Qty', kind: 'decimal', placeholder: 'none' },
-  max_position_long: { name: 'max_position_long', label: 'Max Position Long', kind: 'decimal', placeholder: 'none', description: 'Net long lots per contract, fills plus working buys' },
-  max_position_short: { name: 'max_position_short', label: 'Max Position Short', kind: 'decimal', placeholder: 'none', description: 'Net short lots per contract, fills plus working sales' },
-  is_enabled: { name: 'is_enabled', label: 'Enabled', kind: 'boolean', defaultValue: true, description: 'Disabled: every order under this capability is refused' },
+  max_position_long: {
+    name: 'max_position_long',
+    label: 'Max Position Long',
+    kind: 'decimal',
+    placeholder: 'none',
+    description: 'Net long lots per contract, fills plus working buys',
+  },
+  max_position_short: {
+    name: 'max_position_short',
+    label: 'Max Position Short',
+    kind: 'decimal',
+    placeholder: 'none',
+    description: 'Net short lots per contract, fills plus working sales',
+  },
+  is_enabled: {
+    name: 'is_enabled',
+    label: 'Enabled',
+    kind: 'boolean',
+    defaultValue: true,
+    description: 'Disabled: every order under this capability is refused',
+  },
   can_buy: { name: 'can_buy', label: 'Can Buy', kind: 'boolean', defaultValue: true },
   can_sell: { name: 'can_sell', label: 'Can Sell', kind: 'boolean', defaultValue: true },
-  can_short: { name: 'can_short', label: 'Can Short', kind: 'boolean', defaultValue: false, description: 'Off: a sale may not take the net position in a contract below zero, counting working sales as filled' },
-  market_identifier: { name: 'market_identifier', label: 'Market Identifier (MIC)', kind: 'text', maxLength: 10, placeholder: 'e.g. XSES', description: 'Set: the order must name this market in ExDestination (100)' },
-  client_symbol: { name: 'client_symbol', label: 'Client Symbol', kind: 'text', maxLength: 64, placeholder: "The client's own code for the security" },
+  can_short: {
+    name: 'can_short',
+    label: 'Can Short',
+    kind: 'boolean',
+    defaultValue: false,
+    description: 'Off: a sale may not take the net position in a contract below zero, counting working sales as filled',
+  },
+  market_identifier: {
+    name: 'market_identifier',
+    label: 'Market Identifier (MIC)',
+    kind: 'text',
+    maxLength: 10,
+    placeholder: 'e.g. XSES',
+    description: 'Set: the order must name this market in ExDestination (100)',
+  },
+  client_symbol: {
+    name: 'client_symbol',
+    label: 'Client Symbol',
+    kind: 'text',
+    maxLength: 64,
+    placeholder: "The client's own code for the security",
+  },
   client_symbol_text: { name: 'client_symbol_text', label: 'Client Symbol Text', kind: 'text', maxLength: 200 },
   additional_params: { name: 'additional_params', label: 'Additional Parameters (JSON)', kind: 'textarea', placeholder: '{}', span: 2 },
 };

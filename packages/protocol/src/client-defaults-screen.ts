@@ -42,8 +42,23 @@ export interface ClientDefaultFormInput {
 }
 
 export const CLIENT_DEFAULT_FIELDS: AdminFields<ClientDefaultFormInput> = {
-  tag: { name: 'tag', label: 'Tag', kind: 'integer', required: true, placeholder: 'e.g. 1 (Account)', description: 'FIX field number; read-only when editing' },
-  default_value: { name: 'default_value', label: 'Default Value', kind: 'text', required: true, maxLength: 500, description: 'Text or %VARIABLES%, e.g. %COMP_ID%', span: 2 },
+  tag: {
+    name: 'tag',
+    label: 'Tag',
+    kind: 'integer',
+    required: true,
+    placeholder: 'e.g. 1 (Account)',
+    description: 'FIX field number; read-only when editing',
+  },
+  default_value: {
+    name: 'default_value',
+    label: 'Default Value',
+    kind: 'text',
+    required: true,
+    maxLength: 500,
+    description: 'Text or %VARIABLES%, e.g. %COMP_ID%',
+    span: 2,
+  },
   notes: { name: 'notes', label: 'Notes', kind: 'textarea', maxLength: 1000, span: 2 },
 };
 

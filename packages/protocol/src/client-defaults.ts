@@ -24,7 +24,11 @@ const INT_MAX = 2_147_483_647;
 const positiveInt = (what: string, max = INT_MAX) =>
   z.preprocess(
     (v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
-    z.number({ error: (i) => (i.input === undefined ? 'is required' : `must be ${what}`) }).int(`must be ${what}`).min(1, `must be ${what}`).max(max, `must be at most ${max}`),
+    z
+      .number({ error: (i) => (i.input === undefined ? 'is required' : `must be ${what}`) })
+      .int(`must be ${what}`)
+      .min(1, `must be ${what}`)
+      .max(max, `must be at most ${max}`),
   );
 
 export const MsgTypeSchema = z
@@ -91,7 +95,10 @@ export const UpdateClientDefaultSchema = z
     created_at: z.unknown().optional(),
     updated_at: z.unknown().optional(),
   })
-  .refine((v) => v.default_value !== undefined || v.notes !== undefined, { message: 'give default_value or notes to change', path: ['default_value'] });
+  .refine((v) => v.default_value !== undefined || v.notes !== undefined, {
+    message: 'give default_value or notes to change',
+    path: ['default_value'],
+  });
 
 export const GroupFieldDefaultSchema = z.strictObject({
   tag: TagSchema,
@@ -106,7 +113,10 @@ export const CreateGroupDefaultSchema = z
     exec_type: ExecTypeSchema,
     component_block_id: positiveInt('a component block id'),
     /** Absent or null: the next number (the highest existing plus 1, starting at 1). */
-    group_instance_number: z.preprocess((v) => (v === '' ? null : v), positiveInt('an instance number', GROUP_INSTANCE_MAX).nullable().optional()),
+    group_instance_number: z.preprocess(
+      (v) => (v === '' ? null : v),
+      positiveInt('an instance number', GROUP_INSTANCE_MAX).nullable().optional(),
+    ),
     fields: z
       .array(GroupFieldDefaultSchema, { error: 'must be a list of {tag, default_value, notes}' })
       .min(1, 'needs at least one field')
@@ -116,7 +126,8 @@ export const CreateGroupDefaultSchema = z
     execTypeOnlyFor8(v, ctx);
     const seen = new Set<number>();
     v.fields.forEach((f, i) => {
-      if (seen.has(f.tag)) ctx.addIssue({ code: 'custom', path: ['fields', i, 'tag'], message: `tag ${f.tag} appears more than once in the instance` });
+      if (seen.has(f.tag))
+        ctx.addIssue({ code: 'custom', path: ['fields', i, 'tag'], message: `tag ${f.tag} appears more than once in the instance` });
       seen.add(f.tag);
     });
   });
@@ -229,5 +240,9 @@ export interface ClientDefaultsPreview {
   /** The client's variables and their values now. */
   variables: Record<string, string>;
   defaults: ClientDefaultPreviewRow[];
-  groups: Array<Omit<ClientGroupDefaults, 'instances'> & { instances: Array<{ group_instance_number: number; fields: Array<ClientGroupFieldDefault & { resolved_value: string }> }> }>;
+  groups: Array<
+    Omit<ClientGroupDefaults, 'instances'> & {
+      instances: Array<{ group_instance_number: number; fields: Array<ClientGroupFieldDefault & { resolved_value: string }> }>;
+    }
+  >;
 }

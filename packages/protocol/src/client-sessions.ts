@@ -49,22 +49,31 @@ const timestamp = adminText(40).transform((s, ctx) => {
  * Spec 001 §5: counts have a minimum of 0 and are whole numbers; empty falls back to 0. Anything else is
  * refused, not read as a number it does not say ("abc" was saved as 0, "1.5" as 1).
  */
-const count = z.preprocess((v) => (v === undefined || v === null || (typeof v === 'string' && v.trim() === '') ? 0 : v), adminInteger(0, 2_147_483_647, 'a whole number'));
+const count = z.preprocess(
+  (v) => (v === undefined || v === null || (typeof v === 'string' && v.trim() === '') ? 0 : v),
+  adminInteger(0, 2_147_483_647, 'a whole number'),
+);
 
 const SessionShape = {
   comp_id: adminText(64).min(1, 'is required'),
   session_start: timestamp,
-  session_end: z.preprocess((v) => (v === undefined || v === null || (typeof v === 'string' && v.trim() === '') ? null : v), timestamp.nullable()),
+  session_end: z.preprocess(
+    (v) => (v === undefined || v === null || (typeof v === 'string' && v.trim() === '') ? null : v),
+    timestamp.nullable(),
+  ),
   disconnect_reason: adminOptionalText(500),
   messages_sent: count,
   messages_received: count,
   orders_processed: count,
 };
 
-const endAfterStart = (v: { session_start?: string; session_end?: string | null }) => !v.session_start || !v.session_end || v.session_end >= v.session_start;
+const endAfterStart = (v: { session_start?: string; session_end?: string | null }) =>
+  !v.session_start || !v.session_end || v.session_end >= v.session_start;
 
 /** POST /api/client-sessions. */
-export const CreateSessionSchema = z.strictObject(SessionShape).refine(endAfterStart, { path: ['session_end'], message: SessionText.endBeforeStart });
+export const CreateSessionSchema = z
+  .strictObject(SessionShape)
+  .refine(endAfterStart, { path: ['session_end'], message: SessionText.endBeforeStart });
 export type CreateSessionInput = z.input<typeof CreateSessionSchema>;
 
 /** PUT /api/client-sessions/{id}: the comp id is fixed (it may be echoed unchanged); fields left out keep their value. */
@@ -81,10 +90,10 @@ export const UpdateSessionSchema = z
     corrected_by: z.unknown().optional(),
     corrected_at: z.unknown().optional(),
   })
-  .refine((v) => endAfterStart(v as { session_start?: string; session_end?: string | null }), { path: ['session_end'], message: SessionText.endBeforeStart }) as unknown as z.ZodType<
-  Partial<z.output<typeof CreateSessionSchema>>,
-  Partial<CreateSessionInput> & Record<string, unknown>
->;
+  .refine((v) => endAfterStart(v as { session_start?: string; session_end?: string | null }), {
+    path: ['session_end'],
+    message: SessionText.endBeforeStart,
+  }) as unknown as z.ZodType<Partial<z.output<typeof CreateSessionSchema>>, Partial<CreateSessionInput> & Record<string, unknown>>;
 
 export const SessionIdParamsSchema = z.strictObject({ id: adminInteger(1, Number.MAX_SAFE_INTEGER, 'a session id') });
 export const SessionListQuerySchema = z.strictObject({ comp_id: z.string().trim().max(64).optional() });
@@ -115,9 +124,23 @@ export interface ClientSessionRecord extends SessionValues {
 /** How each field is edited on the Client Sessions screen. */
 export const SESSION_FIELDS: AdminFields<CreateSessionInput> = {
   comp_id: { name: 'comp_id', label: 'Comp ID', kind: 'select', required: true },
-  session_start: { name: 'session_start', label: 'Session Start (UTC)', kind: 'text', required: true, maxLength: 40, placeholder: '2026-01-31 09:00' },
+  session_start: {
+    name: 'session_start',
+    label: 'Session Start (UTC)',
+    kind: 'text',
+    required: true,
+    maxLength: 40,
+    placeholder: '2026-01-31 09:00',
+  },
   session_end: { name: 'session_end', label: 'Session End (UTC)', kind: 'text', maxLength: 40, placeholder: 'empty: still active' },
-  disconnect_reason: { name: 'disconnect_reason', label: 'Disconnect Reason', kind: 'text', maxLength: 500, span: 2, description: 'Empty with an end: Completed; set: Disconnected' },
+  disconnect_reason: {
+    name: 'disconnect_reason',
+    label: 'Disconnect Reason',
+    kind: 'text',
+    maxLength: 500,
+    span: 2,
+    description: 'Empty with an end: Completed; set: Disconnected',
+  },
   messages_sent: { name: 'messages_sent', label: 'Messages Sent', kind: 'integer', defaultValue: '0' },
   messages_received: { name: 'messages_received', label: 'Messages Received', kind: 'integer', defaultValue: '0' },
   orders_processed: { name: 'orders_processed', label: 'Orders Processed', kind: 'integer', defaultValue: '0' },

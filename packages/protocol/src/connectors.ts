@@ -29,7 +29,12 @@ const ipList = z
   .trim()
   .max(2000)
   .refine(
-    (s) => s === '' || s.split(/[,\s]+/).filter(Boolean).every((p) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(p)),
+    (s) =>
+      s === '' ||
+      s
+        .split(/[,\s]+/)
+        .filter(Boolean)
+        .every((p) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(p)),
     'must be IP addresses or CIDR ranges separated by commas',
   );
 
@@ -73,14 +78,22 @@ export const HEARTBEAT_DEFAULTS = { heartbeatint: 30, heartbeat_min_sec: 5, hear
  * The one rule across the heartbeat fields (checked on the row as it will be after a write): the range is
  * not empty, and the connector's own interval, the one its documents and settings file give, is inside it.
  */
-export function heartbeatSettingsProblem(h: { heartbeatint: number; heartbeat_min_sec: number; heartbeat_max_sec: number }):
-  | { field: 'heartbeat_min_sec' | 'heartbeatint'; message: string }
-  | undefined {
+export function heartbeatSettingsProblem(h: {
+  heartbeatint: number;
+  heartbeat_min_sec: number;
+  heartbeat_max_sec: number;
+}): { field: 'heartbeat_min_sec' | 'heartbeatint'; message: string } | undefined {
   if (h.heartbeat_min_sec > h.heartbeat_max_sec) {
-    return { field: 'heartbeat_min_sec', message: `Minimum heartbeat ${h.heartbeat_min_sec} s is above the maximum ${h.heartbeat_max_sec} s` };
+    return {
+      field: 'heartbeat_min_sec',
+      message: `Minimum heartbeat ${h.heartbeat_min_sec} s is above the maximum ${h.heartbeat_max_sec} s`,
+    };
   }
   if (h.heartbeatint < h.heartbeat_min_sec || h.heartbeatint > h.heartbeat_max_sec) {
-    return { field: 'heartbeatint', message: `Heartbeat interval ${h.heartbeatint} s is outside the allowed range ${h.heartbeat_min_sec}-${h.heartbeat_max_sec} s` };
+    return {
+      field: 'heartbeatint',
+      message: `Heartbeat interval ${h.heartbeatint} s is outside the allowed range ${h.heartbeat_min_sec}-${h.heartbeat_max_sec} s`,
+    };
   }
   return undefined;
 }
@@ -316,9 +329,11 @@ export const KillSwitchText = {
   resumeTitle: (compId: string) => `Resume ${compId}`,
   stopConsequences: (compId: string, working: number | null) =>
     `Every new order from ${compId} will be refused until the client is resumed. ${
-      working === null ? 'Every working order of the client will be canceled at once'
-      : working === 0 ? 'It has no working order to cancel'
-      : `Its ${working} working order${working === 1 ? '' : 's'} will be canceled at once`
+      working === null
+        ? 'Every working order of the client will be canceled at once'
+        : working === 0
+          ? 'It has no working order to cancel'
+          : `Its ${working} working order${working === 1 ? '' : 's'} will be canceled at once`
     } (Canceled reports are sent now, or when the client next logs on). Resuming does not restore canceled orders.`,
   logoutOption: 'Also log the FIX session out',
   resumeConsequences: (compId: string) => `New orders from ${compId} will be accepted again. Orders canceled by the stop stay canceled.`,

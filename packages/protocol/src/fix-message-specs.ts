@@ -10,7 +10,9 @@ export const FIX_SPEC_VERSIONS = ['4.4', '4.2', '5.0'] as const;
 /** Spec 001 §5: written by the FIX session itself; no edit or delete, field and position locked. */
 export const SYSTEM_CONTROLLED_FIELDS: readonly number[] = [8, 9, 10, 34, 35, 52, 150];
 /** Spec 001 §5: header-type fields; position locked, delete not offered. */
-export const HEADER_TYPE_FIELDS: readonly number[] = [49, 56, 115, 128, 90, 91, 50, 142, 57, 143, 116, 144, 129, 145, 43, 97, 122, 212, 213, 347, 369, 627, 628, 629, 630, 93, 89];
+export const HEADER_TYPE_FIELDS: readonly number[] = [
+  49, 56, 115, 128, 90, 91, 50, 142, 57, 143, 116, 144, 129, 145, 43, 97, 122, 212, 213, 347, 369, 627, 628, 629, 630, 93, 89,
+];
 
 export const isSystemControlledField = (field: number) => SYSTEM_CONTROLLED_FIELDS.includes(field);
 export const isHeaderTypeField = (field: number) => HEADER_TYPE_FIELDS.includes(field);
@@ -48,7 +50,10 @@ const execType = z.preprocess(
 const SpecShape = {
   msg_type: msgType,
   msg_name: adminOptionalText(100),
-  fix_version: z.preprocess((v) => (v === undefined || v === null || v === '' ? '4.4' : v), z.enum(FIX_SPEC_VERSIONS, { error: `must be one of ${FIX_SPEC_VERSIONS.join(', ')}` })),
+  fix_version: z.preprocess(
+    (v) => (v === undefined || v === null || v === '' ? '4.4' : v),
+    z.enum(FIX_SPEC_VERSIONS, { error: `must be one of ${FIX_SPEC_VERSIONS.join(', ')}` }),
+  ),
   exec_type: execType,
   field_number: adminInteger(1, 99_999, 'a FIX tag number'),
   field_position: adminOptionalInteger(1, 9_999, 'a whole number'),
@@ -148,8 +153,20 @@ export const ComponentBlockMessageParamsSchema = z.strictObject({ msgType });
 /** How each field is edited in the spec modal. */
 export const MESSAGE_SPEC_FIELDS: AdminFields<CreateMessageSpecInput> = {
   msg_type: { name: 'msg_type', label: 'Message Type', kind: 'select', required: true, placeholder: 'Choose a message type' },
-  msg_name: { name: 'msg_name', label: 'Message Name', kind: 'text', maxLength: 100, description: 'Filled from the FIX 4.4 dictionary when left empty' },
-  fix_version: { name: 'fix_version', label: 'FIX Version', kind: 'select', options: FIX_SPEC_VERSIONS.map((v) => ({ value: v, label: `FIX ${v}` })), defaultValue: '4.4' },
+  msg_name: {
+    name: 'msg_name',
+    label: 'Message Name',
+    kind: 'text',
+    maxLength: 100,
+    description: 'Filled from the FIX 4.4 dictionary when left empty',
+  },
+  fix_version: {
+    name: 'fix_version',
+    label: 'FIX Version',
+    kind: 'select',
+    options: FIX_SPEC_VERSIONS.map((v) => ({ value: v, label: `FIX ${v}` })),
+    defaultValue: '4.4',
+  },
   exec_type: { name: 'exec_type', label: 'ExecType (150)', kind: 'select', description: 'ExecutionReport (8) specifications only' },
   field_number: { name: 'field_number', label: 'Field Number', kind: 'integer', required: true, placeholder: 'e.g. 55' },
   field_position: { name: 'field_position', label: 'Position', kind: 'integer', placeholder: 'optional' },

@@ -44,9 +44,17 @@ export const GenerateClientFixSpecSchema = z.strictObject({
   senderCompId: required(64),
   targetCompId: z.string().trim().max(64).optional(),
   clientContact: required(200),
-  password: z.string({ error: SpecExportText.required }).min(SPEC_EXPORT_PASSWORD_MIN, SpecExportText.tooShort).max(SPEC_EXPORT_PASSWORD_MAX),
+  password: z
+    .string({ error: SpecExportText.required })
+    .min(SPEC_EXPORT_PASSWORD_MIN, SpecExportText.tooShort)
+    .max(SPEC_EXPORT_PASSWORD_MAX),
   includeTabs: z
-    .strictObject({ aboutFFA: z.literal(true), orderGeneration: z.literal(true), tradeLifecycle: z.literal(true), sessionInfo: z.literal(true) })
+    .strictObject({
+      aboutFFA: z.literal(true),
+      orderGeneration: z.literal(true),
+      tradeLifecycle: z.literal(true),
+      sessionInfo: z.literal(true),
+    })
     .optional(),
   brokerId: z.coerce.number().int().positive().nullable().optional(),
 });

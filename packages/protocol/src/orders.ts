@@ -184,10 +184,20 @@ export interface OrderTimeline {
 }
 
 export const ACTION_TYPES = [
-  'ACCEPT', 'REJECT', 'FILL', 'PARTIAL_FILL', 'DONE_FOR_DAY', 'CANCEL',
-  'CANCEL_CONFIRM', 'CANCEL_REFUSE', 'REPLACE_CONFIRM', 'REPLACE_REFUSE', 'EXPIRE',
+  'ACCEPT',
+  'REJECT',
+  'FILL',
+  'PARTIAL_FILL',
+  'DONE_FOR_DAY',
+  'CANCEL',
+  'CANCEL_CONFIRM',
+  'CANCEL_REFUSE',
+  'REPLACE_CONFIRM',
+  'REPLACE_REFUSE',
+  'EXPIRE',
   /** The kill switch (no order: the cancels it caused are the orders' own CANCEL actions). */
-  'CLIENT_STOP', 'CLIENT_RESUME',
+  'CLIENT_STOP',
+  'CLIENT_RESUME',
 ] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
 
@@ -264,7 +274,11 @@ export const DoneForDaySchema = z.strictObject({ notes: Notes, userId: UserIdCla
 
 export const DecisionSchema = z.strictObject({ reason: z.string().max(500).optional(), notes: Notes, userId: UserIdClaim }).optional();
 
-export const BrokerCancelSchema = z.strictObject({ reason: z.string().trim().min(1, 'A cancel reason is required').max(500), notes: Notes, userId: UserIdClaim });
+export const BrokerCancelSchema = z.strictObject({
+  reason: z.string().trim().min(1, 'A cancel reason is required').max(500),
+  notes: Notes,
+  userId: UserIdClaim,
+});
 
 export interface OrderActionResponse {
   success: true;

@@ -60,8 +60,16 @@ const exchangeMics = z.preprocess(
   z
     .string({ error: 'must be exchange codes separated by commas, e.g. SGX,EEX' })
     .max(200, 'has at most 200 characters')
-    .transform((s) => s.split(',').map((p) => p.trim().toUpperCase()).filter(Boolean))
-    .refine((list) => list.length > 0 && list.every((p) => /^[A-Z0-9]{2,10}$/.test(p)), 'must be exchange codes separated by commas, e.g. SGX,EEX')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((p) => p.trim().toUpperCase())
+        .filter(Boolean),
+    )
+    .refine(
+      (list) => list.length > 0 && list.every((p) => /^[A-Z0-9]{2,10}$/.test(p)),
+      'must be exchange codes separated by commas, e.g. SGX,EEX',
+    )
     .refine((list) => new Set(list).size === list.length, 'lists an exchange twice')
     .transform((list) => list.join(',')),
 );
@@ -80,12 +88,24 @@ const exchange = z.preprocess(
 const SecurityShape = {
   symbol,
   instrument_name: adminText(200).min(1, 'is required'),
-  instrument_type: z.enum(INSTRUMENT_TYPES, { error: (i) => (i.input === undefined || i.input === '' || i.input === null ? 'is required' : `must be one of ${INSTRUMENT_TYPES.join(', ')}`) }),
-  asset_class: z.preprocess((v) => (v === undefined || v === null || v === '' ? 'FUTURES' : v), z.enum(ASSET_CLASSES, { error: `must be one of ${ASSET_CLASSES.join(', ')}` })),
+  instrument_type: z.enum(INSTRUMENT_TYPES, {
+    error: (i) =>
+      i.input === undefined || i.input === '' || i.input === null ? 'is required' : `must be one of ${INSTRUMENT_TYPES.join(', ')}`,
+  }),
+  asset_class: z.preprocess(
+    (v) => (v === undefined || v === null || v === '' ? 'FUTURES' : v),
+    z.enum(ASSET_CLASSES, { error: `must be one of ${ASSET_CLASSES.join(', ')}` }),
+  ),
   description: adminOptionalText(1000),
   is_active: z.boolean({ error: 'must be true or false' }).default(true),
-  price_tick_size: z.preprocess((v) => (v === undefined || v === null || v === '' ? '0.01' : v), adminPositiveDecimal('a tick size greater than 0, e.g. 0.01')),
-  qty_tick_size: z.preprocess((v) => (v === undefined || v === null || v === '' ? '1' : v), adminPositiveDecimal('a quantity step greater than 0, e.g. 1')),
+  price_tick_size: z.preprocess(
+    (v) => (v === undefined || v === null || v === '' ? '0.01' : v),
+    adminPositiveDecimal('a tick size greater than 0, e.g. 0.01'),
+  ),
+  qty_tick_size: z.preprocess(
+    (v) => (v === undefined || v === null || v === '' ? '1' : v),
+    adminPositiveDecimal('a quantity step greater than 0, e.g. 1'),
+  ),
   contract_size: adminOptionalPositiveDecimal('a size greater than 0'),
   contract_unit: adminOptionalText(100),
   settlement_days: z.preprocess((v) => (v === undefined || v === null || v === '' ? 0 : v), adminInteger(0, 30, 'a whole number of days')),
@@ -143,21 +163,67 @@ const options = (values: readonly string[]) => values.map((value) => ({ value, l
 
 /** How each field is edited on the Security Master screen (order = the form's order). */
 export const SECURITY_FIELDS: AdminFields<CreateSecurityInput> = {
-  symbol: { name: 'symbol', label: 'Symbol', kind: 'text', required: true, maxLength: 32, placeholder: 'e.g. C5TC', description: 'The FIX Symbol (55) clients send; stored upper-case' },
-  instrument_name: { name: 'instrument_name', label: 'Instrument Name', kind: 'text', required: true, maxLength: 200, placeholder: 'e.g. Capesize 5TC Timecharter Average' },
-  instrument_type: { name: 'instrument_type', label: 'Instrument Type', kind: 'select', required: true, options: options(INSTRUMENT_TYPES), defaultValue: 'Commodities' },
+  symbol: {
+    name: 'symbol',
+    label: 'Symbol',
+    kind: 'text',
+    required: true,
+    maxLength: 32,
+    placeholder: 'e.g. C5TC',
+    description: 'The FIX Symbol (55) clients send; stored upper-case',
+  },
+  instrument_name: {
+    name: 'instrument_name',
+    label: 'Instrument Name',
+    kind: 'text',
+    required: true,
+    maxLength: 200,
+    placeholder: 'e.g. Capesize 5TC Timecharter Average',
+  },
+  instrument_type: {
+    name: 'instrument_type',
+    label: 'Instrument Type',
+    kind: 'select',
+    required: true,
+    options: options(INSTRUMENT_TYPES),
+    defaultValue: 'Commodities',
+  },
   asset_class: { name: 'asset_class', label: 'Asset Class', kind: 'select', options: options(ASSET_CLASSES), defaultValue: 'FUTURES' },
   description: { name: 'description', label: 'Description', kind: 'textarea', maxLength: 1000, span: 2 },
-  is_active: { name: 'is_active', label: 'Active (tradable)', kind: 'boolean', defaultValue: true, description: 'Inactive securities are refused at order intake' },
-  price_tick_size: { name: 'price_tick_size', label: 'Price Tick Size', kind: 'decimal', defaultValue: '0.01', description: 'Order and fill prices must be a multiple of it' },
+  is_active: {
+    name: 'is_active',
+    label: 'Active (tradable)',
+    kind: 'boolean',
+    defaultValue: true,
+    description: 'Inactive securities are refused at order intake',
+  },
+  price_tick_size: {
+    name: 'price_tick_size',
+    label: 'Price Tick Size',
+    kind: 'decimal',
+    defaultValue: '0.01',
+    description: 'Order and fill prices must be a multiple of it',
+  },
   qty_tick_size: { name: 'qty_tick_size', label: 'Quantity Tick Size', kind: 'decimal', defaultValue: '1' },
   contract_size: { name: 'contract_size', label: 'Contract Size', kind: 'decimal', placeholder: 'e.g. 1000' },
   contract_unit: { name: 'contract_unit', label: 'Contract Unit', kind: 'text', maxLength: 100, placeholder: 'e.g. tonnes ($/t)' },
   settlement_days: { name: 'settlement_days', label: 'Settlement Days', kind: 'integer', defaultValue: '0' },
-  series_months: { name: 'series_months', label: 'Series Months', kind: 'integer', placeholder: 'e.g. 36', description: 'Contract months listed from the current one' },
+  series_months: {
+    name: 'series_months',
+    label: 'Series Months',
+    kind: 'integer',
+    placeholder: 'e.g. 36',
+    description: 'Contract months listed from the current one',
+  },
   currency: { name: 'currency', label: 'Currency', kind: 'text', maxLength: 3, defaultValue: DEFAULT_CURRENCY },
   exchange: { name: 'exchange', label: 'Primary Exchange', kind: 'select', options: options(EXCHANGES) },
-  exchange_mics: { name: 'exchange_mics', label: 'Exchange MICs', kind: 'text', maxLength: 200, defaultValue: DEFAULT_EXCHANGE_MICS, description: 'Comma-separated, e.g. SGX,EEX' },
+  exchange_mics: {
+    name: 'exchange_mics',
+    label: 'Exchange MICs',
+    kind: 'text',
+    maxLength: 200,
+    defaultValue: DEFAULT_EXCHANGE_MICS,
+    description: 'Comma-separated, e.g. SGX,EEX',
+  },
   trading_hours: { name: 'trading_hours', label: 'Trading Hours', kind: 'text', maxLength: 100, placeholder: 'e.g. 08:00-19:00 SGT' },
 };
-

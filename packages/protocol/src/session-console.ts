@@ -14,7 +14,11 @@ export const TLS_NO_PORT_TEXT =
   'Set FIX_TLS_PORT (for example FIX_TLS_PORT=9877) on every node and restart, then generate the certificate.';
 
 export const GenerateCertsSchema = z.strictObject({
-  commonName: z.string({ error: 'Common name is required' }).trim().min(1, 'Common name is required').max(64, 'Common name has at most 64 characters'),
+  commonName: z
+    .string({ error: 'Common name is required' })
+    .trim()
+    .min(1, 'Common name is required')
+    .max(64, 'Common name has at most 64 characters'),
   organization: z.string().trim().max(64, 'Organization has at most 64 characters').optional().or(z.literal('')),
   country: z
     .string()
@@ -87,7 +91,11 @@ export function sessionOperationLabel(action: string): string {
   return SESSION_ACTION_LABELS[action.toLowerCase() as SessionAction] ?? action;
 }
 
-const reason = z.string({ error: 'A reason is required' }).trim().min(3, 'A reason of at least 3 characters is required').max(500, 'The reason has at most 500 characters');
+const reason = z
+  .string({ error: 'A reason is required' })
+  .trim()
+  .min(3, 'A reason of at least 3 characters is required')
+  .max(500, 'The reason has at most 500 characters');
 const seqNum = z.coerce
   .number({ error: 'must be a whole number' })
   .int('must be a whole number')

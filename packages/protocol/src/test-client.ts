@@ -12,7 +12,8 @@ export function testClientPath(compId: string, endpoint: TestClientEndpoint): st
   return `${TEST_CLIENT_PROXY_PREFIX}/${encodeURIComponent(compId)}/${endpoint}`;
 }
 
-export type TestClientEndpoint = 'status' | 'health' | 'connect' | 'disconnect' | 'send-order' | 'cancel-order' | 'replace-order' | 'orders';
+export type TestClientEndpoint =
+  'status' | 'health' | 'connect' | 'disconnect' | 'send-order' | 'cancel-order' | 'replace-order' | 'orders';
 
 /** Where the client is in its life: stopped by the user, trying to log on, logged on. */
 export type TestClientState = 'stopped' | 'connecting' | 'logged_on';
@@ -81,7 +82,10 @@ export const TEST_CLIENT_MAX_MESSAGE_BYTES = 32 * 1024;
 
 export const SendOrderSchema = z.strictObject({
   /** A complete FIX message, fields separated by SOH or '|'; its session header is replaced before sending. */
-  fixMessage: z.string({ error: 'fixMessage is required' }).min(1, 'fixMessage is required').max(TEST_CLIENT_MAX_MESSAGE_BYTES, 'fixMessage is too long'),
+  fixMessage: z
+    .string({ error: 'fixMessage is required' })
+    .min(1, 'fixMessage is required')
+    .max(TEST_CLIENT_MAX_MESSAGE_BYTES, 'fixMessage is too long'),
 });
 
 const ClOrdIdInput = z.string().trim().min(1, 'is required').max(64);

@@ -51,7 +51,13 @@ export const UserText = {
 export const PASSWORD_POLICY_TEXT = `At least ${PASSWORD_MIN} characters, not containing the username, not one character repeated or only spaces, not a common password`;
 
 const optionalEnum = <T extends readonly [string, ...string[]]>(values: T) =>
-  z.preprocess((v) => (v === '' ? null : v), z.enum(values, { error: `must be one of ${values.join(', ')}` }).nullable().optional());
+  z.preprocess(
+    (v) => (v === '' ? null : v),
+    z
+      .enum(values, { error: `must be one of ${values.join(', ')}` })
+      .nullable()
+      .optional(),
+  );
 
 const email = z.preprocess(
   (v) => (typeof v === 'string' ? v.trim() : v),
@@ -82,7 +88,10 @@ const newPassword = (required: string) =>
 /** An administrator's new user's password (spec 001 §5: 'Password is required for new users'). */
 export const NewPasswordSchema = newPassword(UserText.passwordForNew);
 
-const phone = adminOptionalText(32).refine((s) => s == null || /^\+?[0-9 ()-]{5,31}$/.test(s), 'must be a phone number such as +65 6123 4567');
+const phone = adminOptionalText(32).refine(
+  (s) => s == null || /^\+?[0-9 ()-]{5,31}$/.test(s),
+  'must be a phone number such as +65 6123 4567',
+);
 
 const UserShape = {
   username,
@@ -92,7 +101,10 @@ const UserShape = {
   whatsapp_number: phone,
   password: NewPasswordSchema,
   role: z.preprocess((v) => (v === undefined || v === '' ? 'user' : v), z.enum(ROLES, { error: `must be one of ${ROLES.join(', ')}` })),
-  user_type: z.preprocess((v) => (v === undefined || v === '' ? 'broker' : v), z.enum(USER_TYPES, { error: `must be one of ${USER_TYPES.join(', ')}` })),
+  user_type: z.preprocess(
+    (v) => (v === undefined || v === '' ? 'broker' : v),
+    z.enum(USER_TYPES, { error: `must be one of ${USER_TYPES.join(', ')}` }),
+  ),
   is_active: z.boolean({ error: 'must be true or false' }).default(true),
   broker_branch_id: z.preprocess((v) => (v === '' ? null : v), adminInteger(1, 2_147_483_647, 'a broker id').nullable().optional()),
   trader_id: adminOptionalText(64),
@@ -102,7 +114,12 @@ const UserShape = {
 };
 
 /** The three fields a broker-type user must have (spec 001 §5, §6), checked on the merged record. */
-export function brokerUserProblems(u: { user_type?: string | null; broker_branch_id?: number | null; trader_id?: string | null; trader_full_name?: string | null }): { path: string; message: string }[] {
+export function brokerUserProblems(u: {
+  user_type?: string | null;
+  broker_branch_id?: number | null;
+  trader_id?: string | null;
+  trader_full_name?: string | null;
+}): { path: string; message: string }[] {
   if (u.user_type !== 'broker') return [];
   const out: { path: string; message: string }[] = [];
   if (u.broker_branch_id == null) out.push({ path: 'broker_branch_id', message: UserText.brokerBranch });
@@ -127,7 +144,8 @@ export function brokerUserProblemsOfChange(
 
 const withBrokerRule = <T extends z.ZodType<Record<string, unknown>>>(schema: T) =>
   schema.superRefine((u, ctx) => {
-    for (const p of brokerUserProblems(u as Parameters<typeof brokerUserProblems>[0])) ctx.addIssue({ code: 'custom', path: [p.path], message: p.message });
+    for (const p of brokerUserProblems(u as Parameters<typeof brokerUserProblems>[0]))
+      ctx.addIssue({ code: 'custom', path: [p.path], message: p.message });
   });
 
 /** POST /api/users. Unknown fields are refused. */
@@ -194,7 +212,8 @@ export interface OrganisationChange {
   created_at: string;
 }
 
-const options = <T extends string>(values: readonly T[], labels?: Record<T, string>) => values.map((value) => ({ value, label: labels?.[value] ?? value }));
+const options = <T extends string>(values: readonly T[], labels?: Record<T, string>) =>
+  values.map((value) => ({ value, label: labels?.[value] ?? value }));
 
 /** How each field is edited on the User Management screen (order = the form's order). */
 export const USER_FIELDS: AdminFields<CreateUserInput> = {
@@ -202,14 +221,45 @@ export const USER_FIELDS: AdminFields<CreateUserInput> = {
   email: { name: 'email', label: 'Email', kind: 'text', required: true, maxLength: 254, placeholder: 'name@broker.com' },
   first_name: { name: 'first_name', label: 'First Name', kind: 'text', maxLength: 100 },
   last_name: { name: 'last_name', label: 'Last Name', kind: 'text', maxLength: 100 },
-  password: { name: 'password', label: 'Password', kind: 'password', required: true, maxLength: PASSWORD_MAX, description: PASSWORD_POLICY_TEXT },
+  password: {
+    name: 'password',
+    label: 'Password',
+    kind: 'password',
+    required: true,
+    maxLength: PASSWORD_MAX,
+    description: PASSWORD_POLICY_TEXT,
+  },
   whatsapp_number: { name: 'whatsapp_number', label: 'WhatsApp Number', kind: 'text', maxLength: 32, placeholder: '+65 6123 4567' },
   role: { name: 'role', label: 'Role', kind: 'select', required: true, options: options(ROLES, ROLE_LABELS), defaultValue: 'user' },
-  user_type: { name: 'user_type', label: 'User Type', kind: 'select', required: true, options: options(USER_TYPES, USER_TYPE_LABELS), defaultValue: 'broker' },
-  is_active: { name: 'is_active', label: 'Active', kind: 'boolean', defaultValue: true, description: 'An inactive user cannot sign in; deactivating ends their sessions at once' },
+  user_type: {
+    name: 'user_type',
+    label: 'User Type',
+    kind: 'select',
+    required: true,
+    options: options(USER_TYPES, USER_TYPE_LABELS),
+    defaultValue: 'broker',
+  },
+  is_active: {
+    name: 'is_active',
+    label: 'Active',
+    kind: 'boolean',
+    defaultValue: true,
+    description: 'An inactive user cannot sign in; deactivating ends their sessions at once',
+  },
   broker_branch_id: { name: 'broker_branch_id', label: 'Broker Branch', kind: 'select', placeholder: 'Choose a broker…' },
-  trader_id: { name: 'trader_id', label: 'Trader ID', kind: 'text', maxLength: 64, description: 'Named as the executing trader on their fills' },
-  trader_party_id_source: { name: 'trader_party_id_source', label: 'Trader ID Source', kind: 'select', options: options(TRADER_ID_SOURCES) },
+  trader_id: {
+    name: 'trader_id',
+    label: 'Trader ID',
+    kind: 'text',
+    maxLength: 64,
+    description: 'Named as the executing trader on their fills',
+  },
+  trader_party_id_source: {
+    name: 'trader_party_id_source',
+    label: 'Trader ID Source',
+    kind: 'select',
+    options: options(TRADER_ID_SOURCES),
+  },
   trader_full_name: { name: 'trader_full_name', label: 'Trader Full Name', kind: 'text', maxLength: 200 },
   trader_license: { name: 'trader_license', label: 'Trader License', kind: 'text', maxLength: 64 },
 };

@@ -53,7 +53,10 @@ for (const kind of TEST_DB_KINDS) {
     it('lets a foreign key set to NULL by a deletion through, and nothing else with it', async () => {
       const id = await addAction(t, 'fk');
       await t.db.query(`UPDATE order_actions SET user_ref = NULL, order_id = NULL WHERE id = $1`, [id]);
-      await assert.rejects(t.db.query(`UPDATE order_actions SET user_ref = NULL, notes = 'sneaky' WHERE id = $1`, [id]), /UPDATE of notes refused/);
+      await assert.rejects(
+        t.db.query(`UPDATE order_actions SET user_ref = NULL, notes = 'sneaky' WHERE id = $1`, [id]),
+        /UPDATE of notes refused/,
+      );
     });
 
     it('seals in chained blocks, and the verifier checks every row', async () => {

@@ -12,16 +12,38 @@ for (const kind of TEST_DB_KINDS) {
     it("counts each user's connections over the live nodes only", async () => {
       const t = await createTestDatabase(kind, { template: seededDatabase() });
       try {
-        const ids = new Map((await t.db.query<{ user_id: number; username: string }>('SELECT user_id, username FROM users')).rows.map((r) => [r.username, r.user_id]));
+        const ids = new Map(
+          (await t.db.query<{ user_id: number; username: string }>('SELECT user_id, username FROM users')).rows.map((r) => [
+            r.username,
+            r.user_id,
+          ]),
+        );
         const [admin, broker, viewer] = [ids.get('admin')!, ids.get('broker')!, ids.get('viewer')!];
         const a = await acquireLease(t.db, nodeLeaseName('node-a'), 'node-a', 60_000);
         const b = await acquireLease(t.db, nodeLeaseName('node-b'), 'node-b', 60_000);
         assert.ok(a.acquired && b.acquired);
-        await replaceNodePresence(t.db, 'node-a', new Map([[admin, 1], [broker, 2]]));
-        await replaceNodePresence(t.db, 'node-b', new Map([[broker, 1], [viewer, 1]]));
+        await replaceNodePresence(
+          t.db,
+          'node-a',
+          new Map([
+            [admin, 1],
+            [broker, 2],
+          ]),
+        );
+        await replaceNodePresence(
+          t.db,
+          'node-b',
+          new Map([
+            [broker, 1],
+            [viewer, 1],
+          ]),
+        );
         const seen = async (asking: string) => (await deskPresence(t.db, asking)).map((u) => `${u.username}×${u.connections}`).join(',');
         assert.equal(await seen('node-a'), 'admin×1,broker×3,viewer×1');
-        assert.deepEqual((await deskPresence(t.db, 'node-a')).find((u) => u.username === 'admin'), { username: 'admin', first_name: 'Ada', last_name: 'Admin', role: 'admin', connections: 1 });
+        assert.deepEqual(
+          (await deskPresence(t.db, 'node-a')).find((u) => u.username === 'admin'),
+          { username: 'admin', first_name: 'Ada', last_name: 'Admin', role: 'admin', connections: 1 },
+        );
 
         // A node's new rows replace its old ones.
         await replaceNodePresence(t.db, 'node-b', new Map([[viewer, 2]]));
@@ -31,7 +53,10 @@ for (const kind of TEST_DB_KINDS) {
         assert.ok(await releaseLease(t.db, { lease: nodeLeaseName('node-b'), term: b.lease.term }));
         assert.equal(await seen('node-a'), 'admin×1,broker×2');
         await replaceNodePresence(t.db, 'node-a', new Map([[admin, 1]]));
-        assert.equal((await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM browser_presence WHERE node_id = 'node-b'")).rows[0]!.n, 0);
+        assert.equal(
+          (await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM browser_presence WHERE node_id = 'node-b'")).rows[0]!.n,
+          0,
+        );
         // A node asking counts its own rows even before its lease is there (it is starting).
         await replaceNodePresence(t.db, 'node-c', new Map([[viewer, 1]]));
         assert.equal(await seen('node-c'), 'admin×1,viewer×1');
@@ -47,7 +72,9 @@ for (const kind of TEST_DB_KINDS) {
         await t.db.query(
           `INSERT INTO users (username, password_hash, role) SELECT 'user-' || i, 'x', 'viewer' FROM generate_series(1, 3000) AS i`,
         );
-        const ids = (await t.db.query<{ user_id: number }>("SELECT user_id FROM users WHERE username LIKE 'user-%'")).rows.map((r) => r.user_id);
+        const ids = (await t.db.query<{ user_id: number }>("SELECT user_id FROM users WHERE username LIKE 'user-%'")).rows.map(
+          (r) => r.user_id,
+        );
         assert.ok((await acquireLease(t.db, nodeLeaseName('node-a'), 'node-a', 60_000)).acquired);
         await replaceNodePresence(t.db, 'node-a', new Map(ids.map((id) => [id, 1])));
         const online = await deskPresence(t.db, 'node-a');

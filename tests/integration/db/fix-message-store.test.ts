@@ -55,7 +55,15 @@ describe('PgMessageStore group commit', () => {
   const created = new Date('2024-01-02T09:00:00.000Z');
   const soh = '\x01';
   const raw = (seq: number) => `8=FIX.4.4${soh}9=5${soh}35=D${soh}34=${seq}${soh}10=000${soh}`;
-  const tx = (id: SessionID, seq: number) => ({ direction: 'TX' as const, msgSeqNum: seq, msgType: 'D', senderCompID: id.senderCompID, targetCompID: id.targetCompID, sendingTime: '20240102-09:00:00.000', raw: raw(seq) });
+  const tx = (id: SessionID, seq: number) => ({
+    direction: 'TX' as const,
+    msgSeqNum: seq,
+    msgType: 'D',
+    senderCompID: id.senderCompID,
+    targetCompID: id.targetCompID,
+    sendingTime: '20240102-09:00:00.000',
+    raw: raw(seq),
+  });
   let n = 0;
   const session = (): SessionID => ({ beginString: 'FIX.4.4', senderCompID: 'BROKER', targetCompID: `GC_${process.pid}_${++n}` });
 
@@ -65,12 +73,19 @@ describe('PgMessageStore group commit', () => {
       try {
         const id = session();
         const store = await new PgMessageStoreFactory(t.db).open(id, created);
-        const writes = [store.saveOutbound(tx(id, 1)), store.saveOutbound(tx(id, 2)), store.reset(new Date('2024-01-03T00:00:00Z')), store.saveOutbound(tx(id, 1))];
+        const writes = [
+          store.saveOutbound(tx(id, 1)),
+          store.saveOutbound(tx(id, 2)),
+          store.reset(new Date('2024-01-03T00:00:00Z')),
+          store.saveOutbound(tx(id, 1)),
+        ];
         await Promise.all(writes);
         const s = await store.sequenceState();
         assert.deepEqual([s.nextSenderMsgSeqNum, s.nextTargetMsgSeqNum], [2, 1]);
         assert.equal((await store.outboundRange(1, 10, 10)).length, 1, 'only the message after the reset is offered for resend');
-        const { rows } = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM fix_messages WHERE target_comp_id = $1', [id.targetCompID]);
+        const { rows } = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM fix_messages WHERE target_comp_id = $1', [
+          id.targetCompID,
+        ]);
         assert.equal(rows[0]!.n, 3, 'the audit keeps all three');
       } finally {
         await t.dispose();
@@ -85,8 +100,14 @@ describe('PgMessageStore group commit', () => {
         const arrived = Date.parse('2024-01-02T09:00:01.234Z');
         await store.saveInbound({ ...tx(id, 1), direction: 'RX', receivedAt: arrived }, 2);
         await store.saveOutbound({ ...tx(id, 1), sendingTime: '20240102-09:00:01.240' });
-        const { rows } = await t.db.query<{ direction: string; created_at: Date }>('SELECT direction, created_at FROM fix_messages WHERE target_comp_id = $1 ORDER BY id', [id.targetCompID]);
-        assert.deepEqual(rows.map((r) => r.direction), ['RX', 'TX']);
+        const { rows } = await t.db.query<{ direction: string; created_at: Date }>(
+          'SELECT direction, created_at FROM fix_messages WHERE target_comp_id = $1 ORDER BY id',
+          [id.targetCompID],
+        );
+        assert.deepEqual(
+          rows.map((r) => r.direction),
+          ['RX', 'TX'],
+        );
         assert.equal(rows[0]!.created_at.getTime(), arrived);
         assert.equal(rows[1]!.created_at.toISOString(), '2024-01-02T09:00:01.240Z');
       } finally {
@@ -104,7 +125,10 @@ describe('PgMessageStore group commit', () => {
         // An arrival time no timestamp can hold fails the whole statement it is batched in.
         const bad = sb.saveInbound({ ...tx(b, 1), direction: 'RX', receivedAt: 1e20 }, 2);
         const results = await Promise.allSettled([sa.saveOutbound(tx(a, 1)), bad, sa.saveInbound({ ...tx(a, 1), direction: 'RX' }, 2)]);
-        assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
+        assert.deepEqual(
+          results.map((r) => r.status),
+          ['fulfilled', 'rejected', 'fulfilled'],
+        );
         const s = await sa.sequenceState();
         assert.deepEqual([s.nextSenderMsgSeqNum, s.nextTargetMsgSeqNum], [2, 2]);
         assert.equal((await sb.sequenceState()).nextTargetMsgSeqNum, 1);
@@ -119,7 +143,9 @@ describe('PgMessageStore group commit', () => {
         const a = session();
         const store = await new PgMessageStoreFactory(t.db).open(a, created);
         await store.saveInbound({ ...tx(a, 1), direction: 'RX', clOrdID: 'X\u0000', raw: `8=FIX.4.4${soh}58=a\u0000b${soh}` }, 2);
-        const { rows } = await t.db.query<{ raw_fix: string; clordid: string }>(`SELECT raw_fix, clordid FROM fix_messages WHERE direction = 'RX'`);
+        const { rows } = await t.db.query<{ raw_fix: string; clordid: string }>(
+          `SELECT raw_fix, clordid FROM fix_messages WHERE direction = 'RX'`,
+        );
         assert.deepEqual(rows, [{ raw_fix: `8=FIX.4.4${soh}58=a\uFFFDb${soh}`, clordid: 'X\uFFFD' }]);
         assert.equal((await store.sequenceState()).nextTargetMsgSeqNum, 2);
       } finally {
@@ -139,16 +165,38 @@ describe('the PostgreSQL store next to replies persisted in an order commit', ()
         const store = await factory.open(id, new Date('2026-01-01T00:00:00Z'));
         const { creationTime } = await store.sequenceState();
         // Number 2 went into an order's commit (the reply), number 1 (a Reject) is still being stored.
-        await persistReservedOutbound(t.db, [{
-          beginString: 'FIX.4.4', storeCreationTime: creationTime,
-          record: { direction: 'TX', msgSeqNum: 2, msgType: '8', senderCompID: 'FIXDESK', targetCompID: 'ORDERLY', sendingTime: '20260101-00:00:01.000', raw: 'reply' },
-        }]);
-        await store.saveOutbound({ direction: 'TX', msgSeqNum: 1, msgType: '3', senderCompID: 'FIXDESK', targetCompID: 'ORDERLY', sendingTime: '20260101-00:00:00.500', raw: 'reject' });
+        await persistReservedOutbound(t.db, [
+          {
+            beginString: 'FIX.4.4',
+            storeCreationTime: creationTime,
+            record: {
+              direction: 'TX',
+              msgSeqNum: 2,
+              msgType: '8',
+              senderCompID: 'FIXDESK',
+              targetCompID: 'ORDERLY',
+              sendingTime: '20260101-00:00:01.000',
+              raw: 'reply',
+            },
+          },
+        ]);
+        await store.saveOutbound({
+          direction: 'TX',
+          msgSeqNum: 1,
+          msgType: '3',
+          senderCompID: 'FIXDESK',
+          targetCompID: 'ORDERLY',
+          sendingTime: '20260101-00:00:00.500',
+          raw: 'reject',
+        });
         assert.equal((await store.sequenceState()).nextSenderMsgSeqNum, 3);
         // An operator's set is taken as it is.
         await store.setNextSenderMsgSeqNum(2);
         assert.equal((await store.sequenceState()).nextSenderMsgSeqNum, 2);
-        assert.deepEqual((await store.outboundRange(1, 2, 10)).map((m) => m.raw), ['reject', 'reply']);
+        assert.deepEqual(
+          (await store.outboundRange(1, 2, 10)).map((m) => m.raw),
+          ['reject', 'reply'],
+        );
       } finally {
         await t.dispose();
       }

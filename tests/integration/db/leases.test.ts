@@ -5,13 +5,37 @@ import { describe, it } from 'node:test';
 import type { SessionID, StoredMessage } from '@fixdesk/fix';
 import { createTestDatabase, TEST_DB_KINDS } from '@fixdesk/db/testing';
 import { seededDatabase } from '../../support/seeded-database';
-import { persistReservedOutbound, persistReservedOutboundAtomically, PgMessageStoreFactory } from '../../../packages/db/src/fix-message-store';
-import { acquireLease, checkFences, fixSessionLeaseName, isFencedOut, listLeases, liveNodes, nodeLeaseName, releaseLease, renewLease, reserveLease, type LeaseFence } from '../../../packages/db/src/leases';
+import {
+  persistReservedOutbound,
+  persistReservedOutboundAtomically,
+  PgMessageStoreFactory,
+} from '../../../packages/db/src/fix-message-store';
+import {
+  acquireLease,
+  checkFences,
+  fixSessionLeaseName,
+  isFencedOut,
+  listLeases,
+  liveNodes,
+  nodeLeaseName,
+  releaseLease,
+  renewLease,
+  reserveLease,
+  type LeaseFence,
+} from '../../../packages/db/src/leases';
 import { openDb } from '../../../packages/db/src/db';
 
 const id: SessionID = { beginString: 'FIX.4.4', senderCompID: 'FIXDESK', targetCompID: 'LEASED' };
 const created = new Date('2026-01-01T00:00:00Z');
-const tx = (seq: number, raw = `m${seq}`): StoredMessage => ({ direction: 'TX', msgSeqNum: seq, msgType: '8', senderCompID: 'FIXDESK', targetCompID: 'LEASED', sendingTime: '20260101-00:00:01.000', raw });
+const tx = (seq: number, raw = `m${seq}`): StoredMessage => ({
+  direction: 'TX',
+  msgSeqNum: seq,
+  msgType: '8',
+  senderCompID: 'FIXDESK',
+  targetCompID: 'LEASED',
+  sendingTime: '20260101-00:00:01.000',
+  raw,
+});
 
 /** Polls until `fn` answers a value (a lease's expiry is the database's clock, not a fixed sleep). */
 async function eventually<T>(fn: () => Promise<T | undefined>, timeoutMs = 5_000): Promise<T> {
@@ -59,7 +83,10 @@ for (const kind of TEST_DB_KINDS) {
         assert.ok(a3.acquired);
         assert.equal(a3.lease.term, 4);
         const rows = await listLeases(t.db);
-        assert.deepEqual(rows.map((r) => [r.name, r.owner, r.term, r.live]), [[name, 'node-a', 4, true]]);
+        assert.deepEqual(
+          rows.map((r) => [r.name, r.owner, r.term, r.live]),
+          [[name, 'node-a', 4, true]],
+        );
       } finally {
         await t.dispose();
       }
@@ -71,8 +98,18 @@ for (const kind of TEST_DB_KINDS) {
         const name = fixSessionLeaseName(id);
         for (const n of ['node-a', 'node-b', 'node-c']) assert.ok((await acquireLease(t.db, nodeLeaseName(n), n, 60_000)).acquired);
         const nodes = await liveNodes(t.db, 60_000);
-        assert.deepEqual(nodes.map((n) => [n.nodeId, n.settled]), [['node-a', false], ['node-b', false], ['node-c', false]]);
-        assert.deepEqual((await liveNodes(t.db, 0)).map((n) => n.settled), [true, true, true]);
+        assert.deepEqual(
+          nodes.map((n) => [n.nodeId, n.settled]),
+          [
+            ['node-a', false],
+            ['node-b', false],
+            ['node-c', false],
+          ],
+        );
+        assert.deepEqual(
+          (await liveNodes(t.db, 0)).map((n) => n.settled),
+          [true, true, true],
+        );
 
         const a = await acquireLease(t.db, name, 'node-a', 60_000);
         assert.ok(a.acquired);
@@ -142,10 +179,18 @@ for (const kind of TEST_DB_KINDS) {
         const state = await storeB.sequenceState();
         assert.equal(state.nextSenderMsgSeqNum, 3);
         assert.equal(state.nextTargetMsgSeqNum, 2);
-        assert.deepEqual((await storeB.outboundRange(1, 10, 10)).map((m) => m.raw), ['m1', 'm2']);
+        assert.deepEqual(
+          (await storeB.outboundRange(1, 10, 10)).map((m) => m.raw),
+          ['m1', 'm2'],
+        );
 
         // The intake's commit of reserved replies is fenced the same way, in and outside a transaction.
-        const reserved = (seq: number, fence: LeaseFence) => ({ beginString: 'FIX.4.4', storeCreationTime: state.creationTime, record: tx(seq, `reserved${seq}`), fence });
+        const reserved = (seq: number, fence: LeaseFence) => ({
+          beginString: 'FIX.4.4',
+          storeCreationTime: state.creationTime,
+          record: tx(seq, `reserved${seq}`),
+          fence,
+        });
         await assert.rejects(persistReservedOutbound(t.db, [reserved(3, fenceA)]), (err: unknown) => isFencedOut(err));
         await assert.rejects(
           persistReservedOutboundAtomically(t.db, [reserved(3, fenceA)], { name: 'lease_test', ctes: 'nothing AS (SELECT 1)', params: [] }),

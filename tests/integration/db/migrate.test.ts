@@ -25,17 +25,41 @@ for (const kind of TEST_DB_KINDS) {
       const t = await createTestDatabase(kind, { migrate: false });
       try {
         const first = await migrate(t.db);
-        assert.deepEqual(first.applied, MIGRATIONS.map((m) => m.version));
+        assert.deepEqual(
+          first.applied,
+          MIGRATIONS.map((m) => m.version),
+        );
         const again = await migrate(t.db);
         assert.deepEqual(again.applied, []);
         const { rows } = await t.db.query<{ table_name: string }>(
           "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1",
         );
         const names = rows.map((r) => r.table_name);
-        for (const table of ['orders', 'order_legs', 'order_parties', 'execution_reports', 'order_actions', 'fix_messages',
-          'fix_session_state', 'security_master', 'fix_fields', 'fix_enums', 'fix_message_specs', 'component_blocks',
-          'fix_client_defaults', 'fix_client_group_instances', 'client_connectors', 'client_sessions', 'client_capabilities',
-          'users', 'auth_sessions', 'broker_information', 'broker_contacts', 'trade_history', 'service_heartbeats']) {
+        for (const table of [
+          'orders',
+          'order_legs',
+          'order_parties',
+          'execution_reports',
+          'order_actions',
+          'fix_messages',
+          'fix_session_state',
+          'security_master',
+          'fix_fields',
+          'fix_enums',
+          'fix_message_specs',
+          'component_blocks',
+          'fix_client_defaults',
+          'fix_client_group_instances',
+          'client_connectors',
+          'client_sessions',
+          'client_capabilities',
+          'users',
+          'auth_sessions',
+          'broker_information',
+          'broker_contacts',
+          'trade_history',
+          'service_heartbeats',
+        ]) {
           assert.ok(names.includes(table), `missing table ${table}`);
         }
       } finally {
@@ -56,7 +80,7 @@ for (const kind of TEST_DB_KINDS) {
     it('keeps numeric values exact and int8 as numbers', async () => {
       const t = await createTestDatabase(kind);
       try {
-        const { rows } = await t.db.query<{ a: number; b: string }>("SELECT 9007199254740991::int8 AS a, 0.1::numeric + 0.2::numeric AS b");
+        const { rows } = await t.db.query<{ a: number; b: string }>('SELECT 9007199254740991::int8 AS a, 0.1::numeric + 0.2::numeric AS b');
         assert.equal(rows[0]!.a, 9007199254740991);
         assert.equal(rows[0]!.b, '0.3');
       } finally {

@@ -60,9 +60,15 @@ for (const kind of TEST_DB_KINDS) {
           close: async () => undefined,
         };
         const published: number[][] = [];
-        const publisher = { publishStored: async () => undefined, publishStoredRefusals: async (ids: readonly number[]) => void published.push([...ids]) };
+        const publisher = {
+          publishStored: async () => undefined,
+          publishStoredRefusals: async (ids: readonly number[]) => void published.push([...ids]),
+        };
         const reloads: string[] = [];
-        const fanOut = new OrderFanOut(bus, orderActivity(t.db), pino({ level: 'silent' }), { reloadBrowsers: (reason) => reloads.push(reason), resyncLimit: 3 });
+        const fanOut = new OrderFanOut(bus, orderActivity(t.db), pino({ level: 'silent' }), {
+          reloadBrowsers: (reason) => reloads.push(reason),
+          resyncLimit: 3,
+        });
         await fanOut.start(publisher as unknown as OrderPublisher);
 
         // Heard of: published once.

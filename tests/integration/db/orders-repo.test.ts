@@ -7,10 +7,27 @@ import type { NewOrderRecord } from '../../../packages/db/src/repos/orders/rows'
 
 function record(clordid: string, over: Partial<NewOrderRecord> = {}): NewOrderRecord {
   return {
-    clordid, clientConnectorId: 0, sendercompid: 'BATCH_CLIENT', targetcompid: 'FIXDESK', sessionDate: '2025-03-14', msgType: 'D',
-    symbol: 'C5TC', securityType: 'FUT', maturityMonthYear: '202506', side: '1', ordType: '2', price: '27000.50', orderQty: '10',
-    timeInForce: '0', exchange: 'SGX', currency: 'USD', account: 'ACC-1', text: 'hello', transactTime: new Date('2025-03-14T09:00:00.123Z'),
-    legs: [], parties: [{ legIndex: null, partyId: 'TRADER1', partyIdSource: 'D', partyRole: 11 }],
+    clordid,
+    clientConnectorId: 0,
+    sendercompid: 'BATCH_CLIENT',
+    targetcompid: 'FIXDESK',
+    sessionDate: '2025-03-14',
+    msgType: 'D',
+    symbol: 'C5TC',
+    securityType: 'FUT',
+    maturityMonthYear: '202506',
+    side: '1',
+    ordType: '2',
+    price: '27000.50',
+    orderQty: '10',
+    timeInForce: '0',
+    exchange: 'SGX',
+    currency: 'USD',
+    account: 'ACC-1',
+    text: 'hello',
+    transactTime: new Date('2025-03-14T09:00:00.123Z'),
+    legs: [],
+    parties: [{ legIndex: null, partyId: 'TRADER1', partyIdSource: 'D', partyRole: 11 }],
     ...over,
   };
 }
@@ -20,7 +37,11 @@ for (const kind of TEST_DB_KINDS) {
     let t: TestDatabase;
     let connectorId = 0;
     const reportTime = new Date('2025-03-14T09:00:01.456Z');
-    const entry = (order: NewOrderRecord | null): IntakeEntry => ({ order: order && { ...order, clientConnectorId: connectorId }, execIdPrefix: 'BAT', reportTime });
+    const entry = (order: NewOrderRecord | null): IntakeEntry => ({
+      order: order && { ...order, clientConnectorId: connectorId },
+      execIdPrefix: 'BAT',
+      reportTime,
+    });
 
     before(async () => {
       t = await createTestDatabase(kind);
@@ -36,7 +57,12 @@ for (const kind of TEST_DB_KINDS) {
 
     it('stores orders, legs, parties and Pending New reports in one statement; what it returns is what the database holds', async () => {
       const multileg = record('ML-1', {
-        msgType: 'AB', symbol: 'C5TC-SPREAD', securityType: 'MLEG', maturityMonthYear: null, price: '-150.25', orderQty: '3',
+        msgType: 'AB',
+        symbol: 'C5TC-SPREAD',
+        securityType: 'MLEG',
+        maturityMonthYear: null,
+        price: '-150.25',
+        orderQty: '3',
         legs: [
           { legIndex: 0, symbol: 'C5TC', securityType: 'FUT', maturityMonthYear: '202506', side: '1', ratioQty: '1', price: null },
           { legIndex: 1, symbol: 'C5TC', securityType: 'FUT', maturityMonthYear: '202507', side: '2', ratioQty: '2', price: null },
@@ -46,15 +72,29 @@ for (const kind of TEST_DB_KINDS) {
           { legIndex: 1, partyId: 'LEGTRADER', partyIdSource: null, partyRole: 11 },
         ],
       });
-      const out = await storeIntakeBatch(t.db, [entry(record('ONE')), entry(null), entry(multileg), entry(record('MKT', { ordType: '1', price: null, currency: 'EU' }))]);
-      assert.deepEqual(out.map((o) => o.kind), ['stored', 'refusal', 'stored', 'stored']);
+      const out = await storeIntakeBatch(t.db, [
+        entry(record('ONE')),
+        entry(null),
+        entry(multileg),
+        entry(record('MKT', { ordType: '1', price: null, currency: 'EU' })),
+      ]);
+      assert.deepEqual(
+        out.map((o) => o.kind),
+        ['stored', 'refusal', 'stored', 'stored'],
+      );
       for (const o of out) {
         if (o.kind !== 'stored') {
           assert.match(o.execId, /^BAT-\d{9}$/);
           continue;
         }
         const b = (await getOrderBundle(t.db, o.order.id))!;
-        assert.deepEqual(o.order, b.orders[0] && (({ client_name, client_phone, company_name, ...rest }) => (void client_name, void client_phone, void company_name, rest))(b.orders[0]));
+        assert.deepEqual(
+          o.order,
+          b.orders[0] &&
+            (({ client_name, client_phone, company_name, ...rest }) => (void client_name, void client_phone, void company_name, rest))(
+              b.orders[0],
+            ),
+        );
         assert.deepEqual(o.er, b.execReports[0]);
         assert.deepEqual(o.legs, b.legs);
         assert.match(o.order.brokerorderid, /^BO\d{8,}$/);
@@ -63,18 +103,42 @@ for (const kind of TEST_DB_KINDS) {
       const ml = out[2]!;
       assert.ok(ml.kind === 'stored');
       const parties = (await getOrderBundle(t.db, ml.order.id))!.parties;
-      assert.deepEqual(parties.map((p) => [p.leg_index, p.position, p.party_id, p.party_id_source, p.party_role]), [[null, 0, 'FIRM', 'N', 7], [1, 1, 'LEGTRADER', null, 11]]);
+      assert.deepEqual(
+        parties.map((p) => [p.leg_index, p.position, p.party_id, p.party_id_source, p.party_role]),
+        [
+          [null, 0, 'FIRM', 'N', 7],
+          [1, 1, 'LEGTRADER', null, 11],
+        ],
+      );
       const ids = out.flatMap((o) => (o.kind === 'stored' ? [o.order.id] : []));
-      assert.deepEqual(ids, [...ids].sort((a, b) => a - b), 'orders numbered in intake order');
+      assert.deepEqual(
+        ids,
+        [...ids].sort((a, b) => a - b),
+        'orders numbered in intake order',
+      );
     });
 
     it('leaves out an order whose ClOrdID the client already used that day, and names the order it collided with', async () => {
       await storeIntakeBatch(t.db, [entry(record('DUP-1'))]);
-      const out = await storeIntakeBatch(t.db, [entry(record('DUP-2')), entry(record('DUP-1', { side: '2', orderQty: '5' })), entry(record('DUP-1', { sessionDate: '2025-03-15' }))]);
-      assert.deepEqual(out.map((o) => o.kind), ['stored', 'duplicate', 'stored']);
+      const out = await storeIntakeBatch(t.db, [
+        entry(record('DUP-2')),
+        entry(record('DUP-1', { side: '2', orderQty: '5' })),
+        entry(record('DUP-1', { sessionDate: '2025-03-15' })),
+      ]);
+      assert.deepEqual(
+        out.map((o) => o.kind),
+        ['stored', 'duplicate', 'stored'],
+      );
       const dup = out[1]!;
       assert.ok(dup.kind === 'duplicate');
-      assert.deepEqual(dup.existing && { ...dup.existing, brokerorderid: 'x' }, { brokerorderid: 'x', side: '1', symbol: 'C5TC', orderqty: '10', ordtype: '2', price: '27000.50' });
+      assert.deepEqual(dup.existing && { ...dup.existing, brokerorderid: 'x' }, {
+        brokerorderid: 'x',
+        side: '1',
+        symbol: 'C5TC',
+        orderqty: '10',
+        ordtype: '2',
+        price: '27000.50',
+      });
       const { rows } = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM orders WHERE clordid = 'DUP-1'");
       assert.equal(rows[0]!.n, 2, 'one per trading day');
     });
@@ -101,7 +165,9 @@ for (const kind of TEST_DB_KINDS) {
 
     it('stores nothing of a batch whose statement fails', async () => {
       await assert.rejects(storeIntakeBatch(t.db, [entry(record('OK-BUT-ROLLED-BACK')), entry(record('BAD', { currency: 'TOOLONG' }))]));
-      const { rows } = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM orders WHERE clordid IN ('OK-BUT-ROLLED-BACK', 'BAD')");
+      const { rows } = await t.db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM orders WHERE clordid IN ('OK-BUT-ROLLED-BACK', 'BAD')",
+      );
       assert.equal(rows[0]!.n, 0);
     });
   });

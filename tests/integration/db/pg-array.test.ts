@@ -26,10 +26,28 @@ for (const kind of TEST_DB_KINDS) {
     });
 
     it('gives back every value as the driver would have sent it', async () => {
-      const texts = ['plain', '', 'NULL', 'null', ' spaced ', 'quote " here', 'back \\ slash', '{braces},comma', '8=FIX.4.4\u00019=5\u000135=8\u0001', 'é ü ß', null];
+      const texts = [
+        'plain',
+        '',
+        'NULL',
+        'null',
+        ' spaced ',
+        'quote " here',
+        'back \\ slash',
+        '{braces},comma',
+        '8=FIX.4.4\u00019=5\u000135=8\u0001',
+        'é ü ß',
+        null,
+      ];
       const { rows } = await t.db.query<{ t: Array<string | null>; n: string[]; i: number[]; d: Date[]; b: boolean[] }>(
         'SELECT $1::text[] AS t, $2::numeric[]::text[] AS n, $3::int[] AS i, $4::timestamptz[] AS d, $5::boolean[] AS b',
-        [pgArray(texts), pgArray(['14325.50', '0.000001', null]), pgArray([1, -2, 2_147_483_647]), pgArray([new Date('2025-03-14T09:00:01.123Z')]), pgArray([true, false])],
+        [
+          pgArray(texts),
+          pgArray(['14325.50', '0.000001', null]),
+          pgArray([1, -2, 2_147_483_647]),
+          pgArray([new Date('2025-03-14T09:00:01.123Z')]),
+          pgArray([true, false]),
+        ],
       );
       assert.deepEqual(rows[0]!.t, texts);
       assert.deepEqual(rows[0]!.n, ['14325.50', '0.000001', null]);

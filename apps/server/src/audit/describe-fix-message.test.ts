@@ -35,7 +35,10 @@ describe('a stored FIX message read with the engine dictionary', () => {
     assert.equal(byTag(11).validValues, null);
     assert.equal(d.fields.at(-1)!.tag, 10);
     // Wire order is kept.
-    assert.deepEqual(d.fields.slice(0, 3).map((f) => f.tag), [8, 9, 35]);
+    assert.deepEqual(
+      d.fields.slice(0, 3).map((f) => f.tag),
+      [8, 9, 35],
+    );
   });
 
   it('labels repeating-group members by entry: Party 1, Party 2, Leg 1, Leg 2', () => {

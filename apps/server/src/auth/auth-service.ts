@@ -20,9 +20,7 @@ import { FAILURE_WINDOW_MS, throttle } from './sign-in-throttle';
 export const INVALID_CREDENTIALS = 'Invalid username or password';
 
 export type LoginResult =
-  | { kind: 'ok'; user: SessionUser; token: string; expiresAt: Date }
-  | { kind: 'invalid' }
-  | { kind: 'locked'; retryAfterSeconds: number };
+  { kind: 'ok'; user: SessionUser; token: string; expiresAt: Date } | { kind: 'invalid' } | { kind: 'locked'; retryAfterSeconds: number };
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -93,7 +91,11 @@ export class AuthService {
    * that username from that address ('bad_current_password'), and too many of them are refused without
    * a check ('rate_limited') with the same growing delays, so a stolen session cannot guess the password.
    */
-  async checkCurrentPassword(user: { user_id: number; username: string }, password: string, ip: string): Promise<{ kind: 'ok' } | { kind: 'invalid' } | { kind: 'locked'; retryAfterSeconds: number }> {
+  async checkCurrentPassword(
+    user: { user_id: number; username: string },
+    password: string,
+    ip: string,
+  ): Promise<{ kind: 'ok' } | { kind: 'invalid' } | { kind: 'locked'; retryAfterSeconds: number }> {
     const attempt = await beginSignInAttempt(this.db, user.username, ip, new Date(this.now() - FAILURE_WINDOW_MS));
     const verdict = throttle(attempt, this.now());
     if (!verdict.allowed) {

@@ -25,7 +25,8 @@ export function passwordProblem(password: string, username: string): string | nu
   const lower = password.toLowerCase();
   if (new Set(lower).size === 1) return UserText.passwordRepeated;
   const name = username.trim().toLowerCase();
-  if (name && (lower === name || lower.replace(/[\d\W_]+$/u, '') === name || (name.length >= NAME_INSIDE_MIN && lower.includes(name)))) return UserText.passwordIsUsername;
+  if (name && (lower === name || lower.replace(/[\d\W_]+$/u, '') === name || (name.length >= NAME_INSIDE_MIN && lower.includes(name))))
+    return UserText.passwordIsUsername;
   const list = commonPasswords();
   const stem = lower.replace(/[\d\W_]+$/u, '');
   if (list.has(lower) || (stem.length >= 4 && list.has(stem))) return UserText.passwordCommon;

@@ -95,7 +95,10 @@ export async function relaySessionConnections(
   await bus.subscribe(
     SESSIONS_CHANNEL,
     (body) => {
-      if (typeof body.c === 'string') void tell(body.c).catch((err: unknown) => log.warn({ err, compId: body.c }, "could not tell the browsers of another node's client connection"));
+      if (typeof body.c === 'string')
+        void tell(body.c).catch((err: unknown) =>
+          log.warn({ err, compId: body.c }, "could not tell the browsers of another node's client connection"),
+        );
     },
     // Missed ones show at the next service status refresh and on the connectors' screen.
     () => {},

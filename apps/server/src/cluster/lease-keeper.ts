@@ -38,11 +38,14 @@ export class LeaseKeeper {
 
   start(): void {
     if (this.timer) return;
-    this.timer = setInterval(() => {
-      this.renewing ??= this.renewAll().finally(() => {
-        this.renewing = undefined;
-      });
-    }, Math.max(50, Math.floor(this.ttlMs / 3)));
+    this.timer = setInterval(
+      () => {
+        this.renewing ??= this.renewAll().finally(() => {
+          this.renewing = undefined;
+        });
+      },
+      Math.max(50, Math.floor(this.ttlMs / 3)),
+    );
     this.timer.unref();
   }
 
@@ -57,12 +60,26 @@ export class LeaseKeeper {
   /** Holds `name` for this node: already held, or acquired now (free, expired, or this node's own). */
   async acquire(name: string, use: LeaseUse = {}): Promise<AcquireResult> {
     const current = this.held.get(name);
-    if (current) return { acquired: true, lease: { name, owner: this.nodeId, term: current.fence.term, acquiredAt: new Date(current.acquiredAt), expiresAt: current.expiresAt, live: true, reservedFor: null, reservedUntil: null } };
+    if (current)
+      return {
+        acquired: true,
+        lease: {
+          name,
+          owner: this.nodeId,
+          term: current.fence.term,
+          acquiredAt: new Date(current.acquiredAt),
+          expiresAt: current.expiresAt,
+          live: true,
+          reservedFor: null,
+          reservedUntil: null,
+        },
+      };
     const r = await acquireLease(this.db, name, this.nodeId, this.ttlMs);
     if (r.acquired) {
       // Two acquisitions racing in this process: the later term wins, the earlier is fenced off.
       const raced = this.held.get(name);
-      if (!raced || raced.fence.term < r.lease.term) this.held.set(name, { fence: { lease: name, term: r.lease.term }, acquiredAt: Date.now(), expiresAt: r.lease.expiresAt, use });
+      if (!raced || raced.fence.term < r.lease.term)
+        this.held.set(name, { fence: { lease: name, term: r.lease.term }, acquiredAt: Date.now(), expiresAt: r.lease.expiresAt, use });
       this.ended.delete(name);
     }
     return r;
@@ -74,7 +91,9 @@ export class LeaseKeeper {
     if (!h || (term !== undefined && h.fence.term !== term)) return;
     this.held.delete(name);
     this.ended.set(name, h.fence);
-    await releaseLease(this.db, h.fence).catch((err: unknown) => this.log.warn({ err, lease: name }, 'could not release a lease; it expires by itself'));
+    await releaseLease(this.db, h.fence).catch((err: unknown) =>
+      this.log.warn({ err, lease: name }, 'could not release a lease; it expires by itself'),
+    );
   }
 
   /**

@@ -83,7 +83,7 @@ const settle = () => new Promise((r) => setTimeout(r, 20));
 const changes = (...c: Array<[number, number | null, number | null, 0 | 1]>) => ({ c });
 
 describe("the other nodes' order changes", () => {
-  it("merge by order while they wait: each order once per batch, with every report and action, new first", async () => {
+  it('merge by order while they wait: each order once per batch, with every report and action, new first', async () => {
     const { bus, publisher, fanOut } = await setUp();
     publisher.hold();
     bus.onMessage!(changes([1, 101, null, 1]));
@@ -125,7 +125,10 @@ describe("the other nodes' order changes", () => {
     await settle();
     // The resync starts just before the oldest report, action and refused order the queue held.
     assert.deepEqual(activity.asked, [{ er: 101, action: 50, refused: 1000 }]);
-    assert.deepEqual(publisher.stored.at(-1), [2, 3, 4].map((orderId) => ({ orderId, erId: null, actionId: null, isNew: false })));
+    assert.deepEqual(
+      publisher.stored.at(-1),
+      [2, 3, 4].map((orderId) => ({ orderId, erId: null, actionId: null, isNew: false })),
+    );
     assert.deepEqual(publisher.refusals.at(-1), [1001]);
     assert.equal(fanOut.queueSize(), 0);
   });

@@ -31,7 +31,10 @@ type Change = [orderId: number, erId: number | null, actionId: number | null, is
 /** What the fan-out reads from the database: where a resync starts, and what changed since. */
 export interface OrderActivity {
   latest(): Promise<{ er: number; action: number; refused: number }>;
-  changedAfter(after: { er: number; action: number }, limit: number): Promise<{ orderIds: number[]; er: number; action: number; truncated: boolean }>;
+  changedAfter(
+    after: { er: number; action: number },
+    limit: number,
+  ): Promise<{ orderIds: number[]; er: number; action: number; truncated: boolean }>;
   refusedAfter(after: number, limit: number): Promise<{ ids: number[]; last: number }>;
 }
 
@@ -109,13 +112,15 @@ export class OrderFanOut implements OrderChangesOut {
       this.flushing = false;
       const changes = this.pending;
       this.pending = [];
-      for (let i = 0; i < changes.length; i += CHANGES_PER_MESSAGE) this.bus.publish(ORDERS_CHANNEL, { c: changes.slice(i, i + CHANGES_PER_MESSAGE) });
+      for (let i = 0; i < changes.length; i += CHANGES_PER_MESSAGE)
+        this.bus.publish(ORDERS_CHANNEL, { c: changes.slice(i, i + CHANGES_PER_MESSAGE) });
     });
   }
 
   /** Hands orders refused at intake on this node to the other nodes (OrderPublisher's fanOut). */
   refused(ids: readonly number[]): void {
-    for (let i = 0; i < ids.length; i += CHANGES_PER_MESSAGE) this.bus.publish(ORDERS_CHANNEL, { c: [], r: ids.slice(i, i + CHANGES_PER_MESSAGE) });
+    for (let i = 0; i < ids.length; i += CHANGES_PER_MESSAGE)
+      this.bus.publish(ORDERS_CHANNEL, { c: [], r: ids.slice(i, i + CHANGES_PER_MESSAGE) });
   }
 
   /** Listens for the other nodes' changes and publishes them through `publisher`. */
@@ -187,7 +192,10 @@ export class OrderFanOut implements OrderChangesOut {
       for (const id of entry.actionIds) from.action = Math.min(from.action, id - 1);
     }
     for (const id of this.queuedRefused) from.refused = Math.min(from.refused, id - 1);
-    this.log.warn({ queued: this.queuedIds, cap: this.queueCap }, "other nodes' order changes queued past the cap: dropped, read again by a resync");
+    this.log.warn(
+      { queued: this.queuedIds, cap: this.queueCap },
+      "other nodes' order changes queued past the cap: dropped, read again by a resync",
+    );
     this.queued.clear();
     this.queuedRefused.clear();
     this.queuedIds = 0;
@@ -219,7 +227,13 @@ export class OrderFanOut implements OrderChangesOut {
             this.queuedIds -= 1 + entry.erIds.length + entry.actionIds.length;
             // The order once with its first report and action, then one change for each further one.
             const n = Math.max(1, entry.erIds.length, entry.actionIds.length);
-            for (let i = 0; i < n; i++) batch.push({ orderId: entry.orderId, erId: entry.erIds[i] ?? null, actionId: entry.actionIds[i] ?? null, isNew: i === 0 && entry.isNew });
+            for (let i = 0; i < n; i++)
+              batch.push({
+                orderId: entry.orderId,
+                erId: entry.erIds[i] ?? null,
+                actionId: entry.actionIds[i] ?? null,
+                isNew: i === 0 && entry.isNew,
+              });
           }
           const refusedBatch = [...this.queuedRefused].slice(0, MAX_BATCH);
           for (const id of refusedBatch) this.queuedRefused.delete(id);
@@ -266,12 +280,23 @@ export class OrderFanOut implements OrderChangesOut {
    */
   private async resyncFromIds(from: { er: number; action: number; refused: number }): Promise<void> {
     try {
-      const [changed, refused] = await Promise.all([this.activity.changedAfter(from, this.resyncLimit), this.activity.refusedAfter(from.refused, this.resyncLimit)]);
-      this.seen = { er: Math.max(this.seen.er, changed.er), action: Math.max(this.seen.action, changed.action), refused: Math.max(this.seen.refused, refused.last) };
+      const [changed, refused] = await Promise.all([
+        this.activity.changedAfter(from, this.resyncLimit),
+        this.activity.refusedAfter(from.refused, this.resyncLimit),
+      ]);
+      this.seen = {
+        er: Math.max(this.seen.er, changed.er),
+        action: Math.max(this.seen.action, changed.action),
+        refused: Math.max(this.seen.refused, refused.last),
+      };
       if (changed.truncated || refused.ids.length >= this.resyncLimit) {
         // More than can be sent one by one: the browsers read the blotter again, from now on up to date.
         const latest = await this.activity.latest();
-        this.seen = { er: Math.max(this.seen.er, latest.er), action: Math.max(this.seen.action, latest.action), refused: Math.max(this.seen.refused, latest.refused) };
+        this.seen = {
+          er: Math.max(this.seen.er, latest.er),
+          action: Math.max(this.seen.action, latest.action),
+          refused: Math.max(this.seen.refused, latest.refused),
+        };
         this.options.reloadBrowsers("More order changes of the desk's other nodes were missed than can be sent: reloading");
         this.log.warn({ limit: this.resyncLimit }, 'order changes of other nodes missed past the resync limit: browsers told to reload');
         return;
@@ -288,7 +313,10 @@ export class OrderFanOut implements OrderChangesOut {
         this.queuedRefused.add(id);
         this.queuedIds += 1;
       }
-      this.log.info({ orders: changed.orderIds.length, refused: refused.ids.length }, 'order changes of other nodes published again after a gap (queued)');
+      this.log.info(
+        { orders: changed.orderIds.length, refused: refused.ids.length },
+        'order changes of other nodes published again after a gap (queued)',
+      );
     } catch (err) {
       this.log.error({ err }, "resync of other nodes' order changes failed");
     }
@@ -311,7 +339,10 @@ export async function relayWaitingMessages(
   outbox: { recover(compId: string): Promise<number> },
   log: FastifyBaseLogger,
 ): Promise<void> {
-  const send = (compId: string) => void outbox.recover(compId).catch((err: unknown) => log.error({ err, compId }, "sending another node's reports failed; they go at the client's next logon"));
+  const send = (compId: string) =>
+    void outbox
+      .recover(compId)
+      .catch((err: unknown) => log.error({ err, compId }, "sending another node's reports failed; they go at the client's next logon"));
   await bus.subscribe(
     OUTBOX_CHANNEL,
     (body) => {

@@ -83,7 +83,14 @@ export class SessionRebalancer {
     if (!me?.settled) return [];
     const settled = nodes.filter((n) => n.settled);
     const upSince = new Map(settled.map((n) => [n.nodeId, n.upSince]));
-    const rows = new Map((await getLeases(this.db, served.map((s) => fixSessionLeaseName(s.id)))).map((r) => [r.name, r]));
+    const rows = new Map(
+      (
+        await getLeases(
+          this.db,
+          served.map((s) => fixSessionLeaseName(s.id)),
+        )
+      ).map((r) => [r.name, r]),
+    );
     const moved: Array<{ lease: string; to: string }> = [];
     for (const s of served) {
       const name = fixSessionLeaseName(s.id);
@@ -105,7 +112,9 @@ export class SessionRebalancer {
       });
       if (!loggedOut) {
         // Not quiet any more, gone, or the logout failed: no handover, so the session stays bookable here.
-        await cancelReservation(this.db, { lease: name, term }).catch((err: unknown) => this.log.warn({ err, lease: name }, 'could not withdraw a handover reservation; it lapses by itself'));
+        await cancelReservation(this.db, { lease: name, term }).catch((err: unknown) =>
+          this.log.warn({ err, lease: name }, 'could not withdraw a handover reservation; it lapses by itself'),
+        );
         continue;
       }
       this.log.info({ lease: name, to: target }, 'handed a client session over to the node it belongs on');

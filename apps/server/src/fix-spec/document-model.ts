@@ -56,7 +56,13 @@ import { buildSessionConfig, type AcceptorAddress } from '../fix/session-config'
 import { clientDataOf } from '../orders/client-profile';
 
 /** The client messages the acceptor takes (fix/gateway.ts fromApp); anything else gets a BusinessMessageReject. */
-export const ACCEPTED_MSG_TYPES: readonly string[] = [MsgType.NewOrderSingle, MsgType.NewOrderMultileg, MsgType.OrderCancelRequest, MsgType.OrderCancelReplaceRequest, 'H'];
+export const ACCEPTED_MSG_TYPES: readonly string[] = [
+  MsgType.NewOrderSingle,
+  MsgType.NewOrderMultileg,
+  MsgType.OrderCancelRequest,
+  MsgType.OrderCancelReplaceRequest,
+  'H',
+];
 /** What we send the client besides session messages. */
 export const SENT_MSG_TYPES: readonly string[] = [MsgType.ExecutionReport, MsgType.OrderCancelReject];
 
@@ -72,18 +78,38 @@ export function acceptedCodes(exchangeMics: readonly string[]): Map<number, { co
     [Tag.LegSide, codeList(SIDE_LABELS)],
     [Tag.OrdType, codeList(ORD_TYPE_LABELS)],
     [Tag.TimeInForce, codeList(TIME_IN_FORCE_LABELS)],
-    [Tag.SecurityType, [{ code: SecurityType.Future, label: 'Future (35=D)' }, { code: SecurityType.Multileg, label: 'Multileg (35=AB)' }]],
+    [
+      Tag.SecurityType,
+      [
+        { code: SecurityType.Future, label: 'Future (35=D)' },
+        { code: SecurityType.Multileg, label: 'Multileg (35=AB)' },
+      ],
+    ],
     [Tag.LegSecurityType, [{ code: SecurityType.Future, label: 'Future' }]],
     [Tag.ExDestination, exchangeMics.map((mic) => ({ code: mic, label: FREIGHT_EXCHANGES.find((e) => e.mic === mic)?.name ?? mic }))],
-    [Tag.PartyIDSource, [{ code: PartyIDSource.Proprietary, label: 'Proprietary (the LEI travels as one in FIX 4.4)' }, { code: PartyIDSource.LEI, label: 'LEI' }]],
-    [Tag.PartyRole, [{ code: PartyRole.EnteringFirm, label: 'Entering Firm' }, { code: PartyRole.OrderOriginationTrader, label: 'Order Origination Trader' }]],
+    [
+      Tag.PartyIDSource,
+      [
+        { code: PartyIDSource.Proprietary, label: 'Proprietary (the LEI travels as one in FIX 4.4)' },
+        { code: PartyIDSource.LEI, label: 'LEI' },
+      ],
+    ],
+    [
+      Tag.PartyRole,
+      [
+        { code: PartyRole.EnteringFirm, label: 'Entering Firm' },
+        { code: PartyRole.OrderOriginationTrader, label: 'Order Origination Trader' },
+      ],
+    ],
   ]);
 }
 
 /** The OrdStatus values a report of this ExecType carries (spec 001 §4's variants). */
 function reportStatuses(execType: string): { code: string; label: string }[] | undefined {
   const codes = [...new Set(EXECUTION_REPORT_VARIANTS.filter((v) => v.execType === execType).flatMap((v) => v.ordStatus.split('/')))];
-  return codes.length ? codes.map((code) => ({ code, label: ORD_STATUS_LABELS[code as keyof typeof ORD_STATUS_LABELS] ?? code })) : undefined;
+  return codes.length
+    ? codes.map((code) => ({ code, label: ORD_STATUS_LABELS[code as keyof typeof ORD_STATUS_LABELS] ?? code }))
+    : undefined;
 }
 
 export const codesText = (codes: readonly { code: string; label: string }[]) => codes.map((c) => `${c.code}=${c.label}`).join(', ');
@@ -173,7 +199,12 @@ export async function buildFixSpecDocument(src: DocumentSources, req: DocumentRe
   if (!c) return undefined;
   const brokerId = req.brokerId ?? c.broker_id;
   const broker = brokerId ? await getBrokerById(src.db, brokerId) : undefined;
-  const client = clientDataOf({ ...c, b_company_name: broker?.company_name ?? null, b_lei: broker?.lei ?? null, b_party_id: broker?.party_id ?? null });
+  const client = clientDataOf({
+    ...c,
+    b_company_name: broker?.company_name ?? null,
+    b_lei: broker?.lei ?? null,
+    b_party_id: broker?.party_id ?? null,
+  });
   const variables = clientVariables(client);
 
   const [securities, specRows, fieldRows] = await Promise.all([
@@ -198,7 +229,10 @@ export async function buildFixSpecDocument(src: DocumentSources, req: DocumentRe
       qtyTick: str(s.qty_tick_size, spec?.qty_tick_size ?? ''),
       seriesMonths: s.series_months === null || s.series_months === undefined ? (spec?.series_months ?? null) : Number(s.series_months),
       currency: str(s.currency, 'USD'),
-      exchanges: str(s.exchange_mics, spec?.exchange_mics ?? '').split(',').map((m) => m.trim()).filter(Boolean),
+      exchanges: str(s.exchange_mics, spec?.exchange_mics ?? '')
+        .split(',')
+        .map((m) => m.trim())
+        .filter(Boolean),
       active: s.is_active === true,
     };
   });
@@ -223,7 +257,10 @@ export async function buildFixSpecDocument(src: DocumentSources, req: DocumentRe
       listGroupDefaults(src.db, c.id, g.msgType, g.execType),
     ]);
     const groups = groupsOf(groupRows);
-    defaultsFor.set(`${g.msgType}|${g.execType ?? ''}`, { defaults: defaultRows.map((d) => ({ tag: d.tag, value: d.default_value })), groups });
+    defaultsFor.set(`${g.msgType}|${g.execType ?? ''}`, {
+      defaults: defaultRows.map((d) => ({ tag: d.tag, value: d.default_value })),
+      groups,
+    });
     const direction = ACCEPTED_MSG_TYPES.includes(g.msgType) ? 'in' : 'out';
     const defaults = new Map(defaultRows.map((d) => [d.tag, shownDefault(d.default_value, variables)]));
     const fieldOf = (tag: number, required: boolean, name?: string, type?: string, description?: string | null): FixSpecField => {
@@ -236,7 +273,11 @@ export async function buildFixSpecDocument(src: DocumentSources, req: DocumentRe
         type: type ?? ref?.field_type ?? '',
         required,
         description: description ?? ref?.description ?? '',
-        validValues: codes ? codesText(codes) : tag === Tag.ExecType && g.execType ? `${g.execType}=${EXEC_TYPE_LABELS[g.execType as keyof typeof EXEC_TYPE_LABELS] ?? g.execType}` : (ref?.valid_values_display ?? ''),
+        validValues: codes
+          ? codesText(codes)
+          : tag === Tag.ExecType && g.execType
+            ? `${g.execType}=${EXEC_TYPE_LABELS[g.execType as keyof typeof EXEC_TYPE_LABELS] ?? g.execType}`
+            : (ref?.valid_values_display ?? ''),
         clientDefault: defaults.get(tag) ?? null,
       };
     };
@@ -254,7 +295,12 @@ export async function buildFixSpecDocument(src: DocumentSources, req: DocumentRe
   }
 
   // ── Examples: the simulators' builders with this client's defaults
-  const examples = buildExamples(contracts.filter((k) => k.active).map((k) => k.symbol), client, defaultsFor, req.now);
+  const examples = buildExamples(
+    contracts.filter((k) => k.active).map((k) => k.symbol),
+    client,
+    defaultsFor,
+    req.now,
+  );
 
   // ── Session: the connector and the acceptor's real ports (the session-config endpoint's own view)
   const cfg = buildSessionConfig(c, src.acceptor, req.now);
@@ -318,14 +364,25 @@ export async function buildFixSpecDocument(src: DocumentSources, req: DocumentRe
 }
 
 /** One example per order-entry tab, as the FIX Client Simulator would build it for this client. */
-function buildExamples(symbols: readonly string[], client: ClientData, defaultsFor: Map<string, { defaults: FieldDefault[]; groups: GroupDefault[] }>, now: Date): FixSpecExample[] {
+function buildExamples(
+  symbols: readonly string[],
+  client: ClientData,
+  defaultsFor: Map<string, { defaults: FieldDefault[]; groups: GroupDefault[] }>,
+  now: Date,
+): FixSpecExample[] {
   const symbol = symbols[0];
   if (!symbol) return [];
   const second = symbols[1] ?? symbol;
   const months = contractMonthOptions(now);
   const quarters = quarterOptions(now);
   const year = currentYearMonth(now).year;
-  const common = { side: Side.Buy, orderType: OrdType.Limit, timeInForce: ORDER_FORM_DEFAULTS.timeInForce, exchange: ORDER_FORM_DEFAULTS.exchange, quantity: ORDER_FORM_DEFAULTS.quantity };
+  const common = {
+    side: Side.Buy,
+    orderType: OrdType.Limit,
+    timeInForce: ORDER_FORM_DEFAULTS.timeInForce,
+    exchange: ORDER_FORM_DEFAULTS.exchange,
+    quantity: ORDER_FORM_DEFAULTS.quantity,
+  };
   const ctx = (msgType: 'D' | 'AB', n: number): BuildContext => ({
     client,
     now,
@@ -335,7 +392,11 @@ function buildExamples(symbols: readonly string[], client: ClientData, defaultsF
     groups: defaultsFor.get(`${msgType}|`)?.groups,
   });
   const out: FixSpecExample[] = [];
-  const add = (kind: FixSpecExample['kind'], title: string, build: () => { msgType: 'D' | 'AB'; fields: readonly (readonly [number, string])[] }) => {
+  const add = (
+    kind: FixSpecExample['kind'],
+    title: string,
+    build: () => { msgType: 'D' | 'AB'; fields: readonly (readonly [number, string])[] },
+  ) => {
     try {
       const b = build();
       out.push({ kind, title, msgType: b.msgType, fix: fixForDisplay(serializeFixMessage(b.fields, 'FIX.4.4')) });
@@ -347,7 +408,17 @@ function buildExamples(symbols: readonly string[], client: ClientData, defaultsF
     buildNewOrderSingle({ ...common, symbol, contractMonth: months[1]!.value, price: ORDER_FORM_DEFAULTS.outrightPrice }, ctx('D', 1)),
   );
   add('multileg', `MultiLeg: ${symbol} ${quarters[1]!.label} quarter strip`, () =>
-    buildNewOrderMultileg({ ...common, price: ORDER_FORM_DEFAULTS.multilegPrice, type: 'quarter', stripSymbol: symbol, quarterYear: quarters[1]!.value, calYear: String(year + 1) }, ctx('AB', 2)),
+    buildNewOrderMultileg(
+      {
+        ...common,
+        price: ORDER_FORM_DEFAULTS.multilegPrice,
+        type: 'quarter',
+        stripSymbol: symbol,
+        quarterYear: quarters[1]!.value,
+        calYear: String(year + 1),
+      },
+      ctx('AB', 2),
+    ),
   );
   add('custom', `Custom MultiLeg: buy ${symbol} ${months[1]!.label}, sell ${second} ${months[2]!.label}`, () =>
     buildCustomMultileg(

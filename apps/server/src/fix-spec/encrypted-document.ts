@@ -29,7 +29,9 @@ const unb64 = (s: string) => new Uint8Array(Buffer.from(s, 'base64'));
 
 async function deriveKey(password: string, salt: Uint8Array, iterations: number, usage: 'encrypt' | 'decrypt') {
   const material = await subtle.importKey('raw', new TextEncoder().encode(password), 'PBKDF2', false, ['deriveKey']);
-  return subtle.deriveKey({ name: 'PBKDF2', hash: 'SHA-256', salt, iterations }, material, { name: 'AES-GCM', length: 256 }, false, [usage]);
+  return subtle.deriveKey({ name: 'PBKDF2', hash: 'SHA-256', salt, iterations }, material, { name: 'AES-GCM', length: 256 }, false, [
+    usage,
+  ]);
 }
 
 export async function encryptDocument(plaintext: string, password: string, iterations = PBKDF2_ITERATIONS): Promise<EncryptedPayload> {

@@ -27,7 +27,10 @@ function parseCodes(text: string): { value: string; name: string }[] {
 
 /** An Orchestra name: letters and digits, starting with a letter. */
 const symbolicName = (label: string, fallback: string) => {
-  const words = label.replace(/\(.*?\)/g, ' ').split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const words = label
+    .replace(/\(.*?\)/g, ' ')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean);
   const name = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
   return /^[A-Za-z]/.test(name) ? name : `${fallback}${name}`;
 };
@@ -65,9 +68,13 @@ export function renderOrchestraXml(doc: FixSpecDocument, dictionary: DictionaryD
   ];
   for (const [tag, codes] of [...codeSets].sort((a, b) => a[0] - b[0])) {
     const field = fields.get(tag)!;
-    lines.push(`    <fixr:codeSet name="${esc(`${field.name}CodeSet`)}" id="${tag}" type="${esc(field.type === 'MULTIPLEVALUESTRING' ? 'MultipleCharValue' : field.type === 'CHAR' ? 'char' : field.type === 'INT' ? 'int' : 'String')}">`);
+    lines.push(
+      `    <fixr:codeSet name="${esc(`${field.name}CodeSet`)}" id="${tag}" type="${esc(field.type === 'MULTIPLEVALUESTRING' ? 'MultipleCharValue' : field.type === 'CHAR' ? 'char' : field.type === 'INT' ? 'int' : 'String')}">`,
+    );
     codes.forEach((c, i) =>
-      lines.push(`      <fixr:code name="${esc(symbolicName(c.name, field.name))}" id="${tag * 1000 + i + 1}" value="${esc(c.value)}"><fixr:annotation><fixr:documentation>${esc(c.name)}</fixr:documentation></fixr:annotation></fixr:code>`),
+      lines.push(
+        `      <fixr:code name="${esc(symbolicName(c.name, field.name))}" id="${tag * 1000 + i + 1}" value="${esc(c.value)}"><fixr:annotation><fixr:documentation>${esc(c.name)}</fixr:documentation></fixr:annotation></fixr:code>`,
+      ),
     );
     lines.push('    </fixr:codeSet>');
   }
@@ -80,7 +87,9 @@ export function renderOrchestraXml(doc: FixSpecDocument, dictionary: DictionaryD
     // ExecutionReports differ per ExecType: one scenario each, named after it.
     const scenario = m.execType === null ? 'base' : `ExecType${m.execType}`;
     lines.push(`    <fixr:message name="${esc(m.name)}" msgType="${esc(m.msgType)}" scenario="${esc(scenario)}" id="${index + 1}">`);
-    lines.push(`      <fixr:annotation><fixr:documentation>${m.direction === 'in' ? 'Sent by the client' : 'Sent by the desk'}</fixr:documentation></fixr:annotation>`);
+    lines.push(
+      `      <fixr:annotation><fixr:documentation>${m.direction === 'in' ? 'Sent by the client' : 'Sent by the desk'}</fixr:documentation></fixr:annotation>`,
+    );
     lines.push('      <fixr:structure>');
     for (const f of m.fields) {
       const presence = f.required ? 'required' : 'optional';

@@ -51,7 +51,8 @@ export function renderFixSpecHtml(doc: FixSpecDocument): string {
   const c = doc.client;
   const s = doc.session;
   const tabs = FIX_SPEC_TABS.map(
-    (t, i) => `<button type="button" class="tab${i === 0 ? ' active' : ''}" data-tab-target="${t.key}" data-colour="${t.colour}">${t.number}. ${esc(t.title)}</button>`,
+    (t, i) =>
+      `<button type="button" class="tab${i === 0 ? ' active' : ''}" data-tab-target="${t.key}" data-colour="${t.colour}">${t.number}. ${esc(t.title)}</button>`,
   ).join('');
 
   const about = [
@@ -61,7 +62,18 @@ export function renderFixSpecHtml(doc: FixSpecDocument): string {
     '<h3>Contracts and route symbols</h3>',
     table(
       ['Symbol (55)', 'Instrument', 'Route', 'Contract size', 'Price tick', 'Series months', 'Currency', 'Exchanges'],
-      doc.contracts.filter((k) => k.active).map((k) => [k.symbol, k.instrumentName, k.description, `${k.contractSize} ${k.contractUnit}`, k.priceTick, k.seriesMonths === null ? '' : String(k.seriesMonths), k.currency, k.exchanges.join(', ')]),
+      doc.contracts
+        .filter((k) => k.active)
+        .map((k) => [
+          k.symbol,
+          k.instrumentName,
+          k.description,
+          `${k.contractSize} ${k.contractUnit}`,
+          k.priceTick,
+          k.seriesMonths === null ? '' : String(k.seriesMonths),
+          k.currency,
+          k.exchanges.join(', '),
+        ]),
     ),
     doc.capabilities
       ? `<h3>What ${esc(c.clientName)} may trade</h3>${
@@ -69,7 +81,19 @@ export function renderFixSpecHtml(doc: FixSpecDocument): string {
             ? '<p>No capability is configured yet: every order is refused until the desk grants one.</p>'
             : table(
                 ['Security', 'Exchange', 'Enabled', 'Buy', 'Sell', 'Short', 'Min qty', 'Max qty', 'Max long', 'Max short', 'Market (100)'],
-                doc.capabilities.map((k) => [k.symbol, k.exchange ?? 'Any', yes(k.enabled), yes(k.canBuy), yes(k.canSell), yes(k.canShort), k.minOrderQty ?? '', k.maxOrderQty ?? '', k.maxPositionLong ?? '', k.maxPositionShort ?? '', k.marketIdentifier ?? '']),
+                doc.capabilities.map((k) => [
+                  k.symbol,
+                  k.exchange ?? 'Any',
+                  yes(k.enabled),
+                  yes(k.canBuy),
+                  yes(k.canSell),
+                  yes(k.canShort),
+                  k.minOrderQty ?? '',
+                  k.maxOrderQty ?? '',
+                  k.maxPositionLong ?? '',
+                  k.maxPositionShort ?? '',
+                  k.marketIdentifier ?? '',
+                ]),
               )
         }`
       : '',
@@ -80,7 +104,8 @@ export function renderFixSpecHtml(doc: FixSpecDocument): string {
     '<h2>Order Generation</h2>',
     `<p>Example messages built for ${esc(c.compId)} with its configured defaults (BodyLength and CheckSum computed; the session assigns MsgSeqNum and SendingTime). SOH is shown as |.</p>`,
     ...doc.examples.map(
-      (e) => `<h3>${esc(e.title)} <span class="dir">35=${esc(e.msgType)}</span></h3><div class="example"><pre>${esc(e.fix)}</pre><button type="button" class="copy" data-copy="${esc(e.fix)}">Copy</button></div>`,
+      (e) =>
+        `<h3>${esc(e.title)} <span class="dir">35=${esc(e.msgType)}</span></h3><div class="example"><pre>${esc(e.fix)}</pre><button type="button" class="copy" data-copy="${esc(e.fix)}">Copy</button></div>`,
     ),
     '<h3>Messages you send</h3>',
     '<p>A Cancel/Replace of a multileg order is sent as 35=G too: 35=AC (MultilegOrderCancelReplace) is not accepted and is answered with a BusinessMessageReject (35=j).</p>',
@@ -89,7 +114,10 @@ export function renderFixSpecHtml(doc: FixSpecDocument): string {
 
   const lifecycle = [
     '<h2>Trade Lifecycle</h2>',
-    ...ORDER_FLOWS.map((f) => `<h3>${esc(f.title)}</h3><p>${esc(f.description)}</p><div class="diagram">${sequenceDiagramSvg(f, { clientLabel: c.compId, deskLabel: s.targetCompId })}</div>`),
+    ...ORDER_FLOWS.map(
+      (f) =>
+        `<h3>${esc(f.title)}</h3><p>${esc(f.description)}</p><div class="diagram">${sequenceDiagramSvg(f, { clientLabel: c.compId, deskLabel: s.targetCompId })}</div>`,
+    ),
     '<h3>Execution report variants</h3>',
     table(
       ['Report', 'ExecType (150)', 'OrdStatus (39)', 'Sent today', 'Fields'],
@@ -98,7 +126,12 @@ export function renderFixSpecHtml(doc: FixSpecDocument): string {
         esc(r.variant.execType),
         esc(r.variant.ordStatus),
         r.sent ? 'Yes' : 'Reserved: handle it, not sent today',
-        r.fields.map((f) => `${f.required ? '<b>' : ''}${esc(f.tag)} ${esc(f.name)}${f.required ? '</b>' : ''}${f.clientDefault === null ? '' : ` = <code>${esc(f.clientDefault)}</code>`}`).join(', '),
+        r.fields
+          .map(
+            (f) =>
+              `${f.required ? '<b>' : ''}${esc(f.tag)} ${esc(f.name)}${f.required ? '</b>' : ''}${f.clientDefault === null ? '' : ` = <code>${esc(f.clientDefault)}</code>`}`,
+          )
+          .join(', '),
       ]),
       { raw: true },
     ),
@@ -111,9 +144,19 @@ export function renderFixSpecHtml(doc: FixSpecDocument): string {
     '<h3>Session parameters</h3>',
     table(['Parameter', 'Value'], sessionParameterRows(s)),
     '<h3>Session messages</h3>',
-    table(['MsgType (35)', 'Message', 'Direction', 'Usage'], SESSION_MESSAGES.map((m) => [m.msgType, m.name, m.direction === 'both' ? 'Both ways' : m.direction === 'in' ? 'You send' : 'We send', m.usage])),
+    table(
+      ['MsgType (35)', 'Message', 'Direction', 'Usage'],
+      SESSION_MESSAGES.map((m) => [
+        m.msgType,
+        m.name,
+        m.direction === 'both' ? 'Both ways' : m.direction === 'in' ? 'You send' : 'We send',
+        m.usage,
+      ]),
+    ),
     '<h3>Connection guidelines</h3>',
-    `<dl>${connectionGuidelines(s).map((g) => `<dt>${esc(g.title)}</dt><dd>${esc(g.text)}</dd>`).join('')}</dl>`,
+    `<dl>${connectionGuidelines(s)
+      .map((g) => `<dt>${esc(g.title)}</dt><dd>${esc(g.text)}</dd>`)
+      .join('')}</dl>`,
     '<h3>Standard header</h3>',
     fieldTable(s.header, 'Value'),
     '<h3>Standard trailer</h3>',
@@ -128,7 +171,10 @@ export function renderFixSpecHtml(doc: FixSpecDocument): string {
       doc.broker?.companyName ? ` · executing broker ${esc(doc.broker.companyName)}` : ''
     }</div></header>`,
     `<nav class="tabs">${tabs}</nav>`,
-    ...FIX_SPEC_TABS.map((t, i) => `<section class="panel" data-tab="${t.key}" data-title="${esc(t.title)}"${i === 0 ? '' : ' hidden'}>${sections[t.key]}</section>`),
+    ...FIX_SPEC_TABS.map(
+      (t, i) =>
+        `<section class="panel" data-tab="${t.key}" data-title="${esc(t.title)}"${i === 0 ? '' : ' hidden'}>${sections[t.key]}</section>`,
+    ),
   ].join('\n');
 }
 

@@ -9,24 +9,81 @@ import { renderFixSpecHtml } from './render-html';
 const MARKUP = '<img src=x onerror="alert(1)">';
 
 function doc(): FixSpecDocument {
-  const field = (tag: number, name: string, required: boolean, validValues = '', clientDefault: string | null = null) => ({ tag, name, type: 'STRING', required, description: '', validValues, clientDefault });
+  const field = (tag: number, name: string, required: boolean, validValues = '', clientDefault: string | null = null) => ({
+    tag,
+    name,
+    type: 'STRING',
+    required,
+    description: '',
+    validValues,
+    clientDefault,
+  });
   return {
     formatVersion: 1,
     generatedAt: '2026-11-26T06:00:00.000Z',
     version: 3,
-    client: { compId: 'SGX_CLIENT_1', targetCompId: 'FIXDESK', clientName: `Straits ${MARKUP}`, clientContact: 'Mei', clientEmail: null, companyName: null, lei: null },
+    client: {
+      compId: 'SGX_CLIENT_1',
+      targetCompId: 'FIXDESK',
+      clientName: `Straits ${MARKUP}`,
+      clientContact: 'Mei',
+      clientEmail: null,
+      companyName: null,
+      lei: null,
+    },
     broker: null,
-    contracts: [{ symbol: 'C5TC', instrumentName: 'Capesize 5TC', description: MARKUP, contractSize: '1', contractUnit: 'day', priceTick: '1', qtyTick: '1', seriesMonths: 84, currency: 'USD', exchanges: ['SGX', 'EEX'], active: true }],
+    contracts: [
+      {
+        symbol: 'C5TC',
+        instrumentName: 'Capesize 5TC',
+        description: MARKUP,
+        contractSize: '1',
+        contractUnit: 'day',
+        priceTick: '1',
+        qtyTick: '1',
+        seriesMonths: 84,
+        currency: 'USD',
+        exchanges: ['SGX', 'EEX'],
+        active: true,
+      },
+    ],
     exchanges: [],
     messages: [
-      { msgType: 'D', name: 'NewOrderSingle', execType: null, direction: 'in', fields: [field(11, 'ClOrdID', true), field(54, 'Side', true, '1=Buy, 2=Sell'), field(59, 'TimeInForce', false, '0=Day, 1=Good Till Cancel', '0')] },
-      { msgType: '8', name: 'ExecutionReport', execType: 'F', direction: 'out', fields: [field(150, 'ExecType', true, 'F=Trade'), field(1, 'Account', false, '', 'SGX "CLIENT" 1')] },
+      {
+        msgType: 'D',
+        name: 'NewOrderSingle',
+        execType: null,
+        direction: 'in',
+        fields: [
+          field(11, 'ClOrdID', true),
+          field(54, 'Side', true, '1=Buy, 2=Sell'),
+          field(59, 'TimeInForce', false, '0=Day, 1=Good Till Cancel', '0'),
+        ],
+      },
+      {
+        msgType: '8',
+        name: 'ExecutionReport',
+        execType: 'F',
+        direction: 'out',
+        fields: [field(150, 'ExecType', true, 'F=Trade'), field(1, 'Account', false, '', 'SGX "CLIENT" 1')],
+      },
     ],
     examples: [{ kind: 'outright', title: 'Outright', msgType: 'D', fix: '8=FIX.4.4|35=D|10=000|' }],
     session: {
-      fixVersion: 'FIX.4.4', heartBtInt: 30, host: 'desk', port: 9876, tlsPort: 9877, tlsRequired: true, senderCompId: 'SGX_CLIENT_1', targetCompId: 'FIXDESK',
+      fixVersion: 'FIX.4.4',
+      heartBtInt: 30,
+      host: 'desk',
+      port: 9876,
+      tlsPort: 9877,
+      tlsRequired: true,
+      senderCompId: 'SGX_CLIENT_1',
+      targetCompId: 'FIXDESK',
       schedule: { timeZone: 'Asia/Singapore', startTime: '09:00:00', endTime: '17:00:00', tradingDays: 'M,T,W,T,F' },
-      resetPolicy: { resetOnLogon: false, resetFrequency: 'DAILY' }, credentials: { username: null, passwordRequired: false }, maxOrdersPerSecond: 100, header: [], trailer: [],
+      resetPolicy: { resetOnLogon: false, resetFrequency: 'DAILY' },
+      credentials: { username: null, passwordRequired: false },
+      maxOrdersPerSecond: 100,
+      header: [],
+      trailer: [],
     },
     capabilities: [],
   };
@@ -38,7 +95,10 @@ describe('client FIX specification renderings', () => {
     assert.ok(!html.includes('<img'), 'markup in configuration stays text');
     assert.ok(html.includes('&lt;img src=x onerror=&quot;alert(1)&quot;&gt;'));
     const body = new JSDOM(`<body>${html}</body>`).window.document;
-    assert.deepEqual([...body.querySelectorAll('section[data-tab]')].map((s) => s.getAttribute('data-tab')), ['aboutFFA', 'orderGeneration', 'tradeLifecycle', 'sessionInfo']);
+    assert.deepEqual(
+      [...body.querySelectorAll('section[data-tab]')].map((s) => s.getAttribute('data-tab')),
+      ['aboutFFA', 'orderGeneration', 'tradeLifecycle', 'sessionInfo'],
+    );
     assert.equal(body.querySelectorAll('section[data-tab]:not([hidden])').length, 1, 'one tab shown at a time');
     assert.equal(body.querySelectorAll('[data-tab-target]').length, 4);
     assert.equal(body.querySelectorAll('section[data-tab="tradeLifecycle"] svg').length, 5, 'five flow diagrams');
@@ -46,19 +106,42 @@ describe('client FIX specification renderings', () => {
   });
 
   it('writes a well-formed Orchestra repository: messages, presence, assignments, code sets', () => {
-    const xml = new (new JSDOM('').window.DOMParser)().parseFromString(renderOrchestraXml(doc(), loadDictionaryData()), 'application/xml');
+    const xml = new new JSDOM('').window.DOMParser().parseFromString(renderOrchestraXml(doc(), loadDictionaryData()), 'application/xml');
     assert.equal(xml.getElementsByTagName('parsererror').length, 0);
     assert.equal(xml.documentElement.localName, 'repository');
     assert.equal(xml.documentElement.namespaceURI, ORCHESTRA_NAMESPACE);
     const ns = ORCHESTRA_NAMESPACE;
     const messages = [...xml.getElementsByTagNameNS(ns, 'message')];
-    assert.deepEqual(messages.map((m) => [m.getAttribute('msgType'), m.getAttribute('scenario')]), [['D', 'base'], ['8', 'ExecTypeF']]);
+    assert.deepEqual(
+      messages.map((m) => [m.getAttribute('msgType'), m.getAttribute('scenario')]),
+      [
+        ['D', 'base'],
+        ['8', 'ExecTypeF'],
+      ],
+    );
     const refs = (m: Element) => [...m.getElementsByTagNameNS(ns, 'fieldRef')];
-    assert.deepEqual(refs(messages[0]!).map((f) => [f.getAttribute('id'), f.getAttribute('presence')]), [['11', 'required'], ['54', 'required'], ['59', 'optional']]);
+    assert.deepEqual(
+      refs(messages[0]!).map((f) => [f.getAttribute('id'), f.getAttribute('presence')]),
+      [
+        ['11', 'required'],
+        ['54', 'required'],
+        ['59', 'optional'],
+      ],
+    );
     const account = refs(messages[1]!).find((f) => f.getAttribute('id') === '1')!;
-    assert.equal(account.getElementsByTagNameNS(ns, 'assign')[0]!.textContent, '"SGX \\"CLIENT\\" 1"', 'the client value as a Score string');
+    assert.equal(
+      account.getElementsByTagNameNS(ns, 'assign')[0]!.textContent,
+      '"SGX \\"CLIENT\\" 1"',
+      'the client value as a Score string',
+    );
     const side = [...xml.getElementsByTagNameNS(ns, 'codeSet')].find((c) => c.getAttribute('id') === '54')!;
-    assert.deepEqual([...side.getElementsByTagNameNS(ns, 'code')].map((c) => [c.getAttribute('value'), c.getAttribute('name')]), [['1', 'Buy'], ['2', 'Sell']]);
+    assert.deepEqual(
+      [...side.getElementsByTagNameNS(ns, 'code')].map((c) => [c.getAttribute('value'), c.getAttribute('name')]),
+      [
+        ['1', 'Buy'],
+        ['2', 'Sell'],
+      ],
+    );
     const fields = [...xml.getElementsByTagNameNS(ns, 'field')];
     assert.equal(fields.find((f) => f.getAttribute('id') === '54')!.getAttribute('type'), 'SideCodeSet');
     assert.equal(fields.find((f) => f.getAttribute('id') === '11')!.getAttribute('type'), 'STRING');

@@ -15,7 +15,8 @@ export class AcceptorProbe {
   isProbeEvent(text: string): boolean {
     const opened = /^connection from (.*):(\d+)$/.exec(text);
     // The acceptor may see the connection before our side hears it is connected (its port unknown yet).
-    if (opened) return this.probePorts.has(Number(opened[2])) || (this.probesConnecting > 0 && /^(127\.|::1$|::ffff:127\.)/.test(opened[1]!));
+    if (opened)
+      return this.probePorts.has(Number(opened[2])) || (this.probesConnecting > 0 && /^(127\.|::1$|::ffff:127\.)/.test(opened[1]!));
     if (this.probeClosesPending > 0 && /^connection from \S+ closed before logon/.test(text)) {
       this.probeClosesPending--;
       return true;

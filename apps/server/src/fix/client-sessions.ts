@@ -40,7 +40,10 @@ export class ClientSessions implements ReplyReserver, ClientMessageSender {
   }
 
   /** ReplyReserver: the next number on the client's live session (Session.reserveSend), or undefined. */
-  reserve(compId: string, msg: OutgoingReply): { beginString: string; reservation: SendReservation; fence: LeaseFence | undefined } | undefined {
+  reserve(
+    compId: string,
+    msg: OutgoingReply,
+  ): { beginString: string; reservation: SendReservation; fence: LeaseFence | undefined } | undefined {
     const entry = this.live.get(compId);
     if (!entry) return undefined;
     const reservation = entry.session.reserveSend(outgoing(msg.msgType, msg.body));

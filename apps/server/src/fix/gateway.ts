@@ -91,7 +91,8 @@ export class FixGateway {
     const app: Application = {
       onLogon: (id) => this.onLogon(id),
       onLogout: (id, reason) => this.onLogout(id, reason),
-      fromApp: (m, id) => this.activity.handlingApp(id.targetCompID, m.msgType, () => handleOrderMessage(m, id, this.orders, this.observeIntake)),
+      fromApp: (m, id) =>
+        this.activity.handlingApp(id.targetCompID, m.msgType, () => handleOrderMessage(m, id, this.orders, this.observeIntake)),
     };
     let tlsListener: Parameters<typeof Acceptor.start>[0]['tlsListener'];
     if (this.config.fixTlsPort !== undefined) {
@@ -99,7 +100,10 @@ export class FixGateway {
       // connectors must present the certificate issued to them, verified against the same CA. Others
       // may use the TLS port without one.
       const { server, ca } = await ensureServerCertificate(this.db, this.config.fixTlsNames);
-      tlsListener = { port: this.config.fixTlsPort, tls: { cert: server.cert_pem, key: server.key_pem, ca: ca.cert_pem, requireClientCert: false } };
+      tlsListener = {
+        port: this.config.fixTlsPort,
+        tls: { cert: server.cert_pem, key: server.key_pem, ca: ca.cert_pem, requireClientCert: false },
+      };
     }
     this.acceptor = await Acceptor.start({
       port: this.config.fixPort,
@@ -165,13 +169,25 @@ export class FixGateway {
     await closeClientSession(
       this.db,
       id,
-      l && { id: l.rowId, disconnectReason: CLEAN_LOGOUT.test(reason) ? null : reason.slice(0, 500), sent: l.sent, received: l.received, orders: l.orders },
+      l && {
+        id: l.rowId,
+        disconnectReason: CLEAN_LOGOUT.test(reason) ? null : reason.slice(0, 500),
+        sent: l.sent,
+        received: l.received,
+        orders: l.orders,
+      },
       this.config.nodeId,
     );
     // Its late writes still land unless another node has taken the session over.
     await this.ownership.release(id);
     this.log.info({ compId, reason }, 'client logged out');
-    this.hub.broadcast({ type: 'client_connection_status', comp_id: compId, is_connected: false, timestamp: new Date().toISOString(), reason });
+    this.hub.broadcast({
+      type: 'client_connection_status',
+      comp_id: compId,
+      is_connected: false,
+      timestamp: new Date().toISOString(),
+      reason,
+    });
     this.events.emit('fix-session-changed', compId);
   }
 
@@ -181,7 +197,9 @@ export class FixGateway {
     const c = await getConnector(this.db, compId);
     if (!c || !c.is_active) {
       this.log.info({ compId }, 'client connector deactivated or deleted: logging the session out');
-      await this.acceptor.logout(id, c ? 'Client connector deactivated' : 'Client connector deleted').catch((err) => this.log.warn({ err }, 'logout failed'));
+      await this.acceptor
+        .logout(id, c ? 'Client connector deactivated' : 'Client connector deleted')
+        .catch((err) => this.log.warn({ err }, 'logout failed'));
     }
   }
 

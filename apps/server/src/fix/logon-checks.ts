@@ -1,5 +1,13 @@
 import { fixSessionLeaseName, getConnector, recordRefusedLogon, type ConnectorRow, type Db } from '@fixdesk/db';
-import { CounterpartyAuthenticator, parseTradingDays, safeEqual, type Authenticator, type CounterpartyConfig, type SessionID, type TransportInfo } from '@fixdesk/fix';
+import {
+  CounterpartyAuthenticator,
+  parseTradingDays,
+  safeEqual,
+  type Authenticator,
+  type CounterpartyConfig,
+  type SessionID,
+  type TransportInfo,
+} from '@fixdesk/fix';
 import type { FastifyBaseLogger } from 'fastify';
 import type { LeaseKeeper } from '../cluster/lease-keeper';
 import { fingerprintOf } from '../pki/desk-pki';
@@ -23,9 +31,10 @@ export function tlsLogonProblem(c: ConnectorRow, transport: TransportInfo | unde
   try {
     expected = fingerprintOf(c.tls_cert);
   } catch {
-    return 'the connector\'s stored certificate cannot be read';
+    return "the connector's stored certificate cannot be read";
   }
-  if (peer.fingerprint256 !== expected) return `TLS client certificate${peer.subjectCN ? ` (CN ${peer.subjectCN})` : ''} is not the one issued to ${c.comp_id}`;
+  if (peer.fingerprint256 !== expected)
+    return `TLS client certificate${peer.subjectCN ? ` (CN ${peer.subjectCN})` : ''} is not the one issued to ${c.comp_id}`;
   return undefined;
 }
 
@@ -101,8 +110,8 @@ export function logonAuthenticator(d: LogonCheckDeps): Authenticator {
         const cause = refusalCause(decision.reason);
         // A stranger's made-up comp ids get no counters of their own (the metrics count the cause).
         d.stats.refusedLogon(cause === 'unknown-session' ? '' : request.sessionID.targetCompID, cause);
-        await recordRefusedLogon(d.db, request.sessionID.targetCompID, request.remoteAddress, d.nodeId, decision.reason).catch((err: unknown) =>
-          d.log.warn({ err, compId: request.sessionID.targetCompID }, 'could not record a refused logon'),
+        await recordRefusedLogon(d.db, request.sessionID.targetCompID, request.remoteAddress, d.nodeId, decision.reason).catch(
+          (err: unknown) => d.log.warn({ err, compId: request.sessionID.targetCompID }, 'could not record a refused logon'),
         );
       }
       return decision;

@@ -26,7 +26,12 @@ export function readNewOrder(m: FixMessage, id: SessionID): IncomingNewOrder {
   }));
   const legs = m.getGroup(Tag.NoLegs).map((l, i) => {
     for (const np of l.getGroup(Tag.NoNestedPartyIDs)) {
-      parties.push({ partyId: np.get(Tag.NestedPartyID) ?? '', partyIdSource: np.get(Tag.NestedPartyIDSource) ?? null, partyRole: Number(np.get(Tag.NestedPartyRole) ?? 0), legIndex: i });
+      parties.push({
+        partyId: np.get(Tag.NestedPartyID) ?? '',
+        partyIdSource: np.get(Tag.NestedPartyIDSource) ?? null,
+        partyRole: Number(np.get(Tag.NestedPartyRole) ?? 0),
+        legIndex: i,
+      });
     }
     return {
       symbol: l.get(Tag.LegSymbol),

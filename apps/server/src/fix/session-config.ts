@@ -24,7 +24,10 @@ export function deskAcceptor(config: { host: string }, fix: { port: number; tlsP
  * NAT or a load balancer), else the desk's own; the TLS port once the connector has a certificate and
  * the desk a TLS port, else FIX_PORT.
  */
-export function clientAddress(c: Pick<ConnectorRow, 'host' | 'tls_cert'>, acceptor: AcceptorAddress): { host: string; port: number; tls: boolean } {
+export function clientAddress(
+  c: Pick<ConnectorRow, 'host' | 'tls_cert'>,
+  acceptor: AcceptorAddress,
+): { host: string; port: number; tls: boolean } {
   const listenHost = acceptor.host === '0.0.0.0' || acceptor.host === '::' ? hostname() : acceptor.host;
   const tls = Boolean(c.tls_cert) && acceptor.tlsPort > 0;
   return { host: c.host?.trim() || listenHost, port: tls ? acceptor.tlsPort : acceptor.port, tls };
@@ -37,7 +40,10 @@ function settingValue(v: string): string {
 
 function weekdays(tradingDays: string): string | undefined {
   try {
-    return [...parseTradingDays(tradingDays)].sort((a, b) => a - b).map((d) => WEEKDAY_CODES[d]).join(',');
+    return [...parseTradingDays(tradingDays)]
+      .sort((a, b) => a - b)
+      .map((d) => WEEKDAY_CODES[d])
+      .join(',');
   } catch {
     return undefined;
   }
@@ -98,7 +104,8 @@ export function buildSessionConfig(c: ConnectorRow, acceptor: AcceptorAddress, n
     ...(days ? [`Weekdays=${days}`] : []),
     `ResetOnLogon=${resetOnLogon ? 'Y' : 'N'}`,
   ];
-  if (c.fix_username) lines.push(`# Logon carries Username (553)=${settingValue(c.fix_username)} and the Password (554) agreed with the desk.`);
+  if (c.fix_username)
+    lines.push(`# Logon carries Username (553)=${settingValue(c.fix_username)} and the Password (554) agreed with the desk.`);
 
   return {
     compId: c.comp_id,

@@ -40,7 +40,10 @@ export class SessionElsewhereError extends Error {}
  * are in the database, and a change takes its lease for the time it lasts).
  */
 export class SessionConsole {
-  private readonly waiting = new Map<string, { resolve: (s: SessionConsoleState) => void; reject: (err: Error) => void; timer: NodeJS.Timeout }>();
+  private readonly waiting = new Map<
+    string,
+    { resolve: (s: SessionConsoleState) => void; reject: (err: Error) => void; timer: NodeJS.Timeout }
+  >();
   private readonly prefix = randomBytes(4).toString('hex');
   private asked = 0;
 
@@ -55,7 +58,11 @@ export class SessionConsole {
   /** Answers the other nodes' questions about the sessions this node holds. */
   async start(): Promise<void> {
     // A lost question or answer is not asked again: the operator's wait ends with an error.
-    await this.bus?.subscribe(SESSION_CONSOLE_CHANNEL, (body) => void this.received(body), () => {});
+    await this.bus?.subscribe(
+      SESSION_CONSOLE_CHANNEL,
+      (body) => void this.received(body),
+      () => {},
+    );
   }
 
   /** The client's session as it is now. */
@@ -100,7 +107,9 @@ export class SessionConsole {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(q);
-        reject(new SessionElsewhereError(`Node ${owner} holds the session of ${compId} and did not answer within ${ANSWER_WITHIN_MS / 1000} s`));
+        reject(
+          new SessionElsewhereError(`Node ${owner} holds the session of ${compId} and did not answer within ${ANSWER_WITHIN_MS / 1000} s`),
+        );
       }, ANSWER_WITHIN_MS);
       this.waiting.set(q, { resolve, reject, timer });
       const question: Question = { q, to: owner, from: this.nodeId, c: compId, a: action };

@@ -48,14 +48,22 @@ export class SessionOwnership {
     if (moving && moving.until > Date.now()) return `Session moving to node ${moving.target}`;
     this.movingTo.delete(id.targetCompID);
     const use = {
-      stillNeeded: () => this.acceptor()?.list().some((s) => s.sessionID.targetCompID === id.targetCompID && s.connected) ?? false,
-      onLost: () => void this.acceptor()?.disconnect(id, 'session lease taken over by another node').catch(() => {}),
+      stillNeeded: () =>
+        this.acceptor()
+          ?.list()
+          .some((s) => s.sessionID.targetCompID === id.targetCompID && s.connected) ?? false,
+      onLost: () =>
+        void this.acceptor()
+          ?.disconnect(id, 'session lease taken over by another node')
+          .catch(() => {}),
     };
     let r = await this.leases.acquire(name, use);
     if (r.acquired) return undefined;
     // Kept for the node the session is moving to (not held by another live node): refused at once.
     const moved = (held: LeaseRow) =>
-      held.reservedFor && held.reservedUntil && (!held.live || held.owner === this.nodeId) ? `Session moving to node ${held.reservedFor} (kept for it until ${held.reservedUntil.toISOString()})` : undefined;
+      held.reservedFor && held.reservedUntil && (!held.live || held.owner === this.nodeId)
+        ? `Session moving to node ${held.reservedFor} (kept for it until ${held.reservedUntil.toISOString()})`
+        : undefined;
     const movedTo = moved(r.heldBy);
     if (movedTo) return movedTo;
     // The owner's lease runs out within one TTL. A node that died keeps its sessions until then, and

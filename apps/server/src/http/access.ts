@@ -1,5 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AUTH_COOKIE, AUTH_REQUIRED_MESSAGE, COOKIE_CHANGE_NEEDS_JSON_MESSAGE, FORBIDDEN_MESSAGE, type Role, type SessionUser } from '@fixdesk/protocol';
+import {
+  AUTH_COOKIE,
+  AUTH_REQUIRED_MESSAGE,
+  COOKIE_CHANGE_NEEDS_JSON_MESSAGE,
+  FORBIDDEN_MESSAGE,
+  type Role,
+  type SessionUser,
+} from '@fixdesk/protocol';
 import type { AuthService } from '../auth/auth-service';
 import { apiError } from './errors';
 

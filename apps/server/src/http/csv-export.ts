@@ -29,7 +29,12 @@ const PIECES_AHEAD = 1;
  */
 export function sendCsvExport<T extends { id: number }>(
   reply: FastifyReply,
-  file: { fileName: string; total: number; fields: readonly CsvField<T>[]; page: (beforeId: number | undefined, limit: number) => Promise<T[]> },
+  file: {
+    fileName: string;
+    total: number;
+    fields: readonly CsvField<T>[];
+    page: (beforeId: number | undefined, limit: number) => Promise<T[]>;
+  },
 ): FastifyReply {
   // The next page is asked for as soon as a page arrives, so the database reads it while this one is
   // written out (two pages in memory at most).

@@ -17,15 +17,29 @@ describe('a list query date filter', () => {
   });
 
   it('refuses a date that is not one, naming its parameter', () => {
-    assert.throws(() => dateRangeOf({ to: '2026-02-30x' }, ['from', 'to']), (e: unknown) => e instanceof HttpError && e.statusCode === 400 && e.field === 'to' && e.message.startsWith('To must be a date'));
-    assert.throws(() => dateRangeOf({ start: '0099-01-01' }, ['start', 'end']), (e: unknown) => e instanceof HttpError && e.field === 'start');
+    assert.throws(
+      () => dateRangeOf({ to: '2026-02-30x' }, ['from', 'to']),
+      (e: unknown) => e instanceof HttpError && e.statusCode === 400 && e.field === 'to' && e.message.startsWith('To must be a date'),
+    );
+    assert.throws(
+      () => dateRangeOf({ start: '0099-01-01' }, ['start', 'end']),
+      (e: unknown) => e instanceof HttpError && e.field === 'start',
+    );
   });
 
   it('needs both ends for what requires them (an export), naming the missing one', () => {
-    for (const [q, missing] of [[{ start: '2026-03-02' }, 'end'], [{ end: '2026-03-02' }, 'start'], [{}, 'start']] as const) {
+    for (const [q, missing] of [
+      [{ start: '2026-03-02' }, 'end'],
+      [{ end: '2026-03-02' }, 'start'],
+      [{}, 'start'],
+    ] as const) {
       assert.throws(
         () => dateRangeOf(q, ['start', 'end'], 'an export'),
-        (e: unknown) => e instanceof HttpError && e.statusCode === 400 && e.field === missing && e.message === 'Start and end dates are required for an export',
+        (e: unknown) =>
+          e instanceof HttpError &&
+          e.statusCode === 400 &&
+          e.field === missing &&
+          e.message === 'Start and end dates are required for an export',
       );
     }
     assert.ok(dateRangeOf({ start: '2026-03-02', end: '2026-03-02' }, ['start', 'end'], 'an export').end);

@@ -17,7 +17,18 @@ export class HttpError extends Error {
 
 export const badRequest = (message: string, field?: string) => new HttpError(400, message, field);
 
-const WORDS: Record<string, string> = { id: 'ID', ids: 'IDs', lei: 'LEI', mic: 'MIC', fix: 'FIX', msg: 'message', qty: 'quantity', tls: 'TLS', ip: 'IP', ips: 'IPs' };
+const WORDS: Record<string, string> = {
+  id: 'ID',
+  ids: 'IDs',
+  lei: 'LEI',
+  mic: 'MIC',
+  fix: 'FIX',
+  msg: 'message',
+  qty: 'quantity',
+  tls: 'TLS',
+  ip: 'IP',
+  ips: 'IPs',
+};
 
 /**
  * A field's name as a person reads it ('new_password' → 'New password', 'comp_id' → 'Comp ID',
@@ -39,7 +50,8 @@ export function fieldProblem(field: string, reason: string): string {
 }
 
 /** A 400 naming the field, its message in words (the field's name is in `field` for the forms). */
-export const invalidField = (field: string, reason: string) => new HttpError(400, fieldProblem(field, reason), field, [{ path: field, message: reason }]);
+export const invalidField = (field: string, reason: string) =>
+  new HttpError(400, fieldProblem(field, reason), field, [{ path: field, message: reason }]);
 export const notFound = (message: string) => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
 
@@ -57,7 +69,9 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown, where: Whe
   const nul = nulPath(value, '');
   if (nul !== undefined) {
     const field = nul || where;
-    throw new HttpError(400, fieldProblem(field, 'must not contain a NUL character'), field, [{ path: nul, message: 'must not contain a NUL character' }]);
+    throw new HttpError(400, fieldProblem(field, 'must not contain a NUL character'), field, [
+      { path: nul, message: 'must not contain a NUL character' },
+    ]);
   }
   const r = schema.safeParse(value ?? (where === 'body' ? undefined : {}));
   if (r.success) return r.data;
@@ -65,7 +79,11 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown, where: Whe
   const first = issues[0]!;
   const field = first.path || where;
   const unknownKeys = r.error.issues[0]?.code === 'unrecognized_keys';
-  const message = unknownKeys ? `Not a field here: ${first.path} (unknown field)` : first.path ? fieldProblem(first.path, first.message) : `The request's ${where} ${first.message}`;
+  const message = unknownKeys
+    ? `Not a field here: ${first.path} (unknown field)`
+    : first.path
+      ? fieldProblem(first.path, first.message)
+      : `The request's ${where} ${first.message}`;
   throw new HttpError(400, message, field, issues);
 }
 
@@ -122,8 +140,10 @@ export function installErrorHandling(app: FastifyInstance): void {
     const status = (err as FastifyError).statusCode;
     const code = (err as FastifyError).code;
     if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.status(413).send(apiError(413, 'Request body is too large'));
-    if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return reply.status(415).send(apiError(415, 'Unsupported content type: send application/json'));
-    if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return reply.status(400).send(apiError(400, 'The request was empty: it needs a JSON body', { field: 'body' }));
+    if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+      return reply.status(415).send(apiError(415, 'Unsupported content type: send application/json'));
+    if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY')
+      return reply.status(400).send(apiError(400, 'The request was empty: it needs a JSON body', { field: 'body' }));
     if (err instanceof SyntaxError || code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
       return reply.status(400).send(apiError(400, `The request's JSON could not be read (${err.message})`, { field: 'body' }));
     }

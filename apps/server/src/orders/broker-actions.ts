@@ -70,7 +70,11 @@ export async function executingTraderOf(tx: Queryable, user: SessionUser): Promi
   if (user.user_id <= 0) return undefined;
   const p = await findTraderParty(tx, user.user_id);
   if (!p) return undefined;
-  return { id: p.trader_id, source: TRADER_PARTY_ID_SOURCE[(p.trader_party_id_source ?? 'PROPRIETARY') as TraderIdSource] ?? 'D', name: p.trader_full_name };
+  return {
+    id: p.trader_id,
+    source: TRADER_PARTY_ID_SOURCE[(p.trader_party_id_source ?? 'PROPRIETARY') as TraderIdSource] ?? 'D',
+    name: p.trader_full_name,
+  };
 }
 
 /** What a broker action answers. */
@@ -123,7 +127,13 @@ export class BrokerActions {
   }
 
   reject(ref: string, user: SessionUser, reasonText: string, ordRejReason?: string, notes?: string, via?: string) {
-    return this.act(ref, user, 'REJECT', { type: 'reject', reason: reasonText, ordRejReason: (ordRejReason ?? OrdRejReason.BrokerOption) as OrdRejReasonCode }, { notes: notes ?? reasonText, via });
+    return this.act(
+      ref,
+      user,
+      'REJECT',
+      { type: 'reject', reason: reasonText, ordRejReason: (ordRejReason ?? OrdRejReason.BrokerOption) as OrdRejReasonCode },
+      { notes: notes ?? reasonText, via },
+    );
   }
 
   doneForDay(ref: string, user: SessionUser, notes?: string, via?: string) {
@@ -145,10 +155,18 @@ export class BrokerActions {
   decideRequest(ref: string, user: SessionUser, kind: 'cancel' | 'replace', decision: 'confirm' | 'refuse', reason?: string, via?: string) {
     const event: OrderEvent =
       kind === 'cancel'
-        ? decision === 'confirm' ? { type: 'cancelConfirm' } : { type: 'cancelRefuse', reason: reason ?? '' }
-        : decision === 'confirm' ? { type: 'replaceConfirm' } : { type: 'replaceRefuse', reason: reason ?? '' };
+        ? decision === 'confirm'
+          ? { type: 'cancelConfirm' }
+          : { type: 'cancelRefuse', reason: reason ?? '' }
+        : decision === 'confirm'
+          ? { type: 'replaceConfirm' }
+          : { type: 'replaceRefuse', reason: reason ?? '' };
     const action: ActionType = `${kind === 'cancel' ? 'CANCEL' : 'REPLACE'}_${decision === 'confirm' ? 'CONFIRM' : 'REFUSE'}`;
-    return this.act(ref, user, action, event, { notes: reason, via, request: kind === 'cancel' ? MsgType.OrderCancelRequest : MsgType.OrderCancelReplaceRequest });
+    return this.act(ref, user, action, event, {
+      notes: reason,
+      via,
+      request: kind === 'cancel' ? MsgType.OrderCancelRequest : MsgType.OrderCancelReplaceRequest,
+    });
   }
 
   fill(ref: string, user: SessionUser, qty: string, px: string, legIndex: number | undefined, notes?: string, via?: string) {
@@ -176,32 +194,67 @@ export class BrokerActions {
         const answered = request && event.type.endsWith('Confirm') ? request : answeredRequest;
         const ids = answered ? { clordid: answered.clordid, origclordid: answered.origclordid, keepClOrdId: false } : undefined;
         // A new order may have taken the request's ClOrdID meanwhile: the order cannot take it on.
-        if (ids && ids.clordid !== order.clordid && (await clOrdIdTakenByOtherOrder(tx, order.sendercompid, order.session_date, ids.clordid, order.id))) {
-          throw conflictError(`The request's ClOrdID ${ids.clordid} is already used by another order of ${order.sendercompid} today: refuse the request`);
+        if (
+          ids &&
+          ids.clordid !== order.clordid &&
+          (await clOrdIdTakenByOtherOrder(tx, order.sendercompid, order.session_date, ids.clordid, order.id))
+        ) {
+          throw conflictError(
+            `The request's ClOrdID ${ids.clordid} is already used by another order of ${order.sendercompid} today: refuse the request`,
+          );
         }
-        ({ updated, er } = await this.writes.persist(tx, order, applied.state, applied.report, connector, ids, actionType === 'ACCEPT' ? user.username : undefined, await executingTraderOf(tx, user)));
+        ({ updated, er } = await this.writes.persist(
+          tx,
+          order,
+          applied.state,
+          applied.report,
+          connector,
+          ids,
+          actionType === 'ACCEPT' ? user.username : undefined,
+          await executingTraderOf(tx, user),
+        ));
       } else {
         // Refused request: OrderCancelReject (35=9) and the order back to its working status.
         const report = applied.report;
         updated = await updateOrder(tx, order.id, { ...stateColumns(applied.state, order), ordstatus: applied.state.ordStatus });
         afterCommit.push(
           await this.replies.cancelReject(tx, {
-            orderId: order.id, compId: order.sendercompid, connectorId: order.client_connector_id, clordid: request!.clordid,
+            orderId: order.id,
+            compId: order.sendercompid,
+            connectorId: order.client_connector_id,
+            clordid: request!.clordid,
             origclordid: request!.origclordid,
-            orderid: order.brokerorderid, ordstatus: report.ordStatus, responseTo: report.cxlRejResponseTo,
-            reason: Number(report.cxlRejReason), text: report.text,
+            orderid: order.brokerorderid,
+            ordstatus: report.ordStatus,
+            responseTo: report.cxlRejResponseTo,
+            reason: Number(report.cxlRejReason),
+            text: report.text,
           }),
         );
       }
       const finalType: ActionType = actionType === 'FILL' && !applied.state.leavesQty.isZero() ? 'PARTIAL_FILL' : actionType;
       const action = await insertOrderAction(tx, {
-        orderId: order.id, brokerorderid: order.brokerorderid, clordid: order.clordid, sendercompid: order.sendercompid,
+        orderId: order.id,
+        brokerorderid: order.brokerorderid,
+        clordid: order.clordid,
+        sendercompid: order.sendercompid,
         symbol: order.symbol,
-        side: order.side, orderqty: order.orderqty, price: order.price, actionType: finalType, userId: user.username,
+        side: order.side,
+        orderqty: order.orderqty,
+        price: order.price,
+        actionType: finalType,
+        userId: user.username,
         userRef: user.user_id > 0 ? user.user_id : null,
         notes: opts.notes?.trim() || null,
-        actionData: { ...(opts.fill ? { fillQty: opts.fill.qty, fillPrice: opts.fill.px } : {}), ...(opts.via && opts.via !== user.username ? { via: opts.via } : {}), ordStatus: updated.ordstatus, execId: er?.execid },
-        fillQty: opts.fill?.qty ?? null, fillPrice: opts.fill?.px ?? null, legIndex: null,
+        actionData: {
+          ...(opts.fill ? { fillQty: opts.fill.qty, fillPrice: opts.fill.px } : {}),
+          ...(opts.via && opts.via !== user.username ? { via: opts.via } : {}),
+          ordStatus: updated.ordstatus,
+          execId: er?.execid,
+        },
+        fillQty: opts.fill?.qty ?? null,
+        fillPrice: opts.fill?.px ?? null,
+        legIndex: null,
       });
       if (er && er.exectype === ExecType.Trade) await this.recordSpreadTrade(tx, order, updated, er);
       const legs = await this.writes.reportLegs(tx, order);
@@ -230,16 +283,31 @@ export class BrokerActions {
     if (order.msg_type === MsgType.NewOrderMultileg && (await hasLegFills(tx, order.id))) {
       throw conflictError(MultilegFillText.legsFilling);
     }
-    const check = checkFillPrice(px, { side: order.side, ordType: order.ordtype, price: order.price, isStrategy: order.msg_type === MsgType.NewOrderMultileg });
+    const check = checkFillPrice(px, {
+      side: order.side,
+      ordType: order.ordtype,
+      price: order.price,
+      isStrategy: order.msg_type === MsgType.NewOrderMultileg,
+    });
     if (check.level === 'error') throw invalidError(check.message, 'fillPrice');
     // A strategy filled at its spread price is not checked: a strip's average need not be whole ticks.
     if (order.msg_type === MsgType.NewOrderSingle) await assertFillOnTick(tx, order.symbol, px);
   }
 
   /** The client request a broker decision answers, marked decided. */
-  private async decidePendingRequest(tx: Queryable, order: OrderRow, user: SessionUser, kind: 'F' | 'G', event: OrderEvent, notes: string | undefined): Promise<OrderRequestRow> {
+  private async decidePendingRequest(
+    tx: Queryable,
+    order: OrderRow,
+    user: SessionUser,
+    kind: 'F' | 'G',
+    event: OrderEvent,
+    notes: string | undefined,
+  ): Promise<OrderRequestRow> {
     const request = await pendingOrderRequest(tx, order.id);
-    if (!request || request.request_type !== kind) throw conflictError(`No ${kind === MsgType.OrderCancelRequest ? 'cancel' : 'replace'} request is pending for order ${order.brokerorderid}`);
+    if (!request || request.request_type !== kind)
+      throw conflictError(
+        `No ${kind === MsgType.OrderCancelRequest ? 'cancel' : 'replace'} request is pending for order ${order.brokerorderid}`,
+      );
     await decideOrderRequest(tx, request.id, event.type.endsWith('Confirm') ? 'CONFIRMED' : 'REFUSED', user.username, notes ?? null);
     return request;
   }
@@ -265,15 +333,24 @@ export class BrokerActions {
       return waiting;
     }
     if (event.type === 'brokerCancel' && waiting.request_type !== MsgType.OrderCancelReplaceRequest) return undefined;
-    const [text, ordstatus] = event.type === 'expire' ? ['Order expired at the end of the trading day', OrdStatus.Expired] : ['Order canceled by the broker', OrdStatus.Canceled];
+    const [text, ordstatus] =
+      event.type === 'expire'
+        ? ['Order expired at the end of the trading day', OrdStatus.Expired]
+        : ['Order canceled by the broker', OrdStatus.Canceled];
     await decideOrderRequest(tx, waiting.id, 'REFUSED', user.username, text);
     afterCommit.push(
       await this.replies.cancelReject(tx, {
-        orderId: order.id, compId: order.sendercompid, connectorId: order.client_connector_id, clordid: waiting.clordid,
+        orderId: order.id,
+        compId: order.sendercompid,
+        connectorId: order.client_connector_id,
+        clordid: waiting.clordid,
         origclordid: waiting.origclordid,
-        orderid: order.brokerorderid, ordstatus,
-        responseTo: waiting.request_type === MsgType.OrderCancelRequest ? CxlRejResponseTo.CancelRequest : CxlRejResponseTo.CancelReplaceRequest,
-        reason: Number(CxlRejReason.TooLateToCancel), text,
+        orderid: order.brokerorderid,
+        ordstatus,
+        responseTo:
+          waiting.request_type === MsgType.OrderCancelRequest ? CxlRejResponseTo.CancelRequest : CxlRejResponseTo.CancelReplaceRequest,
+        reason: Number(CxlRejReason.TooLateToCancel),
+        text,
       }),
     );
     return undefined;
@@ -282,7 +359,16 @@ export class BrokerActions {
   /** The trade of a fill at the order's price; a strategy's fill executes every leg by its ratio. */
   private async recordSpreadTrade(tx: Queryable, order: OrderRow, updated: OrderRow, er: ExecReportRow): Promise<void> {
     const multileg = order.msg_type === MsgType.NewOrderMultileg;
-    await insertTrade(tx, { orderId: order.id, execReportId: er.id, symbol: order.symbol, type: multileg ? 'multileg' : 'outright', contract: contractOf(order), side: order.side, price: er.lastpx!, quantity: er.lastqty! });
+    await insertTrade(tx, {
+      orderId: order.id,
+      execReportId: er.id,
+      symbol: order.symbol,
+      type: multileg ? 'multileg' : 'outright',
+      contract: contractOf(order),
+      side: order.side,
+      price: er.lastpx!,
+      quantity: er.lastqty!,
+    });
     if (!multileg) return;
     // A fill at the spread price executes every leg: ratio × the strategy's executed quantity (the
     // legs' own prices are not known, so their average price is left as it was).
@@ -294,7 +380,15 @@ export class BrokerActions {
   // ── a fill on one leg ────────────────────────────────────────────────────────────────────────
 
   /** A fill on one leg of a multileg order (quantity in the leg's contracts, at the leg's outright price). */
-  private async legFill(ref: string, user: SessionUser, legIndex: number, qtyText: string, pxText: string, notes?: string, via?: string): Promise<ActionOutcome> {
+  private async legFill(
+    ref: string,
+    user: SessionUser,
+    legIndex: number,
+    qtyText: string,
+    pxText: string,
+    notes?: string,
+    via?: string,
+  ): Promise<ActionOutcome> {
     const out = await this.db.transaction(async (tx): Promise<Acted> => {
       const order = await lockOrder(tx, ref);
       if (!order) throw notFoundError(`Order ${ref} not found`);
@@ -307,7 +401,12 @@ export class BrokerActions {
       if (state.awaitingAcceptance) throw conflictError('Order must be accepted before it can be filled');
       if (!Decimal.from(spreadFills.qty).isZero()) throw conflictError(MultilegFillText.spreadFilling);
       const legs = await this.writes.legs(tx, order.id);
-      const qtyCheck = checkLegFillQuantity(qtyText, legs.map((l) => ({ side: l.leg_side, ratio: l.leg_ratio_qty, cumQty: l.leg_cumqty })), legIndex, order.orderqty);
+      const qtyCheck = checkLegFillQuantity(
+        qtyText,
+        legs.map((l) => ({ side: l.leg_side, ratio: l.leg_ratio_qty, cumQty: l.leg_cumqty })),
+        legIndex,
+        order.orderqty,
+      );
       if (qtyCheck.level === 'error') throw invalidError(qtyCheck.message, 'fillQty');
       const pxCheck = checkLegFillPrice(pxText);
       if (pxCheck.level === 'error') throw invalidError(pxCheck.message, 'fillPrice');
@@ -321,10 +420,14 @@ export class BrokerActions {
       leg.leg_avgpx = Decimal.from(legTotals.notional).add(qty.mul(px)).div(legCum, AVG_PX_SCALE).stripTrailingZeros().toString();
       // The strategy has executed as many units as its legs complete, at the price the legs imply.
       const units = completedStrategyUnits(legs.map((l) => ({ ratio: l.leg_ratio_qty, cumQty: l.leg_cumqty })));
-      const implied = impliedStrategyPrice(order.side, legs.map((l) => ({ side: l.leg_side, ratio: l.leg_ratio_qty, px: Decimal.from(l.leg_avgpx).isZero() ? px : l.leg_avgpx })));
+      const implied = impliedStrategyPrice(
+        order.side,
+        legs.map((l) => ({ side: l.leg_side, ratio: l.leg_ratio_qty, px: Decimal.from(l.leg_avgpx).isZero() ? px : l.leg_avgpx })),
+      );
       if (units.gt(order.cumqty) && implied && order.ordtype === OrdType.Limit && order.price !== null) {
         const violation = limitViolation(implied, { side: order.side, ordType: OrdType.Limit, price: Decimal.from(order.price) });
-        if (violation) throw invalidError(`Completing the strategy at the legs' prices gives ${implied.toString()}: ${violation}`, 'fillPrice');
+        if (violation)
+          throw invalidError(`Completing the strategy at the legs' prices gives ${implied.toString()}: ${violation}`, 'fillPrice');
       }
       const avgPx = units.isPositive() && implied ? implied : Decimal.ZERO;
       const applied = applyEvent(state, { type: 'legFill', cumQty: units, avgPx, lastQty: qty, lastPx: px });
@@ -332,38 +435,86 @@ export class BrokerActions {
       const next = applied.state;
       await updateLeg(tx, order.id, legIndex, leg.leg_cumqty, leg.leg_avgpx);
       const updated = await updateOrder(tx, order.id, {
-        ordstatus: next.ordStatus, cumqty: next.cumQty.toString(), leavesqty: next.leavesQty.toString(),
-        avgpx: next.avgPx.toString(), lastqty: qty.toString(), lastpx: px.toString(),
+        ordstatus: next.ordStatus,
+        cumqty: next.cumQty.toString(),
+        leavesqty: next.leavesQty.toString(),
+        avgpx: next.avgPx.toString(),
+        lastqty: qty.toString(),
+        lastpx: px.toString(),
       });
       const connector = (await this.refs.connectorIn(tx, order.sendercompid))!;
       const [execId] = await nextExecIds(tx, connector.executionIdPrefix, 1);
       const er = await insertExecReport(tx, {
-        orderId: order.id, execid: execId!, sendercompid: order.sendercompid, clordid: order.clordid,
-        origclordid: order.origclordid, orderid: order.brokerorderid,
+        orderId: order.id,
+        execid: execId!,
+        sendercompid: order.sendercompid,
+        clordid: order.clordid,
+        origclordid: order.origclordid,
+        orderid: order.brokerorderid,
         exectype: applied.report.msgType === MsgType.ExecutionReport ? applied.report.execType : ExecType.Trade,
-        ordstatus: next.ordStatus, side: order.side, symbol: order.symbol,
-        orderqty: order.orderqty, price: order.price, lastqty: qty.toString(), lastpx: px.toString(),
-        cumqty: next.cumQty.toString(), avgpx: next.avgPx.toString(),
-        leavesqty: next.leavesQty.toString(), legIndex, ordrejreason: null, text: null, transacttime: this.now(),
+        ordstatus: next.ordStatus,
+        side: order.side,
+        symbol: order.symbol,
+        orderqty: order.orderqty,
+        price: order.price,
+        lastqty: qty.toString(),
+        lastpx: px.toString(),
+        cumqty: next.cumQty.toString(),
+        avgpx: next.avgPx.toString(),
+        leavesqty: next.leavesQty.toString(),
+        legIndex,
+        ordrejreason: null,
+        text: null,
+        transacttime: this.now(),
         executingTrader: await executingTraderOf(tx, user),
       });
       const legFullyFilled = legCum.gte(Decimal.from(leg.leg_ratio_qty).mul(order.orderqty));
       const action = await insertOrderAction(tx, {
-        orderId: order.id, brokerorderid: order.brokerorderid, clordid: order.clordid, sendercompid: order.sendercompid,
-        symbol: order.symbol, side: order.side,
-        orderqty: order.orderqty, price: order.price, actionType: next.leavesQty.isZero() ? 'FILL' : 'PARTIAL_FILL',
-        userId: user.username, userRef: user.user_id,
+        orderId: order.id,
+        brokerorderid: order.brokerorderid,
+        clordid: order.clordid,
+        sendercompid: order.sendercompid,
+        symbol: order.symbol,
+        side: order.side,
+        orderqty: order.orderqty,
+        price: order.price,
+        actionType: next.leavesQty.isZero() ? 'FILL' : 'PARTIAL_FILL',
+        userId: user.username,
+        userRef: user.user_id,
         notes: notes?.trim() || null,
-        actionData: { legIndex, legSymbol: leg.leg_symbol, fillQty: qty.toString(), fillPrice: px.toString(), legFullyFilled, ...(via && via !== user.username ? { via } : {}), execId: er.execid },
-        fillQty: qty.toString(), fillPrice: px.toString(), legIndex,
+        actionData: {
+          legIndex,
+          legSymbol: leg.leg_symbol,
+          fillQty: qty.toString(),
+          fillPrice: px.toString(),
+          legFullyFilled,
+          ...(via && via !== user.username ? { via } : {}),
+          execId: er.execid,
+        },
+        fillQty: qty.toString(),
+        fillPrice: px.toString(),
+        legIndex,
       });
-      await insertTrade(tx, { orderId: order.id, execReportId: er.id, symbol: leg.leg_symbol, type: 'outright', contract: maturityLabel(leg.leg_maturity_month_year) ?? leg.leg_maturity_month_year ?? '', side: leg.leg_side, price: px.toString(), quantity: qty.toString() });
+      await insertTrade(tx, {
+        orderId: order.id,
+        execReportId: er.id,
+        symbol: leg.leg_symbol,
+        type: 'outright',
+        contract: maturityLabel(leg.leg_maturity_month_year) ?? leg.leg_maturity_month_year ?? '',
+        side: leg.leg_side,
+        price: px.toString(),
+        quantity: qty.toString(),
+      });
       const pending = await pendingOrderRequest(tx, order.id);
       const risk = riskRowFrom(updated, legs, pending?.request_type === MsgType.OrderCancelReplaceRequest ? pending.new_orderqty : null);
       return { order: updated, er, legs, actionId: action.id, risk };
     });
     this.tell(out);
-    return { order: out.order, fullyFilled: Decimal.from(out.order.leavesqty).isZero(), message: `leg ${legIndex + 1} fill done for ${out.order.brokerorderid}` };
+    return {
+      order: out.order,
+      fullyFilled: Decimal.from(out.order.leavesqty).isZero(),
+      message: `leg ${legIndex + 1} fill done for ${out.order.brokerorderid}`,
+    };
   }
 }
 

@@ -1,4 +1,11 @@
-import { getConnectorAndBroker, listMandatoryFields, listProfileDefaults, listProfileGroupFields, type ConnectorAndBrokerRow, type Queryable } from '@fixdesk/db';
+import {
+  getConnectorAndBroker,
+  listMandatoryFields,
+  listProfileDefaults,
+  listProfileGroupFields,
+  type ConnectorAndBrokerRow,
+  type Queryable,
+} from '@fixdesk/db';
 import { clientVariables, clockVariables, frameGroupEntries, substituteVariables, usesClock, type ClientData } from '@fixdesk/domain';
 
 /**
@@ -71,7 +78,10 @@ export function clientDataOf(c: ConnectorAndBrokerRow): ClientData {
 }
 
 /** What the %variables% of a client resolve from: its connector and the connector's broker. */
-export async function loadClientData(db: Queryable, connectorId: number): Promise<{ row: ConnectorAndBrokerRow; client: ClientData } | undefined> {
+export async function loadClientData(
+  db: Queryable,
+  connectorId: number,
+): Promise<{ row: ConnectorAndBrokerRow; client: ClientData } | undefined> {
   const row = await getConnectorAndBroker(db, connectorId);
   return row ? { row, client: clientDataOf(row) } : undefined;
 }
@@ -107,7 +117,12 @@ export async function loadClientProfile(db: Queryable, connectorId: number): Pro
     for (const [tag, entries] of byGroup) {
       const present = entries.filter((e) => e.length > 0);
       const fixed = present.every((e) => e.every(([, v]) => 'value' in v));
-      prepared.set(tag, fixed ? { entries: frameGroupEntries(present.map((e) => e.map(([t, v]) => [t, (v as { value: string }).value] as const))) } : { instances: present });
+      prepared.set(
+        tag,
+        fixed
+          ? { entries: frameGroupEntries(present.map((e) => e.map(([t, v]) => [t, (v as { value: string }).value] as const))) }
+          : { instances: present },
+      );
     }
     groups.set(k, prepared);
   }

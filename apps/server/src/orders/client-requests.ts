@@ -1,4 +1,13 @@
-import { clordidUsedOnDay, findOrderByClOrdId, insertOrderRequest, nextExecIds, type Db, type ExecReportRow, type OrderRow, type Queryable } from '@fixdesk/db';
+import {
+  clordidUsedOnDay,
+  findOrderByClOrdId,
+  insertOrderRequest,
+  nextExecIds,
+  type Db,
+  type ExecReportRow,
+  type OrderRow,
+  type Queryable,
+} from '@fixdesk/db';
 import {
   applyEvent,
   capabilityNeedsPosition,
@@ -60,20 +69,33 @@ export class ClientRequests {
       const refuse = async (reason: number, text: string) => ({
         kind: 'reject' as const,
         send: await this.replies.cancelReject(tx, {
-          orderId: order?.id ?? null, compId: r.senderCompId, connectorId: connector?.id ?? 0, clordid: r.clOrdId,
+          orderId: order?.id ?? null,
+          compId: r.senderCompId,
+          connectorId: connector?.id ?? 0,
+          clordid: r.clOrdId,
           origclordid: r.origClOrdId,
-          orderid: order?.brokerorderid ?? r.orderId ?? 'NONE', ordstatus: order?.ordstatus ?? OrdStatus.Rejected, responseTo, reason, text,
+          orderid: order?.brokerorderid ?? r.orderId ?? 'NONE',
+          ordstatus: order?.ordstatus ?? OrdStatus.Rejected,
+          responseTo,
+          reason,
+          text,
         }),
       });
       if (!order || (r.orderId && r.orderId !== order.brokerorderid)) {
         return {
           kind: 'reject' as const,
           send: await this.replies.cancelReject(tx, {
-            orderId: order?.id ?? null, compId: r.senderCompId, connectorId: connector?.id ?? 0, clordid: r.clOrdId,
+            orderId: order?.id ?? null,
+            compId: r.senderCompId,
+            connectorId: connector?.id ?? 0,
+            clordid: r.clOrdId,
             origclordid: r.origClOrdId,
-            orderid: r.orderId ?? 'NONE', sentOrderid: order?.brokerorderid ?? r.orderId ?? 'NONE',
-            ordstatus: order?.ordstatus ?? OrdStatus.Rejected, responseTo,
-            reason: Number(CxlRejReason.UnknownOrder), text: `Unknown order: no order with ClOrdID ${r.origClOrdId}`,
+            orderid: r.orderId ?? 'NONE',
+            sentOrderid: order?.brokerorderid ?? r.orderId ?? 'NONE',
+            ordstatus: order?.ordstatus ?? OrdStatus.Rejected,
+            responseTo,
+            reason: Number(CxlRejReason.UnknownOrder),
+            text: `Unknown order: no order with ClOrdID ${r.origClOrdId}`,
           }),
         };
       }
@@ -89,22 +111,41 @@ export class ClientRequests {
       const event: OrderEvent =
         r.kind === MsgType.OrderCancelRequest
           ? { type: 'cancelRequest' }
-          : { type: 'replaceRequest', orderQty: r.orderQty ?? order.orderqty, price: r.price ?? null, ordType: (r.ordType as OrdTypeCode | undefined) ?? order.ordtype };
+          : {
+              type: 'replaceRequest',
+              orderQty: r.orderQty ?? order.orderqty,
+              price: r.price ?? null,
+              ordType: (r.ordType as OrdTypeCode | undefined) ?? order.ordtype,
+            };
       const applied = applyEvent(state, event);
       if (!applied.ok) return refuse(Number(applied.cxlRejReason ?? CxlRejReason.Other), applied.reason);
       const replace = r.kind === MsgType.OrderCancelReplaceRequest;
       await insertOrderRequest(tx, {
-        orderId: order.id, type: r.kind, clordid: r.clOrdId, origclordid: r.origClOrdId,
+        orderId: order.id,
+        type: r.kind,
+        clordid: r.clOrdId,
+        origclordid: r.origClOrdId,
         newOrderQty: replace ? (applied.state.pendingReplace?.orderQty.toString() ?? null) : null,
         newPrice: replace ? (applied.state.pendingReplace?.price?.toString() ?? null) : null,
         newOrdType: replace ? (applied.state.pendingReplace?.ordType ?? null) : null,
         text: r.text ?? null,
       });
-      if (applied.report.msgType !== MsgType.ExecutionReport) throw new Error('a cancel or replace request answers with an execution report');
+      if (applied.report.msgType !== MsgType.ExecutionReport)
+        throw new Error('a cancel or replace request answers with an execution report');
       const owner = (await this.refs.connectorIn(tx, order.sendercompid))!;
-      const { updated, er } = await this.writes.persist(tx, order, applied.state, applied.report, owner, { clordid: r.clOrdId, origclordid: r.origClOrdId, keepClOrdId: true });
+      const { updated, er } = await this.writes.persist(tx, order, applied.state, applied.report, owner, {
+        clordid: r.clOrdId,
+        origclordid: r.origClOrdId,
+        keepClOrdId: true,
+      });
       const legs = await this.writes.reportLegs(tx, order);
-      return { kind: 'pending' as const, order: updated, er, legs, riskRow: riskRowFrom(updated, legs, replace ? (applied.state.pendingReplace?.orderQty.toString() ?? null) : null) };
+      return {
+        kind: 'pending' as const,
+        order: updated,
+        er,
+        legs,
+        riskRow: riskRowFrom(updated, legs, replace ? (applied.state.pendingReplace?.orderQty.toString() ?? null) : null),
+      };
     });
     if (result.kind === 'reject') {
       result.send();
@@ -149,9 +190,29 @@ export class ClientRequests {
       exposure,
       isDuplicateClOrdId: () => false,
     };
-    const terms = { clOrdId: r.clOrdId, side: order.side, ordType: r.ordType ?? order.ordtype, orderQty: r.orderQty ?? order.orderqty, price: r.price ?? order.price ?? undefined, timeInForce: order.timeinforce, exDestination: order.exchange };
+    const terms = {
+      clOrdId: r.clOrdId,
+      side: order.side,
+      ordType: r.ordType ?? order.ordtype,
+      orderQty: r.orderQty ?? order.orderqty,
+      price: r.price ?? order.price ?? undefined,
+      timeInForce: order.timeinforce,
+      exDestination: order.exchange,
+    };
     const verdict = multileg
-      ? validateNewOrderMultileg({ ...terms, symbol: order.symbol, legs: legs.map((l) => ({ symbol: l.leg_symbol, side: l.leg_side, ratio: l.leg_ratio_qty, maturityMonthYear: l.leg_maturity_month_year })) }, ctx)
+      ? validateNewOrderMultileg(
+          {
+            ...terms,
+            symbol: order.symbol,
+            legs: legs.map((l) => ({
+              symbol: l.leg_symbol,
+              side: l.leg_side,
+              ratio: l.leg_ratio_qty,
+              maturityMonthYear: l.leg_maturity_month_year,
+            })),
+          },
+          ctx,
+        )
       : validateNewOrderSingle({ ...terms, symbol: order.symbol, maturityMonthYear: order.maturity_month_year }, ctx);
     return verdict.ok ? null : verdict.text;
   }
@@ -164,17 +225,38 @@ export class ClientRequests {
     const now = this.now();
     // Behind whatever the outbox holds for the client: a status never overtakes the reports it describes.
     if (!order || (orderId && orderId !== order.brokerorderid)) {
-      this.replies.unstored(compId, connector?.id, (profile) => buildUnknownOrderStatus({ clOrdId, orderId, execId: execId!, side, symbol, transactTime: now }, profile));
+      this.replies.unstored(compId, connector?.id, (profile) =>
+        buildUnknownOrderStatus({ clOrdId, orderId, execId: execId!, side, symbol, transactTime: now }, profile),
+      );
       return;
     }
     const legs = await this.writes.legs(this.db, order.id);
     const er = {
-      id: 0, order_id: order.id, execid: execId!, clordid: order.clordid, origclordid: order.origclordid, orderid: order.brokerorderid,
-      exectype: ExecType.OrderStatus, ordstatus: order.ordstatus, side: order.side, symbol: order.symbol, orderqty: order.orderqty,
+      id: 0,
+      order_id: order.id,
+      execid: execId!,
+      clordid: order.clordid,
+      origclordid: order.origclordid,
+      orderid: order.brokerorderid,
+      exectype: ExecType.OrderStatus,
+      ordstatus: order.ordstatus,
+      side: order.side,
+      symbol: order.symbol,
+      orderqty: order.orderqty,
       price: order.price,
-      lastqty: null, lastpx: null, cumqty: order.cumqty, avgpx: order.avgpx, leavesqty: order.leavesqty, leg_index: null,
+      lastqty: null,
+      lastpx: null,
+      cumqty: order.cumqty,
+      avgpx: order.avgpx,
+      leavesqty: order.leavesqty,
+      leg_index: null,
       ordrejreason: null,
-      text: null, transacttime: now, created_at: now, sendercompid: compId, sent_seq_num: null, sent_at: null,
+      text: null,
+      transacttime: now,
+      created_at: now,
+      sendercompid: compId,
+      sent_seq_num: null,
+      sent_at: null,
     } satisfies ExecReportRow;
     this.replies.unstored(compId, connector?.id, (profile) => buildExecutionReport(er, order, legs, profile));
     // The desk sees that the client asked (spec 000 §4: an update message carrying order info).

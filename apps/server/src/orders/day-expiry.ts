@@ -50,7 +50,10 @@ export class DayOrderExpiry {
   ) {}
 
   start(): void {
-    this.timer = setInterval(() => void this.sweep().catch((err) => this.log.error({ err }, 'day order expiry sweep failed')), this.intervalMs);
+    this.timer = setInterval(
+      () => void this.sweep().catch((err) => this.log.error({ err }, 'day order expiry sweep failed')),
+      this.intervalMs,
+    );
     this.timer.unref();
     // At start-up too: orders of a session that ended while no node was running.
     void this.sweep().catch((err) => this.log.error({ err }, 'day order expiry sweep failed'));
@@ -79,7 +82,10 @@ export class DayOrderExpiry {
       try {
         due = dayOrderExpired(o.created_at, now, o.end_time, o.timezone);
       } catch (err) {
-        this.log.warn({ err, compId: o.sendercompid }, 'cannot tell when this client session ends (end time or time zone invalid); its Day orders are not expired');
+        this.log.warn(
+          { err, compId: o.sendercompid },
+          'cannot tell when this client session ends (end time or time zone invalid); its Day orders are not expired',
+        );
         continue;
       }
       if (!due) continue;

@@ -12,8 +12,10 @@ export interface OutboundAppMessage {
 // Member order inside the groups we write, as the FIX 4.4 dictionary lists them.
 const GROUP_MEMBER_ORDER: Record<number, number[]> = {
   453: [448, 447, 452, 802],
-  555: [600, 601, 602, 603, 607, 608, 609, 610, 611, 612, 613, 614, 615, 616, 617, 618, 619, 620, 621, 622, 623, 624, 556, 740, 739,
-    955, 956, 687, 690, 539, 564, 565, 654, 566, 587, 588, 637],
+  555: [
+    600, 601, 602, 603, 607, 608, 609, 610, 611, 612, 613, 614, 615, 616, 617, 618, 619, 620, 621, 622, 623, 624, 556, 740, 739, 955, 956,
+    687, 690, 539, 564, 565, 654, 566, 587, 588, 637,
+  ],
 };
 
 /** Canonical decimal text for the wire: no exponent, no trailing zeros after the point. */
@@ -132,7 +134,12 @@ export interface BuiltMessage extends OutboundAppMessage {
 }
 
 /** The ExecutionReport (35=8) for a stored report row, shaped for the client. */
-export function buildExecutionReport(er: ExecReportRow, order: OrderRow, legs: OrderLegRow[], profile: ClientProfile | undefined): BuiltMessage {
+export function buildExecutionReport(
+  er: ExecReportRow,
+  order: OrderRow,
+  legs: OrderLegRow[],
+  profile: ClientProfile | undefined,
+): BuiltMessage {
   const b = new BodyBuilder()
     .set(37, er.orderid)
     .set(11, er.clordid)
@@ -186,7 +193,11 @@ export function buildExecutionReport(er: ExecReportRow, order: OrderRow, legs: O
   if (er.executing_trader_id) {
     // The broker-type user who acted is the executing trader (PartyRole 12), their full name a
     // contact-name sub-ID (803=9); it replaces an executing trader the client's defaults configure.
-    const trader: Array<[number, string]> = [[448, er.executing_trader_id], [447, er.executing_trader_source ?? 'D'], [452, '12']];
+    const trader: Array<[number, string]> = [
+      [448, er.executing_trader_id],
+      [447, er.executing_trader_source ?? 'D'],
+      [452, '12'],
+    ];
     if (er.executing_trader_name) trader.push([802, '1'], [523, er.executing_trader_name], [803, '9']);
     b.entry(453, trader, (e) => e.some(([t, v]) => t === 452 && v === '12'));
   }
@@ -228,7 +239,12 @@ export function buildCancelReject(r: CancelRejectInput, profile: ClientProfile |
  * the client's own defaults for that message type like the FIX Client shapes its orders: configured
  * fields the request does not carry are added, then the body is put in dictionary order.
  */
-export function shapeClientRequest(msgType: string, body: ReadonlyArray<readonly [number, string]>, profile: ClientProfile | undefined, now: Date): BuiltMessage {
+export function shapeClientRequest(
+  msgType: string,
+  body: ReadonlyArray<readonly [number, string]>,
+  profile: ClientProfile | undefined,
+  now: Date,
+): BuiltMessage {
   const b = new BodyBuilder();
   for (const [tag, value] of body) b.set(tag, value);
   const missingMandatory = applyProfile(b, profile, msgType, null, now);
@@ -285,7 +301,17 @@ export function buildRefusalReport(r: RefusalInput, profile: ClientProfile | und
  * The answer to an OrderStatusRequest for an order we do not hold: ExecType I (order status),
  * OrdStatus 8 and OrdRejReason 5 (unknown order), shaped by the client's defaults for ExecType I.
  */
-export function buildUnknownOrderStatus(r: { clOrdId: string; orderId: string | undefined; execId: string; side: string | undefined; symbol: string | undefined; transactTime: Date }, profile: ClientProfile | undefined): BuiltMessage {
+export function buildUnknownOrderStatus(
+  r: {
+    clOrdId: string;
+    orderId: string | undefined;
+    execId: string;
+    side: string | undefined;
+    symbol: string | undefined;
+    transactTime: Date;
+  },
+  profile: ClientProfile | undefined,
+): BuiltMessage {
   const b = new BodyBuilder()
     .set(37, r.orderId || 'NONE')
     .set(11, r.clOrdId)

@@ -254,7 +254,10 @@ export class IntakeBatcher {
 
   /** Writes a batch (with the retries its failures call for); never rejects: each entry gets its settlement. */
   private async process(batch: readonly Queued[], flight: InFlight, prior: Promise<void>): Promise<Settlement[]> {
-    const stored = (r: { outcomes: readonly IntakeOutcome[]; sends: ReadonlyArray<CoCommittedSend | undefined> }, ours: readonly boolean[] = []) =>
+    const stored = (
+      r: { outcomes: readonly IntakeOutcome[]; sends: ReadonlyArray<CoCommittedSend | undefined> },
+      ours: readonly boolean[] = [],
+    ) =>
       batch.map((_q, i): Settlement => ({ ok: true, outcome: r.outcomes[i]!, replied: r.sends[i] !== undefined, own: ours[i] ?? false }));
     try {
       return stored(await this.commit(batch, flight, prior));
@@ -263,13 +266,19 @@ export class IntakeBatcher {
       if (err instanceof ReplyPersistError) {
         // The replies could not join the commit (their sessions drop the connection): the orders
         // still go in, and their replies through the outbox.
-        this.log.warn({ err: err.cause, orders: batch.length }, 'replies could not be persisted with their orders; committing the orders alone');
+        this.log.warn(
+          { err: err.cause, orders: batch.length },
+          'replies could not be persisted with their orders; committing the orders alone',
+        );
         const attempted = err.attemptedOrderIds;
         try {
           // The failure may have come after the commit went through (a lost answer to COMMIT):
           // the orders then meet themselves as duplicates, which the caller must not refuse.
           const retried = await this.commit(batch, flight, prior, false);
-          return stored(retried, retried.outcomes.map((o, i) => o.kind === 'duplicate' && !!o.existing && o.existing.brokerorderid === attempted[i]));
+          return stored(
+            retried,
+            retried.outcomes.map((o, i) => o.kind === 'duplicate' && !!o.existing && o.existing.brokerorderid === attempted[i]),
+          );
         } catch (again) {
           err = again;
         }
@@ -359,15 +368,19 @@ export class IntakeBatcher {
     }
   }
 
-  private async commitCarefully(batch: readonly Queued[], flight: InFlight, withReplies: boolean): Promise<{ outcomes: IntakeOutcome[]; sends: Array<CoCommittedSend | undefined> }> {
+  private async commitCarefully(
+    batch: readonly Queued[],
+    flight: InFlight,
+    withReplies: boolean,
+  ): Promise<{ outcomes: IntakeOutcome[]; sends: Array<CoCommittedSend | undefined> }> {
     // Without replies taken here, every reply of the batch goes through the outbox.
     if (!withReplies || !batch.some((q) => q.reserve)) for (const q of batch) this.markOutboxBound(flight, q.client);
     const result = await this.commitInTransaction(batch, flight, withReplies);
     // Orders stored this way count as used ClOrdIDs for the planned batches that follow.
-    for (const o of result.outcomes) if (o.kind === 'stored') this.planned?.index.used(o.order.sendercompid, o.order.session_date)?.add(o.order.clordid);
+    for (const o of result.outcomes)
+      if (o.kind === 'stored') this.planned?.index.used(o.order.sendercompid, o.order.session_date)?.add(o.order.clordid);
     return result;
   }
-
 
   /**
    * The planned path: the batch's ids drawn ahead and its ClOrdIDs known to be free, so its outcomes
@@ -408,7 +421,12 @@ export class IntakeBatcher {
     try {
       const seqs = outcomes.map((o, i) => (o.kind === 'stored' ? (sends[i]?.reservation.msgSeqNum ?? null) : null));
       const reserved = sends.filter((x): x is CoCommittedSend => x !== undefined);
-      const at = await storePlannedIntakeWithReplies(this.db, plan, seqs, reserved.map((x) => x.outbound));
+      const at = await storePlannedIntakeWithReplies(
+        this.db,
+        plan,
+        seqs,
+        reserved.map((x) => x.outbound),
+      );
       outcomes.forEach((o, i) => {
         if (o.kind === 'stored') o.er.sent_seq_num = seqs[i] ?? null;
       });
@@ -429,7 +447,11 @@ export class IntakeBatcher {
    * Each entry's reserve hook, in queue order, on the batch's outcomes. Filled one by one: whatever
    * happens later, the caller sees every reservation taken (and must settle each).
    */
-  private reserveReplies(batch: readonly Queued[], outcomes: readonly IntakeOutcome[], flight: InFlight): Array<CoCommittedSend | undefined> {
+  private reserveReplies(
+    batch: readonly Queued[],
+    outcomes: readonly IntakeOutcome[],
+    flight: InFlight,
+  ): Array<CoCommittedSend | undefined> {
     const sends: Array<CoCommittedSend | undefined> = [];
     // A client with a reply bound for the outbox in another batch still in flight gets none reserved
     // here: its replies must not overtake that one.
@@ -462,13 +484,19 @@ export class IntakeBatcher {
       const erId = outcome?.kind === 'stored' ? outcome.er.id : undefined;
       void x.reservation.committed().then((written) => {
         if (!written && erId !== undefined) {
-          markExecReportUnsent(this.db, erId).catch((err: unknown) => this.log.warn({ err, erId }, 'could not mark an unwritten report for sending at the next logon'));
+          markExecReportUnsent(this.db, erId).catch((err: unknown) =>
+            this.log.warn({ err, erId }, 'could not mark an unwritten report for sending at the next logon'),
+          );
         }
       });
     }
   }
 
-  private async commitInTransaction(batch: readonly Queued[], flight: InFlight, withReplies: boolean): Promise<{ outcomes: IntakeOutcome[]; sends: Array<CoCommittedSend | undefined> }> {
+  private async commitInTransaction(
+    batch: readonly Queued[],
+    flight: InFlight,
+    withReplies: boolean,
+  ): Promise<{ outcomes: IntakeOutcome[]; sends: Array<CoCommittedSend | undefined> }> {
     const entries = batch.map((q) => q.entry);
     if (!withReplies || !batch.some((q) => q.reserve)) return { outcomes: await storeIntakeBatch(this.db, entries), sends: [] };
     let sends: Array<CoCommittedSend | undefined> = [];
@@ -480,8 +508,14 @@ export class IntakeBatcher {
         attempted = outcomes.map((o) => (o.kind === 'stored' ? o.order.brokerorderid : undefined));
         sends = this.reserveReplies(batch, outcomes, flight);
         const reserved = sends.filter((x): x is CoCommittedSend => x !== undefined);
-        const reports = outcomes.flatMap((o, i) => (o.kind === 'stored' ? [{ er: o.er, sentSeqNum: sends[i]?.reservation.msgSeqNum ?? null }] : []));
-        const written = await storeIntakeReportsWithReplies(tx, reports, reserved.map((x) => x.outbound));
+        const reports = outcomes.flatMap((o, i) =>
+          o.kind === 'stored' ? [{ er: o.er, sentSeqNum: sends[i]?.reservation.msgSeqNum ?? null }] : [],
+        );
+        const written = await storeIntakeReportsWithReplies(
+          tx,
+          reports,
+          reserved.map((x) => x.outbound),
+        );
         const byExecId = new Map(written.map((r) => [r.execid, r]));
         for (const r of reports) {
           const row = byExecId.get(r.er.execid);
@@ -503,8 +537,6 @@ export class IntakeBatcher {
       throw reserved.length ? new ReplyPersistError(err, attempted) : err;
     }
   }
-
-
 }
 
 function clOrdIdKey(sendercompid: string, sessionDate: string, clordid: string): string {

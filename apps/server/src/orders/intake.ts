@@ -1,4 +1,11 @@
-import { clordidUsedOnDay, type Db, type ExistingOrderFacts, type IntakeOutcome, type NewOrderRecord, type RefusedOrderRecord } from '@fixdesk/db';
+import {
+  clordidUsedOnDay,
+  type Db,
+  type ExistingOrderFacts,
+  type IntakeOutcome,
+  type NewOrderRecord,
+  type RefusedOrderRecord,
+} from '@fixdesk/db';
 import {
   decideNewOrder,
   Decimal,
@@ -68,7 +75,13 @@ type Admission = { committed: Promise<IntakeResult> };
 /** Whether a possible resend carries the same order as the one stored under its ClOrdID. */
 function sameOrder(r: NewOrderRecord, x: ExistingOrderFacts): boolean {
   const eq = (a: string | null, b: string | null) => (a === null || b === null ? a === b : Decimal.from(a).eq(Decimal.from(b)));
-  return r.side === x.side && r.ordType === x.ordtype && r.symbol.toUpperCase() === x.symbol.toUpperCase() && eq(r.orderQty, x.orderqty) && eq(r.price, x.price);
+  return (
+    r.side === x.side &&
+    r.ordType === x.ordtype &&
+    r.symbol.toUpperCase() === x.symbol.toUpperCase() &&
+    eq(r.orderQty, x.orderqty) &&
+    eq(r.price, x.price)
+  );
 }
 
 /** The order's symbols (its own and its legs'), upper case, each once. */
@@ -105,11 +118,7 @@ export class OrderIntake {
     private readonly log: FastifyBaseLogger,
     private readonly now: () => Date,
   ) {
-    this.refused = new RefusedOrderRecorder(
-      db,
-      (rows) => this.publish.refusedOrders(rows),
-      log,
-    );
+    this.refused = new RefusedOrderRecorder(db, (rows) => this.publish.refusedOrders(rows), log);
   }
 
   // ── receive ──────────────────────────────────────────────────────────────────────────────────
@@ -137,7 +146,10 @@ export class OrderIntake {
         return Promise.reject(err);
       }
     }
-    return this.admissionTail(client, (this.intakeTails.get(client) ?? SETTLED).then(() => this.admit(o)));
+    return this.admissionTail(
+      client,
+      (this.intakeTails.get(client) ?? SETTLED).then(() => this.admit(o)),
+    );
   }
 
   /** The client's next orders are admitted after this one. */
@@ -157,8 +169,10 @@ export class OrderIntake {
     if (!connector || !connector.isActive) {
       return this.refuse(o, connector, this.now(), OrdRejReason.Other, `Client ${o.senderCompId} is not an active client connector`);
     }
-    if (!connector.tradingEnabled) return this.refuse(o, connector, this.now(), OrdRejReason.ExchangeClosed, 'Trading is disabled for this client');
-    if (connector.stop) return this.refuse(o, connector, this.now(), OrdRejReason.BrokerOption, RiskText.clientStopped(connector.stop.reason));
+    if (!connector.tradingEnabled)
+      return this.refuse(o, connector, this.now(), OrdRejReason.ExchangeClosed, 'Trading is disabled for this client');
+    if (connector.stop)
+      return this.refuse(o, connector, this.now(), OrdRejReason.BrokerOption, RiskText.clientStopped(connector.stop.reason));
     // Reference data for the pure rules.
     const securities = new Map<string, SecurityInfo>();
     for (const s of symbolsOf(o)) {
@@ -208,13 +222,34 @@ export class OrderIntake {
     // The checks of the issue's order: the order's own terms, then (the batch's) duplicate ClOrdID, then
     // the client's capabilities, then its rate.
     // One decision, pure: the order's own terms, then the client's capability and exposure, then its rate.
-    const input = o.msgType === MsgType.NewOrderSingle
-      ? { msgType: 'D' as const, clOrdId, side: o.side, ordType: o.ordType, orderQty: o.orderQty, price: o.price, symbol: o.symbol, maturityMonthYear: o.maturityMonthYear, timeInForce: o.timeInForce, exDestination: o.exDestination, parties: o.parties }
-      : {
-          msgType: 'AB' as const, clOrdId, side: o.side, ordType: o.ordType, orderQty: o.orderQty, price: o.price, symbol: o.symbol, timeInForce: o.timeInForce, exDestination: o.exDestination,
-          legs: o.legs.map((l) => ({ symbol: l.symbol, side: l.side, ratio: l.ratio, maturityMonthYear: l.maturityMonthYear })),
-          parties: o.parties,
-        };
+    const input =
+      o.msgType === MsgType.NewOrderSingle
+        ? {
+            msgType: 'D' as const,
+            clOrdId,
+            side: o.side,
+            ordType: o.ordType,
+            orderQty: o.orderQty,
+            price: o.price,
+            symbol: o.symbol,
+            maturityMonthYear: o.maturityMonthYear,
+            timeInForce: o.timeInForce,
+            exDestination: o.exDestination,
+            parties: o.parties,
+          }
+        : {
+            msgType: 'AB' as const,
+            clOrdId,
+            side: o.side,
+            ordType: o.ordType,
+            orderQty: o.orderQty,
+            price: o.price,
+            symbol: o.symbol,
+            timeInForce: o.timeInForce,
+            exDestination: o.exDestination,
+            legs: o.legs.map((l) => ({ symbol: l.symbol, side: l.side, ratio: l.ratio, maturityMonthYear: l.maturityMonthYear })),
+            parties: o.parties,
+          };
     const overRate = () => this.refs.overRate(connector);
     const decision = decideNewOrder(input, {
       lookupSecurity: (s: string) => securities.get(s.toUpperCase()),
@@ -251,7 +286,8 @@ export class OrderIntake {
       })();
     }
     if (o.possibleDuplicate) {
-      const rate = () => (overRate() ? { ordRejReason: OrdRejReason.Other, text: IntakeText.rateExceeded(connector.maxOrdersPerSecond) } : undefined);
+      const rate = () =>
+        overRate() ? { ordRejReason: OrdRejReason.Other, text: IntakeText.rateExceeded(connector.maxOrdersPerSecond) } : undefined;
       return this.admitPossibleResend(o, connector, securities, now, sessionDate, clOrdId, rate);
     }
     return this.store(o, connector, securities, now, sessionDate, clOrdId);
@@ -274,7 +310,9 @@ export class OrderIntake {
   ): Admission | Promise<Admission> {
     const admit = (used: boolean): Admission => {
       const refusal = used ? undefined : overRate();
-      return refusal ? this.refuse(o, connector, now, refusal.ordRejReason, refusal.text) : this.store(o, connector, securities, now, sessionDate, clOrdId);
+      return refusal
+        ? this.refuse(o, connector, now, refusal.ordRejReason, refusal.text)
+        : this.store(o, connector, securities, now, sessionDate, clOrdId);
     };
     const taken = this.batcher.clOrdIdTaken(o.senderCompId, sessionDate, clOrdId);
     if (taken !== undefined) return admit(taken);
@@ -293,7 +331,14 @@ export class OrderIntake {
    * (103=6). A possible resend (PossDupFlag) goes to the batch instead, which ignores a resend of the
    * very order it holds and refuses anything else as a duplicate.
    */
-  private duplicateRefusal(o: IncomingNewOrder, connector: ConnectorInfo, securities: ReadonlyMap<string, SecurityInfo>, now: Date, sessionDate: string, clOrdId: string): Admission {
+  private duplicateRefusal(
+    o: IncomingNewOrder,
+    connector: ConnectorInfo,
+    securities: ReadonlyMap<string, SecurityInfo>,
+    now: Date,
+    sessionDate: string,
+    clOrdId: string,
+  ): Admission {
     if (o.possibleDuplicate) return this.store(o, connector, securities, now, sessionDate, clOrdId);
     return this.refuse(o, connector, now, OrdRejReason.DuplicateOrder, IntakeText.duplicateClOrdId(clOrdId));
   }
@@ -301,7 +346,14 @@ export class OrderIntake {
   // ── store and reply ──────────────────────────────────────────────────────────────────────────
 
   /** A checked order into the intake batch (which refuses a duplicate ClOrdID). */
-  private store(o: IncomingNewOrder, connector: ConnectorInfo, securities: ReadonlyMap<string, SecurityInfo>, now: Date, sessionDate: string, clOrdId: string): Admission {
+  private store(
+    o: IncomingNewOrder,
+    connector: ConnectorInfo,
+    securities: ReadonlyMap<string, SecurityInfo>,
+    now: Date,
+    sessionDate: string,
+    clOrdId: string,
+  ): Admission {
     const record = newOrderRecord(o, connector, securities, now, sessionDate, clOrdId);
     // Its share of the client's exposure counts from its decision: the client's next order, decided
     // before this one's commit, sees it working.
@@ -316,7 +368,10 @@ export class OrderIntake {
         result = this.onCommitted(o, record, connector, now, outcome, replied, ownDuplicate);
         // A duplicate refused by the batch is a refused order too.
         if (!result.accepted && outcome.kind === 'duplicate') {
-          kept = this.refused.record({ ...refusedOrderRecord(o, connector, now, Number(OrdRejReason.DuplicateOrder), result.text ?? '', outcome.execId), id: this.batcher.refusedOrderId() });
+          kept = this.refused.record({
+            ...refusedOrderRecord(o, connector, now, Number(OrdRejReason.DuplicateOrder), result.text ?? '', outcome.execId),
+            id: this.batcher.refusedOrderId(),
+          });
         }
       },
       this.replies.reserver(o.senderCompId, (outcome) => {
@@ -325,7 +380,11 @@ export class OrderIntake {
           return built && { msg: built };
         }
         if (outcome.kind === 'duplicate' && !this.isKnownResend(o, record, outcome)) {
-          const built = this.replies.shapeNow(o.senderCompId, connector.id, refusalReport(o, outcome.execId, now, OrdRejReason.DuplicateOrder, IntakeText.duplicateClOrdId(record.clordid)));
+          const built = this.replies.shapeNow(
+            o.senderCompId,
+            connector.id,
+            refusalReport(o, outcome.execId, now, OrdRejReason.DuplicateOrder, IntakeText.duplicateClOrdId(record.clordid)),
+          );
           return built && { msg: built };
         }
         return null;
@@ -344,7 +403,15 @@ export class OrderIntake {
   // ── publish ──────────────────────────────────────────────────────────────────────────────────
 
   /** Right after the batch commit, in commit order: the report to the client (unless already sent), the order to the browsers. */
-  private onCommitted(o: IncomingNewOrder, record: NewOrderRecord, connector: ConnectorInfo, now: Date, outcome: IntakeOutcome, replied: boolean, ownDuplicate = false): IntakeResult {
+  private onCommitted(
+    o: IncomingNewOrder,
+    record: NewOrderRecord,
+    connector: ConnectorInfo,
+    now: Date,
+    outcome: IntakeOutcome,
+    replied: boolean,
+    ownDuplicate = false,
+  ): IntakeResult {
     if (outcome.kind === 'stored') {
       const { order, er, legs } = outcome;
       if (!replied) this.replies.executionReport(o.senderCompId, connector.id, er, order, legs);
@@ -353,9 +420,18 @@ export class OrderIntake {
       if (this.publish.hasAudience()) {
         this.publish.newOrderFrom(
           {
-            orders: [{ ...order, client_name: connector.clientName, client_phone: connector.clientPhone, company_name: connector.companyName }],
+            orders: [
+              { ...order, client_name: connector.clientName, client_phone: connector.clientPhone, company_name: connector.companyName },
+            ],
             legs,
-            parties: record.parties.map((p, i) => ({ order_id: order.id, leg_index: p.legIndex, position: i, party_id: p.partyId, party_id_source: p.partyIdSource, party_role: p.partyRole })),
+            parties: record.parties.map((p, i) => ({
+              order_id: order.id,
+              leg_index: p.legIndex,
+              position: i,
+              party_id: p.partyId,
+              party_id_source: p.partyIdSource,
+              party_role: p.partyRole,
+            })),
             requests: [],
             execReports: [],
           },
@@ -367,7 +443,10 @@ export class OrderIntake {
     // The very order an attempt that seemed to fail stored after all: its reply is in the FIX store
     // (the client gets it by ResendRequest), so nothing is sent; the order is in the book.
     if (outcome.kind === 'duplicate' && ownDuplicate) {
-      this.log.warn({ compId: o.senderCompId, clOrdId: record.clordid, brokerOrderId: outcome.existing?.brokerorderid }, 'order stored by a commit reported as failed');
+      this.log.warn(
+        { compId: o.senderCompId, clOrdId: record.clordid, brokerOrderId: outcome.existing?.brokerorderid },
+        'order stored by a commit reported as failed',
+      );
       return { accepted: true, alreadyReceived: true, ...(outcome.existing ? { brokerOrderId: outcome.existing.brokerorderid } : {}) };
     }
     if (outcome.kind === 'duplicate' && this.isKnownResend(o, record, outcome)) {
@@ -375,11 +454,15 @@ export class OrderIntake {
       // crash between the order's commit and the persisting of its MsgSeqNum: not a second order,
       // and not a duplicate to refuse. Nothing is sent: its reports are in the FIX store (resendable)
       // or still unsent in the outbox (sent at logon, PossResend).
-      this.log.info({ compId: o.senderCompId, clOrdId: record.clordid, brokerOrderId: outcome.existing?.brokerorderid }, 'possible resend of an order already received: ignored');
+      this.log.info(
+        { compId: o.senderCompId, clOrdId: record.clordid, brokerOrderId: outcome.existing?.brokerorderid },
+        'possible resend of an order already received: ignored',
+      );
       return { accepted: true, alreadyReceived: true, ...(outcome.existing ? { brokerOrderId: outcome.existing.brokerorderid } : {}) };
     }
     const text = IntakeText.duplicateClOrdId(record.clordid);
-    if (!replied) this.replies.unstored(o.senderCompId, connector.id, refusalReport(o, outcome.execId, now, OrdRejReason.DuplicateOrder, text));
+    if (!replied)
+      this.replies.unstored(o.senderCompId, connector.id, refusalReport(o, outcome.execId, now, OrdRejReason.DuplicateOrder, text));
     return { accepted: false, text };
   }
 
@@ -396,11 +479,15 @@ export class OrderIntake {
     const committed = this.batcher.submit(
       { order: null, execIdPrefix: connector?.executionIdPrefix ?? 'REJ', reportTime: now },
       (outcome, replied) => {
-        if (outcome.kind === 'refusal' && !replied) this.replies.unstored(o.senderCompId, connector?.id, refusalReport(o, outcome.execId, now, reason, text));
+        if (outcome.kind === 'refusal' && !replied)
+          this.replies.unstored(o.senderCompId, connector?.id, refusalReport(o, outcome.execId, now, reason, text));
         // The refused order's record, once the refusal (and its ExecID) is committed.
         // Its id: drawn with its batch's (in queue order among the orders), else the next at hand.
         const id = outcome.kind === 'refusal' && outcome.orderId !== undefined ? outcome.orderId : this.batcher.refusedOrderId();
-        kept = this.refused.record({ ...refusedOrderRecord(o, connector, now, Number(reason), text, outcome.kind === 'refusal' ? outcome.execId : null), id });
+        kept = this.refused.record({
+          ...refusedOrderRecord(o, connector, now, Number(reason), text, outcome.kind === 'refusal' ? outcome.execId : null),
+          id,
+        });
       },
       this.replies.reserver(o.senderCompId, (outcome) => {
         if (outcome.kind !== 'refusal') return null;
@@ -411,15 +498,24 @@ export class OrderIntake {
       }),
       o.senderCompId,
     );
-    return { committed: committed.then(async (): Promise<IntakeResult> => {
-      await kept;
-      return { accepted: false, text };
-    }) };
+    return {
+      committed: committed.then(async (): Promise<IntakeResult> => {
+        await kept;
+        return { accepted: false, text };
+      }),
+    };
   }
 }
 
 /** What a refused order is kept as: the terms as the client sent them, and why it was refused. */
-function refusedOrderRecord(o: IncomingNewOrder, connector: ConnectorInfo | undefined, now: Date, reason: number, text: string, execId: string | null): RefusedOrderRecord {
+function refusedOrderRecord(
+  o: IncomingNewOrder,
+  connector: ConnectorInfo | undefined,
+  now: Date,
+  reason: number,
+  text: string,
+  execId: string | null,
+): RefusedOrderRecord {
   const multileg = o.msgType === MsgType.NewOrderMultileg;
   const legSymbols = [...new Set(o.legs.map((l) => l.symbol).filter(Boolean))].join('/');
   return {
@@ -453,7 +549,19 @@ function refusedOrderRecord(o: IncomingNewOrder, connector: ConnectorInfo | unde
 function refusalReport(o: IncomingNewOrder, execId: string, now: Date, reason: string, text: string): ShapedMessage {
   return (profile) =>
     buildRefusalReport(
-      { clOrdId: o.clOrdId, execId, ordRejReason: reason, text, symbol: o.symbol, side: o.side, orderQty: o.orderQty, ordType: o.ordType, price: o.price, account: o.account, transactTime: now },
+      {
+        clOrdId: o.clOrdId,
+        execId,
+        ordRejReason: reason,
+        text,
+        symbol: o.symbol,
+        side: o.side,
+        orderQty: o.orderQty,
+        ordType: o.ordType,
+        price: o.price,
+        account: o.account,
+        transactTime: now,
+      },
       profile,
     );
 }
@@ -461,13 +569,23 @@ function refusalReport(o: IncomingNewOrder, execId: string, now: Date, reason: s
 /** A checked order's contracts, as the risk book counts a new order. */
 function riskLegsOf(r: NewOrderRecord): NewOrderLegs {
   return {
-    side: r.side, symbol: r.symbol, maturity: r.maturityMonthYear, orderQty: r.orderQty,
+    side: r.side,
+    symbol: r.symbol,
+    maturity: r.maturityMonthYear,
+    orderQty: r.orderQty,
     legs: r.legs.map((l) => ({ symbol: l.symbol, maturity: l.maturityMonthYear, side: l.side, ratio: l.ratioQty })),
   };
 }
 
 /** The row a checked order is stored as. */
-function newOrderRecord(o: IncomingNewOrder, connector: ConnectorInfo, securities: ReadonlyMap<string, SecurityInfo>, now: Date, sessionDate: string, clOrdId: string): NewOrderRecord {
+function newOrderRecord(
+  o: IncomingNewOrder,
+  connector: ConnectorInfo,
+  securities: ReadonlyMap<string, SecurityInfo>,
+  now: Date,
+  sessionDate: string,
+  clOrdId: string,
+): NewOrderRecord {
   const security = o.symbol ? securities.get(o.symbol.toUpperCase()) : undefined;
   const multileg = o.msgType === MsgType.NewOrderMultileg;
   return {

@@ -39,9 +39,22 @@ export class ClientKillSwitch {
       const row = await setClientStop(tx, compId, { by: user.username, reason });
       if (!row) throw notFoundError(`Client connector ${compId} not found`);
       await insertOrderAction(tx, {
-        orderId: null, brokerorderid: null, clordid: null, sendercompid: row.comp_id, symbol: null, side: null, orderqty: null, price: null,
-        actionType: 'CLIENT_STOP', userId: user.username, userRef: user.user_id > 0 ? user.user_id : null, notes: reason,
-        actionData: { logout: logOut, wasStopped: row.was_stopped }, fillQty: null, fillPrice: null, legIndex: null,
+        orderId: null,
+        brokerorderid: null,
+        clordid: null,
+        sendercompid: row.comp_id,
+        symbol: null,
+        side: null,
+        orderqty: null,
+        price: null,
+        actionType: 'CLIENT_STOP',
+        userId: user.username,
+        userRef: user.user_id > 0 ? user.user_id : null,
+        notes: reason,
+        actionData: { logout: logOut, wasStopped: row.was_stopped },
+        fillQty: null,
+        fillPrice: null,
+        legIndex: null,
       });
       return row;
     });
@@ -58,7 +71,13 @@ export class ClientKillSwitch {
       this.stopping.delete(stop.comp_id);
     }
     const loggedOut = logOut ? await this.logout(stop.comp_id, RiskText.clientStopped(reason)).catch(() => false) : false;
-    return { comp_id: stop.comp_id, trading_stop: await this.stopOf(stop.comp_id), canceled_orders: swept.canceled, not_canceled: swept.failed, logged_out: loggedOut };
+    return {
+      comp_id: stop.comp_id,
+      trading_stop: await this.stopOf(stop.comp_id),
+      canceled_orders: swept.canceled,
+      not_canceled: swept.failed,
+      logged_out: loggedOut,
+    };
   }
 
   async resume(compId: string, user: SessionUser, reason: string): Promise<ClientStopResult> {
@@ -66,9 +85,22 @@ export class ClientKillSwitch {
       const r = await setClientStop(tx, compId, null);
       if (!r) throw notFoundError(`Client connector ${compId} not found`);
       await insertOrderAction(tx, {
-        orderId: null, brokerorderid: null, clordid: null, sendercompid: r.comp_id, symbol: null, side: null, orderqty: null, price: null,
-        actionType: 'CLIENT_RESUME', userId: user.username, userRef: user.user_id > 0 ? user.user_id : null, notes: reason,
-        actionData: { wasStopped: r.was_stopped }, fillQty: null, fillPrice: null, legIndex: null,
+        orderId: null,
+        brokerorderid: null,
+        clordid: null,
+        sendercompid: r.comp_id,
+        symbol: null,
+        side: null,
+        orderqty: null,
+        price: null,
+        actionType: 'CLIENT_RESUME',
+        userId: user.username,
+        userRef: user.user_id > 0 ? user.user_id : null,
+        notes: reason,
+        actionData: { wasStopped: r.was_stopped },
+        fillQty: null,
+        fillPrice: null,
+        legIndex: null,
       });
       return r;
     });
@@ -97,11 +129,17 @@ export class ClientKillSwitch {
 
   private async stopOf(compId: string): Promise<ClientTradingStop | null> {
     const c = await getConnector(this.db, compId);
-    return c?.trading_stopped_at ? { stopped_at: c.trading_stopped_at.toISOString(), stopped_by: c.trading_stopped_by ?? '', reason: c.trading_stop_reason ?? '' } : null;
+    return c?.trading_stopped_at
+      ? { stopped_at: c.trading_stopped_at.toISOString(), stopped_by: c.trading_stopped_by ?? '', reason: c.trading_stop_reason ?? '' }
+      : null;
   }
 
   /** Cancels each working order of the client (an order that changed meanwhile is reported, not an error). */
-  private async cancelWorking(compId: string, user: SessionUser, reason: string): Promise<{ canceled: number; failed: { order_id: string; reason: string }[] }> {
+  private async cancelWorking(
+    compId: string,
+    user: SessionUser,
+    reason: string,
+  ): Promise<{ canceled: number; failed: { order_id: string; reason: string }[] }> {
     let canceled = 0;
     const failed: { order_id: string; reason: string }[] = [];
     for (const id of await workingOrderIds(this.db, compId)) {

@@ -22,7 +22,11 @@ interface Field {
   kind: Kind;
 }
 
-function fieldsOf(table: keyof typeof ORDER_LIST_COLUMNS, spec: readonly (readonly [key: string, column: string, kind: Kind])[], first = true): Field[] {
+function fieldsOf(
+  table: keyof typeof ORDER_LIST_COLUMNS,
+  spec: readonly (readonly [key: string, column: string, kind: Kind])[],
+  first = true,
+): Field[] {
   const names: readonly string[] = ORDER_LIST_COLUMNS[table];
   return spec.map(([key, column, kind], i) => {
     const col = names.indexOf(column);
@@ -162,7 +166,13 @@ function writeFields(row: TextRow, fields: readonly Field[]): string {
 }
 
 /** Rows whose first column (the order id) is `id`, from `start` on; returns the index after them. */
-function childrenOf(rows: readonly TextRow[], start: number, id: string, idNumber: number, each: (row: TextRow, first: boolean) => void): number {
+function childrenOf(
+  rows: readonly TextRow[],
+  start: number,
+  id: string,
+  idNumber: number,
+  each: (row: TextRow, first: boolean) => void,
+): number {
   let i = start;
   // Children of orders not in the list (none, as they are read by the orders' ids) are passed over.
   while (i < rows.length && rows[i]![0] !== id && Number(rows[i]![0]) > idNumber) i++;
@@ -220,7 +230,8 @@ export function* orderListJson(rows: OrderListRows, withExecReports: boolean): G
       out += ']';
     }
     const refusedReason = o[REFUSED_REASON];
-    if (refusedReason !== null && refusedReason !== undefined) out += `,"refusal":{"ordRejReason":${refusedReason},"text":${jsonString(o[REFUSED_TEXT] ?? '')}}`;
+    if (refusedReason !== null && refusedReason !== undefined)
+      out += `,"refusal":{"ordRejReason":${refusedReason},"text":${jsonString(o[REFUSED_TEXT] ?? '')}}`;
     out += '}';
     if (out.length >= CHUNK) {
       yield out;

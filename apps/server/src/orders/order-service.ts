@@ -87,7 +87,17 @@ export class OrderService {
    */
   riskExposure(compId: string): Map<string, { filled: string; workingBuy: string; workingSell: string }> | undefined {
     const book = this.risk.loaded(compId);
-    return book && new Map(book.entries().map(([k, e]) => [k, { filled: e.filled.toString(), workingBuy: e.workingBuy.toString(), workingSell: e.workingSell.toString() }]));
+    return (
+      book &&
+      new Map(
+        book
+          .entries()
+          .map(([k, e]) => [
+            k,
+            { filled: e.filled.toString(), workingBuy: e.workingBuy.toString(), workingSell: e.workingSell.toString() },
+          ]),
+      )
+    );
   }
 
   /** A client's session left this node: its risk is no longer followed here. */
@@ -121,11 +131,26 @@ export class OrderService {
     return this.actions.brokerCancel(ref, user, reason, notes, via);
   }
 
-  decideRequest(ref: string, user: SessionUser, kind: 'cancel' | 'replace', decision: 'confirm' | 'refuse', reason?: string, via?: string): Promise<ActionOutcome> {
+  decideRequest(
+    ref: string,
+    user: SessionUser,
+    kind: 'cancel' | 'replace',
+    decision: 'confirm' | 'refuse',
+    reason?: string,
+    via?: string,
+  ): Promise<ActionOutcome> {
     return this.actions.decideRequest(ref, user, kind, decision, reason, via);
   }
 
-  fill(ref: string, user: SessionUser, qty: string, px: string, legIndex: number | undefined, notes?: string, via?: string): Promise<ActionOutcome> {
+  fill(
+    ref: string,
+    user: SessionUser,
+    qty: string,
+    px: string,
+    legIndex: number | undefined,
+    notes?: string,
+    via?: string,
+  ): Promise<ActionOutcome> {
     return this.actions.fill(ref, user, qty, px, legIndex, notes, via);
   }
 

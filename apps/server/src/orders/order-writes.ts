@@ -11,7 +11,16 @@ import {
   type OrderRow,
   type Queryable,
 } from '@fixdesk/db';
-import { Decimal, ExecType, isAwaitingAcceptance, maturityLabel, MsgType, type OrderState, type OrdStatusCode, type OrdTypeCode } from '@fixdesk/domain';
+import {
+  Decimal,
+  ExecType,
+  isAwaitingAcceptance,
+  maturityLabel,
+  MsgType,
+  type OrderState,
+  type OrdStatusCode,
+  type OrdTypeCode,
+} from '@fixdesk/domain';
 import type { ConnectorInfo } from './reference-data';
 
 /** The ClOrdIDs an order's report answers (a client request's), and whether the order keeps its own. */
@@ -49,7 +58,11 @@ export class OrderWrites {
       ...orderState(order, totals.notional),
       pendingReplace:
         pending?.request_type === MsgType.OrderCancelReplaceRequest
-          ? { orderQty: Decimal.from(pending.new_orderqty ?? order.orderqty), price: pending.new_price === null ? null : Decimal.from(pending.new_price), ordType: (pending.new_ordtype ?? order.ordtype) as OrdTypeCode }
+          ? {
+              orderQty: Decimal.from(pending.new_orderqty ?? order.orderqty),
+              price: pending.new_price === null ? null : Decimal.from(pending.new_price),
+              ordType: (pending.new_ordtype ?? order.ordtype) as OrdTypeCode,
+            }
           : null,
     };
   }
@@ -77,13 +90,28 @@ export class OrderWrites {
     });
     const [execId] = await nextExecIds(tx, connector.executionIdPrefix, 1);
     const er = await insertExecReport(tx, {
-      orderId: order.id, execid: execId!, sendercompid: order.sendercompid,
-      clordid: ids?.clordid ?? updated.clordid, origclordid: ids?.origclordid ?? null,
-      orderid: order.brokerorderid, exectype: report.execType, ordstatus: report.ordStatus, side: order.side, symbol: order.symbol,
-      orderqty: updated.orderqty, price: updated.price, lastqty: state.lastQty.toString(), lastpx: state.lastPx.toString(),
-      cumqty: state.cumQty.toString(), avgpx: state.avgPx.stripTrailingZeros().toString(), leavesqty: state.leavesQty.toString(),
-      legIndex: null, ordrejreason: report.ordRejReason !== undefined ? Number(report.ordRejReason) : null, text: report.text ?? null,
-      transacttime: this.now(), executingTrader,
+      orderId: order.id,
+      execid: execId!,
+      sendercompid: order.sendercompid,
+      clordid: ids?.clordid ?? updated.clordid,
+      origclordid: ids?.origclordid ?? null,
+      orderid: order.brokerorderid,
+      exectype: report.execType,
+      ordstatus: report.ordStatus,
+      side: order.side,
+      symbol: order.symbol,
+      orderqty: updated.orderqty,
+      price: updated.price,
+      lastqty: state.lastQty.toString(),
+      lastpx: state.lastPx.toString(),
+      cumqty: state.cumQty.toString(),
+      avgpx: state.avgPx.stripTrailingZeros().toString(),
+      leavesqty: state.leavesQty.toString(),
+      legIndex: null,
+      ordrejreason: report.ordRejReason !== undefined ? Number(report.ordRejReason) : null,
+      text: report.text ?? null,
+      transacttime: this.now(),
+      executingTrader,
     });
     return { updated, er };
   }

@@ -96,14 +96,20 @@ export class ClientOutbox {
    * report the order core persists in the order's own commit) cannot overtake one of ours.
    */
   isIdle(compId: string): boolean {
-    return !this.running.has(compId) && !(this.queues.get(compId)?.length);
+    return !this.running.has(compId) && !this.queues.get(compId)?.length;
   }
 
   /**
    * Builds an execution report now, from the client's profile if it is already loaded (else starts
    * loading it and returns undefined: the caller then goes through the queue).
    */
-  buildNow(compId: string, connectorId: number, er: ExecReportRow, order: OrderRow, legs: OrderLegRow[]): { msgType: string; body: Array<[number, string]> } | undefined {
+  buildNow(
+    compId: string,
+    connectorId: number,
+    er: ExecReportRow,
+    order: OrderRow,
+    legs: OrderLegRow[],
+  ): { msgType: string; body: Array<[number, string]> } | undefined {
     if (!this.loadedProfiles.has(connectorId)) {
       this.profile(connectorId).catch(() => {});
       return undefined;
@@ -156,12 +162,24 @@ export class ClientOutbox {
       n++;
     }
     for (const r of await unsentCancelRejects(this.db, compId)) {
-      recovered.push({ at: r.transacttime.getTime(), item: {
-        kind: 'cxlrej',
-        id: r.id,
-        connectorId: r.connector_id,
-        reject: { orderid: r.orderid, clordid: r.clordid, origclordid: r.origclordid, ordstatus: r.ordstatus, responseTo: r.cxl_rej_response_to, reason: r.cxl_rej_reason, text: r.text, transacttime: r.transacttime },
-      } });
+      recovered.push({
+        at: r.transacttime.getTime(),
+        item: {
+          kind: 'cxlrej',
+          id: r.id,
+          connectorId: r.connector_id,
+          reject: {
+            orderid: r.orderid,
+            clordid: r.clordid,
+            origclordid: r.origclordid,
+            ordstatus: r.ordstatus,
+            responseTo: r.cxl_rej_response_to,
+            reason: r.cxl_rej_reason,
+            text: r.text,
+            transacttime: r.transacttime,
+          },
+        },
+      });
       n++;
     }
     // Both kinds in the order they were committed (a stable sort keeps each table's own order).
@@ -277,20 +295,27 @@ export class ClientOutbox {
     if (item.kind === 'direct') return item.msg;
     const profile = await this.profile(item.connectorId);
     if (item.kind === 'shaped') return this.checked(compId, item.build(profile));
-    const built: BuiltMessage = item.kind === 'er' ? buildExecutionReport(item.er, item.order, item.legs, profile) : buildCancelReject(item.reject, profile);
+    const built: BuiltMessage =
+      item.kind === 'er' ? buildExecutionReport(item.er, item.order, item.legs, profile) : buildCancelReject(item.reject, profile);
     return this.checked(compId, built);
   }
 
   /** Logs what a client's configuration asked for and the message could not carry. */
   private checked(compId: string, built: BuiltMessage): BuiltMessage {
     if (built.dropped.length) {
-      this.log.warn({ compId, msgType: built.msgType, tags: built.dropped }, 'configured fields not defined for this message type were left out');
+      this.log.warn(
+        { compId, msgType: built.msgType, tags: built.dropped },
+        'configured fields not defined for this message type were left out',
+      );
     }
     if (built.replaced.length) {
       this.log.warn({ compId, msgType: built.msgType, tags: built.replaced }, 'characters beyond Latin-1 in these fields were sent as ?');
     }
     if (built.missingMandatory.length) {
-      this.log.warn({ compId, msgType: built.msgType, missing: built.missingMandatory }, 'mandatory fields of the client spec have no value');
+      this.log.warn(
+        { compId, msgType: built.msgType, missing: built.missingMandatory },
+        'mandatory fields of the client spec have no value',
+      );
     }
     return built;
   }

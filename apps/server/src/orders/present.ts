@@ -181,4 +181,3 @@ export function presentAction(a: OrderActionRow): OrderAction {
     legIndex: a.leg_index,
   };
 }
-

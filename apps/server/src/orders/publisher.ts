@@ -1,4 +1,16 @@
-import { getExecReports, getOrderAction, getOrderActions, getOrderBundle, getOrderBundles, getRefusedOrderRows, type Db, type ExecReportRow, type OrderActionRow, type OrderBundle, type TextRow } from '@fixdesk/db';
+import {
+  getExecReports,
+  getOrderAction,
+  getOrderActions,
+  getOrderBundle,
+  getOrderBundles,
+  getRefusedOrderRows,
+  type Db,
+  type ExecReportRow,
+  type OrderActionRow,
+  type OrderBundle,
+  type TextRow,
+} from '@fixdesk/db';
 import type { Order, WsOrderInfo } from '@fixdesk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WsHub } from '../ws/hub';
@@ -63,7 +75,13 @@ export class OrderPublisher {
     const actionById = new Map(actions.map((a) => [a.id, a]));
     for (const c of changes) {
       const order = orders.get(c.orderId);
-      if (order) this.send(order, c.isNew, c.erId === null ? undefined : erById.get(c.erId), c.actionId === null ? undefined : actionById.get(c.actionId));
+      if (order)
+        this.send(
+          order,
+          c.isNew,
+          c.erId === null ? undefined : erById.get(c.erId),
+          c.actionId === null ? undefined : actionById.get(c.actionId),
+        );
     }
   }
 

@@ -1,4 +1,12 @@
-import { findSecurity, getOrderConnector, listClientCapabilities, listConnectorIdentities, type ClientStop, type Db, type Queryable } from '@fixdesk/db';
+import {
+  findSecurity,
+  getOrderConnector,
+  listClientCapabilities,
+  listConnectorIdentities,
+  type ClientStop,
+  type Db,
+  type Queryable,
+} from '@fixdesk/db';
 import { contactKey, type ClientCapability, type DeskIdentities, type SecurityInfo } from '@fixdesk/domain';
 
 /** What the order core needs of a client connector, for every order. */
@@ -50,8 +58,16 @@ function formatDay(now: Date, timeZone: string): string {
 async function loadCapabilities(q: Queryable, connectorId: number): Promise<ClientCapability[]> {
   const rows = await listClientCapabilities(q, connectorId);
   return rows.map((r) => ({
-    securitySymbol: r.symbol, exchange: r.exchange, isEnabled: r.is_enabled, canBuy: r.can_buy, canSell: r.can_sell, canShort: r.can_short,
-    minOrderQty: r.min_order_qty, maxOrderQty: r.max_order_qty, maxPositionLong: r.max_position_long, maxPositionShort: r.max_position_short,
+    securitySymbol: r.symbol,
+    exchange: r.exchange,
+    isEnabled: r.is_enabled,
+    canBuy: r.can_buy,
+    canSell: r.can_sell,
+    canShort: r.can_short,
+    minOrderQty: r.min_order_qty,
+    maxOrderQty: r.max_order_qty,
+    maxPositionLong: r.max_position_long,
+    maxPositionShort: r.max_position_short,
     marketIdentifier: r.market_identifier,
   }));
 }
@@ -69,13 +85,22 @@ async function loadDeskIdentities(q: Queryable): Promise<DeskIdentities> {
 
 async function loadConnector(q: Queryable, compId: string): Promise<ConnectorInfo | undefined> {
   const r = await getOrderConnector(q, compId);
-  return r && {
-    id: r.id, compId: r.comp_id, clientName: r.client_name, clientPhone: r.client_phone, companyName: r.company_name,
-    executionIdPrefix: r.execution_id_prefix, isActive: r.is_active, tradingEnabled: r.trading_enabled, timezone: r.timezone,
-    maxOrdersPerSecond: r.max_orders_per_second,
-    lei: r.client_lei,
-    stop: r.trading_stopped_at ? { at: r.trading_stopped_at, by: r.trading_stopped_by ?? '', reason: r.trading_stop_reason ?? '' } : null,
-  };
+  return (
+    r && {
+      id: r.id,
+      compId: r.comp_id,
+      clientName: r.client_name,
+      clientPhone: r.client_phone,
+      companyName: r.company_name,
+      executionIdPrefix: r.execution_id_prefix,
+      isActive: r.is_active,
+      tradingEnabled: r.trading_enabled,
+      timezone: r.timezone,
+      maxOrdersPerSecond: r.max_orders_per_second,
+      lei: r.client_lei,
+      stop: r.trading_stopped_at ? { at: r.trading_stopped_at, by: r.trading_stopped_by ?? '', reason: r.trading_stop_reason ?? '' } : null,
+    }
+  );
 }
 
 export async function securityIn(q: Queryable, symbol: string): Promise<SecurityInfo | null> {

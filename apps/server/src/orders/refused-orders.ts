@@ -31,7 +31,10 @@ export class RefusedOrderRecorder {
       while (this.queue.length) {
         const batch = this.queue.splice(0, 1000);
         try {
-          const rows = await storeRefusedOrders(this.db, batch.map((b) => b.record));
+          const rows = await storeRefusedOrders(
+            this.db,
+            batch.map((b) => b.record),
+          );
           this.stored(rows);
         } catch (err) {
           this.log.error({ err, count: batch.length }, 'could not store orders refused at intake');

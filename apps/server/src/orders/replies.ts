@@ -1,4 +1,12 @@
-import { insertCancelReject, type ExecReportRow, type OrderLegRow, type OrderRow, type Queryable, type IntakeOutcome, type LeaseFence } from '@fixdesk/db';
+import {
+  insertCancelReject,
+  type ExecReportRow,
+  type OrderLegRow,
+  type OrderRow,
+  type Queryable,
+  type IntakeOutcome,
+  type LeaseFence,
+} from '@fixdesk/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ClientProfile } from './client-profile';
 import type { BuiltMessage } from './fix-messages';
@@ -19,7 +27,10 @@ export interface ReplyReserver {
   /** Whether the client is logged on to this node (a cheap check before opening a transaction). */
   isLive(compId: string): boolean;
   /** `fence`: the session's lease holding the reply's commit is conditional on (docs/adr/0012). */
-  reserve(compId: string, msg: OutgoingReply): { beginString: string; reservation: CoCommittedSend['reservation']; fence?: LeaseFence | undefined } | undefined;
+  reserve(
+    compId: string,
+    msg: OutgoingReply,
+  ): { beginString: string; reservation: CoCommittedSend['reservation']; fence?: LeaseFence | undefined } | undefined;
 }
 
 /** A message shaped by the client's profile (defaults, Parties, mandatory fields) when it is built. */
@@ -76,13 +87,26 @@ export class OrderReplies {
   /** Records an OrderCancelReject in the transaction; the returned function sends it after the commit. */
   async cancelReject(tx: Queryable, r: CancelRejectFacts): Promise<() => void> {
     const rej = await insertCancelReject(tx, {
-      orderId: r.orderId, sendercompid: r.compId, clordid: r.clordid, origclordid: r.origclordid, orderid: r.orderid,
-      ordstatus: r.ordstatus, responseTo: r.responseTo, reason: r.reason, text: r.text,
+      orderId: r.orderId,
+      sendercompid: r.compId,
+      clordid: r.clordid,
+      origclordid: r.origclordid,
+      orderid: r.orderid,
+      ordstatus: r.ordstatus,
+      responseTo: r.responseTo,
+      reason: r.reason,
+      text: r.text,
     });
     return () =>
       this.outbox.enqueueCancelReject(r.compId, r.connectorId, rej.id, {
-        orderid: r.sentOrderid ?? r.orderid, clordid: r.clordid, origclordid: r.origclordid, ordstatus: r.ordstatus,
-        responseTo: r.responseTo, reason: r.reason, text: r.text, transacttime: rej.transacttime,
+        orderid: r.sentOrderid ?? r.orderid,
+        clordid: r.clordid,
+        origclordid: r.origclordid,
+        ordstatus: r.ordstatus,
+        responseTo: r.responseTo,
+        reason: r.reason,
+        text: r.text,
+        transacttime: rej.transacttime,
       });
   }
 
@@ -124,7 +148,12 @@ export class OrderReplies {
       }
       return {
         reservation: reserved.reservation,
-        outbound: { beginString: reserved.beginString, record: reserved.reservation.record, storeCreationTime: reserved.reservation.storeCreationTime, fence: reserved.fence },
+        outbound: {
+          beginString: reserved.beginString,
+          record: reserved.reservation.record,
+          storeCreationTime: reserved.reservation.storeCreationTime,
+          fence: reserved.fence,
+        },
       };
     };
   }

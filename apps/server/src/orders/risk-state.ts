@@ -18,18 +18,46 @@ interface Held {
 /** A stored order as its book counts it. */
 function shareOf(r: RiskOrderRow): ShareLeg[] {
   return orderShare({
-    ordStatus: r.ordstatus, side: r.side, symbol: r.symbol, maturity: r.maturity_month_year, orderQty: r.orderqty, cumQty: r.cumqty,
-    leavesQty: r.leavesqty, pendingOrderQty: r.pending_orderqty,
+    ordStatus: r.ordstatus,
+    side: r.side,
+    symbol: r.symbol,
+    maturity: r.maturity_month_year,
+    orderQty: r.orderqty,
+    cumQty: r.cumqty,
+    leavesQty: r.leavesqty,
+    pendingOrderQty: r.pending_orderqty,
     legs: r.legs.map((l) => ({ symbol: l.symbol, maturity: l.maturity, side: l.side, ratio: l.ratio, cumQty: l.cumqty })),
   });
 }
 
 /** A stored order, its legs and the quantity a pending replace asks for, as the risk book's row. */
-export function riskRowFrom(o: OrderRow, legs: readonly OrderLegRow[], pendingOrderQty: string | null): RiskOrderRow & { sendercompid: string } {
+export function riskRowFrom(
+  o: OrderRow,
+  legs: readonly OrderLegRow[],
+  pendingOrderQty: string | null,
+): RiskOrderRow & { sendercompid: string } {
   return {
-    id: Number(o.id), sendercompid: o.sendercompid, side: o.side, symbol: o.symbol, maturity_month_year: o.maturity_month_year, ordstatus: o.ordstatus,
-    orderqty: o.orderqty, cumqty: o.cumqty, leavesqty: o.leavesqty, pending_orderqty: pendingOrderQty, updated_at: o.updated_at,
-    legs: o.msg_type === 'AB' ? legs.map((l) => ({ symbol: l.leg_symbol, maturity: l.leg_maturity_month_year, side: l.leg_side, ratio: l.leg_ratio_qty, cumqty: l.leg_cumqty })) : [],
+    id: Number(o.id),
+    sendercompid: o.sendercompid,
+    side: o.side,
+    symbol: o.symbol,
+    maturity_month_year: o.maturity_month_year,
+    ordstatus: o.ordstatus,
+    orderqty: o.orderqty,
+    cumqty: o.cumqty,
+    leavesqty: o.leavesqty,
+    pending_orderqty: pendingOrderQty,
+    updated_at: o.updated_at,
+    legs:
+      o.msg_type === 'AB'
+        ? legs.map((l) => ({
+            symbol: l.leg_symbol,
+            maturity: l.leg_maturity_month_year,
+            side: l.leg_side,
+            ratio: l.leg_ratio_qty,
+            cumqty: l.leg_cumqty,
+          }))
+        : [],
   };
 }
 
@@ -74,7 +102,14 @@ export class RiskState {
     const held = this.clients.get(compId);
     if (held) return held.ready;
     const book = new RiskBook();
-    const h: Held = { book, ready: undefined as unknown as Promise<RiskBook>, loaded: false, highWater: Number.MAX_SAFE_INTEGER, changedWhileLoading: new Set(), month: '' };
+    const h: Held = {
+      book,
+      ready: undefined as unknown as Promise<RiskBook>,
+      loaded: false,
+      highWater: Number.MAX_SAFE_INTEGER,
+      changedWhileLoading: new Set(),
+      month: '',
+    };
     h.ready = this.load(compId, h);
     this.clients.set(compId, h);
     h.ready.catch((err: unknown) => {

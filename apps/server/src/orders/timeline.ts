@@ -6,7 +6,27 @@ import type { ActionType, FixMessageRecord, OrderTimeline, OrderTimelineEntry } 
 // and action linked to the message that told the client.
 
 /** The tags of a message worth showing on its line (the rest is one click away, in the message). */
-const SUMMARY_TAGS = ['35', '11', '41', '37', '17', '150', '39', '103', '102', '434', '32', '31', '14', '151', '38', '44', '54', '55', '58'];
+const SUMMARY_TAGS = [
+  '35',
+  '11',
+  '41',
+  '37',
+  '17',
+  '150',
+  '39',
+  '103',
+  '102',
+  '434',
+  '32',
+  '31',
+  '14',
+  '151',
+  '38',
+  '44',
+  '54',
+  '55',
+  '58',
+];
 
 /** Tag → value of a raw FIX message (the first occurrence of each tag). */
 export function fixFields(raw: string, tags: readonly string[] = SUMMARY_TAGS): Record<string, string> {

@@ -98,7 +98,12 @@ async function createCa(): Promise<Omit<PkiRow, 'created_at'>> {
   return { kind: 'ca', cert_pem: certPem, key_pem: keys.privateKeyPem, fingerprint: fingerprintOf(certPem), expires_at: expiresAt };
 }
 
-async function issue(ca: PkiRow, subject: SubjectInput, days: number, use: { server: readonly string[] } | { client: true }): Promise<IssuedCertificate> {
+async function issue(
+  ca: PkiRow,
+  subject: SubjectInput,
+  days: number,
+  use: { server: readonly string[] } | { client: true },
+): Promise<IssuedCertificate> {
   const caCert = forge.pki.certificateFromPem(ca.cert_pem);
   const caKey = forge.pki.privateKeyFromPem(ca.key_pem);
   const keys = await newKeyPair();
@@ -146,9 +151,18 @@ function coversNames(certPem: string, names: readonly string[]): boolean {
 export async function ensureServerCertificate(db: Db, names: readonly string[]): Promise<{ server: PkiRow; ca: PkiRow }> {
   const ca = await ensureDeskCa(db);
   const existing = await getPki(db, 'server');
-  if (existing && existing.expires_at.getTime() - Date.now() > RENEW_BEFORE_MS && coversNames(existing.cert_pem, names)) return { server: existing, ca };
-  const issued = await issue(ca, { commonName: names[0] ?? 'localhost', organization: 'FixDesk', country: 'US' }, SERVER_DAYS, { server: names });
-  const row = { kind: 'server' as const, cert_pem: issued.certPem, key_pem: issued.keyPem, fingerprint: issued.fingerprint256, expires_at: issued.expiresAt };
+  if (existing && existing.expires_at.getTime() - Date.now() > RENEW_BEFORE_MS && coversNames(existing.cert_pem, names))
+    return { server: existing, ca };
+  const issued = await issue(ca, { commonName: names[0] ?? 'localhost', organization: 'FixDesk', country: 'US' }, SERVER_DAYS, {
+    server: names,
+  });
+  const row = {
+    kind: 'server' as const,
+    cert_pem: issued.certPem,
+    key_pem: issued.keyPem,
+    fingerprint: issued.fingerprint256,
+    expires_at: issued.expiresAt,
+  };
   await replacePki(db, row);
   return { server: (await getPki(db, 'server'))!, ca };
 }

@@ -21,15 +21,38 @@ import { sanitizeSvgLogo } from './svg-logo';
 
 const BLOCKED = new BlockList();
 for (const [net, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) BLOCKED.addSubnet(net, bits, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  BLOCKED.addSubnet(net, bits, 'ipv4');
 for (const [net, bits] of [
   // ::/96 holds :: and ::1 and the old IPv4-compatible form; IPv4-mapped (::ffff:a.b.c.d) is checked as IPv4.
-  ['::', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 32], ['2001:db8::', 32], ['2002::', 16],
-  ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-] as const) BLOCKED.addSubnet(net, bits, 'ipv6');
+  ['::', 96],
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['100::', 64],
+  ['2001::', 32],
+  ['2001:db8::', 32],
+  ['2002::', 16],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+] as const)
+  BLOCKED.addSubnet(net, bits, 'ipv6');
 
 /** Whether an IP address is one a fetch may reach: not loopback, private, link-local or otherwise not public. */
 export function isPublicAddress(address: string): boolean {
@@ -50,9 +73,7 @@ export interface LogoFetchOptions {
   readonly maxBytes?: number;
 }
 
-export type LogoFetchResult =
-  | { ok: true; contentType: string; image: Buffer; sha256: string }
-  | { ok: false; reason: string };
+export type LogoFetchResult = { ok: true; contentType: string; image: Buffer; sha256: string } | { ok: false; reason: string };
 
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/svg+xml'] as const;
 type ImageType = (typeof IMAGE_TYPES)[number];
@@ -130,9 +151,15 @@ function allowed(address: string, options: LogoFetchOptions): boolean {
 }
 
 /** One request: the body of a 200 (up to maxBytes), or where a redirect points. */
-function get(url: URL, options: LogoFetchOptions, deadline: number, maxBytes: number): Promise<{ body: Buffer; contentType: string } | { location: string }> {
+function get(
+  url: URL,
+  options: LogoFetchOptions,
+  deadline: number,
+  maxBytes: number,
+): Promise<{ body: Buffer; contentType: string } | { location: string }> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) && !allowed(host, options)) return Promise.reject(new Refused(`names ${host}, an address that is not public (private, loopback, link-local or reserved)`));
+  if (isIP(host) && !allowed(host, options))
+    return Promise.reject(new Refused(`names ${host}, an address that is not public (private, loopback, link-local or reserved)`));
   const resolve = options.resolve ?? ((h: string) => dnsLookup(h, { all: true, verbatim: true }));
   // Every address the name resolves to is checked, and the connection is made to the one checked.
   const lookup: LookupFunction = (hostname, opts, callback) => {
@@ -140,17 +167,38 @@ function get(url: URL, options: LogoFetchOptions, deadline: number, maxBytes: nu
       (addresses) => {
         const bad = addresses.find((a) => !allowed(a.address, options));
         if (addresses.length === 0) return callback(new Refused(`names ${hostname}, which resolves to no address`), '', 0);
-        if (bad) return callback(new Refused(`names ${hostname}, which resolves to ${bad.address}, an address that is not public (private, loopback, link-local or reserved)`), '', 0);
-        if ((opts as { all?: boolean }).all) return (callback as unknown as (e: null, a: readonly { address: string; family: number }[]) => void)(null, addresses);
+        if (bad)
+          return callback(
+            new Refused(
+              `names ${hostname}, which resolves to ${bad.address}, an address that is not public (private, loopback, link-local or reserved)`,
+            ),
+            '',
+            0,
+          );
+        if ((opts as { all?: boolean }).all)
+          return (callback as unknown as (e: null, a: readonly { address: string; family: number }[]) => void)(null, addresses);
         callback(null, addresses[0]!.address, addresses[0]!.family);
       },
-      (err: Error) => callback(Object.assign(new Refused(`names ${hostname}, which could not be resolved (${(err as NodeJS.ErrnoException).code ?? err.message})`)), '', 0),
+      (err: Error) =>
+        callback(
+          Object.assign(
+            new Refused(`names ${hostname}, which could not be resolved (${(err as NodeJS.ErrnoException).code ?? err.message})`),
+          ),
+          '',
+          0,
+        ),
     );
   };
   const left = deadline - Date.now();
   if (left <= 0) return Promise.reject(new Refused('timed out'));
   return new Promise((resolvePromise, reject) => {
-    const opts: RequestOptions = { method: 'GET', lookup, headers: { accept: IMAGE_TYPES.join(', '), 'user-agent': 'FixDesk logo fetch' }, ...(options.ca ? { ca: options.ca } : {}), agent: false };
+    const opts: RequestOptions = {
+      method: 'GET',
+      lookup,
+      headers: { accept: IMAGE_TYPES.join(', '), 'user-agent': 'FixDesk logo fetch' },
+      ...(options.ca ? { ca: options.ca } : {}),
+      agent: false,
+    };
     const req = request(url, opts, (res) => {
       const status = res.statusCode ?? 0;
       if ([301, 302, 303, 307, 308].includes(status)) {

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { BrokerText, LOGO_MAX_ATTRIBUTES, LOGO_MAX_COMMENTS, LOGO_MAX_DEPTH, LOGO_MAX_ELEMENT_ATTRIBUTES, LOGO_MAX_ELEMENTS } from '@fixdesk/protocol';
+import {
+  BrokerText,
+  LOGO_MAX_ATTRIBUTES,
+  LOGO_MAX_COMMENTS,
+  LOGO_MAX_DEPTH,
+  LOGO_MAX_ELEMENT_ATTRIBUTES,
+  LOGO_MAX_ELEMENTS,
+} from '@fixdesk/protocol';
 import { JSDOM } from 'jsdom';
 import { measureSvgLogo, sanitizeSvgLogo as sanitize } from './svg-logo';
 
@@ -15,7 +22,9 @@ const reason = (svg: string) => {
 };
 
 test('a plain logo keeps its shapes', () => {
-  const out = sanitizeSvgLogo('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" fill="#123"/></svg>');
+  const out = sanitizeSvgLogo(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" fill="#123"/></svg>',
+  );
   assert.ok(out);
   assert.match(out, /<rect[^>]*fill="#123"/);
 });
@@ -44,17 +53,25 @@ test('text that is no SVG is refused', () => {
 });
 
 test('HTML inside the logo is refused before it is parsed, with the tag named', () => {
-  assert.equal(reason('<svg><foreignObject><iframe src="javascript:alert(3)"></iframe></foreignObject></svg>'), BrokerText.logoHtml('<iframe> inside <foreignobject>'));
+  assert.equal(
+    reason('<svg><foreignObject><iframe src="javascript:alert(3)"></iframe></foreignObject></svg>'),
+    BrokerText.logoHtml('<iframe> inside <foreignobject>'),
+  );
   assert.equal(reason('<svg><g><div>x</div></g></svg>'), BrokerText.logoHtml('<div>'));
   assert.equal(reason('<div><svg></svg></div>'), BrokerText.logoHtml('<div>'));
   assert.equal(reason('<svg><title><g>x</g></title></svg>'), BrokerText.logoHtml('<g> inside <title>'));
   assert.equal(reason('<svg></p></svg>'), BrokerText.logoHtml('</p>'));
   // A title and a description of text are what logos have.
-  assert.ok(sanitizeSvgLogo('<?xml version="1.0"?><!DOCTYPE svg><svg viewBox="0 0 1 1"><title>ACME</title><desc>a &lt;logo&gt;</desc><rect width="1" height="1"/></svg>'));
+  assert.ok(
+    sanitizeSvgLogo(
+      '<?xml version="1.0"?><!DOCTYPE svg><svg viewBox="0 0 1 1"><title>ACME</title><desc>a &lt;logo&gt;</desc><rect width="1" height="1"/></svg>',
+    ),
+  );
 });
 
 // Unguarded, 12,000 nested <g> (84 KB) held the process for 26 s in the parser; 5,000 overflowed its stack.
-const nested = (levels: number, open = '<g>', close = '</g>') => `<svg xmlns="http://www.w3.org/2000/svg">${open.repeat(levels)}${close.repeat(levels)}</svg>`;
+const nested = (levels: number, open = '<g>', close = '</g>') =>
+  `<svg xmlns="http://www.w3.org/2000/svg">${open.repeat(levels)}${close.repeat(levels)}</svg>`;
 
 test('a logo nested too deep or with too many elements is refused at once, before any parse', () => {
   for (const [svg, why] of [
@@ -66,12 +83,18 @@ test('a logo nested too deep or with too many elements is refused at once, befor
     // End tags of elements that are not open close nothing.
     [`<svg>${'<g></x>'.repeat(LOGO_MAX_DEPTH + 1)}</svg>`, BrokerText.logoTooDeep],
     // A quote in an attribute's name opens no value; a comment may end at once.
-    [`<svg>${'<g a"b><!--><g c=\'>\'>'.repeat(LOGO_MAX_DEPTH)}</svg>`, BrokerText.logoTooDeep],
+    [`<svg>${"<g a\"b><!--><g c='>'>".repeat(LOGO_MAX_DEPTH)}</svg>`, BrokerText.logoTooDeep],
     [`<svg>${'<g/>'.repeat(LOGO_MAX_ELEMENTS + 1)}</svg>`, BrokerText.logoTooManyElements],
     // 60,000 attributes on one element held the parser for two minutes; comments cost DOMPurify as much.
     [`<svg><g ${Array.from({ length: 60_000 }, (_, i) => `a${i}="1"`).join(' ')}/></svg>`, BrokerText.logoTooManyAttributes],
-    [`<svg><g ${Array.from({ length: LOGO_MAX_ELEMENT_ATTRIBUTES + 1 }, (_, i) => `a${i}=1`).join(' ')}/></svg>`, BrokerText.logoTooManyAttributes],
-    [`<svg>${`<g ${Array.from({ length: 50 }, (_, i) => `a${i}='1'`).join(' ')}/>`.repeat(LOGO_MAX_ATTRIBUTES / 50 + 1)}</svg>`, BrokerText.logoTooManyAttributes],
+    [
+      `<svg><g ${Array.from({ length: LOGO_MAX_ELEMENT_ATTRIBUTES + 1 }, (_, i) => `a${i}=1`).join(' ')}/></svg>`,
+      BrokerText.logoTooManyAttributes,
+    ],
+    [
+      `<svg>${`<g ${Array.from({ length: 50 }, (_, i) => `a${i}='1'`).join(' ')}/>`.repeat(LOGO_MAX_ATTRIBUTES / 50 + 1)}</svg>`,
+      BrokerText.logoTooManyAttributes,
+    ],
     [`<svg><text>${'x<!---->'.repeat(LOGO_MAX_COMMENTS + 1)}</text></svg>`, BrokerText.logoTooManyComments],
     [`<svg>${'<?x?><![CDATA[a]]></9>'.repeat(LOGO_MAX_COMMENTS)}</svg>`, BrokerText.logoTooManyComments],
   ] as const) {
@@ -82,7 +105,8 @@ test('a logo nested too deep or with too many elements is refused at once, befor
 });
 
 test("a real logo's shapes pass: deep enough, many elements, comments, CDATA, self-closed and quoted values", () => {
-  const group = (d: number): string => (d === 0 ? '<path d="M0 0h1/>"/><circle r=\'1\' />' : `<g id="g${d}"><!-- level ${d} --><rect width="1"/>${group(d - 1)}</g>`);
+  const group = (d: number): string =>
+    d === 0 ? '<path d="M0 0h1/>"/><circle r=\'1\' />' : `<g id="g${d}"><!-- level ${d} --><rect width="1"/>${group(d - 1)}</g>`;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg"><defs><style><![CDATA[ .a>b { } <g> ]]></style></defs>${group(LOGO_MAX_DEPTH - 3)}${'\n  <path d="M0 0" fill="#123" stroke="none"/>'.repeat(LOGO_MAX_ELEMENTS - 3 * LOGO_MAX_DEPTH)}</svg>`;
   const t0 = performance.now();
   assert.equal(reason(svg), null);
@@ -116,15 +140,61 @@ function parsed(svg: string): { depth: number; elements: number; attributes: num
 }
 
 test('the pass never counts fewer levels, elements, attributes or comments than the parser builds (random tag soup)', () => {
-  const pieces = ['<svg>', '</svg>', '<g>', '</g>', '<G>', '<g/>', '<g />', '<g / >', '<path d=x/>', "<path d='/>'/>", '<path d="a>b"/>', '<a>', '</a>', '<x:y/>', '<x:y>', '</x:y>',
-    '<title>', '</title>', '<desc>', '<g a=1 a=2 b>', '<g =x c="d"e>', '<g/a/b>', '<!--', '-->', '--!>', '<!-->', '<![CDATA[', ']]>', '>', '"', "'", '=', '/', ' ', 'x', '<', '</', '<!', '<?', '</g ', '<g a"', '<style>', '</style>', '<text>', '</text>'];
+  const pieces = [
+    '<svg>',
+    '</svg>',
+    '<g>',
+    '</g>',
+    '<G>',
+    '<g/>',
+    '<g />',
+    '<g / >',
+    '<path d=x/>',
+    "<path d='/>'/>",
+    '<path d="a>b"/>',
+    '<a>',
+    '</a>',
+    '<x:y/>',
+    '<x:y>',
+    '</x:y>',
+    '<title>',
+    '</title>',
+    '<desc>',
+    '<g a=1 a=2 b>',
+    '<g =x c="d"e>',
+    '<g/a/b>',
+    '<!--',
+    '-->',
+    '--!>',
+    '<!-->',
+    '<![CDATA[',
+    ']]>',
+    '>',
+    '"',
+    "'",
+    '=',
+    '/',
+    ' ',
+    'x',
+    '<',
+    '</',
+    '<!',
+    '<?',
+    '</g ',
+    '<g a"',
+    '<style>',
+    '</style>',
+    '<text>',
+    '</text>',
+  ];
   let seed = Number(process.env.SVG_SEED ?? 34);
   const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
   const limits = { depth: 1_000, elements: 1_000, attributes: 1_000, elementAttributes: 1_000, comments: 1_000 };
   const soups = Number(process.env.SVG_SOUPS ?? 1500);
   let checked = 0;
   for (let i = 0; i < soups; i++) {
-    const svg = '<svg>' + Array.from({ length: 1 + Math.floor(random() * 40) }, () => pieces[Math.floor(random() * pieces.length)]).join('');
+    const svg =
+      '<svg>' + Array.from({ length: 1 + Math.floor(random() * 40) }, () => pieces[Math.floor(random() * pieces.length)]).join('');
     const ours = measureSvgLogo(svg, limits);
     if (ours.html) continue;
     checked++;

@@ -1,4 +1,11 @@
-import { BrokerText, LOGO_MAX_ATTRIBUTES, LOGO_MAX_COMMENTS, LOGO_MAX_DEPTH, LOGO_MAX_ELEMENT_ATTRIBUTES, LOGO_MAX_ELEMENTS } from '@fixdesk/protocol';
+import {
+  BrokerText,
+  LOGO_MAX_ATTRIBUTES,
+  LOGO_MAX_COMMENTS,
+  LOGO_MAX_DEPTH,
+  LOGO_MAX_ELEMENT_ATTRIBUTES,
+  LOGO_MAX_ELEMENTS,
+} from '@fixdesk/protocol';
 import createDOMPurify from 'dompurify';
 import { JSDOM } from 'jsdom';
 
@@ -42,7 +49,9 @@ function purify(): ReturnType<typeof createDOMPurify> {
 
 /** Start tags that end SVG (foreign) content in the HTML parser (HTML spec 13.2.6.5), with font. */
 const BREAKOUT = new Set(
-  'b big blockquote body br center code dd div dl dt em embed h1 h2 h3 h4 h5 h6 head hr i img li listing menu meta nobr ol p pre ruby s small span strong strike sub sup table tt u ul var font'.split(' '),
+  'b big blockquote body br center code dd div dl dt em embed h1 h2 h3 h4 h5 h6 head hr i img li listing menu meta nobr ol p pre ruby s small span strong strike sub sup table tt u ul var font'.split(
+    ' ',
+  ),
 );
 /** SVG elements whose children the HTML parser reads as HTML. */
 const HTML_INSIDE = new Set(['title', 'desc', 'foreignobject']);
@@ -135,7 +144,8 @@ export function measureSvgLogo(svg: string, limits: SvgLogoLimits = LIMITS): Svg
       if (top !== undefined && HTML_INSIDE.has(top)) return shape(`<${tag.name}> inside <${top}>`);
       depth = Math.max(depth, stack.length + 1);
       if (!tag.selfClosing) stack.push(tag.name);
-      if (elements > limits.elements || depth > limits.depth || attributes > limits.attributes || mostAttributes > limits.elementAttributes) return shape();
+      if (elements > limits.elements || depth > limits.depth || attributes > limits.attributes || mostAttributes > limits.elementAttributes)
+        return shape();
     } else {
       i++; // a < in text
     }
@@ -209,7 +219,11 @@ export type SvgLogoResult = { ok: true; svg: string } | { ok: false; reason: str
 export function sanitizeSvgLogo(svg: string): SvgLogoResult {
   const problem = svgLogoShapeProblem(svg);
   if (problem) return { ok: false, reason: problem };
-  const clean = purify().sanitize(svg, { USE_PROFILES: { svg: true, svgFilters: true }, FORBID_TAGS: ['foreignObject', 'style', 'script'], FORBID_ATTR: ['style'] });
+  const clean = purify().sanitize(svg, {
+    USE_PROFILES: { svg: true, svgFilters: true },
+    FORBID_TAGS: ['foreignObject', 'style', 'script'],
+    FORBID_ATTR: ['style'],
+  });
   const text = String(clean).trim();
   return /^<svg[\s>]/i.test(text) ? { ok: true, svg: text } : { ok: false, reason: BrokerText.svgOnly };
 }

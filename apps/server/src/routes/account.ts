@@ -22,9 +22,18 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext): void {
     const u = await getUserById(ctx.db, me(req));
     if (!u) throw notFound('User not found');
     const data: AccountProfile = {
-      user_id: u.user_id, username: u.username, email: u.email, first_name: u.first_name, last_name: u.last_name,
-      whatsapp_number: u.whatsapp_number, role: u.role, user_type: u.user_type, last_login: u.last_login?.toISOString() ?? null,
-      broker_company_name: u.broker_company_name, trader_id: u.trader_id, trader_full_name: u.trader_full_name,
+      user_id: u.user_id,
+      username: u.username,
+      email: u.email,
+      first_name: u.first_name,
+      last_name: u.last_name,
+      whatsapp_number: u.whatsapp_number,
+      role: u.role,
+      user_type: u.user_type,
+      last_login: u.last_login?.toISOString() ?? null,
+      broker_company_name: u.broker_company_name,
+      trader_id: u.trader_id,
+      trader_full_name: u.trader_full_name,
       trader_party_id_source: u.trader_party_id_source,
     };
     return { success: true, data };
@@ -42,7 +51,9 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext): void {
       throw new HttpError(429, message, 'current_password', [{ path: 'current_password', message }]);
     }
     if (current.kind === 'invalid') {
-      throw new HttpError(400, AccountText.wrongCurrent, 'current_password', [{ path: 'current_password', message: AccountText.wrongCurrent }]);
+      throw new HttpError(400, AccountText.wrongCurrent, 'current_password', [
+        { path: 'current_password', message: AccountText.wrongCurrent },
+      ]);
     }
     const problem = passwordProblem(body.new_password, req.user!.username);
     if (problem) throw invalidField('new_password', `${problem}`);
@@ -51,7 +62,14 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext): void {
       const before = await getUserById(tx, userId, { lock: true });
       if (!before) throw notFound('User not found');
       await updateUser(tx, userId, {}, hash);
-      await recordReferenceChange(tx, { entity: 'users', entityId: userId, action: 'UPDATE', ...actor(req), before: { password: null }, after: { password: '(changed by the user)' } });
+      await recordReferenceChange(tx, {
+        entity: 'users',
+        entityId: userId,
+        action: 'UPDATE',
+        ...actor(req),
+        before: { password: null },
+        after: { password: '(changed by the user)' },
+      });
       return ctx.auth.endSessions(tx, userId, 'password_changed', req.authToken);
     });
     ctx.hub.revokeTokenHashes(ended, 'Your password was changed: please sign in again', userId);
@@ -63,14 +81,28 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext): void {
     const mine = req.authToken ? hashToken(req.authToken) : '';
     const rows = await listUserSessions(ctx.db, me(req));
     const data: AccountSession[] = rows.map((s) => ({
-      id: Number(s.id), device: s.user_agent, address: s.ip, since: s.created_at.toISOString(),
-      last_seen_at: s.last_seen_at.toISOString(), expires_at: s.expires_at.toISOString(), current: s.token_hash === mine,
+      id: Number(s.id),
+      device: s.user_agent,
+      address: s.ip,
+      since: s.created_at.toISOString(),
+      last_seen_at: s.last_seen_at.toISOString(),
+      expires_at: s.expires_at.toISOString(),
+      current: s.token_hash === mine,
     }));
     return { success: true, data };
   });
 
   app.delete('/api/account/sessions/:id', read, async (req) => {
-    const { id } = parse(z.strictObject({ id: z.string().regex(/^\d{1,18}$/, 'must be a session id').transform(Number) }), req.params, 'params');
+    const { id } = parse(
+      z.strictObject({
+        id: z
+          .string()
+          .regex(/^\d{1,18}$/, 'must be a session id')
+          .transform(Number),
+      }),
+      req.params,
+      'params',
+    );
     const hash = await revokeUserSession(ctx.db, me(req), id, 'signed_out_from_account');
     if (!hash) throw notFound(`Session ${id} not found`);
     ctx.hub.revokeTokenHashes([hash], 'Signed out from another session', me(req));

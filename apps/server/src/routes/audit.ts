@@ -1,5 +1,15 @@
 import { FIX_MESSAGE_CSV_FIELDS, ORDER_ACTION_CSV_FIELDS, type CsvField } from '@fixdesk/client';
-import { countFixMessages, countOrderActions, getOrderAction, listAuditAccess, listFixMessages, listOrderActions, type AuditAccessAction, type Db, type FixMessageRow } from '@fixdesk/db';
+import {
+  countFixMessages,
+  countOrderActions,
+  getOrderAction,
+  listAuditAccess,
+  listFixMessages,
+  listOrderActions,
+  type AuditAccessAction,
+  type Db,
+  type FixMessageRow,
+} from '@fixdesk/db';
 import type { FixMessageRecord } from '@fixdesk/protocol';
 import { MsgType } from '@fixdesk/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -13,7 +23,15 @@ import { notFound, parse } from '../http/errors';
 import { presentAction } from '../orders/present';
 
 /** Session-level message types (hidden by "ignore session messages"). */
-export const SESSION_MSG_TYPES = [MsgType.Heartbeat, MsgType.TestRequest, MsgType.ResendRequest, MsgType.Reject, MsgType.SequenceReset, MsgType.Logout, MsgType.Logon] as const;
+export const SESSION_MSG_TYPES = [
+  MsgType.Heartbeat,
+  MsgType.TestRequest,
+  MsgType.ResendRequest,
+  MsgType.Reject,
+  MsgType.SequenceReset,
+  MsgType.Logout,
+  MsgType.Logon,
+] as const;
 
 const bool = z.enum(['true', 'false']).optional();
 

@@ -94,7 +94,14 @@ export function brokerInformationRoutes(app: FastifyInstance, ctx: AppContext): 
       row = await ctx.db.transaction(async (tx) => {
         await checkParent(tx, values, null);
         const created = await insertBroker(tx, values);
-        await recordReferenceChange(tx, { entity: 'broker_information', entityId: created.id, action: 'CREATE', ...actor(req), before: null, after: presentBroker(created) });
+        await recordReferenceChange(tx, {
+          entity: 'broker_information',
+          entityId: created.id,
+          action: 'CREATE',
+          ...actor(req),
+          before: null,
+          after: presentBroker(created),
+        });
         return created;
       });
     } catch (err) {
@@ -114,14 +121,29 @@ export function brokerInformationRoutes(app: FastifyInstance, ctx: AppContext): 
       after = await ctx.db.transaction(async (tx) => {
         const before = await getBrokerById(tx, id, { lock: true });
         if (!before) throw notFound(`Broker ${id} not found`);
-        const merged = { branch_type: values.branch_type ?? before.branch_type, parent_company_id: values.parent_company_id === undefined ? before.parent_company_id : values.parent_company_id };
+        const merged = {
+          branch_type: values.branch_type ?? before.branch_type,
+          parent_company_id: values.parent_company_id === undefined ? before.parent_company_id : values.parent_company_id,
+        };
         await checkParent(tx, merged, id);
         if (merged.branch_type !== 'parent' && before.branch_type === 'parent') {
           const refs = await brokerReferences(tx, id);
-          if (refs.branches > 0) throw new HttpError(409, `Broker ${before.company_name} is the parent of ${refs.branches} branch(es): it stays a parent while they name it`, 'branch_type');
+          if (refs.branches > 0)
+            throw new HttpError(
+              409,
+              `Broker ${before.company_name} is the parent of ${refs.branches} branch(es): it stays a parent while they name it`,
+              'branch_type',
+            );
         }
         const row = (await updateBroker(tx, id, { ...values, parent_company_id: merged.parent_company_id }))!;
-        await recordReferenceChange(tx, { entity: 'broker_information', entityId: id, action: 'UPDATE', ...actor(req), before: presentBroker(before), after: presentBroker(row) });
+        await recordReferenceChange(tx, {
+          entity: 'broker_information',
+          entityId: id,
+          action: 'UPDATE',
+          ...actor(req),
+          before: presentBroker(before),
+          after: presentBroker(row),
+        });
         return row;
       });
     } catch (err) {
@@ -145,7 +167,14 @@ export function brokerInformationRoutes(app: FastifyInstance, ctx: AppContext): 
       }
       const contacts = await listContacts(tx, id);
       await deleteBroker(tx, id);
-      await recordReferenceChange(tx, { entity: 'broker_information', entityId: id, action: 'DELETE', ...actor(req), before: { ...presentBroker(before), contacts: contacts.map(presentContact) }, after: null });
+      await recordReferenceChange(tx, {
+        entity: 'broker_information',
+        entityId: id,
+        action: 'DELETE',
+        ...actor(req),
+        before: { ...presentBroker(before), contacts: contacts.map(presentContact) },
+        after: null,
+      });
       return before;
     });
     changed(id);
@@ -167,7 +196,14 @@ export function brokerInformationRoutes(app: FastifyInstance, ctx: AppContext): 
     const row = await ctx.db.transaction(async (tx) => {
       if (!(await getBrokerById(tx, id, { lock: true }))) throw notFound(`Broker ${id} not found`);
       const created = await insertContact(tx, id, values);
-      await recordReferenceChange(tx, { entity: 'broker_contacts', entityId: created.id, action: 'CREATE', ...actor(req), before: null, after: presentContact(created) });
+      await recordReferenceChange(tx, {
+        entity: 'broker_contacts',
+        entityId: created.id,
+        action: 'CREATE',
+        ...actor(req),
+        before: null,
+        after: presentContact(created),
+      });
       return created;
     });
     return { success: true, data: presentContact(row), message: BrokerText.contactAdded };
@@ -180,7 +216,14 @@ export function brokerInformationRoutes(app: FastifyInstance, ctx: AppContext): 
       const before = await getContact(tx, id, contactId);
       if (!before) throw notFound(`Contact ${contactId} of broker ${id} not found`);
       const after = (await updateContact(tx, id, contactId, values))!;
-      await recordReferenceChange(tx, { entity: 'broker_contacts', entityId: contactId, action: 'UPDATE', ...actor(req), before: presentContact(before), after: presentContact(after) });
+      await recordReferenceChange(tx, {
+        entity: 'broker_contacts',
+        entityId: contactId,
+        action: 'UPDATE',
+        ...actor(req),
+        before: presentContact(before),
+        after: presentContact(after),
+      });
       return after;
     });
     return { success: true, data: presentContact(row), message: BrokerText.contactUpdated };
@@ -191,7 +234,14 @@ export function brokerInformationRoutes(app: FastifyInstance, ctx: AppContext): 
     await ctx.db.transaction(async (tx) => {
       const before = await getContact(tx, id, contactId);
       if (!before || !(await deleteContact(tx, id, contactId))) throw notFound(`Contact ${contactId} of broker ${id} not found`);
-      await recordReferenceChange(tx, { entity: 'broker_contacts', entityId: contactId, action: 'DELETE', ...actor(req), before: presentContact(before), after: null });
+      await recordReferenceChange(tx, {
+        entity: 'broker_contacts',
+        entityId: contactId,
+        action: 'DELETE',
+        ...actor(req),
+        before: presentContact(before),
+        after: null,
+      });
     });
     return { success: true, data: { id: contactId }, message: BrokerText.contactDeleted };
   });

@@ -33,7 +33,12 @@ import { badRequest, HttpError, notFound, parse, invalidField } from '../http/er
  */
 
 export function presentCapability(row: CapabilityRow): ClientCapabilityRecord {
-  return { ...row, asset_class: row.asset_class as ClientCapabilityRecord['asset_class'], created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString() };
+  return {
+    ...row,
+    asset_class: row.asset_class as ClientCapabilityRecord['asset_class'],
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
 }
 
 function toValues(v: Partial<CapabilityInput>): Partial<CapabilityValues> {
@@ -51,7 +56,12 @@ function checkLimits(v: { min_order_qty?: string | null; max_order_qty?: string 
 
 function dbError(err: unknown): never {
   const v = constraintViolation(err);
-  if (v?.kind === 'unique') throw new HttpError(409, 'This client already has a capability for this security and exchange: edit that one instead', 'security_master_id');
+  if (v?.kind === 'unique')
+    throw new HttpError(
+      409,
+      'This client already has a capability for this security and exchange: edit that one instead',
+      'security_master_id',
+    );
   if (v?.kind === 'foreign-key') {
     if (v.constraint.includes('security')) throw invalidField('security_master_id', 'does not name a security');
     throw invalidField('clientconnectors_id', 'does not name a client connector');
@@ -96,7 +106,14 @@ export function clientCapabilityRoutes(app: FastifyInstance, ctx: AppContext): v
           max_position_short: input.max_position_short ?? null,
         });
         const created = (await getCapability(tx, id))!;
-        await recordReferenceChange(tx, { entity: 'client_capabilities', entityId: id, action: 'CREATE', ...actor(req), before: null, after: presentCapability(created) });
+        await recordReferenceChange(tx, {
+          entity: 'client_capabilities',
+          entityId: id,
+          action: 'CREATE',
+          ...actor(req),
+          before: null,
+          after: presentCapability(created),
+        });
         return created;
       });
     } catch (err) {
@@ -116,12 +133,25 @@ export function clientCapabilityRoutes(app: FastifyInstance, ctx: AppContext): v
         const before = await getCapability(tx, id, { lock: true });
         if (!before) throw notFound(`Capability ${id} not found`);
         if (values.clientconnectors_id !== undefined && values.clientconnectors_id !== before.clientconnectors_id) {
-          throw invalidField('clientconnectors_id', 'The client of a capability cannot be changed; add a capability for the other client instead');
+          throw invalidField(
+            'clientconnectors_id',
+            'The client of a capability cannot be changed; add a capability for the other client instead',
+          );
         }
-        checkLimits({ min_order_qty: values.min_order_qty !== undefined ? values.min_order_qty : before.min_order_qty, max_order_qty: values.max_order_qty !== undefined ? values.max_order_qty : before.max_order_qty });
+        checkLimits({
+          min_order_qty: values.min_order_qty !== undefined ? values.min_order_qty : before.min_order_qty,
+          max_order_qty: values.max_order_qty !== undefined ? values.max_order_qty : before.max_order_qty,
+        });
         await updateCapability(tx, id, toValues(values));
         const row = (await getCapability(tx, id))!;
-        await recordReferenceChange(tx, { entity: 'client_capabilities', entityId: id, action: 'UPDATE', ...actor(req), before: presentCapability(before), after: presentCapability(row) });
+        await recordReferenceChange(tx, {
+          entity: 'client_capabilities',
+          entityId: id,
+          action: 'UPDATE',
+          ...actor(req),
+          before: presentCapability(before),
+          after: presentCapability(row),
+        });
         return row;
       });
     } catch (err) {
@@ -129,7 +159,10 @@ export function clientCapabilityRoutes(app: FastifyInstance, ctx: AppContext): v
       dbError(err);
     }
     changed(after.clientconnectors_id);
-    ctx.log.info({ capabilityId: id, compId: after.comp_id, fields: Object.keys(values), by: req.user?.username }, 'client capability updated');
+    ctx.log.info(
+      { capabilityId: id, compId: after.comp_id, fields: Object.keys(values), by: req.user?.username },
+      'client capability updated',
+    );
     return { success: true, data: presentCapability(after), message: CapabilityText.updated };
   });
 
@@ -139,7 +172,14 @@ export function clientCapabilityRoutes(app: FastifyInstance, ctx: AppContext): v
       const before = await getCapability(tx, id, { lock: true });
       if (!before) throw notFound(`Capability ${id} not found`);
       await deleteCapability(tx, id);
-      await recordReferenceChange(tx, { entity: 'client_capabilities', entityId: id, action: 'DELETE', ...actor(req), before: presentCapability(before), after: null });
+      await recordReferenceChange(tx, {
+        entity: 'client_capabilities',
+        entityId: id,
+        action: 'DELETE',
+        ...actor(req),
+        before: presentCapability(before),
+        after: null,
+      });
       return before;
     });
     changed(row.clientconnectors_id);

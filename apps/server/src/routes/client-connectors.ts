@@ -42,12 +42,24 @@ import { fetchRemoteLogo, type LogoFetchOptions, type LogoFetchResult } from '..
  * it is handed out once, when the certificate is generated.
  */
 export function presentConnector(row: ConnectorRow, acceptor: AcceptorAddress, isAdmin: boolean, withTls = false): ClientConnector {
-  const { tls_expires_at: _expires, port: _stored, trading_stopped_at, trading_stopped_by, trading_stop_reason, logo_source_url: _src, logo_sha256: _sha, logo_problem: _problem, ...rest } = row;
+  const {
+    tls_expires_at: _expires,
+    port: _stored,
+    trading_stopped_at,
+    trading_stopped_by,
+    trading_stop_reason,
+    logo_source_url: _src,
+    logo_sha256: _sha,
+    logo_problem: _problem,
+    ...rest
+  } = row;
   const tls = isAdmin && withTls;
   const address = clientAddress(row, acceptor);
   return {
     ...rest,
-    trading_stop: trading_stopped_at ? { stopped_at: trading_stopped_at.toISOString(), stopped_by: trading_stopped_by ?? '', reason: trading_stop_reason ?? '' } : null,
+    trading_stop: trading_stopped_at
+      ? { stopped_at: trading_stopped_at.toISOString(), stopped_by: trading_stopped_by ?? '', reason: trading_stop_reason ?? '' }
+      : null,
     // The session config's own answer: the stored column is not what any client connects to.
     port: address.port,
     address,
@@ -92,15 +104,26 @@ function toColumns(input: UpdateConnectorInput): Partial<Record<ConnectorColumn,
   }
   if (lei !== undefined && out.client_lei === undefined) out.client_lei = lei === '' ? null : lei;
   if (typeof out.whitelisted_ips === 'string') {
-    out.whitelisted_ips = out.whitelisted_ips.split(/[,\s]+/).filter(Boolean).join(',') || null;
+    out.whitelisted_ips =
+      out.whitelisted_ips
+        .split(/[,\s]+/)
+        .filter(Boolean)
+        .join(',') || null;
   }
   return out;
 }
 
 /** Refuses heartbeat fields that disagree with each other, as the row will be once written. */
-function checkHeartbeat(values: Partial<Record<ConnectorColumn, unknown>>, existing: Pick<ConnectorRow, keyof typeof HEARTBEAT_DEFAULTS> = HEARTBEAT_DEFAULTS): void {
+function checkHeartbeat(
+  values: Partial<Record<ConnectorColumn, unknown>>,
+  existing: Pick<ConnectorRow, keyof typeof HEARTBEAT_DEFAULTS> = HEARTBEAT_DEFAULTS,
+): void {
   const pick = (k: keyof typeof HEARTBEAT_DEFAULTS) => (values[k] as number | undefined) ?? existing[k];
-  const problem = heartbeatSettingsProblem({ heartbeatint: pick('heartbeatint'), heartbeat_min_sec: pick('heartbeat_min_sec'), heartbeat_max_sec: pick('heartbeat_max_sec') });
+  const problem = heartbeatSettingsProblem({
+    heartbeatint: pick('heartbeatint'),
+    heartbeat_min_sec: pick('heartbeat_min_sec'),
+    heartbeat_max_sec: pick('heartbeat_max_sec'),
+  });
   if (problem) throw badRequest(problem.message, problem.field);
 }
 
@@ -165,9 +188,14 @@ export function clientConnectorRoutes(app: FastifyInstance, ctx: AppContext): vo
       ctx.events.emit('connector-changed', row.comp_id);
       return { success: true, data: presentConnector(row, acceptor(), true), message: 'Client connector created successfully!' };
     } catch (err) {
-      if (isUniqueViolation(err, 'client_connectors_comp_id_key')) throw new HttpError(409, `Component ID ${input.comp_id} already exists`, 'comp_id');
+      if (isUniqueViolation(err, 'client_connectors_comp_id_key'))
+        throw new HttpError(409, `Component ID ${input.comp_id} already exists`, 'comp_id');
       if (isUniqueViolation(err, 'client_connectors_execution_id_prefix_key')) {
-        throw new HttpError(409, `Execution ID prefix ${input.execution_id_prefix.toUpperCase()} is already used by another connector`, 'execution_id_prefix');
+        throw new HttpError(
+          409,
+          `Execution ID prefix ${input.execution_id_prefix.toUpperCase()} is already used by another connector`,
+          'execution_id_prefix',
+        );
       }
       if (constraintViolation(err)?.kind === 'foreign-key') throw badRequest('broker_id does not name a broker', 'broker_id');
       throw err;
@@ -189,7 +217,8 @@ export function clientConnectorRoutes(app: FastifyInstance, ctx: AppContext): vo
     checkHeartbeat(values, existing);
     // A new logo_url is fetched before anything is written; the same one again only when its last fetch was refused.
     const logoUrl = values.logo_url === undefined ? undefined : typeof values.logo_url === 'string' ? values.logo_url : null;
-    const fetched = logoUrl && !(existing.logo_source_url === logoUrl && existing.logo_sha256) ? await fetchLogoForWrite(logoUrl, ctx.logoFetch) : null;
+    const fetched =
+      logoUrl && !(existing.logo_source_url === logoUrl && existing.logo_sha256) ? await fetchLogoForWrite(logoUrl, ctx.logoFetch) : null;
     try {
       const row = await ctx.db.transaction(async (tx) => {
         const updated = await updateConnector(tx, comp_id, values);
@@ -233,17 +262,20 @@ export function clientConnectorRoutes(app: FastifyInstance, ctx: AppContext): vo
       if (logo) ctx.log.info({ compId: comp_id, refused: logo.problem ?? undefined }, 'client logo fetched at first view');
     }
     if (!logo || logo.source_url !== url) throw notFound(`Client connector ${comp_id} has no logo`);
-    if (!logo.image || !logo.content_type) throw notFound(`Client connector ${comp_id} has no logo: Logo URL ${logo.problem ?? 'was refused'}`);
-    return reply
-      .header('content-type', logo.content_type)
-      .header('x-content-type-options', 'nosniff')
-      // Opened on its own, an SVG is a document of our origin: it may run nothing and reach nothing.
-      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
-      .header('content-disposition', 'inline; filename="logo"')
-      // Its address changes with the image (?v=), so a browser may keep it.
-      .header('cache-control', 'private, max-age=86400')
-      .header('etag', `"${logo.sha256}"`)
-      .send(logo.image);
+    if (!logo.image || !logo.content_type)
+      throw notFound(`Client connector ${comp_id} has no logo: Logo URL ${logo.problem ?? 'was refused'}`);
+    return (
+      reply
+        .header('content-type', logo.content_type)
+        .header('x-content-type-options', 'nosniff')
+        // Opened on its own, an SVG is a document of our origin: it may run nothing and reach nothing.
+        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+        .header('content-disposition', 'inline; filename="logo"')
+        // Its address changes with the image (?v=), so a browser may keep it.
+        .header('cache-control', 'private, max-age=86400')
+        .header('etag', `"${logo.sha256}"`)
+        .send(logo.image)
+    );
   });
 
   app.delete('/api/client-connectors/:comp_id', { config: { access: 'admin' } }, async (req) => {

@@ -16,7 +16,11 @@ export function clientKillSwitchRoutes(app: FastifyInstance, ctx: AppContext): v
     const body = parse(ClientStopSchema, req.body, 'body');
     const data = await ctx.killSwitch.stop(comp_id, req.user!, body.reason, body.logout ?? false);
     const n = data.canceled_orders;
-    return { success: true, data, message: `${data.comp_id} stopped: ${n} working order${n === 1 ? '' : 's'} canceled${data.logged_out ? ', session logged out' : ''}` };
+    return {
+      success: true,
+      data,
+      message: `${data.comp_id} stopped: ${n} working order${n === 1 ? '' : 's'} canceled${data.logged_out ? ', session logged out' : ''}`,
+    };
   });
 
   app.post('/api/client-connectors/:comp_id/resume', trade, async (req) => {

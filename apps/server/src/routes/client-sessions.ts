@@ -78,10 +78,22 @@ export function clientSessionRoutes(app: FastifyInstance, ctx: AppContext): void
     const input = parse(CreateSessionSchema, req.body, 'body');
     const by = actor(req);
     const row = await ctx.db.transaction(async (tx) => {
-      const id = await insertClientSession(tx, input.comp_id, { ...input, disconnect_reason: input.disconnect_reason ?? null }, by.changedBy);
+      const id = await insertClientSession(
+        tx,
+        input.comp_id,
+        { ...input, disconnect_reason: input.disconnect_reason ?? null },
+        by.changedBy,
+      );
       if (id === undefined) throw invalidField('comp_id', `Comp ID ${input.comp_id} is not a client connector`);
       const created = (await getClientSession(tx, id))!;
-      await recordReferenceChange(tx, { entity: 'client_sessions', entityId: id, action: 'CREATE', ...by, before: null, after: presentSession(created) });
+      await recordReferenceChange(tx, {
+        entity: 'client_sessions',
+        entityId: id,
+        action: 'CREATE',
+        ...by,
+        before: null,
+        after: presentSession(created),
+      });
       return created;
     });
     ctx.log.info({ sessionId: row.id, compId: row.comp_id, by: by.changedBy }, 'client session added');
@@ -95,13 +107,22 @@ export function clientSessionRoutes(app: FastifyInstance, ctx: AppContext): void
     const row = await ctx.db.transaction(async (tx) => {
       const before = await getClientSession(tx, id, { lock: true });
       if (!before) throw notFound(`Session ${id} not found`);
-      if (values.comp_id !== undefined && values.comp_id !== before.comp_id) throw invalidField('comp_id', 'The comp ID of a session cannot be changed');
+      if (values.comp_id !== undefined && values.comp_id !== before.comp_id)
+        throw invalidField('comp_id', 'The comp ID of a session cannot be changed');
       const { comp_id: _c, ...changes } = values;
       const inForce = { ...presentSession(before), ...changes };
-      if (inForce.session_end && inForce.session_end < inForce.session_start) throw invalidField('session_end', `${SessionText.endBeforeStart}`);
+      if (inForce.session_end && inForce.session_end < inForce.session_start)
+        throw invalidField('session_end', `${SessionText.endBeforeStart}`);
       await updateClientSession(tx, before, changes, by.changedBy);
       const after = (await getClientSession(tx, id))!;
-      await recordReferenceChange(tx, { entity: 'client_sessions', entityId: id, action: 'UPDATE', ...by, before: presentSession(before), after: presentSession(after) });
+      await recordReferenceChange(tx, {
+        entity: 'client_sessions',
+        entityId: id,
+        action: 'UPDATE',
+        ...by,
+        before: presentSession(before),
+        after: presentSession(after),
+      });
       return after;
     });
     ctx.log.info({ sessionId: id, compId: row.comp_id, fields: Object.keys(values), by: by.changedBy }, 'client session corrected');
@@ -115,7 +136,14 @@ export function clientSessionRoutes(app: FastifyInstance, ctx: AppContext): void
       const before = await getClientSession(tx, id, { lock: true });
       if (!before) throw notFound(`Session ${id} not found`);
       await deleteClientSession(tx, id);
-      await recordReferenceChange(tx, { entity: 'client_sessions', entityId: id, action: 'DELETE', ...by, before: presentSession(before), after: null });
+      await recordReferenceChange(tx, {
+        entity: 'client_sessions',
+        entityId: id,
+        action: 'DELETE',
+        ...by,
+        before: presentSession(before),
+        after: null,
+      });
     });
     ctx.log.info({ sessionId: id, by: by.changedBy }, 'client session deleted');
     return { success: true, data: { id }, message: SessionText.deleted(id) };

@@ -1,6 +1,11 @@
 import { componentBlockFields, componentBlocksByName } from '@fixdesk/db';
 import { Dictionary } from '@fixdesk/fix';
-import { ComponentBlockMessageParamsSchema, ComponentBlockParamsSchema, type ComponentBlock, type ComponentBlockField } from '@fixdesk/protocol';
+import {
+  ComponentBlockMessageParamsSchema,
+  ComponentBlockParamsSchema,
+  type ComponentBlock,
+  type ComponentBlockField,
+} from '@fixdesk/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { loadDictionaryData } from '../dictionary';
@@ -24,7 +29,10 @@ export function componentBlockRoutes(app: FastifyInstance, ctx: AppContext): voi
     const structure = messageStructure(DATA, msgType);
     if (!structure || !FIX44.message(msgType)) throw new HttpError(404, `'${msgType}' is not a FIX 4.4 message type`, 'msgType');
     const required = new Map(structure.components.map((c) => [c.name, c.required]));
-    const rows = await componentBlocksByName(ctx.db, structure.components.map((c) => c.name));
+    const rows = await componentBlocksByName(
+      ctx.db,
+      structure.components.map((c) => c.name),
+    );
     const data: ComponentBlock[] = rows.map((r) => ({ ...r, is_required: required.get(r.block_name) ?? false }));
     return { success: true, data };
   });

@@ -27,7 +27,11 @@ export function connectorCertificateRoutes(app: FastifyInstance, ctx: AppContext
     // A certificate makes the connector's logons TLS-only: without a TLS port none could succeed.
     if (!(ctx.fix.tlsPort > 0)) throw conflict(TLS_NO_PORT_TEXT);
     await ensureServerCertificate(ctx.db, ctx.config.fixTlsNames);
-    const issued = await issueClientCertificate(ctx.db, { commonName: input.commonName, organization: input.organization || undefined, country: input.country });
+    const issued = await issueClientCertificate(ctx.db, {
+      commonName: input.commonName,
+      organization: input.organization || undefined,
+      country: input.country,
+    });
     const stored = await ctx.db.transaction(async (tx) => {
       const ok = await setConnectorCertificate(tx, comp_id, { certPem: issued.certPem, caPem: issued.caPem, expiresAt: issued.expiresAt });
       if (!ok) return false;
@@ -35,8 +39,17 @@ export function connectorCertificateRoutes(app: FastifyInstance, ctx: AppContext
         compId: comp_id,
         action: 'GENERATE_CERTS',
         reason: `Client certificate issued for CN=${input.commonName}`,
-        before: existing.tls_cert ? { tls_enabled: true, expiresAt: existing.tls_expires_at?.toISOString() ?? null } : { tls_enabled: false },
-        after: { tls_enabled: true, commonName: input.commonName, organization: input.organization || null, country: input.country, fingerprint256: issued.fingerprint256, expiresAt: issued.expiresAt.toISOString() },
+        before: existing.tls_cert
+          ? { tls_enabled: true, expiresAt: existing.tls_expires_at?.toISOString() ?? null }
+          : { tls_enabled: false },
+        after: {
+          tls_enabled: true,
+          commonName: input.commonName,
+          organization: input.organization || null,
+          country: input.country,
+          fingerprint256: issued.fingerprint256,
+          expiresAt: issued.expiresAt.toISOString(),
+        },
         ...actor(req),
       });
       return true;
@@ -47,8 +60,17 @@ export function connectorCertificateRoutes(app: FastifyInstance, ctx: AppContext
     ctx.events.emit('connector-changed', comp_id);
     // The private key leaves here once, to the administrator who issued it (recorded above), and is
     // kept nowhere: no later read returns it.
-    const data: GenerateCertsResult = { expiresAt: issued.expiresAt.toISOString(), fingerprint256: issued.fingerprint256, commonName: input.commonName, privateKeyPem: issued.keyPem };
-    return { success: true, data, message: `Certificates generated and stored in database! Valid until: ${issued.expiresAt.toISOString().slice(0, 10)}` };
+    const data: GenerateCertsResult = {
+      expiresAt: issued.expiresAt.toISOString(),
+      fingerprint256: issued.fingerprint256,
+      commonName: input.commonName,
+      privateKeyPem: issued.keyPem,
+    };
+    return {
+      success: true,
+      data,
+      message: `Certificates generated and stored in database! Valid until: ${issued.expiresAt.toISOString().slice(0, 10)}`,
+    };
   });
 
   app.get('/api/client-connectors/:comp_id/session-config', admin, async (req) => {

@@ -74,7 +74,11 @@ function messageOf(msgType: string, where: Where, field: string): MessageDef {
 function writableMessage(msgType: string, field = 'msg_type'): MessageDef {
   const def = messageOf(msgType, 'body', field);
   if (!WRITABLE.has(msgType)) {
-    throw invalid('body', field, `Defaults for ${def.name} (${msgType}) are not applied: a client's defaults shape ${CLIENT_DEFAULT_MSG_TYPES.join(', ')}`);
+    throw invalid(
+      'body',
+      field,
+      `Defaults for ${def.name} (${msgType}) are not applied: a client's defaults shape ${CLIENT_DEFAULT_MSG_TYPES.join(', ')}`,
+    );
   }
   return def;
 }
@@ -90,28 +94,39 @@ function checkExecType(msgType: string, execType: string | null | undefined, whe
 function checkValue(tag: number, value: string, field: string): void {
   const unknown = unknownVariables(value);
   if (unknown.length > 0) {
-    throw invalid('body', field, `has an unknown variable ${unknown.map((n) => `%${n}%`).join(', ')} (the Variables list names the ones there are)`);
+    throw invalid(
+      'body',
+      field,
+      `has an unknown variable ${unknown.map((n) => `%${n}%`).join(', ')} (the Variables list names the ones there are)`,
+    );
   }
   if (/%[A-Za-z][A-Za-z0-9_]*%/.test(value)) return; // resolved per client: checked when the message is built
   const def = FIX44.field(tag);
   if (!def) return;
   if (!FIX44.isValidEnumValue(tag, value)) {
     const codes = [...(def.enums?.keys() ?? [])];
-    throw invalid('body', field, `'${value}' is not a valid ${fieldLabel(tag)} value (${codes.slice(0, 12).join(', ')}${codes.length > 12 ? ', …' : ''})`);
+    throw invalid(
+      'body',
+      field,
+      `'${value}' is not a valid ${fieldLabel(tag)} value (${codes.slice(0, 12).join(', ')}${codes.length > 12 ? ', …' : ''})`,
+    );
   }
   const bytes = utf8.encode(value);
-  if (!isValidFormat(bytes, def.valueType, 0, bytes.length)) throw invalid('body', field, `'${value}' is not a valid ${def.type} for ${fieldLabel(tag)}`);
+  if (!isValidFormat(bytes, def.valueType, 0, bytes.length))
+    throw invalid('body', field, `'${value}' is not a valid ${def.type} for ${fieldLabel(tag)}`);
 }
 
 /** A field default's tag: a top-level field of the message, not the session's and not a group's. */
 function checkFieldTag(def: MessageDef, tag: number): void {
   if (!FIX44.field(tag)) throw invalid('body', 'tag', `Tag ${tag} is not a FIX 4.4 field`);
-  if (FIX44.isHeaderTag(tag) || FIX44.isTrailerTag(tag)) throw invalid('body', 'tag', `${fieldLabel(tag)} is written by the FIX session, not by defaults`);
+  if (FIX44.isHeaderTag(tag) || FIX44.isTrailerTag(tag))
+    throw invalid('body', 'tag', `${fieldLabel(tag)} is written by the FIX session, not by defaults`);
   const kind = def.body.memberKind[tag];
   if (kind === MemberKind.Group) {
     throw invalid('body', 'tag', `${fieldLabel(tag)} counts a repeating group: add its instances in the group's table instead`);
   }
-  if (kind !== MemberKind.Field) throw invalid('body', 'tag', `${fieldLabel(tag)} is not a field of ${def.name} (${def.msgType}) in FIX 4.4`);
+  if (kind !== MemberKind.Field)
+    throw invalid('body', 'tag', `${fieldLabel(tag)} is not a field of ${def.name} (${def.msgType}) in FIX 4.4`);
 }
 
 async function requireConnector(db: Queryable, id: number, field: string): Promise<void> {
@@ -211,7 +226,14 @@ export function fixClientDefaultsRoutes(app: FastifyInstance, ctx: AppContext): 
       msg_type: input.msg_type,
       exec_type: execType,
       variables,
-      defaults: defaults.map((d) => ({ tag: d.tag, field_name: d.field_name, exec_type: d.exec_type, default_value: d.default_value, notes: d.notes, ...resolve(d.default_value) })),
+      defaults: defaults.map((d) => ({
+        tag: d.tag,
+        field_name: d.field_name,
+        exec_type: d.exec_type,
+        default_value: d.default_value,
+        notes: d.notes,
+        ...resolve(d.default_value),
+      })),
       groups: groups.map((g) => ({
         ...g,
         instances: g.instances.map((i) => ({
@@ -233,7 +255,10 @@ export function fixClientDefaultsRoutes(app: FastifyInstance, ctx: AppContext): 
     try {
       const row = await insertClientDefault(ctx.db, { ...input, exec_type: execType, notes: input.notes || null });
       changed(row.client_connector_id);
-      ctx.log.info({ connectorId: row.client_connector_id, msgType: row.msg_type, execType, tag: row.tag, by: req.user?.username }, 'client default created');
+      ctx.log.info(
+        { connectorId: row.client_connector_id, msgType: row.msg_type, execType, tag: row.tag, by: req.user?.username },
+        'client default created',
+      );
       return { success: true, data: presentDefault(row), message: 'Default created successfully' };
     } catch (err) {
       if (isUniqueViolation(err)) {
@@ -259,13 +284,21 @@ export function fixClientDefaultsRoutes(app: FastifyInstance, ctx: AppContext): 
       ['tag', input.tag, existing.tag],
     ] as const;
     for (const [field, given, stored] of fixed) {
-      if (given !== undefined && given !== stored) throw invalid('body', field, `cannot be changed (it is ${stored}); delete this default and create another`);
+      if (given !== undefined && given !== stored)
+        throw invalid('body', field, `cannot be changed (it is ${stored}); delete this default and create another`);
     }
     if (input.exec_type !== undefined && (input.exec_type ?? null) !== existing.exec_type) {
-      throw invalid('body', 'exec_type', `cannot be changed (it is ${existing.exec_type ?? 'empty'}); delete this default and create another`);
+      throw invalid(
+        'body',
+        'exec_type',
+        `cannot be changed (it is ${existing.exec_type ?? 'empty'}); delete this default and create another`,
+      );
     }
     if (input.default_value !== undefined) checkValue(existing.tag, input.default_value, 'default_value');
-    const row = await updateClientDefault(ctx.db, default_id, { default_value: input.default_value, notes: input.notes === undefined ? undefined : input.notes || null });
+    const row = await updateClientDefault(ctx.db, default_id, {
+      default_value: input.default_value,
+      notes: input.notes === undefined ? undefined : input.notes || null,
+    });
     if (!row) throw new HttpError(404, `Default ${default_id} not found`, 'default_id');
     changed(row.client_connector_id);
     ctx.log.info({ defaultId: default_id, tag: row.tag, by: req.user?.username }, 'client default updated');
@@ -275,7 +308,8 @@ export function fixClientDefaultsRoutes(app: FastifyInstance, ctx: AppContext): 
   app.delete('/api/fix-client-defaults/:default_id', admin, async (req) => {
     const { default_id } = parse(DefaultIdParamsSchema, req.params, 'params');
     const existing = await getClientDefault(ctx.db, default_id);
-    if (!existing || !(await deleteClientDefault(ctx.db, default_id))) throw new HttpError(404, `Default ${default_id} not found`, 'default_id');
+    if (!existing || !(await deleteClientDefault(ctx.db, default_id)))
+      throw new HttpError(404, `Default ${default_id} not found`, 'default_id');
     changed(existing.client_connector_id);
     ctx.log.info({ defaultId: default_id, tag: existing.tag, by: req.user?.username }, 'client default deleted');
     return { success: true, message: 'Default deleted successfully' };
@@ -290,7 +324,11 @@ export function fixClientDefaultsRoutes(app: FastifyInstance, ctx: AppContext): 
     if (!block) throw new HttpError(404, `Component block ${input.component_block_id} not found`, 'component_block_id');
     const group: GroupDef | undefined = block.group_field_number === null ? undefined : def.body.group(block.group_field_number);
     if (!group) {
-      throw invalid('body', 'component_block_id', `${block.block_name} is not a repeating group of ${def.name} (${input.msg_type}) in FIX 4.4`);
+      throw invalid(
+        'body',
+        'component_block_id',
+        `${block.block_name} is not a repeating group of ${def.name} (${input.msg_type}) in FIX 4.4`,
+      );
     }
     input.fields.forEach((f, i) => {
       if (group.memberKind[f.tag] !== MemberKind.Field) {
@@ -320,7 +358,17 @@ export function fixClientDefaultsRoutes(app: FastifyInstance, ctx: AppContext): 
       );
     }
     changed(input.client_connector_id);
-    ctx.log.info({ connectorId: input.client_connector_id, msgType: input.msg_type, execType, block: block.block_name, instance: number, by: req.user?.username }, 'client group default created');
+    ctx.log.info(
+      {
+        connectorId: input.client_connector_id,
+        msgType: input.msg_type,
+        execType,
+        block: block.block_name,
+        instance: number,
+        by: req.user?.username,
+      },
+      'client group default created',
+    );
     return {
       success: true,
       data: {
@@ -351,10 +399,17 @@ export function fixClientDefaultsRoutes(app: FastifyInstance, ctx: AppContext): 
       group_instance_number: p.instanceNumber,
     });
     if (!deleted) {
-      throw new HttpError(404, `No instance ${p.instanceNumber} of component block ${p.blockId} for client connector ${p.connectorId} on ${p.msgType}${execType ? ` ExecType ${execType}` : ''}`, 'instanceNumber');
+      throw new HttpError(
+        404,
+        `No instance ${p.instanceNumber} of component block ${p.blockId} for client connector ${p.connectorId} on ${p.msgType}${execType ? ` ExecType ${execType}` : ''}`,
+        'instanceNumber',
+      );
     }
     changed(p.connectorId);
-    ctx.log.info({ connectorId: p.connectorId, msgType: p.msgType, execType, blockId: p.blockId, instance: p.instanceNumber, by: req.user?.username }, 'client group default deleted');
+    ctx.log.info(
+      { connectorId: p.connectorId, msgType: p.msgType, execType, blockId: p.blockId, instance: p.instanceNumber, by: req.user?.username },
+      'client group default deleted',
+    );
     return { success: true, message: `Instance ${p.instanceNumber} deleted` };
   });
 }

@@ -65,12 +65,16 @@ interface SpecTerms {
 async function checkAgainstDictionary(db: Queryable, s: SpecTerms): Promise<string> {
   const message = FIX44.message(s.msg_type);
   if (!message) throw invalid('msg_type', `'${s.msg_type}' is not a FIX 4.4 message type`);
-  if (s.exec_type !== null && !FIX44.isValidEnumValue(150, s.exec_type)) throw invalid('exec_type', `'${s.exec_type}' is not an ExecType (150) code`);
+  if (s.exec_type !== null && !FIX44.isValidEnumValue(150, s.exec_type))
+    throw invalid('exec_type', `'${s.exec_type}' is not an ExecType (150) code`);
   const field = await getFixField(db, s.field_number);
   if (!field) throw invalid('field_number', `${s.field_number} is not a FIX 4.4 field`);
   const structure = messageStructure(DATA, s.msg_type);
   if (structure && !structure.tags.has(s.field_number)) {
-    throw invalid('field_number', `${fieldLabel(s.field_number, field.field_name)} is not a field of ${message.name} (${s.msg_type}) in FIX 4.4`);
+    throw invalid(
+      'field_number',
+      `${fieldLabel(s.field_number, field.field_name)} is not a field of ${message.name} (${s.msg_type}) in FIX 4.4`,
+    );
   }
   if (s.field_name && s.field_name.toLowerCase() !== field.field_name.toLowerCase()) {
     throw invalid('field_name', `Field ${s.field_number} is ${field.field_name}, not ${s.field_name}`);
@@ -121,7 +125,14 @@ export function fixMessageSpecRoutes(app: FastifyInstance, ctx: AppContext): voi
     try {
       row = await ctx.db.transaction(async (tx) => {
         const created = await insertMessageSpec(tx, values);
-        await recordReferenceChange(tx, { entity: 'fix_message_specs', entityId: created.id, action: 'CREATE', ...actor(req), before: null, after: presentSpec(created) });
+        await recordReferenceChange(tx, {
+          entity: 'fix_message_specs',
+          entityId: created.id,
+          action: 'CREATE',
+          ...actor(req),
+          before: null,
+          after: presentSpec(created),
+        });
         return created;
       });
     } catch (err) {
@@ -129,7 +140,10 @@ export function fixMessageSpecRoutes(app: FastifyInstance, ctx: AppContext): voi
       throw err;
     }
     changed(row.msg_type);
-    ctx.log.info({ specId: row.id, msgType: row.msg_type, execType: row.exec_type, field: row.field_number, by: req.user?.username }, 'message spec created');
+    ctx.log.info(
+      { specId: row.id, msgType: row.msg_type, execType: row.exec_type, field: row.field_number, by: req.user?.username },
+      'message spec created',
+    );
     return { success: true, data: presentSpec(row), message: MessageSpecText.created };
   });
 
@@ -152,11 +166,22 @@ export function fixMessageSpecRoutes(app: FastifyInstance, ctx: AppContext): voi
         if (fieldNumber !== before.field_number && isHeaderTypeField(before.field_number)) {
           throw new HttpError(409, `${label} is a header-type field: its field number is locked`, 'field_number');
         }
-        if (isSystemControlledField(fieldNumber)) throw new HttpError(409, MessageSpecText.systemControlled(fieldLabel(fieldNumber)), 'field_number');
-        if (isHeaderTypeField(before.field_number) && given.field_position !== undefined && (given.field_position ?? null) !== before.field_position) {
+        if (isSystemControlledField(fieldNumber))
+          throw new HttpError(409, MessageSpecText.systemControlled(fieldLabel(fieldNumber)), 'field_number');
+        if (
+          isHeaderTypeField(before.field_number) &&
+          given.field_position !== undefined &&
+          (given.field_position ?? null) !== before.field_position
+        ) {
           throw new HttpError(409, MessageSpecText.headerPositionLocked(label), 'field_position');
         }
-        terms = { msg_type: msgType, exec_type: execType, field_number: fieldNumber, field_name: given.field_name, field_type: given.field_type };
+        terms = {
+          msg_type: msgType,
+          exec_type: execType,
+          field_number: fieldNumber,
+          field_name: given.field_name,
+          field_type: given.field_type,
+        };
         // A name or type echoed from the row describes the row's field; compare it only when the field stays.
         if (fieldNumber !== before.field_number) {
           if (given.field_name === before.field_name) terms.field_name = undefined;
@@ -174,7 +199,14 @@ export function fixMessageSpecRoutes(app: FastifyInstance, ctx: AppContext): voi
           msg_name: given.msg_name === undefined ? (msgType !== before.msg_type ? msgName : undefined) : (given.msg_name ?? msgName),
         };
         const after = (await updateMessageSpec(tx, id, values))!;
-        await recordReferenceChange(tx, { entity: 'fix_message_specs', entityId: id, action: 'UPDATE', ...actor(req), before: presentSpec(before), after: presentSpec(after) });
+        await recordReferenceChange(tx, {
+          entity: 'fix_message_specs',
+          entityId: id,
+          action: 'UPDATE',
+          ...actor(req),
+          before: presentSpec(before),
+          after: presentSpec(after),
+        });
         return { before, after };
       });
     } catch (err) {
@@ -183,7 +215,10 @@ export function fixMessageSpecRoutes(app: FastifyInstance, ctx: AppContext): voi
     }
     changed(result.before.msg_type);
     if (result.after.msg_type !== result.before.msg_type) changed(result.after.msg_type);
-    ctx.log.info({ specId: id, msgType: result.after.msg_type, field: result.after.field_number, fields: Object.keys(given), by: req.user?.username }, 'message spec updated');
+    ctx.log.info(
+      { specId: id, msgType: result.after.msg_type, field: result.after.field_number, fields: Object.keys(given), by: req.user?.username },
+      'message spec updated',
+    );
     return { success: true, data: presentSpec(result.after), message: MessageSpecText.updated };
   });
 
@@ -196,7 +231,14 @@ export function fixMessageSpecRoutes(app: FastifyInstance, ctx: AppContext): voi
       if (isSystemControlledField(row.field_number)) throw new HttpError(409, MessageSpecText.systemControlled(label), 'field_number');
       if (isHeaderTypeField(row.field_number)) throw new HttpError(409, MessageSpecText.headerNoDelete(label), 'field_number');
       await deleteMessageSpec(tx, id);
-      await recordReferenceChange(tx, { entity: 'fix_message_specs', entityId: id, action: 'DELETE', ...actor(req), before: presentSpec(row), after: null });
+      await recordReferenceChange(tx, {
+        entity: 'fix_message_specs',
+        entityId: id,
+        action: 'DELETE',
+        ...actor(req),
+        before: presentSpec(row),
+        after: null,
+      });
       return row;
     });
     changed(deleted.msg_type);

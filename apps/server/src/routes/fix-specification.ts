@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { getConnector, getFixSpecDocumentModel, insertFixSpecDocument, isUniqueViolation, listFixSpecDocuments, nextFixSpecVersion } from '@fixdesk/db';
+import {
+  getConnector,
+  getFixSpecDocumentModel,
+  insertFixSpecDocument,
+  isUniqueViolation,
+  listFixSpecDocuments,
+  nextFixSpecVersion,
+} from '@fixdesk/db';
 import { diffFixSpecDocuments, FIX_SPEC_DEFAULT_CONNECTOR, type FixSpecDocument } from '@fixdesk/domain';
 import {
   CompIdParamsSchema,

@@ -53,7 +53,10 @@ export function orderRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   app.get('/api/orders', { config: { access: 'read' } }, async (req, reply) => {
     const q = parse(OrdersQuerySchema, req.query, 'query');
-    const statuses = q.status?.split(',').map((s) => s.trim()).filter(Boolean);
+    const statuses = q.status
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (statuses?.some((s) => !/^[0-9A-Z]$/.test(s))) throw invalidField('status', 'must be a comma-separated list of OrdStatus codes');
     const withExecReports = q.includeExecReports !== 'false';
     const { start: from, end: to } = dateRangeOf(q, ['from', 'to']);
@@ -104,7 +107,16 @@ export function orderRoutes(app: FastifyInstance, ctx: AppContext): void {
     const bundle = await getOrderBundle(ctx.db, o.order.id);
     return {
       success: true,
-      order: presentOrders(bundle ?? { orders: [{ ...o.order, client_name: null, client_phone: null, company_name: null }], legs: [], parties: [], requests: [], execReports: [] }, false)[0]!,
+      order: presentOrders(
+        bundle ?? {
+          orders: [{ ...o.order, client_name: null, client_phone: null, company_name: null }],
+          legs: [],
+          parties: [],
+          requests: [],
+          execReports: [],
+        },
+        false,
+      )[0]!,
       fullyFilled: o.fullyFilled,
       message: o.message,
     };
@@ -129,7 +141,16 @@ export function orderRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.post('/api/orders/:id/reject', trade, async (req) => {
     const { id } = parse(OrderIdParamsSchema, req.params, 'params');
     const body = parse(RejectOrderSchema, req.body ?? {}, 'body');
-    return answer(await orders.reject(id, user(req), body.reasonText, body.rejectReason === undefined ? undefined : String(body.rejectReason), body.notes, via(body.userId)));
+    return answer(
+      await orders.reject(
+        id,
+        user(req),
+        body.reasonText,
+        body.rejectReason === undefined ? undefined : String(body.rejectReason),
+        body.notes,
+        via(body.userId),
+      ),
+    );
   });
 
   app.post('/api/orders/:id/fill', trade, async (req) => {

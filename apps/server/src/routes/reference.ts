@@ -1,11 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  latestPrices,
-  listBrokers,
-  listFixEnums,
-  listFixFields,
-  repeatingGroupFields,
-} from '@fixdesk/db';
+import { latestPrices, listBrokers, listFixEnums, listFixFields, repeatingGroupFields } from '@fixdesk/db';
 import { z } from 'zod';
 import type { AppContext } from '../context';
 import { parse } from '../http/errors';

@@ -77,7 +77,14 @@ export function securityMasterRoutes(app: FastifyInstance, ctx: AppContext): voi
     try {
       row = await ctx.db.transaction(async (tx) => {
         const created = await insertSecurity(tx, input);
-        await recordReferenceChange(tx, { entity: 'security_master', entityId: created.id, action: 'CREATE', ...actor(req), before: null, after: presentSecurity(created) });
+        await recordReferenceChange(tx, {
+          entity: 'security_master',
+          entityId: created.id,
+          action: 'CREATE',
+          ...actor(req),
+          before: null,
+          after: presentSecurity(created),
+        });
         return created;
       });
     } catch (err) {
@@ -100,11 +107,22 @@ export function securityMasterRoutes(app: FastifyInstance, ctx: AppContext): voi
         if (values.symbol !== undefined && values.symbol !== before.symbol) {
           const orders = await countSecurityOrders(tx, before.symbol);
           if (orders > 0) {
-            throw new HttpError(409, `Cannot change the symbol of security ${before.symbol} - it has ${orders} order(s) in the system. Create a new security instead.`, 'symbol');
+            throw new HttpError(
+              409,
+              `Cannot change the symbol of security ${before.symbol} - it has ${orders} order(s) in the system. Create a new security instead.`,
+              'symbol',
+            );
           }
         }
         const after = (await updateSecurity(tx, id, values))!;
-        await recordReferenceChange(tx, { entity: 'security_master', entityId: id, action: 'UPDATE', ...actor(req), before: presentSecurity(before), after: presentSecurity(after) });
+        await recordReferenceChange(tx, {
+          entity: 'security_master',
+          entityId: id,
+          action: 'UPDATE',
+          ...actor(req),
+          before: presentSecurity(before),
+          after: presentSecurity(after),
+        });
         return { before, after };
       });
     } catch (err) {
@@ -128,7 +146,14 @@ export function securityMasterRoutes(app: FastifyInstance, ctx: AppContext): voi
       const orders = await countSecurityOrders(tx, row.symbol);
       if (orders > 0) throw conflict(SecurityText.hasOrders(row.symbol, orders));
       await deleteSecurity(tx, id);
-      await recordReferenceChange(tx, { entity: 'security_master', entityId: id, action: 'DELETE', ...actor(req), before: presentSecurity(row), after: null });
+      await recordReferenceChange(tx, {
+        entity: 'security_master',
+        entityId: id,
+        action: 'DELETE',
+        ...actor(req),
+        before: presentSecurity(row),
+        after: null,
+      });
       return row;
     });
     changed(deleted.symbol);

@@ -22,7 +22,14 @@ const AUDIT_ACTION: Record<SessionActionInput['action'], SessionOperationAction>
 };
 
 function snapshot(s: SessionConsoleState): Record<string, unknown> {
-  return { state: s.state, loggedOn: s.loggedOn, connected: s.connected, remoteAddress: s.remoteAddress, nextSenderMsgSeqNum: s.nextSenderMsgSeqNum, nextTargetMsgSeqNum: s.nextTargetMsgSeqNum };
+  return {
+    state: s.state,
+    loggedOn: s.loggedOn,
+    connected: s.connected,
+    remoteAddress: s.remoteAddress,
+    nextSenderMsgSeqNum: s.nextSenderMsgSeqNum,
+    nextTargetMsgSeqNum: s.nextTargetMsgSeqNum,
+  };
 }
 
 /**
@@ -52,7 +59,15 @@ export function sessionConsoleRoutes(app: FastifyInstance, ctx: AppContext): voi
     const [session, ops] = await Promise.all([state(c), listSessionOperations(ctx.db, c.comp_id, 50)]);
     return {
       session,
-      operations: ops.map((o) => ({ id: o.id, action: o.action, reason: o.reason, before: o.before, after: o.after, changedBy: o.changed_by, createdAt: o.created_at.toISOString() })),
+      operations: ops.map((o) => ({
+        id: o.id,
+        action: o.action,
+        reason: o.reason,
+        before: o.before,
+        after: o.after,
+        changedBy: o.changed_by,
+        createdAt: o.created_at.toISOString(),
+      })),
     };
   };
 
@@ -65,7 +80,8 @@ export function sessionConsoleRoutes(app: FastifyInstance, ctx: AppContext): voi
     const input = parse(SessionActionSchema, req.body, 'body');
     const before = await state(c);
     const problem = sessionActionProblem(input.action, before);
-    if (problem) throw conflict(`${problem} (${c.comp_id} is ${before.loggedOn ? 'logged on' : before.connected ? 'connected' : 'logged out'})`);
+    if (problem)
+      throw conflict(`${problem} (${c.comp_id} is ${before.loggedOn ? 'logged on' : before.connected ? 'connected' : 'logged out'})`);
     const value = 'value' in input ? input.value : undefined;
     const preview = previewSessionAction(input.action, before, value);
     await whereItIs(ctx.sessionConsole.act(c, input));

@@ -2,7 +2,8 @@ import {
   deleteUser,
   getUserById,
   insertUser,
-  constraintViolation, isUniqueViolation,
+  constraintViolation,
+  isUniqueViolation,
   listReferenceChanges,
   listUsers,
   lockActiveAdmins,
@@ -43,7 +44,12 @@ import { HttpError, invalidField, notFound, parse } from '../http/errors';
  */
 
 export function presentUser(u: UserAdminRow): UserSummary {
-  return { ...u, last_login: u.last_login?.toISOString() ?? null, created_at: u.created_at.toISOString(), updated_at: u.updated_at.toISOString() };
+  return {
+    ...u,
+    last_login: u.last_login?.toISOString() ?? null,
+    created_at: u.created_at.toISOString(),
+    updated_at: u.updated_at.toISOString(),
+  };
 }
 
 /** The record kept in the change trail: the user without timestamps that change by themselves. */
@@ -59,7 +65,8 @@ export function actor(req: FastifyRequest): { changedBy: string; userRef: number
 /** A unique violation of users, as a 409 naming the field. */
 function duplicate(err: unknown, values: { username?: string | undefined; email?: string | undefined }): HttpError | undefined {
   if (!isUniqueViolation(err)) return undefined;
-  if (isUniqueViolation(err, 'users_email_key')) return new HttpError(409, `A user with email ${values.email ?? ''} already exists`, 'email');
+  if (isUniqueViolation(err, 'users_email_key'))
+    return new HttpError(409, `A user with email ${values.email ?? ''} already exists`, 'email');
   return new HttpError(409, `A user with username ${values.username ?? ''} already exists`, 'username');
 }
 
@@ -112,7 +119,11 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
       'query',
     );
     const rows = await listReferenceChanges(ctx.db, q.entity, q.id);
-    const data: OrganisationChange[] = rows.map((r) => ({ ...r, fields: changedFields(r.before, r.after), created_at: r.created_at.toISOString() }));
+    const data: OrganisationChange[] = rows.map((r) => ({
+      ...r,
+      fields: changedFields(r.before, r.after),
+      created_at: r.created_at.toISOString(),
+    }));
     return { success: true, data };
   });
 
@@ -125,7 +136,14 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
     try {
       user = await ctx.db.transaction(async (tx) => {
         const created = await insertUser(tx, values, hash);
-        await recordReferenceChange(tx, { entity: 'users', entityId: created.user_id, action: 'CREATE', ...actor(req), before: null, after: trailOf(created, true) });
+        await recordReferenceChange(tx, {
+          entity: 'users',
+          entityId: created.user_id,
+          action: 'CREATE',
+          ...actor(req),
+          before: null,
+          after: trailOf(created, true),
+        });
         return created;
       });
     } catch (err) {
@@ -155,9 +173,23 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
         const deactivated = fields.is_active === false;
         await keepAnAdmin(tx, before, !demoted && !deactivated, demoted ? 'role' : 'is_active');
         const after = (await updateUser(tx, user_id, fields, hash))!;
-        await recordReferenceChange(tx, { entity: 'users', entityId: user_id, action: 'UPDATE', ...actor(req), before: trailOf(before), after: trailOf(after, hash !== undefined) });
+        await recordReferenceChange(tx, {
+          entity: 'users',
+          entityId: user_id,
+          action: 'UPDATE',
+          ...actor(req),
+          before: trailOf(before),
+          after: trailOf(after, hash !== undefined),
+        });
         // Whatever the user's sessions were allowed to do may no longer hold: they sign in again.
-        const why = before.is_active && !after.is_active ? 'deactivated' : before.role !== after.role ? 'role_changed' : hash !== undefined ? 'password_reset' : null;
+        const why =
+          before.is_active && !after.is_active
+            ? 'deactivated'
+            : before.role !== after.role
+              ? 'role_changed'
+              : hash !== undefined
+                ? 'password_reset'
+                : null;
         const ended = why ? await ctx.auth.endSessions(tx, user_id, why) : [];
         return { after, ended };
       });
@@ -165,7 +197,10 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
       throw duplicate(err, { username: fields.username, email: fields.email }) ?? unknownBranch(err) ?? err;
     }
     closeSockets(result.ended, 'Your account was changed by an administrator: please sign in again', user_id);
-    ctx.log.info({ userId: user_id, fields: Object.keys(values), sessionsEnded: result.ended.length, by: req.user?.username }, 'user updated');
+    ctx.log.info(
+      { userId: user_id, fields: Object.keys(values), sessionsEnded: result.ended.length, by: req.user?.username },
+      'user updated',
+    );
     return { success: true, user: presentUser(result.after), message: UserText.updated, sessionsEnded: result.ended.length };
   });
 
@@ -179,16 +214,34 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
       if (await userHasOrderActions(tx, user_id, row.username)) {
         // The order trail names this user: keep the row, deactivated.
         const after = (await updateUser(tx, user_id, { is_active: false }))!;
-        if (row.is_active) await recordReferenceChange(tx, { entity: 'users', entityId: user_id, action: 'UPDATE', ...actor(req), before: trailOf(row), after: trailOf(after) });
+        if (row.is_active)
+          await recordReferenceChange(tx, {
+            entity: 'users',
+            entityId: user_id,
+            action: 'UPDATE',
+            ...actor(req),
+            before: trailOf(row),
+            after: trailOf(after),
+          });
         return { row, deactivated: true, ended };
       }
       await deleteUser(tx, user_id);
-      await recordReferenceChange(tx, { entity: 'users', entityId: user_id, action: 'DELETE', ...actor(req), before: trailOf(row), after: null });
+      await recordReferenceChange(tx, {
+        entity: 'users',
+        entityId: user_id,
+        action: 'DELETE',
+        ...actor(req),
+        before: trailOf(row),
+        after: null,
+      });
       return { row, deactivated: false, ended };
     });
     closeSockets(outcome.ended, 'Your account was removed by an administrator', user_id);
     const name = outcome.row.username;
-    ctx.log.info({ userId: user_id, username: name, deactivated: outcome.deactivated, by: req.user?.username }, outcome.deactivated ? 'user deactivated instead of deleted' : 'user deleted');
+    ctx.log.info(
+      { userId: user_id, username: name, deactivated: outcome.deactivated, by: req.user?.username },
+      outcome.deactivated ? 'user deactivated instead of deleted' : 'user deleted',
+    );
     const message = outcome.deactivated
       ? `User ${name} has acted on orders, which keep naming them: the account was deactivated instead of deleted`
       : UserText.deleted(name);

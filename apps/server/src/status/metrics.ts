@@ -26,7 +26,10 @@ export class ServerMetrics {
    * A message is counted per message of every session (two per order at full speed): a Map lookup here,
    * the counter's label hashing once per label set at scrape time.
    */
-  private readonly messageCounts = new Map<string, { labels: { client: string; direction: 'in' | 'out'; msg_type: string }; n: number; orders: boolean }>();
+  private readonly messageCounts = new Map<
+    string,
+    { labels: { client: string; direction: 'in' | 'out'; msg_type: string }; n: number; orders: boolean }
+  >();
   private readonly fixMessages = new Counter({
     name: 'fixdesk_fix_messages_total',
     help: 'FIX messages by client session, direction and MsgType',
@@ -34,12 +37,42 @@ export class ServerMetrics {
     registers: [this.registry],
     collect: () => this.flushMessageCounts(),
   });
-  private readonly testRequests = new Counter({ name: 'fixdesk_fix_test_requests_sent_total', help: 'TestRequests sent to a silent client', labelNames: ['client'], registers: [this.registry] });
-  private readonly resendRequests = new Counter({ name: 'fixdesk_fix_resend_requests_total', help: 'ResendRequests: in (the client asked us) or out (we asked the client)', labelNames: ['client', 'direction'], registers: [this.registry] });
-  private readonly resendGap = new Counter({ name: 'fixdesk_fix_resend_gap_messages_total', help: 'Messages asked for by ResendRequests', labelNames: ['client', 'direction'], registers: [this.registry] });
-  private readonly sessionRejects = new Counter({ name: 'fixdesk_fix_session_rejects_total', help: 'Session-level Rejects (35=3) by SessionRejectReason (373)', labelNames: ['client', 'direction', 'reason'], registers: [this.registry] });
-  private readonly businessRejects = new Counter({ name: 'fixdesk_fix_business_rejects_total', help: 'BusinessMessageRejects (35=j) by BusinessRejectReason (380)', labelNames: ['client', 'direction', 'reason'], registers: [this.registry] });
-  private readonly refusedLogons = new Counter({ name: 'fixdesk_fix_refused_logons_total', help: 'Logons refused, by cause (client empty for an unknown session)', labelNames: ['client', 'cause'], registers: [this.registry] });
+  private readonly testRequests = new Counter({
+    name: 'fixdesk_fix_test_requests_sent_total',
+    help: 'TestRequests sent to a silent client',
+    labelNames: ['client'],
+    registers: [this.registry],
+  });
+  private readonly resendRequests = new Counter({
+    name: 'fixdesk_fix_resend_requests_total',
+    help: 'ResendRequests: in (the client asked us) or out (we asked the client)',
+    labelNames: ['client', 'direction'],
+    registers: [this.registry],
+  });
+  private readonly resendGap = new Counter({
+    name: 'fixdesk_fix_resend_gap_messages_total',
+    help: 'Messages asked for by ResendRequests',
+    labelNames: ['client', 'direction'],
+    registers: [this.registry],
+  });
+  private readonly sessionRejects = new Counter({
+    name: 'fixdesk_fix_session_rejects_total',
+    help: 'Session-level Rejects (35=3) by SessionRejectReason (373)',
+    labelNames: ['client', 'direction', 'reason'],
+    registers: [this.registry],
+  });
+  private readonly businessRejects = new Counter({
+    name: 'fixdesk_fix_business_rejects_total',
+    help: 'BusinessMessageRejects (35=j) by BusinessRejectReason (380)',
+    labelNames: ['client', 'direction', 'reason'],
+    registers: [this.registry],
+  });
+  private readonly refusedLogons = new Counter({
+    name: 'fixdesk_fix_refused_logons_total',
+    help: 'Logons refused, by cause (client empty for an unknown session)',
+    labelNames: ['client', 'cause'],
+    registers: [this.registry],
+  });
   private readonly ordersReceived = new Counter({
     name: 'fixdesk_orders_received_total',
     help: 'New orders received from clients (D and AB)',
@@ -47,8 +80,16 @@ export class ServerMetrics {
     registers: [this.registry],
     collect: () => this.flushMessageCounts(),
   });
-  private readonly ordersAccepted = new Counter({ name: 'fixdesk_orders_accepted_total', help: 'Orders accepted by a broker', registers: [this.registry] });
-  private readonly ordersFilled = new Counter({ name: 'fixdesk_orders_filled_total', help: 'Orders completely filled', registers: [this.registry] });
+  private readonly ordersAccepted = new Counter({
+    name: 'fixdesk_orders_accepted_total',
+    help: 'Orders accepted by a broker',
+    registers: [this.registry],
+  });
+  private readonly ordersFilled = new Counter({
+    name: 'fixdesk_orders_filled_total',
+    help: 'Orders completely filled',
+    registers: [this.registry],
+  });
   private readonly intake = new Histogram({
     name: 'fixdesk_order_intake_seconds',
     help: 'From a new order arriving on its FIX session to its Pending New committed and answered',
@@ -93,19 +134,84 @@ export class ServerMetrics {
     });
     // The per-service and per-session gauges come from one read of the monitor's list per scrape.
     const gauges = {
-      up: new Gauge({ name: 'fixdesk_service_healthy', help: '1 when the service is healthy', labelNames: ['service', 'type', 'critical'], registers }),
-      status: new Gauge({ name: 'fixdesk_service_status', help: '1 for the status the service is in', labelNames: ['service', 'status'], registers }),
-      stale: new Gauge({ name: 'fixdesk_service_heartbeat_age_seconds', help: 'Seconds since the service was last seen working', labelNames: ['service'], registers }),
-      loggedOn: new Gauge({ name: 'fixdesk_fix_session_logged_on', help: '1 while the client is logged on', labelNames: ['client'], registers }),
-      expected: new Gauge({ name: 'fixdesk_fix_session_in_schedule', help: '1 inside the client connector trading days and hours', labelNames: ['client'], registers }),
-      alert: new Gauge({ name: 'fixdesk_fix_session_missing', help: '1 when the client is expected in session and not logged on 5 minutes after its start', labelNames: ['client'], registers }),
-      silence: new Gauge({ name: 'fixdesk_fix_session_seconds_since_inbound', help: 'Seconds since the last message from the logged-on client', labelNames: ['client'], registers }),
-      heartBtInt: new Gauge({ name: 'fixdesk_fix_session_heartbeat_interval_seconds', help: 'HeartBtInt in force', labelNames: ['client'], registers }),
-      unanswered: new Gauge({ name: 'fixdesk_fix_session_test_requests_unanswered', help: 'TestRequests the client has not answered', labelNames: ['client'], registers }),
-      queue: new Gauge({ name: 'fixdesk_fix_session_queue_depth', help: 'Messages waiting to go out to the client', labelNames: ['client'], registers }),
-      tls: new Gauge({ name: 'fixdesk_fix_session_tls_certificate_days_left', help: 'Days until the client connector TLS certificate expires', labelNames: ['client'], registers }),
-      accept: new Gauge({ name: 'fixdesk_fix_session_order_to_accept_seconds', help: 'Order arrival to broker accept, orders of today (UTC)', labelNames: ['client', 'quantile'], registers }),
-      seq: new Gauge({ name: 'fixdesk_fix_session_sequence_number', help: 'Last sequence number sent (tx) and received (rx)', labelNames: ['client', 'direction'], registers }),
+      up: new Gauge({
+        name: 'fixdesk_service_healthy',
+        help: '1 when the service is healthy',
+        labelNames: ['service', 'type', 'critical'],
+        registers,
+      }),
+      status: new Gauge({
+        name: 'fixdesk_service_status',
+        help: '1 for the status the service is in',
+        labelNames: ['service', 'status'],
+        registers,
+      }),
+      stale: new Gauge({
+        name: 'fixdesk_service_heartbeat_age_seconds',
+        help: 'Seconds since the service was last seen working',
+        labelNames: ['service'],
+        registers,
+      }),
+      loggedOn: new Gauge({
+        name: 'fixdesk_fix_session_logged_on',
+        help: '1 while the client is logged on',
+        labelNames: ['client'],
+        registers,
+      }),
+      expected: new Gauge({
+        name: 'fixdesk_fix_session_in_schedule',
+        help: '1 inside the client connector trading days and hours',
+        labelNames: ['client'],
+        registers,
+      }),
+      alert: new Gauge({
+        name: 'fixdesk_fix_session_missing',
+        help: '1 when the client is expected in session and not logged on 5 minutes after its start',
+        labelNames: ['client'],
+        registers,
+      }),
+      silence: new Gauge({
+        name: 'fixdesk_fix_session_seconds_since_inbound',
+        help: 'Seconds since the last message from the logged-on client',
+        labelNames: ['client'],
+        registers,
+      }),
+      heartBtInt: new Gauge({
+        name: 'fixdesk_fix_session_heartbeat_interval_seconds',
+        help: 'HeartBtInt in force',
+        labelNames: ['client'],
+        registers,
+      }),
+      unanswered: new Gauge({
+        name: 'fixdesk_fix_session_test_requests_unanswered',
+        help: 'TestRequests the client has not answered',
+        labelNames: ['client'],
+        registers,
+      }),
+      queue: new Gauge({
+        name: 'fixdesk_fix_session_queue_depth',
+        help: 'Messages waiting to go out to the client',
+        labelNames: ['client'],
+        registers,
+      }),
+      tls: new Gauge({
+        name: 'fixdesk_fix_session_tls_certificate_days_left',
+        help: 'Days until the client connector TLS certificate expires',
+        labelNames: ['client'],
+        registers,
+      }),
+      accept: new Gauge({
+        name: 'fixdesk_fix_session_order_to_accept_seconds',
+        help: 'Order arrival to broker accept, orders of today (UTC)',
+        labelNames: ['client', 'quantile'],
+        registers,
+      }),
+      seq: new Gauge({
+        name: 'fixdesk_fix_session_sequence_number',
+        help: 'Last sequence number sent (tx) and received (rx)',
+        labelNames: ['client', 'direction'],
+        registers,
+      }),
     };
     new Gauge({
       name: 'fixdesk_service_list_age_seconds',
@@ -159,7 +265,12 @@ export class ServerMetrics {
         const key = `${client}\u0001${direction}\u0001${msgType}`;
         const counted = this.messageCounts.get(key);
         if (counted) counted.n++;
-        else this.messageCounts.set(key, { labels: { client, direction, msg_type: msgType }, n: 1, orders: direction === 'in' && (msgType === 'D' || msgType === 'AB') });
+        else
+          this.messageCounts.set(key, {
+            labels: { client, direction, msg_type: msgType },
+            n: 1,
+            orders: direction === 'in' && (msgType === 'D' || msgType === 'AB'),
+          });
         return;
       }
       case 'test_request_out':

@@ -8,7 +8,13 @@ import { SessionStats } from './session-stats';
 type Session = ReturnType<MonitoredParts['sessions']>[number];
 
 const ALWAYS = { startTime: '00:00:00', endTime: '23:59:59', tradingDays: 'M,T,W,T,F,S,S', timeZone: 'UTC' };
-const connector = (compId: string, schedule = ALWAYS): MonitoredConnector => ({ compId, ourCompId: 'FIXDESK', heartBtIntSec: 30, schedule, tlsExpiresAt: null });
+const connector = (compId: string, schedule = ALWAYS): MonitoredConnector => ({
+  compId,
+  ourCompId: 'FIXDESK',
+  heartBtIntSec: 30,
+  schedule,
+  tlsExpiresAt: null,
+});
 
 function setup(connectors: MonitoredConnector[] = [connector('SGX_CLIENT_1'), connector('EEX_CLIENT_1')]) {
   const sent: WsServerMessage[] = [];
@@ -57,7 +63,15 @@ function setup(connectors: MonitoredConnector[] = [connector('SGX_CLIENT_1'), co
     logOn: (compId: string, heartBtIntSec = 30) => {
       sessions = [
         ...sessions.filter((s) => s.sessionID.targetCompID !== compId),
-        { sessionID: { beginString: 'FIX.4.4', senderCompID: 'FIXDESK', targetCompID: compId }, connected: true, loggedOn: true, nextSenderMsgSeqNum: 8, nextTargetMsgSeqNum: 5, heartBtIntSec, remoteAddress: '127.0.0.1' },
+        {
+          sessionID: { beginString: 'FIX.4.4', senderCompID: 'FIXDESK', targetCompID: compId },
+          connected: true,
+          loggedOn: true,
+          nextSenderMsgSeqNum: 8,
+          nextTargetMsgSeqNum: 5,
+          heartBtIntSec,
+          remoteAddress: '127.0.0.1',
+        },
       ];
       lastReceived.set(compId, clock);
     },
@@ -68,15 +82,18 @@ describe('ServiceMonitor', () => {
   it('lists every service and pushes each once, then only what changes', async () => {
     const t = setup();
     const services = await t.monitor.refresh();
-    assert.deepEqual(services.map((s) => `${s.name}=${s.status}`), [
-      'database=healthy',
-      'fix-acceptor=healthy',
-      // Expected around the clock and not logged on: down (the alert), not merely offline.
-      'fix-session:EEX_CLIENT_1=down',
-      'fix-session:SGX_CLIENT_1=down',
-      'api=healthy',
-      'test-clients=offline',
-    ]);
+    assert.deepEqual(
+      services.map((s) => `${s.name}=${s.status}`),
+      [
+        'database=healthy',
+        'fix-acceptor=healthy',
+        // Expected around the clock and not logged on: down (the alert), not merely offline.
+        'fix-session:EEX_CLIENT_1=down',
+        'fix-session:SGX_CLIENT_1=down',
+        'api=healthy',
+        'test-clients=offline',
+      ],
+    );
     assert.ok(services.every((s) => s.containerName === 'node-a'));
     assert.equal(t.sent.length, 6, 'the first list is pushed whole');
     await t.monitor.refresh();
@@ -110,7 +127,11 @@ describe('ServiceMonitor', () => {
     await t.monitor.refresh();
     assert.deepEqual((await entry()).trading_stop, stop);
     const pushed = t.sent.slice(before).flatMap((m) => (m.type === 'service_status' ? [m.data.service] : []));
-    assert.deepEqual(pushed.map((s) => [s.name, s.trading_stop]), [['fix-session:SGX_CLIENT_1', stop]], 'the stop alone is pushed, status unchanged');
+    assert.deepEqual(
+      pushed.map((s) => [s.name, s.trading_stop]),
+      [['fix-session:SGX_CLIENT_1', stop]],
+      'the stop alone is pushed, status unchanged',
+    );
     sgx.tradingStop = null;
     await t.monitor.refresh();
     assert.equal((await entry()).trading_stop, null);
@@ -133,7 +154,10 @@ describe('ServiceMonitor', () => {
     assert.ok(!(await t.monitor.list(0)).services.some((s) => s.name === 'fix-session:EEX_CLIENT_1'));
     t.setDb(true);
     await t.monitor.refresh();
-    assert.deepEqual(t.statuses().filter((s) => s.startsWith('database')), ['database=healthy', 'database=down', 'database=healthy']);
+    assert.deepEqual(
+      t.statuses().filter((s) => s.startsWith('database')),
+      ['database=healthy', 'database=down', 'database=healthy'],
+    );
   });
 
   it('calls a logged-on session stale once the client has been silent past HeartBtInt x 1.5', async () => {
@@ -227,7 +251,10 @@ describe('ServiceMonitor', () => {
   it('answers a recent list without rebuilding it, and rebuilds one that is too old', async () => {
     const t = setup();
     let probes = 0;
-    const m = new ServiceMonitor({ ...(t.monitor as unknown as { parts: MonitoredParts }).parts, probeDatabase: async () => void probes++ }, pino({ level: 'silent' }));
+    const m = new ServiceMonitor(
+      { ...(t.monitor as unknown as { parts: MonitoredParts }).parts, probeDatabase: async () => void probes++ },
+      pino({ level: 'silent' }),
+    );
     await m.list();
     await m.list();
     assert.equal(probes, 1);

@@ -101,7 +101,8 @@ export class ServiceMonitor {
   private dbLastOk: number | undefined;
   private acceptorLastOk: number | undefined;
   private apiLastOk: number | undefined;
-  private acceptTimesCache: { at: number; day: number; data: ReadonlyMap<string, { count: number; p50Ms: number; worstMs: number }> } | undefined;
+  private acceptTimesCache:
+    { at: number; day: number; data: ReadonlyMap<string, { count: number; p50Ms: number; worstMs: number }> } | undefined;
   private readonly startedAt: number;
 
   constructor(
@@ -183,7 +184,10 @@ export class ServiceMonitor {
       const key = `${s.status}/${s.isConnected}/${s.session?.expectation ?? ''}/${s.trading_stop?.stopped_at ?? ''}`;
       if (this.pushed.get(s.name) === key) continue;
       this.pushed.set(s.name, key);
-      this.parts.broadcast({ type: 'service_status', data: { service_name: s.name, status: s.status, timestamp, metadata: s.metadata, service: s } });
+      this.parts.broadcast({
+        type: 'service_status',
+        data: { service_name: s.name, status: s.status, timestamp, metadata: s.metadata, service: s },
+      });
     }
     const names = new Set(services.map((s) => s.name));
     for (const name of [...this.pushed.keys()]) if (!names.has(name)) this.pushed.delete(name);
@@ -191,7 +195,9 @@ export class ServiceMonitor {
 
   private async build(): Promise<ServiceStatusEntry[]> {
     const p = this.parts;
-    const entry = (e: Omit<ServiceStatusEntry, 'staleDuration' | 'containerName' | 'lastHeartbeat'> & { lastHeartbeat: number | undefined }): ServiceStatusEntry => ({
+    const entry = (
+      e: Omit<ServiceStatusEntry, 'staleDuration' | 'containerName' | 'lastHeartbeat'> & { lastHeartbeat: number | undefined },
+    ): ServiceStatusEntry => ({
       ...e,
       lastHeartbeat: e.lastHeartbeat === undefined ? null : new Date(e.lastHeartbeat).toISOString(),
       staleDuration: e.lastHeartbeat === undefined ? 0 : Math.max(0, this.now() - e.lastHeartbeat),
@@ -215,7 +221,8 @@ export class ServiceMonitor {
       entry({
         name: 'database',
         type: 'database',
-        description: p.databaseKind === 'postgres' ? 'PostgreSQL, the system of record' : 'Embedded PostgreSQL (PGlite), the system of record',
+        description:
+          p.databaseKind === 'postgres' ? 'PostgreSQL, the system of record' : 'Embedded PostgreSQL (PGlite), the system of record',
         critical: true,
         status: dbStatus,
         isConnected: dbStatus !== 'down',
@@ -238,7 +245,11 @@ export class ServiceMonitor {
         status: acceptor.ok ? heartbeatHealth(acceptor.slow ? 'degraded' : 'healthy', this.acceptorLastOk, this.now()) : 'down',
         isConnected: acceptor.ok,
         lastHeartbeat: this.acceptorLastOk,
-        metadata: { port, sessionsLoggedOn: sessions.filter((s) => s.loggedOn).length, ...(acceptor.ok ? { probeMs: acceptor.ms } : { error: acceptor.error }) },
+        metadata: {
+          port,
+          sessionsLoggedOn: sessions.filter((s) => s.loggedOn).length,
+          ...(acceptor.ok ? { probeMs: acceptor.ms } : { error: acceptor.error }),
+        },
       }),
     );
 
@@ -264,7 +275,9 @@ export class ServiceMonitor {
     services[0]!.metadata.deskJobs = leases.jobs;
     const byClient = new Map(sessions.map((s) => [s.sessionID.targetCompID, s]));
     const connectorOf = new Map(connectors.map((c) => [c.compId, c]));
-    const compIds = [...new Set([...connectors.map((c) => c.compId), ...sessions.filter((s) => s.connected).map((s) => s.sessionID.targetCompID)])].sort();
+    const compIds = [
+      ...new Set([...connectors.map((c) => c.compId), ...sessions.filter((s) => s.connected).map((s) => s.sessionID.targetCompID)]),
+    ].sort();
     for (const compId of compIds) {
       const s = byClient.get(compId);
       const c = connectorOf.get(compId);
@@ -390,7 +403,13 @@ export class ServiceMonitor {
       secondsSinceInbound: lastReceived === undefined ? null : Math.max(0, Math.floor((now - lastReceived) / 1000)),
       heartBtIntSec: loggedOn && s ? s.heartBtIntSec : (c?.heartBtIntSec ?? 0),
       testRequests: { sent: k.testRequestsSent, unanswered: loggedOn ? k.pendingTestRequests.size : 0 },
-      resendRequests: { received: k.resendIn, receivedGap: k.resendInGap, sent: k.resendOut, sentGap: k.resendOutGap, recent: [...k.recentResends] },
+      resendRequests: {
+        received: k.resendIn,
+        receivedGap: k.resendInGap,
+        sent: k.resendOut,
+        sentGap: k.resendOutGap,
+        recent: [...k.recentResends],
+      },
       sessionRejects: { sent: { ...k.sessionRejectsSent }, received: { ...k.sessionRejectsReceived } },
       businessRejects: { sent: { ...k.businessRejectsSent }, received: { ...k.businessRejectsReceived } },
       refusedLogons: { ...k.refusedLogons },
@@ -413,7 +432,12 @@ export function scheduleNow(
   let parsed: SessionSchedule;
   let start: number;
   try {
-    parsed = { timeZone: schedule.timeZone, tradingDays: parseTradingDays(schedule.tradingDays), startTime: schedule.startTime, endTime: schedule.endTime };
+    parsed = {
+      timeZone: schedule.timeZone,
+      tradingDays: parseTradingDays(schedule.tradingDays),
+      startTime: schedule.startTime,
+      endTime: schedule.endTime,
+    };
     start = parseTimeOfDay(schedule.startTime);
     if (!isWithinSchedule(parsed, now)) return { inSchedule: false, msSinceStart: undefined };
   } catch {

@@ -24,7 +24,10 @@ describe('session stats from the message log', () => {
     const c = s.of('C');
     assert.deepEqual([c.resendIn, c.resendInGap, c.resendOut, c.resendOutGap], [1, 6, 1, 3]);
     assert.equal(c.ordersIn, 1);
-    assert.deepEqual(c.recentResends.map((r) => `${r.direction} ${r.begin}-${r.end ?? ''}`), ['out 9-', 'in 15-']);
+    assert.deepEqual(
+      c.recentResends.map((r) => `${r.direction} ${r.begin}-${r.end ?? ''}`),
+      ['out 9-', 'in 15-'],
+    );
     assert.ok(events.includes('resend_in:C::6'));
   });
 

@@ -19,7 +19,13 @@ const T = Tag;
 const TRADER_ROLE = PartyRole.OrderOriginationTrader;
 /** BusinessMessageReject (j): not one of the desk's own message types. */
 const BUSINESS_MESSAGE_REJECT = 'j';
-const FINISHED: ReadonlySet<string> = new Set([OrdStatus.DoneForDay, OrdStatus.Canceled, OrdStatus.Rejected, OrdStatus.Expired, OrdStatus.Replaced]);
+const FINISHED: ReadonlySet<string> = new Set([
+  OrdStatus.DoneForDay,
+  OrdStatus.Canceled,
+  OrdStatus.Rejected,
+  OrdStatus.Expired,
+  OrdStatus.Replaced,
+]);
 /** Most executions kept in memory per client; the oldest go first. */
 const MAX_EXECUTIONS = 20_000;
 
@@ -59,7 +65,9 @@ export class ClientBlotter {
 
   /** Orders, newest first. */
   listOrders(): ClientOrder[] {
-    return [...this.orders.values()].sort((a, b) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : b.msgSeqNum - a.msgSeqNum));
+    return [...this.orders.values()].sort((a, b) =>
+      a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : b.msgSeqNum - a.msgSeqNum,
+    );
   }
 
   /** Executions in arrival order. */
@@ -103,14 +111,22 @@ export class ClientBlotter {
       this.bySentSeq.set(msgSeqNum, { key: order.id, msgType: m.msgType });
       return { order };
     }
-    if (m.msgType === MsgType.OrderCancelRequest || m.msgType === MsgType.OrderCancelReplaceRequest || m.msgType === MsgType.MultilegOrderCancelReplace) {
+    if (
+      m.msgType === MsgType.OrderCancelRequest ||
+      m.msgType === MsgType.OrderCancelReplaceRequest ||
+      m.msgType === MsgType.MultilegOrderCancelReplace
+    ) {
       const orig = text(m, T.OrigClOrdID);
       const key = orig ? this.byClOrdId.get(orig) : undefined;
       const order = key === undefined ? undefined : this.orders.get(key);
       if (!order) return null;
       this.byClOrdId.set(clOrdId, order.id);
       this.bySentSeq.set(msgSeqNum, { key: order.id, msgType: m.msgType });
-      order.pendingRequest = { type: m.msgType === MsgType.OrderCancelRequest ? MsgType.OrderCancelRequest : MsgType.OrderCancelReplaceRequest, clOrdId, sentAt: sentAt.toISOString() };
+      order.pendingRequest = {
+        type: m.msgType === MsgType.OrderCancelRequest ? MsgType.OrderCancelRequest : MsgType.OrderCancelReplaceRequest,
+        clOrdId,
+        sentAt: sentAt.toISOString(),
+      };
       return { order };
     }
     return null;

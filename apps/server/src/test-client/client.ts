@@ -31,8 +31,15 @@ import { buildCancelRequest, buildReplaceRequest, nextRequestClOrdId } from './r
 
 /** Message types the blotter is built from when the service starts. */
 const BLOTTER_MSG_TYPES = [
-  MsgType.NewOrderSingle, MsgType.NewOrderMultileg, MsgType.OrderCancelRequest, MsgType.OrderCancelReplaceRequest, MsgType.MultilegOrderCancelReplace,
-  MsgType.ExecutionReport, MsgType.OrderCancelReject, MsgType.Reject, /* BusinessMessageReject */ 'j',
+  MsgType.NewOrderSingle,
+  MsgType.NewOrderMultileg,
+  MsgType.OrderCancelRequest,
+  MsgType.OrderCancelReplaceRequest,
+  MsgType.MultilegOrderCancelReplace,
+  MsgType.ExecutionReport,
+  MsgType.OrderCancelReject,
+  MsgType.Reject,
+  /* BusinessMessageReject */ 'j',
 ];
 /** Most messages read back per client at start; older orders drop off the simulated client's blotter. */
 const HISTORY_LIMIT = 5000;
@@ -278,7 +285,8 @@ export class TestClient {
   private received(m: FixMessage): void {
     const change = this.blotter.applyReceived(m, m.msgSeqNum ?? 0, new Date());
     if (!change) return;
-    if (change.execution) this.deps.publish({ type: 'test_client_execution', comp_id: this.compId, execution: change.execution, order: change.order });
+    if (change.execution)
+      this.deps.publish({ type: 'test_client_execution', comp_id: this.compId, execution: change.execution, order: change.order });
     else this.deps.publish({ type: 'test_client_order', comp_id: this.compId, order: change.order });
     // The counters moved.
     this.publishStatus();
@@ -299,7 +307,9 @@ export class TestClient {
     const order = this.orderFor(req.origClOrdId);
     const clOrdId = this.requestClOrdId(order.clordid, req.clOrdId);
     const now = new Date();
-    return this.sendChecked(checkOutboundParts('F', [], await this.shaped('F', buildCancelRequest(order, clOrdId, now, req.text), now), this.parties()));
+    return this.sendChecked(
+      checkOutboundParts('F', [], await this.shaped('F', buildCancelRequest(order, clOrdId, now, req.text), now), this.parties()),
+    );
   }
 
   async replace(req: ReplaceOrderRequest): Promise<SendOrderResponse> {
@@ -307,7 +317,9 @@ export class TestClient {
     const order = this.orderFor(req.origClOrdId);
     const clOrdId = this.requestClOrdId(order.clordid, req.clOrdId);
     const now = new Date();
-    return this.sendChecked(checkOutboundParts('G', [], await this.shaped('G', buildReplaceRequest(order, clOrdId, req, now), now), this.parties()));
+    return this.sendChecked(
+      checkOutboundParts('G', [], await this.shaped('G', buildReplaceRequest(order, clOrdId, req, now), now), this.parties()),
+    );
   }
 
   /**
@@ -318,7 +330,11 @@ export class TestClient {
   private async shaped(msgType: 'F' | 'G', body: Array<[number, string]>, now: Date): Promise<Array<[number, string]>> {
     const profile = await loadClientProfile(this.deps.db, this.connector.id);
     const built = shapeClientRequest(msgType, body, profile, now);
-    if (built.dropped.length) this.deps.log.warn({ compId: this.compId, msgType, tags: built.dropped }, 'client defaults not defined for this message type left out');
+    if (built.dropped.length)
+      this.deps.log.warn(
+        { compId: this.compId, msgType, tags: built.dropped },
+        'client defaults not defined for this message type left out',
+      );
     return built.body;
   }
 
@@ -357,6 +373,13 @@ export class TestClient {
     if (order) this.deps.publish({ type: 'test_client_order', comp_id: this.compId, order });
     if (isNewOrder) this.publishStatus();
     this.deps.log.info({ compId: this.compId, msgType, clOrdId, msgSeqNum }, 'test client sent a message');
-    return { success: true, clOrdId, clOrderId: clOrdId, msgType, msgSeqNum, message: `${msgType} ${clOrdId ?? ''} sent as MsgSeqNum ${msgSeqNum}`.trim() };
+    return {
+      success: true,
+      clOrdId,
+      clOrderId: clOrdId,
+      msgType,
+      msgSeqNum,
+      message: `${msgType} ${clOrdId ?? ''} sent as MsgSeqNum ${msgSeqNum}`.trim(),
+    };
   }
 }

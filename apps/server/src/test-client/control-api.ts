@@ -32,7 +32,10 @@ export function registerControlApi(
   resolve: (req: FastifyRequest) => TestClient,
   options: RouteShorthandOptions = {},
 ): void {
-  app.get(`${prefix}/status`, options, async (req): Promise<TestClientStatusResponse> => ({ success: true, ...(await resolve(req).status()) }));
+  app.get(`${prefix}/status`, options, async (req): Promise<TestClientStatusResponse> => ({
+    success: true,
+    ...(await resolve(req).status()),
+  }));
 
   app.get(`${prefix}/health`, options, async (req): Promise<TestClientHealth> => resolve(req).health());
 
@@ -52,7 +55,11 @@ export function registerControlApi(
     const client = resolve(req);
     const wasRunning = client.running;
     await client.disconnect();
-    return { success: true, message: wasRunning ? `FIX client ${client.compId} logged out and stopped` : `FIX client ${client.compId} was not running`, status: await client.status() };
+    return {
+      success: true,
+      message: wasRunning ? `FIX client ${client.compId} logged out and stopped` : `FIX client ${client.compId} was not running`,
+      status: await client.status(),
+    };
   });
 
   app.post(`${prefix}/send-order`, options, async (req): Promise<SendOrderResponse> => {

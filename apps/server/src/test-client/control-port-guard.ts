@@ -15,7 +15,9 @@ export function installControlPortGuard(app: FastifyInstance, listeningPort: () 
     if (!allowed) return reply.status(403).send(apiError(403, `Host ${host || '(none)'} is not this control port's address`));
     const site = req.headers['sec-fetch-site'];
     if (req.headers.origin !== undefined || (site !== undefined && site !== 'none')) {
-      return reply.status(403).send(apiError(403, 'Requests from web pages are refused here; use the proxy path /test-client/{comp_id}/… of the main server'));
+      return reply
+        .status(403)
+        .send(apiError(403, 'Requests from web pages are refused here; use the proxy path /test-client/{comp_id}/… of the main server'));
     }
   });
 }

@@ -134,7 +134,12 @@ export function checkOutboundMessage(input: string, session: SessionParties): Ch
  * Validates a message as it will go out (the session's header, the given body) against the dictionary
  * and what a client may send. The result's `view` reads the message like a received one.
  */
-export function checkOutboundParts(msgType: string, header: Array<[number, string]>, body: Array<[number, string]>, session: SessionParties): CheckedMessage {
+export function checkOutboundParts(
+  msgType: string,
+  header: Array<[number, string]>,
+  body: Array<[number, string]>,
+  session: SessionParties,
+): CheckedMessage {
   if (!dictionary.message(msgType)) throw new MessageCheckError(`Invalid MsgType (35): '${msgType}' is not a FIX 4.4 message`, 35);
   if (!CLIENT_SENDABLE_MSG_TYPES.has(msgType)) {
     throw new MessageCheckError(

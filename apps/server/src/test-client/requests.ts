@@ -29,7 +29,9 @@ function requestable(order: ClientOrder, what: 'cancel' | 'replace'): void {
   }
   if (order.pendingRequest) {
     const kind = order.pendingRequest.type === MsgType.OrderCancelRequest ? 'cancel' : 'replace';
-    throw new MessageCheckError(`Order ${order.clordid} already has a ${kind} request (${order.pendingRequest.clOrdId}) waiting for the broker`);
+    throw new MessageCheckError(
+      `Order ${order.clordid} already has a ${kind} request (${order.pendingRequest.clOrdId}) waiting for the broker`,
+    );
   }
 }
 
@@ -67,7 +69,8 @@ export function buildReplaceRequest(
   let qty = order.orderqty;
   if (change.orderQty !== undefined) {
     const q = Decimal.tryFrom(change.orderQty);
-    if (!q || !q.isPositive() || !q.isInteger()) throw new MessageCheckError('The new quantity must be a whole number greater than zero', 38);
+    if (!q || !q.isPositive() || !q.isInteger())
+      throw new MessageCheckError('The new quantity must be a whole number greater than zero', 38);
     qty = q.toString();
   }
   let price = order.price;
@@ -75,7 +78,8 @@ export function buildReplaceRequest(
     const p = Decimal.tryFrom(change.price);
     if (!p) throw new MessageCheckError('The new price must be a number', 44);
     // Spreads trade at zero or below; an outright's limit must be above zero.
-    if (order.msgtype === MsgType.NewOrderSingle && !p.isPositive()) throw new MessageCheckError('Limit orders require a valid price greater than zero', 44);
+    if (order.msgtype === MsgType.NewOrderSingle && !p.isPositive())
+      throw new MessageCheckError('Limit orders require a valid price greater than zero', 44);
     price = p.toString();
   }
   if (change.orderQty === undefined && change.price === undefined) throw new MessageCheckError('Give a new quantity or a new price', 38);

@@ -31,7 +31,9 @@ export function testClientOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): 
   const raw = (env.TEST_CLIENT_PORTS ?? '').trim().toLowerCase();
   if (raw === '') return { ports: 'connector' };
   if (!(TEST_CLIENT_PORT_MODES as readonly string[]).includes(raw)) {
-    throw new Error(`invalid configuration:\n  TEST_CLIENT_PORTS: must be one of ${TEST_CLIENT_PORT_MODES.join(', ')} (got '${env.TEST_CLIENT_PORTS}')`);
+    throw new Error(
+      `invalid configuration:\n  TEST_CLIENT_PORTS: must be one of ${TEST_CLIENT_PORT_MODES.join(', ')} (got '${env.TEST_CLIENT_PORTS}')`,
+    );
   }
   return { ports: raw as TestClientPortMode };
 }
@@ -140,7 +142,10 @@ export class TestClientService {
       this.clients.delete(compId);
       await client.disconnect();
       await this.closePort(compId);
-      this.log.info({ compId }, row ? 'client connector deactivated: test client removed' : 'client connector deleted: test client removed');
+      this.log.info(
+        { compId },
+        row ? 'client connector deactivated: test client removed' : 'client connector deleted: test client removed',
+      );
       return;
     }
     if (!client) {
@@ -179,8 +184,12 @@ export class TestClientService {
     } catch (err) {
       await app.close().catch(() => {});
       const code = (err as { code?: string }).code;
-      client.port.portProblem = code === 'EADDRINUSE' ? `Port ${wanted} is in use` : `Port ${wanted} could not be opened: ${(err as Error).message}`;
-      this.log.warn({ compId, port: wanted, err: (err as Error).message }, 'test client control port not opened; the proxy path still works');
+      client.port.portProblem =
+        code === 'EADDRINUSE' ? `Port ${wanted} is in use` : `Port ${wanted} could not be opened: ${(err as Error).message}`;
+      this.log.warn(
+        { compId, port: wanted, err: (err as Error).message },
+        'test client control port not opened; the proxy path still works',
+      );
       return;
     }
     const addr = app.server.address();

@@ -64,7 +64,10 @@ export class DeskPresence implements Presence {
       // The others are told only of a change (the heartbeat's rewrite of the same rows is not one).
       if (changed) this.bus?.publish(PRESENCE_CHANNEL, {});
     } catch (err) {
-      this.log.warn({ err }, "could not record this node's browser connections; the count of users online is this node's own until the next change");
+      this.log.warn(
+        { err },
+        "could not record this node's browser connections; the count of users online is this node's own until the next change",
+      );
       throw err;
     } finally {
       this.writing = undefined;
@@ -74,5 +77,8 @@ export class DeskPresence implements Presence {
 
 /** A node's connections as one comparable text: user ids and counts, in id order. */
 function keyOf(connections: ReadonlyMap<number, number>): string {
-  return [...connections].sort(([a], [b]) => a - b).map(([user, n]) => `${user}:${n}`).join(',');
+  return [...connections]
+    .sort(([a], [b]) => a - b)
+    .map(([user, n]) => `${user}:${n}`)
+    .join(',');
 }

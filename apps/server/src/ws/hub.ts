@@ -148,7 +148,10 @@ export class WsHub {
     switch (msg.type) {
       case 'authenticate': {
         if (msg.protocolVersion !== undefined && msg.protocolVersion !== WS_PROTOCOL_VERSION) {
-          client.socket.close(WS_CLOSE.incompatible, `Protocol version ${msg.protocolVersion} is not supported; the server speaks ${WS_PROTOCOL_VERSION}`);
+          client.socket.close(
+            WS_CLOSE.incompatible,
+            `Protocol version ${msg.protocolVersion} is not supported; the server speaks ${WS_PROTOCOL_VERSION}`,
+          );
           return;
         }
         const s = await this.auth.authenticate(msg.token);
@@ -193,7 +196,14 @@ export class WsHub {
       if (!c.user) continue;
       const u = byName.get(c.user.username);
       if (u) u.connections++;
-      else byName.set(c.user.username, { username: c.user.username, first_name: c.user.first_name, last_name: c.user.last_name, role: c.user.role, connections: 1 });
+      else
+        byName.set(c.user.username, {
+          username: c.user.username,
+          first_name: c.user.first_name,
+          last_name: c.user.last_name,
+          role: c.user.role,
+          connections: 1,
+        });
     }
     return [...byName.values()].sort((a, b) => a.username.localeCompare(b.username));
   }

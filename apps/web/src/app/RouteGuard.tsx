@@ -19,7 +19,9 @@ export function RouteGuard({ route, children }: { route: RouteSpec; children: Re
     }
     case 'forbidden': {
       // Spec 000 §2 sends the visitor to `/`; the page there says why (a notice, not a silent bounce).
-      const state: ForbiddenState = { forbidden: forbiddenNotice(route.title, route.access.kind === 'signedIn' ? (route.access.roles ?? []) : []) };
+      const state: ForbiddenState = {
+        forbidden: forbiddenNotice(route.title, route.access.kind === 'signedIn' ? (route.access.roles ?? []) : []),
+      };
       return <Navigate to={decision.redirectTo} replace state={state} />;
     }
     case 'alreadySignedIn':

@@ -62,14 +62,23 @@ describe('desktop shell landing', () => {
     assert.equal(desktopLandingRedirect('signedOut'), '/login');
   });
   it('goes to the blotter when signed in and the blotter exists', () => {
-    assert.equal(desktopLandingRedirect('signedIn', (path) => path === '/orders'), '/orders');
-    assert.equal(desktopLandingRedirect('signedIn', () => false), null);
+    assert.equal(
+      desktopLandingRedirect('signedIn', (path) => path === '/orders'),
+      '/orders',
+    );
+    assert.equal(
+      desktopLandingRedirect('signedIn', () => false),
+      null,
+    );
   });
 
   it('names the role a guarded screen needs, for the notice on /', () => {
     assert.equal(forbiddenNotice('User Management', ['admin']), 'You need the admin role to open User Management.');
     assert.equal(forbiddenNotice('Broker Simulator', ['admin', 'broker']), 'You need the admin or broker role to open Broker Simulator.');
-    assert.equal(forbiddenFrom({ forbidden: 'You need the admin role to open User Management.' }), 'You need the admin role to open User Management.');
+    assert.equal(
+      forbiddenFrom({ forbidden: 'You need the admin role to open User Management.' }),
+      'You need the admin role to open User Management.',
+    );
     assert.equal(forbiddenFrom({ forbidden: 42 }), null);
     assert.equal(forbiddenFrom(null), null);
   });

@@ -20,6 +20,7 @@ function normalise(pathname: string): string {
 export function chromeFor(pathname: string, desktopShell: boolean): PageChrome {
   const path = normalise(pathname);
   const topNav = PATHS_WITHOUT_TOP_NAV.includes(path) ? 'none' : desktopShell ? 'compact' : 'main';
-  const footer = !desktopShell && !PATHS_WITHOUT_FOOTER.includes(path) && !PATH_PREFIXES_WITHOUT_FOOTER.some((prefix) => path.startsWith(prefix));
+  const footer =
+    !desktopShell && !PATHS_WITHOUT_FOOTER.includes(path) && !PATH_PREFIXES_WITHOUT_FOOTER.some((prefix) => path.startsWith(prefix));
   return { topNav, footer };
 }

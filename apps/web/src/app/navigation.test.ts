@@ -38,7 +38,10 @@ describe('navigation', () => {
     assert.deepEqual(labels(visible), ['Home', 'Compliance: Order Actions', 'Settings: Service Status, User Management']);
     const settings = visible.find((entry) => entry.label === 'Settings');
     assert.ok(settings?.kind === 'menu');
-    assert.deepEqual(settings.groups.map((group) => group.label), ['Status', 'Organization']);
+    assert.deepEqual(
+      settings.groups.map((group) => group.label),
+      ['Status', 'Organization'],
+    );
   });
 
   it('gives the compact bar its spec entries', () => {

@@ -6,10 +6,7 @@ import type { Role } from '@fixdesk/protocol';
  * - guest: the sign-in screen; a signed-in visitor is sent back where they came from.
  * - signedIn: a user is required; with `roles`, the user's role must be one of them.
  */
-export type RouteAccess =
-  | { kind: 'public' }
-  | { kind: 'guest' }
-  | { kind: 'signedIn'; roles?: readonly Role[] };
+export type RouteAccess = { kind: 'public' } | { kind: 'guest' } | { kind: 'signedIn'; roles?: readonly Role[] };
 
 export const PUBLIC: RouteAccess = { kind: 'public' };
 export const GUEST: RouteAccess = { kind: 'guest' };

@@ -56,7 +56,12 @@ export function chainHash(previous: string, blockNo: number, firstId: number, la
  * time into JavaScript cost more than the hash), which is hashed here (PostgreSQL's own
  * sha256 runs slowly in the embedded database). The ids after `afterId` up to `upToId`.
  */
-async function hashRange(q: Queryable, table: SealedTable, afterId: number, upToId: number): Promise<{ count: number; lastId: number; hash: string }> {
+async function hashRange(
+  q: Queryable,
+  table: SealedTable,
+  afterId: number,
+  upToId: number,
+): Promise<{ count: number; lastId: number; hash: string }> {
   const { rows } = await q.query<{ n: number; last: number | null; text: string | null }>(
     `SELECT count(*)::int AS n, max(b.id) AS last, string_agg(b.line, '' ORDER BY b.id) AS text
        FROM (SELECT t.id, t.id || E'\t' || ${CANONICAL[table]} || E'\n' AS line
@@ -84,9 +89,11 @@ async function settledHorizon(db: Db, table: SealedTable): Promise<number | unde
             WHERE l.locktype = 'relation' AND l.relation = '${table}'::regclass AND l.mode = 'RowExclusiveLock' AND l.granted
               AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
               AND l.pid <> pg_backend_pid()${vxids ? ' AND l.virtualtransaction = ANY($1)' : ''})`;
-  const { rows } = await db.query<{ max: number | null; writers: string[] }>(`SELECT (SELECT max(id) FROM ${table}) AS max, ${writers(null)} AS writers`);
+  const { rows } = await db.query<{ max: number | null; writers: string[] }>(
+    `SELECT (SELECT max(id) FROM ${table}) AS max, ${writers(null)} AS writers`,
+  );
   let waiting = rows[0]!.writers;
-  for (const deadline = Date.now() + WRITERS_WAIT_MS; waiting.length; ) {
+  for (const deadline = Date.now() + WRITERS_WAIT_MS; waiting.length;) {
     if (Date.now() > deadline) return undefined;
     await new Promise((r) => setTimeout(r, 2));
     waiting = (await db.query<{ writers: string[] }>(`SELECT ${writers(waiting)} AS writers`, [waiting])).rows[0]!.writers;
@@ -130,7 +137,10 @@ async function sealNextBlock(db: Db, table: SealedTable, horizon: number): Promi
     // planner (whose statistics lag a fast-growing table) read and sorted every unsealed row for each
     // block, on disk past work_mem, so a backlog cost the square of its size. The range starts at the
     // next row (past any gap of ids) and spans at most SEAL_BLOCK_ROWS ids, so at most that many rows.
-    const { rows: next } = await tx.query<{ id: number | null }>(`SELECT min(id) AS id FROM ${table} WHERE id > $1 AND id <= $2`, [lastId, horizon]);
+    const { rows: next } = await tx.query<{ id: number | null }>(`SELECT min(id) AS id FROM ${table} WHERE id > $1 AND id <= $2`, [
+      lastId,
+      horizon,
+    ]);
     const from = next[0]?.id;
     if (from === null || from === undefined) return 0;
     const block = await hashRange(tx, table, lastId, Math.min(horizon, Number(from) + SEAL_BLOCK_ROWS - 1));
@@ -176,11 +186,18 @@ export async function verifyChain(db: Db, table: SealedTable): Promise<ChainVerd
       if (seals.length === 0) break;
       for (const seal of seals) {
         const at = { blockNo: seal.block_no, firstId: seal.first_id, lastId: seal.last_id };
-        const broken = (reason: string): ChainVerdict => ({ table, blocks: expectedBlock - 1, rows: rowsChecked, unsealed: 0, broken: { ...at, reason } });
+        const broken = (reason: string): ChainVerdict => ({
+          table,
+          blocks: expectedBlock - 1,
+          rows: rowsChecked,
+          unsealed: 0,
+          broken: { ...at, reason },
+        });
         if (seal.block_no !== expectedBlock) return broken(`seal ${expectedBlock} is missing`);
         if (seal.first_id !== lastId + 1) return broken(`the seal starts at id ${seal.first_id}, not ${lastId + 1}`);
         const block = await hashRange(tx, table, seal.first_id - 1, seal.last_id);
-        if (block.count !== seal.row_count) return broken(`${seal.row_count} rows were sealed, ${block.count} are there now (rows removed or added)`);
+        if (block.count !== seal.row_count)
+          return broken(`${seal.row_count} rows were sealed, ${block.count} are there now (rows removed or added)`);
         if (block.hash !== seal.rows_hash) return broken('a row differs from what was sealed (changed after sealing)');
         const chain = chainHash(previous, seal.block_no, seal.first_id, seal.last_id, seal.row_count, seal.rows_hash);
         if (chain !== seal.chain_hash) return broken('the seal does not chain to the one before it (seal altered)');

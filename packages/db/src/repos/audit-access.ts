@@ -45,12 +45,26 @@ export async function recordAuditAccess(db: Queryable, a: AuditAccess): Promise<
   await db.query(
     `INSERT INTO audit_access (user_id, username, role, action, subject_id, range_start, range_end, filter, row_count, ip)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-    [a.userId, a.username, a.role, a.action, a.subjectId ?? null, a.rangeStart ?? null, a.rangeEnd ?? null, JSON.stringify(a.filter ?? {}), a.rowCount ?? null, a.ip],
+    [
+      a.userId,
+      a.username,
+      a.role,
+      a.action,
+      a.subjectId ?? null,
+      a.rangeStart ?? null,
+      a.rangeEnd ?? null,
+      JSON.stringify(a.filter ?? {}),
+      a.rowCount ?? null,
+      a.ip,
+    ],
   );
 }
 
 /** The newest accesses first; `beforeId` pages on. */
-export async function listAuditAccess(db: Queryable, f: { limit: number; beforeId?: number | undefined; username?: string | undefined }): Promise<AuditAccessRow[]> {
+export async function listAuditAccess(
+  db: Queryable,
+  f: { limit: number; beforeId?: number | undefined; username?: string | undefined },
+): Promise<AuditAccessRow[]> {
   const { rows } = await db.query<AuditAccessRow>(
     `SELECT * FROM audit_access
       WHERE ($1::bigint IS NULL OR id < $1) AND ($2::text IS NULL OR username = $2)

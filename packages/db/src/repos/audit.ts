@@ -182,7 +182,10 @@ function orderActionWhere(f: Omit<OrderActionFilter, 'limit'>, p: (v: unknown) =
 
 export async function listOrderActions(db: Queryable, f: OrderActionFilter): Promise<OrderActionRow[]> {
   const { values, p } = params();
-  const { rows } = await db.query<OrderActionRow>(`${ACTION_WITH_CLIENT} ${orderActionWhere(f, p)} ORDER BY a.id DESC LIMIT ${p(f.limit)}`, values);
+  const { rows } = await db.query<OrderActionRow>(
+    `${ACTION_WITH_CLIENT} ${orderActionWhere(f, p)} ORDER BY a.id DESC LIMIT ${p(f.limit)}`,
+    values,
+  );
   return rows;
 }
 

@@ -10,10 +10,13 @@ export interface NewAuthSession {
 }
 
 export async function createAuthSession(db: Queryable, s: NewAuthSession): Promise<void> {
-  await db.query(
-    'INSERT INTO auth_sessions (token_hash, user_id, expires_at, ip, user_agent) VALUES ($1, $2, $3, $4, $5)',
-    [s.tokenHash, s.userId, s.expiresAt, s.ip, s.userAgent?.slice(0, 512) ?? null],
-  );
+  await db.query('INSERT INTO auth_sessions (token_hash, user_id, expires_at, ip, user_agent) VALUES ($1, $2, $3, $4, $5)', [
+    s.tokenHash,
+    s.userId,
+    s.expiresAt,
+    s.ip,
+    s.userAgent?.slice(0, 512) ?? null,
+  ]);
 }
 
 export interface ActiveSession {
@@ -38,7 +41,10 @@ export async function findActiveSession(db: Queryable, tokenHash: string): Promi
 }
 
 export async function revokeAuthSession(db: Queryable, tokenHash: string): Promise<boolean> {
-  const r = await db.query("UPDATE auth_sessions SET revoked_at = now(), revoked_reason = 'signed_out' WHERE token_hash = $1 AND revoked_at IS NULL", [tokenHash]);
+  const r = await db.query(
+    "UPDATE auth_sessions SET revoked_at = now(), revoked_reason = 'signed_out' WHERE token_hash = $1 AND revoked_at IS NULL",
+    [tokenHash],
+  );
   return r.rowCount > 0;
 }
 
@@ -63,7 +69,13 @@ export interface SignInAttempt {
 export async function beginSignInAttempt(db: Db, username: string, ip: string, since: Date): Promise<SignInAttempt> {
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [SIGN_IN_LOCK, ip]);
-    const { rows } = await tx.query<{ id: number; pair_count: number; pair_last: Date | null; addr_count: number; addr_oldest: Date | null }>(
+    const { rows } = await tx.query<{
+      id: number;
+      pair_count: number;
+      pair_last: Date | null;
+      addr_count: number;
+      addr_oldest: Date | null;
+    }>(
       `WITH me AS (
          INSERT INTO login_attempts (username, ip, succeeded, reason) VALUES ($1, $2, false, 'pending') RETURNING id
        ), pair AS (

@@ -30,15 +30,43 @@ export interface BrokerRow {
 }
 
 const BROKER_COLUMNS = [
-  'company_name', 'branch_type', 'parent_company_id', 'address_line1', 'address_line2', 'city', 'state_province', 'postal_code',
-  'country', 'lei', 'party_type', 'party_id', 'party_id_source', 'clearing_firm_name', 'clearing_firm_id', 'regulatory_id',
-  'is_active', 'notes', 'company_logo',
+  'company_name',
+  'branch_type',
+  'parent_company_id',
+  'address_line1',
+  'address_line2',
+  'city',
+  'state_province',
+  'postal_code',
+  'country',
+  'lei',
+  'party_type',
+  'party_id',
+  'party_id_source',
+  'clearing_firm_name',
+  'clearing_firm_id',
+  'regulatory_id',
+  'is_active',
+  'notes',
+  'company_logo',
 ] as const;
 export type BrokerWrite = Partial<Record<(typeof BROKER_COLUMNS)[number], unknown>>;
 
 const CONTACT_COLUMNS = [
-  'contact_type', 'contact_name', 'title', 'department', 'email', 'phone_primary', 'phone_mobile', 'phone_direct',
-  'is_primary', 'is_emergency', 'availability_hours', 'timezone', 'is_active', 'notes',
+  'contact_type',
+  'contact_name',
+  'title',
+  'department',
+  'email',
+  'phone_primary',
+  'phone_mobile',
+  'phone_direct',
+  'is_primary',
+  'is_emergency',
+  'availability_hours',
+  'timezone',
+  'is_active',
+  'notes',
 ] as const;
 export type ContactWrite = Partial<Record<(typeof CONTACT_COLUMNS)[number], unknown>>;
 
@@ -119,7 +147,10 @@ export async function listContacts(db: Queryable, brokerId: number): Promise<Bro
 }
 
 export async function getContact(db: Queryable, brokerId: number, contactId: number): Promise<BrokerContactRow | undefined> {
-  const { rows } = await db.query<BrokerContactRow>('SELECT * FROM broker_contacts WHERE broker_id = $1 AND id = $2', [brokerId, contactId]);
+  const { rows } = await db.query<BrokerContactRow>('SELECT * FROM broker_contacts WHERE broker_id = $1 AND id = $2', [
+    brokerId,
+    contactId,
+  ]);
   return rows[0];
 }
 
@@ -132,7 +163,12 @@ export async function insertContact(db: Queryable, brokerId: number, values: Con
   return rows[0]!;
 }
 
-export async function updateContact(db: Queryable, brokerId: number, contactId: number, values: ContactWrite): Promise<BrokerContactRow | undefined> {
+export async function updateContact(
+  db: Queryable,
+  brokerId: number,
+  contactId: number,
+  values: ContactWrite,
+): Promise<BrokerContactRow | undefined> {
   const cols = given(CONTACT_COLUMNS, values);
   const { rows } = await db.query<BrokerContactRow>(
     `UPDATE broker_contacts SET ${[...cols.map((k, i) => `${k} = $${i + 3}`), 'updated_at = now()'].join(', ')}

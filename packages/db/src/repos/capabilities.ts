@@ -34,9 +34,22 @@ export interface CapabilityRow extends CapabilityValues {
 }
 
 const COLUMNS = [
-  'clientconnectors_id', 'security_master_id', 'client_symbol', 'client_symbol_text', 'asset_class', 'exchange', 'is_enabled',
-  'can_buy', 'can_sell', 'can_short', 'max_order_qty', 'min_order_qty', 'max_position_long', 'max_position_short',
-  'market_identifier', 'additional_params',
+  'clientconnectors_id',
+  'security_master_id',
+  'client_symbol',
+  'client_symbol_text',
+  'asset_class',
+  'exchange',
+  'is_enabled',
+  'can_buy',
+  'can_sell',
+  'can_short',
+  'max_order_qty',
+  'min_order_qty',
+  'max_position_long',
+  'max_position_short',
+  'market_identifier',
+  'additional_params',
 ] as const satisfies readonly (keyof CapabilityValues)[];
 
 const SELECT = `
@@ -50,7 +63,9 @@ const SELECT = `
     LEFT JOIN security_master s ON s.id = cap.security_master_id`;
 
 export async function listCapabilities(db: Queryable, opts: { compId?: string } = {}): Promise<CapabilityRow[]> {
-  const { rows } = await db.query<CapabilityRow>(`${SELECT} WHERE ($1::text IS NULL OR c.comp_id = $1) ORDER BY cap.id`, [opts.compId ?? null]);
+  const { rows } = await db.query<CapabilityRow>(`${SELECT} WHERE ($1::text IS NULL OR c.comp_id = $1) ORDER BY cap.id`, [
+    opts.compId ?? null,
+  ]);
   return rows;
 }
 
@@ -73,7 +88,10 @@ export async function updateCapability(db: Queryable, id: number, v: Partial<Cap
   const cols = COLUMNS.filter((c) => c !== 'clientconnectors_id' && v[c] !== undefined);
   if (cols.length === 0) return true;
   const sets = cols.map((c, i) => `${c} = $${i + 2}${c === 'additional_params' ? '::jsonb' : ''}`);
-  const r = await db.query(`UPDATE client_capabilities SET ${sets.join(', ')}, updated_at = now() WHERE id = $1`, [id, ...cols.map((c) => param(c, v[c]))]);
+  const r = await db.query(`UPDATE client_capabilities SET ${sets.join(', ')}, updated_at = now() WHERE id = $1`, [
+    id,
+    ...cols.map((c) => param(c, v[c])),
+  ]);
   return r.rowCount > 0;
 }
 

@@ -33,7 +33,12 @@ const defaultSelect = (execType: string) => `
  * The defaults in force for a client's message type: without an ExecType those for every ExecType;
  * with one, that ExecType's own plus the general ones it does not override. In tag order.
  */
-export async function listClientDefaults(db: Queryable, connectorId: number, msgType: string, execType: string | null): Promise<ClientDefaultRow[]> {
+export async function listClientDefaults(
+  db: Queryable,
+  connectorId: number,
+  msgType: string,
+  execType: string | null,
+): Promise<ClientDefaultRow[]> {
   const { rows } = await db.query<ClientDefaultRow>(
     `SELECT DISTINCT ON (x.tag) x.* FROM (${defaultSelect('$3::text')}
       WHERE d.client_connector_id = $1 AND d.msg_type = $2 AND (d.exec_type IS NULL OR d.exec_type = $3::text)) x
@@ -60,7 +65,11 @@ export async function insertClientDefault(
   return (await getClientDefault(db, rows[0]!.default_id))!;
 }
 
-export async function updateClientDefault(db: Queryable, defaultId: number, change: { default_value?: string; notes?: string | null }): Promise<ClientDefaultRow | undefined> {
+export async function updateClientDefault(
+  db: Queryable,
+  defaultId: number,
+  change: { default_value?: string; notes?: string | null },
+): Promise<ClientDefaultRow | undefined> {
   const r = await db.query(
     `UPDATE fix_client_defaults
         SET default_value = coalesce($2, default_value),
@@ -99,7 +108,12 @@ export interface GroupInstanceFieldRow {
  * instance and the block's field order. With an ExecType, a block that has instances for that ExecType
  * uses only those; otherwise the general ones.
  */
-export async function listGroupDefaults(db: Queryable, connectorId: number, msgType: string, execType: string | null): Promise<GroupInstanceFieldRow[]> {
+export async function listGroupDefaults(
+  db: Queryable,
+  connectorId: number,
+  msgType: string,
+  execType: string | null,
+): Promise<GroupInstanceFieldRow[]> {
   const { rows } = await db.query<GroupInstanceFieldRow>(
     `WITH inst AS (
        SELECT i.*,
@@ -130,7 +144,10 @@ export interface ComponentBlockRow {
 }
 
 export async function getComponentBlock(db: Queryable, blockId: number): Promise<ComponentBlockRow | undefined> {
-  const { rows } = await db.query<ComponentBlockRow>('SELECT id, block_name, description, reference_url, group_field_number FROM component_blocks WHERE id = $1', [blockId]);
+  const { rows } = await db.query<ComponentBlockRow>(
+    'SELECT id, block_name, description, reference_url, group_field_number FROM component_blocks WHERE id = $1',
+    [blockId],
+  );
   return rows[0];
 }
 
@@ -197,7 +214,10 @@ export interface FieldInfoRow {
 }
 
 export async function getFieldInfo(db: Queryable, tag: number): Promise<FieldInfoRow | undefined> {
-  const { rows } = await db.query<Omit<FieldInfoRow, 'enums'>>('SELECT field_number, field_name, field_type, description FROM fix_fields WHERE field_number = $1', [tag]);
+  const { rows } = await db.query<Omit<FieldInfoRow, 'enums'>>(
+    'SELECT field_number, field_name, field_type, description FROM fix_fields WHERE field_number = $1',
+    [tag],
+  );
   const f = rows[0];
   if (!f) return undefined;
   const e = await db.query<{ code: string; description: string }>(
@@ -210,7 +230,10 @@ export async function getFieldInfo(db: Queryable, tag: number): Promise<FieldInf
 // What shapes the messages sent to one client (its "profile"): every default, every group field, and
 // the mandatory fields of our message specs, read at once.
 
-export async function listProfileDefaults(db: Queryable, connectorId: number): Promise<Array<{ msg_type: string; exec_type: string | null; tag: number; default_value: string }>> {
+export async function listProfileDefaults(
+  db: Queryable,
+  connectorId: number,
+): Promise<Array<{ msg_type: string; exec_type: string | null; tag: number; default_value: string }>> {
   const { rows } = await db.query<{ msg_type: string; exec_type: string | null; tag: number; default_value: string }>(
     'SELECT msg_type, exec_type, tag, default_value FROM fix_client_defaults WHERE client_connector_id = $1 ORDER BY tag',
     [connectorId],
@@ -243,7 +266,9 @@ export async function listProfileGroupFields(db: Queryable, connectorId: number)
   return rows;
 }
 
-export async function listMandatoryFields(db: Queryable): Promise<Array<{ msg_type: string; exec_type: string | null; field_number: number }>> {
+export async function listMandatoryFields(
+  db: Queryable,
+): Promise<Array<{ msg_type: string; exec_type: string | null; field_number: number }>> {
   const { rows } = await db.query<{ msg_type: string; exec_type: string | null; field_number: number }>(
     'SELECT msg_type, exec_type, field_number FROM fix_message_specs WHERE is_mandatory ORDER BY field_position',
   );

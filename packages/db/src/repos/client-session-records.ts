@@ -62,7 +62,12 @@ export async function insertClientSession(db: Queryable, compId: string, v: Clie
  * An edit: a session added by hand is changed in place; a recorded one keeps its columns and gets the
  * corrected values as its correction (merged with an earlier one).
  */
-export async function updateClientSession(db: Queryable, row: ClientSessionRow, v: Partial<ClientSessionValues>, by: string): Promise<void> {
+export async function updateClientSession(
+  db: Queryable,
+  row: ClientSessionRow,
+  v: Partial<ClientSessionValues>,
+  by: string,
+): Promise<void> {
   if (!row.recorded) {
     const cols = (Object.keys(v) as (keyof ClientSessionValues)[]).filter((k) => v[k] !== undefined);
     const sets = cols.map((c, i) => `${c} = $${i + 2}`);
@@ -73,7 +78,11 @@ export async function updateClientSession(db: Queryable, row: ClientSessionRow, 
     return;
   }
   const correction = { ...(row.correction ?? {}), ...Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined)) };
-  await db.query('UPDATE client_sessions SET correction = $2::jsonb, corrected_by = $3, corrected_at = now() WHERE id = $1', [row.id, JSON.stringify(correction), by]);
+  await db.query('UPDATE client_sessions SET correction = $2::jsonb, corrected_by = $3, corrected_at = now() WHERE id = $1', [
+    row.id,
+    JSON.stringify(correction),
+    by,
+  ]);
 }
 
 export async function deleteClientSession(db: Queryable, id: number): Promise<boolean> {

@@ -13,7 +13,8 @@ export interface StoredSessionKey {
 }
 
 /** Nodes that hold no live lease (docs/adr/0012): what they had connected is gone with them. */
-const GONE_NODE = (column: string) => `(${column} IS NULL OR ${column} = $1 OR ${column} NOT IN (SELECT owner FROM leases WHERE expires_at > now()))`;
+const GONE_NODE = (column: string) =>
+  `(${column} IS NULL OR ${column} = $1 OR ${column} NOT IN (SELECT owner FROM leases WHERE expires_at > now()))`;
 
 /**
  * At a node's start: the sessions this database believed connected to this node (its previous
@@ -21,14 +22,28 @@ const GONE_NODE = (column: string) => `(${column} IS NULL OR ${column} = $1 OR $
  * Sessions of the other live nodes stay as they are.
  */
 export async function closeSessionsOfStoppedProcess(db: Queryable, nodeId: string): Promise<void> {
-  await db.query(`UPDATE fix_session_state SET is_connected = false, owner_node = NULL WHERE is_connected AND ${GONE_NODE('owner_node')}`, [nodeId]);
-  await db.query(`UPDATE client_sessions SET session_end = now(), disconnect_reason = 'server restarted' WHERE session_end IS NULL AND ${GONE_NODE('node_id')}`, [nodeId]);
+  await db.query(`UPDATE fix_session_state SET is_connected = false, owner_node = NULL WHERE is_connected AND ${GONE_NODE('owner_node')}`, [
+    nodeId,
+  ]);
+  await db.query(
+    `UPDATE client_sessions SET session_end = now(), disconnect_reason = 'server restarted' WHERE session_end IS NULL AND ${GONE_NODE('node_id')}`,
+    [nodeId],
+  );
 }
 
 /** A client logged on: its session row (returns its id) and the session marked connected to this node. */
-export async function openClientSession(db: Queryable, key: StoredSessionKey, compId: string, remoteAddress: string | null, nodeId: string): Promise<number> {
+export async function openClientSession(
+  db: Queryable,
+  key: StoredSessionKey,
+  compId: string,
+  remoteAddress: string | null,
+  nodeId: string,
+): Promise<number> {
   // A row still open is of a node that lost the session (it died or stalled): this logon ends it.
-  await db.query("UPDATE client_sessions SET session_end = now(), disconnect_reason = 'session taken over by node ' || $2 WHERE comp_id = $1 AND session_end IS NULL", [compId, nodeId]);
+  await db.query(
+    "UPDATE client_sessions SET session_end = now(), disconnect_reason = 'session taken over by node ' || $2 WHERE comp_id = $1 AND session_end IS NULL",
+    [compId, nodeId],
+  );
   const { rows } = await db.query<{ id: number }>(
     'INSERT INTO client_sessions (comp_id, session_start, remote_address, node_id) VALUES ($1, now(), $2, $3) RETURNING id',
     [compId, remoteAddress, nodeId],
@@ -45,7 +60,13 @@ export async function openClientSession(db: Queryable, key: StoredSessionKey, co
  * hours): a closed session row saying why, so the operator sees every attempt in the client's
  * session history, including the refusals the client itself was told nothing about.
  */
-export async function recordRefusedLogon(db: Queryable, compId: string, remoteAddress: string | null, nodeId: string, reason: string): Promise<void> {
+export async function recordRefusedLogon(
+  db: Queryable,
+  compId: string,
+  remoteAddress: string | null,
+  nodeId: string,
+  reason: string,
+): Promise<void> {
   await db.query(
     `INSERT INTO client_sessions (comp_id, session_start, session_end, disconnect_reason, remote_address, node_id)
      SELECT comp_id, now(), now(), $2, $3, $4 FROM client_connectors WHERE comp_id = $1`,
@@ -80,7 +101,8 @@ export async function closeClientSession(
  * A session recorded connected at `column`'s node counts as connected while that node is live (holds
  * its node lease; docs/adr/0012): the sessions of a node that died drop when its lease runs out.
  */
-export const ON_LIVE_NODE = (column: string) => `(${column} IS NULL OR EXISTS (SELECT 1 FROM leases nl WHERE nl.name = '${NODE_LEASE_PREFIX}' || ${column} AND nl.expires_at > now()))`;
+export const ON_LIVE_NODE = (column: string) =>
+  `(${column} IS NULL OR EXISTS (SELECT 1 FROM leases nl WHERE nl.name = '${NODE_LEASE_PREFIX}' || ${column} AND nl.expires_at > now()))`;
 
 /** Whether the client's FIX session is connected to some live node, and to which (as the node that has it recorded). */
 export async function sessionConnection(db: Queryable, compId: string): Promise<{ connected: boolean; node: string | null }> {
@@ -93,7 +115,10 @@ export async function sessionConnection(db: Queryable, compId: string): Promise<
 
 /** The clients whose sessions are recorded connected at one of these nodes (by comp id). */
 export async function sessionsConnectedAt(db: Queryable, nodeIds: readonly string[]): Promise<string[]> {
-  const { rows } = await db.query<{ target_comp_id: string }>('SELECT target_comp_id FROM fix_session_state WHERE is_connected AND owner_node = ANY($1::text[]) ORDER BY 1', [pgArray(nodeIds)]);
+  const { rows } = await db.query<{ target_comp_id: string }>(
+    'SELECT target_comp_id FROM fix_session_state WHERE is_connected AND owner_node = ANY($1::text[]) ORDER BY 1',
+    [pgArray(nodeIds)],
+  );
   return rows.map((r) => r.target_comp_id);
 }
 

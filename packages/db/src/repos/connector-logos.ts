@@ -12,8 +12,7 @@ export interface ConnectorLogoRow {
 }
 
 export type ConnectorLogoWrite =
-  | { sourceUrl: string; contentType: string; image: Uint8Array; sha256: string }
-  | { sourceUrl: string; problem: string };
+  { sourceUrl: string; contentType: string; image: Uint8Array; sha256: string } | { sourceUrl: string; problem: string };
 
 export async function getConnectorLogo(db: Queryable, connectorId: number): Promise<ConnectorLogoRow | undefined> {
   const { rows } = await db.query<ConnectorLogoRow>('SELECT * FROM client_connector_logos WHERE connector_id = $1', [connectorId]);
@@ -30,7 +29,14 @@ export async function saveConnectorLogo(db: Queryable, connectorId: number, logo
      VALUES ($1, $2, $3, $4, $5, $6, now())
      ON CONFLICT (connector_id) DO UPDATE SET source_url = EXCLUDED.source_url, content_type = EXCLUDED.content_type,
        image = EXCLUDED.image, sha256 = EXCLUDED.sha256, problem = EXCLUDED.problem, fetched_at = EXCLUDED.fetched_at`,
-    [connectorId, logo.sourceUrl, image?.contentType ?? null, image ? Buffer.from(image.image) : null, image?.sha256 ?? null, 'problem' in logo ? logo.problem : null],
+    [
+      connectorId,
+      logo.sourceUrl,
+      image?.contentType ?? null,
+      image ? Buffer.from(image.image) : null,
+      image?.sha256 ?? null,
+      'problem' in logo ? logo.problem : null,
+    ],
   );
 }
 

@@ -6,13 +6,50 @@ import { ON_LIVE_NODE } from './client-sessions';
  * columns: only the desk CA's issuing (desk-pki) writes a certificate, its key and the CA.
  */
 export const CONNECTOR_WRITABLE = [
-  'target_comp_id', 'fix_version', 'broker_id', 'client_name', 'client_contact', 'client_email', 'client_phone', 'client_lei',
-  'company_website', 'company_name', 'logo_url', 'is_active', 'test_port', 'host', 'port', 'timeout', 'sessiontimeout',
-  'protocol', 'dictionary', 'fix_username', 'fix_password', 'heartbeatint', 'heartbeat_min_sec', 'heartbeat_max_sec',
-  'heartbeat_allow_zero', 'targetsubid', 'encryptmethod', 'reset_frequency',
-  'start_time', 'end_time', 'trading_days', 'timezone', 'max_orders_per_second', 'alert_email', 'enabletrace',
-  'notes', 'whitelisted_ips', 'receive_notifications', 'whatsapp_notifications', 'trading_enabled',
-  'risk_check_enabled', 'resetseqnumflag', 'resetseqnums', 'useresetseqnums',
+  'target_comp_id',
+  'fix_version',
+  'broker_id',
+  'client_name',
+  'client_contact',
+  'client_email',
+  'client_phone',
+  'client_lei',
+  'company_website',
+  'company_name',
+  'logo_url',
+  'is_active',
+  'test_port',
+  'host',
+  'port',
+  'timeout',
+  'sessiontimeout',
+  'protocol',
+  'dictionary',
+  'fix_username',
+  'fix_password',
+  'heartbeatint',
+  'heartbeat_min_sec',
+  'heartbeat_max_sec',
+  'heartbeat_allow_zero',
+  'targetsubid',
+  'encryptmethod',
+  'reset_frequency',
+  'start_time',
+  'end_time',
+  'trading_days',
+  'timezone',
+  'max_orders_per_second',
+  'alert_email',
+  'enabletrace',
+  'notes',
+  'whitelisted_ips',
+  'receive_notifications',
+  'whatsapp_notifications',
+  'trading_enabled',
+  'risk_check_enabled',
+  'resetseqnumflag',
+  'resetseqnums',
+  'useresetseqnums',
 ] as const;
 export type ConnectorColumn = (typeof CONNECTOR_WRITABLE)[number];
 
@@ -179,18 +216,35 @@ export async function connectorExists(db: Queryable, id: number): Promise<boolea
 }
 
 /** Every connector's CompID with the identities its orders' parties are checked against. */
-export interface ConnectorIdentityRow { comp_id: string; client_lei: string | null; client_contact: string | null; client_email: string | null }
+export interface ConnectorIdentityRow {
+  comp_id: string;
+  client_lei: string | null;
+  client_contact: string | null;
+  client_email: string | null;
+}
 
 export async function listConnectorIdentities(db: Queryable): Promise<ConnectorIdentityRow[]> {
-  const { rows } = await db.query<ConnectorIdentityRow>('SELECT comp_id, client_lei, client_contact, client_email FROM client_connectors ORDER BY id');
+  const { rows } = await db.query<ConnectorIdentityRow>(
+    'SELECT comp_id, client_lei, client_contact, client_email FROM client_connectors ORDER BY id',
+  );
   return rows;
 }
 
 /** A connector with its broker's names, what a client's %VARIABLES% resolve from. */
 export interface ConnectorAndBrokerRow {
-  id: number; comp_id: string; target_comp_id: string; execution_id_prefix: string; client_name: string | null;
-  client_contact: string | null; client_email: string | null; client_phone: string | null; client_lei: string | null;
-  company_name: string | null; b_company_name: string | null; b_lei: string | null; b_party_id: string | null;
+  id: number;
+  comp_id: string;
+  target_comp_id: string;
+  execution_id_prefix: string;
+  client_name: string | null;
+  client_contact: string | null;
+  client_email: string | null;
+  client_phone: string | null;
+  client_lei: string | null;
+  company_name: string | null;
+  b_company_name: string | null;
+  b_lei: string | null;
+  b_party_id: string | null;
 }
 
 export async function getConnectorAndBroker(db: Queryable, connectorId: number): Promise<ConnectorAndBrokerRow | undefined> {

@@ -15,7 +15,10 @@ export interface PkiRow {
 }
 
 export async function getPki(db: Queryable, kind: PkiKind): Promise<PkiRow | undefined> {
-  const { rows } = await db.query<PkiRow>('SELECT kind, cert_pem, key_pem, fingerprint, expires_at, created_at FROM desk_pki WHERE kind = $1', [kind]);
+  const { rows } = await db.query<PkiRow>(
+    'SELECT kind, cert_pem, key_pem, fingerprint, expires_at, created_at FROM desk_pki WHERE kind = $1',
+    [kind],
+  );
   return rows[0];
 }
 

@@ -21,7 +21,16 @@ export interface MessageSpecRow {
   updated_at: Date;
 }
 
-export const MESSAGE_SPEC_COLUMNS = ['msg_type', 'msg_name', 'fix_version', 'exec_type', 'field_number', 'field_position', 'is_mandatory', 'description'] as const;
+export const MESSAGE_SPEC_COLUMNS = [
+  'msg_type',
+  'msg_name',
+  'fix_version',
+  'exec_type',
+  'field_number',
+  'field_position',
+  'is_mandatory',
+  'description',
+] as const;
 export type MessageSpecColumn = (typeof MESSAGE_SPEC_COLUMNS)[number];
 export type MessageSpecWrite = { [K in MessageSpecColumn]?: unknown };
 
@@ -74,7 +83,10 @@ export interface FixFieldRow {
 }
 
 export async function getFixField(db: Queryable, fieldNumber: number): Promise<FixFieldRow | undefined> {
-  const { rows } = await db.query<FixFieldRow>('SELECT field_number, field_name, field_type, description FROM fix_fields WHERE field_number = $1', [fieldNumber]);
+  const { rows } = await db.query<FixFieldRow>(
+    'SELECT field_number, field_name, field_type, description FROM fix_fields WHERE field_number = $1',
+    [fieldNumber],
+  );
   return rows[0];
 }
 

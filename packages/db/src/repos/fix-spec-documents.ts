@@ -28,7 +28,10 @@ export interface FixSpecDocumentRow {
 
 /** The version the next document for this client takes: one more than the last one handed out. */
 export async function nextFixSpecVersion(db: Queryable, compId: string): Promise<number> {
-  const { rows } = await db.query<{ next: number }>('SELECT coalesce(max(version), 0) + 1 AS next FROM fix_spec_documents WHERE comp_id = $1', [compId]);
+  const { rows } = await db.query<{ next: number }>(
+    'SELECT coalesce(max(version), 0) + 1 AS next FROM fix_spec_documents WHERE comp_id = $1',
+    [compId],
+  );
   return Number(rows[0]?.next ?? 1);
 }
 
@@ -41,7 +44,17 @@ export async function insertFixSpecDocument(db: Queryable, d: FixSpecDocumentRec
     `INSERT INTO fix_spec_documents (client_connector_id, comp_id, version, client_name, client_contact, generated_by, generated_by_user_id, file_sha256, model)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
      RETURNING id, comp_id, version, client_name, client_contact, generated_by, generated_at, file_sha256`,
-    [d.connectorId, d.compId, d.version, d.clientName, d.clientContact, d.generatedBy, d.generatedByUserId, d.fileSha256, JSON.stringify(d.model)],
+    [
+      d.connectorId,
+      d.compId,
+      d.version,
+      d.clientName,
+      d.clientContact,
+      d.generatedBy,
+      d.generatedByUserId,
+      d.fileSha256,
+      JSON.stringify(d.model),
+    ],
   );
   return rows[0]!;
 }
@@ -58,7 +71,10 @@ export async function listFixSpecDocuments(db: Queryable, compId: string): Promi
 
 /** The document model of one version (to compare two). */
 export async function getFixSpecDocumentModel(db: Queryable, compId: string, version: number): Promise<unknown> {
-  const { rows } = await db.query<{ model: unknown }>('SELECT model FROM fix_spec_documents WHERE comp_id = $1 AND version = $2', [compId, version]);
+  const { rows } = await db.query<{ model: unknown }>('SELECT model FROM fix_spec_documents WHERE comp_id = $1 AND version = $2', [
+    compId,
+    version,
+  ]);
   const model = rows[0]?.model;
   // PGlite and node-postgres both parse jsonb; a driver handing back text is parsed here.
   return typeof model === 'string' ? (JSON.parse(model) as unknown) : model;

@@ -121,7 +121,10 @@ export class IntakeIdPool {
       for (const k of KINDS) {
         const text = rows[0]?.[k];
         if (!text) continue;
-        const fresh = text.split(',').map(Number).sort((a, b) => a - b);
+        const fresh = text
+          .split(',')
+          .map(Number)
+          .sort((a, b) => a - b);
         const pool = this.pools[k].slice(this.heads[k]);
         pool.push(...fresh);
         this.pools[k] = pool;
@@ -251,14 +254,47 @@ export function planIntake(entries: readonly IntakeEntry[], ids: DrawnIds, index
     index.used(r.sendercompid, r.sessionDate)!.add(r.clordid);
     const order = plannedOrderRow(r, id, brokerorderid, placeholderTime);
     const legs: OrderLegRow[] = r.legs.map((l) => ({
-      id: ids.legs[leg++]!, order_id: id, leg_index: l.legIndex, leg_symbol: l.symbol, leg_security_type: l.securityType,
-      leg_maturity_month_year: l.maturityMonthYear, leg_side: l.side, leg_ratio_qty: l.ratioQty, leg_price: l.price, leg_cumqty: '0', leg_avgpx: '0',
+      id: ids.legs[leg++]!,
+      order_id: id,
+      leg_index: l.legIndex,
+      leg_symbol: l.symbol,
+      leg_security_type: l.securityType,
+      leg_maturity_month_year: l.maturityMonthYear,
+      leg_side: l.side,
+      leg_ratio_qty: l.ratioQty,
+      leg_price: l.price,
+      leg_cumqty: '0',
+      leg_avgpx: '0',
     }));
     const er: ExecReportRow = {
-      id: reportId, order_id: id, execid: execId, clordid: r.clordid, origclordid: null, orderid: brokerorderid, exectype: 'A', ordstatus: 'A',
-      side: r.side, symbol: r.symbol, orderqty: r.orderQty, price: r.price, lastqty: '0', lastpx: '0', cumqty: '0', avgpx: '0', leavesqty: r.orderQty,
-      leg_index: null, ordrejreason: null, text: null, transacttime: entry.reportTime, created_at: placeholderTime, sendercompid: r.sendercompid,
-      sent_seq_num: null, sent_at: null, executing_trader_id: null, executing_trader_source: null, executing_trader_name: null,
+      id: reportId,
+      order_id: id,
+      execid: execId,
+      clordid: r.clordid,
+      origclordid: null,
+      orderid: brokerorderid,
+      exectype: 'A',
+      ordstatus: 'A',
+      side: r.side,
+      symbol: r.symbol,
+      orderqty: r.orderQty,
+      price: r.price,
+      lastqty: '0',
+      lastpx: '0',
+      cumqty: '0',
+      avgpx: '0',
+      leavesqty: r.orderQty,
+      leg_index: null,
+      ordrejreason: null,
+      text: null,
+      transacttime: entry.reportTime,
+      created_at: placeholderTime,
+      sendercompid: r.sendercompid,
+      sent_seq_num: null,
+      sent_at: null,
+      executing_trader_id: null,
+      executing_trader_source: null,
+      executing_trader_name: null,
     };
     return { kind: 'stored', order, er, legs };
   });
@@ -272,11 +308,37 @@ export function formatBrokerOrderId(seq: number): string {
 
 function plannedOrderRow(r: NewOrderRecord, id: number, brokerorderid: string, at: Date): OrderRow {
   return {
-    id, brokerorderid, clordid: r.clordid, origclordid: null, client_connector_id: r.clientConnectorId, sendercompid: r.sendercompid,
-    targetcompid: r.targetcompid, session_date: r.sessionDate, msg_type: r.msgType, symbol: r.symbol, security_type: r.securityType,
-    maturity_month_year: r.maturityMonthYear, side: r.side, ordtype: r.ordType, price: r.price, orderqty: r.orderQty, timeinforce: r.timeInForce,
-    exchange: r.exchange, currency: r.currency === null ? null : r.currency.padEnd(3), account: r.account, text: r.text, ordstatus: 'A', cumqty: '0',
-    leavesqty: r.orderQty, avgpx: '0', lastqty: null, lastpx: null, transacttime: r.transactTime, accepted_by: null, created_at: at, updated_at: at,
+    id,
+    brokerorderid,
+    clordid: r.clordid,
+    origclordid: null,
+    client_connector_id: r.clientConnectorId,
+    sendercompid: r.sendercompid,
+    targetcompid: r.targetcompid,
+    session_date: r.sessionDate,
+    msg_type: r.msgType,
+    symbol: r.symbol,
+    security_type: r.securityType,
+    maturity_month_year: r.maturityMonthYear,
+    side: r.side,
+    ordtype: r.ordType,
+    price: r.price,
+    orderqty: r.orderQty,
+    timeinforce: r.timeInForce,
+    exchange: r.exchange,
+    currency: r.currency === null ? null : r.currency.padEnd(3),
+    account: r.account,
+    text: r.text,
+    ordstatus: 'A',
+    cumqty: '0',
+    leavesqty: r.orderQty,
+    avgpx: '0',
+    lastqty: null,
+    lastpx: null,
+    transacttime: r.transactTime,
+    accepted_by: null,
+    created_at: at,
+    updated_at: at,
   };
 }
 
@@ -293,30 +355,68 @@ export function stampPlannedIntake(plan: PlannedIntake, at: Date): void {
 
 /** The columns each planned table gets, in parameter order, with their array types. */
 const ORDER_COLUMNS: ReadonlyArray<readonly [string, string, (o: OrderRow) => PgArrayElement]> = [
-  ['id', 'int8', (o) => o.id], ['brokerorderid', 'text', (o) => o.brokerorderid], ['clordid', 'text', (o) => o.clordid],
-  ['connector_id', 'int', (o) => o.client_connector_id], ['sendercompid', 'text', (o) => o.sendercompid], ['targetcompid', 'text', (o) => o.targetcompid],
-  ['session_date', 'date', (o) => o.session_date], ['msg_type', 'text', (o) => o.msg_type], ['symbol', 'text', (o) => o.symbol],
-  ['security_type', 'text', (o) => o.security_type], ['maturity_month_year', 'text', (o) => o.maturity_month_year], ['side', 'text', (o) => o.side],
-  ['ordtype', 'text', (o) => o.ordtype], ['price', 'numeric', (o) => o.price], ['orderqty', 'numeric', (o) => o.orderqty],
-  ['timeinforce', 'text', (o) => o.timeinforce], ['exchange', 'text', (o) => o.exchange], ['currency', 'text', (o) => o.currency],
-  ['account', 'text', (o) => o.account], ['text', 'text', (o) => o.text], ['transacttime', 'timestamptz', (o) => o.transacttime],
+  ['id', 'int8', (o) => o.id],
+  ['brokerorderid', 'text', (o) => o.brokerorderid],
+  ['clordid', 'text', (o) => o.clordid],
+  ['connector_id', 'int', (o) => o.client_connector_id],
+  ['sendercompid', 'text', (o) => o.sendercompid],
+  ['targetcompid', 'text', (o) => o.targetcompid],
+  ['session_date', 'date', (o) => o.session_date],
+  ['msg_type', 'text', (o) => o.msg_type],
+  ['symbol', 'text', (o) => o.symbol],
+  ['security_type', 'text', (o) => o.security_type],
+  ['maturity_month_year', 'text', (o) => o.maturity_month_year],
+  ['side', 'text', (o) => o.side],
+  ['ordtype', 'text', (o) => o.ordtype],
+  ['price', 'numeric', (o) => o.price],
+  ['orderqty', 'numeric', (o) => o.orderqty],
+  ['timeinforce', 'text', (o) => o.timeinforce],
+  ['exchange', 'text', (o) => o.exchange],
+  ['currency', 'text', (o) => o.currency],
+  ['account', 'text', (o) => o.account],
+  ['text', 'text', (o) => o.text],
+  ['transacttime', 'timestamptz', (o) => o.transacttime],
 ];
 const REPORT_COLUMNS: ReadonlyArray<readonly [string, string, (r: { er: ExecReportRow; seq: number | null }) => PgArrayElement]> = [
-  ['id', 'int8', (r) => r.er.id], ['order_id', 'int8', (r) => r.er.order_id], ['execid', 'text', (r) => r.er.execid],
-  ['sendercompid', 'text', (r) => r.er.sendercompid], ['clordid', 'text', (r) => r.er.clordid], ['orderid', 'text', (r) => r.er.orderid],
-  ['side', 'text', (r) => r.er.side], ['symbol', 'text', (r) => r.er.symbol], ['orderqty', 'numeric', (r) => r.er.orderqty],
-  ['price', 'numeric', (r) => r.er.price], ['transacttime', 'timestamptz', (r) => r.er.transacttime], ['seq', 'int', (r) => r.seq],
+  ['id', 'int8', (r) => r.er.id],
+  ['order_id', 'int8', (r) => r.er.order_id],
+  ['execid', 'text', (r) => r.er.execid],
+  ['sendercompid', 'text', (r) => r.er.sendercompid],
+  ['clordid', 'text', (r) => r.er.clordid],
+  ['orderid', 'text', (r) => r.er.orderid],
+  ['side', 'text', (r) => r.er.side],
+  ['symbol', 'text', (r) => r.er.symbol],
+  ['orderqty', 'numeric', (r) => r.er.orderqty],
+  ['price', 'numeric', (r) => r.er.price],
+  ['transacttime', 'timestamptz', (r) => r.er.transacttime],
+  ['seq', 'int', (r) => r.seq],
 ];
 const LEG_COLUMNS: ReadonlyArray<readonly [string, string, (l: OrderLegRow) => PgArrayElement]> = [
-  ['id', 'int8', (l) => l.id], ['order_id', 'int8', (l) => l.order_id], ['leg_index', 'int', (l) => l.leg_index],
-  ['leg_symbol', 'text', (l) => l.leg_symbol], ['leg_security_type', 'text', (l) => l.leg_security_type],
-  ['leg_maturity_month_year', 'text', (l) => l.leg_maturity_month_year], ['leg_side', 'text', (l) => l.leg_side],
-  ['leg_ratio_qty', 'numeric', (l) => l.leg_ratio_qty], ['leg_price', 'numeric', (l) => l.leg_price],
+  ['id', 'int8', (l) => l.id],
+  ['order_id', 'int8', (l) => l.order_id],
+  ['leg_index', 'int', (l) => l.leg_index],
+  ['leg_symbol', 'text', (l) => l.leg_symbol],
+  ['leg_security_type', 'text', (l) => l.leg_security_type],
+  ['leg_maturity_month_year', 'text', (l) => l.leg_maturity_month_year],
+  ['leg_side', 'text', (l) => l.leg_side],
+  ['leg_ratio_qty', 'numeric', (l) => l.leg_ratio_qty],
+  ['leg_price', 'numeric', (l) => l.leg_price],
 ];
-interface PlannedParty { orderId: number; legIndex: number | null; position: number; partyId: string; source: string | null; role: number }
+interface PlannedParty {
+  orderId: number;
+  legIndex: number | null;
+  position: number;
+  partyId: string;
+  source: string | null;
+  role: number;
+}
 const PARTY_COLUMNS: ReadonlyArray<readonly [string, string, (p: PlannedParty) => PgArrayElement]> = [
-  ['order_id', 'int8', (p) => p.orderId], ['leg_index', 'int', (p) => p.legIndex], ['position', 'int', (p) => p.position],
-  ['party_id', 'text', (p) => p.partyId], ['party_id_source', 'text', (p) => p.source], ['party_role', 'int', (p) => p.role],
+  ['order_id', 'int8', (p) => p.orderId],
+  ['leg_index', 'int', (p) => p.legIndex],
+  ['position', 'int', (p) => p.position],
+  ['party_id', 'text', (p) => p.partyId],
+  ['party_id_source', 'text', (p) => p.source],
+  ['party_role', 'int', (p) => p.role],
 ];
 
 /** `unnest($a::t[], …) WITH ORDINALITY AS alias(cols…, ord)` for columns numbered from `first`. */
@@ -378,7 +478,11 @@ function plannedSql(withOrders: boolean, withLegs: boolean, withParties: boolean
 }
 
 /** One array parameter per column. */
-function columnParams<T>(rows: readonly T[], columns: ReadonlyArray<readonly [string, string, (r: T) => PgArrayElement]>, into: unknown[]): void {
+function columnParams<T>(
+  rows: readonly T[],
+  columns: ReadonlyArray<readonly [string, string, (r: T) => PgArrayElement]>,
+  into: unknown[],
+): void {
   const values: PgArrayElement[] = new Array<PgArrayElement>(rows.length);
   for (const [, , get] of columns) {
     for (let i = 0; i < rows.length; i++) values[i] = get(rows[i]!);
@@ -392,7 +496,11 @@ function columnParams<T>(rows: readonly T[], columns: ReadonlyArray<readonly [st
  * reply was reserved is written already marked as sent with that reply's number (`sentSeqNums`, per
  * outcome, null when its reply goes through the outbox).
  */
-export function plannedIntakeCtes(plan: PlannedIntake, sentSeqNums: ReadonlyArray<number | null>, firstParam: number): { name: string; ctes: string; params: unknown[] } {
+export function plannedIntakeCtes(
+  plan: PlannedIntake,
+  sentSeqNums: ReadonlyArray<number | null>,
+  firstParam: number,
+): { name: string; ctes: string; params: unknown[] } {
   const orders: OrderRow[] = [];
   const reports: Array<{ er: ExecReportRow; seq: number | null }> = [];
   const legs: OrderLegRow[] = [];

@@ -31,8 +31,14 @@ export async function ordersChangedAfter(
   limit: number,
 ): Promise<{ orderIds: number[]; er: number; action: number; truncated: boolean }> {
   const [ers, actions] = await Promise.all([
-    db.query<{ id: number; order_id: number }>('SELECT id, order_id FROM execution_reports WHERE id > $1 ORDER BY id LIMIT $2', [after.er, limit]),
-    db.query<{ id: number; order_id: number | null }>('SELECT id, order_id FROM order_actions WHERE id > $1 ORDER BY id LIMIT $2', [after.action, limit]),
+    db.query<{ id: number; order_id: number }>('SELECT id, order_id FROM execution_reports WHERE id > $1 ORDER BY id LIMIT $2', [
+      after.er,
+      limit,
+    ]),
+    db.query<{ id: number; order_id: number | null }>('SELECT id, order_id FROM order_actions WHERE id > $1 ORDER BY id LIMIT $2', [
+      after.action,
+      limit,
+    ]),
   ]);
   const orderIds = new Set<number>();
   for (const r of ers.rows) orderIds.add(r.order_id);
@@ -50,7 +56,10 @@ export async function ordersChangedAfter(
  * id among them: what a node that missed notifications publishes again beside the changed orders.
  */
 export async function refusedOrdersAfter(db: Queryable, after: number, limit: number): Promise<{ ids: number[]; last: number }> {
-  const { rows } = await db.query<{ id: string | number }>('SELECT id FROM refused_orders WHERE id > $1 ORDER BY id LIMIT $2', [after, limit]);
+  const { rows } = await db.query<{ id: string | number }>('SELECT id FROM refused_orders WHERE id > $1 ORDER BY id LIMIT $2', [
+    after,
+    limit,
+  ]);
   const ids = rows.map((r) => Number(r.id));
   return { ids, last: ids.at(-1) ?? after };
 }

@@ -67,7 +67,14 @@ export async function listFixEnums(db: Queryable, opts: { fieldNumber?: number }
 
 /** For each repeating group (keyed by its NumInGroup tag): its member fields in order. */
 export async function repeatingGroupFields(db: Queryable): Promise<Record<string, unknown[]>> {
-  const { rows } = await db.query<{ group_field_number: number; block_name: string; field_number: number; field_name: string; field_position: number; is_mandatory: boolean }>(
+  const { rows } = await db.query<{
+    group_field_number: number;
+    block_name: string;
+    field_number: number;
+    field_name: string;
+    field_position: number;
+    is_mandatory: boolean;
+  }>(
     `SELECT b.group_field_number, b.block_name, bf.field_number, f.field_name, bf.field_position, bf.is_mandatory
        FROM component_blocks b
        JOIN component_block_fields bf ON bf.block_id = b.id
@@ -78,7 +85,13 @@ export async function repeatingGroupFields(db: Queryable): Promise<Record<string
   const out: Record<string, unknown[]> = {};
   for (const r of rows) {
     const key = String(r.group_field_number);
-    (out[key] ??= []).push({ block_name: r.block_name, field_number: r.field_number, field_name: r.field_name, field_position: r.field_position, is_mandatory: r.is_mandatory });
+    (out[key] ??= []).push({
+      block_name: r.block_name,
+      field_number: r.field_number,
+      field_name: r.field_name,
+      field_position: r.field_position,
+      is_mandatory: r.is_mandatory,
+    });
   }
   return out;
 }

@@ -45,7 +45,13 @@ const riskOrderColumns = `
  */
 export async function loadClientRisk(db: Queryable, compId: string, month: string): Promise<ClientRiskRows> {
   // One statement, so one snapshot: an order closing meanwhile is counted once, as working or as filled.
-  const { rows } = await db.query<{ risk: { filled: ClientRiskRows['filled'] | null; working: (Omit<RiskOrderRow, 'updated_at'> & { updated_at: string })[] | null; high: number | null } }>(
+  const { rows } = await db.query<{
+    risk: {
+      filled: ClientRiskRows['filled'] | null;
+      working: (Omit<RiskOrderRow, 'updated_at'> & { updated_at: string })[] | null;
+      high: number | null;
+    };
+  }>(
     `WITH filled AS (
        SELECT symbol, maturity, sum(qty)::text AS filled FROM (
          SELECT upper(o.symbol) AS symbol, left(o.maturity_month_year, 6) AS maturity, CASE o.side WHEN '1' THEN o.cumqty ELSE -o.cumqty END AS qty
@@ -85,7 +91,10 @@ function numericId<T extends { id: number | string }>(r: T): T & { id: number } 
 
 /** The ids of a client's working orders (the kill switch cancels each). */
 export async function workingOrderIds(db: Queryable, compId: string): Promise<number[]> {
-  const { rows } = await db.query<{ id: string }>(`SELECT id::text AS id FROM orders WHERE ordstatus IN ${WORKING} AND sendercompid = $1 ORDER BY id`, [compId]);
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT id::text AS id FROM orders WHERE ordstatus IN ${WORKING} AND sendercompid = $1 ORDER BY id`,
+    [compId],
+  );
   return rows.map((r) => Number(r.id));
 }
 
@@ -97,7 +106,11 @@ export interface ClientStop {
 }
 
 /** Stops or resumes a client; returns the connector's id and comp id, or undefined when there is none. */
-export async function setClientStop(db: Queryable, compId: string, stop: { by: string; reason: string } | null): Promise<{ id: number; comp_id: string; was_stopped: boolean } | undefined> {
+export async function setClientStop(
+  db: Queryable,
+  compId: string,
+  stop: { by: string; reason: string } | null,
+): Promise<{ id: number; comp_id: string; was_stopped: boolean } | undefined> {
   const { rows } = await db.query<{ id: number; comp_id: string; was_stopped: boolean }>(
     `WITH prev AS (SELECT id, trading_stopped_at IS NOT NULL AS was_stopped FROM client_connectors WHERE comp_id = $1 FOR UPDATE)
      UPDATE client_connectors c

@@ -106,13 +106,7 @@ export async function countSecurityOrders(db: Queryable, symbol: string): Promis
 }
 
 export type ReferenceEntity =
-  | 'security_master'
-  | 'fix_message_specs'
-  | 'users'
-  | 'broker_information'
-  | 'broker_contacts'
-  | 'client_capabilities'
-  | 'client_sessions';
+  'security_master' | 'fix_message_specs' | 'users' | 'broker_information' | 'broker_contacts' | 'client_capabilities' | 'client_sessions';
 
 export interface ReferenceChange {
   entity: ReferenceEntity;
@@ -129,7 +123,15 @@ export async function recordReferenceChange(db: Queryable, c: ReferenceChange): 
   await db.query(
     `INSERT INTO reference_changes (entity, entity_id, action, changed_by, user_ref, before, after)
      VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb)`,
-    [c.entity, c.entityId, c.action, c.changedBy, c.userRef, c.before === null || c.before === undefined ? null : JSON.stringify(c.before), c.after === null || c.after === undefined ? null : JSON.stringify(c.after)],
+    [
+      c.entity,
+      c.entityId,
+      c.action,
+      c.changedBy,
+      c.userRef,
+      c.before === null || c.before === undefined ? null : JSON.stringify(c.before),
+      c.after === null || c.after === undefined ? null : JSON.stringify(c.after),
+    ],
   );
 }
 
@@ -145,7 +147,12 @@ export interface ReferenceChangeRow {
 }
 
 /** The change history of one record (or of an entity), newest first. */
-export async function listReferenceChanges(db: Queryable, entity: ReferenceEntity, entityId?: number, limit = 200): Promise<ReferenceChangeRow[]> {
+export async function listReferenceChanges(
+  db: Queryable,
+  entity: ReferenceEntity,
+  entityId?: number,
+  limit = 200,
+): Promise<ReferenceChangeRow[]> {
   const { rows } = await db.query<ReferenceChangeRow>(
     `SELECT id, entity, entity_id, action, changed_by, before, after, created_at FROM reference_changes
       WHERE entity = $1 AND ($2::int IS NULL OR entity_id = $2) ORDER BY id DESC LIMIT $3`,

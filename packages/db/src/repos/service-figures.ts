@@ -28,6 +28,11 @@ export async function orderAcceptTimesSince(db: Queryable, since: Date): Promise
     [since],
   );
   const out = new Map<string, AcceptTimes>();
-  for (const row of r.rows) out.set(row.sendercompid, { count: row.n, p50Ms: Math.max(0, Math.round(Number(row.p50))), worstMs: Math.max(0, Math.round(Number(row.worst))) });
+  for (const row of r.rows)
+    out.set(row.sendercompid, {
+      count: row.n,
+      p50Ms: Math.max(0, Math.round(Number(row.p50))),
+      worstMs: Math.max(0, Math.round(Number(row.worst))),
+    });
   return out;
 }

@@ -19,10 +19,9 @@ export interface UserWithHash extends UserRow {
 const USER_COLUMNS = 'user_id, username, email, first_name, last_name, role, user_type, is_active, last_login';
 
 export async function findUserByUsername(db: Queryable, username: string): Promise<UserWithHash | undefined> {
-  const { rows } = await db.query<UserWithHash>(
-    `SELECT ${USER_COLUMNS}, password_hash FROM users WHERE lower(username) = lower($1)`,
-    [username],
-  );
+  const { rows } = await db.query<UserWithHash>(`SELECT ${USER_COLUMNS}, password_hash FROM users WHERE lower(username) = lower($1)`, [
+    username,
+  ]);
   return rows[0];
 }
 
@@ -78,8 +77,19 @@ export interface UserWrite {
 }
 
 const WRITABLE: readonly (keyof UserWrite)[] = [
-  'username', 'email', 'first_name', 'last_name', 'whatsapp_number', 'role', 'user_type', 'is_active',
-  'broker_branch_id', 'trader_id', 'trader_license', 'trader_full_name', 'trader_party_id_source',
+  'username',
+  'email',
+  'first_name',
+  'last_name',
+  'whatsapp_number',
+  'role',
+  'user_type',
+  'is_active',
+  'broker_branch_id',
+  'trader_id',
+  'trader_license',
+  'trader_full_name',
+  'trader_party_id_source',
 ];
 
 const ADMIN_SELECT = `SELECT u.user_id, u.username, u.email, u.first_name, u.last_name, u.whatsapp_number, u.role, u.user_type, u.is_active,
@@ -108,7 +118,12 @@ export async function insertUser(db: Queryable, values: UserWrite & { username: 
 }
 
 /** Writes the given fields (and the password hash when given); undefined when there is no such user. */
-export async function updateUser(db: Queryable, userId: number, values: UserWrite, passwordHash?: string): Promise<UserAdminRow | undefined> {
+export async function updateUser(
+  db: Queryable,
+  userId: number,
+  values: UserWrite,
+  passwordHash?: string,
+): Promise<UserAdminRow | undefined> {
   const cols = WRITABLE.filter((k) => values[k] !== undefined);
   const sets = cols.map((k, i) => `${k} = $${i + 2}`);
   const params: unknown[] = [userId, ...cols.map((k) => values[k])];
@@ -129,7 +144,9 @@ export async function deleteUser(db: Queryable, userId: number): Promise<void> {
  * at once cannot both pass the last-administrator check.
  */
 export async function lockActiveAdmins(db: Queryable): Promise<number[]> {
-  const { rows } = await db.query<{ user_id: number }>(`SELECT user_id FROM users WHERE role = 'admin' AND is_active ORDER BY user_id FOR UPDATE`);
+  const { rows } = await db.query<{ user_id: number }>(
+    `SELECT user_id FROM users WHERE role = 'admin' AND is_active ORDER BY user_id FOR UPDATE`,
+  );
   return rows.map((r) => r.user_id);
 }
 

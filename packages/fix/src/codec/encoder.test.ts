@@ -68,7 +68,14 @@ describe('FixEncoder: QuickFIX field order, byte for byte', () => {
           [Tag.LegMaturityMonthYear]: '202604',
           [Tag.LegSymbol]: 'TD3C',
         },
-        { [Tag.LegSymbol]: 'TD3C', [Tag.LegMaturityMonthYear]: '202605', [Tag.LegSide]: '2', [Tag.LegQty]: '1000', [Tag.LegPositionEffect]: 'O', [Tag.LegRefID]: 'L2' },
+        {
+          [Tag.LegSymbol]: 'TD3C',
+          [Tag.LegMaturityMonthYear]: '202605',
+          [Tag.LegSide]: '2',
+          [Tag.LegQty]: '1000',
+          [Tag.LegPositionEffect]: 'O',
+          [Tag.LegRefID]: 'L2',
+        },
       ])
       .set(Tag.TransactTime, '20260315-09:30:02.450');
     assert.equal(
@@ -85,7 +92,14 @@ describe('FixEncoder: QuickFIX field order, byte for byte', () => {
   });
 
   it('encodeOrdered keeps the given order', () => {
-    const bytes = encoder.encodeOrdered('0', [[56, 'B'], [49, 'A']], [[112, 'T']]);
+    const bytes = encoder.encodeOrdered(
+      '0',
+      [
+        [56, 'B'],
+        [49, 'A'],
+      ],
+      [[112, 'T']],
+    );
     const text = '8=FIX.4.4|9=21|35=0|56=B|49=A|112=T|';
     assert.equal(pipes(bytes), `${text}10=${checksumOf(text.replaceAll('|', '\x01'))}|`);
   });
@@ -113,14 +127,33 @@ describe('FixEncoder values', () => {
   });
 
   it('writes the LENGTH of each DATA field itself, right before it (SignatureLength before Signature)', () => {
-    const b = new FixMessageBuilder('0').set(Tag.Signature, 'si\x01g').set(Tag.EncodedTextLen, 1).set(Tag.SignatureLength, 1).set(Tag.MsgSeqNum, 4);
+    const b = new FixMessageBuilder('0')
+      .set(Tag.Signature, 'si\x01g')
+      .set(Tag.EncodedTextLen, 1)
+      .set(Tag.SignatureLength, 1)
+      .set(Tag.MsgSeqNum, 4);
     const text = pipes(encoder.encode(b));
     assert.match(text, /\|34=4\|354=1\|93=4\|89=si\|g\|10=\d{3}\|$/, 'a LENGTH without its DATA field is written as given');
     const m = parser.parse(encoder.encode(b));
     assert.equal(m.trailer.get(Tag.Signature), 'si\x01g');
-    const g = new FixMessageBuilder('B').set(Tag.Headline, 'H').setGroup(Tag.NoLinesOfText, [{ [Tag.Text]: 't', [Tag.EncodedTextLen]: 7, [Tag.EncodedText]: Buffer.from('\x01x') }]);
+    const g = new FixMessageBuilder('B')
+      .set(Tag.Headline, 'H')
+      .setGroup(Tag.NoLinesOfText, [{ [Tag.Text]: 't', [Tag.EncodedTextLen]: 7, [Tag.EncodedText]: Buffer.from('\x01x') }]);
     assert.match(pipes(encoder.encode(g)), /\|33=1\|58=t\|354=2\|355=\|x\|148=H\|/);
-    assert.match(pipes(encoder.encodeOrdered('B', [], [[148, 'H'], [354, 9], [355, 'ab']])), /\|148=H\|354=2\|355=ab\|/);
+    assert.match(
+      pipes(
+        encoder.encodeOrdered(
+          'B',
+          [],
+          [
+            [148, 'H'],
+            [354, 9],
+            [355, 'ab'],
+          ],
+        ),
+      ),
+      /\|148=H\|354=2\|355=ab\|/,
+    );
   });
 
   it('writes negative integers', () => {
@@ -129,8 +162,15 @@ describe('FixEncoder values', () => {
 
   it('round-trips through the framer and the parser', () => {
     const b = new FixMessageBuilder('D')
-      .set(34, 2).set(49, 'C').set(52, new Date()).set(56, 'B')
-      .set(11, 'A').set(54, '1').set(55, 'TD3C').set(60, new Date()).set(40, '1')
+      .set(34, 2)
+      .set(49, 'C')
+      .set(52, new Date())
+      .set(56, 'B')
+      .set(11, 'A')
+      .set(54, '1')
+      .set(55, 'TD3C')
+      .set(60, new Date())
+      .set(40, '1')
       .set(58, 'Zürich café')
       .setGroup(453, [{ 448: 'X', 447: 'D', 452: '3' }]);
     const bytes = encoder.encode(b);
@@ -154,7 +194,9 @@ describe('FixEncoder values', () => {
 
   it('grows for large messages', () => {
     const big = 'y'.repeat(200_000);
-    const m = parser.parse(encoder.encode(new FixMessageBuilder('1').set(34, 1).set(49, 'A').set(56, 'B').set(52, '20260101-00:00:00').set(112, big)));
+    const m = parser.parse(
+      encoder.encode(new FixMessageBuilder('1').set(34, 1).set(49, 'A').set(56, 'B').set(52, '20260101-00:00:00').set(112, big)),
+    );
     assert.equal(m.get(112), big);
   });
 
@@ -195,7 +237,7 @@ describe('FixMessageBuilder', () => {
 
 describe('FixEncoder: fields set in wire order take the unsorted path, with the same bytes', () => {
   const dictionary = Dictionary.fix44();
-// Seeded, so a failure reproduces.
+  // Seeded, so a failure reproduces.
   const rng = seededRandom;
   const r = rng(Number(process.env.FIX_FUZZ_SEED ?? 20260315));
   const pick = <T>(items: readonly T[]): T => items[Math.floor(r() * items.length)]!;
@@ -215,7 +257,15 @@ describe('FixEncoder: fields set in wire order take the unsorted path, with the 
     ])();
   /** The wire text of a value, written here independently of the encoder. */
   const wire = (v: FieldValue): string =>
-    typeof v === 'boolean' ? (v ? 'Y' : 'N') : v instanceof Date ? formatUtcTimestamp(v) : v instanceof Uint8Array ? Buffer.from(v).toString('latin1') : String(v);
+    typeof v === 'boolean'
+      ? v
+        ? 'Y'
+        : 'N'
+      : v instanceof Date
+        ? formatUtcTimestamp(v)
+        : v instanceof Uint8Array
+          ? Buffer.from(v).toString('latin1')
+          : String(v);
   const HEADER = [34, 43, 49, 50, 52, 56, 57, 97, 115, 116, 122, 128, 142, 369];
   const BODY = [1, 6, 11, 14, 17, 31, 32, 37, 38, 39, 40, 44, 54, 55, 58, 59, 60, 150, 151, 167, 200, 528, 5001, 9999, 20001];
   const party = (): GroupEntryInput => {
@@ -285,7 +335,9 @@ describe('FixEncoder: fields set in wire order take the unsorted path, with the 
       const { msgType, fields } = sample();
       const expected = fixMessage(
         `35=${msgType}|` +
-          fields.map(([tag, v]) => (Array.isArray(v) ? `${tag}=${v.length}|${v.map(partyWire).join('')}` : `${tag}=${wire(v as FieldValue)}|`)).join(''),
+          fields
+            .map(([tag, v]) => (Array.isArray(v) ? `${tag}=${v.length}|${v.map(partyWire).join('')}` : `${tag}=${wire(v as FieldValue)}|`))
+            .join(''),
       ).toString('latin1');
       const label = `round ${round}: ${pipes(expected)}`;
       assert.equal(enc.encode(build(msgType, fields)).toString('latin1'), expected, label);
@@ -313,7 +365,14 @@ describe('FixEncoder: fields set in wire order take the unsorted path, with the 
   it('refuses the same values with the same error on both paths, and keeps working', () => {
     const enc = new FixEncoder(dictionary);
     for (let round = 0; round < 500; round++) {
-      const fields: Array<[number, FieldValue]> = [[34, 7], [49, 'A'], [56, 'B'], [11, text()], [55, text()], [58, text()]];
+      const fields: Array<[number, FieldValue]> = [
+        [34, 7],
+        [49, 'A'],
+        [56, 'B'],
+        [11, text()],
+        [55, text()],
+        [58, text()],
+      ];
       const bad = text(20);
       const at = Math.floor(r() * (bad.length + 1));
       const poisoned = bad.slice(0, at) + pick(['\x01', '\u20ac', '\ud83d\ude00', '\u0100']) + bad.slice(at);
@@ -337,7 +396,16 @@ describe('FixEncoder: fields set in wire order take the unsorted path, with the 
   it('Dates: one formatted second serves every millisecond in it, and the next second is formatted afresh', () => {
     const enc = new FixEncoder(dictionary);
     const base = Date.UTC(2026, 2, 15, 9, 30, 1);
-    for (const ms of [base, base + 1, base + 999, base + 1000, base + 1001, base - 1, Date.UTC(1969, 11, 31, 23, 59, 59, 999), Date.UTC(2000, 1, 29, 0, 0, 0, 50)]) {
+    for (const ms of [
+      base,
+      base + 1,
+      base + 999,
+      base + 1000,
+      base + 1001,
+      base - 1,
+      Date.UTC(1969, 11, 31, 23, 59, 59, 999),
+      Date.UTC(2000, 1, 29, 0, 0, 0, 50),
+    ]) {
       const text = pipes(enc.encode(new FixMessageBuilder('0').set(34, 1).set(52, new Date(ms))));
       assert.match(text, new RegExp(`\\|52=${formatUtcTimestamp(ms)}\\|10=`));
     }

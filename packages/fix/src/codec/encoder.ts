@@ -143,7 +143,10 @@ function firstUnencodable(s: string, from: number): number {
 }
 
 function unencodable(tag: number, c: number): FixEncodeError {
-  return new FixEncodeError(tag, c === SOH ? 'SOH inside a non-DATA field' : `character U+${c.toString(16)} is not encodable (use an Encoded* field)`);
+  return new FixEncodeError(
+    tag,
+    c === SOH ? 'SOH inside a non-DATA field' : `character U+${c.toString(16)} is not encodable (use an Encoded* field)`,
+  );
 }
 
 export class FixEncoder {
@@ -413,7 +416,11 @@ export class FixEncoder {
    * Encodes fields in exactly the order given (8, 9, 35 and 10 are still written by the encoder):
    * for re-sending stored messages and for tests that need a specific wire order.
    */
-  encodeOrdered(msgType: string, header: ReadonlyArray<readonly [number, FieldValue]>, body: ReadonlyArray<readonly [number, FieldValue]>): Buffer {
+  encodeOrdered(
+    msgType: string,
+    header: ReadonlyArray<readonly [number, FieldValue]>,
+    body: ReadonlyArray<readonly [number, FieldValue]>,
+  ): Buffer {
     // The encoder writes a DATA field's LENGTH itself, so a LENGTH given with its DATA is skipped.
     const lengthTags = this.lengthTagsOfData(body, this.lengthTagsOfData(header, undefined));
     this.begin();
@@ -600,7 +607,8 @@ export class FixEncoder {
         const c1 = s.charCodeAt(k + 1);
         const c2 = s.charCodeAt(k + 2);
         const c3 = s.charCodeAt(k + 3);
-        if ((c0 | c1 | c2 | c3) > 0xff || c0 === SOH || c1 === SOH || c2 === SOH || c3 === SOH) throw unencodable(tag, firstUnencodable(s, k));
+        if ((c0 | c1 | c2 | c3) > 0xff || c0 === SOH || c1 === SOH || c2 === SOH || c3 === SOH)
+          throw unencodable(tag, firstUnencodable(s, k));
         view.setUint32(p, c0 | (c1 << 8) | (c2 << 16) | (c3 << 24), true);
         p += 4;
         sum += c0 + c1 + c2 + c3;
@@ -702,7 +710,10 @@ export class FixEncoder {
     for (let i = 0; i < len; i++) {
       const c = s.charCodeAt(i);
       if (c > 0xff || (c === SOH && !allowSoh)) {
-        throw new FixEncodeError(tag, c === SOH ? 'SOH inside a non-DATA field' : `character U+${c.toString(16)} is not encodable (use an Encoded* field)`);
+        throw new FixEncodeError(
+          tag,
+          c === SOH ? 'SOH inside a non-DATA field' : `character U+${c.toString(16)} is not encodable (use an Encoded* field)`,
+        );
       }
       buf[p++] = c;
       sum += c;

@@ -67,14 +67,14 @@ function isDateBytes(raw: Uint8Array, start: number): boolean {
   let year = 0;
   for (let k = start; k < start + 4; k++) {
     const d = raw[k]! - 0x30;
-    if ((d >>> 0) > 9) return false;
+    if (d >>> 0 > 9) return false;
     year = year * 10 + d;
   }
   const mo1 = raw[start + 4]! - 0x30;
   const mo2 = raw[start + 5]! - 0x30;
   const d1 = raw[start + 6]! - 0x30;
   const d2 = raw[start + 7]! - 0x30;
-  if ((mo1 >>> 0) > 1 || (mo2 >>> 0) > 9 || (d1 >>> 0) > 3 || (d2 >>> 0) > 9) return false;
+  if (mo1 >>> 0 > 1 || mo2 >>> 0 > 9 || d1 >>> 0 > 3 || d2 >>> 0 > 9) return false;
   const month = mo1 * 10 + mo2;
   const day = d1 * 10 + d2;
   return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
@@ -91,7 +91,7 @@ function isTimeBytes(raw: Uint8Array, start: number, end: number): boolean {
   const s1 = raw[start + 6]! - 0x30;
   const s2 = raw[start + 7]! - 0x30;
   // Each digit in 0-9 (unsigned compare rejects negatives), then the ranges.
-  if ((h1 >>> 0) > 2 || (h2 >>> 0) > 9 || (m1 >>> 0) > 5 || (m2 >>> 0) > 9 || (s1 >>> 0) > 6 || (s2 >>> 0) > 9) return false;
+  if (h1 >>> 0 > 2 || h2 >>> 0 > 9 || m1 >>> 0 > 5 || m2 >>> 0 > 9 || s1 >>> 0 > 6 || s2 >>> 0 > 9) return false;
   if (h1 * 10 + h2 > 23 || s1 * 10 + s2 > 60) return false;
   if (len === 8) return true;
   return raw[start + 8] === 0x2e && len >= 10 && len <= 18 && allDigits(raw, start + 9, end);
@@ -116,4 +116,3 @@ function daysInMonth(year: number, month: number): number {
   if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
-

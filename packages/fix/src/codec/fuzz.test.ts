@@ -21,8 +21,12 @@ const parser = new FixParser(dictionary);
 
 const SAMPLES: Buffer[] = [
   fixMessage(`${header('0', 1)}`),
-  fixMessage(`${header('D', 2)}1=ACC|11=ORD-1|38=100|40=2|44=14325.5|54=1|55=TD3C|59=0|60=20260315-09:30:01.120|453=2|448=A|447=D|452=3|448=B|447=D|452=11|`),
-  fixMessage(`${header('AB', 3)}11=ML|40=2|44=-1.5|54=1|55=S|60=20260315-09:30:02|555=2|600=L1|624=1|687=5|539=1|524=P|525=D|538=3|600=L2|624=2|687=5|`),
+  fixMessage(
+    `${header('D', 2)}1=ACC|11=ORD-1|38=100|40=2|44=14325.5|54=1|55=TD3C|59=0|60=20260315-09:30:01.120|453=2|448=A|447=D|452=3|448=B|447=D|452=11|`,
+  ),
+  fixMessage(
+    `${header('AB', 3)}11=ML|40=2|44=-1.5|54=1|55=S|60=20260315-09:30:02|555=2|600=L1|624=1|687=5|539=1|524=P|525=D|538=3|600=L2|624=2|687=5|`,
+  ),
   fixMessage(`${header('8', 4)}6=0|11=A|14=0|17=E|37=O|39=0|54=1|55=X|150=0|151=5|58=text|354=4|355=a\x01=b|`),
   fixMessage(`${header('5', 5)}58=bye|`),
 ];
@@ -126,16 +130,24 @@ const MUTATIONS: Record<string, Mutation> = {
   },
   wrongLength: (m, r) => Buffer.from(m.toString('latin1').replace(/\x019=\d+\x01/, `\x019=${Math.floor(r() * 400)}\x01`), 'latin1'),
   hugeLength: (m) => Buffer.from(m.toString('latin1').replace(/\x019=\d+\x01/, '\x019=999999999\x01'), 'latin1'),
-  wrongChecksum: (m, r) => Buffer.from(m.toString('latin1').replace(/10=\d{3}\x01$/, `10=${String(Math.floor(r() * 1000)).padStart(3, '0')}\x01`), 'latin1'),
+  wrongChecksum: (m, r) =>
+    Buffer.from(m.toString('latin1').replace(/10=\d{3}\x01$/, `10=${String(Math.floor(r() * 1000)).padStart(3, '0')}\x01`), 'latin1'),
   badTag: (m, r) => Buffer.from(m.toString('latin1').replace(/\x01(\d+)=/, `\x01${pick(r, ['x1', '', '0', '99999', '-5'])}=`), 'latin1'),
   binaryJunk: (_m, r) => Buffer.from(Array.from({ length: Math.floor(r() * 300) }, () => Math.floor(r() * 256))),
-  fakeStart: (m, r) => Buffer.concat([Buffer.from(pick(r, ['8=FIX', '8=FIX.4.4\x01', '8=FIX.4.4\x019=', '8=FIX.4.4\x019=5\x01', '8=FIX.4.4\x019=10000\x01']), 'latin1'), m]),
+  fakeStart: (m, r) =>
+    Buffer.concat([
+      Buffer.from(pick(r, ['8=FIX', '8=FIX.4.4\x01', '8=FIX.4.4\x019=', '8=FIX.4.4\x019=5\x01', '8=FIX.4.4\x019=10000\x01']), 'latin1'),
+      m,
+    ]),
 };
 
 /** A structurally valid (well-framed) message with random fields: exercises the parser beyond the framer. */
 function randomFramedMessage(r: () => number): Buffer {
   const msgType = pick(r, ['D', 'AB', '8', 'W', 'E', '0', 'ZZ']);
-  const tags = [11, 54, 60, 40, 453, 448, 447, 452, 555, 600, 539, 524, 687, 44, 38, 58, 18, 167, 200, 34, 43, 93, 89, 95, 96, 268, 269, 270, 73, 67, 999, 5001, 20000];
+  const tags = [
+    11, 54, 60, 40, 453, 448, 447, 452, 555, 600, 539, 524, 687, 44, 38, 58, 18, 167, 200, 34, 43, 93, 89, 95, 96, 268, 269, 270, 73, 67,
+    999, 5001, 20000,
+  ];
   const values = ['1', 'A', '', '0', '2', '-1', '1.5', '20260315-09:30:01', '202604', 'Y', 'N', 'ZZZ', '999999999999', '3', 'D'];
   let body = `${header(msgType, Math.floor(r() * 100))}`;
   const n = Math.floor(r() * 25);
@@ -151,7 +163,8 @@ describe('fuzz: framer + parser on hostile streams', () => {
       const parts: Buffer[] = [];
       for (let k = Math.floor(r() * 8); k >= 0; k--) {
         const roll = r();
-        if (roll < 0.4) parts.push(Buffer.from(Array.from({ length: Math.floor(r() * 200) }, () => (r() < 0.1 ? 1 : Math.floor(r() * 256)))));
+        if (roll < 0.4)
+          parts.push(Buffer.from(Array.from({ length: Math.floor(r() * 200) }, () => (r() < 0.1 ? 1 : Math.floor(r() * 256)))));
         else if (roll < 0.7) {
           const sample = pick(r, SAMPLES);
           const from = Math.floor(r() * sample.length);
@@ -237,7 +250,11 @@ describe('fuzz: encoder round trip', () => {
       const qty = decimal();
       b.set(38, qty);
       if (r() < 0.5) b.set(58, text());
-      const parties: GroupEntryInput[] = Array.from({ length: Math.floor(r() * 4) }, () => ({ 452: pick(r, roles), 448: text(), 447: 'D' }));
+      const parties: GroupEntryInput[] = Array.from({ length: Math.floor(r() * 4) }, () => ({
+        452: pick(r, roles),
+        448: text(),
+        447: 'D',
+      }));
       b.setGroup(453, parties);
       const bytes = encoder.encode(b);
       const [frame] = new FixFramer().push(bytes);
@@ -248,7 +265,10 @@ describe('fuzz: encoder round trip', () => {
       if (b.has(44)) assert.equal(msg.getDecimal(44), price);
       assert.equal(msg.get(11), b.get(11));
       const got = msg.getGroup(453).map((e) => [e.get(448), e.get(447), e.get(452)]);
-      assert.deepEqual(got, parties.map((p) => [p[448], p[447], p[452]]));
+      assert.deepEqual(
+        got,
+        parties.map((p) => [p[448], p[447], p[452]]),
+      );
     }
   });
 });

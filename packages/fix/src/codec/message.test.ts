@@ -88,7 +88,7 @@ describe('FixMessage', () => {
     assert.equal(m.getBoolean(Tag.PossDupFlag), true);
     assert.equal(m.getBoolean(Tag.GapFillFlag), false);
     assert.equal(m.getBoolean(Tag.PossResend), undefined);
-    const n = parser.parse(fixMessage(`${header('8', 3)}37=O|17=E|150=0|39=0|54=1|151=0|14=0|6=0|1500=-7|`), );
+    const n = parser.parse(fixMessage(`${header('8', 3)}37=O|17=E|150=0|39=0|54=1|151=0|14=0|6=0|1500=-7|`));
     assert.equal(n.getInt(1500), -7);
   });
 
@@ -112,7 +112,10 @@ describe('FixMessage', () => {
     assert.equal(m.header.get(Tag.ClOrdID), undefined);
     assert.equal(m.body.get(Tag.ClOrdID), 'ORD-000042');
     assert.equal(m.body.get(Tag.SenderCompID), undefined);
-    assert.deepEqual(m.trailer.fields().map(([t]) => t), [10]);
+    assert.deepEqual(
+      m.trailer.fields().map(([t]) => t),
+      [10],
+    );
     assert.deepEqual(
       m.body.fields().map(([t]) => t),
       [1, 11, 38, 40, 44, 54, 55, 59, 60, 167, 200, 453],
@@ -148,18 +151,32 @@ describe('FixMessage', () => {
     const legs = m.getGroup(Tag.NoLegs);
     assert.equal(legs.length, 2);
     assert.deepEqual(
-      legs.map((l) => [l.get(Tag.LegSymbol), l.getMonthYear(Tag.LegMaturityMonthYear)?.month, l.getChar(Tag.LegSide), l.getDecimal(Tag.LegQty)]),
+      legs.map((l) => [
+        l.get(Tag.LegSymbol),
+        l.getMonthYear(Tag.LegMaturityMonthYear)?.month,
+        l.getChar(Tag.LegSide),
+        l.getDecimal(Tag.LegQty),
+      ]),
       [
         ['TD3C', 4, '1', '1000'],
         ['TD3C', 5, '2', '1000'],
       ],
     );
     const legParties = legs[0]!.getGroup(Tag.NoNestedPartyIDs);
-    assert.deepEqual(legParties.map((p) => p.get(Tag.NestedPartyID)), ['ACME-CAP', 'BRK']);
+    assert.deepEqual(
+      legParties.map((p) => p.get(Tag.NestedPartyID)),
+      ['ACME-CAP', 'BRK'],
+    );
     const subIds = legParties[0]!.getGroup(Tag.NoNestedPartySubIDs);
-    assert.deepEqual(subIds.map((s) => [s.get(Tag.NestedPartySubID), s.get(Tag.NestedPartySubIDType)]), [['DESK-A', '4']]);
+    assert.deepEqual(
+      subIds.map((s) => [s.get(Tag.NestedPartySubID), s.get(Tag.NestedPartySubIDType)]),
+      [['DESK-A', '4']],
+    );
     assert.equal(legParties[1]!.groupSize(Tag.NoNestedPartySubIDs), 0);
-    assert.deepEqual(legs[1]!.getGroup(Tag.NoNestedPartyIDs).map((p) => p.get(Tag.NestedPartyRole)), ['3']);
+    assert.deepEqual(
+      legs[1]!.getGroup(Tag.NoNestedPartyIDs).map((p) => p.get(Tag.NestedPartyRole)),
+      ['3'],
+    );
     assert.equal(legs[0]!.get(Tag.NestedPartyID), undefined, 'nested members belong to the nested entries');
     assert.equal(m.get(Tag.TransactTime), '20260315-09:30:02.450', 'fields after the groups are top-level again');
   });
@@ -180,7 +197,10 @@ describe('FixMessage', () => {
   it('reads header groups (NoHops)', () => {
     const m = parser.parse(fixMessage(`35=0|34=2|49=CLIENT|52=20260315-09:30:01.123|56=BROKER|627=1|628=HUB|629=20260315-09:30:01.000|`));
     assert.equal(m.rejection, undefined);
-    assert.deepEqual(m.header.getGroup(Tag.NoHops).map((h) => h.get(Tag.HopCompID)), ['HUB']);
+    assert.deepEqual(
+      m.header.getGroup(Tag.NoHops).map((h) => h.get(Tag.HopCompID)),
+      ['HUB'],
+    );
   });
 
   it('keeps DATA fields with embedded SOH whole', () => {

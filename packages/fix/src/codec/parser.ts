@@ -103,12 +103,14 @@ export class FixParser implements TopLevelIndex {
       if (tag === 35) continue;
       if (charEnum !== undefined) {
         let formatHolds = true;
-        for (let c = 0; c < 256; c++) if (charEnum[c] === 1 && type !== ValueType.String && !isValidFormat(Uint8Array.of(c), type, 0, 1)) formatHolds = false;
+        for (let c = 0; c < 256; c++)
+          if (charEnum[c] === 1 && type !== ValueType.String && !isValidFormat(Uint8Array.of(c), type, 0, 1)) formatHolds = false;
         if (formatHolds) {
           this.checks[tag] = Check.CharEnum | (rows.length << CHECK_BITS);
           rows.push(charEnum);
         } else this.checks[tag] = Check.Full;
-      } else if (dictionary.stringEnumByTag[tag] !== undefined) this.checks[tag] = type === ValueType.MultipleValueString ? Check.Full : Check.Enum;
+      } else if (dictionary.stringEnumByTag[tag] !== undefined)
+        this.checks[tag] = type === ValueType.MultipleValueString ? Check.Full : Check.Enum;
       else if (type !== ValueType.String && type !== ValueType.Data) this.checks[tag] = Check.Format;
     }
     this.charAllowed = new Uint8Array(rows.length * 256);
@@ -232,12 +234,20 @@ export class FixParser implements TopLevelIndex {
       // BeginString, BodyLength, MsgType must open the message.
       if (index < 3) {
         if (tag !== (index === 0 ? 8 : index === 1 ? 9 : 35)) {
-          garbled = index === 0 ? 'BeginString (8) must be the first field' : index === 1 ? 'BodyLength (9) must be the second field' : 'MsgType (35) must be the third field';
+          garbled =
+            index === 0
+              ? 'BeginString (8) must be the first field'
+              : index === 1
+                ? 'BodyLength (9) must be the second field'
+                : 'MsgType (35) must be the third field';
           break;
         }
         topStamps[tag] = messageScope;
         topIndex[tag] = index;
-        if (index === 0) beginString = bytesEqual(raw, valueStart, valueEnd, this.beginStringBytes) ? dict.beginString : raw.toString('latin1', valueStart, valueEnd);
+        if (index === 0)
+          beginString = bytesEqual(raw, valueStart, valueEnd, this.beginStringBytes)
+            ? dict.beginString
+            : raw.toString('latin1', valueStart, valueEnd);
         else if (index === 2) {
           const typeLength = valueEnd - valueStart;
           if (typeLength > 0 && typeLength <= 3) {
@@ -308,7 +318,15 @@ export class FixParser implements TopLevelIndex {
           if (validate && this.fieldReason === NO_ERROR) {
             const check = tag < tagLimit ? checks[tag]! : Check.None;
             // An allowed single character is checked here, anything else by valueCheck.
-            if (valueStart === valueEnd || (check !== Check.None && !((check & CHECK_KIND) === Check.CharEnum && valueEnd - valueStart === 1 && charAllowed[((check >> CHECK_BITS) << 8) | raw[valueStart]!] === 1))) {
+            if (
+              valueStart === valueEnd ||
+              (check !== Check.None &&
+                !(
+                  (check & CHECK_KIND) === Check.CharEnum &&
+                  valueEnd - valueStart === 1 &&
+                  charAllowed[((check >> CHECK_BITS) << 8) | raw[valueStart]!] === 1
+                ))
+            ) {
               const problem = this.valueCheck(raw, tag, check, valueStart, valueEnd);
               if (problem !== NO_ERROR) this.noteFieldError(problem, tag);
             }
@@ -356,7 +374,16 @@ export class FixParser implements TopLevelIndex {
       if (validate && this.fieldReason === NO_ERROR) {
         if (where === Placement.None) this.checkUnknownTag(tag);
         const check = tag < tagLimit ? checks[tag]! : Check.None;
-        if (this.fieldReason === NO_ERROR && (valueStart === valueEnd || (check !== Check.None && !((check & CHECK_KIND) === Check.CharEnum && valueEnd - valueStart === 1 && charAllowed[((check >> CHECK_BITS) << 8) | raw[valueStart]!] === 1)))) {
+        if (
+          this.fieldReason === NO_ERROR &&
+          (valueStart === valueEnd ||
+            (check !== Check.None &&
+              !(
+                (check & CHECK_KIND) === Check.CharEnum &&
+                valueEnd - valueStart === 1 &&
+                charAllowed[((check >> CHECK_BITS) << 8) | raw[valueStart]!] === 1
+              )))
+        ) {
           const problem = this.valueCheck(raw, tag, check, valueStart, valueEnd);
           if (problem !== NO_ERROR) this.noteFieldError(problem, tag);
         }
@@ -389,7 +416,24 @@ export class FixParser implements TopLevelIndex {
     this.slabUsed = base + n * FIELD_STRIDE;
     const lookup = garbled === undefined ? this : undefined;
     const clean = validate && garbled === undefined && result === undefined;
-    return new FixMessage(raw, f, base, n, dict, clean, beginString, msgType, msgSeqNum, def, garbled, result, lookup, messageScope, epoch, this.parseCount);
+    return new FixMessage(
+      raw,
+      f,
+      base,
+      n,
+      dict,
+      clean,
+      beginString,
+      msgType,
+      msgSeqNum,
+      def,
+      garbled,
+      result,
+      lookup,
+      messageScope,
+      epoch,
+      this.parseCount,
+    );
   }
 
   private nextScope(): number {
@@ -413,7 +457,8 @@ export class FixParser implements TopLevelIndex {
     this.groupCountIndex[d] = countIndex;
     const declared = unsignedAt(raw, valueStart, valueEnd);
     // A count too long to read (but all digits) cannot match any number of entries we accept.
-    this.groupDeclared[d] = declared === -1 && isValidFormat(raw, ValueType.UnsignedInt, valueStart, valueEnd) ? UNREADABLE_COUNT : declared;
+    this.groupDeclared[d] =
+      declared === -1 && isValidFormat(raw, ValueType.UnsignedInt, valueStart, valueEnd) ? UNREADABLE_COUNT : declared;
     this.groupEntries[d] = 0;
     this.groupEntryScope[d] = this.nextScope();
     this.groupLastRank[d] = 0;
@@ -499,7 +544,10 @@ export class FixParser implements TopLevelIndex {
     if (tag >= USER_DEFINED_TAG_MIN) {
       if (!opts.validateUserDefinedFields) return;
     } else if (opts.allowUnknownMessageFields) return;
-    this.noteFieldError(this.dictionary.isDefinedTag(tag) ? RejectReason.TagNotDefinedForThisMessageType : RejectReason.InvalidTagNumber, tag);
+    this.noteFieldError(
+      this.dictionary.isDefinedTag(tag) ? RejectReason.TagNotDefinedForThisMessageType : RejectReason.InvalidTagNumber,
+      tag,
+    );
   }
 }
 
@@ -536,7 +584,13 @@ function bytesEqual(raw: Buffer, start: number, end: number, expected: Buffer): 
   return true;
 }
 
-function enumContains(raw: Buffer, start: number, end: number, keyed: ReadonlySet<number> | undefined, strings: ReadonlySet<string>): boolean {
+function enumContains(
+  raw: Buffer,
+  start: number,
+  end: number,
+  keyed: ReadonlySet<number> | undefined,
+  strings: ReadonlySet<string>,
+): boolean {
   if (keyed !== undefined && end - start <= ENUM_KEY_MAX_LENGTH) {
     let key = 1;
     for (let k = start; k < end; k++) {
@@ -570,4 +624,3 @@ function unsignedAt(raw: Buffer, start: number, end: number): number {
   }
   return v;
 }
-

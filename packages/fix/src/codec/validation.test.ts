@@ -23,7 +23,10 @@ describe('validation: valid messages pass', () => {
     ['minimal NewOrderSingle', nos()],
     ['Heartbeat', fixMessage(header('0'))],
     ['Logon', fixMessage(`${header('A', 1)}98=0|108=30|141=Y|`)],
-    ['ExecutionReport with parties', fixMessage(`${header('8')}6=0|11=A|14=0|17=E1|37=O1|39=0|54=1|55=TD3C|150=0|151=10|453=1|448=X|447=D|452=3|`)],
+    [
+      'ExecutionReport with parties',
+      fixMessage(`${header('8')}6=0|11=A|14=0|17=E1|37=O1|39=0|54=1|55=TD3C|150=0|151=10|453=1|448=X|447=D|452=3|`),
+    ],
     ['ExecInst with several values', nos('18=1 G|')],
     ['UTCTimestamp without milliseconds', nos()],
     ['UTCTimestamp with microseconds', fixMessage(`${header('D')}11=A|55=TD3C|54=1|60=20260315-09:30:01.123456|40=1|`)],
@@ -119,7 +122,11 @@ describe('validation: session reject reasons (373), RefTagID (371) and texts (58
 
   it('6 Incorrect data format for a NUL byte in a text field (not in a DATA field)', () => {
     expectReject(nos('58=a\x00b|'), RejectReason.IncorrectDataFormatForValue, 58);
-    expectReject(fixMessage(`${header('D')}11=A\x00|21=1|40=1|54=1|55=X|60=20260315-09:30:01.000|`), RejectReason.IncorrectDataFormatForValue, 11);
+    expectReject(
+      fixMessage(`${header('D')}11=A\x00|21=1|40=1|54=1|55=X|60=20260315-09:30:01.000|`),
+      RejectReason.IncorrectDataFormatForValue,
+      11,
+    );
   });
 
   it('0 Invalid tag number for a negative tag, which is kept out of the fields', () => {
@@ -154,9 +161,7 @@ describe('validation: session reject reasons (373), RefTagID (371) and texts (58
     expectReject(nos('453=2|448=X|447=D|452=3|'), RejectReason.IncorrectNumInGroupCountForRepeatingGroup, 453);
     expectReject(nos('453=999999999999|448=X|447=D|452=3|'), RejectReason.IncorrectNumInGroupCountForRepeatingGroup, 453);
     // Nested: two leg parties declared, one sent.
-    const legs = fixMessage(
-      `${header('AB')}11=A|55=TD3C|54=1|60=20260315-09:30:01|40=1|555=1|600=TD3C|624=1|539=2|524=X|525=D|538=3|`,
-    );
+    const legs = fixMessage(`${header('AB')}11=A|55=TD3C|54=1|60=20260315-09:30:01|40=1|555=1|600=TD3C|624=1|539=2|524=X|525=D|538=3|`);
     expectReject(legs, RejectReason.IncorrectNumInGroupCountForRepeatingGroup, 539);
     // A group ended by the end of the message.
     expectReject(fixMessage(`${header('W')}55=TD3C|268=2|269=0|270=1|`), RejectReason.IncorrectNumInGroupCountForRepeatingGroup, 268);

@@ -68,13 +68,23 @@ describe('timestamps', () => {
   });
 
   it('computes the same instants as Date.UTC', () => {
-    const daysIn = (y: number, m: number) => [31, y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]!;
+    const daysIn = (y: number, m: number) =>
+      [31, y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]!;
     const years = [0, 1, 99, 100, 101, 399, 400, 1600, 1899, 1900, 1969, 1970, 1999, 2000, 2024, 2026, 2100, 2400, 9999];
     for (const year of years) {
       for (let month = 1; month <= 12; month++) {
         for (const day of [1, 15, 28, daysIn(year, month)]) {
-          for (const [h, mi, s, ms] of [[0, 0, 0, 0], [23, 59, 59, 999], [23, 59, 60, 0], [9, 30, 1, 120]] as const) {
-            assert.equal(utcEpochMs(year, month, day, h, mi, s, ms), Date.UTC(year, month - 1, day, h, mi, s, ms), `${year}-${month}-${day} ${h}:${mi}:${s}.${ms}`);
+          for (const [h, mi, s, ms] of [
+            [0, 0, 0, 0],
+            [23, 59, 59, 999],
+            [23, 59, 60, 0],
+            [9, 30, 1, 120],
+          ] as const) {
+            assert.equal(
+              utcEpochMs(year, month, day, h, mi, s, ms),
+              Date.UTC(year, month - 1, day, h, mi, s, ms),
+              `${year}-${month}-${day} ${h}:${mi}:${s}.${ms}`,
+            );
           }
         }
       }
@@ -87,7 +97,18 @@ describe('timestamps', () => {
     assert.equal(parseUtcTimestamp('20260315-09:30:01.5'), Date.UTC(2026, 2, 15, 9, 30, 1, 500));
     assert.equal(parseUtcTimestamp('20260315-09:30:01.123456789'), Date.UTC(2026, 2, 15, 9, 30, 1, 123));
     assert.equal(parseUtcTimestamp('20240229-00:00:00'), Date.UTC(2024, 1, 29));
-    for (const bad of ['', '20260315', '20260315-09:30', '20260315T09:30:01', '20261315-09:30:01', '20250229-00:00:00', '20260315-25:00:00', '20260315-09:30:01.', '20260315-09:30:01.1234567890', '2026031a-09:30:01']) {
+    for (const bad of [
+      '',
+      '20260315',
+      '20260315-09:30',
+      '20260315T09:30:01',
+      '20261315-09:30:01',
+      '20250229-00:00:00',
+      '20260315-25:00:00',
+      '20260315-09:30:01.',
+      '20260315-09:30:01.1234567890',
+      '2026031a-09:30:01',
+    ]) {
       assert.ok(Number.isNaN(parseUtcTimestamp(bad)), bad);
     }
   });

@@ -119,8 +119,16 @@ export function formatUtcTimestamp(time: Date | number): string {
     const year = d.getUTCFullYear();
     if (year < 0 || year > 9999) throw new RangeError('time outside the FIX timestamp range');
     cachedSecondText =
-      pad(year, 4) + pad(d.getUTCMonth() + 1, 2) + pad(d.getUTCDate(), 2) + '-' +
-      pad(d.getUTCHours(), 2) + ':' + pad(d.getUTCMinutes(), 2) + ':' + pad(d.getUTCSeconds(), 2) + '.';
+      pad(year, 4) +
+      pad(d.getUTCMonth() + 1, 2) +
+      pad(d.getUTCDate(), 2) +
+      '-' +
+      pad(d.getUTCHours(), 2) +
+      ':' +
+      pad(d.getUTCMinutes(), 2) +
+      ':' +
+      pad(d.getUTCSeconds(), 2) +
+      '.';
     cachedSecond = second;
   }
   return cachedSecondText + pad(ms - second * 1000, 3);
@@ -235,5 +243,9 @@ function digits(s: string, from: number, count: number): number {
 }
 
 function daysInMonth(year: number, month: number): number {
-  return month === 2 ? (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28) : [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
+  return month === 2
+    ? year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
+      ? 29
+      : 28
+    : [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
 }

@@ -22,13 +22,17 @@ export function parseConformanceArgs(argv: readonly string[]): { port: number; h
     else if (a === '--verbose' || a === '-v') verbose = true;
     else throw new Error(`unknown argument "${a}"\n${USAGE}`);
   }
-  if (port === undefined || !Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`a port between 0 and 65535 is required\n${USAGE}`);
+  if (port === undefined || !Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`a port between 0 and 65535 is required\n${USAGE}`);
   if (!host) throw new Error(`--host needs an address\n${USAGE}`);
   return { port, host, verbose };
 }
 
 /** Starts the conformance acceptor and prints its traffic; stops on SIGINT/SIGTERM. */
-export async function runConformanceCli(argv: readonly string[], io: ConformanceCliIo = { out: console.log, err: console.error }): Promise<Acceptor> {
+export async function runConformanceCli(
+  argv: readonly string[],
+  io: ConformanceCliIo = { out: console.log, err: console.error },
+): Promise<Acceptor> {
   const { port, host, verbose } = parseConformanceArgs(argv);
   const show = (raw: string) => raw.replaceAll('\x01', '|');
   const logFactory: LogFactory = {

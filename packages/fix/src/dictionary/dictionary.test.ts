@@ -30,27 +30,49 @@ describe('generated dictionary data', () => {
     assert.deepEqual(data.fields[0], { tag: 1, name: 'Account', type: 'STRING' });
     const side = data.fields.find((f) => f.tag === 54)!;
     assert.deepEqual(side.enums?.[0], { value: '1', description: 'BUY' });
-    assert.ok(data.fields.every((f) => f.enums === undefined || f.enums.length > 0), 'enums only when the field has values');
+    assert.ok(
+      data.fields.every((f) => f.enums === undefined || f.enums.length > 0),
+      'enums only when the field has values',
+    );
     const nos = data.messages.find((m) => m.msgType === 'D')!;
     assert.equal(nos.name, 'NewOrderSingle');
     assert.equal(nos.category, 'app');
     assert.deepEqual(nos.items[0], { field: 11, required: true });
-    assert.deepEqual(nos.items.find((i) => 'component' in i && i.component === 'Parties'), { component: 'Parties', required: false });
+    assert.deepEqual(
+      nos.items.find((i) => 'component' in i && i.component === 'Parties'),
+      { component: 'Parties', required: false },
+    );
     assert.deepEqual(data.components.Parties, [
-      { group: 453, required: false, items: [{ field: 448, required: false }, { field: 447, required: false }, { field: 452, required: false }, { component: 'PtysSubGrp', required: false }] },
+      {
+        group: 453,
+        required: false,
+        items: [
+          { field: 448, required: false },
+          { field: 447, required: false },
+          { field: 452, required: false },
+          { component: 'PtysSubGrp', required: false },
+        ],
+      },
     ]);
     assert.equal(data.messages.find((m) => m.msgType === 'A')!.category, 'admin');
     assert.deepEqual(data.trailer.at(-1), { field: 10, required: true });
   });
 
-  it('is what the generator produces from FIX44.xml (regenerate with npm run gen:fix-dictionary)', { skip: !existsSync(xmlPath) && 'FIX44.xml is not beside this checkout' }, () => {
-    const generated = buildDictionary(readFileSync(xmlPath, 'utf8'));
-    assert.equal(formatDictionaryJson(generated), readFileSync(jsonPath, 'utf8'));
-    assert.equal(generateCodesTs(generated), readFileSync(codesPath, 'utf8'));
-  });
+  it(
+    'is what the generator produces from FIX44.xml (regenerate with npm run gen:fix-dictionary)',
+    { skip: !existsSync(xmlPath) && 'FIX44.xml is not beside this checkout' },
+    () => {
+      const generated = buildDictionary(readFileSync(xmlPath, 'utf8'));
+      assert.equal(formatDictionaryJson(generated), readFileSync(jsonPath, 'utf8'));
+      assert.equal(generateCodesTs(generated), readFileSync(codesPath, 'utf8'));
+    },
+  );
 
   it('carries the QuickFIX acknowledgment in the generated constants', () => {
-    assert.match(readFileSync(codesPath, 'utf8'), /This product includes software developed by quickfixengine\.org \(http:\/\/www\.quickfixengine\.org\/\)\./);
+    assert.match(
+      readFileSync(codesPath, 'utf8'),
+      /This product includes software developed by quickfixengine\.org \(http:\/\/www\.quickfixengine\.org\/\)\./,
+    );
   });
 });
 
@@ -81,15 +103,19 @@ describe('generator XML reader', () => {
     assert.throws(() => buildDictionary(xml(`<field name='Account' required='Y'/>`)), /REQUIRED_IN_COMPONENT: no component Instrument/);
   });
 
-  it('marks Symbol required in Instrument, as QuickFIX/J does (the QuickFIX C++ FIX44.xml has it optional)', { skip: !existsSync(xmlPath) && 'FIX44.xml is not beside this checkout' }, () => {
-    assert.deepEqual(REQUIRED_IN_COMPONENT, { Instrument: ['Symbol'] });
-    const xml = readFileSync(xmlPath, 'utf8');
-    assert.match(xml, /<component name='Instrument'>\s*<field name='Symbol' required='N' \/>/);
-    assert.deepEqual(buildDictionary(xml).components.Instrument![0], { field: 55, required: true });
-    assert.deepEqual(buildDictionary(xml, {}).components.Instrument![0], { field: 55, required: false });
-    assert.throws(() => buildDictionary(xml, { Instrument: ['Nope'] }), /Nope is not a field of Instrument/);
-    assert.throws(() => buildDictionary(xml, { Instrument: ['Account'] }), /Account is not a field of Instrument/);
-  });
+  it(
+    'marks Symbol required in Instrument, as QuickFIX/J does (the QuickFIX C++ FIX44.xml has it optional)',
+    { skip: !existsSync(xmlPath) && 'FIX44.xml is not beside this checkout' },
+    () => {
+      assert.deepEqual(REQUIRED_IN_COMPONENT, { Instrument: ['Symbol'] });
+      const xml = readFileSync(xmlPath, 'utf8');
+      assert.match(xml, /<component name='Instrument'>\s*<field name='Symbol' required='N' \/>/);
+      assert.deepEqual(buildDictionary(xml).components.Instrument![0], { field: 55, required: true });
+      assert.deepEqual(buildDictionary(xml, {}).components.Instrument![0], { field: 55, required: false });
+      assert.throws(() => buildDictionary(xml, { Instrument: ['Nope'] }), /Nope is not a field of Instrument/);
+      assert.throws(() => buildDictionary(xml, { Instrument: ['Account'] }), /Account is not a field of Instrument/);
+    },
+  );
 
   it('turns enum descriptions into identifiers', () => {
     assert.equal(identifierFromDescription('NEW_ORDER_SINGLE'), 'NewOrderSingle');
@@ -119,8 +145,11 @@ describe('typed constants', () => {
       assert.equal(generateCodesTs(data as Parameters<typeof generateCodesTs>[0]), readFileSync(codesPath, 'utf8'));
     });
 
-    it('has every field\'s tag number, and no other', () => {
-      assert.deepEqual(Object.entries(codes.Tag), data.fields.map((f) => [f.name, f.tag]));
+    it("has every field's tag number, and no other", () => {
+      assert.deepEqual(
+        Object.entries(codes.Tag),
+        data.fields.map((f) => [f.name, f.tag]),
+      );
     });
 
     it('has every value of every field, in dictionary order, and exports nothing else', () => {
@@ -131,7 +160,11 @@ describe('typed constants', () => {
         fieldsWithValues++;
         const values = exported.get(enumConstName(f.name)) as Record<string, string> | undefined;
         assert.ok(values, `${f.name} (${f.tag}) values exported`);
-        assert.deepEqual(Object.values(values), f.enums.map((e) => e.value), `${f.name} (${f.tag}) values`);
+        assert.deepEqual(
+          Object.values(values),
+          f.enums.map((e) => e.value),
+          `${f.name} (${f.tag}) values`,
+        );
         assert.deepEqual(Object.entries(values), enumEntries(f.enums), `${f.name} (${f.tag}) names`);
         for (const v of Object.values(values)) assert.ok(dict.isValidEnumValue(f.tag, v), `${f.name}=${v} valid for the engine`);
         exported.delete(enumConstName(f.name));

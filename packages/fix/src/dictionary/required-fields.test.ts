@@ -44,7 +44,12 @@ function valueFor(d: Dictionary, tag: number): string {
 function fieldPairs(d: Dictionary, tag: number): Array<[number, string]> {
   const value = valueFor(d, tag);
   const lengthTag = d.field(tag)!.lengthTag;
-  return lengthTag === undefined ? [[tag, value]] : [[lengthTag, String(value.length)], [tag, value]];
+  return lengthTag === undefined
+    ? [[tag, value]]
+    : [
+        [lengthTag, String(value.length)],
+        [tag, value],
+      ];
 }
 
 /** A LENGTH tag written with its DATA field rather than on its own. */
@@ -153,7 +158,11 @@ describe('required fields, through components and group entries, for every messa
       assert.deepEqual(sorted(def.body.requiredTags), sorted(requiredOf(items)), `${def.name}: required tags`);
       for (const { path, group } of groupsOf(def.body)) {
         const entry = path.reduce<readonly Item[]>((scope, tag) => groupItems(scope, tag)!, items);
-        assert.deepEqual(sorted(group.requiredTags), sorted(requiredOf(entry).add(group.delimiter)), `${def.name} ${path.join('>')}: an entry's required tags`);
+        assert.deepEqual(
+          sorted(group.requiredTags),
+          sorted(requiredOf(entry).add(group.delimiter)),
+          `${def.name} ${path.join('>')}: an entry's required tags`,
+        );
       }
       const full = bodyPairs(dict, def);
       assertClean(def, full, `${def.name} with every required field`);
@@ -174,7 +183,9 @@ describe('required fields, through components and group entries, for every messa
           if (depth === path.length - 1) return [[countTag, '1'], ...entryPairs(dict, g, omit)];
           const next = path[depth + 1]!;
           const tags = [...new Set([...g.requiredTags, next])].sort((a, b) => g.rank[a]! - g.rank[b]!);
-          const entry = tags.flatMap((t) => (t === next ? build(g, depth + 1, omit) : isLengthOfRequired(dict, g, t) ? [] : memberPairs(dict, g, t)));
+          const entry = tags.flatMap((t) =>
+            t === next ? build(g, depth + 1, omit) : isLengthOfRequired(dict, g, t) ? [] : memberPairs(dict, g, t),
+          );
           return [[countTag, '1'], ...entry];
         };
         const withGroup = (omit?: number): Array<[number, string]> => {
@@ -200,14 +211,36 @@ describe('required fields through nested components (a dictionary of its own)', 
     ...base,
     components: {
       ...base.components,
-      Outer: [{ component: 'Inner', required: true }, { component: 'Opt', required: false }, { field: 15, required: false }],
+      Outer: [
+        { component: 'Inner', required: true },
+        { component: 'Opt', required: false },
+        { field: 15, required: false },
+      ],
       Inner: [
         { field: 55, required: true },
-        { group: 453, required: false, items: [{ field: 448, required: false }, { field: 452, required: true }] },
+        {
+          group: 453,
+          required: false,
+          items: [
+            { field: 448, required: false },
+            { field: 452, required: true },
+          ],
+        },
       ],
       Opt: [{ field: 58, required: true }],
     },
-    messages: [...base.messages.filter((m) => m.msgType !== 'D'), { name: 'NewOrderSingle', msgType: 'D', category: 'app', items: [{ field: 11, required: true }, { component: 'Outer', required: true }] }],
+    messages: [
+      ...base.messages.filter((m) => m.msgType !== 'D'),
+      {
+        name: 'NewOrderSingle',
+        msgType: 'D',
+        category: 'app',
+        items: [
+          { field: 11, required: true },
+          { component: 'Outer', required: true },
+        ],
+      },
+    ],
   };
   const own = new Dictionary(data);
   const p = new FixParser(own);
@@ -221,8 +254,16 @@ describe('required fields through nested components (a dictionary of its own)', 
 
   it('enforces a field required in a group entry only when the group is present', () => {
     assert.equal(parseD('11=A|55=X|453=1|448=P|452=3|'), undefined);
-    assert.deepEqual(parseD('11=A|55=X|453=1|448=P|'), { reason: RejectReason.RequiredTagMissing, refTagId: 452, text: 'Required tag missing' });
-    assert.deepEqual(parseD('11=A|55=X|453=2|448=P|452=3|448=Q|'), { reason: RejectReason.RequiredTagMissing, refTagId: 452, text: 'Required tag missing' });
+    assert.deepEqual(parseD('11=A|55=X|453=1|448=P|'), {
+      reason: RejectReason.RequiredTagMissing,
+      refTagId: 452,
+      text: 'Required tag missing',
+    });
+    assert.deepEqual(parseD('11=A|55=X|453=2|448=P|452=3|448=Q|'), {
+      reason: RejectReason.RequiredTagMissing,
+      refTagId: 452,
+      text: 'Required tag missing',
+    });
   });
 
   it("does not enforce a field required in an optional component (QuickFIX's rule)", () => {

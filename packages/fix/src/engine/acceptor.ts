@@ -175,7 +175,11 @@ export class Acceptor {
   async stop(graceMs = 2000): Promise<void> {
     // Stop accepting now; server.close() only calls back once every connection has ended, so the
     // sessions are logged out first and the close is awaited at the end.
-    const closed = Promise.all([this.server, ...(this.tlsServer ? [this.tlsServer] : [])].map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+    const closed = Promise.all(
+      [this.server, ...(this.tlsServer ? [this.tlsServer] : [])].map(
+        (server) => new Promise<void>((resolve) => server.close(() => resolve())),
+      ),
+    );
     await Promise.all(
       [...this.sessions.values()].map(async (s) => {
         if (s.status().loggedOn) {
@@ -197,7 +201,11 @@ export class Acceptor {
    */
   async crash(): Promise<void> {
     for (const c of this.connections) c.destroy('crash');
-    await Promise.all([this.server, ...(this.tlsServer ? [this.tlsServer] : [])].map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+    await Promise.all(
+      [this.server, ...(this.tlsServer ? [this.tlsServer] : [])].map(
+        (server) => new Promise<void>((resolve) => server.close(() => resolve())),
+      ),
+    );
     this.sessions.clear();
   }
 
@@ -403,7 +411,15 @@ export class Acceptor {
     if (session) {
       // Known session: the refusal belongs in its audit trail (the number is reused, not consumed).
       void session.store
-        .auditOutbound({ direction: 'TX', msgSeqNum: seq, msgType: MsgType.Logout, senderCompID: session.id.senderCompID, targetCompID: session.id.targetCompID, sendingTime: formatUtcTimestamp(this.clock.now()), raw })
+        .auditOutbound({
+          direction: 'TX',
+          msgSeqNum: seq,
+          msgType: MsgType.Logout,
+          senderCompID: session.id.senderCompID,
+          targetCompID: session.id.targetCompID,
+          sendingTime: formatUtcTimestamp(this.clock.now()),
+          raw,
+        })
         .catch((err: unknown) => this.connectionLog.onEvent(`audit of refused logon failed: ${String(err)}`));
     }
     void connection.write(bytes);

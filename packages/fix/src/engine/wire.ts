@@ -5,8 +5,7 @@ import type { FixConnection } from '../transport/connection';
 
 /** What one frame from the socket became. */
 export type Decoded =
-  | { readonly kind: 'message'; readonly message: InboundMessage }
-  | { readonly kind: 'garbled'; readonly reason: string };
+  { readonly kind: 'message'; readonly message: InboundMessage } | { readonly kind: 'garbled'; readonly reason: string };
 
 /** Decodes one frame; a wrong BeginString still decodes so the session can answer it with a Logout. */
 export function decodeFrame(frame: Frame, codec: SessionCodec): Decoded {
@@ -33,7 +32,8 @@ export class SessionFeed {
   deliver(d: Decoded): void {
     this.backlog += 1;
     if (this.backlog === BACKLOG_HIGH) this.connection.pause();
-    const done = d.kind === 'message' ? this.session.receive(this.connection, d.message) : this.session.receiveGarbled(this.connection, d.reason);
+    const done =
+      d.kind === 'message' ? this.session.receive(this.connection, d.message) : this.session.receiveGarbled(this.connection, d.reason);
     done.then(this.delivered, this.delivered);
   }
 

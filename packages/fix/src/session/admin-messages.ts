@@ -20,7 +20,11 @@ import type { AdminSends } from './session-state';
 export const TEST_REQ_ID = 'TEST';
 
 /** Our Logon: HeartBtInt, 141=Y when it resets both sequences, the initiator's credentials. */
-export function logonMessage(heartBtIntSec: number, resetSeqNum: boolean, credentials?: { readonly username?: string | undefined; readonly password?: string | undefined }): OutgoingMessage {
+export function logonMessage(
+  heartBtIntSec: number,
+  resetSeqNum: boolean,
+  credentials?: { readonly username?: string | undefined; readonly password?: string | undefined },
+): OutgoingMessage {
   const body: Array<[number, string]> = [
     [Tag.EncryptMethod, '0'],
     [Tag.HeartBtInt, String(heartBtIntSec)],
@@ -47,7 +51,10 @@ export function testRequestMessage(): OutgoingMessage {
 
 /** EndSeqNo 0 ("everything after"), as FIX 4.4 recommends: the peer sends what it has in one pass. */
 export function resendRequestMessage(begin: number): OutgoingMessage {
-  return outgoing(MsgType.ResendRequest, [[Tag.BeginSeqNo, String(begin)], [Tag.EndSeqNo, '0']]);
+  return outgoing(MsgType.ResendRequest, [
+    [Tag.BeginSeqNo, String(begin)],
+    [Tag.EndSeqNo, '0'],
+  ]);
 }
 
 /** A session Reject of `ref`; RefTagID only when one tag is at fault. */
@@ -119,7 +126,9 @@ export class AdminSender implements AdminSends {
 
   private async sendLogon(resetSeqNum: boolean): Promise<void> {
     const settings = this.d.settings();
-    await this.d.out.sendAdmin(logonMessage(this.d.connection.heartBtIntSec, resetSeqNum, settings.role === 'initiator' ? settings : undefined));
+    await this.d.out.sendAdmin(
+      logonMessage(this.d.connection.heartBtIntSec, resetSeqNum, settings.role === 'initiator' ? settings : undefined),
+    );
   }
 
   async logout(text?: string): Promise<void> {

@@ -76,7 +76,9 @@ export function heartBtIntProblem(heartBtIntSec: number, range: HeartBtIntRange)
  * asks for (HeartBtInt in range), refused with a Logout that says why. `lookup` is the server's connector table.
  */
 export class CounterpartyAuthenticator implements Authenticator {
-  constructor(private readonly lookup: (sessionID: SessionID) => CounterpartyConfig | undefined | Promise<CounterpartyConfig | undefined>) {}
+  constructor(
+    private readonly lookup: (sessionID: SessionID) => CounterpartyConfig | undefined | Promise<CounterpartyConfig | undefined>,
+  ) {}
 
   async authenticate(request: LogonRequest): Promise<LogonDecision> {
     const config = await this.lookup(request.sessionID);
@@ -99,7 +101,9 @@ export class CounterpartyAuthenticator implements Authenticator {
       if (problem) return refuse(problem, true);
     }
     // The schedule that admitted the logon also ends the session (Logout at the window's end).
-    const settings = config.schedule ? { timeZone: config.schedule.timeZone, schedule: config.schedule, ...config.settings } : config.settings;
+    const settings = config.schedule
+      ? { timeZone: config.schedule.timeZone, schedule: config.schedule, ...config.settings }
+      : config.settings;
     return { accept: true, settings };
   }
 }

@@ -30,7 +30,10 @@ export async function queueAhead(ctx: SessionContext, message: InboundMessage, s
  * message, a cancel) first waits for the pipelined messages still with the application: the gap may
  * have been filled by resent orders that overlap (session.ts, mayOverlap).
  */
-export async function drainQueue(ctx: SessionContext, process: (ctx: SessionContext, message: InboundMessage, audited: boolean, resendAnswered: boolean) => Promise<boolean>): Promise<boolean> {
+export async function drainQueue(
+  ctx: SessionContext,
+  process: (ctx: SessionContext, message: InboundMessage, audited: boolean, resendAnswered: boolean) => Promise<boolean>,
+): Promise<boolean> {
   for (let entry = ctx.inbound.takeReady(); entry; entry = ctx.inbound.takeReady()) {
     if (!ctx.settings.pipelineApplication.includes(entry.message.msgType)) await ctx.inbound.settle();
     if (!(await process(ctx, entry.message, true, entry.resendAnswered))) return false;

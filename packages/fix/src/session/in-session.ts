@@ -67,7 +67,12 @@ export async function handleLoggedOn(ctx: SessionContext, message: InboundMessag
 }
 
 /** BeginString, CompIDs, SendingTime accuracy, PossDup rules: the header checks of FIX 4.4 vol. 2. */
-export function verifyHeader(ctx: SessionContext, message: InboundMessage, checkLatency = true, checkSeq = true): Verdict | Promise<Verdict> {
+export function verifyHeader(
+  ctx: SessionContext,
+  message: InboundMessage,
+  checkLatency = true,
+  checkSeq = true,
+): Verdict | Promise<Verdict> {
   const problem = ctx.inbound.headerProblem(message, checkLatency, checkSeq);
   return problem ? answerHeaderProblem(ctx, message, problem) : 'process';
 }
@@ -81,7 +86,13 @@ export async function answerHeaderProblem(ctx: SessionContext, message: InboundM
 }
 
 /** Sends a Reject and, when the message was the one expected, consumes its number (it was processed). */
-export async function rejectAndConsume(ctx: SessionContext, message: InboundMessage, reason: string, text: string, refTagID?: number): Promise<void> {
+export async function rejectAndConsume(
+  ctx: SessionContext,
+  message: InboundMessage,
+  reason: string,
+  text: string,
+  refTagID?: number,
+): Promise<void> {
   await ctx.send.reject(message, reason, text, refTagID);
   const seq = msgSeqNum(message);
   if (seq === ctx.numbers.nextTarget) await ctx.inbound.consume(message, seq + 1);
@@ -89,7 +100,12 @@ export async function rejectAndConsume(ctx: SessionContext, message: InboundMess
 }
 
 /** A message whose MsgSeqNum is the expected one. */
-export async function processInSequence(ctx: SessionContext, message: InboundMessage, audited: boolean, resendAnswered: boolean): Promise<boolean> {
+export async function processInSequence(
+  ctx: SessionContext,
+  message: InboundMessage,
+  audited: boolean,
+  resendAnswered: boolean,
+): Promise<boolean> {
   const seq = msgSeqNum(message)!;
   let receipt: AppReceipt | undefined;
   if (ctx.settings.validate) {
@@ -126,7 +142,12 @@ export async function processInSequence(ctx: SessionContext, message: InboundMes
       // GapFill in sequence: jump to NewSeqNo.
       const newSeqNo = Number(message.get(Tag.NewSeqNo));
       if (!Number.isSafeInteger(newSeqNo) || newSeqNo <= seq) {
-        await ctx.send.reject(message, '5', `Attempt to lower sequence number, invalid value NewSeqNo(36)=${message.get(Tag.NewSeqNo)}`, Tag.NewSeqNo);
+        await ctx.send.reject(
+          message,
+          '5',
+          `Attempt to lower sequence number, invalid value NewSeqNo(36)=${message.get(Tag.NewSeqNo)}`,
+          Tag.NewSeqNo,
+        );
         await ctx.inbound.consume(message, seq + 1, audited);
         return true;
       }

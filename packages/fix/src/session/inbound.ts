@@ -154,8 +154,10 @@ export class Inbound implements InboundSequencing {
    * `checkSeq` false: the MsgSeqNum is not looked at (SequenceReset in Reset mode ignores it).
    */
   headerProblem(message: InboundMessage, checkLatency: boolean, checkSeq = true): HeaderProblem | undefined {
-    if (message.get(Tag.BeginString) !== this.d.id.beginString) return { logout: { why: 'Incorrect BeginString', text: 'Incorrect BeginString' } };
-    if (checkSeq && msgSeqNum(message) === undefined) return { logout: { why: 'MsgSeqNum (34) missing or invalid', text: 'MsgSeqNum (34) missing or invalid' } };
+    if (message.get(Tag.BeginString) !== this.d.id.beginString)
+      return { logout: { why: 'Incorrect BeginString', text: 'Incorrect BeginString' } };
+    if (checkSeq && msgSeqNum(message) === undefined)
+      return { logout: { why: 'MsgSeqNum (34) missing or invalid', text: 'MsgSeqNum (34) missing or invalid' } };
     for (const tag of COMP_ID_TAGS) {
       const value = message.get(tag);
       if (value === undefined) return { reject: ['1', 'Required tag missing', tag] };
@@ -177,7 +179,11 @@ export class Inbound implements InboundSequencing {
       if (orig === undefined) return { reject: ['1', 'Required tag missing', Tag.OrigSendingTime] };
       const origTime = parseUtcTimestamp(orig);
       if (Number.isNaN(origTime)) return { reject: ['6', 'Incorrect data format for value', Tag.OrigSendingTime] };
-      if (origTime > sendingTime) return { reject: ['10', 'SendingTime accuracy problem'], logout: { why: 'OrigSendingTime later than SendingTime', text: undefined } };
+      if (origTime > sendingTime)
+        return {
+          reject: ['10', 'SendingTime accuracy problem'],
+          logout: { why: 'OrigSendingTime later than SendingTime', text: undefined },
+        };
     }
     return undefined;
   }
@@ -248,7 +254,14 @@ export class Inbound implements InboundSequencing {
    */
   handOn(message: InboundMessage, next: number, audited: boolean): void {
     let settle!: () => void;
-    const entry: Unconsumed = { message, next, audited, settled: false, failure: undefined, whenSettled: new Promise<void>((r) => (settle = r)) };
+    const entry: Unconsumed = {
+      message,
+      next,
+      audited,
+      settled: false,
+      failure: undefined,
+      whenSettled: new Promise<void>((r) => (settle = r)),
+    };
     this.unconsumed.push(entry);
     this.nextTarget = next;
     let result: ReturnType<Application['fromApp']>;
@@ -390,7 +403,12 @@ export class Inbound implements InboundSequencing {
     const begin = Number(message.get(Tag.BeginSeqNo));
     const endRaw = Number(message.get(Tag.EndSeqNo));
     if (!Number.isSafeInteger(begin) || begin < 1 || !Number.isSafeInteger(endRaw) || endRaw < 0) {
-      await this.host.sendReject(message, '5', 'Value is incorrect (out of range) for this tag', Number.isSafeInteger(begin) && begin >= 1 ? Tag.EndSeqNo : Tag.BeginSeqNo);
+      await this.host.sendReject(
+        message,
+        '5',
+        'Value is incorrect (out of range) for this tag',
+        Number.isSafeInteger(begin) && begin >= 1 ? Tag.EndSeqNo : Tag.BeginSeqNo,
+      );
       return true;
     }
     const now = this.d.clock.now();
@@ -407,14 +425,21 @@ export class Inbound implements InboundSequencing {
       return true;
     }
     if (end - begin + 1 > this.settings.maxResendRange) {
-      await this.host.sendReject(message, '5', `Resend range ${begin}-${end} exceeds ${this.settings.maxResendRange} messages`, Tag.EndSeqNo);
+      await this.host.sendReject(
+        message,
+        '5',
+        `Resend range ${begin}-${end} exceeds ${this.settings.maxResendRange} messages`,
+        Tag.EndSeqNo,
+      );
       return true;
     }
     this.d.log.onEvent(`resending ${begin}-${end}`);
     let gapStart: number | undefined;
     for (let chunkStart = begin; chunkStart <= end; chunkStart += this.settings.resendChunkSize) {
       const chunkEnd = Math.min(end, chunkStart + this.settings.resendChunkSize - 1);
-      const stored = new Map((await this.d.store.outboundRange(chunkStart, chunkEnd, this.settings.resendChunkSize)).map((m) => [m.msgSeqNum, m]));
+      const stored = new Map(
+        (await this.d.store.outboundRange(chunkStart, chunkEnd, this.settings.resendChunkSize)).map((m) => [m.msgSeqNum, m]),
+      );
       for (let seq = chunkStart; seq <= chunkEnd; seq++) {
         const replay = this.replayable(stored.get(seq));
         if (!replay) {
@@ -473,18 +498,38 @@ export class Inbound implements InboundSequencing {
 
   private async sendGapFill(seq: number, newSeqNo: number): Promise<void> {
     const sendingTime = formatUtcTimestamp(this.d.clock.now());
-    const message = outgoing(MsgType.SequenceReset, [[Tag.GapFillFlag, 'Y'], [Tag.NewSeqNo, String(newSeqNo)]], [[Tag.PossDupFlag, 'Y'], [Tag.OrigSendingTime, sendingTime]]);
+    const message = outgoing(
+      MsgType.SequenceReset,
+      [
+        [Tag.GapFillFlag, 'Y'],
+        [Tag.NewSeqNo, String(newSeqNo)],
+      ],
+      [
+        [Tag.PossDupFlag, 'Y'],
+        [Tag.OrigSendingTime, sendingTime],
+      ],
+    );
     this.d.app.toAdmin?.(message, this.d.id);
     await this.d.out.sendCopy(message, seq, sendingTime);
   }
-
 }
 
 /** Every message must name both CompIDs (checked before whether they are ours). */
 const COMP_ID_TAGS = [Tag.TargetCompID, Tag.SenderCompID] as const;
 
 /** Header and trailer fields a resend rebuilds. */
-const REBUILT_TAGS = new Set<number>([Tag.BeginString, Tag.BodyLength, Tag.MsgType, Tag.SenderCompID, Tag.TargetCompID, Tag.MsgSeqNum, Tag.SendingTime, Tag.PossDupFlag, Tag.OrigSendingTime, Tag.CheckSum]);
+const REBUILT_TAGS = new Set<number>([
+  Tag.BeginString,
+  Tag.BodyLength,
+  Tag.MsgType,
+  Tag.SenderCompID,
+  Tag.TargetCompID,
+  Tag.MsgSeqNum,
+  Tag.SendingTime,
+  Tag.PossDupFlag,
+  Tag.OrigSendingTime,
+  Tag.CheckSum,
+]);
 
 /** MsgSeqNum (34) when it is 1 to 15 digits and at least 1 (read on every check of every message). */
 export function msgSeqNum(message: InboundMessage): number | undefined {

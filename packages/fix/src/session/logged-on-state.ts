@@ -5,7 +5,10 @@ import type { SessionContext, SessionState, StateName } from './session-state';
  * What the logged-on states (in session, resend) share: the schedule end, heartbeats and liveness on
  * each tick, the operator's Logout and the socket closing. Each passes its own message handling.
  */
-export function loggedOnState(name: 'inSession' | 'resend', onMessage: (ctx: SessionContext, message: InboundMessage) => Promise<StateName>): SessionState {
+export function loggedOnState(
+  name: 'inSession' | 'resend',
+  onMessage: (ctx: SessionContext, message: InboundMessage) => Promise<StateName>,
+): SessionState {
   return {
     name,
 
@@ -49,7 +52,11 @@ export async function checkLiveness(ctx: SessionContext): Promise<boolean> {
   const now = ctx.now();
   const hb = ctx.connection.heartBtIntSec * 1000;
   const silence = hb * ctx.settings.testRequestDelayFactor;
-  if (ctx.connection.testRequestSentAt !== undefined && now - ctx.connection.lastReceivedAt >= silence && now - ctx.connection.testRequestSentAt >= silence) {
+  if (
+    ctx.connection.testRequestSentAt !== undefined &&
+    now - ctx.connection.lastReceivedAt >= silence &&
+    now - ctx.connection.testRequestSentAt >= silence
+  ) {
     await ctx.dropConnection(`peer silent for ${Math.round((now - ctx.connection.lastReceivedAt) / 1000)}s after TestRequest`);
     return false;
   }
@@ -58,6 +65,7 @@ export async function checkLiveness(ctx: SessionContext): Promise<boolean> {
   } else if (ctx.connection.testRequestSentAt === undefined && now - ctx.connection.lastSentAt >= hb) {
     await ctx.send.heartbeat();
   }
-  if (ctx.connection.testRequestSentAt !== undefined && ctx.connection.lastReceivedAt > ctx.connection.testRequestSentAt) ctx.connection.testRequestAnswered();
+  if (ctx.connection.testRequestSentAt !== undefined && ctx.connection.lastReceivedAt > ctx.connection.testRequestSentAt)
+    ctx.connection.testRequestAnswered();
   return true;
 }

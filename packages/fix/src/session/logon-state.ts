@@ -39,7 +39,8 @@ export const logonState: SessionState = {
       if (issue) return dropInvalidLogon(ctx, message, `${issue.text}${issue.refTagID !== undefined ? ` (${issue.refTagID})` : ''}`);
     }
     const heartBtInt = message.get(Tag.HeartBtInt);
-    if (heartBtInt === undefined || !/^\d{1,6}$/.test(heartBtInt)) return dropInvalidLogon(ctx, message, 'HeartBtInt (108) missing or not a whole number of seconds');
+    if (heartBtInt === undefined || !/^\d{1,6}$/.test(heartBtInt))
+      return dropInvalidLogon(ctx, message, 'HeartBtInt (108) missing or not a whole number of seconds');
     const refused = await admitLogon(ctx, message);
     if (refused !== undefined) return refuseLogon(ctx, message, refused);
 
@@ -124,7 +125,8 @@ export async function checkLogonSeq(ctx: SessionContext, message: InboundMessage
   const seq = msgSeqNum(message);
   if (seq === undefined) return dropInvalidLogon(ctx, message, 'MsgSeqNum (34) missing or invalid');
   // A refusal like any other: neither side's number moves.
-  if (seq < ctx.numbers.nextTarget) return refuseLogon(ctx, message, `MsgSeqNum too low, expecting ${ctx.numbers.nextTarget} but received ${seq}`);
+  if (seq < ctx.numbers.nextTarget)
+    return refuseLogon(ctx, message, `MsgSeqNum too low, expecting ${ctx.numbers.nextTarget} but received ${seq}`);
   return seq > ctx.numbers.nextTarget ? 'tooHigh' : 'ok';
 }
 
@@ -132,7 +134,9 @@ export async function checkLogonSeq(ctx: SessionContext, message: InboundMessage
 export async function completeLogon(ctx: SessionContext, message: InboundMessage, seqCheck: 'ok' | 'tooHigh'): Promise<StateName> {
   const seq = msgSeqNum(message)!;
   ctx.connection.markLoggedOn();
-  ctx.log.onEvent(`logged on (HeartBtInt ${ctx.connection.heartBtIntSec}s, next sender ${ctx.numbers.nextSender}, next target ${ctx.numbers.nextTarget})`);
+  ctx.log.onEvent(
+    `logged on (HeartBtInt ${ctx.connection.heartBtIntSec}s, next sender ${ctx.numbers.nextSender}, next target ${ctx.numbers.nextTarget})`,
+  );
   let next: StateName = 'inSession';
   if (seqCheck === 'ok') await ctx.inbound.consume(message, seq + 1);
   else {

@@ -376,7 +376,12 @@ export class Outbound {
    * connection; the next sender number does not move. `bodyOrder: 'asGiven'` re-sends a stored body
    * byte for byte (it was written in QuickFIX order when first sent).
    */
-  async sendCopy(message: OutgoingMessage, seq: number, sendingTime: string, bodyOrder: 'quickfix' | 'asGiven' = 'quickfix'): Promise<void> {
+  async sendCopy(
+    message: OutgoingMessage,
+    seq: number,
+    sendingTime: string,
+    bodyOrder: 'quickfix' | 'asGiven' = 'quickfix',
+  ): Promise<void> {
     const encoded = this.encode(message, seq, sendingTime, bodyOrder);
     await this.d.store.auditOutbound(this.record(message, seq, sendingTime, encoded.raw));
     const taken = this.write(encoded);
@@ -388,14 +393,25 @@ export class Outbound {
 
   private header(seq: number, extra: ReadonlyArray<readonly [number, string]>, sendingTime: string): Array<readonly [number, string]> {
     // By tag number, the order they go out in, so the codec has nothing to sort unless extras come along.
-    const header: Array<readonly [number, string]> = [[Tag.MsgSeqNum, String(seq)], this.senderField, [Tag.SendingTime, sendingTime], this.targetField];
+    const header: Array<readonly [number, string]> = [
+      [Tag.MsgSeqNum, String(seq)],
+      this.senderField,
+      [Tag.SendingTime, sendingTime],
+      this.targetField,
+    ];
     for (let i = 0; i < extra.length; i++) header.push(extra[i]!);
     return header;
   }
 
   /** The codec's bytes (a buffer it never writes again) go to the socket as they are. */
   private encode(message: OutgoingMessage, seq: number, sendingTime: string, bodyOrder: 'quickfix' | 'asGiven' = 'quickfix'): Encoded {
-    const bytes = this.d.codec.encode(this.d.id.beginString, message.msgType, this.header(seq, message.header, sendingTime), message.body, bodyOrder);
+    const bytes = this.d.codec.encode(
+      this.d.id.beginString,
+      message.msgType,
+      this.header(seq, message.header, sendingTime),
+      message.body,
+      bodyOrder,
+    );
     return { bytes, raw: bytes.toString('latin1') };
   }
 

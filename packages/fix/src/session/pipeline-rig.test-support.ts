@@ -18,7 +18,6 @@ import { sessionSettings, type SessionSettings } from './session-settings';
 export const codec = createSessionCodec();
 export const ID: SessionID = { beginString: 'FIX.4.4', senderCompID: 'BROKER', targetCompID: 'CLIENT' };
 
-
 /** One fromApp call the test finishes by hand. */
 export interface Call {
   readonly label: string;
@@ -57,7 +56,11 @@ export interface Rig {
   durableTarget(): Promise<number>;
 }
 
-export async function rig(overrides: Partial<SessionSettings> = {}, stores = new MemoryStoreFactory(), wrapStore?: (s: MessageStore) => MessageStore): Promise<Rig> {
+export async function rig(
+  overrides: Partial<SessionSettings> = {},
+  stores = new MemoryStoreFactory(),
+  wrapStore?: (s: MessageStore) => MessageStore,
+): Promise<Rig> {
   const clock = new ManualClock();
   const app = new ControlledApp();
   let store = await stores.open(ID, new Date(clock.now()));
@@ -82,11 +85,16 @@ export async function rig(overrides: Partial<SessionSettings> = {}, stores = new
       [52, formatUtcTimestamp(clock.now())],
     ];
     const rest = parts.filter((p) => !p.startsWith('35=') && !p.startsWith('34='));
-    const extraHeader = rest.filter((p) => /^(43|122|97)=/.test(p)).map((p) => p.split('=')).map(([t, v]) => [Number(t), v!] as [number, string]);
-    const body = rest.filter((p) => !/^(43|122|97)=/.test(p)).map((p) => {
-      const i = p.indexOf('=');
-      return [Number(p.slice(0, i)), p.slice(i + 1)] as [number, string];
-    });
+    const extraHeader = rest
+      .filter((p) => /^(43|122|97)=/.test(p))
+      .map((p) => p.split('='))
+      .map(([t, v]) => [Number(t), v!] as [number, string]);
+    const body = rest
+      .filter((p) => !/^(43|122|97)=/.test(p))
+      .map((p) => {
+        const i = p.indexOf('=');
+        return [Number(p.slice(0, i)), p.slice(i + 1)] as [number, string];
+      });
     const raw = codec.encode('FIX.4.4', parts.find((p) => p.startsWith('35='))!.slice(3), [...header, ...extraHeader], body);
     return session.receive(transport, codec.decode(raw));
   };

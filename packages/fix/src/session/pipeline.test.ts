@@ -12,16 +12,19 @@ import { sessionSettings } from './session-settings';
 import { codec, ControlledApp, D, F, flush, ID, PIPELINED, rig } from './pipeline-rig.test-support';
 
 describe('application pipelining', () => {
-  it("records an inbound message with the time it arrived, not the time its processing ended", async () => {
+  it('records an inbound message with the time it arrived, not the time its processing ended', async () => {
     const saved: StoredMessage[] = [];
-    const r = await rig(PIPELINED, new MemoryStoreFactory(), (s) =>
-      new Proxy(s, {
-        get(target, prop) {
-          if (prop === 'saveInbound') return (m: StoredMessage, n?: number) => (saved.push(m), target.saveInbound(m, n));
-          const v = Reflect.get(target, prop) as unknown;
-          return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-        },
-      }),
+    const r = await rig(
+      PIPELINED,
+      new MemoryStoreFactory(),
+      (s) =>
+        new Proxy(s, {
+          get(target, prop) {
+            if (prop === 'saveInbound') return (m: StoredMessage, n?: number) => (saved.push(m), target.saveInbound(m, n));
+            const v = Reflect.get(target, prop) as unknown;
+            return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+          },
+        }),
     );
     const arrived = r.clock.now();
     void r.receive(D(2, 'A'));
@@ -68,7 +71,11 @@ describe('application pipelining', () => {
     await r.session.idle();
     assert.equal(await r.durableTarget(), 5);
     const audit = r.stores.audit(ID).filter((m) => m.direction === 'RX' && m.msgType === 'D');
-    assert.deepEqual(audit.map((m) => m.msgSeqNum), [2, 3, 4], 'audit records in sequence');
+    assert.deepEqual(
+      audit.map((m) => m.msgSeqNum),
+      [2, 3, 4],
+      'audit records in sequence',
+    );
   });
 
   it("writes the OrderID fromApp reports into the message's audit record, pipelined or not", async () => {
@@ -83,7 +90,14 @@ describe('application pipelining', () => {
       r.app.call('D:B').finish();
       await r.session.idle();
       const audit = r.stores.audit(ID).filter((m) => m.direction === 'RX' && m.msgType === 'D');
-      assert.deepEqual(audit.map((m) => [m.clOrdID, m.brokerOrderID]), [['A', 'BO00000001'], ['B', undefined]], JSON.stringify(settings));
+      assert.deepEqual(
+        audit.map((m) => [m.clOrdID, m.brokerOrderID]),
+        [
+          ['A', 'BO00000001'],
+          ['B', undefined],
+        ],
+        JSON.stringify(settings),
+      );
     }
   });
 
@@ -170,7 +184,11 @@ describe('application pipelining', () => {
     await r.receive(resent(D(3, 'B')));
     const filled = r.receive(resent(D(4, 'C')));
     await flush();
-    assert.deepEqual(r.app.labels, ['D:A', 'D:B', 'D:C'], 'C handed on while B is still with the application (after a restart: hundreds of resent orders)');
+    assert.deepEqual(
+      r.app.labels,
+      ['D:A', 'D:B', 'D:C'],
+      'C handed on while B is still with the application (after a restart: hundreds of resent orders)',
+    );
     assert.equal(await r.durableTarget(), 3, 'nothing of the open ones persisted');
     r.app.call('D:C').finish();
     await flush();

@@ -42,9 +42,17 @@ async function loggedOn(app: Application) {
   });
   const transport = new RecordingTransport();
   const receive = (msgType: string, seq: number, body: Array<[number, string]>, header: Array<[number, string]> = []) =>
-    session.receive(transport, codec.decode(codec.encode('FIX.4.4', msgType, [[49, 'CLIENT'], [56, 'BROKER'], [34, String(seq)], [52, STAMP], ...header], body, 'asGiven')));
+    session.receive(
+      transport,
+      codec.decode(
+        codec.encode('FIX.4.4', msgType, [[49, 'CLIENT'], [56, 'BROKER'], [34, String(seq)], [52, STAMP], ...header], body, 'asGiven'),
+      ),
+    );
   await session.connect(transport);
-  await receive('A', 1, [[98, '0'], [108, '30']]);
+  await receive('A', 1, [
+    [98, '0'],
+    [108, '30'],
+  ]);
   assert.equal(session.status().state, 'inSession');
   transport.take();
   return { session, transport, receive };
@@ -52,9 +60,29 @@ async function loggedOn(app: Application) {
 
 /** An ExecutionReport given in scrambled order, with a Parties group whose entries are scrambled too (and a nested group). */
 const SCRAMBLED_ER: Array<[number, string]> = [
-  [17, 'E1'], [37, 'O1'], [150, 'F'], [39, '2'],
-  [453, '2'], [452, '3'], [448, 'ACME'], [447, 'D'], [448, 'BRKR'], [802, '1'], [803, '2'], [523, 'X'], [452, '1'], [447, 'D'],
-  [54, '1'], [55, 'C5TC'], [151, '0'], [14, '10'], [6, '12.5'], [11, 'C1'], [60, STAMP], [31, '12.5'], [32, '10'],
+  [17, 'E1'],
+  [37, 'O1'],
+  [150, 'F'],
+  [39, '2'],
+  [453, '2'],
+  [452, '3'],
+  [448, 'ACME'],
+  [447, 'D'],
+  [448, 'BRKR'],
+  [802, '1'],
+  [803, '2'],
+  [523, 'X'],
+  [452, '1'],
+  [447, 'D'],
+  [54, '1'],
+  [55, 'C5TC'],
+  [151, '0'],
+  [14, '10'],
+  [6, '12.5'],
+  [11, 'C1'],
+  [60, STAMP],
+  [31, '12.5'],
+  [32, '10'],
 ];
 const QUICKFIX_ER =
   `6=12.5|11=C1|14=10|17=E1|31=12.5|32=10|37=O1|39=2|54=1|55=C5TC|60=${STAMP}|150=F|151=0|` +
@@ -64,9 +92,19 @@ describe('session output in QuickFIX field order', () => {
   it('Reject (35=3): 45, 58, 371, 372, 373', async () => {
     const r = await loggedOn({ fromApp: () => {} });
     // NewOrderSingle without Side (54).
-    await r.receive('D', 2, [[11, 'C1'], [21, '1'], [38, '10'], [40, '1'], [55, 'C5TC'], [60, STAMP]]);
+    await r.receive('D', 2, [
+      [11, 'C1'],
+      [21, '1'],
+      [38, '10'],
+      [40, '1'],
+      [55, 'C5TC'],
+      [60, STAMP],
+    ]);
     await r.session.idle();
-    assert.equal(inner(r.transport.take()[0]!), `35=3|34=2|49=BROKER|52=${STAMP}|56=CLIENT|45=2|58=Required tag missing|371=54|372=D|373=1|`);
+    assert.equal(
+      inner(r.transport.take()[0]!),
+      `35=3|34=2|49=BROKER|52=${STAMP}|56=CLIENT|45=2|58=Required tag missing|371=54|372=D|373=1|`,
+    );
   });
 
   it('BusinessMessageReject (35=j): 45, 58, 372, 379, 380', async () => {
@@ -75,7 +113,15 @@ describe('session output in QuickFIX field order', () => {
         throw new BusinessRejectError('0', 'No thanks', 'C1');
       },
     });
-    await r.receive('D', 2, [[11, 'C1'], [21, '1'], [38, '10'], [40, '1'], [54, '1'], [55, 'C5TC'], [60, STAMP]]);
+    await r.receive('D', 2, [
+      [11, 'C1'],
+      [21, '1'],
+      [38, '10'],
+      [40, '1'],
+      [54, '1'],
+      [55, 'C5TC'],
+      [60, STAMP],
+    ]);
     await r.session.idle();
     assert.equal(inner(r.transport.take()[0]!), `35=j|34=2|49=BROKER|52=${STAMP}|56=CLIENT|45=2|58=No thanks|372=D|379=C1|380=0|`);
   });
@@ -85,12 +131,20 @@ describe('session output in QuickFIX field order', () => {
     await r.session.send(outgoing('1', [[112, 'T']])); // admin: gap-filled on resend
     await r.session.send(outgoing('8', SCRAMBLED_ER));
     r.transport.take();
-    await r.receive('2', 2, [[7, '1'], [16, '0']]);
+    await r.receive('2', 2, [
+      [7, '1'],
+      [16, '0'],
+    ]);
     await r.session.idle();
     const [gapFill, replay] = r.transport.take();
     assert.equal(inner(gapFill!), `35=4|34=1|43=Y|49=BROKER|52=${STAMP}|56=CLIENT|122=${STAMP}|36=3|123=Y|`);
     // 34=1 was our Logon, 2 the TestRequest (both gap-filled), 3 the ExecutionReport (replayed as stored).
-    assert.match(inner(replay!), new RegExp(`^35=8\\|34=3\\|43=Y\\|49=BROKER\\|52=${STAMP}\\|56=CLIENT\\|122=${STAMP}\\|${QUICKFIX_ER.replaceAll('|', '\\|').replaceAll('.', '\\.')}$`));
+    assert.match(
+      inner(replay!),
+      new RegExp(
+        `^35=8\\|34=3\\|43=Y\\|49=BROKER\\|52=${STAMP}\\|56=CLIENT\\|122=${STAMP}\\|${QUICKFIX_ER.replaceAll('|', '\\|').replaceAll('.', '\\.')}$`,
+      ),
+    );
   });
 
   it('an application message with nested groups passed unsorted, byte for byte as FixEncoder.encode writes it', async () => {
@@ -109,11 +163,35 @@ describe('session output in QuickFIX field order', () => {
 
   it('fields already in order are passed through untouched (the fast path allocates nothing)', () => {
     const scope = Dictionary.fix44().message('8')!.body;
-    const ordered: Array<[number, string]> = [[6, '1'], [11, 'A'], [14, '0'], [17, 'E'], [37, 'O']];
+    const ordered: Array<[number, string]> = [
+      [6, '1'],
+      [11, 'A'],
+      [14, '0'],
+      [17, 'E'],
+      [37, 'O'],
+    ];
     assert.equal(inQuickFixOrder(scope, ordered), ordered);
-    const withGroup: Array<[number, string]> = [[6, '1'], [453, '1'], [448, 'A'], [447, 'D'], [452, '3'], [1057, 'Y']];
+    const withGroup: Array<[number, string]> = [
+      [6, '1'],
+      [453, '1'],
+      [448, 'A'],
+      [447, 'D'],
+      [452, '3'],
+      [1057, 'Y'],
+    ];
     assert.equal(inQuickFixOrder(scope, withGroup), withGroup, 'a group already in order: the same array back');
     // A body tag that follows a group is not swallowed into its last entry.
-    assert.deepEqual(inQuickFixOrder(scope, [[453, '1'], [448, 'A'], [11, 'C']]), [[11, 'C'], [453, '1'], [448, 'A']]);
+    assert.deepEqual(
+      inQuickFixOrder(scope, [
+        [453, '1'],
+        [448, 'A'],
+        [11, 'C'],
+      ]),
+      [
+        [11, 'C'],
+        [453, '1'],
+        [448, 'A'],
+      ],
+    );
   });
 });

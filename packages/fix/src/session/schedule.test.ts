@@ -54,9 +54,26 @@ describe('counterparty authenticator', () => {
     const { CounterpartyAuthenticator } = await import('./authenticator');
     const schedule = { timeZone: 'Asia/Singapore', tradingDays: parseTradingDays('M,T,W,T,F'), startTime: '09:00', endTime: '17:00' };
     const auth = new CounterpartyAuthenticator((id) =>
-      id.targetCompID === 'CLIENT' ? { active: true, username: 'u1', verifyPassword: (p: string) => p === 'secret', allowedSourceIps: ['10.1.0.0/16', '127.0.0.1'], schedule } : id.targetCompID === 'OFF' ? { active: false } : undefined,
+      id.targetCompID === 'CLIENT'
+        ? {
+            active: true,
+            username: 'u1',
+            verifyPassword: (p: string) => p === 'secret',
+            allowedSourceIps: ['10.1.0.0/16', '127.0.0.1'],
+            schedule,
+          }
+        : id.targetCompID === 'OFF'
+          ? { active: false }
+          : undefined,
     );
-    const base = { sessionID: { beginString: 'FIX.4.4', senderCompID: 'BROKER', targetCompID: 'CLIENT' }, username: 'u1', password: 'secret', remoteAddress: '10.1.2.3', logon: undefined as never, now: Date.UTC(2024, 0, 2, 2, 0) };
+    const base = {
+      sessionID: { beginString: 'FIX.4.4', senderCompID: 'BROKER', targetCompID: 'CLIENT' },
+      username: 'u1',
+      password: 'secret',
+      remoteAddress: '10.1.2.3',
+      logon: undefined as never,
+      now: Date.UTC(2024, 0, 2, 2, 0),
+    };
     const ok = await auth.authenticate(base);
     assert.equal(ok.accept, true);
     assert.equal(ok.accept && ok.settings?.schedule, schedule);
@@ -64,7 +81,10 @@ describe('counterparty authenticator', () => {
       const d = await auth.authenticate({ ...base, ...over });
       return d.accept ? 'accepted' : d.reason;
     };
-    assert.equal(await reason({ sessionID: { ...base.sessionID, targetCompID: 'NOPE' } }), 'Unknown session: SenderCompID NOPE / TargetCompID BROKER');
+    assert.equal(
+      await reason({ sessionID: { ...base.sessionID, targetCompID: 'NOPE' } }),
+      'Unknown session: SenderCompID NOPE / TargetCompID BROKER',
+    );
     assert.equal(await reason({ sessionID: { ...base.sessionID, targetCompID: 'OFF' } }), 'Session OFF is not active');
     assert.equal(await reason({ remoteAddress: '10.2.0.1' }), 'Connection from 10.2.0.1 not allowed');
     assert.equal(await reason({ password: 'wrong' }), 'Invalid username or password');

@@ -141,7 +141,12 @@ export function isWithinSchedule(schedule: SessionSchedule, instant: number): bo
  * The most recent scheduled reset boundary at or before `instant`: the session start time (midnight when
  * no schedule) of today (DAILY), of this week's Monday (WEEKLY) or of the 1st of the month (MONTHLY).
  */
-export function lastResetBoundary(frequency: ResetFrequency, instant: number, timeZone: string, startTime = '00:00:00'): number | undefined {
+export function lastResetBoundary(
+  frequency: ResetFrequency,
+  instant: number,
+  timeZone: string,
+  startTime = '00:00:00',
+): number | undefined {
   if (frequency === 'NEVER') return undefined;
   const start = parseTimeOfDay(startTime);
   const now = localParts(instant, timeZone);
@@ -156,15 +161,24 @@ export function lastResetBoundary(frequency: ResetFrequency, instant: number, ti
   };
   switch (frequency) {
     case 'DAILY':
-      return back(() => step(0), () => step(-1));
+      return back(
+        () => step(0),
+        () => step(-1),
+      );
     case 'WEEKLY': {
       const sinceMonday = (now.weekday + 6) % 7;
-      return back(() => step(-sinceMonday), () => step(-sinceMonday - 7));
+      return back(
+        () => step(-sinceMonday),
+        () => step(-sinceMonday - 7),
+      );
     }
     case 'MONTHLY': {
       const first = (y: number, m: number) => zonedToInstant(y, m, 1, start, timeZone);
       const prev = now.month === 1 ? first(now.year - 1, 12) : first(now.year, now.month - 1);
-      return back(() => first(now.year, now.month), () => prev);
+      return back(
+        () => first(now.year, now.month),
+        () => prev,
+      );
     }
   }
 }

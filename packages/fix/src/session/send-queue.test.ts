@@ -14,7 +14,19 @@ import { Session } from './session';
 import { sessionSettings } from './session-settings';
 import { codec, D, flush, ID, rig } from './pipeline-rig.test-support';
 
-const ER = (id: string) => outgoing('8', [[37, `B-${id}`], [11, id], [17, `E-${id}`], [150, '0'], [39, '0'], [55, 'C5TC'], [54, '1'], [151, '10'], [14, '0'], [6, '0']]);
+const ER = (id: string) =>
+  outgoing('8', [
+    [37, `B-${id}`],
+    [11, id],
+    [17, `E-${id}`],
+    [150, '0'],
+    [39, '0'],
+    [55, 'C5TC'],
+    [54, '1'],
+    [151, '10'],
+    [14, '0'],
+    [6, '0'],
+  ]);
 
 /** Counts store writes and can make the n-th saveOutbound fail. */
 function countingStore(inner: MessageStore, failOutboundSeq?: number) {
@@ -53,17 +65,73 @@ describe('sends queued back to back', () => {
         await Promise.all(['R1', 'R2', 'R3'].map((id) => self.session!.send(ER(id))));
       },
     };
-    const session = (self.session = await Session.create({ id: ID, settings: sessionSettings('acceptor'), store: await stores.open(ID, new Date(clock.now())), app, log: new MemoryLogFactory().create(ID), clock, timers: clock, codec }));
+    const session = (self.session = await Session.create({
+      id: ID,
+      settings: sessionSettings('acceptor'),
+      store: await stores.open(ID, new Date(clock.now())),
+      app,
+      log: new MemoryLogFactory().create(ID),
+      clock,
+      timers: clock,
+      codec,
+    }));
     const transport = new RecordingTransport();
     await session.connect(transport);
     const msg = (fields: Array<[number, string]>, type: string, seq: number) =>
-      codec.decode(codec.encode('FIX.4.4', type, [[49, ID.targetCompID], [56, ID.senderCompID], [34, String(seq)], [52, formatUtcTimestamp(clock.now())]], fields));
-    await session.receive(transport, msg([[98, '0'], [108, '30']], 'A', 1));
+      codec.decode(
+        codec.encode(
+          'FIX.4.4',
+          type,
+          [
+            [49, ID.targetCompID],
+            [56, ID.senderCompID],
+            [34, String(seq)],
+            [52, formatUtcTimestamp(clock.now())],
+          ],
+          fields,
+        ),
+      );
+    await session.receive(
+      transport,
+      msg(
+        [
+          [98, '0'],
+          [108, '30'],
+        ],
+        'A',
+        1,
+      ),
+    );
     transport.take();
-    await session.receive(transport, msg([[11, 'O1'], [21, '1'], [55, 'C5TC'], [54, '1'], [60, '20240102-09:00:00'], [38, '10'], [40, '1']], 'D', 2));
+    await session.receive(
+      transport,
+      msg(
+        [
+          [11, 'O1'],
+          [21, '1'],
+          [55, 'C5TC'],
+          [54, '1'],
+          [60, '20240102-09:00:00'],
+          [38, '10'],
+          [40, '1'],
+        ],
+        'D',
+        2,
+      ),
+    );
     await session.idle();
-    assert.deepEqual(transport.sent.map((m) => [/\|34=(\d+)/.exec(m)![1], /\|11=([^|]+)/.exec(m)![1]]), [['2', 'R1'], ['3', 'R2'], ['4', 'R3']]);
-    assert.deepEqual((await (await stores.open(ID, new Date())).outboundRange(2, 4, 10)).map((m) => m.clOrdID), ['R1', 'R2', 'R3']);
+    assert.deepEqual(
+      transport.sent.map((m) => [/\|34=(\d+)/.exec(m)![1], /\|11=([^|]+)/.exec(m)![1]]),
+      [
+        ['2', 'R1'],
+        ['3', 'R2'],
+        ['4', 'R3'],
+      ],
+    );
+    assert.deepEqual(
+      (await (await stores.open(ID, new Date())).outboundRange(2, 4, 10)).map((m) => m.clOrdID),
+      ['R1', 'R2', 'R3'],
+    );
   });
 
   it('are persisted together and written in order, each after its store write', async () => {
@@ -72,8 +140,14 @@ describe('sends queued back to back', () => {
     const seqs = await Promise.all(['X1', 'X2', 'X3'].map((id) => r.session.send(ER(id))));
     assert.deepEqual(seqs, [2, 3, 4]);
     assert.equal(counting.stats.concurrentMax, 3, 'the three store writes were issued together');
-    assert.deepEqual(r.transport.sent.map((m) => /\|11=([^|]+)/.exec(m)![1]), ['X1', 'X2', 'X3']);
-    assert.deepEqual(r.transport.sent.map((m) => /\|34=(\d+)/.exec(m)![1]), ['2', '3', '4']);
+    assert.deepEqual(
+      r.transport.sent.map((m) => /\|11=([^|]+)/.exec(m)![1]),
+      ['X1', 'X2', 'X3'],
+    );
+    assert.deepEqual(
+      r.transport.sent.map((m) => /\|34=(\d+)/.exec(m)![1]),
+      ['2', '3', '4'],
+    );
     assert.equal((await (await r.stores.open(ID, new Date())).sequenceState()).nextSenderMsgSeqNum, 5);
   });
 
@@ -94,11 +168,17 @@ describe('sends queued back to back', () => {
     assert.deepEqual(r.transport.sent, [], 'queued behind the event, which waits for fromApp');
     const during = r.session.send(ER('DURING'));
     await flush();
-    assert.deepEqual(r.transport.sent.map((m) => /\|11=([^|]+)/.exec(m)![1]), ['QUEUED', 'DURING']);
+    assert.deepEqual(
+      r.transport.sent.map((m) => /\|11=([^|]+)/.exec(m)![1]),
+      ['QUEUED', 'DURING'],
+    );
     release();
     await received;
     assert.deepEqual(await Promise.all([queued, during, reply!]), [2, 3, 4]);
-    assert.deepEqual(r.transport.sent.map((m) => /\|11=([^|]+)/.exec(m)![1]), ['QUEUED', 'DURING', 'REPLY']);
+    assert.deepEqual(
+      r.transport.sent.map((m) => /\|11=([^|]+)/.exec(m)![1]),
+      ['QUEUED', 'DURING', 'REPLY'],
+    );
     assert.equal(await r.durableTarget(), 3);
     assert.equal((await (await r.stores.open(ID, new Date())).sequenceState()).nextSenderMsgSeqNum, 5);
   });
@@ -114,7 +194,10 @@ describe('sends queued back to back', () => {
     assert.ok(late);
     assert.equal(await late, 2);
     assert.deepEqual(r.transport.types(), ['8']);
-    const audit = r.stores.audit(ID).slice(-2).map((m) => `${m.direction}:${m.msgType}`);
+    const audit = r.stores
+      .audit(ID)
+      .slice(-2)
+      .map((m) => `${m.direction}:${m.msgType}`);
     assert.deepEqual(audit, ['RX:D', 'TX:8'], 'the send waited for the event that handed on the order');
   });
 
@@ -130,14 +213,24 @@ describe('sends queued back to back', () => {
   it('a failed store write fails that message, writes nothing after it and drops the connection', async () => {
     const r = await rig({}, new MemoryStoreFactory(), (s) => countingStore(s, 3).store);
     const results = await Promise.allSettled(['X1', 'X2', 'X3'].map((id) => r.session.send(ER(id))));
-    assert.deepEqual(results.map((x) => x.status), ['fulfilled', 'rejected', 'fulfilled']);
+    assert.deepEqual(
+      results.map((x) => x.status),
+      ['fulfilled', 'rejected', 'fulfilled'],
+    );
     await r.session.idle();
-    assert.deepEqual(r.transport.sent.map((m) => /\|11=([^|]+)/.exec(m)![1]), ['X1'], 'nothing written past the failure');
+    assert.deepEqual(
+      r.transport.sent.map((m) => /\|11=([^|]+)/.exec(m)![1]),
+      ['X1'],
+      'nothing written past the failure',
+    );
     assert.equal(r.session.status().state, 'disconnected');
     assert.match(r.transport.ended ?? '', /message store failed/);
     // X3 is in the store: a resend after the next logon offers it; 3 is missing and gets gap-filled.
     const stored = await (await r.stores.open(ID, new Date())).outboundRange(1, 10, 10);
-    assert.deepEqual(stored.map((m) => m.msgSeqNum), [1, 2, 4]);
+    assert.deepEqual(
+      stored.map((m) => m.msgSeqNum),
+      [1, 2, 4],
+    );
   });
 });
 
@@ -197,7 +290,10 @@ describe('sends behind the event queue (settings.pipelineSends)', () => {
     assert.deepEqual(r.transport.sent, [], 'X2 waits for X1');
     gated.gate(2).open();
     assert.deepEqual(await Promise.all([first, second]), [2, 3]);
-    assert.deepEqual(r.transport.sent.map((m) => /\|11=([^|]+)/.exec(m)![1]), ['X1', 'X2']);
+    assert.deepEqual(
+      r.transport.sent.map((m) => /\|11=([^|]+)/.exec(m)![1]),
+      ['X1', 'X2'],
+    );
   });
 
   it('a ResendRequest is answered only once the reports numbered before it are stored', async () => {
@@ -223,9 +319,15 @@ describe('sends behind the event queue (settings.pipelineSends)', () => {
     gated.gate(2).open();
     gated.gate(3).fail(new Error('disk full'));
     gated.gate(4).open();
-    assert.deepEqual((await results).map((x) => x.status), ['fulfilled', 'rejected', 'fulfilled']);
+    assert.deepEqual(
+      (await results).map((x) => x.status),
+      ['fulfilled', 'rejected', 'fulfilled'],
+    );
     await r.session.idle();
-    assert.deepEqual(r.transport.sent.map((m) => /\|11=([^|]+)/.exec(m)![1]), ['X1']);
+    assert.deepEqual(
+      r.transport.sent.map((m) => /\|11=([^|]+)/.exec(m)![1]),
+      ['X1'],
+    );
     assert.equal(r.session.status().state, 'disconnected');
     assert.match(r.transport.ended ?? '', /message store failed/);
     // Reconnect: the durable numbers (X3 stored, so next is 5) are the truth again.
@@ -250,7 +352,10 @@ describe('sends the caller persists itself (reserveSend)', () => {
     await flush();
     assert.deepEqual(r.transport.sent, [], 'nothing written before the caller committed');
     await reservation.committed();
-    assert.deepEqual(r.transport.sent.map((m) => /\|11=([^|]+)/.exec(m)![1]), ['X1']);
+    assert.deepEqual(
+      r.transport.sent.map((m) => /\|11=([^|]+)/.exec(m)![1]),
+      ['X1'],
+    );
     assert.equal(r.transport.sent[0], reservation.record.raw.replaceAll('\u0001', '|'));
   });
 
@@ -269,7 +374,10 @@ describe('sends the caller persists itself (reserveSend)', () => {
     assert.deepEqual(r.transport.sent, [], 'X2 and X3 wait for X1');
     gated.gate(2).open();
     assert.deepEqual(await Promise.all([first, third]), [2, 4]);
-    assert.deepEqual(r.transport.sent.map((m) => /\|11=([^|]+)/.exec(m)![1]), ['X1', 'X2', 'X3']);
+    assert.deepEqual(
+      r.transport.sent.map((m) => /\|11=([^|]+)/.exec(m)![1]),
+      ['X1', 'X2', 'X3'],
+    );
   });
 
   it('a failed commit writes nothing after it and drops the connection', async () => {
@@ -288,9 +396,26 @@ describe('sends the caller persists itself (reserveSend)', () => {
   it('a message that cannot be encoded is refused and uses up no number', async () => {
     const r = await rig(SETTINGS);
     const before = r.session.status().nextSenderMsgSeqNum;
-    assert.equal(r.session.reserveSend(outgoing('8', [[37, 'B-1'], [11, 'X1'], [58, 'Łódź']])), undefined);
+    assert.equal(
+      r.session.reserveSend(
+        outgoing('8', [
+          [37, 'B-1'],
+          [11, 'X1'],
+          [58, 'Łódź'],
+        ]),
+      ),
+      undefined,
+    );
     assert.equal(r.session.status().nextSenderMsgSeqNum, before);
-    await assert.rejects(r.session.send(outgoing('8', [[37, 'B-1'], [11, 'X1'], [58, 'Łódź']])));
+    await assert.rejects(
+      r.session.send(
+        outgoing('8', [
+          [37, 'B-1'],
+          [11, 'X1'],
+          [58, 'Łódź'],
+        ]),
+      ),
+    );
     assert.equal(r.session.status().nextSenderMsgSeqNum, before, 'nor does an ordinary send of it');
   });
 

@@ -96,7 +96,8 @@ export class SendQueue {
   }
 
   private sendOne(message: OutgoingMessage): Promise<number> {
-    if (!this.host.loggedOn() && this.host.settings().whenNotLoggedOn === 'reject') return Promise.reject(new Error(`${this.host.key} is not logged on`));
+    if (!this.host.loggedOn() && this.host.settings().whenNotLoggedOn === 'reject')
+      return Promise.reject(new Error(`${this.host.key} is not logged on`));
     return this.out.sendApp(message);
   }
 

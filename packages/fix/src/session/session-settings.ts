@@ -86,11 +86,13 @@ export const DEFAULT_SESSION_SETTINGS: Omit<SessionSettings, 'role'> = {
 
 export function sessionSettings(role: SessionSettings['role'], overrides: Partial<SessionSettings> = {}): SessionSettings {
   const s: SessionSettings = { ...DEFAULT_SESSION_SETTINGS, ...overrides, role };
-  if (!Number.isInteger(s.heartBtIntSec) || s.heartBtIntSec < 0) throw new RangeError(`heartBtIntSec must be a non-negative integer, got ${s.heartBtIntSec}`);
+  if (!Number.isInteger(s.heartBtIntSec) || s.heartBtIntSec < 0)
+    throw new RangeError(`heartBtIntSec must be a non-negative integer, got ${s.heartBtIntSec}`);
   if (!(s.maxLatencySec > 0)) throw new RangeError('maxLatencySec must be positive');
   if (!(s.testRequestDelayFactor > 1)) throw new RangeError('testRequestDelayFactor must be above 1');
   const admin = s.pipelineApplication.filter((t) => ADMIN_MSG_TYPES.has(t));
   if (admin.length) throw new RangeError(`pipelineApplication takes application message types only, got ${admin.join(', ')}`);
-  if (!Number.isInteger(s.maxPipelinedMessages) || s.maxPipelinedMessages < 1) throw new RangeError(`maxPipelinedMessages must be a positive integer, got ${s.maxPipelinedMessages}`);
+  if (!Number.isInteger(s.maxPipelinedMessages) || s.maxPipelinedMessages < 1)
+    throw new RangeError(`maxPipelinedMessages must be a positive integer, got ${s.maxPipelinedMessages}`);
   return s;
 }

@@ -381,7 +381,8 @@ export class Session {
    * bytes), so it is safe inside the caller's open transaction.
    */
   reserveSend(message: OutgoingMessage): SendReservation | undefined {
-    if (!this.settings.pipelineSends || this.closed || !this.connection.loggedOn || this.out.broken || !this.connection.transport) return undefined;
+    if (!this.settings.pipelineSends || this.closed || !this.connection.loggedOn || this.out.broken || !this.connection.transport)
+      return undefined;
     if (this.state.name !== 'inSession' || this.sendQueue.batchOpen) return undefined;
     return this.out.reserve(message, this.creationTime);
   }
@@ -450,7 +451,9 @@ export class Session {
    * as without pipelining.
    */
   private mayOverlap(message: InboundMessage): boolean {
-    return (this.state.name === 'inSession' || this.state.name === 'resend') && this.connection.connected && this.inbound.mayOverlap(message);
+    return (
+      (this.state.name === 'inSession' || this.state.name === 'resend') && this.connection.connected && this.inbound.mayOverlap(message)
+    );
   }
 
   /** Inbound and outbound work still on its way. */

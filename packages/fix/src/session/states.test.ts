@@ -19,7 +19,6 @@ import { TRANSITIONS } from './transitions';
 const codec = createSessionCodec();
 const ID: SessionID = { beginString: 'FIX.4.4', senderCompID: 'BROKER', targetCompID: 'CLIENT' };
 
-
 interface Rig {
   session: Session;
   clock: ManualClock;
@@ -30,7 +29,12 @@ interface Rig {
   receive(fields: string): Promise<void>;
 }
 
-async function rig(role: SessionSettings['role'], overrides: Partial<SessionSettings> = {}, stores = new MemoryStoreFactory(), clock = new ManualClock()): Promise<Rig> {
+async function rig(
+  role: SessionSettings['role'],
+  overrides: Partial<SessionSettings> = {},
+  stores = new MemoryStoreFactory(),
+  clock = new ManualClock(),
+): Promise<Rig> {
   const delivered: string[] = [];
   const app: Application = {
     fromApp: (m: InboundMessage) => {
@@ -58,8 +62,16 @@ async function rig(role: SessionSettings['role'], overrides: Partial<SessionSett
       [34, parts.find((p) => p.startsWith('34='))!.slice(3)],
       [52, formatUtcTimestamp(clock.now())],
     ];
-    const extraHeader = body.filter((p) => /^(43|122|97)=/.test(p)).map((p) => p.split('=') as [string, string]).map(([t, v]) => [Number(t), v] as [number, string]);
-    const bodyFields = body.filter((p) => !/^(43|122|97)=/.test(p)).map((p) => { const i = p.indexOf('='); return [Number(p.slice(0, i)), p.slice(i + 1)] as [number, string]; });
+    const extraHeader = body
+      .filter((p) => /^(43|122|97)=/.test(p))
+      .map((p) => p.split('=') as [string, string])
+      .map(([t, v]) => [Number(t), v] as [number, string]);
+    const bodyFields = body
+      .filter((p) => !/^(43|122|97)=/.test(p))
+      .map((p) => {
+        const i = p.indexOf('=');
+        return [Number(p.slice(0, i)), p.slice(i + 1)] as [number, string];
+      });
     const raw = codec.encode('FIX.4.4', parts.find((p) => p.startsWith('35='))!.slice(3), [...header, ...extraHeader], bodyFields);
     await session.receive(transport, codec.decode(raw));
   };
@@ -215,7 +227,20 @@ describe('in-session state', () => {
   it('application messages sent while logged out are persisted, not written, and resent on request', async () => {
     const r = await loggedOn();
     await r.session.disconnect('test');
-    const seq = await r.session.send(outgoing('8', [[37, 'B1'], [11, 'ORD'], [17, 'E1'], [150, '0'], [39, '0'], [55, 'C5TC'], [54, '1'], [151, '10'], [14, '0'], [6, '0']]));
+    const seq = await r.session.send(
+      outgoing('8', [
+        [37, 'B1'],
+        [11, 'ORD'],
+        [17, 'E1'],
+        [150, '0'],
+        [39, '0'],
+        [55, 'C5TC'],
+        [54, '1'],
+        [151, '10'],
+        [14, '0'],
+        [6, '0'],
+      ]),
+    );
     assert.equal(seq, 2);
     assert.deepEqual(r.transport.sent, []);
     assert.equal(r.session.status().nextSenderMsgSeqNum, 3);

@@ -53,7 +53,11 @@ class MemoryStore implements MessageStore {
   async sequenceState(): Promise<SequenceState> {
     this.check();
     const d = this.data;
-    return { nextSenderMsgSeqNum: d.nextSenderMsgSeqNum, nextTargetMsgSeqNum: d.nextTargetMsgSeqNum, creationTime: new Date(d.creationTime) };
+    return {
+      nextSenderMsgSeqNum: d.nextSenderMsgSeqNum,
+      nextTargetMsgSeqNum: d.nextTargetMsgSeqNum,
+      creationTime: new Date(d.creationTime),
+    };
   }
 
   async saveOutbound(message: StoredMessage): Promise<void> {

@@ -29,7 +29,13 @@ function freshSession(): SessionID {
   return { beginString: 'FIX.4.4', senderCompID: 'BROKER', targetCompID: `CLIENT${process.pid}_${Date.now()}_${sessionCounter}` };
 }
 
-function message(id: SessionID, direction: 'TX' | 'RX', seq: number, msgType: string = MsgType.NewOrderSingle, extra: Partial<StoredMessage> = {}): StoredMessage {
+function message(
+  id: SessionID,
+  direction: 'TX' | 'RX',
+  seq: number,
+  msgType: string = MsgType.NewOrderSingle,
+  extra: Partial<StoredMessage> = {},
+): StoredMessage {
   const [sender, target] = direction === 'TX' ? [id.senderCompID, id.targetCompID] : [id.targetCompID, id.senderCompID];
   const body = `35=${msgType}${SOH}49=${sender}${SOH}56=${target}${SOH}34=${seq}${SOH}52=20240102-09:00:00.${String(seq % 1000).padStart(3, '0')}${SOH}`;
   return {
@@ -80,11 +86,21 @@ export function runMessageStoreSuite(name: string, makeStore: () => Promise<Stor
     it('returns outbound messages by inclusive range, ascending, with limit, gaps absent', async () => {
       const id = freshSession();
       const store = await sut.factory.open(id, created);
-      for (const seq of [1, 2, 3, 5, 6]) await store.saveOutbound(message(id, 'TX', seq, seq === 1 ? MsgType.Logon : MsgType.NewOrderSingle));
+      for (const seq of [1, 2, 3, 5, 6])
+        await store.saveOutbound(message(id, 'TX', seq, seq === 1 ? MsgType.Logon : MsgType.NewOrderSingle));
       const all = await store.outboundRange(1, Number.MAX_SAFE_INTEGER, 100);
-      assert.deepEqual(all.map((m) => m.msgSeqNum), [1, 2, 3, 5, 6]);
-      assert.deepEqual((await store.outboundRange(2, 5, 100)).map((m) => m.msgSeqNum), [2, 3, 5]);
-      assert.deepEqual((await store.outboundRange(2, 6, 2)).map((m) => m.msgSeqNum), [2, 3]);
+      assert.deepEqual(
+        all.map((m) => m.msgSeqNum),
+        [1, 2, 3, 5, 6],
+      );
+      assert.deepEqual(
+        (await store.outboundRange(2, 5, 100)).map((m) => m.msgSeqNum),
+        [2, 3, 5],
+      );
+      assert.deepEqual(
+        (await store.outboundRange(2, 6, 2)).map((m) => m.msgSeqNum),
+        [2, 3],
+      );
       assert.deepEqual(await store.outboundRange(7, 9, 10), []);
       const first = all[0]!;
       assert.equal(first.msgType, MsgType.Logon);
@@ -132,7 +148,14 @@ export function runMessageStoreSuite(name: string, makeStore: () => Promise<Stor
       const s = await store.sequenceState();
       assert.equal(s.nextSenderMsgSeqNum, 4);
       const got = await store.outboundRange(1, 3, 10);
-      assert.deepEqual(got.map((m) => [m.msgSeqNum, m.msgType, m.clOrdID]), [[1, MsgType.Logon, undefined], [2, MsgType.NewOrderSingle, 'ORIGINAL'], [3, MsgType.Heartbeat, undefined]]);
+      assert.deepEqual(
+        got.map((m) => [m.msgSeqNum, m.msgType, m.clOrdID]),
+        [
+          [1, MsgType.Logon, undefined],
+          [2, MsgType.NewOrderSingle, 'ORIGINAL'],
+          [3, MsgType.Heartbeat, undefined],
+        ],
+      );
       await store.close();
     });
 
@@ -176,7 +199,10 @@ export function runMessageStoreSuite(name: string, makeStore: () => Promise<Stor
       assert.deepEqual(await store.outboundRange(1, 100, 100), []);
       await store.saveOutbound(message(id, 'TX', 1, MsgType.Logon, { sendingTime: '20240103-09:00:00.000' }));
       const again = await store.outboundRange(1, 100, 100);
-      assert.deepEqual(again.map((m) => [m.msgSeqNum, m.sendingTime]), [[1, '20240103-09:00:00.000']]);
+      assert.deepEqual(
+        again.map((m) => [m.msgSeqNum, m.sendingTime]),
+        [[1, '20240103-09:00:00.000']],
+      );
       s = await store.sequenceState();
       assert.equal(s.nextSenderMsgSeqNum, 2);
       await store.close();
@@ -226,7 +252,10 @@ export function runMessageStoreSuite(name: string, makeStore: () => Promise<Stor
         const s = await store.sequenceState();
         assert.deepEqual([s.nextSenderMsgSeqNum, s.nextTargetMsgSeqNum], [41, 41]);
         const got = await store.outboundRange(1, 40, 100);
-        assert.deepEqual(got.map((m) => m.msgSeqNum), Array.from({ length: 40 }, (_, i) => i + 1));
+        assert.deepEqual(
+          got.map((m) => m.msgSeqNum),
+          Array.from({ length: 40 }, (_, i) => i + 1),
+        );
         await store.close();
       }
     });
@@ -256,7 +285,10 @@ export function runMessageStoreSuite(name: string, makeStore: () => Promise<Stor
       const s = await again.sequenceState();
       assert.deepEqual([s.nextSenderMsgSeqNum, s.nextTargetMsgSeqNum], [3, 2]);
       assert.equal(s.creationTime.getTime(), created.getTime());
-      assert.deepEqual((await again.outboundRange(1, 2, 10)).map((m) => m.msgSeqNum), [1, 2]);
+      assert.deepEqual(
+        (await again.outboundRange(1, 2, 10)).map((m) => m.msgSeqNum),
+        [1, 2],
+      );
       await again.close();
     });
   });

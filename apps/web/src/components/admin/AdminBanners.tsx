@@ -13,7 +13,16 @@ export function AdminBanners({ banners }: { banners: Banners }) {
         </Alert>
       )}
       {banners.error && (
-        <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} withCloseButton closeButtonLabel="Dismiss error" onClose={banners.clearError} role="alert" data-testid="admin-error">
+        <Alert
+          color="red"
+          variant="light"
+          icon={<IconAlertCircle size={18} />}
+          withCloseButton
+          closeButtonLabel="Dismiss error"
+          onClose={banners.clearError}
+          role="alert"
+          data-testid="admin-error"
+        >
           {banners.error}
         </Alert>
       )}

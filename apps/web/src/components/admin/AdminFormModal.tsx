@@ -44,7 +44,26 @@ export interface AdminFormModalProps {
  * The admin pattern's add/edit form: one input per descriptor, checked with the resource's schema
  * before anything is sent (the same verdicts as the server's 400s), the server's own answer kept.
  */
-export function AdminFormModal({ opened, title, fields, schema, values, onChange: change, locked = {}, hidden = [], options = {}, submitLabel, onClose, onSubmit, serverErrors = {}, formError, extraPayload, precheck, done = false, children }: AdminFormModalProps) {
+export function AdminFormModal({
+  opened,
+  title,
+  fields,
+  schema,
+  values,
+  onChange: change,
+  locked = {},
+  hidden = [],
+  options = {},
+  submitLabel,
+  onClose,
+  onSubmit,
+  serverErrors = {},
+  formError,
+  extraPayload,
+  precheck,
+  done = false,
+  children,
+}: AdminFormModalProps) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [submitting, setSubmitting] = useState(false);
   const [precheckError, setPrecheckError] = useState<string | null>(null);
@@ -126,7 +145,15 @@ export function AdminFormModal({ opened, title, fields, schema, values, onChange
 }
 
 /** One input of an admin form, by its descriptor's kind (also used by screens whose form has tabs). */
-export function AdminFieldInput({ field: f, value, error, locked: lockedWhy, options, onChange, disabled = false }: {
+export function AdminFieldInput({
+  field: f,
+  value,
+  error,
+  locked: lockedWhy,
+  options,
+  onChange,
+  disabled = false,
+}: {
   field: AdminField;
   value: FormValue | undefined;
   error?: string | undefined;
@@ -137,11 +164,27 @@ export function AdminFieldInput({ field: f, value, error, locked: lockedWhy, opt
   /** Not editable now (a saved form), without a reason of its own. */
   disabled?: boolean;
 }) {
-  const common = { label: f.label, description: lockedWhy ?? f.description, error, disabled: Boolean(lockedWhy) || disabled, withAsterisk: Boolean(f.required) } as const;
+  const common = {
+    label: f.label,
+    description: lockedWhy ?? f.description,
+    error,
+    disabled: Boolean(lockedWhy) || disabled,
+    withAsterisk: Boolean(f.required),
+  } as const;
   const text = String(value ?? '');
   switch (f.kind) {
     case 'boolean':
-      return <Switch label={f.label} description={lockedWhy ?? f.description} error={error} disabled={Boolean(lockedWhy) || disabled} checked={value === true} onChange={(e) => onChange(f.name, e.currentTarget.checked)} mt="lg" />;
+      return (
+        <Switch
+          label={f.label}
+          description={lockedWhy ?? f.description}
+          error={error}
+          disabled={Boolean(lockedWhy) || disabled}
+          checked={value === true}
+          onChange={(e) => onChange(f.name, e.currentTarget.checked)}
+          mt="lg"
+        />
+      );
     case 'select':
       return (
         <Select
@@ -157,9 +200,30 @@ export function AdminFieldInput({ field: f, value, error, locked: lockedWhy, opt
         />
       );
     case 'password':
-      return <PasswordInput {...common} value={text} onChange={(e) => onChange(f.name, e.currentTarget.value)} maxLength={f.maxLength} placeholder={f.placeholder} autoComplete="new-password" />;
+      return (
+        <PasswordInput
+          {...common}
+          value={text}
+          onChange={(e) => onChange(f.name, e.currentTarget.value)}
+          maxLength={f.maxLength}
+          placeholder={f.placeholder}
+          autoComplete="new-password"
+        />
+      );
     case 'textarea':
-      return <Textarea {...common} value={text} onChange={(e) => onChange(f.name, e.currentTarget.value)} maxLength={f.maxLength} placeholder={f.placeholder} autosize minRows={2} maxRows={5} style={f.span === 2 ? { gridColumn: '1 / -1' } : undefined} />;
+      return (
+        <Textarea
+          {...common}
+          value={text}
+          onChange={(e) => onChange(f.name, e.currentTarget.value)}
+          maxLength={f.maxLength}
+          placeholder={f.placeholder}
+          autosize
+          minRows={2}
+          maxRows={5}
+          style={f.span === 2 ? { gridColumn: '1 / -1' } : undefined}
+        />
+      );
     default:
       return (
         <TextInput

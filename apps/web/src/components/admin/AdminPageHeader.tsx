@@ -4,7 +4,19 @@ import type { ReactNode } from 'react';
 import { PageHeader } from '../layout/PageHeader';
 
 /** The page header of an admin screen: title, one line of purpose, the row count and the screen's actions (Add …). */
-export function AdminPageHeader({ icon, title, description, count, children }: { icon: Icon; title: string; description: string; count?: number; children?: ReactNode }) {
+export function AdminPageHeader({
+  icon,
+  title,
+  description,
+  count,
+  children,
+}: {
+  icon: Icon;
+  title: string;
+  description: string;
+  count?: number;
+  children?: ReactNode;
+}) {
   return (
     <PageHeader
       icon={icon}

@@ -34,7 +34,21 @@ export interface AdminTableProps<T> {
  * The admin pattern's table: AG Grid (community) with the resource's columns and an Actions column
  * (Edit, Delete). Cell values are rendered as text, never as markup.
  */
-export function AdminTable<T>({ label, rows, columns, getRowId, rowName, onEdit, onDelete, rowActions, rowActionsWidth = 16, editBlocked, deleteBlocked, height = 'calc(100vh - 260px)', emptyText = 'Nothing here yet' }: AdminTableProps<T>) {
+export function AdminTable<T>({
+  label,
+  rows,
+  columns,
+  getRowId,
+  rowName,
+  onEdit,
+  onDelete,
+  rowActions,
+  rowActionsWidth = 16,
+  editBlocked,
+  deleteBlocked,
+  height = 'calc(100vh - 260px)',
+  emptyText = 'Nothing here yet',
+}: AdminTableProps<T>) {
   const columnDefs = useMemo<ColDef<T>[]>(() => {
     if (!onEdit && !onDelete && !rowActions) return columns;
     const Actions = ({ data }: ICellRendererParams<T>) => {
@@ -62,7 +76,19 @@ export function AdminTable<T>({ label, rows, columns, getRowId, rowName, onEdit,
         </Group>
       );
     };
-    return [...columns, { headerName: 'Actions', colId: 'actions', width: (onEdit && onDelete ? 96 : 80) + (rowActions ? rowActionsWidth : 0), pinned: 'right', sortable: false, resizable: false, cellStyle: { display: 'flex', alignItems: 'center' }, cellRenderer: Actions }];
+    return [
+      ...columns,
+      {
+        headerName: 'Actions',
+        colId: 'actions',
+        width: (onEdit && onDelete ? 96 : 80) + (rowActions ? rowActionsWidth : 0),
+        pinned: 'right',
+        sortable: false,
+        resizable: false,
+        cellStyle: { display: 'flex', alignItems: 'center' },
+        cellRenderer: Actions,
+      },
+    ];
   }, [columns, onEdit, onDelete, rowActions, rowActionsWidth, editBlocked, deleteBlocked, rowName]);
 
   return (

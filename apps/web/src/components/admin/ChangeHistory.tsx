@@ -17,15 +17,36 @@ function subject(c: OrganisationChange): string {
 }
 
 const COLUMNS: ColDef<OrganisationChange>[] = [
-  { headerName: 'When', colId: 'when', width: 190, valueGetter: (p) => (p.data ? when.format(new Date(p.data.created_at)) : ''), sort: 'desc', comparator: (_a, _b, na, nb) => (na.data?.id ?? 0) - (nb.data?.id ?? 0) },
+  {
+    headerName: 'When',
+    colId: 'when',
+    width: 190,
+    valueGetter: (p) => (p.data ? when.format(new Date(p.data.created_at)) : ''),
+    sort: 'desc',
+    comparator: (_a, _b, na, nb) => (na.data?.id ?? 0) - (nb.data?.id ?? 0),
+  },
   { headerName: 'Changed By', field: 'changed_by', width: 140 },
   { headerName: 'Action', field: 'action', width: 100 },
   { headerName: 'Record', colId: 'subject', flex: 1, minWidth: 180, valueGetter: (p) => (p.data ? subject(p.data) : '') },
-  { headerName: 'Fields Changed', colId: 'fields', flex: 2, minWidth: 240, valueGetter: (p) => (p.data?.action === 'UPDATE' ? p.data.fields.join(', ') : p.data?.action === 'CREATE' ? 'created' : 'deleted') },
+  {
+    headerName: 'Fields Changed',
+    colId: 'fields',
+    flex: 2,
+    minWidth: 240,
+    valueGetter: (p) => (p.data?.action === 'UPDATE' ? p.data.fields.join(', ') : p.data?.action === 'CREATE' ? 'created' : 'deleted'),
+  },
 ];
 
 /** Who changed which record, what and when (admin only), newest first; cells are text, never markup. */
-export function ChangeHistory({ entity, reloadKey, height = 'calc(100vh - 300px)' }: { entity: 'users' | 'broker_information' | 'broker_contacts'; reloadKey: number; height?: string }) {
+export function ChangeHistory({
+  entity,
+  reloadKey,
+  height = 'calc(100vh - 300px)',
+}: {
+  entity: 'users' | 'broker_information' | 'broker_contacts';
+  reloadKey: number;
+  height?: string;
+}) {
   const [rows, setRows] = useState<OrganisationChange[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {

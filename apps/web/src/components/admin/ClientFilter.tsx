@@ -5,7 +5,8 @@ import { connectorsApi } from '../../services/client-onboarding/onboardingApi';
 import { adminErrorText } from './errors';
 
 /** "Straits Shipping Capital (SGX_CLIENT_1)", or the comp id alone. */
-export const connectorLabel = (c: Pick<ClientConnector, 'client_name' | 'comp_id'>) => (c.client_name ? `${c.client_name} (${c.comp_id})` : c.comp_id);
+export const connectorLabel = (c: Pick<ClientConnector, 'client_name' | 'comp_id'>) =>
+  c.client_name ? `${c.client_name} (${c.comp_id})` : c.comp_id;
 
 /** The client connectors for a screen's selectors (spec 001 §8: 'Failed to fetch client connectors'). */
 export function useClientConnectors(showError: (text: string) => void): ClientConnector[] {
@@ -16,7 +17,8 @@ export function useClientConnectors(showError: (text: string) => void): ClientCo
       .list(controller.signal)
       .then(setConnectors)
       .catch((err: unknown) => {
-        if (!controller.signal.aborted) showError(adminErrorText(err, 'Failed to fetch client connectors', (m) => `Failed to fetch client connectors: ${m}`));
+        if (!controller.signal.aborted)
+          showError(adminErrorText(err, 'Failed to fetch client connectors', (m) => `Failed to fetch client connectors: ${m}`));
       });
     return () => controller.abort();
   }, [showError]);
@@ -24,7 +26,15 @@ export function useClientConnectors(showError: (text: string) => void): ClientCo
 }
 
 /** A table "filterable by client" (spec 001 §2): the chosen comp id, or null for all clients. */
-export function ClientFilter({ connectors, value, onChange }: { connectors: readonly ClientConnector[]; value: string | null; onChange: (compId: string | null) => void }) {
+export function ClientFilter({
+  connectors,
+  value,
+  onChange,
+}: {
+  connectors: readonly ClientConnector[];
+  value: string | null;
+  onChange: (compId: string | null) => void;
+}) {
   return (
     <Select
       aria-label="Filter by client"

@@ -2,7 +2,15 @@ import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 
 /** A delete asked once more (spec 001 §5: user, broker and contact deletes ask for confirmation). */
-export function ConfirmDeleteModal({ opened, title, question, confirmLabel = 'Delete', onCancel, onConfirm, children }: {
+export function ConfirmDeleteModal({
+  opened,
+  title,
+  question,
+  confirmLabel = 'Delete',
+  onCancel,
+  onConfirm,
+  children,
+}: {
   opened: boolean;
   title: string;
   question: string;

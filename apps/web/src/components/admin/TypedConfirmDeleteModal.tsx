@@ -6,7 +6,15 @@ import { useEffect, useState, type ReactNode } from 'react';
  * A delete that must be confirmed by typing a name exactly (spec 001 §5): the button stays disabled
  * until the text matches.
  */
-export function TypedConfirmDeleteModal({ opened, title, expected, prompt, onCancel, onConfirm, children }: {
+export function TypedConfirmDeleteModal({
+  opened,
+  title,
+  expected,
+  prompt,
+  onCancel,
+  onConfirm,
+  children,
+}: {
   opened: boolean;
   title: string;
   /** What must be typed, exactly. */
@@ -31,7 +39,14 @@ export function TypedConfirmDeleteModal({ opened, title, expected, prompt, onCan
         </Alert>
         {children}
         <Text fz="sm">{prompt}</Text>
-        <TextInput aria-label="Confirmation" value={typed} onChange={(e) => setTyped(e.currentTarget.value)} placeholder={expected} autoComplete="off" data-autofocus />
+        <TextInput
+          aria-label="Confirmation"
+          value={typed}
+          onChange={(e) => setTyped(e.currentTarget.value)}
+          placeholder={expected}
+          autoComplete="off"
+          data-autofocus
+        />
         <Group justify="flex-end" mt="sm">
           <Button variant="default" onClick={onCancel} disabled={busy}>
             Cancel

@@ -10,7 +10,7 @@ const FIELDS = [
 ];
 
 describe('server refusals under their fields', () => {
-  it('puts every listed issue of a field of the form under it, in the form\'s words', () => {
+  it("puts every listed issue of a field of the form under it, in the form's words", () => {
     const err = new ApiError('Broker branch is required for broker users', 400, {
       message: 'Broker branch is required for broker users',
       field: 'broker_branch_id',
@@ -24,7 +24,10 @@ describe('server refusals under their fields', () => {
       broker_branch_id: 'Broker branch is required for broker users',
       trader_id: 'Trader ID is required for broker users',
     });
-    const policy = new ApiError('Password is too common', 400, { field: 'password', issues: [{ path: 'password', message: 'is too common' }] });
+    const policy = new ApiError('Password is too common', 400, {
+      field: 'password',
+      issues: [{ path: 'password', message: 'is too common' }],
+    });
     assert.deepEqual(serverFieldErrors(policy, FIELDS, policy.message), { password: 'Password is too common' });
   });
 

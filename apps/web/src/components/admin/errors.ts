@@ -16,7 +16,11 @@ export function adminErrorText(err: unknown, fallback: string, whenNoAnswer: (me
  * for broker users" under Trader ID, "Password must have at least 12 characters" under Password), the
  * answer's one field when it listed none. Null when the refusal names no field of the form.
  */
-export function serverFieldErrors(err: unknown, fields: readonly { name: string; label: string }[], text: string): Record<string, string> | null {
+export function serverFieldErrors(
+  err: unknown,
+  fields: readonly { name: string; label: string }[],
+  text: string,
+): Record<string, string> | null {
   if (!(err instanceof ApiError)) return null;
   const labels = new Map(fields.map((f) => [f.name, f.label]));
   const out: Record<string, string> = {};

@@ -27,11 +27,17 @@ describe('admin form values', () => {
     values.symbol = ' c5tc ';
     values.instrument_name = 'Capesize';
     values.price_tick_size = '0';
-    assert.equal(validate(CreateSecuritySchema, FIELDS, toPayload(FIELDS, values))?.price_tick_size, 'Price Tick Size must be a tick size greater than 0, e.g. 0.01');
+    assert.equal(
+      validate(CreateSecuritySchema, FIELDS, toPayload(FIELDS, values))?.price_tick_size,
+      'Price Tick Size must be a tick size greater than 0, e.g. 0.01',
+    );
     values.price_tick_size = '0.5';
     assert.equal(validate(CreateSecuritySchema, FIELDS, toPayload(FIELDS, values)), null);
     assert.equal(toPayload(FIELDS, values).symbol, 'c5tc', 'trimmed; the schema upper-cases it');
-    assert.equal(validate(UpdateSecuritySchema, FIELDS, { series_months: 'x' })?.series_months, 'Series Months must be a whole number of months');
+    assert.equal(
+      validate(UpdateSecuritySchema, FIELDS, { series_months: 'x' })?.series_months,
+      'Series Months must be a whole number of months',
+    );
   });
 
   it('leaves out the fields a screen omits', () => {

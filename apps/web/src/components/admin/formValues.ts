@@ -31,7 +31,11 @@ export function toPayload(fields: readonly AdminField[], values: FormValues, omi
 }
 
 /** The schema's verdict: null when valid, otherwise one message per field ("Symbol is required"). */
-export function validate(schema: z.ZodType, fields: readonly AdminField[], payload: Record<string, unknown>): Record<string, string> | null {
+export function validate(
+  schema: z.ZodType,
+  fields: readonly AdminField[],
+  payload: Record<string, unknown>,
+): Record<string, string> | null {
   const r = schema.safeParse(payload);
   if (r.success) return null;
   const labels = new Map(fields.map((f) => [f.name, f.label]));

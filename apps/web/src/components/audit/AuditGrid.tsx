@@ -44,9 +44,13 @@ export function AuditGrid<T>(props: {
 }) {
   const { load, testId } = props;
   if (load.state === 'loading') return <AuditLoading label={props.loadingLabel} testId={`${testId}-loading`} />;
-  if (load.state === 'error') return <AuditError title={props.errorTitle} text={load.text} onRetry={props.onRetry} testId={`${testId}-error`} />;
+  if (load.state === 'error')
+    return <AuditError title={props.errorTitle} text={load.text} onRetry={props.onRetry} testId={`${testId}-error`} />;
   return (
-    <Box style={{ border: '1px solid var(--mantine-color-gray-3)', borderRadius: 4, overflow: 'hidden', ...props.frameStyle }} data-testid={`${testId}-grid`}>
+    <Box
+      style={{ border: '1px solid var(--mantine-color-gray-3)', borderRadius: 4, overflow: 'hidden', ...props.frameStyle }}
+      data-testid={`${testId}-grid`}
+    >
       <AgGridReact<T>
         theme={deskGridTheme}
         columnDefs={props.columnDefs}

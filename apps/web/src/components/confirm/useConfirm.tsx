@@ -21,7 +21,15 @@ export interface ConfirmRequest {
 export function useConfirm(): { confirm: (request: ConfirmRequest) => Promise<boolean>; dialog: ReactNode } {
   const { asked, ask: confirm, answer: close } = useQuestion<ConfirmRequest>();
   const dialog = (
-    <Modal opened={asked !== null} onClose={() => close(false)} title={asked?.title} size="md" centered returnFocus data-testid="confirm-dialog">
+    <Modal
+      opened={asked !== null}
+      onClose={() => close(false)}
+      title={asked?.title}
+      size="md"
+      centered
+      returnFocus
+      data-testid="confirm-dialog"
+    >
       {asked && (
         <>
           {typeof asked.message === 'string' ? <Text fz="sm">{asked.message}</Text> : asked.message}

@@ -81,9 +81,9 @@ export function CookieBanner() {
                     Cookies on this site
                   </Title>
                   <Text fz="sm" c="dimmed" mt={4} id={descriptionId}>
-                    We use essential cookies to keep you signed in and secure. With your permission we also use analytics
-                    cookies to understand how the desk is used and functional cookies to remember your preferences. See
-                    our <PolicyLink href="/cookie-policy">Cookie Policy</PolicyLink>.
+                    We use essential cookies to keep you signed in and secure. With your permission we also use analytics cookies to
+                    understand how the desk is used and functional cookies to remember your preferences. See our{' '}
+                    <PolicyLink href="/cookie-policy">Cookie Policy</PolicyLink>.
                   </Text>
                 </div>
                 <Group gap="xs" justify="flex-end" className={classes.actions}>

@@ -29,7 +29,9 @@ function cellText<T>(column: CsvColumn<T>, row: T): string | number | null {
 
 /** The file's text: a heading row, then one row per record; CRLF line ends (RFC 4180); formula-safe (@fixdesk/client's writer). */
 export function toCsvText<T>(columns: readonly CsvColumn<T>[], rows: readonly T[]): string {
-  const fields = columns.filter((c) => !c.noCsv).map((c): CsvField<T> => ({ id: c.header, header: c.csvHeader ?? c.header, value: (row) => cellText(c, row) }));
+  const fields = columns
+    .filter((c) => !c.noCsv)
+    .map((c): CsvField<T> => ({ id: c.header, header: c.csvHeader ?? c.header, value: (row) => cellText(c, row) }));
   return csvText(fields, rows);
 }
 

@@ -22,7 +22,11 @@ describe('export date range', () => {
     assert.deepEqual(checkExportRange({ start: '2026-03-01', end: ' ' }), { ok: false, field: 'end', message: 'End date is required' });
     assert.equal(checkExportRange({ start: '2026-02-31', end: '2026-03-15' }).ok, false);
     assert.equal(checkExportRange({ start: '15/03/2026', end: '2026-03-15' }).ok, false);
-    assert.deepEqual(checkExportRange({ start: '2026-03-16', end: '2026-03-15' }), { ok: false, field: 'end', message: 'End date must not be before the start date' });
+    assert.deepEqual(checkExportRange({ start: '2026-03-16', end: '2026-03-15' }), {
+      ok: false,
+      field: 'end',
+      message: 'End date must not be before the start date',
+    });
   });
 
   it('names the file after the range', () => {

@@ -30,8 +30,8 @@ export function SiteFooter() {
               About
             </Text>
             <Text fz="sm" c="dimmed" maw={320}>
-              {PRODUCT_NAME} is a FIX order management platform for voice and chat based OTC brokers in freight and commodity
-              derivatives, connecting systematic clients to the brokers they already trade with.
+              {PRODUCT_NAME} is a FIX order management platform for voice and chat based OTC brokers in freight and commodity derivatives,
+              connecting systematic clients to the brokers they already trade with.
             </Text>
           </Stack>
           <Stack gap={6} component="nav" aria-labelledby="footer-legal">

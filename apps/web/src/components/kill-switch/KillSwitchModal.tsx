@@ -79,7 +79,9 @@ export function KillSwitchModal({ target, workingCount, onClose, onDone }: KillS
     setBusy(true);
     setError(null);
     try {
-      const answer = stopping ? await killSwitchApi.stop(t.compId, { reason: checked.data.reason, logout }) : await killSwitchApi.resume(t.compId, { reason: checked.data.reason });
+      const answer = stopping
+        ? await killSwitchApi.stop(t.compId, { reason: checked.data.reason, logout })
+        : await killSwitchApi.resume(t.compId, { reason: checked.data.reason });
       const failed = answer.data.not_canceled;
       notifications.show({
         id: `kill-switch-${t.compId}-${Date.now()}`,
@@ -110,7 +112,11 @@ export function KillSwitchModal({ target, workingCount, onClose, onDone }: KillS
       title={
         t ? (
           <Group gap={8} wrap="nowrap">
-            {stopping ? <IconHandStop size={18} color="var(--mantine-color-red-7)" /> : <IconPlayerPlay size={18} color="var(--mantine-color-green-7)" />}
+            {stopping ? (
+              <IconHandStop size={18} color="var(--mantine-color-red-7)" />
+            ) : (
+              <IconPlayerPlay size={18} color="var(--mantine-color-green-7)" />
+            )}
             <Text fw={700} fz="md">
               {stopping ? KillSwitchText.stopTitle(t.compId) : KillSwitchText.resumeTitle(t.compId)}
             </Text>
@@ -132,7 +138,9 @@ export function KillSwitchModal({ target, workingCount, onClose, onDone }: KillS
               icon={stopping ? <IconAlertTriangle size={16} /> : undefined}
               data-testid="kill-switch-consequences"
             >
-              <Text fz="sm">{stopping ? KillSwitchText.stopConsequences(t.compId, workingCount) : KillSwitchText.resumeConsequences(t.compId)}</Text>
+              <Text fz="sm">
+                {stopping ? KillSwitchText.stopConsequences(t.compId, workingCount) : KillSwitchText.resumeConsequences(t.compId)}
+              </Text>
               {!stopping && t.stop && (
                 <Text fz="xs" c="dimmed" mt={4} data-testid="kill-switch-current-stop">
                   {stoppedTooltip(t.stop, timeZone)}
@@ -141,7 +149,9 @@ export function KillSwitchModal({ target, workingCount, onClose, onDone }: KillS
             </Alert>
             <TextInput
               label={KillSwitchText.reasonLabel}
-              placeholder={stopping ? 'Why the client is stopped (kept with the stop, shown to the desk)' : 'Why the client may trade again'}
+              placeholder={
+                stopping ? 'Why the client is stopped (kept with the stop, shown to the desk)' : 'Why the client may trade again'
+              }
               required
               withAsterisk
               data-autofocus

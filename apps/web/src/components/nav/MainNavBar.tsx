@@ -36,7 +36,14 @@ function DrawerEntries({ entries, onNavigate }: { entries: readonly NavEntry[]; 
           <MantineNavLink key={entry.label} label={entry.label} leftSection={<Icon size={16} stroke={1.7} />} childrenOffset={18}>
             {entry.groups.flatMap((group) =>
               group.items.map((item) => (
-                <MantineNavLink key={item.to} component={Link} to={item.to} label={item.label} active={pathname === item.to} onClick={onNavigate} />
+                <MantineNavLink
+                  key={item.to}
+                  component={Link}
+                  to={item.to}
+                  label={item.label}
+                  active={pathname === item.to}
+                  onClick={onNavigate}
+                />
               )),
             )}
           </MantineNavLink>
@@ -62,7 +69,14 @@ export function MainNavBar() {
   return (
     <Box component="header" className={classes.bar}>
       <div className={classes.inner}>
-        <Burger opened={drawerOpen} onClick={drawer.toggle} hiddenFrom="md" size="sm" color="var(--fd-nav-text-strong)" aria-label="Open navigation" />
+        <Burger
+          opened={drawerOpen}
+          onClick={drawer.toggle}
+          hiddenFrom="md"
+          size="sm"
+          color="var(--fd-nav-text-strong)"
+          aria-label="Open navigation"
+        />
         <Logo to={HOME_PATH} />
         <Divider orientation="vertical" className={classes.separator} visibleFrom="md" />
         <Group component="nav" aria-label="Main" gap={2} visibleFrom="md" wrap="nowrap">
@@ -72,7 +86,14 @@ export function MainNavBar() {
         {user ? (
           <UserMenu user={user} onSignOut={() => void signOut()} />
         ) : status === 'signedOut' && location.pathname !== LOGIN_PATH ? (
-          <Button component={Link} to={LOGIN_PATH} state={signInState} size="xs" leftSection={<IconLogin size={15} stroke={1.8} />} className={classes.signIn}>
+          <Button
+            component={Link}
+            to={LOGIN_PATH}
+            state={signInState}
+            size="xs"
+            leftSection={<IconLogin size={15} stroke={1.8} />}
+            className={classes.signIn}
+          >
             Sign In
           </Button>
         ) : null}

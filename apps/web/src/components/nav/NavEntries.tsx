@@ -26,7 +26,15 @@ export function NavEntries({ entries, density = 'regular' }: { entries: readonly
         }
         const withHeadings = entry.groups.length > 1;
         return (
-          <Menu key={entry.label} trigger="click-hover" openDelay={50} closeDelay={120} position="bottom-start" offset={6} width={withHeadings ? 260 : 280}>
+          <Menu
+            key={entry.label}
+            trigger="click-hover"
+            openDelay={50}
+            closeDelay={120}
+            position="bottom-start"
+            offset={6}
+            width={withHeadings ? 260 : 280}
+          >
             <Menu.Target>
               <UnstyledButton className={classes.item} data-density={density} data-active={menuIsActive(entry, pathname) || undefined}>
                 <Icon size={16} stroke={1.7} aria-hidden="true" />
@@ -42,7 +50,12 @@ export function NavEntries({ entries, density = 'regular' }: { entries: readonly
                   {group.items.map((item) => {
                     const ItemIcon = item.icon;
                     return (
-                      <Menu.Item key={item.to} component={Link} to={item.to} leftSection={<ItemIcon size={16} stroke={1.6} aria-hidden="true" />}>
+                      <Menu.Item
+                        key={item.to}
+                        component={Link}
+                        to={item.to}
+                        leftSection={<ItemIcon size={16} stroke={1.6} aria-hidden="true" />}
+                      >
                         <Text fz="sm" fw={500} lh={1.3}>
                           {item.label}
                         </Text>

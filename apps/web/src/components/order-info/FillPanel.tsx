@@ -179,7 +179,17 @@ function AcceptRejectForm({ order, actions }: { order: Order; actions: OrderActi
 }
 
 /** Accepted or partially filled: quantity and price with every check of spec 000 §5, Submit Fill. */
-function FillForm({ order, actions, latestPrices, qtyRef }: { order: Order; actions: OrderActions; latestPrices: readonly LatestPrice[]; qtyRef?: Ref<HTMLInputElement> }) {
+function FillForm({
+  order,
+  actions,
+  latestPrices,
+  qtyRef,
+}: {
+  order: Order;
+  actions: OrderActions;
+  latestPrices: readonly LatestPrice[];
+  qtyRef?: Ref<HTMLInputElement>;
+}) {
   const inFlight = useInFlight(order.id);
   const block = useTradeBlock();
   const [qty, setQty] = useState('');
@@ -236,7 +246,14 @@ function FillForm({ order, actions, latestPrices, qtyRef }: { order: Order; acti
             value={qty}
             onChange={setQty}
             action={
-              <Button variant="subtle" size="compact-xs" px={4} onClick={() => setQty(Decimal.from(order.leavesqty).toString())} tabIndex={-1} title="Fill the remaining quantity">
+              <Button
+                variant="subtle"
+                size="compact-xs"
+                px={4}
+                onClick={() => setQty(Decimal.from(order.leavesqty).toString())}
+                tabIndex={-1}
+                title="Fill the remaining quantity"
+              >
                 Max
               </Button>
             }
@@ -251,7 +268,14 @@ function FillForm({ order, actions, latestPrices, qtyRef }: { order: Order; acti
             onChange={setPx}
             action={
               order.price !== null ? (
-                <Button variant="subtle" size="compact-xs" px={4} onClick={() => setPx(order.price!)} tabIndex={-1} title="Use the limit price">
+                <Button
+                  variant="subtle"
+                  size="compact-xs"
+                  px={4}
+                  onClick={() => setPx(order.price!)}
+                  tabIndex={-1}
+                  title="Use the limit price"
+                >
                   Limit
                 </Button>
               ) : null
@@ -267,9 +291,7 @@ function FillForm({ order, actions, latestPrices, qtyRef }: { order: Order; acti
             Submit Fill
           </Button>
         </WhyDisabled>
-        {canDoneForDay && (
-          <DoneForDayButton order={order} actions={actions} variant="default" onError={setError} />
-        )}
+        {canDoneForDay && <DoneForDayButton order={order} actions={actions} variant="default" onError={setError} />}
       </Group>
       <ServerAnswer error={error} />
       {eventsFor(order).includes('brokerCancel') && <BrokerCancel order={order} actions={actions} onError={setError} />}
@@ -290,7 +312,15 @@ function BrokerCancel({ order, actions, onError }: { order: Order; actions: Orde
   if (!open) {
     return (
       <WhyDisabled reason={block}>
-        <Button mt={8} size="compact-xs" variant="subtle" color="red" leftSection={<IconBan size={13} />} disabled={block !== null} onClick={() => setOpen(true)}>
+        <Button
+          mt={8}
+          size="compact-xs"
+          variant="subtle"
+          color="red"
+          leftSection={<IconBan size={13} />}
+          disabled={block !== null}
+          onClick={() => setOpen(true)}
+        >
           Cancel order…
         </Button>
       </WhyDisabled>
@@ -329,7 +359,13 @@ function BrokerCancel({ order, actions, onError }: { order: Order; actions: Orde
         autoFocus
       />
       <WhyDisabled reason={block} inline>
-        <Button size="xs" color="red" disabled={block !== null || !reason.trim() || (inFlight !== undefined && inFlight !== 'cancel')} loading={inFlight === 'cancel'} onClick={() => void cancel()}>
+        <Button
+          size="xs"
+          color="red"
+          disabled={block !== null || !reason.trim() || (inFlight !== undefined && inFlight !== 'cancel')}
+          loading={inFlight === 'cancel'}
+          onClick={() => void cancel()}
+        >
           Cancel Order
         </Button>
       </WhyDisabled>
@@ -340,7 +376,17 @@ function BrokerCancel({ order, actions, onError }: { order: Order; actions: Orde
   );
 }
 
-function DoneForDayButton({ order, actions, variant, onError }: { order: Order; actions: OrderActions; variant: 'filled' | 'default'; onError: (e: Failure) => void }) {
+function DoneForDayButton({
+  order,
+  actions,
+  variant,
+  onError,
+}: {
+  order: Order;
+  actions: OrderActions;
+  variant: 'filled' | 'default';
+  onError: (e: Failure) => void;
+}) {
   const inFlight = useInFlight(order.id);
   const block = useTradeBlock();
   const { confirm, dialog } = useConfirmAction();
@@ -385,7 +431,17 @@ export function noActionText(order: Pick<Order, 'ordstatus'>): string {
  * The fill / accept / reject panel (spec 000 §2): what the broker can do with the order now. Every
  * check is the domain's; the server re-checks and its refusal is shown here with its own words.
  */
-export function FillPanel({ order, actions, latestPrices, qtyRef }: { order: Order; actions: OrderActions; latestPrices: readonly LatestPrice[]; qtyRef?: Ref<HTMLInputElement> }) {
+export function FillPanel({
+  order,
+  actions,
+  latestPrices,
+  qtyRef,
+}: {
+  order: Order;
+  actions: OrderActions;
+  latestPrices: readonly LatestPrice[];
+  qtyRef?: Ref<HTMLInputElement>;
+}) {
   const [error, setError] = useState<Failure>(null);
   const events = eventsFor(order);
   const leaves = Decimal.tryFrom(order.leavesqty) ?? Decimal.ZERO;
@@ -399,7 +455,15 @@ export function FillPanel({ order, actions, latestPrices, qtyRef }: { order: Ord
     body = (
       <Stack gap={8}>
         {/* Nothing more can be filled: an information, not a warning. */}
-        <Alert color="blue" variant="light" p={8} icon={<IconCircleCheck size={16} />} title="Order Fully Filled" data-testid="fully-filled" data-level="info">
+        <Alert
+          color="blue"
+          variant="light"
+          p={8}
+          icon={<IconCircleCheck size={16} />}
+          title="Order Fully Filled"
+          data-testid="fully-filled"
+          data-level="info"
+        >
           <Text fz="xs">
             {formatQuantity(order.cumqty)} filled at an average of {formatAveragePrice(order.avgpx, order.price)}.
             {order.ordstatus === OrdStatus.Filled ? ' Mark it done for the day when the client has confirmed.' : ''}

@@ -80,7 +80,19 @@ function legProgress(order: Order): LegProgress[] {
 }
 
 /** The whole strategy at the spread (or strip) price: quantity in strategy units, price may be zero or negative. */
-function SpreadFillEntry({ order, actions, latestPrices, blocked, note }: { order: Order; actions: OrderActions; latestPrices: readonly LatestPrice[]; blocked: string | null; note: string | null }) {
+function SpreadFillEntry({
+  order,
+  actions,
+  latestPrices,
+  blocked,
+  note,
+}: {
+  order: Order;
+  actions: OrderActions;
+  latestPrices: readonly LatestPrice[];
+  blocked: string | null;
+  note: string | null;
+}) {
   const enabled = blocked === null;
   const inFlight = useInFlight(order.id);
   const [qty, setQty] = useState('');
@@ -100,7 +112,12 @@ function SpreadFillEntry({ order, actions, latestPrices, blocked, note }: { orde
     setError(null);
     try {
       await actions.fill(order.id, { fillQty: qty, fillPrice: px });
-      notifications.show({ color: 'green', title: 'Spread fill booked', message: `${formatQuantity(qty)} @ ${formatPrice(px)} on ${order.brokerorderid}`, autoClose: 3000 });
+      notifications.show({
+        color: 'green',
+        title: 'Spread fill booked',
+        message: `${formatQuantity(qty)} @ ${formatPrice(px)} on ${order.brokerorderid}`,
+        autoClose: 3000,
+      });
       setQty('');
       setPx('');
     } catch (e) {
@@ -124,8 +141,22 @@ function SpreadFillEntry({ order, actions, latestPrices, blocked, note }: { orde
       >
         <EntryRow
           fields={[
-            <QuantityField key="qty" label={`Quantity (leaves ${formatQuantity(order.leavesqty)})`} ariaLabel="Spread fill quantity" value={qty} onChange={setQty} disabled={!enabled} />,
-            <PriceField key="px" label={priceLabel(order).replace('Fill price', 'Spread price')} ariaLabel="Spread fill price" value={px} onChange={setPx} disabled={!enabled} />,
+            <QuantityField
+              key="qty"
+              label={`Quantity (leaves ${formatQuantity(order.leavesqty)})`}
+              ariaLabel="Spread fill quantity"
+              value={qty}
+              onChange={setQty}
+              disabled={!enabled}
+            />,
+            <PriceField
+              key="px"
+              label={priceLabel(order).replace('Fill price', 'Spread price')}
+              ariaLabel="Spread fill price"
+              value={px}
+              onChange={setPx}
+              disabled={!enabled}
+            />,
           ]}
           checks={[
             <CheckLine key="qty" check={qtyCheck} />,
@@ -160,15 +191,50 @@ interface LegRow {
 
 const legColumns: ColDef<LegRow>[] = [
   { headerName: 'Leg', valueGetter: (p) => (p.data ? p.data.leg.legIndex + 1 : ''), width: 52 },
-  { headerName: 'Contract', valueGetter: (p) => (p.data ? `${p.data.leg.legSymbol} ${p.data.leg.contractMonth ?? formatMaturity(p.data.leg.legMaturityMonthYear)}` : ''), flex: 1, minWidth: 110 },
-  { headerName: 'Ratio', valueGetter: (p) => p.data?.leg.legRatioQty ?? '', width: 62, type: 'rightAligned', cellClass: ['fd-num', 'ag-right-aligned-cell'] },
-  { headerName: 'Qty', valueGetter: (p) => (p.data ? formatQuantity(p.data.legQty) : ''), width: 68, type: 'rightAligned', cellClass: ['fd-num', 'ag-right-aligned-cell'] },
-  { headerName: 'Filled', valueGetter: (p) => (p.data ? formatQuantity(p.data.leg.legCumQty) : ''), width: 66, type: 'rightAligned', cellClass: ['fd-num', 'ag-right-aligned-cell'] },
-  { headerName: 'Leaves', valueGetter: (p) => (p.data ? formatQuantity(p.data.leaves) : ''), width: 66, type: 'rightAligned', cellClass: ['fd-num', 'ag-right-aligned-cell'] },
+  {
+    headerName: 'Contract',
+    valueGetter: (p) =>
+      p.data ? `${p.data.leg.legSymbol} ${p.data.leg.contractMonth ?? formatMaturity(p.data.leg.legMaturityMonthYear)}` : '',
+    flex: 1,
+    minWidth: 110,
+  },
+  {
+    headerName: 'Ratio',
+    valueGetter: (p) => p.data?.leg.legRatioQty ?? '',
+    width: 62,
+    type: 'rightAligned',
+    cellClass: ['fd-num', 'ag-right-aligned-cell'],
+  },
+  {
+    headerName: 'Qty',
+    valueGetter: (p) => (p.data ? formatQuantity(p.data.legQty) : ''),
+    width: 68,
+    type: 'rightAligned',
+    cellClass: ['fd-num', 'ag-right-aligned-cell'],
+  },
+  {
+    headerName: 'Filled',
+    valueGetter: (p) => (p.data ? formatQuantity(p.data.leg.legCumQty) : ''),
+    width: 66,
+    type: 'rightAligned',
+    cellClass: ['fd-num', 'ag-right-aligned-cell'],
+  },
+  {
+    headerName: 'Leaves',
+    valueGetter: (p) => (p.data ? formatQuantity(p.data.leaves) : ''),
+    width: 66,
+    type: 'rightAligned',
+    cellClass: ['fd-num', 'ag-right-aligned-cell'],
+  },
   {
     headerName: 'Avg Px',
     // A spread fill executes the legs at the strategy's price: a leg has no price of its own then (not 0.00).
-    valueGetter: (p) => (!p.data || !(Number(p.data.leg.legCumQty) > 0) ? '' : Number(p.data.leg.legAvgPx) > 0 ? formatBlotterPrice(p.data.leg.legAvgPx) : 'at spread'),
+    valueGetter: (p) =>
+      !p.data || !(Number(p.data.leg.legCumQty) > 0)
+        ? ''
+        : Number(p.data.leg.legAvgPx) > 0
+          ? formatBlotterPrice(p.data.leg.legAvgPx)
+          : 'at spread',
     tooltipValueGetter: (p) => (p.value === 'at spread' ? 'Filled at the spread price: the leg has no price of its own' : undefined),
     width: 86,
     type: 'rightAligned',
@@ -191,14 +257,34 @@ function NoContracts() {
 }
 
 /** One side's legs: a contract grid and a fill entry for the selected contract (POST fill with legIndex). */
-function LegPanel({ title, side, order, actions, latestPrices, blocked, note }: { title: string; side: '1' | '2'; order: Order; actions: OrderActions; latestPrices: readonly LatestPrice[]; blocked: string | null; note: string | null }) {
+function LegPanel({
+  title,
+  side,
+  order,
+  actions,
+  latestPrices,
+  blocked,
+  note,
+}: {
+  title: string;
+  side: '1' | '2';
+  order: Order;
+  actions: OrderActions;
+  latestPrices: readonly LatestPrice[];
+  blocked: string | null;
+  note: string | null;
+}) {
   const enabled = blocked === null;
   const inFlight = useInFlight(order.id);
   const rows = useMemo<LegRow[]>(
     () =>
       order.legs
         .filter((l) => l.legSide === side)
-        .map((leg) => ({ leg, legQty: legQuantity(leg.legRatioQty, order.orderqty).toString(), leaves: legLeavesQuantity({ ratio: leg.legRatioQty, cumQty: leg.legCumQty }, order.orderqty).toString() })),
+        .map((leg) => ({
+          leg,
+          legQty: legQuantity(leg.legRatioQty, order.orderqty).toString(),
+          leaves: legLeavesQuantity({ ratio: leg.legRatioQty, cumQty: leg.legCumQty }, order.orderqty).toString(),
+        })),
     [order, side],
   );
   const [selected, setSelected] = useState<number | null>(null);
@@ -219,7 +305,12 @@ function LegPanel({ title, side, order, actions, latestPrices, blocked, note }: 
     setError(null);
     try {
       await actions.fill(order.id, { fillQty: qty, fillPrice: px, legIndex });
-      notifications.show({ color: 'green', title: `Leg ${legIndex + 1} fill booked`, message: `${formatQuantity(qty)} @ ${formatPrice(px)}`, autoClose: 3000 });
+      notifications.show({
+        color: 'green',
+        title: `Leg ${legIndex + 1} fill booked`,
+        message: `${formatQuantity(qty)} @ ${formatPrice(px)}`,
+        autoClose: 3000,
+      });
       setQty('');
       setPx('');
     } catch (e) {
@@ -250,7 +341,14 @@ function LegPanel({ title, side, order, actions, latestPrices, blocked, note }: 
       >
         <EntryRow
           fields={[
-            <QuantityField key="qty" label="Contracts" ariaLabel={`${title} quantity`} value={qty} onChange={setQty} disabled={!enabled || !leg} />,
+            <QuantityField
+              key="qty"
+              label="Contracts"
+              ariaLabel={`${title} quantity`}
+              value={qty}
+              onChange={setQty}
+              disabled={!enabled || !leg}
+            />,
             <PriceField
               key="px"
               label={reference ? `Price (last ${formatPrice(reference.price)})` : 'Price'}
@@ -317,7 +415,9 @@ export function MultilegModal({
   const tradeBlock = useTradeBlock();
   // Filled at the spread price or leg by leg, never both: the other way is disabled with the reason.
   const mode = multilegFillMode(order.cumqty, order.legs);
-  const notOpen = canFill ? null : `No fills can be added: the order is ${order.ordstatus === 'A' ? 'not accepted yet' : 'not open for fills'}.`;
+  const notOpen = canFill
+    ? null
+    : `No fills can be added: the order is ${order.ordstatus === 'A' ? 'not accepted yet' : 'not open for fills'}.`;
   const spreadBlock = tradeBlock ?? notOpen ?? (mode === 'legs' ? MultilegFillText.legsFilling : null);
   const legBlock = tradeBlock ?? notOpen ?? (mode === 'spread' ? MultilegFillText.spreadFilling : null);
   const generalBlock = tradeBlock ?? notOpen;
@@ -326,7 +426,13 @@ export function MultilegModal({
   const side = normalizeSide(order.side);
 
   return (
-    <Modal opened={opened} onClose={onClose} size="80rem" title={<Text fw={700}>Multileg Trade Capture - {order.brokerorderid}</Text>} data-testid="multileg-modal">
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      size="80rem"
+      title={<Text fw={700}>Multileg Trade Capture - {order.brokerorderid}</Text>}
+      data-testid="multileg-modal"
+    >
       <Stack gap={10}>
         {unreadable && (
           <Alert color="red" p={8}>
@@ -370,10 +476,32 @@ export function MultilegModal({
             <Text fz="xs">{generalBlock}</Text>
           </Alert>
         )}
-        <SpreadFillEntry order={order} actions={actions} latestPrices={latestPrices} blocked={spreadBlock} note={generalBlock ? null : spreadBlock} />
+        <SpreadFillEntry
+          order={order}
+          actions={actions}
+          latestPrices={latestPrices}
+          blocked={spreadBlock}
+          note={generalBlock ? null : spreadBlock}
+        />
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing={10}>
-          <LegPanel title="Buy leg" side={Side.Buy} order={order} actions={actions} latestPrices={latestPrices} blocked={legBlock} note={generalBlock ? null : legBlock} />
-          <LegPanel title="Sell leg" side={Side.Sell} order={order} actions={actions} latestPrices={latestPrices} blocked={legBlock} note={generalBlock ? null : legBlock} />
+          <LegPanel
+            title="Buy leg"
+            side={Side.Buy}
+            order={order}
+            actions={actions}
+            latestPrices={latestPrices}
+            blocked={legBlock}
+            note={generalBlock ? null : legBlock}
+          />
+          <LegPanel
+            title="Sell leg"
+            side={Side.Sell}
+            order={order}
+            actions={actions}
+            latestPrices={latestPrices}
+            blocked={legBlock}
+            note={generalBlock ? null : legBlock}
+          />
         </SimpleGrid>
         <Group justify="flex-end">
           <Button variant="default" size="xs" onClick={onClose}>

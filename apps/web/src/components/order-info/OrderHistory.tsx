@@ -38,7 +38,9 @@ export function OrderHistory({ brokerOrderId }: { brokerOrderId: string }) {
             <Table.Td>{a.action_type}</Table.Td>
             <Table.Td>{a.user_id}</Table.Td>
             <Table.Td ta="right" className="fd-num">
-              {a.fillQty ? `${formatQuantity(a.fillQty)} @ ${formatPrice(a.fillPrice)}${a.legIndex !== null ? ` (leg ${a.legIndex + 1})` : ''}` : ''}
+              {a.fillQty
+                ? `${formatQuantity(a.fillQty)} @ ${formatPrice(a.fillPrice)}${a.legIndex !== null ? ` (leg ${a.legIndex + 1})` : ''}`
+                : ''}
             </Table.Td>
             {/* The accept message sent to the client, a cancel or reject reason, the simulator's label. */}
             <Table.Td data-testid="history-note">{a.notes ?? ''}</Table.Td>

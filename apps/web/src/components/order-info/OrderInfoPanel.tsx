@@ -18,7 +18,22 @@ import {
   type TimeInForceCode,
 } from '@fixdesk/domain';
 import type { ClientConnector, Order } from '@fixdesk/protocol';
-import { ActionIcon, Badge, Box, Button, Collapse, Group, Paper, ScrollArea, SimpleGrid, Stack, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import {
+  ActionIcon,
+  Badge,
+  Box,
+  Button,
+  Collapse,
+  Group,
+  Paper,
+  ScrollArea,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Tooltip,
+  UnstyledButton,
+} from '@mantine/core';
 import { IconChevronDown, IconChevronRight, IconExternalLink, IconPhone, IconStack2 } from '@tabler/icons-react';
 import { lazy, Suspense, useState, type ReactNode, type Ref } from 'react';
 import type { OrderActions } from '../../services/orders/useOrderActions';
@@ -48,7 +63,19 @@ function Figure({ label, children, testId }: { label: string; children: ReactNod
   );
 }
 
-function Section({ title, children, defaultOpen = false, testId, mountWhenOpen = false }: { title: string; children: ReactNode; defaultOpen?: boolean; testId?: string; mountWhenOpen?: boolean }) {
+function Section({
+  title,
+  children,
+  defaultOpen = false,
+  testId,
+  mountWhenOpen = false,
+}: {
+  title: string;
+  children: ReactNode;
+  defaultOpen?: boolean;
+  testId?: string;
+  mountWhenOpen?: boolean;
+}) {
   const [open, setOpen] = useState(defaultOpen);
   // A section that loads something (the timeline) does so only once opened.
   const [opened, setOpened] = useState(defaultOpen);
@@ -86,7 +113,16 @@ export interface OrderInfoPanelProps {
  * at what price, progress, the client's instructions, a client request awaiting the broker, and what
  * the broker can do now (fill/accept/reject panel, or the multileg trade capture).
  */
-export function OrderInfoPanel({ order, actions, latestPrices, connectors = [], executionCount, onPopOut, qtyRef, timelineOpen = false }: OrderInfoPanelProps) {
+export function OrderInfoPanel({
+  order,
+  actions,
+  latestPrices,
+  connectors = [],
+  executionCount,
+  onPopOut,
+  qtyRef,
+  timelineOpen = false,
+}: OrderInfoPanelProps) {
   const [multilegOpen, setMultilegOpen] = useState(false);
   const tradeBlock = useTradeBlock();
   const trader = traderParty(order);
@@ -98,7 +134,13 @@ export function OrderInfoPanel({ order, actions, latestPrices, connectors = [], 
   const refusal = order.refusal;
 
   return (
-    <Stack gap={0} h="100%" data-testid="order-info" data-order={order.brokerorderid || undefined} data-refused={refusal ? true : undefined}>
+    <Stack
+      gap={0}
+      h="100%"
+      data-testid="order-info"
+      data-order={order.brokerorderid || undefined}
+      data-refused={refusal ? true : undefined}
+    >
       <Group justify="space-between" wrap="nowrap" px={12} py={6} style={{ borderBottom: '1px solid var(--fd-border)', minHeight: 36 }}>
         <Text fw={700} fz="sm" component="h2" m={0}>
           {refusal ? `Order Info - refused order #${order.id}` : `Order Info - ${order.brokerorderid}`}
@@ -193,7 +235,11 @@ export function OrderInfoPanel({ order, actions, latestPrices, connectors = [], 
           {order.reportText && !refusal && (
             <Paper withBorder p={8} radius="sm" bg="red.0" data-testid="report-text">
               <Text fz={10.5} tt="uppercase" c="dimmed" fw={600}>
-                {order.ordstatus === OrdStatus.Rejected ? 'Reject reason' : order.ordstatus === OrdStatus.Canceled ? 'Cancel reason' : 'Report text'}
+                {order.ordstatus === OrdStatus.Rejected
+                  ? 'Reject reason'
+                  : order.ordstatus === OrdStatus.Canceled
+                    ? 'Cancel reason'
+                    : 'Report text'}
               </Text>
               <Text fz="xs">{order.reportText}</Text>
             </Paper>
@@ -230,7 +276,14 @@ export function OrderInfoPanel({ order, actions, latestPrices, connectors = [], 
               </Table>
               {/* A pending order's Enter target is the accept form below: one element carries the id. */}
               <WhyDisabled reason={tradeBlock}>
-                <Button id={order.ordstatus === OrdStatus.PendingNew ? undefined : FILL_FOCUS_ID} size="xs" fullWidth leftSection={<IconStack2 size={14} />} disabled={tradeBlock !== null} onClick={() => setMultilegOpen(true)}>
+                <Button
+                  id={order.ordstatus === OrdStatus.PendingNew ? undefined : FILL_FOCUS_ID}
+                  size="xs"
+                  fullWidth
+                  leftSection={<IconStack2 size={14} />}
+                  disabled={tradeBlock !== null}
+                  onClick={() => setMultilegOpen(true)}
+                >
                   Open Trade Capture
                 </Button>
               </WhyDisabled>

@@ -57,7 +57,13 @@ export function OrderTimeline({ order }: { order: Order }) {
       <Alert color="red" p={8} data-testid="timeline-error" title="Error Loading Timeline">
         <Group gap={8}>
           <Text fz="xs">{load.message}</Text>
-          <Button size="compact-xs" variant="light" color="red" leftSection={<IconRefresh size={12} />} onClick={() => setAttempt((a) => a + 1)}>
+          <Button
+            size="compact-xs"
+            variant="light"
+            color="red"
+            leftSection={<IconRefresh size={12} />}
+            onClick={() => setAttempt((a) => a + 1)}
+          >
             Retry
           </Button>
         </Group>
@@ -93,8 +99,14 @@ export function OrderTimeline({ order }: { order: Order }) {
               <Box style={{ display: 'flex', flexDirection: 'column', alignItems: 'center' }}>
                 <Box
                   style={{
-                    width: 18, height: 18, borderRadius: 9, display: 'grid', placeItems: 'center', flex: 'none',
-                    background: `var(--mantine-color-${tone.colour}-1)`, color: `var(--mantine-color-${tone.colour}-8)`,
+                    width: 18,
+                    height: 18,
+                    borderRadius: 9,
+                    display: 'grid',
+                    placeItems: 'center',
+                    flex: 'none',
+                    background: `var(--mantine-color-${tone.colour}-1)`,
+                    color: `var(--mantine-color-${tone.colour}-8)`,
                   }}
                 >
                   <Icon size={11} stroke={2.4} />
@@ -103,11 +115,24 @@ export function OrderTimeline({ order }: { order: Order }) {
               </Box>
               <Box style={{ minWidth: 0 }}>
                 <Group gap={6} wrap="nowrap" justify="space-between" align="baseline">
-                  <Text fz={11} c="dimmed" className="fd-num" style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }} data-testid="timeline-time">
+                  <Text
+                    fz={11}
+                    c="dimmed"
+                    className="fd-num"
+                    style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}
+                    data-testid="timeline-time"
+                  >
                     {formatLocalTimeMicros(e.at, timeZone)}
                   </Text>
                   {raw && (
-                    <Anchor component="button" type="button" fz={11} onClick={() => setOpen(raw)} data-testid="timeline-raw" style={{ whiteSpace: 'nowrap' }}>
+                    <Anchor
+                      component="button"
+                      type="button"
+                      fz={11}
+                      onClick={() => setOpen(raw)}
+                      data-testid="timeline-raw"
+                      style={{ whiteSpace: 'nowrap' }}
+                    >
                       {e.kind === 'fix' ? 'View message' : `View report (seq ${raw.msgseqnum})`}
                     </Anchor>
                   )}

@@ -89,7 +89,14 @@ export function PendingRequestPanel({ order, actions }: { order: Order; actions:
         />
         <Group gap={6} grow>
           <WhyDisabled reason={block}>
-            <Button size="xs" fullWidth color="orange" disabled={block !== null || (busy && inFlight !== `${kind}Confirm`)} loading={inFlight === `${kind}Confirm`} onClick={() => void decide('confirm')}>
+            <Button
+              size="xs"
+              fullWidth
+              color="orange"
+              disabled={block !== null || (busy && inFlight !== `${kind}Confirm`)}
+              loading={inFlight === `${kind}Confirm`}
+              onClick={() => void decide('confirm')}
+            >
               Confirm {kind === 'cancel' ? 'Cancel' : 'Replace'}
             </Button>
           </WhyDisabled>

@@ -4,13 +4,29 @@ import type { FixMessageRecord, OrderTimelineEntry } from '@fixdesk/protocol';
 import { timelineLine } from './timelineText';
 
 const message = (over: Partial<FixMessageRecord>): FixMessageRecord => ({
-  id: 1, timestamp: '', transacttime: '', direction: 'TX', msgtype: '8', msgseqnum: 5, sender_comp_id: 'FIXDESK', target_comp_id: 'C', clordid: 'C1',
-  brokerorderid: 'BO1', poss_dup: false, raw_fix: '', ...over,
+  id: 1,
+  timestamp: '',
+  transacttime: '',
+  direction: 'TX',
+  msgtype: '8',
+  msgseqnum: 5,
+  sender_comp_id: 'FIXDESK',
+  target_comp_id: 'C',
+  clordid: 'C1',
+  brokerorderid: 'BO1',
+  poss_dup: false,
+  raw_fix: '',
+  ...over,
 });
 
 describe('timeline lines', () => {
   it('reads an execution report out: its exec type and status, the last fill, the text', () => {
-    const e: OrderTimelineEntry = { kind: 'fix', at: '', message: message({}), fields: { '11': 'C1', '150': 'F', '39': '1', '32': '5', '31': '27000', '58': 'part' } };
+    const e: OrderTimelineEntry = {
+      kind: 'fix',
+      at: '',
+      message: message({}),
+      fields: { '11': 'C1', '150': 'F', '39': '1', '32': '5', '31': '27000', '58': 'part' },
+    };
     const line = timelineLine(e);
     assert.equal(line.actor, 'Desk → Client');
     assert.equal(line.title, '8 · Execution Report · Trade / Partially Filled');
@@ -20,14 +36,47 @@ describe('timeline lines', () => {
 
   it('a refusal at intake names its reason', () => {
     const e: OrderTimelineEntry = {
-      kind: 'state', at: '', reportId: null, execId: 'R1', execType: '8', ordStatus: '8', previousStatus: null, lastQty: null, lastPx: null, cumQty: null,
-      leavesQty: null, ordRejReason: 1, text: 'Unknown symbol NOPE', fixMessageId: 2,
+      kind: 'state',
+      at: '',
+      reportId: null,
+      execId: 'R1',
+      execType: '8',
+      ordStatus: '8',
+      previousStatus: null,
+      lastQty: null,
+      lastPx: null,
+      cumQty: null,
+      leavesQty: null,
+      ordRejReason: 1,
+      text: 'Unknown symbol NOPE',
+      fixMessageId: 2,
     };
-    assert.deepEqual(timelineLine(e), { actor: 'State', title: 'Refused at intake: Rejected', details: ['Unknown symbol (1)', 'Unknown symbol NOPE'], tone: 'reject' });
+    assert.deepEqual(timelineLine(e), {
+      actor: 'State',
+      title: 'Refused at intake: Rejected',
+      details: ['Unknown symbol (1)', 'Unknown symbol NOPE'],
+      tone: 'reject',
+    });
   });
 
   it('a user action says who, what and the notes', () => {
-    const e: OrderTimelineEntry = { kind: 'action', at: '', actionId: 3, actionType: 'PARTIAL_FILL', userId: 'broker', notes: 'by phone', fillQty: '5', fillPrice: '27000.5', legIndex: null, fixMessageId: null };
-    assert.deepEqual(timelineLine(e), { actor: 'broker', title: 'PARTIAL FILL', details: ['5 @ 27,000.50', 'Notes: by phone'], tone: 'action' });
+    const e: OrderTimelineEntry = {
+      kind: 'action',
+      at: '',
+      actionId: 3,
+      actionType: 'PARTIAL_FILL',
+      userId: 'broker',
+      notes: 'by phone',
+      fillQty: '5',
+      fillPrice: '27000.5',
+      legIndex: null,
+      fixMessageId: null,
+    };
+    assert.deepEqual(timelineLine(e), {
+      actor: 'broker',
+      title: 'PARTIAL FILL',
+      details: ['5 @ 27,000.50', 'Notes: by phone'],
+      tone: 'action',
+    });
   });
 });

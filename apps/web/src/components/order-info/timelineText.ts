@@ -32,18 +32,34 @@ export function timelineLine(e: OrderTimelineEntry): TimelineLine {
     }
     if (f['58']) details.push(`Text: ${f['58']}`);
     const rejected = (m.msgtype === '8' && f['150'] === '8') || m.msgtype === '9' || m.msgtype === '3' || m.msgtype === 'j';
-    return { actor: m.direction === 'RX' ? 'Client → Desk' : 'Desk → Client', title, details, tone: rejected ? 'reject' : m.direction === 'RX' ? 'in' : 'out' };
+    return {
+      actor: m.direction === 'RX' ? 'Client → Desk' : 'Desk → Client',
+      title,
+      details,
+      tone: rejected ? 'reject' : m.direction === 'RX' ? 'in' : 'out',
+    };
   }
   if (e.kind === 'state') {
     const to = ordStatusLabel(e.ordStatus);
     if (e.reportId === null) {
-      return { actor: 'State', title: `Refused at intake: ${to}`, details: [ordRejReasonLabel(e.ordRejReason), e.text ?? ''].filter(Boolean), tone: 'reject' };
+      return {
+        actor: 'State',
+        title: `Refused at intake: ${to}`,
+        details: [ordRejReasonLabel(e.ordRejReason), e.text ?? ''].filter(Boolean),
+        tone: 'reject',
+      };
     }
-    const title = e.previousStatus === null ? `Status ${to}` : e.previousStatus === e.ordStatus ? `Status stays ${to}` : `${ordStatusLabel(e.previousStatus)} → ${to}`;
+    const title =
+      e.previousStatus === null
+        ? `Status ${to}`
+        : e.previousStatus === e.ordStatus
+          ? `Status stays ${to}`
+          : `${ordStatusLabel(e.previousStatus)} → ${to}`;
     const details: string[] = [`${execTypeLabel(e.execType)} · ExecID ${e.execId}`];
     const last = qtyAtPx(e.lastQty, e.lastPx);
     if (last) details.push(`Last ${last}`);
-    if (e.cumQty !== null && e.leavesQty !== null) details.push(`Filled ${formatQuantity(e.cumQty)}, leaves ${formatQuantity(e.leavesQty)}`);
+    if (e.cumQty !== null && e.leavesQty !== null)
+      details.push(`Filled ${formatQuantity(e.cumQty)}, leaves ${formatQuantity(e.leavesQty)}`);
     if (e.ordRejReason !== null) details.push(ordRejReasonLabel(e.ordRejReason));
     if (e.text) details.push(`Text: ${e.text}`);
     return { actor: 'State', title, details, tone: e.ordStatus === '8' ? 'reject' : 'state' };

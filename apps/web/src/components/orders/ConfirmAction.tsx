@@ -11,7 +11,15 @@ export function useConfirmAction(): { confirm: (consequence: Consequence) => Pro
   const { asked: consequence, ask: confirm, answer: close } = useQuestion<Consequence>();
   const asked = consequence && { consequence };
   const dialog = (
-    <Modal opened={asked !== null} onClose={() => close(false)} title={asked?.consequence.title} size="md" centered data-testid="confirm-action" returnFocus>
+    <Modal
+      opened={asked !== null}
+      onClose={() => close(false)}
+      title={asked?.consequence.title}
+      size="md"
+      centered
+      data-testid="confirm-action"
+      returnFocus
+    >
       {asked && (
         <>
           <Text fz="sm" data-testid="confirm-summary">

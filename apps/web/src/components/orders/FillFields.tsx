@@ -14,7 +14,17 @@ interface FieldProps {
   action?: ReactNode;
 }
 
-function NumberField({ label, ariaLabel, value, onChange, disabled, id, inputRef, action, kind }: FieldProps & { kind: 'quantity' | 'price' }) {
+function NumberField({
+  label,
+  ariaLabel,
+  value,
+  onChange,
+  disabled,
+  id,
+  inputRef,
+  action,
+  kind,
+}: FieldProps & { kind: 'quantity' | 'price' }) {
   return (
     <TextInput
       ref={inputRef}

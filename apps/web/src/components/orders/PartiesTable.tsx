@@ -12,9 +12,25 @@ export interface PartyLine {
  * The Parties (453) of an order as a small table: Party ID, Party Role, ID Source. The desk's order
  * info and the FIX Client's order both show it; each words roles and sources its own way.
  */
-export function PartiesTable({ parties, striped = false, monospaceIds = false, label }: { parties: readonly PartyLine[]; striped?: boolean; monospaceIds?: boolean; label?: string }) {
+export function PartiesTable({
+  parties,
+  striped = false,
+  monospaceIds = false,
+  label,
+}: {
+  parties: readonly PartyLine[];
+  striped?: boolean;
+  monospaceIds?: boolean;
+  label?: string;
+}) {
   return (
-    <Table fz="xs" verticalSpacing={3} striped={striped} {...(monospaceIds ? { horizontalSpacing: 'sm' } : {})} {...(label ? { 'aria-label': label } : {})}>
+    <Table
+      fz="xs"
+      verticalSpacing={3}
+      striped={striped}
+      {...(monospaceIds ? { horizontalSpacing: 'sm' } : {})}
+      {...(label ? { 'aria-label': label } : {})}
+    >
       <Table.Thead>
         <Table.Tr>
           <Table.Th>Party ID</Table.Th>

@@ -6,7 +6,15 @@ import type { ReactNode } from 'react';
  * pointer events, so the tooltip sits on a wrapper (which also carries the reason for tests and
  * screen readers). With no reason the control is drawn as it is.
  */
-export function WhyDisabled({ reason, children, inline = false }: { reason: string | null | undefined; children: ReactNode; inline?: boolean }) {
+export function WhyDisabled({
+  reason,
+  children,
+  inline = false,
+}: {
+  reason: string | null | undefined;
+  children: ReactNode;
+  inline?: boolean;
+}) {
   if (!reason) return <>{children}</>;
   return (
     <Tooltip label={reason} multiline w={280} withArrow openDelay={50} closeDelay={70}>

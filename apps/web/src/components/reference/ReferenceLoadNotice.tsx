@@ -12,7 +12,15 @@ function failures(errors: ReadonlyArray<string | null | undefined>): string[] {
  * `compact`: one red line of small text for a desk screen's header or footer, cut with an ellipsis
  * (the whole text in its tooltip), so nothing moves when it comes or goes; otherwise a light red box.
  */
-export function ReferenceLoadNotice({ errors, compact = false, testId = 'reference-load-error' }: { errors: ReadonlyArray<string | null | undefined>; compact?: boolean; testId?: string }) {
+export function ReferenceLoadNotice({
+  errors,
+  compact = false,
+  testId = 'reference-load-error',
+}: {
+  errors: ReadonlyArray<string | null | undefined>;
+  compact?: boolean;
+  testId?: string;
+}) {
   const texts = failures(errors);
   if (texts.length === 0) return null;
   if (compact) {

@@ -6,7 +6,10 @@ import { useCallback, useMemo, useState } from 'react';
  */
 export function useReferenceErrors() {
   const [byKey, setByKey] = useState<Readonly<Record<string, string>>>({});
-  const failed = useCallback((key: string, error: unknown) => setByKey((e) => ({ ...e, [key]: error instanceof Error ? error.message : String(error) })), []);
+  const failed = useCallback(
+    (key: string, error: unknown) => setByKey((e) => ({ ...e, [key]: error instanceof Error ? error.message : String(error) })),
+    [],
+  );
   const errors = useMemo(() => Object.values(byKey), [byKey]);
   return { errors, failed };
 }

@@ -52,7 +52,9 @@ export function formatLocalSeconds(iso: string | null | undefined, timeZone: str
 /** The zone as named on screen: 'Europe/London (GMT)'; 'UTC' alone for UTC. */
 export function timeZoneLabel(timeZone: string, at = new Date()): string {
   if (timeZone === 'UTC' || timeZone === 'Etc/UTC') return 'UTC';
-  const short = formatter(timeZone).formatToParts(at).find((p) => p.type === 'timeZoneName')?.value;
+  const short = formatter(timeZone)
+    .formatToParts(at)
+    .find((p) => p.type === 'timeZoneName')?.value;
   return short ? `${timeZone} (${short})` : timeZone;
 }
 

@@ -1,6 +1,28 @@
 import { ApiError } from '@fixdesk/client';
-import { AccountText, ChangeOwnPasswordSchema, PASSWORD_POLICY_TEXT, USER_TYPE_LABELS, type AccountProfile, type AccountSession } from '@fixdesk/protocol';
-import { Alert, Avatar, Badge, Button, Container, Group, Paper, PasswordInput, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import {
+  AccountText,
+  ChangeOwnPasswordSchema,
+  PASSWORD_POLICY_TEXT,
+  USER_TYPE_LABELS,
+  type AccountProfile,
+  type AccountSession,
+} from '@fixdesk/protocol';
+import {
+  Alert,
+  Avatar,
+  Badge,
+  Button,
+  Container,
+  Group,
+  Paper,
+  PasswordInput,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
 import { IconAlertCircle, IconCircleCheck, IconClockHour4, IconDevices, IconKey, IconLogout } from '@tabler/icons-react';
 import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { adminErrorText } from '../../components/admin/errors';
@@ -39,7 +61,14 @@ function PasswordCard({ onChanged }: { onChanged: () => void }) {
     setResult(null);
     const problems: Record<string, string> = {};
     const parsed = ChangeOwnPasswordSchema.safeParse({ current_password: current, new_password: next });
-    if (!parsed.success) for (const i of parsed.error.issues) problems[String(i.path[0])] ??= i.path[0] === 'current_password' ? `Current password ${i.message}` : /^[a-z]/.test(i.message) ? `New password ${i.message}` : i.message;
+    if (!parsed.success)
+      for (const i of parsed.error.issues)
+        problems[String(i.path[0])] ??=
+          i.path[0] === 'current_password'
+            ? `Current password ${i.message}`
+            : /^[a-z]/.test(i.message)
+              ? `New password ${i.message}`
+              : i.message;
     if (next !== confirm) problems['confirm'] = 'Passwords do not match';
     setErrors(problems);
     if (Object.keys(problems).length) return;
@@ -54,7 +83,13 @@ function PasswordCard({ onChanged }: { onChanged: () => void }) {
     } catch (err) {
       const text = adminErrorText(err, 'Failed to change the password', (m) => `Error changing the password: ${m}`);
       const field = err instanceof ApiError ? err.field : undefined;
-      if (field === 'current_password' || field === 'new_password') setErrors({ [field]: (err as ApiError).body && typeof (err as ApiError).body === 'object' ? ((err as ApiError).body as { issues?: { message: string }[] }).issues?.[0]?.message ?? text : text });
+      if (field === 'current_password' || field === 'new_password')
+        setErrors({
+          [field]:
+            (err as ApiError).body && typeof (err as ApiError).body === 'object'
+              ? (((err as ApiError).body as { issues?: { message: string }[] }).issues?.[0]?.message ?? text)
+              : text,
+        });
       else setResult({ ok: false, text });
     } finally {
       setBusy(false);
@@ -71,14 +106,42 @@ function PasswordCard({ onChanged }: { onChanged: () => void }) {
       </Group>
       <form onSubmit={(e) => void submit(e)} noValidate aria-label="Change password">
         {result && (
-          <Alert color={result.ok ? 'green' : 'red'} variant="light" icon={result.ok ? <IconCircleCheck size={18} /> : <IconAlertCircle size={18} />} mb="sm" role={result.ok ? 'status' : 'alert'} data-testid="password-result">
+          <Alert
+            color={result.ok ? 'green' : 'red'}
+            variant="light"
+            icon={result.ok ? <IconCircleCheck size={18} /> : <IconAlertCircle size={18} />}
+            mb="sm"
+            role={result.ok ? 'status' : 'alert'}
+            data-testid="password-result"
+          >
             {result.text}
           </Alert>
         )}
         <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
-          <PasswordInput label="Current password" value={current} onChange={(e) => setCurrent(e.currentTarget.value)} error={errors['current_password']} autoComplete="current-password" withAsterisk />
-          <PasswordInput label="New password" value={next} onChange={(e) => setNext(e.currentTarget.value)} error={errors['new_password']} autoComplete="new-password" withAsterisk />
-          <PasswordInput label="Confirm new password" value={confirm} onChange={(e) => setConfirm(e.currentTarget.value)} error={errors['confirm']} autoComplete="new-password" withAsterisk />
+          <PasswordInput
+            label="Current password"
+            value={current}
+            onChange={(e) => setCurrent(e.currentTarget.value)}
+            error={errors['current_password']}
+            autoComplete="current-password"
+            withAsterisk
+          />
+          <PasswordInput
+            label="New password"
+            value={next}
+            onChange={(e) => setNext(e.currentTarget.value)}
+            error={errors['new_password']}
+            autoComplete="new-password"
+            withAsterisk
+          />
+          <PasswordInput
+            label="Confirm new password"
+            value={confirm}
+            onChange={(e) => setConfirm(e.currentTarget.value)}
+            error={errors['confirm']}
+            autoComplete="new-password"
+            withAsterisk
+          />
         </SimpleGrid>
         <Group justify="space-between" mt="sm" wrap="nowrap">
           <Text fz="xs" c="dimmed">
@@ -93,7 +156,13 @@ function PasswordCard({ onChanged }: { onChanged: () => void }) {
   );
 }
 
-function SessionsCard({ onSignOutHere, reloadKey }: { onSignOutHere: () => void; /** A change reads the list again. */ reloadKey: number }) {
+function SessionsCard({
+  onSignOutHere,
+  reloadKey,
+}: {
+  onSignOutHere: () => void;
+  /** A change reads the list again. */ reloadKey: number;
+}) {
   const [sessions, setSessions] = useState<AccountSession[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [reloads, setReloads] = useState(0);
@@ -172,7 +241,13 @@ function SessionsCard({ onSignOutHere, reloadKey }: { onSignOutHere: () => void;
                 <Table.Td className="fd-numeric">{s.address ?? '—'}</Table.Td>
                 <Table.Td className="fd-numeric">{when.format(new Date(s.since))}</Table.Td>
                 <Table.Td>
-                  <Button size="compact-xs" variant="light" color="red" onClick={() => void end(s)} aria-label={`Sign out ${deviceName(s.device)} session since ${when.format(new Date(s.since))}`}>
+                  <Button
+                    size="compact-xs"
+                    variant="light"
+                    color="red"
+                    onClick={() => void end(s)}
+                    aria-label={`Sign out ${deviceName(s.device)} session since ${when.format(new Date(s.since))}`}
+                  >
                     Sign out
                   </Button>
                 </Table.Td>
@@ -238,7 +313,11 @@ export default function AccountPage() {
           {profile?.user_type === 'broker' && (
             <>
               <Field label="Broker branch">{profile.broker_company_name ?? '—'}</Field>
-              <Field label="Trader ID">{profile.trader_id ? `${profile.trader_id}${profile.trader_party_id_source ? ` (${profile.trader_party_id_source})` : ''}` : '—'}</Field>
+              <Field label="Trader ID">
+                {profile.trader_id
+                  ? `${profile.trader_id}${profile.trader_party_id_source ? ` (${profile.trader_party_id_source})` : ''}`
+                  : '—'}
+              </Field>
               <Field label="Trader name">{profile.trader_full_name ?? '—'}</Field>
             </>
           )}

@@ -27,8 +27,16 @@ const EXCHANGES = ['Any', 'SGX', 'EEX'] as const;
 /** Row ages are redrawn this often. */
 const AGE_TICK_MS = 5_000;
 
-const buyersTheme = deskGridTheme.withParams({ backgroundColor: '#f4fbf5', oddRowBackgroundColor: '#ebf7ed', headerBackgroundColor: '#e3f4e6' });
-const sellersTheme = deskGridTheme.withParams({ backgroundColor: '#fdf5f5', oddRowBackgroundColor: '#fbecec', headerBackgroundColor: '#f8e1e1' });
+const buyersTheme = deskGridTheme.withParams({
+  backgroundColor: '#f4fbf5',
+  oddRowBackgroundColor: '#ebf7ed',
+  headerBackgroundColor: '#e3f4e6',
+});
+const sellersTheme = deskGridTheme.withParams({
+  backgroundColor: '#fdf5f5',
+  oddRowBackgroundColor: '#fbecec',
+  headerBackgroundColor: '#f8e1e1',
+});
 
 interface Company {
   name: string | null;
@@ -43,7 +51,9 @@ function ClientCell({ data, companies }: ICellRendererParams<AxesRow> & { compan
   if (!company?.name) return <span>{data.client}</span>;
   return (
     <span className={classes.client}>
-      {company.logo && !broken && <img className={classes.logo} src={company.logo} alt="" onError={() => setBroken(true)} referrerPolicy="no-referrer" />}
+      {company.logo && !broken && (
+        <img className={classes.logo} src={company.logo} alt="" onError={() => setBroken(true)} referrerPolicy="no-referrer" />
+      )}
       <span>{company.name}</span>
     </span>
   );
@@ -53,10 +63,30 @@ function rowColumns(now: () => number, companies: ReadonlyMap<string, Company>):
   return [
     { headerName: 'Symbol', field: 'symbol', width: 80, cellStyle: { fontWeight: 600 } },
     { headerName: 'Maturity', colId: 'maturity', width: 66, valueGetter: (p) => formatMaturity(p.data?.maturity) },
-    { headerName: 'Quantity', colId: 'quantity', width: 76, type: 'rightAligned', valueGetter: (p) => (p.data ? p.data.quantity.toLocaleString() : '') },
-    { headerName: 'Price', colId: 'price', width: 86, type: 'rightAligned', valueGetter: (p) => (p.data?.price === null ? 'MKT' : formatPrice(p.data?.price)) },
+    {
+      headerName: 'Quantity',
+      colId: 'quantity',
+      width: 76,
+      type: 'rightAligned',
+      valueGetter: (p) => (p.data ? p.data.quantity.toLocaleString() : ''),
+    },
+    {
+      headerName: 'Price',
+      colId: 'price',
+      width: 86,
+      type: 'rightAligned',
+      valueGetter: (p) => (p.data?.price === null ? 'MKT' : formatPrice(p.data?.price)),
+    },
     { headerName: 'Broker', colId: 'broker', width: 70, valueGetter: (p) => p.data?.broker || '—' },
-    { headerName: 'Client', colId: 'client', flex: 1, minWidth: 110, cellRenderer: ClientCell, cellRendererParams: { companies }, valueGetter: (p) => p.data?.client },
+    {
+      headerName: 'Client',
+      colId: 'client',
+      flex: 1,
+      minWidth: 110,
+      cellRenderer: ClientCell,
+      cellRendererParams: { companies },
+      valueGetter: (p) => p.data?.client,
+    },
     { headerName: 'Status', colId: 'status', width: 84, valueGetter: (p) => ordStatusLabel(p.data?.status) },
     { headerName: 'Age', colId: 'age', width: 48, valueGetter: (p) => (p.data ? formatRowAge(p.data.createdAt, now()) : '') },
   ];
@@ -68,15 +98,52 @@ function sideText(r: AxesRow | undefined): string {
 }
 
 const CONTRACT_COLUMNS: ColDef<AxesContract>[] = [
-  { headerName: 'Contract', colId: 'contract', width: 150, valueGetter: (p) => (p.data ? `${p.data.symbol} ${formatMaturity(p.data.maturity)}` : ''), cellStyle: { fontWeight: 600 } },
+  {
+    headerName: 'Contract',
+    colId: 'contract',
+    width: 150,
+    valueGetter: (p) => (p.data ? `${p.data.symbol} ${formatMaturity(p.data.maturity)}` : ''),
+    cellStyle: { fontWeight: 600 },
+  },
   { headerName: 'Bids', field: 'bids', width: 64, type: 'rightAligned' },
-  { headerName: 'Best bid', colId: 'bestBid', width: 160, type: 'rightAligned', valueGetter: (p) => sideText(p.data?.bestBid), cellStyle: { color: 'var(--mantine-color-green-8)', fontWeight: 600 } },
-  { headerName: 'Spread', colId: 'spread', width: 96, type: 'rightAligned', valueGetter: (p) => (p.data?.spread === undefined ? '—' : formatPrice(p.data.spread)) },
-  { headerName: 'Best offer', colId: 'bestOffer', width: 160, valueGetter: (p) => sideText(p.data?.bestOffer), cellStyle: { color: 'var(--mantine-color-red-8)', fontWeight: 600 } },
+  {
+    headerName: 'Best bid',
+    colId: 'bestBid',
+    width: 160,
+    type: 'rightAligned',
+    valueGetter: (p) => sideText(p.data?.bestBid),
+    cellStyle: { color: 'var(--mantine-color-green-8)', fontWeight: 600 },
+  },
+  {
+    headerName: 'Spread',
+    colId: 'spread',
+    width: 96,
+    type: 'rightAligned',
+    valueGetter: (p) => (p.data?.spread === undefined ? '—' : formatPrice(p.data.spread)),
+  },
+  {
+    headerName: 'Best offer',
+    colId: 'bestOffer',
+    width: 160,
+    valueGetter: (p) => sideText(p.data?.bestOffer),
+    cellStyle: { color: 'var(--mantine-color-red-8)', fontWeight: 600 },
+  },
   { headerName: 'Offers', field: 'offers', width: 64 },
 ];
 
-function SideTable({ title, rows, theme, columns, testId }: { title: string; rows: AxesRow[]; theme: typeof deskGridTheme; columns: ColDef<AxesRow>[]; testId: string }) {
+function SideTable({
+  title,
+  rows,
+  theme,
+  columns,
+  testId,
+}: {
+  title: string;
+  rows: AxesRow[];
+  theme: typeof deskGridTheme;
+  columns: ColDef<AxesRow>[];
+  testId: string;
+}) {
   const apiRef = useRef<GridApi<AxesRow> | null>(null);
   useEffect(() => {
     const timer = window.setInterval(() => apiRef.current?.refreshCells({ columns: ['age'] }), AGE_TICK_MS);
@@ -165,7 +232,15 @@ export default function AxesPage() {
             </Text>
           )}
           <SegmentedControl size="xs" data={[...EXCHANGES]} value={exchange} onChange={setExchange} aria-label="Exchange" />
-          <TextInput size="xs" w={150} placeholder="Symbol" aria-label="Symbol filter" leftSection={<IconSearch size={13} />} value={symbol} onChange={(e) => setSymbol(e.currentTarget.value)} />
+          <TextInput
+            size="xs"
+            w={150}
+            placeholder="Symbol"
+            aria-label="Symbol filter"
+            leftSection={<IconSearch size={13} />}
+            value={symbol}
+            onChange={(e) => setSymbol(e.currentTarget.value)}
+          />
         </Group>
       </header>
       <div className={classes.contracts} data-testid="axes-contracts">

@@ -62,14 +62,31 @@ export interface BlotterHeaderProps {
   onOpenAxes?: () => void;
   /** Failed reference loads ('Client Connectors API failed: 503'), shown in one line where the logos are. */
   referenceErrors?: ReadonlyArray<string | null>;
-  alerts: { prefs: AlertPreferences; update: (p: Partial<AlertPreferences>) => void; permission: PermissionState; requestPermission: () => void };
+  alerts: {
+    prefs: AlertPreferences;
+    update: (p: Partial<AlertPreferences>) => void;
+    permission: PermissionState;
+    requestPermission: () => void;
+  };
 }
 
 /** Title, Open Axes, the broker's first name, client logos, live dot, users online, alert settings. */
-export function BlotterHeader({ firstName, connectors, liveStatus, connectedUsers, activeUsers, onOpenAxes, referenceErrors = [], alerts }: BlotterHeaderProps) {
+export function BlotterHeader({
+  firstName,
+  connectors,
+  liveStatus,
+  connectedUsers,
+  activeUsers,
+  onOpenAxes,
+  referenceErrors = [],
+  alerts,
+}: BlotterHeaderProps) {
   const live = liveStatus === 'connected';
   const alertsOn = alerts.prefs.desktop || alerts.prefs.sound;
-  const stopped = useMemo(() => connectors.flatMap((c) => (c.trading_stop ? [{ compId: c.comp_id, stop: c.trading_stop }] : [])), [connectors]);
+  const stopped = useMemo(
+    () => connectors.flatMap((c) => (c.trading_stop ? [{ compId: c.comp_id, stop: c.trading_stop }] : [])),
+    [connectors],
+  );
   return (
     <Group className={classes.header} justify="space-between" wrap="nowrap" gap="sm">
       <Group gap={10} wrap="nowrap" style={{ flex: 'none' }}>

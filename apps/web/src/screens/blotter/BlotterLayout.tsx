@@ -22,7 +22,13 @@ export const LAYOUT = {
 } as const;
 
 /** The percentage bounds of the first panel for a group `size` px long. */
-export function firstPanelBounds(size: number, minPct: number, maxPct: number, firstMinPx: number, secondMinPx: number): { min: number; max: number } {
+export function firstPanelBounds(
+  size: number,
+  minPct: number,
+  maxPct: number,
+  firstMinPx: number,
+  secondMinPx: number,
+): { min: number; max: number } {
   if (!(size > 0)) return { min: minPct, max: maxPct };
   const min = Math.max(minPct, (firstMinPx / size) * 100);
   const max = Math.min(maxPct, 100 - (secondMinPx / size) * 100);
@@ -50,7 +56,19 @@ const pct = (n: number) => `${n.toFixed(3)}%`;
  * limits apply whenever it is open). Collapsing keeps every pane mounted: the Orders grid and its
  * 50,000 rows are not rebuilt.
  */
-export function BlotterLayout({ userKey, orders, executions, info, infoCollapsed = false }: { userKey: string; orders: ReactNode; executions: ReactNode; info: ReactNode; infoCollapsed?: boolean }) {
+export function BlotterLayout({
+  userKey,
+  orders,
+  executions,
+  info,
+  infoCollapsed = false,
+}: {
+  userKey: string;
+  orders: ReactNode;
+  executions: ReactNode;
+  info: ReactNode;
+  infoCollapsed?: boolean;
+}) {
   const [mainEl, setMainEl] = useState<HTMLDivElement | null>(null);
   const [leftEl, setLeftEl] = useState<HTMLDivElement | null>(null);
   const width = useSize(mainEl, 'width');
@@ -83,7 +101,14 @@ export function BlotterLayout({ userKey, orders, executions, info, infoCollapsed
       style={{ flex: 1, minHeight: 0 }}
     >
       <Panel id="left" defaultSize={pct(LAYOUT.leftDefault)} minSize={pct(horizontal.min)} maxSize={pct(horizontal.max)}>
-        <Group orientation="vertical" id="blotter-left" elementRef={setLeftEl} defaultLayout={left.defaultLayout} onLayoutChanged={left.onLayoutChanged} style={{ height: '100%' }}>
+        <Group
+          orientation="vertical"
+          id="blotter-left"
+          elementRef={setLeftEl}
+          defaultLayout={left.defaultLayout}
+          onLayoutChanged={left.onLayoutChanged}
+          style={{ height: '100%' }}
+        >
           <Panel id="orders" defaultSize={pct(LAYOUT.topDefault)} minSize={pct(vertical.min)} maxSize={pct(vertical.max)}>
             {orders}
           </Panel>
@@ -92,13 +117,7 @@ export function BlotterLayout({ userKey, orders, executions, info, infoCollapsed
         </Group>
       </Panel>
       <Separator className={classes.sepV} aria-label="Resize orders and order info" disabled={infoCollapsed} />
-      <Panel
-        id="info"
-        panelRef={infoPanel}
-        collapsible
-        collapsedSize="0%"
-        minSize={pct(100 - open.max)}
-      >
+      <Panel id="info" panelRef={infoPanel} collapsible collapsedSize="0%" minSize={pct(100 - open.max)}>
         {info}
       </Panel>
     </Group>

@@ -3,7 +3,13 @@ import { ordStatusLabel } from '@fixdesk/domain';
 import type { Order } from '@fixdesk/protocol';
 import type { GridApi } from 'ag-grid-community';
 import { ActionIcon, Alert, Box, Button, Checkbox, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
-import { IconAlertCircle, IconLayoutSidebarRightCollapse, IconLayoutSidebarRightExpand, IconRefresh, IconSearch } from '@tabler/icons-react';
+import {
+  IconAlertCircle,
+  IconLayoutSidebarRightCollapse,
+  IconLayoutSidebarRightExpand,
+  IconRefresh,
+  IconSearch,
+} from '@tabler/icons-react';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ComponentProps } from 'react';
 import { useLocation } from 'react-router';
 import { chromeFor } from '../../app/chrome';
@@ -17,7 +23,15 @@ import { ordersApi } from '../../services/orders/http';
 import { useNewOrderAlerts } from '../../services/orders/newOrderAlerts';
 import { fetchOrderSnapshot } from '../../services/orders/snapshot';
 import type { OrderBook } from '../../services/orders/orderBook';
-import { useBookCount, useBookExecutionReports, useBookOrder, useBookStatus, useOrderBookFeed, useOrderBookInstance, useWorkingOrderCount } from '../../services/orders/useOrderBook';
+import {
+  useBookCount,
+  useBookExecutionReports,
+  useBookOrder,
+  useBookStatus,
+  useOrderBookFeed,
+  useOrderBookInstance,
+  useWorkingOrderCount,
+} from '../../services/orders/useOrderBook';
 import { useClientConnectors, useLatestPrices } from '../../services/orders/useDeskReference';
 import { useOrderActions } from '../../services/orders/useOrderActions';
 import { offlineTradeBlock, useRoleTradeBlock, useTradeBlock } from '../../services/orders/tradeAccess';
@@ -73,7 +87,17 @@ class ShownCount {
 const STATUS_OPTIONS = FILTER_STATUSES.map((code) => ({ value: code, label: ordStatusLabel(code) }));
 
 /** The only part of the page that changes with every batch of updates: the count ("shown of all" while filtered). */
-function OrdersTitle({ book, loadingMore, shown, filtered }: { book: OrderBook; loadingMore: boolean; shown: ShownCount; filtered: boolean }) {
+function OrdersTitle({
+  book,
+  loadingMore,
+  shown,
+  filtered,
+}: {
+  book: OrderBook;
+  loadingMore: boolean;
+  shown: ShownCount;
+  filtered: boolean;
+}) {
   const count = useBookCount(book);
   const shownCount = useSyncExternalStore(shown.subscribe, shown.get);
   return (
@@ -179,7 +203,8 @@ export default function BlotterPage() {
   // Every action, from a button or a shortcut, ends with the keyboard back on the order's row, unless
   // the broker has moved on meanwhile (F pressed while the accept was on its way keeps the fill form).
   const actions = useMemo<OrderActions>(() => {
-    const back = <A extends unknown[], R>(call: (id: number, ...rest: A) => Promise<R>) =>
+    const back =
+      <A extends unknown[], R>(call: (id: number, ...rest: A) => Promise<R>) =>
       (id: number, ...rest: A) => {
         const focusedAtStart = document.activeElement;
         return call(id, ...rest).then((answer) => {
@@ -208,7 +233,8 @@ export default function BlotterPage() {
       }
       const target = SHORTCUT_TARGETS[key];
       if (!target) return false;
-      const run = () => runShortcut(infoRef.current?.querySelector('[data-testid="order-info"]') ?? null, order.brokerorderid, target, qtyRef.current);
+      const run = () =>
+        runShortcut(infoRef.current?.querySelector('[data-testid="order-info"]') ?? null, order.brokerorderid, target, qtyRef.current);
       if (!infoCollapsedRef.current) return run();
       // The panel folded away opens first: the control acted on is then in sight.
       setInfoCollapsed(false);
@@ -218,9 +244,15 @@ export default function BlotterPage() {
     [setInfoCollapsed],
   );
   const layoutKey = user ? columnLayoutKey(user.user_id) : null;
-  const clientOptions = useMemo(() => connectors.data.map((c) => ({ value: c.comp_id, label: c.client_name || c.comp_id })), [connectors.data]);
+  const clientOptions = useMemo(
+    () => connectors.data.map((c) => ({ value: c.comp_id, label: c.client_name || c.comp_id })),
+    [connectors.data],
+  );
   // The kill switch: the stopped clients, and the one the confirmation is open for.
-  const stops = useMemo(() => new Map(connectors.data.flatMap((c) => (c.trading_stop ? [[c.comp_id, c.trading_stop] as const] : []))), [connectors.data]);
+  const stops = useMemo(
+    () => new Map(connectors.data.flatMap((c) => (c.trading_stop ? [[c.comp_id, c.trading_stop] as const] : []))),
+    [connectors.data],
+  );
   const roleBlock = useRoleTradeBlock();
   const [killTarget, setKillTarget] = useState<KillSwitchTarget | null>(null);
   const closeKillSwitch = useCallback(() => setKillTarget(null), []);
@@ -308,7 +340,13 @@ export default function BlotterPage() {
           <Stack gap={8}>
             <Text fz="sm">{view.error}</Text>
             <Group>
-              <Button size="xs" variant="light" color="red" leftSection={<IconRefresh size={14} />} onClick={() => void book.load(fetchOrderSnapshot)}>
+              <Button
+                size="xs"
+                variant="light"
+                color="red"
+                leftSection={<IconRefresh size={14} />}
+                onClick={() => void book.load(fetchOrderSnapshot)}
+              >
                 Retry
               </Button>
             </Group>
@@ -363,7 +401,14 @@ export default function BlotterPage() {
                       }}
                     >
                       {/* The kill switch: brokers and administrators only (the server refuses anyone else). */}
-                      {roleBlock === null && <KillSwitchMenuItems clients={clientOptions} stops={stops} disabledReason={offlineTradeBlock(liveStatus)} onOpen={setKillTarget} />}
+                      {roleBlock === null && (
+                        <KillSwitchMenuItems
+                          clients={clientOptions}
+                          stops={stops}
+                          disabledReason={offlineTradeBlock(liveStatus)}
+                          onOpen={setKillTarget}
+                        />
+                      )}
                     </PickFilter>
                     <PickFilter label="Status" options={STATUS_OPTIONS} value={statuses} onChange={setStatuses} testId="status-filter" />
                     <Checkbox
@@ -396,7 +441,20 @@ export default function BlotterPage() {
                   </div>
                   <div className={classes.gridBox} data-testid="orders-grid">
                     {ordersGrid.status === 'ready' && deskPainted ? (
-                      <ordersGrid.module.OrdersGrid book={book} selectedId={selectedId} onSelect={select} onEnter={focusFillForm} onReady={onOrdersGridReady} cellActions={cellActions} filters={filters} layoutKey={layoutKey} onShownCount={shownCount.set} onShortcut={onShortcut} tradeBlock={tradeBlock} onOpen={openOrder} />
+                      <ordersGrid.module.OrdersGrid
+                        book={book}
+                        selectedId={selectedId}
+                        onSelect={select}
+                        onEnter={focusFillForm}
+                        onReady={onOrdersGridReady}
+                        cellActions={cellActions}
+                        filters={filters}
+                        layoutKey={layoutKey}
+                        onShownCount={shownCount.set}
+                        onShortcut={onShortcut}
+                        tradeBlock={tradeBlock}
+                        onOpen={openOrder}
+                      />
                     ) : (
                       <GridLoading chunk={ordersGrid} />
                     )}
@@ -407,11 +465,18 @@ export default function BlotterPage() {
                 <div className={classes.pane} data-testid="executions-pane">
                   <div className={classes.paneTitle}>
                     <span data-testid="executions-title">Executions ({reports?.length ?? 0})</span>
-                    {selected && <span style={{ fontWeight: 500, textTransform: 'none' }}>{selected.brokerorderid || (selected.refusal ? `refused #${selected.id}` : '')}</span>}
+                    {selected && (
+                      <span style={{ fontWeight: 500, textTransform: 'none' }}>
+                        {selected.brokerorderid || (selected.refusal ? `refused #${selected.id}` : '')}
+                      </span>
+                    )}
                   </div>
                   <div className={classes.gridBox} data-testid="executions-grid">
                     {executionsGrid.status === 'ready' && ordersGridUp ? (
-                      <executionsGrid.module.ExecutionsGrid reports={reports ?? []} loading={selectedId !== null && reports === null && detailError === null} />
+                      <executionsGrid.module.ExecutionsGrid
+                        reports={reports ?? []}
+                        loading={selectedId !== null && reports === null && detailError === null}
+                      />
                     ) : (
                       <GridLoading chunk={executionsGrid} />
                     )}
@@ -448,18 +513,18 @@ export default function BlotterPage() {
                         onPopOut={desktop ? () => openOrder(selected) : undefined}
                         qtyRef={qtyRef}
                       />
-                      </>
-                    ) : (
-                      <div className={classes.emptyInfo} data-testid="order-info-empty">
-                        <Text fw={700} c="gray.7">
-                          Select an order
-                        </Text>
-                        <Text fz="sm">Click on an order to view details and add fills.</Text>
-                      </div>
-                    )}
-                  </div>
-                }
-              />
+                    </>
+                  ) : (
+                    <div className={classes.emptyInfo} data-testid="order-info-empty">
+                      <Text fw={700} c="gray.7">
+                        Select an order
+                      </Text>
+                      <Text fz="sm">Click on an order to view details and add fills.</Text>
+                    </div>
+                  )}
+                </div>
+              }
+            />
           )}
         </div>
         {!ready && view.status !== 'idle' && (
@@ -489,7 +554,13 @@ export default function BlotterPage() {
 
   return (
     <Box className={classes.page} style={{ height: pageHeight }} data-testid="blotter">
-      <LiveBlotterHeader firstName={firstName} connectors={connectors.data} referenceErrors={referenceErrors} onOpenAxes={axesAvailable ? openAxesWindow : undefined} alerts={alerts} />
+      <LiveBlotterHeader
+        firstName={firstName}
+        connectors={connectors.data}
+        referenceErrors={referenceErrors}
+        onOpenAxes={axesAvailable ? openAxesWindow : undefined}
+        alerts={alerts}
+      />
       {/* Over the desk, not above it: the grids do not move when the connection drops or comes back. */}
       <div className={classes.liveNotice}>
         <LiveNotice />

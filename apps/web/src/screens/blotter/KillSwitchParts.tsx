@@ -74,7 +74,14 @@ export function StoppedClientsStrip({ stops }: { stops: readonly { compId: strin
       {stops.map(({ compId, stop }) => {
         const text = stoppedBannerText(compId, stop, timeZone);
         return (
-          <Tooltip key={compId} label={`${text}. New orders are refused until a broker resumes the client.`} multiline w={340} position="bottom" withinPortal>
+          <Tooltip
+            key={compId}
+            label={`${text}. New orders are refused until a broker resumes the client.`}
+            multiline
+            w={340}
+            position="bottom"
+            withinPortal
+          >
             <Box className={classes.stopped} role="status" tabIndex={0} data-testid={`stopped-banner-${compId}`} aria-label={text}>
               <IconHandStop size={14} style={{ flex: 'none' }} aria-hidden="true" />
               <Text span fz={12} fw={600} className={classes.stoppedText}>

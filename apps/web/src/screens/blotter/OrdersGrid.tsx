@@ -94,7 +94,14 @@ function matchModelUpdatesToView(api: GridApi<Order>, filters: OrderFilters): vo
   api.setGridOption('suppressModelUpdateAfterUpdateTransaction', !ordered && !filtersFollowUpdates(filters));
 }
 
-function applyDelta(api: GridApi<Order>, book: OrderBook, range: { current: IdRange | null }, added: Order[], update: Order[], removed: Order[]): void {
+function applyDelta(
+  api: GridApi<Order>,
+  book: OrderBook,
+  range: { current: IdRange | null },
+  added: Order[],
+  update: Order[],
+  removed: Order[],
+): void {
   const add: Order[] = [];
   const changed = [...update];
   // The grid may have taken rows from getOrders() when it was created before this batch flushed.
@@ -152,7 +159,20 @@ export interface OrdersGridProps {
  * made creating the grid and drawing its first rows the longest tasks while the blotter loads.
  * The cells are plain DOM too (statusCell.ts).
  */
-export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect, onEnter, onReady, cellActions, filters: filtersProp, layoutKey, onShownCount, onShortcut, tradeBlock = null, onOpen }: OrdersGridProps) {
+export const OrdersGrid = memo(function OrdersGrid({
+  book,
+  selectedId,
+  onSelect,
+  onEnter,
+  onReady,
+  cellActions,
+  filters: filtersProp,
+  layoutKey,
+  onShownCount,
+  onShortcut,
+  tradeBlock = null,
+  onOpen,
+}: OrdersGridProps) {
   const boxRef = useRef<HTMLDivElement>(null);
   const apiRef = useRef<GridApi<Order> | null>(null);
   // The grid is created once; its handlers read the latest props.
@@ -174,7 +194,10 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
       const key = props.current.layoutKey;
       if (key && !restoring) saveColumnLayout(key, api.getColumnState());
     };
-    const context: BlotterCellActions = { accept: (order) => props.current.cellActions.accept(order), tradeBlock: () => props.current.tradeBlock };
+    const context: BlotterCellActions = {
+      accept: (order) => props.current.cellActions.accept(order),
+      tradeBlock: () => props.current.tradeBlock,
+    };
     const options: GridOptions<Order> = {
       theme: deskGridTheme,
       context,
@@ -196,7 +219,9 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
         // Symbols and client names fit their content (the rows drawn), unless the broker set the widths:
         // in a task of its own after the first rows are painted (it measures the drawn cells).
         if (!restoredLayout) afterNextPaint(() => event.api.isDestroyed() || event.api.autoSizeColumns(FIT_CONTENT_COLUMNS));
-        requestAnimationFrame(() => window.setTimeout(() => event.api.isDestroyed() || event.api.setGridOption('rowBuffer', ROW_BUFFER), 0));
+        requestAnimationFrame(() =>
+          window.setTimeout(() => event.api.isDestroyed() || event.api.setGridOption('rowBuffer', ROW_BUFFER), 0),
+        );
       },
       suppressScrollOnNewData: true,
       animateRows: false,
@@ -270,7 +295,12 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
     const showColumns = (api: GridApi<Order>) => {
       blotterMetrics.time('grid:columns', () => api.setGridOption('columnDefs', toColDefs(ORDER_COLUMNS)));
       const key = props.current.layoutKey;
-      const saved = key ? loadColumnLayout(key, ORDER_COLUMNS.map((c) => c.id)) : null;
+      const saved = key
+        ? loadColumnLayout(
+            key,
+            ORDER_COLUMNS.map((c) => c.id),
+          )
+        : null;
       if (saved) {
         restoring = true;
         restoredLayout = true;
@@ -299,7 +329,9 @@ export const OrdersGrid = memo(function OrdersGrid({ book, selectedId, onSelect,
         return;
       }
       if (delta.add.length === 0 && delta.update.length === 0 && delta.remove.length === 0) return;
-      blotterMetrics.time(`grid:transaction:${delta.add.length}+${delta.update.length}`, () => applyDelta(api, book, range, delta.add, delta.update, delta.remove));
+      blotterMetrics.time(`grid:transaction:${delta.add.length}+${delta.update.length}`, () =>
+        applyDelta(api, book, range, delta.add, delta.update, delta.remove),
+      );
       blotterMetrics.updatesApplied();
     });
     return () => {

@@ -9,9 +9,18 @@ import { ordersCsvFileName, ordersCsvText } from './ordersCsv';
 import { BLOTTER_SHORTCUTS } from './shortcuts';
 import { FIT_CONTENT_COLUMNS, ORDER_COLUMNS } from './orderColumns';
 
-const BUTTON_STYLES = { root: { height: 22, paddingInline: 8, flex: 'none' }, label: { fontSize: 11, fontWeight: 500, textTransform: 'none' as const } };
+const BUTTON_STYLES = {
+  root: { height: 22, paddingInline: 8, flex: 'none' },
+  label: { fontSize: 11, fontWeight: 500, textTransform: 'none' as const },
+};
 /** A filter's summary never widens the bar past its room: long client names end in an ellipsis (the menu has them whole). */
-const SUMMARY_STYLE = { display: 'inline-block', maxWidth: 120, overflow: 'hidden', textOverflow: 'ellipsis', verticalAlign: 'bottom' } as const;
+const SUMMARY_STYLE = {
+  display: 'inline-block',
+  maxWidth: 120,
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  verticalAlign: 'bottom',
+} as const;
 
 export interface PickOption {
   value: string;
@@ -44,7 +53,14 @@ export function PickFilter({
   return (
     <Menu position="bottom-start" closeOnItemClick={false} width={240} shadow="md">
       <Menu.Target>
-        <Button size="compact-xs" variant={chosen.length ? 'light' : 'default'} rightSection={<IconChevronDown size={12} />} styles={BUTTON_STYLES} data-testid={testId} aria-label={`${label} filter: ${summary}`}>
+        <Button
+          size="compact-xs"
+          variant={chosen.length ? 'light' : 'default'}
+          rightSection={<IconChevronDown size={12} />}
+          styles={BUTTON_STYLES}
+          data-testid={testId}
+          aria-label={`${label} filter: ${summary}`}
+        >
           {label}:&nbsp;<span style={SUMMARY_STYLE}>{summary}</span>
         </Button>
       </Menu.Target>
@@ -100,7 +116,14 @@ export function ColumnChooser({ api, layoutKey }: { api: GridApi<Order> | null; 
   return (
     <Menu position="bottom-end" closeOnItemClick={false} width={220} shadow="md" onOpen={read}>
       <Menu.Target>
-        <ActionIcon size={22} variant="default" disabled={!api} aria-label="Columns" title="Columns: choose, reset the layout" data-testid="column-chooser">
+        <ActionIcon
+          size={22}
+          variant="default"
+          disabled={!api}
+          aria-label="Columns"
+          title="Columns: choose, reset the layout"
+          data-testid="column-chooser"
+        >
           <IconColumns3 size={14} />
         </ActionIcon>
       </Menu.Target>
@@ -176,9 +199,26 @@ export function ExportOrdersButton({ api }: { api: GridApi<Order> | null }) {
 /** The keyboard shortcuts, listed in a popover ('?' on a row opens it too). */
 export function ShortcutsHelp({ opened, onChange }: { opened: boolean; onChange: (opened: boolean) => void }) {
   return (
-    <Popover opened={opened} onChange={onChange} position="bottom-end" width={330} shadow="md" withArrow trapFocus returnFocus closeOnEscape>
+    <Popover
+      opened={opened}
+      onChange={onChange}
+      position="bottom-end"
+      width={330}
+      shadow="md"
+      withArrow
+      trapFocus
+      returnFocus
+      closeOnEscape
+    >
       <Popover.Target>
-        <ActionIcon size={22} variant="default" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" onClick={() => onChange(!opened)} data-testid="shortcuts-help">
+        <ActionIcon
+          size={22}
+          variant="default"
+          aria-label="Keyboard shortcuts"
+          title="Keyboard shortcuts (?)"
+          onClick={() => onChange(!opened)}
+          data-testid="shortcuts-help"
+        >
           <Text fz={12} fw={700}>
             ?
           </Text>

@@ -17,7 +17,14 @@ describe('the remembered column layout', () => {
     ]);
   });
   it('drops unknown or repeated columns and absurd widths, and ignores unreadable text', () => {
-    const text = JSON.stringify({ v: 1, columns: [{ colId: 'gone', width: 90 }, { colId: 'id', width: 1e9, sort: 'sideways' }, { colId: 'id', width: 80 }] });
+    const text = JSON.stringify({
+      v: 1,
+      columns: [
+        { colId: 'gone', width: 90 },
+        { colId: 'id', width: 1e9, sort: 'sideways' },
+        { colId: 'id', width: 80 },
+      ],
+    });
     assert.deepEqual(parseSavedLayout(text, ['id']), [{ colId: 'id', hide: false, sort: null, sortIndex: null }]);
     assert.equal(parseSavedLayout('{not json', ['id']), null);
     assert.equal(parseSavedLayout(JSON.stringify({ v: 99, columns: [] }), ['id']), null);

@@ -19,7 +19,13 @@ export const columnLayoutKey = (userId: number | string) => `fixdesk.blotter.${u
 
 /** The columns' state to keep (pure: unit-tested). */
 export function toSavedLayout(state: readonly ColumnState[]): SavedColumn[] {
-  return state.map((c) => ({ colId: c.colId, ...(typeof c.width === 'number' ? { width: c.width } : {}), hide: c.hide ?? false, sort: c.sort ?? null, sortIndex: c.sortIndex ?? null }));
+  return state.map((c) => ({
+    colId: c.colId,
+    ...(typeof c.width === 'number' ? { width: c.width } : {}),
+    hide: c.hide ?? false,
+    sort: c.sort ?? null,
+    sortIndex: c.sortIndex ?? null,
+  }));
 }
 
 /** A saved layout read back: only known columns, well-formed values; null when there is nothing usable. */
@@ -31,7 +37,13 @@ export function parseSavedLayout(text: string | null, knownColumns: readonly str
   } catch {
     return null;
   }
-  if (typeof data !== 'object' || data === null || (data as { v?: unknown }).v !== VERSION || !Array.isArray((data as { columns?: unknown }).columns)) return null;
+  if (
+    typeof data !== 'object' ||
+    data === null ||
+    (data as { v?: unknown }).v !== VERSION ||
+    !Array.isArray((data as { columns?: unknown }).columns)
+  )
+    return null;
   const known = new Set(knownColumns);
   const seen = new Set<string>();
   const columns: SavedColumn[] = [];
@@ -40,7 +52,12 @@ export function parseSavedLayout(text: string | null, knownColumns: readonly str
     const c = raw as Record<string, unknown>;
     if (typeof c.colId !== 'string' || !known.has(c.colId) || seen.has(c.colId)) continue;
     seen.add(c.colId);
-    const col: SavedColumn = { colId: c.colId, hide: c.hide === true, sort: c.sort === 'asc' || c.sort === 'desc' ? c.sort : null, sortIndex: typeof c.sortIndex === 'number' ? c.sortIndex : null };
+    const col: SavedColumn = {
+      colId: c.colId,
+      hide: c.hide === true,
+      sort: c.sort === 'asc' || c.sort === 'desc' ? c.sort : null,
+      sortIndex: typeof c.sortIndex === 'number' ? c.sortIndex : null,
+    };
     if (typeof c.width === 'number' && Number.isFinite(c.width) && c.width >= 20 && c.width <= 2000) col.width = Math.round(c.width);
     columns.push(col);
   }

@@ -15,7 +15,13 @@ export interface OrderFilters {
 
 export const NO_ORDER_FILTERS: OrderFilters = { hideRefused: false, workingOnly: false, text: '', clients: [], statuses: [] };
 
-export const WORKING_STATUSES: ReadonlySet<string> = new Set([OrdStatus.PendingNew, OrdStatus.New, OrdStatus.PartiallyFilled, OrdStatus.PendingCancel, OrdStatus.PendingReplace]);
+export const WORKING_STATUSES: ReadonlySet<string> = new Set([
+  OrdStatus.PendingNew,
+  OrdStatus.New,
+  OrdStatus.PartiallyFilled,
+  OrdStatus.PendingCancel,
+  OrdStatus.PendingReplace,
+]);
 
 /** The statuses the status filter offers, in the order of an order's life. */
 export const FILTER_STATUSES = [
@@ -43,7 +49,13 @@ export function filtersFollowUpdates(f: OrderFilters): boolean {
 
 export function sameOrderFilters(a: OrderFilters, b: OrderFilters): boolean {
   const same = (x: readonly string[], y: readonly string[]) => x.length === y.length && x.every((v, i) => v === y[i]);
-  return a.hideRefused === b.hideRefused && a.workingOnly === b.workingOnly && a.text === b.text && same(a.clients, b.clients) && same(a.statuses, b.statuses);
+  return (
+    a.hideRefused === b.hideRefused &&
+    a.workingOnly === b.workingOnly &&
+    a.text === b.text &&
+    same(a.clients, b.clients) &&
+    same(a.statuses, b.statuses)
+  );
 }
 
 /** Whether an order passes the filters (pure: unit-tested). */

@@ -1,4 +1,16 @@
-import { ACCEPT_BUTTON_TEXT, acceptButtonColour, blotterStatusColour, blotterStatusLabel, closedFillNote, Decimal, ordStatusLabel, formatQuantity, ORD_REJ_REASON_LABELS, ordRejReasonLabel, OrdStatus } from '@fixdesk/domain';
+import {
+  ACCEPT_BUTTON_TEXT,
+  acceptButtonColour,
+  blotterStatusColour,
+  blotterStatusLabel,
+  closedFillNote,
+  Decimal,
+  ordStatusLabel,
+  formatQuantity,
+  ORD_REJ_REASON_LABELS,
+  ordRejReasonLabel,
+  OrdStatus,
+} from '@fixdesk/domain';
 import type { Order } from '@fixdesk/protocol';
 import type { ICellRendererComp, ICellRendererParams } from 'ag-grid-community';
 import { inFlight } from '../../services/orders/useOrderActions';
@@ -81,7 +93,8 @@ export class StatusCellRenderer implements ICellRendererComp<Order> {
     button.className = 'fd-accept';
     button.addEventListener('click', () => {
       const order = this.order;
-      if (order?.ordstatus === OrdStatus.PendingNew && inFlight.get(order.id) !== 'accept' && !this.actions?.tradeBlock()) this.actions?.accept(order);
+      if (order?.ordstatus === OrdStatus.PendingNew && inFlight.get(order.id) !== 'accept' && !this.actions?.tradeBlock())
+        this.actions?.accept(order);
     });
     this.button = button;
     return button;
@@ -135,7 +148,12 @@ export class StatusCellRenderer implements ICellRendererComp<Order> {
     }
 
     gui.style.color = tokenCss(style.colour);
-    const filledBackground = status === OrdStatus.Filled ? tokenFill('green') : status === OrdStatus.Canceled || status === OrdStatus.Rejected ? tokenFill('red') : undefined;
+    const filledBackground =
+      status === OrdStatus.Filled
+        ? tokenFill('green')
+        : status === OrdStatus.Canceled || status === OrdStatus.Rejected
+          ? tokenFill('red')
+          : undefined;
     if (filledBackground) gui.style.background = filledBackground;
     gui.append(span(null, label));
     if (order.refusal) {
@@ -153,6 +171,7 @@ export class StatusCellRenderer implements ICellRendererComp<Order> {
       gui.append(span('fd-status-user', fills));
       gui.title = `${ordStatusLabel(status)} (${fills})`;
     }
-    if (order.pendingRequest && status !== OrdStatus.PendingCancel && status !== OrdStatus.PendingReplace) gui.append(span('fd-status-user', 'request'));
+    if (order.pendingRequest && status !== OrdStatus.PendingCancel && status !== OrdStatus.PendingReplace)
+      gui.append(span('fd-status-user', 'request'));
   }
 }

@@ -6,7 +6,11 @@ export function openAxesWindow(): void {
 
 /** The desktop shell's pop-out: one window per order, reused when opened again. */
 export function openOrderWindow(brokerOrderId: string): void {
-  const w = window.open(`/order-detail/${encodeURIComponent(brokerOrderId)}`, `fixdesk-order-${brokerOrderId}`, 'popup=yes,width=760,height=920');
+  const w = window.open(
+    `/order-detail/${encodeURIComponent(brokerOrderId)}`,
+    `fixdesk-order-${brokerOrderId}`,
+    'popup=yes,width=760,height=920',
+  );
   w?.focus();
 }
 

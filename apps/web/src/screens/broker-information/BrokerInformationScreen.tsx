@@ -1,6 +1,32 @@
 import { BROKER_FIELDS, BROKER_TABS, BrokerText, CreateBrokerSchema, UpdateBrokerSchema, type Broker } from '@fixdesk/protocol';
-import { ActionIcon, Alert, Button, Container, FileButton, Group, Image, Modal, Paper, SimpleGrid, Stack, Tabs, Text, TextInput, Tooltip } from '@mantine/core';
-import { IconAlertCircle, IconBuilding, IconCircleCheck, IconHistory, IconPlus, IconRefresh, IconSearch, IconUpload, IconX } from '@tabler/icons-react';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Container,
+  FileButton,
+  Group,
+  Image,
+  Modal,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Tabs,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
+import {
+  IconAlertCircle,
+  IconBuilding,
+  IconCircleCheck,
+  IconHistory,
+  IconPlus,
+  IconRefresh,
+  IconSearch,
+  IconUpload,
+  IconX,
+} from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { AdminBanners } from '../../components/admin/AdminBanners';
 import { AdminFieldInput } from '../../components/admin/AdminFormModal';
@@ -20,10 +46,21 @@ import { ContactsTab } from './ContactsTab';
 const FIELDS = Object.values(BROKER_FIELDS);
 const FORM_FIELDS = FIELDS.filter((f) => f.name !== 'company_logo');
 type TabName = keyof typeof BROKER_TABS | 'contacts';
-const TAB_LABELS: [TabName, string][] = [['basic', 'Basic Info'], ['address', 'Address'], ['party', 'FIX Party Info'], ['contacts', 'Contacts'], ['notes', 'Notes']];
+const TAB_LABELS: [TabName, string][] = [
+  ['basic', 'Basic Info'],
+  ['address', 'Address'],
+  ['party', 'FIX Party Info'],
+  ['contacts', 'Contacts'],
+  ['notes', 'Notes'],
+];
 
 function matches(b: Broker, needle: string): boolean {
-  return !needle || [b.company_name, b.lei ?? '', b.party_id ?? '', b.city ?? '', b.country ?? '', b.parent_company_name ?? ''].some((v) => v.toLowerCase().includes(needle));
+  return (
+    !needle ||
+    [b.company_name, b.lei ?? '', b.party_id ?? '', b.city ?? '', b.country ?? '', b.parent_company_name ?? ''].some((v) =>
+      v.toLowerCase().includes(needle),
+    )
+  );
 }
 
 /** Broker Information Management (spec 001 §2, §5, §7, §8, §9), admin only. */
@@ -76,7 +113,10 @@ export default function BrokerInformationScreen() {
 
   const isParent = values['branch_type'] === 'parent';
   const parentChoices = useMemo(
-    () => (rows ?? []).filter((b) => b.branch_type === 'parent' && b.id !== dialog?.id).map((b) => ({ value: String(b.id), label: b.company_name })),
+    () =>
+      (rows ?? [])
+        .filter((b) => b.branch_type === 'parent' && b.id !== dialog?.id)
+        .map((b) => ({ value: String(b.id), label: b.company_name })),
     [rows, dialog?.id],
   );
 
@@ -165,15 +205,36 @@ export default function BrokerInformationScreen() {
   const getRowId = useCallback((b: Broker) => String(b.id), []);
   const field = (name: string) => {
     const f = FORM_FIELDS.find((x) => x.name === name)!;
-    return <AdminFieldInput key={name} field={f} value={values[name]} error={errors[name]} options={name === 'parent_company_id' ? parentChoices : undefined} onChange={change} />;
+    return (
+      <AdminFieldInput
+        key={name}
+        field={f}
+        value={values[name]}
+        error={errors[name]}
+        options={name === 'parent_company_id' ? parentChoices : undefined}
+        onChange={change}
+      />
+    );
   };
   const logo = logoSrc(typeof values['company_logo'] === 'string' ? values['company_logo'] : null);
   const tabHasError = (t: TabName) => t !== 'contacts' && BROKER_TABS[t].some((n) => errors[n]);
 
   return (
     <Container size="xl" py="lg" w="100%">
-      <AdminPageHeader icon={IconBuilding} title="Broker Information" description="Executing broker companies: address, FIX party data (the executing firm on execution reports) and contacts." count={rows?.length}>
-        <TextInput aria-label="Filter brokers" placeholder="Filter by name, LEI, city…" leftSection={<IconSearch size={15} />} value={filter} onChange={(e) => setFilter(e.currentTarget.value)} w={260} />
+      <AdminPageHeader
+        icon={IconBuilding}
+        title="Broker Information"
+        description="Executing broker companies: address, FIX party data (the executing firm on execution reports) and contacts."
+        count={rows?.length}
+      >
+        <TextInput
+          aria-label="Filter brokers"
+          placeholder="Filter by name, LEI, city…"
+          leftSection={<IconSearch size={15} />}
+          value={filter}
+          onChange={(e) => setFilter(e.currentTarget.value)}
+          w={260}
+        />
         <Tooltip label="Refresh">
           <ActionIcon variant="default" size={36} onClick={() => setReloads((n) => n + 1)} aria-label="Refresh brokers">
             <IconRefresh size={17} />
@@ -194,17 +255,51 @@ export default function BrokerInformationScreen() {
           </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="brokers">
-          <AdminTable<Broker> label="Brokers" rows={visible} columns={BROKER_COLUMNS} getRowId={getRowId} rowName={rowName} onEdit={open} onDelete={(b) => { setDeleting(b); setDeleteOpen(true); }} emptyText={rows?.length ? 'No brokers match the filter' : 'No brokers yet'} height="calc(100vh - 300px)" />
+          <AdminTable<Broker>
+            label="Brokers"
+            rows={visible}
+            columns={BROKER_COLUMNS}
+            getRowId={getRowId}
+            rowName={rowName}
+            onEdit={open}
+            onDelete={(b) => {
+              setDeleting(b);
+              setDeleteOpen(true);
+            }}
+            emptyText={rows?.length ? 'No brokers match the filter' : 'No brokers yet'}
+            height="calc(100vh - 300px)"
+          />
         </Tabs.Panel>
         <Tabs.Panel value="history">
           <ChangeHistory entity="broker_information" reloadKey={reloads} />
         </Tabs.Panel>
       </Tabs>
 
-      <Modal opened={dialog !== null} onClose={() => void closeDialog()} title={dialog?.id ? `Edit Broker ${dialog.name}` : 'Add Broker'} size="xl" centered closeOnClickOutside={!busy}>
-        <form onSubmit={(e) => { e.preventDefault(); void save(); }} noValidate aria-label={dialog?.id ? `Edit Broker ${dialog.name}` : 'Add Broker'}>
+      <Modal
+        opened={dialog !== null}
+        onClose={() => void closeDialog()}
+        title={dialog?.id ? `Edit Broker ${dialog.name}` : 'Add Broker'}
+        size="xl"
+        centered
+        closeOnClickOutside={!busy}
+      >
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save();
+          }}
+          noValidate
+          aria-label={dialog?.id ? `Edit Broker ${dialog.name}` : 'Add Broker'}
+        >
           {notice && (
-            <Alert color={notice.ok ? 'green' : 'red'} variant="light" icon={notice.ok ? <IconCircleCheck size={18} /> : <IconAlertCircle size={18} />} mb="sm" role={notice.ok ? 'status' : 'alert'} data-testid="broker-notice">
+            <Alert
+              color={notice.ok ? 'green' : 'red'}
+              variant="light"
+              icon={notice.ok ? <IconCircleCheck size={18} /> : <IconAlertCircle size={18} />}
+              mb="sm"
+              role={notice.ok ? 'status' : 'alert'}
+              data-testid="broker-notice"
+            >
               {notice.text}
             </Alert>
           )}
@@ -240,7 +335,13 @@ export default function BrokerInformationScreen() {
                   </Stack>
                   <Group gap="sm" wrap="nowrap">
                     <Paper withBorder w={140} h={56} p={4} style={{ display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
-                      {logo ? <Image src={logo} alt="Logo preview" mah={46} maw={130} fit="contain" /> : <Text fz="xs" c="dimmed">No logo</Text>}
+                      {logo ? (
+                        <Image src={logo} alt="Logo preview" mah={46} maw={130} fit="contain" />
+                      ) : (
+                        <Text fz="xs" c="dimmed">
+                          No logo
+                        </Text>
+                      )}
                     </Paper>
                     <FileButton onChange={(f) => void onLogo(f)} accept="image/svg+xml,.svg">
                       {(props) => (

@@ -1,4 +1,11 @@
-import { BrokerText, CONTACT_FIELDS, CONTACT_TYPE_LABELS, CreateContactSchema, UpdateContactSchema, type BrokerContact } from '@fixdesk/protocol';
+import {
+  BrokerText,
+  CONTACT_FIELDS,
+  CONTACT_TYPE_LABELS,
+  CreateContactSchema,
+  UpdateContactSchema,
+  type BrokerContact,
+} from '@fixdesk/protocol';
 import { ActionIcon, Alert, Badge, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { IconAlertCircle, IconCircleCheck, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useCallback, useEffect, useState } from 'react';
@@ -63,7 +70,8 @@ export function ContactsTab({ brokerId }: { brokerId: number | null }) {
     if (problems || !editing) return;
     setBusy(true);
     try {
-      const answer = editing === 'new' ? await brokersApi.addContact(brokerId, payload) : await brokersApi.updateContact(brokerId, editing.id, payload);
+      const answer =
+        editing === 'new' ? await brokersApi.addContact(brokerId, payload) : await brokersApi.updateContact(brokerId, editing.id, payload);
       setMessage({ ok: true, text: answer.message ?? (editing === 'new' ? BrokerText.contactAdded : BrokerText.contactUpdated) });
       setEditing(null);
       load();
@@ -78,7 +86,11 @@ export function ContactsTab({ brokerId }: { brokerId: number | null }) {
   };
 
   const remove = async (c: BrokerContact) => {
-    const sure = await confirm({ title: `Delete contact ${c.contact_name}`, message: `Are you sure you want to delete contact ${c.contact_name}?`, confirmLabel: 'Delete' });
+    const sure = await confirm({
+      title: `Delete contact ${c.contact_name}`,
+      message: `Are you sure you want to delete contact ${c.contact_name}?`,
+      confirmLabel: 'Delete',
+    });
     if (!sure) return;
     try {
       const answer = await brokersApi.removeContact(brokerId, c.id);
@@ -93,7 +105,15 @@ export function ContactsTab({ brokerId }: { brokerId: number | null }) {
     <Stack gap="sm">
       {confirmDialog}
       {message && (
-        <Alert color={message.ok ? 'green' : 'red'} variant="light" icon={message.ok ? <IconCircleCheck size={18} /> : <IconAlertCircle size={18} />} role={message.ok ? 'status' : 'alert'} withCloseButton onClose={() => setMessage(null)} data-testid="contact-message">
+        <Alert
+          color={message.ok ? 'green' : 'red'}
+          variant="light"
+          icon={message.ok ? <IconCircleCheck size={18} /> : <IconAlertCircle size={18} />}
+          role={message.ok ? 'status' : 'alert'}
+          withCloseButton
+          onClose={() => setMessage(null)}
+          data-testid="contact-message"
+        >
           {message.text}
         </Alert>
       )}
@@ -126,18 +146,37 @@ export function ContactsTab({ brokerId }: { brokerId: number | null }) {
                   <Text fz="sm" fw={600} span>
                     {c.contact_name}
                   </Text>
-                  {c.title && <Text fz="xs" c="dimmed">{c.title}</Text>}
+                  {c.title && (
+                    <Text fz="xs" c="dimmed">
+                      {c.title}
+                    </Text>
+                  )}
                   <Group gap={4} mt={2}>
-                    {c.is_primary && <Badge size="xs" color="blue">Primary</Badge>}
-                    {c.is_emergency && <Badge size="xs" color="red">Emergency</Badge>}
-                    {!c.is_active && <Badge size="xs" color="gray">Inactive</Badge>}
+                    {c.is_primary && (
+                      <Badge size="xs" color="blue">
+                        Primary
+                      </Badge>
+                    )}
+                    {c.is_emergency && (
+                      <Badge size="xs" color="red">
+                        Emergency
+                      </Badge>
+                    )}
+                    {!c.is_active && (
+                      <Badge size="xs" color="gray">
+                        Inactive
+                      </Badge>
+                    )}
                   </Group>
                 </Table.Td>
                 <Table.Td>{CONTACT_TYPE_LABELS[c.contact_type]}</Table.Td>
                 <Table.Td>{c.email ?? '—'}</Table.Td>
                 <Table.Td className="fd-numeric">{c.phone_primary ?? '—'}</Table.Td>
                 <Table.Td className="fd-numeric">
-                  {c.availability_hours} <Text fz="xs" c="dimmed" span>{c.timezone}</Text>
+                  {c.availability_hours}{' '}
+                  <Text fz="xs" c="dimmed" span>
+                    {c.timezone}
+                  </Text>
                 </Table.Td>
                 <Table.Td>
                   <Group gap={2} wrap="nowrap">
@@ -147,7 +186,13 @@ export function ContactsTab({ brokerId }: { brokerId: number | null }) {
                       </ActionIcon>
                     </Tooltip>
                     <Tooltip label="Delete">
-                      <ActionIcon size="sm" variant="subtle" color="red" aria-label={`Delete contact ${c.contact_name}`} onClick={() => void remove(c)}>
+                      <ActionIcon
+                        size="sm"
+                        variant="subtle"
+                        color="red"
+                        aria-label={`Delete contact ${c.contact_name}`}
+                        onClick={() => void remove(c)}
+                      >
                         <IconTrash size={15} />
                       </ActionIcon>
                     </Tooltip>
@@ -159,13 +204,28 @@ export function ContactsTab({ brokerId }: { brokerId: number | null }) {
         </Table>
       )}
       {editing !== null && (
-        <Paper withBorder p="sm" bg="var(--mantine-color-gray-0)" role="group" aria-label={editing === 'new' ? 'New contact' : `Edit contact ${editing.contact_name}`}>
+        <Paper
+          withBorder
+          p="sm"
+          bg="var(--mantine-color-gray-0)"
+          role="group"
+          aria-label={editing === 'new' ? 'New contact' : `Edit contact ${editing.contact_name}`}
+        >
           <Title order={3} fz="sm" mb="xs">
             {editing === 'new' ? 'New Contact' : `Edit Contact ${editing.contact_name}`}
           </Title>
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" verticalSpacing={6}>
             {FIELDS.map((f) => (
-              <AdminFieldInput key={f.name} field={f} value={values[f.name]} error={errors[f.name]} onChange={(name, v) => { setErrors(({ [name]: _d, ...rest }) => rest); setValues((s) => ({ ...s, [name]: v })); }} />
+              <AdminFieldInput
+                key={f.name}
+                field={f}
+                value={values[f.name]}
+                error={errors[f.name]}
+                onChange={(name, v) => {
+                  setErrors(({ [name]: _d, ...rest }) => rest);
+                  setValues((s) => ({ ...s, [name]: v }));
+                }}
+              />
             ))}
           </SimpleGrid>
           <Group justify="flex-end" mt="sm">

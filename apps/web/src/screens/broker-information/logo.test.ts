@@ -16,5 +16,8 @@ test('a stored logo becomes an image source (a data: URL), never markup', () => 
   assert.equal(logoSrc(''), null);
   const src = logoSrc('<svg xmlns="http://www.w3.org/2000/svg"><text>Café</text></svg>')!;
   assert.match(src, /^data:image\/svg\+xml;base64,/);
-  assert.equal(Buffer.from(src.split(',')[1]!, 'base64').toString('utf8'), '<svg xmlns="http://www.w3.org/2000/svg"><text>Café</text></svg>');
+  assert.equal(
+    Buffer.from(src.split(',')[1]!, 'base64').toString('utf8'),
+    '<svg xmlns="http://www.w3.org/2000/svg"><text>Café</text></svg>',
+  );
 });

@@ -1,4 +1,11 @@
-import { CAPABILITY_FIELDS, CapabilityText, CreateCapabilitySchema, UpdateCapabilitySchema, type ClientCapabilityRecord, type Security } from '@fixdesk/protocol';
+import {
+  CAPABILITY_FIELDS,
+  CapabilityText,
+  CreateCapabilitySchema,
+  UpdateCapabilitySchema,
+  type ClientCapabilityRecord,
+  type Security,
+} from '@fixdesk/protocol';
 import { ActionIcon, Button, Container, Text, Tooltip } from '@mantine/core';
 import { IconPlus, IconRefresh, IconShieldCheck } from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
@@ -62,7 +69,8 @@ export default function ClientCapabilitiesScreen() {
       .list(controller.signal)
       .then(setSecurities)
       .catch((err: unknown) => {
-        if (!controller.signal.aborted) showError(adminErrorText(err, 'Failed to fetch securities', (m) => `Error fetching securities: ${m}`));
+        if (!controller.signal.aborted)
+          showError(adminErrorText(err, 'Failed to fetch securities', (m) => `Error fetching securities: ${m}`));
       });
     return () => controller.abort();
   }, [showError]);
@@ -80,7 +88,12 @@ export default function ClientCapabilitiesScreen() {
 
   return (
     <Container fluid px="lg" py="lg" w="100%">
-      <AdminPageHeader icon={IconShieldCheck} title="Client Capabilities" description="What each client may trade: checked on every order at intake; a change applies to the next order." count={resource.rows?.length}>
+      <AdminPageHeader
+        icon={IconShieldCheck}
+        title="Client Capabilities"
+        description="What each client may trade: checked on every order at intake; a change applies to the next order."
+        count={resource.rows?.length}
+      >
         <ClientFilter connectors={connectors} value={client} onChange={setClient} />
         <Tooltip label="Refresh">
           <ActionIcon variant="default" size={36} onClick={resource.reload} aria-label="Refresh capabilities">
@@ -100,7 +113,9 @@ export default function ClientCapabilitiesScreen() {
         rowName={rowName}
         onEdit={resource.open}
         onDelete={resource.askDelete}
-        emptyText={client ? `${client} has no capability: every order of it is refused` : 'No capabilities yet: clients without one cannot trade'}
+        emptyText={
+          client ? `${client} has no capability: every order of it is refused` : 'No capabilities yet: clients without one cannot trade'
+        }
       />
       <AdminFormModal
         {...resource.formProps}

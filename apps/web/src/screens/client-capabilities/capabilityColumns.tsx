@@ -19,10 +19,18 @@ function Permissions({ data }: ICellRendererParams<ClientCapabilityRecord>) {
   return (
     <Group gap={4} wrap="nowrap" h="100%" align="center">
       {granted.length === 0 ? (
-        <Badge size="sm" color="red" variant="light">{CapabilityText.noPermissions}</Badge>
+        <Badge size="sm" color="red" variant="light">
+          {CapabilityText.noPermissions}
+        </Badge>
       ) : (
         granted.map((g) => (
-          <Badge key={g} size="sm" variant="light" color={g === 'Buy' ? 'blue' : g === 'Sell' ? 'orange' : 'grape'} style={{ flexShrink: 0 }}>
+          <Badge
+            key={g}
+            size="sm"
+            variant="light"
+            color={g === 'Buy' ? 'blue' : g === 'Sell' ? 'orange' : 'grape'}
+            style={{ flexShrink: 0 }}
+          >
             {g}
           </Badge>
         ))
@@ -35,10 +43,31 @@ function Permissions({ data }: ICellRendererParams<ClientCapabilityRecord>) {
 export const CAPABILITY_COLUMNS: ColDef<ClientCapabilityRecord>[] = [
   // Minimum widths fit the content at 1280 px without scrolling sideways; client and security share the rest.
   { headerName: 'ID', field: 'id', width: 64, type: 'numericColumn', sort: 'asc' },
-  { headerName: 'Client', colId: 'client', flex: 2, minWidth: 150, valueGetter: (p) => (p.data ? connectorLabel(p.data) : ''), tooltipValueGetter: (p) => p.value as string, cellStyle: { fontWeight: 600 } },
-  { headerName: 'Security', colId: 'security', flex: 1, minWidth: 110, valueGetter: (p) => p.data?.security_symbol ?? CapabilityText.allSecurities, tooltipValueGetter: (p) => p.value as string },
+  {
+    headerName: 'Client',
+    colId: 'client',
+    flex: 2,
+    minWidth: 150,
+    valueGetter: (p) => (p.data ? connectorLabel(p.data) : ''),
+    tooltipValueGetter: (p) => p.value as string,
+    cellStyle: { fontWeight: 600 },
+  },
+  {
+    headerName: 'Security',
+    colId: 'security',
+    flex: 1,
+    minWidth: 110,
+    valueGetter: (p) => p.data?.security_symbol ?? CapabilityText.allSecurities,
+    tooltipValueGetter: (p) => p.value as string,
+  },
   { headerName: 'Asset Class', field: 'asset_class', width: 104 },
-  { headerName: 'Exchange', colId: 'exchange', width: 96, valueGetter: (p) => [p.data?.exchange, p.data?.market_identifier].filter(Boolean).join(' / ') || 'Any', tooltipValueGetter: (p) => p.value as string },
+  {
+    headerName: 'Exchange',
+    colId: 'exchange',
+    width: 96,
+    valueGetter: (p) => [p.data?.exchange, p.data?.market_identifier].filter(Boolean).join(' / ') || 'Any',
+    tooltipValueGetter: (p) => p.value as string,
+  },
   {
     headerName: 'Enabled',
     colId: 'enabled',
@@ -46,7 +75,14 @@ export const CAPABILITY_COLUMNS: ColDef<ClientCapabilityRecord>[] = [
     valueGetter: (p) => (p.data?.is_enabled ? 'Enabled' : 'Disabled'),
     cellStyle: (p) => ({ color: p.value === 'Enabled' ? '#2b8a3e' : '#868e96', fontWeight: 600 }),
   },
-  { headerName: 'Permissions', colId: 'permissions', width: 176, sortable: false, cellRenderer: Permissions, cellStyle: { display: 'flex', alignItems: 'center' } },
+  {
+    headerName: 'Permissions',
+    colId: 'permissions',
+    width: 176,
+    sortable: false,
+    cellRenderer: Permissions,
+    cellStyle: { display: 'flex', alignItems: 'center' },
+  },
   {
     headerName: 'Order Qty',
     colId: 'orderQty',
@@ -59,8 +95,13 @@ export const CAPABILITY_COLUMNS: ColDef<ClientCapabilityRecord>[] = [
     headerName: 'Max Position',
     colId: 'position',
     width: 130,
-    headerTooltip: 'Largest net long / short position in a contract, from the client\'s fills',
-    valueGetter: (p) => (p.data ? (p.data.max_position_long === null && p.data.max_position_short === null ? 'Any' : `L ${limit(p.data.max_position_long)} / S ${limit(p.data.max_position_short)}`) : ''),
+    headerTooltip: "Largest net long / short position in a contract, from the client's fills",
+    valueGetter: (p) =>
+      p.data
+        ? p.data.max_position_long === null && p.data.max_position_short === null
+          ? 'Any'
+          : `L ${limit(p.data.max_position_long)} / S ${limit(p.data.max_position_short)}`
+        : '',
     tooltipValueGetter: (p) => (p.data ? `Long: ${limit(p.data.max_position_long)}; short: ${limit(p.data.max_position_short)}` : null),
     cellClass: 'fd-numeric',
   },

@@ -91,8 +91,20 @@ export default function ClientConnectorsScreen() {
 
   return (
     <Container fluid px="lg" py="lg" w="100%">
-      <AdminPageHeader icon={IconPlug} title="Client Connectors" description="Each client's FIX session: who may log on, how, and when. Changes apply without a restart, from the client's next logon." count={rows?.length}>
-        <TextInput aria-label="Filter connectors" placeholder="Filter by comp ID, name, LEI…" leftSection={<IconSearch size={15} />} value={filter} onChange={(e) => setFilter(e.currentTarget.value)} w={240} />
+      <AdminPageHeader
+        icon={IconPlug}
+        title="Client Connectors"
+        description="Each client's FIX session: who may log on, how, and when. Changes apply without a restart, from the client's next logon."
+        count={rows?.length}
+      >
+        <TextInput
+          aria-label="Filter connectors"
+          placeholder="Filter by comp ID, name, LEI…"
+          leftSection={<IconSearch size={15} />}
+          value={filter}
+          onChange={(e) => setFilter(e.currentTarget.value)}
+          w={240}
+        />
         <Tooltip label="Refresh">
           <ActionIcon variant="default" size={36} onClick={reload} aria-label="Refresh connectors">
             <IconRefresh size={17} />

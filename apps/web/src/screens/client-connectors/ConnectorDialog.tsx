@@ -1,11 +1,36 @@
 import { CreateConnectorSchema, UpdateConnectorSchema, type ClientConnector, type FixAcceptorInfo } from '@fixdesk/protocol';
-import { Alert, Badge, Button, Group, Loader, Modal, PasswordInput, Select, SimpleGrid, Stack, Switch, Table, Tabs, Text, Textarea, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Loader,
+  Modal,
+  PasswordInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Table,
+  Tabs,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
 import { IconAlertCircle, IconAlertTriangle } from '@tabler/icons-react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { adminErrorText, serverFieldErrors } from '../../components/admin/errors';
 import { validate, type FormValues } from '../../components/admin/formValues';
 import { connectorsApi } from '../../services/client-onboarding/onboardingApi';
-import { CONNECTOR_ADMIN_FIELDS, CONNECTOR_FIELDS, connectorPayload, connectorValues, NOTES_FIELD, type ConnectorField, type ConnectorTab } from './connectorForm';
+import {
+  CONNECTOR_ADMIN_FIELDS,
+  CONNECTOR_FIELDS,
+  connectorPayload,
+  connectorValues,
+  NOTES_FIELD,
+  type ConnectorField,
+  type ConnectorTab,
+} from './connectorForm';
 import { SessionConsole } from './console/SessionConsole';
 import { TlsPanel } from './tls/TlsPanel';
 import { FixSpecVersions } from './FixSpecVersions';
@@ -29,12 +54,39 @@ const TABS: { value: ConnectorTab; label: string }[] = [
 
 const HTML_TYPE: Partial<Record<ConnectorField['input'], string>> = { email: 'email', url: 'url', time: 'time', number: 'number' };
 
-function FieldInput({ f, values, error, locked, onChange }: { f: ConnectorField; values: FormValues; error?: string; locked?: string; onChange: (name: string, v: string | boolean) => void }) {
-  const common = { label: f.label, description: locked ?? f.description, error, disabled: Boolean(locked), withAsterisk: Boolean(f.required) } as const;
+function FieldInput({
+  f,
+  values,
+  error,
+  locked,
+  onChange,
+}: {
+  f: ConnectorField;
+  values: FormValues;
+  error?: string;
+  locked?: string;
+  onChange: (name: string, v: string | boolean) => void;
+}) {
+  const common = {
+    label: f.label,
+    description: locked ?? f.description,
+    error,
+    disabled: Boolean(locked),
+    withAsterisk: Boolean(f.required),
+  } as const;
   const text = String(values[f.name] ?? '');
   switch (f.input) {
     case 'switch':
-      return <Switch label={f.label} description={f.description} checked={values[f.name] === true} onChange={(e) => onChange(f.name, e.currentTarget.checked)} mt="lg" error={error} />;
+      return (
+        <Switch
+          label={f.label}
+          description={f.description}
+          checked={values[f.name] === true}
+          onChange={(e) => onChange(f.name, e.currentTarget.checked)}
+          mt="lg"
+          error={error}
+        />
+      );
     case 'select':
       return (
         <Select
@@ -47,7 +99,15 @@ function FieldInput({ f, values, error, locked, onChange }: { f: ConnectorField;
         />
       );
     case 'password':
-      return <PasswordInput {...common} value={text} onChange={(e) => onChange(f.name, e.currentTarget.value)} maxLength={256} autoComplete="new-password" />;
+      return (
+        <PasswordInput
+          {...common}
+          value={text}
+          onChange={(e) => onChange(f.name, e.currentTarget.value)}
+          maxLength={256}
+          autoComplete="new-password"
+        />
+      );
     default:
       return (
         <TextInput
@@ -69,14 +129,30 @@ function FieldInput({ f, values, error, locked, onChange }: { f: ConnectorField;
  * in the form, else the connector's or the desk's; the desk's port (its TLS port once the connector has
  * a certificate). Null until the desk's acceptor is known.
  */
-function connectAddress(values: FormValues, connector: ClientConnector | null, acceptor: FixAcceptorInfo | null): { host: string; port: number } | null {
+function connectAddress(
+  values: FormValues,
+  connector: ClientConnector | null,
+  acceptor: FixAcceptorInfo | null,
+): { host: string; port: number } | null {
   const typed = String(values['host'] ?? '').trim();
-  if (connector) return { host: typed || (connector.host?.trim() ? acceptor?.host ?? connector.address.host : connector.address.host), port: connector.address.port };
+  if (connector)
+    return {
+      host: typed || (connector.host?.trim() ? (acceptor?.host ?? connector.address.host) : connector.address.host),
+      port: connector.address.port,
+    };
   return acceptor ? { host: typed || acceptor.host, port: acceptor.port } : null;
 }
 
 /** The Connection tab's port: the desk's, read-only (no connector has a port of its own). */
-function DeskPort({ address, acceptor, tls }: { address: { host: string; port: number } | null; acceptor: FixAcceptorInfo | null; tls: boolean }) {
+function DeskPort({
+  address,
+  acceptor,
+  tls,
+}: {
+  address: { host: string; port: number } | null;
+  acceptor: FixAcceptorInfo | null;
+  tls: boolean;
+}) {
   return (
     <TextInput
       label="Port"
@@ -105,9 +181,18 @@ function SessionParameters({ values, address }: { values: FormValues; address: {
     ['Host : port', address ? `${address.host} : ${address.port}` : '…'],
     ['HeartBtInt (108)', `${v('heartbeatint') || '30'} s`],
     ['EncryptMethod (98)', v('encryptmethod') || '0'],
-    ['Username (553) / Password (554)', `${v('fix_username') ? 'required' : 'not asked'} / ${v('fix_password') ? 'required' : 'not asked'}`],
-    ['Sequence numbers reset', `${v('reset_frequency') || 'DAILY'}${values.resetseqnumflag === true ? ', and on every Logon (141=Y)' : ''}`],
-    ['Session schedule', `${v('trading_days') || 'M,T,W,T,F'} ${v('start_time') || '09:00:00'}–${v('end_time') || '17:00:00'} ${v('timezone') || 'Asia/Singapore'}`],
+    [
+      'Username (553) / Password (554)',
+      `${v('fix_username') ? 'required' : 'not asked'} / ${v('fix_password') ? 'required' : 'not asked'}`,
+    ],
+    [
+      'Sequence numbers reset',
+      `${v('reset_frequency') || 'DAILY'}${values.resetseqnumflag === true ? ', and on every Logon (141=Y)' : ''}`,
+    ],
+    [
+      'Session schedule',
+      `${v('trading_days') || 'M,T,W,T,F'} ${v('start_time') || '09:00:00'}–${v('end_time') || '17:00:00'} ${v('timezone') || 'Asia/Singapore'}`,
+    ],
     ['Data dictionary', `${v('dictionary') || 'repo44'} (validate with the standard FIX44.xml)`],
     ['Protocol', v('protocol') || 'ascii'],
   ];
@@ -120,7 +205,9 @@ function SessionParameters({ values, address }: { values: FormValues; address: {
         <Table.Tbody>
           {rows.map(([k, val]) => (
             <Table.Tr key={k}>
-              <Table.Td w="40%" fw={600}>{k}</Table.Td>
+              <Table.Td w="40%" fw={600}>
+                {k}
+              </Table.Td>
               <Table.Td ff="monospace">{val}</Table.Td>
             </Table.Tr>
           ))}
@@ -149,14 +236,21 @@ function DeleteTab({ compId, onDeleted }: { compId: string; onDeleted: (message:
   return (
     <Stack gap="sm" maw={520}>
       <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />}>
-        Deleting removes the connector, its capabilities, FIX defaults and session history. A client with orders cannot be deleted (the orders are compliance records): deactivate it instead.
+        Deleting removes the connector, its capabilities, FIX defaults and session history. A client with orders cannot be deleted (the
+        orders are compliance records): deactivate it instead.
       </Alert>
       {error && (
         <Alert color="red" variant="filled" role="alert" withCloseButton onClose={() => setError(null)}>
           {error}
         </Alert>
       )}
-      <TextInput label={ConnectorText.typeToConfirm(compId)} value={typed} onChange={(e) => setTyped(e.currentTarget.value)} placeholder={compId} autoComplete="off" />
+      <TextInput
+        label={ConnectorText.typeToConfirm(compId)}
+        value={typed}
+        onChange={(e) => setTyped(e.currentTarget.value)}
+        placeholder={compId}
+        autoComplete="off"
+      />
       <Group>
         <Button color="red" disabled={typed !== compId} loading={busy} onClick={() => void confirm()}>
           Delete Connector
@@ -167,7 +261,13 @@ function DeleteTab({ compId, onDeleted }: { compId: string; onDeleted: (message:
 }
 
 /** The add/edit dialog of a client connector (spec 001 §2 "Client Connectors"). */
-export function ConnectorDialog({ opened, connector, onClose, onSaved, onDeleted }: {
+export function ConnectorDialog({
+  opened,
+  connector,
+  onClose,
+  onSaved,
+  onDeleted,
+}: {
   opened: boolean;
   /** The connector to edit (from the list: no secrets; the dialog reads the full record), or null to add. */
   connector: ClientConnector | null;
@@ -273,13 +373,31 @@ export function ConnectorDialog({ opened, connector, onClose, onSaved, onDeleted
             {TABS.map((t) => {
               const count = fieldsOf(t.value).filter((f) => errors[f.name]).length;
               return (
-                <Tabs.Tab key={t.value} value={t.value} rightSection={count ? <Badge size="xs" color="red" circle>{count}</Badge> : undefined}>
+                <Tabs.Tab
+                  key={t.value}
+                  value={t.value}
+                  rightSection={
+                    count ? (
+                      <Badge size="xs" color="red" circle>
+                        {count}
+                      </Badge>
+                    ) : undefined
+                  }
+                >
                   {t.label}
                 </Tabs.Tab>
               );
             })}
             <Tabs.Tab value="tls">TLS/SSL</Tabs.Tab>
-            <Tabs.Tab value="whatsapp" disabled rightSection={<Badge size="xs" variant="light" color="gray">Coming Soon</Badge>}>
+            <Tabs.Tab
+              value="whatsapp"
+              disabled
+              rightSection={
+                <Badge size="xs" variant="light" color="gray">
+                  Coming Soon
+                </Badge>
+              }
+            >
               WhatsApp
             </Tabs.Tab>
             <Tabs.Tab value="spec">Interactive FIX Spec</Tabs.Tab>
@@ -299,9 +417,23 @@ export function ConnectorDialog({ opened, connector, onClose, onSaved, onDeleted
                   <Tabs.Panel key={t.value} value={t.value}>
                     <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md" verticalSpacing="xs">
                       {fieldsOf(t.value).flatMap((f) => {
-                        const input = <FieldInput key={f.name} f={f} values={values} error={errors[f.name]} locked={editing ? f.lockedWhenEditing : undefined} onChange={change} />;
+                        const input = (
+                          <FieldInput
+                            key={f.name}
+                            f={f}
+                            values={values}
+                            error={errors[f.name]}
+                            locked={editing ? f.lockedWhenEditing : undefined}
+                            onChange={change}
+                          />
+                        );
                         // The desk's port right after the host: what the client connects to.
-                        return f.name === 'host' ? [input, <DeskPort key="desk-port" address={address} acceptor={acceptor} tls={Boolean(connector?.address.tls)} />] : [input];
+                        return f.name === 'host'
+                          ? [
+                              input,
+                              <DeskPort key="desk-port" address={address} acceptor={acceptor} tls={Boolean(connector?.address.tls)} />,
+                            ]
+                          : [input];
                       })}
                     </SimpleGrid>
                   </Tabs.Panel>
@@ -327,7 +459,17 @@ export function ConnectorDialog({ opened, connector, onClose, onSaved, onDeleted
             )}
           </div>
         </Tabs>
-        <Textarea label="Notes" value={String(values[NOTES_FIELD] ?? '')} onChange={(e) => change(NOTES_FIELD, e.currentTarget.value)} error={errors[NOTES_FIELD]} maxLength={5000} autosize minRows={2} maxRows={4} mt="sm" />
+        <Textarea
+          label="Notes"
+          value={String(values[NOTES_FIELD] ?? '')}
+          onChange={(e) => change(NOTES_FIELD, e.currentTarget.value)}
+          error={errors[NOTES_FIELD]}
+          maxLength={5000}
+          autosize
+          minRows={2}
+          maxRows={4}
+          mt="sm"
+        />
         <Group justify="flex-end" mt="md">
           <Button variant="default" onClick={onClose} disabled={saving}>
             Cancel

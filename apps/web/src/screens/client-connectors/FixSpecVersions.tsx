@@ -29,10 +29,18 @@ const KIND_LABEL: Record<FixSpecChange['kind'], { label: string; colour: string 
  */
 export function FixSpecVersions({ connector }: { connector: ClientConnector }) {
   const compId = connector.comp_id;
-  const [versions, setVersions] = useState<{ data: FixSpecVersion[]; loading: boolean; error: string | null }>({ data: [], loading: true, error: null });
+  const [versions, setVersions] = useState<{ data: FixSpecVersion[]; loading: boolean; error: string | null }>({
+    data: [],
+    loading: true,
+    error: null,
+  });
   const [from, setFrom] = useState<string | null>(null);
   const [to, setTo] = useState<string | null>(null);
-  const [changes, setChanges] = useState<{ data: FixSpecChange[] | null; error: string | null; loading: boolean }>({ data: null, error: null, loading: false });
+  const [changes, setChanges] = useState<{ data: FixSpecChange[] | null; error: string | null; loading: boolean }>({
+    data: null,
+    error: null,
+    loading: false,
+  });
   const [exportOpen, setExportOpen] = useState(false);
   const orchestra = useOrchestraDownload(compId);
 
@@ -132,11 +140,33 @@ export function FixSpecVersions({ connector }: { connector: ClientConnector }) {
         <Stack gap={6}>
           <Group gap="xs" align="flex-end">
             <IconGitCompare size={18} />
-            <Select size="xs" label="Compare" data={choices} value={from} onChange={setFrom} w={170} allowDeselect={false} comboboxProps={{ withinPortal: true }} />
-            <Select size="xs" label="with" data={choices} value={to} onChange={setTo} w={170} allowDeselect={false} comboboxProps={{ withinPortal: true }} />
+            <Select
+              size="xs"
+              label="Compare"
+              data={choices}
+              value={from}
+              onChange={setFrom}
+              w={170}
+              allowDeselect={false}
+              comboboxProps={{ withinPortal: true }}
+            />
+            <Select
+              size="xs"
+              label="with"
+              data={choices}
+              value={to}
+              onChange={setTo}
+              w={170}
+              allowDeselect={false}
+              comboboxProps={{ withinPortal: true }}
+            />
           </Group>
           {changes.loading && <Loader size="xs" />}
-          {changes.error && <Text c="red" fz="sm">{changes.error}</Text>}
+          {changes.error && (
+            <Text c="red" fz="sm">
+              {changes.error}
+            </Text>
+          )}
           {changes.data &&
             (changes.data.length === 0 ? (
               <Text fz="sm" c="dimmed">

@@ -35,7 +35,8 @@ export const CONNECTOR_COLUMNS: ColDef<ClientConnector>[] = [
     headerName: 'Seq Out / In',
     colId: 'seq',
     width: 94,
-    valueGetter: (p) => (p.data?.live && p.data.live.next_sender_seq !== null ? `${p.data.live.next_sender_seq} / ${p.data.live.next_target_seq}` : '—'),
+    valueGetter: (p) =>
+      p.data?.live && p.data.live.next_sender_seq !== null ? `${p.data.live.next_sender_seq} / ${p.data.live.next_target_seq}` : '—',
     headerTooltip: 'The next MsgSeqNum we send / the next we expect from the client',
     cellClass: 'fd-numeric',
   },
@@ -46,7 +47,10 @@ export const CONNECTOR_COLUMNS: ColDef<ClientConnector>[] = [
     valueGetter: (p) => {
       const live = p.data?.live;
       if (!live) return '';
-      return live.capabilities_enabled === 0 ? 'cannot trade' : String(live.capabilities_enabled) + (live.capabilities > live.capabilities_enabled ? ` (+${live.capabilities - live.capabilities_enabled} off)` : '');
+      return live.capabilities_enabled === 0
+        ? 'cannot trade'
+        : String(live.capabilities_enabled) +
+            (live.capabilities > live.capabilities_enabled ? ` (+${live.capabilities - live.capabilities_enabled} off)` : '');
     },
     tooltipValueGetter: (p) => (p.value === 'cannot trade' ? 'No enabled capability: every order of this client is refused' : null),
     cellStyle: (p) => (p.value === 'cannot trade' ? { color: RED, fontWeight: 600 } : null),
@@ -69,7 +73,7 @@ export const CONNECTOR_COLUMNS: ColDef<ClientConnector>[] = [
     valueGetter: (p) => (p.data ? `${p.data.address.host}:${p.data.address.port}` : ''),
     tooltipValueGetter: (p) =>
       p.data
-        ? `${p.data.host?.trim() ? 'The connector\'s host' : "The desk's own address"}, ${p.data.address.tls ? 'its TLS port (the connector has a certificate)' : 'its FIX port'}: ${p.value as string}`
+        ? `${p.data.host?.trim() ? "The connector's host" : "The desk's own address"}, ${p.data.address.tls ? 'its TLS port (the connector has a certificate)' : 'its FIX port'}: ${p.value as string}`
         : null,
   },
   { headerName: 'FIX Version', field: 'fix_version', width: 92 },
@@ -87,8 +91,13 @@ export function statusColumn(timeZone: string): ColDef<ClientConnector> {
     width: 80,
     valueGetter: (p) => (p.data?.trading_stop ? 'Stopped' : p.data?.is_active ? 'Active' : 'Inactive'),
     tooltipValueGetter: (p) =>
-      p.data?.trading_stop ? `${p.data.is_active ? 'Active connector' : 'Inactive connector'}, trading stopped. ${stoppedTooltip(p.data.trading_stop, timeZone)}` : null,
-    cellStyle: (p) => ({ color: p.value === 'Stopped' ? RED : p.value === 'Active' ? GREEN : GREY, fontWeight: p.value === 'Stopped' ? 700 : 600 }),
+      p.data?.trading_stop
+        ? `${p.data.is_active ? 'Active connector' : 'Inactive connector'}, trading stopped. ${stoppedTooltip(p.data.trading_stop, timeZone)}`
+        : null,
+    cellStyle: (p) => ({
+      color: p.value === 'Stopped' ? RED : p.value === 'Active' ? GREEN : GREY,
+      fontWeight: p.value === 'Stopped' ? 700 : 600,
+    }),
   };
 }
 

@@ -25,7 +25,14 @@ describe('connector form', () => {
 
   it('names the field and the reason: required ids, prefix ≤ 3, a 20-character LEI, e-mail and url', () => {
     const v = connectorValues(null);
-    const errors = validate(CreateConnectorSchema, CONNECTOR_ADMIN_FIELDS, connectorPayload({ ...v, execution_id_prefix: 'ABCD', client_lei: 'L'.repeat(21), client_email: 'nope', company_website: 'javascript:alert(1)' }, false))!;
+    const errors = validate(
+      CreateConnectorSchema,
+      CONNECTOR_ADMIN_FIELDS,
+      connectorPayload(
+        { ...v, execution_id_prefix: 'ABCD', client_lei: 'L'.repeat(21), client_email: 'nope', company_website: 'javascript:alert(1)' },
+        false,
+      ),
+    )!;
     assert.equal(errors.comp_id, 'Component ID is required');
     assert.match(errors.execution_id_prefix!, /at most 3 characters/);
     assert.match(errors.client_lei!, /20-character LEI/);
@@ -41,6 +48,9 @@ describe('connector form', () => {
     assert.equal(payload.client_name, '');
     assert.equal(payload.fix_password, 'pw');
     assert.equal(validate(UpdateConnectorSchema, CONNECTOR_ADMIN_FIELDS, payload), null);
-    assert.equal(connectorValues({ comp_id: 'X', notes: 'n', host: 'fix.example', is_active: false } as unknown as ClientConnector).host, 'fix.example');
+    assert.equal(
+      connectorValues({ comp_id: 'X', notes: 'n', host: 'fix.example', is_active: false } as unknown as ClientConnector).host,
+      'fix.example',
+    );
   });
 });

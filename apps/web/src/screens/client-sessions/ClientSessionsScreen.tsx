@@ -1,4 +1,11 @@
-import { CreateSessionSchema, SESSION_FIELDS, SessionText, UpdateSessionSchema, type ClientSessionRecord, type SessionValues } from '@fixdesk/protocol';
+import {
+  CreateSessionSchema,
+  SESSION_FIELDS,
+  SessionText,
+  UpdateSessionSchema,
+  type ClientSessionRecord,
+  type SessionValues,
+} from '@fixdesk/protocol';
 import { ActionIcon, Alert, Button, Container, Table, Text, Tooltip } from '@mantine/core';
 import { IconArrowsExchange, IconHistory, IconPlus, IconRefresh } from '@tabler/icons-react';
 import { useCallback, useState } from 'react';
@@ -43,9 +50,16 @@ const ORIGINAL_ROWS: [keyof SessionValues, string][] = [
 function RecordedValues({ session }: { session: ClientSessionRecord }) {
   const original = session.original;
   if (!original) return null;
-  const show = (k: keyof SessionValues, v: SessionValues[keyof SessionValues]) => (v === null ? '—' : k === 'session_start' || k === 'session_end' ? when(v as string) : String(v));
+  const show = (k: keyof SessionValues, v: SessionValues[keyof SessionValues]) =>
+    v === null ? '—' : k === 'session_start' || k === 'session_end' ? when(v as string) : String(v);
   return (
-    <Alert color="orange" variant="light" icon={<IconHistory size={18} />} title={`Corrected by ${session.corrected_by ?? 'unknown'}${session.corrected_at ? ` at ${when(session.corrected_at)}` : ''}`} mt="sm">
+    <Alert
+      color="orange"
+      variant="light"
+      icon={<IconHistory size={18} />}
+      title={`Corrected by ${session.corrected_by ?? 'unknown'}${session.corrected_at ? ` at ${when(session.corrected_at)}` : ''}`}
+      mt="sm"
+    >
       <Table fz="xs" withRowBorders={false} verticalSpacing={2}>
         <Table.Thead>
           <Table.Tr>
@@ -81,7 +95,12 @@ export default function ClientSessionsScreen() {
     listKey: client,
     list: (signal) => sessionsApi.list(client ?? undefined, signal),
     toValues: (s) => {
-      if (s) return { ...initialValues(FIELDS, s as unknown as Record<string, unknown>), session_start: formTime(s.session_start), session_end: formTime(s.session_end) };
+      if (s)
+        return {
+          ...initialValues(FIELDS, s as unknown as Record<string, unknown>),
+          session_start: formTime(s.session_start),
+          session_end: formTime(s.session_end),
+        };
       // A new session is for the client the screen is filtered on.
       const v = initialValues(FIELDS, null);
       if (client) v.comp_id = client;
@@ -95,7 +114,12 @@ export default function ClientSessionsScreen() {
 
   return (
     <Container fluid px="lg" py="lg" w="100%">
-      <AdminPageHeader icon={IconArrowsExchange} title="Client Sessions" description="Every FIX session of every client, recorded by the acceptor: logons, logouts and why, message and order counts." count={resource.rows?.length}>
+      <AdminPageHeader
+        icon={IconArrowsExchange}
+        title="Client Sessions"
+        description="Every FIX session of every client, recorded by the acceptor: logons, logouts and why, message and order counts."
+        count={resource.rows?.length}
+      >
         <ClientFilter connectors={connectors} value={client} onChange={setClient} />
         <Tooltip label="Refresh">
           <ActionIcon variant="default" size={36} onClick={resource.reload} aria-label="Refresh sessions">
@@ -128,12 +152,17 @@ export default function ClientSessionsScreen() {
       >
         {editingRow?.recorded && (
           <Text fz="xs" c="dimmed" mt="sm">
-            Recorded by the acceptor{editingRow.remote_address ? ` from ${editingRow.remote_address}` : ''}: a correction is kept beside the recorded values, which stay visible.
+            Recorded by the acceptor{editingRow.remote_address ? ` from ${editingRow.remote_address}` : ''}: a correction is kept beside the
+            recorded values, which stay visible.
           </Text>
         )}
         {editingRow && <RecordedValues session={editingRow} />}
       </AdminFormModal>
-      <ConfirmDeleteModal {...resource.deleteProps} title={deleting ? `Delete session ${deleting.id} (${deleting.comp_id})` : 'Delete session'} question={deleting ? SessionText.confirmDelete(deleting.id) : ''} />
+      <ConfirmDeleteModal
+        {...resource.deleteProps}
+        title={deleting ? `Delete session ${deleting.id} (${deleting.comp_id})` : 'Delete session'}
+        question={deleting ? SessionText.confirmDelete(deleting.id) : ''}
+      />
     </Container>
   );
 }

@@ -11,7 +11,11 @@ function isStaleBundle(error: unknown): boolean {
 export function RouteErrorPage() {
   const error = useRouteError();
   const stale = isStaleBundle(error);
-  const detail = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : error instanceof Error ? error.message : String(error);
+  const detail = isRouteErrorResponse(error)
+    ? `${error.status} ${error.statusText}`
+    : error instanceof Error
+      ? error.message
+      : String(error);
   return (
     <Center mih="100vh" px="md">
       <Stack align="center" gap="sm" maw={520} ta="center">

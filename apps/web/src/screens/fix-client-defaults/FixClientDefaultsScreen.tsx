@@ -35,8 +35,18 @@ import { PreviewModal } from './PreviewModal';
 
 const FIELDS = Object.values(CLIENT_DEFAULT_FIELDS);
 const MSG_NAMES: Record<string, string> = {
-  D: 'NewOrderSingle', AB: 'NewOrderMultileg', F: 'OrderCancelRequest', G: 'OrderCancelReplaceRequest', AC: 'MultilegOrderCancelReplace', '8': 'ExecutionReport',
-  '0': 'Heartbeat', '1': 'TestRequest', '2': 'ResendRequest', '4': 'SequenceReset', '5': 'Logout', A: 'Logon',
+  D: 'NewOrderSingle',
+  AB: 'NewOrderMultileg',
+  F: 'OrderCancelRequest',
+  G: 'OrderCancelReplaceRequest',
+  AC: 'MultilegOrderCancelReplace',
+  '8': 'ExecutionReport',
+  '0': 'Heartbeat',
+  '1': 'TestRequest',
+  '2': 'ResendRequest',
+  '4': 'SequenceReset',
+  '5': 'Logout',
+  A: 'Logon',
 };
 const WRITABLE = new Set<string>(CLIENT_DEFAULT_MSG_TYPES);
 
@@ -95,8 +105,12 @@ export default function FixClientDefaultsScreen() {
         showError(adminErrorText(err, ClientDefaultsText.fetchFieldsFailed, ClientDefaultsText.fetchFieldsError));
       });
     // Other fetch failures only log warnings (spec 001 §8).
-    clientDefaultsApi.groups(connectorId, msgType, activeExec, controller.signal).then(setGroups, (err: unknown) => !controller.signal.aborted && console.warn('groups failed', err));
-    clientDefaultsApi.blocks(msgType, controller.signal).then(setBlocks, (err: unknown) => !controller.signal.aborted && console.warn('component blocks failed', err));
+    clientDefaultsApi
+      .groups(connectorId, msgType, activeExec, controller.signal)
+      .then(setGroups, (err: unknown) => !controller.signal.aborted && console.warn('groups failed', err));
+    clientDefaultsApi
+      .blocks(msgType, controller.signal)
+      .then(setBlocks, (err: unknown) => !controller.signal.aborted && console.warn('component blocks failed', err));
     return () => controller.abort();
   }, [connectorId, msgType, activeExec, reloads, showError]);
 
@@ -114,7 +128,10 @@ export default function FixClientDefaultsScreen() {
       const answer =
         editing.mode === 'add'
           ? await clientDefaultsApi.create(payload)
-          : await clientDefaultsApi.update(editing.row.default_id, { default_value: payload.default_value, notes: payload.notes === '' ? null : payload.notes });
+          : await clientDefaultsApi.update(editing.row.default_id, {
+              default_value: payload.default_value,
+              notes: payload.notes === '' ? null : payload.notes,
+            });
       setEditing(null);
       banners.showSuccess(answer.message ?? ClientDefaultsText.created);
       reload();
@@ -151,14 +168,29 @@ export default function FixClientDefaultsScreen() {
     }
   };
 
-  const connectorOptions = useMemo(() => connectors.map((c) => ({ value: String(c.id), label: `${c.comp_id} → ${c.target_comp_id}${c.client_name ? ` · ${c.client_name}` : ''}` })), [connectors]);
-  const locked = useCallback((r: ClientFieldDefault) => (isDropdownControlledTag(r.tag) ? 'Set by a dropdown in the order forms' : null), []);
+  const connectorOptions = useMemo(
+    () =>
+      connectors.map((c) => ({
+        value: String(c.id),
+        label: `${c.comp_id} → ${c.target_comp_id}${c.client_name ? ` · ${c.client_name}` : ''}`,
+      })),
+    [connectors],
+  );
+  const locked = useCallback(
+    (r: ClientFieldDefault) => (isDropdownControlledTag(r.tag) ? 'Set by a dropdown in the order forms' : null),
+    [],
+  );
   const rowName = useCallback((r: ClientFieldDefault) => `default ${r.field_name} (${r.tag})`, []);
   const getRowId = useCallback((r: ClientFieldDefault) => String(r.default_id), []);
 
   return (
     <Container size="xl" py="lg" w="100%">
-      <AdminPageHeader icon={IconListDetails} title="FIX Client Defaults" description="Field values written into a client's messages when the message leaves them out; %VARIABLES% are resolved per client." count={rows?.length}>
+      <AdminPageHeader
+        icon={IconListDetails}
+        title="FIX Client Defaults"
+        description="Field values written into a client's messages when the message leaves them out; %VARIABLES% are resolved per client."
+        count={rows?.length}
+      >
         <Button variant="default" leftSection={<IconEye size={16} />} onClick={() => void runPreview()} loading={previewing}>
           Preview with Variables
         </Button>
@@ -172,7 +204,14 @@ export default function FixClientDefaultsScreen() {
       <ReferenceLoadNotice errors={reference.errors} />
       <Paper withBorder p="sm" mb="md">
         <Group gap="md" align="flex-end">
-          <Select label="Client connector" data={connectorOptions} value={connectorId ? String(connectorId) : null} onChange={(v) => setConnectorId(v ? Number(v) : null)} w={420} searchable />
+          <Select
+            label="Client connector"
+            data={connectorOptions}
+            value={connectorId ? String(connectorId) : null}
+            onChange={(v) => setConnectorId(v ? Number(v) : null)}
+            w={420}
+            searchable
+          />
           <Select
             label="Message type"
             data={CLIENT_DEFAULT_SCREEN_MSG_TYPES.map((t) => ({ value: t, label: `${t} · ${MSG_NAMES[t] ?? ''}` }))}
@@ -221,17 +260,34 @@ export default function FixClientDefaultsScreen() {
         height={300}
         emptyText="No field defaults for this client and message type"
       />
-      <GroupDefaults connectorId={connectorId} msgType={msgType} execType={activeExec} groups={groups} blocks={blocks} writable={writable} banners={banners} onChanged={reload} />
+      <GroupDefaults
+        connectorId={connectorId}
+        msgType={msgType}
+        execType={activeExec}
+        groups={groups}
+        blocks={blocks}
+        writable={writable}
+        banners={banners}
+        onChanged={reload}
+      />
       <AdminFormModal
         opened={editing !== null}
-        title={editing?.mode === 'edit' ? `Edit default ${editing.row.field_name} (${editing.row.tag})` : `Add default to ${msgType ?? ''}${activeExec ? ` ExecType ${activeExec}` : ''}`}
+        title={
+          editing?.mode === 'edit'
+            ? `Edit default ${editing.row.field_name} (${editing.row.tag})`
+            : `Add default to ${msgType ?? ''}${activeExec ? ` ExecType ${activeExec}` : ''}`
+        }
         fields={FIELDS}
         schema={editing?.mode === 'edit' ? UpdateClientDefaultSchema : CreateClientDefaultSchema}
         values={values}
         onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))}
         locked={editing?.mode === 'edit' ? { tag: 'Read-only when editing' } : {}}
         extraPayload={editing?.mode === 'edit' ? {} : { client_connector_id: connectorId, msg_type: msgType, exec_type: activeExec }}
-        precheck={(p) => (editing?.mode === 'add' && (!p.client_connector_id || !p.msg_type || p.tag === '' || p.tag === undefined) ? ClientDefaultsText.fillRequired : null)}
+        precheck={(p) =>
+          editing?.mode === 'add' && (!p.client_connector_id || !p.msg_type || p.tag === '' || p.tag === undefined)
+            ? ClientDefaultsText.fillRequired
+            : null
+        }
         submitLabel={editing?.mode === 'edit' ? 'Save Changes' : 'Create Default'}
         onClose={() => setEditing(null)}
         onSubmit={save}

@@ -1,5 +1,27 @@
-import { ClientDefaultsText, nextInstanceNumber, type ClientGroupDefaults, type ComponentBlock, type ComponentBlockField } from '@fixdesk/protocol';
-import { ActionIcon, Alert, Anchor, Badge, Button, Card, Group, Modal, Select, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import {
+  ClientDefaultsText,
+  nextInstanceNumber,
+  type ClientGroupDefaults,
+  type ComponentBlock,
+  type ComponentBlockField,
+} from '@fixdesk/protocol';
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Modal,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+} from '@mantine/core';
 import { IconExternalLink, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { adminErrorText } from '../../components/admin/errors';
@@ -7,7 +29,14 @@ import type { Banners } from '../../components/admin/useBanners';
 import { useConfirm } from '../../components/confirm/useConfirm';
 import { clientDefaultsApi } from '../../services/client-defaults/clientDefaultsApi';
 
-const PARTY_ROLES: Record<string, string> = { '7': 'Entering Firm', '11': 'Order Origination Trader', '1': 'Executing Firm', '3': 'Client ID', '12': 'Executing Trader', '13': 'Order Origination Firm' };
+const PARTY_ROLES: Record<string, string> = {
+  '7': 'Entering Firm',
+  '11': 'Order Origination Trader',
+  '1': 'Executing Firm',
+  '3': 'Client ID',
+  '12': 'Executing Trader',
+  '13': 'Order Origination Firm',
+};
 
 /** "Entering Firm" for a Parties instance with PartyRole 7; nothing for other groups. */
 function instanceLabel(fields: { tag: number; default_value: string }[]): string | null {
@@ -38,7 +67,14 @@ export function GroupDefaults({ connectorId, msgType, execType, groups, blocks, 
   const remove = async (block: ComponentBlock | ClientGroupDefaults, n: number) => {
     const id = 'component_block_id' in block ? block.component_block_id : block.id;
     if (!connectorId || !msgType || !id) return banners.showError(ClientDefaultsText.missingGroupData);
-    if (!(await confirm({ title: `Delete ${block.block_name} instance ${n}`, message: ClientDefaultsText.confirmDeleteInstance(block.block_name, n), confirmLabel: 'Delete' }))) return;
+    if (
+      !(await confirm({
+        title: `Delete ${block.block_name} instance ${n}`,
+        message: ClientDefaultsText.confirmDeleteInstance(block.block_name, n),
+        confirmLabel: 'Delete',
+      }))
+    )
+      return;
     try {
       const answer = await clientDefaultsApi.removeGroup(connectorId, msgType, id, n, execType);
       banners.showSuccess(answer.message ?? `Instance ${n} deleted`);
@@ -58,7 +94,9 @@ export function GroupDefaults({ connectorId, msgType, execType, groups, blocks, 
         <Select
           aria-label="Add instances of another repeating group"
           placeholder="Another repeating group…"
-          data={groupBlocks.filter((b) => !shownIds.includes(b.id)).map((b) => ({ value: String(b.id), label: `${b.block_name} (${b.group_field_number})` }))}
+          data={groupBlocks
+            .filter((b) => !shownIds.includes(b.id))
+            .map((b) => ({ value: String(b.id), label: `${b.block_name} (${b.group_field_number})` }))}
           value={null}
           onChange={(v) => setExtra(v ? Number(v) : null)}
           searchable
@@ -94,7 +132,12 @@ export function GroupDefaults({ connectorId, msgType, execType, groups, blocks, 
                   )}
                 </Text>
               </Stack>
-              <Button size="xs" leftSection={<IconPlus size={14} />} disabled={!writable || !block} onClick={() => block && setAdding(block)}>
+              <Button
+                size="xs"
+                leftSection={<IconPlus size={14} />}
+                disabled={!writable || !block}
+                onClick={() => block && setAdding(block)}
+              >
                 Add Instance {nextInstanceNumber(instances.map((i) => i.group_instance_number))}
               </Button>
             </Group>
@@ -139,7 +182,14 @@ export function GroupDefaults({ connectorId, msgType, execType, groups, blocks, 
                       <Table.Td fz="sm">{[...new Set(i.fields.map((f) => f.notes).filter(Boolean))].join('; ')}</Table.Td>
                       <Table.Td>
                         <Tooltip label="Delete instance">
-                          <ActionIcon size="sm" variant="subtle" color="red" aria-label={`Delete ${name} instance ${i.group_instance_number}`} disabled={!writable} onClick={() => void remove(g ?? block!, i.group_instance_number)}>
+                          <ActionIcon
+                            size="sm"
+                            variant="subtle"
+                            color="red"
+                            aria-label={`Delete ${name} instance ${i.group_instance_number}`}
+                            disabled={!writable}
+                            onClick={() => void remove(g ?? block!, i.group_instance_number)}
+                          >
                             <IconTrash size={15} />
                           </ActionIcon>
                         </Tooltip>
@@ -154,7 +204,9 @@ export function GroupDefaults({ connectorId, msgType, execType, groups, blocks, 
       })}
       <InstanceModal
         block={adding}
-        next={nextInstanceNumber(groups.find((g) => g.component_block_id === adding?.id)?.instances.map((i) => i.group_instance_number) ?? [])}
+        next={nextInstanceNumber(
+          groups.find((g) => g.component_block_id === adding?.id)?.instances.map((i) => i.group_instance_number) ?? [],
+        )}
         onClose={() => setAdding(null)}
         onSave={async (number, fields, notes) => {
           if (!connectorId || !msgType || !adding) throw new Error(ClientDefaultsText.missingGroupData);
@@ -176,7 +228,17 @@ export function GroupDefaults({ connectorId, msgType, execType, groups, blocks, 
 }
 
 /** Adds one instance: a value per field of the block (empty fields are left out). */
-function InstanceModal({ block, next, onClose, onSave }: { block: ComponentBlock | null; next: number; onClose: () => void; onSave: (n: number, fields: { tag: number; default_value: string }[], notes: string) => Promise<void> }) {
+function InstanceModal({
+  block,
+  next,
+  onClose,
+  onSave,
+}: {
+  block: ComponentBlock | null;
+  next: number;
+  onClose: () => void;
+  onSave: (n: number, fields: { tag: number; default_value: string }[], notes: string) => Promise<void>;
+}) {
   const [fields, setFields] = useState<ComponentBlockField[]>([]);
   const [values, setValues] = useState<Record<number, string>>({});
   const [notes, setNotes] = useState('');
@@ -191,11 +253,17 @@ function InstanceModal({ block, next, onClose, onSave }: { block: ComponentBlock
     clientDefaultsApi
       .blockFields(block.id, controller.signal)
       .then((f) => setFields(f.filter((x) => x.field_number !== block.group_field_number)))
-      .catch((err: unknown) => !controller.signal.aborted && setError(adminErrorText(err, ClientDefaultsText.fetchFieldsFailed, ClientDefaultsText.fetchFieldsError)));
+      .catch(
+        (err: unknown) =>
+          !controller.signal.aborted &&
+          setError(adminErrorText(err, ClientDefaultsText.fetchFieldsFailed, ClientDefaultsText.fetchFieldsError)),
+      );
     return () => controller.abort();
   }, [block]);
   const save = async () => {
-    const given = fields.filter((f) => (values[f.field_number] ?? '').trim() !== '').map((f) => ({ tag: f.field_number, default_value: values[f.field_number]!.trim() }));
+    const given = fields
+      .filter((f) => (values[f.field_number] ?? '').trim() !== '')
+      .map((f) => ({ tag: f.field_number, default_value: values[f.field_number]!.trim() }));
     if (!block || given.length === 0) return setError(ClientDefaultsText.missingGroupData);
     setBusy(true);
     try {
@@ -227,7 +295,13 @@ function InstanceModal({ block, next, onClose, onSave }: { block: ComponentBlock
             }}
           />
         ))}
-        <TextInput label="Notes" description="e.g. Entering Firm" value={notes} onChange={(e) => setNotes(e.currentTarget.value)} maxLength={1000} />
+        <TextInput
+          label="Notes"
+          description="e.g. Entering Firm"
+          value={notes}
+          onChange={(e) => setNotes(e.currentTarget.value)}
+          maxLength={1000}
+        />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose} disabled={busy}>
             Cancel

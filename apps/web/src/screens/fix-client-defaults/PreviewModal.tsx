@@ -8,7 +8,8 @@ export function PreviewModal({ preview, onClose }: { preview: ClientDefaultsPrev
       {preview && (
         <Stack gap="md">
           <Text fz="sm" c="dimmed">
-            {preview.client_connector.comp_id} → {preview.client_connector.target_comp_id} · {preview.client_connector.client_name ?? '—'} · message {preview.msg_type}
+            {preview.client_connector.comp_id} → {preview.client_connector.target_comp_id} · {preview.client_connector.client_name ?? '—'} ·
+            message {preview.msg_type}
             {preview.exec_type ? ` ExecType ${preview.exec_type}` : ''}
           </Text>
           <Table striped withTableBorder aria-label="Resolved defaults" fz="sm">
@@ -37,7 +38,11 @@ export function PreviewModal({ preview, onClose }: { preview: ClientDefaultsPrev
                   <Table.Td>{d.field_name}</Table.Td>
                   <Table.Td ff="monospace">{d.default_value}</Table.Td>
                   <Table.Td ff="monospace" fw={600}>
-                    {d.resolved_value || <Badge color="orange" variant="light" size="sm">empty: left out</Badge>}
+                    {d.resolved_value || (
+                      <Badge color="orange" variant="light" size="sm">
+                        empty: left out
+                      </Badge>
+                    )}
                   </Table.Td>
                   <Table.Td>{d.notes ?? ''}</Table.Td>
                 </Table.Tr>

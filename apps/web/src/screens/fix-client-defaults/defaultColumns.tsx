@@ -11,7 +11,13 @@ function TagCell({ data }: ICellRendererParams<ClientFieldDefault>) {
         {data.tag}
       </Text>
       {isDropdownControlledTag(data.tag) && (
-        <Badge size="xs" variant="light" color="gray" leftSection={<IconLock size={10} />} title="Set by a dropdown in the order forms: not editable here">
+        <Badge
+          size="xs"
+          variant="light"
+          color="gray"
+          leftSection={<IconLock size={10} />}
+          title="Set by a dropdown in the order forms: not editable here"
+        >
           Locked
         </Badge>
       )}
@@ -24,8 +30,20 @@ export const DEFAULT_COLUMNS: ColDef<ClientFieldDefault>[] = [
   { headerName: 'Tag', field: 'tag', width: 110, cellRenderer: TagCell, sort: 'asc', cellStyle: { display: 'flex', alignItems: 'center' } },
   { headerName: 'Field Name', field: 'field_name', width: 170, cellStyle: { fontWeight: 600 } },
   { headerName: 'Description', field: 'field_description', flex: 1, minWidth: 160, tooltipField: 'field_description' },
-  { headerName: 'Default Value', field: 'default_value', flex: 1, minWidth: 180, cellStyle: { fontFamily: 'var(--mantine-font-family-monospace)' } },
+  {
+    headerName: 'Default Value',
+    field: 'default_value',
+    flex: 1,
+    minWidth: 180,
+    cellStyle: { fontFamily: 'var(--mantine-font-family-monospace)' },
+  },
   { headerName: 'Notes', field: 'notes', flex: 1, minWidth: 140, tooltipField: 'notes' },
   { headerName: 'Exec Type', field: 'exec_type', width: 100, valueFormatter: (p) => p.value ?? 'All' },
-  { headerName: 'Mandatory', field: 'is_mandatory', width: 110, valueFormatter: (p) => (p.value ? 'Yes' : 'No'), cellStyle: (p) => ({ color: p.value ? '#c92a2a' : '#868e96', fontWeight: p.value ? 600 : 400 }) },
+  {
+    headerName: 'Mandatory',
+    field: 'is_mandatory',
+    width: 110,
+    valueFormatter: (p) => (p.value ? 'Yes' : 'No'),
+    cellStyle: (p) => ({ color: p.value ? '#c92a2a' : '#868e96', fontWeight: p.value ? 600 : 400 }),
+  },
 ];

@@ -27,8 +27,22 @@ import { FIELD_COLUMNS, SPEC_COLUMNS } from './specColumns';
 const FIELDS = Object.values(MESSAGE_SPEC_FIELDS);
 /** FIX 4.4 message types a specification is commonly written for (the list adds any others in use). */
 const MESSAGE_TYPES: Record<string, string> = {
-  D: 'NewOrderSingle', AB: 'NewOrderMultileg', F: 'OrderCancelRequest', G: 'OrderCancelReplaceRequest', H: 'OrderStatusRequest', AC: 'MultilegOrderCancelReplace',
-  '8': 'ExecutionReport', '9': 'OrderCancelReject', j: 'BusinessMessageReject', '3': 'Reject', A: 'Logon', '5': 'Logout', '0': 'Heartbeat', '1': 'TestRequest', '2': 'ResendRequest', '4': 'SequenceReset',
+  D: 'NewOrderSingle',
+  AB: 'NewOrderMultileg',
+  F: 'OrderCancelRequest',
+  G: 'OrderCancelReplaceRequest',
+  H: 'OrderStatusRequest',
+  AC: 'MultilegOrderCancelReplace',
+  '8': 'ExecutionReport',
+  '9': 'OrderCancelReject',
+  j: 'BusinessMessageReject',
+  '3': 'Reject',
+  A: 'Logon',
+  '5': 'Logout',
+  '0': 'Heartbeat',
+  '1': 'TestRequest',
+  '2': 'ResendRequest',
+  '4': 'SequenceReset',
 };
 
 const FAILED = [MessageSpecText.operationFailed, MessageSpecText.error] as const;
@@ -87,15 +101,26 @@ export default function FixMessageSpecsScreen() {
     for (const s of specs ?? []) if (!types.has(s.msg_type)) types.set(s.msg_type, s.msg_name ?? s.msg_type);
     return [...types].map(([value, name]) => ({ value, label: `${value} · ${name}` }));
   }, [specs]);
-  const execOptions = useMemo(() => execTypes.map((e) => ({ value: e.enum_value, label: `${e.enum_value} · ${e.description}` })), [execTypes]);
+  const execOptions = useMemo(
+    () => execTypes.map((e) => ({ value: e.enum_value, label: `${e.enum_value} · ${e.description}` })),
+    [execTypes],
+  );
 
   const visible = useMemo(
-    () => (specs === null ? null : specs.filter((s) => (!msgFilter || s.msg_type === msgFilter) && (msgFilter !== '8' || !execFilter || s.exec_type === execFilter))),
+    () =>
+      specs === null
+        ? null
+        : specs.filter((s) => (!msgFilter || s.msg_type === msgFilter) && (msgFilter !== '8' || !execFilter || s.exec_type === execFilter)),
     [specs, msgFilter, execFilter],
   );
   const visibleFields = useMemo(() => {
     const n = fieldFilter.trim().toLowerCase();
-    return fields === null ? null : fields.filter((f) => !n || String(f.field_number) === n || f.field_name.toLowerCase().includes(n) || (f.description ?? '').toLowerCase().includes(n));
+    return fields === null
+      ? null
+      : fields.filter(
+          (f) =>
+            !n || String(f.field_number) === n || f.field_name.toLowerCase().includes(n) || (f.description ?? '').toLowerCase().includes(n),
+        );
   }, [fields, fieldFilter]);
 
   // The field's name and type come from the dictionary as the number is typed; ExecType only for 8.
@@ -115,13 +140,20 @@ export default function FixMessageSpecsScreen() {
   const { confirm, dialog: confirmDialog } = useConfirm();
   const remove = async (spec: MessageSpec) => {
     const what = `${spec.field_name} (${spec.field_number}) for ${spec.msg_name ?? spec.msg_type}${spec.exec_type ? ` ExecType ${spec.exec_type}` : ''}`;
-    if (!(await confirm({ title: 'Delete specification', message: `Delete the specification of ${what}?`, confirmLabel: 'Delete' }))) return;
+    if (!(await confirm({ title: 'Delete specification', message: `Delete the specification of ${what}?`, confirmLabel: 'Delete' })))
+      return;
     void resource.remove(spec);
   };
 
   const editBlocked = useCallback((s: MessageSpec) => (isSystemControlledField(s.field_number) ? 'System controlled' : null), []);
-  const deleteBlocked = useCallback((s: MessageSpec) => (isSystemControlledField(s.field_number) || isHeaderTypeField(s.field_number) ? 'Locked' : null), []);
-  const rowName = useCallback((s: MessageSpec) => `specification ${s.msg_type}${s.exec_type ? `/${s.exec_type}` : ''} ${s.field_name} (${s.field_number})`, []);
+  const deleteBlocked = useCallback(
+    (s: MessageSpec) => (isSystemControlledField(s.field_number) || isHeaderTypeField(s.field_number) ? 'Locked' : null),
+    [],
+  );
+  const rowName = useCallback(
+    (s: MessageSpec) => `specification ${s.msg_type}${s.exec_type ? `/${s.exec_type}` : ''} ${s.field_name} (${s.field_number})`,
+    [],
+  );
   const specId = useCallback((s: MessageSpec) => String(s.id), []);
   const fieldId = useCallback((f: FixField) => String(f.field_number), []);
   const fieldName = useCallback((f: FixField) => f.field_name, []);
@@ -135,7 +167,12 @@ export default function FixMessageSpecsScreen() {
 
   return (
     <Container size="xl" py="lg" w="100%">
-      <AdminPageHeader icon={IconFileCode} title="FIX Message Specifications" description="The fields we promise per message type (and per ExecType for execution reports); outbound reports are checked against the mandatory ones." count={specs?.length}>
+      <AdminPageHeader
+        icon={IconFileCode}
+        title="FIX Message Specifications"
+        description="The fields we promise per message type (and per ExecType for execution reports); outbound reports are checked against the mandatory ones."
+        count={specs?.length}
+      >
         <Button leftSection={<IconPlus size={16} />} onClick={() => resource.open(null)}>
           Add Specification
         </Button>
@@ -153,19 +190,74 @@ export default function FixMessageSpecsScreen() {
         </Tabs.List>
         <Tabs.Panel value="specs">
           <Group gap="md" mb="sm" align="flex-end">
-            <Select label="Message type" placeholder="All message types" data={msgOptions} value={msgFilter} onChange={(v) => { setMsgFilter(v); setExecFilter(null); }} clearable searchable w={300} />
-            {msgFilter === '8' && <Select label="ExecType" placeholder="All ExecTypes" data={execOptions} value={execFilter} onChange={setExecFilter} clearable searchable w={260} />}
+            <Select
+              label="Message type"
+              placeholder="All message types"
+              data={msgOptions}
+              value={msgFilter}
+              onChange={(v) => {
+                setMsgFilter(v);
+                setExecFilter(null);
+              }}
+              clearable
+              searchable
+              w={300}
+            />
+            {msgFilter === '8' && (
+              <Select
+                label="ExecType"
+                placeholder="All ExecTypes"
+                data={execOptions}
+                value={execFilter}
+                onChange={setExecFilter}
+                clearable
+                searchable
+                w={260}
+              />
+            )}
           </Group>
-          <AdminTable<MessageSpec> label="Message specifications" rows={visible} columns={SPEC_COLUMNS} getRowId={specId} rowName={rowName} onEdit={resource.open} onDelete={(spec) => void remove(spec)} editBlocked={editBlocked} deleteBlocked={deleteBlocked} height="calc(100vh - 330px)" emptyText="No specifications for this filter" />
+          <AdminTable<MessageSpec>
+            label="Message specifications"
+            rows={visible}
+            columns={SPEC_COLUMNS}
+            getRowId={specId}
+            rowName={rowName}
+            onEdit={resource.open}
+            onDelete={(spec) => void remove(spec)}
+            editBlocked={editBlocked}
+            deleteBlocked={deleteBlocked}
+            height="calc(100vh - 330px)"
+            emptyText="No specifications for this filter"
+          />
         </Tabs.Panel>
         <Tabs.Panel value="fields">
-          <TextInput aria-label="Filter fields" placeholder="Filter by number, name or description…" leftSection={<IconSearch size={15} />} value={fieldFilter} onChange={(e) => setFieldFilter(e.currentTarget.value)} w={320} mb="sm" />
-          <AdminTable<FixField> label="FIX fields" rows={visibleFields} columns={FIELD_COLUMNS} getRowId={fieldId} rowName={fieldName} height="calc(100vh - 330px)" emptyText="No field matches the filter" />
+          <TextInput
+            aria-label="Filter fields"
+            placeholder="Filter by number, name or description…"
+            leftSection={<IconSearch size={15} />}
+            value={fieldFilter}
+            onChange={(e) => setFieldFilter(e.currentTarget.value)}
+            w={320}
+            mb="sm"
+          />
+          <AdminTable<FixField>
+            label="FIX fields"
+            rows={visibleFields}
+            columns={FIELD_COLUMNS}
+            getRowId={fieldId}
+            rowName={fieldName}
+            height="calc(100vh - 330px)"
+            emptyText="No field matches the filter"
+          />
         </Tabs.Panel>
       </Tabs>
       <AdminFormModal
         {...resource.formProps}
-        title={editingRow ? `Edit specification ${editingRow.msg_type} ${editingRow.field_name} (${editingRow.field_number})` : 'Add Message Specification'}
+        title={
+          editingRow
+            ? `Edit specification ${editingRow.msg_type} ${editingRow.field_name} (${editingRow.field_number})`
+            : 'Add Message Specification'
+        }
         fields={FIELDS}
         schema={editingRow ? UpdateMessageSpecSchema : CreateMessageSpecSchema}
         onChange={change}

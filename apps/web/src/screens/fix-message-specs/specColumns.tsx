@@ -35,7 +35,13 @@ export const SPEC_COLUMNS: ColDef<MessageSpec>[] = [
   { headerName: MESSAGE_SPEC_FIELDS.field_name.label, field: 'field_name', width: 170, cellStyle: { fontWeight: 600 } },
   { headerName: 'Type', field: 'field_type', width: 110 },
   { headerName: MESSAGE_SPEC_FIELDS.field_position.label, field: 'field_position', width: 95, type: 'numericColumn' },
-  { headerName: MESSAGE_SPEC_FIELDS.is_mandatory.label, field: 'is_mandatory', width: 105, valueFormatter: (p) => (p.value ? 'Yes' : 'No'), cellStyle: (p) => ({ color: p.value ? '#c92a2a' : '#868e96', fontWeight: p.value ? 600 : 400 }) },
+  {
+    headerName: MESSAGE_SPEC_FIELDS.is_mandatory.label,
+    field: 'is_mandatory',
+    width: 105,
+    valueFormatter: (p) => (p.value ? 'Yes' : 'No'),
+    cellStyle: (p) => ({ color: p.value ? '#c92a2a' : '#868e96', fontWeight: p.value ? 600 : 400 }),
+  },
   { headerName: MESSAGE_SPEC_FIELDS.description.label, field: 'description', flex: 1, minWidth: 180, tooltipField: 'description' },
 ];
 
@@ -48,5 +54,12 @@ export const FIELD_COLUMNS: ColDef<FixField>[] = [
   { headerName: 'Field Name', field: 'field_name', width: 220, cellStyle: { fontWeight: 600 } },
   { headerName: 'Type', field: 'field_type', width: 130 },
   { headerName: 'Description', field: 'description', flex: 1, minWidth: 220 },
-  { headerName: 'Valid Values', field: 'valid_values_display', flex: 2, minWidth: 280, valueFormatter: (p) => truncate(p.value as string | null), tooltipField: 'valid_values_display' },
+  {
+    headerName: 'Valid Values',
+    field: 'valid_values_display',
+    flex: 2,
+    minWidth: 280,
+    valueFormatter: (p) => truncate(p.value as string | null),
+    tooltipField: 'valid_values_display',
+  },
 ];

@@ -43,7 +43,11 @@ function FieldRow({ f }: { f: ParsedFixField }) {
       </Table.Td>
       <Table.Td style={{ paddingLeft: 8 + 14 * f.groups.length }}>
         <Text fz={12} fw={500} span>
-          {f.name ?? <Text span c="dimmed" fz={12}>Unknown tag</Text>}
+          {f.name ?? (
+            <Text span c="dimmed" fz={12}>
+              Unknown tag
+            </Text>
+          )}
         </Text>
       </Table.Td>
       <Table.Td style={{ overflowWrap: 'anywhere' }}>
@@ -56,9 +60,17 @@ function FieldRow({ f }: { f: ParsedFixField }) {
           </Text>
         )}
       </Table.Td>
-      <Table.Td>{f.type && <Badge size="xs" variant="light" color="gray" radius="xs">{f.type}</Badge>}</Table.Td>
+      <Table.Td>
+        {f.type && (
+          <Badge size="xs" variant="light" color="gray" radius="xs">
+            {f.type}
+          </Badge>
+        )}
+      </Table.Td>
       <Table.Td ta="center">
-        {f.required ? <IconCircleCheckFilled size={14} color="var(--mantine-color-green-7)" aria-label="Required" data-testid="required-icon" /> : null}
+        {f.required ? (
+          <IconCircleCheckFilled size={14} color="var(--mantine-color-green-7)" aria-label="Required" data-testid="required-icon" />
+        ) : null}
       </Table.Td>
       <Table.Td>
         {group && (
@@ -80,7 +92,17 @@ function ParsedFields({ parsed }: { parsed: ParsedFixMessage }) {
   if (parsed.fields.length === 0) return <Notice testId="parse-notice" text="Unable to parse fields from FIX message" />;
   const sections: FixSection[] = ['header', 'body', 'trailer'];
   return (
-    <Table striped={false} highlightOnHover withTableBorder verticalSpacing={3} horizontalSpacing={8} fz={12} stickyHeader layout="fixed" data-testid="parsed-fields">
+    <Table
+      striped={false}
+      highlightOnHover
+      withTableBorder
+      verticalSpacing={3}
+      horizontalSpacing={8}
+      fz={12}
+      stickyHeader
+      layout="fixed"
+      data-testid="parsed-fields"
+    >
       <colgroup>
         <col style={{ width: 52 }} />
         <col style={{ width: 168 }} />
@@ -176,7 +198,15 @@ function Notice({ text, testId }: { text: string; testId: string }) {
  * The FIX Messages detail (spec 000 §2): the raw message with SOH shown as '|', Copy Message, and the
  * fields read with the engine's FIX 4.4 dictionary (GET /api/fix-messages/{id}/parsed).
  */
-export function FixMessageDetail({ message, timeZone, onClose }: { message: FixMessageRecord | null; timeZone: string; onClose: () => void }) {
+export function FixMessageDetail({
+  message,
+  timeZone,
+  onClose,
+}: {
+  message: FixMessageRecord | null;
+  timeZone: string;
+  onClose: () => void;
+}) {
   const [parse, setParse] = useState<Parse>({ state: 'idle' });
   const [copied, setCopied] = useState(false);
   const copiedTimer = useRef<number | undefined>(undefined);
@@ -228,7 +258,15 @@ export function FixMessageDetail({ message, timeZone, onClose }: { message: FixM
   ) : null;
 
   return (
-    <Modal opened={message !== null} onClose={onClose} title={title} size={1100} centered data-testid="fix-message-modal" styles={{ body: { paddingTop: 4 } }}>
+    <Modal
+      opened={message !== null}
+      onClose={onClose}
+      title={title}
+      size={1100}
+      centered
+      data-testid="fix-message-modal"
+      styles={{ body: { paddingTop: 4 } }}
+    >
       <Group justify="space-between" mb={4}>
         <Text fz="xs" fw={600} c="dimmed" tt="uppercase">
           Raw message
@@ -247,7 +285,12 @@ export function FixMessageDetail({ message, timeZone, onClose }: { message: FixM
         </Button>
       </Group>
       {hasRaw ? (
-        <Code block fz={12} data-testid="raw-message" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', maxHeight: 120, overflowY: 'auto' }}>
+        <Code
+          block
+          fz={12}
+          data-testid="raw-message"
+          style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', maxHeight: 120, overflowY: 'auto' }}
+        >
           {rawForDisplay(raw)}
         </Code>
       ) : (

@@ -82,7 +82,11 @@ export default function FixMessagesPage() {
       raw: { cellRenderer: ViewRawCell, cellRendererParams: { onView: setDetail } },
     };
     // Numbers right-aligned like their headers (the grid's own right-aligned class next to ours).
-    return toColDefs(columns).map((def) => ({ ...def, ...(def.type === 'rightAligned' ? { cellClass: 'fd-num ag-right-aligned-cell' } : {}), ...renderers[def.colId!] }));
+    return toColDefs(columns).map((def) => ({
+      ...def,
+      ...(def.type === 'rightAligned' ? { cellClass: 'fd-num ag-right-aligned-cell' } : {}),
+      ...renderers[def.colId!],
+    }));
   }, [columns]);
 
   const all = useMemo(() => (load.state === 'ready' ? load.messages : []), [load]);
@@ -104,12 +108,21 @@ export default function FixMessagesPage() {
     setExportProgress({ rows: 0, total: null });
     try {
       // The server streams the whole range; the file is read as it comes, with its progress shown.
-      const { file, rows } = await auditApi.exportFixMessagesCsv({ start: bounds.startIso, end: bounds.endIso }, options, setExportProgress);
+      const { file, rows } = await auditApi.exportFixMessagesCsv(
+        { start: bounds.startIso, end: bounds.endIso },
+        options,
+        setExportProgress,
+      );
       downloadBlob(exportFileName('fix_messages', range), file);
       notifications.show({ color: 'green', title: 'Export ready', message: `${rows.toLocaleString('en-GB')} FIX messages exported` });
       setExporting(false);
     } catch (err) {
-      notifications.show({ color: 'red', title: 'Export failed', message: `Export failed: ${err instanceof Error ? err.message : String(err)}`, autoClose: 8000 });
+      notifications.show({
+        color: 'red',
+        title: 'Export failed',
+        message: `Export failed: ${err instanceof Error ? err.message : String(err)}`,
+        autoClose: 8000,
+      });
     } finally {
       setExportProgress(null);
     }
@@ -128,12 +141,19 @@ export default function FixMessagesPage() {
         title="FIX Messages"
         actions={
           <Group gap="xs" wrap="nowrap">
-          <Button size="xs" variant="default" leftSection={<IconRefresh size={14} />} loading={refreshing && load.state === 'ready'} onClick={() => setReloads((n) => n + 1)} data-testid="fix-messages-refresh">
-            Refresh
-          </Button>
-          <Button size="xs" leftSection={<IconDownload size={14} />} onClick={() => setExporting(true)} data-testid="fix-messages-export">
-            Export CSV
-          </Button>
+            <Button
+              size="xs"
+              variant="default"
+              leftSection={<IconRefresh size={14} />}
+              loading={refreshing && load.state === 'ready'}
+              onClick={() => setReloads((n) => n + 1)}
+              data-testid="fix-messages-refresh"
+            >
+              Refresh
+            </Button>
+            <Button size="xs" leftSection={<IconDownload size={14} />} onClick={() => setExporting(true)} data-testid="fix-messages-export">
+              Export CSV
+            </Button>
           </Group>
         }
       />

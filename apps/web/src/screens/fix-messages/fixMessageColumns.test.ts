@@ -49,7 +49,18 @@ describe('FIX Messages columns', () => {
 
   it('export UTC times, the raw message and neutralised cells', () => {
     const [head, row] = Papa.parse<string[]>(csvText(FIX_MESSAGE_CSV_FIELDS, [msg()])).data;
-    assert.deepEqual(head, ['ID', 'TransactTime (UTC)', 'Direction', 'Msg Type', 'Seq Num', 'Sender', 'Target', 'Client Order ID', 'Broker Order ID', 'Raw Message']);
+    assert.deepEqual(head, [
+      'ID',
+      'TransactTime (UTC)',
+      'Direction',
+      'Msg Type',
+      'Seq Num',
+      'Sender',
+      'Target',
+      'Client Order ID',
+      'Broker Order ID',
+      'Raw Message',
+    ]);
     assert.equal(row![1], '2026-03-15T09:30:01.123Z');
     assert.equal(row![3], 'D · New Order Single');
     assert.equal(row![7], "'=cmd|calc");
@@ -63,7 +74,18 @@ describe('FIX Messages columns', () => {
   });
 
   it('collect legs from the NoLegs entries only', () => {
-    const f = (tag: number, value: string, groups: ParsedFixField['groups']): ParsedFixField => ({ tag, value, name: null, type: null, required: false, valueName: null, validValues: null, description: null, section: 'body', groups });
+    const f = (tag: number, value: string, groups: ParsedFixField['groups']): ParsedFixField => ({
+      tag,
+      value,
+      name: null,
+      type: null,
+      required: false,
+      valueName: null,
+      validValues: null,
+      description: null,
+      section: 'body',
+      groups,
+    });
     const leg = (n: number) => ({ countTag: 555, entry: n, label: `Leg ${n}` });
     const legs = legsOf([
       f(555, '2', []),
@@ -73,7 +95,13 @@ describe('FIX Messages columns', () => {
       f(600, 'FE', [leg(2)]),
       f(448, 'T', [{ countTag: 453, entry: 1, label: 'Party 1' }]),
     ]);
-    assert.deepEqual(legs.map((l) => [l.leg, [...l.fields.keys()]]), [[1, [600, 624]], [2, [600]]]);
+    assert.deepEqual(
+      legs.map((l) => [l.leg, [...l.fields.keys()]]),
+      [
+        [1, [600, 624]],
+        [2, [600]],
+      ],
+    );
     assert.deepEqual(legsOf([]), []);
   });
 });

@@ -11,7 +11,13 @@ import type { AuditColumn } from '../order-actions/orderActionColumns';
 export function fixMessageColumns(timeZone: string): AuditColumn<FixMessageRecord>[] {
   return [
     { id: 'id', header: 'ID', value: (m) => m.id, width: 70, numeric: true },
-    { id: 'transacttime', header: 'TransactTime', value: (m) => m.transacttime, format: (m) => formatLocalTime(m.transacttime, timeZone), width: 196 },
+    {
+      id: 'transacttime',
+      header: 'TransactTime',
+      value: (m) => m.transacttime,
+      format: (m) => formatLocalTime(m.transacttime, timeZone),
+      width: 196,
+    },
     { id: 'direction', header: 'Direction', value: (m) => m.direction, width: 84 },
     { id: 'msgtype', header: 'Msg Type', value: (m) => m.msgtype, format: (m) => msgTypeLabel(m.msgtype), width: 200 },
     { id: 'msgseqnum', header: 'Seq Num', value: (m) => m.msgseqnum, width: 80, numeric: true },
@@ -27,7 +33,9 @@ export function fixMessageColumns(timeZone: string): AuditColumn<FixMessageRecor
 export function matchesFixMessage(m: FixMessageRecord, filter: string): boolean {
   const needle = filter.trim().toLowerCase();
   if (!needle) return true;
-  return [m.clordid, m.sender_comp_id, m.target_comp_id, m.msgtype, msgTypeLabel(m.msgtype), m.direction].some((v) => v !== null && v.toLowerCase().includes(needle));
+  return [m.clordid, m.sender_comp_id, m.target_comp_id, m.msgtype, msgTypeLabel(m.msgtype), m.direction].some(
+    (v) => v !== null && v.toLowerCase().includes(needle),
+  );
 }
 
 export interface LegRow {

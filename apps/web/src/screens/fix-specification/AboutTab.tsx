@@ -10,9 +10,10 @@ export function AboutTab({ doc }: { doc: FixSpecDocument }) {
   return (
     <Stack gap="md">
       <Text fz="sm">
-        Forward Freight Agreements (FFAs) are cash-settled futures on the Baltic Exchange&apos;s freight route assessments. Timecharter averages trade in days at dollars per day;
-        voyage routes in lots of 1,000 tonnes at dollars per tonne. The freight contracts are offered on both exchanges below. A contract is sent in Symbol (55) with its
-        contract month in MaturityMonthYear (200) as YYYYMM; the last column names the exchanges it is listed on.
+        Forward Freight Agreements (FFAs) are cash-settled futures on the Baltic Exchange&apos;s freight route assessments. Timecharter
+        averages trade in days at dollars per day; voyage routes in lots of 1,000 tonnes at dollars per tonne. The freight contracts are
+        offered on both exchanges below. A contract is sent in Symbol (55) with its contract month in MaturityMonthYear (200) as YYYYMM; the
+        last column names the exchanges it is listed on.
       </Text>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         {doc.exchanges.map((e) => (
@@ -33,7 +34,16 @@ export function AboutTab({ doc }: { doc: FixSpecDocument }) {
       <TextTable
         testId="contracts-table"
         headers={['Symbol (55)', 'Instrument', 'Route', 'Contract size', 'Price tick', 'Series months', 'Currency', 'Exchanges']}
-        rows={contracts.map((k) => [k.symbol, k.instrumentName, k.description, `${k.contractSize} ${k.contractUnit}`, k.priceTick, k.seriesMonths === null ? '' : String(k.seriesMonths), k.currency, k.exchanges.join(', ')])}
+        rows={contracts.map((k) => [
+          k.symbol,
+          k.instrumentName,
+          k.description,
+          `${k.contractSize} ${k.contractUnit}`,
+          k.priceTick,
+          k.seriesMonths === null ? '' : String(k.seriesMonths),
+          k.currency,
+          k.exchanges.join(', '),
+        ])}
       />
       {doc.capabilities && (
         <>
@@ -46,8 +56,32 @@ export function AboutTab({ doc }: { doc: FixSpecDocument }) {
             </Text>
           ) : (
             <TextTable
-              headers={['Security', 'Exchange', 'Enabled', 'Buy', 'Sell', 'Short', 'Min qty', 'Max qty', 'Max long', 'Max short', 'Market (100)']}
-              rows={doc.capabilities.map((k) => [k.symbol, k.exchange ?? 'Any', yes(k.enabled), yes(k.canBuy), yes(k.canSell), yes(k.canShort), k.minOrderQty ?? '', k.maxOrderQty ?? '', k.maxPositionLong ?? '', k.maxPositionShort ?? '', k.marketIdentifier ?? ''])}
+              headers={[
+                'Security',
+                'Exchange',
+                'Enabled',
+                'Buy',
+                'Sell',
+                'Short',
+                'Min qty',
+                'Max qty',
+                'Max long',
+                'Max short',
+                'Market (100)',
+              ]}
+              rows={doc.capabilities.map((k) => [
+                k.symbol,
+                k.exchange ?? 'Any',
+                yes(k.enabled),
+                yes(k.canBuy),
+                yes(k.canSell),
+                yes(k.canShort),
+                k.minOrderQty ?? '',
+                k.maxOrderQty ?? '',
+                k.maxPositionLong ?? '',
+                k.maxPositionShort ?? '',
+                k.marketIdentifier ?? '',
+              ])}
             />
           )}
         </>

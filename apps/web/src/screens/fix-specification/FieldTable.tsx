@@ -5,7 +5,15 @@ import { Badge, Code, Table, Text, Tooltip } from '@mantine/core';
  * A message's fields (spec 001 §2): tag, name, type, required, valid values truncated at 100 characters
  * (the whole list on hover) and the client's default where one applies.
  */
-export function FieldTable({ fields, defaultLabel = "Client's default", testId }: { fields: readonly FixSpecField[]; defaultLabel?: string; testId?: string }) {
+export function FieldTable({
+  fields,
+  defaultLabel = "Client's default",
+  testId,
+}: {
+  fields: readonly FixSpecField[];
+  defaultLabel?: string;
+  testId?: string;
+}) {
   if (fields.length === 0) {
     return (
       <Text fz="sm" c="dimmed">
@@ -38,9 +46,27 @@ export function FieldTable({ fields, defaultLabel = "Client's default", testId }
                   </Tooltip>
                 </Table.Td>
                 <Table.Td>{f.type}</Table.Td>
-                <Table.Td>{f.required ? <Badge size="xs" color="red" variant="light">Required</Badge> : <Text fz="xs" c="dimmed">Optional</Text>}</Table.Td>
+                <Table.Td>
+                  {f.required ? (
+                    <Badge size="xs" color="red" variant="light">
+                      Required
+                    </Badge>
+                  ) : (
+                    <Text fz="xs" c="dimmed">
+                      Optional
+                    </Text>
+                  )}
+                </Table.Td>
                 <Table.Td title={values === f.validValues ? undefined : f.validValues}>{values}</Table.Td>
-                <Table.Td>{f.clientDefault === null ? '' : <Code fz="xs" style={{ wordBreak: 'break-all' }}>{f.clientDefault}</Code>}</Table.Td>
+                <Table.Td>
+                  {f.clientDefault === null ? (
+                    ''
+                  ) : (
+                    <Code fz="xs" style={{ wordBreak: 'break-all' }}>
+                      {f.clientDefault}
+                    </Code>
+                  )}
+                </Table.Td>
               </Table.Tr>
             );
           })}
@@ -51,7 +77,15 @@ export function FieldTable({ fields, defaultLabel = "Client's default", testId }
 }
 
 /** A plain two-or-more column table of text (parameters, session messages, contracts). */
-export function TextTable({ headers, rows, testId }: { headers: readonly string[]; rows: readonly (readonly string[])[]; testId?: string }) {
+export function TextTable({
+  headers,
+  rows,
+  testId,
+}: {
+  headers: readonly string[];
+  rows: readonly (readonly string[])[];
+  testId?: string;
+}) {
   return (
     <Table.ScrollContainer minWidth={600}>
       <Table striped withTableBorder withColumnBorders verticalSpacing={4} fz="sm" data-testid={testId}>

@@ -32,7 +32,19 @@ const valuesOf = (c: ClientConnector | null): Values => ({
  * typed twice or generated (12 characters without look-alikes) and copied; the server answers with one
  * encrypted HTML file, downloaded. The password leaves this dialog only in the request.
  */
-export function FixSpecExportDialog({ connector, brokerId, opened, onClose, onGenerated }: { connector: ClientConnector | null; brokerId?: number | null; opened: boolean; onClose: () => void; onGenerated?: (version: number | null) => void }) {
+export function FixSpecExportDialog({
+  connector,
+  brokerId,
+  opened,
+  onClose,
+  onGenerated,
+}: {
+  connector: ClientConnector | null;
+  brokerId?: number | null;
+  opened: boolean;
+  onClose: () => void;
+  onGenerated?: (version: number | null) => void;
+}) {
   const [values, setValues] = useState<Values>(() => valuesOf(connector));
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
@@ -100,7 +112,9 @@ export function FixSpecExportDialog({ connector, brokerId, opened, onClose, onGe
       downloadBlob(file.fileName, file.blob);
       // The password is not kept once the file is made.
       setValues((v) => ({ ...v, password: '', confirmPassword: '' }));
-      setDone(`Version ${file.version ?? '?'} generated: ${file.fileName}. Give the password to the client by another channel than the file.`);
+      setDone(
+        `Version ${file.version ?? '?'} generated: ${file.fileName}. Give the password to the client by another channel than the file.`,
+      );
       onGenerated?.(file.version);
     } catch (err) {
       setError(SpecExportText.generateFailed(err instanceof Error ? err.message : String(err)));
@@ -114,27 +128,65 @@ export function FixSpecExportDialog({ connector, brokerId, opened, onClose, onGe
       <form onSubmit={(e) => void submit(e)} noValidate data-testid="fix-spec-export">
         <Stack gap="sm">
           <Text fz="sm" c="dimmed">
-            One self-contained HTML file with the four tabs for this client, encrypted with the password below (AES-256-GCM, PBKDF2-SHA-256). The server keeps a record of
-            the generation, never the password.
+            One self-contained HTML file with the four tabs for this client, encrypted with the password below (AES-256-GCM,
+            PBKDF2-SHA-256). The server keeps a record of the generation, never the password.
           </Text>
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
             <TextInput label="Client name" withAsterisk value={values.clientName} onChange={set('clientName')} maxLength={200} />
             <TextInput label="Client contact" withAsterisk value={values.clientContact} onChange={set('clientContact')} maxLength={200} />
-            <TextInput label="Sender comp ID" withAsterisk value={values.senderCompId} readOnly description="The client's SenderCompID (49)" />
+            <TextInput
+              label="Sender comp ID"
+              withAsterisk
+              value={values.senderCompId}
+              readOnly
+              description="The client's SenderCompID (49)"
+            />
             <TextInput label="Target comp ID" value={values.targetCompId} readOnly description="Ours, as the client addresses us (56)" />
-            <PasswordInput label="Password" withAsterisk value={values.password} onChange={set('password')} autoComplete="new-password" maxLength={256} data-testid="export-password" />
-            <PasswordInput label="Confirm password" withAsterisk value={values.confirmPassword} onChange={set('confirmPassword')} autoComplete="new-password" maxLength={256} data-testid="export-password-confirm" />
+            <PasswordInput
+              label="Password"
+              withAsterisk
+              value={values.password}
+              onChange={set('password')}
+              autoComplete="new-password"
+              maxLength={256}
+              data-testid="export-password"
+            />
+            <PasswordInput
+              label="Confirm password"
+              withAsterisk
+              value={values.confirmPassword}
+              onChange={set('confirmPassword')}
+              autoComplete="new-password"
+              maxLength={256}
+              data-testid="export-password-confirm"
+            />
           </SimpleGrid>
           <Group gap="xs">
             <Button variant="light" size="xs" leftSection={<IconKey size={14} />} onClick={generatePassword}>
               Generate password
             </Button>
-            <Button variant={copied ? 'filled' : 'default'} color={copied ? 'teal' : undefined} size="xs" leftSection={<IconCopy size={14} />} onClick={() => void copy()} disabled={!values.password}>
+            <Button
+              variant={copied ? 'filled' : 'default'}
+              color={copied ? 'teal' : undefined}
+              size="xs"
+              leftSection={<IconCopy size={14} />}
+              onClick={() => void copy()}
+              disabled={!values.password}
+            >
               {copied ? 'Copied!' : 'Copy password'}
             </Button>
           </Group>
           {error && (
-            <Alert color="red" variant="light" icon={<IconAlertCircle size={16} />} withCloseButton onClose={() => setError(null)} role="alert" p={8} data-testid="export-error">
+            <Alert
+              color="red"
+              variant="light"
+              icon={<IconAlertCircle size={16} />}
+              withCloseButton
+              onClose={() => setError(null)}
+              role="alert"
+              p={8}
+              data-testid="export-error"
+            >
               <Text fz="sm">{error}</Text>
             </Alert>
           )}

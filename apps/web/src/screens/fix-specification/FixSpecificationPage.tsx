@@ -28,7 +28,11 @@ export default function FixSpecificationPage() {
   const [tab, setTab] = useState<FixSpecTabKey>('aboutFFA');
   const [compId, setCompId] = useState(FIX_SPEC_DEFAULT_CONNECTOR);
   const [brokerId, setBrokerId] = useState<number | null>(null);
-  const [doc, setDoc] = useState<{ data: FixSpecDocument | null; loading: boolean; error: string | null }>({ data: null, loading: true, error: null });
+  const [doc, setDoc] = useState<{ data: FixSpecDocument | null; loading: boolean; error: string | null }>({
+    data: null,
+    loading: true,
+    error: null,
+  });
   const [brokers, setBrokers] = useState<BrokerRef[]>([]);
   const { errors: referenceErrors, failed: referenceFailed } = useReferenceErrors();
   const [exportOpen, setExportOpen] = useState(false);
@@ -70,7 +74,13 @@ export default function FixSpecificationPage() {
     <Container size="xl" py="lg" w="100%">
       <Stack gap="md">
         <ReferenceLoadNotice errors={referenceErrors} />
-        <Paper radius="md" p="md" style={{ background: active.colour, transition: 'background 200ms' }} data-testid="spec-header" data-colour={active.colour}>
+        <Paper
+          radius="md"
+          p="md"
+          style={{ background: active.colour, transition: 'background 200ms' }}
+          data-testid="spec-header"
+          data-colour={active.colour}
+        >
           <Group justify="space-between" wrap="wrap" gap="sm">
             <Box>
               <Title order={1} fz="h2" c="white" data-testid="spec-title">
@@ -82,10 +92,24 @@ export default function FixSpecificationPage() {
             </Box>
             {isAdmin && (
               <Group gap="xs">
-                <Button variant="white" color="dark" size="xs" leftSection={<IconFileCode size={14} />} onClick={() => void orchestra.download()} disabled={!d}>
+                <Button
+                  variant="white"
+                  color="dark"
+                  size="xs"
+                  leftSection={<IconFileCode size={14} />}
+                  onClick={() => void orchestra.download()}
+                  disabled={!d}
+                >
                   FIX Orchestra XML
                 </Button>
-                <Button variant="white" size="xs" leftSection={<IconLock size={14} />} onClick={() => setExportOpen(true)} disabled={!connector} data-testid="open-export">
+                <Button
+                  variant="white"
+                  size="xs"
+                  leftSection={<IconLock size={14} />}
+                  onClick={() => setExportOpen(true)}
+                  disabled={!connector}
+                  data-testid="open-export"
+                >
                   Export client document
                 </Button>
               </Group>
@@ -138,7 +162,9 @@ export default function FixSpecificationPage() {
             )}
           </Box>
         </Tabs>
-        {isAdmin && <FixSpecExportDialog connector={connector} brokerId={brokerId} opened={exportOpen} onClose={() => setExportOpen(false)} />}
+        {isAdmin && (
+          <FixSpecExportDialog connector={connector} brokerId={brokerId} opened={exportOpen} onClose={() => setExportOpen(false)} />
+        )}
       </Stack>
     </Container>
   );

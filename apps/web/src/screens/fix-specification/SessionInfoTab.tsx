@@ -32,8 +32,24 @@ export function SessionInfoTab({
   return (
     <Stack gap="md">
       <SimpleGrid cols={{ base: 1, sm: 2 }} maw={720}>
-        <Select label="Client connector" data={connectors} value={compId} onChange={(v) => v && onCompId(v)} allowDeselect={false} searchable data-testid="spec-connector" />
-        <Select label="Executing broker" data={brokers} value={brokerId} onChange={onBrokerId} placeholder="The connector's own broker" clearable data-testid="spec-broker" />
+        <Select
+          label="Client connector"
+          data={connectors}
+          value={compId}
+          onChange={(v) => v && onCompId(v)}
+          allowDeselect={false}
+          searchable
+          data-testid="spec-connector"
+        />
+        <Select
+          label="Executing broker"
+          data={brokers}
+          value={brokerId}
+          onChange={onBrokerId}
+          placeholder="The connector's own broker"
+          clearable
+          data-testid="spec-broker"
+        />
       </SimpleGrid>
       <Title order={3} fz="h4">
         Session parameters
@@ -46,7 +62,12 @@ export function SessionInfoTab({
       </Title>
       <TextTable
         headers={['MsgType (35)', 'Message', 'Direction', 'Usage']}
-        rows={SESSION_MESSAGES.map((m) => [m.msgType, m.name, m.direction === 'both' ? 'Both ways' : m.direction === 'in' ? 'Client sends' : 'Desk sends', m.usage])}
+        rows={SESSION_MESSAGES.map((m) => [
+          m.msgType,
+          m.name,
+          m.direction === 'both' ? 'Both ways' : m.direction === 'in' ? 'Client sends' : 'Desk sends',
+          m.usage,
+        ])}
       />
       <Title order={3} fz="h4">
         Connection guidelines

@@ -17,7 +17,11 @@ export function TradeLifecycleTab({ doc }: { doc: FixSpecDocument }) {
             <Text fz="xs" c="dimmed" mb={6}>
               {f.description}
             </Text>
-            <div dangerouslySetInnerHTML={{ __html: sequenceDiagramSvg(f, { clientLabel: doc.client.compId, deskLabel: doc.session.targetCompId }) }} />
+            <div
+              dangerouslySetInnerHTML={{
+                __html: sequenceDiagramSvg(f, { clientLabel: doc.client.compId, deskLabel: doc.session.targetCompId }),
+              }}
+            />
           </Paper>
         ))}
       </SimpleGrid>
@@ -48,7 +52,17 @@ export function TradeLifecycleTab({ doc }: { doc: FixSpecDocument }) {
                 </Table.Td>
                 <Table.Td ff="monospace">{r.variant.execType}</Table.Td>
                 <Table.Td ff="monospace">{r.variant.ordStatus}</Table.Td>
-                <Table.Td>{r.sent ? <Badge size="xs" color="teal" variant="light">Yes</Badge> : <Badge size="xs" color="gray" variant="light">Reserved</Badge>}</Table.Td>
+                <Table.Td>
+                  {r.sent ? (
+                    <Badge size="xs" color="teal" variant="light">
+                      Yes
+                    </Badge>
+                  ) : (
+                    <Badge size="xs" color="gray" variant="light">
+                      Reserved
+                    </Badge>
+                  )}
+                </Table.Td>
                 <Table.Td>
                   {r.fields.length === 0
                     ? '—'

@@ -40,9 +40,21 @@ const BENEFITS = [
 ] as const;
 
 const STEPS = [
-  { icon: IconRoute, title: 'Clients send orders over FIX', text: 'Systematic, low-touch clients route orders from their own systems through a FIX session.' },
-  { icon: IconUsersGroup, title: 'Brokers work them by voice and chat', text: 'The order lands on the blotter; a broker accepts it and works it with the market as usual.' },
-  { icon: IconMessages, title: 'Executions flow straight back', text: 'Each fill is reported to the client in real time, with the average price computed from the fills.' },
+  {
+    icon: IconRoute,
+    title: 'Clients send orders over FIX',
+    text: 'Systematic, low-touch clients route orders from their own systems through a FIX session.',
+  },
+  {
+    icon: IconUsersGroup,
+    title: 'Brokers work them by voice and chat',
+    text: 'The order lands on the blotter; a broker accepts it and works it with the market as usual.',
+  },
+  {
+    icon: IconMessages,
+    title: 'Executions flow straight back',
+    text: 'Each fill is reported to the client in real time, with the average price computed from the fills.',
+  },
 ] as const;
 
 const LIFECYCLE = [
@@ -93,9 +105,9 @@ export default function LandingPage() {
               FIX order management for voice and chat based OTC brokers
             </Title>
             <Text className={classes.heroLead}>
-              {PRODUCT_NAME} connects systematic, low-touch clients to traditional brokers. Orders for freight, commodity and
-              similar derivatives arrive electronically over FIX; your brokers work them by voice and chat; executions flow
-              back to the client automatically.
+              {PRODUCT_NAME} connects systematic, low-touch clients to traditional brokers. Orders for freight, commodity and similar
+              derivatives arrive electronically over FIX; your brokers work them by voice and chat; executions flow back to the client
+              automatically.
             </Text>
             <Group gap="sm">
               <Button component={Link} to={primary.to} size="md" rightSection={<PrimaryIcon size={17} />}>
@@ -200,8 +212,8 @@ export default function LandingPage() {
               Freight and energy, outrights and strategies
             </Title>
             <Text fz="sm" c="dimmed">
-              Forward freight agreements and energy futures cleared on the Singapore and European exchanges: single months,
-              quarter and calendar strips, spreads and custom multi-leg strategies, each with its legs and ratios intact.
+              Forward freight agreements and energy futures cleared on the Singapore and European exchanges: single months, quarter and
+              calendar strips, spreads and custom multi-leg strategies, each with its legs and ratios intact.
             </Text>
           </Stack>
           <SimpleGrid cols={2} spacing="sm">
@@ -242,7 +254,13 @@ export default function LandingPage() {
               <ThemeIcon variant="transparent" c="teal.3" size="lg" aria-hidden="true">
                 <IconShieldCheck size={22} stroke={1.6} />
               </ThemeIcon>
-              <Button component="a" href={`mailto:${CONTACT_EMAILS.support}`} variant="white" color="navy.9" leftSection={<IconMail size={16} />}>
+              <Button
+                component="a"
+                href={`mailto:${CONTACT_EMAILS.support}`}
+                variant="white"
+                color="navy.9"
+                leftSection={<IconMail size={16} />}
+              >
                 Contact support
               </Button>
             </Group>

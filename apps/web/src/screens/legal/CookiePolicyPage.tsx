@@ -24,8 +24,8 @@ const SECTIONS: readonly LegalSection[] = [
     title: 'What cookies are',
     body: (
       <p>
-        Cookies are small files a website stores in your browser. Similar browser storage (local storage) works the same way
-        and is covered by this policy too.
+        Cookies are small files a website stores in your browser. Similar browser storage (local storage) works the same way and is covered
+        by this policy too.
       </p>
     ),
   },
@@ -68,9 +68,9 @@ const SECTIONS: readonly LegalSection[] = [
     title: 'Local storage',
     body: (
       <p>
-        When you sign in, {PRODUCT_NAME} keeps your user details and session token in your browser&apos;s local storage so
-        that reloading a page does not sign you out. They are removed when you sign out and after 24 hours at the latest.
-        Your cookie choice is kept there under <code>cookieConsent</code>.
+        When you sign in, {PRODUCT_NAME} keeps your user details and session token in your browser&apos;s local storage so that reloading a
+        page does not sign you out. They are removed when you sign out and after 24 hours at the latest. Your cookie choice is kept there
+        under <code>cookieConsent</code>.
       </p>
     ),
   },
@@ -80,8 +80,8 @@ const SECTIONS: readonly LegalSection[] = [
     body: (
       <>
         <p>
-          Essential cookies are needed to sign in and keep the platform secure, so they cannot be switched off. Analytics and
-          functional cookies are used only if you allow them. You can change your choice at any time:
+          Essential cookies are needed to sign in and keep the platform secure, so they cannot be switched off. Analytics and functional
+          cookies are used only if you allow them. You can change your choice at any time:
         </p>
         <p>
           <Button variant="light" leftSection={<IconAdjustments size={16} />} onClick={openCookiePreferences}>
@@ -97,8 +97,7 @@ const SECTIONS: readonly LegalSection[] = [
     title: 'Contact',
     body: (
       <p>
-        Questions about cookies: <Anchor href={`mailto:${CONTACT_EMAILS.privacy}`}>{CONTACT_EMAILS.privacy}</Anchor>. See also
-        our{' '}
+        Questions about cookies: <Anchor href={`mailto:${CONTACT_EMAILS.privacy}`}>{CONTACT_EMAILS.privacy}</Anchor>. See also our{' '}
         <Anchor component={Link} to="/privacy-policy">
           Privacy Policy
         </Anchor>

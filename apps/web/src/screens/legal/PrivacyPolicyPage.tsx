@@ -11,9 +11,9 @@ const SECTIONS: readonly LegalSection[] = [
     title: 'Who we are',
     body: (
       <p>
-        {PRODUCT_NAME} is operated for broker firms and their clients. For the personal data of people who sign in to the
-        platform, the operator is the data controller. Where a broker firm instructs us to process data about its own
-        clients and staff, we act as its processor under a data processing agreement.
+        {PRODUCT_NAME} is operated for broker firms and their clients. For the personal data of people who sign in to the platform, the
+        operator is the data controller. Where a broker firm instructs us to process data about its own clients and staff, we act as its
+        processor under a data processing agreement.
       </p>
     ),
   },
@@ -23,16 +23,15 @@ const SECTIONS: readonly LegalSection[] = [
     body: (
       <ul>
         <li>
-          <strong>Account data:</strong> username, first and last name, e-mail address, role, and for broker users the
-          branch, trader identifier and trader name your firm registers.
+          <strong>Account data:</strong> username, first and last name, e-mail address, role, and for broker users the branch, trader
+          identifier and trader name your firm registers.
         </li>
         <li>
-          <strong>Trading and audit records:</strong> orders received over FIX, the actions taken on them (accept, reject,
-          fill, done for day) with the acting user and time, and the FIX messages exchanged with client connectors.
+          <strong>Trading and audit records:</strong> orders received over FIX, the actions taken on them (accept, reject, fill, done for
+          day) with the acting user and time, and the FIX messages exchanged with client connectors.
         </li>
         <li>
-          <strong>Technical data:</strong> sign-in times, IP address, browser type and server logs needed to run and secure
-          the service.
+          <strong>Technical data:</strong> sign-in times, IP address, browser type and server logs needed to run and secure the service.
         </li>
         <li>
           <strong>Cookies and local storage:</strong> described in our{' '}
@@ -50,12 +49,11 @@ const SECTIONS: readonly LegalSection[] = [
     body: (
       <ul>
         <li>
-          <strong>To provide the service</strong> (performance of a contract): signing you in, showing orders, recording
-          fills and sending execution reports.
+          <strong>To provide the service</strong> (performance of a contract): signing you in, showing orders, recording fills and sending
+          execution reports.
         </li>
         <li>
-          <strong>To meet legal obligations:</strong> keeping order and communication records that regulated trading
-          activity requires.
+          <strong>To meet legal obligations:</strong> keeping order and communication records that regulated trading activity requires.
         </li>
         <li>
           <strong>For our legitimate interests:</strong> securing accounts, preventing misuse and diagnosing faults.
@@ -72,9 +70,9 @@ const SECTIONS: readonly LegalSection[] = [
     body: (
       <>
         <p>
-          Your firm can see the accounts and records of its own users. A client firm receives execution reports about its own
-          orders. We use hosting and infrastructure providers bound by data processing agreements, and we disclose records to
-          regulators or courts when the law requires it.
+          Your firm can see the accounts and records of its own users. A client firm receives execution reports about its own orders. We use
+          hosting and infrastructure providers bound by data processing agreements, and we disclose records to regulators or courts when the
+          law requires it.
         </p>
         <p>We do not sell personal data and we do not use it for advertising.</p>
       </>
@@ -85,8 +83,8 @@ const SECTIONS: readonly LegalSection[] = [
     title: 'International transfers',
     body: (
       <p>
-        Where personal data leaves the European Economic Area, we rely on an adequacy decision or on the European
-        Commission&apos;s standard contractual clauses, with additional safeguards where needed.
+        Where personal data leaves the European Economic Area, we rely on an adequacy decision or on the European Commission&apos;s standard
+        contractual clauses, with additional safeguards where needed.
       </p>
     ),
   },
@@ -95,9 +93,9 @@ const SECTIONS: readonly LegalSection[] = [
     title: 'How long we keep it',
     body: (
       <p>
-        Account data is kept while the account is active and deleted or anonymised afterwards unless a record must be kept.
-        Order, action and FIX message records are kept for the period that applicable record-keeping rules require. Sign-in
-        sessions expire after 24 hours.
+        Account data is kept while the account is active and deleted or anonymised afterwards unless a record must be kept. Order, action
+        and FIX message records are kept for the period that applicable record-keeping rules require. Sign-in sessions expire after 24
+        hours.
       </p>
     ),
   },
@@ -106,8 +104,8 @@ const SECTIONS: readonly LegalSection[] = [
     title: 'Security',
     body: (
       <p>
-        Connections are encrypted in transit, passwords are stored only as salted hashes, access is limited by role, and
-        every order action is recorded with the user who took it.
+        Connections are encrypted in transit, passwords are stored only as salted hashes, access is limited by role, and every order action
+        is recorded with the user who took it.
       </p>
     ),
   },
@@ -125,8 +123,8 @@ const SECTIONS: readonly LegalSection[] = [
           <li>withdraw consent at any time, without affecting earlier processing.</li>
         </ul>
         <p>
-          Records we must keep by law cannot be erased before their retention period ends. You may also complain to your
-          data protection supervisory authority.
+          Records we must keep by law cannot be erased before their retention period ends. You may also complain to your data protection
+          supervisory authority.
         </p>
       </>
     ),

@@ -22,8 +22,8 @@ const SECTIONS: readonly LegalSection[] = [
     title: 'Acceptance of these terms',
     body: (
       <p>
-        By signing in to or using {PRODUCT_NAME} you agree to these terms on behalf of yourself and the firm you represent.
-        If you do not agree, do not use the platform.
+        By signing in to or using {PRODUCT_NAME} you agree to these terms on behalf of yourself and the firm you represent. If you do not
+        agree, do not use the platform.
       </p>
     ),
   },
@@ -33,12 +33,10 @@ const SECTIONS: readonly LegalSection[] = [
     body: (
       <>
         <p>
-          {PRODUCT_NAME} is provided only to financial institutions, brokers and qualified entities, and to individuals
-          authorised by them. It is not offered to consumers.
+          {PRODUCT_NAME} is provided only to financial institutions, brokers and qualified entities, and to individuals authorised by them.
+          It is not offered to consumers.
         </p>
-        <p>
-          You must be at least {MINIMUM_AGE} years old and authorised by your firm to use the platform on its behalf.
-        </p>
+        <p>You must be at least {MINIMUM_AGE} years old and authorised by your firm to use the platform on its behalf.</p>
       </>
     ),
   },
@@ -47,10 +45,9 @@ const SECTIONS: readonly LegalSection[] = [
     title: 'The service',
     body: (
       <p>
-        {PRODUCT_NAME} receives client orders over FIX connections, lets brokers accept, reject and fill them, and reports
-        executions back to the client. It does not itself execute trades on any exchange and does not give investment,
-        legal or tax advice. Each broker firm remains responsible for how it handles orders and for its regulatory
-        obligations.
+        {PRODUCT_NAME} receives client orders over FIX connections, lets brokers accept, reject and fill them, and reports executions back
+        to the client. It does not itself execute trades on any exchange and does not give investment, legal or tax advice. Each broker firm
+        remains responsible for how it handles orders and for its regulatory obligations.
       </p>
     ),
   },
@@ -62,8 +59,8 @@ const SECTIONS: readonly LegalSection[] = [
         <li>Keep your credentials confidential; you are responsible for activity under your account.</li>
         <li>Sessions end automatically 24 hours after sign-in.</li>
         <li>
-          Tell us at once at <Anchor href={`mailto:${CONTACT_EMAILS.support}`}>{CONTACT_EMAILS.support}</Anchor> if you suspect
-          unauthorised use.
+          Tell us at once at <Anchor href={`mailto:${CONTACT_EMAILS.support}`}>{CONTACT_EMAILS.support}</Anchor> if you suspect unauthorised
+          use.
         </li>
       </ul>
     ),
@@ -73,8 +70,8 @@ const SECTIONS: readonly LegalSection[] = [
     title: 'Orders and records',
     body: (
       <p>
-        Every order, order action and FIX message is recorded with its time and, for actions, the acting user. These
-        electronic records are evidence of the instructions given and actions taken, except in case of manifest error.
+        Every order, order action and FIX message is recorded with its time and, for actions, the acting user. These electronic records are
+        evidence of the instructions given and actions taken, except in case of manifest error.
       </p>
     ),
   },
@@ -94,8 +91,8 @@ const SECTIONS: readonly LegalSection[] = [
     title: 'Service availability',
     body: (
       <p>
-        We target {UPTIME_TARGET} uptime measured monthly, excluding maintenance announced in advance. This is a target, not
-        a guarantee; trading decisions should not depend on the platform being available at any particular moment.
+        We target {UPTIME_TARGET} uptime measured monthly, excluding maintenance announced in advance. This is a target, not a guarantee;
+        trading decisions should not depend on the platform being available at any particular moment.
       </p>
     ),
   },
@@ -104,8 +101,8 @@ const SECTIONS: readonly LegalSection[] = [
     title: 'Intellectual property',
     body: (
       <p>
-        The platform, its software and documentation remain our property or that of our licensors. Your firm keeps all rights
-        in its own order and client data.
+        The platform, its software and documentation remain our property or that of our licensors. Your firm keeps all rights in its own
+        order and client data.
       </p>
     ),
   },
@@ -127,9 +124,8 @@ const SECTIONS: readonly LegalSection[] = [
     title: 'Limitation of liability',
     body: (
       <p>
-        To the extent the law allows, we are not liable for indirect or consequential loss, loss of profit or trading losses
-        arising from use of, or inability to use, the platform. Nothing in these terms limits liability that cannot be limited
-        by law.
+        To the extent the law allows, we are not liable for indirect or consequential loss, loss of profit or trading losses arising from
+        use of, or inability to use, the platform. Nothing in these terms limits liability that cannot be limited by law.
       </p>
     ),
   },
@@ -138,8 +134,8 @@ const SECTIONS: readonly LegalSection[] = [
     title: 'Suspension and termination',
     body: (
       <p>
-        We may suspend access to protect the platform or its users, or where these terms are breached. Records required by
-        law are kept after termination for their retention period.
+        We may suspend access to protect the platform or its users, or where these terms are breached. Records required by law are kept
+        after termination for their retention period.
       </p>
     ),
   },
@@ -148,8 +144,8 @@ const SECTIONS: readonly LegalSection[] = [
     title: 'Changes to these terms',
     body: (
       <p>
-        We will give at least {CHANGE_NOTICE_DAYS} days&apos; notice of material changes to these terms. Continuing to use the
-        platform after a change takes effect means you accept the new terms.
+        We will give at least {CHANGE_NOTICE_DAYS} days&apos; notice of material changes to these terms. Continuing to use the platform
+        after a change takes effect means you accept the new terms.
       </p>
     ),
   },
@@ -158,8 +154,8 @@ const SECTIONS: readonly LegalSection[] = [
     title: 'Governing law and disputes',
     body: (
       <p>
-        These terms are governed by the laws of {placeholder(TERMS_PLACEHOLDERS.jurisdiction)}. Any dispute arising from them
-        shall be finally resolved by arbitration administered by {placeholder(TERMS_PLACEHOLDERS.arbitrationBody)}.
+        These terms are governed by the laws of {placeholder(TERMS_PLACEHOLDERS.jurisdiction)}. Any dispute arising from them shall be
+        finally resolved by arbitration administered by {placeholder(TERMS_PLACEHOLDERS.arbitrationBody)}.
       </p>
     ),
   },

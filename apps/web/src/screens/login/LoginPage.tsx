@@ -129,7 +129,15 @@ export default function LoginPage() {
                 onChange={(event) => setPassword(event.currentTarget.value)}
                 disabled={submitting}
               />
-              <Button type="submit" fullWidth size="md" mt={4} disabled={incomplete || submitting} loading={submitting} loaderProps={{ type: 'dots' }}>
+              <Button
+                type="submit"
+                fullWidth
+                size="md"
+                mt={4}
+                disabled={incomplete || submitting}
+                loading={submitting}
+                loaderProps={{ type: 'dots' }}
+              >
                 Sign In
               </Button>
             </Stack>

@@ -1,7 +1,22 @@
 import '../../components/grid/desk-grid.css';
 import '../../components/audit/auditGrid.css';
 import type { ClientConnector, OrderAction } from '@fixdesk/protocol';
-import { Alert, Avatar, Badge, Box, Button, Code, Group, HoverCard, Image, Loader, Modal, ScrollArea, Text, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Avatar,
+  Badge,
+  Box,
+  Button,
+  Code,
+  Group,
+  HoverCard,
+  Image,
+  Loader,
+  Modal,
+  ScrollArea,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconClipboardList, IconDownload, IconEye, IconInfoCircle, IconSearch } from '@tabler/icons-react';
 import type { ColDef, GetRowIdParams, ICellRendererParams } from 'ag-grid-community';
@@ -29,7 +44,8 @@ const POPUP_CLOSE_DELAY_MS = 70;
 const NOTES_LIMIT = 30;
 
 /** Ready with the first page; `more` while older pages are on their way, `partial` when one of them failed. */
-type Load = { state: 'loading' } | { state: 'error'; text: string } | { state: 'ready'; actions: OrderAction[]; more: boolean; partial?: string };
+type Load =
+  { state: 'loading' } | { state: 'error'; text: string } | { state: 'ready'; actions: OrderAction[]; more: boolean; partial?: string };
 
 const ACTION_COLOURS: Record<string, string> = {
   ACCEPT: 'blue',
@@ -56,9 +72,18 @@ function initials(name: string): string {
 
 function ClientLogo({ name, url }: { name: string; url: string | null | undefined }) {
   const [failed, setFailed] = useState(false);
-  if (url && !failed) return <Image src={url} alt="" h={18} w={18} fit="contain" style={{ flexShrink: 0 }} onError={() => setFailed(true)} />;
+  if (url && !failed)
+    return <Image src={url} alt="" h={18} w={18} fit="contain" style={{ flexShrink: 0 }} onError={() => setFailed(true)} />;
   return (
-    <Avatar size={18} radius="xs" color="navy" variant="filled" style={{ flexShrink: 0 }} styles={{ placeholder: { fontSize: 8 } }} aria-hidden="true">
+    <Avatar
+      size={18}
+      radius="xs"
+      color="navy"
+      variant="filled"
+      style={{ flexShrink: 0 }}
+      styles={{ placeholder: { fontSize: 8 } }}
+      aria-hidden="true"
+    >
       {initials(name) || '?'}
     </Avatar>
   );
@@ -69,7 +94,12 @@ function ClientCell({ data, connectors }: ICellRendererParams<OrderAction> & { c
   const name = clientName(data);
   const connector = data.sendercompid ? connectors.get(data.sendercompid) : undefined;
   return (
-    <Group gap={6} wrap="nowrap" title={data.sendercompid ? `${name} (${data.sendercompid})` : name} style={{ minWidth: 0, overflow: 'hidden' }}>
+    <Group
+      gap={6}
+      wrap="nowrap"
+      title={data.sendercompid ? `${name} (${data.sendercompid})` : name}
+      style={{ minWidth: 0, overflow: 'hidden' }}
+    >
       <ClientLogo name={name} url={connector?.logo_src} />
       <Text fz={12} truncate style={{ minWidth: 0, flex: 1 }}>
         {name}
@@ -100,7 +130,14 @@ function NotesCell({ data, valueFormatted }: ICellRendererParams<OrderAction>) {
   const notes = data?.notes ?? '';
   if (notes.length <= NOTES_LIMIT) return <span>{notes}</span>;
   return (
-    <HoverCard openDelay={POPUP_OPEN_DELAY_MS} closeDelay={POPUP_CLOSE_DELAY_MS} width={360} shadow="md" position="bottom-start" withinPortal>
+    <HoverCard
+      openDelay={POPUP_OPEN_DELAY_MS}
+      closeDelay={POPUP_CLOSE_DELAY_MS}
+      width={360}
+      shadow="md"
+      position="bottom-start"
+      withinPortal
+    >
       <HoverCard.Target>
         <span data-testid="notes-truncated" style={{ cursor: 'help', borderBottom: '1px dotted var(--mantine-color-gray-5)' }}>
           {valueFormatted}
@@ -119,7 +156,12 @@ function NotesCell({ data, valueFormatted }: ICellRendererParams<OrderAction>) {
 }
 
 function ActionDataCell({ data, onView }: ICellRendererParams<OrderAction> & { onView: (a: OrderAction) => void }) {
-  if (!data || !hasActionData(data)) return <Text fz={12} c="dimmed">—</Text>;
+  if (!data || !hasActionData(data))
+    return (
+      <Text fz={12} c="dimmed">
+        —
+      </Text>
+    );
   return (
     <Button size="compact-xs" variant="subtle" onClick={() => onView(data)} data-testid="view-json">
       View JSON
@@ -196,7 +238,11 @@ export default function OrderActionsPage() {
       action_data: { cellRenderer: ActionDataCell, cellRendererParams: { onView: openJson } },
     };
     // Numbers right-aligned like their headers (the grid's own right-aligned class next to ours).
-    return toColDefs(columns).map((def) => ({ ...def, ...(def.type === 'rightAligned' ? { cellClass: 'fd-num ag-right-aligned-cell' } : {}), ...renderers[def.colId!] }));
+    return toColDefs(columns).map((def) => ({
+      ...def,
+      ...(def.type === 'rightAligned' ? { cellClass: 'fd-num ag-right-aligned-cell' } : {}),
+      ...renderers[def.colId!],
+    }));
   }, [columns, connectors, openJson]);
 
   const all = useMemo(() => (load.state === 'ready' ? load.actions : []), [load]);
@@ -206,9 +252,17 @@ export default function OrderActionsPage() {
   const noRows = useCallback(
     () =>
       filtered ? (
-        <AuditEmpty testId="order-actions-empty" title="No Matching Order Actions" text="No order action matches the filter. Clear or change it to see more." />
+        <AuditEmpty
+          testId="order-actions-empty"
+          title="No Matching Order Actions"
+          text="No order action matches the filter. Clear or change it to see more."
+        />
       ) : (
-        <AuditEmpty testId="order-actions-empty" title="No Order Actions Found" text="Accepts, rejects, fills and other actions on orders will appear here." />
+        <AuditEmpty
+          testId="order-actions-empty"
+          title="No Order Actions Found"
+          text="Accepts, rejects, fills and other actions on orders will appear here."
+        />
       ),
     [filtered],
   );
@@ -222,7 +276,12 @@ export default function OrderActionsPage() {
       notifications.show({ color: 'green', title: 'Export ready', message: `${rows.toLocaleString('en-GB')} order actions exported` });
       setExporting(false);
     } catch (err) {
-      notifications.show({ color: 'red', title: 'Export failed', message: `Export failed: ${err instanceof Error ? err.message : String(err)}`, autoClose: 8000 });
+      notifications.show({
+        color: 'red',
+        title: 'Export failed',
+        message: `Export failed: ${err instanceof Error ? err.message : String(err)}`,
+        autoClose: 8000,
+      });
     } finally {
       setExportProgress(null);
     }
@@ -236,32 +295,43 @@ export default function OrderActionsPage() {
         title="Order Actions"
         actions={
           <Group gap="xs" wrap="nowrap">
-          <TextInput
-            size="xs"
-            w={380}
-            aria-label="Filter order actions"
-            placeholder="Filter by ID, symbol, action type, user, notes, buy/sell…"
-            leftSection={<IconSearch size={14} />}
-            value={filter}
-            onChange={(e) => setFilter(e.currentTarget.value)}
-            data-testid="order-actions-filter"
-          />
-          {isAdmin && (
-            <Button size="xs" variant="default" leftSection={<IconEye size={14} />} onClick={() => setWhoLooked(true)} data-testid="who-looked">
-              Who Looked
+            <TextInput
+              size="xs"
+              w={380}
+              aria-label="Filter order actions"
+              placeholder="Filter by ID, symbol, action type, user, notes, buy/sell…"
+              leftSection={<IconSearch size={14} />}
+              value={filter}
+              onChange={(e) => setFilter(e.currentTarget.value)}
+              data-testid="order-actions-filter"
+            />
+            {isAdmin && (
+              <Button
+                size="xs"
+                variant="default"
+                leftSection={<IconEye size={14} />}
+                onClick={() => setWhoLooked(true)}
+                data-testid="who-looked"
+              >
+                Who Looked
+              </Button>
+            )}
+            <Button
+              size="xs"
+              leftSection={<IconDownload size={14} />}
+              onClick={() => setExporting(true)}
+              data-testid="order-actions-export"
+            >
+              Export CSV
             </Button>
-          )}
-          <Button size="xs" leftSection={<IconDownload size={14} />} onClick={() => setExporting(true)} data-testid="order-actions-export">
-            Export CSV
-          </Button>
           </Group>
         }
       />
 
       <Alert variant="light" color="blue" icon={<IconInfoCircle size={16} />} py={6} mb={8} data-testid="order-actions-info">
         <Text fz="xs">
-          Audit trail of every action taken on an order: accepts, rejects, fills, done for day, cancels and replaces, with the user who took it.
-          Records are kept unchanged for compliance. Times are in {timeZoneLabel(timeZone)}; exports carry ISO 8601 UTC.
+          Audit trail of every action taken on an order: accepts, rejects, fills, done for day, cancels and replaces, with the user who took
+          it. Records are kept unchanged for compliance. Times are in {timeZoneLabel(timeZone)}; exports carry ISO 8601 UTC.
         </Text>
       </Alert>
 
@@ -308,7 +378,14 @@ export default function OrderActionsPage() {
 
       <WhoLookedModal opened={whoLooked} onClose={() => setWhoLooked(false)} />
 
-      <Modal opened={json !== null} onClose={() => setJson(null)} title={json ? `Action Data · #${json.id} ${actionTypeLabel(json.action_type)}` : ''} size="lg" centered data-testid="action-json-modal">
+      <Modal
+        opened={json !== null}
+        onClose={() => setJson(null)}
+        title={json ? `Action Data · #${json.id} ${actionTypeLabel(json.action_type)}` : ''}
+        size="lg"
+        centered
+        data-testid="action-json-modal"
+      >
         <ScrollArea.Autosize mah="60vh">
           <Code block fz="xs" data-testid="action-json">
             {json ? JSON.stringify(json.action_data, null, 2) : ''}

@@ -41,16 +41,27 @@ export function WhoLookedModal({ opened, onClose }: { opened: boolean; onClose: 
 
   const columns = useMemo<ColDef<AuditAccessEntry>[]>(
     () => [
-      { headerName: `Time (${timeZoneLabel(zone)})`, field: 'timestamp', width: 190, valueFormatter: (p) => formatLocalTime(p.value as string, zone) },
+      {
+        headerName: `Time (${timeZoneLabel(zone)})`,
+        field: 'timestamp',
+        width: 190,
+        valueFormatter: (p) => formatLocalTime(p.value as string, zone),
+      },
       { headerName: 'User', field: 'username', width: 110 },
       { headerName: 'Role', field: 'role', width: 80 },
-      { headerName: 'What', field: 'action', width: 190, valueFormatter: (p) => ACTION_LABEL[p.value as AuditAccessEntry['action']] ?? String(p.value) },
+      {
+        headerName: 'What',
+        field: 'action',
+        width: 190,
+        valueFormatter: (p) => ACTION_LABEL[p.value as AuditAccessEntry['action']] ?? String(p.value),
+      },
       { headerName: 'Record', field: 'subject_id', width: 90 },
       {
         headerName: 'Range',
         colId: 'range',
         width: 360,
-        valueGetter: (p) => (p.data?.range_start ? `${formatLocalTime(p.data.range_start, zone)} – ${formatLocalTime(p.data.range_end, zone)}` : ''),
+        valueGetter: (p) =>
+          p.data?.range_start ? `${formatLocalTime(p.data.range_start, zone)} – ${formatLocalTime(p.data.range_end, zone)}` : '',
       },
       { headerName: 'Rows', field: 'row_count', width: 80, type: 'rightAligned' },
       { headerName: 'Filter', colId: 'filter', flex: 1, minWidth: 140, valueGetter: (p) => (p.data ? JSON.stringify(p.data.filter) : '') },
@@ -72,7 +83,14 @@ export function WhoLookedModal({ opened, onClose }: { opened: boolean; onClose: 
         <Loader size="sm" />
       ) : (
         <Box h={420} data-testid="who-looked-grid">
-          <AgGridReact<AuditAccessEntry> theme={deskGridTheme} columnDefs={columns} rowData={rows} getRowId={(p) => String(p.data.id)} suppressCellFocus enableCellTextSelection />
+          <AgGridReact<AuditAccessEntry>
+            theme={deskGridTheme}
+            columnDefs={columns}
+            rowData={rows}
+            getRowId={(p) => String(p.data.id)}
+            suppressCellFocus
+            enableCellTextSelection
+          />
         </Box>
       )}
     </Modal>

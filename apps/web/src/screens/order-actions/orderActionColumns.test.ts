@@ -33,7 +33,23 @@ describe('Order Actions columns', () => {
   it('have the spec columns in order', () => {
     assert.deepEqual(
       orderActionColumns('UTC').map((c) => c.header),
-      ['ID', 'Timestamp', 'Client', 'Broker Order ID', 'Client Order ID', 'Symbol', 'Side', 'Order Qty', 'Order Price', 'Action Type', 'User ID', 'Fill Qty', 'Fill Price', 'Notes', 'Action Data'],
+      [
+        'ID',
+        'Timestamp',
+        'Client',
+        'Broker Order ID',
+        'Client Order ID',
+        'Symbol',
+        'Side',
+        'Order Qty',
+        'Order Price',
+        'Action Type',
+        'User ID',
+        'Fill Qty',
+        'Fill Price',
+        'Notes',
+        'Action Data',
+      ],
     );
   });
 
@@ -61,7 +77,23 @@ describe('Order Actions columns', () => {
   it('export UTC times, full notes (neutralised), exact numbers and the action data as JSON', () => {
     const text = csvText(ORDER_ACTION_CSV_FIELDS, [action()]);
     const [head, row] = Papa.parse<string[]>(text).data;
-    assert.deepEqual(head, ['ID', 'Timestamp (UTC)', 'Client', 'Broker Order ID', 'Client Order ID', 'Symbol', 'Side', 'Order Qty', 'Order Price', 'Action Type', 'User ID', 'Fill Qty', 'Fill Price', 'Notes', 'Action Data']);
+    assert.deepEqual(head, [
+      'ID',
+      'Timestamp (UTC)',
+      'Client',
+      'Broker Order ID',
+      'Client Order ID',
+      'Symbol',
+      'Side',
+      'Order Qty',
+      'Order Price',
+      'Action Type',
+      'User ID',
+      'Fill Qty',
+      'Fill Price',
+      'Notes',
+      'Action Data',
+    ]);
     const cell = (h: string) => row![head!.indexOf(h)];
     assert.equal(cell('Timestamp (UTC)'), '2026-03-15T09:30:01.123Z');
     assert.equal(cell('Client'), 'Acme Shipping (SGX_CLIENT_1)');
@@ -76,7 +108,19 @@ describe('Order Actions columns', () => {
 
   it('filter on ids, symbol, action type, user, notes and the side in words', () => {
     const a = action();
-    for (const hit of ['41', 'bo00000007', 'SGX-12', 'c5tc', 'partial_fill', 'partial fill', 'BROKER', 'hyperlink', 'sell', 'sgx_client_1', '']) {
+    for (const hit of [
+      '41',
+      'bo00000007',
+      'SGX-12',
+      'c5tc',
+      'partial_fill',
+      'partial fill',
+      'BROKER',
+      'hyperlink',
+      'sell',
+      'sgx_client_1',
+      '',
+    ]) {
       assert.equal(matchesOrderAction(a, hit), true, hit);
     }
     for (const miss of ['buy', 'ACCEPT', 'zzz']) assert.equal(matchesOrderAction(a, miss), false, miss);

@@ -10,7 +10,13 @@ import { isRegisteredPath } from '../../app/routes';
 import { LiveConnectionNotice } from '../../services/live/LiveConnectionNotice';
 import { useLiveConnection } from '../../services/live/useLive';
 import { ordersApi } from '../../services/orders/http';
-import { useBookExecutionReports, useBookOrder, useBookView, useOrderBookFeed, useOrderBookInstance } from '../../services/orders/useOrderBook';
+import {
+  useBookExecutionReports,
+  useBookOrder,
+  useBookView,
+  useOrderBookFeed,
+  useOrderBookInstance,
+} from '../../services/orders/useOrderBook';
 import { useClientConnectors, useLatestPrices } from '../../services/orders/useDeskReference';
 import { useOrderActions } from '../../services/orders/useOrderActions';
 import { OrderInfoPanel } from '../../components/order-info/OrderInfoPanel';
@@ -78,13 +84,35 @@ export default function OrderDetailPage() {
   } else {
     body = (
       <Paper radius={0} style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
-        <OrderInfoPanel order={order} actions={actions} latestPrices={latest.data} connectors={connectors.data} executionCount={reports?.length} timelineOpen />
+        <OrderInfoPanel
+          order={order}
+          actions={actions}
+          latestPrices={latest.data}
+          connectors={connectors.data}
+          executionCount={reports?.length}
+          timelineOpen
+        />
       </Paper>
     );
   }
 
   return (
-    <Box style={{ display: 'flex', flexDirection: 'column', flex: 1, minHeight: 0, height: `calc(100dvh - ${navHeight}px)`, maxWidth: 880, width: '100%', margin: '0 auto', background: 'var(--mantine-color-white)', borderLeft: '1px solid var(--fd-border)', borderRight: '1px solid var(--fd-border)' }} data-testid="order-detail">
+    <Box
+      style={{
+        display: 'flex',
+        flexDirection: 'column',
+        flex: 1,
+        minHeight: 0,
+        height: `calc(100dvh - ${navHeight}px)`,
+        maxWidth: 880,
+        width: '100%',
+        margin: '0 auto',
+        background: 'var(--mantine-color-white)',
+        borderLeft: '1px solid var(--fd-border)',
+        borderRight: '1px solid var(--fd-border)',
+      }}
+      data-testid="order-detail"
+    >
       <LiveConnectionNotice state={live} onRetry={live.retry} />
       {body}
     </Box>

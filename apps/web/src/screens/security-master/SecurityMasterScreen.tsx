@@ -25,7 +25,10 @@ const TEXTS = {
 } as const;
 
 function matches(s: Security, needle: string): boolean {
-  return !needle || [s.symbol, s.instrument_name, s.instrument_type, s.exchange_mics, s.asset_class].some((v) => v.toLowerCase().includes(needle));
+  return (
+    !needle ||
+    [s.symbol, s.instrument_name, s.instrument_type, s.exchange_mics, s.asset_class].some((v) => v.toLowerCase().includes(needle))
+  );
 }
 
 /** Security Master Configuration (spec 001 §2), admin only. */
@@ -47,8 +50,20 @@ export default function SecurityMasterScreen() {
 
   return (
     <Container size="xl" py="lg" w="100%">
-      <AdminPageHeader icon={IconDatabase} title="Security Master" description="The instruments clients may trade: a security saved active is tradable by the next FIX order." count={rows?.length}>
-        <TextInput aria-label="Filter securities" placeholder="Filter by symbol, name, type…" leftSection={<IconSearch size={15} />} value={filter} onChange={(e) => setFilter(e.currentTarget.value)} w={260} />
+      <AdminPageHeader
+        icon={IconDatabase}
+        title="Security Master"
+        description="The instruments clients may trade: a security saved active is tradable by the next FIX order."
+        count={rows?.length}
+      >
+        <TextInput
+          aria-label="Filter securities"
+          placeholder="Filter by symbol, name, type…"
+          leftSection={<IconSearch size={15} />}
+          value={filter}
+          onChange={(e) => setFilter(e.currentTarget.value)}
+          w={260}
+        />
         <Tooltip label="Refresh">
           <ActionIcon variant="default" size={36} onClick={resource.reload} aria-label="Refresh securities">
             <IconRefresh size={17} />
@@ -59,7 +74,15 @@ export default function SecurityMasterScreen() {
         </Button>
       </AdminPageHeader>
       <AdminBanners banners={banners} />
-      <AdminTable<Security> label="Securities" rows={visible} columns={SECURITY_COLUMNS} getRowId={getRowId} rowName={rowName} onEdit={resource.open} onDelete={resource.askDelete} />
+      <AdminTable<Security>
+        label="Securities"
+        rows={visible}
+        columns={SECURITY_COLUMNS}
+        getRowId={getRowId}
+        rowName={rowName}
+        onEdit={resource.open}
+        onDelete={resource.askDelete}
+      />
       <AdminFormModal
         {...resource.formProps}
         title={editingRow ? `Edit Security ${editingRow.symbol}` : 'Add Security'}

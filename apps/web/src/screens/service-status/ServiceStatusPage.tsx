@@ -1,7 +1,17 @@
 import { overallHealth, serviceHealthColour, serviceTypeColour, type ServiceHealthStatus } from '@fixdesk/domain';
 import type { ServiceStatusEntry } from '@fixdesk/protocol';
 import { Alert, Badge, Button, Container, Group, Paper, Text, Title, Tooltip } from '@mantine/core';
-import { IconAlertTriangle, IconCircleCheck, IconCircleX, IconClockExclamation, IconHandStop, IconHeartRateMonitor, IconPlugConnectedX, IconRefresh, type Icon } from '@tabler/icons-react';
+import {
+  IconAlertTriangle,
+  IconCircleCheck,
+  IconCircleX,
+  IconClockExclamation,
+  IconHandStop,
+  IconHeartRateMonitor,
+  IconPlugConnectedX,
+  IconRefresh,
+  type Icon,
+} from '@tabler/icons-react';
 import type { ColDef, ICellRendererParams } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import { useMemo, useState } from 'react';
@@ -13,7 +23,21 @@ import { useServiceStatus } from '../../services/service-status/serviceStatusApi
 import { stoppedTooltip } from '../../services/kill-switch/killSwitch';
 import { TOKEN_MANTINE, tokenCss } from '../../components/grid/colours';
 import { deskGridTheme } from '../../components/grid/gridTheme';
-import { acceptText, bothWays, countsText, EXPECTATION_TEXT, ownerLeaseText, ownerNodeText, resendText, scheduleText, sessionOwner, silenceText, staleAgeText, statusText, tlsText } from './serviceColumns';
+import {
+  acceptText,
+  bothWays,
+  countsText,
+  EXPECTATION_TEXT,
+  ownerLeaseText,
+  ownerNodeText,
+  resendText,
+  scheduleText,
+  sessionOwner,
+  silenceText,
+  staleAgeText,
+  statusText,
+  tlsText,
+} from './serviceColumns';
 
 /** Cells drawn by a component sit on the first line of the row's text cells (rows grow with wrapped texts). */
 const FIRST_LINE = { display: 'flex', alignItems: 'flex-start', paddingTop: '8px' } as const;
@@ -24,7 +48,14 @@ const FIRST_LINE = { display: 'flex', alignItems: 'flex-start', paddingTop: '8px
 const WRAPPED = { lineHeight: '16px', paddingTop: '9px', paddingBottom: '9px', wordBreak: 'break-word' } as const;
 /** The desk's grid with narrower cell padding: sixteen session columns side by side at 1280 px. */
 const statusGridTheme = deskGridTheme.withParams({ cellHorizontalPadding: 6 });
-const FIT_COLUMNS: ColDef<ServiceStatusEntry> = { wrapHeaderText: true, autoHeaderHeight: true, wrapText: true, autoHeight: true, cellStyle: WRAPPED, suppressMovable: true };
+const FIT_COLUMNS: ColDef<ServiceStatusEntry> = {
+  wrapHeaderText: true,
+  autoHeaderHeight: true,
+  wrapText: true,
+  autoHeight: true,
+  cellStyle: WRAPPED,
+  suppressMovable: true,
+};
 
 const STATUS_ICON: Record<ServiceHealthStatus, Icon> = {
   healthy: IconCircleCheck,
@@ -75,7 +106,8 @@ function detailText(s: ServiceStatusEntry): string {
     }
   }
   if (Array.isArray(m.deskJobs)) {
-    for (const j of m.deskJobs as Array<{ job?: unknown; node?: unknown; live?: unknown }>) if (j.live) parts.push(`${String(j.job)} on ${String(j.node)}`);
+    for (const j of m.deskJobs as Array<{ job?: unknown; node?: unknown; live?: unknown }>)
+      if (j.live) parts.push(`${String(j.job)} on ${String(j.node)}`);
   }
   if (typeof m.port === 'number') parts.push(`port ${m.port}`);
   if (typeof m.sessionsLoggedOn === 'number') parts.push(`${m.sessionsLoggedOn} logged on`);
@@ -92,7 +124,12 @@ function ExpectationCell({ data }: ICellRendererParams<ServiceStatusEntry>) {
   if (!f) return null;
   const alert = f.expectation === 'missing';
   return (
-    <Text fz="xs" fw={alert ? 700 : 400} c={alert ? 'red.7' : f.expectation === 'logged-on' ? 'green.8' : 'dimmed'} data-testid={`expectation-${data.name}`}>
+    <Text
+      fz="xs"
+      fw={alert ? 700 : 400}
+      c={alert ? 'red.7' : f.expectation === 'logged-on' ? 'green.8' : 'dimmed'}
+      data-testid={`expectation-${data.name}`}
+    >
       {EXPECTATION_TEXT[f.expectation]}
     </Text>
   );
@@ -110,7 +147,16 @@ function ClientCell({ data, timeZone }: ICellRendererParams<ServiceStatusEntry> 
       </Text>
       {stop && (
         <Tooltip label={stoppedTooltip(stop, timeZone)} multiline w={300} withinPortal>
-          <Badge size="xs" radius="sm" color="red" variant="light" mt={2} leftSection={<IconHandStop size={10} />} data-testid={`session-stopped-${compId}`} tabIndex={0}>
+          <Badge
+            size="xs"
+            radius="sm"
+            color="red"
+            variant="light"
+            mt={2}
+            leftSection={<IconHandStop size={10} />}
+            data-testid={`session-stopped-${compId}`}
+            tabIndex={0}
+          >
             Stopped
           </Badge>
         </Tooltip>
@@ -122,7 +168,12 @@ function ClientCell({ data, timeZone }: ICellRendererParams<ServiceStatusEntry> 
 /** Which node owns the session (its lease), under which term, until when (docs/adr/0012). */
 function OwnerCell({ data, timeZone }: ICellRendererParams<ServiceStatusEntry> & { timeZone: string }) {
   const o = data ? sessionOwner(data) : undefined;
-  if (!data || !o) return <Text fz="xs" c="dimmed">—</Text>;
+  if (!data || !o)
+    return (
+      <Text fz="xs" c="dimmed">
+        —
+      </Text>
+    );
   return (
     <div data-testid={`owner-${data.name}`} data-node={o.node} data-term={o.term} style={{ lineHeight: '16px' }}>
       <Text fz="xs" fw={o.thisNode ? 600 : 400} c={o.live ? undefined : 'dimmed'} span>
@@ -156,10 +207,29 @@ export default function ServiceStatusPage() {
       { headerName: 'Type', field: 'type', width: 112, cellRenderer: TypeCell, cellStyle: FIRST_LINE },
       { headerName: 'Description', field: 'description', flex: 1, minWidth: 160 },
       { headerName: 'Critical', colId: 'critical', width: 66, valueGetter: (p) => (p.data?.critical ? 'Yes' : 'No') },
-      { headerName: 'Status', colId: 'status', width: 96, cellRenderer: StatusCell, cellStyle: FIRST_LINE, valueGetter: (p) => p.data?.status },
-      { headerName: 'Last heartbeat', colId: 'lastHeartbeat', width: 184, valueGetter: (p) => (p.data?.lastHeartbeat ? formatLocalTime(p.data.lastHeartbeat, timeZone) : 'Never') },
+      {
+        headerName: 'Status',
+        colId: 'status',
+        width: 96,
+        cellRenderer: StatusCell,
+        cellStyle: FIRST_LINE,
+        valueGetter: (p) => p.data?.status,
+      },
+      {
+        headerName: 'Last heartbeat',
+        colId: 'lastHeartbeat',
+        width: 184,
+        valueGetter: (p) => (p.data?.lastHeartbeat ? formatLocalTime(p.data.lastHeartbeat, timeZone) : 'Never'),
+      },
       { headerName: 'Stale age', colId: 'stale', width: 72, valueGetter: (p) => (p.data ? staleAgeText(p.data) : '') },
-      { headerName: 'Details', colId: 'details', flex: 1.6, minWidth: 220, valueGetter: (p) => (p.data ? detailText(p.data) : ''), tooltipValueGetter: (p) => (p.data ? detailText(p.data) : '') },
+      {
+        headerName: 'Details',
+        colId: 'details',
+        flex: 1.6,
+        minWidth: 220,
+        valueGetter: (p) => (p.data ? detailText(p.data) : ''),
+        tooltipValueGetter: (p) => (p.data ? detailText(p.data) : ''),
+      },
     ],
     [timeZone],
   );
@@ -178,7 +248,14 @@ export default function ServiceStatusPage() {
         cellRendererParams: { timeZone },
         cellStyle: { ...WRAPPED, paddingTop: '6px', paddingBottom: '6px' },
       },
-      { headerName: 'Status', colId: 'status', width: 80, cellRenderer: StatusCell, cellStyle: FIRST_LINE, valueGetter: (p) => p.data?.status },
+      {
+        headerName: 'Status',
+        colId: 'status',
+        width: 80,
+        cellRenderer: StatusCell,
+        cellStyle: FIRST_LINE,
+        valueGetter: (p) => p.data?.status,
+      },
       {
         headerName: 'Owner (node, lease term, expiry)',
         colId: 'owner',
@@ -193,27 +270,89 @@ export default function ServiceStatusPage() {
         },
         tooltipValueGetter: (p) => {
           const o = p.data ? sessionOwner(p.data) : undefined;
-          return o ? `${o.live ? 'Owned' : 'Last owned'} by node ${ownerNodeText(o)} under lease term ${o.term}, ${o.live ? 'until' : 'expired'} ${formatLocalTime(o.expiresAt, timeZone)}` : 'Never owned by a node';
+          return o
+            ? `${o.live ? 'Owned' : 'Last owned'} by node ${ownerNodeText(o)} under lease term ${o.term}, ${o.live ? 'until' : 'expired'} ${formatLocalTime(o.expiresAt, timeZone)}`
+            : 'Never owned by a node';
         },
       },
-      { headerName: 'Expected now', colId: 'expectation', width: 88, cellRenderer: ExpectationCell, cellStyle: { ...WRAPPED, ...FIRST_LINE } },
-      { headerName: 'Since inbound / HeartBtInt', colId: 'silence', width: 70, valueGetter: (p) => (p.data?.session ? silenceText(p.data.session) : '') },
-      { headerName: 'Test requests (unanswered)', colId: 'testRequests', width: 86, valueGetter: (p) => (p.data?.session ? `${p.data.session.testRequests.sent} (${p.data.session.testRequests.unanswered})` : '') },
-      { headerName: 'Resend requests (gap)', colId: 'resends', flex: 1, minWidth: 84, valueGetter: (p) => (p.data?.session ? resendText(p.data.session) : '') },
-      { headerName: 'Session rejects by reason', colId: 'sessionRejects', width: 74, valueGetter: (p) => (p.data?.session ? bothWays(p.data.session.sessionRejects) : '') },
-      { headerName: 'Business rejects by reason', colId: 'businessRejects', width: 74, valueGetter: (p) => (p.data?.session ? bothWays(p.data.session.businessRejects) : '') },
-      { headerName: 'Refused logons', colId: 'refused', width: 66, valueGetter: (p) => (p.data?.session ? countsText(p.data.session.refusedLogons) : '') },
+      {
+        headerName: 'Expected now',
+        colId: 'expectation',
+        width: 88,
+        cellRenderer: ExpectationCell,
+        cellStyle: { ...WRAPPED, ...FIRST_LINE },
+      },
+      {
+        headerName: 'Since inbound / HeartBtInt',
+        colId: 'silence',
+        width: 70,
+        valueGetter: (p) => (p.data?.session ? silenceText(p.data.session) : ''),
+      },
+      {
+        headerName: 'Test requests (unanswered)',
+        colId: 'testRequests',
+        width: 86,
+        valueGetter: (p) => (p.data?.session ? `${p.data.session.testRequests.sent} (${p.data.session.testRequests.unanswered})` : ''),
+      },
+      {
+        headerName: 'Resend requests (gap)',
+        colId: 'resends',
+        flex: 1,
+        minWidth: 84,
+        valueGetter: (p) => (p.data?.session ? resendText(p.data.session) : ''),
+      },
+      {
+        headerName: 'Session rejects by reason',
+        colId: 'sessionRejects',
+        width: 74,
+        valueGetter: (p) => (p.data?.session ? bothWays(p.data.session.sessionRejects) : ''),
+      },
+      {
+        headerName: 'Business rejects by reason',
+        colId: 'businessRejects',
+        width: 74,
+        valueGetter: (p) => (p.data?.session ? bothWays(p.data.session.businessRejects) : ''),
+      },
+      {
+        headerName: 'Refused logons',
+        colId: 'refused',
+        width: 66,
+        valueGetter: (p) => (p.data?.session ? countsText(p.data.session.refusedLogons) : ''),
+      },
       { headerName: 'Queue', colId: 'queue', width: 54, valueGetter: (p) => p.data?.session?.queueDepth },
-      { headerName: 'Order → accept p50 / worst (today)', colId: 'accept', width: 84, valueGetter: (p) => (p.data?.session ? acceptText(p.data.session) : '') },
-      { headerName: 'Messages in / out', colId: 'messages', width: 72, valueGetter: (p) => (p.data?.session ? `${p.data.session.messages.received} / ${p.data.session.messages.sent}` : '') },
+      {
+        headerName: 'Order → accept p50 / worst (today)',
+        colId: 'accept',
+        width: 84,
+        valueGetter: (p) => (p.data?.session ? acceptText(p.data.session) : ''),
+      },
+      {
+        headerName: 'Messages in / out',
+        colId: 'messages',
+        width: 72,
+        valueGetter: (p) => (p.data?.session ? `${p.data.session.messages.received} / ${p.data.session.messages.sent}` : ''),
+      },
       { headerName: 'TLS cert', colId: 'tls', width: 48, valueGetter: (p) => (p.data?.session ? tlsText(p.data.session) : '') },
-      { headerName: 'Schedule', colId: 'schedule', flex: 1, minWidth: 112, valueGetter: (p) => (p.data?.session ? scheduleText(p.data.session) : '') },
+      {
+        headerName: 'Schedule',
+        colId: 'schedule',
+        flex: 1,
+        minWidth: 112,
+        valueGetter: (p) => (p.data?.session ? scheduleText(p.data.session) : ''),
+      },
     ],
     [timeZone],
   );
 
   const bannerColour = TOKEN_MANTINE[health.colour];
-  const BannerIcon = health.level === 'operational' ? IconCircleCheck : health.level === 'unknown' ? IconHeartRateMonitor : health.level === 'major' ? IconCircleX : IconAlertTriangle;
+  const BannerIcon =
+    health.level === 'operational'
+      ? IconCircleCheck
+      : health.level === 'unknown'
+        ? IconHeartRateMonitor
+        : health.level === 'major'
+          ? IconCircleX
+          : IconAlertTriangle;
   const missing = sessions.filter((s) => s.session?.expectation === 'missing');
 
   return (
@@ -227,7 +366,13 @@ export default function ServiceStatusPage() {
             <Text fz="xs" c="dimmed" data-testid="last-updated">
               {lastUpdated ? `Updated ${formatLocalTime(lastUpdated, timeZone)}` : ''}
             </Text>
-            <Button size="compact-sm" variant="default" leftSection={<IconRefresh size={14} />} onClick={reload} loading={loading && services !== null}>
+            <Button
+              size="compact-sm"
+              variant="default"
+              leftSection={<IconRefresh size={14} />}
+              onClick={reload}
+              loading={loading && services !== null}
+            >
               Refresh
             </Button>
           </Group>
@@ -239,12 +384,21 @@ export default function ServiceStatusPage() {
         </Alert>
       )}
       {services !== null && (
-        <Alert color={bannerColour} variant="light" mb="sm" icon={<BannerIcon size={18} />} data-testid="health-banner" data-level={health.level} title={health.label}>
+        <Alert
+          color={bannerColour}
+          variant="light"
+          mb="sm"
+          icon={<BannerIcon size={18} />}
+          data-testid="health-banner"
+          data-level={health.level}
+          title={health.label}
+        >
           <Text fz="xs">
             {health.level === 'unknown'
               ? 'No critical service is listed.'
               : `${services.filter((s) => s.critical && s.status === 'healthy').length} of ${services.filter((s) => s.critical).length} critical services healthy.`}
-            {missing.length > 0 && ` Expected in session and not logged on: ${missing.map((s) => String(s.metadata.targetCompID)).join(', ')}.`}
+            {missing.length > 0 &&
+              ` Expected in session and not logged on: ${missing.map((s) => String(s.metadata.targetCompID)).join(', ')}.`}
           </Text>
         </Alert>
       )}

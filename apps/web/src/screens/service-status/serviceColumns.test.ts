@@ -1,7 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FixSessionFigures } from '@fixdesk/protocol';
-import { acceptText, bothWays, countsText, formatDuration, ownerLeaseText, ownerNodeText, sessionOwner, silenceText, tlsText } from './serviceColumns';
+import {
+  acceptText,
+  bothWays,
+  countsText,
+  formatDuration,
+  ownerLeaseText,
+  ownerNodeText,
+  sessionOwner,
+  silenceText,
+  tlsText,
+} from './serviceColumns';
 
 const figures = (over: Partial<FixSessionFigures> = {}): FixSessionFigures => ({
   loggedOn: true,
@@ -43,10 +53,16 @@ describe('service status cells', () => {
     const here = sessionOwner({ containerName: 'node-a', metadata: { owner } })!;
     assert.deepEqual(here, { ...owner, thisNode: true });
     assert.equal(ownerNodeText(here), 'node-a (this node)');
-    assert.equal(ownerLeaseText(here, (iso) => iso.slice(11, 19)), 'term 7 · until 13:10:09');
+    assert.equal(
+      ownerLeaseText(here, (iso) => iso.slice(11, 19)),
+      'term 7 · until 13:10:09',
+    );
     const there = sessionOwner({ containerName: 'node-b', metadata: { owner: { ...owner, live: false } } })!;
     assert.equal(ownerNodeText(there), 'node-a');
-    assert.equal(ownerLeaseText(there, (iso) => iso.slice(11, 19)), 'term 7 · expired 13:10:09');
+    assert.equal(
+      ownerLeaseText(there, (iso) => iso.slice(11, 19)),
+      'term 7 · expired 13:10:09',
+    );
     assert.equal(sessionOwner({ containerName: 'node-a', metadata: {} }), undefined);
   });
 });

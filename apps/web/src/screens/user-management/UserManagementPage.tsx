@@ -25,7 +25,12 @@ const BROKER_ONLY = ['broker_branch_id', 'trader_id', 'trader_party_id_source', 
 type Editing = { mode: 'add' } | { mode: 'edit'; user: UserSummary } | null;
 
 function matches(u: UserSummary, needle: string): boolean {
-  return !needle || [u.username, u.first_name ?? '', u.last_name ?? '', u.email ?? '', u.role, u.broker_company_name ?? '', u.trader_id ?? ''].some((v) => v.toLowerCase().includes(needle));
+  return (
+    !needle ||
+    [u.username, u.first_name ?? '', u.last_name ?? '', u.email ?? '', u.role, u.broker_company_name ?? '', u.trader_id ?? ''].some((v) =>
+      v.toLowerCase().includes(needle),
+    )
+  );
 }
 
 /** User Management (spec 001 §2, §5, §6, §7), admin only. */
@@ -87,7 +92,10 @@ export default function UserManagementPage() {
     }
     try {
       const answer = adding ? await usersApi.create(body) : await usersApi.update(editing.user.user_id, body);
-      const ended = 'sessionsEnded' in answer && typeof answer.sessionsEnded === 'number' && answer.sessionsEnded > 0 ? ` ${answer.sessionsEnded} session(s) of the user were signed out.` : '';
+      const ended =
+        'sessionsEnded' in answer && typeof answer.sessionsEnded === 'number' && answer.sessionsEnded > 0
+          ? ` ${answer.sessionsEnded} session(s) of the user were signed out.`
+          : '';
       setSaved((answer.message ?? (adding ? UserText.created : UserText.updated)) + ended);
       setReloads((n) => n + 1);
       closeTimer.current = window.setTimeout(() => setEditing(null), USER_DIALOG_CLOSE_MS);
@@ -118,14 +126,29 @@ export default function UserManagementPage() {
   const visible = useMemo(() => (rows === null ? null : rows.filter((u) => matches(u, needle))), [rows, needle]);
   const rowName = useCallback((u: UserSummary) => `user ${u.username}`, []);
   const getRowId = useCallback((u: UserSummary) => String(u.user_id), []);
-  const deleteBlocked = useCallback((u: UserSummary) => (u.user_id === me?.user_id ? 'You cannot delete your own account' : null), [me?.user_id]);
+  const deleteBlocked = useCallback(
+    (u: UserSummary) => (u.user_id === me?.user_id ? 'You cannot delete your own account' : null),
+    [me?.user_id],
+  );
   const isBroker = values['user_type'] === 'broker';
   const editingSelf = editing?.mode === 'edit' && editing.user.user_id === me?.user_id;
 
   return (
     <Container size="xl" py="lg" w="100%">
-      <AdminPageHeader icon={IconUsers} title="User Management" description="Accounts that can sign in to the desk: role, type, broker branch and trader identity, last sign-in." count={rows?.length}>
-        <TextInput aria-label="Filter users" placeholder="Filter by name, e-mail, role…" leftSection={<IconSearch size={15} />} value={filter} onChange={(e) => setFilter(e.currentTarget.value)} w={260} />
+      <AdminPageHeader
+        icon={IconUsers}
+        title="User Management"
+        description="Accounts that can sign in to the desk: role, type, broker branch and trader identity, last sign-in."
+        count={rows?.length}
+      >
+        <TextInput
+          aria-label="Filter users"
+          placeholder="Filter by name, e-mail, role…"
+          leftSection={<IconSearch size={15} />}
+          value={filter}
+          onChange={(e) => setFilter(e.currentTarget.value)}
+          w={260}
+        />
         <Tooltip label="Refresh">
           <ActionIcon variant="default" size={36} onClick={() => setReloads((n) => n + 1)} aria-label="Refresh users">
             <IconRefresh size={17} />
@@ -146,7 +169,21 @@ export default function UserManagementPage() {
           </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="users">
-          <AdminTable<UserSummary> label="Users" rows={visible} columns={USER_COLUMNS} getRowId={getRowId} rowName={rowName} onEdit={(u) => open({ mode: 'edit', user: u })} onDelete={(u) => { setDeleting(u); setDeleteOpen(true); }} deleteBlocked={deleteBlocked} emptyText={rows?.length ? 'No users match the filter' : 'No users yet'} height="calc(100vh - 300px)" />
+          <AdminTable<UserSummary>
+            label="Users"
+            rows={visible}
+            columns={USER_COLUMNS}
+            getRowId={getRowId}
+            rowName={rowName}
+            onEdit={(u) => open({ mode: 'edit', user: u })}
+            onDelete={(u) => {
+              setDeleting(u);
+              setDeleteOpen(true);
+            }}
+            deleteBlocked={deleteBlocked}
+            emptyText={rows?.length ? 'No users match the filter' : 'No users yet'}
+            height="calc(100vh - 300px)"
+          />
         </Tabs.Panel>
         <Tabs.Panel value="history">
           <ChangeHistory entity="users" reloadKey={reloads} />
@@ -155,11 +192,31 @@ export default function UserManagementPage() {
       <AdminFormModal
         opened={editing !== null}
         title={editing?.mode === 'edit' ? `Edit User ${editing.user.username}` : 'Add User'}
-        fields={editing?.mode === 'edit' ? FIELDS.map((f) => (f.name === 'password' ? { ...f, label: 'New Password', required: false, description: 'Leave blank to keep the current password; a reset signs the user out everywhere' } : f)) : FIELDS}
+        fields={
+          editing?.mode === 'edit'
+            ? FIELDS.map((f) =>
+                f.name === 'password'
+                  ? {
+                      ...f,
+                      label: 'New Password',
+                      required: false,
+                      description: 'Leave blank to keep the current password; a reset signs the user out everywhere',
+                    }
+                  : f,
+              )
+            : FIELDS
+        }
         schema={editing?.mode === 'edit' ? UpdateUserSchema : CreateUserSchema}
         values={values}
         onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))}
-        locked={editing?.mode === 'edit' ? { username: 'The username cannot be changed', ...(editingSelf ? { role: 'You cannot change your own role', is_active: 'You cannot deactivate yourself' } : {}) } : {}}
+        locked={
+          editing?.mode === 'edit'
+            ? {
+                username: 'The username cannot be changed',
+                ...(editingSelf ? { role: 'You cannot change your own role', is_active: 'You cannot deactivate yourself' } : {}),
+              }
+            : {}
+        }
         hidden={isBroker ? [] : BROKER_ONLY}
         options={{ broker_branch_id: brokers }}
         submitLabel={editing?.mode === 'edit' ? 'Save Changes' : 'Add User'}

@@ -12,10 +12,27 @@ export function formatWhen(iso: string | null | undefined): string {
 export const USER_COLUMNS: ColDef<UserSummary>[] = [
   { headerName: 'ID', field: 'user_id', width: 64, type: 'numericColumn', sort: 'asc' },
   { headerName: USER_FIELDS.username.label, field: 'username', width: 120, cellStyle: { fontWeight: 600 } },
-  { headerName: 'Name', colId: 'name', flex: 1, minWidth: 120, valueGetter: (p) => [p.data?.first_name, p.data?.last_name].filter(Boolean).join(' ') },
+  {
+    headerName: 'Name',
+    colId: 'name',
+    flex: 1,
+    minWidth: 120,
+    valueGetter: (p) => [p.data?.first_name, p.data?.last_name].filter(Boolean).join(' '),
+  },
   { headerName: USER_FIELDS.email.label, field: 'email', flex: 1, minWidth: 170 },
-  { headerName: USER_FIELDS.role.label, field: 'role', width: 100, cellRenderer: RoleCell, cellStyle: { display: 'flex', alignItems: 'center' } },
-  { headerName: 'Type', colId: 'user_type', width: 115, valueGetter: (p) => (p.data ? USER_TYPE_LABELS[p.data.user_type] ?? p.data.user_type : '') },
+  {
+    headerName: USER_FIELDS.role.label,
+    field: 'role',
+    width: 100,
+    cellRenderer: RoleCell,
+    cellStyle: { display: 'flex', alignItems: 'center' },
+  },
+  {
+    headerName: 'Type',
+    colId: 'user_type',
+    width: 115,
+    valueGetter: (p) => (p.data ? (USER_TYPE_LABELS[p.data.user_type] ?? p.data.user_type) : ''),
+  },
   { headerName: USER_FIELDS.broker_branch_id.label, field: 'broker_company_name', flex: 1, minWidth: 130 },
   { headerName: USER_FIELDS.trader_id.label, field: 'trader_id', width: 100 },
   {
@@ -25,5 +42,11 @@ export const USER_COLUMNS: ColDef<UserSummary>[] = [
     valueGetter: (p) => (p.data?.is_active ? 'Active' : 'Inactive'),
     cellStyle: (p) => ({ color: p.value === 'Active' ? '#2b8a3e' : '#868e96', fontWeight: 600 }),
   },
-  { headerName: 'Last Login', colId: 'last_login', width: 160, valueGetter: (p) => formatWhen(p.data?.last_login), comparator: (_a, _b, na, nb) => String(na.data?.last_login ?? '').localeCompare(String(nb.data?.last_login ?? '')) },
+  {
+    headerName: 'Last Login',
+    colId: 'last_login',
+    width: 160,
+    valueGetter: (p) => formatWhen(p.data?.last_login),
+    comparator: (_a, _b, na, nb) => String(na.data?.last_login ?? '').localeCompare(String(nb.data?.last_login ?? '')),
+  },
 ];

@@ -6,5 +6,6 @@ export const accountApi = {
   profile: async (signal?: AbortSignal) => (await api.get<{ data: AccountProfile }>('/api/account', { signal })).data,
   sessions: async (signal?: AbortSignal) => (await api.get<{ data: AccountSession[] }>('/api/account/sessions', { signal })).data,
   endSession: (id: number) => api.delete<{ success: boolean; message: string; current: boolean }>(`/api/account/sessions/${id}`),
-  changePassword: (body: { current_password: string; new_password: string }) => api.post<{ success: boolean; message: string; sessionsEnded: number }>('/api/account/password', body),
+  changePassword: (body: { current_password: string; new_password: string }) =>
+    api.post<{ success: boolean; message: string; sessionsEnded: number }>('/api/account/password', body),
 };

@@ -53,10 +53,13 @@ describe('audit API', () => {
     const flags = { ignoreHeartbeats: true, ignoreSessionMessages: false };
     assert.deepEqual(await audit.fixMessages(flags), [{ id: 7 }]);
     await audit.exportFixMessages({ start: 'S', end: 'E' }, flags);
-    assert.deepEqual(calls.map((c) => [c.path, c.query]), [
-      ['/api/fix-messages', { ignoreHeartbeats: true, ignoreSessionMessages: false }],
-      ['/api/fix-messages/export', { start: 'S', end: 'E', ignoreHeartbeats: true, ignoreSessionMessages: false }],
-    ]);
+    assert.deepEqual(
+      calls.map((c) => [c.path, c.query]),
+      [
+        ['/api/fix-messages', { ignoreHeartbeats: true, ignoreSessionMessages: false }],
+        ['/api/fix-messages/export', { start: 'S', end: 'E', ignoreHeartbeats: true, ignoreSessionMessages: false }],
+      ],
+    );
   });
 
   it("says 'Failed to export FIX messages: {status}' with the server's reason", async () => {
@@ -65,7 +68,9 @@ describe('audit API', () => {
       message: 'Failed to export FIX messages: 400 (start and end dates are required)',
     });
     const bare = createAuditApi(fakeApi(() => new ApiError('Request failed (502)', 502, null)).api);
-    await assert.rejects(bare.exportFixMessages({ start: 'S', end: 'E' }, { ignoreHeartbeats: true, ignoreSessionMessages: false }), { message: 'Failed to export FIX messages: 502' });
+    await assert.rejects(bare.exportFixMessages({ start: 'S', end: 'E' }, { ignoreHeartbeats: true, ignoreSessionMessages: false }), {
+      message: 'Failed to export FIX messages: 502',
+    });
   });
 
   it("words load errors as 'HTTP error! status: {code}'", () => {

@@ -17,7 +17,14 @@ export interface AuditAccessEntry {
   timestamp: string;
   username: string;
   role: string;
-  action: 'export_fix_messages' | 'export_order_actions' | 'view_fix_message' | 'view_order_action' | 'list_fix_messages' | 'list_order_actions' | 'view_order_timeline';
+  action:
+    | 'export_fix_messages'
+    | 'export_order_actions'
+    | 'view_fix_message'
+    | 'view_order_action'
+    | 'list_fix_messages'
+    | 'list_order_actions'
+    | 'view_order_timeline';
   subject_id: number | null;
   range_start: string | null;
   range_end: string | null;
@@ -54,7 +61,11 @@ export interface AuditApi {
     signal?: AbortSignal,
   ): Promise<{ file: Blob; rows: number }>;
   /** The range as the server's streamed CSV file (GET /api/order-actions/export.csv), read as it comes. */
-  exportOrderActionsCsv(range: { start: string; end: string }, onProgress: (progress: ExportProgress) => void, signal?: AbortSignal): Promise<{ file: Blob; rows: number }>;
+  exportOrderActionsCsv(
+    range: { start: string; end: string },
+    onProgress: (progress: ExportProgress) => void,
+    signal?: AbortSignal,
+  ): Promise<{ file: Blob; rows: number }>;
   parsedFixMessage(id: number, signal?: AbortSignal): Promise<ParsedFixMessage>;
   clientConnectors(signal?: AbortSignal): Promise<ClientConnector[]>;
 }
@@ -88,7 +99,10 @@ async function readCsv(response: Response, onProgress: (progress: ExportProgress
  * spec names no text for the order actions' export, which says the same of its own records.
  */
 function exportError(err: unknown, what = 'FIX messages'): unknown {
-  if (err instanceof ApiError) return new Error(`Failed to export ${what}: ${err.status}${err.message && !/^Request failed \(/.test(err.message) ? ` (${err.message})` : ''}`);
+  if (err instanceof ApiError)
+    return new Error(
+      `Failed to export ${what}: ${err.status}${err.message && !/^Request failed \(/.test(err.message) ? ` (${err.message})` : ''}`,
+    );
   return err;
 }
 
@@ -107,11 +121,16 @@ export function createAuditApi(api: ApiClient): AuditApi {
     async orderActions(range, signal) {
       // A date range is an export: its own endpoint, which records who exported what (who looked).
       const query = range ? { start: range.start, end: range.end, limit: range.limit ?? EXPORT_ROW_LIMIT } : undefined;
-      return list(await api.get<{ actions?: OrderAction[] } | OrderAction[]>(range ? '/api/order-actions/export' : '/api/order-actions', { signal, query }));
+      return list(
+        await api.get<{ actions?: OrderAction[] } | OrderAction[]>(range ? '/api/order-actions/export' : '/api/order-actions', {
+          signal,
+          query,
+        }),
+      );
     },
     async orderActionPages(onPage, signal) {
       let beforeId: number | undefined;
-      for (let loaded = 0; ; ) {
+      for (let loaded = 0; ;) {
         const query = { limit: ORDER_ACTIONS_PAGE_ROWS, ...(beforeId === undefined ? {} : { beforeId }) };
         const page = list(await api.get<{ actions?: OrderAction[] } | OrderAction[]>('/api/order-actions', { signal, query }));
         loaded += page.length;
@@ -129,7 +148,9 @@ export function createAuditApi(api: ApiClient): AuditApi {
       return body.data;
     },
     async fixMessages(options, signal) {
-      return list(await api.get<{ messages?: FixMessageRecord[] } | FixMessageRecord[]>('/api/fix-messages', { signal, query: flags(options) }));
+      return list(
+        await api.get<{ messages?: FixMessageRecord[] } | FixMessageRecord[]>('/api/fix-messages', { signal, query: flags(options) }),
+      );
     },
     async exportFixMessages(range, options, signal) {
       try {
@@ -149,7 +170,10 @@ export function createAuditApi(api: ApiClient): AuditApi {
     },
     async exportOrderActionsCsv(range, onProgress, signal) {
       try {
-        return await readCsv(await api.stream('/api/order-actions/export.csv', { signal, query: { start: range.start, end: range.end } }), onProgress);
+        return await readCsv(
+          await api.stream('/api/order-actions/export.csv', { signal, query: { start: range.start, end: range.end } }),
+          onProgress,
+        );
       } catch (err) {
         throw exportError(err, 'order actions');
       }
@@ -158,7 +182,10 @@ export function createAuditApi(api: ApiClient): AuditApi {
       const body = await api.get<{ data: ParsedFixMessage }>(`/api/fix-messages/${encodeURIComponent(String(id))}/parsed`, { signal });
       return body.data;
     },
-    clientConnectors: (signal) => loadReference('clientConnectors', async () => list(await api.get<{ data?: ClientConnector[] } | ClientConnector[]>('/api/client-connectors', { signal }))),
+    clientConnectors: (signal) =>
+      loadReference('clientConnectors', async () =>
+        list(await api.get<{ data?: ClientConnector[] } | ClientConnector[]>('/api/client-connectors', { signal })),
+      ),
   };
 }
 

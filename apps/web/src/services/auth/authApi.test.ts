@@ -44,7 +44,10 @@ describe('login', () => {
   });
 
   it('shows the server message of a rejected sign-in', async () => {
-    assert.equal(await loginMessage(() => json(401, { success: false, message: 'Invalid username or password' })), 'Invalid username or password');
+    assert.equal(
+      await loginMessage(() => json(401, { success: false, message: 'Invalid username or password' })),
+      'Invalid username or password',
+    );
     assert.equal(
       await loginMessage(() => json(429, { success: false, message: 'Too many failed sign-in attempts. Try again in 30 seconds.' })),
       'Too many failed sign-in attempts. Try again in 30 seconds.',

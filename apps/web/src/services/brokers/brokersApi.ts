@@ -13,8 +13,12 @@ export const brokersApi = {
   create: (body: Record<string, unknown>) => api.post<Answer<Broker>>('/api/broker-information', body),
   update: (id: number, body: Record<string, unknown>) => api.put<Answer<Broker>>(`/api/broker-information/${id}`, body),
   remove: (id: number) => api.delete<Answer<{ id: number }>>(`/api/broker-information/${id}`),
-  contacts: async (id: number, signal?: AbortSignal) => (await api.get<Answer<BrokerContact[]>>(`/api/broker-information/${id}/contacts`, { signal })).data,
-  addContact: (id: number, body: Record<string, unknown>) => api.post<Answer<BrokerContact>>(`/api/broker-information/${id}/contacts`, body),
-  updateContact: (id: number, contactId: number, body: Record<string, unknown>) => api.put<Answer<BrokerContact>>(`/api/broker-information/${id}/contacts/${contactId}`, body),
-  removeContact: (id: number, contactId: number) => api.delete<Answer<{ id: number }>>(`/api/broker-information/${id}/contacts/${contactId}`),
+  contacts: async (id: number, signal?: AbortSignal) =>
+    (await api.get<Answer<BrokerContact[]>>(`/api/broker-information/${id}/contacts`, { signal })).data,
+  addContact: (id: number, body: Record<string, unknown>) =>
+    api.post<Answer<BrokerContact>>(`/api/broker-information/${id}/contacts`, body),
+  updateContact: (id: number, contactId: number, body: Record<string, unknown>) =>
+    api.put<Answer<BrokerContact>>(`/api/broker-information/${id}/contacts/${contactId}`, body),
+  removeContact: (id: number, contactId: number) =>
+    api.delete<Answer<{ id: number }>>(`/api/broker-information/${id}/contacts/${contactId}`),
 };

@@ -23,7 +23,8 @@ export const connectorsApi = {
 
 /** The client capabilities' calls (spec 001 §7). */
 export const capabilitiesApi = {
-  list: async (compId?: string, signal?: AbortSignal) => (await api.get<Answer<ClientCapabilityRecord[]>>(`/api/client-capabilities${q(compId)}`, { signal })).data,
+  list: async (compId?: string, signal?: AbortSignal) =>
+    (await api.get<Answer<ClientCapabilityRecord[]>>(`/api/client-capabilities${q(compId)}`, { signal })).data,
   create: (body: Record<string, unknown>) => api.post<Answer<ClientCapabilityRecord>>('/api/client-capabilities', body),
   update: (id: number, body: Record<string, unknown>) => api.put<Answer<ClientCapabilityRecord>>(`/api/client-capabilities/${id}`, body),
   remove: (id: number) => api.delete<Answer<{ id: number }>>(`/api/client-capabilities/${id}`),
@@ -31,7 +32,8 @@ export const capabilitiesApi = {
 
 /** The client sessions' calls (spec 001 §7). */
 export const sessionsApi = {
-  list: async (compId?: string, signal?: AbortSignal) => (await api.get<Answer<ClientSessionRecord[]>>(`/api/client-sessions${q(compId)}`, { signal })).data,
+  list: async (compId?: string, signal?: AbortSignal) =>
+    (await api.get<Answer<ClientSessionRecord[]>>(`/api/client-sessions${q(compId)}`, { signal })).data,
   create: (body: Record<string, unknown>) => api.post<Answer<ClientSessionRecord>>('/api/client-sessions', body),
   update: (id: number, body: Record<string, unknown>) => api.put<Answer<ClientSessionRecord>>(`/api/client-sessions/${id}`, body),
   remove: (id: number) => api.delete<Answer<{ id: number }>>(`/api/client-sessions/${id}`),

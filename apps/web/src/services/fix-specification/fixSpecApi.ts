@@ -16,19 +16,30 @@ export interface DownloadedFile {
 /** The FIX specification calls over the app's one HTTP client. */
 export const fixSpecApi = {
   async document(compId: string, brokerId: number | null, signal?: AbortSignal): Promise<FixSpecDocument> {
-    const body = await api.get<{ data: FixSpecDocument }>('/api/fix-specification', { signal, query: { compId, brokerId: brokerId ?? undefined } });
+    const body = await api.get<{ data: FixSpecDocument }>('/api/fix-specification', {
+      signal,
+      query: { compId, brokerId: brokerId ?? undefined },
+    });
     return body.data;
   },
   async generate(request: GenerateClientFixSpecRequest): Promise<DownloadedFile & { version: number | null }> {
     const r = await api.postForFile('/api/generate-client-fix-spec', request);
     const version = Number(r.headers.get(FIX_SPEC_VERSION_HEADER));
-    return { fileName: attachmentName(r, `FIX_Specification_${request.senderCompId}.html`), blob: await r.blob(), version: Number.isFinite(version) && version > 0 ? version : null };
+    return {
+      fileName: attachmentName(r, `FIX_Specification_${request.senderCompId}.html`),
+      blob: await r.blob(),
+      version: Number.isFinite(version) && version > 0 ? version : null,
+    };
   },
   async versions(compId: string, signal?: AbortSignal): Promise<FixSpecVersion[]> {
-    return (await api.get<{ data: FixSpecVersion[] }>(`/api/client-connectors/${encodeURIComponent(compId)}/fix-spec-versions`, { signal })).data;
+    return (await api.get<{ data: FixSpecVersion[] }>(`/api/client-connectors/${encodeURIComponent(compId)}/fix-spec-versions`, { signal }))
+      .data;
   },
   async diff(compId: string, from: number, to: number, signal?: AbortSignal): Promise<FixSpecChange[]> {
-    const body = await api.get<{ data: { changes: FixSpecChange[] } }>(`/api/client-connectors/${encodeURIComponent(compId)}/fix-spec-versions/diff`, { signal, query: { from, to } });
+    const body = await api.get<{ data: { changes: FixSpecChange[] } }>(
+      `/api/client-connectors/${encodeURIComponent(compId)}/fix-spec-versions/diff`,
+      { signal, query: { from, to } },
+    );
     return body.data.changes;
   },
   async orchestra(compId: string): Promise<DownloadedFile> {

@@ -15,16 +15,29 @@ describe('kill switch helpers', () => {
     assert.notEqual(stopped, rows);
     assert.deepEqual(stopped[0], { comp_id: 'SGX_CLIENT_1', trading_stop: stop, x: 1 });
     assert.equal(stopped[1], rows[1], 'the other row is the same object');
-    assert.equal(applyTradingStatus(stopped, { comp_id: 'SGX_CLIENT_1', trading_stop: { ...stop } }), stopped, 'the same stop again: no change');
+    assert.equal(
+      applyTradingStatus(stopped, { comp_id: 'SGX_CLIENT_1', trading_stop: { ...stop } }),
+      stopped,
+      'the same stop again: no change',
+    );
     assert.equal(applyTradingStatus(rows, { comp_id: 'UNKNOWN', trading_stop: stop }), rows);
     assert.equal(applyTradingStatus(stopped, { comp_id: 'SGX_CLIENT_1', trading_stop: null })[0]!.trading_stop, null, 'a resume clears it');
   });
 
   it('words the banner and the tooltip with who, when (in the zone) and why', () => {
-    assert.equal(stoppedBannerText('SGX_CLIENT_1', stop, 'UTC', new Date('2026-11-29T09:00:00Z')), 'SGX_CLIENT_1 stopped by broker at 2026-11-28 12:40:01 UTC: Runaway algo');
+    assert.equal(
+      stoppedBannerText('SGX_CLIENT_1', stop, 'UTC', new Date('2026-11-29T09:00:00Z')),
+      'SGX_CLIENT_1 stopped by broker at 2026-11-28 12:40:01 UTC: Runaway algo',
+    );
     // Stopped today: the time of day is enough (the strip keeps its room for the reason).
-    assert.equal(stoppedBannerText('SGX_CLIENT_1', stop, 'UTC', new Date('2026-11-28T23:59:00Z')), 'SGX_CLIENT_1 stopped by broker at 12:40:01 UTC: Runaway algo');
-    assert.equal(stoppedBannerText('SGX_CLIENT_1', { ...stop, stopped_by: '' }, 'UTC', new Date('2026-11-28T13:00:00Z')), 'SGX_CLIENT_1 stopped by the desk at 12:40:01 UTC: Runaway algo');
+    assert.equal(
+      stoppedBannerText('SGX_CLIENT_1', stop, 'UTC', new Date('2026-11-28T23:59:00Z')),
+      'SGX_CLIENT_1 stopped by broker at 12:40:01 UTC: Runaway algo',
+    );
+    assert.equal(
+      stoppedBannerText('SGX_CLIENT_1', { ...stop, stopped_by: '' }, 'UTC', new Date('2026-11-28T13:00:00Z')),
+      'SGX_CLIENT_1 stopped by the desk at 12:40:01 UTC: Runaway algo',
+    );
     assert.match(stoppedTooltip(stop, 'Europe/Paris'), /^Stopped by broker at 2026-11-28 13:40:01 (CET|GMT\+1): Runaway algo\./);
   });
 

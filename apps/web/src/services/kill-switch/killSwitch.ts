@@ -8,7 +8,10 @@ import { formatLocalSeconds } from '../../components/time/localTime';
  */
 
 /** Rows keyed by comp id with the stop applied (the same array when nothing changes: no re-render). */
-export function applyTradingStatus<T extends { comp_id: string; trading_stop: ClientTradingStop | null }>(rows: readonly T[], m: Pick<WsClientTradingStatus, 'comp_id' | 'trading_stop'>): T[] | readonly T[] {
+export function applyTradingStatus<T extends { comp_id: string; trading_stop: ClientTradingStop | null }>(
+  rows: readonly T[],
+  m: Pick<WsClientTradingStatus, 'comp_id' | 'trading_stop'>,
+): T[] | readonly T[] {
   const i = rows.findIndex((r) => r.comp_id === m.comp_id);
   if (i < 0 || sameStop(rows[i]!.trading_stop, m.trading_stop)) return rows;
   const next = rows.slice();

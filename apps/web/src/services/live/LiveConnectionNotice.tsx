@@ -30,7 +30,14 @@ export function LiveConnectionNotice({ state, onRetry }: { state: LiveState; onR
           <Text fz="xs" truncate="end" title={text}>
             {text}
           </Text>
-          <Button size="compact-xs" color="orange" variant="light" leftSection={<IconRefresh size={12} />} onClick={onRetry} style={{ flex: 'none' }}>
+          <Button
+            size="compact-xs"
+            color="orange"
+            variant="light"
+            leftSection={<IconRefresh size={12} />}
+            onClick={onRetry}
+            style={{ flex: 'none' }}
+          >
             Retry now
           </Button>
         </Group>
@@ -40,12 +47,28 @@ export function LiveConnectionNotice({ state, onRetry }: { state: LiveState; onR
   if (state.status === 'refused') {
     const text = `Offline: ${state.lastError ?? 'the server refused the live session'}. Orders on screen are not updating.`;
     return (
-      <Alert color="red" variant="light" p={4} px={8} radius="sm" role="alert" data-testid="live-offline" icon={<IconPlugConnectedX size={16} />}>
+      <Alert
+        color="red"
+        variant="light"
+        p={4}
+        px={8}
+        radius="sm"
+        role="alert"
+        data-testid="live-offline"
+        icon={<IconPlugConnectedX size={16} />}
+      >
         <Group gap="sm" justify="space-between" wrap="nowrap">
           <Text fz="xs" truncate="end" title={text}>
             {text}
           </Text>
-          <Button size="compact-xs" color="red" variant="filled" leftSection={<IconRefresh size={13} />} onClick={onRetry} style={{ flex: 'none' }}>
+          <Button
+            size="compact-xs"
+            color="red"
+            variant="filled"
+            leftSection={<IconRefresh size={13} />}
+            onClick={onRetry}
+            style={{ flex: 'none' }}
+          >
             Retry
           </Button>
         </Group>

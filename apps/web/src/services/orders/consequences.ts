@@ -1,7 +1,10 @@
 import { Decimal, formatOrderPrice, formatQuantity, splitSymbolDisplay } from '@fixdesk/domain';
 import type { Order } from '@fixdesk/protocol';
 
-type OrderFacts = Pick<Order, 'side' | 'orderqty' | 'cumqty' | 'leavesqty' | 'price' | 'symbol' | 'brokerorderid' | 'client_name' | 'sendercompid'>;
+type OrderFacts = Pick<
+  Order,
+  'side' | 'orderqty' | 'cumqty' | 'leavesqty' | 'price' | 'symbol' | 'brokerorderid' | 'client_name' | 'sendercompid'
+>;
 
 /** An irreversible action and what it does, as the confirmation says it before the broker commits. */
 export interface Consequence {

@@ -41,7 +41,10 @@ describe('order book: snapshot then deltas', () => {
     const loading = h.book.load(() => snapshot.promise);
     assert.equal(h.book.getView().status, 'loading');
     h.book.receive({ type: 'new_order', orderData: anOrder({ id: 2, clordid: 'C2', brokerorderid: 'BO2', updated_at: at(2) }) });
-    h.book.receive({ type: 'order_update', orderData: anOrder({ id: 2, clordid: 'C2', brokerorderid: 'BO2', ordstatus: '0', updated_at: at(3) }) });
+    h.book.receive({
+      type: 'order_update',
+      orderData: anOrder({ id: 2, clordid: 'C2', brokerorderid: 'BO2', ordstatus: '0', updated_at: at(3) }),
+    });
     h.book.receive({ type: 'order_update', orderData: anOrder({ id: 1, ordstatus: '0', updated_at: at(4) }) });
     snapshot.resolve([anOrder({ id: 1, updated_at: at(1) })]);
     await loading;
@@ -70,7 +73,10 @@ describe('order book: snapshot then deltas', () => {
     await h.book.load(async () => [anOrder()]);
     h.runFlushes();
     for (let i = 1; i <= 50; i++) {
-      h.book.receive({ type: 'order_update', orderData: anOrder({ ordstatus: '1', cumqty: String(i), updated_at: `2026-03-02T11:00:00.${String(i).padStart(3, '0')}Z` }) });
+      h.book.receive({
+        type: 'order_update',
+        orderData: anOrder({ ordstatus: '1', cumqty: String(i), updated_at: `2026-03-02T11:00:00.${String(i).padStart(3, '0')}Z` }),
+      });
     }
     assert.equal(h.pending(), 1, 'one flush scheduled for 50 messages');
     h.runFlushes();
@@ -83,12 +89,28 @@ describe('order book: snapshot then deltas', () => {
     const h = harness();
     await h.book.load(async () => [anOrder({ ordstatus: '0', updated_at: at(1) })]);
     h.book.applyOrderDetail({ ...anOrder({ ordstatus: '0', updated_at: at(1) }), execReports: [aReport({ id: 1 })] });
-    h.book.receive({ type: 'execution_report', data: aReport({ id: 2, exectype: 'F', ordstatus: '1', cumqty: '3', leavesqty: '7', lastqty: '3', lastpx: '26950', avgpx: '26950', timestamp: at(2) }) });
+    h.book.receive({
+      type: 'execution_report',
+      data: aReport({
+        id: 2,
+        exectype: 'F',
+        ordstatus: '1',
+        cumqty: '3',
+        leavesqty: '7',
+        lastqty: '3',
+        lastpx: '26950',
+        avgpx: '26950',
+        timestamp: at(2),
+      }),
+    });
     h.book.receive({ type: 'execution_report', data: aReport({ id: 9, clordid: 'UNKNOWN', order_id: 999 }) });
     h.book.receive({ type: 'execution_report', data: aReport({ id: 10, clordid: '' }) });
     h.runFlushes();
     assert.equal(h.book.getOrder(1)!.cumqty, '3');
-    assert.deepEqual(h.book.getExecutionReports(1)!.map((r) => r.id), [1, 2]);
+    assert.deepEqual(
+      h.book.getExecutionReports(1)!.map((r) => r.id),
+      [1, 2],
+    );
     assert.ok(h.warnings.some((w) => w.includes('without clordid')));
   });
 
@@ -110,7 +132,13 @@ describe('order book: snapshot then deltas', () => {
     const h = harness();
     await h.book.load(async () => [anOrder({ id: 1, clordid: 'DUP-1' })]);
     h.runFlushes();
-    const refused = anOrder({ id: 2, clordid: 'DUP-1', brokerorderid: '', ordstatus: '8', refusal: { ordRejReason: 6, text: 'Duplicate ClOrdID' } as Order['refusal'] });
+    const refused = anOrder({
+      id: 2,
+      clordid: 'DUP-1',
+      brokerorderid: '',
+      ordstatus: '8',
+      refusal: { ordRejReason: 6, text: 'Duplicate ClOrdID' } as Order['refusal'],
+    });
     h.book.receive({ type: 'new_order', orderData: refused });
     h.runFlushes();
     assert.equal(h.book.getView().count, 2);
@@ -126,13 +154,25 @@ describe('order book: snapshot then deltas', () => {
     const h = harness();
     await h.book.load(async () => [anOrder({ id: 1 }), anOrder({ id: 2, clordid: 'C2' })]);
     h.runFlushes();
-    await h.book.load(async () => [anOrder({ id: 2, clordid: 'C2', ordstatus: '0', updated_at: at(9) }), anOrder({ id: 3, clordid: 'C3' })]);
+    await h.book.load(async () => [
+      anOrder({ id: 2, clordid: 'C2', ordstatus: '0', updated_at: at(9) }),
+      anOrder({ id: 3, clordid: 'C3' }),
+    ]);
     h.runFlushes();
     const d = h.deltas.at(-1)!;
     assert.equal(d.reset, false);
-    assert.deepEqual(d.add.map((o) => o.id), [3]);
-    assert.deepEqual(d.update.map((o) => o.id), [2]);
-    assert.deepEqual(d.remove.map((o) => o.id), [1]);
+    assert.deepEqual(
+      d.add.map((o) => o.id),
+      [3],
+    );
+    assert.deepEqual(
+      d.update.map((o) => o.id),
+      [2],
+    );
+    assert.deepEqual(
+      d.remove.map((o) => o.id),
+      [1],
+    );
   });
 
   it('reports a failed first load as an error with the message', async () => {
@@ -152,7 +192,10 @@ describe('order book: snapshot then deltas', () => {
     h.runFlushes();
     assert.equal(h.book.getOrder(1)!.ordstatus, '0');
     assert.equal(h.book.getOrder(1)!.client_name, 'SGX Client');
-    assert.deepEqual(h.deltas.at(-1)!.update.map((o) => o.id), [1]);
+    assert.deepEqual(
+      h.deltas.at(-1)!.update.map((o) => o.id),
+      [1],
+    );
   });
 
   it('shows a chunked first snapshot progressively and replays live messages only once it is complete', async () => {
@@ -175,7 +218,11 @@ describe('order book: snapshot then deltas', () => {
     h.runFlushes();
     assert.equal(h.book.getView().loadingMore, false);
     assert.equal(h.book.getOrder(1)!.ordstatus, '0');
-    assert.deepEqual(h.deltas.at(-1)!.add.map((o) => o.id), [1], 'later chunks arrive as additions');
+    assert.deepEqual(
+      h.deltas.at(-1)!.add.map((o) => o.id),
+      [1],
+      'later chunks arrive as additions',
+    );
     assert.equal(h.book.getView().count, 3);
   });
 
@@ -196,7 +243,10 @@ describe('order book: snapshot then deltas', () => {
     await loading;
     while (flushes.length) flushes.shift()!();
     assert.equal(deltas[0]!.reset, true);
-    assert.deepEqual(deltas.slice(1).map((d) => d.add.map((o) => o.id)), [[1, 2], [3, 4], [5]]);
+    assert.deepEqual(
+      deltas.slice(1).map((d) => d.add.map((o) => o.id)),
+      [[1, 2], [3, 4], [5]],
+    );
     assert.equal(book.getView().count, 6);
   });
 });
@@ -205,13 +255,22 @@ describe('order book: snapshot then deltas', () => {
 describe('order book: order_data and where the order sits', () => {
   it('applies order_data like an update, and reads the order from orderData, data or the message itself', async () => {
     const h = harness();
-    await h.book.load(async () => [anOrder({ id: 1, updated_at: at(1) }), anOrder({ id: 2, clordid: 'C2', brokerorderid: 'BO2', updated_at: at(1) })]);
+    await h.book.load(async () => [
+      anOrder({ id: 1, updated_at: at(1) }),
+      anOrder({ id: 2, clordid: 'C2', brokerorderid: 'BO2', updated_at: at(1) }),
+    ]);
     h.runFlushes();
     const info = { event: 'status_request' as const, comp_id: 'SGX_CLIENT_1', clordid: 'C1', timestamp: at(2) };
     h.book.receive({ type: 'order_data', orderData: anOrder({ id: 1, ordstatus: '0', updated_at: at(2) }), orderInfo: info });
     // Other producers: the order in data, or the message itself (typed loosely: our server sends orderData).
-    h.book.receive({ type: 'order_update', data: anOrder({ id: 2, clordid: 'C2', brokerorderid: 'BO2', ordstatus: '0', updated_at: at(3) }) } as unknown as OrderMessage);
-    h.book.receive({ type: 'new_order', ...anOrder({ id: 3, clordid: 'C3', brokerorderid: 'BO3', updated_at: at(4) }) } as unknown as OrderMessage);
+    h.book.receive({
+      type: 'order_update',
+      data: anOrder({ id: 2, clordid: 'C2', brokerorderid: 'BO2', ordstatus: '0', updated_at: at(3) }),
+    } as unknown as OrderMessage);
+    h.book.receive({
+      type: 'new_order',
+      ...anOrder({ id: 3, clordid: 'C3', brokerorderid: 'BO3', updated_at: at(4) }),
+    } as unknown as OrderMessage);
     h.runFlushes();
     assert.equal(h.book.getOrder(1)!.ordstatus, '0', 'order_data (orderData)');
     assert.equal(h.book.getOrder(2)!.ordstatus, '0', 'order_update (data)');

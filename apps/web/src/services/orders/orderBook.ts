@@ -7,7 +7,15 @@
  * Changes are batched: subscribers (the grid, the panels) hear about them once per flush, as the
  * ids added, updated and removed since the last flush, never once per message.
  */
-import { orderOfMessage, type ExecutionReport, type Order, type WsExecutionReportMessage, type WsNewOrder, type WsOrderData, type WsOrderUpdate } from '@fixdesk/protocol';
+import {
+  orderOfMessage,
+  type ExecutionReport,
+  type Order,
+  type WsExecutionReportMessage,
+  type WsNewOrder,
+  type WsOrderData,
+  type WsOrderUpdate,
+} from '@fixdesk/protocol';
 import { applyActionAnswer, applyExecutionReport, isAtLeastAsNew, mergeExecutionReports } from './orderUpdates';
 
 export type BookStatus = 'idle' | 'loading' | 'ready' | 'error';
@@ -233,7 +241,9 @@ export class OrderBook {
           this.deps.warn('orders: execution report without clordid ignored', message);
           return;
         }
-        const id = this.byClOrdId.get(report.clordid) ?? (typeof report.order_id === 'number' && this.orders.has(report.order_id) ? report.order_id : undefined);
+        const id =
+          this.byClOrdId.get(report.clordid) ??
+          (typeof report.order_id === 'number' && this.orders.has(report.order_id) ? report.order_id : undefined);
         if (id === undefined) return;
         const history = this.execs.get(id);
         if (history) this.execs.set(id, mergeExecutionReports(history, [report]));

@@ -20,7 +20,10 @@ describe('execution reports applied to the cached order (spec 000 §4)', () => {
         anOrder({ ordstatus: '0' }),
         aReport({ ordstatus: status, exectype: 'F', lastqty: '4', lastpx: '26990', cumqty: '4', avgpx: '26990', leavesqty: '6' }),
       );
-      assert.deepEqual([next.ordstatus, next.lastqty, next.lastpx, next.cumqty, next.avgpx, next.leavesqty], [status, '4', '26990', '4', '26990', '6']);
+      assert.deepEqual(
+        [next.ordstatus, next.lastqty, next.lastpx, next.cumqty, next.avgpx, next.leavesqty],
+        [status, '4', '26990', '4', '26990', '6'],
+      );
     });
   }
 
@@ -28,7 +31,19 @@ describe('execution reports applied to the cached order (spec 000 §4)', () => {
     const order = anOrder({ ordstatus: '0' });
     const next = applyExecutionReport(
       order,
-      aReport({ id: 77, ordstatus: '1', order_id: 999, orderid: 'OTHER', clordid: 'X', symbol: 'ZZZ', side: '2', price: '1', orderqty: '1', cumqty: '1', leavesqty: '9' }),
+      aReport({
+        id: 77,
+        ordstatus: '1',
+        order_id: 999,
+        orderid: 'OTHER',
+        clordid: 'X',
+        symbol: 'ZZZ',
+        side: '2',
+        price: '1',
+        orderqty: '1',
+        cumqty: '1',
+        leavesqty: '9',
+      }),
     );
     for (const key of ['id', 'price', 'orderqty', 'order_qty', 'symbol', 'side', 'clordid', 'orderid', 'brokerorderid'] as const) {
       assert.equal(next[key], order[key], key);
@@ -63,7 +78,13 @@ describe('full orders and action answers', () => {
 
   it('an action answer patches state but keeps legs, parties, names and the pending request', () => {
     const cached = anOrder({ client_name: 'SGX Client', parties: [{ partyID: 'T1', partyRole: 11, partyIDSource: 'D', legIndex: null }] });
-    const answer = anOrder({ client_name: null, parties: [], ordstatus: '0', accepted_by: 'broker', updated_at: '2026-03-02T10:01:00.000Z' });
+    const answer = anOrder({
+      client_name: null,
+      parties: [],
+      ordstatus: '0',
+      accepted_by: 'broker',
+      updated_at: '2026-03-02T10:01:00.000Z',
+    });
     const next = applyActionAnswer(cached, answer);
     assert.equal(next.ordstatus, '0');
     assert.equal(next.accepted_by, 'broker');
@@ -73,7 +94,10 @@ describe('full orders and action answers', () => {
 
   it('merges execution reports by id, ascending', () => {
     const merged = mergeExecutionReports([aReport({ id: 3 }), aReport({ id: 1 })], [aReport({ id: 2 }), aReport({ id: 3, text: 'new' })]);
-    assert.deepEqual(merged.map((r) => r.id), [1, 2, 3]);
+    assert.deepEqual(
+      merged.map((r) => r.id),
+      [1, 2, 3],
+    );
     assert.equal(merged[2]!.text, 'new');
   });
 });

@@ -56,8 +56,21 @@ export function mergeExecutionReports(existing: readonly ExecutionReport[], inco
 
 /** The order fields an action answer may change. The answer lacks legs, parties, names and requests. */
 const ACTION_FIELDS = [
-  'ordstatus', 'cumqty', 'leavesqty', 'avgpx', 'lastqty', 'lastpx', 'transacttime', 'accepted_by', 'updated_at',
-  'orderqty', 'order_qty', 'price', 'ordtype', 'clordid', 'origclordid',
+  'ordstatus',
+  'cumqty',
+  'leavesqty',
+  'avgpx',
+  'lastqty',
+  'lastpx',
+  'transacttime',
+  'accepted_by',
+  'updated_at',
+  'orderqty',
+  'order_qty',
+  'price',
+  'ordtype',
+  'clordid',
+  'origclordid',
 ] as const satisfies readonly (keyof Order)[];
 
 /** Patches the cached order with an action answer's state, unless the cache already holds something newer. */

@@ -66,9 +66,13 @@ export function createOrdersApi(api: ApiClient): OrdersApi {
       }),
     doneForDay: (id) => api.post(`${path(id)}/done-for-day`),
     cancel: (id, reason) => api.post(`${path(id)}/cancel`, { reason: reason.trim() }),
-    decide: (id, kind, decision, reason) => api.post(`${path(id)}/${kind}-request/${decision}`, reason?.trim() ? { reason: reason.trim() } : {}),
+    decide: (id, kind, decision, reason) =>
+      api.post(`${path(id)}/${kind}-request/${decision}`, reason?.trim() ? { reason: reason.trim() } : {}),
     async actions(brokerOrderId, signal) {
-      const body = await api.get<{ actions?: OrderAction[] } | OrderAction[]>('/api/order-actions', { signal, query: { brokerorderid: brokerOrderId, limit: 500 } });
+      const body = await api.get<{ actions?: OrderAction[] } | OrderAction[]>('/api/order-actions', {
+        signal,
+        query: { brokerorderid: brokerOrderId, limit: 500 },
+      });
       return Array.isArray(body) ? body : (body.actions ?? []);
     },
     async timeline(id, signal) {

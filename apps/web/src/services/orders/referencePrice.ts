@@ -6,7 +6,10 @@ import type { Order, OrderLeg } from '@fixdesk/protocol';
  * server records its trades (an outright by its contract month, a multileg order by its strategy
  * symbol; a leg as an outright of its month).
  */
-export function orderReferencePrice(latest: readonly LatestPrice[], order: Pick<Order, 'symbol' | 'maturity_month_year' | 'msg_type' | 'legs'>): LatestPrice | null {
+export function orderReferencePrice(
+  latest: readonly LatestPrice[],
+  order: Pick<Order, 'symbol' | 'maturity_month_year' | 'msg_type' | 'legs'>,
+): LatestPrice | null {
   const multileg = order.msg_type === 'AB' || order.legs.length > 0;
   return findReferencePrice(latest, {
     symbol: order.symbol,
@@ -15,7 +18,10 @@ export function orderReferencePrice(latest: readonly LatestPrice[], order: Pick<
   });
 }
 
-export function legReferencePrice(latest: readonly LatestPrice[], leg: Pick<OrderLeg, 'legSymbol' | 'legMaturityMonthYear'>): LatestPrice | null {
+export function legReferencePrice(
+  latest: readonly LatestPrice[],
+  leg: Pick<OrderLeg, 'legSymbol' | 'legMaturityMonthYear'>,
+): LatestPrice | null {
   return findReferencePrice(latest, {
     symbol: leg.legSymbol,
     type: 'outright',

@@ -27,7 +27,8 @@ scope.onmessage = async (event: MessageEvent<SnapshotRequest>) => {
       post({ type: 'failed', status: response.status, body: 'The server did not answer with a list of orders' });
       return;
     }
-    for (let i = 0; i < orders.length; i += chunkSize) post({ type: 'chunk', orders: orders.slice(i, i + chunkSize), total: orders.length });
+    for (let i = 0; i < orders.length; i += chunkSize)
+      post({ type: 'chunk', orders: orders.slice(i, i + chunkSize), total: orders.length });
     post({ type: 'done', total: orders.length });
   } catch (error) {
     post({ type: 'failed', status: 0, body: error instanceof Error ? error.message : String(error) });

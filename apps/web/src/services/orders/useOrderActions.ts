@@ -6,7 +6,8 @@ import { ordersApi } from './http';
 import type { OrderBook } from './orderBook';
 import type { FillRequest, RequestDecision, RequestKind } from './ordersApi';
 
-export type OrderActionName = 'accept' | 'reject' | 'fill' | 'doneForDay' | 'cancel' | 'cancelConfirm' | 'cancelRefuse' | 'replaceConfirm' | 'replaceRefuse';
+export type OrderActionName =
+  'accept' | 'reject' | 'fill' | 'doneForDay' | 'cancel' | 'cancelConfirm' | 'cancelRefuse' | 'replaceConfirm' | 'replaceRefuse';
 
 /** Which orders have an action in flight (the Accept button turns orange with Accepting...). */
 class InFlight {
@@ -70,7 +71,11 @@ export function actionFailure(error: unknown): { kind: 'refused' | 'unreachable'
     return { kind: 'refused', title: 'The server refused', message };
   }
   if (error instanceof NetworkError) {
-    return { kind: 'unreachable', title: 'The server could not be reached', message: 'Nothing was done: the request did not reach the server. Check the connection and try again.' };
+    return {
+      kind: 'unreachable',
+      title: 'The server could not be reached',
+      message: 'Nothing was done: the request did not reach the server. Check the connection and try again.',
+    };
   }
   return { kind: 'refused', title: 'The action failed', message: error instanceof Error ? error.message : String(error) };
 }
@@ -139,7 +144,9 @@ export function useOrderActions(book: OrderBook | null): OrderActions {
       doneForDay: (id) => run(id, 'doneForDay', () => ordersApi.doneForDay(id)),
       cancel: (id, reason) => run(id, 'cancel', () => ordersApi.cancel(id, reason)),
       decide: (id, kind, decision, reason) =>
-        run(id, `${kind}${decision === 'confirm' ? 'Confirm' : 'Refuse'}` as OrderActionName, () => ordersApi.decide(id, kind, decision, reason)),
+        run(id, `${kind}${decision === 'confirm' ? 'Confirm' : 'Refuse'}` as OrderActionName, () =>
+          ordersApi.decide(id, kind, decision, reason),
+        ),
     }),
     [run],
   );

@@ -25,7 +25,10 @@ export function mergeService(services: readonly ServiceStatusEntry[], pushed: Se
 }
 
 /** The kill switch's live message applied to the client's session entry (the same list when nothing changes). */
-export function applyServiceTradingStatus(services: readonly ServiceStatusEntry[], m: Pick<WsClientTradingStatus, 'comp_id' | 'trading_stop'>): ServiceStatusEntry[] {
+export function applyServiceTradingStatus(
+  services: readonly ServiceStatusEntry[],
+  m: Pick<WsClientTradingStatus, 'comp_id' | 'trading_stop'>,
+): ServiceStatusEntry[] {
   const i = services.findIndex((s) => s.name === `fix-session:${m.comp_id}`);
   if (i < 0 || sameStop(services[i]!.trading_stop, m.trading_stop)) return services as ServiceStatusEntry[];
   const next = services.slice();

@@ -26,9 +26,15 @@ export function applyClientExecution(state: ClientBlotterState, execution: Clien
 }
 
 /** One pushed message for `compId`; messages for other clients leave the state as it is. */
-export function applyTestClientMessage(state: ClientBlotterState, compId: string, message: WsTestClientOrder | WsTestClientExecution): ClientBlotterState {
+export function applyTestClientMessage(
+  state: ClientBlotterState,
+  compId: string,
+  message: WsTestClientOrder | WsTestClientExecution,
+): ClientBlotterState {
   if (message.comp_id !== compId) return state;
-  return message.type === 'test_client_order' ? applyClientOrder(state, message.order) : applyClientExecution(state, message.execution, message.order);
+  return message.type === 'test_client_order'
+    ? applyClientOrder(state, message.order)
+    : applyClientExecution(state, message.execution, message.order);
 }
 
 /** The selected order's executions, oldest first. */

@@ -12,7 +12,11 @@ const connector = {
   lei: '549300STRAITS000SG15',
   client_contact: 'Mei Lin Tan',
 } as ClientConnector;
-const field = (raw: string, tag: number) => raw.split('\u0001').filter((f) => f.startsWith(`${tag}=`)).map((f) => f.slice(String(tag).length + 1));
+const field = (raw: string, tag: number) =>
+  raw
+    .split('\u0001')
+    .filter((f) => f.startsWith(`${tag}=`))
+    .map((f) => f.slice(String(tag).length + 1));
 
 describe('order forms into FIX messages', () => {
   it('builds an outright with the client order id, parties from the connector and a complete preview header', () => {
@@ -41,15 +45,33 @@ describe('order forms into FIX messages', () => {
         {
           countTag: 453,
           instances: [
-            [{ tag: 448, value: '%LEI%' }, { tag: 447, value: 'N' }, { tag: 452, value: '7' }],
-            [{ tag: 448, value: 'Desk of %CLIENT_NAME%' }, { tag: 447, value: 'D' }, { tag: 452, value: '11' }],
-            [{ tag: 448, value: '%COMP_ID%' }, { tag: 447, value: 'D' }, { tag: 452, value: '3' }],
+            [
+              { tag: 448, value: '%LEI%' },
+              { tag: 447, value: 'N' },
+              { tag: 452, value: '7' },
+            ],
+            [
+              { tag: 448, value: 'Desk of %CLIENT_NAME%' },
+              { tag: 447, value: 'D' },
+              { tag: 452, value: '11' },
+            ],
+            [
+              { tag: 448, value: '%COMP_ID%' },
+              { tag: 447, value: 'D' },
+              { tag: 452, value: '3' },
+            ],
           ],
         },
       ],
     };
     const broker = { id: 1, company_name: 'FixDesk Brokers', lei: null, party_id: null };
-    const { built, raw } = buildOrderMessage('outright', forms, { connector: { ...connector, execution_id_prefix: 'SGX' }, clOrdId: 'SGX-3.1', now, clientDefaults, broker });
+    const { built, raw } = buildOrderMessage('outright', forms, {
+      connector: { ...connector, execution_id_prefix: 'SGX' },
+      clOrdId: 'SGX-3.1',
+      now,
+      clientDefaults,
+      broker,
+    });
     assert.deepEqual(field(raw, 1), ['SGX-SGX_CLIENT_1']);
     assert.deepEqual(field(raw, 38), ['10'], 'the form wins');
     assert.deepEqual(field(raw, 58), ['for FixDesk Brokers']);
@@ -60,7 +82,11 @@ describe('order forms into FIX messages', () => {
     assert.deepEqual(built.warnings, []);
 
     // The form's LEI and trader name still win over the defaults.
-    const typed = buildOrderMessage('outright', { ...forms, outright: { ...forms.outright, enteringFirmLEI: 'LEI-TYPED', traderName: 'Bob' } }, { connector, clOrdId: 'SGX-3.1', now, clientDefaults });
+    const typed = buildOrderMessage(
+      'outright',
+      { ...forms, outright: { ...forms.outright, enteringFirmLEI: 'LEI-TYPED', traderName: 'Bob' } },
+      { connector, clOrdId: 'SGX-3.1', now, clientDefaults },
+    );
     assert.deepEqual(field(typed.raw, 448), ['LEI-TYPED', 'Bob', 'SGX_CLIENT_1']);
   });
 
@@ -82,15 +108,48 @@ describe('order forms into FIX messages', () => {
 
   it('checks before sending, in the spec order', () => {
     const forms = defaultOrderForms(now, 'C5TC');
-    assert.equal(simulatorSendProblem('outright', forms, { connectorSelected: false, fixClientRunning: true }), 'Please select a Client Connector first');
-    assert.equal(simulatorSendProblem('outright', forms, { connectorSelected: true, fixClientRunning: false }), 'FIX Client not running. Start client first.');
-    assert.equal(simulatorSendProblem('outright', { ...forms, outright: { ...forms.outright, price: '' } }, { connectorSelected: true, fixClientRunning: true }), 'Please enter Limit Price for limit orders');
-    assert.equal(simulatorSendProblem('outright', { ...forms, outright: { ...forms.outright, symbol: '' } }, { connectorSelected: true, fixClientRunning: true }), 'Please fill in Symbol and Quantity first');
-    assert.equal(simulatorSendProblem('custom', { ...forms, custom: { ...forms.custom, sellLegs: [] } }, { connectorSelected: true, fixClientRunning: true }), 'No legs found - please add buy and sell legs first');
+    assert.equal(
+      simulatorSendProblem('outright', forms, { connectorSelected: false, fixClientRunning: true }),
+      'Please select a Client Connector first',
+    );
+    assert.equal(
+      simulatorSendProblem('outright', forms, { connectorSelected: true, fixClientRunning: false }),
+      'FIX Client not running. Start client first.',
+    );
+    assert.equal(
+      simulatorSendProblem(
+        'outright',
+        { ...forms, outright: { ...forms.outright, price: '' } },
+        { connectorSelected: true, fixClientRunning: true },
+      ),
+      'Please enter Limit Price for limit orders',
+    );
+    assert.equal(
+      simulatorSendProblem(
+        'outright',
+        { ...forms, outright: { ...forms.outright, symbol: '' } },
+        { connectorSelected: true, fixClientRunning: true },
+      ),
+      'Please fill in Symbol and Quantity first',
+    );
+    assert.equal(
+      simulatorSendProblem(
+        'custom',
+        { ...forms, custom: { ...forms.custom, sellLegs: [] } },
+        { connectorSelected: true, fixClientRunning: true },
+      ),
+      'No legs found - please add buy and sell legs first',
+    );
     assert.equal(clientSendProblem('outright', forms, false), 'Please select a client connector first');
     assert.equal(clientSendProblem('outright', { ...forms, outright: { ...forms.outright, symbol: '' } }, true), 'Please select a symbol');
-    assert.equal(clientSendProblem('multileg', { ...forms, multileg: { ...forms.multileg, stripSymbol: '' } }, true), 'No legs generated for multileg order');
-    assert.equal(clientSendProblem('outright', { ...forms, outright: { ...forms.outright, price: 0 } }, true), 'Limit orders require a valid price greater than zero');
+    assert.equal(
+      clientSendProblem('multileg', { ...forms, multileg: { ...forms.multileg, stripSymbol: '' } }, true),
+      'No legs generated for multileg order',
+    );
+    assert.equal(
+      clientSendProblem('outright', { ...forms, outright: { ...forms.outright, price: 0 } }, true),
+      'Limit orders require a valid price greater than zero',
+    );
     assert.equal(clientSendProblem('outright', forms, true), null);
   });
 });

@@ -171,7 +171,10 @@ export function msgTypeOf(kind: OrderKind): 'D' | 'AB' {
 }
 
 /** The generated legs of a standard or custom strategy (for the leg table), or the reason there are none. */
-export function strategyLegs(kind: Exclude<OrderKind, 'outright'>, forms: OrderFormValues): { legs: GeneratedLeg[]; symbol: string; error: string | null } {
+export function strategyLegs(
+  kind: Exclude<OrderKind, 'outright'>,
+  forms: OrderFormValues,
+): { legs: GeneratedLeg[]; symbol: string; error: string | null } {
   const r =
     kind === 'multileg'
       ? generateMultileg(forms.multileg)
@@ -224,7 +227,11 @@ function valuesOf(kind: OrderKind, forms: OrderFormValues): CommonValues {
 }
 
 /** The FIX Client Simulator's checks before sending (spec 000 §5), first failure only. */
-export function simulatorSendProblem(kind: OrderKind, forms: OrderFormValues, state: { connectorSelected: boolean; fixClientRunning: boolean }): string | null {
+export function simulatorSendProblem(
+  kind: OrderKind,
+  forms: OrderFormValues,
+  state: { connectorSelected: boolean; fixClientRunning: boolean },
+): string | null {
   const values = valuesOf(kind, forms);
   const legs = kind === 'outright' ? [] : strategyLegs(kind, forms).legs;
   return validateSimulatorSend({

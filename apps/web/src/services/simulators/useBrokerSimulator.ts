@@ -58,11 +58,7 @@ export function useBrokerSimulator(): BrokerSimulatorHandle {
     engine.start();
     return () => engine.stop();
   }, [engine]);
-  const state = useSyncExternalStore(
-    (l) => engine.subscribe(l),
-    engine.getState,
-    engine.getState,
-  );
+  const state = useSyncExternalStore((l) => engine.subscribe(l), engine.getState, engine.getState);
   const [error, setError] = useState<string | null>(null);
   const [referenceError, setReferenceError] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);

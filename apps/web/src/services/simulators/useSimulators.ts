@@ -271,7 +271,11 @@ export function useClientBlotter(compId: string | null): Loaded<ClientBlotterSta
  * The selected connector, remembered in the browser under `storageKey` (the FIX Client keeps the
  * connector's id under a selected-client key, spec 001 §2). Falls back to the first active connector.
  */
-export function useSelectedConnector(storageKey: string, connectors: readonly ClientConnector[], by: 'id' | 'comp_id'): [ClientConnector | null, (compId: string | null) => void] {
+export function useSelectedConnector(
+  storageKey: string,
+  connectors: readonly ClientConnector[],
+  by: 'id' | 'comp_id',
+): [ClientConnector | null, (compId: string | null) => void] {
   const [stored, setStored] = useState<string | null>(() => {
     try {
       return window.localStorage.getItem(storageKey);

@@ -16,7 +16,8 @@ export async function fetchUsers(signal?: AbortSignal): Promise<UserSummary[]> {
 export const usersApi = {
   list: fetchUsers,
   create: (body: Record<string, unknown>) => api.post<Answer<UserSummary>>('/api/users', body),
-  update: (id: number, body: Record<string, unknown>) => api.put<Answer<UserSummary> & { sessionsEnded?: number }>(`/api/users/${id}`, body),
+  update: (id: number, body: Record<string, unknown>) =>
+    api.put<Answer<UserSummary> & { sessionsEnded?: number }>(`/api/users/${id}`, body),
   remove: (id: number) => api.delete<{ success: boolean; message?: string; deactivated?: boolean }>(`/api/users/${id}`),
   changes: async (entity: 'users' | 'broker_information' | 'broker_contacts', signal?: AbortSignal) =>
     (await api.get<{ data: OrganisationChange[] }>('/api/users/changes', { query: { entity }, signal })).data,

@@ -8,7 +8,7 @@ export function formatExecId(prefix: string, seq: number): string {
 }
 
 export async function nextExecIds(db: Queryable, prefix: string, count: number): Promise<string[]> {
-  const { rows } = await db.query<{ n: number }>('SELECT nextval(\'exec_id_seq\')::int8 AS n FROM generate_series(1, $1)', [count]);
+  const { rows } = await db.query<{ n: number }>("SELECT nextval('exec_id_seq')::int8 AS n FROM generate_series(1, $1)", [count]);
   return rows.map((r) => formatExecId(prefix, r.n));
 }
 

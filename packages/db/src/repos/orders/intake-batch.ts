@@ -40,7 +40,11 @@ export type IntakeOutcome =
  * duplicate, with the facts of the order it collided with (read after the commit; rare). Keys must be
  * distinct within a batch (the caller refuses the later one itself).
  */
-export async function storeIntakeBatch(db: Queryable, entries: readonly IntakeEntry[], options: { deferReports?: boolean } = {}): Promise<IntakeOutcome[]> {
+export async function storeIntakeBatch(
+  db: Queryable,
+  entries: readonly IntakeEntry[],
+  options: { deferReports?: boolean } = {},
+): Promise<IntakeOutcome[]> {
   const withReports = !options.deferReports;
   if (!entries.length) return [];
   const keys = new Set<string>();
@@ -79,21 +83,35 @@ export async function storeIntakeBatch(db: Queryable, entries: readonly IntakeEn
   ];
   if (legs.length) {
     params.push(
-      legs.map((x) => x.ord), legs.map((x) => x.l.legIndex), legs.map((x) => x.l.symbol), legs.map((x) => x.l.securityType),
-      legs.map((x) => x.l.maturityMonthYear), legs.map((x) => x.l.side), legs.map((x) => x.l.ratioQty), legs.map((x) => x.l.price),
+      legs.map((x) => x.ord),
+      legs.map((x) => x.l.legIndex),
+      legs.map((x) => x.l.symbol),
+      legs.map((x) => x.l.securityType),
+      legs.map((x) => x.l.maturityMonthYear),
+      legs.map((x) => x.l.side),
+      legs.map((x) => x.l.ratioQty),
+      legs.map((x) => x.l.price),
     );
   }
   if (parties.length) {
     params.push(
-      parties.map((x) => x.ord), parties.map((x) => x.p.legIndex), parties.map((x) => x.position), parties.map((x) => x.p.partyId),
-      parties.map((x) => x.p.partyIdSource), parties.map((x) => x.p.partyRole),
+      parties.map((x) => x.ord),
+      parties.map((x) => x.p.legIndex),
+      parties.map((x) => x.position),
+      parties.map((x) => x.p.partyId),
+      parties.map((x) => x.p.partyIdSource),
+      parties.map((x) => x.p.partyRole),
     );
   }
   const withLegs = legs.length > 0;
   const withParties = parties.length > 0;
-  const { rows } = await db.query<OrderRow & IntakeRowExtras>(intakeBatchSql(withLegs, withParties, withReports), params.map((a) => pgArray(a as PgArrayElement[])), {
-    name: `intake_batch_${withLegs ? 'l' : ''}${withParties ? 'p' : ''}${withReports ? 'r' : ''}`,
-  });
+  const { rows } = await db.query<OrderRow & IntakeRowExtras>(
+    intakeBatchSql(withLegs, withParties, withReports),
+    params.map((a) => pgArray(a as PgArrayElement[])),
+    {
+      name: `intake_batch_${withLegs ? 'l' : ''}${withParties ? 'p' : ''}${withReports ? 'r' : ''}`,
+    },
+  );
   if (rows.length !== entries.length) throw new Error(`intake batch returned ${rows.length} rows for ${entries.length} entries`);
   const duplicates = entries.flatMap((e, i) => (e.order && rows[i]!.id === null ? [e.order] : []));
   const existing = duplicates.length ? await existingOrders(db, duplicates) : new Map<string, ExistingOrderFacts>();
@@ -102,22 +120,58 @@ export async function storeIntakeBatch(db: Queryable, entries: readonly IntakeEn
     if (!entry.order) return { kind: 'refusal', execId: r.intake_execid };
     if (r.id === null) {
       const o = entry.order;
-      return { kind: 'duplicate', execId: r.intake_execid, existing: existing.get(`${o.sendercompid}\u0001${o.sessionDate}\u0001${o.clordid}`) ?? null };
+      return {
+        kind: 'duplicate',
+        execId: r.intake_execid,
+        existing: existing.get(`${o.sendercompid}\u0001${o.sessionDate}\u0001${o.clordid}`) ?? null,
+      };
     }
     const order = orderColumns(r);
     const { intake_execid, er_id, er_created_at, leg_ids } = r;
     const legIds = leg_ids ? leg_ids.split(',').map(Number) : [];
     const legRows: OrderLegRow[] = entry.order.legs.map((l, k) => ({
-      id: legIds[k]!, order_id: order.id, leg_index: l.legIndex, leg_symbol: l.symbol, leg_security_type: l.securityType,
-      leg_maturity_month_year: l.maturityMonthYear, leg_side: l.side, leg_ratio_qty: l.ratioQty, leg_price: l.price, leg_cumqty: '0', leg_avgpx: '0',
+      id: legIds[k]!,
+      order_id: order.id,
+      leg_index: l.legIndex,
+      leg_symbol: l.symbol,
+      leg_security_type: l.securityType,
+      leg_maturity_month_year: l.maturityMonthYear,
+      leg_side: l.side,
+      leg_ratio_qty: l.ratioQty,
+      leg_price: l.price,
+      leg_cumqty: '0',
+      leg_avgpx: '0',
     }));
     // Deferred reports: id and created_at are filled in once storeIntakeReports wrote them.
     const er: ExecReportRow = {
-      id: er_id ?? 0, order_id: order.id, execid: intake_execid, clordid: order.clordid, origclordid: null, orderid: order.brokerorderid, exectype: 'A',
-      ordstatus: 'A', side: order.side, symbol: order.symbol, orderqty: order.orderqty, price: order.price, lastqty: '0', lastpx: '0', cumqty: '0',
-      avgpx: '0', leavesqty: order.orderqty, leg_index: null, ordrejreason: null, text: null, transacttime: entry.reportTime,
-      created_at: er_created_at ?? entry.reportTime, sendercompid: order.sendercompid, sent_seq_num: null, sent_at: null,
-      executing_trader_id: null, executing_trader_source: null, executing_trader_name: null,
+      id: er_id ?? 0,
+      order_id: order.id,
+      execid: intake_execid,
+      clordid: order.clordid,
+      origclordid: null,
+      orderid: order.brokerorderid,
+      exectype: 'A',
+      ordstatus: 'A',
+      side: order.side,
+      symbol: order.symbol,
+      orderqty: order.orderqty,
+      price: order.price,
+      lastqty: '0',
+      lastpx: '0',
+      cumqty: '0',
+      avgpx: '0',
+      leavesqty: order.orderqty,
+      leg_index: null,
+      ordrejreason: null,
+      text: null,
+      transacttime: entry.reportTime,
+      created_at: er_created_at ?? entry.reportTime,
+      sendercompid: order.sendercompid,
+      sent_seq_num: null,
+      sent_at: null,
+      executing_trader_id: null,
+      executing_trader_source: null,
+      executing_trader_name: null,
     };
     return { kind: 'stored', order, er, legs: legRows };
   });
@@ -132,20 +186,55 @@ async function existingOrders(db: Queryable, orders: readonly NewOrderRecord[]):
          ON o.sendercompid = k.sendercompid AND o.session_date = k.session_date AND o.clordid = k.clordid`,
     [orders.map((o) => o.sendercompid), orders.map((o) => o.sessionDate), orders.map((o) => o.clordid)],
   );
-  return new Map(rows.map((r) => [`${r.sendercompid}\u0001${r.session_date}\u0001${r.clordid}`, {
-    brokerorderid: r.brokerorderid, side: r.side, symbol: r.symbol, orderqty: r.orderqty, ordtype: r.ordtype, price: r.price,
-  }]));
+  return new Map(
+    rows.map((r) => [
+      `${r.sendercompid}\u0001${r.session_date}\u0001${r.clordid}`,
+      {
+        brokerorderid: r.brokerorderid,
+        side: r.side,
+        symbol: r.symbol,
+        orderqty: r.orderqty,
+        ordtype: r.ordtype,
+        price: r.price,
+      },
+    ]),
+  );
 }
 
 /** The order's own columns of an intake row (the row also carries the batch's bookkeeping). */
 function orderColumns(r: OrderRow & IntakeRowExtras): OrderRow {
   return {
-    id: r.id, brokerorderid: r.brokerorderid, clordid: r.clordid, origclordid: r.origclordid, client_connector_id: r.client_connector_id,
-    sendercompid: r.sendercompid, targetcompid: r.targetcompid, session_date: r.session_date, msg_type: r.msg_type, symbol: r.symbol,
-    security_type: r.security_type, maturity_month_year: r.maturity_month_year, side: r.side, ordtype: r.ordtype, price: r.price,
-    orderqty: r.orderqty, timeinforce: r.timeinforce, exchange: r.exchange, currency: r.currency, account: r.account, text: r.text,
-    ordstatus: r.ordstatus, cumqty: r.cumqty, leavesqty: r.leavesqty, avgpx: r.avgpx, lastqty: r.lastqty, lastpx: r.lastpx,
-    transacttime: r.transacttime, accepted_by: r.accepted_by, created_at: r.created_at, updated_at: r.updated_at,
+    id: r.id,
+    brokerorderid: r.brokerorderid,
+    clordid: r.clordid,
+    origclordid: r.origclordid,
+    client_connector_id: r.client_connector_id,
+    sendercompid: r.sendercompid,
+    targetcompid: r.targetcompid,
+    session_date: r.session_date,
+    msg_type: r.msg_type,
+    symbol: r.symbol,
+    security_type: r.security_type,
+    maturity_month_year: r.maturity_month_year,
+    side: r.side,
+    ordtype: r.ordtype,
+    price: r.price,
+    orderqty: r.orderqty,
+    timeinforce: r.timeinforce,
+    exchange: r.exchange,
+    currency: r.currency,
+    account: r.account,
+    text: r.text,
+    ordstatus: r.ordstatus,
+    cumqty: r.cumqty,
+    leavesqty: r.leavesqty,
+    avgpx: r.avgpx,
+    lastqty: r.lastqty,
+    lastpx: r.lastpx,
+    transacttime: r.transacttime,
+    accepted_by: r.accepted_by,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
   };
 }
 
@@ -229,12 +318,16 @@ stored AS (
     FROM ins o JOIN input i ON i.is_order AND i.sendercompid = o.sendercompid AND i.session_date = o.session_date AND i.clordid = o.clordid
 ),
 er AS (
-  ${withReports ? `INSERT INTO execution_reports (order_id, execid, sendercompid, clordid, origclordid, orderid, exectype, ordstatus, side, symbol, orderqty, price,
+  ${
+    withReports
+      ? `INSERT INTO execution_reports (order_id, execid, sendercompid, clordid, origclordid, orderid, exectype, ordstatus, side, symbol, orderqty, price,
                                  lastqty, lastpx, cumqty, avgpx, leavesqty, leg_index, ordrejreason, text, transacttime)
   SELECT s.id, i.execid, s.sendercompid, s.clordid, NULL, s.brokerorderid, 'A', 'A', s.side, s.symbol, s.orderqty, s.price,
          0, 0, 0, 0, s.orderqty, NULL, NULL, NULL, s.report_time
     FROM stored s JOIN input i ON i.ord = s.ord ORDER BY s.ord
-  RETURNING id, order_id, created_at` : 'SELECT NULL::int8 AS id, NULL::int8 AS order_id, NULL::timestamptz AS created_at WHERE false'}
+  RETURNING id, order_id, created_at`
+      : 'SELECT NULL::int8 AS id, NULL::int8 AS order_id, NULL::timestamptz AS created_at WHERE false'
+  }
 )${legsCte}${partiesCte}
 SELECT s.*, s.session_date::text AS session_date, i.execid AS intake_execid, e.id AS er_id, e.created_at AS er_created_at,
        ${withLegs ? "(SELECT string_agg(l.id::text, ',' ORDER BY l.leg_index) FROM legs l WHERE l.order_id = s.id)" : 'NULL::text'} AS leg_ids
@@ -252,7 +345,10 @@ SELECT s.*, s.session_date::text AS session_date, i.execid AS intake_execid, e.i
  * each row is written once, already marked as sent when its reply was reserved (no second write of
  * the row). Parameters from `$${firstParam}`; its `result` CTE gives (id, execid, created_at).
  */
-export function intakeReportsCtes(reports: ReadonlyArray<{ er: ExecReportRow; sentSeqNum: number | null }>, firstParam: number): { ctes: string; params: unknown[] } {
+export function intakeReportsCtes(
+  reports: ReadonlyArray<{ er: ExecReportRow; sentSeqNum: number | null }>,
+  firstParam: number,
+): { ctes: string; params: unknown[] } {
   const p = (k: number) => `$${firstParam + k}`;
   return {
     ctes: `result AS (
@@ -266,11 +362,23 @@ export function intakeReportsCtes(reports: ReadonlyArray<{ er: ExecReportRow; se
    ORDER BY r.ord
   RETURNING id, execid, created_at
 )`,
-    params: ([
-      reports.map((x) => x.er.order_id), reports.map((x) => x.er.execid), reports.map((x) => x.er.sendercompid), reports.map((x) => x.er.clordid),
-      reports.map((x) => x.er.orderid), reports.map((x) => x.er.exectype), reports.map((x) => x.er.ordstatus), reports.map((x) => x.er.side),
-      reports.map((x) => x.er.symbol), reports.map((x) => x.er.orderqty), reports.map((x) => x.er.price), reports.map((x) => x.er.leavesqty),
-      reports.map((x) => x.er.transacttime), reports.map((x) => x.sentSeqNum),
-    ] as PgArrayElement[][]).map(pgArray),
+    params: (
+      [
+        reports.map((x) => x.er.order_id),
+        reports.map((x) => x.er.execid),
+        reports.map((x) => x.er.sendercompid),
+        reports.map((x) => x.er.clordid),
+        reports.map((x) => x.er.orderid),
+        reports.map((x) => x.er.exectype),
+        reports.map((x) => x.er.ordstatus),
+        reports.map((x) => x.er.side),
+        reports.map((x) => x.er.symbol),
+        reports.map((x) => x.er.orderqty),
+        reports.map((x) => x.er.price),
+        reports.map((x) => x.er.leavesqty),
+        reports.map((x) => x.er.transacttime),
+        reports.map((x) => x.sentSeqNum),
+      ] as PgArrayElement[][]
+    ).map(pgArray),
   };
 }

@@ -1,5 +1,10 @@
 import type { Queryable } from '../../db';
-import { persistReservedOutbound, persistReservedOutboundAtomically, RESERVED_PARAMS, type ReservedOutbound } from '../../fix-message-store';
+import {
+  persistReservedOutbound,
+  persistReservedOutboundAtomically,
+  RESERVED_PARAMS,
+  type ReservedOutbound,
+} from '../../fix-message-store';
 import { plannedIntakeCtes, type PlannedIntake } from '../intake-plan';
 import { intakeReportsCtes } from './intake-batch';
 import type { ExecReportRow } from './rows';
@@ -13,7 +18,12 @@ import type { ExecReportRow } from './rows';
  * A planned batch and its reserved replies in one self-committing statement. `sentSeqNums` gives, per
  * outcome of the plan, the MsgSeqNum its reply was reserved under (null: none). Answers the commit time.
  */
-export function storePlannedIntakeWithReplies(db: Queryable, plan: PlannedIntake, sentSeqNums: ReadonlyArray<number | null>, replies: readonly ReservedOutbound[]): Promise<Date> {
+export function storePlannedIntakeWithReplies(
+  db: Queryable,
+  plan: PlannedIntake,
+  sentSeqNums: ReadonlyArray<number | null>,
+  replies: readonly ReservedOutbound[],
+): Promise<Date> {
   return persistReservedOutboundAtomically(db, replies, plannedIntakeCtes(plan, sentSeqNums, RESERVED_PARAMS + 1));
 }
 

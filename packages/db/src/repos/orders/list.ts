@@ -160,7 +160,7 @@ const REFUSED_LIST_ORDER = columns<(typeof ORDER_LIST_ORDER.names)[number]>([
   ['brokerorderid', "''"],
   ['clordid', "coalesce(r.clordid, '')"],
   ['origclordid', 'NULL::text'],
-  ['client_connector_id', "coalesce(r.client_connector_id, 0)::text"],
+  ['client_connector_id', 'coalesce(r.client_connector_id, 0)::text'],
   ['sendercompid', 'r.sendercompid'],
   ['targetcompid', 'r.targetcompid'],
   ['client_name', 'c.client_name'],
@@ -192,7 +192,8 @@ const REFUSED_LIST_ORDER = columns<(typeof ORDER_LIST_ORDER.names)[number]>([
   ['refused_reason', intText('r.ordrejreason')],
   ['refused_text', 'r.reject_text'],
 ]);
-if (REFUSED_LIST_ORDER.names.join() !== ORDER_LIST_ORDER.names.join()) throw new Error('refused order columns differ from the order list columns');
+if (REFUSED_LIST_ORDER.names.join() !== ORDER_LIST_ORDER.names.join())
+  throw new Error('refused order columns differ from the order list columns');
 
 /**
  * The SELECT of refused orders as order list rows (columns: ORDER_LIST_COLUMNS.orders), from the table
@@ -362,14 +363,22 @@ export async function listOrderRows(db: Queryable, f: OrderListFilter, withExecR
       [ids],
       array,
     ),
-    db.query<TextRow>(`SELECT ${ORDER_LIST_PARTY.sql} FROM order_parties p WHERE p.order_id = ANY($1::int8[]) ORDER BY p.order_id DESC, p.position`, [ids], array),
+    db.query<TextRow>(
+      `SELECT ${ORDER_LIST_PARTY.sql} FROM order_parties p WHERE p.order_id = ANY($1::int8[]) ORDER BY p.order_id DESC, p.position`,
+      [ids],
+      array,
+    ),
     db.query<TextRow>(
       `SELECT ${ORDER_LIST_REQUEST.sql} FROM order_requests r WHERE r.order_id = ANY($1::int8[]) AND r.status = 'PENDING' ORDER BY r.order_id DESC`,
       [ids],
       array,
     ),
     withExecReports
-      ? db.query<TextRow>(`SELECT ${ORDER_LIST_EXEC_REPORT.sql} FROM execution_reports e WHERE e.order_id = ANY($1::int8[]) ORDER BY e.order_id DESC, e.id`, [ids], array)
+      ? db.query<TextRow>(
+          `SELECT ${ORDER_LIST_EXEC_REPORT.sql} FROM execution_reports e WHERE e.order_id = ANY($1::int8[]) ORDER BY e.order_id DESC, e.id`,
+          [ids],
+          array,
+        )
       : Promise.resolve({ rows: [] as TextRow[], rowCount: 0 }),
   ]);
   return { orders, legs: legs.rows, parties: parties.rows, requests: requests.rows, execReports: execReports.rows };
@@ -377,10 +386,9 @@ export async function listOrderRows(db: Queryable, f: OrderListFilter, withExecR
 
 export async function getOrderBundle(db: Queryable, idOrBrokerId: string | number): Promise<OrderBundle | undefined> {
   const byId = typeof idOrBrokerId === 'number' || /^\d+$/.test(idOrBrokerId);
-  const { rows } = await db.query<{ id: number }>(
-    `SELECT id FROM orders WHERE ${byId ? 'id = $1::int8' : 'brokerorderid = $1'}`,
-    [String(idOrBrokerId)],
-  );
+  const { rows } = await db.query<{ id: number }>(`SELECT id FROM orders WHERE ${byId ? 'id = $1::int8' : 'brokerorderid = $1'}`, [
+    String(idOrBrokerId),
+  ]);
   const id = rows[0]?.id;
   if (id === undefined) return undefined;
   const { rows: orders } = await db.query<OrderBundle['orders'][number]>(

@@ -95,7 +95,9 @@ export async function storeRefusedOrders(db: Queryable, records: readonly Refuse
 
 /** Refused orders as order list rows, by id (those that exist), in id order. */
 export async function getRefusedOrderRows(db: Queryable, ids: readonly number[]): Promise<TextRow[]> {
-  const { rows } = await db.query<TextRow>(`${refusedOrderRowsSql()} WHERE r.id = ANY($1::int8[]) ORDER BY r.id`, [[...ids]], { rowMode: 'array' });
+  const { rows } = await db.query<TextRow>(`${refusedOrderRowsSql()} WHERE r.id = ANY($1::int8[]) ORDER BY r.id`, [[...ids]], {
+    rowMode: 'array',
+  });
   return rows;
 }
 

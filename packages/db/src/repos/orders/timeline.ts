@@ -5,7 +5,6 @@ import { decimalText, microText } from '../sql-text';
 // for it, every action on it, every execution report (each a state change), and for an order refused at
 // intake its refusal. Times come as text in UTC with microseconds ('2026-03-15T10:30:01.123456Z').
 
-
 export interface TimelineOrderRow {
   id: number;
   /** '' for an order refused at intake. */
@@ -87,9 +86,13 @@ export async function orderTimelineRows(db: Queryable, idOrBrokerId: string): Pr
     `SELECT o.id, o.brokerorderid, o.clordid, o.sendercompid, o.targetcompid, o.ordstatus, ${microText('o.created_at')} AS created_at,
             false AS refused, NULL::int AS ordrejreason, NULL::text AS reject_text, NULL::text AS refusal_execid
        FROM orders o WHERE ${byId ? 'o.id = $1::int8' : 'o.brokerorderid = $1'}
-     ${byId ? `UNION ALL
+     ${
+       byId
+         ? `UNION ALL
      SELECT r.id, '', coalesce(r.clordid, ''), r.sendercompid, r.targetcompid, '8', ${microText('r.created_at')}, true, r.ordrejreason, r.reject_text, r.execid
-       FROM refused_orders r WHERE r.id = $1::int8` : ''}`,
+       FROM refused_orders r WHERE r.id = $1::int8`
+         : ''
+     }`,
     [idOrBrokerId],
   );
   const order = orders[0];

@@ -17,7 +17,12 @@ export async function lockOrder(db: Queryable, idOrBrokerId: string | number): P
   return rows[0];
 }
 
-export async function findOrderByClOrdId(db: Queryable, sendercompid: string, clordid: string, forUpdate = false): Promise<OrderRow | undefined> {
+export async function findOrderByClOrdId(
+  db: Queryable,
+  sendercompid: string,
+  clordid: string,
+  forUpdate = false,
+): Promise<OrderRow | undefined> {
   // The latest order with that ClOrdID from this client (ClOrdIDs are unique per trading day).
   const { rows } = await db.query<OrderRow>(
     `SELECT ${ORDER_COLUMNS} FROM orders WHERE sendercompid = $1 AND clordid = $2 ORDER BY id DESC LIMIT 1 ${forUpdate ? 'FOR UPDATE' : ''}`,
@@ -55,8 +60,23 @@ export async function updateOrder(db: Queryable, id: number, u: OrderUpdate): Pr
             origclordid = CASE WHEN $13::boolean THEN $14 ELSE origclordid END,
             accepted_by = coalesce($15, accepted_by), updated_at = greatest(now(), updated_at + interval '1 microsecond')
       WHERE id = $1 RETURNING ${ORDER_COLUMNS}`,
-    [id, u.ordstatus, u.cumqty, u.leavesqty, u.avgpx, u.lastqty, u.lastpx, u.orderqty ?? null, u.price !== undefined, u.price ?? null,
-     u.ordtype ?? null, u.clordid ?? null, u.origclordid !== undefined, u.origclordid ?? null, u.accepted_by ?? null],
+    [
+      id,
+      u.ordstatus,
+      u.cumqty,
+      u.leavesqty,
+      u.avgpx,
+      u.lastqty,
+      u.lastpx,
+      u.orderqty ?? null,
+      u.price !== undefined,
+      u.price ?? null,
+      u.ordtype ?? null,
+      u.clordid ?? null,
+      u.origclordid !== undefined,
+      u.origclordid ?? null,
+      u.accepted_by ?? null,
+    ],
   );
   return rows[0]!;
 }
@@ -101,9 +121,32 @@ export async function insertExecReport(db: Queryable, e: NewExecReport): Promise
                                     orderqty, price, lastqty, lastpx, cumqty, avgpx, leavesqty, leg_index, ordrejreason, text, transacttime,
                                     executing_trader_id, executing_trader_source, executing_trader_name)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24) RETURNING *`,
-    [e.orderId, e.execid, e.sendercompid, e.clordid, e.origclordid, e.orderid, e.exectype, e.ordstatus, e.side, e.symbol, e.orderqty,
-     e.price, e.lastqty, e.lastpx, e.cumqty, e.avgpx, e.leavesqty, e.legIndex, e.ordrejreason, e.text, e.transacttime,
-     e.executingTrader?.id ?? null, e.executingTrader?.source ?? null, e.executingTrader?.name ?? null],
+    [
+      e.orderId,
+      e.execid,
+      e.sendercompid,
+      e.clordid,
+      e.origclordid,
+      e.orderid,
+      e.exectype,
+      e.ordstatus,
+      e.side,
+      e.symbol,
+      e.orderqty,
+      e.price,
+      e.lastqty,
+      e.lastpx,
+      e.cumqty,
+      e.avgpx,
+      e.leavesqty,
+      e.legIndex,
+      e.ordrejreason,
+      e.text,
+      e.transacttime,
+      e.executingTrader?.id ?? null,
+      e.executingTrader?.source ?? null,
+      e.executingTrader?.name ?? null,
+    ],
   );
   return rows[0]!;
 }
@@ -170,7 +213,11 @@ export async function unsentExecReportsWithOrders(
 }
 
 /** Σ qty and Σ qty·px of the order-level fills, exact, for the average price. */
-export async function orderFillTotals(db: Queryable, orderId: number, legIndex: number | null = null): Promise<{ qty: string; notional: string }> {
+export async function orderFillTotals(
+  db: Queryable,
+  orderId: number,
+  legIndex: number | null = null,
+): Promise<{ qty: string; notional: string }> {
   const { rows } = await db.query<{ qty: string; notional: string }>(
     `SELECT coalesce(sum(lastqty), 0)::text AS qty, coalesce(sum(lastqty * lastpx), 0)::text AS notional
        FROM execution_reports
@@ -187,18 +234,35 @@ export async function listOrderLegs(db: Queryable, orderId: number): Promise<Ord
 
 /** Whether a multileg order has been filled per leg (it then takes no fill at the spread price). */
 export async function hasLegFills(db: Queryable, orderId: number): Promise<boolean> {
-  const { rows } = await db.query("SELECT 1 FROM execution_reports WHERE order_id = $1 AND exectype = 'F' AND leg_index IS NOT NULL LIMIT 1", [orderId]);
+  const { rows } = await db.query(
+    "SELECT 1 FROM execution_reports WHERE order_id = $1 AND exectype = 'F' AND leg_index IS NOT NULL LIMIT 1",
+    [orderId],
+  );
   return rows.length > 0;
 }
 
 /** Whether another order of the client holds this ClOrdID on the trading day. */
-export async function clOrdIdTakenByOtherOrder(db: Queryable, sendercompid: string, sessionDate: string, clordid: string, orderId: number): Promise<boolean> {
-  const { rows } = await db.query('SELECT 1 FROM orders WHERE sendercompid = $1 AND session_date = $2 AND clordid = $3 AND id <> $4 LIMIT 1', [sendercompid, sessionDate, clordid, orderId]);
+export async function clOrdIdTakenByOtherOrder(
+  db: Queryable,
+  sendercompid: string,
+  sessionDate: string,
+  clordid: string,
+  orderId: number,
+): Promise<boolean> {
+  const { rows } = await db.query(
+    'SELECT 1 FROM orders WHERE sendercompid = $1 AND session_date = $2 AND clordid = $3 AND id <> $4 LIMIT 1',
+    [sendercompid, sessionDate, clordid, orderId],
+  );
   return rows.length > 0;
 }
 
 export async function updateLeg(db: Queryable, orderId: number, legIndex: number, cumqty: string, avgpx: string): Promise<void> {
-  await db.query('UPDATE order_legs SET leg_cumqty = $3, leg_avgpx = $4 WHERE order_id = $1 AND leg_index = $2', [orderId, legIndex, cumqty, avgpx]);
+  await db.query('UPDATE order_legs SET leg_cumqty = $3, leg_avgpx = $4 WHERE order_id = $1 AND leg_index = $2', [
+    orderId,
+    legIndex,
+    cumqty,
+    avgpx,
+  ]);
 }
 
 export interface NewOrderAction {
@@ -225,15 +289,40 @@ export async function insertOrderAction(db: Queryable, a: NewOrderAction): Promi
     `INSERT INTO order_actions (order_id, brokerorderid, clordid, sendercompid, symbol, side, orderqty, price, action_type, user_id,
                                 user_ref, notes, action_data, fill_qty, fill_price, leg_index)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id, created_at`,
-    [a.orderId, a.brokerorderid, a.clordid, a.sendercompid, a.symbol, a.side, a.orderqty, a.price, a.actionType, a.userId, a.userRef,
-     a.notes, JSON.stringify(a.actionData), a.fillQty, a.fillPrice, a.legIndex],
+    [
+      a.orderId,
+      a.brokerorderid,
+      a.clordid,
+      a.sendercompid,
+      a.symbol,
+      a.side,
+      a.orderqty,
+      a.price,
+      a.actionType,
+      a.userId,
+      a.userRef,
+      a.notes,
+      JSON.stringify(a.actionData),
+      a.fillQty,
+      a.fillPrice,
+      a.legIndex,
+    ],
   );
   return rows[0]!;
 }
 
 export async function insertTrade(
   db: Queryable,
-  t: { orderId: number; execReportId: number; symbol: string; type: string; contract: string; side: string; price: string; quantity: string },
+  t: {
+    orderId: number;
+    execReportId: number;
+    symbol: string;
+    type: string;
+    contract: string;
+    side: string;
+    price: string;
+    quantity: string;
+  },
 ): Promise<void> {
   await db.query(
     `INSERT INTO trade_history (order_id, execution_report_id, symbol, type, contract, securityid, side, price, quantity)
@@ -247,7 +336,16 @@ export async function insertTrade(
 
 export async function insertOrderRequest(
   db: Queryable,
-  r: { orderId: number; type: 'F' | 'G'; clordid: string; origclordid: string; newOrderQty: string | null; newPrice: string | null; newOrdType: string | null; text: string | null },
+  r: {
+    orderId: number;
+    type: 'F' | 'G';
+    clordid: string;
+    origclordid: string;
+    newOrderQty: string | null;
+    newPrice: string | null;
+    newOrdType: string | null;
+    text: string | null;
+  },
 ): Promise<OrderRequestRow> {
   const { rows } = await db.query<OrderRequestRow>(
     `INSERT INTO order_requests (order_id, request_type, clordid, origclordid, new_orderqty, new_price, new_ordtype, text)
@@ -262,13 +360,34 @@ export async function pendingOrderRequest(db: Queryable, orderId: number): Promi
   return rows[0];
 }
 
-export async function decideOrderRequest(db: Queryable, id: number, status: 'CONFIRMED' | 'REFUSED', by: string, text: string | null): Promise<void> {
-  await db.query('UPDATE order_requests SET status = $2, decided_by = $3, decided_at = now(), decision_text = $4 WHERE id = $1', [id, status, by, text]);
+export async function decideOrderRequest(
+  db: Queryable,
+  id: number,
+  status: 'CONFIRMED' | 'REFUSED',
+  by: string,
+  text: string | null,
+): Promise<void> {
+  await db.query('UPDATE order_requests SET status = $2, decided_by = $3, decided_at = now(), decision_text = $4 WHERE id = $1', [
+    id,
+    status,
+    by,
+    text,
+  ]);
 }
 
 export async function insertCancelReject(
   db: Queryable,
-  r: { orderId: number | null; sendercompid: string; clordid: string; origclordid: string; orderid: string; ordstatus: string; responseTo: string; reason: number | null; text: string | null },
+  r: {
+    orderId: number | null;
+    sendercompid: string;
+    clordid: string;
+    origclordid: string;
+    orderid: string;
+    ordstatus: string;
+    responseTo: string;
+    reason: number | null;
+    text: string | null;
+  },
 ): Promise<{ id: number; transacttime: Date }> {
   const { rows } = await db.query<{ id: number; transacttime: Date }>(
     `INSERT INTO order_cancel_rejects (order_id, sendercompid, clordid, origclordid, orderid, ordstatus, cxl_rej_response_to, cxl_rej_reason, text)
@@ -280,8 +399,17 @@ export async function insertCancelReject(
 
 /** A cancel reject committed but never sent, with its client's connector id. */
 export interface UnsentCancelRejectRow {
-  id: number; order_id: number | null; clordid: string; origclordid: string; orderid: string; ordstatus: string;
-  cxl_rej_response_to: string; cxl_rej_reason: number | null; text: string | null; transacttime: Date; connector_id: number;
+  id: number;
+  order_id: number | null;
+  clordid: string;
+  origclordid: string;
+  orderid: string;
+  ordstatus: string;
+  cxl_rej_response_to: string;
+  cxl_rej_reason: number | null;
+  text: string | null;
+  transacttime: Date;
+  connector_id: number;
 }
 
 export async function unsentCancelRejects(db: Queryable, sendercompid: string): Promise<UnsentCancelRejectRow[]> {

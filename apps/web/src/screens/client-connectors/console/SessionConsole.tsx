@@ -9,7 +9,22 @@ import {
   type SessionConsoleState,
   type SessionConsoleView,
 } from '@fixdesk/protocol';
-import { Alert, Badge, Button, Group, Loader, Modal, NumberInput, Paper, Stack, Table, Text, Textarea, Title, Tooltip } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Loader,
+  Modal,
+  NumberInput,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  Textarea,
+  Title,
+  Tooltip,
+} from '@mantine/core';
 import { IconAlertCircle, IconCircleCheck, IconPlugConnected, IconPlugConnectedX } from '@tabler/icons-react';
 import { useCallback, useEffect, useState } from 'react';
 import { adminErrorText } from '../../../components/admin/errors';
@@ -37,9 +52,18 @@ function LastCell({ m, tz }: { m: LastMessage | null; tz: string }) {
 }
 
 function StateBadge({ s }: { s: SessionConsoleState }) {
-  if (s.loggedOn) return <Badge color="green" leftSection={<IconPlugConnected size={12} />}>Logged on</Badge>;
+  if (s.loggedOn)
+    return (
+      <Badge color="green" leftSection={<IconPlugConnected size={12} />}>
+        Logged on
+      </Badge>
+    );
   if (s.connected) return <Badge color="yellow">Connected, not logged on</Badge>;
-  return <Badge color="gray" leftSection={<IconPlugConnectedX size={12} />}>Logged out</Badge>;
+  return (
+    <Badge color="gray" leftSection={<IconPlugConnectedX size={12} />}>
+      Logged out
+    </Badge>
+  );
 }
 
 interface Pending {
@@ -174,7 +198,13 @@ export function SessionConsole({ compId }: { compId: string }) {
             const problem = sessionActionProblem(action, s);
             const danger = action === 'disconnect' || action === 'reset_seqnums';
             const button = (
-              <Button size="xs" variant={danger ? 'outline' : 'light'} color={danger ? 'red' : 'desk'} disabled={problem !== undefined} onClick={() => setPending({ action })}>
+              <Button
+                size="xs"
+                variant={danger ? 'outline' : 'light'}
+                color={danger ? 'red' : 'desk'}
+                disabled={problem !== undefined}
+                onClick={() => setPending({ action })}
+              >
                 {SESSION_ACTION_LABELS[action]}
               </Button>
             );
@@ -216,7 +246,9 @@ export function SessionConsole({ compId }: { compId: string }) {
                     <Table.Td>{o.changedBy}</Table.Td>
                     <Table.Td>{o.reason}</Table.Td>
                     <Table.Td className="fd-numeric">
-                      {typeof o.after?.nextSenderMsgSeqNum === 'number' ? `${String(o.after.nextSenderMsgSeqNum)} / ${String(o.after.nextTargetMsgSeqNum)}` : '—'}
+                      {typeof o.after?.nextSenderMsgSeqNum === 'number'
+                        ? `${String(o.after.nextSenderMsgSeqNum)} / ${String(o.after.nextTargetMsgSeqNum)}`
+                        : '—'}
                     </Table.Td>
                   </Table.Tr>
                 ))}
@@ -256,7 +288,9 @@ function ActionModal({
   onDone: (view: SessionConsoleView, text: string) => void;
 }) {
   const numbered = action === 'set_next_sender' || action === 'set_next_target';
-  const [value, setValue] = useState<number | ''>(numbered ? (action === 'set_next_sender' ? state.nextSenderMsgSeqNum : state.nextTargetMsgSeqNum) : '');
+  const [value, setValue] = useState<number | ''>(
+    numbered ? (action === 'set_next_sender' ? state.nextSenderMsgSeqNum : state.nextTargetMsgSeqNum) : '',
+  );
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -292,7 +326,11 @@ function ActionModal({
         )}
         {numbered && (
           <NumberInput
-            label={action === 'set_next_sender' ? 'Next sender number (34 of our next message)' : 'Next target number (34 we expect from the client)'}
+            label={
+              action === 'set_next_sender'
+                ? 'Next sender number (34 of our next message)'
+                : 'Next target number (34 we expect from the client)'
+            }
             value={value}
             onChange={(v) => setValue(typeof v === 'number' ? v : '')}
             min={1}
@@ -327,7 +365,12 @@ function ActionModal({
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
-          <Button color={action === 'disconnect' || action === 'reset_seqnums' ? 'red' : 'desk'} disabled={!reasonOk || !valueOk || problem !== undefined} loading={busy} onClick={() => void submit()}>
+          <Button
+            color={action === 'disconnect' || action === 'reset_seqnums' ? 'red' : 'desk'}
+            disabled={!reasonOk || !valueOk || problem !== undefined}
+            loading={busy}
+            onClick={() => void submit()}
+          >
             {SESSION_ACTION_LABELS[action]}
           </Button>
         </Group>

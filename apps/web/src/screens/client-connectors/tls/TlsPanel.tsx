@@ -1,4 +1,11 @@
-import { CERT_COUNTRY_DEFAULT, GenerateCertsSchema, TLS_NO_PORT_TEXT, tlsFileNames, type ClientConnector, type SessionConfig } from '@fixdesk/protocol';
+import {
+  CERT_COUNTRY_DEFAULT,
+  GenerateCertsSchema,
+  TLS_NO_PORT_TEXT,
+  tlsFileNames,
+  type ClientConnector,
+  type SessionConfig,
+} from '@fixdesk/protocol';
 import { Alert, Badge, Button, Code, Group, Loader, Paper, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { IconAlertCircle, IconCircleCheck, IconDownload, IconEye, IconEyeOff } from '@tabler/icons-react';
 import { useCallback, useEffect, useState } from 'react';
@@ -22,11 +29,24 @@ function PemBlock({ label, pem, fileName }: { label: string; pem: string; fileNa
         <Text fz="sm" fw={600}>
           {label}
         </Text>
-        <Button size="compact-xs" variant="subtle" leftSection={<IconDownload size={14} />} onClick={() => downloadFile(fileName, [pem], PEM_TYPE)}>
+        <Button
+          size="compact-xs"
+          variant="subtle"
+          leftSection={<IconDownload size={14} />}
+          onClick={() => downloadFile(fileName, [pem], PEM_TYPE)}
+        >
           {fileName}
         </Button>
       </Group>
-      <Textarea value={pem} readOnly autosize minRows={4} maxRows={8} styles={{ input: { fontFamily: 'monospace', fontSize: 11 } }} aria-label={label} />
+      <Textarea
+        value={pem}
+        readOnly
+        autosize
+        minRows={4}
+        maxRows={8}
+        styles={{ input: { fontFamily: 'monospace', fontSize: 11 } }}
+        aria-label={label}
+      />
     </Stack>
   );
 }
@@ -166,7 +186,13 @@ export function TlsPanel({ compId }: { compId: string | undefined }) {
           : `${compId} logs on over plain TCP. Generating a certificate turns TLS on: from then on only a TLS Logon with that certificate is accepted.`}
       </Text>
       {noTlsPort && (
-        <Alert color={enabled ? 'red' : 'yellow'} variant="light" icon={<IconAlertCircle size={18} />} title="No TLS port on the desk" data-testid="tls-no-port">
+        <Alert
+          color={enabled ? 'red' : 'yellow'}
+          variant="light"
+          icon={<IconAlertCircle size={18} />}
+          title="No TLS port on the desk"
+          data-testid="tls-no-port"
+        >
           {enabled
             ? `${compId} has a certificate, so its logons are accepted over TLS only, and the desk has no TLS port: it cannot log on until FIX_TLS_PORT is set on every node and the desk restarted.`
             : TLS_NO_PORT_TEXT}
@@ -188,9 +214,29 @@ export function TlsPanel({ compId }: { compId: string | undefined }) {
             {enabled ? 'Replace the certificate' : 'Generate a certificate'}
           </Title>
           <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="xs">
-            <TextInput label="Common name" required value={commonName} onChange={(e) => setCommonName(e.currentTarget.value)} error={fieldErrors.commonName} maxLength={64} />
-            <TextInput label="Organization" value={organization} onChange={(e) => setOrganization(e.currentTarget.value)} error={fieldErrors.organization} maxLength={64} />
-            <TextInput label="Country" value={country} onChange={(e) => setCountry(e.currentTarget.value.toUpperCase())} error={fieldErrors.country} maxLength={2} w={90} />
+            <TextInput
+              label="Common name"
+              required
+              value={commonName}
+              onChange={(e) => setCommonName(e.currentTarget.value)}
+              error={fieldErrors.commonName}
+              maxLength={64}
+            />
+            <TextInput
+              label="Organization"
+              value={organization}
+              onChange={(e) => setOrganization(e.currentTarget.value)}
+              error={fieldErrors.organization}
+              maxLength={64}
+            />
+            <TextInput
+              label="Country"
+              value={country}
+              onChange={(e) => setCountry(e.currentTarget.value.toUpperCase())}
+              error={fieldErrors.country}
+              maxLength={2}
+              w={90}
+            />
           </SimpleGrid>
           {enabled && (
             <Text fz="xs" c="orange.8">
@@ -213,11 +259,17 @@ export function TlsPanel({ compId }: { compId: string | undefined }) {
       {enabled && issuedKey && (
         <Stack gap={4}>
           <Group>
-            <Button size="xs" variant="default" leftSection={showKey ? <IconEyeOff size={14} /> : <IconEye size={14} />} onClick={() => setShowKey((v) => !v)}>
+            <Button
+              size="xs"
+              variant="default"
+              leftSection={showKey ? <IconEyeOff size={14} /> : <IconEye size={14} />}
+              onClick={() => setShowKey((v) => !v)}
+            >
               {showKey ? 'Hide private key' : 'Show private key'}
             </Button>
             <Text fz="xs" c="orange.8" data-testid="tls-key-once">
-              The client's private key is shown this once: download it now and hand it to the client over a secure channel only. The desk keeps no copy.
+              The client's private key is shown this once: download it now and hand it to the client over a secure channel only. The desk
+              keeps no copy.
             </Text>
           </Group>
           {showKey && <PemBlock label="Client private key" pem={issuedKey} fileName={files.privateKeyFile} />}
@@ -225,7 +277,8 @@ export function TlsPanel({ compId }: { compId: string | undefined }) {
       )}
       {enabled && !issuedKey && (
         <Text fz="xs" c="dimmed" data-testid="tls-key-handed-out">
-          The client's private key was handed out when this certificate was generated; the desk keeps no copy. If it is lost, replace the certificate.
+          The client's private key was handed out when this certificate was generated; the desk keeps no copy. If it is lost, replace the
+          certificate.
         </Text>
       )}
       {!config ? (
@@ -243,7 +296,12 @@ export function TlsPanel({ compId }: { compId: string | undefined }) {
             <Button size="xs" variant="default" onClick={() => setShowConfig((v) => !v)}>
               {showConfig ? 'Hide session config' : 'Session config'}
             </Button>
-            <Button size="xs" variant="subtle" leftSection={<IconDownload size={14} />} onClick={() => downloadFile(`${compId}.cfg`, [config.settingsFile], 'text/plain;charset=utf-8')}>
+            <Button
+              size="xs"
+              variant="subtle"
+              leftSection={<IconDownload size={14} />}
+              onClick={() => downloadFile(`${compId}.cfg`, [config.settingsFile], 'text/plain;charset=utf-8')}
+            >
               {compId}.cfg
             </Button>
           </Group>

@@ -13,5 +13,6 @@ const path = (compId: string) => `/api/client-connectors/${encodeURIComponent(co
 export const tlsApi = {
   connector: async (compId: string, signal?: AbortSignal) => (await api.get<Answer<ClientConnector>>(path(compId), { signal })).data,
   generate: (compId: string, body: GenerateCertsInput) => api.post<Answer<GenerateCertsResult>>(`${path(compId)}/generate-certs`, body),
-  sessionConfig: async (compId: string, signal?: AbortSignal) => (await api.get<Answer<SessionConfig>>(`${path(compId)}/session-config`, { signal })).data,
+  sessionConfig: async (compId: string, signal?: AbortSignal) =>
+    (await api.get<Answer<SessionConfig>>(`${path(compId)}/session-config`, { signal })).data,
 };

@@ -1,5 +1,29 @@
-import { blotterStatusColour, formatBlotterPrice, formatOrderPrice, formatPrice, formatQuantity, formatTime, ordStatusWithFills, SIDE_LABELS, type SideCode } from '@fixdesk/domain';
-import { Alert, Badge, Container, Grid, Group, NumberInput, Paper, Progress, ScrollArea, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
+import {
+  blotterStatusColour,
+  formatBlotterPrice,
+  formatOrderPrice,
+  formatPrice,
+  formatQuantity,
+  formatTime,
+  ordStatusWithFills,
+  SIDE_LABELS,
+  type SideCode,
+} from '@fixdesk/domain';
+import {
+  Alert,
+  Badge,
+  Container,
+  Grid,
+  Group,
+  NumberInput,
+  Paper,
+  Progress,
+  ScrollArea,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+} from '@mantine/core';
 import { IconAlertCircle, IconRobot } from '@tabler/icons-react';
 import { useState } from 'react';
 import { LiveConnectionNotice } from '../../../services/live/LiveConnectionNotice';
@@ -63,7 +87,15 @@ function OrderCard({ sim }: { sim: SimOrder }) {
   const filled = Number(o.orderqty) > 0 ? (Number(o.cumqty) / Number(o.orderqty)) * 100 : 0;
   const phase = PHASE_BADGE[sim.phase];
   return (
-    <Paper withBorder radius="sm" p="sm" data-testid="sim-order-card" data-brokerorderid={o.brokerorderid} data-clordid={o.clordid} style={{ borderLeft: `3px solid var(--mantine-color-${o.side === '1' ? 'teal' : 'red'}-6)` }}>
+    <Paper
+      withBorder
+      radius="sm"
+      p="sm"
+      data-testid="sim-order-card"
+      data-brokerorderid={o.brokerorderid}
+      data-clordid={o.clordid}
+      style={{ borderLeft: `3px solid var(--mantine-color-${o.side === '1' ? 'teal' : 'red'}-6)` }}
+    >
       <Group justify="space-between" wrap="nowrap" mb={4}>
         <Text fw={700} ff="monospace" fz="sm">
           {o.brokerorderid}
@@ -74,7 +106,12 @@ function OrderCard({ sim }: { sim: SimOrder }) {
               {phase.label}
             </Badge>
           )}
-          <Badge size="sm" color={colour} data-testid="sim-order-status" title={updated ? `${ordStatusWithFills(o.ordstatus, o.cumqty, o.orderqty)}; the client asked for its status` : undefined}>
+          <Badge
+            size="sm"
+            color={colour}
+            data-testid="sim-order-status"
+            title={updated ? `${ordStatusWithFills(o.ordstatus, o.cumqty, o.orderqty)}; the client asked for its status` : undefined}
+          >
             {updated ? ORDER_STATUS_UPDATED : ordStatusWithFills(o.ordstatus, o.cumqty, o.orderqty)}
           </Badge>
         </Group>
@@ -83,7 +120,8 @@ function OrderCard({ sim }: { sim: SimOrder }) {
         <Text span c={o.side === '1' ? 'teal.8' : 'red.8'} fw={700}>
           {(SIDE_LABELS[o.side as SideCode] ?? o.side).toUpperCase()}
         </Text>{' '}
-        {formatQuantity(o.orderqty)} {o.symbol} @ {o.price === null || o.price === '' ? formatOrderPrice(null) : formatBlotterPrice(o.price)}
+        {formatQuantity(o.orderqty)} {o.symbol} @{' '}
+        {o.price === null || o.price === '' ? formatOrderPrice(null) : formatBlotterPrice(o.price)}
       </Text>
       <Text fz="xs" c="dimmed" lineClamp={1}>
         {o.client_name ?? o.sendercompid} · {o.clordid}
@@ -96,7 +134,8 @@ function OrderCard({ sim }: { sim: SimOrder }) {
       </Group>
       {sim.fills.length > 0 && (
         <Text fz="xs" c="dimmed" mt={4} data-testid="sim-order-fills">
-          {sim.fills.length} fill{sim.fills.length === 1 ? '' : 's'}: {sim.fills.map((f) => `${formatQuantity(f.qty)} @ ${formatPrice(f.price)}`).join(', ')}
+          {sim.fills.length} fill{sim.fills.length === 1 ? '' : 's'}:{' '}
+          {sim.fills.map((f) => `${formatQuantity(f.qty)} @ ${formatPrice(f.price)}`).join(', ')}
         </Text>
       )}
       {sim.note && (
@@ -148,7 +187,11 @@ export default function BrokerSimulatorPage() {
               disabled={sim.loading}
               data-testid="auto-mode"
             />
-            <DelayInput label="Accept delay" value={settings.acceptDelaySec} onApply={(acceptDelaySec) => sim.setSettings({ acceptDelaySec })} />
+            <DelayInput
+              label="Accept delay"
+              value={settings.acceptDelaySec}
+              onApply={(acceptDelaySec) => sim.setSettings({ acceptDelaySec })}
+            />
             <DelayInput label="Fill delay" value={settings.fillDelaySec} onApply={(fillDelaySec) => sim.setSettings({ fillDelaySec })} />
           </Group>
         </Paper>
@@ -192,7 +235,14 @@ export default function BrokerSimulatorPage() {
                 ) : (
                   <Stack gap={0} data-testid="sim-activity">
                     {activity.map((a) => (
-                      <Group key={`${a.at}-${a.brokerOrderId}-${a.text}`} gap={8} px="sm" py={4} wrap="nowrap" style={{ borderBottom: '1px solid var(--fd-border)' }}>
+                      <Group
+                        key={`${a.at}-${a.brokerOrderId}-${a.text}`}
+                        gap={8}
+                        px="sm"
+                        py={4}
+                        wrap="nowrap"
+                        style={{ borderBottom: '1px solid var(--fd-border)' }}
+                      >
                         <Text fz="xs" c="dimmed" className="fd-numeric" w={62} style={{ flexShrink: 0 }}>
                           {formatTime(new Date(a.at))}
                         </Text>

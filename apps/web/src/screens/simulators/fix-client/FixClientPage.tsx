@@ -1,7 +1,33 @@
 import { clientOrdStatusLabel, SendErrorText } from '@fixdesk/domain';
 import type { ClientExecution, ClientOrder } from '@fixdesk/protocol';
-import { Alert, Badge, Box, Button, Collapse, Group, Modal, NumberInput, Paper, Select, Stack, Text, Textarea, Title, Tooltip, UnstyledButton } from '@mantine/core';
-import { IconAlertCircle, IconArrowsExchange, IconChevronDown, IconChevronRight, IconCircleCheck, IconEdit, IconPlus, IconX } from '@tabler/icons-react';
+import {
+  Alert,
+  Badge,
+  Box,
+  Button,
+  Collapse,
+  Group,
+  Modal,
+  NumberInput,
+  Paper,
+  Select,
+  Stack,
+  Text,
+  Textarea,
+  Title,
+  Tooltip,
+  UnstyledButton,
+} from '@mantine/core';
+import {
+  IconAlertCircle,
+  IconArrowsExchange,
+  IconChevronDown,
+  IconChevronRight,
+  IconCircleCheck,
+  IconEdit,
+  IconPlus,
+  IconX,
+} from '@tabler/icons-react';
 import type { GetRowIdParams, RowClassParams, RowClickedEvent } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
@@ -14,14 +40,27 @@ import { LiveConnectionNotice } from '../../../services/live/LiveConnectionNotic
 import { useLiveConnection } from '../../../services/live/useLive';
 import { executionsOf } from '../../../services/simulators/clientBlotterState';
 import { simulatorApi } from '../../../services/simulators/http';
-import { useClientBlotter, useConnectors, useSecurities, useSelectedConnector, useTestClient } from '../../../services/simulators/useSimulators';
+import {
+  useClientBlotter,
+  useConnectors,
+  useSecurities,
+  useSelectedConnector,
+  useTestClient,
+} from '../../../services/simulators/useSimulators';
 import classes from '../../blotter/Blotter.module.css';
 import '../../../components/grid/desk-grid.css';
 import { deskGridTheme, legsGridTheme } from '../../../components/grid/gridTheme';
 import { toColDefs } from '../../../components/grid/columns';
 import { connectorLabel, ConnectorLogo, FixClientControl } from '../shared/ConnectorParts';
 import { OrderEntry, SUCCESS_BANNER_MS } from '../shared/OrderEntry';
-import { CLIENT_EXECUTION_COLUMNS, CLIENT_LEG_COLUMNS, CLIENT_ORDER_COLUMNS, partyRoleLabel, partySourceLabel, type LegRow } from './clientColumns';
+import {
+  CLIENT_EXECUTION_COLUMNS,
+  CLIENT_LEG_COLUMNS,
+  CLIENT_ORDER_COLUMNS,
+  partyRoleLabel,
+  partySourceLabel,
+  type LegRow,
+} from './clientColumns';
 import { PartiesTable } from '../../../components/orders/PartiesTable';
 import { ReferenceLoadNotice } from '../../../components/reference/ReferenceLoadNotice';
 
@@ -35,7 +74,8 @@ const NOT_CANCELABLE = new Set(['2', '3', '4', '8', 'C', 'F']);
 const orderRowId = (p: GetRowIdParams<ClientOrder>) => p.data.id;
 const execRowId = (p: GetRowIdParams<ClientExecution>) => p.data.id;
 const legRowId = (p: GetRowIdParams<LegRow>) => String(p.data.index);
-const rowClass = (p: RowClassParams<ClientOrder>) => (p.data?.side === '1' ? 'fd-row-buy' : p.data?.side === '2' ? 'fd-row-sell' : undefined);
+const rowClass = (p: RowClassParams<ClientOrder>) =>
+  p.data?.side === '1' ? 'fd-row-buy' : p.data?.side === '2' ? 'fd-row-sell' : undefined;
 
 function Empty({ title, text, testId }: { title: string; text?: string; testId: string }) {
   return (
@@ -65,7 +105,17 @@ function errorText(e: unknown): string {
 }
 
 /** Cancel (35=F) with an optional reason. */
-function CancelModal({ compId, order, onClose, onDone }: { compId: string; order: ClientOrder | null; onClose: () => void; onDone: (ok: boolean, text: string) => void }) {
+function CancelModal({
+  compId,
+  order,
+  onClose,
+  onDone,
+}: {
+  compId: string;
+  order: ClientOrder | null;
+  onClose: () => void;
+  onDone: (ok: boolean, text: string) => void;
+}) {
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
   useEffect(() => setText(''), [order?.id]);
@@ -73,9 +123,17 @@ function CancelModal({ compId, order, onClose, onDone }: { compId: string; order
     <Modal opened={order !== null} onClose={onClose} title={<Text fw={700}>Cancel order {order?.clordid}</Text>} centered>
       <Stack gap="sm">
         <Text fz="sm">
-          Sends an OrderCancelRequest (35=F) for {order?.symbol}. The broker confirms or refuses it; the order shows Pending Cancel until then.
+          Sends an OrderCancelRequest (35=F) for {order?.symbol}. The broker confirms or refuses it; the order shows Pending Cancel until
+          then.
         </Text>
-        <Textarea label="Reason (optional, tag 58)" value={text} onChange={(e) => setText(e.currentTarget.value)} maxLength={500} autosize minRows={2} />
+        <Textarea
+          label="Reason (optional, tag 58)"
+          value={text}
+          onChange={(e) => setText(e.currentTarget.value)}
+          maxLength={500}
+          autosize
+          minRows={2}
+        />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Keep order
@@ -88,8 +146,16 @@ function CancelModal({ compId, order, onClose, onDone }: { compId: string; order
               if (!order) return;
               setBusy(true);
               try {
-                const r = await simulatorApi.cancelOrder(compId, { origClOrdId: order.clordid, ...(text.trim() ? { text: text.trim() } : {}) });
-                onDone(r.success, r.success ? `Cancel request ${r.clOrdId} sent for ${order.clordid}` : SendErrorText.cancelFailed(r.error ?? SendErrorText.failed));
+                const r = await simulatorApi.cancelOrder(compId, {
+                  origClOrdId: order.clordid,
+                  ...(text.trim() ? { text: text.trim() } : {}),
+                });
+                onDone(
+                  r.success,
+                  r.success
+                    ? `Cancel request ${r.clOrdId} sent for ${order.clordid}`
+                    : SendErrorText.cancelFailed(r.error ?? SendErrorText.failed),
+                );
               } catch (e) {
                 onDone(false, SendErrorText.cancelFailed(errorText(e)));
               } finally {
@@ -106,7 +172,17 @@ function CancelModal({ compId, order, onClose, onDone }: { compId: string; order
 }
 
 /** Replace (35=G): a new quantity and/or limit price. */
-function ReplaceModal({ compId, order, onClose, onDone }: { compId: string; order: ClientOrder | null; onClose: () => void; onDone: (ok: boolean, text: string) => void }) {
+function ReplaceModal({
+  compId,
+  order,
+  onClose,
+  onDone,
+}: {
+  compId: string;
+  order: ClientOrder | null;
+  onClose: () => void;
+  onDone: (ok: boolean, text: string) => void;
+}) {
   const [qty, setQty] = useState<number | string>('');
   const [price, setPrice] = useState<number | string>('');
   const [busy, setBusy] = useState(false);
@@ -120,9 +196,26 @@ function ReplaceModal({ compId, order, onClose, onDone }: { compId: string; orde
   return (
     <Modal opened={order !== null} onClose={onClose} title={<Text fw={700}>Replace order {order?.clordid}</Text>} centered>
       <Stack gap="sm">
-        <Text fz="sm">Sends an OrderCancelReplaceRequest (35=G). The broker confirms or refuses it; the order shows Pending Replace until then.</Text>
-        <NumberInput label="New quantity" value={qty} onChange={setQty} min={1} allowDecimal={false} allowNegative={false} thousandSeparator="," />
-        <NumberInput label={strategy ? 'New limit price (strategy)' : 'New limit price'} value={price} onChange={setPrice} allowNegative={strategy} decimalScale={6} thousandSeparator="," />
+        <Text fz="sm">
+          Sends an OrderCancelReplaceRequest (35=G). The broker confirms or refuses it; the order shows Pending Replace until then.
+        </Text>
+        <NumberInput
+          label="New quantity"
+          value={qty}
+          onChange={setQty}
+          min={1}
+          allowDecimal={false}
+          allowNegative={false}
+          thousandSeparator=","
+        />
+        <NumberInput
+          label={strategy ? 'New limit price (strategy)' : 'New limit price'}
+          value={price}
+          onChange={setPrice}
+          allowNegative={strategy}
+          decimalScale={6}
+          thousandSeparator=","
+        />
         {problem && (
           <Alert color="red" p={8}>
             {problem}
@@ -236,7 +329,13 @@ export default function FixClientPage() {
               WS
             </Badge>
           </Tooltip>
-          <Button size="xs" leftSection={<IconPlus size={14} />} onClick={() => setModal(true)} disabled={!connector} data-testid="new-order">
+          <Button
+            size="xs"
+            leftSection={<IconPlus size={14} />}
+            onClick={() => setModal(true)}
+            disabled={!connector}
+            data-testid="new-order"
+          >
             New Order
           </Button>
         </Group>
@@ -294,12 +393,25 @@ export default function FixClientPage() {
                     {selected.clordid} · {clientOrdStatusLabel(selected.ordstatus)}
                   </Text>
                   {canReplace && (
-                    <Button size="compact-xs" variant="light" leftSection={<IconEdit size={12} />} onClick={() => setReplacing(selected)} data-testid="replace-order">
+                    <Button
+                      size="compact-xs"
+                      variant="light"
+                      leftSection={<IconEdit size={12} />}
+                      onClick={() => setReplacing(selected)}
+                      data-testid="replace-order"
+                    >
                       Replace
                     </Button>
                   )}
                   {canCancel && (
-                    <Button size="compact-xs" variant="light" color="red" leftSection={<IconX size={12} />} onClick={() => setCancelling(selected)} data-testid="cancel-order">
+                    <Button
+                      size="compact-xs"
+                      variant="light"
+                      color="red"
+                      leftSection={<IconX size={12} />}
+                      onClick={() => setCancelling(selected)}
+                      data-testid="cancel-order"
+                    >
                       Cancel
                     </Button>
                   )}
@@ -308,7 +420,11 @@ export default function FixClientPage() {
             }
           >
             {orders.length === 0 ? (
-              <Empty title={blotter.loading ? 'Loading orders…' : 'No orders sent yet'} text={connector ? 'Orders this client sends appear here with their status.' : 'Please select a client connector first'} testId="client-orders-empty" />
+              <Empty
+                title={blotter.loading ? 'Loading orders…' : 'No orders sent yet'}
+                text={connector ? 'Orders this client sends appear here with their status.' : 'Please select a client connector first'}
+                testId="client-orders-empty"
+              />
             ) : (
               <AgGridReact<ClientOrder>
                 theme={deskGridTheme}
@@ -335,7 +451,14 @@ export default function FixClientPage() {
                   ) : executions.length === 0 ? (
                     <Empty title="No executions for selected order" testId="executions-empty" />
                   ) : (
-                    <AgGridReact<ClientExecution> theme={deskGridTheme} columnDefs={execCols} rowData={executions} getRowId={execRowId} enableCellTextSelection animateRows={false} />
+                    <AgGridReact<ClientExecution>
+                      theme={deskGridTheme}
+                      columnDefs={execCols}
+                      rowData={executions}
+                      getRowId={execRowId}
+                      enableCellTextSelection
+                      animateRows={false}
+                    />
                   )}
                 </Pane>
               </Panel>
@@ -347,7 +470,13 @@ export default function FixClientPage() {
                   ) : legs.length === 0 ? (
                     <Empty title="No legs for this order" text="This is not a multileg order" testId="legs-empty" />
                   ) : (
-                    <AgGridReact<LegRow> theme={legsGridTheme} columnDefs={legCols} rowData={legs} getRowId={legRowId} animateRows={false} />
+                    <AgGridReact<LegRow>
+                      theme={legsGridTheme}
+                      columnDefs={legCols}
+                      rowData={legs}
+                      getRowId={legRowId}
+                      animateRows={false}
+                    />
                   )}
                 </Pane>
               </Panel>
@@ -372,7 +501,12 @@ export default function FixClientPage() {
                   <PartiesTable
                     monospaceIds
                     label="Order parties"
-                    parties={selected.parties.map((p) => ({ key: `${p.partyRole}-${p.partyID}`, partyId: p.partyID, role: partyRoleLabel(p.partyRole), source: partySourceLabel(p.partyIDSource) }))}
+                    parties={selected.parties.map((p) => ({
+                      key: `${p.partyRole}-${p.partyID}`,
+                      partyId: p.partyID,
+                      role: partyRoleLabel(p.partyRole),
+                      source: partySourceLabel(p.partyIDSource),
+                    }))}
                   />
                 )}
               </Collapse>
@@ -381,7 +515,13 @@ export default function FixClientPage() {
         </Panel>
       </SplitGroup>
 
-      <Modal opened={modal} onClose={() => setModal(false)} title={<Text fw={700}>New Order — {connector ? connectorLabel(connector) : ''}</Text>} size="xl" data-testid="new-order-modal">
+      <Modal
+        opened={modal}
+        onClose={() => setModal(false)}
+        title={<Text fw={700}>New Order — {connector ? connectorLabel(connector) : ''}</Text>}
+        size="xl"
+        data-testid="new-order-modal"
+      >
         <Paper p={0}>
           <OrderEntry variant="client" connector={connector} status={control.status} securities={securities.data} />
         </Paper>

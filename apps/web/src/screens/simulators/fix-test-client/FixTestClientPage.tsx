@@ -1,10 +1,25 @@
-import { clientOrdStatusLabel, clientStatusColour, closedFillNote, formatBlotterPrice, formatOrderPrice, formatQuantity, SIDE_LABELS, type SideCode } from '@fixdesk/domain';
+import {
+  clientOrdStatusLabel,
+  clientStatusColour,
+  closedFillNote,
+  formatBlotterPrice,
+  formatOrderPrice,
+  formatQuantity,
+  SIDE_LABELS,
+  type SideCode,
+} from '@fixdesk/domain';
 import type { ClientOrder } from '@fixdesk/protocol';
 import { Badge, Container, Grid, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { IconTerminal2 } from '@tabler/icons-react';
 import { LiveConnectionNotice } from '../../../services/live/LiveConnectionNotice';
 import { useLiveConnection } from '../../../services/live/useLive';
-import { useClientBlotter, useConnectors, useSecurities, useSelectedConnector, useTestClient } from '../../../services/simulators/useSimulators';
+import {
+  useClientBlotter,
+  useConnectors,
+  useSecurities,
+  useSelectedConnector,
+  useTestClient,
+} from '../../../services/simulators/useSimulators';
 import { TOKEN_MANTINE } from '../shared/colours';
 import { ConnectorInfo, ConnectorSelect, FixClientControl, LiveBadge } from '../shared/ConnectorParts';
 import { OrderEntry } from '../shared/OrderEntry';
@@ -86,7 +101,13 @@ function SentOrders({ orders, loading }: { orders: readonly ClientOrder[]; loadi
                 {o.price === null || o.price === '' ? formatOrderPrice(null) : formatBlotterPrice(o.price)}
               </Table.Td>
               <Table.Td>
-                <Badge size="sm" variant="light" color={TOKEN_MANTINE[clientStatusColour(o.ordstatus)]} data-testid="sent-order-status" title={o.text ?? undefined}>
+                <Badge
+                  size="sm"
+                  variant="light"
+                  color={TOKEN_MANTINE[clientStatusColour(o.ordstatus)]}
+                  data-testid="sent-order-status"
+                  title={o.text ?? undefined}
+                >
                   {clientOrdStatusLabel(o.ordstatus)}
                   {closedFillNote(o.ordstatus, o.cumqty, o.orderqty) ? ` (${closedFillNote(o.ordstatus, o.cumqty, o.orderqty)})` : ''}
                 </Badge>
@@ -160,7 +181,13 @@ export default function FixTestClientPage() {
                 {securities.loading ? (
                   <Skeleton h={260} />
                 ) : (
-                  <OrderEntry key={connector?.comp_id ?? 'none'} variant="simulator" connector={connector} status={control.status} securities={securities.data} />
+                  <OrderEntry
+                    key={connector?.comp_id ?? 'none'}
+                    variant="simulator"
+                    connector={connector}
+                    status={control.status}
+                    securities={securities.data}
+                  />
                 )}
               </Paper>
               <SentOrders orders={blotter.data.orders} loading={blotter.loading} />

@@ -13,7 +13,17 @@ export function connectorLabel(c: ClientConnector): string {
   return `${c.comp_id} → ${c.target_comp_id}`;
 }
 
-export function ConnectorSelect({ connectors, value, onChange, label = 'Client Connector' }: { connectors: readonly ClientConnector[]; value: string | null; onChange: (compId: string | null) => void; label?: string }) {
+export function ConnectorSelect({
+  connectors,
+  value,
+  onChange,
+  label = 'Client Connector',
+}: {
+  connectors: readonly ClientConnector[];
+  value: string | null;
+  onChange: (compId: string | null) => void;
+  label?: string;
+}) {
   return (
     <Select
       label={label}
@@ -45,7 +55,17 @@ export function ConnectorLogo({ connector, size = 44 }: { connector: ClientConne
   const [failed, setFailed] = useState(false);
   const name = connector.client_name ?? connector.comp_id;
   if (connector.logo_src && !failed) {
-    return <Image src={connector.logo_src} alt={`${name} logo`} h={size} w="auto" maw={size * 2.5} fit="contain" onError={() => setFailed(true)} />;
+    return (
+      <Image
+        src={connector.logo_src}
+        alt={`${name} logo`}
+        h={size}
+        w="auto"
+        maw={size * 2.5}
+        fit="contain"
+        onError={() => setFailed(true)}
+      />
+    );
   }
   return (
     <Avatar size={size} radius="sm" color="navy" variant="filled" aria-label={`${name} logo`}>
@@ -100,7 +120,8 @@ export function ConnectorInfo({ connector, status }: { connector: ClientConnecto
           </Text>
         ) : (
           <Text span fz="xs" c="dimmed">
-            {status?.portProblem ?? (connector.test_port ? `localhost:${connector.test_port}` : `Missing test_port for client ${connector.comp_id}`)}
+            {status?.portProblem ??
+              (connector.test_port ? `localhost:${connector.test_port}` : `Missing test_port for client ${connector.comp_id}`)}
           </Text>
         )}
         <Text span fz="xs" c="dimmed">
@@ -126,7 +147,11 @@ export function FixClientControl({ control, compact = false }: { control: TestCl
   const badge = status ? STATE_BADGE[status.state] : { label: control.loading ? 'Loading…' : 'Unknown', color: 'gray' };
   const run = async (what: 'start' | 'stop') => {
     const r = what === 'start' ? await control.start() : await control.stop();
-    notifications.show({ color: r.ok ? 'teal' : 'red', title: r.ok ? (what === 'start' ? 'FIX client started' : 'FIX client stopped') : 'FIX client', message: r.message });
+    notifications.show({
+      color: r.ok ? 'teal' : 'red',
+      title: r.ok ? (what === 'start' ? 'FIX client started' : 'FIX client stopped') : 'FIX client',
+      message: r.message,
+    });
   };
   return (
     <Stack gap={6} data-testid="fix-client-control">
@@ -141,12 +166,27 @@ export function FixClientControl({ control, compact = false }: { control: TestCl
         </Group>
         <Group gap={6} wrap="nowrap">
           <WhyDisabled reason={roleBlock} inline>
-            <Button size="compact-sm" color="teal" leftSection={<IconPlayerPlay size={13} />} onClick={() => void run('start')} loading={busy === 'starting'} disabled={roleBlock !== null || !status || status.running}>
+            <Button
+              size="compact-sm"
+              color="teal"
+              leftSection={<IconPlayerPlay size={13} />}
+              onClick={() => void run('start')}
+              loading={busy === 'starting'}
+              disabled={roleBlock !== null || !status || status.running}
+            >
               Start
             </Button>
           </WhyDisabled>
           <WhyDisabled reason={roleBlock} inline>
-            <Button size="compact-sm" color="red" variant="light" leftSection={<IconPlayerStop size={13} />} onClick={() => void run('stop')} loading={busy === 'stopping'} disabled={roleBlock !== null || !status || !status.running}>
+            <Button
+              size="compact-sm"
+              color="red"
+              variant="light"
+              leftSection={<IconPlayerStop size={13} />}
+              onClick={() => void run('stop')}
+              loading={busy === 'stopping'}
+              disabled={roleBlock !== null || !status || !status.running}
+            >
               Stop
             </Button>
           </WhyDisabled>
@@ -187,9 +227,17 @@ export function FixClientControl({ control, compact = false }: { control: TestCl
 /** The browser's own live connection (spec 000 §2 "websocket status"). */
 export function LiveBadge({ state }: { state: LiveState }) {
   const connected = state.status === 'connected';
-  const label = connected ? 'WebSocket connected' : state.status === 'connecting' || state.status === 'reconnecting' ? 'WebSocket connecting…' : 'WebSocket disconnected';
+  const label = connected
+    ? 'WebSocket connected'
+    : state.status === 'connecting' || state.status === 'reconnecting'
+      ? 'WebSocket connecting…'
+      : 'WebSocket disconnected';
   return (
-    <Badge variant="dot" color={connected ? 'teal' : state.status === 'reconnecting' || state.status === 'connecting' ? 'orange' : 'red'} data-testid="ws-status">
+    <Badge
+      variant="dot"
+      color={connected ? 'teal' : state.status === 'reconnecting' || state.status === 'connecting' ? 'orange' : 'red'}
+      data-testid="ws-status"
+    >
       {label}
     </Badge>
   );

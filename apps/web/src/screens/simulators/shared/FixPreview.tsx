@@ -10,7 +10,15 @@ export const COPIED_MS = 2000;
  * mandatory fields only warn, spec 001 §5). The text copied is the '|' form, which the test client also
  * accepts.
  */
-export function FixPreview({ raw, warnings: allWarnings, notice }: { raw: string | null; warnings: readonly string[]; notice?: string | null }) {
+export function FixPreview({
+  raw,
+  warnings: allWarnings,
+  notice,
+}: {
+  raw: string | null;
+  warnings: readonly string[];
+  notice?: string | null;
+}) {
   // Spec 001 §8: without parties the party-defaults warning replaces the preview (and there is nothing to copy).
   const noParties = !notice && allWarnings.includes(PARTY_DEFAULTS_MISSING_TEXT);
   const warnings = noParties ? allWarnings.filter((w) => w !== PARTY_DEFAULTS_MISSING_TEXT) : allWarnings;
@@ -24,7 +32,14 @@ export function FixPreview({ raw, warnings: allWarnings, notice }: { raw: string
         <CopyButton value={text} timeout={COPIED_MS}>
           {({ copied, copy }) => (
             <Tooltip label={copied ? 'Copied to the clipboard' : 'Copy the message'} withArrow>
-              <Button size="compact-xs" variant={copied ? 'filled' : 'light'} color={copied ? 'teal' : 'desk'} leftSection={copied ? <IconCheck size={12} /> : <IconCopy size={12} />} onClick={copy} disabled={!text}>
+              <Button
+                size="compact-xs"
+                variant={copied ? 'filled' : 'light'}
+                color={copied ? 'teal' : 'desk'}
+                leftSection={copied ? <IconCheck size={12} /> : <IconCopy size={12} />}
+                onClick={copy}
+                disabled={!text}
+              >
                 {copied ? 'Copied!' : 'Copy'}
               </Button>
             </Tooltip>
@@ -40,7 +55,14 @@ export function FixPreview({ raw, warnings: allWarnings, notice }: { raw: string
           <Text fz="xs">{PARTY_DEFAULTS_MISSING_TEXT}</Text>
         </Alert>
       ) : (
-        <Box component="pre" m={0} fz={11} ff="monospace" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all', lineHeight: 1.55, maxHeight: 180, overflow: 'auto' }} data-testid="fix-preview-text">
+        <Box
+          component="pre"
+          m={0}
+          fz={11}
+          ff="monospace"
+          style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all', lineHeight: 1.55, maxHeight: 180, overflow: 'auto' }}
+          data-testid="fix-preview-text"
+        >
           {text}
         </Box>
       )}

@@ -26,8 +26,23 @@ import type { SecurityRef } from '@fixdesk/client';
 /** Tighter bounds on the simulator; the FIX Client takes what the server takes. */
 export type FormVariant = 'simulator' | 'client';
 
-export function SymbolSelect({ label = 'Symbol', value, onChange, securities, testId }: { label?: string; value: string; onChange: (v: string) => void; securities: readonly SecurityRef[]; testId?: string }) {
-  const data = useMemo(() => securities.map((s) => ({ value: s.symbol, label: symbolPickerLabel(s.symbol, s.instrument_name) })), [securities]);
+export function SymbolSelect({
+  label = 'Symbol',
+  value,
+  onChange,
+  securities,
+  testId,
+}: {
+  label?: string;
+  value: string;
+  onChange: (v: string) => void;
+  securities: readonly SecurityRef[];
+  testId?: string;
+}) {
+  const data = useMemo(
+    () => securities.map((s) => ({ value: s.symbol, label: symbolPickerLabel(s.symbol, s.instrument_name) })),
+    [securities],
+  );
   return (
     <Select
       label={label}
@@ -45,21 +60,85 @@ export function SymbolSelect({ label = 'Symbol', value, onChange, securities, te
 }
 
 /** Contract months from the current one for 8 years, labelled like 'Sep-25 (202509)'. */
-export function ContractMonthSelect({ label = 'Contract month', value, onChange, testId }: { label?: string; value: string; onChange: (v: string) => void; testId?: string }) {
+export function ContractMonthSelect({
+  label = 'Contract month',
+  value,
+  onChange,
+  testId,
+}: {
+  label?: string;
+  value: string;
+  onChange: (v: string) => void;
+  testId?: string;
+}) {
   const data = useMemo(() => contractMonthOptions(new Date()), []);
-  return <Select label={label} data={data} value={value || null} onChange={(v) => onChange(v ?? '')} searchable allowDeselect={false} maxDropdownHeight={260} data-testid={testId} />;
+  return (
+    <Select
+      label={label}
+      data={data}
+      value={value || null}
+      onChange={(v) => onChange(v ?? '')}
+      searchable
+      allowDeselect={false}
+      maxDropdownHeight={260}
+      data-testid={testId}
+    />
+  );
 }
 
 /** Quarters from the current one for 8 years, 'Qn-YY'. */
-export function QuarterSelect({ label = 'Quarter', value, onChange, testId }: { label?: string; value: string; onChange: (v: string) => void; testId?: string }) {
+export function QuarterSelect({
+  label = 'Quarter',
+  value,
+  onChange,
+  testId,
+}: {
+  label?: string;
+  value: string;
+  onChange: (v: string) => void;
+  testId?: string;
+}) {
   const data = useMemo(() => quarterOptions(new Date()), []);
-  return <Select label={label} data={data} value={value || null} onChange={(v) => onChange(v ?? '')} searchable allowDeselect={false} maxDropdownHeight={260} data-testid={testId} />;
+  return (
+    <Select
+      label={label}
+      data={data}
+      value={value || null}
+      onChange={(v) => onChange(v ?? '')}
+      searchable
+      allowDeselect={false}
+      maxDropdownHeight={260}
+      data-testid={testId}
+    />
+  );
 }
 
 /** Calendar years from the current one (spec 000 §9: 10 years). */
-export function YearSelect({ label = 'Calendar year', value, onChange, testId }: { label?: string; value: string; onChange: (v: string) => void; testId?: string }) {
-  const data = useMemo(() => yearOptions(new Date()).map((o) => ({ value: String(o.value), label: `${o.label} (CAL-${String(o.value).slice(2)})` })), []);
-  return <Select label={label} data={data} value={value || null} onChange={(v) => onChange(v ?? '')} allowDeselect={false} data-testid={testId} />;
+export function YearSelect({
+  label = 'Calendar year',
+  value,
+  onChange,
+  testId,
+}: {
+  label?: string;
+  value: string;
+  onChange: (v: string) => void;
+  testId?: string;
+}) {
+  const data = useMemo(
+    () => yearOptions(new Date()).map((o) => ({ value: String(o.value), label: `${o.label} (CAL-${String(o.value).slice(2)})` })),
+    [],
+  );
+  return (
+    <Select
+      label={label}
+      data={data}
+      value={value || null}
+      onChange={(v) => onChange(v ?? '')}
+      allowDeselect={false}
+      data-testid={testId}
+    />
+  );
 }
 
 export function SideControl({ value, onChange, label = 'Side' }: { value: SideCode; onChange: (v: SideCode) => void; label?: string }) {
@@ -82,7 +161,9 @@ export function SideControl({ value, onChange, label = 'Side' }: { value: SideCo
 
 export function OrderTypeSelect({ value, onChange }: { value: OrdTypeCode; onChange: (v: OrdTypeCode) => void }) {
   const data = (['2', '1'] as const).map((code) => ({ value: code, label: `${ORD_TYPE_LABELS[code]} (${code})` }));
-  return <Select label="Order type" data={data} value={value} onChange={(v) => onChange((v ?? '2') as OrdTypeCode)} allowDeselect={false} />;
+  return (
+    <Select label="Order type" data={data} value={value} onChange={(v) => onChange((v ?? '2') as OrdTypeCode)} allowDeselect={false} />
+  );
 }
 
 export function TimeInForceSelect({ value, onChange }: { value: string; onChange: (v: string) => void }) {
@@ -94,7 +175,19 @@ export function ExchangeSelect({ value, onChange }: { value: string; onChange: (
   return <Select label="Exchange" data={[...EXCHANGES]} value={value} onChange={(v) => onChange(v ?? 'Any')} allowDeselect={false} />;
 }
 
-export function QuantityInput({ value, onChange, variant, label = 'Quantity', strategy = false }: { value: NumberValue; onChange: (v: NumberValue) => void; variant: FormVariant; label?: string; strategy?: boolean }) {
+export function QuantityInput({
+  value,
+  onChange,
+  variant,
+  label = 'Quantity',
+  strategy = false,
+}: {
+  value: NumberValue;
+  onChange: (v: NumberValue) => void;
+  variant: FormVariant;
+  label?: string;
+  strategy?: boolean;
+}) {
   // Spec 000 §5: an outright's quantity is 1 to 1,000 on the simulator. Out of range it is said under the
   // field and the send refuses it; never clamped on blur (2,000 typed was silently sent as 1,000).
   const limits = variant === 'simulator' && !strategy ? SIMULATOR_INPUT_LIMITS.outrightQuantity : { min: 1, max: undefined, step: 1 };
@@ -117,7 +210,12 @@ export function QuantityInput({ value, onChange, variant, label = 'Quantity', st
 }
 
 /** The range message when a typed number is outside [min, max]; none while empty or in range. */
-function rangeProblem(value: NumberValue, min: number, max: number | undefined, text: (min: number, max: number) => string): string | undefined {
+function rangeProblem(
+  value: NumberValue,
+  min: number,
+  max: number | undefined,
+  text: (min: number, max: number) => string,
+): string | undefined {
   if (max === undefined || value === '' || value === null || value === undefined) return undefined;
   const n = typeof value === 'number' ? value : Number(String(value).replace(/,/g, ''));
   if (!Number.isFinite(n)) return undefined;
@@ -128,7 +226,19 @@ function rangeProblem(value: NumberValue, min: number, max: number | undefined, 
  * The limit price. Outright: at least 1 in steps of 50 on the simulator; a strategy (spread) may be zero or
  * negative, -10,000 to 10,000 in steps of 10 on the simulator.
  */
-export function PriceInput({ value, onChange, variant, strategy, disabled }: { value: NumberValue; onChange: (v: NumberValue) => void; variant: FormVariant; strategy: boolean; disabled?: boolean }) {
+export function PriceInput({
+  value,
+  onChange,
+  variant,
+  strategy,
+  disabled,
+}: {
+  value: NumberValue;
+  onChange: (v: NumberValue) => void;
+  variant: FormVariant;
+  strategy: boolean;
+  disabled?: boolean;
+}) {
   const limits = strategy
     ? variant === 'simulator'
       ? SIMULATOR_INPUT_LIMITS.spreadPrice

@@ -77,9 +77,12 @@ export function OrderEntry({ variant, connector, status, securities, onSent }: O
     }));
   }, [firstSymbol]);
 
-  useEffect(() => () => {
-    if (bannerTimer.current !== null) window.clearTimeout(bannerTimer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (bannerTimer.current !== null) window.clearTimeout(bannerTimer.current);
+    },
+    [],
+  );
 
   const show = (b: { kind: 'success' | 'error'; text: string }) => {
     if (bannerTimer.current !== null) window.clearTimeout(bannerTimer.current);
@@ -96,9 +99,11 @@ export function OrderEntry({ variant, connector, status, securities, onSent }: O
   const preview = useMemo(() => {
     if (!connector) return { raw: null, warnings: [] as string[], notice: 'Please select a client connector' };
     // Until the client's defaults arrive the message would be built without them: say so rather than show it.
-    if (clientDefaults.loading) return { raw: null, warnings: [] as string[], notice: 'Loading the client\'s FIX defaults…' };
+    if (clientDefaults.loading) return { raw: null, warnings: [] as string[], notice: "Loading the client's FIX defaults…" };
     const loadProblem = [
-      ...(clientDefaults.error ? [`Client FIX defaults could not be loaded (${clientDefaults.error}); the message is built without them`] : []),
+      ...(clientDefaults.error
+        ? [`Client FIX defaults could not be loaded (${clientDefaults.error}); the message is built without them`]
+        : []),
       ...(clientDefaults.brokerError ? [clientDefaults.brokerError] : []),
     ];
     try {
@@ -117,7 +122,10 @@ export function OrderEntry({ variant, connector, status, securities, onSent }: O
     }
   }, [kind, forms, connector, nextClOrdId, status?.nextSenderMsgSeqNum, mandatory, clientDefaults, defaultsFor]);
 
-  const patch = <K extends OrderKind>(k: K) => (change: Partial<OrderFormValues[K]>) => setForms((f) => ({ ...f, [k]: { ...f[k], ...change } }));
+  const patch =
+    <K extends OrderKind>(k: K) =>
+    (change: Partial<OrderFormValues[K]>) =>
+      setForms((f) => ({ ...f, [k]: { ...f[k], ...change } }));
 
   const send = async () => {
     if (roleBlock) return;
@@ -174,7 +182,13 @@ export function OrderEntry({ variant, connector, status, securities, onSent }: O
           ))}
         </Tabs.List>
         <Tabs.Panel value="outright" pt="sm">
-          <OutrightForm values={forms.outright} onChange={patch('outright')} variant={variant} securities={securities} nextClOrdId={nextClOrdId} />
+          <OutrightForm
+            values={forms.outright}
+            onChange={patch('outright')}
+            variant={variant}
+            securities={securities}
+            nextClOrdId={nextClOrdId}
+          />
         </Tabs.Panel>
         <Tabs.Panel value="multileg" pt="sm">
           <MultilegForm
@@ -221,11 +235,19 @@ export function OrderEntry({ variant, connector, status, securities, onSent }: O
 
       <Group justify="space-between">
         <Text fz="xs" c="dimmed">
-          {kind === 'outright' ? 'NewOrderSingle (35=D, 167=FUT)' : `NewOrderMultileg (35=AB, 167=MLEG)${strategy && strategy.legs.length ? `, ${strategy.legs.length} legs` : ''}`}
+          {kind === 'outright'
+            ? 'NewOrderSingle (35=D, 167=FUT)'
+            : `NewOrderMultileg (35=AB, 167=MLEG)${strategy && strategy.legs.length ? `, ${strategy.legs.length} legs` : ''}`}
           {nextClOrdId ? ` · next ClOrdID ${nextClOrdId}` : ''}
         </Text>
         <WhyDisabled reason={roleBlock} inline>
-          <Button leftSection={<IconSend size={15} />} onClick={() => void send()} loading={sending || clientDefaults.loading} disabled={roleBlock !== null} data-testid="send-order">
+          <Button
+            leftSection={<IconSend size={15} />}
+            onClick={() => void send()}
+            loading={sending || clientDefaults.loading}
+            disabled={roleBlock !== null}
+            data-testid="send-order"
+          >
             {kind === 'outright' ? 'Send Order' : kind === 'multileg' ? 'Send Multileg Order' : 'Send Custom Order'}
           </Button>
         </WhyDisabled>

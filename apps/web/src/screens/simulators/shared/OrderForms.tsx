@@ -1,5 +1,28 @@
-import { MULTILEG_TYPE_LABELS, MULTILEG_TYPES, SIDE_LABELS, type GeneratedLeg, type MultilegType, type SideCode, type StrategyLegType } from '@fixdesk/domain';
-import { ActionIcon, Alert, Badge, Button, Group, Paper, Select, SimpleGrid, Stack, Table, Text, Textarea, TextInput, Tooltip } from '@mantine/core';
+import {
+  MULTILEG_TYPE_LABELS,
+  MULTILEG_TYPES,
+  SIDE_LABELS,
+  type GeneratedLeg,
+  type MultilegType,
+  type SideCode,
+  type StrategyLegType,
+} from '@fixdesk/domain';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import {
   defaultStrategyLeg,
@@ -32,39 +55,102 @@ interface CommonProps<T> {
 }
 
 /** The order terms every tab has: side, type, time in force, exchange, quantity, price. */
-function Terms<T extends OutrightValues | MultilegValues | CustomValues>({ values, onChange, variant, strategy }: CommonProps<T> & { strategy: boolean }) {
+function Terms<T extends OutrightValues | MultilegValues | CustomValues>({
+  values,
+  onChange,
+  variant,
+  strategy,
+}: CommonProps<T> & { strategy: boolean }) {
   return (
     <SimpleGrid cols={{ base: 2, md: 3 }} spacing="sm" verticalSpacing={8}>
-      <SideControl value={values.side} onChange={(side) => onChange({ side } as Partial<T>)} label={strategy ? 'Side (strategy)' : 'Side'} />
+      <SideControl
+        value={values.side}
+        onChange={(side) => onChange({ side } as Partial<T>)}
+        label={strategy ? 'Side (strategy)' : 'Side'}
+      />
       <OrderTypeSelect value={values.orderType} onChange={(orderType) => onChange({ orderType } as Partial<T>)} />
       <TimeInForceSelect value={values.timeInForce} onChange={(timeInForce) => onChange({ timeInForce } as Partial<T>)} />
       <ExchangeSelect value={values.exchange} onChange={(exchange) => onChange({ exchange } as Partial<T>)} />
-      <QuantityInput value={values.quantity} onChange={(quantity) => onChange({ quantity } as Partial<T>)} variant={variant} strategy={strategy} label={strategy ? 'Quantity (strategy units)' : 'Quantity'} />
-      <PriceInput value={values.price} onChange={(price) => onChange({ price } as Partial<T>)} variant={variant} strategy={strategy} disabled={values.orderType === '1'} />
+      <QuantityInput
+        value={values.quantity}
+        onChange={(quantity) => onChange({ quantity } as Partial<T>)}
+        variant={variant}
+        strategy={strategy}
+        label={strategy ? 'Quantity (strategy units)' : 'Quantity'}
+      />
+      <PriceInput
+        value={values.price}
+        onChange={(price) => onChange({ price } as Partial<T>)}
+        variant={variant}
+        strategy={strategy}
+        disabled={values.orderType === '1'}
+      />
     </SimpleGrid>
   );
 }
 
 /** The FIX Client's extra fields (spec 001 §3): ClOrdID, entering firm LEI, trader, and a Text comment. */
-function ClientExtras<T extends OutrightValues | MultilegValues | CustomValues>({ values, onChange, nextClOrdId }: { values: T; onChange: Patch<T>; nextClOrdId: string }) {
+function ClientExtras<T extends OutrightValues | MultilegValues | CustomValues>({
+  values,
+  onChange,
+  nextClOrdId,
+}: {
+  values: T;
+  onChange: Patch<T>;
+  nextClOrdId: string;
+}) {
   return (
     <Stack gap={8}>
       <SimpleGrid cols={{ base: 1, md: 3 }} spacing="sm">
-        <TextInput label="ClOrdID" placeholder={nextClOrdId || 'next by the client order id rule'} value={values.clOrdId} onChange={(e) => onChange({ clOrdId: e.currentTarget.value } as Partial<T>)} />
-        <TextInput label="Entering firm LEI" placeholder="client default (party role 7)" value={values.enteringFirmLEI} onChange={(e) => onChange({ enteringFirmLEI: e.currentTarget.value } as Partial<T>)} maxLength={20} />
-        <TextInput label="Trader name" placeholder="client default (party role 11)" value={values.traderName} onChange={(e) => onChange({ traderName: e.currentTarget.value } as Partial<T>)} />
+        <TextInput
+          label="ClOrdID"
+          placeholder={nextClOrdId || 'next by the client order id rule'}
+          value={values.clOrdId}
+          onChange={(e) => onChange({ clOrdId: e.currentTarget.value } as Partial<T>)}
+        />
+        <TextInput
+          label="Entering firm LEI"
+          placeholder="client default (party role 7)"
+          value={values.enteringFirmLEI}
+          onChange={(e) => onChange({ enteringFirmLEI: e.currentTarget.value } as Partial<T>)}
+          maxLength={20}
+        />
+        <TextInput
+          label="Trader name"
+          placeholder="client default (party role 11)"
+          value={values.traderName}
+          onChange={(e) => onChange({ traderName: e.currentTarget.value } as Partial<T>)}
+        />
       </SimpleGrid>
-      <Textarea label="Text (optional comment)" autosize minRows={1} maxRows={3} maxLength={500} value={values.text} onChange={(e) => onChange({ text: e.currentTarget.value } as Partial<T>)} />
+      <Textarea
+        label="Text (optional comment)"
+        autosize
+        minRows={1}
+        maxRows={3}
+        maxLength={500}
+        value={values.text}
+        onChange={(e) => onChange({ text: e.currentTarget.value } as Partial<T>)}
+      />
     </Stack>
   );
 }
 
-export function OutrightForm({ values, onChange, variant, securities, nextClOrdId }: CommonProps<OutrightValues> & { securities: readonly SecurityRef[]; nextClOrdId: string }) {
+export function OutrightForm({
+  values,
+  onChange,
+  variant,
+  securities,
+  nextClOrdId,
+}: CommonProps<OutrightValues> & { securities: readonly SecurityRef[]; nextClOrdId: string }) {
   return (
     <Stack gap="sm">
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="sm">
         <SymbolSelect value={values.symbol} onChange={(symbol) => onChange({ symbol })} securities={securities} testId="outright-symbol" />
-        <ContractMonthSelect value={values.contractMonth} onChange={(contractMonth) => onChange({ contractMonth })} testId="outright-month" />
+        <ContractMonthSelect
+          value={values.contractMonth}
+          onChange={(contractMonth) => onChange({ contractMonth })}
+          testId="outright-month"
+        />
       </SimpleGrid>
       <Terms values={values} onChange={onChange} variant={variant} strategy={false} />
       {variant === 'client' && <ClientExtras values={values} onChange={onChange} nextClOrdId={nextClOrdId} />}
@@ -73,7 +159,17 @@ export function OutrightForm({ values, onChange, variant, securities, nextClOrdI
 }
 
 /** The generated legs: symbol, side, ratio, contract month (Mon-YY) and the YYYYMM sent in 610. */
-export function LegTable({ legs, orderQty, error, emptyText }: { legs: readonly GeneratedLeg[]; orderQty: unknown; error: string | null; emptyText: string }) {
+export function LegTable({
+  legs,
+  orderQty,
+  error,
+  emptyText,
+}: {
+  legs: readonly GeneratedLeg[];
+  orderQty: unknown;
+  error: string | null;
+  emptyText: string;
+}) {
   if (legs.length === 0) {
     return (
       <Alert color={error ? 'orange' : 'gray'} variant="light" p={8} data-testid="leg-table-empty">
@@ -131,7 +227,13 @@ export function MultilegForm({
   legs,
   legError,
   symbol,
-}: CommonProps<MultilegValues> & { securities: readonly SecurityRef[]; nextClOrdId: string; legs: readonly GeneratedLeg[]; legError: string | null; symbol: string }) {
+}: CommonProps<MultilegValues> & {
+  securities: readonly SecurityRef[];
+  nextClOrdId: string;
+  legs: readonly GeneratedLeg[];
+  legError: string | null;
+  symbol: string;
+}) {
   const t = values.type;
   const twoParts = t === 'quarterSpread' || t === 'calSpread' || t === 'basicSpread';
   return (
@@ -145,15 +247,63 @@ export function MultilegForm({
           allowDeselect={false}
           data-testid="multileg-type"
         />
-        <SymbolSelect label="Strip symbol" value={values.stripSymbol} onChange={(stripSymbol) => onChange({ stripSymbol })} securities={securities} testId="multileg-symbol" />
+        <SymbolSelect
+          label="Strip symbol"
+          value={values.stripSymbol}
+          onChange={(stripSymbol) => onChange({ stripSymbol })}
+          securities={securities}
+          testId="multileg-symbol"
+        />
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="sm">
-        {(t === 'quarter' || t === 'quarterSpread') && <QuarterSelect label={twoParts ? 'First quarter' : 'Quarter'} value={values.quarterYear} onChange={(quarterYear) => onChange({ quarterYear })} testId="multileg-quarter" />}
-        {t === 'quarterSpread' && <QuarterSelect label="Second quarter" value={values.quarterYear2} onChange={(quarterYear2) => onChange({ quarterYear2 })} testId="multileg-quarter2" />}
-        {(t === 'calstrip' || t === 'calSpread') && <YearSelect label={twoParts ? 'First calendar year' : 'Calendar year'} value={values.calYear} onChange={(calYear) => onChange({ calYear })} testId="multileg-cal" />}
-        {t === 'calSpread' && <YearSelect label="Second calendar year" value={values.calYear2} onChange={(calYear2) => onChange({ calYear2 })} testId="multileg-cal2" />}
-        {t === 'basicSpread' && <ContractMonthSelect label="First month" value={values.month1} onChange={(month1) => onChange({ month1 })} testId="multileg-month1" />}
-        {t === 'basicSpread' && <ContractMonthSelect label="Second month" value={values.month2} onChange={(month2) => onChange({ month2 })} testId="multileg-month2" />}
+        {(t === 'quarter' || t === 'quarterSpread') && (
+          <QuarterSelect
+            label={twoParts ? 'First quarter' : 'Quarter'}
+            value={values.quarterYear}
+            onChange={(quarterYear) => onChange({ quarterYear })}
+            testId="multileg-quarter"
+          />
+        )}
+        {t === 'quarterSpread' && (
+          <QuarterSelect
+            label="Second quarter"
+            value={values.quarterYear2}
+            onChange={(quarterYear2) => onChange({ quarterYear2 })}
+            testId="multileg-quarter2"
+          />
+        )}
+        {(t === 'calstrip' || t === 'calSpread') && (
+          <YearSelect
+            label={twoParts ? 'First calendar year' : 'Calendar year'}
+            value={values.calYear}
+            onChange={(calYear) => onChange({ calYear })}
+            testId="multileg-cal"
+          />
+        )}
+        {t === 'calSpread' && (
+          <YearSelect
+            label="Second calendar year"
+            value={values.calYear2}
+            onChange={(calYear2) => onChange({ calYear2 })}
+            testId="multileg-cal2"
+          />
+        )}
+        {t === 'basicSpread' && (
+          <ContractMonthSelect
+            label="First month"
+            value={values.month1}
+            onChange={(month1) => onChange({ month1 })}
+            testId="multileg-month1"
+          />
+        )}
+        {t === 'basicSpread' && (
+          <ContractMonthSelect
+            label="Second month"
+            value={values.month2}
+            onChange={(month2) => onChange({ month2 })}
+            testId="multileg-month2"
+          />
+        )}
       </SimpleGrid>
       <Terms values={values} onChange={onChange} variant={variant} strategy />
       <Group gap={6}>
@@ -176,18 +326,68 @@ const LEG_TYPES: { value: StrategyLegType; label: string }[] = [
   { value: 'cal', label: 'Calendar (12 months)' },
 ];
 
-function StrategyLine({ leg, onChange, onDelete, canDelete, securities, side, index }: { leg: StrategyLegValues; onChange: (l: StrategyLegValues) => void; onDelete: () => void; canDelete: boolean; securities: readonly SecurityRef[]; side: SideCode; index: number }) {
+function StrategyLine({
+  leg,
+  onChange,
+  onDelete,
+  canDelete,
+  securities,
+  side,
+  index,
+}: {
+  leg: StrategyLegValues;
+  onChange: (l: StrategyLegValues) => void;
+  onDelete: () => void;
+  canDelete: boolean;
+  securities: readonly SecurityRef[];
+  side: SideCode;
+  index: number;
+}) {
   const name = `${side === '1' ? 'Buy' : 'Sell'} leg ${index + 1}`;
   return (
-    <Group gap={6} align="flex-end" wrap="nowrap" data-testid={`${side === '1' ? 'buy' : 'sell'}-leg-${index + 1}`} aria-label={name} role="group">
-      <Select w={190} label={index === 0 ? 'Type' : undefined} aria-label={`${name} type`} data={LEG_TYPES} value={leg.type} onChange={(v) => onChange({ ...leg, type: (v ?? 'single') as StrategyLegType })} allowDeselect={false} />
+    <Group
+      gap={6}
+      align="flex-end"
+      wrap="nowrap"
+      data-testid={`${side === '1' ? 'buy' : 'sell'}-leg-${index + 1}`}
+      aria-label={name}
+      role="group"
+    >
+      <Select
+        w={190}
+        label={index === 0 ? 'Type' : undefined}
+        aria-label={`${name} type`}
+        data={LEG_TYPES}
+        value={leg.type}
+        onChange={(v) => onChange({ ...leg, type: (v ?? 'single') as StrategyLegType })}
+        allowDeselect={false}
+      />
       <div style={{ flex: 1, minWidth: 140 }}>
-        <SymbolSelect label={index === 0 ? 'Symbol' : ''} value={leg.symbol} onChange={(symbol) => onChange({ ...leg, symbol })} securities={securities} />
+        <SymbolSelect
+          label={index === 0 ? 'Symbol' : ''}
+          value={leg.symbol}
+          onChange={(symbol) => onChange({ ...leg, symbol })}
+          securities={securities}
+        />
       </div>
       <div style={{ width: 200 }}>
-        {leg.type === 'single' && <ContractMonthSelect label={index === 0 ? 'Period' : ''} value={leg.contractMonth} onChange={(contractMonth) => onChange({ ...leg, contractMonth })} />}
-        {leg.type === 'quarter' && <QuarterSelect label={index === 0 ? 'Period' : ''} value={leg.quarterYear} onChange={(quarterYear) => onChange({ ...leg, quarterYear })} />}
-        {leg.type === 'cal' && <YearSelect label={index === 0 ? 'Period' : ''} value={leg.calYear} onChange={(calYear) => onChange({ ...leg, calYear })} />}
+        {leg.type === 'single' && (
+          <ContractMonthSelect
+            label={index === 0 ? 'Period' : ''}
+            value={leg.contractMonth}
+            onChange={(contractMonth) => onChange({ ...leg, contractMonth })}
+          />
+        )}
+        {leg.type === 'quarter' && (
+          <QuarterSelect
+            label={index === 0 ? 'Period' : ''}
+            value={leg.quarterYear}
+            onChange={(quarterYear) => onChange({ ...leg, quarterYear })}
+          />
+        )}
+        {leg.type === 'cal' && (
+          <YearSelect label={index === 0 ? 'Period' : ''} value={leg.calYear} onChange={(calYear) => onChange({ ...leg, calYear })} />
+        )}
       </div>
       <Tooltip label={canDelete ? 'Remove this leg' : 'A strategy needs at least one buy and one sell leg'}>
         <ActionIcon variant="subtle" color="red" size={36} onClick={onDelete} disabled={!canDelete} aria-label={`Remove ${name}`}>
@@ -198,7 +398,19 @@ function StrategyLine({ leg, onChange, onDelete, canDelete, securities, side, in
   );
 }
 
-function StrategySide({ title, side, legs, onChange, securities }: { title: string; side: SideCode; legs: StrategyLegValues[]; onChange: (legs: StrategyLegValues[]) => void; securities: readonly SecurityRef[] }) {
+function StrategySide({
+  title,
+  side,
+  legs,
+  onChange,
+  securities,
+}: {
+  title: string;
+  side: SideCode;
+  legs: StrategyLegValues[];
+  onChange: (legs: StrategyLegValues[]) => void;
+  securities: readonly SecurityRef[];
+}) {
   return (
     <Paper withBorder p="xs" radius="sm" style={{ borderLeft: `3px solid var(--mantine-color-${side === '1' ? 'teal' : 'red'}-6)` }}>
       <Group justify="space-between" mb={6}>
@@ -209,7 +421,12 @@ function StrategySide({ title, side, legs, onChange, securities }: { title: stri
           size="compact-xs"
           variant="light"
           leftSection={<IconPlus size={12} />}
-          onClick={() => onChange([...legs, defaultStrategyLeg(new Date(), legs.at(-1)?.symbol ?? securities[0]?.symbol ?? '', legs.length + (side === '1' ? 1 : 2))])}
+          onClick={() =>
+            onChange([
+              ...legs,
+              defaultStrategyLeg(new Date(), legs.at(-1)?.symbol ?? securities[0]?.symbol ?? '', legs.length + (side === '1' ? 1 : 2)),
+            ])
+          }
         >
           Add {side === '1' ? 'buy' : 'sell'} leg
         </Button>
@@ -241,14 +458,32 @@ export function CustomMultilegForm({
   legs,
   legError,
   symbol,
-}: CommonProps<CustomValues> & { securities: readonly SecurityRef[]; nextClOrdId: string; legs: readonly GeneratedLeg[]; legError: string | null; symbol: string }) {
+}: CommonProps<CustomValues> & {
+  securities: readonly SecurityRef[];
+  nextClOrdId: string;
+  legs: readonly GeneratedLeg[];
+  legError: string | null;
+  symbol: string;
+}) {
   const buyRatio = legs.find((l) => l.side === values.side)?.ratio;
   const sellRatio = legs.find((l) => l.side !== values.side)?.ratio;
   return (
     <Stack gap="sm">
       <SimpleGrid cols={1} spacing="sm">
-        <StrategySide title="Buy legs" side="1" legs={values.buyLegs} onChange={(buyLegs) => onChange({ buyLegs })} securities={securities} />
-        <StrategySide title="Sell legs" side="2" legs={values.sellLegs} onChange={(sellLegs) => onChange({ sellLegs })} securities={securities} />
+        <StrategySide
+          title="Buy legs"
+          side="1"
+          legs={values.buyLegs}
+          onChange={(buyLegs) => onChange({ buyLegs })}
+          securities={securities}
+        />
+        <StrategySide
+          title="Sell legs"
+          side="2"
+          legs={values.sellLegs}
+          onChange={(sellLegs) => onChange({ sellLegs })}
+          securities={securities}
+        />
       </SimpleGrid>
       <Terms values={values} onChange={onChange} variant={variant} strategy />
       <Group gap="md">

@@ -94,6 +94,8 @@ export function wireServer(
     },
     stop: async () => {
       await nodeWatch?.stop();
+      // What this node changed last still reaches the others.
+      fanOut?.flush();
       await bus?.close();
     },
   };

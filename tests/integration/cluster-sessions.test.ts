@@ -11,7 +11,7 @@ import { WebSocket } from 'ws';
 import type { RunningServer } from '../../apps/server/src/server';
 import { logonAttempt, newOrderSingle, TestFixClient } from '../support/fix-client';
 import { ADMIN_PASSWORD, DEMO_PASSWORD } from '../support/server';
-import { startTwoNodes, type TwoNodes } from '../support/two-nodes';
+import { signIn, startTwoNodes, type TwoNodes } from '../support/two-nodes';
 import { until } from '../support/until';
 
 const COMP_ID = 'SGX_CLIENT_1';
@@ -125,14 +125,6 @@ describe('two nodes on one PostgreSQL: one owner per FIX session', () => {
   });
 
   it("an order over FIX on node A reaches node B's browsers within 200 ms; a fill made on node B reaches node A's client", async () => {
-    const signIn = async (url: string, username: string) => {
-      const r = await fetch(`${url}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username, password: DEMO_PASSWORD }),
-      });
-      return ((await r.json()) as { token: string }).token;
-    };
     const token = await signIn(nodeB.url, 'broker');
     const ws = new WebSocket(nodeB.url.replace('http', 'ws') + '/ws');
     const got: Array<{

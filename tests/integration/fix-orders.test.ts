@@ -6,7 +6,7 @@ import pino from 'pino';
 import { WebSocket } from 'ws';
 import { startServer, type RunningServer } from '../../apps/server/src/server';
 import { maturity, newOrderSingle, TestFixClient, ts } from '../support/fix-client';
-import { DEMO_PASSWORD, testConfig } from '../support/server';
+import { DEMO_PASSWORD, signIn, testConfig } from '../support/server';
 
 const silent = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
@@ -24,19 +24,11 @@ for (const kind of TEST_DB_KINDS) {
         headers: { authorization: `Bearer ${token}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
         body: json === undefined ? undefined : JSON.stringify(json),
       });
-    const signIn = async () => {
-      const r = await fetch(`${server.url}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username: 'broker', password: DEMO_PASSWORD }),
-      });
-      token = ((await r.json()) as { token: string }).token;
-    };
 
     before(async () => {
       database = await createTestDatabase(kind, { migrate: false });
       server = await startServer(config, { db: database.db, logger: silent, testClient: { ports: 'off' } });
-      await signIn();
+      token = await signIn(server.url, 'broker');
       client = new TestFixClient('SGX_CLIENT_1');
       await client.connect(server.ctx.fix.port);
     });
@@ -317,7 +309,7 @@ for (const kind of TEST_DB_KINDS) {
       // The server stops (the client sees a Logout); the broker accepts on the restarted server before the client is back.
       await server.close();
       server = await startServer({ ...config, fixPort: config.fixPort }, { db: database.db, logger: silent, testClient: { ports: 'off' } });
-      await signIn();
+      token = await signIn(server.url, 'broker');
       assert.equal((await api(`/api/orders/${id}/accept`, {})).status, 200);
 
       await client.stop();

@@ -4,26 +4,16 @@ import { describe, it } from 'node:test';
 import { createTestDatabase } from '@fixdesk/db/testing';
 import pino from 'pino';
 import { startServer } from '../../apps/server/src/server';
-import { ADMIN_PASSWORD, testConfig } from '../support/server';
+import { signIn, testConfig } from '../support/server';
 
 const silent = pino({ level: 'silent' });
-
-async function signIn(url: string): Promise<string> {
-  const r = await fetch(`${url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
-  });
-  assert.equal(r.status, 200);
-  return ((await r.json()) as { token: string }).token;
-}
 
 describe('a restart keeps every user and sign-in session', () => {
   it('on embedded PGlite in DATA_DIR', async () => {
     const config = testConfig();
     try {
       const first = await startServer(config, { logger: silent, testClient: { ports: 'off' } });
-      const token = await signIn(first.url);
+      const token = await signIn(first.url, 'admin');
       await first.close();
 
       // Second start: the seed must not run again and must not print passwords again.
@@ -54,7 +44,7 @@ describe('a restart keeps every user and sign-in session', () => {
       const first = await startServer(config, { logger: silent, testClient: { ports: 'off' } });
       const health = (await (await fetch(`${first.url}/api/health`)).json()) as { database: string };
       assert.equal(health.database, 'postgres');
-      const token = await signIn(first.url);
+      const token = await signIn(first.url, 'admin');
       await first.close();
       const second = await startServer(config, { logger: silent, testClient: { ports: 'off' } });
       try {

@@ -24,6 +24,19 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
+/** Signs in as a seeded user at a server's API; the bearer token (fails on anything but a token). */
+export async function signIn(url: string, username: 'admin' | 'broker' | 'viewer'): Promise<string> {
+  const password = username === 'admin' ? ADMIN_PASSWORD : DEMO_PASSWORD;
+  const r = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  const body = (await r.json()) as { token?: string; message?: string };
+  if (!r.ok || !body.token) throw new Error(`sign-in of ${username} failed: ${r.status} ${body.message}`);
+  return body.token;
+}
+
 export function testConfig(overrides: Partial<Config> = {}): Config {
   const dataDir = mkdtempSync(join(tmpdir(), 'fixdesk-test-'));
   return {
@@ -73,13 +86,7 @@ export async function startTestServer(
     database,
     config,
     api,
-    async login(username) {
-      const password = username === 'admin' ? ADMIN_PASSWORD : DEMO_PASSWORD;
-      const r = await api('/api/auth/login', { method: 'POST', json: { username, password } });
-      const body = (await r.json()) as { token?: string; message?: string };
-      if (!r.ok || !body.token) throw new Error(`login ${username} failed: ${r.status} ${body.message}`);
-      return body.token;
-    },
+    login: (username) => signIn(url, username),
     async stop() {
       await server.close();
       await database.dispose();

@@ -9,7 +9,7 @@ import type { Config } from '../../apps/server/src/config';
 import { startServer, type RunningServer } from '../../apps/server/src/server';
 import { seededDatabase } from './seeded-database';
 import { until } from './until';
-import { ADMIN_PASSWORD, DEMO_PASSWORD, testConfig } from './server';
+import { testConfig } from './server';
 
 const silent = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
@@ -80,17 +80,7 @@ export async function startTwoNodes(ids: [string, string] = ['node-a', 'node-b']
   };
 }
 
-/** Signs in at a node's API; the bearer token. */
-export async function signIn(url: string, username: 'admin' | 'broker' | 'viewer'): Promise<string> {
-  const password = username === 'admin' ? ADMIN_PASSWORD : DEMO_PASSWORD;
-  const r = await fetch(`${url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password }),
-  });
-  if (r.status !== 200) throw new Error(`sign-in of ${username} answered ${r.status}`);
-  return ((await r.json()) as { token: string }).token;
-}
+export { signIn } from './server';
 
 export interface TestSocket {
   readonly ws: WebSocket;

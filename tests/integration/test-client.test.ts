@@ -142,9 +142,13 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(connected.status.state, 'logged_on');
       assert.equal((await local('/health')).body.fixConnected, true);
 
-      // The acceptor sees the client: the connector shows connected and the browser is told.
-      const connectors = (await call('/api/client-connectors')).body.data as Array<{ comp_id: string; is_connected: boolean }>;
-      assert.equal(connectors.find((c) => c.comp_id === 'SGX_CLIENT_1')?.is_connected, true);
+      // The acceptor sees the client: the connector shows connected and the browser is told. The
+      // connector's row says so once the server's logon handling wrote it, a moment after the client
+      // heard the Logon answer (the client's connect resolves then).
+      await until('the connector shown connected', async () => {
+        const connectors = (await call('/api/client-connectors')).body.data as Array<{ comp_id: string; is_connected: boolean }>;
+        return connectors.find((c) => c.comp_id === 'SGX_CLIENT_1')?.is_connected === true;
+      });
       await until('status push', () =>
         pushes.some((m) => m.type === 'test_client_status' && m.comp_id === 'SGX_CLIENT_1' && m.data.fixConnected),
       );

@@ -31,9 +31,17 @@ export interface AdminField<K extends string = string> {
   maxLength?: number;
   /** The form's grid: 1 (half a row) or 2 (whole row). */
   span?: 1 | 2;
+  /** The tab of a form drawn in tabs (its screen names the tabs). */
+  tab?: string;
+  /** Read-only once the record exists (this reason shown under it); not sent on an edit. */
+  lockedOnEdit?: string;
+  /** The browser's input for a text field: an e-mail, a web address, a time of day, a number with a spinner. */
+  input?: 'email' | 'url' | 'time' | 'number';
+  /** What an emptied text field sends: nothing (the record keeps its value, or gets the server's default) or null. */
+  whenEmpty?: 'omit' | 'null';
 }
 
-/** Descriptors for every field of a schema's input, in form order. */
+/** Descriptors for every field of a schema's input, in form order (`boolean` is drawn as a switch). */
 export type AdminFields<T> = { readonly [K in keyof T & string]-?: AdminField<K> };
 
 /** A string field: trimmed, at most `max` characters, no control characters. */

@@ -268,19 +268,22 @@ export interface BrokerContact {
 const options = <T extends string | number>(values: readonly T[], label?: (v: T) => string) =>
   values.map((v) => ({ value: String(v), label: label ? label(v) : String(v) }));
 
-/** The broker dialog's tabs, each with its fields (spec 001 §2: Basic Info, Address, FIX Party Info, Contacts, Notes). */
-export const BROKER_TABS = {
-  basic: ['company_name', 'branch_type', 'parent_company_id', 'is_active', 'company_logo'],
-  address: ['address_line1', 'address_line2', 'city', 'state_province', 'postal_code', 'country'],
-  party: ['lei', 'party_type', 'party_id', 'party_id_source', 'clearing_firm_name', 'clearing_firm_id', 'regulatory_id'],
-  notes: ['notes'],
-} as const satisfies Record<string, readonly (keyof CreateBrokerInput)[]>;
+/** The broker dialog's tabs (spec 001 §2: Basic Info, Address, FIX Party Info, Contacts, Notes); each field names its tab. */
+export const BROKER_TABS = [
+  { value: 'basic', label: 'Basic Info' },
+  { value: 'address', label: 'Address' },
+  { value: 'party', label: 'FIX Party Info' },
+  { value: 'contacts', label: 'Contacts' },
+  { value: 'notes', label: 'Notes' },
+] as const;
+export type BrokerTab = (typeof BROKER_TABS)[number]['value'];
 
 /** How each broker field is edited (company_logo has its own upload control on the Basic Info tab). */
 export const BROKER_FIELDS: AdminFields<CreateBrokerInput> = {
-  company_name: { name: 'company_name', label: 'Company Name', kind: 'text', required: true, maxLength: 200 },
+  company_name: { name: 'company_name', tab: 'basic', label: 'Company Name', kind: 'text', required: true, maxLength: 200 },
   branch_type: {
     name: 'branch_type',
+    tab: 'basic',
     label: 'Branch Type',
     kind: 'select',
     required: true,
@@ -289,26 +292,30 @@ export const BROKER_FIELDS: AdminFields<CreateBrokerInput> = {
   },
   parent_company_id: {
     name: 'parent_company_id',
+    tab: 'basic',
     label: 'Parent Company',
     kind: 'select',
     placeholder: 'None',
+    whenEmpty: 'null',
     description: 'Parent-type brokers only',
   },
-  is_active: { name: 'is_active', label: 'Active', kind: 'boolean', defaultValue: true },
+  is_active: { name: 'is_active', tab: 'basic', label: 'Active', kind: 'boolean', defaultValue: true },
   company_logo: {
     name: 'company_logo',
+    tab: 'basic',
     label: 'Company Logo (SVG)',
     kind: 'text',
     description: 'SVG only, under 500KB; sanitised on the server',
   },
-  address_line1: { name: 'address_line1', label: 'Address Line 1', kind: 'text', maxLength: 200, span: 2 },
-  address_line2: { name: 'address_line2', label: 'Address Line 2', kind: 'text', maxLength: 200, span: 2 },
-  city: { name: 'city', label: 'City', kind: 'text', maxLength: 100 },
-  state_province: { name: 'state_province', label: 'State / Province', kind: 'text', maxLength: 100 },
-  postal_code: { name: 'postal_code', label: 'Postal Code', kind: 'text', maxLength: 20 },
-  country: { name: 'country', label: 'Country', kind: 'text', maxLength: 100 },
+  address_line1: { name: 'address_line1', tab: 'address', label: 'Address Line 1', kind: 'text', maxLength: 200, span: 2 },
+  address_line2: { name: 'address_line2', tab: 'address', label: 'Address Line 2', kind: 'text', maxLength: 200, span: 2 },
+  city: { name: 'city', tab: 'address', label: 'City', kind: 'text', maxLength: 100 },
+  state_province: { name: 'state_province', tab: 'address', label: 'State / Province', kind: 'text', maxLength: 100 },
+  postal_code: { name: 'postal_code', tab: 'address', label: 'Postal Code', kind: 'text', maxLength: 20 },
+  country: { name: 'country', tab: 'address', label: 'Country', kind: 'text', maxLength: 100 },
   lei: {
     name: 'lei',
+    tab: 'party',
     label: 'LEI',
     kind: 'text',
     maxLength: 20,
@@ -316,25 +323,27 @@ export const BROKER_FIELDS: AdminFields<CreateBrokerInput> = {
   },
   party_type: {
     name: 'party_type',
+    tab: 'party',
     label: 'Party Type (PartyRole 452)',
     kind: 'select',
     required: true,
     options: options(PARTY_TYPES, (v) => `${v} - ${PARTY_TYPE_LABELS[v]}`),
     defaultValue: '1',
   },
-  party_id: { name: 'party_id', label: 'Party ID (448)', kind: 'text', maxLength: 64 },
+  party_id: { name: 'party_id', tab: 'party', label: 'Party ID (448)', kind: 'text', maxLength: 64 },
   party_id_source: {
     name: 'party_id_source',
+    tab: 'party',
     label: 'Party ID Source (447)',
     kind: 'select',
     required: true,
     options: options(PARTY_ID_SOURCES),
     defaultValue: 'PROPRIETARY',
   },
-  clearing_firm_name: { name: 'clearing_firm_name', label: 'Clearing Firm Name', kind: 'text', maxLength: 200 },
-  clearing_firm_id: { name: 'clearing_firm_id', label: 'Clearing Firm ID', kind: 'text', maxLength: 64 },
-  regulatory_id: { name: 'regulatory_id', label: 'Regulatory ID', kind: 'text', maxLength: 64 },
-  notes: { name: 'notes', label: 'Notes', kind: 'textarea', maxLength: 4000, span: 2 },
+  clearing_firm_name: { name: 'clearing_firm_name', tab: 'party', label: 'Clearing Firm Name', kind: 'text', maxLength: 200 },
+  clearing_firm_id: { name: 'clearing_firm_id', tab: 'party', label: 'Clearing Firm ID', kind: 'text', maxLength: 64 },
+  regulatory_id: { name: 'regulatory_id', tab: 'party', label: 'Regulatory ID', kind: 'text', maxLength: 64 },
+  notes: { name: 'notes', tab: 'notes', label: 'Notes', kind: 'textarea', maxLength: 4000, span: 2 },
 };
 
 export const CONTACT_FIELDS: AdminFields<CreateContactInput> = {

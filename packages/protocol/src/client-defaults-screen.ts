@@ -49,6 +49,7 @@ export const CLIENT_DEFAULT_FIELDS: AdminFields<ClientDefaultFormInput> = {
     required: true,
     placeholder: 'e.g. 1 (Account)',
     description: 'FIX field number; read-only when editing',
+    lockedOnEdit: 'Read-only when editing',
   },
   default_value: {
     name: 'default_value',

@@ -217,7 +217,15 @@ const options = <T extends string>(values: readonly T[], labels?: Record<T, stri
 
 /** How each field is edited on the User Management screen (order = the form's order). */
 export const USER_FIELDS: AdminFields<CreateUserInput> = {
-  username: { name: 'username', label: 'Username', kind: 'text', required: true, maxLength: USERNAME_MAX, placeholder: 'e.g. jtan' },
+  username: {
+    name: 'username',
+    label: 'Username',
+    kind: 'text',
+    required: true,
+    maxLength: USERNAME_MAX,
+    placeholder: 'e.g. jtan',
+    lockedOnEdit: 'The username cannot be changed',
+  },
   email: { name: 'email', label: 'Email', kind: 'text', required: true, maxLength: 254, placeholder: 'name@broker.com' },
   first_name: { name: 'first_name', label: 'First Name', kind: 'text', maxLength: 100 },
   last_name: { name: 'last_name', label: 'Last Name', kind: 'text', maxLength: 100 },
@@ -228,6 +236,7 @@ export const USER_FIELDS: AdminFields<CreateUserInput> = {
     required: true,
     maxLength: PASSWORD_MAX,
     description: PASSWORD_POLICY_TEXT,
+    whenEmpty: 'omit',
   },
   whatsapp_number: { name: 'whatsapp_number', label: 'WhatsApp Number', kind: 'text', maxLength: 32, placeholder: '+65 6123 4567' },
   role: { name: 'role', label: 'Role', kind: 'select', required: true, options: options(ROLES, ROLE_LABELS), defaultValue: 'user' },

@@ -9,23 +9,28 @@ export type FormValue = string | boolean;
 export type FormValues = Record<string, FormValue>;
 
 /** A new record's values (each field's default) or an existing record's (null shows as empty). */
-export function initialValues(fields: readonly AdminField[], record?: Record<string, unknown> | null): FormValues {
+export function initialValues<T extends object>(fields: readonly AdminField[], record?: T | null): FormValues {
   const out: FormValues = {};
   for (const f of fields) {
-    const v = record ? record[f.name] : f.defaultValue;
+    const v: unknown = record ? Reflect.get(record, f.name) : f.defaultValue;
     if (f.kind === 'boolean') out[f.name] = typeof v === 'boolean' ? v : Boolean(f.defaultValue);
     else out[f.name] = v === undefined || v === null ? '' : String(v);
   }
   return out;
 }
 
-/** What is sent: text trimmed, flags as they are; empty text is left to the schema (none, or its default). */
+/**
+ * What is sent: text trimmed, flags as they are; empty text is left to the schema (none, or its default),
+ * or left out or sent as null where the field says so (`whenEmpty`).
+ */
 export function toPayload(fields: readonly AdminField[], values: FormValues, omit: readonly string[] = []): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const f of fields) {
     if (omit.includes(f.name)) continue;
     const v = values[f.name];
-    out[f.name] = typeof v === 'string' ? v.trim() : v;
+    if (typeof v !== 'string') out[f.name] = v;
+    else if (v.trim() !== '' || !f.whenEmpty) out[f.name] = v.trim();
+    else if (f.whenEmpty === 'null') out[f.name] = null;
   }
   return out;
 }

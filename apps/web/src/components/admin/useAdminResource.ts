@@ -22,25 +22,37 @@ export interface AdminResourceTexts<T> {
   deleteFailed: FailureText;
 }
 
-/** The calls of one resource (its services/ module, spread in), its rows named by id in their URLs. */
-export interface AdminResourceCalls<T> {
-  /** Reads the rows; called again on reload() and whenever `listKey` changes. */
+/** The calls of one resource (its services/ module, spread in), its rows named by their key (`id`) in their URLs. */
+export interface AdminResourceCalls<T, K, A> {
+  /** Reads the rows; called again on reload() and whenever `listKey` or `refreshKey` changes. */
   list: (signal: AbortSignal) => Promise<T[]>;
-  create: (payload: Record<string, unknown>) => Promise<AdminAnswer>;
-  update: (id: number, payload: Record<string, unknown>) => Promise<AdminAnswer>;
-  remove: (id: number) => Promise<AdminAnswer>;
+  create: (payload: Record<string, unknown>) => Promise<A>;
+  update: (key: K, payload: Record<string, unknown>) => Promise<A>;
+  remove: (key: K) => Promise<AdminAnswer>;
 }
 
-export interface AdminResourceOptions<T> extends AdminResourceCalls<T> {
+/**
+ * Where a save's success is told: by default in a banner as the form closes. In the form instead, which
+ * then either closes after `closeAfterMs` (nothing editable meanwhile) or goes on editing the record the
+ * answer names (`stayOn`: a new record's dialog has more to fill once it exists).
+ */
+export type AfterSave<T, A> = { closeAfterMs: number } | { stayOn: (answer: A) => T };
+
+export type AdminResourceOptions<T, K, A> = AdminResourceCalls<T, K, A> & {
   banners: Banners;
   /** The form's field descriptors: a server answer naming one of them shows under it. */
   fields: readonly AdminField[];
   texts: AdminResourceTexts<T>;
   /** What the list depends on (a client filter): a change reads it again and shows it loading meanwhile. */
   listKey?: unknown;
+  /** A change reads the list again, the rows staying on screen meanwhile (a live session re-established). */
+  refreshKey?: unknown;
   /** The form's values for a row, or for a new one (default: each field's value, or its default). */
   toValues?: (row: T | null) => FormValues;
-}
+  /** The success's words (default: the server's message, else `texts.created` or `texts.updated`). */
+  savedText?: (answer: A, adding: boolean) => string;
+  afterSave?: AfterSave<T, A>;
+} & (T extends { id: K } ? { rowKey?: (row: T) => K } : { rowKey: (row: T) => K });
 
 export type AdminEditing<T> = { mode: 'add' } | { mode: 'edit'; row: T } | null;
 
@@ -50,12 +62,18 @@ export type AdminEditing<T> = { mode: 'add' } | { mode: 'edit'; row: T } | null;
  * answer (under its field or at the top), the delete asked once more, and the banners of each outcome.
  * `formProps` spread into AdminFormModal, `deleteProps` into ConfirmDeleteModal or TypedConfirmDeleteModal.
  */
-export function useAdminResource<T extends { id: number }>(options: AdminResourceOptions<T>) {
+export function useAdminResource<T extends object, K extends string | number = number, A extends AdminAnswer = AdminAnswer>(
+  options: AdminResourceOptions<T, K, A>,
+) {
   // The latest options (the screen passes new closures each render) without re-running the load.
   const latest = useRef(options);
   latest.current = options;
-  const { banners, listKey } = options;
+  const { banners, listKey, refreshKey } = options;
   const { showError, showSuccess } = banners;
+  const keyOf = useCallback((row: T): K => {
+    const { rowKey } = latest.current as { rowKey?: (row: T) => K };
+    return rowKey ? rowKey(row) : (row as T & { id: K }).id;
+  }, []);
 
   const [rows, setRows] = useState<T[] | null>(null);
   const [reloads, setReloads] = useState(0);
@@ -74,34 +92,65 @@ export function useAdminResource<T extends { id: number }>(options: AdminResourc
       showError(failure(err, latest.current.texts.loadFailed));
     });
     return () => controller.abort();
-  }, [listKey, reloads, showError]);
+  }, [listKey, refreshKey, reloads, showError]);
 
   const [editing, setEditing] = useState<AdminEditing<T>>(null);
   const [values, setValues] = useState<FormValues>({});
+  // The values as opened or last saved: anything else is a change closing would drop.
+  const [pristine, setPristine] = useState<FormValues>({});
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const closeTimer = useRef<number | undefined>(undefined);
+  useEffect(() => () => window.clearTimeout(closeTimer.current), []);
 
-  /** Opens the form on a row (edit) or on a new one (null). */
-  const open = useCallback((row: T | null) => {
+  /** Shows a row (edit) or a new one (null) in the form, as it is stored. */
+  const fill = useCallback((row: T | null) => {
     const { toValues, fields } = latest.current;
+    const start = toValues ? toValues(row) : initialValues(fields, row);
     setEditing(row === null ? { mode: 'add' } : { mode: 'edit', row });
-    setValues(toValues ? toValues(row) : initialValues(fields, row as unknown as Record<string, unknown> | null));
+    setValues(start);
+    setPristine(start);
     setServerErrors({});
     setFormError(null);
   }, []);
-  const close = useCallback(() => setEditing(null), []);
+  /** Opens the form on a row (edit) or on a new one (null). */
+  const [opens, setOpens] = useState(0);
+  const open = useCallback(
+    (row: T | null) => {
+      window.clearTimeout(closeTimer.current);
+      fill(row);
+      setSaved(null);
+      setOpens((n) => n + 1);
+    },
+    [fill],
+  );
+  const close = useCallback(() => {
+    window.clearTimeout(closeTimer.current);
+    setEditing(null);
+  }, []);
   const setValue = useCallback((name: string, value: FormValue) => setValues((v) => ({ ...v, [name]: value })), []);
 
   const save = useCallback(
     async (payload: Record<string, unknown>) => {
       if (!editing) return;
-      const { create, update, texts, fields } = latest.current;
+      const { create, update, texts, fields, savedText, afterSave } = latest.current;
       const adding = editing.mode === 'add';
+      setFormError(null);
       try {
-        const answer = editing.mode === 'add' ? await create(payload) : await update(editing.row.id, payload);
-        setEditing(null);
-        showSuccess(answer.message ?? (adding ? texts.created : texts.updated));
+        const answer = editing.mode === 'add' ? await create(payload) : await update(keyOf(editing.row), payload);
+        const text = savedText ? savedText(answer, adding) : (answer.message ?? (adding ? texts.created : texts.updated));
         reload();
+        if (!afterSave) {
+          setEditing(null);
+          showSuccess(text);
+        } else if ('stayOn' in afterSave) {
+          fill(afterSave.stayOn(answer));
+          setSaved(text);
+        } else {
+          setSaved(text);
+          closeTimer.current = window.setTimeout(() => setEditing(null), afterSave.closeAfterMs);
+        }
       } catch (err) {
         const text = failure(err, adding ? texts.createFailed : texts.updateFailed);
         const under = serverFieldErrors(err, fields, text);
@@ -110,7 +159,7 @@ export function useAdminResource<T extends { id: number }>(options: AdminResourc
         throw err; // keeps the form open
       }
     },
-    [editing, showSuccess, reload],
+    [editing, showSuccess, reload, keyOf, fill],
   );
 
   // The row being deleted stays named while the confirmation fades out.
@@ -126,14 +175,14 @@ export function useAdminResource<T extends { id: number }>(options: AdminResourc
     async (row: T) => {
       const { remove: call, texts } = latest.current;
       try {
-        const answer = await call(row.id);
+        const answer = await call(keyOf(row));
         showSuccess(answer.message ?? texts.deleted(row));
         reload();
       } catch (err) {
         showError(failure(err, texts.deleteFailed));
       }
     },
-    [showSuccess, showError, reload],
+    [showSuccess, showError, reload, keyOf],
   );
   const confirmDelete = useCallback(async () => {
     try {
@@ -144,20 +193,40 @@ export function useAdminResource<T extends { id: number }>(options: AdminResourc
   }, [deleting, remove]);
 
   const editingRow = editing?.mode === 'edit' ? editing.row : null;
+  const done = saved !== null && options.afterSave !== undefined && 'closeAfterMs' in options.afterSave;
   return {
     rows,
+    setRows,
     reload,
+    /** How many times the rows were read again (a key for what follows them, such as a change history). */
+    reloads,
     editing,
     editingRow,
+    /** Changes on every open(): a dialog keyed with it starts afresh (its first tab, no problems shown). */
+    formKey: opens,
     open,
     close,
     values,
     setValue,
     setValues,
+    /** The form holds changes not saved. */
+    changed: editing !== null && Object.keys(values).some((name) => values[name] !== pristine[name]),
+    /** The last save's words, while the form shows them (`afterSave`). */
+    saved,
     remove,
     askDelete,
     deleting,
-    formProps: { opened: editing !== null, values, onChange: setValue, onClose: close, onSubmit: save, serverErrors, formError },
+    formProps: {
+      opened: editing !== null,
+      editing: editingRow !== null,
+      values,
+      onChange: setValue,
+      onClose: close,
+      onSubmit: save,
+      serverErrors,
+      formError,
+      done,
+    },
     deleteProps: { opened: deleteOpen, onCancel: () => setDeleteOpen(false), onConfirm: confirmDelete },
   };
 }

@@ -9,7 +9,7 @@ import {
 import { ActionIcon, Alert, Badge, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { IconAlertCircle, IconCircleCheck, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useCallback, useEffect, useState } from 'react';
-import { AdminFieldInput } from '../../components/admin/AdminFormModal';
+import { AdminFieldInput } from '../../components/admin/AdminFieldInput';
 import { adminErrorText, serverFieldErrors } from '../../components/admin/errors';
 import { initialValues, toPayload, validate, type FormValues } from '../../components/admin/formValues';
 import { useConfirm } from '../../components/confirm/useConfirm';
@@ -58,7 +58,7 @@ export function ContactsTab({ brokerId }: { brokerId: number | null }) {
 
   const start = (c: BrokerContact | 'new') => {
     setEditing(c);
-    setValues(initialValues(FIELDS, c === 'new' ? null : (c as unknown as Record<string, unknown>)));
+    setValues(initialValues(FIELDS, c === 'new' ? null : c));
     setErrors({});
     setMessage(null);
   };

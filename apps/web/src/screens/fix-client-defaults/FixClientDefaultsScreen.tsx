@@ -23,11 +23,10 @@ import { useReferenceErrors } from '../../components/reference/useReferenceError
 import { AdminFormModal } from '../../components/admin/AdminFormModal';
 import { AdminPageHeader } from '../../components/admin/AdminPageHeader';
 import { AdminTable } from '../../components/admin/AdminTable';
-import { adminErrorText, serverFieldErrors } from '../../components/admin/errors';
-import { initialValues, type FormValues } from '../../components/admin/formValues';
+import { adminErrorText } from '../../components/admin/errors';
+import { useAdminResource } from '../../components/admin/useAdminResource';
 import { useBanners } from '../../components/admin/useBanners';
 import { useConfirm } from '../../components/confirm/useConfirm';
-import { ApiError } from '@fixdesk/client';
 import { clientDefaultsApi } from '../../services/client-defaults/clientDefaultsApi';
 import { DEFAULT_COLUMNS } from './defaultColumns';
 import { GroupDefaults } from './GroupDefaults';
@@ -50,7 +49,16 @@ const MSG_NAMES: Record<string, string> = {
 };
 const WRITABLE = new Set<string>(CLIENT_DEFAULT_MSG_TYPES);
 
-type Editing = { mode: 'add' } | { mode: 'edit'; row: ClientFieldDefault } | null;
+const saveFailed = [ClientDefaultsText.saveFailed, (m: string) => `${ClientDefaultsText.saveFailed}: ${m}`] as const;
+const TEXTS = {
+  loadFailed: [ClientDefaultsText.fetchFieldsFailed, ClientDefaultsText.fetchFieldsError],
+  created: ClientDefaultsText.created,
+  updated: ClientDefaultsText.created,
+  createFailed: saveFailed,
+  updateFailed: saveFailed,
+  deleted: () => 'Default deleted successfully',
+  deleteFailed: [ClientDefaultsText.deleteFailed, (m: string) => `${ClientDefaultsText.deleteFailed}: ${m}`],
+} as const;
 
 /** Client FIX field defaults (spec 001 §2 "Client FIX field defaults"), admin only. */
 export default function FixClientDefaultsScreen() {
@@ -63,17 +71,10 @@ export default function FixClientDefaultsScreen() {
   const [connectorId, setConnectorId] = useState<number | null>(null);
   const [msgType, setMsgType] = useState<string | null>('D');
   const [execType, setExecType] = useState<string | null>(null);
-  const [rows, setRows] = useState<ClientFieldDefault[] | null>([]);
   const [groups, setGroups] = useState<ClientGroupDefaults[]>([]);
   const [blocks, setBlocks] = useState<ComponentBlock[]>([]);
-  const [reloads, setReloads] = useState(0);
-  const [editing, setEditing] = useState<Editing>(null);
-  const [values, setValues] = useState<FormValues>({});
-  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
   const [preview, setPreview] = useState<ClientDefaultsPreview | null>(null);
   const [previewing, setPreviewing] = useState(false);
-  const reload = useCallback(() => setReloads((n) => n + 1), []);
   const reference = useReferenceErrors();
   const referenceFailed = reference.failed;
 
@@ -92,18 +93,22 @@ export default function FixClientDefaultsScreen() {
   }, [referenceFailed]);
 
   const activeExec = msgType === '8' ? execType : null;
+  const resource = useAdminResource({
+    ...clientDefaultsApi,
+    banners,
+    fields: FIELDS,
+    texts: TEXTS,
+    rowKey: (r: ClientFieldDefault) => r.default_id,
+    listKey: `${connectorId}|${msgType}|${activeExec}`,
+    list: (signal) => (connectorId && msgType ? clientDefaultsApi.defaults(connectorId, msgType, activeExec, signal) : Promise.resolve([])),
+    // An edit changes the value and the notes only.
+    update: (id, p) => clientDefaultsApi.update(id, { default_value: p.default_value, notes: p.notes === '' ? null : p.notes }),
+  });
+  const { rows, reload, reloads, editingRow } = resource;
+
   useEffect(() => {
     if (!connectorId || !msgType) return;
     const controller = new AbortController();
-    setRows(null);
-    clientDefaultsApi
-      .defaults(connectorId, msgType, activeExec, controller.signal)
-      .then(setRows)
-      .catch((err: unknown) => {
-        if (controller.signal.aborted) return;
-        setRows([]);
-        showError(adminErrorText(err, ClientDefaultsText.fetchFieldsFailed, ClientDefaultsText.fetchFieldsError));
-      });
     // Other fetch failures only log warnings (spec 001 §8).
     clientDefaultsApi
       .groups(connectorId, msgType, activeExec, controller.signal)
@@ -112,48 +117,12 @@ export default function FixClientDefaultsScreen() {
       .blocks(msgType, controller.signal)
       .then(setBlocks, (err: unknown) => !controller.signal.aborted && console.warn('component blocks failed', err));
     return () => controller.abort();
-  }, [connectorId, msgType, activeExec, reloads, showError]);
+  }, [connectorId, msgType, activeExec, reloads]);
 
   const writable = msgType !== null && WRITABLE.has(msgType);
-  const open = (next: Editing) => {
-    setEditing(next);
-    setValues(initialValues(FIELDS, next?.mode === 'edit' ? (next.row as unknown as Record<string, unknown>) : null));
-    setServerErrors({});
-    setFormError(null);
-  };
-
-  const save = async (payload: Record<string, unknown>) => {
-    if (!editing) return;
-    try {
-      const answer =
-        editing.mode === 'add'
-          ? await clientDefaultsApi.create(payload)
-          : await clientDefaultsApi.update(editing.row.default_id, {
-              default_value: payload.default_value,
-              notes: payload.notes === '' ? null : payload.notes,
-            });
-      setEditing(null);
-      banners.showSuccess(answer.message ?? ClientDefaultsText.created);
-      reload();
-    } catch (err) {
-      const text = adminErrorText(err, ClientDefaultsText.saveFailed, (m) => `${ClientDefaultsText.saveFailed}: ${m}`);
-      const field = err instanceof ApiError ? err.field : undefined;
-      const under = field ? serverFieldErrors(err, FIELDS, text) : null;
-      if (under) setServerErrors(under);
-      else setFormError(text);
-      throw err;
-    }
-  };
-
   const remove = async (row: ClientFieldDefault) => {
-    if (!(await confirm({ title: 'Delete default', message: ClientDefaultsText.confirmDelete, confirmLabel: 'Delete' }))) return;
-    try {
-      const answer = await clientDefaultsApi.remove(row.default_id);
-      banners.showSuccess(answer.message ?? 'Default deleted successfully');
-      reload();
-    } catch (err) {
-      banners.showError(adminErrorText(err, ClientDefaultsText.deleteFailed, (m) => `${ClientDefaultsText.deleteFailed}: ${m}`));
-    }
+    if (await confirm({ title: 'Delete default', message: ClientDefaultsText.confirmDelete, confirmLabel: 'Delete' }))
+      await resource.remove(row);
   };
 
   const runPreview = async () => {
@@ -195,7 +164,7 @@ export default function FixClientDefaultsScreen() {
           Preview with Variables
         </Button>
         <Tooltip label={writable ? 'Add a field default' : `Defaults apply to ${CLIENT_DEFAULT_MSG_TYPES.join(', ')}`}>
-          <Button leftSection={<IconPlus size={16} />} onClick={() => open({ mode: 'add' })} disabled={!writable}>
+          <Button leftSection={<IconPlus size={16} />} onClick={() => resource.open(null)} disabled={!writable}>
             Add Default
           </Button>
         </Tooltip>
@@ -253,7 +222,7 @@ export default function FixClientDefaultsScreen() {
         columns={DEFAULT_COLUMNS}
         getRowId={getRowId}
         rowName={rowName}
-        onEdit={writable ? (r) => open({ mode: 'edit', row: r }) : undefined}
+        onEdit={writable ? resource.open : undefined}
         onDelete={writable ? (r) => void remove(r) : undefined}
         editBlocked={locked}
         deleteBlocked={locked}
@@ -271,28 +240,21 @@ export default function FixClientDefaultsScreen() {
         onChanged={reload}
       />
       <AdminFormModal
-        opened={editing !== null}
+        {...resource.formProps}
         title={
-          editing?.mode === 'edit'
-            ? `Edit default ${editing.row.field_name} (${editing.row.tag})`
+          editingRow
+            ? `Edit default ${editingRow.field_name} (${editingRow.tag})`
             : `Add default to ${msgType ?? ''}${activeExec ? ` ExecType ${activeExec}` : ''}`
         }
         fields={FIELDS}
-        schema={editing?.mode === 'edit' ? UpdateClientDefaultSchema : CreateClientDefaultSchema}
-        values={values}
-        onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))}
-        locked={editing?.mode === 'edit' ? { tag: 'Read-only when editing' } : {}}
-        extraPayload={editing?.mode === 'edit' ? {} : { client_connector_id: connectorId, msg_type: msgType, exec_type: activeExec }}
+        schema={editingRow ? UpdateClientDefaultSchema : CreateClientDefaultSchema}
+        extraPayload={editingRow ? {} : { client_connector_id: connectorId, msg_type: msgType, exec_type: activeExec }}
         precheck={(p) =>
-          editing?.mode === 'add' && (!p.client_connector_id || !p.msg_type || p.tag === '' || p.tag === undefined)
+          !editingRow && (!p.client_connector_id || !p.msg_type || p.tag === '' || p.tag === undefined)
             ? ClientDefaultsText.fillRequired
             : null
         }
-        submitLabel={editing?.mode === 'edit' ? 'Save Changes' : 'Create Default'}
-        onClose={() => setEditing(null)}
-        onSubmit={save}
-        serverErrors={serverErrors}
-        formError={formError}
+        submitLabel={editingRow ? 'Save Changes' : 'Create Default'}
       />
       <PreviewModal preview={preview} onClose={() => setPreview(null)} />
       {confirmDialog}

@@ -1,15 +1,14 @@
 import { CreateUserSchema, UpdateUserSchema, USER_FIELDS, UserText, type UserSummary } from '@fixdesk/protocol';
 import { ActionIcon, Alert, Button, Container, Tabs, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconCircleCheck, IconHistory, IconPlus, IconRefresh, IconSearch, IconUsers } from '@tabler/icons-react';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { AdminBanners } from '../../components/admin/AdminBanners';
 import { AdminFormModal } from '../../components/admin/AdminFormModal';
 import { AdminPageHeader } from '../../components/admin/AdminPageHeader';
 import { AdminTable } from '../../components/admin/AdminTable';
 import { ChangeHistory } from '../../components/admin/ChangeHistory';
 import { ConfirmDeleteModal } from '../../components/admin/ConfirmDeleteModal';
-import { adminErrorText, serverFieldErrors } from '../../components/admin/errors';
-import { initialValues, type FormValues } from '../../components/admin/formValues';
+import { useAdminResource } from '../../components/admin/useAdminResource';
 import { useBanners } from '../../components/admin/useBanners';
 import { useAuth } from '../../services/auth/AuthProvider';
 import { brokersApi } from '../../services/brokers/brokersApi';
@@ -20,9 +19,35 @@ import { USER_COLUMNS } from './userColumns';
 export const USER_DIALOG_CLOSE_MS = 2000;
 
 const FIELDS = Object.values(USER_FIELDS);
+/** On edit (spec 001 §5): a blank password keeps the current one. */
+const EDIT_FIELDS = FIELDS.map((f) =>
+  f.name === 'password'
+    ? {
+        ...f,
+        label: 'New Password',
+        required: false,
+        description: 'Leave blank to keep the current password; a reset signs the user out everywhere',
+      }
+    : f,
+);
 const BROKER_ONLY = ['broker_branch_id', 'trader_id', 'trader_party_id_source', 'trader_full_name', 'trader_license'];
 
-type Editing = { mode: 'add' } | { mode: 'edit'; user: UserSummary } | null;
+const noAnswer = () => UserText.connectionError;
+const TEXTS = {
+  loadFailed: [UserText.fetchFailed, noAnswer],
+  created: UserText.created,
+  updated: UserText.updated,
+  createFailed: ['Failed to create user', noAnswer],
+  updateFailed: ['Failed to update user', noAnswer],
+  deleted: (u: UserSummary) => UserText.deleted(u.username),
+  deleteFailed: [UserText.deleteFailed, noAnswer],
+} as const;
+
+/** A save's words: the server's, and how many of the user's sessions a reset or deactivation ended. */
+function savedText(answer: { message?: string; sessionsEnded?: number }, adding: boolean): string {
+  const ended = answer.sessionsEnded ? ` ${answer.sessionsEnded} session(s) of the user were signed out.` : '';
+  return (answer.message ?? (adding ? UserText.created : UserText.updated)) + ended;
+}
 
 function matches(u: UserSummary, needle: string): boolean {
   return (
@@ -37,90 +62,30 @@ function matches(u: UserSummary, needle: string): boolean {
 export default function UserManagementPage() {
   const { user: me } = useAuth();
   const banners = useBanners();
-  const { showError } = banners;
-  const [rows, setRows] = useState<UserSummary[] | null>(null);
   const [brokers, setBrokers] = useState<{ value: string; label: string }[]>([]);
-  const [reloads, setReloads] = useState(0);
   const [filter, setFilter] = useState('');
   const [tab, setTab] = useState<string | null>('users');
-  const [editing, setEditing] = useState<Editing>(null);
-  const [values, setValues] = useState<FormValues>({});
-  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [saved, setSaved] = useState<string | null>(null);
-  const closeTimer = useRef<number | undefined>(undefined);
-  const [deleting, setDeleting] = useState<UserSummary | null>(null);
-  const [deleteOpen, setDeleteOpen] = useState(false);
-  useEffect(() => () => window.clearTimeout(closeTimer.current), []);
+  const resource = useAdminResource<UserSummary, number, { message?: string; sessionsEnded?: number }>({
+    ...usersApi,
+    banners,
+    fields: FIELDS,
+    texts: TEXTS,
+    rowKey: (u) => u.user_id,
+    savedText,
+    afterSave: { closeAfterMs: USER_DIALOG_CLOSE_MS },
+  });
+  const { rows, reloads, editingRow, deleting, values, saved } = resource;
 
   useEffect(() => {
     const controller = new AbortController();
-    usersApi
-      .list(controller.signal)
-      .then(setRows)
-      .catch((err: unknown) => {
-        if (controller.signal.aborted) return;
-        setRows((r) => r ?? []);
-        showError(adminErrorText(err, UserText.fetchFailed, () => UserText.connectionError));
-      });
     brokersApi
       .list(controller.signal)
       .then((list) => setBrokers(list.map((b) => ({ value: String(b.id), label: `${b.company_name}${b.is_active ? '' : ' (inactive)'}` }))))
       .catch(() => {
-        // The branch choices stay empty; the list error above tells the story when the server is down.
+        // The branch choices stay empty; the list error tells the story when the server is down.
       });
     return () => controller.abort();
-  }, [reloads, showError]);
-
-  const open = (next: Editing) => {
-    window.clearTimeout(closeTimer.current);
-    setEditing(next);
-    setValues(initialValues(FIELDS, next?.mode === 'edit' ? { ...next.user, password: '' } : null));
-    setServerErrors({});
-    setFormError(null);
-    setSaved(null);
-  };
-
-  const save = async (payload: Record<string, unknown>) => {
-    if (!editing) return;
-    const adding = editing.mode === 'add';
-    const body = { ...payload };
-    // Spec 001 §5: on edit a blank password is dropped from the payload; the username is locked.
-    if (!adding) {
-      if (body['password'] === '') delete body['password'];
-      delete body['username'];
-    }
-    try {
-      const answer = adding ? await usersApi.create(body) : await usersApi.update(editing.user.user_id, body);
-      const ended =
-        'sessionsEnded' in answer && typeof answer.sessionsEnded === 'number' && answer.sessionsEnded > 0
-          ? ` ${answer.sessionsEnded} session(s) of the user were signed out.`
-          : '';
-      setSaved((answer.message ?? (adding ? UserText.created : UserText.updated)) + ended);
-      setReloads((n) => n + 1);
-      closeTimer.current = window.setTimeout(() => setEditing(null), USER_DIALOG_CLOSE_MS);
-    } catch (err) {
-      const text = adminErrorText(err, adding ? 'Failed to create user' : 'Failed to update user', () => UserText.connectionError);
-      const under = serverFieldErrors(err, FIELDS, text);
-      if (under) setServerErrors(under);
-      else setFormError(text);
-      throw err;
-    }
-  };
-
-  const confirmDelete = async () => {
-    const u = deleting;
-    if (!u) return;
-    try {
-      const answer = await usersApi.remove(u.user_id);
-      banners.showSuccess(answer.message ?? UserText.deleted(u.username));
-      setReloads((n) => n + 1);
-    } catch (err) {
-      banners.showError(adminErrorText(err, UserText.deleteFailed, () => UserText.connectionError));
-    } finally {
-      setDeleteOpen(false);
-    }
-  };
+  }, [reloads]);
 
   const needle = filter.trim().toLowerCase();
   const visible = useMemo(() => (rows === null ? null : rows.filter((u) => matches(u, needle))), [rows, needle]);
@@ -131,7 +96,7 @@ export default function UserManagementPage() {
     [me?.user_id],
   );
   const isBroker = values['user_type'] === 'broker';
-  const editingSelf = editing?.mode === 'edit' && editing.user.user_id === me?.user_id;
+  const editingSelf = editingRow !== null && editingRow.user_id === me?.user_id;
 
   return (
     <Container size="xl" py="lg" w="100%">
@@ -150,11 +115,11 @@ export default function UserManagementPage() {
           w={260}
         />
         <Tooltip label="Refresh">
-          <ActionIcon variant="default" size={36} onClick={() => setReloads((n) => n + 1)} aria-label="Refresh users">
+          <ActionIcon variant="default" size={36} onClick={resource.reload} aria-label="Refresh users">
             <IconRefresh size={17} />
           </ActionIcon>
         </Tooltip>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => open({ mode: 'add' })}>
+        <Button leftSection={<IconPlus size={16} />} onClick={() => resource.open(null)}>
           Add User
         </Button>
       </AdminPageHeader>
@@ -175,11 +140,8 @@ export default function UserManagementPage() {
             columns={USER_COLUMNS}
             getRowId={getRowId}
             rowName={rowName}
-            onEdit={(u) => open({ mode: 'edit', user: u })}
-            onDelete={(u) => {
-              setDeleting(u);
-              setDeleteOpen(true);
-            }}
+            onEdit={resource.open}
+            onDelete={resource.askDelete}
             deleteBlocked={deleteBlocked}
             emptyText={rows?.length ? 'No users match the filter' : 'No users yet'}
             height="calc(100vh - 300px)"
@@ -190,44 +152,14 @@ export default function UserManagementPage() {
         </Tabs.Panel>
       </Tabs>
       <AdminFormModal
-        opened={editing !== null}
-        title={editing?.mode === 'edit' ? `Edit User ${editing.user.username}` : 'Add User'}
-        fields={
-          editing?.mode === 'edit'
-            ? FIELDS.map((f) =>
-                f.name === 'password'
-                  ? {
-                      ...f,
-                      label: 'New Password',
-                      required: false,
-                      description: 'Leave blank to keep the current password; a reset signs the user out everywhere',
-                    }
-                  : f,
-              )
-            : FIELDS
-        }
-        schema={editing?.mode === 'edit' ? UpdateUserSchema : CreateUserSchema}
-        values={values}
-        onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))}
-        locked={
-          editing?.mode === 'edit'
-            ? {
-                username: 'The username cannot be changed',
-                ...(editingSelf ? { role: 'You cannot change your own role', is_active: 'You cannot deactivate yourself' } : {}),
-              }
-            : {}
-        }
+        {...resource.formProps}
+        title={editingRow ? `Edit User ${editingRow.username}` : 'Add User'}
+        fields={editingRow ? EDIT_FIELDS : FIELDS}
+        schema={editingRow ? UpdateUserSchema : CreateUserSchema}
+        locked={editingSelf ? { role: 'You cannot change your own role', is_active: 'You cannot deactivate yourself' } : {}}
         hidden={isBroker ? [] : BROKER_ONLY}
         options={{ broker_branch_id: brokers }}
-        submitLabel={editing?.mode === 'edit' ? 'Save Changes' : 'Add User'}
-        onClose={() => {
-          window.clearTimeout(closeTimer.current);
-          setEditing(null);
-        }}
-        onSubmit={save}
-        serverErrors={serverErrors}
-        formError={formError}
-        done={saved !== null}
+        submitLabel={editingRow ? 'Save Changes' : 'Add User'}
       >
         {saved && (
           <Alert color="green" variant="light" icon={<IconCircleCheck size={18} />} mt="md" role="status" data-testid="user-saved">
@@ -241,11 +173,9 @@ export default function UserManagementPage() {
         )}
       </AdminFormModal>
       <ConfirmDeleteModal
-        opened={deleteOpen}
+        {...resource.deleteProps}
         title={deleting ? `Delete user ${deleting.username}` : 'Delete user'}
         question={deleting ? `Are you sure you want to delete user ${deleting.username}?` : ''}
-        onCancel={() => setDeleteOpen(false)}
-        onConfirm={confirmDelete}
       >
         <Text fz="sm" c="dimmed">
           Their sessions end at once. A user who has acted on an order is deactivated instead: the order trail keeps naming them.

@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core';
 import { TestFixClient } from '../tests/support/fix-client';
 import { screenshot } from './support/browser';
 import { blotterDesk } from './support/blotter-desk';
+import { until } from '../tests/support/until';
 
 const { e2e, client, signInToBlotter, sendOrder, apiCall } = blotterDesk('AX');
 
@@ -45,13 +46,9 @@ async function unfitting(page: Page): Promise<string[]> {
 }
 
 async function untilFits(page: Page, size: string): Promise<void> {
-  const end = Date.now() + 5_000;
   let last: string[] = [];
-  while (Date.now() < end) {
-    last = await unfitting(page);
-    if (!last.length) return;
-    await page.waitForTimeout(100);
-  }
+  const fits = await until('the tables to fit', async () => (last = await unfitting(page)).length === 0, 5_000, 100).catch(() => false);
+  if (fits) return;
   await screenshot(page, `service-status-unfit-${size}`, true);
   assert.deepEqual(last, [], `at ${size}`);
 }
@@ -78,13 +75,9 @@ async function sideRows(page: Page, side: 'buyers' | 'sellers'): Promise<string[
 }
 
 async function waitForRows(page: Page, side: 'buyers' | 'sellers', expected: string[]): Promise<void> {
-  const end = Date.now() + 15_000;
   let last: string[] = [];
-  while (Date.now() < end) {
-    last = await sideRows(page, side);
-    if (JSON.stringify(last) === JSON.stringify(expected)) return;
-    await page.waitForTimeout(100);
-  }
+  const shown = async () => JSON.stringify((last = await sideRows(page, side))) === JSON.stringify(expected);
+  if (await until(`the ${side} rows`, shown, 15_000, 100).catch(() => false)) return;
   await screenshot(page, `axes-board-unexpected-${side}`);
   assert.deepEqual(last, expected, `${side} rows`);
 }

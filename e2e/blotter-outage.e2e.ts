@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { screenshot } from './support/browser';
 import { blotterDesk } from './support/blotter-desk';
+import { until } from '../tests/support/until';
 
 const { e2e, client, signInToBlotter, sendOrder } = blotterDesk('OUT');
 
@@ -28,7 +29,7 @@ describe('blotter: server restart', () => {
       await e2e.server.restart(3000);
       await blotter.reconnecting.waitFor();
       assert.doesNotMatch((await blotter.reconnecting.textContent()) ?? '', /\(\d{4}\)/, 'no close codes');
-      await client.waitFor(() => client.isLoggedOn, 'FIX client logged on again', 30_000);
+      await until('FIX client logged on again', () => client.isLoggedOn, 30_000);
       const { id } = await sendOrder({ qty: '2', price: '27000' }, 'RST');
       await screenshot(page, 'blotter-reconnecting');
       assert.equal(await blotter.row(id).count(), 0, 'the order arrived while the page was not connected');

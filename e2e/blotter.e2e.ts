@@ -5,6 +5,7 @@ import { ts } from '../tests/support/fix-client';
 import { LoginPage } from './pages/LoginPage';
 import { screenshot } from './support/browser';
 import { blotterDesk } from './support/blotter-desk';
+import { until } from '../tests/support/until';
 
 const { e2e, client, signInToBlotter, sendOrder, reportsFor, apiCall } = blotterDesk('BL');
 
@@ -366,10 +367,7 @@ describe('blotter', () => {
         await blotter.confirm(),
         /The order stays at 8 @ 27,000\.00; the client gets an OrderCancelReject \(35=9\) with the reason “Size not available at that level”/,
       );
-      const refusal = await client.waitFor(
-        () => client.received.find((m) => m.msgType === '9' && m.get(11) === replaceId),
-        'OrderCancelReject',
-      );
+      const refusal = await until('OrderCancelReject', () => client.received.find((m) => m.msgType === '9' && m.get(11) === replaceId));
       assert.equal(refusal.get(434), '2', 'answers the cancel/replace request');
       assert.equal(refusal.get(58), 'Size not available at that level');
       await blotter.statusCell(id).getByText('Accepted').waitFor();

@@ -19,6 +19,7 @@ import { field, hasFields, QuickfixPeer } from '../tests/interop/quickfix-peer';
 import { type DeskScreenshotOptions, deskScreenshots, screenshot, settled } from './support/browser';
 import { E2E } from './support/fixture';
 import { BlotterPage } from './pages/BlotterPage';
+import { until } from '../tests/support/until';
 
 // A TLS port (on a free port): the TLS/SSL tab issues a certificate only where a TLS logon can use it.
 const e2e = new E2E({ env: { FIX_TLS_PORT: '0' } });
@@ -56,11 +57,7 @@ async function logOnConsoleClient(logs: MemoryLogFactory): Promise<{ initiator: 
     reconnect: false,
     app: { onLogon: () => void (loggedOn = true), onLogout: () => void (loggedOn = false), fromApp: () => undefined },
   });
-  const until = Date.now() + 10_000;
-  while (!loggedOn) {
-    if (Date.now() > until) throw new Error('the test client did not log on');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await until('the test client to log on', () => loggedOn);
   return { initiator, loggedOn: () => loggedOn };
 }
 
@@ -356,9 +353,7 @@ describe('client onboarding screens', () => {
           .getByTestId('console-numbers')
           .getByText(`${nextSender! + 1} / ${nextTarget! + 1}`)
           .waitFor();
-        const until = Date.now() + 5000;
-        while (client.loggedOn() && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-        assert.equal(client.loggedOn(), false);
+        await until('the client to be logged out', () => !client.loggedOn(), 5000);
         const logout = logs.lines.find((l) => l.kind === 'in' && l.text.includes('\x0135=5\x01'));
         assert.ok(logout?.text.includes('\x0158=End of day <b>maintenance</b>\x01'), logout?.text);
         // The reason is shown as text in the history, not as markup.

@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import { until } from '../../tests/support/until';
 
 /** The broker's blotter at /orders: header, the three panes and the Order Info panel. */
 export class BlotterPage {
@@ -96,12 +97,9 @@ export class BlotterPage {
 
   /** The selected order's executions once they satisfy `ready` (they load after the selection), or the last seen on timeout. */
   async executionTypesWhen(ready: (types: string[]) => boolean, timeoutMs = 10_000): Promise<string[]> {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      const types = await this.executionTypes();
-      if (ready(types) || Date.now() > until) return types;
-      await this.page.waitForTimeout(100);
-    }
+    let types: string[] = [];
+    await until('the executions', async () => ready((types = await this.executionTypes())), timeoutMs, 100).catch(() => undefined);
+    return types;
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { screenshot } from '../support/browser';
+import { until } from '../../tests/support/until';
 
 /** Picks an option of a Mantine Select by its visible label. */
 export async function chooseOption(page: Page, select: Locator, option: string | RegExp): Promise<void> {
@@ -65,8 +66,7 @@ export class OrderEntryPanel {
     const before = (await this.success.count()) > 0 ? (await this.success.innerText()).trim() : null;
     await this.send.click();
     // A success banner stays 3 s, so the previous order's may still be up: wait for a different one.
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
+    const banner = async (): Promise<string | undefined> => {
       if ((await this.error.count()) > 0) {
         // What the page showed of the simulated client at that moment (a send refused as "not running"
         // right after the badge read Connected was seen under load; this says which status it had).
@@ -86,11 +86,13 @@ export class OrderEntryPanel {
         const text = (await this.success.innerText().catch(() => '')).trim();
         if (text && text !== before) return text;
       }
-      if (Date.now() > deadline) {
-        await screenshot(this.page, 'debug-send');
-        throw new Error('no success banner for the order sent');
-      }
-      await this.page.waitForTimeout(50);
+      return undefined;
+    };
+    try {
+      return await until('a success banner for the order sent', banner, timeoutMs, 50);
+    } catch (err) {
+      if ((err as Error).message.startsWith('timed out')) await screenshot(this.page, 'debug-send');
+      throw err;
     }
   }
 

@@ -7,6 +7,7 @@ import { TEST_DB_KINDS } from '@fixdesk/db/testing';
 import { MemoryStoreFactory } from '@fixdesk/fix';
 import { logonAttempt, TestFixClient } from '../support/fix-client';
 import { startTestServer, type TestServer } from '../support/server';
+import { until } from '../support/until';
 
 const COMP = 'NEW_FIX_CLIENT';
 const ALL_DAYS = 'M,T,W,T,F,S,S';
@@ -190,24 +191,31 @@ for (const kind of TEST_DB_KINDS) {
         }));
       // The latest logon's two messages (the Logon and our answer), in either order. The inbound
       // Logon's record is written once it was processed, which can trail the client's own view.
+      // On timeout the last two seen, for the assertion that follows to show.
       const latest = async (want?: string) => {
-        const until = Date.now() + 5000;
-        for (;;) {
-          const two = (await logonHeartBtInts()).slice(0, 2).sort((a, b) => a.direction.localeCompare(b.direction));
-          if (!want || two.every((m) => m.hb === want) || Date.now() > until) return two;
-          await new Promise((res) => setTimeout(res, 25));
-        }
+        let two: Array<{ direction: string; hb: string | undefined }> = [];
+        await until(
+          `both logon records with HeartBtInt ${want}`,
+          async () => {
+            two = (await logonHeartBtInts()).slice(0, 2).sort((a, b) => a.direction.localeCompare(b.direction));
+            return !want || two.every((m) => m.hb === want);
+          },
+          5000,
+          25,
+        ).catch(() => undefined);
+        return two;
       };
       const connect = async () => {
         const r = await t.api('/test-client/SGX_CLIENT_1/connect', { method: 'POST', token: broker, json: {} });
         assert.equal(r.status, 200, await r.text());
-        const until = Date.now() + 10_000;
-        for (;;) {
-          const s = (await (await t.api('/test-client/SGX_CLIENT_1/status', { token: broker })).json()) as { fixConnected?: boolean };
-          if (s.fixConnected) return;
-          if (Date.now() > until) assert.fail('simulated client did not log on');
-          await new Promise((res) => setTimeout(res, 25));
-        }
+        await until(
+          'the simulated client to log on',
+          async () =>
+            ((await (await t.api('/test-client/SGX_CLIENT_1/status', { token: broker })).json()) as { fixConnected?: boolean })
+              .fixConnected,
+          10_000,
+          25,
+        );
       };
       const disconnect = async () => {
         const r = await t.api('/test-client/SGX_CLIENT_1/disconnect', { method: 'POST', token: broker, json: {} });

@@ -7,6 +7,7 @@ import { TEST_DB_KINDS } from '@fixdesk/db/testing';
 import { dayOrderExpired } from '../../apps/server/src/orders/day-expiry';
 import { newOrderSingle, TestFixClient, ts } from '../support/fix-client';
 import { startTestServer, type TestServer } from '../support/server';
+import { until } from '../support/until';
 
 describe('when a Day order has seen its session end', () => {
   const at = (iso: string) => new Date(iso);
@@ -83,10 +84,7 @@ for (const kind of TEST_DB_KINDS) {
       assert.deepEqual([expired.get(39), expired.get(14), expired.get(151)], ['C', '4', '0']);
       assert.equal((await client.waitForReport('EXP-PENDING', (m) => m.get(150) === 'C')).get(39), 'C');
       await client.waitForReport('EXP-CXL', (m) => m.get(150) === 'C');
-      const cxlRej = await client.waitFor(
-        () => client.received.find((m) => m.msgType === '9' && m.get(11) === 'EXP-CXL-X'),
-        'cancel reject',
-      );
+      const cxlRej = await until('cancel reject', () => client.received.find((m) => m.msgType === '9' && m.get(11) === 'EXP-CXL-X'));
       assert.equal(cxlRej.get(39), 'C');
       assert.match(cxlRej.get(58)!, /expired/);
 

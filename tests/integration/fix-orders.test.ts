@@ -7,6 +7,7 @@ import { WebSocket } from 'ws';
 import { startServer, type RunningServer } from '../../apps/server/src/server';
 import { maturity, newOrderSingle, TestFixClient, ts } from '../support/fix-client';
 import { DEMO_PASSWORD, signIn, testConfig } from '../support/server';
+import { until } from '../support/until';
 
 const silent = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
@@ -93,21 +94,19 @@ for (const kind of TEST_DB_KINDS) {
       ws.on('message', (d) => got.push(JSON.parse(String(d))));
       await new Promise((r) => ws.once('open', r));
       ws.send(JSON.stringify({ type: 'authenticate', token }));
-      await client.waitFor(() => got.some((m) => m.type === 'authenticated'), 'ws authenticated');
+      await until('ws authenticated', () => got.some((m) => m.type === 'authenticated'));
 
       await client.send('D', newOrderSingle('FIX-WS'));
-      const created = await client.waitFor(() => got.find((m) => m.type === 'new_order' && m.orderData?.clordid === 'FIX-WS'), 'new_order');
+      const created = await until('new_order', () => got.find((m) => m.type === 'new_order' && m.orderData?.clordid === 'FIX-WS'));
       assert.equal(created.orderData!.ordstatus, 'A');
-      await client.waitFor(
-        () => got.find((m) => m.type === 'execution_report' && m.data?.clordid === 'FIX-WS' && m.data.exectype === 'A'),
-        'pending new report',
+      await until('pending new report', () =>
+        got.find((m) => m.type === 'execution_report' && m.data?.clordid === 'FIX-WS' && m.data.exectype === 'A'),
       );
       assert.equal((await api(`/api/orders/${created.orderData!.brokerorderid}/accept`, {})).status, 200);
-      await client.waitFor(
-        () => got.find((m) => m.type === 'order_update' && m.orderData?.clordid === 'FIX-WS' && m.orderData.ordstatus === '0'),
-        'order_update',
+      await until('order_update', () =>
+        got.find((m) => m.type === 'order_update' && m.orderData?.clordid === 'FIX-WS' && m.orderData.ordstatus === '0'),
       );
-      await client.waitFor(() => got.find((m) => m.type === 'order_action' && m.data?.action_type === 'ACCEPT'), 'order_action');
+      await until('order_action', () => got.find((m) => m.type === 'order_action' && m.data?.action_type === 'ACCEPT'));
       // Spec 000 §4, §7: a client's status request changes nothing; the desk gets the order
       // as stored in order_data, with the order info saying the client asked.
       const before = got.length;
@@ -117,7 +116,7 @@ for (const kind of TEST_DB_KINDS) {
         [55, 'C5TC'],
       ]);
       await client.waitForReport('FIX-WS', (m) => m.get(150) === 'I');
-      const info = await client.waitFor(() => got.find((m) => m.type === 'order_data' && m.orderData?.clordid === 'FIX-WS'), 'order_data');
+      const info = await until('order_data', () => got.find((m) => m.type === 'order_data' && m.orderData?.clordid === 'FIX-WS'));
       assert.equal(info.orderData!.ordstatus, '0', 'the order as stored');
       assert.deepEqual(
         { event: info.orderInfo?.event, comp_id: info.orderInfo?.comp_id, clordid: info.orderInfo?.clordid },
@@ -127,14 +126,12 @@ for (const kind of TEST_DB_KINDS) {
 
       const other = new TestFixClient('EEX_CLIENT_1');
       await other.connect(server.ctx.fix.port);
-      await client.waitFor(
-        () => got.find((m) => m.type === 'client_connection_status' && m.comp_id === 'EEX_CLIENT_1' && m.is_connected),
-        'connected status',
+      await until('connected status', () =>
+        got.find((m) => m.type === 'client_connection_status' && m.comp_id === 'EEX_CLIENT_1' && m.is_connected),
       );
       await other.stop();
-      await client.waitFor(
-        () => got.find((m) => m.type === 'client_connection_status' && m.comp_id === 'EEX_CLIENT_1' && m.is_connected === false),
-        'disconnected status',
+      await until('disconnected status', () =>
+        got.find((m) => m.type === 'client_connection_status' && m.comp_id === 'EEX_CLIENT_1' && m.is_connected === false),
       );
       const sessions = (
         (await (await api('/api/client-sessions?comp_id=EEX_CLIENT_1')).json()) as {
@@ -161,7 +158,7 @@ for (const kind of TEST_DB_KINDS) {
       const other = new TestFixClient('EEX_CLIENT_1');
       await other.connect(server.ctx.fix.port);
       assert.equal((await put({ is_active: false })).status, 200);
-      await other.waitFor(() => !other.isLoggedOn, 'logged out');
+      await until('logged out', () => !other.isLoggedOn);
       await other.stop();
       const again = new TestFixClient('EEX_CLIENT_1');
       await assert.rejects(again.connect(server.ctx.fix.port, {}, 1500), /timed out/);
@@ -208,7 +205,7 @@ for (const kind of TEST_DB_KINDS) {
       ws.on('message', (d) => types.push((JSON.parse(String(d)) as { type: string }).type));
       await new Promise((r) => ws.once('open', r));
       ws.send(JSON.stringify({ type: 'authenticate', token: viewerToken }));
-      await client.waitFor(() => types.includes('authenticated'), 'authenticated');
+      await until('authenticated', () => types.includes('authenticated'));
       const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
       await fetch(`${server.url}/api/auth/logout`, { method: 'POST', headers: { authorization: `Bearer ${viewerToken}` } });
       assert.equal(await closed, 4003);
@@ -228,7 +225,7 @@ for (const kind of TEST_DB_KINDS) {
         [146, '1'],
         [55, 'C5TC'],
       ]);
-      const j = await client.waitFor(() => client.received.find((m) => m.msgType === 'j'), 'business reject');
+      const j = await until('business reject', () => client.received.find((m) => m.msgType === 'j'));
       assert.equal(j.get(380), '3');
       assert.equal(j.get(45), String(seq));
     });

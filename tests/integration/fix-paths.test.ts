@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { TEST_DB_KINDS } from '@fixdesk/db/testing';
 import { maturity, newOrderSingle, TestFixClient, ts, type ReceivedMessage } from '../support/fix-client';
 import { startTestServer, type TestServer } from '../support/server';
+import { until } from '../support/until';
 
 const COMP = 'SGX_CLIENT_1';
 
@@ -322,10 +323,10 @@ for (const kind of TEST_DB_KINDS) {
         const second = Math.floor(Date.now() / 1000);
         const ids = Array.from({ length: 10 }, () => id('RATE'));
         await Promise.all(ids.map((c) => client.send('D', newOrderSingle(c))));
-        const reports = await client.waitFor(() => {
+        const reports = await until('a report for every order of the burst', () => {
           const first = ids.map((c) => client.received.find((m) => m.get(11) === c));
           return first.every(Boolean) && (first as ReceivedMessage[]);
-        }, 'a report for every order of the burst');
+        });
         // Admitted within one second when every report is back before it ended (a report follows its admission).
         const sentInOneSecond = Math.floor(Date.now() / 1000) === second;
         const acked = reports.filter((m) => m.get(150) === 'A');

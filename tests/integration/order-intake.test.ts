@@ -61,10 +61,7 @@ for (const kind of TEST_DB_KINDS) {
     it('acknowledges a burst of pipelined orders in the order they were sent, each after its commit', async () => {
       const ids = Array.from({ length: 60 }, (_, i) => `BURST-${i}`);
       await Promise.all(ids.map((id) => client.send('D', newOrderSingle(id))));
-      await client.waitFor(
-        () => ids.every((id) => client.received.some((m) => m.get(11) === id && m.get(150) === 'A')),
-        'all Pending News',
-      );
+      await until('all Pending News', () => ids.every((id) => client.received.some((m) => m.get(11) === id && m.get(150) === 'A')));
       const acks = client.received.filter((m) => m.get(150) === 'A' && ids.includes(m.get(11)!));
       assert.deepEqual(
         acks.map((m) => m.get(11)),
@@ -95,7 +92,7 @@ for (const kind of TEST_DB_KINDS) {
         [55, 'C5TC'],
         [60, ts()],
       ]);
-      const answer = await client.waitFor(() => client.received.find((m) => m.get(11) === 'CHASE-1-X'), 'answer to the cancel');
+      const answer = await until('answer to the cancel', () => client.received.find((m) => m.get(11) === 'CHASE-1-X'));
       // The order was found (never refused as unknown): it goes Pending Cancel for the broker to decide.
       assert.equal(answer.msgType, '8', answer.get(58));
       assert.equal(`${answer.get(150)}/${answer.get(39)}`, '6/6');
@@ -176,7 +173,7 @@ for (const kind of TEST_DB_KINDS) {
           client.send('D', newOrderSingle('CAP-4')),
           client.send('D', newOrderSingle('CAP-4', { qty: '100' })),
         ]);
-        await client.waitFor(() => client.received.length >= before + 5, 'five answers');
+        await until('five answers', () => client.received.length >= before + 5);
         const answers = client.received.slice(before, before + 5).map((m) => `${m.get(11)} ${m.get(150)}/${m.get(103) ?? '-'}`);
         assert.deepEqual(answers, ['CAP-1 8/6', 'CAP-2 8/3', 'CAP-3 A/-', 'CAP-4 A/-', 'CAP-4 8/6']);
         const cap2 = client.received.slice(before).find((m) => m.get(11) === 'CAP-2')!;
@@ -192,7 +189,7 @@ for (const kind of TEST_DB_KINDS) {
           client.send('D', newOrderSingle('CAP-5', { qty: '100' })),
           client.send('D', newOrderSingle('CAP-1', { qty: '100' })),
         ]);
-        await client.waitFor(() => client.received.length >= mark + 3, 'three answers');
+        await until('three answers', () => client.received.length >= mark + 3);
         assert.deepEqual(
           client.received.slice(mark, mark + 3).map((m) => `${m.get(11)} ${m.get(150)}/${m.get(103) ?? '-'}`),
           ['CAP-5 A/-', 'CAP-5 8/6', 'CAP-1 8/6'],
@@ -215,7 +212,7 @@ for (const kind of TEST_DB_KINDS) {
         const ids = Array.from({ length: 10 }, (_, i) => `RATE-${i}`);
         // The last one reuses the first one's ClOrdID.
         await Promise.all([...ids, 'RATE-0'].map((id) => client.send('D', newOrderSingle(id))));
-        await client.waitFor(() => client.received.length >= before + 11, 'eleven answers');
+        await until('eleven answers', () => client.received.length >= before + 11);
         const answers = client.received.slice(before, before + 11);
         const accepted = answers.filter((m) => m.get(150) === 'A');
         const overRate = answers.filter((m) => m.get(150) === '8' && m.get(103) === '99');
@@ -284,9 +281,8 @@ for (const kind of TEST_DB_KINDS) {
       t.server.ctx.orders.clientLoggedOn('SGX_CLIENT_1');
       const mark = client.received.length;
       await client.send('D', newOrderSingle('RQ-2', { qty: '3' }));
-      const again = await client.waitFor(
-        () => client.received.slice(mark).find((m) => m.get(11) === 'RQ-2' && m.get(150) === '8'),
-        'the second refusal',
+      const again = await until('the second refusal', () =>
+        client.received.slice(mark).find((m) => m.get(11) === 'RQ-2' && m.get(150) === '8'),
       );
       assert.equal(again.get(103), '6');
       assert.equal(await ordersWith('RQ-2'), 0);

@@ -8,6 +8,7 @@ import { TEST_DB_KINDS } from '@fixdesk/db/testing';
 import type { Order, OrderTimeline } from '@fixdesk/protocol';
 import { newOrderSingle, TestFixClient, ts } from '../support/fix-client';
 import { startTestServer, type TestServer } from '../support/server';
+import { until } from '../support/until';
 
 const MICROS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 
@@ -101,7 +102,7 @@ for (const kind of TEST_DB_KINDS) {
         await new Promise((r) => setTimeout(r, 1_020 - (Date.now() % 1_000)));
         const ids = Array.from({ length: 30 }, (_, i) => `REF-RATE-${String(i).padStart(2, '0')}`);
         await Promise.all(ids.map((id) => client.send('D', newOrderSingle(id))));
-        await client.waitFor(() => ids.every((id) => client.received.some((m) => m.get(11) === id)), 'thirty answers');
+        await until('thirty answers', () => ids.every((id) => client.received.some((m) => m.get(11) === id)));
         const refusedIds = ids.filter((id) => client.received.find((m) => m.get(11) === id)!.get(150) === '8');
         assert.ok(refusedIds.length >= 20, `${refusedIds.length} refused`);
         const rated = (os: Order[]) => os.filter((o) => o.clordid.startsWith('REF-RATE-'));
@@ -188,14 +189,14 @@ for (const kind of TEST_DB_KINDS) {
         [55, 'C5TC'],
         [60, ts()],
       ]);
-      await client.waitFor(() => client.received.find((m) => m.get(11) === 'TL-F-1-X' && m.get(150) === '6'), 'pending cancel');
+      await until('pending cancel', () => client.received.find((m) => m.get(11) === 'TL-F-1-X' && m.get(150) === '6'));
       const refused = await t.api(`/api/orders/${order.id}/cancel-request/refuse`, {
         method: 'POST',
         token: broker,
         json: { reason: 'keep working it' },
       });
       assert.equal(refused.status, 200, await refused.clone().text());
-      await client.waitFor(() => client.received.find((m) => m.msgType === '9' && m.get(11) === 'TL-F-1-X'), 'cancel reject');
+      await until('cancel reject', () => client.received.find((m) => m.msgType === '9' && m.get(11) === 'TL-F-1-X'));
       let kinds: string[] = [];
       for (let i = 0; i < 100; i++) {
         const tl = (await get<{ data: OrderTimeline }>(`/api/orders/${order.id}/timeline`)).data;

@@ -149,7 +149,7 @@ for (const kind of TEST_DB_KINDS) {
       try {
         await client.connect(t.server.ctx.fix.port);
         await client.send('D', newOrderSingle('M-1'));
-        await client.waitFor(() => client.received.find((m) => m.get(11) === 'M-1'), 'the Pending New');
+        await until('the Pending New', () => client.received.find((m) => m.get(11) === 'M-1'));
       } finally {
         await client.stop();
       }

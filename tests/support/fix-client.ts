@@ -9,6 +9,7 @@ import {
   type InitiatorTlsConfig,
   type SessionID,
 } from '@fixdesk/fix';
+import { until } from './until';
 
 export interface ReceivedMessage {
   msgType: string;
@@ -43,10 +44,13 @@ export async function logonAttempt(
     reconnect: false,
     app: { onLogon: () => void (loggedOn = true), fromApp: () => undefined },
   });
-  const until = Date.now() + (options.timeoutMs ?? 5000);
-  while (!loggedOn && Date.now() < until && !logs.lines.some((l) => l.kind === 'event' && l.text.startsWith('disconnected: '))) {
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  // Not an error when neither comes: the events say what happened.
+  await until(
+    'a logon or a disconnection',
+    () => loggedOn || logs.lines.some((l) => l.kind === 'event' && l.text.startsWith('disconnected: ')),
+    options.timeoutMs ?? 5000,
+    10,
+  ).catch(() => undefined);
   await new Promise((r) => setTimeout(r, 50));
   const events = logs.lines.map((l) => `${l.kind}: ${l.text}`);
   await initiator.stop();
@@ -105,7 +109,7 @@ export class TestFixClient {
         },
       },
     });
-    await this.waitFor(() => this.loggedOn, 'logon', timeoutMs);
+    await until('logon', () => this.loggedOn, timeoutMs);
   }
 
   /** Logons so far (a reconnect counts): a session that stayed up keeps the count. */
@@ -126,14 +130,9 @@ export class TestFixClient {
     return this.initiator!.send(outgoing(msgType, body));
   }
 
-  async waitFor<T>(fn: () => T | undefined | false, what: string, timeoutMs = 10_000): Promise<T> {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      const v = fn();
-      if (v) return v;
-      if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
+  /** Still used by a test being changed elsewhere; `until` is the one wait (removed once that test uses it). */
+  waitFor<T>(fn: () => T | undefined | false, what: string, timeoutMs = 10_000): Promise<T> {
+    return until(what, fn, timeoutMs, 10);
   }
 
   /** The next report for a ClOrdID matching a predicate (ExecType etc). */
@@ -142,7 +141,7 @@ export class TestFixClient {
     pred: (m: ReceivedMessage) => boolean = () => true,
     what = `report for ${clOrdId}`,
   ): Promise<ReceivedMessage> {
-    return this.waitFor(() => this.received.find((m) => m.get(11) === clOrdId && pred(m)), what);
+    return until(what, () => this.received.find((m) => m.get(11) === clOrdId && pred(m)));
   }
 
   async stop(): Promise<void> {

@@ -18,6 +18,7 @@ import { parseTradingDays } from '../src/session/schedule';
 import type { SessionID } from '../src/session/session-id';
 import { MemoryStoreFactory } from '../src/store/memory-store';
 import { assertMessage, expand, frame, TestClient } from './harness';
+import { until } from '../../../tests/support/until';
 
 const ID: SessionID = { beginString: 'FIX.4.4', senderCompID: 'BROKER', targetCompID: 'CLIENT1' };
 const GOOD: CounterpartyConfig = { active: true, username: 'u1', verifyPassword: (p) => p === 'secret' };
@@ -59,8 +60,7 @@ describe('a refused logon of a known session changes no sequence number', () => 
     client.send(frame(expand('8=FIX.4.4|35=1|34=2|49=CLIENT1|52=<TIME>|56=BROKER|112=T1', clock)));
     assertMessage((await client.next(3000))!, expand('8=FIX.4.4|35=0|34=2|49=BROKER|52=<TIME>|56=CLIENT1|112=T1', clock), 'heartbeat');
     client.close();
-    const until = Date.now() + 3000;
-    while (acceptor.session(ID)?.isConnected && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+    await until('the session to let go of the connection', () => !acceptor.session(ID)?.isConnected, 3000, 5);
   });
 
   after(() => acceptor.stop(200));
@@ -186,8 +186,7 @@ describe('a refused logon of a known session changes no sequence number', () => 
       live.close();
     }
     const session = acceptor.session(ID)!;
-    const until = Date.now() + 3000;
-    while (session.isConnected && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+    await until('the session to let go of the connection', () => !session.isConnected, 3000, 5);
     await acceptor.setNextSenderMsgSeqNum(ID, 3);
     await acceptor.setNextTargetMsgSeqNum(ID, 3);
     await expectNumbersUnchanged('after the live session');

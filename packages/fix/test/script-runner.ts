@@ -17,16 +17,21 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { AcceptorHarness, assertMessage, expand, frame, rawFrame, show, TestClient, TW } from './harness';
+import { until } from '../../../tests/support/until';
 
 const EXPECT_TIMEOUT_MS = 3000;
 
+/** Waits up to `timeoutMs` for `ok` once the engine is settled; the assertion after it says what was not met. */
 async function eventually(h: AcceptorHarness, ok: () => boolean, timeoutMs = 1000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    await h.settle();
-    if (ok() || Date.now() > until) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await until(
+    'the expected state',
+    async () => {
+      await h.settle();
+      return ok();
+    },
+    timeoutMs,
+    10,
+  ).catch(() => undefined);
 }
 
 export async function runScript(path: string, harness?: AcceptorHarness): Promise<void> {

@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { FixFramer } from '../src/codec/framer';
 import { AcceptorHarness, assertMessage, checksum, expand, frame, show, TestClient, TW } from './harness';
 import { seededRandom } from '../src/codec/test-support';
+import { until } from '../../../tests/support/until';
 
 const SEED = Number(process.env.FIX_FUZZ_SEED ?? 20260316);
 const SCALE = Number(process.env.FIX_FUZZ_SCALE ?? 1);
@@ -30,9 +31,7 @@ async function logOn(h: AcceptorHarness): Promise<TestClient> {
 }
 
 async function disconnected(h: AcceptorHarness): Promise<void> {
-  const until = Date.now() + 3000;
-  while (h.acceptor.session(TW)?.isConnected && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
-  assert.equal(h.acceptor.session(TW)?.isConnected, false, 'the session let go of the connection');
+  await until('the session to let go of the connection', () => h.acceptor.session(TW)?.isConnected === false, 3000, 5);
 }
 
 const testRequest = (h: AcceptorHarness, seq: number, id: string) =>

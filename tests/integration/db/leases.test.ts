@@ -24,6 +24,7 @@ import {
   type LeaseFence,
 } from '../../../packages/db/src/leases';
 import { openDb } from '../../../packages/db/src/db';
+import { until } from '../../support/until';
 
 const id: SessionID = { beginString: 'FIX.4.4', senderCompID: 'FIXDESK', targetCompID: 'LEASED' };
 const created = new Date('2026-01-01T00:00:00Z');
@@ -36,17 +37,6 @@ const tx = (seq: number, raw = `m${seq}`): StoredMessage => ({
   sendingTime: '20260101-00:00:01.000',
   raw,
 });
-
-/** Polls until `fn` answers a value (a lease's expiry is the database's clock, not a fixed sleep). */
-async function eventually<T>(fn: () => Promise<T | undefined>, timeoutMs = 5_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 for (const kind of TEST_DB_KINDS) {
   describe(`leases on ${kind}`, () => {
@@ -68,7 +58,7 @@ for (const kind of TEST_DB_KINDS) {
         assert.equal(b1.heldBy.term, 2);
         assert.equal(b1.heldBy.live, true);
         // Once it expired (nobody renewed), node-b takes over with the next term.
-        const b2 = await eventually(async () => {
+        const b2 = await until('node-b to take the expired lease', async () => {
           const r = await acquireLease(t.db, name, 'node-b', 60_000);
           return r.acquired ? r : undefined;
         });
@@ -132,7 +122,7 @@ for (const kind of TEST_DB_KINDS) {
         const fenceB = { lease: name, term: b.lease.term };
         assert.equal(await reserveLease(t.db, fenceB, 'node-c', 100), true);
         assert.ok(await releaseLease(t.db, fenceB));
-        const later = await eventually(async () => {
+        const later = await until('node-a to take the lease past the lapsed reservation', async () => {
           const r = await acquireLease(t.db, name, 'node-a', 60_000);
           return r.acquired ? r : undefined;
         });
@@ -234,7 +224,7 @@ describe('fencing on PostgreSQL orders a write against a takeover', () => {
         committedAt = performance.now();
         void takeover;
       });
-      const b = await eventually(async () => (acquiredAt ? (await listLeases(other)).find((l) => l.name === name) : undefined));
+      const b = await until('the takeover', async () => (acquiredAt ? (await listLeases(other)).find((l) => l.name === name) : undefined));
       assert.ok(acquiredAt >= committedAt);
       assert.equal(b.owner, 'node-b');
       // After the takeover committed, node-a's next guarded write fails.

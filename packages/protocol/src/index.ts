@@ -5,6 +5,7 @@ export * from './errors';
 export * from './health';
 export * from './ws';
 export * from './connectors';
+export * from './connector-fields';
 export * from './users';
 export * from './orders';
 export * from './test-client';

@@ -1,12 +1,12 @@
 import type { ClientConnector } from '@fixdesk/protocol';
+import { ConnectorText, KillSwitchText } from '@fixdesk/protocol';
 import { ActionIcon, Button, Container, TextInput, Tooltip } from '@mantine/core';
-import { KillSwitchText } from '@fixdesk/protocol';
 import { IconHandStop, IconPlayerPlay, IconPlug, IconPlus, IconRefresh, IconSearch } from '@tabler/icons-react';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { AdminBanners } from '../../components/admin/AdminBanners';
 import { AdminPageHeader } from '../../components/admin/AdminPageHeader';
 import { AdminTable } from '../../components/admin/AdminTable';
-import { adminErrorText } from '../../components/admin/errors';
+import { useAdminResource } from '../../components/admin/useAdminResource';
 import { useBanners } from '../../components/admin/useBanners';
 import { connectorsApi } from '../../services/client-onboarding/onboardingApi';
 import { useLiveHold, useLiveMessages, useLiveSelect } from '../../services/live/useLive';
@@ -16,8 +16,18 @@ import { applyTradingStatus } from '../../services/kill-switch/killSwitch';
 import { offlineTradeBlock, useRoleTradeBlock } from '../../services/orders/tradeAccess';
 import { ConnectorDialog } from './ConnectorDialog';
 import { connectorColumns } from './connectorColumns';
+import { CONNECTOR_FORM_FIELDS } from './connectorForm';
 
-type Editing = { mode: 'add' } | { mode: 'edit'; connector: ClientConnector } | null;
+const failed = (text: string) => [text, (m: string) => `${text}: ${m}`] as const;
+const TEXTS = {
+  loadFailed: failed(ConnectorText.fetchFailed),
+  created: ConnectorText.created,
+  updated: ConnectorText.updated,
+  createFailed: failed(ConnectorText.failed),
+  updateFailed: failed(ConnectorText.failed),
+  deleted: (c: ClientConnector) => ConnectorText.deleted(c.comp_id),
+  deleteFailed: failed(ConnectorText.deleteFailed),
+} as const;
 
 function matches(c: ClientConnector, needle: string): boolean {
   return !needle || [c.comp_id, c.client_name, c.company_name, c.client_lei, c.host].some((v) => (v ?? '').toLowerCase().includes(needle));
@@ -26,20 +36,24 @@ function matches(c: ClientConnector, needle: string): boolean {
 /** Client Connectors (spec 001 §2), admin only: each client's FIX session, its settings and live state. */
 export default function ClientConnectorsScreen() {
   const banners = useBanners();
-  const { showError } = banners;
-  const [rows, setRows] = useState<ClientConnector[] | null>(null);
-  const [reloads, setReloads] = useState(0);
   const [filter, setFilter] = useState('');
-  const [editing, setEditing] = useState<Editing>(null);
-  const reload = useCallback(() => setReloads((n) => n + 1), []);
+  // After a reconnect the list is read again: a change made meanwhile is not missed.
+  const liveSession = useLiveSelect((s) => s.session);
+  const resource = useAdminResource({
+    ...connectorsApi,
+    banners,
+    fields: CONNECTOR_FORM_FIELDS,
+    texts: TEXTS,
+    rowKey: (c: ClientConnector) => c.comp_id,
+    refreshKey: liveSession,
+  });
+  const { rows, setRows, reload } = resource;
 
   // A client logging on or off changes the live columns: the list is read again.
   useLiveHold();
   useLiveMessages('client_connection_status', reload);
   // A stop or a resume (here, another browser, another node): the row's Trading cell follows at once.
   useLiveMessages('client_trading_status', (m) => setRows((r) => (r ? (applyTradingStatus(r, m) as ClientConnector[]) : r)));
-  // After a reconnect the list is read again: a change made meanwhile is not missed.
-  const liveSession = useLiveSelect((s) => s.session);
   const timeZone = useDisplayZone();
   const columns = useMemo(() => connectorColumns(timeZone), [timeZone]);
   // The kill switch: brokers and administrators (this screen is the administrators'; the server decides).
@@ -70,20 +84,6 @@ export default function ClientConnectorsScreen() {
     [offline],
   );
 
-  useEffect(() => {
-    const controller = new AbortController();
-    connectorsApi
-      .list(controller.signal)
-      .then(setRows)
-      .catch((err: unknown) => {
-        if (!controller.signal.aborted) {
-          setRows((r) => r ?? []);
-          showError(adminErrorText(err, 'Failed to fetch client connectors', (m) => `Failed to fetch client connectors: ${m}`));
-        }
-      });
-    return () => controller.abort();
-  }, [reloads, showError, liveSession]);
-
   const needle = filter.trim().toLowerCase();
   const visible = useMemo(() => (rows === null ? null : rows.filter((c) => matches(c, needle))), [rows, needle]);
   const rowName = useCallback((c: ClientConnector) => `connector ${c.comp_id}`, []);
@@ -110,7 +110,7 @@ export default function ClientConnectorsScreen() {
             <IconRefresh size={17} />
           </ActionIcon>
         </Tooltip>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing({ mode: 'add' })}>
+        <Button leftSection={<IconPlus size={16} />} onClick={() => resource.open(null)}>
           Add Connector
         </Button>
       </AdminPageHeader>
@@ -121,25 +121,20 @@ export default function ClientConnectorsScreen() {
         columns={columns}
         getRowId={getRowId}
         rowName={rowName}
-        onEdit={(c) => setEditing({ mode: 'edit', connector: c })}
+        onEdit={resource.open}
         rowActions={roleBlock === null ? rowActions : undefined}
         emptyText="No client connectors yet: add one to onboard a client"
       />
       <ConnectorDialog
-        opened={editing !== null}
-        connector={editing?.mode === 'edit' ? editing.connector : null}
+        key={resource.formKey}
+        resource={resource}
         onClose={() => {
           // The dialog's own tabs act at once (certificates, the session console): the row shows their effect.
-          setEditing(null);
-          reload();
-        }}
-        onSaved={(message) => {
-          setEditing(null);
-          banners.showSuccess(message);
+          resource.close();
           reload();
         }}
         onDeleted={(message) => {
-          setEditing(null);
+          resource.close();
           banners.showSuccess(message);
           reload();
         }}

@@ -1,6 +1,7 @@
 import { BROKER_FIELDS, type Broker } from '@fixdesk/protocol';
 import type { ColDef, ICellRendererParams } from 'ag-grid-community';
 import { logoSrc } from './logo';
+import { activeStatusColumn } from '../../components/admin/activeStatusColumn';
 
 /** The stored (sanitised) logo as an image: never inline markup. */
 export function LogoCell({ data }: ICellRendererParams<Broker>) {
@@ -45,11 +46,5 @@ export const BROKER_COLUMNS: ColDef<Broker>[] = [
     width: 160,
     valueGetter: (p) => (p.data?.party_id ? `${p.data.party_id} (${p.data.party_id_source})` : ''),
   },
-  {
-    headerName: 'Status',
-    colId: 'status',
-    width: 100,
-    valueGetter: (p) => (p.data?.is_active ? 'Active' : 'Inactive'),
-    cellStyle: (p) => ({ color: p.value === 'Active' ? '#2b8a3e' : '#868e96', fontWeight: 600 }),
-  },
+  activeStatusColumn({ isActive: (b) => b.is_active, width: 100 }),
 ];

@@ -2,6 +2,7 @@ import { CapabilityText, type ClientCapabilityRecord } from '@fixdesk/protocol';
 import { Badge, Group } from '@mantine/core';
 import type { ColDef, ICellRendererParams } from 'ag-grid-community';
 import { connectorLabel } from '../../components/admin/ClientFilter';
+import { activeStatusColumn } from '../../components/admin/activeStatusColumn';
 
 /** A range of limits in words: '1 – 1000', '≤ 50', '≥ 1', or 'Any' when neither is set. */
 function limitRange(min: string | null, max: string | null): string {
@@ -68,13 +69,7 @@ export const CAPABILITY_COLUMNS: ColDef<ClientCapabilityRecord>[] = [
     valueGetter: (p) => [p.data?.exchange, p.data?.market_identifier].filter(Boolean).join(' / ') || 'Any',
     tooltipValueGetter: (p) => p.value as string,
   },
-  {
-    headerName: 'Enabled',
-    colId: 'enabled',
-    width: 86,
-    valueGetter: (p) => (p.data?.is_enabled ? 'Enabled' : 'Disabled'),
-    cellStyle: (p) => ({ color: p.value === 'Enabled' ? '#2b8a3e' : '#868e96', fontWeight: 600 }),
-  },
+  activeStatusColumn({ isActive: (c) => c.is_enabled, width: 86, headerName: 'Enabled', colId: 'enabled', words: ['Enabled', 'Disabled'] }),
   {
     headerName: 'Permissions',
     colId: 'permissions',

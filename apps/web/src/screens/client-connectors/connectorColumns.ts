@@ -1,10 +1,9 @@
 import type { ClientConnector } from '@fixdesk/protocol';
 import type { ColDef } from 'ag-grid-community';
+import { activeStatusColumn, STATUS_COLOURS } from '../../components/admin/activeStatusColumn';
 import { stoppedTooltip } from '../../services/kill-switch/killSwitch';
 
-const GREEN = '#2b8a3e';
-const GREY = '#868e96';
-const RED = '#c92a2a';
+const { on: GREEN, off: GREY, alert: RED } = STATUS_COLOURS;
 
 /**
  * Spec 001 §2: ID, component ID, client name, website, LEI, host:port, FIX version, Active/Inactive,
@@ -16,13 +15,7 @@ export const CONNECTOR_COLUMNS: ColDef<ClientConnector>[] = [
   // columns share what is left (flex) and say in full what they cut in a tooltip.
   { headerName: 'ID', field: 'id', width: 60, type: 'numericColumn', sort: 'asc' },
   { headerName: 'Component ID', field: 'comp_id', flex: 1, minWidth: 115, tooltipField: 'comp_id', cellStyle: { fontWeight: 600 } },
-  {
-    headerName: 'Status',
-    colId: 'status',
-    width: 76,
-    valueGetter: (p) => (p.data?.is_active ? 'Active' : 'Inactive'),
-    cellStyle: (p) => ({ color: p.value === 'Active' ? GREEN : GREY, fontWeight: 600 }),
-  },
+  activeStatusColumn({ isActive: (c) => c.is_active, width: 76 }),
   {
     headerName: 'Session',
     colId: 'session',
@@ -85,10 +78,9 @@ export const CONNECTOR_COLUMNS: ColDef<ClientConnector>[] = [
  * Status cell rather than a column of its own: the table fits 1280 px without scrolling sideways.
  */
 export function statusColumn(timeZone: string): ColDef<ClientConnector> {
+  const active = activeStatusColumn<ClientConnector>({ isActive: (c) => c.is_active, width: 80 });
   return {
-    headerName: 'Status',
-    colId: 'status',
-    width: 80,
+    ...active,
     valueGetter: (p) => (p.data?.trading_stop ? 'Stopped' : p.data?.is_active ? 'Active' : 'Inactive'),
     tooltipValueGetter: (p) =>
       p.data?.trading_stop

@@ -1,5 +1,6 @@
 import { SECURITY_FIELDS, type Security } from '@fixdesk/protocol';
 import type { ColDef } from 'ag-grid-community';
+import { activeStatusColumn } from '../../components/admin/activeStatusColumn';
 
 /** Spec 001 §2: ID, Symbol, Instrument Name, Type, Exchange MICs, Status (Actions added by the table). */
 export const SECURITY_COLUMNS: ColDef<Security>[] = [
@@ -10,11 +11,5 @@ export const SECURITY_COLUMNS: ColDef<Security>[] = [
   { headerName: SECURITY_FIELDS.exchange_mics.label, field: 'exchange_mics', width: 150 },
   { headerName: SECURITY_FIELDS.price_tick_size.label, field: 'price_tick_size', width: 130, type: 'numericColumn' },
   { headerName: SECURITY_FIELDS.currency.label, field: 'currency', width: 100 },
-  {
-    headerName: 'Status',
-    colId: 'status',
-    width: 110,
-    valueGetter: (p) => (p.data?.is_active ? 'Active' : 'Inactive'),
-    cellStyle: (p) => ({ color: p.value === 'Active' ? '#2b8a3e' : '#868e96', fontWeight: 600 }),
-  },
+  activeStatusColumn({ isActive: (s) => s.is_active, width: 110 }),
 ];

@@ -1,6 +1,7 @@
 import { USER_FIELDS, USER_TYPE_LABELS, type UserSummary } from '@fixdesk/protocol';
 import type { ColDef } from 'ag-grid-community';
 import { RoleCell } from './RoleCell';
+import { activeStatusColumn } from '../../components/admin/activeStatusColumn';
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -35,13 +36,7 @@ export const USER_COLUMNS: ColDef<UserSummary>[] = [
   },
   { headerName: USER_FIELDS.broker_branch_id.label, field: 'broker_company_name', flex: 1, minWidth: 130 },
   { headerName: USER_FIELDS.trader_id.label, field: 'trader_id', width: 100 },
-  {
-    headerName: 'Status',
-    colId: 'status',
-    width: 90,
-    valueGetter: (p) => (p.data?.is_active ? 'Active' : 'Inactive'),
-    cellStyle: (p) => ({ color: p.value === 'Active' ? '#2b8a3e' : '#868e96', fontWeight: 600 }),
-  },
+  activeStatusColumn({ isActive: (u) => u.is_active, width: 90 }),
   {
     headerName: 'Last Login',
     colId: 'last_login',

@@ -50,7 +50,7 @@ export default function ClientCapabilitiesScreen() {
     listKey: client,
     list: (signal) => capabilitiesApi.list(client ?? undefined, signal),
     toValues: (c) => {
-      const v = initialValues(FIELDS, c as unknown as Record<string, unknown> | null);
+      const v = initialValues(FIELDS, c);
       if (c) {
         v.additional_params = Object.keys(c.additional_params ?? {}).length ? JSON.stringify(c.additional_params) : '';
       } else {

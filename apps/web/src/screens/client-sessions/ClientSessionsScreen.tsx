@@ -97,7 +97,7 @@ export default function ClientSessionsScreen() {
     toValues: (s) => {
       if (s)
         return {
-          ...initialValues(FIELDS, s as unknown as Record<string, unknown>),
+          ...initialValues(FIELDS, s),
           session_start: formTime(s.session_start),
           session_end: formTime(s.session_end),
         };

@@ -72,7 +72,7 @@ export default function FixMessageSpecsScreen() {
     fields: FIELDS,
     texts: TEXTS,
     toValues: (spec) => {
-      const start = initialValues(FIELDS, spec as unknown as Record<string, unknown> | null);
+      const start = initialValues(FIELDS, spec);
       // A new specification is for the message type (and ExecType) the list is filtered on.
       if (!spec && msgFilter) {
         start.msg_type = msgFilter;

@@ -5,7 +5,7 @@
 // numbers (no reset), its orders carry on, and the session stays there.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { fixSessionLeaseName } from '@fixdesk/db';
+import { fixSessionLeaseName, storedNextSenderSeq } from '@fixdesk/db';
 import { MemoryStoreFactory } from '@fixdesk/fix';
 import { preferredNode } from '../../apps/server/src/cluster/preferred-node';
 import { newOrderSingle, TestFixClient } from '../support/fix-client';
@@ -41,7 +41,7 @@ describe('two nodes on one PostgreSQL: a returning node gets its sessions back',
   const stored = async () =>
     (
       await nodes.database.db.query<{ next_sender_seq: number; next_target_seq: number; owner_node: string | null }>(
-        'SELECT next_sender_seq, next_target_seq, owner_node FROM fix_session_state WHERE target_comp_id = $1',
+        `SELECT ${storedNextSenderSeq('st')} AS next_sender_seq, next_target_seq, owner_node FROM fix_session_state st WHERE target_comp_id = $1`,
         [COMP_ID],
       )
     ).rows[0]!;

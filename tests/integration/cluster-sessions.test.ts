@@ -4,7 +4,7 @@
 // its numbers intact.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { getConnector, type Db } from '@fixdesk/db';
+import { getConnector, storedNextSenderSeq, type Db } from '@fixdesk/db';
 import type { TestDatabase } from '@fixdesk/db/testing';
 import { MemoryStoreFactory } from '@fixdesk/fix';
 import { WebSocket } from 'ws';
@@ -28,7 +28,7 @@ describe('two nodes on one PostgreSQL: one owner per FIX session', () => {
   const numbers = async () =>
     (
       await database.db.query<{ next_sender_seq: number; next_target_seq: number; owner_node: string | null }>(
-        'SELECT next_sender_seq, next_target_seq, owner_node FROM fix_session_state WHERE target_comp_id = $1',
+        `SELECT ${storedNextSenderSeq('st')} AS next_sender_seq, next_target_seq, owner_node FROM fix_session_state st WHERE target_comp_id = $1`,
         [COMP_ID],
       )
     ).rows[0];

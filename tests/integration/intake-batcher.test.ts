@@ -3,7 +3,7 @@
 // commit never costs the order.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { getOrderBundle, type Db, type IntakeEntry, type IntakeOutcome, type NewOrderRecord } from '@fixdesk/db';
+import { getOrderBundle, storedSequenceNumbers, type Db, type IntakeEntry, type IntakeOutcome, type NewOrderRecord } from '@fixdesk/db';
 import { createTestDatabase, TEST_DB_KINDS, type TestDatabase } from '@fixdesk/db/testing';
 import type { SendReservation } from '@fixdesk/fix';
 import pino from 'pino';
@@ -127,6 +127,7 @@ for (const kind of TEST_DB_KINDS)
         await t?.dispose();
       });
 
+      const storedNumbers = () => storedSequenceNumbers(t.db, { beginString: SESSION.b, senderCompID: SESSION.s, targetCompID: SESSION.t });
       const entry = (clordid: string): IntakeEntry => ({
         order: record(clordid, connectorId),
         execIdPrefix: 'COC',
@@ -175,11 +176,7 @@ for (const kind of TEST_DB_KINDS)
           `SELECT msg_seq_num, poss_dup FROM fix_messages WHERE clordid = 'CO-1' AND direction = 'TX'`,
         );
         assert.deepEqual(msgs, [{ msg_seq_num: 5, poss_dup: false }], 'resendable under its number');
-        const { rows: st } = await t.db.query<{ next_sender_seq: number }>(
-          'SELECT next_sender_seq FROM fix_session_state WHERE target_comp_id = $1',
-          [SESSION.t],
-        );
-        assert.equal(st[0]!.next_sender_seq, 6);
+        assert.equal((await storedNumbers()).nextSender, 6, 'read from the message stored, the session row untouched');
         const { rows: ers } = await t.db.query<{ sent_seq_num: number | null; sent_at: Date | null }>(
           `SELECT sent_seq_num, sent_at FROM execution_reports WHERE clordid = 'CO-1'`,
         );
@@ -202,11 +199,7 @@ for (const kind of TEST_DB_KINDS)
                 }
               : undefined,
         );
-        const { rows } = await t.db.query<{ next_sender_seq: number }>(
-          'SELECT next_sender_seq FROM fix_session_state WHERE target_comp_id = $1',
-          [SESSION.t],
-        );
-        assert.equal(rows[0]!.next_sender_seq, 20);
+        assert.equal((await storedNumbers()).nextSender, 20);
       });
 
       it('a reply stored but never written (the connection went) leaves its report for the outbox at the next logon', async () => {

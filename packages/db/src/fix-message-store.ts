@@ -1,6 +1,8 @@
 // The FIX message store on PostgreSQL/PGlite: fix_session_state holds each session's numbers,
 // fix_messages every message in and out (the compliance audit) and, for outbound ones, the copies a
-// ResendRequest is answered from. Writes from all sessions are group-committed: whatever was queued
+// ResendRequest is answered from. The next sender number is the greater of the state row's and the
+// highest number stored since (storedNextSenderSeq, docs/adr/0016): a reply persisted in an order's
+// own commit writes its message row only, and locks no session row. Writes from all sessions are group-committed: whatever was queued
 // while the previous flush ran goes into the next one, as a single statement (one round trip, one
 // WAL flush), so a busy server pays one commit for many messages while each caller still learns
 // only once its own write is durable. Writes land in the order they were issued.
@@ -118,13 +120,13 @@ export class PgMessageStoreFactory implements MessageStoreFactory {
 
   /**
    * The writes for one commit. A reset changes the store epoch that later inserts of its session must
-   * read, so a write holding one goes alone (resets are rare: a logon, an operator).
+   * read, and an operator's set of the next sender number decides which stored messages still count
+   * towards it, so a write holding either goes alone (both are rare: a logon, an operator).
    */
   private takeBatch(): PendingWrite[] {
-    const first = this.queue[0]!;
-    if (first.ops.some((o) => o.kind === 'reset')) return this.queue.splice(0, 1);
+    if (goesAlone(this.queue[0]!)) return this.queue.splice(0, 1);
     let n = 1;
-    while (n < this.queue.length && n < this.maxBatch && !this.queue[n]!.ops.some((o) => o.kind === 'reset')) n++;
+    while (n < this.queue.length && n < this.maxBatch && !goesAlone(this.queue[n]!)) n++;
     return this.queue.splice(0, n);
   }
 
@@ -136,7 +138,7 @@ export class PgMessageStoreFactory implements MessageStoreFactory {
   private async commit(batch: readonly PendingWrite[]): Promise<void> {
     const ops = batch.flatMap((w) => w.ops);
     const fences = batch.flatMap((w) => (w.fence ? [w.fence] : []));
-    if (ops.some((o) => o.kind === 'reset')) {
+    if (batch.some(goesAlone)) {
       await this.db.transaction(async (tx) => {
         await checkFences(tx, fences);
         for (const op of ops) await runOne(tx, op);
@@ -145,20 +147,15 @@ export class PgMessageStoreFactory implements MessageStoreFactory {
     }
     const msgs = ops.filter((o): o is Extract<Op, { kind: 'message' }> => o.kind === 'message');
     // Later numbers overwrite earlier ones, as the writes would have one after another.
-    const seqs = new Map<string, { key: SessionKey; sender: number | null; senderSet: boolean; target: number | null }>();
+    const seqs = new Map<string, { key: SessionKey; sender: number | null; target: number | null }>();
     for (const o of ops) {
       if (o.kind !== 'senderSeq' && o.kind !== 'targetSeq') continue;
       const k = o.key.join('\u0001');
       let s = seqs.get(k);
-      if (!s) seqs.set(k, (s = { key: o.key, sender: null, senderSet: false, target: null }));
-      if (o.kind === 'senderSeq') {
-        // After an operator's set, numbers advance from it; before one, the set wins.
-        if (o.advance) s.sender = s.sender === null ? o.next : Math.max(s.sender, o.next);
-        else {
-          s.sender = o.next;
-          s.senderSet = true;
-        }
-      } else s.target = o.next;
+      if (!s) seqs.set(k, (s = { key: o.key, sender: null, target: null }));
+      // Sent messages only move the sender number up (an operator's set goes alone, see takeBatch).
+      if (o.kind === 'senderSeq') s.sender = s.sender === null ? o.next : Math.max(s.sender, o.next);
+      else s.target = o.next;
     }
     const states = [...seqs.values()];
     await this.db.query(
@@ -180,7 +177,6 @@ export class PgMessageStoreFactory implements MessageStoreFactory {
         pgArray(states.map((s) => s.key[2])),
         pgArray(states.map((s) => s.sender)),
         pgArray(states.map((s) => s.target)),
-        pgArray(states.map((s) => s.senderSet)),
         // An inbound message's row carries its arrival, not the time of this write.
         pgArray(msgs.map((o) => (o.m.receivedAt === undefined ? null : new Date(o.m.receivedAt)))),
         ...fenceParams(fences),
@@ -190,46 +186,61 @@ export class PgMessageStoreFactory implements MessageStoreFactory {
   }
 }
 
+/** A write that takes a commit of its own: a reset (new store epoch) or an operator's set of the sender number. */
+function goesAlone(w: PendingWrite): boolean {
+  return w.ops.some((o) => o.kind === 'reset' || (o.kind === 'senderSeq' && !o.advance));
+}
+
+/**
+ * The next sender number stored for the session row `st`: the row's own, or one past the highest
+ * number sent in its current numbering since the last operator's set, whichever is greater. Replies
+ * persisted in an order's own commit (persistReservedOutbound) write their message rows only, so that
+ * the intake takes no lock on the session's row (one it would otherwise hold through its commit's WAL
+ * flush, against the store's writes of the same session and the next intake batch). Reads the
+ * resend index backwards: one entry, whatever the history.
+ */
+export function storedNextSenderSeq(st: string): string {
+  return `greatest(${st}.next_sender_seq, coalesce((
+    SELECT max(m.msg_seq_num) + 1 FROM fix_messages m
+     WHERE m.sender_comp_id = ${st}.sender_comp_id AND m.target_comp_id = ${st}.target_comp_id AND m.store_epoch = ${st}.store_epoch
+       AND m.direction = 'TX' AND m.begin_string = ${st}.begin_string AND m.id > ${st}.sender_seq_floor_id), 1))`;
+}
+
 // Both parts read the state row as it was before the statement, which is why a reset (a new store
 // epoch) never shares a statement with the messages that follow it.
 /**
  * The session rows a statement updates, locked first and in key order (as the subquery `k`): two
- * statements that update several sessions' rows (a store flush and an intake batch, two intake
- * batches) then always lock them in the same order and cannot deadlock. Without it each locked them
- * in its own join order, and PostgreSQL broke the cycle after deadlock_timeout (a second) by failing
- * one of them.
+ * statements that update several sessions' rows then always lock them in the same order and cannot
+ * deadlock. Without it each locked them in its own join order, and PostgreSQL broke the cycle after
+ * deadlock_timeout (a second) by failing one of them.
  */
 const LOCKED_IN_KEY_ORDER = (keys: string) => `(SELECT l.begin_string, l.sender_comp_id, l.target_comp_id FROM fix_session_state l
            WHERE (l.begin_string, l.sender_comp_id, l.target_comp_id) IN (${keys})
            ORDER BY l.begin_string, l.sender_comp_id, l.target_comp_id FOR UPDATE) k`;
 
 const BATCH_SQL = `
-WITH ${fenceCte(19, 20)},
+WITH ${fenceCte(18, 19)},
 msg AS (
   INSERT INTO fix_messages
     (begin_string, sender_comp_id, target_comp_id, store_epoch, direction, msg_seq_num, msg_type, poss_dup, clordid, brokerorderid, sending_time, raw_fix, created_at)
   SELECT m.b, m.s, m.t, st.store_epoch, m.direction, m.seq, m.msg_type, m.poss_dup, m.clordid, m.brokerorderid, m.sending_time, m.raw,
          CASE WHEN m.direction = 'TX' THEN coalesce(m.sending_time, now()) ELSE coalesce(m.received_at, now()) END
-    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::boolean[], $8::text[], $9::text[], $10::timestamptz[], $11::text[], $18::timestamptz[])
+    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::boolean[], $8::text[], $9::text[], $10::timestamptz[], $11::text[], $17::timestamptz[])
          WITH ORDINALITY AS m(b, s, t, direction, seq, msg_type, poss_dup, clordid, brokerorderid, sending_time, raw, received_at, ord)
     JOIN fix_session_state st ON st.begin_string = m.b AND st.sender_comp_id = m.s AND st.target_comp_id = m.t
    ORDER BY m.ord
 ),
 seq AS (
   UPDATE fix_session_state st
-     SET next_sender_seq = CASE WHEN v.sender IS NULL THEN st.next_sender_seq
-                                WHEN v.sender_set THEN v.sender
-                                -- Sent messages only move it up: a reply persisted in an order's own
-                                -- commit (persistReservedOutbound) may hold a higher number already.
-                                ELSE greatest(st.next_sender_seq, v.sender) END,
+     SET next_sender_seq = CASE WHEN v.sender IS NULL THEN st.next_sender_seq ELSE greatest(st.next_sender_seq, v.sender) END,
          next_target_seq = coalesce(v.target, st.next_target_seq),
          updated_at = now()
-    FROM unnest($12::text[], $13::text[], $14::text[], $15::int[], $16::int[], $17::boolean[]) AS v(b, s, t, sender, target, sender_set),
+    FROM unnest($12::text[], $13::text[], $14::text[], $15::int[], $16::int[]) AS v(b, s, t, sender, target),
          ${LOCKED_IN_KEY_ORDER('SELECT * FROM unnest($12::text[], $13::text[], $14::text[])')}
    WHERE st.begin_string = v.b AND st.sender_comp_id = v.s AND st.target_comp_id = v.t
      AND k.begin_string = v.b AND k.sender_comp_id = v.s AND k.target_comp_id = v.t
 )
-SELECT ${fenceHolds(21)}`;
+SELECT ${fenceHolds(20)}`;
 
 const INSERT_MESSAGE = `INSERT INTO fix_messages
   (begin_string, sender_comp_id, target_comp_id, store_epoch, direction, msg_seq_num, msg_type, poss_dup, clordid, brokerorderid, sending_time, raw_fix, created_at)
@@ -258,8 +269,12 @@ async function runOne(tx: Queryable, op: Op): Promise<void> {
       return;
     }
     case 'senderSeq':
+      // An operator's set: the messages stored so far no longer count towards the number (storedNextSenderSeq).
       await tx.query(
-        `UPDATE fix_session_state SET next_sender_seq = ${op.advance ? 'greatest(next_sender_seq, $4)' : '$4'}, updated_at = now() WHERE ${KEY}`,
+        op.advance
+          ? `UPDATE fix_session_state SET next_sender_seq = greatest(next_sender_seq, $4), updated_at = now() WHERE ${KEY}`
+          : `UPDATE fix_session_state SET next_sender_seq = $4, sender_seq_floor_id = (SELECT coalesce(max(id), 0) FROM fix_messages),
+                  updated_at = now() WHERE ${KEY}`,
         [...key, op.next],
       );
       return;
@@ -268,7 +283,7 @@ async function runOne(tx: Queryable, op: Op): Promise<void> {
       return;
     case 'reset':
       await tx.query(
-        `UPDATE fix_session_state SET next_sender_seq = 1, next_target_seq = 1, store_epoch = store_epoch + 1,
+        `UPDATE fix_session_state SET next_sender_seq = 1, next_target_seq = 1, store_epoch = store_epoch + 1, sender_seq_floor_id = 0,
                 creation_time = $4, updated_at = now() WHERE ${KEY}`,
         [...key, op.creationTime],
       );
@@ -342,7 +357,7 @@ class PgMessageStore implements MessageStore {
   async sequenceState(): Promise<SequenceState> {
     this.check();
     const { rows } = await this.db.query<StateRow>(
-      `SELECT next_sender_seq, next_target_seq, creation_time FROM fix_session_state WHERE ${KEY}`,
+      `SELECT ${storedNextSenderSeq('st')} AS next_sender_seq, next_target_seq, creation_time FROM fix_session_state st WHERE ${KEY}`,
       this.key,
     );
     const row = rows[0];
@@ -450,9 +465,9 @@ export interface ReservedOutbound {
 }
 
 /**
- * Persists reserved outbound messages inside the caller's transaction, as the store would have:
- * the message rows (resendable) and each session's next sender number, which only ever moves up here
- * (the store's own writes for later numbers may have committed first). Throws (so the caller rolls
+ * Persists reserved outbound messages inside the caller's transaction, as the store would have: the
+ * message rows (resendable), from which the session's next sender number is read (storedNextSenderSeq;
+ * the session's row is read, never locked). Throws (so the caller rolls
  * back) when a session's store was reset since a number was taken: the numbers would belong to the new
  * sequence. `extra` adds the caller's own data-modifying CTEs to the same statement (one round trip):
  * its SQL numbers its parameters from `$${RESERVED_PARAMS + 1}`; with `returnsRows`, its CTE named
@@ -536,14 +551,6 @@ msg AS (
       ON st.begin_string = m.b AND st.sender_comp_id = m.s AND st.target_comp_id = m.t AND st.creation_time = m.creation_time
    ORDER BY m.ord
   RETURNING 1
-),
-seq AS (
-  UPDATE fix_session_state st
-     SET next_sender_seq = greatest(st.next_sender_seq, v.next), updated_at = now()
-    FROM (SELECT b, s, t, creation_time, max(seq) + 1 AS next FROM m GROUP BY b, s, t, creation_time) v,
-         ${LOCKED_IN_KEY_ORDER('SELECT b, s, t FROM m')}
-   WHERE st.begin_string = v.b AND st.sender_comp_id = v.s AND st.target_comp_id = v.t AND st.creation_time = v.creation_time
-     AND k.begin_string = v.b AND k.sender_comp_id = v.s AND k.target_comp_id = v.t
 )${extraCtes ? `,\n${extraCtes}` : ''}
 ${
   answer === 'rows'

@@ -109,7 +109,7 @@ export {
   storedSequenceNumbers,
   type StoredSessionKey,
 } from './repos/client-sessions';
-export { PgMessageStoreFactory, type PgMessageStoreOptions, type ReservedOutbound } from './fix-message-store';
+export { PgMessageStoreFactory, storedNextSenderSeq, type PgMessageStoreOptions, type ReservedOutbound } from './fix-message-store';
 export {
   acquireLease,
   fixSessionLeaseName,

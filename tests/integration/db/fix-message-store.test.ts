@@ -197,9 +197,89 @@ describe('the PostgreSQL store next to replies persisted in an order commit', ()
           (await store.outboundRange(1, 2, 10)).map((m) => m.raw),
           ['reject', 'reply'],
         );
+        // Numbers sent after the set count again, and a restarted process reads the same.
+        await store.saveOutbound({ ...reject(2), raw: 'after the set' });
+        assert.equal((await store.sequenceState()).nextSenderMsgSeqNum, 3);
+        const reopened = await new PgMessageStoreFactory(t.db).open(id, new Date('2026-01-02T00:00:00Z'));
+        assert.equal((await reopened.sequenceState()).nextSenderMsgSeqNum, 3);
+      } finally {
+        await t.dispose();
+      }
+    });
+
+    it(`on ${kind}: a reply persisted in an order's commit moves the next sender number without writing the session's row`, async () => {
+      const t = await createTestDatabase(kind);
+      try {
+        const id = { beginString: 'FIX.4.4', senderCompID: 'FIXDESK', targetCompID: 'UNLOCKED' };
+        const store = await new PgMessageStoreFactory(t.db).open(id, new Date('2026-01-01T00:00:00Z'));
+        const { creationTime } = await store.sequenceState();
+        const before = await t.db.query('SELECT next_sender_seq, updated_at FROM fix_session_state WHERE target_comp_id = $1', [
+          'UNLOCKED',
+        ]);
+        await persistReservedOutbound(t.db, [
+          { beginString: 'FIX.4.4', storeCreationTime: creationTime, record: { ...reply(7), targetCompID: 'UNLOCKED' } },
+        ]);
+        assert.equal((await store.sequenceState()).nextSenderMsgSeqNum, 8);
+        const after = await t.db.query('SELECT next_sender_seq, updated_at FROM fix_session_state WHERE target_comp_id = $1', ['UNLOCKED']);
+        assert.deepEqual(after.rows, before.rows, 'the row is read, never written (so never locked) by the reply');
+        // A reset starts a numbering of its own: the replies of the old one no longer count.
+        await store.reset(new Date('2026-01-03T00:00:00Z'));
+        assert.equal((await store.sequenceState()).nextSenderMsgSeqNum, 1);
       } finally {
         await t.dispose();
       }
     });
   }
+
+  it("on postgres: a reply persisted in an order's commit does not wait for a transaction that holds the session's row", async () => {
+    const t = await createTestDatabase('postgres');
+    const holder = await openDb({ databaseUrl: t.url, poolSize: 1 });
+    try {
+      const id = { beginString: 'FIX.4.4', senderCompID: 'FIXDESK', targetCompID: 'HELD' };
+      const store = await new PgMessageStoreFactory(t.db).open(id, new Date('2026-01-01T00:00:00Z'));
+      const { creationTime } = await store.sequenceState();
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
+      let locked!: () => void;
+      const isLocked = new Promise<void>((r) => (locked = r));
+      // The store's flush of an inbound number, say: it holds the row until its commit.
+      const holding = holder.transaction(async (tx) => {
+        await tx.query('SELECT 1 FROM fix_session_state WHERE target_comp_id = $1 FOR UPDATE', ['HELD']);
+        locked();
+        await released;
+      });
+      await isLocked;
+      const persisted = persistReservedOutbound(t.db, [
+        { beginString: 'FIX.4.4', storeCreationTime: creationTime, record: { ...reply(1), targetCompID: 'HELD' } },
+      ]);
+      const outcome = await Promise.race([
+        persisted.then(() => 'persisted'),
+        new Promise((r) => setTimeout(() => r('still waiting'), 5000)),
+      ]);
+      release();
+      await holding;
+      await persisted;
+      assert.equal(outcome, 'persisted');
+      assert.equal((await store.sequenceState()).nextSenderMsgSeqNum, 2);
+    } finally {
+      await holder.close();
+      await t.dispose();
+    }
+  });
 });
+
+function reply(seq: number) {
+  return {
+    direction: 'TX' as const,
+    msgSeqNum: seq,
+    msgType: '8',
+    senderCompID: 'FIXDESK',
+    targetCompID: 'ORDERLY',
+    sendingTime: '20260101-00:00:01.000',
+    raw: `reply ${seq}`,
+  };
+}
+
+function reject(seq: number) {
+  return { ...reply(seq), msgType: '3', raw: `reject ${seq}` };
+}

@@ -18,6 +18,7 @@ import m0017 from './0017_lease_handover';
 import m0018 from './0018_client_kill_switch';
 import m0019 from './0019_audit_access_reads';
 import m0021 from './0021_client_connector_logos';
+import m0022 from './0022_sender_seq_floor';
 
 export interface Migration {
   version: number;
@@ -48,4 +49,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 19, name: 'audit_access_reads', sql: m0019 },
   // 20 (report_write_time) was withdrawn after it shipped: its number stays unused.
   { version: 21, name: 'client_connector_logos', sql: m0021 },
+  { version: 22, name: 'sender_seq_floor', sql: m0022 },
 ];

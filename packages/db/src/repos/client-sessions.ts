@@ -1,4 +1,5 @@
 import type { Queryable } from '../db';
+import { storedNextSenderSeq } from '../fix-message-store';
 import { NODE_LEASE_PREFIX } from '../leases';
 import { pgArray } from '../pg-array';
 
@@ -125,7 +126,8 @@ export async function sessionsConnectedAt(db: Queryable, nodeIds: readonly strin
 /** The next sequence numbers stored for a session (1 and 1 when it never ran). */
 export async function storedSequenceNumbers(db: Queryable, key: StoredSessionKey): Promise<{ nextSender: number; nextTarget: number }> {
   const { rows } = await db.query<{ next_sender_seq: number; next_target_seq: number }>(
-    'SELECT next_sender_seq, next_target_seq FROM fix_session_state WHERE begin_string = $1 AND sender_comp_id = $2 AND target_comp_id = $3',
+    `SELECT ${storedNextSenderSeq('st')} AS next_sender_seq, next_target_seq FROM fix_session_state st
+      WHERE begin_string = $1 AND sender_comp_id = $2 AND target_comp_id = $3`,
     [key.beginString, key.senderCompID, key.targetCompID],
   );
   return { nextSender: rows[0]?.next_sender_seq ?? 1, nextTarget: rows[0]?.next_target_seq ?? 1 };
@@ -134,7 +136,7 @@ export async function storedSequenceNumbers(db: Queryable, key: StoredSessionKey
 /** The stored next sequence numbers of every session, by the client's comp id (our target). */
 export async function listStoredSequenceNumbers(db: Queryable): Promise<Map<string, { nextSender: number; nextTarget: number }>> {
   const { rows } = await db.query<{ target_comp_id: string; next_sender_seq: number; next_target_seq: number }>(
-    'SELECT target_comp_id, next_sender_seq, next_target_seq FROM fix_session_state',
+    `SELECT target_comp_id, ${storedNextSenderSeq('st')} AS next_sender_seq, next_target_seq FROM fix_session_state st`,
   );
   return new Map(rows.map((r) => [r.target_comp_id, { nextSender: r.next_sender_seq, nextTarget: r.next_target_seq }]));
 }

@@ -1,8 +1,14 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { asConstraintViolation } from './constraint-errors';
 import { lockDataDir } from './data-dir-lock';
 import { secureDataDir, type ModeChange } from './data-dir-permissions';
 import { parseTimestamptz } from './timestamp-parser';
+
+/** A statement refused by a constraint fails with a ConstraintViolation (constraint-errors.ts), any other error as it is. */
+function raiseConstraintViolation(err: unknown): never {
+  throw asConstraintViolation(err);
+}
 
 /** Result of one statement. Rows come typed the same on both engines (see the parsers below). */
 export interface QueryResult<T> {
@@ -121,7 +127,9 @@ async function openPglite(dataDir: string, loadDataDir?: Blob, onSecured?: OpenD
   // That serialisation is what PGlite itself does; we only keep the API the same as for the pool.
   const wrap = (q: { query: PGlite['query'] }): Queryable => ({
     async query<T>(sql: string, params?: readonly unknown[], options?: QueryOptions) {
-      const r = await q.query<T>(sql, params as unknown[] | undefined, options?.rowMode ? { rowMode: options.rowMode } : undefined);
+      const r = await q
+        .query<T>(sql, params as unknown[] | undefined, options?.rowMode ? { rowMode: options.rowMode } : undefined)
+        .catch(raiseConstraintViolation);
       return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
     },
   });
@@ -180,11 +188,9 @@ async function openPostgres(url: string, poolSize: number): Promise<Db> {
     async query<T>(sql: string, params?: readonly unknown[], options?: QueryOptions) {
       const values = params as unknown[] | undefined;
       const config: pg.QueryConfig = options?.name ? { name: options.name, text: sql, values } : { text: sql, values };
-      const r = await (options?.rowMode
-        ? c.query({ ...config, rowMode: options.rowMode })
-        : options?.name
-          ? c.query(config)
-          : c.query(sql, values));
+      const r = await (
+        options?.rowMode ? c.query({ ...config, rowMode: options.rowMode }) : options?.name ? c.query(config) : c.query(sql, values)
+      ).catch(raiseConstraintViolation);
       return { rows: r.rows as T[], rowCount: r.rowCount ?? r.rows.length };
     },
   });

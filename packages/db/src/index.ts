@@ -14,7 +14,7 @@ export {
   type QueryResult,
 } from './db';
 export type { ModeChange } from './data-dir-permissions';
-export { constraintViolation, isUniqueViolation, type ConstraintViolation } from './constraint-errors';
+export { CheckViolation, ConstraintViolation, ForeignKeyViolation, UniqueViolation, type ConstraintKind } from './constraint-errors';
 export { migrate, type MigrationReport } from './migrate';
 export { seed, type SeedOptions, type SeedReport, type SeedUser } from './seed';
 export type { DictionaryData, DictionaryItem } from './seed-dictionary';

@@ -6,9 +6,9 @@ import {
   getContact,
   insertBroker,
   insertContact,
-  isUniqueViolation,
   listContacts,
   recordReferenceChange,
+  UniqueViolation,
   updateBroker,
   updateContact,
   type BrokerContactRow,
@@ -105,7 +105,7 @@ export function brokerInformationRoutes(app: FastifyInstance, ctx: AppContext): 
         return created;
       });
     } catch (err) {
-      throw isUniqueViolation(err) ? duplicateName(values.company_name) : err;
+      throw err instanceof UniqueViolation ? duplicateName(values.company_name) : err;
     }
     changed(row.id);
     ctx.log.info({ brokerId: row.id, by: req.user?.username }, 'broker created');
@@ -147,7 +147,7 @@ export function brokerInformationRoutes(app: FastifyInstance, ctx: AppContext): 
         return row;
       });
     } catch (err) {
-      throw isUniqueViolation(err) ? duplicateName(values.company_name) : err;
+      throw err instanceof UniqueViolation ? duplicateName(values.company_name) : err;
     }
     changed(id);
     ctx.log.info({ brokerId: id, fields: Object.keys(values), by: req.user?.username }, 'broker updated');

@@ -1,10 +1,12 @@
 import {
-  constraintViolation,
+  CheckViolation,
   deleteCapability,
+  ForeignKeyViolation,
   getCapability,
   insertCapability,
   listCapabilities,
   recordReferenceChange,
+  UniqueViolation,
   updateCapability,
   type CapabilityRow,
   type CapabilityValues,
@@ -55,18 +57,17 @@ function checkLimits(v: { min_order_qty?: string | null; max_order_qty?: string 
 }
 
 function dbError(err: unknown): never {
-  const v = constraintViolation(err);
-  if (v?.kind === 'unique')
+  if (err instanceof UniqueViolation)
     throw new HttpError(
       409,
       'This client already has a capability for this security and exchange: edit that one instead',
       'security_master_id',
     );
-  if (v?.kind === 'foreign-key') {
-    if (v.constraint.includes('security')) throw invalidField('security_master_id', 'does not name a security');
+  if (err instanceof ForeignKeyViolation) {
+    if (err.constraint.includes('security')) throw invalidField('security_master_id', 'does not name a security');
     throw invalidField('clientconnectors_id', 'does not name a client connector');
   }
-  if (v?.kind === 'check') throw badRequest('A limit is out of range');
+  if (err instanceof CheckViolation) throw badRequest('A limit is out of range');
   throw err;
 }
 

@@ -1,18 +1,19 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
+  CheckViolation,
   countCapabilities,
   countConnectorOrders,
   deleteConnector,
   deleteConnectorLogo,
+  ForeignKeyViolation,
   getConnector,
   getConnectorLogo,
   insertConnector,
-  constraintViolation,
-  isUniqueViolation,
   listConnectors,
   listStoredSequenceNumbers,
   saveConnectorLogo,
+  UniqueViolation,
   updateConnector,
   type ConnectorColumn,
   type ConnectorRow,
@@ -188,16 +189,16 @@ export function clientConnectorRoutes(app: FastifyInstance, ctx: AppContext): vo
       ctx.events.emit('connector-changed', row.comp_id);
       return { success: true, data: presentConnector(row, acceptor(), true), message: 'Client connector created successfully!' };
     } catch (err) {
-      if (isUniqueViolation(err, 'client_connectors_comp_id_key'))
+      if (err instanceof UniqueViolation && err.constraint === 'client_connectors_comp_id_key')
         throw new HttpError(409, `Component ID ${input.comp_id} already exists`, 'comp_id');
-      if (isUniqueViolation(err, 'client_connectors_execution_id_prefix_key')) {
+      if (err instanceof UniqueViolation && err.constraint === 'client_connectors_execution_id_prefix_key') {
         throw new HttpError(
           409,
           `Execution ID prefix ${input.execution_id_prefix.toUpperCase()} is already used by another connector`,
           'execution_id_prefix',
         );
       }
-      if (constraintViolation(err)?.kind === 'foreign-key') throw badRequest('broker_id does not name a broker', 'broker_id');
+      if (err instanceof ForeignKeyViolation) throw badRequest('broker_id does not name a broker', 'broker_id');
       throw err;
     }
   });
@@ -232,8 +233,8 @@ export function clientConnectorRoutes(app: FastifyInstance, ctx: AppContext): vo
       ctx.events.emit('connector-changed', comp_id);
       return { success: true, data: presentConnector(row, acceptor(), true), message: 'Client connector updated successfully!' };
     } catch (err) {
-      if (constraintViolation(err)?.kind === 'foreign-key') throw badRequest('broker_id does not name a broker', 'broker_id');
-      if (constraintViolation(err)?.kind === 'check') throw badRequest(`Value out of range: ${(err as Error).message}`);
+      if (err instanceof ForeignKeyViolation) throw badRequest('broker_id does not name a broker', 'broker_id');
+      if (err instanceof CheckViolation) throw badRequest(`Value out of range: ${err.message}`);
       throw err;
     }
   });

@@ -7,9 +7,9 @@ import {
   getFieldInfo,
   insertClientDefault,
   insertGroupInstance,
-  isUniqueViolation,
   listClientDefaults,
   listGroupDefaults,
+  UniqueViolation,
   updateClientDefault,
   type ClientDefaultRow,
   type GroupInstanceFieldRow,
@@ -261,7 +261,7 @@ export function fixClientDefaultsRoutes(app: FastifyInstance, ctx: AppContext): 
       );
       return { success: true, data: presentDefault(row), message: 'Default created successfully' };
     } catch (err) {
-      if (isUniqueViolation(err)) {
+      if (err instanceof UniqueViolation) {
         throw new HttpError(
           409,
           `Client connector ${input.client_connector_id} already has a default for ${fieldLabel(input.tag)} on ${def.name} (${input.msg_type})${execType ? ` ExecType ${execType}` : ''}: change that one`,
@@ -348,7 +348,7 @@ export function fixClientDefaultsRoutes(app: FastifyInstance, ctx: AppContext): 
         insertGroupInstance(tx, { ...input, exec_type: execType, group_instance_number: input.group_instance_number ?? null, fields }),
       );
     } catch (err) {
-      if (!isUniqueViolation(err)) throw err;
+      if (!(err instanceof UniqueViolation)) throw err;
     }
     if (number === undefined) {
       throw new HttpError(

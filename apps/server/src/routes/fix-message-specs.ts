@@ -3,9 +3,9 @@ import {
   getFixField,
   getMessageSpec,
   insertMessageSpec,
-  isUniqueViolation,
   listMessageSpecs,
   recordReferenceChange,
+  UniqueViolation,
   updateMessageSpec,
   type MessageSpecRow,
   type MessageSpecWrite,
@@ -136,7 +136,7 @@ export function fixMessageSpecRoutes(app: FastifyInstance, ctx: AppContext): voi
         return created;
       });
     } catch (err) {
-      if (isUniqueViolation(err)) throw duplicate(input);
+      if (err instanceof UniqueViolation) throw duplicate(input);
       throw err;
     }
     changed(row.msg_type);
@@ -210,7 +210,7 @@ export function fixMessageSpecRoutes(app: FastifyInstance, ctx: AppContext): voi
         return { before, after };
       });
     } catch (err) {
-      if (isUniqueViolation(err) && terms) throw duplicate(terms);
+      if (err instanceof UniqueViolation && terms) throw duplicate(terms);
       throw err;
     }
     changed(result.before.msg_type);

@@ -4,9 +4,9 @@ import {
   getConnector,
   getFixSpecDocumentModel,
   insertFixSpecDocument,
-  isUniqueViolation,
   listFixSpecDocuments,
   nextFixSpecVersion,
+  UniqueViolation,
 } from '@fixdesk/db';
 import { diffFixSpecDocuments, FIX_SPEC_DEFAULT_CONNECTOR, type FixSpecDocument } from '@fixdesk/domain';
 import {
@@ -84,7 +84,7 @@ export function fixSpecificationRoutes(app: FastifyInstance, ctx: AppContext): v
           model,
         });
       } catch (err) {
-        if (isUniqueViolation(err) && attempt < 3) continue;
+        if (err instanceof UniqueViolation && attempt < 3) continue;
         throw err;
       }
       // Who, for which client, which version: never the password.

@@ -3,11 +3,11 @@ import {
   deleteSecurity,
   getSecurityById,
   insertSecurity,
-  isUniqueViolation,
   listReferenceChanges,
   listSecurities,
   lockOrdersForCount,
   recordReferenceChange,
+  UniqueViolation,
   updateSecurity,
   type SecurityMasterRow,
 } from '@fixdesk/db';
@@ -88,7 +88,7 @@ export function securityMasterRoutes(app: FastifyInstance, ctx: AppContext): voi
         return created;
       });
     } catch (err) {
-      if (isUniqueViolation(err)) throw duplicateSymbol(input.symbol);
+      if (err instanceof UniqueViolation) throw duplicateSymbol(input.symbol);
       throw err;
     }
     changed(row.symbol);
@@ -126,7 +126,7 @@ export function securityMasterRoutes(app: FastifyInstance, ctx: AppContext): voi
         return { before, after };
       });
     } catch (err) {
-      if (isUniqueViolation(err)) throw duplicateSymbol(values.symbol ?? '');
+      if (err instanceof UniqueViolation) throw duplicateSymbol(values.symbol ?? '');
       throw err;
     }
     changed(result.before.symbol);

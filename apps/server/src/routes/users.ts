@@ -1,13 +1,13 @@
 import {
   deleteUser,
+  ForeignKeyViolation,
   getUserById,
   insertUser,
-  constraintViolation,
-  isUniqueViolation,
   listReferenceChanges,
   listUsers,
   lockActiveAdmins,
   recordReferenceChange,
+  UniqueViolation,
   updateUser,
   userHasOrderActions,
   type Queryable,
@@ -64,14 +64,13 @@ export function actor(req: FastifyRequest): { changedBy: string; userRef: number
 
 /** A unique violation of users, as a 409 naming the field. */
 function duplicate(err: unknown, values: { username?: string | undefined; email?: string | undefined }): HttpError | undefined {
-  if (!isUniqueViolation(err)) return undefined;
-  if (isUniqueViolation(err, 'users_email_key'))
-    return new HttpError(409, `A user with email ${values.email ?? ''} already exists`, 'email');
+  if (!(err instanceof UniqueViolation)) return undefined;
+  if (err.constraint === 'users_email_key') return new HttpError(409, `A user with email ${values.email ?? ''} already exists`, 'email');
   return new HttpError(409, `A user with username ${values.username ?? ''} already exists`, 'username');
 }
 
 function unknownBranch(err: unknown): HttpError | undefined {
-  return constraintViolation(err)?.kind === 'foreign-key' ? invalidField('broker_branch_id', 'must be an existing broker') : undefined;
+  return err instanceof ForeignKeyViolation ? invalidField('broker_branch_id', 'must be an existing broker') : undefined;
 }
 
 function checkPassword(password: string | undefined, username: string): void {

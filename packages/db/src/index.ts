@@ -164,7 +164,6 @@ export {
   listFixEnums,
   listFixFields,
   listMessageSpecs,
-  listSecurities,
   repeatingGroupFields,
   type SecurityRow,
 } from './repos/reference';
@@ -260,6 +259,7 @@ export {
   getSecurityById,
   insertSecurity,
   listReferenceChanges,
+  listSecurities,
   lockOrdersForCount,
   recordReferenceChange,
   SECURITY_COLUMNS,
@@ -268,7 +268,6 @@ export {
   type ReferenceChangeRow,
   type ReferenceEntity,
   type SecurityColumn,
-  type SecurityMasterRow,
   type SecurityWrite,
 } from './repos/security-master';
 export {

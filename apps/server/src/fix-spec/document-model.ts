@@ -208,7 +208,7 @@ export async function buildFixSpecDocument(src: DocumentSources, req: DocumentRe
   const variables = clientVariables(client);
 
   const [securities, specRows, fieldRows] = await Promise.all([
-    listSecurities(src.db) as Promise<Array<Record<string, unknown>>>,
+    listSecurities(src.db),
     listMessageSpecs(src.db) as unknown as Promise<SpecRow[]>,
     listFixFields(src.db) as unknown as Promise<FieldRef[]>,
   ]);

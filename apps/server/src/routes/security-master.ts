@@ -9,7 +9,6 @@ import {
   recordReferenceChange,
   UniqueViolation,
   updateSecurity,
-  type SecurityMasterRow,
 } from '@fixdesk/db';
 import {
   CreateSecuritySchema,
@@ -35,16 +34,6 @@ import { HttpError, conflict, notFound, parse } from '../http/errors';
  * cannot be changed, because the orders name it: deactivate it instead.
  */
 
-export function presentSecurity(row: SecurityMasterRow): Security {
-  return {
-    ...row,
-    instrument_type: row.instrument_type as Security['instrument_type'],
-    currency: row.currency.trim(),
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-  };
-}
-
 const duplicateSymbol = (symbol: string) => new HttpError(409, `A security with symbol ${symbol} already exists`, 'symbol');
 
 export function securityMasterRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -61,7 +50,7 @@ export function securityMasterRoutes(app: FastifyInstance, ctx: AppContext): voi
     const { id } = parse(SecurityIdParamsSchema, req.params, 'params');
     const row = await getSecurityById(ctx.db, id);
     if (!row) throw notFound(`Security ${id} not found`);
-    return { success: true, data: presentSecurity(row) };
+    return { success: true, data: row };
   });
 
   /** Who changed the security and how, newest first (the compliance trail of the reference data). */
@@ -73,7 +62,7 @@ export function securityMasterRoutes(app: FastifyInstance, ctx: AppContext): voi
 
   app.post('/api/security-master', admin, async (req) => {
     const input = parse(CreateSecuritySchema, req.body, 'body');
-    let row: SecurityMasterRow;
+    let row: Security;
     try {
       row = await ctx.db.transaction(async (tx) => {
         const created = await insertSecurity(tx, input);
@@ -83,7 +72,7 @@ export function securityMasterRoutes(app: FastifyInstance, ctx: AppContext): voi
           action: 'CREATE',
           ...actor(req),
           before: null,
-          after: presentSecurity(created),
+          after: created,
         });
         return created;
       });
@@ -93,13 +82,13 @@ export function securityMasterRoutes(app: FastifyInstance, ctx: AppContext): voi
     }
     changed(row.symbol);
     ctx.log.info({ securityId: row.id, symbol: row.symbol, active: row.is_active, by: req.user?.username }, 'security created');
-    return { success: true, data: presentSecurity(row), message: SecurityText.created };
+    return { success: true, data: row, message: SecurityText.created };
   });
 
   app.put('/api/security-master/:id', admin, async (req) => {
     const { id } = parse(SecurityIdParamsSchema, req.params, 'params');
     const values = onlyGiven(parse(UpdateSecuritySchema, req.body, 'body'), req.body);
-    let result: { before: SecurityMasterRow; after: SecurityMasterRow };
+    let result: { before: Security; after: Security };
     try {
       result = await ctx.db.transaction(async (tx) => {
         const before = await getSecurityById(tx, id, { lock: true });
@@ -120,8 +109,8 @@ export function securityMasterRoutes(app: FastifyInstance, ctx: AppContext): voi
           entityId: id,
           action: 'UPDATE',
           ...actor(req),
-          before: presentSecurity(before),
-          after: presentSecurity(after),
+          before: before,
+          after: after,
         });
         return { before, after };
       });
@@ -132,7 +121,7 @@ export function securityMasterRoutes(app: FastifyInstance, ctx: AppContext): voi
     changed(result.before.symbol);
     if (result.after.symbol !== result.before.symbol) changed(result.after.symbol);
     ctx.log.info({ securityId: id, symbol: result.after.symbol, fields: Object.keys(values), by: req.user?.username }, 'security updated');
-    return { success: true, data: presentSecurity(result.after), message: SecurityText.updated };
+    return { success: true, data: result.after, message: SecurityText.updated };
   });
 
   app.delete('/api/security-master/:id', admin, async (req) => {
@@ -151,7 +140,7 @@ export function securityMasterRoutes(app: FastifyInstance, ctx: AppContext): voi
         entityId: id,
         action: 'DELETE',
         ...actor(req),
-        before: presentSecurity(row),
+        before: row,
         after: null,
       });
       return row;

@@ -2,16 +2,6 @@ import type { Queryable } from '../db';
 
 // Reads of the reference data the screens load (spec 000 §7). Writes arrive with their admin screens.
 
-export async function listSecurities(db: Queryable, opts: { activeOnly?: boolean } = {}) {
-  const { rows } = await db.query(
-    `SELECT id, symbol, instrument_name, description, instrument_type, asset_class, is_active, price_tick_size, qty_tick_size,
-            settlement_days, contract_size, contract_unit, series_months, currency, trading_hours, exchange, exchange_mics,
-            created_at, updated_at
-       FROM security_master ${opts.activeOnly ? 'WHERE is_active' : ''} ORDER BY symbol`,
-  );
-  return rows;
-}
-
 export interface SecurityRow {
   id: number;
   symbol: string;

@@ -1,28 +1,25 @@
+import type { Security } from '@fixdesk/protocol';
 import type { Queryable } from '../db';
 
 // The security master's writes and the reads the admin screen needs. Every change is
 // written with its reference_changes row in the caller's transaction.
 
-export interface SecurityMasterRow {
-  id: number;
-  symbol: string;
-  instrument_name: string;
-  description: string | null;
+/** A security master row as SQL returns it; `toSecurity` makes it the API's `Security`. */
+type SecuritySqlRow = Omit<Security, 'instrument_type' | 'created_at' | 'updated_at'> & {
   instrument_type: string;
-  asset_class: string;
-  is_active: boolean;
-  price_tick_size: string;
-  qty_tick_size: string;
-  settlement_days: number;
-  contract_size: string | null;
-  contract_unit: string | null;
-  series_months: number | null;
-  currency: string;
-  trading_hours: string | null;
-  exchange: string | null;
-  exchange_mics: string;
   created_at: Date;
   updated_at: Date;
+};
+
+/** The one mapping of a security master row to the protocol's Security (timestamps as ISO text, currency trimmed). */
+function toSecurity(row: SecuritySqlRow): Security {
+  return {
+    ...row,
+    instrument_type: row.instrument_type as Security['instrument_type'],
+    currency: row.currency.trim(),
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
 }
 
 /** The columns an administrator writes. */
@@ -51,21 +48,27 @@ const SELECT = `SELECT id, symbol, instrument_name, description, instrument_type
        settlement_days, contract_size, contract_unit, series_months, currency, trading_hours, exchange, exchange_mics,
        created_at, updated_at FROM security_master`;
 
-export async function getSecurityById(db: Queryable, id: number, opts: { lock?: boolean } = {}): Promise<SecurityMasterRow | undefined> {
-  const { rows } = await db.query<SecurityMasterRow>(`${SELECT} WHERE id = $1${opts.lock ? ' FOR UPDATE' : ''}`, [id]);
-  return rows[0];
+/** Every security, by symbol; only the active ones with `activeOnly`. */
+export async function listSecurities(db: Queryable, opts: { activeOnly?: boolean } = {}): Promise<Security[]> {
+  const { rows } = await db.query<SecuritySqlRow>(`${SELECT} ${opts.activeOnly ? 'WHERE is_active' : ''} ORDER BY symbol`);
+  return rows.map(toSecurity);
 }
 
-export async function findSecurityBySymbol(db: Queryable, symbol: string): Promise<SecurityMasterRow | undefined> {
-  const { rows } = await db.query<SecurityMasterRow>(`${SELECT} WHERE upper(symbol) = upper($1)`, [symbol]);
-  return rows[0];
+export async function getSecurityById(db: Queryable, id: number, opts: { lock?: boolean } = {}): Promise<Security | undefined> {
+  const { rows } = await db.query<SecuritySqlRow>(`${SELECT} WHERE id = $1${opts.lock ? ' FOR UPDATE' : ''}`, [id]);
+  return rows[0] && toSecurity(rows[0]);
+}
+
+export async function findSecurityBySymbol(db: Queryable, symbol: string): Promise<Security | undefined> {
+  const { rows } = await db.query<SecuritySqlRow>(`${SELECT} WHERE upper(symbol) = upper($1)`, [symbol]);
+  return rows[0] && toSecurity(rows[0]);
 }
 
 function columnsOf(values: SecurityWrite): SecurityColumn[] {
   return SECURITY_COLUMNS.filter((c) => values[c] !== undefined);
 }
 
-export async function insertSecurity(db: Queryable, values: SecurityWrite): Promise<SecurityMasterRow> {
+export async function insertSecurity(db: Queryable, values: SecurityWrite): Promise<Security> {
   const cols = columnsOf(values);
   const { rows } = await db.query<{ id: number }>(
     `INSERT INTO security_master (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`,
@@ -74,7 +77,7 @@ export async function insertSecurity(db: Queryable, values: SecurityWrite): Prom
   return (await getSecurityById(db, rows[0]!.id))!;
 }
 
-export async function updateSecurity(db: Queryable, id: number, values: SecurityWrite): Promise<SecurityMasterRow | undefined> {
+export async function updateSecurity(db: Queryable, id: number, values: SecurityWrite): Promise<Security | undefined> {
   const cols = columnsOf(values);
   if (cols.length === 0) return getSecurityById(db, id);
   const { rowCount } = await db.query(

@@ -282,7 +282,6 @@ export {
   type ComponentBlockFieldRow,
   type FixFieldRow,
   type MessageSpecColumn,
-  type MessageSpecRow,
   type MessageSpecWrite,
 } from './repos/fix-message-specs';
 

@@ -7,7 +7,6 @@ import {
   recordReferenceChange,
   UniqueViolation,
   updateMessageSpec,
-  type MessageSpecRow,
   type MessageSpecWrite,
   type Queryable,
 } from '@fixdesk/db';
@@ -47,10 +46,6 @@ const DATA = loadDictionaryData();
 
 const invalid = (field: string, reason: string) => invalidField(field, reason);
 const fieldLabel = (tag: number, name?: string) => `${name ?? FIX44.field(tag)?.name ?? 'Field'} (${tag})`;
-
-function presentSpec(row: MessageSpecRow): MessageSpec {
-  return { ...row, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString() };
-}
 
 interface SpecTerms {
   msg_type: string;
@@ -121,7 +116,7 @@ export function fixMessageSpecRoutes(app: FastifyInstance, ctx: AppContext): voi
       is_mandatory: input.is_mandatory,
       description: input.description ?? null,
     };
-    let row: MessageSpecRow;
+    let row: MessageSpec;
     try {
       row = await ctx.db.transaction(async (tx) => {
         const created = await insertMessageSpec(tx, values);
@@ -131,7 +126,7 @@ export function fixMessageSpecRoutes(app: FastifyInstance, ctx: AppContext): voi
           action: 'CREATE',
           ...actor(req),
           before: null,
-          after: presentSpec(created),
+          after: created,
         });
         return created;
       });
@@ -144,13 +139,13 @@ export function fixMessageSpecRoutes(app: FastifyInstance, ctx: AppContext): voi
       { specId: row.id, msgType: row.msg_type, execType: row.exec_type, field: row.field_number, by: req.user?.username },
       'message spec created',
     );
-    return { success: true, data: presentSpec(row), message: MessageSpecText.created };
+    return { success: true, data: row, message: MessageSpecText.created };
   });
 
   app.put('/api/fix-message-specs/:id', admin, async (req) => {
     const { id } = parse(MessageSpecIdParamsSchema, req.params, 'params');
     const given = onlyGiven(parse(UpdateMessageSpecSchema, req.body, 'body'), req.body);
-    let result: { before: MessageSpecRow; after: MessageSpecRow };
+    let result: { before: MessageSpec; after: MessageSpec };
     let terms: SpecTerms | undefined;
     try {
       result = await ctx.db.transaction(async (tx) => {
@@ -204,8 +199,8 @@ export function fixMessageSpecRoutes(app: FastifyInstance, ctx: AppContext): voi
           entityId: id,
           action: 'UPDATE',
           ...actor(req),
-          before: presentSpec(before),
-          after: presentSpec(after),
+          before: before,
+          after: after,
         });
         return { before, after };
       });
@@ -219,7 +214,7 @@ export function fixMessageSpecRoutes(app: FastifyInstance, ctx: AppContext): voi
       { specId: id, msgType: result.after.msg_type, field: result.after.field_number, fields: Object.keys(given), by: req.user?.username },
       'message spec updated',
     );
-    return { success: true, data: presentSpec(result.after), message: MessageSpecText.updated };
+    return { success: true, data: result.after, message: MessageSpecText.updated };
   });
 
   app.delete('/api/fix-message-specs/:id', admin, async (req) => {
@@ -236,7 +231,7 @@ export function fixMessageSpecRoutes(app: FastifyInstance, ctx: AppContext): voi
         entityId: id,
         action: 'DELETE',
         ...actor(req),
-        before: presentSpec(row),
+        before: row,
         after: null,
       });
       return row;

@@ -1,24 +1,16 @@
+import type { MessageSpec } from '@fixdesk/protocol';
 import type { Queryable } from '../db';
 import type { ComponentBlockRow } from './client-defaults';
 
 // FIX message specifications: writes of the admin screen and the component-block reads
 // (spec 001 §7 "GET /api/component-blocks/…"). Lists are in repos/reference.ts.
 
-export interface MessageSpecRow {
-  id: number;
-  msg_type: string;
-  msg_name: string | null;
-  fix_version: string;
-  exec_type: string | null;
-  field_number: number;
-  field_name: string;
-  field_type: string;
-  field_position: number | null;
-  is_mandatory: boolean;
-  description: string | null;
-  component_block_id: number | null;
-  created_at: Date;
-  updated_at: Date;
+/** A message spec row as SQL returns it; `toMessageSpec` makes it the API's `MessageSpec`. */
+type MessageSpecSqlRow = Omit<MessageSpec, 'created_at' | 'updated_at'> & { created_at: Date; updated_at: Date };
+
+/** The one mapping of a message spec row to the protocol's MessageSpec (timestamps as ISO text). */
+function toMessageSpec(row: MessageSpecSqlRow): MessageSpec {
+  return { ...row, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString() };
 }
 
 export const MESSAGE_SPEC_COLUMNS = [
@@ -41,17 +33,17 @@ const SELECT = `SELECT s.id, s.msg_type, coalesce(s.msg_name, t.msg_name) AS msg
   JOIN fix_fields f ON f.field_number = s.field_number
   LEFT JOIN fix_message_types t ON t.msg_type = s.msg_type`;
 
-export async function getMessageSpec(db: Queryable, id: number, opts: { lock?: boolean } = {}): Promise<MessageSpecRow | undefined> {
+export async function getMessageSpec(db: Queryable, id: number, opts: { lock?: boolean } = {}): Promise<MessageSpec | undefined> {
   if (opts.lock) await db.query('SELECT id FROM fix_message_specs WHERE id = $1 FOR UPDATE', [id]);
-  const { rows } = await db.query<MessageSpecRow>(`${SELECT} WHERE s.id = $1`, [id]);
-  return rows[0];
+  const { rows } = await db.query<MessageSpecSqlRow>(`${SELECT} WHERE s.id = $1`, [id]);
+  return rows[0] && toMessageSpec(rows[0]);
 }
 
 function columnsOf(values: MessageSpecWrite): MessageSpecColumn[] {
   return MESSAGE_SPEC_COLUMNS.filter((c) => values[c] !== undefined);
 }
 
-export async function insertMessageSpec(db: Queryable, values: MessageSpecWrite): Promise<MessageSpecRow> {
+export async function insertMessageSpec(db: Queryable, values: MessageSpecWrite): Promise<MessageSpec> {
   const cols = columnsOf(values);
   const { rows } = await db.query<{ id: number }>(
     `INSERT INTO fix_message_specs (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`,
@@ -60,7 +52,7 @@ export async function insertMessageSpec(db: Queryable, values: MessageSpecWrite)
   return (await getMessageSpec(db, rows[0]!.id))!;
 }
 
-export async function updateMessageSpec(db: Queryable, id: number, values: MessageSpecWrite): Promise<MessageSpecRow | undefined> {
+export async function updateMessageSpec(db: Queryable, id: number, values: MessageSpecWrite): Promise<MessageSpec | undefined> {
   const cols = columnsOf(values);
   if (cols.length === 0) return getMessageSpec(db, id);
   const { rowCount } = await db.query(

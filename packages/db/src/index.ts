@@ -149,7 +149,6 @@ export {
   listProfileDefaults,
   listProfileGroupFields,
   updateClientDefault,
-  type ClientDefaultRow,
   type ComponentBlockRow,
   type FieldInfoRow,
   type GroupInstanceFieldRow,

@@ -11,7 +11,6 @@ import {
   listGroupDefaults,
   UniqueViolation,
   updateClientDefault,
-  type ClientDefaultRow,
   type GroupInstanceFieldRow,
   type Queryable,
 } from '@fixdesk/db';
@@ -29,7 +28,6 @@ import {
   PreviewClientDefaultsSchema,
   UpdateClientDefaultSchema,
   type ClientDefaultsPreview,
-  type ClientFieldDefault,
   type ClientGroupDefaults,
   type ClientVariableInfo,
 } from '@fixdesk/protocol';
@@ -133,10 +131,6 @@ async function requireConnector(db: Queryable, id: number, field: string): Promi
   if (!(await connectorExists(db, id))) throw new HttpError(404, `Client connector ${id} not found`, field);
 }
 
-function presentDefault(r: ClientDefaultRow): ClientFieldDefault {
-  return { ...r, created_at: r.created_at.toISOString(), updated_at: r.updated_at.toISOString() };
-}
-
 function presentGroups(msgType: string, rows: GroupInstanceFieldRow[]): ClientGroupDefaults[] {
   const blocks = new Map<number, ClientGroupDefaults>();
   for (const r of rows) {
@@ -188,7 +182,7 @@ export function fixClientDefaultsRoutes(app: FastifyInstance, ctx: AppContext): 
     const execType = checkExecType(msgType, q.execType, 'query', 'execType');
     await requireConnector(ctx.db, clientId, 'clientId');
     const rows = await listClientDefaults(ctx.db, clientId, msgType, execType);
-    return { success: true, data: rows.map(presentDefault) };
+    return { success: true, data: rows };
   });
 
   app.get('/api/fix-client-defaults/:clientId/:msgType/groups', read, async (req) => {
@@ -259,7 +253,7 @@ export function fixClientDefaultsRoutes(app: FastifyInstance, ctx: AppContext): 
         { connectorId: row.client_connector_id, msgType: row.msg_type, execType, tag: row.tag, by: req.user?.username },
         'client default created',
       );
-      return { success: true, data: presentDefault(row), message: 'Default created successfully' };
+      return { success: true, data: row, message: 'Default created successfully' };
     } catch (err) {
       if (err instanceof UniqueViolation) {
         throw new HttpError(
@@ -302,7 +296,7 @@ export function fixClientDefaultsRoutes(app: FastifyInstance, ctx: AppContext): 
     if (!row) throw new HttpError(404, `Default ${default_id} not found`, 'default_id');
     changed(row.client_connector_id);
     ctx.log.info({ defaultId: default_id, tag: row.tag, by: req.user?.username }, 'client default updated');
-    return { success: true, data: presentDefault(row), message: 'Default updated successfully' };
+    return { success: true, data: row, message: 'Default updated successfully' };
   });
 
   app.delete('/api/fix-client-defaults/:default_id', admin, async (req) => {

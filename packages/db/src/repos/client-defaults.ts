@@ -1,22 +1,16 @@
+import type { ClientFieldDefault } from '@fixdesk/protocol';
 import type { Queryable } from '../db';
 
 // Client FIX defaults: field defaults per client, message type and ExecType, and repeating-group
 // instances (Parties …). A default with exec_type null applies to every ExecType; one for a given
 // ExecType takes its place for that ExecType (fields tag by tag, groups block by block).
 
-export interface ClientDefaultRow {
-  default_id: number;
-  client_connector_id: number;
-  msg_type: string;
-  exec_type: string | null;
-  tag: number;
-  default_value: string;
-  notes: string | null;
-  field_name: string;
-  field_description: string | null;
-  is_mandatory: boolean;
-  created_at: Date;
-  updated_at: Date;
+/** A client default row as SQL returns it; `toClientFieldDefault` makes it the API's `ClientFieldDefault`. */
+type ClientDefaultSqlRow = Omit<ClientFieldDefault, 'created_at' | 'updated_at'> & { created_at: Date; updated_at: Date };
+
+/** The one mapping of a client default row to the protocol's ClientFieldDefault (timestamps as ISO text). */
+function toClientFieldDefault(row: ClientDefaultSqlRow): ClientFieldDefault {
+  return { ...row, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString() };
 }
 
 /** `execType` is the SQL of the ExecType asked about (a parameter or NULL), for is_mandatory. */
@@ -38,25 +32,25 @@ export async function listClientDefaults(
   connectorId: number,
   msgType: string,
   execType: string | null,
-): Promise<ClientDefaultRow[]> {
-  const { rows } = await db.query<ClientDefaultRow>(
+): Promise<ClientFieldDefault[]> {
+  const { rows } = await db.query<ClientDefaultSqlRow>(
     `SELECT DISTINCT ON (x.tag) x.* FROM (${defaultSelect('$3::text')}
       WHERE d.client_connector_id = $1 AND d.msg_type = $2 AND (d.exec_type IS NULL OR d.exec_type = $3::text)) x
      ORDER BY x.tag, x.exec_type NULLS LAST`,
     [connectorId, msgType, execType],
   );
-  return rows;
+  return rows.map(toClientFieldDefault);
 }
 
-export async function getClientDefault(db: Queryable, defaultId: number): Promise<ClientDefaultRow | undefined> {
-  const { rows } = await db.query<ClientDefaultRow>(`${defaultSelect('NULL::text')} WHERE d.default_id = $1`, [defaultId]);
-  return rows[0];
+export async function getClientDefault(db: Queryable, defaultId: number): Promise<ClientFieldDefault | undefined> {
+  const { rows } = await db.query<ClientDefaultSqlRow>(`${defaultSelect('NULL::text')} WHERE d.default_id = $1`, [defaultId]);
+  return rows[0] && toClientFieldDefault(rows[0]);
 }
 
 export async function insertClientDefault(
   db: Queryable,
   d: { client_connector_id: number; msg_type: string; exec_type: string | null; tag: number; default_value: string; notes: string | null },
-): Promise<ClientDefaultRow> {
+): Promise<ClientFieldDefault> {
   const { rows } = await db.query<{ default_id: number }>(
     `INSERT INTO fix_client_defaults (client_connector_id, msg_type, exec_type, tag, default_value, notes)
      VALUES ($1, $2, $3, $4, $5, $6) RETURNING default_id`,
@@ -69,7 +63,7 @@ export async function updateClientDefault(
   db: Queryable,
   defaultId: number,
   change: { default_value?: string; notes?: string | null },
-): Promise<ClientDefaultRow | undefined> {
+): Promise<ClientFieldDefault | undefined> {
   const r = await db.query(
     `UPDATE fix_client_defaults
         SET default_value = coalesce($2, default_value),

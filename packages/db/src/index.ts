@@ -326,7 +326,6 @@ export {
   listCapabilities,
   listClientCapabilities,
   updateCapability,
-  type CapabilityRow,
   type CapabilityValues,
   type ClientCapabilityRow,
 } from './repos/capabilities';

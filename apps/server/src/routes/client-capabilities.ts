@@ -8,7 +8,6 @@ import {
   recordReferenceChange,
   UniqueViolation,
   updateCapability,
-  type CapabilityRow,
   type CapabilityValues,
 } from '@fixdesk/db';
 import {
@@ -33,15 +32,6 @@ import { badRequest, HttpError, notFound, parse, invalidField } from '../http/er
  * reads them cached; every write tells it (`capabilities-changed`), so the next order is checked
  * against the change. Each change is kept in reference_changes with who made it, in its transaction.
  */
-
-export function presentCapability(row: CapabilityRow): ClientCapabilityRecord {
-  return {
-    ...row,
-    asset_class: row.asset_class as ClientCapabilityRecord['asset_class'],
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-  };
-}
 
 function toValues(v: Partial<CapabilityInput>): Partial<CapabilityValues> {
   const out: Partial<CapabilityValues> = {};
@@ -78,20 +68,20 @@ export function clientCapabilityRoutes(app: FastifyInstance, ctx: AppContext): v
 
   app.get('/api/client-capabilities', read, async (req) => {
     const q = parse(CapabilityListQuerySchema, req.query, 'query');
-    return { success: true, data: (await listCapabilities(ctx.db, { compId: q.comp_id || undefined })).map(presentCapability) };
+    return { success: true, data: await listCapabilities(ctx.db, { compId: q.comp_id || undefined }) };
   });
 
   app.get('/api/client-capabilities/:id', read, async (req) => {
     const { id } = parse(CapabilityIdParamsSchema, req.params, 'params');
     const row = await getCapability(ctx.db, id);
     if (!row) throw notFound(`Capability ${id} not found`);
-    return { success: true, data: presentCapability(row) };
+    return { success: true, data: row };
   });
 
   app.post('/api/client-capabilities', admin, async (req) => {
     const input = parse(CreateCapabilitySchema, req.body, 'body');
     checkLimits(input);
-    let row: CapabilityRow;
+    let row: ClientCapabilityRecord;
     try {
       row = await ctx.db.transaction(async (tx) => {
         const id = await insertCapability(tx, {
@@ -113,7 +103,7 @@ export function clientCapabilityRoutes(app: FastifyInstance, ctx: AppContext): v
           action: 'CREATE',
           ...actor(req),
           before: null,
-          after: presentCapability(created),
+          after: created,
         });
         return created;
       });
@@ -122,13 +112,13 @@ export function clientCapabilityRoutes(app: FastifyInstance, ctx: AppContext): v
     }
     changed(row.clientconnectors_id);
     ctx.log.info({ capabilityId: row.id, compId: row.comp_id, by: req.user?.username }, 'client capability created');
-    return { success: true, data: presentCapability(row), message: CapabilityText.created };
+    return { success: true, data: row, message: CapabilityText.created };
   });
 
   app.put('/api/client-capabilities/:id', admin, async (req) => {
     const { id } = parse(CapabilityIdParamsSchema, req.params, 'params');
     const values = onlyGiven(parse(UpdateCapabilitySchema, req.body, 'body'), req.body);
-    let after: CapabilityRow;
+    let after: ClientCapabilityRecord;
     try {
       after = await ctx.db.transaction(async (tx) => {
         const before = await getCapability(tx, id, { lock: true });
@@ -150,8 +140,8 @@ export function clientCapabilityRoutes(app: FastifyInstance, ctx: AppContext): v
           entityId: id,
           action: 'UPDATE',
           ...actor(req),
-          before: presentCapability(before),
-          after: presentCapability(row),
+          before: before,
+          after: row,
         });
         return row;
       });
@@ -164,7 +154,7 @@ export function clientCapabilityRoutes(app: FastifyInstance, ctx: AppContext): v
       { capabilityId: id, compId: after.comp_id, fields: Object.keys(values), by: req.user?.username },
       'client capability updated',
     );
-    return { success: true, data: presentCapability(after), message: CapabilityText.updated };
+    return { success: true, data: after, message: CapabilityText.updated };
   });
 
   app.delete('/api/client-capabilities/:id', admin, async (req) => {
@@ -178,7 +168,7 @@ export function clientCapabilityRoutes(app: FastifyInstance, ctx: AppContext): v
         entityId: id,
         action: 'DELETE',
         ...actor(req),
-        before: presentCapability(before),
+        before: before,
         after: null,
       });
       return before;

@@ -1,3 +1,4 @@
+import type { ClientCapabilityRecord } from '@fixdesk/protocol';
 import type { Queryable } from '../db';
 
 // Client capabilities (spec 001 §3 "Client capability"): what each client may trade, read by the
@@ -23,14 +24,21 @@ export interface CapabilityValues {
   additional_params: Record<string, unknown>;
 }
 
-/** A capability as read, with its client's comp id and name and its security's symbol. */
-export interface CapabilityRow extends CapabilityValues {
-  id: number;
-  comp_id: string;
-  client_name: string | null;
-  security_symbol: string | null;
+/** A capability as SQL reads it (with its client's comp id and name and its security's symbol); `toCapabilityRecord` makes it the API's. */
+type CapabilitySqlRow = Omit<ClientCapabilityRecord, 'asset_class' | 'created_at' | 'updated_at'> & {
+  asset_class: string;
   created_at: Date;
   updated_at: Date;
+};
+
+/** The one mapping of a capability row to the protocol's ClientCapabilityRecord (timestamps as ISO text). */
+function toCapabilityRecord(row: CapabilitySqlRow): ClientCapabilityRecord {
+  return {
+    ...row,
+    asset_class: row.asset_class as ClientCapabilityRecord['asset_class'],
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
 }
 
 const COLUMNS = [
@@ -62,16 +70,16 @@ const SELECT = `
     JOIN client_connectors c ON c.id = cap.clientconnectors_id
     LEFT JOIN security_master s ON s.id = cap.security_master_id`;
 
-export async function listCapabilities(db: Queryable, opts: { compId?: string } = {}): Promise<CapabilityRow[]> {
-  const { rows } = await db.query<CapabilityRow>(`${SELECT} WHERE ($1::text IS NULL OR c.comp_id = $1) ORDER BY cap.id`, [
+export async function listCapabilities(db: Queryable, opts: { compId?: string } = {}): Promise<ClientCapabilityRecord[]> {
+  const { rows } = await db.query<CapabilitySqlRow>(`${SELECT} WHERE ($1::text IS NULL OR c.comp_id = $1) ORDER BY cap.id`, [
     opts.compId ?? null,
   ]);
-  return rows;
+  return rows.map(toCapabilityRecord);
 }
 
-export async function getCapability(db: Queryable, id: number, opts: { lock?: boolean } = {}): Promise<CapabilityRow | undefined> {
-  const { rows } = await db.query<CapabilityRow>(`${SELECT} WHERE cap.id = $1${opts.lock ? ' FOR UPDATE OF cap' : ''}`, [id]);
-  return rows[0];
+export async function getCapability(db: Queryable, id: number, opts: { lock?: boolean } = {}): Promise<ClientCapabilityRecord | undefined> {
+  const { rows } = await db.query<CapabilitySqlRow>(`${SELECT} WHERE cap.id = $1${opts.lock ? ' FOR UPDATE OF cap' : ''}`, [id]);
+  return rows[0] && toCapabilityRecord(rows[0]);
 }
 
 const param = (col: (typeof COLUMNS)[number], v: unknown) => (col === 'additional_params' ? JSON.stringify(v ?? {}) : v);

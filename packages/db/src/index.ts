@@ -34,7 +34,6 @@ export {
   updateUser,
   userHasOrderActions,
   type TraderParty,
-  type UserAdminRow,
   type UserRow,
   type UserWithHash,
   type UserWrite,

@@ -30,7 +30,7 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext): void {
       whatsapp_number: u.whatsapp_number,
       role: u.role,
       user_type: u.user_type,
-      last_login: u.last_login?.toISOString() ?? null,
+      last_login: u.last_login,
       broker_company_name: u.broker_company_name,
       trader_id: u.trader_id,
       trader_full_name: u.trader_full_name,

@@ -11,7 +11,6 @@ import {
   updateUser,
   userHasOrderActions,
   type Queryable,
-  type UserAdminRow,
 } from '@fixdesk/db';
 import {
   CreateUserSchema,
@@ -43,17 +42,8 @@ import { HttpError, invalidField, notFound, parse } from '../http/errors';
  *   recorded as a change of the password field, never its value.
  */
 
-export function presentUser(u: UserAdminRow): UserSummary {
-  return {
-    ...u,
-    last_login: u.last_login?.toISOString() ?? null,
-    created_at: u.created_at.toISOString(),
-    updated_at: u.updated_at.toISOString(),
-  };
-}
-
 /** The record kept in the change trail: the user without timestamps that change by themselves. */
-function trailOf(u: UserAdminRow, passwordChanged = false): Record<string, unknown> {
+function trailOf(u: UserSummary, passwordChanged = false): Record<string, unknown> {
   const { last_login: _l, created_at: _c, updated_at: _u, ...rest } = u;
   return passwordChanged ? { ...rest, password: '(changed)' } : rest;
 }
@@ -79,13 +69,13 @@ function checkPassword(password: string | undefined, username: string): void {
   if (problem) throw invalidField('password', `${problem}`);
 }
 
-function checkBrokerRule(before: UserAdminRow, merged: Parameters<typeof brokerUserProblemsOfChange>[1]): void {
+function checkBrokerRule(before: UserSummary, merged: Parameters<typeof brokerUserProblemsOfChange>[1]): void {
   const problems = brokerUserProblemsOfChange(before, merged);
   if (problems.length) throw new HttpError(400, problems[0]!.message, problems[0]!.path, problems);
 }
 
 /** Refuses a change that would leave no active administrator (call inside the change's transaction). */
-async function keepAnAdmin(tx: Queryable, target: UserAdminRow, stillAdmin: boolean, field: string): Promise<void> {
+async function keepAnAdmin(tx: Queryable, target: UserSummary, stillAdmin: boolean, field: string): Promise<void> {
   if (target.role !== 'admin' || !target.is_active || stillAdmin) return;
   const admins = await lockActiveAdmins(tx);
   if (admins.length <= 1 && admins.includes(target.user_id)) throw new HttpError(409, UserText.lastAdmin, field);
@@ -103,7 +93,7 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   app.get('/api/users', admin, async () => {
     const users = await listUsers(ctx.db);
-    const answer: UsersListResponse = { success: true, users: users.map(presentUser) };
+    const answer: UsersListResponse = { success: true, users: users };
     return answer;
   });
 
@@ -131,7 +121,7 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
     checkPassword(input.password, input.username);
     const { password, ...values } = input;
     const hash = await ctx.auth.hashPassword(password);
-    let user: UserAdminRow;
+    let user: UserSummary;
     try {
       user = await ctx.db.transaction(async (tx) => {
         const created = await insertUser(tx, values, hash);
@@ -149,7 +139,7 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
       throw duplicate(err, input) ?? unknownBranch(err) ?? err;
     }
     ctx.log.info({ userId: user.user_id, username: user.username, role: user.role, by: req.user?.username }, 'user created');
-    return { success: true, user: presentUser(user), message: UserText.created };
+    return { success: true, user: user, message: UserText.created };
   });
 
   app.put('/api/users/:user_id', admin, async (req) => {
@@ -157,7 +147,7 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
     const values = onlyGiven(parse(UpdateUserSchema, req.body, 'body'), req.body);
     const { password, ...fields } = values;
     const hash = password !== undefined ? await ctx.auth.hashPassword(password) : undefined;
-    let result: { after: UserAdminRow; ended: string[] };
+    let result: { after: UserSummary; ended: string[] };
     try {
       result = await ctx.db.transaction(async (tx) => {
         const before = await getUserById(tx, user_id, { lock: true });
@@ -200,7 +190,7 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
       { userId: user_id, fields: Object.keys(values), sessionsEnded: result.ended.length, by: req.user?.username },
       'user updated',
     );
-    return { success: true, user: presentUser(result.after), message: UserText.updated, sessionsEnded: result.ended.length };
+    return { success: true, user: result.after, message: UserText.updated, sessionsEnded: result.ended.length };
   });
 
   app.delete('/api/users/:user_id', admin, async (req) => {

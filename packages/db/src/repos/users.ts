@@ -1,3 +1,4 @@
+import type { UserSummary } from '@fixdesk/protocol';
 import type { Queryable } from '../db';
 
 export interface UserRow {
@@ -30,33 +31,28 @@ export async function recordLogin(db: Queryable, userId: number): Promise<void> 
 }
 
 /** Every user with its broker branch's name, for the user administration list. */
-export async function listUsers(db: Queryable): Promise<UserAdminRow[]> {
-  const { rows } = await db.query<UserAdminRow>(`${ADMIN_SELECT} ORDER BY u.user_id`);
-  return rows;
+export async function listUsers(db: Queryable): Promise<UserSummary[]> {
+  const { rows } = await db.query<UserAdminSqlRow>(`${ADMIN_SELECT} ORDER BY u.user_id`);
+  return rows.map(toUserSummary);
 }
 
 // ── user administration ──
 
-/** A user as the administration answers it: every field but the password hash, with the branch's name. */
-export interface UserAdminRow {
-  user_id: number;
-  username: string;
-  email: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  whatsapp_number: string | null;
-  role: 'admin' | 'broker' | 'viewer' | 'user';
-  user_type: 'client' | 'broker' | 'admin' | 'system';
-  is_active: boolean;
+/** A user as SQL reads it for the administration (every field but the password hash, with the branch's name). */
+type UserAdminSqlRow = Omit<UserSummary, 'last_login' | 'created_at' | 'updated_at'> & {
   last_login: Date | null;
-  broker_branch_id: number | null;
-  broker_company_name: string | null;
-  trader_id: string | null;
-  trader_license: string | null;
-  trader_full_name: string | null;
-  trader_party_id_source: 'PROPRIETARY' | 'LICENSE' | 'REGULATORY' | 'EXCHANGE' | null;
   created_at: Date;
   updated_at: Date;
+};
+
+/** The one mapping of a user row to the protocol's UserSummary (timestamps as ISO text). */
+function toUserSummary(u: UserAdminSqlRow): UserSummary {
+  return {
+    ...u,
+    last_login: u.last_login?.toISOString() ?? null,
+    created_at: u.created_at.toISOString(),
+    updated_at: u.updated_at.toISOString(),
+  };
 }
 
 /** The columns an administrator writes (the password goes in as its hash). */
@@ -97,10 +93,10 @@ const ADMIN_SELECT = `SELECT u.user_id, u.username, u.email, u.first_name, u.las
             u.trader_full_name, u.trader_party_id_source, u.created_at, u.updated_at
        FROM users u LEFT JOIN broker_information b ON b.id = u.broker_branch_id`;
 
-export async function getUserById(db: Queryable, userId: number, opts: { lock?: boolean } = {}): Promise<UserAdminRow | undefined> {
+export async function getUserById(db: Queryable, userId: number, opts: { lock?: boolean } = {}): Promise<UserSummary | undefined> {
   if (opts.lock) await db.query('SELECT 1 FROM users WHERE user_id = $1 FOR UPDATE', [userId]);
-  const { rows } = await db.query<UserAdminRow>(`${ADMIN_SELECT} WHERE u.user_id = $1`, [userId]);
-  return rows[0];
+  const { rows } = await db.query<UserAdminSqlRow>(`${ADMIN_SELECT} WHERE u.user_id = $1`, [userId]);
+  return rows[0] && toUserSummary(rows[0]);
 }
 
 export async function getPasswordHash(db: Queryable, userId: number): Promise<string | undefined> {
@@ -108,7 +104,7 @@ export async function getPasswordHash(db: Queryable, userId: number): Promise<st
   return rows[0]?.password_hash;
 }
 
-export async function insertUser(db: Queryable, values: UserWrite & { username: string }, passwordHash: string): Promise<UserAdminRow> {
+export async function insertUser(db: Queryable, values: UserWrite & { username: string }, passwordHash: string): Promise<UserSummary> {
   const cols = WRITABLE.filter((k) => values[k] !== undefined);
   const { rows } = await db.query<{ user_id: number }>(
     `INSERT INTO users (${[...cols, 'password_hash'].join(', ')}) VALUES (${[...cols, 'password_hash'].map((_, i) => `$${i + 1}`).join(', ')}) RETURNING user_id`,
@@ -123,7 +119,7 @@ export async function updateUser(
   userId: number,
   values: UserWrite,
   passwordHash?: string,
-): Promise<UserAdminRow | undefined> {
+): Promise<UserSummary | undefined> {
   const cols = WRITABLE.filter((k) => values[k] !== undefined);
   const sets = cols.map((k, i) => `${k} = $${i + 2}`);
   const params: unknown[] = [userId, ...cols.map((k) => values[k])];

@@ -65,8 +65,6 @@ export {
   listContacts,
   updateBroker,
   updateContact,
-  type BrokerContactRow,
-  type BrokerRow,
 } from './repos/brokers';
 
 // ── client connectors and their FIX sessions ──

@@ -11,8 +11,6 @@ import {
   UniqueViolation,
   updateBroker,
   updateContact,
-  type BrokerContactRow,
-  type BrokerRow,
   type Queryable,
 } from '@fixdesk/db';
 import {
@@ -26,7 +24,6 @@ import {
   UpdateContactSchema,
   onlyGiven,
   type Broker,
-  type BrokerContact,
   type BrokerValues,
 } from '@fixdesk/protocol';
 import type { FastifyInstance } from 'fastify';
@@ -40,14 +37,6 @@ import { actor } from './users';
  * The list (GET /api/broker-information) is the reference data's; reads here are open to every signed-in
  * user, writes are admin only. A logo is sanitised before it is stored; every change is in the change trail.
  */
-
-export function presentBroker(b: BrokerRow): Broker {
-  return { ...b, created_at: b.created_at.toISOString(), updated_at: b.updated_at.toISOString() };
-}
-
-export function presentContact(c: BrokerContactRow): BrokerContact {
-  return { ...c, created_at: c.created_at.toISOString(), updated_at: c.updated_at.toISOString() };
-}
 
 const duplicateName = (name: string | undefined) => new HttpError(409, `A broker named ${name ?? ''} already exists`, 'company_name');
 
@@ -83,13 +72,13 @@ export function brokerInformationRoutes(app: FastifyInstance, ctx: AppContext): 
     const { id } = parse(BrokerIdParamsSchema, req.params, 'params');
     const row = await getBrokerById(ctx.db, id);
     if (!row) throw notFound(`Broker ${id} not found`);
-    return { success: true, data: presentBroker(row) };
+    return { success: true, data: row };
   });
 
   app.post('/api/broker-information', adminWithLogo, async (req) => {
     const values = parse(CreateBrokerSchema, req.body, 'body');
     cleanLogo(values);
-    let row: BrokerRow;
+    let row: Broker;
     try {
       row = await ctx.db.transaction(async (tx) => {
         await checkParent(tx, values, null);
@@ -100,7 +89,7 @@ export function brokerInformationRoutes(app: FastifyInstance, ctx: AppContext): 
           action: 'CREATE',
           ...actor(req),
           before: null,
-          after: presentBroker(created),
+          after: created,
         });
         return created;
       });
@@ -109,14 +98,14 @@ export function brokerInformationRoutes(app: FastifyInstance, ctx: AppContext): 
     }
     changed(row.id);
     ctx.log.info({ brokerId: row.id, by: req.user?.username }, 'broker created');
-    return { success: true, data: presentBroker(row), message: BrokerText.created };
+    return { success: true, data: row, message: BrokerText.created };
   });
 
   app.put('/api/broker-information/:id', adminWithLogo, async (req) => {
     const { id } = parse(BrokerIdParamsSchema, req.params, 'params');
     const values = onlyGiven(parse(UpdateBrokerSchema, req.body, 'body'), req.body);
     cleanLogo(values);
-    let after: BrokerRow;
+    let after: Broker;
     try {
       after = await ctx.db.transaction(async (tx) => {
         const before = await getBrokerById(tx, id, { lock: true });
@@ -141,8 +130,8 @@ export function brokerInformationRoutes(app: FastifyInstance, ctx: AppContext): 
           entityId: id,
           action: 'UPDATE',
           ...actor(req),
-          before: presentBroker(before),
-          after: presentBroker(row),
+          before: before,
+          after: row,
         });
         return row;
       });
@@ -151,7 +140,7 @@ export function brokerInformationRoutes(app: FastifyInstance, ctx: AppContext): 
     }
     changed(id);
     ctx.log.info({ brokerId: id, fields: Object.keys(values), by: req.user?.username }, 'broker updated');
-    return { success: true, data: presentBroker(after), message: BrokerText.updated };
+    return { success: true, data: after, message: BrokerText.updated };
   });
 
   app.delete('/api/broker-information/:id', admin, async (req) => {
@@ -172,7 +161,7 @@ export function brokerInformationRoutes(app: FastifyInstance, ctx: AppContext): 
         entityId: id,
         action: 'DELETE',
         ...actor(req),
-        before: { ...presentBroker(before), contacts: contacts.map(presentContact) },
+        before: { ...before, contacts: contacts },
         after: null,
       });
       return before;
@@ -187,7 +176,7 @@ export function brokerInformationRoutes(app: FastifyInstance, ctx: AppContext): 
   app.get('/api/broker-information/:id/contacts', read, async (req) => {
     const { id } = parse(BrokerIdParamsSchema, req.params, 'params');
     if (!(await getBrokerById(ctx.db, id))) throw notFound(`Broker ${id} not found`);
-    return { success: true, data: (await listContacts(ctx.db, id)).map(presentContact) };
+    return { success: true, data: await listContacts(ctx.db, id) };
   });
 
   app.post('/api/broker-information/:id/contacts', admin, async (req) => {
@@ -202,11 +191,11 @@ export function brokerInformationRoutes(app: FastifyInstance, ctx: AppContext): 
         action: 'CREATE',
         ...actor(req),
         before: null,
-        after: presentContact(created),
+        after: created,
       });
       return created;
     });
-    return { success: true, data: presentContact(row), message: BrokerText.contactAdded };
+    return { success: true, data: row, message: BrokerText.contactAdded };
   });
 
   app.put('/api/broker-information/:id/contacts/:contactId', admin, async (req) => {
@@ -221,12 +210,12 @@ export function brokerInformationRoutes(app: FastifyInstance, ctx: AppContext): 
         entityId: contactId,
         action: 'UPDATE',
         ...actor(req),
-        before: presentContact(before),
-        after: presentContact(after),
+        before: before,
+        after: after,
       });
       return after;
     });
-    return { success: true, data: presentContact(row), message: BrokerText.contactUpdated };
+    return { success: true, data: row, message: BrokerText.contactUpdated };
   });
 
   app.delete('/api/broker-information/:id/contacts/:contactId', admin, async (req) => {
@@ -239,7 +228,7 @@ export function brokerInformationRoutes(app: FastifyInstance, ctx: AppContext): 
         entityId: contactId,
         action: 'DELETE',
         ...actor(req),
-        before: presentContact(before),
+        before: before,
         after: null,
       });
     });

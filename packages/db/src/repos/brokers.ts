@@ -1,32 +1,15 @@
+import type { Broker, BrokerContact } from '@fixdesk/protocol';
 import type { Queryable } from '../db';
 
 // Broker information and its contacts. The list read lives with the reference data
 // (listBrokers); these are the administration's reads and writes.
 
-export interface BrokerRow {
-  id: number;
-  company_name: string;
-  branch_type: 'parent' | 'branch' | 'subsidiary';
-  parent_company_id: number | null;
-  parent_company_name: string | null;
-  address_line1: string | null;
-  address_line2: string | null;
-  city: string | null;
-  state_province: string | null;
-  postal_code: string | null;
-  country: string | null;
-  lei: string | null;
-  party_type: number;
-  party_id: string | null;
-  party_id_source: 'BIC' | 'LEI' | 'PROPRIETARY' | 'MIC' | 'ISITC';
-  clearing_firm_name: string | null;
-  clearing_firm_id: string | null;
-  regulatory_id: string | null;
-  is_active: boolean;
-  notes: string | null;
-  company_logo: string | null;
-  created_at: Date;
-  updated_at: Date;
+/** A broker as SQL reads it (with its parent's name); `toBroker` makes it the API's `Broker`. */
+type BrokerSqlRow = Omit<Broker, 'created_at' | 'updated_at'> & { created_at: Date; updated_at: Date };
+
+/** The one mapping of a broker row to the protocol's Broker (timestamps as ISO text). */
+function toBroker(b: BrokerSqlRow): Broker {
+  return { ...b, created_at: b.created_at.toISOString(), updated_at: b.updated_at.toISOString() };
 }
 
 const BROKER_COLUMNS = [
@@ -70,42 +53,29 @@ const CONTACT_COLUMNS = [
 ] as const;
 export type ContactWrite = Partial<Record<(typeof CONTACT_COLUMNS)[number], unknown>>;
 
-export interface BrokerContactRow {
-  id: number;
-  broker_id: number;
-  contact_type: 'business' | 'trading_desk' | 'backoffice' | 'it_support';
-  contact_name: string;
-  title: string | null;
-  department: string | null;
-  email: string | null;
-  phone_primary: string | null;
-  phone_mobile: string | null;
-  phone_direct: string | null;
-  is_primary: boolean;
-  is_emergency: boolean;
-  availability_hours: string;
-  timezone: string;
-  is_active: boolean;
-  notes: string | null;
-  created_at: Date;
-  updated_at: Date;
+/** A broker contact as SQL reads it; `toBrokerContact` makes it the API's `BrokerContact`. */
+type BrokerContactSqlRow = Omit<BrokerContact, 'created_at' | 'updated_at'> & { created_at: Date; updated_at: Date };
+
+/** The one mapping of a contact row to the protocol's BrokerContact (timestamps as ISO text). */
+function toBrokerContact(c: BrokerContactSqlRow): BrokerContact {
+  return { ...c, created_at: c.created_at.toISOString(), updated_at: c.updated_at.toISOString() };
 }
 
 function given<K extends string>(columns: readonly K[], values: Partial<Record<K, unknown>>): K[] {
   return columns.filter((k) => values[k] !== undefined);
 }
 
-export async function getBrokerById(db: Queryable, id: number, opts: { lock?: boolean } = {}): Promise<BrokerRow | undefined> {
+export async function getBrokerById(db: Queryable, id: number, opts: { lock?: boolean } = {}): Promise<Broker | undefined> {
   if (opts.lock) await db.query('SELECT 1 FROM broker_information WHERE id = $1 FOR UPDATE', [id]);
-  const { rows } = await db.query<BrokerRow>(
+  const { rows } = await db.query<BrokerSqlRow>(
     `SELECT b.*, p.company_name AS parent_company_name
        FROM broker_information b LEFT JOIN broker_information p ON p.id = b.parent_company_id WHERE b.id = $1`,
     [id],
   );
-  return rows[0];
+  return rows[0] && toBroker(rows[0]);
 }
 
-export async function insertBroker(db: Queryable, values: BrokerWrite): Promise<BrokerRow> {
+export async function insertBroker(db: Queryable, values: BrokerWrite): Promise<Broker> {
   const cols = given(BROKER_COLUMNS, values);
   const { rows } = await db.query<{ id: number }>(
     `INSERT INTO broker_information (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`,
@@ -114,7 +84,7 @@ export async function insertBroker(db: Queryable, values: BrokerWrite): Promise<
   return (await getBrokerById(db, rows[0]!.id))!;
 }
 
-export async function updateBroker(db: Queryable, id: number, values: BrokerWrite): Promise<BrokerRow | undefined> {
+export async function updateBroker(db: Queryable, id: number, values: BrokerWrite): Promise<Broker | undefined> {
   const cols = given(BROKER_COLUMNS, values);
   await db.query(
     `UPDATE broker_information SET ${[...cols.map((k, i) => `${k} = $${i + 2}`), 'updated_at = now()'].join(', ')} WHERE id = $1`,
@@ -138,29 +108,29 @@ export async function deleteBroker(db: Queryable, id: number): Promise<void> {
   await db.query('DELETE FROM broker_information WHERE id = $1', [id]);
 }
 
-export async function listContacts(db: Queryable, brokerId: number): Promise<BrokerContactRow[]> {
-  const { rows } = await db.query<BrokerContactRow>(
+export async function listContacts(db: Queryable, brokerId: number): Promise<BrokerContact[]> {
+  const { rows } = await db.query<BrokerContactSqlRow>(
     'SELECT * FROM broker_contacts WHERE broker_id = $1 ORDER BY is_primary DESC, contact_name, id',
     [brokerId],
   );
-  return rows;
+  return rows.map(toBrokerContact);
 }
 
-export async function getContact(db: Queryable, brokerId: number, contactId: number): Promise<BrokerContactRow | undefined> {
-  const { rows } = await db.query<BrokerContactRow>('SELECT * FROM broker_contacts WHERE broker_id = $1 AND id = $2', [
+export async function getContact(db: Queryable, brokerId: number, contactId: number): Promise<BrokerContact | undefined> {
+  const { rows } = await db.query<BrokerContactSqlRow>('SELECT * FROM broker_contacts WHERE broker_id = $1 AND id = $2', [
     brokerId,
     contactId,
   ]);
-  return rows[0];
+  return rows[0] && toBrokerContact(rows[0]);
 }
 
-export async function insertContact(db: Queryable, brokerId: number, values: ContactWrite): Promise<BrokerContactRow> {
+export async function insertContact(db: Queryable, brokerId: number, values: ContactWrite): Promise<BrokerContact> {
   const cols = given(CONTACT_COLUMNS, values);
-  const { rows } = await db.query<BrokerContactRow>(
+  const { rows } = await db.query<BrokerContactSqlRow>(
     `INSERT INTO broker_contacts (broker_id, ${cols.join(', ')}) VALUES ($1, ${cols.map((_, i) => `$${i + 2}`).join(', ')}) RETURNING *`,
     [brokerId, ...cols.map((k) => values[k])],
   );
-  return rows[0]!;
+  return toBrokerContact(rows[0]!);
 }
 
 export async function updateContact(
@@ -168,14 +138,14 @@ export async function updateContact(
   brokerId: number,
   contactId: number,
   values: ContactWrite,
-): Promise<BrokerContactRow | undefined> {
+): Promise<BrokerContact | undefined> {
   const cols = given(CONTACT_COLUMNS, values);
-  const { rows } = await db.query<BrokerContactRow>(
+  const { rows } = await db.query<BrokerContactSqlRow>(
     `UPDATE broker_contacts SET ${[...cols.map((k, i) => `${k} = $${i + 3}`), 'updated_at = now()'].join(', ')}
       WHERE broker_id = $1 AND id = $2 RETURNING *`,
     [brokerId, contactId, ...cols.map((k) => values[k])],
   );
-  return rows[0];
+  return rows[0] && toBrokerContact(rows[0]);
 }
 
 export async function deleteContact(db: Queryable, brokerId: number, contactId: number): Promise<boolean> {

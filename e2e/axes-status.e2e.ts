@@ -13,15 +13,6 @@ import { until } from '../tests/support/until';
 
 const { e2e, client, signInToBlotter, sendOrder, apiCall } = blotterDesk('AX');
 
-async function signInToApi(username: 'viewer'): Promise<string> {
-  const r = await fetch(`${e2e.server.baseUrl}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password: e2e.server.demoPassword }),
-  });
-  return ((await r.json()) as { token: string }).token;
-}
-
 /**
  * What does not fit in the Service Status tables: columns beyond the grid's width (its scrolled
  * part wider than its view), and cells whose text is cut (wider or taller than the cell).
@@ -171,7 +162,7 @@ describe('service status', () => {
         await page.getByTestId('expectation-fix-session:EEX_CLIENT_1').getByText('Logged on').waitFor();
 
         // Its owner is this node, under the lease term its logon took (what the API says).
-        const token = await signInToApi('viewer');
+        const token = await e2e.apiLogin('viewer', e2e.server.demoPassword);
         const status = (await (await apiCall(token, '/api/service-status')).json()) as { data: { services: ServiceStatusEntry[] } };
         const entry = status.data.services.find((s) => s.name === 'fix-session:EEX_CLIENT_1')!;
         const owner = entry.metadata.owner as { node: string; term: number };

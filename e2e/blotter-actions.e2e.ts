@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { buildNewOrderSingle, contractMonthOptions, serializeFixMessage } from '@fixdesk/domain';
 import { ts } from '../tests/support/fix-client';
-import { screenshot } from './support/browser';
+import { DESK_SIZES, deskScreenshots, screenshot } from './support/browser';
 import { blotterDesk } from './support/blotter-desk';
 import { downloadText } from './support/download';
 import Papa from 'papaparse';
@@ -191,7 +191,7 @@ describe('blotter: safe actions', () => {
 
   it('filters the orders by any text and to working orders only, and opens an order on its own page by double-click', async () => {
     await e2e.withPage(async (page, context) => {
-      await page.setViewportSize({ width: 1600, height: 1000 });
+      await page.setViewportSize(DESK_SIZES[0]);
       const blotter = await signInToBlotter(page);
       const working = await sendOrder({ qty: '3', price: '27000' }, 'FLTW');
       const closed = await sendOrder({ qty: '3', price: '27000' }, 'FLTC');
@@ -211,9 +211,7 @@ describe('blotter: safe actions', () => {
       await page.getByTestId('working-only').check();
       await blotter.row(closed.id).waitFor({ state: 'detached' });
       await blotter.row(working.id).waitFor();
-      await screenshot(page, 'blotter-filters-1600');
-      await page.setViewportSize({ width: 1280, height: 800 });
-      await screenshot(page, 'blotter-filters-1280');
+      await deskScreenshots(page, 'blotter-filters');
       // Accepted is still working: the row stays while the filter is on.
       await blotter.acceptButton(working.id).click();
       await blotter.statusCell(working.id).getByText('Accepted').waitFor();
@@ -228,7 +226,7 @@ describe('blotter: safe actions', () => {
 
   it('filters by client and status, remembers the column layout across a reload, exports what it shows, and flags an order waiting over a minute', async () => {
     await e2e.withPage(async (page) => {
-      await page.setViewportSize({ width: 1600, height: 1000 });
+      await page.setViewportSize(DESK_SIZES[0]);
       const blotter = await signInToBlotter(page);
       const pending = await sendOrder({ qty: '2', price: '27000' }, 'PICK');
       const accepted = await sendOrder({ qty: '2', price: '27000' }, 'PICK');
@@ -345,9 +343,10 @@ describe('blotter: safe actions', () => {
       await page.clock.install();
       await page.clock.fastForward(61_000);
       await blotter.row(pending.id).locator('[col-id="age"] .fd-age[data-late]').waitFor();
-      await screenshot(page, 'blotter-age-late-1600');
-      await page.setViewportSize({ width: 1280, height: 800 });
-      await screenshot(page, 'blotter-age-late-1280');
+      // Not deskScreenshots: its settled() waits on animation frames and timers, which the installed clock holds.
+      await screenshot(page, 'blotter-age-late-1600x1000');
+      await page.setViewportSize(DESK_SIZES[1]);
+      await screenshot(page, 'blotter-age-late-1280x800');
     });
   });
 

@@ -2,7 +2,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ts } from '../tests/support/fix-client';
-import { LoginPage } from './pages/LoginPage';
 import { screenshot } from './support/browser';
 import { blotterDesk } from './support/blotter-desk';
 import { until } from '../tests/support/until';
@@ -386,10 +385,7 @@ describe('blotter', () => {
           body: JSON.stringify({ success: false, message: 'Order store unavailable' }),
         });
       });
-      const login = new LoginPage(page);
-      await login.goto();
-      await login.signIn('broker', e2e.server.demoPassword);
-      await page.waitForURL((url) => url.pathname !== '/login');
+      await e2e.signIn(page, 'broker');
       await page.goto('/orders');
       const error = page.getByTestId('orders-error');
       await error.waitFor();

@@ -10,9 +10,8 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { FIX_SPEC_TABS, PASSWORD_ALPHABET } from '@fixdesk/domain';
 import { SpecExportText } from '@fixdesk/protocol';
-import { screenshot, waitForPath } from './support/browser';
+import { screenshot } from './support/browser';
 import { E2E } from './support/fixture';
-import { LoginPage } from './pages/LoginPage';
 
 const e2e = new E2E();
 const dir = mkdtempSync(join(tmpdir(), 'fix-spec-e2e-'));
@@ -32,10 +31,7 @@ describe('FIX specification page', () => {
     let file = '';
     let password = '';
     await e2e.withPage(async (page) => {
-      await page.goto('/fix-specification');
-      await waitForPath(page, '/login');
-      await new LoginPage(page).signIn('admin', e2e.server.adminPassword);
-      await waitForPath(page, '/fix-specification');
+      await e2e.signIn(page, 'admin', { at: '/fix-specification' });
       await page.getByTestId('contracts-table').getByText('C5TC', { exact: true }).waitFor();
 
       for (const tab of FIX_SPEC_TABS) {

@@ -23,10 +23,7 @@ const SHOTS: DeskScreenshotOptions = { restore: true };
 describe('user management', () => {
   it('is for administrators only: a broker is sent home', async () => {
     await e2e.withPage(async (page) => {
-      await page.goto('/config/user-management');
-      await waitForPath(page, '/login');
-      await new LoginPage(page).signIn('broker', e2e.server.demoPassword);
-      await waitForPath(page, '/');
+      await e2e.signIn(page, 'broker', { at: '/config/user-management', landing: '/' });
     });
   });
 
@@ -74,9 +71,7 @@ describe('user management', () => {
 
       await e2e.withPage(async (trader) => {
         await trader.setViewportSize(DESK_SIZES[0]);
-        await new LoginPage(trader).goto();
-        await new LoginPage(trader).signIn('jtan', PASSWORD);
-        await trader.waitForURL((url) => url.pathname !== '/login');
+        await e2e.signIn(trader, 'jtan', { password: PASSWORD });
         const blotter = new BlotterPage(trader);
         await blotter.goto();
         const { clOrdId, id } = await sendOrder({ qty: '10', price: '27000' }, 'JTAN');

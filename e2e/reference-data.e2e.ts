@@ -5,17 +5,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ClientDefaultsText, MessageSpecText, SecurityText } from '@fixdesk/protocol';
 import { newOrderSingle, TestFixClient } from '../tests/support/fix-client';
-import { screenshot, settled } from './support/browser';
+import { deskScreenshots, screenshot, settled } from './support/browser';
 import { E2E } from './support/fixture';
 
 const e2e = new E2E();
 before(() => e2e.start());
 after(() => e2e.stop());
-
-const SIZES = [
-  { width: 1600, height: 1000 },
-  { width: 1280, height: 800 },
-] as const;
 
 describe('security master screen', () => {
   it('is for administrators only: a broker is sent home', async () => {
@@ -31,12 +26,7 @@ describe('security master screen', () => {
         await e2e.signIn(page, 'admin', { at: '/config/security-master' });
         const grid = page.getByRole('region', { name: 'Securities' });
         await grid.getByText('C5TC', { exact: true }).waitFor();
-        for (const size of SIZES) {
-          await page.setViewportSize(size);
-          await settled(page);
-          await screenshot(page, `security-master-${size.width}x${size.height}`);
-        }
-        await page.setViewportSize(SIZES[0]);
+        await deskScreenshots(page, 'security-master', { restore: true });
 
         // The form checks with the shared schema before sending.
         await page.getByRole('button', { name: 'Add Security' }).click();
@@ -137,12 +127,7 @@ describe('FIX client defaults screen', () => {
       const chips = page.getByLabel('Variables');
       await chips.getByText('%COMP_ID%').waitFor();
       assert.equal(await chips.locator('.mantine-Badge-root').count(), 12, 'the first 12 variables');
-      for (const size of SIZES) {
-        await page.setViewportSize(size);
-        await settled(page);
-        await screenshot(page, `fix-client-defaults-${size.width}x${size.height}`);
-      }
-      await page.setViewportSize(SIZES[0]);
+      await deskScreenshots(page, 'fix-client-defaults', { restore: true });
 
       // Add Account (1) on NewOrderSingle with a variable.
       await page.getByRole('button', { name: 'Add Default' }).click();
@@ -202,12 +187,7 @@ describe('FIX message specifications screen', () => {
       await grid.getByText('LastPx').waitFor();
       const types = await grid.locator('.ag-row [col-id="exec_type"]').allTextContents();
       assert.ok(types.length > 0 && types.every((x) => x === 'F'), `only ExecType F: ${types.join(',')}`);
-      for (const size of SIZES) {
-        await page.setViewportSize(size);
-        await settled(page);
-        await screenshot(page, `fix-message-specs-${size.width}x${size.height}`);
-      }
-      await page.setViewportSize(SIZES[0]);
+      await deskScreenshots(page, 'fix-message-specs', { restore: true });
 
       // Add: Account (1) on 8/F; ExecType is required for 8.
       await page.getByRole('button', { name: 'Add Specification' }).click();

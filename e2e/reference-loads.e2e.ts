@@ -39,17 +39,13 @@ describe('failed reference loads say so', () => {
       assert.equal(Math.round((await header.boundingBox())!.height), 44, 'header height unchanged');
       const { id } = await sendOrder({ qty: '3', price: '27000' }, 'AFTER');
       await blotter.row(id).waitFor();
-      for (const [w, h] of [
-        [1600, 1000],
-        [1280, 800],
-      ] as const) {
-        await page.setViewportSize({ width: w, height: h });
-        await page.waitForTimeout(250);
-        assert.equal(Math.round((await header.boundingBox())!.height), 44, `header height at ${w} px`);
-        assert.ok(await page.getByTestId('live-dot').isVisible(), `live dot visible at ${w} px`);
-        assert.ok(await page.getByTestId('users-online').isVisible(), `users online visible at ${w} px`);
-      }
-      await deskScreenshots(page, 'reference-loads-blotter');
+      await deskScreenshots(page, 'reference-loads-blotter', {
+        prepare: async ({ width: w }) => {
+          assert.equal(Math.round((await header.boundingBox())!.height), 44, `header height at ${w} px`);
+          assert.ok(await page.getByTestId('live-dot').isVisible(), `live dot visible at ${w} px`);
+          assert.ok(await page.getByTestId('users-online').isVisible(), `users online visible at ${w} px`);
+        },
+      });
 
       // Order Actions: initials instead of logos, the footer says why.
       const screen = new OrderActionsScreen(page);

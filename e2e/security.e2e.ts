@@ -6,9 +6,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { screenshot, waitForPath } from './support/browser';
+import { screenshot } from './support/browser';
 import { E2E } from './support/fixture';
-import { LoginPage } from './pages/LoginPage';
 
 const e2e = new E2E();
 before(() => e2e.start());
@@ -58,10 +57,7 @@ describe('security headers and the served build', () => {
       page.on('console', (m) => {
         if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
       });
-      const login = new LoginPage(page);
-      await login.goto();
-      await login.signIn('admin', e2e.server.adminPassword);
-      await waitForPath(page, '/');
+      await e2e.signIn(page, 'admin', { landing: '/' });
       await page.goto('/orders');
       await page
         .getByTestId('order-info-empty')

@@ -98,10 +98,11 @@ export async function screenshot(page: Page, name: string, fullPage = false, dir
 }
 
 /** The two desk window sizes screenshots are taken at: a large monitor, then a laptop. */
-export const DESK_SIZES = [
+export type DeskSize = { readonly width: number; readonly height: number };
+export const DESK_SIZES: readonly [DeskSize, DeskSize] = [
   { width: 1600, height: 1000 },
   { width: 1280, height: 800 },
-] as const;
+];
 
 /**
  * Waits until the page has drawn two frames and no finite CSS animation or transition is running (a
@@ -132,15 +133,18 @@ const SETTLED_SCRIPT = `
 export interface DeskScreenshotOptions {
   /** At least this long for the layout to settle after each resize, then until it has (settled). */
   settleMs?: number;
-  /** Runs after each resize and before its screenshot (a hover, a popup). */
-  prepare?: () => Promise<void>;
+  /** Runs after each resize and before its screenshot (a hover, a popup, a check at that size). */
+  prepare?: (size: DeskSize) => Promise<void>;
   fullPage?: boolean;
   /** Back to the large size afterwards. */
   restore?: boolean;
   dir?: string;
 }
 
-/** Screenshots at both desk sizes (DESK_SIZES), as {name}-{width}x{height}.png. */
+/**
+ * Screenshots at both desk sizes (DESK_SIZES), as {name}-{width}x{height}.png, each once the page has
+ * settled: the one way the e2e tests picture a screen at the desk's sizes.
+ */
 export async function deskScreenshots(
   page: Page,
   name: string,
@@ -150,7 +154,7 @@ export async function deskScreenshots(
     await page.setViewportSize(size);
     if (settleMs > 0) await page.waitForTimeout(settleMs);
     await settled(page);
-    if (prepare) await prepare();
+    if (prepare) await prepare(size);
     await screenshot(page, `${name}-${size.width}x${size.height}`, fullPage, dir);
   }
   if (restore) await page.setViewportSize(DESK_SIZES[0]);

@@ -5,12 +5,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Papa from 'papaparse';
-import { maturity, newOrderSingle, TestFixClient, ts } from '../tests/support/fix-client';
+import { calendarSpread, newOrderSingle, TestFixClient } from '../tests/support/fix-client';
 import { ExportDialogPart, FixMessagesScreen, OrderActionsScreen } from './pages/AuditPages';
-import { LoginPage } from './pages/LoginPage';
 import { NavBar } from './pages/NavBar';
 import { type DeskScreenshotOptions, deskScreenshots, screenshot, settled } from './support/browser';
 import { downloadText } from './support/download';
+import { readOrderActionsCsv } from '../tests/support/order-actions-csv';
 import { E2E } from './support/fixture';
 
 const e2e = new E2E();
@@ -64,28 +64,7 @@ before(async () => {
   orderMessage = messages.find((m) => m.msgtype === 'D')!;
   assert.ok(orderMessage, 'the D is recorded');
   // A calendar spread (NewOrderMultileg, two legs) at a negative spread price.
-  await client.send('AB', [
-    [11, 'SPREAD-1'],
-    [38, '5'],
-    [40, '2'],
-    [44, '-250'],
-    [54, '1'],
-    [55, 'C5TC'],
-    [59, '0'],
-    [60, ts()],
-    [167, 'MLEG'],
-    [555, '2'],
-    [600, 'C5TC'],
-    [609, 'FUT'],
-    [610, maturity(2)],
-    [623, '1'],
-    [624, '1'],
-    [600, 'C5TC'],
-    [609, 'FUT'],
-    [610, maturity(3)],
-    [623, '1'],
-    [624, '2'],
-  ]);
+  await client.send('AB', calendarSpread('SPREAD-1', { qty: '5', price: '-250' }));
   await client.waitForReport('SPREAD-1', () => true);
   spreadMessage = (await api<{ messages: FixRecord[] }>(brokerToken, '/api/fix-messages?clordid=SPREAD-1&msgType=AB')).messages[0]!;
   assert.ok(spreadMessage, 'the AB is recorded');
@@ -246,37 +225,18 @@ describe('Order Actions', () => {
       await deskScreenshots(page, 'order-actions-export-dialog', SHOTS);
       const [download] = await Promise.all([page.waitForEvent('download'), dialog.submit.click()]);
       assert.equal(download.suggestedFilename(), `order_actions_${start}_to_${localDay(today)}.csv`);
-      const rows = Papa.parse<string[]>(await downloadText(download), { skipEmptyLines: true }).data;
-      const [head, ...body] = rows;
-      assert.deepEqual(head, [
-        'ID',
-        'Timestamp (UTC)',
-        'Client',
-        'Broker Order ID',
-        'Client Order ID',
-        'Symbol',
-        'Side',
-        'Order Qty',
-        'Order Price',
-        'Action Type',
-        'User ID',
-        'Fill Qty',
-        'Fill Price',
-        'Notes',
-        'Action Data',
-      ]);
+      const { rows: body, cell } = readOrderActionsCsv(await downloadText(download));
       assert.equal(body.length, actions.length);
-      const col = (name: string) => head!.indexOf(name);
-      const acceptRow = body.find((r) => r[col('Action Type')] === 'ACCEPT')!;
-      const fillRow = body.find((r) => r[col('Action Type')] === 'PARTIAL_FILL')!;
+      const acceptRow = body.find((r) => cell(r, 'Action Type') === 'ACCEPT')!;
+      const fillRow = body.find((r) => cell(r, 'Action Type') === 'PARTIAL_FILL')!;
       // '=' cells neutralised (OWASP): the ClOrdID and the notes start with '.
-      assert.equal(acceptRow[col('Client Order ID')], `'${FORMULA_CLORDID}`);
-      assert.equal(acceptRow[col('Notes')], `'${ACCEPT_NOTES}`);
+      assert.equal(cell(acceptRow, 'Client Order ID'), `'${FORMULA_CLORDID}`);
+      assert.equal(cell(acceptRow, 'Notes'), `'${ACCEPT_NOTES}`);
       // Quotes, commas and newlines survive the round trip; times are ISO 8601 UTC.
-      assert.equal(fillRow[col('Notes')], FILL_NOTES);
-      assert.match(acceptRow[col('Timestamp (UTC)')]!, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-      assert.equal(fillRow[col('Fill Qty')], '40');
-      assert.doesNotThrow(() => JSON.parse(fillRow[col('Action Data')]!));
+      assert.equal(cell(fillRow, 'Notes'), FILL_NOTES);
+      assert.match(cell(acceptRow, 'Timestamp (UTC)')!, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      assert.equal(cell(fillRow, 'Fill Qty'), '40');
+      assert.doesNotThrow(() => JSON.parse(cell(fillRow, 'Action Data')!));
       // The quoted form in the file itself.
       const raw = await downloadText(download);
       assert.ok(raw.includes(`"'${FORMULA_CLORDID}"`), 'the neutralised cell is quoted');
@@ -291,10 +251,7 @@ describe('Order Actions', () => {
       assert.equal(await page.getByTestId('who-looked').count(), 0, 'not offered to a viewer');
     });
     await e2e.withPage(async (page) => {
-      const login = new LoginPage(page);
-      await login.goto();
-      await login.signIn('admin', e2e.server.adminPassword);
-      await page.waitForURL((url) => url.pathname !== '/login');
+      await e2e.signIn(page, 'admin');
       await new OrderActionsScreen(page).goto();
       await page.getByTestId('who-looked').click();
       const modal = page.getByTestId('who-looked-modal');

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { maturity, ts } from '../tests/support/fix-client';
+import { calendarSpread, maturity } from '../tests/support/fix-client';
 import { screenshot } from './support/browser';
 import { blotterDesk } from './support/blotter-desk';
 
@@ -13,28 +13,7 @@ describe('blotter: multileg trade capture', () => {
     await e2e.withPage(async (page) => {
       const blotter = await signInToBlotter(page);
       const clOrdId = nextClOrdId('ML');
-      await client.send('AB', [
-        [11, clOrdId],
-        [38, '2'],
-        [40, '2'],
-        [44, '300'],
-        [54, '1'],
-        [55, 'C5TC'],
-        [59, '0'],
-        [60, ts()],
-        [167, 'MLEG'],
-        [555, '2'],
-        [600, 'C5TC'],
-        [609, 'FUT'],
-        [610, maturity(2)],
-        [623, '1'],
-        [624, '1'],
-        [600, 'C5TC'],
-        [609, 'FUT'],
-        [610, maturity(3)],
-        [623, '1'],
-        [624, '2'],
-      ]);
+      await client.send('AB', calendarSpread(clOrdId));
       const id = (await client.waitForReport(clOrdId, (m) => m.get(150) === 'A')).get(37)!;
       // Pending: the trade capture button and the accept form are both shown; Enter goes to the accept form.
       await blotter.select(id);
@@ -108,28 +87,7 @@ describe('blotter: multileg trade capture', () => {
     await e2e.withPage(async (page) => {
       await signInToBlotter(page);
       const clOrdId = nextClOrdId('NARROW');
-      await client.send('AB', [
-        [11, clOrdId],
-        [38, '2'],
-        [40, '2'],
-        [44, '250'],
-        [54, '1'],
-        [55, 'C5TC'],
-        [59, '0'],
-        [60, ts()],
-        [167, 'MLEG'],
-        [555, '2'],
-        [600, 'C5TC'],
-        [609, 'FUT'],
-        [610, maturity(2)],
-        [623, '1'],
-        [624, '1'],
-        [600, 'C5TC'],
-        [609, 'FUT'],
-        [610, maturity(3)],
-        [623, '1'],
-        [624, '2'],
-      ]);
+      await client.send('AB', calendarSpread(clOrdId, { price: '250' }));
       const id = (await client.waitForReport(clOrdId, (m) => m.get(150) === 'A')).get(37)!;
       // The desktop pop-out's size (windows.ts).
       await page.setViewportSize({ width: 760, height: 920 });
@@ -155,28 +113,18 @@ describe('blotter: multileg trade capture', () => {
     await e2e.withPage(async (page) => {
       const blotter = await signInToBlotter(page);
       const clOrdId = nextClOrdId('SPR');
-      await client.send('AB', [
-        [11, clOrdId],
-        [38, '3'],
-        [40, '2'],
-        [44, '-150'],
-        [54, '2'],
-        [55, 'C5TC'],
-        [59, '0'],
-        [60, ts()],
-        [167, 'MLEG'],
-        [555, '2'],
-        [600, 'C5TC'],
-        [609, 'FUT'],
-        [610, maturity(4)],
-        [623, '1'],
-        [624, '2'],
-        [600, 'C5TC'],
-        [609, 'FUT'],
-        [610, maturity(5)],
-        [623, '1'],
-        [624, '1'],
-      ]);
+      await client.send(
+        'AB',
+        calendarSpread(clOrdId, {
+          qty: '3',
+          price: '-150',
+          side: '2',
+          legs: [
+            { maturity: maturity(4), side: '2' },
+            { maturity: maturity(5), side: '1' },
+          ],
+        }),
+      );
       const id = (await client.waitForReport(clOrdId, (m) => m.get(150) === 'A')).get(37)!;
       await blotter.acceptButton(id).click();
       await blotter.statusCell(id).getByText('Accepted').waitFor();

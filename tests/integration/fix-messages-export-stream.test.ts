@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { TEST_DB_KINDS } from '@fixdesk/db/testing';
 import Papa from 'papaparse';
+import { readOrderActionsCsv } from '../support/order-actions-csv';
 import { startTestServer, type TestServer } from '../support/server';
 
 const ROWS = 12_345; // many pages of EXPORT_PAGE_ROWS and a part one
@@ -100,31 +101,17 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(res.status, 200, await res.clone().text());
       assert.equal(res.headers.get('x-export-rows'), String(ACTIONS));
       assert.match(res.headers.get('content-disposition') ?? '', /filename="order_actions.csv"/);
-      const [head, ...body] = Papa.parse<string[]>((await res.text()).replace(/^\ufeff/, ''), { skipEmptyLines: true }).data;
-      assert.deepEqual(head, [
-        'ID',
-        'Timestamp (UTC)',
-        'Client',
-        'Broker Order ID',
-        'Client Order ID',
-        'Symbol',
-        'Side',
-        'Order Qty',
-        'Order Price',
-        'Action Type',
-        'User ID',
-        'Fill Qty',
-        'Fill Price',
-        'Notes',
-        'Action Data',
-      ]);
+      const { rows: body, cell } = readOrderActionsCsv(await res.text());
       assert.equal(body.length, ACTIONS);
-      assert.equal(new Set(body.map((r) => r[0])).size, ACTIONS, 'no row twice across the pages');
-      const nine = body.find((r) => r[4] === 'ACT-9')!;
-      assert.equal(nine[13], "'@SUM(A1)", 'a formula-shaped note is written as text');
-      assert.equal(nine[2], 'Straits Shipping Capital Pte Ltd (SGX_CLIENT_1)');
-      assert.deepEqual([nine[6], nine[8], nine[9], nine[11], nine[12]], ['Sell', '-12.5', 'PARTIAL_FILL', '5', '-12.25']);
-      assert.deepEqual(JSON.parse(nine[14]!), { fillQty: '5' });
+      assert.equal(new Set(body.map((r) => cell(r, 'ID'))).size, ACTIONS, 'no row twice across the pages');
+      const nine = body.find((r) => cell(r, 'Client Order ID') === 'ACT-9')!;
+      assert.equal(cell(nine, 'Notes'), "'@SUM(A1)", 'a formula-shaped note is written as text');
+      assert.equal(cell(nine, 'Client'), 'Straits Shipping Capital Pte Ltd (SGX_CLIENT_1)');
+      assert.deepEqual(
+        (['Side', 'Order Price', 'Action Type', 'Fill Qty', 'Fill Price'] as const).map((c) => cell(nine, c)),
+        ['Sell', '-12.5', 'PARTIAL_FILL', '5', '-12.25'],
+      );
+      assert.deepEqual(JSON.parse(cell(nine, 'Action Data')!), { fillQty: '5' });
       const none = await t.api(`/api/order-actions/export.csv?end=${day}`, { token: viewer });
       assert.equal(none.status, 400);
       assert.equal(((await none.json()) as { field?: string }).field, 'start');

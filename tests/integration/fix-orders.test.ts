@@ -5,7 +5,7 @@ import { createTestDatabase, TEST_DB_KINDS, type TestDatabase } from '@fixdesk/d
 import pino from 'pino';
 import { WebSocket } from 'ws';
 import { startServer, type RunningServer } from '../../apps/server/src/server';
-import { maturity, newOrderSingle, TestFixClient, ts } from '../support/fix-client';
+import { calendarSpread, newOrderSingle, TestFixClient, ts } from '../support/fix-client';
 import { DEMO_PASSWORD, signIn, testConfig } from '../support/server';
 import { until } from '../support/until';
 
@@ -231,28 +231,7 @@ for (const kind of TEST_DB_KINDS) {
     });
 
     it('takes a NewOrderMultileg and reports leg fills', async () => {
-      await client.send('AB', [
-        [11, 'FIX-ML'],
-        [38, '2'],
-        [40, '2'],
-        [44, '300'],
-        [54, '1'],
-        [55, 'C5TC'],
-        [59, '0'],
-        [60, ts()],
-        [167, 'MLEG'],
-        [555, '2'],
-        [600, 'C5TC'],
-        [609, 'FUT'],
-        [610, maturity(2)],
-        [623, '1'],
-        [624, '1'],
-        [600, 'C5TC'],
-        [609, 'FUT'],
-        [610, maturity(3)],
-        [623, '1'],
-        [624, '2'],
-      ]);
+      await client.send('AB', calendarSpread('FIX-ML'));
       const ack = await client.waitForReport('FIX-ML', (m) => m.get(150) === 'A');
       const id = ack.get(37)!;
       assert.equal((await api(`/api/orders/${id}/accept`, {})).status, 200);

@@ -5,37 +5,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { TEST_DB_KINDS } from '@fixdesk/db/testing';
-import { maturity, newOrderSingle, TestFixClient, ts, type ReceivedMessage } from '../support/fix-client';
+import { calendarSpread, newOrderSingle, TestFixClient, ts, type ReceivedMessage } from '../support/fix-client';
 import { startTestServer, type TestServer } from '../support/server';
 import { until } from '../support/until';
 
 const COMP = 'SGX_CLIENT_1';
 
 /** A NewOrderMultileg calendar spread (buy the near month, sell the next) at a spread price. */
-function spread(clOrdId: string, price: string, qty = '5'): Array<[number, string]> {
-  return [
-    [11, clOrdId],
-    [38, qty],
-    [40, '2'],
-    [44, price],
-    [54, '1'],
-    [55, 'C5TC'],
-    [59, '0'],
-    [60, ts()],
-    [167, 'MLEG'],
-    [555, '2'],
-    [600, 'C5TC'],
-    [609, 'FUT'],
-    [610, maturity(2)],
-    [623, '1'],
-    [624, '1'],
-    [600, 'C5TC'],
-    [609, 'FUT'],
-    [610, maturity(3)],
-    [623, '1'],
-    [624, '2'],
-  ];
-}
+const spread = (clOrdId: string, price: string, qty = '5') => calendarSpread(clOrdId, { price, qty });
 
 for (const kind of TEST_DB_KINDS) {
   describe(`refusals over a FIX session on ${kind}`, () => {

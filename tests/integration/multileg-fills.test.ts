@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { TEST_DB_KINDS } from '@fixdesk/db/testing';
 import { MultilegFillText } from '@fixdesk/domain';
-import { maturity, newOrderSingle, TestFixClient, ts } from '../support/fix-client';
+import { calendarSpread, newOrderSingle, TestFixClient } from '../support/fix-client';
 import { startTestServer, type TestServer } from '../support/server';
 
 interface Leg {
@@ -21,32 +21,6 @@ interface Order {
   leavesqty: string;
   avgpx: string;
   legs: Leg[];
-}
-
-/** A calendar spread: buy the near month, sell the next, `qty` spreads at `price` (leg ratios 1:1). */
-function spread(clOrdId: string, o: { qty?: string; price?: string; side?: string } = {}): Array<[number, string]> {
-  return [
-    [11, clOrdId],
-    [38, o.qty ?? '2'],
-    [40, '2'],
-    [44, o.price ?? '300'],
-    [54, o.side ?? '1'],
-    [55, 'C5TC'],
-    [59, '0'],
-    [60, ts()],
-    [167, 'MLEG'],
-    [555, '2'],
-    [600, 'C5TC'],
-    [609, 'FUT'],
-    [610, maturity(2)],
-    [623, '1'],
-    [624, '1'],
-    [600, 'C5TC'],
-    [609, 'FUT'],
-    [610, maturity(3)],
-    [623, '1'],
-    [624, '2'],
-  ];
 }
 
 for (const kind of TEST_DB_KINDS) {
@@ -70,7 +44,7 @@ for (const kind of TEST_DB_KINDS) {
       const ack = await client.waitForReport(clOrdId, (m) => m.get(150) === 'A');
       return { clOrdId, orderId: ack.get(37)! };
     };
-    const accepted = async (body: (id: string) => Array<[number, string]> = (id) => spread(id), msgType = 'AB') => {
+    const accepted = async (body: (id: string) => Array<[number, string]> = (id) => calendarSpread(id), msgType = 'AB') => {
       const o = await pending(body, msgType);
       assert.equal((await t.api(`/api/orders/${o.orderId}/accept`, { method: 'POST', token: broker, json: {} })).status, 200);
       await client.waitForReport(o.clOrdId, (m) => m.get(150) === '0');
@@ -89,7 +63,7 @@ for (const kind of TEST_DB_KINDS) {
     });
 
     it('refuses leg fills that break the leg quantity rules with 400 and the reason', async () => {
-      const waiting = await pending((id) => spread(id));
+      const waiting = await pending((id) => calendarSpread(id));
       await refusedWith(
         await fill(waiting.orderId, { fillQty: 1, fillPrice: 27300, legIndex: 0 }),
         409,
@@ -162,7 +136,7 @@ for (const kind of TEST_DB_KINDS) {
     });
 
     it('fills a spread at the spread price, within its limit, reported to the client', async () => {
-      const { clOrdId, orderId } = await accepted((id) => spread(id, { qty: '4', price: '300' }));
+      const { clOrdId, orderId } = await accepted((id) => calendarSpread(id, { qty: '4', price: '300' }));
       await refusedWith(
         await fill(orderId, { fillQty: 1, fillPrice: 310 }),
         400,
@@ -186,7 +160,7 @@ for (const kind of TEST_DB_KINDS) {
     });
 
     it('takes a spread fill at zero or a negative price, as a spread may trade there', async () => {
-      const { orderId } = await accepted((id) => spread(id, { qty: '2', price: '0' }));
+      const { orderId } = await accepted((id) => calendarSpread(id, { qty: '2', price: '0' }));
       assert.equal((await fill(orderId, { fillQty: 1, fillPrice: -50 })).status, 200);
       assert.equal((await fill(orderId, { fillQty: 1, fillPrice: 0 })).status, 200);
       const o = await order(orderId);

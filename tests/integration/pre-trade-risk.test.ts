@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { TEST_DB_KINDS } from '@fixdesk/db/testing';
 import type { ClientConnector, OrderAction } from '@fixdesk/protocol';
-import { maturity, newOrderSingle, TestFixClient, ts } from '../support/fix-client';
+import { calendarSpread, maturity, newOrderSingle, TestFixClient, ts } from '../support/fix-client';
 import { startTestServer, type TestServer } from '../support/server';
 
 const COMP = 'RISK_1';
@@ -210,28 +210,16 @@ for (const kind of TEST_DB_KINDS) {
       // Buy the near month, sell the far month twice over: 3 spreads sell 6 of the far month.
       const spread = (qty: string) => {
         const clOrdId = `RK-${kind}-${++seq}`;
-        void client.send('AB', [
-          [11, clOrdId],
-          [38, qty],
-          [40, '2'],
-          [44, '300'],
-          [54, '1'],
-          [55, 'C5TC'],
-          [59, '0'],
-          [60, ts()],
-          [167, 'MLEG'],
-          [555, '2'],
-          [600, 'C5TC'],
-          [609, 'FUT'],
-          [610, near],
-          [623, '1'],
-          [624, '1'],
-          [600, 'C5TC'],
-          [609, 'FUT'],
-          [610, far],
-          [623, '2'],
-          [624, '2'],
-        ]);
+        void client.send(
+          'AB',
+          calendarSpread(clOrdId, {
+            qty,
+            legs: [
+              { maturity: near, side: '1' },
+              { maturity: far, side: '2', ratio: '2' },
+            ],
+          }),
+        );
         return firstReport(clOrdId);
       };
       const [first, second] = await Promise.all([spread('3'), spread('3')]);

@@ -169,6 +169,41 @@ export function maturity(monthsAhead = 2): string {
   return `${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
 }
 
+/** One leg of a multileg order: its contract month (YYYYMM), side and ratio. */
+export interface SpreadLeg {
+  maturity: string;
+  side: string;
+  ratio?: string;
+}
+
+/**
+ * NewOrderMultileg body in tag order: a C5TC calendar spread, by default buying the month two ahead
+ * and selling the next (ratios 1:1), 2 spreads at 300.
+ */
+export function calendarSpread(
+  clOrdId: string,
+  o: { qty?: string; price?: string; side?: string; legs?: readonly SpreadLeg[] } = {},
+): Array<[number, string]> {
+  const legs = o.legs ?? [
+    { maturity: maturity(2), side: '1' },
+    { maturity: maturity(3), side: '2' },
+  ];
+  const body: Array<[number, string]> = [
+    [11, clOrdId],
+    [38, o.qty ?? '2'],
+    [40, '2'],
+    [44, o.price ?? '300'],
+    [54, o.side ?? '1'],
+    [55, 'C5TC'],
+    [59, '0'],
+    [60, ts()],
+    [167, 'MLEG'],
+    [555, String(legs.length)],
+  ];
+  for (const leg of legs) body.push([600, 'C5TC'], [609, 'FUT'], [610, leg.maturity], [623, leg.ratio ?? '1'], [624, leg.side]);
+  return body;
+}
+
 /** NewOrderSingle body in tag order. */
 export function newOrderSingle(
   clOrdId: string,

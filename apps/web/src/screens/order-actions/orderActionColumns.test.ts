@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { OrderAction } from '@fixdesk/protocol';
 import { csvText, ORDER_ACTION_CSV_FIELDS } from '@fixdesk/client';
-import Papa from 'papaparse';
+import { type OrderActionsCsvColumn, readOrderActionsCsv } from '../../../../../tests/support/order-actions-csv';
 import { matchesOrderAction, orderActionColumns } from './orderActionColumns';
 
 const action = (over: Partial<OrderAction> = {}): OrderAction => ({
@@ -75,26 +75,9 @@ describe('Order Actions columns', () => {
   });
 
   it('export UTC times, full notes (neutralised), exact numbers and the action data as JSON', () => {
-    const text = csvText(ORDER_ACTION_CSV_FIELDS, [action()]);
-    const [head, row] = Papa.parse<string[]>(text).data;
-    assert.deepEqual(head, [
-      'ID',
-      'Timestamp (UTC)',
-      'Client',
-      'Broker Order ID',
-      'Client Order ID',
-      'Symbol',
-      'Side',
-      'Order Qty',
-      'Order Price',
-      'Action Type',
-      'User ID',
-      'Fill Qty',
-      'Fill Price',
-      'Notes',
-      'Action Data',
-    ]);
-    const cell = (h: string) => row![head!.indexOf(h)];
+    const file = readOrderActionsCsv(csvText(ORDER_ACTION_CSV_FIELDS, [action()]));
+    assert.equal(file.rows.length, 1);
+    const cell = (column: OrderActionsCsvColumn) => file.cell(file.rows[0]!, column);
     assert.equal(cell('Timestamp (UTC)'), '2026-03-15T09:30:01.123Z');
     assert.equal(cell('Client'), 'Acme Shipping (SGX_CLIENT_1)');
     assert.equal(cell('Notes'), `'${action().notes}`);

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
-// Loose ends on the screens: the blotter's pop-out only in the desktop shell (item 5), the
-// TLS tab's session-config texts (item 3), the party-defaults warning in place of the preview (item 4),
-// Order Actions without sideways scroll at 1280 px (item 14). Screenshots at 1600x1000 and 1280x800.
+// Small rules of the screens: the blotter's pop-out only in the desktop shell, the TLS tab's
+// session-config texts, the party-defaults warning in place of the preview, Order Actions without
+// sideways scroll at 1280 px. Screenshots at 1600x1000 and 1280x800.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Locator } from 'playwright-core';
@@ -21,7 +21,7 @@ async function sideways(grid: Locator): Promise<number> {
 }
 
 describe('loose ends on the screens', () => {
-  it('item 5: in a browser tab the Order Info panel has no pop-out button (spec 000 §2: desktop shell only)', async () => {
+  it('in a browser tab the Order Info panel has no pop-out button (spec 000 §2: desktop shell only)', async () => {
     await e2e.withPage(async (page) => {
       const blotter = await signInToBlotter(page);
       const { id } = await sendOrder({ qty: '2', price: '27000' }, 'TAB');
@@ -33,7 +33,7 @@ describe('loose ends on the screens', () => {
     });
   });
 
-  it('item 14: Order Actions at 1280 px has no sideways scroll (ID and Client Order ID give way), every column at 1600 px', async () => {
+  it('Order Actions at 1280 px has no sideways scroll (ID and Client Order ID give way), every column at 1600 px', async () => {
     const token = await e2e.apiLogin('broker', e2e.server.demoPassword);
     const { id } = await sendOrder({ qty: '3', price: '27000' }, 'ACT');
     assert.equal(
@@ -84,7 +84,7 @@ describe('loose ends on the screens', () => {
     });
   });
 
-  it('item 3: the TLS tab says when the session config failed, and both save-first texts for an unsaved connector', async () => {
+  it('the TLS tab says when the session config failed, and both save-first texts for an unsaved connector', async () => {
     await e2e.withPage(async (page) => {
       await signInToBlotter(page, 'admin');
       await page.route('**/api/client-connectors/SGX_CLIENT_1/session-config', (route) => route.fulfill({ status: 500, body: '' }));
@@ -114,7 +114,7 @@ describe('loose ends on the screens', () => {
     });
   });
 
-  it('item 4: without any party the warning replaces the FIX message preview (spec 001 §8)', async () => {
+  it('without any party the warning replaces the FIX message preview (spec 001 §8)', async () => {
     await e2e.withPage(async (page) => {
       await signInToBlotter(page);
       // The client without an LEI (no form LEI, and the demo party defaults resolve to nothing).

@@ -38,7 +38,7 @@ describe('an administrator new to the desk, continued', () => {
       // Send refuses it, saying why (before it would even ask for a running FIX client).
       await sim.entry.send.click();
       await sim.entry.error.getByText('Quantity must be between 1 and 1000').waitFor();
-      await deskScreenshots(page, 'issue33-simulator-quantity', SHOTS);
+      await deskScreenshots(page, 'new-admin-simulator-quantity', SHOTS);
     });
   });
 
@@ -66,7 +66,7 @@ describe('an administrator new to the desk, continued', () => {
       await form.getByText('Current password is required').waitFor();
       await form.getByText('New password is required').waitFor();
       assert.equal(await form.getByText(/for new users/).count(), 0);
-      await deskScreenshots(page, 'issue33-account-empty-submit', SHOTS);
+      await deskScreenshots(page, 'new-admin-account-empty-submit', SHOTS);
       await form.getByLabel('Current password').fill(PW);
       await form.getByLabel(/^New password/).fill(PW);
       await form.getByLabel('Confirm new password').fill(PW);
@@ -81,7 +81,7 @@ describe('an administrator new to the desk, continued', () => {
         timeout: 5000,
       });
       assert.equal(await sessions.count(), 1);
-      await deskScreenshots(page, 'issue33-account-password-changed', SHOTS);
+      await deskScreenshots(page, 'new-admin-account-password-changed', SHOTS);
     });
   });
 
@@ -134,7 +134,7 @@ describe('an administrator new to the desk, continued', () => {
       await form.getByRole('textbox', { name: 'LEI' }).fill('5493001KJTIIGC8Y1R13');
       await form.getByRole('button', { name: 'Create Broker' }).click();
       await form.getByText(/check digits that do not match/).waitFor();
-      await deskScreenshots(page, 'issue33-broker-lei-check-digits', SHOTS);
+      await deskScreenshots(page, 'new-admin-broker-lei-check-digits', SHOTS);
       await page.keyboard.press('Escape');
 
       await page.goto('/config/client-sessions');
@@ -143,7 +143,7 @@ describe('an administrator new to the desk, continued', () => {
       await session.getByLabel('Messages Sent').fill('1.5');
       await session.getByRole('button', { name: 'Add Session' }).click();
       await session.getByText(/Messages Sent must be a whole number/).waitFor();
-      await deskScreenshots(page, 'issue33-session-count', SHOTS);
+      await deskScreenshots(page, 'new-admin-session-count', SHOTS);
     });
   });
 
@@ -165,7 +165,7 @@ describe('an administrator new to the desk, continued', () => {
         const status = row.locator('[col-id="status"]');
         await status.getByText(text.slice(0, 20), { exact: false }).waitFor();
         void blotter;
-        await deskScreenshots(page, 'issue33-blotter-refusal-text', SHOTS);
+        await deskScreenshots(page, 'new-admin-blotter-refusal-text', SHOTS);
       });
     } finally {
       await client.stop();
@@ -216,7 +216,7 @@ describe('an administrator new to the desk, continued', () => {
       await add.getByRole('button', { name: 'Add Connector' }).click();
       await add.getByText('Test Port must be at most 65535').waitFor();
       assert.equal(await add.getByText(/Too big|expected number/).count(), 0);
-      await deskScreenshots(page, 'issue33-connector-test-port', SHOTS);
+      await deskScreenshots(page, 'new-admin-connector-test-port', SHOTS);
 
       // Errors under the field: each of the server's problems under its own field, not the first only.
       await page.goto('/config/user-management');
@@ -227,7 +227,7 @@ describe('an administrator new to the desk, continued', () => {
       await page.getByRole('option', { name: 'Broker/Trader', exact: true }).click();
       await form.getByRole('button', { name: 'Save Changes' }).click();
       for (const text of [UserText.brokerBranch, UserText.traderId, UserText.traderFullName]) await form.getByText(text).waitFor();
-      await deskScreenshots(page, 'issue33-user-broker-rule-under-fields', SHOTS);
+      await deskScreenshots(page, 'new-admin-user-broker-rule-under-fields', SHOTS);
     });
   });
 
@@ -246,7 +246,7 @@ describe('an administrator new to the desk, continued', () => {
       await row.getByTestId('sent-order-status').getByText('Rejected').waitFor({ timeout: 20_000 });
       assert.match(await row.innerText(), /12\.345/, 'the price as sent');
       assert.doesNotMatch(await row.innerText(), /12\.35\b/);
-      await deskScreenshots(page, 'issue33-simulator-refused-price', SHOTS);
+      await deskScreenshots(page, 'new-admin-simulator-refused-price', SHOTS);
       await sim.stop.click();
       await page.locator('[data-testid="fix-client-status"]', { hasText: /^Disconnected$/ }).waitFor();
     });

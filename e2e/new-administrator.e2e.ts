@@ -50,7 +50,7 @@ describe('an administrator new to the desk', () => {
         assert.equal(await dialog.end.inputValue(), '2026-03-03');
         await deskScreenshots(
           page,
-          `issue33-export-typed-${screen instanceof FixMessagesScreen ? 'fix-messages' : 'order-actions'}`,
+          `new-admin-export-typed-${screen instanceof FixMessagesScreen ? 'fix-messages' : 'order-actions'}`,
           SHOTS,
         );
         await page.keyboard.press('Escape');
@@ -73,7 +73,7 @@ describe('an administrator new to the desk', () => {
       const cell = grid.locator('.ag-row', { hasText: 'SGX_CLIENT_1' }).first().locator('[col-id="hostPort"]');
       await cell.waitFor();
       assert.equal((await cell.innerText()).trim(), `${cfg.host}:${port}`, 'the grid says what the session config says');
-      await deskScreenshots(page, 'issue33-connectors-grid', SHOTS);
+      await deskScreenshots(page, 'new-admin-connectors-grid', SHOTS);
 
       await page.getByRole('button', { name: 'Edit connector SGX_CLIENT_1' }).click();
       const edit = page.getByRole('form', { name: 'Edit Client Connector SGX_CLIENT_1' });
@@ -83,7 +83,7 @@ describe('an administrator new to the desk', () => {
       const hostPort = params.getByRole('row', { name: /Host : port/ });
       await hostPort.waitFor();
       assert.match(await hostPort.innerText(), new RegExp(`${cfg.host.replace(/\./g, '\\.')} : ${port}$`));
-      await deskScreenshots(page, 'issue33-connector-spec-tab', SHOTS);
+      await deskScreenshots(page, 'new-admin-connector-spec-tab', SHOTS);
       await edit.getByRole('tab', { name: 'Connection', exact: true }).click();
       const editPort = edit
         .getByRole('textbox', { name: 'Port', exact: true })
@@ -101,7 +101,7 @@ describe('an administrator new to the desk', () => {
         .first();
       await addPort.waitFor();
       assert.equal(await addPort.inputValue(), String(port), "a new connector's port is the desk's");
-      await deskScreenshots(page, 'issue33-connector-add-connection', SHOTS);
+      await deskScreenshots(page, 'new-admin-connector-add-connection', SHOTS);
     });
   });
 
@@ -128,7 +128,7 @@ describe('an administrator new to the desk', () => {
         .getByText(/FIX_TLS_PORT/)
         .waitFor();
       assert.equal(await panel.getByRole('button', { name: 'Generate certificates' }).isDisabled(), true);
-      await deskScreenshots(page, 'issue33-tls-no-port', SHOTS);
+      await deskScreenshots(page, 'new-admin-tls-no-port', SHOTS);
     });
   });
 
@@ -162,7 +162,7 @@ describe('an administrator new to the desk', () => {
         .getByTestId('user-saved')
         .getByText(/User updated successfully/)
         .waitFor();
-      await deskScreenshots(page, 'issue33-viewer-saved', SHOTS);
+      await deskScreenshots(page, 'new-admin-viewer-saved', SHOTS);
       await form.waitFor({ state: 'hidden', timeout: 5000 });
     });
     // The new password signs the viewer in.
@@ -188,7 +188,7 @@ describe('an administrator new to the desk', () => {
       await submit.click({ force: true }).catch(() => undefined);
       await page.waitForTimeout(300);
       assert.equal(await form.getByText(/already exists/).count(), 0, 'no second create');
-      await deskScreenshots(page, 'issue33-add-user-saved', SHOTS);
+      await deskScreenshots(page, 'new-admin-add-user-saved', SHOTS);
       await form.waitFor({ state: 'hidden', timeout: 5000 });
     });
   });
@@ -209,11 +209,11 @@ describe('an administrator new to the desk', () => {
       await name.fill(`${original} (renamed)`);
       await form.getByRole('tab', { name: 'Contacts' }).click();
       await form.getByRole('button', { name: 'Save Changes' }).waitFor();
-      await deskScreenshots(page, 'issue33-broker-contacts-save', SHOTS);
+      await deskScreenshots(page, 'new-admin-broker-contacts-save', SHOTS);
       await form.getByRole('button', { name: 'Close' }).click();
       const ask = page.getByRole('dialog', { name: 'Discard unsaved changes?' });
       await ask.waitFor();
-      await deskScreenshots(page, 'issue33-broker-close-confirm', SHOTS);
+      await deskScreenshots(page, 'new-admin-broker-close-confirm', SHOTS);
       await ask.getByRole('button', { name: 'Keep editing' }).click();
       await ask.waitFor({ state: 'hidden' });
       await form.getByRole('tab', { name: 'Basic Info' }).click();

@@ -1,6 +1,6 @@
 // On both engines: after a gap on the bus, the orders refused at intake that another
 // node stored since the last one heard of are read from refused_orders and published again, like the
-// changed orders; past the resync limit the browsers are told to reload (item 10).
+// changed orders; past the resync limit the browsers are told to reload.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { latestOrderActivity, refusedOrdersAfter, storeRefusedOrders, type RefusedOrderRecord } from '@fixdesk/db';

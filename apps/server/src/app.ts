@@ -34,7 +34,7 @@ import { componentBlockRoutes } from './routes/component-blocks';
 import { metricsRoutes } from './routes/metrics';
 
 /** Bodies above this are refused with 413; the largest legitimate body (a connector with certificates) is far smaller. */
-export const BODY_LIMIT_BYTES = 256 * 1024;
+const BODY_LIMIT_BYTES = 256 * 1024;
 
 /**
  * What the browser may load: our own scripts only, no inline script; styles inline too,
@@ -42,7 +42,7 @@ export const BODY_LIMIT_BYTES = 256 * 1024;
  * URLs only (a client's logo is fetched by the server and served from here, so no browser
  * fetches an address an administrator typed); never framed.
  */
-export const CONTENT_SECURITY_POLICY = {
+const CONTENT_SECURITY_POLICY = {
   defaultSrc: ["'self'"],
   scriptSrc: ["'self'"],
   styleSrc: ["'self'", "'unsafe-inline'"],
@@ -56,7 +56,7 @@ export const CONTENT_SECURITY_POLICY = {
   upgradeInsecureRequests: null,
 };
 
-export function defaultWebDist(): string {
+function defaultWebDist(): string {
   // src/app.ts in development, dist/main.js when bundled: both sit two levels below apps/.
   const here = dirname(fileURLToPath(import.meta.url));
   return resolve(here, '..', '..', 'web', 'dist');

@@ -74,7 +74,7 @@ export function demoUsers(config: Pick<Config, 'adminPassword' | 'demoPassword'>
  * 34): a warning naming what changed in a directory that existed, a debug line for PGlite's own files
  * of a first start.
  */
-export function dataDirSecured(log: pino.Logger, dataDir: string) {
+function dataDirSecured(log: pino.Logger, dataDir: string) {
   return ({ existing, created }: { existing: readonly ModeChange[]; created: readonly ModeChange[] }) => {
     const shown = (changes: readonly ModeChange[]) =>
       changes.slice(0, 20).map((c) => `${relative(dataDir, c.path) || '.'} ${c.from} → ${c.to}`);

@@ -26,7 +26,7 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-export function toSessionUser(u: UserRow): SessionUser {
+function toSessionUser(u: UserRow): SessionUser {
   return { user_id: u.user_id, username: u.username, role: u.role, first_name: u.first_name, last_name: u.last_name, email: u.email };
 }
 

@@ -3,7 +3,7 @@ import type { ServerEventBus, ServerEvents } from '../events';
 import type { NodeBus } from './node-bus';
 
 /** Configuration changes, as each node's parts follow them: the name of the event and its one argument. */
-export const EVENTS_CHANNEL = 'fixdesk_events';
+const EVENTS_CHANNEL = 'fixdesk_events';
 
 /**
  * The events about the desk's configuration that every node must follow (docs/adr/0012): a connector
@@ -64,7 +64,7 @@ export async function relayDeskEvents(bus: NodeBus, events: ServerEventBus, log:
 }
 
 /** A client's FIX session logged on or off at a node: `c`, the client's comp id. */
-export const SESSIONS_CHANNEL = 'fixdesk_sessions';
+const SESSIONS_CHANNEL = 'fixdesk_sessions';
 
 /**
  * Client connection changes as every node's browsers see them: the node a client logged on to or off

@@ -20,7 +20,7 @@ export interface NodeBus {
 }
 
 /** Most bytes a payload may have (PostgreSQL refuses 8000 and more). */
-export const MAX_PAYLOAD_BYTES = 7_900;
+const MAX_PAYLOAD_BYTES = 7_900;
 
 /** The envelope's own fields: the sender's node id, its incarnation (a restart numbers from 1 again) and the number. */
 interface Envelope {

@@ -5,7 +5,7 @@ import type { LeaseKeeper } from './lease-keeper';
 import { preferredNode } from './preferred-node';
 
 /** How long a handed-over session's lease is kept for its target (while the target is live). */
-export const HANDOVER_RESERVATION_MS = 30_000;
+const HANDOVER_RESERVATION_MS = 30_000;
 
 /** The client sessions a node serves, as the rebalancer sees them (the FIX gateway). */
 export interface ServedSessions {

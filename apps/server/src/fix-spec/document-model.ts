@@ -56,7 +56,7 @@ import { buildSessionConfig, type AcceptorAddress } from '../fix/session-config'
 import { clientDataOf } from '../orders/client-profile';
 
 /** The client messages the acceptor takes (fix/gateway.ts fromApp); anything else gets a BusinessMessageReject. */
-export const ACCEPTED_MSG_TYPES: readonly string[] = [
+const ACCEPTED_MSG_TYPES: readonly string[] = [
   MsgType.NewOrderSingle,
   MsgType.NewOrderMultileg,
   MsgType.OrderCancelRequest,
@@ -64,7 +64,7 @@ export const ACCEPTED_MSG_TYPES: readonly string[] = [
   'H',
 ];
 /** What we send the client besides session messages. */
-export const SENT_MSG_TYPES: readonly string[] = [MsgType.ExecutionReport, MsgType.OrderCancelReject];
+const SENT_MSG_TYPES: readonly string[] = [MsgType.ExecutionReport, MsgType.OrderCancelReject];
 
 const codeList = (labels: Readonly<Record<string, string>>) => Object.entries(labels).map(([code, label]) => ({ code, label }));
 
@@ -72,7 +72,7 @@ const codeList = (labels: Readonly<Record<string, string>>) => Object.entries(la
  * The codes the order intake accepts (packages/domain/src/order-intake.ts checks side, type and time in
  * force against the same constants), and ExDestination limited to the exchanges of the security master.
  */
-export function acceptedCodes(exchangeMics: readonly string[]): Map<number, { code: string; label: string }[]> {
+function acceptedCodes(exchangeMics: readonly string[]): Map<number, { code: string; label: string }[]> {
   return new Map([
     [Tag.Side, codeList(SIDE_LABELS)],
     [Tag.LegSide, codeList(SIDE_LABELS)],
@@ -112,7 +112,7 @@ function reportStatuses(execType: string): { code: string; label: string }[] | u
     : undefined;
 }
 
-export const codesText = (codes: readonly { code: string; label: string }[]) => codes.map((c) => `${c.code}=${c.label}`).join(', ');
+const codesText = (codes: readonly { code: string; label: string }[]) => codes.map((c) => `${c.code}=${c.label}`).join(', ');
 
 export interface DocumentSources {
   db: Queryable;

@@ -55,7 +55,7 @@ export async function decryptDocument(p: EncryptedPayload, password: string): Pr
 }
 
 /** Shown when decryption fails; says nothing of the content. */
-export const WRONG_PASSWORD_TEXT = 'Incorrect password: the document could not be opened. Check the password you were given and try again.';
+const WRONG_PASSWORD_TEXT = 'Incorrect password: the document could not be opened. Check the password you were given and try again.';
 
 /**
  * The decryption page's script. It reads the payload, derives the key, decrypts, and puts the document

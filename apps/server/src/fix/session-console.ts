@@ -7,7 +7,7 @@ import type { FixGateway } from './gateway';
 import { sessionIdOf } from './session-ownership';
 
 /** The node bus channel on which operators' questions reach the node holding a session, and its answers return. */
-export const SESSION_CONSOLE_CHANNEL = 'fixdesk_session_console';
+const SESSION_CONSOLE_CHANNEL = 'fixdesk_session_console';
 
 /** How long an operator waits for the node holding the session. */
 const ANSWER_WITHIN_MS = 5_000;

@@ -37,7 +37,7 @@ declare module 'fastify' {
 }
 
 /** The sign-in token a request carries and where: `Authorization: Bearer …` or, failing that, the HttpOnly session cookie. */
-export function tokenSource(req: FastifyRequest): { token: string; from: 'bearer' | 'cookie' } | null {
+function tokenSource(req: FastifyRequest): { token: string; from: 'bearer' | 'cookie' } | null {
   const h = req.headers.authorization;
   if (h) {
     const m = /^Bearer\s+(\S+)$/i.exec(h);

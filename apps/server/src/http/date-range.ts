@@ -1,7 +1,7 @@
 import { badRequest, invalidField } from './errors';
 
 /** A date or date-time from a query; a bare end date includes its whole day (to 23:59:59.999). */
-export function parseDateParam(value: string | undefined, field: string, endOfDay = false): Date | undefined {
+function parseDateParam(value: string | undefined, field: string, endOfDay = false): Date | undefined {
   if (value === undefined || value === '') return undefined;
   const bareDate = /^\d{4}-\d{2}-\d{2}$/.test(value);
   const d = new Date(bareDate ? `${value}T00:00:00.000Z` : value);

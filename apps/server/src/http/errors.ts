@@ -34,7 +34,7 @@ const WORDS: Record<string, string> = {
  * A field's name as a person reads it ('new_password' → 'New password', 'comp_id' → 'Comp ID',
  * 'targetCompId' → 'Target comp ID'): answers name fields in words, never as the API spells them.
  */
-export function fieldWords(field: string): string {
+function fieldWords(field: string): string {
   const words = field
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .split(/[_.\s]+/)
@@ -45,7 +45,7 @@ export function fieldWords(field: string): string {
 }
 
 /** One refusal of a field's value, worded for people: 'Password must have at least 12 characters'. */
-export function fieldProblem(field: string, reason: string): string {
+function fieldProblem(field: string, reason: string): string {
   return /^[a-z]/.test(reason) ? `${fieldWords(field)} ${reason}` : reason;
 }
 
@@ -122,7 +122,7 @@ function issueMessage(i: z.core.$ZodIssue): string {
 }
 
 /** The HTTP status of each kind of domain error: the one place the order core's refusals meet HTTP. */
-export const DOMAIN_ERROR_STATUS: Record<DomainErrorKind, number> = { not_found: 404, invalid: 400, conflict: 409 };
+const DOMAIN_ERROR_STATUS: Record<DomainErrorKind, number> = { not_found: 404, invalid: 400, conflict: 409 };
 
 /** One error shape for every API answer; a 500 never reveals internals. */
 export function installErrorHandling(app: FastifyInstance): void {

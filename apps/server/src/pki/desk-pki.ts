@@ -13,7 +13,7 @@ const generateKeyPairAsync = promisify(generateKeyPair);
 
 const CA_YEARS = 10;
 const SERVER_DAYS = 825;
-export const CLIENT_CERT_DAYS = 365;
+const CLIENT_CERT_DAYS = 365;
 /** A server certificate this close to its end is renewed at the next start. */
 const RENEW_BEFORE_MS = 30 * 86_400_000;
 
@@ -133,7 +133,7 @@ async function issue(
 }
 
 /** The desk's CA, created on first use (two nodes racing keep the first one stored). */
-export async function ensureDeskCa(db: Db): Promise<PkiRow> {
+async function ensureDeskCa(db: Db): Promise<PkiRow> {
   return (await getPki(db, 'ca')) ?? insertPkiOnce(db, await createCa());
 }
 

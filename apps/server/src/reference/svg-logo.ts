@@ -155,7 +155,7 @@ export function measureSvgLogo(svg: string, limits: SvgLogoLimits = LIMITS): Svg
 }
 
 /** Why the logo is refused before it is parsed (HTML in it, too deep, too many of anything), or null. */
-export function svgLogoShapeProblem(svg: string): string | null {
+function svgLogoShapeProblem(svg: string): string | null {
   const shape = measureSvgLogo(svg);
   if (shape.html) return BrokerText.logoHtml(shape.html);
   if (shape.depth > LOGO_MAX_DEPTH) return BrokerText.logoTooDeep;

@@ -72,7 +72,7 @@ export interface MonitoredParts {
 }
 
 /** How often the list is rebuilt (and changes pushed) without anything poking it. */
-export const SERVICE_REFRESH_MS = 10_000;
+const SERVICE_REFRESH_MS = 10_000;
 /** A database probe slower than this makes the database degraded; one that takes 5 s fails. */
 const DB_SLOW_MS = 1_000;
 const DB_TIMEOUT_MS = 5_000;

@@ -46,7 +46,7 @@ const HISTORY_LIMIT = 5000;
 /** Engine log lines worth showing as the client's last event (failures, refusals, logouts, retries). */
 const NOTEWORTHY = /fail|refus|reject|logout|logged out|disconnect|error|timeout|timed out|reconnecting|ECONN|outside/i;
 /** How long /connect waits for the Logon answer before reporting the client as still connecting. */
-export const CONNECT_WAIT_MS = 5000;
+const CONNECT_WAIT_MS = 5000;
 
 export interface TestClientDeps {
   db: Db;

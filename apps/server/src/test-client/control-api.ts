@@ -14,7 +14,7 @@ import type { TestClient } from './client';
 import { MessageCheckError } from './message-check';
 
 /** What the control API answers for GET /status. */
-export type TestClientStatusResponse = TestClientStatus & { success: true };
+type TestClientStatusResponse = TestClientStatus & { success: true };
 
 function asHttpError(err: unknown): never {
   if (err instanceof MessageCheckError) throw new HttpError(400, err.message, err.tag !== undefined ? String(err.tag) : 'fixMessage');

@@ -9,7 +9,7 @@ import { Dictionary, FixEncoder, FixFramer, FixParser, type FixMessage } from '@
  */
 
 /** Application messages a client sends to a broker. */
-export const CLIENT_SENDABLE_MSG_TYPES = new Set(['D', 'AB', 'F', 'G', 'AC', 'H']);
+const CLIENT_SENDABLE_MSG_TYPES = new Set(['D', 'AB', 'F', 'G', 'AC', 'H']);
 
 /** Header tags the session owns or that would be false on a fresh send; the caller's values are dropped. */
 const SESSION_OWNED_HEADER_TAGS = new Set([8, 9, 35, 49, 56, 34, 52, 43, 97, 122, 369, 627, 628, 629, 630]);
@@ -86,7 +86,7 @@ function framingProblem(bytes: Buffer): string {
 }
 
 /** Frames and reads one message; throws MessageCheckError with a precise reason. */
-export function frameMessage(input: string): FixMessage {
+function frameMessage(input: string): FixMessage {
   const text = normalizeFixText(input);
   if (/[^\u0000-\u00ff]/.test(text)) {
     throw new MessageCheckError('The message contains characters outside Latin-1; FIX 4.4 text fields are single-byte');

@@ -19,8 +19,8 @@ import { installControlPortGuard } from './control-port-guard';
  * Always on localhost, and guarded like the proxy path (control-port-guard.ts): a signed-in broker or
  * admin, the listening address as Host, and no request from a web page of another origin.
  */
-export type TestClientPortMode = 'connector' | 'auto' | 'off';
-export const TEST_CLIENT_PORT_MODES: readonly TestClientPortMode[] = ['connector', 'auto', 'off'];
+type TestClientPortMode = 'connector' | 'auto' | 'off';
+const TEST_CLIENT_PORT_MODES: readonly TestClientPortMode[] = ['connector', 'auto', 'off'];
 
 export interface TestClientOptions {
   ports: TestClientPortMode;

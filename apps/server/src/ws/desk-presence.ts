@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { NodeBus } from '../cluster/node-bus';
 
 /** A node's browser connections changed (the envelope only: the others read the table). */
-export const PRESENCE_CHANNEL = 'fixdesk_presence';
+const PRESENCE_CHANNEL = 'fixdesk_presence';
 
 /** Users online over the whole desk, as the WebSocket hub reports them. */
 export interface Presence {

@@ -3,10 +3,10 @@
  * drop the footer, the axes board drops the top navigation too, and the desktop shell
  * uses the compact bar and never shows the footer.
  */
-export const PATHS_WITHOUT_TOP_NAV: readonly string[] = ['/axes'];
-export const PATHS_WITHOUT_FOOTER: readonly string[] = ['/orders', '/axes', '/fix-client'];
+const PATHS_WITHOUT_TOP_NAV: readonly string[] = ['/axes'];
+const PATHS_WITHOUT_FOOTER: readonly string[] = ['/orders', '/axes', '/fix-client'];
 /** Work screens addressed by id: the order detail fills the window like the blotter's panel. */
-export const PATH_PREFIXES_WITHOUT_FOOTER: readonly string[] = ['/order-detail/'];
+const PATH_PREFIXES_WITHOUT_FOOTER: readonly string[] = ['/order-detail/'];
 
 export interface PageChrome {
   topNav: 'main' | 'compact' | 'none';

@@ -7,7 +7,7 @@ import { useMediaQuery } from '@mantine/hooks';
  * wrapper appends "FixDeskDesktop/<version>"). It gets the compact bar, no footer and no
  * landing page.
  */
-export const DESKTOP_SHELL_QUERY = '(display-mode: standalone)';
+const DESKTOP_SHELL_QUERY = '(display-mode: standalone)';
 const DESKTOP_USER_AGENT = /\b(?:Electron|FixDeskDesktop)\/\d/;
 
 export function isDesktopUserAgent(userAgent: string): boolean {

@@ -35,7 +35,7 @@ export interface NavItem {
   description?: string;
 }
 
-export interface NavGroup {
+interface NavGroup {
   /** Group heading inside a menu; omitted for a menu with a single group. */
   label?: string;
   items: readonly NavItem[];

@@ -34,7 +34,7 @@ export function isValidFormat(raw: Uint8Array, type: number, start: number, end:
   }
 }
 
-export function allDigits(raw: Uint8Array, start: number, end: number): boolean {
+function allDigits(raw: Uint8Array, start: number, end: number): boolean {
   if (start >= end) return false;
   for (let k = start; k < end; k++) {
     const c = raw[k]!;

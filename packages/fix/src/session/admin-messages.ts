@@ -20,7 +20,7 @@ import type { AdminSends } from './session-state';
 export const TEST_REQ_ID = 'TEST';
 
 /** Our Logon: HeartBtInt, 141=Y when it resets both sequences, the initiator's credentials. */
-export function logonMessage(
+function logonMessage(
   heartBtIntSec: number,
   resetSeqNum: boolean,
   credentials?: { readonly username?: string | undefined; readonly password?: string | undefined },
@@ -37,20 +37,20 @@ export function logonMessage(
   return outgoing(MsgType.Logon, body);
 }
 
-export function logoutMessage(text?: string): OutgoingMessage {
+function logoutMessage(text?: string): OutgoingMessage {
   return outgoing(MsgType.Logout, text ? [[Tag.Text, text]] : []);
 }
 
-export function heartbeatMessage(testReqID?: string): OutgoingMessage {
+function heartbeatMessage(testReqID?: string): OutgoingMessage {
   return outgoing(MsgType.Heartbeat, testReqID !== undefined ? [[Tag.TestReqID, testReqID]] : []);
 }
 
-export function testRequestMessage(): OutgoingMessage {
+function testRequestMessage(): OutgoingMessage {
   return outgoing(MsgType.TestRequest, [[Tag.TestReqID, TEST_REQ_ID]]);
 }
 
 /** EndSeqNo 0 ("everything after"), as FIX 4.4 recommends: the peer sends what it has in one pass. */
-export function resendRequestMessage(begin: number): OutgoingMessage {
+function resendRequestMessage(begin: number): OutgoingMessage {
   return outgoing(MsgType.ResendRequest, [
     [Tag.BeginSeqNo, String(begin)],
     [Tag.EndSeqNo, '0'],
@@ -58,7 +58,7 @@ export function resendRequestMessage(begin: number): OutgoingMessage {
 }
 
 /** A session Reject of `ref`; RefTagID only when one tag is at fault. */
-export function rejectMessage(ref: InboundMessage, reason: string, text: string, refTagID?: number): OutgoingMessage {
+function rejectMessage(ref: InboundMessage, reason: string, text: string, refTagID?: number): OutgoingMessage {
   const body: Array<[number, string]> = [[Tag.RefSeqNum, ref.get(Tag.MsgSeqNum) ?? '0']];
   if (refTagID !== undefined) body.push([Tag.RefTagID, String(refTagID)]);
   if (ref.msgType) body.push([Tag.RefMsgType, ref.msgType]);
@@ -66,7 +66,7 @@ export function rejectMessage(ref: InboundMessage, reason: string, text: string,
   return outgoing(MsgType.Reject, body, reverseRoute(ref));
 }
 
-export function businessRejectMessage(ref: InboundMessage, reason: string, text: string, refID?: string): OutgoingMessage {
+function businessRejectMessage(ref: InboundMessage, reason: string, text: string, refID?: string): OutgoingMessage {
   const body: Array<[number, string]> = [
     [Tag.RefSeqNum, ref.get(Tag.MsgSeqNum) ?? '0'],
     [Tag.RefMsgType, ref.msgType],
@@ -90,7 +90,7 @@ const REVERSE_ROUTE: ReadonlyArray<readonly [from: number, to: number]> = [
 ];
 
 /** The header routing fields of a reply to `ref`. */
-export function reverseRoute(ref: InboundMessage): Array<[number, string]> {
+function reverseRoute(ref: InboundMessage): Array<[number, string]> {
   const header: Array<[number, string]> = [];
   for (const [from, to] of REVERSE_ROUTE) {
     const value = ref.get(from);

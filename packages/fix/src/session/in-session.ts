@@ -67,18 +67,13 @@ export async function handleLoggedOn(ctx: SessionContext, message: InboundMessag
 }
 
 /** BeginString, CompIDs, SendingTime accuracy, PossDup rules: the header checks of FIX 4.4 vol. 2. */
-export function verifyHeader(
-  ctx: SessionContext,
-  message: InboundMessage,
-  checkLatency = true,
-  checkSeq = true,
-): Verdict | Promise<Verdict> {
+function verifyHeader(ctx: SessionContext, message: InboundMessage, checkLatency = true, checkSeq = true): Verdict | Promise<Verdict> {
   const problem = ctx.inbound.headerProblem(message, checkLatency, checkSeq);
   return problem ? answerHeaderProblem(ctx, message, problem) : 'process';
 }
 
 /** Reject (consuming the number when it was the expected one), then Logout and close when the problem calls for it. */
-export async function answerHeaderProblem(ctx: SessionContext, message: InboundMessage, problem: HeaderProblem): Promise<Verdict> {
+async function answerHeaderProblem(ctx: SessionContext, message: InboundMessage, problem: HeaderProblem): Promise<Verdict> {
   if (problem.reject) await rejectAndConsume(ctx, message, ...problem.reject);
   if (problem.logout === undefined) return 'done';
   await ctx.logoutAndDrop(problem.logout.text, problem.logout.why);
@@ -86,7 +81,7 @@ export async function answerHeaderProblem(ctx: SessionContext, message: InboundM
 }
 
 /** Sends a Reject and, when the message was the one expected, consumes its number (it was processed). */
-export async function rejectAndConsume(
+async function rejectAndConsume(
   ctx: SessionContext,
   message: InboundMessage,
   reason: string,
@@ -100,7 +95,7 @@ export async function rejectAndConsume(
 }
 
 /** A message whose MsgSeqNum is the expected one. */
-export async function processInSequence(
+async function processInSequence(
   ctx: SessionContext,
   message: InboundMessage,
   audited: boolean,
@@ -168,7 +163,7 @@ export async function processInSequence(
   return true;
 }
 
-export async function deliverToApp(ctx: SessionContext, message: InboundMessage): Promise<AppReceipt | undefined> {
+async function deliverToApp(ctx: SessionContext, message: InboundMessage): Promise<AppReceipt | undefined> {
   try {
     return (await ctx.app.fromApp(message)) || undefined;
   } catch (err) {
@@ -178,7 +173,7 @@ export async function deliverToApp(ctx: SessionContext, message: InboundMessage)
 }
 
 /** SequenceReset in Reset mode: MsgSeqNum is ignored; NewSeqNo may only move forward. */
-export async function handleSequenceResetReset(ctx: SessionContext, message: InboundMessage): Promise<void> {
+async function handleSequenceResetReset(ctx: SessionContext, message: InboundMessage): Promise<void> {
   const raw = message.get(Tag.NewSeqNo);
   const newSeqNo = Number(raw);
   if (raw === undefined) {
@@ -198,7 +193,7 @@ export async function handleSequenceResetReset(ctx: SessionContext, message: Inb
 }
 
 /** A Logon with ResetSeqNumFlag=Y while logged on: both sides start again at 1. */
-export async function handleResetLogon(ctx: SessionContext, message: InboundMessage): Promise<boolean> {
+async function handleResetLogon(ctx: SessionContext, message: InboundMessage): Promise<boolean> {
   const verdict = await verifyHeader(ctx, message);
   if (verdict !== 'process') return verdict !== 'disconnected';
   const seq = msgSeqNum(message)!;
@@ -219,7 +214,7 @@ export async function handleResetLogon(ctx: SessionContext, message: InboundMess
 }
 
 /** The peer's Logout while logged on: answer (unless we asked) and close. */
-export async function handleLogout(ctx: SessionContext, message: InboundMessage): Promise<boolean> {
+async function handleLogout(ctx: SessionContext, message: InboundMessage): Promise<boolean> {
   const seq = msgSeqNum(message)!;
   if (seq === ctx.numbers.nextTarget) await ctx.inbound.consume(message, seq + 1);
   else await ctx.inbound.audit(message);

@@ -92,7 +92,7 @@ export const logonState: SessionState = {
 };
 
 /** The header check a Logon fails, for the log; undefined when it passes. */
-export function logonHeaderProblem(ctx: SessionContext, message: InboundMessage): string | undefined {
+function logonHeaderProblem(ctx: SessionContext, message: InboundMessage): string | undefined {
   const problem = ctx.inbound.headerProblem(message, true);
   if (!problem) return undefined;
   return problem.logout?.why ?? problem.reject![1] + (problem.reject![2] !== undefined ? ` (${problem.reject![2]})` : '');
@@ -102,7 +102,7 @@ export function logonHeaderProblem(ctx: SessionContext, message: InboundMessage)
  * An invalid Logon (a header, format or dictionary problem): the connection is closed with nothing
  * sent, as QuickFIX does, and no number changes; the Logon is kept in the audit.
  */
-export async function dropInvalidLogon(ctx: SessionContext, logon: InboundMessage, why: string): Promise<'disconnected'> {
+async function dropInvalidLogon(ctx: SessionContext, logon: InboundMessage, why: string): Promise<'disconnected'> {
   await ctx.inbound.audit(logon);
   await ctx.dropConnection(`invalid Logon: ${why}`);
   return 'disconnected';
@@ -113,7 +113,7 @@ export async function dropInvalidLogon(ctx: SessionContext, logon: InboundMessag
  * reuses our next number without taking it and the Logon's number is not consumed (both are kept
  * in the audit only), so the next logon starts from exactly the numbers the store had before.
  */
-export async function refuseLogon(ctx: SessionContext, logon: InboundMessage, text: string): Promise<'disconnected'> {
+async function refuseLogon(ctx: SessionContext, logon: InboundMessage, text: string): Promise<'disconnected'> {
   await ctx.inbound.audit(logon);
   await ctx.send.refusalLogout(text);
   await ctx.dropConnection(`logon refused: ${text}`);
@@ -121,7 +121,7 @@ export async function refuseLogon(ctx: SessionContext, logon: InboundMessage, te
 }
 
 /** The sequence-number check for a Logon (or its answer); too low ends the connection. */
-export async function checkLogonSeq(ctx: SessionContext, message: InboundMessage): Promise<'ok' | 'tooHigh' | 'disconnected'> {
+async function checkLogonSeq(ctx: SessionContext, message: InboundMessage): Promise<'ok' | 'tooHigh' | 'disconnected'> {
   const seq = msgSeqNum(message);
   if (seq === undefined) return dropInvalidLogon(ctx, message, 'MsgSeqNum (34) missing or invalid');
   // A refusal like any other: neither side's number moves.
@@ -131,7 +131,7 @@ export async function checkLogonSeq(ctx: SessionContext, message: InboundMessage
 }
 
 /** Completes a logon whose numbers checked out; returns the state to enter. */
-export async function completeLogon(ctx: SessionContext, message: InboundMessage, seqCheck: 'ok' | 'tooHigh'): Promise<StateName> {
+async function completeLogon(ctx: SessionContext, message: InboundMessage, seqCheck: 'ok' | 'tooHigh'): Promise<StateName> {
   const seq = msgSeqNum(message)!;
   ctx.connection.markLoggedOn();
   ctx.log.onEvent(
@@ -155,7 +155,7 @@ export async function completeLogon(ctx: SessionContext, message: InboundMessage
 }
 
 /** fromAdmin for a Logon; RejectLogon refuses it. */
-export async function admitLogon(ctx: SessionContext, message: InboundMessage): Promise<string | undefined> {
+async function admitLogon(ctx: SessionContext, message: InboundMessage): Promise<string | undefined> {
   try {
     await ctx.app.fromAdmin(message);
     return undefined;

@@ -63,7 +63,7 @@ export interface SessionContext {
 }
 
 /** Both sequences, and their reset. */
-export interface SequenceNumbers {
+interface SequenceNumbers {
   /** The MsgSeqNum our next message will take. */
   readonly nextSender: number;
   /** The MsgSeqNum expected next from the peer. */

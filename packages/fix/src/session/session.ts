@@ -510,5 +510,4 @@ export class Session {
   }
 }
 
-export { reverseRoute } from './admin-messages';
 export { msgSeqNum };

@@ -135,7 +135,7 @@ export class FixConnection {
 }
 
 /** "::ffff:10.0.0.1" (IPv4 on a dual-stack socket) reads as "10.0.0.1" so allow-lists hold plain IPv4. */
-export function normalizeAddress(address: string): string {
+function normalizeAddress(address: string): string {
   return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
 }
 

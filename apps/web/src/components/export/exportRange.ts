@@ -2,7 +2,7 @@
  * The export dialog's dates (spec 000 §5, §9): both required, the last 30 days by default, the end day
  * inclusive to 23:59:59.999. Days are the user's own (the browser's time zone), like the times shown.
  */
-export const EXPORT_DEFAULT_DAYS = 30;
+const EXPORT_DEFAULT_DAYS = 30;
 
 export interface ExportRange {
   /** YYYY-MM-DD */

@@ -45,9 +45,9 @@ ModuleRegistry.registerModules([
 window.setTimeout(() => 'a'.localeCompare('b'), 0);
 
 /** Spec 000 §9: row and header height 35 px. */
-export const GRID_ROW_HEIGHT = 35;
+const GRID_ROW_HEIGHT = 35;
 /** Spec 000 §2: the multileg legs grids use 30 px rows. */
-export const LEGS_ROW_HEIGHT = 30;
+const LEGS_ROW_HEIGHT = 30;
 
 /** The desk's grid look: dense, quiet borders, the theme's blue for focus and selection. */
 export const deskGridTheme = themeQuartz.withParams({

@@ -416,7 +416,7 @@ function DoneForDayButton({
 }
 
 /** Why nothing can be done on the order now, and what the broker can do instead. */
-export function noActionText(order: Pick<Order, 'ordstatus'>): string {
+function noActionText(order: Pick<Order, 'ordstatus'>): string {
   const label = ordStatusLabel(order.ordstatus);
   switch (order.ordstatus) {
     case OrdStatus.PendingReplace:

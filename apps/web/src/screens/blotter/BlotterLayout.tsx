@@ -8,7 +8,7 @@ import classes from './Blotter.module.css';
  * 200 px, bottom at least 150 px). Percent and pixel limits both hold: the stricter one wins for the
  * current size. Layouts are remembered per user in local storage.
  */
-export const LAYOUT = {
+const LAYOUT = {
   leftDefault: 65,
   leftMinPct: 20,
   leftMaxPct: 80,
@@ -22,7 +22,7 @@ export const LAYOUT = {
 } as const;
 
 /** The percentage bounds of the first panel for a group `size` px long. */
-export function firstPanelBounds(
+function firstPanelBounds(
   size: number,
   minPct: number,
   maxPct: number,

@@ -171,7 +171,7 @@ export function ColumnChooser({ api, layoutKey }: { api: GridApi<Order> | null; 
 }
 
 /** CSV of what the grid shows: its shown columns in order, its rows after the filters and the sort. */
-export function exportShownOrders(api: GridApi<Order>): void {
+function exportShownOrders(api: GridApi<Order>): void {
   const columnIds = api.getAllDisplayedColumns().map((c) => c.getColId());
   const rows: Order[] = [];
   api.forEachNodeAfterFilterAndSort((node) => {

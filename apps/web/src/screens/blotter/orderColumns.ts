@@ -30,7 +30,7 @@ const sideLabel = (o: Order) => (SIDE_LABELS[o.side as SideCode] ?? o.side).toUp
 const num = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? null : Number(v));
 
 /** The status cell's value: everything the cell draws, so AG Grid redraws it when any of it changes. */
-export const statusCellKey = (o: Order) => `${o.ordstatus}|${o.cumqty}|${o.orderqty}|${o.accepted_by ?? ''}|${o.pendingRequest?.id ?? ''}`;
+const statusCellKey = (o: Order) => `${o.ordstatus}|${o.cumqty}|${o.orderqty}|${o.accepted_by ?? ''}|${o.pendingRequest?.id ?? ''}`;
 
 /** Columns sized to their content once rows are drawn (a longer value later has its tooltip). */
 export const FIT_CONTENT_COLUMNS = ['symbol', 'client'];

@@ -15,7 +15,7 @@ export interface OrderFilters {
 
 export const NO_ORDER_FILTERS: OrderFilters = { hideRefused: false, workingOnly: false, text: '', clients: [], statuses: [] };
 
-export const WORKING_STATUSES: ReadonlySet<string> = new Set([
+const WORKING_STATUSES: ReadonlySet<string> = new Set([
   OrdStatus.PendingNew,
   OrdStatus.New,
   OrdStatus.PartiallyFilled,

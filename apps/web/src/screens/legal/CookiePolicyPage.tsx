@@ -8,7 +8,7 @@ import { LegalLayout, type LegalSection } from './LegalLayout';
 type Category = 'Essential' | 'Functional' | 'Analytics';
 
 /** The cookies the product sets (spec 001 §2, §9). */
-export const COOKIES: readonly { name: string; purpose: string; category: Category; duration: string }[] = [
+const COOKIES: readonly { name: string; purpose: string; category: Category; duration: string }[] = [
   { name: 'sessionId', purpose: 'Keeps your browser session together between requests.', category: 'Essential', duration: 'Session' },
   { name: 'authToken', purpose: 'Keeps you signed in after you sign in.', category: 'Essential', duration: '24 hours' },
   { name: 'cookieConsent', purpose: 'Remembers the cookie choice you made.', category: 'Essential', duration: '1 year' },

@@ -4,11 +4,11 @@ import { CONTACT_EMAILS, PRODUCT_NAME } from '../../config/product';
 import { LegalLayout, type LegalSection } from './LegalLayout';
 
 /** Terms the operator has not settled yet; shown as placeholders on purpose (spec 001 §2). */
-export const TERMS_PLACEHOLDERS = { jurisdiction: '[JURISDICTION]', arbitrationBody: '[ARBITRATION BODY]' } as const;
+const TERMS_PLACEHOLDERS = { jurisdiction: '[JURISDICTION]', arbitrationBody: '[ARBITRATION BODY]' } as const;
 
-export const MINIMUM_AGE = 18;
-export const UPTIME_TARGET = '99.9%';
-export const CHANGE_NOTICE_DAYS = 30;
+const MINIMUM_AGE = 18;
+const UPTIME_TARGET = '99.9%';
+const CHANGE_NOTICE_DAYS = 30;
 
 const placeholder = (text: string) => (
   <Mark color="yellow" px={3}>

@@ -107,7 +107,7 @@ function exportError(err: unknown, what = 'FIX messages'): unknown {
 }
 
 /** The most rows one export asks for (the server's cap per request). */
-export const EXPORT_ROW_LIMIT = 100_000;
+const EXPORT_ROW_LIMIT = 100_000;
 
 function list<T>(body: { actions?: T[]; messages?: T[]; data?: T[] } | T[] | null): T[] {
   if (Array.isArray(body)) return body;

@@ -4,7 +4,7 @@ import { SESSION_TTL_MS, SessionUserSchema, type SessionUser } from '@fixdesk/pr
  * The signed-in user as remembered by this browser. A sign-in lasts 24 hours (spec 000 §4):
  * past that the stored user and every token are cleared, whatever the server says later.
  */
-export interface StoredSession {
+interface StoredSession {
   user: SessionUser;
   /** Null when the session rides on the HttpOnly cookie alone (restored by /api/auth/me). */
   token: string | null;

@@ -3,7 +3,7 @@ import { FIX_SPEC_VERSION_HEADER, type FixSpecVersion, type GenerateClientFixSpe
 import { api } from '../api/http';
 
 /** The file name the server gives in Content-Disposition, else the fallback. */
-export function attachmentName(response: Response, fallback: string): string {
+function attachmentName(response: Response, fallback: string): string {
   const m = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '');
   return m?.[1] ?? fallback;
 }

@@ -25,12 +25,12 @@ export function sameStop(a: ClientTradingStop | null | undefined, b: ClientTradi
 }
 
 /** When the stop was made, to the second in the user's zone ('2026-11-28 12:40:01 UTC'). */
-export function stopTime(stop: ClientTradingStop, timeZone: string): string {
+function stopTime(stop: ClientTradingStop, timeZone: string): string {
   return formatLocalSeconds(stop.stopped_at, timeZone);
 }
 
 /** The time of day alone when the stop was made today (in the zone), else the date too: the strip keeps room for the reason. */
-export function stopTimeShort(stop: ClientTradingStop, timeZone: string, now: Date = new Date()): string {
+function stopTimeShort(stop: ClientTradingStop, timeZone: string, now: Date = new Date()): string {
   const at = stopTime(stop, timeZone);
   const today = formatLocalSeconds(now.toISOString(), timeZone);
   return at.slice(0, 10) === today.slice(0, 10) ? at.slice(11) : at;

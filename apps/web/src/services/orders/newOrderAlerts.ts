@@ -7,7 +7,7 @@ import { useLiveMessages } from '../live/useLive';
  * "New Order Received" (spec 000 §9): a browser notification that stays until dismissed, shown only
  * with granted permission (asked after sign-in), and an optional sound. Preferences are per user.
  */
-export const NEW_ORDER_TITLE = 'New Order Received';
+const NEW_ORDER_TITLE = 'New Order Received';
 
 export interface AlertPreferences {
   desktop: boolean;
@@ -17,7 +17,7 @@ export interface AlertPreferences {
 const DEFAULTS: AlertPreferences = { desktop: true, sound: false };
 const key = (username: string) => `fixdesk.alerts.${username}`;
 
-export function loadAlertPreferences(storage: Pick<Storage, 'getItem'>, username: string): AlertPreferences {
+function loadAlertPreferences(storage: Pick<Storage, 'getItem'>, username: string): AlertPreferences {
   try {
     const raw = storage.getItem(key(username));
     if (!raw) return DEFAULTS;
@@ -29,7 +29,7 @@ export function loadAlertPreferences(storage: Pick<Storage, 'getItem'>, username
 }
 
 /** The notification's body: who wants what, e.g. "SGX Client BUYS 10 C5TC @ 27,000.00". */
-export function newOrderSummary(order: Order): string {
+function newOrderSummary(order: Order): string {
   const side = (SIDE_LABELS[order.side as SideCode] ?? order.side).toUpperCase();
   const who = order.client_name ?? order.sendercompid;
   return `${who} ${side === 'BUY' ? 'BUYS' : 'SELLS'} ${formatQuantity(order.orderqty)} ${order.symbol} @ ${formatOrderPrice(order.price)} (${order.brokerorderid})`;
@@ -37,7 +37,7 @@ export function newOrderSummary(order: Order): string {
 
 let audio: AudioContext | null = null;
 /** Two short tones; generated, so the app ships no sound file. */
-export function playNewOrderSound(): void {
+function playNewOrderSound(): void {
   try {
     audio ??= new AudioContext();
     const ctx = audio;

@@ -18,7 +18,7 @@ import {
 } from '@fixdesk/protocol';
 import { applyActionAnswer, applyExecutionReport, isAtLeastAsNew, mergeExecutionReports } from './orderUpdates';
 
-export type BookStatus = 'idle' | 'loading' | 'ready' | 'error';
+type BookStatus = 'idle' | 'loading' | 'ready' | 'error';
 
 export interface BookDelta {
   /** The whole set was replaced (first snapshot): redraw from getOrders(). */

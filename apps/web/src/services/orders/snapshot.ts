@@ -5,13 +5,13 @@ import { ordersApi } from './http';
 import type { SnapshotRequest, SnapshotWorkerMessage } from './snapshotProtocol';
 
 /** Orders per hand-over from the worker: a few milliseconds of structured-clone work each. */
-export const SNAPSHOT_CHUNK = 2000;
+const SNAPSHOT_CHUNK = 2000;
 /**
  * The newest orders, fetched first on their own: the server answers a short list at once, while the
  * whole list (tens of thousands of orders) takes it seconds to assemble. The broker works with the
  * top of the blotter while the rest arrives.
  */
-export const SNAPSHOT_HEAD = 500;
+const SNAPSHOT_HEAD = 500;
 
 /** Resolves after the next frame has been painted, or after 100 ms where frames do not run (a hidden tab). */
 function afterNextPaint(): Promise<void> {

@@ -6,7 +6,7 @@ import { live } from '../live/live';
 import { useLiveSelect } from '../live/useLive';
 
 /** Why a role may not trade, or null when it may. The server's 403 stays the authority. */
-export function roleTradeBlock(role: Role): string | null {
+function roleTradeBlock(role: Role): string | null {
   if (TRADING_ROLES.includes(role)) return null;
   return `Your role (${ROLE_LABELS[role]}) is read-only: trading actions need the Broker or Administrator role.`;
 }

@@ -18,7 +18,7 @@ function nextFrame(flush: () => void): void {
   window.setTimeout(run, 100);
 }
 
-export function createBrowserOrderBook(): OrderBook {
+function createBrowserOrderBook(): OrderBook {
   return new OrderBook({
     schedule: nextFrame,
     now: () => performance.now(),

@@ -11,12 +11,12 @@ export const serviceStatusApi = {
 };
 
 /** The spec's error text (§8). */
-export function serviceStatusErrorText(err: unknown): string {
+function serviceStatusErrorText(err: unknown): string {
   return `Failed to fetch service status: ${err instanceof Error ? err.message : String(err)}`;
 }
 
 /** A pushed entry replaces the listed one of the same name (a new service is added, in name order after the known ones). */
-export function mergeService(services: readonly ServiceStatusEntry[], pushed: ServiceStatusEntry): ServiceStatusEntry[] {
+function mergeService(services: readonly ServiceStatusEntry[], pushed: ServiceStatusEntry): ServiceStatusEntry[] {
   const i = services.findIndex((s) => s.name === pushed.name);
   if (i < 0) return [...services, pushed];
   const next = services.slice();
@@ -25,7 +25,7 @@ export function mergeService(services: readonly ServiceStatusEntry[], pushed: Se
 }
 
 /** The kill switch's live message applied to the client's session entry (the same list when nothing changes). */
-export function applyServiceTradingStatus(
+function applyServiceTradingStatus(
   services: readonly ServiceStatusEntry[],
   m: Pick<WsClientTradingStatus, 'comp_id' | 'trading_stop'>,
 ): ServiceStatusEntry[] {

@@ -13,13 +13,13 @@ export const EMPTY_BLOTTER: ClientBlotterState = { orders: [], executions: [] };
 
 const newestFirst = (a: ClientOrder, b: ClientOrder) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : 0);
 
-export function applyClientOrder(state: ClientBlotterState, order: ClientOrder): ClientBlotterState {
+function applyClientOrder(state: ClientBlotterState, order: ClientOrder): ClientBlotterState {
   const i = state.orders.findIndex((o) => o.id === order.id);
   const orders = i < 0 ? [order, ...state.orders].sort(newestFirst) : state.orders.map((o, k) => (k === i ? order : o));
   return { ...state, orders };
 }
 
-export function applyClientExecution(state: ClientBlotterState, execution: ClientExecution, order: ClientOrder): ClientBlotterState {
+function applyClientExecution(state: ClientBlotterState, execution: ClientExecution, order: ClientOrder): ClientBlotterState {
   const next = applyClientOrder(state, order);
   if (next.executions.some((e) => e.id === execution.id)) return next;
   return { ...next, executions: [...next.executions, execution] };

@@ -89,7 +89,7 @@ export interface OrderFormValues {
 export const EXCHANGES = EXCHANGE_OPTIONS;
 
 let legKeys = 0;
-export function newLegKey(): string {
+function newLegKey(): string {
   legKeys += 1;
   return `leg-${legKeys}`;
 }

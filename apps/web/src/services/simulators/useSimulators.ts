@@ -69,8 +69,8 @@ export function useMandatoryTags(msgType: string): number[] {
 }
 
 /** The message types the order entry builds: outright (D) and strategies (AB). */
-export const ORDER_MSG_TYPES = ['D', 'AB'] as const;
-export type OrderMsgType = (typeof ORDER_MSG_TYPES)[number];
+const ORDER_MSG_TYPES = ['D', 'AB'] as const;
+type OrderMsgType = (typeof ORDER_MSG_TYPES)[number];
 
 export interface ClientDefaultsState {
   /** By message type; absent until loaded (or when the load failed). */

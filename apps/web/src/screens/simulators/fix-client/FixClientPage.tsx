@@ -65,7 +65,7 @@ import { PartiesTable } from '../../../components/orders/PartiesTable';
 import { ReferenceLoadNotice } from '../../../components/reference/ReferenceLoadNotice';
 
 /** The browser key under which the selected client connector's id is kept (spec 001 §2). */
-export const SELECTED_CLIENT_KEY = 'selectedClientId';
+const SELECTED_CLIENT_KEY = 'selectedClientId';
 /** Same bar heights as the blotter: the page fills the window below the bar. */
 const NAV_HEIGHT = { main: 52, compact: 60, none: 0 } as const;
 /** Spec 001 §2: cancel is offered unless the order is filled, canceled, rejected or done (F, and 3). */

@@ -31,7 +31,7 @@ const side = (code: string) => (SIDE_LABELS[code as SideCode] ?? code).toUpperCa
 const sideClass = (code: string | undefined | null) => (code === '1' ? 'fd-side-buy' : code === '2' ? 'fd-side-sell' : '');
 
 /** 'Sent' until the broker's first report; its status otherwise. */
-export function statusStyle(ordStatus: string | null): CellStyle {
+function statusStyle(ordStatus: string | null): CellStyle {
   const token = clientStatusColour(ordStatus);
   return { color: tokenCss(token), backgroundColor: tokenFill(token), fontWeight: 600 };
 }

@@ -32,7 +32,7 @@ const TAB_LABELS: Record<FormVariant, Record<OrderKind, string>> = {
 };
 
 /** The text for a failed send (spec 001 §8): the server's own words, else the network failure. */
-export function sendErrorText(error: unknown): string {
+function sendErrorText(error: unknown): string {
   if (error instanceof ApiError) return error.message || SendErrorText.failed;
   return SendErrorText.network(error instanceof Error ? error.message : String(error));
 }

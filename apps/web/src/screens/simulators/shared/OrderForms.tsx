@@ -159,7 +159,7 @@ export function OutrightForm({
 }
 
 /** The generated legs: symbol, side, ratio, contract month (Mon-YY) and the YYYYMM sent in 610. */
-export function LegTable({
+function LegTable({
   legs,
   orderQty,
   error,

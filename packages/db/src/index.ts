@@ -340,9 +340,9 @@ export {
   getClientSession,
   insertClientSession,
   listClientSessions,
+  toClientSessionRecord,
   updateClientSession,
   type ClientSessionRow,
-  type ClientSessionValues,
 } from './repos/client-session-records';
 export {
   getFixSpecDocumentModel,

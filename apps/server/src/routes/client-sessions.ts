@@ -4,19 +4,16 @@ import {
   insertClientSession,
   listClientSessions,
   recordReferenceChange,
+  toClientSessionRecord,
   updateClientSession,
-  type ClientSessionRow,
 } from '@fixdesk/db';
 import {
   CreateSessionSchema,
   onlyGiven,
   SessionIdParamsSchema,
   SessionListQuerySchema,
-  sessionStatus,
   SessionText,
   UpdateSessionSchema,
-  type ClientSessionRecord,
-  type SessionValues,
 } from '@fixdesk/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
@@ -30,41 +27,12 @@ import { invalidField, notFound, parse } from '../http/errors';
  * both (values in force, and `original`), with who corrected it. Every change is in reference_changes.
  */
 
-const iso = (d: Date | string | null | undefined) => (d === null || d === undefined ? null : new Date(d).toISOString());
-
-function recordedValues(row: ClientSessionRow): SessionValues {
-  return {
-    session_start: iso(row.session_start)!,
-    session_end: iso(row.session_end),
-    disconnect_reason: row.disconnect_reason,
-    messages_sent: row.messages_sent,
-    messages_received: row.messages_received,
-    orders_processed: row.orders_processed,
-  };
-}
-
-export function presentSession(row: ClientSessionRow): ClientSessionRecord {
-  const recorded = recordedValues(row);
-  const corrected = row.recorded && row.correction ? { ...recorded, ...row.correction } : recorded;
-  return {
-    id: row.id,
-    comp_id: row.comp_id,
-    ...corrected,
-    status: sessionStatus(corrected),
-    remote_address: row.remote_address,
-    recorded: row.recorded,
-    original: row.recorded && row.correction ? recorded : null,
-    corrected_by: row.corrected_by,
-    corrected_at: iso(row.corrected_at),
-  };
-}
-
 export function clientSessionRoutes(app: FastifyInstance, ctx: AppContext): void {
   const admin = { config: { access: 'admin' as const } };
 
   app.get('/api/client-sessions', admin, async (req) => {
     const q = parse(SessionListQuerySchema, req.query, 'query');
-    const rows = (await listClientSessions(ctx.db, { compId: q.comp_id || undefined })).map(presentSession);
+    const rows = (await listClientSessions(ctx.db, { compId: q.comp_id || undefined })).map(toClientSessionRecord);
     // A session still logged on to this node: its counters so far (the row gets them at logout).
     const live = ctx.fix.activity.counts();
     for (const r of rows) {
@@ -92,12 +60,12 @@ export function clientSessionRoutes(app: FastifyInstance, ctx: AppContext): void
         action: 'CREATE',
         ...by,
         before: null,
-        after: presentSession(created),
+        after: toClientSessionRecord(created),
       });
       return created;
     });
     ctx.log.info({ sessionId: row.id, compId: row.comp_id, by: by.changedBy }, 'client session added');
-    return { success: true, data: presentSession(row), message: SessionText.created };
+    return { success: true, data: toClientSessionRecord(row), message: SessionText.created };
   });
 
   app.put('/api/client-sessions/:id', admin, async (req) => {
@@ -110,7 +78,7 @@ export function clientSessionRoutes(app: FastifyInstance, ctx: AppContext): void
       if (values.comp_id !== undefined && values.comp_id !== before.comp_id)
         throw invalidField('comp_id', 'The comp ID of a session cannot be changed');
       const { comp_id: _c, ...changes } = values;
-      const inForce = { ...presentSession(before), ...changes };
+      const inForce = { ...toClientSessionRecord(before), ...changes };
       if (inForce.session_end && inForce.session_end < inForce.session_start)
         throw invalidField('session_end', `${SessionText.endBeforeStart}`);
       await updateClientSession(tx, before, changes, by.changedBy);
@@ -120,13 +88,13 @@ export function clientSessionRoutes(app: FastifyInstance, ctx: AppContext): void
         entityId: id,
         action: 'UPDATE',
         ...by,
-        before: presentSession(before),
-        after: presentSession(after),
+        before: toClientSessionRecord(before),
+        after: toClientSessionRecord(after),
       });
       return after;
     });
     ctx.log.info({ sessionId: id, compId: row.comp_id, fields: Object.keys(values), by: by.changedBy }, 'client session corrected');
-    return { success: true, data: presentSession(row), message: SessionText.updated };
+    return { success: true, data: toClientSessionRecord(row), message: SessionText.updated };
   });
 
   app.delete('/api/client-sessions/:id', admin, async (req) => {
@@ -141,7 +109,7 @@ export function clientSessionRoutes(app: FastifyInstance, ctx: AppContext): void
         entityId: id,
         action: 'DELETE',
         ...by,
-        before: presentSession(before),
+        before: toClientSessionRecord(before),
         after: null,
       });
     });

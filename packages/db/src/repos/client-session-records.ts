@@ -1,3 +1,4 @@
+import { sessionStatus, type ClientSessionRecord, type SessionValues } from '@fixdesk/protocol';
 import type { Queryable } from '../db';
 
 // The Client Sessions screen's records (spec 001 §3 "Client session", §7): what the acceptor recorded
@@ -5,16 +6,8 @@ import type { Queryable } from '../db';
 // additions. A correction of a recorded session is stored beside the original (correction: the
 // corrected fields; corrected_by, corrected_at), so the recorded values are never lost.
 
-export interface ClientSessionValues {
-  session_start: string;
-  session_end: string | null;
-  disconnect_reason: string | null;
-  messages_sent: number;
-  messages_received: number;
-  orders_processed: number;
-}
-
-export interface ClientSessionRow extends Omit<ClientSessionValues, 'session_start' | 'session_end'> {
+/** A client session as stored: the recorded values and, beside them, an administrator's correction. */
+export interface ClientSessionRow extends Omit<SessionValues, 'session_start' | 'session_end'> {
   id: number;
   comp_id: string;
   session_start: Date;
@@ -24,9 +17,42 @@ export interface ClientSessionRow extends Omit<ClientSessionValues, 'session_sta
   /** True when the acceptor recorded it; false when an administrator added it. */
   recorded: boolean;
   /** The corrected fields of a recorded session (the columns keep what was recorded). */
-  correction: Partial<ClientSessionValues> | null;
+  correction: Partial<SessionValues> | null;
   corrected_by: string | null;
   corrected_at: Date | null;
+}
+
+const iso = (d: Date | string | null | undefined) => (d === null || d === undefined ? null : new Date(d).toISOString());
+
+function recordedValues(row: ClientSessionRow): SessionValues {
+  return {
+    session_start: iso(row.session_start)!,
+    session_end: iso(row.session_end),
+    disconnect_reason: row.disconnect_reason,
+    messages_sent: row.messages_sent,
+    messages_received: row.messages_received,
+    orders_processed: row.orders_processed,
+  };
+}
+
+/**
+ * The one mapping of a stored session to the protocol's ClientSessionRecord: the values in force (a
+ * correction's where there is one), and for a corrected recorded session what was recorded (`original`).
+ */
+export function toClientSessionRecord(row: ClientSessionRow): ClientSessionRecord {
+  const recorded = recordedValues(row);
+  const corrected = row.recorded && row.correction ? { ...recorded, ...row.correction } : recorded;
+  return {
+    id: row.id,
+    comp_id: row.comp_id,
+    ...corrected,
+    status: sessionStatus(corrected),
+    remote_address: row.remote_address,
+    recorded: row.recorded,
+    original: row.recorded && row.correction ? recorded : null,
+    corrected_by: row.corrected_by,
+    corrected_at: iso(row.corrected_at),
+  };
 }
 
 const SELECT = `SELECT id::int AS id, comp_id, session_start, session_end, disconnect_reason, messages_sent, messages_received,
@@ -47,7 +73,7 @@ export async function getClientSession(db: Queryable, id: number, opts: { lock?:
 }
 
 /** A session added by hand (recorded = false). Undefined when the comp id names no connector. */
-export async function insertClientSession(db: Queryable, compId: string, v: ClientSessionValues, by: string): Promise<number | undefined> {
+export async function insertClientSession(db: Queryable, compId: string, v: SessionValues, by: string): Promise<number | undefined> {
   const { rows } = await db.query<{ id: number }>(
     `INSERT INTO client_sessions (comp_id, session_start, session_end, disconnect_reason, messages_sent, messages_received, orders_processed,
                                   recorded, corrected_by, corrected_at)
@@ -62,14 +88,9 @@ export async function insertClientSession(db: Queryable, compId: string, v: Clie
  * An edit: a session added by hand is changed in place; a recorded one keeps its columns and gets the
  * corrected values as its correction (merged with an earlier one).
  */
-export async function updateClientSession(
-  db: Queryable,
-  row: ClientSessionRow,
-  v: Partial<ClientSessionValues>,
-  by: string,
-): Promise<void> {
+export async function updateClientSession(db: Queryable, row: ClientSessionRow, v: Partial<SessionValues>, by: string): Promise<void> {
   if (!row.recorded) {
-    const cols = (Object.keys(v) as (keyof ClientSessionValues)[]).filter((k) => v[k] !== undefined);
+    const cols = (Object.keys(v) as (keyof SessionValues)[]).filter((k) => v[k] !== undefined);
     const sets = cols.map((c, i) => `${c} = $${i + 2}`);
     await db.query(
       `UPDATE client_sessions SET ${[...sets, `corrected_by = $${cols.length + 2}`, 'corrected_at = now()'].join(', ')} WHERE id = $1`,

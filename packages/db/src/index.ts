@@ -241,7 +241,6 @@ export {
   type FixMessageFilter,
   type FixMessageRow,
   type OrderActionFilter,
-  type OrderActionRow,
 } from './repos/audit';
 export { fixFieldDescriptions, getFixMessageText, type StoredFixMessageText } from './repos/fix-message-detail';
 

@@ -1,6 +1,6 @@
-import type { ExecReportRow, OrderActionRow, OrderBundle, OrderLegRow, OrderPartyRow, OrderRequestRow } from '@fixdesk/db';
+import type { ExecReportRow, OrderBundle, OrderLegRow, OrderPartyRow, OrderRequestRow } from '@fixdesk/db';
 import { Decimal, maturityLabel } from '@fixdesk/domain';
-import type { ExecutionReport, Order, OrderAction, OrderLeg, OrderParty, OrderRequest } from '@fixdesk/protocol';
+import type { ExecutionReport, Order, OrderLeg, OrderParty, OrderRequest } from '@fixdesk/protocol';
 
 const PLAIN_DECIMAL = /^-?\d+(?:\.\d+)?$/;
 
@@ -154,30 +154,4 @@ export function presentOrders(b: OrderBundle, withExecReports: boolean): Order[]
     if (ers) order.execReports = (ers.get(o.id) ?? []).map(presentExecReport);
     return order;
   });
-}
-
-export function presentAction(a: OrderActionRow): OrderAction {
-  // The row's time and decimals come as the text the API writes (a streamed export presents a million).
-  return {
-    id: a.id,
-    order_id: a.order_id,
-    timestamp: a.created_at,
-    created_at: a.created_at,
-    brokerorderid: a.brokerorderid,
-    clordid: a.clordid,
-    sendercompid: a.sendercompid,
-    client_name: a.client_name,
-    company_name: a.company_name,
-    symbol: a.symbol,
-    side: a.side,
-    orderqty: a.orderqty,
-    price: a.price,
-    action_type: a.action_type as OrderAction['action_type'],
-    user_id: a.user_id,
-    notes: a.notes,
-    action_data: a.action_data,
-    fillQty: a.fill_qty,
-    fillPrice: a.fill_price,
-    legIndex: a.leg_index,
-  };
 }

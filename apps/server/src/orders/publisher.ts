@@ -7,15 +7,14 @@ import {
   getRefusedOrderRows,
   type Db,
   type ExecReportRow,
-  type OrderActionRow,
   type OrderBundle,
   type TextRow,
 } from '@fixdesk/db';
-import type { Order, WsOrderInfo } from '@fixdesk/protocol';
+import type { Order, OrderAction, WsOrderInfo } from '@fixdesk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WsHub } from '../ws/hub';
 import { refusedOrdersFromRows } from './order-list-json';
-import { presentAction, presentExecReport, presentOrders } from './present';
+import { presentExecReport, presentOrders } from './present';
 import { riskRowOf, type RiskState } from './risk-state';
 
 /** What the other nodes are told of this node's order changes, by ids (cluster/order-fan-out.ts). */
@@ -160,9 +159,9 @@ export class OrderPublisher {
   }
 
   /** One change to the browsers: the order, then its report and its action when there are. */
-  private send(order: Order, isNew: boolean, er?: ExecReportRow, action?: OrderActionRow): void {
+  private send(order: Order, isNew: boolean, er?: ExecReportRow, action?: OrderAction): void {
     this.hub.broadcast(isNew ? { type: 'new_order', orderData: order } : { type: 'order_update', orderData: order });
     if (er) this.hub.broadcast({ type: 'execution_report', data: presentExecReport(er) });
-    if (action) this.hub.broadcast({ type: 'order_action', data: presentAction(action) });
+    if (action) this.hub.broadcast({ type: 'order_action', data: action });
   }
 }

@@ -20,7 +20,6 @@ import { recordLook } from '../audit/who-looked';
 import { sendCsvExport } from '../http/csv-export';
 import { dateRangeOf, type DateRange } from '../http/date-range';
 import { notFound, parse } from '../http/errors';
-import { presentAction } from '../orders/present';
 
 /** Session-level message types (hidden by "ignore session messages"). */
 export const SESSION_MSG_TYPES = [
@@ -188,7 +187,7 @@ export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
       actionType: q.actionType,
       beforeId: q.beforeId,
       limit: q.limit ?? defaultLimit,
-    }).then((rows) => rows.map(presentAction));
+    });
 
   app.get('/api/order-actions', read, async (req, reply) => {
     const q = parse(ActionsQuery, req.query, 'query');
@@ -215,7 +214,7 @@ export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
       fields: ORDER_ACTION_CSV_FIELDS,
       count: countOrderActions,
       list: listOrderActions,
-      present: presentAction,
+      present: (action) => action,
     });
   });
 
@@ -224,8 +223,7 @@ export function auditRoutes(app: FastifyInstance, ctx: AppContext): void {
     const row = await getOrderAction(ctx.db, id);
     if (!row) throw notFound(`Order action ${id} not found`);
     await recordLook(ctx.db, req, 'view_order_action', { subjectId: id });
-    const action = presentAction(row);
-    return { success: true, action, data: action };
+    return { success: true, action: row, data: row };
   });
 
   // Who looked: every export and detail view of the audit screens, for administrators.

@@ -1,3 +1,4 @@
+import type { OrderAction } from '@fixdesk/protocol';
 import type { Queryable } from '../db';
 import { decimalText, isoText } from './sql-text';
 
@@ -130,10 +131,10 @@ export async function listSessionMessages(
 }
 
 /**
- * An order action with its client's names, as the audit screens and the blotter show it: decimals
+ * An order action with its client's names as SQL reads it (toOrderAction makes it the API's OrderAction): decimals
  * without trailing zeros and the time as ISO 8601 UTC, as text (sql-text.ts).
  */
-export interface OrderActionRow {
+interface OrderActionSqlRow {
   id: number;
   order_id: number | null;
   brokerorderid: string | null;
@@ -153,6 +154,33 @@ export interface OrderActionRow {
   fill_price: string | null;
   leg_index: number | null;
   created_at: string;
+}
+
+/** The one mapping of an order action row to the protocol's OrderAction. */
+function toOrderAction(a: OrderActionSqlRow): OrderAction {
+  // The row's time and decimals come as the text the API writes (a streamed export presents a million).
+  return {
+    id: a.id,
+    order_id: a.order_id,
+    timestamp: a.created_at,
+    created_at: a.created_at,
+    brokerorderid: a.brokerorderid,
+    clordid: a.clordid,
+    sendercompid: a.sendercompid,
+    client_name: a.client_name,
+    company_name: a.company_name,
+    symbol: a.symbol,
+    side: a.side,
+    orderqty: a.orderqty,
+    price: a.price,
+    action_type: a.action_type as OrderAction['action_type'],
+    user_id: a.user_id,
+    notes: a.notes,
+    action_data: a.action_data,
+    fillQty: a.fill_qty,
+    fillPrice: a.fill_price,
+    legIndex: a.leg_index,
+  };
 }
 
 export interface OrderActionFilter {
@@ -180,13 +208,13 @@ function orderActionWhere(f: Omit<OrderActionFilter, 'limit'>, p: (v: unknown) =
   return where.length ? `WHERE ${where.join(' AND ')}` : '';
 }
 
-export async function listOrderActions(db: Queryable, f: OrderActionFilter): Promise<OrderActionRow[]> {
+export async function listOrderActions(db: Queryable, f: OrderActionFilter): Promise<OrderAction[]> {
   const { values, p } = params();
-  const { rows } = await db.query<OrderActionRow>(
+  const { rows } = await db.query<OrderActionSqlRow>(
     `${ACTION_WITH_CLIENT} ${orderActionWhere(f, p)} ORDER BY a.id DESC LIMIT ${p(f.limit)}`,
     values,
   );
-  return rows;
+  return rows.map(toOrderAction);
 }
 
 export async function countOrderActions(db: Queryable, f: Omit<OrderActionFilter, 'limit' | 'beforeId'>): Promise<number> {
@@ -195,13 +223,13 @@ export async function countOrderActions(db: Queryable, f: Omit<OrderActionFilter
   return Number(rows[0]?.n ?? 0);
 }
 
-export async function getOrderAction(db: Queryable, id: number): Promise<OrderActionRow | undefined> {
-  const { rows } = await db.query<OrderActionRow>(`${ACTION_WITH_CLIENT} WHERE a.id = $1`, [id]);
-  return rows[0];
+export async function getOrderAction(db: Queryable, id: number): Promise<OrderAction | undefined> {
+  const { rows } = await db.query<OrderActionSqlRow>(`${ACTION_WITH_CLIENT} WHERE a.id = $1`, [id]);
+  return rows[0] && toOrderAction(rows[0]);
 }
 
 /** Order actions by id (those that exist), in id order. */
-export async function getOrderActions(db: Queryable, ids: readonly number[]): Promise<OrderActionRow[]> {
-  const { rows } = await db.query<OrderActionRow>(`${ACTION_WITH_CLIENT} WHERE a.id = ANY($1::int8[]) ORDER BY a.id`, [[...ids]]);
-  return rows;
+export async function getOrderActions(db: Queryable, ids: readonly number[]): Promise<OrderAction[]> {
+  const { rows } = await db.query<OrderActionSqlRow>(`${ACTION_WITH_CLIENT} WHERE a.id = ANY($1::int8[]) ORDER BY a.id`, [[...ids]]);
+  return rows.map(toOrderAction);
 }

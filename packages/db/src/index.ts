@@ -274,7 +274,6 @@ export {
   insertMessageSpec,
   MESSAGE_SPEC_COLUMNS,
   updateMessageSpec,
-  type ComponentBlockFieldRow,
   type FixFieldRow,
   type MessageSpecColumn,
   type MessageSpecWrite,

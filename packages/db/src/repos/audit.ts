@@ -134,27 +134,12 @@ export async function listSessionMessages(
  * An order action with its client's names as SQL reads it (toOrderAction makes it the API's OrderAction): decimals
  * without trailing zeros and the time as ISO 8601 UTC, as text (sql-text.ts).
  */
-interface OrderActionSqlRow {
-  id: number;
-  order_id: number | null;
-  brokerorderid: string | null;
-  clordid: string | null;
-  sendercompid: string | null;
-  client_name: string | null;
-  company_name: string | null;
-  symbol: string | null;
-  side: string | null;
-  orderqty: string | null;
-  price: string | null;
+type OrderActionSqlRow = Omit<OrderAction, 'timestamp' | 'action_type' | 'fillQty' | 'fillPrice' | 'legIndex'> & {
   action_type: string;
-  user_id: string;
-  notes: string | null;
-  action_data: Record<string, unknown>;
-  fill_qty: string | null;
-  fill_price: string | null;
-  leg_index: number | null;
-  created_at: string;
-}
+  fill_qty: OrderAction['fillQty'];
+  fill_price: OrderAction['fillPrice'];
+  leg_index: OrderAction['legIndex'];
+};
 
 /** The one mapping of an order action row to the protocol's OrderAction. */
 function toOrderAction(a: OrderActionSqlRow): OrderAction {

@@ -117,19 +117,19 @@ export async function countCapabilities(db: Queryable): Promise<Map<number, { to
 }
 
 /** A client's capabilities as the intake rules read them (every stored rule). */
-export interface ClientCapabilityRow {
-  symbol: string | null;
-  exchange: string | null;
-  is_enabled: boolean;
-  can_buy: boolean;
-  can_sell: boolean;
-  can_short: boolean;
-  min_order_qty: string | null;
-  max_order_qty: string | null;
-  max_position_long: string | null;
-  max_position_short: string | null;
-  market_identifier: string | null;
-}
+export type ClientCapabilityRow = Pick<
+  ClientCapabilityRecord,
+  | 'exchange'
+  | 'is_enabled'
+  | 'can_buy'
+  | 'can_sell'
+  | 'can_short'
+  | 'min_order_qty'
+  | 'max_order_qty'
+  | 'max_position_long'
+  | 'max_position_short'
+  | 'market_identifier'
+> & { symbol: string | null };
 
 export async function listClientCapabilities(db: Queryable, connectorId: number): Promise<ClientCapabilityRow[]> {
   const { rows } = await db.query<ClientCapabilityRow>(

@@ -1,4 +1,4 @@
-import type { MessageSpec } from '@fixdesk/protocol';
+import type { ComponentBlockField, MessageSpec } from '@fixdesk/protocol';
 import type { Queryable } from '../db';
 import type { ComponentBlockRow } from './client-defaults';
 
@@ -93,20 +93,11 @@ export async function componentBlocksByName(db: Queryable, names: readonly strin
   return names.flatMap((n) => byName.get(n) ?? []);
 }
 
-export interface ComponentBlockFieldRow {
-  field_number: number;
-  field_name: string;
-  field_type: string;
-  field_description: string | null;
-  field_position: number;
-  is_mandatory: boolean;
-}
-
 /** A block's fields in order (undefined when the block does not exist). */
-export async function componentBlockFields(db: Queryable, blockId: number): Promise<ComponentBlockFieldRow[] | undefined> {
+export async function componentBlockFields(db: Queryable, blockId: number): Promise<ComponentBlockField[] | undefined> {
   const block = await db.query('SELECT 1 FROM component_blocks WHERE id = $1', [blockId]);
   if (block.rows.length === 0) return undefined;
-  const { rows } = await db.query<ComponentBlockFieldRow>(
+  const { rows } = await db.query<ComponentBlockField>(
     `SELECT bf.field_number, f.field_name, f.field_type, f.description AS field_description, bf.field_position, bf.is_mandatory
        FROM component_block_fields bf JOIN fix_fields f ON f.field_number = bf.field_number
       WHERE bf.block_id = $1 ORDER BY bf.field_position`,

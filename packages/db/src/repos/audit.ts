@@ -1,24 +1,22 @@
-import type { OrderAction } from '@fixdesk/protocol';
+import type { FixMessageRecord, OrderAction } from '@fixdesk/protocol';
 import type { Queryable } from '../db';
 import { decimalText, isoText } from './sql-text';
 
 // The compliance reads: FIX messages in and out, and the order actions (who did what to which order).
 
-/** A FIX message as the audit screens and exports read it: times as ISO 8601 UTC text (sql-text.ts). */
-export interface FixMessageRow {
-  id: number;
+/**
+ * A FIX message as the audit screens and exports read it: times as ISO 8601 UTC text (sql-text.ts), the
+ * protocol's FixMessageRecord fields under their column names; the server presents it (raw_fix masked).
+ */
+export type FixMessageRow = Pick<
+  FixMessageRecord,
+  'id' | 'direction' | 'sender_comp_id' | 'target_comp_id' | 'clordid' | 'brokerorderid' | 'poss_dup' | 'raw_fix'
+> & {
   created_at: string;
   sending_time: string | null;
-  direction: 'TX' | 'RX';
   msg_type: string;
   msg_seq_num: number;
-  sender_comp_id: string;
-  target_comp_id: string;
-  clordid: string | null;
-  brokerorderid: string | null;
-  poss_dup: boolean;
-  raw_fix: string;
-}
+};
 
 export interface FixMessageFilter {
   /** Also the simulated clients' own copies (the test-client service's sessions). */

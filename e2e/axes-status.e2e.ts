@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import type { ServiceStatusEntry } from '@fixdesk/protocol';
 import type { Page } from 'playwright-core';
 import { TestFixClient } from '../tests/support/fix-client';
-import { screenshot } from './support/browser';
+import { deskScreenshots, screenshot } from './support/browser';
 import { blotterDesk } from './support/blotter-desk';
 import { until } from '../tests/support/until';
 
@@ -103,10 +103,7 @@ describe('axes board', () => {
       // The company known for the client's comp id is shown by name.
       assert.match((await page.getByTestId('axes-buyers').locator('[col-id="client"]').nth(1).textContent()) ?? '', /\S/);
 
-      await page.setViewportSize({ width: 1600, height: 1000 });
-      await screenshot(page, 'axes-board-1600');
-      await page.setViewportSize({ width: 1280, height: 800 });
-      await screenshot(page, 'axes-board-1280');
+      await deskScreenshots(page, 'axes-board');
 
       // The broker accepts and fills the best offer completely: it leaves the board without a reload.
       const token = await e2e.apiLogin('broker', e2e.server.demoPassword);
@@ -173,15 +170,11 @@ describe('service status', () => {
         assert.ok(ownerText.startsWith(`${entry.containerName} (this node)`), ownerText);
         assert.match(ownerText, new RegExp(`term ${owner.term} · until \\d{2}:\\d{2}:\\d{2} `));
 
-        for (const [width, height] of [
-          [1600, 1000],
-          [1280, 800],
-        ] as const) {
-          await page.setViewportSize({ width, height });
-          // Both tables fit: no column off to the right, no details cut.
-          await untilFits(page, `${width}x${height}`);
-          await screenshot(page, `service-status-${width}`, true);
-        }
+        // Both tables fit at each size: no column off to the right, no details cut.
+        await deskScreenshots(page, 'service-status', {
+          fullPage: true,
+          prepare: ({ width, height }) => untilFits(page, `${width}x${height}`),
+        });
       } finally {
         await eexClient.stop();
       }

@@ -4,7 +4,7 @@
 // actions with the reason, and resynchronises from a fresh snapshot when it returns.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { screenshot } from './support/browser';
+import { deskScreenshots, screenshot } from './support/browser';
 import { blotterDesk } from './support/blotter-desk';
 import { until } from '../tests/support/until';
 
@@ -87,9 +87,7 @@ describe('blotter offline state', () => {
       assert.equal(await blotter.acceptButton(id).isDisabled(), true);
       assert.equal(await blotter.statusCell(id).locator('.fd-status').getAttribute('title'), why);
       assert.equal(await blotter.info.accept.isDisabled(), true);
-      await screenshot(page, 'blotter-offline');
-      await page.setViewportSize({ width: 1280, height: 800 });
-      await screenshot(page, 'blotter-offline-1280');
+      await deskScreenshots(page, 'blotter-offline');
 
       networkDown = false;
       await blotter.reconnecting.getByRole('button', { name: 'Retry now' }).click();

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { FIX_SPEC_TABS, PASSWORD_ALPHABET } from '@fixdesk/domain';
 import { SpecExportText } from '@fixdesk/protocol';
-import { screenshot } from './support/browser';
+import { DESK_SIZES, deskScreenshots, screenshot } from './support/browser';
 import { E2E } from './support/fixture';
 
 const e2e = new E2E();
@@ -20,11 +20,6 @@ after(async () => {
   await e2e.stop();
   rmSync(dir, { recursive: true, force: true });
 });
-
-const SIZES = [
-  { width: 1600, height: 1000 },
-  { width: 1280, height: 800 },
-] as const;
 
 describe('FIX specification page', () => {
   it('shows the four tabs and hands out a document that opens offline with its password only', async () => {
@@ -48,11 +43,7 @@ describe('FIX specification page', () => {
           await page.getByTestId('execution-report-variants').getByText('Trade Cancel', { exact: true }).waitFor();
         if (tab.key === 'sessionInfo')
           await page.getByTestId('session-parameters').getByText(String(e2e.server.fixPort), { exact: true }).waitFor();
-        for (const size of SIZES) {
-          await page.setViewportSize(size);
-          await screenshot(page, `fix-specification-${tab.number}-${size.width}x${size.height}`);
-        }
-        await page.setViewportSize(SIZES[0]);
+        await deskScreenshots(page, `fix-specification-${tab.number}`, { restore: true });
       }
 
       // The field table switches to the cancel request's fields.
@@ -105,7 +96,7 @@ describe('FIX specification page', () => {
     assert.ok(!html.includes('SGX_CLIENT_1'), 'nothing of the client in clear');
 
     // A fresh browser context with no server behind it: every request but the file itself fails.
-    const context = await e2e.browser.newContext({ viewport: SIZES[0] });
+    const context = await e2e.browser.newContext({ viewport: DESK_SIZES[0] });
     try {
       const page = await context.newPage();
       const errors: string[] = [];

@@ -1,3 +1,4 @@
+import type { ClientConnector } from '@fixdesk/protocol';
 import type { Queryable } from '../db';
 import { ON_LIVE_NODE } from './client-sessions';
 
@@ -53,59 +54,16 @@ export const CONNECTOR_WRITABLE = [
 ] as const;
 export type ConnectorColumn = (typeof CONNECTOR_WRITABLE)[number];
 
-export interface ConnectorRow {
-  id: number;
-  comp_id: string;
-  execution_id_prefix: string;
-  target_comp_id: string;
-  fix_version: string;
-  broker_id: number | null;
-  client_name: string | null;
-  client_contact: string | null;
-  client_email: string | null;
-  client_phone: string | null;
-  client_lei: string | null;
-  company_website: string | null;
-  company_name: string | null;
-  logo_url: string | null;
-  is_active: boolean;
-  is_connected: boolean;
-  test_port: number | null;
-  host: string | null;
-  port: number;
-  timeout: number;
-  sessiontimeout: number;
-  protocol: string;
-  dictionary: string;
-  fix_username: string | null;
-  fix_password: string | null;
-  heartbeatint: number;
-  heartbeat_min_sec: number;
-  heartbeat_max_sec: number;
-  heartbeat_allow_zero: boolean;
-  targetsubid: string | null;
-  encryptmethod: number;
-  reset_frequency: 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'NEVER';
-  start_time: string;
-  end_time: string;
-  trading_days: string;
-  timezone: string;
-  max_orders_per_second: number;
-  alert_email: string | null;
-  enabletrace: boolean;
-  tls_key: string | null;
-  tls_cert: string | null;
-  tls_ca: string | null;
+/**
+ * A client connector as stored: the protocol's ClientConnector fields that are columns (secrets included;
+ * the route presents it for the caller's role), with the timestamps as dates, the kill switch's columns
+ * and the logo fetch's state.
+ */
+export type ConnectorRow = Omit<
+  ClientConnector,
+  'lei' | 'logo_src' | 'address' | 'tls_enabled' | 'trading_stop' | 'live' | 'created_at' | 'updated_at'
+> & {
   tls_expires_at: Date | null;
-  notes: string | null;
-  whitelisted_ips: string | null;
-  receive_notifications: boolean;
-  whatsapp_notifications: boolean;
-  trading_enabled: boolean;
-  risk_check_enabled: boolean;
-  resetseqnumflag: boolean;
-  resetseqnums: boolean;
-  useresetseqnums: boolean;
   /** The kill switch: set while the desk stops the client's orders. */
   trading_stopped_at: Date | null;
   trading_stopped_by: string | null;
@@ -116,7 +74,7 @@ export interface ConnectorRow {
   logo_problem: string | null;
   created_at: Date;
   updated_at: Date;
-}
+};
 
 // Connected: logged on at a node that is live (a node that died takes its sessions' connection with it).
 // The logo's state: what the fetch of its logo_url gave, never the image itself.

@@ -137,7 +137,7 @@ describe('two nodes on one PostgreSQL: one owner per FIX session', () => {
     try {
       await new Promise((r) => ws.once('open', r));
       ws.send(JSON.stringify({ type: 'authenticate', token }));
-      await client.waitFor(() => got.some((m) => m.type === 'authenticated'), 'ws authenticated');
+      await until('ws authenticated', () => got.some((m) => m.type === 'authenticated'));
 
       const latencies: number[] = [];
       let brokerOrderId = '';
@@ -146,14 +146,14 @@ describe('two nodes on one PostgreSQL: one owner per FIX session', () => {
         await client.send('D', newOrderSingle(clOrdId));
         const ack = await client.waitForReport(clOrdId, (m) => m.get(150) === 'A');
         const ackAt = performance.now();
-        const shown = await client.waitFor(
-          () => got.find((m) => m.type === 'new_order' && m.orderData?.clordid === clOrdId),
+        const shown = await until(
           `new_order ${clOrdId} on node B`,
+          () => got.find((m) => m.type === 'new_order' && m.orderData?.clordid === clOrdId),
           2_000,
         );
-        await client.waitFor(
-          () => got.find((m) => m.type === 'execution_report' && m.data?.clordid === clOrdId && m.data.exectype === 'A'),
+        await until(
           `its Pending New on node B`,
+          () => got.find((m) => m.type === 'execution_report' && m.data?.clordid === clOrdId && m.data.exectype === 'A'),
           2_000,
         );
         latencies.push(shown.at - ackAt);
@@ -175,9 +175,8 @@ describe('two nodes on one PostgreSQL: one owner per FIX session', () => {
       const fill = await client.waitForReport('CL-X5', (m) => m.get(150) === 'F');
       assert.deepEqual([fill.get(39), fill.get(32), fill.get(31)], ['2', '10', '27000']);
       // Node B's own browsers saw its fill too (published locally, not through the bus).
-      await client.waitFor(
-        () => got.find((m) => m.type === 'order_update' && m.orderData?.clordid === 'CL-X5' && m.orderData.ordstatus === '2'),
-        'the fill on node B',
+      await until('the fill on node B', () =>
+        got.find((m) => m.type === 'order_update' && m.orderData?.clordid === 'CL-X5' && m.orderData.ordstatus === '2'),
       );
     } finally {
       ws.close();
@@ -198,7 +197,7 @@ describe('two nodes on one PostgreSQL: one owner per FIX session', () => {
     try {
       await new Promise((r) => ws.once('open', r));
       ws.send(JSON.stringify({ type: 'authenticate', token }));
-      await client.waitFor(() => got.some((m) => m.type === 'authenticated'), 'ws authenticated');
+      await until('ws authenticated', () => got.some((m) => m.type === 'authenticated'));
       // Sent back to back: node A takes them in batches and tells node B a batch of changes at a time.
       // Beyond the client's order rate limit they are refused at intake, and are records too.
       const ids = Array.from({ length: 300 }, (_, i) => `CL-BURST-${i + 1}`);
@@ -213,10 +212,10 @@ describe('two nodes on one PostgreSQL: one owner per FIX session', () => {
             ? [{ id: m.orderData.clordid, status: m.orderData.ordstatus, i }]
             : [],
         );
-      await client.waitFor(() => shown().length >= ids.length, `every order on node B (${shown().length})`, 20_000);
+      await until(`every order on node B (${shown().length})`, () => shown().length >= ids.length, 20_000);
       const pendingNew = (id: string) =>
         got.findIndex((m) => m.type === 'execution_report' && m.data?.clordid === id && m.data.exectype === 'A');
-      await client.waitFor(() => taken.every((id) => pendingNew(id) >= 0), 'every Pending New on node B', 20_000);
+      await until('every Pending New on node B', () => taken.every((id) => pendingNew(id) >= 0), 20_000);
       const all = shown();
       assert.equal(all.length, ids.length, 'each order once');
       assert.deepEqual(
@@ -245,7 +244,7 @@ describe('two nodes on one PostgreSQL: one owner per FIX session', () => {
     ws.on('message', (d) => seen.push(JSON.parse(String(d)) as { type: string }));
     await new Promise((r) => ws.once('open', r));
     ws.send(JSON.stringify({ type: 'authenticate', token }));
-    await client.waitFor(() => seen.some((m) => m.type === 'authenticated'), 'ws authenticated');
+    await until('ws authenticated', () => seen.some((m) => m.type === 'authenticated'));
     const put = (isActive: boolean) =>
       fetch(`${nodeB.url}/api/client-connectors/${COMP_ID}`, {
         method: 'PUT',
@@ -254,13 +253,13 @@ describe('two nodes on one PostgreSQL: one owner per FIX session', () => {
       });
     const logons = client.logons;
     assert.equal((await put(false)).status, 200);
-    await client.waitFor(() => !client.isLoggedOn, 'the client logged out of node A', 5_000);
+    await until('the client logged out of node A', () => !client.isLoggedOn, 5_000);
     assert.equal((await put(true)).status, 200);
     // The client reconnects by itself (to node A: the lease was released at its logout).
-    await client.waitFor(() => client.isLoggedOn && client.logons === logons + 1, 'the client logged on again', 10_000);
+    await until('the client logged on again', () => client.isLoggedOn && client.logons === logons + 1, 10_000);
     // Node B's browsers heard of the logout and the new logon on node A.
     const events = () => seen.filter((m) => m.type === 'client_connection_status' && m.comp_id === COMP_ID).map((m) => m.is_connected);
-    await client.waitFor(() => events().join() === 'false,true', `the connection events on node B (${events().join()})`, 5_000);
+    await until(`the connection events on node B (${events().join()})`, () => events().join() === 'false,true', 5_000);
     ws.close();
   });
 

@@ -130,11 +130,6 @@ export class TestFixClient {
     return this.initiator!.send(outgoing(msgType, body));
   }
 
-  /** Still used by a test being changed elsewhere; `until` is the one wait (removed once that test uses it). */
-  waitFor<T>(fn: () => T | undefined | false, what: string, timeoutMs = 10_000): Promise<T> {
-    return until(what, fn, timeoutMs, 10);
-  }
-
   /** The next report for a ClOrdID matching a predicate (ExecType etc). */
   waitForReport(
     clOrdId: string,

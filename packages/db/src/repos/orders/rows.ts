@@ -1,3 +1,5 @@
+import type { ExecutionReport } from '@fixdesk/protocol';
+
 // The rows of the order tables as they are read, and a new order as the intake stores it.
 // Decimal columns travel as strings in both directions.
 
@@ -99,27 +101,33 @@ export interface OrderPartyRow {
   party_role: number;
 }
 
-export interface ExecReportRow {
-  id: number;
-  order_id: number;
-  execid: string;
-  clordid: string;
-  origclordid: string | null;
-  orderid: string;
-  exectype: string;
-  ordstatus: string;
-  side: string | null;
-  symbol: string | null;
-  orderqty: string | null;
-  price: string | null;
-  lastqty: string | null;
-  lastpx: string | null;
-  cumqty: string;
-  avgpx: string;
-  leavesqty: string;
-  leg_index: number | null;
-  ordrejreason: number | null;
-  text: string | null;
+/**
+ * An execution report as stored: the protocol's ExecutionReport fields under their column names (orders/present.ts
+ * presents it), with its times as dates and what the outbox needs (the sender, the sequence number sent and when).
+ */
+export type ExecReportRow = Pick<
+  ExecutionReport,
+  | 'id'
+  | 'order_id'
+  | 'execid'
+  | 'clordid'
+  | 'origclordid'
+  | 'orderid'
+  | 'exectype'
+  | 'ordstatus'
+  | 'side'
+  | 'symbol'
+  | 'orderqty'
+  | 'price'
+  | 'lastqty'
+  | 'lastpx'
+  | 'cumqty'
+  | 'avgpx'
+  | 'leavesqty'
+  | 'ordrejreason'
+  | 'text'
+> & {
+  leg_index: ExecutionReport['legIndex'];
   transacttime: Date;
   created_at: Date;
   sendercompid: string | null;
@@ -129,7 +137,7 @@ export interface ExecReportRow {
   executing_trader_id?: string | null;
   executing_trader_source?: string | null;
   executing_trader_name?: string | null;
-}
+};
 
 export interface OrderRequestRow {
   id: number;

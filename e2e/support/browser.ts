@@ -160,7 +160,12 @@ export async function deskScreenshots(
   if (restore) await page.setViewportSize(DESK_SIZES[0]);
 }
 
-/** Waits until the page's path (and optionally search) is the expected one. */
+/**
+ * Waits until the page's path is the expected one: the navigation committed, not the new page's load
+ * event (what the test does next waits for its own elements). Waiting for the load as well timed out
+ * a sign-out check after 15 s ("waiting for navigation until load") on a machine running two suites
+ * at once.
+ */
 export async function waitForPath(page: Page, pathname: string): Promise<void> {
-  await page.waitForURL((url) => url.pathname === pathname, { timeout: 15_000 });
+  await page.waitForURL((url) => url.pathname === pathname, { timeout: 15_000, waitUntil: 'commit' });
 }

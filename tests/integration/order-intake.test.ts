@@ -241,17 +241,31 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal((await put(3)).status, 200);
       const orders = t.server.ctx.orders;
       try {
-        await new Promise((r) => setTimeout(r, 1_020 - (Date.now() % 1_000)));
-        const held = [nos(), nos()];
-        for (const o of held) assert.equal((await orders.receiveNewOrder(o)).accepted, true);
-        // After a crash the client resends what it sent, flagged: held orders, ignored and not counted.
-        for (const o of held) {
-          for (let i = 0; i < 3; i++) assert.equal((await orders.receiveNewOrder({ ...o, possibleDuplicate: true })).alreadyReceived, true);
+        // The rate counts per second of the server's clock: the whole sequence must fall in one second.
+        // On a busy machine it may not (each order is a commit); then it is tried again in the next.
+        let inOneSecond = false;
+        for (let attempt = 1; attempt <= 5 && !inOneSecond; attempt++) {
+          await new Promise((r) => setTimeout(r, 1_020 - (Date.now() % 1_000)));
+          const second = Math.floor(Date.now() / 1_000);
+          const held = [nos(), nos()];
+          const accepted = [];
+          for (const o of held) accepted.push((await orders.receiveNewOrder(o)).accepted);
+          // After a crash the client resends what it sent, flagged: held orders, ignored and not counted.
+          const ignored = [];
+          for (const o of held) {
+            for (let i = 0; i < 3; i++) ignored.push((await orders.receiveNewOrder({ ...o, possibleDuplicate: true })).alreadyReceived);
+          }
+          const third = await orders.receiveNewOrder(nos());
+          const flaggedButNew = await orders.receiveNewOrder(nos({ possibleDuplicate: true }));
+          if (Math.floor(Date.now() / 1_000) !== second) continue;
+          inOneSecond = true;
+          assert.deepEqual(accepted, [true, true]);
+          assert.deepEqual(ignored, [true, true, true, true, true, true]);
+          assert.equal(third.accepted, true, 'the third order of the second is within the rate');
+          assert.equal(flaggedButNew.accepted, false, 'a flagged order the desk never had is a new order and counts');
+          assert.equal(flaggedButNew.text, 'Order rate limit of 3 orders per second exceeded');
         }
-        assert.equal((await orders.receiveNewOrder(nos())).accepted, true, 'the third order of the second is within the rate');
-        const flaggedButNew = await orders.receiveNewOrder(nos({ possibleDuplicate: true }));
-        assert.equal(flaggedButNew.accepted, false, 'a flagged order the desk never had is a new order and counts');
-        assert.equal(flaggedButNew.text, 'Order rate limit of 3 orders per second exceeded');
+        assert.ok(inOneSecond, 'five tries, and the sequence never fell within one second');
       } finally {
         assert.equal((await put(100)).status, 200);
       }

@@ -2,10 +2,11 @@
 // fix_messages every message in and out (the compliance audit) and, for outbound ones, the copies a
 // ResendRequest is answered from. The next sender number is the greater of the state row's and the
 // highest number stored since (storedNextSenderSeq, docs/adr/0016): a reply persisted in an order's
-// own commit writes its message row only, and locks no session row. Writes from all sessions are group-committed: whatever was queued
-// while the previous flush ran goes into the next one, as a single statement (one round trip, one
-// WAL flush), so a busy server pays one commit for many messages while each caller still learns
-// only once its own write is durable. Writes land in the order they were issued.
+// own commit writes its message row only, and locks no session row. Writes from all sessions are
+// group-committed: whatever was queued while the previous flush ran goes into the next one, as a
+// single statement (one round trip, one WAL flush), so a busy server pays one commit for many
+// messages while each caller still learns only once its own write is durable. Writes land in the
+// order they were issued.
 import {
   formatUtcTimestamp,
   parseUtcTimestamp,
@@ -232,7 +233,7 @@ msg AS (
 ),
 seq AS (
   UPDATE fix_session_state st
-     SET next_sender_seq = CASE WHEN v.sender IS NULL THEN st.next_sender_seq ELSE greatest(st.next_sender_seq, v.sender) END,
+     SET next_sender_seq = greatest(st.next_sender_seq, v.sender), -- greatest() skips a null (no message sent)
          next_target_seq = coalesce(v.target, st.next_target_seq),
          updated_at = now()
     FROM unnest($12::text[], $13::text[], $14::text[], $15::int[], $16::int[]) AS v(b, s, t, sender, target),

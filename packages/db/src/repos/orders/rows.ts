@@ -1,4 +1,4 @@
-import type { ExecutionReport } from '@fixdesk/protocol';
+import type { ExecutionReport, Order, OrderLeg, OrderParty, OrderRequest } from '@fixdesk/protocol';
 
 // The rows of the order tables as they are read, and a new order as the intake stores it.
 // Decimal columns travel as strings in both directions.
@@ -44,61 +44,73 @@ export interface NewOrderRecord {
   parties: NewOrderParty[];
 }
 
-export interface OrderRow {
-  id: number;
-  brokerorderid: string;
-  clordid: string;
-  origclordid: string | null;
-  client_connector_id: number;
-  sendercompid: string;
-  targetcompid: string;
+/**
+ * An order as stored: the protocol's Order fields under their column names (orders/present.ts presents
+ * it), with its times as dates and its trading day; the connector's names and the nested parts are read
+ * apart.
+ */
+export type OrderRow = Pick<
+  Order,
+  | 'id'
+  | 'brokerorderid'
+  | 'clordid'
+  | 'origclordid'
+  | 'client_connector_id'
+  | 'sendercompid'
+  | 'targetcompid'
+  | 'msg_type'
+  | 'symbol'
+  | 'security_type'
+  | 'maturity_month_year'
+  | 'side'
+  | 'ordtype'
+  | 'price'
+  | 'orderqty'
+  | 'timeinforce'
+  | 'exchange'
+  | 'currency'
+  | 'account'
+  | 'text'
+  | 'ordstatus'
+  | 'cumqty'
+  | 'leavesqty'
+  | 'avgpx'
+  | 'lastqty'
+  | 'lastpx'
+  | 'accepted_by'
+> & {
   session_date: string;
-  msg_type: 'D' | 'AB';
-  symbol: string;
-  security_type: string | null;
-  maturity_month_year: string | null;
-  side: '1' | '2';
-  ordtype: '1' | '2';
-  price: string | null;
-  orderqty: string;
-  timeinforce: string;
-  exchange: string | null;
-  currency: string | null;
-  account: string | null;
-  text: string | null;
-  ordstatus: string;
-  cumqty: string;
-  leavesqty: string;
-  avgpx: string;
-  lastqty: string | null;
-  lastpx: string | null;
   transacttime: Date;
-  accepted_by: string | null;
   created_at: Date;
   updated_at: Date;
-}
+};
+
+// The leg and party columns are snake_case (leg_cumqty, party_id) where the protocol's keys are
+// camelCase (legCumQty, partyID), and no rule turns one into the other: these rows name their columns
+// here, each typed as the protocol field it is presented as, plus the columns the protocol leaves out.
 
 export interface OrderLegRow {
   id: number;
   order_id: number;
-  leg_index: number;
-  leg_symbol: string;
-  leg_security_type: string | null;
-  leg_maturity_month_year: string | null;
-  leg_side: '1' | '2';
-  leg_ratio_qty: string;
-  leg_price: string | null;
-  leg_cumqty: string;
-  leg_avgpx: string;
+  leg_index: OrderLeg['legIndex'];
+  leg_symbol: OrderLeg['legSymbol'];
+  leg_security_type: OrderLeg['legSecurityType'];
+  leg_maturity_month_year: OrderLeg['legMaturityMonthYear'];
+  leg_side: OrderLeg['legSide'];
+  leg_ratio_qty: OrderLeg['legRatioQty'];
+  leg_price: OrderLeg['legPrice'];
+  leg_cumqty: OrderLeg['legCumQty'];
+  leg_avgpx: OrderLeg['legAvgPx'];
 }
 
 export interface OrderPartyRow {
   order_id: number;
-  leg_index: number | null;
+  leg_index: OrderParty['legIndex'];
+  /** The party's place among its order's parties. */
   position: number;
-  party_id: string;
-  party_id_source: string | null;
-  party_role: number;
+  party_id: OrderParty['partyID'];
+  party_id_source: OrderParty['partyIDSource'];
+  party_role: OrderParty['partyRole'];
 }
 
 /**
@@ -139,19 +151,22 @@ export type ExecReportRow = Pick<
   executing_trader_name?: string | null;
 };
 
-export interface OrderRequestRow {
-  id: number;
+/** A cancel or replace request as stored: the protocol's OrderRequest fields, its order and its times as dates. */
+export type OrderRequestRow = Pick<
+  OrderRequest,
+  | 'id'
+  | 'request_type'
+  | 'clordid'
+  | 'origclordid'
+  | 'new_orderqty'
+  | 'new_price'
+  | 'new_ordtype'
+  | 'text'
+  | 'status'
+  | 'decided_by'
+  | 'decision_text'
+> & {
   order_id: number;
-  request_type: 'F' | 'G';
-  clordid: string;
-  origclordid: string;
-  new_orderqty: string | null;
-  new_price: string | null;
-  new_ordtype: string | null;
-  text: string | null;
-  status: 'PENDING' | 'CONFIRMED' | 'REFUSED';
-  decided_by: string | null;
   decided_at: Date | null;
-  decision_text: string | null;
   created_at: Date;
-}
+};

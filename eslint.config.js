@@ -38,12 +38,13 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
-  // An async server: a promise nobody awaits or catches loses its error (an unhandled rejection ends
-  // the process), and a promise where a plain callback is expected is never awaited. These two rules
-  // need the types, so they read the server side's sources only (tests run node:test's it/describe,
-  // whose promises the runner keeps).
+  // An async server and an async browser app: a promise nobody awaits or catches loses its error (an
+  // unhandled rejection ends the server's process; in the browser the user is told nothing), and a
+  // promise where a plain callback is expected (an onClick, an onSubmit) is never awaited. A handler
+  // that reports its own failures is marked `void`. These two rules need the types, so they read the
+  // sources only (tests run node:test's it/describe, whose promises the runner keeps).
   {
-    files: ['apps/server/src/**/*.ts', 'packages/{db,fix,client,domain}/src/**/*.ts'],
+    files: ['apps/server/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}', 'packages/{db,fix,client,domain}/src/**/*.ts'],
     ignores: ['**/*.test.ts'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {

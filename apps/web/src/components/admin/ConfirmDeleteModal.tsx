@@ -16,6 +16,7 @@ export function ConfirmDeleteModal({
   question: string;
   confirmLabel?: string;
   onCancel: () => void;
+  /** Does the delete and reports its own outcome (a toast): it never rejects. */
   onConfirm: () => Promise<void>;
   children?: ReactNode;
 }) {
@@ -34,7 +35,7 @@ export function ConfirmDeleteModal({
             loading={busy}
             onClick={() => {
               setBusy(true);
-              onConfirm().finally(() => setBusy(false));
+              void onConfirm().finally(() => setBusy(false));
             }}
           >
             {confirmLabel}

@@ -57,7 +57,7 @@ export function TypedConfirmDeleteModal({
             loading={busy}
             onClick={() => {
               setBusy(true);
-              onConfirm().finally(() => setBusy(false));
+              void onConfirm().finally(() => setBusy(false));
             }}
           >
             Delete

@@ -98,7 +98,7 @@ export default function LoginPage() {
             </Text>
           </Stack>
 
-          <form onSubmit={handleSubmit} noValidate aria-label="Sign in">
+          <form onSubmit={(event) => void handleSubmit(event)} noValidate aria-label="Sign in">
             <Stack gap="md">
               {submission.state === 'error' && (
                 <Alert color="red" title="Login Failed" icon={<IconAlertCircle size={18} />} role="alert" data-testid="login-error">

@@ -119,6 +119,25 @@ function CancelModal({
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
   useEffect(() => setText(''), [order?.id]);
+  async function sendCancel() {
+    if (!order) return;
+    setBusy(true);
+    try {
+      const r = await simulatorApi.cancelOrder(compId, {
+        origClOrdId: order.clordid,
+        ...(text.trim() ? { text: text.trim() } : {}),
+      });
+      onDone(
+        r.success,
+        r.success ? `Cancel request ${r.clOrdId} sent for ${order.clordid}` : SendErrorText.cancelFailed(r.error ?? SendErrorText.failed),
+      );
+    } catch (e) {
+      onDone(false, SendErrorText.cancelFailed(errorText(e)));
+    } finally {
+      setBusy(false);
+    }
+  }
+
   return (
     <Modal opened={order !== null} onClose={onClose} title={<Text fw={700}>Cancel order {order?.clordid}</Text>} centered>
       <Stack gap="sm">
@@ -138,31 +157,7 @@ function CancelModal({
           <Button variant="default" onClick={onClose}>
             Keep order
           </Button>
-          <Button
-            color="red"
-            loading={busy}
-            data-testid="confirm-cancel"
-            onClick={async () => {
-              if (!order) return;
-              setBusy(true);
-              try {
-                const r = await simulatorApi.cancelOrder(compId, {
-                  origClOrdId: order.clordid,
-                  ...(text.trim() ? { text: text.trim() } : {}),
-                });
-                onDone(
-                  r.success,
-                  r.success
-                    ? `Cancel request ${r.clOrdId} sent for ${order.clordid}`
-                    : SendErrorText.cancelFailed(r.error ?? SendErrorText.failed),
-                );
-              } catch (e) {
-                onDone(false, SendErrorText.cancelFailed(errorText(e)));
-              } finally {
-                setBusy(false);
-              }
-            }}
-          >
+          <Button color="red" loading={busy} data-testid="confirm-cancel" onClick={() => void sendCancel()}>
             Send cancel request
           </Button>
         </Group>
@@ -193,6 +188,26 @@ function ReplaceModal({
     setProblem(null);
   }, [order]);
   const strategy = order?.msgtype === 'AB';
+  async function sendReplace() {
+    if (!order) return;
+    const change: { orderQty?: string; price?: string } = {};
+    if (qty !== '' && String(qty) !== order.orderqty) change.orderQty = String(qty);
+    if (price !== '' && String(price) !== (order.price ?? '')) change.price = String(price);
+    if (!change.orderQty && !change.price) {
+      setProblem('Change the quantity or the price first');
+      return;
+    }
+    setBusy(true);
+    try {
+      const r = await simulatorApi.replaceOrder(compId, { origClOrdId: order.clordid, ...change });
+      onDone(r.success, r.success ? `Replace request ${r.clOrdId} sent for ${order.clordid}` : (r.error ?? SendErrorText.failed));
+    } catch (e) {
+      setProblem(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
   return (
     <Modal opened={order !== null} onClose={onClose} title={<Text fw={700}>Replace order {order?.clordid}</Text>} centered>
       <Stack gap="sm">
@@ -225,29 +240,7 @@ function ReplaceModal({
           <Button variant="default" onClick={onClose}>
             Close
           </Button>
-          <Button
-            loading={busy}
-            data-testid="confirm-replace"
-            onClick={async () => {
-              if (!order) return;
-              const change: { orderQty?: string; price?: string } = {};
-              if (qty !== '' && String(qty) !== order.orderqty) change.orderQty = String(qty);
-              if (price !== '' && String(price) !== (order.price ?? '')) change.price = String(price);
-              if (!change.orderQty && !change.price) {
-                setProblem('Change the quantity or the price first');
-                return;
-              }
-              setBusy(true);
-              try {
-                const r = await simulatorApi.replaceOrder(compId, { origClOrdId: order.clordid, ...change });
-                onDone(r.success, r.success ? `Replace request ${r.clOrdId} sent for ${order.clordid}` : (r.error ?? SendErrorText.failed));
-              } catch (e) {
-                setProblem(errorText(e));
-              } finally {
-                setBusy(false);
-              }
-            }}
-          >
+          <Button loading={busy} data-testid="confirm-replace" onClick={() => void sendReplace()}>
             Send replace request
           </Button>
         </Group>

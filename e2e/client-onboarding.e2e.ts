@@ -28,6 +28,7 @@ after(() => e2e.stop());
 
 const COMP = 'E2E_ONBOARD';
 const CONSOLE_COMP = 'E2E_CONSOLE';
+const DROP_COMP = 'E2E_MIDDLE_OFFICE';
 
 const SHOTS: DeskScreenshotOptions = { restore: true };
 
@@ -412,5 +413,39 @@ describe('client onboarding screens', () => {
     } finally {
       await client.initiator.stop();
     }
+  });
+
+  it("makes a drop copy connector in the dialog: its session type, the clients it copies, the grid's Session Type", async () => {
+    await e2e.withPage(async (page) => {
+      await e2e.signIn(page, 'admin', { at: '/config/client-connectors' });
+      const grid = page.getByRole('region', { name: 'Client connectors' });
+      await grid.getByText('SGX_CLIENT_1', { exact: true }).waitFor();
+      await page.getByRole('button', { name: 'Add Connector' }).click();
+      const form = page.getByRole('form', { name: 'Add Client Connector' });
+      await form.getByLabel('Component ID').fill(DROP_COMP);
+      await form.getByLabel('Execution ID Prefix').fill('MO2');
+      await form.getByLabel('Client Name').fill('Middle Office');
+      // The clients copied are asked for a drop copy only.
+      assert.equal(await form.getByRole('textbox', { name: 'Clients Copied' }).count(), 0);
+      await choose(page, form, 'Session Type', 'Drop Copy');
+      await choose(page, form, 'Clients Copied', /^SGX_CLIENT_1/);
+      // The list closed: a click on the dialog's title.
+      await page.getByRole('dialog').getByText('Add Client Connector', { exact: true }).click();
+      await deskScreenshots(page, 'client-connector-drop-copy-form', SHOTS);
+      await form.getByRole('button', { name: 'Add Connector' }).click();
+      await page.getByTestId('admin-success').getByText('Client connector created successfully!').waitFor();
+      const row = grid.locator('.ag-row', { hasText: DROP_COMP });
+      await row.getByText('Drop Copy', { exact: true }).waitFor();
+      await grid.locator('.ag-row', { hasText: 'SGX_CLIENT_1' }).getByText('Order Entry', { exact: true }).waitFor();
+      await deskScreenshots(page, 'client-connectors-drop-copy', SHOTS);
+
+      // Edited again: the dialog reads both back.
+      await page.getByRole('button', { name: `Edit connector ${DROP_COMP}` }).click();
+      const edit = page.getByRole('form', { name: `Edit Client Connector ${DROP_COMP}` });
+      await edit.getByText('SGX_CLIENT_1', { exact: false }).first().waitFor();
+      assert.equal(await edit.getByRole('textbox', { name: 'Session Type' }).inputValue(), 'Drop Copy');
+      await deskScreenshots(page, 'client-connector-drop-copy-edit', SHOTS);
+      await edit.getByRole('button', { name: 'Cancel' }).click();
+    });
   });
 });

@@ -70,7 +70,9 @@ export {
 // ── client connectors and their FIX sessions ──
 export {
   connectorExists,
+  connectorSessionTypes,
   countConnectorOrders,
+  dropCopiesNaming,
   deleteConnector,
   getConnector,
   getConnectorAndBroker,
@@ -222,12 +224,12 @@ export {
   getExecReports,
   listOrderRows,
   listOrders,
-  ORDER_LIST_COLUMNS,
   type OrderBundle,
   type OrderListFilter,
-  type OrderListRows,
   type TextRow,
 } from './repos/orders/list';
+export { presentExecReport, presentOrders } from './repos/orders/present';
+export { orderListJson, refusedOrdersFromRows } from './repos/orders/list-json';
 
 // ── compliance reads ──
 export {

@@ -9,7 +9,7 @@ import { z } from 'zod';
  * the form.
  */
 
-export type AdminFieldKind = 'text' | 'textarea' | 'select' | 'integer' | 'decimal' | 'boolean' | 'password';
+export type AdminFieldKind = 'text' | 'textarea' | 'select' | 'multiselect' | 'integer' | 'decimal' | 'boolean' | 'password';
 
 export interface AdminOption {
   value: string;
@@ -22,6 +22,7 @@ export interface AdminField<K extends string = string> {
   kind: AdminFieldKind;
   /** Marked required in the form (the schema decides what is valid). */
   required?: boolean;
+  /** A select's choices; a multiselect's come from its screen (other records). */
   options?: readonly AdminOption[];
   /** The value a new record's form starts with. */
   defaultValue?: string | boolean;

@@ -5,6 +5,8 @@ import {
   FIX_VERSIONS,
   LEI_MAX,
   RESET_FREQUENCIES,
+  SESSION_TYPE_LABELS,
+  SESSION_TYPES,
   type CONNECTOR_READ_ONLY_FIELDS,
   type CreateConnectorInput,
 } from './connectors';
@@ -67,6 +69,19 @@ export const CONNECTOR_FIELDS: AdminFields<ConnectorFormInput> = {
     placeholder: 'e.g. AC1',
     description: `At most ${EXECUTION_ID_PREFIX_MAX} characters; starts every ExecID`,
     lockedOnEdit: "Fixed once created: the client's ExecIDs carry it",
+  }),
+  session_type: field('session_type', 'Session Type', 'basic', {
+    kind: 'select',
+    options: SESSION_TYPES.map((t) => ({ value: t, label: SESSION_TYPE_LABELS[t] })),
+    defaultValue: 'order_entry',
+    whenEmpty: 'omit',
+    description: 'Drop copy: receives a copy of client reports, cannot trade',
+  }),
+  drop_copy_of: field('drop_copy_of', 'Clients Copied', 'basic', {
+    kind: 'multiselect',
+    span: 2,
+    placeholder: 'Every client',
+    description: 'Empty: every client. Reports from the change on are copied, none made before it',
   }),
   client_name: field('client_name', 'Client Name', 'basic', { kind: 'text', maxLength: 200 }),
   company_name: field('company_name', 'Company Name', 'basic', { kind: 'text', maxLength: 200 }),

@@ -8,6 +8,15 @@ export const FIX_VERSIONS = ['FIX.4.2', 'FIX.4.4', 'FIX.5.0', 'FIXT.1.1'] as con
 export const RESET_FREQUENCIES = ['DAILY', 'WEEKLY', 'MONTHLY', 'NEVER'] as const;
 export const CONNECTOR_TIMEZONES = ['Asia/Singapore', 'UTC', 'Asia/Tokyo', 'Europe/London', 'America/New_York'] as const;
 export const EXECUTION_ID_PREFIX_MAX = 3;
+/**
+ * A connector's FIX session (docs/adr/0017): a client's own (orders in, reports out) or a drop copy
+ * session, which receives a copy of the reports sent to the clients it names and never trades.
+ */
+export const SESSION_TYPES = ['order_entry', 'drop_copy'] as const;
+export type SessionType = (typeof SESSION_TYPES)[number];
+export const SESSION_TYPE_LABELS: Record<SessionType, string> = { order_entry: 'Order Entry', drop_copy: 'Drop Copy' };
+/** Most clients one drop copy session names (none: every client). */
+export const DROP_COPY_OF_MAX = 500;
 export const LEI_MAX = 20;
 
 const text = (max: number) => z.string().trim().max(max);
@@ -98,6 +107,19 @@ export function heartbeatSettingsProblem(h: {
   return undefined;
 }
 
+const compId = z
+  .string({ error: 'Component ID is required' })
+  .trim()
+  .min(1, 'Component ID is required')
+  .max(64)
+  .regex(/^[A-Za-z0-9_.-]+$/, 'may contain letters, digits, _ . and - only');
+
+/** The clients a drop copy session copies: comp ids, each once, in the order given. */
+const dropCopyOf = z
+  .array(compId, { error: 'must be a list of client comp IDs' })
+  .max(DROP_COPY_OF_MAX, `names at most ${DROP_COPY_OF_MAX} clients`)
+  .transform((ids) => [...new Set(ids)]);
+
 const ConnectorFields = {
   target_comp_id: text(64).min(1).optional(),
   fix_version: z.enum(FIX_VERSIONS).optional(),
@@ -155,14 +177,30 @@ const ConnectorFields = {
   resetseqnumflag: z.boolean().optional(),
   resetseqnums: z.boolean().optional(),
   useresetseqnums: z.boolean().optional(),
+  session_type: z.enum(SESSION_TYPES, { error: `must be one of ${SESSION_TYPES.join(', ')}` }).optional(),
+  drop_copy_of: dropCopyOf.optional(),
 };
 
-const compId = z
-  .string({ error: 'Component ID is required' })
-  .trim()
-  .min(1, 'Component ID is required')
-  .max(64)
-  .regex(/^[A-Za-z0-9_.-]+$/, 'may contain letters, digits, _ . and - only');
+/**
+ * The drop copy rules on a connector as it will be after a write (the API's 400s; docs/adr/0017): only a
+ * drop copy session names clients, and each one it names is an order-entry connector other than itself.
+ * `sessionTypes`: the session type of every existing connector named, by comp id.
+ */
+export function dropCopyProblem(
+  c: { comp_id: string; session_type: SessionType; drop_copy_of: readonly string[] },
+  sessionTypes: ReadonlyMap<string, string>,
+): { field: 'drop_copy_of'; message: string } | undefined {
+  if (c.session_type !== 'drop_copy') {
+    return c.drop_copy_of.length ? { field: 'drop_copy_of', message: 'Clients copied are only for a drop copy session' } : undefined;
+  }
+  for (const id of c.drop_copy_of) {
+    if (id === c.comp_id) return { field: 'drop_copy_of', message: `${id} is this drop copy session, not a client` };
+    const type = sessionTypes.get(id);
+    if (type === undefined) return { field: 'drop_copy_of', message: `${id} is not a client connector` };
+    if (type !== 'order_entry') return { field: 'drop_copy_of', message: `${id} is a drop copy session, not a client` };
+  }
+  return undefined;
+}
 
 const executionIdPrefix = z
   .string({ error: 'Execution ID prefix is required' })
@@ -280,6 +318,10 @@ export interface ClientConnector {
   resetseqnumflag: boolean;
   resetseqnums: boolean;
   useresetseqnums: boolean;
+  /** An order-entry session (a client's) or a drop copy session. */
+  session_type: SessionType;
+  /** A drop copy session's clients, by comp id; empty: every client (always empty for order entry). */
+  drop_copy_of: string[];
   created_at: string;
   updated_at: string;
   /** The kill switch: set while the desk stops the client's orders (any signed-in user sees it). */

@@ -7,7 +7,7 @@ import {
   fixSessionLeaseName,
   type Db,
 } from '@fixdesk/db';
-import { Acceptor, createSessionCodec, type Application, type SessionID, type SessionStatus } from '@fixdesk/fix';
+import { Acceptor, BusinessRejectError, createSessionCodec, type Application, type SessionID, type SessionStatus } from '@fixdesk/fix';
 import type { FastifyBaseLogger } from 'fastify';
 import type { LeaseKeeper } from '../cluster/lease-keeper';
 import type { Config } from '../config';
@@ -24,6 +24,10 @@ import { handleOrderMessage } from './order-messages';
 import { SessionActivity } from './session-activity';
 import { SessionOperations } from './session-operations';
 import { SessionOwnership } from './session-ownership';
+
+/** The answer to any application message from a drop copy session: it is not authorized to trade. */
+// BusinessRejectReason 6: Not authorized (the message type is one the desk takes, not from this session).
+const DROP_COPY_REJECT = new BusinessRejectError('6', 'Drop copy session: application messages are not accepted');
 
 /** The clean ends of a session: the Completed status on the Client Sessions screen, not Disconnected. */
 const CLEAN_LOGOUT = /^peer logged out|^logout/i;
@@ -45,6 +49,8 @@ export class FixGateway {
   /** The operator's console actions on this node's sessions. */
   readonly operations: SessionOperations;
   private readonly probes = new AcceptorProbe();
+  /** The drop copy sessions among the logons this node accepted (docs/adr/0017): they may not trade. */
+  private readonly dropCopies = new Set<string>();
 
   constructor(
     private readonly db: Db,
@@ -87,12 +93,16 @@ export class FixGateway {
       log: this.log,
       claimSession: (id) => this.ownership.claim(id),
       onTransport: (compId, tls) => this.activity.transport(compId, tls),
+      onSessionType: (compId, dropCopy) => (dropCopy ? this.dropCopies.add(compId) : this.dropCopies.delete(compId)),
     });
     const app: Application = {
       onLogon: (id) => this.onLogon(id),
       onLogout: (id, reason) => this.onLogout(id, reason),
-      fromApp: (m, id) =>
-        this.activity.handlingApp(id.targetCompID, m.msgType, () => handleOrderMessage(m, id, this.orders, this.observeIntake)),
+      fromApp: (m, id) => {
+        // A drop copy session receives copies; nothing it sends reaches the order core.
+        if (this.dropCopies.has(id.targetCompID)) throw DROP_COPY_REJECT;
+        return this.activity.handlingApp(id.targetCompID, m.msgType, () => handleOrderMessage(m, id, this.orders, this.observeIntake));
+      },
     };
     let tlsListener: Parameters<typeof Acceptor.start>[0]['tlsListener'];
     if (this.config.fixTlsPort !== undefined) {
@@ -200,6 +210,10 @@ export class FixGateway {
       await this.acceptor
         .logout(id, c ? 'Client connector deactivated' : 'Client connector deleted')
         .catch((err) => this.log.warn({ err }, 'logout failed'));
+    } else if ((c.session_type === 'drop_copy') !== this.dropCopies.has(compId)) {
+      // A session is a client's or a drop copy for the whole of a logon: the new type applies from the next.
+      this.log.info({ compId, sessionType: c.session_type }, 'client connector session type changed: logging the session out');
+      await this.acceptor.logout(id, 'Session type changed: please log on again').catch((err) => this.log.warn({ err }, 'logout failed'));
     }
   }
 

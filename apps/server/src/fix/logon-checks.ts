@@ -74,6 +74,8 @@ export interface LogonCheckDeps {
   claimSession(id: SessionID): Promise<string | undefined>;
   /** A logon accepted so far came over TLS (true) or plain TCP (false). */
   onTransport(compId: string, tls: boolean): void;
+  /** A logon accepted so far is a drop copy session's (true) or a client's own (false): fixed until it ends. */
+  onSessionType?(compId: string, dropCopy: boolean): void;
 }
 
 /**
@@ -95,8 +97,11 @@ export function logonAuthenticator(d: LogonCheckDeps): Authenticator {
         // else is refused like an unknown peer (nothing sent), and recorded with why.
         const c = await getConnector(d.db, request.sessionID.targetCompID);
         const problem = c ? tlsLogonProblem(c, request.transport) : 'connector deleted';
-        if (problem) decision = { accept: false, reason: problem };
-        else d.onTransport(request.sessionID.targetCompID, request.transport?.tls ?? false);
+        if (problem || !c) decision = { accept: false, reason: problem ?? 'connector deleted' };
+        else {
+          d.onTransport(request.sessionID.targetCompID, request.transport?.tls ?? false);
+          d.onSessionType?.(request.sessionID.targetCompID, c.session_type === 'drop_copy');
+        }
       }
       // A known client's session (logging on, or refused with a Logout under its numbers) is this
       // node's only while it holds the session's lease; another live node's session is refused

@@ -2,10 +2,12 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   CheckViolation,
+  connectorSessionTypes,
   countCapabilities,
   countConnectorOrders,
   deleteConnector,
   deleteConnectorLogo,
+  dropCopiesNaming,
   ForeignKeyViolation,
   getConnector,
   getConnectorLogo,
@@ -17,18 +19,21 @@ import {
   updateConnector,
   type ConnectorColumn,
   type ConnectorRow,
+  type Queryable,
 } from '@fixdesk/db';
 import {
   CompIdParamsSchema,
   connectorLogoPath,
   CONNECTOR_READ_ONLY_FIELDS,
   CreateConnectorSchema,
+  dropCopyProblem,
   HEARTBEAT_DEFAULTS,
   heartbeatSettingsProblem,
   UpdateConnectorSchema,
   type ClientConnector,
   type ConnectorLiveState,
   type FixAcceptorInfo,
+  type SessionType,
   type UpdateConnectorInput,
 } from '@fixdesk/protocol';
 import type { AppContext } from '../context';
@@ -128,6 +133,43 @@ function checkHeartbeat(
   if (problem) throw badRequest(problem.message, problem.field);
 }
 
+/**
+ * Refuses a session type or list of clients copied that breaks the drop copy rules (docs/adr/0017), as
+ * the row will be once written: the list names order-entry connectors only, and only a drop copy names
+ * any; a client named by a drop copy session stays a client; a connector with orders stays one.
+ */
+async function checkDropCopy(
+  db: Queryable,
+  compId: string,
+  values: Partial<Record<ConnectorColumn, unknown>>,
+  existing?: Pick<ConnectorRow, 'id' | 'session_type' | 'drop_copy_of'>,
+): Promise<void> {
+  const sessionType = (values.session_type as SessionType | undefined) ?? existing?.session_type ?? 'order_entry';
+  const dropCopyOf = (values.drop_copy_of as string[] | undefined) ?? existing?.drop_copy_of ?? [];
+  const problem = dropCopyProblem(
+    { comp_id: compId, session_type: sessionType, drop_copy_of: dropCopyOf },
+    await connectorSessionTypes(db, dropCopyOf),
+  );
+  if (problem) throw badRequest(problem.message, problem.field);
+  if (!existing || sessionType !== 'drop_copy' || existing.session_type === 'drop_copy') return;
+  const naming = await dropCopiesNaming(db, compId);
+  if (naming.length) {
+    throw new HttpError(
+      409,
+      `${compId} is a client copied by drop copy session ${naming.join(', ')}: it cannot become a drop copy session`,
+      'session_type',
+    );
+  }
+  const orders = await countConnectorOrders(db, existing.id);
+  if (orders > 0) {
+    throw new HttpError(
+      409,
+      `${compId} has ${orders} order(s): it stays an order-entry session; create a new connector for the drop copy`,
+      'session_type',
+    );
+  }
+}
+
 export function clientConnectorRoutes(app: FastifyInstance, ctx: AppContext): void {
   const isAdmin = (req: FastifyRequest) => req.user?.role === 'admin';
   const acceptor = () => deskAcceptor(ctx.config, ctx.fix);
@@ -176,6 +218,7 @@ export function clientConnectorRoutes(app: FastifyInstance, ctx: AppContext): vo
     const values = toColumns(input);
     values.target_comp_id ??= 'FIXDESK';
     checkHeartbeat(values);
+    await checkDropCopy(ctx.db, input.comp_id, values);
     const logoUrl = typeof values.logo_url === 'string' ? values.logo_url : null;
     const logo = logoUrl ? await fetchLogoForWrite(logoUrl, ctx.logoFetch) : null;
     try {
@@ -216,6 +259,7 @@ export function clientConnectorRoutes(app: FastifyInstance, ctx: AppContext): vo
     }
     const values = toColumns(input);
     checkHeartbeat(values, existing);
+    await checkDropCopy(ctx.db, comp_id, values, existing);
     // A new logo_url is fetched before anything is written; the same one again only when its last fetch was refused.
     const logoUrl = values.logo_url === undefined ? undefined : typeof values.logo_url === 'string' ? values.logo_url : null;
     const fetched =
@@ -287,6 +331,13 @@ export function clientConnectorRoutes(app: FastifyInstance, ctx: AppContext): vo
     const orders = await countConnectorOrders(ctx.db, existing.id);
     if (orders > 0) {
       throw conflict(`Cannot delete client connector ${comp_id} - it has ${orders} order(s) in the system. Deactivate it instead.`);
+    }
+    // A drop copy session's list never names a connector that is gone.
+    const naming = await dropCopiesNaming(ctx.db, comp_id);
+    if (naming.length) {
+      throw conflict(
+        `Cannot delete client connector ${comp_id} - drop copy session ${naming.join(', ')} copies it. Remove it from there first.`,
+      );
     }
     await deleteConnector(ctx.db, comp_id);
     ctx.log.info({ compId: comp_id, by: req.user?.username }, 'client connector deleted');

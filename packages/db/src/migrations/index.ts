@@ -19,6 +19,7 @@ import m0018 from './0018_client_kill_switch';
 import m0019 from './0019_audit_access_reads';
 import m0021 from './0021_client_connector_logos';
 import m0022 from './0022_sender_seq_floor';
+import m0023 from './0023_drop_copy_sessions';
 
 export interface Migration {
   version: number;
@@ -50,4 +51,5 @@ export const MIGRATIONS: readonly Migration[] = [
   // 20 (report_write_time) was withdrawn after it shipped: its number stays unused.
   { version: 21, name: 'client_connector_logos', sql: m0021 },
   { version: 22, name: 'sender_seq_floor', sql: m0022 },
+  { version: 23, name: 'drop_copy_sessions', sql: m0023 },
 ];

@@ -1,5 +1,6 @@
 import type { ClientConnector } from '@fixdesk/protocol';
 import type { Queryable } from '../db';
+import { pgArray } from '../pg-array';
 import { ON_LIVE_NODE } from './client-sessions';
 
 /**
@@ -51,6 +52,8 @@ export const CONNECTOR_WRITABLE = [
   'resetseqnumflag',
   'resetseqnums',
   'useresetseqnums',
+  'session_type',
+  'drop_copy_of',
 ] as const;
 export type ConnectorColumn = (typeof CONNECTOR_WRITABLE)[number];
 
@@ -103,9 +106,9 @@ export async function insertConnector(
 ): Promise<ConnectorRow> {
   const cols = Object.keys(values).filter((k): k is ConnectorColumn => (CONNECTOR_WRITABLE as readonly string[]).includes(k));
   const names = ['comp_id', 'execution_id_prefix', ...cols];
-  const params = [compId, executionIdPrefix, ...cols.map((c) => values[c])];
+  const params = [compId, executionIdPrefix, ...cols.map((c) => columnValue(c, values[c]))];
   const { rows } = await db.query<{ comp_id: string }>(
-    `INSERT INTO client_connectors (${names.join(', ')}) VALUES (${names.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING comp_id`,
+    `INSERT INTO client_connectors (${names.join(', ')}) VALUES (${names.map((n, i) => `$${i + 1}${cast(n)}`).join(', ')}) RETURNING comp_id`,
     params,
   );
   return (await getConnector(db, rows[0]!.comp_id))!;
@@ -118,14 +121,40 @@ export async function updateConnector(
 ): Promise<ConnectorRow | undefined> {
   const cols = Object.keys(values).filter((k): k is ConnectorColumn => (CONNECTOR_WRITABLE as readonly string[]).includes(k));
   if (cols.length > 0) {
-    const sets = cols.map((c, i) => `${c} = $${i + 2}`);
+    const sets = cols.map((c, i) => `${c} = $${i + 2}${cast(c)}`);
     const r = await db.query(`UPDATE client_connectors SET ${sets.join(', ')}, updated_at = now() WHERE comp_id = $1`, [
       compId,
-      ...cols.map((c) => values[c]),
+      ...cols.map((c) => columnValue(c, values[c])),
     ]);
     if (r.rowCount === 0) return undefined;
   }
   return getConnector(db, compId);
+}
+
+/** The list column goes as an array literal (the same text on PostgreSQL and PGlite). */
+function columnValue(column: string, value: unknown): unknown {
+  return column === 'drop_copy_of' && Array.isArray(value) ? pgArray(value as string[]) : value;
+}
+
+const cast = (column: string) => (column === 'drop_copy_of' ? '::text[]' : '');
+
+/** The connectors that would be left naming `compId` as a client they copy, by comp id. */
+export async function dropCopiesNaming(db: Queryable, compId: string): Promise<string[]> {
+  const { rows } = await db.query<{ comp_id: string }>(
+    `SELECT comp_id FROM client_connectors WHERE session_type = 'drop_copy' AND $1 = ANY (drop_copy_of) ORDER BY comp_id`,
+    [compId],
+  );
+  return rows.map((r) => r.comp_id);
+}
+
+/** Each of these comp ids with its connector's session type; a comp id with no connector is left out. */
+export async function connectorSessionTypes(db: Queryable, compIds: readonly string[]): Promise<Map<string, string>> {
+  if (!compIds.length) return new Map();
+  const { rows } = await db.query<{ comp_id: string; session_type: string }>(
+    'SELECT comp_id, session_type FROM client_connectors WHERE comp_id = ANY ($1::text[])',
+    [pgArray(compIds)],
+  );
+  return new Map(rows.map((r) => [r.comp_id, r.session_type]));
 }
 
 export async function countConnectorOrders(db: Queryable, connectorId: number): Promise<number> {

@@ -1,5 +1,5 @@
 import type { AdminField } from '@fixdesk/protocol';
-import { PasswordInput, Select, SimpleGrid, Switch, Textarea, TextInput, type MantineSpacing } from '@mantine/core';
+import { MultiSelect, PasswordInput, Select, SimpleGrid, Switch, Textarea, TextInput, type MantineSpacing } from '@mantine/core';
 import { Fragment, type ReactNode } from 'react';
 import type { FormValue, FormValues } from './formValues';
 
@@ -30,8 +30,23 @@ export function AdminFieldInput({
     disabled: Boolean(lockedWhy) || disabled,
     withAsterisk: Boolean(f.required),
   } as const;
-  const text = String(value ?? '');
+  const text = Array.isArray(value) ? '' : String(value ?? '');
   switch (f.kind) {
+    case 'multiselect':
+      return (
+        <MultiSelect
+          {...common}
+          data={options ?? (f.options ?? []).map((o) => ({ value: o.value, label: o.label }))}
+          value={Array.isArray(value) ? [...(value as readonly string[])] : []}
+          onChange={(v) => onChange(f.name, v)}
+          placeholder={Array.isArray(value) && value.length ? undefined : f.placeholder}
+          searchable
+          clearable
+          hidePickedOptions
+          comboboxProps={{ withinPortal: true }}
+          style={f.span === 2 ? { gridColumn: '1 / -1' } : undefined}
+        />
+      );
     case 'boolean':
       return (
         <Switch

@@ -5,7 +5,7 @@ import type { z } from 'zod';
  * The admin form's values (pure; unit-tested): what the inputs hold (text, or a flag for a switch),
  * how a record fills them, what is sent, and the schema's verdict per field in the form's words.
  */
-export type FormValue = string | boolean;
+export type FormValue = string | boolean | readonly string[];
 export type FormValues = Record<string, FormValue>;
 
 /** A new record's values (each field's default) or an existing record's (null shows as empty). */
@@ -14,6 +14,7 @@ export function initialValues<T extends object>(fields: readonly AdminField[], r
   for (const f of fields) {
     const v: unknown = record ? Reflect.get(record, f.name) : f.defaultValue;
     if (f.kind === 'boolean') out[f.name] = typeof v === 'boolean' ? v : Boolean(f.defaultValue);
+    else if (f.kind === 'multiselect') out[f.name] = Array.isArray(v) ? v.map(String) : [];
     else out[f.name] = v === undefined || v === null ? '' : String(v);
   }
   return out;
@@ -28,7 +29,8 @@ export function toPayload(fields: readonly AdminField[], values: FormValues, omi
   for (const f of fields) {
     if (omit.includes(f.name)) continue;
     const v = values[f.name];
-    if (typeof v !== 'string') out[f.name] = v;
+    if (Array.isArray(v)) out[f.name] = [...(v as readonly string[])];
+    else if (typeof v !== 'string') out[f.name] = v;
     else if (v.trim() !== '' || !f.whenEmpty) out[f.name] = v.trim();
     else if (f.whenEmpty === 'null') out[f.name] = null;
   }

@@ -10,7 +10,7 @@ import {
 } from '@fixdesk/protocol';
 import { Alert, Badge, Box, Button, Group, Loader, Modal, Tabs } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { AdminFieldGrid, AdminFieldInput } from '../../components/admin/AdminFieldInput';
 import { adminErrorText } from '../../components/admin/errors';
 import { initialValues } from '../../components/admin/formValues';
@@ -18,7 +18,7 @@ import { firstProblemTab, useAdminForm } from '../../components/admin/useAdminFo
 import type { useAdminResource } from '../../components/admin/useAdminResource';
 import { connectorsApi } from '../../services/client-onboarding/onboardingApi';
 import { connectAddress, DeskPort } from './ConnectorAddress';
-import { CONNECTOR_FORM_FIELDS as FIELDS, finishConnectorPayload } from './connectorForm';
+import { CONNECTOR_FORM_FIELDS as FIELDS, dropCopyChoices, finishConnectorPayload } from './connectorForm';
 import { DeleteConnectorTab } from './DeleteConnectorTab';
 import { FixSpecVersions } from './FixSpecVersions';
 import { SessionConsole } from './console/SessionConsole';
@@ -44,17 +44,21 @@ export function ConnectorDialog({
   onClose: () => void;
   onDeleted: (message: string) => void;
 }) {
-  const { editingRow: connector, values, setValues, formProps } = resource;
+  const { editingRow: connector, values, setValues, formProps, rows } = resource;
   const { opened } = formProps;
   const editing = connector !== null;
   const [loaded, setLoaded] = useState(!editing);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [tab, setTab] = useState<string>('basic');
   const [acceptor, setAcceptor] = useState<FixAcceptorInfo | null>(null);
+  // The clients a drop copy session names: shown for a drop copy only (an order-entry one sends none).
+  const dropCopy = values['session_type'] === 'drop_copy';
+  const clientChoices = useMemo(() => dropCopyChoices(rows ?? [], connector?.comp_id), [rows, connector?.comp_id]);
   const form = useAdminForm({
     ...formProps,
     fields: FIELDS,
     schema: editing ? UpdateConnectorSchema : CreateConnectorSchema,
+    hidden: dropCopy ? [] : ['drop_copy_of'],
     finish: (payload) => finishConnectorPayload(payload, editing),
     onProblems: (problems) => setTab((t) => firstProblemTab(FIELDS, problems) ?? t),
   });
@@ -148,11 +152,12 @@ export function ConnectorDialog({
                 {CONNECTOR_TABS.map((t) => (
                   <Tabs.Panel key={t.value} value={t.value}>
                     <AdminFieldGrid
-                      fields={fieldsOf(t.value)}
+                      fields={fieldsOf(t.value).filter((f) => form.shown.includes(f))}
                       values={values}
                       errors={form.errors}
                       locked={form.locked}
                       onChange={form.change}
+                      options={{ drop_copy_of: clientChoices }}
                       cols={3}
                       verticalSpacing="xs"
                       // The desk's port right after the host: what the client connects to.

@@ -1,4 +1,4 @@
-import type { ClientConnector } from '@fixdesk/protocol';
+import { SESSION_TYPE_LABELS, type ClientConnector } from '@fixdesk/protocol';
 import type { ColDef } from 'ag-grid-community';
 import { activeStatusColumn, STATUS_COLOURS } from '../../components/admin/activeStatusColumn';
 import { stoppedTooltip } from '../../services/kill-switch/killSwitch';
@@ -7,8 +7,8 @@ const { on: GREEN, off: GREY, alert: RED } = STATUS_COLOURS;
 
 /**
  * Spec 001 §2: ID, component ID, client name, website, LEI, host:port, FIX version, Active/Inactive,
- * TLS Enabled/Disabled (the edit action is the table's); plus the live session and capabilities:
- * logged on now, next sequence numbers, capability count or "cannot trade".
+ * TLS Enabled/Disabled (the edit action is the table's); plus the session type, the live session and
+ * capabilities: logged on now, next sequence numbers, capability count or "cannot trade".
  */
 export const CONNECTOR_COLUMNS: ColDef<ClientConnector>[] = [
   // Widths: each column's minimum fits its content at 1280 px without scrolling sideways; the wider text
@@ -16,6 +16,18 @@ export const CONNECTOR_COLUMNS: ColDef<ClientConnector>[] = [
   { headerName: 'ID', field: 'id', width: 60, type: 'numericColumn', sort: 'asc' },
   { headerName: 'Component ID', field: 'comp_id', flex: 1, minWidth: 115, tooltipField: 'comp_id', cellStyle: { fontWeight: 600 } },
   activeStatusColumn({ isActive: (c) => c.is_active, width: 76 }),
+  {
+    headerName: 'Session Type',
+    colId: 'sessionType',
+    width: 100,
+    valueGetter: (p) => (p.data ? SESSION_TYPE_LABELS[p.data.session_type] : ''),
+    // A drop copy says whose reports it receives.
+    tooltipValueGetter: (p) =>
+      p.data?.session_type === 'drop_copy'
+        ? `Copies the reports of ${p.data.drop_copy_of.length ? p.data.drop_copy_of.join(', ') : 'every client'}; cannot trade`
+        : null,
+    cellStyle: (p) => (p.data?.session_type === 'drop_copy' ? { fontWeight: 600 } : null),
+  },
   {
     headerName: 'Session',
     colId: 'session',

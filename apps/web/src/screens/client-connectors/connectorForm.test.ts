@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CreateConnectorSchema, UpdateConnectorSchema, type ClientConnector } from '@fixdesk/protocol';
 import { initialValues, toPayload, validate, type FormValues } from '../../components/admin/formValues';
-import { CONNECTOR_FORM_FIELDS as FIELDS, finishConnectorPayload } from './connectorForm';
+import { CONNECTOR_FORM_FIELDS as FIELDS, dropCopyChoices, finishConnectorPayload } from './connectorForm';
 
 const LOCKED_ON_EDIT = FIELDS.filter((f) => f.lockedOnEdit).map((f) => f.name);
 /** What the dialog sends (useAdminForm's steps): the descriptors' payload, then the connector's own rules. */
@@ -62,5 +62,32 @@ describe('connector form', () => {
       is_active: false,
     };
     assert.equal(initialValues(FIELDS, stored).host, 'fix.example');
+  });
+
+  it('reads and sends a drop copy session and its clients; an order-entry connector sends none', () => {
+    const stored = { ...initialValues(FIELDS), session_type: 'drop_copy', drop_copy_of: ['SGX_CLIENT_1'] };
+    assert.deepEqual(initialValues(FIELDS, { session_type: 'drop_copy', drop_copy_of: ['SGX_CLIENT_1'] }).drop_copy_of, ['SGX_CLIENT_1']);
+    assert.deepEqual(initialValues(FIELDS).drop_copy_of, [], 'a new connector copies nobody');
+    assert.equal(initialValues(FIELDS).session_type, 'order_entry');
+    const payload = payloadOf(stored, true);
+    assert.deepEqual(payload.drop_copy_of, ['SGX_CLIENT_1']);
+    assert.equal(validate(UpdateConnectorSchema, FIELDS, payload), null);
+    // Turned back into a client: its list goes empty.
+    assert.deepEqual(payloadOf({ ...stored, session_type: 'order_entry' }, true).drop_copy_of, []);
+    const errors = validate(UpdateConnectorSchema, FIELDS, { drop_copy_of: ['bad id!'] })!;
+    assert.match(errors.drop_copy_of!, /letters, digits/);
+  });
+
+  it('offers the order-entry connectors but the one edited as clients to copy', () => {
+    const c = (comp_id: string, session_type: ClientConnector['session_type'], client_name: string | null = null) =>
+      ({ comp_id, session_type, client_name }) as ClientConnector;
+    const choices = dropCopyChoices(
+      [c('A', 'order_entry', 'Alpha'), c('B', 'drop_copy'), c('SELF', 'order_entry'), c('D', 'order_entry')],
+      'SELF',
+    );
+    assert.deepEqual(choices, [
+      { value: 'A', label: 'A (Alpha)' },
+      { value: 'D', label: 'D' },
+    ]);
   });
 });

@@ -18,7 +18,7 @@ export interface ModeChange {
 }
 
 /** The process's umask takes group's and others' permissions off what it creates from now on. */
-export function restrictUmask(): void {
+function restrictUmask(): void {
   try {
     process.umask(process.umask() | 0o077);
   } catch {

@@ -107,7 +107,7 @@ export const DEMO_BROKER = {
 };
 
 /** Our acceptor's comp id: the TargetCompID our clients send to. */
-export const BROKER_COMP_ID = 'FIXDESK';
+const BROKER_COMP_ID = 'FIXDESK';
 
 export const DEMO_CONNECTORS = [
   {

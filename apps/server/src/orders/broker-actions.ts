@@ -66,7 +66,7 @@ export const SYSTEM_USER: SessionUser = { user_id: 0, username: 'SYSTEM', role: 
  * The executing trader a broker-type user's action names on its report (PartyRole 12): their trader ID,
  * its source and their full name. Other users (and the system) name none.
  */
-export async function executingTraderOf(tx: Queryable, user: SessionUser): Promise<ExecutingTrader | undefined> {
+async function executingTraderOf(tx: Queryable, user: SessionUser): Promise<ExecutingTrader | undefined> {
   if (user.user_id <= 0) return undefined;
   const p = await findTraderParty(tx, user.user_id);
   if (!p) return undefined;

@@ -4,7 +4,7 @@ import { Dictionary, formatUtcTimestamp } from '@fixdesk/fix';
 import { entriesAt, key, valueAt, type ClientProfile } from './client-profile';
 
 /** An application message for a client session: body pairs in wire order (QuickFIX order). */
-export interface OutboundAppMessage {
+interface OutboundAppMessage {
   msgType: string;
   body: Array<[number, string]>;
 }

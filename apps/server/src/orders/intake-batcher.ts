@@ -23,7 +23,7 @@ export interface CoCommittedSend {
 }
 
 /** Shared by the reserve calls of one batch (in queue order): clients whose replies go the usual way. */
-export interface BatchScope {
+interface BatchScope {
   readonly queuedClients: Set<string>;
 }
 

@@ -22,7 +22,7 @@ import { dateRangeOf, type DateRange } from '../http/date-range';
 import { notFound, parse } from '../http/errors';
 
 /** Session-level message types (hidden by "ignore session messages"). */
-export const SESSION_MSG_TYPES = [
+const SESSION_MSG_TYPES = [
   MsgType.Heartbeat,
   MsgType.TestRequest,
   MsgType.ResendRequest,

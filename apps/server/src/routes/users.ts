@@ -82,7 +82,7 @@ async function keepAnAdmin(tx: Queryable, target: UserSummary, stillAdmin: boole
 }
 
 /** Which fields differ between two trail records (what a change changed). */
-export function changedFields(before: Record<string, unknown> | null, after: Record<string, unknown> | null): string[] {
+function changedFields(before: Record<string, unknown> | null, after: Record<string, unknown> | null): string[] {
   const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
   return [...keys].filter((k) => JSON.stringify(before?.[k] ?? null) !== JSON.stringify(after?.[k] ?? null)).sort();
 }

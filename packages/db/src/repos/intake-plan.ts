@@ -302,7 +302,7 @@ export function planIntake(entries: readonly IntakeEntry[], ids: DrawnIds, index
 }
 
 /** The broker's OrderID (37): BO and the sequence number, eight digits at least. */
-export function formatBrokerOrderId(seq: number): string {
+function formatBrokerOrderId(seq: number): string {
   return `BO${String(seq).padStart(8, '0')}`;
 }
 

@@ -4,7 +4,7 @@ import { logoSrc } from './logo';
 import { activeStatusColumn } from '../../components/admin/activeStatusColumn';
 
 /** The stored (sanitised) logo as an image: never inline markup. */
-export function LogoCell({ data }: ICellRendererParams<Broker>) {
+function LogoCell({ data }: ICellRendererParams<Broker>) {
   const src = logoSrc(data?.company_logo);
   return src ? (
     <img

@@ -16,7 +16,7 @@ import { usersApi } from '../../services/users/users';
 import { USER_COLUMNS } from './userColumns';
 
 /** Spec 001 §9: the user dialog closes 2 s after success. */
-export const USER_DIALOG_CLOSE_MS = 2000;
+const USER_DIALOG_CLOSE_MS = 2000;
 
 const FIELDS = Object.values(USER_FIELDS);
 /** On edit (spec 001 §5): a blank password keeps the current one. */

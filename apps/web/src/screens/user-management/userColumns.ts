@@ -5,7 +5,7 @@ import { activeStatusColumn } from '../../components/admin/activeStatusColumn';
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
-export function formatWhen(iso: string | null | undefined): string {
+function formatWhen(iso: string | null | undefined): string {
   return iso ? when.format(new Date(iso)) : 'Never';
 }
 

@@ -18,8 +18,21 @@ export interface PhaseResult {
   seconds: number;
   /** Sorted latencies in ms. */
   latencies: number[];
+  /** The latencies by when their order was sent: p50, p99 and max of each half second of the phase. */
+  timeline: TimelineBucket[];
   cpuSeconds: number;
 }
+
+export interface TimelineBucket {
+  /** Start of the half second, in seconds from the phase's start. */
+  at: number;
+  orders: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+const BUCKET_MS = 500;
 
 const [portArg, ...compIds] = process.argv.slice(2);
 const clients = compIds.map((c) => new TestFixClient(c));
@@ -27,6 +40,9 @@ await Promise.all(clients.map((c) => c.connect(Number(portArg))));
 
 const sentAt = new Map<string, number>();
 let latencies: number[] = [];
+/** The phase's latencies by half second of sending. */
+let buckets: number[][] = [];
+let phaseStart = 0;
 const inflight = new Map(clients.map((c) => [c.compId, 0]));
 for (const c of clients) {
   const received = c.received;
@@ -38,6 +54,8 @@ for (const c of clients) {
         const t0 = sentAt.get(id);
         if (t0 !== undefined) {
           latencies.push(now - t0);
+          const b = Math.floor((t0 - phaseStart) / BUCKET_MS);
+          if (b >= 0) (buckets[b] ??= []).push(now - t0);
           sentAt.delete(id);
           inflight.set(c.compId, inflight.get(c.compId)! - 1);
         }
@@ -61,8 +79,18 @@ async function drain(ms: number): Promise<void> {
 }
 function reset(): void {
   latencies = [];
+  buckets = [];
+  phaseStart = performance.now();
   sentAt.clear();
   for (const c of clients) inflight.set(c.compId, 0);
+}
+
+function timeline(): TimelineBucket[] {
+  return Array.from(buckets, (b, i) => {
+    const sorted = (b ?? []).sort((x, y) => x - y);
+    const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+    return { at: (i * BUCKET_MS) / 1000, orders: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? NaN };
+  });
 }
 
 async function run(c: ClientCommand): Promise<PhaseResult | undefined> {
@@ -107,7 +135,14 @@ async function run(c: ClientCommand): Promise<PhaseResult | undefined> {
   }
   const u = process.cpuUsage(cpu0);
   const acked = latencies.length;
-  return { sent, acked, seconds: elapsed, latencies: latencies.sort((a, b) => a - b), cpuSeconds: (u.user + u.system) / 1e6 };
+  return {
+    sent,
+    acked,
+    seconds: elapsed,
+    latencies: latencies.sort((a, b) => a - b),
+    timeline: timeline(),
+    cpuSeconds: (u.user + u.system) / 1e6,
+  };
 }
 
 process.on('message', (c: ClientCommand) => {

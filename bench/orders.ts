@@ -181,6 +181,9 @@ async function runOne(db: DatabaseKind): Promise<RunResult> {
     achieved: f.acked / f.seconds,
   };
   console.log(`[${db}] fixed ${FIXED_RATE}/s: ${JSON.stringify(fixed)}`);
+  // Where in the phase the slow acknowledgements were: p50 / p99 / max (ms) of each half second of sending.
+  const ms0 = (v: number) => (Number.isFinite(v) ? v.toFixed(0) : '-');
+  console.log(`[${db}] fixed, by half second: ${f.timeline.map((b) => `${b.at}s ${ms0(b.p50)}/${ms0(b.p99)}/${ms0(b.max)}`).join(' | ')}`);
 
   // --- full speed: each session keeps WINDOW orders in flight
   const profiler = args.profile ? await startCpuProfile() : undefined;

@@ -3,9 +3,8 @@
 // same values (decimal strings without trailing zeros, ISO times, nulls).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { listOrders, type OrderListFilter } from '@fixdesk/db';
+import { listOrders, presentOrders, type OrderListFilter } from '@fixdesk/db';
 import { TEST_DB_KINDS } from '@fixdesk/db/testing';
-import { presentOrders } from '../../apps/server/src/orders/present';
 import { startTestServer, type TestServer } from '../support/server';
 
 function todayStart(): Date {

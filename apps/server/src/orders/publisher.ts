@@ -5,6 +5,9 @@ import {
   getOrderBundle,
   getOrderBundles,
   getRefusedOrderRows,
+  presentExecReport,
+  presentOrders,
+  refusedOrdersFromRows,
   type Db,
   type ExecReportRow,
   type OrderBundle,
@@ -13,8 +16,6 @@ import {
 import type { Order, OrderAction, WsOrderInfo } from '@fixdesk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WsHub } from '../ws/hub';
-import { refusedOrdersFromRows } from './order-list-json';
-import { presentExecReport, presentOrders } from './present';
 import { riskRowOf, type RiskState } from './risk-state';
 
 /** What the other nodes are told of this node's order changes, by ids (cluster/order-fan-out.ts). */

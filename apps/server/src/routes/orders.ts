@@ -1,6 +1,15 @@
 import { Readable } from 'node:stream';
 import { BROKER_SIM_USER_ID } from '@fixdesk/client';
-import { getOrderBundle, getRefusedOrderRow, listOrderRows, orderTimelineRows, type TimelineFixRow } from '@fixdesk/db';
+import {
+  getOrderBundle,
+  getRefusedOrderRow,
+  listOrderRows,
+  orderListJson,
+  orderTimelineRows,
+  presentOrders,
+  refusedOrdersFromRows,
+  type TimelineFixRow,
+} from '@fixdesk/db';
 import {
   AcceptOrderSchema,
   BrokerCancelSchema,
@@ -18,8 +27,6 @@ import type { AppContext } from '../context';
 import { dateRangeOf } from '../http/date-range';
 import { invalidField, notFound, parse } from '../http/errors';
 import type { ActionOutcome } from '../orders/broker-actions';
-import { orderListJson, refusedOrdersFromRows } from '../orders/order-list-json';
-import { presentOrders } from '../orders/present';
 import { buildTimeline } from '../orders/timeline';
 import { redactFix } from '../audit/redact-fix';
 import { recordLook } from '../audit/who-looked';

@@ -1,6 +1,16 @@
 import type { Queryable } from '../../db';
 import { decimalText, intText, isoText } from '../sql-text';
-import type { ExecReportRow, OrderLegRow, OrderPartyRow, OrderRequestRow, OrderRow } from './rows';
+import {
+  EXEC_REPORT_FIELDS,
+  fieldColumns,
+  LEG_FIELDS,
+  ORDER_FIELDS,
+  PARTY_FIELDS,
+  REQUEST_FIELDS,
+  type AnyFieldTable,
+  type FieldKind,
+} from './fields';
+import type { ExecReportRow, ListedOrderRow, OrderLegRow, OrderPartyRow, OrderRequestRow } from './rows';
 
 // The order list read model: bundles of orders with their legs, parties, requests and reports, and
 // the same as text rows for the API's JSON.
@@ -25,7 +35,7 @@ export interface OrderListFilter {
 }
 
 export interface OrderBundle {
-  orders: (OrderRow & { client_name: string | null; client_phone: string | null; company_name: string | null })[];
+  orders: ListedOrderRow[];
   legs: OrderLegRow[];
   parties: OrderPartyRow[];
   requests: OrderRequestRow[];
@@ -107,41 +117,34 @@ function columns<const N extends string>(cols: readonly (readonly [N, string])[]
   return { names: cols.map(([n]) => n), sql: cols.map(([, e]) => e).join(', ') };
 }
 
-/** Columns of the order rows of listOrderRows, in this order. */
+/** How a column of each kind is read into a text row: in the form the JSON carries (sql-text.ts). */
+const TEXT_OF: { readonly [K in FieldKind]: (expr: string) => string } = {
+  int: intText,
+  string: (expr) => expr,
+  decimal: decimalText,
+  'decimal?': decimalText,
+  time: isoText,
+  'time?': isoText,
+};
+
+/** The columns of a table of fields.ts (each once, from `alias`) as text. */
+function textColumns<T extends AnyFieldTable>(table: T, alias: (column: string) => string) {
+  return fieldColumns(table).map((f) => [f.column, TEXT_OF[f.kind](alias(f.column))] as const);
+}
+
+/** The columns of a part of an order (from table `alias`): its order's id first, then the part's own. */
+function partColumns<T extends AnyFieldTable>(table: T, alias: string) {
+  return [
+    ['order_id', intText(`${alias}.order_id`)] as const,
+    ...textColumns(table, (column) => `${alias}.${column}`).filter(([column]) => column !== 'order_id'),
+  ];
+}
+
+const CONNECTOR_NAMES: ReadonlySet<string> = new Set(['client_name', 'client_phone', 'company_name']);
+
+/** Columns of the order rows of listOrderRows, in this order: the columns of ORDER_FIELDS, then the refusal's. */
 const ORDER_LIST_ORDER = columns([
-  ['id', intText('o.id')],
-  ['brokerorderid', 'o.brokerorderid'],
-  ['clordid', 'o.clordid'],
-  ['origclordid', 'o.origclordid'],
-  ['client_connector_id', intText('o.client_connector_id')],
-  ['sendercompid', 'o.sendercompid'],
-  ['targetcompid', 'o.targetcompid'],
-  ['client_name', 'c.client_name'],
-  ['client_phone', 'c.client_phone'],
-  ['company_name', 'c.company_name'],
-  ['msg_type', 'o.msg_type'],
-  ['symbol', 'o.symbol'],
-  ['security_type', 'o.security_type'],
-  ['maturity_month_year', 'o.maturity_month_year'],
-  ['side', 'o.side'],
-  ['ordtype', 'o.ordtype'],
-  ['price', decimalText('o.price')],
-  ['orderqty', decimalText('o.orderqty')],
-  ['timeinforce', 'o.timeinforce'],
-  ['exchange', 'o.exchange'],
-  ['currency', 'o.currency'],
-  ['account', 'o.account'],
-  ['text', 'o.text'],
-  ['ordstatus', 'o.ordstatus'],
-  ['cumqty', decimalText('o.cumqty')],
-  ['leavesqty', decimalText('o.leavesqty')],
-  ['avgpx', decimalText('o.avgpx')],
-  ['lastqty', decimalText('o.lastqty')],
-  ['lastpx', decimalText('o.lastpx')],
-  ['transacttime', isoText('o.transacttime')],
-  ['accepted_by', 'o.accepted_by'],
-  ['created_at', isoText('o.created_at')],
-  ['updated_at', isoText('o.updated_at')],
+  ...textColumns(ORDER_FIELDS, (column) => `${CONNECTOR_NAMES.has(column) ? 'c' : 'o'}.${column}`),
   // Set only on orders refused at intake: their OrdRejReason (103) and Text (58).
   ['refused_reason', 'NULL::text'],
   ['refused_text', 'NULL::text'],
@@ -204,69 +207,10 @@ export function refusedOrderRowsSql(source = 'refused_orders'): string {
 }
 
 /** Columns of the leg rows; `orderqty` is the leg's quantity (ratio × the order's quantity). */
-const ORDER_LIST_LEG = columns([
-  ['order_id', intText('l.order_id')],
-  ['leg_index', intText('l.leg_index')],
-  ['leg_symbol', 'l.leg_symbol'],
-  ['leg_security_type', 'l.leg_security_type'],
-  ['leg_maturity_month_year', 'l.leg_maturity_month_year'],
-  ['leg_side', 'l.leg_side'],
-  ['leg_ratio_qty', decimalText('l.leg_ratio_qty')],
-  ['leg_price', decimalText('l.leg_price')],
-  ['leg_cumqty', decimalText('l.leg_cumqty')],
-  ['leg_avgpx', decimalText('l.leg_avgpx')],
-  ['orderqty', decimalText('l.leg_ratio_qty * o.orderqty')],
-]);
-
-const ORDER_LIST_PARTY = columns([
-  ['order_id', intText('p.order_id')],
-  ['party_id', 'p.party_id'],
-  ['party_id_source', 'p.party_id_source'],
-  ['party_role', intText('p.party_role')],
-  ['leg_index', intText('p.leg_index')],
-]);
-
-const ORDER_LIST_REQUEST = columns([
-  ['order_id', intText('r.order_id')],
-  ['id', intText('r.id')],
-  ['request_type', 'r.request_type'],
-  ['clordid', 'r.clordid'],
-  ['origclordid', 'r.origclordid'],
-  ['new_orderqty', decimalText('r.new_orderqty')],
-  ['new_price', decimalText('r.new_price')],
-  ['new_ordtype', 'r.new_ordtype'],
-  ['text', 'r.text'],
-  ['status', 'r.status'],
-  ['decided_by', 'r.decided_by'],
-  ['decided_at', isoText('r.decided_at')],
-  ['decision_text', 'r.decision_text'],
-  ['created_at', isoText('r.created_at')],
-]);
-
-const ORDER_LIST_EXEC_REPORT = columns([
-  ['order_id', intText('e.order_id')],
-  ['id', intText('e.id')],
-  ['execid', 'e.execid'],
-  ['clordid', 'e.clordid'],
-  ['origclordid', 'e.origclordid'],
-  ['orderid', 'e.orderid'],
-  ['exectype', 'e.exectype'],
-  ['ordstatus', 'e.ordstatus'],
-  ['side', 'e.side'],
-  ['symbol', 'e.symbol'],
-  ['orderqty', decimalText('e.orderqty')],
-  ['price', decimalText('e.price')],
-  ['lastqty', decimalText('e.lastqty')],
-  ['lastpx', decimalText('e.lastpx')],
-  ['cumqty', decimalText('e.cumqty')],
-  ['avgpx', decimalText('e.avgpx')],
-  ['leavesqty', decimalText('e.leavesqty')],
-  ['leg_index', intText('e.leg_index')],
-  ['ordrejreason', intText('e.ordrejreason')],
-  ['text', 'e.text'],
-  ['transacttime', isoText('e.transacttime')],
-  ['created_at', isoText('e.created_at')],
-]);
+const ORDER_LIST_LEG = columns([...partColumns(LEG_FIELDS, 'l'), ['orderqty', decimalText('l.leg_ratio_qty * o.orderqty')]]);
+const ORDER_LIST_PARTY = columns(partColumns(PARTY_FIELDS, 'p'));
+const ORDER_LIST_REQUEST = columns(partColumns(REQUEST_FIELDS, 'r'));
+const ORDER_LIST_EXEC_REPORT = columns(partColumns(EXEC_REPORT_FIELDS, 'e'));
 
 /** Names of the columns of each kind of row of an OrderListRows, by position. */
 export const ORDER_LIST_COLUMNS = {

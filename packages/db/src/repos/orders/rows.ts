@@ -85,6 +85,9 @@ export type OrderRow = Pick<
   updated_at: Date;
 };
 
+/** An order row with its client connector's names, as the order list and the published orders read it. */
+export type ListedOrderRow = OrderRow & Pick<Order, 'client_name' | 'client_phone' | 'company_name'>;
+
 // The leg and party columns are snake_case (leg_cumqty, party_id) where the protocol's keys are
 // camelCase (legCumQty, partyID), and no rule turns one into the other: these rows name their columns
 // here, each typed as the protocol field it is presented as, plus the columns the protocol leaves out.

@@ -1,147 +1,71 @@
-import { ORDER_LIST_COLUMNS, type OrderListRows, type TextRow } from '@fixdesk/db';
 import { maturityLabel } from '@fixdesk/domain';
 import type { Order } from '@fixdesk/protocol';
+import {
+  EXEC_REPORT_FIELDS,
+  fieldList,
+  LEG_FIELDS,
+  ORDER_FIELDS,
+  PARTY_FIELDS,
+  REQUEST_FIELDS,
+  type AnyFieldTable,
+  type FieldKind,
+} from './fields';
+import { ORDER_LIST_COLUMNS, type OrderListRows, type TextRow } from './list';
 
 // GET /api/orders answers up to 100,000 orders (with their execution reports, well over 100 MB of
 // JSON). Building an Order object per order (presentOrders) and letting the framework stringify the
 // whole array held all of it in memory at once and cost seconds; this writes the same JSON text
 // straight from the rows of listOrderRows, whose values already come in their JSON form (decimals
 // without trailing zeros, ISO times), in chunks that go out while the rest is written. Keys, their
-// order and every value are those of presentOrders (a test pins the two together).
+// order and every value are those of presentOrders: both follow the tables of fields.ts (a test pins
+// the two together).
 
 /**
  * How a column's text goes into the JSON: 'num' unquoted (integers), 'plain' quoted as is (decimals and
  * ISO times, which hold nothing to escape), 'str' as a JSON string; null is null for all three.
  */
-type Kind = 'num' | 'plain' | 'str';
+type JsonKind = 'num' | 'plain' | 'str';
 
-interface Field {
+const JSON_KIND: { readonly [K in FieldKind]: JsonKind } = {
+  int: 'num',
+  string: 'str',
+  decimal: 'plain',
+  'decimal?': 'plain',
+  time: 'plain',
+  'time?': 'plain',
+};
+
+interface JsonField {
   /** `"key":`, after a comma unless it is the object's first key. */
   prefix: string;
   col: number;
-  kind: Kind;
+  kind: JsonKind;
 }
 
-function fieldsOf(
-  table: keyof typeof ORDER_LIST_COLUMNS,
-  spec: readonly (readonly [key: string, column: string, kind: Kind])[],
-  first = true,
-): Field[] {
-  const names: readonly string[] = ORDER_LIST_COLUMNS[table];
-  return spec.map(([key, column, kind], i) => {
+/** The fields of a table of fields.ts, read from the text rows of `rows`. */
+function fieldsOf(rows: keyof typeof ORDER_LIST_COLUMNS, table: AnyFieldTable, first = true): JsonField[] {
+  const names: readonly string[] = ORDER_LIST_COLUMNS[rows];
+  return fieldList(table).map(({ key, column, kind }, i) => {
     const col = names.indexOf(column);
-    if (col < 0) throw new Error(`order list: no column ${column} in ${table}`);
-    return { prefix: `${i === 0 && first ? '' : ','}${JSON.stringify(key)}:`, col, kind };
+    if (col < 0) throw new Error(`order list: no column ${column} in ${rows}`);
+    return { prefix: `${i === 0 && first ? '' : ','}${JSON.stringify(key)}:`, col, kind: JSON_KIND[kind] };
   });
 }
 
-const ORDER = fieldsOf('orders', [
-  ['id', 'id', 'num'],
-  ['brokerorderid', 'brokerorderid', 'str'],
-  ['orderid', 'brokerorderid', 'str'],
-  ['clordid', 'clordid', 'str'],
-  ['origclordid', 'origclordid', 'str'],
-  ['client_connector_id', 'client_connector_id', 'num'],
-  ['sendercompid', 'sendercompid', 'str'],
-  ['targetcompid', 'targetcompid', 'str'],
-  ['client_name', 'client_name', 'str'],
-  ['client_phone', 'client_phone', 'str'],
-  ['company_name', 'company_name', 'str'],
-  ['msg_type', 'msg_type', 'str'],
-  ['symbol', 'symbol', 'str'],
-  ['security_type', 'security_type', 'str'],
-  ['maturity_month_year', 'maturity_month_year', 'str'],
-  ['side', 'side', 'str'],
-  ['ordtype', 'ordtype', 'str'],
-  ['price', 'price', 'plain'],
-  ['orderqty', 'orderqty', 'plain'],
-  ['order_qty', 'orderqty', 'plain'],
-  ['timeinforce', 'timeinforce', 'str'],
-  ['exchange', 'exchange', 'str'],
-  ['currency', 'currency', 'str'],
-  ['account', 'account', 'str'],
-  ['text', 'text', 'str'],
-  ['ordstatus', 'ordstatus', 'str'],
-  ['cumqty', 'cumqty', 'plain'],
-  ['leavesqty', 'leavesqty', 'plain'],
-  ['avgpx', 'avgpx', 'plain'],
-  ['lastqty', 'lastqty', 'plain'],
-  ['lastpx', 'lastpx', 'plain'],
-  ['transacttime', 'transacttime', 'plain'],
-  ['accepted_by', 'accepted_by', 'str'],
-  ['created_at', 'created_at', 'plain'],
-  ['updated_at', 'updated_at', 'plain'],
-]);
+const ORDER = fieldsOf('orders', ORDER_FIELDS);
 
 // An order refused at intake carries its refusal last: `"refusal":{"ordRejReason":N,"text":"…"}`.
 const REFUSED_REASON = ORDER_LIST_COLUMNS.orders.indexOf('refused_reason');
 const REFUSED_TEXT = ORDER_LIST_COLUMNS.orders.indexOf('refused_text');
 
-// contractMonth (between ratio and orderQty) is derived from the maturity here.
-const LEG_HEAD = fieldsOf('legs', [
-  ['legIndex', 'leg_index', 'num'],
-  ['legSymbol', 'leg_symbol', 'str'],
-  ['legSecurityType', 'leg_security_type', 'str'],
-  ['legMaturityMonthYear', 'leg_maturity_month_year', 'str'],
-  ['legSide', 'leg_side', 'str'],
-  ['legRatioQty', 'leg_ratio_qty', 'plain'],
-  ['legPrice', 'leg_price', 'plain'],
-  ['legCumQty', 'leg_cumqty', 'plain'],
-  ['legAvgPx', 'leg_avgpx', 'plain'],
-  ['symbol', 'leg_symbol', 'str'],
-  ['side', 'leg_side', 'str'],
-  ['ratio', 'leg_ratio_qty', 'plain'],
-]);
+// A leg's last two keys are computed: contractMonth from the maturity here, orderQty by the SELECT.
+const LEG_HEAD = fieldsOf('legs', LEG_FIELDS);
 const LEG_MATURITY = ORDER_LIST_COLUMNS.legs.indexOf('leg_maturity_month_year');
-const LEG_TAIL = fieldsOf('legs', [['orderQty', 'orderqty', 'plain']], false);
+const LEG_TAIL = fieldsOf('legs', { orderQty: ['orderqty', 'decimal'] }, false);
 
-const PARTY = fieldsOf('parties', [
-  ['partyID', 'party_id', 'str'],
-  ['partyIDSource', 'party_id_source', 'str'],
-  ['partyRole', 'party_role', 'num'],
-  ['legIndex', 'leg_index', 'num'],
-]);
-
-const REQUEST = fieldsOf('requests', [
-  ['id', 'id', 'num'],
-  ['request_type', 'request_type', 'str'],
-  ['clordid', 'clordid', 'str'],
-  ['origclordid', 'origclordid', 'str'],
-  ['new_orderqty', 'new_orderqty', 'plain'],
-  ['new_price', 'new_price', 'plain'],
-  ['new_ordtype', 'new_ordtype', 'str'],
-  ['text', 'text', 'str'],
-  ['status', 'status', 'str'],
-  ['decided_by', 'decided_by', 'str'],
-  ['decided_at', 'decided_at', 'plain'],
-  ['decision_text', 'decision_text', 'str'],
-  ['created_at', 'created_at', 'plain'],
-]);
-
-const EXEC_REPORT = fieldsOf('execReports', [
-  ['id', 'id', 'num'],
-  ['order_id', 'order_id', 'num'],
-  ['execid', 'execid', 'str'],
-  ['clordid', 'clordid', 'str'],
-  ['origclordid', 'origclordid', 'str'],
-  ['orderid', 'orderid', 'str'],
-  ['exectype', 'exectype', 'str'],
-  ['ordstatus', 'ordstatus', 'str'],
-  ['side', 'side', 'str'],
-  ['symbol', 'symbol', 'str'],
-  ['orderqty', 'orderqty', 'plain'],
-  ['price', 'price', 'plain'],
-  ['lastqty', 'lastqty', 'plain'],
-  ['lastpx', 'lastpx', 'plain'],
-  ['cumqty', 'cumqty', 'plain'],
-  ['avgpx', 'avgpx', 'plain'],
-  ['leavesqty', 'leavesqty', 'plain'],
-  ['legIndex', 'leg_index', 'num'],
-  ['ordrejreason', 'ordrejreason', 'num'],
-  ['text', 'text', 'str'],
-  ['transacttime', 'transacttime', 'plain'],
-  ['timestamp', 'created_at', 'plain'],
-]);
+const PARTY = fieldsOf('parties', PARTY_FIELDS);
+const REQUEST = fieldsOf('requests', REQUEST_FIELDS);
+const EXEC_REPORT = fieldsOf('execReports', EXEC_REPORT_FIELDS);
 
 // Characters JSON.stringify writes differently from the plain text: quote, backslash, control
 // characters, and (lone) surrogates.
@@ -151,7 +75,7 @@ function jsonString(v: string): string {
   return NEEDS_ESCAPE.test(v) ? JSON.stringify(v) : `"${v}"`;
 }
 
-function writeFields(row: TextRow, fields: readonly Field[]): string {
+function writeFields(row: TextRow, fields: readonly JsonField[]): string {
   let out = '';
   for (let i = 0; i < fields.length; i++) {
     const f = fields[i]!;

@@ -76,7 +76,10 @@ export async function newContext(
     ...(timezoneId ? { timezoneId } : {}),
   });
   if (standalone) await context.addInitScript({ content: STANDALONE_SCRIPT });
-  context.setDefaultTimeout(15_000);
+  // How long a wait for an element may last before the test fails. On a quiet machine these waits end
+  // in well under a second; with another suite sharing the 2 cores the blotter's first load (orders,
+  // grid, live connection) has taken over 15 s. A longer bound costs only a failing test its time.
+  context.setDefaultTimeout(30_000);
   context.setDefaultNavigationTimeout(30_000);
   if (consentGiven) {
     await context.addInitScript(() => {

@@ -186,7 +186,6 @@ export {
   orderTimelineRows,
   type OrderTimelineRows,
   type TimelineActionRow,
-  type TimelineFixRow,
   type TimelineOrderRow,
   type TimelineReportRow,
 } from './repos/orders/timeline';
@@ -240,11 +239,13 @@ export {
   listOrderActions,
   countOrderActions,
   listSessionMessages,
+  presentFixMessage,
   type FixMessageFilter,
   type FixMessageRow,
   type OrderActionFilter,
 } from './repos/audit';
 export { fixFieldDescriptions, getFixMessageText, type StoredFixMessageText } from './repos/fix-message-detail';
+export { redactFix } from './redact-fix';
 
 export { listAuditAccess, recordAuditAccess, type AuditAccess, type AuditAccessAction, type AuditAccessRow } from './repos/audit-access';
 

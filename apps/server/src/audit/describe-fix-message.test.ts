@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { redactFix } from '@fixdesk/db';
 import { describeFixMessage, groupEntryName } from './describe-fix-message';
 
 const SOH = '\x01';
@@ -86,4 +87,37 @@ describe('a stored FIX message read with the engine dictionary', () => {
     assert.equal(groupEntryName('NoPartySubIDs'), 'Party Sub');
     assert.equal(groupEntryName('NoMiscFees'), 'Misc Fee');
   });
+});
+
+it('reads a Logon masked by redactFix: its RawData masked and the fields after it read', () => {
+  const raw =
+    [
+      '8=FIX.4.4',
+      '9=99',
+      '35=A',
+      '49=C',
+      '56=FIXDESK',
+      '34=1',
+      '52=20261128-10:00:00.000',
+      '98=0',
+      '108=30',
+      '95=16',
+      '96=QQ\x01554=x\x0158=ZZZZ',
+      '553=alice',
+      '554=pw',
+      '10=000',
+    ].join(SOH) + SOH;
+  const d = describeFixMessage(redactFix(raw), new Map());
+  assert.deepEqual(
+    d.fields.slice(-5).map((f) => [f.tag, f.value]),
+    [
+      [95, '16'],
+      [96, '*'.repeat(16)],
+      [553, 'alice'],
+      [554, '********'],
+      [10, '000'],
+    ],
+  );
+  const text = JSON.stringify(d);
+  for (const leak of ['QQ', 'ZZZZ', '"pw"', '"x"']) assert.ok(!text.includes(leak), `${leak} left`);
 });

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { OrderTimelineRows, TimelineFixRow } from '@fixdesk/db';
+import type { FixMessageRow, OrderTimelineRows } from '@fixdesk/db';
 import { buildTimeline, fixFields } from './timeline';
 
 const SOH = '\x01';
 const raw = (fields: Array<[number, string]>) => fields.map(([t, v]) => `${t}=${v}`).join(SOH) + SOH;
 
-function msg(id: number, at: string, direction: 'TX' | 'RX', fields: Array<[number, string]>): TimelineFixRow {
+function msg(id: number, at: string, direction: 'TX' | 'RX', fields: Array<[number, string]>): FixMessageRow {
   return {
     id,
-    at,
+    created_at: at,
     direction,
     msg_type: fields.find(([t]) => t === 35)![1],
     msg_seq_num: id,

@@ -1,4 +1,4 @@
-import type { OrderTimelineRows, TimelineFixRow } from '@fixdesk/db';
+import type { FixMessageRow, OrderTimelineRows } from '@fixdesk/db';
 import type { ActionType, FixMessageRecord, OrderTimeline, OrderTimelineEntry } from '@fixdesk/protocol';
 
 // An order's timeline from its rows (repos/orders/timeline.ts): FIX messages, state changes (one per
@@ -45,14 +45,14 @@ export function fixFields(raw: string, tags: readonly string[] = SUMMARY_TAGS): 
 const RANK: Record<OrderTimelineEntry['kind'] | 'fixRX' | 'fixTX', number> = { fixRX: 0, state: 1, action: 2, fixTX: 3, fix: 3 };
 const rank = (e: OrderTimelineEntry) => (e.kind === 'fix' ? (e.message.direction === 'RX' ? RANK.fixRX : RANK.fixTX) : RANK[e.kind]);
 
-export function buildTimeline(rows: OrderTimelineRows, present: (m: TimelineFixRow) => FixMessageRecord): OrderTimeline {
+export function buildTimeline(rows: OrderTimelineRows, present: (m: FixMessageRow) => FixMessageRecord): OrderTimeline {
   const entries: OrderTimelineEntry[] = [];
   // The message each ExecID went out in (our reports carry it in tag 17).
   const byExecId = new Map<string, number>();
   for (const m of rows.messages) {
     const fields = fixFields(m.raw_fix);
     if (m.direction === 'TX' && fields['17'] && !byExecId.has(fields['17'])) byExecId.set(fields['17'], m.id);
-    entries.push({ kind: 'fix', at: m.at, message: present(m), fields });
+    entries.push({ kind: 'fix', at: m.created_at, message: present(m), fields });
   }
   let previous: string | null = null;
   // Reports and actions written by one transaction share its time: an action's report is the one of its instant.

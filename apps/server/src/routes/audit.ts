@@ -6,16 +6,14 @@ import {
   listAuditAccess,
   listFixMessages,
   listOrderActions,
+  presentFixMessage,
   type AuditAccessAction,
   type Db,
-  type FixMessageRow,
 } from '@fixdesk/db';
-import type { FixMessageRecord } from '@fixdesk/protocol';
 import { MsgType } from '@fixdesk/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context';
-import { redactFix } from '../audit/redact-fix';
 import { recordLook } from '../audit/who-looked';
 import { sendCsvExport } from '../http/csv-export';
 import { dateRangeOf, type DateRange } from '../http/date-range';
@@ -69,24 +67,6 @@ const AccessQuery = z.strictObject({
 });
 
 /** A stored message as the API and the export give it. */
-function presentFixMessage(r: FixMessageRow): FixMessageRecord {
-  return {
-    id: r.id,
-    timestamp: r.created_at,
-    transacttime: r.sending_time ?? r.created_at,
-    direction: r.direction,
-    msgtype: r.msg_type,
-    msgseqnum: r.msg_seq_num,
-    // The message's own SenderCompID / TargetCompID (the session key is from our side).
-    sender_comp_id: r.direction === 'TX' ? r.sender_comp_id : r.target_comp_id,
-    target_comp_id: r.direction === 'TX' ? r.target_comp_id : r.sender_comp_id,
-    clordid: r.clordid,
-    brokerorderid: r.brokerorderid,
-    poss_dup: r.poss_dup,
-    raw_fix: redactFix(r.raw_fix),
-  };
-}
-
 /**
  * A list's answer: its rows under their own name and again as `data`, as the API gives them,
  * serialised once and written twice (the Order Actions screen's 10,000 rows otherwise spend half

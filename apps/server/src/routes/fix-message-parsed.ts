@@ -1,4 +1,4 @@
-import { fixFieldDescriptions, getFixMessageText } from '@fixdesk/db';
+import { fixFieldDescriptions, getFixMessageText, redactFix } from '@fixdesk/db';
 import type { ParsedFixMessage } from '@fixdesk/protocol';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -6,7 +6,6 @@ import { describeFixMessage } from '../audit/describe-fix-message';
 import { recordLook } from '../audit/who-looked';
 import type { AppContext } from '../context';
 import { notFound, parse } from '../http/errors';
-import { redactFix } from '../audit/redact-fix';
 
 const Params = z.strictObject({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 

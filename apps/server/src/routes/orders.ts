@@ -6,9 +6,9 @@ import {
   listOrderRows,
   orderListJson,
   orderTimelineRows,
+  presentFixMessage,
   presentOrders,
   refusedOrdersFromRows,
-  type TimelineFixRow,
 } from '@fixdesk/db';
 import {
   AcceptOrderSchema,
@@ -19,7 +19,6 @@ import {
   OrderIdParamsSchema,
   OrdersQuerySchema,
   RejectOrderSchema,
-  type FixMessageRecord,
   type OrderActionResponse,
 } from '@fixdesk/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -28,27 +27,7 @@ import { dateRangeOf } from '../http/date-range';
 import { invalidField, notFound, parse } from '../http/errors';
 import type { ActionOutcome } from '../orders/broker-actions';
 import { buildTimeline } from '../orders/timeline';
-import { redactFix } from '../audit/redact-fix';
 import { recordLook } from '../audit/who-looked';
-
-/** A timeline's FIX message as the FIX Messages screen has it (its detail modal opens it as is). */
-function timelineMessage(m: TimelineFixRow): FixMessageRecord {
-  return {
-    id: m.id,
-    timestamp: m.at,
-    transacttime: m.sending_time ?? m.at,
-    direction: m.direction,
-    msgtype: m.msg_type,
-    msgseqnum: m.msg_seq_num,
-    // The message's own SenderCompID / TargetCompID (the session key is from our side).
-    sender_comp_id: m.direction === 'TX' ? m.sender_comp_id : m.target_comp_id,
-    target_comp_id: m.direction === 'TX' ? m.target_comp_id : m.sender_comp_id,
-    clordid: m.clordid,
-    brokerorderid: m.brokerorderid,
-    poss_dup: m.poss_dup,
-    raw_fix: redactFix(m.raw_fix),
-  };
-}
 
 function startOfTodayUtc(now = new Date()): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
@@ -103,7 +82,7 @@ export function orderRoutes(app: FastifyInstance, ctx: AppContext): void {
     const { id } = parse(OrderIdParamsSchema, req.params, 'params');
     const rows = await orderTimelineRows(ctx.db, id);
     if (!rows) throw notFound(`Order ${id} not found`);
-    const timeline = buildTimeline(rows, timelineMessage);
+    const timeline = buildTimeline(rows, presentFixMessage);
     // Its FIX messages, reports and actions are the compliance record: who looked is recorded.
     await recordLook(ctx.db, req, 'view_order_timeline', { subjectId: rows.order.id, rowCount: timeline.entries.length });
     return { success: true, data: timeline };

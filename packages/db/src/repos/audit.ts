@@ -1,12 +1,14 @@
 import type { FixMessageRecord, OrderAction } from '@fixdesk/protocol';
 import type { Queryable } from '../db';
+import { redactFix } from '../redact-fix';
 import { decimalText, isoText } from './sql-text';
 
 // The compliance reads: FIX messages in and out, and the order actions (who did what to which order).
 
 /**
- * A FIX message as the audit screens and exports read it: times as ISO 8601 UTC text (sql-text.ts), the
- * protocol's FixMessageRecord fields under their column names; the server presents it (raw_fix masked).
+ * A FIX message as the audit screens, exports and order timelines read it: times as ISO 8601 UTC text
+ * (sql-text.ts; with microseconds on a timeline), the protocol's FixMessageRecord fields under their
+ * column names; presentFixMessage presents it.
  */
 export type FixMessageRow = Pick<
   FixMessageRecord,
@@ -17,6 +19,25 @@ export type FixMessageRow = Pick<
   msg_type: string;
   msg_seq_num: number;
 };
+
+/** A stored FIX message in the protocol's shape, its credentials masked. */
+export function presentFixMessage(r: FixMessageRow): FixMessageRecord {
+  return {
+    id: r.id,
+    timestamp: r.created_at,
+    transacttime: r.sending_time ?? r.created_at,
+    direction: r.direction,
+    msgtype: r.msg_type,
+    msgseqnum: r.msg_seq_num,
+    // The message's own SenderCompID / TargetCompID (the row's are the session's, from our side).
+    sender_comp_id: r.direction === 'TX' ? r.sender_comp_id : r.target_comp_id,
+    target_comp_id: r.direction === 'TX' ? r.target_comp_id : r.sender_comp_id,
+    clordid: r.clordid,
+    brokerorderid: r.brokerorderid,
+    poss_dup: r.poss_dup,
+    raw_fix: redactFix(r.raw_fix),
+  };
+}
 
 export interface FixMessageFilter {
   /** Also the simulated clients' own copies (the test-client service's sessions). */

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db';
+import type { FixMessageRow } from '../audit';
 import { decimalText, microText } from '../sql-text';
 
 // An order's whole story for the timeline (GET /api/orders/{id}/timeline): every FIX message in and out
@@ -18,21 +19,6 @@ export interface TimelineOrderRow {
   ordrejreason: number | null;
   reject_text: string | null;
   refusal_execid: string | null;
-}
-
-export interface TimelineFixRow {
-  id: number;
-  at: string;
-  direction: 'TX' | 'RX';
-  msg_type: string;
-  msg_seq_num: number;
-  sender_comp_id: string;
-  target_comp_id: string;
-  clordid: string | null;
-  brokerorderid: string | null;
-  poss_dup: boolean;
-  sending_time: string | null;
-  raw_fix: string;
 }
 
 export interface TimelineReportRow {
@@ -68,12 +54,13 @@ export interface TimelineActionRow {
 
 export interface OrderTimelineRows {
   order: TimelineOrderRow;
-  messages: TimelineFixRow[];
+  /** Their created_at and sending_time with microseconds. */
+  messages: FixMessageRow[];
   reports: TimelineReportRow[];
   actions: TimelineActionRow[];
 }
 
-const FIX_COLUMNS = `m.id, ${microText('m.created_at')} AS at, m.direction, m.msg_type, m.msg_seq_num, m.sender_comp_id, m.target_comp_id, m.clordid,
+const FIX_COLUMNS = `m.id, ${microText('m.created_at')} AS created_at, m.direction, m.msg_type, m.msg_seq_num, m.sender_comp_id, m.target_comp_id, m.clordid,
        m.brokerorderid, m.poss_dup, ${microText('m.sending_time')} AS sending_time, m.raw_fix`;
 
 /**
@@ -110,7 +97,7 @@ export async function orderTimelineRows(db: Queryable, idOrBrokerId: string): Pr
     // its D or AB, requests carrying OrderID), and the client's cancel/replace requests, which may name
     // only their own ClOrdID, by the ClOrdIDs of the chain. Both through their indexes (a BitmapOr of
     // fix_messages_brokerorderid_idx and fix_messages_clordid_idx), never a scan of the whole log.
-    db.query<TimelineFixRow>(
+    db.query<FixMessageRow>(
       `SELECT ${FIX_COLUMNS}
          FROM fix_messages m
         WHERE m.sender_comp_id = $1 AND m.target_comp_id = $2
@@ -142,7 +129,7 @@ export async function orderTimelineRows(db: Queryable, idOrBrokerId: string): Pr
  * refusal was stored, the latest such) and our refusal (the report carrying the refusal's ExecID).
  */
 async function refusedTimeline(db: Queryable, order: TimelineOrderRow): Promise<OrderTimelineRows> {
-  const { rows } = await db.query<TimelineFixRow>(
+  const { rows } = await db.query<FixMessageRow>(
     `(SELECT ${FIX_COLUMNS} FROM fix_messages m
        WHERE m.sender_comp_id = $1 AND m.target_comp_id = $2 AND m.direction = 'RX' AND m.clordid = $3 AND m.msg_type IN ('D', 'AB')
          AND m.created_at <= $4::timestamptz AND m.created_at >= $4::timestamptz - interval '1 minute'

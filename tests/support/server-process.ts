@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 
 const root = new URL('../..', import.meta.url).pathname;
+const START_TIMEOUT_MS = 180_000;
 
 export interface ServerProcess {
   readonly child: ChildProcess;
@@ -14,7 +15,9 @@ export interface ServerProcess {
 
 /**
  * Starts `apps/server/src/main.ts` with this process's environment less the passwords and
- * DATABASE_URL, plus `env`; resolves with the URL it prints (rejects if it exits or takes a minute).
+ * DATABASE_URL, plus `env`; resolves with the URL it prints (rejects if it exits or takes three minutes:
+ * a start takes a few seconds on a quiet machine, and has taken over a minute with another suite
+ * sharing the 2 cores, between the migrations and the printed URL).
  */
 export async function startServerProcess(env: Record<string, string>, name = 'server'): Promise<ServerProcess> {
   const { ADMIN_PASSWORD: _a, DEMO_PASSWORD: _d, DATABASE_URL: _u, ...inherited } = process.env;
@@ -27,7 +30,7 @@ export async function startServerProcess(env: Record<string, string>, name = 'se
   child.stdout!.on('data', (d) => (out += String(d)));
   child.stderr!.on('data', (d) => (out += String(d)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${out}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${out}`)), START_TIMEOUT_MS);
     const check = () => {
       const m = /FixDesk is running at (http:\/\/\S+)/.exec(out);
       if (m) {

@@ -14,12 +14,14 @@ export const CONNECTOR_COLUMNS: ColDef<ClientConnector>[] = [
   // Widths: each column's minimum fits its content at 1280 px without scrolling sideways; the wider text
   // columns share what is left (flex) and say in full what they cut in a tooltip.
   { headerName: 'ID', field: 'id', width: 60, type: 'numericColumn', sort: 'asc' },
-  { headerName: 'Component ID', field: 'comp_id', flex: 1, minWidth: 115, tooltipField: 'comp_id', cellStyle: { fontWeight: 600 } },
+  { headerName: 'Component ID', field: 'comp_id', flex: 1, minWidth: 105, tooltipField: 'comp_id', cellStyle: { fontWeight: 600 } },
   activeStatusColumn({ isActive: (c) => c.is_active, width: 76 }),
   {
-    headerName: 'Session Type',
+    // 'Type' in the header (the column is narrow), Session Type in its tooltip as in the dialog.
+    headerName: 'Type',
+    headerTooltip: "Session Type: Order Entry (the client trades) or Drop Copy (receives copies of clients' reports, cannot trade)",
     colId: 'sessionType',
-    width: 100,
+    width: 86,
     valueGetter: (p) => (p.data ? SESSION_TYPE_LABELS[p.data.session_type] : ''),
     // A drop copy says whose reports it receives.
     tooltipValueGetter: (p) =>
@@ -31,7 +33,7 @@ export const CONNECTOR_COLUMNS: ColDef<ClientConnector>[] = [
   {
     headerName: 'Session',
     colId: 'session',
-    width: 94,
+    width: 90,
     valueGetter: (p) => (p.data?.live?.logged_on ? 'Logged on' : 'Logged off'),
     tooltipValueGetter: (p) => (p.data?.live?.remote_address ? `from ${p.data.live.remote_address}` : null),
     cellStyle: (p) => ({ color: p.value === 'Logged on' ? GREEN : GREY, fontWeight: p.value === 'Logged on' ? 600 : 400 }),
@@ -39,7 +41,7 @@ export const CONNECTOR_COLUMNS: ColDef<ClientConnector>[] = [
   {
     headerName: 'Seq Out / In',
     colId: 'seq',
-    width: 94,
+    width: 88,
     valueGetter: (p) =>
       p.data?.live && p.data.live.next_sender_seq !== null ? `${p.data.live.next_sender_seq} / ${p.data.live.next_target_seq}` : '—',
     headerTooltip: 'The next MsgSeqNum we send / the next we expect from the client',
@@ -48,7 +50,7 @@ export const CONNECTOR_COLUMNS: ColDef<ClientConnector>[] = [
   {
     headerName: 'Capabilities',
     colId: 'capabilities',
-    width: 102,
+    width: 96,
     valueGetter: (p) => {
       const live = p.data?.live;
       if (!live) return '';
@@ -67,9 +69,9 @@ export const CONNECTOR_COLUMNS: ColDef<ClientConnector>[] = [
     valueGetter: (p) => (p.data?.tls_enabled ? 'Enabled' : 'Disabled'),
     cellStyle: (p) => ({ color: p.value === 'Enabled' ? GREEN : GREY }),
   },
-  { headerName: 'Client Name', field: 'client_name', flex: 2, minWidth: 110, tooltipField: 'client_name' },
-  { headerName: 'Website', field: 'company_website', flex: 1, minWidth: 95, tooltipField: 'company_website' },
-  { headerName: 'LEI', field: 'client_lei', flex: 1, minWidth: 95, tooltipField: 'client_lei' },
+  { headerName: 'Client Name', field: 'client_name', flex: 2, minWidth: 100, tooltipField: 'client_name' },
+  { headerName: 'Website', field: 'company_website', flex: 1, minWidth: 75, tooltipField: 'company_website' },
+  { headerName: 'LEI', field: 'client_lei', flex: 1, minWidth: 75, tooltipField: 'client_lei' },
   {
     headerName: 'Host:Port',
     colId: 'hostPort',
@@ -81,7 +83,7 @@ export const CONNECTOR_COLUMNS: ColDef<ClientConnector>[] = [
         ? `${p.data.host?.trim() ? "The connector's host" : "The desk's own address"}, ${p.data.address.tls ? 'its TLS port (the connector has a certificate)' : 'its FIX port'}: ${p.value as string}`
         : null,
   },
-  { headerName: 'FIX Version', field: 'fix_version', width: 92 },
+  { headerName: 'FIX Version', field: 'fix_version', width: 86 },
 ];
 
 /**

@@ -54,6 +54,8 @@ export const CONNECTOR_COLUMNS: ColDef<ClientConnector>[] = [
     valueGetter: (p) => {
       const live = p.data?.live;
       if (!live) return '';
+      // A drop copy session never trades: capabilities do not apply to it (not an alert).
+      if (p.data?.session_type === 'drop_copy') return '—';
       return live.capabilities_enabled === 0
         ? 'cannot trade'
         : String(live.capabilities_enabled) +

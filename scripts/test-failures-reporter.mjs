@@ -13,10 +13,21 @@ export default async function* reporter(source) {
     // test cancelled for another reason, say a promise left pending, is listed).
     if (err?.failureType === 'subtestsFailed') continue;
     if (err?.failureType === 'cancelledByParent' && /did not finish before its parent/.test(String(err?.cause ?? err?.message))) continue;
-    const message = String(cause?.message ?? cause ?? '')
-      .split('\n')[0]
-      .slice(0, 300);
-    failed.push(`# FAILED ${ev.data.file ? relative(process.cwd(), ev.data.file) : '?'} ${ev.data.name}: ${message}`);
+    const lines = String(cause?.message ?? cause ?? '').split('\n');
+    // A browser test's timeout names what it waited for on a later line ("- waiting for getByRole(...)").
+    const waitingFor = lines.find((l) => /^\s*- waiting for /.test(l))?.trim();
+    const message = [lines[0], waitingFor].filter(Boolean).join(' ').slice(0, 400);
+    const file = ev.data.file ? relative(process.cwd(), ev.data.file) : '?';
+    // Where in the test file it failed: the first stack frame in that file.
+    const at = ev.data.file && typeof cause?.stack === 'string' ? atLine(cause.stack, ev.data.file) : '';
+    failed.push(`# FAILED ${file}${at} ${ev.data.name}: ${message}`);
   }
   if (failed.length) yield `# failing tests (${failed.length}):\n${failed.join('\n')}\n`;
+}
+
+/** ":line" of the first stack frame in `file`, or nothing. */
+function atLine(stack, file) {
+  const frame = stack.split('\n').find((l) => l.includes(file));
+  const m = frame && /:(\d+):\d+\)?\s*$/.exec(frame);
+  return m ? `:${m[1]}` : '';
 }

@@ -71,11 +71,15 @@ export class SessionConsole {
     return owner ? this.ask(owner, c.comp_id, null) : this.fix.operations.consoleState(c);
   }
 
-  /** Carries out an operator's action where the session is; resolves once it is done. */
-  async act(c: ConnectorRow, input: SessionActionInput): Promise<void> {
+  /**
+   * Carries out an operator's action where the session is; resolves once it is done, with the
+   * session's state read there at once (a Logout's is the closed connection, before any reconnect).
+   */
+  async act(c: ConnectorRow, input: SessionActionInput): Promise<SessionConsoleState> {
     const owner = await this.ownerElsewhere(c);
-    if (owner) await this.ask(owner, c.comp_id, input);
-    else await this.actHere(c, input);
+    if (owner) return this.ask(owner, c.comp_id, input);
+    await this.actHere(c, input);
+    return this.fix.operations.consoleState(c);
   }
 
   private async actHere(c: ConnectorRow, input: SessionActionInput): Promise<void> {

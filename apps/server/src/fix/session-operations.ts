@@ -46,9 +46,12 @@ export class SessionOperations {
     };
   }
 
-  /** Logout with a reason (its Text), closing once the client answers. */
+  /**
+   * Logout with a reason (its Text); resolves once the connection is closed (the client answered, or
+   * the logout timeout ended it), so the state read next is the one before any reconnect.
+   */
   async logout(c: ConnectorRow, reason: string): Promise<void> {
-    await this.acceptor().logout(sessionIdOf(c), reason);
+    await this.acceptor().logoutAndClose(sessionIdOf(c), reason);
   }
 
   /** Drops the connection at once. */

@@ -84,14 +84,7 @@ export function sessionConsoleRoutes(app: FastifyInstance, ctx: AppContext): voi
       throw conflict(`${problem} (${c.comp_id} is ${before.loggedOn ? 'logged on' : before.connected ? 'connected' : 'logged out'})`);
     const value = 'value' in input ? input.value : undefined;
     const preview = previewSessionAction(input.action, before, value);
-    await whereItIs(ctx.sessionConsole.act(c, input));
-    let after = await state(c);
-    // A Logout completes when the client answers (or the logout timeout ends it): record the numbers
-    // as they are once the connection is gone, waiting a few seconds at most.
-    for (let waited = 0; input.action === 'logout' && after.connected && waited < 3000; waited += 100) {
-      await new Promise((r) => setTimeout(r, 100));
-      after = await state(c);
-    }
+    const after = await whereItIs(ctx.sessionConsole.act(c, input));
     await recordSessionOperation(ctx.db, {
       compId: c.comp_id,
       action: AUDIT_ACTION[input.action],

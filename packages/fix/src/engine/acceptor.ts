@@ -145,6 +145,13 @@ export class Acceptor {
     await this.require(id).logout(reason);
   }
 
+  /** As logout, resolving only once the connection has closed (the peer answered, or the logout timeout passed). */
+  async logoutAndClose(id: SessionID, reason = 'Logout by operator'): Promise<void> {
+    const session = this.require(id);
+    await session.logout(reason);
+    await session.untilDisconnected();
+  }
+
   /** A session's state and next numbers, its store opened if it was not seen since start. */
   async statusOf(id: SessionID): Promise<SessionStatus> {
     return (await this.sessionFor(id)).status();

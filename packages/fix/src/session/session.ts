@@ -88,6 +88,8 @@ export class Session {
   private tail: Promise<void> = Promise.resolve();
   private tick: TimerHandle | undefined;
   private closed = false;
+  /** Who waits for the open connection to end (untilDisconnected). */
+  private disconnectWaiters: Array<() => void> = [];
 
   private constructor(deps: SessionDeps) {
     this.id = deps.id;
@@ -262,6 +264,12 @@ export class Session {
     return this.connection.connected;
   }
 
+  /** Resolves once no connection is open: at once when none is, else when the open one ends. */
+  untilDisconnected(): Promise<void> {
+    if (!this.connection.connected) return Promise.resolve();
+    return new Promise((resolve) => this.disconnectWaiters.push(resolve));
+  }
+
   /** Waits until every queued event has been handled (tests, shutdown). */
   idle(): Promise<void> {
     return this.enqueue(() => this.settlePipeline());
@@ -397,6 +405,9 @@ export class Session {
     this.inbound.clearGap();
     this.log.onEvent(`disconnected: ${reason}`);
     transport?.end(reason);
+    const waiters = this.disconnectWaiters;
+    this.disconnectWaiters = [];
+    for (const resolve of waiters) resolve();
     if (wasLoggedOn) await this.appCalls.onLogout(reason);
   }
 

@@ -287,6 +287,27 @@ describe('logout state', () => {
     assert.equal(r.session.status().state, 'disconnected');
   });
 
+  it('tells who waits for the connection to end when it ends, by the answer or the timeout', async () => {
+    const r = await loggedOn('acceptor', { logoutTimeoutMs: 3000 });
+    await r.session.logout('bye');
+    let closed = false;
+    const waiting = r.session.untilDisconnected().then(() => (closed = true));
+    await r.session.idle();
+    assert.equal(closed, false, 'still waiting for the Logout answer');
+    await r.receive('35=5|34=2');
+    await waiting;
+    assert.equal(r.session.status().connected, false);
+    await r.session.untilDisconnected(); // at once when nothing is open
+
+    const late = await loggedOn('acceptor', { logoutTimeoutMs: 3000 });
+    await late.session.logout('bye');
+    const timedOut = late.session.untilDisconnected();
+    late.clock.advance(3000);
+    await late.session.idle();
+    await timedOut;
+    assert.equal(late.session.status().state, 'disconnected');
+  });
+
   it('still processes messages that arrive before the Logout answer', async () => {
     const r = await loggedOn();
     await r.session.logout('bye');

@@ -52,6 +52,8 @@ const SESSIONS = 10;
 const FIXED_RATE = args.rate ? Number(args.rate) : 2000;
 const FIXED_SECONDS = args.quick ? 3 : 10;
 const FULL_SECONDS = args.quick ? 3 : 10;
+/** The fixed rate's first seconds after the warm-up, measured apart (RunResult.cold). */
+const COLD_SECONDS = args.quick ? 1 : 3;
 /** Orders in flight per session at full speed (a client pipelines; the session acks in order). */
 const WINDOW = 50;
 const HISTORY = Number(args.history);
@@ -63,6 +65,12 @@ interface RunResult {
   commitFloor?: { p50: number; p99: number };
   /** CPU used during the fixed-rate phase, in cores (2 cores = 2.0): server, clients, PostgreSQL. */
   fixedCpu?: { server: number; clients: number; pg: number };
+  /**
+   * The first seconds at the fixed rate right after the 400-order warm-up: the server's code is still
+   * being optimized by V8 (hundreds of functions reach the optimizing compiler only in these seconds),
+   * so this is the latency just after a start. Reported beside the steady figures, not in them.
+   */
+  cold?: { seconds: number; p50: number; p99: number; max: number };
   fixed: { rate: number; sent: number; acked: number; p50: number; p99: number; max: number; achieved: number };
   full: {
     sent: number;
@@ -163,8 +171,13 @@ async function runOne(db: DatabaseKind): Promise<RunResult> {
   if (floor) console.log(`[${db}] one-row commit floor at ${FIXED_RATE}/s: ${JSON.stringify(floor)}`);
   const command = clients.command;
 
-  // --- warm-up (not measured): prepared statements, JIT, connection pool
+  // --- warm-up (not measured): prepared statements, connection pool, the first compilations
   await command({ cmd: 'warmup', orders: 400 });
+
+  // --- just after the start: the fixed rate while V8 still optimizes the intake's code (reported apart).
+  const c = (await command({ cmd: 'fixed', rate: FIXED_RATE, seconds: COLD_SECONDS }))!;
+  const cold = { seconds: COLD_SECONDS, p50: pct(c.latencies, 50), p99: pct(c.latencies, 99), max: c.latencies.at(-1) ?? NaN };
+  console.log(`[${db}] just after the start, ${FIXED_RATE}/s for ${COLD_SECONDS} s: ${JSON.stringify(cold)}`);
 
   // --- fixed rate: FIXED_RATE orders/s spread over the sessions.
   const fixedCpu0 = { node: process.cpuUsage(), pg: postgresCpuSeconds() };
@@ -209,7 +222,7 @@ async function runOne(db: DatabaseKind): Promise<RunResult> {
   await server.close();
   await database.dispose();
   rmSync(config.dataDir, { recursive: true, force: true });
-  return { db, fixed, full, fixedCpu, ...(floor ? { commitFloor: floor } : {}) };
+  return { db, cold, fixed, full, fixedCpu, ...(floor ? { commitFloor: floor } : {}) };
 }
 
 // --- one run in this checkout (a child of the alternating parent below) ---
@@ -310,6 +323,7 @@ const summary = (code: string, db: DatabaseKind) => {
         rate: mean(rs.map((r) => r.full.ordersPerSecond)),
         p50: mean(rs.map((r) => r.fixed.p50)),
         p99: mean(rs.map((r) => r.fixed.p99)),
+        coldP99: mean(rs.map((r) => r.cold?.p99 ?? NaN)),
         floor: mean(rs.flatMap((r) => (r.commitFloor ? [r.commitFloor.p50] : []))),
         complete: rs.every((r) => r.fixed.acked === r.fixed.sent),
       }
@@ -332,6 +346,9 @@ for (const k of kinds) {
     );
     targetRows.push(
       `| ${k}: Pending New p99 at ${FIXED_RATE}/s no worse than the baseline's | ${ms(cur.p99)} ms against ${ms(base.p99)} ms (${x(cur.p99, base.p99)}) | ${verdict(cur.p99 <= base.p99 && cur.complete)} |`,
+    );
+    targetRows.push(
+      `| ${k}: the same just after the start (first ${COLD_SECONDS} s; reported, not one of the issue's targets) | ${ms(cur.coldP99)} ms against ${ms(base.coldP99)} ms (${x(cur.coldP99, base.coldP99)}) | ${verdict(cur.coldP99 <= base.coldP99)} |`,
     );
   }
   if (k === 'postgres') {
@@ -356,12 +373,12 @@ selling barred, so every order is checked against the client's exposure) and ${H
 history in the database (\`bench/order-history.ts\`: filled outrights in live and expired months, one in
 ten multileg), written before their sessions start.
 
-| code | database | run | fixed rate | acked/sent | p50 ms | p99 ms | max ms | full speed orders/s | full p50 ms | full p99 ms | CPU µs/order: server / clients / PostgreSQL | commit floor p50 / p99 ms |
-|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+| code | database | run | just after the start: p50 / p99 ms | fixed rate | acked/sent | p50 ms | p99 ms | max ms | full speed orders/s | full p50 ms | full p99 ms | CPU µs/order: server / clients / PostgreSQL | commit floor p50 / p99 ms |
+|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
 ${runs
   .map(
     ({ code, round, r }) =>
-      `| ${code}${code === baseRef ? ' (baseline)' : ''} | ${r.db} | ${round} | ${r.fixed.rate}/s for ${FIXED_SECONDS}s | ${r.fixed.acked}/${r.fixed.sent} | ${ms(r.fixed.p50)} | ${ms(r.fixed.p99)} | ${ms(r.fixed.max)} | ${r.full.ordersPerSecond.toFixed(0)} | ${ms(r.full.p50)} | ${ms(r.full.p99)} | ${r.full.serverCpuUsPerOrder.toFixed(0)} / ${r.full.clientCpuUsPerOrder.toFixed(0)} / ${Number.isFinite(r.full.pgCpuUsPerOrder) ? r.full.pgCpuUsPerOrder.toFixed(0) : 'in the server'} | ${r.commitFloor ? `${ms(r.commitFloor.p50)} / ${ms(r.commitFloor.p99)}` : 'n/a'} |`,
+      `| ${code}${code === baseRef ? ' (baseline)' : ''} | ${r.db} | ${round} | ${r.cold ? `${ms(r.cold.p50)} / ${ms(r.cold.p99)}` : 'n/a'} | ${r.fixed.rate}/s for ${FIXED_SECONDS}s | ${r.fixed.acked}/${r.fixed.sent} | ${ms(r.fixed.p50)} | ${ms(r.fixed.p99)} | ${ms(r.fixed.max)} | ${r.full.ordersPerSecond.toFixed(0)} | ${ms(r.full.p50)} | ${ms(r.full.p99)} | ${r.full.serverCpuUsPerOrder.toFixed(0)} / ${r.full.clientCpuUsPerOrder.toFixed(0)} / ${Number.isFinite(r.full.pgCpuUsPerOrder) ? r.full.pgCpuUsPerOrder.toFixed(0) : 'in the server'} | ${r.commitFloor ? `${ms(r.commitFloor.p50)} / ${ms(r.commitFloor.p99)}` : 'n/a'} |`,
   )
   .join('\n')}
 
@@ -378,7 +395,10 @@ ${targetRows.join('\n')}
   durable; the bytes are written after the commit (docs/adr/0005, docs/adr/0007). The inbound
   message's own number is persisted by the session's store in a commit of its own, off that path.
 - **Fixed rate**: ${FIXED_RATE} orders/s for ${FIXED_SECONDS} s, round-robin over the sessions, due orders computed from the clock
-  (1 ms timer), after a warm-up of 400 orders that is not counted. **Full speed**: each session keeps
+  (1 ms timer), after a warm-up of 400 orders that is not counted and ${COLD_SECONDS} s at the same rate measured
+  apart (**just after the start**: V8 is still optimizing the server's code then; hundreds of its
+  functions reach the optimizing compiler only in those seconds, so they show the latency of a freshly
+  started server, not the intake's steady one). **Full speed**: each session keeps
   ${WINDOW} orders in flight for ${FULL_SECONDS} s; orders/s = Pending News received / elapsed.
 - The clients (our own initiator sessions with memory stores: encode, persist, parse and validate
   every report) run in a process of their own (\`bench/order-clients.ts\`), as on their own machines,

@@ -125,6 +125,7 @@ export {
   nodeLeaseName,
   releaseLease,
   renewLease,
+  renewLeases,
   FENCED_OUT,
   type AcquireResult,
   type LeaseFence,

@@ -127,13 +127,30 @@ export async function acquireLease(db: Queryable, name: string, owner: string, t
  * when the lease has been held without a break since (a node lease's says since when the node is up).
  */
 export async function renewLease(db: Queryable, fence: LeaseFence, ttlMs: number): Promise<Date | undefined> {
-  const { rows } = await db.query<{ expires_at: Date }>(
-    `UPDATE leases SET expires_at = now() + $3::double precision * interval '1 millisecond', renewed_at = now(),
-            acquired_at = CASE WHEN expires_at <= now() THEN now() ELSE acquired_at END
-      WHERE name = $1 AND term = $2 RETURNING expires_at`,
-    [fence.lease, fence.term, ttlMs],
+  return (await renewLeases(db, [fence], ttlMs)).get(fence.lease);
+}
+
+/**
+ * Renews several holdings in one statement (a node's every lease, each third of the TTL: one
+ * statement however many sessions it holds). Answers the new expiry of each one renewed, by lease
+ * name; a holding missing from the answer was taken over. The rows are locked in name order, as the
+ * store's fence locks them (fenceCte), so a renewal and a store write never wait for each other in a
+ * cycle.
+ */
+export async function renewLeases(db: Queryable, fences: readonly LeaseFence[], ttlMs: number): Promise<Map<string, Date>> {
+  if (fences.length === 0) return new Map();
+  const { rows } = await db.query<{ name: string; expires_at: Date }>(
+    `WITH mine AS (
+       SELECT l.name FROM leases l JOIN unnest($1::text[], $2::bigint[]) AS f(name, term) ON l.name = f.name AND l.term = f.term
+        ORDER BY l.name FOR UPDATE OF l
+     )
+     UPDATE leases l SET expires_at = now() + $3::double precision * interval '1 millisecond', renewed_at = now(),
+            acquired_at = CASE WHEN l.expires_at <= now() THEN now() ELSE l.acquired_at END
+       FROM mine WHERE l.name = mine.name
+     RETURNING l.name, l.expires_at`,
+    [pgArray(fences.map((f) => f.lease)), pgArray(fences.map((f) => f.term)), ttlMs],
   );
-  return rows[0]?.expires_at;
+  return new Map(rows.map((r) => [r.name, r.expires_at]));
 }
 
 /**

@@ -20,6 +20,7 @@ import {
   nodeLeaseName,
   releaseLease,
   renewLease,
+  renewLeases,
   reserveLease,
   type LeaseFence,
 } from '../../../packages/db/src/leases';
@@ -77,6 +78,36 @@ for (const kind of TEST_DB_KINDS) {
           rows.map((r) => [r.name, r.owner, r.term, r.live]),
           [[name, 'node-a', 4, true]],
         );
+      } finally {
+        await t.dispose();
+      }
+    });
+
+    it("renews a node's holdings in one statement, leaving out those taken over", async () => {
+      const t = await createTestDatabase(kind, { template: seededDatabase() });
+      try {
+        const fences: LeaseFence[] = [];
+        for (const name of ['fix:c', 'fix:a', 'job:b']) {
+          const r = await acquireLease(t.db, name, 'node-a', 60_000);
+          assert.ok(r.acquired);
+          fences.push({ lease: name, term: r.lease.term });
+        }
+        // fix:a is taken over: released by node-a's holding, acquired by node-b under a new term.
+        assert.equal(await releaseLease(t.db, fences[1]!), true);
+        assert.ok((await acquireLease(t.db, 'fix:a', 'node-b', 60_000)).acquired);
+        const before = await listLeases(t.db);
+        const renewed = await renewLeases(t.db, fences, 120_000);
+        assert.deepEqual([...renewed.keys()].sort(), ['fix:c', 'job:b']);
+        const after = new Map((await listLeases(t.db)).map((l) => [l.name, l]));
+        for (const l of before) {
+          const now = after.get(l.name)!;
+          if (l.name === 'fix:a') assert.deepEqual([now.owner, now.expiresAt], ['node-b', l.expiresAt], "node-b's holding untouched");
+          else {
+            assert.ok(now.expiresAt > l.expiresAt, `${l.name} renewed`);
+            assert.equal(now.expiresAt.getTime(), renewed.get(l.name)!.getTime());
+          }
+        }
+        assert.equal((await renewLeases(t.db, [], 60_000)).size, 0);
       } finally {
         await t.dispose();
       }

@@ -1,4 +1,4 @@
-import { acquireLease, jobLeaseName, releaseLease, renewLease, type AcquireResult, type Db, type LeaseFence } from '@fixdesk/db';
+import { acquireLease, jobLeaseName, releaseLease, renewLeases, type AcquireResult, type Db, type LeaseFence } from '@fixdesk/db';
 import type { FastifyBaseLogger } from 'fastify';
 
 /** What a holder says about a lease it keeps (docs/adr/0012). */
@@ -118,34 +118,43 @@ export class LeaseKeeper {
     return [...this.held.values()].map((h) => ({ name: h.fence.lease, term: h.fence.term, expiresAt: h.expiresAt }));
   }
 
+  /** Releases the holdings no longer needed, then renews the others in one statement. */
   private async renewAll(): Promise<void> {
+    const renewing: Array<[string, Holding]> = [];
     for (const [name, h] of [...this.held]) {
       if (this.held.get(name) !== h) continue;
-      if (h.use.stillNeeded && Date.now() - h.acquiredAt > this.ttlMs && !h.use.stillNeeded()) {
-        await this.release(name, h.fence.term);
-        continue;
-      }
-      let expiresAt: Date | undefined;
-      try {
-        expiresAt = await renewLease(this.db, h.fence, this.ttlMs);
-      } catch (err) {
-        // The database is unreachable: keep trying while the lease may still be ours.
-        this.log.warn({ err, lease: name }, 'could not renew a lease');
-        continue;
-      }
+      if (h.use.stillNeeded && Date.now() - h.acquiredAt > this.ttlMs && !h.use.stillNeeded()) await this.release(name, h.fence.term);
+      else renewing.push([name, h]);
+    }
+    let renewed: Map<string, Date>;
+    try {
+      renewed = await renewLeases(
+        this.db,
+        renewing.map(([, h]) => h.fence),
+        this.ttlMs,
+      );
+    } catch (err) {
+      // The database is unreachable: keep trying while the leases may still be ours.
+      this.log.warn({ err, leases: renewing.length }, 'could not renew the leases');
+      return;
+    }
+    for (const [name, h] of renewing) {
       if (this.held.get(name) !== h) continue;
-      if (expiresAt) {
-        h.expiresAt = expiresAt;
-        continue;
-      }
-      this.held.delete(name);
-      this.ended.set(name, h.fence);
-      this.log.error({ lease: name, term: h.fence.term }, 'lease taken over by another node: this node stops acting on it');
-      try {
-        h.use.onLost?.();
-      } catch (err) {
-        this.log.error({ err, lease: name }, 'handling a lost lease failed');
-      }
+      const expiresAt = renewed.get(name);
+      if (expiresAt) h.expiresAt = expiresAt;
+      else this.lost(name, h);
+    }
+  }
+
+  /** A renewal found the term taken over: this node stops acting on the lease. */
+  private lost(name: string, h: Holding): void {
+    this.held.delete(name);
+    this.ended.set(name, h.fence);
+    this.log.error({ lease: name, term: h.fence.term }, 'lease taken over by another node: this node stops acting on it');
+    try {
+      h.use.onLost?.();
+    } catch (err) {
+      this.log.error({ err, lease: name }, 'handling a lost lease failed');
     }
   }
 }

@@ -5,6 +5,13 @@ import type { FastifyBaseLogger } from 'fastify';
 const BUSY_ROWS = 2000;
 
 /**
+ * Between two blocks of a pass, the sealer rests as long as the block took: a backlog is sealed at
+ * no more than half of one core (this process's and the database's together), in bursts of a few
+ * milliseconds, instead of taking a core for as long as it lasts while orders arrive.
+ */
+const restAsLongAs = (blockMs: number): Promise<void> => new Promise((r) => setTimeout(r, Math.max(1, Math.ceil(blockMs))));
+
+/**
  * Seals the compliance record (order actions, FIX messages) every second: what was written since the
  * last pass gets chained seals (docs/adr/0010), so a change made around the database triggers shows
  * up in `npm run audit:verify`. Sealing reads committed rows only, inside the database, and never
@@ -67,7 +74,8 @@ export class AuditSealer {
     }
     for (const table of SEALED_TABLES) {
       try {
-        const sealed = await sealPending(this.db, table);
+        // Stopping: what is left is sealed at once (the process is about to end).
+        const sealed = await sealPending(this.db, table, this.timer ? restAsLongAs : undefined);
         rows += sealed.rows;
         if (sealed.blocks) this.log.debug({ table, ...sealed }, 'audit records sealed');
       } catch (err) {

@@ -54,4 +54,31 @@ describe('LeaseKeeper', () => {
       await t.dispose();
     }
   });
+
+  it('renews everything it holds in one statement, however many leases', async () => {
+    const t = await createTestDatabase('pglite', { template: seededDatabase() });
+    // Counts the renewals reaching the database (the statement that moves expires_at of held leases).
+    let renewals = 0;
+    const db = {
+      ...t.db,
+      query: ((sql: string, ...rest: unknown[]) => {
+        if (/UPDATE leases l SET expires_at/.test(sql)) renewals++;
+        return (t.db.query as (...a: unknown[]) => unknown)(sql, ...rest);
+      }) as typeof t.db.query,
+    };
+    const keeper = new LeaseKeeper(db, 'node-a', 3_000, silent);
+    try {
+      for (let i = 0; i < 40; i++) assert.ok((await keeper.acquire(`fix:s${i}`)).acquired);
+      const before = new Map((await listLeases(t.db)).map((l) => [l.name, l.expiresAt.getTime()]));
+      keeper.start();
+      await until('a renewal', () => renewals > 0, 5_000);
+      await new Promise((r) => setTimeout(r, 200));
+      assert.equal(renewals, 1, 'one statement for 40 leases');
+      const after = await listLeases(t.db);
+      assert.equal(after.filter((l) => l.expiresAt.getTime() > before.get(l.name)!).length, 40, 'every lease renewed');
+    } finally {
+      await keeper.stop();
+      await t.dispose();
+    }
+  });
 });

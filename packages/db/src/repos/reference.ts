@@ -1,17 +1,13 @@
+import type { Security } from '@fixdesk/protocol';
 import type { Queryable } from '../db';
 
 // Reads of the reference data the screens load (spec 000 §7). Writes arrive with their admin screens.
 
-export interface SecurityRow {
-  id: number;
-  symbol: string;
-  instrument_name: string;
-  is_active: boolean;
-  price_tick_size: string;
-  qty_tick_size: string;
-  exchange: string | null;
-  currency: string;
-}
+/** The columns of a security the order core reads (the protocol's names and types). */
+export type SecurityRow = Pick<
+  Security,
+  'id' | 'symbol' | 'instrument_name' | 'is_active' | 'price_tick_size' | 'qty_tick_size' | 'exchange' | 'currency'
+>;
 
 export async function findSecurity(db: Queryable, symbol: string): Promise<SecurityRow | undefined> {
   const { rows } = await db.query<SecurityRow>(

@@ -1,4 +1,4 @@
-import type { UserSummary } from '@fixdesk/protocol';
+import type { Role, UserSummary } from '@fixdesk/protocol';
 import type { Queryable } from '../db';
 
 export interface UserRow {
@@ -7,7 +7,7 @@ export interface UserRow {
   email: string | null;
   first_name: string | null;
   last_name: string | null;
-  role: 'admin' | 'broker' | 'viewer' | 'user';
+  role: Role;
   user_type: string;
   is_active: boolean;
   last_login: Date | null;

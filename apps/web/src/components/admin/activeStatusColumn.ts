@@ -1,7 +1,7 @@
 import type { ColDef } from 'ag-grid-community';
 
-/** The admin grids' status colours: on (Active, Enabled, Logged on), off, and a stop or a fault. */
-export const STATUS_COLOURS = { on: '#2b8a3e', off: '#868e96', alert: '#c92a2a' } as const;
+/** The admin grids' status colours: on (Active, Enabled, Logged on), off, a stop or a fault, and done (ended as it should). */
+export const STATUS_COLOURS = { on: '#2b8a3e', off: '#868e96', alert: '#c92a2a', done: '#495057' } as const;
 
 /**
  * The Active/Inactive cell of every admin grid: the word, green when on and grey when off, bold. A
@@ -26,5 +26,24 @@ export function activeStatusColumn<T>({
     width,
     valueGetter: (p) => (p.data ? words[isActive(p.data) ? 0 : 1] : words[1]),
     cellStyle: (p) => ({ color: p.value === words[0] ? STATUS_COLOURS.on : STATUS_COLOURS.off, fontWeight: 600 }),
+  };
+}
+
+/** A Yes/No column of the FIX specifications' mandatory flag: Yes in the alert colour and bold, No grey. */
+export function mandatoryColumn<T>({
+  headerName,
+  field,
+  width,
+}: {
+  headerName: string;
+  field: ColDef<T>['field'];
+  width: number;
+}): ColDef<T> {
+  return {
+    headerName,
+    field,
+    width,
+    valueFormatter: (p) => (p.value ? 'Yes' : 'No'),
+    cellStyle: (p) => ({ color: p.value ? STATUS_COLOURS.alert : STATUS_COLOURS.off, fontWeight: p.value ? 600 : 400 }),
   };
 }

@@ -1,8 +1,14 @@
 import { sessionDuration, type ClientSessionRecord } from '@fixdesk/protocol';
 import type { ColDef } from 'ag-grid-community';
+import { STATUS_COLOURS } from '../../components/admin/activeStatusColumn';
 import { formatLocalSeconds } from '../../components/time/localTime';
 
-const STATUS_COLOURS: Record<string, string> = { Active: '#2b8a3e', Disconnected: '#c92a2a', Completed: '#495057' };
+/** A session's status in the admin grids' colours. */
+const SESSION_STATUS_COLOURS: Record<string, string> = {
+  Active: STATUS_COLOURS.on,
+  Disconnected: STATUS_COLOURS.alert,
+  Completed: STATUS_COLOURS.done,
+};
 
 /** In UTC, as the session form takes them ('2026-01-05 09:00:00 UTC'). */
 export const when = (iso: string | null) => formatLocalSeconds(iso, 'UTC');
@@ -34,7 +40,7 @@ export const SESSION_COLUMNS: ColDef<ClientSessionRecord>[] = [
     headerName: 'Status',
     field: 'status',
     width: 110,
-    cellStyle: (p) => ({ color: STATUS_COLOURS[p.value as string] ?? 'inherit', fontWeight: 600 }),
+    cellStyle: (p) => ({ color: SESSION_STATUS_COLOURS[p.value as string] ?? 'inherit', fontWeight: 600 }),
     tooltipField: 'disconnect_reason',
   },
   { headerName: 'Disconnect Reason', field: 'disconnect_reason', flex: 2, minWidth: 130, tooltipField: 'disconnect_reason' },

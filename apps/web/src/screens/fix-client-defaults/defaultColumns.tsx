@@ -2,6 +2,7 @@ import { isDropdownControlledTag, type ClientFieldDefault } from '@fixdesk/proto
 import { Badge, Group, Text } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import type { ColDef, ICellRendererParams } from 'ag-grid-community';
+import { mandatoryColumn } from '../../components/admin/activeStatusColumn';
 
 function TagCell({ data }: ICellRendererParams<ClientFieldDefault>) {
   if (!data) return null;
@@ -39,11 +40,5 @@ export const DEFAULT_COLUMNS: ColDef<ClientFieldDefault>[] = [
   },
   { headerName: 'Notes', field: 'notes', flex: 1, minWidth: 140, tooltipField: 'notes' },
   { headerName: 'Exec Type', field: 'exec_type', width: 100, valueFormatter: (p) => p.value ?? 'All' },
-  {
-    headerName: 'Mandatory',
-    field: 'is_mandatory',
-    width: 110,
-    valueFormatter: (p) => (p.value ? 'Yes' : 'No'),
-    cellStyle: (p) => ({ color: p.value ? '#c92a2a' : '#868e96', fontWeight: p.value ? 600 : 400 }),
-  },
+  mandatoryColumn<ClientFieldDefault>({ headerName: 'Mandatory', field: 'is_mandatory', width: 110 }),
 ];

@@ -2,6 +2,7 @@ import { isHeaderTypeField, isSystemControlledField, MESSAGE_SPEC_FIELDS, type F
 import { Badge, Group, Text } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import type { ColDef, ICellRendererParams } from 'ag-grid-community';
+import { mandatoryColumn } from '../../components/admin/activeStatusColumn';
 
 function FieldCell({ data }: ICellRendererParams<MessageSpec>) {
   if (!data) return null;
@@ -35,13 +36,7 @@ export const SPEC_COLUMNS: ColDef<MessageSpec>[] = [
   { headerName: MESSAGE_SPEC_FIELDS.field_name.label, field: 'field_name', width: 170, cellStyle: { fontWeight: 600 } },
   { headerName: 'Type', field: 'field_type', width: 110 },
   { headerName: MESSAGE_SPEC_FIELDS.field_position.label, field: 'field_position', width: 95, type: 'numericColumn' },
-  {
-    headerName: MESSAGE_SPEC_FIELDS.is_mandatory.label,
-    field: 'is_mandatory',
-    width: 105,
-    valueFormatter: (p) => (p.value ? 'Yes' : 'No'),
-    cellStyle: (p) => ({ color: p.value ? '#c92a2a' : '#868e96', fontWeight: p.value ? 600 : 400 }),
-  },
+  mandatoryColumn<MessageSpec>({ headerName: MESSAGE_SPEC_FIELDS.is_mandatory.label, field: 'is_mandatory', width: 105 }),
   { headerName: MESSAGE_SPEC_FIELDS.description.label, field: 'description', flex: 1, minWidth: 180, tooltipField: 'description' },
 ];
 

@@ -16,15 +16,15 @@ export const BROKER_SIM_USER_ID = 'BROKER_SIM';
 /** Spec 000 §4 and §9. */
 export const BROKER_SIM_DEFAULTS = { acceptDelaySec: 2, fillDelaySec: 3 } as const;
 export const BROKER_SIM_DELAY_LIMITS = { min: 1, max: 10 } as const;
-export const FILL_SPACING_MS = 2000;
-export const DONE_FOR_DAY_DELAY_MS = 1000;
+const FILL_SPACING_MS = 2000;
+const DONE_FOR_DAY_DELAY_MS = 1000;
 export const FILL_CHUNKS = { min: 2, max: 4 } as const;
 /** How far from the limit a simulated fill may land. */
-export const PRICE_JITTER_PERCENT = 2;
+const PRICE_JITTER_PERCENT = 2;
 /** Cards on the screen (spec 000 §9: the 10 latest orders). */
-export const RECENT_ORDER_CARDS = 10;
+const RECENT_ORDER_CARDS = 10;
 
-export const DelayText = {
+const DelayText = {
   range: (label: string) => `${label} must be between ${BROKER_SIM_DELAY_LIMITS.min} and ${BROKER_SIM_DELAY_LIMITS.max} seconds`,
 } as const;
 

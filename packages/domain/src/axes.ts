@@ -63,18 +63,18 @@ function positive(value: string | null | undefined): Decimal | undefined {
 }
 
 /** The remaining quantity: leaves quantity when the order carries one, else the order quantity. */
-export function axesRemainingQuantity(o: Pick<AxesOrderInput, 'leavesqty' | 'orderqty'>): Decimal | undefined {
+function axesRemainingQuantity(o: Pick<AxesOrderInput, 'leavesqty' | 'orderqty'>): Decimal | undefined {
   const leaves = o.leavesqty === null || o.leavesqty === undefined || o.leavesqty === '' ? undefined : Decimal.tryFrom(o.leavesqty);
   if (leaves) return leaves.isPositive() ? leaves : undefined;
   return positive(o.orderqty);
 }
 
-export function isOpenForAxes(o: Pick<AxesOrderInput, 'ordstatus' | 'leavesqty' | 'orderqty'>): boolean {
+function isOpenForAxes(o: Pick<AxesOrderInput, 'ordstatus' | 'leavesqty' | 'orderqty'>): boolean {
   return !CLOSED.has(o.ordstatus) && axesRemainingQuantity(o) !== undefined;
 }
 
 /** A leg's ratio: its LegRatioQty when it is a positive number, else 1. */
-export function legRatio(ratio: string | null | undefined): Decimal {
+function legRatio(ratio: string | null | undefined): Decimal {
   return positive(ratio) ?? Decimal.from(1);
 }
 
@@ -132,7 +132,7 @@ function priceOf(r: AxesRow): Decimal | undefined {
  * Board order: contract (symbol, then maturity), then price priority (buyers highest first, sellers
  * lowest first; a row without a price, a market order, before every priced one), then time, order id, leg.
  */
-export function compareAxesRows(a: AxesRow, b: AxesRow): number {
+function compareAxesRows(a: AxesRow, b: AxesRow): number {
   if (a.symbol !== b.symbol) return a.symbol < b.symbol ? -1 : 1;
   const ma = a.maturity ?? '';
   const mb = b.maturity ?? '';

@@ -131,7 +131,7 @@ export const MsgType = {
 export type MsgTypeCode = (typeof MsgType)[keyof typeof MsgType];
 
 /** Friendly names shown next to msg types in the audit screens (spec 000 §9 names 8, A, 5, 0, 1, 2, 4, G, F, D, AB). */
-export const MSG_TYPE_NAMES: Record<MsgTypeCode, string> = {
+const MSG_TYPE_NAMES: Record<MsgTypeCode, string> = {
   '0': 'Heartbeat',
   '1': 'Test Request',
   '2': 'Resend Request',

@@ -22,8 +22,8 @@ export type RoundingMode =
 export type DecimalInput = Decimal | string | number | bigint;
 
 /** Bounds that keep a hostile input ("1e999999999") from costing memory or time. */
-export const MAX_DECIMAL_SCALE = 64;
-export const MAX_DECIMAL_INTEGER_DIGITS = 64;
+const MAX_DECIMAL_SCALE = 64;
+const MAX_DECIMAL_INTEGER_DIGITS = 64;
 const MAX_LITERAL_LENGTH = 200;
 
 /** Scale of stored average prices (AvgPx): enough for any tick used on the desk, fixed so results are reproducible. */

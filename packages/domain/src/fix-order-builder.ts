@@ -28,7 +28,7 @@ export type FixField = readonly [tag: number, value: string];
 /** Tags by name (generated from the FIX 4.4 dictionary), so call sites and tests never carry bare numbers. */
 export { Tag };
 
-export const TAG_NAMES: Readonly<Record<number, string>> = Object.fromEntries(Object.entries(Tag).map(([name, tag]) => [tag, name]));
+const TAG_NAMES: Readonly<Record<number, string>> = Object.fromEntries(Object.entries(Tag).map(([name, tag]) => [tag, name]));
 
 /** Tags the session layer owns: never taken from defaults, never reported as missing. */
 const SESSION_TAGS = new Set<number>([
@@ -147,7 +147,7 @@ export interface BuildContext {
 }
 
 /** The party instances of a Parties (453) group default. */
-export function partyDefaultsOf(groups: readonly GroupDefault[] | undefined): PartyDefault[] {
+function partyDefaultsOf(groups: readonly GroupDefault[] | undefined): PartyDefault[] {
   const parties = groups?.find((g) => g.countTag === Tag.NoPartyIDs);
   const value = (fields: readonly FieldDefault[], tag: number) => fields.find((f) => f.tag === tag)?.value;
   return (parties?.instances ?? []).map((fields) => ({
@@ -388,7 +388,7 @@ export function buildCustomMultileg(form: CustomMultilegOrderForm, ctx: BuildCon
 
 export type OrderKind = 'outright' | 'multileg' | 'custom';
 
-export const SendText = {
+const SendText = {
   selectClient: 'Please select a client connector first',
   selectSymbol: 'Please select a symbol',
   noLegsMultileg: 'No legs generated for multileg order',

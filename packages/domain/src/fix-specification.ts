@@ -126,8 +126,7 @@ export interface FixSpecDocument {
 }
 
 /** The key of a message in the model: its type and, for reports, its ExecType. */
-export const messageKey = (m: { msgType: string; execType: string | null }) =>
-  m.execType === null ? m.msgType : `${m.msgType}/${m.execType}`;
+const messageKey = (m: { msgType: string; execType: string | null }) => (m.execType === null ? m.msgType : `${m.msgType}/${m.execType}`);
 
 // ───────────────────────────── the tabs ─────────────────────────────
 
@@ -479,7 +478,7 @@ const escapeXml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The label of a step's arrow: '35=8 150=A 39=A Pending New'. */
-export function flowStepLabel(s: FlowStep): string {
+function flowStepLabel(s: FlowStep): string {
   const codes = s.execType ? ` 150=${s.execType} 39=${s.ordStatus}` : '';
   return `35=${s.msgType}${codes} ${s.label}`;
 }
@@ -526,7 +525,7 @@ export function sequenceDiagramSvg(flow: OrderFlow, opts: { width?: number; clie
 // ───────────────────────────── the export dialog ─────────────────────────────
 
 /** Spec 001 §9: the generated export password's length (the dialog's checks are in packages/protocol). */
-export const SPEC_EXPORT_PASSWORD_LENGTH = 12;
+const SPEC_EXPORT_PASSWORD_LENGTH = 12;
 
 /** Letters, digits and symbols without look-alikes (no 0/O/o, 1/l/I/i, 5/S, 2/Z, 8/B, |, quotes). */
 export const PASSWORD_ALPHABET = 'ACDEFGHJKLMNPQRTUVWXYabcdefghjkmnpqrstuvwxyz34679!@#$%&*?+=';

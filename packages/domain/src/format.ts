@@ -87,7 +87,7 @@ export function formatMaturity(value: string | number | null | undefined): strin
 }
 
 /** Notes in the audit grid are cut at 30 characters; the full text is in a popup (spec 000 §2). */
-export const NOTES_TRUNCATE_LENGTH = 30;
+const NOTES_TRUNCATE_LENGTH = 30;
 
 export function truncateText(text: string | null | undefined, max = NOTES_TRUNCATE_LENGTH): string {
   const value = text ?? '';

@@ -3,7 +3,7 @@
  * 'YYYYMM' and are shown as 'Mon-YY'; the pickers of the order screens.
  */
 
-export const MONTH_ABBREVIATIONS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
+const MONTH_ABBREVIATIONS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
 
 /** A calendar month; `month` is 1-12. */
 export interface YearMonth {

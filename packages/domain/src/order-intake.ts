@@ -304,7 +304,7 @@ export function validateNewOrderSingle(order: NewOrderSingleInput, ctx: IntakeCo
  * The client's capability for a NewOrderSingle whose terms are valid (validateNewOrderSingle's last
  * step): a separate step so that a caller which decides duplicates elsewhere can check them in between.
  */
-export function checkNewOrderSinglePermissions(order: NewOrderSingleInput, ctx: IntakeContext): IntakeResult {
+function checkNewOrderSinglePermissions(order: NewOrderSingleInput, ctx: IntakeContext): IntakeResult {
   const qty = Decimal.from(order.orderQty!);
   return (
     checkCapability(text(order.symbol), text(order.side) as SideCode, qty, ctx, order.exDestination, '', order.maturityMonthYear) ?? {
@@ -349,7 +349,7 @@ export function validateNewOrderMultileg(order: NewOrderMultilegInput, ctx: Inta
 }
 
 /** The capability for each leg of a NewOrderMultileg whose terms are valid (validateNewOrderMultileg's last step). */
-export function checkNewOrderMultilegPermissions(order: NewOrderMultilegInput, ctx: IntakeContext): IntakeResult {
+function checkNewOrderMultilegPermissions(order: NewOrderMultilegInput, ctx: IntakeContext): IntakeResult {
   const qty = Decimal.from(order.orderQty!);
   for (const [i, leg] of order.legs.entries()) {
     const ratio = leg.ratio === undefined || leg.ratio === null || text(leg.ratio) === '' ? Decimal.ONE : Decimal.from(leg.ratio);

@@ -474,7 +474,7 @@ function applied(state: OrderState, transition: Transition, text?: string): Appl
   };
 }
 
-export function replaceBelowExecutedText(newQty: Decimal, cumQty: Decimal): string {
+function replaceBelowExecutedText(newQty: Decimal, cumQty: Decimal): string {
   return `New order quantity ${newQty.toString()} is below the executed quantity ${cumQty.toString()}`;
 }
 

@@ -35,7 +35,7 @@ export const BLOTTER_STATUS_LABELS: Record<OrdStatusCode, string> = {
 };
 
 /** Shown for an order whose status is still empty (received, nothing sent back yet). */
-export const ORDER_RECEIVED_LABEL = 'Order Received';
+const ORDER_RECEIVED_LABEL = 'Order Received';
 
 /** Full status label for any value seen on the wire or in a row; 'F' is a legacy Done for Day. */
 export function ordStatusLabel(code: string | null | undefined): string {
@@ -77,7 +77,7 @@ export function ordStatusWithFills(
 }
 
 /** The client's FIX Client blotter (spec 001 §4): its own wording; unknown shows raw, absent shows 'Sent'. */
-export const CLIENT_ORD_STATUS_LABELS: Partial<Record<OrdStatusCode, string>> = {
+const CLIENT_ORD_STATUS_LABELS: Partial<Record<OrdStatusCode, string>> = {
   '0': 'Accepted',
   '1': 'Partial Fill',
   '2': 'Filled',
@@ -89,7 +89,7 @@ export const CLIENT_ORD_STATUS_LABELS: Partial<Record<OrdStatusCode, string>> = 
   C: 'Expired',
   E: 'Pending Replace',
 };
-export const CLIENT_STATUS_SENT_LABEL = 'Sent';
+const CLIENT_STATUS_SENT_LABEL = 'Sent';
 
 export function clientOrdStatusLabel(code: string | null | undefined): string {
   if (code === null || code === undefined || code === '') return CLIENT_STATUS_SENT_LABEL;

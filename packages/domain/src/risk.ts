@@ -52,7 +52,7 @@ const CLOSED: ReadonlySet<string> = new Set([
   OrdStatus.Expired,
 ]);
 
-export const isWorkingStatus = (ordStatus: string): boolean => !CLOSED.has(ordStatus);
+const isWorkingStatus = (ordStatus: string): boolean => !CLOSED.has(ordStatus);
 
 const text = (v: unknown) => (v === undefined || v === null ? '' : String(v).trim());
 

@@ -10,15 +10,15 @@ import type { ColourToken } from './format';
 export type ServiceHealthStatus = 'healthy' | 'degraded' | 'stale' | 'down' | 'offline';
 
 /** Heartbeats are every 15-30 s (spec 001 §9): a heartbeat older than two of the longest is stale. */
-export const SERVICE_STALE_AFTER_MS = 60_000;
+const SERVICE_STALE_AFTER_MS = 60_000;
 /** The Service Status page reloads the list this often (spec 001 §9). */
 export const SERVICE_STATUS_POLL_MS = 30_000;
 /** A logged-on FIX session silent for longer than HeartBtInt times this has missed a heartbeat. */
-export const SESSION_SILENCE_FACTOR = 1.5;
+const SESSION_SILENCE_FACTOR = 1.5;
 /** A client expected in session and not logged on this long after its start time raises the alert. */
-export const SESSION_LATE_ALERT_MS = 5 * 60_000;
+const SESSION_LATE_ALERT_MS = 5 * 60_000;
 
-export const SERVICE_HEALTH_LABELS: Readonly<Record<ServiceHealthStatus, string>> = {
+const SERVICE_HEALTH_LABELS: Readonly<Record<ServiceHealthStatus, string>> = {
   healthy: 'Healthy',
   degraded: 'Degraded',
   stale: 'Stale',

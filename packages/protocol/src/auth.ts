@@ -3,7 +3,7 @@ import { z } from 'zod';
 /** Roles, most privileged first. `user` is the fallback for an account without a role (spec 000 §1). */
 export const ROLES = ['admin', 'broker', 'viewer', 'user'] as const;
 export type Role = (typeof ROLES)[number];
-export const RoleSchema = z.enum(ROLES);
+const RoleSchema = z.enum(ROLES);
 
 export const ROLE_LABELS: Record<Role, string> = {
   admin: 'Administrator',

@@ -6,11 +6,11 @@ import { adminInteger, adminOptionalText, adminText, type AdminFields } from './
 // contact", §5 "Broker form", §7, §8, §9 "Broker lists"): the executing broker companies, their FIX
 // party data (what the execution reports' executing firm carries) and their contacts.
 
-export const BRANCH_TYPES = ['parent', 'branch', 'subsidiary'] as const;
-export const PARTY_ID_SOURCES = ['BIC', 'LEI', 'PROPRIETARY', 'MIC', 'ISITC'] as const;
+const BRANCH_TYPES = ['parent', 'branch', 'subsidiary'] as const;
+const PARTY_ID_SOURCES = ['BIC', 'LEI', 'PROPRIETARY', 'MIC', 'ISITC'] as const;
 /** Party type: a FIX PartyRole (452) value, 1 to 22 plus 24 (spec 001 §9). */
-export const PARTY_TYPES = [...Array.from({ length: 22 }, (_, i) => i + 1), 24] as const;
-export const PARTY_TYPE_LABELS: Record<number, string> = {
+const PARTY_TYPES = [...Array.from({ length: 22 }, (_, i) => i + 1), 24] as const;
+const PARTY_TYPE_LABELS: Record<number, string> = {
   1: 'Executing Firm',
   2: 'Broker of Credit',
   3: 'Client ID',
@@ -35,16 +35,16 @@ export const PARTY_TYPE_LABELS: Record<number, string> = {
   22: 'Exchange',
   24: 'Customer Account',
 };
-export const CONTACT_TYPES = ['business', 'trading_desk', 'backoffice', 'it_support'] as const;
+const CONTACT_TYPES = ['business', 'trading_desk', 'backoffice', 'it_support'] as const;
 export const CONTACT_TYPE_LABELS: Record<(typeof CONTACT_TYPES)[number], string> = {
   business: 'Business',
   trading_desk: 'Trading Desk',
   backoffice: 'Back Office',
   it_support: 'IT Support',
 };
-export const CONTACT_TIMEZONES = ['Asia/Singapore', 'Asia/Hong_Kong', 'Asia/Tokyo', 'Europe/London', 'America/New_York', 'UTC'] as const;
-export const DEFAULT_AVAILABILITY_HOURS = '09:00-17:00';
-export const DEFAULT_CONTACT_TIMEZONE = 'Asia/Singapore';
+const CONTACT_TIMEZONES = ['Asia/Singapore', 'Asia/Hong_Kong', 'Asia/Tokyo', 'Europe/London', 'America/New_York', 'UTC'] as const;
+const DEFAULT_AVAILABILITY_HOURS = '09:00-17:00';
+const DEFAULT_CONTACT_TIMEZONE = 'Asia/Singapore';
 /** Spec 001 §9: logo at most 500KB. */
 export const LOGO_MAX_BYTES = 512_000;
 /**

@@ -10,7 +10,7 @@ export const CLIENT_DEFAULT_SCREEN_MSG_TYPES = ['D', 'AB', 'F', 'G', 'AC', '8', 
  * contract month, exchange, security type): a default would fight the form, so the screen shows them
  * with a lock badge and offers neither edit nor delete (spec 001 §2, §5 "protected list").
  */
-export const DROPDOWN_CONTROLLED_TAGS: readonly number[] = [54, 40, 59, 55, 200, 100, 167];
+const DROPDOWN_CONTROLLED_TAGS: readonly number[] = [54, 40, 59, 55, 200, 100, 167];
 export const isDropdownControlledTag = (tag: number) => DROPDOWN_CONTROLLED_TAGS.includes(tag);
 
 /** Spec 001 §2: the variable chips show the first 12 variables. */

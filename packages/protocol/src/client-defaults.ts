@@ -12,11 +12,11 @@ import { z } from 'zod';
  */
 export const CLIENT_DEFAULT_MSG_TYPES = ['D', 'AB', 'F', 'G', '8', '9'] as const;
 
-export const DEFAULT_VALUE_MAX = 500;
-export const DEFAULT_NOTES_MAX = 1000;
+const DEFAULT_VALUE_MAX = 500;
+const DEFAULT_NOTES_MAX = 1000;
 /** Most fields one group instance may configure, and the highest instance number. */
-export const GROUP_FIELDS_MAX = 40;
-export const GROUP_INSTANCE_MAX = 99;
+const GROUP_FIELDS_MAX = 40;
+const GROUP_INSTANCE_MAX = 99;
 
 const INT_MAX = 2_147_483_647;
 
@@ -31,7 +31,7 @@ const positiveInt = (what: string, max = INT_MAX) =>
       .max(max, `must be at most ${max}`),
   );
 
-export const MsgTypeSchema = z
+const MsgTypeSchema = z
   .string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a FIX MsgType such as D, AB or 8') })
   .trim()
   .regex(/^[0-9A-Za-z]{1,2}$/, 'must be a FIX MsgType such as D, AB or 8');
@@ -100,7 +100,7 @@ export const UpdateClientDefaultSchema = z
     path: ['default_value'],
   });
 
-export const GroupFieldDefaultSchema = z.strictObject({
+const GroupFieldDefaultSchema = z.strictObject({
   tag: TagSchema,
   default_value: DefaultValueSchema,
   notes: NotesSchema,

@@ -12,7 +12,7 @@ import {
 } from './connectors';
 
 /** The product's comp id: the connectors' default TargetCompID (spec 001 §9 "{product}"). */
-export const PRODUCT_COMP_ID = 'FIXDESK';
+const PRODUCT_COMP_ID = 'FIXDESK';
 
 /** Spec 001 §5 and §8: the texts of the Client Connectors screen and its dialog. */
 export const ConnectorText = {

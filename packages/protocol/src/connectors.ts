@@ -16,7 +16,7 @@ export const SESSION_TYPES = ['order_entry', 'drop_copy'] as const;
 export type SessionType = (typeof SESSION_TYPES)[number];
 export const SESSION_TYPE_LABELS: Record<SessionType, string> = { order_entry: 'Order Entry', drop_copy: 'Drop Copy' };
 /** Most clients one drop copy session names (none: every client). */
-export const DROP_COPY_OF_MAX = 500;
+const DROP_COPY_OF_MAX = 500;
 export const LEI_MAX = 20;
 
 const text = (max: number) => z.string().trim().max(max);
@@ -67,13 +67,13 @@ const webAddress = (max: number, schemes: readonly ('http' | 'https')[], message
  * An http(s) address and nothing else: no `javascript:`, `data:`, `file:` or protocol-relative URL can
  * reach a link or an image of any screen.
  */
-export const httpUrl = (max: number) => webAddress(max, ['http', 'https'], 'must be an http:// or https:// address');
+const httpUrl = (max: number) => webAddress(max, ['http', 'https'], 'must be an http:// or https:// address');
 
 /**
  * A logo's address: https only, since the server fetches it (once, and serves the image from
  * the desk's own origin) and a plain http answer could be anyone's.
  */
-export const httpsUrl = (max: number) => webAddress(max, ['https'], 'must be an https:// address');
+const httpsUrl = (max: number) => webAddress(max, ['https'], 'must be an https:// address');
 
 /** Where the desk serves a connector's logo from (same origin); `v` changes with the logo_url it was fetched from. */
 export function connectorLogoPath(compId: string, version: string): string {

@@ -5,12 +5,12 @@ import { adminInteger, adminOptionalInteger, adminOptionalText, type AdminFields
 // the fields we promise per message type, and per ExecType for execution reports. The outbound check
 // of mandatory fields reads them; the FIX specification page shows them.
 
-export const FIX_SPEC_VERSIONS = ['4.4', '4.2', '5.0'] as const;
+const FIX_SPEC_VERSIONS = ['4.4', '4.2', '5.0'] as const;
 
 /** Spec 001 §5: written by the FIX session itself; no edit or delete, field and position locked. */
-export const SYSTEM_CONTROLLED_FIELDS: readonly number[] = [8, 9, 10, 34, 35, 52, 150];
+const SYSTEM_CONTROLLED_FIELDS: readonly number[] = [8, 9, 10, 34, 35, 52, 150];
 /** Spec 001 §5: header-type fields; position locked, delete not offered. */
-export const HEADER_TYPE_FIELDS: readonly number[] = [
+const HEADER_TYPE_FIELDS: readonly number[] = [
   49, 56, 115, 128, 90, 91, 50, 142, 57, 143, 116, 144, 129, 145, 43, 97, 122, 212, 213, 347, 369, 627, 628, 629, 630, 93, 89,
 ];
 

@@ -13,9 +13,9 @@ export const SpecExportText = {
 } as const;
 
 /** Spec 001 §9: the export password has at least 8 characters. */
-export const SPEC_EXPORT_PASSWORD_MIN = 8;
+const SPEC_EXPORT_PASSWORD_MIN = 8;
 /** Long enough for any passphrase, short enough that PBKDF2 input stays small. */
-export const SPEC_EXPORT_PASSWORD_MAX = 256;
+const SPEC_EXPORT_PASSWORD_MAX = 256;
 
 export interface SpecExportForm {
   clientName: string;

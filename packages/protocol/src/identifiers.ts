@@ -6,7 +6,7 @@ import { z } from 'zod';
  * ISO 17442 Legal Entity Identifier: 18 letters or digits, then 2 check digits that make the whole,
  * read as a number (A=10 … Z=35), leave 1 modulo 97 (ISO 7064 MOD 97-10).
  */
-export function leiCheckDigitsValid(lei: string): boolean {
+function leiCheckDigitsValid(lei: string): boolean {
   if (!/^[A-Z0-9]{18}[0-9]{2}$/.test(lei)) return false;
   let rest = 0;
   for (const ch of lei) {
@@ -15,7 +15,7 @@ export function leiCheckDigitsValid(lei: string): boolean {
   return rest === 1;
 }
 
-export const LeiText = {
+const LeiText = {
   shape: 'must be a 20-character LEI (18 letters or digits, then 2 check digits)',
   checkDigits: 'has check digits that do not match (ISO 17442): not a valid LEI',
 } as const;

@@ -228,7 +228,7 @@ export interface OrderAction {
 // Requests
 
 /** A decimal given as a JSON number or a string; kept as its exact text. */
-export const DecimalInputSchema = z
+const DecimalInputSchema = z
   .union([z.number().finite(), z.string().trim().max(40)])
   .transform((v) => (typeof v === 'number' ? String(v) : v))
   .refine((s) => /^-?\d+(\.\d+)?$/.test(s) && s.replace(/^-|\./g, '').length <= 30, 'must be a decimal number');
@@ -243,7 +243,7 @@ export const OrderIdParamsSchema = z.strictObject({
 });
 
 /** OrdRejReason (103) values FIX 4.4 defines. */
-export const ORD_REJ_REASONS = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '13', '14', '15', '99'] as const;
+const ORD_REJ_REASONS = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '13', '14', '15', '99'] as const;
 
 export const AcceptOrderSchema = z.strictObject({ notes: Notes, userId: UserIdClaim });
 

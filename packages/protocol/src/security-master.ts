@@ -14,13 +14,13 @@ import {
 // clients may trade. A security is tradable from the moment it is saved active; an inactive one is
 // refused at intake.
 
-export const INSTRUMENT_TYPES = ['Commodities', 'Equities', 'FX', 'Bonds', 'Derivatives'] as const;
+const INSTRUMENT_TYPES = ['Commodities', 'Equities', 'FX', 'Bonds', 'Derivatives'] as const;
 /** Spec 001 §9 "Asset classes". */
 export const ASSET_CLASSES = ['FUTURES', 'EQUITIES', 'FX', 'OPTIONS', 'COMMODITIES', 'CRYPTO', 'BONDS'] as const;
 /** Spec 001 §9 "Exchanges", plus EEX, where the European freight and energy contracts are listed. */
 export const EXCHANGES = ['SGX', 'EEX', 'CME', 'ICE', 'EUREX', 'NYSE', 'NASDAQ', 'LSE', 'HKEX'] as const;
-export const DEFAULT_EXCHANGE_MICS = 'SGX,EEX';
-export const DEFAULT_CURRENCY = 'USD';
+const DEFAULT_EXCHANGE_MICS = 'SGX,EEX';
+const DEFAULT_CURRENCY = 'USD';
 
 /** Spec 001 §8 "Security": the success and failure texts of the screen. */
 export const SecurityText = {

@@ -78,7 +78,7 @@ export interface TestClientControlResponse {
 // Sending
 
 /** The largest raw message the control API takes. */
-export const TEST_CLIENT_MAX_MESSAGE_BYTES = 32 * 1024;
+const TEST_CLIENT_MAX_MESSAGE_BYTES = 32 * 1024;
 
 export const SendOrderSchema = z.strictObject({
   /** A complete FIX message, fields separated by SOH or '|'; its session header is replaced before sending. */

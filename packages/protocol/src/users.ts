@@ -3,7 +3,7 @@ import { adminInteger, adminOptionalText, type AdminFields } from './admin-field
 import { ROLES, ROLE_LABELS, USERNAME_MAX, PASSWORD_MAX, type Role } from './auth';
 
 /** Kinds of account (spec 001 §6). */
-export const USER_TYPES = ['client', 'broker', 'admin', 'system'] as const;
+const USER_TYPES = ['client', 'broker', 'admin', 'system'] as const;
 export type UserType = (typeof USER_TYPES)[number];
 
 export const USER_TYPE_LABELS: Record<UserType, string> = {
@@ -13,7 +13,7 @@ export const USER_TYPE_LABELS: Record<UserType, string> = {
   system: 'System',
 };
 
-export const TRADER_ID_SOURCES = ['PROPRIETARY', 'LICENSE', 'REGULATORY', 'EXCHANGE'] as const;
+const TRADER_ID_SOURCES = ['PROPRIETARY', 'LICENSE', 'REGULATORY', 'EXCHANGE'] as const;
 export type TraderIdSource = (typeof TRADER_ID_SOURCES)[number];
 
 /**
@@ -86,7 +86,7 @@ const newPassword = (required: string) =>
     .max(PASSWORD_MAX, `has at most ${PASSWORD_MAX} characters`);
 
 /** An administrator's new user's password (spec 001 §5: 'Password is required for new users'). */
-export const NewPasswordSchema = newPassword(UserText.passwordForNew);
+const NewPasswordSchema = newPassword(UserText.passwordForNew);
 
 const phone = adminOptionalText(32).refine(
   (s) => s == null || /^\+?[0-9 ()-]{5,31}$/.test(s),
@@ -114,7 +114,7 @@ const UserShape = {
 };
 
 /** The three fields a broker-type user must have (spec 001 §5, §6), checked on the merged record. */
-export function brokerUserProblems(u: {
+function brokerUserProblems(u: {
   user_type?: string | null;
   broker_branch_id?: number | null;
   trader_id?: string | null;

@@ -12,8 +12,15 @@ import { field } from './quickfix-peer';
 
 const ORDERS = 2000;
 const TRIALS = Number(process.env.CRASH_TRIALS ?? 3);
-/** A bound against stalls (the ones that took 26 s or never ended), not the 3 s target (that is the benchmark's). */
+/**
+ * A bound against stalls (the ones that took 26 s or never ended), not the 3 s target (that is the
+ * benchmark's): the larger of 10 s and ten times what the answers before the kill took, this run's
+ * own pace, so a machine shared with other work (on two cores beside another test suite, a sound
+ * recovery took 15.5 s) is not taken for a stall. The recovery answers about three times as many
+ * orders as the kill came after.
+ */
 const RECOVERY_BOUND_MS = 10_000;
+const RECOVERY_BOUND_PACES = 10;
 
 const unavailable = quickfixUnavailable();
 if (unavailable && process.env.CI) throw new Error(`the crash-safety test cannot run in CI: ${unavailable}`);
@@ -36,7 +43,6 @@ describe('kill -9 of the server mid-burst, QuickFIX client on PostgreSQL', { ski
         `only ${r.answered.size} of ${r.ids.length} orders answered within 60 s of the new logon`,
       );
       assert.ok(r.ackedBeforeCrash.size < ORDERS, `the kill came after the burst (${r.ackedBeforeCrash.size} answers): not mid-burst`);
-      assert.ok(r.answeredWithinMs <= RECOVERY_BOUND_MS, `every order answered ${r.answeredWithinMs} ms after the new logon`);
 
       const doubled = [...r.stored].filter(([, n]) => n !== 1).map(([id]) => id);
       assert.deepEqual(doubled, [], 'orders stored more than once');
@@ -46,6 +52,12 @@ describe('kill -9 of the server mid-burst, QuickFIX client on PostgreSQL', { ski
       assert.deepEqual(lost, [], 'sent by the client but not stored');
       const unanswered = [...r.stored.keys()].filter((id) => !r.answered.has(id));
       assert.deepEqual(unanswered, [], 'held by the server but never answered');
+      // What was answered is right (above); now whether it came without a stall.
+      const bound = Math.max(RECOVERY_BOUND_MS, RECOVERY_BOUND_PACES * r.beforeCrashMs);
+      assert.ok(
+        r.answeredWithinMs <= bound,
+        `every order answered ${r.answeredWithinMs} ms after the new logon; bound ${bound} ms (${r.ackedBeforeCrash.size} answers took ${r.beforeCrashMs} ms before the kill)`,
+      );
 
       // Numbers carried on: the client's new Logon asked for no reset, and the server's first message
       // after the restart is numbered after the last one before it.
@@ -58,7 +70,7 @@ describe('kill -9 of the server mid-burst, QuickFIX client on PostgreSQL', { ski
       assert.ok(Number(field(theirLogon.slice(3), 34)) > r.lastServerSeqBefore, 'the server numbered on from before the crash');
       assert.ok(!after.some((l) => l.startsWith('EVENT') && /already logged on/i.test(l)), 'no "already logged on" refusal');
       console.log(
-        `# trial ${trial}: killed after ${r.ackedBeforeCrash.size} answers (${r.storedAtCrash} orders stored); ${sendWhileDown ? `${sendWhileDown} sent while down; ` : ''}all ${r.ids.length} answered ${r.answeredWithinMs} ms after the new logon`,
+        `# trial ${trial}: killed after ${r.ackedBeforeCrash.size} answers (${r.storedAtCrash} orders stored); ${sendWhileDown ? `${sendWhileDown} sent while down; ` : ''}all ${r.ids.length} answered ${r.answeredWithinMs} ms after the new logon (${r.beforeCrashMs} ms to the kill)`,
       );
     });
   }

@@ -36,6 +36,8 @@ export interface CrashTrialResult {
   readonly answered: ReadonlySet<string>;
   /** From the client's new logon to the answer of its last order (undefined: not all answered in time). */
   readonly answeredWithinMs: number | undefined;
+  /** From the burst's first order to the answer the kill came at: this run's own pace before the crash. */
+  readonly beforeCrashMs: number;
   /** ClOrdID → how many orders the server stored with it, at the end. */
   readonly stored: ReadonlyMap<string, number>;
   /** The client's lines (QuickFIX's events and messages) after the kill. */
@@ -107,12 +109,14 @@ export async function runCrashTrial(
       }
       return answeredSet;
     };
+    const burstAt = Date.now();
     qf.script(ids.slice(0, o.orders).map(orderLine).join('\n'));
     // Mid-burst: some orders answered, the rest on the wire, in the intake or not yet sent. Killed
     // from the line listener the moment the answer that reaches the mark arrives.
     let answers = 0;
     await qf.waitForLine((l) => l.startsWith('APP ') && l.includes('|35=8|') && ++answers >= o.killAt, 60_000);
     server.child.kill('SIGKILL');
+    const beforeCrashMs = Date.now() - burstAt;
     await killHard(server);
     const lastServerSeqBefore = Math.max(...qf.messages('RX').map((m) => Number(field(m, 34))));
     const ackedBeforeCrash = new Set(answered());
@@ -164,6 +168,7 @@ export async function runCrashTrial(
       storedAtCrash,
       answered: new Set(answered()),
       answeredWithinMs,
+      beforeCrashMs,
       stored: new Map(rows.map((r) => [r.clordid, r.n])),
       linesAfterCrash: qf.lines.slice(linesAtCrash),
       lastServerSeqBefore,

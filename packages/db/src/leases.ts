@@ -133,20 +133,16 @@ export async function renewLease(db: Queryable, fence: LeaseFence, ttlMs: number
 /**
  * Renews several holdings in one statement (a node's every lease, each third of the TTL: one
  * statement however many sessions it holds). Answers the new expiry of each one renewed, by lease
- * name; a holding missing from the answer was taken over. The rows are locked in name order, as the
- * store's fence locks them (fenceCte), so a renewal and a store write never wait for each other in a
- * cycle.
+ * name; a holding missing from the answer was taken over. The rows are locked by the fence's CTE, in
+ * the order every store write locks them, so a renewal and a store write never wait in a cycle.
  */
 export async function renewLeases(db: Queryable, fences: readonly LeaseFence[], ttlMs: number): Promise<Map<string, Date>> {
   if (fences.length === 0) return new Map();
   const { rows } = await db.query<{ name: string; expires_at: Date }>(
-    `WITH mine AS (
-       SELECT l.name FROM leases l JOIN unnest($1::text[], $2::bigint[]) AS f(name, term) ON l.name = f.name AND l.term = f.term
-        ORDER BY l.name FOR UPDATE OF l
-     )
+    `WITH ${fenceCte(1, 2, 'UPDATE')}
      UPDATE leases l SET expires_at = now() + $3::double precision * interval '1 millisecond', renewed_at = now(),
             acquired_at = CASE WHEN l.expires_at <= now() THEN now() ELSE l.acquired_at END
-       FROM mine WHERE l.name = mine.name
+       FROM fence WHERE l.name = fence.name
      RETURNING l.name, l.expires_at`,
     [pgArray(fences.map((f) => f.lease)), pgArray(fences.map((f) => f.term)), ttlMs],
   );
@@ -228,11 +224,13 @@ export function isFencedOut(err: unknown): boolean {
  * parameters. The lock orders the statement against a takeover: an acquisition waits for the
  * statement to commit, and a statement behind a committed acquisition re-reads the row and finds the
  * term changed. Pair it with `fenceHolds` (the statement fails unless every fence still holds).
+ * Rows are always locked in name order, so statements taking several never wait in a cycle; a
+ * renewal takes them `FOR UPDATE` (renewLeases).
  */
-export function fenceCte(names: number, terms: number): string {
+export function fenceCte(names: number, terms: number, lock: 'SHARE' | 'UPDATE' = 'SHARE'): string {
   return `fence AS (
   SELECT l.name FROM leases l JOIN unnest($${names}::text[], $${terms}::bigint[]) AS f(name, term) ON l.name = f.name AND l.term = f.term
-  ORDER BY l.name FOR SHARE OF l
+  ORDER BY l.name FOR ${lock} OF l
 )`;
 }
 

@@ -161,6 +161,44 @@ describe('sign-in, guards and sign-out', () => {
     });
   });
 
+  it('stays on the home page when the server closes the live connection of a sign-out it is finishing', async () => {
+    // Signing out, the server closes this session's live connection before it answers the sign-out.
+    // The blotter holds a live connection. The page must take its closing as its own sign-out, not as
+    // a session the server ended: a session check answered after the sign-out sent the user on to
+    // sign in ("The server no longer recognises your session").
+    await e2e.withPage(async (page) => {
+      const login = new LoginPage(page);
+      const nav = new NavBar(page);
+      await login.goto();
+      await login.signIn('broker', e2e.server.demoPassword);
+      await nav.userMenuButton.waitFor();
+      await page.goto('/orders');
+      await nav.userMenuButton.waitFor();
+
+      // The sign-out's answer reaches the page half a second after the server sent it (and closed the
+      // live connection); a session check the page makes meanwhile answers a second later still.
+      let checksAfterSignOut = 0;
+      await page.route('**/api/auth/logout', async (route) => {
+        const response = await route.fetch();
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        await route.fulfill({ response });
+      });
+      await page.route('**/api/auth/me', async (route) => {
+        checksAfterSignOut += 1;
+        const response = await route.fetch();
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        await route.fulfill({ response });
+      });
+      await nav.signOut();
+      await waitForPath(page, '/');
+      await nav.signInButton.waitFor();
+      // Long enough for a held-back check to answer and be acted on.
+      await page.waitForTimeout(2_000);
+      assert.equal(new URL(page.url()).pathname, '/', `still home (${checksAfterSignOut} session checks after the sign-out)`);
+      assert.equal(await page.getByText('The server no longer recognises your session').count(), 0);
+    });
+  });
+
   it('keeps the session across a reload and drops it once the 24 hours are up', async () => {
     await e2e.withPage(async (page) => {
       const login = new LoginPage(page);

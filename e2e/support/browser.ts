@@ -170,5 +170,10 @@ export async function deskScreenshots(
  * at once.
  */
 export async function waitForPath(page: Page, pathname: string): Promise<void> {
-  await page.waitForURL((url) => url.pathname === pathname, { timeout: 15_000, waitUntil: 'commit' });
+  try {
+    await page.waitForURL((url) => url.pathname === pathname, { timeout: 15_000, waitUntil: 'commit' });
+  } catch (error) {
+    // Where the page is instead says which way a wrong turn went.
+    throw new Error(`waiting for ${pathname}, the page is at ${new URL(page.url()).pathname}`, { cause: error });
+  }
 }

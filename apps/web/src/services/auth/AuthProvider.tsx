@@ -40,8 +40,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const location = useLocation();
   const [state, setState] = useState<AuthState>(initialState);
 
-  // Bumped by every sign-in and sign-out, so a start-up check that answers late cannot undo them.
+  // Bumped by every sign-in and sign-out, so a session check that answers late cannot undo them.
   const generation = useRef(0);
+  // True while the user's own sign-out runs: the server closes the live connection before it
+  // answers, and that refusal is this sign-out, not a session the server ended.
+  const signingOut = useRef(false);
   const locationRef = useRef(location);
   useEffect(() => {
     locationRef.current = location;
@@ -83,11 +86,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(
     () =>
       live.onState(() => {
-        if (live.getState().status !== 'refused' || !sessionStore.load()) return;
+        if (live.getState().status !== 'refused' || signingOut.current || !sessionStore.load()) return;
+        const startedAt = generation.current;
         authApi
           .me()
           .then((session) => {
-            if (!session) endSession('rejected');
+            if (!session && generation.current === startedAt) endSession('rejected');
           })
           .catch(() => {
             // Server unreachable: the live notice already says so.
@@ -154,11 +158,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const signOut = useCallback(
     async ({ to = HOME_PATH }: { to?: string } = {}) => {
       generation.current += 1;
+      signingOut.current = true;
       try {
         await authApi.logout();
       } catch (error) {
         // Spec 000 §8: a failed logout is only logged; the local session is forgotten regardless.
         console.warn('Sign-out request failed', error);
+      } finally {
+        signingOut.current = false;
       }
       sessionStore.clear();
       // Leave the page first, committed synchronously: dropping the user while still on a

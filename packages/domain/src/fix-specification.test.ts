@@ -14,7 +14,7 @@ import {
   truncateValidValues,
   type FixSpecDocument,
 } from './fix-specification';
-import { ORDER_TRANSITIONS } from './order-state';
+import { ORDER_TRANSITIONS } from './order-transitions';
 
 function doc(): FixSpecDocument {
   return {

@@ -10,7 +10,8 @@
  * with every version handed out, so two versions can be compared later.
  */
 import { ExecType, MsgType, OrdStatus, type ExecTypeCode, type OrdStatusCode } from './codes';
-import { ORDER_TRANSITIONS, PENDING_NEW_REPORT } from './order-state';
+import { PENDING_NEW_REPORT } from './order-state';
+import { ORDER_TRANSITIONS } from './order-transitions';
 
 // ───────────────────────────── the document model ─────────────────────────────
 

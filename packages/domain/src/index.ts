@@ -2,6 +2,7 @@
 export * from './codes';
 export * from './decimal';
 export * from './order-state';
+export * from './order-transitions';
 export * from './order-status-labels';
 export * from './fill-validation';
 export * from './order-intake';

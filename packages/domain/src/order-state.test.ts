@@ -2,21 +2,16 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Decimal } from './decimal';
 import { ORD_STATUS_CODES, type OrdStatusCode } from './codes';
+import { isAwaitingAcceptance, applyEvent, newOrderState, workingStatus, type ApplyResult, type OrderState } from './order-state';
 import {
-  isAwaitingAcceptance,
   ORDER_EVENT_TYPES,
   ORDER_TRANSITIONS,
   OPEN_ORD_STATUSES,
   TERMINAL_ORD_STATUSES,
   allowedEvents,
-  applyEvent,
-  newOrderState,
-  workingStatus,
-  type ApplyResult,
   type OrderEvent,
   type OrderEventType,
-  type OrderState,
-} from './order-state';
+} from './order-transitions';
 import {
   closedFillNote,
   ordStatusWithFills,

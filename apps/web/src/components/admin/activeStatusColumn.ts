@@ -43,6 +43,8 @@ export function mandatoryColumn<T>({
     headerName,
     field,
     width,
+    // Not a boolean column to the grid: it would draw its own checkbox and never show these words.
+    cellDataType: false,
     valueFormatter: (p) => (p.value ? 'Yes' : 'No'),
     cellStyle: (p) => ({ color: p.value ? STATUS_COLOURS.alert : STATUS_COLOURS.off, fontWeight: p.value ? 600 : 400 }),
   };

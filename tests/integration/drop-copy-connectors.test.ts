@@ -179,5 +179,33 @@ for (const kind of TEST_DB_KINDS) {
         await client.stop();
       }
     });
+
+    it("records a copy of a covered client's report in the report's commit, and keeps a drop copy connector owed copies", async () => {
+      const made = await call('PUT', `/api/client-connectors/${DROP}`, { session_type: 'drop_copy', drop_copy_of: ['SGX_CLIENT_1'] });
+      assert.equal(made.status, 200, made.body.message);
+      const client = new TestFixClient('SGX_CLIENT_1', new MemoryStoreFactory());
+      try {
+        await client.connect(t.server.ctx.fix.port, {}, 5000);
+        await client.send('D', newOrderSingle('DC-COPIED-1'));
+        const ack = await until('Pending New', () => client.received.find((m) => m.msgType === '8' && m.get(11) === 'DC-COPIED-1'));
+        const broker = await t.login('broker');
+        const accepted = await t.api(`/api/orders/${ack.get(37)}/accept`, { method: 'POST', token: broker, json: {} });
+        assert.equal(accepted.status, 200);
+      } finally {
+        await client.stop();
+      }
+      const { rows } = await t.database.db.query<{ comp_id: string; client_comp_id: string; exectype: string; sent_at: Date | null }>(
+        `SELECT d.comp_id, c.client_comp_id, e.exectype, c.sent_at
+           FROM drop_copies c JOIN execution_reports e ON e.id = c.exec_report_id JOIN client_connectors d ON d.id = c.drop_copy_connector_id
+          WHERE e.clordid = 'DC-COPIED-1'`,
+      );
+      assert.deepEqual(
+        rows.map((r) => [r.comp_id, r.client_comp_id, r.exectype]),
+        [[DROP, 'SGX_CLIENT_1', '0']],
+      );
+      const del = await call('DELETE', `/api/client-connectors/${DROP}`);
+      assert.equal(del.status, 409);
+      assert.match(del.body.message, /has 1 drop copy in the system\. Deactivate it instead/);
+    });
   });
 }

@@ -5,6 +5,7 @@ import {
   connectorSessionTypes,
   countCapabilities,
   countConnectorOrders,
+  countDropCopiesOwed,
   deleteConnector,
   deleteConnectorLogo,
   dropCopiesNaming,
@@ -332,6 +333,13 @@ export function clientConnectorRoutes(app: FastifyInstance, ctx: AppContext): vo
     if (orders > 0) {
       throw conflict(`Cannot delete client connector ${comp_id} - it has ${orders} order(s) in the system. Deactivate it instead.`);
     }
+    // Likewise the copies owed to a drop copy session: they are the record of what it was sent.
+    const copies = await countDropCopiesOwed(ctx.db, existing.id);
+    if (copies > 0) {
+      throw conflict(
+        `Cannot delete client connector ${comp_id} - it has ${copies} drop ${copies === 1 ? 'copy' : 'copies'} in the system. Deactivate it instead.`,
+      );
+    }
     // A drop copy session's list never names a connector that is gone.
     const naming = await dropCopiesNaming(ctx.db, comp_id);
     if (naming.length) {
@@ -339,7 +347,14 @@ export function clientConnectorRoutes(app: FastifyInstance, ctx: AppContext): vo
         `Cannot delete client connector ${comp_id} - drop copy session ${naming.join(', ')} copies it. Remove it from there first.`,
       );
     }
-    await deleteConnector(ctx.db, comp_id);
+    try {
+      await deleteConnector(ctx.db, comp_id);
+    } catch (err) {
+      // An order or a copy written since the counts above.
+      if (err instanceof ForeignKeyViolation)
+        throw conflict(`Cannot delete client connector ${comp_id} - it has records in the system. Deactivate it instead.`);
+      throw err;
+    }
     ctx.log.info({ compId: comp_id, by: req.user?.username }, 'client connector deleted');
     ctx.events.emit('connector-changed', comp_id);
     return { success: true, message: `Client connector ${comp_id} deleted successfully` };

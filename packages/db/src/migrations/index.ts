@@ -20,6 +20,7 @@ import m0019 from './0019_audit_access_reads';
 import m0021 from './0021_client_connector_logos';
 import m0022 from './0022_sender_seq_floor';
 import m0023 from './0023_drop_copy_sessions';
+import m0024 from './0024_drop_copies';
 
 export interface Migration {
   version: number;
@@ -52,4 +53,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 21, name: 'client_connector_logos', sql: m0021 },
   { version: 22, name: 'sender_seq_floor', sql: m0022 },
   { version: 23, name: 'drop_copy_sessions', sql: m0023 },
+  { version: 24, name: 'drop_copies', sql: m0024 },
 ];

@@ -180,7 +180,7 @@ for (const kind of TEST_DB_KINDS) {
       }
     });
 
-    it("records a copy of a covered client's report in the report's commit, and keeps a drop copy connector owed copies", async () => {
+    it("records a copy of each report of a covered client (the intake's Pending New, a broker's accept), and keeps a drop copy connector owed copies", async () => {
       const made = await call('PUT', `/api/client-connectors/${DROP}`, { session_type: 'drop_copy', drop_copy_of: ['SGX_CLIENT_1'] });
       assert.equal(made.status, 200, made.body.message);
       const client = new TestFixClient('SGX_CLIENT_1', new MemoryStoreFactory());
@@ -197,15 +197,18 @@ for (const kind of TEST_DB_KINDS) {
       const { rows } = await t.database.db.query<{ comp_id: string; client_comp_id: string; exectype: string; sent_at: Date | null }>(
         `SELECT d.comp_id, c.client_comp_id, e.exectype, c.sent_at
            FROM drop_copies c JOIN execution_reports e ON e.id = c.exec_report_id JOIN client_connectors d ON d.id = c.drop_copy_connector_id
-          WHERE e.clordid = 'DC-COPIED-1'`,
+          WHERE e.clordid = 'DC-COPIED-1' ORDER BY c.id`,
       );
       assert.deepEqual(
         rows.map((r) => [r.comp_id, r.client_comp_id, r.exectype]),
-        [[DROP, 'SGX_CLIENT_1', '0']],
+        [
+          [DROP, 'SGX_CLIENT_1', 'A'],
+          [DROP, 'SGX_CLIENT_1', '0'],
+        ],
       );
       const del = await call('DELETE', `/api/client-connectors/${DROP}`);
       assert.equal(del.status, 409);
-      assert.match(del.body.message, /has 1 drop copy in the system\. Deactivate it instead/);
+      assert.match(del.body.message, /has 2 drop copies in the system\. Deactivate it instead/);
     });
   });
 }

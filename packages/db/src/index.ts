@@ -90,7 +90,7 @@ export {
   type OpenDayOrderRow,
   type OrderConnectorRow,
 } from './repos/connectors';
-export { countDropCopiesOwed, type WrittenDropCopy } from './repos/drop-copies';
+export { countDropCopiesOwed } from './repos/drop-copies';
 export {
   deleteConnectorLogo,
   getConnectorLogo,

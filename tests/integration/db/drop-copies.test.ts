@@ -1,10 +1,10 @@
 // The copies owed to drop copy sessions are written by the statement that writes each report
-// (docs/adr/0017 point 2): one per covering drop copy connector, none for an inactive one, none when
-// the report's transaction rolls back.
+// (docs/adr/0017 point 2, migration 24's triggers): one per covering drop copy connector, none for an
+// inactive one, none when the report's transaction rolls back, whichever statement wrote the report.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, TEST_DB_KINDS, type TestDatabase } from '@fixdesk/db/testing';
-import { storeIntakeBatch } from '../../../packages/db/src/repos/orders/intake-batch';
+import { storeIntakeBatch, type IntakeEntry } from '../../../packages/db/src/repos/orders/intake-batch';
 import type { OrderRow } from '../../../packages/db/src/repos/orders/rows';
 import { insertCancelReject, insertExecReport, type NewExecReport } from '../../../packages/db/src/repos/orders/writes';
 
@@ -27,38 +27,49 @@ for (const kind of TEST_DB_KINDS) {
       connector.set(compId, rows[0]!.id);
     }
 
-    async function addOrder(client: string, clordid: string): Promise<OrderRow> {
-      const [out] = await storeIntakeBatch(t.db, [
-        {
-          execIdPrefix: client.slice(0, 3),
-          reportTime: new Date(),
-          order: {
-            clordid,
-            clientConnectorId: connector.get(client)!,
-            sendercompid: client,
-            targetcompid: 'FIXDESK',
-            sessionDate: SESSION_DATE,
-            msgType: 'D',
-            symbol: 'C5TC',
-            securityType: 'FUT',
-            maturityMonthYear: '202701',
-            side: '1',
-            ordType: '2',
-            price: '27000',
-            orderQty: '10',
-            timeInForce: '0',
-            exchange: 'SGX',
-            currency: 'USD',
-            account: null,
-            text: null,
-            transactTime: new Date(),
-            legs: [],
-            parties: [],
-          },
+    function newOrder(client: string, clordid: string): IntakeEntry {
+      return {
+        execIdPrefix: client.slice(0, 3),
+        reportTime: new Date(),
+        order: {
+          clordid,
+          clientConnectorId: connector.get(client)!,
+          sendercompid: client,
+          targetcompid: 'FIXDESK',
+          sessionDate: SESSION_DATE,
+          msgType: 'D',
+          symbol: 'C5TC',
+          securityType: 'FUT',
+          maturityMonthYear: '202701',
+          side: '1',
+          ordType: '2',
+          price: '27000',
+          orderQty: '10',
+          timeInForce: '0',
+          exchange: 'SGX',
+          currency: 'USD',
+          account: null,
+          text: null,
+          transactTime: new Date(),
+          legs: [],
+          parties: [],
         },
-      ]);
+      };
+    }
+
+    async function addOrder(client: string, clordid: string): Promise<OrderRow> {
+      const [out] = await storeIntakeBatch(t.db, [newOrder(client, clordid)]);
       assert.equal(out?.kind, 'stored');
       return out.kind === 'stored' ? out.order : (undefined as never);
+    }
+
+    /** The copies of one report, by drop copy connector id, in id order. */
+    async function copiesOf(source: 'er' | 'cxlrej', reportId: number): Promise<number[]> {
+      const { rows } = await t.db.query<{ drop_copy_connector_id: number }>(
+        `SELECT drop_copy_connector_id FROM drop_copies WHERE ${source === 'er' ? 'exec_report_id' : 'cancel_reject_id'} = $1 ORDER BY id`,
+        [reportId],
+      );
+      return rows.map((r) => r.drop_copy_connector_id);
     }
 
     function accept(order: OrderRow): NewExecReport {
@@ -101,9 +112,9 @@ for (const kind of TEST_DB_KINDS) {
 
     it('writes no copy while no drop copy connector exists', async () => {
       const er = await insertExecReport(t.db, accept(orders.get('A')!));
-      assert.deepEqual(er.drop_copies, []);
+      assert.deepEqual(await copiesOf('er', er.id), []);
       const rej = await insertCancelReject(t.db, rejectOf(orders.get('A')!));
-      assert.deepEqual(rej.drop_copies, []);
+      assert.deepEqual(await copiesOf('cxlrej', rej.id), []);
       const { rows } = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM drop_copies');
       assert.equal(rows[0]!.n, 0);
     });
@@ -113,51 +124,56 @@ for (const kind of TEST_DB_KINDS) {
       await addConnector('DC_A', 'DCB', { dropCopyOf: ['CLIENT_A'] });
       await addConnector('DC_OFF', 'DCC', { dropCopyOf: [], active: false });
       await addConnector('DC_B', 'DCD', { dropCopyOf: ['CLIENT_B'] });
+      const forA = [connector.get('DC_ALL'), connector.get('DC_A')];
+      const forB = [connector.get('DC_ALL'), connector.get('DC_B')];
 
       const erA = await insertExecReport(t.db, accept(orders.get('A')!));
-      assert.deepEqual(
-        erA.drop_copies.map((c) => c.connector_id),
-        [connector.get('DC_ALL'), connector.get('DC_A')],
-      );
+      assert.deepEqual(await copiesOf('er', erA.id), forA);
       const erB = await insertExecReport(t.db, accept(orders.get('B')!));
-      assert.deepEqual(
-        erB.drop_copies.map((c) => c.connector_id),
-        [connector.get('DC_ALL'), connector.get('DC_B')],
-      );
+      assert.deepEqual(await copiesOf('er', erB.id), forB);
       const rej = await insertCancelReject(t.db, rejectOf(orders.get('A')!));
-      assert.deepEqual(
-        rej.drop_copies.map((c) => c.connector_id),
-        [connector.get('DC_ALL'), connector.get('DC_A')],
-      );
+      assert.deepEqual(await copiesOf('cxlrej', rej.id), forA);
 
-      const { rows } = await t.db.query<{
-        id: number;
-        drop_copy_connector_id: number;
-        client_comp_id: string;
-        source: string;
-        exec_report_id: number | null;
-        cancel_reject_id: number | null;
-        sent_at: Date | null;
-      }>(
-        'SELECT id, drop_copy_connector_id, client_comp_id, source, exec_report_id, cancel_reject_id, sent_at FROM drop_copies ORDER BY id',
+      const { rows } = await t.db.query<{ client_comp_id: string; source: string; sent_at: Date | null }>(
+        'SELECT client_comp_id, source, sent_at FROM drop_copies ORDER BY id',
       );
       assert.deepEqual(
-        rows.map((r) => [r.id, r.drop_copy_connector_id, r.client_comp_id, r.source, r.exec_report_id, r.cancel_reject_id, r.sent_at]),
+        rows.map((r) => [r.client_comp_id, r.source, r.sent_at]),
         [
-          ...erA.drop_copies.map((c) => [c.id, c.connector_id, 'CLIENT_A', 'er', erA.id, null, null]),
-          ...erB.drop_copies.map((c) => [c.id, c.connector_id, 'CLIENT_B', 'er', erB.id, null, null]),
-          ...rej.drop_copies.map((c) => [c.id, c.connector_id, 'CLIENT_A', 'cxlrej', null, rej.id, null]),
+          ['CLIENT_A', 'er', null],
+          ['CLIENT_A', 'er', null],
+          ['CLIENT_B', 'er', null],
+          ['CLIENT_B', 'er', null],
+          ['CLIENT_A', 'cxlrej', null],
+          ['CLIENT_A', 'cxlrej', null],
         ],
+      );
+    });
+
+    it("copies the intake's Pending News, several clients in one statement, in the reports' order", async () => {
+      const outcomes = await storeIntakeBatch(t.db, [
+        newOrder('CLIENT_B', 'B-2'),
+        { execIdPrefix: 'CLA', reportTime: new Date(), order: null }, // a refusal: only its ExecID is drawn
+        newOrder('CLIENT_A', 'A-2'),
+      ]);
+      const ers = outcomes.map((o) => (o.kind === 'stored' ? o.er.id : null));
+      assert.equal(ers[1], null);
+      assert.deepEqual(await copiesOf('er', ers[0]!), [connector.get('DC_ALL'), connector.get('DC_B')]);
+      assert.deepEqual(await copiesOf('er', ers[2]!), [connector.get('DC_ALL'), connector.get('DC_A')]);
+      const { rows } = await t.db.query<{ exec_report_id: number }>(
+        'SELECT exec_report_id FROM drop_copies WHERE exec_report_id = ANY ($1::int8[]) ORDER BY id',
+        [[ers[0], ers[2]]],
+      );
+      assert.deepEqual(
+        rows.map((r) => r.exec_report_id),
+        [ers[0], ers[0], ers[2], ers[2]],
       );
     });
 
     it('reads the drop copy lists in the report statement: a change counts from the next report, without backfill', async () => {
       await t.db.query(`UPDATE client_connectors SET drop_copy_of = '{CLIENT_B}' WHERE comp_id = 'DC_A'`);
       const erA = await insertExecReport(t.db, accept(orders.get('A')!));
-      assert.deepEqual(
-        erA.drop_copies.map((c) => c.connector_id),
-        [connector.get('DC_ALL')],
-      );
+      assert.deepEqual(await copiesOf('er', erA.id), [connector.get('DC_ALL')]);
       await t.db.query(`UPDATE client_connectors SET drop_copy_of = '{CLIENT_A}' WHERE comp_id = 'DC_A'`);
     });
 
@@ -165,8 +181,9 @@ for (const kind of TEST_DB_KINDS) {
       const before = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM drop_copies');
       await assert.rejects(
         t.db.transaction(async (tx) => {
-          const er = await insertExecReport(tx, accept(orders.get('A')!));
-          assert.equal(er.drop_copies.length, 2);
+          await insertExecReport(tx, accept(orders.get('A')!));
+          const { rows } = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM drop_copies');
+          assert.equal(rows[0]!.n, before.rows[0]!.n + 2);
           throw new Error('the action failed after its report');
         }),
         /the action failed/,

@@ -1,7 +1,6 @@
 import type { Queryable } from '../../db';
 import { pgArray } from '../../pg-array';
 import type { ExecReportRow, OrderLegRow, OrderRequestRow, OrderRow } from './rows';
-import { dropCopiesCte, WRITTEN_DROP_COPIES, type WrittenDropCopy } from '../drop-copies';
 
 // One order at a time, inside the transaction of a broker action or a client request: the order row
 // locked, its state, reports, fills, legs, actions, trades, requests and cancel rejects.
@@ -116,19 +115,12 @@ export interface NewExecReport {
   transacttime: Date;
 }
 
-/**
- * Writes an execution report and, in the same statement, its copies for the drop copy sessions
- * covering the client (answered in `drop_copies`).
- */
-export async function insertExecReport(db: Queryable, e: NewExecReport): Promise<ExecReportRow & { drop_copies: WrittenDropCopy[] }> {
-  const { rows } = await db.query<ExecReportRow & { drop_copies: WrittenDropCopy[] }>(
-    `WITH er AS (
-       INSERT INTO execution_reports (order_id, execid, sendercompid, clordid, origclordid, orderid, exectype, ordstatus, side, symbol,
-                                      orderqty, price, lastqty, lastpx, cumqty, avgpx, leavesqty, leg_index, ordrejreason, text, transacttime,
-                                      executing_trader_id, executing_trader_source, executing_trader_name)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24) RETURNING *
-     ), ${dropCopiesCte('er', 'er')}
-     SELECT er.*, ${WRITTEN_DROP_COPIES} FROM er`,
+export async function insertExecReport(db: Queryable, e: NewExecReport): Promise<ExecReportRow> {
+  const { rows } = await db.query<ExecReportRow>(
+    `INSERT INTO execution_reports (order_id, execid, sendercompid, clordid, origclordid, orderid, exectype, ordstatus, side, symbol,
+                                    orderqty, price, lastqty, lastpx, cumqty, avgpx, leavesqty, leg_index, ordrejreason, text, transacttime,
+                                    executing_trader_id, executing_trader_source, executing_trader_name)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24) RETURNING *`,
     [
       e.orderId,
       e.execid,
@@ -396,13 +388,10 @@ export async function insertCancelReject(
     reason: number | null;
     text: string | null;
   },
-): Promise<{ id: number; transacttime: Date; drop_copies: WrittenDropCopy[] }> {
-  const { rows } = await db.query<{ id: number; transacttime: Date; drop_copies: WrittenDropCopy[] }>(
-    `WITH rej AS (
-       INSERT INTO order_cancel_rejects (order_id, sendercompid, clordid, origclordid, orderid, ordstatus, cxl_rej_response_to, cxl_rej_reason, text)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id, sendercompid, transacttime
-     ), ${dropCopiesCte('rej', 'cxlrej')}
-     SELECT rej.id, rej.transacttime, ${WRITTEN_DROP_COPIES} FROM rej`,
+): Promise<{ id: number; transacttime: Date }> {
+  const { rows } = await db.query<{ id: number; transacttime: Date }>(
+    `INSERT INTO order_cancel_rejects (order_id, sendercompid, clordid, origclordid, orderid, ordstatus, cxl_rej_response_to, cxl_rej_reason, text)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id, transacttime`,
     [r.orderId, r.sendercompid, r.clordid, r.origclordid, r.orderid, r.ordstatus, r.responseTo, r.reason, r.text],
   );
   return rows[0]!;

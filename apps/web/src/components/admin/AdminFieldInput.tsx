@@ -126,6 +126,7 @@ export function AdminFieldGrid({
   onChange,
   disabled = false,
   cols = 2,
+  spacing = 'md',
   verticalSpacing = 'sm',
   after = {},
 }: {
@@ -137,12 +138,13 @@ export function AdminFieldGrid({
   onChange: (name: string, value: FormValue) => void;
   disabled?: boolean;
   cols?: number;
+  spacing?: MantineSpacing;
   verticalSpacing?: MantineSpacing;
   /** What the screen draws right after a field (a read-only value of its own). */
   after?: Readonly<Record<string, ReactNode>>;
 }) {
   return (
-    <SimpleGrid cols={{ base: 1, sm: cols }} spacing="md" verticalSpacing={verticalSpacing}>
+    <SimpleGrid cols={{ base: 1, sm: cols }} spacing={spacing} verticalSpacing={verticalSpacing}>
       {fields.map((f) => (
         <Fragment key={f.name}>
           <AdminFieldInput

@@ -26,7 +26,7 @@ export interface AdminFormModalProps extends Omit<AdminFormOptions, 'onProblems'
  * before anything is sent (the same verdicts as the server's 400s), the server's own answer kept.
  */
 export function AdminFormModal({ opened, title, options = {}, submitLabel, onClose, formError, children, ...form }: AdminFormModalProps) {
-  const { shown, errors, locked, topError, submitting, change, submit } = useAdminForm(form);
+  const { shown, values, errors, locked, topError, submitting, change, submit } = useAdminForm(form);
   const done = form.done ?? false;
   return (
     <Modal opened={opened} onClose={onClose} title={title} size="xl" centered closeOnClickOutside={!submitting}>
@@ -38,7 +38,7 @@ export function AdminFormModal({ opened, title, options = {}, submitLabel, onClo
         )}
         <AdminFieldGrid
           fields={shown}
-          values={form.values}
+          values={values}
           errors={errors}
           locked={locked}
           options={options}

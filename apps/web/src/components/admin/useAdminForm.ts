@@ -1,15 +1,18 @@
 import type { AdminField } from '@fixdesk/protocol';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import type { z } from 'zod';
+import { adminErrorText, serverFieldErrors } from './errors';
 import { toPayload, validate, type FormValue, type FormValues } from './formValues';
+import type { FailureText } from './useAdminResource';
 
 export interface AdminFormOptions {
   /** The resource's field descriptors (from @fixdesk/protocol), in form order. */
   fields: readonly AdminField[];
-  /** The resource's zod schema: the same one the server validates with. */
-  schema: z.ZodType;
-  values: FormValues;
-  onChange: (name: string, value: FormValue) => void;
+  /** The resource's zod schema: the same one the server validates with (none for fields known only at run time: the server checks). */
+  schema?: z.ZodType;
+  /** The values and their setter, where a resource keeps them (useAdminResource); without them the form keeps its own (reset fills them). */
+  values?: FormValues;
+  onChange?: (name: string, value: FormValue) => void;
   /** Gets the validated payload; throws to keep the form open (the error shows in it). */
   onSubmit: (payload: Record<string, unknown>) => Promise<void>;
   /** An existing record: fields `lockedOnEdit` are shown read-only and not sent. */
@@ -30,15 +33,27 @@ export interface AdminFormOptions {
   onProblems?: (problems: Readonly<Record<string, string>>) => void;
   /** Saved, nothing can be edited or sent again. */
   done?: boolean;
+  /**
+   * A form that tells its own save's failure (no useAdminResource behind it): the server's message, else
+   * these texts; under the fields the server named, else at the top of the form or to `onFailure`.
+   */
+  failure?: FailureText;
+  /** Where a failure not about a field is told instead of the top of the form (the screen's own message). */
+  onFailure?: (text: string) => void;
 }
 
+/** No answer from the server: one object, so that its identity says when a new answer came. */
+const NO_ERRORS: Readonly<Record<string, string>> = {};
+
 /**
- * The admin form's behaviour, whatever draws it (AdminFormModal, or a screen's tabbed dialog): the
+ * The admin form's behaviour, whatever draws it (AdminFormModal, a screen's tabbed dialog or inline form): the
  * payload from the descriptors, checked with the resource's schema before anything is sent (the same
  * verdicts as the server's 400s), the problems under their fields until edited, the rest at the top.
  */
 export function useAdminForm(options: AdminFormOptions) {
-  const { fields, values, editing = false, locked = {}, hidden = [], serverErrors = {}, done = false } = options;
+  const { fields, editing = false, locked = {}, hidden = [], serverErrors = NO_ERRORS, done = false } = options;
+  const [ownValues, setOwnValues] = useState<FormValues>({});
+  const values = options.values ?? ownValues;
   const [ownErrors, setOwnErrors] = useState<Record<string, string>>({});
   const [submitting, setSubmitting] = useState(false);
   const [topError, setTopError] = useState<string | null>(null);
@@ -64,15 +79,17 @@ export function useAdminForm(options: AdminFormOptions) {
   const change = (name: string, value: FormValue) => {
     setOwnErrors(({ [name]: _dropped, ...rest }) => rest);
     setEdited((s) => new Set(s).add(name));
-    options.onChange(name, value);
+    if (options.onChange) options.onChange(name, value);
+    else setOwnValues((v) => ({ ...v, [name]: value }));
   };
   /** A problem the screen found itself (a file refused before it is read), under its field. */
   const setError = (name: string, text: string) => setOwnErrors((e) => ({ ...e, [name]: text }));
-  /** A fresh form (opened on another record): no problems from the last one. */
-  const reset = () => {
+  /** A fresh form (opened on another record): no problems from the last one; the form's own values, when given. */
+  const reset = useCallback((fresh?: FormValues) => {
     setOwnErrors({});
     setTopError(null);
-  };
+    if (fresh) setOwnValues(fresh);
+  }, []);
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
@@ -83,7 +100,7 @@ export function useAdminForm(options: AdminFormOptions) {
     const blocked = options.precheck?.(payload) ?? null;
     setTopError(blocked);
     if (blocked) return;
-    const problems = validate(options.schema, shown, payload);
+    const problems = options.schema ? validate(options.schema, shown, payload) : null;
     setOwnErrors(problems ?? {});
     if (problems) {
       // A problem in what the screen supplied (not an input of this form) shows at the top.
@@ -95,14 +112,24 @@ export function useAdminForm(options: AdminFormOptions) {
     setSubmitting(true);
     try {
       await options.onSubmit(payload);
-    } catch {
-      // the screen shows the failure
+    } catch (err) {
+      // Without `failure` the screen shows it (useAdminResource's serverErrors and formError).
+      if (options.failure) {
+        const [fallback, whenNoAnswer] = options.failure;
+        const text = adminErrorText(err, fallback, whenNoAnswer);
+        const under = serverFieldErrors(err, shown, text);
+        if (under) {
+          setOwnErrors(under);
+          onProblems.current?.(under);
+        } else if (options.onFailure) options.onFailure(text);
+        else setTopError(text);
+      }
     } finally {
       setSubmitting(false);
     }
   };
 
-  return { shown, errors, locked: lockedNow, topError, submitting, change, setError, reset, submit };
+  return { shown, values, errors, locked: lockedNow, topError, submitting, change, setError, reset, submit };
 }
 
 function lockedOnEdit(fields: readonly AdminField[]): Record<string, string> {

@@ -6,25 +6,24 @@ import {
   UpdateContactSchema,
   type BrokerContact,
 } from '@fixdesk/protocol';
-import { ActionIcon, Alert, Badge, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Button, Group, Paper, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { IconAlertCircle, IconCircleCheck, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useCallback, useEffect, useState } from 'react';
-import { AdminFieldInput } from '../../components/admin/AdminFieldInput';
-import { adminErrorText, serverFieldErrors } from '../../components/admin/errors';
-import { initialValues, toPayload, validate, type FormValues } from '../../components/admin/formValues';
+import { AdminFieldGrid } from '../../components/admin/AdminFieldInput';
+import { adminErrorText } from '../../components/admin/errors';
+import { initialValues } from '../../components/admin/formValues';
+import { useAdminForm } from '../../components/admin/useAdminForm';
 import { useConfirm } from '../../components/confirm/useConfirm';
 import { brokersApi } from '../../services/brokers/brokersApi';
 
 const FIELDS = Object.values(CONTACT_FIELDS);
+const CONTACT_FAILED = [BrokerText.contactFailed, () => BrokerText.contactFailed] as const;
 
 /** The broker dialog's Contacts tab: the list, and one form to add or edit a contact. */
 export function ContactsTab({ brokerId }: { brokerId: number | null }) {
   const [contacts, setContacts] = useState<BrokerContact[] | null>(null);
   const [editing, setEditing] = useState<BrokerContact | 'new' | null>(null);
-  const [values, setValues] = useState<FormValues>(() => initialValues(FIELDS));
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
   const { confirm, dialog: confirmDialog } = useConfirm();
 
   const load = useCallback(
@@ -41,6 +40,20 @@ export function ContactsTab({ brokerId }: { brokerId: number | null }) {
     },
     [brokerId],
   );
+  const form = useAdminForm({
+    fields: FIELDS,
+    schema: editing === 'new' ? CreateContactSchema : UpdateContactSchema,
+    onSubmit: async (payload) => {
+      if (brokerId === null || !editing) return;
+      const answer =
+        editing === 'new' ? await brokersApi.addContact(brokerId, payload) : await brokersApi.updateContact(brokerId, editing.id, payload);
+      setMessage({ ok: true, text: answer.message ?? (editing === 'new' ? BrokerText.contactAdded : BrokerText.contactUpdated) });
+      setEditing(null);
+      load();
+    },
+    failure: CONTACT_FAILED,
+    onFailure: (text) => setMessage({ ok: false, text }),
+  });
   useEffect(() => {
     const controller = new AbortController();
     setContacts(null);
@@ -58,31 +71,8 @@ export function ContactsTab({ brokerId }: { brokerId: number | null }) {
 
   const start = (c: BrokerContact | 'new') => {
     setEditing(c);
-    setValues(initialValues(FIELDS, c === 'new' ? null : c));
-    setErrors({});
+    form.reset(initialValues(FIELDS, c === 'new' ? null : c));
     setMessage(null);
-  };
-
-  const submit = async () => {
-    const payload = toPayload(FIELDS, values);
-    const problems = validate(editing === 'new' ? CreateContactSchema : UpdateContactSchema, FIELDS, payload);
-    setErrors(problems ?? {});
-    if (problems || !editing) return;
-    setBusy(true);
-    try {
-      const answer =
-        editing === 'new' ? await brokersApi.addContact(brokerId, payload) : await brokersApi.updateContact(brokerId, editing.id, payload);
-      setMessage({ ok: true, text: answer.message ?? (editing === 'new' ? BrokerText.contactAdded : BrokerText.contactUpdated) });
-      setEditing(null);
-      load();
-    } catch (err) {
-      const text = adminErrorText(err, BrokerText.contactFailed, () => BrokerText.contactFailed);
-      const under = serverFieldErrors(err, FIELDS, text);
-      if (under) setErrors(under);
-      else setMessage({ ok: false, text });
-    } finally {
-      setBusy(false);
-    }
   };
 
   const remove = async (c: BrokerContact) => {
@@ -97,7 +87,7 @@ export function ContactsTab({ brokerId }: { brokerId: number | null }) {
       setMessage({ ok: true, text: answer.message ?? BrokerText.contactDeleted });
       load();
     } catch (err) {
-      setMessage({ ok: false, text: adminErrorText(err, BrokerText.contactFailed, () => BrokerText.contactFailed) });
+      setMessage({ ok: false, text: adminErrorText(err, ...CONTACT_FAILED) });
     }
   };
 
@@ -214,25 +204,19 @@ export function ContactsTab({ brokerId }: { brokerId: number | null }) {
           <Title order={3} fz="sm" mb="xs">
             {editing === 'new' ? 'New Contact' : `Edit Contact ${editing.contact_name}`}
           </Title>
-          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" verticalSpacing={6}>
-            {FIELDS.map((f) => (
-              <AdminFieldInput
-                key={f.name}
-                field={f}
-                value={values[f.name]}
-                error={errors[f.name]}
-                onChange={(name, v) => {
-                  setErrors(({ [name]: _d, ...rest }) => rest);
-                  setValues((s) => ({ ...s, [name]: v }));
-                }}
-              />
-            ))}
-          </SimpleGrid>
+          <AdminFieldGrid
+            fields={FIELDS}
+            values={form.values}
+            errors={form.errors}
+            onChange={form.change}
+            spacing="sm"
+            verticalSpacing={6}
+          />
           <Group justify="flex-end" mt="sm">
-            <Button size="xs" variant="default" onClick={() => setEditing(null)} disabled={busy}>
+            <Button size="xs" variant="default" onClick={() => setEditing(null)} disabled={form.submitting}>
               Cancel
             </Button>
-            <Button size="xs" loading={busy} onClick={() => void submit()}>
+            <Button size="xs" loading={form.submitting} onClick={() => void form.submit()}>
               {editing === 'new' ? 'Add Contact' : 'Save Contact'}
             </Button>
           </Group>

@@ -1,30 +1,17 @@
 import {
   ClientDefaultsText,
   nextInstanceNumber,
+  type AdminField,
   type ClientGroupDefaults,
   type ComponentBlock,
   type ComponentBlockField,
 } from '@fixdesk/protocol';
-import {
-  ActionIcon,
-  Alert,
-  Anchor,
-  Badge,
-  Button,
-  Card,
-  Group,
-  Modal,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Badge, Button, Card, Group, Modal, Select, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { IconExternalLink, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
+import { AdminFieldGrid } from '../../components/admin/AdminFieldInput';
 import { adminErrorText } from '../../components/admin/errors';
+import { useAdminForm } from '../../components/admin/useAdminForm';
 import type { Banners } from '../../components/admin/useBanners';
 import { useConfirm } from '../../components/confirm/useConfirm';
 import { clientDefaultsApi } from '../../services/client-defaults/clientDefaultsApi';
@@ -227,6 +214,20 @@ export function GroupDefaults({ connectorId, msgType, execType, groups, blocks, 
   );
 }
 
+/** A field of the block as an input named by its FIX tag: left empty, it is not part of the instance. */
+function tagField(f: ComponentBlockField): AdminField {
+  return {
+    name: String(f.field_number),
+    label: `${f.field_name} (${f.field_number})`,
+    kind: 'text',
+    required: f.is_mandatory,
+    description: f.field_description ?? undefined,
+    whenEmpty: 'omit',
+  };
+}
+
+const NOTES_FIELD: AdminField = { name: 'notes', label: 'Notes', kind: 'text', description: 'e.g. Entering Firm', maxLength: 1000 };
+
 /** Adds one instance: a value per field of the block (empty fields are left out). */
 function InstanceModal({
   block,
@@ -240,15 +241,24 @@ function InstanceModal({
   onSave: (n: number, fields: { tag: number; default_value: string }[], notes: string) => Promise<void>;
 }) {
   const [fields, setFields] = useState<ComponentBlockField[]>([]);
-  const [values, setValues] = useState<Record<number, string>>({});
-  const [notes, setNotes] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  /** The tags given a value, in the block's order. */
+  const given = (payload: Record<string, unknown>) =>
+    fields.flatMap((f) => {
+      const value = payload[String(f.field_number)];
+      return typeof value === 'string' ? [{ tag: f.field_number, default_value: value }] : [];
+    });
+  const form = useAdminForm({
+    fields: [...fields.map(tagField), NOTES_FIELD],
+    precheck: (payload) => (!block || given(payload).length === 0 ? ClientDefaultsText.missingGroupData : null),
+    onSubmit: (payload) => onSave(next, given(payload), String(payload['notes'] ?? '')),
+    failure: [ClientDefaultsText.saveGroupFailed, (m) => `${ClientDefaultsText.saveGroupFailed}: ${m}`],
+  });
+  const { reset } = form;
   useEffect(() => {
     if (!block) return;
-    setValues({});
-    setNotes('');
-    setError(null);
+    reset({});
+    setLoadError(null);
     const controller = new AbortController();
     clientDefaultsApi
       .blockFields(block.id, controller.signal)
@@ -256,24 +266,11 @@ function InstanceModal({
       .catch(
         (err: unknown) =>
           !controller.signal.aborted &&
-          setError(adminErrorText(err, ClientDefaultsText.fetchFieldsFailed, ClientDefaultsText.fetchFieldsError)),
+          setLoadError(adminErrorText(err, ClientDefaultsText.fetchFieldsFailed, ClientDefaultsText.fetchFieldsError)),
       );
     return () => controller.abort();
-  }, [block]);
-  const save = async () => {
-    const given = fields
-      .filter((f) => (values[f.field_number] ?? '').trim() !== '')
-      .map((f) => ({ tag: f.field_number, default_value: values[f.field_number]!.trim() }));
-    if (!block || given.length === 0) return setError(ClientDefaultsText.missingGroupData);
-    setBusy(true);
-    try {
-      await onSave(next, given, notes.trim());
-    } catch (err) {
-      setError(adminErrorText(err, ClientDefaultsText.saveGroupFailed, (m) => `${ClientDefaultsText.saveGroupFailed}: ${m}`));
-    } finally {
-      setBusy(false);
-    }
-  };
+  }, [block, reset]);
+  const error = form.topError ?? loadError;
   return (
     <Modal opened={block !== null} onClose={onClose} title={block ? `Add ${block.block_name} instance ${next}` : ''} size="lg" centered>
       <Stack gap="sm">
@@ -282,31 +279,12 @@ function InstanceModal({
             {error}
           </Alert>
         )}
-        {fields.map((f) => (
-          <TextInput
-            key={f.field_number}
-            label={`${f.field_name} (${f.field_number})`}
-            description={f.field_description ?? undefined}
-            withAsterisk={f.is_mandatory}
-            value={values[f.field_number] ?? ''}
-            onChange={(e) => {
-              const v = e.currentTarget.value;
-              setValues((s) => ({ ...s, [f.field_number]: v }));
-            }}
-          />
-        ))}
-        <TextInput
-          label="Notes"
-          description="e.g. Entering Firm"
-          value={notes}
-          onChange={(e) => setNotes(e.currentTarget.value)}
-          maxLength={1000}
-        />
+        <AdminFieldGrid fields={form.shown} values={form.values} errors={form.errors} onChange={form.change} cols={1} />
         <Group justify="flex-end">
-          <Button variant="default" onClick={onClose} disabled={busy}>
+          <Button variant="default" onClick={onClose} disabled={form.submitting}>
             Cancel
           </Button>
-          <Button onClick={() => void save()} loading={busy}>
+          <Button onClick={() => void form.submit()} loading={form.submitting}>
             Save Instance
           </Button>
         </Group>

@@ -3,6 +3,7 @@ import { ActionIcon, Avatar, Box, Group, HoverCard, Menu, Stack, Switch, Text, T
 import { IconBell, IconBellOff, IconLayoutBoard, IconUsers } from '@tabler/icons-react';
 import type { LiveStatus } from '@fixdesk/client';
 import type { AlertPreferences, PermissionState } from '../../services/orders/newOrderAlerts';
+import panes from '../../components/layout/SplitPanes.module.css';
 import classes from './Blotter.module.css';
 import { ZoneSwitch } from '../../components/time/ZoneSwitch';
 import { StoppedClientsStrip } from './KillSwitchParts';
@@ -88,7 +89,7 @@ export function BlotterHeader({
     [connectors],
   );
   return (
-    <Group className={classes.header} justify="space-between" wrap="nowrap" gap="sm">
+    <Group className={panes.header} justify="space-between" wrap="nowrap" gap="sm">
       <Group gap={10} wrap="nowrap" style={{ flex: 'none' }}>
         <Title order={1} fz={17} fw={700} lh={1}>
           Blotter

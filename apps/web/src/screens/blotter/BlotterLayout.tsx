@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Group, Panel, Separator, useDefaultLayout, usePanelRef } from 'react-resizable-panels';
-import classes from './Blotter.module.css';
+import panes from '../../components/layout/SplitPanes.module.css';
 
 /**
  * Spec 000 §2: left and right panels (left default 65 % wide, limited 20-80 %, left at least 300 px,
@@ -112,11 +112,11 @@ export function BlotterLayout({
           <Panel id="orders" defaultSize={pct(LAYOUT.topDefault)} minSize={pct(vertical.min)} maxSize={pct(vertical.max)}>
             {orders}
           </Panel>
-          <Separator className={classes.sepH} aria-label="Resize orders and executions" />
+          <Separator className={panes.sepH} aria-label="Resize orders and executions" />
           <Panel id="executions">{executions}</Panel>
         </Group>
       </Panel>
-      <Separator className={classes.sepV} aria-label="Resize orders and order info" disabled={infoCollapsed} />
+      <Separator className={panes.sepV} aria-label="Resize orders and order info" disabled={infoCollapsed} />
       <Panel id="info" panelRef={infoPanel} collapsible collapsedSize="0%" minSize={pct(100 - open.max)}>
         {info}
       </Panel>

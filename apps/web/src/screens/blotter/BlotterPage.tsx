@@ -37,6 +37,7 @@ import { useOrderActions } from '../../services/orders/useOrderActions';
 import { offlineTradeBlock, useRoleTradeBlock, useTradeBlock } from '../../services/orders/tradeAccess';
 import { KillSwitchModal, type KillSwitchTarget } from '../../components/kill-switch/KillSwitchModal';
 import { KillSwitchMenuItems, StoppedMark } from './KillSwitchParts';
+import panes from '../../components/layout/SplitPanes.module.css';
 import classes from './Blotter.module.css';
 import type { BlotterCellActions } from './blotterContext';
 import { BlotterHeader } from './BlotterHeader';
@@ -366,8 +367,8 @@ export default function BlotterPage() {
               userKey={user?.username ?? 'anonymous'}
               infoCollapsed={infoCollapsed}
               orders={
-                <div className={classes.pane} data-testid="orders-pane">
-                  <div className={classes.paneTitle}>
+                <div className={panes.pane} data-testid="orders-pane">
+                  <div className={panes.paneTitle}>
                     <OrdersTitle book={book} loadingMore={view.loadingMore} shown={shownCount} filtered={filtered} />
                     <TextInput
                       size="xs"
@@ -439,7 +440,7 @@ export default function BlotterPage() {
                       {infoCollapsed ? <IconLayoutSidebarRightExpand size={14} /> : <IconLayoutSidebarRightCollapse size={14} />}
                     </ActionIcon>
                   </div>
-                  <div className={classes.gridBox} data-testid="orders-grid">
+                  <div className={panes.gridBox} data-testid="orders-grid">
                     {ordersGrid.status === 'ready' && deskPainted ? (
                       <ordersGrid.module.OrdersGrid
                         book={book}
@@ -462,8 +463,8 @@ export default function BlotterPage() {
                 </div>
               }
               executions={
-                <div className={classes.pane} data-testid="executions-pane">
-                  <div className={classes.paneTitle}>
+                <div className={panes.pane} data-testid="executions-pane">
+                  <div className={panes.paneTitle}>
                     <span data-testid="executions-title">Executions ({reports?.length ?? 0})</span>
                     {selected && (
                       <span style={{ fontWeight: 500, textTransform: 'none' }}>
@@ -471,7 +472,7 @@ export default function BlotterPage() {
                       </span>
                     )}
                   </div>
-                  <div className={classes.gridBox} data-testid="executions-grid">
+                  <div className={panes.gridBox} data-testid="executions-grid">
                     {executionsGrid.status === 'ready' && ordersGridUp ? (
                       <executionsGrid.module.ExecutionsGrid
                         reports={reports ?? []}
@@ -485,7 +486,7 @@ export default function BlotterPage() {
               }
               info={
                 <div
-                  className={classes.pane}
+                  className={panes.pane}
                   data-testid="order-info-pane"
                   ref={infoRef}
                   onKeyDown={(e) => {
@@ -515,7 +516,7 @@ export default function BlotterPage() {
                       />
                     </>
                   ) : (
-                    <div className={classes.emptyInfo} data-testid="order-info-empty">
+                    <div className={panes.emptyInfo} data-testid="order-info-empty">
                       <Text fw={700} c="gray.7">
                         Select an order
                       </Text>
@@ -553,7 +554,7 @@ export default function BlotterPage() {
   }
 
   return (
-    <Box className={classes.page} style={{ height: pageHeight }} data-testid="blotter">
+    <Box className={panes.page} style={{ height: pageHeight }} data-testid="blotter">
       <LiveBlotterHeader
         firstName={firstName}
         connectors={connectors.data}

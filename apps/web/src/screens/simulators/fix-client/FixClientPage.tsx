@@ -47,7 +47,7 @@ import {
   useSelectedConnector,
   useTestClient,
 } from '../../../services/simulators/useSimulators';
-import classes from '../../blotter/Blotter.module.css';
+import panes from '../../../components/layout/SplitPanes.module.css';
 import '../../../components/grid/desk-grid.css';
 import { deskGridTheme, legsGridTheme } from '../../../components/grid/gridTheme';
 import { toColDefs } from '../../../components/grid/columns';
@@ -79,7 +79,7 @@ const rowClass = (p: RowClassParams<ClientOrder>) =>
 
 function Empty({ title, text, testId }: { title: string; text?: string; testId: string }) {
   return (
-    <div className={classes.emptyInfo} data-testid={testId}>
+    <div className={panes.emptyInfo} data-testid={testId}>
       <Text fw={600} fz="sm" c="gray.7">
         {title}
       </Text>
@@ -90,12 +90,12 @@ function Empty({ title, text, testId }: { title: string; text?: string; testId: 
 
 function Pane({ title, actions, children, testId }: { title: ReactNode; actions?: ReactNode; children: ReactNode; testId: string }) {
   return (
-    <div className={classes.pane} data-testid={testId}>
-      <div className={classes.paneTitle}>
+    <div className={panes.pane} data-testid={testId}>
+      <div className={panes.paneTitle}>
         <span>{title}</span>
         {actions}
       </div>
-      <div className={classes.gridBox}>{children}</div>
+      <div className={panes.gridBox}>{children}</div>
     </div>
   );
 }
@@ -297,8 +297,8 @@ export default function FixClientPage() {
   };
 
   return (
-    <Box className={classes.page} style={{ height: pageHeight }} data-testid="fix-client">
-      <Group className={classes.header} h="auto" py={8} justify="space-between" wrap="nowrap" gap="md">
+    <Box className={panes.page} style={{ height: pageHeight }} data-testid="fix-client">
+      <Group className={panes.header} h="auto" py={8} justify="space-between" wrap="nowrap" gap="md">
         <Group gap="sm" wrap="nowrap">
           <IconArrowsExchange size={20} stroke={1.7} aria-hidden="true" />
           <Title order={1} fz="h3">
@@ -433,7 +433,7 @@ export default function FixClientPage() {
             )}
           </Pane>
         </Panel>
-        <Separator className={classes.sepH} aria-label="Resize orders and details" />
+        <Separator className={panes.sepH} aria-label="Resize orders and details" />
         <Panel id="details">
           <Stack gap={0} h="100%">
             <SplitGroup orientation="horizontal" id="fix-client-details" style={{ flex: 1, minHeight: 0 }}>
@@ -455,7 +455,7 @@ export default function FixClientPage() {
                   )}
                 </Pane>
               </Panel>
-              <Separator className={classes.sepV} aria-label="Resize executions and legs" />
+              <Separator className={panes.sepV} aria-label="Resize executions and legs" />
               <Panel id="legs">
                 <Pane testId="client-legs" title={`Order Legs${selected && legs.length ? ` (${legs.length})` : ''}`}>
                   {!selected ? (
@@ -475,7 +475,7 @@ export default function FixClientPage() {
               </Panel>
             </SplitGroup>
             <Box style={{ borderTop: '1px solid var(--fd-border)' }} data-testid="client-parties">
-              <UnstyledButton onClick={() => setPartiesOpen((o) => !o)} className={classes.paneTitle} w="100%" aria-expanded={partiesOpen}>
+              <UnstyledButton onClick={() => setPartiesOpen((o) => !o)} className={panes.paneTitle} w="100%" aria-expanded={partiesOpen}>
                 <Group gap={4}>
                   {partiesOpen ? <IconChevronDown size={12} /> : <IconChevronRight size={12} />}
                   <span>Order Parties{selected ? ` (${selected.parties.length})` : ''}</span>

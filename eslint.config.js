@@ -127,6 +127,30 @@ export default tseslint.config(
     ['@fixdesk/db', '@fixdesk/db/*', '@fixdesk/fix', '@fixdesk/server', ...NODE_IO],
     'the web app talks to the server over HTTP/WS only',
   ),
+  // A screen's files are its own: what two screens share lives in components/ (or services/). Only the
+  // router's list of screens (app/screens.ts) loads one. The web layer's rule is repeated here, since
+  // this entry replaces it for these files.
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/screens/blotter/**', 'apps/web/src/app/screens.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...['@fixdesk/db', '@fixdesk/db/*', '@fixdesk/fix', '@fixdesk/server', ...NODE_IO].map((group) => ({
+              group: [group],
+              message: 'the web app talks to the server over HTTP/WS only',
+            })),
+            {
+              regex: '(^|/)screens/blotter/|^\\.\\./(\\.\\./)*blotter/',
+              message: 'the blotter screen is its own: move what you need from it to components/',
+            },
+          ],
+        },
+      ],
+    },
+  },
   layer(['apps/server/**'], ['@fixdesk/web'], 'the server does not import the web app'),
   // SQL belongs to packages/db: everything else reads and writes through its repositories. Tests and
   // benchmarks may look at the database directly to check what the code under test did.

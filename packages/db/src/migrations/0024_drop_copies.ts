@@ -32,22 +32,16 @@ CREATE INDEX drop_copies_cancel_reject_idx ON drop_copies (cancel_reject_id) WHE
 -- nothing (one look at client_connectors per statement).
 CREATE FUNCTION fixdesk_copy_reports() RETURNS trigger
 LANGUAGE plpgsql AS $$
+DECLARE
+  report_source text := CASE TG_TABLE_NAME WHEN 'execution_reports' THEN 'er' ELSE 'cxlrej' END;
 BEGIN
-  IF TG_TABLE_NAME = 'execution_reports' THEN
-    INSERT INTO drop_copies (drop_copy_connector_id, client_comp_id, source, exec_report_id)
-    SELECT d.id, r.sendercompid, 'er', r.id
-      FROM new_reports r
-      JOIN client_connectors d ON d.session_type = 'drop_copy' AND d.is_active
-                              AND (cardinality(d.drop_copy_of) = 0 OR r.sendercompid = ANY (d.drop_copy_of))
-     ORDER BY r.id, d.id;
-  ELSE
-    INSERT INTO drop_copies (drop_copy_connector_id, client_comp_id, source, cancel_reject_id)
-    SELECT d.id, r.sendercompid, 'cxlrej', r.id
-      FROM new_reports r
-      JOIN client_connectors d ON d.session_type = 'drop_copy' AND d.is_active
-                              AND (cardinality(d.drop_copy_of) = 0 OR r.sendercompid = ANY (d.drop_copy_of))
-     ORDER BY r.id, d.id;
-  END IF;
+  INSERT INTO drop_copies (drop_copy_connector_id, client_comp_id, source, exec_report_id, cancel_reject_id)
+  SELECT d.id, r.sendercompid, report_source,
+         CASE WHEN report_source = 'er' THEN r.id END, CASE WHEN report_source = 'cxlrej' THEN r.id END
+    FROM new_reports r
+    JOIN client_connectors d ON d.session_type = 'drop_copy' AND d.is_active
+                            AND (cardinality(d.drop_copy_of) = 0 OR r.sendercompid = ANY (d.drop_copy_of))
+   ORDER BY r.id, d.id;
   RETURN NULL;
 END $$;
 CREATE TRIGGER execution_reports_drop_copies AFTER INSERT ON execution_reports

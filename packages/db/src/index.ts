@@ -90,7 +90,16 @@ export {
   type OpenDayOrderRow,
   type OrderConnectorRow,
 } from './repos/connectors';
-export { countDropCopiesOwed } from './repos/drop-copies';
+export {
+  countDropCopiesOwed,
+  countUnsentDropCopies,
+  listDropCopyCovers,
+  markDropCopiesSent,
+  unsentDropCopies,
+  type DropCopyCoverRow,
+  type DropCopyQueueRow,
+  type UnsentDropCopy,
+} from './repos/drop-copies';
 export {
   deleteConnectorLogo,
   getConnectorLogo,
@@ -318,6 +327,15 @@ export {
 
 // ── service status figures ──
 export { orderAcceptTimesSince, type AcceptTimes } from './repos/service-figures';
+
+// ── desk insights (one statement per chart) ──
+export {
+  insightsClients,
+  insightsContracts,
+  insightsFixSessions,
+  insightsOrderFlow,
+  insightsTimeToAnswer,
+} from './repos/insights';
 export {
   countCapabilities,
   deleteCapability,

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, TEST_DB_KINDS, type TestDatabase } from '@fixdesk/db/testing';
 import { storeIntakeBatch, type IntakeEntry } from '../../../packages/db/src/repos/orders/intake-batch';
 import type { OrderRow } from '../../../packages/db/src/repos/orders/rows';
+import { countUnsentDropCopies, markDropCopiesSent, unsentDropCopies } from '../../../packages/db/src/repos/drop-copies';
 import { insertCancelReject, insertExecReport, type NewExecReport } from '../../../packages/db/src/repos/orders/writes';
 
 const SESSION_DATE = '2026-11-27';
@@ -190,6 +191,75 @@ for (const kind of TEST_DB_KINDS) {
       );
       const afterRollback = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM drop_copies');
       assert.equal(afterRollback.rows[0]!.n, before.rows[0]!.n);
+    });
+
+    it("reads a session's unsent copies in id order with their reports and orders, in bursts, and marks them sent in one statement", async () => {
+      const dcA = connector.get('DC_A')!;
+      const all = await unsentDropCopies(t.db, dcA, 1000);
+      const { rows } = await t.db.query<{ id: string; source: string; exec_report_id: string | null; cancel_reject_id: string | null }>(
+        'SELECT id, source, exec_report_id, cancel_reject_id FROM drop_copies WHERE drop_copy_connector_id = $1 AND sent_at IS NULL ORDER BY id',
+        [dcA],
+      );
+      assert.ok(rows.length >= 3);
+      assert.deepEqual(
+        all.map((c) => [c.id, c.source, c.source === 'er' ? c.er.id : c.reject.id]),
+        rows.map((r) => [Number(r.id), r.source, Number(r.exec_report_id ?? r.cancel_reject_id)]),
+      );
+      for (const c of all) {
+        assert.equal(c.clientCompId, 'CLIENT_A');
+        assert.equal(c.order?.sendercompid, 'CLIENT_A');
+        if (c.source === 'er') {
+          assert.equal(Number(c.er.order_id), c.order.id);
+          assert.deepEqual(c.legs, []);
+        } else {
+          assert.equal(c.reject.text, 'Too late to cancel');
+          assert.equal(c.reject.connector_id, connector.get('CLIENT_A'));
+        }
+      }
+      // A burst of two, then the rest without the two (handed to the session, their mark not committed yet).
+      const first = await unsentDropCopies(t.db, dcA, 2);
+      assert.deepEqual(
+        first.map((c) => c.id),
+        all.slice(0, 2).map((c) => c.id),
+      );
+      const rest = await unsentDropCopies(t.db, dcA, 1000, [first[0]!.id, first[1]!.id]);
+      assert.deepEqual(
+        rest.map((c) => c.id),
+        all.slice(2).map((c) => c.id),
+      );
+      const before = (await countUnsentDropCopies(t.db)).find((q) => q.comp_id === 'DC_A')!;
+      assert.equal(before.depth, all.length);
+      assert.ok(before.oldest_unsent_at instanceof Date);
+      await markDropCopiesSent(t.db, [
+        [first[0]!.id, 7],
+        [first[1]!.id, 8],
+      ]);
+      const sent = await t.db.query<{ sent_seq_num: number; sent_at: Date | null }>(
+        'SELECT sent_seq_num, sent_at FROM drop_copies WHERE id = ANY ($1::int8[]) ORDER BY id',
+        [[first[0]!.id, first[1]!.id]],
+      );
+      assert.deepEqual(
+        sent.rows.map((r) => [r.sent_seq_num, r.sent_at instanceof Date]),
+        [
+          [7, true],
+          [8, true],
+        ],
+      );
+      assert.deepEqual(
+        (await unsentDropCopies(t.db, dcA, 1000)).map((c) => c.id),
+        all.slice(2).map((c) => c.id),
+      );
+      // A second mark of a copy already sent changes nothing.
+      await markDropCopiesSent(t.db, [[first[0]!.id, 99]]);
+      const again = await t.db.query<{ sent_seq_num: number }>('SELECT sent_seq_num FROM drop_copies WHERE id = $1', [first[0]!.id]);
+      assert.equal(again.rows[0]!.sent_seq_num, 7);
+      const after = (await countUnsentDropCopies(t.db)).find((q) => q.comp_id === 'DC_A')!;
+      assert.equal(after.depth, all.length - 2);
+      // An inactive drop copy connector is listed with nothing waiting.
+      assert.deepEqual(
+        (await countUnsentDropCopies(t.db)).find((q) => q.comp_id === 'DC_OFF'),
+        { comp_id: 'DC_OFF', depth: 0, oldest_unsent_at: null },
+      );
     });
 
     it('keeps a drop copy connector that is owed copies: it cannot be deleted', async () => {

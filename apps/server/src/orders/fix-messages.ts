@@ -52,6 +52,10 @@ class BodyBuilder {
   has(tag: number): boolean {
     return this.fields.has(tag) || this.groups.has(tag);
   }
+  /** Puts one entry first in a group, before the entries it holds. */
+  firstEntry(countTag: number, entry: Array<[number, string]>): this {
+    return this.group(countTag, [entry, ...(this.groups.get(countTag) ?? [])]);
+  }
   /** Puts one entry in a group: in place of the entries `replaces` picks, or after the others. */
   entry(countTag: number, entry: Array<[number, string]>, replaces: (e: Array<[number, string]>) => boolean): this {
     const kept = (this.groups.get(countTag) ?? []).filter((e) => !replaces(e));
@@ -133,12 +137,24 @@ export interface BuiltMessage extends OutboundAppMessage {
   replaced: string[];
 }
 
-/** The ExecutionReport (35=8) for a stored report row, shaped for the client. */
+/**
+ * What makes a message a drop copy (docs/adr/0017): the client whose report it copies. A copy is built
+ * by the same builders as the client's message, with the desk's standard shape (no client profile).
+ */
+interface CopyOf {
+  clientCompId: string;
+}
+
+/**
+ * The ExecutionReport (35=8) for a stored report row, shaped for the client; with `copyOf`, the drop
+ * copy of it (see buildDropCopy).
+ */
 export function buildExecutionReport(
   er: ExecReportRow,
   order: OrderRow,
   legs: OrderLegRow[],
   profile: ClientProfile | undefined,
+  copyOf?: CopyOf,
 ): BuiltMessage {
   const b = new BodyBuilder()
     .set(37, er.orderid)
@@ -201,6 +217,14 @@ export function buildExecutionReport(
     if (er.executing_trader_name) trader.push([802, '1'], [523, er.executing_trader_name], [803, '9']);
     b.entry(453, trader, (e) => e.some(([t, v]) => t === 452 && v === '12'));
   }
+  if (copyOf) {
+    // CopyMsgIndicator, and the client named first among the parties (PartyRole 3: Client ID).
+    b.set(797, 'Y').firstEntry(453, [
+      [448, copyOf.clientCompId],
+      [447, 'D'],
+      [452, '3'],
+    ]);
+  }
   const dropped: string[] = [];
   const replaced: string[] = [];
   return { msgType: '8', body: b.build('8', dropped, replaced), missingMandatory, dropped, replaced };
@@ -217,8 +241,11 @@ export interface CancelRejectInput {
   transacttime: Date;
 }
 
-/** OrderCancelReject (35=9). */
-export function buildCancelReject(r: CancelRejectInput, profile: ClientProfile | undefined): BuiltMessage {
+/**
+ * OrderCancelReject (35=9); with `copyOf`, the drop copy of it: FIX 4.4's 35=9 has neither
+ * CopyMsgIndicator nor Parties, so the client is named by Account (1).
+ */
+export function buildCancelReject(r: CancelRejectInput, profile: ClientProfile | undefined, copyOf?: CopyOf): BuiltMessage {
   const b = new BodyBuilder()
     .set(37, r.orderid)
     .set(11, r.clordid)
@@ -228,10 +255,30 @@ export function buildCancelReject(r: CancelRejectInput, profile: ClientProfile |
     .set(102, r.reason)
     .set(434, r.responseTo)
     .set(58, r.text);
+  if (copyOf) b.set(1, copyOf.clientCompId);
   const missingMandatory = applyProfile(b, profile, '9', null, r.transacttime);
   const dropped: string[] = [];
   const replaced: string[] = [];
   return { msgType: '9', body: b.build('9', dropped, replaced), missingMandatory, dropped, replaced };
+}
+
+/** A report to copy to a drop copy session: an execution report with its order, or a cancel reject. */
+export type DropCopySource =
+  | { kind: 'er'; clientCompId: string; er: ExecReportRow; order: OrderRow; legs: OrderLegRow[] }
+  | { kind: 'cxlrej'; clientCompId: string; reject: CancelRejectInput };
+
+/**
+ * The drop copy of a client's report (docs/adr/0017 point 4): the message the client got, built by the
+ * same builder with the desk's standard shape (the counterparty validates every client's copies with one
+ * FIX 4.4 dictionary), marked CopyMsgIndicator (797)=Y with a Parties entry naming the client (PartyID its
+ * comp id, PartyIDSource D, PartyRole 3) before the report's own; a cancel reject names the client in
+ * Account (1).
+ */
+export function buildDropCopy(source: DropCopySource): BuiltMessage {
+  const copyOf = { clientCompId: source.clientCompId };
+  return source.kind === 'er'
+    ? buildExecutionReport(source.er, source.order, source.legs, undefined, copyOf)
+    : buildCancelReject(source.reject, undefined, copyOf);
 }
 
 /**

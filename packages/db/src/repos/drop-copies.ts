@@ -1,6 +1,9 @@
 // The copies owed to drop copy sessions (docs/adr/0017, migration 24). The triggers of migration 24
-// write them with every report; this file reads them.
+// write them with every report; this file reads them for their sessions and marks them sent.
 import type { Queryable } from '../db';
+import { pgArray } from '../pg-array';
+import { cancelRejectsByIds, ordersWithLegs, type UnsentCancelRejectRow } from './orders/writes';
+import type { ExecReportRow, OrderLegRow, OrderRow } from './orders/rows';
 
 /** How many copies were ever owed to a drop copy connector (they keep it from being deleted). */
 export async function countDropCopiesOwed(db: Queryable, connectorId: number): Promise<number> {
@@ -8,4 +11,107 @@ export async function countDropCopiesOwed(db: Queryable, connectorId: number): P
     connectorId,
   ]);
   return rows[0]!.n;
+}
+
+/** An active drop copy connector and the clients it covers (empty: every client). */
+export interface DropCopyCoverRow {
+  id: number;
+  comp_id: string;
+  drop_copy_of: string[];
+}
+
+/** Every active drop copy connector with its clients: which sessions a client's new reports concern. */
+export async function listDropCopyCovers(db: Queryable): Promise<DropCopyCoverRow[]> {
+  const { rows } = await db.query<DropCopyCoverRow>(
+    "SELECT id, comp_id, drop_copy_of FROM client_connectors WHERE session_type = 'drop_copy' AND is_active ORDER BY id",
+  );
+  return rows;
+}
+
+/** One copy waiting for its drop copy session, with what it is built from (the rows the client's outbox reads). */
+export type UnsentDropCopy =
+  | { id: number; clientCompId: string; source: 'er'; er: ExecReportRow; order: OrderRow; legs: OrderLegRow[] }
+  /** `order`: the cancel reject's order when it names one (its OrderID is the one the client was sent). */
+  | { id: number; clientCompId: string; source: 'cxlrej'; reject: UnsentCancelRejectRow; order: OrderRow | undefined };
+
+/**
+ * The oldest `limit` unsent copies of a drop copy connector, in id order, each with its report and
+ * order (and legs): two rounds however many (the copies with their execution reports; then the orders,
+ * legs and cancel rejects). `skip`: copies already handed to the session whose mark has not committed
+ * yet. Refusal copies (source 'refusal') are not written yet and are not read.
+ */
+export async function unsentDropCopies(
+  db: Queryable,
+  dropCopyConnectorId: number,
+  limit: number,
+  skip: readonly number[] = [],
+): Promise<UnsentDropCopy[]> {
+  const { rows } = await db.query<
+    ExecReportRow & { copy_id: string; copy_source: 'er' | 'cxlrej'; copy_client: string; copy_cxlrej: string | null }
+  >(
+    `SELECT c.id AS copy_id, c.source AS copy_source, c.client_comp_id AS copy_client, c.cancel_reject_id AS copy_cxlrej, e.*
+       FROM drop_copies c LEFT JOIN execution_reports e ON e.id = c.exec_report_id
+      WHERE c.drop_copy_connector_id = $1 AND c.sent_at IS NULL AND c.source IN ('er', 'cxlrej')
+        AND NOT (c.id = ANY($3::int8[]))
+      ORDER BY c.id LIMIT $2`,
+    [dropCopyConnectorId, limit, pgArray(skip)],
+  );
+  if (!rows.length) return [];
+  const rejectIds = rows.flatMap((r) => (r.copy_source === 'cxlrej' ? [Number(r.copy_cxlrej)] : []));
+  const rejects = new Map((await cancelRejectsByIds(db, rejectIds)).map((r) => [Number(r.id), r]));
+  const orderOf = [...rows.filter((r) => r.copy_source === 'er'), ...[...rejects.values()].filter((r) => r.order_id !== null)];
+  const { orders, legs } = await ordersWithLegs(db, orderOf as Array<{ order_id: number }>);
+  const out: UnsentDropCopy[] = [];
+  for (const r of rows) {
+    const { copy_id, copy_source, copy_client, copy_cxlrej, ...er } = r;
+    const id = Number(copy_id);
+    if (copy_source === 'er') {
+      const order = orders.get(Number(er.order_id))!;
+      out.push({ id, clientCompId: copy_client, source: 'er', er, order, legs: legs.get(Number(er.order_id)) ?? [] });
+    } else {
+      const reject = rejects.get(Number(copy_cxlrej))!;
+      out.push({
+        id,
+        clientCompId: copy_client,
+        source: 'cxlrej',
+        reject,
+        order: reject.order_id === null ? undefined : orders.get(Number(reject.order_id)),
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * Marks copies sent, [copy id, MsgSeqNum] pairs, in one statement. As for the client's reports
+ * (markExecReportsSent) the commit does not wait for the WAL flush: the copy is already durable in the
+ * FIX store, and a mark a crash loses only means the copy goes out again at the next logon, PossResend.
+ */
+export async function markDropCopiesSent(db: Queryable, marks: ReadonlyArray<readonly [number, number]>): Promise<void> {
+  if (!marks.length) return;
+  await db.query(
+    `WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true))
+     UPDATE drop_copies d SET sent_at = now(), sent_seq_num = m.seq
+       FROM unnest($1::int8[], $2::int[]) AS m(id, seq), relaxed
+      WHERE d.id = m.id AND d.sent_at IS NULL`,
+    [pgArray(marks.map((m) => m[0])), pgArray(marks.map((m) => m[1]))],
+  );
+}
+
+/** A drop copy connector's queue: unsent copies and the creation time of the oldest (null when none). */
+export interface DropCopyQueueRow {
+  comp_id: string;
+  depth: number;
+  oldest_unsent_at: Date | null;
+}
+
+/** Every drop copy connector's queue depth and the age of its oldest unsent copy (operator screens, metrics). */
+export async function countUnsentDropCopies(db: Queryable): Promise<DropCopyQueueRow[]> {
+  const { rows } = await db.query<DropCopyQueueRow>(
+    `SELECT d.comp_id, count(c.id)::int AS depth, min(c.created_at) AS oldest_unsent_at
+       FROM client_connectors d LEFT JOIN drop_copies c ON c.drop_copy_connector_id = d.id AND c.sent_at IS NULL
+      WHERE d.session_type = 'drop_copy'
+      GROUP BY d.comp_id ORDER BY d.comp_id`,
+  );
+  return rows;
 }

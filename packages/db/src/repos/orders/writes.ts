@@ -195,9 +195,20 @@ export async function unsentExecReportsWithOrders(
   sendercompid: string,
 ): Promise<{ reports: ExecReportRow[]; orders: Map<number, OrderRow>; legs: Map<number, OrderLegRow[]> }> {
   const reports = await unsentExecReports(db, sendercompid);
+  return { reports, ...(await ordersWithLegs(db, reports)) };
+}
+
+/**
+ * The orders and legs some reports are built from, in two statements however many reports (the
+ * client's outbox at logon, a drop copy session's burst).
+ */
+export async function ordersWithLegs(
+  db: Queryable,
+  reports: ReadonlyArray<Pick<ExecReportRow, 'order_id'>>,
+): Promise<{ orders: Map<number, OrderRow>; legs: Map<number, OrderLegRow[]> }> {
   const orders = new Map<number, OrderRow>();
   const legs = new Map<number, OrderLegRow[]>();
-  if (!reports.length) return { reports, orders, legs };
+  if (!reports.length) return { orders, legs };
   const ids = pgArray([...new Set(reports.map((r) => Number(r.order_id)))]);
   const [orderRows, legRows] = await Promise.all([
     db.query<OrderRow>(`SELECT ${ORDER_COLUMNS} FROM orders WHERE id = ANY($1::int8[])`, [ids]),
@@ -209,7 +220,7 @@ export async function unsentExecReportsWithOrders(
     if (list) list.push(l);
     else legs.set(Number(l.order_id), [l]);
   }
-  return { reports, orders, legs };
+  return { orders, legs };
 }
 
 /** Σ qty and Σ qty·px of the order-level fills, exact, for the average price. */
@@ -412,12 +423,22 @@ export interface UnsentCancelRejectRow {
   connector_id: number;
 }
 
+/** A cancel reject with its client's connector id (UnsentCancelRejectRow), read by the WHERE clause that follows. */
+const CANCEL_REJECTS =
+  'SELECT r.*, c.id AS connector_id FROM order_cancel_rejects r JOIN client_connectors c ON c.comp_id = r.sendercompid';
+
 export async function unsentCancelRejects(db: Queryable, sendercompid: string): Promise<UnsentCancelRejectRow[]> {
   const { rows } = await db.query<UnsentCancelRejectRow>(
-    `SELECT r.*, c.id AS connector_id FROM order_cancel_rejects r JOIN client_connectors c ON c.comp_id = r.sendercompid
-      WHERE r.sendercompid = $1 AND r.sent_at IS NULL ORDER BY r.id`,
+    `${CANCEL_REJECTS} WHERE r.sendercompid = $1 AND r.sent_at IS NULL ORDER BY r.id`,
     [sendercompid],
   );
+  return rows;
+}
+
+/** Cancel rejects by id, in id order (a drop copy session's burst). */
+export async function cancelRejectsByIds(db: Queryable, ids: readonly number[]): Promise<UnsentCancelRejectRow[]> {
+  if (!ids.length) return [];
+  const { rows } = await db.query<UnsentCancelRejectRow>(`${CANCEL_REJECTS} WHERE r.id = ANY($1::int8[]) ORDER BY r.id`, [pgArray(ids)]);
   return rows;
 }
 

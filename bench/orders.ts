@@ -16,13 +16,13 @@
 //                           (the alternating parent starts each run with the Node flags of its checkout's `npm start`)
 //                           [--profile FILE]  also the server's CPU profile of the full-speed phase
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { DatabaseKind, Queryable } from '@fixdesk/db';
+import { openDb, type Db, type DatabaseKind, type Queryable } from '@fixdesk/db';
 import { createTestDatabase } from '@fixdesk/db/testing';
 import pino from 'pino';
 import { startServer } from '../apps/server/src/server';
@@ -152,8 +152,26 @@ async function commitFloor(db: Queryable, rate: number, seconds: number): Promis
   return { p50: pct(latencies, 50), p99: pct(latencies, 99) };
 }
 
+/**
+ * The run's database: PostgreSQL, a throwaway database; PGlite, a throwaway data directory on disk, as
+ * `npm start` runs it (DATA_DIR), not the in-memory store of the tests, whose file growth costs what
+ * the disk does not and whose writes cost nothing of what the disk's do.
+ */
+async function runDatabase(db: DatabaseKind): Promise<{ db: Db; dispose(): Promise<void> }> {
+  if (db === 'postgres') return createTestDatabase(db, { migrate: false });
+  const dir = mkdtempSync(join(tmpdir(), 'fixdesk-bench-pglite-'));
+  const lite = await openDb({ dataDir: dir });
+  return {
+    db: lite,
+    async dispose() {
+      await lite.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 async function runOne(db: DatabaseKind): Promise<RunResult> {
-  const database = await createTestDatabase(db, { migrate: false });
+  const database = await runDatabase(db);
   const config = { ...testConfig(), logLevel: 'silent' as const };
   const server = await startServer(config, {
     db: database.db,
@@ -368,7 +386,7 @@ Run ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${Math.round(
 Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, ${m.os}; 1-minute load average ${loadAtStart.toFixed(2)} at the start, ${loadAtEnd.toFixed(2)} at the end (anything near or above the core count means other work shared the cores).
 ${SESSIONS} FIX sessions (our initiator, in a process of their own) send NewOrderSingles to the
 server; latency is order sent → Pending New received, and every Pending New follows the order's
-commit (PostgreSQL with synchronous_commit on). The clients have the default capability (short
+commit (PostgreSQL with synchronous_commit on; PGlite in a data directory on disk, as \`npm start\` runs it). The clients have the default capability (short
 selling barred, so every order is checked against the client's exposure) and ${HISTORY.toLocaleString('en-US')} orders of
 history in the database (\`bench/order-history.ts\`: filled outrights in live and expired months, one in
 ten multileg), written before their sessions start.

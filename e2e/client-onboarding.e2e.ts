@@ -19,6 +19,7 @@ import { field, hasFields, QuickfixPeer } from '../tests/interop/quickfix-peer';
 import { type DeskScreenshotOptions, deskScreenshots, screenshot, settled } from './support/browser';
 import { E2E } from './support/fixture';
 import { BlotterPage } from './pages/BlotterPage';
+import { ClientFilterMenu } from './pages/KillSwitch';
 import { until } from '../tests/support/until';
 
 // A TLS port (on a free port): the TLS/SSL tab issues a certificate only where a TLS logon can use it.
@@ -29,15 +30,19 @@ after(() => e2e.stop());
 const COMP = 'E2E_ONBOARD';
 const CONSOLE_COMP = 'E2E_CONSOLE';
 const DROP_COMP = 'E2E_MIDDLE_OFFICE';
+const BACK_OFFICE = 'E2E_BACK_OFFICE';
 
 const SHOTS: DeskScreenshotOptions = { restore: true };
 
-async function choose(page: Page, scope: ReturnType<Page['getByRole']>, label: string, option: string | RegExp): Promise<void> {
-  await scope
+/** A Mantine Select's input by its label (a textbox, or a combobox where it is not searchable). */
+const selectInput = (scope: Page | ReturnType<Page['getByRole']>, label: string) =>
+  scope
     .getByRole('textbox', { name: label, exact: true })
     .or(scope.getByRole('combobox', { name: label, exact: true }))
-    .first()
-    .click();
+    .first();
+
+async function choose(page: Page, scope: ReturnType<Page['getByRole']>, label: string, option: string | RegExp): Promise<void> {
+  await selectInput(scope, label).click();
   await page.getByRole('option', { name: option }).first().click();
 }
 
@@ -443,10 +448,56 @@ describe('client onboarding screens', () => {
       await page.getByRole('button', { name: `Edit connector ${DROP_COMP}` }).click();
       const edit = page.getByRole('form', { name: `Edit Client Connector ${DROP_COMP}` });
       await edit.getByText('SGX_CLIENT_1', { exact: false }).first().waitFor();
-      const sessionType = edit.getByRole('textbox', { name: 'Session Type' }).or(edit.getByRole('combobox', { name: 'Session Type' }));
-      assert.equal(await sessionType.first().inputValue(), 'Drop Copy');
+      const sessionType = selectInput(edit, 'Session Type');
+      assert.equal(await sessionType.inputValue(), 'Drop Copy');
       await deskScreenshots(page, 'client-connector-drop-copy-edit', SHOTS);
       await edit.getByRole('button', { name: 'Cancel' }).click();
+    });
+  });
+
+  it('leaves a drop copy session out of the lists of clients that trade, and keeps it where sessions are listed', async () => {
+    const token = await e2e.apiLogin('admin', e2e.server.adminPassword);
+    const made = await e2e.api('POST', '/api/client-connectors', token, {
+      comp_id: BACK_OFFICE,
+      execution_id_prefix: 'BO7',
+      client_name: 'Back Office Copies',
+      session_type: 'drop_copy',
+    });
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    await e2e.withPage(async (page) => {
+      // The blotter's client filter (and its Stop client items): trading clients only.
+      await e2e.signIn(page, 'admin', { at: '/orders' });
+      const menu = new ClientFilterMenu(page);
+      await menu.open();
+      await menu.stopItem('SGX_CLIENT_1').waitFor();
+      assert.equal(await menu.stopItem(BACK_OFFICE).count(), 0);
+      assert.equal(await menu.menu.getByText('Back Office Copies').count(), 0);
+      await menu.close();
+
+      // The FIX Client trades as the client it picks.
+      await page.goto(`${e2e.server.baseUrl}/fix-client`);
+      await selectInput(page, 'Client connector').click();
+      await page
+        .getByRole('option', { name: /SGX_CLIENT_1/ })
+        .first()
+        .waitFor();
+      assert.equal(await page.getByRole('option', { name: /Back Office Copies/ }).count(), 0);
+      await page.keyboard.press('Escape');
+
+      // Capabilities are for clients that trade; the sessions screen lists every session, a drop copy's too.
+      for (const [at, listed] of [
+        ['/config/client-capabilities', false],
+        ['/config/client-sessions', true],
+      ] as const) {
+        await page.goto(`${e2e.server.baseUrl}${at}`);
+        await selectInput(page, 'Filter by client').click();
+        await page
+          .getByRole('option', { name: /SGX_CLIENT_1/ })
+          .first()
+          .waitFor();
+        assert.equal(await page.getByRole('option', { name: /Back Office Copies/ }).count(), listed ? 1 : 0, at);
+        await page.keyboard.press('Escape');
+      }
     });
   });
 });

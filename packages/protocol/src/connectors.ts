@@ -15,6 +15,11 @@ export const EXECUTION_ID_PREFIX_MAX = 3;
 export const SESSION_TYPES = ['order_entry', 'drop_copy'] as const;
 export type SessionType = (typeof SESSION_TYPES)[number];
 export const SESSION_TYPE_LABELS: Record<SessionType, string> = { order_entry: 'Order Entry', drop_copy: 'Drop Copy' };
+/**
+ * A client that trades: every connector but a drop copy session. The screens that pick a client to
+ * trade as, to filter orders or capabilities by, or to shape its reports list only these.
+ */
+export const isTradingClient = (c: { session_type?: SessionType | undefined }): boolean => c.session_type !== 'drop_copy';
 /** Most clients one drop copy session names (none: every client). */
 const DROP_COPY_OF_MAX = 500;
 export const LEI_MAX = 20;

@@ -1,4 +1,4 @@
-import type { ClientConnector } from '@fixdesk/protocol';
+import { isTradingClient, type ClientConnector } from '@fixdesk/protocol';
 import { Select } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { connectorsApi } from '../../services/client-onboarding/onboardingApi';
@@ -8,20 +8,23 @@ import { adminErrorText } from './errors';
 export const connectorLabel = (c: Pick<ClientConnector, 'client_name' | 'comp_id'>) =>
   c.client_name ? `${c.client_name} (${c.comp_id})` : c.comp_id;
 
-/** The client connectors for a screen's selectors (spec 001 §8: 'Failed to fetch client connectors'). */
-export function useClientConnectors(showError: (text: string) => void): ClientConnector[] {
+/**
+ * The client connectors for a screen's selectors (spec 001 §8: 'Failed to fetch client connectors');
+ * with `tradingOnly`, no drop copy session (capabilities are for clients that trade).
+ */
+export function useClientConnectors(showError: (text: string) => void, { tradingOnly = false } = {}): ClientConnector[] {
   const [connectors, setConnectors] = useState<ClientConnector[]>([]);
   useEffect(() => {
     const controller = new AbortController();
     connectorsApi
       .list(controller.signal)
-      .then(setConnectors)
+      .then((all) => setConnectors(tradingOnly ? all.filter(isTradingClient) : all))
       .catch((err: unknown) => {
         if (!controller.signal.aborted)
           showError(adminErrorText(err, 'Failed to fetch client connectors', (m) => `Failed to fetch client connectors: ${m}`));
       });
     return () => controller.abort();
-  }, [showError]);
+  }, [showError, tradingOnly]);
   return connectors;
 }
 

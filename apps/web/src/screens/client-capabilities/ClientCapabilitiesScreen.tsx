@@ -39,7 +39,7 @@ const TEXTS = {
 export default function ClientCapabilitiesScreen() {
   const banners = useBanners();
   const { showError } = banners;
-  const connectors = useClientConnectors(showError);
+  const connectors = useClientConnectors(showError, { tradingOnly: true });
   const [securities, setSecurities] = useState<Security[]>([]);
   const [client, setClient] = useState<string | null>(null);
   const resource = useAdminResource<ClientCapabilityRecord>({

@@ -5,6 +5,7 @@ import {
   ClientDefaultsText,
   CreateClientDefaultSchema,
   isDropdownControlledTag,
+  isTradingClient,
   UpdateClientDefaultSchema,
   VARIABLE_CHIPS,
   type ClientConnector,
@@ -83,7 +84,9 @@ export default function FixClientDefaultsScreen() {
     const warn = (what: string) => (err: unknown) => !controller.signal.aborted && console.warn(`FIX Client Defaults: ${what} failed`, err);
     // Reference loads say they failed ('Client Connectors API failed: 503', spec 000 §8); the variables only warn.
     const failed = (key: string) => (err: unknown) => !controller.signal.aborted && referenceFailed(key, err);
-    clientDefaultsApi.connectors(controller.signal).then((list) => {
+    clientDefaultsApi.connectors(controller.signal).then((all) => {
+      // Client defaults shape a client's own reports; a drop copy session's copies have the desk's standard shape.
+      const list = all.filter(isTradingClient);
       setConnectors(list);
       setConnectorId((id) => id ?? list[0]?.id ?? null);
     }, failed('connectors'));

@@ -1,5 +1,5 @@
 import type { LatestPrice } from '@fixdesk/domain';
-import type { ClientConnector, OrderAction } from '@fixdesk/protocol';
+import { isTradingClient, type ClientConnector, type OrderAction } from '@fixdesk/protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { applyTradingStatus } from '../kill-switch/killSwitch';
 import { useLiveMessages, useLiveSelect } from '../live/useLive';
@@ -16,7 +16,7 @@ function message(error: unknown): string {
 }
 
 /**
- * Active client connectors with their live FIX session state: loaded once, then each
+ * Active trading clients (no drop copy session) with their live FIX session state: loaded once, then each
  * client_connection_status message flips is_connected of the client with that comp_id (spec 000 §4),
  * and each client_trading_status sets or clears its kill-switch stop. Read again after every
  * re-authentication of the live connection: a change made while it was down is not missed.
@@ -28,7 +28,7 @@ export function useClientConnectors(): Loadable<ClientConnector[]> {
     const abort = new AbortController();
     ordersApi
       .clientConnectors(abort.signal)
-      .then((all) => setState({ data: all.filter((c) => c.is_active), loading: false, error: null }))
+      .then((all) => setState({ data: all.filter((c) => c.is_active && isTradingClient(c)), loading: false, error: null }))
       .catch((error: unknown) => {
         if (!abort.signal.aborted) setState((s) => ({ ...s, loading: false, error: message(error) }));
       });

@@ -1,4 +1,10 @@
-import type { ClientConnector, TestClientStatus, WsTestClientExecution, WsTestClientOrder } from '@fixdesk/protocol';
+import {
+  isTradingClient,
+  type ClientConnector,
+  type TestClientStatus,
+  type WsTestClientExecution,
+  type WsTestClientOrder,
+} from '@fixdesk/protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLiveConnection, useLiveMessages } from '../live/useLive';
 import { applyTestClientMessage, EMPTY_BLOTTER, type ClientBlotterState } from './clientBlotterState';
@@ -15,20 +21,25 @@ export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Active client connectors, with is_connected kept live from client_connection_status (spec 000 §4). */
-export function useConnectors(): Loaded<ClientConnector[]> {
+/**
+ * Active client connectors, with is_connected kept live from client_connection_status (spec 000 §4);
+ * with `tradingOnly`, no drop copy session (a simulator trades as the client it picks).
+ */
+export function useConnectors({ tradingOnly = false } = {}): Loaded<ClientConnector[]> {
   const [state, setState] = useState<Loaded<ClientConnector[]>>({ data: [], loading: true, error: null });
   const { session } = useLiveConnection();
   useEffect(() => {
     const abort = new AbortController();
     simulatorApi
       .clientConnectors(abort.signal)
-      .then((all) => setState({ data: all.filter((c) => c.is_active), loading: false, error: null }))
+      .then((all) =>
+        setState({ data: all.filter((c) => c.is_active && (!tradingOnly || isTradingClient(c))), loading: false, error: null }),
+      )
       .catch((error: unknown) => {
         if (!abort.signal.aborted) setState((s) => ({ ...s, loading: false, error: errorMessage(error) }));
       });
     return () => abort.abort();
-  }, [session]);
+  }, [session, tradingOnly]);
   useLiveMessages('client_connection_status', (m) =>
     setState((s) => ({ ...s, data: s.data.map((c) => (c.comp_id === m.comp_id ? { ...c, is_connected: m.is_connected } : c)) })),
   );

@@ -256,7 +256,7 @@ function ReplaceModal({
  */
 export default function FixClientPage() {
   const live = useLiveConnection();
-  const connectors = useConnectors();
+  const connectors = useConnectors({ tradingOnly: true });
   const securities = useSecurities();
   const [connector, select] = useSelectedConnector(SELECTED_CLIENT_KEY, connectors.data, 'id');
   const compId = connector?.comp_id ?? null;

@@ -127,7 +127,7 @@ function SentOrders({ orders, loading }: { orders: readonly ClientOrder[]; loadi
  */
 export default function FixTestClientPage() {
   const live = useLiveConnection();
-  const connectors = useConnectors();
+  const connectors = useConnectors({ tradingOnly: true });
   const securities = useSecurities();
   const [connector, select] = useSelectedConnector(STORAGE_KEY, connectors.data, 'comp_id');
   const control = useTestClient(connector?.comp_id ?? null);

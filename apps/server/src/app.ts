@@ -32,6 +32,7 @@ import { securityMasterRoutes } from './routes/security-master';
 import { fixMessageSpecRoutes } from './routes/fix-message-specs';
 import { componentBlockRoutes } from './routes/component-blocks';
 import { metricsRoutes } from './routes/metrics';
+import { insightsRoutes } from './routes/insights';
 
 /** Bodies above this are refused with 413; the largest legitimate body (a connector with certificates) is far smaller. */
 const BODY_LIMIT_BYTES = 256 * 1024;
@@ -115,6 +116,7 @@ export async function buildApp(
   fixMessageSpecRoutes(app, full);
   componentBlockRoutes(app, full);
   fixSpecificationRoutes(app, full);
+  insightsRoutes(app, full);
 
   const webDist = ctx.config.webDist ?? defaultWebDist();
   const indexHtml = join(webDist, 'index.html');

@@ -327,6 +327,15 @@ export {
 
 // ── service status figures ──
 export { orderAcceptTimesSince, type AcceptTimes } from './repos/service-figures';
+
+// ── desk insights (one statement per chart) ──
+export {
+  insightsClients,
+  insightsContracts,
+  insightsFixSessions,
+  insightsOrderFlow,
+  insightsTimeToAnswer,
+} from './repos/insights';
 export {
   countCapabilities,
   deleteCapability,

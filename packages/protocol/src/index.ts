@@ -21,3 +21,4 @@ export * from './brokers';
 export * from './client-capabilities';
 export * from './client-sessions';
 export * from './fix-specification';
+export * from './insights';

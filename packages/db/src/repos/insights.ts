@@ -1,0 +1,346 @@
+import type {
+  AnswerTimes,
+  AnswerTimesMeasure,
+  ClientInsight,
+  ContractInsight,
+  FixSessionsPoint,
+  InsightsFilters,
+  OrderFlowPoint,
+} from '@fixdesk/protocol';
+import { INSIGHTS_TOP_CONTRACTS } from '@fixdesk/protocol';
+import type { Queryable } from '../db';
+import { pgArray } from '../pg-array';
+import { decimalText, isoText } from './sql-text';
+
+// Desk Insights (issue 31): one statement per chart, every figure computed by the database. Each
+// statement takes the same six parameters:
+//   $1 from, $2 to (timestamptz, the range [from, to)), $3 the IANA time zone the periods are counted
+//   in, $4 the chosen clients' comp ids (text[], null: every client), $5 the exchange (null: any),
+//   $6 the period of a time series ('hour' or 'day').
+// The clients are the trading connectors (session_type 'order_entry'): a drop copy connector never
+// trades and is no client here. An order is on an exchange when its SecurityExchange (207) names it,
+// or, without one, its security's exchange does. Periods: the instant in the time zone, truncated
+// (date_trunc on the local time), so a day in Asia/Singapore is 16:00 to 16:00 UTC.
+
+function params(f: InsightsFilters, bucket: 'hour' | 'day' = f.bucket): unknown[] {
+  return [f.from, f.to, f.tz, f.clients ? pgArray(f.clients) : null, f.exchange ?? null, bucket];
+}
+
+/**
+ * The parameters' types (a statement that uses only some of them still takes all six), the trading
+ * clients (every one) and the chosen ones (the client filter).
+ */
+const CLIENT_CTES = `filter_types AS (
+  SELECT $1::timestamptz AS range_from, $2::timestamptz AS range_to, $3::text AS tz, $5::text AS exchange, $6::text AS bucket
+),
+trading AS (
+  SELECT comp_id, client_name FROM client_connectors WHERE session_type = 'order_entry'
+),
+chosen AS (
+  SELECT comp_id, client_name FROM trading WHERE $4::text[] IS NULL OR comp_id = ANY ($4::text[])
+)`;
+
+/** Whether the order (or refused order) `a` is on the filtered exchange. */
+const onExchange = (a: string) =>
+  `($5::text IS NULL OR upper(coalesce(${a}.exchange,
+     (SELECT sm.exchange FROM security_master sm WHERE upper(sm.symbol) = upper(${a}.symbol)))) = upper($5::text))`;
+
+/** Whether `a` (orders or refused_orders) belongs to one of the clients of `set` and is on the exchange. */
+const orderFilter = (a: string, set: 'trading' | 'chosen' = 'chosen') =>
+  `${a}.sendercompid IN (SELECT comp_id FROM ${set}) AND ${onExchange(a)}`;
+
+const inRange = (col: string) => `${col} >= $1::timestamptz AND ${col} < $2::timestamptz`;
+
+/** The local period (a timestamp without time zone) of the instant `col`, truncated to $6. */
+const periodOf = (col: string) => `date_trunc($6::text, ${col} AT TIME ZONE $3::text)`;
+/** A period's name ('2026-11-29' or '2026-11-29T14:00') and its start as an instant. */
+const periodColumns = (b: string) =>
+  `to_char(${b}, CASE WHEN $6::text = 'hour' THEN 'YYYY-MM-DD"T"HH24:00' ELSE 'YYYY-MM-DD' END) AS period,
+   ${isoText(`(${b} AT TIME ZONE $3::text)`)} AS start`;
+
+// ── 1. order flow ──
+
+export async function insightsOrderFlow(db: Queryable, f: InsightsFilters): Promise<OrderFlowPoint[]> {
+  const { rows } = await db.query<OrderFlowPoint>(
+    `WITH ${CLIENT_CTES},
+     events AS (
+       SELECT o.created_at AS at, 'received' AS kind, o.id FROM orders o
+        WHERE ${inRange('o.created_at')} AND ${orderFilter('o')}
+       UNION ALL
+       SELECT r.created_at, 'refused', r.id FROM refused_orders r
+        WHERE ${inRange('r.created_at')} AND ${orderFilter('r')}
+       UNION ALL
+       SELECT a.created_at, CASE a.action_type WHEN 'ACCEPT' THEN 'accepted' WHEN 'REJECT' THEN 'rejected' ELSE 'filled' END, a.order_id
+         FROM order_actions a JOIN orders o ON o.id = a.order_id
+        WHERE a.action_type IN ('ACCEPT', 'REJECT', 'FILL') AND ${inRange('a.created_at')} AND ${orderFilter('o')}
+     ),
+     bucketed AS (SELECT ${periodOf('at')} AS b, kind, id FROM events)
+     SELECT ${periodColumns('b')},
+            count(*) FILTER (WHERE kind IN ('received', 'refused'))::int AS received,
+            count(DISTINCT id) FILTER (WHERE kind = 'accepted')::int AS accepted,
+            count(*) FILTER (WHERE kind = 'refused')::int AS refused,
+            count(DISTINCT id) FILTER (WHERE kind = 'rejected')::int AS rejected,
+            count(DISTINCT id) FILTER (WHERE kind = 'filled')::int AS filled
+       FROM bucketed GROUP BY b ORDER BY b`,
+    params(f),
+  );
+  return rows;
+}
+
+// ── 2. time to answer ──
+
+interface TimesRow {
+  measure: 'answer' | 'firstFill';
+  grp: 'all' | 'period' | 'user';
+  period: string | null;
+  start: string | null;
+  username: string | null;
+  count: number;
+  p50: number | null;
+  p90: number | null;
+  p99: number | null;
+}
+
+const ms = (v: number | null) => (v === null ? null : Math.round(Number(v) * 1000) / 1000);
+
+export async function insightsTimeToAnswer(
+  db: Queryable,
+  f: InsightsFilters,
+): Promise<{ answer: AnswerTimesMeasure; firstFill: AnswerTimesMeasure }> {
+  const { rows } = await db.query<TimesRow>(
+    `WITH ${CLIENT_CTES},
+     received AS (
+       SELECT o.id, o.created_at FROM orders o WHERE ${inRange('o.created_at')} AND ${orderFilter('o')}
+     ),
+     answered AS (
+       SELECT r.created_at AS received_at, a.user_id, a.created_at - r.created_at AS took
+         FROM received r
+         JOIN LATERAL (SELECT a.created_at, a.user_id FROM order_actions a
+                        WHERE a.order_id = r.id AND a.action_type IN ('ACCEPT', 'REJECT')
+                        ORDER BY a.created_at, a.id LIMIT 1) a ON true
+     ),
+     filled AS (
+       SELECT r.created_at AS received_at, fl.user_id, fl.created_at - acc.created_at AS took
+         FROM received r
+         JOIN LATERAL (SELECT a.created_at FROM order_actions a
+                        WHERE a.order_id = r.id AND a.action_type = 'ACCEPT'
+                        ORDER BY a.created_at, a.id LIMIT 1) acc ON true
+         JOIN LATERAL (SELECT a.created_at, a.user_id FROM order_actions a
+                        WHERE a.order_id = r.id AND a.action_type IN ('FILL', 'PARTIAL_FILL')
+                        ORDER BY a.created_at, a.id LIMIT 1) fl ON true
+     ),
+     durations AS (
+       SELECT 'answer' AS measure, ${periodOf('received_at')} AS b, user_id, extract(epoch FROM took)::float8 * 1000 AS ms FROM answered
+       UNION ALL
+       SELECT 'firstFill', ${periodOf('received_at')}, user_id, extract(epoch FROM took)::float8 * 1000 FROM filled
+     ),
+     grouped AS (
+       SELECT measure, b, user_id, grouping(b) AS no_b, grouping(user_id) AS no_user, count(*)::int AS n,
+              percentile_cont(ARRAY[0.5, 0.9, 0.99]) WITHIN GROUP (ORDER BY ms) AS p
+         FROM durations
+        GROUP BY GROUPING SETS ((measure), (measure, b), (measure, user_id))
+     )
+     SELECT measure,
+            CASE WHEN no_b = 0 THEN 'period' WHEN no_user = 0 THEN 'user' ELSE 'all' END AS grp,
+            CASE WHEN no_b = 0 THEN to_char(b, CASE WHEN $6::text = 'hour' THEN 'YYYY-MM-DD"T"HH24:00' ELSE 'YYYY-MM-DD' END) END AS period,
+            CASE WHEN no_b = 0 THEN ${isoText(`(b AT TIME ZONE $3::text)`)} END AS start,
+            CASE WHEN no_user = 0 THEN user_id END AS username,
+            n AS count, p[1] AS p50, p[2] AS p90, p[3] AS p99
+       FROM grouped
+      ORDER BY measure, grp, b, user_id`,
+    params(f),
+  );
+  const empty = (): AnswerTimesMeasure => ({ overall: { count: 0, p50Ms: null, p90Ms: null, p99Ms: null }, byPeriod: [], byUser: [] });
+  const out = { answer: empty(), firstFill: empty() };
+  for (const r of rows) {
+    const figures: AnswerTimes = { count: r.count, p50Ms: ms(r.p50), p90Ms: ms(r.p90), p99Ms: ms(r.p99) };
+    const m = out[r.measure];
+    if (r.grp === 'all') m.overall = figures;
+    else if (r.grp === 'period') m.byPeriod.push({ period: r.period!, start: r.start!, ...figures });
+    else m.byUser.push({ user: r.username!, ...figures });
+  }
+  return out;
+}
+
+// ── fills as lots per contract (the contracts and the clients' volume) ──
+
+/**
+ * Every fill in the range of the clients of `set`, on its contract: an outright's on the order's
+ * symbol and month; a fill on one leg of a spread on that leg's contract; a fill of a spread at its own
+ * price on each leg's contract, its lots times the leg's ratio, at the leg's price when the order gave
+ * one. Notional: lots × price × the contract's size (1 without one); null when the price is not known.
+ */
+const fillsCte = (set: 'trading' | 'chosen') => `fills AS (
+  SELECT o.sendercompid AS client,
+         coalesce(l.leg_symbol, o.symbol) AS symbol,
+         CASE WHEN l.order_id IS NULL THEN o.maturity_month_year ELSE l.leg_maturity_month_year END AS month,
+         a.fill_qty * CASE WHEN a.leg_index IS NULL AND l.order_id IS NOT NULL THEN l.leg_ratio_qty ELSE 1 END AS lots,
+         CASE WHEN a.leg_index IS NULL AND l.order_id IS NOT NULL THEN l.leg_price ELSE a.fill_price END AS px
+    FROM order_actions a
+    JOIN orders o ON o.id = a.order_id
+    LEFT JOIN order_legs l ON o.msg_type = 'AB' AND l.order_id = o.id AND (a.leg_index IS NULL OR l.leg_index = a.leg_index)
+   WHERE a.action_type IN ('FILL', 'PARTIAL_FILL') AND a.fill_qty IS NOT NULL
+     AND ${inRange('a.created_at')} AND ${orderFilter('o', set)}
+)`;
+
+// ── 3. clients ──
+
+interface ClientRow {
+  client: string;
+  client_name: string | null;
+  orders: number;
+  refused: number;
+  rejected: number;
+  ordered_qty: string;
+  filled_qty: string;
+  fill_ratio: number | null;
+  reasons: { source: 'refused' | 'rejected'; reason: number; count: number }[] | null;
+  lots: string;
+  volume_share: number | null;
+}
+
+export async function insightsClients(db: Queryable, f: InsightsFilters): Promise<{ deskLots: string; clients: ClientInsight[] }> {
+  const { rows } = await db.query<ClientRow & { desk_lots: string }>(
+    `WITH ${CLIENT_CTES},
+     ${fillsCte('trading')},
+     desk AS (SELECT coalesce(sum(lots), 0) AS lots FROM fills),
+     book AS (
+       SELECT o.sendercompid AS client, count(*)::int AS n, sum(o.orderqty) AS ordered, sum(o.cumqty) AS filled
+         FROM orders o WHERE ${inRange('o.created_at')} AND ${orderFilter('o')}
+        GROUP BY 1
+     ),
+     reasons AS (
+       SELECT r.sendercompid AS client, 'refused' AS source, r.ordrejreason AS reason, count(*)::int AS n
+         FROM refused_orders r WHERE ${inRange('r.created_at')} AND ${orderFilter('r')}
+        GROUP BY 1, 3
+       UNION ALL
+       SELECT o.sendercompid, 'rejected', coalesce(er.ordrejreason, 99), count(DISTINCT a.order_id)::int
+         FROM order_actions a
+         JOIN orders o ON o.id = a.order_id
+         LEFT JOIN LATERAL (SELECT er.ordrejreason FROM execution_reports er
+                             WHERE er.order_id = a.order_id AND er.exectype = '8' ORDER BY er.id LIMIT 1) er ON true
+        WHERE a.action_type = 'REJECT' AND ${inRange('a.created_at')} AND ${orderFilter('o')}
+        GROUP BY 1, 3
+     ),
+     volume AS (SELECT client, sum(lots) AS lots FROM fills WHERE client IN (SELECT comp_id FROM chosen) GROUP BY 1),
+     active AS (SELECT client FROM book UNION SELECT client FROM reasons UNION SELECT client FROM volume)
+     SELECT c.comp_id AS client, c.client_name,
+            coalesce(b.n, 0) + coalesce((SELECT sum(n) FROM reasons r WHERE r.client = c.comp_id AND r.source = 'refused'), 0)::int AS orders,
+            coalesce((SELECT sum(n) FROM reasons r WHERE r.client = c.comp_id AND r.source = 'refused'), 0)::int AS refused,
+            coalesce((SELECT sum(n) FROM reasons r WHERE r.client = c.comp_id AND r.source = 'rejected'), 0)::int AS rejected,
+            ${decimalText('coalesce(b.ordered, 0)')} AS ordered_qty,
+            ${decimalText('coalesce(b.filled, 0)')} AS filled_qty,
+            CASE WHEN b.ordered > 0 THEN (b.filled / b.ordered)::float8 END AS fill_ratio,
+            (SELECT json_agg(json_build_object('source', r.source, 'reason', r.reason, 'count', r.n) ORDER BY r.source, r.n DESC, r.reason)
+               FROM reasons r WHERE r.client = c.comp_id) AS reasons,
+            ${decimalText('coalesce(v.lots, 0)')} AS lots,
+            CASE WHEN d.lots > 0 THEN (coalesce(v.lots, 0) / d.lots)::float8 END AS volume_share,
+            ${decimalText('d.lots')} AS desk_lots
+       FROM active x
+       JOIN chosen c ON c.comp_id = x.client
+       CROSS JOIN desk d
+       LEFT JOIN book b ON b.client = c.comp_id
+       LEFT JOIN volume v ON v.client = c.comp_id
+      ORDER BY coalesce(v.lots, 0) DESC, 3 DESC, c.comp_id`,
+    params(f),
+  );
+  let deskLots = '0';
+  if (rows.length === 0) {
+    const desk = await db.query<{ desk_lots: string }>(
+      `WITH ${CLIENT_CTES}, ${fillsCte('trading')} SELECT ${decimalText('coalesce(sum(lots), 0)')} AS desk_lots FROM fills`,
+      params(f),
+    );
+    deskLots = desk.rows[0]!.desk_lots;
+  } else deskLots = rows[0]!.desk_lots;
+  return {
+    deskLots,
+    clients: rows.map((r) => ({
+      client: r.client,
+      clientName: r.client_name,
+      orders: r.orders,
+      refused: r.refused,
+      rejected: r.rejected,
+      orderedQty: r.ordered_qty,
+      filledQty: r.filled_qty,
+      fillRatio: r.fill_ratio === null ? null : Number(r.fill_ratio),
+      reasons: r.reasons ?? [],
+      lots: r.lots,
+      volumeShare: r.volume_share === null ? null : Number(r.volume_share),
+    })),
+  };
+}
+
+// ── 4. contracts ──
+
+export async function insightsContracts(db: Queryable, f: InsightsFilters): Promise<ContractInsight[]> {
+  const { rows } = await db.query<{
+    symbol: string;
+    month: string | null;
+    lots: string;
+    notional: string;
+    currency: string | null;
+    fills: number;
+  }>(
+    `WITH ${CLIENT_CTES}, ${fillsCte('chosen')},
+     per_contract AS (
+       SELECT fl.symbol, fl.month, sum(fl.lots) AS lots, count(*)::int AS fills,
+              coalesce(sum(fl.lots * fl.px * coalesce(sm.contract_size, 1)) FILTER (WHERE fl.px IS NOT NULL), 0) AS notional,
+              min(sm.currency) AS currency
+         FROM fills fl
+         LEFT JOIN security_master sm ON upper(sm.symbol) = upper(fl.symbol)
+        GROUP BY fl.symbol, fl.month
+     )
+     SELECT symbol, month, ${decimalText('lots')} AS lots, ${decimalText('notional')} AS notional, currency, fills
+       FROM per_contract
+      ORDER BY per_contract.lots DESC, symbol, month NULLS FIRST
+      LIMIT ${INSIGHTS_TOP_CONTRACTS}`,
+    params(f),
+  );
+  return rows.map((r) => ({
+    symbol: r.symbol,
+    maturityMonthYear: r.month,
+    lots: r.lots,
+    notional: r.notional,
+    currency: r.currency === null ? null : r.currency.trim(),
+    fills: r.fills,
+  }));
+}
+
+// ── 5. FIX sessions ──
+
+/** A client session's value in force: an administrator's correction of it, else what was recorded. */
+const inForce = (col: 'session_start' | 'session_end' | 'disconnect_reason', cast: string) =>
+  `CASE WHEN s.recorded AND s.correction ? '${col}' THEN (s.correction ->> '${col}')::${cast} ELSE s.${col} END`;
+
+export async function insightsFixSessions(db: Queryable, f: InsightsFilters): Promise<FixSessionsPoint[]> {
+  const { rows } = await db.query<FixSessionsPoint>(
+    `WITH ${CLIENT_CTES},
+     sessions AS (
+       SELECT s.comp_id, ${inForce('session_start', 'timestamptz')} AS started, ${inForce('session_end', 'timestamptz')} AS ended,
+              ${inForce('disconnect_reason', 'text')} AS reason
+         FROM client_sessions s WHERE s.comp_id IN (SELECT comp_id FROM chosen)
+     ),
+     events AS (
+       SELECT comp_id AS client, started AS at, CASE WHEN reason LIKE 'logon refused:%' THEN 'refused' ELSE 'logon' END AS kind
+         FROM sessions WHERE ${inRange('started')}
+       UNION ALL
+       SELECT comp_id, ended, 'disconnect' FROM sessions
+        WHERE ${inRange('ended')} AND reason IS NOT NULL AND reason NOT LIKE 'logon refused:%'
+       UNION ALL
+       SELECT m.target_comp_id, m.created_at, CASE m.msg_type WHEN '3' THEN 'reject' ELSE 'resend' END
+         FROM fix_messages m
+         JOIN client_connectors c ON c.comp_id = m.target_comp_id AND c.target_comp_id = m.sender_comp_id
+        WHERE m.msg_type IN ('2', '3') AND ${inRange('m.created_at')} AND m.target_comp_id IN (SELECT comp_id FROM chosen)
+     ),
+     bucketed AS (SELECT ${periodOf('at')} AS b, client, kind FROM events)
+     SELECT ${periodColumns('b')}, client,
+            count(*) FILTER (WHERE kind = 'logon')::int AS "logons",
+            count(*) FILTER (WHERE kind = 'refused')::int AS "refusedLogons",
+            count(*) FILTER (WHERE kind = 'disconnect')::int AS "disconnects",
+            count(*) FILTER (WHERE kind = 'reject')::int AS "sessionRejects",
+            count(*) FILTER (WHERE kind = 'resend')::int AS "resendRequests"
+       FROM bucketed GROUP BY b, client ORDER BY b, client`,
+    params(f, 'day'),
+  );
+  return rows;
+}

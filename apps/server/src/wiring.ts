@@ -27,6 +27,7 @@ import { ClientSessions } from './fix/client-sessions';
 import { FixGateway } from './fix/gateway';
 import { SessionConsole } from './fix/session-console';
 import { DayOrderExpiry } from './orders/day-expiry';
+import { DropCopyOutbox } from './orders/drop-copy-outbox';
 import { OrderService } from './orders/order-service';
 import { ClientOutbox, type ClientMessageSender } from './orders/outbox';
 import { ClientKillSwitch } from './orders/kill-switch';
@@ -67,6 +68,14 @@ export function wireServer(
   const fanOut =
     bus && new OrderFanOut(bus, orderActivity(db), log, { reloadBrowsers: (reason) => hub.broadcast({ type: 'resync', reason }) });
   const outbox = new ClientOutbox(db, opts.clientSender ?? sessions, log, bus && ((compId) => bus.publish(OUTBOX_CHANNEL, { c: compId })));
+  // The drop copy sessions' copies (docs/adr/0017), sent through the same sessions; one on another node is told by the outbox channel.
+  const dropCopies = new DropCopyOutbox(
+    db,
+    opts.clientSender ?? sessions,
+    (compId) => sessions.isLive(compId),
+    log,
+    bus && ((compId) => bus.publish(OUTBOX_CHANNEL, { c: compId })),
+  );
   const metrics = new ServerMetrics();
   const stats = new SessionStats((kind, compId, detail, amount) => metrics.sessionEvent(kind, compId, detail, amount));
   // Pre-trade risk of the clients whose sessions are on this node, in memory (docs/adr/0013).
@@ -80,7 +89,7 @@ export function wireServer(
       await presence?.start(() => hub.othersChanged());
       if (!bus || !fanOut) return;
       await fanOut.start(publish);
-      await relayWaitingMessages(bus, sessions, outbox, log);
+      await relayWaitingMessages(bus, sessions, outbox, log, dropCopies);
       await relayDeskEvents(bus, events, log);
       await relaySessionConnections(
         bus,
@@ -120,8 +129,8 @@ export function wireServer(
       },
       log,
     );
-  const orders = new OrderService({ db, outbox, publish, risk, sessions, log });
-  const fix = new FixGateway(db, config, orders, outbox, sessions, hub, events, log, leases, stats, (seconds) =>
+  const orders = new OrderService({ db, outbox, publish, risk, sessions, dropCopies, log });
+  const fix = new FixGateway(db, config, orders, outbox, dropCopies, sessions, hub, events, log, leases, stats, (seconds) =>
     metrics.orderIntake(seconds),
   );
   const sessionConsole = new SessionConsole(db, fix, config.nodeId, bus, log);
@@ -220,6 +229,8 @@ export function wireServer(
   events.on('connector-changed', (compId) => {
     orders.invalidate(compId);
     outbox.invalidateProfiles();
+    // Which drop copy sessions cover which clients.
+    dropCopies.invalidate();
   });
   // The next report to the client is shaped by its new defaults.
   events.on('client-defaults-changed', (connectorId) => outbox.invalidateProfiles(connectorId));
@@ -251,6 +262,7 @@ export function wireServer(
     events,
     sessions,
     outbox,
+    dropCopies,
     orders,
     killSwitch,
     fix,

@@ -8,7 +8,10 @@ import type { NodeBus } from './node-bus';
  * orders refused at intake.
  */
 export const ORDERS_CHANNEL = 'fixdesk_orders';
-/** A client's messages wait in the outbox for the node its session is on: `c`, the client's comp id. */
+/**
+ * A client's messages wait in the outbox for the node its session is on: `c`, the client's comp id, or
+ * a drop copy session's whose copies wait in their rows (docs/adr/0017).
+ */
 export const OUTBOX_CHANNEL = 'fixdesk_outbox';
 
 /** Changes per message: four small numbers each, well under the payload cap. */
@@ -349,19 +352,25 @@ function lowest(a: { er: number; action: number; refused: number }, b: { er: num
 /**
  * A client's reports made on another node (a broker's fill there) wait in the outbox until a node
  * the client is logged on to sends them: the node that could not send tells the others, and the one
- * with the session sends what is unsent for the client (as at a logon). After a gap, every client
- * logged on here is looked at.
+ * with the session sends what is unsent for the client (as at a logon). Copies for a drop copy
+ * session are announced the same way; the node it is logged on to reads them from their rows and sends
+ * them as it sends its own (not flagged PossResend: they never left). After a gap, every client and
+ * drop copy session logged on here is looked at.
  */
 export async function relayWaitingMessages(
   bus: NodeBus,
   loggedOnHere: { isLive(compId: string): boolean; loggedOn(): string[] },
   outbox: { recover(compId: string): Promise<number> },
   log: FastifyBaseLogger,
+  /** The drop copy sessions logged on here (docs/adr/0017): another node's copies for one of them are read from their rows. */
+  dropCopies?: { serves(compId: string): boolean; wake(compId: string): void },
 ): Promise<void> {
-  const send = (compId: string) =>
+  const send = (compId: string) => {
+    if (dropCopies?.serves(compId)) return dropCopies.wake(compId);
     void outbox
       .recover(compId)
       .catch((err: unknown) => log.error({ err, compId }, "sending another node's reports failed; they go at the client's next logon"));
+  };
   await bus.subscribe(
     OUTBOX_CHANNEL,
     (body) => {

@@ -12,6 +12,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { LeaseKeeper } from '../cluster/lease-keeper';
 import type { Config } from '../config';
 import type { ServerEventBus } from '../events';
+import type { DropCopyOutbox } from '../orders/drop-copy-outbox';
 import type { OrderService } from '../orders/order-service';
 import type { ClientOutbox } from '../orders/outbox';
 import { ensureServerCertificate } from '../pki/desk-pki';
@@ -57,6 +58,8 @@ export class FixGateway {
     private readonly config: Config,
     private readonly orders: OrderService,
     private readonly outbox: ClientOutbox,
+    /** The drop copy sessions' copies (docs/adr/0017): sent from a drop copy session's logon on. */
+    private readonly copies: DropCopyOutbox,
     private readonly sessions: ClientSessions,
     private readonly hub: WsHub,
     private readonly events: ServerEventBus,
@@ -168,11 +171,19 @@ export class FixGateway {
     // Reports committed while the client was away go out now, in order.
     const pending = await this.outbox.recover(compId);
     if (pending) this.log.info({ compId, pending }, 'sending reports queued while the client was offline');
+    // A drop copy session gets the copies made while it was away, flagged PossResend.
+    if (this.dropCopies.has(compId)) {
+      const waiting = await this.copies
+        .recover(compId)
+        .catch((err: unknown) => void this.log.error({ err, compId }, 'could not read the drop copies waiting; they go at the next logon'));
+      if (waiting) this.log.info({ compId }, 'sending drop copies made while the drop copy session was away');
+    }
   }
 
   private async onLogout(id: SessionID, reason: string): Promise<void> {
     const compId = id.targetCompID;
     this.sessions.close(compId);
+    this.copies.loggedOff(compId);
     this.orders.clientLoggedOff(compId);
     const l = this.activity.loggedOut(compId);
     this.stats.connectionChanged(compId);

@@ -415,6 +415,7 @@ export class OrderIntake {
     if (outcome.kind === 'stored') {
       const { order, er, legs } = outcome;
       if (!replied) this.replies.executionReport(o.senderCompId, connector.id, er, order, legs);
+      else this.replies.repliedInCommit(o.senderCompId);
       this.publish.newOrderToOtherNodes(order.id, er);
       // Everything the browsers need is in hand: no second read of the order.
       if (this.publish.hasAudience()) {

@@ -9,7 +9,7 @@ import { OrderWrites } from './order-writes';
 import type { ClientOutbox } from './outbox';
 import type { OrderPublisher } from './publisher';
 import { OrderReferenceData } from './reference-data';
-import { OrderReplies, type ReplyReserver } from './replies';
+import { OrderReplies, type DropCopyWaker, type ReplyReserver } from './replies';
 import type { RiskState } from './risk-state';
 
 export interface OrderServiceDeps {
@@ -20,6 +20,8 @@ export interface OrderServiceDeps {
   risk: RiskState;
   /** The clients' live sessions, where intake replies are reserved; absent, every reply goes through the outbox. */
   sessions?: ReplyReserver | undefined;
+  /** The drop copy sessions, told after each commit that made a client's reports (docs/adr/0017). */
+  dropCopies?: DropCopyWaker | undefined;
   log: FastifyBaseLogger;
   now?: () => Date;
 }
@@ -44,7 +46,7 @@ export class OrderService {
     this.refs = new OrderReferenceData(db, now);
     this.batcher = new IntakeBatcher(db, log);
     const noteUsedClOrdId = (compId: string, day: string, clOrdId: string) => this.batcher.noteUsedClOrdId(compId, day, clOrdId);
-    const replies = new OrderReplies(deps.outbox, deps.sessions, log);
+    const replies = new OrderReplies(deps.outbox, deps.sessions, log, deps.dropCopies);
     const writes = new OrderWrites(noteUsedClOrdId, now);
     this.risk = deps.risk;
     this.intake = new OrderIntake(db, this.refs, this.batcher, replies, publish, deps.risk, log, now);

@@ -33,6 +33,11 @@ export interface ReplyReserver {
   ): { beginString: string; reservation: CoCommittedSend['reservation']; fence?: LeaseFence | undefined } | undefined;
 }
 
+/** Told after a commit that made reports for a client: its drop copies are owed (DropCopyOutbox). */
+export interface DropCopyWaker {
+  reportsMade(clientCompId: string): void;
+}
+
 /** A message shaped by the client's profile (defaults, Parties, mandatory fields) when it is built. */
 export type ShapedMessage = (profile: ClientProfile | undefined) => BuiltMessage;
 
@@ -60,7 +65,9 @@ export interface CancelRejectFacts {
  * Everything the order flows send a client, in one place: execution reports and cancel rejects are
  * rows first (written in the caller's transaction) and leave through the outbox after the commit; an
  * intake reply may instead be reserved on the client's live session inside the intake batch's commit.
- * The shaping by the client's profile and the message building sit behind these calls.
+ * The shaping by the client's profile and the message building sit behind these calls. Every report
+ * stored for a client is copied to the drop copy sessions covering it (docs/adr/0017): the copies are
+ * written with the report, and the drop copy outbox is told here, after the commit, once per report.
  */
 export class OrderReplies {
   constructor(
@@ -68,11 +75,22 @@ export class OrderReplies {
     /** The live sessions; absent, every reply goes through the outbox. */
     private readonly sessions: ReplyReserver | undefined,
     private readonly log: FastifyBaseLogger,
+    /** The drop copy sessions; absent, copies wait in their rows for a drop copy session's logon. */
+    private readonly dropCopies?: DropCopyWaker,
   ) {}
 
   /** After the commit: a stored execution report to its client, behind what is queued for it. */
   executionReport(compId: string, connectorId: number, er: ExecReportRow, order: OrderRow, legs: OrderLegRow[]): void {
     this.outbox.enqueueExecReport(compId, connectorId, er, order, legs);
+    this.dropCopies?.reportsMade(compId);
+  }
+
+  /**
+   * After the intake batch's commit: a stored report whose reply was reserved on the client's session
+   * and persisted in that commit (reserver), so the client has it; its drop copies are owed now.
+   */
+  repliedInCommit(compId: string): void {
+    this.dropCopies?.reportsMade(compId);
   }
 
   /**
@@ -97,7 +115,7 @@ export class OrderReplies {
       reason: r.reason,
       text: r.text,
     });
-    return () =>
+    return () => {
       this.outbox.enqueueCancelReject(r.compId, r.connectorId, rej.id, {
         orderid: r.sentOrderid ?? r.orderid,
         clordid: r.clordid,
@@ -108,6 +126,8 @@ export class OrderReplies {
         text: r.text,
         transacttime: rej.transacttime,
       });
+      this.dropCopies?.reportsMade(r.compId);
+    };
   }
 
   /** An execution report built now, when the client's profile is loaded (else undefined: the outbox sends it). */

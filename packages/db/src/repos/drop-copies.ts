@@ -82,6 +82,15 @@ export async function unsentDropCopies(
   return out;
 }
 
+/** The newest copy waiting for a drop copy connector (null when none): what its logon's recovery flags PossResend. */
+export async function newestUnsentDropCopyId(db: Queryable, dropCopyConnectorId: number): Promise<number | null> {
+  const { rows } = await db.query<{ id: string | null }>(
+    'SELECT max(id) AS id FROM drop_copies WHERE drop_copy_connector_id = $1 AND sent_at IS NULL',
+    [dropCopyConnectorId],
+  );
+  return rows[0]?.id == null ? null : Number(rows[0].id);
+}
+
 /**
  * Marks copies sent, [copy id, MsgSeqNum] pairs, in one statement. As for the client's reports
  * (markExecReportsSent) the commit does not wait for the WAL flush: the copy is already durable in the

@@ -95,6 +95,7 @@ export {
   countUnsentDropCopies,
   listDropCopyCovers,
   markDropCopiesSent,
+  newestUnsentDropCopyId,
   unsentDropCopies,
   type DropCopyCoverRow,
   type DropCopyQueueRow,

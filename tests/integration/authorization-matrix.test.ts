@@ -86,6 +86,11 @@ const EVERY_ROLE_READS: Record<string, string> = {
   'GET /api/client-capabilities': 'a broker judges a client’s orders by its limits (docs/adr/0014)',
   'GET /api/client-capabilities/:id': 'one capability, as the list',
   'GET /api/client-connectors': 'the blotter and the simulators list the clients',
+  'GET /api/insights/order-flow': 'Desk Insights: every signed-in role views the charts, read-only (issue 31)',
+  'GET /api/insights/time-to-answer': 'Desk Insights, as the order flow',
+  'GET /api/insights/clients': 'Desk Insights, as the order flow',
+  'GET /api/insights/contracts': 'Desk Insights, as the order flow',
+  'GET /api/insights/fix-sessions': 'Desk Insights, as the order flow',
 };
 
 /**

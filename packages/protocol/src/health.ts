@@ -61,11 +61,26 @@ export interface FixSessionFigures {
   refusedLogons: CountsBy;
   /** Messages waiting in the outbox to go out to the client. */
   queueDepth: number;
+  /** A drop copy session only (docs/adr/0017): the copies owed to it. */
+  dropCopy?: DropCopyQueue;
   /** Days until the connector's TLS certificate expires; null when it has none. */
   tlsDaysLeft: number | null;
   /** Order arrival to the broker's accept, orders of today (UTC). */
   orderToAccept: { count: number; p50Ms: number; worstMs: number } | null;
   messages: { received: number; sent: number };
+}
+
+/**
+ * A drop copy session's queue: copies committed with their reports and not sent yet (they wait while
+ * the session is logged off), read from the database, so every node gives the same figures.
+ */
+export interface DropCopyQueue {
+  /** The clients whose reports it copies; empty: every client. */
+  clients: string[];
+  /** Copies not sent yet. */
+  depth: number;
+  /** Seconds since the oldest of them was made; null when none waits. */
+  lagSeconds: number | null;
 }
 
 /** One entry of the service status list (spec 001 §7 "Service status entry"). */

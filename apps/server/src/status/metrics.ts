@@ -194,6 +194,18 @@ export class ServerMetrics {
         labelNames: ['client'],
         registers,
       }),
+      dropCopyDepth: new Gauge({
+        name: 'fixdesk_drop_copy_queue_depth',
+        help: 'Copies committed for the drop copy session and not sent yet',
+        labelNames: ['session'],
+        registers,
+      }),
+      dropCopyLag: new Gauge({
+        name: 'fixdesk_drop_copy_lag_seconds',
+        help: 'Age of the oldest copy not sent yet to the drop copy session (0 when none waits)',
+        labelNames: ['session'],
+        registers,
+      }),
       tls: new Gauge({
         name: 'fixdesk_fix_session_tls_certificate_days_left',
         help: 'Days until the client connector TLS certificate expires',
@@ -236,6 +248,10 @@ export class ServerMetrics {
           gauges.heartBtInt.set({ client }, f.heartBtIntSec);
           gauges.unanswered.set({ client }, f.testRequests.unanswered);
           gauges.queue.set({ client }, f.queueDepth);
+          if (f.dropCopy) {
+            gauges.dropCopyDepth.set({ session: client }, f.dropCopy.depth);
+            gauges.dropCopyLag.set({ session: client }, f.dropCopy.lagSeconds ?? 0);
+          }
           if (f.tlsDaysLeft !== null) gauges.tls.set({ client }, f.tlsDaysLeft);
           if (f.orderToAccept) {
             gauges.accept.set({ client, quantile: '0.5' }, f.orderToAccept.p50Ms / 1000);

@@ -24,6 +24,7 @@ function setup(connectors: MonitoredConnector[] = [connector('SGX_CLIENT_1'), co
   let clock = Date.parse('2026-11-25T10:00:00Z');
   let sessions: Session[] = [];
   const lastReceived = new Map<string, number>();
+  let dropCopyReads = 0;
   const parts: MonitoredParts = {
     nodeId: 'node-a',
     version: '1.2.3',
@@ -41,6 +42,10 @@ function setup(connectors: MonitoredConnector[] = [connector('SGX_CLIENT_1'), co
     lastReceivedAt: (c) => lastReceived.get(c),
     stats,
     queueDepth: (c) => (c === 'SGX_CLIENT_1' ? 2 : 0),
+    dropCopyQueues: async () => {
+      dropCopyReads++;
+      return new Map([['MIDDLE_OFFICE', { depth: 12, oldestUnsentAt: new Date(clock - 42_500) }]]);
+    },
     acceptTimes: async () => new Map([['SGX_CLIENT_1', { count: 3, p50Ms: 1200, worstMs: 9000 }]]),
     testClients: () => ({ clients: 2, running: 0, loggedOn: 0, runningCompIds: [] }),
     browsersConnected: () => 3,
@@ -53,6 +58,7 @@ function setup(connectors: MonitoredConnector[] = [connector('SGX_CLIENT_1'), co
     sent,
     statuses: () => sent.flatMap((m) => (m.type === 'service_status' ? [`${m.data.service_name}=${m.data.status}`] : [])),
     stats,
+    dropCopyReads: () => dropCopyReads,
     setDb: (up: boolean) => (dbUp = up),
     setAcceptor: (up: boolean) => (acceptorUp = up),
     logOff: (compId: string) => {
@@ -224,6 +230,24 @@ describe('ServiceMonitor', () => {
     sgx = (await t.monitor.refresh()).find((s) => s.name === 'fix-session:SGX_CLIENT_1')!;
     assert.equal(sgx.status, 'offline');
     assert.equal(sgx.session?.expectation, 'outside-hours');
+  });
+
+  it("a drop copy session's figures: the clients it copies, its unsent copies and the oldest one's age", async () => {
+    const t = setup([connector('SGX_CLIENT_1'), { ...connector('MIDDLE_OFFICE'), dropCopyOf: ['SGX_CLIENT_1'] }]);
+    const services = await t.monitor.refresh();
+    const copies = services.find((s) => s.name === 'fix-session:MIDDLE_OFFICE')!;
+    assert.equal(copies.description, 'Drop copy session with MIDDLE_OFFICE');
+    assert.deepEqual(copies.session?.dropCopy, { clients: ['SGX_CLIENT_1'], depth: 12, lagSeconds: 42 });
+    const sgx = services.find((s) => s.name === 'fix-session:SGX_CLIENT_1')!;
+    assert.equal(sgx.description, 'FIX session with SGX_CLIENT_1');
+    assert.equal(sgx.session?.dropCopy, undefined, "a client's own session has no drop copy queue");
+    assert.equal(t.dropCopyReads(), 1);
+  });
+
+  it('reads no drop copy queue while no connector is a drop copy session', async () => {
+    const t = setup();
+    await t.monitor.refresh();
+    assert.equal(t.dropCopyReads(), 0);
   });
 
   it('knows when a schedule is in force and for how long (the five-minute alert)', () => {

@@ -15,6 +15,8 @@ export interface MonitoredConnector {
   tlsExpiresAt: Date | null;
   /** The kill switch: who stopped the client's orders, when and why; null while it may trade. */
   tradingStop?: ClientTradingStop | null;
+  /** A drop copy session: the clients it copies (empty: every client); absent for a client's own session. */
+  dropCopyOf?: readonly string[];
 }
 
 /** What the monitor reads; the composition root wires the real parts in, tests their own. */
@@ -57,6 +59,8 @@ export interface MonitoredParts {
   readonly stats: SessionStats;
   /** Messages waiting to go out to the client. */
   queueDepth(compId: string): number;
+  /** The drop copy sessions' unsent copies, by comp id (from the database: the same on every node). */
+  dropCopyQueues?(): Promise<ReadonlyMap<string, { depth: number; oldestUnsentAt: Date | null }>>;
   /** Per client, order arrival to the broker's accept for the orders since `since`. */
   acceptTimes(since: Date): Promise<ReadonlyMap<string, { count: number; p50Ms: number; worstMs: number }>>;
   testClients(): { clients: number; running: number; loggedOn: number; runningCompIds: readonly string[] };
@@ -264,6 +268,14 @@ export class ServiceMonitor {
         this.log.warn({ err }, 'service status: could not read the client connectors or their accept times');
       }
     }
+    let dropCopyQueues: Awaited<ReturnType<NonNullable<MonitoredParts['dropCopyQueues']>>> = new Map();
+    if (dbStatus !== 'down' && p.dropCopyQueues && connectors.some((c) => c.dropCopyOf)) {
+      try {
+        dropCopyQueues = await withTimeout(p.dropCopyQueues(), DB_TIMEOUT_MS);
+      } catch (err) {
+        this.log.warn({ err }, 'service status: could not read the drop copy queues');
+      }
+    }
     let leases: Awaited<ReturnType<NonNullable<MonitoredParts['leases']>>> = { sessions: new Map(), jobs: [] };
     if (dbStatus !== 'down' && p.leases) {
       try {
@@ -284,7 +296,7 @@ export class ServiceMonitor {
       const ours = s?.sessionID.senderCompID ?? c?.ourCompId ?? '';
       const loggedOn = !!s?.loggedOn;
       const lastReceived = loggedOn ? p.lastReceivedAt(compId) : undefined;
-      const figures = this.figures(compId, loggedOn, s, c, lastReceived, acceptTimes.get(compId));
+      const figures = this.figures(compId, loggedOn, s, c, lastReceived, acceptTimes.get(compId), dropCopyQueues.get(compId));
       const lease = leases.sessions.get(compId);
       // Logged on at another live node: that node has its figures; this one knows it is served.
       const elsewhere = !loggedOn && !!lease?.live && lease.node !== p.nodeId;
@@ -296,7 +308,7 @@ export class ServiceMonitor {
         entry({
           name: `fix-session:${compId}`,
           type: 'fix-session',
-          description: `FIX session with ${compId}`,
+          description: c?.dropCopyOf ? `Drop copy session with ${compId}` : `FIX session with ${compId}`,
           critical: false,
           status,
           isConnected: loggedOn || elsewhere,
@@ -391,6 +403,7 @@ export class ServiceMonitor {
     c: MonitoredConnector | undefined,
     lastReceived: number | undefined,
     accept: { count: number; p50Ms: number; worstMs: number } | undefined,
+    copies: { depth: number; oldestUnsentAt: Date | null } | undefined,
   ): FixSessionFigures {
     const now = this.now();
     const where = c ? scheduleNow(c.schedule, now) : { inSchedule: false, msSinceStart: undefined };
@@ -414,6 +427,15 @@ export class ServiceMonitor {
       businessRejects: { sent: { ...k.businessRejectsSent }, received: { ...k.businessRejectsReceived } },
       refusedLogons: { ...k.refusedLogons },
       queueDepth: this.parts.queueDepth(compId),
+      ...(c?.dropCopyOf
+        ? {
+            dropCopy: {
+              clients: [...c.dropCopyOf],
+              depth: copies?.depth ?? 0,
+              lagSeconds: copies?.oldestUnsentAt ? Math.max(0, Math.floor((now - copies.oldestUnsentAt.getTime()) / 1000)) : null,
+            },
+          }
+        : {}),
       tlsDaysLeft: daysUntil(c?.tlsExpiresAt, new Date(now)) ?? null,
       orderToAccept: accept ?? null,
       messages: { received: k.messagesIn, sent: k.messagesOut },

@@ -30,6 +30,7 @@ import {
   EXPECTATION_TEXT,
   ownerLeaseText,
   ownerNodeText,
+  queueText,
   resendText,
   scheduleText,
   sessionOwner,
@@ -319,7 +320,14 @@ export default function ServiceStatusPage() {
         width: 66,
         valueGetter: (p) => (p.data?.session ? countsText(p.data.session.refusedLogons) : ''),
       },
-      { headerName: 'Queue', colId: 'queue', width: 54, valueGetter: (p) => p.data?.session?.queueDepth },
+      {
+        headerName: 'Queue',
+        headerTooltip: "Messages waiting to go out; a drop copy session's copies not sent yet and the oldest one's age",
+        colId: 'queue',
+        width: 64,
+        valueGetter: (p) => (p.data?.session ? queueText(p.data.session) : ''),
+        cellStyle: WRAPPED,
+      },
       {
         headerName: 'Order → accept p50 / worst (today)',
         colId: 'accept',

@@ -8,6 +8,7 @@ import {
   formatDuration,
   ownerLeaseText,
   ownerNodeText,
+  queueText,
   sessionOwner,
   silenceText,
   tlsText,
@@ -46,6 +47,12 @@ describe('service status cells', () => {
     assert.equal(tlsText(figures({ tlsDaysLeft: -2 })), 'expired 2d ago');
     assert.equal(tlsText(figures()), '—');
     assert.equal(formatDuration(12_400), '12.4 s');
+  });
+
+  it("the queue: a client's outbox, a drop copy session's unsent copies and the oldest one's age", () => {
+    assert.equal(queueText(figures({ queueDepth: 3 })), '3');
+    assert.equal(queueText(figures({ dropCopy: { clients: [], depth: 0, lagSeconds: null } })), '0 copies');
+    assert.equal(queueText(figures({ dropCopy: { clients: ['SGX_CLIENT_1'], depth: 120, lagSeconds: 95 } })), '120 copies, oldest 1m 35s');
   });
 
   it("reads a session's owner from its lease: node, this node or not, term and expiry", () => {

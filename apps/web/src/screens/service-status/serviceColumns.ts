@@ -53,6 +53,13 @@ export function acceptText(f: FixSessionFigures): string {
   return a ? `${formatDuration(a.p50Ms)} / ${formatDuration(a.worstMs)} (${a.count})` : '—';
 }
 
+/** The queue cell: a client's outbox, or a drop copy session's unsent copies and the oldest one's age. */
+export function queueText(f: FixSessionFigures): string {
+  const d = f.dropCopy;
+  if (!d) return String(f.queueDepth);
+  return d.lagSeconds === null ? `${d.depth} copies` : `${d.depth} copies, oldest ${formatDuration(d.lagSeconds * 1000)}`;
+}
+
 export function tlsText(f: FixSessionFigures): string {
   if (f.tlsDaysLeft === null) return '—';
   return f.tlsDaysLeft < 0 ? `expired ${-f.tlsDaysLeft}d ago` : `${f.tlsDaysLeft}d`;

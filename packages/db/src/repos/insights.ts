@@ -109,30 +109,29 @@ export async function insightsTimeToAnswer(
 ): Promise<{ answer: AnswerTimesMeasure; firstFill: AnswerTimesMeasure }> {
   const { rows } = await db.query<TimesRow>(
     `WITH ${CLIENT_CTES},
-     received AS (
-       SELECT o.id, o.created_at FROM orders o WHERE ${inRange('o.created_at')} AND ${orderFilter('o')}
-     ),
-     answered AS (
-       SELECT r.created_at AS received_at, a.user_id, a.created_at - r.created_at AS took
-         FROM received r
-         JOIN LATERAL (SELECT a.created_at, a.user_id FROM order_actions a
-                        WHERE a.order_id = r.id AND a.action_type IN ('ACCEPT', 'REJECT')
-                        ORDER BY a.created_at, a.id LIMIT 1) a ON true
-     ),
-     filled AS (
-       SELECT r.created_at AS received_at, fl.user_id, fl.created_at - acc.created_at AS took
-         FROM received r
-         JOIN LATERAL (SELECT a.created_at FROM order_actions a
-                        WHERE a.order_id = r.id AND a.action_type = 'ACCEPT'
-                        ORDER BY a.created_at, a.id LIMIT 1) acc ON true
-         JOIN LATERAL (SELECT a.created_at, a.user_id FROM order_actions a
-                        WHERE a.order_id = r.id AND a.action_type IN ('FILL', 'PARTIAL_FILL')
-                        ORDER BY a.created_at, a.id LIMIT 1) fl ON true
+     -- Each order received: its first answer (accept or reject), first accept and first fill, and who
+     -- made them, from the actions since the range's start (none precedes its order).
+     per_order AS (
+       SELECT o.created_at AS received_at, f.answered_at, f.answered_by, f.accepted_at, f.filled_at, f.filled_by
+         FROM orders o
+         JOIN (SELECT a.order_id,
+                      min(a.created_at) FILTER (WHERE a.action_type IN ('ACCEPT', 'REJECT')) AS answered_at,
+                      (array_agg(a.user_id ORDER BY a.created_at, a.id) FILTER (WHERE a.action_type IN ('ACCEPT', 'REJECT')))[1] AS answered_by,
+                      min(a.created_at) FILTER (WHERE a.action_type = 'ACCEPT') AS accepted_at,
+                      min(a.created_at) FILTER (WHERE a.action_type IN ('FILL', 'PARTIAL_FILL')) AS filled_at,
+                      (array_agg(a.user_id ORDER BY a.created_at, a.id) FILTER (WHERE a.action_type IN ('FILL', 'PARTIAL_FILL')))[1] AS filled_by
+                 FROM order_actions a
+                WHERE a.created_at >= $1::timestamptz AND a.action_type IN ('ACCEPT', 'REJECT', 'FILL', 'PARTIAL_FILL')
+                GROUP BY a.order_id) f ON f.order_id = o.id
+        WHERE ${inRange('o.created_at')} AND ${orderFilter('o')}
      ),
      durations AS (
-       SELECT 'answer' AS measure, ${periodOf('received_at')} AS b, user_id, extract(epoch FROM took)::float8 * 1000 AS ms FROM answered
-       UNION ALL
-       SELECT 'firstFill', ${periodOf('received_at')}, user_id, extract(epoch FROM took)::float8 * 1000 FROM filled
+       SELECT m.measure, ${periodOf('p.received_at')} AS b, m.user_id, m.ms
+         FROM per_order p
+        CROSS JOIN LATERAL (VALUES
+          ('answer', p.answered_by, extract(epoch FROM p.answered_at - p.received_at)::float8 * 1000),
+          ('firstFill', p.filled_by, extract(epoch FROM p.filled_at - p.accepted_at)::float8 * 1000)) m (measure, user_id, ms)
+        WHERE m.ms IS NOT NULL
      ),
      grouped AS (
        SELECT measure, b, user_id, grouping(b) AS no_b, grouping(user_id) AS no_user, count(*)::int AS n,

@@ -191,6 +191,39 @@ for (const kind of TEST_DB_KINDS) {
       assert.ok(family('fixdesk_process_cpu_user_seconds_total'), 'process metrics');
     });
 
+    it("a drop copy session's queue: its unsent copies and the oldest one's age, in Service Status and /metrics", async () => {
+      const admin = await t.login('admin');
+      const made = await t.api('/api/client-connectors', {
+        method: 'POST',
+        token: admin,
+        json: { comp_id: 'HEALTH_COPIES', execution_id_prefix: 'HC1', session_type: 'drop_copy', drop_copy_of: ['SGX_CLIENT_1'] },
+      });
+      assert.equal(made.status, 200, await made.text());
+      // The drop copy session is not logged on: the copy of the client's Pending New waits.
+      const client = new TestFixClient('SGX_CLIENT_1');
+      try {
+        await client.connect(t.server.ctx.fix.port);
+        await client.send('D', newOrderSingle('HC-1'));
+        await until('the Pending New', () => client.received.find((m) => m.get(11) === 'HC-1'));
+      } finally {
+        await client.stop();
+      }
+      await t.server.ctx.services.refresh();
+      const entry = (await services(t, admin)).get('fix-session:HEALTH_COPIES');
+      assert.equal(entry?.description, 'Drop copy session with HEALTH_COPIES');
+      assert.deepEqual(entry?.session?.dropCopy?.clients, ['SGX_CLIENT_1']);
+      assert.equal(entry?.session?.dropCopy?.depth, 1);
+      assert.equal(typeof entry?.session?.dropCopy?.lagSeconds, 'number');
+      assert.equal((await services(t, admin)).get('fix-session:SGX_CLIENT_1')?.session?.dropCopy, undefined);
+
+      // One scrape: its gauges are read from the list as it is now, not from the previous scrape's.
+      const families = parsePrometheusTextFormat(await (await t.api('/metrics', { token: METRICS_TOKEN })).text());
+      const gauge = (name: string) =>
+        families.find((f) => f.name === name)?.metrics.find((m) => m.labels?.session === 'HEALTH_COPIES')?.value;
+      assert.equal(Number(gauge('fixdesk_drop_copy_queue_depth')), 1);
+      assert.ok(Number(gauge('fixdesk_drop_copy_lag_seconds')) >= 0);
+    });
+
     if (kind === 'postgres') {
       it('the database going away makes it Offline (down), and Healthy again when it is back', async () => {
         const token = await t.login('viewer');

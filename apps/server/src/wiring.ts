@@ -1,4 +1,5 @@
 import {
+  countUnsentDropCopies,
   fixSessionLeaseName,
   getConnector,
   getOrderConnector,
@@ -189,11 +190,14 @@ export function wireServer(
                   reason: c.trading_stop_reason ?? '',
                 }
               : null,
+            ...(c.session_type === 'drop_copy' ? { dropCopyOf: c.drop_copy_of } : {}),
           })),
       sessions: () => fix.list(),
       lastReceivedAt: (compId) => fix.activity.lastReceivedAt(compId),
       stats,
       queueDepth: (compId) => outbox.queued(compId),
+      dropCopyQueues: async () =>
+        new Map((await countUnsentDropCopies(db)).map((q) => [q.comp_id, { depth: q.depth, oldestUnsentAt: q.oldest_unsent_at }])),
       acceptTimes: (since) => orderAcceptTimesSince(db, since),
       testClients: () => ({
         ...testClients.summary(),

@@ -132,97 +132,119 @@ export class ServerMetrics {
         this.set({ state: 'max' }, p.max);
       },
     });
-    // The per-service and per-session gauges come from one read of the monitor's list per scrape.
+    // The per-service and per-session gauges come from one read of the monitor's list per scrape, which
+    // each of them awaits in its collect(): prom-client reads a gauge's values once its own collect()
+    // settles, so a gauge that did not wait would show the previous scrape's values.
+    let reading: Promise<void> | undefined;
+    const readList = (): Promise<void> =>
+      (reading ??= setFromList().finally(() => {
+        reading = undefined;
+      }));
     const gauges = {
       up: new Gauge({
         name: 'fixdesk_service_healthy',
         help: '1 when the service is healthy',
         labelNames: ['service', 'type', 'critical'],
         registers,
+        collect: readList,
       }),
       status: new Gauge({
         name: 'fixdesk_service_status',
         help: '1 for the status the service is in',
         labelNames: ['service', 'status'],
         registers,
+        collect: readList,
       }),
       stale: new Gauge({
         name: 'fixdesk_service_heartbeat_age_seconds',
         help: 'Seconds since the service was last seen working',
         labelNames: ['service'],
         registers,
+        collect: readList,
       }),
       loggedOn: new Gauge({
         name: 'fixdesk_fix_session_logged_on',
         help: '1 while the client is logged on',
         labelNames: ['client'],
         registers,
+        collect: readList,
       }),
       expected: new Gauge({
         name: 'fixdesk_fix_session_in_schedule',
         help: '1 inside the client connector trading days and hours',
         labelNames: ['client'],
         registers,
+        collect: readList,
       }),
       alert: new Gauge({
         name: 'fixdesk_fix_session_missing',
         help: '1 when the client is expected in session and not logged on 5 minutes after its start',
         labelNames: ['client'],
         registers,
+        collect: readList,
       }),
       silence: new Gauge({
         name: 'fixdesk_fix_session_seconds_since_inbound',
         help: 'Seconds since the last message from the logged-on client',
         labelNames: ['client'],
         registers,
+        collect: readList,
       }),
       heartBtInt: new Gauge({
         name: 'fixdesk_fix_session_heartbeat_interval_seconds',
         help: 'HeartBtInt in force',
         labelNames: ['client'],
         registers,
+        collect: readList,
       }),
       unanswered: new Gauge({
         name: 'fixdesk_fix_session_test_requests_unanswered',
         help: 'TestRequests the client has not answered',
         labelNames: ['client'],
         registers,
+        collect: readList,
       }),
       queue: new Gauge({
         name: 'fixdesk_fix_session_queue_depth',
         help: 'Messages waiting to go out to the client',
         labelNames: ['client'],
         registers,
+        collect: readList,
       }),
       dropCopyDepth: new Gauge({
         name: 'fixdesk_drop_copy_queue_depth',
         help: 'Copies committed for the drop copy session and not sent yet',
         labelNames: ['session'],
         registers,
+        collect: readList,
       }),
       dropCopyLag: new Gauge({
         name: 'fixdesk_drop_copy_lag_seconds',
         help: 'Age of the oldest copy not sent yet to the drop copy session (0 when none waits)',
         labelNames: ['session'],
         registers,
+        collect: readList,
       }),
       tls: new Gauge({
         name: 'fixdesk_fix_session_tls_certificate_days_left',
         help: 'Days until the client connector TLS certificate expires',
         labelNames: ['client'],
         registers,
+        collect: readList,
       }),
       accept: new Gauge({
         name: 'fixdesk_fix_session_order_to_accept_seconds',
         help: 'Order arrival to broker accept, orders of today (UTC)',
         labelNames: ['client', 'quantile'],
         registers,
+        collect: readList,
       }),
       seq: new Gauge({
         name: 'fixdesk_fix_session_sequence_number',
         help: 'Last sequence number sent (tx) and received (rx)',
         labelNames: ['client', 'direction'],
         registers,
+        collect: readList,
       }),
     };
     new Gauge({
@@ -230,39 +252,42 @@ export class ServerMetrics {
       help: 'Age of the service list the gauges were read from',
       registers,
       async collect() {
-        const s = source();
-        if (!s) return;
-        const services = await s.services();
-        for (const g of Object.values(gauges)) g.reset();
-        for (const s of services) {
-          gauges.up.set({ service: s.name, type: s.type, critical: String(s.critical) }, s.status === 'healthy' ? 1 : 0);
-          gauges.status.set({ service: s.name, status: s.status }, 1);
-          if (s.lastHeartbeat) gauges.stale.set({ service: s.name }, s.staleDuration / 1000);
-          const f = s.session;
-          if (!f) continue;
-          const client = String(s.metadata.targetCompID ?? s.name);
-          gauges.loggedOn.set({ client }, f.loggedOn ? 1 : 0);
-          gauges.expected.set({ client }, f.inSchedule ? 1 : 0);
-          gauges.alert.set({ client }, f.expectation === 'missing' ? 1 : 0);
-          if (f.secondsSinceInbound !== null) gauges.silence.set({ client }, f.secondsSinceInbound);
-          gauges.heartBtInt.set({ client }, f.heartBtIntSec);
-          gauges.unanswered.set({ client }, f.testRequests.unanswered);
-          gauges.queue.set({ client }, f.queueDepth);
-          if (f.dropCopy) {
-            gauges.dropCopyDepth.set({ session: client }, f.dropCopy.depth);
-            gauges.dropCopyLag.set({ session: client }, f.dropCopy.lagSeconds ?? 0);
-          }
-          if (f.tlsDaysLeft !== null) gauges.tls.set({ client }, f.tlsDaysLeft);
-          if (f.orderToAccept) {
-            gauges.accept.set({ client, quantile: '0.5' }, f.orderToAccept.p50Ms / 1000);
-            gauges.accept.set({ client, quantile: '1' }, f.orderToAccept.worstMs / 1000);
-          }
-          if (typeof s.metadata.txSeqNum === 'number') gauges.seq.set({ client, direction: 'tx' }, s.metadata.txSeqNum);
-          if (typeof s.metadata.rxSeqNum === 'number') gauges.seq.set({ client, direction: 'rx' }, s.metadata.rxSeqNum);
-        }
+        await readList();
         this.set(0);
       },
     });
+    async function setFromList(): Promise<void> {
+      const s = source();
+      if (!s) return;
+      const services = await s.services();
+      for (const g of Object.values(gauges)) g.reset();
+      for (const s of services) {
+        gauges.up.set({ service: s.name, type: s.type, critical: String(s.critical) }, s.status === 'healthy' ? 1 : 0);
+        gauges.status.set({ service: s.name, status: s.status }, 1);
+        if (s.lastHeartbeat) gauges.stale.set({ service: s.name }, s.staleDuration / 1000);
+        const f = s.session;
+        if (!f) continue;
+        const client = String(s.metadata.targetCompID ?? s.name);
+        gauges.loggedOn.set({ client }, f.loggedOn ? 1 : 0);
+        gauges.expected.set({ client }, f.inSchedule ? 1 : 0);
+        gauges.alert.set({ client }, f.expectation === 'missing' ? 1 : 0);
+        if (f.secondsSinceInbound !== null) gauges.silence.set({ client }, f.secondsSinceInbound);
+        gauges.heartBtInt.set({ client }, f.heartBtIntSec);
+        gauges.unanswered.set({ client }, f.testRequests.unanswered);
+        gauges.queue.set({ client }, f.queueDepth);
+        if (f.dropCopy) {
+          gauges.dropCopyDepth.set({ session: client }, f.dropCopy.depth);
+          gauges.dropCopyLag.set({ session: client }, f.dropCopy.lagSeconds ?? 0);
+        }
+        if (f.tlsDaysLeft !== null) gauges.tls.set({ client }, f.tlsDaysLeft);
+        if (f.orderToAccept) {
+          gauges.accept.set({ client, quantile: '0.5' }, f.orderToAccept.p50Ms / 1000);
+          gauges.accept.set({ client, quantile: '1' }, f.orderToAccept.worstMs / 1000);
+        }
+        if (typeof s.metadata.txSeqNum === 'number') gauges.seq.set({ client, direction: 'tx' }, s.metadata.txSeqNum);
+        if (typeof s.metadata.rxSeqNum === 'number') gauges.seq.set({ client, direction: 'rx' }, s.metadata.rxSeqNum);
+      }
+    }
   }
 
   /** The gauges' sources, known once the server's parts exist. */

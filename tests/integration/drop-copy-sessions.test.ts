@@ -88,8 +88,8 @@ for (const kind of TEST_DB_KINDS) {
       ]);
     }
     /** Waits until the drop copy session holds as many application messages as `n`. */
-    const copiesReceived = (dc: TestFixClient, n: number, what: string) =>
-      until(what, () => appMessages(dc).length >= n && appMessages(dc), 15_000);
+    const copiesReceived = (dc: TestFixClient, n: number, what: string, timeoutMs = 15_000) =>
+      until(what, () => appMessages(dc).length >= n && appMessages(dc), timeoutMs);
     /** The session Rejects (35=3) a session sent us: a copy its dictionary refused would be one. */
     async function rejectsFrom(compId: string): Promise<number> {
       const { rows } = await database.db.query<{ n: number }>(
@@ -265,6 +265,44 @@ for (const kind of TEST_DB_KINDS) {
           ['F', undefined],
         ],
       );
+    });
+
+    it('sends a drop copy session away during a burst every copy at its next logon, in order, once each, over several reads', async () => {
+      // 2N copies: more than one read of 500.
+      const N = 260;
+      // The burst outruns the seeded rate limit otherwise.
+      await api('PUT', `/api/client-connectors/${CLIENT}`, admin, { max_orders_per_second: 100_000 });
+      await back!.stop();
+      const backBefore = appMessages(back!).length;
+      const middleBefore = appMessages(middle).length;
+      const clientBefore = appMessages(client).length;
+      const ids = Array.from({ length: N }, (_, i) => `DCS-B-${i}`);
+      await Promise.all(ids.map((id) => client.send('D', newOrderSingle(id, { qty: '1' }))));
+      await until('every Pending New', () => appMessages(client).length >= clientBefore + N, 30_000);
+      const orderIds = ids.map((id) => client.received.find((m) => m.get(11) === id && m.get(150) === 'A')!.get(37)!);
+      for (const o of orderIds) await act(o, 'accept');
+      await until('every accept', () => appMessages(client).length >= clientBefore + 2 * N, 30_000);
+      const made = appMessages(client).slice(clientBefore);
+      assert.equal(made.length, 2 * N);
+
+      // Logged on all along: each copy, live, once; an order's copies in its reports' order.
+      const live = (await copiesReceived(middle, middleBefore + 2 * N, 'the live copies of the burst', 30_000)).slice(middleBefore);
+      assert.deepEqual(live.map(identity).sort(), made.map(identity).sort());
+      for (const id of ids.slice(0, 20)) {
+        assert.deepEqual(
+          live.filter((m) => m.get(11) === id).map((m) => m.get(150)),
+          ['A', '0'],
+        );
+      }
+
+      // Away: all of them at the next logon (more than one read of 500), in the client's order, PossResend.
+      await back!.connect(server.ctx.fix.port);
+      const missed = (await copiesReceived(back!, backBefore + 2 * N, 'the copies of the burst', 30_000)).slice(backBefore);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(appMessages(back!).length, backBefore + 2 * N);
+      assert.deepEqual(missed.map(identity), made.map(identity));
+      assert.ok(missed.every((m) => m.get(97) === 'Y'));
+      assert.equal(await rejectsFrom(BACK_OFFICE), 0);
     });
 
     it('keeps the unsent copies across a restart of the server and sends them at the next logon', async () => {

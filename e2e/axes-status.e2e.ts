@@ -170,6 +170,29 @@ describe('service status', () => {
         assert.ok(ownerText.startsWith(`${entry.containerName} (this node)`), ownerText);
         assert.match(ownerText, new RegExp(`term ${owner.term} · until \\d{2}:\\d{2}:\\d{2} `));
 
+        // A drop copy session of the FIX client's reports, not logged on: the copy of an order's Pending New waits in its queue.
+        const admin = await e2e.apiLogin('admin', e2e.server.adminPassword);
+        const made = await apiCall(admin, '/api/client-connectors', {
+          comp_id: 'AX_MIDDLE_OFFICE',
+          execution_id_prefix: 'AXM',
+          client_name: 'Middle Office',
+          session_type: 'drop_copy',
+          drop_copy_of: ['SGX_CLIENT_1'],
+        });
+        assert.equal(made.status, 200, await made.text());
+        await sendOrder({}, 'DC');
+        await page.reload();
+        const sessionsGrid = page.getByRole('region', { name: 'FIX sessions' });
+        await page.getByTestId('session-drop-copy-AX_MIDDLE_OFFICE').waitFor();
+        // The client column is pinned: the row's other cells are in the row of the same index.
+        const rowIndex = await sessionsGrid
+          .locator('.ag-row', { has: page.getByTestId('session-drop-copy-AX_MIDDLE_OFFICE') })
+          .getAttribute('row-index');
+        await sessionsGrid
+          .locator(`.ag-row[row-index="${rowIndex}"] [col-id="queue"]`)
+          .getByText(/^1 copy, oldest /)
+          .waitFor();
+
         // Both tables fit at each size: no column off to the right, no details cut.
         await deskScreenshots(page, 'service-status', {
           fullPage: true,

@@ -27,6 +27,7 @@ import {
   acceptText,
   bothWays,
   countsText,
+  dropCopyTooltip,
   EXPECTATION_TEXT,
   ownerLeaseText,
   ownerNodeText,
@@ -141,6 +142,7 @@ function ClientCell({ data, timeZone }: ICellRendererParams<ServiceStatusEntry> 
   if (!data) return null;
   const compId = String(data.metadata.targetCompID ?? '');
   const stop = data.trading_stop;
+  const copies = data.session?.dropCopy;
   return (
     <div style={{ lineHeight: '16px' }} data-testid={`client-${data.name}`}>
       <Text fz="xs" fw={600} style={{ wordBreak: 'break-word' }}>
@@ -159,6 +161,13 @@ function ClientCell({ data, timeZone }: ICellRendererParams<ServiceStatusEntry> 
             tabIndex={0}
           >
             Stopped
+          </Badge>
+        </Tooltip>
+      )}
+      {copies && (
+        <Tooltip label={dropCopyTooltip(copies.clients)} multiline w={260} withinPortal>
+          <Badge size="xs" radius="sm" color="gray" variant="light" mt={2} data-testid={`session-drop-copy-${compId}`} tabIndex={0}>
+            Drop copy
           </Badge>
         </Tooltip>
       )}
@@ -244,7 +253,10 @@ export default function ServiceStatusPage() {
         colId: 'client',
         width: 96,
         pinned: 'left',
-        valueGetter: (p) => String(p.data?.metadata.targetCompID ?? '') + (p.data?.trading_stop ? ' (stopped)' : ''),
+        valueGetter: (p) =>
+          String(p.data?.metadata.targetCompID ?? '') +
+          (p.data?.trading_stop ? ' (stopped)' : '') +
+          (p.data?.session?.dropCopy ? ' (drop copy)' : ''),
         cellRenderer: ClientCell,
         cellRendererParams: { timeZone },
         cellStyle: { ...WRAPPED, paddingTop: '6px', paddingBottom: '6px' },

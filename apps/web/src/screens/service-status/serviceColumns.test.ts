@@ -52,6 +52,7 @@ describe('service status cells', () => {
   it("the queue: a client's outbox, a drop copy session's unsent copies and the oldest one's age", () => {
     assert.equal(queueText(figures({ queueDepth: 3 })), '3');
     assert.equal(queueText(figures({ dropCopy: { clients: [], depth: 0, lagSeconds: null } })), '0 copies');
+    assert.equal(queueText(figures({ dropCopy: { clients: [], depth: 1, lagSeconds: 2 } })), '1 copy, oldest 2 s');
     assert.equal(queueText(figures({ dropCopy: { clients: ['SGX_CLIENT_1'], depth: 120, lagSeconds: 95 } })), '120 copies, oldest 1m 35s');
   });
 

@@ -53,11 +53,18 @@ export function acceptText(f: FixSessionFigures): string {
   return a ? `${formatDuration(a.p50Ms)} / ${formatDuration(a.worstMs)} (${a.count})` : '—';
 }
 
+/** What a drop copy session's badge says when pointed at: whose reports it receives. */
+export function dropCopyTooltip(clients: readonly string[]): string {
+  return clients.length ? `Receives a copy of the reports of ${clients.join(', ')}` : "Receives a copy of every client's reports";
+}
+
 /** The queue cell: a client's outbox, or a drop copy session's unsent copies and the oldest one's age. */
 export function queueText(f: FixSessionFigures): string {
   const d = f.dropCopy;
   if (!d) return String(f.queueDepth);
-  return d.lagSeconds === null ? `${d.depth} copies` : `${d.depth} copies, oldest ${formatDuration(d.lagSeconds * 1000)}`;
+  const copies = `${d.depth} ${d.depth === 1 ? 'copy' : 'copies'}`;
+  if (d.lagSeconds === null) return copies;
+  return `${copies}, oldest ${d.lagSeconds < 60 ? `${d.lagSeconds} s` : formatDuration(d.lagSeconds * 1000)}`;
 }
 
 export function tlsText(f: FixSessionFigures): string {

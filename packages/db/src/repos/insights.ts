@@ -76,24 +76,27 @@ export async function insightsOrderFlow(db: Db, f: InsightsFilters): Promise<Ord
   const rows = await chartQuery<OrderFlowPoint>(
     db,
     `WITH ${CLIENT_CTES},
+     -- An order is accepted or rejected once (from Pending New only) and has one FILL action, the one
+     -- that completed it (a fill that leaves quantity is a PARTIAL_FILL): counting actions counts orders,
+     -- which lets the periods be hashed instead of sorting every event.
      events AS (
-       SELECT o.created_at AS at, 'received' AS kind, o.id FROM orders o
+       SELECT o.created_at AS at, 'received' AS kind FROM orders o
         WHERE ${inRange('o.created_at')} AND ${orderFilter('o')}
        UNION ALL
-       SELECT r.created_at, 'refused', r.id FROM refused_orders r
+       SELECT r.created_at, 'refused' FROM refused_orders r
         WHERE ${inRange('r.created_at')} AND ${orderFilter('r')}
        UNION ALL
-       SELECT a.created_at, CASE a.action_type WHEN 'ACCEPT' THEN 'accepted' WHEN 'REJECT' THEN 'rejected' ELSE 'filled' END, a.order_id
+       SELECT a.created_at, CASE a.action_type WHEN 'ACCEPT' THEN 'accepted' WHEN 'REJECT' THEN 'rejected' ELSE 'filled' END
          FROM order_actions a JOIN orders o ON o.id = a.order_id
         WHERE a.action_type IN ('ACCEPT', 'REJECT', 'FILL') AND ${inRange('a.created_at')} AND ${orderFilter('o')}
      ),
-     bucketed AS (SELECT ${periodOf('at')} AS b, kind, id FROM events)
+     bucketed AS (SELECT ${periodOf('at')} AS b, kind FROM events)
      SELECT ${periodColumns('b')},
             count(*) FILTER (WHERE kind IN ('received', 'refused'))::int AS received,
-            count(DISTINCT id) FILTER (WHERE kind = 'accepted')::int AS accepted,
+            count(*) FILTER (WHERE kind = 'accepted')::int AS accepted,
             count(*) FILTER (WHERE kind = 'refused')::int AS refused,
-            count(DISTINCT id) FILTER (WHERE kind = 'rejected')::int AS rejected,
-            count(DISTINCT id) FILTER (WHERE kind = 'filled')::int AS filled
+            count(*) FILTER (WHERE kind = 'rejected')::int AS rejected,
+            count(*) FILTER (WHERE kind = 'filled')::int AS filled
        FROM bucketed GROUP BY b ORDER BY b`,
     params(f),
   );

@@ -159,6 +159,8 @@ export type OrderTimelineEntry =
       text: string | null;
       /** The FIX message that told the client, when one was sent. */
       fixMessageId: number | null;
+      /** The report's copies to drop copy sessions (docs/adr/0017): to whom, and the number it went out under (null: waiting). */
+      copies?: Array<{ session: string; sentAt: string | null; seqNum: number | null }>;
     }
   | {
       kind: 'action';

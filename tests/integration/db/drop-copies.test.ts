@@ -8,6 +8,7 @@ import { storeIntakeBatch, type IntakeEntry } from '../../../packages/db/src/rep
 import type { OrderRow } from '../../../packages/db/src/repos/orders/rows';
 import { countUnsentDropCopies, markDropCopiesSent, unsentDropCopies } from '../../../packages/db/src/repos/drop-copies';
 import { insertCancelReject, insertExecReport, type NewExecReport } from '../../../packages/db/src/repos/orders/writes';
+import { orderTimelineRows } from '../../../packages/db/src/repos/orders/timeline';
 
 const SESSION_DATE = '2026-11-27';
 
@@ -260,6 +261,24 @@ for (const kind of TEST_DB_KINDS) {
         (await countUnsentDropCopies(t.db)).find((q) => q.comp_id === 'DC_OFF'),
         { comp_id: 'DC_OFF', depth: 0, oldest_unsent_at: null },
       );
+    });
+
+    it("lists each of an order's reports' copies on its timeline: to which session, and the number it went out under", async () => {
+      const order = orders.get('A')!;
+      const timeline = await orderTimelineRows(t.db, String(order.id));
+      const { rows } = await t.db.query<{ report_id: number; session: string; sent_seq_num: number | null }>(
+        `SELECT d.exec_report_id::int AS report_id, c.comp_id AS session, d.sent_seq_num
+           FROM drop_copies d JOIN client_connectors c ON c.id = d.drop_copy_connector_id JOIN execution_reports e ON e.id = d.exec_report_id
+          WHERE e.order_id = $1 ORDER BY d.id`,
+        [order.id],
+      );
+      assert.ok(rows.length >= 2 && rows.some((r) => r.sent_seq_num !== null) && rows.some((r) => r.sent_seq_num === null));
+      assert.deepEqual(
+        timeline!.copies.map((c) => ({ report_id: Number(c.report_id), session: c.session, sent_seq_num: c.sent_seq_num })),
+        rows,
+      );
+      for (const c of timeline!.copies) assert.equal(c.sent_at === null, c.sent_seq_num === null);
+      assert.ok(timeline!.copies.every((c) => timeline!.reports.some((r) => r.id === Number(c.report_id))));
     });
 
     it('keeps a drop copy connector that is owed copies: it cannot be deleted', async () => {

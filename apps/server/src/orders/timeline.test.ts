@@ -125,6 +125,11 @@ describe('order timeline', () => {
           action_data: {},
         },
       ],
+      // The accept copied to two drop copy sessions: one sent, one waiting.
+      copies: [
+        { report_id: 12, session: 'MIDDLE_OFFICE', sent_at: '2026-03-15T10:00:05.100000Z', sent_seq_num: 44 },
+        { report_id: 12, session: 'BACK_OFFICE', sent_at: null, sent_seq_num: null },
+      ],
     };
     const tl = buildTimeline(rows, (m) => ({ id: m.id, direction: m.direction }) as never);
     assert.deepEqual(
@@ -141,6 +146,16 @@ describe('order timeline', () => {
     );
     const action = tl.entries.find((e) => e.kind === 'action');
     assert.equal(action?.kind === 'action' && action.fixMessageId, 3, 'the action shares its report’s instant and so its message');
+    assert.deepEqual(
+      states.map((s) => s.copies),
+      [
+        undefined,
+        [
+          { session: 'MIDDLE_OFFICE', sentAt: '2026-03-15T10:00:05.100000Z', seqNum: 44 },
+          { session: 'BACK_OFFICE', sentAt: null, seqNum: null },
+        ],
+      ],
+    );
   });
 
   it('an order refused at intake: its refusal is the one state change, linked to the reply by its ExecID', () => {
@@ -165,6 +180,7 @@ describe('order timeline', () => {
       ],
       reports: [],
       actions: [],
+      copies: [],
     };
     const tl = buildTimeline(rows, (m) => ({ id: m.id, direction: m.direction }) as never);
     assert.equal(tl.refused, true);

@@ -54,6 +54,12 @@ export function buildTimeline(rows: OrderTimelineRows, present: (m: FixMessageRo
     if (m.direction === 'TX' && fields['17'] && !byExecId.has(fields['17'])) byExecId.set(fields['17'], m.id);
     entries.push({ kind: 'fix', at: m.created_at, message: present(m), fields });
   }
+  const copiesOf = new Map<number, Array<{ session: string; sentAt: string | null; seqNum: number | null }>>();
+  for (const c of rows.copies) {
+    const list = copiesOf.get(c.report_id) ?? [];
+    list.push({ session: c.session, sentAt: c.sent_at, seqNum: c.sent_seq_num });
+    copiesOf.set(c.report_id, list);
+  }
   let previous: string | null = null;
   // Reports and actions written by one transaction share its time: an action's report is the one of its instant.
   const reportAt = new Map<string, string>();
@@ -73,6 +79,7 @@ export function buildTimeline(rows: OrderTimelineRows, present: (m: FixMessageRo
       ordRejReason: r.ordrejreason,
       text: r.text,
       fixMessageId: byExecId.get(r.execid) ?? null,
+      ...(copiesOf.has(r.id) ? { copies: copiesOf.get(r.id) } : {}),
     });
     previous = r.ordstatus;
     if (!reportAt.has(r.at)) reportAt.set(r.at, r.execid);

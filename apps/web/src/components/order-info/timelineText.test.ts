@@ -59,6 +59,35 @@ describe('timeline lines', () => {
     });
   });
 
+  it("a report's copies to drop copy sessions: sent under their number, or waiting", () => {
+    const e: OrderTimelineEntry = {
+      kind: 'state',
+      at: '',
+      reportId: 12,
+      execId: 'E2',
+      execType: '0',
+      ordStatus: '0',
+      previousStatus: 'A',
+      lastQty: '0',
+      lastPx: '0',
+      cumQty: '0',
+      leavesQty: '10',
+      ordRejReason: null,
+      text: null,
+      fixMessageId: 3,
+      copies: [
+        { session: 'MIDDLE_OFFICE', sentAt: '2026-03-15T10:00:05.100000Z', seqNum: 44 },
+        { session: 'BACK_OFFICE', sentAt: null, seqNum: null },
+      ],
+    };
+    assert.deepEqual(timelineLine(e).details, [
+      'Accepted · ExecID E2',
+      'Filled 0, leaves 10',
+      'Copy to MIDDLE_OFFICE: sent, seq 44',
+      'Copy to BACK_OFFICE: waiting',
+    ]);
+  });
+
   it('a user action says who, what and the notes', () => {
     const e: OrderTimelineEntry = {
       kind: 'action',

@@ -62,6 +62,8 @@ export function timelineLine(e: OrderTimelineEntry): TimelineLine {
       details.push(`Filled ${formatQuantity(e.cumQty)}, leaves ${formatQuantity(e.leavesQty)}`);
     if (e.ordRejReason !== null) details.push(ordRejReasonLabel(e.ordRejReason));
     if (e.text) details.push(`Text: ${e.text}`);
+    for (const c of e.copies ?? [])
+      details.push(c.seqNum === null ? `Copy to ${c.session}: waiting` : `Copy to ${c.session}: sent, seq ${c.seqNum}`);
     return { actor: 'State', title, details, tone: e.ordStatus === '8' ? 'reject' : 'state' };
   }
   const details: string[] = [];

@@ -52,12 +52,24 @@ export interface TimelineActionRow {
   action_data: Record<string, unknown>;
 }
 
+/** A copy of one of the order's reports owed to a drop copy session (docs/adr/0017). */
+export interface TimelineCopyRow {
+  report_id: number;
+  /** The drop copy session's comp id. */
+  session: string;
+  /** When it was sent, with microseconds; null while it waits. */
+  sent_at: string | null;
+  sent_seq_num: number | null;
+}
+
 export interface OrderTimelineRows {
   order: TimelineOrderRow;
   /** Their created_at and sending_time with microseconds. */
   messages: FixMessageRow[];
   reports: TimelineReportRow[];
   actions: TimelineActionRow[];
+  /** The reports' copies, in the order they were made. */
+  copies: TimelineCopyRow[];
 }
 
 const FIX_COLUMNS = `m.id, ${microText('m.created_at')} AS created_at, m.direction, m.msg_type, m.msg_seq_num, m.sender_comp_id, m.target_comp_id, m.clordid,
@@ -92,7 +104,7 @@ export async function orderTimelineRows(db: Queryable, idOrBrokerId: string): Pr
      UNION SELECT e.clordid FROM execution_reports e WHERE e.order_id = $1 AND e.clordid <> $2`,
     [id, order.clordid],
   );
-  const [messages, reports, actions] = await Promise.all([
+  const [messages, reports, actions, copies] = await Promise.all([
     // Our side of the client's session: the messages naming the order (our reports and cancel rejects,
     // its D or AB, requests carrying OrderID), and the client's cancel/replace requests, which may name
     // only their own ClOrdID, by the ClOrdIDs of the chain. Both through their indexes (a BitmapOr of
@@ -120,8 +132,17 @@ export async function orderTimelineRows(db: Queryable, idOrBrokerId: string): Pr
          FROM order_actions a WHERE a.order_id = $1 ORDER BY a.id`,
       [id],
     ),
+    // Through drop_copies_exec_report_idx, per report of the order.
+    db.query<TimelineCopyRow>(
+      `SELECT d.exec_report_id AS report_id, c.comp_id AS session, ${microText('d.sent_at')} AS sent_at, d.sent_seq_num
+         FROM execution_reports e
+         JOIN drop_copies d ON d.exec_report_id = e.id
+         JOIN client_connectors c ON c.id = d.drop_copy_connector_id
+        WHERE e.order_id = $1 ORDER BY d.id`,
+      [id],
+    ),
   ]);
-  return { order, messages: messages.rows, reports: reports.rows, actions: actions.rows };
+  return { order, messages: messages.rows, reports: reports.rows, actions: actions.rows, copies: copies.rows };
 }
 
 /**
@@ -142,5 +163,5 @@ async function refusedTimeline(db: Queryable, order: TimelineOrderRow): Promise<
        ORDER BY m.id LIMIT 1)`,
     [order.targetcompid, order.sendercompid, order.clordid, order.created_at, order.refusal_execid ?? ''],
   );
-  return { order, messages: rows, reports: [], actions: [] };
+  return { order, messages: rows, reports: [], actions: [], copies: [] };
 }

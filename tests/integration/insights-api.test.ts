@@ -194,6 +194,24 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(hours.series[0]!.start, '2026-11-02T23:00:00.000Z');
     });
 
+    it('counts periods in a time zone whose clocks go back: two hours named 01:00, a day of 25 hours', async () => {
+      const london: Filters = { from: '2026-10-24T23:00:00Z', to: '2026-10-26T00:00:00Z', tz: 'Europe/London' };
+      const hours = await get<OrderFlowAnswer>('order-flow', london);
+      assert.equal(hours.filters.bucket, 'hour', '25 hours are drawn by hour');
+      assert.deepEqual(
+        hours.series.map((p) => [p.period, p.start, p.received]),
+        [
+          ['2026-10-25T01:00', '2026-10-25T00:00:00.000Z', 1],
+          ['2026-10-25T01:00', '2026-10-25T01:00:00.000Z', 1],
+        ],
+      );
+      const day = await get<OrderFlowAnswer>('order-flow', { ...london, bucket: 'day' });
+      assert.deepEqual(
+        day.series.map((p) => [p.period, p.start, p.received]),
+        [['2026-10-25', '2026-10-24T23:00:00.000Z', 2]],
+      );
+    });
+
     it('leaves the drop copy connector out and counts a multileg order once', async () => {
       // The clients named by repeating the parameter.
       const res = await t.api(`/api/insights/clients?${query(RANGE)}&client=${A}&client=${B}&client=${DC}`, { token });

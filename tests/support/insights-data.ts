@@ -178,6 +178,9 @@ export const ORDERS: ModelOrder[] = [
       { type: 'FILL', after: 2, user: 'broker', qty: 1, px: 25000 },
     ],
   },
+  // London's clocks go back at 01:00 UTC on 25 October 2026: 01:30 BST, then 01:30 GMT an hour later.
+  { key: 'bst', client: A, symbol: 'C5TC', month: '202612', exchange: 'SGX', qty: 1, cum: 0, at: '2026-10-25T00:30:00Z', actions: [] },
+  { key: 'gmt', client: A, symbol: 'C5TC', month: '202612', exchange: 'SGX', qty: 1, cum: 0, at: '2026-10-25T01:30:00Z', actions: [] },
   // The drop copy connector's rows: left out of every figure.
   {
     key: 'odc',

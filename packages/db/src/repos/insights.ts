@@ -19,8 +19,9 @@ import { decimalText, isoText } from './sql-text';
 //   $6 the period of a time series ('hour' or 'day').
 // The clients are the trading connectors (session_type 'order_entry'): a drop copy connector never
 // trades and is no client here. An order is on an exchange when its SecurityExchange (207) names it,
-// or, without one, its security's exchange does. Periods: the instant in the time zone, truncated
-// (date_trunc on the local time), so a day in Asia/Singapore is 16:00 to 16:00 UTC.
+// or, without one, its security's exchange does. Periods: the instant truncated in the time zone
+// (date_trunc's zone form), so a day in Asia/Singapore is 16:00 to 16:00 UTC, and a day in London
+// when the clocks go back lasts 25 hours.
 
 /**
  * One chart's statement, with JIT compilation off: the planner's estimate for a month of aggregates
@@ -63,12 +64,16 @@ const orderFilter = (a: string, set: 'trading' | 'chosen' = 'chosen') =>
 
 const inRange = (col: string) => `${col} >= $1::timestamptz AND ${col} < $2::timestamptz`;
 
-/** The local period (a timestamp without time zone) of the instant `col`, truncated to $6. */
-const periodOf = (col: string) => `date_trunc($6::text, ${col} AT TIME ZONE $3::text)`;
-/** A period's name ('2026-11-29' or '2026-11-29T14:00') and its start as an instant. */
-const periodColumns = (b: string) =>
-  `to_char(${b}, CASE WHEN $6::text = 'hour' THEN 'YYYY-MM-DD"T"HH24:00' ELSE 'YYYY-MM-DD' END) AS period,
-   ${isoText(`(${b} AT TIME ZONE $3::text)`)} AS start`;
+/**
+ * The period of the instant `col`: its start, an instant, truncated to $6 in the time zone $3
+ * (date_trunc's zone form: the hour a clock goes back is two periods, each its own instant).
+ */
+const periodOf = (col: string) => `date_trunc($6::text, ${col}, $3::text)`;
+/** A period's name in the time zone ('2026-11-29' by day, '2026-11-29T14:00' by hour). */
+const periodName = (b: string) =>
+  `to_char(${b} AT TIME ZONE $3::text, CASE WHEN $6::text = 'hour' THEN 'YYYY-MM-DD"T"HH24:00' ELSE 'YYYY-MM-DD' END)`;
+/** A period's name and its start as an instant. */
+const periodColumns = (b: string) => `${periodName(b)} AS period, ${isoText(b)} AS start`;
 
 // ── 1. order flow ──
 
@@ -158,8 +163,8 @@ export async function insightsTimeToAnswer(
      )
      SELECT measure,
             CASE WHEN no_b = 0 THEN 'period' WHEN no_user = 0 THEN 'user' ELSE 'all' END AS grp,
-            CASE WHEN no_b = 0 THEN to_char(b, CASE WHEN $6::text = 'hour' THEN 'YYYY-MM-DD"T"HH24:00' ELSE 'YYYY-MM-DD' END) END AS period,
-            CASE WHEN no_b = 0 THEN ${isoText(`(b AT TIME ZONE $3::text)`)} END AS start,
+            CASE WHEN no_b = 0 THEN ${periodName('b')} END AS period,
+            CASE WHEN no_b = 0 THEN ${isoText('b')} END AS start,
             CASE WHEN no_user = 0 THEN user_id END AS username,
             n AS count, p[1] AS p50, p[2] AS p90, p[3] AS p99
        FROM grouped

@@ -3,7 +3,9 @@
 // exists exactly once, every order the server holds has been answered, no order the client sent is
 // lost, and sequence numbers carry on on both sides. Three trials per run (CRASH_TRIALS), killed after
 // 10%, 30% and 50% of the answers (CRASH_KILL_AT=n: after n answers), the second with 500 more orders
-// sent while the server is down (they come by resend); CRASH_DEBUG=1 prints the recovery. How long the answers take is measured by the recovery benchmark (bench/recovery.ts).
+// sent while the server is down (they come by resend), the third with a drop copy session of the
+// client's reports logged on (QuickFIX too, validating each copy): after the restart it has a copy of
+// every report the client got, and no copy of a report the server never made; CRASH_DEBUG=1 prints the recovery. How long the answers take is measured by the recovery benchmark (bench/recovery.ts).
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { buildQuickfix, quickfixUnavailable, type QuickfixBuild } from '../../bench/quickfix/build';
@@ -37,7 +39,16 @@ describe('kill -9 of the server mid-burst, QuickFIX client on PostgreSQL', { ski
       const killAt = Number(process.env.CRASH_KILL_AT ?? Math.floor((ORDERS * (2 * trial - 1)) / 10));
       // Trial 2 also sends orders while the server is down: they arrive by the resend exchange.
       const sendWhileDown = trial === 2 ? 500 : 0;
-      const r = await runCrashTrial(build, { orders: ORDERS, killAt, prefix: `CR${trial}`, answerTimeoutMs: 60_000, sendWhileDown });
+      // Trial 3 also has a drop copy session of the client's reports (docs/adr/0017).
+      const dropCopy = trial === 3;
+      const r = await runCrashTrial(build, {
+        orders: ORDERS,
+        killAt,
+        prefix: `CR${trial}`,
+        answerTimeoutMs: 60_000,
+        sendWhileDown,
+        dropCopy,
+      });
       assert.ok(
         r.answeredWithinMs !== undefined,
         `only ${r.answered.size} of ${r.ids.length} orders answered within 60 s of the new logon`,
@@ -69,6 +80,28 @@ describe('kill -9 of the server mid-burst, QuickFIX client on PostgreSQL', { ski
       assert.ok(theirLogon, 'the server answered the Logon');
       assert.ok(Number(field(theirLogon.slice(3), 34)) > r.lastServerSeqBefore, 'the server numbered on from before the crash');
       assert.ok(!after.some((l) => l.startsWith('EVENT') && /already logged on/i.test(l)), 'no "already logged on" refusal');
+
+      if (dropCopy) {
+        const d = r.dropCopy!;
+        assert.ok(
+          d.allCopied,
+          `copies of ${[...d.clientExecIds].filter((id) => !d.copies.has(id)).length} reports the client got never came`,
+        );
+        const neverMade = [...d.copies.keys()].filter((id) => !d.storedExecIds.has(id));
+        assert.deepEqual(neverMade, [], 'copies of reports the server never made');
+        const all = [...d.copies.values()].flat();
+        assert.ok(
+          all.every((c) => c.copyMsgIndicator === 'Y' && c.clientParty),
+          'every copy says so (797=Y) and names the client first',
+        );
+        // A copy sent before the kill whose mark was lost goes again at the next logon, flagged PossResend.
+        const unflagged = [...d.copies].filter(([, list]) => list.slice(1).some((c) => !c.possResend)).map(([id]) => id);
+        assert.deepEqual(unflagged, [], 'a copy received twice without PossResend');
+        assert.deepEqual(d.sessionRejects, [], 'QuickFIX rejected no copy');
+        console.log(
+          `# trial ${trial}: ${d.clientExecIds.size} reports at the client, ${d.copies.size} copied (${all.length} copies, ${all.filter((c) => c.possResend).length} flagged PossResend)`,
+        );
+      }
       console.log(
         `# trial ${trial}: killed after ${r.ackedBeforeCrash.size} answers (${r.storedAtCrash} orders stored); ${sendWhileDown ? `${sendWhileDown} sent while down; ` : ''}all ${r.ids.length} answered ${r.answeredWithinMs} ms after the new logon (${r.beforeCrashMs} ms to the kill)`,
       );

@@ -6,20 +6,24 @@
 // has an answer (or `answerTimeoutMs` passed). With `sendWhileDown`, the client sends that many more
 // orders while the server is down: QuickFIX stores them unsent, and they reach the restarted server
 // only by the resend its ResendRequest asks for (PossDupFlag), the resend exchange of a real outage.
+// With `dropCopy`, a second QuickFIX session logs on as a drop copy session of the client's reports
+// (docs/adr/0017) before the burst and reconnects after the restart like the client; the trial then
+// also waits for a copy of every report the client got (`copyTimeoutMs`).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDb } from '@fixdesk/db';
+import { openDb, type Queryable } from '@fixdesk/db';
 import { createTestDatabase } from '@fixdesk/db/testing';
 import { formatUtcTimestamp } from '@fixdesk/fix';
 import type { QuickfixBuild } from '../../bench/quickfix/build';
 import { maturity } from '../support/fix-client';
 import { killHard, startServerProcess, type ServerProcess } from '../support/server-process';
-import { field, freePort, QuickfixPeer } from './quickfix-peer';
+import { field, fieldsOf, freePort, QuickfixPeer } from './quickfix-peer';
 import { until } from '../support/until';
 
 const ADMIN_PASSWORD = 'crash-admin-pw-1';
 export const CRASH_CLIENT = 'SGX_CLIENT_1';
+export const CRASH_DROP_COPY = 'CRASH_COPIES';
 
 const orderLine = (clOrdId: string) =>
   `send 35=D|11=${clOrdId}|453=2|448=JSMITH|447=D|452=11|448=STRAITS|447=D|452=7|55=C5TC|167=FUT|200=${maturity(2)}|54=2|` +
@@ -44,18 +48,44 @@ export interface CrashTrialResult {
   readonly linesAfterCrash: readonly string[];
   /** The highest MsgSeqNum the client received before the kill. */
   readonly lastServerSeqBefore: number;
+  /** With `dropCopy`: what each side saw, and what the database holds at the end. */
+  readonly dropCopy?: {
+    /** ExecIDs of the reports the client received (each once, however often it got one). */
+    readonly clientExecIds: ReadonlySet<string>;
+    /** ExecID → the copies the drop copy session's application received, each with its PossResend (97). */
+    readonly copies: ReadonlyMap<
+      string,
+      ReadonlyArray<{ possResend: boolean; copyMsgIndicator: string | undefined; clientParty: boolean }>
+    >;
+    /** ExecIDs of every report the server ever wrote for the client. */
+    readonly storedExecIds: ReadonlySet<string>;
+    /** The Rejects (35=3) QuickFIX sent the desk on the drop copy session (a copy its dictionary refused). */
+    readonly sessionRejects: readonly string[];
+    /** Whether every report the client got had its copy within `copyTimeoutMs`. */
+    readonly allCopied: boolean;
+  };
 }
 
 export async function runCrashTrial(
   build: QuickfixBuild,
-  o: { orders: number; killAt: number; prefix: string; answerTimeoutMs: number; sendWhileDown?: number },
+  o: {
+    orders: number;
+    killAt: number;
+    prefix: string;
+    answerTimeoutMs: number;
+    sendWhileDown?: number;
+    dropCopy?: boolean;
+    copyTimeoutMs?: number;
+  },
 ): Promise<CrashTrialResult> {
   const database = await createTestDatabase('postgres');
   const dataDir = mkdtempSync(join(tmpdir(), 'fixdesk-crash-'));
   const store = mkdtempSync(join(tmpdir(), 'qf-crash-'));
+  const copyStore = mkdtempSync(join(tmpdir(), 'qf-crash-copies-'));
   const fixPort = await freePort();
   let server: ServerProcess | undefined;
   let qf: QuickfixPeer | undefined;
+  let copies: QuickfixPeer | undefined;
   const check = await openDb({ databaseUrl: database.url!, poolSize: 1 });
   const serverEnv = {
     DATABASE_URL: database.url!,
@@ -80,6 +110,37 @@ export async function runCrashTrial(
       body: JSON.stringify({ max_orders_per_second: 100_000 }),
     });
     if (put.status !== 200) throw new Error(`could not lift the rate limit: ${put.status} ${await put.text()}`);
+    if (o.dropCopy) {
+      const made = await fetch(`${server.url}/api/client-connectors`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({
+          comp_id: CRASH_DROP_COPY,
+          execution_id_prefix: 'CCP',
+          session_type: 'drop_copy',
+          drop_copy_of: [CRASH_CLIENT],
+          timezone: 'UTC',
+          trading_days: 'M,T,W,T,F,S,S',
+          start_time: '00:00',
+          end_time: '23:59:59',
+        }),
+      });
+      if (made.status !== 200) throw new Error(`could not make the drop copy connector: ${made.status} ${await made.text()}`);
+      copies = new QuickfixPeer({
+        binary: build.programs.fixpeer,
+        mode: 'initiator',
+        port: fixPort,
+        senderCompID: CRASH_DROP_COPY,
+        targetCompID: 'FIXDESK',
+        storeDir: copyStore,
+        dictionaryPath: build.dictionaryPath,
+        heartBtIntSec: 5,
+        waitTimeoutMs: 30_000,
+        killAfterMs: 240_000,
+      });
+      copies.script('start\nwait-logon');
+      await copies.waitForLine((l) => l.startsWith('LOGON'), 30_000);
+    }
 
     qf = new QuickfixPeer({
       binary: build.programs.fixpeer,
@@ -162,7 +223,9 @@ export async function runCrashTrial(
       `SELECT clordid, count(*)::int AS n FROM orders WHERE sendercompid = $1 GROUP BY clordid`,
       [CRASH_CLIENT],
     );
+    const dropCopy = copies ? await dropCopyOutcome(qf, copies, check, o.copyTimeoutMs ?? 60_000) : undefined;
     return {
+      ...(dropCopy ? { dropCopy } : {}),
       ids,
       ackedBeforeCrash,
       storedAtCrash,
@@ -175,10 +238,50 @@ export async function runCrashTrial(
     };
   } finally {
     qf?.kill();
+    copies?.kill();
     if (server && server.child.exitCode === null) await killHard(server);
     await check.close();
     await database.dispose();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(store, { recursive: true, force: true });
+    rmSync(copyStore, { recursive: true, force: true });
   }
+}
+
+/** The drop copy session's side of a trial, once it has a copy of every report the client got (or the time is up). */
+async function dropCopyOutcome(
+  client: QuickfixPeer,
+  copies: QuickfixPeer,
+  check: Queryable,
+  timeoutMs: number,
+): Promise<NonNullable<CrashTrialResult['dropCopy']>> {
+  const clientExecIds = new Set(client.messages('APP').flatMap((m) => (field(m, 35) === '8' ? [field(m, 17)!] : [])));
+  const received = () => new Set(copies.messages('APP').flatMap((m) => (field(m, 35) === '8' ? [field(m, 17)!] : [])));
+  let allCopied = true;
+  try {
+    await until('a copy of every report the client got', () => [...clientExecIds].every((id) => received().has(id)), timeoutMs, 200);
+  } catch {
+    allCopied = false;
+  }
+  const byExecId = new Map<string, Array<{ possResend: boolean; copyMsgIndicator: string | undefined; clientParty: boolean }>>();
+  for (const m of copies.messages('APP')) {
+    if (field(m, 35) !== '8') continue;
+    const list = byExecId.get(field(m, 17)!) ?? [];
+    // The client named first among the parties: PartyID, PartyIDSource D, PartyRole 3.
+    const parties = fieldsOf(m).filter(([t]) => t === 448 || t === 447 || t === 452);
+    list.push({
+      possResend: field(m, 97) === 'Y',
+      copyMsgIndicator: field(m, 797),
+      clientParty: parties[0]?.[1] === CRASH_CLIENT && parties[1]?.[1] === 'D' && parties[2]?.[1] === '3',
+    });
+    byExecId.set(field(m, 17)!, list);
+  }
+  const { rows } = await check.query<{ execid: string }>('SELECT execid FROM execution_reports WHERE sendercompid = $1', [CRASH_CLIENT]);
+  return {
+    clientExecIds,
+    copies: byExecId,
+    storedExecIds: new Set(rows.map((r) => r.execid)),
+    sessionRejects: copies.messages('TX').filter((m) => field(m, 35) === '3'),
+    allCopied,
+  };
 }

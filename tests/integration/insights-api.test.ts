@@ -263,6 +263,17 @@ for (const kind of TEST_DB_KINDS) {
           assert.match(String(body.field), new RegExp(`^${field}`), `${chart}?${q}: ${body.message}`);
         }
       }
+      // Named in words.
+      const tz = await t.api(`/api/insights/order-flow?${query(RANGE)}&tz=Mars/Olympus`, { token });
+      assert.match(((await tz.json()) as { message: string }).message, /^Time zone must be an IANA time zone name/);
+      const client = await t.api(`/api/insights/clients?${query(RANGE)}&client=${A},A%20B`, { token });
+      assert.deepEqual(await client.json(), {
+        success: false,
+        message: 'Client must be comp IDs (up to 64 printable characters, no spaces), separated by commas',
+        error: 'Client must be comp IDs (up to 64 printable characters, no spaces), separated by commas',
+        field: 'client',
+        issues: [{ path: 'client', message: 'must be comp IDs (up to 64 printable characters, no spaces), separated by commas' }],
+      });
       const unknown = await t.api(`/api/insights/volume?${query(RANGE)}`, { token });
       assert.equal(unknown.status, 404);
     });

@@ -43,14 +43,12 @@ const clientList = z.preprocess(
       .map((s) => (typeof s === 'string' ? s.trim() : s))
       .filter((s) => s !== ''),
   z
-    .array(
-      z
-        .string()
-        .min(1)
-        .max(64, 'must name comp IDs of at most 64 characters')
-        .regex(/^[\x21-\x7e]+$/, 'must name comp IDs (printable characters, no spaces)'),
-    )
-    .max(100),
+    .array(z.string())
+    .max(100, 'must name at most 100 clients')
+    .refine(
+      (ids) => ids.every((id) => /^[\x21-\x7e]{1,64}$/.test(id)),
+      'must be comp IDs (up to 64 printable characters, no spaces), separated by commas',
+    ),
 );
 
 /**

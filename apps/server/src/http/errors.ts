@@ -28,6 +28,7 @@ const WORDS: Record<string, string> = {
   tls: 'TLS',
   ip: 'IP',
   ips: 'IPs',
+  tz: 'time zone',
 };
 
 /**

@@ -5,7 +5,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { TEST_DB_KINDS } from '@fixdesk/db/testing';
-import type { ClientsAnswer, ContractsAnswer, FixSessionsAnswer, OrderFlowAnswer, TimeToAnswerAnswer } from '@fixdesk/protocol';
+import {
+  ClientsAnswerSchema,
+  ContractsAnswerSchema,
+  FixSessionsAnswerSchema,
+  OrderFlowAnswerSchema,
+  TimeToAnswerAnswerSchema,
+  type ClientsAnswer,
+  type ContractsAnswer,
+  type FixSessionsAnswer,
+  type OrderFlowAnswer,
+  type TimeToAnswerAnswer,
+} from '@fixdesk/protocol';
+import type { z } from 'zod';
 import {
   A,
   B,
@@ -60,14 +72,26 @@ const CASES: Record<string, Filters> = {
   'an empty range': EMPTY,
 };
 
+const ANSWER_SCHEMAS: Record<string, z.ZodType> = {
+  'order-flow': OrderFlowAnswerSchema,
+  'time-to-answer': TimeToAnswerAnswerSchema,
+  clients: ClientsAnswerSchema,
+  contracts: ContractsAnswerSchema,
+  'fix-sessions': FixSessionsAnswerSchema,
+};
+
 for (const kind of TEST_DB_KINDS) {
   describe(`desk insights API on ${kind}`, () => {
     let t: TestServer;
     let token: string;
+    /** One chart's answer, checked against its schema (strictly: no field the schema does not declare). */
     const get = async <T>(chart: string, f: Filters, as = token) => {
       const res = await t.api(`/api/insights/${chart}?${query(f)}`, { token: as });
       const body = (await res.json()) as T;
       assert.equal(res.status, 200, `${chart}: ${JSON.stringify(body)}`);
+      const schema = ANSWER_SCHEMAS[chart];
+      assert.ok(schema, chart);
+      assert.deepEqual(schema.parse(body), body, `${chart}: the answer is its schema's`);
       return body;
     };
 

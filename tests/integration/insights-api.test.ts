@@ -131,6 +131,7 @@ for (const kind of TEST_DB_KINDS) {
             close(actual.p99Ms, exp.p99Ms, `${what} p99`);
           };
           compare(body[m].overall, expected[m].overall, `${m} overall`);
+          assert.equal(body[m].waiting, expected[m].waiting, `${m} waiting`);
           assert.deepEqual(
             body[m].byPeriod.map((p) => p.period),
             expected[m].byPeriod.map((p) => p.key),
@@ -261,7 +262,12 @@ for (const kind of TEST_DB_KINDS) {
       const clients = await get<ClientsAnswer>('clients', EMPTY);
       assert.deepEqual([clients.clients, clients.deskLots], [[], '0']);
       const times = await get<TimeToAnswerAnswer>('time-to-answer', EMPTY);
-      assert.deepEqual(times.answer, { overall: { count: 0, p50Ms: null, p90Ms: null, p99Ms: null }, byPeriod: [], byUser: [] });
+      assert.deepEqual(times.answer, {
+        overall: { count: 0, p50Ms: null, p90Ms: null, p99Ms: null },
+        waiting: 0,
+        byPeriod: [],
+        byUser: [],
+      });
     });
 
     it('refuses bad filters with a 400 naming the field', async () => {

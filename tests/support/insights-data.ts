@@ -178,6 +178,18 @@ export const ORDERS: ModelOrder[] = [
       { type: 'FILL', after: 2, user: 'broker', qty: 1, px: 25000 },
     ],
   },
+  // Accepted, not filled yet.
+  {
+    key: 'o10',
+    client: B,
+    symbol: 'TTF',
+    month: '202612',
+    exchange: 'EEX',
+    qty: 2,
+    cum: 0,
+    at: '2026-11-04T12:00:00Z',
+    actions: [{ type: 'ACCEPT', after: 7, user: 'broker' }],
+  },
   // London's clocks go back at 01:00 UTC on 25 October 2026: 01:30 BST, then 01:30 GMT an hour later.
   { key: 'bst', client: A, symbol: 'C5TC', month: '202612', exchange: 'SGX', qty: 1, cum: 0, at: '2026-10-25T00:30:00Z', actions: [] },
   { key: 'gmt', client: A, symbol: 'C5TC', month: '202612', exchange: 'SGX', qty: 1, cum: 0, at: '2026-10-25T01:30:00Z', actions: [] },
@@ -434,6 +446,7 @@ export function expectedTimes(f: Filters) {
     answer: [] as { period: string; user: string; ms: number }[],
     firstFill: [] as { period: string; user: string; ms: number }[],
   };
+  const waiting = { answer: 0, firstFill: 0 };
   for (const o of ORDERS.filter((o) => orderChosen(f, o) && inRange(f, o.at))) {
     const period = periodOf(o.at, tz, bucket);
     const answer = o.actions.find((a) => a.type === 'ACCEPT' || a.type === 'REJECT');
@@ -441,18 +454,21 @@ export function expectedTimes(f: Filters) {
     const accept = o.actions.find((a) => a.type === 'ACCEPT');
     const fill = o.actions.find((a) => a.type === 'FILL' || a.type === 'PARTIAL_FILL');
     if (accept && fill) measures.firstFill.push({ period, user: fill.user, ms: (fill.after - accept.after) * 1000 });
+    if (!answer) waiting.answer++;
+    if (accept && !fill) waiting.firstFill++;
   }
   const group = (rows: { period: string; user: string; ms: number }[], by: 'period' | 'user') => {
     const m = new Map<string, number[]>();
     for (const r of rows) m.set(r[by], [...(m.get(r[by]) ?? []), r.ms]);
     return [...m.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([key, ms]) => ({ key, ...figures(ms) }));
   };
-  const measure = (rows: { period: string; user: string; ms: number }[]) => ({
+  const measure = (rows: { period: string; user: string; ms: number }[], waiting: number) => ({
     overall: figures(rows.map((r) => r.ms)),
+    waiting,
     byPeriod: group(rows, 'period'),
     byUser: group(rows, 'user'),
   });
-  return { answer: measure(measures.answer), firstFill: measure(measures.firstFill) };
+  return { answer: measure(measures.answer, waiting.answer), firstFill: measure(measures.firstFill, waiting.firstFill) };
 }
 
 interface ExpectedFill {

@@ -145,9 +145,14 @@ const Percentiles = {
 export const AnswerTimesSchema = z.object(Percentiles);
 export const AnswerTimesPointSchema = z.object({ ...Period, ...Percentiles });
 export const AnswerTimesByUserSchema = z.object({ user: z.string(), ...Percentiles });
-/** One measure: over the range, per period (of the order's arrival) and per broker user who answered. */
+/**
+ * One measure: over the range, per period (of the order's arrival) and per broker user who answered;
+ * and how many of the orders received are still waiting for it (not answered, or accepted and not
+ * filled, as of now), which the times cannot show.
+ */
 export const AnswerTimesMeasureSchema = z.object({
   overall: AnswerTimesSchema,
+  waiting: z.number().int(),
   byPeriod: z.array(AnswerTimesPointSchema),
   byUser: z.array(AnswerTimesByUserSchema),
 });

@@ -112,7 +112,7 @@ export async function insightsOrderFlow(db: Db, f: InsightsFilters): Promise<Ord
 
 interface TimesRow {
   measure: 'answer' | 'firstFill';
-  grp: 'all' | 'period' | 'user';
+  grp: 'all' | 'period' | 'user' | 'waiting';
   period: string | null;
   start: string | null;
   username: string | null;
@@ -132,11 +132,11 @@ export async function insightsTimeToAnswer(
     db,
     `WITH ${CLIENT_CTES},
      -- Each order received: its first answer (accept or reject), first accept and first fill, and who
-     -- made them, from the actions since the range's start (none precedes its order).
+     -- made them (null when not yet), from the actions since the range's start (none precedes its order).
      per_order AS (
        SELECT o.created_at AS received_at, f.answered_at, f.answered_by, f.accepted_at, f.filled_at, f.filled_by
          FROM orders o
-         JOIN (SELECT a.order_id,
+         LEFT JOIN (SELECT a.order_id,
                       min(a.created_at) FILTER (WHERE a.action_type IN ('ACCEPT', 'REJECT')) AS answered_at,
                       (array_agg(a.user_id ORDER BY a.created_at, a.id) FILTER (WHERE a.action_type IN ('ACCEPT', 'REJECT')))[1] AS answered_by,
                       min(a.created_at) FILTER (WHERE a.action_type = 'ACCEPT') AS accepted_at,
@@ -168,15 +168,26 @@ export async function insightsTimeToAnswer(
             CASE WHEN no_user = 0 THEN user_id END AS username,
             n AS count, p[1] AS p50, p[2] AS p90, p[3] AS p99
        FROM grouped
-      ORDER BY measure, grp, b, user_id`,
+     UNION ALL
+     SELECT 'answer', 'waiting', NULL, NULL, NULL, count(*) FILTER (WHERE answered_at IS NULL)::int, NULL, NULL, NULL FROM per_order
+     UNION ALL
+     SELECT 'firstFill', 'waiting', NULL, NULL, NULL, count(*) FILTER (WHERE accepted_at IS NOT NULL AND filled_at IS NULL)::int, NULL, NULL, NULL
+       FROM per_order
+      ORDER BY measure, grp, start, username`,
     params(f),
   );
-  const empty = (): AnswerTimesMeasure => ({ overall: { count: 0, p50Ms: null, p90Ms: null, p99Ms: null }, byPeriod: [], byUser: [] });
+  const empty = (): AnswerTimesMeasure => ({
+    overall: { count: 0, p50Ms: null, p90Ms: null, p99Ms: null },
+    waiting: 0,
+    byPeriod: [],
+    byUser: [],
+  });
   const out = { answer: empty(), firstFill: empty() };
   for (const r of rows) {
     const figures: AnswerTimes = { count: r.count, p50Ms: ms(r.p50), p90Ms: ms(r.p90), p99Ms: ms(r.p99) };
     const m = out[r.measure];
-    if (r.grp === 'all') m.overall = figures;
+    if (r.grp === 'waiting') m.waiting = r.count;
+    else if (r.grp === 'all') m.overall = figures;
     else if (r.grp === 'period') m.byPeriod.push({ period: r.period!, start: r.start!, ...figures });
     else m.byUser.push({ user: r.username!, ...figures });
   }

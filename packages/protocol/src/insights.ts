@@ -90,10 +90,6 @@ export const InsightsQuerySchema = z
 export type InsightsQueryInput = z.input<typeof InsightsQuerySchema>;
 export type InsightsFilters = z.output<typeof InsightsQuerySchema>;
 
-export const InsightChartParamsSchema = z.strictObject({
-  chart: z.enum(INSIGHT_CHARTS, { error: `must be one of ${INSIGHT_CHARTS.join(', ')}` }),
-});
-
 /** The filters as applied, echoed in every answer. */
 const AppliedFilters = z.object({
   from: z.string(),

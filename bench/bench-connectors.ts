@@ -14,3 +14,12 @@ export async function addBenchConnectors(db: Queryable, compIds: readonly string
     ]);
   }
 }
+
+/** A drop copy connector of every client's reports (docs/adr/0017), as the benchmark's drop copy session. */
+export async function addBenchDropCopy(db: Queryable, compId: string): Promise<void> {
+  await db.query(
+    `INSERT INTO client_connectors (comp_id, execution_id_prefix, target_comp_id, start_time, end_time, trading_days, session_type, drop_copy_of)
+     VALUES ($1, 'BDC', 'FIXDESK', '00:00:00', '23:59:59', 'M,T,W,T,F,S,S', 'drop_copy', '{}')`,
+    [compId],
+  );
+}

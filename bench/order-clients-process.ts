@@ -12,10 +12,18 @@ export interface OrderClientsProcess {
   command(c: ClientCommand): Promise<PhaseResult | null>;
 }
 
-/** Forks the clients, which log on to `port` as each of `compIds`; resolves once all are logged on. */
-export async function startOrderClients(port: number, compIds: readonly string[]): Promise<OrderClientsProcess> {
+/**
+ * Forks the clients, which log on to `port` as each of `compIds` (and as the drop copy session
+ * `dropCopy`, which only receives); resolves once all are logged on.
+ */
+export async function startOrderClients(
+  port: number,
+  compIds: readonly string[],
+  options: { dropCopy?: string } = {},
+): Promise<OrderClientsProcess> {
   const child = fork(join(here, 'order-clients.ts'), [String(port), ...compIds], {
     execArgv: ['--import', 'tsx'],
+    ...(options.dropCopy ? { env: { ...process.env, BENCH_DROP_COPY: options.dropCopy } } : {}),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   type Reply = { ok?: boolean; result?: PhaseResult | null; error?: string; ready?: boolean };

@@ -21,6 +21,8 @@ export interface PhaseResult {
   /** The latencies by when their order was sent: p50, p99 and max of each half second of the phase. */
   timeline: TimelineBucket[];
   cpuSeconds: number;
+  /** With a drop copy session (BENCH_DROP_COPY): the copies it received during the phase. */
+  copies?: number;
 }
 
 export interface TimelineBucket {
@@ -37,6 +39,17 @@ const BUCKET_MS = 500;
 const [portArg, ...compIds] = process.argv.slice(2);
 const clients = compIds.map((c) => new TestFixClient(c));
 await Promise.all(clients.map((c) => c.connect(Number(portArg))));
+
+// A drop copy session of every client's reports (docs/adr/0017), when the run has one: it only counts what it receives.
+const dropCopy = process.env.BENCH_DROP_COPY ? new TestFixClient(process.env.BENCH_DROP_COPY) : undefined;
+let copies = 0;
+if (dropCopy) {
+  await dropCopy.connect(Number(portArg));
+  dropCopy.received.push = (...items) => {
+    for (const m of items) if (m.msgType === '8' && m.get(797) === 'Y') copies++;
+    return 0;
+  };
+}
 
 const sentAt = new Map<string, number>();
 let latencies: number[] = [];
@@ -81,6 +94,7 @@ function reset(): void {
   latencies = [];
   buckets = [];
   phaseStart = performance.now();
+  copies = 0;
   sentAt.clear();
   for (const c of clients) inflight.set(c.compId, 0);
 }
@@ -130,7 +144,7 @@ async function run(c: ClientCommand): Promise<PhaseResult | undefined> {
     }
     elapsed = (performance.now() - t0) / 1000;
   } else {
-    await Promise.all(clients.map((cl) => cl.stop().catch(() => {})));
+    await Promise.all([...clients, ...(dropCopy ? [dropCopy] : [])].map((cl) => cl.stop().catch(() => {})));
     return undefined;
   }
   const u = process.cpuUsage(cpu0);
@@ -142,6 +156,7 @@ async function run(c: ClientCommand): Promise<PhaseResult | undefined> {
     latencies: latencies.sort((a, b) => a - b),
     timeline: timeline(),
     cpuSeconds: (u.user + u.system) / 1e6,
+    ...(dropCopy ? { copies } : {}),
   };
 }
 

@@ -11,7 +11,8 @@
 // of BENCHMARKS.md.
 //
 //   npx tsx bench/orders.ts [--quick] [--no-write] [--db pglite|postgres|both] [--rate N]
-//                           [--baseline REF | --no-baseline] [--rounds N] [--history N]
+//                           [--baseline REF | --no-baseline] [--rounds N] [--history N] [--drop-copy]
+//                           (--drop-copy: each round also runs this code with a drop copy session of every client's reports)
 //   npx tsx bench/orders.ts --run pglite|postgres   one run here, its result as one JSON line
 //                           (the alternating parent starts each run with the Node flags of its checkout's `npm start`)
 //                           [--profile FILE]  also the server's CPU profile of the full-speed phase
@@ -29,7 +30,7 @@ import { startServer } from '../apps/server/src/server';
 import { startOrderClients } from './order-clients-process';
 import { testConfig } from '../tests/support/server';
 import { machineDescription, writeSection } from './benchmarks-md';
-import { addBenchConnectors } from './bench-connectors';
+import { addBenchConnectors, addBenchDropCopy } from './bench-connectors';
 import { addClientHistory } from './order-history';
 import { postgresCpuSeconds } from './proc-cpu';
 
@@ -43,6 +44,7 @@ const { values: args } = parseArgs({
     run: { type: 'string' },
     baseline: { type: 'string', default: 'd3ddac2' },
     'no-baseline': { type: 'boolean', default: false },
+    'drop-copy': { type: 'boolean', default: false },
     rounds: { type: 'string', default: '2' },
     history: { type: 'string', default: '100000' },
     profile: { type: 'string' },
@@ -82,6 +84,8 @@ interface RunResult {
     serverCpuUsPerOrder: number;
     clientCpuUsPerOrder: number;
     pgCpuUsPerOrder: number;
+    /** With a drop copy session: the copies it received during the phase. */
+    copies?: number;
   };
 }
 
@@ -183,8 +187,11 @@ async function runOne(db: DatabaseKind): Promise<RunResult> {
   // The desk's history: HISTORY orders over the clients, before their sessions start (as autovacuum would, analysed).
   for (const c of compIds) await addClientHistory(database.db, c, Math.round(HISTORY / SESSIONS));
   await database.db.query('VACUUM ANALYZE');
+  // With --drop-copy, a drop copy session of every client's reports, logged on in the clients' process.
+  const dropCopy = args['drop-copy'] ? 'BENCH_COPIES' : undefined;
+  if (dropCopy) await addBenchDropCopy(database.db, dropCopy);
   // The clients run in their own process (bench/order-clients.ts), as they would on their own machines.
-  const clients = await startOrderClients(server.ctx.fix.port, compIds);
+  const clients = await startOrderClients(server.ctx.fix.port, compIds, dropCopy ? { dropCopy } : {});
   const floor = db === 'postgres' ? await commitFloor(database.db, FIXED_RATE, FIXED_SECONDS / 2) : undefined;
   if (floor) console.log(`[${db}] one-row commit floor at ${FIXED_RATE}/s: ${JSON.stringify(floor)}`);
   const command = clients.command;
@@ -233,6 +240,7 @@ async function runOne(db: DatabaseKind): Promise<RunResult> {
     serverCpuUsPerOrder: (cpu.node / u.acked) * 1e6,
     clientCpuUsPerOrder: (u.cpuSeconds / u.acked) * 1e6,
     pgCpuUsPerOrder: db === 'postgres' ? (cpu.pg / u.acked) * 1e6 : NaN,
+    ...(u.copies !== undefined ? { copies: u.copies } : {}),
   };
   console.log(`[${db}] full speed: ${JSON.stringify(full)}`);
 
@@ -291,8 +299,14 @@ function flagsText(tree: string): string {
 }
 
 /** One run of the benchmark in a checkout, in a process of its own; its result. */
-function runIn(tree: string, kind: DatabaseKind): Promise<RunResult> {
-  const extra = [...(args.quick ? ['--quick'] : []), ...(args.rate ? ['--rate', args.rate] : []), '--history', String(HISTORY)];
+function runIn(tree: string, kind: DatabaseKind, withDropCopy = false): Promise<RunResult> {
+  const extra = [
+    ...(args.quick ? ['--quick'] : []),
+    ...(args.rate ? ['--rate', args.rate] : []),
+    '--history',
+    String(HISTORY),
+    ...(withDropCopy ? ['--drop-copy'] : []),
+  ];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...serverNodeFlags(tree), '--import', 'tsx', 'bench/orders.ts', '--run', kind, ...extra], {
       cwd: tree,
@@ -314,6 +328,8 @@ function runIn(tree: string, kind: DatabaseKind): Promise<RunResult> {
 const kinds: DatabaseKind[] = args.db === 'both' ? ['pglite', 'postgres'] : [args.db as DatabaseKind];
 const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root }).toString().trim();
 const baseRef = args['no-baseline'] ? undefined : args.baseline;
+/** This code with a drop copy session (--drop-copy), in the tables. */
+const headWithCopy = `${head} + drop copy`;
 const baseTree = baseRef ? baselineTree(baseRef) : undefined;
 interface Labelled {
   code: string;
@@ -328,6 +344,7 @@ for (const k of kinds) {
   for (let round = 1; round <= ROUNDS; round++) {
     if (baseTree) runs.push({ code: baseRef!, round, r: await runIn(baseTree, k) });
     runs.push({ code: head, round, r: await runIn(root, k) });
+    if (args['drop-copy']) runs.push({ code: headWithCopy, round, r: await runIn(root, k, true) });
   }
 }
 const loadAtEnd = loadavg()[0]!;
@@ -378,6 +395,27 @@ for (const k of kinds) {
       `| postgres: p50 ≤ 0.5 ms and p99 ≤ 2 ms at ${FIXED_RATE}/s (issue 4) | ${ms(cur.p50)} / ${ms(cur.p99)} ms | ${verdict(cur.p50 <= 0.5 && cur.p99 <= 2 && cur.complete)} |`,
     );
   }
+  // Issue 30: one drop copy session of every client's reports against none, this code both times.
+  const withCopy = summary(headWithCopy, k);
+  if (withCopy) {
+    const plain = of(head, k);
+    const copied = of(headWithCopy, k);
+    const cpu = (rs: RunResult[], f: (r: RunResult) => number) => mean(rs.map(f));
+    const serverCost = cpu(copied, (r) => r.full.serverCpuUsPerOrder) - cpu(plain, (r) => r.full.serverCpuUsPerOrder);
+    const pgCost = cpu(copied, (r) => r.full.pgCpuUsPerOrder) - cpu(plain, (r) => r.full.pgCpuUsPerOrder);
+    const delivered = mean(copied.map((r) => (r.full.copies ?? 0) / r.full.acked));
+    targetRows.push(
+      `| ${k}: a drop copy session's cost per order at full speed (CPU with − without: server${k === 'postgres' ? ' / PostgreSQL' : ''}; reported) | ${serverCost.toFixed(0)} µs${k === 'postgres' ? ` / ${pgCost.toFixed(0)} µs` : ''}; rate ${withCopy.rate.toFixed(0)}/s against ${cur.rate.toFixed(0)}/s without (${x(withCopy.rate, cur.rate)}); copies received during the phase ${(delivered * 100).toFixed(0)}% of its Pending News | reported |`,
+    );
+    if (base) {
+      targetRows.push(
+        `| ${k}: with a drop copy session, full-speed rate ≥ 1.0× the baseline's | ${withCopy.rate.toFixed(0)}/s against ${base.rate.toFixed(0)}/s (${x(withCopy.rate, base.rate)}) | ${verdict(withCopy.rate >= base.rate)} |`,
+      );
+      targetRows.push(
+        `| ${k}: with a drop copy session, Pending New p50 / p99 at ${FIXED_RATE}/s no worse than the baseline's | ${ms(withCopy.p50)} / ${ms(withCopy.p99)} ms against ${ms(base.p50)} / ${ms(base.p99)} ms | ${verdict(withCopy.p50 <= base.p50 && withCopy.p99 <= base.p99 && withCopy.complete)} |`,
+      );
+    }
+  }
 }
 const section = `
 ## Order intake
@@ -423,6 +461,11 @@ ${targetRows.join('\n')}
   but on the same 2 cores as the server and PostgreSQL. **CPU per order** (full speed): CPU time of
   the server's process, of the clients' process and of all PostgreSQL processes, divided by the
   Pending News received; 2 cores give 2,000,000 µs per second, so their sum bounds the rate.
+- **Drop copy** (\`--drop-copy\`, issue 30): each round also runs this code with one drop copy session of
+  every client's reports (a connector with \`drop_copy_of\` empty) logged on in the clients' process, which
+  counts the copies it receives; the cost per order is the difference of CPU per Pending New with and
+  without it, this code both times, in the same run. A copy is not on a client's latency path: it is
+  written by the report's own statement and sent after the commit (docs/adr/0017).
 - **Baseline**: the older commit runs in a git worktree of its own (made once beside the system's
   temporary files, \`npm ci\` there), with this harness copied in, so both codes face the same clients,
   history and phases; each run is a process of its own, the two codes alternate.

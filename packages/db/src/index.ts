@@ -330,13 +330,7 @@ export {
 export { orderAcceptTimesSince, type AcceptTimes } from './repos/service-figures';
 
 // ── desk insights (one statement per chart) ──
-export {
-  insightsClients,
-  insightsContracts,
-  insightsFixSessions,
-  insightsOrderFlow,
-  insightsTimeToAnswer,
-} from './repos/insights';
+export { insightsClients, insightsContracts, insightsFixSessions, insightsOrderFlow, insightsTimeToAnswer } from './repos/insights';
 export {
   countCapabilities,
   deleteCapability,

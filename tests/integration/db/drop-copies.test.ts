@@ -7,7 +7,12 @@ import { createTestDatabase, TEST_DB_KINDS, type TestDatabase } from '@fixdesk/d
 import { storeIntakeBatch, type IntakeEntry } from '../../../packages/db/src/repos/orders/intake-batch';
 import type { OrderRow } from '../../../packages/db/src/repos/orders/rows';
 import { countUnsentDropCopies, markDropCopiesSent, unsentDropCopies } from '../../../packages/db/src/repos/drop-copies';
-import { insertCancelReject, insertExecReport, type NewExecReport } from '../../../packages/db/src/repos/orders/writes';
+import {
+  insertCancelReject,
+  insertExecReport,
+  unsentCancelRejects,
+  type NewExecReport,
+} from '../../../packages/db/src/repos/orders/writes';
 import { orderTimelineRows } from '../../../packages/db/src/repos/orders/timeline';
 
 const SESSION_DATE = '2026-11-27';
@@ -208,13 +213,14 @@ for (const kind of TEST_DB_KINDS) {
       );
       for (const c of all) {
         assert.equal(c.clientCompId, 'CLIENT_A');
-        assert.equal(c.order?.sendercompid, 'CLIENT_A');
         if (c.source === 'er') {
+          assert.equal(c.order.sendercompid, 'CLIENT_A');
           assert.equal(Number(c.er.order_id), c.order.id);
           assert.deepEqual(c.legs, []);
         } else {
           assert.equal(c.reject.text, 'Too late to cancel');
           assert.equal(c.reject.connector_id, connector.get('CLIENT_A'));
+          assert.equal(c.reject.sent_orderid, orders.get('A')!.brokerorderid);
         }
       }
       // A burst of two, then the rest without the two (handed to the session, their mark not committed yet).
@@ -279,6 +285,16 @@ for (const kind of TEST_DB_KINDS) {
       );
       for (const c of timeline!.copies) assert.equal(c.sent_at === null, c.sent_seq_num === null);
       assert.ok(timeline!.copies.every((c) => timeline!.reports.some((r) => r.id === Number(c.report_id))));
+    });
+
+    it("answers a cancel reject with the order's own OrderID when the request named another, whether sent live or later", async () => {
+      const order = orders.get('B')!;
+      const wrong = await insertCancelReject(t.db, { ...rejectOf(order), clordid: 'B-1-WRONG', orderid: 'BO-NOT-THIS-ONE' });
+      const unknown = await insertCancelReject(t.db, { ...rejectOf(order), orderId: null, clordid: 'B-1-UNKNOWN', orderid: 'NONE' });
+      const read = new Map((await unsentCancelRejects(t.db, 'CLIENT_B')).map((r) => [Number(r.id), r]));
+      assert.equal(read.get(wrong.id)?.orderid, 'BO-NOT-THIS-ONE', 'the row keeps what the client named');
+      assert.equal(read.get(wrong.id)?.sent_orderid, order.brokerorderid);
+      assert.equal(read.get(unknown.id)?.sent_orderid, 'NONE');
     });
 
     it('keeps a drop copy connector that is owed copies: it cannot be deleted', async () => {

@@ -313,8 +313,7 @@ function sourceOf(copy: UnsentDropCopy): Parameters<typeof buildDropCopy>[0] {
     kind: 'cxlrej',
     clientCompId: copy.clientCompId,
     reject: {
-      // The OrderID the client was sent: its order's, when the reject names one (replies.ts, sentOrderid).
-      orderid: copy.order?.brokerorderid ?? r.orderid,
+      orderid: r.sent_orderid,
       clordid: r.clordid,
       origclordid: r.origclordid,
       ordstatus: r.ordstatus,

@@ -169,7 +169,7 @@ export class ClientOutbox {
           id: r.id,
           connectorId: r.connector_id,
           reject: {
-            orderid: r.orderid,
+            orderid: r.sent_orderid,
             clordid: r.clordid,
             origclordid: r.origclordid,
             ordstatus: r.ordstatus,

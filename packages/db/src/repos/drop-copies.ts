@@ -31,8 +31,7 @@ export async function listDropCopyCovers(db: Queryable): Promise<DropCopyCoverRo
 /** One copy waiting for its drop copy session, with what it is built from (the rows the client's outbox reads). */
 export type UnsentDropCopy =
   | { id: number; clientCompId: string; source: 'er'; er: ExecReportRow; order: OrderRow; legs: OrderLegRow[] }
-  /** `order`: the cancel reject's order when it names one (its OrderID is the one the client was sent). */
-  | { id: number; clientCompId: string; source: 'cxlrej'; reject: UnsentCancelRejectRow; order: OrderRow | undefined };
+  | { id: number; clientCompId: string; source: 'cxlrej'; reject: UnsentCancelRejectRow };
 
 /**
  * The oldest `limit` unsent copies of a drop copy connector, in id order, each with its report and
@@ -59,8 +58,7 @@ export async function unsentDropCopies(
   if (!rows.length) return [];
   const rejectIds = rows.flatMap((r) => (r.copy_source === 'cxlrej' ? [Number(r.copy_cxlrej)] : []));
   const rejects = new Map((await cancelRejectsByIds(db, rejectIds)).map((r) => [Number(r.id), r]));
-  const orderOf = [...rows.filter((r) => r.copy_source === 'er'), ...[...rejects.values()].filter((r) => r.order_id !== null)];
-  const { orders, legs } = await ordersWithLegs(db, orderOf as Array<{ order_id: number }>);
+  const { orders, legs } = await ordersWithLegs(db, rows.filter((r) => r.copy_source === 'er') as Array<{ order_id: number }>);
   const out: UnsentDropCopy[] = [];
   for (const r of rows) {
     const { copy_id, copy_source, copy_client, copy_cxlrej, ...er } = r;
@@ -69,14 +67,7 @@ export async function unsentDropCopies(
       const order = orders.get(Number(er.order_id))!;
       out.push({ id, clientCompId: copy_client, source: 'er', er, order, legs: legs.get(Number(er.order_id)) ?? [] });
     } else {
-      const reject = rejects.get(Number(copy_cxlrej))!;
-      out.push({
-        id,
-        clientCompId: copy_client,
-        source: 'cxlrej',
-        reject,
-        order: reject.order_id === null ? undefined : orders.get(Number(reject.order_id)),
-      });
+      out.push({ id, clientCompId: copy_client, source: 'cxlrej', reject: rejects.get(Number(copy_cxlrej))! });
     }
   }
   return out;

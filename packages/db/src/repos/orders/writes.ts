@@ -414,7 +414,13 @@ export interface UnsentCancelRejectRow {
   order_id: number | null;
   clordid: string;
   origclordid: string;
+  /** The OrderID the client's request named ('NONE' when it named none and the order is unknown). */
   orderid: string;
+  /**
+   * The OrderID the reject carries on the wire: the order's own when the reject concerns a known order
+   * (a request naming another OrderID is answered with the order's), else the row's.
+   */
+  sent_orderid: string;
   ordstatus: string;
   cxl_rej_response_to: string;
   cxl_rej_reason: number | null;
@@ -424,8 +430,8 @@ export interface UnsentCancelRejectRow {
 }
 
 /** A cancel reject with its client's connector id (UnsentCancelRejectRow), read by the WHERE clause that follows. */
-const CANCEL_REJECTS =
-  'SELECT r.*, c.id AS connector_id FROM order_cancel_rejects r JOIN client_connectors c ON c.comp_id = r.sendercompid';
+const CANCEL_REJECTS = `SELECT r.*, c.id AS connector_id, coalesce(o.brokerorderid, r.orderid) AS sent_orderid
+  FROM order_cancel_rejects r JOIN client_connectors c ON c.comp_id = r.sendercompid LEFT JOIN orders o ON o.id = r.order_id`;
 
 export async function unsentCancelRejects(db: Queryable, sendercompid: string): Promise<UnsentCancelRejectRow[]> {
   const { rows } = await db.query<UnsentCancelRejectRow>(

@@ -1,7 +1,9 @@
 // The FIX specification page and the client's password-protected document: the four tabs
 // (header colour and title following the active tab) with screenshots at two sizes, the export
 // dialog's checks and generator, and the downloaded file opened in a fresh browser with no server:
-// a wrong password shows the error, the right one the four tabs with the client's CompIDs.
+// a wrong password shows the error, the right one the four tabs with the client's CompIDs. With drop copy
+// sessions: the Drop copy section of a covered client's Session Information, and a drop copy session's
+// own specification (its copies described, no order to build), with screenshots at both sizes.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -134,5 +136,81 @@ describe('FIX specification page', () => {
     } finally {
       await context.close();
     }
+  });
+
+  it("shows the Drop copy section for a covered client and describes a drop copy session's copies", async () => {
+    const token = await e2e.apiLogin('admin', e2e.server.adminPassword);
+    for (const connector of [
+      { comp_id: 'MIDDLE_OFFICE_DC', execution_id_prefix: 'MOD', client_name: 'Straits middle office', drop_copy_of: ['SGX_CLIENT_1'] },
+      { comp_id: 'BACKOFFICE_DC', execution_id_prefix: 'BOD', client_name: 'Desk back office' },
+    ]) {
+      const made = await e2e.api('POST', '/api/client-connectors', token, { ...connector, session_type: 'drop_copy' });
+      assert.equal(made.status, 200, JSON.stringify(made.body));
+    }
+    await e2e.withPage(async (page) => {
+      await e2e.signIn(page, 'viewer', { at: '/fix-specification' });
+      await page.getByTestId('contracts-table').getByText('C5TC', { exact: true }).waitFor();
+      await page.getByRole('tab', { name: '4. Session Information' }).click();
+      const section = page.getByTestId('drop-copy-section');
+      await section
+        .getByText('Copies of the reports we send SGX_CLIENT_1 also go to the drop copy sessions BACKOFFICE_DC and MIDDLE_OFFICE_DC.')
+        .waitFor();
+      assert.deepEqual(await section.getByTestId('drop-copy-peer').allTextContents(), ['BACKOFFICE_DC', 'MIDDLE_OFFICE_DC']);
+      await section.getByTestId('drop-copy-fields').getByRole('cell', { name: 'CopyMsgIndicator', exact: true }).waitFor();
+      assert.equal(
+        await section.getByTestId('drop-copy-fields').getByRole('cell', { name: 'SGX_CLIENT_1', exact: true }).count(),
+        2,
+        'PartyID and Account',
+      );
+      // Between the session parameters and the session messages, inside the tab.
+      const top = async (testId: string) => (await page.getByTestId(testId).boundingBox())!.y;
+      assert.ok((await top('session-parameters')) < (await top('drop-copy-section')));
+      await deskScreenshots(page, 'fix-specification-4-drop-copy-client', {
+        restore: true,
+        prepare: () => section.scrollIntoViewIfNeeded(),
+      });
+
+      // The drop copy session's own specification: picked in the same selector.
+      await page.getByTestId('spec-connector').click();
+      await page.getByRole('option', { name: /^BACKOFFICE_DC/ }).click();
+      await section
+        .getByText('BACKOFFICE_DC is a drop copy session: it receives copies of the reports we send every client and sends no orders.')
+        .waitFor();
+      assert.deepEqual(await section.getByTestId('drop-copy-peer').allTextContents(), ['every client']);
+      await section.getByText(/flagged PossResend \(97=Y\)/).waitFor();
+      await section.getByText(/Text \(58\) "Drop copy session: application messages are not accepted"/).waitFor();
+      await deskScreenshots(page, 'fix-specification-4-drop-copy-session', {
+        restore: true,
+        prepare: () => section.scrollIntoViewIfNeeded(),
+      });
+
+      await page.getByRole('tab', { name: '2. Order Generation' }).click();
+      await page
+        .getByTestId('order-generation-drop-copy')
+        .getByText(/BACKOFFICE_DC is a drop copy session: it receives copies/)
+        .waitFor();
+      assert.equal(await page.getByTestId('fix-preview-text').count(), 0, 'no order message built for a session that cannot send one');
+      assert.equal(await page.getByTestId('order-field-table').count(), 0);
+      await deskScreenshots(page, 'fix-specification-2-drop-copy-session', { restore: true });
+
+      await page.getByRole('tab', { name: '1. About FFA Futures' }).click();
+      await page
+        .getByTestId('about-drop-copy')
+        .getByText(/it trades nothing/)
+        .waitFor();
+      await page.getByTestId('contracts-table').getByText('C5TC', { exact: true }).waitFor();
+
+      await page.getByRole('tab', { name: '3. Trade Lifecycle' }).click();
+      await page
+        .getByTestId('lifecycle-drop-copy')
+        .getByText(/BACKOFFICE_DC sends none of the client's messages/)
+        .waitFor();
+      await page
+        .getByTestId('execution-report-variants')
+        .getByText(/797 CopyMsgIndicator/)
+        .first()
+        .waitFor();
+      await deskScreenshots(page, 'fix-specification-3-drop-copy-session', { restore: true });
+    });
   });
 });

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { TEST_DB_KINDS } from '@fixdesk/db/testing';
+import { DROP_COPY_REJECT_TEXT } from '@fixdesk/domain';
 import { MemoryStoreFactory } from '@fixdesk/fix';
 import { newOrderSingle, TestFixClient } from '../support/fix-client';
 import { startTestServer, type TestServer } from '../support/server';
@@ -166,7 +167,7 @@ for (const kind of TEST_DB_KINDS) {
         const reject = await until('business reject', () => client.received.find((m) => m.msgType === 'j'));
         assert.equal(reject.get(372), 'D');
         assert.equal(reject.get(380), '6');
-        assert.match(reject.get(58) ?? '', /Drop copy session/);
+        assert.equal(reject.get(58), DROP_COPY_REJECT_TEXT, 'the text its FIX specification quotes');
         // Nothing reached the order core.
         const { rows } = await t.database.db.query(`SELECT 1 FROM orders WHERE clordid = 'DC-ORDER-1'`);
         assert.equal(rows.length, 0);

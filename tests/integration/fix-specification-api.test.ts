@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { JSDOM } from 'jsdom';
 import { TEST_DB_KINDS } from '@fixdesk/db/testing';
-import type { FixSpecChange, FixSpecDocument } from '@fixdesk/domain';
+import { describeFixSpecChange, type FixSpecChange, type FixSpecDocument } from '@fixdesk/domain';
 import type { FixSpecVersion } from '@fixdesk/protocol';
 import { decryptDocument, type EncryptedPayload } from '../../apps/server/src/fix-spec/encrypted-document';
 import { startTestServer, type TestServer } from '../support/server';
@@ -187,6 +187,78 @@ for (const kind of TEST_DB_KINDS) {
         ['1', '2'],
         'only the sides we accept',
       );
+    });
+
+    it('describes drop copy: the sessions a covered client is copied to, and a drop copy session its copies', async () => {
+      const spec = async (compId: string, token = viewer) => {
+        const r = await t.api(`/api/fix-specification?compId=${compId}`, { token });
+        assert.equal(r.status, 200, compId);
+        return ((await r.json()) as { data: FixSpecDocument }).data;
+      };
+      const connector = async (json: Record<string, unknown>) => {
+        const r = await t.api('/api/client-connectors', { method: 'POST', token: admin, json });
+        assert.equal(r.status, 200, JSON.stringify(await r.clone().json()));
+      };
+      assert.equal((await spec(COMP)).dropCopy, null, 'no drop copy session yet');
+      // Version 1 of a client's document, stored as documents were before drop copy (no dropCopy field).
+      const v1 = await generate(admin, body({ senderCompId: 'EEX_CLIENT_1', targetCompId: undefined }));
+      assert.equal(v1.status, 200);
+      const v1Number = Number(v1.headers.get('x-fix-spec-version'));
+      await v1.text();
+      await t.server.ctx.db.query(
+        "UPDATE fix_spec_documents SET model = (model - 'dropCopy') || '{\"formatVersion\":1}'::jsonb WHERE comp_id = 'EEX_CLIENT_1' AND version = $1",
+        [v1Number],
+      );
+
+      await connector({ comp_id: 'MO_DC', execution_id_prefix: 'MOD', session_type: 'drop_copy', drop_copy_of: [COMP] });
+      await connector({ comp_id: 'BO_DC', execution_id_prefix: 'BOD', session_type: 'drop_copy' });
+      await connector({ comp_id: 'OFF_DC', execution_id_prefix: 'OFD', session_type: 'drop_copy', drop_copy_of: [COMP], is_active: false });
+
+      const client = await spec(COMP);
+      assert.deepEqual(client.dropCopy, { role: 'copiedClient', sessions: ['BO_DC', 'MO_DC'] }, 'the active ones, by comp id');
+      assert.equal(client.examples.length, 3, 'a covered client still trades: its examples');
+      assert.ok(client.messages.some((m) => m.direction === 'in'));
+      assert.ok(!client.messages.some((m) => m.fields.some((f) => f.tag === 797)), 'its own reports are not copies');
+      assert.deepEqual((await spec('EEX_CLIENT_1')).dropCopy, { role: 'copiedClient', sessions: ['BO_DC'] }, 'every client: EEX too');
+
+      const copies = await spec('BO_DC', admin);
+      assert.deepEqual(copies.dropCopy, { role: 'dropCopySession', everyClient: true, clients: [] });
+      assert.deepEqual(copies.examples, [], 'no order it could send');
+      assert.equal(copies.capabilities, null, 'nothing to trade');
+      assert.ok(copies.messages.length > 0 && copies.messages.every((m) => m.direction === 'out'), 'only the messages the desk sends it');
+      const fill = copies.messages.find((m) => m.msgType === '8' && m.execType === 'F')!;
+      const copyMsg = fill.fields.find((f) => f.tag === 797)!;
+      assert.deepEqual([copyMsg.name, copyMsg.required, copyMsg.clientDefault], ['CopyMsgIndicator', true, 'Y']);
+      assert.match(fill.fields.find((f) => f.tag === 453)!.description, /PartyRole \(452\) 3 Client ID/);
+      const cxlRej = copies.messages.find((m) => m.msgType === '9')!;
+      assert.equal(cxlRej.fields.find((f) => f.tag === 1)?.required, true, 'a copied 35=9 names the client in Account');
+      assert.ok(
+        copies.messages.every((m) => m.fields.every((f) => f.tag === 797 || f.clientDefault === null)),
+        "no client's configured values: copies have the standard shape",
+      );
+      assert.deepEqual((await spec('MO_DC')).dropCopy, { role: 'dropCopySession', everyClient: false, clients: [COMP] });
+
+      // Its Orchestra file describes the copies.
+      const xml = await (await t.api('/api/client-connectors/BO_DC/fix-orchestra', { token: admin })).text();
+      assert.match(xml, /<fixr:fieldRef id="797" presence="required">/);
+      assert.doesNotMatch(xml, /msgType="D"/);
+
+      // Its password-protected document, and a stored version of format 1 compared with a new one.
+      const dc = await generate(admin, body({ senderCompId: 'BO_DC', clientName: 'Back office' }));
+      assert.equal(dc.status, 200);
+      const plain = (await decryptDocument(payloadOf(await dc.text()), PASSWORD))!;
+      assert.match(plain, /BO_DC is a drop copy session: it receives copies of the reports we send every client/);
+      assert.match(plain, /Drop copy session: application messages are not accepted/);
+      const v2 = await generate(admin, body({ senderCompId: 'EEX_CLIENT_1', targetCompId: undefined }));
+      const v2Number = Number(v2.headers.get('x-fix-spec-version'));
+      const eex = (await decryptDocument(payloadOf(await v2.text()), PASSWORD))!;
+      assert.match(eex, /Copies of the reports we send EEX_CLIENT_1 also go to the drop copy session BO_DC\./);
+      const diff = (await (
+        await t.api(`/api/client-connectors/EEX_CLIENT_1/fix-spec-versions/diff?from=${v1Number}&to=${v2Number}`, { token: admin })
+      ).json()) as { data: { changes: FixSpecChange[] } };
+      assert.deepEqual(diff.data.changes.filter((c) => c.kind === 'dropCopyChanged').map(describeFixSpecChange), [
+        'Drop copy: copied to (none) → BO_DC',
+      ]);
     });
   });
 }

@@ -3,7 +3,6 @@ import { describe, it } from 'node:test';
 import { ExecType, OrdStatus } from './codes';
 import {
   connectionGuidelines,
-  diffFixSpecDocuments,
   execTypesSent,
   EXECUTION_REPORT_VARIANTS,
   generateExportPassword,
@@ -14,6 +13,15 @@ import {
   truncateValidValues,
   type FixSpecDocument,
 } from './fix-specification';
+import { describeFixSpecChange, diffFixSpecDocuments } from './fix-specification-diff';
+import {
+  DROP_COPY_REJECT_TEXT,
+  dropCopyFieldRows,
+  dropCopyFor,
+  dropCopyRules,
+  dropCopySummary,
+  type FixSpecDropCopy,
+} from './fix-specification-drop-copy';
 import { ORDER_TRANSITIONS } from './order-transitions';
 
 function doc(): FixSpecDocument {
@@ -223,5 +231,85 @@ describe('FIX specification document', () => {
     has('limitChanged', 'C5TC', 'maxOrderQty', '100', '50');
     has('securityAdded', 'P4TC', 'P4TC', null, 'tradable');
     assert.equal(changes.length, 9);
+  });
+
+  it('finds the active drop copy sessions covering a client, and the clients a drop copy session copies', () => {
+    const connectors = [
+      { compId: 'C1', sessionType: 'order_entry', dropCopyOf: [], active: true },
+      { compId: 'C2', sessionType: 'order_entry', dropCopyOf: [], active: true },
+      { compId: 'DC_ALL', sessionType: 'drop_copy', dropCopyOf: [], active: true },
+      { compId: 'DC_C1', sessionType: 'drop_copy', dropCopyOf: ['C1'], active: true },
+      { compId: 'DC_OFF', sessionType: 'drop_copy', dropCopyOf: ['C1', 'C2'], active: false },
+      { compId: 'AB_C2', sessionType: 'drop_copy', dropCopyOf: ['C2'], active: true },
+    ];
+    assert.deepEqual(dropCopyFor('C1', connectors), { role: 'copiedClient', sessions: ['DC_ALL', 'DC_C1'] }, 'the inactive one left out');
+    assert.deepEqual(dropCopyFor('C2', connectors), { role: 'copiedClient', sessions: ['AB_C2', 'DC_ALL'] }, 'by comp id');
+    assert.deepEqual(dropCopyFor('DC_ALL', connectors), { role: 'dropCopySession', everyClient: true, clients: [] });
+    assert.deepEqual(dropCopyFor('DC_OFF', connectors), { role: 'dropCopySession', everyClient: false, clients: ['C1', 'C2'] });
+    assert.equal(dropCopyFor('NOPE', connectors), null);
+    assert.equal(
+      dropCopyFor('C1', [connectors[0]!, connectors[4]!, connectors[5]!]),
+      null,
+      'covered only by an inactive session or one naming others',
+    );
+  });
+
+  it("states what a copy is: 797, the client's Parties entry, 35=9 by Account, PossResend, no application messages", () => {
+    const session: FixSpecDropCopy = { role: 'dropCopySession', everyClient: false, clients: ['C1', 'C2'] };
+    const text = dropCopyRules(session, 'DC').map((g) => `${g.title}: ${g.text}`);
+    const all = text.join('\n');
+    assert.match(dropCopySummary(session, 'DC'), /DC is a drop copy session: it receives copies of the reports we send C1 and C2/);
+    assert.match(dropCopySummary({ ...session, everyClient: true, clients: [] }, 'DC'), /every client/);
+    assert.match(all, /CopyMsgIndicator \(797\)=Y and the same ExecID \(17\), OrderID \(37\), ClOrdID \(11\)/);
+    assert.match(
+      all,
+      /PartyID \(448\)=the client's SenderCompID, PartyIDSource \(447\)=D, PartyRole \(452\)=3 \(Client ID\), before the order's own parties/,
+    );
+    assert.match(all, /OrderCancelReject \(35=9\).*Account \(1\)=the client's SenderCompID/);
+    assert.match(all, /PossResend \(97=Y\).*ResetSeqNumFlag \(141=Y\)/);
+    assert.match(all, /ResendRequest \(35=2\)/);
+    assert.ok(
+      all.includes(
+        `BusinessMessageReject (35=j) with BusinessRejectReason (380)=6 (Not authorized) and Text (58) "${DROP_COPY_REJECT_TEXT}"`,
+      ),
+    );
+    assert.equal(DROP_COPY_REJECT_TEXT, 'Drop copy session: application messages are not accepted');
+
+    const client: FixSpecDropCopy = { role: 'copiedClient', sessions: ['DC_A', 'DC_B'] };
+    const forClient = dropCopyRules(client, 'C1')
+      .map((g) => g.text)
+      .join('\n');
+    assert.match(dropCopySummary(client, 'C1'), /reports we send C1 also go to the drop copy sessions DC_A and DC_B/);
+    assert.match(
+      forClient,
+      /Every ExecutionReport \(35=8\) and OrderCancelReject \(35=9\) we send you is copied, in the order they were made/,
+    );
+    assert.match(forClient, /PartyID \(448\)=C1, PartyIDSource \(447\)=D, PartyRole \(452\)=3/, "the client's own comp id");
+    assert.doesNotMatch(forClient, /BusinessMessageReject/, "a trading client's session is not refused anything");
+    assert.deepEqual(
+      dropCopyFieldRows(client, 'C1').map((r) => `${r[0]} ${r[1]}=${r[3]}`),
+      [
+        '35=8 797=Y',
+        "35=8 453=1 + the order's own parties",
+        '35=8 448=C1',
+        '35=8 447=D (Proprietary code)',
+        '35=8 452=3 (Client ID)',
+        '35=9 1=C1',
+        'header 97=Y on copies that waited for a Logon',
+      ],
+    );
+  });
+
+  it('compares a stored document without drop copy (format 1) with one that has it', () => {
+    const old = doc();
+    delete old.dropCopy;
+    assert.deepEqual(diffFixSpecDocuments(old, { ...doc(), dropCopy: null }), [], 'absent and none are the same');
+    const covered = { ...doc(), dropCopy: { role: 'copiedClient' as const, sessions: ['DC_A'] } };
+    const changes = diffFixSpecDocuments(old, covered);
+    assert.deepEqual(changes, [{ kind: 'dropCopyChanged', where: 'dropCopy', item: 'copiedTo', before: null, after: 'DC_A' }]);
+    assert.equal(describeFixSpecChange(changes[0]!), 'Drop copy: copied to (none) → DC_A');
+    const two = { ...doc(), dropCopy: { role: 'copiedClient' as const, sessions: ['DC_A', 'DC_B'] } };
+    assert.deepEqual(diffFixSpecDocuments(covered, two).map(describeFixSpecChange), ['Drop copy: copied to DC_A → DC_A, DC_B']);
+    assert.deepEqual(diffFixSpecDocuments(two, old).map(describeFixSpecChange), ['Drop copy: copied to DC_A, DC_B → (none)']);
   });
 });

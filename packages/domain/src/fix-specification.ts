@@ -3,19 +3,22 @@
  * export"): the document model the page, the password-protected HTML document and the FIX
  * Orchestra file are all rendered from, the parts of it that are fixed rules of the desk (the order flows,
  * the execution report variants, the session messages, the connection guidelines), the export dialog's
- * checks and password generator, and the comparison of two versions of a client's document.
+ * checks and password generator. The comparison of two versions is fix-specification-diff.ts, the drop
+ * copy part fix-specification-drop-copy.ts.
  *
  * The model is plain JSON: the server builds it from the configuration the engine enforces (connector,
  * security master, message specs, client defaults, capabilities, the FIX 4.4 dictionary) and stores it
  * with every version handed out, so two versions can be compared later.
  */
 import { ExecType, MsgType, OrdStatus, type ExecTypeCode, type OrdStatusCode } from './codes';
+import type { FixSpecDropCopy } from './fix-specification-drop-copy';
 import { PENDING_NEW_REPORT } from './order-state';
 import { ORDER_TRANSITIONS } from './order-transitions';
 
 // ───────────────────────────── the document model ─────────────────────────────
 
-export const FIX_SPEC_FORMAT_VERSION = 1;
+/** 2: the document has `dropCopy` (documents stored before have format 1 and no such field). */
+export const FIX_SPEC_FORMAT_VERSION = 2;
 
 /** One field of a message as the client must send it or will receive it. */
 export interface FixSpecField {
@@ -122,12 +125,11 @@ export interface FixSpecDocument {
   messages: FixSpecMessage[];
   examples: FixSpecExample[];
   session: FixSpecSession;
-  /** The client's tradable securities and limits; null where the reader may not see them. */
+  /** The client's tradable securities and limits; null where the reader may not see them, or a drop copy session. */
   capabilities: FixSpecCapability[] | null;
+  /** Drop copy (docs/adr/0017): who gets copies of this client's reports, or what a drop copy session copies; absent (format 1): none. */
+  dropCopy?: FixSpecDropCopy | null;
 }
-
-/** The key of a message in the model: its type and, for reports, its ExecType. */
-const messageKey = (m: { msgType: string; execType: string | null }) => (m.execType === null ? m.msgType : `${m.msgType}/${m.execType}`);
 
 // ───────────────────────────── the tabs ─────────────────────────────
 
@@ -542,139 +544,6 @@ export function generateExportPassword(randomBelow: (n: number) => number, lengt
     let out = '';
     for (let i = 0; i < length; i++) out += PASSWORD_ALPHABET[randomBelow(PASSWORD_ALPHABET.length)]!;
     if (CLASSES.every((c) => c.test(out))) return out;
-  }
-}
-
-// ───────────────────────────── comparing two versions ─────────────────────────────
-
-export type FixSpecChangeKind =
-  | 'messageAdded'
-  | 'messageRemoved'
-  | 'fieldAdded'
-  | 'fieldRemoved'
-  | 'requiredChanged'
-  | 'defaultChanged'
-  | 'validValuesChanged'
-  | 'scheduleChanged'
-  | 'sessionChanged'
-  | 'securityAdded'
-  | 'securityRemoved'
-  | 'limitChanged';
-
-export interface FixSpecChange {
-  kind: FixSpecChangeKind;
-  /** Where: a message key ('D', '8/F'), 'session', 'schedule' or a symbol. */
-  where: string;
-  /** The field tag, the setting's name or the limit's name. */
-  item: string;
-  before: string | null;
-  after: string | null;
-}
-
-const show = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
-
-function compareValues(
-  out: FixSpecChange[],
-  kind: FixSpecChangeKind,
-  where: string,
-  a: Record<string, unknown>,
-  b: Record<string, unknown>,
-): void {
-  for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
-    const before = show(a[k]);
-    const after = show(b[k]);
-    if (before !== after) out.push({ kind, where, item: k, before, after });
-  }
-}
-
-/**
- * What changed from document `a` to document `b`: messages and fields added or removed, a
- * field's requirement, default or accepted values changed, the schedule and session settings, the
- * client's tradable securities and their limits.
- */
-export function diffFixSpecDocuments(a: FixSpecDocument, b: FixSpecDocument): FixSpecChange[] {
-  const out: FixSpecChange[] = [];
-  const msgsA = new Map(a.messages.map((m) => [messageKey(m), m]));
-  const msgsB = new Map(b.messages.map((m) => [messageKey(m), m]));
-  for (const [k, m] of msgsA) if (!msgsB.has(k)) out.push({ kind: 'messageRemoved', where: k, item: m.name, before: m.name, after: null });
-  for (const [k, mb] of msgsB) {
-    const ma = msgsA.get(k);
-    if (!ma) {
-      out.push({ kind: 'messageAdded', where: k, item: mb.name, before: null, after: mb.name });
-      continue;
-    }
-    const fa = new Map(ma.fields.map((f) => [f.tag, f]));
-    const fb = new Map(mb.fields.map((f) => [f.tag, f]));
-    for (const [tag, f] of fa)
-      if (!fb.has(tag))
-        out.push({ kind: 'fieldRemoved', where: k, item: `${tag} ${f.name}`, before: f.required ? 'required' : 'optional', after: null });
-    for (const [tag, f] of fb) {
-      const was = fa.get(tag);
-      const item = `${tag} ${f.name}`;
-      if (!was) {
-        out.push({ kind: 'fieldAdded', where: k, item, before: null, after: f.required ? 'required' : 'optional' });
-        continue;
-      }
-      if (was.required !== f.required)
-        out.push({
-          kind: 'requiredChanged',
-          where: k,
-          item,
-          before: was.required ? 'required' : 'optional',
-          after: f.required ? 'required' : 'optional',
-        });
-      if ((was.clientDefault ?? null) !== (f.clientDefault ?? null))
-        out.push({ kind: 'defaultChanged', where: k, item, before: was.clientDefault, after: f.clientDefault });
-      if (was.validValues !== f.validValues)
-        out.push({ kind: 'validValuesChanged', where: k, item, before: was.validValues, after: f.validValues });
-    }
-  }
-  compareValues(out, 'scheduleChanged', 'schedule', a.session.schedule, b.session.schedule);
-  const sessionOf = (d: FixSpecDocument) => ({
-    fixVersion: d.session.fixVersion,
-    heartBtInt: d.session.heartBtInt,
-    host: d.session.host,
-    port: d.session.port,
-    tlsPort: d.session.tlsPort,
-    tlsRequired: d.session.tlsRequired,
-    senderCompId: d.session.senderCompId,
-    targetCompId: d.session.targetCompId,
-    resetOnLogon: d.session.resetPolicy.resetOnLogon,
-    resetFrequency: d.session.resetPolicy.resetFrequency,
-    username: d.session.credentials.username,
-    passwordRequired: d.session.credentials.passwordRequired,
-    maxOrdersPerSecond: d.session.maxOrdersPerSecond,
-  });
-  compareValues(out, 'sessionChanged', 'session', sessionOf(a), sessionOf(b));
-  const capKey = (c: FixSpecCapability) => `${c.symbol}${c.exchange ? `@${c.exchange}` : ''}`;
-  const capsA = new Map((a.capabilities ?? []).map((c) => [capKey(c), c]));
-  const capsB = new Map((b.capabilities ?? []).map((c) => [capKey(c), c]));
-  for (const [k] of capsA) if (!capsB.has(k)) out.push({ kind: 'securityRemoved', where: k, item: k, before: 'tradable', after: null });
-  for (const [k, cb] of capsB) {
-    const ca = capsA.get(k);
-    if (!ca) out.push({ kind: 'securityAdded', where: k, item: k, before: null, after: 'tradable' });
-    else compareValues(out, 'limitChanged', k, { ...ca }, { ...cb });
-  }
-  return out;
-}
-
-/** One line per change, for lists and logs. */
-export function describeFixSpecChange(c: FixSpecChange): string {
-  switch (c.kind) {
-    case 'messageAdded':
-      return `${c.where}: message ${c.item} added`;
-    case 'messageRemoved':
-      return `${c.where}: message ${c.item} removed`;
-    case 'fieldAdded':
-      return `${c.where}: field ${c.item} added (${c.after})`;
-    case 'fieldRemoved':
-      return `${c.where}: field ${c.item} removed`;
-    case 'securityAdded':
-      return `${c.where}: security added`;
-    case 'securityRemoved':
-      return `${c.where}: security removed`;
-    default:
-      return `${c.where}: ${c.item} ${c.before ?? '(none)'} → ${c.after ?? '(none)'}`;
   }
 }
 

@@ -18,3 +18,5 @@ export * from './tick-size';
 export * from './service-health';
 export * from './axes';
 export * from './fix-specification';
+export * from './fix-specification-diff';
+export * from './fix-specification-drop-copy';

@@ -3,6 +3,7 @@ import {
   getConnector,
   listClientCapabilities,
   listClientDefaults,
+  listConnectors,
   listFixFields,
   listGroupDefaults,
   listMessageSpecs,
@@ -19,6 +20,7 @@ import {
   clientVariables,
   contractMonthOptions,
   currentYearMonth,
+  dropCopyFor,
   EXEC_TYPE_LABELS,
   EXECUTION_REPORT_VARIANTS,
   ORD_STATUS_LABELS,
@@ -207,12 +209,20 @@ export async function buildFixSpecDocument(src: DocumentSources, req: DocumentRe
   });
   const variables = clientVariables(client);
 
-  const [securities, specRows, fieldRows] = await Promise.all([
+  const [securities, specRows, fieldRows, connectors] = await Promise.all([
     listSecurities(src.db),
     listMessageSpecs(src.db) as unknown as Promise<SpecRow[]>,
     listFixFields(src.db) as unknown as Promise<FieldRef[]>,
+    listConnectors(src.db),
   ]);
   const fields = new Map(fieldRows.map((f) => [f.field_number, f]));
+  const dropCopy = dropCopyFor(
+    c.comp_id,
+    connectors.map((k) => ({ compId: k.comp_id, sessionType: k.session_type, dropCopyOf: k.drop_copy_of ?? [], active: k.is_active })),
+  );
+  // A drop copy session sends no orders and receives the desk's copies in the standard shape: none of the
+  // client messages, no configured defaults, no order examples, no capabilities (docs/adr/0017 point 4).
+  const copiesOnly = dropCopy?.role === 'dropCopySession';
 
   // ── About: the security master, with the contract specs where the master leaves them out
   const contracts: FixSpecContract[] = securities.map((s) => {
@@ -243,7 +253,7 @@ export async function buildFixSpecDocument(src: DocumentSources, req: DocumentRe
   const grouped = new Map<string, { msgType: string; name: string; execType: string | null; rows: SpecRow[] }>();
   for (const r of specRows) {
     const direction = ACCEPTED_MSG_TYPES.includes(r.msg_type) ? 'in' : SENT_MSG_TYPES.includes(r.msg_type) ? 'out' : null;
-    if (!direction) continue;
+    if (!direction || (copiesOnly && direction === 'in')) continue;
     const k = `${r.msg_type}|${r.exec_type ?? ''}`;
     if (!grouped.has(k)) grouped.set(k, { msgType: r.msg_type, name: r.msg_name ?? r.msg_type, execType: r.exec_type, rows: [] });
     grouped.get(k)!.rows.push(r);
@@ -252,10 +262,12 @@ export async function buildFixSpecDocument(src: DocumentSources, req: DocumentRe
   const messages: FixSpecMessage[] = [];
   const defaultsFor = new Map<string, { defaults: FieldDefault[]; groups: GroupDefault[] }>();
   for (const g of [...grouped.values()].sort((a, b) => order(a) - order(b))) {
-    const [defaultRows, groupRows] = await Promise.all([
-      listClientDefaults(src.db, c.id, g.msgType, g.execType),
-      listGroupDefaults(src.db, c.id, g.msgType, g.execType),
-    ]);
+    const [defaultRows, groupRows] = copiesOnly
+      ? [[], []]
+      : await Promise.all([
+          listClientDefaults(src.db, c.id, g.msgType, g.execType),
+          listGroupDefaults(src.db, c.id, g.msgType, g.execType),
+        ]);
     const groups = groupsOf(groupRows);
     defaultsFor.set(`${g.msgType}|${g.execType ?? ''}`, {
       defaults: defaultRows.map((d) => ({ tag: d.tag, value: d.default_value })),
@@ -291,16 +303,19 @@ export async function buildFixSpecDocument(src: DocumentSources, req: DocumentRe
       if (existing) existing.clientDefault = value;
       else out.push({ ...fieldOf(grp.countTag, false), clientDefault: value });
     }
+    if (copiesOnly) copyFields(g.msgType, out, fieldOf);
     messages.push({ msgType: g.msgType, name: g.name, execType: g.execType, direction, fields: out });
   }
 
   // ── Examples: the simulators' builders with this client's defaults
-  const examples = buildExamples(
-    contracts.filter((k) => k.active).map((k) => k.symbol),
-    client,
-    defaultsFor,
-    req.now,
-  );
+  const examples = copiesOnly
+    ? []
+    : buildExamples(
+        contracts.filter((k) => k.active).map((k) => k.symbol),
+        client,
+        defaultsFor,
+        req.now,
+      );
 
   // ── Session: the connector and the acceptor's real ports (the session-config endpoint's own view)
   const cfg = buildSessionConfig(c, src.acceptor, req.now);
@@ -322,7 +337,7 @@ export async function buildFixSpecDocument(src: DocumentSources, req: DocumentRe
   };
 
   let capabilities: FixSpecCapability[] | null = null;
-  if (req.withCapabilities) {
+  if (req.withCapabilities && !copiesOnly) {
     capabilities = (await listClientCapabilities(src.db, c.id))
       .map((r) => ({
         symbol: r.symbol ?? 'All Securities',
@@ -360,7 +375,37 @@ export async function buildFixSpecDocument(src: DocumentSources, req: DocumentRe
     examples,
     session,
     capabilities,
+    dropCopy,
   };
+}
+
+/**
+ * The fields that make a message a drop copy, on the drop copy session's own specification: 35=8 carries
+ * CopyMsgIndicator (797)=Y and a first Parties entry naming the client; 35=9 names the client in Account (1).
+ */
+function copyFields(
+  msgType: string,
+  out: FixSpecField[],
+  fieldOf: (tag: number, required: boolean, name?: string, type?: string, description?: string | null) => FixSpecField,
+): void {
+  const put = (f: FixSpecField) => {
+    const i = out.findIndex((x) => x.tag === f.tag);
+    if (i >= 0) out[i] = f;
+    else out.push(f);
+  };
+  if (msgType === MsgType.ExecutionReport) {
+    put({ ...fieldOf(Tag.CopyMsgIndicator, true, 'CopyMsgIndicator', 'BOOLEAN'), validValues: 'Y=Yes (a drop copy)', clientDefault: 'Y' });
+    put({
+      ...fieldOf(Tag.NoPartyIDs, true, 'NoPartyIDs', 'NUMINGROUP'),
+      description:
+        "The first entry names the client: PartyID (448) its SenderCompID, PartyIDSource (447) D, PartyRole (452) 3 Client ID; the order's own parties follow",
+    });
+  } else if (msgType === MsgType.OrderCancelReject) {
+    put({
+      ...fieldOf(Tag.Account, true, 'Account', 'STRING'),
+      description: "The client's SenderCompID: the client whose cancel reject this copies",
+    });
+  }
 }
 
 /** One example per order-entry tab, as the FIX Client Simulator would build it for this client. */

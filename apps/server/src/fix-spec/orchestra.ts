@@ -1,5 +1,5 @@
 import type { DictionaryData } from '@fixdesk/db';
-import { type FixSpecDocument, type FixSpecMessage } from '@fixdesk/domain';
+import { isDropCopySession, type FixSpecDocument, type FixSpecMessage } from '@fixdesk/domain';
 import { esc } from './render-html';
 
 /**
@@ -43,6 +43,8 @@ export function renderOrchestraXml(doc: FixSpecDocument, dictionary: DictionaryD
   const codeSets = new Map<number, { value: string; name: string }[]>();
   const fields = new Map<number, { name: string; type: string }>();
   const messages: FixSpecMessage[] = doc.messages;
+  // A drop copy session's messages are the copies the desk sends it (docs/adr/0017).
+  const copiesOnly = isDropCopySession(doc);
   for (const m of messages) {
     for (const f of m.fields) {
       fields.set(f.tag, { name: nameOf(f.tag, f.name), type: typeOf(f.tag) });
@@ -88,7 +90,7 @@ export function renderOrchestraXml(doc: FixSpecDocument, dictionary: DictionaryD
     const scenario = m.execType === null ? 'base' : `ExecType${m.execType}`;
     lines.push(`    <fixr:message name="${esc(m.name)}" msgType="${esc(m.msgType)}" scenario="${esc(scenario)}" id="${index + 1}">`);
     lines.push(
-      `      <fixr:annotation><fixr:documentation>${m.direction === 'in' ? 'Sent by the client' : 'Sent by the desk'}</fixr:documentation></fixr:annotation>`,
+      `      <fixr:annotation><fixr:documentation>${m.direction === 'in' ? 'Sent by the client' : copiesOnly ? "Sent by the desk: a drop copy of a client's message" : 'Sent by the desk'}</fixr:documentation></fixr:annotation>`,
     );
     lines.push('      <fixr:structure>');
     for (const f of m.fields) {

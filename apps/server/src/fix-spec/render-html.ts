@@ -1,13 +1,19 @@
 import {
   connectionGuidelines,
+  dropCopyFieldRows,
+  dropCopyRules,
+  dropCopySessionNotes,
+  dropCopySummary,
   executionReportRows,
   FIX_SPEC_TABS,
+  isDropCopySession,
   ORDER_FLOWS,
   SESSION_MESSAGES,
   sequenceDiagramSvg,
   sessionParameterRows,
   truncateValidValues,
   type FixSpecDocument,
+  type FixSpecDropCopy,
   type FixSpecField,
   type FixSpecMessage,
 } from '@fixdesk/domain';
@@ -47,9 +53,27 @@ function messageSection(m: FixSpecMessage): string {
   return `<h3>${esc(title)} <span class="dir">${who}</span></h3>${fieldTable(m.fields, m.direction === 'in' ? 'Your configured default' : 'Value we fill for you')}`;
 }
 
+/** The Session Information tab's Drop copy section: who, what a copy is, the fields that mark it. */
+function dropCopySection(d: FixSpecDropCopy, compId: string): string {
+  return [
+    '<div class="drop-copy" data-section="drop-copy">',
+    '<h3>Drop copy</h3>',
+    `<p>${esc(dropCopySummary(d, compId))}</p>`,
+    `<dl>${dropCopyRules(d, compId)
+      .map((g) => `<dt>${esc(g.title)}</dt><dd>${esc(g.text)}</dd>`)
+      .join('')}</dl>`,
+    table(['Message', 'Tag', 'Field', 'Value'], dropCopyFieldRows(d, compId)),
+    '</div>',
+  ].join('');
+}
+
 export function renderFixSpecHtml(doc: FixSpecDocument): string {
   const c = doc.client;
   const s = doc.session;
+  // Documents stored before drop copy (format 1) have no dropCopy: none.
+  const dropCopy = doc.dropCopy ?? null;
+  const copiesOnly = isDropCopySession(doc);
+  const notes = dropCopySessionNotes(c.compId);
   const tabs = FIX_SPEC_TABS.map(
     (t, i) =>
       `<button type="button" class="tab${i === 0 ? ' active' : ''}" data-tab-target="${t.key}" data-colour="${t.colour}">${t.number}. ${esc(t.title)}</button>`,
@@ -75,48 +99,65 @@ export function renderFixSpecHtml(doc: FixSpecDocument): string {
           k.exchanges.join(', '),
         ]),
     ),
-    doc.capabilities
-      ? `<h3>What ${esc(c.clientName)} may trade</h3>${
-          doc.capabilities.length === 0
-            ? '<p>No capability is configured yet: every order is refused until the desk grants one.</p>'
-            : table(
-                ['Security', 'Exchange', 'Enabled', 'Buy', 'Sell', 'Short', 'Min qty', 'Max qty', 'Max long', 'Max short', 'Market (100)'],
-                doc.capabilities.map((k) => [
-                  k.symbol,
-                  k.exchange ?? 'Any',
-                  yes(k.enabled),
-                  yes(k.canBuy),
-                  yes(k.canSell),
-                  yes(k.canShort),
-                  k.minOrderQty ?? '',
-                  k.maxOrderQty ?? '',
-                  k.maxPositionLong ?? '',
-                  k.maxPositionShort ?? '',
-                  k.marketIdentifier ?? '',
-                ]),
-              )
-        }`
-      : '',
+    copiesOnly
+      ? `<h3>What ${esc(c.clientName)} may trade</h3><p class="note">${esc(notes.about)}</p>`
+      : doc.capabilities
+        ? `<h3>What ${esc(c.clientName)} may trade</h3>${
+            doc.capabilities.length === 0
+              ? '<p>No capability is configured yet: every order is refused until the desk grants one.</p>'
+              : table(
+                  [
+                    'Security',
+                    'Exchange',
+                    'Enabled',
+                    'Buy',
+                    'Sell',
+                    'Short',
+                    'Min qty',
+                    'Max qty',
+                    'Max long',
+                    'Max short',
+                    'Market (100)',
+                  ],
+                  doc.capabilities.map((k) => [
+                    k.symbol,
+                    k.exchange ?? 'Any',
+                    yes(k.enabled),
+                    yes(k.canBuy),
+                    yes(k.canSell),
+                    yes(k.canShort),
+                    k.minOrderQty ?? '',
+                    k.maxOrderQty ?? '',
+                    k.maxPositionLong ?? '',
+                    k.maxPositionShort ?? '',
+                    k.marketIdentifier ?? '',
+                  ]),
+                )
+          }`
+        : '',
   ].join('');
 
   const incoming = doc.messages.filter((m) => m.direction === 'in');
-  const orders = [
-    '<h2>Order Generation</h2>',
-    `<p>Example messages built for ${esc(c.compId)} with its configured defaults (BodyLength and CheckSum computed; the session assigns MsgSeqNum and SendingTime). SOH is shown as |.</p>`,
-    ...doc.examples.map(
-      (e) =>
-        `<h3>${esc(e.title)} <span class="dir">35=${esc(e.msgType)}</span></h3><div class="example"><pre>${esc(e.fix)}</pre><button type="button" class="copy" data-copy="${esc(e.fix)}">Copy</button></div>`,
-    ),
-    '<h3>Messages you send</h3>',
-    '<p>A Cancel/Replace of a multileg order is sent as 35=G too: 35=AC (MultilegOrderCancelReplace) is not accepted and is answered with a BusinessMessageReject (35=j).</p>',
-    ...incoming.map(messageSection),
-  ].join('');
+  const orders = copiesOnly
+    ? ['<h2>Order Generation</h2>', `<p class="note">${esc(notes.orderGeneration)}</p>`].join('')
+    : [
+        '<h2>Order Generation</h2>',
+        `<p>Example messages built for ${esc(c.compId)} with its configured defaults (BodyLength and CheckSum computed; the session assigns MsgSeqNum and SendingTime). SOH is shown as |.</p>`,
+        ...doc.examples.map(
+          (e) =>
+            `<h3>${esc(e.title)} <span class="dir">35=${esc(e.msgType)}</span></h3><div class="example"><pre>${esc(e.fix)}</pre><button type="button" class="copy" data-copy="${esc(e.fix)}">Copy</button></div>`,
+        ),
+        '<h3>Messages you send</h3>',
+        '<p>A Cancel/Replace of a multileg order is sent as 35=G too: 35=AC (MultilegOrderCancelReplace) is not accepted and is answered with a BusinessMessageReject (35=j).</p>',
+        ...incoming.map(messageSection),
+      ].join('');
 
   const lifecycle = [
     '<h2>Trade Lifecycle</h2>',
+    copiesOnly ? `<p class="note">${esc(notes.tradeLifecycle)}</p>` : '',
     ...ORDER_FLOWS.map(
       (f) =>
-        `<h3>${esc(f.title)}</h3><p>${esc(f.description)}</p><div class="diagram">${sequenceDiagramSvg(f, { clientLabel: c.compId, deskLabel: s.targetCompId })}</div>`,
+        `<h3>${esc(f.title)}</h3><p>${esc(f.description)}</p><div class="diagram">${sequenceDiagramSvg(f, { clientLabel: copiesOnly ? 'Client' : c.compId, deskLabel: s.targetCompId })}</div>`,
     ),
     '<h3>Execution report variants</h3>',
     table(
@@ -135,7 +176,7 @@ export function renderFixSpecHtml(doc: FixSpecDocument): string {
       ]),
       { raw: true },
     ),
-    '<h3>Messages we send</h3>',
+    copiesOnly ? '<h3>Messages we send (copies)</h3>' : '<h3>Messages we send</h3>',
     ...doc.messages.filter((m) => m.direction === 'out').map(messageSection),
   ].join('');
 
@@ -143,6 +184,7 @@ export function renderFixSpecHtml(doc: FixSpecDocument): string {
     '<h2>Session Information</h2>',
     '<h3>Session parameters</h3>',
     table(['Parameter', 'Value'], sessionParameterRows(s)),
+    dropCopy ? dropCopySection(dropCopy, c.compId) : '',
     '<h3>Session messages</h3>',
     table(
       ['MsgType (35)', 'Message', 'Direction', 'Usage'],
@@ -195,6 +237,7 @@ th,td{border:1px solid #dee2e6;padding:4px 7px;text-align:left;vertical-align:to
 th{background:#f8f9fa}
 .req{color:#c92a2a;font-weight:600}
 .muted{color:#868e96;font-size:11.5px}
+.note{background:#f1f3f5;border-left:3px solid #5f3dc4;padding:8px 10px;font-size:13.5px}
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:12px}
 .example{display:flex;gap:8px;align-items:flex-start}
 .example pre{flex:1;background:#f8f9fa;border:1px solid #dee2e6;border-radius:4px;padding:8px;white-space:pre-wrap;word-break:break-all;margin:0}

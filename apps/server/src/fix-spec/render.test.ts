@@ -103,6 +103,73 @@ describe('client FIX specification renderings', () => {
     assert.equal(body.querySelectorAll('[data-tab-target]').length, 4);
     assert.equal(body.querySelectorAll('section[data-tab="tradeLifecycle"] svg').length, 5, 'five flow diagrams');
     assert.match(body.querySelector('section[data-tab="sessionInfo"]')!.textContent!, /TLS required/);
+    assert.equal(body.querySelector('[data-section="drop-copy"]'), null, 'a document of format 1 (no dropCopy) has no Drop copy section');
+    assert.equal(body.querySelectorAll('section[data-tab="orderGeneration"] pre').length, 1, 'its order example');
+  });
+
+  it("adds a Drop copy section to a covered client's Session Information, the rest unchanged", () => {
+    const plain = new JSDOM(`<body>${renderFixSpecHtml(doc())}</body>`).window.document;
+    const d = { ...doc(), formatVersion: 2, dropCopy: { role: 'copiedClient' as const, sessions: ['BACKOFFICE_DC', 'MIDDLE_DC'] } };
+    const body = new JSDOM(`<body>${renderFixSpecHtml(d)}</body>`).window.document;
+    const section = body.querySelector('section[data-tab="sessionInfo"] [data-section="drop-copy"]')!;
+    assert.ok(section, 'inside the Session Information tab');
+    const text = section.textContent!;
+    assert.match(text, /Copies of the reports we send SGX_CLIENT_1 also go to the drop copy sessions BACKOFFICE_DC and MIDDLE_DC/);
+    assert.match(text, /CopyMsgIndicator \(797\)=Y/);
+    assert.match(text, /PartyID \(448\)=SGX_CLIENT_1, PartyIDSource \(447\)=D, PartyRole \(452\)=3/);
+    const rows = [...section.querySelectorAll('tbody tr')].map((r) => [...r.querySelectorAll('td')].map((c) => c.textContent).join(' '));
+    assert.ok(rows.includes('35=8 448 PartyID (first entry) SGX_CLIENT_1'), rows.join('; '));
+    assert.ok(rows.includes('35=9 1 Account SGX_CLIENT_1'), rows.join('; '));
+    for (const tab of ['aboutFFA', 'orderGeneration', 'tradeLifecycle'])
+      assert.equal(
+        body.querySelector(`section[data-tab="${tab}"]`)!.innerHTML,
+        plain.querySelector(`section[data-tab="${tab}"]`)!.innerHTML,
+        `${tab} as for any client`,
+      );
+    assert.equal(body.querySelectorAll('.note').length, 0);
+  });
+
+  it("renders a drop copy session's document: no orders or capabilities, the copies described", () => {
+    const base = doc();
+    const d: FixSpecDocument = {
+      ...base,
+      formatVersion: 2,
+      client: { ...base.client, compId: 'BACKOFFICE_DC', clientName: 'Back office' },
+      session: { ...base.session, senderCompId: 'BACKOFFICE_DC' },
+      messages: base.messages.filter((m) => m.direction === 'out'),
+      examples: [],
+      capabilities: null,
+      dropCopy: { role: 'dropCopySession', everyClient: true, clients: [] },
+    };
+    const body = new JSDOM(`<body>${renderFixSpecHtml(d)}</body>`).window.document;
+    const tab = (key: string) => body.querySelector(`section[data-tab="${key}"]`)!;
+    assert.match(tab('aboutFFA').textContent!, /BACKOFFICE_DC is a drop copy session: it trades nothing/);
+    assert.equal(tab('aboutFFA').querySelectorAll('table').length, 1, 'the contracts, no capability table');
+    const orders = tab('orderGeneration');
+    assert.equal(orders.querySelectorAll('pre, table, button').length, 0, 'no example it could not send, no message it may not send');
+    assert.match(
+      orders.textContent!,
+      /sends no orders.*BusinessRejectReason \(380\)=6, Text \(58\) "Drop copy session: application messages are not accepted"/,
+    );
+    assert.match(tab('tradeLifecycle').textContent!, /BACKOFFICE_DC sends none of the client's messages/);
+    assert.match(tab('tradeLifecycle').textContent!, /Messages we send \(copies\)/);
+    assert.ok(
+      !tab('tradeLifecycle').innerHTML.includes('>BACKOFFICE_DC</text>'),
+      'the flows are drawn for a client, not the drop copy session',
+    );
+    const section = tab('sessionInfo').querySelector('[data-section="drop-copy"]')!;
+    const text = section.textContent!;
+    assert.match(text, /receives copies of the reports we send every client and sends no orders/);
+    assert.match(text, /PossResend \(97=Y\)/);
+    assert.match(text, /ResetSeqNumFlag \(141=Y\)/);
+    assert.match(text, /ResendRequest \(35=2\)/);
+    assert.match(text, /PartyID \(448\)=the client's SenderCompID/);
+
+    const xml = new new JSDOM('').window.DOMParser().parseFromString(renderOrchestraXml(d, loadDictionaryData()), 'application/xml');
+    const docs = [...xml.getElementsByTagNameNS(ORCHESTRA_NAMESPACE, 'message')].map(
+      (m) => m.getElementsByTagNameNS(ORCHESTRA_NAMESPACE, 'documentation')[0]!.textContent,
+    );
+    assert.deepEqual(docs, ["Sent by the desk: a drop copy of a client's message"]);
   });
 
   it('writes a well-formed Orchestra repository: messages, presence, assignments, code sets', () => {

@@ -7,6 +7,7 @@ import {
   fixSessionLeaseName,
   type Db,
 } from '@fixdesk/db';
+import { DROP_COPY_REJECT_TEXT } from '@fixdesk/domain';
 import { Acceptor, BusinessRejectError, createSessionCodec, type Application, type SessionID, type SessionStatus } from '@fixdesk/fix';
 import type { FastifyBaseLogger } from 'fastify';
 import type { LeaseKeeper } from '../cluster/lease-keeper';
@@ -28,7 +29,8 @@ import { SessionOwnership } from './session-ownership';
 
 /** The answer to any application message from a drop copy session: it is not authorized to trade. */
 // BusinessRejectReason 6: Not authorized (the message type is one the desk takes, not from this session).
-const DROP_COPY_REJECT = new BusinessRejectError('6', 'Drop copy session: application messages are not accepted');
+// The text is the one the drop copy session's FIX specification quotes.
+const DROP_COPY_REJECT = new BusinessRejectError('6', DROP_COPY_REJECT_TEXT);
 
 /** The clean ends of a session: the Completed status on the Client Sessions screen, not Disconnected. */
 const CLEAN_LOGOUT = /^peer logged out|^logout/i;

@@ -21,6 +21,7 @@ const KIND_LABEL: Record<FixSpecChange['kind'], { label: string; colour: string 
   securityAdded: { label: 'Security added', colour: 'teal' },
   securityRemoved: { label: 'Security removed', colour: 'red' },
   limitChanged: { label: 'Limit', colour: 'blue' },
+  dropCopyChanged: { label: 'Drop copy', colour: 'grape' },
 };
 
 /**

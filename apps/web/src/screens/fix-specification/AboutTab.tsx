@@ -1,5 +1,6 @@
-import type { FixSpecDocument } from '@fixdesk/domain';
+import { dropCopySessionNotes, isDropCopySession, type FixSpecDocument } from '@fixdesk/domain';
 import { Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { DropCopyNote } from './DropCopySection';
 import { TextTable } from './FieldTable';
 
 const yes = (b: boolean) => (b ? 'Yes' : 'No');
@@ -45,6 +46,7 @@ export function AboutTab({ doc }: { doc: FixSpecDocument }) {
           k.exchanges.join(', '),
         ])}
       />
+      {isDropCopySession(doc) && <DropCopyNote testId="about-drop-copy">{dropCopySessionNotes(doc.client.compId).about}</DropCopyNote>}
       {doc.capabilities && (
         <>
           <Title order={3} fz="h4">

@@ -1,4 +1,11 @@
-import { FIX_SPEC_DEFAULT_CONNECTOR, FIX_SPEC_TABS, type FixSpecDocument, type FixSpecTabKey } from '@fixdesk/domain';
+import {
+  dropCopySessionNotes,
+  FIX_SPEC_DEFAULT_CONNECTOR,
+  FIX_SPEC_TABS,
+  isDropCopySession,
+  type FixSpecDocument,
+  type FixSpecTabKey,
+} from '@fixdesk/domain';
 import type { BrokerRef } from '@fixdesk/client';
 import { Alert, Box, Button, Container, Group, Loader, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconAlertCircle, IconFileCode, IconLock } from '@tabler/icons-react';
@@ -9,6 +16,7 @@ import { fixSpecApi } from '../../services/fix-specification/fixSpecApi';
 import { simulatorApi } from '../../services/simulators/http';
 import { errorMessage, useConnectors, useSecurities } from '../../services/simulators/useSimulators';
 import { AboutTab } from './AboutTab';
+import { DropCopyNote } from './DropCopySection';
 import { FixSpecExportDialog } from './FixSpecExportDialog';
 import { OrderGenerationTab } from './OrderGenerationTab';
 import { SessionInfoTab } from './SessionInfoTab';
@@ -142,7 +150,11 @@ export default function FixSpecificationPage() {
                   <AboutTab doc={d} />
                 </Tabs.Panel>
                 <Tabs.Panel value="orderGeneration">
-                  <OrderGenerationTab doc={d} connector={connector} brokerId={brokerId} securities={securities.data} />
+                  {isDropCopySession(d) ? (
+                    <DropCopyNote testId="order-generation-drop-copy">{dropCopySessionNotes(d.client.compId).orderGeneration}</DropCopyNote>
+                  ) : (
+                    <OrderGenerationTab doc={d} connector={connector} brokerId={brokerId} securities={securities.data} />
+                  )}
                 </Tabs.Panel>
                 <Tabs.Panel value="tradeLifecycle">
                   <TradeLifecycleTab doc={d} />

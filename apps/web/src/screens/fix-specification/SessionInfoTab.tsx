@@ -1,5 +1,6 @@
 import { connectionGuidelines, SESSION_MESSAGES, sessionParameterRows, type FixSpecDocument } from '@fixdesk/domain';
 import { Box, List, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { DropCopySection } from './DropCopySection';
 import { FieldTable, TextTable } from './FieldTable';
 
 export interface Choice {
@@ -10,7 +11,8 @@ export interface Choice {
 /**
  * Tab 4: the connector and executing broker selectors, the session parameters (the acceptor's real ports,
  * the connector's CompIDs, schedule, time zone and reset policy), the session messages, the connection
- * guidelines and the header and trailer fields of the dictionary.
+ * guidelines and the header and trailer fields of the dictionary; a Drop copy section when drop copy
+ * sessions cover the client or the connector is one.
  */
 export function SessionInfoTab({
   doc,
@@ -57,6 +59,7 @@ export function SessionInfoTab({
       <Box maw={860}>
         <TextTable testId="session-parameters" headers={['Parameter', 'Value']} rows={sessionParameterRows(doc.session)} />
       </Box>
+      {doc.dropCopy && <DropCopySection dropCopy={doc.dropCopy} compId={doc.client.compId} />}
       <Title order={3} fz="h4">
         Session messages
       </Title>

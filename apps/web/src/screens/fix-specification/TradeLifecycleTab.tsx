@@ -1,5 +1,13 @@
-import { executionReportRows, ORDER_FLOWS, sequenceDiagramSvg, type FixSpecDocument } from '@fixdesk/domain';
+import {
+  dropCopySessionNotes,
+  executionReportRows,
+  isDropCopySession,
+  ORDER_FLOWS,
+  sequenceDiagramSvg,
+  type FixSpecDocument,
+} from '@fixdesk/domain';
 import { Badge, Code, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { DropCopyNote } from './DropCopySection';
 
 /**
  * Tab 3: the order flows as sequence diagrams drawn from the flow data (the same SVG the client's
@@ -8,8 +16,10 @@ import { Badge, Code, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mant
  */
 export function TradeLifecycleTab({ doc }: { doc: FixSpecDocument }) {
   const rows = executionReportRows(doc);
+  const copiesOnly = isDropCopySession(doc);
   return (
     <Stack gap="md">
+      {copiesOnly && <DropCopyNote testId="lifecycle-drop-copy">{dropCopySessionNotes(doc.client.compId).tradeLifecycle}</DropCopyNote>}
       <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
         {ORDER_FLOWS.map((f) => (
           <Paper key={f.key} withBorder radius="sm" p="sm" data-testid={`flow-${f.key}`}>
@@ -19,7 +29,10 @@ export function TradeLifecycleTab({ doc }: { doc: FixSpecDocument }) {
             </Text>
             <div
               dangerouslySetInnerHTML={{
-                __html: sequenceDiagramSvg(f, { clientLabel: doc.client.compId, deskLabel: doc.session.targetCompId }),
+                __html: sequenceDiagramSvg(f, {
+                  clientLabel: copiesOnly ? 'Client' : doc.client.compId,
+                  deskLabel: doc.session.targetCompId,
+                }),
               }}
             />
           </Paper>

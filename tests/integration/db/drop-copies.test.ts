@@ -3,6 +3,7 @@
 // inactive one, none when the report's transaction rolls back, whichever statement wrote the report.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { Queryable } from '@fixdesk/db';
 import { createTestDatabase, TEST_DB_KINDS, type TestDatabase } from '@fixdesk/db/testing';
 import { storeIntakeBatch, type IntakeEntry } from '../../../packages/db/src/repos/orders/intake-batch';
 import type { OrderRow } from '../../../packages/db/src/repos/orders/rows';
@@ -295,6 +296,45 @@ for (const kind of TEST_DB_KINDS) {
       assert.equal(read.get(wrong.id)?.orderid, 'BO-NOT-THIS-ONE', 'the row keeps what the client named');
       assert.equal(read.get(wrong.id)?.sent_orderid, order.brokerorderid);
       assert.equal(read.get(unknown.id)?.sent_orderid, 'NONE');
+    });
+
+    it("writes a report's copies without reading the reports: the cost per copy does not grow with the table", async () => {
+      // In one transaction (one connection, its own counts in pg_stat_xact_user_tables), rolled back at
+      // the end: a report and its copies while the table is small (where a per-copy check of the report
+      // would be prepared), then 3,000 more reports, then ten reports with their copies, counted.
+      const rollback = new Error('rollback');
+      const read = async (tx: Queryable) =>
+        Number(
+          (
+            await tx.query<{ n: string }>(
+              `SELECT (seq_tup_read + coalesce(idx_tup_fetch, 0))::text AS n FROM pg_stat_xact_user_tables WHERE relname = 'execution_reports'`,
+            )
+          ).rows[0]?.n ?? 0,
+        );
+      let perCopy = NaN;
+      await t.db
+        .transaction(async (tx) => {
+          const order = orders.get('A')!;
+          await insertExecReport(tx, accept(order));
+          await tx.query(
+            `INSERT INTO execution_reports (order_id, execid, clordid, orderid, exectype, ordstatus, transacttime, sendercompid)
+             SELECT $1, 'GROW-' || g, $2, $3, '0', '0', now(), $4 FROM generate_series(1, 3000) g`,
+            [order.id, order.clordid, order.brokerorderid, order.sendercompid],
+          );
+          const before = await read(tx);
+          const { rows } = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM drop_copies');
+          for (let i = 0; i < 10; i++) await insertExecReport(tx, accept(order));
+          const copies = (await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM drop_copies')).rows[0]!.n - rows[0]!.n;
+          assert.ok(copies >= 10, `${copies} copies`);
+          perCopy = (await read(tx)) - before;
+          perCopy /= copies;
+          throw rollback;
+        })
+        .catch((err: unknown) => {
+          if (err !== rollback) throw err;
+        });
+      // The count reads above read no report row; a check of each copy's report by a scan read thousands.
+      assert.ok(perCopy < 1, `${perCopy} report rows read per copy`);
     });
 
     it('keeps a drop copy connector that is owed copies: it cannot be deleted', async () => {

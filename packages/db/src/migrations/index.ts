@@ -21,6 +21,7 @@ import m0021 from './0021_client_connector_logos';
 import m0022 from './0022_sender_seq_floor';
 import m0023 from './0023_drop_copy_sessions';
 import m0024 from './0024_drop_copies';
+import m0025 from './0025_drop_copies_report_keys';
 
 export interface Migration {
   version: number;
@@ -54,4 +55,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 22, name: 'sender_seq_floor', sql: m0022 },
   { version: 23, name: 'drop_copy_sessions', sql: m0023 },
   { version: 24, name: 'drop_copies', sql: m0024 },
+  { version: 25, name: 'drop_copies_report_keys', sql: m0025 },
 ];

@@ -8,7 +8,7 @@ import {
   type UnsentDropCopy,
 } from '@fixdesk/db';
 import type { FastifyBaseLogger } from 'fastify';
-import { buildDropCopy, type BuiltMessage } from './fix-messages';
+import { buildDropCopy, cancelRejectInputOf, type BuiltMessage } from './fix-messages';
 import type { ClientMessageSender } from './outbox';
 
 /** Most copies read and handed to a drop copy session at once (one read, one store round, one mark). */
@@ -308,19 +308,5 @@ export class DropCopyOutbox {
 
 function sourceOf(copy: UnsentDropCopy): Parameters<typeof buildDropCopy>[0] {
   if (copy.source === 'er') return { kind: 'er', clientCompId: copy.clientCompId, er: copy.er, order: copy.order, legs: copy.legs };
-  const r = copy.reject;
-  return {
-    kind: 'cxlrej',
-    clientCompId: copy.clientCompId,
-    reject: {
-      orderid: r.sent_orderid,
-      clordid: r.clordid,
-      origclordid: r.origclordid,
-      ordstatus: r.ordstatus,
-      responseTo: r.cxl_rej_response_to,
-      reason: r.cxl_rej_reason,
-      text: r.text,
-      transacttime: r.transacttime,
-    },
-  };
+  return { kind: 'cxlrej', clientCompId: copy.clientCompId, reject: cancelRejectInputOf(copy.reject) };
 }

@@ -1,4 +1,4 @@
-import type { ExecReportRow, OrderLegRow, OrderRow } from '@fixdesk/db';
+import type { ExecReportRow, OrderLegRow, OrderRow, UnsentCancelRejectRow } from '@fixdesk/db';
 import { ExecType, isSideCode, Side } from '@fixdesk/domain';
 import { Dictionary, formatUtcTimestamp } from '@fixdesk/fix';
 import { entriesAt, key, valueAt, type ClientProfile } from './client-profile';
@@ -239,6 +239,20 @@ export interface CancelRejectInput {
   reason: number | null;
   text: string | null;
   transacttime: Date;
+}
+
+/** A stored cancel reject as it goes out (to the client after its logon, or as a drop copy). */
+export function cancelRejectInputOf(r: UnsentCancelRejectRow): CancelRejectInput {
+  return {
+    orderid: r.sent_orderid,
+    clordid: r.clordid,
+    origclordid: r.origclordid,
+    ordstatus: r.ordstatus,
+    responseTo: r.cxl_rej_response_to,
+    reason: r.cxl_rej_reason,
+    text: r.text,
+    transacttime: r.transacttime,
+  };
 }
 
 /**

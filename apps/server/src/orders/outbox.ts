@@ -10,7 +10,7 @@ import {
 } from '@fixdesk/db';
 import type { FastifyBaseLogger } from 'fastify';
 import { loadClientProfile, type ClientProfile } from './client-profile';
-import { buildCancelReject, buildExecutionReport, type BuiltMessage, type CancelRejectInput } from './fix-messages';
+import { buildCancelReject, buildExecutionReport, cancelRejectInputOf, type BuiltMessage, type CancelRejectInput } from './fix-messages';
 
 /**
  * Where application messages for a client go: the FIX acceptor's live session for that comp id.
@@ -168,16 +168,7 @@ export class ClientOutbox {
           kind: 'cxlrej',
           id: r.id,
           connectorId: r.connector_id,
-          reject: {
-            orderid: r.sent_orderid,
-            clordid: r.clordid,
-            origclordid: r.origclordid,
-            ordstatus: r.ordstatus,
-            responseTo: r.cxl_rej_response_to,
-            reason: r.cxl_rej_reason,
-            text: r.text,
-            transacttime: r.transacttime,
-          },
+          reject: cancelRejectInputOf(r),
         },
       });
       n++;

@@ -1,8 +1,9 @@
 import { dropCopyFieldRows, dropCopyRules, dropCopySummary, type FixSpecDropCopy } from '@fixdesk/domain';
-import { Alert, Badge, Box, Group, List, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Box, Group, Stack, Text, Title } from '@mantine/core';
 import { IconCopy } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { TextTable } from './FieldTable';
+import { RuleList } from './RuleList';
 
 /**
  * The Session Information tab's Drop copy section (docs/adr/0017 point 8): for a covered client, the drop
@@ -33,16 +34,7 @@ export function DropCopySection({ dropCopy, compId }: { dropCopy: FixSpecDropCop
         )}
       </Group>
       <Text fz="sm">{dropCopySummary(dropCopy, compId)}</Text>
-      <List spacing={4} size="sm">
-        {dropCopyRules(dropCopy, compId).map((g) => (
-          <List.Item key={g.title}>
-            <Text span fw={700} fz="sm">
-              {g.title}.{' '}
-            </Text>
-            {g.text}
-          </List.Item>
-        ))}
-      </List>
+      <RuleList rules={dropCopyRules(dropCopy, compId)} spacing={4} />
       <Box maw={860}>
         <TextTable testId="drop-copy-fields" headers={['Message', 'Tag', 'Field', 'Value']} rows={dropCopyFieldRows(dropCopy, compId)} />
       </Box>

@@ -1,7 +1,8 @@
 import { connectionGuidelines, SESSION_MESSAGES, sessionParameterRows, type FixSpecDocument } from '@fixdesk/domain';
-import { Box, List, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Box, Select, SimpleGrid, Stack, Title } from '@mantine/core';
 import { DropCopySection } from './DropCopySection';
 import { FieldTable, TextTable } from './FieldTable';
+import { RuleList } from './RuleList';
 
 export interface Choice {
   value: string;
@@ -75,16 +76,7 @@ export function SessionInfoTab({
       <Title order={3} fz="h4">
         Connection guidelines
       </Title>
-      <List spacing={6} size="sm">
-        {connectionGuidelines(doc.session).map((g) => (
-          <List.Item key={g.title}>
-            <Text span fw={700} fz="sm">
-              {g.title}.{' '}
-            </Text>
-            {g.text}
-          </List.Item>
-        ))}
-      </List>
+      <RuleList rules={connectionGuidelines(doc.session)} spacing={6} />
       <SimpleGrid cols={{ base: 1, xl: 2 }}>
         {(
           [

@@ -53,6 +53,20 @@ describe('Decimal.parse and toString', () => {
     assert.equal(d('1.000000000000000000000000000000000000000000000000000000000000000000000000').toString(), '1');
   });
 
+  it('reads a literal met before as the first time, and refuses a bad one every time (the cache of literals)', () => {
+    for (const text of ['27000.50', ' 1.5e3 ', '-0.001', '10']) {
+      const first = d(text);
+      const again = d(text);
+      assert.equal(again.toString(), first.toString());
+      assert.equal(again.scale, first.scale);
+    }
+    for (let i = 0; i < 3; i++) assert.throws(() => d('12,5'), DecimalError);
+    // Past its bound the cache starts over: literals still read right.
+    for (let i = 0; i < 10_000; i++) assert.equal(d(`${i}.25`).toString(), `${i}.25`);
+    assert.equal(d('27000.50').scale, 2);
+    assert.ok(d('27000.50').eq('27000.5'));
+  });
+
   it('keeps the scale it was given and compares by value', () => {
     const a = d('1.50');
     assert.equal(a.scale, 2);

@@ -35,9 +35,22 @@ export class DecimalError extends Error {
 
 const LITERAL = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d{1,6}))?$/;
 
+/** 10^0 … 10^(2 × MAX_DECIMAL_SCALE + 1): every power the scales in bounds can ask for, made once. */
+const POW10: readonly bigint[] = Array.from({ length: 2 * MAX_DECIMAL_SCALE + 2 }, (_, i) => 10n ** BigInt(i));
+
 function pow10(n: number): bigint {
-  return 10n ** BigInt(n);
+  return POW10[n] ?? 10n ** BigInt(n);
 }
+
+/**
+ * Literals read before, with what they read as. The same few prices, quantities, ratios and limits
+ * come back on every order (a client's limits are read for each of its orders), and a Decimal never
+ * changes, so one parse serves them all. Bounded: cleared when full, so hostile input costs nothing
+ * lasting; only short literals are kept.
+ */
+const PARSED = new Map<string, Decimal>();
+const PARSED_MAX = 4096;
+const PARSED_MAX_LENGTH = 40;
 
 function abs(n: bigint): bigint {
   return n < 0n ? -n : n;
@@ -100,6 +113,17 @@ export class Decimal {
    */
   static parse(text: string): Decimal {
     if (typeof text !== 'string') throw new DecimalError(`Not a decimal number: ${String(text)}`);
+    const known = PARSED.get(text);
+    if (known) return known;
+    const read = Decimal.read(text);
+    if (text.length <= PARSED_MAX_LENGTH) {
+      if (PARSED.size >= PARSED_MAX) PARSED.clear();
+      PARSED.set(text, read);
+    }
+    return read;
+  }
+
+  private static read(text: string): Decimal {
     const literal = text.trim();
     if (literal.length === 0) throw new DecimalError('Not a decimal number: empty text');
     if (literal.length > MAX_LITERAL_LENGTH) throw new DecimalError('Not a decimal number: text too long');

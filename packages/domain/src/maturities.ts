@@ -62,17 +62,34 @@ export function toMonthLabel(ym: YearMonth): string {
   return `${MONTH_ABBREVIATIONS[ym.month - 1]}-${String(ym.year % 100).padStart(2, '0')}`;
 }
 
-/** Any accepted contract-month form → 'YYYYMM'; null when unreadable. */
-export function normalizeMaturity(value: unknown): string | null {
-  const ym = parseMaturity(value);
-  return ym ? toMaturity(ym) : null;
+/**
+ * A string form's answer, remembered: every order names a contract month, and the same few come back
+ * all day. Bounded (cleared when full); only short texts are kept.
+ */
+function remembered(read: (value: unknown) => string | null): (value: unknown) => string | null {
+  const known = new Map<string, string | null>();
+  return (value) => {
+    if (typeof value !== 'string' || value.length > 16) return read(value);
+    const hit = known.get(value);
+    if (hit !== undefined) return hit;
+    const answer = read(value);
+    if (known.size >= 1024) known.clear();
+    known.set(value, answer);
+    return answer;
+  };
 }
 
+/** Any accepted contract-month form → 'YYYYMM'; null when unreadable. */
+export const normalizeMaturity = remembered((value) => {
+  const ym = parseMaturity(value);
+  return ym ? toMaturity(ym) : null;
+});
+
 /** Any accepted contract-month form → 'Mon-YY'; null when unreadable. */
-export function maturityLabel(value: unknown): string | null {
+export const maturityLabel = remembered((value) => {
   const ym = parseMaturity(value);
   return ym ? toMonthLabel(ym) : null;
-}
+});
 
 export function addMonths(ym: YearMonth, months: number): YearMonth {
   const index = ym.year * 12 + (ym.month - 1) + months;

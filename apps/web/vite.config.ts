@@ -66,6 +66,8 @@ export default defineConfig({
               test: /node_modules[\\/](ag-grid-community|ag-grid-react|ag-stack|ag-charts-types)[\\/].*\.[cm]?[jt]sx?$/,
               priority: 30,
             },
+            // The charting library (docs/adr/0018): imported by the Insights screen only, so loaded with it only.
+            { name: 'echarts', test: /node_modules[\\/](echarts|zrender)[\\/].*\.[cm]?[jt]sx?$/, priority: 30 },
             { name: 'zod', test: /(node_modules[\\/]zod|packages[\\/]protocol)[\\/].*\.[cm]?[jt]sx?$/, priority: 30 },
             { name: 'icons', test: /node_modules[\\/]@tabler[\\/].*\.[cm]?[jt]sx?$/, priority: 20 },
             {

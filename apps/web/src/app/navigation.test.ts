@@ -27,6 +27,7 @@ describe('navigation', () => {
       'Home',
       'Blotter',
       'Compliance: Order Actions, FIX Messages',
+      'Insights',
       'Simulation: FIX Client Simulator, FIX Client, Broker Simulator',
       'Settings: Service Status, FIX Specification, Security Master, FIX Message Specs, FIX Client Defaults, Client Connectors, Client Sessions, Client Capabilities, User Management, Broker Information',
     ]);

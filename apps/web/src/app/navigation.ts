@@ -2,6 +2,7 @@ import {
   IconArrowsExchange,
   IconBook,
   IconBuilding,
+  IconChartHistogram,
   IconClipboardList,
   IconDatabase,
   IconFileCode,
@@ -64,6 +65,7 @@ const fixClientSimulator: NavItem = {
   icon: IconTerminal2,
   description: 'Build and send orders as a client',
 };
+const insights: NavItem = { label: 'Insights', to: '/insights', icon: IconChartHistogram };
 const serviceStatus: NavItem = { label: 'Service Status', to: '/service-status', icon: IconHeartbeat };
 const fixSpecification: NavItem = { label: 'FIX Specification', to: '/fix-specification', icon: IconBook };
 const securityMaster: NavItem = { label: 'Security Master', to: '/config/security-master', icon: IconDatabase };
@@ -74,6 +76,7 @@ export const MAIN_NAV: readonly NavEntry[] = [
   { kind: 'link', label: 'Home', to: '/', icon: IconHome, signedInOnly: false },
   { kind: 'link', ...blotter, signedInOnly: true },
   { kind: 'menu', label: 'Compliance', icon: IconShieldCheck, signedInOnly: true, groups: complianceGroups },
+  { kind: 'link', ...insights, signedInOnly: true },
   {
     kind: 'menu',
     label: 'Simulation',

@@ -44,6 +44,7 @@ export const ROUTES = [
   { path: '/order-detail/:orderid', title: 'Order Detail', access: SIGNED_IN },
   { path: '/order-actions', title: 'Order Actions', access: SIGNED_IN },
   { path: '/fix-messages', title: 'FIX Messages', access: SIGNED_IN },
+  { path: '/insights', title: 'Insights', access: SIGNED_IN },
   { path: '/fix-test-client', title: 'FIX Client Simulator', access: SIGNED_IN },
   { path: '/fix-client', title: 'FIX Client', access: SIGNED_IN },
   { path: '/fix-specification', title: 'FIX Specification', access: SIGNED_IN },

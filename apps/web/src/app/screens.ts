@@ -40,6 +40,8 @@ export const SCREENS: Record<RoutePath, LazyExoticComponent<ComponentType>> = {
   '/order-detail/:orderid': lazy(() => import('../screens/order-detail/OrderDetailPage')),
   '/order-actions': lazy(() => import('../screens/order-actions/OrderActionsPage')),
   '/fix-messages': lazy(() => import('../screens/fix-messages/FixMessagesPage')),
+  // The charting library comes with this chunk only (docs/adr/0018).
+  '/insights': lazy(() => import('../screens/insights/InsightsPage')),
   '/fix-test-client': lazy(() => import('../screens/simulators/fix-test-client/FixTestClientPage')),
   '/fix-client': lazy(() => import('../screens/simulators/fix-client/FixClientPage')),
   '/fix-specification': lazy(() => import('../screens/fix-specification/FixSpecificationPage')),

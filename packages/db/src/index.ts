@@ -96,9 +96,13 @@ export {
   listDropCopyCovers,
   markDropCopiesSent,
   newestUnsentDropCopyId,
+  storeRefusalCopies,
   unsentDropCopies,
   type DropCopyCoverRow,
   type DropCopyQueueRow,
+  type RefusalCopyFacts,
+  type RefusalTerms,
+  type RefusalToCopy,
   type UnsentDropCopy,
 } from './repos/drop-copies';
 export {

@@ -8,7 +8,7 @@ import {
   type UnsentDropCopy,
 } from '@fixdesk/db';
 import type { FastifyBaseLogger } from 'fastify';
-import { buildDropCopy, cancelRejectInputOf, type BuiltMessage } from './fix-messages';
+import { buildDropCopy, cancelRejectInputOf, refusalInputOf, type BuiltMessage } from './fix-messages';
 import type { ClientMessageSender } from './outbox';
 
 /** Most copies read and handed to a drop copy session at once (one read, one store round, one mark). */
@@ -49,7 +49,8 @@ interface DropCopySession {
 
 /**
  * Sends drop copy sessions their copies (docs/adr/0017 points 3, 5 and 7). The copies are rows written
- * with the reports they copy (migration 24's triggers); this reads a session's unsent ones in id order
+ * with the reports they copy (migration 24's triggers; a refusal's by the intake statement that drew
+ * its ExecID); this reads a session's unsent ones in id order
  * (bursts of up to 500), hands them to the session (which numbers and stores each before its bytes
  * leave) and marks them sent in one statement per burst. It is woken by the order core after a commit
  * that made a client's reports (OrderReplies), for every drop copy session covering the client that is
@@ -308,5 +309,6 @@ export class DropCopyOutbox {
 
 function sourceOf(copy: UnsentDropCopy): Parameters<typeof buildDropCopy>[0] {
   if (copy.source === 'er') return { kind: 'er', clientCompId: copy.clientCompId, er: copy.er, order: copy.order, legs: copy.legs };
+  if (copy.source === 'refusal') return { kind: 'refusal', clientCompId: copy.clientCompId, refusal: refusalInputOf(copy.refusal) };
   return { kind: 'cxlrej', clientCompId: copy.clientCompId, reject: cancelRejectInputOf(copy.reject) };
 }

@@ -1,4 +1,4 @@
-import type { ExecReportRow, OrderLegRow, OrderRow, UnsentCancelRejectRow } from '@fixdesk/db';
+import type { ExecReportRow, OrderLegRow, OrderRow, RefusalCopyFacts, RefusalTerms, UnsentCancelRejectRow } from '@fixdesk/db';
 import { ExecType, isSideCode, Side } from '@fixdesk/domain';
 import { Dictionary, formatUtcTimestamp } from '@fixdesk/fix';
 import { entriesAt, key, valueAt, type ClientProfile } from './client-profile';
@@ -145,6 +145,16 @@ interface CopyOf {
   clientCompId: string;
 }
 
+/** Marks an execution report as a copy: CopyMsgIndicator, and the client named first among the parties (PartyRole 3: Client ID). */
+function markCopy(b: BodyBuilder, copyOf: CopyOf | undefined): void {
+  if (!copyOf) return;
+  b.set(797, 'Y').firstEntry(453, [
+    [448, copyOf.clientCompId],
+    [447, 'D'],
+    [452, '3'],
+  ]);
+}
+
 /**
  * The ExecutionReport (35=8) for a stored report row, shaped for the client; with `copyOf`, the drop
  * copy of it (see buildDropCopy).
@@ -217,14 +227,7 @@ export function buildExecutionReport(
     if (er.executing_trader_name) trader.push([802, '1'], [523, er.executing_trader_name], [803, '9']);
     b.entry(453, trader, (e) => e.some(([t, v]) => t === 452 && v === '12'));
   }
-  if (copyOf) {
-    // CopyMsgIndicator, and the client named first among the parties (PartyRole 3: Client ID).
-    b.set(797, 'Y').firstEntry(453, [
-      [448, copyOf.clientCompId],
-      [447, 'D'],
-      [452, '3'],
-    ]);
-  }
+  markCopy(b, copyOf);
   const dropped: string[] = [];
   const replaced: string[] = [];
   return { msgType: '8', body: b.build('8', dropped, replaced), missingMandatory, dropped, replaced };
@@ -276,10 +279,11 @@ export function buildCancelReject(r: CancelRejectInput, profile: ClientProfile |
   return { msgType: '9', body: b.build('9', dropped, replaced), missingMandatory, dropped, replaced };
 }
 
-/** A report to copy to a drop copy session: an execution report with its order, or a cancel reject. */
+/** A report to copy to a drop copy session: an execution report with its order, a cancel reject, or a refusal at intake. */
 export type DropCopySource =
   | { kind: 'er'; clientCompId: string; er: ExecReportRow; order: OrderRow; legs: OrderLegRow[] }
-  | { kind: 'cxlrej'; clientCompId: string; reject: CancelRejectInput };
+  | { kind: 'cxlrej'; clientCompId: string; reject: CancelRejectInput }
+  | { kind: 'refusal'; clientCompId: string; refusal: RefusalInput };
 
 /**
  * The drop copy of a client's report (docs/adr/0017 point 4): the message the client got, built by the
@@ -290,9 +294,14 @@ export type DropCopySource =
  */
 export function buildDropCopy(source: DropCopySource): BuiltMessage {
   const copyOf = { clientCompId: source.clientCompId };
-  return source.kind === 'er'
-    ? buildExecutionReport(source.er, source.order, source.legs, undefined, copyOf)
-    : buildCancelReject(source.reject, undefined, copyOf);
+  switch (source.kind) {
+    case 'er':
+      return buildExecutionReport(source.er, source.order, source.legs, undefined, copyOf);
+    case 'cxlrej':
+      return buildCancelReject(source.reject, undefined, copyOf);
+    case 'refusal':
+      return buildRefusalReport(source.refusal, undefined, copyOf);
+  }
 }
 
 /**
@@ -314,26 +323,23 @@ export function shapeClientRequest(
   return { msgType, body: b.build(msgType, dropped, replaced), missingMandatory, dropped, replaced };
 }
 
-/** An intake refusal: the order as the client sent it (nothing of it entered the book). */
-export interface RefusalInput {
-  clOrdId: string | undefined;
+/** An intake refusal: the order as the client sent it (nothing of it entered the book), its ExecID and time. */
+export interface RefusalInput extends RefusalTerms {
   execId: string;
-  ordRejReason: string;
-  text: string;
-  symbol: string | undefined;
-  side: string | undefined;
-  orderQty: string | undefined;
-  ordType: string | undefined;
-  price: string | undefined;
-  account: string | undefined;
   transactTime: Date;
+}
+
+/** A stored refusal copy's facts as the refusal is built from them. */
+export function refusalInputOf(facts: RefusalCopyFacts): RefusalInput {
+  return { ...facts, transactTime: new Date(facts.transactTime) };
 }
 
 /**
  * The ExecutionReport refusing an order at intake (150=8, 39=8, OrdRejReason 103, Text 58), shaped by
- * the client's configured defaults for ExecType 8 like every other report.
+ * the client's configured defaults for ExecType 8 like every other report; with `copyOf`, the drop
+ * copy of it (see buildDropCopy).
  */
-export function buildRefusalReport(r: RefusalInput, profile: ClientProfile | undefined): BuiltMessage {
+export function buildRefusalReport(r: RefusalInput, profile: ClientProfile | undefined, copyOf?: CopyOf): BuiltMessage {
   const b = new BodyBuilder()
     .set(37, 'NONE')
     .set(11, r.clOrdId || 'NONE')
@@ -353,6 +359,7 @@ export function buildRefusalReport(r: RefusalInput, profile: ClientProfile | und
     .set(60, formatUtcTimestamp(r.transactTime))
     .set(58, r.text);
   const missingMandatory = applyProfile(b, profile, '8', '8', r.transactTime);
+  markCopy(b, copyOf);
   const dropped: string[] = [];
   const replaced: string[] = [];
   return { msgType: '8', body: b.build('8', dropped, replaced), missingMandatory, dropped, replaced };

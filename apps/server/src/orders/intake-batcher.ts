@@ -8,9 +8,11 @@ import {
   storeIntakeBatch,
   storeIntakeReportsWithReplies,
   storePlannedIntakeWithReplies,
+  storeRefusalCopies,
   type Db,
   type IntakeEntry,
   type IntakeOutcome,
+  type RefusalToCopy,
   type ReservedOutbound,
 } from '@fixdesk/db';
 import type { SendReservation } from '@fixdesk/fix';
@@ -53,12 +55,24 @@ interface Queued {
    */
   readonly onCommitted: (outcome: IntakeOutcome, replied: boolean, ownDuplicate: boolean) => void;
   readonly reserve: ReserveReply | undefined;
+  /** Whether a duplicate ClOrdID the batch meets is refused (not a resend of the very order held); absent: always. */
+  readonly refusesDuplicate: ((outcome: DuplicateOutcome) => boolean) | undefined;
   /** The client the entry's reply goes to (its SenderCompID). */
   readonly client: string;
   /** An order's (client, trading day, ClOrdID), made once: its batch and the unsettled set use it. */
   readonly key: string | undefined;
   readonly resolve: (outcome: IntakeOutcome) => void;
   readonly reject: (err: unknown) => void;
+}
+
+type DuplicateOutcome = Extract<IntakeOutcome, { kind: 'duplicate' }>;
+
+/**
+ * A duplicate met by the retry after a failure, colliding with the very order the failed attempt stored
+ * (its commit went through after all; `attempted`: per entry, the broker order id that attempt gave it).
+ */
+function isOwnDuplicate(outcome: IntakeOutcome, attempted: ReadonlyArray<string | undefined> | undefined, i: number): boolean {
+  return outcome.kind === 'duplicate' && !!outcome.existing && !!attempted && outcome.existing.brokerorderid === attempted[i];
 }
 
 /** What became of one entry of a batch, applied in queue order once every earlier batch was settled. */
@@ -149,11 +163,12 @@ export class IntakeBatcher {
     onCommitted: (outcome: IntakeOutcome, replied: boolean, ownDuplicate: boolean) => void,
     reserve?: ReserveReply,
     client: string = entry.order?.sendercompid ?? '',
+    refusesDuplicate?: (outcome: DuplicateOutcome) => boolean,
   ): Promise<IntakeOutcome> {
     const key = entry.order ? clOrdIdKey(entry.order.sendercompid, entry.order.sessionDate, entry.order.clordid) : undefined;
     if (key !== undefined) this.unsettledKeys.set(key, (this.unsettledKeys.get(key) ?? 0) + 1);
     return new Promise((resolve, reject) => {
-      this.queue.push({ entry, onCommitted, reserve, client, key, resolve, reject });
+      this.queue.push({ entry, onCommitted, reserve, refusesDuplicate, client, key, resolve, reject });
       if (!this.pumpScheduled && this.inFlight.size < this.maxInFlight) {
         this.pumpScheduled = true;
         // After the current tick: orders that arrived together share a commit.
@@ -274,10 +289,10 @@ export class IntakeBatcher {
         try {
           // The failure may have come after the commit went through (a lost answer to COMMIT):
           // the orders then meet themselves as duplicates, which the caller must not refuse.
-          const retried = await this.commit(batch, flight, prior, false);
+          const retried = await this.commit(batch, flight, prior, false, attempted);
           return stored(
             retried,
-            retried.outcomes.map((o, i) => o.kind === 'duplicate' && !!o.existing && o.existing.brokerorderid === attempted[i]),
+            retried.outcomes.map((o, i) => isOwnDuplicate(o, attempted, i)),
           );
         } catch (again) {
           err = again;
@@ -345,8 +360,9 @@ export class IntakeBatcher {
     flight: InFlight,
     prior: Promise<void>,
     withReplies = true,
+    attempted?: ReadonlyArray<string | undefined>,
   ): Promise<{ outcomes: IntakeOutcome[]; sends: Array<CoCommittedSend | undefined> }> {
-    if (!withReplies) return this.commitCarefully(batch, flight, false);
+    if (!withReplies) return this.commitCarefully(batch, flight, false, attempted);
     // Batches plan and take their replies' numbers one at a time, in queue order: what one batch
     // learns (its ClOrdIDs, its numbers) the next one sees.
     const previous = this.planLock;
@@ -372,10 +388,11 @@ export class IntakeBatcher {
     batch: readonly Queued[],
     flight: InFlight,
     withReplies: boolean,
+    attempted?: ReadonlyArray<string | undefined>,
   ): Promise<{ outcomes: IntakeOutcome[]; sends: Array<CoCommittedSend | undefined> }> {
     // Without replies taken here, every reply of the batch goes through the outbox.
     if (!withReplies || !batch.some((q) => q.reserve)) for (const q of batch) this.markOutboxBound(flight, q.client);
-    const result = await this.commitInTransaction(batch, flight, withReplies);
+    const result = await this.commitInTransaction(batch, flight, withReplies, attempted);
     // Orders stored this way count as used ClOrdIDs for the planned batches that follow.
     for (const o of result.outcomes)
       if (o.kind === 'stored') this.planned?.index.used(o.order.sendercompid, o.order.session_date)?.add(o.order.clordid);
@@ -492,13 +509,43 @@ export class IntakeBatcher {
     }
   }
 
+  /**
+   * The duplicate ClOrdIDs a batch refused, for their drop copies (docs/adr/0017 point 2): not a
+   * resend of the order held, nor the batch's own order met again by its retry.
+   */
+  private refusedDuplicates(
+    batch: readonly Queued[],
+    outcomes: readonly IntakeOutcome[],
+    attempted?: ReadonlyArray<string | undefined>,
+  ): RefusalToCopy[] {
+    return outcomes.flatMap((o, i) => {
+      const q = batch[i]!;
+      const refusal = q.entry.refusal;
+      if (o.kind !== 'duplicate' || !refusal || isOwnDuplicate(o, attempted, i) || q.refusesDuplicate?.(o) === false) return [];
+      return [{ client: refusal.client, execId: o.execId, transactTime: q.entry.reportTime, terms: refusal.terms }];
+    });
+  }
+
   private async commitInTransaction(
     batch: readonly Queued[],
     flight: InFlight,
     withReplies: boolean,
+    /** After a failed attempt: the broker order ids it gave (an order met again is not a client's duplicate). */
+    retryOf?: ReadonlyArray<string | undefined>,
   ): Promise<{ outcomes: IntakeOutcome[]; sends: Array<CoCommittedSend | undefined> }> {
     const entries = batch.map((q) => q.entry);
-    if (!withReplies || !batch.some((q) => q.reserve)) return { outcomes: await storeIntakeBatch(this.db, entries), sends: [] };
+    if (!withReplies || !batch.some((q) => q.reserve)) {
+      // One self-committing statement (its refusals' copies in it); a duplicate it met is known only once
+      // it committed: its copies follow in a statement of their own, before the refusal is handed on.
+      const outcomes = await storeIntakeBatch(this.db, entries);
+      const duplicates = this.refusedDuplicates(batch, outcomes, retryOf);
+      if (duplicates.length) {
+        await storeRefusalCopies(this.db, duplicates).catch((err: unknown) =>
+          this.log.error({ err, count: duplicates.length }, 'could not write the drop copies of refused duplicates'),
+        );
+      }
+      return { outcomes, sends: [] };
+    }
     let sends: Array<CoCommittedSend | undefined> = [];
     let attempted: Array<string | undefined> = [];
     try {
@@ -515,6 +562,7 @@ export class IntakeBatcher {
           tx,
           reports,
           reserved.map((x) => x.outbound),
+          this.refusedDuplicates(batch, outcomes),
         );
         const byExecId = new Map(written.map((r) => [r.execid, r]));
         for (const r of reports) {

@@ -4,6 +4,7 @@ import {
   type ExistingOrderFacts,
   type IntakeOutcome,
   type NewOrderRecord,
+  type RefusalTerms,
   type RefusedOrderRecord,
 } from '@fixdesk/db';
 import {
@@ -360,8 +361,10 @@ export class OrderIntake {
     const reservation = this.risk.reserve(o.senderCompId, riskLegsOf(record));
     let result: IntakeResult = { accepted: false };
     let kept: Promise<void> | undefined;
+    // What its refusal as a duplicate would say (the batch may meet one): the client's message and its drop copies.
+    const duplicate = refusalTerms(o, OrdRejReason.DuplicateOrder, IntakeText.duplicateClOrdId(clOrdId));
     const committed = this.batcher.submit(
-      { order: record, execIdPrefix: connector.executionIdPrefix, reportTime: now },
+      { order: record, execIdPrefix: connector.executionIdPrefix, reportTime: now, refusal: { client: o.senderCompId, terms: duplicate } },
       (outcome, replied, ownDuplicate) => {
         if (outcome.kind === 'stored') this.risk.stored(o.senderCompId, reservation, outcome.order.id);
         else this.risk.unreserve(o.senderCompId, reservation);
@@ -369,7 +372,7 @@ export class OrderIntake {
         // A duplicate refused by the batch is a refused order too.
         if (!result.accepted && outcome.kind === 'duplicate') {
           kept = this.refused.record({
-            ...refusedOrderRecord(o, connector, now, Number(OrdRejReason.DuplicateOrder), result.text ?? '', outcome.execId),
+            ...refusedOrderRecord(o, connector, now, Number(duplicate.ordRejReason), duplicate.text, outcome.execId),
             id: this.batcher.refusedOrderId(),
           });
         }
@@ -380,16 +383,13 @@ export class OrderIntake {
           return built && { msg: built };
         }
         if (outcome.kind === 'duplicate' && !this.isKnownResend(o, record, outcome)) {
-          const built = this.replies.shapeNow(
-            o.senderCompId,
-            connector.id,
-            refusalReport(o, outcome.execId, now, OrdRejReason.DuplicateOrder, IntakeText.duplicateClOrdId(record.clordid)),
-          );
+          const built = this.replies.shapeNow(o.senderCompId, connector.id, refusalReport(duplicate, outcome.execId, now));
           return built && { msg: built };
         }
         return null;
       }),
       o.senderCompId,
+      (outcome) => !this.isKnownResend(o, record, outcome),
     );
     committed.catch(() => this.risk.unreserve(o.senderCompId, reservation));
     return { committed: committed.then(() => (kept ? kept.then(() => result) : result)) };
@@ -461,10 +461,9 @@ export class OrderIntake {
       );
       return { accepted: true, alreadyReceived: true, ...(outcome.existing ? { brokerOrderId: outcome.existing.brokerorderid } : {}) };
     }
-    const text = IntakeText.duplicateClOrdId(record.clordid);
-    if (!replied)
-      this.replies.unstored(o.senderCompId, connector.id, refusalReport(o, outcome.execId, now, OrdRejReason.DuplicateOrder, text));
-    return { accepted: false, text };
+    const terms = refusalTerms(o, OrdRejReason.DuplicateOrder, IntakeText.duplicateClOrdId(record.clordid));
+    this.replies.refusal(o.senderCompId, connector.id, refusalReport(terms, outcome.execId, now), replied);
+    return { accepted: false, text: terms.text };
   }
 
   // ── refuse ───────────────────────────────────────────────────────────────────────────────────
@@ -477,11 +476,12 @@ export class OrderIntake {
   private refuse(o: IncomingNewOrder, connector: ConnectorInfo | undefined, now: Date, reason: string, text: string): Admission {
     this.log.info({ compId: o.senderCompId, clOrdId: o.clOrdId, reason, text }, 'order rejected at intake');
     let kept: Promise<void> | undefined;
+    const terms = refusalTerms(o, reason, text);
     const committed = this.batcher.submit(
-      { order: null, execIdPrefix: connector?.executionIdPrefix ?? 'REJ', reportTime: now },
+      { order: null, execIdPrefix: connector?.executionIdPrefix ?? 'REJ', reportTime: now, refusal: { client: o.senderCompId, terms } },
       (outcome, replied) => {
-        if (outcome.kind === 'refusal' && !replied)
-          this.replies.unstored(o.senderCompId, connector?.id, refusalReport(o, outcome.execId, now, reason, text));
+        if (outcome.kind === 'refusal')
+          this.replies.refusal(o.senderCompId, connector?.id, refusalReport(terms, outcome.execId, now), replied);
         // The refused order's record, once the refusal (and its ExecID) is committed.
         // Its id: drawn with its batch's (in queue order among the orders), else the next at hand.
         const id = outcome.kind === 'refusal' && outcome.orderId !== undefined ? outcome.orderId : this.batcher.refusedOrderId();
@@ -492,7 +492,7 @@ export class OrderIntake {
       },
       this.replies.reserver(o.senderCompId, (outcome) => {
         if (outcome.kind !== 'refusal') return null;
-        const build = refusalReport(o, outcome.execId, now, reason, text);
+        const build = refusalReport(terms, outcome.execId, now);
         if (!connector) return { msg: build(undefined) };
         const built = this.replies.shapeNow(o.senderCompId, connector.id, build);
         return built && { msg: built };
@@ -546,25 +546,24 @@ function refusedOrderRecord(
   };
 }
 
+/** What the refusal of an order tells the client (and its drop copies) besides its ExecID and time: the order as sent, and why. */
+function refusalTerms(o: IncomingNewOrder, reason: string, text: string): RefusalTerms {
+  return {
+    clOrdId: o.clOrdId ?? null,
+    side: o.side ?? null,
+    symbol: o.symbol ?? null,
+    orderQty: o.orderQty ?? null,
+    ordType: o.ordType ?? null,
+    price: o.price ?? null,
+    account: o.account ?? null,
+    ordRejReason: reason,
+    text,
+  };
+}
+
 /** The refusal report for an order, to be shaped by its client's profile. */
-function refusalReport(o: IncomingNewOrder, execId: string, now: Date, reason: string, text: string): ShapedMessage {
-  return (profile) =>
-    buildRefusalReport(
-      {
-        clOrdId: o.clOrdId,
-        execId,
-        ordRejReason: reason,
-        text,
-        symbol: o.symbol,
-        side: o.side,
-        orderQty: o.orderQty,
-        ordType: o.ordType,
-        price: o.price,
-        account: o.account,
-        transactTime: now,
-      },
-      profile,
-    );
+function refusalReport(terms: RefusalTerms, execId: string, now: Date): ShapedMessage {
+  return (profile) => buildRefusalReport({ ...terms, execId, transactTime: now }, profile);
 }
 
 /** A checked order's contracts, as the risk book counts a new order. */

@@ -94,6 +94,15 @@ export class OrderReplies {
   }
 
   /**
+   * After the intake batch's commit: a refusal at intake (no row of its own; its drop copies were written
+   * by the batch's statements), to the client unless its reply was reserved and persisted in that commit.
+   */
+  refusal(compId: string, connectorId: number | undefined, build: ShapedMessage, replied: boolean): void {
+    if (!replied) this.unstored(compId, connectorId, build);
+    this.dropCopies?.reportsMade(compId);
+  }
+
+  /**
    * A message with no row behind it (an intake refusal, a status answer), shaped by the client's
    * profile, behind what is queued for the client; an unknown client (no connector) gets the plain one.
    */

@@ -54,7 +54,8 @@ export function buildTimeline(rows: OrderTimelineRows, present: (m: FixMessageRo
     if (m.direction === 'TX' && fields['17'] && !byExecId.has(fields['17'])) byExecId.set(fields['17'], m.id);
     entries.push({ kind: 'fix', at: m.created_at, message: present(m), fields });
   }
-  const copiesOf = new Map<number, Array<{ session: string; sentAt: string | null; seqNum: number | null }>>();
+  // By report; a refused order's refusal (no report row) under null.
+  const copiesOf = new Map<number | null, Array<{ session: string; sentAt: string | null; seqNum: number | null }>>();
   for (const c of rows.copies) {
     const list = copiesOf.get(c.report_id) ?? [];
     list.push({ session: c.session, sentAt: c.sent_at, seqNum: c.sent_seq_num });
@@ -101,6 +102,7 @@ export function buildTimeline(rows: OrderTimelineRows, present: (m: FixMessageRo
       ordRejReason: rows.order.ordrejreason,
       text: rows.order.reject_text,
       fixMessageId: (execId && byExecId.get(execId)) || null,
+      ...(copiesOf.has(null) ? { copies: copiesOf.get(null) } : {}),
     });
   }
   for (const a of rows.actions) {

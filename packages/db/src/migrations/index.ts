@@ -22,6 +22,7 @@ import m0022 from './0022_sender_seq_floor';
 import m0023 from './0023_drop_copy_sessions';
 import m0024 from './0024_drop_copies';
 import m0025 from './0025_drop_copies_report_keys';
+import m0026 from './0026_refusal_copies';
 
 export interface Migration {
   version: number;
@@ -56,4 +57,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 23, name: 'drop_copy_sessions', sql: m0023 },
   { version: 24, name: 'drop_copies', sql: m0024 },
   { version: 25, name: 'drop_copies_report_keys', sql: m0025 },
+  { version: 26, name: 'refusal_copies', sql: m0026 },
 ];

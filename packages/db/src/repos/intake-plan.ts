@@ -1,5 +1,6 @@
 import type { Queryable } from '../db';
 import { pgArray, type PgArrayElement } from '../pg-array';
+import { refusalCopiesCte, refusalCopiesParam, type RefusalToCopy } from './drop-copies';
 import { formatExecId } from './orders/ids';
 import type { IntakeEntry, IntakeOutcome } from './orders/intake-batch';
 import type { ExecReportRow, NewOrderRecord, OrderLegRow, OrderRow } from './orders/rows';
@@ -427,8 +428,8 @@ function unnestOf(columns: ReadonlyArray<readonly [string, string, unknown]>, fi
 const plannedSqlCache = new Map<string, string>();
 
 /** The CTEs of a batch shape (the statement text is the same for every batch of that shape). */
-function plannedSql(withOrders: boolean, withLegs: boolean, withParties: boolean, firstParam: number): string {
-  const key = `${withOrders}${withLegs}${withParties}${firstParam}`;
+function plannedSql(withOrders: boolean, withLegs: boolean, withParties: boolean, withRefusals: boolean, firstParam: number): string {
+  const key = `${withOrders}${withLegs}${withParties}${withRefusals}${firstParam}`;
   let sql = plannedSqlCache.get(key);
   if (sql !== undefined) return sql;
   let n = firstParam;
@@ -472,6 +473,8 @@ function plannedSql(withOrders: boolean, withLegs: boolean, withParties: boolean
     FROM ${unnestOf(PARTY_COLUMNS, take(PARTY_COLUMNS), 'p')}
 )`);
   }
+  // The refusals' copies (docs/adr/0017 point 2): only in the shapes of batches holding a refusal.
+  if (withRefusals) parts.push(refusalCopiesCte(take([0])));
   sql = parts.join(',\n');
   plannedSqlCache.set(key, sql);
   return sql;
@@ -505,12 +508,17 @@ export function plannedIntakeCtes(
   const reports: Array<{ er: ExecReportRow; seq: number | null }> = [];
   const legs: OrderLegRow[] = [];
   const parties: PlannedParty[] = [];
+  const refusals: RefusalToCopy[] = [];
   plan.outcomes.forEach((o, i) => {
+    const entry = plan.entries[i]!;
+    if (o.kind === 'refusal' && entry.refusal) {
+      refusals.push({ client: entry.refusal.client, execId: o.execId, transactTime: entry.reportTime, terms: entry.refusal.terms });
+    }
     if (o.kind !== 'stored') return;
     orders.push(o.order);
     reports.push({ er: o.er, seq: sentSeqNums[i] ?? null });
     for (const l of o.legs) legs.push(l);
-    const orderParties = plan.entries[i]!.order!.parties;
+    const orderParties = entry.order!.parties;
     for (let position = 0; position < orderParties.length; position++) {
       const x = orderParties[position]!;
       parties.push({ orderId: o.order.id, legIndex: x.legIndex, position, partyId: x.partyId, source: x.partyIdSource, role: x.partyRole });
@@ -523,6 +531,11 @@ export function plannedIntakeCtes(
   }
   if (legs.length) columnParams(legs, LEG_COLUMNS, params);
   if (parties.length) columnParams(parties, PARTY_COLUMNS, params);
-  const name = `planned_intake_${orders.length ? 'o' : ''}${legs.length ? 'l' : ''}${parties.length ? 'p' : ''}`;
-  return { name, ctes: plannedSql(orders.length > 0, legs.length > 0, parties.length > 0, firstParam), params };
+  if (refusals.length) params.push(refusalCopiesParam(refusals));
+  const name = `planned_intake_${orders.length ? 'o' : ''}${legs.length ? 'l' : ''}${parties.length ? 'p' : ''}${refusals.length ? 'f' : ''}`;
+  return {
+    name,
+    ctes: plannedSql(orders.length > 0, legs.length > 0, parties.length > 0, refusals.length > 0, firstParam),
+    params,
+  };
 }

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db';
 import { pgArray, type PgArrayElement } from '../../pg-array';
+import { drawnRefusalCopiesCte, type RefusalTerms } from '../drop-copies';
 import { requestClOrdIdOnDaySql } from './ids';
 import type { ExecReportRow, NewOrderRecord, OrderLegRow, OrderRow } from './rows';
 
@@ -14,6 +15,12 @@ export interface IntakeEntry {
   readonly execIdPrefix: string;
   /** TransactTime of the Pending New (the intake time). */
   readonly reportTime: Date;
+  /**
+   * The refusal this entry's report is, for its drop copies (docs/adr/0017 point 2): for an entry without
+   * an order, its refusal; for an order, its refusal as a duplicate ClOrdID, should the batch meet one.
+   * `client`: the refused client's comp id.
+   */
+  readonly refusal?: { readonly client: string; readonly terms: RefusalTerms };
 }
 
 /** The order a refused duplicate collided with, as far as the batch could see it. */
@@ -105,13 +112,16 @@ export async function storeIntakeBatch(
   }
   const withLegs = legs.length > 0;
   const withParties = parties.length > 0;
-  const { rows } = await db.query<OrderRow & IntakeRowExtras>(
-    intakeBatchSql(withLegs, withParties, withReports),
-    params.map((a) => pgArray(a as PgArrayElement[])),
-    {
-      name: `intake_batch_${withLegs ? 'l' : ''}${withParties ? 'p' : ''}${withReports ? 'r' : ''}`,
-    },
+  const arrays = params.map((a) => pgArray(a as PgArrayElement[]));
+  // Refusals' copies, written by this statement, which draws their ExecIDs: only in the shapes of batches holding one.
+  const refusals = entries.flatMap((e, i) =>
+    !e.order && e.refusal ? [{ ord: i + 1, client: e.refusal.client, terms: e.refusal.terms }] : [],
   );
+  const withRefusals = refusals.length > 0;
+  if (withRefusals) arrays.push(JSON.stringify(refusals));
+  const { rows } = await db.query<OrderRow & IntakeRowExtras>(intakeBatchSql(withLegs, withParties, withReports, withRefusals), arrays, {
+    name: `intake_batch_${withLegs ? 'l' : ''}${withParties ? 'p' : ''}${withReports ? 'r' : ''}${withRefusals ? 'f' : ''}`,
+  });
   if (rows.length !== entries.length) throw new Error(`intake batch returned ${rows.length} rows for ${entries.length} entries`);
   const duplicates = entries.flatMap((e, i) => (e.order && rows[i]!.id === null ? [e.order] : []));
   const existing = duplicates.length ? await existingOrders(db, duplicates) : new Map<string, ExistingOrderFacts>();
@@ -255,8 +265,8 @@ const intakeSqlVariants = new Map<string, string>();
  * join the RETURNING rows of the orders insert and the foreign keys are checked at its end. Batches
  * without legs or parties leave those parts out (less to plan on the hot path).
  */
-function intakeBatchSql(withLegs: boolean, withParties: boolean, withReports: boolean): string {
-  const key = `${withLegs}${withParties}${withReports}`;
+function intakeBatchSql(withLegs: boolean, withParties: boolean, withReports: boolean, withRefusals: boolean): string {
+  const key = `${withLegs}${withParties}${withReports}${withRefusals}`;
   let sql = intakeSqlVariants.get(key);
   if (sql) return sql;
   let n = 22;
@@ -282,6 +292,7 @@ parties AS (
     JOIN stored s ON s.ord = p.ord
 )`
     : '';
+  const refusalsCte = withRefusals ? `,\n${drawnRefusalCopiesCte(++n, 'input')}` : '';
   sql = `
 WITH input AS MATERIALIZED (
   SELECT i.*,
@@ -328,7 +339,7 @@ er AS (
   RETURNING id, order_id, created_at`
       : 'SELECT NULL::int8 AS id, NULL::int8 AS order_id, NULL::timestamptz AS created_at WHERE false'
   }
-)${legsCte}${partiesCte}
+)${legsCte}${partiesCte}${refusalsCte}
 SELECT s.*, s.session_date::text AS session_date, i.execid AS intake_execid, e.id AS er_id, e.created_at AS er_created_at,
        ${withLegs ? "(SELECT string_agg(l.id::text, ',' ORDER BY l.leg_index) FROM legs l WHERE l.order_id = s.id)" : 'NULL::text'} AS leg_ids
   FROM input i

@@ -5,6 +5,7 @@ import {
   RESERVED_PARAMS,
   type ReservedOutbound,
 } from '../../fix-message-store';
+import { refusalCopiesCte, refusalCopiesParam, type RefusalToCopy } from '../drop-copies';
 import { plannedIntakeCtes, type PlannedIntake } from '../intake-plan';
 import { intakeReportsCtes } from './intake-batch';
 import type { ExecReportRow } from './rows';
@@ -29,18 +30,29 @@ export function storePlannedIntakeWithReplies(
 
 /**
  * Inside the batch's transaction (its orders stored with their reports deferred): the Pending New
- * reports, each with the number its reply was reserved under, and the reserved replies. Answers the
- * stored reports' ids and times by ExecID.
+ * reports, each with the number its reply was reserved under, the reserved replies, and the copies of
+ * the duplicate ClOrdIDs the batch refused (`refusals`: their ExecIDs were drawn by the batch's first
+ * statement; the CTE is there only when there are some). Answers the stored reports' ids and times by
+ * ExecID.
  */
 export async function storeIntakeReportsWithReplies(
   tx: Queryable,
   reports: ReadonlyArray<{ er: ExecReportRow; sentSeqNum: number | null }>,
   replies: readonly ReservedOutbound[],
+  refusals: readonly RefusalToCopy[] = [],
 ): Promise<Array<{ id: number; execid: string; created_at: Date }>> {
   const ctes = reports.length ? intakeReportsCtes(reports, RESERVED_PARAMS + 1) : undefined;
-  return persistReservedOutbound<{ id: number; execid: string; created_at: Date }>(
-    tx,
-    replies,
-    ctes && { name: 'intake_reports', ctes: ctes.ctes, params: ctes.params, returnsRows: true },
-  );
+  const copies = refusals.length
+    ? { ctes: refusalCopiesCte(RESERVED_PARAMS + 1 + (ctes?.params.length ?? 0)), param: refusalCopiesParam(refusals) }
+    : undefined;
+  const extra =
+    ctes || copies
+      ? {
+          name: `intake_${ctes ? 'reports' : ''}${copies ? '_refusals' : ''}`,
+          ctes: [ctes?.ctes, copies?.ctes].filter(Boolean).join(',\n'),
+          params: [...(ctes?.params ?? []), ...(copies ? [copies.param] : [])],
+          returnsRows: ctes !== undefined,
+        }
+      : undefined;
+  return persistReservedOutbound<{ id: number; execid: string; created_at: Date }>(tx, replies, extra);
 }

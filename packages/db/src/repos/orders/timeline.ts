@@ -54,7 +54,8 @@ export interface TimelineActionRow {
 
 /** A copy of one of the order's reports owed to a drop copy session (docs/adr/0017). */
 export interface TimelineCopyRow {
-  report_id: number;
+  /** Null for the copies of a refused order's refusal (it has no report row). */
+  report_id: number | null;
   /** The drop copy session's comp id. */
   session: string;
   /** When it was sent, with microseconds; null while it waits. */
@@ -147,9 +148,18 @@ export async function orderTimelineRows(db: Queryable, idOrBrokerId: string): Pr
 
 /**
  * A refused order's story: the client's message (its ClOrdID, arrived within the minute before the
- * refusal was stored, the latest such) and our refusal (the report carrying the refusal's ExecID).
+ * refusal was stored, the latest such), our refusal (the report carrying the refusal's ExecID) and the
+ * refusal's drop copies (by its ExecID, through drop_copies_refusal_execid_idx).
  */
 async function refusedTimeline(db: Queryable, order: TimelineOrderRow): Promise<OrderTimelineRows> {
+  const copies = order.refusal_execid
+    ? db.query<TimelineCopyRow>(
+        `SELECT NULL::int8 AS report_id, c.comp_id AS session, ${microText('d.sent_at')} AS sent_at, d.sent_seq_num
+           FROM drop_copies d JOIN client_connectors c ON c.id = d.drop_copy_connector_id
+          WHERE d.source = 'refusal' AND d.refusal ->> 'execId' = $1 AND d.client_comp_id = $2 ORDER BY d.id`,
+        [order.refusal_execid, order.sendercompid],
+      )
+    : undefined;
   const { rows } = await db.query<FixMessageRow>(
     `(SELECT ${FIX_COLUMNS} FROM fix_messages m
        WHERE m.sender_comp_id = $1 AND m.target_comp_id = $2 AND m.direction = 'RX' AND m.clordid = $3 AND m.msg_type IN ('D', 'AB')
@@ -163,5 +173,5 @@ async function refusedTimeline(db: Queryable, order: TimelineOrderRow): Promise<
        ORDER BY m.id LIMIT 1)`,
     [order.targetcompid, order.sendercompid, order.clordid, order.created_at, order.refusal_execid ?? ''],
   );
-  return { order, messages: rows, reports: [], actions: [], copies: [] };
+  return { order, messages: rows, reports: [], actions: [], copies: copies ? (await copies).rows : [] };
 }

@@ -2,9 +2,10 @@
 // session and validates every copy against QuickFIX's own FIX 4.4 data dictionary (UseDataDictionary=Y;
 // the FIX44.xml beside this repository when it is there, else the one built from ours) while a client
 // trades over FIX with our own initiator: an outright order filled in three fills, a calendar spread
-// filled leg by leg, a cancel, a replace and a refused cancel request (an OrderCancelReject). Each report
-// the client got reaches QuickFIX's application as one copy, in order, with no session Reject; the copies
-// made while QuickFIX was logged out come at its next logon, flagged PossResend.
+// filled leg by leg, a cancel, a replace, a refused cancel request (an OrderCancelReject), a refusal at
+// intake and a duplicate ClOrdID refused at the commit (150=8, no order row). Each report the client got
+// reaches QuickFIX's application as one copy, in order, with no session Reject; the copies made while
+// QuickFIX was logged out (a refusal among them) come at its next logon, flagged PossResend.
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -142,6 +143,11 @@ describe('QuickFIX as a drop copy session', { skip }, () => {
     await report('QFD-5-X', { 150: '6' });
     await act(o5, 'cancel-request/refuse', { reason: 'Working the order' });
     await until('the cancel reject', () => client.received.find((m) => m.msgType === '9' && m.get(11) === 'QFD-5-X'));
+    // Refusals: an unknown symbol at intake, and a ClOrdID already used, refused by the batch.
+    await client.send('D', newOrderSingle('QFD-7', { symbol: 'NO_SUCH_SYMBOL' }));
+    await report('QFD-7', { 150: '8' });
+    await client.send('D', newOrderSingle('QFD-5', { qty: '3' }));
+    await report('QFD-5', { 150: '8', 103: '6' });
 
     const live = clientReports();
     await until('a copy of every report at QuickFIX', () => copies().length >= live.length, 15_000);
@@ -160,6 +166,9 @@ describe('QuickFIX as a drop copy session', { skip }, () => {
       } else assert.equal(field(copy, 1), CLIENT);
       assert.equal(field(copy, 97), undefined);
     }
+    // The refusals' copies: no order behind them (OrderID NONE), the reason as the client got it.
+    assert.ok(copies().some((c) => hasFields(c, { 11: 'QFD-7', 150: '8', 37: 'NONE' })));
+    assert.ok(copies().some((c) => hasFields(c, { 11: 'QFD-5', 150: '8', 103: '6' })));
     // The spread's copies carry its legs.
     assert.ok(copies().some((c) => hasFields(c, { 11: 'QFD-2', 150: 'F', 442: '2', 555: '2' })));
 
@@ -169,6 +178,8 @@ describe('QuickFIX as a drop copy session', { skip }, () => {
     const o6 = await accepted('QFD-6', newOrderSingle('QFD-6'));
     await act(o6, 'fill', { fillQty: 10, fillPrice: 27000 });
     await report('QFD-6', { 39: '2' });
+    await client.send('D', newOrderSingle('QFD-8', { qty: '0' }));
+    await report('QFD-8', { 150: '8' });
     qf.script('logon\nwait-logon');
     const all = clientReports();
     await until('the missed copies at QuickFIX', () => copies().length >= all.length, 15_000);
@@ -182,6 +193,7 @@ describe('QuickFIX as a drop copy session', { skip }, () => {
         ['QFD-6', 'A', 'Y'],
         ['QFD-6', '0', 'Y'],
         ['QFD-6', 'F', 'Y'],
+        ['QFD-8', '8', 'Y'],
       ],
     );
 

@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ExecReportRow, OrderLegRow, OrderRow } from '@fixdesk/db';
 import { createSessionCodec, FixParser, outgoing } from '@fixdesk/fix';
-import { buildCancelReject, buildDropCopy, buildExecutionReport, type BuiltMessage } from './fix-messages';
+import {
+  buildCancelReject,
+  buildDropCopy,
+  buildExecutionReport,
+  buildRefusalReport,
+  refusalInputOf,
+  type BuiltMessage,
+} from './fix-messages';
 
 /** The message as it leaves (header, body in QuickFIX order, checksum), read back and checked by our FIX 4.4 dictionary. */
 function onTheWire(built: BuiltMessage) {
@@ -218,5 +225,33 @@ describe('drop copies (docs/adr/0017 point 4)', () => {
     // Neither CopyMsgIndicator nor Parties: FIX 4.4's OrderCancelReject has neither.
     assert.equal(parsed.get(797), undefined);
     assert.equal(parsed.get(453), undefined);
+  });
+
+  it('copies a refusal at intake from its stored facts: the refusal the client got, CopyMsgIndicator=Y and the client named, valid FIX 4.4', () => {
+    const facts = {
+      clOrdId: 'C-43',
+      side: '2',
+      symbol: 'NO_SUCH',
+      orderQty: '10',
+      ordType: '2',
+      price: '27000.5',
+      account: 'ACC-1',
+      ordRejReason: '1',
+      text: 'Unknown symbol NO_SUCH',
+      execId: 'SGX-000000043',
+      transactTime: '2026-01-01T00:00:03.000Z',
+    };
+    const refusal = refusalInputOf(facts);
+    const client = buildRefusalReport(refusal, undefined);
+    const copy = buildDropCopy({ kind: 'refusal', clientCompId: 'SGX_CLIENT_1', refusal });
+    assert.deepEqual(copy.dropped, []);
+    const { parsed, wire } = onTheWire(copy);
+    // Every field of the client's message, as it had it.
+    for (const [tag, value] of client.body) assert.equal(parsed.get(tag), value, `tag ${tag}`);
+    assert.equal(parsed.get(60), '20260101-00:00:03.000');
+    assert.equal(parsed.get(797), 'Y');
+    const at = wire.indexOf('453=1');
+    assert.ok(at > 0);
+    assert.deepEqual(wire.slice(at, at + 4), ['453=1', '448=SGX_CLIENT_1', '447=D', '452=3']);
   });
 });

@@ -53,6 +53,10 @@ export function dropCopyFor(compId: string, connectors: readonly DropCopyConnect
 /** Whether the document is a drop copy session's (no orders, no capabilities, copies only). */
 export const isDropCopySession = (doc: { dropCopy?: FixSpecDropCopy | null }): boolean => doc.dropCopy?.role === 'dropCopySession';
 
+/** How a refusal at intake is copied (it has no order behind it). */
+const REFUSAL_COPY =
+  'copied as the ExecutionReport (35=8, ExecType 8) the client got, with OrderID (37)=NONE and its ExecID, ClOrdID, OrdRejReason (103) and Text (58)';
+
 const joinNames = (names: readonly string[]) =>
   names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 
@@ -82,7 +86,7 @@ export function dropCopyRules(d: FixSpecDropCopy, compId: string): DropCopyRule[
     return [
       {
         title: 'What is copied',
-        text: 'Every ExecutionReport (35=8) and OrderCancelReject (35=9) we send you is copied, in the order they were made. Status answers (ExecType I) and refusals at intake (an order refused before it is stored) are not copied.',
+        text: `Every ExecutionReport (35=8) and OrderCancelReject (35=9) we send you is copied, in the order they were made, refusals at intake included (an order refused before it is stored: ${REFUSAL_COPY}). Status answers (ExecType I) are not copied.`,
       },
       copy,
       cancelReject,
@@ -95,7 +99,7 @@ export function dropCopyRules(d: FixSpecDropCopy, compId: string): DropCopyRule[
   return [
     {
       title: 'What is copied',
-      text: `Every ExecutionReport (35=8) and OrderCancelReject (35=9) the desk sends ${d.everyClient ? 'any client' : joinNames(d.clients)}, in the order the client's reports were made, from the moment the client is covered (earlier reports are not copied). Status answers (ExecType I) and refusals at intake (an order refused before it is stored) are not copied.`,
+      text: `Every ExecutionReport (35=8) and OrderCancelReject (35=9) the desk sends ${d.everyClient ? 'any client' : joinNames(d.clients)}, in the order the client's reports were made, from the moment the client is covered (earlier reports are not copied), refusals at intake included (an order refused before it is stored: ${REFUSAL_COPY}). Status answers (ExecType I) are not copied.`,
     },
     copy,
     cancelReject,

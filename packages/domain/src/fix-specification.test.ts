@@ -268,6 +268,7 @@ describe('FIX specification document', () => {
     assert.match(all, /OrderCancelReject \(35=9\).*Account \(1\)=the client's SenderCompID/);
     assert.match(all, /PossResend \(97=Y\).*ResetSeqNumFlag \(141=Y\)/);
     assert.match(all, /ResendRequest \(35=2\)/);
+    assert.match(all, /refusals at intake included \(.*OrderID \(37\)=NONE/);
     assert.ok(
       all.includes(
         `BusinessMessageReject (35=j) with BusinessRejectReason (380)=6 (Not authorized) and Text (58) "${DROP_COPY_REJECT_TEXT}"`,
@@ -285,6 +286,7 @@ describe('FIX specification document', () => {
       /Every ExecutionReport \(35=8\) and OrderCancelReject \(35=9\) we send you is copied, in the order they were made/,
     );
     assert.match(forClient, /PartyID \(448\)=C1, PartyIDSource \(447\)=D, PartyRole \(452\)=3/, "the client's own comp id");
+    assert.match(forClient, /refusals at intake included .*Status answers \(ExecType I\) are not copied/);
     assert.doesNotMatch(forClient, /BusinessMessageReject/, "a trading client's session is not refused anything");
     assert.deepEqual(
       dropCopyFieldRows(client, 'C1').map((r) => `${r[0]} ${r[1]}=${r[3]}`),

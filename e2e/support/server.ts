@@ -51,6 +51,8 @@ function exited(child: ChildProcess): Promise<void> {
 export interface ServerOptions {
   /** More environment for the server (e.g. FIX_TLS_PORT: '0' for a TLS port on a free port). */
   env?: Record<string, string>;
+  /** Writes a test's own data into the fresh data directory before the server first starts on it. */
+  seed?: (dataDir: string) => Promise<void>;
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
@@ -65,6 +67,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const dataDir = await mkdtemp(join(tmpdir(), 'fixdesk-e2e-'));
   // The embedded database as a first start leaves it, with the test passwords (seeded-data-dir.ts).
   await seedDataDir(dataDir);
+  await options.seed?.(dataDir);
   const [adminPassword, demoPassword] = [ADMIN_PASSWORD, DEMO_PASSWORD];
 
   let output = '';

@@ -14,7 +14,6 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { IconAlertCircle, IconChartBar, IconDownload, IconInbox, IconPhoto, IconRefresh, IconTable } from '@tabler/icons-react';
-import type { GetRowIdParams } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { downloadCsv, toCsvText } from '../../components/export/csv';
@@ -49,6 +48,7 @@ export function InsightPanel<R>({
   height,
   fileBase,
   rangeText,
+  legendRows = 1,
 }: {
   id: string;
   title: string;
@@ -60,13 +60,14 @@ export function InsightPanel<R>({
   fileBase: string;
   /** The range and filters in words, written on the PNG. */
   rangeText: string;
+  /** Lines kept for the legend (fixed, so the chart does not move when series come and go). */
+  legendRows?: 1 | 2;
 }) {
   const [mode, setMode] = useState<'chart' | 'table'>('chart');
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
   const chart = useRef<ECharts | null>(null);
   const onReady = useCallback((c: ECharts | null) => void (chart.current = c), []);
   const colDefs = useMemo(() => (view ? toColDefs(view.columns) : []), [view]);
-  const rowId = useCallback((p: GetRowIdParams<R>) => JSON.stringify(view?.columns.slice(0, 3).map((c) => c.value(p.data))), [view]);
   const toggle = (name: string) =>
     setHidden((h) => {
       const next = new Set(h);
@@ -158,8 +159,8 @@ export function InsightPanel<R>({
 
       <Group gap={14} h={34} wrap="nowrap" className={classes.summary} data-testid={`${testId}-summary`}>
         {(view?.summary ?? []).map((f) => (
-          <Stack key={f.id} gap={0} style={{ minWidth: 0 }}>
-            <Text fz={10} c="dimmed" tt="uppercase" truncate style={{ letterSpacing: 0.3 }}>
+          <Stack key={f.id} gap={0} style={{ flexShrink: 0 }}>
+            <Text fz={10} c="dimmed" tt="uppercase" style={{ letterSpacing: 0.3, whiteSpace: 'nowrap' }}>
               {f.label}
             </Text>
             <Text
@@ -177,8 +178,10 @@ export function InsightPanel<R>({
 
       <Group
         gap={4}
-        h={22}
-        wrap="nowrap"
+        h={legendRows * 22}
+        wrap={legendRows > 1 ? 'wrap' : 'nowrap'}
+        align="flex-start"
+        style={{ rowGap: 0 }}
         className={classes.legend}
         role="group"
         aria-label={`${title} series`}
@@ -221,7 +224,6 @@ export function InsightPanel<R>({
               theme={deskGridTheme}
               columnDefs={colDefs}
               rowData={view.rows}
-              getRowId={rowId}
               animateRows={false}
               enableCellTextSelection
               ensureDomOrder

@@ -182,7 +182,10 @@ export default function InsightsPage() {
               label="First day"
               value={custom.firstDay}
               max={custom.lastDay}
-              onChange={(e) => setCustom((c) => ({ ...c, firstDay: e.currentTarget.value }))}
+              onChange={(e) => {
+                const firstDay = e.currentTarget.value;
+                setCustom((c) => ({ ...c, firstDay }));
+              }}
               data-testid="insights-first-day"
             />
             <TextInput
@@ -192,7 +195,10 @@ export default function InsightsPage() {
               label="Last day"
               value={custom.lastDay}
               min={custom.firstDay}
-              onChange={(e) => setCustom((c) => ({ ...c, lastDay: e.currentTarget.value }))}
+              onChange={(e) => {
+                const lastDay = e.currentTarget.value;
+                setCustom((c) => ({ ...c, lastDay }));
+              }}
               data-testid="insights-last-day"
             />
           </>
@@ -252,6 +258,7 @@ export default function InsightsPage() {
           title="Clients"
           description="Orders, fill ratio, refusals and rejects by reason, share of the desk's lots"
           view={clientsV}
+          legendRows={2}
           load={panelLoad(perClient)}
           height={CHART_HEIGHT}
           fileBase={fileBase('clients')}
@@ -262,6 +269,7 @@ export default function InsightsPage() {
           title="Contracts"
           description="Top 15 by lots filled; spreads on their legs' contracts"
           view={contractsV}
+          legendRows={2}
           load={panelLoad(contracts)}
           height={CHART_HEIGHT}
           fileBase={fileBase('contracts')}

@@ -50,13 +50,22 @@ export const FONT = "'Inter Variable', Inter, 'Segoe UI', Roboto, Helvetica, Ari
 export const TEXT_STYLE = { fontFamily: FONT, fontSize: 11, color: C.text };
 
 export const count = (n: number) => formatDecimal(n, 0);
-/** Milliseconds as the desk reads an answer time: '850 ms', '12.4 s', '3 min 05 s'. */
+/** Milliseconds as the desk reads an answer time: '850 ms', '12.4 s', '3m 05s', '2h 10m'. */
 export function duration(ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return '—';
   if (ms < 1000) return `${formatDecimal(ms, 0)} ms`;
   if (ms < 60_000) return `${formatDecimal(ms / 1000, 1)} s`;
   const s = Math.round(ms / 1000);
-  return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+/** An axis's durations: whole units ('0', '30 s', '2 min', '1 h'). */
+export function durationTick(ms: number): string {
+  if (ms === 0) return '0';
+  if (ms < 1000) return `${ms} ms`;
+  if (ms < 60_000) return `${+(ms / 1000).toFixed(1)} s`;
+  if (ms < 3_600_000) return `${+(ms / 60_000).toFixed(1)} min`;
+  return `${+(ms / 3_600_000).toFixed(1)} h`;
 }
 export const ratio = (r: number | null | undefined) => (r === null || r === undefined ? '—' : formatPercent(r * 100, 1));
 export const lots = (text: string) => formatDecimal(text, 0, 2);

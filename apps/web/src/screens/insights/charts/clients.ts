@@ -118,13 +118,13 @@ export function clientsView(answer: ClientsAnswer): ChartView<ClientInsight> {
     barMaxWidth: 14,
   });
   const pct = (v: number | null) => (v === null ? null : Math.round(v * 10_000) / 100);
-  const left = ['13%', '35%', '57%', '79%'];
-  const width = '19%';
+  const left = ['15%', '37%', '59%', '81%'];
+  const width = '16%';
   const clientAxis = (i: number) =>
     categoryAxis(names, {
       gridIndex: i,
       inverse: true,
-      axisLabel: i === 0 ? { color: C.text, fontSize: 10, width: 88, overflow: 'truncate' } : { show: false },
+      axisLabel: i === 0 ? { color: C.text, fontSize: 10, width: 96, overflow: 'truncate' } : { show: false },
       axisTick: { show: false },
     });
   const percentAxis = (i: number) =>
@@ -142,7 +142,7 @@ export function clientsView(answer: ClientsAnswer): ChartView<ClientInsight> {
       title: [
         gridTitle('Orders', left[0]!),
         gridTitle('Fill ratio', left[1]!),
-        gridTitle('Refused and rejected, by reason', left[2]!),
+        gridTitle('Refused · rejected', left[2]!),
         gridTitle('Share of volume', left[3]!),
       ],
       grid: left.map((l) => ({ left: l, width, top: 22, bottom: 22 })),

@@ -41,7 +41,12 @@ const columns: InsightColumn<OrderFlowPoint>[] = [
  * the bars keep their places as orders arrive.
  */
 export function orderFlowView(answer: OrderFlowAnswer, periods: readonly string[]): ChartView<OrderFlowPoint> {
-  const byPeriod = new Map(answer.series.map((p) => [p.period, p]));
+  // The hour a clock goes back comes twice under one name: one bar for both.
+  const byPeriod = new Map<string, OrderFlowPoint>();
+  for (const p of answer.series) {
+    const seen = byPeriod.get(p.period);
+    byPeriod.set(p.period, seen ? { ...seen, ...Object.fromEntries(ORDER_FLOW_SERIES.map((s) => [s.key, seen[s.key] + p[s.key]])) } : p);
+  }
   const axis = [...new Set([...periods, ...byPeriod.keys()])].sort();
   const total = (k: Measure) => answer.series.reduce((s, p) => s + p[k], 0);
   const series: BarSeriesOption[] = ORDER_FLOW_SERIES.map((s) => ({

@@ -4,6 +4,7 @@ import {
   categoryAxis,
   count,
   duration,
+  durationTick,
   gridTitle,
   periodLabel,
   periodText,
@@ -123,7 +124,7 @@ export function timeToAnswerView(answer: TimeToAnswerAnswer, periods: readonly s
     });
   }
   const rows = MEASURES.flatMap((m) => rowsOf(m.name, answer[m.key]));
-  const secondsAxis = valueAxis({ minInterval: 0, axisLabel: { color: '#495057', fontSize: 10, formatter: (v: number) => duration(v) } });
+  const secondsAxis = valueAxis({ minInterval: 0, axisLabel: { color: '#495057', fontSize: 10, formatter: durationTick } });
   const figures = (m: AnswerTimesMeasure) => `${duration(m.overall.p50Ms)} · ${duration(m.overall.p90Ms)} · ${duration(m.overall.p99Ms)}`;
   return {
     option: {
@@ -134,7 +135,7 @@ export function timeToAnswerView(answer: TimeToAnswerAnswer, periods: readonly s
         { left: 52, right: '38%', top: 22, bottom: 24 },
         { left: '72%', right: 8, top: 22, bottom: 24 },
       ],
-      xAxis: [categoryAxis(axis.map(periodLabel), { gridIndex: 0 }), valueAxis({ ...secondsAxis, gridIndex: 1, splitNumber: 3 })],
+      xAxis: [categoryAxis(axis.map(periodLabel), { gridIndex: 0 }), valueAxis({ ...secondsAxis, gridIndex: 1, splitNumber: 2 })],
       yAxis: [
         { ...secondsAxis, gridIndex: 0 },
         categoryAxis(users, {
@@ -161,14 +162,10 @@ export function timeToAnswerView(answer: TimeToAnswerAnswer, periods: readonly s
     rows,
     empty: answer.answer.overall.count === 0 && answer.firstFill.overall.count === 0,
     summary: [
-      { id: 'answer', label: `Answer p50 · p90 · p99 (${count(answer.answer.overall.count)} answered)`, value: figures(answer.answer) },
-      { id: 'answer-waiting', label: 'Waiting for an answer', value: count(answer.answer.waiting) },
-      {
-        id: 'first-fill',
-        label: `First fill p50 · p90 · p99 (${count(answer.firstFill.overall.count)} filled)`,
-        value: figures(answer.firstFill),
-      },
-      { id: 'fill-waiting', label: 'Accepted, not filled', value: count(answer.firstFill.waiting) },
+      { id: 'answer', label: 'Answer p50 · p90 · p99', value: figures(answer.answer) },
+      { id: 'answered', label: 'Answered · waiting', value: `${count(answer.answer.overall.count)} · ${count(answer.answer.waiting)}` },
+      { id: 'first-fill', label: 'First fill p50 · p90 · p99', value: figures(answer.firstFill) },
+      { id: 'filled', label: 'Filled · not yet', value: `${count(answer.firstFill.overall.count)} · ${count(answer.firstFill.waiting)}` },
     ],
   };
 }

@@ -27,40 +27,51 @@ import { decimalText, isoText } from './sql-text';
  * One chart's statement, with JIT compilation off: the planner's estimate for a month of aggregates
  * passes jit_above_cost, and compiling took 100 ms to a second per call (EXPLAIN ANALYZE on PostgreSQL
  * at 150,000 orders in 30 days), more than it saved. SET LOCAL lasts until the transaction ends.
+ *
+ * The clients are read first and given to the statement as lists ($4 the chosen ones, $7 every trading
+ * client): a list the planner sees as a value is estimated from the orders' own statistics and checked
+ * by hashing, where a subquery on the small client_connectors (rarely analyzed: a desk adds a client a
+ * month) was estimated at one row and planned as a loop over every order of each client, of all time.
  */
-async function chartQuery<T>(db: Db, sql: string, values: unknown[]): Promise<T[]> {
+async function chartQuery<T>(db: Db, sql: string, f: InsightsFilters, bucket: 'hour' | 'day' = f.bucket): Promise<T[]> {
   return db.transaction(async (tx) => {
     await tx.query('SET LOCAL jit = off');
+    const trading = (
+      await tx.query<{ comp_id: string }>(`SELECT comp_id FROM client_connectors WHERE session_type = 'order_entry' ORDER BY comp_id`)
+    ).rows.map((r) => r.comp_id);
+    const chosen = f.clients ? trading.filter((c) => f.clients!.includes(c)) : trading;
+    const values = [f.from, f.to, f.tz, pgArray(chosen), f.exchange ?? null, bucket, pgArray(trading)];
     return (await tx.query<T>(sql, values)).rows;
   });
 }
 
-function params(f: InsightsFilters, bucket: 'hour' | 'day' = f.bucket): unknown[] {
-  return [f.from, f.to, f.tz, f.clients ? pgArray(f.clients) : null, f.exchange ?? null, bucket];
-}
-
 /**
- * The parameters' types (a statement that uses only some of them still takes all six), the trading
+ * The parameters' types (a statement that uses only some of them still takes all seven), the trading
  * clients (every one) and the chosen ones (the client filter).
  */
 const CLIENT_CTES = `filter_types AS (
-  SELECT $1::timestamptz AS range_from, $2::timestamptz AS range_to, $3::text AS tz, $5::text AS exchange, $6::text AS bucket
+  SELECT $1::timestamptz AS range_from, $2::timestamptz AS range_to, $3::text AS tz, $4::text[] AS chosen, $5::text AS exchange,
+         $6::text AS bucket, $7::text[] AS trading
 ),
-trading AS (
-  SELECT comp_id, client_name FROM client_connectors WHERE session_type = 'order_entry'
-),
-chosen AS (
-  SELECT comp_id, client_name FROM trading WHERE $4::text[] IS NULL OR comp_id = ANY ($4::text[])
+trading AS NOT MATERIALIZED (SELECT comp_id, client_name FROM client_connectors WHERE comp_id = ANY ($7::text[])),
+chosen AS NOT MATERIALIZED (SELECT comp_id, client_name FROM client_connectors WHERE comp_id = ANY ($4::text[])),
+-- The width rows are first counted in before their periods are named: 15 minutes when every period's
+-- start in the range falls on a quarter hour of UTC (every time zone in use today), else (an offset of
+-- local mean time, decades ago) a microsecond, which counts each instant on its own.
+grain AS (
+  SELECT CASE WHEN bool_and(extract(epoch FROM date_trunc($6::text, q + interval '899.999999 seconds', $3::text)) % 900 = 0)
+              THEN interval '15 minutes' ELSE interval '1 microsecond' END AS step
+    FROM generate_series(date_bin('15 minutes', $1::timestamptz, timestamptz 'epoch'), $2::timestamptz, interval '15 minutes') q
 )`;
 
 /** Whether the order (or refused order) `a` is on the filtered exchange. */
 const onExchange = (a: string) =>
-  `($5::text IS NULL OR upper(coalesce(${a}.exchange,
-     (SELECT sm.exchange FROM security_master sm WHERE upper(sm.symbol) = upper(${a}.symbol)))) = upper($5::text))`;
+  `($5::text IS NULL OR CASE WHEN ${a}.exchange IS NOT NULL THEN upper(${a}.exchange) = upper($5::text)
+     ELSE upper(${a}.symbol) IN (SELECT upper(sm.symbol) FROM security_master sm WHERE upper(sm.exchange) = upper($5::text)) END)`;
 
 /** Whether `a` (orders or refused_orders) belongs to one of the clients of `set` and is on the exchange. */
 const orderFilter = (a: string, set: 'trading' | 'chosen' = 'chosen') =>
-  `${a}.sendercompid IN (SELECT comp_id FROM ${set}) AND ${onExchange(a)}`;
+  `${a}.sendercompid = ANY (${set === 'chosen' ? '$4' : '$7'}::text[]) AND ${onExchange(a)}`;
 
 const inRange = (col: string) => `${col} >= $1::timestamptz AND ${col} < $2::timestamptz`;
 
@@ -69,6 +80,8 @@ const inRange = (col: string) => `${col} >= $1::timestamptz AND ${col} < $2::tim
  * (date_trunc's zone form: the hour a clock goes back is two periods, each its own instant).
  */
 const periodOf = (col: string) => `date_trunc($6::text, ${col}, $3::text)`;
+/** The instant `col` in the grain's steps (grain: 15 minutes of UTC, or exact), which every period is whole of. */
+const binOf = (col: string) => `date_bin((SELECT step FROM grain), ${col}, timestamptz 'epoch')`;
 /** A period's name in the time zone ('2026-11-29' by day, '2026-11-29T14:00' by hour). */
 const periodName = (b: string) =>
   `to_char(${b} AT TIME ZONE $3::text, CASE WHEN $6::text = 'hour' THEN 'YYYY-MM-DD"T"HH24:00' ELSE 'YYYY-MM-DD' END)`;
@@ -95,15 +108,16 @@ export async function insightsOrderFlow(db: Db, f: InsightsFilters): Promise<Ord
          FROM order_actions a JOIN orders o ON o.id = a.order_id
         WHERE a.action_type IN ('ACCEPT', 'REJECT', 'FILL') AND ${inRange('a.created_at')} AND ${orderFilter('o')}
      ),
-     bucketed AS (SELECT ${periodOf('at')} AS b, kind FROM events)
+     binned AS (SELECT ${binOf('at')} AS bin, kind, count(*) AS n FROM events GROUP BY 1, 2),
+     bucketed AS (SELECT ${periodOf('bin')} AS b, kind, n FROM binned)
      SELECT ${periodColumns('b')},
-            count(*) FILTER (WHERE kind IN ('received', 'refused'))::int AS received,
-            count(*) FILTER (WHERE kind = 'accepted')::int AS accepted,
-            count(*) FILTER (WHERE kind = 'refused')::int AS refused,
-            count(*) FILTER (WHERE kind = 'rejected')::int AS rejected,
-            count(*) FILTER (WHERE kind = 'filled')::int AS filled
+            coalesce(sum(n) FILTER (WHERE kind IN ('received', 'refused')), 0)::int AS received,
+            coalesce(sum(n) FILTER (WHERE kind = 'accepted'), 0)::int AS accepted,
+            coalesce(sum(n) FILTER (WHERE kind = 'refused'), 0)::int AS refused,
+            coalesce(sum(n) FILTER (WHERE kind = 'rejected'), 0)::int AS rejected,
+            coalesce(sum(n) FILTER (WHERE kind = 'filled'), 0)::int AS filled
        FROM bucketed GROUP BY b ORDER BY b`,
-    params(f),
+    f,
   );
   return rows;
 }
@@ -133,23 +147,37 @@ export async function insightsTimeToAnswer(
     `WITH ${CLIENT_CTES},
      -- Each order received: its first answer (accept or reject), first accept and first fill, and who
      -- made them (null when not yet), from the actions since the range's start (none precedes its order).
-     per_order AS (
-       SELECT o.created_at AS received_at, f.answered_at, f.answered_by, f.accepted_at, f.filled_at, f.filled_by
-         FROM orders o
-         LEFT JOIN (SELECT a.order_id,
-                      min(a.created_at) FILTER (WHERE a.action_type IN ('ACCEPT', 'REJECT')) AS answered_at,
-                      (array_agg(a.user_id ORDER BY a.created_at, a.id) FILTER (WHERE a.action_type IN ('ACCEPT', 'REJECT')))[1] AS answered_by,
-                      min(a.created_at) FILTER (WHERE a.action_type = 'ACCEPT') AS accepted_at,
-                      min(a.created_at) FILTER (WHERE a.action_type IN ('FILL', 'PARTIAL_FILL')) AS filled_at,
-                      (array_agg(a.user_id ORDER BY a.created_at, a.id) FILTER (WHERE a.action_type IN ('FILL', 'PARTIAL_FILL')))[1] AS filled_by
-                 FROM order_actions a
-                WHERE a.created_at >= $1::timestamptz AND a.action_type IN ('ACCEPT', 'REJECT', 'FILL', 'PARTIAL_FILL')
-                GROUP BY a.order_id) f ON f.order_id = o.id
-        WHERE ${inRange('o.created_at')} AND ${orderFilter('o')}
+     recv AS MATERIALIZED (
+       SELECT o.id, o.created_at AS received_at, ${binOf('o.created_at')} AS bin
+         FROM orders o WHERE ${inRange('o.created_at')} AND ${orderFilter('o')}
      ),
+     -- Their answers and fills since the range's start, then the first of each by (time, id): one sort
+     -- for all of them (an aggregate ordered within each order sorted each order's few rows on its own).
+     acts AS MATERIALIZED (
+       SELECT a.order_id, a.created_at, a.id, a.user_id, a.action_type,
+              CASE WHEN a.action_type IN ('ACCEPT', 'REJECT') THEN 'answer' ELSE 'fill' END AS kind
+         FROM order_actions a
+         JOIN recv r ON r.id = a.order_id
+        WHERE a.created_at >= $1::timestamptz AND a.action_type IN ('ACCEPT', 'REJECT', 'FILL', 'PARTIAL_FILL')
+     ),
+     firsts AS (
+       SELECT DISTINCT ON (order_id, kind) order_id, kind, created_at AS at, user_id
+         FROM acts ORDER BY order_id, kind, created_at, id
+     ),
+     accepts AS (SELECT order_id, min(created_at) AS accepted_at FROM acts WHERE action_type = 'ACCEPT' GROUP BY order_id),
+     per_order AS (
+       SELECT r.received_at, r.bin, fa.at AS answered_at, fa.user_id AS answered_by, ac.accepted_at, ff.at AS filled_at, ff.user_id AS filled_by
+         FROM recv r
+         LEFT JOIN firsts fa ON fa.order_id = r.id AND fa.kind = 'answer'
+         LEFT JOIN firsts ff ON ff.order_id = r.id AND ff.kind = 'fill'
+         LEFT JOIN accepts ac ON ac.order_id = r.id
+     ),
+     -- Each period named once per bin, not once per order.
+     periods AS (SELECT bin, ${periodOf('bin')} AS b FROM (SELECT DISTINCT bin FROM recv) x),
      durations AS (
-       SELECT m.measure, ${periodOf('p.received_at')} AS b, m.user_id, m.ms
+       SELECT m.measure, pr.b, m.user_id, m.ms
          FROM per_order p
+         JOIN periods pr ON pr.bin = p.bin
         CROSS JOIN LATERAL (VALUES
           ('answer', p.answered_by, extract(epoch FROM p.answered_at - p.received_at)::float8 * 1000),
           ('firstFill', p.filled_by, extract(epoch FROM p.filled_at - p.accepted_at)::float8 * 1000)) m (measure, user_id, ms)
@@ -174,7 +202,7 @@ export async function insightsTimeToAnswer(
      SELECT 'firstFill', 'waiting', NULL, NULL, NULL, count(*) FILTER (WHERE accepted_at IS NOT NULL AND filled_at IS NULL)::int, NULL, NULL, NULL
        FROM per_order
       ORDER BY measure, grp, start, username`,
-    params(f),
+    f,
   );
   const empty = (): AnswerTimesMeasure => ({
     overall: { count: 0, p50Ms: null, p90Ms: null, p99Ms: null },
@@ -236,7 +264,7 @@ export async function insightsClients(db: Db, f: InsightsFilters): Promise<{ des
     db,
     `WITH ${CLIENT_CTES},
      ${fillsCte('trading')},
-     desk AS (SELECT coalesce(sum(lots), 0) AS lots FROM fills),
+     desk AS MATERIALIZED (SELECT coalesce(sum(lots), 0) AS lots FROM fills),
      book AS (
        SELECT o.sendercompid AS client, count(*)::int AS n, sum(o.orderqty) AS ordered, sum(o.cumqty) AS filled
          FROM orders o WHERE ${inRange('o.created_at')} AND ${orderFilter('o')}
@@ -255,7 +283,7 @@ export async function insightsClients(db: Db, f: InsightsFilters): Promise<{ des
         WHERE a.action_type = 'REJECT' AND ${inRange('a.created_at')} AND ${orderFilter('o')}
         GROUP BY 1, 3
      ),
-     volume AS (SELECT client, sum(lots) AS lots FROM fills WHERE client IN (SELECT comp_id FROM chosen) GROUP BY 1),
+     volume AS (SELECT client, sum(lots) AS lots FROM fills WHERE client = ANY ($4::text[]) GROUP BY 1),
      active AS (SELECT client FROM book UNION SELECT client FROM reasons UNION SELECT client FROM volume)
      SELECT c.comp_id AS client, c.client_name,
             coalesce(b.n, 0) + coalesce((SELECT sum(n) FROM reasons r WHERE r.client = c.comp_id AND r.source = 'refused'), 0)::int AS orders,
@@ -275,14 +303,14 @@ export async function insightsClients(db: Db, f: InsightsFilters): Promise<{ des
        LEFT JOIN book b ON b.client = c.comp_id
        LEFT JOIN volume v ON v.client = c.comp_id
       ORDER BY coalesce(v.lots, 0) DESC, 3 DESC, c.comp_id`,
-    params(f),
+    f,
   );
   let deskLots = '0';
   if (rows.length === 0) {
     const desk = await chartQuery<{ desk_lots: string }>(
       db,
       `WITH ${CLIENT_CTES}, ${fillsCte('trading')} SELECT ${decimalText('coalesce(sum(lots), 0)')} AS desk_lots FROM fills`,
-      params(f),
+      f,
     );
     deskLots = desk[0]!.desk_lots;
   } else deskLots = rows[0]!.desk_lots;
@@ -329,7 +357,7 @@ export async function insightsContracts(db: Db, f: InsightsFilters): Promise<Con
        FROM per_contract
       ORDER BY per_contract.lots DESC, symbol, month NULLS FIRST
       LIMIT ${INSIGHTS_TOP_CONTRACTS}`,
-    params(f),
+    f,
   );
   return rows.map((r) => ({
     symbol: r.symbol,
@@ -354,7 +382,7 @@ export async function insightsFixSessions(db: Db, f: InsightsFilters): Promise<F
      sessions AS (
        SELECT s.comp_id, ${inForce('session_start', 'timestamptz')} AS started, ${inForce('session_end', 'timestamptz')} AS ended,
               ${inForce('disconnect_reason', 'text')} AS reason
-         FROM client_sessions s WHERE s.comp_id IN (SELECT comp_id FROM chosen)
+         FROM client_sessions s WHERE s.comp_id = ANY ($4::text[])
      ),
      events AS (
        SELECT comp_id AS client, started AS at, CASE WHEN reason LIKE 'logon refused:%' THEN 'refused' ELSE 'logon' END AS kind
@@ -366,17 +394,19 @@ export async function insightsFixSessions(db: Db, f: InsightsFilters): Promise<F
        SELECT m.target_comp_id, m.created_at, CASE m.msg_type WHEN '3' THEN 'reject' ELSE 'resend' END
          FROM fix_messages m
          JOIN client_connectors c ON c.comp_id = m.target_comp_id AND c.target_comp_id = m.sender_comp_id
-        WHERE m.msg_type IN ('2', '3') AND ${inRange('m.created_at')} AND m.target_comp_id IN (SELECT comp_id FROM chosen)
+        WHERE m.msg_type IN ('2', '3') AND ${inRange('m.created_at')} AND m.target_comp_id = ANY ($4::text[])
      ),
-     bucketed AS (SELECT ${periodOf('at')} AS b, client, kind FROM events)
+     binned AS (SELECT ${binOf('at')} AS bin, client, kind, count(*) AS n FROM events GROUP BY 1, 2, 3),
+     bucketed AS (SELECT ${periodOf('bin')} AS b, client, kind, n FROM binned)
      SELECT ${periodColumns('b')}, client,
-            count(*) FILTER (WHERE kind = 'logon')::int AS "logons",
-            count(*) FILTER (WHERE kind = 'refused')::int AS "refusedLogons",
-            count(*) FILTER (WHERE kind = 'disconnect')::int AS "disconnects",
-            count(*) FILTER (WHERE kind = 'reject')::int AS "sessionRejects",
-            count(*) FILTER (WHERE kind = 'resend')::int AS "resendRequests"
+            coalesce(sum(n) FILTER (WHERE kind = 'logon'), 0)::int AS "logons",
+            coalesce(sum(n) FILTER (WHERE kind = 'refused'), 0)::int AS "refusedLogons",
+            coalesce(sum(n) FILTER (WHERE kind = 'disconnect'), 0)::int AS "disconnects",
+            coalesce(sum(n) FILTER (WHERE kind = 'reject'), 0)::int AS "sessionRejects",
+            coalesce(sum(n) FILTER (WHERE kind = 'resend'), 0)::int AS "resendRequests"
        FROM bucketed GROUP BY b, client ORDER BY b, client`,
-    params(f, 'day'),
+    f,
+    'day',
   );
   return rows;
 }

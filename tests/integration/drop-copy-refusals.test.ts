@@ -257,7 +257,6 @@ for (const kind of TEST_DB_KINDS) {
         legs: [],
         parties: [],
       },
-      refusal: { client: 'NR_CLIENT', terms: terms(clordid, '6') },
     });
     const refusal = (clOrdId: string): IntakeEntry => ({
       order: null,
@@ -303,7 +302,7 @@ for (const kind of TEST_DB_KINDS) {
           (o) => void (copiedBeforeSettled = o.kind === 'duplicate' && copies(o.execId)),
           undefined,
           'NR_CLIENT',
-          () => true,
+          () => terms(id, '6'),
         );
         assert.equal(duplicate.kind, 'duplicate');
         if (duplicate.kind !== 'duplicate') return;
@@ -314,7 +313,7 @@ for (const kind of TEST_DB_KINDS) {
           () => {},
           undefined,
           'NR_CLIENT',
-          () => false,
+          () => undefined,
         );
         assert.equal(resend.kind, 'duplicate');
         if (resend.kind === 'duplicate') assert.deepEqual(await copies(resend.execId), []);

@@ -77,9 +77,10 @@ for (const kind of TEST_DB_KINDS) {
           legs: [],
           parties: [],
         },
-        refusal: { client, terms: termsOf(clordid, { ordRejReason: '6', text: `Duplicate ClOrdID ${clordid}`, orderQty: '10' }) },
       };
     }
+    const duplicateTerms = (clordid: string) =>
+      termsOf(clordid, { ordRejReason: '6', text: `Duplicate ClOrdID ${clordid}`, orderQty: '10' });
 
     /** The refusal copies of an ExecID: [drop copy connector comp id, client, facts], in id order. */
     async function copiesOf(execId: string): Promise<Array<[string, string, RefusalCopyFacts]>> {
@@ -178,7 +179,7 @@ for (const kind of TEST_DB_KINDS) {
           tx,
           [{ er, sentSeqNum: null }],
           [],
-          [{ client: 'CLIENT_A', execId: dup.execId, transactTime: new Date(), terms: newOrder('CLIENT_A', 'D-1').refusal!.terms }],
+          [{ client: 'CLIENT_A', execId: dup.execId, transactTime: new Date(), terms: duplicateTerms('D-1') }],
         );
         return out;
       });

@@ -12,6 +12,7 @@ import {
   type Db,
   type IntakeEntry,
   type IntakeOutcome,
+  type RefusalTerms,
   type RefusalToCopy,
   type ReservedOutbound,
 } from '@fixdesk/db';
@@ -55,8 +56,8 @@ interface Queued {
    */
   readonly onCommitted: (outcome: IntakeOutcome, replied: boolean, ownDuplicate: boolean) => void;
   readonly reserve: ReserveReply | undefined;
-  /** Whether a duplicate ClOrdID the batch meets is refused (not a resend of the very order held); absent: always. */
-  readonly refusesDuplicate: ((outcome: DuplicateOutcome) => boolean) | undefined;
+  /** What the refusal of a duplicate ClOrdID the batch meets says, for its drop copies; undefined: not refused (a resend of the order held). */
+  readonly duplicateRefusal: ((outcome: DuplicateOutcome) => RefusalTerms | undefined) | undefined;
   /** The client the entry's reply goes to (its SenderCompID). */
   readonly client: string;
   /** An order's (client, trading day, ClOrdID), made once: its batch and the unsettled set use it. */
@@ -163,12 +164,12 @@ export class IntakeBatcher {
     onCommitted: (outcome: IntakeOutcome, replied: boolean, ownDuplicate: boolean) => void,
     reserve?: ReserveReply,
     client: string = entry.order?.sendercompid ?? '',
-    refusesDuplicate?: (outcome: DuplicateOutcome) => boolean,
+    duplicateRefusal?: (outcome: DuplicateOutcome) => RefusalTerms | undefined,
   ): Promise<IntakeOutcome> {
     const key = entry.order ? clOrdIdKey(entry.order.sendercompid, entry.order.sessionDate, entry.order.clordid) : undefined;
     if (key !== undefined) this.unsettledKeys.set(key, (this.unsettledKeys.get(key) ?? 0) + 1);
     return new Promise((resolve, reject) => {
-      this.queue.push({ entry, onCommitted, reserve, refusesDuplicate, client, key, resolve, reject });
+      this.queue.push({ entry, onCommitted, reserve, duplicateRefusal, client, key, resolve, reject });
       if (!this.pumpScheduled && this.inFlight.size < this.maxInFlight) {
         this.pumpScheduled = true;
         // After the current tick: orders that arrived together share a commit.
@@ -519,10 +520,10 @@ export class IntakeBatcher {
     attempted?: ReadonlyArray<string | undefined>,
   ): RefusalToCopy[] {
     return outcomes.flatMap((o, i) => {
+      if (o.kind !== 'duplicate' || isOwnDuplicate(o, attempted, i)) return [];
       const q = batch[i]!;
-      const refusal = q.entry.refusal;
-      if (o.kind !== 'duplicate' || !refusal || isOwnDuplicate(o, attempted, i) || q.refusesDuplicate?.(o) === false) return [];
-      return [{ client: refusal.client, execId: o.execId, transactTime: q.entry.reportTime, terms: refusal.terms }];
+      const terms = q.duplicateRefusal?.(o);
+      return terms ? [{ client: q.client, execId: o.execId, transactTime: q.entry.reportTime, terms }] : [];
     });
   }
 

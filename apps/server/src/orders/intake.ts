@@ -361,10 +361,8 @@ export class OrderIntake {
     const reservation = this.risk.reserve(o.senderCompId, riskLegsOf(record));
     let result: IntakeResult = { accepted: false };
     let kept: Promise<void> | undefined;
-    // What its refusal as a duplicate would say (the batch may meet one): the client's message and its drop copies.
-    const duplicate = refusalTerms(o, OrdRejReason.DuplicateOrder, IntakeText.duplicateClOrdId(clOrdId));
     const committed = this.batcher.submit(
-      { order: record, execIdPrefix: connector.executionIdPrefix, reportTime: now, refusal: { client: o.senderCompId, terms: duplicate } },
+      { order: record, execIdPrefix: connector.executionIdPrefix, reportTime: now },
       (outcome, replied, ownDuplicate) => {
         if (outcome.kind === 'stored') this.risk.stored(o.senderCompId, reservation, outcome.order.id);
         else this.risk.unreserve(o.senderCompId, reservation);
@@ -372,7 +370,7 @@ export class OrderIntake {
         // A duplicate refused by the batch is a refused order too.
         if (!result.accepted && outcome.kind === 'duplicate') {
           kept = this.refused.record({
-            ...refusedOrderRecord(o, connector, now, Number(duplicate.ordRejReason), duplicate.text, outcome.execId),
+            ...refusedOrderRecord(o, connector, now, Number(OrdRejReason.DuplicateOrder), result.text ?? '', outcome.execId),
             id: this.batcher.refusedOrderId(),
           });
         }
@@ -383,13 +381,14 @@ export class OrderIntake {
           return built && { msg: built };
         }
         if (outcome.kind === 'duplicate' && !this.isKnownResend(o, record, outcome)) {
-          const built = this.replies.shapeNow(o.senderCompId, connector.id, refusalReport(duplicate, outcome.execId, now));
+          const built = this.replies.shapeNow(o.senderCompId, connector.id, refusalReport(duplicateTerms(o, clOrdId), outcome.execId, now));
           return built && { msg: built };
         }
         return null;
       }),
       o.senderCompId,
-      (outcome) => !this.isKnownResend(o, record, outcome),
+      // A duplicate the batch meets is refused unless it is a resend of the very order held: its drop copies say what the reply says.
+      (outcome) => (this.isKnownResend(o, record, outcome) ? undefined : duplicateTerms(o, clOrdId)),
     );
     committed.catch(() => this.risk.unreserve(o.senderCompId, reservation));
     return { committed: committed.then(() => (kept ? kept.then(() => result) : result)) };
@@ -461,7 +460,7 @@ export class OrderIntake {
       );
       return { accepted: true, alreadyReceived: true, ...(outcome.existing ? { brokerOrderId: outcome.existing.brokerorderid } : {}) };
     }
-    const terms = refusalTerms(o, OrdRejReason.DuplicateOrder, IntakeText.duplicateClOrdId(record.clordid));
+    const terms = duplicateTerms(o, record.clordid);
     this.replies.refusal(o.senderCompId, connector.id, refusalReport(terms, outcome.execId, now), replied);
     return { accepted: false, text: terms.text };
   }
@@ -559,6 +558,11 @@ function refusalTerms(o: IncomingNewOrder, reason: string, text: string): Refusa
     ordRejReason: reason,
     text,
   };
+}
+
+/** The refusal of an order whose ClOrdID the client already used that trading day. */
+function duplicateTerms(o: IncomingNewOrder, clOrdId: string): RefusalTerms {
+  return refusalTerms(o, OrdRejReason.DuplicateOrder, IntakeText.duplicateClOrdId(clOrdId));
 }
 
 /** The refusal report for an order, to be shaped by its client's profile. */

@@ -16,9 +16,8 @@ export interface IntakeEntry {
   /** TransactTime of the Pending New (the intake time). */
   readonly reportTime: Date;
   /**
-   * The refusal this entry's report is, for its drop copies (docs/adr/0017 point 2): for an entry without
-   * an order, its refusal; for an order, its refusal as a duplicate ClOrdID, should the batch meet one.
-   * `client`: the refused client's comp id.
+   * For an entry without an order: the refusal its report is, written with its ExecID as drop copies
+   * (docs/adr/0017 point 2); `client`: the refused client's comp id. Absent: no copies.
    */
   readonly refusal?: { readonly client: string; readonly terms: RefusalTerms };
 }

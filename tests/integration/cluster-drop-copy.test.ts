@@ -73,6 +73,10 @@ describe('two nodes on one PostgreSQL: a drop copy session gets the copies made 
     await post(nodes.a.url, brokerA, `/api/orders/${orderId}/fill`, { fillQty: 6, fillPrice: 26990 });
     await client.waitForReport('DC2N-1', (m) => m.get(39) === '2');
     await inStep('a fill made at the other node');
+    // A refusal at intake at node A (no report row: its copy is written by the intake statement).
+    await client.send('D', newOrderSingle('DC2N-2', { symbol: 'NO_SUCH_SYMBOL' }));
+    await client.waitForReport('DC2N-2', (m) => m.get(150) === '8');
+    await inStep('a refusal made at the other node');
 
     await new Promise((r) => setTimeout(r, 300));
     const copies = appMessages(dropCopy);
@@ -84,6 +88,7 @@ describe('two nodes on one PostgreSQL: a drop copy session gets the copies made 
         ['0', 'Y', undefined],
         ['F', 'Y', undefined],
         ['F', 'Y', undefined],
+        ['8', 'Y', undefined],
       ],
     );
     await until('every copy marked sent', async () => {

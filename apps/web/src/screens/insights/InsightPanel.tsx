@@ -76,6 +76,8 @@ export function InsightPanel<R>({
     });
 
   const stale = load.loading && !load.current;
+  const totals = (view?.summary ?? []).map((f) => `${f.label} ${f.value}`).join(', ');
+  const ariaLabel = `${title} chart: ${description}. ${view?.empty ? 'Nothing in this range.' : `Totals: ${totals}.`} The Table view lists every figure.`;
   const failed = load.error !== null && (!load.current || view === null);
   const testId = `insight-${id}`;
 
@@ -208,14 +210,7 @@ export function InsightPanel<R>({
       <Box className={classes.body} style={{ height }}>
         {view && (
           <Box className={classes.layer} style={{ opacity: stale ? 0.45 : 1 }} aria-hidden={mode === 'table'}>
-            <EChart
-              option={view.option}
-              hidden={hidden}
-              height={height}
-              label={`${title}: ${description}`}
-              onReady={onReady}
-              testId={`${testId}-chart`}
-            />
+            <EChart option={view.option} hidden={hidden} height={height} label={ariaLabel} onReady={onReady} testId={`${testId}-chart`} />
           </Box>
         )}
         {view && mode === 'table' && (
@@ -245,7 +240,7 @@ export function InsightPanel<R>({
                 Nothing in this range
               </Text>
               <Text fz="xs" c="dimmed">
-                No {title.toLowerCase()} figures for the dates and filters chosen.
+                No figures for the dates and filters chosen.
               </Text>
             </Stack>
           </Center>

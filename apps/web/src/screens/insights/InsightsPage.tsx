@@ -23,8 +23,8 @@ import { dayIn, periodsOf, rangeIsLive, RANGE_PRESETS, resolveRange, type RangeP
 /** Live figures are read again at most this often while orders arrive (issue 31: every few seconds). */
 export const LIVE_REFRESH_MS = 3_000;
 /** The chart areas' fixed heights: figures that change never move the page. */
-const CHART_HEIGHT = 230;
-const WIDE_CHART_HEIGHT = 200;
+const CHART_HEIGHT = 210;
+const WIDE_CHART_HEIGHT = 170;
 
 /** Every period of the range an answer covers (its filters as applied, echoed back): the chart's axis. */
 const axisOf = (f: { from: string; to: string; tz: string; bucket: 'hour' | 'day' }, bucket = f.bucket) => periodsOf(f, f.tz, bucket);

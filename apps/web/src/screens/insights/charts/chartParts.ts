@@ -59,12 +59,12 @@ export function duration(ms: number | null | undefined): string {
   if (s < 3600) return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
   return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }
-/** An axis's durations: whole units ('0', '30 s', '2 min', '1 h'). */
+/** An axis's durations: '0', '30 s', '1m 40s', '2 min', '1.5 h'. */
 export function durationTick(ms: number): string {
   if (ms === 0) return '0';
   if (ms < 1000) return `${ms} ms`;
   if (ms < 60_000) return `${+(ms / 1000).toFixed(1)} s`;
-  if (ms < 3_600_000) return `${+(ms / 60_000).toFixed(1)} min`;
+  if (ms < 3_600_000) return ms % 60_000 === 0 ? `${ms / 60_000} min` : duration(ms);
   return `${+(ms / 3_600_000).toFixed(1)} h`;
 }
 export const ratio = (r: number | null | undefined) => (r === null || r === undefined ? '—' : formatPercent(r * 100, 1));

@@ -4,7 +4,7 @@
 // API of a server running in this process, each chart's call for the last 30 days and for today, with
 // and without the client and exchange filters, in UTC and in Asia/Singapore.
 //
-//   npx tsx bench/insights.ts [--db postgres|pglite] [--orders N] [--samples N] [--quick] [--no-write] [--section NAME] [--keep] [--fill-only]
+//   npx tsx bench/insights.ts [--db postgres|pglite] [--orders N] [--samples N] [--quick] [--no-write] [--section NAME] [--keep] [--fill-only] [--database URL]
 //
 // --quick: 50,000 orders, 5 requests per measure. --section names the BENCHMARKS.md section written
 // (default insights, insights-pglite). --keep leaves the PostgreSQL database behind (its URL printed).
@@ -14,7 +14,7 @@ import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { DatabaseKind, Db } from '@fixdesk/db';
+import { openDb, type DatabaseKind, type Db } from '@fixdesk/db';
 import { createTestDatabase } from '@fixdesk/db/testing';
 import pino from 'pino';
 import { startServer } from '../apps/server/src/server';
@@ -33,6 +33,8 @@ const { values: args } = parseArgs({
     keep: { type: 'boolean', default: false },
     /** Fill the database and stop (with --keep: a database to EXPLAIN the charts' statements on). */
     'fill-only': { type: 'boolean', default: false },
+    /** Measure on a PostgreSQL database this script filled and kept before (--keep), instead of filling one. */
+    database: { type: 'string' },
   },
 });
 const KIND = args.db as DatabaseKind;
@@ -226,6 +228,23 @@ async function fill(db: Db): Promise<Data> {
   return { clients, from, to, actions, refused, sessions };
 }
 
+/** What a database filled before holds (--database). */
+async function filled(db: Db): Promise<Data> {
+  const r = (
+    await db.query<{ orders: number; from: Date; to: Date; actions: number; refused: number; sessions: number }>(
+      `SELECT (SELECT count(*) FROM orders)::int AS orders, (SELECT min(created_at) FROM orders) AS from, (SELECT max(created_at) FROM orders) AS to,
+              (SELECT count(*) FROM order_actions)::int AS actions, (SELECT count(*) FROM refused_orders)::int AS refused,
+              (SELECT count(*) FROM client_sessions)::int AS sessions`,
+    )
+  ).rows[0]!;
+  if (r.orders !== ORDERS) throw new Error(`the database holds ${n(r.orders)} orders, not ${n(ORDERS)} (--orders)`);
+  const clients = (
+    await db.query<{ comp_id: string }>(`SELECT comp_id FROM client_connectors WHERE session_type = 'order_entry' ORDER BY id`)
+  ).rows.map((x) => x.comp_id);
+  log(`measuring a database filled before: orders from ${r.from.toISOString()} to ${r.to.toISOString()}`);
+  return { clients, from: r.from, to: r.to, actions: r.actions, refused: r.refused, sessions: r.sessions };
+}
+
 // ------------------------------------------------------------------------------------------------
 // The requests.
 
@@ -253,12 +272,17 @@ async function run(): Promise<void> {
   const startedAt = new Date();
   const load0 = loadavg()[0]!;
   log(`${KIND}: ${n(ORDERS)} orders, ${n(FIX_ROWS)} FIX messages over ${DAYS} days, ${CLIENTS} clients, ${SAMPLES} requests per measure`);
-  const database = await createTestDatabase(KIND, { template: seededDatabase() });
+  const database: { db: Db; url?: string | undefined; dispose(): Promise<void> } = args.database
+    ? await (async () => {
+        const db = await openDb({ databaseUrl: args.database });
+        return { db, dispose: () => db.close() };
+      })()
+    : await createTestDatabase(KIND, { template: seededDatabase() });
   const config = { ...testConfig(), logLevel: 'silent' as const };
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
     const t0 = performance.now();
-    const data = await fill(database.db);
+    const data = args.database ? await filled(database.db) : await fill(database.db);
     const fillS = (performance.now() - t0) / 1000;
     if (args['fill-only']) return;
     server = await startServer(config, { db: database.db, logger: pino({ level: 'silent' }), testClient: { ports: 'off' } });
@@ -380,7 +404,7 @@ function report(r: { data: Data; fillS: number; measures: Measure[] }, startedAt
 
 Run ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${embedded ? "PGlite (in memory, in the server's process)" : 'PostgreSQL'}, code ${CODE}.
 Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}; 1-minute load average ${load0.toFixed(2)} at the start, ${loadavg()[0]!.toFixed(2)} at the end (anything near or above the core count means other work shared the cores).
-Data: ${DAYS} days ending a minute before the run, ${CLIENTS} clients, ${n(ORDERS)} orders (a tenth multileg with two legs), ${n(r.data.actions)} order actions, ${n(r.data.refused)} refusals, ${n(r.data.sessions)} client sessions, ${n(FIX_ROWS)} FIX messages; filled in ${(r.fillS / 60).toFixed(1)} min. ${SAMPLES} requests per measure after one warm-up.
+Data: ${DAYS} days ending a minute before the run, ${CLIENTS} clients, ${n(ORDERS)} orders (a tenth multileg with two legs), ${n(r.data.actions)} order actions, ${n(r.data.refused)} refusals, ${n(r.data.sessions)} client sessions, ${n(FIX_ROWS)} FIX messages; ${args.database ? `filled by this script at ${r.data.to.toISOString().slice(0, 16).replace('T', ' ')} UTC and kept (--keep), measured with --database` : `filled in ${(r.fillS / 60).toFixed(1)} min`}. ${SAMPLES} requests per measure after one warm-up.
 
 | chart | range | filters, time zone | p50 ms | p95 ms | max ms | target p95 ms |
 | --- | --- | --- | ---: | ---: | ---: | ---: |

@@ -36,22 +36,30 @@ import { decimalText, isoText } from './sql-text';
 async function chartQuery<T>(db: Db, sql: string, f: InsightsFilters, bucket: 'hour' | 'day' = f.bucket): Promise<T[]> {
   return db.transaction(async (tx) => {
     await tx.query('SET LOCAL jit = off');
-    const trading = (
-      await tx.query<{ comp_id: string }>(`SELECT comp_id FROM client_connectors WHERE session_type = 'order_entry' ORDER BY comp_id`)
-    ).rows.map((r) => r.comp_id);
-    const chosen = f.clients ? trading.filter((c) => f.clients!.includes(c)) : trading;
-    const values = [f.from, f.to, f.tz, pgArray(chosen), f.exchange ?? null, bucket, pgArray(trading)];
+    const first = (
+      await tx.query<{ trading: string[]; lo: number; hi: number }>(
+        `SELECT ARRAY(SELECT comp_id FROM client_connectors WHERE session_type = 'order_entry' ORDER BY comp_id) AS trading,
+                coalesce((SELECT min(id) FROM orders WHERE created_at >= $1::timestamptz - interval '1 day' AND created_at < $1::timestamptz),
+                         (SELECT min(id) FROM orders WHERE created_at >= $1::timestamptz AND created_at < $1::timestamptz + interval '1 day'),
+                         (SELECT max(id) + 1 FROM orders), 0) AS lo,
+                coalesce((SELECT max(id) FROM orders), 0) AS hi`,
+        [f.from],
+      )
+    ).rows[0]!;
+    const chosen = f.clients ? first.trading.filter((c) => f.clients!.includes(c)) : first.trading;
+    // $8, $9: the ids of the orders joined as a range (withOrder).
+    const values = [f.from, f.to, f.tz, pgArray(chosen), f.exchange ?? null, bucket, pgArray(first.trading), first.lo, first.hi];
     return (await tx.query<T>(sql, values)).rows;
   });
 }
 
 /**
- * The parameters' types (a statement that uses only some of them still takes all seven), the trading
+ * The parameters' types (a statement that uses only some of them still takes all nine), the trading
  * clients (every one) and the chosen ones (the client filter).
  */
 const CLIENT_CTES = `filter_types AS (
   SELECT $1::timestamptz AS range_from, $2::timestamptz AS range_to, $3::text AS tz, $4::text[] AS chosen, $5::text AS exchange,
-         $6::text AS bucket, $7::text[] AS trading
+         $6::text AS bucket, $7::text[] AS trading, $8::bigint AS orders_from, $9::bigint AS orders_to
 ),
 trading AS NOT MATERIALIZED (SELECT comp_id, client_name FROM client_connectors WHERE comp_id = ANY ($7::text[])),
 chosen AS NOT MATERIALIZED (SELECT comp_id, client_name FROM client_connectors WHERE comp_id = ANY ($4::text[])),
@@ -72,6 +80,21 @@ const onExchange = (a: string) =>
 /** Whether `a` (orders or refused_orders) belongs to one of the clients of `set` and is on the exchange. */
 const orderFilter = (a: string, set: 'trading' | 'chosen' = 'chosen') =>
   `${a}.sendercompid = ANY (${set === 'chosen' ? '$4' : '$7'}::text[]) AND ${onExchange(a)}`;
+
+/**
+ * `select` over order actions `a` with their order `o`, where `where` holds. The orders acted on in the
+ * range are found by id: from $8 (the first order of the day before the range) to $9 (the last), a
+ * range of ids the planner sees as values (a day's orders for today: found by key; a month's: hashed;
+ * a hash join over the whole orders table read 120 days for a day's actions); the actions of older
+ * orders (few: an order is mostly answered and filled the day it arrives) each by its key. Exact
+ * whatever the order of ids and times: every order has an id up to $9, below $8 or not.
+ */
+const withOrder = (select: string, where: string) => `
+  ${select} FROM order_actions a JOIN orders o ON o.id = a.order_id
+   WHERE o.id >= $8::bigint AND o.id <= $9::bigint AND ${where}
+  UNION ALL
+  ${select} FROM order_actions a CROSS JOIN LATERAL (SELECT o.* FROM orders o WHERE o.id = a.order_id OFFSET 0) o
+   WHERE a.order_id < $8::bigint AND ${where}`;
 
 const inRange = (col: string) => `${col} >= $1::timestamptz AND ${col} < $2::timestamptz`;
 
@@ -104,9 +127,10 @@ export async function insightsOrderFlow(db: Db, f: InsightsFilters): Promise<Ord
        SELECT r.created_at, 'refused' FROM refused_orders r
         WHERE ${inRange('r.created_at')} AND ${orderFilter('r')}
        UNION ALL
-       SELECT a.created_at, CASE a.action_type WHEN 'ACCEPT' THEN 'accepted' WHEN 'REJECT' THEN 'rejected' ELSE 'filled' END
-         FROM order_actions a JOIN orders o ON o.id = a.order_id
-        WHERE a.action_type IN ('ACCEPT', 'REJECT', 'FILL') AND ${inRange('a.created_at')} AND ${orderFilter('o')}
+       ${withOrder(
+         `SELECT a.created_at, CASE a.action_type WHEN 'ACCEPT' THEN 'accepted' WHEN 'REJECT' THEN 'rejected' ELSE 'filled' END`,
+         `a.action_type IN ('ACCEPT', 'REJECT', 'FILL') AND ${inRange('a.created_at')} AND ${orderFilter('o')}`,
+       )}
      ),
      binned AS (SELECT ${binOf('at')} AS bin, kind, count(*) AS n FROM events GROUP BY 1, 2),
      bucketed AS (SELECT ${periodOf('bin')} AS b, kind, n FROM binned)
@@ -230,17 +254,18 @@ export async function insightsTimeToAnswer(
  * price on each leg's contract, its lots times the leg's ratio, at the leg's price when the order gave
  * one. Notional: lots × price × the contract's size (1 without one); null when the price is not known.
  */
-const fillsCte = (set: 'trading' | 'chosen') => `fills AS (
-  SELECT o.sendercompid AS client,
-         coalesce(l.leg_symbol, o.symbol) AS symbol,
-         CASE WHEN l.order_id IS NULL THEN o.maturity_month_year ELSE l.leg_maturity_month_year END AS month,
-         a.fill_qty * CASE WHEN a.leg_index IS NULL AND l.order_id IS NOT NULL THEN l.leg_ratio_qty ELSE 1 END AS lots,
-         CASE WHEN a.leg_index IS NULL AND l.order_id IS NOT NULL THEN l.leg_price ELSE a.fill_price END AS px
-    FROM order_actions a
-    JOIN orders o ON o.id = a.order_id
-    LEFT JOIN order_legs l ON o.msg_type = 'AB' AND l.order_id = o.id AND (a.leg_index IS NULL OR l.leg_index = a.leg_index)
-   WHERE a.action_type IN ('FILL', 'PARTIAL_FILL') AND a.fill_qty IS NOT NULL
-     AND ${inRange('a.created_at')} AND ${orderFilter('o', set)}
+const fillsCte = (set: 'trading' | 'chosen') => `fill_rows AS (${withOrder(
+  `SELECT o.sendercompid AS client, o.id AS order_id, o.msg_type, o.symbol, o.maturity_month_year, a.fill_qty, a.fill_price, a.leg_index`,
+  `a.action_type IN ('FILL', 'PARTIAL_FILL') AND a.fill_qty IS NOT NULL AND ${inRange('a.created_at')} AND ${orderFilter('o', set)}`,
+)}),
+fills AS (
+  SELECT f.client,
+         coalesce(l.leg_symbol, f.symbol) AS symbol,
+         CASE WHEN l.order_id IS NULL THEN f.maturity_month_year ELSE l.leg_maturity_month_year END AS month,
+         f.fill_qty * CASE WHEN f.leg_index IS NULL AND l.order_id IS NOT NULL THEN l.leg_ratio_qty ELSE 1 END AS lots,
+         CASE WHEN f.leg_index IS NULL AND l.order_id IS NOT NULL THEN l.leg_price ELSE f.fill_price END AS px
+    FROM fill_rows f
+    LEFT JOIN order_legs l ON f.msg_type = 'AB' AND l.order_id = f.order_id AND (f.leg_index IS NULL OR l.leg_index = f.leg_index)
 )`;
 
 // ── 3. clients ──
@@ -275,12 +300,13 @@ export async function insightsClients(db: Db, f: InsightsFilters): Promise<{ des
          FROM refused_orders r WHERE ${inRange('r.created_at')} AND ${orderFilter('r')}
         GROUP BY 1, 3
        UNION ALL
-       SELECT o.sendercompid, 'rejected', coalesce(er.ordrejreason, 99), count(DISTINCT a.order_id)::int
-         FROM order_actions a
-         JOIN orders o ON o.id = a.order_id
+       SELECT j.client, 'rejected', coalesce(er.ordrejreason, 99), count(DISTINCT j.order_id)::int
+         FROM (${withOrder(
+           'SELECT o.sendercompid AS client, a.order_id',
+           `a.action_type = 'REJECT' AND ${inRange('a.created_at')} AND ${orderFilter('o')}`,
+         )}) j
          LEFT JOIN LATERAL (SELECT er.ordrejreason FROM execution_reports er
-                             WHERE er.order_id = a.order_id AND er.exectype = '8' ORDER BY er.id LIMIT 1) er ON true
-        WHERE a.action_type = 'REJECT' AND ${inRange('a.created_at')} AND ${orderFilter('o')}
+                             WHERE er.order_id = j.order_id AND er.exectype = '8' ORDER BY er.id LIMIT 1) er ON true
         GROUP BY 1, 3
      ),
      volume AS (SELECT client, sum(lots) AS lots FROM fills WHERE client = ANY ($4::text[]) GROUP BY 1),

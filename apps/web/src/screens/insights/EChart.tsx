@@ -31,9 +31,15 @@ export function EChart({
     const instance = init(el, undefined, { renderer: 'canvas' });
     chart.current = instance;
     onReady?.(instance);
-    const observer = new ResizeObserver(() => instance.resize());
+    // Resized once per frame, after the layout that changed the frame's size has settled.
+    let frameRequest = 0;
+    const observer = new ResizeObserver(() => {
+      cancelAnimationFrame(frameRequest);
+      frameRequest = requestAnimationFrame(() => !instance.isDisposed() && instance.resize());
+    });
     observer.observe(el);
     return () => {
+      cancelAnimationFrame(frameRequest);
       observer.disconnect();
       onReady?.(null);
       chart.current = null;

@@ -26,8 +26,20 @@ async function api<T>(token: string, path: string, body?: unknown): Promise<T> {
 
 const SHOTS: DeskScreenshotOptions = {};
 
+/** A drop copy session of the client's reports, never logged on here: every copy waits for it. */
+const MIDDLE_OFFICE = 'TL_MIDDLE_OFFICE';
+
 before(async () => {
   await e2e.start();
+  const admin = await e2e.apiLogin('admin', e2e.server.adminPassword);
+  const made = await e2e.api('POST', '/api/client-connectors', admin, {
+    comp_id: MIDDLE_OFFICE,
+    execution_id_prefix: 'TLM',
+    client_name: 'Timeline middle office',
+    session_type: 'drop_copy',
+    drop_copy_of: ['SGX_CLIENT_1'],
+  });
+  assert.equal(made.status, 200, JSON.stringify(made.body));
   client = new TestFixClient('SGX_CLIENT_1');
   await client.connect(e2e.server.fixPort);
   await client.send('D', newOrderSingle('TL-E2E-1', { qty: '100', price: '27000' }));
@@ -66,6 +78,9 @@ describe('order timeline', () => {
         titles.some((t) => t.includes('→ Partially Filled')),
         titles.join(' | '),
       );
+      // Each report's copy for the drop copy session, waiting for its logon.
+      const text = (await timeline.textContent()) ?? '';
+      assert.ok(text.includes(`Copy to ${MIDDLE_OFFICE}: waiting`), text);
       const time = (await timeline.getByTestId('timeline-time').first().textContent()) ?? '';
       assert.match(time, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3,6} \S+/);
       assert.match((await page.getByTestId('timeline-zone').textContent()) ?? '', /times in /);
@@ -147,6 +162,9 @@ describe('orders refused at intake', () => {
         titles.some((t) => t.startsWith('Refused at intake')),
         titles.join(' | '),
       );
+      // The refusal was copied too (it has no report row: its copy carries its facts).
+      const text = (await page.getByTestId('order-timeline').textContent()) ?? '';
+      assert.ok(text.includes(`Copy to ${MIDDLE_OFFICE}: waiting`), text);
       await deskScreenshots(page, 'refused-order-detail', SHOTS);
     });
   });

@@ -88,6 +88,29 @@ describe('timeline lines', () => {
     ]);
   });
 
+  it('a refusal at intake lists its copies too (it has no report row, its copies carry its facts)', () => {
+    const e: OrderTimelineEntry = {
+      kind: 'state',
+      at: '',
+      reportId: null,
+      execId: 'E9',
+      execType: '8',
+      ordStatus: '8',
+      previousStatus: null,
+      lastQty: null,
+      lastPx: null,
+      cumQty: null,
+      leavesQty: null,
+      ordRejReason: 1,
+      text: 'Unknown symbol NOSUCH',
+      fixMessageId: null,
+      copies: [{ session: 'MIDDLE_OFFICE', sentAt: null, seqNum: null }],
+    };
+    const line = timelineLine(e);
+    assert.equal(line.title, 'Refused at intake: Rejected');
+    assert.deepEqual(line.details.slice(1), ['Unknown symbol NOSUCH', 'Copy to MIDDLE_OFFICE: waiting']);
+  });
+
   it('a user action says who, what and the notes', () => {
     const e: OrderTimelineEntry = {
       kind: 'action',

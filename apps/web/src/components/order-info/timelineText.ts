@@ -15,6 +15,10 @@ const actionLabel = (t: string) => t.replaceAll('_', ' ');
 const qtyAtPx = (qty: string | null | undefined, px: string | null | undefined) =>
   qty && Number(qty) !== 0 ? `${formatQuantity(qty)} @ ${px ? formatBlotterPrice(px) : '—'}` : '';
 
+/** A report's drop copies, one line each: sent with its number, or waiting for its session. */
+const copyLines = (copies: ReadonlyArray<{ session: string; seqNum: number | null }> | undefined) =>
+  (copies ?? []).map((c) => (c.seqNum === null ? `Copy to ${c.session}: waiting` : `Copy to ${c.session}: sent, seq ${c.seqNum}`));
+
 export function timelineLine(e: OrderTimelineEntry): TimelineLine {
   if (e.kind === 'fix') {
     const m = e.message;
@@ -45,7 +49,7 @@ export function timelineLine(e: OrderTimelineEntry): TimelineLine {
       return {
         actor: 'State',
         title: `Refused at intake: ${to}`,
-        details: [ordRejReasonLabel(e.ordRejReason), e.text ?? ''].filter(Boolean),
+        details: [ordRejReasonLabel(e.ordRejReason), e.text ?? '', ...copyLines(e.copies)].filter(Boolean),
         tone: 'reject',
       };
     }
@@ -62,8 +66,7 @@ export function timelineLine(e: OrderTimelineEntry): TimelineLine {
       details.push(`Filled ${formatQuantity(e.cumQty)}, leaves ${formatQuantity(e.leavesQty)}`);
     if (e.ordRejReason !== null) details.push(ordRejReasonLabel(e.ordRejReason));
     if (e.text) details.push(`Text: ${e.text}`);
-    for (const c of e.copies ?? [])
-      details.push(c.seqNum === null ? `Copy to ${c.session}: waiting` : `Copy to ${c.session}: sent, seq ${c.seqNum}`);
+    details.push(...copyLines(e.copies));
     return { actor: 'State', title, details, tone: e.ordStatus === '8' ? 'reject' : 'state' };
   }
   const details: string[] = [];

@@ -55,9 +55,11 @@ export function blotterDesk(prefix: string) {
       if (process.env.E2E_CONSOLE) console.log('PAGE', message.type(), message.text());
       if ((message.type() === 'error' || message.type() === 'warning') && /AG Grid/i.test(message.text())) gridErrors.push(message.text());
     });
-    await e2e.signIn(page, username);
+    // Opened signed out, the blotter sends the user to Sign In and back once signed in: one page load
+    // (the sign-in's landing page and a second load of /orders were the same screen reached twice).
+    await e2e.signIn(page, username, { at: '/orders' });
     const blotter = new BlotterPage(page);
-    await blotter.goto();
+    await blotter.waitReady();
     return blotter;
   }
 

@@ -6,9 +6,12 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { startServerProcess } from '../support/server-process';
 
-/** The server with generated passwords (none given) on the embedded database; `exited` resolves with its exit code. */
+/**
+ * The server with generated passwords (none given) on the embedded database, from its bundled sources
+ * as `npm start` runs it; `exited` resolves with its exit code.
+ */
 async function startProcess(dataDir: string) {
-  const p = await startServerProcess({ PORT: '0', FIX_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+  const p = await startServerProcess({ PORT: '0', FIX_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info' }, 'server', { bundled: true });
   const exited = new Promise<number | null>((resolve) =>
     p.child.exitCode !== null ? resolve(p.child.exitCode) : p.child.on('exit', (code) => resolve(code)),
   );

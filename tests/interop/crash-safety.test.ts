@@ -48,6 +48,7 @@ describe('kill -9 of the server mid-burst, QuickFIX client on PostgreSQL', { ski
         answerTimeoutMs: 60_000,
         sendWhileDown,
         dropCopy,
+        bundled: true,
       });
       assert.ok(
         r.answeredWithinMs !== undefined,

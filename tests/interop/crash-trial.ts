@@ -76,6 +76,8 @@ export async function runCrashTrial(
     sendWhileDown?: number;
     dropCopy?: boolean;
     copyTimeoutMs?: number;
+    /** Starts the server from the bundled sources (startServerProcess), not under tsx. */
+    bundled?: boolean;
   },
 ): Promise<CrashTrialResult> {
   const database = await createTestDatabase('postgres');
@@ -96,7 +98,7 @@ export async function runCrashTrial(
     LOG_LEVEL: process.env.CRASH_DEBUG ? 'info' : 'warn',
   };
   try {
-    server = await startServerProcess(serverEnv);
+    server = await startServerProcess(serverEnv, 'server', { bundled: o.bundled });
     // The burst is the trial's, not the rate limit's: lift the client's orders-per-second cap.
     const login = await fetch(`${server.url}/api/auth/login`, {
       method: 'POST',
@@ -190,7 +192,7 @@ export async function runCrashTrial(
       await check.query<{ n: number }>(`SELECT count(*)::int AS n FROM orders WHERE sendercompid = $1`, [CRASH_CLIENT])
     ).rows[0]!.n;
 
-    server = await startServerProcess(serverEnv);
+    server = await startServerProcess(serverEnv, 'server', { bundled: o.bundled });
     await qf.waitForLine((l) => l.startsWith('LOGON'), 60_000, linesAtCrash);
     const loggedOnAt = Date.now();
     let answeredWithinMs: number | undefined;

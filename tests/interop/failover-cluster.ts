@@ -115,16 +115,19 @@ export class FailoverCluster {
     readonly client: QuickfixPeer,
     private readonly env: (node: ClusterNode) => Record<string, string>,
     private readonly dirs: string[],
+    private readonly bundled: boolean,
   ) {}
 
   /**
    * `count` nodes (node-a, node-b, …) on one new database: the first migrates and seeds, the others
    * start once it is up; the client's order rate cap lifted (the burst is the trial's); the QuickFIX
    * client started and logged on (to node-a, its first address). `clientLifetimeMs` bounds the client's process.
+   * `leaseTtlMs` sets the nodes' LEASE_TTL_MS (unset: the production default, which the benchmark times);
+   * `bundled` starts the nodes from the bundled sources (startServerProcess), not under tsx.
    */
   static async start(
     build: QuickfixBuild,
-    o: { count?: number; logLevel?: string; clientLifetimeMs?: number } = {},
+    o: { count?: number; logLevel?: string; clientLifetimeMs?: number; leaseTtlMs?: number; bundled?: boolean } = {},
   ): Promise<FailoverCluster> {
     const count = o.count ?? 2;
     const dirs: string[] = [];
@@ -142,7 +145,9 @@ export class FailoverCluster {
         DATA_DIR: dataDirs.get(n.name)!,
         ADMIN_PASSWORD,
         LOG_LEVEL: o.logLevel ?? 'warn',
+        ...(o.leaseTtlMs === undefined ? {} : { LEASE_TTL_MS: String(o.leaseTtlMs) }),
       });
+      const bundled = o.bundled ?? false;
       const plan = [];
       for (let i = 0; i < count; i++) {
         const name = `node-${String.fromCharCode(97 + i)}`;
@@ -153,7 +158,7 @@ export class FailoverCluster {
       }
       const startOne = async (p: { name: string; fixPort: number }) => {
         const half = { ...p, process: undefined as unknown as ServerProcess };
-        half.process = await startServerProcess(env(half), p.name);
+        half.process = await startServerProcess(env(half), p.name, { bundled });
         nodes.push(half);
       };
       await startOne(plan[0]!);
@@ -194,7 +199,7 @@ export class FailoverCluster {
       });
       client.script('start\nwait-logon');
       await client.waitForLine((l) => l.startsWith('LOGON'), 30_000);
-      return new FailoverCluster(database, nodes, check, client, env, dirs);
+      return new FailoverCluster(database, nodes, check, client, env, dirs, bundled);
     } catch (err) {
       client?.kill();
       for (const n of nodes) await killHard(n.process);
@@ -229,7 +234,7 @@ export class FailoverCluster {
 
   /** Starts a node again with its own NODE_ID, port and data directory (after it was killed). */
   async restart(node: ClusterNode): Promise<void> {
-    node.process = await startServerProcess(this.env(node), node.name);
+    node.process = await startServerProcess(this.env(node), node.name, { bundled: this.bundled });
   }
 
   /**

@@ -2,7 +2,9 @@
 // played one scenario at a time against our conformance acceptor over TCP, compared as QuickFIX's
 // runner compares (quickfix-at.ts). The definitions are read from ../shared/fix/quickfix-at, which
 // exists beside development checkouts and in CI; elsewhere the suite skips, saying so, except under
-// CI, where a missing folder fails. Scenarios 4a and 6 wait for real heartbeats (about 45 s together).
+// CI, where a missing folder fails. Scenarios 4a and 6 wait for real heartbeats (about 45 s together):
+// the scenarios run two at a time, each against an acceptor of its own, so the others play while one
+// of those waits.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -16,7 +18,7 @@ const EXPECTED_SCENARIOS = 59;
 
 describe(
   'QuickFIX acceptance tests, FIX 4.4 server scenarios',
-  { skip: !present && !process.env.CI ? `no ${root} here (it exists in development checkouts and CI)` : false },
+  { skip: !present && !process.env.CI ? `no ${root} here (it exists in development checkouts and CI)` : false, concurrency: 2 },
   () => {
     it('the suite is there (under CI it must be)', () => {
       assert.ok(present, `the QuickFIX acceptance-test definitions are missing: ${root}`);

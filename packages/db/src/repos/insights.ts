@@ -36,11 +36,13 @@ import { decimalText, isoText } from './sql-text';
 async function chartQuery<T>(db: Db, sql: string, f: InsightsFilters, bucket: 'hour' | 'day' = f.bucket): Promise<T[]> {
   return db.transaction(async (tx) => {
     await tx.query('SET LOCAL jit = off');
+    // A day's ids read through the orders' BRIN index: min(id) alone is planned as a walk up the primary
+    // key until a row of that day (1.4 s at 1,000,000 orders over 120 days); OFFSET 0 keeps the day's read.
     const first = (
       await tx.query<{ trading: string[]; lo: number; hi: number }>(
         `SELECT ARRAY(SELECT comp_id FROM client_connectors WHERE session_type = 'order_entry' ORDER BY comp_id) AS trading,
-                coalesce((SELECT min(id) FROM orders WHERE created_at >= $1::timestamptz - interval '1 day' AND created_at < $1::timestamptz),
-                         (SELECT min(id) FROM orders WHERE created_at >= $1::timestamptz AND created_at < $1::timestamptz + interval '1 day'),
+                coalesce((SELECT min(id) FROM (SELECT id FROM orders WHERE created_at >= $1::timestamptz - interval '1 day' AND created_at < $1::timestamptz OFFSET 0) d),
+                         (SELECT min(id) FROM (SELECT id FROM orders WHERE created_at >= $1::timestamptz AND created_at < $1::timestamptz + interval '1 day' OFFSET 0) d),
                          (SELECT max(id) + 1 FROM orders), 0) AS lo,
                 coalesce((SELECT max(id) FROM orders), 0) AS hi`,
         [f.from],

@@ -3,6 +3,7 @@ import { after, afterEach, before } from 'node:test';
 import type { Page } from 'playwright-core';
 import { newOrderSingle, TestFixClient, type ReceivedMessage } from '../../tests/support/fix-client';
 import { BlotterPage } from '../pages/BlotterPage';
+import { LoginPage } from '../pages/LoginPage';
 import { E2E } from './fixture';
 
 /**
@@ -57,9 +58,14 @@ export function blotterDesk(prefix: string) {
     });
     // Opened signed out, the blotter sends the user to Sign In and back once signed in: one page load
     // (the sign-in's landing page and a second load of /orders were the same screen reached twice).
-    await e2e.signIn(page, username, { at: '/orders' });
+    // The waits are the elements' (30 s), as on /login: the app's first load is what takes long under load.
+    await page.goto('/orders');
+    const login = new LoginPage(page);
+    await login.username.waitFor();
+    await login.signIn(username, e2e.passwordOf(username));
     const blotter = new BlotterPage(page);
     await blotter.waitReady();
+    assert.equal(new URL(page.url()).pathname, '/orders', 'back on the blotter after signing in');
     return blotter;
   }
 

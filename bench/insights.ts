@@ -372,13 +372,12 @@ function commit(): string {
   try {
     const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
     const paths = ['packages/db/src/repos/insights.ts', 'packages/db/src/migrations', 'apps/server/src/routes/insights.ts'];
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', ...paths], { encoding: 'utf8' }).trim();
-    return dirty
-      ? `${head} with uncommitted changes to ${dirty
-          .split('\n')
-          .map((l) => l.slice(3))
-          .join(', ')}`
-      : head;
+    // Porcelain lines are 'XY path': the status's two columns (the first may be a space), a space, the path.
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', ...paths], { encoding: 'utf8' })
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => l.slice(3));
+    return dirty.length ? `${head} with uncommitted changes to ${dirty.join(', ')}` : head;
   } catch {
     return 'unknown';
   }

@@ -78,7 +78,17 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [navigate],
   );
 
-  useEffect(() => setUnauthorizedHandler(() => endSession('rejected')), [endSession]);
+  // A call refused with 401: the server ended the session, unless the user's own sign-out is running
+  // or done (the server drops the session before it answers the sign-out, and calls the page made
+  // meanwhile, such as a blotter's reload when its live connection closes, are refused for that).
+  useEffect(
+    () =>
+      setUnauthorizedHandler(() => {
+        if (signingOut.current || !sessionStore.load()) return;
+        endSession('rejected');
+      }),
+    [endSession],
+  );
 
   // The server closed the live connection and refused it (the user was deactivated, their role
   // changed, their password reset, or this session signed out elsewhere): if the session is gone, the

@@ -20,8 +20,15 @@ import { until } from '../support/until';
 import { field } from './quickfix-peer';
 
 const TRIALS = Number(process.env.FAILOVER_TRIALS ?? 20);
-/** Per trial: sent in chunks of 20 every 50 ms, the owner killed at the 40th answer (mid-burst by construction). */
+/**
+ * Per trial: sent in chunks of CHUNK every 50 ms (about 950 ms in all), the owner killed at the 40th
+ * answer, so about 800 ms of the burst are still to come when the test sees that answer: the kill
+ * falls mid-burst unless the test process takes longer than that to act on it. With chunks of 20 the
+ * rest of the burst lasted 400 ms, and a CI run's test process, sharing two cores with another test
+ * file, once took longer ("the kill came after the burst").
+ */
 const ORDERS = 200;
+const CHUNK = 10;
 const KILL_AFTER = 40;
 /**
  * The nodes' lease TTL (LEASE_TTL_MS; production's default is 3 s, which bench/cluster.ts times): a
@@ -77,7 +84,7 @@ describe(
             assert.ok(Date.now() < deadline, `the trials' time bound (${BUDGET_MS / 1000} s) ran out after ${takeovers.length} trial(s)`);
             let r;
             try {
-              r = await cluster!.trial({ prefix: `FO${trial}`, orders: ORDERS, killAfter: KILL_AFTER, timeoutMs: 30_000 });
+              r = await cluster!.trial({ prefix: `FO${trial}`, orders: ORDERS, killAfter: KILL_AFTER, chunk: CHUNK, timeoutMs: 30_000 });
             } catch (err) {
               broken = String(trial);
               throw err;

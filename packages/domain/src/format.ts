@@ -122,7 +122,7 @@ export function toDate(value: Date | string | number | null | undefined): Date |
   return Number.isNaN(d.getTime()) ? null : d;
 }
 
-interface Parts {
+export interface Parts {
   year: string;
   month: string;
   day: string;
@@ -133,7 +133,8 @@ interface Parts {
 
 const partFormatters = new Map<string, Intl.DateTimeFormat>();
 
-function partsIn(date: Date, timeZone: string): Parts {
+/** The wall clock of an instant in an IANA time zone, as zero-padded digits. */
+export function partsIn(date: Date, timeZone: string): Parts {
   if (timeZone === 'UTC') {
     const p = (n: number, w = 2) => String(n).padStart(w, '0');
     return {

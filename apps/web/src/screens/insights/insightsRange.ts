@@ -1,3 +1,5 @@
+import { partsIn } from '@fixdesk/domain';
+
 /**
  * The Insights screen's date range: a named range (today, yesterday, the last 7 or 30 days) or custom
  * days, resolved into the instants the server is asked for, [from, to), in the zone the screen shows
@@ -25,25 +27,9 @@ export interface ResolvedRange {
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
-const partsFormatters = new Map<string, Intl.DateTimeFormat>();
 function wallClock(instant: number, timeZone: string): { y: number; m: number; d: number; h: number; mi: number; s: number } {
-  let f = partsFormatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    });
-    partsFormatters.set(timeZone, f);
-  }
-  const p: Record<string, number> = {};
-  for (const part of f.formatToParts(new Date(instant))) if (part.type !== 'literal') p[part.type] = Number(part.value);
-  return { y: p.year!, m: p.month!, d: p.day!, h: p.hour!, mi: p.minute!, s: p.second! };
+  const p = partsIn(new Date(instant), timeZone);
+  return { y: Number(p.year), m: Number(p.month), d: Number(p.day), h: Number(p.hour), mi: Number(p.minute), s: Number(p.second) };
 }
 
 /** The zone's offset from UTC at an instant, in ms (Singapore +8 h). */

@@ -258,10 +258,22 @@ async function dropCopyOutcome(
   timeoutMs: number,
 ): Promise<NonNullable<CrashTrialResult['dropCopy']>> {
   const clientExecIds = new Set(client.messages('APP').flatMap((m) => (field(m, 35) === '8' ? [field(m, 17)!] : [])));
-  const received = () => new Set(copies.messages('APP').flatMap((m) => (field(m, 35) === '8' ? [field(m, 17)!] : [])));
+  // Read incrementally, as the answers are (runCrashTrial): re-reading every copy per poll, let alone per
+  // report (2,000 x 2,000 parses), kept this process from reading QuickFIX's output under load, and
+  // QuickFIX, blocked writing it, went silent until the server logged it out for want of a heartbeat.
+  let scanned = 0;
+  const missing = new Set(clientExecIds);
+  const allArrived = () => {
+    for (; scanned < copies.lines.length; scanned++) {
+      const line = copies.lines[scanned]!;
+      if (!line.startsWith('APP ') || !line.includes('|35=8|')) continue;
+      missing.delete(field(line.slice(4), 17)!);
+    }
+    return missing.size === 0;
+  };
   let allCopied = true;
   try {
-    await until('a copy of every report the client got', () => [...clientExecIds].every((id) => received().has(id)), timeoutMs, 200);
+    await until('a copy of every report the client got', allArrived, timeoutMs, 200);
   } catch {
     allCopied = false;
   }

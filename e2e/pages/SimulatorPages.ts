@@ -63,7 +63,10 @@ export class OrderEntryPanel {
 
   /** Sends and returns the success text (throws with the error banner's text when sending fails). */
   async sendAndConfirm(timeoutMs = 15_000): Promise<string> {
-    const before = (await this.success.count()) > 0 ? (await this.success.innerText()).trim() : null;
+    // Read without waiting: a banner counted a moment ago may have gone (it stays 3 s), and innerText
+    // would then wait for one to appear (30 s).
+    const shownNow = async (l: Locator) => (await l.allInnerTexts())[0]?.trim();
+    const before = (await shownNow(this.success)) ?? null;
     await this.send.click();
     // A success banner stays 3 s, so the previous order's may still be up: wait for a different one.
     const banner = async (): Promise<string | undefined> => {
@@ -82,10 +85,8 @@ export class OrderEntryPanel {
             : 'no badge';
         throw new Error(`sending failed: ${(await this.error.innerText()).trim()} (FIX client badge: ${shown})`);
       }
-      if ((await this.success.count()) > 0) {
-        const text = (await this.success.innerText().catch(() => '')).trim();
-        if (text && text !== before) return text;
-      }
+      const text = await shownNow(this.success);
+      if (text && text !== before) return text;
       return undefined;
     };
     try {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs the whole suite in one node:test run so the runner prints one closing summary.
 // Tiers: unit (next to the source), integration (tests/), e2e (browser, needs a build).
-//   node scripts/test.mjs                 all tiers (builds the app first for e2e)
+//   node scripts/test.mjs                 all tiers, with the typecheck and lint (and the build, for e2e) beside them
 //   node scripts/test.mjs --tier unit     only unit tests; also: integration, e2e
 //   node scripts/test.mjs path/to/x.test.ts ...   just those files
 //   node scripts/test.mjs packages/fix ...        every test file under those directories
@@ -18,8 +18,9 @@
 // run() applies no loader of its own: each test file runs in a child process started with this
 // process's node flags, so the run itself happens in a copy of this script started under
 // `--import tsx` (FIXDESK_TEST_RUN=1, the ordered files as its arguments).
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -28,13 +29,13 @@ const DURATIONS = join(root, 'scripts/test-durations.json');
 if (process.env.FIXDESK_TEST_RUN === '1') {
   await runFiles(process.argv.slice(2));
 } else {
-  prepareAndRun();
+  await prepareAndRun();
 }
 
-function prepareAndRun() {
+async function prepareAndRun() {
   const args = process.argv.slice(2);
   const USAGE = `usage: node scripts/test.mjs [--tier unit|integration|e2e] [--save-durations] [test file or directory ...]
-  no arguments: the whole suite (types and lint first); a directory: every test file under it
+  no arguments: the whole suite (types and lint beside it); a directory: every test file under it
   --save-durations: store each file's wall time in scripts/test-durations.json (the order of later runs)`;
   if (args.includes('--help') || args.includes('-h')) {
     console.log(USAGE);
@@ -86,18 +87,26 @@ function prepareAndRun() {
     process.exit(2);
   }
 
-  // The whole suite starts with the static checks: types and lint (including the layer rules).
+  // The whole suite also runs the static checks: types and lint (including the layer rules). They run
+  // beside the build and the tests, not before them, at the lowest CPU priority (nice 19): the test
+  // files spend much of their time waiting (browsers, sockets, timers), and the checks take that idle
+  // CPU without slowing the tests, where before they took minutes of their own ahead of them. Their
+  // output goes to a file (never a pipe this process might not read while it waits for the tests) and
+  // is printed after the tests; a failed check fails the run.
+  let lint;
   if (tier === 'all' && !explicit.length && !process.env.SKIP_LINT) {
-    console.log('typecheck and lint...');
-    const l = spawnSync('npm', ['run', 'lint'], { cwd: root, stdio: 'inherit' });
-    if (l.status !== 0) process.exit(l.status ?? 1);
+    console.log('typecheck and lint (beside the build and the tests, at low priority; their report follows the tests)...');
+    lint = inBackground('typecheck and lint', 'npm run lint', { low: true, report: true });
   }
 
-  const needsBuild = files.some((f) => f.endsWith('.e2e.ts')) && !process.env.SKIP_BUILD;
-  if (needsBuild) {
-    console.log('building the app for the browser tests...');
-    const b = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
-    if (b.status !== 0) process.exit(b.status ?? 1);
+  // The build, for the browser tests only, runs beside the first test files: the longest files run
+  // first and few of them are browser tests. It writes its exit status into a file named by
+  // FIXDESK_BUILD_STATUS, which e2e/support/server.ts waits for before it starts a server (and fails
+  // with the build's output if the build failed).
+  let build;
+  if (files.some((f) => f.endsWith('.e2e.ts')) && !process.env.SKIP_BUILD) {
+    console.log('building the app for the browser tests (beside the first test files)...');
+    build = inBackground('the build', 'npm run build');
   }
 
   const ordered = longestFirst([...new Set(files.map((f) => relative(root, resolve(f))))]);
@@ -110,10 +119,54 @@ function prepareAndRun() {
     {
       cwd: root,
       stdio: 'inherit',
-      env: { ...process.env, NODE_ENV: 'test', FIXDESK_TEST_RUN: '1', FIXDESK_TEST_SAVE_DURATIONS: saveDurations ? '1' : '' },
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        FIXDESK_TEST_RUN: '1',
+        FIXDESK_TEST_SAVE_DURATIONS: saveDurations ? '1' : '',
+        ...(build ? { FIXDESK_BUILD_STATUS: build.statusFile } : {}),
+      },
     },
   );
-  process.exit(r.status ?? 1);
+  let status = r.status ?? 1;
+  if (build) {
+    // Normally long done; a run of no browser test file (all skipped) still wants it to have passed.
+    const built = await build.done;
+    if (!built && status === 0) status = 1;
+  }
+  if (lint && !(await lint.done) && status === 0) status = 1;
+  process.exit(status);
+}
+
+/**
+ * A command in the background (`sh` runs it, at `nice` 19 when `low`), its output into a temporary
+ * file and its exit status, when it ends, into `statusFile` (renamed into place, so a reader never sees
+ * half of it). Files, not pipes: this process does not read a pipe while spawnSync waits for the tests.
+ * `done` resolves (true when it passed) once it has ended and its output is printed (always when
+ * `report`, else only if it failed).
+ */
+function inBackground(name, command, { low = false, report = false } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'fixdesk-background-'));
+  const statusFile = join(dir, 'status');
+  const logFile = join(dir, 'output.log');
+  const script = `${low ? 'nice -n 19 ' : ''}sh -c "$3" >"$1" 2>&1; echo $? >"$2.tmp" && mv "$2.tmp" "$2"`;
+  const child = spawn('sh', ['-c', script, 'sh', logFile, statusFile, command], { cwd: root, stdio: 'ignore' });
+  const done = new Promise((resolveDone) => {
+    let over = false;
+    const ended = () => {
+      if (over) return;
+      over = true;
+      const read = (file) => (existsSync(file) ? readFileSync(file, 'utf8').trim() : '');
+      const code = read(statusFile);
+      if (report || code !== '0')
+        console.log(`# ${name}: ${code === '0' ? 'passed' : `FAILED (${code || 'no status'})`}\n${read(logFile)}`);
+      rmSync(dir, { recursive: true, force: true });
+      resolveDone(code === '0');
+    };
+    child.once('error', ended);
+    child.once('exit', ended);
+  });
+  return { statusFile, done };
 }
 
 function walk(dir, out = []) {

@@ -13,14 +13,19 @@ export class E2E {
 
   constructor(private readonly serverOptions: ServerOptions = {}) {}
 
+  /** The server and the browser start at once: the browser's launch overlaps the server's start. */
   async start(): Promise<void> {
-    this.server = await startServer(this.serverOptions);
-    this.browser = await launchBrowser();
+    const [server, browser] = await Promise.allSettled([startServer(this.serverOptions), launchBrowser()]);
+    if (server.status === 'fulfilled') this.server = server.value;
+    if (browser.status === 'fulfilled') this.browser = browser.value;
+    if (server.status === 'rejected' || browser.status === 'rejected') {
+      await this.stop();
+      throw server.status === 'rejected' ? server.reason : (browser as PromiseRejectedResult).reason;
+    }
   }
 
   async stop(): Promise<void> {
-    await this.browser?.close();
-    await this.server?.stop();
+    await Promise.all([this.browser?.close(), this.server?.stop()]);
   }
 
   async withPage<T>(run: (page: Page, context: BrowserContext) => Promise<T>, options?: ContextOptions): Promise<T> {

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ADMIN_PASSWORD, DEMO_PASSWORD, seedDataDir } from './seeded-data-dir';
 
 const repoRoot = new URL('../..', import.meta.url).pathname;
@@ -55,7 +55,28 @@ export interface ServerOptions {
   seed?: (dataDir: string) => Promise<void>;
 }
 
+/**
+ * Under scripts/test.mjs the build runs beside the first test files, and FIXDESK_BUILD_STATUS names the
+ * file its exit status is written to when it ends: waits for it (a build takes seconds, longer under
+ * load; 15 minutes is a hung build) and fails with the build's output if the build failed.
+ */
+async function builtApp(): Promise<void> {
+  const statusFile = process.env.FIXDESK_BUILD_STATUS;
+  if (!statusFile) return;
+  const deadline = Date.now() + 15 * 60_000;
+  while (!existsSync(statusFile)) {
+    if (Date.now() > deadline) throw new Error('the build of the app did not end within 15 minutes');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const code = (await readFile(statusFile, 'utf8')).trim();
+  if (code !== '0') {
+    const log = await readFile(join(dirname(statusFile), 'output.log'), 'utf8').catch(() => '');
+    throw new Error(`the build of the app failed (exit status ${code}):\n${log}`);
+  }
+}
+
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  await builtApp();
   for (const [file, what] of [
     [serverMain, 'server'],
     [webIndex, 'web app'],

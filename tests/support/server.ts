@@ -49,6 +49,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       DEMO_PASSWORD,
       LOG_LEVEL: 'silent',
       WEB_DIST: join(dataDir, 'no-web'),
+      // Tests write rows dated in the past after the server started: the Desk Insights roll-up runs
+      // when a test asks (rollUpInsights), not on its own (tests/integration/insights-rollup.test.ts).
+      INSIGHTS_ROLLUP_MS: '0',
     }),
     ...overrides,
   };

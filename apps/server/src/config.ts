@@ -32,6 +32,7 @@ const EnvSchema = z.object({
   NODE_ID: z.string().trim().min(1).max(100).optional(),
   /** How long a node's leases (FIX sessions, desk-wide jobs) last without renewal: a dead node's sessions move after this. */
   LEASE_TTL_MS: z.coerce.number().int().min(300).max(600_000).default(3_000),
+  INSIGHTS_ROLLUP_MS: z.coerce.number().int().min(0).max(3_600_000).default(5_000),
   /**
    * Whether a node that joins or returns takes over the client sessions whose home it is (docs/adr/0012,
    * "Rebalancing"). Off for a desk whose clients each know one node's address only (a handed-over
@@ -81,6 +82,8 @@ export interface Config {
   nodeId: string;
   /** How long a lease lasts without renewal (renewed every third of it). */
   leaseTtlMs: number;
+  /** How often the Desk Insights roll-up runs (INSIGHTS_ROLLUP_MS; 0: never, every chart read raw beyond what is folded). */
+  insightsRollupMs: number;
   /** Sessions move to a node that joins or returns (REBALANCE_SESSIONS). */
   rebalanceSessions: boolean;
   trustProxy: boolean | number | string[];
@@ -110,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: e.WEB_DIST,
     nodeId: e.NODE_ID ?? `${hostname()}:${e.FIX_PORT}`,
     leaseTtlMs: e.LEASE_TTL_MS,
+    insightsRollupMs: e.INSIGHTS_ROLLUP_MS,
     rebalanceSessions: e.REBALANCE_SESSIONS,
     trustProxy: e.TRUST_PROXY,
     metricsToken: e.METRICS_TOKEN,

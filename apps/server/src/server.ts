@@ -132,6 +132,7 @@ export async function startServer(
       testClients,
       dayOrderExpiry,
       auditSealer,
+      insightsRollup,
       services,
       metrics,
       apiEndpoint,
@@ -174,6 +175,7 @@ export async function startServer(
       await testClients.start();
       dayOrderExpiry.start();
       auditSealer.start();
+      insightsRollup.start();
       services.start();
     } catch (err) {
       await rebalancer?.stop().catch(() => {});
@@ -208,6 +210,7 @@ export async function startServer(
           await hub.close();
           await app.close();
           await auditSealer.stop();
+          await insightsRollup.stop();
           // What this node owned may move to another node at once.
           await leases.stop().catch((err) => log.error({ err }, 'releasing the leases failed'));
           if (ownsDb) await db.close();

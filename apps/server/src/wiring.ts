@@ -22,6 +22,7 @@ import { OrderFanOut, orderActivity, OUTBOX_CHANNEL, relayWaitingMessages } from
 import { NodeWatch } from './cluster/node-watch';
 import { SessionRebalancer } from './cluster/rebalancer';
 import { AuditSealer } from './compliance/audit-sealer';
+import { InsightsRollupJob } from './insights/rollup-job';
 import type { Config } from './config';
 import { ServerEventBus } from './events';
 import { ClientSessions } from './fix/client-sessions';
@@ -161,6 +162,7 @@ export function wireServer(
   const apiEndpoint: { url: string | undefined } = { url: undefined };
   const dayOrderExpiry = new DayOrderExpiry(db, orders, log, () => leases.runsDeskJob('day-order-expiry'));
   const auditSealer = new AuditSealer(db, log, () => leases.runsDeskJob('audit-sealer'));
+  const insightsRollup = new InsightsRollupJob(db, log, config.insightsRollupMs, () => leases.runsDeskJob('insights-rollup'));
   const services = new ServiceMonitor(
     {
       nodeId: config.nodeId,
@@ -274,6 +276,7 @@ export function wireServer(
     testClients,
     dayOrderExpiry,
     auditSealer,
+    insightsRollup,
     services,
     metrics,
     apiEndpoint,

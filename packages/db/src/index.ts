@@ -372,3 +372,11 @@ export {
   type FixSpecDocumentRecord,
   type FixSpecDocumentRow,
 } from './repos/fix-spec-documents';
+export {
+  analyzeInsightsRollups,
+  HISTOGRAM_RELATIVE_ERROR,
+  rollUpInsights,
+  rollUpInsightsFully,
+  type RollupOptions,
+  type RollupStep,
+} from './repos/insights-rollup';

@@ -24,6 +24,7 @@ import m0024 from './0024_drop_copies';
 import m0025 from './0025_drop_copies_report_keys';
 import m0026 from './0026_refusal_copies';
 import m0027 from './0027_insights_session_faults';
+import m0028 from './0028_insights_rollups';
 
 export interface Migration {
   version: number;
@@ -60,4 +61,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 25, name: 'drop_copies_report_keys', sql: m0025 },
   { version: 26, name: 'refusal_copies', sql: m0026 },
   { version: 27, name: 'insights_session_faults', sql: m0027 },
+  { version: 28, name: 'insights_rollups', sql: m0028 },
 ];

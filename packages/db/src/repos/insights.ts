@@ -10,6 +10,7 @@ import type {
 import { INSIGHTS_TOP_CONTRACTS } from '@fixdesk/protocol';
 import type { Db } from '../db';
 import { pgArray } from '../pg-array';
+import { answerEntries, binValueMs, FILL_ACTION, FILL_ROW_COLUMNS, fillContracts } from './insights-rollup';
 import { decimalText, isoText } from './sql-text';
 
 // Desk Insights (issue 31): one statement per chart, every figure computed by the database. Each
@@ -33,24 +34,61 @@ import { decimalText, isoText } from './sql-text';
  * by hashing, where a subquery on the small client_connectors (rarely analyzed: a desk adds a client a
  * month) was estimated at one row and planned as a loop over every order of each client, of all time.
  */
-async function chartQuery<T>(db: Db, sql: string, f: InsightsFilters, bucket: 'hour' | 'day' = f.bucket): Promise<T[]> {
+async function chartQuery<T>(
+  db: Db,
+  sql: string,
+  f: InsightsFilters,
+  bucket: 'hour' | 'day' = f.bucket,
+  /** The chart's rollups are the desk's, by hour and day (DESK_WIDTHS): read for every client and whole hours only. */
+  deskHours = false,
+): Promise<T[]> {
   return db.transaction(async (tx) => {
+    // One snapshot for the transaction's statements: the roll-up's state and its tables are read as of
+    // the same instant as the raw rows, so a roll-up step committing meanwhile counts nothing twice.
+    await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
     await tx.query('SET LOCAL jit = off');
     // A day's ids read through the orders' BRIN index: min(id) alone is planned as a walk up the primary
     // key until a row of that day (1.4 s at 1,000,000 orders over 120 days); OFFSET 0 keeps the day's read.
+    // The rollups serve a range whose ends and periods fall on quarter hours of UTC (docs/adr/0019);
+    // another is read raw whole.
     const first = (
-      await tx.query<{ trading: string[]; lo: number; hi: number }>(
+      await tx.query<{ trading: string[]; lo: number; hi: number; horizon: string; action_id: string; aligned: boolean; hours: boolean }>(
         `SELECT ARRAY(SELECT comp_id FROM client_connectors WHERE session_type = 'order_entry' ORDER BY comp_id) AS trading,
                 coalesce((SELECT min(id) FROM (SELECT id FROM orders WHERE created_at >= $1::timestamptz - interval '1 day' AND created_at < $1::timestamptz OFFSET 0) d),
                          (SELECT min(id) FROM (SELECT id FROM orders WHERE created_at >= $1::timestamptz AND created_at < $1::timestamptz + interval '1 day' OFFSET 0) d),
                          (SELECT max(id) + 1 FROM orders), 0) AS lo,
-                coalesce((SELECT max(id) FROM orders), 0) AS hi`,
-        [f.from],
+                coalesce((SELECT max(id) FROM orders), 0) AS hi,
+                (SELECT orders_horizon::text FROM insights_rollup_state WHERE id = 1) AS horizon,
+                (SELECT action_id::text FROM insights_rollup_state WHERE id = 1) AS action_id,
+                extract(epoch FROM $1::timestamptz) % 900 = 0 AND extract(epoch FROM $2::timestamptz) % 900 = 0
+                AND (SELECT coalesce(bool_and(extract(epoch FROM date_trunc($4::text, q + interval '899.999999 seconds', $3::text)) % 900 = 0), true)
+                       FROM generate_series($1::timestamptz, $2::timestamptz, interval '15 minutes') q) AS aligned,
+                extract(epoch FROM $1::timestamptz) % 3600 = 0 AND extract(epoch FROM $2::timestamptz) % 3600 = 0
+                AND (SELECT coalesce(bool_and(extract(epoch FROM date_trunc($4::text, q + interval '3599.999999 seconds', $3::text)) % 3600 = 0), true)
+                       FROM generate_series($1::timestamptz, $2::timestamptz, interval '1 hour') q) AS hours`,
+        [f.from, f.to, f.tz, bucket],
       )
     ).rows[0]!;
     const chosen = f.clients ? first.trading.filter((c) => f.clients!.includes(c)) : first.trading;
-    // $8, $9: the ids of the orders joined as a range (withOrder).
-    const values = [f.from, f.to, f.tz, pgArray(chosen), f.exchange ?? null, bucket, pgArray(first.trading), first.lo, first.hi];
+    // The rollups' keys: '*' stands for every trading client, and for any exchange.
+    const every = chosen.length === first.trading.length;
+    const roll = first.aligned && first.horizon !== null && (!deskHours || (every && first.hours));
+    const values = [
+      f.from,
+      f.to,
+      f.tz,
+      pgArray(chosen),
+      f.exchange ?? null,
+      bucket,
+      pgArray(first.trading),
+      first.lo,
+      first.hi,
+      pgArray(every ? ['*'] : chosen),
+      f.exchange ? f.exchange.toUpperCase() : '*',
+      roll ? first.horizon : '-infinity',
+      roll ? first.action_id : '0',
+      roll,
+    ];
     return (await tx.query<T>(sql, values)).rows;
   });
 }
@@ -61,7 +99,8 @@ async function chartQuery<T>(db: Db, sql: string, f: InsightsFilters, bucket: 'h
  */
 const CLIENT_CTES = `filter_types AS (
   SELECT $1::timestamptz AS range_from, $2::timestamptz AS range_to, $3::text AS tz, $4::text[] AS chosen, $5::text AS exchange,
-         $6::text AS bucket, $7::text[] AS trading, $8::bigint AS orders_from, $9::bigint AS orders_to
+         $6::text AS bucket, $7::text[] AS trading, $8::bigint AS orders_from, $9::bigint AS orders_to,
+         $10::text[] AS client_keys, $11::text AS exch_key, $12::timestamptz AS horizon, $13::bigint AS action_id, $14::boolean AS roll
 ),
 trading AS NOT MATERIALIZED (SELECT comp_id, client_name FROM client_connectors WHERE comp_id = ANY ($7::text[])),
 chosen AS NOT MATERIALIZED (SELECT comp_id, client_name FROM client_connectors WHERE comp_id = ANY ($4::text[])),
@@ -72,7 +111,43 @@ grain AS (
   SELECT CASE WHEN bool_and(extract(epoch FROM date_trunc($6::text, q + interval '899.999999 seconds', $3::text)) % 900 = 0)
               THEN interval '15 minutes' ELSE interval '1 microsecond' END AS step
     FROM generate_series(date_bin('15 minutes', $1::timestamptz, timestamptz 'epoch'), $2::timestamptz, interval '15 minutes') q
+),
+-- The rolled-up buckets the range is read from (none when $14 is false): each quarter hour of the range
+-- in the widest bucket (a UTC day, an hour, the quarter) that lies within the range and, for
+-- pieces, within one period; spans ignore the periods (figures over the whole range).
+quarters AS (
+  SELECT q, date_bin('1 day', q, timestamptz 'epoch') AS d, date_bin('1 hour', q, timestamptz 'epoch') AS h
+    FROM generate_series($1::timestamptz, $2::timestamptz - interval '15 minutes', interval '15 minutes') q WHERE $14::boolean
+),
+pieces AS MATERIALIZED (
+  SELECT DISTINCT x.width::smallint AS width, x.bucket FROM quarters
+   CROSS JOIN LATERAL (SELECT CASE
+     WHEN d >= $1::timestamptz AND d + interval '24 hours' <= $2::timestamptz
+          AND date_trunc($6::text, d, $3::text) = date_trunc($6::text, d + interval '24 hours' - interval '1 microsecond', $3::text) THEN 1440
+     WHEN h >= $1::timestamptz AND h + interval '1 hour' <= $2::timestamptz
+          AND date_trunc($6::text, h, $3::text) = date_trunc($6::text, h + interval '59 minutes 59.999999 seconds', $3::text) THEN 60
+     ELSE 15 END AS width) w
+   CROSS JOIN LATERAL (SELECT w.width, CASE w.width WHEN 1440 THEN d WHEN 60 THEN h ELSE q END AS bucket) x
+),
+spans AS MATERIALIZED (
+  SELECT DISTINCT x.width::smallint AS width, x.bucket FROM quarters
+   CROSS JOIN LATERAL (SELECT CASE WHEN d >= $1::timestamptz AND d + interval '24 hours' <= $2::timestamptz THEN 1440
+                                   WHEN h >= $1::timestamptz AND h + interval '1 hour' <= $2::timestamptz THEN 60 ELSE 15 END AS width) w
+   CROSS JOIN LATERAL (SELECT w.width, CASE w.width WHEN 1440 THEN d WHEN 60 THEN h ELSE q END AS bucket) x
 )`;
+
+/**
+ * Rollup rows `r` of `table` in the buckets of `set` (pieces or spans) for the client keys `clients` and
+ * the exchange's key, where `extra` holds: each bucket looked up by key on its own (OFFSET 0 keeps the
+ * lookup per bucket; joined, the planner hashed every row of the range in every width).
+ */
+const rolled = (table: string, r: string, set: 'pieces' | 'spans', extra = '', clients = '$10::text[]') =>
+  `${set} p CROSS JOIN LATERAL (SELECT * FROM ${table} ${r} WHERE ${r}.width = p.width AND ${r}.bucket = p.bucket
+     AND ${r}.client = ANY (${clients}) AND ${r}.exch = $11::text ${extra} OFFSET 0) ${r}`;
+/** Rows created at `col` that the roll-up has not folded (at or after its horizon). */
+const unfolded = (col: string) => `${col} >= $12::timestamptz`;
+/** Actions `a` the roll-up has not folded. */
+const unfoldedAction = (a: string) => `${a}.id > $13::bigint`;
 
 /** Whether the order (or refused order) `a` is on the filtered exchange. */
 const onExchange = (a: string) =>
@@ -120,29 +195,36 @@ export async function insightsOrderFlow(db: Db, f: InsightsFilters): Promise<Ord
     db,
     `WITH ${CLIENT_CTES},
      -- An order is accepted or rejected once (from Pending New only) and has one FILL action, the one
-     -- that completed it (a fill that leaves quantity is a PARTIAL_FILL): counting actions counts orders,
-     -- which lets the periods be hashed instead of sorting every event.
-     events AS (
-       SELECT o.created_at AS at, 'received' AS kind FROM orders o
-        WHERE ${inRange('o.created_at')} AND ${orderFilter('o')}
+     -- that completed it (a fill that leaves quantity is a PARTIAL_FILL): counting actions counts orders.
+     -- The rolled-up buckets, then what the roll-up has not folded, counted in the grain's bins.
+     parts AS (
+       SELECT p.bucket AS bin, r.received, r.refused, r.accepted, r.rejected, r.filled FROM ${rolled('insights_flow', 'r', 'pieces')}
        UNION ALL
-       SELECT r.created_at, 'refused' FROM refused_orders r
-        WHERE ${inRange('r.created_at')} AND ${orderFilter('r')}
-       UNION ALL
-       ${withOrder(
-         `SELECT a.created_at, CASE a.action_type WHEN 'ACCEPT' THEN 'accepted' WHEN 'REJECT' THEN 'rejected' ELSE 'filled' END`,
-         `a.action_type IN ('ACCEPT', 'REJECT', 'FILL') AND ${inRange('a.created_at')} AND ${orderFilter('o')}`,
-       )}
+       SELECT bin, count(*) FILTER (WHERE kind IN ('received', 'refused')), count(*) FILTER (WHERE kind = 'refused'),
+              count(*) FILTER (WHERE kind = 'accepted'), count(*) FILTER (WHERE kind = 'rejected'), count(*) FILTER (WHERE kind = 'filled')
+         FROM (
+           SELECT ${binOf('at')} AS bin, kind FROM (
+             SELECT o.created_at AS at, 'received' AS kind FROM orders o
+              WHERE ${inRange('o.created_at')} AND ${unfolded('o.created_at')} AND ${orderFilter('o')}
+             UNION ALL
+             SELECT r.created_at, 'refused' FROM refused_orders r
+              WHERE ${inRange('r.created_at')} AND ${unfolded('r.created_at')} AND ${orderFilter('r')}
+             UNION ALL
+             ${withOrder(
+               `SELECT a.created_at, CASE a.action_type WHEN 'ACCEPT' THEN 'accepted' WHEN 'REJECT' THEN 'rejected' ELSE 'filled' END`,
+               `${unfoldedAction('a')} AND a.action_type IN ('ACCEPT', 'REJECT', 'FILL') AND ${inRange('a.created_at')} AND ${orderFilter('o')}`,
+             )}
+           ) events
+         ) e
+        GROUP BY bin
      ),
-     binned AS (SELECT ${binOf('at')} AS bin, kind, count(*) AS n FROM events GROUP BY 1, 2),
-     bucketed AS (SELECT ${periodOf('bin')} AS b, kind, n FROM binned)
+     bucketed AS (SELECT ${periodOf('bin')} AS b, received, refused, accepted, rejected, filled FROM parts)
      SELECT ${periodColumns('b')},
-            coalesce(sum(n) FILTER (WHERE kind IN ('received', 'refused')), 0)::int AS received,
-            coalesce(sum(n) FILTER (WHERE kind = 'accepted'), 0)::int AS accepted,
-            coalesce(sum(n) FILTER (WHERE kind = 'refused'), 0)::int AS refused,
-            coalesce(sum(n) FILTER (WHERE kind = 'rejected'), 0)::int AS rejected,
-            coalesce(sum(n) FILTER (WHERE kind = 'filled'), 0)::int AS filled
-       FROM bucketed GROUP BY b ORDER BY b`,
+            sum(received)::int AS received, sum(accepted)::int AS accepted, sum(refused)::int AS refused,
+            sum(rejected)::int AS rejected, sum(filled)::int AS filled
+       FROM bucketed GROUP BY b
+     HAVING sum(received) + sum(accepted) + sum(rejected) + sum(filled) > 0
+      ORDER BY b`,
     f,
   );
   return rows;
@@ -150,124 +232,170 @@ export async function insightsOrderFlow(db: Db, f: InsightsFilters): Promise<Ord
 
 // ── 2. time to answer ──
 
-interface TimesRow {
-  measure: 'answer' | 'firstFill';
-  grp: 'all' | 'period' | 'user' | 'waiting';
+interface HistRow {
+  grp: 'period' | 'user' | 'orders';
   period: string | null;
   start: string | null;
   username: string | null;
-  count: number;
-  p50: number | null;
-  p90: number | null;
-  p99: number | null;
+  measure: 'a' | 'f' | 'c' | 'o';
+  bin: number;
+  n: number;
 }
 
 const ms = (v: number | null) => (v === null ? null : Math.round(Number(v) * 1000) / 1000);
+
+/** A histogram: count per bin. */
+type Histogram = Map<number, number>;
+const addTo = (h: Histogram, bin: number, n: number) => h.set(bin, (h.get(bin) ?? 0) + n);
+
+/**
+ * Count and p50, p90, p99 of a histogram, as percentile_cont would give them of its values: the value
+ * at rank p × (count - 1), between the two values either side, each read as its bin's middle (within
+ * HISTOGRAM_RELATIVE_ERROR of the exact one, and so is the interpolation between them).
+ */
+function figuresOf(h: Histogram): AnswerTimes {
+  const bins = [...h.entries()].filter(([, n]) => n > 0).sort(([x], [y]) => x - y);
+  const count = bins.reduce((t, [, n]) => t + n, 0);
+  if (count === 0) return { count: 0, p50Ms: null, p90Ms: null, p99Ms: null };
+  const at = (rank: number) => {
+    let seen = 0;
+    for (const [bin, n] of bins) {
+      seen += n;
+      if (rank < seen) return binValueMs(bin);
+    }
+    return binValueMs(bins[bins.length - 1]![0]);
+  };
+  const p = (q: number) => {
+    const pos = q * (count - 1);
+    const lo = Math.floor(pos);
+    const v = at(lo);
+    return ms(pos === lo ? v : v + (at(lo + 1) - v) * (pos - lo));
+  };
+  return { count, p50Ms: p(0.5), p90Ms: p(0.9), p99Ms: p(0.99) };
+}
 
 export async function insightsTimeToAnswer(
   db: Db,
   f: InsightsFilters,
 ): Promise<{ answer: AnswerTimesMeasure; firstFill: AnswerTimesMeasure }> {
-  const rows = await chartQuery<TimesRow>(
+  // Histograms (docs/adr/0019): the rolled-up ones of the range's buckets, and those of the orders the
+  // roll-up has not folded (arrived after its horizon) or has folded without their latest actions (the
+  // entries of all their actions, less those of the actions it folded), merged per period and per user.
+  const rows = await chartQuery<HistRow>(
     db,
     `WITH ${CLIENT_CTES},
-     -- Each order received: its first answer (accept or reject), first accept and first fill, and who
-     -- made them (null when not yet), from the actions since the range's start (none precedes its order).
-     recv AS MATERIALIZED (
-       SELECT o.id, o.created_at AS received_at, ${binOf('o.created_at')} AS bin
-         FROM orders o WHERE ${inRange('o.created_at')} AND ${orderFilter('o')}
+     late AS (
+       SELECT o.id, o.created_at, o.sendercompid, o.exchange, o.symbol
+         FROM (SELECT DISTINCT a.order_id FROM order_actions a
+                WHERE $14::boolean AND ${unfoldedAction('a')} AND a.action_type IN ('ACCEPT', 'REJECT', 'FILL', 'PARTIAL_FILL')) t
+        CROSS JOIN LATERAL (SELECT o.* FROM orders o WHERE o.id = t.order_id OFFSET 0) o
+        WHERE ${inRange('o.created_at')} AND NOT ${unfolded('o.created_at')} AND ${orderFilter('o')}
      ),
-     -- Their answers and fills since the range's start, then the first of each by (time, id): one sort
-     -- for all of them (an aggregate ordered within each order sorted each order's few rows on its own).
-     acts AS MATERIALIZED (
-       SELECT a.order_id, a.created_at, a.id, a.user_id, a.action_type,
-              CASE WHEN a.action_type IN ('ACCEPT', 'REJECT') THEN 'answer' ELSE 'fill' END AS kind
-         FROM order_actions a
-         JOIN recv r ON r.id = a.order_id
-        WHERE a.created_at >= $1::timestamptz AND a.action_type IN ('ACCEPT', 'REJECT', 'FILL', 'PARTIAL_FILL')
+     ${answerEntries(`
+       SELECT o.id, o.created_at, o.sendercompid, o.exchange, o.symbol, 9223372036854775807::bigint AS cap, 1 AS sign
+         FROM orders o WHERE ${inRange('o.created_at')} AND ${unfolded('o.created_at')} AND ${orderFilter('o')}
+       UNION ALL
+       SELECT l.id, l.created_at, l.sendercompid, l.exchange, l.symbol, 9223372036854775807::bigint, 1 FROM late l
+       UNION ALL
+       SELECT l.id, l.created_at, l.sendercompid, l.exchange, l.symbol, $13::bigint, -1 FROM late l`)},
+     per_period AS (
+       SELECT ${periodOf('p.bucket')} AS b, h.measure, h.bin, h.n FROM ${rolled('insights_answer_hist', 'h', 'pieces', "AND h.username = '*'")}
+       UNION ALL
+       SELECT ${periodOf(binOf('e.created_at'))}, e.measure, e.bin, e.sign FROM answer_entries e
      ),
-     firsts AS (
-       SELECT DISTINCT ON (order_id, kind) order_id, kind, created_at AS at, user_id
-         FROM acts ORDER BY order_id, kind, created_at, id
+     per_user AS (
+       SELECT h.username, h.measure, h.bin, h.n FROM ${rolled('insights_answer_hist', 'h', 'spans', "AND h.username <> '*'")}
+       UNION ALL
+       SELECT e.username, e.measure, e.bin, e.sign FROM answer_entries e WHERE e.measure <> 'c'
      ),
-     accepts AS (SELECT order_id, min(created_at) AS accepted_at FROM acts WHERE action_type = 'ACCEPT' GROUP BY order_id),
-     per_order AS (
-       SELECT r.received_at, r.bin, fa.at AS answered_at, fa.user_id AS answered_by, ac.accepted_at, ff.at AS filled_at, ff.user_id AS filled_by
-         FROM recv r
-         LEFT JOIN firsts fa ON fa.order_id = r.id AND fa.kind = 'answer'
-         LEFT JOIN firsts ff ON ff.order_id = r.id AND ff.kind = 'fill'
-         LEFT JOIN accepts ac ON ac.order_id = r.id
-     ),
-     -- Each period named once per bin, not once per order.
-     periods AS (SELECT bin, ${periodOf('bin')} AS b FROM (SELECT DISTINCT bin FROM recv) x),
-     durations AS (
-       SELECT m.measure, pr.b, m.user_id, m.ms
-         FROM per_order p
-         JOIN periods pr ON pr.bin = p.bin
-        CROSS JOIN LATERAL (VALUES
-          ('answer', p.answered_by, extract(epoch FROM p.answered_at - p.received_at)::float8 * 1000),
-          ('firstFill', p.filled_by, extract(epoch FROM p.filled_at - p.accepted_at)::float8 * 1000)) m (measure, user_id, ms)
-        WHERE m.ms IS NOT NULL
+     orders_in AS (
+       SELECT sum(r.orders) AS n FROM ${rolled('insights_book', 'r', 'spans')}
+       UNION ALL
+       SELECT count(*) FROM orders o WHERE ${inRange('o.created_at')} AND ${unfolded('o.created_at')} AND ${orderFilter('o')}
      ),
      grouped AS (
-       SELECT measure, b, user_id, grouping(b) AS no_b, grouping(user_id) AS no_user, count(*)::int AS n,
-              percentile_cont(ARRAY[0.5, 0.9, 0.99]) WITHIN GROUP (ORDER BY ms) AS p
-         FROM durations
-        GROUP BY GROUPING SETS ((measure), (measure, b), (measure, user_id))
+       SELECT 'period' AS grp, b, NULL AS username, measure, bin, sum(n)::int AS n FROM per_period GROUP BY b, measure, bin
+       UNION ALL
+       SELECT 'user', NULL, username, measure, bin, sum(n)::int FROM per_user GROUP BY username, measure, bin
+       UNION ALL
+       SELECT 'orders', NULL, NULL, 'o', 0, coalesce(sum(n), 0)::int FROM orders_in
      )
-     SELECT measure,
-            CASE WHEN no_b = 0 THEN 'period' WHEN no_user = 0 THEN 'user' ELSE 'all' END AS grp,
-            CASE WHEN no_b = 0 THEN ${periodName('b')} END AS period,
-            CASE WHEN no_b = 0 THEN ${isoText('b')} END AS start,
-            CASE WHEN no_user = 0 THEN user_id END AS username,
-            n AS count, p[1] AS p50, p[2] AS p90, p[3] AS p99
-       FROM grouped
-     UNION ALL
-     SELECT 'answer', 'waiting', NULL, NULL, NULL, count(*) FILTER (WHERE answered_at IS NULL)::int, NULL, NULL, NULL FROM per_order
-     UNION ALL
-     SELECT 'firstFill', 'waiting', NULL, NULL, NULL, count(*) FILTER (WHERE accepted_at IS NOT NULL AND filled_at IS NULL)::int, NULL, NULL, NULL
-       FROM per_order
-      ORDER BY measure, grp, start, username`,
+     SELECT grp, CASE WHEN b IS NOT NULL THEN ${periodName('b')} END AS period, CASE WHEN b IS NOT NULL THEN ${isoText('b')} END AS start,
+            username, measure, bin, n
+       FROM grouped WHERE n <> 0 OR grp = 'orders'
+      ORDER BY grp, b, username`,
     f,
+    f.bucket,
+    true,
   );
-  const empty = (): AnswerTimesMeasure => ({
-    overall: { count: 0, p50Ms: null, p90Ms: null, p99Ms: null },
-    waiting: 0,
-    byPeriod: [],
-    byUser: [],
-  });
-  const out = { answer: empty(), firstFill: empty() };
+  type Measure = { all: Histogram; periods: Map<string, { period: string; start: string; h: Histogram }>; users: Map<string, Histogram> };
+  const fresh = (): Measure => ({ all: new Map(), periods: new Map(), users: new Map() });
+  const measures = { a: fresh(), f: fresh() };
+  let orders = 0;
+  let accepted = 0;
   for (const r of rows) {
-    const figures: AnswerTimes = { count: r.count, p50Ms: ms(r.p50), p90Ms: ms(r.p90), p99Ms: ms(r.p99) };
-    const m = out[r.measure];
-    if (r.grp === 'waiting') m.waiting = r.count;
-    else if (r.grp === 'all') m.overall = figures;
-    else if (r.grp === 'period') m.byPeriod.push({ period: r.period!, start: r.start!, ...figures });
-    else m.byUser.push({ user: r.username!, ...figures });
+    if (r.grp === 'orders') orders = r.n;
+    else if (r.measure === 'c') {
+      if (r.grp === 'period') accepted += r.n;
+    } else if (r.measure === 'a' || r.measure === 'f') {
+      const m = measures[r.measure];
+      if (r.grp === 'period') {
+        addTo(m.all, r.bin, r.n);
+        let p = m.periods.get(r.start!);
+        if (!p) m.periods.set(r.start!, (p = { period: r.period!, start: r.start!, h: new Map() }));
+        addTo(p.h, r.bin, r.n);
+      } else {
+        let u = m.users.get(r.username!);
+        if (!u) m.users.set(r.username!, (u = new Map()));
+        addTo(u, r.bin, r.n);
+      }
+    }
   }
-  return out;
+  const out = (m: Measure, waiting: number): AnswerTimesMeasure => ({
+    overall: figuresOf(m.all),
+    waiting,
+    byPeriod: [...m.periods.values()].map((p) => ({ period: p.period, start: p.start, ...figuresOf(p.h) })).filter((p) => p.count > 0),
+    byUser: [...m.users.entries()].map(([user, h]) => ({ user, ...figuresOf(h) })).filter((u) => u.count > 0),
+  });
+  const answer = out(measures.a, 0);
+  const firstFill = out(measures.f, 0);
+  answer.waiting = orders - answer.overall.count;
+  firstFill.waiting = accepted - firstFill.overall.count;
+  return { answer, firstFill };
 }
 
 // ── fills as lots per contract (the contracts and the clients' volume) ──
 
 /**
- * Every fill in the range of the clients of `set`, on its contract: an outright's on the order's
- * symbol and month; a fill on one leg of a spread on that leg's contract; a fill of a spread at its own
- * price on each leg's contract, its lots times the leg's ratio, at the leg's price when the order gave
- * one. Notional: lots × price × the contract's size (1 without one); null when the price is not known.
+ * The fills of the clients of `set` in the range on their contracts (fills(client, symbol, month, lots,
+ * lots_px, fills)): the rolled-up buckets, and the fills the roll-up has not folded. lots_px: lots ×
+ * price where the price is known (the notional before the contract's size).
  */
-const fillsCte = (set: 'trading' | 'chosen') => `fill_rows AS (${withOrder(
-  `SELECT o.sendercompid AS client, o.id AS order_id, o.msg_type, o.symbol, o.maturity_month_year, a.fill_qty, a.fill_price, a.leg_index`,
-  `a.action_type IN ('FILL', 'PARTIAL_FILL') AND a.fill_qty IS NOT NULL AND ${inRange('a.created_at')} AND ${orderFilter('o', set)}`,
-)}),
+const fillsCte = (set: 'trading' | 'chosen') => `${fillContracts(
+  withOrder(
+    `SELECT ${FILL_ROW_COLUMNS}`,
+    `${FILL_ACTION} AND ${unfoldedAction('a')} AND ${inRange('a.created_at')} AND ${orderFilter('o', set)}`,
+  ),
+)},
 fills AS (
-  SELECT f.client,
-         coalesce(l.leg_symbol, f.symbol) AS symbol,
-         CASE WHEN l.order_id IS NULL THEN f.maturity_month_year ELSE l.leg_maturity_month_year END AS month,
-         f.fill_qty * CASE WHEN f.leg_index IS NULL AND l.order_id IS NOT NULL THEN l.leg_ratio_qty ELSE 1 END AS lots,
-         CASE WHEN f.leg_index IS NULL AND l.order_id IS NOT NULL THEN l.leg_price ELSE f.fill_price END AS px
-    FROM fill_rows f
-    LEFT JOIN order_legs l ON f.msg_type = 'AB' AND l.order_id = f.order_id AND (f.leg_index IS NULL OR l.leg_index = f.leg_index)
+  SELECT r.client, r.symbol, nullif(r.month, '') AS month, r.lots, r.lots_px, r.fills FROM ${rolled('insights_fills', 'r', 'spans')}
+  UNION ALL
+  SELECT f.sendercompid, f.c_symbol, f.c_month, f.lots, CASE WHEN f.px IS NOT NULL THEN f.lots * f.px ELSE 0 END, 1 FROM fill_lots f
+)`;
+
+/** Lots filled per client (`set`) in the range: the rolled-up buckets (insights_flow), and the fills not folded. */
+const lotsCte = `${fillContracts(
+  withOrder(
+    `SELECT ${FILL_ROW_COLUMNS}`,
+    `${FILL_ACTION} AND ${unfoldedAction('a')} AND ${inRange('a.created_at')} AND ${orderFilter('o', 'trading')}`,
+  ),
+)},
+client_lots AS (
+  SELECT r.client, r.lots FROM ${rolled('insights_flow', 'r', 'spans', 'AND r.lots <> 0', "array_append($4::text[], '*')")}
+  UNION ALL
+  SELECT f.sendercompid, f.lots FROM fill_lots f
+  UNION ALL
+  SELECT '*', f.lots FROM fill_lots f
 )`;
 
 // ── 3. clients ──
@@ -287,31 +415,47 @@ interface ClientRow {
 }
 
 export async function insightsClients(db: Db, f: InsightsFilters): Promise<{ deskLots: string; clients: ClientInsight[] }> {
+  // Per client: the rollups are read per chosen client ($4), not under '*', except the desk's lots.
   const rows = await chartQuery<ClientRow & { desk_lots: string }>(
     db,
     `WITH ${CLIENT_CTES},
-     ${fillsCte('trading')},
-     desk AS MATERIALIZED (SELECT coalesce(sum(lots), 0) AS lots FROM fills),
+     ${lotsCte},
+     desk AS MATERIALIZED (SELECT coalesce(sum(lots), 0) AS lots FROM client_lots WHERE client = '*'),
      book AS (
-       SELECT o.sendercompid AS client, count(*)::int AS n, sum(o.orderqty) AS ordered, sum(o.cumqty) AS filled
-         FROM orders o WHERE ${inRange('o.created_at')} AND ${orderFilter('o')}
-        GROUP BY 1
+       SELECT client, sum(n)::int AS n, sum(ordered) AS ordered, sum(filled) AS filled FROM (
+         SELECT r.client, r.orders AS n, r.ordered, r.filled
+           FROM ${rolled('insights_book', 'r', 'spans', '', '$4::text[]')}
+         UNION ALL
+         SELECT o.sendercompid, 1, o.orderqty, o.cumqty
+           FROM orders o WHERE ${inRange('o.created_at')} AND ${unfolded('o.created_at')} AND ${orderFilter('o')}
+         UNION ALL
+         -- Orders folded before their latest actions: their quantities now, less what was folded.
+         -- (each found by key from the few actions not folded: OFFSET 0 keeps the lookup per key)
+         SELECT o.sendercompid, 0, o.orderqty - q.orderqty, o.cumqty - q.cumqty
+           FROM (SELECT DISTINCT a.order_id FROM order_actions a WHERE $14::boolean AND ${unfoldedAction('a')}) t
+          CROSS JOIN LATERAL (SELECT o.* FROM orders o WHERE o.id = t.order_id OFFSET 0) o
+           JOIN insights_order_qty q ON q.order_id = o.id
+          WHERE ${inRange('o.created_at')} AND NOT ${unfolded('o.created_at')} AND ${orderFilter('o')}
+       ) x GROUP BY client HAVING sum(n) > 0
      ),
      reasons AS (
-       SELECT r.sendercompid AS client, 'refused' AS source, r.ordrejreason AS reason, count(*)::int AS n
-         FROM refused_orders r WHERE ${inRange('r.created_at')} AND ${orderFilter('r')}
-        GROUP BY 1, 3
-       UNION ALL
-       SELECT j.client, 'rejected', coalesce(er.ordrejreason, 99), count(DISTINCT j.order_id)::int
-         FROM (${withOrder(
-           'SELECT o.sendercompid AS client, a.order_id',
-           `a.action_type = 'REJECT' AND ${inRange('a.created_at')} AND ${orderFilter('o')}`,
-         )}) j
-         LEFT JOIN LATERAL (SELECT er.ordrejreason FROM execution_reports er
-                             WHERE er.order_id = j.order_id AND er.exectype = '8' ORDER BY er.id LIMIT 1) er ON true
-        GROUP BY 1, 3
+       SELECT client, source, reason, sum(n)::int AS n FROM (
+         SELECT r.client, CASE r.source WHEN 'r' THEN 'refused' ELSE 'rejected' END AS source, r.reason, r.n
+           FROM ${rolled('insights_reasons', 'r', 'spans', '', '$4::text[]')}
+         UNION ALL
+         SELECT r.sendercompid, 'refused', r.ordrejreason, 1 FROM refused_orders r
+          WHERE ${inRange('r.created_at')} AND ${unfolded('r.created_at')} AND ${orderFilter('r')}
+         UNION ALL
+         SELECT j.client, 'rejected', coalesce(er.ordrejreason, 99), 1
+           FROM (${withOrder(
+             'SELECT o.sendercompid AS client, a.order_id',
+             `a.action_type = 'REJECT' AND ${unfoldedAction('a')} AND ${inRange('a.created_at')} AND ${orderFilter('o')}`,
+           )}) j
+           LEFT JOIN LATERAL (SELECT er.ordrejreason FROM execution_reports er
+                               WHERE er.order_id = j.order_id AND er.exectype = '8' ORDER BY er.id LIMIT 1) er ON true
+       ) x GROUP BY client, source, reason HAVING sum(n) > 0
      ),
-     volume AS (SELECT client, sum(lots) AS lots FROM fills WHERE client = ANY ($4::text[]) GROUP BY 1),
+     volume AS (SELECT client, sum(lots) AS lots FROM client_lots WHERE client = ANY ($4::text[]) GROUP BY client),
      active AS (SELECT client FROM book UNION SELECT client FROM reasons UNION SELECT client FROM volume)
      SELECT c.comp_id AS client, c.client_name,
             coalesce(b.n, 0) + coalesce((SELECT sum(n) FROM reasons r WHERE r.client = c.comp_id AND r.source = 'refused'), 0)::int AS orders,
@@ -337,7 +481,7 @@ export async function insightsClients(db: Db, f: InsightsFilters): Promise<{ des
   if (rows.length === 0) {
     const desk = await chartQuery<{ desk_lots: string }>(
       db,
-      `WITH ${CLIENT_CTES}, ${fillsCte('trading')} SELECT ${decimalText('coalesce(sum(lots), 0)')} AS desk_lots FROM fills`,
+      `WITH ${CLIENT_CTES}, ${lotsCte} SELECT ${decimalText('coalesce(sum(lots), 0)')} AS desk_lots FROM client_lots WHERE client = '*'`,
       f,
     );
     deskLots = desk[0]!.desk_lots;
@@ -373,19 +517,23 @@ export async function insightsContracts(db: Db, f: InsightsFilters): Promise<Con
   }>(
     db,
     `WITH ${CLIENT_CTES}, ${fillsCte('chosen')},
+     per_key AS (SELECT symbol, month, sum(lots) AS lots, sum(lots_px) AS lots_px, sum(fills) AS fills FROM fills GROUP BY symbol, month),
      per_contract AS (
-       SELECT fl.symbol, fl.month, sum(fl.lots) AS lots, count(*)::int AS fills,
-              coalesce(sum(fl.lots * fl.px * coalesce(sm.contract_size, 1)) FILTER (WHERE fl.px IS NOT NULL), 0) AS notional,
+       SELECT k.symbol, k.month, sum(k.lots) AS lots, sum(k.fills)::int AS fills,
+              coalesce(sum(k.lots_px * coalesce(sm.contract_size, 1)), 0) AS notional,
               min(sm.currency) AS currency
-         FROM fills fl
-         LEFT JOIN security_master sm ON upper(sm.symbol) = upper(fl.symbol)
-        GROUP BY fl.symbol, fl.month
+         FROM per_key k
+         LEFT JOIN security_master sm ON upper(sm.symbol) = upper(k.symbol)
+        GROUP BY k.symbol, k.month
+       HAVING sum(k.fills) > 0
      )
      SELECT symbol, month, ${decimalText('lots')} AS lots, ${decimalText('notional')} AS notional, currency, fills
        FROM per_contract
       ORDER BY per_contract.lots DESC, symbol, month NULLS FIRST
       LIMIT ${INSIGHTS_TOP_CONTRACTS}`,
     f,
+    f.bucket,
+    true,
   );
   return rows.map((r) => ({
     symbol: r.symbol,

@@ -11,7 +11,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { buildDropCopy, cancelRejectInputOf, refusalInputOf, type BuiltMessage } from './fix-messages';
 import type { ClientMessageSender } from './outbox';
 
-/** Most copies read and handed to a drop copy session at once (one read, one store round, one mark). */
+/** Most copies read and handed to a drop copy session at once (one read, one store round). */
 const MAX_BURST = 500;
 /** A drop copy session's comp id is announced to the other nodes at most once in this many ms (and once more after). */
 const ANNOUNCE_EVERY_MS = 50;
@@ -43,16 +43,20 @@ interface DropCopySession {
   again: boolean;
   /** Copies up to this id were waiting at the logon: they go out flagged PossResend. */
   resendUpTo: number;
-  /** Copies sent whose mark did not commit: kept out of the next reads and marked with the next burst. */
-  unmarked: Array<[number, number]>;
+  /**
+   * Copies sent and not marked yet, [copy id, MsgSeqNum]: kept out of the next read, which marks them
+   * (or the drain's last mark). A mark that did not commit keeps them here.
+   */
+  unmarked: ReadonlyArray<readonly [number, number]>;
 }
 
 /**
  * Sends drop copy sessions their copies (docs/adr/0017 points 3, 5 and 7). The copies are rows written
  * with the reports they copy (migration 24's triggers; a refusal's by the intake statement that drew
  * its ExecID); this reads a session's unsent ones in id order
- * (bursts of up to 500), hands them to the session (which numbers and stores each before its bytes
- * leave) and marks them sent in one statement per burst. It is woken by the order core after a commit
+ * (bursts of up to 500, one statement each, which also marks the burst before it sent), hands them
+ * to the session (which numbers and stores each before its bytes leave), and marks the last burst
+ * when the drain stops. It is woken by the order core after a commit
  * that made a client's reports (OrderReplies), for every drop copy session covering the client that is
  * logged on here; a session that is not is announced to the other nodes (`announce`), whose owner of it
  * drains it. At a drop copy session's logon `recover` sends what waited, flagged PossResend.
@@ -156,14 +160,16 @@ export class DropCopyOutbox {
     while (this.running.size) await Promise.all([...this.running.values()]);
   }
 
-  /** The session's next burst: its oldest unsent copies but those whose mark failed. */
-  private waiting(s: DropCopySession): Promise<UnsentDropCopy[]> {
-    return unsentDropCopies(
-      this.db,
-      s.connectorId,
-      MAX_BURST,
-      s.unmarked.map((m) => m[0]),
-    );
+  /**
+   * The session's next burst: its oldest unsent copies but those sent and not marked yet, which the
+   * same statement marks sent (the previous burst's, and any whose mark failed). Those stay in
+   * `unmarked` until that statement succeeds.
+   */
+  private async waiting(s: DropCopySession): Promise<UnsentDropCopy[]> {
+    const marks = s.unmarked;
+    const copies = await unsentDropCopies(this.db, s.connectorId, MAX_BURST, [], marks);
+    if (s.unmarked === marks) s.unmarked = [];
+    return copies;
   }
 
   private load(thenWakeAll = false): Promise<Covers> {
@@ -238,71 +244,83 @@ export class DropCopyOutbox {
 
   private async run(s: DropCopySession): Promise<void> {
     try {
-      for (;;) {
-        if (this.sessions.get(s.compId) !== s) return;
-        s.again = false;
-        const copies = await this.waiting(s);
-        if (!copies.length) {
-          // Marks that failed are tried again on their own.
-          if (s.unmarked.length) await this.mark(s, []);
-          if (s.again) continue;
-          return;
-        }
-        const built: Array<{ copy: UnsentDropCopy; msg: BuiltMessage }> = [];
-        for (const copy of copies) {
-          try {
-            built.push({ copy, msg: buildDropCopy(sourceOf(copy)) });
-          } catch (err) {
-            // Nothing after it may overtake it: the burst stops here and the copy waits (logged).
-            this.log.error({ err, dropCopy: s.compId, copyId: copy.id }, 'could not build a drop copy; it stays unsent');
-            break;
-          }
-        }
-        if (!built.length) return;
-        const results = await Promise.all(
-          built.map(({ copy, msg }) =>
-            this.sender.send(s.compId, { msgType: msg.msgType, body: msg.body, possResend: copy.id <= s.resendUpTo }).then(
-              (seq) => ({ seq }),
-              (err: unknown) => ({ err }),
-            ),
-          ),
-        );
-        const marks: Array<[number, number]> = [];
-        let offline = false;
-        let failed = false;
-        for (const [i, r] of results.entries()) {
-          if ('err' in r) {
-            if (!failed) this.log.warn({ err: r.err, dropCopy: s.compId }, 'sending a drop copy failed; trying again in 1 s');
-            failed = true;
-          } else if (r.seq === null) offline = true;
-          else marks.push([built[i]!.copy.id, r.seq]);
-        }
-        await this.mark(s, marks);
-        // Logged out meanwhile: what is left waits for its next logon (recover).
-        if (offline) return;
-        if (failed) await new Promise((r) => setTimeout(r, 1000));
-        // A copy that could not be built holds the rest back (logged); a short burst read everything
-        // committed before it, and a wake since (s.again) means more.
-        else if (built.length < copies.length || (copies.length < MAX_BURST && !s.again)) return;
-      }
+      await this.bursts(s);
     } catch (err) {
       this.log.error({ err, dropCopy: s.compId }, 'drop copy drain failed; the copies wait for the next report or logon');
+    }
+    // What was sent since the last read is marked before the loop ends (a logon's recovery waits for it).
+    await this.mark(s);
+  }
+
+  /**
+   * Reads, sends, reads again while there is more. Each read marks what the burst before it sent
+   * (one statement per burst); the last burst's marks are written by `run` when the loop ends.
+   */
+  private async bursts(s: DropCopySession): Promise<void> {
+    for (;;) {
+      if (this.sessions.get(s.compId) !== s) return;
+      s.again = false;
+      const copies = await this.waiting(s);
+      if (!copies.length) {
+        if (s.again) continue;
+        return;
+      }
+      const built: Array<{ copy: UnsentDropCopy; msg: BuiltMessage }> = [];
+      for (const copy of copies) {
+        try {
+          built.push({ copy, msg: buildDropCopy(sourceOf(copy)) });
+        } catch (err) {
+          // Nothing after it may overtake it: the burst stops here and the copy waits (logged).
+          this.log.error({ err, dropCopy: s.compId, copyId: copy.id }, 'could not build a drop copy; it stays unsent');
+          break;
+        }
+      }
+      if (!built.length) return;
+      const results = await Promise.all(
+        built.map(({ copy, msg }) =>
+          this.sender.send(s.compId, { msgType: msg.msgType, body: msg.body, possResend: copy.id <= s.resendUpTo }).then(
+            (seq) => ({ seq }),
+            (err: unknown) => ({ err }),
+          ),
+        ),
+      );
+      const sent: Array<[number, number]> = [];
+      let offline = false;
+      let failed = false;
+      for (const [i, r] of results.entries()) {
+        if ('err' in r) {
+          if (!failed) this.log.warn({ err: r.err, dropCopy: s.compId }, 'sending a drop copy failed; trying again in 1 s');
+          failed = true;
+        } else if (r.seq === null) offline = true;
+        else sent.push([built[i]!.copy.id, r.seq]);
+      }
+      // Sent: kept out of the next read, which marks them.
+      s.unmarked = [...s.unmarked, ...sent];
+      // Logged out meanwhile: what is left waits for its next logon (recover).
+      if (offline) return;
+      if (failed) await new Promise((r) => setTimeout(r, 1000));
+      // A copy that could not be built holds the rest back (logged); a short burst read everything
+      // committed before it, and a wake since (s.again) means more.
+      else if (built.length < copies.length || (copies.length < MAX_BURST && !s.again)) return;
     }
   }
 
   /**
-   * One UPDATE for the burst (and any earlier mark that failed). A failed mark keeps those copies out
-   * of the next reads of this logon; at the next logon they go again, PossResend.
+   * One UPDATE for the copies sent and not marked yet (the drain's last burst, any earlier mark that
+   * failed). A failed mark keeps those copies out of the next reads of this logon, which mark them; at
+   * the next logon they go again, PossResend.
    */
-  private async mark(s: DropCopySession, marks: Array<[number, number]>): Promise<void> {
-    const all = [...s.unmarked, ...marks];
-    if (!all.length) return;
+  private async mark(s: DropCopySession): Promise<void> {
+    const marks = s.unmarked;
+    if (!marks.length) return;
     try {
-      await markDropCopiesSent(this.db, all);
-      s.unmarked = [];
+      await markDropCopiesSent(this.db, marks);
+      if (s.unmarked === marks) s.unmarked = [];
     } catch (err) {
-      s.unmarked = all;
-      this.log.warn({ err, dropCopy: s.compId, count: all.length }, 'could not mark drop copies as sent; they go again at the next logon');
+      this.log.warn(
+        { err, dropCopy: s.compId, count: marks.length },
+        'could not mark drop copies as sent; they go again at the next logon',
+      );
     }
   }
 }

@@ -122,15 +122,21 @@ export type UnsentDropCopy =
 /**
  * The oldest `limit` unsent copies of a drop copy connector, in id order, each with its report and
  * order (and legs): two rounds however many (the copies with their execution reports; then the orders,
- * legs and cancel rejects). `skip`: copies already handed to the session whose mark has not committed
- * yet. A refusal copy carries its facts itself.
+ * legs and cancel rejects). `skip`: copies
+ * already handed to the session whose mark has not committed yet. `marks`: [copy id, MsgSeqNum] of
+ * copies sent, marked sent by the first statement (markDropCopiesSent's UPDATE, in a CTE; its read
+ * sees the table as it was before the statement, so they are skipped too). A refusal copy carries its
+ * facts itself.
  */
 export async function unsentDropCopies(
   db: Queryable,
   dropCopyConnectorId: number,
   limit: number,
   skip: readonly number[] = [],
+  marks: ReadonlyArray<readonly [number, number]> = [],
 ): Promise<UnsentDropCopy[]> {
+  const params: unknown[] = [dropCopyConnectorId, limit, pgArray([...skip, ...marks.map((m) => m[0])])];
+  if (marks.length) params.push(pgArray(marks.map((m) => m[0])), pgArray(marks.map((m) => m[1])));
   const { rows } = await db.query<
     ExecReportRow & {
       copy_id: string;
@@ -140,13 +146,13 @@ export async function unsentDropCopies(
       copy_refusal: RefusalCopyFacts | null;
     }
   >(
-    `SELECT c.id AS copy_id, c.source AS copy_source, c.client_comp_id AS copy_client, c.cancel_reject_id AS copy_cxlrej,
+    `${marks.length ? `WITH ${markCtes(4, 5)} ` : ''}SELECT c.id AS copy_id, c.source AS copy_source, c.client_comp_id AS copy_client, c.cancel_reject_id AS copy_cxlrej,
             c.refusal AS copy_refusal, e.*
        FROM drop_copies c LEFT JOIN execution_reports e ON e.id = c.exec_report_id
       WHERE c.drop_copy_connector_id = $1 AND c.sent_at IS NULL
         AND NOT (c.id = ANY($3::int8[]))
       ORDER BY c.id LIMIT $2`,
-    [dropCopyConnectorId, limit, pgArray(skip)],
+    params,
   );
   if (!rows.length) return [];
   const rejectIds = rows.flatMap((r) => (r.copy_source === 'cxlrej' ? [Number(r.copy_cxlrej)] : []));
@@ -177,19 +183,26 @@ export async function newestUnsentDropCopyId(db: Queryable, dropCopyConnectorId:
 }
 
 /**
+ * The CTEs marking copies sent, copy ids in parameter `$${ids}` and their MsgSeqNums in `$${seqs}`; the
+ * commit does not wait for the WAL flush (markDropCopiesSent). A data-modifying CTE runs whether or
+ * not the statement reads it. `d.id = ANY` lets the planner find the rows by their key: joined to
+ * unnest alone, it hashed the whole table (every copy ever made) for each mark.
+ */
+function markCtes(ids: number, seqs: number): string {
+  return `relaxed AS (SELECT set_config('synchronous_commit', 'off', true)),
+  marked AS (UPDATE drop_copies d SET sent_at = now(), sent_seq_num = m.seq
+               FROM unnest($${ids}::int8[], $${seqs}::int[]) AS m(id, seq), relaxed
+              WHERE d.id = ANY ($${ids}::int8[]) AND d.id = m.id AND d.sent_at IS NULL)`;
+}
+
+/**
  * Marks copies sent, [copy id, MsgSeqNum] pairs, in one statement. As for the client's reports
  * (markExecReportsSent) the commit does not wait for the WAL flush: the copy is already durable in the
  * FIX store, and a mark a crash loses only means the copy goes out again at the next logon, PossResend.
  */
 export async function markDropCopiesSent(db: Queryable, marks: ReadonlyArray<readonly [number, number]>): Promise<void> {
   if (!marks.length) return;
-  await db.query(
-    `WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true))
-     UPDATE drop_copies d SET sent_at = now(), sent_seq_num = m.seq
-       FROM unnest($1::int8[], $2::int[]) AS m(id, seq), relaxed
-      WHERE d.id = m.id AND d.sent_at IS NULL`,
-    [pgArray(marks.map((m) => m[0])), pgArray(marks.map((m) => m[1]))],
-  );
+  await db.query(`WITH ${markCtes(1, 2)} SELECT 1`, [pgArray(marks.map((m) => m[0])), pgArray(marks.map((m) => m[1]))]);
 }
 
 /** A drop copy connector's queue: unsent copies and the creation time of the oldest (null when none). */

@@ -26,6 +26,7 @@ import { parseArgs } from 'node:util';
 import { openDb, type Db, type DatabaseKind, type Queryable } from '@fixdesk/db';
 import { createTestDatabase } from '@fixdesk/db/testing';
 import pino from 'pino';
+import { loadConfig } from '../apps/server/src/config';
 import { startServer } from '../apps/server/src/server';
 import { startOrderClients } from './order-clients-process';
 import { testConfig } from '../tests/support/server';
@@ -176,7 +177,9 @@ async function runDatabase(db: DatabaseKind): Promise<{ db: Db; dispose(): Promi
 
 async function runOne(db: DatabaseKind): Promise<RunResult> {
   const database = await runDatabase(db);
-  const config = { ...testConfig(), logLevel: 'silent' as const };
+  // The server as `npm start` runs it: the tests' config but for the Desk Insights roll-up, which the
+  // tests turn off and a desk runs in the background at its default interval (docs/adr/0019).
+  const config = { ...testConfig({ insightsRollupMs: loadConfig({}).insightsRollupMs }), logLevel: 'silent' as const };
   const server = await startServer(config, {
     db: database.db,
     logger: pino({ level: process.env.BENCH_LOG_LEVEL ?? 'silent' }),
@@ -187,6 +190,10 @@ async function runOne(db: DatabaseKind): Promise<RunResult> {
   // The desk's history: HISTORY orders over the clients, before their sessions start (as autovacuum would, analysed).
   for (const c of compIds) await addClientHistory(database.db, c, Math.round(HISTORY / SESSIONS));
   await database.db.query('VACUUM ANALYZE');
+  // A desk running for months has its history rolled up: the roll-up's steps during the phases fold
+  // only what they bring. Looked up at run time: the baseline's code has no roll-up.
+  const foldHistory = ((await import('@fixdesk/db')) as Record<string, unknown>).rollUpInsightsFully;
+  if (typeof foldHistory === 'function') await (foldHistory as (db: Db) => Promise<number>)(database.db);
   // With --drop-copy, a drop copy session of every client's reports, logged on in the clients' process.
   const dropCopy = args['drop-copy'] ? 'BENCH_COPIES' : undefined;
   if (dropCopy) await addBenchDropCopy(database.db, dropCopy);
@@ -469,6 +476,9 @@ ${targetRows.join('\n')}
 - **Baseline**: the older commit runs in a git worktree of its own (made once beside the system's
   temporary files, \`npm ci\` there), with this harness copied in, so both codes face the same clients,
   history and phases; each run is a process of its own, the two codes alternate.
+- **Background work** as \`npm start\` runs it: this code's Desk Insights roll-up (docs/adr/0019) runs
+  every ${loadConfig({}).insightsRollupMs / 1000} s in the server, folding the orders of the phases; the history is folded before the
+  clients start, as on a desk that has been running (the baseline has no roll-up).
 - **Node flags**: each code's runs start with the flags its own \`npm start\` gives the server
   (${[head, ...(baseTree && baseRef ? [baseRef] : [])].map((c) => `${c}: ${flagsText(c === head ? root : baseTree!)}`).join('; ')}); the server runs in the run's process, under tsx.
 - **Floor** (PostgreSQL): before the orders, ${FIXED_RATE} one-row INSERTs a second into a scratch table with a

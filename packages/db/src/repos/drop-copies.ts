@@ -122,11 +122,10 @@ export type UnsentDropCopy =
 /**
  * The oldest `limit` unsent copies of a drop copy connector, in id order, each with its report and
  * order (and legs): two rounds however many (the copies with their execution reports; then the orders,
- * legs and cancel rejects). `skip`: copies
- * already handed to the session whose mark has not committed yet. `marks`: [copy id, MsgSeqNum] of
- * copies sent, marked sent by the first statement (markDropCopiesSent's UPDATE, in a CTE; its read
- * sees the table as it was before the statement, so they are skipped too). A refusal copy carries its
- * facts itself.
+ * legs and cancel rejects). `skip`: copies already handed to the session whose mark has not committed
+ * yet. `marks`: [copy id, MsgSeqNum] of copies sent, marked sent by the first statement
+ * (markDropCopiesSent's UPDATE, in a CTE; its read sees the table as it was before the statement, so
+ * they are skipped too). A refusal copy carries its facts itself.
  */
 export async function unsentDropCopies(
   db: Queryable,

@@ -25,6 +25,25 @@ import { decimalText, isoText } from './sql-text';
 // when the clocks go back lasts 25 hours.
 
 /**
+ * The id of the first order created at or after `at` (SQL of a timestamptz), as a scalar subquery; one
+ * past the last order when there is none, 0 when there are no orders. A binary search of the ids (orders
+ * are numbered in the order they are created, near enough): about 20 lookups by key whatever the size
+ * of the table or of a day, where min(id) over the rows since `at` read every one of them (through the
+ * BRIN index, the rest of their blocks too) on every call. Used where an id only divides the orders
+ * between two ways of reading them, each exact (withOrder): an order numbered out of its time's order
+ * costs a lookup, never a figure.
+ */
+export const firstOrderSince = (at: string) => `(WITH RECURSIVE probe (lo, hi) AS (
+    SELECT coalesce(min(id), 0), coalesce(max(id), 0) + 1 FROM orders
+    UNION ALL
+    SELECT CASE WHEN m.created_at < ${at} THEN m.id + 1 ELSE p.lo END,
+           CASE WHEN m.created_at < ${at} THEN p.hi ELSE (p.lo + p.hi) / 2 END
+      FROM probe p
+     CROSS JOIN LATERAL (SELECT id, created_at FROM orders WHERE id >= (p.lo + p.hi) / 2 ORDER BY id LIMIT 1) m
+     WHERE p.lo < p.hi)
+  SELECT max(lo) FROM probe)`;
+
+/**
  * One chart's statement, with JIT compilation off: the planner's estimate for a month of aggregates
  * passes jit_above_cost, and compiling took 100 ms to a second per call (EXPLAIN ANALYZE on PostgreSQL
  * at 150,000 orders in 30 days), more than it saved. SET LOCAL lasts until the transaction ends.
@@ -47,16 +66,13 @@ async function chartQuery<T>(
     // the same instant as the raw rows, so a roll-up step committing meanwhile counts nothing twice.
     await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
     await tx.query('SET LOCAL jit = off');
-    // A day's ids read through the orders' BRIN index: min(id) alone is planned as a walk up the primary
-    // key until a row of that day (1.4 s at 1,000,000 orders over 120 days); OFFSET 0 keeps the day's read.
+    // lo: where the orders acted on in the range begin (withOrder), the first order of the day before it.
     // The rollups serve a range whose ends and periods fall on quarter hours of UTC (docs/adr/0019);
     // another is read raw whole.
     const first = (
       await tx.query<{ trading: string[]; lo: number; hi: number; horizon: string; action_id: string; aligned: boolean; hours: boolean }>(
         `SELECT ARRAY(SELECT comp_id FROM client_connectors WHERE session_type = 'order_entry' ORDER BY comp_id) AS trading,
-                coalesce((SELECT min(id) FROM (SELECT id FROM orders WHERE created_at >= $1::timestamptz - interval '1 day' AND created_at < $1::timestamptz OFFSET 0) d),
-                         (SELECT min(id) FROM (SELECT id FROM orders WHERE created_at >= $1::timestamptz AND created_at < $1::timestamptz + interval '1 day' OFFSET 0) d),
-                         (SELECT max(id) + 1 FROM orders), 0) AS lo,
+                ${firstOrderSince("$1::timestamptz - interval '1 day'")} AS lo,
                 coalesce((SELECT max(id) FROM orders), 0) AS hi,
                 (SELECT orders_horizon::text FROM insights_rollup_state WHERE id = 1) AS horizon,
                 (SELECT action_id::text FROM insights_rollup_state WHERE id = 1) AS action_id,

@@ -73,16 +73,23 @@ export async function startServerProcess(
 ): Promise<ServerProcess> {
   const { ADMIN_PASSWORD: _a, DEMO_PASSWORD: _d, DATABASE_URL: _u, ...inherited } = process.env;
   const args = o.bundled ? ['--enable-source-maps', await serverBundle()] : ['--import', 'tsx', 'apps/server/src/main.ts'];
+  // A process group of its own (detached: the server leads it), signalled as a group by killHard, and a
+  // watchdog that kills that group when this process ends however it ends (a file's timeout, a SIGKILL).
   const child = spawn(process.execPath, args, {
     cwd: root,
     env: { ...inherited, TEST_CLIENT_PORTS: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
+  watchGroup(child);
   let out = '';
   child.stdout!.on('data', (d) => (out += String(d)));
   child.stderr!.on('data', (d) => (out += String(d)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${out}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(() => {
+      killGroup(child);
+      reject(new Error(`${name} did not start:\n${out}`));
+    }, START_TIMEOUT_MS);
     const check = () => {
       const m = /FixDesk is running at (http:\/\/\S+)/.exec(out);
       if (m) {
@@ -98,10 +105,48 @@ export async function startServerProcess(
   return { child, url, output: () => out };
 }
 
-/** SIGKILL (unless it already ended), resolved once the process is gone. */
+/** SIGKILL to its process group (unless it already ended), resolved once the process is gone. */
 export async function killHard(p: { readonly child: ChildProcess }): Promise<void> {
   if (p.child.exitCode !== null || p.child.signalCode !== null) return;
   const exited = new Promise((resolve) => p.child.once('exit', resolve));
-  p.child.kill('SIGKILL');
+  killGroup(p.child);
   await exited;
+}
+
+/** SIGKILL to the group the child leads (itself and anything it started), if it is still running. */
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+/**
+ * Ends the child's process group when this process ends, whatever ends it: run() failing a file that
+ * outran its time kills the file's process, and a SIGTERM or SIGKILL runs no exit handler of ours, so
+ * a server started in a group of its own would run on. A small shell of its own session (no terminal
+ * signal reaches it; it ignores the others) holds the read end of a pipe whose write end only this
+ * process holds: when this process is gone, however it went, its read ends and it kills the group.
+ * Once the server has exited, the watchdog is ended first (so it never signals a reused group id).
+ * An exit handler does the same at once when this process exits in order.
+ */
+function watchGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  const watchdog = spawn('sh', ['-c', 'trap "" INT TERM HUP; read _; kill -KILL -"$1" 2>/dev/null', 'sh', String(child.pid)], {
+    stdio: ['pipe', 'ignore', 'ignore'],
+    detached: true,
+  });
+  watchdog.on('error', () => undefined);
+  watchdog.stdin!.on('error', () => undefined);
+  // Neither keeps this process alive.
+  watchdog.unref();
+  (watchdog.stdin as unknown as { unref?: () => void }).unref?.();
+  const onExit = () => killGroup(child);
+  process.once('exit', onExit);
+  child.once('exit', () => {
+    process.off('exit', onExit);
+    if (watchdog.exitCode === null && watchdog.signalCode === null) watchdog.kill('SIGKILL');
+  });
 }

@@ -154,12 +154,15 @@ spans AS MATERIALIZED (
 
 /**
  * Rollup rows `r` of `table` in the buckets of `set` (pieces or spans) for the client keys `clients` and
- * the exchange's key, where `extra` holds: each bucket looked up by key on its own (OFFSET 0 keeps the
- * lookup per bucket; joined, the planner hashed every row of the range in every width).
+ * the exchange's key, where `extra` holds: each bucket and client looked up by its whole key on its own.
+ * OFFSET 0 keeps the lookup per bucket (joined, the planner hashed every row of the range in every
+ * width); the clients one by one, because a list of them (client = ANY) was planned as a filter over
+ * the index's rows of the width, every client's and every bucket's of all time, for each bucket.
  */
 const rolled = (table: string, r: string, set: 'pieces' | 'spans', extra = '', clients = '$10::text[]') =>
-  `${set} p CROSS JOIN LATERAL (SELECT * FROM ${table} ${r} WHERE ${r}.width = p.width AND ${r}.bucket = p.bucket
-     AND ${r}.client = ANY (${clients}) AND ${r}.exch = $11::text ${extra} OFFSET 0) ${r}`;
+  `${set} p CROSS JOIN unnest(${clients}) ${r}_key (client)
+   CROSS JOIN LATERAL (SELECT * FROM ${table} ${r} WHERE ${r}.width = p.width AND ${r}.client = ${r}_key.client
+     AND ${r}.exch = $11::text AND ${r}.bucket = p.bucket ${extra} OFFSET 0) ${r}`;
 /** Rows created at `col` that the roll-up has not folded (at or after its horizon). */
 const unfolded = (col: string) => `${col} >= $12::timestamptz`;
 /** Actions `a` the roll-up has not folded. */

@@ -98,6 +98,8 @@ export {
   newestUnsentDropCopyId,
   storeRefusalCopies,
   unsentDropCopies,
+  type CopiedOrderRow,
+  type CopiedReportRow,
   type DropCopyCoverRow,
   type DropCopyQueueRow,
   type RefusalCopyFacts,

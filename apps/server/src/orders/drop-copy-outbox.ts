@@ -167,7 +167,7 @@ export class DropCopyOutbox {
    */
   private async waiting(s: DropCopySession): Promise<UnsentDropCopy[]> {
     const marks = s.unmarked;
-    const copies = await unsentDropCopies(this.db, s.connectorId, MAX_BURST, [], marks);
+    const copies = await unsentDropCopies(this.db, s.connectorId, MAX_BURST, marks);
     if (s.unmarked === marks) s.unmarked = [];
     return copies;
   }

@@ -1,4 +1,4 @@
-import type { ExecReportRow, OrderLegRow, OrderRow, RefusalCopyFacts, RefusalTerms, UnsentCancelRejectRow } from '@fixdesk/db';
+import type { CopiedOrderRow, CopiedReportRow, OrderLegRow, RefusalCopyFacts, RefusalTerms, UnsentCancelRejectRow } from '@fixdesk/db';
 import { ExecType, isSideCode, Side } from '@fixdesk/domain';
 import { Dictionary, formatUtcTimestamp } from '@fixdesk/fix';
 import { entriesAt, key, valueAt, type ClientProfile } from './client-profile';
@@ -160,8 +160,8 @@ function markCopy(b: BodyBuilder, copyOf: CopyOf | undefined): void {
  * copy of it (see buildDropCopy).
  */
 export function buildExecutionReport(
-  er: ExecReportRow,
-  order: OrderRow,
+  er: CopiedReportRow,
+  order: CopiedOrderRow,
   legs: OrderLegRow[],
   profile: ClientProfile | undefined,
   copyOf?: CopyOf,
@@ -281,7 +281,7 @@ export function buildCancelReject(r: CancelRejectInput, profile: ClientProfile |
 
 /** A report to copy to a drop copy session: an execution report with its order, a cancel reject, or a refusal at intake. */
 export type DropCopySource =
-  | { kind: 'er'; clientCompId: string; er: ExecReportRow; order: OrderRow; legs: OrderLegRow[] }
+  | { kind: 'er'; clientCompId: string; er: CopiedReportRow; order: CopiedOrderRow; legs: OrderLegRow[] }
   | { kind: 'cxlrej'; clientCompId: string; reject: CancelRejectInput }
   | { kind: 'refusal'; clientCompId: string; refusal: RefusalInput };
 

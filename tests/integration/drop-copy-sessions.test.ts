@@ -10,6 +10,7 @@ import { MemoryStoreFactory } from '@fixdesk/fix';
 import pino from 'pino';
 import { startServer, type RunningServer } from '../../apps/server/src/server';
 import { newOrderSingle, TestFixClient, ts, type ReceivedMessage } from '../support/fix-client';
+import { seededDatabase } from '../support/seeded-database';
 import { signIn, testConfig } from '../support/server';
 import { until } from '../support/until';
 
@@ -100,7 +101,8 @@ for (const kind of TEST_DB_KINDS) {
     }
 
     before(async () => {
-      database = await createTestDatabase(kind, { migrate: false });
+      // As the server's first start leaves it (migrated and seeded): copied, not built again per file.
+      database = await createTestDatabase(kind, { template: seededDatabase() });
       server = await startServer(config, { db: database.db, logger: silent, testClient: { ports: 'off' } });
       [admin, broker] = await Promise.all([signIn(server.url, 'admin'), signIn(server.url, 'broker')]);
       await api('POST', '/api/client-connectors', admin, {

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDb, type Queryable } from '@fixdesk/db';
 import { createTestDatabase } from '@fixdesk/db/testing';
+import { ADMIN_PASSWORD, seededDatabase } from '../support/seeded-database';
 import { formatUtcTimestamp } from '@fixdesk/fix';
 import type { QuickfixBuild } from '../../bench/quickfix/build';
 import { maturity } from '../support/fix-client';
@@ -21,7 +22,6 @@ import { killHard, startServerProcess, type ServerProcess } from '../support/ser
 import { field, fieldsOf, freePort, QuickfixPeer } from './quickfix-peer';
 import { until } from '../support/until';
 
-const ADMIN_PASSWORD = 'crash-admin-pw-1';
 export const CRASH_CLIENT = 'SGX_CLIENT_1';
 export const CRASH_DROP_COPY = 'CRASH_COPIES';
 
@@ -80,7 +80,9 @@ export async function runCrashTrial(
     bundled?: boolean;
   },
 ): Promise<CrashTrialResult> {
-  const database = await createTestDatabase('postgres');
+  // A copy of the seeded template (as the server's first start leaves it): no migrations in this process
+  // nor a seed at the first start, only what the trial is about.
+  const database = await createTestDatabase('postgres', { template: seededDatabase() });
   const dataDir = mkdtempSync(join(tmpdir(), 'fixdesk-crash-'));
   const store = mkdtempSync(join(tmpdir(), 'qf-crash-'));
   const copyStore = mkdtempSync(join(tmpdir(), 'qf-crash-copies-'));

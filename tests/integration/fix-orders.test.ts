@@ -6,6 +6,7 @@ import pino from 'pino';
 import { WebSocket } from 'ws';
 import { startServer, type RunningServer } from '../../apps/server/src/server';
 import { calendarSpread, newOrderSingle, TestFixClient, ts } from '../support/fix-client';
+import { seededDatabase } from '../support/seeded-database';
 import { DEMO_PASSWORD, signIn, testConfig } from '../support/server';
 import { until } from '../support/until';
 
@@ -27,7 +28,7 @@ for (const kind of TEST_DB_KINDS) {
       });
 
     before(async () => {
-      database = await createTestDatabase(kind, { migrate: false });
+      database = await createTestDatabase(kind, { template: seededDatabase() });
       server = await startServer(config, { db: database.db, logger: silent, testClient: { ports: 'off' } });
       token = await signIn(server.url, 'broker');
       client = new TestFixClient('SGX_CLIENT_1');

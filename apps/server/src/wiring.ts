@@ -77,6 +77,7 @@ export function wireServer(
     (compId) => sessions.isLive(compId),
     log,
     bus && ((compId) => bus.publish(OUTBOX_CHANNEL, { c: compId })),
+    opts.clientSender ? undefined : sessions,
   );
   const metrics = new ServerMetrics();
   const stats = new SessionStats((kind, compId, detail, amount) => metrics.sessionEvent(kind, compId, detail, amount));

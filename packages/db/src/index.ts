@@ -96,6 +96,7 @@ export {
   listDropCopyCovers,
   markDropCopiesSent,
   newestUnsentDropCopyId,
+  storeDropCopiesSent,
   storeRefusalCopies,
   unsentDropCopies,
   type CopiedOrderRow,

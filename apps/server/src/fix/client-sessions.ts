@@ -42,11 +42,11 @@ export class ClientSessions implements ReplyReserver, ClientMessageSender {
   /** ReplyReserver: the next number on the client's live session (Session.reserveSend), or undefined. */
   reserve(
     compId: string,
-    msg: OutgoingReply,
+    msg: OutgoingReply & { possResend?: boolean },
   ): { beginString: string; reservation: SendReservation; fence: LeaseFence | undefined } | undefined {
     const entry = this.live.get(compId);
     if (!entry) return undefined;
-    const reservation = entry.session.reserveSend(outgoing(msg.msgType, msg.body));
+    const reservation = entry.session.reserveSend(outgoing(msg.msgType, msg.body, msg.possResend ? [[Tag.PossResend, 'Y']] : []));
     return reservation && { beginString: entry.id.beginString, reservation, fence: this.fenceOf?.(entry.id) };
   }
 

@@ -2,11 +2,14 @@ import {
   listDropCopyCovers,
   markDropCopiesSent,
   newestUnsentDropCopyId,
+  storeDropCopiesSent,
   unsentDropCopies,
   type Db,
   type DropCopyCoverRow,
+  type LeaseFence,
   type UnsentDropCopy,
 } from '@fixdesk/db';
+import type { SendReservation } from '@fixdesk/fix';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildDropCopy, cancelRejectInputOf, refusalInputOf, type BuiltMessage } from './fix-messages';
 import type { ClientMessageSender } from './outbox';
@@ -32,6 +35,18 @@ function coversOf(rows: readonly DropCopyCoverRow[]): Covers {
   for (const r of rows) for (const client of r.drop_copy_of) named.set(client, []);
   for (const [client, list] of named) list.push(...rows.filter((r) => r.drop_copy_of.length === 0 || r.drop_copy_of.includes(client)));
   return { none: rows.length === 0, everyClient, named, byCompId: new Map(rows.map((r) => [r.comp_id, r])) };
+}
+
+/**
+ * Takes a copy's number on the drop copy session's live session without sending it (Session.reserveSend,
+ * ClientSessions): the copy is then stored in the statement that marks it sent, and written once that
+ * committed. Undefined when the session cannot reserve now (then the copy goes the sender's way).
+ */
+export interface DropCopyReserver {
+  reserve(
+    compId: string,
+    msg: { msgType: string; body: Array<[number, string]>; possResend?: boolean },
+  ): { beginString: string; reservation: SendReservation; fence?: LeaseFence | undefined } | undefined;
 }
 
 /** One drop copy session logged on here, from its logon's recovery to its logout. */
@@ -80,6 +95,8 @@ export class DropCopyOutbox {
     private readonly log: FastifyBaseLogger,
     /** Tells the other nodes that a drop copy session has copies waiting (the outbox channel). */
     private readonly announce?: (dropCopyCompId: string) => void,
+    /** The live sessions' reservations (ClientSessions); without it every copy goes through `sender`. */
+    private readonly reserver?: DropCopyReserver,
   ) {}
 
   /**
@@ -276,6 +293,14 @@ export class DropCopyOutbox {
         }
       }
       if (!built.length) return;
+      // Stored and marked in one commit (the usual way); what could not be reserved goes the sender's way.
+      const builtCount = built.length;
+      const reserved = await this.sendReserved(s, built);
+      if (reserved === builtCount) {
+        if (builtCount < copies.length || (copies.length < MAX_BURST && !s.again)) return;
+        continue;
+      }
+      built.splice(0, reserved);
       const results = await Promise.all(
         built.map(({ copy, msg }) =>
           this.sender.send(s.compId, { msgType: msg.msgType, body: msg.body, possResend: copy.id <= s.resendUpTo }).then(
@@ -301,8 +326,44 @@ export class DropCopyOutbox {
       if (failed) await new Promise((r) => setTimeout(r, 1000));
       // A copy that could not be built holds the rest back (logged); a short burst read everything
       // committed before it, and a wake since (s.again) means more.
-      else if (built.length < copies.length || (copies.length < MAX_BURST && !s.again)) return;
+      else if (builtCount < copies.length || (copies.length < MAX_BURST && !s.again)) return;
     }
+  }
+
+  /**
+   * Reserves the copies' numbers on the session, in order, then stores their messages and marks them sent
+   * in one statement (storeDropCopiesSent: one commit a burst), then writes them. Answers how many went
+   * this way: from the first the session could not reserve on, the rest go through the sender. A failed
+   * commit releases the numbers (the session drops its connection: those copies wait, unsent, for the
+   * next logon) and fails the drain.
+   */
+  private async sendReserved(s: DropCopySession, built: ReadonlyArray<{ copy: UnsentDropCopy; msg: BuiltMessage }>): Promise<number> {
+    const reserver = this.reserver;
+    if (!reserver) return 0;
+    const taken: Array<{ id: number; r: NonNullable<ReturnType<DropCopyReserver['reserve']>> }> = [];
+    for (const { copy, msg } of built) {
+      const r = reserver.reserve(s.compId, { msgType: msg.msgType, body: msg.body, possResend: copy.id <= s.resendUpTo });
+      if (!r) break;
+      taken.push({ id: copy.id, r });
+    }
+    if (!taken.length) return 0;
+    try {
+      await storeDropCopiesSent(
+        this.db,
+        taken.map(({ r }) => ({
+          beginString: r.beginString,
+          record: r.reservation.record,
+          storeCreationTime: r.reservation.storeCreationTime,
+          fence: r.fence,
+        })),
+        taken.map(({ id, r }) => [id, r.reservation.msgSeqNum]),
+      );
+    } catch (err) {
+      for (const { r } of taken) r.reservation.failed(err);
+      throw err;
+    }
+    for (const { r } of taken) void r.reservation.committed();
+    return taken.length;
   }
 
   /**

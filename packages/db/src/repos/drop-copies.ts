@@ -2,6 +2,7 @@
 // migration 24 write them with every report; the intake's statements write the copies of its refusals
 // (refusalCopiesCte); this file reads them for their sessions and marks them sent.
 import type { Queryable } from '../db';
+import { persistReservedOutboundAtomically, RESERVED_PARAMS, type ReservedOutbound } from '../fix-message-store';
 import { pgArray } from '../pg-array';
 import { cancelRejectsByIds, type UnsentCancelRejectRow } from './orders/writes';
 import type { ExecReportRow, OrderLegRow, OrderRow } from './orders/rows';
@@ -315,6 +316,29 @@ function markCtes(ids: number, seqs: number): string {
 export async function markDropCopiesSent(db: Queryable, marks: ReadonlyArray<readonly [number, number]>): Promise<void> {
   if (!marks.length) return;
   await db.query(`WITH ${markCtes(1, 2)} SELECT 1`, [pgArray(marks.map((m) => m[0])), pgArray(marks.map((m) => m[1]))]);
+}
+
+/**
+ * Stores copies whose numbers the drop copy session reserved (Session.reserveSend) and marks them sent,
+ * in one statement that is its own transaction: the copies' messages in the FIX store and their marks
+ * commit together, with the WAL flush the store needs before the bytes leave. `marks`: [copy id,
+ * MsgSeqNum], one per message. Fails as a whole (nothing stored, nothing marked) when a session's
+ * store was reset since its numbers were taken or its lease fence no longer holds.
+ */
+export async function storeDropCopiesSent(
+  db: Queryable,
+  messages: readonly ReservedOutbound[],
+  marks: ReadonlyArray<readonly [number, number]>,
+): Promise<void> {
+  if (!messages.length) return;
+  const ids = RESERVED_PARAMS + 1;
+  await persistReservedOutboundAtomically(db, messages, {
+    name: 'drop_copies_sent',
+    ctes: `marked AS (UPDATE drop_copies d SET sent_at = now(), sent_seq_num = k.seq
+             FROM unnest($${ids}::int8[], $${ids + 1}::int[]) AS k(id, seq)
+            WHERE d.id = ANY ($${ids}::int8[]) AND d.id = k.id AND d.sent_at IS NULL)`,
+    params: [pgArray(marks.map((m) => m[0])), pgArray(marks.map((m) => m[1]))],
+  });
 }
 
 /** A drop copy connector's queue: unsent copies and the creation time of the oldest (null when none). */

@@ -283,25 +283,30 @@ export async function rollUpInsights(db: Db, opts: RollupOptions = {}): Promise<
     );
 
     // The orders this step touches: those it folds (created in the window), and those folded before
-    // that have an action in the window (an answer or fill of an old order).
+    // that have an action in the window (an answer or fill of an old order). The two parts are disjoint
+    // (created in the window, created before it), so they are appended, not deduplicated.
     await tx.query(
       `CREATE TEMP TABLE IF NOT EXISTS insights_touched (id bigint PRIMARY KEY, is_new boolean NOT NULL) ON COMMIT DELETE ROWS`,
     );
     await tx.query(
       `INSERT INTO insights_touched (id, is_new)
        SELECT o.id, true FROM orders o WHERE ${newOrders}
-       UNION
+       UNION ALL
        SELECT DISTINCT o.id, false FROM order_actions a JOIN orders o ON o.id = a.order_id WHERE ${newActions} AND o.created_at < $1::timestamptz`,
       p.slice(0, 4),
     );
     await tx.query('ANALYZE insights_touched');
 
     // Time to answer: the touched orders' entries up to the new action id, less those up to the old one
-    // for orders folded before.
+    // for orders folded before. A new order without an answer or fill up to the new id has no entry
+    // (all three measures are null), so only those with one are read (a key lookup, not an aggregate).
     await tx.query(
       `WITH ${answerEntries(
         `SELECT o.id, o.created_at, o.sendercompid, o.exchange, o.symbol, $2::bigint AS cap, 1 AS sign
            FROM insights_touched t JOIN orders o ON o.id = t.id
+          WHERE NOT t.is_new
+             OR EXISTS (SELECT FROM order_actions a
+                         WHERE a.order_id = o.id AND a.id <= $2::bigint AND a.action_type IN ('ACCEPT', 'REJECT', 'FILL', 'PARTIAL_FILL'))
          UNION ALL
          SELECT o.id, o.created_at, o.sendercompid, o.exchange, o.symbol, $1::bigint, -1
            FROM insights_touched t JOIN orders o ON o.id = t.id WHERE NOT t.is_new`,
@@ -323,15 +328,26 @@ export async function rollUpInsights(db: Db, opts: RollupOptions = {}): Promise<
       [limits.a_old, limits.a_new, pgArray(trading)],
     );
 
-    // The book: each touched order's quantities now, less what was folded of it before.
+    // The book: each touched order's quantities now, less what was folded of it before. A new order was
+    // never folded (each order is new in exactly one step: the windows of created_at do not overlap, and
+    // an order is touched as old only once its window has passed), so it has no insights_order_qty row:
+    // it is counted whole and its row is a plain insert; only the old ones are looked up and upserted
+    // (a lookup and a speculative insertion per new order were most of this statement's cost).
     await tx.query(
       `WITH src AS (
-         SELECT o.id, o.created_at, o.sendercompid, ${EXCH_KEY}, o.orderqty, o.cumqty,
-                (q.order_id IS NULL)::int AS added, o.orderqty - coalesce(q.orderqty, 0) AS d_ordered, o.cumqty - coalesce(q.cumqty, 0) AS d_filled
-           FROM insights_touched t JOIN orders o ON o.id = t.id ${SM_JOIN} LEFT JOIN insights_order_qty q ON q.order_id = o.id
+         SELECT o.id, o.created_at, o.sendercompid, ${EXCH_KEY}, o.orderqty, o.cumqty, true AS is_new,
+                1 AS added, o.orderqty AS d_ordered, o.cumqty AS d_filled
+           FROM insights_touched t JOIN orders o ON o.id = t.id ${SM_JOIN} WHERE t.is_new
+         UNION ALL
+         SELECT o.id, o.created_at, o.sendercompid, ${EXCH_KEY}, o.orderqty, o.cumqty, false,
+                (q.order_id IS NULL)::int, o.orderqty - coalesce(q.orderqty, 0), o.cumqty - coalesce(q.cumqty, 0)
+           FROM insights_touched t JOIN orders o ON o.id = t.id ${SM_JOIN} LEFT JOIN insights_order_qty q ON q.order_id = o.id WHERE NOT t.is_new
+       ),
+       stored_new AS (
+         INSERT INTO insights_order_qty (order_id, orderqty, cumqty) SELECT id, orderqty, cumqty FROM src WHERE is_new
        ),
        stored AS (
-         INSERT INTO insights_order_qty AS q (order_id, orderqty, cumqty) SELECT id, orderqty, cumqty FROM src
+         INSERT INTO insights_order_qty AS q (order_id, orderqty, cumqty) SELECT id, orderqty, cumqty FROM src WHERE NOT is_new
          ON CONFLICT (order_id) DO UPDATE SET orderqty = excluded.orderqty, cumqty = excluded.cumqty
        )
        ${expandInto(

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDb, type Db } from '@fixdesk/db';
 import { createTestDatabase, type TestDatabase } from '@fixdesk/db/testing';
+import { ADMIN_PASSWORD, seededDatabase } from '../support/seeded-database';
 import { formatUtcTimestamp } from '@fixdesk/fix';
 import type { QuickfixBuild } from '../../bench/quickfix/build';
 import { maturity } from '../support/fix-client';
@@ -22,7 +23,6 @@ import { field, freePort, initiatorSettings, QuickfixPeer } from './quickfix-pee
 import { until } from '../support/until';
 
 export const FAILOVER_CLIENT = 'SGX_CLIENT_1';
-const ADMIN_PASSWORD = 'failover-admin-pw-1';
 const LEASE = `fix:FIX.4.4:FIXDESK:${FAILOVER_CLIENT}`;
 
 export const orderLine = (clOrdId: string) =>
@@ -119,9 +119,10 @@ export class FailoverCluster {
   ) {}
 
   /**
-   * `count` nodes (node-a, node-b, …) on one new database: the first migrates and seeds, the others
-   * start once it is up; the client's order rate cap lifted (the burst is the trial's); the QuickFIX
-   * client started and logged on (to node-a, its first address). `clientLifetimeMs` bounds the client's process.
+   * `count` nodes (node-a, node-b, …) on one new database, a copy of the seeded template (migrated and
+   * seeded as a first start leaves it: no node has migrations or a seed to run, so they start at once;
+   * both would take turns through advisory locks if they had); the client's order rate cap lifted (the
+   * burst is the trial's); the QuickFIX client started and logged on (to node-a, its first address). `clientLifetimeMs` bounds the client's process.
    * `leaseTtlMs` sets the nodes' LEASE_TTL_MS (unset: the production default, which the benchmark times);
    * `bundled` starts the nodes from the bundled sources (startServerProcess), not under tsx.
    */
@@ -131,7 +132,7 @@ export class FailoverCluster {
   ): Promise<FailoverCluster> {
     const count = o.count ?? 2;
     const dirs: string[] = [];
-    const database = await createTestDatabase('postgres');
+    const database = await createTestDatabase('postgres', { template: seededDatabase() });
     const nodes: ClusterNode[] = [];
     let check: Db | undefined;
     let client: QuickfixPeer | undefined;
@@ -161,8 +162,7 @@ export class FailoverCluster {
         half.process = await startServerProcess(env(half), p.name, { bundled });
         nodes.push(half);
       };
-      await startOne(plan[0]!);
-      await Promise.all(plan.slice(1).map(startOne));
+      await Promise.all(plan.map(startOne));
       nodes.sort((a, b) => a.name.localeCompare(b.name));
 
       const url = nodes[0]!.process.url;

@@ -323,7 +323,10 @@ export async function markDropCopiesSent(db: Queryable, marks: ReadonlyArray<rea
  * in one statement that is its own transaction: the copies' messages in the FIX store and their marks
  * commit together, with the WAL flush the store needs before the bytes leave. `marks`: [copy id,
  * MsgSeqNum], one per message. Fails as a whole (nothing stored, nothing marked) when a session's
- * store was reset since its numbers were taken or its lease fence no longer holds.
+ * store was reset since its numbers were taken or its lease fence no longer holds. The statement is
+ * prepared (named): a copy not yet marked is told by `sent_seq_num IS NULL` (the marks set it with
+ * `sent_at`), not `sent_at IS NULL`, which let PostgreSQL's generic plan scan the partial index of every
+ * unsent copy for each mark, where this one probes the key.
  */
 export async function storeDropCopiesSent(
   db: Queryable,
@@ -336,7 +339,7 @@ export async function storeDropCopiesSent(
     name: 'drop_copies_sent',
     ctes: `marked AS (UPDATE drop_copies d SET sent_at = now(), sent_seq_num = k.seq
              FROM unnest($${ids}::int8[], $${ids + 1}::int[]) AS k(id, seq)
-            WHERE d.id = ANY ($${ids}::int8[]) AND d.id = k.id AND d.sent_at IS NULL)`,
+            WHERE d.id = ANY ($${ids}::int8[]) AND d.id = k.id AND d.sent_seq_num IS NULL)`,
     params: [pgArray(marks.map((m) => m[0])), pgArray(marks.map((m) => m[1]))],
   });
 }

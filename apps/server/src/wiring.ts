@@ -77,7 +77,9 @@ export function wireServer(
     (compId) => sessions.isLive(compId),
     log,
     bus && ((compId) => bus.publish(OUTBOX_CHANNEL, { c: compId })),
-    opts.clientSender ? undefined : sessions,
+    // Copies stored and marked in one commit on PGlite only: on PostgreSQL that commit of its own per
+    // burst cost more backend CPU than the store's group commit it replaced (docs/adr/0017, amendment 1).
+    opts.clientSender || db.kind !== 'pglite' ? undefined : sessions,
   );
   const metrics = new ServerMetrics();
   const stats = new SessionStats((kind, compId, detail, amount) => metrics.sessionEvent(kind, compId, detail, amount));

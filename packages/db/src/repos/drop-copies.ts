@@ -114,52 +114,6 @@ export async function storeRefusalCopies(db: Queryable, copies: readonly Refusal
   await db.query(`WITH ${refusalCopiesCte(1)} SELECT 1`, [refusalCopiesParam(copies)], { name: 'refusal_copies' });
 }
 
-/**
- * The report columns a copy of an execution report is built from (buildExecutionReport's), and its
- * order's: the drain reads these, not every column (on PGlite a result's cost is mostly its bytes).
- */
-export type CopiedReportRow = Pick<
-  ExecReportRow,
-  | 'id'
-  | 'order_id'
-  | 'execid'
-  | 'clordid'
-  | 'origclordid'
-  | 'orderid'
-  | 'exectype'
-  | 'ordstatus'
-  | 'ordrejreason'
-  | 'orderqty'
-  | 'price'
-  | 'lastqty'
-  | 'lastpx'
-  | 'cumqty'
-  | 'avgpx'
-  | 'leavesqty'
-  | 'text'
-  | 'transacttime'
-  | 'leg_index'
-  | 'executing_trader_id'
-  | 'executing_trader_source'
-  | 'executing_trader_name'
->;
-export type CopiedOrderRow = Pick<
-  OrderRow,
-  | 'id'
-  | 'msg_type'
-  | 'symbol'
-  | 'security_type'
-  | 'maturity_month_year'
-  | 'side'
-  | 'orderqty'
-  | 'ordtype'
-  | 'price'
-  | 'timeinforce'
-  | 'exchange'
-  | 'currency'
-  | 'account'
->;
-
 /** One copy waiting for its drop copy session, with what it is built from. */
 export type UnsentDropCopy =
   | { id: number; clientCompId: string; source: 'er'; er: CopiedReportRow; order: CopiedOrderRow; legs: OrderLegRow[] }
@@ -205,6 +159,13 @@ const ORDER_COLUMNS = [
   ['currency', 'currency'],
   ['account', 'account'],
 ] as const;
+/**
+ * The report columns a copy of an execution report is built from (buildExecutionReport's), and its
+ * order's (with its id): the drain reads these, not every column (on PGlite a result's cost is mostly
+ * its bytes). Named once, in the column lists above.
+ */
+export type CopiedReportRow = Pick<ExecReportRow, (typeof REPORT_COLUMNS)[number][0]>;
+export type CopiedOrderRow = Pick<OrderRow, 'id' | (typeof ORDER_COLUMNS)[number][0]>;
 /**
  * Each copy as one JSON array: the copy's 5 values, then the report's, then the order's. One value per
  * row, not forty: PGlite decodes a result value by value in JavaScript, and that decoding was most of

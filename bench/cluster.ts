@@ -24,7 +24,7 @@ import { openDb, type Db } from '@fixdesk/db';
 import { createTestDatabase } from '@fixdesk/db/testing';
 import { WebSocket } from 'ws';
 import { FailoverCluster, failoverViolations } from '../tests/interop/failover-cluster';
-import { freePort } from '../tests/interop/quickfix-peer';
+import { freePort } from '../tests/support/free-port';
 import { newOrderSingle, TestFixClient } from '../tests/support/fix-client';
 import { startServerProcess, type ServerProcess } from '../tests/support/server-process';
 import { addBenchConnectors } from './bench-connectors';

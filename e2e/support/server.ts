@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { freePort } from '../../tests/support/free-port';
 import { ADMIN_PASSWORD, DEMO_PASSWORD, seedDataDir } from './seeded-data-dir';
 
 const repoRoot = new URL('../..', import.meta.url).pathname;
@@ -22,20 +22,6 @@ export interface RunningServer {
   /** Stops the process and starts it again on the same ports and data (a server restart), after `downForMs` stopped. */
   restart(downForMs?: number): Promise<void>;
   stop(): Promise<void>;
-}
-
-/** Asks the OS for a port nobody listens on. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.unref();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      if (typeof address !== 'object' || address === null) return reject(new Error('no port assigned'));
-      probe.close(() => resolve(address.port));
-    });
-  });
 }
 
 function exited(child: ChildProcess): Promise<void> {

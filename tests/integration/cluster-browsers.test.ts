@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryStoreFactory } from '@fixdesk/fix';
-import { freePort } from '../interop/quickfix-peer';
+import { freePort } from '../support/free-port';
 import { TestFixClient } from '../support/fix-client';
 import { killHard, startServerProcess } from '../support/server-process';
 import { DEMO_PASSWORD } from '../support/server';

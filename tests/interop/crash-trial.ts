@@ -19,7 +19,8 @@ import { formatUtcTimestamp } from '@fixdesk/fix';
 import type { QuickfixBuild } from '../../bench/quickfix/build';
 import { maturity } from '../support/fix-client';
 import { killHard, startServerProcess, type ServerProcess } from '../support/server-process';
-import { field, fieldsOf, freePort, QuickfixPeer } from './quickfix-peer';
+import { field, fieldsOf, QuickfixPeer } from './quickfix-peer';
+import { freePort } from '../support/free-port';
 import { until } from '../support/until';
 
 export const CRASH_CLIENT = 'SGX_CLIENT_1';

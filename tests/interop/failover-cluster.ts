@@ -19,7 +19,8 @@ import { formatUtcTimestamp } from '@fixdesk/fix';
 import type { QuickfixBuild } from '../../bench/quickfix/build';
 import { maturity } from '../support/fix-client';
 import { killHard, startServerProcess, type ServerProcess } from '../support/server-process';
-import { field, freePort, initiatorSettings, QuickfixPeer } from './quickfix-peer';
+import { field, initiatorSettings, QuickfixPeer } from './quickfix-peer';
+import { freePort } from '../support/free-port';
 import { until } from '../support/until';
 
 export const FAILOVER_CLIENT = 'SGX_CLIENT_1';

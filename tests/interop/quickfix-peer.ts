@@ -1,7 +1,6 @@
 // Runs the QuickFIX C++ peer (bench/quickfix/fixpeer.cpp) as a child process: feeds it a script on
 // standard input and collects what it prints, so a test can assert on what QuickFIX sent and received.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 
 export const SOH = '\x01';
@@ -229,14 +228,4 @@ export class QuickfixPeer {
   transcript(): string {
     return this.lines.slice(-80).join('\n');
   }
-}
-
-/** A port nothing listens on right now (for the QuickFIX acceptor, which needs a fixed port). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }

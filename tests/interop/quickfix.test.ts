@@ -21,7 +21,8 @@ import {
   type SessionID,
 } from '@fixdesk/fix';
 import { buildQuickfix, quickfixUnavailable, type QuickfixBuild } from '../../bench/quickfix/build';
-import { field, freePort, hasFields, QuickfixPeer } from './quickfix-peer';
+import { field, hasFields, QuickfixPeer } from './quickfix-peer';
+import { freePort } from '../support/free-port';
 
 const unavailable = quickfixUnavailable();
 if (unavailable && process.env.CI) throw new Error(`QuickFIX interop tests cannot run in CI: ${unavailable}`);

@@ -7,6 +7,7 @@ import pino from 'pino';
 import { WebSocket } from 'ws';
 import type { Config } from '../../apps/server/src/config';
 import { startServer, type RunningServer } from '../../apps/server/src/server';
+import { freePort } from './free-port';
 import { seededDatabase } from './seeded-database';
 import { until } from './until';
 import { testConfig } from './server';
@@ -35,9 +36,9 @@ export interface TwoNodes {
 export async function startTwoNodes(ids: [string, string] = ['node-a', 'node-b'], overrides: Partial<Config> = {}): Promise<TwoNodes> {
   const database = await createTestDatabase('postgres', { template: seededDatabase() });
   const dbB = await openDb({ databaseUrl: database.url, poolSize: 5 });
-  const node = (id: string, db: Db): TestNode => {
-    // Fixed ports once known, so that a node started again listens where its clients look.
-    let config = testConfig({ nodeId: id, leaseTtlMs: 1_000, ...overrides });
+  const node = (id: string, db: Db, ports: { port: number; fixPort: number }): TestNode => {
+    // Fixed ports (below the ephemeral range: free-port.ts), so that a node started again listens where its clients look.
+    const config = testConfig({ nodeId: id, leaseTtlMs: 1_000, ...ports, ...overrides });
     const n: TestNode = {
       get config() {
         return config;
@@ -46,7 +47,6 @@ export async function startTwoNodes(ids: [string, string] = ['node-a', 'node-b']
       db,
       async start() {
         n.server = await startServer(config, { db, logger: silent, testClient: { ports: 'off' } });
-        config = { ...config, port: Number(new URL(n.server.url).port), fixPort: n.server.ctx.fix.port };
         return n.server;
       },
       async stop() {
@@ -61,8 +61,8 @@ export async function startTwoNodes(ids: [string, string] = ['node-a', 'node-b']
     };
     return n;
   };
-  const a = node(ids[0], database.db);
-  const b = node(ids[1], dbB);
+  const a = node(ids[0], database.db, { port: await freePort(), fixPort: await freePort() });
+  const b = node(ids[1], dbB, { port: await freePort(), fixPort: await freePort() });
   await a.start();
   await b.start();
   return {

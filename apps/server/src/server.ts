@@ -133,6 +133,7 @@ export async function startServer(
       dayOrderExpiry,
       auditSealer,
       insightsRollup,
+      tableUpkeep,
       services,
       metrics,
       apiEndpoint,
@@ -176,6 +177,7 @@ export async function startServer(
       dayOrderExpiry.start();
       auditSealer.start();
       insightsRollup.start();
+      tableUpkeep?.start();
       services.start();
     } catch (err) {
       await rebalancer?.stop().catch(() => {});
@@ -211,6 +213,7 @@ export async function startServer(
           await app.close();
           await auditSealer.stop();
           await insightsRollup.stop();
+          await tableUpkeep?.stop();
           // What this node owned may move to another node at once.
           await leases.stop().catch((err) => log.error({ err }, 'releasing the leases failed'));
           if (ownsDb) await db.close();

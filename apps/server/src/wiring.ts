@@ -23,6 +23,7 @@ import { NodeWatch } from './cluster/node-watch';
 import { SessionRebalancer } from './cluster/rebalancer';
 import { AuditSealer } from './compliance/audit-sealer';
 import { InsightsRollupJob } from './insights/rollup-job';
+import { TableUpkeepJob } from './database/table-upkeep-job';
 import type { Config } from './config';
 import { ServerEventBus } from './events';
 import { ClientSessions } from './fix/client-sessions';
@@ -166,6 +167,8 @@ export function wireServer(
   const dayOrderExpiry = new DayOrderExpiry(db, orders, log, () => leases.runsDeskJob('day-order-expiry'));
   const auditSealer = new AuditSealer(db, log, () => leases.runsDeskJob('audit-sealer'));
   const insightsRollup = new InsightsRollupJob(db, log, config.insightsRollupMs, () => leases.runsDeskJob('insights-rollup'));
+  // PostgreSQL's autovacuum keeps its tables; embedded PGlite has none (docs/adr/0020).
+  const tableUpkeep = db.kind === 'pglite' ? new TableUpkeepJob(db, log) : undefined;
   const services = new ServiceMonitor(
     {
       nodeId: config.nodeId,
@@ -280,6 +283,7 @@ export function wireServer(
     dayOrderExpiry,
     auditSealer,
     insightsRollup,
+    tableUpkeep,
     services,
     metrics,
     apiEndpoint,

@@ -375,6 +375,7 @@ export {
   type FixSpecDocumentRecord,
   type FixSpecDocumentRow,
 } from './repos/fix-spec-documents';
+export { tablesDueForUpkeep, tradingWrites, upkeepTable, type TableUpkeepDue } from './repos/table-upkeep';
 export {
   analyzeInsightsRollups,
   HISTOGRAM_RELATIVE_ERROR,

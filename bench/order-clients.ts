@@ -6,9 +6,15 @@
 //   forked by bench/orders.ts; argv: port compId...
 import { newOrderSingle, TestFixClient } from '../tests/support/fix-client';
 
+// The engine's message trace (packages/fix/src/trace.ts), looked up at run time: a baseline's older
+// engine has none, and a traced phase there stamps only what this file stamps itself.
+const fix = (await import('@fixdesk/fix')) as Record<string, unknown>;
+const messageTrace = (fix.messageTrace as { sink: unknown } | undefined) ?? { sink: undefined };
+const traceNow = () => Number(process.hrtime.bigint());
+
 export type ClientCommand =
   | { cmd: 'warmup'; orders: number }
-  | { cmd: 'fixed'; rate: number; seconds: number }
+  | { cmd: 'fixed'; rate: number; seconds: number; trace?: boolean }
   | { cmd: 'full'; seconds: number; window: number }
   | { cmd: 'stop' };
 
@@ -23,6 +29,8 @@ export interface PhaseResult {
   cpuSeconds: number;
   /** With a drop copy session (BENCH_DROP_COPY): the copies it received during the phase. */
   copies?: number;
+  /** With `trace`: per stage, each ClOrdID's time in this process (ns, hrtime; see packages/fix/src/trace.ts). */
+  trace?: Record<string, Record<string, number>>;
 }
 
 export interface TimelineBucket {
@@ -52,6 +60,13 @@ if (dropCopy) {
 }
 
 const sentAt = new Map<string, number>();
+/** The phase's message trace, when asked for: per stage, ClOrdID → ns (the first stamp of each). */
+let stamps: Map<string, Map<string, number>> | undefined;
+const stamp = (stage: string, clOrdId: string, atNs: number) => {
+  let s = stamps!.get(stage);
+  if (!s) stamps!.set(stage, (s = new Map()));
+  if (!s.has(clOrdId)) s.set(clOrdId, atNs);
+};
 let latencies: number[] = [];
 /** The phase's latencies by half second of sending. */
 let buckets: number[][] = [];
@@ -66,6 +81,7 @@ for (const c of clients) {
         const id = m.get(11)!;
         const t0 = sentAt.get(id);
         if (t0 !== undefined) {
+          if (stamps) stamp('app', id, traceNow());
           latencies.push(now - t0);
           const b = Math.floor((t0 - phaseStart) / BUCKET_MS);
           if (b >= 0) (buckets[b] ??= []).push(now - t0);
@@ -81,6 +97,7 @@ for (const c of clients) {
 let seq = 0;
 const send = (c: TestFixClient) => {
   const id = `${c.compId}-${++seq}`;
+  if (stamps) stamp('sent', id, traceNow());
   sentAt.set(id, performance.now());
   inflight.set(c.compId, inflight.get(c.compId)! + 1);
   void c.send('D', newOrderSingle(id, { qty: '10', price: '27000' }));
@@ -109,6 +126,8 @@ function timeline(): TimelineBucket[] {
 
 async function run(c: ClientCommand): Promise<PhaseResult | undefined> {
   reset();
+  stamps = c.cmd === 'fixed' && c.trace ? new Map() : undefined;
+  messageTrace.sink = stamps && stamp;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   let sent = 0;
@@ -148,6 +167,7 @@ async function run(c: ClientCommand): Promise<PhaseResult | undefined> {
     return undefined;
   }
   const u = process.cpuUsage(cpu0);
+  messageTrace.sink = undefined;
   const acked = latencies.length;
   return {
     sent,
@@ -157,6 +177,7 @@ async function run(c: ClientCommand): Promise<PhaseResult | undefined> {
     timeline: timeline(),
     cpuSeconds: (u.user + u.system) / 1e6,
     ...(dropCopy ? { copies } : {}),
+    ...(stamps ? { trace: Object.fromEntries([...stamps].map(([stage, m]) => [stage, Object.fromEntries(m)])) } : {}),
   };
 }
 

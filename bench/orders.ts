@@ -16,9 +16,12 @@
 //   npx tsx bench/orders.ts --run pglite|postgres   one run here, its result as one JSON line
 //                           (the alternating parent starts each run with the Node flags of its checkout's `npm start`)
 //                           [--profile FILE]  also the server's CPU profile of the full-speed phase
+//                           [--trace]  also each stage of an order's acknowledgement at the fixed rate
+//                                      (bench/order-trace.ts; the clients' and the server's stamps)
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +37,7 @@ import { machineDescription, writeSection } from './benchmarks-md';
 import { addBenchConnectors, addBenchDropCopy } from './bench-connectors';
 import { addClientHistory } from './order-history';
 import { postgresCpuSeconds } from './proc-cpu';
+import { traceReport, traceText, type Stamps, type TraceReport } from './order-trace';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: args } = parseArgs({
@@ -49,6 +53,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '2' },
     history: { type: 'string', default: '100000' },
     profile: { type: 'string' },
+    trace: { type: 'boolean', default: false },
   },
 });
 const SESSIONS = 10;
@@ -74,7 +79,17 @@ interface RunResult {
    * so this is the latency just after a start. Reported beside the steady figures, not in them.
    */
   cold?: { seconds: number; p50: number; p99: number; max: number };
-  fixed: { rate: number; sent: number; acked: number; p50: number; p99: number; max: number; achieved: number };
+  fixed: {
+    rate: number;
+    sent: number;
+    acked: number;
+    p50: number;
+    p99: number;
+    max: number;
+    achieved: number;
+    /** The server's event loop delay during the phase (ms; perf_hooks, 1 ms resolution). */
+    serverLoopDelay?: { p50: number; p99: number; max: number };
+  };
   full: {
     sent: number;
     acked: number;
@@ -88,6 +103,8 @@ interface RunResult {
     /** With a drop copy session: the copies it received during the phase. */
     copies?: number;
   };
+  /** With --trace: the stages of the fixed-rate phase's acknowledgements. */
+  trace?: TraceReport;
 }
 
 /** CPU used by this process and by PostgreSQL since `from`. */
@@ -212,9 +229,30 @@ async function runOne(db: DatabaseKind): Promise<RunResult> {
   console.log(`[${db}] just after the start, ${FIXED_RATE}/s for ${COLD_SECONDS} s: ${JSON.stringify(cold)}`);
 
   // --- fixed rate: FIXED_RATE orders/s spread over the sessions.
+  // With --trace, the server's stamps of the phase (its engine and intake; none in a baseline's older code).
+  const serverStamps = new Map<string, Map<string, number>>();
+  const trace = args.trace
+    ? (((await import('@fixdesk/fix')) as Record<string, unknown>).messageTrace as { sink: unknown } | undefined)
+    : undefined;
+  if (trace)
+    trace.sink = (stage: string, id: string, at: number) => {
+      let s = serverStamps.get(stage);
+      if (!s) serverStamps.set(stage, (s = new Map()));
+      if (!s.has(id)) s.set(id, at);
+    };
+  const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+  loopDelay.enable();
   const fixedCpu0 = { node: process.cpuUsage(), pg: postgresCpuSeconds() };
-  const f = (await command({ cmd: 'fixed', rate: FIXED_RATE, seconds: FIXED_SECONDS }))!;
+  const f = (await command({ cmd: 'fixed', rate: FIXED_RATE, seconds: FIXED_SECONDS, ...(args.trace ? { trace: true } : {}) }))!;
   const fc = cpuSince(fixedCpu0);
+  loopDelay.disable();
+  // How late the server's event loop ran a 1 ms timer during the phase (ms): what a message waits before the server even reads it.
+  const serverLoopDelay = { p50: loopDelay.percentile(50) / 1e6, p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 };
+  if (trace) trace.sink = undefined;
+  const traced = f.trace
+    ? traceReport(f.trace, Object.fromEntries([...serverStamps].map(([stage, m]) => [stage, Object.fromEntries(m)])) as Stamps)
+    : undefined;
+  if (traced) console.log(`[${db}] ${traceText(traced)}`);
   const fixedCpu = { server: fc.node / f.seconds, clients: f.cpuSeconds / f.seconds, pg: db === 'postgres' ? fc.pg / f.seconds : NaN };
   const fixed = {
     rate: FIXED_RATE,
@@ -224,6 +262,7 @@ async function runOne(db: DatabaseKind): Promise<RunResult> {
     p99: pct(f.latencies, 99),
     max: f.latencies.at(-1) ?? NaN,
     achieved: f.acked / f.seconds,
+    serverLoopDelay,
   };
   console.log(`[${db}] fixed ${FIXED_RATE}/s: ${JSON.stringify(fixed)}`);
   // Where in the phase the slow acknowledgements were: p50 / p99 / max (ms) of each half second of sending.
@@ -255,7 +294,7 @@ async function runOne(db: DatabaseKind): Promise<RunResult> {
   await server.close();
   await database.dispose();
   rmSync(config.dataDir, { recursive: true, force: true });
-  return { db, cold, fixed, full, fixedCpu, ...(floor ? { commitFloor: floor } : {}) };
+  return { db, cold, fixed, full, fixedCpu, ...(floor ? { commitFloor: floor } : {}), ...(traced ? { trace: traced } : {}) };
 }
 
 // --- one run in this checkout (a child of the alternating parent below) ---
@@ -272,6 +311,7 @@ const HARNESS = [
   'order-clients-process.ts',
   'bench-connectors.ts',
   'order-history.ts',
+  'order-trace.ts',
   'proc-cpu.ts',
   'benchmarks-md.ts',
 ];
@@ -313,6 +353,7 @@ function runIn(tree: string, kind: DatabaseKind, withDropCopy = false): Promise<
     '--history',
     String(HISTORY),
     ...(withDropCopy ? ['--drop-copy'] : []),
+    ...(args.trace ? ['--trace'] : []),
   ];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...serverNodeFlags(tree), '--import', 'tsx', 'bench/orders.ts', '--run', kind, ...extra], {

@@ -79,3 +79,5 @@ export {
   CONFORMANCE_CLIENTS,
 } from './conformance/conformance-acceptor';
 export { parseConformanceArgs, runConformanceCli } from './conformance/cli';
+export { messageTrace, traceBytes, traceNow } from './trace';
+export type { TraceSink } from './trace';

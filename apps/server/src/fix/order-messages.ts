@@ -1,4 +1,4 @@
-import { BusinessRejectError, MsgType, Tag, type AppReceipt, type FixMessage, type SessionID } from '@fixdesk/fix';
+import { BusinessRejectError, messageTrace, MsgType, Tag, traceNow, type AppReceipt, type FixMessage, type SessionID } from '@fixdesk/fix';
 import type { IncomingNewOrder } from '../orders/intake';
 import type { OrderService } from '../orders/order-service';
 
@@ -93,6 +93,7 @@ export async function handleOrderMessage(
     case MsgType.NewOrderSingle:
     case MsgType.NewOrderMultileg: {
       const t0 = performance.now();
+      if (messageTrace.sink) messageTrace.sink('app.fromApp', text(m, Tag.ClOrdID) ?? '', traceNow());
       const result = await orders.receiveNewOrder(readNewOrder(m, id));
       observeIntake?.((performance.now() - t0) / 1000);
       // The audit record of the client's order message names the order it created.

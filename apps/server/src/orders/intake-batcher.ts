@@ -16,7 +16,7 @@ import {
   type RefusalToCopy,
   type ReservedOutbound,
 } from '@fixdesk/db';
-import type { SendReservation } from '@fixdesk/fix';
+import { messageTrace, traceNow, type SendReservation } from '@fixdesk/fix';
 import type { FastifyBaseLogger } from 'fastify';
 
 /** A reply whose number a session reserved, persisted in the batch's own commit and written after it. */
@@ -168,6 +168,7 @@ export class IntakeBatcher {
   ): Promise<IntakeOutcome> {
     const key = entry.order ? clOrdIdKey(entry.order.sendercompid, entry.order.sessionDate, entry.order.clordid) : undefined;
     if (key !== undefined) this.unsettledKeys.set(key, (this.unsettledKeys.get(key) ?? 0) + 1);
+    if (messageTrace.sink) messageTrace.sink('intake.queued', clOrdIdOf(entry), traceNow());
     return new Promise((resolve, reject) => {
       this.queue.push({ entry, onCommitted, reserve, duplicateRefusal, client, key, resolve, reject });
       if (!this.pumpScheduled && this.inFlight.size < this.maxInFlight) {
@@ -225,11 +226,17 @@ export class IntakeBatcher {
     return new Promise((resolve) => this.drained.push(resolve));
   }
 
+  /** The pool's connections, for the message trace. */
+  private poolStats(): { idle: number; waiting: number; total: number } {
+    return this.db.poolStats?.() ?? { idle: NaN, waiting: NaN, total: NaN };
+  }
+
   /** Starts batches from the queue while there is room in flight. */
   private readonly pump = (): void => {
     this.pumpScheduled = false;
     while (this.queue.length > 0 && this.inFlight.size < this.maxInFlight) {
       const batch = this.takeBatch();
+      if (messageTrace.sink) stampBatch(messageTrace.sink, 'batch.taken', batch, { inFlight: this.inFlight.size, ...this.poolStats() });
       const flight: InFlight = { outboxBound: new Set() };
       this.inFlight.add(flight);
       const prior = this.settledTail;
@@ -237,6 +244,7 @@ export class IntakeBatcher {
         .then(async (settlements) => {
           // Outcomes reach the callers in queue order: a later batch may commit first, never settle first.
           await prior;
+          if (messageTrace.sink) stampBatch(messageTrace.sink, 'batch.settled', batch);
           this.apply(batch, settlements);
         })
         .finally(() => this.releaseKeys(batch));
@@ -434,6 +442,7 @@ export class IntakeBatcher {
     const plan = planIntake(entries, drawn, index, new Date());
     const { outcomes } = plan;
     const sends = this.reserveReplies(batch, outcomes, flight);
+    if (messageTrace.sink) stampBatch(messageTrace.sink, 'batch.planned', batch);
     // Planned and numbered: the next batch may plan while this one's statement runs.
     onPlanned();
     try {
@@ -449,6 +458,7 @@ export class IntakeBatcher {
         if (o.kind === 'stored') o.er.sent_seq_num = seqs[i] ?? null;
       });
       stampPlannedIntake(plan, at);
+      if (messageTrace.sink) stampBatch(messageTrace.sink, 'batch.committed', batch);
     } catch (err) {
       // Nothing of the batch is known to be stored: what the index learnt from it may be wrong.
       index.forgetAll();
@@ -590,4 +600,33 @@ export class IntakeBatcher {
 
 function clOrdIdKey(sendercompid: string, sessionDate: string, clordid: string): string {
   return `${sendercompid}\u0001${sessionDate}\u0001${clordid}`;
+}
+
+/** The ClOrdID an entry answers (the message trace's key). */
+function clOrdIdOf(entry: IntakeEntry): string {
+  return entry.order?.clordid ?? entry.refusal?.terms.clOrdId ?? '';
+}
+
+/**
+ * The message trace (bench/orders.ts --trace): one stamp for every entry of a batch, the same time; at
+ * its start also its size, the batches already in flight and the pool's connections, as pseudo stages.
+ */
+function stampBatch(
+  sink: NonNullable<typeof messageTrace.sink>,
+  stage: string,
+  batch: readonly Queued[],
+  start?: { inFlight: number; idle: number; waiting: number; total: number },
+): void {
+  const at = traceNow();
+  for (const q of batch) {
+    const id = clOrdIdOf(q.entry);
+    sink(stage, id, at);
+    if (start) {
+      sink('batch.size', id, batch.length);
+      sink('batch.inFlight', id, start.inFlight);
+      sink('batch.poolIdle', id, start.idle);
+      sink('batch.poolWaiting', id, start.waiting);
+      sink('batch.poolTotal', id, start.total);
+    }
+  }
 }

@@ -1,6 +1,7 @@
 import type { Frame } from '../codec/framer';
 import type { InboundMessage, SessionCodec } from '../session/message';
 import type { Session } from '../session/session';
+import { messageTrace, traceNow } from '../trace';
 import type { FixConnection } from '../transport/connection';
 
 /** What one frame from the socket became. */
@@ -30,6 +31,14 @@ export class SessionFeed {
   ) {}
 
   deliver(d: Decoded): void {
+    const sink = messageTrace.sink;
+    if (sink && d.kind === 'message') {
+      const clOrdId = d.message.get(11);
+      if (clOrdId !== undefined) {
+        sink('in.data', clOrdId, this.connection.lastDataAtNs);
+        sink('in.decoded', clOrdId, traceNow());
+      }
+    }
     this.backlog += 1;
     if (this.backlog === BACKLOG_HIGH) this.connection.pause();
     const done =

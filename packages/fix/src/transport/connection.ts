@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import { TLSSocket } from 'node:tls';
+import { messageTrace, traceBytes, traceNow } from '../trace';
 import type { TransportInfo } from './tls';
 
 export interface ConnectionOptions {
@@ -37,6 +38,8 @@ export class FixConnection {
   private drainWaiters: Array<() => void> = [];
   private handlers: ConnectionHandlers | undefined;
   private readonly early: Buffer[] = [];
+  /** With the message trace on (trace.ts): when the latest chunk arrived (ns). */
+  lastDataAtNs = 0;
 
   constructor(
     private readonly socket: Socket,
@@ -48,6 +51,7 @@ export class FixConnection {
     this.transport = transportInfo(socket);
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => {
+      if (messageTrace.sink) this.lastDataAtNs = traceNow();
       if (this.handlers) this.handlers.onData(chunk);
       else this.early.push(chunk);
     });
@@ -88,6 +92,7 @@ export class FixConnection {
    */
   write(bytes: Buffer): Promise<void> | undefined {
     if (!this.isOpen) return undefined;
+    if (messageTrace.sink) traceBytes(messageTrace.sink, 'out.write', bytes);
     if (this.pending.length === 0) process.nextTick(this.flush);
     this.pending.push(bytes);
     this.pendingBytes += bytes.length;
@@ -108,6 +113,7 @@ export class FixConnection {
     this.pending = [];
     this.pendingBytes = 0;
     if (this.socket.destroyed) return;
+    if (messageTrace.sink) for (const c of chunks) traceBytes(messageTrace.sink, 'out.flush', c);
     // The socket took it all: a sender waiting because this tick's bytes ran over the mark goes on.
     if (this.socket.write(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length))) this.releaseWaiters();
   };

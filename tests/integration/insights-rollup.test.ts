@@ -13,6 +13,7 @@ import {
   insightsTimeToAnswer,
   rollUpInsights,
   rollUpInsightsFully,
+  openDb,
   type Db,
 } from '@fixdesk/db';
 import { TEST_DB_KINDS, createTestDatabase, type TestDatabase } from '@fixdesk/db/testing';
@@ -231,5 +232,55 @@ for (const kind of TEST_DB_KINDS) {
       const large = await rawRowsRead();
       assert.ok(large <= small + 20, `raw rows read: ${small} with the seed, ${large} with 600 more orders in the month`);
     });
+
+    it(
+      'folds no action a transaction still open holds: an earlier id committed after a later one is counted',
+      { skip: kind === 'pglite' && 'one connection: no transaction is open while a step runs' },
+      async () => {
+        // Everything folded afresh (the test before loaded orders behind the horizon, which no step folds).
+        await unfold(db);
+        await rollUpInsightsFully(db, { lagMs: 0 });
+        const { rows } = await db.query<{ id: number }>(
+          `SELECT o.id FROM orders o
+            WHERE o.msg_type = 'D' AND NOT EXISTS (SELECT 1 FROM order_actions a WHERE a.order_id = o.id)
+            ORDER BY o.id LIMIT 2`,
+        );
+        assert.equal(rows.length, 2, 'two unanswered orders in the seed');
+        const accept = (q: Pick<Db, 'query'>, orderId: number) =>
+          q.query<{ id: number }>(
+            `INSERT INTO order_actions (order_id, sendercompid, action_type, user_id)
+             SELECT id, sendercompid, 'ACCEPT', 'slow_broker' FROM orders WHERE id = $1 RETURNING id`,
+            [orderId],
+          );
+        // A broker's accept whose transaction stays open (a stall, a lock wait) after its action took an
+        // id; another broker's accept takes the next id and commits; a step runs meanwhile (its lag the
+        // production default: both actions are seconds old).
+        const other = await openDb({ databaseUrl: database.url!, poolSize: 1 });
+        let release!: () => void;
+        const released = new Promise<void>((r) => (release = r));
+        let held!: (id: number) => void;
+        const heldId = new Promise<number>((r) => (held = r));
+        const open = other.transaction(async (tx) => {
+          held((await accept(tx, rows[0]!.id)).rows[0]!.id);
+          await released;
+        });
+        try {
+          const early = await heldId;
+          const late = (await accept(db, rows[1]!.id)).rows[0]!.id;
+          assert.ok(late > early);
+          const step = await rollUpInsights(db);
+          assert.equal(step.busy, false);
+          assert.ok(step.actionId < early, `the step folded up to action ${step.actionId}, past ${early} of the open transaction`);
+        } finally {
+          release();
+          await open;
+          await other.close();
+        }
+        await rollUpInsightsFully(db, { lagMs: 0 });
+        const folded = await answers(db);
+        await unfold(db);
+        deepEqualByCase(folded, await answers(db), 'folded after the open transaction committed, against the raw rows');
+      },
+    );
   });
 }

@@ -25,6 +25,7 @@ import m0025 from './0025_drop_copies_report_keys';
 import m0026 from './0026_refusal_copies';
 import m0027 from './0027_insights_session_faults';
 import m0028 from './0028_insights_rollups';
+import m0029 from './0029_insights_rollup_marks';
 
 export interface Migration {
   version: number;
@@ -62,4 +63,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 26, name: 'refusal_copies', sql: m0026 },
   { version: 27, name: 'insights_session_faults', sql: m0027 },
   { version: 28, name: 'insights_rollups', sql: m0028 },
+  { version: 29, name: 'insights_rollup_marks', sql: m0029 },
 ];

@@ -150,6 +150,31 @@ function expandInto(
     ON CONFLICT (${keyCols.join(', ')}) DO UPDATE SET ${sums.map((x) => `${x} = t.${x} + excluded.${x}`).join(', ')}`;
 }
 
+/** The marks kept (one per step: at a step every 5 s, the last 20 minutes); older writers hold the actions where they are. */
+const ACTION_MARKS = 240;
+
+/**
+ * What no transaction still open can hold, for this step (docs/adr/0019, amendment 1), from the oldest
+ * writing transaction open in this database (pg_stat_activity; none on PGlite, which has one
+ * connection): `cut`, the orders' horizon, now minus the lag or that transaction's start if earlier (its
+ * rows' created_at is its start or later); `action_cap`, the highest action id a mark taken before that
+ * start shows taken (every id it holds came later), the folded id if no mark is that old, and null
+ * with no writer open; `mark`, the sequence as this step finds it, for the next steps. A writer of
+ * another role shows no start to this one and is not seen.
+ */
+const IN_FLIGHT_SQL = `
+  SELECT least(now() - make_interval(secs => $1::float8 / 1000), w.since)::text AS cut,
+         CASE WHEN w.since IS NOT NULL
+              THEN coalesce((SELECT max((m->>'seq')::bigint) FROM jsonb_array_elements(s.action_marks) m WHERE (m->>'at')::timestamptz < w.since),
+                            s.action_id)::text END AS action_cap,
+         jsonb_build_object('at', q.at, 'seq', q.seq) AS mark
+    FROM insights_rollup_state s,
+         (SELECT min(xact_start) AS since FROM pg_stat_activity
+           WHERE backend_xid IS NOT NULL AND pid <> pg_backend_pid() AND datname = current_database()) w,
+         -- The time read after the sequence: every id up to seq was taken at or before it.
+         LATERAL (SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS seq, clock_timestamp() AS at FROM order_actions_id_seq) q
+   WHERE s.id = 1`;
+
 /** One roll-up step (see above). */
 export async function rollUpInsights(db: Db, opts: RollupOptions = {}): Promise<RollupStep> {
   const lagMs = opts.lagMs ?? 10_000;
@@ -182,8 +207,11 @@ export async function rollUpInsights(db: Db, opts: RollupOptions = {}): Promise<
     // The chunk's last order is looked for (a sort of the window's orders) only when the window holds
     // more than a chunk, counted first; and once: nth is materialized, where inlined its subquery ran
     // once for each of its three uses below (three sorts of every order of the window, EXPLAIN ANALYZE).
-    const cut = (await tx.query<{ cut: string }>(`SELECT (now() - make_interval(secs => $1::float8 / 1000))::text AS cut`, [lagMs]))
-      .rows[0]!.cut;
+    const {
+      cut,
+      action_cap: actionCap,
+      mark,
+    } = (await tx.query<{ cut: string; action_cap: string | null; mark: unknown }>(IN_FLIGHT_SQL, [lagMs])).rows[0]!;
     const hOld = state.orders_horizon;
     const limits = (
       await tx.query<{ h_old: string; h_new: string; a_old: string; a_new: string; orders_full: boolean; actions_full: boolean }>(
@@ -197,11 +225,13 @@ export async function rollUpInsights(db: Db, opts: RollupOptions = {}): Promise<
          SELECT $1::timestamptz::text AS h_old,
                 greatest($1::timestamptz, CASE WHEN nth.at = $1::timestamptz THEN nth.at + interval '1 microsecond' ELSE coalesce(nth.at, $3::timestamptz) END)::text AS h_new,
                 $2::bigint::text AS a_old,
-                coalesce((SELECT id - 1 FROM young WHERE id IS NOT NULL), (SELECT max(id) FROM acts), $2::bigint)::text AS a_new,
+                greatest($2::bigint, least(coalesce((SELECT id - 1 FROM young WHERE id IS NOT NULL), (SELECT max(id) FROM acts), $2::bigint),
+                                           coalesce($6::bigint, (SELECT max(id) FROM acts), $2::bigint)))::text AS a_new,
                 nth.at IS NOT NULL AS orders_full,
-                (SELECT count(*) FROM acts) >= $5::int AND (SELECT id FROM young) IS NULL AS actions_full
+                (SELECT count(*) FROM acts) >= $5::int AND (SELECT id FROM young) IS NULL
+                  AND ($6::bigint IS NULL OR $6::bigint >= (SELECT max(id) FROM acts)) AS actions_full
            FROM nth`,
-        [hOld, state.action_id, cut, orderChunk, actionChunk],
+        [hOld, state.action_id, cut, orderChunk, actionChunk, actionCap],
       )
     ).rows[0]!;
     const trading = (
@@ -371,8 +401,13 @@ export async function rollUpInsights(db: Db, opts: RollupOptions = {}): Promise<
     const counted = (await tx.query<{ orders: number }>(`SELECT count(*) FILTER (WHERE is_new)::int AS orders FROM insights_touched`))
       .rows[0]!;
     await tx.query(
-      `UPDATE insights_rollup_state SET orders_horizon = $1::timestamptz, action_id = $2::bigint, folded_at = now() WHERE id = 1`,
-      [limits.h_new, limits.a_new],
+      `UPDATE insights_rollup_state
+          SET orders_horizon = $1::timestamptz, action_id = $2::bigint, folded_at = now(),
+              action_marks = (SELECT coalesce(jsonb_agg(m ORDER BY (m->>'at')::timestamptz), '[]')
+                                FROM (SELECT m FROM jsonb_array_elements(action_marks || jsonb_build_array($3::jsonb)) m
+                                       ORDER BY (m->>'at')::timestamptz DESC LIMIT ${ACTION_MARKS}) kept)
+        WHERE id = 1`,
+      [limits.h_new, limits.a_new, JSON.stringify(mark)],
     );
     return {
       busy: false,

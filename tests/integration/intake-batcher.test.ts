@@ -433,6 +433,38 @@ for (const kind of TEST_DB_KINDS) {
       if (a.kind === 'stored' && b.kind === 'stored') assert.ok(a.order.id < b.order.id);
     });
 
+    it('a batch that committed frees its place at once: with the first still held, a third batch is written too, and all settle in order', async () => {
+      const slow = holdingDb(t.db);
+      const batcher = new IntakeBatcher(slow.db, log, { planned: true });
+      await batcher.submit(entry('PL-F0'), () => {});
+      slow.holdNext();
+      const order: string[] = [];
+      const first = batcher.submit(entry('PL-F1'), () => order.push('F1'));
+      await new Promise((r) => setImmediate(r)); // the first batch is in flight, held
+      const second = batcher.submit(entry('PL-F2'), () => order.push('F2'));
+      const stored = async (clordid: string) => {
+        for (let i = 0; i < 200; i++) {
+          const { rows } = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM orders WHERE clordid = $1', [clordid]);
+          if (rows[0]!.n === 1) return true;
+          await new Promise((r) => setTimeout(r, 10));
+        }
+        return false;
+      };
+      assert.ok(await stored('PL-F2'), 'the second batch committed beside the held one');
+      // Two places, one held: the second's place is free again although it has not settled.
+      const third = batcher.submit(entry('PL-F3'), () => order.push('F3'));
+      assert.ok(await stored('PL-F3'), 'the third batch was written while the first is still held');
+      assert.deepEqual(order, [], 'no outcome before the first settles');
+      slow.release();
+      const outcomes = await Promise.all([first, second, third]);
+      assert.deepEqual(
+        outcomes.map((o) => o.kind),
+        ['stored', 'stored', 'stored'],
+      );
+      assert.deepEqual(order, ['F1', 'F2', 'F3']);
+      await batcher.idle();
+    });
+
     it("a reply bound for the outbox in a batch still in flight keeps the client's later replies from being reserved", async () => {
       const slow = holdingDb(t.db);
       const batcher = new IntakeBatcher(slow.db, log, { planned: true });

@@ -122,8 +122,11 @@ export class IntakeBatcher {
   private queue: Queued[] = [];
   private drained: Array<() => void> = [];
   private readonly maxInFlight: number;
+  /** Batches started and not yet settled. */
   private readonly inFlight = new Set<InFlight>();
-  /** A pump is scheduled for the end of the tick. */
+  /** Batches whose statements are still running (their place taken): at most maxInFlight. */
+  private writing = 0;
+  /** A pump is scheduled (for the end of the tick, or the next turn of the event loop after a commit). */
   private pumpScheduled = false;
   /** Resolves once the latest batch started was settled (the next one settles after it). */
   private settledTail: Promise<void> = Promise.resolve();
@@ -171,7 +174,7 @@ export class IntakeBatcher {
     if (messageTrace.sink) messageTrace.sink('intake.queued', clOrdIdOf(entry), traceNow());
     return new Promise((resolve, reject) => {
       this.queue.push({ entry, onCommitted, reserve, duplicateRefusal, client, key, resolve, reject });
-      if (!this.pumpScheduled && this.inFlight.size < this.maxInFlight) {
+      if (!this.pumpScheduled && this.writing < this.maxInFlight) {
         this.pumpScheduled = true;
         // After the current tick: orders that arrived together share a commit.
         process.nextTick(this.pump);
@@ -231,19 +234,30 @@ export class IntakeBatcher {
     return this.db.poolStats?.() ?? { idle: NaN, waiting: NaN, total: NaN };
   }
 
-  /** Starts batches from the queue while there is room in flight. */
+  /**
+   * Starts batches from the queue while fewer than maxInFlight statements run. A batch's place is free
+   * once its statement is done (written), not once it settled: a batch that committed before an
+   * earlier one no longer keeps the orders queued behind it waiting for that earlier commit.
+   */
   private readonly pump = (): void => {
     this.pumpScheduled = false;
-    while (this.queue.length > 0 && this.inFlight.size < this.maxInFlight) {
+    while (this.queue.length > 0 && this.writing < this.maxInFlight) {
       const batch = this.takeBatch();
-      if (messageTrace.sink) stampBatch(messageTrace.sink, 'batch.taken', batch, { inFlight: this.inFlight.size, ...this.poolStats() });
+      if (messageTrace.sink) stampBatch(messageTrace.sink, 'batch.taken', batch, { inFlight: this.writing, ...this.poolStats() });
       const flight: InFlight = { outboxBound: new Set() };
       this.inFlight.add(flight);
       const prior = this.settledTail;
+      this.writing += 1;
       const settled = this.process(batch, flight, prior)
+        .finally(() => this.written())
         .then(async (settlements) => {
           // Outcomes reach the callers in queue order: a later batch may commit first, never settle first.
           await prior;
+          // Its reserved replies were handed to the wire at the commit (settleReservations): the
+          // callers' bookkeeping (risk book, publishing, the inbound numbers' store writes) waits for
+          // the next turn of the event loop, so that the connections flush those replies first and the
+          // orders read meanwhile are decided, instead of all of it running before the flush.
+          await nextTurn();
           if (messageTrace.sink) stampBatch(messageTrace.sink, 'batch.settled', batch);
           this.apply(batch, settlements);
         })
@@ -258,6 +272,18 @@ export class IntakeBatcher {
     }
   };
 
+  /**
+   * A batch's statement is done: its place goes to the orders queued meanwhile, at the next turn of the
+   * event loop (after the replies' flush and the orders read in this one, which join that batch).
+   */
+  private written(): void {
+    this.writing -= 1;
+    if (this.queue.length > 0 && !this.pumpScheduled) {
+      this.pumpScheduled = true;
+      setImmediate(this.pump);
+    }
+  }
+
   private finish(flight: InFlight): void {
     this.inFlight.delete(flight);
     for (const c of flight.outboxBound) {
@@ -265,8 +291,7 @@ export class IntakeBatcher {
       if (n > 0) this.outboxBound.set(c, n);
       else this.outboxBound.delete(c);
     }
-    if (this.queue.length > 0) this.pump();
-    else if (this.inFlight.size === 0 && !this.pumpScheduled) for (const d of this.drained.splice(0)) d();
+    if (this.queue.length === 0 && this.inFlight.size === 0 && !this.pumpScheduled) for (const d of this.drained.splice(0)) d();
   }
 
   /** An entry of this batch replies through the outbox: no later batch may reserve a reply of that client before it settled. */
@@ -596,6 +621,11 @@ export class IntakeBatcher {
       throw reserved.length ? new ReplyPersistError(err, attempted) : err;
     }
   }
+}
+
+/** Resolves at the next turn of the event loop (after its I/O callbacks). */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function clOrdIdKey(sendercompid: string, sessionDate: string, clordid: string): string {

@@ -252,12 +252,13 @@ export class IntakeBatcher {
         .finally(() => this.written())
         .then(async (settlements) => {
           // Outcomes reach the callers in queue order: a later batch may commit first, never settle first.
-          await prior;
           // Its reserved replies were handed to the wire at the commit (settleReservations): the
-          // callers' bookkeeping (risk book, publishing, the inbound numbers' store writes) waits for
-          // the next turn of the event loop, so that the connections flush those replies first and the
-          // orders read meanwhile are decided, instead of all of it running before the flush.
-          await nextTurn();
+          // callers' bookkeeping (risk book, publishing, the inbound numbers' store writes) also waits
+          // for the next turn of the event loop after the commit, so that the connections flush those
+          // replies first, instead of all of it running before the flush. One turn from the commit,
+          // not one per batch after the earlier one's settlement: batches settling back to back do
+          // not each wait a turn more.
+          await Promise.all([prior, nextTurn()]);
           if (messageTrace.sink) stampBatch(messageTrace.sink, 'batch.settled', batch);
           this.apply(batch, settlements);
         })

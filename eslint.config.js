@@ -13,6 +13,14 @@ const layer = (files, forbidden, message) => ({
   },
 });
 
+// The typed rules' types (below): each file's from the program the typecheck checks it in. A plain
+// `eslint` builds these programs itself (parserOptions.project); under `npm run lint`,
+// scripts/typecheck-and-eslint.mjs has built and checked them for the typecheck and hands them over here
+// (parserOptions.programs), so that each is built and type-checked once.
+const CHECKED_PROGRAMS = globalThis[Symbol.for('fixdesk.typecheckedPrograms')];
+const typesFrom = (project) =>
+  CHECKED_PROGRAMS?.has(project) ? { programs: [CHECKED_PROGRAMS.get(project)] } : { project, tsconfigRootDir: import.meta.dirname };
+
 const NODE_IO = [
   'node:fs',
   'node:fs/*',
@@ -42,11 +50,15 @@ export default tseslint.config(
   // unhandled rejection ends the server's process; in the browser the user is told nothing), and a
   // promise where a plain callback is expected (an onClick, an onSubmit) is never awaited. A handler
   // that reports its own failures is marked `void`. These two rules need the types, so they read the
-  // sources only (tests run node:test's it/describe, whose promises the runner keeps).
+  // sources only (tests run node:test's it/describe, whose promises the runner keeps). Their types come
+  // from three programs, those of the typecheck: tsconfig.node.json's for the Node side, apps/web's and
+  // packages/client's for the browser side (each with the DOM). Not `projectService`, which took each
+  // file's nearest tsconfig.json: six overlapping programs (each package's and each app's, each parsing
+  // and checking again the packages it imports).
   {
     files: ['apps/server/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}', 'packages/{db,fix,client,domain}/src/**/*.ts'],
     ignores: ['**/*.test.ts'],
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    languageOptions: { parserOptions: typesFrom('./tsconfig.node.json') },
     rules: {
       '@typescript-eslint/no-floating-promises': [
         'error',
@@ -62,6 +74,16 @@ export default tseslint.config(
       ],
       '@typescript-eslint/no-misused-promises': 'error',
     },
+  },
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts'],
+    languageOptions: { parserOptions: typesFrom('./apps/web/tsconfig.json') },
+  },
+  {
+    files: ['packages/client/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    languageOptions: { parserOptions: typesFrom('./packages/client/tsconfig.json') },
   },
   // A file a reader can hold in mind: 600 lines of code at most (comments and blank lines not counted),
   // but for generated code and the FIX codec's hand-unrolled encoder.

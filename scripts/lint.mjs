@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // `npm run lint`: the static checks, two at a time (the machines this runs on have two cores and each
-// check is one single-threaded process): the types of the Node side (every package, the server, the
-// tests and the tools: one program, tsconfig.node.json, so each file is checked once), the types of the
-// browser side (packages/client and apps/web, with the DOM), eslint, Prettier and the workspace
-// dependency rules. Each check's output is printed whole when it ends; the run fails if any failed.
+// check is one single-threaded process): the types and eslint, Prettier and the workspace dependency
+// rules. The types and eslint are one process (scripts/typecheck-and-eslint.mjs), so that eslint's typed
+// rules read the programs the typecheck built and checked instead of building and checking them again:
+// the types of the Node side (every package, the server, the tests and the tools: one program,
+// tsconfig.node.json, so each file is checked once) and of the browser side (packages/client and
+// apps/web, with the DOM). Each check's output is printed whole when it ends; the run fails if any
+// failed.
 import { spawn } from 'node:child_process';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -11,9 +14,7 @@ const bin = (name) => `${root}node_modules/.bin/${name}`;
 
 /** Longest first, so the two slots finish close together. */
 const CHECKS = [
-  { name: 'eslint', cmd: [bin('eslint'), '.'] },
-  { name: 'types (node)', cmd: [bin('tsc'), '-p', 'tsconfig.node.json'] },
-  { name: 'types (browser)', cmd: ['sh', '-c', `${bin('tsc')} -p packages/client && ${bin('tsc')} -p apps/web`] },
+  { name: 'types and eslint', cmd: [process.execPath, 'scripts/typecheck-and-eslint.mjs'] },
   { name: 'formatting', cmd: [bin('prettier'), '--check', '--log-level', 'warn', '**/*.{ts,tsx,js,mjs,cjs,css}'] },
   { name: 'workspace dependencies', cmd: [process.execPath, 'scripts/check-workspace-deps.mjs'] },
 ];

@@ -88,7 +88,7 @@ describe('client FIX defaults', () => {
       assert.equal(await modal.previewWarnings.count(), 0, 'no warnings');
       await page.locator('[data-testid="send-order"]:enabled').waitFor();
       await settled(page); // the button's loader fades out
-      await screenshot(page, 'fix-client-defaults-preview');
+      await screenshot(page, 'fix-client-order-with-defaults-preview');
 
       const sent = /ClOrdID (\S+)\)/.exec(await modal.sendAndConfirm())![1]!;
       await page.keyboard.press('Escape');

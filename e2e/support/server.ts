@@ -4,6 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { freePort } from '../../tests/support/free-port';
+import { killWithThisProcess } from '../../tests/support/watchdog';
 import { ADMIN_PASSWORD, DEMO_PASSWORD, seedDataDir } from './seeded-data-dir';
 
 const repoRoot = new URL('../..', import.meta.url).pathname;
@@ -22,31 +23,6 @@ export interface RunningServer {
   /** Stops the process and starts it again on the same ports and data (a server restart), after `downForMs` stopped. */
   restart(downForMs?: number): Promise<void>;
   stop(): Promise<void>;
-}
-
-/**
- * Kills the server when this test process ends, however it ends: run() kills a file's process that
- * outran its time, and a SIGKILL runs no handler of ours (the after hook's stop() never comes), so the
- * server would run on for the rest of the run, its timers costing about 5 % of a core (1 s of CPU per
- * 20 s idle, measured) and its ports held. The watchdog of tests/support/server-process.ts: a shell of
- * its own session (no terminal signal reaches it; it ignores the others) reads a pipe whose write end
- * only this process holds, and kills the server when the read ends. Ended when the server exits (so it
- * never signals a reused pid).
- */
-function killedWithThisProcess(child: ChildProcess): void {
-  if (child.pid === undefined) return;
-  const watchdog = spawn('sh', ['-c', 'trap "" INT TERM HUP; read _; kill -KILL "$1" 2>/dev/null', 'sh', String(child.pid)], {
-    stdio: ['pipe', 'ignore', 'ignore'],
-    detached: true,
-  });
-  watchdog.on('error', () => undefined);
-  watchdog.stdin!.on('error', () => undefined);
-  // Neither keeps this process alive.
-  watchdog.unref();
-  (watchdog.stdin as unknown as { unref?: () => void }).unref?.();
-  child.once('exit', () => {
-    if (watchdog.exitCode === null && watchdog.signalCode === null) watchdog.kill('SIGKILL');
-  });
 }
 
 function exited(child: ChildProcess): Promise<void> {
@@ -119,7 +95,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   };
   const spawnServer = () => {
     const proc = spawn(process.execPath, [serverMain], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    killedWithThisProcess(proc);
+    killWithThisProcess(proc);
     proc.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     proc.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     return proc;

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { killWithThisProcess } from './watchdog';
 
 const root = new URL('../..', import.meta.url).pathname;
 const START_TIMEOUT_MS = 180_000;
@@ -124,29 +125,12 @@ function killGroup(child: ChildProcess): void {
 }
 
 /**
- * Ends the child's process group when this process ends, whatever ends it: run() failing a file that
- * outran its time kills the file's process, and a SIGTERM or SIGKILL runs no exit handler of ours, so
- * a server started in a group of its own would run on. A small shell of its own session (no terminal
- * signal reaches it; it ignores the others) holds the read end of a pipe whose write end only this
- * process holds: when this process is gone, however it went, its read ends and it kills the group.
- * Once the server has exited, the watchdog is ended first (so it never signals a reused group id).
- * An exit handler does the same at once when this process exits in order.
+ * Ends the child's process group when this process ends, whatever ends it (watchdog.ts), and at once
+ * by an exit handler when this process exits in order.
  */
 function watchGroup(child: ChildProcess): void {
-  if (child.pid === undefined) return;
-  const watchdog = spawn('sh', ['-c', 'trap "" INT TERM HUP; read _; kill -KILL -"$1" 2>/dev/null', 'sh', String(child.pid)], {
-    stdio: ['pipe', 'ignore', 'ignore'],
-    detached: true,
-  });
-  watchdog.on('error', () => undefined);
-  watchdog.stdin!.on('error', () => undefined);
-  // Neither keeps this process alive.
-  watchdog.unref();
-  (watchdog.stdin as unknown as { unref?: () => void }).unref?.();
+  killWithThisProcess(child, { group: true });
   const onExit = () => killGroup(child);
   process.once('exit', onExit);
-  child.once('exit', () => {
-    process.off('exit', onExit);
-    if (watchdog.exitCode === null && watchdog.signalCode === null) watchdog.kill('SIGKILL');
-  });
+  child.once('exit', () => process.off('exit', onExit));
 }

@@ -50,6 +50,15 @@ const CASES: Record<string, InsightsFilters> = {
     clients: [A],
     exchange: 'EEX',
   }),
+  // A client's histograms and fills are rolled up by UTC day only (amendment 2): hours, days of another
+  // zone and the ends of a range that are not whole days are read raw around the days that are.
+  'one client, a day by hour': filters({ from: '2026-11-02T00:00:00Z', to: '2026-11-03T00:00:00Z', clients: [B] }),
+  'one client, Singapore days': filters({ from: '2026-10-31T16:00:00Z', to: '2026-11-04T16:00:00Z', tz: 'Asia/Singapore', clients: [A] }),
+  'one client, from 06:00 on the 1st to 18:00 on the 4th': filters({
+    from: '2026-11-01T06:00:00Z',
+    to: '2026-11-04T18:00:00Z',
+    clients: [B],
+  }),
   'through today': filters({ from: '2026-10-01T00:00:00Z', to: new Date(Math.ceil(Date.now() / 86_400_000) * 86_400_000).toISOString() }),
 };
 
@@ -214,6 +223,11 @@ for (const kind of TEST_DB_KINDS) {
         } as Db;
         await insightsOrderFlow(counting, month);
         await insightsClients(counting, month);
+        // The charts whose rollups are the desk's by hour, and a client's by day only (amendment 2).
+        await insightsTimeToAnswer(counting, month);
+        await insightsContracts(counting, month);
+        await insightsTimeToAnswer(counting, { ...month, clients: [A] });
+        await insightsContracts(counting, { ...month, clients: [A] });
         return total;
       };
       await rollUpInsightsFully(db, { lagMs: 0 });

@@ -26,6 +26,7 @@ import m0026 from './0026_refusal_copies';
 import m0027 from './0027_insights_session_faults';
 import m0028 from './0028_insights_rollups';
 import m0029 from './0029_insights_rollup_marks';
+import m0030 from './0030_insights_client_days';
 
 export interface Migration {
   version: number;
@@ -64,4 +65,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 27, name: 'insights_session_faults', sql: m0027 },
   { version: 28, name: 'insights_rollups', sql: m0028 },
   { version: 29, name: 'insights_rollup_marks', sql: m0029 },
+  { version: 30, name: 'insights_client_days', sql: m0030 },
 ];

@@ -18,12 +18,22 @@ import { pgArray } from '../pg-array';
 /** The widths of the buckets, in minutes: 15 (every zone in use has its hours on a quarter hour of UTC), an hour, a UTC day. */
 export const ROLLUP_WIDTHS = [15, 60, 1440] as const;
 /**
- * The desk-wide histograms and contracts (insights_answer_hist, insights_fills) by hour and day only:
- * by quarter hour and client they would hold about as many rows as the raw data (a desk of 8,000 orders
- * a day has two or three orders per client per quarter hour, each in its own bin), so a call by client,
- * or whose range or periods are not whole hours of UTC, reads those charts raw.
+ * The widths of the histograms and contracts (insights_answer_hist, insights_fills) for the whole desk
+ * (client '*'): an hour and a UTC day. By quarter hour they would hold about as many rows as the raw
+ * data (a desk of 8,000 orders a day has two or three orders per client per quarter hour, each in its
+ * own bin).
  */
 export const DESK_WIDTHS = [60, 1440] as const;
+/**
+ * Their widths per client (docs/adr/0019, amendment 2): the contracts and each user's histograms by UTC
+ * day only (a client's day of a few hundred orders shares its bins; by hour, as many rows as orders);
+ * the histograms of all users ('*') by hour and day, so a client's periods in a zone off UTC (a
+ * Singapore day is 24 hours of UTC) are read from them. What a call's periods need in a width a client
+ * has not is read raw: each user's figures for the hours at the ends of a range that are not whole UTC
+ * days, for example.
+ */
+export const CLIENT_WIDTHS = [1440] as const;
+export const CLIENT_ALL_USERS_WIDTHS = [60, 1440] as const;
 
 /** Durations are binned by floor(ln(µs) / ln(BASE)); a bin read as its geometric middle is within sqrt(BASE) - 1 (4.88%) of any value in it. */
 export const HISTOGRAM_BASE = 1.1;
@@ -39,11 +49,11 @@ export const binValueMs = (bin: number) => (bin < 0 ? 0 : Math.pow(HISTOGRAM_BAS
 /**
  * Per order of `orders_sql` (columns id, created_at, sendercompid, exchange, symbol, cap, sign): its
  * first answer (accept or reject, by time then id) and who made it, its first accept, its first fill and
- * who made it, from its actions with ids up to `cap`; as histogram entries (measure, username, bin, n).
- * Used by the roll-up (the orders folded: +1 up to the new id, -1 up to the old one) and by the
- * calls (the tail: what came after the roll-up).
+ * who made it, from its actions with ids up to `cap`; as histogram entries (measure, username, bin, n),
+ * with the orders' columns `keep` as well. Used by the roll-up (the orders folded: +1 up to the new id,
+ * -1 up to the old one) and by the calls (the tail: what came after the roll-up).
  */
-export const answerEntries = (ordersSql: string) => `
+export const answerEntries = (ordersSql: string, keep: readonly string[] = []) => `
   answer_orders AS (${ordersSql}),
   answer_firsts AS (
     SELECT o.*, x.answered_at, x.answered_by, x.accepted_at, x.filled_at, x.filled_by
@@ -59,7 +69,8 @@ export const answerEntries = (ordersSql: string) => `
       ) x
   ),
   answer_entries AS (
-    SELECT f.id, f.created_at, f.sendercompid, f.exchange, f.symbol, f.sign, m.measure, m.username, ${binSql('m.us')} AS bin
+    SELECT f.id, f.created_at, f.sendercompid, f.exchange, f.symbol, f.sign, ${keep.map((c) => `f.${c}, `).join('')}m.measure, m.username,
+           ${binSql('m.us')} AS bin
       FROM answer_firsts f
      CROSS JOIN LATERAL (VALUES
        ('a', f.answered_by, extract(epoch FROM f.answered_at - f.created_at) * 1000000),
@@ -89,7 +100,10 @@ export const fillContracts = (rowsSql: string) => `
            f.fill_qty * CASE WHEN f.leg_index IS NULL AND l.order_id IS NOT NULL THEN l.leg_ratio_qty ELSE 1 END AS lots,
            CASE WHEN f.leg_index IS NULL AND l.order_id IS NOT NULL THEN l.leg_price ELSE f.fill_price END AS px
       FROM fill_rows f
-      LEFT JOIN order_legs l ON f.msg_type = 'AB' AND l.order_id = f.order_id AND (f.leg_index IS NULL OR l.leg_index = f.leg_index)
+      -- Each spread's legs by key (OFFSET 0 keeps the lookup per fill: joined, the planner hashed every
+      -- leg of all time when it expected many fills).
+      LEFT JOIN LATERAL (SELECT l.* FROM order_legs l
+                          WHERE f.msg_type = 'AB' AND l.order_id = f.order_id AND (f.leg_index IS NULL OR l.leg_index = f.leg_index) OFFSET 0) l ON true
   )`;
 
 export interface RollupStep {
@@ -122,8 +136,9 @@ const bucket15 = (col: string) => `date_bin('15 minutes', ${col}, timestamptz 'e
 
 /**
  * Adds `src` (rows of bucket (15 minutes), client, ek, the `dims` and the `sums`) into `table`: each row
- * in every width, under its client and '*' (a trading client's, `trading` the list) and under its
- * exchange and '*'; `extra` may multiply the rows further (the broker user and '*').
+ * in every width, under its client (a trading client's, `trading` the list, also under '*'; per client
+ * in the `clientWidths` only) and under its exchange and '*'; `extra` may multiply the rows further
+ * (the broker user and '*').
  */
 function expandInto(
   table: string,
@@ -131,20 +146,21 @@ function expandInto(
   sums: string[],
   trading: string,
   src: string,
-  opts: { extra?: string; deskOnly?: boolean; widths?: readonly number[] } = {},
+  opts: { extra?: string; widths?: readonly number[]; clientWidths?: readonly number[] } = {},
 ): string {
-  const clients = opts.deskOnly
-    ? `CASE WHEN s.client = ANY (${trading}::text[]) THEN ARRAY['*'] ELSE '{}'::text[] END`
-    : `CASE WHEN s.client = ANY (${trading}::text[]) THEN ARRAY[s.client, '*'] ELSE ARRAY[s.client] END`;
+  const widths = opts.widths ?? ROLLUP_WIDTHS;
+  const own = `w.width = ANY ('{${(opts.clientWidths ?? widths).join(',')}}'::int[])`;
+  const clients = `CASE WHEN s.client = ANY (${trading}::text[]) THEN CASE WHEN ${own} THEN ARRAY[s.client, '*'] ELSE ARRAY['*'] END
+                        WHEN ${own} THEN ARRAY[s.client] ELSE '{}'::text[] END`;
   const keyCols = ['width', 'client', 'exch', 'bucket', ...dims];
   const dimSel = dims.map((d) => (d === 'username' ? 'ku.username' : `s.${d}`));
   return `INSERT INTO ${table} AS t (${[...keyCols, ...sums].join(', ')})
     SELECT w.width::smallint, c.client, e.exch, date_bin(make_interval(mins => w.width), s.bucket, timestamptz 'epoch'),
            ${[...dimSel, ...sums.map((x) => `sum(s.${x})`)].join(', ')}
       FROM (${src}) s
+     CROSS JOIN (VALUES ${widths.map((w) => `(${w})`).join(', ')}) w (width)
      CROSS JOIN unnest(${clients}) c (client)
      CROSS JOIN unnest(CASE WHEN s.ek IS NULL THEN ARRAY['*'] ELSE ARRAY['*', s.ek] END) e (exch)
-     CROSS JOIN (VALUES ${(opts.widths ?? ROLLUP_WIDTHS).map((w) => `(${w})`).join(', ')}) w (width)
      ${opts.extra ?? ''}
      GROUP BY ${keyCols.map((_, i) => i + 1).join(', ')}
     ON CONFLICT (${keyCols.join(', ')}) DO UPDATE SET ${sums.map((x) => `${x} = t.${x} + excluded.${x}`).join(', ')}`;
@@ -289,7 +305,7 @@ export async function rollUpInsights(db: Db, opts: RollupOptions = {}): Promise<
       p,
     );
 
-    // Fills: the desk's on their contracts (every trading client together), and each client's lots.
+    // Fills on their contracts (the desk's by hour and day, each client's by day), and each client's lots.
     await tx.query(
       `WITH ${fillContracts(
         `SELECT ${FILL_ROW_COLUMNS}, ${EXCH_KEY} FROM order_actions a JOIN orders o ON o.id = a.order_id ${SM_JOIN}
@@ -304,7 +320,7 @@ export async function rollUpInsights(db: Db, opts: RollupOptions = {}): Promise<
            `SELECT ${bucket15('f.created_at')} AS bucket, f.sendercompid AS client, f.ek, f.c_symbol AS symbol, coalesce(f.c_month, '') AS month,
                    sum(f.lots) AS lots, coalesce(sum(f.lots * f.px) FILTER (WHERE f.px IS NOT NULL), 0) AS lots_px, count(*) AS fills
               FROM fill_lots f GROUP BY 1, 2, 3, 4, 5`,
-           { deskOnly: true, widths: DESK_WIDTHS },
+           { widths: DESK_WIDTHS, clientWidths: CLIENT_WIDTHS },
          )}
        )
        ${expandInto(
@@ -356,9 +372,11 @@ export async function rollUpInsights(db: Db, opts: RollupOptions = {}): Promise<
                  sum(e.sign) AS n
             FROM answer_entries e ${SM_JOIN.replace(/o\./g, 'e.')} GROUP BY 1, 2, 3, 4, 5, 6 HAVING sum(e.sign) <> 0`,
          {
-           extra: `CROSS JOIN unnest(CASE WHEN s.measure = 'c' THEN ARRAY['*'] ELSE ARRAY['*', s.one_user] END) ku (username)`,
-           deskOnly: true,
+           // Each user's own rows: the desk's, and a client's by day (CLIENT_WIDTHS).
+           extra: `CROSS JOIN unnest(CASE WHEN s.measure = 'c' OR (c.client <> '*' AND w.width <> ALL ('{${CLIENT_WIDTHS.join(',')}}'::int[]))
+                                         THEN ARRAY['*'] ELSE ARRAY['*', s.one_user] END) ku (username)`,
            widths: DESK_WIDTHS,
+           clientWidths: CLIENT_ALL_USERS_WIDTHS,
          },
        )}`,
       [limits.a_old, limits.a_new, pgArray(trading)],

@@ -10,7 +10,17 @@ import type {
 import { INSIGHTS_TOP_CONTRACTS } from '@fixdesk/protocol';
 import type { Db } from '../db';
 import { pgArray } from '../pg-array';
-import { answerEntries, binValueMs, FILL_ACTION, FILL_ROW_COLUMNS, fillContracts } from './insights-rollup';
+import {
+  answerEntries,
+  binValueMs,
+  CLIENT_ALL_USERS_WIDTHS,
+  CLIENT_WIDTHS,
+  DESK_WIDTHS,
+  FILL_ACTION,
+  FILL_ROW_COLUMNS,
+  fillContracts,
+  ROLLUP_WIDTHS,
+} from './insights-rollup';
 import { decimalText, isoText } from './sql-text';
 
 // Desk Insights (issue 31): one statement per chart, every figure computed by the database. Each
@@ -43,6 +53,13 @@ export const firstOrderSince = (at: string) => `(WITH RECURSIVE probe (lo, hi) A
      WHERE p.lo < p.hi)
   SELECT max(lo) FROM probe)`;
 
+/** The widths a chart's rollup holds for the whole desk (client '*') and per client. */
+interface NarrowWidths {
+  desk: readonly number[];
+  client: readonly number[];
+}
+const EVERY_WIDTH: NarrowWidths = { desk: ROLLUP_WIDTHS, client: ROLLUP_WIDTHS };
+
 /**
  * One chart's statement, with JIT compilation off: the planner's estimate for a month of aggregates
  * passes jit_above_cost, and compiling took 100 ms to a second per call (EXPLAIN ANALYZE on PostgreSQL
@@ -58,8 +75,8 @@ async function chartQuery<T>(
   sql: string,
   f: InsightsFilters,
   bucket: 'hour' | 'day' = f.bucket,
-  /** The chart's rollups are the desk's, by hour and day (DESK_WIDTHS): read for every client and whole hours only. */
-  deskHours = false,
+  /** The widths the chart's rollups hold where they are not every width (NARROW_CTES): its pieces' and its spans'. */
+  narrow: { pieces: NarrowWidths; spans: NarrowWidths } = { pieces: EVERY_WIDTH, spans: EVERY_WIDTH },
 ): Promise<T[]> {
   return db.transaction(async (tx) => {
     // One snapshot for the transaction's statements: the roll-up's state and its tables are read as of
@@ -70,7 +87,7 @@ async function chartQuery<T>(
     // The rollups serve a range whose ends and periods fall on quarter hours of UTC (docs/adr/0019);
     // another is read raw whole.
     const first = (
-      await tx.query<{ trading: string[]; lo: number; hi: number; horizon: string; action_id: string; aligned: boolean; hours: boolean }>(
+      await tx.query<{ trading: string[]; lo: number; hi: number; horizon: string; action_id: string; aligned: boolean }>(
         `SELECT ARRAY(SELECT comp_id FROM client_connectors WHERE session_type = 'order_entry' ORDER BY comp_id) AS trading,
                 ${firstOrderSince("$1::timestamptz - interval '1 day'")} AS lo,
                 coalesce((SELECT max(id) FROM orders), 0) AS hi,
@@ -78,17 +95,14 @@ async function chartQuery<T>(
                 (SELECT action_id::text FROM insights_rollup_state WHERE id = 1) AS action_id,
                 extract(epoch FROM $1::timestamptz) % 900 = 0 AND extract(epoch FROM $2::timestamptz) % 900 = 0
                 AND (SELECT coalesce(bool_and(extract(epoch FROM date_trunc($4::text, q + interval '899.999999 seconds', $3::text)) % 900 = 0), true)
-                       FROM generate_series($1::timestamptz, $2::timestamptz, interval '15 minutes') q) AS aligned,
-                extract(epoch FROM $1::timestamptz) % 3600 = 0 AND extract(epoch FROM $2::timestamptz) % 3600 = 0
-                AND (SELECT coalesce(bool_and(extract(epoch FROM date_trunc($4::text, q + interval '3599.999999 seconds', $3::text)) % 3600 = 0), true)
-                       FROM generate_series($1::timestamptz, $2::timestamptz, interval '1 hour') q) AS hours`,
+                       FROM generate_series($1::timestamptz, $2::timestamptz, interval '15 minutes') q) AS aligned`,
         [f.from, f.to, f.tz, bucket],
       )
     ).rows[0]!;
     const chosen = f.clients ? first.trading.filter((c) => f.clients!.includes(c)) : first.trading;
     // The rollups' keys: '*' stands for every trading client, and for any exchange.
     const every = chosen.length === first.trading.length;
-    const roll = first.aligned && first.horizon !== null && (!deskHours || (every && first.hours));
+    const roll = first.aligned && first.horizon !== null;
     const values = [
       f.from,
       f.to,
@@ -104,19 +118,25 @@ async function chartQuery<T>(
       roll ? first.horizon : '-infinity',
       roll ? first.action_id : '0',
       roll,
+      `{${(every ? narrow.pieces.desk : narrow.pieces.client).join(',')}}`,
+      `{${(every ? narrow.spans.desk : narrow.spans.client).join(',')}}`,
     ];
     return (await tx.query<T>(sql, values)).rows;
   });
 }
 
+/** A quarter's bucket (quarters q, d, h) in the width `width`. */
+const bucketOfWidth = (width: string) => `CASE ${width} WHEN 1440 THEN d WHEN 60 THEN h ELSE q END`;
+
 /**
- * The parameters' types (a statement that uses only some of them still takes all nine), the trading
+ * The parameters' types (a statement that uses only some of them still takes them all), the trading
  * clients (every one) and the chosen ones (the client filter).
  */
 const CLIENT_CTES = `filter_types AS (
   SELECT $1::timestamptz AS range_from, $2::timestamptz AS range_to, $3::text AS tz, $4::text[] AS chosen, $5::text AS exchange,
          $6::text AS bucket, $7::text[] AS trading, $8::bigint AS orders_from, $9::bigint AS orders_to,
-         $10::text[] AS client_keys, $11::text AS exch_key, $12::timestamptz AS horizon, $13::bigint AS action_id, $14::boolean AS roll
+         $10::text[] AS client_keys, $11::text AS exch_key, $12::timestamptz AS horizon, $13::bigint AS action_id, $14::boolean AS roll,
+         $15::int[] AS piece_widths, $16::int[] AS span_widths
 ),
 trading AS NOT MATERIALIZED (SELECT comp_id, client_name FROM client_connectors WHERE comp_id = ANY ($7::text[])),
 chosen AS NOT MATERIALIZED (SELECT comp_id, client_name FROM client_connectors WHERE comp_id = ANY ($4::text[])),
@@ -131,38 +151,66 @@ grain AS (
 -- The rolled-up buckets the range is read from (none when $14 is false): each quarter hour of the range
 -- in the widest bucket (a UTC day, an hour, the quarter) that lies within the range and, for
 -- pieces, within one period; spans ignore the periods (figures over the whole range).
-quarters AS (
-  SELECT q, date_bin('1 day', q, timestamptz 'epoch') AS d, date_bin('1 hour', q, timestamptz 'epoch') AS h
-    FROM generate_series($1::timestamptz, $2::timestamptz - interval '15 minutes', interval '15 minutes') q WHERE $14::boolean
+quarters AS MATERIALIZED (
+  SELECT q, d, h,
+         CASE WHEN d >= $1::timestamptz AND d + interval '24 hours' <= $2::timestamptz
+                   AND date_trunc($6::text, d, $3::text) = date_trunc($6::text, d + interval '24 hours' - interval '1 microsecond', $3::text) THEN 1440
+              WHEN h >= $1::timestamptz AND h + interval '1 hour' <= $2::timestamptz
+                   AND date_trunc($6::text, h, $3::text) = date_trunc($6::text, h + interval '59 minutes 59.999999 seconds', $3::text) THEN 60
+              ELSE 15 END AS piece_width,
+         CASE WHEN d >= $1::timestamptz AND d + interval '24 hours' <= $2::timestamptz THEN 1440
+              WHEN h >= $1::timestamptz AND h + interval '1 hour' <= $2::timestamptz THEN 60 ELSE 15 END AS span_width
+    FROM (SELECT q, date_bin('1 day', q, timestamptz 'epoch') AS d, date_bin('1 hour', q, timestamptz 'epoch') AS h
+            FROM generate_series($1::timestamptz, $2::timestamptz - interval '15 minutes', interval '15 minutes') q WHERE $14::boolean) x
 ),
-pieces AS MATERIALIZED (
-  SELECT DISTINCT x.width::smallint AS width, x.bucket FROM quarters
-   CROSS JOIN LATERAL (SELECT CASE
-     WHEN d >= $1::timestamptz AND d + interval '24 hours' <= $2::timestamptz
-          AND date_trunc($6::text, d, $3::text) = date_trunc($6::text, d + interval '24 hours' - interval '1 microsecond', $3::text) THEN 1440
-     WHEN h >= $1::timestamptz AND h + interval '1 hour' <= $2::timestamptz
-          AND date_trunc($6::text, h, $3::text) = date_trunc($6::text, h + interval '59 minutes 59.999999 seconds', $3::text) THEN 60
-     ELSE 15 END AS width) w
-   CROSS JOIN LATERAL (SELECT w.width, CASE w.width WHEN 1440 THEN d WHEN 60 THEN h ELSE q END AS bucket) x
-),
-spans AS MATERIALIZED (
-  SELECT DISTINCT x.width::smallint AS width, x.bucket FROM quarters
-   CROSS JOIN LATERAL (SELECT CASE WHEN d >= $1::timestamptz AND d + interval '24 hours' <= $2::timestamptz THEN 1440
-                                   WHEN h >= $1::timestamptz AND h + interval '1 hour' <= $2::timestamptz THEN 60 ELSE 15 END AS width) w
-   CROSS JOIN LATERAL (SELECT w.width, CASE w.width WHEN 1440 THEN d WHEN 60 THEN h ELSE q END AS bucket) x
-)`;
+pieces AS MATERIALIZED (SELECT DISTINCT piece_width::smallint AS width, ${bucketOfWidth('piece_width')} AS bucket FROM quarters),
+spans AS MATERIALIZED (SELECT DISTINCT span_width::smallint AS width, ${bucketOfWidth('span_width')} AS bucket FROM quarters)`;
 
 /**
  * Rollup rows `r` of `table` in the buckets of `set` (pieces or spans) for the client keys `clients` and
- * the exchange's key, where `extra` holds: each bucket and client looked up by its whole key on its own.
- * OFFSET 0 keeps the lookup per bucket (joined, the planner hashed every row of the range in every
- * width); the clients one by one, because a list of them (client = ANY) was planned as a filter over
- * the index's rows of the width, every client's and every bucket's of all time, for each bucket.
+ * the exchange's key, where `extra` holds: each bucket's rows of those clients in one look by the key's
+ * leading columns (width, bucket, exch, client; migration 30). OFFSET 0 keeps the lookup per bucket
+ * (joined, the planner hashed every row of the range in every width).
  */
-const rolled = (table: string, r: string, set: 'pieces' | 'spans', extra = '', clients = '$10::text[]') =>
-  `${set} p CROSS JOIN unnest(${clients}) ${r}_key (client)
-   CROSS JOIN LATERAL (SELECT * FROM ${table} ${r} WHERE ${r}.width = p.width AND ${r}.client = ${r}_key.client
-     AND ${r}.exch = $11::text AND ${r}.bucket = p.bucket ${extra} OFFSET 0) ${r}`;
+const rolled = (
+  table: string,
+  r: string,
+  set: 'pieces' | 'spans' | 'narrow_pieces' | 'narrow_spans',
+  extra = '',
+  clients = '$10::text[]',
+) =>
+  `${set} p CROSS JOIN LATERAL (SELECT * FROM ${table} ${r} WHERE ${r}.width = p.width AND ${r}.bucket = p.bucket AND ${r}.exch = $11::text
+     AND ${r}.client = ANY (${clients}) ${extra} OFFSET 0) ${r}`;
+/**
+ * For a chart whose rollups do not hold every width (chartQuery's `narrow`; docs/adr/0019, amendment 2):
+ * `narrow_pieces`, the pieces in the widths $15, `narrow_spans`, the spans in the widths $16, and `gaps`,
+ * the runs of the range's quarter hours they leave out, `p` where a piece does, `u` where a span does,
+ * which the chart reads raw below the horizon (above it, everything is read raw).
+ */
+const NARROW_CTES = `
+narrow_pieces AS MATERIALIZED (
+  SELECT DISTINCT piece_width::smallint AS width, ${bucketOfWidth('piece_width')} AS bucket FROM quarters WHERE piece_width = ANY ($15::int[])
+),
+narrow_spans AS MATERIALIZED (
+  SELECT DISTINCT span_width::smallint AS width, ${bucketOfWidth('span_width')} AS bucket FROM quarters WHERE span_width = ANY ($16::int[])
+),
+gaps AS MATERIALIZED (
+  SELECT min(q) AS lo, max(q) + interval '15 minutes' AS hi, p, u
+    FROM (SELECT q, p, u, q - row_number() OVER (PARTITION BY p, u ORDER BY q) * interval '15 minutes' AS run
+            FROM (SELECT q, piece_width <> ALL ($15::int[]) AS p, span_width <> ALL ($16::int[]) AS u FROM quarters) x
+           WHERE p OR u) y
+   GROUP BY p, u, run
+)`;
+/**
+ * The rows of `table` `t` whose `col` is in a gap `g` (NARROW_CTES) where `which` holds, each gap read
+ * by `col`'s index (OFFSET 0 keeps the lookup per gap: joined, the planner read every row of the range
+ * and matched none when there was no gap).
+ */
+const inGaps = (table: string, t: string, col: string, which: string) =>
+  `gaps g CROSS JOIN LATERAL (SELECT * FROM ${table} ${t} WHERE ${which} AND ${t}.${col} >= g.lo AND ${t}.${col} < g.hi OFFSET 0) ${t}`;
+/** The gap (NARROW_CTES) the instant `col` is in, as `g` (null columns when none): gaps do not overlap. */
+const gapOf = (col: string) => `LEFT JOIN LATERAL (SELECT g.p, g.u FROM gaps g WHERE ${col} >= g.lo AND ${col} < g.hi) g ON true`;
+
 /** Rows created at `col` that the roll-up has not folded (at or after its horizon). */
 const unfolded = (col: string) => `${col} >= $12::timestamptz`;
 /** Actions `a` the roll-up has not folded. */
@@ -300,32 +348,42 @@ export async function insightsTimeToAnswer(
   // Histograms (docs/adr/0019): the rolled-up ones of the range's buckets, and those of the orders the
   // roll-up has not folded (arrived after its horizon) or has folded without their latest actions (the
   // entries of all their actions, less those of the actions it folded), merged per period and per user.
+  // The periods read all users' histograms (narrow pieces), the users their own (narrow spans): a client's
+  // are kept in fewer widths than the desk's (amendment 2), and the orders in a gap one of them leaves
+  // are read raw whole for it (p: for the periods, u: for the users).
   const rows = await chartQuery<HistRow>(
     db,
-    `WITH ${CLIENT_CTES},
+    `WITH ${CLIENT_CTES}, ${NARROW_CTES},
      late AS (
-       SELECT o.id, o.created_at, o.sendercompid, o.exchange, o.symbol
+       SELECT o.id, o.created_at, o.sendercompid, o.exchange, o.symbol, g.p IS NOT TRUE AS p, g.u IS NOT TRUE AS u
          FROM (SELECT DISTINCT a.order_id FROM order_actions a
                 WHERE $14::boolean AND ${unfoldedAction('a')} AND a.action_type IN ('ACCEPT', 'REJECT', 'FILL', 'PARTIAL_FILL')) t
         CROSS JOIN LATERAL (SELECT o.* FROM orders o WHERE o.id = t.order_id OFFSET 0) o
+        ${gapOf('o.created_at')}
         WHERE ${inRange('o.created_at')} AND NOT ${unfolded('o.created_at')} AND ${orderFilter('o')}
      ),
-     ${answerEntries(`
-       SELECT o.id, o.created_at, o.sendercompid, o.exchange, o.symbol, 9223372036854775807::bigint AS cap, 1 AS sign
+     ${answerEntries(
+       `
+       SELECT o.id, o.created_at, o.sendercompid, o.exchange, o.symbol, 9223372036854775807::bigint AS cap, 1 AS sign, true AS p, true AS u
          FROM orders o WHERE ${inRange('o.created_at')} AND ${unfolded('o.created_at')} AND ${orderFilter('o')}
        UNION ALL
-       SELECT l.id, l.created_at, l.sendercompid, l.exchange, l.symbol, 9223372036854775807::bigint, 1 FROM late l
+       SELECT o.id, o.created_at, o.sendercompid, o.exchange, o.symbol, 9223372036854775807::bigint, 1, g.p, g.u
+         FROM ${inGaps('orders', 'o', 'created_at', 'true')} WHERE NOT ${unfolded('o.created_at')} AND ${orderFilter('o')}
        UNION ALL
-       SELECT l.id, l.created_at, l.sendercompid, l.exchange, l.symbol, $13::bigint, -1 FROM late l`)},
+       SELECT l.id, l.created_at, l.sendercompid, l.exchange, l.symbol, 9223372036854775807::bigint, 1, l.p, l.u FROM late l
+       UNION ALL
+       SELECT l.id, l.created_at, l.sendercompid, l.exchange, l.symbol, $13::bigint, -1, l.p, l.u FROM late l`,
+       ['p', 'u'],
+     )},
      per_period AS (
-       SELECT ${periodOf('p.bucket')} AS b, h.measure, h.bin, h.n FROM ${rolled('insights_answer_hist', 'h', 'pieces', "AND h.username = '*'")}
+       SELECT ${periodOf('p.bucket')} AS b, h.measure, h.bin, h.n FROM ${rolled('insights_answer_hist', 'h', 'narrow_pieces', "AND h.username = '*'")}
        UNION ALL
-       SELECT ${periodOf(binOf('e.created_at'))}, e.measure, e.bin, e.sign FROM answer_entries e
+       SELECT ${periodOf(binOf('e.created_at'))}, e.measure, e.bin, e.sign FROM answer_entries e WHERE e.p
      ),
      per_user AS (
-       SELECT h.username, h.measure, h.bin, h.n FROM ${rolled('insights_answer_hist', 'h', 'spans', "AND h.username <> '*'")}
+       SELECT h.username, h.measure, h.bin, h.n FROM ${rolled('insights_answer_hist', 'h', 'narrow_spans', "AND h.username <> '*'")}
        UNION ALL
-       SELECT e.username, e.measure, e.bin, e.sign FROM answer_entries e WHERE e.measure <> 'c'
+       SELECT e.username, e.measure, e.bin, e.sign FROM answer_entries e WHERE e.measure <> 'c' AND e.u
      ),
      orders_in AS (
        SELECT sum(r.orders) AS n FROM ${rolled('insights_book', 'r', 'spans')}
@@ -345,7 +403,7 @@ export async function insightsTimeToAnswer(
       ORDER BY grp, b, username`,
     f,
     f.bucket,
-    true,
+    { pieces: { desk: DESK_WIDTHS, client: CLIENT_ALL_USERS_WIDTHS }, spans: { desk: DESK_WIDTHS, client: CLIENT_WIDTHS } },
   );
   type Measure = { all: Histogram; periods: Map<string, { period: string; start: string; h: Histogram }>; users: Map<string, Histogram> };
   const fresh = (): Measure => ({ all: new Map(), periods: new Map(), users: new Map() });
@@ -386,18 +444,20 @@ export async function insightsTimeToAnswer(
 // ── fills as lots per contract (the contracts and the clients' volume) ──
 
 /**
- * The fills of the clients of `set` in the range on their contracts (fills(client, symbol, month, lots,
- * lots_px, fills)): the rolled-up buckets, and the fills the roll-up has not folded. lots_px: lots ×
- * price where the price is known (the notional before the contract's size).
+ * The fills of the chosen clients in the range on their contracts (fills(client, symbol, month, lots,
+ * lots_px, fills)): the rolled-up buckets (the narrow spans of NARROW_CTES), the fills the roll-up has
+ * not folded, and the folded ones in the gaps the spans leave. lots_px: lots × price where the price is
+ * known (the notional before the contract's size).
  */
-const fillsCte = (set: 'trading' | 'chosen') => `${fillContracts(
-  withOrder(
-    `SELECT ${FILL_ROW_COLUMNS}`,
-    `${FILL_ACTION} AND ${unfoldedAction('a')} AND ${inRange('a.created_at')} AND ${orderFilter('o', set)}`,
-  ),
-)},
+const fillsCte = `${NARROW_CTES},
+${fillContracts(`
+  ${withOrder(`SELECT ${FILL_ROW_COLUMNS}`, `${FILL_ACTION} AND ${unfoldedAction('a')} AND ${inRange('a.created_at')} AND ${orderFilter('o')}`)}
+  UNION ALL
+  SELECT ${FILL_ROW_COLUMNS} FROM ${inGaps('order_actions', 'a', 'created_at', 'g.u')}
+   CROSS JOIN LATERAL (SELECT o.* FROM orders o WHERE o.id = a.order_id OFFSET 0) o
+   WHERE ${FILL_ACTION} AND NOT ${unfoldedAction('a')} AND ${orderFilter('o')}`)},
 fills AS (
-  SELECT r.client, r.symbol, nullif(r.month, '') AS month, r.lots, r.lots_px, r.fills FROM ${rolled('insights_fills', 'r', 'spans')}
+  SELECT r.client, r.symbol, nullif(r.month, '') AS month, r.lots, r.lots_px, r.fills FROM ${rolled('insights_fills', 'r', 'narrow_spans')}
   UNION ALL
   SELECT f.sendercompid, f.c_symbol, f.c_month, f.lots, CASE WHEN f.px IS NOT NULL THEN f.lots * f.px ELSE 0 END, 1 FROM fill_lots f
 )`;
@@ -535,7 +595,7 @@ export async function insightsContracts(db: Db, f: InsightsFilters): Promise<Con
     fills: number;
   }>(
     db,
-    `WITH ${CLIENT_CTES}, ${fillsCte('chosen')},
+    `WITH ${CLIENT_CTES}, ${fillsCte},
      per_key AS (SELECT symbol, month, sum(lots) AS lots, sum(lots_px) AS lots_px, sum(fills) AS fills FROM fills GROUP BY symbol, month),
      per_contract AS (
        SELECT k.symbol, k.month, sum(k.lots) AS lots, sum(k.fills)::int AS fills,
@@ -552,7 +612,7 @@ export async function insightsContracts(db: Db, f: InsightsFilters): Promise<Con
       LIMIT ${INSIGHTS_TOP_CONTRACTS}`,
     f,
     f.bucket,
-    true,
+    { pieces: EVERY_WIDTH, spans: { desk: DESK_WIDTHS, client: CLIENT_WIDTHS } },
   );
   return rows.map((r) => ({
     symbol: r.symbol,

@@ -22,6 +22,7 @@ import type { Order } from '@fixdesk/protocol';
 import pino from 'pino';
 import { startServer } from '../apps/server/src/server';
 import { launchBrowser } from '../e2e/support/browser';
+import { signedInStorage } from './signed-in-page';
 import { DEMO_PASSWORD, testConfig } from '../tests/support/server';
 import type { BlotterMetricsSink } from '../apps/web/src/services/orders/blotterMetrics';
 import { machineDescription, writeSection } from './benchmarks-md';
@@ -162,9 +163,7 @@ async function run(kind: DatabaseKind) {
     await context.addInitScript({
       content: `
         localStorage.setItem('cookieConsent', JSON.stringify({ necessary: true, analytics: false, functional: false, timestamp: new Date().toISOString() }));
-        localStorage.setItem('user', ${JSON.stringify(JSON.stringify(session.user))});
-        localStorage.setItem('token', ${JSON.stringify(session.token)});
-        localStorage.setItem('sessionExpiresAt', String(Date.now() + 3600000));
+        ${signedInStorage(session)}
         localStorage.setItem('fixdesk.alerts.broker', JSON.stringify({ desktop: false, sound: false }));
         localStorage.setItem('fixdesk.blotterMetrics', '1');
         ${PAGE_PROBE}

@@ -35,8 +35,7 @@ const watchScript = (afterLoading: boolean) => `(() => {
   });
 })()`;
 
-const usableAt = (page: Page) =>
-  page.evaluate(() => (window as unknown as { __insightsUsable: Promise<number> }).__insightsUsable);
+const usableAt = (page: Page) => page.evaluate(() => (window as unknown as { __insightsUsable: Promise<number> }).__insightsUsable);
 
 export async function measureInsightsScreen(url: string, session: { token: string; user: unknown }, samples: number): Promise<ScreenTimes> {
   const browser = await launchBrowser();

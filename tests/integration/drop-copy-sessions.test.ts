@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { TEST_DB_KINDS, createTestDatabase, type TestDatabase } from '@fixdesk/db/testing';
 import { MemoryStoreFactory } from '@fixdesk/fix';
 import pino from 'pino';
+import { DropCopyOutbox } from '../../apps/server/src/orders/drop-copy-outbox';
 import { startServer, type RunningServer } from '../../apps/server/src/server';
 import { newOrderSingle, TestFixClient, ts, type ReceivedMessage } from '../support/fix-client';
 import { seededDatabase } from '../support/seeded-database';
@@ -267,6 +268,33 @@ for (const kind of TEST_DB_KINDS) {
           ['F', undefined],
         ],
       );
+    });
+
+    it("flags only what waited at the Logon: a copy made after the Logon was answered, before the logon's recovery ran, is live", async () => {
+      await back!.stop();
+      const before = appMessages(back!).length;
+      await newOrder('DCS-LATE-1');
+      // The recovery is held until a report is made after the Logon answer (the race a busy node runs).
+      const recover = DropCopyOutbox.prototype.recover;
+      DropCopyOutbox.prototype.recover = async function (this: DropCopyOutbox, compId: string) {
+        if (compId === BACK_OFFICE) await newOrder('DCS-LATE-2');
+        return recover.call(this, compId);
+      };
+      try {
+        await back!.connect(server.ctx.fix.port);
+        const copies = (await copiesReceived(back!, before + 2, 'the missed copy and the live one')).slice(before);
+        await new Promise((r) => setTimeout(r, 300));
+        assert.equal(appMessages(back!).length, before + 2);
+        assert.deepEqual(
+          copies.map((m) => [m.get(11), m.get(150), m.get(97)]),
+          [
+            ['DCS-LATE-1', 'A', 'Y'],
+            ['DCS-LATE-2', 'A', undefined],
+          ],
+        );
+      } finally {
+        DropCopyOutbox.prototype.recover = recover;
+      }
     });
 
     it('sends a drop copy session that logs off during a burst every copy it missed at its next logon, in order, once each, over several reads', async () => {

@@ -103,6 +103,9 @@ export class FixGateway {
     const app: Application = {
       onLogon: (id) => this.onLogon(id),
       onLogout: (id, reason) => this.onLogout(id, reason),
+      // Before a drop copy session's Logon is answered: what waits now was missed (PossResend), what comes after is live.
+      fromAdmin: (m, id) =>
+        m.msgType === 'A' && this.dropCopies.has(id.targetCompID) ? this.copies.markLogon(id.targetCompID) : undefined,
       fromApp: (m, id) => {
         // A drop copy session receives copies; nothing it sends reaches the order core.
         if (this.dropCopies.has(id.targetCompID)) throw DROP_COPY_REJECT;

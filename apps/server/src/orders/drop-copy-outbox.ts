@@ -74,7 +74,8 @@ interface DropCopySession {
  * when the drain stops. It is woken by the order core after a commit
  * that made a client's reports (OrderReplies), for every drop copy session covering the client that is
  * logged on here; a session that is not is announced to the other nodes (`announce`), whose owner of it
- * drains it. At a drop copy session's logon `recover` sends what waited, flagged PossResend.
+ * drains it. At a drop copy session's logon `recover` sends what waited when the Logon came (`markLogon`),
+ * flagged PossResend, and what was made since, live.
  */
 export class DropCopyOutbox {
   private covers: Covers | undefined;
@@ -85,6 +86,8 @@ export class DropCopyOutbox {
   private readonly announced = new Map<string, { timer: NodeJS.Timeout | undefined; again: boolean }>();
   /** The drain running per session. */
   private readonly running = new Map<string, Promise<void>>();
+  /** Per drop copy session whose Logon is being answered: the newest copy waiting then (markLogon). */
+  private readonly logonMarks = new Map<string, { connectorId: number; newest: number | null }>();
 
   constructor(
     private readonly db: Db,
@@ -139,21 +142,17 @@ export class DropCopyOutbox {
 
   /**
    * At a drop copy session's logon (after the client outbox's recovery): every copy still unsent goes
-   * out, oldest first, flagged PossResend, whether or not the logon reset the numbers. Resolves once
-   * their sending has started: true when copies were waiting.
+   * out, oldest first; those waiting when the Logon came (markLogon) flagged PossResend, whether or not
+   * the logon reset the numbers. Resolves once their sending has started: true when copies were waiting.
    */
   async recover(dropCopyCompId: string): Promise<boolean> {
-    let dc = (await this.load()).byCompId.get(dropCopyCompId);
-    // A connector made a drop copy a moment ago, before its change reached this node: read again.
-    if (!dc) {
-      this.covers = undefined;
-      this.loading = undefined;
-      dc = (await this.load()).byCompId.get(dropCopyCompId);
-    }
+    const dc = await this.connectorOf(dropCopyCompId);
     if (!dc) return false;
     // A drain of an earlier logon still running finishes first: no copy goes out twice at once.
     await this.running.get(dropCopyCompId);
-    const newest = await newestUnsentDropCopyId(this.db, dc.id);
+    const marked = this.logonMarks.get(dropCopyCompId);
+    this.logonMarks.delete(dropCopyCompId);
+    const newest = marked && marked.connectorId === dc.id ? marked.newest : await newestUnsentDropCopyId(this.db, dc.id);
     const s: DropCopySession = {
       compId: dropCopyCompId,
       connectorId: dc.id,
@@ -165,6 +164,31 @@ export class DropCopyOutbox {
     this.sessions.set(dropCopyCompId, s);
     this.drain(s);
     return newest !== null;
+  }
+
+  /**
+   * At a drop copy session's Logon, before it is answered: the newest copy waiting then. What was made
+   * up to it was missed and goes out flagged PossResend at the logon's recovery; what is made after
+   * it, even before the recovery runs, is live. A failed read leaves the recovery to read it.
+   */
+  async markLogon(dropCopyCompId: string): Promise<void> {
+    this.logonMarks.delete(dropCopyCompId);
+    try {
+      const dc = await this.connectorOf(dropCopyCompId);
+      if (dc) this.logonMarks.set(dropCopyCompId, { connectorId: dc.id, newest: await newestUnsentDropCopyId(this.db, dc.id) });
+    } catch (err) {
+      this.log.warn({ err, dropCopy: dropCopyCompId }, 'could not read the drop copies waiting at the logon; its recovery reads them');
+    }
+  }
+
+  /** The active drop copy connector of this comp id, read again once if this node has not heard of it yet. */
+  private async connectorOf(dropCopyCompId: string): Promise<DropCopyCoverRow | undefined> {
+    const dc = (await this.load()).byCompId.get(dropCopyCompId);
+    if (dc) return dc;
+    // A connector made a drop copy a moment ago, before its change reached this node: read again.
+    this.covers = undefined;
+    this.loading = undefined;
+    return (await this.load()).byCompId.get(dropCopyCompId);
   }
 
   /** The drop copy session logged out here: its copies wait in their rows for its next logon. */

@@ -9,12 +9,23 @@ function loadBlotter() {
 }
 
 /**
- * The desk's main screen is worth requesting before the app's first render when the page opens on
- * it (a reload, the installed app's start page): its chunks then download while the app's own code
- * runs, instead of after its first render. Loading twice is free; the module system keeps one copy.
+ * The Insights screen, its first figures asked for alongside: they travel while its code downloads
+ * (askFirstFigures; called again by the route's first render, it asks nothing twice).
+ */
+function loadInsights() {
+  void import('../screens/insights/askFirstFigures').then(({ askFirstFigures }) => askFirstFigures());
+  return import('../screens/insights/InsightsPage');
+}
+
+/**
+ * The desk's main screen (and the Insights screen, with its figures) are worth requesting before the
+ * app's first render when the page opens on one (a reload, the installed app's start page, a link):
+ * its chunks then download while the app's own code runs, instead of after its first render. Loading
+ * twice is free; the module system keeps one copy.
  */
 export function preloadScreenFor(pathname: string): void {
   if (pathname === '/orders') loadBlotter().catch(() => undefined);
+  if (pathname === '/insights') loadInsights().catch(() => undefined);
 }
 
 /**
@@ -41,7 +52,7 @@ export const SCREENS: Record<RoutePath, LazyExoticComponent<ComponentType>> = {
   '/order-actions': lazy(() => import('../screens/order-actions/OrderActionsPage')),
   '/fix-messages': lazy(() => import('../screens/fix-messages/FixMessagesPage')),
   // The charting library comes with this chunk only (docs/adr/0018).
-  '/insights': lazy(() => import('../screens/insights/InsightsPage')),
+  '/insights': lazy(loadInsights),
   '/fix-test-client': lazy(() => import('../screens/simulators/fix-test-client/FixTestClientPage')),
   '/fix-client': lazy(() => import('../screens/simulators/fix-client/FixClientPage')),
   '/fix-specification': lazy(() => import('../screens/fix-specification/FixSpecificationPage')),

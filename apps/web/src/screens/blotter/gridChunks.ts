@@ -15,28 +15,6 @@ export function preloadBlotterGrids(): void {
   loadExecutionsGrid().catch(() => undefined);
 }
 
-export type Chunk<T> = { status: 'loading' } | { status: 'ready'; module: T } | { status: 'error'; error: string };
-
-/**
- * A code-split module as state. React.lazy with Suspense would do, except that React holds back
- * revealing a boundary's content for up to 300 ms after its fallback showed (Suspense throttling):
- * the grid arriving just after the orders then waited that long before it was even created.
- */
-export function useChunk<T>(load: () => Promise<T>): Chunk<T> {
-  const [chunk, setChunk] = useState<Chunk<T>>({ status: 'loading' });
-  useEffect(() => {
-    let current = true;
-    load().then(
-      (module) => current && setChunk({ status: 'ready', module }),
-      (error: unknown) => current && setChunk({ status: 'error', error: error instanceof Error ? error.message : String(error) }),
-    );
-    return () => {
-      current = false;
-    };
-  }, [load]);
-  return chunk;
-}
-
 /**
  * True once a frame has been painted after `after` became true. A grid created in the same task as
  * the layout around it measures that whole new layout there and then (a forced layout in an already

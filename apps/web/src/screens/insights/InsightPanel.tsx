@@ -14,11 +14,9 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { IconAlertCircle, IconChartBar, IconDownload, IconInbox, IconPhoto, IconRefresh, IconTable } from '@tabler/icons-react';
-import { AgGridReact } from 'ag-grid-react';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { downloadCsv, toCsvText } from '../../components/export/csv';
-import { toColDefs } from '../../components/grid/columns';
-import { deskGridTheme } from '../../components/grid/gridTheme';
+import { useChunk } from '../../components/lazy/useChunk';
 import type { ChartView } from './charts/chartParts';
 import { downloadChartPng } from './download';
 import { EChart } from './EChart';
@@ -36,7 +34,8 @@ export interface PanelLoad {
 
 /**
  * One chart of the Insights screen in its frame: title, the totals, a legend whose entries toggle their
- * series (buttons: a keyboard reaches them), the chart or the same figures as a table (AG Grid), CSV and
+ * series (buttons: a keyboard reaches them), the chart or the same figures as a table (AG Grid, loaded on
+ * first use), CSV and
  * PNG downloads. The drawing area has a fixed height whatever the state, so nothing below it moves.
  */
 export function InsightPanel<R>({
@@ -67,7 +66,6 @@ export function InsightPanel<R>({
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
   const chart = useRef<ECharts | null>(null);
   const onReady = useCallback((c: ECharts | null) => void (chart.current = c), []);
-  const colDefs = useMemo(() => (view ? toColDefs(view.columns) : []), [view]);
   const toggle = (name: string) =>
     setHidden((h) => {
       const next = new Set(h);
@@ -215,16 +213,7 @@ export function InsightPanel<R>({
         )}
         {view && mode === 'table' && (
           <Box className={`${classes.layer} ${classes.table}`} data-testid={`${testId}-table`}>
-            <AgGridReact<R>
-              theme={deskGridTheme}
-              columnDefs={colDefs}
-              rowData={view.rows}
-              animateRows={false}
-              enableCellTextSelection
-              ensureDomOrder
-              suppressColumnVirtualisation
-              overlayNoRowsTemplate="No figures in this range"
-            />
+            <LazyTable view={view} title={title} />
           </Box>
         )}
         {!view && !failed && (
@@ -269,5 +258,26 @@ export function InsightPanel<R>({
         {load.error !== null && !failed ? `Update failed, showing the last figures: ${load.error}` : ''}
       </Text>
     </Paper>
+  );
+}
+
+const loadInsightTable = () => import('./InsightTable');
+
+/** The table view, its chunk loaded the first time a table is shown (then kept by the module system). */
+function LazyTable<R>({ view, title }: { view: ChartView<R>; title: string }) {
+  const chunk = useChunk(loadInsightTable);
+  if (chunk.status === 'ready') return <chunk.module.default view={view as ChartView<unknown>} />;
+  if (chunk.status === 'error')
+    return (
+      <Center h="100%">
+        <Text fz="xs" c="red">
+          The table could not load ({chunk.error}). Reload the page to try again.
+        </Text>
+      </Center>
+    );
+  return (
+    <Center h="100%">
+      <Loader size="sm" aria-label={`Loading the ${title} table`} />
+    </Center>
   );
 }

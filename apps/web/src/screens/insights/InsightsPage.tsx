@@ -10,15 +10,15 @@ import { ZoneSwitch } from '../../components/time/ZoneSwitch';
 import { insightsApi } from '../../services/insights/http';
 import type { InsightsQuery } from '../../services/insights/insightsApi';
 import { useInsightChart, type InsightChartState } from '../../services/insights/useInsightChart';
-import { useLiveMessages, useLiveSelect } from '../../services/live/useLive';
-import { useLiveHold } from '../../services/live/useLive';
+import { askedBehind, connectedSession } from '../../services/live/liveSession';
+import { useLiveHold, useLiveMessages, useLiveSelect } from '../../services/live/useLive';
 import { clientsView } from './charts/clients';
 import { contractsView } from './charts/contracts';
 import { fixSessionsView } from './charts/fixSessions';
 import { orderFlowView } from './charts/orderFlow';
 import { timeToAnswerView } from './charts/timeToAnswer';
 import { InsightPanel, type PanelLoad } from './InsightPanel';
-import { dayIn, periodsOf, rangeIsLive, RANGE_PRESETS, resolveRange, type RangePreset } from './insightsRange';
+import { dayIn, FIRST_PRESET, periodsOf, rangeIsLive, RANGE_PRESETS, resolveRange, type RangePreset } from './insightsRange';
 
 /** Live figures are read again at most this often while orders arrive (issue 31: every few seconds). */
 export const LIVE_REFRESH_MS = 3_000;
@@ -49,10 +49,13 @@ function useToday(timeZone: string): string {
 
 /**
  * Refreshes while the range includes now: a live order, report, action or session change asks for new
- * figures, at most once per LIVE_REFRESH_MS (the first at once, the rest gathered into one). A
- * reconnection (a new live session) asks once too, whatever came while the socket was down.
+ * figures, at most once per LIVE_REFRESH_MS (the first at once, the rest gathered into one). So does a
+ * figure asked under another live session than the one now connected (connectedSession): asked before
+ * the connection came up, or before a reconnection or the server's resync, it may miss a change no
+ * message will announce. Figures asked once the connection was up (askInsight waits for it) are not
+ * asked again when it comes up.
  */
-function useLiveRefresh(live: boolean): number {
+function useLiveRefresh(live: boolean, askedUnder: ReadonlyArray<number | null | undefined>): number {
   const [tick, setTick] = useState(0);
   const last = useRef(0);
   const timer = useRef<number | null>(null);
@@ -78,11 +81,11 @@ function useLiveRefresh(live: boolean): number {
   useLiveMessages('order_update', request);
   useLiveMessages('order_action', request);
   useLiveMessages('client_connection_status', request);
-  const session = useLiveSelect((s) => s.session);
-  const firstSession = useRef(session);
+  const session = useLiveSelect(connectedSession);
+  const behind = askedBehind(session, askedUnder);
   useEffect(() => {
-    if (session !== firstSession.current) request();
-  }, [session]);
+    if (behind) request();
+  }, [behind, session]);
   return tick;
 }
 
@@ -94,14 +97,18 @@ function useLiveRefresh(live: boolean): number {
 export default function InsightsPage() {
   const timeZone = useDisplayZone();
   const today = useToday(timeZone);
-  const [preset, setPreset] = useState<RangePreset>('7d');
+  const [preset, setPreset] = useState<RangePreset>(FIRST_PRESET);
   const [custom, setCustom] = useState({ firstDay: today, lastDay: today });
   const [clients, setClients] = useState<string[]>([]);
   const [exchange, setExchange] = useState<string | null>(null);
   const [connectors, setConnectors] = useState<ClientConnector[]>([]);
   const [exchanges, setExchanges] = useState<string[]>([]);
 
+  // The filters' choices are asked for once the charts' first figures are in: they are not needed
+  // before, and on the embedded database (one connection) they would queue ahead of the figures.
+  const [listsWanted, setListsWanted] = useState(false);
   useEffect(() => {
+    if (!listsWanted) return;
     const controller = new AbortController();
     insightsApi
       .clients(controller.signal)
@@ -112,7 +119,7 @@ export default function InsightsPage() {
       .then((list) => setExchanges([...new Set(list.map((s) => s.exchange).filter((e): e is string => !!e))].sort()))
       .catch(() => undefined);
     return () => controller.abort();
-  }, []);
+  }, [listsWanted]);
 
   // `today` is a dependency so the named ranges follow the date.
   const range = useMemo(() => resolveRange(preset, timeZone, Date.now(), custom), [preset, timeZone, custom, today]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -121,13 +128,22 @@ export default function InsightsPage() {
     [range, timeZone, clients, exchange],
   );
   const live = query !== null && rangeIsLive(query, Date.now());
-  const refresh = useLiveRefresh(live);
+  // The charts' answers report the live session they were asked under; the refresh hook reads them.
+  const [askedUnder, setAskedUnder] = useState<ReadonlyArray<number | null | undefined>>([]);
+  const refresh = useLiveRefresh(live, askedUnder);
 
-  const flow = useInsightChart('order-flow', query, refresh);
-  const times = useInsightChart('time-to-answer', query, refresh);
-  const perClient = useInsightChart('clients', query, refresh);
-  const contracts = useInsightChart('contracts', query, refresh);
-  const sessions = useInsightChart('fix-sessions', query, refresh);
+  const flow = useInsightChart('order-flow', query, live, refresh);
+  const times = useInsightChart('time-to-answer', query, live, refresh);
+  const perClient = useInsightChart('clients', query, live, refresh);
+  const contracts = useInsightChart('contracts', query, live, refresh);
+  const sessions = useInsightChart('fix-sessions', query, live, refresh);
+  const asked = [flow, times, perClient, contracts, sessions].map((c) => c.askedUnder);
+  const askedText = asked.join();
+  useEffect(() => setAskedUnder(asked), [askedText]); // eslint-disable-line react-hooks/exhaustive-deps
+  const firstFiguresIn = [flow, times, perClient, contracts, sessions].every((c) => c.answer !== null || c.error !== null);
+  useEffect(() => {
+    if (firstFiguresIn || query === null) setListsWanted(true);
+  }, [firstFiguresIn, query]);
 
   const flowView = useMemo(() => (flow.answer ? orderFlowView(flow.answer, axisOf(flow.answer.filters)) : null), [flow.answer]);
   const timesView = useMemo(() => (times.answer ? timeToAnswerView(times.answer, axisOf(times.answer.filters)) : null), [times.answer]);

@@ -16,6 +16,9 @@ export const RANGE_PRESETS: readonly { value: RangePreset; label: string }[] = [
   { value: 'custom', label: 'Custom' },
 ];
 
+/** The range the screen opens on. */
+export const FIRST_PRESET: RangePreset = '7d';
+
 export interface ResolvedRange {
   from: string;
   to: string;

@@ -1,6 +1,6 @@
 import type { InsightChart } from '@fixdesk/protocol';
 import { useEffect, useState } from 'react';
-import { insightsApi } from './http';
+import { askInsight, queryKey, takeEarly } from './askInsight';
 import type { InsightAnswers, InsightsQuery } from './insightsApi';
 
 /**
@@ -10,6 +10,8 @@ import type { InsightAnswers, InsightsQuery } from './insightsApi';
  */
 export interface InsightChartState<C extends InsightChart> {
   answer: InsightAnswers[C] | null;
+  /** The live session the answer was asked under (connectedSession); undefined before the first answer. */
+  askedUnder: number | null | undefined;
   /** The answer is for the filters now chosen (not an older choice still shown while the new one loads). */
   current: boolean;
   loading: boolean;
@@ -17,17 +19,23 @@ export interface InsightChartState<C extends InsightChart> {
   retry: () => void;
 }
 
-export function queryKey(q: InsightsQuery): string {
-  return JSON.stringify([q.from, q.to, q.tz, [...q.clients].sort(), q.exchange]);
-}
-
-export function useInsightChart<C extends InsightChart>(chart: C, query: InsightsQuery | null, refresh: number): InsightChartState<C> {
-  const [state, setState] = useState<{ answer: InsightAnswers[C] | null; key: string | null; loading: boolean; error: string | null }>({
-    answer: null,
-    key: null,
-    loading: query !== null,
-    error: null,
-  });
+/**
+ * `includesNow`: the range includes the present, so the question waits for the live connection first
+ * (askInsight). The first question for the filters takes the answer asked for early (askEarly) if any.
+ */
+export function useInsightChart<C extends InsightChart>(
+  chart: C,
+  query: InsightsQuery | null,
+  includesNow: boolean,
+  refresh: number,
+): InsightChartState<C> {
+  const [state, setState] = useState<{
+    answer: InsightAnswers[C] | null;
+    askedUnder: number | null | undefined;
+    key: string | null;
+    loading: boolean;
+    error: string | null;
+  }>({ answer: null, askedUnder: undefined, key: null, loading: query !== null, error: null });
   const [retries, setRetries] = useState(0);
   const key = query ? queryKey(query) : null;
 
@@ -35,9 +43,13 @@ export function useInsightChart<C extends InsightChart>(chart: C, query: Insight
     if (!query || !key) return;
     const controller = new AbortController();
     setState((s) => ({ ...s, loading: true }));
-    insightsApi
-      .chart(chart, query, controller.signal)
-      .then((answer) => setState({ answer, key, loading: false, error: null }))
+    const ask = () => askInsight(chart, query, includesNow, controller.signal);
+    const early = refresh === 0 && retries === 0 ? takeEarly(chart, query) : undefined;
+    // An early question that failed is asked again here: its error is this screen's to show.
+    (early ? early.catch(ask) : ask())
+      .then(({ answer, session }) => {
+        if (!controller.signal.aborted) setState({ answer, askedUnder: session, key, loading: false, error: null });
+      })
       .catch((err: unknown) => {
         if (controller.signal.aborted) return;
         setState((s) => ({ ...s, loading: false, error: err instanceof Error ? err.message : String(err) }));
@@ -49,6 +61,7 @@ export function useInsightChart<C extends InsightChart>(chart: C, query: Insight
 
   return {
     answer: state.answer,
+    askedUnder: state.askedUnder,
     current: state.key !== null && state.key === key,
     loading: state.loading,
     error: state.error,

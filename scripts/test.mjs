@@ -10,9 +10,9 @@
 //
 // Longest files first: the files run two at a time, and a long file started last runs alone at the
 // end while the other slot idles. `node --test` sorts the files it is given by path, so the files go
-// through node:test's run(), which keeps their order: the files of scripts/test-durations.json by
-// descending duration (seconds of wall time, as measured in a run of two at a time), then any file
-// it does not list, by path. To refresh that file after tests were added or got faster or slower:
+// through node:test's run(), which keeps their order: any file scripts/test-durations.json does not
+// list, by path, then the files it lists by descending duration (seconds of wall time, as measured in
+// a run of two at a time). To refresh that file after tests were added or got faster or slower:
 //   SKIP_LINT=1 node scripts/test.mjs --save-durations     (or a tier or some files: only those
 //   files' figures change) and commit scripts/test-durations.json.
 // run() applies no loader of its own: each test file runs in a child process started with this
@@ -188,13 +188,17 @@ function readDurations() {
   }
 }
 
-/** The files with a known duration, longest first, then the others by path. */
+/**
+ * The files without a recorded duration first (by path), then the others, longest first. A new file
+ * may be long: started last, it ran alone at the end while the other slot idled (a CI run's last 3
+ * minutes went to four new Desk Insights files that way); a short one started first costs nothing.
+ */
 function longestFirst(files) {
   const known = readDurations();
   const has = (f) => typeof known[f] === 'number';
   return [
-    ...files.filter(has).sort((a, b) => known[b] - known[a] || a.localeCompare(b)),
     ...files.filter((f) => !has(f)).sort((a, b) => a.localeCompare(b)),
+    ...files.filter(has).sort((a, b) => known[b] - known[a] || a.localeCompare(b)),
   ];
 }
 
@@ -268,6 +272,13 @@ async function runFiles(files) {
       .map(([f, ms]) => `${f} ${(ms / 1000).toFixed(1)}`)
       .join(', ')}`,
   );
+  const unlisted = measured.filter(([f]) => typeof readDurations()[f] !== 'number');
+  if (unlisted.length)
+    console.log(
+      `# files scripts/test-durations.json does not list (they run first; --save-durations records them): ${unlisted
+        .map(([f, ms]) => `${f} ${(ms / 1000).toFixed(1)}`)
+        .join(', ')}`,
+    );
   if (process.env.FIXDESK_TEST_SAVE_DURATIONS === '1') {
     const known = readDurations();
     for (const [file, ms] of measured) known[file] = Math.round(ms / 100) / 10;

@@ -18,3 +18,15 @@ test('gives ports below the ephemeral range that a server can listen on', { skip
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 });
+
+test(
+  'never gives a port twice in one process, though none was listened on yet',
+  { skip: !linux && 'reads the Linux port range' },
+  async () => {
+    // A file starting two nodes asks for four ports before the first listens. With 1,000 picks over the
+    // range below the ephemeral ports, a pick made without memory repeats one many times over.
+    const ports = [];
+    for (let i = 0; i < 1_000; i++) ports.push(await freePort());
+    assert.equal(new Set(ports).size, ports.length);
+  },
+);

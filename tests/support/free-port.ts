@@ -34,13 +34,21 @@ function canListen(port: number): Promise<boolean> {
   });
 }
 
-/** A port nothing listens on now and no outgoing connection can be given (see above). */
+/**
+ * Ports this process was given: a port is free until its server listens, so two calls before the
+ * first server started could get the same one (two nodes' ports, then EADDRINUSE at the second).
+ */
+const given = new Set<number>();
+
+/** A port nothing listens on now and no outgoing connection can be given (see above), never given twice here. */
 export async function freePort(): Promise<number> {
   const high = ephemeralLow() - 1;
   if (high - LOWEST < 1_000) throw new Error(`the ephemeral port range starts at ${high + 1}: no room below it for test servers`);
   for (let i = 0; i < TRIES; i++) {
     const port = LOWEST + Math.floor(Math.random() * (high - LOWEST + 1));
-    if (await canListen(port)) return port;
+    if (given.has(port) || !(await canListen(port))) continue;
+    given.add(port);
+    return port;
   }
   throw new Error(`no free port between ${LOWEST} and ${high} after ${TRIES} tries`);
 }

@@ -92,6 +92,13 @@ for (const kind of TEST_DB_KINDS) {
     /** Waits until the drop copy session holds as many application messages as `n`. */
     const copiesReceived = (dc: TestFixClient, n: number, what: string, timeoutMs = 15_000) =>
       until(what, () => appMessages(dc).length >= n && appMessages(dc), timeoutMs);
+    /** Waits until the drop copy session holds `n` application messages more than `before`, and no more a moment later: those. */
+    async function exactlyNewCopies(dc: TestFixClient, before: number, n: number, what: string) {
+      const copies = (await copiesReceived(dc, before + n, what)).slice(before);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(appMessages(dc).length, before + n);
+      return copies;
+    }
     /** The session Rejects (35=3) a session sent us: a copy its dictionary refused would be one. */
     async function rejectsFrom(compId: string): Promise<number> {
       const { rows } = await database.db.query<{ n: number }>(
@@ -241,9 +248,7 @@ for (const kind of TEST_DB_KINDS) {
       await act(o4, 'fill', { fillQty: 10, fillPrice: 27000 });
       await client.waitForReport('DCS-4', (m) => m.get(150) === 'F');
       await back!.connect(server.ctx.fix.port, { resetOnLogon: true });
-      const copies = (await copiesReceived(back!, before + 3, 'copies after a reset')).slice(before);
-      await new Promise((r) => setTimeout(r, 300));
-      assert.equal(appMessages(back!).length, before + 3);
+      const copies = await exactlyNewCopies(back!, before, 3, 'copies after a reset');
       assert.deepEqual(
         copies.map((m) => [m.get(11), m.get(150), m.get(97)]),
         [
@@ -282,9 +287,7 @@ for (const kind of TEST_DB_KINDS) {
       };
       try {
         await back!.connect(server.ctx.fix.port);
-        const copies = (await copiesReceived(back!, before + 2, 'the missed copy and the live one')).slice(before);
-        await new Promise((r) => setTimeout(r, 300));
-        assert.equal(appMessages(back!).length, before + 2);
+        const copies = await exactlyNewCopies(back!, before, 2, 'the missed copy and the live one');
         assert.deepEqual(
           copies.map((m) => [m.get(11), m.get(150), m.get(97)]),
           [
@@ -373,9 +376,7 @@ for (const kind of TEST_DB_KINDS) {
       server = await startServer(config, { db: database.db, logger: silent, testClient: { ports: 'off' } });
       broker = await signIn(server.url, 'broker');
       await back!.connect(server.ctx.fix.port);
-      const copies = (await copiesReceived(back!, before + 2, 'copies after the restart')).slice(before);
-      await new Promise((r) => setTimeout(r, 300));
-      assert.equal(appMessages(back!).length, before + 2);
+      const copies = await exactlyNewCopies(back!, before, 2, 'copies after the restart');
       assert.deepEqual(
         copies.map((m) => [m.get(11), m.get(150), m.get(97)]),
         [

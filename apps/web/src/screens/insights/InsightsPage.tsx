@@ -137,10 +137,11 @@ export default function InsightsPage() {
   const perClient = useInsightChart('clients', query, live, refresh);
   const contracts = useInsightChart('contracts', query, live, refresh);
   const sessions = useInsightChart('fix-sessions', query, live, refresh);
-  const asked = [flow, times, perClient, contracts, sessions].map((c) => c.askedUnder);
+  const charts = [flow, times, perClient, contracts, sessions];
+  const asked = charts.map((c) => c.askedUnder);
   const askedText = asked.join();
   useEffect(() => setAskedUnder(asked), [askedText]); // eslint-disable-line react-hooks/exhaustive-deps
-  const firstFiguresIn = [flow, times, perClient, contracts, sessions].every((c) => c.answer !== null || c.error !== null);
+  const firstFiguresIn = charts.every((c) => c.answer !== null || c.error !== null);
   useEffect(() => {
     if (firstFiguresIn || query === null) setListsWanted(true);
   }, [firstFiguresIn, query]);

@@ -7,11 +7,11 @@
 // client's whole fill history, and this test failed by ~100 rows per order per 1,000 orders of history.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Db, Queryable } from '@fixdesk/db';
 import { createTestDatabase, type TestDatabase } from '@fixdesk/db/testing';
 import pino from 'pino';
 import { startServer, type RunningServer } from '../../apps/server/src/server';
 import { addClientHistory } from '../../bench/order-history';
+import { countingDb, type CountingDb } from '../support/counting-db';
 import { newOrderSingle, TestFixClient } from '../support/fix-client';
 import { seededDatabase } from '../support/seeded-database';
 import { ADMIN_PASSWORD, testConfig } from '../support/server';
@@ -19,31 +19,15 @@ import { ADMIN_PASSWORD, testConfig } from '../support/server';
 const ORDERS = 500;
 const FILLS = 100;
 
-/** A handle that counts the statements run through it (and through its transactions). */
-function counting(db: Db): { db: Db; statements: () => number } {
-  let n = 0;
-  const wrap = (q: Queryable): Queryable => ({
-    query: (sql, params, options) => {
-      n++;
-      return q.query(sql, params, options);
-    },
-  });
-  const counted: Db = Object.assign(Object.create(db) as Db, {
-    query: wrap(db).query,
-    transaction: <T>(fn: (tx: Queryable) => Promise<T>) => db.transaction((tx) => fn(wrap(tx))),
-  });
-  return { db: counted, statements: () => n };
-}
-
 describe('the cost of an order does not grow with the client history (PostgreSQL)', () => {
   let database: TestDatabase;
   let server: RunningServer;
-  let count: ReturnType<typeof counting>;
+  let count: CountingDb;
   let token: string;
 
   before(async () => {
     database = await createTestDatabase('postgres', { template: seededDatabase() });
-    count = counting(database.db);
+    count = countingDb(database.db);
     server = await startServer(testConfig(), { db: count.db, logger: pino({ level: 'silent' }), testClient: { ports: 'off' } });
     const r = await fetch(`${server.url}/api/auth/login`, {
       method: 'POST',

@@ -13,6 +13,7 @@ import {
   updateOrder,
   type Db,
   type ExecReportRow,
+  type OrderBundle,
   type OrderLegRow,
   type OrderRequestRow,
   type OrderRow,
@@ -82,6 +83,8 @@ export interface ActionOutcome {
   order: OrderRow;
   fullyFilled: boolean;
   message: string;
+  /** The whole order as stored after the action, read once after the commit for the browsers (undefined if that read failed). */
+  stored: Promise<OrderBundle | undefined>;
 }
 
 interface ActOptions {
@@ -261,8 +264,9 @@ export class BrokerActions {
       const risk = riskRowFrom(updated, legs, applied.state.pendingReplace?.orderQty.toString() ?? null);
       return { order: updated, er, legs: er ? legs : [], actionId: action.id, risk };
     });
-    this.tell(out, afterCommit);
+    const stored = this.tell(out, afterCommit);
     return {
+      stored,
       order: out.order,
       fullyFilled: Decimal.from(out.order.leavesqty).isZero() && Decimal.from(out.order.cumqty).isPositive(),
       message: `${actionType.replace(/_/g, ' ').toLowerCase()} done for ${out.order.brokerorderid}`,
@@ -270,12 +274,12 @@ export class BrokerActions {
   }
 
   /** After the commit, before any await: reports to a client keep their commit order; then the browsers. */
-  private tell(out: Acted, afterCommit: Array<() => void> = []): void {
+  private tell(out: Acted, afterCommit: Array<() => void> = []): Promise<OrderBundle | undefined> {
     // The client's next order is decided on the order as it is now (a fill, a cancel), not as it was.
     this.risk.orderChanged(out.risk);
     if (out.er) this.replies.executionReport(out.order.sendercompid, out.order.client_connector_id, out.er, out.order, out.legs);
     for (const send of afterCommit) send();
-    this.publish.orderChanged(out.order.id, out.er, out.actionId);
+    return this.publish.orderChanged(out.order.id, out.er, out.actionId);
   }
 
   /** A fill at the order's (or the strategy's spread) price: not on an order filled per leg, and at a price its limit allows. */
@@ -509,8 +513,9 @@ export class BrokerActions {
       const risk = riskRowFrom(updated, legs, pending?.request_type === MsgType.OrderCancelReplaceRequest ? pending.new_orderqty : null);
       return { order: updated, er, legs, actionId: action.id, risk };
     });
-    this.tell(out);
+    const stored = this.tell(out);
     return {
+      stored,
       order: out.order,
       fullyFilled: Decimal.from(out.order.leavesqty).isZero(),
       message: `leg ${legIndex + 1} fill done for ${out.order.brokerorderid}`,

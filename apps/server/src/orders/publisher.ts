@@ -124,10 +124,19 @@ export class OrderPublisher {
     for (const order of refusedOrdersFromRows(rows)) this.hub.broadcast({ type: 'new_order', orderData: order });
   }
 
-  orderChanged(orderId: number, er: ExecReportRow | null, actionId: number | null): void {
+  /**
+   * An order changed here (committed): told to the other nodes by ids and to this node's browsers. Answers
+   * the order as stored after the change, read once for the browsers, so that the caller answering its
+   * own request need not read it again; undefined if that read failed (logged).
+   */
+  orderChanged(orderId: number, er: ExecReportRow | null, actionId: number | null): Promise<OrderBundle | undefined> {
     if (er) this.observeReport?.(er);
     this.fanOut?.changed(orderId, er?.id ?? null, actionId, false);
-    void this.publish(orderId, er, actionId, false).catch((err) => this.log.error({ err, orderId }, 'publish order update failed'));
+    const stored = this.storedOrder(orderId);
+    void stored
+      .then((bundle) => bundle && this.broadcast(bundle, er, actionId, false))
+      .catch((err) => this.log.error({ err, orderId }, 'publish order update failed'));
+    return stored.catch(() => undefined);
   }
 
   /**
@@ -145,14 +154,21 @@ export class OrderPublisher {
   }
 
   private async publish(orderId: number, er: ExecReportRow | null, actionId: number | null, isNew: boolean): Promise<void> {
+    const bundle = await this.storedOrder(orderId);
+    if (bundle) await this.broadcast(bundle, er, actionId, isNew);
+  }
+
+  /** The order as stored now; its client's risk follows it. */
+  private async storedOrder(orderId: number): Promise<OrderBundle | undefined> {
     const bundle = await getOrderBundle(this.db, orderId);
-    if (!bundle) return;
-    const row = riskRowOf(bundle);
+    const row = bundle && riskRowOf(bundle);
     if (row) this.risk?.orderChanged(row);
-    await this.broadcast(bundle, er, actionId, isNew);
+    return bundle;
   }
 
   private async broadcast(bundle: OrderBundle, er: ExecReportRow | null, actionId: number | null, isNew: boolean): Promise<void> {
+    // Nobody signed in to tell: the action need not be read.
+    if (!this.hub.hasSubscribers()) return;
     const [order] = presentOrders(bundle, false);
     if (!order) return;
     const action = actionId === null ? undefined : await getOrderAction(this.db, actionId);

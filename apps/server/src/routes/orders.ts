@@ -90,7 +90,7 @@ export function orderRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   // The whole order as the screens show it (legs, parties, client, pending request), after the commit.
   const answer = async (o: ActionOutcome): Promise<OrderActionResponse> => {
-    const bundle = await getOrderBundle(ctx.db, o.order.id);
+    const bundle = (await o.stored) ?? (await getOrderBundle(ctx.db, o.order.id));
     return {
       success: true,
       order: presentOrders(

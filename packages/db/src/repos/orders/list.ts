@@ -328,23 +328,28 @@ export async function listOrderRows(db: Queryable, f: OrderListFilter, withExecR
   return { orders, legs: legs.rows, parties: parties.rows, requests: requests.rows, execReports: execReports.rows };
 }
 
+/** The id of the order a reference names: its id in digits, or its broker order id. */
+async function orderIdOf(db: Queryable, ref: string): Promise<number | undefined> {
+  const byId = /^\d+$/.test(ref);
+  const { rows } = await db.query<{ id: number }>(`SELECT id FROM orders WHERE ${byId ? 'id = $1::int8' : 'brokerorderid = $1'}`, [ref]);
+  return rows[0]?.id;
+}
+
 export async function getOrderBundle(db: Queryable, idOrBrokerId: string | number): Promise<OrderBundle | undefined> {
-  const byId = typeof idOrBrokerId === 'number' || /^\d+$/.test(idOrBrokerId);
-  const { rows } = await db.query<{ id: number }>(`SELECT id FROM orders WHERE ${byId ? 'id = $1::int8' : 'brokerorderid = $1'}`, [
-    String(idOrBrokerId),
-  ]);
-  const id = rows[0]?.id;
+  // A number is the order's id already (the publisher's case, after every change): no lookup.
+  const id = typeof idOrBrokerId === 'number' ? idOrBrokerId : await orderIdOf(db, idOrBrokerId);
   if (id === undefined) return undefined;
-  const { rows: orders } = await db.query<OrderBundle['orders'][number]>(
-    `SELECT o.*, o.session_date::text AS session_date, c.client_name, c.client_phone, c.company_name
-       FROM orders o JOIN client_connectors c ON c.id = o.client_connector_id WHERE o.id = $1`,
-    [id],
-  );
-  const [legs, parties, requests, execReports] = await Promise.all([
+  const [{ rows: orders }, legs, parties, requests, execReports] = await Promise.all([
+    db.query<OrderBundle['orders'][number]>(
+      `SELECT o.*, o.session_date::text AS session_date, c.client_name, c.client_phone, c.company_name
+         FROM orders o JOIN client_connectors c ON c.id = o.client_connector_id WHERE o.id = $1`,
+      [id],
+    ),
     db.query<OrderLegRow>('SELECT * FROM order_legs WHERE order_id = $1 ORDER BY leg_index', [id]),
     db.query<OrderPartyRow>('SELECT * FROM order_parties WHERE order_id = $1 ORDER BY position', [id]),
     db.query<OrderRequestRow>("SELECT * FROM order_requests WHERE order_id = $1 AND status = 'PENDING'", [id]),
     db.query<ExecReportRow>('SELECT * FROM execution_reports WHERE order_id = $1 ORDER BY id', [id]),
   ]);
+  if (!orders.length) return undefined;
   return { orders, legs: legs.rows, parties: parties.rows, requests: requests.rows, execReports: execReports.rows };
 }

@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { PgliteNamedStatements } from './pglite-named';
 import pg from 'pg';
 import { asConstraintViolation } from './constraint-errors';
 import { lockDataDir } from './data-dir-lock';
@@ -18,8 +19,9 @@ export interface QueryResult<T> {
 
 export interface QueryOptions {
   /**
-   * Prepare the statement once per connection under this name and reuse the plan (PostgreSQL; PGlite
-   * ignores it). For hot statements whose planning costs as much as running them; one name, one text.
+   * Prepare the statement once per connection under this name and reuse the plan (PostgreSQL, and PGlite
+   * through pglite-named.ts). For hot statements whose planning costs as much as running them; one name,
+   * one text.
    */
   readonly name?: string;
   /**
@@ -125,19 +127,24 @@ async function openPglite(dataDir: string, loadDataDir?: Blob, onSecured?: OpenD
   }
   // PGlite has a single connection: a transaction holds it, so plain queries issued meanwhile wait.
   // That serialisation is what PGlite itself does; we only keep the API the same as for the pool.
-  const wrap = (q: { query: PGlite['query'] }): Queryable => ({
+  // A named statement is parsed once and run by its name (pglite-named.ts), as on PostgreSQL.
+  const named = new PgliteNamedStatements(lite);
+  const wrap = (q: { query: PGlite['query'] }, inTransaction: boolean): Queryable => ({
     async query<T>(sql: string, params?: readonly unknown[], options?: QueryOptions) {
-      const r = await q
-        .query<T>(sql, params as unknown[] | undefined, options?.rowMode ? { rowMode: options.rowMode } : undefined)
-        .catch(raiseConstraintViolation);
+      const pgliteOptions = options?.rowMode ? { rowMode: options.rowMode } : undefined;
+      const r = await (
+        options?.name
+          ? named.query<T>(options.name, sql, params ?? [], pgliteOptions, inTransaction)
+          : q.query<T>(sql, params as unknown[] | undefined, pgliteOptions)
+      ).catch(raiseConstraintViolation);
       return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
     },
   });
-  const base = wrap(lite);
+  const base = wrap(lite, false);
   return {
     kind: 'pglite',
     query: base.query,
-    transaction: (fn) => lite.transaction((tx) => fn(wrap(tx))),
+    transaction: (fn) => lite.transaction((tx) => fn(wrap(tx, true))),
     exec: async (sql) => {
       await lite.exec(sql);
     },

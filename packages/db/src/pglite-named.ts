@@ -9,7 +9,9 @@ import { parse, protocol, type PGlite, type QueryOptions as PgliteQueryOptions, 
 // It speaks the extended protocol through PGlite's public pieces (execProtocolStream, the protocol's
 // serializer, parseResults) under PGlite's own locks, as PGlite's query() does: Parse (first time only)
 // and Describe, then Bind, Describe, Execute and always a Sync; outside a transaction the database is
-// then synced to its files, as query() does.
+// then synced to its files, as query() does. The locks are PGlite's `_runExclusiveTransaction` (taken by
+// query() and held by a transaction) and `_runExclusiveQuery` (taken by each statement): in its typed
+// interface, but underscored, so an upgrade of PGlite must keep pglite-named.test.ts passing.
 
 /** One PGlite's named statements: their parameter types by name, since each was parsed. */
 export class PgliteNamedStatements {

@@ -154,7 +154,8 @@ export class ClientRequests {
     // A replace that raises the quantity counts at once, before the next order of the client is decided.
     this.risk.orderChanged(result.riskRow);
     this.replies.executionReport(r.senderCompId, result.order.client_connector_id, result.er, result.order, result.legs);
-    this.publish.orderChanged(result.order.id, result.er, null);
+    // The browsers are told; nobody here answers with the order (the promise never fails: logged).
+    void this.publish.orderChanged(result.order.id, result.er, null);
     // The request's ClOrdID is used today: a new order may not take it (the client's next messages are
     // handed on only after this one's processing).
     if (connector) this.noteUsedClOrdId(r.senderCompId, tradingDay(this.now(), connector.timezone), r.clOrdId);

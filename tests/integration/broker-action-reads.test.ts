@@ -3,6 +3,7 @@
 // each read the whole order (its row, legs, parties, pending requests and reports): an accept ran 24
 // statements, now 17 (with no browser signed in, whose action read is then skipped).
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { TEST_DB_KINDS, createTestDatabase, type TestDatabase } from '@fixdesk/db/testing';
 import pino from 'pino';
@@ -33,11 +34,12 @@ for (const kind of TEST_DB_KINDS) {
     let count: CountingDb;
     let client: TestFixClient;
     let broker = '';
+    const config = testConfig();
 
     before(async () => {
       database = await createTestDatabase(kind, { template: seededDatabase() });
       count = countingDb(database.db);
-      server = await startServer(testConfig(), { db: count.db, logger: pino({ level: 'silent' }), testClient: { ports: 'off' } });
+      server = await startServer(config, { db: count.db, logger: pino({ level: 'silent' }), testClient: { ports: 'off' } });
       broker = await signIn(server.url, 'broker');
       client = new TestFixClient('SGX_CLIENT_1');
       await client.connect(server.ctx.fix.port);
@@ -46,6 +48,7 @@ for (const kind of TEST_DB_KINDS) {
       await client?.stop();
       await server?.close();
       await database?.dispose();
+      rmSync(config.dataDir, { recursive: true, force: true });
     });
 
     const act = async (orderId: string, action: string, json: unknown) => {

@@ -25,6 +25,12 @@ export interface QueryOptions {
    */
   readonly name?: string;
   /**
+   * With a name: plan each run for its own parameters (the statement is still parsed once), for a
+   * statement whose generic plan is poor. PGlite only: on PostgreSQL the generic plans of the named
+   * statements were measured good (docs/adr/0017), and node-postgres has no per-statement setting.
+   */
+  readonly replan?: boolean;
+  /**
    * 'array': each row is an array of the column values in select order instead of an object (no
    * property per column to create; for wide, long results read by position).
    */
@@ -134,7 +140,7 @@ async function openPglite(dataDir: string, loadDataDir?: Blob, onSecured?: OpenD
       const pgliteOptions = options?.rowMode ? { rowMode: options.rowMode } : undefined;
       const r = await (
         options?.name
-          ? named.query<T>(options.name, sql, params ?? [], pgliteOptions, inTransaction)
+          ? named.query<T>(options.name, sql, params ?? [], pgliteOptions, inTransaction, options.replan === true)
           : q.query<T>(sql, params as unknown[] | undefined, pgliteOptions)
       ).catch(raiseConstraintViolation);
       return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };

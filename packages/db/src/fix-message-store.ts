@@ -502,10 +502,11 @@ export async function persistReservedOutbound<R extends { id: unknown } = never>
 export async function persistReservedOutboundAtomically(
   db: Queryable,
   items: readonly ReservedOutbound[],
-  extra: { readonly name: string; readonly ctes: string; readonly params: readonly unknown[] },
+  extra: { readonly name: string; readonly ctes: string; readonly params: readonly unknown[]; readonly replan?: boolean },
 ): Promise<Date> {
   const { rows } = await db.query<{ at: Date }>(reservedSql(extra.ctes, 'atomic'), reservedParams(items, extra), {
     name: `fix_store_atomic_${extra.name}`,
+    ...(extra.replan ? { replan: true } : {}),
   });
   return rows[0]!.at;
 }

@@ -72,6 +72,20 @@ describe('named statements on PGlite', () => {
     assert.deepEqual((await db.query('SELECT $1::int AS y', [5], { name: 't_after_abort' })).rows, [{ y: 5 }]);
   });
 
+  it('replans a statement asked to for each run, and leaves the setting as it was', async () => {
+    const mode = async () => (await db.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode')).rows[0]!.plan_cache_mode;
+    for (let i = 0; i < 8; i++) {
+      const r = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM t WHERE id = ANY($1::int[])', [`{1,2,${i}}`], {
+        name: 't_replanned',
+        replan: true,
+      });
+      assert.equal(r.rows[0]!.n, i === 3 ? 3 : 2, 'rows 1, 2 and 3 are in the table');
+    }
+    assert.equal(await mode(), 'auto');
+    await assert.rejects(db.query('SELECT 1 / $1::int AS x', [0], { name: 't_replanned_fails', replan: true }), /division by zero/);
+    assert.equal(await mode(), 'auto');
+  });
+
   it('queries without a name and with one interleave (one connection, taken in turn)', async () => {
     const runs = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>

@@ -28,8 +28,9 @@ export class PgliteNamedStatements {
     params: readonly unknown[],
     options: PgliteQueryOptions | undefined,
     inTransaction: boolean,
+    replan = false,
   ): Promise<Results<T>> {
-    const run = () => this.lite._runExclusiveQuery(() => this.run<T>(name, sql, params, options, inTransaction));
+    const run = () => this.lite._runExclusiveQuery(() => this.run<T>(name, sql, params, options, inTransaction, replan));
     if (inTransaction) return run();
     await this.lite._checkReady();
     return this.lite._runExclusiveTransaction(run);
@@ -41,10 +42,14 @@ export class PgliteNamedStatements {
     params: readonly unknown[],
     options: PgliteQueryOptions | undefined,
     inTransaction: boolean,
+    replan: boolean,
   ): Promise<Results<T>> {
     const lite = this.lite;
     const exec = (message: Uint8Array) => lite.execProtocolStream(message, { syncToFs: false });
     const messages = [];
+    // Planned at the bind for its own parameters, when asked, instead of by the cached generic plan
+    // (a simple query of its own, before the extended protocol's messages; reset after their Sync).
+    if (replan) await exec(protocol.serialize.query('SET plan_cache_mode = force_custom_plan'));
     try {
       let types = this.paramTypes.get(name);
       if (!types) {
@@ -69,6 +74,8 @@ export class PgliteNamedStatements {
       throw Object.assign(err as Error, { query: sql });
     } finally {
       messages.push(...(await exec(protocol.serialize.sync())));
+      if (replan)
+        await lite.execProtocolStream(protocol.serialize.query('RESET plan_cache_mode'), { syncToFs: false, throwOnError: false });
     }
     if (!inTransaction) await lite.syncToFs();
     return parse.parseResults(messages, lite.parsers, options)[0] as Results<T>;

@@ -216,10 +216,13 @@ describe('sign-in, guards and sign-out', () => {
         if (window === window.top) window.localStorage.setItem('sessionExpiresAt', String(Date.now() - 1));
       });
       const later = await context.newPage();
+      const laterErrors: string[] = [];
+      later.on('pageerror', (error) => laterErrors.push(error.message));
       await later.goto('/');
       await new NavBar(later).signInButton.waitFor();
       assert.equal(new URL(later.url()).pathname, '/', 'the page opened, signed out');
       assert.equal(await later.evaluate(() => window.localStorage.getItem('token')), null);
+      assert.deepEqual(laterErrors, [], 'no uncaught errors in the new page');
     });
   });
 

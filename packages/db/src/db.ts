@@ -135,8 +135,10 @@ async function openPglite(dataDir: string, loadDataDir?: Blob, onSecured?: OpenD
   // That serialisation is what PGlite itself does; we only keep the API the same as for the pool.
   // A named statement is parsed once and run by its name (pglite-named.ts), as on PostgreSQL.
   const named = new PgliteNamedStatements(lite);
-  const wrap = (q: { query: PGlite['query'] }, inTransaction: boolean): Queryable => ({
+  const wrap = (q: { query: PGlite['query']; readonly closed?: boolean }, inTransaction: boolean): Queryable => ({
     async query<T>(sql: string, params?: readonly unknown[], options?: QueryOptions) {
+      // As PGlite's own tx.query: a statement on a transaction that has ended must not run in the next one.
+      if (q.closed) throw new Error('Transaction is closed');
       const pgliteOptions = options?.rowMode ? { rowMode: options.rowMode } : undefined;
       const r = await (
         options?.name

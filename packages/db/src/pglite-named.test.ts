@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { UniqueViolation } from './constraint-errors';
-import { openDb, type Db } from './db';
+import { openDb, type Db, type Queryable } from './db';
 
 // Named statements on the embedded database (pglite-named.ts), through the Db handle the repositories use.
 describe('named statements on PGlite', () => {
@@ -82,8 +82,35 @@ describe('named statements on PGlite', () => {
       assert.equal(r.rows[0]!.n, i === 3 ? 3 : 2, 'rows 1, 2 and 3 are in the table');
     }
     assert.equal(await mode(), 'auto');
+    // Each run planned for itself even where the session asks for the generic plan (the setting goes
+    // back to the default afterwards: the desk sets none of its own).
+    for (let i = 0; i < 3; i++) {
+      await db.exec('SET plan_cache_mode = force_generic_plan');
+      await db.query('SELECT count(*)::int AS n FROM t WHERE id = ANY($1::int[])', [`{1,${i}}`], { name: 't_replanned', replan: true });
+      assert.equal(await mode(), 'auto');
+    }
+    const plans = await db.query<{ generic_plans: number; custom_plans: number }>(
+      "SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE name = 't_replanned'",
+    );
+    assert.deepEqual(plans.rows, [{ generic_plans: 0, custom_plans: 11 }]);
     await assert.rejects(db.query('SELECT 1 / $1::int AS x', [0], { name: 't_replanned_fails', replan: true }), /division by zero/);
     assert.equal(await mode(), 'auto');
+    await assert.rejects(
+      db.transaction(async (tx) => {
+        await tx.query('SELECT 1 / $1::int AS x', [0], { name: 't_replanned_fails', replan: true });
+      }),
+      /division by zero/,
+    );
+    assert.equal(await mode(), 'auto', 'also after a failure inside a transaction');
+  });
+
+  it('refuses a second text under a name, and a statement on a transaction that has ended', async () => {
+    await assert.rejects(db.query('SELECT 2 AS y', [], { name: 't_divide' }), /already run with another text/);
+    let ended: Queryable | undefined;
+    await db.transaction(async (tx) => {
+      ended = tx;
+    });
+    await assert.rejects(ended!.query('SELECT 1 AS x', [], { name: 't_one' }), /Transaction is closed/);
   });
 
   it('queries without a name and with one interleave (one connection, taken in turn)', async () => {

@@ -18,6 +18,8 @@ export class PgliteNamedStatements {
   private readonly paramTypes = new Map<string, number[]>();
   /** Parsed (they last as long as the connection, whatever becomes of the transaction that parsed them). */
   private readonly parsed = new Set<string>();
+  /** The text each name was first run with: one name, one text (node-postgres refuses a second one too). */
+  private readonly texts = new Map<string, string>();
 
   constructor(private readonly lite: PGlite) {}
 
@@ -30,6 +32,9 @@ export class PgliteNamedStatements {
     inTransaction: boolean,
     replan = false,
   ): Promise<Results<T>> {
+    const text = this.texts.get(name);
+    if (text === undefined) this.texts.set(name, sql);
+    else if (text !== sql) throw new Error(`Prepared statement ${name} was already run with another text`);
     const run = () => this.lite._runExclusiveQuery(() => this.run<T>(name, sql, params, options, inTransaction, replan));
     if (inTransaction) return run();
     await this.lite._checkReady();
@@ -48,7 +53,8 @@ export class PgliteNamedStatements {
     const exec = (message: Uint8Array) => lite.execProtocolStream(message, { syncToFs: false });
     const messages = [];
     // Planned at the bind for its own parameters, when asked, instead of by the cached generic plan
-    // (a simple query of its own, before the extended protocol's messages; reset after their Sync).
+    // (a simple query of its own, before the extended protocol's messages; reset to the default after
+    // their Sync: the desk sets no plan_cache_mode of its own).
     if (replan) await exec(protocol.serialize.query('SET plan_cache_mode = force_custom_plan'));
     try {
       let types = this.paramTypes.get(name);
@@ -73,9 +79,12 @@ export class PgliteNamedStatements {
     } catch (err) {
       throw Object.assign(err as Error, { query: sql });
     } finally {
-      messages.push(...(await exec(protocol.serialize.sync())));
-      if (replan)
-        await lite.execProtocolStream(protocol.serialize.query('RESET plan_cache_mode'), { syncToFs: false, throwOnError: false });
+      try {
+        messages.push(...(await exec(protocol.serialize.sync())));
+      } finally {
+        if (replan)
+          await lite.execProtocolStream(protocol.serialize.query('RESET plan_cache_mode'), { syncToFs: false, throwOnError: false });
+      }
     }
     if (!inTransaction) await lite.syncToFs();
     return parse.parseResults(messages, lite.parsers, options)[0] as Results<T>;

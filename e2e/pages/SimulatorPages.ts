@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { screenshot } from '../support/browser';
+import { screenshot, settled } from '../support/browser';
 import { until } from '../../tests/support/until';
 
 /** Picks an option of a Mantine Select by its visible label. */
@@ -186,6 +186,23 @@ export class SimulatorFixClientPage {
 
   async select(clOrdId: string): Promise<void> {
     await this.orderRow(clOrdId).locator('[col-id="clordid"]').click();
+  }
+
+  /**
+   * Cancels the selected order through its dialog, once the dialog has opened and settled, and waits
+   * for the banner that answers it: the success text, or a failure naming the error banner's text.
+   */
+  async cancelSelected(): Promise<string> {
+    await this.cancel.click();
+    const dialog = this.page.getByRole('dialog', { name: /^Cancel order / });
+    await dialog.waitFor();
+    await settled(this.page);
+    await dialog.getByTestId('confirm-cancel').click();
+    const answer = this.success.filter({ hasText: 'Cancel request' }).or(this.error.filter({ hasText: 'Failed to cancel order' }));
+    await answer.waitFor();
+    const text = (await answer.innerText()).trim();
+    if ((await answer.getAttribute('data-testid')) !== 'client-success') throw new Error(`the cancel request failed: ${text}`);
+    return text;
   }
 
   async executionTypes(): Promise<string[]> {

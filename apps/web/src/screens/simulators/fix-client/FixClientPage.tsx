@@ -157,7 +157,7 @@ function CancelModal({
           <Button variant="default" onClick={onClose}>
             Keep order
           </Button>
-          <Button color="red" loading={busy} data-testid="confirm-cancel" onClick={() => void sendCancel()}>
+          <Button color="red" loading={busy} disabled={!order} data-testid="confirm-cancel" onClick={() => void sendCancel()}>
             Send cancel request
           </Button>
         </Group>
@@ -240,7 +240,7 @@ function ReplaceModal({
           <Button variant="default" onClick={onClose}>
             Close
           </Button>
-          <Button loading={busy} data-testid="confirm-replace" onClick={() => void sendReplace()}>
+          <Button loading={busy} disabled={!order} data-testid="confirm-replace" onClick={() => void sendReplace()}>
             Send replace request
           </Button>
         </Group>

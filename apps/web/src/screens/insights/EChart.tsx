@@ -31,11 +31,15 @@ export function EChart({
     const instance = init(el, undefined, { renderer: 'canvas' });
     chart.current = instance;
     onReady?.(instance);
-    // Resized once per frame, after the layout that changed the frame's size has settled.
+    // Resized once per frame, after the layout that changed the frame's size has settled; not when the
+    // size is the one drawn (the observer's first call, on observing): a resize draws the chart again.
     let frameRequest = 0;
     const observer = new ResizeObserver(() => {
       cancelAnimationFrame(frameRequest);
-      frameRequest = requestAnimationFrame(() => !instance.isDisposed() && instance.resize());
+      frameRequest = requestAnimationFrame(() => {
+        if (instance.isDisposed() || (el.clientWidth === instance.getWidth() && el.clientHeight === instance.getHeight())) return;
+        instance.resize();
+      });
     });
     observer.observe(el);
     return () => {

@@ -10,6 +10,8 @@ import { signedInStorage } from './signed-in-page';
 export interface ScreenTimes {
   /** Opening /insights: navigation start → usable, ms. */
   open: number[];
+  /** Where each opening's time went, from the page's own resource timings (ms since navigation start). */
+  openPhases: OpeningPhases[];
   /** Choosing "Last 30 days" → usable, ms. */
   month: number[];
 }
@@ -35,11 +37,35 @@ const watchScript = (afterLoading: boolean) => `(() => {
   });
 })()`;
 
+/**
+ * An opening's milestones, ms since navigation start: the code in (the last byte of the scripts asked for
+ * before the figures were), the figures asked (the first /api/insights request sent) and answered (the
+ * last answer's last byte); usable is ScreenTimes.open.
+ */
+export interface OpeningPhases {
+  appLoaded: number;
+  asked: number;
+  answered: number;
+}
+
+const phasesOf = (page: Page): Promise<OpeningPhases> =>
+  page.evaluate(() => {
+    const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+    const charts = entries.filter((e) => new URL(e.name).pathname.startsWith('/api/insights/'));
+    const asked = Math.min(...charts.map((e) => e.startTime));
+    const scripts = entries.filter((e) => e.initiatorType === 'script' || e.name.endsWith('.js'));
+    return {
+      appLoaded: Math.max(0, ...scripts.filter((e) => e.startTime < asked).map((e) => e.responseEnd)),
+      asked,
+      answered: Math.max(...charts.map((e) => e.responseEnd)),
+    };
+  });
+
 const usableAt = (page: Page) => page.evaluate(() => (window as unknown as { __insightsUsable: Promise<number> }).__insightsUsable);
 
 export async function measureInsightsScreen(url: string, session: { token: string; user: unknown }, samples: number): Promise<ScreenTimes> {
   const browser = await launchBrowser();
-  const times: ScreenTimes = { open: [], month: [] };
+  const times: ScreenTimes = { open: [], openPhases: [], month: [] };
   try {
     for (let i = 0; i < samples + 1; i++) {
       const context = await newContext(browser, url, { timezoneId: 'UTC' });
@@ -52,6 +78,7 @@ export async function measureInsightsScreen(url: string, session: { token: strin
         page.on('pageerror', (e) => errors.push(e.message));
         await page.goto('/insights');
         const open = await usableAt(page);
+        const phases = await phasesOf(page);
         await page.getByTestId('insights-range').click();
         const option = page.getByRole('option', { name: 'Last 30 days', exact: true });
         await option.waitFor();
@@ -65,6 +92,7 @@ export async function measureInsightsScreen(url: string, session: { token: strin
         // The first sample warms the server (its statements' plans), not recorded.
         if (i > 0) {
           times.open.push(open);
+          times.openPhases.push(phases);
           times.month.push(month);
         }
       } finally {

@@ -43,7 +43,7 @@ const watchScript = (afterLoading: boolean) => `(() => {
  * last answer's last byte); usable is ScreenTimes.open.
  */
 export interface OpeningPhases {
-  appLoaded: number;
+  codeIn: number;
   asked: number;
   answered: number;
 }
@@ -55,7 +55,7 @@ const phasesOf = (page: Page): Promise<OpeningPhases> =>
     const asked = Math.min(...charts.map((e) => e.startTime));
     const scripts = entries.filter((e) => e.initiatorType === 'script' || e.name.endsWith('.js'));
     return {
-      appLoaded: Math.max(0, ...scripts.filter((e) => e.startTime < asked).map((e) => e.responseEnd)),
+      codeIn: Math.max(0, ...scripts.filter((e) => e.startTime < asked).map((e) => e.responseEnd)),
       asked,
       answered: Math.max(...charts.map((e) => e.responseEnd)),
     };

@@ -269,7 +269,10 @@ export class DropCopyOutbox {
     this.announced.set(dropCopyCompId, entry);
   }
 
-  /** One drain loop per session: a wake while it runs makes it read once more before it stops. */
+  /**
+   * One drain loop per session: a wake while it runs makes it read once more before it stops, also a
+   * wake that comes after its last read, while it marks what it sent (it drains again then).
+   */
   private drain(s: DropCopySession): void {
     if (s.running) {
       s.again = true;
@@ -279,6 +282,7 @@ export class DropCopyOutbox {
     const run = this.run(s).finally(() => {
       s.running = false;
       if (this.running.get(s.compId) === run) this.running.delete(s.compId);
+      if (s.again && this.sessions.get(s.compId) === s) this.drain(s);
     });
     this.running.set(s.compId, run);
   }

@@ -90,3 +90,63 @@ describe('DropCopyOutbox wake-up', () => {
     assert.equal(copies.serves('MIDDLE_OFFICE'), false);
   });
 });
+
+/** A refusal copy as unsentDropCopies reads it: one JSON array per row (the copy's 5 values first). */
+function refusalCopyRow(id: number): [unknown[]] {
+  const refusal = {
+    clOrdId: `C${id}`,
+    side: '1',
+    symbol: 'FFA_CAPE',
+    orderQty: '5',
+    ordType: '2',
+    price: '100',
+    account: null,
+    ordRejReason: '99',
+    text: 'refused',
+    execId: `E${id}`,
+    transactTime: '2026-12-01T10:00:00.000Z',
+  };
+  return [[id, 'refusal', 'SGX_CLIENT_1', null, refusal]];
+}
+
+describe('DropCopyOutbox drain', () => {
+  it('drains again when woken while it marks what it sent after its last read (the wake is not lost)', async () => {
+    const committed: Array<Array<[unknown[]]>> = [[refusalCopyRow(1)]];
+    let releaseMark: (() => void) | undefined;
+    let markStarted: (() => void) | undefined;
+    const marking = new Promise<void>((r) => (markStarted = r));
+    const db = {
+      query: async (sql: string) => {
+        if (sql.includes("session_type = 'drop_copy' AND is_active"))
+          return { rows: [{ id: 7, comp_id: 'MIDDLE_OFFICE', drop_copy_of: [] }] };
+        if (sql.includes('max(id)')) return { rows: [{ id: null }] };
+        if (sql.includes('FROM drop_copies c')) return { rows: committed.shift() ?? [] };
+        if (sql.includes('marked AS (UPDATE drop_copies') && !releaseMark) {
+          // The last burst's mark is slow: the next report commits, and its wake comes, meanwhile.
+          markStarted!();
+          await new Promise<void>((r) => (releaseMark = r));
+        }
+        return { rows: [] };
+      },
+    } as unknown as Db;
+    const sent: string[] = [];
+    let seq = 0;
+    const sender = {
+      send: async (_compId: string, msg: { body: Array<[number, string]> }) => {
+        sent.push(msg.body.find(([tag]) => tag === 17)![1]);
+        return ++seq;
+      },
+    };
+    const copies = new DropCopyOutbox(db, sender, () => true, silent);
+    await copies.recover('MIDDLE_OFFICE');
+    await marking;
+    assert.deepEqual(sent, ['E1']);
+    committed.push([refusalCopyRow(2)]);
+    copies.reportsMade('SGX_CLIENT_1');
+    releaseMark!();
+    await copies.idle();
+    await tick();
+    await copies.idle();
+    assert.deepEqual(sent, ['E1', 'E2'], 'the copy made while the drain marked goes out without another wake');
+  });
+});

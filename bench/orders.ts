@@ -21,7 +21,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -89,6 +89,8 @@ interface RunResult {
     achieved: number;
     /** The server's event loop delay during the phase (ms; perf_hooks, 1 ms resolution). */
     serverLoopDelay?: { p50: number; p99: number; max: number };
+    /** The server's garbage collection pauses during the phase (count, total, p99 and longest, ms). */
+    serverGc?: { pauses: number; totalMs: number; p99: number; max: number };
   };
   full: {
     sent: number;
@@ -242,10 +244,19 @@ async function runOne(db: DatabaseKind): Promise<RunResult> {
     };
   const loopDelay = monitorEventLoopDelay({ resolution: 1 });
   loopDelay.enable();
+  const gcPauses: number[] = [];
+  const gcObserver = new PerformanceObserver((list) => {
+    for (const e of list.getEntries() as PerformanceEntry[]) gcPauses.push(e.duration);
+  });
+  gcObserver.observe({ entryTypes: ['gc'] });
   const fixedCpu0 = { node: process.cpuUsage(), pg: postgresCpuSeconds() };
   const f = (await command({ cmd: 'fixed', rate: FIXED_RATE, seconds: FIXED_SECONDS, ...(args.trace ? { trace: true } : {}) }))!;
   const fc = cpuSince(fixedCpu0);
   loopDelay.disable();
+  gcObserver.disconnect();
+  gcPauses.sort((a, b) => a - b);
+  // The server's garbage collection pauses during the phase (ms): each one holds every message it has.
+  const serverGc = { pauses: gcPauses.length, totalMs: gcPauses.reduce((a, b) => a + b, 0), p99: pct(gcPauses, 99), max: gcPauses.at(-1) ?? 0 };
   // How late the server's event loop ran a 1 ms timer during the phase (ms): what a message waits before the server even reads it.
   const serverLoopDelay = { p50: loopDelay.percentile(50) / 1e6, p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 };
   if (trace) trace.sink = undefined;
@@ -263,6 +274,7 @@ async function runOne(db: DatabaseKind): Promise<RunResult> {
     max: f.latencies.at(-1) ?? NaN,
     achieved: f.acked / f.seconds,
     serverLoopDelay,
+    serverGc,
   };
   console.log(`[${db}] fixed ${FIXED_RATE}/s: ${JSON.stringify(fixed)}`);
   // Where in the phase the slow acknowledgements were: p50 / p99 / max (ms) of each half second of sending.

@@ -256,7 +256,12 @@ async function runOne(db: DatabaseKind): Promise<RunResult> {
   gcObserver.disconnect();
   gcPauses.sort((a, b) => a - b);
   // The server's garbage collection pauses during the phase (ms): each one holds every message it has.
-  const serverGc = { pauses: gcPauses.length, totalMs: gcPauses.reduce((a, b) => a + b, 0), p99: pct(gcPauses, 99), max: gcPauses.at(-1) ?? 0 };
+  const serverGc = {
+    pauses: gcPauses.length,
+    totalMs: gcPauses.reduce((a, b) => a + b, 0),
+    p99: pct(gcPauses, 99),
+    max: gcPauses.at(-1) ?? 0,
+  };
   // How late the server's event loop ran a 1 ms timer during the phase (ms): what a message waits before the server even reads it.
   const serverLoopDelay = { p50: loopDelay.percentile(50) / 1e6, p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 };
   if (trace) trace.sink = undefined;

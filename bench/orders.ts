@@ -18,10 +18,12 @@
 //                           [--profile FILE]  also the server's CPU profile of the full-speed phase
 //                           [--trace]  also each stage of an order's acknowledgement at the fixed rate
 //                                      (bench/order-trace.ts; the clients' and the server's stamps)
+//                           [--table-stats]  PostgreSQL: also each table's rows and blocks read and written
+//                                      per acknowledged order at full speed (pg_stat_user_tables, pg_statio_user_tables)
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
-import { monitorEventLoopDelay, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +56,7 @@ const { values: args } = parseArgs({
     history: { type: 'string', default: '100000' },
     profile: { type: 'string' },
     trace: { type: 'boolean', default: false },
+    'table-stats': { type: 'boolean', default: false },
   },
 });
 const SESSIONS = 10;
@@ -113,6 +116,42 @@ interface RunResult {
 function cpuSince(from: { node: NodeJS.CpuUsage; pg: number }): { node: number; pg: number } {
   const u = process.cpuUsage(from.node);
   return { node: (u.user + u.system) / 1e6, pg: postgresCpuSeconds() - from.pg };
+}
+
+/** A table's counters (pg_stat_user_tables, pg_statio_user_tables): what its statements did, whatever the host's speed. */
+type TableCounters = Record<string, number>;
+const TABLE_COUNTERS = ['n_tup_ins', 'n_tup_upd', 'n_tup_hot_upd', 'n_tup_del', 'seq_tup_read', 'idx_tup_fetch', 'heap_blks', 'idx_blks'];
+
+/**
+ * Every table's counters now. A backend reports its counts when idle, at most once a second: read
+ * after 1.5 s of quiet, in a fresh snapshot.
+ */
+async function tableStats(db: Queryable): Promise<Map<string, TableCounters>> {
+  await new Promise((r) => setTimeout(r, 1500));
+  await db.query('SELECT pg_stat_clear_snapshot()');
+  const { rows } = await db.query<Record<string, string>>(
+    `SELECT t.relname, t.n_tup_ins, t.n_tup_upd, t.n_tup_hot_upd, t.n_tup_del, coalesce(t.seq_tup_read, 0) AS seq_tup_read,
+            coalesce(t.idx_tup_fetch, 0) AS idx_tup_fetch, coalesce(io.heap_blks_hit, 0) + coalesce(io.heap_blks_read, 0) AS heap_blks,
+            coalesce(io.idx_blks_hit, 0) + coalesce(io.idx_blks_read, 0) AS idx_blks
+       FROM pg_stat_user_tables t JOIN pg_statio_user_tables io USING (relid)`,
+  );
+  return new Map(rows.map((r) => [r.relname!, Object.fromEntries(TABLE_COUNTERS.map((k) => [k, Number(r[k])]))]));
+}
+
+/** The tables whose counters moved, each counter's change per order, busiest tables first. */
+function tableStatsText(before: Map<string, TableCounters>, after: Map<string, TableCounters>, orders: number): string {
+  const lines: Array<[number, string]> = [];
+  for (const [table, a] of after) {
+    const b = before.get(table);
+    const d = TABLE_COUNTERS.map((k) => (a[k]! - (b?.[k] ?? 0)) / orders);
+    const blocks = d[6]! + d[7]!;
+    if (d.every((v) => v === 0)) continue;
+    lines.push([blocks, `  ${table.padEnd(28)} ${TABLE_COUNTERS.map((k, i) => `${k} ${d[i]!.toFixed(2)}`).join('  ')}`]);
+  }
+  return lines
+    .sort((x, y) => y[0] - x[0])
+    .map(([, l]) => l)
+    .join('\n');
 }
 
 /** The V8 profiler of this process (the server's), started now; stop() gives the profile (a .cpuprofile's JSON). */
@@ -246,7 +285,7 @@ async function runOne(db: DatabaseKind): Promise<RunResult> {
   loopDelay.enable();
   const gcPauses: number[] = [];
   const gcObserver = new PerformanceObserver((list) => {
-    for (const e of list.getEntries() as PerformanceEntry[]) gcPauses.push(e.duration);
+    for (const e of list.getEntries()) gcPauses.push(e.duration);
   });
   gcObserver.observe({ entryTypes: ['gc'] });
   const fixedCpu0 = { node: process.cpuUsage(), pg: postgresCpuSeconds() };
@@ -288,6 +327,7 @@ async function runOne(db: DatabaseKind): Promise<RunResult> {
 
   // --- full speed: each session keeps WINDOW orders in flight
   const profiler = args.profile ? await startCpuProfile() : undefined;
+  const tables0 = args['table-stats'] && db === 'postgres' ? await tableStats(database.db) : undefined;
   const cpu0 = { node: process.cpuUsage(), pg: postgresCpuSeconds() };
   const u = (await command({ cmd: 'full', seconds: FULL_SECONDS, window: WINDOW }))!;
   const cpu = cpuSince(cpu0);
@@ -306,6 +346,8 @@ async function runOne(db: DatabaseKind): Promise<RunResult> {
     ...(u.copies !== undefined ? { copies: u.copies } : {}),
   };
   console.log(`[${db}] full speed: ${JSON.stringify(full)}`);
+  if (tables0)
+    console.log(`[${db}] full speed, per acknowledged order:\n${tableStatsText(tables0, await tableStats(database.db), u.acked)}`);
 
   await command({ cmd: 'stop' });
   await server.close();

@@ -330,8 +330,10 @@ describe('blotter: safe actions', () => {
         openWidth,
       );
 
-      // Age ticks for a pending order and stands out past a minute (the page's clock moved on 61 s).
-      const age = blotter.row(pending.id).locator('[col-id="age"] .fd-age');
+      // Age ticks for a pending order and stands out past a minute (the page's clock moved on 61 s). The
+      // order is sent now: `pending` may have waited a minute already, on a machine running two suites.
+      const waiting = await sendOrder({ qty: '2', price: '27000' }, 'AGE');
+      const age = blotter.row(waiting.id).locator('[col-id="age"] .fd-age');
       await age.waitFor();
       assert.match((await age.textContent()) ?? '', /^\d+:\d{2}$/);
       assert.equal(await age.getAttribute('data-late'), null);
@@ -342,7 +344,7 @@ describe('blotter: safe actions', () => {
       );
       await page.clock.install();
       await page.clock.fastForward(61_000);
-      await blotter.row(pending.id).locator('[col-id="age"] .fd-age[data-late]').waitFor();
+      await blotter.row(waiting.id).locator('[col-id="age"] .fd-age[data-late]').waitFor();
       // Not deskScreenshots: its settled() waits on animation frames and timers, which the installed clock holds.
       await screenshot(page, 'blotter-age-late-1600x1000');
       await page.setViewportSize(DESK_SIZES[1]);

@@ -1,5 +1,5 @@
-import { getConnector, insertOrderAction, setClientStop, workingOrderIds, type Db } from '@fixdesk/db';
-import { DomainError, notFoundError, RiskText } from '@fixdesk/domain';
+import { getConnector, getRiskOrders, insertOrderAction, setClientStop, workingOrderIds, type Db } from '@fixdesk/db';
+import { DomainError, notFoundError, OrdStatus, RiskText } from '@fixdesk/domain';
 import type { ClientStopResult, ClientTradingStop, SessionUser } from '@fixdesk/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerEventBus } from '../events';
@@ -56,7 +56,9 @@ export class ClientKillSwitch {
         fillPrice: null,
         legIndex: null,
       });
-      return row;
+      // The orders working when the stop takes effect, read before any other node can hear of it: the
+      // node holding the session may sweep them first, and they still count as canceled by this stop.
+      return { ...row, working: await workingOrderIds(tx, row.comp_id) };
     });
     this.log.warn({ compId, by: user.username, reason }, 'client stopped by the kill switch');
     this.stopping.add(stop.comp_id);
@@ -66,7 +68,7 @@ export class ClientKillSwitch {
       this.events.emit('connector-changed', stop.comp_id);
       // Orders this node decided before the refusal are committed first, then canceled with the rest.
       if (this.orders.holdsClient(stop.comp_id)) await this.orders.intakeIdle();
-      swept = await this.cancelWorking(stop.comp_id, user, reason);
+      swept = await this.cancelWorking(stop.comp_id, user, reason, stop.working);
     } finally {
       this.stopping.delete(stop.comp_id);
     }
@@ -134,24 +136,33 @@ export class ClientKillSwitch {
       : null;
   }
 
-  /** Cancels each working order of the client (an order that changed meanwhile is reported, not an error). */
+  /**
+   * Cancels each working order of the client, and each of `workingAtStop` (an order that changed
+   * meanwhile is reported, not an error). Counted as canceled: the orders this sweep canceled, and
+   * those closed meanwhile that are Canceled now (another node's sweep of the same stop got there first).
+   */
   private async cancelWorking(
     compId: string,
     user: SessionUser,
     reason: string,
+    workingAtStop: readonly number[] = [],
   ): Promise<{ canceled: number; failed: { order_id: string; reason: string }[] }> {
     let canceled = 0;
     const failed: { order_id: string; reason: string }[] = [];
-    for (const id of await workingOrderIds(this.db, compId)) {
+    const closedMeanwhile: number[] = [];
+    const ids = [...new Set([...workingAtStop, ...(await workingOrderIds(this.db, compId))])].sort((a, b) => a - b);
+    for (const id of ids) {
       try {
         await this.orders.brokerCancel(String(id), user, `Client stopped by the desk: ${reason}`, `Kill switch: ${reason}`);
         canceled++;
       } catch (err) {
         if (!(err instanceof DomainError)) throw err;
         // Closed meanwhile (filled, canceled by another node's sweep): nothing left to cancel.
-        if (err.kind !== 'conflict') failed.push({ order_id: String(id), reason: err.message });
+        if (err.kind === 'conflict') closedMeanwhile.push(id);
+        else failed.push({ order_id: String(id), reason: err.message });
       }
     }
+    for (const o of await getRiskOrders(this.db, closedMeanwhile)) if (o.ordstatus === OrdStatus.Canceled) canceled++;
     return { canceled, failed };
   }
 }

@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core';
 import { OrderActionsScreen } from './pages/AuditPages';
 import { deskScreenshots } from './support/browser';
 import { blotterDesk } from './support/blotter-desk';
+import { until } from '../tests/support/until';
 
 const { e2e, signInToBlotter, sendOrder } = blotterDesk('RL');
 
@@ -90,7 +91,8 @@ describe('failed reference loads say so', () => {
 
       await page.goto('/fix-client');
       const line = page.getByTestId('reference-load-error');
-      await line.waitFor();
+      // The two loads fail one after the other: the line is read once it names the second as well.
+      await until('the line naming both failed loads', async () => (await line.innerText()).includes('Security Master'));
       assert.equal((await line.innerText()).trim(), 'Client Connectors API failed: network error · Security Master API failed: 500');
       await deskScreenshots(page, 'reference-loads-fix-client');
     });

@@ -8,13 +8,28 @@ const repoRoot = new URL('../..', import.meta.url).pathname;
 export const SCREENSHOT_DIR = join(repoRoot, 'e2e/screenshots');
 
 /**
+ * Features of Chromium's own window that a page under test never uses. Chromium 156's new headless
+ * mode is the whole browser, and for every window (each test's context) it loads the address bar's
+ * suggestion popups as two WebUI pages in a renderer of their own: in a blotter test file that
+ * renderer took 31 s of CPU of the browser's 134 s, as much as the test's server and test process
+ * together, on a machine of two cores where the browser tests are bound by CPU.
+ */
+const UNUSED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
+
+/**
  * Debian's Chromium, headless. Playwright gives every launch a fresh temporary profile
  * (user-data dir). The networking flags stop Chromium calling home, which this machine's
- * closed network would refuse.
+ * closed network would refuse. It starts through chromium-merged-features.sh, which adds
+ * UNUSED_FEATURES to Playwright's own --disable-features list (Chromium keeps only one such list).
  */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: join(repoRoot, 'e2e/support/chromium-merged-features.sh'),
+    env: {
+      ...process.env,
+      FIXDESK_CHROMIUM: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      FIXDESK_DISABLE_FEATURES: UNUSED_FEATURES.join(','),
+    },
     headless: true,
     args: [
       '--no-sandbox',

@@ -63,9 +63,9 @@ export interface FailoverTrialResult {
   readonly stored: ReadonlyMap<string, number>;
   /** Fill reports the desk stored for the client (no broker acts in a trial: must stay 0). */
   readonly fills: number;
-  /** The client's lines after the kill. */
+  /** The client's lines from the kill on. */
   readonly linesAfterKill: readonly string[];
-  /** The highest MsgSeqNum the client received before the kill. */
+  /** The highest MsgSeqNum the client received from the killed node (before the new owner's Logon). */
   readonly lastServerSeqBefore: number;
 }
 
@@ -275,14 +275,11 @@ export class FailoverCluster {
     );
     victim.process.child.kill('SIGKILL');
     const killedAt = Date.now();
-    await killHard(victim.process);
+    // The client's lines so far, counted before anything is awaited: it may notice the lost connection
+    // and send its Logon to the other node while this process still waits for the killed one to end
+    // (a CI run beside another suite counted them after that wait and found no Logon after the kill).
     const linesAtKill = this.client.lines.length;
-    const lastServerSeqBefore = Math.max(
-      ...this.client.lines
-        .slice(0, linesAtKill)
-        .filter((l) => l.startsWith('RX '))
-        .map((l) => Number(field(l.slice(3), 34))),
-    );
+    await killHard(victim.process);
     const ackedBeforeKill = new Set([...this.answered()].filter((id) => mine.has(id)));
 
     let newOwner: string | undefined;
@@ -305,6 +302,16 @@ export class FailoverCluster {
     } finally {
       await restarted;
     }
+    // What the killed node sent reaches the client up to the new owner's answer to its Logon (messages
+    // in flight at the kill arrive after it): the highest number before that answer is the killed node's last.
+    const lines = this.client.lines;
+    const newLogon = lines.findIndex((l, i) => i >= linesAtKill && l.startsWith('RX ') && field(l.slice(3), 35) === 'A');
+    const lastServerSeqBefore = Math.max(
+      ...lines
+        .slice(0, newLogon < 0 ? lines.length : newLogon)
+        .filter((l) => l.startsWith('RX '))
+        .map((l) => Number(field(l.slice(3), 34))),
+    );
     const { rows } = await this.check.query<{ clordid: string; n: number }>(
       'SELECT clordid, count(*)::int AS n FROM orders WHERE sendercompid = $1 AND clordid LIKE $2 GROUP BY clordid',
       [FAILOVER_CLIENT, `${o.prefix}-%`],

@@ -34,8 +34,8 @@ function cheapHash(password: string): Promise<string> {
 
 /**
  * The template: the server's own start then finds everything there, as on any later start. The key
- * covers what the seed reads (the database package's sources, the dictionary, the server's demo users)
- * and the passwords.
+ * covers what the seed reads (the database package's sources, the dictionary, the server's demo users),
+ * the passwords and how they are hashed (cheapHash's source text).
  */
 let seededTemplate: TestTemplate | undefined;
 export function seededDatabase(): TestTemplate {

@@ -93,7 +93,7 @@ describe('simulators', () => {
       await page.getByText('Accept delay must be between 1 and 10 seconds').waitFor();
       await broker.acceptDelay.fill('1');
       await broker.fillDelay.fill('1');
-      await broker.auto.check({ force: true });
+      await broker.setAuto(true);
       assert.equal(await broker.auto.isChecked(), true);
 
       // The client side in a browser of its own (a second tab of one browser would share the session
@@ -186,7 +186,7 @@ describe('simulators', () => {
       await screenshot(client, 'fix-test-client', true);
 
       // The broker's blotter shows them Done (the simulator's work is finished, so its tab can move on).
-      await broker.auto.uncheck({ force: true });
+      await broker.setAuto(false);
       const blotter = new BlotterPage(page);
       await blotter.goto();
       for (const o of done) await blotter.statusCell(o.brokerorderid).filter({ hasText: 'Done' }).waitFor();

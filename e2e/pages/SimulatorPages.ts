@@ -235,6 +235,15 @@ export class SimulatorBrokerPage {
     await this.page.locator('[data-testid="ws-status"]', { hasText: 'WebSocket connected' }).waitFor();
   }
 
+  /**
+   * Turns auto mode on or off once the switch takes input: it is disabled while the simulator loads
+   * the orders, and a forced click (the switch's input is drawn hidden) on a disabled one changes nothing.
+   */
+  async setAuto(on: boolean): Promise<void> {
+    await this.page.locator('[data-testid="auto-mode"]:enabled').waitFor({ state: 'attached' });
+    await (on ? this.auto.check({ force: true }) : this.auto.uncheck({ force: true }));
+  }
+
   counter(name: 'pending' | 'active' | 'completed' | 'processed'): Locator {
     return this.page.getByTestId(`sim-${name}`);
   }

@@ -16,7 +16,7 @@ import { CapabilityText } from '@fixdesk/protocol';
 import { buildQuickfix, quickfixUnavailable } from '../bench/quickfix/build';
 import { newOrderSingle } from '../tests/support/fix-client';
 import { field, hasFields, QuickfixPeer } from '../tests/interop/quickfix-peer';
-import { type DeskScreenshotOptions, deskScreenshots, screenshot, settled } from './support/browser';
+import { clickForSuccess, type DeskScreenshotOptions, deskScreenshots, screenshot, settled } from './support/browser';
 import { E2E } from './support/fixture';
 import { BlotterPage } from './pages/BlotterPage';
 import { ClientFilterMenu } from './pages/KillSwitch';
@@ -177,8 +177,7 @@ describe('client onboarding screens', () => {
           await form.getByRole('tab', { name: 'Interactive FIX Spec' }).click();
           await form.getByRole('table', { name: 'Session parameters' }).getByText('M,T,W,T,F,S,S 00:00:00–23:59:59 UTC').waitFor();
           await screenshot(page, 'client-connector-form-spec');
-          await form.getByRole('button', { name: 'Add Connector' }).click();
-          await page.getByTestId('admin-success').getByText('Client connector created successfully!').waitFor();
+          await clickForSuccess(page, form.getByRole('button', { name: 'Add Connector' }), 'Client connector created successfully!');
           const row = grid.locator('.ag-row', { hasText: COMP });
           await row.getByText('cannot trade').waitFor();
           await row.getByText('E2E Onboard <b>Ltd</b>', { exact: true }).waitFor();
@@ -203,8 +202,7 @@ describe('client onboarding screens', () => {
           await capForm.getByLabel('Max Order Qty').fill('50');
           await settled(page);
           await screenshot(page, 'client-capability-form');
-          await capForm.getByRole('button', { name: 'Add Capability' }).click();
-          await page.getByTestId('admin-success').getByText(CapabilityText.created).waitFor();
+          await clickForSuccess(page, capForm.getByRole('button', { name: 'Add Capability' }), CapabilityText.created);
           const capRow = caps.locator('.ag-row', { hasText: COMP });
           await capRow.getByText(CapabilityText.allSecurities).waitFor();
           await capRow.getByText('Buy', { exact: true }).waitFor();
@@ -245,14 +243,11 @@ describe('client onboarding screens', () => {
           await page.goto('/config/client-capabilities');
           const granted = caps.locator('.ag-row', { hasText: COMP });
           await granted.getByRole('button', { name: /^Delete capability \d+ of E2E_ONBOARD$/ }).click();
-          await page
-            .getByRole('dialog', { name: /^Delete capability/ })
-            .getByRole('button', { name: 'Delete', exact: true })
-            .click();
-          await page
-            .getByTestId('admin-success')
-            .getByText(/^Capability \d+ deleted/)
-            .waitFor();
+          await clickForSuccess(
+            page,
+            page.getByRole('dialog', { name: /^Delete capability/ }).getByRole('button', { name: 'Delete', exact: true }),
+            /^Capability \d+ deleted/,
+          );
           await granted.waitFor({ state: 'detached' });
           client.sendOrder('E2E-ONB-3');
           const refusedAgain = await client.report({ 35: '8', 11: 'E2E-ONB-3' });
@@ -437,8 +432,7 @@ describe('client onboarding screens', () => {
       // The list closed: a click on the dialog's title.
       await page.getByRole('dialog').getByText('Add Client Connector', { exact: true }).click();
       await deskScreenshots(page, 'client-connector-drop-copy-form', SHOTS);
-      await form.getByRole('button', { name: 'Add Connector' }).click();
-      await page.getByTestId('admin-success').getByText('Client connector created successfully!').waitFor();
+      await clickForSuccess(page, form.getByRole('button', { name: 'Add Connector' }), 'Client connector created successfully!');
       const row = grid.locator('.ag-row', { hasText: DROP_COMP });
       await row.getByText('Drop Copy', { exact: true }).waitFor();
       await grid.locator('.ag-row', { hasText: 'SGX_CLIENT_1' }).getByText('Order Entry', { exact: true }).waitFor();

@@ -7,7 +7,7 @@
 // and 1280x800.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DESK_SIZES, type DeskScreenshotOptions, deskScreenshots } from './support/browser';
+import { clickAndSee, DESK_SIZES, type DeskScreenshotOptions, deskScreenshots } from './support/browser';
 import { until } from '../tests/support/until';
 import { E2E } from './support/fixture';
 import { ExportDialogPart, FixMessagesScreen, OrderActionsScreen } from './pages/AuditPages';
@@ -148,23 +148,23 @@ describe('an administrator new to the desk', () => {
         return form;
       };
       let form = await editViewer();
-      await form.getByRole('button', { name: 'Save Changes' }).click();
-      await page.getByTestId('user-saved').getByText('User updated successfully').waitFor();
+      await clickAndSee(
+        form.getByRole('button', { name: 'Save Changes' }),
+        page.getByTestId('user-saved').getByText('User updated successfully'),
+      );
       await form.waitFor({ state: 'hidden', timeout: 5000 });
       // Deactivated, then active again.
       form = await editViewer();
       await form.getByRole('switch', { name: /^Active/ }).uncheck({ force: true });
-      await form.getByRole('button', { name: 'Save Changes' }).click();
-      await page.getByTestId('user-saved').waitFor();
+      await clickAndSee(form.getByRole('button', { name: 'Save Changes' }), page.getByTestId('user-saved'));
       await form.waitFor({ state: 'hidden', timeout: 5000 });
       form = await editViewer();
       await form.getByRole('switch', { name: /^Active/ }).check({ force: true });
       await form.locator('input[type="password"]').fill(PW);
-      await form.getByRole('button', { name: 'Save Changes' }).click();
-      await page
-        .getByTestId('user-saved')
-        .getByText(/User updated successfully/)
-        .waitFor();
+      await clickAndSee(
+        form.getByRole('button', { name: 'Save Changes' }),
+        page.getByTestId('user-saved').getByText(/User updated successfully/),
+      );
       await deskScreenshots(page, 'new-admin-viewer-saved', SHOTS);
       await form.waitFor({ state: 'hidden', timeout: 5000 });
     });
@@ -184,8 +184,7 @@ describe('an administrator new to the desk', () => {
       await form.getByRole('combobox', { name: 'User Type' }).click();
       await page.getByRole('option', { name: 'Client', exact: true }).click();
       const submit = form.getByRole('button', { name: 'Add User' });
-      await submit.click();
-      await page.getByTestId('user-saved').getByText('User created successfully').waitFor();
+      await clickAndSee(submit, page.getByTestId('user-saved').getByText('User created successfully'));
       assert.equal(await submit.isDisabled(), true, 'the form cannot be sent again');
       assert.equal(await form.getByRole('textbox', { name: 'Username' }).isDisabled(), true, 'nor edited');
       await submit.click({ force: true }).catch(() => undefined);

@@ -9,7 +9,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { AccountText, BrokerText, UserText } from '@fixdesk/protocol';
-import { DESK_SIZES, type DeskScreenshotOptions, deskScreenshots, screenshot, waitForPath, settled } from './support/browser';
+import {
+  clickAndSee,
+  clickForSuccess,
+  DESK_SIZES,
+  type DeskScreenshotOptions,
+  deskScreenshots,
+  screenshot,
+  waitForPath,
+  settled,
+} from './support/browser';
 import { blotterDesk } from './support/blotter-desk';
 import { BlotterPage } from './pages/BlotterPage';
 import { LoginPage } from './pages/LoginPage';
@@ -62,8 +71,7 @@ describe('user management', () => {
       await form.getByRole('button', { name: 'Add User' }).click();
       await form.getByText(/too common/).waitFor();
       await form.locator('input[type="password"]').fill(PASSWORD);
-      await form.getByRole('button', { name: 'Add User' }).click();
-      await admin.getByTestId('user-saved').getByText(UserText.created).waitFor();
+      await clickAndSee(form.getByRole('button', { name: 'Add User' }), admin.getByTestId('user-saved').getByText(UserText.created));
       // Spec 001 §9: the dialog closes 2 s after success.
       await form.waitFor({ state: 'hidden', timeout: 4000 });
       await grid.getByText('jtan', { exact: true }).waitFor();
@@ -93,11 +101,10 @@ describe('user management', () => {
         assert.equal(await edit.getByRole('textbox', { name: 'Username' }).isDisabled(), true, 'the username is locked');
         await edit.getByRole('switch', { name: /^Active/ }).uncheck({ force: true });
         const started = Date.now();
-        await edit.getByRole('button', { name: 'Save Changes' }).click();
-        await admin
-          .getByTestId('user-saved')
-          .getByText(/1 session\(s\) of the user were signed out/)
-          .waitFor();
+        await clickAndSee(
+          edit.getByRole('button', { name: 'Save Changes' }),
+          admin.getByTestId('user-saved').getByText(/1 session\(s\) of the user were signed out/),
+        );
         await waitForPath(trader, '/login');
         // Told at once by the server, not found out at the socket's next 40 s silence check: the bound
         // tells those apart, with room for a loaded machine (a CI run took 5.1 s); it is not a speed target.
@@ -111,11 +118,11 @@ describe('user management', () => {
 
       // They acted on an order: a delete deactivates instead; the change history names who did what.
       await grid.getByRole('button', { name: 'Delete user jtan' }).click();
-      await admin.getByRole('dialog', { name: 'Delete user jtan' }).getByRole('button', { name: 'Delete' }).click();
-      await admin
-        .getByTestId('admin-success')
-        .getByText(/deactivated instead of deleted/)
-        .waitFor();
+      await clickForSuccess(
+        admin,
+        admin.getByRole('dialog', { name: 'Delete user jtan' }).getByRole('button', { name: 'Delete' }),
+        /deactivated instead of deleted/,
+      );
       await admin.getByRole('tab', { name: 'Change History' }).click();
       const history = admin.getByRole('region', { name: 'Change history' });
       await history.getByText('jtan (#', { exact: false }).first().waitFor();
@@ -165,8 +172,10 @@ describe('broker information', () => {
         await form.getByRole('textbox', { name: 'Party ID (448)' }).fill('HARBOUR-SG');
         await settled(page);
         await screenshot(page, 'broker-information-party');
-        await form.getByRole('button', { name: 'Create Broker' }).click();
-        await page.getByTestId('broker-notice').getByText(BrokerText.created).waitFor();
+        await clickAndSee(
+          form.getByRole('button', { name: 'Create Broker' }),
+          page.getByTestId('broker-notice').getByText(BrokerText.created),
+        );
         // Saved: the dialog is now the broker's edit dialog, with its contacts.
         const edit = page.getByRole('form', { name: 'Edit Broker Harbour Brokers <i>SG</i>' });
         await edit.getByRole('tab', { name: 'Contacts' }).click();

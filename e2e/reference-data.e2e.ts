@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ClientDefaultsText, MessageSpecText, SecurityText } from '@fixdesk/protocol';
 import { newOrderSingle, TestFixClient } from '../tests/support/fix-client';
-import { deskScreenshots, screenshot, settled } from './support/browser';
+import { clickForSuccess, deskScreenshots, screenshot, settled } from './support/browser';
 import { E2E } from './support/fixture';
 
 const e2e = new E2E();
@@ -55,8 +55,7 @@ describe('security master screen', () => {
         await form.getByLabel('Series Months').fill('24');
         await settled(page); // the modal's fade-in
         await screenshot(page, 'security-master-add');
-        await form.getByRole('button', { name: 'Add Security' }).click();
-        await page.getByTestId('admin-success').getByText(SecurityText.created).waitFor();
+        await clickForSuccess(page, form.getByRole('button', { name: 'Add Security' }), SecurityText.created);
         await grid.getByText('SMX10', { exact: true }).waitFor();
         await grid.getByText(name, { exact: true }).waitFor();
         assert.equal(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss), undefined, 'markup in a name never runs');
@@ -99,8 +98,7 @@ describe('security master screen', () => {
         await page.getByRole('button', { name: 'Edit security SMX10' }).click();
         const edit = page.getByRole('form', { name: 'Edit Security SMX10' });
         await edit.getByLabel('Active (tradable)').uncheck({ force: true });
-        await edit.getByRole('button', { name: 'Save Changes' }).click();
-        await page.getByTestId('admin-success').getByText(SecurityText.updated).waitFor();
+        await clickForSuccess(page, edit.getByRole('button', { name: 'Save Changes' }), SecurityText.updated);
         const row = grid.locator('.ag-row', { hasText: 'SMX10' });
         await row.getByText('Inactive').waitFor();
         await client.send('D', newOrderSingle('E2E-SMX-3', { symbol: 'SMX10', price: '1500' }));
@@ -137,8 +135,7 @@ describe('FIX client defaults screen', () => {
       await form.getByLabel('Tag').fill('1');
       await form.getByLabel('Default Value').fill('%COMP_ID%-ACC');
       await form.getByLabel('Notes').fill('<i>desk</i> account');
-      await form.getByRole('button', { name: 'Create Default' }).click();
-      await page.getByTestId('admin-success').getByText(ClientDefaultsText.created).waitFor();
+      await clickForSuccess(page, form.getByRole('button', { name: 'Create Default' }), ClientDefaultsText.created);
       const grid = page.getByRole('region', { name: 'Field defaults' });
       await grid.getByText('%COMP_ID%-ACC').waitFor();
       await grid.getByText('<i>desk</i> account').waitFor();
@@ -165,8 +162,7 @@ describe('FIX client defaults screen', () => {
       await grid.getByRole('button', { name: 'Delete default Account (1)' }).click();
       const ask = page.getByRole('dialog', { name: 'Delete default' });
       await ask.getByText(ClientDefaultsText.confirmDelete).waitFor();
-      await ask.getByRole('button', { name: 'Delete', exact: true }).click();
-      await page.getByTestId('admin-success').getByText('Default deleted successfully').waitFor();
+      await clickForSuccess(page, ask.getByRole('button', { name: 'Delete', exact: true }), 'Default deleted successfully');
       await grid.getByText('%COMP_ID%-ACC').waitFor({ state: 'detached' });
     });
   });
@@ -196,8 +192,7 @@ describe('FIX message specifications screen', () => {
       await form.getByLabel('Field Number').fill('1');
       await form.getByLabel('Description').fill('The <u>client</u> account');
       assert.equal(await form.getByLabel('Field Name').inputValue(), 'Account', 'name from the dictionary');
-      await form.getByRole('button', { name: 'Create Specification' }).click();
-      await page.getByTestId('admin-success').getByText(MessageSpecText.created).waitFor();
+      await clickForSuccess(page, form.getByRole('button', { name: 'Create Specification' }), MessageSpecText.created);
       await grid.getByText('The <u>client</u> account').waitFor();
       await screenshot(page, 'fix-message-specs-added');
 
@@ -210,12 +205,14 @@ describe('FIX message specifications screen', () => {
       await mandatory.focus();
       await page.keyboard.press('Space');
       assert.equal(await mandatory.isChecked(), true);
-      await edit.getByRole('button', { name: 'Save Changes' }).click();
-      await page.getByTestId('admin-success').getByText(MessageSpecText.updated).waitFor();
+      await clickForSuccess(page, edit.getByRole('button', { name: 'Save Changes' }), MessageSpecText.updated);
 
       await grid.getByRole('button', { name: 'Delete specification 8/F Account (1)' }).click();
-      await page.getByRole('dialog', { name: 'Delete specification' }).getByRole('button', { name: 'Delete', exact: true }).click();
-      await page.getByTestId('admin-success').getByText(MessageSpecText.deleted).waitFor();
+      await clickForSuccess(
+        page,
+        page.getByRole('dialog', { name: 'Delete specification' }).getByRole('button', { name: 'Delete', exact: true }),
+        MessageSpecText.deleted,
+      );
       await grid.getByText('The <u>client</u> account').waitFor({ state: 'detached' });
 
       // FIX Fields Reference: read-only, with valid values.

@@ -2,7 +2,7 @@
 // Callbacks passed to page.evaluate run in the browser, so the browser globals must type-check here.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 const repoRoot = new URL('../..', import.meta.url).pathname;
 export const SCREENSHOT_DIR = join(repoRoot, 'e2e/screenshots');
@@ -191,4 +191,22 @@ export async function waitForPath(page: Page, pathname: string): Promise<void> {
     // Where the page is instead says which way a wrong turn went.
     throw new Error(`waiting for ${pathname}, the page is at ${new URL(page.url()).pathname}`, { cause: error });
   }
+}
+
+/**
+ * Clicks `button` and waits for `shown` (a notice's text). The notices a save shows go by themselves:
+ * the admin screens' success banner clears after 3000 ms (spec 001 §9), a saved user's dialog closes
+ * after 2000 ms, and a busy machine can spend that long between a click and a wait started after it
+ * (fresh-clone CI runs beside another suite did, on three screens): the wait starts before the click.
+ * A notice with the same text still showing from an earlier action is waited out first, so that it
+ * cannot answer for this one.
+ */
+export async function clickAndSee(button: Locator, shown: Locator): Promise<void> {
+  await shown.waitFor({ state: 'hidden' });
+  await Promise.all([shown.waitFor(), button.click()]);
+}
+
+/** clickAndSee for the admin screens' success banner showing `text`. */
+export function clickForSuccess(page: Page, button: Locator, text: string | RegExp): Promise<void> {
+  return clickAndSee(button, page.getByTestId('admin-success').getByText(text));
 }

@@ -119,6 +119,7 @@ export function wireServer(
     bus &&
     new NodeWatch(
       db,
+      config.nodeId,
       config.leaseTtlMs,
       async (gone) => {
         hub.othersChanged();

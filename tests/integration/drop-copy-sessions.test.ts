@@ -15,7 +15,10 @@ import { seededDatabase } from '../support/seeded-database';
 import { signIn, testConfig } from '../support/server';
 import { until } from '../support/until';
 
-const silent = pino({ level: 'silent' });
+// Warnings and errors go to stderr, which the runner prints: a failure under load then shows what the
+// server saw (two fresh-clone CI runs side by side failed the burst below on PostgreSQL with hundreds
+// of store writes fenced out, and a silent server said nothing of why).
+const serverLog = pino({ level: 'warn' }, pino.destination(2));
 const CLIENT = 'SGX_CLIENT_1';
 /** Covers SGX_CLIENT_1 only, logged on from the start. */
 const MIDDLE_OFFICE = 'MIDDLE_OFFICE_1';
@@ -111,7 +114,7 @@ for (const kind of TEST_DB_KINDS) {
     before(async () => {
       // As the server's first start leaves it (migrated and seeded): copied, not built again per file.
       database = await createTestDatabase(kind, { template: seededDatabase() });
-      server = await startServer(config, { db: database.db, logger: silent, testClient: { ports: 'off' } });
+      server = await startServer(config, { db: database.db, logger: serverLog, testClient: { ports: 'off' } });
       [admin, broker] = await Promise.all([signIn(server.url, 'admin'), signIn(server.url, 'broker')]);
       await api('POST', '/api/client-connectors', admin, {
         comp_id: MIDDLE_OFFICE,
@@ -327,7 +330,13 @@ for (const kind of TEST_DB_KINDS) {
           while (next < orderIds.length) await act(orderIds[next++]!, 'accept');
         }),
       );
-      await until('every accept', () => appMessages(client).length >= clientBefore + 2 * N, 60_000);
+      await until('every accept', () => appMessages(client).length >= clientBefore + 2 * N, 60_000).catch((err: Error) => {
+        const got = appMessages(client).length - clientBefore;
+        throw new Error(
+          `${err.message}: the client has ${got} of the ${2 * N} reports; logged on ${client.isLoggedOn}, ` +
+            `${client.logons} logons, connections ended: ${client.logouts.join(' | ') || 'none'}`,
+        );
+      });
       const made = appMessages(client).slice(clientBefore);
       assert.equal(made.length, 2 * N);
 
@@ -373,7 +382,7 @@ for (const kind of TEST_DB_KINDS) {
       await client.stop();
       await middle.stop();
       await server.close();
-      server = await startServer(config, { db: database.db, logger: silent, testClient: { ports: 'off' } });
+      server = await startServer(config, { db: database.db, logger: serverLog, testClient: { ports: 'off' } });
       broker = await signIn(server.url, 'broker');
       await back!.connect(server.ctx.fix.port);
       const copies = await exactlyNewCopies(back!, before, 2, 'copies after the restart');
